@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+#include "settings.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+namespace {
+
+struct ProviderNames
+{
+    Provider provider;
+    const char *prefix; // environment prefix
+    const char *defaultUrl;
+    const char *defaultModel;
+};
+
+constexpr ProviderNames kProviders[] = {
+    {Provider::Gemini, "GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash"},
+    {Provider::Qwen, "DASHSCOPE", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus"},
+    {Provider::OpenAI, "OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini"},
+    {Provider::Anthropic, "ANTHROPIC", "https://api.anthropic.com/v1", "claude-sonnet-4-5"},
+};
+
+const ProviderNames &names(Provider p)
+{
+    for (const ProviderNames &n : kProviders) {
+        if (n.provider == p)
+            return n;
+    }
+    return kProviders[0];
+}
+
+QString var(Provider p, const char *suffix) { return QLatin1StringView(names(p).prefix) + QLatin1StringView(suffix); }
+
+// Where each storyboard setting was last set, to name the right place in a refusal.
+struct Origins
+{
+    std::map<QString, QString> where; // env name → "settings file <path>, key storyboard.x" or "environment"
+    void set(const QString &envName, const QString &place) { where[envName] = place; }
+    QString describe(const QString &envName) const
+    {
+        const auto it = where.find(envName);
+        return it == where.end() ? envName : envName + QStringLiteral(" (") + it->second + QLatin1Char(')');
+    }
+};
+
+std::optional<Provider> parseProviderName(QStringView v)
+{
+    if (v.compare(u"dashscope", Qt::CaseInsensitive) == 0)
+        return Provider::Qwen;
+    return providerFromId(v.trimmed());
+}
+
+} // namespace
+
+QString apiKeyVariable(Provider p) { return var(p, "_API_KEY"); }
+QString baseUrlVariable(Provider p) { return var(p, "_BASE_URL"); }
+QString modelVariable(Provider p) { return var(p, "_MODEL"); }
+
+std::optional<milliseconds> parseDuration(QStringView text, QString *why)
+{
+    static const QRegularExpression re(QStringLiteral(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|min|h)\s*$)"));
+    const auto m = re.match(text.toString());
+    if (!m.hasMatch()) {
+        if (why)
+            *why = QStringLiteral("\"%1\" is not a duration; write it with a unit, e.g. 60s, 1500ms or 2m").arg(text.toString());
+        return std::nullopt;
+    }
+    const double value = m.captured(1).toDouble();
+    const QStringView unit = m.capturedView(2);
+    const double factor = unit == u"ms" ? 1.0 : unit == u"s" ? 1000.0 : unit == u"h" ? 3'600'000.0 : 60'000.0;
+    const double ms = value * factor;
+    if (!std::isfinite(ms) || ms > 24.0 * 3'600'000.0) {
+        if (why)
+            *why = QStringLiteral("\"%1\" is longer than 24 hours").arg(text.toString());
+        return std::nullopt;
+    }
+    const auto result = milliseconds(std::llround(ms));
+    if (result <= milliseconds::zero()) {
+        if (why)
+            *why = QStringLiteral("\"%1\" must be greater than zero").arg(text.toString());
+        return std::nullopt;
+    }
+    return result;
+}
+
+bool Settings::noProviderConfigured() const
+{
+    for (const auto &entry : providers) {
+        if (entry.second.hasKey())
+            return false;
+    }
+    return true;
+}
+
+StagePolicy Settings::storyboardPolicy() const
+{
+    StagePolicy p = StagePolicy::fromPreset(storyboard.preset, storyboard.primary, storyboard.fallback)
+                        .value_or(StagePolicy::relief(storyboard.primary, storyboard.fallback));
+    p.primaryTimeout = storyboard.primaryTimeout;
+    p.fallbackTimeout = storyboard.fallbackTimeout;
+    p.totalBudget = storyboard.totalBudget;
+    return p;
+}
+
+Settings Settings::defaults()
+{
+    Settings s;
+    for (const ProviderNames &n : kProviders) {
+        ProviderSettings ps;
+        ps.baseUrl = QUrl(QLatin1StringView(n.defaultUrl));
+        ps.model = QLatin1StringView(n.defaultModel);
+        s.providers[n.provider] = ps;
+    }
+    return s;
+}
+
+QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
+{
+    QList<ConfigError> errors;
+    const StoryboardSettings &sb = s.storyboard;
+    if (!StagePolicy::fromPreset(sb.preset, sb.primary, sb.fallback))
+        errors << ConfigError{QStringLiteral("STORYBOARD_POLICY"),
+                              QStringLiteral("unknown policy \"%1\"; use one of %2").arg(sb.preset, StagePolicy::presetNames().join(QStringLiteral(", ")))};
+    if (sb.fallback && *sb.fallback == sb.primary)
+        errors << ConfigError{QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"),
+                              QStringLiteral("is the same provider as STORYBOARD_PROVIDER (%1); a relief provider must be another "
+                                             "provider, or set it to none")
+                                  .arg(toId(sb.primary))};
+    if (sb.primaryTimeout <= milliseconds::zero())
+        errors << ConfigError{QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), QStringLiteral("must be greater than zero")};
+    if (sb.fallbackTimeout <= milliseconds::zero())
+        errors << ConfigError{QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), QStringLiteral("must be greater than zero")};
+    if (sb.totalBudget && *sb.totalBudget <= milliseconds::zero())
+        errors << ConfigError{QStringLiteral("STORYBOARD_TOTAL_BUDGET"), QStringLiteral("must be greater than zero")};
+
+    auto checkSelected = [&](Provider p, const QString &selector) {
+        const ProviderSettings &ps = s.provider(p);
+        const QUrl &u = ps.baseUrl;
+        if (!u.isValid() || u.host().isEmpty() || (u.scheme() != u"http" && u.scheme() != u"https"))
+            errors << ConfigError{baseUrlVariable(p),
+                                  QStringLiteral("%1=%2 needs an http(s) endpoint with a host; got \"%3\"")
+                                      .arg(selector, toId(p), u.toString())};
+        if (ps.model.trimmed().isEmpty())
+            errors << ConfigError{modelVariable(p), QStringLiteral("%1=%2 needs a model name").arg(selector, toId(p))};
+        if (requireKeys && !ps.hasKey())
+            errors << ConfigError{apiKeyVariable(p),
+                                  QStringLiteral("%1=%2 needs an API key: set %3 in the environment or in the key file "
+                                                 "(one NAME=value per line, mode 0600)")
+                                      .arg(selector, toId(p), apiKeyVariable(p))};
+    };
+    checkSelected(sb.primary, QStringLiteral("STORYBOARD_PROVIDER"));
+    if (sb.fallback && *sb.fallback != sb.primary)
+        checkSelected(*sb.fallback, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"));
+    return errors;
+}
+
+SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env,
+                                  bool requireKeys)
+{
+    SettingsLoad out;
+    out.settings = Settings::defaults();
+    Settings &s = out.settings;
+    Origins origins;
+    QList<ConfigError> &errors = out.errors;
+
+    auto applyProvider = [&](const QString &setting, const QString &value, bool fallback) {
+        if (fallback && value.trimmed().compare(u"none", Qt::CaseInsensitive) == 0) {
+            s.storyboard.fallback.reset();
+            return;
+        }
+        const auto p = parseProviderName(value);
+        if (p && fallback)
+            s.storyboard.fallback = *p;
+        else if (p)
+            s.storyboard.primary = *p;
+        else
+            errors << ConfigError{setting, QStringLiteral("unknown provider \"%1\"; use gemini, qwen, openai or anthropic%2")
+                                               .arg(value, fallback ? QStringLiteral(", or none") : QString())};
+    };
+    auto applyDuration = [&](const QString &setting, const QString &value, auto setter) {
+        QString why;
+        if (auto d = parseDuration(value, &why))
+            setter(*d);
+        else
+            errors << ConfigError{setting, why};
+    };
+
+    // 1. The settings file (JSON). A missing file is fine; a broken one is refused, and nothing is guessed.
+    if (!settingsFile.isEmpty() && QFileInfo::exists(settingsFile)) {
+        s.settingsFile = settingsFile;
+        QFile f(settingsFile);
+        const QString fileTag = QStringLiteral("settings file ") + settingsFile;
+        if (!f.open(QIODevice::ReadOnly)) {
+            errors << ConfigError{settingsFile, QStringLiteral("cannot be read (%1); fix its permissions or remove it").arg(f.errorString())};
+        } else if (f.size() > 1024 * 1024) {
+            errors << ConfigError{settingsFile, QStringLiteral("is larger than 1 MiB; it is not a Bullpen settings file")};
+        } else {
+            QJsonParseError perr{};
+            const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &perr);
+            if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
+                errors << ConfigError{settingsFile, perr.error != QJsonParseError::NoError
+                                                        ? QStringLiteral("is not valid JSON: %1 at offset %2; fix or remove the file")
+                                                              .arg(perr.errorString())
+                                                              .arg(perr.offset)
+                                                        : QStringLiteral("must hold a JSON object")};
+            } else {
+                const QJsonObject root = doc.object();
+                const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
+                auto fileString = [&](const QJsonObject &o, const char *key, const QString &path, QString *value) {
+                    const QJsonValue v = o.value(QLatin1StringView(key));
+                    if (v.isUndefined())
+                        return false;
+                    if (!v.isString()) {
+                        errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, path), QStringLiteral("must be a string")};
+                        return false;
+                    }
+                    *value = v.toString();
+                    return true;
+                };
+                QString v;
+                if (fileString(sb, "policy", QStringLiteral("storyboard.policy"), &v)) {
+                    s.storyboard.preset = v.trimmed();
+                    origins.set(QStringLiteral("STORYBOARD_POLICY"), fileTag);
+                }
+                if (fileString(sb, "provider", QStringLiteral("storyboard.provider"), &v)) {
+                    applyProvider(QStringLiteral("%1: storyboard.provider").arg(settingsFile), v, false);
+                    origins.set(QStringLiteral("STORYBOARD_PROVIDER"), fileTag);
+                }
+                if (fileString(sb, "fallback_provider", QStringLiteral("storyboard.fallback_provider"), &v)) {
+                    applyProvider(QStringLiteral("%1: storyboard.fallback_provider").arg(settingsFile), v, true);
+                    origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), fileTag);
+                }
+                if (fileString(sb, "primary_timeout", QStringLiteral("storyboard.primary_timeout"), &v))
+                    applyDuration(QStringLiteral("%1: storyboard.primary_timeout").arg(settingsFile), v,
+                                  [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
+                if (fileString(sb, "fallback_timeout", QStringLiteral("storyboard.fallback_timeout"), &v))
+                    applyDuration(QStringLiteral("%1: storyboard.fallback_timeout").arg(settingsFile), v,
+                                  [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
+                if (fileString(sb, "total_budget", QStringLiteral("storyboard.total_budget"), &v))
+                    applyDuration(QStringLiteral("%1: storyboard.total_budget").arg(settingsFile), v,
+                                  [&](milliseconds d) { s.storyboard.totalBudget = d; });
+
+                const QJsonObject providers = root.value(QLatin1StringView("providers")).toObject();
+                for (auto it = providers.begin(); it != providers.end(); ++it) {
+                    const auto p = parseProviderName(it.key());
+                    if (!p) {
+                        errors << ConfigError{QStringLiteral("%1: providers.%2").arg(settingsFile, it.key()),
+                                              QStringLiteral("unknown provider; use gemini, qwen, openai or anthropic")};
+                        continue;
+                    }
+                    const QJsonObject po = it.value().toObject();
+                    const QString base = QStringLiteral("providers.") + it.key();
+                    if (po.contains(QLatin1StringView("api_key")))
+                        errors << ConfigError{QStringLiteral("%1: %2.api_key").arg(settingsFile, base),
+                                              QStringLiteral("API keys do not belong in the settings file; move it to %1 in the "
+                                                             "environment or the 0600 key file")
+                                                  .arg(apiKeyVariable(*p))};
+                    if (fileString(po, "base_url", base + QStringLiteral(".base_url"), &v))
+                        s.providers[*p].baseUrl = QUrl(v.trimmed());
+                    if (fileString(po, "model", base + QStringLiteral(".model"), &v))
+                        s.providers[*p].model = v.trimmed();
+                }
+            }
+        }
+    }
+
+    // 2. The key file: NAME=value lines, readable by the user alone.
+    QProcessEnvironment keys;
+    if (!keyFile.isEmpty() && QFileInfo::exists(keyFile)) {
+        s.keyFile = keyFile;
+        const QFileDevice::Permissions perms = QFileInfo(keyFile).permissions();
+        const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                                                | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+        QFile f(keyFile);
+        if (perms & others) {
+            errors << ConfigError{keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile)};
+        } else if (!f.open(QIODevice::ReadOnly)) {
+            errors << ConfigError{keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString())};
+        } else {
+            int lineNo = 0;
+            while (!f.atEnd()) {
+                ++lineNo;
+                const QString line = QString::fromUtf8(f.readLine()).trimmed();
+                if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                    continue;
+                const qsizetype eq = line.indexOf(QLatin1Char('='));
+                if (eq <= 0) {
+                    errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("expected NAME=value")};
+                    continue;
+                }
+                keys.insert(line.left(eq).trimmed(), line.mid(eq + 1).trimmed());
+            }
+        }
+    }
+
+    // 3. The environment overrides everything (SPEC 4.6).
+    auto envValue = [&](const QString &name) -> std::optional<QString> {
+        if (!env.contains(name))
+            return std::nullopt;
+        return env.value(name);
+    };
+    for (const ProviderNames &n : kProviders) {
+        ProviderSettings &ps = s.providers[n.provider];
+        if (keys.contains(apiKeyVariable(n.provider))) {
+            ps.apiKey = keys.value(apiKeyVariable(n.provider));
+            ps.keySource = SettingSource::KeyFile;
+        }
+        if (auto v = envValue(apiKeyVariable(n.provider)); v && !v->trimmed().isEmpty()) {
+            ps.apiKey = v->trimmed();
+            ps.keySource = SettingSource::Environment;
+        }
+        if (auto v = envValue(baseUrlVariable(n.provider)))
+            ps.baseUrl = QUrl(v->trimmed());
+        if (auto v = envValue(modelVariable(n.provider)))
+            ps.model = v->trimmed();
+    }
+    if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {
+        s.storyboard.preset = v->trimmed();
+        origins.set(QStringLiteral("STORYBOARD_POLICY"), QStringLiteral("environment"));
+    }
+    if (auto v = envValue(QStringLiteral("STORYBOARD_PROVIDER"))) {
+        applyProvider(QStringLiteral("STORYBOARD_PROVIDER"), *v, false);
+        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), QStringLiteral("environment"));
+    }
+    if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"))) {
+        applyProvider(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), *v, true);
+        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), QStringLiteral("environment"));
+    }
+    if (auto v = envValue(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")))
+        applyDuration(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), *v, [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
+    if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")))
+        applyDuration(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), *v, [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
+    if (auto v = envValue(QStringLiteral("STORYBOARD_TOTAL_BUDGET")))
+        applyDuration(QStringLiteral("STORYBOARD_TOTAL_BUDGET"), *v, [&](milliseconds d) { s.storyboard.totalBudget = d; });
+
+    // 4. Refusals that need the whole picture, naming where each value came from.
+    for (ConfigError e : validate(s, requireKeys)) {
+        e.setting = origins.describe(e.setting);
+        errors << e;
+    }
+    return out;
+}
+
+} // namespace bullpen

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+#include "engine/stagepolicy.h"
+
+#include <QProcessEnvironment>
+#include <QString>
+#include <QUrl>
+
+#include <chrono>
+#include <map>
+#include <optional>
+
+namespace bullpen {
+
+// Where a value came from, so that a refusal can name the place to fix.
+enum class SettingSource { Default, File, Environment, KeyFile };
+
+struct ProviderSettings
+{
+    QUrl baseUrl;
+    QString model;
+    QString apiKey; // never logged, stored, exported or shown back in full
+    SettingSource keySource = SettingSource::Default;
+    bool hasKey() const { return !apiKey.isEmpty(); }
+};
+
+struct StoryboardSettings
+{
+    QString preset = QStringLiteral("relief");
+    Provider primary = Provider::Gemini;
+    std::optional<Provider> fallback; // none unless configured (SPEC 4.6)
+    std::chrono::milliseconds primaryTimeout{60'000};
+    std::chrono::milliseconds fallbackTimeout{60'000};
+    std::optional<std::chrono::milliseconds> totalBudget;
+};
+
+struct ConfigError
+{
+    QString setting; // e.g. STORYBOARD_PRIMARY_TIMEOUT, or storyboard.primary_timeout in the file
+    QString message; // what is wrong and what to do
+    QString toString() const { return setting + QStringLiteral(": ") + message; }
+};
+
+struct Settings
+{
+    StoryboardSettings storyboard;
+    std::map<Provider, ProviderSettings> providers;
+    QString settingsFile; // the file that was read, if any
+    QString keyFile;      // the 0600 key file that was read, if any
+
+    const ProviderSettings &provider(Provider p) const { return providers.at(p); }
+    // True when no provider has a key: Bullpen then runs against its built-in simulator (SPEC 7).
+    bool noProviderConfigured() const;
+    StagePolicy storyboardPolicy() const;
+
+    // Defaults: every provider with its public endpoint and a current model, no keys.
+    static Settings defaults();
+};
+
+// SPEC 4.6: names of the environment variables, per provider.
+QString apiKeyVariable(Provider p);  // GEMINI_API_KEY, DASHSCOPE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
+QString baseUrlVariable(Provider p); // GEMINI_BASE_URL, DASHSCOPE_BASE_URL, …
+QString modelVariable(Provider p);   // GEMINI_MODEL, DASHSCOPE_MODEL, …
+
+// "60s", "1500ms", "2m", "1.5s". A bare number is refused: its unit would be a guess.
+std::optional<std::chrono::milliseconds> parseDuration(QStringView text, QString *why = nullptr);
+
+struct SettingsLoad
+{
+    Settings settings;
+    QList<ConfigError> errors; // empty: the engine may start
+    bool ok() const { return errors.isEmpty(); }
+};
+
+// Reads, in order: defaults, the JSON settings file (if it exists), the key file (mode 0600 only), then
+// the environment, which overrides both. Then refuses what SPEC 4.6 refuses: the same provider as
+// primary and fallback; a selected provider with no key or no usable endpoint; a timeout that does not
+// parse or is not positive. `requireKeys` is false when the built-in simulator supplies the endpoints.
+class SettingsLoader final
+{
+public:
+    static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env,
+                             bool requireKeys = true);
+    static QList<ConfigError> validate(const Settings &settings, bool requireKeys = true);
+};
+
+} // namespace bullpen

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+#include "storyboardvalidator.h"
+
+#include <QJsonArray>
+
+namespace bullpen {
+
+namespace {
+
+StoryboardCheck violation(StoryboardRule rule, QString detail)
+{
+    StoryboardCheck check;
+    check.violation = StoryboardViolation{rule, std::move(detail)};
+    return check;
+}
+
+QString typeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
+    }
+    return QStringLiteral("missing");
+}
+
+qsizetype codePoints(const QString &s)
+{
+    qsizetype n = 0;
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        if (s.at(i).isHighSurrogate() && i + 1 < s.size() && s.at(i + 1).isLowSurrogate())
+            ++i;
+        ++n;
+    }
+    return n;
+}
+
+bool isBlank(const QString &s) { return s.trimmed().isEmpty(); }
+
+} // namespace
+
+StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
+{
+    const QJsonValue titleValue = object.value(QLatin1StringView("title"));
+    if (!titleValue.isString())
+        return violation(StoryboardRule::Title, QStringLiteral("title: expected a string, got %1").arg(typeName(titleValue)));
+    if (isBlank(titleValue.toString()))
+        return violation(StoryboardRule::Title, QStringLiteral("title: must not be empty"));
+
+    const QJsonValue panelsValue = object.value(QLatin1StringView("panels"));
+    if (!panelsValue.isArray())
+        return violation(StoryboardRule::PanelsArray,
+                         QStringLiteral("panels: expected an array, got %1").arg(typeName(panelsValue)));
+    const QJsonArray panelArray = panelsValue.toArray();
+    if (panelArray.size() != kPanelCount)
+        return violation(StoryboardRule::PanelCount,
+                         QStringLiteral("panels: expected exactly %1 panels, got %2").arg(kPanelCount).arg(panelArray.size()));
+
+    Storyboard board;
+    board.title = titleValue.toString();
+    for (int i = 0; i < kPanelCount; ++i) {
+        const QString where = QStringLiteral("panels[%1]").arg(i);
+        const QJsonValue pv = panelArray.at(i);
+        if (!pv.isObject())
+            return violation(StoryboardRule::PanelObject, QStringLiteral("%1: expected an object, got %2").arg(where, typeName(pv)));
+        const QJsonObject po = pv.toObject();
+
+        Panel panel;
+        const QJsonValue indexValue = po.value(QLatin1StringView("index"));
+        const double indexNumber = indexValue.toDouble(-1);
+        if (!indexValue.isDouble() || indexNumber != static_cast<double>(i + 1))
+            return violation(StoryboardRule::PanelIndex,
+                             QStringLiteral("%1.index: expected %2 (indices 1..4 in order), got %3")
+                                 .arg(where)
+                                 .arg(i + 1)
+                                 .arg(indexValue.isDouble() ? QString::number(indexNumber) : typeName(indexValue)));
+        panel.index = i + 1;
+
+        const QJsonValue roleValue = po.value(QLatin1StringView("role"));
+        const QString &expectedRole = panelRoles().at(i);
+        if (!roleValue.isString() || roleValue.toString() != expectedRole)
+            return violation(StoryboardRule::PanelRole,
+                             QStringLiteral("%1.role: expected \"%2\" (SETUP, DEVELOPMENT, TURN, CONCLUSION in order), got %3")
+                                 .arg(where, expectedRole,
+                                      roleValue.isString() ? QLatin1Char('"') + roleValue.toString() + QLatin1Char('"')
+                                                           : typeName(roleValue)));
+        panel.role = expectedRole;
+
+        const QJsonValue sceneValue = po.value(QLatin1StringView("scene"));
+        if (!sceneValue.isString() || isBlank(sceneValue.toString()))
+            return violation(StoryboardRule::Scene,
+                             QStringLiteral("%1.scene: expected a non-empty string, got %2")
+                                 .arg(where, sceneValue.isString() ? QStringLiteral("an empty string") : typeName(sceneValue)));
+        panel.scene = sceneValue.toString();
+
+        const QJsonValue charactersValue = po.value(QLatin1StringView("characters"));
+        if (!charactersValue.isArray())
+            return violation(StoryboardRule::Characters,
+                             QStringLiteral("%1.characters: expected an array of names, got %2").arg(where, typeName(charactersValue)));
+        const QJsonArray characterArray = charactersValue.toArray();
+        for (qsizetype c = 0; c < characterArray.size(); ++c) {
+            const QJsonValue cv = characterArray.at(c);
+            if (!cv.isString() || isBlank(cv.toString()))
+                return violation(StoryboardRule::Characters,
+                                 QStringLiteral("%1.characters[%2]: expected a non-empty string, got %3")
+                                     .arg(where)
+                                     .arg(c)
+                                     .arg(cv.isString() ? QStringLiteral("an empty string") : typeName(cv)));
+            panel.characters.append(cv.toString());
+        }
+
+        const QJsonValue dialogueValue = po.value(QLatin1StringView("dialogue"));
+        if (!dialogueValue.isArray())
+            return violation(StoryboardRule::DialogueArray,
+                             QStringLiteral("%1.dialogue: expected an array, got %2").arg(where, typeName(dialogueValue)));
+        const QJsonArray dialogueArray = dialogueValue.toArray();
+        if (dialogueArray.size() > kMaxDialogueLines)
+            return violation(StoryboardRule::DialogueCount,
+                             QStringLiteral("%1.dialogue: at most %2 lines per panel, got %3")
+                                 .arg(where)
+                                 .arg(kMaxDialogueLines)
+                                 .arg(dialogueArray.size()));
+        for (qsizetype d = 0; d < dialogueArray.size(); ++d) {
+            const QString lineWhere = QStringLiteral("%1.dialogue[%2]").arg(where).arg(d);
+            const QJsonValue dv = dialogueArray.at(d);
+            if (!dv.isObject())
+                return violation(StoryboardRule::DialogueLineObject,
+                                 QStringLiteral("%1: expected an object with speaker and text, got %2").arg(lineWhere, typeName(dv)));
+            const QJsonObject dobj = dv.toObject();
+            const QJsonValue speaker = dobj.value(QLatin1StringView("speaker"));
+            if (!speaker.isString() || isBlank(speaker.toString()))
+                return violation(StoryboardRule::DialogueSpeaker,
+                                 QStringLiteral("%1.speaker: expected a non-empty string, got %2")
+                                     .arg(lineWhere, speaker.isString() ? QStringLiteral("an empty string") : typeName(speaker)));
+            const QJsonValue text = dobj.value(QLatin1StringView("text"));
+            if (!text.isString() || isBlank(text.toString()))
+                return violation(StoryboardRule::DialogueText,
+                                 QStringLiteral("%1.text: expected a non-empty string, got %2")
+                                     .arg(lineWhere, text.isString() ? QStringLiteral("an empty string") : typeName(text)));
+            const qsizetype length = codePoints(text.toString());
+            if (length > kMaxDialogueChars)
+                return violation(StoryboardRule::DialogueLength,
+                                 QStringLiteral("%1.text: at most %2 characters, got %3")
+                                     .arg(lineWhere)
+                                     .arg(kMaxDialogueChars)
+                                     .arg(length));
+            panel.dialogue.append(DialogueLine{speaker.toString(), text.toString()});
+        }
+        board.panels.append(std::move(panel));
+    }
+
+    StoryboardCheck check;
+    check.storyboard = std::move(board);
+    return check;
+}
+
+} // namespace bullpen

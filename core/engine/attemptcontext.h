@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "clock.h"
+#include "contract/enums.h"
+#include "failure/providerresponse.h"
+
+#include <functional>
+#include <vector>
+
+namespace bullpen {
+
+// The fresh context every attempt gets (SPEC 4.3). The generator registers cancel handlers on it (abort
+// the HTTP request, interrupt a worker) and delivers its one response through it. The runner cancels
+// it on deadline, operator cancel or shutdown: the handlers run, in the order registered, before the
+// attempt is marked failed. A fallback attempt gets a new context and never inherits a cancelled state.
+//
+// Shared between runner and generator (std::shared_ptr), so a generator that answers after the
+// attempt ended still has somewhere to deliver: the runner then refuses and logs the late result.
+class AttemptContext final
+{
+public:
+    using CancelHandler = std::function<void()>;
+    using DeliveryHandler = std::function<void(ProviderResponse)>;
+
+    AttemptContext(quint64 attemptId, Provider provider, Role role, Clock::time_point deadline);
+    AttemptContext(const AttemptContext &) = delete;
+    AttemptContext &operator=(const AttemptContext &) = delete;
+
+    quint64 id() const { return m_id; }
+    Provider provider() const { return m_provider; }
+    Role role() const { return m_role; }
+    Clock::time_point deadline() const { return m_deadline; }
+
+    // --- generator side
+    // Runs the handler at once when the context is already cancelled.
+    void onCancel(CancelHandler handler);
+    bool isCancelled() const { return m_abortReason != AbortReason::None; }
+    AbortReason abortReason() const { return m_abortReason; }
+    // Hand over the one response of this attempt. A second delivery is a generator bug and is dropped.
+    void deliver(ProviderResponse response);
+    bool delivered() const { return m_delivered; }
+    // Adapters call this from QNetworkReply::requestSent; more than one is a hidden retry (SPEC 4.4).
+    void noteRequestSent() { ++m_requestsSent; }
+    int requestsSent() const { return m_requestsSent; }
+
+    // --- runner side
+    void setDeliveryHandler(DeliveryHandler handler) { m_deliveryHandler = std::move(handler); }
+    // Marks the context cancelled and runs every handler once. Returns false if it was already cancelled.
+    bool cancel(AbortReason reason);
+    int cancelHandlersRun() const { return m_handlersRun; }
+
+private:
+    quint64 m_id;
+    Provider m_provider;
+    Role m_role;
+    Clock::time_point m_deadline;
+    AbortReason m_abortReason = AbortReason::None;
+    std::vector<CancelHandler> m_cancelHandlers;
+    DeliveryHandler m_deliveryHandler;
+    int m_handlersRun = 0;
+    int m_requestsSent = 0;
+    bool m_delivered = false;
+};
+
+} // namespace bullpen

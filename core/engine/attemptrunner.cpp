@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+#include "attemptrunner.h"
+
+#include "contract/storyboardparser.h"
+#include "failure/failureclassifier.h"
+
+#include <QLoggingCategory>
+#include <QPointer>
+
+Q_LOGGING_CATEGORY(lcRunner, "bullpen.runner")
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+AttemptRunner::AttemptRunner(Clock &clock, StoryboardGenerator &generator, const AttemptSpec &spec, QObject *parent)
+    : QObject(parent)
+    , m_clock(clock)
+    , m_generator(generator)
+    , m_spec(spec)
+{
+}
+
+AttemptRunner::~AttemptRunner()
+{
+    if (m_context) {
+        m_context->setDeliveryHandler({});
+        if (m_running)
+            m_context->cancel(AbortReason::Shutdown); // never leave a request running without an owner
+    }
+}
+
+microseconds AttemptRunner::offset(Clock::time_point t) const { return duration_cast<microseconds>(t - m_spec.stageStart); }
+
+void AttemptRunner::start(const StoryboardRequest &request)
+{
+    Q_ASSERT(!m_context);
+    m_startedAt = m_clock.now();
+    m_running = true;
+    m_context = std::make_shared<AttemptContext>(m_spec.attemptId, m_generator.provider(), m_spec.role, m_spec.deadline);
+    m_context->setDeliveryHandler([self = QPointer<AttemptRunner>(this)](ProviderResponse response) {
+        if (self)
+            self->onDelivered(std::move(response));
+    });
+    m_deadlineTimer = m_clock.arm(m_spec.deadline, [this] {
+        if (m_running)
+            abortWith(AbortReason::Deadline);
+    });
+    m_generator.generate(request, m_context);
+}
+
+void AttemptRunner::cancel(AbortReason reason)
+{
+    if (m_running && reason != AbortReason::None)
+        abortWith(reason);
+}
+
+void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
+{
+    m_deadlineTimer.reset();
+    m_context->cancel(reason); // cancel handlers run here, before the attempt is marked failed
+    m_cancelledAt = m_clock.now();
+    std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), ProviderResponse{}, reason);
+    if (!detailOverride.isEmpty())
+        failure->detail = detailOverride;
+    finish(std::move(failure), std::nullopt, nullptr);
+}
+
+void AttemptRunner::reportLate(const ProviderResponse &response, bool wouldHaveSucceeded)
+{
+    LateResultDiscarded late;
+    late.stage = m_spec.stage;
+    late.attemptId = m_spec.attemptId;
+    late.provider = m_generator.provider();
+    late.role = m_spec.role;
+    late.lateBy = duration_cast<microseconds>(m_clock.now() - m_spec.deadline);
+    late.wouldHaveSucceeded = wouldHaveSucceeded;
+    late.tokens = response.usage;
+    Q_EMIT lateResultDiscarded(late);
+}
+
+void AttemptRunner::onDelivered(ProviderResponse response)
+{
+    if (!m_running || m_context->isCancelled()) {
+        // The attempt already ended (deadline or cancel). An OperationCanceledError is only the echo of
+        // our own abort; anything else is a real answer that came too late.
+        if (m_context->abortReason() == AbortReason::Deadline
+            && response.networkError != QNetworkReply::OperationCanceledError) {
+            const bool ok = !FailureClassifier::classify(m_generator.provider(), response) && StoryboardParser::parse(response.text).ok();
+            reportLate(response, ok);
+        }
+        return;
+    }
+
+    auto lateBy = [&] { return duration_cast<milliseconds>(m_clock.now() - m_spec.deadline).count(); };
+    if (m_clock.now() >= m_spec.deadline) {
+        // Arrived after the deadline but before our timer fired: refused all the same.
+        const bool ok = !FailureClassifier::classify(m_generator.provider(), response) && StoryboardParser::parse(response.text).ok();
+        reportLate(response, ok);
+        abortWith(AbortReason::Deadline, QStringLiteral("a result arrived %1 ms after the attempt deadline and was refused").arg(lateBy()));
+        return;
+    }
+
+    std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), response);
+    std::optional<Storyboard> storyboard;
+    if (!failure) {
+        StoryboardCheck check = StoryboardParser::parse(response.text);
+        if (check.ok())
+            storyboard = std::move(check.storyboard);
+        else
+            failure = Failure{FailureKind::OUTPUT_INVALID, QStringLiteral("storyboard rejected: ") + check.violation->detail, false, {}};
+    }
+
+    // Parsing and validation count against the deadline too (SPEC 4.2).
+    if (m_clock.now() >= m_spec.deadline) {
+        reportLate(response, storyboard.has_value());
+        abortWith(AbortReason::Deadline,
+                  QStringLiteral("the deadline passed while the response was being checked (%1 ms late); refused").arg(lateBy()));
+        return;
+    }
+    finish(std::move(failure), std::move(storyboard), &response);
+}
+
+void AttemptRunner::finish(std::optional<Failure> failure, std::optional<Storyboard> storyboard, const ProviderResponse *response)
+{
+    m_running = false;
+    m_deadlineTimer.reset();
+    const Clock::time_point now = m_clock.now();
+
+    AttemptOutcome outcome;
+    AttemptRecord &r = outcome.record;
+    r.attemptId = m_spec.attemptId;
+    r.stage = m_spec.stage;
+    r.provider = m_generator.provider();
+    r.model = m_generator.model();
+    r.role = m_spec.role;
+    r.round = m_spec.round;
+    r.success = !failure.has_value();
+    r.failure = std::move(failure);
+    r.startedAt = offset(m_startedAt);
+    r.duration = duration_cast<microseconds>(now - m_startedAt);
+    r.deadline = offset(m_spec.deadline);
+    r.abortedBy = m_context->abortReason();
+    r.cancelHandlersRun = m_context->cancelHandlersRun();
+    if (m_cancelledAt)
+        r.cancelledAt = offset(*m_cancelledAt);
+    r.requestsSent = m_context->requestsSent();
+    if (response) {
+        r.httpStatus = response->httpStatus;
+        r.tokens = response->usage;
+        r.requestsSent = std::max(r.requestsSent, response->requestsSent);
+    }
+    if (r.requestsSent > 1)
+        qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent
+                            << "requests (SPEC 4.4 allows one)";
+    outcome.storyboard = std::move(storyboard);
+    Q_EMIT finished(outcome);
+}
+
+} // namespace bullpen

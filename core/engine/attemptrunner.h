@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "attemptcontext.h"
+#include "clock.h"
+#include "contract/storyboard.h"
+#include "events/event.h"
+#include "storyboardgenerator.h"
+#include "storyboardresult.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+namespace bullpen {
+
+struct AttemptSpec
+{
+    quint64 attemptId = 0;
+    Stage stage = Stage::Storyboard;
+    Role role = Role::Primary;
+    int round = 1;
+    std::chrono::milliseconds timeout{0};
+    Clock::time_point deadline;   // min(now + timeout, end of the stage budget)
+    Clock::time_point stageStart; // offsets in records are measured from here
+};
+
+struct AttemptOutcome
+{
+    AttemptRecord record;
+    std::optional<Storyboard> storyboard; // set exactly when record.success
+};
+
+// Runs one attempt (seed 000's StoryboardAttemptRunner): one call to one generator under one deadline
+// and one fresh AttemptContext. It classifies what comes back, parses and validates the storyboard,
+// and refuses anything that lands at or after the deadline, even if valid (SPEC 4.3). On deadline or
+// cancel the context's handlers run before the attempt is marked failed. It never retries.
+class AttemptRunner final : public QObject
+{
+    Q_OBJECT
+public:
+    AttemptRunner(Clock &clock, StoryboardGenerator &generator, const AttemptSpec &spec, QObject *parent = nullptr);
+    ~AttemptRunner() override;
+
+    void start(const StoryboardRequest &request);
+    // Operator cancel or shutdown. Does nothing once the attempt has ended.
+    void cancel(AbortReason reason);
+
+    bool isRunning() const { return m_running; }
+    const AttemptSpec &spec() const { return m_spec; }
+
+Q_SIGNALS:
+    void finished(const bullpen::AttemptOutcome &outcome);
+    void lateResultDiscarded(const bullpen::LateResultDiscarded &late);
+
+private:
+    void onDelivered(ProviderResponse response);
+    void abortWith(AbortReason reason, const QString &detailOverride = {});
+    void finish(std::optional<Failure> failure, std::optional<Storyboard> storyboard, const ProviderResponse *response);
+    void reportLate(const ProviderResponse &response, bool wouldHaveSucceeded);
+    std::chrono::microseconds offset(Clock::time_point t) const;
+
+    Clock &m_clock;
+    StoryboardGenerator &m_generator;
+    AttemptSpec m_spec;
+    std::shared_ptr<AttemptContext> m_context;
+    std::unique_ptr<Timer> m_deadlineTimer;
+    Clock::time_point m_startedAt;
+    std::optional<Clock::time_point> m_cancelledAt;
+    bool m_running = false;
+};
+
+} // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::AttemptOutcome)

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#include "stagebudget.h"
+
+#include <algorithm>
+
+namespace bullpen {
+
+StageBudget::StageBudget(const Clock &clock, std::chrono::milliseconds total)
+    : m_clock(&clock)
+    , m_start(clock.now())
+    , m_total(std::max(total, std::chrono::milliseconds::zero()))
+{
+}
+
+Clock::duration StageBudget::elapsed() const { return m_clock->now() - m_start; }
+
+Clock::duration StageBudget::remaining() const { return std::max(end() - m_clock->now(), Clock::duration::zero()); }
+
+Clock::time_point StageBudget::attemptDeadline(std::chrono::milliseconds ownTimeout) const
+{
+    return std::min(m_clock->now() + ownTimeout, end());
+}
+
+} // namespace bullpen

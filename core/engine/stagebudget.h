@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "clock.h"
+
+#include <chrono>
+
+namespace bullpen {
+
+// One monotonic time budget for a whole stage, primary and fallback together (SPEC 4.2). It starts
+// when the stage is requested, so queueing, request building, receiving, parsing and validation count.
+class StageBudget final
+{
+public:
+    StageBudget(const Clock &clock, std::chrono::milliseconds total);
+
+    Clock::time_point start() const { return m_start; }
+    Clock::time_point end() const { return m_start + m_total; }
+    std::chrono::milliseconds total() const { return m_total; }
+    Clock::duration elapsed() const;
+    Clock::duration remaining() const; // never negative
+    bool exhausted() const { return remaining() <= Clock::duration::zero(); }
+
+    // min(now + own timeout, end of the budget).
+    Clock::time_point attemptDeadline(std::chrono::milliseconds ownTimeout) const;
+
+private:
+    const Clock *m_clock;
+    Clock::time_point m_start;
+    std::chrono::milliseconds m_total;
+};
+
+} // namespace bullpen

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "stagepolicy.h"
+
+#include <QMetaEnum>
+
+namespace bullpen {
+
+using namespace std::chrono_literals;
+
+QStringList KindSet::names() const
+{
+    QStringList out;
+    const QMetaEnum me = QMetaEnum::fromType<FailureKind>();
+    for (int i = 0; i < me.keyCount(); ++i) {
+        if (contains(static_cast<FailureKind>(me.value(i))))
+            out << QString::fromLatin1(me.key(i));
+    }
+    return out;
+}
+
+std::chrono::milliseconds StagePolicy::effectiveBudget() const
+{
+    if (totalBudget)
+        return *totalBudget;
+    const int n = std::max(rounds, 1);
+    auto budget = primaryTimeout * n + roundPause * (n - 1);
+    if (fallback)
+        budget += fallbackTimeout * n + roundPause * (n - 1);
+    return budget;
+}
+
+StagePolicy StagePolicy::relief(Provider primary, std::optional<Provider> fallback)
+{
+    StagePolicy p;
+    p.preset = QStringLiteral("relief");
+    p.primary = primary;
+    p.fallback = fallback;
+    p.fallbackOn = {FailureKind::TIMEOUT,         FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED,
+                    FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID, FailureKind::NETWORK,
+                    FailureKind::TRANSIENT_SERVER};
+    return p;
+}
+
+StagePolicy StagePolicy::capacity(Provider primary, std::optional<Provider> fallback)
+{
+    StagePolicy p;
+    p.preset = QStringLiteral("capacity");
+    p.primary = primary;
+    p.fallback = fallback;
+    p.fallbackOn = {FailureKind::TRANSIENT_SERVER};
+    p.fallbackNeedsCapacityMarker = true;
+    p.fallbackNeedsDistinctModel = true;
+    return p;
+}
+
+StagePolicy StagePolicy::sameProviderRounds(Provider primary)
+{
+    StagePolicy p;
+    p.preset = QStringLiteral("rounds");
+    p.primary = primary;
+    p.fallback = std::nullopt; // never switches provider
+    p.rounds = 2;
+    p.roundPause = 4s;
+    // seed 003: 409/429/5xx, connection errors (timeouts included) and unusable output
+    p.retryOn = {FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER, FailureKind::NETWORK, FailureKind::TIMEOUT,
+                 FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID};
+    return p;
+}
+
+std::optional<StagePolicy> StagePolicy::fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback)
+{
+    if (name == u"relief")
+        return relief(primary, fallback);
+    if (name == u"capacity")
+        return capacity(primary, fallback);
+    if (name == u"rounds")
+        return sameProviderRounds(primary);
+    return std::nullopt;
+}
+
+QStringList StagePolicy::presetNames()
+{
+    return {QStringLiteral("relief"), QStringLiteral("capacity"), QStringLiteral("rounds")};
+}
+
+} // namespace bullpen

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <chrono>
+#include <initializer_list>
+#include <optional>
+
+namespace bullpen {
+
+// A small set of failure kinds.
+class KindSet
+{
+public:
+    constexpr KindSet() = default;
+    KindSet(std::initializer_list<FailureKind> kinds)
+    {
+        for (FailureKind k : kinds)
+            insert(k);
+    }
+    void insert(FailureKind k) { m_bits |= bit(k); }
+    bool contains(FailureKind k) const { return (m_bits & bit(k)) != 0; }
+    bool isEmpty() const { return m_bits == 0; }
+    QStringList names() const;
+    friend bool operator==(const KindSet &, const KindSet &) = default;
+
+private:
+    static quint32 bit(FailureKind k) { return 1u << static_cast<unsigned>(k); }
+    quint32 m_bits = 0;
+};
+
+// The routing policy of one stage (SPEC 4): which provider goes first, who may relieve it, on which
+// kinds, how long each may take, and how many same-provider rounds there are. The three presets are
+// data fed to one flow (StoryboardGenerationService), not three copies of it.
+struct StagePolicy
+{
+    QString preset = QStringLiteral("relief");
+    Provider primary = Provider::Gemini;
+    std::optional<Provider> fallback; // none by default: no automatic fallback
+    std::chrono::milliseconds primaryTimeout{60'000};
+    std::chrono::milliseconds fallbackTimeout{60'000};
+    std::optional<std::chrono::milliseconds> totalBudget; // unset: derived, see effectiveBudget()
+
+    KindSet fallbackOn;
+    bool fallbackNeedsCapacityMarker = false; // `capacity`: only capacity-marked TRANSIENT_SERVER
+    bool fallbackNeedsDistinctModel = false;  // `capacity`: fallback must have a key and differ in provider+model
+
+    int rounds = 1; // calls of the same provider per role; 1 = no same-provider retry
+    std::chrono::milliseconds roundPause{0};
+    KindSet retryOn;
+    int innerRetries = 0; // transport-level retries; always 0 on the storyboard path (SPEC 4.4)
+
+    // SPEC 4.2: primary + fallback when a fallback is set, else the primary timeout alone. With rounds,
+    // each round and pause is included so that round 2 is not starved by round 1 by construction.
+    std::chrono::milliseconds effectiveBudget() const;
+
+    static StagePolicy relief(Provider primary, std::optional<Provider> fallback);
+    static StagePolicy capacity(Provider primary, std::optional<Provider> fallback);
+    static StagePolicy sameProviderRounds(Provider primary);
+    // "relief", "capacity" or "rounds"; nothing for an unknown name.
+    static std::optional<StagePolicy> fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback);
+    static QStringList presetNames();
+};
+
+} // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::StagePolicy)

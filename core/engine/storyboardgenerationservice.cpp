@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+#include "storyboardgenerationservice.h"
+
+#include <QLoggingCategory>
+#include <QPointer>
+#include <QUuid>
+
+Q_LOGGING_CATEGORY(lcService, "bullpen.service")
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+struct StoryboardGenerationService::Run
+{
+    Run(const Clock &clock, QString id, StoryboardRequest req, StagePolicy pol)
+        : generationId(std::move(id))
+        , request(std::move(req))
+        , policy(std::move(pol))
+        , budget(clock, policy.effectiveBudget())
+    {
+    }
+
+    QString generationId;
+    StoryboardRequest request;
+    StagePolicy policy;
+    StageBudget budget;
+    quint64 nextSequence = 0;
+    std::vector<std::unique_ptr<AttemptRunner>> runners; // kept to the end, so late results are still logged
+    AttemptRunner *current = nullptr;
+    std::unique_ptr<Timer> pauseTimer;  // between same-provider rounds
+    std::unique_ptr<Timer> startTimer;  // begin() runs from the event loop, not inside start()
+    QList<AttemptRecord> attempts;
+    std::optional<Failure> primaryFailure;
+    QString decision;
+    bool fallbackApplied = false;
+    bool finished = false;
+};
+
+StoryboardGenerationService::StoryboardGenerationService(Clock &clock, QObject *parent)
+    : QObject(parent)
+    , m_clock(clock)
+{
+}
+
+StoryboardGenerationService::~StoryboardGenerationService()
+{
+    shutdown();
+}
+
+void StoryboardGenerationService::addGenerator(StoryboardGenerator *generator)
+{
+    Q_ASSERT(generator);
+    m_generators[generator->provider()] = generator;
+}
+
+StoryboardGenerator *StoryboardGenerationService::generator(Provider provider) const
+{
+    const auto it = m_generators.find(provider);
+    return it == m_generators.end() ? nullptr : it->second;
+}
+
+QString StoryboardGenerationService::newGenerationId()
+{
+    return QStringLiteral("gen_") + QUuid::createUuid().toString(QUuid::Id128);
+}
+
+QString StoryboardGenerationService::start(const StoryboardRequest &request, const StagePolicy &policy)
+{
+    // The budget starts now, when the stage is requested: queueing counts (SPEC 4.2).
+    const QString id = request.generationId.isEmpty() ? newGenerationId() : request.generationId;
+    auto run = std::make_unique<Run>(m_clock, id, request, policy);
+    Run &r = *run;
+    m_runs.emplace(id, std::move(run));
+    r.startTimer = m_clock.arm(m_clock.now(), [this, &r] {
+        r.startTimer.reset();
+        begin(r);
+    });
+    return id;
+}
+
+void StoryboardGenerationService::begin(Run &run)
+{
+    const StagePolicy &p = run.policy;
+    emitEvent(run, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
+
+    QString missing;
+    if (!generator(p.primary))
+        missing = toId(p.primary);
+    else if (p.fallback && !generator(*p.fallback))
+        missing = toId(*p.fallback);
+    if (!missing.isEmpty()) {
+        run.decision = QStringLiteral("no provider was started");
+        finishRun(run, FinalState::Failed,
+                  Failure{FailureKind::AUTH_CONFIG, QStringLiteral("no %1 adapter is configured; check the provider settings").arg(missing), false, {}},
+                  std::nullopt);
+        return;
+    }
+    startAttempt(run, Role::Primary, 1);
+}
+
+void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
+{
+    const StagePolicy &p = run.policy;
+    const Provider provider = role == Role::Primary ? p.primary : *p.fallback;
+    StoryboardGenerator *gen = generator(provider);
+    const milliseconds timeout = role == Role::Primary ? p.primaryTimeout : p.fallbackTimeout;
+
+    AttemptSpec spec;
+    spec.attemptId = ++m_nextAttemptId;
+    spec.stage = Stage::Storyboard;
+    spec.role = role;
+    spec.round = round;
+    spec.timeout = timeout;
+    spec.deadline = run.budget.attemptDeadline(timeout);
+    spec.stageStart = run.budget.start();
+
+    emitEvent(run, AttemptStarted{Stage::Storyboard, spec.attemptId, provider, gen->model(), role, round, timeout,
+                                  duration_cast<microseconds>(spec.deadline - spec.stageStart),
+                                  duration_cast<milliseconds>(run.budget.remaining())});
+
+    auto runner = std::make_unique<AttemptRunner>(m_clock, *gen, spec);
+    AttemptRunner *raw = runner.get();
+    run.runners.push_back(std::move(runner));
+    run.current = raw;
+    const QString id = run.generationId;
+    connect(raw, &AttemptRunner::finished, this, [this, id](const AttemptOutcome &outcome) {
+        const auto it = m_runs.find(id);
+        if (it != m_runs.end())
+            onAttemptFinished(*it->second, outcome);
+    });
+    connect(raw, &AttemptRunner::lateResultDiscarded, this, [this, id](const LateResultDiscarded &late) {
+        const auto it = m_runs.find(id);
+        if (it != m_runs.end())
+            emitEvent(*it->second, late);
+    });
+    raw->start(run.request);
+}
+
+void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
+{
+    const AttemptRecord &rec = outcome.record;
+    const StagePolicy &p = run.policy;
+    run.current = nullptr;
+    run.attempts.append(rec);
+
+    // Would the policy hand this failure to the relief provider? (Shown on the attempt, decided below.)
+    bool fallbackEligible = false;
+    QString notEligibleWhy;
+    if (!rec.success && rec.role == Role::Primary && p.fallback) {
+        const Failure &f = *rec.failure;
+        StoryboardGenerator *fb = generator(*p.fallback);
+        if (!p.fallbackOn.contains(f.kind))
+            notEligibleWhy = QStringLiteral("%1 is not a kind the %2 policy hands to a relief provider").arg(enumName(f.kind), p.preset);
+        else if (p.fallbackNeedsCapacityMarker && !f.capacity)
+            notEligibleWhy = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy relieves only overload");
+        else if (p.fallbackNeedsDistinctModel && !fb->isConfigured())
+            notEligibleWhy = QStringLiteral("the relief provider %1 has no key").arg(toId(*p.fallback));
+        else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider()
+                 && fb->model() == generator(p.primary)->model())
+            notEligibleWhy = QStringLiteral("the relief provider is the same provider and model");
+        else
+            fallbackEligible = true;
+    }
+
+    AttemptCompleted done;
+    done.stage = rec.stage;
+    done.attemptId = rec.attemptId;
+    done.provider = rec.provider;
+    done.model = rec.model;
+    done.role = rec.role;
+    done.round = rec.round;
+    done.success = rec.success;
+    done.duration = rec.duration;
+    if (rec.failure) {
+        done.kind = rec.failure->kind;
+        done.publicCode = rec.failure->publicCode();
+        done.capacity = rec.failure->capacity;
+        done.detail = rec.failure->detail;
+    }
+    done.httpStatus = rec.httpStatus;
+    done.fallbackEligible = fallbackEligible;
+    done.tokens = rec.tokens;
+    done.abortedBy = rec.abortedBy;
+    done.cancelledAt = rec.cancelledAt;
+    done.cancelHandlersRun = rec.cancelHandlersRun;
+    done.requestsSent = rec.requestsSent;
+    emitEvent(run, done);
+
+    if (rec.success) {
+        if (rec.role == Role::Primary)
+            run.decision = rec.round == 1 ? QStringLiteral("the primary succeeded; no relief needed")
+                                          : QStringLiteral("the primary succeeded in round %1").arg(rec.round);
+        else
+            run.decision = QStringLiteral("the primary failed with %1; the relief provider %2 succeeded")
+                               .arg(enumName(run.primaryFailure->kind), toId(rec.provider));
+        finishRun(run, FinalState::Succeeded, std::nullopt, outcome.storyboard);
+        return;
+    }
+
+    const Failure &failure = *rec.failure;
+    if (rec.role == Role::Primary)
+        run.primaryFailure = failure;
+    if (failure.kind == FailureKind::CANCELLED) {
+        run.decision = QStringLiteral("cancelled; no relief provider is started for a cancelled generation");
+        finishRun(run, FinalState::Cancelled, failure, std::nullopt);
+        return;
+    }
+
+    // Same provider, another round (the `rounds` preset).
+    if (p.retryOn.contains(failure.kind) && rec.round < p.rounds) {
+        if (run.budget.remaining() > p.roundPause) {
+            emitEvent(run, RetryScheduled{Stage::Storyboard, rec.provider, rec.role, rec.round + 1, failure.kind, p.roundPause});
+            const Role role = rec.role;
+            const int next = rec.round + 1;
+            run.pauseTimer = m_clock.arm(m_clock.now() + p.roundPause, [this, &run, role, next] {
+                run.pauseTimer.reset();
+                startAttempt(run, role, next);
+            });
+            return;
+        }
+        run.decision = QStringLiteral("%1; no round %2: the stage budget ends before the pause does")
+                           .arg(enumName(failure.kind))
+                           .arg(rec.round + 1);
+        finishRun(run, FinalState::Failed, failure, std::nullopt);
+        return;
+    }
+
+    if (rec.role == Role::Primary && p.fallback) {
+        if (!fallbackEligible) {
+            run.decision = QStringLiteral("no relief: ") + notEligibleWhy;
+        } else if (run.budget.exhausted()) {
+            run.decision = QStringLiteral("no relief: the stage budget of %1 ms was used up by the primary")
+                               .arg(p.effectiveBudget().count());
+        } else {
+            // The primary's cancel handlers have already run (inside its runner, before it finished).
+            run.fallbackApplied = true;
+            emitEvent(run, FallbackTriggered{Stage::Storyboard, rec.provider, *p.fallback, failure.kind,
+                                             duration_cast<milliseconds>(run.budget.remaining()),
+                                             fallbackReason(rec.provider, failure)});
+            startAttempt(run, Role::Fallback, 1);
+            return;
+        }
+    } else if (rec.role == Role::Fallback) {
+        run.decision = QStringLiteral("the relief provider %1 failed too; the primary is never called again").arg(toId(rec.provider));
+    } else if (run.decision.isEmpty()) {
+        run.decision = rec.round > 1 ? QStringLiteral("%1 after %2 rounds").arg(enumName(failure.kind)).arg(rec.round)
+                                     : QStringLiteral("no relief provider is configured");
+    }
+    finishRun(run, FinalState::Failed, failure, std::nullopt);
+}
+
+void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::optional<Failure> failure,
+                                            std::optional<Storyboard> storyboard)
+{
+    if (run.finished) {
+        qCWarning(lcService) << "generation" << run.generationId << "finished twice; second final state ignored";
+        return;
+    }
+    run.finished = true;
+    run.pauseTimer.reset();
+    run.startTimer.reset();
+
+    StoryboardResult result;
+    result.generationId = run.generationId;
+    result.state = state;
+    result.failure = std::move(failure);
+    result.storyboard = std::move(storyboard);
+    result.attempts = run.attempts;
+    result.decision = run.decision;
+    result.elapsed = duration_cast<microseconds>(run.budget.elapsed());
+    result.fallback.primaryProvider = run.policy.primary;
+    result.fallback.applied = run.fallbackApplied && state == FinalState::Succeeded;
+    if (run.fallbackApplied && run.primaryFailure)
+        result.fallback.reason = fallbackReason(run.policy.primary, *run.primaryFailure);
+    if (!run.attempts.isEmpty()) {
+        const AttemptRecord &last = run.attempts.constLast();
+        result.fallback.finalProvider = last.provider;
+        result.fallback.finalModelId = last.model;
+        if (last.success)
+            result.tokens = last.tokens; // the successful provider's usage travels on (SPEC 4.5)
+    }
+
+    GenerationFinished fin;
+    fin.state = state;
+    if (result.failure) {
+        fin.publicCode = result.failure->publicCode();
+        fin.kind = result.failure->kind;
+        fin.stage = result.failedStage;
+        fin.detail = result.failure->detail;
+    }
+    fin.fallbackApplied = result.fallback.applied;
+    emitEvent(run, fin);
+
+    // Retire the run: remove it from the active map now, destroy it from the event loop later, since we
+    // may be inside one of its runners' signals.
+    const auto it = m_runs.find(run.generationId);
+    if (it != m_runs.end()) {
+        m_finishedRuns.push_back(std::move(it->second));
+        m_runs.erase(it);
+        QMetaObject::invokeMethod(this, [this] { m_finishedRuns.clear(); }, Qt::QueuedConnection);
+    }
+    Q_EMIT finished(result);
+}
+
+bool StoryboardGenerationService::cancel(const QString &generationId)
+{
+    const auto it = m_runs.find(generationId);
+    if (it == m_runs.end())
+        return false;
+    Run &run = *it->second;
+    if (run.current) {
+        run.current->cancel(AbortReason::Operator);
+        return true;
+    }
+    // Between rounds, or not begun yet.
+    run.decision = QStringLiteral("cancelled by the operator before the next attempt");
+    if (run.startTimer)
+        emitEvent(run, GenerationStarted{run.policy.preset, run.policy.primary, run.policy.fallback, run.policy.effectiveBudget()});
+    finishRun(run, FinalState::Cancelled, Failure{FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {}},
+              std::nullopt);
+    return true;
+}
+
+void StoryboardGenerationService::shutdown()
+{
+    std::vector<QString> ids;
+    for (const auto &entry : m_runs)
+        ids.push_back(entry.first);
+    for (const QString &id : ids) {
+        const auto it = m_runs.find(id);
+        if (it == m_runs.end())
+            continue;
+        Run &run = *it->second;
+        if (run.current) {
+            run.current->cancel(AbortReason::Shutdown);
+        } else {
+            run.decision = QStringLiteral("Bullpen shut down before the next attempt");
+            finishRun(run, FinalState::Cancelled,
+                      Failure{FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {}}, std::nullopt);
+        }
+    }
+    m_finishedRuns.clear();
+}
+
+void StoryboardGenerationService::emitEvent(Run &run, EventBody body)
+{
+    Event e;
+    e.generationId = run.generationId;
+    e.sequence = run.nextSequence++;
+    e.at = duration_cast<microseconds>(run.budget.elapsed());
+    e.wallTime = QDateTime::currentDateTimeUtc();
+    e.body = std::move(body);
+    Q_EMIT eventRecorded(e);
+}
+
+} // namespace bullpen

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "attemptrunner.h"
+#include "clock.h"
+#include "events/event.h"
+#include "stagebudget.h"
+#include "stagepolicy.h"
+#include "storyboardgenerator.h"
+#include "storyboardresult.h"
+
+#include <QObject>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace bullpen {
+
+// Runs the storyboard stage under a StagePolicy (seed 000's StoryboardGenerationService): calls the
+// primary, classifies, and decides whether the relief provider gets its one chance, or the same
+// provider another round, inside one StageBudget (SPEC 4.1-4.3). Every step is an Event; the final
+// state is written once. Generators are not owned and must outlive the service.
+class StoryboardGenerationService final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit StoryboardGenerationService(Clock &clock, QObject *parent = nullptr);
+    ~StoryboardGenerationService() override;
+
+    void addGenerator(StoryboardGenerator *generator);
+    StoryboardGenerator *generator(Provider provider) const;
+
+    // Starts a generation and returns its id ("gen_" + 32 hex digits). Events and the result arrive
+    // through the signals, never from inside this call.
+    QString start(const StoryboardRequest &request, const StagePolicy &policy);
+    // Operator cancel: the running attempt's cancel handlers run, no fallback follows. False if unknown.
+    bool cancel(const QString &generationId);
+    // Cancels everything with AbortReason::Shutdown.
+    void shutdown();
+    int activeCount() const { return static_cast<int>(m_runs.size()); }
+
+    static QString newGenerationId();
+
+Q_SIGNALS:
+    void eventRecorded(const bullpen::Event &event);
+    void finished(const bullpen::StoryboardResult &result);
+
+private:
+    struct Run;
+    void begin(Run &run);
+    void startAttempt(Run &run, Role role, int round);
+    void onAttemptFinished(Run &run, const AttemptOutcome &outcome);
+    void finishRun(Run &run, FinalState state, std::optional<Failure> failure, std::optional<Storyboard> storyboard);
+    void emitEvent(Run &run, EventBody body);
+
+    Clock &m_clock;
+    std::map<Provider, StoryboardGenerator *> m_generators;
+    std::map<QString, std::unique_ptr<Run>> m_runs;
+    std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals
+    quint64 m_nextAttemptId = 0;
+};
+
+} // namespace bullpen

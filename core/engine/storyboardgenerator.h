@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace bullpen {
+
+class AttemptContext;
+
+struct StoryboardRequest
+{
+    QString story;
+    QString userId; // raw: never logged, stored or put in an event (SPEC 5.1)
+    QString generationId; // empty: the service makes one
+};
+
+// One provider's storyboard call (seed 000's StoryboardGenerator). generate() starts exactly one
+// request and returns; the response arrives later through context->deliver(). The generator knows
+// nothing of fallbacks, budgets or other providers. It must register a cancel handler that really
+// stops its work (aborts the HTTP request) and must not retry on its own (SPEC 4.4).
+class StoryboardGenerator
+{
+public:
+    virtual ~StoryboardGenerator() = default;
+
+    virtual Provider provider() const = 0;
+    virtual QString model() const = 0;
+    // Has what it needs to send a request (key and endpoint).
+    virtual bool isConfigured() const = 0;
+
+    virtual void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) = 0;
+};
+
+} // namespace bullpen

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+#include "contract/storyboard.h"
+#include "failure/failure.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+
+#include <chrono>
+#include <optional>
+
+namespace bullpen {
+
+// One provider call of one stage, as it ended.
+struct AttemptRecord
+{
+    quint64 attemptId = 0;
+    Stage stage = Stage::Storyboard;
+    Provider provider = Provider::Gemini;
+    QString model;
+    Role role = Role::Primary;
+    int round = 1;
+    bool success = false;
+    std::optional<Failure> failure;
+    std::optional<int> httpStatus;
+    std::chrono::microseconds startedAt{0}; // offsets from the generation's start
+    std::chrono::microseconds duration{0};
+    std::chrono::microseconds deadline{0};
+    std::optional<std::chrono::microseconds> cancelledAt;
+    AbortReason abortedBy = AbortReason::None;
+    int cancelHandlersRun = 0;
+    int requestsSent = 0;
+    TokenUsage tokens;
+
+    QJsonObject toJson() const;
+};
+
+// SPEC 4.5: what every result carries about relief.
+struct FallbackMetadata
+{
+    bool applied = false;       // provider_fallback_applied
+    QString reason;             // provider_fallback_reason, e.g. gemini_provider_unavailable
+    Provider primaryProvider = Provider::Gemini; // primary_final_model_provider
+    std::optional<Provider> finalProvider;       // final_model_provider
+    QString finalModelId;                        // final_model_id
+};
+
+// The final state of a storyboard generation, written once (SPEC 4.5).
+struct StoryboardResult
+{
+    QString generationId;
+    FinalState state = FinalState::Failed;
+    std::optional<Storyboard> storyboard;
+    std::optional<Failure> failure; // the final failure: FAILED or CANCELLED
+    Stage failedStage = Stage::Storyboard;
+    FallbackMetadata fallback;
+    QList<AttemptRecord> attempts;
+    TokenUsage tokens; // of the provider whose storyboard is used
+    QString decision;  // why the engine did or did not call the relief provider, in one line
+    std::chrono::microseconds elapsed{0};
+
+    QJsonObject toJson() const;
+};
+
+// "gemini_provider_unavailable", "gemini_timeout", "qwen_rate_limited" …
+QString fallbackReason(Provider from, const Failure &failure);
+
+} // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::StoryboardResult)

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+#include "event.h"
+
+#include <cmath>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+namespace {
+
+// JSON keys are snake_case, as in SPEC 5. Times travel as milliseconds with microsecond decimals.
+double toMs(microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
+microseconds fromMs(double ms) { return microseconds(std::llround(ms * 1000.0)); }
+
+class Reader
+{
+public:
+    explicit Reader(const QJsonObject &o)
+        : m_o(o)
+    {
+    }
+
+    QString string(const char *key)
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        if (!v.isString())
+            fail(key, "a string");
+        return v.toString();
+    }
+    QString optString(const char *key) const { return m_o.value(QLatin1StringView(key)).toString(); }
+    double number(const char *key)
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        if (!v.isDouble())
+            fail(key, "a number");
+        return v.toDouble();
+    }
+    std::optional<double> optNumber(const char *key) const
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+    }
+    bool boolean(const char *key)
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        if (!v.isBool())
+            fail(key, "true or false");
+        return v.toBool();
+    }
+    template<typename E, typename F>
+    E id(const char *key, F parse)
+    {
+        const auto v = parse(string(key));
+        if (!v) {
+            fail(key, "a known name");
+            return E{};
+        }
+        return *v;
+    }
+    template<typename F>
+    auto optId(const char *key, F parse) -> decltype(parse(QStringView()))
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        if (v.isNull() || v.isUndefined())
+            return std::nullopt;
+        const auto parsed = parse(v.toString());
+        if (!parsed)
+            fail(key, "a known name or null");
+        return parsed;
+    }
+    template<typename E>
+    std::optional<E> optEnum(const char *key)
+    {
+        return optId(key, [](QStringView s) { return enumFromName<E>(s); });
+    }
+    TokenUsage tokens()
+    {
+        TokenUsage t;
+        t.input = static_cast<qint64>(optNumber("tokens_in").value_or(-1));
+        t.output = static_cast<qint64>(optNumber("tokens_out").value_or(-1));
+        return t;
+    }
+
+    void fail(const char *key, const char *expected)
+    {
+        if (m_error.isEmpty())
+            m_error = QStringLiteral("field \"%1\": expected %2").arg(QLatin1StringView(key), QLatin1StringView(expected));
+    }
+    const QString &error() const { return m_error; }
+
+private:
+    const QJsonObject &m_o;
+    QString m_error;
+};
+
+void putTokens(QJsonObject &o, const TokenUsage &t)
+{
+    o.insert(QStringLiteral("tokens_in"), t.input >= 0 ? QJsonValue(t.input) : QJsonValue());
+    o.insert(QStringLiteral("tokens_out"), t.output >= 0 ? QJsonValue(t.output) : QJsonValue());
+}
+
+template<typename T, typename F>
+QJsonValue orNull(const std::optional<T> &v, F f)
+{
+    return v ? QJsonValue(f(*v)) : QJsonValue();
+}
+
+struct TypeName
+{
+    QString operator()(const GenerationStarted &) const { return QStringLiteral("generation_started"); }
+    QString operator()(const AttemptStarted &e) const { return toId(e.stage) + QStringLiteral("_attempt_started"); }
+    QString operator()(const AttemptCompleted &e) const { return toId(e.stage) + QStringLiteral("_attempt_completed"); }
+    QString operator()(const FallbackTriggered &e) const { return toId(e.stage) + QStringLiteral("_fallback_triggered"); }
+    QString operator()(const RetryScheduled &e) const { return toId(e.stage) + QStringLiteral("_retry_scheduled"); }
+    QString operator()(const LateResultDiscarded &) const { return QStringLiteral("late_result_discarded"); }
+    QString operator()(const GenerationFinished &) const { return QStringLiteral("generation_finished"); }
+};
+
+struct Writer
+{
+    QJsonObject &o;
+
+    void operator()(const GenerationStarted &e) const
+    {
+        o.insert(QStringLiteral("preset"), e.preset);
+        o.insert(QStringLiteral("primary"), toId(e.primary));
+        o.insert(QStringLiteral("fallback"), orNull(e.fallback, [](Provider p) { return toId(p); }));
+        o.insert(QStringLiteral("budget_ms"), static_cast<double>(e.budget.count()));
+    }
+    void operator()(const AttemptStarted &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("attempt_id"), static_cast<double>(e.attemptId));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("model"), e.model);
+        o.insert(QStringLiteral("role"), toId(e.role));
+        o.insert(QStringLiteral("round"), e.round);
+        o.insert(QStringLiteral("timeout_ms"), static_cast<double>(e.timeout.count()));
+        o.insert(QStringLiteral("deadline_ms"), toMs(e.deadline));
+        o.insert(QStringLiteral("remaining_budget_ms"), static_cast<double>(e.remainingBudget.count()));
+    }
+    void operator()(const AttemptCompleted &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("attempt_id"), static_cast<double>(e.attemptId));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("model"), e.model);
+        o.insert(QStringLiteral("role"), toId(e.role));
+        o.insert(QStringLiteral("round"), e.round);
+        o.insert(QStringLiteral("success"), e.success);
+        o.insert(QStringLiteral("duration_ms"), toMs(e.duration));
+        o.insert(QStringLiteral("kind"), orNull(e.kind, [](FailureKind k) { return enumName(k); }));
+        o.insert(QStringLiteral("public_code"), orNull(e.publicCode, [](PublicCode c) { return enumName(c); }));
+        o.insert(QStringLiteral("http_status"), orNull(e.httpStatus, [](int s) { return s; }));
+        o.insert(QStringLiteral("fallback_eligible"), e.fallbackEligible);
+        o.insert(QStringLiteral("capacity"), e.capacity);
+        putTokens(o, e.tokens);
+        o.insert(QStringLiteral("detail"), e.detail);
+        o.insert(QStringLiteral("aborted_by"), toId(e.abortedBy));
+        o.insert(QStringLiteral("cancelled_at_ms"), orNull(e.cancelledAt, [](microseconds us) { return toMs(us); }));
+        o.insert(QStringLiteral("cancel_handlers_run"), e.cancelHandlersRun);
+        o.insert(QStringLiteral("requests_sent"), e.requestsSent);
+    }
+    void operator()(const FallbackTriggered &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("from"), toId(e.from));
+        o.insert(QStringLiteral("to"), toId(e.to));
+        o.insert(QStringLiteral("kind"), enumName(e.kind));
+        o.insert(QStringLiteral("remaining_budget_ms"), static_cast<double>(e.remainingBudget.count()));
+        o.insert(QStringLiteral("reason"), e.reason);
+    }
+    void operator()(const RetryScheduled &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("role"), toId(e.role));
+        o.insert(QStringLiteral("next_round"), e.nextRound);
+        o.insert(QStringLiteral("kind"), enumName(e.kind));
+        o.insert(QStringLiteral("pause_ms"), static_cast<double>(e.pause.count()));
+    }
+    void operator()(const LateResultDiscarded &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("attempt_id"), static_cast<double>(e.attemptId));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("role"), toId(e.role));
+        o.insert(QStringLiteral("late_by_ms"), toMs(e.lateBy));
+        o.insert(QStringLiteral("would_have_succeeded"), e.wouldHaveSucceeded);
+        putTokens(o, e.tokens);
+    }
+    void operator()(const GenerationFinished &e) const
+    {
+        o.insert(QStringLiteral("state"), toId(e.state));
+        o.insert(QStringLiteral("public_code"), orNull(e.publicCode, [](PublicCode c) { return enumName(c); }));
+        o.insert(QStringLiteral("kind"), orNull(e.kind, [](FailureKind k) { return enumName(k); }));
+        o.insert(QStringLiteral("stage"), orNull(e.stage, [](Stage s) { return toId(s); }));
+        o.insert(QStringLiteral("detail"), e.detail);
+        o.insert(QStringLiteral("fallback_applied"), e.fallbackApplied);
+    }
+};
+
+std::optional<EventBody> readBody(const QString &type, Reader &r)
+{
+    const auto stageOf = [&](const QString &suffix) -> std::optional<Stage> {
+        if (!type.endsWith(suffix))
+            return std::nullopt;
+        return stageFromId(QStringView(type).chopped(suffix.size()));
+    };
+    if (type == u"generation_started") {
+        GenerationStarted e;
+        e.preset = r.string("preset");
+        e.primary = r.id<Provider>("primary", providerFromId);
+        e.fallback = r.optId("fallback", providerFromId);
+        e.budget = milliseconds(static_cast<qint64>(r.number("budget_ms")));
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_attempt_started"))) {
+        AttemptStarted e;
+        e.stage = *stage;
+        e.attemptId = static_cast<quint64>(r.number("attempt_id"));
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.model = r.string("model");
+        e.role = r.id<Role>("role", roleFromId);
+        e.round = static_cast<int>(r.number("round"));
+        e.timeout = milliseconds(static_cast<qint64>(r.number("timeout_ms")));
+        e.deadline = fromMs(r.number("deadline_ms"));
+        e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_attempt_completed"))) {
+        AttemptCompleted e;
+        e.stage = *stage;
+        e.attemptId = static_cast<quint64>(r.number("attempt_id"));
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.model = r.string("model");
+        e.role = r.id<Role>("role", roleFromId);
+        e.round = static_cast<int>(r.number("round"));
+        e.success = r.boolean("success");
+        e.duration = fromMs(r.number("duration_ms"));
+        e.kind = r.optEnum<FailureKind>("kind");
+        e.publicCode = r.optEnum<PublicCode>("public_code");
+        if (auto s = r.optNumber("http_status"))
+            e.httpStatus = static_cast<int>(*s);
+        e.fallbackEligible = r.boolean("fallback_eligible");
+        e.capacity = r.boolean("capacity");
+        e.tokens = r.tokens();
+        e.detail = r.optString("detail");
+        e.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
+        if (auto c = r.optNumber("cancelled_at_ms"))
+            e.cancelledAt = fromMs(*c);
+        e.cancelHandlersRun = static_cast<int>(r.optNumber("cancel_handlers_run").value_or(0));
+        e.requestsSent = static_cast<int>(r.optNumber("requests_sent").value_or(0));
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_fallback_triggered"))) {
+        FallbackTriggered e;
+        e.stage = *stage;
+        e.from = r.id<Provider>("from", providerFromId);
+        e.to = r.id<Provider>("to", providerFromId);
+        e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
+        e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
+        e.reason = r.string("reason");
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_retry_scheduled"))) {
+        RetryScheduled e;
+        e.stage = *stage;
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.role = r.id<Role>("role", roleFromId);
+        e.nextRound = static_cast<int>(r.number("next_round"));
+        e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
+        e.pause = milliseconds(static_cast<qint64>(r.number("pause_ms")));
+        return e;
+    }
+    if (type == u"late_result_discarded") {
+        LateResultDiscarded e;
+        e.stage = r.id<Stage>("stage", stageFromId);
+        e.attemptId = static_cast<quint64>(r.number("attempt_id"));
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.role = r.id<Role>("role", roleFromId);
+        e.lateBy = fromMs(r.number("late_by_ms"));
+        e.wouldHaveSucceeded = r.boolean("would_have_succeeded");
+        e.tokens = r.tokens();
+        return e;
+    }
+    if (type == u"generation_finished") {
+        GenerationFinished e;
+        e.state = r.id<FinalState>("state", finalStateFromId);
+        e.publicCode = r.optEnum<PublicCode>("public_code");
+        e.kind = r.optEnum<FailureKind>("kind");
+        e.stage = r.optId("stage", stageFromId);
+        e.detail = r.optString("detail");
+        e.fallbackApplied = r.boolean("fallback_applied");
+        return e;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QString Event::type() const { return std::visit(TypeName{}, body); }
+
+QJsonObject Event::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("type"), type());
+    o.insert(QStringLiteral("generation_id"), generationId);
+    o.insert(QStringLiteral("seq"), static_cast<double>(sequence));
+    o.insert(QStringLiteral("t_ms"), toMs(at));
+    o.insert(QStringLiteral("wall_time"), wallTime.isValid() ? wallTime.toUTC().toString(Qt::ISODateWithMs) : QString());
+    std::visit(Writer{o}, body);
+    return o;
+}
+
+std::optional<Event> Event::fromJson(const QJsonObject &object, QString *error)
+{
+    Reader r(object);
+    Event e;
+    const QString type = r.string("type");
+    e.generationId = r.string("generation_id");
+    e.sequence = static_cast<quint64>(r.number("seq"));
+    e.at = fromMs(r.number("t_ms"));
+    e.wallTime = QDateTime::fromString(r.optString("wall_time"), Qt::ISODateWithMs);
+    std::optional<EventBody> body;
+    if (r.error().isEmpty()) {
+        body = readBody(type, r);
+        if (!body && r.error().isEmpty())
+            r.fail("type", "a known event type");
+    }
+    if (!r.error().isEmpty()) {
+        if (error)
+            *error = r.error();
+        return std::nullopt;
+    }
+    e.body = std::move(*body);
+    return e;
+}
+
+} // namespace bullpen

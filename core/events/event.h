@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+#include "contract/storyboard.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+#include <variant>
+
+namespace bullpen {
+
+// SPEC 5: the structured events of a generation. Plain values, JSON both ways (so they can be stored
+// and can cross a wire unchanged, SPEC 12). Times are monotonic offsets from the generation's start;
+// the wall-clock stamp is for people only and never used to measure.
+
+struct GenerationStarted
+{
+    QString preset;
+    Provider primary = Provider::Gemini;
+    std::optional<Provider> fallback;
+    std::chrono::milliseconds budget{0};
+};
+
+struct AttemptStarted
+{
+    Stage stage = Stage::Storyboard;
+    quint64 attemptId = 0;
+    Provider provider = Provider::Gemini;
+    QString model;
+    Role role = Role::Primary;
+    int round = 1;
+    std::chrono::milliseconds timeout{0};
+    std::chrono::microseconds deadline{0};      // offset of the attempt's deadline
+    std::chrono::milliseconds remainingBudget{0}; // of the stage, when the attempt started
+};
+
+struct AttemptCompleted
+{
+    Stage stage = Stage::Storyboard;
+    quint64 attemptId = 0;
+    Provider provider = Provider::Gemini;
+    QString model;
+    Role role = Role::Primary;
+    int round = 1;
+    bool success = false;
+    std::chrono::microseconds duration{0};
+    std::optional<FailureKind> kind;
+    std::optional<PublicCode> publicCode;
+    std::optional<int> httpStatus;
+    bool fallbackEligible = false;
+    bool capacity = false;
+    TokenUsage tokens;
+    QString detail;
+    AbortReason abortedBy = AbortReason::None;
+    std::optional<std::chrono::microseconds> cancelledAt; // offset when the cancel handlers had all run
+    int cancelHandlersRun = 0;
+    int requestsSent = 0;
+};
+
+struct FallbackTriggered
+{
+    Stage stage = Stage::Storyboard;
+    Provider from = Provider::Gemini;
+    Provider to = Provider::Qwen;
+    FailureKind kind = FailureKind::UNKNOWN;
+    std::chrono::milliseconds remainingBudget{0};
+    QString reason; // provider_fallback_reason, e.g. gemini_provider_unavailable
+};
+
+struct RetryScheduled
+{
+    Stage stage = Stage::Storyboard;
+    Provider provider = Provider::Gemini;
+    Role role = Role::Primary;
+    int nextRound = 2;
+    FailureKind kind = FailureKind::UNKNOWN;
+    std::chrono::milliseconds pause{0};
+};
+
+struct LateResultDiscarded
+{
+    Stage stage = Stage::Storyboard;
+    quint64 attemptId = 0;
+    Provider provider = Provider::Gemini;
+    Role role = Role::Primary;
+    std::chrono::microseconds lateBy{0}; // how long after the deadline it arrived
+    bool wouldHaveSucceeded = false;
+    TokenUsage tokens;
+};
+
+struct GenerationFinished
+{
+    FinalState state = FinalState::Failed;
+    std::optional<PublicCode> publicCode;
+    std::optional<FailureKind> kind;
+    std::optional<Stage> stage;
+    QString detail;
+    bool fallbackApplied = false;
+};
+
+using EventBody = std::variant<GenerationStarted, AttemptStarted, AttemptCompleted, FallbackTriggered, RetryScheduled,
+                               LateResultDiscarded, GenerationFinished>;
+
+struct Event
+{
+    QString generationId;
+    quint64 sequence = 0;                 // 0, 1, 2 … within one generation
+    std::chrono::microseconds at{0};      // monotonic offset from generation start
+    QDateTime wallTime;                   // UTC, for display only
+    EventBody body;
+
+    // "generation_started", "storyboard_attempt_started", "storyboard_fallback_triggered", …
+    QString type() const;
+    QJsonObject toJson() const;
+    // Reads what toJson() wrote; on failure returns nothing and says why in *error.
+    static std::optional<Event> fromJson(const QJsonObject &object, QString *error = nullptr);
+};
+
+} // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::Event)

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: MIT
+#include "failureclassifier.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+namespace {
+
+constexpr qsizetype kMaxDetail = 300;
+
+// The fields of every provider's error body that the decision needs, whichever shape carried them:
+// Gemini {"error":{code,message,status,details[]}}, OpenAI/DashScope-compat {"error":{message,type,code}},
+// Anthropic {"type":"error","error":{type,message,details}}, DashScope native {code,message,request_id}.
+struct ErrorInfo
+{
+    bool parsed = false;
+    QString status;  // Gemini google.rpc status name
+    QString type;    // OpenAI / Anthropic / DashScope-compat error.type
+    QString code;    // OpenAI / DashScope string code
+    QString message;
+    QString reason;  // Gemini ErrorInfo.reason
+    QString detailsErrorCode; // Anthropic error.details.error_code
+    QStringList quotaIds;     // Gemini QuotaFailure violations
+    std::optional<milliseconds> retryDelay; // Gemini RetryInfo.retryDelay
+};
+
+std::optional<milliseconds> parseDurationText(QStringView text)
+{
+    static const QRegularExpression re(QStringLiteral(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\s*$)"));
+    const auto m = re.match(text.toString());
+    if (!m.hasMatch())
+        return std::nullopt;
+    const double value = m.captured(1).toDouble();
+    const double ms = m.capturedView(2) == u"ms" ? value : value * 1000.0;
+    if (!std::isfinite(ms) || ms < 0 || ms > 7.0 * 24 * 3600 * 1000)
+        return std::nullopt;
+    return milliseconds(std::llround(ms));
+}
+
+ErrorInfo parseErrorBody(const QByteArray &body)
+{
+    ErrorInfo info;
+    QJsonParseError perr{};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &perr);
+    if (perr.error != QJsonParseError::NoError || !doc.isObject())
+        return info;
+    const QJsonObject root = doc.object();
+    QJsonObject e;
+    if (root.value(QLatin1StringView("error")).isObject()) {
+        e = root.value(QLatin1StringView("error")).toObject();
+    } else if (root.contains(QLatin1StringView("code")) || root.contains(QLatin1StringView("message"))) {
+        e = root; // DashScope native
+    } else {
+        return info;
+    }
+    info.parsed = true;
+    info.message = e.value(QLatin1StringView("message")).toString();
+    info.status = e.value(QLatin1StringView("status")).toString();
+    info.type = e.value(QLatin1StringView("type")).toString();
+    const QJsonValue code = e.value(QLatin1StringView("code"));
+    if (code.isString())
+        info.code = code.toString();
+
+    const QJsonValue details = e.value(QLatin1StringView("details"));
+    if (details.isObject()) {
+        info.detailsErrorCode = details.toObject().value(QLatin1StringView("error_code")).toString();
+    } else if (details.isArray()) {
+        const QJsonArray detailArray = details.toArray();
+        for (const QJsonValue &dv : detailArray) {
+            const QJsonObject d = dv.toObject();
+            const QString type = d.value(QLatin1StringView("@type")).toString();
+            if (type.endsWith(QLatin1StringView("google.rpc.ErrorInfo"))) {
+                info.reason = d.value(QLatin1StringView("reason")).toString();
+            } else if (type.endsWith(QLatin1StringView("google.rpc.QuotaFailure"))) {
+                const QJsonArray violations = d.value(QLatin1StringView("violations")).toArray();
+                for (const QJsonValue &v : violations) {
+                    const QJsonObject vo = v.toObject();
+                    info.quotaIds << vo.value(QLatin1StringView("quotaId")).toString()
+                                  << vo.value(QLatin1StringView("quotaMetric")).toString();
+                }
+            } else if (type.endsWith(QLatin1StringView("google.rpc.RetryInfo"))) {
+                info.retryDelay = parseDurationText(d.value(QLatin1StringView("retryDelay")).toString());
+            }
+        }
+    }
+    return info;
+}
+
+bool containsCi(QStringView haystack, QStringView needle) { return haystack.contains(needle, Qt::CaseInsensitive); }
+
+QString oneLine(QString s)
+{
+    s.replace(QLatin1Char('\r'), QLatin1Char(' '));
+    s.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    s = s.simplified();
+    if (s.size() > kMaxDetail)
+        s = s.left(kMaxDetail - 1) + QChar(0x2026);
+    return s;
+}
+
+// Kind from the HTTP status alone: used when the body does not parse or names nothing we know.
+FailureKind kindFromStatus(int status)
+{
+    if (status >= 300 && status < 400)
+        return FailureKind::AUTH_CONFIG; // redirects are off: the base URL is wrong
+    switch (status) {
+    case 401:
+    case 403:
+    case 404:
+    case 407:
+        return FailureKind::AUTH_CONFIG;
+    case 402:
+        return FailureKind::QUOTA_EXHAUSTED;
+    case 408:
+        return FailureKind::TIMEOUT;
+    case 409:
+        return FailureKind::TRANSIENT_SERVER;
+    case 429:
+        return FailureKind::RATE_LIMITED;
+    case 499:
+        return FailureKind::NETWORK; // the server saw our connection close, and we did not close it
+    case 501:
+        return FailureKind::REQUEST_REJECTED;
+    default:
+        break;
+    }
+    if (status >= 400 && status < 500)
+        return FailureKind::REQUEST_REJECTED;
+    if (status >= 500 && status < 600)
+        return FailureKind::TRANSIENT_SERVER;
+    return FailureKind::UNKNOWN;
+}
+
+std::optional<FailureKind> geminiKind(std::optional<int> status, const ErrorInfo &e)
+{
+    const QString &s = e.status;
+    if (e.reason == u"API_KEY_INVALID")
+        return FailureKind::AUTH_CONFIG;
+    if (e.reason == u"MODEL_CAPACITY_EXHAUSTED")
+        return FailureKind::TRANSIENT_SERVER;
+    if (s == u"UNAUTHENTICATED" || s == u"PERMISSION_DENIED")
+        return FailureKind::AUTH_CONFIG;
+    if (s == u"RESOURCE_EXHAUSTED") {
+        if (status == 402)
+            return FailureKind::QUOTA_EXHAUSTED; // prepay credits depleted
+        for (const QString &id : e.quotaIds) {
+            if (id.contains(QLatin1StringView("PerDay")))
+                return FailureKind::QUOTA_EXHAUSTED;
+        }
+        if (containsCi(e.message, u"limit: 0"))
+            return FailureKind::QUOTA_EXHAUSTED; // the tier has no quota for this model at all
+        return FailureKind::RATE_LIMITED;
+    }
+    if (s == u"FAILED_PRECONDITION") {
+        if (containsCi(e.message, u"location") || containsCi(e.message, u"region") || containsCi(e.message, u"country"))
+            return FailureKind::AUTH_CONFIG;
+        return FailureKind::QUOTA_EXHAUSTED; // billing must be enabled
+    }
+    if (s == u"INVALID_ARGUMENT" || s == u"OUT_OF_RANGE" || s == u"UNIMPLEMENTED")
+        return FailureKind::REQUEST_REJECTED;
+    if (s == u"NOT_FOUND")
+        return FailureKind::AUTH_CONFIG; // unknown model: a setting to fix
+    if (s == u"DEADLINE_EXCEEDED")
+        return FailureKind::TIMEOUT;
+    if (s == u"UNAVAILABLE" || s == u"INTERNAL" || s == u"UNKNOWN" || s == u"DATA_LOSS" || s == u"ABORTED")
+        return FailureKind::TRANSIENT_SERVER;
+    if (s == u"CANCELLED")
+        return FailureKind::NETWORK;
+    return std::nullopt;
+}
+
+std::optional<FailureKind> openAiKind(std::optional<int> status, const ErrorInfo &e)
+{
+    auto is = [&](QStringView v) { return e.code == v || e.type == v; };
+    if (is(u"insufficient_quota") || is(u"credit_balance_exhausted") || is(u"billing_hard_limit_reached"))
+        return FailureKind::QUOTA_EXHAUSTED; // on OpenAI these words mean billing, not a per-minute limit
+    if (is(u"rate_limit_exceeded") || ((is(u"tokens") || is(u"requests")) && (!status || status == 429)))
+        return FailureKind::RATE_LIMITED;
+    if (is(u"invalid_api_key") || is(u"model_not_found") || is(u"unsupported_country_region_territory"))
+        return FailureKind::AUTH_CONFIG;
+    if (is(u"content_policy_violation") || is(u"invalid_prompt") || is(u"content_filter"))
+        return FailureKind::REFUSED;
+    if (is(u"context_length_exceeded") || is(u"string_above_max_length"))
+        return FailureKind::REQUEST_REJECTED;
+    if (is(u"server_error") || is(u"server_is_overloaded") || is(u"service_unavailable_error") || is(u"slow_down"))
+        return FailureKind::TRANSIENT_SERVER;
+    return std::nullopt;
+}
+
+std::optional<FailureKind> anthropicKind(const ErrorInfo &e)
+{
+    const QString &t = e.type;
+    if (t == u"invalid_request_error") {
+        if (containsCi(e.message, u"spend limit") || containsCi(e.message, u"usage limit") || containsCi(e.message, u"credit balance"))
+            return FailureKind::QUOTA_EXHAUSTED;
+        return FailureKind::REQUEST_REJECTED;
+    }
+    if (t == u"authentication_error" || t == u"permission_error" || t == u"not_found_error")
+        return FailureKind::AUTH_CONFIG;
+    if (t == u"billing_error")
+        return FailureKind::QUOTA_EXHAUSTED;
+    if (t == u"rate_limit_error")
+        return e.detailsErrorCode == u"enforced_spend_limit_reached" ? FailureKind::QUOTA_EXHAUSTED : FailureKind::RATE_LIMITED;
+    if (t == u"request_too_large")
+        return FailureKind::REQUEST_REJECTED;
+    if (t == u"timeout_error")
+        return FailureKind::TIMEOUT;
+    if (t == u"api_error" || t == u"overloaded_error" || t == u"conflict_error")
+        return FailureKind::TRANSIENT_SERVER;
+    return std::nullopt;
+}
+
+std::optional<FailureKind> dashScopeKind(const ErrorInfo &e)
+{
+    const QString c = e.code.isEmpty() ? e.type : e.code;
+    auto is = [&](QStringView v) { return e.code == v || e.type == v; };
+    auto starts = [&](QStringView prefix) { return c.startsWith(prefix) || e.type.startsWith(prefix); };
+    if (is(u"data_inspection_failed") || is(u"DataInspectionFailed") || c.endsWith(QLatin1StringView(".DataInspectionFailed"))
+        || is(u"FaqRuleBlocked") || is(u"CustomRoleBlocked"))
+        return FailureKind::REFUSED;
+    if (containsCi(e.message, u"free allocated quota exceeded") || is(u"Arrearage") || is(u"PrepaidBillOverdue")
+        || is(u"PostpaidBillOverdue") || is(u"CommodityNotPurchased") || is(u"AllocationQuota.FreeTierOnly"))
+        return FailureKind::QUOTA_EXHAUSTED;
+    if (is(u"InvalidApiKey") || is(u"invalid_api_key") || starts(u"AccessDenied") || is(u"Workspace.AccessDenied")
+        || is(u"Model.AccessDenied") || is(u"ModelNotFound") || is(u"model_not_found") || is(u"WorkSpaceNotFound"))
+        return FailureKind::AUTH_CONFIG;
+    if (is(u"RequestTimeOut") || is(u"InternalError.Timeout"))
+        return FailureKind::TIMEOUT;
+    // DashScope says "insufficient_quota" / "You exceeded your current quota" for its per-minute token
+    // limit, which lifts within a minute: a rate limit here, unlike OpenAI's billing meaning.
+    if (starts(u"Throttling") || is(u"LimitRequests") || is(u"insufficient_quota"))
+        return FailureKind::RATE_LIMITED;
+    if (starts(u"InternalError") || is(u"SystemError") || is(u"ModelServiceFailed") || is(u"ModelUnavailable"))
+        return FailureKind::TRANSIENT_SERVER;
+    if (is(u"InvalidParameter") || starts(u"BadRequest") || is(u"InvalidURL") || is(u"UnsupportedOperation")
+        || is(u"invalid_request_error") || is(u"invalid_parameter_error"))
+        return FailureKind::REQUEST_REJECTED;
+    return std::nullopt;
+}
+
+std::optional<FailureKind> bodyKind(Provider provider, std::optional<int> status, const ErrorInfo &e)
+{
+    if (!e.parsed)
+        return std::nullopt;
+    switch (provider) {
+    case Provider::Gemini:
+        return geminiKind(status, e);
+    case Provider::OpenAI:
+        return openAiKind(status, e);
+    case Provider::Anthropic:
+        return anthropicKind(e);
+    case Provider::Qwen:
+        return dashScopeKind(e);
+    }
+    return std::nullopt;
+}
+
+// SPEC 3 / PROVIDERS.md 7: finish or stop reasons of a 2xx body. Empty means "no failure".
+std::optional<Failure> finishReasonFailure(Provider provider, const QString &reason)
+{
+    if (reason.isEmpty() || reason == u"null")
+        return std::nullopt;
+    auto fail = [&](FailureKind kind, const char *what) {
+        return Failure{kind, QStringLiteral("finish reason %1: %2").arg(reason, QLatin1StringView(what)), false, {}};
+    };
+    switch (provider) {
+    case Provider::Gemini: {
+        if (reason == u"STOP")
+            return std::nullopt;
+        if (reason == u"MAX_TOKENS")
+            return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
+        static const QStringList refused{QStringLiteral("SAFETY"), QStringLiteral("RECITATION"), QStringLiteral("BLOCKLIST"),
+                                         QStringLiteral("PROHIBITED_CONTENT"), QStringLiteral("SPII"), QStringLiteral("LANGUAGE"),
+                                         QStringLiteral("IMAGE_SAFETY"), QStringLiteral("IMAGE_PROHIBITED_CONTENT"),
+                                         QStringLiteral("IMAGE_RECITATION"), QStringLiteral("MODEL_ARMOR")};
+        if (refused.contains(reason))
+            return fail(FailureKind::REFUSED, "the provider blocked the output");
+        static const QStringList invalid{QStringLiteral("MALFORMED_FUNCTION_CALL"), QStringLiteral("UNEXPECTED_TOOL_CALL"),
+                                         QStringLiteral("TOO_MANY_TOOL_CALLS"), QStringLiteral("MALFORMED_RESPONSE")};
+        if (invalid.contains(reason))
+            return fail(FailureKind::OUTPUT_INVALID, "the model produced no usable answer");
+        if (reason == u"MISSING_THOUGHT_SIGNATURE")
+            return fail(FailureKind::INTERNAL, "our request was missing a thought signature (adapter bug)");
+        return fail(FailureKind::UNKNOWN, "not a reason Bullpen knows; not assumed transient");
+    }
+    case Provider::OpenAI:
+    case Provider::Qwen:
+        if (reason == u"stop")
+            return std::nullopt;
+        if (reason == u"length")
+            return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
+        if (reason == u"content_filter")
+            return fail(FailureKind::REFUSED, "the content filter stopped the output");
+        if (reason == u"tool_calls" || reason == u"function_call")
+            return fail(FailureKind::OUTPUT_INVALID, "the model called a tool instead of answering");
+        return fail(FailureKind::UNKNOWN, "not a reason Bullpen knows; not assumed transient");
+    case Provider::Anthropic:
+        if (reason == u"end_turn" || reason == u"stop_sequence")
+            return std::nullopt;
+        if (reason == u"max_tokens" || reason == u"model_context_window_exceeded")
+            return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
+        if (reason == u"refusal")
+            return fail(FailureKind::REFUSED, "the model refused");
+        if (reason == u"tool_use")
+            return fail(FailureKind::OUTPUT_INVALID, "the model called a tool instead of answering");
+        return fail(FailureKind::UNKNOWN, "Bullpen does not continue paused turns or unknown stops");
+    }
+    return std::nullopt;
+}
+
+std::optional<Failure> transportFailure(const ProviderResponse &r)
+{
+    using E = QNetworkReply::NetworkError;
+    const QString qtText = r.networkErrorString.isEmpty() ? QString() : QStringLiteral(": ") + r.networkErrorString;
+    auto fail = [&](FailureKind kind, const QString &what) { return Failure{kind, oneLine(what + qtText), false, {}}; };
+    switch (r.networkError) {
+    case E::NoError:
+        return std::nullopt;
+    case E::OperationCanceledError:
+        return fail(FailureKind::INTERNAL, QStringLiteral("the request was cancelled but the engine recorded no reason (a Bullpen bug)"));
+    case E::TimeoutError:
+    case E::ProxyTimeoutError:
+        return fail(FailureKind::TIMEOUT, QStringLiteral("the connection timed out"));
+    case E::SslHandshakeFailedError:
+        return fail(FailureKind::TLS, QStringLiteral("TLS handshake or certificate check failed"));
+    case E::InsecureRedirectError:
+    case E::ProxyAuthenticationRequiredError:
+        return fail(FailureKind::AUTH_CONFIG, QStringLiteral("the endpoint or proxy settings are wrong"));
+    case E::ConnectionRefusedError:
+        return fail(FailureKind::NETWORK, QStringLiteral("connection refused"));
+    case E::RemoteHostClosedError:
+        return fail(FailureKind::NETWORK, QStringLiteral("the server closed the connection before answering"));
+    case E::HostNotFoundError:
+        return fail(FailureKind::NETWORK, QStringLiteral("host not found"));
+    case E::ContentReSendError:
+        return fail(FailureKind::NETWORK, QStringLiteral("the connection dropped after the request was sent; not resent"));
+    case E::TemporaryNetworkFailureError:
+    case E::NetworkSessionFailedError:
+    case E::BackgroundRequestNotAllowedError:
+    case E::UnknownNetworkError:
+    case E::ProxyConnectionRefusedError:
+    case E::ProxyConnectionClosedError:
+    case E::ProxyNotFoundError:
+    case E::UnknownProxyError:
+    case E::ProtocolFailure:
+    case E::ProtocolUnknownError:
+    case E::TooManyRedirectsError:
+    case E::UnknownServerError:
+        return fail(FailureKind::NETWORK, QStringLiteral("network error"));
+    default:
+        break;
+    }
+    return fail(FailureKind::UNKNOWN, QStringLiteral("unrecognised network error %1").arg(static_cast<int>(r.networkError)));
+}
+
+QString errorDetail(std::optional<int> status, bool inStream, const ErrorInfo &e, const QByteArray &body)
+{
+    QString head = inStream ? QStringLiteral("error inside the stream") : QStringLiteral("HTTP %1").arg(status.value_or(0));
+    if (!e.parsed) {
+        const QString raw = QString::fromUtf8(body.left(160)).trimmed();
+        return oneLine(raw.isEmpty() ? head : head + QStringLiteral(" (unreadable body): ") + raw);
+    }
+    QStringList names;
+    for (const QString &n : {e.status, e.type, e.code, e.reason, e.detailsErrorCode}) {
+        if (!n.isEmpty() && !names.contains(n))
+            names << n;
+    }
+    if (!names.isEmpty())
+        head += QLatin1Char(' ') + names.join(QLatin1Char('/'));
+    return oneLine(e.message.isEmpty() ? head : head + QStringLiteral(": ") + e.message);
+}
+
+} // namespace
+
+bool FailureClassifier::hasCapacityMarker(QStringView text)
+{
+    static const QStringView markers[] = {u"503", u"unavailable", u"high demand", u"overloaded", u"temporarily unavailable",
+                                          u"try again later"};
+    for (QStringView m : markers) {
+        if (text.contains(m, Qt::CaseInsensitive))
+            return true;
+    }
+    return false;
+}
+
+std::optional<milliseconds> FailureClassifier::retryHintFromText(QStringView text)
+{
+    if (auto direct = parseDurationText(text))
+        return direct;
+    static const QRegularExpression re(QStringLiteral(R"((?:retry|try again) in ([0-9]+(?:\.[0-9]+)?)\s*(ms|s)\b)"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    const auto m = re.match(text.toString());
+    if (!m.hasMatch())
+        return std::nullopt;
+    return parseDurationText(QString(m.capturedView(1) + m.capturedView(2)));
+}
+
+std::optional<Failure> FailureClassifier::classify(Provider provider, const ProviderResponse &r, AbortReason abortedBy)
+{
+    // 1. Our own abort decides, whatever Qt reported for it.
+    switch (abortedBy) {
+    case AbortReason::Operator:
+        return Failure{FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {}};
+    case AbortReason::Shutdown:
+        return Failure{FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {}};
+    case AbortReason::Deadline:
+        return Failure{FailureKind::TIMEOUT, QStringLiteral("the attempt deadline passed; the request was aborted"), false, {}};
+    case AbortReason::None:
+        break;
+    }
+
+    // 2. Found wrong before anything was sent.
+    if (!r.localConfigError.isEmpty())
+        return Failure{FailureKind::AUTH_CONFIG, oneLine(r.localConfigError), false, {}};
+
+    // 3. Transport failure with no status line.
+    if (!r.httpStatus)
+        return transportFailure(r).value_or(Failure{FailureKind::UNKNOWN, QStringLiteral("no HTTP status and no network error"), false, {}});
+
+    const int status = *r.httpStatus;
+    const bool success = status >= 200 && status < 300;
+
+    // 4. An error body: the HTTP error, or an error event inside a 2xx stream.
+    if (!success || (r.errorInStream && !r.errorBody.isEmpty())) {
+        const ErrorInfo e = parseErrorBody(r.errorBody);
+        const std::optional<int> decisive = success ? std::nullopt : std::optional<int>(status);
+        FailureKind kind = bodyKind(provider, decisive, e).value_or(success ? FailureKind::UNKNOWN : kindFromStatus(status));
+        const QString bodyText = QString::fromUtf8(r.errorBody);
+        const bool marker = hasCapacityMarker(bodyText) || status == 503 || e.reason == u"MODEL_CAPACITY_EXHAUSTED";
+        if (kind == FailureKind::UNKNOWN && marker)
+            kind = FailureKind::TRANSIENT_SERVER; // SPEC 3: error text with a capacity marker
+        Failure f{kind, errorDetail(decisive, success, e, r.errorBody), kind == FailureKind::TRANSIENT_SERVER && marker, {}};
+        if (kind == FailureKind::RATE_LIMITED || kind == FailureKind::QUOTA_EXHAUSTED || kind == FailureKind::TRANSIENT_SERVER) {
+            f.retryAfter = r.retryAfterHeader;
+            if (!f.retryAfter)
+                f.retryAfter = e.retryDelay;
+            if (!f.retryAfter)
+                f.retryAfter = retryHintFromText(e.message);
+        }
+        return f;
+    }
+
+    // 5. A 2xx whose body or stream was cut off before its terminal marker.
+    if (r.bodyTruncated || r.networkError != QNetworkReply::NoError) {
+        QString what = QStringLiteral("HTTP %1 but the body or stream ended before its terminal marker").arg(status);
+        if (!r.networkErrorString.isEmpty())
+            what += QStringLiteral(": ") + r.networkErrorString;
+        return Failure{FailureKind::NETWORK, oneLine(what), false, {}};
+    }
+
+    // 6. A complete 2xx: can its content be used?
+    if (!r.malformedBody.isEmpty())
+        return Failure{FailureKind::OUTPUT_INVALID, oneLine(QStringLiteral("unreadable response body: ") + r.malformedBody), false, {}};
+    if (!r.blockReason.isEmpty())
+        return Failure{FailureKind::REFUSED, oneLine(QStringLiteral("prompt blocked: ") + r.blockReason), false, {}};
+    if (!r.refusal.isEmpty())
+        return Failure{FailureKind::REFUSED, oneLine(QStringLiteral("the model refused: ") + r.refusal), false, {}};
+    if (auto f = finishReasonFailure(provider, r.finishReason))
+        return f;
+    if (r.text.trimmed().isEmpty())
+        return Failure{FailureKind::OUTPUT_INVALID, QStringLiteral("the response holds no text"), false, {}};
+    if (status != 200 && status != 201)
+        return Failure{FailureKind::UNKNOWN, QStringLiteral("unexpected success status %1").arg(status), false, {}};
+    return std::nullopt;
+}
+
+} // namespace bullpen

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/storyboard.h"
+
+#include <QByteArray>
+#include <QNetworkReply>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+
+namespace bullpen {
+
+// What an adapter saw of one provider call, in the provider's own words. The classifier turns it into
+// a Failure (or none); the runner parses `text` into a Storyboard. Adapters never decide the kind.
+struct ProviderResponse
+{
+    // Transport
+    std::optional<int> httpStatus; // absent when no status line arrived
+    QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
+    QString networkErrorString;
+    QString localConfigError; // found before sending: missing key, bad base URL, unsupported scheme
+    int requestsSent = 0;     // QNetworkReply::requestSent count for this attempt (SPEC 4.4)
+
+    // Error body: the HTTP error body, or the error payload found inside a 2xx stream.
+    QByteArray errorBody;
+    bool errorInStream = false;
+    std::optional<std::chrono::milliseconds> retryAfterHeader; // Retry-After / retry-after-ms
+
+    // Success body, already reduced by the adapter
+    bool bodyTruncated = false; // 2xx body or stream ended before its terminal marker
+    QString malformedBody;      // set when a 2xx body could not be read: says what was wrong
+    QString finishReason;       // provider spelling: STOP, length, max_tokens, ...
+    QString blockReason;        // Gemini promptFeedback.blockReason
+    QString refusal;            // OpenAI message.refusal
+    QString text;               // model text, thought/thinking parts skipped
+    TokenUsage usage;
+    QString modelVersion;
+};
+
+} // namespace bullpen

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// SPEC 5: every event is a JSON value type, and reads back to the same value.
+#include "events/event.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace bullpen;
+using namespace std::chrono;
+using namespace std::chrono_literals;
+
+class tst_Events : public QObject
+{
+    Q_OBJECT
+
+    static Event make(EventBody body)
+    {
+        Event e;
+        e.generationId = QStringLiteral("gen_0123456789abcdef0123456789abcdef");
+        e.sequence = 3;
+        e.at = 1'234'567us;
+        e.wallTime = QDateTime(QDate(2026, 10, 14), QTime(9, 30, 0, 125), Qt::UTC);
+        e.body = std::move(body);
+        return e;
+    }
+
+private Q_SLOTS:
+    void roundTrip_data()
+    {
+        QTest::addColumn<Event>("event");
+        QTest::addColumn<QString>("type");
+
+        QTest::newRow("generation_started") << make(GenerationStarted{QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, 120s})
+                                            << QStringLiteral("generation_started");
+        QTest::newRow("attempt_started") << make(AttemptStarted{Stage::Storyboard, 11, Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
+                                                                Role::Primary, 1, 60s, 60'000'500us, 120s})
+                                         << QStringLiteral("storyboard_attempt_started");
+        AttemptCompleted failed;
+        failed.attemptId = 11;
+        failed.model = QStringLiteral("gemini-2.5-flash");
+        failed.duration = 812'250us;
+        failed.kind = FailureKind::TRANSIENT_SERVER;
+        failed.publicCode = PublicCode::AI_PROVIDER_ERROR;
+        failed.httpStatus = 503;
+        failed.fallbackEligible = true;
+        failed.capacity = true;
+        failed.detail = QStringLiteral("HTTP 503 UNAVAILABLE: high demand");
+        failed.requestsSent = 1;
+        QTest::newRow("attempt_completed failure") << make(failed) << QStringLiteral("storyboard_attempt_completed");
+        AttemptCompleted timedOut;
+        timedOut.stage = Stage::Image;
+        timedOut.provider = Provider::Gemini;
+        timedOut.kind = FailureKind::TIMEOUT;
+        timedOut.publicCode = PublicCode::AI_PROVIDER_TIMEOUT;
+        timedOut.abortedBy = AbortReason::Deadline;
+        timedOut.cancelledAt = 90'000'250us;
+        timedOut.cancelHandlersRun = 1;
+        QTest::newRow("image attempt timed out") << make(timedOut) << QStringLiteral("image_attempt_completed");
+        AttemptCompleted ok;
+        ok.stage = Stage::Captions;
+        ok.provider = Provider::Anthropic;
+        ok.role = Role::Primary;
+        ok.success = true;
+        ok.tokens = TokenUsage{321, 654};
+        QTest::newRow("captions attempt ok") << make(ok) << QStringLiteral("captions_attempt_completed");
+        QTest::newRow("fallback_triggered") << make(FallbackTriggered{Stage::Storyboard, Provider::Gemini, Provider::Qwen,
+                                                                      FailureKind::TIMEOUT, 60s, QStringLiteral("gemini_timeout")})
+                                            << QStringLiteral("storyboard_fallback_triggered");
+        QTest::newRow("retry_scheduled") << make(RetryScheduled{Stage::Storyboard, Provider::OpenAI, Role::Primary, 2,
+                                                                FailureKind::RATE_LIMITED, 4s})
+                                         << QStringLiteral("storyboard_retry_scheduled");
+        QTest::newRow("late_result_discarded") << make(LateResultDiscarded{Stage::Storyboard, 11, Provider::Gemini, Role::Primary,
+                                                                           9'999'999us, true, TokenUsage{10, 20}})
+                                               << QStringLiteral("late_result_discarded");
+        QTest::newRow("generation_finished failed")
+            << make(GenerationFinished{FinalState::Failed, PublicCode::AI_PROVIDER_CONFIG, FailureKind::AUTH_CONFIG, Stage::Storyboard,
+                                       QStringLiteral("HTTP 401"), false})
+            << QStringLiteral("generation_finished");
+        QTest::newRow("generation_finished ok") << make(GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, true})
+                                                << QStringLiteral("generation_finished");
+    }
+
+    void roundTrip()
+    {
+        QFETCH(Event, event);
+        QFETCH(QString, type);
+        QCOMPARE(event.type(), type);
+        const QJsonObject json = event.toJson();
+        QCOMPARE(json.value(QStringLiteral("type")).toString(), type);
+        // Through text, as it would be stored or sent.
+        const QByteArray text = QJsonDocument(json).toJson(QJsonDocument::Compact);
+        QString error;
+        const std::optional<Event> back = Event::fromJson(QJsonDocument::fromJson(text).object(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->type(), type);
+        QCOMPARE(back->generationId, event.generationId);
+        QCOMPARE(back->sequence, event.sequence);
+        QCOMPARE(back->at, event.at);
+        QCOMPARE(back->wallTime, event.wallTime);
+        // Equal values serialise equally.
+        QCOMPARE(back->toJson(), json);
+    }
+
+    void snakeCaseFields()
+    {
+        AttemptCompleted c;
+        c.kind = FailureKind::RATE_LIMITED;
+        c.publicCode = PublicCode::AI_PROVIDER_RATE_LIMITED;
+        c.httpStatus = 429;
+        c.tokens = TokenUsage{5, -1};
+        const QJsonObject o = make(c).toJson();
+        for (const char *key : {"generation_id", "provider", "model", "role", "success", "duration_ms", "kind", "public_code",
+                                "http_status", "fallback_eligible", "tokens_in", "tokens_out"})
+            QVERIFY2(o.contains(QLatin1StringView(key)), key);
+        QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("RATE_LIMITED"));
+        QCOMPARE(o.value(QStringLiteral("public_code")).toString(), QStringLiteral("AI_PROVIDER_RATE_LIMITED"));
+        QCOMPARE(o.value(QStringLiteral("tokens_in")).toInt(), 5);
+        QVERIFY(o.value(QStringLiteral("tokens_out")).isNull()); // unknown, not zero
+        QCOMPARE(o.value(QStringLiteral("t_ms")).toDouble(), 1234.567);
+    }
+
+    void rejectsMalformed_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("unknown type") << QByteArray(R"({"type":"x","generation_id":"g","seq":0,"t_ms":0})") << QStringLiteral("type");
+        QTest::newRow("missing generation id") << QByteArray(R"({"type":"generation_finished","seq":0,"t_ms":0})")
+                                               << QStringLiteral("generation_id");
+        QTest::newRow("unknown provider")
+            << QByteArray(R"({"type":"storyboard_fallback_triggered","generation_id":"g","seq":0,"t_ms":0,"stage":"storyboard","from":"bard","to":"qwen","kind":"TIMEOUT","remaining_budget_ms":1,"reason":"r"})")
+            << QStringLiteral("from");
+        QTest::newRow("unknown kind")
+            << QByteArray(R"({"type":"storyboard_fallback_triggered","generation_id":"g","seq":0,"t_ms":0,"stage":"storyboard","from":"gemini","to":"qwen","kind":"SLOW","remaining_budget_ms":1,"reason":"r"})")
+            << QStringLiteral("kind");
+        QTest::newRow("unknown stage") << QByteArray(R"({"type":"video_attempt_started","generation_id":"g","seq":0,"t_ms":0})")
+                                       << QStringLiteral("type");
+        QTest::newRow("success not a bool")
+            << QByteArray(R"({"type":"storyboard_attempt_completed","generation_id":"g","seq":0,"t_ms":0,"attempt_id":1,"provider":"gemini","model":"m","role":"primary","round":1,"success":"yes","duration_ms":1,"fallback_eligible":false,"capacity":false,"aborted_by":"none"})")
+            << QStringLiteral("success");
+    }
+
+    void rejectsMalformed()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, error);
+        QString why;
+        QVERIFY(!Event::fromJson(QJsonDocument::fromJson(json).object(), &why));
+        QVERIFY2(why.contains(error), qPrintable(why));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Events)
+#include "tst_events.moc"

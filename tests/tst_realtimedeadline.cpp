@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// The same engine on the real steady clock and Qt::PreciseTimer, with short budgets: a deadline is
+// never early, the hanging primary is cancelled, and the relief request follows the cancel at once.
+// Bounds here are generous on purpose: precision figures belong to the benchmarks, not to tests.
+#include "engine/storyboardgenerationservice.h"
+#include "scriptedgenerator.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono;
+using namespace std::chrono_literals;
+
+class tst_RealtimeDeadline : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void hangingPrimaryIsCancelledAtItsDeadline()
+    {
+        SteadyClock &clock = SteadyClock::instance();
+        QStringList calls;
+        ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls);
+        ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), &calls);
+        gemini.script({Step::hang()});
+        qwen.script({Step::ok(20ms)});
+        StoryboardGenerationService service(clock);
+        service.addGenerator(&gemini);
+        service.addGenerator(&qwen);
+        QSignalSpy finished(&service, &StoryboardGenerationService::finished);
+
+        StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        policy.primaryTimeout = 150ms;
+        policy.fallbackTimeout = 2s;
+        service.start(StoryboardRequest{QStringLiteral("story"), {}, {}}, policy);
+        QVERIFY(finished.wait(10'000));
+
+        const StoryboardResult r = finished.first().first().value<StoryboardResult>();
+        QCOMPARE(r.state, FinalState::Succeeded);
+        QCOMPARE(r.attempts.size(), 2);
+        const AttemptRecord &primary = r.attempts.at(0);
+        QCOMPARE(primary.failure->kind, FailureKind::TIMEOUT);
+        QCOMPARE(primary.abortedBy, AbortReason::Deadline);
+        QCOMPARE(gemini.cancelHandlerRuns(), 1);
+        // Never early; and not absurdly late even on a loaded 2-core machine.
+        QVERIFY2(primary.duration >= 150ms, qPrintable(QString::number(primary.duration.count())));
+        QVERIFY2(primary.duration < 1500ms, qPrintable(QString::number(primary.duration.count())));
+        // The relief request went out after the cancel handlers, in the same turn of the event loop.
+        QVERIFY(primary.cancelledAt);
+        const auto handoff = r.attempts.at(1).startedAt - *primary.cancelledAt;
+        QVERIFY(handoff >= 0us);
+        QVERIFY2(handoff < 500ms, qPrintable(QString::number(handoff.count())));
+        QVERIFY(calls.indexOf(QStringLiteral("gemini: cancel handler ran (deadline)")) < calls.indexOf(QStringLiteral("qwen: request sent")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_RealtimeDeadline)
+#include "tst_realtimedeadline.moc"

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// SPEC 4.6: environment over settings file over defaults; start-up refusals that name the setting.
+#include "config/settings.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bullpen;
+using namespace std::chrono_literals;
+
+namespace {
+
+QProcessEnvironment env(std::initializer_list<std::pair<const char *, const char *>> vars)
+{
+    QProcessEnvironment e;
+    for (const auto &[k, v] : vars)
+        e.insert(QString::fromLatin1(k), QString::fromUtf8(v));
+    return e;
+}
+
+QString writeFile(const QTemporaryDir &dir, const char *name, const QByteArray &content, QFileDevice::Permissions perms)
+{
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(content);
+    f.close();
+    f.setPermissions(perms);
+    return path;
+}
+
+QString joined(const QList<ConfigError> &errors)
+{
+    QStringList out;
+    for (const ConfigError &e : errors)
+        out << e.toString();
+    return out.join(u'\n');
+}
+
+constexpr auto kOwnerRw = QFileDevice::ReadOwner | QFileDevice::WriteOwner;
+
+} // namespace
+
+class tst_Settings : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void defaults()
+    {
+        const SettingsLoad load = SettingsLoader::load({}, {}, env({{"GEMINI_API_KEY", "g-key"}}));
+        QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
+        const Settings &s = load.settings;
+        QCOMPARE(s.storyboard.primary, Provider::Gemini);
+        QVERIFY(!s.storyboard.fallback); // fallback defaults to none
+        QCOMPARE(s.storyboard.primaryTimeout, 60s);
+        QCOMPARE(s.storyboard.fallbackTimeout, 60s);
+        QCOMPARE(s.storyboardPolicy().effectiveBudget(), 60s); // primary timeout alone without a fallback
+        QCOMPARE(s.provider(Provider::Gemini).keySource, SettingSource::Environment);
+        QVERIFY(!s.noProviderConfigured());
+    }
+
+    void environmentFromTheSourceDocument()
+    {
+        const SettingsLoad load = SettingsLoader::load({}, {},
+                                                       env({{"STORYBOARD_PROVIDER", "gemini"},
+                                                            {"STORYBOARD_FALLBACK_PROVIDER", "qwen"},
+                                                            {"STORYBOARD_PRIMARY_TIMEOUT", "60s"},
+                                                            {"STORYBOARD_FALLBACK_TIMEOUT", "45s"},
+                                                            {"GEMINI_API_KEY", "g"},
+                                                            {"DASHSCOPE_API_KEY", "d"},
+                                                            {"DASHSCOPE_BASE_URL", "http://127.0.0.1:8080/compatible-mode/v1"}}));
+        QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
+        const StagePolicy p = load.settings.storyboardPolicy();
+        QCOMPARE(p.fallback, Provider::Qwen);
+        QCOMPARE(p.fallbackTimeout, 45s);
+        QCOMPARE(p.effectiveBudget(), 105s);
+        QCOMPARE(load.settings.provider(Provider::Qwen).baseUrl.port(), 8080);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QProcessEnvironment>("environment");
+        QTest::addColumn<QString>("setting");
+        QTest::addColumn<QString>("says");
+
+        QTest::newRow("same provider twice") << env({{"STORYBOARD_FALLBACK_PROVIDER", "gemini"}, {"GEMINI_API_KEY", "g"}})
+                                             << QStringLiteral("STORYBOARD_FALLBACK_PROVIDER") << QStringLiteral("same provider");
+        QTest::newRow("missing primary key") << env({}) << QStringLiteral("GEMINI_API_KEY") << QStringLiteral("STORYBOARD_PROVIDER=gemini");
+        QTest::newRow("missing fallback key") << env({{"STORYBOARD_FALLBACK_PROVIDER", "qwen"}, {"GEMINI_API_KEY", "g"}})
+                                              << QStringLiteral("DASHSCOPE_API_KEY") << QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=qwen");
+        QTest::newRow("empty key counts as missing") << env({{"GEMINI_API_KEY", "  "}}) << QStringLiteral("GEMINI_API_KEY")
+                                                     << QStringLiteral("needs an API key");
+        QTest::newRow("timeout without unit") << env({{"STORYBOARD_PRIMARY_TIMEOUT", "60"}, {"GEMINI_API_KEY", "g"}})
+                                              << QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT") << QStringLiteral("with a unit");
+        QTest::newRow("zero timeout") << env({{"STORYBOARD_FALLBACK_TIMEOUT", "0s"}, {"GEMINI_API_KEY", "g"}})
+                                      << QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT") << QStringLiteral("greater than zero");
+        QTest::newRow("negative timeout") << env({{"STORYBOARD_PRIMARY_TIMEOUT", "-5s"}, {"GEMINI_API_KEY", "g"}})
+                                          << QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT") << QStringLiteral("not a duration");
+        QTest::newRow("garbage budget") << env({{"STORYBOARD_TOTAL_BUDGET", "two minutes"}, {"GEMINI_API_KEY", "g"}})
+                                        << QStringLiteral("STORYBOARD_TOTAL_BUDGET") << QStringLiteral("not a duration");
+        QTest::newRow("unknown provider") << env({{"STORYBOARD_PROVIDER", "bard"}, {"GEMINI_API_KEY", "g"}})
+                                          << QStringLiteral("STORYBOARD_PROVIDER") << QStringLiteral("unknown provider \"bard\"");
+        QTest::newRow("bad base URL") << env({{"GEMINI_BASE_URL", "ftp://x"}, {"GEMINI_API_KEY", "g"}}) << QStringLiteral("GEMINI_BASE_URL")
+                                      << QStringLiteral("http(s) endpoint");
+        QTest::newRow("unknown policy") << env({{"STORYBOARD_POLICY", "yolo"}, {"GEMINI_API_KEY", "g"}}) << QStringLiteral("STORYBOARD_POLICY")
+                                        << QStringLiteral("relief, capacity, rounds");
+    }
+
+    void refusals()
+    {
+        QFETCH(QProcessEnvironment, environment);
+        QFETCH(QString, setting);
+        QFETCH(QString, says);
+        const SettingsLoad load = SettingsLoader::load({}, {}, environment);
+        QVERIFY(!load.ok());
+        const QString all = joined(load.errors);
+        const bool found = std::any_of(load.errors.cbegin(), load.errors.cend(), [&](const ConfigError &e) {
+            return e.setting.startsWith(setting) && e.toString().contains(says);
+        });
+        QVERIFY2(found, qPrintable(all));
+    }
+
+    void fallbackNoneAndSimulatorMode()
+    {
+        const SettingsLoad load = SettingsLoader::load({}, {}, env({{"STORYBOARD_FALLBACK_PROVIDER", "none"}}), /*requireKeys=*/false);
+        QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
+        QVERIFY(!load.settings.storyboard.fallback);
+        QVERIFY(load.settings.noProviderConfigured());
+    }
+
+    void fileThenEnvironment()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = writeFile(dir, "bullpen.json", R"({
+            "storyboard": {"policy": "capacity", "provider": "gemini", "fallback_provider": "openai",
+                           "primary_timeout": "30s", "fallback_timeout": "1500ms", "total_budget": "40s"},
+            "providers": {"openai": {"base_url": "http://127.0.0.1:9/v1", "model": "gpt-test"}}})",
+                                       kOwnerRw | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        const SettingsLoad load = SettingsLoader::load(file, {}, env({{"STORYBOARD_PRIMARY_TIMEOUT", "20s"}, {"GEMINI_API_KEY", "g"},
+                                                                     {"OPENAI_API_KEY", "o"}}));
+        QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
+        const StagePolicy p = load.settings.storyboardPolicy();
+        QCOMPARE(p.preset, QStringLiteral("capacity"));
+        QCOMPARE(p.fallback, Provider::OpenAI);
+        QCOMPARE(p.primaryTimeout, 20s); // the environment wins
+        QCOMPARE(p.fallbackTimeout, 1500ms);
+        QCOMPARE(p.effectiveBudget(), 40s);
+        QCOMPARE(load.settings.provider(Provider::OpenAI).model, QStringLiteral("gpt-test"));
+    }
+
+    void brokenFiles_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("not JSON") << QByteArray("{\"storyboard\": ") << QStringLiteral("not valid JSON");
+        QTest::newRow("array") << QByteArray("[]") << QStringLiteral("JSON object");
+        QTest::newRow("timeout as number") << QByteArray(R"({"storyboard":{"primary_timeout":60}})") << QStringLiteral("must be a string");
+        QTest::newRow("bad timeout text") << QByteArray(R"({"storyboard":{"primary_timeout":"soon"}})")
+                                          << QStringLiteral("storyboard.primary_timeout");
+        QTest::newRow("key in settings file") << QByteArray(R"({"providers":{"gemini":{"api_key":"AIza-secret"}}})")
+                                              << QStringLiteral("do not belong in the settings file");
+        QTest::newRow("unknown provider section") << QByteArray(R"({"providers":{"bard":{}}})") << QStringLiteral("providers.bard");
+        QTest::newRow("same provider from file") << QByteArray(R"({"storyboard":{"provider":"qwen","fallback_provider":"qwen"}})")
+                                                 << QStringLiteral("settings file");
+    }
+
+    void brokenFiles()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString file = writeFile(dir, "bullpen.json", content, kOwnerRw);
+        const SettingsLoad load = SettingsLoader::load(file, {}, env({{"GEMINI_API_KEY", "g"}, {"DASHSCOPE_API_KEY", "d"}}));
+        QVERIFY(!load.ok());
+        const QString all = joined(load.errors);
+        QVERIFY2(all.contains(says), qPrintable(all));
+        QVERIFY2(all.contains(file), qPrintable(all)); // names the file
+        QVERIFY2(!all.contains(QStringLiteral("AIza-secret")), "a key must never be echoed back");
+    }
+
+    void keyFile()
+    {
+        QTemporaryDir dir;
+        const QString keys = writeFile(dir, "keys.env", "# Bullpen keys\nGEMINI_API_KEY = from-file\nDASHSCOPE_API_KEY=d\n", kOwnerRw);
+        const SettingsLoad load = SettingsLoader::load({}, keys, env({{"STORYBOARD_FALLBACK_PROVIDER", "qwen"}, {"DASHSCOPE_API_KEY", "env-wins"}}));
+        QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
+        QCOMPARE(load.settings.provider(Provider::Gemini).apiKey, QStringLiteral("from-file"));
+        QCOMPARE(load.settings.provider(Provider::Gemini).keySource, SettingSource::KeyFile);
+        QCOMPARE(load.settings.provider(Provider::Qwen).apiKey, QStringLiteral("env-wins"));
+    }
+
+    void keyFileReadableByOthersIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString keys = writeFile(dir, "keys.env", "GEMINI_API_KEY=leaky\n", kOwnerRw | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        const SettingsLoad load = SettingsLoader::load({}, keys, env({}));
+        QVERIFY(!load.ok());
+        const QString all = joined(load.errors);
+        QVERIFY2(all.contains(QStringLiteral("chmod 600")), qPrintable(all));
+        QVERIFY(load.settings.provider(Provider::Gemini).apiKey.isEmpty()); // not read
+        QVERIFY(!all.contains(QStringLiteral("leaky")));
+    }
+
+    void durations_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("ms");
+        QTest::newRow("60s") << QStringLiteral("60s") << qint64(60'000);
+        QTest::newRow("1500ms") << QStringLiteral("1500ms") << qint64(1500);
+        QTest::newRow("2m") << QStringLiteral("2m") << qint64(120'000);
+        QTest::newRow("1.5s") << QStringLiteral(" 1.5s ") << qint64(1500);
+        QTest::newRow("1h") << QStringLiteral("1h") << qint64(3'600'000);
+        QTest::newRow("bare number") << QStringLiteral("60") << qint64(-1);
+        QTest::newRow("zero") << QStringLiteral("0ms") << qint64(-1);
+        QTest::newRow("too long") << QStringLiteral("48h") << qint64(-1);
+        QTest::newRow("empty") << QString() << qint64(-1);
+    }
+
+    void durations()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, ms);
+        QString why;
+        const auto d = parseDuration(text, &why);
+        QCOMPARE(d ? d->count() : qint64(-1), ms);
+        QCOMPARE(why.isEmpty(), d.has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Settings)
+#include "tst_settings.moc"

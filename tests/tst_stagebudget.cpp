@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+// SPEC 4.2: one monotonic budget; attempt deadline = min(now + own timeout, end of budget).
+#include "engine/manualclock.h"
+#include "engine/stagebudget.h"
+#include "engine/stagepolicy.h"
+
+#include <QTest>
+
+using namespace bullpen;
+using namespace std::chrono_literals;
+
+class tst_StageBudget : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void deadlineIsMinOfTimeoutAndRemaining_data()
+    {
+        QTest::addColumn<qint64>("totalMs");
+        QTest::addColumn<qint64>("elapsedMs");
+        QTest::addColumn<qint64>("timeoutMs");
+        QTest::addColumn<qint64>("deadlineMs");
+        QTest::newRow("fresh budget, own timeout shorter") << qint64(120'000) << qint64(0) << qint64(60'000) << qint64(60'000);
+        QTest::newRow("primary failed at 5 s") << qint64(120'000) << qint64(5'000) << qint64(60'000) << qint64(65'000);
+        QTest::newRow("primary used 60 s of 100 s") << qint64(100'000) << qint64(60'000) << qint64(60'000) << qint64(100'000);
+        QTest::newRow("budget gone") << qint64(60'000) << qint64(60'000) << qint64(60'000) << qint64(60'000);
+        QTest::newRow("past the budget") << qint64(60'000) << qint64(70'000) << qint64(60'000) << qint64(60'000);
+    }
+
+    void deadlineIsMinOfTimeoutAndRemaining()
+    {
+        QFETCH(qint64, totalMs);
+        QFETCH(qint64, elapsedMs);
+        QFETCH(qint64, timeoutMs);
+        QFETCH(qint64, deadlineMs);
+        ManualClock clock;
+        const StageBudget budget(clock, std::chrono::milliseconds(totalMs));
+        clock.advance(std::chrono::milliseconds(elapsedMs));
+        const auto deadline = budget.attemptDeadline(std::chrono::milliseconds(timeoutMs));
+        QCOMPARE(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - budget.start()).count(), deadlineMs);
+        QCOMPARE(budget.exhausted(), elapsedMs >= totalMs);
+        QVERIFY(budget.remaining() >= Clock::duration::zero());
+    }
+
+    void startsWhenRequested()
+    {
+        ManualClock clock;
+        clock.advance(3s); // whatever happened before the stage was requested does not count
+        const StageBudget budget(clock, 10s);
+        QCOMPARE(budget.elapsed(), Clock::duration::zero());
+        clock.advance(4s); // queueing and request building count
+        QCOMPARE(budget.remaining(), Clock::duration(6s));
+    }
+
+    void policyBudgets_data()
+    {
+        QTest::addColumn<StagePolicy>("policy");
+        QTest::addColumn<qint64>("budgetMs");
+        QTest::newRow("relief with fallback: 60 + 60") << StagePolicy::relief(Provider::Gemini, Provider::Qwen) << qint64(120'000);
+        QTest::newRow("relief without fallback: primary alone") << StagePolicy::relief(Provider::Gemini, std::nullopt) << qint64(60'000);
+        StagePolicy custom = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        custom.primaryTimeout = 20s;
+        custom.fallbackTimeout = 45s;
+        QTest::newRow("custom timeouts") << custom << qint64(65'000);
+        custom.totalBudget = 30s;
+        QTest::newRow("explicit budget wins") << custom << qint64(30'000);
+        QTest::newRow("rounds: 2 × 60 + 4 s pause") << StagePolicy::sameProviderRounds(Provider::Gemini) << qint64(124'000);
+    }
+
+    void policyBudgets()
+    {
+        QFETCH(StagePolicy, policy);
+        QFETCH(qint64, budgetMs);
+        QCOMPARE(policy.effectiveBudget().count(), budgetMs);
+    }
+
+    void presetsAreData()
+    {
+        const StagePolicy relief = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        QCOMPARE(relief.fallbackOn.names(),
+                 (QStringList{QStringLiteral("TIMEOUT"), QStringLiteral("RATE_LIMITED"), QStringLiteral("QUOTA_EXHAUSTED"),
+                              QStringLiteral("OUTPUT_TRUNCATED"), QStringLiteral("OUTPUT_INVALID"), QStringLiteral("NETWORK"),
+                              QStringLiteral("TRANSIENT_SERVER")}));
+        QCOMPARE(relief.rounds, 1);
+        QCOMPARE(relief.innerRetries, 0);
+        const StagePolicy capacity = StagePolicy::capacity(Provider::Gemini, Provider::OpenAI);
+        QCOMPARE(capacity.fallbackOn.names(), QStringList{QStringLiteral("TRANSIENT_SERVER")});
+        QVERIFY(capacity.fallbackNeedsCapacityMarker);
+        QVERIFY(capacity.fallbackNeedsDistinctModel);
+        const StagePolicy rounds = StagePolicy::sameProviderRounds(Provider::Anthropic);
+        QVERIFY(!rounds.fallback);
+        QCOMPARE(rounds.rounds, 2);
+        QCOMPARE(rounds.roundPause, std::chrono::milliseconds(4s));
+        QVERIFY(!StagePolicy::fromPreset(u"aggressive", Provider::Gemini, std::nullopt));
+    }
+
+    void manualClockFiresInOrder()
+    {
+        ManualClock clock;
+        QStringList fired;
+        auto a = clock.arm(clock.now() + 2s, [&] { fired << QStringLiteral("a"); });
+        auto b = clock.arm(clock.now() + 1s, [&] { fired << QStringLiteral("b"); });
+        auto c = clock.arm(clock.now() + 1s, [&] { fired << QStringLiteral("c"); });
+        auto d = clock.arm(clock.now() + 3s, [&] { fired << QStringLiteral("d"); });
+        d.reset(); // cancelled
+        clock.advance(10s);
+        QCOMPARE(fired, (QStringList{QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("a")}));
+        QCOMPARE(clock.pendingTimers(), std::size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_StageBudget)
+#include "tst_stagebudget.moc"
