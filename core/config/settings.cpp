@@ -65,6 +65,7 @@ std::optional<Provider> parseProviderName(QStringView v)
 QString apiKeyVariable(Provider p) { return var(p, "_API_KEY"); }
 QString baseUrlVariable(Provider p) { return var(p, "_BASE_URL"); }
 QString modelVariable(Provider p) { return var(p, "_MODEL"); }
+QString streamVariable(Provider p) { return var(p, "_STREAM"); }
 
 std::optional<milliseconds> parseDuration(QStringView text, QString *why)
 {
@@ -174,6 +175,8 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     QList<ConfigError> &errors = out.errors;
 
     auto applyProvider = [&](const QString &setting, const QString &value, bool fallback) {
+        if (fallback)
+            s.storyboard.fallbackChosen = true;
         if (fallback && value.trimmed().compare(u"none", Qt::CaseInsensitive) == 0) {
             s.storyboard.fallback.reset();
             return;
@@ -269,6 +272,10 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                         s.providers[*p].baseUrl = QUrl(v.trimmed());
                     if (fileString(po, "model", base + QStringLiteral(".model"), &v))
                         s.providers[*p].model = v.trimmed();
+                    if (const QJsonValue stream = po.value(QLatin1StringView("stream")); stream.isBool())
+                        s.providers[*p].stream = stream.toBool();
+                    else if (!stream.isUndefined())
+                        errors << ConfigError{QStringLiteral("%1: %2.stream").arg(settingsFile, base), QStringLiteral("must be true or false")};
                 }
             }
         }
@@ -323,6 +330,15 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             ps.baseUrl = QUrl(v->trimmed());
         if (auto v = envValue(modelVariable(n.provider)))
             ps.model = v->trimmed();
+        if (auto v = envValue(streamVariable(n.provider))) {
+            const QString b = v->trimmed().toLower();
+            if (b == u"1" || b == u"true" || b == u"yes")
+                ps.stream = true;
+            else if (b == u"0" || b == u"false" || b == u"no")
+                ps.stream = false;
+            else
+                errors << ConfigError{streamVariable(n.provider), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v)};
+        }
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {
         s.storyboard.preset = v->trimmed();

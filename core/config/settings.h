@@ -23,6 +23,7 @@ struct ProviderSettings
     QString model;
     QString apiKey; // never logged, stored, exported or shown back in full
     SettingSource keySource = SettingSource::Default;
+    bool stream = true; // ask for server-sent events (the stream's end marker proves the answer is whole)
     bool hasKey() const { return !apiKey.isEmpty(); }
 };
 
@@ -31,6 +32,7 @@ struct StoryboardSettings
     QString preset = QStringLiteral("relief");
     Provider primary = Provider::Gemini;
     std::optional<Provider> fallback; // none unless configured (SPEC 4.6)
+    bool fallbackChosen = false;      // set by the file or the environment (to a provider or to none)
     std::chrono::milliseconds primaryTimeout{60'000};
     std::chrono::milliseconds fallbackTimeout{60'000};
     std::optional<std::chrono::milliseconds> totalBudget;
@@ -63,6 +65,7 @@ struct Settings
 QString apiKeyVariable(Provider p);  // GEMINI_API_KEY, DASHSCOPE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
 QString baseUrlVariable(Provider p); // GEMINI_BASE_URL, DASHSCOPE_BASE_URL, …
 QString modelVariable(Provider p);   // GEMINI_MODEL, DASHSCOPE_MODEL, …
+QString streamVariable(Provider p);  // GEMINI_STREAM, … (1/0, true/false)
 
 // "60s", "1500ms", "2m", "1.5s". A bare number is refused: its unit would be a guess.
 std::optional<std::chrono::milliseconds> parseDuration(QStringView text, QString *why = nullptr);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+#include "generatecommand.h"
+
+#include "runtime/enginesetup.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+namespace bullpen::cli {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitCancelled = 3;
+
+QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1); }
+
+void printHuman(QTextStream &out, const StoryboardResult &r)
+{
+    for (const AttemptRecord &a : r.attempts) {
+        out << QStringLiteral("  %1 %2 (%3) round %4: ").arg(toId(a.role), toId(a.provider), a.model).arg(a.round);
+        if (a.success)
+            out << "ok";
+        else
+            out << enumName(a.failure->kind) << " — " << a.failure->detail;
+        out << QStringLiteral(" [%1 ms of %2 ms deadline, %3 request(s)").arg(ms(a.duration), ms(a.deadline - a.startedAt)).arg(a.requestsSent);
+        if (a.tokens.known())
+            out << QStringLiteral(", tokens %1/%2").arg(a.tokens.input).arg(a.tokens.output);
+        out << "]\n";
+    }
+    out << "decision: " << r.decision << "\n";
+    if (r.state == FinalState::Succeeded) {
+        out << QStringLiteral("SUCCEEDED in %1 ms by %2 (%3)").arg(ms(r.elapsed), toId(*r.fallback.finalProvider), r.fallback.finalModelId);
+        if (r.fallback.applied)
+            out << QStringLiteral(", fallback applied: %1").arg(r.fallback.reason);
+        out << "\n\n" << r.storyboard->title << "\n";
+        for (const Panel &p : r.storyboard->panels) {
+            out << QStringLiteral("  %1. %2 — %3\n").arg(p.index).arg(p.role, p.scene);
+            for (const DialogueLine &d : p.dialogue)
+                out << QStringLiteral("       %1: %2\n").arg(d.speaker, d.text);
+        }
+    } else {
+        out << QStringLiteral("%1 %2 (%3) in %4 ms: %5\n")
+                   .arg(toId(r.state).toUpper(), enumName(r.failure->publicCode()), enumName(r.failure->kind), ms(r.elapsed), r.failure->detail);
+    }
+}
+
+} // namespace
+
+int runGenerate(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Run one storyboard generation. With no provider key configured, Bullpen starts its "
+                                                    "built-in simulator and runs against it over real HTTP."));
+    parser.addHelpOption();
+    const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
+    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."), QStringLiteral("path"));
+    const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario: built-in name or JSON file."),
+                                      QStringLiteral("name|file"));
+    const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured."));
+    const QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("relief, capacity or rounds."), QStringLiteral("preset"));
+    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"));
+    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider, or none."), QStringLiteral("provider"));
+    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("e.g. 60s, 1500ms."), QStringLiteral("duration"));
+    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("e.g. 60s."), QStringLiteral("duration"));
+    const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Total stage budget, e.g. 120s."), QStringLiteral("duration"));
+    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path"));
+    const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    parser.addOptions({story, storyFile, user, scenario, simulator, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget,
+                       settings, keyFile, json});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli generate: " << parser.errorText() << "\n";
+        return kExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return kExitOk;
+    }
+
+    QString storyText = parser.value(story);
+    if (parser.isSet(storyFile)) {
+        QFile f(parser.value(storyFile));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "bullpen-cli generate: --story-file " << f.fileName() << ": " << f.errorString() << "\n";
+            return kExitUsage;
+        }
+        storyText = QString::fromUtf8(f.readAll());
+    }
+    if (storyText.trimmed().isEmpty()) {
+        err << "bullpen-cli generate: give the story with --story TEXT or --story-file PATH\n";
+        return kExitUsage;
+    }
+
+    // Command-line choices are environment overrides by another name (SPEC 4.6 order: they win).
+    SetupOptions options;
+    const std::pair<const QCommandLineOption *, const char *> overrides[] = {
+        {&policy, "STORYBOARD_POLICY"},          {&primary, "STORYBOARD_PROVIDER"},
+        {&fallback, "STORYBOARD_FALLBACK_PROVIDER"}, {&primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
+        {&fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}, {&budget, "STORYBOARD_TOTAL_BUDGET"},
+    };
+    for (const auto &[option, variable] : overrides) {
+        if (parser.isSet(*option))
+            options.environment.insert(QLatin1StringView(variable), parser.value(*option));
+    }
+    options.settingsFile = parser.value(settings);
+    options.keyFile = parser.value(keyFile);
+    options.forceSimulator = parser.isSet(simulator);
+    options.scenario = parser.value(scenario);
+
+    EngineSetup setup;
+    if (!setup.init(options)) {
+        for (const ConfigError &e : setup.errors())
+            err << "bullpen-cli: refused: " << e.toString() << "\n";
+        return kExitUsage;
+    }
+    err << "bullpen-cli: " << setup.describe() << "\n";
+    err.flush();
+
+    StoryboardGenerationService &service = setup.service();
+    QJsonArray events;
+    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service,
+                     [&events](const Event &e) { events.append(e.toJson()); });
+    int exitCode = kExitFailed;
+    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &r) {
+        exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
+        if (parser.isSet(json)) {
+            QJsonObject o = r.toJson();
+            o.insert(QStringLiteral("events"), events);
+            o.insert(QStringLiteral("policy"), setup.storyboardPolicy().preset);
+            if (setup.usingSimulator())
+                o.insert(QStringLiteral("simulator"), setup.simulator()->countersJson());
+            out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        } else {
+            printHuman(out, r);
+        }
+        out.flush();
+        QCoreApplication::exit(exitCode);
+    });
+    service.start(StoryboardRequest{storyText, parser.value(user), {}}, setup.storyboardPolicy());
+    QCoreApplication::exec();
+    return exitCode;
+}
+
+} // namespace bullpen::cli

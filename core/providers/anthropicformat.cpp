@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "anthropicformat.h"
+
+#include "jsonread.h"
+#include "storyboardprompt.h"
+
+#include <QJsonArray>
+
+namespace bullpen {
+
+namespace {
+
+class AnthropicStream final : public StreamDecoder
+{
+public:
+    void onEvent(const SseEvent &event, ProviderResponse &out) override
+    {
+        if (m_terminated)
+            return;
+        QString why;
+        const auto data = jsonread::object(event.data, &why);
+        if (!data) {
+            out.malformedBody = QStringLiteral("stream event: ") + why;
+            m_terminated = true;
+            return;
+        }
+        const QString type = event.event.isEmpty() ? data->value(QLatin1StringView("type")).toString() : QString::fromUtf8(event.event);
+        if (type == u"error") {
+            out.errorBody = event.data;
+            out.errorInStream = true;
+            m_terminated = true;
+        } else if (type == u"message_start") {
+            const QJsonObject message = data->value(QLatin1StringView("message")).toObject();
+            const QJsonObject usage = message.value(QLatin1StringView("usage")).toObject();
+            out.usage.input = jsonread::count(usage.value(QLatin1StringView("input_tokens")));
+            out.modelVersion = message.value(QLatin1StringView("model")).toString();
+        } else if (type == u"content_block_start") {
+            const QJsonObject block = data->value(QLatin1StringView("content_block")).toObject();
+            m_textBlocks[data->value(QLatin1StringView("index")).toInt()] = block.value(QLatin1StringView("type")).toString() == u"text";
+            out.text += block.value(QLatin1StringView("text")).toString();
+        } else if (type == u"content_block_delta") {
+            const QJsonObject delta = data->value(QLatin1StringView("delta")).toObject();
+            if (delta.value(QLatin1StringView("type")).toString() == u"text_delta"
+                && m_textBlocks.value(data->value(QLatin1StringView("index")).toInt(), true))
+                out.text += delta.value(QLatin1StringView("text")).toString();
+        } else if (type == u"message_delta") {
+            const QJsonObject delta = data->value(QLatin1StringView("delta")).toObject();
+            if (const QJsonValue s = delta.value(QLatin1StringView("stop_reason")); s.isString())
+                out.finishReason = s.toString();
+            const QJsonObject usage = data->value(QLatin1StringView("usage")).toObject();
+            if (usage.contains(QLatin1StringView("output_tokens")))
+                out.usage.output = jsonread::count(usage.value(QLatin1StringView("output_tokens")));
+        } else if (type == u"message_stop") {
+            m_terminated = true;
+        }
+        // ping, content_block_stop: nothing to read
+    }
+    bool terminated() const override { return m_terminated; }
+
+private:
+    QHash<int, bool> m_textBlocks;
+    bool m_terminated = false;
+};
+
+} // namespace
+
+QNetworkRequest AnthropicFormat::request(const ProviderEndpoint &endpoint) const
+{
+    QNetworkRequest req(joinUrl(endpoint.baseUrl, QStringLiteral("/messages")));
+    req.setRawHeader("x-api-key", endpoint.apiKey.toUtf8());
+    req.setRawHeader("anthropic-version", "2023-06-01");
+    return req;
+}
+
+QByteArray AnthropicFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
+{
+    const QJsonObject root{
+        {QStringLiteral("model"), endpoint.model},
+        {QStringLiteral("max_tokens"), endpoint.maxOutputTokens},
+        {QStringLiteral("system"), StoryboardPrompt::systemInstruction()},
+        {QStringLiteral("messages"),
+         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), StoryboardPrompt::userMessage(request.story)}}}},
+        {QStringLiteral("output_config"),
+         QJsonObject{{QStringLiteral("format"),
+                      QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")}, {QStringLiteral("schema"), StoryboardPrompt::jsonSchema()}}}}},
+        {QStringLiteral("stream"), endpoint.stream},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+void AnthropicFormat::parseBody(const QByteArray &body, ProviderResponse &out) const
+{
+    QString why;
+    const auto root = jsonread::object(body, &why);
+    if (!root) {
+        out.malformedBody = why;
+        return;
+    }
+    const QJsonValue content = root->value(QLatin1StringView("content"));
+    if (!content.isArray()) {
+        out.malformedBody = QStringLiteral("\"content\" is not an array");
+        return;
+    }
+    const QJsonArray contentArray = content.toArray();
+    for (const QJsonValue &bv : contentArray) {
+        const QJsonObject block = bv.toObject();
+        if (block.value(QLatin1StringView("type")).toString() == u"text") // by type, not position: thinking may come first
+            out.text += block.value(QLatin1StringView("text")).toString();
+    }
+    if (const QJsonValue s = root->value(QLatin1StringView("stop_reason")); s.isString())
+        out.finishReason = s.toString();
+    const QJsonObject usage = root->value(QLatin1StringView("usage")).toObject();
+    out.usage.input = jsonread::count(usage.value(QLatin1StringView("input_tokens")));
+    out.usage.output = jsonread::count(usage.value(QLatin1StringView("output_tokens")));
+    out.modelVersion = root->value(QLatin1StringView("model")).toString();
+}
+
+std::unique_ptr<StreamDecoder> AnthropicFormat::streamDecoder() const { return std::make_unique<AnthropicStream>(); }
+
+} // namespace bullpen

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "wireformat.h"
+
+namespace bullpen {
+
+// Anthropic Messages (PROVIDERS.md 3): text found by block type, never by position.
+class AnthropicFormat final : public WireFormat
+{
+public:
+    Provider provider() const override { return Provider::Anthropic; }
+    QNetworkRequest request(const ProviderEndpoint &endpoint) const override;
+    QByteArray body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const override;
+    void parseBody(const QByteArray &body, ProviderResponse &out) const override;
+    std::unique_ptr<StreamDecoder> streamDecoder() const override;
+};
+
+} // namespace bullpen

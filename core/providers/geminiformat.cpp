@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "geminiformat.h"
+
+#include "jsonread.h"
+#include "storyboardprompt.h"
+
+#include <QJsonArray>
+#include <QUrlQuery>
+
+namespace bullpen {
+
+namespace {
+
+// Reads one GenerateContentResponse (a whole body, or one stream chunk) into `out`, appending text.
+void readResponse(const QJsonObject &root, ProviderResponse &out)
+{
+    const QJsonObject feedback = root.value(QLatin1StringView("promptFeedback")).toObject();
+    if (const QString block = feedback.value(QLatin1StringView("blockReason")).toString(); !block.isEmpty())
+        out.blockReason = block;
+
+    const QJsonValue candidates = root.value(QLatin1StringView("candidates"));
+    if (candidates.isArray() && !candidates.toArray().isEmpty()) {
+        const QJsonObject first = candidates.toArray().first().toObject();
+        const QJsonArray parts = first.value(QLatin1StringView("content")).toObject().value(QLatin1StringView("parts")).toArray();
+        for (const QJsonValue &pv : parts) {
+            const QJsonObject part = pv.toObject();
+            if (part.value(QLatin1StringView("thought")).toBool())
+                continue; // thinking is not the answer
+            const QJsonValue text = part.value(QLatin1StringView("text"));
+            if (text.isString())
+                out.text += text.toString();
+        }
+        if (const QString reason = first.value(QLatin1StringView("finishReason")).toString(); !reason.isEmpty())
+            out.finishReason = reason;
+    } else if (!candidates.isUndefined() && !candidates.isArray()) {
+        out.malformedBody = QStringLiteral("\"candidates\" is not an array");
+    }
+
+    const QJsonObject usage = root.value(QLatin1StringView("usageMetadata")).toObject();
+    if (!usage.isEmpty()) {
+        out.usage.input = jsonread::count(usage.value(QLatin1StringView("promptTokenCount")));
+        const qint64 candidatesTokens = jsonread::count(usage.value(QLatin1StringView("candidatesTokenCount")));
+        const qint64 thoughts = jsonread::count(usage.value(QLatin1StringView("thoughtsTokenCount")));
+        // Thinking is billed as output but reported apart from candidatesTokenCount.
+        out.usage.output = candidatesTokens < 0 ? -1 : candidatesTokens + std::max<qint64>(thoughts, 0);
+    }
+    if (const QString version = root.value(QLatin1StringView("modelVersion")).toString(); !version.isEmpty())
+        out.modelVersion = version;
+}
+
+class GeminiStream final : public StreamDecoder
+{
+public:
+    void onEvent(const SseEvent &event, ProviderResponse &out) override
+    {
+        QString why;
+        const auto chunk = jsonread::object(event.data, &why);
+        if (!chunk) {
+            out.malformedBody = QStringLiteral("stream chunk: ") + why;
+            m_terminated = true;
+            return;
+        }
+        if (chunk->contains(QLatin1StringView("error"))) {
+            out.errorBody = event.data;
+            out.errorInStream = true;
+            m_terminated = true;
+            return;
+        }
+        readResponse(*chunk, out);
+        if (!out.finishReason.isEmpty() || !out.blockReason.isEmpty())
+            m_terminated = true; // Gemini sends no [DONE]: the chunk with finishReason is the end
+    }
+    bool terminated() const override { return m_terminated; }
+
+private:
+    bool m_terminated = false;
+};
+
+} // namespace
+
+QNetworkRequest GeminiFormat::request(const ProviderEndpoint &endpoint) const
+{
+    const QString method = endpoint.stream ? QStringLiteral(":streamGenerateContent") : QStringLiteral(":generateContent");
+    QUrl url = joinUrl(endpoint.baseUrl, QStringLiteral("/models/") + endpoint.model + method);
+    if (endpoint.stream) {
+        QUrlQuery query(url);
+        query.addQueryItem(QStringLiteral("alt"), QStringLiteral("sse"));
+        url.setQuery(query);
+    }
+    QNetworkRequest req(url);
+    req.setRawHeader("x-goog-api-key", endpoint.apiKey.toUtf8());
+    return req;
+}
+
+QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
+{
+    const QJsonObject root{
+        {QStringLiteral("contents"),
+         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                {QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), StoryboardPrompt::userMessage(request.story)}}}}}}},
+        {QStringLiteral("systemInstruction"),
+         QJsonObject{{QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), StoryboardPrompt::systemInstruction()}}}}}},
+        {QStringLiteral("generationConfig"),
+         QJsonObject{{QStringLiteral("maxOutputTokens"), endpoint.maxOutputTokens},
+                     {QStringLiteral("temperature"), 0.7},
+                     {QStringLiteral("responseMimeType"), QStringLiteral("application/json")},
+                     {QStringLiteral("responseJsonSchema"), StoryboardPrompt::jsonSchema()}}},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+void GeminiFormat::parseBody(const QByteArray &body, ProviderResponse &out) const
+{
+    QString why;
+    const auto root = jsonread::object(body, &why);
+    if (!root) {
+        out.malformedBody = why;
+        return;
+    }
+    readResponse(*root, out);
+}
+
+std::unique_ptr<StreamDecoder> GeminiFormat::streamDecoder() const { return std::make_unique<GeminiStream>(); }
+
+} // namespace bullpen

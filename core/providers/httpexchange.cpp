@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "httpexchange.h"
+
+#include "httpstoryboardgenerator.h"
+#include "oneshotbody.h"
+
+#include <QPointer>
+
+namespace bullpen {
+
+void HttpExchange::ReplyDeleter::operator()(QNetworkReply *reply) const
+{
+    if (!reply)
+        return;
+    reply->disconnect();
+    if (reply->isRunning())
+        reply->abort();
+    reply->deleteLater(); // never delete a reply inside its own signal
+}
+
+HttpExchange::HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
+                           QObject *parent)
+    : QObject(parent)
+    , m_format(format)
+    , m_context(std::move(context))
+    , m_maxBodyBytes(maxBodyBytes)
+    , m_streamRequested(stream)
+{
+}
+
+HttpExchange::~HttpExchange() = default;
+
+void HttpExchange::start(QNetworkAccessManager &nam, QNetworkRequest request, QByteArray body)
+{
+    // SPEC 4.4: exactly one transmission. Redirects off; the body comes from a device Qt may not
+    // buffer or rewind, so a dropped connection fails with ContentReSendError instead of a resend.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
+    request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("Bullpen/0.1"));
+    request.setRawHeader("Accept", m_streamRequested ? "text/event-stream" : "application/json");
+    if (m_streamRequested)
+        m_decoder = m_format.streamDecoder();
+
+    auto *device = new OneShotBody(std::move(body), this);
+    m_reply.reset(nam.post(request, device));
+    QNetworkReply *reply = m_reply.get();
+    connect(reply, &QNetworkReply::requestSent, this, [this] { m_context->noteRequestSent(); });
+    connect(reply, &QNetworkReply::readyRead, this, &HttpExchange::onReadyRead);
+    connect(reply, &QNetworkReply::finished, this, &HttpExchange::onFinished);
+
+    // The cancel handler is the abort: it runs on deadline, operator cancel or shutdown.
+    m_context->onCancel([self = QPointer<HttpExchange>(this)] {
+        if (self)
+            self->abort();
+    });
+}
+
+void HttpExchange::abort()
+{
+    if (m_reply && m_reply->isRunning())
+        m_reply->abort(); // finished() follows; the runner ignores it as the echo of our own abort
+}
+
+bool HttpExchange::isSuccessStatus() const
+{
+    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    return status >= 200 && status < 300;
+}
+
+bool HttpExchange::isEventStream() const
+{
+    return m_streamRequested && m_decoder && isSuccessStatus()
+           && m_reply->header(QNetworkRequest::ContentTypeHeader).toString().contains(QLatin1StringView("text/event-stream"));
+}
+
+void HttpExchange::onReadyRead()
+{
+    const QByteArray chunk = m_reply->readAll();
+    m_received += chunk.size();
+    if (m_received > m_maxBodyBytes) {
+        m_tooLarge = true;
+        m_reply->abort();
+        return;
+    }
+    if (isEventStream()) {
+        const QList<SseEvent> events = m_sse.feed(chunk);
+        for (const SseEvent &e : events)
+            m_decoder->onEvent(e, m_response);
+    } else {
+        m_body += chunk;
+    }
+}
+
+void HttpExchange::onFinished()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    if (!m_tooLarge)
+        onReadyRead(); // whatever is left in the buffer
+
+    ProviderResponse &r = m_response;
+    const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    if (status.isValid())
+        r.httpStatus = status.toInt();
+    const QNetworkReply::NetworkError error = m_reply->error();
+    if (m_tooLarge) {
+        r.networkError = QNetworkReply::NoError;
+        r.malformedBody = QStringLiteral("response larger than %1 MiB; not read").arg(m_maxBodyBytes / (1024 * 1024));
+    } else if (!r.httpStatus || (*r.httpStatus >= 200 && *r.httpStatus < 300)) {
+        r.networkError = error; // a 2xx cut off keeps its transport error: the classifier calls it NETWORK
+        if (error != QNetworkReply::NoError)
+            r.networkErrorString = m_reply->errorString();
+    }
+    r.requestsSent = m_context->requestsSent();
+
+    if (r.httpStatus && (*r.httpStatus < 200 || *r.httpStatus >= 300)) {
+        r.errorBody = m_body.left(64 * 1024);
+        r.retryAfterHeader = HttpStoryboardGenerator::retryAfter(m_reply->rawHeader("retry-after-ms"), m_reply->rawHeader("retry-after"));
+    } else if (r.httpStatus && !m_tooLarge) {
+        if (isEventStream()) {
+            if (!m_decoder->terminated())
+                r.bodyTruncated = true;
+        } else if (error == QNetworkReply::NoError) {
+            m_format.parseBody(m_body, r);
+        }
+    }
+
+    m_reply.reset();
+    auto context = std::move(m_context);
+    deleteLater();
+    context->deliver(std::move(r));
+}
+
+} // namespace bullpen

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/attemptcontext.h"
+#include "sseparser.h"
+#include "wireformat.h"
+
+#include <QNetworkReply>
+#include <QObject>
+
+#include <memory>
+
+namespace bullpen {
+
+// One HTTP request of one attempt. Owns its reply (a deleter that aborts), reads the body or the
+// event stream through the WireFormat, and delivers exactly one ProviderResponse to the context.
+// Deletes itself (deleteLater) when done.
+class HttpExchange final : public QObject
+{
+    Q_OBJECT
+public:
+    HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
+                 QObject *parent = nullptr);
+    ~HttpExchange() override;
+
+    void start(QNetworkAccessManager &nam, QNetworkRequest request, QByteArray body);
+    void abort();
+
+private:
+    struct ReplyDeleter
+    {
+        void operator()(QNetworkReply *reply) const;
+    };
+
+    void onReadyRead();
+    void onFinished();
+    bool isSuccessStatus() const;
+    bool isEventStream() const;
+
+    const WireFormat &m_format;
+    std::shared_ptr<AttemptContext> m_context;
+    std::unique_ptr<QNetworkReply, ReplyDeleter> m_reply;
+    std::unique_ptr<StreamDecoder> m_decoder;
+    SseParser m_sse;
+    ProviderResponse m_response;
+    QByteArray m_body;
+    qint64 m_maxBodyBytes;
+    qint64 m_received = 0;
+    bool m_streamRequested;
+    bool m_tooLarge = false;
+    bool m_done = false;
+};
+
+} // namespace bullpen

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "httpstoryboardgenerator.h"
+
+#include "engine/attemptcontext.h"
+#include "httpexchange.h"
+
+#include <QDateTime>
+
+#include <cmath>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+HttpStoryboardGenerator::HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint)
+    : m_nam(nam)
+    , m_endpoint(std::move(endpoint))
+    , m_format(WireFormat::create(m_endpoint.provider))
+{
+}
+
+HttpStoryboardGenerator::~HttpStoryboardGenerator() = default;
+
+bool HttpStoryboardGenerator::isConfigured() const
+{
+    const QString scheme = m_endpoint.baseUrl.scheme();
+    return !m_endpoint.apiKey.isEmpty() && m_endpoint.baseUrl.isValid() && !m_endpoint.baseUrl.host().isEmpty()
+           && (scheme == u"http" || scheme == u"https") && !m_endpoint.model.isEmpty();
+}
+
+void HttpStoryboardGenerator::generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context)
+{
+    if (!isConfigured()) {
+        // Found before anything is sent: a configuration failure, not a network one.
+        ProviderResponse r;
+        r.localConfigError = m_endpoint.apiKey.isEmpty()
+                                 ? QStringLiteral("no API key for %1").arg(toId(m_endpoint.provider))
+                                 : QStringLiteral("unusable endpoint for %1: \"%2\"").arg(toId(m_endpoint.provider), m_endpoint.baseUrl.toString());
+        context->deliver(r);
+        return;
+    }
+    auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_nam);
+    exchange->start(m_nam, m_format->request(m_endpoint), m_format->body(m_endpoint, request));
+}
+
+std::optional<milliseconds> HttpStoryboardGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)
+{
+    constexpr double kMaxMs = 24.0 * 3600 * 1000;
+    bool ok = false;
+    const double ms = retryAfterMs.trimmed().toDouble(&ok);
+    if (ok && std::isfinite(ms) && ms > 0 && ms <= kMaxMs)
+        return milliseconds(std::llround(ms));
+    const QByteArray value = retryAfterValue.trimmed();
+    if (value.isEmpty())
+        return std::nullopt;
+    const double seconds = value.toDouble(&ok);
+    if (ok)
+        return std::isfinite(seconds) && seconds >= 0 && seconds * 1000 <= kMaxMs ? std::optional(milliseconds(std::llround(seconds * 1000)))
+                                                                                  : std::nullopt;
+    const QDateTime when = QDateTime::fromString(QString::fromLatin1(value), Qt::RFC2822Date);
+    if (!when.isValid())
+        return std::nullopt;
+    const qint64 delta = QDateTime::currentDateTimeUtc().msecsTo(when);
+    return milliseconds(std::clamp<qint64>(delta, 0, static_cast<qint64>(kMaxMs)));
+}
+
+} // namespace bullpen

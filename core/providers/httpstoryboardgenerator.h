@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/storyboardgenerator.h"
+#include "wireformat.h"
+
+#include <QNetworkAccessManager>
+
+#include <memory>
+
+namespace bullpen {
+
+// The one adapter class: a WireFormat spoken over QNetworkAccessManager. One generate() is exactly one
+// HTTP request: no redirects followed, no silent resend (the body cannot be rewound), requestSent
+// counted; its cancel handler aborts the reply. It never retries and never decides a failure kind.
+class HttpStoryboardGenerator final : public StoryboardGenerator
+{
+public:
+    static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
+
+    HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint);
+    ~HttpStoryboardGenerator() override;
+
+    Provider provider() const override { return m_endpoint.provider; }
+    QString model() const override { return m_endpoint.model; }
+    bool isConfigured() const override;
+    void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) override;
+
+    const ProviderEndpoint &endpoint() const { return m_endpoint; }
+    const WireFormat &format() const { return *m_format; }
+
+    // Retry-After (seconds or HTTP date) and retry-after-ms, as the SDKs read them.
+    static std::optional<std::chrono::milliseconds> retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue);
+
+private:
+    QNetworkAccessManager &m_nam;
+    ProviderEndpoint m_endpoint;
+    std::unique_ptr<WireFormat> m_format;
+};
+
+} // namespace bullpen

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QString>
+
+#include <optional>
+
+namespace bullpen::jsonread {
+
+// Parses a provider body that must be one JSON object; on failure says what was wrong in *why.
+inline std::optional<QJsonObject> object(const QByteArray &bytes, QString *why)
+{
+    if (bytes.trimmed().isEmpty()) {
+        *why = QStringLiteral("empty body");
+        return std::nullopt;
+    }
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
+    if (error.error != QJsonParseError::NoError) {
+        *why = QStringLiteral("body is not JSON (%1 at offset %2)").arg(error.errorString()).arg(error.offset);
+        return std::nullopt;
+    }
+    if (!doc.isObject()) {
+        *why = QStringLiteral("body is JSON but not an object");
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+inline qint64 count(const QJsonValue &v) { return v.isDouble() && v.toDouble() >= 0 ? static_cast<qint64>(v.toDouble()) : -1; }
+
+} // namespace bullpen::jsonread

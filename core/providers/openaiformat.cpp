@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "openaiformat.h"
+
+#include "jsonread.h"
+#include "storyboardprompt.h"
+
+#include <QJsonArray>
+
+namespace bullpen {
+
+namespace {
+
+void readUsage(const QJsonObject &root, ProviderResponse &out)
+{
+    const QJsonObject usage = root.value(QLatin1StringView("usage")).toObject();
+    if (usage.isEmpty())
+        return;
+    out.usage.input = jsonread::count(usage.value(QLatin1StringView("prompt_tokens")));
+    out.usage.output = jsonread::count(usage.value(QLatin1StringView("completion_tokens"))); // includes reasoning
+}
+
+QString finishOf(const QJsonObject &choice)
+{
+    const QJsonValue v = choice.value(QLatin1StringView("finish_reason"));
+    return v.isString() ? v.toString() : QString(); // null until the end; DashScope may say "null"
+}
+
+class OpenAiStream final : public StreamDecoder
+{
+public:
+    void onEvent(const SseEvent &event, ProviderResponse &out) override
+    {
+        if (event.data.trimmed() == "[DONE]") {
+            m_terminated = true;
+            return;
+        }
+        if (m_terminated)
+            return; // events after [DONE] are ignored
+        QString why;
+        const auto chunk = jsonread::object(event.data, &why);
+        if (!chunk) {
+            out.malformedBody = QStringLiteral("stream chunk: ") + why;
+            m_terminated = true;
+            return;
+        }
+        if (event.event == "error" || chunk->contains(QLatin1StringView("error"))) {
+            out.errorBody = event.data;
+            out.errorInStream = true;
+            m_terminated = true;
+            return;
+        }
+        const QJsonArray choices = chunk->value(QLatin1StringView("choices")).toArray();
+        if (!choices.isEmpty()) {
+            const QJsonObject choice = choices.first().toObject();
+            const QJsonObject delta = choice.value(QLatin1StringView("delta")).toObject();
+            if (const QJsonValue c = delta.value(QLatin1StringView("content")); c.isString())
+                out.text += c.toString();
+            if (const QJsonValue r = delta.value(QLatin1StringView("refusal")); r.isString())
+                out.refusal += r.toString();
+            if (const QString f = finishOf(choice); !f.isEmpty() && f != u"null")
+                out.finishReason = f;
+        }
+        readUsage(*chunk, out);
+    }
+    bool terminated() const override { return m_terminated; }
+
+private:
+    bool m_terminated = false;
+};
+
+} // namespace
+
+QNetworkRequest OpenAiFormat::request(const ProviderEndpoint &endpoint) const
+{
+    QNetworkRequest req(joinUrl(endpoint.baseUrl, QStringLiteral("/chat/completions")));
+    req.setRawHeader("Authorization", "Bearer " + endpoint.apiKey.toUtf8());
+    return req;
+}
+
+QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
+{
+    QJsonObject root{
+        {QStringLiteral("model"), endpoint.model},
+        {QStringLiteral("messages"),
+         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), StoryboardPrompt::systemInstruction()}},
+                    QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                {QStringLiteral("content"), StoryboardPrompt::userMessage(request.story)}}}},
+        {QStringLiteral("stream"), endpoint.stream},
+    };
+    if (endpoint.stream)
+        root.insert(QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}});
+    if (m_provider == Provider::Qwen) {
+        // DashScope: max_tokens, JSON mode, and thinking off (non-streaming thinking calls are refused).
+        root.insert(QStringLiteral("max_tokens"), endpoint.maxOutputTokens);
+        root.insert(QStringLiteral("response_format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("json_object")}});
+        root.insert(QStringLiteral("enable_thinking"), false);
+    } else {
+        root.insert(QStringLiteral("max_completion_tokens"), endpoint.maxOutputTokens);
+        root.insert(QStringLiteral("response_format"),
+                    QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")},
+                                {QStringLiteral("json_schema"), QJsonObject{{QStringLiteral("name"), QStringLiteral("storyboard")},
+                                                                            {QStringLiteral("strict"), true},
+                                                                            {QStringLiteral("schema"), StoryboardPrompt::jsonSchema()}}}});
+    }
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+void OpenAiFormat::parseBody(const QByteArray &body, ProviderResponse &out) const
+{
+    QString why;
+    const auto root = jsonread::object(body, &why);
+    if (!root) {
+        out.malformedBody = why;
+        return;
+    }
+    const QJsonValue choices = root->value(QLatin1StringView("choices"));
+    if (!choices.isArray() || choices.toArray().isEmpty()) {
+        out.malformedBody = QStringLiteral("no choices in the response");
+        return;
+    }
+    const QJsonObject choice = choices.toArray().first().toObject();
+    const QJsonObject message = choice.value(QLatin1StringView("message")).toObject();
+    if (const QJsonValue c = message.value(QLatin1StringView("content")); c.isString())
+        out.text = c.toString();
+    if (const QJsonValue r = message.value(QLatin1StringView("refusal")); r.isString())
+        out.refusal = r.toString();
+    out.finishReason = finishOf(choice);
+    readUsage(*root, out);
+    out.modelVersion = root->value(QLatin1StringView("model")).toString();
+}
+
+std::unique_ptr<StreamDecoder> OpenAiFormat::streamDecoder() const { return std::make_unique<OpenAiStream>(); }
+
+} // namespace bullpen

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "wireformat.h"
+
+namespace bullpen {
+
+// OpenAI Chat Completions (PROVIDERS.md 2), and Qwen through DashScope's OpenAI-compatible endpoint
+// (PROVIDERS.md 4.1), which differs in its token-limit field, JSON mode and error codes.
+class OpenAiFormat final : public WireFormat
+{
+public:
+    explicit OpenAiFormat(Provider provider)
+        : m_provider(provider)
+    {
+    }
+    Provider provider() const override { return m_provider; }
+    QNetworkRequest request(const ProviderEndpoint &endpoint) const override;
+    QByteArray body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const override;
+    void parseBody(const QByteArray &body, ProviderResponse &out) const override;
+    std::unique_ptr<StreamDecoder> streamDecoder() const override;
+
+private:
+    Provider m_provider;
+};
+
+} // namespace bullpen

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include "sseparser.h"
+
+namespace bullpen {
+
+QList<SseEvent> SseParser::feed(QByteArrayView bytes)
+{
+    QList<SseEvent> out;
+    for (const char c : bytes) {
+        if (c == '\n' && m_lastWasCr) { // the \n of a \r\n pair
+            m_lastWasCr = false;
+            continue;
+        }
+        m_lastWasCr = (c == '\r');
+        if (c == '\n' || c == '\r') {
+            processLine(m_line, out);
+            m_line.clear();
+        } else {
+            m_line.append(c);
+        }
+    }
+    return out;
+}
+
+void SseParser::processLine(QByteArrayView line, QList<SseEvent> &out)
+{
+    if (line.isEmpty()) {
+        if (m_inEvent)
+            out.append(m_current);
+        m_current = SseEvent{};
+        m_inEvent = false;
+        return;
+    }
+    if (line.startsWith(':'))
+        return; // comment (DashScope sends ":HTTP_STATUS/200")
+    const qsizetype colon = line.indexOf(':');
+    QByteArrayView field = colon < 0 ? line : line.first(colon);
+    QByteArrayView value = colon < 0 ? QByteArrayView() : line.sliced(colon + 1);
+    if (value.startsWith(' '))
+        value = value.sliced(1);
+    if (field == "data") {
+        if (m_inEvent && !m_current.data.isNull())
+            m_current.data.append('\n');
+        m_current.data.append(value.isEmpty() ? QByteArray("") : value.toByteArray());
+        m_inEvent = true;
+    } else if (field == "event") {
+        m_current.event = value.toByteArray();
+        m_inEvent = true;
+    }
+    // id, retry and unknown fields carry nothing the adapters need.
+}
+
+} // namespace bullpen

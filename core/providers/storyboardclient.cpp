@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include "storyboardclient.h"
+
+#include "engine/storyboardgenerationservice.h"
+
+namespace bullpen {
+
+StoryboardClient::StoryboardClient(const Settings &settings, QObject *parent)
+    : QObject(parent)
+{
+    m_nam.setAutoDeleteReplies(false);
+    m_nam.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    for (const auto &entry : settings.providers)
+        m_generators[entry.first] = std::make_unique<HttpStoryboardGenerator>(m_nam, endpointFor(settings, entry.first));
+}
+
+StoryboardClient::~StoryboardClient()
+{
+    // Pending exchanges are children of the network manager: abort them before the adapters go.
+    const QList<QObject *> children = m_nam.children();
+    for (QObject *child : children)
+        delete child;
+}
+
+HttpStoryboardGenerator *StoryboardClient::generator(Provider provider) const
+{
+    const auto it = m_generators.find(provider);
+    return it == m_generators.end() ? nullptr : it->second.get();
+}
+
+void StoryboardClient::registerWith(StoryboardGenerationService &service) const
+{
+    for (const auto &entry : m_generators)
+        service.addGenerator(entry.second.get());
+}
+
+ProviderEndpoint StoryboardClient::endpointFor(const Settings &settings, Provider provider)
+{
+    const ProviderSettings &ps = settings.provider(provider);
+    ProviderEndpoint e;
+    e.provider = provider;
+    e.baseUrl = ps.baseUrl;
+    e.model = ps.model;
+    e.apiKey = ps.apiKey;
+    e.stream = ps.stream;
+    return e;
+}
+
+} // namespace bullpen

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/settings.h"
+#include "httpstoryboardgenerator.h"
+
+#include <QNetworkAccessManager>
+#include <QObject>
+
+#include <map>
+#include <memory>
+
+namespace bullpen {
+
+class StoryboardGenerationService;
+
+// The storyboard stage's own HTTP client: its own QNetworkAccessManager and one adapter per provider,
+// built from Settings. The image stage gets a separate client, so nothing set here (timeouts, retries)
+// can change it (SPEC 4.4).
+class StoryboardClient final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit StoryboardClient(const Settings &settings, QObject *parent = nullptr);
+    ~StoryboardClient() override;
+
+    HttpStoryboardGenerator *generator(Provider provider) const;
+    void registerWith(StoryboardGenerationService &service) const;
+    QNetworkAccessManager &network() { return m_nam; }
+
+    static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
+
+private:
+    QNetworkAccessManager m_nam;
+    std::map<Provider, std::unique_ptr<HttpStoryboardGenerator>> m_generators;
+};
+
+} // namespace bullpen

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#include "wireformat.h"
+
+#include "anthropicformat.h"
+#include "geminiformat.h"
+#include "openaiformat.h"
+
+namespace bullpen {
+
+std::unique_ptr<WireFormat> WireFormat::create(Provider provider)
+{
+    switch (provider) {
+    case Provider::Gemini:
+        return std::make_unique<GeminiFormat>();
+    case Provider::OpenAI:
+    case Provider::Qwen:
+        return std::make_unique<OpenAiFormat>(provider);
+    case Provider::Anthropic:
+        return std::make_unique<AnthropicFormat>();
+    }
+    return nullptr;
+}
+
+QUrl joinUrl(const QUrl &base, const QString &path)
+{
+    QUrl url = base;
+    QString p = url.path();
+    while (p.endsWith(QLatin1Char('/')))
+        p.chop(1);
+    url.setPath(p + path);
+    return url;
+}
+
+} // namespace bullpen

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+#include "engine/storyboardgenerator.h"
+#include "failure/providerresponse.h"
+#include "sseparser.h"
+
+#include <QByteArray>
+#include <QNetworkRequest>
+#include <QUrl>
+
+#include <memory>
+
+namespace bullpen {
+
+// Where and how one provider is called.
+struct ProviderEndpoint
+{
+    Provider provider = Provider::Gemini;
+    QUrl baseUrl;
+    QString model;
+    QString apiKey; // sent only in a header; never logged
+    bool stream = true;
+    int maxOutputTokens = 4096;
+};
+
+// Reads one provider's server-sent events into a ProviderResponse, and knows the stream's terminal
+// marker (Gemini: a chunk with finishReason or a blocked prompt; OpenAI/DashScope: [DONE];
+// Anthropic: message_stop). A stream that ends without it was cut off.
+class StreamDecoder
+{
+public:
+    virtual ~StreamDecoder() = default;
+    virtual void onEvent(const SseEvent &event, ProviderResponse &out) = 0;
+    virtual bool terminated() const = 0;
+};
+
+// One provider's wire format: how to ask, and how to read the answer. Pure functions of their inputs,
+// so that parsers can be table-tested and fuzzed without a network.
+class WireFormat
+{
+public:
+    virtual ~WireFormat() = default;
+    virtual Provider provider() const = 0;
+    // URL and provider headers (auth included). The transport adds the rest.
+    virtual QNetworkRequest request(const ProviderEndpoint &endpoint) const = 0;
+    virtual QByteArray body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const = 0;
+    // A complete 2xx body (non-streaming). Sets text, finish reason, refusals, usage, or malformedBody.
+    virtual void parseBody(const QByteArray &body, ProviderResponse &out) const = 0;
+    virtual std::unique_ptr<StreamDecoder> streamDecoder() const = 0;
+
+    static std::unique_ptr<WireFormat> create(Provider provider);
+};
+
+// The request path below base_url, e.g. "/models/gemini-2.5-flash:generateContent".
+QUrl joinUrl(const QUrl &base, const QString &path);
+
+} // namespace bullpen

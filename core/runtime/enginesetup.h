@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/settings.h"
+#include "engine/storyboardgenerationservice.h"
+#include "providers/storyboardclient.h"
+#include "sim/providersimulator.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace bullpen {
+
+// What a front end (CLI, console, tests) asks for.
+struct SetupOptions
+{
+    QString settingsFile;   // empty: the default location
+    QString keyFile;        // empty: the default location
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    bool forceSimulator = false; // run on the simulator even when keys are configured
+    QString scenario;            // built-in name or file; only with the simulator
+    quint16 simulatorPort = 0;   // 0: any free port
+};
+
+// Builds the engine the way every front end runs it: settings loaded and validated (SPEC 4.6); with no
+// provider key at all (or when asked), the built-in simulator started in-process on 127.0.0.1 and every
+// provider pointed at it over real HTTP (SPEC 7, 8); the storyboard client and the generation service
+// wired together.
+class EngineSetup final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit EngineSetup(QObject *parent = nullptr);
+    ~EngineSetup() override;
+
+    // False on a refusal; errors() then names each setting and what to do.
+    bool init(const SetupOptions &options);
+    const QList<ConfigError> &errors() const { return m_errors; }
+
+    const Settings &settings() const { return m_settings; }
+    StagePolicy storyboardPolicy() const { return m_settings.storyboardPolicy(); }
+    bool usingSimulator() const { return m_simulator != nullptr; }
+    ProviderSimulator *simulator() const { return m_simulator.get(); }
+    StoryboardClient &storyboardClient() const { return *m_client; }
+    StoryboardGenerationService &service() const { return *m_service; }
+    // A line for people: which providers are live, or that the simulator is in use and where.
+    QString describe() const;
+
+    static QString defaultSettingsFile();
+    static QString defaultKeyFile();
+
+private:
+    Settings m_settings;
+    QList<ConfigError> m_errors;
+    bool m_simulatedFallback = false;
+    std::unique_ptr<ProviderSimulator> m_simulator;
+    std::unique_ptr<StoryboardClient> m_client;
+    std::unique_ptr<StoryboardGenerationService> m_service;
+};
+
+} // namespace bullpen

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: MIT
+#include "providersimulator.h"
+
+#include "simwire.h"
+#include "storyboardsynth.h"
+
+#include <QHttpServerRequest>
+#include <QJsonDocument>
+#include <QTcpServer>
+#include <QTimer>
+
+namespace bullpen {
+
+namespace {
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 401:
+        return "Unauthorized";
+    case 402:
+        return "Payment Required";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
+    case 429:
+        return "Too Many Requests";
+    case 500:
+        return "Internal Server Error";
+    case 502:
+        return "Bad Gateway";
+    case 503:
+        return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
+    case 529:
+        return "Overloaded";
+    default:
+        return "Status";
+    }
+}
+
+QByteArray chunk(const QByteArray &data) { return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n"; }
+
+QByteArray headerValue(const QHttpServerRequest &request, QByteArrayView name)
+{
+    const auto headers = request.headers();
+    for (const auto &h : headers) {
+        if (h.first.compare(name, Qt::CaseInsensitive) == 0)
+            return h.second;
+    }
+    return {};
+}
+
+} // namespace
+
+QJsonObject ProviderSimulator::Counters::toJson() const
+{
+    return QJsonObject{{QStringLiteral("requests"), requests},
+                       {QStringLiteral("answered"), answered},
+                       {QStringLiteral("closed_by_client"), closedByClient}};
+}
+
+ProviderSimulator::ProviderSimulator(QObject *parent)
+    : QAbstractHttpServer(parent)
+{
+    QString ignored;
+    if (auto healthy = Scenario::load(QStringLiteral("healthy"), &ignored))
+        setScenario(*healthy);
+}
+
+ProviderSimulator::~ProviderSimulator() = default;
+
+bool ProviderSimulator::start(quint16 port, QString *error)
+{
+    auto *server = new QTcpServer(this);
+    if (!server->listen(QHostAddress::LocalHost, port)) {
+        if (error)
+            *error = QStringLiteral("cannot listen on 127.0.0.1:%1: %2").arg(port).arg(server->errorString());
+        delete server;
+        return false;
+    }
+    bind(server);
+    m_port = server->serverPort();
+    return true;
+}
+
+QUrl ProviderSimulator::baseUrl(Provider provider) const
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(QStringLiteral("127.0.0.1"));
+    url.setPort(m_port);
+    switch (provider) {
+    case Provider::Gemini:
+        url.setPath(QStringLiteral("/v1beta"));
+        break;
+    case Provider::Qwen:
+        url.setPath(QStringLiteral("/compatible-mode/v1"));
+        break;
+    case Provider::OpenAI:
+    case Provider::Anthropic:
+        url.setPath(QStringLiteral("/v1"));
+        break;
+    }
+    return url;
+}
+
+void ProviderSimulator::setScenario(const Scenario &scenario)
+{
+    m_scenario = scenario;
+    m_random.clear();
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        m_random[p] = QRandomGenerator64(scenario.seed * 1000003ULL + static_cast<quint64>(p) + 1);
+}
+
+void ProviderSimulator::setRoles(Provider primary, std::optional<Provider> fallback)
+{
+    m_primary = primary;
+    m_fallback = fallback;
+}
+
+ProviderSimulator::Counters ProviderSimulator::counters(Provider provider) const
+{
+    const auto it = m_counters.find(provider);
+    return it == m_counters.end() ? Counters{} : it->second;
+}
+
+QJsonObject ProviderSimulator::countersJson() const
+{
+    QJsonObject o;
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        o.insert(toId(p), counters(p).toJson());
+    o.insert(QStringLiteral("scenario"), m_scenario.name);
+    return o;
+}
+
+void ProviderSimulator::resetCounters() { m_counters.clear(); }
+
+SimBehaviour ProviderSimulator::pick(Provider provider, int index)
+{
+    const SimScript *script = nullptr;
+    const QString role = provider == m_primary ? QStringLiteral("primary")
+                         : (m_fallback && provider == *m_fallback) ? QStringLiteral("fallback")
+                                                                    : QString();
+    for (const QString &key : {toId(provider), role, QStringLiteral("*")}) {
+        if (key.isEmpty())
+            continue;
+        const auto it = m_scenario.scripts.find(key);
+        if (it != m_scenario.scripts.end()) {
+            script = &it->second;
+            break;
+        }
+    }
+    if (!script)
+        return SimBehaviour{};
+    if (!script->mix.empty()) {
+        int total = 0;
+        for (const auto &entry : script->mix)
+            total += entry.first;
+        int roll = static_cast<int>(m_random[provider].bounded(static_cast<quint64>(total)));
+        for (const auto &entry : script->mix) {
+            if (roll < entry.first)
+                return entry.second;
+            roll -= entry.first;
+        }
+        return script->mix.back().second;
+    }
+    const std::size_t at = std::min<std::size_t>(static_cast<std::size_t>(index - 1), script->sequence.size() - 1);
+    return script->sequence.at(at);
+}
+
+bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    const QString path = request.url().path();
+    if (path.startsWith(QLatin1StringView("/_sim/"))) {
+        if (path == u"/_sim/counters") {
+            writeJson(socket, 200, QJsonDocument(countersJson()).toJson(QJsonDocument::Compact));
+        } else if (path == u"/_sim/reset" && request.method() == QHttpServerRequest::Method::Post) {
+            resetCounters();
+            writeJson(socket, 200, R"({"reset":true})");
+        } else if (path == u"/_sim/health") {
+            writeJson(socket, 200, R"({"ok":true})");
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    std::optional<Provider> provider;
+    QString model;
+    static const QLatin1StringView geminiPrefix("/v1beta/models/");
+    if (path.startsWith(geminiPrefix)) {
+        provider = Provider::Gemini;
+        model = path.mid(geminiPrefix.size()).section(QLatin1Char(':'), 0, 0);
+    } else if (path == u"/compatible-mode/v1/chat/completions") {
+        provider = Provider::Qwen;
+    } else if (path == u"/v1/chat/completions") {
+        provider = Provider::OpenAI;
+    } else if (path == u"/v1/messages") {
+        provider = Provider::Anthropic;
+    }
+    if (!provider)
+        return false;
+    if (request.method() != QHttpServerRequest::Method::Post) {
+        writeJson(socket, 405, R"({"error":{"message":"use POST"}})");
+        return true;
+    }
+
+    const QByteArray body = request.body();
+    if (model.isEmpty())
+        model = QJsonDocument::fromJson(body).object().value(QLatin1StringView("model")).toString();
+    Counters &c = m_counters[*provider];
+    const int index = ++c.requests;
+    Q_EMIT requestReceived(*provider, index);
+
+    // A request without credentials gets the provider's own answer to that.
+    const bool hasKey = *provider == Provider::Gemini      ? !headerValue(request, "x-goog-api-key").isEmpty()
+                        : *provider == Provider::Anthropic ? !headerValue(request, "x-api-key").isEmpty()
+                                                           : headerValue(request, "authorization").startsWith("Bearer ");
+    SimBehaviour behaviour = hasKey ? pick(*provider, index) : SimBehaviour{};
+    if (!hasKey) {
+        behaviour.action = SimBehaviour::Action::Error;
+        behaviour.error = QStringLiteral("auth");
+        behaviour.status = *provider == Provider::Gemini ? 403 : 401;
+    }
+
+    const QString story = SimWire::storyFromRequest(*provider, body);
+    const bool stream = SimWire::requestWantsStream(*provider, body, path);
+    watch(*provider, socket);
+
+    const int latency = behaviour.latencyMaxMs > behaviour.latencyMinMs
+                            ? behaviour.latencyMinMs
+                                  + static_cast<int>(m_random[*provider].bounded(
+                                      static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
+                            : behaviour.latencyMinMs;
+    QPointer<QTcpSocket> guarded(socket);
+    const Provider p = *provider;
+    if (latency <= 0) {
+        respond(p, behaviour, story, model, stream, guarded);
+    } else {
+        QTimer::singleShot(latency, Qt::PreciseTimer, this,
+                           [this, p, behaviour, story, model, stream, guarded] { respond(p, behaviour, story, model, stream, guarded); });
+    }
+    return true;
+}
+
+void ProviderSimulator::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    const QJsonObject error{{QStringLiteral("message"), QString(QStringLiteral("no simulated endpoint at ") + request.url().path())}};
+    writeJson(socket, 404, QJsonDocument(QJsonObject{{QStringLiteral("error"), error}}).toJson(QJsonDocument::Compact));
+}
+
+void ProviderSimulator::watch(Provider provider, QTcpSocket *socket)
+{
+    m_owed[socket] = provider;
+    connect(socket, &QTcpSocket::disconnected, this, &ProviderSimulator::onSocketGone, Qt::UniqueConnection);
+    connect(socket, &QObject::destroyed, this, &ProviderSimulator::onSocketGone, Qt::UniqueConnection);
+}
+
+void ProviderSimulator::onSocketGone()
+{
+    auto *socket = static_cast<QTcpSocket *>(sender());
+    const auto it = m_owed.find(socket);
+    if (it == m_owed.end())
+        return;
+    const Provider provider = it->second;
+    m_owed.erase(it);
+    ++m_counters[provider].closedByClient;
+    Q_EMIT clientClosed(provider);
+}
+
+void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)
+{
+    if (m_owed.erase(socket) > 0)
+        ++m_counters[provider].answered;
+}
+
+void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"
+                      "Content-Type: application/json\r\n"
+                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n"
+                      "x-request-id: req_sim\r\n";
+    for (const auto &h : headers)
+        head += h.first + ": " + h.second + "\r\n";
+    socket->write(head + "\r\n" + body);
+}
+
+void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs,
+                                           bool cutBeforeEnd)
+{
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nx-request-id: req_sim\r\n"
+                  "Transfer-Encoding: chunked\r\n\r\n");
+    auto finish = [this, provider, socket, cutBeforeEnd] {
+        if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+            return;
+        if (cutBeforeEnd) {
+            m_owed.erase(socket); // our own close, not the client's
+            socket->disconnectFromHost(); // flushes what was written, then FIN: the chunked body never ends
+            return;
+        }
+        socket->write("0\r\n\r\n");
+        finished(provider, socket);
+    };
+    if (intervalMs <= 0) {
+        for (const QByteArray &e : std::as_const(events))
+            socket->write(chunk(e));
+        finish();
+        return;
+    }
+    // One event per interval, for drips: the connection stays alive, the answer never comes in time.
+    auto remaining = std::make_shared<QList<QByteArray>>(std::move(events));
+    auto timer = new QTimer(this);
+    timer->setTimerType(Qt::PreciseTimer);
+    timer->setInterval(intervalMs);
+    connect(timer, &QTimer::timeout, this, [timer, remaining, socket, finish] {
+        if (!socket || socket->state() != QAbstractSocket::ConnectedState) {
+            timer->deleteLater();
+            return;
+        }
+        if (remaining->isEmpty()) {
+            timer->deleteLater();
+            finish();
+            return;
+        }
+        socket->write(chunk(remaining->takeFirst()));
+    });
+    timer->start();
+}
+
+void ProviderSimulator::respond(Provider provider, const SimBehaviour &b, const QString &story, const QString &model, bool stream,
+                                QPointer<QTcpSocket> socket)
+{
+    // The client may have given up while we waited (a deadline): never touch a socket that is gone.
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    using A = SimBehaviour::Action;
+    const QString storyboard = QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    const TokenUsage usage{120 + story.size() / 3, storyboard.size() / 3};
+
+    auto success = [&](const QString &text, SimWire::Ending ending, int intervalMs = 0, int pieces = 4) {
+        if (stream) {
+            writeChunkedStream(provider, socket, SimWire::stream(provider, model, text, ending, usage, pieces), intervalMs, false);
+        } else {
+            writeJson(socket, 200, SimWire::body(provider, model, text, ending, usage));
+            finished(provider, socket);
+        }
+    };
+    auto httpError = [&](const QString &name, int status, int retryAfter) {
+        const SimWire::ErrorReply r = SimWire::error(provider, name, status);
+        QList<QPair<QByteArray, QByteArray>> headers;
+        if (retryAfter >= 0)
+            headers.append({"Retry-After", QByteArray::number(retryAfter)});
+        writeJson(socket, r.status, r.body, headers);
+        finished(provider, socket);
+    };
+
+    switch (b.action) {
+    case A::Ok:
+        success(storyboard, SimWire::Ending::Stop);
+        break;
+    case A::Error:
+        httpError(b.error, b.status, b.retryAfterSeconds);
+        break;
+    case A::Hang:
+        break; // owed forever; the client's abort shows up as closed_by_client
+    case A::Drip:
+        if (stream) {
+            writeChunkedStream(provider, socket, SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64),
+                               b.dripIntervalMs, false);
+        } else {
+            // Headers now, the body one slice per interval.
+            const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n");
+            QList<QByteArray> slices;
+            for (qsizetype i = 0; i < body.size(); i += 64)
+                slices << body.mid(i, 64);
+            auto remaining = std::make_shared<QList<QByteArray>>(slices);
+            auto timer = new QTimer(this);
+            timer->setInterval(b.dripIntervalMs);
+            connect(timer, &QTimer::timeout, this, [this, timer, remaining, socket, provider] {
+                if (!socket || socket->state() != QAbstractSocket::ConnectedState || remaining->isEmpty()) {
+                    if (socket && remaining->isEmpty())
+                        finished(provider, socket);
+                    timer->deleteLater();
+                    return;
+                }
+                socket->write(remaining->takeFirst());
+            });
+            timer->start();
+        }
+        break;
+    case A::Truncated:
+        success(storyboard.left(storyboard.size() / 2), SimWire::Ending::MaxTokens);
+        break;
+    case A::Malformed:
+        if (stream) {
+            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage);
+            events.insert(1, QByteArray("data: {\"candidates\": [ {\"content\": oops\r\n\r\n"));
+            writeChunkedStream(provider, socket, events, 0, false);
+        } else {
+            writeJson(socket, 200, "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"{\\\"title\\\"");
+            finished(provider, socket);
+        }
+        break;
+    case A::InvalidStoryboard:
+        success(QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact)),
+                SimWire::Ending::Stop);
+        break;
+    case A::Refused:
+        if (SimWire::refusesWithHttpError(provider)) {
+            writeJson(socket, 400,
+                      R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})");
+            finished(provider, socket);
+        } else {
+            success(QString(), SimWire::Ending::Refused);
+        }
+        break;
+    case A::Reset:
+        m_owed.erase(socket);
+        socket->disconnectFromHost(); // the whole request was read; not one byte of answer
+        break;
+    case A::StreamCut:
+        if (stream) {
+            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6);
+            writeChunkedStream(provider, socket, events.mid(0, std::max<qsizetype>(1, events.size() / 2)), 0, true);
+        } else {
+            const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+                          + "\r\n\r\n" + body.left(body.size() / 2));
+            m_owed.erase(socket);
+            socket->disconnectFromHost();
+        }
+        break;
+    case A::StreamError:
+        if (stream) {
+            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6);
+            QList<QByteArray> sent = events.mid(0, 2);
+            sent << SimWire::streamErrorEvent(provider);
+            writeChunkedStream(provider, socket, sent, 0, false);
+        } else {
+            httpError(QStringLiteral("overloaded"), 0, -1); // without a stream, the same overload as a status
+        }
+        break;
+    case A::Empty:
+        success(QString(), SimWire::Ending::Stop);
+        break;
+    }
+}
+
+} // namespace bullpen

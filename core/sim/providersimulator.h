@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+#include "scenario.h"
+
+#include <QAbstractHttpServer>
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QPointer>
+#include <QRandomGenerator64>
+#include <QTcpSocket>
+#include <QUrl>
+
+#include <map>
+#include <optional>
+
+namespace bullpen {
+
+// The provider simulator (SPEC 8): a real HTTP/1.1 server on 127.0.0.1 speaking the Gemini, OpenAI,
+// DashScope-compatible and Anthropic formats, scripted per provider and per request by a Scenario.
+// Responses are written by hand on the socket, so that it can drip, cut a stream, or close a
+// connection without a byte; every delayed write first checks that the client is still there.
+class ProviderSimulator final : public QAbstractHttpServer
+{
+    Q_OBJECT
+public:
+    struct Counters
+    {
+        int requests = 0;           // requests received (SPEC 11.1 counts these)
+        int answered = 0;           // responses finished
+        int closedByClient = 0;     // connections the client closed while we still owed an answer
+        QJsonObject toJson() const;
+    };
+
+    explicit ProviderSimulator(QObject *parent = nullptr);
+    ~ProviderSimulator() override;
+
+    // port 0: pick a free one. Returns false and says why in *error.
+    bool start(quint16 port = 0, QString *error = nullptr);
+    quint16 port() const { return m_port; }
+    // The base URL an adapter for `provider` should use.
+    QUrl baseUrl(Provider provider) const;
+
+    void setScenario(const Scenario &scenario);
+    const Scenario &scenario() const { return m_scenario; }
+    // Which providers play the "primary" and "fallback" roles of a scenario.
+    void setRoles(Provider primary, std::optional<Provider> fallback);
+
+    Counters counters(Provider provider) const;
+    QJsonObject countersJson() const;
+    void resetCounters();
+
+Q_SIGNALS:
+    void requestReceived(bullpen::Provider provider, int index);
+    void clientClosed(bullpen::Provider provider);
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    struct Exchange;
+    SimBehaviour pick(Provider provider, int index);
+    void respond(Provider provider, const SimBehaviour &behaviour, const QString &story, const QString &model, bool stream,
+                 QPointer<QTcpSocket> socket);
+    void watch(Provider provider, QTcpSocket *socket);
+    void onSocketGone();
+    void finished(Provider provider, QTcpSocket *socket);
+    void writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers = {});
+    void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, bool cutBeforeEnd);
+
+    Scenario m_scenario;
+    Provider m_primary = Provider::Gemini;
+    std::optional<Provider> m_fallback = Provider::Qwen;
+    std::map<Provider, Counters> m_counters;
+    std::map<QTcpSocket *, Provider> m_owed; // sockets still waiting for an answer
+    std::map<Provider, QRandomGenerator64> m_random;
+    quint16 m_port = 0;
+};
+
+} // namespace bullpen

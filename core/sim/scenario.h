@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+
+#include <QByteArray>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <optional>
+#include <vector>
+
+namespace bullpen {
+
+// What the simulator does with one request (SPEC 8).
+struct SimBehaviour
+{
+    enum class Action {
+        Ok,                // a valid storyboard derived from the story
+        Error,             // a provider-shaped HTTP error (see `error`, `status`)
+        Hang,              // accept and never answer
+        Drip,              // answer, very slowly
+        Truncated,         // finish reason MAX_TOKENS / length / max_tokens, partial JSON
+        Malformed,         // a 200 whose body (or a stream chunk) is not JSON
+        InvalidStoryboard, // valid JSON that breaks SPEC 2.1 (three panels)
+        Refused,           // safety block / refusal / content filter, provider-shaped
+        Reset,             // read the request, then close the connection without a byte
+        StreamCut,         // start answering, then cut the connection before the end marker
+        StreamError,       // an error event inside an otherwise normal stream
+        Empty,             // a 200 with no text
+    };
+
+    Action action = Action::Ok;
+    int latencyMinMs = 0;
+    int latencyMaxMs = 0;
+    QString error = QStringLiteral("overloaded"); // overloaded, rate_limited, auth, quota, bad_request, server_error, not_found, timeout
+    int status = 0;                               // 0: the provider's usual status for `error`
+    int retryAfterSeconds = -1;                   // -1: no Retry-After header
+    int dripIntervalMs = 400;
+
+    static std::optional<Action> actionFromName(QStringView name);
+    static QString actionName(Action action);
+};
+
+// How one provider (or role) behaves: a sequence used in order (the last one repeats), or a weighted
+// mix drawn from the scenario's seeded generator.
+struct SimScript
+{
+    std::vector<SimBehaviour> sequence;
+    std::vector<std::pair<int, SimBehaviour>> mix;
+};
+
+// A scenario file (JSON, documented in the README). Keys of "providers" are a provider id
+// ("gemini"), a role ("primary", "fallback") or "*"; the most specific one applies.
+struct Scenario
+{
+    QString name;
+    QString description;
+    quint64 seed = 1;
+    std::map<QString, SimScript> scripts;
+
+    static std::optional<Scenario> fromJson(const QByteArray &json, QString *error);
+    // A built-in name ("primary-overloaded") or a path to a JSON file.
+    static std::optional<Scenario> load(const QString &nameOrFile, QString *error);
+    static QStringList builtInNames();
+};
+
+} // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::Scenario)

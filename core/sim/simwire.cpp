@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+#include "simwire.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace bullpen {
+
+namespace {
+
+QByteArray compact(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray sse(const QByteArray &data, const QByteArray &event = {})
+{
+    QByteArray out;
+    if (!event.isEmpty())
+        out += "event: " + event + "\r\n";
+    return out + "data: " + data + "\r\n\r\n";
+}
+
+QStringList split(const QString &text, int pieces)
+{
+    QStringList out;
+    if (text.isEmpty() || pieces <= 1)
+        return {text};
+    const qsizetype step = std::max<qsizetype>(1, text.size() / pieces);
+    for (qsizetype i = 0; i < text.size(); i += step) {
+        qsizetype n = std::min(step, text.size() - i);
+        if (i + n < text.size() && text.at(i + n - 1).isHighSurrogate())
+            ++n; // never split a surrogate pair
+        out << text.mid(i, n);
+        i += n - step;
+    }
+    return out;
+}
+
+QString finishWord(Provider p, SimWire::Ending e)
+{
+    switch (p) {
+    case Provider::Gemini:
+        return e == SimWire::Ending::MaxTokens ? QStringLiteral("MAX_TOKENS") : QStringLiteral("STOP");
+    case Provider::OpenAI:
+    case Provider::Qwen:
+        return e == SimWire::Ending::MaxTokens ? QStringLiteral("length") : QStringLiteral("stop");
+    case Provider::Anthropic:
+        return e == SimWire::Ending::MaxTokens ? QStringLiteral("max_tokens")
+               : e == SimWire::Ending::Refused ? QStringLiteral("refusal")
+                                               : QStringLiteral("end_turn");
+    }
+    return {};
+}
+
+QJsonObject geminiUsage(TokenUsage u)
+{
+    return QJsonObject{{QStringLiteral("promptTokenCount"), u.input},
+                       {QStringLiteral("candidatesTokenCount"), u.output},
+                       {QStringLiteral("thoughtsTokenCount"), 0},
+                       {QStringLiteral("totalTokenCount"), u.input + u.output}};
+}
+
+QJsonObject geminiChunk(const QString &text, const QString &finish, bool withThought)
+{
+    QJsonArray parts;
+    if (withThought)
+        parts.append(QJsonObject{{QStringLiteral("text"), QStringLiteral("Planning four panels…")}, {QStringLiteral("thought"), true}});
+    if (!text.isEmpty())
+        parts.append(QJsonObject{{QStringLiteral("text"), text}});
+    QJsonObject candidate{{QStringLiteral("content"), QJsonObject{{QStringLiteral("role"), QStringLiteral("model")}, {QStringLiteral("parts"), parts}}},
+                          {QStringLiteral("index"), 0}};
+    if (!finish.isEmpty())
+        candidate.insert(QStringLiteral("finishReason"), finish);
+    return QJsonObject{{QStringLiteral("candidates"), QJsonArray{candidate}}};
+}
+
+QJsonObject openAiUsage(TokenUsage u)
+{
+    return QJsonObject{{QStringLiteral("prompt_tokens"), u.input},
+                       {QStringLiteral("completion_tokens"), u.output},
+                       {QStringLiteral("total_tokens"), u.input + u.output}};
+}
+
+} // namespace
+
+QByteArray SimWire::body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage)
+{
+    switch (provider) {
+    case Provider::Gemini: {
+        if (ending == Ending::Refused)
+            return compact(QJsonObject{{QStringLiteral("promptFeedback"), QJsonObject{{QStringLiteral("blockReason"), QStringLiteral("SAFETY")}}},
+                                       {QStringLiteral("usageMetadata"), geminiUsage(TokenUsage{usage.input, 0})},
+                                       {QStringLiteral("modelVersion"), model}});
+        QJsonObject o = geminiChunk(text, finishWord(provider, ending), true);
+        o.insert(QStringLiteral("usageMetadata"), geminiUsage(usage));
+        o.insert(QStringLiteral("modelVersion"), model);
+        o.insert(QStringLiteral("responseId"), QStringLiteral("sim-response"));
+        return compact(o);
+    }
+    case Provider::OpenAI:
+    case Provider::Qwen: {
+        QJsonObject message{{QStringLiteral("role"), QStringLiteral("assistant")}};
+        if (ending == Ending::Refused) {
+            message.insert(QStringLiteral("content"), QJsonValue());
+            message.insert(QStringLiteral("refusal"), QStringLiteral("I can't help with that request."));
+        } else {
+            message.insert(QStringLiteral("content"), text);
+            message.insert(QStringLiteral("refusal"), QJsonValue());
+        }
+        return compact(QJsonObject{
+            {QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
+            {QStringLiteral("object"), QStringLiteral("chat.completion")},
+            {QStringLiteral("created"), 1760400000},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                               {QStringLiteral("message"), message},
+                                                               {QStringLiteral("finish_reason"), finishWord(provider, ending)}}}},
+            {QStringLiteral("usage"), openAiUsage(usage)},
+        });
+    }
+    case Provider::Anthropic: {
+        QJsonArray content{QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")},
+                                       {QStringLiteral("thinking"), QStringLiteral("Planning four panels…")},
+                                       {QStringLiteral("signature"), QStringLiteral("sim")}}};
+        if (ending != Ending::Refused)
+            content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
+        return compact(QJsonObject{
+            {QStringLiteral("id"), QStringLiteral("msg_sim")},
+            {QStringLiteral("type"), QStringLiteral("message")},
+            {QStringLiteral("role"), QStringLiteral("assistant")},
+            {QStringLiteral("model"), model},
+            {QStringLiteral("content"), content},
+            {QStringLiteral("stop_reason"), finishWord(provider, ending)},
+            {QStringLiteral("stop_sequence"), QJsonValue()},
+            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), usage.input}, {QStringLiteral("output_tokens"), usage.output}}},
+        });
+    }
+    }
+    return {};
+}
+
+QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage, int pieces)
+{
+    QList<QByteArray> out;
+    const QStringList parts = ending == Ending::Refused ? QStringList{} : split(text, pieces);
+    switch (provider) {
+    case Provider::Gemini: {
+        if (ending == Ending::Refused) {
+            out << sse(body(provider, model, text, ending, usage));
+            break;
+        }
+        for (qsizetype i = 0; i < parts.size(); ++i) {
+            const bool last = i == parts.size() - 1;
+            QJsonObject chunk = geminiChunk(parts.at(i), last ? finishWord(provider, ending) : QString(), i == 0);
+            if (last) {
+                chunk.insert(QStringLiteral("usageMetadata"), geminiUsage(usage));
+                chunk.insert(QStringLiteral("modelVersion"), model);
+            }
+            out << sse(compact(chunk));
+        }
+        break;
+    }
+    case Provider::OpenAI:
+    case Provider::Qwen: {
+        auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
+            return sse(compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
+                                           {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                                           {QStringLiteral("model"), model},
+                                           {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                                                              {QStringLiteral("delta"), delta},
+                                                                                              {QStringLiteral("finish_reason"), finish}}}}}));
+        };
+        out << chunk(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QString()}}, QJsonValue());
+        if (ending == Ending::Refused)
+            out << chunk(QJsonObject{{QStringLiteral("refusal"), QStringLiteral("I can't help with that request.")}}, QJsonValue());
+        for (const QString &p : parts)
+            out << chunk(QJsonObject{{QStringLiteral("content"), p}}, QJsonValue());
+        out << chunk(QJsonObject{}, finishWord(provider, ending));
+        out << sse(compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
+                                       {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                                       {QStringLiteral("choices"), QJsonArray{}},
+                                       {QStringLiteral("usage"), openAiUsage(usage)}}));
+        out << sse("[DONE]");
+        break;
+    }
+    case Provider::Anthropic: {
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_start")},
+                                       {QStringLiteral("message"),
+                                        QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_sim")},
+                                                    {QStringLiteral("type"), QStringLiteral("message")},
+                                                    {QStringLiteral("role"), QStringLiteral("assistant")},
+                                                    {QStringLiteral("model"), model},
+                                                    {QStringLiteral("content"), QJsonArray{}},
+                                                    {QStringLiteral("stop_reason"), QJsonValue()},
+                                                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), usage.input},
+                                                                                          {QStringLiteral("output_tokens"), 1}}}}}}),
+                   "message_start");
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
+                                       {QStringLiteral("index"), 0},
+                                       {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")},
+                                                                                     {QStringLiteral("thinking"), QString()}}}}),
+                   "content_block_start");
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                                       {QStringLiteral("index"), 0},
+                                       {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking_delta")},
+                                                                             {QStringLiteral("thinking"), QStringLiteral("Planning…")}}}}),
+                   "content_block_delta");
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}),
+                   "content_block_stop");
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("ping")}}), "ping");
+        if (ending != Ending::Refused) {
+            out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
+                                           {QStringLiteral("index"), 1},
+                                           {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                                                                         {QStringLiteral("text"), QString()}}}}),
+                       "content_block_start");
+            for (const QString &p : parts)
+                out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                                               {QStringLiteral("index"), 1},
+                                               {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")},
+                                                                                     {QStringLiteral("text"), p}}}}),
+                           "content_block_delta");
+            out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 1}}),
+                       "content_block_stop");
+        }
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_delta")},
+                                       {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), finishWord(provider, ending)},
+                                                                             {QStringLiteral("stop_sequence"), QJsonValue()}}},
+                                       {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), usage.output}}}}),
+                   "message_delta");
+        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_stop")}}), "message_stop");
+        break;
+    }
+    }
+    return out;
+}
+
+QByteArray SimWire::streamErrorEvent(Provider provider)
+{
+    switch (provider) {
+    case Provider::Gemini:
+        return sse(R"({"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}})");
+    case Provider::OpenAI:
+        return sse(R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":"server_is_overloaded"}})");
+    case Provider::Qwen:
+        return sse(R"({"error":{"code":"ModelUnavailable","param":null,"message":"Model is unavailable, please try again later.","type":"ModelUnavailable"}})");
+    case Provider::Anthropic:
+        return sse(R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", "error");
+    }
+    return {};
+}
+
+SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int statusOverride)
+{
+    ErrorReply r;
+    auto gemini = [&](int status, const char *rpc, const char *message, const char *details = "[]") {
+        r.status = status;
+        r.body = QByteArray(R"({"error":{"code":)") + QByteArray::number(status) + R"(,"message":")" + message + R"(","status":")" + rpc
+                 + R"(","details":)" + details + "}}";
+    };
+    auto openai = [&](int status, const char *type, const char *code, const char *message) {
+        r.status = status;
+        r.body = QByteArray(R"({"error":{"message":")") + message + R"(","type":")" + type + R"(","param":null,"code":)"
+                 + (code ? QByteArray("\"") + code + "\"" : QByteArray("null")) + "}}";
+    };
+    auto dashscope = [&](int status, const char *code, const char *message) {
+        r.status = status;
+        r.body = QByteArray(R"({"error":{"code":")") + code + R"(","param":null,"message":")" + message + R"(","type":")" + code
+                 + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})";
+    };
+    auto anthropic = [&](int status, const char *type, const char *message) {
+        r.status = status;
+        r.body = QByteArray(R"({"type":"error","error":{"type":")") + type + R"(","message":")" + message + R"("},"request_id":"req_sim"})";
+    };
+
+    const bool overloaded = name == u"overloaded", rate = name == u"rate_limited", auth = name == u"auth", quota = name == u"quota",
+               bad = name == u"bad_request", notFound = name == u"not_found", timeout = name == u"timeout";
+    switch (provider) {
+    case Provider::Gemini:
+        if (overloaded)
+            gemini(503, "UNAVAILABLE", "This model is currently experiencing high demand. Spikes in demand are usually temporary. Please try again later.");
+        else if (rate)
+            gemini(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota. Please retry in 30s.",
+                   R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}])");
+        else if (auth)
+            gemini(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.",
+                   R"([{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}])");
+        else if (quota)
+            gemini(429, "RESOURCE_EXHAUSTED", "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0",
+                   R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}])");
+        else if (bad)
+            gemini(400, "INVALID_ARGUMENT", "Invalid JSON payload received.");
+        else if (notFound)
+            gemini(404, "NOT_FOUND", "models/unknown is not found for API version v1beta.");
+        else if (timeout)
+            gemini(504, "DEADLINE_EXCEEDED", "Deadline expired before operation could complete.");
+        else
+            gemini(500, "INTERNAL", "An internal error has occurred.");
+        break;
+    case Provider::OpenAI:
+        if (overloaded)
+            openai(503, "service_unavailable_error", "server_is_overloaded", "The server is overloaded or not ready yet.");
+        else if (rate)
+            openai(429, "requests", "rate_limit_exceeded", "Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.");
+        else if (auth)
+            openai(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-sim***.");
+        else if (quota)
+            openai(429, "insufficient_quota", "insufficient_quota", "You exceeded your current quota, please check your plan and billing details.");
+        else if (bad)
+            openai(400, "invalid_request_error", nullptr, "Invalid value for 'messages'.");
+        else if (notFound)
+            openai(404, "invalid_request_error", "model_not_found", "The model `unknown` does not exist or you do not have access to it.");
+        else if (timeout)
+            openai(408, "timeout", nullptr, "Request timed out.");
+        else
+            openai(500, "server_error", nullptr, "The server had an error while processing your request.");
+        break;
+    case Provider::Qwen:
+        if (overloaded)
+            dashscope(503, "ModelUnavailable", "Model is unavailable, please try again later.");
+        else if (rate)
+            dashscope(429, "Throttling.RateQuota", "Requests rate limit exceeded, please try again later.");
+        else if (auth)
+            dashscope(401, "invalid_api_key", "Incorrect API key provided.");
+        else if (quota)
+            dashscope(400, "Arrearage", "Access denied, please make sure your account is in good standing.");
+        else if (bad)
+            dashscope(400, "InvalidParameter", "Range of input length should be [1, 30720]");
+        else if (notFound)
+            dashscope(404, "model_not_found", "The model does not exist.");
+        else if (timeout)
+            dashscope(408, "RequestTimeOut", "Request timed out.");
+        else
+            dashscope(500, "InternalError", "An internal error has occurred.");
+        break;
+    case Provider::Anthropic:
+        if (overloaded)
+            anthropic(529, "overloaded_error", "Overloaded");
+        else if (rate)
+            anthropic(429, "rate_limit_error", "Number of requests has exceeded your per-minute rate limit.");
+        else if (auth)
+            anthropic(401, "authentication_error", "invalid x-api-key");
+        else if (quota)
+            anthropic(402, "billing_error", "Your credit balance is too low to access the API.");
+        else if (bad)
+            anthropic(400, "invalid_request_error", "messages: field required");
+        else if (notFound)
+            anthropic(404, "not_found_error", "model: unknown");
+        else if (timeout)
+            anthropic(504, "timeout_error", "Request timed out.");
+        else
+            anthropic(500, "api_error", "Internal server error");
+        break;
+    }
+    if (statusOverride > 0)
+        r.status = statusOverride;
+    return r;
+}
+
+QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBody)
+{
+    const QJsonObject root = QJsonDocument::fromJson(requestBody).object();
+    QString text;
+    switch (provider) {
+    case Provider::Gemini: {
+        const QJsonArray contents = root.value(QLatin1StringView("contents")).toArray();
+        for (const QJsonValue &c : contents) {
+            const QJsonArray parts = c.toObject().value(QLatin1StringView("parts")).toArray();
+            for (const QJsonValue &p : parts)
+                text += p.toObject().value(QLatin1StringView("text")).toString();
+        }
+        break;
+    }
+    case Provider::OpenAI:
+    case Provider::Qwen:
+    case Provider::Anthropic: {
+        const QJsonArray messages = root.value(QLatin1StringView("messages")).toArray();
+        for (const QJsonValue &m : messages) {
+            const QJsonObject mo = m.toObject();
+            if (mo.value(QLatin1StringView("role")).toString() == u"user")
+                text += mo.value(QLatin1StringView("content")).toString();
+        }
+        break;
+    }
+    }
+    static const QString prefix = QStringLiteral("Story:\n");
+    return text.startsWith(prefix) ? text.mid(prefix.size()) : text;
+}
+
+bool SimWire::requestWantsStream(Provider provider, const QByteArray &requestBody, const QString &path)
+{
+    if (provider == Provider::Gemini)
+        return path.endsWith(QLatin1StringView(":streamGenerateContent"));
+    return QJsonDocument::fromJson(requestBody).object().value(QLatin1StringView("stream")).toBool();
+}
+
+} // namespace bullpen

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/storyboard.h"
+
+namespace bullpen {
+
+// The simulator's storyboard: derived deterministically from the story text, so the output visibly
+// depends on the input. The story's sentences are spread over SETUP, DEVELOPMENT, TURN and CONCLUSION;
+// quoted speech becomes dialogue; capitalised or repeated names become characters.
+class StoryboardSynth final
+{
+public:
+    static Storyboard fromStory(const QString &story);
+    // The same, deliberately breaking one rule of SPEC 2.1 (three panels), for invalid-output scenarios.
+    static Storyboard brokenFromStory(const QString &story);
+};
+
+} // namespace bullpen
