@@ -12,7 +12,9 @@ void HttpExchange::ReplyDeleter::operator()(QNetworkReply *reply) const
 {
     if (!reply)
         return;
-    reply->disconnect();
+    // Never reply->disconnect() here: QNetworkReplyHttpImpl::abort() emits finished() *before* it
+    // signals its HTTP thread to drop the connection, and a blanket disconnect from inside finished()
+    // cuts that signal too, leaving the aborted request open on the wire.
     if (reply->isRunning())
         reply->abort();
     reply->deleteLater(); // never delete a reply inside its own signal
@@ -131,6 +133,7 @@ void HttpExchange::onFinished()
         }
     }
 
+    QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
     m_reply.reset();
     auto context = std::move(m_context);
     deleteLater();

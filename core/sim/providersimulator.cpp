@@ -262,21 +262,33 @@ void ProviderSimulator::missingHandler(const QHttpServerRequest &request, QTcpSo
 
 void ProviderSimulator::watch(Provider provider, QTcpSocket *socket)
 {
-    m_owed[socket] = provider;
+    m_owed[socket] = {QPointer<QTcpSocket>(socket), provider};
     connect(socket, &QTcpSocket::disconnected, this, &ProviderSimulator::onSocketGone, Qt::UniqueConnection);
-    connect(socket, &QObject::destroyed, this, &ProviderSimulator::onSocketGone, Qt::UniqueConnection);
+    if (!m_pollTimer) {
+        m_pollTimer = new QTimer(this);
+        m_pollTimer->setInterval(20);
+        connect(m_pollTimer, &QTimer::timeout, this, &ProviderSimulator::pollOwed);
+    }
+    m_pollTimer->start();
 }
 
-void ProviderSimulator::onSocketGone()
+void ProviderSimulator::onSocketGone() { pollOwed(); }
+
+void ProviderSimulator::pollOwed()
 {
-    auto *socket = static_cast<QTcpSocket *>(sender());
-    const auto it = m_owed.find(socket);
-    if (it == m_owed.end())
-        return;
-    const Provider provider = it->second;
-    m_owed.erase(it);
-    ++m_counters[provider].closedByClient;
-    Q_EMIT clientClosed(provider);
+    for (auto it = m_owed.begin(); it != m_owed.end();) {
+        const QPointer<QTcpSocket> &socket = it->second.first;
+        if (socket && socket->state() == QAbstractSocket::ConnectedState) {
+            ++it;
+            continue;
+        }
+        const Provider provider = it->second.second;
+        it = m_owed.erase(it);
+        ++m_counters[provider].closedByClient;
+        Q_EMIT clientClosed(provider);
+    }
+    if (m_owed.empty() && m_pollTimer)
+        m_pollTimer->stop();
 }
 
 void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)

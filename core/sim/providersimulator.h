@@ -10,6 +10,7 @@
 #include <QPointer>
 #include <QRandomGenerator64>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QUrl>
 
 #include <map>
@@ -66,6 +67,7 @@ private:
                  QPointer<QTcpSocket> socket);
     void watch(Provider provider, QTcpSocket *socket);
     void onSocketGone();
+    void pollOwed();
     void finished(Provider provider, QTcpSocket *socket);
     void writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers = {});
     void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, bool cutBeforeEnd);
@@ -74,7 +76,10 @@ private:
     Provider m_primary = Provider::Gemini;
     std::optional<Provider> m_fallback = Provider::Qwen;
     std::map<Provider, Counters> m_counters;
-    std::map<QTcpSocket *, Provider> m_owed; // sockets still waiting for an answer
+    // Sockets still waiting for an answer. QAbstractHttpServer may drop every signal connection of a
+    // socket whose peer closed, so closes are also found by polling the socket state.
+    std::map<QTcpSocket *, std::pair<QPointer<QTcpSocket>, Provider>> m_owed;
+    QTimer *m_pollTimer = nullptr;
     std::map<Provider, QRandomGenerator64> m_random;
     quint16 m_port = 0;
 };

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include "loopbackrig.h"
+
+#include <QSignalSpy>
+
+namespace bullpen::test {
+
+LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optional<Provider> fallback, bool stream)
+{
+    const auto sc = Scenario::load(scenario, &m_error);
+    if (!sc)
+        return;
+    m_sim = std::make_unique<ProviderSimulator>();
+    if (!m_sim->start(0, &m_error))
+        return;
+    m_sim->setScenario(*sc);
+    m_sim->setRoles(primary, fallback);
+    m_settings = Settings::defaults();
+    for (auto &entry : m_settings.providers) {
+        entry.second.baseUrl = m_sim->baseUrl(entry.first);
+        entry.second.apiKey = QStringLiteral("test-key-") + toId(entry.first);
+        entry.second.stream = stream;
+    }
+    m_client = std::make_unique<StoryboardClient>(m_settings);
+    m_service = std::make_unique<StoryboardGenerationService>(SteadyClock::instance());
+    m_client->registerWith(*m_service);
+    QObject::connect(m_service.get(), &StoryboardGenerationService::eventRecorded, m_service.get(), [this](const Event &e) { events << e; });
+    m_ok = true;
+}
+
+LoopbackRig::~LoopbackRig()
+{
+    if (m_service)
+        m_service->shutdown();
+}
+
+std::optional<StoryboardResult> LoopbackRig::run(const StagePolicy &policy, const QString &story, int waitMs)
+{
+    QSignalSpy finished(m_service.get(), &StoryboardGenerationService::finished);
+    m_service->start(StoryboardRequest{story, QStringLiteral("tester@example.com"), {}}, policy);
+    if (!finished.wait(waitMs))
+        return std::nullopt;
+    return finished.first().first().value<StoryboardResult>();
+}
+
+} // namespace bullpen::test

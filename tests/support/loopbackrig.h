@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/settings.h"
+#include "engine/storyboardgenerationservice.h"
+#include "providers/storyboardclient.h"
+#include "sim/providersimulator.h"
+
+#include <QList>
+
+#include <memory>
+
+namespace bullpen::test {
+
+// The real thing over loopback: the simulator on 127.0.0.1, real QNetworkAccessManager adapters
+// pointed at it, the generation service on the steady clock.
+class LoopbackRig
+{
+public:
+    LoopbackRig(const QString &scenario, Provider primary, std::optional<Provider> fallback, bool stream = true);
+    ~LoopbackRig();
+
+    bool ok() const { return m_ok; }
+    QString error() const { return m_error; }
+    ProviderSimulator &simulator() { return *m_sim; }
+    StoryboardGenerationService &service() { return *m_service; }
+    StoryboardClient &client() { return *m_client; }
+    Settings &settings() { return m_settings; }
+
+    // Runs one generation to its end (the event loop turns meanwhile); nothing if it did not end in time.
+    std::optional<StoryboardResult> run(const StagePolicy &policy, const QString &story, int waitMs = 30000);
+    QList<Event> events;
+
+private:
+    bool m_ok = false;
+    QString m_error;
+    Settings m_settings;
+    std::unique_ptr<ProviderSimulator> m_sim;
+    std::unique_ptr<StoryboardClient> m_client;
+    std::unique_ptr<StoryboardGenerationService> m_service;
+};
+
+} // namespace bullpen::test

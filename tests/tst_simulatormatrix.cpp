@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// Every built-in scenario × each provider format as the primary, over real loopback HTTP: the expected
+// kind, the expected relief decision, and exactly one simulator request per attempt (also for
+// primary-reset, where Qt would otherwise resend the POST).
+#include "loopbackrig.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+const QString kStory = QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
+
+Provider reliefFor(Provider p)
+{
+    switch (p) {
+    case Provider::Gemini:
+        return Provider::Qwen;
+    case Provider::Qwen:
+        return Provider::OpenAI;
+    case Provider::OpenAI:
+        return Provider::Anthropic;
+    case Provider::Anthropic:
+        return Provider::Gemini;
+    }
+    return Provider::Qwen;
+}
+
+struct Expected
+{
+    const char *scenario;
+    FailureKind primaryKind; // UNKNOWN here means "the primary succeeds"
+    bool relief;
+    FinalState state;
+    std::optional<FailureKind> reliefKind; // when the relief provider fails too
+    bool clientCloses = false;             // the simulator must see the primary's connection closed by us
+};
+
+const Expected kMatrix[] = {
+    {"healthy", FailureKind::UNKNOWN, false, FinalState::Succeeded, {}},
+    {"primary-overloaded", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {}},
+    {"primary-rate-limited", FailureKind::RATE_LIMITED, true, FinalState::Succeeded, {}},
+    {"primary-hang", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true},
+    {"primary-slow-drip", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true},
+    {"primary-truncated", FailureKind::OUTPUT_TRUNCATED, true, FinalState::Succeeded, {}},
+    {"primary-malformed", FailureKind::OUTPUT_INVALID, true, FinalState::Succeeded, {}},
+    {"primary-invalid-storyboard", FailureKind::OUTPUT_INVALID, true, FinalState::Succeeded, {}},
+    {"primary-auth", FailureKind::AUTH_CONFIG, false, FinalState::Failed, {}},
+    {"primary-refused", FailureKind::REFUSED, false, FinalState::Failed, {}},
+    {"primary-reset", FailureKind::NETWORK, true, FinalState::Succeeded, {}},
+    {"primary-stream-cut", FailureKind::NETWORK, true, FinalState::Succeeded, {}},
+    {"primary-stream-error", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {}},
+    {"both-down", FailureKind::TRANSIENT_SERVER, true, FinalState::Failed, FailureKind::TRANSIENT_SERVER},
+    {"fallback-hang", FailureKind::TRANSIENT_SERVER, true, FinalState::Failed, FailureKind::TIMEOUT},
+};
+
+} // namespace
+
+class tst_SimulatorMatrix : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void matrix_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<Provider>("primary");
+        QTest::addColumn<bool>("stream");
+        QTest::addColumn<int>("row");
+        for (int i = 0; i < int(std::size(kMatrix)); ++i) {
+            for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+                QTest::addRow("%s / %s", kMatrix[i].scenario, qPrintable(toId(p))) << QString::fromLatin1(kMatrix[i].scenario) << p << true << i;
+                const QString s = QString::fromLatin1(kMatrix[i].scenario);
+                if (s == u"healthy" || s == u"primary-reset" || s == u"primary-truncated" || s == u"primary-malformed"
+                    || s == u"primary-refused" || s == u"primary-stream-cut")
+                    QTest::addRow("%s / %s / no stream", kMatrix[i].scenario, qPrintable(toId(p))) << s << p << false << i;
+            }
+        }
+    }
+
+    void matrix()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(Provider, primary);
+        QFETCH(bool, stream);
+        QFETCH(int, row);
+        const Expected &want = kMatrix[row];
+        const Provider relief = reliefFor(primary);
+
+        LoopbackRig rig(scenario, primary, relief, stream);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        QSignalSpy closed(&rig.simulator(), &ProviderSimulator::clientClosed);
+        StagePolicy policy = StagePolicy::relief(primary, relief);
+        policy.primaryTimeout = 1200ms;
+        policy.fallbackTimeout = 1200ms;
+        const auto result = rig.run(policy, kStory);
+        QVERIFY(result);
+        const StoryboardResult &r = *result;
+
+        QCOMPARE(r.state, want.state);
+        const AttemptRecord &first = r.attempts.first();
+        QCOMPARE(first.provider, primary);
+        if (want.primaryKind == FailureKind::UNKNOWN) {
+            QVERIFY2(first.success, first.failure ? qPrintable(first.failure->detail) : "");
+        } else {
+            QVERIFY(!first.success);
+            QVERIFY2(first.failure->kind == want.primaryKind, qPrintable(enumName(first.failure->kind) + QStringLiteral(": ") + first.failure->detail));
+        }
+        QCOMPARE(r.attempts.size(), want.relief ? 2 : 1);
+        if (want.relief) {
+            QCOMPARE(r.attempts.at(1).provider, relief);
+            QCOMPARE(r.attempts.at(1).success, !want.reliefKind.has_value());
+            if (want.reliefKind)
+                QCOMPARE(r.attempts.at(1).failure->kind, *want.reliefKind);
+        }
+        if (r.state == FinalState::Succeeded) {
+            QVERIFY(r.storyboard);
+            QCOMPARE(r.storyboard->panels.size(), 4);
+            QVERIFY2(r.storyboard->panels.first().scene.contains(QStringLiteral("Mina")), "the storyboard must come from the story");
+            QCOMPARE(r.fallback.applied, want.relief);
+            QVERIFY(r.tokens.known());
+        }
+
+        // SPEC 4.4 / 11.1: one HTTP request per attempt, counted on both sides.
+        QCOMPARE(rig.simulator().counters(primary).requests, 1);
+        QCOMPARE(rig.simulator().counters(relief).requests, want.relief ? 1 : 0);
+        for (const AttemptRecord &a : r.attempts)
+            QCOMPARE(a.requestsSent, 1);
+
+        // Cancellation on the wire: our abort reached the simulator as a closed connection.
+        if (want.clientCloses)
+            QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(primary).closedByClient, 1, 5000);
+        if (want.reliefKind == FailureKind::TIMEOUT)
+            QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(relief).closedByClient, 1, 5000);
+    }
+
+    void flakyKeepsTheInvariants()
+    {
+        LoopbackRig rig(QStringLiteral("flaky"), Provider::Gemini, Provider::Qwen);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        policy.primaryTimeout = 800ms;
+        policy.fallbackTimeout = 800ms;
+        int attempts[2] = {0, 0};
+        for (int i = 0; i < 24; ++i) {
+            const auto r = rig.run(policy, kStory + QString::number(i));
+            QVERIFY(r);
+            QVERIFY(r->attempts.size() == 1 || r->attempts.size() == 2);
+            for (const AttemptRecord &a : r->attempts) {
+                QCOMPARE(a.requestsSent, 1);
+                QVERIFY(a.duration <= std::chrono::microseconds(800ms) + std::chrono::microseconds(200ms));
+                ++attempts[a.provider == Provider::Gemini ? 0 : 1];
+            }
+            QVERIFY(r->elapsed <= std::chrono::microseconds(1600ms) + std::chrono::microseconds(200ms));
+        }
+        QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, attempts[0]);
+        QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, attempts[1]);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_SimulatorMatrix)
+#include "tst_simulatormatrix.moc"

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// The four wire formats without a network: what the simulator writes, each adapter reads back exactly
+// (bodies and streams, fed whole and byte by byte); and hostile bodies never crash a parser and never
+// pass as a success.
+#include "contract/storyboardparser.h"
+#include "failure/failureclassifier.h"
+#include "providers/sseparser.h"
+#include "providers/wireformat.h"
+#include "sim/simwire.h"
+#include "sim/storyboardsynth.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace bullpen;
+
+Q_DECLARE_METATYPE(bullpen::SimWire::Ending)
+
+namespace {
+
+const QString kStory = QStringLiteral("하루가 학교에 간다. 고양이가 따라온다. \"열쇠를 잊었어,\" 고양이가 말한다. 둘은 함께 집에 간다.");
+
+QString storyboardText()
+{
+    return QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(kStory).toJson()).toJson(QJsonDocument::Compact));
+}
+
+ProviderResponse decodeStream(Provider p, const QList<QByteArray> &events, int sliceSize, bool *terminated)
+{
+    const auto format = WireFormat::create(p);
+    auto decoder = format->streamDecoder();
+    SseParser parser;
+    ProviderResponse r;
+    r.httpStatus = 200;
+    QByteArray all;
+    for (const QByteArray &e : events)
+        all += e;
+    for (qsizetype i = 0; i < all.size(); i += sliceSize) {
+        const QList<SseEvent> parsed = parser.feed(QByteArrayView(all).sliced(i, std::min<qsizetype>(sliceSize, all.size() - i)));
+        for (const SseEvent &e : parsed)
+            decoder->onEvent(e, r);
+    }
+    *terminated = decoder->terminated();
+    if (!*terminated)
+        r.bodyTruncated = true;
+    return r;
+}
+
+void providers()
+{
+    QTest::addColumn<Provider>("provider");
+    for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic})
+        QTest::newRow(qPrintable(toId(p))) << p;
+}
+
+} // namespace
+
+class tst_WireFormats : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void bodyRoundTrip_data() { providers(); }
+    void bodyRoundTrip()
+    {
+        QFETCH(Provider, provider);
+        const QString text = storyboardText();
+        const QByteArray body = SimWire::body(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, TokenUsage{11, 22});
+        ProviderResponse r;
+        r.httpStatus = 200;
+        WireFormat::create(provider)->parseBody(body, r);
+        QVERIFY2(r.malformedBody.isEmpty(), qPrintable(r.malformedBody));
+        QCOMPARE(r.text, text); // thought / thinking parts skipped
+        QCOMPARE(r.usage.input, 11);
+        QCOMPARE(r.usage.output, 22);
+        QVERIFY(!FailureClassifier::classify(provider, r));
+        QVERIFY(StoryboardParser::parse(r.text).ok());
+    }
+
+    void streamRoundTrip_data()
+    {
+        QTest::addColumn<Provider>("provider");
+        QTest::addColumn<int>("slice");
+        for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic})
+            for (int slice : {1, 7, 100000})
+                QTest::addRow("%s, %d-byte reads", qPrintable(toId(p)), slice) << p << slice;
+    }
+    void streamRoundTrip()
+    {
+        QFETCH(Provider, provider);
+        QFETCH(int, slice);
+        const QString text = storyboardText();
+        bool terminated = false;
+        const ProviderResponse r =
+            decodeStream(provider, SimWire::stream(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, TokenUsage{5, 9}, 5), slice, &terminated);
+        QVERIFY(terminated);
+        QCOMPARE(r.text, text);
+        QCOMPARE(r.usage.output, 9);
+        QVERIFY2(!FailureClassifier::classify(provider, r), qPrintable(r.malformedBody));
+    }
+
+    void endings_data()
+    {
+        QTest::addColumn<Provider>("provider");
+        QTest::addColumn<SimWire::Ending>("ending");
+        QTest::addColumn<FailureKind>("kind");
+        for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic}) {
+            QTest::addRow("%s max tokens", qPrintable(toId(p))) << p << SimWire::Ending::MaxTokens << FailureKind::OUTPUT_TRUNCATED;
+            QTest::addRow("%s refused", qPrintable(toId(p))) << p << SimWire::Ending::Refused << FailureKind::REFUSED;
+        }
+    }
+    void endings()
+    {
+        QFETCH(Provider, provider);
+        QFETCH(SimWire::Ending, ending);
+        QFETCH(FailureKind, kind);
+        const QString text = storyboardText().left(40);
+        ProviderResponse body;
+        body.httpStatus = 200;
+        WireFormat::create(provider)->parseBody(SimWire::body(provider, QStringLiteral("m"), text, ending, {}), body);
+        QCOMPARE(FailureClassifier::classify(provider, body)->kind, kind);
+        bool terminated = false;
+        const ProviderResponse streamed = decodeStream(provider, SimWire::stream(provider, QStringLiteral("m"), text, ending, {}), 3, &terminated);
+        QVERIFY(terminated);
+        QCOMPARE(FailureClassifier::classify(provider, streamed)->kind, kind);
+    }
+
+    void streamCutBeforeEndMarker_data() { providers(); }
+    void streamCutBeforeEndMarker()
+    {
+        QFETCH(Provider, provider);
+        QList<QByteArray> events = SimWire::stream(provider, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, {}, 6);
+        events.removeLast(); // the end marker (or the chunk carrying finishReason) never comes
+        if (provider == Provider::OpenAI || provider == Provider::Qwen)
+            events.removeLast(), events.removeLast(); // usage chunk and finish chunk too
+        bool terminated = true;
+        const ProviderResponse r = decodeStream(provider, events, 13, &terminated);
+        QVERIFY(!terminated);
+        QCOMPARE(FailureClassifier::classify(provider, r)->kind, FailureKind::NETWORK);
+    }
+
+    void errorEventInsideStream_data() { providers(); }
+    void errorEventInsideStream()
+    {
+        QFETCH(Provider, provider);
+        QList<QByteArray> events = SimWire::stream(provider, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, {}, 6).mid(0, 2);
+        events << SimWire::streamErrorEvent(provider);
+        bool terminated = false;
+        const ProviderResponse r = decodeStream(provider, events, 5, &terminated);
+        QVERIFY(r.errorInStream);
+        const auto f = FailureClassifier::classify(provider, r);
+        QCOMPARE(f->kind, FailureKind::TRANSIENT_SERVER);
+        QVERIFY(f->capacity);
+    }
+
+    void hostileBodies_data()
+    {
+        QTest::addColumn<Provider>("provider");
+        QTest::addColumn<QByteArray>("body");
+        const QByteArray huge = "{\"x\":\"" + QByteArray(4 * 1024 * 1024, 'a') + "\"}";
+        QByteArray deep;
+        for (int i = 0; i < 5000; ++i)
+            deep += '[';
+        const QList<std::pair<const char *, QByteArray>> bodies = {
+            {"empty", QByteArray()},
+            {"whitespace", QByteArray(" \n\t ")},
+            {"truncated JSON", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"{\\\"ti")},
+            {"array", QByteArray("[1,2,3]")},
+            {"null", QByteArray("null")},
+            {"string", QByteArray("\"hello\"")},
+            {"wrong types", QByteArray("{\"candidates\":\"x\",\"choices\":5,\"content\":{},\"usage\":\"lots\",\"usageMetadata\":[1]}")},
+            {"parts not objects", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[1,null,\"x\"]}}],\"choices\":[null],\"content\":[1,\"x\",null]}")},
+            {"text not a string", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":42}]},\"finishReason\":7}],\"choices\":[{\"message\":{\"content\":{\"a\":1}},\"finish_reason\":[]}],\"content\":[{\"type\":\"text\",\"text\":[1]}],\"stop_reason\":{}}")},
+            {"invalid UTF-8", QByteArray("{\"choices\":[{\"message\":{\"content\":\"\xff\xfe\xfd\"},\"finish_reason\":\"stop\"}]}")},
+            {"NUL bytes", QByteArray("{\"content\":[{\"type\":\"text\",\"text\":\"a\0b\"}]}", 40)},
+            {"huge string", huge},
+            {"deep nesting", deep},
+            {"HTML error page", QByteArray("<html><body><h1>502 Bad Gateway</h1></body></html>")},
+        };
+        for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic})
+            for (const auto &[name, body] : bodies)
+                QTest::addRow("%s: %s", qPrintable(toId(p)), name) << p << body;
+    }
+    void hostileBodies()
+    {
+        QFETCH(Provider, provider);
+        QFETCH(QByteArray, body);
+        const auto format = WireFormat::create(provider);
+        ProviderResponse r;
+        r.httpStatus = 200;
+        format->parseBody(body, r); // must not crash
+        // As a success body: never accepted as a storyboard.
+        const auto failure = FailureClassifier::classify(provider, r);
+        QVERIFY2(failure || !StoryboardParser::parse(r.text).ok(), "garbage accepted as a storyboard");
+        // As a stream: fed byte-wise chunks of garbage, the decoder stays sane and does not call it whole.
+        bool terminated = false;
+        const ProviderResponse streamed = decodeStream(provider, {QByteArray("data: ") + body.left(200000) + "\r\n\r\n"}, 4096, &terminated);
+        QVERIFY(FailureClassifier::classify(provider, streamed).has_value());
+        // As an error body with a 500: classified, one-line detail, never a success.
+        ProviderResponse error;
+        error.httpStatus = 500;
+        error.errorBody = body;
+        const auto f = FailureClassifier::classify(provider, error);
+        QVERIFY(f.has_value());
+        QVERIFY(!f->detail.contains(QLatin1Char('\n')));
+    }
+
+    void sseFraming_data()
+    {
+        QTest::addColumn<QByteArray>("stream");
+        QTest::addColumn<QStringList>("events");
+        QTest::newRow("LF") << QByteArray("data: a\n\ndata: b\n\n") << QStringList{QStringLiteral("|a"), QStringLiteral("|b")};
+        QTest::newRow("CRLF") << QByteArray("data: a\r\n\r\ndata: b\r\n\r\n") << QStringList{QStringLiteral("|a"), QStringLiteral("|b")};
+        QTest::newRow("CR") << QByteArray("data: a\r\rdata: b\r\r") << QStringList{QStringLiteral("|a"), QStringLiteral("|b")};
+        QTest::newRow("named events") << QByteArray("event: ping\ndata: {}\n\nevent: error\ndata: {\"x\":1}\n\n")
+                                      << QStringList{QStringLiteral("ping|{}"), QStringLiteral("error|{\"x\":1}")};
+        QTest::newRow("multi-line data") << QByteArray("data: a\ndata: b\n\n") << QStringList{QStringLiteral("|a\nb")};
+        QTest::newRow("comments and ids") << QByteArray(":HTTP_STATUS/200\nid: 1\ndata:x\n\n") << QStringList{QStringLiteral("|x")};
+        QTest::newRow("unterminated last event") << QByteArray("data: a\n\ndata: b") << QStringList{QStringLiteral("|a")};
+    }
+    void sseFraming()
+    {
+        QFETCH(QByteArray, stream);
+        QFETCH(QStringList, events);
+        for (int slice : {1, 2, 1000}) {
+            SseParser parser;
+            QStringList got;
+            for (qsizetype i = 0; i < stream.size(); i += slice) {
+                const QList<SseEvent> parsed = parser.feed(QByteArrayView(stream).sliced(i, std::min<qsizetype>(slice, stream.size() - i)));
+                for (const SseEvent &e : parsed)
+                    got << QString::fromUtf8(e.event + '|' + e.data);
+            }
+            QCOMPARE(got, events);
+        }
+    }
+
+    void requestsCarryTheStoryAndNoKeyInTheUrl_data() { providers(); }
+    void requestsCarryTheStoryAndNoKeyInTheUrl()
+    {
+        QFETCH(Provider, provider);
+        ProviderEndpoint e;
+        e.provider = provider;
+        e.baseUrl = QUrl(QStringLiteral("https://example.invalid/v1/"));
+        e.model = QStringLiteral("model-x");
+        e.apiKey = QStringLiteral("secret-key-123");
+        const auto format = WireFormat::create(provider);
+        const QNetworkRequest req = format->request(e);
+        QVERIFY(!req.url().toString().contains(e.apiKey)); // keys only in headers
+        bool keyInHeader = false;
+        const QList<QByteArray> names = req.rawHeaderList();
+        for (const QByteArray &h : names)
+            keyInHeader = keyInHeader || req.rawHeader(h).contains("secret-key-123");
+        QVERIFY(keyInHeader);
+        QVERIFY(!req.url().path().contains(QStringLiteral("//")));
+        const QByteArray body = format->body(e, StoryboardRequest{kStory, QStringLiteral("user"), {}});
+        QVERIFY(!body.contains("secret-key-123"));
+        QCOMPARE(SimWire::storyFromRequest(provider, body), kStory);
+        QVERIFY(SimWire::requestWantsStream(provider, body, req.url().path()));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_WireFormats)
+#include "tst_wireformats.moc"
