@@ -427,6 +427,9 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
 
     const int status = *r.httpStatus;
     const bool success = status >= 200 && status < 300;
+    if (status >= 300 && status < 400) // redirects are never followed (a 307 would re-post the body)
+        return Failure{FailureKind::AUTH_CONFIG,
+                       QStringLiteral("HTTP %1 redirect; Bullpen does not follow redirects: check the base URL").arg(status), false, {}};
 
     // 4. An error body: the HTTP error, or an error event inside a 2xx stream.
     if (!success || (r.errorInStream && !r.errorBody.isEmpty())) {

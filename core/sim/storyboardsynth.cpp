@@ -41,14 +41,22 @@ QStringList quotesOf(const QString &text)
 QStringList namesOf(const QString &text)
 {
     // English capitalised words that are not sentence starts, and Korean words before 이/가/은/는 (subjects).
-    static const QRegularExpression english(QStringLiteral(R"((?<=[a-z,] )([A-Z][a-z]{1,20}))"));
-    static const QRegularExpression korean(QStringLiteral(R"(([가-힣]{2,4})(?:이|가|은|는|와|과)(?=\s))"));
+    static const QRegularExpression english(QStringLiteral(R"(\b([A-Z][a-z]{1,20})\b)"));
+    static const QRegularExpression korean(QStringLiteral(R"(([가-힣]{2,4})(?:가|은|는|와|과)(?=\s))"));
+    // Words that start sentences or name times, not people.
+    static const QStringList notNames{
+        QStringLiteral("The"), QStringLiteral("A"), QStringLiteral("An"), QStringLiteral("They"), QStringLiteral("He"),
+        QStringLiteral("She"), QStringLiteral("It"), QStringLiteral("You"), QStringLiteral("We"), QStringLiteral("I"),
+        QStringLiteral("Then"), QStringLiteral("But"), QStringLiteral("And"), QStringLiteral("When"), QStringLiteral("One"),
+        QStringLiteral("Today"), QStringLiteral("Tomorrow"), QStringLiteral("Yesterday"), QStringLiteral("Thanks"),
+        QStringLiteral("오늘"), QStringLiteral("내일"), QStringLiteral("어제"), QStringLiteral("아침"), QStringLiteral("저녁"),
+        QStringLiteral("그날"), QStringLiteral("우리"), QStringLiteral("모두"), QStringLiteral("둘"), QStringLiteral("그것"), QStringLiteral("마리"), QStringLiteral("사람"), QStringLiteral("한 마리")};
     QStringList out;
     for (const QRegularExpression *re : {&english, &korean}) {
         auto it = re->globalMatch(text);
         while (it.hasNext()) {
             const QString name = it.next().captured(1);
-            if (!out.contains(name))
+            if (!out.contains(name) && !notNames.contains(name))
                 out << name;
         }
     }

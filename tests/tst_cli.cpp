@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// bullpen-cli generate as a user runs it: a separate process, the built-in simulator, JSON out.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+const QString kStory = QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
+
+} // namespace
+
+class tst_Cli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+
+    Run cli(QStringList args)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys()) {
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")))
+                env.remove(k);
+        }
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path()); // no settings or key file of the machine's user
+        p.setProcessEnvironment(env);
+        args.prepend(QStringLiteral("generate"));
+        p.start(QStringLiteral(BULLPEN_CLI), args);
+        Run r;
+        if (!p.waitForFinished(60'000)) {
+            p.kill();
+            return r;
+        }
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        return r;
+    }
+
+private Q_SLOTS:
+    void overloadedPrimaryFallsBackToQwen()
+    {
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"),
+                           QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("built-in simulator"), r.err.constData());
+        const QJsonObject o = r.json();
+        QCOMPARE(o.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
+        QCOMPARE(o.value(QStringLiteral("provider_fallback_applied")).toBool(), true);
+        QCOMPARE(o.value(QStringLiteral("provider_fallback_reason")).toString(), QStringLiteral("gemini_provider_unavailable"));
+        QCOMPARE(o.value(QStringLiteral("primary_final_model_provider")).toString(), QStringLiteral("gemini"));
+        QCOMPARE(o.value(QStringLiteral("final_model_provider")).toString(), QStringLiteral("qwen"));
+        QCOMPARE(o.value(QStringLiteral("final_model_id")).toString(), QStringLiteral("qwen-plus"));
+        const QJsonArray attempts = o.value(QStringLiteral("attempts")).toArray();
+        QCOMPARE(attempts.size(), 2);
+        for (const char *key : {"stage", "provider", "model", "role", "success", "kind", "http_status", "duration_ms", "deadline_ms",
+                                "requests_sent", "tokens_in", "tokens_out"})
+            QVERIFY2(attempts.at(0).toObject().contains(QLatin1StringView(key)), key);
+        QCOMPARE(attempts.at(0).toObject().value(QStringLiteral("http_status")).toInt(), 503);
+        QCOMPARE(attempts.at(0).toObject().value(QStringLiteral("requests_sent")).toInt(), 1);
+        QCOMPARE(o.value(QStringLiteral("storyboard")).toObject().value(QStringLiteral("panels")).toArray().size(), 4);
+        QVERIFY(o.value(QStringLiteral("events")).toArray().size() >= 7);
+        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 1);
+    }
+
+    void authFailureIsFinal()
+    {
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-auth"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject o = r.json();
+        QCOMPARE(o.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+        QCOMPARE(o.value(QStringLiteral("public_code")).toString(), QStringLiteral("AI_PROVIDER_CONFIG"));
+        QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("AUTH_CONFIG"));
+        QCOMPARE(o.value(QStringLiteral("attempts")).toArray().size(), 1);
+    }
+
+    void hangingPrimaryTimesOutThenFallsBack()
+    {
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-hang"),
+                           QStringLiteral("--primary-timeout"), QStringLiteral("2s"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray attempts = r.json().value(QStringLiteral("attempts")).toArray();
+        QCOMPARE(attempts.size(), 2);
+        const QJsonObject primary = attempts.at(0).toObject();
+        QCOMPARE(primary.value(QStringLiteral("kind")).toString(), QStringLiteral("TIMEOUT"));
+        QCOMPARE(primary.value(QStringLiteral("aborted_by")).toString(), QStringLiteral("deadline"));
+        const double ms = primary.value(QStringLiteral("duration_ms")).toDouble();
+        QVERIFY2(ms >= 2000.0 && ms < 3000.0, qPrintable(QString::number(ms)));
+        QCOMPARE(attempts.at(1).toObject().value(QStringLiteral("success")).toBool(), true);
+    }
+
+    void humanOutput()
+    {
+        const Run r = cli({QStringLiteral("--story"), kStory});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("SUCCEEDED"), r.out.constData());
+        QVERIFY(r.out.contains("SETUP"));
+        QVERIFY(r.out.contains("CONCLUSION"));
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("says");
+        QTest::newRow("same provider twice") << QStringList{QStringLiteral("--fallback"), QStringLiteral("gemini")}
+                                             << QByteArray("STORYBOARD_FALLBACK_PROVIDER");
+        QTest::newRow("zero timeout") << QStringList{QStringLiteral("--primary-timeout"), QStringLiteral("0s")}
+                                      << QByteArray("STORYBOARD_PRIMARY_TIMEOUT");
+        QTest::newRow("unit missing") << QStringList{QStringLiteral("--budget"), QStringLiteral("120")} << QByteArray("with a unit");
+        QTest::newRow("unknown scenario") << QStringList{QStringLiteral("--scenario"), QStringLiteral("sunny")} << QByteArray("primary-overloaded");
+        QTest::newRow("unknown policy") << QStringList{QStringLiteral("--policy"), QStringLiteral("yolo")} << QByteArray("STORYBOARD_POLICY");
+        QTest::newRow("no story") << QStringList{} << QByteArray("--story");
+    }
+
+    void refusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, says);
+        if (!args.isEmpty() || QString::fromLatin1(QTest::currentDataTag()) != u"no story")
+            args << QStringLiteral("--story") << kStory;
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(says), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void rawUserIdIsNeverPrinted()
+    {
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--user"), QStringLiteral("haru.secret@example.com"),
+                           QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(!r.out.contains("haru.secret"));
+        QVERIFY(!r.err.contains("haru.secret"));
+        QVERIFY(!r.out.contains("sim-key-")); // nor a key
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Cli)
+#include "tst_cli.moc"

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// SPEC 4.4 over real HTTP/1.1: Qt's QNetworkAccessManager silently resends a POST when the server
+// closes the connection after reading it (shown here with a plain QByteArray body), and Bullpen's
+// adapters send exactly one request in the same situation, on a fresh and on a reused connection.
+#include "loopbackrig.h"
+
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono_literals;
+
+class tst_NoResend : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void plainQtResendsThePost()
+    {
+        // Documents the hazard the adapters guard against; if a Qt update stops resending, this
+        // row says so and the guard is merely redundant.
+        ProviderSimulator sim;
+        QString error;
+        QVERIFY2(sim.start(0, &error), qPrintable(error));
+        sim.setScenario(*Scenario::load(QStringLiteral("primary-reset"), &error));
+        sim.setRoles(Provider::Gemini, std::nullopt);
+        QNetworkAccessManager nam;
+        QNetworkRequest req(QUrl(sim.baseUrl(Provider::Gemini).toString() + QStringLiteral("/models/m:generateContent")));
+        req.setRawHeader("x-goog-api-key", "k");
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        QNetworkReply *reply = nam.post(req, QByteArray("{\"contents\":[]}"));
+        int sent = 0;
+        connect(reply, &QNetworkReply::requestSent, this, [&sent] { ++sent; });
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        QVERIFY(done.wait(10'000));
+        QCOMPARE(sim.counters(Provider::Gemini).requests, 2);
+        QCOMPARE(sent, 2);
+        reply->deleteLater();
+    }
+
+    void adapterSendsOnce_data()
+    {
+        QTest::addColumn<Provider>("provider");
+        QTest::addColumn<bool>("stream");
+        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+            for (bool stream : {true, false})
+                QTest::addRow("%s%s", qPrintable(toId(p)), stream ? "" : " (no stream)") << p << stream;
+    }
+
+    void adapterSendsOnce()
+    {
+        QFETCH(Provider, provider);
+        QFETCH(bool, stream);
+        LoopbackRig rig(QStringLiteral("primary-reset"), provider, std::nullopt, stream);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        const auto r = rig.run(StagePolicy::relief(provider, std::nullopt), QStringLiteral("A short story."));
+        QVERIFY(r);
+        QCOMPARE(r->attempts.size(), 1);
+        QCOMPARE(r->attempts.first().failure->kind, FailureKind::NETWORK);
+        QCOMPARE(r->attempts.first().requestsSent, 1);
+        QCOMPARE(rig.simulator().counters(provider).requests, 1);
+    }
+
+    void reusedKeepAliveConnectionIsNotResentEither()
+    {
+        // First request succeeds and leaves the connection open; the second is read and dropped.
+        QString error;
+        auto scenario = Scenario::fromJson("{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}", &error);
+        QVERIFY2(scenario, qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false);
+        QVERIFY(rig.ok());
+        rig.simulator().setScenario(*scenario);
+        const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
+        const auto first = rig.run(policy, QStringLiteral("One."));
+        QVERIFY(first);
+        QCOMPARE(first->state, FinalState::Succeeded);
+        const auto second = rig.run(policy, QStringLiteral("Two."));
+        QVERIFY(second);
+        QCOMPARE(second->state, FinalState::Failed);
+        QCOMPARE(second->failure->kind, FailureKind::NETWORK);
+        QCOMPARE(second->attempts.first().requestsSent, 1);
+        QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, 2); // not 3
+    }
+
+    void redirectsAreNotFollowed()
+    {
+        // A 307 would make Qt re-post the body elsewhere; with redirects off it is a configuration error.
+        QString error;
+        auto scenario = Scenario::fromJson("{\"name\":\"redirect\",\"providers\":{\"*\":{\"do\":\"error\",\"error\":\"server_error\",\"status\":307}}}", &error);
+        QVERIFY2(scenario, qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::OpenAI, std::nullopt);
+        QVERIFY(rig.ok());
+        rig.simulator().setScenario(*scenario);
+        const auto r = rig.run(StagePolicy::relief(Provider::OpenAI, std::nullopt), QStringLiteral("x"));
+        QVERIFY(r);
+        QCOMPARE(r->failure->kind, FailureKind::AUTH_CONFIG);
+        QCOMPARE(rig.simulator().counters(Provider::OpenAI).requests, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_NoResend)
+#include "tst_noresend.moc"
