@@ -90,12 +90,9 @@ QByteArray AnthropicFormat::body(const ProviderEndpoint &endpoint, const Storybo
 
 void AnthropicFormat::parseBody(const QByteArray &body, ProviderResponse &out) const
 {
-    QString why;
-    const auto root = jsonread::object(body, &why);
-    if (!root) {
-        out.malformedBody = why;
+    const auto root = jsonread::body(body, out.malformedBody);
+    if (!root)
         return;
-    }
     const QJsonValue content = root->value(QLatin1StringView("content"));
     if (!content.isArray()) {
         out.malformedBody = QStringLiteral("\"content\" is not an array");

@@ -111,12 +111,9 @@ QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const Storyboard
 
 void GeminiFormat::parseBody(const QByteArray &body, ProviderResponse &out) const
 {
-    QString why;
-    const auto root = jsonread::object(body, &why);
-    if (!root) {
-        out.malformedBody = why;
+    const auto root = jsonread::body(body, out.malformedBody);
+    if (!root)
         return;
-    }
     readResponse(*root, out);
 }
 

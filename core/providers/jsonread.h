@@ -31,6 +31,16 @@ inline std::optional<QJsonObject> object(const QByteArray &bytes, QString *why)
     return doc.object();
 }
 
+// The same, for a whole 2xx body: on failure records why in `malformed` (ProviderResponse::malformedBody).
+inline std::optional<QJsonObject> body(const QByteArray &bytes, QString &malformed)
+{
+    QString why;
+    auto o = object(bytes, &why);
+    if (!o)
+        malformed = why;
+    return o;
+}
+
 inline qint64 count(const QJsonValue &v) { return v.isDouble() && v.toDouble() >= 0 ? static_cast<qint64>(v.toDouble()) : -1; }
 
 } // namespace bullpen::jsonread

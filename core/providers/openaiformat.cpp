@@ -107,12 +107,9 @@ QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const Storyboard
 
 void OpenAiFormat::parseBody(const QByteArray &body, ProviderResponse &out) const
 {
-    QString why;
-    const auto root = jsonread::object(body, &why);
-    if (!root) {
-        out.malformedBody = why;
+    const auto root = jsonread::body(body, out.malformedBody);
+    if (!root)
         return;
-    }
     const QJsonValue choices = root->value(QLatin1StringView("choices"));
     if (!choices.isArray() || choices.toArray().isEmpty()) {
         out.malformedBody = QStringLiteral("no choices in the response");

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "masking.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageAuthenticationCode>
+#include <QRandomGenerator>
+
+namespace bullpen {
+
+namespace {
+constexpr int kKeyBytes = 32;
+constexpr QFileDevice::Permissions kOthers = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                                             | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+} // namespace
+
+Masking::Masking(QByteArray key)
+    : m_key(std::move(key))
+{
+}
+
+std::optional<Masking> Masking::loadOrCreate(const QString &path, QString *error)
+{
+    QFile f(path);
+    if (f.exists()) {
+        if (QFileInfo(path).permissions() & kOthers) {
+            *error = QStringLiteral("%1: the masking key is readable by others; run: chmod 600 %1").arg(path);
+            return std::nullopt;
+        }
+        if (!f.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("%1: cannot read the masking key (%2)").arg(path, f.errorString());
+            return std::nullopt;
+        }
+        const QByteArray key = f.readAll();
+        if (key.size() != kKeyBytes) {
+            *error = QStringLiteral("%1: the masking key must be %2 bytes, found %3; restore it from a backup (a new key would "
+                                    "split every user's history)")
+                         .arg(path)
+                         .arg(kKeyBytes)
+                         .arg(key.size());
+            return std::nullopt;
+        }
+        return Masking(key);
+    }
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        *error = QStringLiteral("%1: cannot create the folder for the masking key").arg(path);
+        return std::nullopt;
+    }
+    QByteArray key(kKeyBytes, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(key.begin(), key.end());
+    // Create it closed to others before a byte is written.
+    if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly) || !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        || f.write(key) != kKeyBytes || !f.flush()) {
+        *error = QStringLiteral("%1: cannot write the masking key (%2); check the data folder's permissions and free space")
+                     .arg(path, f.errorString());
+        f.remove();
+        return std::nullopt;
+    }
+    return Masking(key);
+}
+
+QString Masking::userKey(const QString &rawUserId) const
+{
+    return QString::fromLatin1(QMessageAuthenticationCode::hash(rawUserId.toUtf8(), m_key, QCryptographicHash::Sha256).toHex());
+}
+
+QString Masking::displayUser(const QString &rawUserId)
+{
+    const QString id = rawUserId.trimmed();
+    if (id.isEmpty())
+        return QStringLiteral("(anonymous)");
+    const qsizetype at = id.indexOf(QLatin1Char('@'));
+    if (at > 0 && at < id.size() - 1) {
+        const QString domain = id.mid(at + 1);
+        const qsizetype dot = domain.lastIndexOf(QLatin1Char('.'));
+        const QString tld = dot > 0 ? domain.mid(dot) : QString();
+        return id.left(1) + QStringLiteral("***@") + domain.left(1) + QStringLiteral("***") + tld;
+    }
+    if (id.size() <= 4)
+        return id.left(1) + QStringLiteral("***");
+    return id.left(2) + QStringLiteral("****") + id.right(2);
+}
+
+QString Masking::displayGenerationId(const QString &generationId)
+{
+    static const QString prefix = QStringLiteral("gen_");
+    const QString hex = generationId.startsWith(prefix) ? generationId.mid(prefix.size()) : generationId;
+    if (hex.size() <= 8)
+        return generationId;
+    return prefix + hex.left(4) + QChar(0x2026) + hex.right(4);
+}
+
+} // namespace bullpen
