@@ -76,8 +76,11 @@ int runGenerate(const QStringList &arguments)
     const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path"));
     const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Where the store lives (default: BULLPEN_DATA_DIR or the user's data folder)."),
+                                     QStringLiteral("path"));
+    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
     parser.addOptions({story, storyFile, user, scenario, simulator, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget,
-                       settings, keyFile, json});
+                       settings, keyFile, json, dataDir, noStore});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli generate: " << parser.errorText() << "\n";
         return kExitUsage;
@@ -116,6 +119,8 @@ int runGenerate(const QStringList &arguments)
     options.keyFile = parser.value(keyFile);
     options.forceSimulator = parser.isSet(simulator);
     options.scenario = parser.value(scenario);
+    options.dataDir = parser.value(dataDir);
+    options.useStore = !parser.isSet(noStore);
 
     EngineSetup setup;
     if (!setup.init(options)) {
@@ -139,6 +144,8 @@ int runGenerate(const QStringList &arguments)
             o.insert(QStringLiteral("policy"), setup.storyboardPolicy().preset);
             if (setup.usingSimulator())
                 o.insert(QStringLiteral("simulator"), setup.simulator()->countersJson());
+            if (setup.store())
+                o.insert(QStringLiteral("store"), setup.store()->databasePath());
             out << QJsonDocument(o).toJson(QJsonDocument::Indented);
         } else {
             printHuman(out, r);
@@ -146,7 +153,7 @@ int runGenerate(const QStringList &arguments)
         out.flush();
         QCoreApplication::exit(exitCode);
     });
-    service.start(StoryboardRequest{storyText, parser.value(user), {}}, setup.storyboardPolicy());
+    setup.startGeneration(StoryboardRequest{storyText, parser.value(user), {}}, setup.storyboardPolicy());
     QCoreApplication::exec();
     return exitCode;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // bullpen-cli: the headless front end (SPEC 10). Same engine, JSON output.
 #include "generatecommand.h"
+#include "soakcommand.h"
+#include "storecommands.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -13,12 +15,21 @@ int main(int argc, char *argv[])
 
     QStringList args = QCoreApplication::arguments();
     const QString command = args.size() > 1 ? args.at(1) : QString();
-    if (command == u"generate") {
-        args.removeAt(1);
-        return bullpen::cli::runGenerate(args);
+    using Command = int (*)(const QStringList &);
+    const std::pair<const char *, Command> commands[] = {
+        {"generate", bullpen::cli::runGenerate},
+        {"history", bullpen::cli::runHistory},
+        {"export", bullpen::cli::runExport},
+        {"soak", bullpen::cli::runSoak},
+    };
+    for (const auto &[name, run] : commands) {
+        if (command == QLatin1StringView(name)) {
+            args.removeAt(1);
+            return run(args);
+        }
     }
     QTextStream err(stderr);
-    err << "usage: bullpen-cli generate --story TEXT [--scenario NAME] [--json] …  (bullpen-cli generate --help)\n"
+    err << "usage: bullpen-cli generate|history|export|soak …   (bullpen-cli COMMAND --help)\n"
            "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n";
     return command.isEmpty() || command == u"--help" || command == u"-h" ? 0 : 2;
 }

@@ -103,8 +103,8 @@ void HttpExchange::onFinished()
     if (m_done)
         return;
     m_done = true;
-    if (!m_tooLarge)
-        onReadyRead(); // whatever is left in the buffer
+    if (!m_tooLarge && m_reply->isOpen())
+        onReadyRead(); // whatever is left in the buffer (an aborted reply is already closed)
 
     ProviderResponse &r = m_response;
     const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);

@@ -15,11 +15,21 @@ EngineSetup::~EngineSetup()
 {
     if (m_service)
         m_service->shutdown(); // cancel handlers run while the client and the simulator still exist
+    if (m_store)
+        m_store->flush();
 }
 
 QString EngineSetup::defaultSettingsFile()
 {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)).filePath(QStringLiteral("bullpen/bullpen.json"));
+}
+
+QString EngineSetup::defaultDataDir(const QProcessEnvironment &environment)
+{
+    const QString fromEnv = environment.value(QStringLiteral("BULLPEN_DATA_DIR"));
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("bullpen"));
 }
 
 QString EngineSetup::defaultKeyFile()
@@ -78,10 +88,46 @@ bool EngineSetup::init(const SetupOptions &options)
         }
     }
 
+    if (options.useStore) {
+        m_dataDir = options.dataDir.isEmpty() ? defaultDataDir(options.environment) : options.dataDir;
+        QString why;
+        m_store = Store::open(m_dataDir, &why);
+        if (!m_store) {
+            m_errors << ConfigError{QStringLiteral("data directory"), why};
+            return false;
+        }
+        m_masking = Masking::loadOrCreate(QDir(m_dataDir).filePath(QStringLiteral("masking.key")), &why);
+        if (!m_masking) {
+            m_errors << ConfigError{QStringLiteral("data directory"), why};
+            return false;
+        }
+    }
+
     m_client = std::make_unique<StoryboardClient>(m_settings);
     m_service = std::make_unique<StoryboardGenerationService>(SteadyClock::instance());
     m_client->registerWith(*m_service);
+    if (m_store) {
+        Store *store = m_store.get();
+        connect(m_service.get(), &StoryboardGenerationService::eventRecorded, store, [store](const Event &e) { store->recordEvent(e); });
+        connect(m_service.get(), &StoryboardGenerationService::finished, this, [this](const StoryboardResult &r) {
+            const auto it = m_users.find(r.generationId);
+            const std::pair<QString, QString> user = it == m_users.end() ? std::pair<QString, QString>() : it->second;
+            if (it != m_users.end())
+                m_users.erase(it);
+            m_store->recordFinished(r, user.first, user.second);
+        });
+    }
     return true;
+}
+
+QString EngineSetup::startGeneration(const StoryboardRequest &request, const StagePolicy &policy)
+{
+    StoryboardRequest r = request;
+    if (r.generationId.isEmpty())
+        r.generationId = StoryboardGenerationService::newGenerationId();
+    if (m_masking && !request.userId.isEmpty())
+        m_users[r.generationId] = {m_masking->userKey(request.userId), Masking::displayUser(request.userId)};
+    return m_service->start(r, policy);
 }
 
 QString EngineSetup::describe() const

@@ -5,6 +5,8 @@
 #include "engine/storyboardgenerationservice.h"
 #include "providers/storyboardclient.h"
 #include "sim/providersimulator.h"
+#include "store/masking.h"
+#include "store/store.h"
 
 #include <QObject>
 
@@ -21,6 +23,8 @@ struct SetupOptions
     bool forceSimulator = false; // run on the simulator even when keys are configured
     QString scenario;            // built-in name or file; only with the simulator
     quint16 simulatorPort = 0;   // 0: any free port
+    QString dataDir;             // empty: BULLPEN_DATA_DIR, else the user's data location
+    bool useStore = true;        // false: nothing is written (e.g. --no-store)
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (SPEC 4.6); with no
@@ -47,13 +51,25 @@ public:
     // A line for people: which providers are live, or that the simulator is in use and where.
     QString describe() const;
 
+    // Starts a generation and records it: every event, and the final state with the user's keyed
+    // hash and display mask (never the raw id) once it ends.
+    QString startGeneration(const StoryboardRequest &request, const StagePolicy &policy);
+    Store *store() const { return m_store.get(); }
+    const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
+    QString dataDir() const { return m_dataDir; }
+
     static QString defaultSettingsFile();
     static QString defaultKeyFile();
+    static QString defaultDataDir(const QProcessEnvironment &environment);
 
 private:
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;
+    QString m_dataDir;
+    std::unique_ptr<Store> m_store;
+    std::optional<Masking> m_masking;
+    std::map<QString, std::pair<QString, QString>> m_users; // generation id → (user key, user mask) until it ends
     std::unique_ptr<ProviderSimulator> m_simulator;
     std::unique_ptr<StoryboardClient> m_client;
     std::unique_ptr<StoryboardGenerationService> m_service;

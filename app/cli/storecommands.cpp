@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+#include "storecommands.h"
+
+#include "config/settings.h"
+#include "runtime/enginesetup.h"
+#include "store/masking.h"
+#include "store/store.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QTextStream>
+
+namespace bullpen::cli {
+
+namespace {
+
+struct StoreArgs
+{
+    QCommandLineOption dataDir{QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path")};
+    QCommandLineOption since{QStringLiteral("since"), QStringLiteral("Only the last DURATION (e.g. 24h, 30m)."), QStringLiteral("duration")};
+    QCommandLineOption state{QStringLiteral("state"), QStringLiteral("succeeded, failed, cancelled or running."), QStringLiteral("state")};
+    QCommandLineOption code{QStringLiteral("code"), QStringLiteral("Public code, e.g. AI_PROVIDER_ERROR."), QStringLiteral("code")};
+    QCommandLineOption kind{QStringLiteral("kind"), QStringLiteral("Failure kind, e.g. TIMEOUT."), QStringLiteral("kind")};
+    QCommandLineOption stage{QStringLiteral("stage"), QStringLiteral("storyboard, image or captions."), QStringLiteral("stage")};
+    QCommandLineOption provider{QStringLiteral("provider"), QStringLiteral("Primary or final provider."), QStringLiteral("provider")};
+
+    void add(QCommandLineParser &p) const { p.addOptions({dataDir, since, state, code, kind, stage, provider}); }
+
+    // False (with a message) when an option does not parse.
+    bool filter(const QCommandLineParser &p, HistoryFilter *f, QString *error) const
+    {
+        if (p.isSet(since)) {
+            QString why;
+            const auto d = parseDuration(p.value(since), &why);
+            if (!d) {
+                *error = QStringLiteral("--since: ") + why;
+                return false;
+            }
+            f->fromMs = QDateTime::currentMSecsSinceEpoch() - d->count();
+        }
+        if (p.isSet(state))
+            f->states = {p.value(state)};
+        f->publicCode = p.value(code);
+        f->kind = p.value(kind);
+        f->stage = p.value(stage);
+        f->provider = p.value(provider);
+        return true;
+    }
+
+    std::unique_ptr<Store> open(const QCommandLineParser &p, QString *error) const
+    {
+        const QString dir = p.isSet(dataDir) ? p.value(dataDir) : EngineSetup::defaultDataDir(QProcessEnvironment::systemEnvironment());
+        return Store::open(dir, error);
+    }
+};
+
+QJsonObject rowJson(const GenerationRow &r)
+{
+    return QJsonObject{
+        {QStringLiteral("generation"), Masking::displayGenerationId(r.id)},
+        {QStringLiteral("generation_id"), r.id},
+        {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(r.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+        {QStringLiteral("user"), r.userMask},
+        {QStringLiteral("policy"), r.policy},
+        {QStringLiteral("state"), r.state},
+        {QStringLiteral("public_code"), r.publicCode.isEmpty() ? QJsonValue() : QJsonValue(r.publicCode)},
+        {QStringLiteral("kind"), r.kind.isEmpty() ? QJsonValue() : QJsonValue(r.kind)},
+        {QStringLiteral("stage"), r.stage.isEmpty() ? QJsonValue() : QJsonValue(r.stage)},
+        {QStringLiteral("detail"), r.detail},
+        {QStringLiteral("decision"), r.decision},
+        {QStringLiteral("provider_fallback_applied"), r.fallbackApplied},
+        {QStringLiteral("provider_fallback_reason"), r.fallbackReason.isEmpty() ? QJsonValue() : QJsonValue(r.fallbackReason)},
+        {QStringLiteral("primary_final_model_provider"), r.primaryProvider},
+        {QStringLiteral("final_model_provider"), r.finalProvider},
+        {QStringLiteral("final_model_id"), r.finalModel},
+        {QStringLiteral("elapsed_ms"), r.elapsedMs},
+    };
+}
+
+QString csvField(const QJsonValue &v)
+{
+    QString s = v.isString() ? v.toString() : v.isNull() || v.isUndefined() ? QString() : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                                                                : QString::number(v.toDouble(), 'g', 15);
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')) || s.contains(QLatin1Char('\r')))
+        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return s;
+}
+
+} // namespace
+
+int runHistory(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Generations in the store, newest first. User and generation ids are masked."));
+    parser.addHelpOption();
+    StoreArgs args;
+    args.add(parser);
+    const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("How many (default 20)."), QStringLiteral("n"), QStringLiteral("20"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON array."));
+    parser.addOptions({limit, json});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli history: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << parser.helpText();
+        return 0;
+    }
+    HistoryFilter filter;
+    QString error;
+    if (!args.filter(parser, &filter, &error)) {
+        err << "bullpen-cli history: " << error << "\n";
+        return 2;
+    }
+    auto store = args.open(parser, &error);
+    if (!store) {
+        err << "bullpen-cli history: " << error << "\n";
+        return 2;
+    }
+    const QList<GenerationRow> rows = store->generations(filter, parser.value(limit).toInt(), &error);
+    if (!error.isEmpty()) {
+        err << "bullpen-cli history: " << error << "\n";
+        return 2;
+    }
+    if (parser.isSet(json)) {
+        QJsonArray a;
+        for (const GenerationRow &r : rows)
+            a.append(rowJson(r));
+        out << QJsonDocument(a).toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    for (const GenerationRow &r : rows) {
+        out << QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  "
+            << Masking::displayGenerationId(r.id) << "  " << qSetFieldWidth(12) << Qt::left << r.userMask << qSetFieldWidth(0) << "  "
+            << qSetFieldWidth(9) << r.state << qSetFieldWidth(0) << "  " << qSetFieldWidth(26) << r.publicCode << qSetFieldWidth(0) << " "
+            << qSetFieldWidth(17) << r.kind << qSetFieldWidth(0) << " " << r.primaryProvider << " -> " << r.finalProvider
+            << (r.fallbackApplied ? QStringLiteral(" (relief: %1)").arg(r.fallbackReason) : QString())
+            << QStringLiteral("  %1 ms").arg(r.elapsedMs, 0, 'f', 0) << "\n";
+    }
+    if (rows.isEmpty())
+        err << "bullpen-cli history: no generations match in " << store->databasePath() << "\n";
+    return 0;
+}
+
+int runExport(const QStringList &arguments)
+{
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Export generations, attempts or events as JSON Lines or CSV. Users appear only "
+                                                    "as masks; raw ids are never stored."));
+    parser.addHelpOption();
+    StoreArgs args;
+    args.add(parser);
+    const QCommandLineOption table(QStringLiteral("table"), QStringLiteral("generations, attempts or events."), QStringLiteral("table"),
+                                   QStringLiteral("generations"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("jsonl or csv."), QStringLiteral("format"), QStringLiteral("jsonl"));
+    const QCommandLineOption outFile(QStringLiteral("out"), QStringLiteral("Write to a file instead of standard output."), QStringLiteral("path"));
+    parser.addOptions({table, format, outFile});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli export: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        QTextStream(stdout) << parser.helpText();
+        return 0;
+    }
+    const QString tableName = parser.value(table);
+    const QString fmt = parser.value(format);
+    if ((tableName != u"generations" && tableName != u"attempts" && tableName != u"events") || (fmt != u"jsonl" && fmt != u"csv")) {
+        err << "bullpen-cli export: --table takes generations, attempts or events; --format takes jsonl or csv\n";
+        return 2;
+    }
+    HistoryFilter filter;
+    QString error;
+    if (!args.filter(parser, &filter, &error)) {
+        err << "bullpen-cli export: " << error << "\n";
+        return 2;
+    }
+    auto store = args.open(parser, &error);
+    if (!store) {
+        err << "bullpen-cli export: " << error << "\n";
+        return 2;
+    }
+
+    QFile file;
+    if (parser.isSet(outFile)) {
+        file.setFileName(parser.value(outFile));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            err << "bullpen-cli export: " << file.fileName() << ": " << file.errorString() << "\n";
+            return 2;
+        }
+    } else {
+        file.open(stdout, QIODevice::WriteOnly);
+    }
+    QTextStream out(&file);
+
+    // Rows as JSON objects, in pages (never the whole table in memory).
+    QStringList header;
+    qint64 count = 0;
+    auto emitRow = [&](const QJsonObject &o) {
+        if (fmt == u"jsonl") {
+            out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
+        } else {
+            if (header.isEmpty()) {
+                header = o.keys();
+                out << header.join(QLatin1Char(',')) << "\n";
+            }
+            QStringList fields;
+            for (const QString &k : std::as_const(header))
+                fields << csvField(o.value(k));
+            out << fields.join(QLatin1Char(',')) << "\n";
+        }
+        ++count;
+    };
+    constexpr int kPage = 1000;
+    for (;;) {
+        const QList<GenerationRow> rows = store->generations(filter, kPage, &error);
+        for (const GenerationRow &r : rows) {
+            if (tableName == u"generations") {
+                emitRow(rowJson(r));
+            } else if (tableName == u"attempts") {
+                const QList<QJsonObject> attempts = store->attempts(r.id, &error);
+                for (const QJsonObject &a : attempts)
+                    emitRow(a);
+            } else {
+                const QList<QJsonObject> events = store->events(r.id, &error);
+                for (const QJsonObject &e : events)
+                    emitRow(e);
+            }
+        }
+        if (rows.size() < kPage)
+            break;
+        filter.beforeMs = rows.constLast().createdAtMs;
+        filter.beforeId = rows.constLast().id;
+    }
+    out.flush();
+    if (!error.isEmpty()) {
+        err << "bullpen-cli export: " << error << "\n";
+        return 1;
+    }
+    err << "bullpen-cli export: " << count << " " << tableName << " row(s)\n";
+    return file.error() == QFileDevice::NoError ? 0 : 1;
+}
+
+} // namespace bullpen::cli

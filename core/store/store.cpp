@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+#include "store.h"
+
+#include "storeschema.h"
+#include "storewriter.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QTemporaryFile>
+#include <QThread>
+#include <QUuid>
+
+namespace bullpen {
+
+namespace {
+
+const QString kFileName = QStringLiteral("bullpen.sqlite");
+
+GenerationRow rowFrom(const QSqlQuery &q)
+{
+    const QSqlRecord rec = q.record();
+    auto text = [&](const char *c) { return q.value(rec.indexOf(QLatin1StringView(c))).toString(); };
+    auto num = [&](const char *c, qint64 missing) {
+        const QVariant v = q.value(rec.indexOf(QLatin1StringView(c)));
+        return v.isNull() ? missing : v.toLongLong();
+    };
+    GenerationRow r;
+    r.id = text("id");
+    r.createdAtMs = num("created_at_ms", 0);
+    if (const qint64 f = num("finished_at_ms", -1); f >= 0)
+        r.finishedAtMs = f;
+    r.userMask = text("user_mask");
+    r.userKey = text("user_key");
+    r.policy = text("policy");
+    r.state = text("state");
+    r.publicCode = text("public_code");
+    r.kind = text("kind");
+    r.stage = text("stage");
+    r.detail = text("detail");
+    r.decision = text("decision");
+    r.fallbackApplied = num("fallback_applied", 0) != 0;
+    r.fallbackReason = text("fallback_reason");
+    r.primaryProvider = text("primary_provider");
+    r.finalProvider = text("final_provider");
+    r.finalModel = text("final_model");
+    r.tokensIn = num("tokens_in", -1);
+    r.tokensOut = num("tokens_out", -1);
+    r.elapsedMs = q.value(rec.indexOf(QLatin1StringView("elapsed_ms"))).toDouble();
+    return r;
+}
+
+// WHERE clause and bound values for a history filter (portable SQL).
+QString whereFor(const HistoryFilter &f, QVariantList &binds)
+{
+    QStringList where;
+    if (f.fromMs) {
+        where << QStringLiteral("created_at_ms >= ?");
+        binds << *f.fromMs;
+    }
+    if (f.toMs) {
+        where << QStringLiteral("created_at_ms < ?");
+        binds << *f.toMs;
+    }
+    if (!f.states.isEmpty()) {
+        QStringList marks;
+        for (const QString &s : f.states) {
+            marks << QStringLiteral("?");
+            binds << s;
+        }
+        where << QStringLiteral("state IN (%1)").arg(marks.join(QLatin1Char(',')));
+    }
+    const std::pair<const QString *, const char *> exact[] = {
+        {&f.publicCode, "public_code"}, {&f.kind, "kind"}, {&f.stage, "stage"}, {&f.userKey, "user_key"}};
+    for (const auto &[value, column] : exact) {
+        if (!value->isEmpty()) {
+            where << QLatin1StringView(column) + QStringLiteral(" = ?");
+            binds << *value;
+        }
+    }
+    if (!f.provider.isEmpty()) {
+        where << QStringLiteral("(primary_provider = ? OR final_provider = ?)");
+        binds << f.provider << f.provider;
+    }
+    if (f.beforeMs) {
+        where << QStringLiteral("(created_at_ms < ? OR (created_at_ms = ? AND id < ?))");
+        binds << *f.beforeMs << *f.beforeMs << f.beforeId;
+    }
+    return where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+}
+
+bool run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)
+{
+    q.setForwardOnly(true);
+    if (!q.prepare(sql)) {
+        if (error)
+            *error = q.lastError().text();
+        return false;
+    }
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    if (!q.exec()) {
+        if (error)
+            *error = q.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+Store::Store(QString path)
+    : m_path(std::move(path))
+    , m_readConnectionPrefix(QStringLiteral("bullpen-read-") + QUuid::createUuid().toString(QUuid::Id128) + QLatin1Char('-'))
+{
+}
+
+std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
+{
+    if (!QDir().mkpath(dataDir)) {
+        *error = QStringLiteral("%1: cannot create the data folder; choose a writable folder (settings: data directory)").arg(dataDir);
+        return nullptr;
+    }
+    {
+        QTemporaryFile probe(QDir(dataDir).filePath(QStringLiteral(".write-probe-XXXXXX")));
+        if (!probe.open() || probe.write("x", 1) != 1 || !probe.flush()) {
+            *error = QStringLiteral("%1: the data folder is not writable (%2); fix its permissions or free space, or choose another folder")
+                         .arg(dataDir, probe.errorString());
+            return nullptr;
+        }
+    }
+    const QString path = QDir(dataDir).filePath(kFileName);
+    std::unique_ptr<Store> store(new Store(path));
+
+    // Open, check and migrate on a short-lived connection on this thread.
+    const QString name = QStringLiteral("bullpen-open-") + QUuid::createUuid().toString(QUuid::Id128);
+    QString failure;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open()) {
+            failure = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
+        } else {
+            QSqlQuery q(db);
+            if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next()) {
+                failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
+                                         "new store")
+                              .arg(path, q.lastError().text());
+            } else if (q.value(0).toString().compare(u"wal", Qt::CaseInsensitive) != 0) {
+                failure = QStringLiteral("%1: SQLite refused WAL mode (%2); put the data folder on a local disk").arg(path, q.value(0).toString());
+            } else {
+                q.finish(); // an unfinished statement would block the migration's commit
+                QString why;
+                if (!StoreSchema::migrate(db, &why))
+                    failure = path + QStringLiteral(": ") + why;
+            }
+            q.finish();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    if (!failure.isEmpty()) {
+        *error = failure;
+        return nullptr;
+    }
+
+    Store *raw = store.get();
+    store->m_writer = std::make_unique<StoreWriter>(path, [raw](const QString &why) {
+        QMetaObject::invokeMethod(raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection);
+    });
+    if (!store->m_writer->start(&failure)) {
+        *error = QStringLiteral("%1: the writer cannot open the store (%2)").arg(path, failure);
+        return nullptr;
+    }
+    return store;
+}
+
+Store::~Store()
+{
+    m_writer.reset(); // writes what is queued, then stops
+    const QStringList names = QSqlDatabase::connectionNames();
+    for (const QString &name : names) {
+        if (name.startsWith(m_readConnectionPrefix)) {
+            QSqlDatabase::database(name, false).close();
+            QSqlDatabase::removeDatabase(name);
+        }
+    }
+}
+
+void Store::recordEvent(const Event &event) { m_writer->enqueue(event); }
+
+void Store::recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask)
+{
+    m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask});
+}
+
+bool Store::flush(std::chrono::milliseconds timeout) { return m_writer->flush(timeout); }
+
+Store::Stats Store::stats() const
+{
+    const StoreWriter::Counters c = m_writer->counters();
+    return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError};
+}
+
+QSqlDatabase Store::readConnection()
+{
+    // One read connection per thread (Qt Sql connections belong to the thread that made them).
+    const QString name = m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
+    if (QSqlDatabase::contains(name))
+        return QSqlDatabase::database(name);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(m_path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000;QSQLITE_OPEN_READONLY"));
+    db.open();
+    return db;
+}
+
+QList<GenerationRow> Store::generations(const HistoryFilter &filter, int limit, QString *error)
+{
+    QVariantList binds;
+    const QString sql = QStringLiteral("SELECT * FROM generations") + whereFor(filter, binds)
+                        + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1));
+    QSqlQuery q(readConnection());
+    QList<GenerationRow> out;
+    if (!run(q, sql, binds, error))
+        return out;
+    while (q.next())
+        out << rowFrom(q);
+    return out;
+}
+
+std::optional<GenerationRow> Store::generation(const QString &id, QString *error)
+{
+    QSqlQuery q(readConnection());
+    if (!run(q, QStringLiteral("SELECT * FROM generations WHERE id = ?"), {id}, error) || !q.next())
+        return std::nullopt;
+    return rowFrom(q);
+}
+
+QList<QJsonObject> Store::events(const QString &generationId, QString *error)
+{
+    QSqlQuery q(readConnection());
+    QList<QJsonObject> out;
+    if (!run(q, QStringLiteral("SELECT body FROM events WHERE generation_id = ? ORDER BY seq"), {generationId}, error))
+        return out;
+    while (q.next())
+        out << QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object();
+    return out;
+}
+
+QList<QJsonObject> Store::attempts(const QString &generationId, QString *error)
+{
+    QSqlQuery q(readConnection());
+    QList<QJsonObject> out;
+    if (!run(q, QStringLiteral("SELECT * FROM attempts WHERE generation_id = ? ORDER BY attempt_id"), {generationId}, error))
+        return out;
+    while (q.next()) {
+        QJsonObject o;
+        const QSqlRecord rec = q.record();
+        for (int i = 0; i < rec.count(); ++i)
+            o.insert(rec.fieldName(i), QJsonValue::fromVariant(q.value(i)));
+        out << o;
+    }
+    return out;
+}
+
+QList<LatencySample> Store::latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error)
+{
+    QSqlQuery q(readConnection());
+    QList<LatencySample> out;
+    if (!run(q,
+             QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? AND at_ms < ? "
+                            "ORDER BY at_ms"),
+             {provider, role, fromMs, toMs}, error))
+        return out;
+    while (q.next())
+        out << LatencySample{q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0};
+    return out;
+}
+
+QList<std::pair<QString, qint64>> Store::countBy(const QString &column, const HistoryFilter &filter, QString *error)
+{
+    static const QStringList allowed{QStringLiteral("state"), QStringLiteral("public_code"), QStringLiteral("kind"), QStringLiteral("stage"),
+                                     QStringLiteral("final_provider"), QStringLiteral("fallback_reason")};
+    QList<std::pair<QString, qint64>> out;
+    if (!allowed.contains(column)) {
+        if (error)
+            *error = QStringLiteral("cannot count by %1").arg(column);
+        return out;
+    }
+    QVariantList binds;
+    const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(filter, binds)
+                        + QStringLiteral(" GROUP BY %1 ORDER BY COUNT(*) DESC").arg(column);
+    QSqlQuery q(readConnection());
+    if (!run(q, sql, binds, error))
+        return out;
+    while (q.next())
+        out.append({q.value(0).toString(), q.value(1).toLongLong()});
+    return out;
+}
+
+qint64 Store::scalar(const QString &sql, QString *error)
+{
+    QSqlQuery q(readConnection());
+    if (!run(q, sql, {}, error) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+QString Store::integrityCheck()
+{
+    QSqlQuery q(readConnection());
+    if (!q.exec(QStringLiteral("PRAGMA integrity_check")) || !q.next())
+        return q.lastError().text();
+    return q.value(0).toString();
+}
+
+} // namespace bullpen

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/storyboardresult.h"
+#include "events/event.h"
+
+#include <QObject>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace bullpen {
+
+class StoreWriter;
+
+// A generation as the history shows it: masked user, final state, relief metadata.
+struct GenerationRow
+{
+    QString id;
+    qint64 createdAtMs = 0;
+    std::optional<qint64> finishedAtMs;
+    QString userMask;
+    QString userKey;
+    QString policy;
+    QString state; // running, succeeded, failed, cancelled
+    QString publicCode;
+    QString kind;
+    QString stage;
+    QString detail;
+    QString decision;
+    bool fallbackApplied = false;
+    QString fallbackReason;
+    QString primaryProvider;
+    QString finalProvider;
+    QString finalModel;
+    qint64 tokensIn = -1;
+    qint64 tokensOut = -1;
+    double elapsedMs = 0;
+};
+
+struct HistoryFilter
+{
+    std::optional<qint64> fromMs; // wall-clock milliseconds since the epoch, inclusive
+    std::optional<qint64> toMs;   // exclusive
+    QStringList states;           // empty: any
+    QString publicCode;
+    QString kind;
+    QString stage;
+    QString provider; // primary or final provider
+    QString userKey;
+    // Keyset paging: rows strictly older than (beforeMs, beforeId).
+    std::optional<qint64> beforeMs;
+    QString beforeId;
+};
+
+struct LatencySample
+{
+    qint64 atMs = 0;
+    double durationMs = 0;
+    bool success = false;
+};
+
+// SPEC 5 and issue 4: the durable store on SQLite (WAL), through Qt Sql. Writes go to a writer thread
+// that commits in batched transactions; record*() only queues, so the engine and the GUI never wait
+// on disk. A failed write is counted and reported (stats(), writeFailed()), never thrown back at a
+// generation. Reads use their own connection on the calling thread.
+class Store final : public QObject
+{
+    Q_OBJECT
+public:
+    struct Stats
+    {
+        quint64 queued = 0;
+        quint64 written = 0;
+        quint64 failed = 0;
+        quint64 finalStateConflicts = 0; // a second final state for one generation (SPEC 11.6)
+        QString lastError;
+    };
+
+    static constexpr int kBatchSize = 512;
+
+    // Opens (or creates) `<dataDir>/bullpen.sqlite`. On failure says which path and what to do.
+    static std::unique_ptr<Store> open(const QString &dataDir, QString *error);
+    ~Store() override;
+
+    QString databasePath() const { return m_path; }
+
+    void recordEvent(const Event &event);
+    void recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask);
+    // Waits (outside the engine) until everything queued so far is committed or has failed.
+    bool flush(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    Stats stats() const;
+
+    // --- reads
+    QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr);
+    std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr);
+    QList<QJsonObject> events(const QString &generationId, QString *error = nullptr);
+    QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr);
+    QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr);
+    // Counts of generations per state, and per public code among failures, in a time range.
+    QList<std::pair<QString, qint64>> countBy(const QString &column, const HistoryFilter &filter, QString *error = nullptr);
+    // For invariant checks: generations not yet final, attempts without a completed record, etc.
+    qint64 scalar(const QString &sql, QString *error = nullptr);
+    QString integrityCheck();
+
+Q_SIGNALS:
+    void writeFailed(const QString &error);
+
+private:
+    explicit Store(QString path);
+    QSqlDatabase readConnection();
+
+    QString m_path;
+    QString m_readConnectionPrefix;
+    std::unique_ptr<StoreWriter> m_writer;
+};
+
+} // namespace bullpen

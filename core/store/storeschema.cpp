@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include "storeschema.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStringList>
+
+namespace bullpen {
+
+namespace {
+
+const char *const kVersion1[] = {
+    "CREATE TABLE bullpen_schema (version INTEGER NOT NULL)",
+    "INSERT INTO bullpen_schema (version) VALUES (1)",
+    // One row per generation: inserted when it starts, its final state written once.
+    "CREATE TABLE generations ("
+    " id TEXT PRIMARY KEY,"
+    " created_at_ms BIGINT NOT NULL,"
+    " finished_at_ms BIGINT,"
+    " user_key TEXT,"
+    " user_mask TEXT,"
+    " policy TEXT,"
+    " primary_provider TEXT,"
+    " fallback_provider TEXT,"
+    " state TEXT NOT NULL,"
+    " public_code TEXT,"
+    " kind TEXT,"
+    " stage TEXT,"
+    " detail TEXT,"
+    " decision TEXT,"
+    " fallback_applied INTEGER NOT NULL DEFAULT 0,"
+    " fallback_reason TEXT,"
+    " final_provider TEXT,"
+    " final_model TEXT,"
+    " tokens_in BIGINT,"
+    " tokens_out BIGINT,"
+    " elapsed_ms DOUBLE PRECISION,"
+    " result_json TEXT)",
+    "CREATE INDEX generations_created ON generations (created_at_ms)",
+    "CREATE INDEX generations_state_created ON generations (state, created_at_ms)",
+    "CREATE INDEX generations_code_created ON generations (public_code, created_at_ms)",
+    "CREATE INDEX generations_kind_created ON generations (kind, created_at_ms)",
+    "CREATE INDEX generations_user ON generations (user_key, created_at_ms)",
+    // One row per completed attempt (SPEC 11.7: exactly one per started attempt).
+    "CREATE TABLE attempts ("
+    " generation_id TEXT NOT NULL,"
+    " attempt_id BIGINT NOT NULL,"
+    " at_ms BIGINT NOT NULL,"
+    " stage TEXT NOT NULL,"
+    " provider TEXT NOT NULL,"
+    " model TEXT,"
+    " role TEXT NOT NULL,"
+    " round INTEGER NOT NULL,"
+    " success INTEGER NOT NULL,"
+    " kind TEXT,"
+    " public_code TEXT,"
+    " http_status INTEGER,"
+    " duration_ms DOUBLE PRECISION NOT NULL,"
+    " fallback_eligible INTEGER NOT NULL,"
+    " requests_sent INTEGER NOT NULL,"
+    " tokens_in BIGINT,"
+    " tokens_out BIGINT,"
+    " aborted_by TEXT,"
+    " detail TEXT,"
+    " PRIMARY KEY (generation_id, attempt_id))",
+    "CREATE INDEX attempts_at ON attempts (at_ms)",
+    "CREATE INDEX attempts_provider_role_at ON attempts (provider, role, at_ms)",
+    "CREATE INDEX attempts_kind_at ON attempts (kind, at_ms)",
+    // Every event, as the JSON it is on the wire.
+    "CREATE TABLE events ("
+    " generation_id TEXT NOT NULL,"
+    " seq INTEGER NOT NULL,"
+    " type TEXT NOT NULL,"
+    " at_ms BIGINT NOT NULL,"
+    " body TEXT NOT NULL,"
+    " PRIMARY KEY (generation_id, seq))",
+    "CREATE INDEX events_at ON events (at_ms)",
+};
+
+bool exec(QSqlDatabase &db, const QString &sql, QString *error)
+{
+    QSqlQuery q(db);
+    if (!q.exec(sql)) {
+        *error = q.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int StoreSchema::version(QSqlDatabase &db, QString *error)
+{
+    const QStringList tables = db.tables();
+    if (!tables.contains(QStringLiteral("bullpen_schema")))
+        return tables.isEmpty() ? 0 : -1;
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT version FROM bullpen_schema")) || !q.next()) {
+        *error = q.lastError().text();
+        return -1;
+    }
+    return q.value(0).toInt();
+}
+
+bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
+{
+    QString why;
+    const int v = version(db, &why);
+    if (v < 0) {
+        *error = why.isEmpty() ? QStringLiteral("this database holds tables but is not a Bullpen store; point Bullpen at another data folder")
+                               : QStringLiteral("cannot read the schema version (%1); the file may be damaged: move it aside and restart").arg(why);
+        return false;
+    }
+    if (v > kCurrentVersion) {
+        *error = QStringLiteral("written by a newer Bullpen (schema %1, this build knows %2); upgrade Bullpen, or move the file aside to "
+                                "start a new store. Nothing was changed.")
+                     .arg(v)
+                     .arg(kCurrentVersion);
+        return false;
+    }
+    if (v == kCurrentVersion)
+        return true;
+    // v == 0: a new store.
+    if (!db.transaction()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    for (const char *statement : kVersion1) {
+        if (!exec(db, QString::fromLatin1(statement), &why)) {
+            db.rollback();
+            *error = QStringLiteral("creating the schema failed: %1").arg(why);
+            return false;
+        }
+    }
+    if (!db.commit()) {
+        *error = db.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+} // namespace bullpen

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QSqlDatabase>
+#include <QString>
+
+namespace bullpen {
+
+// The store's schema and its migrations. SQL kept to what SQLite and PostgreSQL (Qt's QSQLITE and
+// QPSQL drivers) both accept: plain types, INSERT and UPDATE, no upserts, no JSON functions (SPEC 12).
+class StoreSchema final
+{
+public:
+    static constexpr int kCurrentVersion = 1;
+
+    // Brings the database to kCurrentVersion inside one transaction per step. Refuses a database from a
+    // newer Bullpen, and one that is not a Bullpen store, saying what to do in *error.
+    static bool migrate(QSqlDatabase &db, QString *error);
+    static int version(QSqlDatabase &db, QString *error);
+};
+
+} // namespace bullpen

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#include "storewriter.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QUuid>
+
+namespace bullpen {
+
+namespace {
+
+QVariant nullable(const QString &s) { return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s); }
+QVariant nullable(qint64 n) { return n < 0 ? QVariant(QMetaType::fromType<qint64>()) : QVariant(n); }
+double ms(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
+
+// The prepared statements of one connection.
+struct Statements
+{
+    explicit Statements(const QSqlDatabase &db)
+        : event(db)
+        , generation(db)
+        , attempt(db)
+        , finish(db)
+    {
+        event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES (?, ?, ?, ?, ?)"));
+        generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state) "
+                                          "VALUES (?, ?, ?, ?, ?, 'running')"));
+        attempt.prepare(QStringLiteral(
+            "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
+            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        finish.prepare(QStringLiteral(
+            "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
+            "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
+            "tokens_out = ?, elapsed_ms = ?, result_json = ? WHERE id = ? AND state = 'running'"));
+    }
+    QSqlQuery event, generation, attempt, finish;
+};
+
+bool writeEvent(Statements &s, const Event &e, QString *error)
+{
+    const qint64 wall = e.wallTime.isValid() ? e.wallTime.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+    s.event.addBindValue(e.generationId);
+    s.event.addBindValue(static_cast<qint64>(e.sequence));
+    s.event.addBindValue(e.type());
+    s.event.addBindValue(wall);
+    s.event.addBindValue(QString::fromUtf8(QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact)));
+    if (!s.event.exec()) {
+        *error = s.event.lastError().text();
+        return false;
+    }
+    if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
+        s.generation.addBindValue(e.generationId);
+        s.generation.addBindValue(wall);
+        s.generation.addBindValue(g->preset);
+        s.generation.addBindValue(toId(g->primary));
+        s.generation.addBindValue(g->fallback ? QVariant(toId(*g->fallback)) : QVariant(QMetaType::fromType<QString>()));
+        if (!s.generation.exec()) {
+            *error = s.generation.lastError().text();
+            return false;
+        }
+    } else if (const auto *a = std::get_if<AttemptCompleted>(&e.body)) {
+        const QVariant nullInt(QMetaType::fromType<int>());
+        s.attempt.addBindValue(e.generationId);
+        s.attempt.addBindValue(static_cast<qint64>(a->attemptId));
+        s.attempt.addBindValue(wall);
+        s.attempt.addBindValue(toId(a->stage));
+        s.attempt.addBindValue(toId(a->provider));
+        s.attempt.addBindValue(a->model);
+        s.attempt.addBindValue(toId(a->role));
+        s.attempt.addBindValue(a->round);
+        s.attempt.addBindValue(a->success ? 1 : 0);
+        s.attempt.addBindValue(a->kind ? QVariant(enumName(*a->kind)) : QVariant(QMetaType::fromType<QString>()));
+        s.attempt.addBindValue(a->publicCode ? QVariant(enumName(*a->publicCode)) : QVariant(QMetaType::fromType<QString>()));
+        s.attempt.addBindValue(a->httpStatus ? QVariant(*a->httpStatus) : nullInt);
+        s.attempt.addBindValue(ms(a->duration));
+        s.attempt.addBindValue(a->fallbackEligible ? 1 : 0);
+        s.attempt.addBindValue(a->requestsSent);
+        s.attempt.addBindValue(nullable(a->tokens.input));
+        s.attempt.addBindValue(nullable(a->tokens.output));
+        s.attempt.addBindValue(toId(a->abortedBy));
+        s.attempt.addBindValue(nullable(a->detail));
+        if (!s.attempt.exec()) {
+            *error = s.attempt.lastError().text();
+            return false;
+        }
+    }
+    return true;
+}
+
+// Returns false on a database error; *conflict is set when the generation already had a final state.
+bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict, QString *error)
+{
+    const StoryboardResult &r = f.result;
+    const QVariant noText(QMetaType::fromType<QString>());
+    QJsonObject json = r.toJson();
+    s.finish.addBindValue(QDateTime::currentMSecsSinceEpoch());
+    s.finish.addBindValue(nullable(f.userKey));
+    s.finish.addBindValue(nullable(f.userMask));
+    s.finish.addBindValue(toId(r.state));
+    s.finish.addBindValue(r.failure ? QVariant(enumName(r.failure->publicCode())) : noText);
+    s.finish.addBindValue(r.failure ? QVariant(enumName(r.failure->kind)) : noText);
+    s.finish.addBindValue(r.failure ? QVariant(toId(r.failedStage)) : noText);
+    s.finish.addBindValue(r.failure ? QVariant(r.failure->detail) : noText);
+    s.finish.addBindValue(nullable(r.decision));
+    s.finish.addBindValue(r.fallback.applied ? 1 : 0);
+    s.finish.addBindValue(nullable(r.fallback.reason));
+    s.finish.addBindValue(r.fallback.finalProvider ? QVariant(toId(*r.fallback.finalProvider)) : noText);
+    s.finish.addBindValue(nullable(r.fallback.finalModelId));
+    s.finish.addBindValue(nullable(r.tokens.input));
+    s.finish.addBindValue(nullable(r.tokens.output));
+    s.finish.addBindValue(ms(r.elapsed));
+    s.finish.addBindValue(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)));
+    s.finish.addBindValue(r.generationId);
+    if (!s.finish.exec()) {
+        *error = s.finish.lastError().text();
+        return false;
+    }
+    *conflict = s.finish.numRowsAffected() != 1;
+    return true;
+}
+
+} // namespace
+
+StoreWriter::StoreWriter(QString path, std::function<void(const QString &)> onFailure)
+    : m_path(std::move(path))
+    , m_onFailure(std::move(onFailure))
+{
+}
+
+StoreWriter::~StoreWriter()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+bool StoreWriter::start(QString *error)
+{
+    m_thread = std::thread([this] { run(); });
+    std::unique_lock lock(m_mutex);
+    m_done.wait(lock, [this] { return m_ready || !m_startError.isEmpty(); });
+    if (!m_startError.isEmpty()) {
+        *error = m_startError;
+        lock.unlock();
+        m_thread.join();
+        return false;
+    }
+    return true;
+}
+
+void StoreWriter::enqueue(Item item)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.push_back(std::move(item));
+        ++m_counters.queued;
+    }
+    m_wake.notify_one();
+}
+
+bool StoreWriter::flush(std::chrono::milliseconds timeout)
+{
+    std::unique_lock lock(m_mutex);
+    const quint64 target = m_counters.queued;
+    return m_done.wait_for(lock, timeout, [&] { return m_counters.written + m_counters.failed >= target; });
+}
+
+StoreWriter::Counters StoreWriter::counters() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_counters;
+}
+
+void StoreWriter::run()
+{
+    const QString name = QStringLiteral("bullpen-writer-") + QUuid::createUuid().toString(QUuid::Id128);
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(m_path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        QString error;
+        if (!db.open())
+            error = db.lastError().text();
+        QSqlQuery pragma(db);
+        if (error.isEmpty() && !pragma.exec(QStringLiteral("PRAGMA synchronous=NORMAL")))
+            error = pragma.lastError().text();
+        {
+            std::lock_guard lock(m_mutex);
+            if (error.isEmpty())
+                m_ready = true;
+            else
+                m_startError = error;
+        }
+        m_done.notify_all();
+        if (!error.isEmpty()) {
+            db.close();
+        } else {
+            {
+            Statements statements(db);
+            for (;;) {
+                std::deque<Item> batch;
+                {
+                    std::unique_lock lock(m_mutex);
+                    m_wake.wait(lock, [this] { return m_stop || !m_queue.empty(); });
+                    if (m_queue.empty() && m_stop)
+                        break;
+                    const std::size_t n = std::min(m_queue.size(), kMaxBatch);
+                    batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
+                    m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
+                }
+                QString failure;
+                quint64 conflicts = 0;
+                bool ok = db.transaction();
+                if (!ok)
+                    failure = db.lastError().text();
+                for (const Item &item : batch) {
+                    if (!ok)
+                        break;
+                    if (const auto *e = std::get_if<Event>(&item)) {
+                        ok = writeEvent(statements, *e, &failure);
+                    } else {
+                        bool conflict = false;
+                        ok = writeFinished(statements, std::get<Finished>(item), &conflict, &failure);
+                        conflicts += conflict ? 1 : 0;
+                    }
+                }
+                if (ok && !db.commit()) {
+                    ok = false;
+                    failure = db.lastError().text();
+                }
+                if (!ok)
+                    db.rollback();
+                {
+                    std::lock_guard lock(m_mutex);
+                    if (ok) {
+                        m_counters.written += batch.size();
+                        m_counters.finalStateConflicts += conflicts;
+                    } else {
+                        m_counters.failed += batch.size();
+                        m_counters.lastError = failure;
+                    }
+                }
+                m_done.notify_all();
+                if (!ok && m_onFailure)
+                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(batch.size()).arg(m_path, failure));
+            }
+            } // statements end before the connection closes
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+}
+
+} // namespace bullpen

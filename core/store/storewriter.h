@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/storyboardresult.h"
+#include "events/event.h"
+
+#include <QString>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <variant>
+
+namespace bullpen {
+
+// The store's one writer: a thread with its own SQLite connection that takes whatever has been queued
+// and commits it in one transaction (batches grow with load, up to kMaxBatch rows). enqueue() never
+// touches the disk. A batch that fails is rolled back and counted, and writing goes on.
+class StoreWriter final
+{
+public:
+    struct Finished
+    {
+        StoryboardResult result;
+        QString userKey;
+        QString userMask;
+    };
+    using Item = std::variant<Event, Finished>;
+
+    struct Counters
+    {
+        quint64 queued = 0;
+        quint64 written = 0;
+        quint64 failed = 0;
+        quint64 finalStateConflicts = 0;
+        QString lastError;
+    };
+
+    static constexpr std::size_t kMaxBatch = 512;
+
+    StoreWriter(QString path, std::function<void(const QString &)> onFailure);
+    ~StoreWriter(); // writes what is queued, then stops
+
+    bool start(QString *error);
+    void enqueue(Item item);
+    bool flush(std::chrono::milliseconds timeout);
+    Counters counters() const;
+
+private:
+    void run();
+
+    QString m_path;
+    std::function<void(const QString &)> m_onFailure;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    std::deque<Item> m_queue;
+    Counters m_counters;
+    bool m_stop = false;
+    bool m_ready = false;
+    QString m_startError;
+    std::thread m_thread;
+};
+
+} // namespace bullpen
