@@ -36,6 +36,8 @@ class tst_Cli : public QObject
                 env.remove(k);
         }
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path()); // no settings or key file of the machine's user
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());   // and no store of theirs
+        env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
         p.setProcessEnvironment(env);
         args.prepend(QStringLiteral("generate"));
         p.start(QStringLiteral(BULLPEN_CLI), args);

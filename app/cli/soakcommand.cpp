@@ -88,7 +88,9 @@ int runSoak(const QStringList &arguments)
                                      QStringLiteral("path"));
     const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the summary as JSON."));
-    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json});
+    const QCommandLineOption progress(QStringLiteral("progress"),
+                                      QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
+    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli soak: " << parser.errorText() << "\n";
         return 2;
@@ -160,6 +162,14 @@ int runSoak(const QStringList &arguments)
             err << "bullpen-cli soak: " << why << "\n";
             return 2;
         }
+    }
+
+    if (store && parser.isSet(progress)) {
+        QObject::connect(store.get(), &Store::finalStatesCommitted, store.get(), [&out](const QStringList &ids) {
+            for (const QString &id : ids)
+                out << "committed " << id << "\n";
+            out.flush();
+        });
     }
 
     // --- bookkeeping for the invariants

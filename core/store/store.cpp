@@ -169,9 +169,12 @@ std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
     }
 
     Store *raw = store.get();
-    store->m_writer = std::make_unique<StoreWriter>(path, [raw](const QString &why) {
-        QMetaObject::invokeMethod(raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection);
-    });
+    store->m_writer = std::make_unique<StoreWriter>(
+        path,
+        [raw](const QString &why) { QMetaObject::invokeMethod(raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection); },
+        [raw](const QStringList &ids) {
+            QMetaObject::invokeMethod(raw, [raw, ids] { Q_EMIT raw->finalStatesCommitted(ids); }, Qt::QueuedConnection);
+        });
     if (!store->m_writer->start(&failure)) {
         *error = QStringLiteral("%1: the writer cannot open the store (%2)").arg(path, failure);
         return nullptr;

@@ -108,6 +108,8 @@ public:
 
 Q_SIGNALS:
     void writeFailed(const QString &error);
+    // Final states now durable on disk (committed; survives the process being killed).
+    void finalStatesCommitted(const QStringList &generationIds);
 
 private:
     explicit Store(QString path);

@@ -125,9 +125,11 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
 
 } // namespace
 
-StoreWriter::StoreWriter(QString path, std::function<void(const QString &)> onFailure)
+StoreWriter::StoreWriter(QString path, std::function<void(const QString &)> onFailure,
+                         std::function<void(const QStringList &)> onFinalCommitted)
     : m_path(std::move(path))
     , m_onFailure(std::move(onFailure))
+    , m_onFinalCommitted(std::move(onFinalCommitted))
 {
 }
 
@@ -251,6 +253,15 @@ void StoreWriter::run()
                 m_done.notify_all();
                 if (!ok && m_onFailure)
                     m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(batch.size()).arg(m_path, failure));
+                if (ok && m_onFinalCommitted) {
+                    QStringList ids;
+                    for (const Item &item : batch) {
+                        if (const auto *f = std::get_if<Finished>(&item))
+                            ids << f->result.generationId;
+                    }
+                    if (!ids.isEmpty())
+                        m_onFinalCommitted(ids);
+                }
             }
             } // statements end before the connection closes
             db.close();

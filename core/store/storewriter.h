@@ -41,7 +41,8 @@ public:
 
     static constexpr std::size_t kMaxBatch = 512;
 
-    StoreWriter(QString path, std::function<void(const QString &)> onFailure);
+    StoreWriter(QString path, std::function<void(const QString &)> onFailure,
+                std::function<void(const QStringList &)> onFinalCommitted = {});
     ~StoreWriter(); // writes what is queued, then stops
 
     bool start(QString *error);
@@ -54,6 +55,7 @@ private:
 
     QString m_path;
     std::function<void(const QString &)> m_onFailure;
+    std::function<void(const QStringList &)> m_onFinalCommitted;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_done;

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// The store: WAL on disk, schema, one final state per generation, filters and paging, and every
+// failure path with a message that names the path and what to do.
+#include "engine/manualclock.h"
+#include "engine/storyboardgenerationservice.h"
+#include "scriptedgenerator.h"
+#include "store/store.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Runs `n` generations through the engine on a manual clock and records them.
+void fill(Store &store, int n, QList<StoryboardResult> *results = nullptr)
+{
+    ManualClock clock;
+    ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
+    ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
+    StoryboardGenerationService service(clock);
+    service.addGenerator(&gemini);
+    service.addGenerator(&qwen);
+    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { store.recordEvent(e); });
+    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &r) {
+        store.recordFinished(r, QStringLiteral("key-") + r.generationId.right(2), QStringLiteral("ha****ul"));
+        if (results)
+            *results << r;
+    });
+    for (int i = 0; i < n; ++i) {
+        switch (i % 3) {
+        case 0:
+            gemini.script({Step::ok(1s)});
+            break;
+        case 1:
+            gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+            qwen.script({Step::ok(2s)});
+            break;
+        default:
+            gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
+            break;
+        }
+        service.start(StoryboardRequest{QStringLiteral("story"), QStringLiteral("haru@example.com"), {}},
+                      StagePolicy::relief(Provider::Gemini, Provider::Qwen));
+        clock.advance(10s);
+    }
+}
+
+} // namespace
+
+class tst_Store : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void createsWalStoreAndRecords()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        QVERIFY2(store, qPrintable(error));
+        QList<StoryboardResult> results;
+        fill(*store, 30, &results);
+        QVERIFY(store->flush(10s));
+        const Store::Stats st = store->stats();
+        QCOMPARE(st.failed, quint64(0));
+        QCOMPARE(st.written, st.queued);
+        QVERIFY(QFile::exists(store->databasePath() + QStringLiteral("-wal")));
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), 30);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'")), 0);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 40); // 10 generations had a relief attempt
+        QCOMPARE(store->integrityCheck(), QStringLiteral("ok"));
+
+        const auto row = store->generation(results.at(1).generationId);
+        QVERIFY(row);
+        QCOMPARE(row->state, QStringLiteral("succeeded"));
+        QVERIFY(row->fallbackApplied);
+        QCOMPARE(row->fallbackReason, QStringLiteral("gemini_provider_unavailable"));
+        QCOMPARE(row->finalProvider, QStringLiteral("qwen"));
+        QCOMPARE(row->userMask, QStringLiteral("ha****ul"));
+        QCOMPARE(store->events(results.at(1).generationId).size(), 7);
+        QCOMPARE(store->attempts(results.at(1).generationId).size(), 2);
+    }
+
+    void finalStateIsWrittenOnce()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        QList<StoryboardResult> results;
+        fill(*store, 1, &results);
+        StoryboardResult again = results.first();
+        again.state = FinalState::Failed;
+        store->recordFinished(again, {}, {});
+        QVERIFY(store->flush(10s));
+        QCOMPARE(store->stats().finalStateConflicts, quint64(1));
+        QCOMPARE(store->generation(again.generationId)->state, QStringLiteral("succeeded")); // the first stands
+    }
+
+    void filtersAndPaging()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        fill(*store, 45);
+        QVERIFY(store->flush(10s));
+        HistoryFilter failed;
+        failed.states = {QStringLiteral("failed")};
+        QCOMPARE(store->generations(failed, 100).size(), 15);
+        HistoryFilter code;
+        code.publicCode = QStringLiteral("AI_PROVIDER_CONFIG");
+        QCOMPARE(store->generations(code, 100).size(), 15);
+        HistoryFilter provider;
+        provider.provider = QStringLiteral("qwen");
+        QCOMPARE(store->generations(provider, 100).size(), 15);
+        // Keyset pages of 10 cover everything once, newest first.
+        HistoryFilter page;
+        QStringList seen;
+        for (;;) {
+            const QList<GenerationRow> rows = store->generations(page, 10);
+            for (const GenerationRow &r : rows)
+                seen << r.id;
+            if (rows.size() < 10)
+                break;
+            page.beforeMs = rows.constLast().createdAtMs;
+            page.beforeId = rows.constLast().id;
+        }
+        QCOMPARE(seen.size(), 45);
+        QCOMPARE(QSet<QString>(seen.cbegin(), seen.cend()).size(), 45);
+        const auto byCode = store->countBy(QStringLiteral("state"), HistoryFilter{});
+        QCOMPARE(byCode.size(), 2);
+        QCOMPARE(byCode.first().second, 30);
+    }
+
+    void writeFailuresAreCountedNotThrown()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        QSignalSpy failed(store.get(), &Store::writeFailed);
+        {
+            // Someone breaks the table underneath the writer.
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("saboteur"));
+            db.setDatabaseName(store->databasePath());
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE events")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("saboteur"));
+        fill(*store, 3);
+        QVERIFY(store->flush(10s));
+        QVERIFY(store->stats().failed > 0);
+        QVERIFY(!store->stats().lastError.isEmpty());
+        QTRY_VERIFY(failed.count() > 0);
+        QVERIFY2(failed.first().first().toString().contains(store->databasePath()), qPrintable(failed.first().first().toString()));
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("data dir is a file") << QStringLiteral("file") << QStringLiteral("cannot create the data folder");
+        QTest::newRow("corrupt database") << QStringLiteral("corrupt") << QStringLiteral("move it aside");
+        QTest::newRow("newer schema") << QStringLiteral("newer") << QStringLiteral("newer Bullpen");
+        QTest::newRow("foreign database") << QStringLiteral("foreign") << QStringLiteral("not a Bullpen store");
+    }
+
+    void refusals()
+    {
+        QFETCH(QString, setup);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        QString dataDir = dir.path();
+        const QString db = dir.filePath(QStringLiteral("bullpen.sqlite"));
+        QByteArray before;
+        if (setup == u"file") {
+            QFile f(dir.filePath(QStringLiteral("plain")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            dataDir = dir.filePath(QStringLiteral("plain/sub"));
+        } else if (setup == u"corrupt") {
+            QFile f(db);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            before = QByteArray(8192, '\x5a');
+            f.write(before);
+        } else {
+            {
+                QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("prep"));
+                d.setDatabaseName(db);
+                QVERIFY(d.open());
+                QSqlQuery q(d);
+                if (setup == u"newer") {
+                    QVERIFY(q.exec(QStringLiteral("CREATE TABLE bullpen_schema (version INTEGER NOT NULL)")));
+                    QVERIFY(q.exec(QStringLiteral("INSERT INTO bullpen_schema (version) VALUES (99)")));
+                    QVERIFY(q.exec(QStringLiteral("CREATE TABLE generations (id TEXT)")));
+                    QVERIFY(q.exec(QStringLiteral("INSERT INTO generations VALUES ('keep-me')")));
+                } else {
+                    QVERIFY(q.exec(QStringLiteral("CREATE TABLE customers (id TEXT)")));
+                }
+                d.close();
+            }
+            QSqlDatabase::removeDatabase(QStringLiteral("prep"));
+        }
+        QString error;
+        QVERIFY(!Store::open(dataDir, &error));
+        QVERIFY2(error.contains(says), qPrintable(error));
+        if (setup != u"file")
+            QVERIFY2(error.contains(db), qPrintable(error)); // names the path
+        if (setup == u"corrupt") {
+            QFile f(db);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), before); // nothing lost: the file is untouched
+        }
+        if (setup == u"newer") {
+            QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
+            d.setDatabaseName(db);
+            QVERIFY(d.open());
+            QSqlQuery q(d);
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM generations")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 1);
+            d.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("check"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Store)
+#include "tst_store.moc"
