@@ -72,7 +72,7 @@ private:
     };
 
     static StagePolicy relief() { return StagePolicy::relief(Provider::Gemini, Provider::Qwen); }
-    static StoryboardRequest request() { return StoryboardRequest{QStringLiteral("Mina finds a talking cat."), QStringLiteral("haru@example.com"), {}}; }
+    static StoryboardRequest request() { return StoryboardRequest::forStory(QStringLiteral("Mina finds a talking cat."), QStringLiteral("haru@example.com")); }
 
     ManualClock m_clock;
 

@@ -33,7 +33,7 @@ private Q_SLOTS:
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         policy.primaryTimeout = 150ms;
         policy.fallbackTimeout = 2s;
-        service.start(StoryboardRequest{QStringLiteral("story"), {}, {}}, policy);
+        service.start(StoryboardRequest::forStory(QStringLiteral("story")), policy);
         QVERIFY(finished.wait(10'000));
 
         const StoryboardResult r = finished.first().first().value<StoryboardResult>();

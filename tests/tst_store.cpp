@@ -47,7 +47,7 @@ void fill(Store &store, int n, QList<StoryboardResult> *results = nullptr)
             gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
             break;
         }
-        service.start(StoryboardRequest{QStringLiteral("story"), QStringLiteral("haru@example.com"), {}},
+        service.start(StoryboardRequest::forStory(QStringLiteral("story"), QStringLiteral("haru@example.com")),
                       StagePolicy::relief(Provider::Gemini, Provider::Qwen));
         clock.advance(10s);
     }

@@ -153,7 +153,7 @@ int runGenerate(const QStringList &arguments)
         out.flush();
         QCoreApplication::exit(exitCode);
     });
-    setup.startGeneration(StoryboardRequest{storyText, parser.value(user), {}}, setup.storyboardPolicy());
+    setup.startGeneration(StoryboardRequest::forStory(storyText, parser.value(user)), setup.storyboardPolicy());
     QCoreApplication::exec();
     return exitCode;
 }

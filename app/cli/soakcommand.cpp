@@ -282,7 +282,8 @@ int runSoak(const QStringList &arguments)
     startNext = [&] {
         const int i = started++;
         Lane &lane = lanes[static_cast<std::size_t>(i) % lanes.size()];
-        StoryboardRequest request{kStories.at(i % kStories.size()), {}, StoryboardGenerationService::newGenerationId()};
+        StoryboardRequest request = StoryboardRequest::forStory(kStories.at(i % kStories.size()));
+        request.generationId = StoryboardGenerationService::newGenerationId();
         request.userId = QStringLiteral("soak-user-%1@example.com").arg(qHash(request.generationId) % 50);
         lane.service->start(request, policy);
     };

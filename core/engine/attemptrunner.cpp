@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "attemptrunner.h"
 
-#include "contract/storyboardparser.h"
 #include "failure/failureclassifier.h"
 
 #include <QLoggingCategory>
@@ -63,7 +62,7 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
     std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), ProviderResponse{}, reason);
     if (!detailOverride.isEmpty())
         failure->detail = detailOverride;
-    finish(std::move(failure), std::nullopt, nullptr);
+    finish(std::move(failure), StageOutput{}, nullptr);
 }
 
 void AttemptRunner::reportLate(const ProviderResponse &response, bool wouldHaveSucceeded)
@@ -86,8 +85,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
         // our own abort; anything else is a real answer that came too late.
         if (m_context->abortReason() == AbortReason::Deadline
             && response.networkError != QNetworkReply::OperationCanceledError) {
-            const bool ok = !FailureClassifier::classify(m_generator.provider(), response) && StoryboardParser::parse(response.text).ok();
-            reportLate(response, ok);
+            reportLate(response, wouldSucceed(response));
         }
         return;
     }
@@ -95,33 +93,38 @@ void AttemptRunner::onDelivered(ProviderResponse response)
     auto lateBy = [&] { return duration_cast<milliseconds>(m_clock.now() - m_spec.deadline).count(); };
     if (m_clock.now() >= m_spec.deadline) {
         // Arrived after the deadline but before our timer fired: refused all the same.
-        const bool ok = !FailureClassifier::classify(m_generator.provider(), response) && StoryboardParser::parse(response.text).ok();
-        reportLate(response, ok);
+        reportLate(response, wouldSucceed(response));
         abortWith(AbortReason::Deadline, QStringLiteral("a result arrived %1 ms after the attempt deadline and was refused").arg(lateBy()));
         return;
     }
 
     std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), response);
-    std::optional<Storyboard> storyboard;
+    StageOutput output;
     if (!failure) {
-        StoryboardCheck check = StoryboardParser::parse(response.text);
-        if (check.ok())
-            storyboard = std::move(check.storyboard);
+        auto checked = validateStageOutput(m_spec.stage, response);
+        if (auto *f = std::get_if<Failure>(&checked))
+            failure = std::move(*f);
         else
-            failure = Failure{FailureKind::OUTPUT_INVALID, QStringLiteral("storyboard rejected: ") + check.violation->detail, false, {}};
+            output = std::get<StageOutput>(std::move(checked));
     }
 
     // Parsing and validation count against the deadline too (SPEC 4.2).
     if (m_clock.now() >= m_spec.deadline) {
-        reportLate(response, storyboard.has_value());
+        reportLate(response, !failure.has_value());
         abortWith(AbortReason::Deadline,
                   QStringLiteral("the deadline passed while the response was being checked (%1 ms late); refused").arg(lateBy()));
         return;
     }
-    finish(std::move(failure), std::move(storyboard), &response);
+    finish(std::move(failure), std::move(output), &response);
 }
 
-void AttemptRunner::finish(std::optional<Failure> failure, std::optional<Storyboard> storyboard, const ProviderResponse *response)
+bool AttemptRunner::wouldSucceed(const ProviderResponse &response) const
+{
+    return !FailureClassifier::classify(m_generator.provider(), response)
+           && std::holds_alternative<StageOutput>(validateStageOutput(m_spec.stage, response));
+}
+
+void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response)
 {
     m_running = false;
     m_deadlineTimer.reset();
@@ -153,7 +156,7 @@ void AttemptRunner::finish(std::optional<Failure> failure, std::optional<Storybo
     if (r.requestsSent > 1)
         qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent
                             << "requests (SPEC 4.4 allows one)";
-    outcome.storyboard = std::move(storyboard);
+    outcome.output = std::move(output);
     Q_EMIT finished(outcome);
 }
 

@@ -4,6 +4,7 @@
 #include "attemptcontext.h"
 #include "clock.h"
 #include "contract/storyboard.h"
+#include "stageoutput.h"
 #include "events/event.h"
 #include "storyboardgenerator.h"
 #include "storyboardresult.h"
@@ -29,7 +30,7 @@ struct AttemptSpec
 struct AttemptOutcome
 {
     AttemptRecord record;
-    std::optional<Storyboard> storyboard; // set exactly when record.success
+    StageOutput output; // filled exactly when record.success
 };
 
 // Runs one attempt (seed 000's StoryboardAttemptRunner): one call to one generator under one deadline
@@ -57,7 +58,8 @@ Q_SIGNALS:
 private:
     void onDelivered(ProviderResponse response);
     void abortWith(AbortReason reason, const QString &detailOverride = {});
-    void finish(std::optional<Failure> failure, std::optional<Storyboard> storyboard, const ProviderResponse *response);
+    void finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response);
+    bool wouldSucceed(const ProviderResponse &response) const;
     void reportLate(const ProviderResponse &response, bool wouldHaveSucceeded);
     std::chrono::microseconds offset(Clock::time_point t) const;
 

@@ -67,6 +67,33 @@ StagePolicy StagePolicy::sameProviderRounds(Provider primary)
     return p;
 }
 
+StagePolicy StagePolicy::imageStage(Provider provider)
+{
+    StagePolicy p;
+    p.stage = Stage::Image;
+    p.preset = QStringLiteral("image");
+    p.primary = provider;
+    p.primaryTimeout = 90s;
+    p.innerRetries = 2;
+    p.rounds = 1 + p.innerRetries;
+    p.roundPause = 1s;
+    p.exponentialBackoff = true;
+    p.retryOn = {FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER};
+    // Every try with its full timeout, plus the longest pauses between them.
+    p.totalBudget = p.primaryTimeout * p.rounds + p.backoffMax * (p.rounds - 1);
+    return p;
+}
+
+StagePolicy StagePolicy::captionsStage(Provider provider)
+{
+    StagePolicy p;
+    p.stage = Stage::Captions;
+    p.preset = QStringLiteral("captions");
+    p.primary = provider;
+    p.primaryTimeout = 25s;
+    return p;
+}
+
 std::optional<StagePolicy> StagePolicy::fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback)
 {
     if (name == u"relief")

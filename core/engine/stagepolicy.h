@@ -38,6 +38,7 @@ private:
 // data fed to one flow (StoryboardGenerationService), not three copies of it.
 struct StagePolicy
 {
+    Stage stage = Stage::Storyboard;
     QString preset = QStringLiteral("relief");
     Provider primary = Provider::Gemini;
     std::optional<Provider> fallback; // none by default: no automatic fallback
@@ -53,6 +54,11 @@ struct StagePolicy
     std::chrono::milliseconds roundPause{0};
     KindSet retryOn;
     int innerRetries = 0; // transport-level retries; always 0 on the storyboard path (SPEC 4.4)
+    // Pause between rounds grows as base * 2^(round-1), randomised by ±jitter, capped, and never shorter
+    // than the provider's Retry-After (the image stage). Off: roundPause as is.
+    bool exponentialBackoff = false;
+    std::chrono::milliseconds backoffMax{8'000};
+    double backoffJitter = 0.25;
 
     // SPEC 4.2: primary + fallback when a fallback is set, else the primary timeout alone. With rounds,
     // each round and pause is included so that round 2 is not starved by round 1 by construction.
@@ -61,6 +67,11 @@ struct StagePolicy
     static StagePolicy relief(Provider primary, std::optional<Provider> fallback);
     static StagePolicy capacity(Provider primary, std::optional<Provider> fallback);
     static StagePolicy sameProviderRounds(Provider primary);
+    // SPEC 2: the image stage's own settings: primary only, 90 s per try, up to 2 inner retries with
+    // exponential backoff on 429/5xx honouring Retry-After.
+    static StagePolicy imageStage(Provider provider);
+    // SPEC 2: captions are nice to have: one try, a short deadline (25 s), no relief.
+    static StagePolicy captionsStage(Provider provider);
     // "relief", "capacity" or "rounds"; nothing for an unknown name.
     static std::optional<StagePolicy> fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback);
     static QStringList presetNames();

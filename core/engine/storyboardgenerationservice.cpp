@@ -5,6 +5,8 @@
 #include <QPointer>
 #include <QUuid>
 
+#include <cmath>
+
 Q_LOGGING_CATEGORY(lcService, "bullpen.service")
 
 namespace bullpen {
@@ -82,7 +84,8 @@ QString StoryboardGenerationService::start(const StoryboardRequest &request, con
 void StoryboardGenerationService::begin(Run &run)
 {
     const StagePolicy &p = run.policy;
-    emitEvent(run, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
+    if (m_generationEvents)
+        emitEvent(run, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
 
     QString missing;
     if (!generator(p.primary))
@@ -93,7 +96,7 @@ void StoryboardGenerationService::begin(Run &run)
         run.decision = QStringLiteral("no provider was started");
         finishRun(run, FinalState::Failed,
                   Failure{FailureKind::AUTH_CONFIG, QStringLiteral("no %1 adapter is configured; check the provider settings").arg(missing), false, {}},
-                  std::nullopt);
+                  StageOutput{});
         return;
     }
     startAttempt(run, Role::Primary, 1);
@@ -108,14 +111,14 @@ void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
 
     AttemptSpec spec;
     spec.attemptId = ++m_nextAttemptId;
-    spec.stage = Stage::Storyboard;
+    spec.stage = p.stage;
     spec.role = role;
     spec.round = round;
     spec.timeout = timeout;
     spec.deadline = run.budget.attemptDeadline(timeout);
     spec.stageStart = run.budget.start();
 
-    emitEvent(run, AttemptStarted{Stage::Storyboard, spec.attemptId, provider, gen->model(), role, round, timeout,
+    emitEvent(run, AttemptStarted{p.stage, spec.attemptId, provider, gen->model(), role, round, timeout,
                                   duration_cast<microseconds>(spec.deadline - spec.stageStart),
                                   duration_cast<milliseconds>(run.budget.remaining())});
 
@@ -194,7 +197,7 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
         else
             run.decision = QStringLiteral("the primary failed with %1; the relief provider %2 succeeded")
                                .arg(enumName(run.primaryFailure->kind), toId(rec.provider));
-        finishRun(run, FinalState::Succeeded, std::nullopt, outcome.storyboard);
+        finishRun(run, FinalState::Succeeded, std::nullopt, outcome.output);
         return;
     }
 
@@ -203,17 +206,18 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
         run.primaryFailure = failure;
     if (failure.kind == FailureKind::CANCELLED) {
         run.decision = QStringLiteral("cancelled; no relief provider is started for a cancelled generation");
-        finishRun(run, FinalState::Cancelled, failure, std::nullopt);
+        finishRun(run, FinalState::Cancelled, failure, StageOutput{});
         return;
     }
 
     // Same provider, another round (the `rounds` preset).
     if (p.retryOn.contains(failure.kind) && rec.round < p.rounds) {
-        if (run.budget.remaining() > p.roundPause) {
-            emitEvent(run, RetryScheduled{Stage::Storyboard, rec.provider, rec.role, rec.round + 1, failure.kind, p.roundPause});
+        const milliseconds pause = pauseBefore(p, rec.round + 1, failure);
+        if (run.budget.remaining() > pause) {
+            emitEvent(run, RetryScheduled{p.stage, rec.provider, rec.role, rec.round + 1, failure.kind, pause});
             const Role role = rec.role;
             const int next = rec.round + 1;
-            run.pauseTimer = m_clock.arm(m_clock.now() + p.roundPause, [this, &run, role, next] {
+            run.pauseTimer = m_clock.arm(m_clock.now() + pause, [this, &run, role, next] {
                 run.pauseTimer.reset();
                 startAttempt(run, role, next);
             });
@@ -222,7 +226,7 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
         run.decision = QStringLiteral("%1; no round %2: the stage budget ends before the pause does")
                            .arg(enumName(failure.kind))
                            .arg(rec.round + 1);
-        finishRun(run, FinalState::Failed, failure, std::nullopt);
+        finishRun(run, FinalState::Failed, failure, StageOutput{});
         return;
     }
 
@@ -235,7 +239,7 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
         } else {
             // The primary's cancel handlers have already run (inside its runner, before it finished).
             run.fallbackApplied = true;
-            emitEvent(run, FallbackTriggered{Stage::Storyboard, rec.provider, *p.fallback, failure.kind,
+            emitEvent(run, FallbackTriggered{p.stage, rec.provider, *p.fallback, failure.kind,
                                              duration_cast<milliseconds>(run.budget.remaining()),
                                              fallbackReason(rec.provider, failure)});
             startAttempt(run, Role::Fallback, 1);
@@ -247,11 +251,10 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
         run.decision = rec.round > 1 ? QStringLiteral("%1 after %2 rounds").arg(enumName(failure.kind)).arg(rec.round)
                                      : QStringLiteral("no relief provider is configured");
     }
-    finishRun(run, FinalState::Failed, failure, std::nullopt);
+    finishRun(run, FinalState::Failed, failure, StageOutput{});
 }
 
-void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::optional<Failure> failure,
-                                            std::optional<Storyboard> storyboard)
+void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output)
 {
     if (run.finished) {
         qCWarning(lcService) << "generation" << run.generationId << "finished twice; second final state ignored";
@@ -265,7 +268,11 @@ void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::opt
     result.generationId = run.generationId;
     result.state = state;
     result.failure = std::move(failure);
-    result.storyboard = std::move(storyboard);
+    result.storyboard = std::move(output.storyboard);
+    result.captions = std::move(output.captions);
+    result.image = std::move(output.image);
+    result.imageMime = std::move(output.imageMime);
+    result.failedStage = run.policy.stage;
     result.attempts = run.attempts;
     result.decision = run.decision;
     result.elapsed = duration_cast<microseconds>(run.budget.elapsed());
@@ -290,7 +297,8 @@ void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::opt
         fin.detail = result.failure->detail;
     }
     fin.fallbackApplied = result.fallback.applied;
-    emitEvent(run, fin);
+    if (m_generationEvents)
+        emitEvent(run, fin);
 
     // Retire the run: remove it from the active map now, destroy it from the event loop later, since we
     // may be inside one of its runners' signals.
@@ -315,10 +323,10 @@ bool StoryboardGenerationService::cancel(const QString &generationId)
     }
     // Between rounds, or not begun yet.
     run.decision = QStringLiteral("cancelled by the operator before the next attempt");
-    if (run.startTimer)
+    if (run.startTimer && m_generationEvents)
         emitEvent(run, GenerationStarted{run.policy.preset, run.policy.primary, run.policy.fallback, run.policy.effectiveBudget()});
     finishRun(run, FinalState::Cancelled, Failure{FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {}},
-              std::nullopt);
+              StageOutput{});
     return true;
 }
 
@@ -337,10 +345,24 @@ void StoryboardGenerationService::shutdown()
         } else {
             run.decision = QStringLiteral("Bullpen shut down before the next attempt");
             finishRun(run, FinalState::Cancelled,
-                      Failure{FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {}}, std::nullopt);
+                      Failure{FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {}}, StageOutput{});
         }
     }
     m_finishedRuns.clear();
+}
+
+milliseconds StoryboardGenerationService::pauseBefore(const StagePolicy &p, int round, const Failure &failure)
+{
+    if (!p.exponentialBackoff)
+        return p.roundPause;
+    // base · 2^(round-2) for the pause before `round`, randomised by ±jitter, capped; never shorter than
+    // what the provider asked for (Retry-After), even beyond the cap.
+    const double base = static_cast<double>(p.roundPause.count()) * std::pow(2.0, std::max(0, round - 2));
+    const double jitter = 1.0 + p.backoffJitter * (2.0 * m_random.generateDouble() - 1.0);
+    auto pause = milliseconds(std::llround(std::min(base * jitter, static_cast<double>(p.backoffMax.count()))));
+    if (failure.retryAfter && *failure.retryAfter > pause)
+        pause = *failure.retryAfter;
+    return pause;
 }
 
 void StoryboardGenerationService::emitEvent(Run &run, EventBody body)

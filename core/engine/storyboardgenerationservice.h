@@ -10,6 +10,7 @@
 #include "storyboardresult.h"
 
 #include <QObject>
+#include <QRandomGenerator>
 
 #include <map>
 #include <memory>
@@ -39,6 +40,10 @@ public:
     // Cancels everything with AbortReason::Shutdown.
     void shutdown();
     int activeCount() const { return static_cast<int>(m_runs.size()); }
+    // Off when a pipeline owns the generation and emits generation_started/finished itself.
+    void setEmitsGenerationEvents(bool on) { m_generationEvents = on; }
+    // Seeds the backoff jitter (tests).
+    void setRandomSeed(quint32 seed) { m_random.seed(seed); }
 
     static QString newGenerationId();
 
@@ -51,7 +56,8 @@ private:
     void begin(Run &run);
     void startAttempt(Run &run, Role role, int round);
     void onAttemptFinished(Run &run, const AttemptOutcome &outcome);
-    void finishRun(Run &run, FinalState state, std::optional<Failure> failure, std::optional<Storyboard> storyboard);
+    void finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output);
+    std::chrono::milliseconds pauseBefore(const StagePolicy &policy, int round, const Failure &failure);
     void emitEvent(Run &run, EventBody body);
 
     Clock &m_clock;
@@ -59,6 +65,8 @@ private:
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals
     quint64 m_nextAttemptId = 0;
+    bool m_generationEvents = true;
+    QRandomGenerator m_random{20261014u};
 };
 
 } // namespace bullpen

@@ -16,6 +16,18 @@ struct StoryboardRequest
     QString story;
     QString userId; // raw: never logged, stored or put in an event (SPEC 5.1)
     QString generationId; // empty: the service makes one
+    // Which stage asks. Storyboard: `story` is the user's story. Captions and Image: `stageInput` is
+    // what the stage works from (the storyboard as JSON).
+    Stage stage = Stage::Storyboard;
+    QString stageInput;
+
+    static StoryboardRequest forStory(QString story, QString userId = {})
+    {
+        StoryboardRequest r;
+        r.story = std::move(story);
+        r.userId = std::move(userId);
+        return r;
+    }
 };
 
 // One provider's storyboard call (seed 000's StoryboardGenerator). generate() starts exactly one

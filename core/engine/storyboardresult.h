@@ -48,12 +48,15 @@ struct FallbackMetadata
     QString finalModelId;                        // final_model_id
 };
 
-// The final state of a storyboard generation, written once (SPEC 4.5).
+// The final state of one stage run (SPEC 4.5); for the storyboard stage alone, of a generation.
 struct StoryboardResult
 {
     QString generationId;
     FinalState state = FinalState::Failed;
-    std::optional<Storyboard> storyboard;
+    std::optional<Storyboard> storyboard; // storyboard stage
+    QStringList captions;                 // captions stage
+    QByteArray image;                     // image stage
+    QString imageMime;
     std::optional<Failure> failure; // the final failure: FAILED or CANCELLED
     Stage failedStage = Stage::Storyboard;
     FallbackMetadata fallback;
@@ -64,6 +67,8 @@ struct StoryboardResult
 
     QJsonObject toJson() const;
 };
+
+using StageResult = StoryboardResult;
 
 // "gemini_provider_unavailable", "gemini_timeout", "qwen_rate_limited" …
 QString fallbackReason(Provider from, const Failure &failure);

@@ -468,7 +468,7 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         return Failure{FailureKind::REFUSED, oneLine(QStringLiteral("the model refused: ") + r.refusal), false, {}};
     if (auto f = finishReasonFailure(provider, r.finishReason))
         return f;
-    if (r.text.trimmed().isEmpty())
+    if (r.text.trimmed().isEmpty() && r.binary.isEmpty())
         return Failure{FailureKind::OUTPUT_INVALID, QStringLiteral("the response holds no text"), false, {}};
     if (status != 200 && status != 201)
         return Failure{FailureKind::UNKNOWN, QStringLiteral("unexpected success status %1").arg(status), false, {}};

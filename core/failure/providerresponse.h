@@ -35,6 +35,8 @@ struct ProviderResponse
     QString blockReason;        // Gemini promptFeedback.blockReason
     QString refusal;            // OpenAI message.refusal
     QString text;               // model text, thought/thinking parts skipped
+    QByteArray binary;          // inline data (an image), decoded
+    QString binaryMime;
     TokenUsage usage;
     QString modelVersion;
 };

@@ -74,15 +74,15 @@ QNetworkRequest AnthropicFormat::request(const ProviderEndpoint &endpoint) const
 
 QByteArray AnthropicFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
 {
+    const PromptParts prompt = promptFor(request);
     const QJsonObject root{
         {QStringLiteral("model"), endpoint.model},
         {QStringLiteral("max_tokens"), endpoint.maxOutputTokens},
-        {QStringLiteral("system"), StoryboardPrompt::systemInstruction()},
+        {QStringLiteral("system"), prompt.system},
         {QStringLiteral("messages"),
-         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), StoryboardPrompt::userMessage(request.story)}}}},
+         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), prompt.user}}}},
         {QStringLiteral("output_config"),
-         QJsonObject{{QStringLiteral("format"),
-                      QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")}, {QStringLiteral("schema"), StoryboardPrompt::jsonSchema()}}}}},
+         QJsonObject{{QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")}, {QStringLiteral("schema"), prompt.schema}}}}},
         {QStringLiteral("stream"), endpoint.stream},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact);

@@ -29,6 +29,16 @@ void readResponse(const QJsonObject &root, ProviderResponse &out)
             const QJsonValue text = part.value(QLatin1StringView("text"));
             if (text.isString())
                 out.text += text.toString();
+            const QJsonObject inlineData = part.value(QLatin1StringView("inlineData")).toObject();
+            if (!inlineData.isEmpty()) {
+                const auto decoded = QByteArray::fromBase64Encoding(inlineData.value(QLatin1StringView("data")).toString().toLatin1(),
+                                                                    QByteArray::AbortOnBase64DecodingErrors);
+                if (!decoded)
+                    out.malformedBody = QStringLiteral("inlineData is not valid base64");
+                else
+                    out.binary = *decoded;
+                out.binaryMime = inlineData.value(QLatin1StringView("mimeType")).toString();
+            }
         }
         if (const QString reason = first.value(QLatin1StringView("finishReason")).toString(); !reason.isEmpty())
             out.finishReason = reason;
@@ -94,17 +104,27 @@ QNetworkRequest GeminiFormat::request(const ProviderEndpoint &endpoint) const
 
 QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
 {
+    auto userContents = [](const QString &text) {
+        return QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                      {QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), text}}}}}};
+    };
+    if (request.stage == Stage::Image) {
+        // Image generation: generateContent answering with an inlineData PNG.
+        const QJsonObject root{
+            {QStringLiteral("contents"), userContents(StoryboardPrompt::imagePrompt(request.stageInput))},
+            {QStringLiteral("generationConfig"), QJsonObject{{QStringLiteral("responseModalities"), QJsonArray{QStringLiteral("IMAGE")}}}},
+        };
+        return QJsonDocument(root).toJson(QJsonDocument::Compact);
+    }
+    const PromptParts prompt = promptFor(request);
     const QJsonObject root{
-        {QStringLiteral("contents"),
-         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                {QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), StoryboardPrompt::userMessage(request.story)}}}}}}},
-        {QStringLiteral("systemInstruction"),
-         QJsonObject{{QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), StoryboardPrompt::systemInstruction()}}}}}},
+        {QStringLiteral("contents"), userContents(prompt.user)},
+        {QStringLiteral("systemInstruction"), QJsonObject{{QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), prompt.system}}}}}},
         {QStringLiteral("generationConfig"),
          QJsonObject{{QStringLiteral("maxOutputTokens"), endpoint.maxOutputTokens},
                      {QStringLiteral("temperature"), 0.7},
                      {QStringLiteral("responseMimeType"), QStringLiteral("application/json")},
-                     {QStringLiteral("responseJsonSchema"), StoryboardPrompt::jsonSchema()}}},
+                     {QStringLiteral("responseJsonSchema"), prompt.schema}}},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }

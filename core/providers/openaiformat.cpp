@@ -79,12 +79,12 @@ QNetworkRequest OpenAiFormat::request(const ProviderEndpoint &endpoint) const
 
 QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
 {
+    const PromptParts prompt = promptFor(request);
     QJsonObject root{
         {QStringLiteral("model"), endpoint.model},
         {QStringLiteral("messages"),
-         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), StoryboardPrompt::systemInstruction()}},
-                    QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                {QStringLiteral("content"), StoryboardPrompt::userMessage(request.story)}}}},
+         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), prompt.system}},
+                    QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), prompt.user}}}},
         {QStringLiteral("stream"), endpoint.stream},
     };
     if (endpoint.stream)
@@ -98,9 +98,9 @@ QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const Storyboard
         root.insert(QStringLiteral("max_completion_tokens"), endpoint.maxOutputTokens);
         root.insert(QStringLiteral("response_format"),
                     QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")},
-                                {QStringLiteral("json_schema"), QJsonObject{{QStringLiteral("name"), QStringLiteral("storyboard")},
+                                {QStringLiteral("json_schema"), QJsonObject{{QStringLiteral("name"), toId(request.stage)},
                                                                             {QStringLiteral("strict"), true},
-                                                                            {QStringLiteral("schema"), StoryboardPrompt::jsonSchema()}}}});
+                                                                            {QStringLiteral("schema"), prompt.schema}}}});
     }
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }

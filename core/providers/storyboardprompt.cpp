@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storyboardprompt.h"
 
+#include "engine/storyboardgenerator.h"
+
 #include <QJsonArray>
 
 namespace bullpen {
@@ -52,6 +54,41 @@ QJsonObject StoryboardPrompt::jsonSchema()
         {QStringLiteral("required"), QJsonArray{QStringLiteral("title"), QStringLiteral("panels")}},
         {QStringLiteral("additionalProperties"), false},
     };
+}
+
+QString StoryboardPrompt::captionsInstruction()
+{
+    return QStringLiteral("Write alt text for a four-panel comic: one short sentence per panel describing what it shows, for a reader who "
+                          "cannot see it. Answer with one JSON object and nothing else: {\"captions\": [4 strings]}. Write in the language "
+                          "of the storyboard.");
+}
+
+QString StoryboardPrompt::captionsMessage(const QString &storyboardJson) { return kCaptionsMarker + QLatin1Char('\n') + storyboardJson; }
+
+QJsonObject StoryboardPrompt::captionsSchema()
+{
+    return QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("captions"),
+                      QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                  {QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}},
+        {QStringLiteral("required"), QJsonArray{QStringLiteral("captions")}},
+        {QStringLiteral("additionalProperties"), false},
+    };
+}
+
+QString StoryboardPrompt::imagePrompt(const QString &storyboardJson)
+{
+    return kImageMarker + QStringLiteral(" in a 2x2 grid, one panel per entry, in order, with the dialogue in speech bubbles. "
+                                         "Storyboard (JSON):\n") + storyboardJson;
+}
+
+PromptParts promptFor(const StoryboardRequest &request)
+{
+    if (request.stage == Stage::Captions)
+        return {StoryboardPrompt::captionsInstruction(), StoryboardPrompt::captionsMessage(request.stageInput), StoryboardPrompt::captionsSchema()};
+    return {StoryboardPrompt::systemInstruction(), StoryboardPrompt::userMessage(request.story), StoryboardPrompt::jsonSchema()};
 }
 
 } // namespace bullpen

@@ -37,7 +37,7 @@ LoopbackRig::~LoopbackRig()
 std::optional<StoryboardResult> LoopbackRig::run(const StagePolicy &policy, const QString &story, int waitMs)
 {
     QSignalSpy finished(m_service.get(), &StoryboardGenerationService::finished);
-    m_service->start(StoryboardRequest{story, QStringLiteral("tester@example.com"), {}}, policy);
+    m_service->start(StoryboardRequest::forStory(story, QStringLiteral("tester@example.com")), policy);
     if (!finished.wait(waitMs))
         return std::nullopt;
     return finished.first().first().value<StoryboardResult>();
