@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -67,7 +68,13 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("final_model_provider")).toString(), QStringLiteral("qwen"));
         QCOMPARE(o.value(QStringLiteral("final_model_id")).toString(), QStringLiteral("qwen-plus"));
         const QJsonArray attempts = o.value(QStringLiteral("attempts")).toArray();
-        QCOMPARE(attempts.size(), 2);
+        QCOMPARE(attempts.size(), 4); // storyboard primary, storyboard relief, captions, image
+        QStringList stages;
+        for (const QJsonValue &a : attempts)
+            stages << a.toObject().value(QStringLiteral("stage")).toString();
+        QCOMPARE(stages, (QStringList{QStringLiteral("storyboard"), QStringLiteral("storyboard"), QStringLiteral("captions"), QStringLiteral("image")}));
+        QCOMPARE(o.value(QStringLiteral("captions")).toArray().size(), 4);
+        QVERIFY(o.value(QStringLiteral("image_path")).toString().endsWith(QStringLiteral(".png")));
         for (const char *key : {"stage", "provider", "model", "role", "success", "kind", "http_status", "duration_ms", "deadline_ms",
                                 "requests_sent", "tokens_in", "tokens_out"})
             QVERIFY2(attempts.at(0).toObject().contains(QLatin1StringView(key)), key);
@@ -75,7 +82,8 @@ private Q_SLOTS:
         QCOMPARE(attempts.at(0).toObject().value(QStringLiteral("requests_sent")).toInt(), 1);
         QCOMPARE(o.value(QStringLiteral("storyboard")).toObject().value(QStringLiteral("panels")).toArray().size(), 4);
         QVERIFY(o.value(QStringLiteral("events")).toArray().size() >= 7);
-        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 1);
+        // Gemini: the failed storyboard request and the image request (its own stage and client).
+        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 2);
     }
 
     void authFailureIsFinal()
@@ -95,13 +103,102 @@ private Q_SLOTS:
                            QStringLiteral("--primary-timeout"), QStringLiteral("2s"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray attempts = r.json().value(QStringLiteral("attempts")).toArray();
-        QCOMPARE(attempts.size(), 2);
+        QCOMPARE(attempts.size(), 4);
         const QJsonObject primary = attempts.at(0).toObject();
         QCOMPARE(primary.value(QStringLiteral("kind")).toString(), QStringLiteral("TIMEOUT"));
         QCOMPARE(primary.value(QStringLiteral("aborted_by")).toString(), QStringLiteral("deadline"));
         const double ms = primary.value(QStringLiteral("duration_ms")).toDouble();
         QVERIFY2(ms >= 2000.0 && ms < 3000.0, qPrintable(QString::number(ms)));
         QCOMPARE(attempts.at(1).toObject().value(QStringLiteral("success")).toBool(), true);
+    }
+
+    void imageOutIsAPng()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("comic.png"));
+        const Run r = cli({QStringLiteral("--story"), QStringLiteral("하루가 고양이를 만난다. \"안녕,\" 하루가 말한다. 고양이가 웃는다. 둘은 친구가 된다."),
+                           QStringLiteral("--image-out"), png, QStringLiteral("--fresh")});
+        QCOMPARE(r.exitCode, 0);
+        QFile f(png);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.startsWith("\x89PNG\r\n\x1a\n"));
+        QVERIFY(bytes.size() > 20'000); // drawn, with text
+    }
+
+    void identicalRequestIsServedFromCache()
+    {
+        const QString story = QStringLiteral("A unique story for the cache test. It has four sentences. Really. The end.");
+        const Run first = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")});
+        QCOMPARE(first.exitCode, 0);
+        QCOMPARE(first.json().value(QStringLiteral("from_cache")).toBool(), false);
+        const Run second = cli({QStringLiteral("--story"), story, QStringLiteral("--json")});
+        QCOMPARE(second.exitCode, 0);
+        const QJsonObject o = second.json();
+        QCOMPARE(o.value(QStringLiteral("from_cache")).toBool(), true);
+        QCOMPARE(o.value(QStringLiteral("attempts")).toArray().size(), 0);
+        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 0);
+        QCOMPARE(o.value(QStringLiteral("storyboard")).toObject(), first.json().value(QStringLiteral("storyboard")).toObject());
+        const Run third = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")});
+        QCOMPARE(third.json().value(QStringLiteral("from_cache")).toBool(), false);
+    }
+
+    void degradedResultIsNotCached()
+    {
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("captions-down.json"));
+        QFile f(scenario);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"name\":\"captions-down\",\"providers\":{\"captions\":{\"do\":\"error\",\"error\":\"server_error\"}}}");
+        f.close();
+        const QString story = QStringLiteral("Another story, for the degraded test. Two. Three. Four.");
+        for (int i = 0; i < 2; ++i) {
+            const Run r = cli({QStringLiteral("--story"), story, QStringLiteral("--scenario"), scenario, QStringLiteral("--json")});
+            QCOMPARE(r.exitCode, 0);
+            const QJsonObject o = r.json();
+            QCOMPARE(o.value(QStringLiteral("degraded")).toBool(), true);
+            QCOMPARE(o.value(QStringLiteral("captions_defaulted")).toBool(), true);
+            QCOMPARE(o.value(QStringLiteral("from_cache")).toBool(), false); // never served from cache
+            QVERIFY(o.value(QStringLiteral("captions")).toArray().at(0).toString().startsWith(QStringLiteral("Panel 1:")));
+        }
+    }
+
+    void imageFailureIsFinalAndNeverRerunsTheStoryboard()
+    {
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("image-down.json"));
+        QFile f(scenario);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"name\":\"image-down\",\"providers\":{\"image\":{\"do\":\"error\",\"error\":\"overloaded\",\"retry_after_s\":0}}}");
+        f.close();
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), scenario, QStringLiteral("--json"), QStringLiteral("--fresh")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject o = r.json();
+        QCOMPARE(o.value(QStringLiteral("stage")).toString(), QStringLiteral("image"));
+        QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("TRANSIENT_SERVER"));
+        int storyboardAttempts = 0, imageAttempts = 0;
+        const QJsonArray attempts = o.value(QStringLiteral("attempts")).toArray();
+        for (const QJsonValue &a : attempts) {
+            const QString stage = a.toObject().value(QStringLiteral("stage")).toString();
+            storyboardAttempts += stage == u"storyboard";
+            imageAttempts += stage == u"image";
+        }
+        QCOMPARE(storyboardAttempts, 1);
+        QCOMPARE(imageAttempts, 3); // the image stage's own inner retries: 1 + 2
+        // Gemini got one storyboard request, one captions request and the three image requests, nothing more.
+        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 5);
+        QVERIFY(o.value(QStringLiteral("next_step")).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("image stage")));
+    }
+
+    void rateLimitSaysWhenItLifts()
+    {
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-rate-limited"),
+                           QStringLiteral("--fallback"), QStringLiteral("none"), QStringLiteral("--json"), QStringLiteral("--fresh")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject next = r.json().value(QStringLiteral("next_step")).toObject();
+        QCOMPARE(next.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
+        QVERIFY2(next.value(QStringLiteral("message")).toString().contains(QStringLiteral("30 s")), qPrintable(next.value(QStringLiteral("message")).toString()));
+        QVERIFY(!next.value(QStringLiteral("retry_after")).toString().isEmpty());
     }
 
     void humanOutput()

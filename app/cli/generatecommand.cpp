@@ -21,10 +21,14 @@ constexpr int kExitCancelled = 3;
 
 QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1); }
 
-void printHuman(QTextStream &out, const StoryboardResult &r)
+void printHuman(QTextStream &out, const GenerationResult &g)
 {
-    for (const AttemptRecord &a : r.attempts) {
-        out << QStringLiteral("  %1 %2 (%3) round %4: ").arg(toId(a.role), toId(a.provider), a.model).arg(a.round);
+    const StoryboardResult &r = g.storyboard;
+    const QList<AttemptRecord> attempts = g.attempts();
+    if (g.fromCache)
+        out << "  (served from cache: an identical request succeeded within 24 h; --fresh runs it again)\n";
+    for (const AttemptRecord &a : attempts) {
+        out << QStringLiteral("  %1 %2 %3 (%4) round %5: ").arg(toId(a.stage), toId(a.role), toId(a.provider), a.model).arg(a.round);
         if (a.success)
             out << "ok";
         else
@@ -35,19 +39,30 @@ void printHuman(QTextStream &out, const StoryboardResult &r)
         out << "]\n";
     }
     out << "decision: " << r.decision << "\n";
-    if (r.state == FinalState::Succeeded) {
-        out << QStringLiteral("SUCCEEDED in %1 ms by %2 (%3)").arg(ms(r.elapsed), toId(*r.fallback.finalProvider), r.fallback.finalModelId);
+    if (g.state == FinalState::Succeeded) {
+        out << QStringLiteral("SUCCEEDED in %1 ms; storyboard by %2 (%3)")
+                   .arg(ms(g.elapsed), r.fallback.finalProvider ? toId(*r.fallback.finalProvider) : QString(), r.fallback.finalModelId);
         if (r.fallback.applied)
             out << QStringLiteral(", fallback applied: %1").arg(r.fallback.reason);
+        if (g.degraded)
+            out << ", DEGRADED (default captions)";
         out << "\n\n" << r.storyboard->title << "\n";
-        for (const Panel &p : r.storyboard->panels) {
+        for (int i = 0; i < r.storyboard->panels.size(); ++i) {
+            const Panel &p = r.storyboard->panels.at(i);
             out << QStringLiteral("  %1. %2 — %3\n").arg(p.index).arg(p.role, p.scene);
             for (const DialogueLine &d : p.dialogue)
                 out << QStringLiteral("       %1: %2\n").arg(d.speaker, d.text);
+            if (i < g.captionLines.size())
+                out << QStringLiteral("       alt: %1\n").arg(g.captionLines.at(i));
         }
+        if (!g.imagePath.isEmpty())
+            out << "image: " << g.imagePath << "\n";
     } else {
-        out << QStringLiteral("%1 %2 (%3) in %4 ms: %5\n")
-                   .arg(toId(r.state).toUpper(), enumName(r.failure->publicCode()), enumName(r.failure->kind), ms(r.elapsed), r.failure->detail);
+        out << QStringLiteral("%1 at the %2 stage: %3 (%4) in %5 ms: %6\n")
+                   .arg(toId(g.state).toUpper(), toId(g.failedStage), enumName(g.failure->publicCode()), enumName(g.failure->kind), ms(g.elapsed),
+                        g.failure->detail);
+        if (g.nextStep)
+            out << "next: " << g.nextStep->message << "\n";
     }
 }
 
@@ -78,9 +93,11 @@ int runGenerate(const QStringList &arguments)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Where the store lives (default: BULLPEN_DATA_DIR or the user's data folder)."),
                                      QStringLiteral("path"));
-    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
+    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing (and use no cache)."));
+    const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached."));
+    const QCommandLineOption imageOut(QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."), QStringLiteral("path"));
     parser.addOptions({story, storyFile, user, scenario, simulator, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget,
-                       settings, keyFile, json, dataDir, noStore});
+                       settings, keyFile, json, dataDir, noStore, fresh, imageOut});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli generate: " << parser.errorText() << "\n";
         return kExitUsage;
@@ -131,13 +148,21 @@ int runGenerate(const QStringList &arguments)
     err << "bullpen-cli: " << setup.describe() << "\n";
     err.flush();
 
-    StoryboardGenerationService &service = setup.service();
+    GenerationPipeline &pipeline = setup.pipeline();
     QJsonArray events;
-    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service,
-                     [&events](const Event &e) { events.append(e.toJson()); });
+    QObject::connect(&pipeline, &GenerationPipeline::eventRecorded, &pipeline, [&events](const Event &e) { events.append(e.toJson()); });
     int exitCode = kExitFailed;
-    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &r) {
+    QObject::connect(&pipeline, &GenerationPipeline::finished, &pipeline, [&](const GenerationResult &r) {
         exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
+        if (parser.isSet(imageOut) && r.state == FinalState::Succeeded) {
+            QFile::remove(parser.value(imageOut));
+            const QByteArray bytes = r.image ? r.image->image : QByteArray();
+            QFile file(parser.value(imageOut));
+            const bool ok = !r.imagePath.isEmpty() ? QFile::copy(r.imagePath, parser.value(imageOut))
+                                                   : (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+            if (!ok)
+                err << "bullpen-cli generate: could not write --image-out " << parser.value(imageOut) << "\n";
+        }
         if (parser.isSet(json)) {
             QJsonObject o = r.toJson();
             o.insert(QStringLiteral("events"), events);
@@ -153,7 +178,11 @@ int runGenerate(const QStringList &arguments)
         out.flush();
         QCoreApplication::exit(exitCode);
     });
-    setup.startGeneration(StoryboardRequest::forStory(storyText, parser.value(user)), setup.storyboardPolicy());
+    GenerationRequest request;
+    request.story = storyText;
+    request.userId = parser.value(user);
+    request.fresh = parser.isSet(fresh);
+    setup.startGeneration(request);
     QCoreApplication::exec();
     return exitCode;
 }

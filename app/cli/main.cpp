@@ -4,12 +4,15 @@
 #include "soakcommand.h"
 #include "storecommands.h"
 
-#include <QCoreApplication>
+#include <QGuiApplication>
 #include <QTextStream>
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 

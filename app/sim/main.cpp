@@ -3,14 +3,17 @@
 #include "sim/providersimulator.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
+#include <QGuiApplication>
 #include <QTextStream>
 
 using namespace bullpen;
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bullpen-sim"));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Bullpen's provider simulator: Gemini, OpenAI, DashScope (Qwen) and Anthropic "

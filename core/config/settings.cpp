@@ -356,6 +356,29 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         applyDuration(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), *v, [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
     if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")))
         applyDuration(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), *v, [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
+    if (auto v = envValue(QStringLiteral("GEMINI_IMAGE_MODEL")))
+        s.pipeline.imageModel = v->trimmed();
+    if (auto v = envValue(QStringLiteral("IMAGE_TIMEOUT")))
+        applyDuration(QStringLiteral("IMAGE_TIMEOUT"), *v, [&](milliseconds d) { s.pipeline.imageTimeout = d; });
+    if (auto v = envValue(QStringLiteral("CAPTIONS_TIMEOUT")))
+        applyDuration(QStringLiteral("CAPTIONS_TIMEOUT"), *v, [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
+    if (auto v = envValue(QStringLiteral("IMAGE_RETRIES"))) {
+        bool ok = false;
+        const int n = v->trimmed().toInt(&ok);
+        if (ok && n >= 0 && n <= 5)
+            s.pipeline.imageRetries = n;
+        else
+            errors << ConfigError{QStringLiteral("IMAGE_RETRIES"), QStringLiteral("\"%1\" is not a whole number from 0 to 5").arg(*v)};
+    }
+    if (auto v = envValue(QStringLiteral("CAPTIONS"))) {
+        const QString b = v->trimmed().toLower();
+        if (b == u"1" || b == u"on" || b == u"true")
+            s.pipeline.captions = true;
+        else if (b == u"0" || b == u"off" || b == u"false")
+            s.pipeline.captions = false;
+        else
+            errors << ConfigError{QStringLiteral("CAPTIONS"), QStringLiteral("\"%1\" is not on or off").arg(*v)};
+    }
     if (auto v = envValue(QStringLiteral("STORYBOARD_TOTAL_BUDGET")))
         applyDuration(QStringLiteral("STORYBOARD_TOTAL_BUDGET"), *v, [&](milliseconds d) { s.storyboard.totalBudget = d; });
 

@@ -38,6 +38,16 @@ struct StoryboardSettings
     std::optional<std::chrono::milliseconds> totalBudget;
 };
 
+// SPEC 2: the stages after the storyboard keep their own settings.
+struct PipelineSettings
+{
+    QString imageModel = QStringLiteral("gemini-2.5-flash-image");
+    std::chrono::milliseconds imageTimeout{90'000};
+    int imageRetries = 2;
+    bool captions = true;
+    std::chrono::milliseconds captionsTimeout{25'000};
+};
+
 struct ConfigError
 {
     QString setting; // e.g. STORYBOARD_PRIMARY_TIMEOUT, or storyboard.primary_timeout in the file
@@ -48,6 +58,7 @@ struct ConfigError
 struct Settings
 {
     StoryboardSettings storyboard;
+    PipelineSettings pipeline;
     std::map<Provider, ProviderSettings> providers;
     QString settingsFile; // the file that was read, if any
     QString keyFile;      // the 0600 key file that was read, if any

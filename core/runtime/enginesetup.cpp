@@ -13,8 +13,10 @@ EngineSetup::EngineSetup(QObject *parent)
 
 EngineSetup::~EngineSetup()
 {
-    if (m_service)
-        m_service->shutdown(); // cancel handlers run while the client and the simulator still exist
+    for (auto *service : {m_service.get(), m_captionsService.get(), m_imageService.get()}) {
+        if (service)
+            service->shutdown(); // cancel handlers run while the clients and the simulator still exist
+    }
     if (m_store)
         m_store->flush();
 }
@@ -103,31 +105,52 @@ bool EngineSetup::init(const SetupOptions &options)
         }
     }
 
+    Clock &clock = SteadyClock::instance();
     m_client = std::make_unique<StoryboardClient>(m_settings);
-    m_service = std::make_unique<StoryboardGenerationService>(SteadyClock::instance());
+    m_service = std::make_unique<StoryboardGenerationService>(clock);
     m_client->registerWith(*m_service);
-    if (m_store) {
-        Store *store = m_store.get();
-        connect(m_service.get(), &StoryboardGenerationService::eventRecorded, store, [store](const Event &e) { store->recordEvent(e); });
-        connect(m_service.get(), &StoryboardGenerationService::finished, this, [this](const StoryboardResult &r) {
-            const auto it = m_users.find(r.generationId);
-            const std::pair<QString, QString> user = it == m_users.end() ? std::pair<QString, QString>() : it->second;
-            if (it != m_users.end())
-                m_users.erase(it);
-            m_store->recordFinished(r, user.first, user.second);
-        });
-    }
+    // Captions use the text providers; the image stage its own client.
+    m_captionsService = std::make_unique<StoryboardGenerationService>(clock);
+    m_client->registerWith(*m_captionsService);
+    m_imageClient = std::make_unique<ImageClient>(m_settings);
+    m_imageService = std::make_unique<StoryboardGenerationService>(clock);
+    m_imageClient->registerWith(*m_imageService);
+    m_pipeline = std::make_unique<GenerationPipeline>(clock, *m_service, *m_captionsService, *m_imageService);
+    m_pipeline->setOptions(pipelineOptions());
+    if (m_store)
+        m_pipeline->setStore(m_store.get(), &*m_masking);
     return true;
 }
 
-QString EngineSetup::startGeneration(const StoryboardRequest &request, const StagePolicy &policy)
+PipelineOptions EngineSetup::pipelineOptions() const
 {
-    StoryboardRequest r = request;
-    if (r.generationId.isEmpty())
-        r.generationId = StoryboardGenerationService::newGenerationId();
-    if (m_masking && !request.userId.isEmpty())
-        m_users[r.generationId] = {m_masking->userKey(request.userId), Masking::displayUser(request.userId)};
-    return m_service->start(r, policy);
+    PipelineOptions o;
+    o.storyboard = m_settings.storyboardPolicy();
+    o.captions = StagePolicy::captionsStage(m_settings.storyboard.primary);
+    o.captions.primaryTimeout = m_settings.pipeline.captionsTimeout;
+    o.image = StagePolicy::imageStage(Provider::Gemini);
+    o.image.primaryTimeout = m_settings.pipeline.imageTimeout;
+    o.image.innerRetries = m_settings.pipeline.imageRetries;
+    o.image.rounds = 1 + o.image.innerRetries;
+    o.image.totalBudget = o.image.primaryTimeout * o.image.rounds + o.image.backoffMax * (o.image.rounds - 1);
+    o.captionsEnabled = m_settings.pipeline.captions;
+    if (!m_dataDir.isEmpty())
+        o.imageDir = QDir(m_dataDir).filePath(QStringLiteral("images"));
+    // What makes two requests the same for the cache (SPEC 6): the story and the user-visible settings.
+    const StoryboardSettings &sb = m_settings.storyboard;
+    QStringList digest{sb.preset, toId(sb.primary), sb.fallback ? toId(*sb.fallback) : QStringLiteral("none"),
+                       m_settings.provider(sb.primary).model, m_settings.pipeline.imageModel,
+                       m_settings.pipeline.captions ? QStringLiteral("captions") : QStringLiteral("no-captions"),
+                       m_simulator ? QStringLiteral("simulator:") + m_simulator->scenario().name : QStringLiteral("live")};
+    if (sb.fallback)
+        digest << m_settings.provider(*sb.fallback).model;
+    o.settingsDigest = digest.join(QLatin1Char('|'));
+    return o;
+}
+
+QString EngineSetup::startGeneration(const GenerationRequest &request)
+{
+    return m_pipeline->start(request);
 }
 
 QString EngineSetup::describe() const

@@ -3,6 +3,8 @@
 
 #include "config/settings.h"
 #include "engine/storyboardgenerationservice.h"
+#include "pipeline/generationpipeline.h"
+#include "providers/imageclient.h"
 #include "providers/storyboardclient.h"
 #include "sim/providersimulator.h"
 #include "store/masking.h"
@@ -47,13 +49,17 @@ public:
     bool usingSimulator() const { return m_simulator != nullptr; }
     ProviderSimulator *simulator() const { return m_simulator.get(); }
     StoryboardClient &storyboardClient() const { return *m_client; }
+    // The storyboard stage's service (events and results of that stage alone).
     StoryboardGenerationService &service() const { return *m_service; }
+    // The whole generation: storyboard, captions, image, storage, cache.
+    GenerationPipeline &pipeline() const { return *m_pipeline; }
+    PipelineOptions pipelineOptions() const;
     // A line for people: which providers are live, or that the simulator is in use and where.
     QString describe() const;
 
-    // Starts a generation and records it: every event, and the final state with the user's keyed
-    // hash and display mask (never the raw id) once it ends.
-    QString startGeneration(const StoryboardRequest &request, const StagePolicy &policy);
+    // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
+    // user's keyed hash and display mask (never the raw id) once it ends.
+    QString startGeneration(const GenerationRequest &request);
     Store *store() const { return m_store.get(); }
     const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
     QString dataDir() const { return m_dataDir; }
@@ -69,10 +75,14 @@ private:
     QString m_dataDir;
     std::unique_ptr<Store> m_store;
     std::optional<Masking> m_masking;
-    std::map<QString, std::pair<QString, QString>> m_users; // generation id → (user key, user mask) until it ends
+
     std::unique_ptr<ProviderSimulator> m_simulator;
     std::unique_ptr<StoryboardClient> m_client;
     std::unique_ptr<StoryboardGenerationService> m_service;
+    std::unique_ptr<ImageClient> m_imageClient;
+    std::unique_ptr<StoryboardGenerationService> m_captionsService;
+    std::unique_ptr<StoryboardGenerationService> m_imageService;
+    std::unique_ptr<GenerationPipeline> m_pipeline;
 };
 
 } // namespace bullpen

@@ -2,9 +2,13 @@
 #include "providersimulator.h"
 
 #include "simwire.h"
+#include "comicrenderer.h"
+#include "contract/storyboardparser.h"
+#include "providers/storyboardprompt.h"
 #include "storyboardsynth.h"
 
 #include <QHttpServerRequest>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTcpServer>
 #include <QTimer>
@@ -146,13 +150,18 @@ QJsonObject ProviderSimulator::countersJson() const
 
 void ProviderSimulator::resetCounters() { m_counters.clear(); }
 
-SimBehaviour ProviderSimulator::pick(Provider provider, int index)
+SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind)
 {
     const SimScript *script = nullptr;
     const QString role = provider == m_primary ? QStringLiteral("primary")
                          : (m_fallback && provider == *m_fallback) ? QStringLiteral("fallback")
                                                                     : QString();
-    for (const QString &key : {toId(provider), role, QStringLiteral("*")}) {
+    // Image and captions requests follow only their own keys: a scenario about the storyboard's
+    // primary leaves the later stages healthy unless it says otherwise.
+    const QStringList keys = kind == Kind::Image      ? QStringList{QStringLiteral("image")}
+                             : kind == Kind::Captions ? QStringList{QStringLiteral("captions")}
+                                                      : QStringList{toId(provider), role, QStringLiteral("*")};
+    for (const QString &key : keys) {
         if (key.isEmpty())
             continue;
         const auto it = m_scenario.scripts.find(key);
@@ -227,14 +236,17 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     const bool hasKey = *provider == Provider::Gemini      ? !headerValue(request, "x-goog-api-key").isEmpty()
                         : *provider == Provider::Anthropic ? !headerValue(request, "x-api-key").isEmpty()
                                                            : headerValue(request, "authorization").startsWith("Bearer ");
-    SimBehaviour behaviour = hasKey ? pick(*provider, index) : SimBehaviour{};
+    const QString story = SimWire::storyFromRequest(*provider, body);
+    const Kind kind = SimWire::isImageRequest(*provider, body)                    ? Kind::Image
+                      : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
+                                                                                : Kind::Storyboard;
+    SimBehaviour behaviour = hasKey ? pick(*provider, index, kind) : SimBehaviour{};
     if (!hasKey) {
         behaviour.action = SimBehaviour::Action::Error;
         behaviour.error = QStringLiteral("auth");
         behaviour.status = *provider == Provider::Gemini ? 403 : 401;
     }
 
-    const QString story = SimWire::storyFromRequest(*provider, body);
     const bool stream = SimWire::requestWantsStream(*provider, body, path);
     watch(*provider, socket);
 
@@ -246,10 +258,11 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     QPointer<QTcpSocket> guarded(socket);
     const Provider p = *provider;
     if (latency <= 0) {
-        respond(p, behaviour, story, model, stream, guarded);
+        respond(p, kind, behaviour, story, model, stream, guarded);
     } else {
-        QTimer::singleShot(latency, Qt::PreciseTimer, this,
-                           [this, p, behaviour, story, model, stream, guarded] { respond(p, behaviour, story, model, stream, guarded); });
+        QTimer::singleShot(latency, Qt::PreciseTimer, this, [this, p, kind, behaviour, story, model, stream, guarded] {
+            respond(p, kind, behaviour, story, model, stream, guarded);
+        });
     }
     return true;
 }
@@ -352,15 +365,43 @@ void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocke
     timer->start();
 }
 
-void ProviderSimulator::respond(Provider provider, const SimBehaviour &b, const QString &story, const QString &model, bool stream,
+void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour &b, const QString &story, const QString &model, bool stream,
                                 QPointer<QTcpSocket> socket)
 {
     // The client may have given up while we waited (a deadline): never touch a socket that is gone.
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
     using A = SimBehaviour::Action;
-    const QString storyboard = QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact));
+
+    // What this request is about: a story, or (for captions and images) the storyboard it carries.
+    Storyboard board;
+    if (kind == Kind::Storyboard) {
+        board = StoryboardSynth::fromStory(story);
+    } else {
+        const qsizetype brace = story.indexOf(QLatin1Char('{'));
+        StoryboardCheck check = StoryboardParser::parse(brace >= 0 ? story.mid(brace) : QString());
+        board = check.ok() ? *check.storyboard : StoryboardSynth::fromStory(story);
+    }
+    QString storyboard = QString::fromUtf8(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact));
+    QString invalidText = QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    if (kind == Kind::Captions) {
+        QJsonArray lines;
+        for (const Panel &panel : std::as_const(board.panels))
+            lines.append(QStringLiteral("Panel %1 (%2): %3").arg(panel.index).arg(panel.role, panel.scene));
+        storyboard = QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), lines}}).toJson(QJsonDocument::Compact));
+        lines.removeLast();
+        invalidText = QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), lines}}).toJson(QJsonDocument::Compact));
+    }
     const TokenUsage usage{120 + story.size() / 3, storyboard.size() / 3};
+
+    if (kind == Kind::Image && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
+        const QByteArray image = b.action == A::Ok ? ComicRenderer::renderPng(board)
+                                 : b.action == A::InvalidStoryboard ? QByteArray("this is not an image")
+                                                                    : QByteArray();
+        writeJson(socket, 200, SimWire::imageBody(model, image, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}));
+        finished(provider, socket);
+        return;
+    }
 
     auto success = [&](const QString &text, SimWire::Ending ending, int intervalMs = 0, int pieces = 4) {
         if (stream) {
@@ -428,8 +469,7 @@ void ProviderSimulator::respond(Provider provider, const SimBehaviour &b, const 
         }
         break;
     case A::InvalidStoryboard:
-        success(QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact)),
-                SimWire::Ending::Stop);
+        success(invalidText, SimWire::Ending::Stop);
         break;
     case A::Refused:
         if (SimWire::refusesWithHttpError(provider)) {

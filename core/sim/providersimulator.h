@@ -62,8 +62,9 @@ protected:
 
 private:
     struct Exchange;
-    SimBehaviour pick(Provider provider, int index);
-    void respond(Provider provider, const SimBehaviour &behaviour, const QString &story, const QString &model, bool stream,
+    enum class Kind { Storyboard, Captions, Image };
+    SimBehaviour pick(Provider provider, int index, Kind kind);
+    void respond(Provider provider, Kind kind, const SimBehaviour &behaviour, const QString &story, const QString &model, bool stream,
                  QPointer<QTcpSocket> socket);
     void watch(Provider provider, QTcpSocket *socket);
     void onSocketGone();

@@ -166,8 +166,8 @@ std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *erro
     const QJsonObject po = providers.toObject();
     for (auto it = po.begin(); it != po.end(); ++it) {
         const QString key = it.key();
-        if (key != u"*" && key != u"primary" && key != u"fallback" && !providerFromId(key)) {
-            *error = QStringLiteral("providers.%1: expected gemini, qwen, openai, anthropic, primary, fallback or *").arg(key);
+        if (key != u"*" && key != u"primary" && key != u"fallback" && key != u"image" && key != u"captions" && !providerFromId(key)) {
+            *error = QStringLiteral("providers.%1: expected gemini, qwen, openai, anthropic, primary, fallback, image, captions or *").arg(key);
             return std::nullopt;
         }
         const QString where = QStringLiteral("providers.") + key;

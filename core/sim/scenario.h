@@ -53,7 +53,8 @@ struct SimScript
 };
 
 // A scenario file (JSON, documented in the README). Keys of "providers" are a provider id
-// ("gemini"), a role ("primary", "fallback") or "*"; the most specific one applies.
+// ("gemini"), a role ("primary", "fallback") or "*"; the most specific one applies. Image and captions
+// requests follow only the keys "image" and "captions" (healthy without them).
 struct Scenario
 {
     QString name;

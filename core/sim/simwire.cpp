@@ -385,6 +385,35 @@ QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBo
     return text.startsWith(prefix) ? text.mid(prefix.size()) : text;
 }
 
+QByteArray SimWire::imageBody(const QString &model, const QByteArray &image, const QString &mime, TokenUsage usage)
+{
+    QJsonArray parts;
+    if (!image.isEmpty())
+        parts.append(QJsonObject{{QStringLiteral("inlineData"),
+                                  QJsonObject{{QStringLiteral("mimeType"), mime}, {QStringLiteral("data"), QString::fromLatin1(image.toBase64())}}}});
+    return compact(QJsonObject{
+        {QStringLiteral("candidates"),
+         QJsonArray{QJsonObject{{QStringLiteral("content"), QJsonObject{{QStringLiteral("role"), QStringLiteral("model")}, {QStringLiteral("parts"), parts}}},
+                                {QStringLiteral("finishReason"), QStringLiteral("STOP")},
+                                {QStringLiteral("index"), 0}}}},
+        {QStringLiteral("usageMetadata"), geminiUsage(usage)},
+        {QStringLiteral("modelVersion"), model},
+    });
+}
+
+bool SimWire::isImageRequest(Provider provider, const QByteArray &requestBody)
+{
+    if (provider != Provider::Gemini)
+        return false;
+    const QJsonArray modalities = QJsonDocument::fromJson(requestBody)
+                                      .object()
+                                      .value(QLatin1StringView("generationConfig"))
+                                      .toObject()
+                                      .value(QLatin1StringView("responseModalities"))
+                                      .toArray();
+    return modalities.contains(QStringLiteral("IMAGE"));
+}
+
 bool SimWire::requestWantsStream(Provider provider, const QByteArray &requestBody, const QString &path)
 {
     if (provider == Provider::Gemini)

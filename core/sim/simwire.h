@@ -36,9 +36,13 @@ public:
     // Qwen refuses by moderation with an HTTP 400, the others inside a 200.
     static bool refusesWithHttpError(Provider provider) { return provider == Provider::Qwen; }
 
+    // Gemini image generation: a 2xx body carrying `image` as inlineData.
+    static QByteArray imageBody(const QString &model, const QByteArray &image, const QString &mime, TokenUsage usage);
+
     // The story a request carries, read back from any of the four request formats.
     static QString storyFromRequest(Provider provider, const QByteArray &requestBody);
     static bool requestWantsStream(Provider provider, const QByteArray &requestBody, const QString &path);
+    static bool isImageRequest(Provider provider, const QByteArray &requestBody);
 };
 
 } // namespace bullpen

@@ -196,9 +196,21 @@ Store::~Store()
 
 void Store::recordEvent(const Event &event) { m_writer->enqueue(event); }
 
-void Store::recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask)
+void Store::recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras)
 {
-    m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask});
+    m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask, extras});
+}
+
+std::optional<QJsonObject> Store::cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error)
+{
+    QSqlQuery q(readConnection());
+    if (!run(q,
+             QStringLiteral("SELECT result_json FROM generations WHERE cache_key = ? AND created_at_ms >= ? AND state = 'succeeded' "
+                            "AND degraded = 0 AND from_cache = 0 ORDER BY created_at_ms DESC LIMIT 1"),
+             {cacheKey, sinceMs}, error)
+        || !q.next())
+        return std::nullopt;
+    return QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object();
 }
 
 bool Store::flush(std::chrono::milliseconds timeout) { return m_writer->flush(timeout); }

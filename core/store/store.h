@@ -3,6 +3,7 @@
 
 #include "engine/storyboardresult.h"
 #include "events/event.h"
+#include "finishedextras.h"
 
 #include <QObject>
 #include <QSqlDatabase>
@@ -89,7 +90,10 @@ public:
     QString databasePath() const { return m_path; }
 
     void recordEvent(const Event &event);
-    void recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask);
+    void recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras = {});
+    // SPEC 6: the stored result of a succeeded, non-degraded, non-cached generation with this key,
+    // created at or after sinceMs; nothing if there is none.
+    std::optional<QJsonObject> cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error = nullptr);
     // Waits (outside the engine) until everything queued so far is committed or has failed.
     bool flush(std::chrono::milliseconds timeout = std::chrono::seconds(30));
     Stats stats() const;

@@ -77,6 +77,17 @@ const char *const kVersion1[] = {
     "CREATE INDEX events_at ON events (at_ms)",
 };
 
+// Version 2: the whole pipeline (image, captions, cache, next step).
+const char *const kVersion2[] = {
+    "ALTER TABLE generations ADD COLUMN cache_key TEXT",
+    "ALTER TABLE generations ADD COLUMN degraded INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE generations ADD COLUMN from_cache INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE generations ADD COLUMN image_path TEXT",
+    "ALTER TABLE generations ADD COLUMN next_step TEXT",
+    "CREATE INDEX generations_cache ON generations (cache_key, created_at_ms)",
+    "UPDATE bullpen_schema SET version = 2",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -118,24 +129,29 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
                      .arg(kCurrentVersion);
         return false;
     }
-    if (v == kCurrentVersion)
-        return true;
-    // v == 0: a new store.
-    if (!db.transaction()) {
-        *error = db.lastError().text();
-        return false;
-    }
-    for (const char *statement : kVersion1) {
-        if (!exec(db, QString::fromLatin1(statement), &why)) {
-            db.rollback();
-            *error = QStringLiteral("creating the schema failed: %1").arg(why);
+    // One transaction per step: an interrupted upgrade leaves the store at the last whole version.
+    auto step = [&](const auto &statements, int to) {
+        if (!db.transaction()) {
+            *error = db.lastError().text();
             return false;
         }
-    }
-    if (!db.commit()) {
-        *error = db.lastError().text();
+        for (const char *statement : statements) {
+            if (!exec(db, QString::fromLatin1(statement), &why)) {
+                db.rollback();
+                *error = QStringLiteral("upgrading the schema to version %1 failed: %2; nothing was changed").arg(to).arg(why);
+                return false;
+            }
+        }
+        if (!db.commit()) {
+            *error = db.lastError().text();
+            return false;
+        }
+        return true;
+    };
+    if (v < 1 && !step(kVersion1, 1))
         return false;
-    }
+    if (v < 2 && !step(kVersion2, 2))
+        return false;
     return true;
 }
 

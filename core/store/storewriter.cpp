@@ -35,7 +35,8 @@ struct Statements
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
-            "tokens_out = ?, elapsed_ms = ?, result_json = ? WHERE id = ? AND state = 'running'"));
+            "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, next_step = ? "
+            "WHERE id = ? AND state = 'running'"));
     }
     QSqlQuery event, generation, attempt, finish;
 };
@@ -113,7 +114,13 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
     s.finish.addBindValue(nullable(r.tokens.input));
     s.finish.addBindValue(nullable(r.tokens.output));
     s.finish.addBindValue(ms(r.elapsed));
-    s.finish.addBindValue(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)));
+    const FinishedExtras &x = f.extras;
+    s.finish.addBindValue(QString::fromUtf8(QJsonDocument(x.resultJson.isEmpty() ? json : x.resultJson).toJson(QJsonDocument::Compact)));
+    s.finish.addBindValue(nullable(x.cacheKey));
+    s.finish.addBindValue(x.degraded ? 1 : 0);
+    s.finish.addBindValue(x.fromCache ? 1 : 0);
+    s.finish.addBindValue(nullable(x.imagePath));
+    s.finish.addBindValue(nullable(x.nextStep));
     s.finish.addBindValue(r.generationId);
     if (!s.finish.exec()) {
         *error = s.finish.lastError().text();

@@ -3,6 +3,7 @@
 
 #include "engine/storyboardresult.h"
 #include "events/event.h"
+#include "finishedextras.h"
 
 #include <QString>
 
@@ -27,6 +28,7 @@ public:
         StoryboardResult result;
         QString userKey;
         QString userMask;
+        FinishedExtras extras;
     };
     using Item = std::variant<Event, Finished>;
 

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+#include "generationpipeline.h"
+
+#include "store/masking.h"
+#include "store/store.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QSaveFile>
+
+Q_LOGGING_CATEGORY(lcPipeline, "bullpen.pipeline")
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+struct GenerationPipeline::Run
+{
+    GenerationRequest request;
+    Clock::time_point start;
+    quint64 nextSequence = 0;
+    Stage current = Stage::Storyboard;
+    GenerationResult result;
+    QString userKey;
+    QString userMask;
+    bool finished = false;
+};
+
+GenerationPipeline::GenerationPipeline(Clock &clock, StoryboardGenerationService &storyboard, StoryboardGenerationService &captions,
+                                       StoryboardGenerationService &image, QObject *parent)
+    : QObject(parent)
+    , m_clock(clock)
+    , m_storyboard(storyboard)
+    , m_captions(captions)
+    , m_image(image)
+{
+    for (StoryboardGenerationService *s : {&m_storyboard, &m_captions, &m_image}) {
+        s->setEmitsGenerationEvents(false);
+        connect(s, &StoryboardGenerationService::eventRecorded, this, &GenerationPipeline::onStageEvent);
+    }
+    connect(&m_storyboard, &StoryboardGenerationService::finished, this, &GenerationPipeline::onStoryboardDone);
+    connect(&m_captions, &StoryboardGenerationService::finished, this, &GenerationPipeline::onCaptionsDone);
+    connect(&m_image, &StoryboardGenerationService::finished, this, &GenerationPipeline::onImageDone);
+}
+
+GenerationPipeline::~GenerationPipeline()
+{
+    for (StoryboardGenerationService *s : {&m_storyboard, &m_captions, &m_image})
+        disconnect(s, nullptr, this, nullptr);
+}
+
+void GenerationPipeline::setStore(Store *store, const Masking *masking)
+{
+    m_store = store;
+    m_masking = masking;
+}
+
+QString GenerationPipeline::cacheKey(const QString &story, const QString &settingsDigest)
+{
+    return QString::fromLatin1(QCryptographicHash::hash((story.trimmed() + QChar(0x1f) + settingsDigest).toUtf8(), QCryptographicHash::Sha256).toHex());
+}
+
+QString GenerationPipeline::start(const GenerationRequest &request)
+{
+    auto run = std::make_unique<Run>();
+    run->request = request;
+    if (run->request.generationId.isEmpty())
+        run->request.generationId = StoryboardGenerationService::newGenerationId();
+    run->start = m_clock.now();
+    run->result.generationId = run->request.generationId;
+    run->result.cacheKey = cacheKey(request.story, m_options.settingsDigest);
+    if (m_masking && !request.userId.isEmpty()) {
+        run->userKey = m_masking->userKey(request.userId);
+        run->userMask = Masking::displayUser(request.userId);
+    }
+    Run &r = *run;
+    const QString id = r.request.generationId;
+    m_runs.emplace(id, std::move(run));
+
+    const StagePolicy &p = m_options.storyboard;
+    emitEvent(r, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
+
+    // SPEC 6: an identical request within the window is served from the store.
+    if (m_store && !request.fresh) {
+        const qint64 since = QDateTime::currentMSecsSinceEpoch() - duration_cast<milliseconds>(m_options.cacheWindow).count();
+        if (const auto cached = m_store->cachedResult(r.result.cacheKey, since)) {
+            if (auto hit = GenerationResult::fromJson(*cached)) {
+                const QString key = r.result.cacheKey;
+                r.result = *hit;
+                r.result.generationId = id;
+                r.result.cacheKey = key;
+                r.result.fromCache = true;
+                r.result.storyboard.generationId = id;
+                r.result.storyboard.decision = QStringLiteral("served from cache: an identical request succeeded within 24 h");
+                // Deliver from the event loop, like every other result.
+                QMetaObject::invokeMethod(this, [this, id] {
+                    const auto it = m_runs.find(id);
+                    if (it != m_runs.end())
+                        finish(*it->second, FinalState::Succeeded, std::nullopt, Stage::Storyboard);
+                }, Qt::QueuedConnection);
+                return id;
+            }
+        }
+    }
+
+    StoryboardRequest sr = StoryboardRequest::forStory(request.story, request.userId);
+    sr.generationId = id;
+    m_storyboard.start(sr, p);
+    return id;
+}
+
+bool GenerationPipeline::cancel(const QString &generationId)
+{
+    const auto it = m_runs.find(generationId);
+    if (it == m_runs.end())
+        return false;
+    switch (it->second->current) {
+    case Stage::Storyboard:
+        return m_storyboard.cancel(generationId);
+    case Stage::Captions:
+        return m_captions.cancel(generationId);
+    case Stage::Image:
+        return m_image.cancel(generationId);
+    }
+    return false;
+}
+
+void GenerationPipeline::onStageEvent(const Event &event)
+{
+    const auto it = m_runs.find(event.generationId);
+    if (it == m_runs.end())
+        return;
+    emitEvent(*it->second, event.body);
+}
+
+void GenerationPipeline::onStoryboardDone(const StoryboardResult &sr)
+{
+    const auto it = m_runs.find(sr.generationId);
+    if (it == m_runs.end())
+        return;
+    Run &run = *it->second;
+    run.result.storyboard = sr;
+    if (sr.state != FinalState::Succeeded) {
+        finish(run, sr.state, sr.failure, Stage::Storyboard);
+        return;
+    }
+    if (!m_options.captionsEnabled) {
+        startImage(run);
+        return;
+    }
+    run.current = Stage::Captions;
+    StoryboardRequest cr = StoryboardRequest::forStory(run.request.story);
+    cr.generationId = run.request.generationId;
+    cr.stage = Stage::Captions;
+    cr.stageInput = QString::fromUtf8(QJsonDocument(sr.storyboard->toJson()).toJson(QJsonDocument::Compact));
+    StagePolicy cp = m_options.captions;
+    cp.primary = sr.fallback.finalProvider.value_or(cp.primary); // the provider that just answered
+    if (!m_captions.generator(cp.primary))
+        cp.primary = m_options.captions.primary;
+    m_captions.start(cr, cp);
+}
+
+void GenerationPipeline::onCaptionsDone(const StoryboardResult &cr)
+{
+    const auto it = m_runs.find(cr.generationId);
+    if (it == m_runs.end())
+        return;
+    Run &run = *it->second;
+    run.result.captions = cr;
+    if (cr.state == FinalState::Cancelled) { // operator or shutdown: no default captions, no image
+        finish(run, FinalState::Cancelled, cr.failure, Stage::Captions);
+        return;
+    }
+    if (cr.state == FinalState::Succeeded) {
+        run.result.captionLines = cr.captions;
+    } else {
+        // Nice to have: on any failure, a default caption from each panel's scene, and the result is degraded.
+        for (const Panel &p : std::as_const(run.result.storyboard.storyboard->panels))
+            run.result.captionLines << QStringLiteral("Panel %1: %2").arg(p.index).arg(p.scene);
+        run.result.captionsDefaulted = true;
+        run.result.degraded = true;
+    }
+    startImage(run);
+}
+
+void GenerationPipeline::startImage(Run &run)
+{
+    run.current = Stage::Image;
+    StoryboardRequest ir = StoryboardRequest::forStory(run.request.story);
+    ir.generationId = run.request.generationId;
+    ir.stage = Stage::Image;
+    ir.stageInput = QString::fromUtf8(QJsonDocument(run.result.storyboard.storyboard->toJson()).toJson(QJsonDocument::Compact));
+    m_image.start(ir, m_options.image);
+}
+
+void GenerationPipeline::onImageDone(const StoryboardResult &ir)
+{
+    const auto it = m_runs.find(ir.generationId);
+    if (it == m_runs.end())
+        return;
+    Run &run = *it->second;
+    run.result.image = ir;
+    if (ir.state != FinalState::Succeeded) {
+        // Final for the generation: the storyboard is never generated again for an image failure.
+        finish(run, ir.state, ir.failure, Stage::Image);
+        return;
+    }
+    // Storage: content-addressed, written atomically.
+    const QByteArray digest = QCryptographicHash::hash(ir.image, QCryptographicHash::Sha256).toHex();
+    run.result.imageSha256 = QString::fromLatin1(digest);
+    if (!m_options.imageDir.isEmpty()) {
+        const QString ext = ir.imageMime == u"image/jpeg" ? QStringLiteral("jpg") : ir.imageMime == u"image/webp" ? QStringLiteral("webp")
+                                                                                                                    : QStringLiteral("png");
+        const QString dir = QDir(m_options.imageDir).filePath(QString::fromLatin1(digest.left(2)));
+        const QString path = QDir(dir).filePath(QString::fromLatin1(digest) + QLatin1Char('.') + ext);
+        if (!QFile::exists(path)) {
+            QSaveFile file(path);
+            if (!QDir().mkpath(dir) || !file.open(QIODevice::WriteOnly) || file.write(ir.image) != ir.image.size() || !file.commit()) {
+                finish(run, FinalState::Failed,
+                       Failure{FailureKind::INTERNAL,
+                               QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions")
+                                   .arg(path, file.errorString()),
+                               false,
+                               {}},
+                       Stage::Image);
+                return;
+            }
+        }
+        run.result.imagePath = path;
+    }
+    finish(run, FinalState::Succeeded, std::nullopt, Stage::Image);
+}
+
+void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failure> failure, Stage stage)
+{
+    if (run.finished)
+        return;
+    run.finished = true;
+    GenerationResult &r = run.result;
+    r.state = state;
+    r.failure = std::move(failure);
+    r.failedStage = stage;
+    r.elapsed = duration_cast<microseconds>(m_clock.now() - run.start);
+    if (r.failure) {
+        const StoryboardResult *stageResult = stage == Stage::Image ? &*r.image : stage == Stage::Captions ? &*r.captions : &r.storyboard;
+        const Provider provider = stageResult && !stageResult->attempts.isEmpty() ? stageResult->attempts.constLast().provider
+                                                                                  : m_options.storyboard.primary;
+        r.nextStep = NextStep::forFailure(*r.failure, provider, stage);
+    }
+
+    GenerationFinished fin;
+    fin.state = state;
+    if (r.failure) {
+        fin.publicCode = r.failure->publicCode();
+        fin.kind = r.failure->kind;
+        fin.stage = stage;
+        fin.detail = r.failure->detail;
+    }
+    fin.fallbackApplied = r.storyboard.fallback.applied;
+    emitEvent(run, fin);
+
+    if (m_store) {
+        FinishedExtras extras;
+        extras.cacheKey = r.cacheKey;
+        extras.degraded = r.degraded;
+        extras.fromCache = r.fromCache;
+        extras.imagePath = r.imagePath;
+        extras.nextStep = r.nextStep ? r.nextStep->message : QString();
+        extras.resultJson = r.toJson();
+        StoryboardResult stored = r.storyboard;
+        stored.generationId = r.generationId;
+        stored.state = state;
+        stored.failure = r.failure;
+        stored.failedStage = stage;
+        stored.elapsed = r.elapsed;
+        m_store->recordFinished(stored, run.userKey, run.userMask, extras);
+    }
+    const GenerationResult result = r;
+    m_runs.erase(result.generationId); // Run is gone from here on
+    Q_EMIT finished(result);
+}
+
+void GenerationPipeline::emitEvent(Run &run, EventBody body, std::optional<microseconds> at)
+{
+    Event e;
+    e.generationId = run.request.generationId;
+    e.sequence = run.nextSequence++;
+    e.at = at.value_or(duration_cast<microseconds>(m_clock.now() - run.start));
+    e.wallTime = QDateTime::currentDateTimeUtc();
+    e.body = std::move(body);
+    if (m_store)
+        m_store->recordEvent(e);
+    Q_EMIT eventRecorded(e);
+}
+
+} // namespace bullpen

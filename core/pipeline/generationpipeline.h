@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/clock.h"
+#include "engine/stagepolicy.h"
+#include "engine/storyboardgenerationservice.h"
+#include "events/event.h"
+#include "generationresult.h"
+
+#include <QObject>
+
+#include <map>
+#include <memory>
+
+namespace bullpen {
+
+class Store;
+class Masking;
+
+struct PipelineOptions
+{
+    StagePolicy storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt);
+    StagePolicy captions = StagePolicy::captionsStage(Provider::Gemini);
+    StagePolicy image = StagePolicy::imageStage(Provider::Gemini);
+    bool captionsEnabled = true;
+    QString imageDir;        // content-addressed image files go here; empty: images are not written
+    QString settingsDigest;  // the user-visible settings that make two requests "identical" (SPEC 6)
+    std::chrono::hours cacheWindow{24};
+};
+
+struct GenerationRequest
+{
+    QString story;
+    QString userId; // raw: hashed and masked before anything is stored
+    QString generationId;
+    bool fresh = false; // skip the cache
+};
+
+// SPEC 2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,
+// result degraded) → image stage (its own client, timeout and retries; a failure is final and never
+// re-runs the storyboard) → storage. One generation_started and one generation_finished around all of
+// it; the stages' events re-numbered into one stream. Identical requests within 24 h are served from
+// the store (SPEC 6) unless `fresh`.
+class GenerationPipeline final : public QObject
+{
+    Q_OBJECT
+public:
+    GenerationPipeline(Clock &clock, StoryboardGenerationService &storyboard, StoryboardGenerationService &captions,
+                       StoryboardGenerationService &image, QObject *parent = nullptr);
+    ~GenerationPipeline() override;
+
+    void setOptions(const PipelineOptions &options) { m_options = options; }
+    const PipelineOptions &options() const { return m_options; }
+    // Optional: records every event and final state; answers cache look-ups.
+    void setStore(Store *store, const Masking *masking);
+
+    QString start(const GenerationRequest &request);
+    bool cancel(const QString &generationId);
+    int activeCount() const { return static_cast<int>(m_runs.size()); }
+
+    static QString cacheKey(const QString &story, const QString &settingsDigest);
+
+Q_SIGNALS:
+    void eventRecorded(const bullpen::Event &event);
+    void finished(const bullpen::GenerationResult &result);
+
+private:
+    struct Run;
+    void onStageEvent(const Event &event);
+    void onStoryboardDone(const StoryboardResult &r);
+    void onCaptionsDone(const StoryboardResult &r);
+    void onImageDone(const StoryboardResult &r);
+    void startImage(Run &run);
+    void finish(Run &run, FinalState state, std::optional<Failure> failure, Stage stage);
+    void emitEvent(Run &run, EventBody body, std::optional<std::chrono::microseconds> at = std::nullopt);
+
+    Clock &m_clock;
+    StoryboardGenerationService &m_storyboard;
+    StoryboardGenerationService &m_captions;
+    StoryboardGenerationService &m_image;
+    PipelineOptions m_options;
+    Store *m_store = nullptr;
+    const Masking *m_masking = nullptr;
+    std::map<QString, std::unique_ptr<Run>> m_runs;
+};
+
+} // namespace bullpen

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/storyboardresult.h"
+#include "nextstep.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+
+#include <optional>
+
+namespace bullpen {
+
+// A whole generation (SPEC 2): storyboard, captions, image, storage, with its one final state.
+struct GenerationResult
+{
+    QString generationId;
+    FinalState state = FinalState::Failed;
+    std::optional<Failure> failure;
+    Stage failedStage = Stage::Storyboard;
+    std::optional<NextStep> nextStep; // SPEC 7, with every final failure
+
+    StoryboardResult storyboard;          // stage result: attempts, fallback metadata, tokens
+    std::optional<StoryboardResult> captions;
+    QStringList captionLines;             // what is shown: the model's, or defaults from the scenes
+    bool captionsDefaulted = false;
+    bool degraded = false;                // a default caption was substituted (never cached)
+    std::optional<StoryboardResult> image;
+    QString imagePath;                    // content-addressed under the data directory
+    QString imageSha256;
+    bool fromCache = false;
+    QString cacheKey;
+    std::chrono::microseconds elapsed{0};
+
+    QList<AttemptRecord> attempts() const; // every stage's, in order
+    QJsonObject toJson() const;
+    // A cached generation's result, served again (marked from cache by the caller).
+    static std::optional<GenerationResult> fromJson(const QJsonObject &json);
+};
+
+} // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::GenerationResult)

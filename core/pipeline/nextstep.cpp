@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "nextstep.h"
+
+#include "config/settings.h"
+
+namespace bullpen {
+
+QString NextStep::actionId() const
+{
+    switch (action) {
+    case Action::Retry:
+        return QStringLiteral("retry");
+    case Action::FixSettings:
+        return QStringLiteral("fix_settings");
+    case Action::ChangeInput:
+        return QStringLiteral("change_input");
+    case Action::Report:
+        return QStringLiteral("report");
+    case Action::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+QJsonObject NextStep::toJson() const
+{
+    return QJsonObject{{QStringLiteral("action"), actionId()},
+                       {QStringLiteral("message"), message},
+                       {QStringLiteral("retry_after"), retryAfterAt.isValid() ? QJsonValue(retryAfterAt.toString(Qt::ISODate)) : QJsonValue()}};
+}
+
+NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, const QDateTime &now)
+{
+    const QString who = toId(provider);
+    const QString where = stage == Stage::Storyboard ? QString() : QStringLiteral(" (%1 stage)").arg(toId(stage));
+    NextStep s;
+    switch (f.kind) {
+    case FailureKind::RATE_LIMITED:
+        s.action = Action::Retry;
+        if (f.retryAfter) {
+            s.retryAfterAt = now.addMSecs(f.retryAfter->count());
+            s.message = QStringLiteral("%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); Retry after that.")
+                            .arg(who, where)
+                            .arg((f.retryAfter->count() + 999) / 1000)
+                            .arg(s.retryAfterAt.toString(QStringLiteral("HH:mm:ss")));
+        } else {
+            s.message = QStringLiteral("%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within "
+                                       "a minute. Retry then.")
+                            .arg(who, where);
+        }
+        break;
+    case FailureKind::QUOTA_EXHAUSTED:
+        s.action = Action::FixSettings;
+        s.message = QStringLiteral("%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in "
+                                   "the provider's console (or a relief provider is configured).")
+                        .arg(who, where);
+        break;
+    case FailureKind::TIMEOUT:
+    case FailureKind::NETWORK:
+    case FailureKind::TRANSIENT_SERVER:
+    case FailureKind::OUTPUT_TRUNCATED:
+    case FailureKind::OUTPUT_INVALID:
+        s.action = Action::Retry;
+        s.message = QStringLiteral("%1 failed in a way that is usually temporary (%2)%3. Retry runs the same request again%4.")
+                        .arg(who, enumName(f.kind), where,
+                             f.capacity ? QStringLiteral("; the provider reported overload, so waiting a minute helps") : QString());
+        break;
+    case FailureKind::AUTH_CONFIG:
+        s.action = Action::FixSettings;
+        s.message = QStringLiteral("%1 rejected Bullpen's configuration%2. Check %3 (the key), %4 (the endpoint) and %5 (the model) in "
+                                   "Settings or the environment, then Retry.")
+                        .arg(who, where, apiKeyVariable(provider), baseUrlVariable(provider), modelVariable(provider));
+        break;
+    case FailureKind::TLS:
+        s.action = Action::FixSettings;
+        s.message = QStringLiteral("The secure connection to %1 failed%2 (certificate or handshake). Check %3 and the system's certificate "
+                                   "store; Bullpen never ignores TLS errors.")
+                        .arg(who, where, baseUrlVariable(provider));
+        break;
+    case FailureKind::REFUSED:
+        s.action = Action::ChangeInput;
+        s.message = QStringLiteral("%1 refused this input%2 (safety or content policy). The same input will be refused again: change the story "
+                                   "before retrying.")
+                        .arg(who, where);
+        break;
+    case FailureKind::REQUEST_REJECTED:
+        s.action = Action::Report;
+        s.message = QStringLiteral("%1 rejected the request itself as invalid%2; retrying sends the same request. Check the model in the "
+                                   "settings; if it is right, report it with the generation's event log.")
+                        .arg(who, where);
+        break;
+    case FailureKind::CANCELLED:
+        s.action = Action::Retry;
+        s.message = QStringLiteral("Cancelled. Retry starts the generation again. A cancelled request may still have been computed and billed "
+                                   "by the provider.");
+        break;
+    case FailureKind::INTERNAL:
+        s.action = Action::Report;
+        s.message = QStringLiteral("A fault in Bullpen itself%1. Please report it with the generation's event log.").arg(where);
+        break;
+    case FailureKind::UNKNOWN:
+        s.action = Action::Retry;
+        s.message = QStringLiteral("%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you "
+                                   "believe it was.")
+                        .arg(who, where);
+        break;
+    }
+    return s;
+}
+
+} // namespace bullpen

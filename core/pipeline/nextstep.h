@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+#include "failure/failure.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+namespace bullpen {
+
+// SPEC 7: what a person should do about a final failure, not only what happened.
+struct NextStep
+{
+    enum class Action { Retry, FixSettings, ChangeInput, Report, None };
+    Action action = Action::None;
+    QString message;        // one or two sentences for the operator
+    QDateTime retryAfterAt; // RATE_LIMITED: when the limit should lift (UTC), if known
+
+    QString actionId() const; // retry, fix_settings, change_input, report, none
+    QJsonObject toJson() const;
+
+    // `now` is injected so tests can check the time the limit lifts.
+    static NextStep forFailure(const Failure &failure, Provider provider, Stage stage, const QDateTime &now = QDateTime::currentDateTimeUtc());
+};
+
+} // namespace bullpen

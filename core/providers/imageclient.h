@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/settings.h"
+#include "httpstoryboardgenerator.h"
+
+#include <QNetworkAccessManager>
+#include <QObject>
+
+#include <memory>
+
+namespace bullpen {
+
+class StoryboardGenerationService;
+
+// The image stage's own client (SPEC 2, 4.4): its own QNetworkAccessManager and a Gemini
+// image-generation adapter, so that nothing the storyboard policy sets can reach it, and the
+// other way round.
+class ImageClient final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ImageClient(const Settings &settings, QObject *parent = nullptr);
+    ~ImageClient() override;
+
+    HttpStoryboardGenerator &generator() const { return *m_generator; }
+    void registerWith(StoryboardGenerationService &service) const;
+    QNetworkAccessManager &network() { return m_nam; }
+
+private:
+    QNetworkAccessManager m_nam;
+    std::unique_ptr<HttpStoryboardGenerator> m_generator;
+};
+
+} // namespace bullpen
