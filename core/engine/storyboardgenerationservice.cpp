@@ -5,6 +5,7 @@
 #include <QPointer>
 #include <QUuid>
 
+#include <atomic>
 #include <cmath>
 
 Q_LOGGING_CATEGORY(lcService, "bullpen.service")
@@ -110,7 +111,8 @@ void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
     const milliseconds timeout = role == Role::Primary ? p.primaryTimeout : p.fallbackTimeout;
 
     AttemptSpec spec;
-    spec.attemptId = ++m_nextAttemptId;
+    static std::atomic<quint64> nextAttemptId{0}; // unique across every stage's service in the process
+    spec.attemptId = ++nextAttemptId;
     spec.stage = p.stage;
     spec.role = role;
     spec.round = round;

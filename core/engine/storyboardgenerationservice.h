@@ -64,7 +64,6 @@ private:
     std::map<Provider, StoryboardGenerator *> m_generators;
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals
-    quint64 m_nextAttemptId = 0;
     bool m_generationEvents = true;
     QRandomGenerator m_random{20261014u};
 };

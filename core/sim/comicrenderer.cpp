@@ -60,6 +60,7 @@ QImage ComicRenderer::render(const Storyboard &storyboard)
     image.fill(QColor(0xfa, 0xf7, 0xf0));
     QPainter p(&image);
     p.setRenderHint(QPainter::Antialiasing);
+    // Text needs the font database of a QGuiApplication; QPainter on a QImage may run in any thread.
     const bool canDrawText = qobject_cast<QGuiApplication *>(QCoreApplication::instance()) != nullptr;
     const qreal margin = 18;
     const qreal cell = (kSize - 3 * margin) / 2;
@@ -116,7 +117,7 @@ QByteArray ComicRenderer::renderPng(const Storyboard &storyboard)
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    render(storyboard).save(&buffer, "PNG");
+    render(storyboard).save(&buffer, "PNG", 80); // quality 80: light compression, quick to write
     return bytes;
 }
 

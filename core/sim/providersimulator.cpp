@@ -11,6 +11,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTcpServer>
+#include <QCoreApplication>
+#include <QThreadPool>
 #include <QTimer>
 
 namespace bullpen {
@@ -395,11 +397,32 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     const TokenUsage usage{120 + story.size() / 3, storyboard.size() / 3};
 
     if (kind == Kind::Image && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
-        const QByteArray image = b.action == A::Ok ? ComicRenderer::renderPng(board)
-                                 : b.action == A::InvalidStoryboard ? QByteArray("this is not an image")
-                                                                    : QByteArray();
-        writeJson(socket, 200, SimWire::imageBody(model, image, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}));
-        finished(provider, socket);
+        auto reply = [this, provider, socket, model, usage](const QByteArray &image) {
+            if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+                return;
+            writeJson(socket, 200, SimWire::imageBody(model, image, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}));
+            finished(provider, socket);
+        };
+        if (b.action != A::Ok) {
+            reply(b.action == A::InvalidStoryboard ? QByteArray("this is not an image") : QByteArray());
+            return;
+        }
+        // Drawing takes tens of milliseconds: off the event loop, which the engine may share with us.
+        QPointer<ProviderSimulator> self(this);
+        static QThreadPool *painters = [] {
+            auto *pool = new QThreadPool(QCoreApplication::instance());
+            pool->setMaxThreadCount(1); // leave the other core to the event loop the engine runs on
+            return pool;
+        }();
+        painters->start([self, board, reply] {
+            const QByteArray png = ComicRenderer::renderPng(board);
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(), [self, reply, png] {
+                    if (self)
+                        reply(png);
+                },
+                Qt::QueuedConnection);
+        });
         return;
     }
 

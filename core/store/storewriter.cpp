@@ -225,50 +225,71 @@ void StoreWriter::run()
                     batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
                     m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
                 }
+                // One transaction for the batch; if it fails, each record on its own, so that one bad
+                // record (or a full disk that frees up) costs that record alone.
+                auto writeItems = [&](std::size_t from, std::size_t to, quint64 *conflicts, QString *failure) {
+                    bool ok = db.transaction();
+                    if (!ok)
+                        *failure = db.lastError().text();
+                    for (std::size_t i = from; ok && i < to; ++i) {
+                        if (const auto *e = std::get_if<Event>(&batch[i])) {
+                            ok = writeEvent(statements, *e, failure);
+                        } else {
+                            bool conflict = false;
+                            ok = writeFinished(statements, std::get<Finished>(batch[i]), &conflict, failure);
+                            *conflicts += conflict ? 1 : 0;
+                        }
+                    }
+                    if (ok && !db.commit()) {
+                        ok = false;
+                        *failure = db.lastError().text();
+                    }
+                    if (!ok)
+                        db.rollback();
+                    return ok;
+                };
                 QString failure;
                 quint64 conflicts = 0;
-                bool ok = db.transaction();
-                if (!ok)
-                    failure = db.lastError().text();
-                for (const Item &item : batch) {
-                    if (!ok)
-                        break;
-                    if (const auto *e = std::get_if<Event>(&item)) {
-                        ok = writeEvent(statements, *e, &failure);
-                    } else {
-                        bool conflict = false;
-                        ok = writeFinished(statements, std::get<Finished>(item), &conflict, &failure);
-                        conflicts += conflict ? 1 : 0;
+                quint64 written = 0;
+                quint64 failed = 0;
+                QStringList finals;
+                auto noteFinals = [&](std::size_t from, std::size_t to) {
+                    for (std::size_t i = from; i < to; ++i) {
+                        if (const auto *f = std::get_if<Finished>(&batch[i]))
+                            finals << f->result.generationId;
+                    }
+                };
+                if (writeItems(0, batch.size(), &conflicts, &failure)) {
+                    written = batch.size();
+                    noteFinals(0, batch.size());
+                } else {
+                    conflicts = 0;
+                    for (std::size_t i = 0; i < batch.size(); ++i) {
+                        QString one;
+                        quint64 c = 0;
+                        if (writeItems(i, i + 1, &c, &one)) {
+                            ++written;
+                            conflicts += c;
+                            noteFinals(i, i + 1);
+                        } else {
+                            ++failed;
+                            failure = one;
+                        }
                     }
                 }
-                if (ok && !db.commit()) {
-                    ok = false;
-                    failure = db.lastError().text();
-                }
-                if (!ok)
-                    db.rollback();
                 {
                     std::lock_guard lock(m_mutex);
-                    if (ok) {
-                        m_counters.written += batch.size();
-                        m_counters.finalStateConflicts += conflicts;
-                    } else {
-                        m_counters.failed += batch.size();
+                    m_counters.written += written;
+                    m_counters.failed += failed;
+                    m_counters.finalStateConflicts += conflicts;
+                    if (failed)
                         m_counters.lastError = failure;
-                    }
                 }
                 m_done.notify_all();
-                if (!ok && m_onFailure)
-                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(batch.size()).arg(m_path, failure));
-                if (ok && m_onFinalCommitted) {
-                    QStringList ids;
-                    for (const Item &item : batch) {
-                        if (const auto *f = std::get_if<Finished>(&item))
-                            ids << f->result.generationId;
-                    }
-                    if (!ids.isEmpty())
-                        m_onFinalCommitted(ids);
-                }
+                if (failed && m_onFailure)
+                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_path, failure));
+                if (!finals.isEmpty() && m_onFinalCommitted)
+                    m_onFinalCommitted(finals);
             }
             } // statements end before the connection closes
             db.close();
