@@ -318,6 +318,23 @@ QList<std::pair<QString, qint64>> Store::countBy(const QString &column, const Hi
     return out;
 }
 
+QList<Store::RateBucket> Store::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+{
+    QList<RateBucket> out;
+    if (bucketMs <= 0)
+        return out;
+    // Integer division is portable (SQLite and PostgreSQL both truncate BIGINT / BIGINT).
+    QSqlQuery q(readConnection());
+    if (!run(q,
+             QStringLiteral("SELECT (created_at_ms - ?) / ?, COUNT(*), SUM(fallback_applied) FROM generations "
+                            "WHERE created_at_ms >= ? AND created_at_ms < ? GROUP BY (created_at_ms - ?) / ? ORDER BY 1"),
+             {fromMs, bucketMs, fromMs, toMs, fromMs, bucketMs}, error))
+        return out;
+    while (q.next())
+        out << RateBucket{fromMs + q.value(0).toLongLong() * bucketMs, q.value(1).toLongLong(), q.value(2).toLongLong()};
+    return out;
+}
+
 qint64 Store::scalar(const QString &sql, QString *error)
 {
     QSqlQuery q(readConnection());

@@ -106,6 +106,15 @@ public:
     QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr);
     // Counts of generations per state, and per public code among failures, in a time range.
     QList<std::pair<QString, qint64>> countBy(const QString &column, const HistoryFilter &filter, QString *error = nullptr);
+    struct RateBucket
+    {
+        qint64 startMs = 0;
+        qint64 generations = 0;
+        qint64 fallbacks = 0;
+    };
+    // Generations and relief per time bucket (fallback rate over time).
+    QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr);
+
     // For invariant checks: generations not yet final, attempts without a completed record, etc.
     qint64 scalar(const QString &sql, QString *error = nullptr);
     QString integrityCheck();

@@ -85,6 +85,10 @@ const char *const kVersion2[] = {
     "ALTER TABLE generations ADD COLUMN image_path TEXT",
     "ALTER TABLE generations ADD COLUMN next_step TEXT",
     "CREATE INDEX generations_cache ON generations (cache_key, created_at_ms)",
+    // Covering indexes for the dashboards' aggregates (fallback rate, counts by code, latency).
+    "CREATE INDEX generations_created_fallback ON generations (created_at_ms, fallback_applied)",
+    "CREATE INDEX generations_state_created_code ON generations (state, created_at_ms, public_code, kind)",
+    "CREATE INDEX attempts_latency ON attempts (provider, role, at_ms, duration_ms, success)",
     "UPDATE bullpen_schema SET version = 2",
 };
 
