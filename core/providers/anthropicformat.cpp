@@ -15,20 +15,14 @@ class AnthropicStream final : public StreamDecoder
 public:
     void onEvent(const SseEvent &event, ProviderResponse &out) override
     {
-        if (m_terminated)
+        if (terminated())
             return;
-        QString why;
-        const auto data = jsonread::object(event.data, &why);
-        if (!data) {
-            out.malformedBody = QStringLiteral("stream event: ") + why;
-            m_terminated = true;
+        const auto data = chunk(event, out);
+        if (!data)
             return;
-        }
         const QString type = event.event.isEmpty() ? data->value(QLatin1StringView("type")).toString() : QString::fromUtf8(event.event);
         if (type == u"error") {
-            out.errorBody = event.data;
-            out.errorInStream = true;
-            m_terminated = true;
+            streamError(event, out);
         } else if (type == u"message_start") {
             const QJsonObject message = data->value(QLatin1StringView("message")).toObject();
             const QJsonObject usage = message.value(QLatin1StringView("usage")).toObject();
@@ -51,15 +45,12 @@ public:
             if (usage.contains(QLatin1StringView("output_tokens")))
                 out.usage.output = jsonread::count(usage.value(QLatin1StringView("output_tokens")));
         } else if (type == u"message_stop") {
-            m_terminated = true;
+            end();
         }
         // ping, content_block_stop: nothing to read
     }
-    bool terminated() const override { return m_terminated; }
-
 private:
     QHash<int, bool> m_textBlocks;
-    bool m_terminated = false;
 };
 
 } // namespace

@@ -63,27 +63,17 @@ class GeminiStream final : public StreamDecoder
 public:
     void onEvent(const SseEvent &event, ProviderResponse &out) override
     {
-        QString why;
-        const auto chunk = jsonread::object(event.data, &why);
-        if (!chunk) {
-            out.malformedBody = QStringLiteral("stream chunk: ") + why;
-            m_terminated = true;
+        const auto data = chunk(event, out);
+        if (!data)
+            return;
+        if (data->contains(QLatin1StringView("error"))) {
+            streamError(event, out);
             return;
         }
-        if (chunk->contains(QLatin1StringView("error"))) {
-            out.errorBody = event.data;
-            out.errorInStream = true;
-            m_terminated = true;
-            return;
-        }
-        readResponse(*chunk, out);
+        readResponse(*data, out);
         if (!out.finishReason.isEmpty() || !out.blockReason.isEmpty())
-            m_terminated = true; // Gemini sends no [DONE]: the chunk with finishReason is the end
+            end(); // Gemini sends no [DONE]: the chunk with finishReason is the end
     }
-    bool terminated() const override { return m_terminated; }
-
-private:
-    bool m_terminated = false;
 };
 
 } // namespace

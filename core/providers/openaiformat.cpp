@@ -30,26 +30,20 @@ class OpenAiStream final : public StreamDecoder
 public:
     void onEvent(const SseEvent &event, ProviderResponse &out) override
     {
-        if (event.data.trimmed() == "[DONE]") {
-            m_terminated = true;
-            return;
-        }
-        if (m_terminated)
+        if (terminated())
             return; // events after [DONE] are ignored
-        QString why;
-        const auto chunk = jsonread::object(event.data, &why);
-        if (!chunk) {
-            out.malformedBody = QStringLiteral("stream chunk: ") + why;
-            m_terminated = true;
+        if (event.data.trimmed() == "[DONE]") {
+            end();
             return;
         }
-        if (event.event == "error" || chunk->contains(QLatin1StringView("error"))) {
-            out.errorBody = event.data;
-            out.errorInStream = true;
-            m_terminated = true;
+        const auto data = chunk(event, out);
+        if (!data)
+            return;
+        if (event.event == "error" || data->contains(QLatin1StringView("error"))) {
+            streamError(event, out);
             return;
         }
-        const QJsonArray choices = chunk->value(QLatin1StringView("choices")).toArray();
+        const QJsonArray choices = data->value(QLatin1StringView("choices")).toArray();
         if (!choices.isEmpty()) {
             const QJsonObject choice = choices.first().toObject();
             const QJsonObject delta = choice.value(QLatin1StringView("delta")).toObject();
@@ -60,12 +54,8 @@ public:
             if (const QString f = finishOf(choice); !f.isEmpty() && f != u"null")
                 out.finishReason = f;
         }
-        readUsage(*chunk, out);
+        readUsage(*data, out);
     }
-    bool terminated() const override { return m_terminated; }
-
-private:
-    bool m_terminated = false;
 };
 
 } // namespace

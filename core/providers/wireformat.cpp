@@ -3,6 +3,7 @@
 
 #include "anthropicformat.h"
 #include "geminiformat.h"
+#include "jsonread.h"
 #include "openaiformat.h"
 
 namespace bullpen {
@@ -19,6 +20,24 @@ std::unique_ptr<WireFormat> WireFormat::create(Provider provider)
         return std::make_unique<AnthropicFormat>();
     }
     return nullptr;
+}
+
+std::optional<QJsonObject> StreamDecoder::chunk(const SseEvent &event, ProviderResponse &out)
+{
+    QString why;
+    auto o = jsonread::object(event.data, &why);
+    if (!o) {
+        out.malformedBody = QStringLiteral("stream event: ") + why;
+        end();
+    }
+    return o;
+}
+
+void StreamDecoder::streamError(const SseEvent &event, ProviderResponse &out)
+{
+    out.errorBody = event.data;
+    out.errorInStream = true;
+    end();
 }
 
 QUrl joinUrl(const QUrl &base, const QString &path)

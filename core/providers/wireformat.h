@@ -7,6 +7,7 @@
 #include "sseparser.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QNetworkRequest>
 #include <QUrl>
 
@@ -33,7 +34,17 @@ class StreamDecoder
 public:
     virtual ~StreamDecoder() = default;
     virtual void onEvent(const SseEvent &event, ProviderResponse &out) = 0;
-    virtual bool terminated() const = 0;
+    bool terminated() const { return m_terminated; }
+
+protected:
+    // The event's data as a JSON object; otherwise records why in out.malformedBody and ends the stream.
+    std::optional<QJsonObject> chunk(const SseEvent &event, ProviderResponse &out);
+    // Records an error event inside the stream (classified later) and ends the stream.
+    void streamError(const SseEvent &event, ProviderResponse &out);
+    void end() { m_terminated = true; }
+
+private:
+    bool m_terminated = false;
 };
 
 // One provider's wire format: how to ask, and how to read the answer. Pure functions of their inputs,
