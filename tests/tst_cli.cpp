@@ -28,7 +28,7 @@ class tst_Cli : public QObject
 
     QTemporaryDir m_home;
 
-    Run cli(QStringList args)
+    Run cli(QStringList args, const QStringList &extraEnv = {})
     {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -39,6 +39,8 @@ class tst_Cli : public QObject
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path()); // no settings or key file of the machine's user
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());   // and no store of theirs
         env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
+        for (const QString &kv : extraEnv)
+            env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
         p.setProcessEnvironment(env);
         args.prepend(QStringLiteral("generate"));
         p.start(QStringLiteral(BULLPEN_CLI), args);
@@ -129,17 +131,21 @@ private Q_SLOTS:
     void identicalRequestIsServedFromCache()
     {
         const QString story = QStringLiteral("A unique story for the cache test. It has four sentences. Really. The end.");
-        const Run first = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")});
+        const QStringList storeContent{QStringLiteral("BULLPEN_STORE_CONTENT=1")};
+        // Without the operator's consent to store content, nothing can be served from cache.
+        QCOMPARE(cli({QStringLiteral("--story"), story, QStringLiteral("--json")}).json().value(QStringLiteral("from_cache")).toBool(), false);
+        QCOMPARE(cli({QStringLiteral("--story"), story, QStringLiteral("--json")}).json().value(QStringLiteral("from_cache")).toBool(), false);
+        const Run first = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")}, storeContent);
         QCOMPARE(first.exitCode, 0);
         QCOMPARE(first.json().value(QStringLiteral("from_cache")).toBool(), false);
-        const Run second = cli({QStringLiteral("--story"), story, QStringLiteral("--json")});
+        const Run second = cli({QStringLiteral("--story"), story, QStringLiteral("--json")}, storeContent);
         QCOMPARE(second.exitCode, 0);
         const QJsonObject o = second.json();
         QCOMPARE(o.value(QStringLiteral("from_cache")).toBool(), true);
         QCOMPARE(o.value(QStringLiteral("attempts")).toArray().size(), 0);
         QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 0);
         QCOMPARE(o.value(QStringLiteral("storyboard")).toObject(), first.json().value(QStringLiteral("storyboard")).toObject());
-        const Run third = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")});
+        const Run third = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")}, storeContent);
         QCOMPARE(third.json().value(QStringLiteral("from_cache")).toBool(), false);
     }
 
@@ -153,7 +159,8 @@ private Q_SLOTS:
         f.close();
         const QString story = QStringLiteral("Another story, for the degraded test. Two. Three. Four.");
         for (int i = 0; i < 2; ++i) {
-            const Run r = cli({QStringLiteral("--story"), story, QStringLiteral("--scenario"), scenario, QStringLiteral("--json")});
+            const Run r = cli({QStringLiteral("--story"), story, QStringLiteral("--scenario"), scenario, QStringLiteral("--json")},
+                              {QStringLiteral("BULLPEN_STORE_CONTENT=1")});
             QCOMPARE(r.exitCode, 0);
             const QJsonObject o = r.json();
             QCOMPARE(o.value(QStringLiteral("degraded")).toBool(), true);

@@ -114,12 +114,17 @@ private Q_SLOTS:
         }
         QDirIterator it(data.path(), QDir::Files | QDir::Hidden);
         int files = 0;
+        QByteArray written; // what Bullpen wrote to disk: store, key, exports
         while (it.hasNext()) {
             QFile f(it.next());
             QVERIFY(f.open(QIODevice::ReadOnly));
-            everything += f.readAll();
+            written += f.readAll();
             ++files;
         }
+        everything += written;
+        // Without BULLPEN_STORE_CONTENT, nothing derived from the story is kept (SPEC 5.1).
+        QVERIFY(written.contains("storyboard_attempt_completed"));
+        QVERIFY2(!written.contains("finds a key"), "story content was stored without the operator turning that on");
         QVERIFY(files >= 8); // database, WAL, key, six exports
         QVERIFY(everything.contains("generation_started")); // the search did read the records
         QVERIFY2(!everything.contains(rawUser.toUtf8()), "a raw user id was written");

@@ -370,6 +370,15 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         else
             errors << ConfigError{QStringLiteral("IMAGE_RETRIES"), QStringLiteral("\"%1\" is not a whole number from 0 to 5").arg(*v)};
     }
+    if (auto v = envValue(QStringLiteral("BULLPEN_STORE_CONTENT"))) {
+        const QString b = v->trimmed().toLower();
+        if (b == u"1" || b == u"on" || b == u"true")
+            s.pipeline.storeContent = true;
+        else if (b == u"0" || b == u"off" || b == u"false")
+            s.pipeline.storeContent = false;
+        else
+            errors << ConfigError{QStringLiteral("BULLPEN_STORE_CONTENT"), QStringLiteral("\"%1\" is not on or off").arg(*v)};
+    }
     if (auto v = envValue(QStringLiteral("CAPTIONS"))) {
         const QString b = v->trimmed().toLower();
         if (b == u"1" || b == u"on" || b == u"true")

@@ -46,6 +46,9 @@ struct PipelineSettings
     int imageRetries = 2;
     bool captions = true;
     std::chrono::milliseconds captionsTimeout{25'000};
+    // SPEC 5.1: prompts and responses (story-derived content) are stored only when the operator turns
+    // this on. The 24 h cache (SPEC 6) serves stored results, so it works only when this is on.
+    bool storeContent = false;
 };
 
 struct ConfigError

@@ -85,7 +85,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     emitEvent(r, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
 
     // SPEC 6: an identical request within the window is served from the store.
-    if (m_store && !request.fresh) {
+    if (m_store && m_options.storeContent && !request.fresh) {
         const qint64 since = QDateTime::currentMSecsSinceEpoch() - duration_cast<milliseconds>(m_options.cacheWindow).count();
         if (const auto cached = m_store->cachedResult(r.result.cacheKey, since)) {
             if (auto hit = GenerationResult::fromJson(*cached)) {
@@ -265,12 +265,18 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
 
     if (m_store) {
         FinishedExtras extras;
-        extras.cacheKey = r.cacheKey;
         extras.degraded = r.degraded;
         extras.fromCache = r.fromCache;
         extras.imagePath = r.imagePath;
         extras.nextStep = r.nextStep ? r.nextStep->message : QString();
         extras.resultJson = r.toJson();
+        if (m_options.storeContent) {
+            extras.cacheKey = r.cacheKey;
+        } else {
+            // Metadata only: what the user's story became is not kept (SPEC 5.1).
+            extras.resultJson.remove(QStringLiteral("storyboard"));
+            extras.resultJson.remove(QStringLiteral("captions"));
+        }
         StoryboardResult stored = r.storyboard;
         stored.generationId = r.generationId;
         stored.state = state;

@@ -26,6 +26,8 @@ struct PipelineOptions
     QString imageDir;        // content-addressed image files go here; empty: images are not written
     QString settingsDigest;  // the user-visible settings that make two requests "identical" (SPEC 6)
     std::chrono::hours cacheWindow{24};
+    // Off (the default, SPEC 5.1): no storyboard or captions are stored, and so nothing is served from cache.
+    bool storeContent = false;
 };
 
 struct GenerationRequest

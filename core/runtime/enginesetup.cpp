@@ -134,6 +134,7 @@ PipelineOptions EngineSetup::pipelineOptions() const
     o.image.rounds = 1 + o.image.innerRetries;
     o.image.totalBudget = o.image.primaryTimeout * o.image.rounds + o.image.backoffMax * (o.image.rounds - 1);
     o.captionsEnabled = m_settings.pipeline.captions;
+    o.storeContent = m_settings.pipeline.storeContent;
     if (!m_dataDir.isEmpty())
         o.imageDir = QDir(m_dataDir).filePath(QStringLiteral("images"));
     // What makes two requests the same for the cache (SPEC 6): the story and the user-visible settings.
