@@ -3,9 +3,7 @@
 
 #include "config/settings.h"
 #include "engine/storyboardgenerationservice.h"
-#include "pipeline/generationpipeline.h"
-#include "providers/imageclient.h"
-#include "providers/storyboardclient.h"
+#include "runtime/enginestack.h"
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
 #include "store/masking.h"
@@ -53,12 +51,7 @@ struct Lane
 {
     QString scenario;
     std::unique_ptr<ProviderSimulator> sim;
-    std::unique_ptr<StoryboardClient> client;
-    std::unique_ptr<ImageClient> imageClient;
-    std::unique_ptr<StoryboardGenerationService> service;
-    std::unique_ptr<StoryboardGenerationService> captions;
-    std::unique_ptr<StoryboardGenerationService> image;
-    std::unique_ptr<GenerationPipeline> pipeline;
+    std::unique_ptr<EngineStack> stack; // after sim: destroyed first
 };
 
 struct Check
@@ -149,24 +142,14 @@ int runSoak(const QStringList &arguments)
             entry.second.baseUrl = lane.sim->baseUrl(entry.first);
             entry.second.apiKey = QStringLiteral("soak-secret-key-") + toId(entry.first);
         }
-        Clock &clock = SteadyClock::instance();
-        lane.client = std::make_unique<StoryboardClient>(settings);
-        lane.imageClient = std::make_unique<ImageClient>(settings);
-        lane.service = std::make_unique<StoryboardGenerationService>(clock);
-        lane.captions = std::make_unique<StoryboardGenerationService>(clock);
-        lane.image = std::make_unique<StoryboardGenerationService>(clock);
-        lane.client->registerWith(*lane.service);
-        lane.client->registerWith(*lane.captions);
-        lane.imageClient->registerWith(*lane.image);
-        lane.pipeline = std::make_unique<GenerationPipeline>(clock, *lane.service, *lane.captions, *lane.image);
-        PipelineOptions options;
+        settings.storyboard.primary = *primaryProvider;
+        settings.storyboard.fallback = *reliefProvider;
+        settings.pipeline.imageTimeout = *pTimeout; // hanging image scenarios wait this long, not 90 s
+        lane.stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
+        PipelineOptions options = EngineStack::optionsFor(settings);
         options.storyboard = policy;
-        options.captions = StagePolicy::captionsStage(*primaryProvider);
-        options.image = StagePolicy::imageStage(Provider::Gemini);
-        options.image.primaryTimeout = *pTimeout; // hanging image scenarios wait this long, not 90 s
-        options.image.totalBudget = options.image.primaryTimeout * options.image.rounds + options.image.backoffMax * (options.image.rounds - 1);
         options.settingsDigest = QStringLiteral("soak|") + scenario->name;
-        lane.pipeline->setOptions(options);
+        lane.stack->pipeline().setOptions(options);
         lanes.push_back(std::move(lane));
     }
 
@@ -186,11 +169,11 @@ int runSoak(const QStringList &arguments)
     }
 
     for (Lane &lane : lanes) {
-        PipelineOptions o = lane.pipeline->options();
+        PipelineOptions o = lane.stack->pipeline().options();
         if (store) {
             o.imageDir = QDir(storeDir).filePath(QStringLiteral("images"));
-            lane.pipeline->setOptions(o);
-            lane.pipeline->setStore(store.get(), &*masking);
+            lane.stack->pipeline().setOptions(o);
+            lane.stack->pipeline().setStore(store.get(), &*masking);
         }
     }
     if (store && parser.isSet(progress)) {
@@ -237,7 +220,7 @@ int runSoak(const QStringList &arguments)
 
     std::function<void()> startNext;
     for (Lane &lane : lanes) {
-        GenerationPipeline *pipeline = lane.pipeline.get();
+        GenerationPipeline *pipeline = &lane.stack->pipeline();
         const QString scenarioName = lane.scenario;
         QObject::connect(pipeline, &GenerationPipeline::eventRecorded, pipeline, [&](const Event &e) { eventsOf[e.generationId] << e; });
         QObject::connect(pipeline, &GenerationPipeline::finished, pipeline, [&, scenarioName](const GenerationResult &g) {
@@ -322,7 +305,7 @@ int runSoak(const QStringList &arguments)
         request.generationId = StoryboardGenerationService::newGenerationId();
         request.userId = QStringLiteral("soak-user-%1@example.com").arg(qHash(request.generationId) % 50);
         request.fresh = true; // every run does the work; the cache is tested elsewhere
-        lane.pipeline->start(request);
+        lane.stack->pipeline().start(request);
     };
     err << "bullpen-cli soak: " << total << " generations, " << lanes.size() << " scenario(s), concurrency " << inFlight
         << (store ? QStringLiteral(", store ") + store->databasePath() : QString()) << "\n";
@@ -464,6 +447,7 @@ int runSoak(const QStringList &arguments)
                 << (c.violations ? QStringLiteral(" — %1 violation(s), e.g. %2").arg(c.violations).arg(c.worst) : QString()) << "\n";
     }
     out.flush();
+    lanes.clear(); // the pipelines hold the store: they go first
     return allPass ? 0 : 1;
 }
 

@@ -13,10 +13,7 @@ EngineSetup::EngineSetup(QObject *parent)
 
 EngineSetup::~EngineSetup()
 {
-    for (auto *service : {m_service.get(), m_captionsService.get(), m_imageService.get()}) {
-        if (service)
-            service->shutdown(); // cancel handlers run while the clients and the simulator still exist
-    }
+    m_stack.reset(); // every stage shut down while the clients and the simulator still exist
     if (m_store)
         m_store->flush();
 }
@@ -105,36 +102,16 @@ bool EngineSetup::init(const SetupOptions &options)
         }
     }
 
-    Clock &clock = SteadyClock::instance();
-    m_client = std::make_unique<StoryboardClient>(m_settings);
-    m_service = std::make_unique<StoryboardGenerationService>(clock);
-    m_client->registerWith(*m_service);
-    // Captions use the text providers; the image stage its own client.
-    m_captionsService = std::make_unique<StoryboardGenerationService>(clock);
-    m_client->registerWith(*m_captionsService);
-    m_imageClient = std::make_unique<ImageClient>(m_settings);
-    m_imageService = std::make_unique<StoryboardGenerationService>(clock);
-    m_imageClient->registerWith(*m_imageService);
-    m_pipeline = std::make_unique<GenerationPipeline>(clock, *m_service, *m_captionsService, *m_imageService);
-    m_pipeline->setOptions(pipelineOptions());
+    m_stack = std::make_unique<EngineStack>(m_settings, SteadyClock::instance());
+    m_stack->pipeline().setOptions(pipelineOptions());
     if (m_store)
-        m_pipeline->setStore(m_store.get(), &*m_masking);
+        m_stack->pipeline().setStore(m_store.get(), &*m_masking);
     return true;
 }
 
 PipelineOptions EngineSetup::pipelineOptions() const
 {
-    PipelineOptions o;
-    o.storyboard = m_settings.storyboardPolicy();
-    o.captions = StagePolicy::captionsStage(m_settings.storyboard.primary);
-    o.captions.primaryTimeout = m_settings.pipeline.captionsTimeout;
-    o.image = StagePolicy::imageStage(Provider::Gemini);
-    o.image.primaryTimeout = m_settings.pipeline.imageTimeout;
-    o.image.innerRetries = m_settings.pipeline.imageRetries;
-    o.image.rounds = 1 + o.image.innerRetries;
-    o.image.totalBudget = o.image.primaryTimeout * o.image.rounds + o.image.backoffMax * (o.image.rounds - 1);
-    o.captionsEnabled = m_settings.pipeline.captions;
-    o.storeContent = m_settings.pipeline.storeContent;
+    PipelineOptions o = EngineStack::optionsFor(m_settings);
     if (!m_dataDir.isEmpty())
         o.imageDir = QDir(m_dataDir).filePath(QStringLiteral("images"));
     // What makes two requests the same for the cache (SPEC 6): the story and the user-visible settings.
@@ -151,7 +128,7 @@ PipelineOptions EngineSetup::pipelineOptions() const
 
 QString EngineSetup::startGeneration(const GenerationRequest &request)
 {
-    return m_pipeline->start(request);
+    return m_stack->pipeline().start(request);
 }
 
 QString EngineSetup::describe() const

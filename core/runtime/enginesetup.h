@@ -3,9 +3,7 @@
 
 #include "config/settings.h"
 #include "engine/storyboardgenerationservice.h"
-#include "pipeline/generationpipeline.h"
-#include "providers/imageclient.h"
-#include "providers/storyboardclient.h"
+#include "enginestack.h"
 #include "sim/providersimulator.h"
 #include "store/masking.h"
 #include "store/store.h"
@@ -48,11 +46,11 @@ public:
     StagePolicy storyboardPolicy() const { return m_settings.storyboardPolicy(); }
     bool usingSimulator() const { return m_simulator != nullptr; }
     ProviderSimulator *simulator() const { return m_simulator.get(); }
-    StoryboardClient &storyboardClient() const { return *m_client; }
+    StoryboardClient &storyboardClient() const { return m_stack->storyboardClient(); }
     // The storyboard stage's service (events and results of that stage alone).
-    StoryboardGenerationService &service() const { return *m_service; }
+    StoryboardGenerationService &service() const { return m_stack->storyboard(); }
     // The whole generation: storyboard, captions, image, storage, cache.
-    GenerationPipeline &pipeline() const { return *m_pipeline; }
+    GenerationPipeline &pipeline() const { return m_stack->pipeline(); }
     PipelineOptions pipelineOptions() const;
     // A line for people: which providers are live, or that the simulator is in use and where.
     QString describe() const;
@@ -77,12 +75,7 @@ private:
     std::optional<Masking> m_masking;
 
     std::unique_ptr<ProviderSimulator> m_simulator;
-    std::unique_ptr<StoryboardClient> m_client;
-    std::unique_ptr<StoryboardGenerationService> m_service;
-    std::unique_ptr<ImageClient> m_imageClient;
-    std::unique_ptr<StoryboardGenerationService> m_captionsService;
-    std::unique_ptr<StoryboardGenerationService> m_imageService;
-    std::unique_ptr<GenerationPipeline> m_pipeline;
+    std::unique_ptr<EngineStack> m_stack;
 };
 
 } // namespace bullpen

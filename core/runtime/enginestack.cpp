@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#include "enginestack.h"
+
+namespace bullpen {
+
+EngineStack::EngineStack(const Settings &settings, Clock &clock)
+    : m_client(settings)
+    , m_imageClient(settings)
+    , m_storyboard(clock)
+    , m_captions(clock)
+    , m_image(clock)
+    , m_pipeline(clock, m_storyboard, m_captions, m_image)
+{
+    m_client.registerWith(m_storyboard);
+    m_client.registerWith(m_captions);
+    m_imageClient.registerWith(m_image);
+    m_pipeline.setOptions(optionsFor(settings));
+}
+
+EngineStack::~EngineStack()
+{
+    for (StoryboardGenerationService *service : {&m_storyboard, &m_captions, &m_image})
+        service->shutdown();
+}
+
+PipelineOptions EngineStack::optionsFor(const Settings &settings)
+{
+    PipelineOptions o;
+    o.storyboard = settings.storyboardPolicy();
+    o.captions = StagePolicy::captionsStage(settings.storyboard.primary);
+    o.captions.primaryTimeout = settings.pipeline.captionsTimeout;
+    o.image = StagePolicy::imageStage(Provider::Gemini);
+    o.image.primaryTimeout = settings.pipeline.imageTimeout;
+    o.image.innerRetries = settings.pipeline.imageRetries;
+    o.image.rounds = 1 + o.image.innerRetries;
+    o.image.totalBudget = o.image.primaryTimeout * o.image.rounds + o.image.backoffMax * (o.image.rounds - 1);
+    o.captionsEnabled = settings.pipeline.captions;
+    o.storeContent = settings.pipeline.storeContent;
+    return o;
+}
+
+} // namespace bullpen
