@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "generationlistmodel.h"
+
+#include "store/masking.h"
+
+#include <QColor>
+
+namespace bullpen {
+
+GenerationListModel::GenerationListModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void GenerationListModel::setUserMask(const QString &generationId, const QString &mask)
+{
+    const int row = rowOf(generationId);
+    if (row < 0) {
+        m_pendingMasks.insert(generationId, mask);
+        return;
+    }
+    m_rows[row].userMask = mask;
+    Q_EMIT dataChanged(index(row, UserColumn), index(row, UserColumn));
+}
+
+void GenerationListModel::appendBatch(const QList<Event> &events)
+{
+    // New generations first, in one insertion.
+    QList<Row> added;
+    QHash<QString, int> addedAt;
+    for (const Event &e : events) {
+        if (m_rowOf.contains(e.generationId) || addedAt.contains(e.generationId))
+            continue;
+        Row r;
+        r.generationId = e.generationId;
+        r.started = e.wallTime;
+        r.clock.start();
+        r.userMask = m_pendingMasks.take(e.generationId);
+        addedAt.insert(e.generationId, static_cast<int>(m_rows.size() + added.size()));
+        added.append(std::move(r));
+    }
+    if (!added.isEmpty()) {
+        const int first = static_cast<int>(m_rows.size());
+        beginInsertRows({}, first, first + static_cast<int>(added.size()) - 1);
+        m_rows.append(std::move(added));
+        for (auto it = addedAt.cbegin(); it != addedAt.cend(); ++it)
+            m_rowOf.insert(it.key(), it.value());
+        endInsertRows();
+    }
+
+    // Then apply every event, and signal each touched row once.
+    int low = -1, high = -1;
+    for (const Event &e : events) {
+        const int row = m_rowOf.value(e.generationId);
+        Row &r = m_rows[row];
+        r.lastAt = std::max(r.lastAt, e.at);
+        if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
+            r.budget = g->budget;
+            r.provider = g->primary;
+        } else if (const auto *s = std::get_if<AttemptStarted>(&e.body)) {
+            r.stage = s->stage;
+            r.provider = s->provider;
+            r.role = s->role;
+        } else if (const auto *f = std::get_if<FallbackTriggered>(&e.body)) {
+            Q_UNUSED(f)
+            r.fallback = true;
+        } else if (const auto *fin = std::get_if<GenerationFinished>(&e.body)) {
+            r.finished = true;
+            r.state = toId(fin->state);
+            r.fallback = r.fallback || fin->fallbackApplied;
+            r.failure = fin->publicCode ? enumName(*fin->publicCode) + QLatin1Char('/') + enumName(*fin->kind) : QString();
+        }
+        low = low < 0 ? row : std::min(low, row);
+        high = std::max(high, row);
+    }
+    if (low >= 0)
+        Q_EMIT dataChanged(index(low, 0), index(high, ColumnCount - 1));
+}
+
+double GenerationListModel::elapsedMs(const Row &row) const
+{
+    return row.finished ? static_cast<double>(row.lastAt.count()) / 1000.0 : static_cast<double>(row.clock.elapsed());
+}
+
+int GenerationListModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+
+int GenerationListModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant GenerationListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const Row &r = m_rows.at(index.row());
+    const double budgetMs = static_cast<double>(r.budget.count());
+    const double left = budgetMs <= 0 ? 0 : std::clamp(1.0 - elapsedMs(r) / budgetMs, 0.0, 1.0);
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case StartedColumn:
+            return r.started.isValid() ? r.started.toLocalTime().toString(QStringLiteral("HH:mm:ss")) : QString();
+        case GenerationColumn:
+            return Masking::displayGenerationId(r.generationId);
+        case UserColumn:
+            return r.userMask;
+        case StageColumn:
+            return toId(r.stage);
+        case ProviderColumn:
+            return r.provider ? QStringLiteral("%1 (%2)").arg(toId(*r.provider), toId(r.role)) : QString();
+        case ElapsedColumn:
+            return tr("%1 ms").arg(elapsedMs(r), 0, 'f', 0);
+        case BudgetColumn:
+            return r.finished ? QString() : tr("%1 %").arg(left * 100.0, 0, 'f', 0);
+        case StateColumn:
+            return r.failure.isEmpty() ? r.state : r.state + QStringLiteral(" — ") + r.failure;
+        }
+        return {};
+    case SortRole:
+        switch (index.column()) {
+        case StartedColumn:
+            return r.started;
+        case ElapsedColumn:
+            return elapsedMs(r);
+        case BudgetColumn:
+            return left;
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case GenerationIdRole:
+        return r.generationId;
+    case FallbackRole:
+        return r.fallback;
+    case BudgetFractionRole:
+        return left;
+    case FinishedRole:
+        return r.finished;
+    case Qt::ToolTipRole:
+        return index.column() == GenerationColumn ? r.generationId : QVariant();
+    case Qt::ForegroundRole:
+        if (index.column() == StateColumn && r.state == u"failed")
+            return QColor(0xb0, 0x20, 0x20);
+        return {};
+    case Qt::BackgroundRole:
+        return r.fallback ? QVariant(QColor(0xff, 0xf1, 0xcc)) : QVariant(); // relief stands out
+    default:
+        return {};
+    }
+}
+
+QVariant GenerationListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case StartedColumn:
+        return tr("Started");
+    case GenerationColumn:
+        return tr("Generation");
+    case UserColumn:
+        return tr("User");
+    case StageColumn:
+        return tr("Stage");
+    case ProviderColumn:
+        return tr("Provider");
+    case ElapsedColumn:
+        return tr("Elapsed");
+    case BudgetColumn:
+        return tr("Budget left");
+    case StateColumn:
+        return tr("State");
+    }
+    return {};
+}
+
+} // namespace bullpen

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "events/event.h"
+
+#include <QAbstractTableModel>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QList>
+
+namespace bullpen {
+
+// In-flight and recent generations (SPEC 9.2), built from the event stream in batches: new generations
+// are appended with one beginInsertRows per batch, changed ones signalled with dataChanged.
+class GenerationListModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { StartedColumn, GenerationColumn, UserColumn, StageColumn, ProviderColumn, ElapsedColumn, BudgetColumn, StateColumn, ColumnCount };
+    enum DataRole {
+        SortRole = Qt::UserRole + 1,
+        GenerationIdRole,
+        FallbackRole,        // bool: a relief provider was called
+        BudgetFractionRole,  // double 0..1: how much of the storyboard budget is left
+        FinishedRole,        // bool
+    };
+    Q_ENUM(Column)
+
+    struct Row
+    {
+        QString generationId;
+        QString userMask;
+        QDateTime started;
+        QElapsedTimer clock; // monotonic, for the live elapsed time
+        std::chrono::milliseconds budget{0};
+        std::chrono::microseconds lastAt{0};
+        Stage stage = Stage::Storyboard;
+        std::optional<Provider> provider;
+        bullpen::Role role = bullpen::Role::Primary;
+        bool fallback = false;
+        bool finished = false;
+        QString state = QStringLiteral("running");
+        QString failure; // public code / kind when failed
+    };
+
+    explicit GenerationListModel(QObject *parent = nullptr);
+
+    void appendBatch(const QList<Event> &events);
+    // The display mask of the user (never the raw id), known to whoever started the generation.
+    void setUserMask(const QString &generationId, const QString &mask);
+    int rowOf(const QString &generationId) const { return m_rowOf.value(generationId, -1); }
+    const Row &rowAt(int row) const { return m_rows.at(row); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    double elapsedMs(const Row &row) const;
+
+    QList<Row> m_rows;
+    QHash<QString, int> m_rowOf;
+    QHash<QString, QString> m_pendingMasks;
+};
+
+} // namespace bullpen
