@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// The console as an operator drives it (issue 5): Run → Generate → Live → Result, against the built-in
+// simulator over real HTTP, for a relief run and for a final failure.
+#include "models/generationlistmodel.h"
+#include "runtime/enginesetup.h"
+#include "views/liveview.h"
+#include "views/mainwindow.h"
+#include "views/resultview.h"
+#include "views/runview.h"
+#include "views/timelinewidget.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace bullpen;
+
+class tst_Console : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<EngineSetup> m_engine;
+    std::unique_ptr<MainWindow> m_window;
+
+    GenerationResult runScenario(const QString &scenario)
+    {
+        RunView *run = m_window->runView();
+        run->findChild<QComboBox *>(QStringLiteral("scenarioCombo"))->setCurrentText(scenario);
+        auto *generate = run->findChild<QPushButton *>(QStringLiteral("generateButton"));
+        QSignalSpy done(m_window.get(), &MainWindow::generationFinished);
+        QTest::mouseClick(generate, Qt::LeftButton);
+        if (!done.wait(20'000))
+            return {};
+        return done.first().first().value<GenerationResult>();
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        SetupOptions options;
+        options.forceSimulator = true;
+        options.useStore = false;
+        QProcessEnvironment env;
+        options.environment = env;
+        m_engine = std::make_unique<EngineSetup>();
+        QVERIFY(m_engine->init(options));
+        m_window = std::make_unique<MainWindow>(*m_engine);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_engine.reset();
+    }
+
+    void statusBarSaysSimulator()
+    {
+        auto *status = m_window->findChild<QLabel *>(QStringLiteral("engineStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("simulator")), qPrintable(status->text()));
+    }
+
+    void invalidSettingsBlockGenerate()
+    {
+        RunView *run = m_window->runView();
+        auto *generate = run->findChild<QPushButton *>(QStringLiteral("generateButton"));
+        run->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story."));
+        QVERIFY(generate->isEnabled());
+        auto *timeout = run->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutEdit"));
+        timeout->clear();
+        QTest::keyClicks(timeout, QStringLiteral("0s"));
+        QVERIFY(!generate->isEnabled());
+        QVERIFY(run->findChild<QLabel *>(QStringLiteral("settingsError"))->text().contains(QStringLiteral("Primary timeout")));
+        timeout->setText(QStringLiteral("60s"));
+        run->findChild<QComboBox *>(QStringLiteral("fallbackCombo"))->setCurrentText(QStringLiteral("gemini"));
+        QVERIFY(!generate->isEnabled());
+        QVERIFY(run->findChild<QLabel *>(QStringLiteral("settingsError"))->text().contains(QStringLiteral("same provider")));
+    }
+
+    void reliefRunShowsInLiveAndResult()
+    {
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(
+            QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together."));
+        m_window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
+        const GenerationResult r = runScenario(QStringLiteral("primary-overloaded"));
+        QCOMPARE(r.state, FinalState::Succeeded);
+        QVERIFY(r.storyboard.fallback.applied);
+
+        // Live: the generation's row, masked, highlighted as relieved; its timeline has all its events.
+        auto *table = m_window->liveView()->findChild<QTableView *>(QStringLiteral("generationTable"));
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        const QModelIndex row = table->model()->index(0, 0);
+        QCOMPARE(row.data(GenerationListModel::FallbackRole).toBool(), true);
+        QCOMPARE(table->model()->index(0, GenerationListModel::UserColumn).data().toString(), QStringLiteral("h***@e***.com"));
+        QVERIFY(!table->model()->index(0, GenerationListModel::GenerationColumn).data().toString().contains(r.generationId));
+        QCOMPARE(m_window->liveView()->selectedGeneration(), r.generationId);
+
+        // Result: four cards, relief metadata, the comic.
+        m_window->tabs()->setCurrentWidget(m_window->resultView());
+        ResultView *result = m_window->resultView();
+        for (int i = 1; i <= 4; ++i)
+            QVERIFY2(result->findChild<QLabel *>(QStringLiteral("panelCard%1").arg(i)), qPrintable(QString::number(i)));
+        QVERIFY(result->findChild<QLabel *>(QStringLiteral("panelCard1"))->text().contains(QStringLiteral("SETUP")));
+        const QString meta = result->findChild<QLabel *>(QStringLiteral("fallbackMetadata"))->text();
+        QVERIFY2(meta.contains(QStringLiteral("gemini_provider_unavailable")), qPrintable(meta));
+        QVERIFY(meta.contains(QStringLiteral("qwen-plus")));
+        QVERIFY(!result->findChild<QLabel *>(QStringLiteral("comicImage"))->pixmap().isNull());
+        QVERIFY(!result->findChild<QLabel *>(QStringLiteral("failureBox"))->isVisible());
+    }
+
+    void finalFailureShowsNextStep()
+    {
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        const GenerationResult r = runScenario(QStringLiteral("primary-auth"));
+        QCOMPARE(r.state, FinalState::Failed);
+        m_window->tabs()->setCurrentWidget(m_window->resultView());
+        auto *failure = m_window->resultView()->findChild<QLabel *>(QStringLiteral("failureBox"));
+        QVERIFY(failure->isVisible());
+        QVERIFY(failure->text().contains(QStringLiteral("AI_PROVIDER_CONFIG")));
+        QVERIFY(failure->text().contains(QStringLiteral("GEMINI_API_KEY")));
+        QVERIFY(!m_window->resultView()->findChild<QPushButton *>(QStringLiteral("retryButton"))->isVisible()); // fix settings, not retry
+        QCOMPARE(m_window->resultView()->findChild<QLabel *>(QStringLiteral("resultHeadline"))->text(), QStringLiteral("FAILED at the storyboard stage"));
+    }
+
+    void retryRerunsTheSameRequest()
+    {
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()->findChild<QComboBox *>(QStringLiteral("fallbackCombo"))->setCurrentText(QStringLiteral("none"));
+        const GenerationResult first = runScenario(QStringLiteral("primary-overloaded"));
+        QCOMPARE(first.state, FinalState::Failed);
+        m_window->tabs()->setCurrentWidget(m_window->resultView());
+        auto *retry = m_window->resultView()->findChild<QPushButton *>(QStringLiteral("retryButton"));
+        QVERIFY(retry->isVisible());
+        QSignalSpy done(m_window.get(), &MainWindow::generationFinished);
+        QTest::mouseClick(retry, Qt::LeftButton);
+        QVERIFY(done.wait(20'000));
+        QVERIFY(done.first().first().value<GenerationResult>().generationId != first.generationId);
+    }
+};
+
+QTEST_MAIN(tst_Console)
+#include "tst_console.moc"

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "liveview.h"
+
+#include "models/eventlogmodel.h"
+#include "models/generationlistmodel.h"
+#include "budgetbardelegate.h"
+#include "timelinewidget.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWidget *parent)
+    : QWidget(parent)
+    , m_generations(generations)
+{
+    setObjectName(QStringLiteral("liveView"));
+    m_generationProxy = new QSortFilterProxyModel(this);
+    m_generationProxy->setSourceModel(generations);
+    m_generationProxy->setSortRole(GenerationListModel::SortRole);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("generationTable"));
+    m_table->setModel(m_generationProxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(GenerationListModel::StartedColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->setItemDelegateForColumn(GenerationListModel::BudgetColumn, new BudgetBarDelegate(m_table));
+    // Elapsed time and budget bars move while generations run.
+    auto *tick = new QTimer(this);
+    tick->setInterval(250);
+    connect(tick, &QTimer::timeout, m_table->viewport(), qOverload<>(&QWidget::update));
+    tick->start();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    m_timeline = new TimelineWidget;
+
+    m_eventProxy = new QSortFilterProxyModel(this);
+    m_eventProxy->setSourceModel(events);
+    m_eventProxy->setFilterRole(EventLogModel::TypeRole);
+    m_eventTable = new QTableView;
+    m_eventTable->setObjectName(QStringLiteral("eventTable"));
+    m_eventTable->setModel(m_eventProxy);
+    m_eventTable->horizontalHeader()->setStretchLastSection(true);
+    m_eventTable->verticalHeader()->hide();
+    m_eventTable->setWordWrap(false);
+    m_eventTable->verticalHeader()->setDefaultSectionSize(m_eventTable->fontMetrics().height() + 6);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_typeFilter = new QComboBox;
+    m_typeFilter->setObjectName(QStringLiteral("eventTypeFilter"));
+    m_typeFilter->addItem(tr("All events"), QString());
+    for (const char *t : {"generation_started", "_attempt_started", "_attempt_completed", "_fallback_triggered", "_retry_scheduled",
+                          "late_result_discarded", "generation_finished"})
+        m_typeFilter->addItem(QString::fromLatin1(t).remove(0, t[0] == '_' ? 1 : 0), QString::fromLatin1(t));
+    connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] {
+        m_eventProxy->setFilterFixedString(m_typeFilter->currentData().toString());
+    });
+
+    auto *eventsBox = new QWidget;
+    auto *eventsLayout = new QVBoxLayout(eventsBox);
+    eventsLayout->setContentsMargins(0, 0, 0, 0);
+    eventsLayout->addWidget(m_typeFilter);
+    eventsLayout->addWidget(m_eventTable);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(m_timeline);
+    split->addWidget(eventsBox);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        showTimeline();
+        Q_EMIT generationSelected(selectedGeneration());
+    });
+}
+
+void LiveView::addEvents(const QList<Event> &batch)
+{
+    QString newest;
+    for (const Event &e : batch) {
+        if (std::holds_alternative<GenerationStarted>(e.body))
+            newest = e.generationId;
+        m_byGeneration[e.generationId] << e;
+    }
+    if (!newest.isEmpty())
+        select(newest); // follow the newest generation
+    else
+        showTimeline();
+    m_eventTable->scrollToBottom();
+}
+
+void LiveView::select(const QString &generationId)
+{
+    const int row = m_generations->rowOf(generationId);
+    if (row < 0)
+        return;
+    const QModelIndex idx = m_generationProxy->mapFromSource(m_generations->index(row, 0));
+    m_table->selectRow(idx.row());
+    m_table->setCurrentIndex(idx);
+    showTimeline();
+}
+
+QString LiveView::selectedGeneration() const
+{
+    const QModelIndex idx = m_table->currentIndex();
+    return idx.isValid() ? idx.data(GenerationListModel::GenerationIdRole).toString() : QString();
+}
+
+void LiveView::showTimeline() { m_timeline->setEvents(m_byGeneration.value(selectedGeneration())); }
+
+} // namespace bullpen

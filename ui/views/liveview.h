@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "events/event.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QComboBox;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace bullpen {
+
+class EventLogModel;
+class GenerationListModel;
+class TimelineWidget;
+
+// SPEC 9.2: in-flight and recent generations, the selected one's timeline, and the live event stream
+// filterable by type.
+class LiveView final : public QWidget
+{
+    Q_OBJECT
+public:
+    LiveView(GenerationListModel *generations, EventLogModel *events, QWidget *parent = nullptr);
+
+    void addEvents(const QList<Event> &batch); // keeps each generation's events for its timeline
+    void select(const QString &generationId);
+    QString selectedGeneration() const;
+
+Q_SIGNALS:
+    void generationSelected(const QString &generationId);
+
+private:
+    void showTimeline();
+
+    GenerationListModel *m_generations;
+    QSortFilterProxyModel *m_generationProxy;
+    QSortFilterProxyModel *m_eventProxy;
+    QTableView *m_table;
+    QTableView *m_eventTable;
+    QComboBox *m_typeFilter;
+    TimelineWidget *m_timeline;
+    QHash<QString, QList<Event>> m_byGeneration;
+};
+
+} // namespace bullpen

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+#include "resultview.h"
+
+#include "store/masking.h"
+
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPixmap>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+ResultView::ResultView(QWidget *parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("resultView"));
+    m_headline = new QLabel(tr("No result yet: run a generation."));
+    m_headline->setObjectName(QStringLiteral("resultHeadline"));
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    m_headline->setFont(big);
+    m_failure = new QLabel;
+    m_failure->setObjectName(QStringLiteral("failureBox"));
+    m_failure->setWordWrap(true);
+    m_failure->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; border: 1px solid #c0392b; padding: 8px; }"));
+    m_failure->hide();
+    m_retry = new QPushButton(tr("Retry"));
+    m_retry->setObjectName(QStringLiteral("retryButton"));
+    m_retry->hide();
+    connect(m_retry, &QPushButton::clicked, this, &ResultView::retryRequested);
+
+    auto *cardsBox = new QWidget;
+    m_cards = new QGridLayout(cardsBox);
+    m_image = new QLabel;
+    m_image->setObjectName(QStringLiteral("comicImage"));
+    m_image->setAlignment(Qt::AlignCenter);
+    m_image->setMinimumSize(320, 320);
+    m_metadata = new QLabel;
+    m_metadata->setObjectName(QStringLiteral("fallbackMetadata"));
+    m_metadata->setWordWrap(true);
+    m_metadata->setTextFormat(Qt::RichText);
+    m_metadata->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    auto *left = new QVBoxLayout;
+    left->addWidget(cardsBox);
+    left->addWidget(m_metadata, 1);
+    auto *body = new QHBoxLayout;
+    body->addLayout(left, 3);
+    body->addWidget(m_image, 2);
+    auto *failureRow = new QHBoxLayout;
+    failureRow->addWidget(m_failure, 1);
+    failureRow->addWidget(m_retry, 0, Qt::AlignTop);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_headline);
+    layout->addLayout(failureRow);
+    layout->addLayout(body, 1);
+}
+
+void ResultView::showResult(const GenerationResult &r)
+{
+    m_result = r;
+    while (QLayoutItem *item = m_cards->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    const StoryboardResult &sb = r.storyboard;
+    if (r.state == FinalState::Succeeded) {
+        m_headline->setText(tr("Succeeded in %1 ms%2%3")
+                                .arg(static_cast<double>(r.elapsed.count()) / 1000.0, 0, 'f', 0)
+                                .arg(sb.fallback.applied ? tr(" — relief by %1").arg(sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QString()) : QString())
+                                .arg(r.fromCache ? tr(" (from cache)") : r.degraded ? tr(" (degraded: default captions)") : QString()));
+        m_failure->hide();
+        m_retry->hide();
+    } else {
+        m_headline->setText(tr("%1 at the %2 stage").arg(toId(r.state).toUpper(), toId(r.failedStage)));
+        m_failure->setText(QStringLiteral("<b>%1</b> · %2<br>%3<br><br>%4")
+                               .arg(r.failure ? enumName(r.failure->publicCode()) : QString(), r.failure ? enumName(r.failure->kind) : QString(),
+                                    r.failure ? r.failure->detail.toHtmlEscaped() : QString(),
+                                    r.nextStep ? r.nextStep->message.toHtmlEscaped() : QString()));
+        m_failure->show();
+        m_retry->setVisible(r.nextStep && r.nextStep->action == NextStep::Action::Retry);
+    }
+    if (sb.storyboard) {
+        for (int i = 0; i < sb.storyboard->panels.size(); ++i) {
+            const Panel &p = sb.storyboard->panels.at(i);
+            auto *card = new QLabel;
+            card->setObjectName(QStringLiteral("panelCard%1").arg(p.index));
+            card->setWordWrap(true);
+            card->setFrameShape(QFrame::StyledPanel);
+            card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+            card->setMinimumWidth(220);
+            QString html = QStringLiteral("<b>%1 · %2</b><br>%3<br><i>%4</i>").arg(p.index).arg(p.role, p.scene.toHtmlEscaped(),
+                                                                                   p.characters.join(QStringLiteral(", ")).toHtmlEscaped());
+            for (const DialogueLine &d : p.dialogue)
+                html += QStringLiteral("<br>“%1” — %2").arg(d.text.toHtmlEscaped(), d.speaker.toHtmlEscaped());
+            if (i < r.captionLines.size())
+                html += QStringLiteral("<br><small>%1 %2</small>").arg(r.captionsDefaulted ? tr("alt (default):") : tr("alt:"), r.captionLines.at(i).toHtmlEscaped());
+            card->setText(html);
+            m_cards->addWidget(card, i / 2, i % 2);
+        }
+    }
+    QPixmap pix;
+    if (r.image && !r.image->image.isEmpty())
+        pix.loadFromData(r.image->image);
+    else if (!r.imagePath.isEmpty())
+        pix.load(r.imagePath);
+    if (!pix.isNull())
+        m_image->setPixmap(pix.scaled(QSize(420, 420), Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    else
+        m_image->setText(tr("No image"));
+
+    QString meta = QStringLiteral("<b>%1</b><br>").arg(tr("Relief"));
+    meta += tr("provider_fallback_applied: %1<br>provider_fallback_reason: %2<br>primary_final_model_provider: %3<br>final_model_provider: %4<br>final_model_id: %5<br>")
+                .arg(sb.fallback.applied ? tr("yes") : tr("no"), sb.fallback.reason.isEmpty() ? QStringLiteral("—") : sb.fallback.reason,
+                     toId(sb.fallback.primaryProvider), sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"),
+                     sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
+    meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(sb.decision.toHtmlEscaped(), tr("Attempts"));
+    const QList<AttemptRecord> attempts = r.attempts();
+    for (const AttemptRecord &a : attempts) {
+        meta += QStringLiteral("%1 · %2 %3 · %4 · %5 ms")
+                    .arg(toId(a.stage), toId(a.provider), toId(a.role), a.success ? tr("ok") : enumName(a.failure->kind))
+                    .arg(static_cast<double>(a.duration.count()) / 1000.0, 0, 'f', 0);
+        if (a.tokens.known())
+            meta += tr(" · tokens %1/%2").arg(a.tokens.input).arg(a.tokens.output);
+        if (a.abortedBy != AbortReason::None)
+            meta += tr(" · cancelled by us (the provider may still have computed and billed it)");
+        meta += QStringLiteral("<br>");
+    }
+    meta += QStringLiteral("<br><small>%1</small>").arg(Masking::displayGenerationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
+    m_metadata->setText(meta);
+}
+
+} // namespace bullpen

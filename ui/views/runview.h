@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/stagepolicy.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace bullpen {
+
+// SPEC 9.1: story, user id, policy preset, providers, timeouts and budget, simulator scenario;
+// Generate, Generate ×N, Cancel. A setting that start-up would refuse (SPEC 4.6) shows its error beside
+// the field and Generate stays off.
+class RunView final : public QWidget
+{
+    Q_OBJECT
+public:
+    RunView(const StagePolicy &defaults, const QStringList &scenarios, QWidget *parent = nullptr);
+
+    QString story() const;
+    QString userId() const;
+    QString scenario() const; // empty without the simulator
+    // The policy the fields describe; nothing while a field is invalid.
+    std::optional<StagePolicy> policy() const;
+    void setStory(const QString &story);
+    void setScenario(const QString &name);
+    void setRunning(int running);
+
+Q_SIGNALS:
+    void generateRequested(int count);
+    void cancelRequested();
+
+private:
+    void validate();
+
+    QPlainTextEdit *m_story;
+    QLineEdit *m_user;
+    QComboBox *m_preset;
+    QComboBox *m_primary;
+    QComboBox *m_fallback;
+    QLineEdit *m_primaryTimeout;
+    QLineEdit *m_fallbackTimeout;
+    QLineEdit *m_budget;
+    QComboBox *m_scenario;
+    QSpinBox *m_count;
+    QPushButton *m_generate;
+    QPushButton *m_generateMany;
+    QPushButton *m_cancel;
+    QLabel *m_error;
+    QLabel *m_status;
+};
+
+} // namespace bullpen
