@@ -64,6 +64,8 @@ private Q_SLOTS:
         custom.totalBudget = 30s;
         QTest::newRow("explicit budget wins") << custom << qint64(30'000);
         QTest::newRow("rounds: 2 × 60 + 4 s pause") << StagePolicy::sameProviderRounds(Provider::Gemini) << qint64(124'000);
+        QTest::newRow("image: 3 × 90 + 2 × 8 s longest backoff") << StagePolicy::imageStage(Provider::Gemini) << qint64(286'000);
+        QTest::newRow("image: 1 retry of 20 s") << StagePolicy::imageStage(Provider::Gemini, 20s, 1) << qint64(48'000);
     }
 
     void policyBudgets()

@@ -23,9 +23,11 @@ std::chrono::milliseconds StagePolicy::effectiveBudget() const
     if (totalBudget)
         return *totalBudget;
     const int n = std::max(rounds, 1);
-    auto budget = primaryTimeout * n + roundPause * (n - 1);
+    // Every round with its full timeout, plus the longest pause between rounds.
+    const std::chrono::milliseconds pause = exponentialBackoff ? std::max(backoffMax, roundPause) : roundPause;
+    auto budget = primaryTimeout * n + pause * (n - 1);
     if (fallback)
-        budget += fallbackTimeout * n + roundPause * (n - 1);
+        budget += fallbackTimeout * n + pause * (n - 1);
     return budget;
 }
 
@@ -67,21 +69,19 @@ StagePolicy StagePolicy::sameProviderRounds(Provider primary)
     return p;
 }
 
-StagePolicy StagePolicy::imageStage(Provider provider)
+StagePolicy StagePolicy::imageStage(Provider provider, std::chrono::milliseconds timeout, int innerRetries)
 {
     StagePolicy p;
     p.stage = Stage::Image;
     p.preset = QStringLiteral("image");
     p.primary = provider;
-    p.primaryTimeout = 90s;
-    p.innerRetries = 2;
+    p.primaryTimeout = timeout;
+    p.innerRetries = std::max(innerRetries, 0);
     p.rounds = 1 + p.innerRetries;
     p.roundPause = 1s;
     p.exponentialBackoff = true;
     p.retryOn = {FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER};
-    // Every try with its full timeout, plus the longest pauses between them.
-    p.totalBudget = p.primaryTimeout * p.rounds + p.backoffMax * (p.rounds - 1);
-    return p;
+    return p; // budget: effectiveBudget() counts every try and the longest pauses
 }
 
 StagePolicy StagePolicy::captionsStage(Provider provider)

@@ -61,7 +61,8 @@ struct StagePolicy
     double backoffJitter = 0.25;
 
     // SPEC 4.2: primary + fallback when a fallback is set, else the primary timeout alone. With rounds,
-    // each round and pause is included so that round 2 is not starved by round 1 by construction.
+    // each round and pause (the longest backoff, when exponential) is included so that a later round is
+    // not starved by construction.
     std::chrono::milliseconds effectiveBudget() const;
 
     static StagePolicy relief(Provider primary, std::optional<Provider> fallback);
@@ -69,7 +70,7 @@ struct StagePolicy
     static StagePolicy sameProviderRounds(Provider primary);
     // SPEC 2: the image stage's own settings: primary only, 90 s per try, up to 2 inner retries with
     // exponential backoff on 429/5xx honouring Retry-After.
-    static StagePolicy imageStage(Provider provider);
+    static StagePolicy imageStage(Provider provider, std::chrono::milliseconds timeout = std::chrono::seconds(90), int innerRetries = 2);
     // SPEC 2: captions are nice to have: one try, a short deadline (25 s), no relief.
     static StagePolicy captionsStage(Provider provider);
     // "relief", "capacity" or "rounds"; nothing for an unknown name.

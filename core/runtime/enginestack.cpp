@@ -29,11 +29,7 @@ PipelineOptions EngineStack::optionsFor(const Settings &settings)
     o.storyboard = settings.storyboardPolicy();
     o.captions = StagePolicy::captionsStage(settings.storyboard.primary);
     o.captions.primaryTimeout = settings.pipeline.captionsTimeout;
-    o.image = StagePolicy::imageStage(Provider::Gemini);
-    o.image.primaryTimeout = settings.pipeline.imageTimeout;
-    o.image.innerRetries = settings.pipeline.imageRetries;
-    o.image.rounds = 1 + o.image.innerRetries;
-    o.image.totalBudget = o.image.primaryTimeout * o.image.rounds + o.image.backoffMax * (o.image.rounds - 1);
+    o.image = StagePolicy::imageStage(Provider::Gemini, settings.pipeline.imageTimeout, settings.pipeline.imageRetries);
     o.captionsEnabled = settings.pipeline.captions;
     o.storeContent = settings.pipeline.storeContent;
     return o;
