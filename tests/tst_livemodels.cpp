@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The live view's models (issue 5): QAbstractItemModelTester throughout; a burst of 10,000 events
 // lands whole, in order, with batched inserts and no reset.
-#include "engine/manualclock.h"
-#include "engine/storyboardgenerationservice.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -21,26 +19,8 @@ namespace {
 // Real engine events: n generations, a third relieved, a third failing, on a manual clock.
 QList<Event> engineEvents(int generations)
 {
-    ManualClock clock;
-    ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
-    ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
-    StoryboardGenerationService service(clock);
-    service.addGenerator(&gemini);
-    service.addGenerator(&qwen);
     QList<Event> events;
-    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { events << e; });
-    for (int i = 0; i < generations; ++i) {
-        if (i % 3 == 0) {
-            gemini.script({Step::ok(1s)});
-        } else if (i % 3 == 1) {
-            gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
-            qwen.script({Step::ok(1s)});
-        } else {
-            gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
-        }
-        service.start(StoryboardRequest::forStory(QStringLiteral("s")), StagePolicy::relief(Provider::Gemini, Provider::Qwen));
-        clock.advance(5s);
-    }
+    runMixedGenerations(generations, [&](const Event &e) { events << e; });
     return events;
 }
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The store: WAL on disk, schema, one final state per generation, filters and paging, and every
 // failure path with a message that names the path and what to do.
-#include "engine/manualclock.h"
-#include "engine/storyboardgenerationservice.h"
 #include "scriptedgenerator.h"
 #include "store/store.h"
 
@@ -22,35 +20,13 @@ namespace {
 // Runs `n` generations through the engine on a manual clock and records them.
 void fill(Store &store, int n, QList<StoryboardResult> *results = nullptr)
 {
-    ManualClock clock;
-    ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
-    ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
-    StoryboardGenerationService service(clock);
-    service.addGenerator(&gemini);
-    service.addGenerator(&qwen);
-    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { store.recordEvent(e); });
-    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &r) {
-        store.recordFinished(r, QStringLiteral("key-") + r.generationId.right(2), QStringLiteral("ha****ul"));
-        if (results)
-            *results << r;
-    });
-    for (int i = 0; i < n; ++i) {
-        switch (i % 3) {
-        case 0:
-            gemini.script({Step::ok(1s)});
-            break;
-        case 1:
-            gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
-            qwen.script({Step::ok(2s)});
-            break;
-        default:
-            gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
-            break;
-        }
-        service.start(StoryboardRequest::forStory(QStringLiteral("story"), QStringLiteral("haru@example.com")),
-                      StagePolicy::relief(Provider::Gemini, Provider::Qwen));
-        clock.advance(10s);
-    }
+    runMixedGenerations(
+        n, [&](const Event &e) { store.recordEvent(e); },
+        [&](const StoryboardResult &r) {
+            store.recordFinished(r, QStringLiteral("key-") + r.generationId.right(2), QStringLiteral("ha****ul"));
+            if (results)
+                *results << r;
+        });
 }
 
 } // namespace

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "scriptedgenerator.h"
 
+#include "engine/manualclock.h"
+#include "engine/storyboardgenerationservice.h"
+
 #include <QJsonDocument>
 
 namespace bullpen::test {
@@ -154,6 +157,39 @@ void ScriptedGenerator::generate(const StoryboardRequest &request, std::shared_p
         if (!ignore)
             pending->timer.reset();
     });
+}
+
+void runMixedGenerations(int n, const std::function<void(const Event &)> &onEvent,
+                         const std::function<void(const StoryboardResult &)> &onFinished)
+{
+    ManualClock clock;
+    ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
+    ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
+    StoryboardGenerationService service(clock);
+    service.addGenerator(&gemini);
+    service.addGenerator(&qwen);
+    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { onEvent(e); });
+    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &r) {
+        if (onFinished)
+            onFinished(r);
+    });
+    for (int i = 0; i < n; ++i) {
+        switch (i % 3) {
+        case 0:
+            gemini.script({Step::ok(1s)});
+            break;
+        case 1:
+            gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+            qwen.script({Step::ok(2s)});
+            break;
+        default:
+            gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
+            break;
+        }
+        service.start(StoryboardRequest::forStory(QStringLiteral("story"), QStringLiteral("haru@example.com")),
+                      StagePolicy::relief(Provider::Gemini, Provider::Qwen));
+        clock.advance(10s);
+    }
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "engine/attemptcontext.h"
 #include "engine/clock.h"
 #include "engine/storyboardgenerator.h"
+#include "engine/storyboardresult.h"
 #include "events/event.h"
 #include "failure/providerresponse.h"
 
@@ -12,6 +13,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -74,6 +76,12 @@ private:
     QList<Clock::time_point> m_deadlines;
     QStringList m_stories;
 };
+
+// Runs `n` storyboard generations on a ManualClock through real engine code: in turn a primary success,
+// a relieved overload, and an auth failure. Events and results go to the callbacks (for feeding models
+// and stores in tests).
+void runMixedGenerations(int n, const std::function<void(const Event &)> &onEvent,
+                         const std::function<void(const StoryboardResult &)> &onFinished = {});
 
 // One line per event, with times in whole milliseconds, for comparing event logs in tests.
 QString formatEvent(const Event &event);
