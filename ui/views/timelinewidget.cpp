@@ -96,7 +96,15 @@ void TimelineWidget::paintEvent(QPaintEvent *)
 
     // Axis and grid.
     p.setPen(kGrid);
-    const double step = scale > 60'000 ? 10'000 : scale > 10'000 ? 2'000 : scale > 2'000 ? 500 : 100;
+    // A 1-2-5 step that gives at most 10 grid lines, whatever the span (42 ms or 120 s).
+    double step = 1;
+    for (double decade = 1; scale / step > 10; decade *= 10) {
+        for (double m : {1.0, 2.0, 5.0}) {
+            step = m * decade;
+            if (scale / step <= 10)
+                break;
+        }
+    }
     p.setFont(font());
     for (double t = 0; t <= scale; t += step) {
         p.setPen(kGrid);
