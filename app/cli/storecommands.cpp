@@ -3,6 +3,7 @@
 
 #include "config/settings.h"
 #include "runtime/enginesetup.h"
+#include "store/historyexport.h"
 #include "store/masking.h"
 #include "store/store.h"
 
@@ -60,37 +61,9 @@ struct StoreArgs
     }
 };
 
-QJsonObject rowJson(const GenerationRow &r)
-{
-    return QJsonObject{
-        {QStringLiteral("generation"), Masking::displayGenerationId(r.id)},
-        {QStringLiteral("generation_id"), r.id},
-        {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(r.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
-        {QStringLiteral("user"), r.userMask},
-        {QStringLiteral("policy"), r.policy},
-        {QStringLiteral("state"), r.state},
-        {QStringLiteral("public_code"), r.publicCode.isEmpty() ? QJsonValue() : QJsonValue(r.publicCode)},
-        {QStringLiteral("kind"), r.kind.isEmpty() ? QJsonValue() : QJsonValue(r.kind)},
-        {QStringLiteral("stage"), r.stage.isEmpty() ? QJsonValue() : QJsonValue(r.stage)},
-        {QStringLiteral("detail"), r.detail},
-        {QStringLiteral("decision"), r.decision},
-        {QStringLiteral("provider_fallback_applied"), r.fallbackApplied},
-        {QStringLiteral("provider_fallback_reason"), r.fallbackReason.isEmpty() ? QJsonValue() : QJsonValue(r.fallbackReason)},
-        {QStringLiteral("primary_final_model_provider"), r.primaryProvider},
-        {QStringLiteral("final_model_provider"), r.finalProvider},
-        {QStringLiteral("final_model_id"), r.finalModel},
-        {QStringLiteral("elapsed_ms"), r.elapsedMs},
-    };
-}
+QJsonObject rowJson(const GenerationRow &r) { return HistoryExport::rowJson(r, HistoryExport::Ids::WithFull); }
 
-QString csvField(const QJsonValue &v)
-{
-    QString s = v.isString() ? v.toString() : v.isNull() || v.isUndefined() ? QString() : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                                                                : QString::number(v.toDouble(), 'g', 15);
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')) || s.contains(QLatin1Char('\r')))
-        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-    return s;
-}
+QString csvField(const QJsonValue &v) { return HistoryExport::csvField(v); }
 
 } // namespace
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSaveFile>
 
 #include <cmath>
 
@@ -165,6 +167,129 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
     return errors;
 }
 
+namespace {
+
+QString durationText(milliseconds d)
+{
+    if (d.count() % 1000 == 0)
+        return QStringLiteral("%1s").arg(d.count() / 1000);
+    return QStringLiteral("%1ms").arg(d.count());
+}
+
+} // namespace
+
+QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
+{
+    QJsonObject root = previous;
+    QJsonObject sb = previous.value(QLatin1StringView("storyboard")).toObject();
+    sb.insert(QStringLiteral("policy"), s.storyboard.preset);
+    sb.insert(QStringLiteral("provider"), toId(s.storyboard.primary));
+    sb.insert(QStringLiteral("fallback_provider"), s.storyboard.fallback ? toId(*s.storyboard.fallback) : QStringLiteral("none"));
+    sb.insert(QStringLiteral("primary_timeout"), durationText(s.storyboard.primaryTimeout));
+    sb.insert(QStringLiteral("fallback_timeout"), durationText(s.storyboard.fallbackTimeout));
+    if (s.storyboard.totalBudget)
+        sb.insert(QStringLiteral("total_budget"), durationText(*s.storyboard.totalBudget));
+    else
+        sb.remove(QStringLiteral("total_budget"));
+    root.insert(QStringLiteral("storyboard"), sb);
+    QJsonObject pl = previous.value(QLatin1StringView("pipeline")).toObject();
+    pl.insert(QStringLiteral("image_model"), s.pipeline.imageModel);
+    pl.insert(QStringLiteral("image_timeout"), durationText(s.pipeline.imageTimeout));
+    pl.insert(QStringLiteral("image_retries"), s.pipeline.imageRetries);
+    pl.insert(QStringLiteral("captions"), s.pipeline.captions);
+    pl.insert(QStringLiteral("captions_timeout"), durationText(s.pipeline.captionsTimeout));
+    pl.insert(QStringLiteral("store_content"), s.pipeline.storeContent);
+    root.insert(QStringLiteral("pipeline"), pl);
+    if (s.dataDir.isEmpty())
+        root.remove(QStringLiteral("data_dir"));
+    else
+        root.insert(QStringLiteral("data_dir"), s.dataDir);
+    QJsonObject providers = previous.value(QLatin1StringView("providers")).toObject();
+    for (const auto &[p, ps] : s.providers) {
+        QJsonObject po = providers.value(toId(p)).toObject();
+        po.remove(QStringLiteral("api_key")); // never in this file
+        po.insert(QStringLiteral("base_url"), ps.baseUrl.toString());
+        po.insert(QStringLiteral("model"), ps.model);
+        po.insert(QStringLiteral("stream"), ps.stream);
+        providers.insert(toId(p), po);
+    }
+    root.insert(QStringLiteral("providers"), providers);
+    return root;
+}
+
+bool SettingsFile::save(const Settings &settings, const QString &path, QString *error)
+{
+    QJsonObject previous;
+    if (QFile in(path); in.exists() && in.size() <= 1024 * 1024 && in.open(QIODevice::ReadOnly))
+        previous = QJsonDocument::fromJson(in.readAll()).object();
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        *error = QStringLiteral("%1: cannot create its folder; choose another settings location").arg(path);
+        return false;
+    }
+    QSaveFile f(path);
+    const QByteArray bytes = QJsonDocument(toJson(settings, previous)).toJson(QJsonDocument::Indented);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        *error = QStringLiteral("%1: not saved (%2); the previous file is unchanged. Free space or fix the folder's permissions.")
+                     .arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool KeyFile::setKey(const QString &path, const QString &name, const QString &value, QString *error)
+{
+    QStringList lines;
+    if (QFile in(path); in.exists()) {
+        if (!in.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("%1: cannot be read (%2)").arg(path, in.errorString());
+            return false;
+        }
+        bool replaced = false;
+        while (!in.atEnd()) {
+            const QString line = QString::fromUtf8(in.readLine()).trimmed();
+            const qsizetype eq = line.indexOf(QLatin1Char('='));
+            if (eq > 0 && line.left(eq).trimmed() == name) {
+                if (!value.isEmpty() && !replaced)
+                    lines << name + QLatin1Char('=') + value;
+                replaced = true;
+                continue;
+            }
+            if (!line.isEmpty())
+                lines << line;
+        }
+        if (!replaced && !value.isEmpty())
+            lines << name + QLatin1Char('=') + value;
+    } else if (!value.isEmpty()) {
+        lines << name + QLatin1Char('=') + value;
+    }
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        *error = QStringLiteral("%1: cannot create its folder").arg(path);
+        return false;
+    }
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, f.errorString());
+        return false;
+    }
+    // Owner-only before the first key byte is written (QSaveFile writes a temporary file and renames it).
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    const QByteArray bytes = lines.isEmpty() ? QByteArray() : lines.join(QLatin1Char('\n')).toUtf8() + '\n';
+    if (f.write(bytes) != bytes.size() || !f.commit()) {
+        *error = QStringLiteral("%1: not saved (%2); the previous file is unchanged").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString maskApiKey(const QString &key)
+{
+    if (key.isEmpty())
+        return {};
+    if (key.size() < 16)
+        return QStringLiteral("••••••");
+    return key.left(4) + QStringLiteral("…") + key.right(4);
+}
+
 SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env,
                                   bool requireKeys)
 {
@@ -252,6 +377,35 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                 if (fileString(sb, "total_budget", QStringLiteral("storyboard.total_budget"), &v))
                     applyDuration(QStringLiteral("%1: storyboard.total_budget").arg(settingsFile), v,
                                   [&](milliseconds d) { s.storyboard.totalBudget = d; });
+
+                if (fileString(root, "data_dir", QStringLiteral("data_dir"), &v))
+                    s.dataDir = v.trimmed();
+                const QJsonObject pl = root.value(QLatin1StringView("pipeline")).toObject();
+                if (fileString(pl, "image_model", QStringLiteral("pipeline.image_model"), &v))
+                    s.pipeline.imageModel = v.trimmed();
+                if (fileString(pl, "image_timeout", QStringLiteral("pipeline.image_timeout"), &v))
+                    applyDuration(QStringLiteral("%1: pipeline.image_timeout").arg(settingsFile), v,
+                                  [&](milliseconds d) { s.pipeline.imageTimeout = d; });
+                if (fileString(pl, "captions_timeout", QStringLiteral("pipeline.captions_timeout"), &v))
+                    applyDuration(QStringLiteral("%1: pipeline.captions_timeout").arg(settingsFile), v,
+                                  [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
+                auto fileBool = [&](const char *key, bool *value) {
+                    const QJsonValue b = pl.value(QLatin1StringView(key));
+                    if (b.isBool())
+                        *value = b.toBool();
+                    else if (!b.isUndefined())
+                        errors << ConfigError{QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
+                                              QStringLiteral("must be true or false")};
+                };
+                fileBool("captions", &s.pipeline.captions);
+                fileBool("store_content", &s.pipeline.storeContent);
+                if (const QJsonValue r = pl.value(QLatin1StringView("image_retries")); !r.isUndefined()) {
+                    if (r.isDouble() && r.toDouble() == double(r.toInt()) && r.toInt() >= 0 && r.toInt() <= 5)
+                        s.pipeline.imageRetries = r.toInt();
+                    else
+                        errors << ConfigError{QStringLiteral("%1: pipeline.image_retries").arg(settingsFile),
+                                              QStringLiteral("must be a whole number from 0 to 5")};
+                }
 
                 const QJsonObject providers = root.value(QLatin1StringView("providers")).toObject();
                 for (auto it = providers.begin(); it != providers.end(); ++it) {

@@ -4,6 +4,7 @@
 #include "contract/enums.h"
 #include "engine/stagepolicy.h"
 
+#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QUrl>
@@ -65,6 +66,7 @@ struct Settings
     std::map<Provider, ProviderSettings> providers;
     QString settingsFile; // the file that was read, if any
     QString keyFile;      // the 0600 key file that was read, if any
+    QString dataDir;      // from the settings file ("data_dir"); empty: BULLPEN_DATA_DIR or the default
 
     const ProviderSettings &provider(Provider p) const { return providers.at(p); }
     // True when no provider has a key: Bullpen then runs against its built-in simulator (SPEC 7).
@@ -95,6 +97,26 @@ struct SettingsLoad
 // the environment, which overrides both. Then refuses what SPEC 4.6 refuses: the same provider as
 // primary and fallback; a selected provider with no key or no usable endpoint; a timeout that does not
 // parse or is not positive. `requireKeys` is false when the built-in simulator supplies the endpoints.
+// The settings file as the console's Settings view writes it: every non-secret value (an API key is
+// never written here), atomically (QSaveFile), keeping the keys of the file it does not know.
+class SettingsFile final
+{
+public:
+    static QJsonObject toJson(const Settings &settings, const QJsonObject &previous = {});
+    static bool save(const Settings &settings, const QString &path, QString *error);
+};
+
+// The 0600 key file: NAME=value lines. setKey() replaces or adds one line and keeps the rest; an empty
+// value removes the line. The file is created with mode 0600 before any key is written to it.
+class KeyFile final
+{
+public:
+    static bool setKey(const QString &path, const QString &name, const QString &value, QString *error);
+};
+
+// "AIzaSyD…9f3c": enough to tell two keys apart, never enough to use one. Short keys show only dots.
+QString maskApiKey(const QString &key);
+
 class SettingsLoader final
 {
 public:

@@ -81,11 +81,11 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     const QString id = r.request.generationId;
     m_runs.emplace(id, std::move(run));
 
-    const StagePolicy &p = m_options.storyboard;
+    const StagePolicy &p = request.storyboardPolicy ? *request.storyboardPolicy : m_options.storyboard;
     emitEvent(r, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
 
     // SPEC 6: an identical request within the window is served from the store.
-    if (m_store && m_options.storeContent && !request.fresh) {
+    if (m_store && m_options.storeContent && !request.fresh && !request.storyboardPolicy) {
         const qint64 since = QDateTime::currentMSecsSinceEpoch() - duration_cast<milliseconds>(m_options.cacheWindow).count();
         if (const auto cached = m_store->cachedResult(r.result.cacheKey, since)) {
             if (auto hit = GenerationResult::fromJson(*cached)) {

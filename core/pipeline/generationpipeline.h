@@ -36,6 +36,9 @@ struct GenerationRequest
     QString userId; // raw: hashed and masked before anything is stored
     QString generationId;
     bool fresh = false; // skip the cache
+    // This request's storyboard policy instead of the pipeline's (the compare view runs one provider
+    // alone, with no relief).
+    std::optional<StagePolicy> storyboardPolicy;
 };
 
 // SPEC 2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,

@@ -40,6 +40,9 @@ bool EngineSetup::init(const SetupOptions &options)
 {
     const QString settingsFile = options.settingsFile.isEmpty() ? defaultSettingsFile() : options.settingsFile;
     const QString keyFile = options.keyFile.isEmpty() ? defaultKeyFile() : options.keyFile;
+    m_settingsFilePath = settingsFile;
+    m_keyFilePath = keyFile;
+    m_environment = options.environment;
 
     // First without requiring keys: whether any key exists decides between real providers and the simulator.
     SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false);
@@ -88,7 +91,11 @@ bool EngineSetup::init(const SetupOptions &options)
     }
 
     if (options.useStore) {
-        m_dataDir = options.dataDir.isEmpty() ? defaultDataDir(options.environment) : options.dataDir;
+        m_dataDir = options.dataDir;
+        if (m_dataDir.isEmpty())
+            m_dataDir = options.environment.contains(QStringLiteral("BULLPEN_DATA_DIR")) || m_settings.dataDir.isEmpty()
+                            ? defaultDataDir(options.environment)
+                            : m_settings.dataDir;
         QString why;
         m_store = Store::open(m_dataDir, &why);
         if (!m_store) {

@@ -61,6 +61,9 @@ public:
     Store *store() const { return m_store.get(); }
     const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
     QString dataDir() const { return m_dataDir; }
+    QString settingsFilePath() const { return m_settingsFilePath; }
+    QString keyFilePath() const { return m_keyFilePath; }
+    const QProcessEnvironment &environment() const { return m_environment; }
 
     static QString defaultSettingsFile();
     static QString defaultKeyFile();
@@ -71,6 +74,9 @@ private:
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;
     QString m_dataDir;
+    QString m_settingsFilePath;
+    QString m_keyFilePath;
+    QProcessEnvironment m_environment;
     std::unique_ptr<Store> m_store;
     std::optional<Masking> m_masking;
 

@@ -50,6 +50,9 @@ GenerationRow rowFrom(const QSqlQuery &q)
     r.tokensIn = num("tokens_in", -1);
     r.tokensOut = num("tokens_out", -1);
     r.elapsedMs = q.value(rec.indexOf(QLatin1StringView("elapsed_ms"))).toDouble();
+    r.fallbackProvider = text("fallback_provider");
+    r.nextStep = text("next_step");
+    r.imagePath = text("image_path");
     return r;
 }
 
@@ -84,6 +87,10 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
     if (!f.provider.isEmpty()) {
         where << QStringLiteral("(primary_provider = ? OR final_provider = ?)");
         binds << f.provider << f.provider;
+    }
+    if (f.fallbackApplied) {
+        where << QStringLiteral("fallback_applied = ?");
+        binds << (*f.fallbackApplied ? 1 : 0);
     }
     if (f.beforeMs) {
         where << QStringLiteral("(created_at_ms < ? OR (created_at_ms = ? AND id < ?))");
@@ -333,6 +340,96 @@ QList<Store::RateBucket> Store::fallbackRate(qint64 fromMs, qint64 toMs, qint64 
     while (q.next())
         out << RateBucket{fromMs + q.value(0).toLongLong() * bucketMs, q.value(1).toLongLong(), q.value(2).toLongLong()};
     return out;
+}
+
+QList<FallbackWait> Store::fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error)
+{
+    QList<FallbackWait> out;
+    QSqlQuery q(readConnection());
+    if (!run(q,
+             QStringLiteral("SELECT f.at_ms, f.provider, f.duration_ms, f.success, "
+                            "(SELECT SUM(p.duration_ms) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
+                            "AND p.role = 'primary'), "
+                            "(SELECT MIN(p.provider) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
+                            "AND p.role = 'primary') "
+                            "FROM attempts f WHERE f.role = 'fallback' AND f.at_ms >= ? AND f.at_ms < ? AND f.stage = ? ORDER BY f.at_ms"),
+             {fromMs, toMs, stage}, error))
+        return out;
+    while (q.next()) {
+        FallbackWait w;
+        w.atMs = q.value(0).toLongLong();
+        w.fallbackProvider = q.value(1).toString();
+        w.fallbackMs = q.value(2).toDouble();
+        w.fallbackSucceeded = q.value(3).toInt() != 0;
+        w.primaryMs = q.value(4).toDouble();
+        w.primaryProvider = q.value(5).toString();
+        out << w;
+    }
+    return out;
+}
+
+qint64 Store::count(const HistoryFilter &filter, QString *error)
+{
+    QVariantList binds;
+    QSqlQuery q(readConnection());
+    if (!run(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(filter, binds), binds, error) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+void Store::recordComparison(const ComparisonRow &c, const QString &primaryGenerationId, const QString &fallbackGenerationId)
+{
+    m_writer->enqueue(StoreWriter::Comparison{c.id, c.createdAtMs, c.primaryProvider, c.fallbackProvider, primaryGenerationId,
+                                              fallbackGenerationId, QJsonDocument(c.body).toJson(QJsonDocument::Compact)});
+}
+
+namespace {
+
+ComparisonRow comparisonFrom(const QSqlQuery &q)
+{
+    return ComparisonRow{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString(),
+                         QJsonDocument::fromJson(q.value(4).toString().toUtf8()).object()};
+}
+
+} // namespace
+
+QList<ComparisonRow> Store::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)
+{
+    QList<ComparisonRow> out;
+    QSqlQuery q(readConnection());
+    QVariantList binds;
+    QString where;
+    if (beforeMs) {
+        where = QStringLiteral(" WHERE (created_at_ms < ? OR (created_at_ms = ? AND id < ?))");
+        binds << *beforeMs << *beforeMs << beforeId;
+    }
+    if (!run(q,
+             QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons") + where
+                 + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1)),
+             binds, error))
+        return out;
+    while (q.next())
+        out << comparisonFrom(q);
+    return out;
+}
+
+std::optional<ComparisonRow> Store::comparison(const QString &id, QString *error)
+{
+    QSqlQuery q(readConnection());
+    if (!run(q, QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons WHERE id = ?"), {id},
+             error)
+        || !q.next())
+        return std::nullopt;
+    return comparisonFrom(q);
+}
+
+void Store::releaseThreadConnection()
+{
+    const QString name = m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
+    if (!QSqlDatabase::contains(name))
+        return;
+    QSqlDatabase::database(name, false).close();
+    QSqlDatabase::removeDatabase(name);
 }
 
 qint64 Store::scalar(const QString &sql, QString *error)

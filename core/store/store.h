@@ -5,6 +5,7 @@
 #include "events/event.h"
 #include "finishedextras.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QSqlDatabase>
 #include <QString>
@@ -40,6 +41,9 @@ struct GenerationRow
     qint64 tokensIn = -1;
     qint64 tokensOut = -1;
     double elapsedMs = 0;
+    QString fallbackProvider; // configured relief provider, empty for none
+    QString nextStep;         // SPEC 7 message of a final failure
+    QString imagePath;
 };
 
 struct HistoryFilter
@@ -52,9 +56,31 @@ struct HistoryFilter
     QString stage;
     QString provider; // primary or final provider
     QString userKey;
+    std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
     // Keyset paging: rows strictly older than (beforeMs, beforeId).
     std::optional<qint64> beforeMs;
     QString beforeId;
+};
+
+// A relieved stage: what the primary spent before it failed, and what the relief provider then took.
+struct FallbackWait
+{
+    qint64 atMs = 0; // when the relief attempt completed
+    QString primaryProvider;
+    QString fallbackProvider;
+    double primaryMs = 0;  // every primary attempt of that stage, summed
+    double fallbackMs = 0; // the relief attempt
+    bool fallbackSucceeded = false;
+};
+
+// A stored side-by-side comparison (SPEC 9.6).
+struct ComparisonRow
+{
+    QString id;
+    qint64 createdAtMs = 0;
+    QString primaryProvider;
+    QString fallbackProvider;
+    QJsonObject body;
 };
 
 struct LatencySample
@@ -104,6 +130,19 @@ public:
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr);
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr);
     QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr);
+    // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
+    QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr);
+    qint64 count(const HistoryFilter &filter, QString *error = nullptr);
+
+    void recordComparison(const ComparisonRow &comparison, const QString &primaryGenerationId, const QString &fallbackGenerationId);
+    // Newest first; keyset paging with (beforeMs, beforeId).
+    QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
+                                     QString *error = nullptr);
+    std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr);
+
+    // Closes the calling thread's read connection. A worker thread that read from the store calls this
+    // before it ends (Qt Sql connections belong to the thread that opened them).
+    void releaseThreadConnection();
     // Counts of generations per state, and per public code among failures, in a time range.
     QList<std::pair<QString, qint64>> countBy(const QString &column, const HistoryFilter &filter, QString *error = nullptr);
     struct RateBucket

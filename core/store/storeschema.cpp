@@ -92,6 +92,22 @@ const char *const kVersion2[] = {
     "UPDATE bullpen_schema SET version = 2",
 };
 
+// Version 3: side-by-side comparisons (SPEC 9.6), kept so they can be reopened.
+const char *const kVersion3[] = {
+    "CREATE TABLE comparisons ("
+    " id TEXT PRIMARY KEY,"
+    " created_at_ms BIGINT NOT NULL,"
+    " primary_provider TEXT NOT NULL,"
+    " fallback_provider TEXT NOT NULL,"
+    " primary_generation_id TEXT,"
+    " fallback_generation_id TEXT,"
+    " body TEXT NOT NULL)",
+    "CREATE INDEX comparisons_created ON comparisons (created_at_ms)",
+    // Fallback attempts by time: the latency view's extra-wait query.
+    "CREATE INDEX attempts_role_at ON attempts (role, at_ms)",
+    "UPDATE bullpen_schema SET version = 3",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -155,6 +171,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 1 && !step(kVersion1, 1))
         return false;
     if (v < 2 && !step(kVersion2, 2))
+        return false;
+    if (v < 3 && !step(kVersion3, 3))
         return false;
     return true;
 }

@@ -24,7 +24,10 @@ struct Statements
         , generation(db)
         , attempt(db)
         , finish(db)
+        , comparison(db)
     {
+        comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
+                                          "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES (?, ?, ?, ?, ?)"));
         generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state) "
                                           "VALUES (?, ?, ?, ?, ?, 'running')"));
@@ -38,7 +41,7 @@ struct Statements
             "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, next_step = ? "
             "WHERE id = ? AND state = 'running'"));
     }
-    QSqlQuery event, generation, attempt, finish;
+    QSqlQuery event, generation, attempt, finish, comparison;
 };
 
 bool writeEvent(Statements &s, const Event &e, QString *error)
@@ -88,6 +91,22 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
             *error = s.attempt.lastError().text();
             return false;
         }
+    }
+    return true;
+}
+
+bool writeComparison(Statements &s, const StoreWriter::Comparison &c, QString *error)
+{
+    s.comparison.addBindValue(c.id);
+    s.comparison.addBindValue(c.createdAtMs);
+    s.comparison.addBindValue(c.primaryProvider);
+    s.comparison.addBindValue(c.fallbackProvider);
+    s.comparison.addBindValue(nullable(c.primaryGenerationId));
+    s.comparison.addBindValue(nullable(c.fallbackGenerationId));
+    s.comparison.addBindValue(QString::fromUtf8(c.body));
+    if (!s.comparison.exec()) {
+        *error = s.comparison.lastError().text();
+        return false;
     }
     return true;
 }
@@ -234,6 +253,8 @@ void StoreWriter::run()
                     for (std::size_t i = from; ok && i < to; ++i) {
                         if (const auto *e = std::get_if<Event>(&batch[i])) {
                             ok = writeEvent(statements, *e, failure);
+                        } else if (const auto *c = std::get_if<Comparison>(&batch[i])) {
+                            ok = writeComparison(statements, *c, failure);
                         } else {
                             bool conflict = false;
                             ok = writeFinished(statements, std::get<Finished>(batch[i]), &conflict, failure);

@@ -30,7 +30,17 @@ public:
         QString userMask;
         FinishedExtras extras;
     };
-    using Item = std::variant<Event, Finished>;
+    struct Comparison
+    {
+        QString id;
+        qint64 createdAtMs = 0;
+        QString primaryProvider;
+        QString fallbackProvider;
+        QString primaryGenerationId;
+        QString fallbackGenerationId;
+        QByteArray body; // compact JSON
+    };
+    using Item = std::variant<Event, Finished, Comparison>;
 
     struct Counters
     {

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#include "historyexport.h"
+
+#include "masking.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+
+namespace bullpen {
+
+namespace {
+
+QJsonValue orNull(const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+
+// Column order of both formats: stable, and the same as the failures table on screen.
+const char *const kColumns[] = {"created_at", "user", "generation", "generation_id", "state", "stage", "public_code", "kind",
+                                "provider_chain", "elapsed_ms", "policy", "provider_fallback_applied", "provider_fallback_reason",
+                                "primary_final_model_provider", "final_model_provider", "final_model_id", "detail", "decision",
+                                "next_step"};
+
+} // namespace
+
+QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
+{
+    QString chain = r.primaryProvider;
+    if (!r.finalProvider.isEmpty() && r.finalProvider != r.primaryProvider)
+        chain += QStringLiteral(" → ") + r.finalProvider;
+    QJsonObject o{
+        {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(r.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+        {QStringLiteral("user"), r.userMask},
+        {QStringLiteral("generation"), Masking::displayGenerationId(r.id)},
+        {QStringLiteral("state"), r.state},
+        {QStringLiteral("stage"), orNull(r.stage)},
+        {QStringLiteral("public_code"), orNull(r.publicCode)},
+        {QStringLiteral("kind"), orNull(r.kind)},
+        {QStringLiteral("provider_chain"), chain},
+        {QStringLiteral("elapsed_ms"), r.elapsedMs},
+        {QStringLiteral("policy"), r.policy},
+        {QStringLiteral("provider_fallback_applied"), r.fallbackApplied},
+        {QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason)},
+        {QStringLiteral("primary_final_model_provider"), r.primaryProvider},
+        {QStringLiteral("final_model_provider"), r.finalProvider},
+        {QStringLiteral("final_model_id"), r.finalModel},
+        {QStringLiteral("detail"), r.detail},
+        {QStringLiteral("decision"), r.decision},
+        {QStringLiteral("next_step"), orNull(r.nextStep)},
+    };
+    if (ids == Ids::WithFull)
+        o.insert(QStringLiteral("generation_id"), r.id);
+    return o;
+}
+
+QString HistoryExport::csvField(const QJsonValue &v)
+{
+    QString s = v.isString() ? v.toString()
+                : v.isNull() || v.isUndefined() ? QString()
+                : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                             : QString::number(v.toDouble(), 'g', 15);
+    // A leading = + - @ would be run as a formula by spreadsheets: quote it as text.
+    if (!s.isEmpty() && QStringView(u"=+-@").contains(s.front()) && !v.isDouble())
+        s.prepend(QLatin1Char('\''));
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')) || s.contains(QLatin1Char('\r')))
+        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return s;
+}
+
+HistoryExport::Outcome HistoryExport::write(Store &store, HistoryFilter filter, Format format, Ids ids, QIODevice &out,
+                                            const std::function<void(qint64)> &progress, const std::atomic_bool *cancel)
+{
+    Outcome outcome;
+    QStringList header;
+    for (const char *c : kColumns) {
+        if (ids == Ids::WithFull || qstrcmp(c, "generation_id") != 0)
+            header << QLatin1StringView(c);
+    }
+    auto put = [&](const QByteArray &bytes) {
+        if (out.write(bytes) != bytes.size() && outcome.error.isEmpty())
+            outcome.error = out.errorString().isEmpty() ? QStringLiteral("the write was short (disk full?)") : out.errorString();
+    };
+    if (format == Format::Csv)
+        put(header.join(QLatin1Char(',')).toUtf8() + '\n');
+    constexpr int kPage = 1000;
+    for (;;) {
+        QString error;
+        const QList<GenerationRow> rows = store.generations(filter, kPage, &error);
+        if (!error.isEmpty()) {
+            outcome.error = error;
+            break;
+        }
+        QByteArray chunk;
+        for (const GenerationRow &r : rows) {
+            const QJsonObject o = rowJson(r, ids);
+            if (format == Format::JsonLines) {
+                chunk += QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+            } else {
+                QStringList fields;
+                for (const QString &k : std::as_const(header))
+                    fields << csvField(o.value(k));
+                chunk += fields.join(QLatin1Char(',')).toUtf8() + '\n';
+            }
+        }
+        put(chunk);
+        outcome.rows += rows.size();
+        if (progress)
+            progress(outcome.rows);
+        if (!outcome.error.isEmpty() || rows.size() < kPage)
+            break;
+        if (cancel && cancel->load()) {
+            outcome.cancelled = true;
+            break;
+        }
+        filter.beforeMs = rows.constLast().createdAtMs;
+        filter.beforeId = rows.constLast().id;
+    }
+    return outcome;
+}
+
+} // namespace bullpen

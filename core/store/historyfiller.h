@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+namespace bullpen {
+
+// Synthetic history for benchmarks and the screenshot tour: generations and their attempts spread over
+// a time range, written straight into a store file in one transaction. Seeded, so two fills with the
+// same options are identical. Shaped like real traffic: a gemini primary failing ~35 % of the time
+// (overload, rate limits, 60 s timeouts, invalid or truncated output, now and then auth or refusal),
+// qwen relief for the relief kinds, and an image attempt for every generation that got a storyboard.
+// Events are not written (the detail pane rebuilds the timeline from the attempts).
+struct HistoryFillOptions
+{
+    qint64 attempts = 1'000'000;
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
+    quint32 seed = 42;
+};
+
+struct HistoryFillResult
+{
+    qint64 generations = 0;
+    qint64 attempts = 0;
+    QString error; // empty on success
+};
+
+class HistoryFiller final
+{
+public:
+    // `databasePath` must be a migrated store (open it with Store::open first).
+    static HistoryFillResult fill(const QString &databasePath, const HistoryFillOptions &options);
+};
+
+} // namespace bullpen
