@@ -1,22 +1,39 @@
 // SPDX-License-Identifier: MIT
 // bullpen: the operator console (SPEC 9). With no provider key configured it runs on the built-in
-// simulator over real HTTP and says so in the status bar. `--screenshots DIR` runs a short scripted
-// demo (healthy, fallback on overload, timeout fallback, final auth failure), saves a PNG of each view
-// and exits; it works under QT_QPA_PLATFORM=offscreen.
+// simulator over real HTTP and says so in the status bar. The interface language follows the system
+// locale (English or Korean), or Settings → Language, or --lang.
+//
+// `--screenshots DIR` runs a short scripted tour and saves a PNG of each view, then exits; it works
+// under QT_QPA_PLATFORM=offscreen. The tour uses a fresh store in a temporary folder holding seven days
+// of synthetic history (HistoryFiller) under the tour's own real runs: healthy, fallback on overload,
+// timeout fallback, final auth failure, then a comparison. It runs once in English (DIR/*.png) and once
+// in Korean (DIR/ko/*.png).
+#include "pipeline/comparison.h"
 #include "runtime/enginesetup.h"
+#include "store/historyfiller.h"
+#include "views/compareview.h"
+#include "views/failuresview.h"
+#include "views/latencyview.h"
 #include "views/liveview.h"
 #include "views/mainwindow.h"
 #include "views/resultview.h"
 #include "views/runview.h"
+#include "views/settingsview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QDir>
+#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QSettings>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <QTimer>
+#include <QTranslator>
 
 using namespace bullpen;
 
@@ -39,7 +56,41 @@ constexpr DemoStep kDemo[] = {
 const QString kDemoStory = QStringLiteral(
     "하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" 고양이가 말한다. 하루와 고양이는 함께 집으로 돌아간다.");
 
-// Runs the demo steps one after another, saving the views after each.
+// "ko", "en" or "" (the system's).
+QString chooseLanguage(const QString &fromCommandLine)
+{
+    if (!fromCommandLine.isEmpty())
+        return fromCommandLine;
+    const QString saved = QSettings().value(QStringLiteral("ui/language")).toString();
+    if (!saved.isEmpty())
+        return saved;
+    return QLocale::system().language() == QLocale::Korean ? QStringLiteral("ko") : QStringLiteral("en");
+}
+
+// Installs Bullpen's and Qt's own translations for `language`; English needs none.
+class Translations
+{
+public:
+    void use(const QString &language)
+    {
+        for (QTranslator *t : {&m_bullpen, &m_qt})
+            QCoreApplication::removeTranslator(t);
+        if (language != u"ko")
+            return;
+        if (m_bullpen.load(QStringLiteral(":/i18n/bullpen_ko.qm")))
+            QCoreApplication::installTranslator(&m_bullpen);
+        else
+            QTextStream(stderr) << "bullpen: the Korean translation is missing from this build; showing English\n";
+        if (m_qt.load(QLocale(QLocale::Korean), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QCoreApplication::installTranslator(&m_qt);
+    }
+
+private:
+    QTranslator m_bullpen;
+    QTranslator m_qt;
+};
+
+// Runs the demo steps one after another, saving the views after each, then the history views.
 class ScreenshotTour final : public QObject
 {
 public:
@@ -48,7 +99,11 @@ public:
         , m_dir(std::move(dir))
     {
         connect(&m_window, &MainWindow::generationFinished, this, [this](const GenerationResult &) {
-            QTimer::singleShot(200, this, [this] { capture(); });
+            if (m_step < int(std::size(kDemo)))
+                QTimer::singleShot(200, this, [this] { capture(); });
+        });
+        connect(m_window.comparisons(), &ComparisonRunner::finished, this, [this](const Comparison &) {
+            QTimer::singleShot(300, this, [this] { captureHistory(); });
         });
     }
 
@@ -68,16 +123,19 @@ private:
 
     void next()
     {
+        RunView *run = m_window.runView();
+        run->setStory(kDemoStory);
+        run->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         if (m_step >= int(std::size(kDemo))) {
-            QApplication::quit();
+            // Last: a comparison of the two providers on the healthy scenario.
+            run->setScenario(QStringLiteral("healthy"));
+            run->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutEdit"))->setText(QStringLiteral("60s"));
+            m_window.compare();
             return;
         }
         const DemoStep &s = kDemo[m_step];
-        RunView *run = m_window.runView();
-        run->setStory(kDemoStory);
         run->setScenario(QString::fromLatin1(s.scenario));
         run->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutEdit"))->setText(QString::fromLatin1(s.primaryTimeout));
-        run->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         if (m_step == 0)
             save(run, QStringLiteral("01-run.png"));
         m_window.generate(1);
@@ -93,6 +151,31 @@ private:
         next();
     }
 
+    void captureHistory()
+    {
+        save(m_window.compareView(), QStringLiteral("10-compare.png"));
+        // The tour's own runs are on disk: the failures view shows them on top of the synthetic week.
+        FailuresView *failures = m_window.failuresView();
+        connect(failures, &FailuresView::chartsUpdated, this, [this, failures] {
+            disconnect(failures, nullptr, this, nullptr);
+            save(failures, QStringLiteral("11-failures.png"));
+            LatencyView *latency = m_window.latencyView();
+            connect(latency, &LatencyView::loaded, this, [this, latency] {
+                disconnect(latency, nullptr, this, nullptr);
+                save(latency, QStringLiteral("12-latency.png"));
+                // A timeout without a unit: refused beside its field, Save off (SPEC 4.6).
+                m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
+                save(m_window.settingsView(), QStringLiteral("13-settings.png"));
+                QApplication::quit();
+            });
+            latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
+            latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
+            latency->reload();
+        });
+        failures->applyFilter();
+        // The newest failure (the tour's auth failure) is selected: its detail pane is in the picture.
+    }
+
     MainWindow &m_window;
     QString m_dir;
     int m_step = 0;
@@ -102,44 +185,79 @@ private:
 
 int main(int argc, char *argv[])
 {
+    // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("bullpen"));
     QApplication::setOrganizationName(QStringLiteral("bullpen"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral("0.2.0"));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console."));
     parser.addHelpOption();
-    const QCommandLineOption screenshots(QStringLiteral("screenshots"), QStringLiteral("Run the demo, save a PNG of each view to DIR, exit."),
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+                                         QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English) and DIR/ko (Korean), exit."),
                                          QStringLiteral("dir"));
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario to start with."), QStringLiteral("name"));
-    parser.addOptions({screenshots, scenario});
+    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Interface language: en or ko (default: settings, then the system's)."),
+                                  QStringLiteral("code"));
+    parser.addOptions({screenshots, scenario, lang});
     parser.process(app);
-
-    SetupOptions options;
-    options.scenario = parser.value(scenario);
-    if (parser.isSet(screenshots)) {
-        options.forceSimulator = true; // the demo is scripted against the simulator
-        options.useStore = false;
-    }
-    EngineSetup engine;
-    if (!engine.init(options)) {
-        QStringList lines;
-        for (const ConfigError &e : engine.errors())
-            lines << e.toString();
-        QTextStream(stderr) << "bullpen: refused:\n  " << lines.join(QStringLiteral("\n  ")) << "\n";
-        if (!parser.isSet(screenshots))
-            QMessageBox::critical(nullptr, QObject::tr("Bullpen cannot start"), lines.join(QLatin1Char('\n')));
+    if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
+        QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
         return 2;
     }
-    MainWindow window(engine);
-    window.show();
-    std::unique_ptr<ScreenshotTour> tour;
-    if (parser.isSet(screenshots)) {
-        const QString dir = parser.value(screenshots);
-        QDir().mkpath(dir);
-        window.resize(1280, 860);
-        tour = std::make_unique<ScreenshotTour>(window, dir);
-        QTimer::singleShot(300, tour.get(), [&tour] { tour->start(); });
+
+    Translations translations;
+    if (!parser.isSet(screenshots)) {
+        translations.use(chooseLanguage(parser.value(lang)));
+        SetupOptions options;
+        options.scenario = parser.value(scenario);
+        EngineSetup engine;
+        if (!engine.init(options)) {
+            QStringList lines;
+            for (const ConfigError &e : engine.errors())
+                lines << e.toString();
+            QTextStream(stderr) << "bullpen: refused:\n  " << lines.join(QStringLiteral("\n  ")) << "\n";
+            QMessageBox::critical(nullptr, QObject::tr("Bullpen cannot start"), lines.join(QLatin1Char('\n')));
+            return 2;
+        }
+        MainWindow window(engine);
+        window.show();
+        return app.exec();
     }
-    return app.exec();
+
+    // The tour, once per language, each on a fresh store.
+    const QString root = parser.value(screenshots);
+    for (const QString &language : {QStringLiteral("en"), QStringLiteral("ko")}) {
+        const QString dir = language == u"en" ? root : QDir(root).filePath(language);
+        QDir().mkpath(dir);
+        translations.use(language);
+        QTemporaryDir data;
+        SetupOptions options;
+        options.forceSimulator = true; // the tour is scripted against the simulator
+        options.dataDir = data.path();
+        options.settingsFile = QDir(data.path()).filePath(QStringLiteral("bullpen.json"));
+        options.keyFile = QDir(data.path()).filePath(QStringLiteral("keys.env"));
+        options.environment = QProcessEnvironment(); // the machine's keys and settings stay out of the pictures
+        EngineSetup engine;
+        if (!engine.init(options)) {
+            QTextStream(stderr) << "bullpen: the screenshot tour could not start: " << engine.errors().constFirst().toString() << "\n";
+            return 2;
+        }
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const HistoryFillResult filled = HistoryFiller::fill(engine.store()->databasePath(),
+                                                             HistoryFillOptions{30'000, now - 7LL * 24 * 3'600'000, now - 60'000, 7});
+        if (!filled.error.isEmpty()) {
+            QTextStream(stderr) << "bullpen: could not seed the tour's history: " << filled.error << "\n";
+            return 2;
+        }
+        MainWindow window(engine);
+        window.resize(1280, 860);
+        window.show();
+        ScreenshotTour tour(window, dir);
+        QTimer::singleShot(300, &tour, [&tour] { tour.start(); });
+        app.exec();
+    }
+    return 0;
 }

@@ -378,7 +378,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     // What this request is about: a story, or (for captions and images) the storyboard it carries.
     Storyboard board;
     if (kind == Kind::Storyboard) {
-        board = StoryboardSynth::fromStory(story);
+        board = StoryboardSynth::fromStory(story, provider);
     } else {
         const qsizetype brace = story.indexOf(QLatin1Char('{'));
         StoryboardCheck check = StoryboardParser::parse(brace >= 0 ? story.mid(brace) : QString());

@@ -3,6 +3,8 @@
 
 #include "contract/storyboardvalidator.h"
 
+#include <algorithm>
+
 #include <QRegularExpression>
 
 namespace bullpen {
@@ -112,6 +114,31 @@ Storyboard StoryboardSynth::brokenFromStory(const QString &story)
 {
     Storyboard board = fromStory(story);
     board.panels.removeLast();
+    return board;
+}
+
+Storyboard StoryboardSynth::fromStory(const QString &story, Provider provider)
+{
+    Storyboard board = fromStory(story);
+    static const char *const kShots[] = {"Wide shot", "Medium shot", "Close-up", "Long shot"};
+    for (Panel &p : board.panels) {
+        const auto i = static_cast<std::size_t>(std::clamp(p.index - 1, 0, 3));
+        switch (provider) {
+        case Provider::Gemini:
+            break;
+        case Provider::Qwen:
+            p.scene = QStringLiteral("%1: %2").arg(QLatin1StringView(kShots[i]), p.scene);
+            break;
+        case Provider::OpenAI:
+            p.scene = QStringLiteral("%1 (panel %2)").arg(p.scene).arg(p.index);
+            break;
+        case Provider::Anthropic:
+            p.scene = QStringLiteral("In this panel, %1").arg(p.scene);
+            break;
+        }
+    }
+    if (provider == Provider::Qwen)
+        board.title = QStringLiteral("%1 · 4컷").arg(board.title);
     return board;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/enums.h"
 #include "contract/storyboard.h"
 
 namespace bullpen {
@@ -12,6 +13,9 @@ class StoryboardSynth final
 {
 public:
     static Storyboard fromStory(const QString &story);
+    // The same story as one provider tells it: each has its own small habit (a shot direction per
+    // panel, a framing phrase), so a side-by-side comparison shows real differences, deterministically.
+    static Storyboard fromStory(const QString &story, Provider provider);
     // The same, deliberately breaking one rule of SPEC 2.1 (three panels), for invalid-output scenarios.
     static Storyboard brokenFromStory(const QString &story);
 };

@@ -290,14 +290,21 @@ QList<QJsonObject> Store::attempts(const QString &generationId, QString *error)
     return out;
 }
 
-QList<LatencySample> Store::latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error)
+QList<LatencySample> Store::latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error,
+                                          const QString &stage)
 {
     QSqlQuery q(readConnection());
     QList<LatencySample> out;
-    if (!run(q,
-             QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? AND at_ms < ? "
-                            "ORDER BY at_ms"),
-             {provider, role, fromMs, toMs}, error))
+    const bool ok = stage.isEmpty()
+                        ? run(q,
+                              QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
+                                             "AND at_ms < ? ORDER BY at_ms"),
+                              {provider, role, fromMs, toMs}, error)
+                        : run(q,
+                              QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
+                                             "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
+                              {provider, role, stage, fromMs, toMs}, error);
+    if (!ok)
         return out;
     while (q.next())
         out << LatencySample{q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0};
@@ -348,10 +355,12 @@ QList<FallbackWait> Store::fallbackWaits(const QString &stage, qint64 fromMs, qi
     QSqlQuery q(readConnection());
     if (!run(q,
              QStringLiteral("SELECT f.at_ms, f.provider, f.duration_ms, f.success, "
+                            // `p.role || ''` keeps SQLite on the primary key (generation_id) for p: with an index on
+                            // role it would otherwise scan every primary attempt per relief attempt (portable SQL).
                             "(SELECT SUM(p.duration_ms) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
-                            "AND p.role = 'primary'), "
+                            "AND p.role || '' = 'primary'), "
                             "(SELECT MIN(p.provider) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
-                            "AND p.role = 'primary') "
+                            "AND p.role || '' = 'primary') "
                             "FROM attempts f WHERE f.role = 'fallback' AND f.at_ms >= ? AND f.at_ms < ? AND f.stage = ? ORDER BY f.at_ms"),
              {fromMs, toMs, stage}, error))
         return out;

@@ -129,7 +129,9 @@ public:
     std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr);
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr);
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr);
-    QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr);
+    // Completed attempts of one provider in one role (and one stage, unless `stage` is empty).
+    QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
+                                        const QString &stage = {});
     // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
     QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr);
     qint64 count(const HistoryFilter &filter, QString *error = nullptr);

@@ -105,6 +105,7 @@ const char *const kVersion3[] = {
     "CREATE INDEX comparisons_created ON comparisons (created_at_ms)",
     // Fallback attempts by time: the latency view's extra-wait query.
     "CREATE INDEX attempts_role_at ON attempts (role, at_ms)",
+    "CREATE INDEX attempts_latency_stage ON attempts (provider, role, stage, at_ms, duration_ms, success)",
     "UPDATE bullpen_schema SET version = 3",
 };
 

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "compareview.h"
+#include "failuresview.h"
+#include "latencyview.h"
 #include "liveview.h"
+#include "models/storequeue.h"
+#include "pipeline/comparison.h"
+#include "settingsview.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -16,6 +22,7 @@
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 namespace bullpen {
 
@@ -33,11 +40,23 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         m_run->setScenario(engine.simulator()->scenario().name);
     m_live = new LiveView(m_generations, m_events);
     m_result = new ResultView;
+    m_queue = new StoreQueue(engine.store(), this);
+    m_failures = new FailuresView(engine.store(), m_queue);
+    m_latency = new LatencyView(engine.store(), m_queue);
+    m_compare = new CompareView(engine.store());
+    m_settingsView = new SettingsView({engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir()}, engine.environment(),
+                                      engine.usingSimulator());
+    m_comparisons = new ComparisonRunner(engine.pipeline(), this);
+    m_comparisons->setStore(engine.store(), engine.settings().pipeline.storeContent);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
     m_tabs->addTab(m_run, tr("Run"));
     m_tabs->addTab(m_live, tr("Live"));
     m_tabs->addTab(m_result, tr("Result"));
+    m_tabs->addTab(m_failures, tr("Failures"));
+    m_tabs->addTab(m_latency, tr("Latency"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->addTab(m_settingsView, tr("Settings"));
     setCentralWidget(m_tabs);
 
     auto *engineLabel = new QLabel(engine.describe());
@@ -52,7 +71,24 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         m_generations->appendBatch(batch);
         m_events->appendBatch(batch);
         m_live->addEvents(batch);
+        m_latency->addEvents(batch);
     });
+    if (Store *store = engine.store()) {
+        // New final states on disk: the failures view takes the matching rows on top, at most once a second.
+        connect(store, &Store::finalStatesCommitted, this, [this] {
+            if (m_historyRefreshPending)
+                return;
+            m_historyRefreshPending = true;
+            QTimer::singleShot(1000, this, [this] {
+                m_historyRefreshPending = false;
+                m_failures->refreshNewest();
+            });
+        });
+    }
+    connect(m_run, &RunView::compareRequested, this, &MainWindow::compare);
+    connect(m_compare, &CompareView::compareRequested, this, &MainWindow::compare);
+    connect(m_compare, &CompareView::cancelRequested, this, [this] { m_comparisons->cancel(m_runningComparison); });
+    connect(m_comparisons, &ComparisonRunner::updated, m_compare, &CompareView::showComparison);
     connect(&engine.pipeline(), &GenerationPipeline::finished, this, [this](const GenerationResult &r) {
         m_running.removeAll(r.generationId);
         m_run->setRunning(static_cast<int>(m_running.size()));
@@ -60,6 +96,10 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         if (m_live->selectedGeneration() == r.generationId || m_running.isEmpty())
             m_result->showResult(r);
         Q_EMIT generationFinished(r);
+    });
+    connect(m_comparisons, &ComparisonRunner::finished, this, [this](const Comparison &c) {
+        if (c.id == m_runningComparison)
+            m_runningComparison.clear();
     });
     connect(m_run, &RunView::generateRequested, this, &MainWindow::generate);
     connect(m_run, &RunView::cancelRequested, this, &MainWindow::cancelAll);
@@ -85,7 +125,38 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         resize(1280, 860);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The views first (an export in progress is told to stop), then the reader thread they used.
+    delete takeCentralWidget();
+}
+
+QString MainWindow::compare()
+{
+    const std::optional<StagePolicy> policy = m_run->policy();
+    if (!policy || !policy->fallback || m_run->story().trimmed().isEmpty() || !m_runningComparison.isEmpty())
+        return {};
+    if (m_engine.usingSimulator()) {
+        if (!m_run->scenario().isEmpty() && m_run->scenario() != m_engine.simulator()->scenario().name) {
+            QString why;
+            if (const auto s = Scenario::load(m_run->scenario(), &why))
+                m_engine.simulator()->setScenario(*s);
+        }
+        m_engine.simulator()->setRoles(policy->primary, policy->fallback);
+        m_engineLabel->setText(m_engine.describe());
+    }
+    ComparisonRequest request;
+    request.story = m_run->story();
+    request.userId = m_run->userId();
+    request.primary = policy->primary;
+    request.fallback = *policy->fallback;
+    request.primaryTimeout = policy->primaryTimeout;
+    request.fallbackTimeout = policy->fallbackTimeout;
+    m_runningComparison = m_comparisons->start(request);
+    m_compare->setRunning(true);
+    m_tabs->setCurrentWidget(m_compare);
+    return m_runningComparison;
+}
 
 void MainWindow::generate(int count)
 {

@@ -11,7 +11,13 @@ class QTabWidget;
 
 namespace bullpen {
 
+class CompareView;
+class ComparisonRunner;
 class EngineSetup;
+class FailuresView;
+class LatencyView;
+class SettingsView;
+class StoreQueue;
 class EventBatcher;
 class EventLogModel;
 class GenerationListModel;
@@ -32,6 +38,13 @@ public:
     RunView *runView() const { return m_run; }
     LiveView *liveView() const { return m_live; }
     ResultView *resultView() const { return m_result; }
+    FailuresView *failuresView() const { return m_failures; }
+    LatencyView *latencyView() const { return m_latency; }
+    CompareView *compareView() const { return m_compare; }
+    SettingsView *settingsView() const { return m_settingsView; }
+    ComparisonRunner *comparisons() const { return m_comparisons; }
+    // Starts a comparison of the Run view's story (primary and relief provider, each alone).
+    QString compare();
     QTabWidget *tabs() const { return m_tabs; }
     void generate(int count);
     void cancelAll();
@@ -51,6 +64,14 @@ private:
     RunView *m_run;
     LiveView *m_live;
     ResultView *m_result;
+    StoreQueue *m_queue;
+    FailuresView *m_failures;
+    LatencyView *m_latency;
+    CompareView *m_compare;
+    SettingsView *m_settingsView;
+    ComparisonRunner *m_comparisons;
+    QString m_runningComparison;
+    bool m_historyRefreshPending = false;
     QStringList m_running;
     QLabel *m_engineLabel = nullptr;
     GenerationRequest m_lastRequest;

@@ -68,6 +68,9 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_generateMany->setObjectName(QStringLiteral("generateManyButton"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_compare = new QPushButton(tr("Compare"));
+    m_compare->setObjectName(QStringLiteral("runCompareButton"));
+    m_compare->setToolTip(tr("Run the story on the primary and on the relief provider at once, each alone, and show them side by side"));
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("settingsError"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
@@ -89,6 +92,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     buttons->addWidget(m_generate);
     buttons->addWidget(m_generateMany);
     buttons->addWidget(m_count);
+    buttons->addWidget(m_compare);
     buttons->addWidget(m_cancel);
     buttons->addStretch();
     buttons->addWidget(m_status);
@@ -106,6 +110,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     connect(m_generate, &QPushButton::clicked, this, [this] { Q_EMIT generateRequested(1); });
     connect(m_generateMany, &QPushButton::clicked, this, [this] { Q_EMIT generateRequested(m_count->value()); });
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRequested);
+    connect(m_compare, &QPushButton::clicked, this, &RunView::compareRequested);
     validate();
     setRunning(0);
 }
@@ -161,6 +166,7 @@ void RunView::validate()
     const bool ok = errors.isEmpty() && !m_story->toPlainText().trimmed().isEmpty();
     m_generate->setEnabled(ok);
     m_generateMany->setEnabled(ok);
+    m_compare->setEnabled(ok && m_fallback->currentIndex() > 0);
 }
 
 } // namespace bullpen

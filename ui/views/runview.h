@@ -35,6 +35,7 @@ public:
 Q_SIGNALS:
     void generateRequested(int count);
     void cancelRequested();
+    void compareRequested();
 
 private:
     void validate();
@@ -52,6 +53,7 @@ private:
     QPushButton *m_generate;
     QPushButton *m_generateMany;
     QPushButton *m_cancel;
+    QPushButton *m_compare;
     QLabel *m_error;
     QLabel *m_status;
 };

@@ -138,7 +138,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         }
         // Deadline tick, or an arrow with its time when it lies beyond the view.
         p.setPen(QPen(kFail, 2, Qt::DashLine));
-        if (s.deadline <= scale) {
+        if (s.deadline <= 0) {
+            // Not known (a timeline rebuilt from stored attempt records): no tick.
+        } else if (s.deadline <= scale) {
             p.drawLine(QPointF(x(s.deadline), y + 2), QPointF(x(s.deadline), y + rowH - 2));
         } else {
             p.setPen(kFail);

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+#include "failurehistorymodel.h"
+
+#include "store/masking.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QLocale>
+
+#include <QSet>
+
+namespace bullpen {
+
+FailureHistoryModel::FailureHistoryModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void FailureHistoryModel::setStore(Store *store)
+{
+    m_store = store;
+    setFilter(m_filter);
+}
+
+FailureHistoryModel::Row FailureHistoryModel::rowFrom(const GenerationRow &g)
+{
+    Row r;
+    r.id = g.id;
+    r.createdAtMs = g.createdAtMs;
+    r.user = g.userMask;
+    r.stage = g.stage;
+    r.publicCode = g.publicCode;
+    r.kind = g.kind;
+    r.providers = g.primaryProvider;
+    if (!g.finalProvider.isEmpty() && g.finalProvider != g.primaryProvider)
+        r.providers += QStringLiteral(" → ") + g.finalProvider;
+    r.state = g.state;
+    r.elapsedMs = g.elapsedMs;
+    r.fallback = g.fallbackApplied;
+    return r;
+}
+
+QList<GenerationRow> FailureHistoryModel::page(const HistoryFilter &filter)
+{
+    if (!m_store)
+        return {};
+    QString error;
+    QList<GenerationRow> rows = m_store->generations(filter, kPageSize, &error);
+    if (!error.isEmpty() && error != m_error) {
+        m_error = error;
+        Q_EMIT queryFailed(error);
+    }
+    return rows;
+}
+
+void FailureHistoryModel::setFilter(const HistoryFilter &filter)
+{
+    beginResetModel();
+    m_filter = filter;
+    m_filter.beforeMs.reset();
+    m_filter.beforeId.clear();
+    m_error.clear();
+    m_rows.clear();
+    const QList<GenerationRow> rows = page(m_filter);
+    for (const GenerationRow &g : rows)
+        m_rows << rowFrom(g);
+    m_exhausted = rows.size() < kPageSize;
+    endResetModel();
+}
+
+int FailureHistoryModel::refreshNewest()
+{
+    if (!m_store)
+        return 0;
+    HistoryFilter f = m_filter;
+    f.beforeMs.reset();
+    f.beforeId.clear();
+    if (!m_rows.isEmpty())
+        f.fromMs = std::max(f.fromMs.value_or(0), m_rows.constFirst().createdAtMs);
+    QSet<QString> shown;
+    for (const Row &r : std::as_const(m_rows)) {
+        if (r.createdAtMs < m_rows.constFirst().createdAtMs)
+            break;
+        shown.insert(r.id);
+    }
+    QList<Row> fresh;
+    const QList<GenerationRow> rows = page(f);
+    for (const GenerationRow &g : rows) {
+        if (!shown.contains(g.id))
+            fresh << rowFrom(g);
+    }
+    if (fresh.isEmpty())
+        return 0;
+    beginInsertRows({}, 0, static_cast<int>(fresh.size()) - 1);
+    m_rows = fresh + m_rows;
+    endInsertRows();
+    return static_cast<int>(fresh.size());
+}
+
+int FailureHistoryModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+
+int FailureHistoryModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows.at(index.row());
+    switch (role) {
+    case GenerationIdRole:
+        return r.id;
+    case StateRole:
+        return r.state;
+    case FallbackRole:
+        return r.fallback;
+    case CreatedAtRole:
+        return r.createdAtMs;
+    case Qt::TextAlignmentRole:
+        return index.column() == Duration ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::ForegroundRole:
+        if (index.column() == PublicCode && r.state == u"failed")
+            return QColor(0xc0, 0x39, 0x2b);
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == Generation)
+            return tr("Select the row to see the full id in the detail pane");
+        return {};
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Time:
+            return QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case User:
+            return r.user.isEmpty() ? tr("(none)") : r.user;
+        case Generation:
+            return Masking::displayGenerationId(r.id);
+        case Stage:
+            return r.stage.isEmpty() ? (r.state == u"failed" ? QString() : tr("(relieved)")) : r.stage;
+        case PublicCode:
+            return r.publicCode;
+        case Kind:
+            return r.kind;
+        case Providers:
+            return r.providers;
+        case Duration:
+            return QString(QLocale().toString(r.elapsedMs / 1000.0, 'f', 2) + tr(" s"));
+        }
+        return {};
+    }
+    return {};
+}
+
+QVariant FailureHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Time:
+        return tr("Time");
+    case User:
+        return tr("User");
+    case Generation:
+        return tr("Generation");
+    case Stage:
+        return tr("Stage");
+    case PublicCode:
+        return tr("Public code");
+    case Kind:
+        return tr("Kind");
+    case Providers:
+        return tr("Providers");
+    case Duration:
+        return tr("Duration");
+    }
+    return {};
+}
+
+bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && m_store; }
+
+void FailureHistoryModel::fetchMore(const QModelIndex &parent)
+{
+    if (parent.isValid() || m_exhausted || m_rows.isEmpty())
+        return;
+    HistoryFilter f = m_filter;
+    f.beforeMs = m_rows.constLast().createdAtMs;
+    f.beforeId = m_rows.constLast().id;
+    const QList<GenerationRow> rows = page(f);
+    m_exhausted = rows.size() < kPageSize;
+    if (rows.isEmpty())
+        return;
+    const int first = static_cast<int>(m_rows.size());
+    beginInsertRows({}, first, first + static_cast<int>(rows.size()) - 1);
+    for (const GenerationRow &g : rows)
+        m_rows << rowFrom(g);
+    endInsertRows();
+}
+
+} // namespace bullpen

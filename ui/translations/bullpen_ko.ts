@@ -1,0 +1,1082 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Bullpen cannot start</source>
+        <translation>Bullpen을 시작할 수 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::CompareModel</name>
+    <message>
+        <source>Characters: %1</source>
+        <translation>등장인물: %1</translation>
+    </message>
+    <message>
+        <source>Primary: %1</source>
+        <translation>기본: %1</translation>
+    </message>
+    <message>
+        <source>Fallback: %1</source>
+        <translation>대체: %1</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>제목</translation>
+    </message>
+    <message>
+        <source>Captions</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>Panel %1
+%2</source>
+        <translation>%1컷
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::CompareView</name>
+    <message>
+        <source>Compare the Run view's story</source>
+        <translation>실행 화면의 이야기 비교</translation>
+    </message>
+    <message>
+        <source>Runs the story on the primary and on the fallback provider at once, each alone (no relief), each under its own timeout from the Run view</source>
+        <translation>이야기를 기본 제공자와 대체 제공자에서 동시에, 각각 단독으로(대체 없이), 실행 화면의 각자 제한 시간으로 실행합니다</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Past comparisons are kept in the store; click one to reopen it.</source>
+        <translation>지난 비교는 저장소에 보관됩니다. 클릭하면 다시 엽니다.</translation>
+    </message>
+    <message>
+        <source>Without a store, comparisons are shown but not kept.</source>
+        <translation>저장소가 없으면 비교는 표시만 되고 보관되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Comparing: both providers are running…</source>
+        <translation>비교 중: 두 제공자가 실행 중입니다…</translation>
+    </message>
+    <message>
+        <source>Primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>running… (timeout %1)</source>
+        <translation>실행 중… (제한 시간 %1)</translation>
+    </message>
+    <message>
+        <source>&lt;span style="color:#1e8449"&gt;succeeded&lt;/span&gt;</source>
+        <translation>&lt;span style="color:#1e8449"&gt;성공&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style="color:#c0392b"&gt;%1&lt;/span&gt; %2 (%3)</source>
+        <translation>&lt;span style="color:#c0392b"&gt;%1&lt;/span&gt; %2 (%3)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Validation&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;검증&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>valid (SPEC 2.1)</source>
+        <translation>유효 (SPEC 2.1)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Storyboard&lt;/b&gt; %1 of %2 · &lt;b&gt;whole generation&lt;/b&gt; %3</source>
+        <translation>&lt;b&gt;스토리보드&lt;/b&gt; %1 / %2 · &lt;b&gt;전체 생성&lt;/b&gt; %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Tokens&lt;/b&gt; in %1 · out %2</source>
+        <translation>&lt;b&gt;토큰&lt;/b&gt; 입력 %1 · 출력 %2</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;%1&lt;/i&gt;</source>
+        <translation>&lt;i&gt;%1&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Storyboard text not stored (Settings → store prompts and responses is off).&lt;/i&gt;</source>
+        <translation>&lt;i&gt;스토리보드 본문은 저장되지 않았습니다 (설정 → 프롬프트와 응답 저장이 꺼져 있음).&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>(image not on disk)</source>
+        <translation>(이미지가 디스크에 없음)</translation>
+    </message>
+    <message>
+        <source>No comparison yet: write a story in the Run view, then Compare.</source>
+        <translation>아직 비교가 없습니다. 실행 화면에서 이야기를 쓰고 비교를 누르세요.</translation>
+    </message>
+    <message>
+        <source>Compared %1 and %2.</source>
+        <translation>%1와(과) %2를 비교했습니다.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 words differ between the two storyboards (highlighted).</source>
+        <translation>두 스토리보드의 단어 %2개 중 %1개가 다릅니다 (강조 표시).</translation>
+    </message>
+    <message>
+        <source>Nothing to compare word by word yet: a side has no storyboard.</source>
+        <translation>아직 단어별로 비교할 것이 없습니다. 한쪽에 스토리보드가 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::ComparisonListModel</name>
+    <message>
+        <source>%1 running…</source>
+        <translation>%1 실행 중…</translation>
+    </message>
+    <message>
+        <source>%1 ok, %2 s</source>
+        <translation>%1 성공, %2초</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3 s</source>
+        <translation>%1 %2, %3초</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>both valid</source>
+        <translation>둘 다 유효</translation>
+    </message>
+    <message>
+        <source>both failed</source>
+        <translation>둘 다 실패</translation>
+    </message>
+    <message>
+        <source>fallback failed</source>
+        <translation>대체 실패</translation>
+    </message>
+    <message>
+        <source>primary failed</source>
+        <translation>기본 실패</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>결과</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::EventLogModel</name>
+    <message>
+        <source>%1 policy, %2 → %3, budget %4 ms</source>
+        <translation>%1 정책, %2 → %3, 예산 %4 ms</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3), round %4, deadline at %5 ms</source>
+        <translation>%1 %2 (%3), %4회차, 마감 %5 ms</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 in %4 ms</source>
+        <translation>%1 %2 %3, %4 ms</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source> (HTTP %1)</source>
+        <translation> (HTTP %1)</translation>
+    </message>
+    <message>
+        <source>, aborted: %1</source>
+        <translation>, 중단: %1</translation>
+    </message>
+    <message>
+        <source>%1 → %2 on %3, %4 ms of budget left (%5)</source>
+        <translation>%3 때문에 %1 → %2, 남은 예산 %4 ms (%5)</translation>
+    </message>
+    <message>
+        <source>%1 again after %2 ms (%3), round %4</source>
+        <translation>%2 ms 후 %1 재시도 (%3), %4회차</translation>
+    </message>
+    <message>
+        <source>%1 %2 answered %3 ms after its deadline; refused</source>
+        <translation>%1 %2가 마감 %3 ms 후에 응답함. 거부됨</translation>
+    </message>
+    <message>
+        <source>succeeded with relief</source>
+        <translation>대체로 성공</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>%1 at %2: %3 (%4)</source>
+        <translation>%2 단계에서 %1: %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>생성</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>이벤트</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>내용</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::FailureHistoryModel</name>
+    <message>
+        <source>Select the row to see the full id in the detail pane</source>
+        <translation>행을 선택하면 상세 창에 전체 ID가 보입니다</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+    <message>
+        <source>(relieved)</source>
+        <translation>(대체됨)</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation>초</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>생성</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Public code</source>
+        <translation>공개 코드</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>소요 시간</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::FailuresView</name>
+    <message>
+        <source>Last hour</source>
+        <translation>최근 1시간</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>최근 24시간</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>최근 7일</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>최근 30일</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation>전체 기간</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Relieved by fallback</source>
+        <translation>대체로 구제됨</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <source>All generations</source>
+        <translation>모든 생성</translation>
+    </message>
+    <message>
+        <source>Any public code</source>
+        <translation>모든 공개 코드</translation>
+    </message>
+    <message>
+        <source>Any kind</source>
+        <translation>모든 종류</translation>
+    </message>
+    <message>
+        <source>Any stage</source>
+        <translation>모든 단계</translation>
+    </message>
+    <message>
+        <source>Any provider</source>
+        <translation>모든 제공자</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Export what the filter selects, masked as on screen</source>
+        <translation>필터가 고른 항목을 화면과 같이 마스킹하여 내보냅니다</translation>
+    </message>
+    <message>
+        <source>Count by public code</source>
+        <translation>공개 코드별 건수</translation>
+    </message>
+    <message>
+        <source>Count by kind</source>
+        <translation>종류별 건수</translation>
+    </message>
+    <message>
+        <source>Fallback rate over time</source>
+        <translation>시간대별 대체 비율</translation>
+    </message>
+    <message>
+        <source>Select a generation to see its attempts.</source>
+        <translation>생성을 선택하면 시도 내역이 보입니다.</translation>
+    </message>
+    <message>
+        <source>The store could not be read: %1</source>
+        <translation>저장소를 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>History is off: Bullpen was started without a store (--no-store).</source>
+        <translation>기록이 꺼져 있습니다. Bullpen이 저장소 없이 시작되었습니다 (--no-store).</translation>
+    </message>
+    <message>
+        <source>Counting…</source>
+        <translation>집계 중…</translation>
+    </message>
+    <message>
+        <source>No generations match</source>
+        <translation>일치하는 생성이 없습니다</translation>
+    </message>
+    <message>
+        <source>fallback rate</source>
+        <translation>대체 비율</translation>
+    </message>
+    <message>
+        <source>%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · counted in %4 ms</source>
+        <translation>생성 %L1건 일치 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4 ms</translation>
+    </message>
+    <message>
+        <source>This generation is no longer in the store.</source>
+        <translation>이 생성은 더 이상 저장소에 없습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Generation&lt;/b&gt; &lt;code&gt;%1&lt;/code&gt;</source>
+        <translation>&lt;b&gt;생성&lt;/b&gt; &lt;code&gt;%1&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;User&lt;/b&gt; %1 · &lt;b&gt;started&lt;/b&gt; %2 · &lt;b&gt;took&lt;/b&gt; %3</source>
+        <translation>&lt;b&gt;사용자&lt;/b&gt; %1 · &lt;b&gt;시작&lt;/b&gt; %2 · &lt;b&gt;소요&lt;/b&gt; %3</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;State&lt;/b&gt; %1 · &lt;b&gt;policy&lt;/b&gt; %2 · &lt;b&gt;providers&lt;/b&gt; %3</source>
+        <translation>&lt;b&gt;상태&lt;/b&gt; %1 · &lt;b&gt;정책&lt;/b&gt; %2 · &lt;b&gt;제공자&lt;/b&gt; %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Failed at&lt;/b&gt; %1 with &lt;b&gt;%2&lt;/b&gt; (%3): %4</source>
+        <translation>&lt;b&gt;실패 단계&lt;/b&gt; %1, &lt;b&gt;%2&lt;/b&gt; (%3): %4</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Relief&lt;/b&gt; %1 (%2)</source>
+        <translation>&lt;b&gt;대체&lt;/b&gt; %1 (%2)</translation>
+    </message>
+    <message>
+        <source>applied</source>
+        <translation>적용됨</translation>
+    </message>
+    <message>
+        <source>tried, failed</source>
+        <translation>시도했으나 실패</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Decision&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;판단&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Timeline rebuilt from the attempt records: this generation's event log is not in the store.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;시도 기록으로 다시 그린 타임라인입니다. 이 생성의 이벤트 로그는 저장소에 없습니다.&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What to do next&lt;/b&gt;&lt;br&gt;%1</source>
+        <translation>&lt;b&gt;다음에 할 일&lt;/b&gt;&lt;br&gt;%1</translation>
+    </message>
+    <message>
+        <source>CSV…</source>
+        <translation>CSV…</translation>
+    </message>
+    <message>
+        <source>JSON Lines…</source>
+        <translation>JSON Lines…</translation>
+    </message>
+    <message>
+        <source>Export history</source>
+        <translation>기록 내보내기</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Exporting to %1…</source>
+        <translation>%1(으)로 내보내는 중…</translation>
+    </message>
+    <message>
+        <source>Exported %L1 row(s) to %2</source>
+        <translation>%L1행을 %2(으)로 내보냈습니다</translation>
+    </message>
+    <message>
+        <source>Export failed: %1. Choose another file or free some space.</source>
+        <translation>내보내기 실패: %1. 다른 파일을 고르거나 공간을 확보하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::GenerationListModel</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>Generation</source>
+        <translation>생성</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>경과</translation>
+    </message>
+    <message>
+        <source>Budget left</source>
+        <translation>남은 예산</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::LatencyView</name>
+    <message>
+        <source>Last hour</source>
+        <translation>최근 1시간</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>최근 24시간</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>최근 7일</translation>
+    </message>
+    <message>
+        <source>Last 30 days</source>
+        <translation>최근 30일</translation>
+    </message>
+    <message>
+        <source>1-minute buckets</source>
+        <translation>1분 단위</translation>
+    </message>
+    <message>
+        <source>5-minute buckets</source>
+        <translation>5분 단위</translation>
+    </message>
+    <message>
+        <source>1-hour buckets</source>
+        <translation>1시간 단위</translation>
+    </message>
+    <message>
+        <source>6-hour buckets</source>
+        <translation>6시간 단위</translation>
+    </message>
+    <message>
+        <source>1-day buckets</source>
+        <translation>1일 단위</translation>
+    </message>
+    <message>
+        <source>as primary</source>
+        <translation>기본으로</translation>
+    </message>
+    <message>
+        <source>as relief</source>
+        <translation>대체로</translation>
+    </message>
+    <message>
+        <source>Latency percentiles and success rate</source>
+        <translation>지연 시간 백분위수와 성공률</translation>
+    </message>
+    <message>
+        <source>Histogram of attempt durations</source>
+        <translation>시도 소요 시간 히스토그램</translation>
+    </message>
+    <message>
+        <source>Extra wait fallback added</source>
+        <translation>대체로 늘어난 대기 시간</translation>
+    </message>
+    <message>
+        <source>Latency history is off: Bullpen was started without a store (--no-store).</source>
+        <translation>지연 시간 기록이 꺼져 있습니다. Bullpen이 저장소 없이 시작되었습니다 (--no-store).</translation>
+    </message>
+    <message>
+        <source>Reading attempts from the store…</source>
+        <translation>저장소에서 시도를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>The store could not be read: %1</source>
+        <translation>저장소를 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>success rate</source>
+        <translation>성공률</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>success %</source>
+        <translation>성공 %</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>extra wait p50</source>
+        <translation>추가 대기 p50</translation>
+    </message>
+    <message>
+        <source>extra wait p90</source>
+        <translation>추가 대기 p90</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>초</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.</source>
+        <translation>%1 %2, %3 단계: 시도 %L4건, 성공 %5 %, p50 %6 · p90 %7 · p99 %8.</translation>
+    </message>
+    <message>
+        <source>Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 relieved stage(s) (primary's time + relief's time − the primary's success median %5).</source>
+        <translation>대체로 구제된 단계 %L4건에서 대기가 p50 %1 · p90 %2 · p99 %3 늘었습니다 (기본 소요 + 대체 소요 − 기본 성공 중앙값 %5).</translation>
+    </message>
+    <message>
+        <source>No relieved stage in this range.</source>
+        <translation>이 기간에는 대체로 구제된 단계가 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::LiveView</name>
+    <message>
+        <source>All events</source>
+        <translation>모든 이벤트</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::MainWindow</name>
+    <message>
+        <source>Bullpen</source>
+        <translation>Bullpen</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>실시간</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>지연 시간</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>설정</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::ResultView</name>
+    <message>
+        <source>No result yet: run a generation.</source>
+        <translation>아직 결과가 없습니다. 생성을 실행하세요.</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>다시 시도</translation>
+    </message>
+    <message>
+        <source>Succeeded in %1 ms%2%3</source>
+        <translation>%1 ms 만에 성공%2%3</translation>
+    </message>
+    <message>
+        <source> — relief by %1</source>
+        <translation> — %1(으)로 대체</translation>
+    </message>
+    <message>
+        <source> (from cache)</source>
+        <translation> (캐시에서)</translation>
+    </message>
+    <message>
+        <source> (degraded: default captions)</source>
+        <translation> (품질 저하: 기본 캡션)</translation>
+    </message>
+    <message>
+        <source>%1 at the %2 stage</source>
+        <translation>%2 단계에서 %1</translation>
+    </message>
+    <message>
+        <source>alt (default):</source>
+        <translation>대체 텍스트 (기본):</translation>
+    </message>
+    <message>
+        <source>alt:</source>
+        <translation>대체 텍스트:</translation>
+    </message>
+    <message>
+        <source>No image</source>
+        <translation>이미지 없음</translation>
+    </message>
+    <message>
+        <source>Relief</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>provider_fallback_applied: %1&lt;br&gt;provider_fallback_reason: %2&lt;br&gt;primary_final_model_provider: %3&lt;br&gt;final_model_provider: %4&lt;br&gt;final_model_id: %5&lt;br&gt;</source>
+        <translation>provider_fallback_applied: %1&lt;br&gt;provider_fallback_reason: %2&lt;br&gt;primary_final_model_provider: %3&lt;br&gt;final_model_provider: %4&lt;br&gt;final_model_id: %5&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>시도</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source> · tokens %1/%2</source>
+        <translation> · 토큰 %1/%2</translation>
+    </message>
+    <message>
+        <source> · cancelled by us (the provider may still have computed and billed it)</source>
+        <translation> · 우리가 취소함 (제공자는 이미 계산하고 과금했을 수 있음)</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::RunView</name>
+    <message>
+        <source>Write a short story (Korean or English)…</source>
+        <translation>짧은 이야기를 쓰세요 (한국어 또는 영어)…</translation>
+    </message>
+    <message>
+        <source>user id (stored only as a keyed hash and a mask)</source>
+        <translation>사용자 ID (키 해시와 마스크로만 저장됨)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>primary + fallback</source>
+        <translation>기본 + 대체</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>생성</translation>
+    </message>
+    <message>
+        <source>Generate ×N</source>
+        <translation>생성 ×N</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Run the story on the primary and on the relief provider at once, each alone, and show them side by side</source>
+        <translation>이야기를 기본 제공자와 대체 제공자에서 동시에 각각 단독으로 실행하고 나란히 보여줍니다</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>정책</translation>
+    </message>
+    <message>
+        <source>Primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>Relief</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>Primary timeout</source>
+        <translation>기본 제한 시간</translation>
+    </message>
+    <message>
+        <source>Relief timeout</source>
+        <translation>대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Stage budget</source>
+        <translation>단계 예산</translation>
+    </message>
+    <message>
+        <source>Simulator scenario</source>
+        <translation>시뮬레이터 시나리오</translation>
+    </message>
+    <message>
+        <source>Story</source>
+        <translation>이야기</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n generation(s) running</source>
+        <translation>
+            <numerusform>생성 %n건 실행 중</numerusform></translation>
+    </message>
+    <message>
+        <source>Relief: the same provider as the primary; choose another or none (STORYBOARD_FALLBACK_PROVIDER).</source>
+        <translation>대체: 기본과 같은 제공자입니다. 다른 제공자나 없음을 고르세요 (STORYBOARD_FALLBACK_PROVIDER).</translation>
+    </message>
+    <message>
+        <source>Primary timeout: %1</source>
+        <translation>기본 제한 시간: %1</translation>
+    </message>
+    <message>
+        <source>Relief timeout: %1</source>
+        <translation>대체 제한 시간: %1</translation>
+    </message>
+    <message>
+        <source>Stage budget: %1</source>
+        <translation>단계 예산: %1</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::SettingsView</name>
+    <message>
+        <source>none (no automatic fallback)</source>
+        <translation>없음 (자동 대체 안 함)</translation>
+    </message>
+    <message>
+        <source>derived: primary + fallback timeout</source>
+        <translation>자동: 기본 + 대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Storyboard stage</source>
+        <translation>스토리보드 단계</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>정책</translation>
+    </message>
+    <message>
+        <source>Primary provider</source>
+        <translation>기본 제공자</translation>
+    </message>
+    <message>
+        <source>Fallback provider</source>
+        <translation>대체 제공자</translation>
+    </message>
+    <message>
+        <source>Primary timeout</source>
+        <translation>기본 제한 시간</translation>
+    </message>
+    <message>
+        <source>Fallback timeout</source>
+        <translation>대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Total budget</source>
+        <translation>전체 예산</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>기본 URL</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>스트림</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 키</translation>
+    </message>
+    <message>
+        <source>Set key…</source>
+        <translation>키 설정…</translation>
+    </message>
+    <message>
+        <source>Keys come from the environment (*_API_KEY) or the key file %1 (mode 0600). The OS keychain is not used by this build: headless machines have no secret service to hold it.</source>
+        <translation>키는 환경 변수(*_API_KEY)나 키 파일 %1(권한 0600)에서 읽습니다. 이 빌드는 OS 키체인을 쓰지 않습니다. 화면 없는 머신에는 키를 보관할 비밀 서비스가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Generate captions (a failure falls back to default captions)</source>
+        <translation>캡션 생성 (실패하면 기본 캡션 사용)</translation>
+    </message>
+    <message>
+        <source>Image and captions</source>
+        <translation>이미지와 캡션</translation>
+    </message>
+    <message>
+        <source>Image model</source>
+        <translation>이미지 모델</translation>
+    </message>
+    <message>
+        <source>Image timeout per try</source>
+        <translation>시도당 이미지 제한 시간</translation>
+    </message>
+    <message>
+        <source>Image retries</source>
+        <translation>이미지 재시도</translation>
+    </message>
+    <message>
+        <source>Captions timeout</source>
+        <translation>캡션 제한 시간</translation>
+    </message>
+    <message>
+        <source>Store prompts and responses (story-derived text); needed for the 24 h cache and to reopen comparisons with their text</source>
+        <translation>프롬프트와 응답 저장 (이야기에서 나온 텍스트). 24시간 캐시와 비교 본문 다시 열기에 필요합니다</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>시스템 언어</translation>
+    </message>
+    <message>
+        <source>Store and interface</source>
+        <translation>저장소와 화면</translation>
+    </message>
+    <message>
+        <source>Data directory</source>
+        <translation>데이터 폴더</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>저장</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>되돌리기</translation>
+    </message>
+    <message>
+        <source>Settings file: %1 · the environment overrides it (SPEC 4.6); changes apply at the next start.</source>
+        <translation>설정 파일: %1 · 환경 변수가 우선합니다 (SPEC 4.6). 변경은 다음 시작 때 적용됩니다.</translation>
+    </message>
+    <message>
+        <source>overridden now by %1 in the environment</source>
+        <translation>지금은 환경 변수 %1이(가) 우선함</translation>
+    </message>
+    <message>
+        <source>The settings file has problems; fix them here and Save: %1</source>
+        <translation>설정 파일에 문제가 있습니다. 여기서 고치고 저장하세요: %1</translation>
+    </message>
+    <message>
+        <source>environment %1: %2</source>
+        <translation>환경 변수 %1: %2</translation>
+    </message>
+    <message>
+        <source>key file (0600): %1</source>
+        <translation>키 파일 (0600): %1</translation>
+    </message>
+    <message>
+        <source>not set (the built-in simulator answers)</source>
+        <translation>설정 안 됨 (내장 시뮬레이터가 응답)</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>설정 안 됨</translation>
+    </message>
+    <message>
+        <source>must be greater than zero</source>
+        <translation>0보다 커야 합니다</translation>
+    </message>
+    <message>
+        <source>needs a model name</source>
+        <translation>모델 이름이 필요합니다</translation>
+    </message>
+    <message>
+        <source>must be an absolute path (or empty for %1)</source>
+        <translation>절대 경로여야 합니다 (비우면 %1)</translation>
+    </message>
+    <message>
+        <source>Fix the fields marked in red to save.</source>
+        <translation>빨간색으로 표시된 항목을 고쳐야 저장할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Saved to %1. Restart Bullpen to use the new settings.</source>
+        <translation>%1에 저장했습니다. 새 설정을 쓰려면 Bullpen을 다시 시작하세요.</translation>
+    </message>
+    <message>
+        <source>API key for %1</source>
+        <translation>%1 API 키</translation>
+    </message>
+    <message>
+        <source>Paste the key. It is written to %1 (mode 0600) and never shown again. Leave empty to remove it.</source>
+        <translation>키를 붙여 넣으세요. %1(권한 0600)에 저장되며 다시 표시되지 않습니다. 비워 두면 삭제합니다.</translation>
+    </message>
+    <message>
+        <source>Saved to the key file, but %1 in the environment still wins.</source>
+        <translation>키 파일에 저장했지만 환경 변수 %1이(가) 여전히 우선합니다.</translation>
+    </message>
+    <message>
+        <source>Key saved to %1. Restart Bullpen to use it.</source>
+        <translation>%1에 키를 저장했습니다. 쓰려면 Bullpen을 다시 시작하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::TimelineWidget</name>
+    <message>
+        <source>Select a generation to see its timeline.</source>
+        <translation>생성을 선택하면 타임라인이 보입니다.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>budget %1 s</source>
+        <translation>예산 %1초</translation>
+    </message>
+    <message>
+        <source>deadline %1 s →</source>
+        <translation>마감 %1초 →</translation>
+    </message>
+    <message>
+        <source>relief triggered</source>
+        <translation>대체 시작</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::charts</name>
+    <message>
+        <source>(none)</source>
+        <translation>(없음)</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "charts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QHorizontalBarSeries>
+#include <QLocale>
+#include <QValueAxis>
+
+namespace bullpen::charts {
+
+QChartView *makeView(const QString &title, QWidget *parent)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setBackgroundRoundness(0);
+    chart->legend()->setVisible(false);
+    QFont f = chart->titleFont();
+    f.setBold(true);
+    chart->setTitleFont(f);
+    auto *view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(180);
+    return view;
+}
+
+QChart *renew(QChartView *view)
+{
+    QChart *old = view->chart();
+    auto *chart = new QChart;
+    chart->setTitle(old->title());
+    chart->setTitleFont(old->titleFont());
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(old->margins());
+    chart->setBackgroundRoundness(0);
+    chart->legend()->setVisible(old->legend()->isVisible());
+    chart->legend()->setAlignment(old->legend()->alignment());
+    view->setChart(chart); // the view no longer owns the old chart
+    delete old;
+    return chart;
+}
+
+void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, const QColor &color, const QString &emptyText)
+{
+    QChart *chart = renew(view);
+    chart->setToolTip(counts.isEmpty() ? emptyText : QString());
+    if (counts.isEmpty())
+        return;
+    auto *set = new QBarSet(QString());
+    set->setColor(color);
+    set->setBorderColor(color.darker(120));
+    set->setLabelColor(Qt::white);
+    QStringList labels;
+    qint64 max = 0;
+    // Horizontal bars draw the first category at the bottom: reverse so the largest is on top.
+    for (qsizetype i = counts.size() - 1; i >= 0; --i) {
+        labels << (counts[i].first.isEmpty() ? QCoreApplication::translate("bullpen::charts", "(none)") : counts[i].first);
+        *set << double(counts[i].second);
+        max = std::max(max, counts[i].second);
+    }
+    auto *series = new QHorizontalBarSeries;
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
+    series->setBarWidth(0.7);
+    chart->addSeries(series);
+    auto *y = new QBarCategoryAxis;
+    y->append(labels);
+    QFont small = y->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    y->setLabelsFont(small);
+    auto *x = new QValueAxis;
+    x->setRange(0, double(max) * 1.08 + 1);
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setTickCount(4);
+    x->setLabelsFont(small);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+QString duration(double ms)
+{
+    const QLocale l;
+    if (std::abs(ms) < 1000)
+        return l.toString(ms, 'f', 0) + QStringLiteral(" ms");
+    if (std::abs(ms) < 120'000)
+        return l.toString(ms / 1000.0, 'f', 1) + QStringLiteral(" s");
+    return l.toString(ms / 60'000.0, 'f', 1) + QStringLiteral(" min");
+}
+
+} // namespace bullpen::charts

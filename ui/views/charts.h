@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QString>
+
+#include <utility>
+
+class QChart;
+class QChartView;
+class QWidget;
+
+namespace bullpen::charts {
+
+// A compact chart for a dashboard tile: title, no animation, small margins, antialiased view.
+QChartView *makeView(const QString &title, QWidget *parent = nullptr);
+// A fresh, empty chart in the view, with the old one's title and legend; the old chart is deleted.
+// (Qt Charts 6.4 leaves stale axis labels drawn when axes are removed and re-added on a live chart.)
+QChart *renew(QChartView *view);
+// Replaces a view's chart with horizontal bars, one per (label, count), largest first.
+void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, const QColor &color, const QString &emptyText);
+// "1.2 s", "340 ms", "2.0 min": a duration for an axis or a label.
+QString duration(double ms);
+
+} // namespace bullpen::charts

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: MIT
+#include "failuresview.h"
+
+#include "charts.h"
+#include "models/eventlogmodel.h"
+#include "models/failurehistorymodel.h"
+#include "models/storequeue.h"
+#include "store/masking.h"
+#include "timelinewidget.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineSeries>
+#include <QMenu>
+#include <QMetaEnum>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+namespace {
+
+constexpr qint64 kHour = 3'600'000;
+
+struct Range
+{
+    const char *label;
+    qint64 spanMs; // 0: everything
+    qint64 bucketMs;
+};
+
+// Time ranges and the bucket the fallback-rate chart uses for each (≤ ~170 points).
+constexpr Range kRanges[] = {
+    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last hour"), kHour, 5 * 60'000},
+    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 24 hours"), 24 * kHour, kHour},
+    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 7 days"), 7 * 24 * kHour, kHour},
+    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 30 days"), 30 * 24 * kHour, 6 * kHour},
+    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "All time"), 0, 24 * kHour},
+};
+
+template <class E>
+void addEnumItems(QComboBox *box)
+{
+    const QMetaEnum me = QMetaEnum::fromType<E>();
+    for (int i = 0; i < me.keyCount(); ++i)
+        box->addItem(QLatin1StringView(me.key(i)), QLatin1StringView(me.key(i)));
+}
+
+struct ChartData
+{
+    QList<std::pair<QString, qint64>> byCode;
+    QList<std::pair<QString, qint64>> byKind;
+    QList<Store::RateBucket> rate;
+    qint64 total = 0;
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
+    double elapsedMs = 0;
+    QString error;
+};
+
+} // namespace
+
+FailuresView::FailuresView(Store *store, StoreQueue *queue, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_queue(queue)
+    , m_model(new FailureHistoryModel(this))
+{
+    setObjectName(QStringLiteral("failuresView"));
+    auto combo = [this](const char *name) {
+        auto *c = new QComboBox;
+        c->setObjectName(QLatin1StringView(name));
+        connect(c, &QComboBox::activated, this, &FailuresView::applyFilter);
+        return c;
+    };
+    m_range = combo("rangeCombo");
+    for (const Range &r : kRanges)
+        m_range->addItem(tr(r.label));
+    m_range->setCurrentIndex(2);
+    m_outcome = combo("outcomeCombo");
+    m_outcome->addItem(tr("Failed"), QStringLiteral("failed"));
+    m_outcome->addItem(tr("Relieved by fallback"), QStringLiteral("relieved"));
+    m_outcome->addItem(tr("Cancelled"), QStringLiteral("cancelled"));
+    m_outcome->addItem(tr("All generations"), QString());
+    m_code = combo("codeCombo");
+    m_code->addItem(tr("Any public code"), QString());
+    addEnumItems<PublicCode>(m_code);
+    m_kind = combo("kindCombo");
+    m_kind->addItem(tr("Any kind"), QString());
+    addEnumItems<FailureKind>(m_kind);
+    m_stage = combo("stageCombo");
+    m_stage->addItem(tr("Any stage"), QString());
+    for (Stage s : {Stage::Storyboard, Stage::Captions, Stage::Image})
+        m_stage->addItem(toId(s), toId(s));
+    m_provider = combo("providerCombo");
+    m_provider->addItem(tr("Any provider"), QString());
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        m_provider->addItem(toId(p), toId(p));
+
+    auto *exportButton = new QToolButton;
+    exportButton->setObjectName(QStringLiteral("exportButton"));
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Export what the filter selects, masked as on screen"));
+    connect(exportButton, &QToolButton::clicked, this, &FailuresView::chooseExport);
+
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_range);
+    filters->addWidget(m_outcome);
+    filters->addWidget(m_code);
+    filters->addWidget(m_kind);
+    filters->addWidget(m_stage);
+    filters->addWidget(m_provider);
+    filters->addStretch(1);
+    filters->addWidget(exportButton);
+
+    m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("failuresSummary"));
+
+    m_codeChart = charts::makeView(tr("Count by public code"));
+    m_kindChart = charts::makeView(tr("Count by kind"));
+    m_rateChart = charts::makeView(tr("Fallback rate over time"));
+    auto *chartRow = new QWidget;
+    auto *chartLayout = new QHBoxLayout(chartRow);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_codeChart, 1);
+    chartLayout->addWidget(m_kindChart, 1);
+    chartLayout->addWidget(m_rateChart, 1);
+
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("failuresTable"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    const int widths[] = {140, 110, 120, 80, 210, 150, 110};
+    for (int c = 0; c < int(std::size(widths)); ++c)
+        m_table->setColumnWidth(c, widths[c]);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        if (current.isValid())
+            showDetail(current.data(FailureHistoryModel::GenerationIdRole).toString());
+    });
+
+    // Detail pane.
+    m_detailHeader = new QLabel(tr("Select a generation to see its attempts."));
+    m_detailHeader->setObjectName(QStringLiteral("detailHeader"));
+    m_detailHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detailHeader->setWordWrap(true);
+    m_detailHeader->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_nextStep = new QLabel;
+    m_nextStep->setObjectName(QStringLiteral("detailNextStep"));
+    m_nextStep->setWordWrap(true);
+    m_nextStep->setStyleSheet(QStringLiteral("QLabel { background: #fdf2e9; border: 1px solid #e67e22; padding: 6px; }"));
+    m_nextStep->hide();
+    m_timeline = new TimelineWidget;
+    m_timeline->setObjectName(QStringLiteral("detailTimeline"));
+    m_events = new EventLogModel(this);
+    m_eventsTable = new QTableView;
+    m_eventsTable->setObjectName(QStringLiteral("detailEvents"));
+    m_eventsTable->setModel(m_events);
+    m_eventsTable->verticalHeader()->hide();
+    m_eventsTable->horizontalHeader()->setStretchLastSection(true);
+    m_eventsTable->verticalHeader()->setDefaultSectionSize(m_eventsTable->fontMetrics().height() + 4);
+    auto *detail = new QWidget;
+    auto *detailLayout = new QVBoxLayout(detail);
+    detailLayout->addWidget(m_detailHeader);
+    detailLayout->addWidget(m_nextStep);
+    detailLayout->addWidget(m_timeline, 2);
+    detailLayout->addWidget(m_eventsTable, 1);
+
+    auto *lower = new QSplitter(Qt::Horizontal);
+    lower->addWidget(m_table);
+    lower->addWidget(detail);
+    lower->setStretchFactor(0, 3);
+    lower->setStretchFactor(1, 2);
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(chartRow);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(filters);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+
+    connect(m_model, &FailureHistoryModel::queryFailed, this, [this](const QString &error) {
+        m_summary->setText(tr("The store could not be read: %1").arg(error));
+    });
+    if (!m_store) {
+        m_summary->setText(tr("History is off: Bullpen was started without a store (--no-store)."));
+        setEnabled(false);
+        return;
+    }
+    m_model->setStore(m_store);
+    applyFilter();
+}
+
+FailuresView::~FailuresView()
+{
+    if (m_exportCancel)
+        m_exportCancel->store(true);
+}
+
+HistoryFilter FailuresView::currentFilter() const
+{
+    HistoryFilter f;
+    const Range &r = kRanges[std::clamp(m_range->currentIndex(), 0, int(std::size(kRanges)) - 1)];
+    if (r.spanMs > 0)
+        f.fromMs = QDateTime::currentMSecsSinceEpoch() - r.spanMs;
+    const QString outcome = m_outcome->currentData().toString();
+    if (outcome == u"relieved")
+        f.fallbackApplied = true;
+    else if (!outcome.isEmpty())
+        f.states = {outcome};
+    f.publicCode = m_code->currentData().toString();
+    f.kind = m_kind->currentData().toString();
+    f.stage = m_stage->currentData().toString();
+    f.provider = m_provider->currentData().toString();
+    return f;
+}
+
+void FailuresView::applyFilter()
+{
+    if (!m_store)
+        return;
+    m_model->setFilter(currentFilter());
+    if (m_model->rowCount() > 0)
+        m_table->selectRow(0);
+    else
+        showDetail(QString());
+    updateCharts();
+}
+
+void FailuresView::refreshNewest()
+{
+    if (!m_store)
+        return;
+    m_model->refreshNewest();
+    updateCharts();
+}
+
+void FailuresView::updateCharts()
+{
+    const HistoryFilter filter = currentFilter();
+    const Range &r = kRanges[std::clamp(m_range->currentIndex(), 0, int(std::size(kRanges)) - 1)];
+    const quint64 sequence = ++m_chartSequence;
+    m_summary->setText(tr("Counting…"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    m_queue->run<ChartData>(
+        this,
+        [filter, r, now](Store &store) {
+            QElapsedTimer timer;
+            timer.start();
+            ChartData d;
+            d.toMs = now;
+            d.byCode = store.countBy(QStringLiteral("public_code"), filter, &d.error);
+            d.byKind = store.countBy(QStringLiteral("kind"), filter, &d.error);
+            for (const auto &c : std::as_const(d.byCode))
+                d.total += c.second;
+            d.fromMs = filter.fromMs.value_or(0);
+            if (!filter.fromMs) { // all time: from the oldest generation
+                const qint64 oldest = store.scalar(QStringLiteral("SELECT MIN(created_at_ms) FROM generations"));
+                d.fromMs = oldest > 0 ? oldest : now - 24 * kHour;
+            }
+            d.fromMs -= d.fromMs % r.bucketMs;
+            d.rate = store.fallbackRate(d.fromMs, now + 1, r.bucketMs, &d.error);
+            d.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
+            return d;
+        },
+        [this, sequence](ChartData d) {
+            if (sequence != m_chartSequence)
+                return; // a newer filter is on its way
+            // Failures carry a code; for the relieved or "all" outcomes the counts show the codes of
+            // failures only, with successes as "(none)".
+            m_byCode = d.byCode;
+            m_byKind = d.byKind;
+            charts::setBars(m_codeChart, d.byCode, QColor(0xc0, 0x39, 0x2b), tr("No generations match"));
+            charts::setBars(m_kindChart, d.byKind, QColor(0xe6, 0x7e, 0x22), tr("No generations match"));
+            QChart *rate = charts::renew(m_rateChart);
+            auto *line = new QLineSeries;
+            line->setName(tr("fallback rate"));
+            line->setColor(QColor(0x29, 0x80, 0xb9));
+            qint64 gens = 0, relieved = 0;
+            for (const Store::RateBucket &b : std::as_const(d.rate)) {
+                gens += b.generations;
+                relieved += b.fallbacks;
+                line->append(double(b.startMs), b.generations ? 100.0 * double(b.fallbacks) / double(b.generations) : 0.0);
+            }
+            rate->addSeries(line);
+            auto *x = new QDateTimeAxis;
+            x->setFormat(d.toMs - d.fromMs > 2 * 24 * kHour ? QStringLiteral("MM-dd") : QStringLiteral("HH:mm"));
+            x->setRange(QDateTime::fromMSecsSinceEpoch(d.fromMs), QDateTime::fromMSecsSinceEpoch(d.toMs));
+            x->setTickCount(5);
+            auto *y = new QValueAxis;
+            y->setRange(0, 100);
+            y->setLabelFormat(QStringLiteral("%d %%"));
+            y->setTickCount(5);
+            rate->addAxis(x, Qt::AlignBottom);
+            rate->addAxis(y, Qt::AlignLeft);
+            line->attachAxis(x);
+            line->attachAxis(y);
+            const QString overall = gens ? QLocale().toString(100.0 * double(relieved) / double(gens), 'f', 1) : QStringLiteral("–");
+            m_summary->setText(d.error.isEmpty() ? tr("%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · "
+                                                      "counted in %4 ms")
+                                                       .arg(d.total)
+                                                       .arg(overall)
+                                                       .arg(gens)
+                                                       .arg(d.elapsedMs, 0, 'f', 0)
+                                                 : tr("The store could not be read: %1").arg(d.error));
+            Q_EMIT chartsUpdated();
+        });
+}
+
+QList<Event> FailuresView::eventsFromAttempts(const GenerationRow &row, const QList<QJsonObject> &attempts)
+{
+    QList<Event> out;
+    quint64 seq = 0;
+    auto add = [&](microseconds at, EventBody body) {
+        Event e;
+        e.generationId = row.id;
+        e.sequence = seq++;
+        e.at = at;
+        e.wallTime = QDateTime::fromMSecsSinceEpoch(row.createdAtMs + duration_cast<milliseconds>(at).count(), Qt::UTC);
+        e.body = std::move(body);
+        out << e;
+    };
+    GenerationStarted g;
+    g.preset = row.policy;
+    g.primary = providerFromId(row.primaryProvider).value_or(Provider::Gemini);
+    g.fallback = providerFromId(row.fallbackProvider);
+    add(microseconds(0), g);
+    std::optional<Provider> lastPrimaryFailed;
+    FailureKind lastKind = FailureKind::UNKNOWN;
+    for (const QJsonObject &a : attempts) {
+        const double durationMs = a.value(QLatin1StringView("duration_ms")).toDouble();
+        const double endMs = double(a.value(QLatin1StringView("at_ms")).toInteger() - row.createdAtMs);
+        const auto start = microseconds(qint64(std::max(0.0, endMs - durationMs) * 1000));
+        const auto end = microseconds(qint64(std::max(0.0, endMs) * 1000));
+        const Provider provider = providerFromId(a.value(QLatin1StringView("provider")).toString()).value_or(Provider::Gemini);
+        const Role role = roleFromId(a.value(QLatin1StringView("role")).toString()).value_or(Role::Primary);
+        const Stage stage = stageFromId(a.value(QLatin1StringView("stage")).toString()).value_or(Stage::Storyboard);
+        const quint64 id = quint64(a.value(QLatin1StringView("attempt_id")).toInteger());
+        if (role == Role::Fallback && lastPrimaryFailed) {
+            FallbackTriggered f;
+            f.stage = stage;
+            f.from = *lastPrimaryFailed;
+            f.to = provider;
+            f.kind = lastKind;
+            f.reason = row.fallbackReason;
+            add(start, f);
+        }
+        AttemptStarted s;
+        s.stage = stage;
+        s.attemptId = id;
+        s.provider = provider;
+        s.model = a.value(QLatin1StringView("model")).toString();
+        s.role = role;
+        s.round = a.value(QLatin1StringView("round")).toInt(1);
+        add(start, s);
+        AttemptCompleted c;
+        c.stage = stage;
+        c.attemptId = id;
+        c.provider = provider;
+        c.model = s.model;
+        c.role = role;
+        c.round = s.round;
+        c.success = a.value(QLatin1StringView("success")).toInteger() != 0;
+        c.duration = microseconds(qint64(durationMs * 1000));
+        const QString kind = a.value(QLatin1StringView("kind")).toString();
+        if (!kind.isEmpty()) {
+            c.kind = enumFromName<FailureKind>(kind);
+            if (c.kind)
+                c.publicCode = publicCodeFor(*c.kind);
+        }
+        if (const QJsonValue status = a.value(QLatin1StringView("http_status")); status.isDouble())
+            c.httpStatus = status.toInt();
+        c.fallbackEligible = a.value(QLatin1StringView("fallback_eligible")).toInteger() != 0;
+        c.requestsSent = a.value(QLatin1StringView("requests_sent")).toInt();
+        c.detail = a.value(QLatin1StringView("detail")).toString();
+        c.abortedBy = abortReasonFromId(a.value(QLatin1StringView("aborted_by")).toString()).value_or(AbortReason::None);
+        c.tokens.input = a.value(QLatin1StringView("tokens_in")).toInteger(-1);
+        c.tokens.output = a.value(QLatin1StringView("tokens_out")).toInteger(-1);
+        add(end, c);
+        if (!c.success && role == Role::Primary) {
+            lastPrimaryFailed = provider;
+            lastKind = c.kind.value_or(FailureKind::UNKNOWN);
+        } else if (role == Role::Fallback) {
+            lastPrimaryFailed.reset();
+        }
+    }
+    if (row.state != u"running") {
+        GenerationFinished fin;
+        fin.state = finalStateFromId(row.state).value_or(FinalState::Failed);
+        if (!row.kind.isEmpty()) {
+            fin.kind = enumFromName<FailureKind>(row.kind);
+            if (fin.kind)
+                fin.publicCode = publicCodeFor(*fin.kind);
+            fin.stage = stageFromId(row.stage);
+        }
+        fin.detail = row.detail;
+        fin.fallbackApplied = row.fallbackApplied;
+        add(microseconds(qint64(row.elapsedMs * 1000)), fin);
+    }
+    return out;
+}
+
+void FailuresView::showDetail(const QString &generationId)
+{
+    m_detailId = generationId;
+    m_events->clear();
+    if (generationId.isEmpty() || !m_store) {
+        m_detailHeader->setText(tr("Select a generation to see its attempts."));
+        m_nextStep->hide();
+        m_timeline->clear();
+        return;
+    }
+    QString error;
+    const std::optional<GenerationRow> row = m_store->generation(generationId, &error);
+    if (!row) {
+        m_detailHeader->setText(error.isEmpty() ? tr("This generation is no longer in the store.") : tr("The store could not be read: %1").arg(error));
+        m_nextStep->hide();
+        m_timeline->clear();
+        return;
+    }
+    QList<Event> events;
+    const QList<QJsonObject> stored = m_store->events(generationId, &error);
+    for (const QJsonObject &o : stored) {
+        if (auto e = Event::fromJson(o))
+            events << *e;
+    }
+    const bool rebuilt = events.isEmpty();
+    if (rebuilt)
+        events = eventsFromAttempts(*row, m_store->attempts(generationId, &error));
+    m_timeline->setEvents(events);
+    m_events->appendBatch(events);
+
+    const GenerationRow &r = *row;
+    QString chain = r.primaryProvider;
+    if (!r.finalProvider.isEmpty() && r.finalProvider != r.primaryProvider)
+        chain += QStringLiteral(" → ") + r.finalProvider;
+    QStringList lines;
+    lines << tr("<b>Generation</b> <code>%1</code>").arg(r.id.toHtmlEscaped());
+    lines << tr("<b>User</b> %1 · <b>started</b> %2 · <b>took</b> %3")
+                 .arg((r.userMask.isEmpty() ? tr("(none)") : r.userMask).toHtmlEscaped(),
+                      QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
+                      charts::duration(r.elapsedMs));
+    lines << tr("<b>State</b> %1 · <b>policy</b> %2 · <b>providers</b> %3").arg(r.state, r.policy.toHtmlEscaped(), chain.toHtmlEscaped());
+    if (!r.publicCode.isEmpty())
+        lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4").arg(r.stage, r.publicCode, r.kind, r.detail.toHtmlEscaped());
+    if (r.fallbackApplied || !r.fallbackReason.isEmpty())
+        lines << tr("<b>Relief</b> %1 (%2)").arg(r.fallbackApplied ? tr("applied") : tr("tried, failed"), r.fallbackReason.toHtmlEscaped());
+    if (!r.decision.isEmpty())
+        lines << tr("<b>Decision</b> %1").arg(r.decision.toHtmlEscaped());
+    if (rebuilt)
+        lines << tr("<i>Timeline rebuilt from the attempt records: this generation's event log is not in the store.</i>");
+    m_detailHeader->setText(lines.join(QStringLiteral("<br>")));
+    m_nextStep->setVisible(!r.nextStep.isEmpty());
+    m_nextStep->setText(tr("<b>What to do next</b><br>%1").arg(r.nextStep.toHtmlEscaped()));
+}
+
+void FailuresView::chooseExport()
+{
+    QMenu menu;
+    QAction *csv = menu.addAction(tr("CSV…"));
+    QAction *jsonl = menu.addAction(tr("JSON Lines…"));
+    QAction *chosen = menu.exec(QCursor::pos());
+    if (!chosen)
+        return;
+    const bool isCsv = chosen == csv;
+    Q_UNUSED(jsonl)
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export history"), isCsv ? QStringLiteral("bullpen-failures.csv")
+                                                                                        : QStringLiteral("bullpen-failures.jsonl"),
+                                                      isCsv ? tr("CSV (*.csv)") : tr("JSON Lines (*.jsonl)"));
+    if (!path.isEmpty())
+        exportTo(path, isCsv ? HistoryExport::Format::Csv : HistoryExport::Format::JsonLines);
+}
+
+void FailuresView::exportTo(const QString &path, HistoryExport::Format format)
+{
+    if (!m_store)
+        return;
+    struct Outcome
+    {
+        qint64 rows = 0;
+        QString error;
+    };
+    const HistoryFilter filter = currentFilter();
+    m_exportCancel = std::make_shared<std::atomic_bool>(false);
+    auto cancel = m_exportCancel;
+    m_summary->setText(tr("Exporting to %1…").arg(path));
+    m_queue->run<Outcome>(
+        this,
+        [filter, format, path, cancel](Store &store) {
+            Outcome o;
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly)) {
+                o.error = QStringLiteral("%1: %2").arg(path, file.errorString());
+                return o;
+            }
+            const HistoryExport::Outcome r = HistoryExport::write(store, filter, format, HistoryExport::Ids::MaskedOnly, file, {}, cancel.get());
+            o.rows = r.rows;
+            o.error = r.error;
+            if (r.cancelled) {
+                file.cancelWriting();
+                o.error = QStringLiteral("cancelled");
+            }
+            if (o.error.isEmpty() && !file.commit())
+                o.error = QStringLiteral("%1: %2; nothing was written").arg(path, file.errorString());
+            return o;
+        },
+        [this, path](Outcome o) {
+            m_summary->setText(o.error.isEmpty() ? tr("Exported %L1 row(s) to %2").arg(o.rows).arg(path)
+                                                 : tr("Export failed: %1. Choose another file or free some space.").arg(o.error));
+            Q_EMIT exportFinished(path, o.rows, o.error);
+        });
+}
+
+} // namespace bullpen

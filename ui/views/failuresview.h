@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "events/event.h"
+#include "store/historyexport.h"
+#include "store/store.h"
+
+#include <QWidget>
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QTableView;
+class QTextBrowser;
+
+namespace bullpen {
+
+class EventLogModel;
+class FailureHistoryModel;
+class StoreQueue;
+class TimelineWidget;
+
+// SPEC 9.4: why did generations fail. The store's history with masked users and generation ids,
+// filters (time range, outcome, public code, kind, stage, provider), counts by public code and by kind
+// as bar charts and the fallback rate over time as a line chart (both computed off the GUI thread), a
+// detail pane with the attempt chain drawn as the live view's timeline, the events and the next step,
+// and export of what the filter selects (CSV, JSON Lines), masked as on screen.
+class FailuresView final : public QWidget
+{
+    Q_OBJECT
+public:
+    FailuresView(Store *store, StoreQueue *queue, QWidget *parent = nullptr);
+    ~FailuresView() override;
+
+    FailureHistoryModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    TimelineWidget *timeline() const { return m_timeline; }
+    HistoryFilter currentFilter() const;
+    QString detailGenerationId() const { return m_detailId; }
+    // Counts and rates of the last chart update (for tests and the benchmark).
+    const QList<std::pair<QString, qint64>> &countsByCode() const { return m_byCode; }
+    const QList<std::pair<QString, qint64>> &countsByKind() const { return m_byKind; }
+
+    // Re-reads with the filter the controls describe: the table at once, the charts in the background.
+    void applyFilter();
+    // New final states were committed: rows that match go on top; charts are refreshed.
+    void refreshNewest();
+    void showDetail(const QString &generationId);
+    // Runs in the background; exportFinished() reports.
+    void exportTo(const QString &path, HistoryExport::Format format);
+
+    // The attempt chain of a stored generation as events, for generations recorded without their event
+    // log (imported or synthetic history): started, each attempt, relief, finished.
+    static QList<Event> eventsFromAttempts(const GenerationRow &row, const QList<QJsonObject> &attempts);
+
+Q_SIGNALS:
+    void chartsUpdated();
+    void exportFinished(const QString &path, qint64 rows, const QString &error);
+
+private:
+    void updateCharts();
+    void chooseExport();
+
+    Store *m_store;
+    StoreQueue *m_queue;
+    FailureHistoryModel *m_model;
+    QComboBox *m_range;
+    QComboBox *m_outcome;
+    QComboBox *m_code;
+    QComboBox *m_kind;
+    QComboBox *m_stage;
+    QComboBox *m_provider;
+    QLabel *m_summary;
+    QChartView *m_codeChart;
+    QChartView *m_kindChart;
+    QChartView *m_rateChart;
+    QTableView *m_table;
+    QLabel *m_detailHeader;
+    QLabel *m_nextStep;
+    TimelineWidget *m_timeline;
+    EventLogModel *m_events;
+    QTableView *m_eventsTable;
+    QString m_detailId;
+    quint64 m_chartSequence = 0;
+    QList<std::pair<QString, qint64>> m_byCode;
+    QList<std::pair<QString, qint64>> m_byKind;
+    std::shared_ptr<std::atomic_bool> m_exportCancel;
+};
+
+} // namespace bullpen

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: MIT
+#include "latencyview.h"
+
+#include "charts.h"
+#include "models/storequeue.h"
+#include "store/store.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QStackedBarSeries>
+#include <QTimer>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+namespace {
+
+constexpr qint64 kMinute = 60'000;
+constexpr qint64 kHour = 60 * kMinute;
+
+struct Choice
+{
+    const char *label;
+    qint64 ms;
+};
+
+constexpr Choice kRanges[] = {
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last hour"), kHour},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 24 hours"), 24 * kHour},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 7 days"), 7 * 24 * kHour},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 30 days"), 30 * 24 * kHour},
+};
+constexpr Choice kBuckets[] = {
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-minute buckets"), kMinute},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "5-minute buckets"), 5 * kMinute},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-hour buckets"), kHour},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "6-hour buckets"), 6 * kHour},
+    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-day buckets"), 24 * kHour},
+};
+constexpr int kMaxBuckets = 2000;
+
+struct Loaded
+{
+    LatencyStats stats;
+    double elapsedMs = 0;
+    QString error;
+};
+
+QString binLabel(std::size_t i)
+{
+    const auto &e = LatencyStats::histogramEdges();
+    auto s = [](double ms) { return ms >= 1000 ? QStringLiteral("%1s").arg(ms / 1000.0) : QStringLiteral("%1ms").arg(ms); };
+    if (i + 1 >= e.size())
+        return QStringLiteral("≥") + s(e[i]);
+    return QStringLiteral("&lt;") + s(e[i + 1]); // axis labels are rich text
+}
+
+} // namespace
+
+LatencyView::LatencyView(Store *store, StoreQueue *queue, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_queue(queue)
+{
+    setObjectName(QStringLiteral("latencyView"));
+    auto combo = [this](const char *name) {
+        auto *c = new QComboBox;
+        c->setObjectName(QLatin1StringView(name));
+        connect(c, &QComboBox::activated, this, &LatencyView::reload);
+        return c;
+    };
+    m_provider = combo("latencyProvider");
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        m_provider->addItem(toId(p), toId(p));
+    m_role = combo("latencyRole");
+    m_role->addItem(tr("as primary"), toId(Role::Primary));
+    m_role->addItem(tr("as relief"), toId(Role::Fallback));
+    m_stage = combo("latencyStage");
+    for (Stage s : {Stage::Storyboard, Stage::Captions, Stage::Image})
+        m_stage->addItem(toId(s), toId(s));
+    m_range = combo("latencyRange");
+    for (const Choice &c : kRanges)
+        m_range->addItem(tr(c.label), c.ms);
+    m_range->setCurrentIndex(1);
+    m_bucket = combo("latencyBucket");
+    for (const Choice &c : kBuckets)
+        m_bucket->addItem(tr(c.label), c.ms);
+    m_bucket->setCurrentIndex(2);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_provider);
+    controls->addWidget(m_role);
+    controls->addWidget(m_stage);
+    controls->addWidget(m_range);
+    controls->addWidget(m_bucket);
+    controls->addStretch(1);
+    m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("latencySummary"));
+    m_summary->setWordWrap(true);
+
+    m_timeChart = charts::makeView(tr("Latency percentiles and success rate"));
+    m_timeChart->chart()->legend()->setVisible(true);
+    m_timeChart->chart()->legend()->setAlignment(Qt::AlignTop);
+    m_histChart = charts::makeView(tr("Histogram of attempt durations"));
+    m_histChart->chart()->legend()->setVisible(true);
+    m_histChart->chart()->legend()->setAlignment(Qt::AlignTop);
+    m_extraChart = charts::makeView(tr("Extra wait fallback added"));
+    m_extraChart->chart()->legend()->setVisible(true);
+    m_extraChart->chart()->legend()->setAlignment(Qt::AlignTop);
+
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_histChart, 1);
+    bottom->addWidget(m_extraChart, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_timeChart, 3);
+    layout->addLayout(bottom, 2);
+
+    if (!m_store) {
+        m_summary->setText(tr("Latency history is off: Bullpen was started without a store (--no-store)."));
+        setEnabled(false);
+        return;
+    }
+    reload();
+}
+
+qint64 LatencyView::spanMs() const { return m_range->currentData().toLongLong(); }
+
+qint64 LatencyView::bucketMs() const
+{
+    // Never more than kMaxBuckets points: a finer bucket than the range allows is widened.
+    return std::max(m_bucket->currentData().toLongLong(), (spanMs() + kMaxBuckets - 1) / kMaxBuckets);
+}
+
+void LatencyView::setSelection(const QString &provider, const QString &role, const QString &stage)
+{
+    m_provider->setCurrentIndex(std::max(0, m_provider->findData(provider)));
+    m_role->setCurrentIndex(std::max(0, m_role->findData(role)));
+    m_stage->setCurrentIndex(std::max(0, m_stage->findData(stage)));
+}
+
+void LatencyView::setRange(qint64 span, qint64 bucket)
+{
+    if (const int i = m_range->findData(span); i >= 0)
+        m_range->setCurrentIndex(i);
+    if (const int i = m_bucket->findData(bucket); i >= 0)
+        m_bucket->setCurrentIndex(i);
+}
+
+int LatencyView::pointCount() const { return m_p50 ? static_cast<int>(m_p50->count()) : 0; }
+
+void LatencyView::reload()
+{
+    if (!m_store)
+        return;
+    const QString provider = m_provider->currentData().toString();
+    const QString role = m_role->currentData().toString();
+    const QString stage = m_stage->currentData().toString();
+    const qint64 to = QDateTime::currentMSecsSinceEpoch();
+    const qint64 bucket = bucketMs();
+    qint64 from = to - spanMs();
+    from -= from % bucket; // buckets on round times
+    const quint64 sequence = ++m_sequence;
+    m_loading = true;
+    m_summary->setText(tr("Reading attempts from the store…"));
+    m_queue->run<Loaded>(
+        this,
+        [provider, role, stage, from, to, bucket](Store &store) {
+            QElapsedTimer t;
+            t.start();
+            Loaded l;
+            l.stats = LatencyStats(from, to, bucket);
+            l.stats.addAll(store.latencySamples(provider, role, from, to, &l.error, stage));
+            QList<FallbackWait> waits = store.fallbackWaits(stage, from, to, &l.error);
+            waits.removeIf([&](const FallbackWait &w) {
+                return role == u"primary" ? w.primaryProvider != provider : w.fallbackProvider != provider;
+            });
+            l.stats.setFallbackWaits(waits);
+            l.elapsedMs = double(t.nsecsElapsed()) / 1e6;
+            return l;
+        },
+        [this, sequence](Loaded l) {
+            if (sequence != m_sequence)
+                return;
+            m_loading = false;
+            m_stats = std::move(l.stats);
+            m_lastLoadMs = l.elapsedMs;
+            QElapsedTimer t;
+            t.start();
+            rebuildCharts();
+            m_lastDrawMs = double(t.nsecsElapsed()) / 1e6;
+            if (!l.error.isEmpty())
+                m_summary->setText(tr("The store could not be read: %1").arg(l.error));
+            Q_EMIT loaded();
+        });
+}
+
+void LatencyView::rebuildCharts()
+{
+    ++m_fullRedraws;
+    const auto &buckets = m_stats.buckets();
+    // Percentiles and success rate over time.
+    QChart *chart = charts::renew(m_timeChart);
+    m_p50 = new QLineSeries;
+    m_p50->setName(QStringLiteral("p50"));
+    m_p90 = new QLineSeries;
+    m_p90->setName(QStringLiteral("p90"));
+    m_p99 = new QLineSeries;
+    m_p99->setName(QStringLiteral("p99"));
+    m_success = new QLineSeries;
+    m_success->setName(tr("success rate"));
+    m_p50->setColor(QColor(0x27, 0xae, 0x60));
+    m_p90->setColor(QColor(0xe6, 0x7e, 0x22));
+    m_p99->setColor(QColor(0xc0, 0x39, 0x2b));
+    QPen dashed(QColor(0x29, 0x80, 0xb9));
+    dashed.setStyle(Qt::DashLine);
+    dashed.setWidthF(1.5);
+    m_success->setPen(dashed);
+    m_pointOf.assign(buckets.size(), -1);
+    QList<QPointF> p50, p90, p99, ok;
+    double maxMs = 1;
+    for (std::size_t i = 0; i < buckets.size(); ++i) {
+        const LatencyBucket &b = buckets[i];
+        if (b.durations.empty())
+            continue;
+        m_pointOf[i] = static_cast<int>(p50.size());
+        const double x = double(b.startMs);
+        p50 << QPointF(x, b.percentile(50));
+        p90 << QPointF(x, b.percentile(90));
+        p99 << QPointF(x, b.percentile(99));
+        ok << QPointF(x, 100.0 * b.successRate());
+        maxMs = std::max(maxMs, b.percentile(99));
+    }
+    m_p50->replace(p50);
+    m_p90->replace(p90);
+    m_p99->replace(p99);
+    m_success->replace(ok);
+    for (QLineSeries *s : {m_p50, m_p90, m_p99, m_success})
+        chart->addSeries(s);
+    auto *x = new QDateTimeAxis;
+    x->setFormat(m_stats.toMs() - m_stats.fromMs() > 2 * 24 * kHour ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(m_stats.fromMs()), QDateTime::fromMSecsSinceEpoch(m_stats.toMs()));
+    x->setTickCount(7);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("ms"));
+    y->setRange(0, maxMs * 1.1);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->applyNiceNumbers();
+    auto *rate = new QValueAxis;
+    rate->setTitleText(tr("success %"));
+    rate->setRange(0, 100);
+    rate->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addAxis(rate, Qt::AlignRight);
+    for (QLineSeries *s : {m_p50, m_p90, m_p99}) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    m_success->attachAxis(x);
+    m_success->attachAxis(rate);
+
+    // Histogram, successes and failures stacked.
+    QChart *hist = charts::renew(m_histChart);
+    m_histOk = new QBarSet(tr("succeeded"));
+    m_histOk->setColor(QColor(0x27, 0xae, 0x60));
+    m_histFail = new QBarSet(tr("failed"));
+    m_histFail->setColor(QColor(0xc0, 0x39, 0x2b));
+    QStringList labels;
+    qint64 maxBin = 1;
+    for (std::size_t i = 0; i < LatencyStats::histogramEdges().size(); ++i) {
+        *m_histOk << double(m_stats.histogramSuccess()[i]);
+        *m_histFail << double(m_stats.histogramFailure()[i]);
+        labels << binLabel(i);
+        maxBin = std::max(maxBin, m_stats.histogramSuccess()[i] + m_stats.histogramFailure()[i]);
+    }
+    auto *bars = new QStackedBarSeries;
+    bars->append(m_histOk);
+    bars->append(m_histFail);
+    hist->addSeries(bars);
+    auto *hx = new QBarCategoryAxis;
+    hx->append(labels);
+    QFont small = hx->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    hx->setLabelsFont(small);
+    hx->setLabelsAngle(-45);
+    auto *hy = new QValueAxis;
+    hy->setRange(0, double(maxBin) * 1.1);
+    hy->setLabelFormat(QStringLiteral("%d"));
+    hy->applyNiceNumbers();
+    hist->addAxis(hx, Qt::AlignBottom);
+    hist->addAxis(hy, Qt::AlignLeft);
+    bars->attachAxis(hx);
+    bars->attachAxis(hy);
+
+    // Extra wait per bucket.
+    QChart *extra = charts::renew(m_extraChart);
+    m_extra50 = new QLineSeries;
+    m_extra50->setName(tr("extra wait p50"));
+    m_extra50->setColor(QColor(0x8e, 0x44, 0xad));
+    m_extra90 = new QLineSeries;
+    m_extra90->setName(tr("extra wait p90"));
+    m_extra90->setColor(QColor(0xc0, 0x39, 0x2b));
+    m_extraPointOf.assign(buckets.size(), -1);
+    QList<QPointF> e50, e90;
+    double maxExtra = 1, minExtra = 0;
+    for (std::size_t i = 0; i < m_stats.extraWaitBuckets().size(); ++i) {
+        if (m_stats.extraWaitBuckets()[i].empty())
+            continue;
+        m_extraPointOf[i] = static_cast<int>(e50.size());
+        const double x0 = double(m_stats.fromMs() + qint64(i) * m_stats.bucketMs());
+        e50 << QPointF(x0, m_stats.extraWaitPercentile(int(i), 50) / 1000.0);
+        e90 << QPointF(x0, m_stats.extraWaitPercentile(int(i), 90) / 1000.0);
+        maxExtra = std::max(maxExtra, e90.last().y());
+        minExtra = std::min(minExtra, e50.last().y());
+    }
+    m_extra50->replace(e50);
+    m_extra90->replace(e90);
+    extra->addSeries(m_extra50);
+    extra->addSeries(m_extra90);
+    auto *ex = new QDateTimeAxis;
+    ex->setFormat(x->format());
+    ex->setRange(x->min(), x->max());
+    ex->setTickCount(4);
+    auto *ey = new QValueAxis;
+    ey->setTitleText(tr("s"));
+    ey->setRange(minExtra * 1.1, maxExtra * 1.1);
+    ey->applyNiceNumbers();
+    extra->addAxis(ex, Qt::AlignBottom);
+    extra->addAxis(ey, Qt::AlignLeft);
+    for (QLineSeries *s : {m_extra50, m_extra90}) {
+        s->attachAxis(ex);
+        s->attachAxis(ey);
+    }
+    updateSummary();
+}
+
+void LatencyView::updateSummary()
+{
+    const std::vector<double> extra = m_stats.extraWaits();
+    std::vector<double> all;
+    for (const LatencyBucket &b : m_stats.buckets())
+        all.insert(all.end(), b.durations.begin(), b.durations.end());
+    const QString provider = m_provider->currentText();
+    QString text = tr("%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.")
+                       .arg(provider, m_role->currentText(), m_stage->currentText())
+                       .arg(m_stats.total())
+                       .arg(m_stats.total() ? QLocale().toString(100.0 * double(m_stats.successes()) / double(m_stats.total()), 'f', 1)
+                                            : QStringLiteral("–"))
+                       .arg(charts::duration(LatencyStats::percentileOf(all, 50)), charts::duration(LatencyStats::percentileOf(all, 90)),
+                            charts::duration(LatencyStats::percentileOf(all, 99)));
+    if (!extra.empty())
+        text += QLatin1Char(' ')
+                + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 relieved stage(s) (primary's time + relief's time − "
+                     "the primary's success median %5).")
+                      .arg(charts::duration(LatencyStats::percentileOf(extra, 50)), charts::duration(LatencyStats::percentileOf(extra, 90)),
+                           charts::duration(LatencyStats::percentileOf(extra, 99)))
+                      .arg(qint64(extra.size()))
+                      .arg(charts::duration(m_stats.successMedian()));
+    else
+        text += QLatin1Char(' ') + tr("No relieved stage in this range.");
+    m_summary->setText(text);
+}
+
+void LatencyView::updateBucket(int bucket)
+{
+    const auto &buckets = m_stats.buckets();
+    if (bucket < 0 || bucket >= static_cast<int>(buckets.size()) || !m_p50)
+        return;
+    if (static_cast<int>(m_pointOf.size()) < static_cast<int>(buckets.size()))
+        m_pointOf.resize(buckets.size(), -1);
+    const LatencyBucket &b = buckets[std::size_t(bucket)];
+    const double x = double(b.startMs);
+    const QPointF pts[] = {{x, b.percentile(50)}, {x, b.percentile(90)}, {x, b.percentile(99)}, {x, 100.0 * b.successRate()}};
+    QLineSeries *series[] = {m_p50, m_p90, m_p99, m_success};
+    int &at = m_pointOf[std::size_t(bucket)];
+    if (at >= 0) {
+        for (int i = 0; i < 4; ++i)
+            series[i]->replace(at, pts[i]);
+    } else {
+        // A bucket's first point: inserted in time order, later buckets' indexes move up by one.
+        int index = 0;
+        for (int i = 0; i < bucket; ++i)
+            index += m_pointOf[std::size_t(i)] >= 0 ? 1 : 0;
+        for (std::size_t i = std::size_t(bucket) + 1; i < m_pointOf.size(); ++i)
+            m_pointOf[i] += m_pointOf[i] >= 0 ? 1 : 0;
+        at = index;
+        for (int i = 0; i < 4; ++i)
+            series[i]->insert(index, pts[i]);
+    }
+    // Keep the axes around what is drawn.
+    const auto axes = m_timeChart->chart()->axes(Qt::Vertical, m_p50);
+    if (!axes.isEmpty()) {
+        auto *y = static_cast<QValueAxis *>(axes.first());
+        if (pts[2].y() * 1.1 > y->max())
+            y->setMax(pts[2].y() * 1.1);
+    }
+    const auto xs = m_timeChart->chart()->axes(Qt::Horizontal, m_p50);
+    if (!xs.isEmpty()) {
+        auto *xa = static_cast<QDateTimeAxis *>(xs.first());
+        if (xa->max().toMSecsSinceEpoch() < m_stats.toMs())
+            xa->setMax(QDateTime::fromMSecsSinceEpoch(m_stats.toMs()));
+    }
+}
+
+void LatencyView::updateHistogram(int bin)
+{
+    if (!m_histOk || bin < 0)
+        return;
+    m_histOk->replace(bin, double(m_stats.histogramSuccess()[std::size_t(bin)]));
+    m_histFail->replace(bin, double(m_stats.histogramFailure()[std::size_t(bin)]));
+}
+
+void LatencyView::addEvents(const QList<Event> &batch)
+{
+    if (!m_store || m_loading || !m_p50)
+        return; // the load under way will include these from the store
+    const QString provider = m_provider->currentData().toString();
+    const QString role = m_role->currentData().toString();
+    const QString stage = m_stage->currentData().toString();
+    bool changed = false;
+    for (const Event &e : batch) {
+        const auto *a = std::get_if<AttemptCompleted>(&e.body);
+        if (!a)
+            continue;
+        const double ms = double(a->duration.count()) / 1000.0;
+        if (toId(a->stage) == stage && a->role == Role::Primary) {
+            PrimaryTime &t = m_primaryOf[e.generationId];
+            t.provider = toId(a->provider);
+            t.ms += ms;
+        } else if (toId(a->stage) == stage && a->role == Role::Fallback) {
+            const PrimaryTime t = m_primaryOf.take(e.generationId);
+            // Counted for the provider this view shows, in the role it shows it in.
+            const bool mine = role == u"fallback" ? toId(a->provider) == provider : t.provider == provider;
+            if (mine) {
+                FallbackWait w;
+                w.atMs = e.wallTime.isValid() ? e.wallTime.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+                w.primaryProvider = t.provider;
+                w.fallbackProvider = toId(a->provider);
+                w.primaryMs = t.ms;
+                w.fallbackMs = ms;
+                w.fallbackSucceeded = a->success;
+                updateExtraWait(m_stats.addFallbackWait(w));
+            }
+        }
+        if (std::holds_alternative<AttemptCompleted>(e.body) && m_primaryOf.size() > 10'000)
+            m_primaryOf.clear(); // generations that never needed relief: forget them now and then
+        if (toId(a->provider) != provider || toId(a->role) != role || toId(a->stage) != stage)
+            continue;
+        LatencySample s;
+        s.atMs = e.wallTime.isValid() ? e.wallTime.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+        s.durationMs = ms;
+        s.success = a->success;
+        const int bucket = m_stats.add(s);
+        if (bucket < 0)
+            continue;
+        updateBucket(bucket);
+        updateHistogram(LatencyStats::histogramBin(ms));
+        changed = true;
+        Q_EMIT liveUpdated(bucket);
+    }
+    if (changed && !m_summaryPending) {
+        // The summary's percentiles walk every sample: at most twice a second.
+        m_summaryPending = true;
+        QTimer::singleShot(500, this, [this] {
+            m_summaryPending = false;
+            updateSummary();
+        });
+    }
+}
+
+void LatencyView::updateExtraWait(int b)
+{
+    if (b < 0 || !m_extra50)
+        return;
+    const double x0 = double(m_stats.fromMs() + qint64(b) * m_stats.bucketMs());
+    const QPointF p50(x0, m_stats.extraWaitPercentile(b, 50) / 1000.0);
+    const QPointF p90(x0, m_stats.extraWaitPercentile(b, 90) / 1000.0);
+    if (static_cast<int>(m_extraPointOf.size()) <= b)
+        m_extraPointOf.resize(std::size_t(b) + 1, -1);
+    int &at = m_extraPointOf[std::size_t(b)];
+    if (at >= 0) {
+        m_extra50->replace(at, p50);
+        m_extra90->replace(at, p90);
+        return;
+    }
+    int index = 0;
+    for (int i = 0; i < b; ++i)
+        index += m_extraPointOf[std::size_t(i)] >= 0 ? 1 : 0;
+    for (std::size_t i = std::size_t(b) + 1; i < m_extraPointOf.size(); ++i)
+        m_extraPointOf[i] += m_extraPointOf[i] >= 0 ? 1 : 0;
+    at = index;
+    m_extra50->insert(index, p50);
+    m_extra90->insert(index, p90);
+}
+
+} // namespace bullpen

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analytics/latencystats.h"
+#include "events/event.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QBarSet;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+
+namespace bullpen {
+
+class Store;
+class StoreQueue;
+
+// SPEC 9.5: per provider, role and stage, p50/p90/p99 over time buckets with the success rate, a
+// histogram, and the extra wait fallback added. The store is read off the GUI thread; live attempts are
+// then added one at a time and only the bucket they fall in is redrawn (a point replaced or inserted).
+class LatencyView final : public QWidget
+{
+    Q_OBJECT
+public:
+    LatencyView(Store *store, StoreQueue *queue, QWidget *parent = nullptr);
+
+    void setSelection(const QString &provider, const QString &role, const QString &stage);
+    void setRange(qint64 spanMs, qint64 bucketMs); // picks the matching combo entries
+    void reload();
+    void addEvents(const QList<Event> &batch);
+
+    const LatencyStats &stats() const { return m_stats; }
+    int pointCount() const; // points of the p50 series
+    double lastLoadMs() const { return m_lastLoadMs; }
+    double lastDrawMs() const { return m_lastDrawMs; }
+    quint64 fullRedraws() const { return m_fullRedraws; }
+
+Q_SIGNALS:
+    void loaded(); // the store's samples are in and drawn
+    void liveUpdated(int bucket);
+
+private:
+    void rebuildCharts();
+    void updateBucket(int bucket);
+    void updateHistogram(int bin);
+    void updateSummary();
+    void updateExtraWait(int bucket);
+    qint64 spanMs() const;
+    qint64 bucketMs() const;
+
+    Store *m_store;
+    StoreQueue *m_queue;
+    QComboBox *m_provider;
+    QComboBox *m_role;
+    QComboBox *m_stage;
+    QComboBox *m_range;
+    QComboBox *m_bucket;
+    QLabel *m_summary;
+    QChartView *m_timeChart;
+    QChartView *m_histChart;
+    QChartView *m_extraChart;
+    QLineSeries *m_p50 = nullptr;
+    QLineSeries *m_p90 = nullptr;
+    QLineSeries *m_p99 = nullptr;
+    QLineSeries *m_success = nullptr;
+    QLineSeries *m_extra50 = nullptr;
+    QLineSeries *m_extra90 = nullptr;
+    QBarSet *m_histOk = nullptr;
+    QBarSet *m_histFail = nullptr;
+    std::vector<int> m_pointOf; // bucket → index of its point in the series, -1 if empty
+    std::vector<int> m_extraPointOf;
+    LatencyStats m_stats;
+    bool m_loading = false;
+    quint64 m_sequence = 0;
+    double m_lastLoadMs = 0;
+    double m_lastDrawMs = 0;
+    quint64 m_fullRedraws = 0;
+    struct PrimaryTime
+    {
+        QString provider;
+        double ms = 0;
+    };
+    QHash<QString, PrimaryTime> m_primaryOf; // live: the stage's primary time per generation, for extra wait
+    bool m_summaryPending = false;
+};
+
+} // namespace bullpen

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+#include "settingsview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+namespace {
+
+constexpr Provider kProviders[] = {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic};
+
+QString durationText(milliseconds d)
+{
+    return d.count() % 1000 == 0 ? QStringLiteral("%1s").arg(d.count() / 1000) : QStringLiteral("%1ms").arg(d.count());
+}
+
+} // namespace
+
+SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent)
+    : QWidget(parent)
+    , m_paths(paths)
+    , m_environment(environment)
+    , m_usingSimulator(usingSimulator)
+{
+    setObjectName(QStringLiteral("settingsView"));
+    auto edit = [this](const char *name) {
+        auto *e = new QLineEdit;
+        e->setObjectName(QLatin1StringView(name));
+        connect(e, &QLineEdit::textChanged, this, &SettingsView::validate);
+        return e;
+    };
+    auto providerCombo = [this](const char *name, bool withNone) {
+        auto *c = new QComboBox;
+        c->setObjectName(QLatin1StringView(name));
+        if (withNone)
+            c->addItem(tr("none (no automatic fallback)"), QString());
+        for (Provider p : kProviders)
+            c->addItem(toId(p), toId(p));
+        connect(c, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
+        return c;
+    };
+
+    // Storyboard stage.
+    m_policy = new QComboBox;
+    m_policy->setObjectName(QStringLiteral("policyCombo"));
+    for (const QString &name : StagePolicy::presetNames())
+        m_policy->addItem(name, name);
+    connect(m_policy, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
+    m_primary = providerCombo("primaryCombo", false);
+    m_fallback = providerCombo("fallbackCombo", true);
+    m_primaryTimeout = edit("primaryTimeoutSetting");
+    m_fallbackTimeout = edit("fallbackTimeoutSetting");
+    m_budget = edit("budgetSetting");
+    m_budget->setPlaceholderText(tr("derived: primary + fallback timeout"));
+    auto *stage = new QGroupBox(tr("Storyboard stage"));
+    auto *stageForm = new QFormLayout(stage);
+    stageForm->addRow(tr("Policy"), withError(m_policy, QStringLiteral("STORYBOARD_POLICY")));
+    stageForm->addRow(tr("Primary provider"), withError(m_primary, QStringLiteral("STORYBOARD_PROVIDER")));
+    stageForm->addRow(tr("Fallback provider"), withError(m_fallback, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
+    stageForm->addRow(tr("Primary timeout"), withError(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")));
+    stageForm->addRow(tr("Fallback timeout"), withError(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")));
+    stageForm->addRow(tr("Total budget"), withError(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET")));
+
+    // Providers.
+    auto *providers = new QGroupBox(tr("Providers"));
+    auto *grid = new QGridLayout(providers);
+    const QStringList headers{tr("Provider"), tr("Base URL"), tr("Model"), tr("Stream"), tr("API key")};
+    for (int c = 0; c < headers.size(); ++c) {
+        auto *h = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]));
+        grid->addWidget(h, 0, c);
+    }
+    int row = 1;
+    for (Provider p : kProviders) {
+        ProviderRow r;
+        r.baseUrl = edit(qPrintable(toId(p) + QStringLiteral("BaseUrl")));
+        r.model = edit(qPrintable(toId(p) + QStringLiteral("Model")));
+        r.stream = new QCheckBox;
+        r.keySource = new QLabel;
+        r.keySource->setObjectName(toId(p) + QStringLiteral("KeySource"));
+        r.keySource->setWordWrap(true);
+        r.setKey = new QPushButton(tr("Set key…"));
+        r.setKey->setObjectName(toId(p) + QStringLiteral("SetKey"));
+        connect(r.setKey, &QPushButton::clicked, this, [this, p] { setKey(p); });
+        auto *keyBox = new QWidget;
+        auto *keyLayout = new QHBoxLayout(keyBox);
+        keyLayout->setContentsMargins(0, 0, 0, 0);
+        keyLayout->addWidget(r.keySource, 1);
+        keyLayout->addWidget(r.setKey);
+        grid->addWidget(new QLabel(toId(p)), row, 0);
+        grid->addWidget(withError(r.baseUrl, baseUrlVariable(p)), row, 1);
+        grid->addWidget(withError(r.model, modelVariable(p)), row, 2);
+        grid->addWidget(r.stream, row, 3);
+        grid->addWidget(withError(keyBox, apiKeyVariable(p)), row, 4);
+        m_providers.insert(p, r);
+        ++row;
+    }
+    auto *keychain = new QLabel(tr("Keys come from the environment (*_API_KEY) or the key file %1 (mode 0600). The OS keychain is not used "
+                                   "by this build: headless machines have no secret service to hold it.")
+                                    .arg(m_paths.keyFile));
+    keychain->setWordWrap(true);
+    keychain->setStyleSheet(QStringLiteral("QLabel { color: #555; }"));
+    grid->addWidget(keychain, row, 0, 1, 5);
+    grid->setColumnStretch(1, 3);
+    grid->setColumnStretch(2, 2);
+    grid->setColumnStretch(4, 3);
+
+    // Image and captions stages.
+    m_imageModel = edit("imageModelSetting");
+    m_imageTimeout = edit("imageTimeoutSetting");
+    m_imageRetries = new QSpinBox;
+    m_imageRetries->setRange(0, 5);
+    m_captions = new QCheckBox(tr("Generate captions (a failure falls back to default captions)"));
+    m_captionsTimeout = edit("captionsTimeoutSetting");
+    auto *pipeline = new QGroupBox(tr("Image and captions"));
+    auto *pipelineForm = new QFormLayout(pipeline);
+    pipelineForm->addRow(tr("Image model"), withError(m_imageModel, QStringLiteral("GEMINI_IMAGE_MODEL")));
+    pipelineForm->addRow(tr("Image timeout per try"), withError(m_imageTimeout, QStringLiteral("IMAGE_TIMEOUT")));
+    pipelineForm->addRow(tr("Image retries"), m_imageRetries);
+    pipelineForm->addRow(QString(), m_captions);
+    pipelineForm->addRow(tr("Captions timeout"), withError(m_captionsTimeout, QStringLiteral("CAPTIONS_TIMEOUT")));
+
+    // Store and interface.
+    m_dataDir = edit("dataDirSetting");
+    m_dataDir->setPlaceholderText(QDir::toNativeSeparators(m_paths.dataDir));
+    m_storeContent = new QCheckBox(tr("Store prompts and responses (story-derived text); needed for the 24 h cache and to reopen "
+                                      "comparisons with their text"));
+    m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
+    m_language = new QComboBox;
+    m_language->setObjectName(QStringLiteral("languageSetting"));
+    m_language->addItem(tr("System language"), QString());
+    m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
+    m_language->addItem(QStringLiteral("한국어"), QStringLiteral("ko"));
+    auto *store = new QGroupBox(tr("Store and interface"));
+    auto *storeForm = new QFormLayout(store);
+    storeForm->addRow(tr("Data directory"), withError(m_dataDir, QStringLiteral("data directory")));
+    storeForm->addRow(QString(), m_storeContent);
+    storeForm->addRow(tr("Language"), m_language);
+
+    m_save = new QPushButton(tr("Save"));
+    m_save->setObjectName(QStringLiteral("saveSettings"));
+    auto *revert = new QPushButton(tr("Revert"));
+    connect(m_save, &QPushButton::clicked, this, &SettingsView::save);
+    connect(revert, &QPushButton::clicked, this, &SettingsView::reload);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("settingsStatus"));
+    m_status->setWordWrap(true);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_save);
+    buttons->addWidget(revert);
+    buttons->addWidget(m_status, 1);
+
+    auto *content = new QWidget;
+    auto *columns = new QHBoxLayout;
+    auto *left = new QVBoxLayout;
+    left->addWidget(stage);
+    left->addWidget(pipeline);
+    left->addStretch(1);
+    auto *right = new QVBoxLayout;
+    right->addWidget(store);
+    right->addStretch(1);
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
+    auto *contentLayout = new QVBoxLayout(content);
+    auto *where = new QLabel(tr("Settings file: %1 · the environment overrides it (SPEC 4.6); changes apply at the next start.")
+                                 .arg(QDir::toNativeSeparators(m_paths.settingsFile)));
+    where->setWordWrap(true);
+    contentLayout->addWidget(where);
+    contentLayout->addWidget(providers);
+    contentLayout->addLayout(columns);
+    contentLayout->addLayout(buttons);
+    contentLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    reload();
+}
+
+QWidget *SettingsView::withError(QWidget *field, const QString &setting)
+{
+    auto *box = new QWidget;
+    auto *l = new QVBoxLayout(box);
+    l->setContentsMargins(0, 0, 0, 0);
+    l->setSpacing(1);
+    l->addWidget(field);
+    auto *error = new QLabel;
+    error->setObjectName(QStringLiteral("error:") + setting);
+    error->setWordWrap(true);
+    error->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-size: 11px; }"));
+    error->hide();
+    l->addWidget(error);
+    if (m_environment.contains(setting) && !setting.endsWith(QLatin1StringView("_API_KEY"))) {
+        auto *note = new QLabel(tr("overridden now by %1 in the environment").arg(setting));
+        note->setStyleSheet(QStringLiteral("QLabel { color: #8e44ad; font-size: 11px; }"));
+        l->addWidget(note);
+    }
+    m_errorLabels.insert(setting, error);
+    return box;
+}
+
+void SettingsView::reload()
+{
+    // What the file and the key file say, without the environment: that is what Save writes back.
+    const SettingsLoad load = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false);
+    const Settings &s = load.settings;
+    const QSignalBlocker blockers[] = {QSignalBlocker(m_policy), QSignalBlocker(m_primary), QSignalBlocker(m_fallback)};
+    m_policy->setCurrentIndex(std::max(0, m_policy->findData(s.storyboard.preset)));
+    m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));
+    m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(s.storyboard.fallback ? toId(*s.storyboard.fallback) : QString())));
+    m_primaryTimeout->setText(durationText(s.storyboard.primaryTimeout));
+    m_fallbackTimeout->setText(durationText(s.storyboard.fallbackTimeout));
+    m_budget->setText(s.storyboard.totalBudget ? durationText(*s.storyboard.totalBudget) : QString());
+    for (Provider p : kProviders) {
+        const ProviderRow &r = m_providers[p];
+        r.baseUrl->setText(s.provider(p).baseUrl.toString());
+        r.model->setText(s.provider(p).model);
+        r.stream->setChecked(s.provider(p).stream);
+        describeKey(p, s);
+    }
+    m_imageModel->setText(s.pipeline.imageModel);
+    m_imageTimeout->setText(durationText(s.pipeline.imageTimeout));
+    m_imageRetries->setValue(s.pipeline.imageRetries);
+    m_captions->setChecked(s.pipeline.captions);
+    m_captionsTimeout->setText(durationText(s.pipeline.captionsTimeout));
+    m_dataDir->setText(s.dataDir);
+    m_storeContent->setChecked(s.pipeline.storeContent);
+    m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
+    validate();
+    if (!load.errors.isEmpty()) {
+        QStringList lines;
+        for (const ConfigError &e : load.errors)
+            lines << e.toString();
+        m_status->setText(tr("The settings file has problems; fix them here and Save: %1").arg(lines.join(QStringLiteral("; "))));
+    }
+}
+
+void SettingsView::describeKey(Provider p, const Settings &loaded)
+{
+    const ProviderRow &r = m_providers[p];
+    const QString var = apiKeyVariable(p);
+    const QString fromEnv = m_environment.value(var).trimmed();
+    if (!fromEnv.isEmpty())
+        r.keySource->setText(tr("environment %1: %2").arg(var, maskApiKey(fromEnv)));
+    else if (loaded.provider(p).hasKey())
+        r.keySource->setText(tr("key file (0600): %1").arg(maskApiKey(loaded.provider(p).apiKey)));
+    else
+        r.keySource->setText(m_usingSimulator ? tr("not set (the built-in simulator answers)") : tr("not set"));
+}
+
+Settings SettingsView::draft(QMap<QString, QString> *errors) const
+{
+    Settings s = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
+    auto duration = [&](QLineEdit *e, const QString &setting, milliseconds *out, bool optional) {
+        if (optional && e->text().trimmed().isEmpty())
+            return false;
+        QString why;
+        if (const auto d = parseDuration(e->text(), &why)) {
+            if (d->count() <= 0) {
+                errors->insert(setting, tr("must be greater than zero"));
+                return false;
+            }
+            *out = *d;
+            return true;
+        }
+        errors->insert(setting, why);
+        return false;
+    };
+    s.storyboard.preset = m_policy->currentData().toString();
+    s.storyboard.primary = providerFromId(m_primary->currentData().toString()).value_or(Provider::Gemini);
+    s.storyboard.fallback = providerFromId(m_fallback->currentData().toString());
+    s.storyboard.fallbackChosen = true;
+    duration(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), &s.storyboard.primaryTimeout, false);
+    duration(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), &s.storyboard.fallbackTimeout, false);
+    milliseconds budget{0};
+    if (duration(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET"), &budget, true))
+        s.storyboard.totalBudget = budget;
+    else
+        s.storyboard.totalBudget.reset();
+    for (Provider p : kProviders) {
+        ProviderSettings &ps = s.providers[p];
+        ps.baseUrl = QUrl(m_providers[p].baseUrl->text().trimmed());
+        ps.model = m_providers[p].model->text().trimmed();
+        ps.stream = m_providers[p].stream->isChecked();
+        const QString fromEnv = m_environment.value(apiKeyVariable(p)).trimmed();
+        if (!fromEnv.isEmpty())
+            ps.apiKey = fromEnv; // for the "needs a key" check only; never written
+    }
+    s.pipeline.imageModel = m_imageModel->text().trimmed();
+    if (s.pipeline.imageModel.isEmpty())
+        errors->insert(QStringLiteral("GEMINI_IMAGE_MODEL"), tr("needs a model name"));
+    duration(m_imageTimeout, QStringLiteral("IMAGE_TIMEOUT"), &s.pipeline.imageTimeout, false);
+    s.pipeline.imageRetries = m_imageRetries->value();
+    s.pipeline.captions = m_captions->isChecked();
+    duration(m_captionsTimeout, QStringLiteral("CAPTIONS_TIMEOUT"), &s.pipeline.captionsTimeout, false);
+    s.dataDir = m_dataDir->text().trimmed();
+    if (!s.dataDir.isEmpty() && QDir::isRelativePath(s.dataDir))
+        errors->insert(QStringLiteral("data directory"), tr("must be an absolute path (or empty for %1)").arg(m_paths.dataDir));
+    s.pipeline.storeContent = m_storeContent->isChecked();
+    // SPEC 4.6, as start-up applies it. Keys are required only once real providers are in use.
+    for (const ConfigError &e : SettingsLoader::validate(s, !m_usingSimulator)) {
+        if (!errors->contains(e.setting))
+            errors->insert(e.setting, e.message);
+    }
+    return s;
+}
+
+QString SettingsView::errorFor(const QString &setting) const
+{
+    const QLabel *l = m_errorLabels.value(setting);
+    return l && !l->isHidden() ? l->text() : QString();
+}
+
+void SettingsView::validate()
+{
+    QMap<QString, QString> errors;
+    draft(&errors);
+    for (auto it = m_errorLabels.begin(); it != m_errorLabels.end(); ++it) {
+        const QString message = errors.value(it.key());
+        it.value()->setText(message);
+        it.value()->setHidden(message.isEmpty());
+    }
+    // A refusal with no field of its own still blocks Save and is said below.
+    QStringList orphans;
+    for (auto it = errors.begin(); it != errors.end(); ++it) {
+        if (!m_errorLabels.contains(it.key()))
+            orphans << it.key() + QStringLiteral(": ") + it.value();
+    }
+    m_save->setEnabled(errors.isEmpty());
+    m_status->setText(orphans.isEmpty() ? (errors.isEmpty() ? QString() : tr("Fix the fields marked in red to save."))
+                                        : orphans.join(QLatin1Char('\n')));
+}
+
+bool SettingsView::save()
+{
+    QMap<QString, QString> errors;
+    const Settings s = draft(&errors);
+    if (!errors.isEmpty()) {
+        validate();
+        return false;
+    }
+    QString why;
+    if (!SettingsFile::save(s, m_paths.settingsFile, &why)) {
+        m_status->setText(why);
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("ui/language"), m_language->currentData().toString());
+    m_status->setText(tr("Saved to %1. Restart Bullpen to use the new settings.").arg(QDir::toNativeSeparators(m_paths.settingsFile)));
+    Q_EMIT saved(m_paths.settingsFile);
+    return true;
+}
+
+void SettingsView::setKey(Provider p)
+{
+    bool ok = false;
+    const QString key = QInputDialog::getText(this, tr("API key for %1").arg(toId(p)),
+                                              tr("Paste the key. It is written to %1 (mode 0600) and never shown again. Leave empty to "
+                                                 "remove it.")
+                                                  .arg(m_paths.keyFile),
+                                              QLineEdit::Password, QString(), &ok)
+                          .trimmed();
+    if (!ok)
+        return;
+    QString why;
+    if (!KeyFile::setKey(m_paths.keyFile, apiKeyVariable(p), key, &why)) {
+        m_status->setText(why);
+        return;
+    }
+    const Settings loaded = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
+    describeKey(p, loaded);
+    m_status->setText(m_environment.contains(apiKeyVariable(p))
+                          ? tr("Saved to the key file, but %1 in the environment still wins.").arg(apiKeyVariable(p))
+                          : tr("Key saved to %1. Restart Bullpen to use it.").arg(m_paths.keyFile));
+    validate();
+}
+
+} // namespace bullpen

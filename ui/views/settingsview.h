@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/settings.h"
+
+#include <QMap>
+#include <QProcessEnvironment>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace bullpen {
+
+// SPEC 9.7: providers (kind, base URL, model, where the key comes from), stage policies and timeouts,
+// the data directory, whether prompts and responses are stored, and the interface language. Validated
+// as SPEC 4.6 while typing, each message beside its field; Save stays off while anything is refused.
+// Keys are never shown back: only where they come from and a mask (`AIza…9f3c`). A key typed here goes
+// to the 0600 key file, never to the settings file.
+class SettingsView final : public QWidget
+{
+    Q_OBJECT
+public:
+    struct Paths
+    {
+        QString settingsFile;
+        QString keyFile;
+        QString dataDir; // in use now
+    };
+    SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent = nullptr);
+
+    // The settings the fields describe, and what SPEC 4.6 refuses in them (setting name → message).
+    Settings draft(QMap<QString, QString> *errors) const;
+    QString errorFor(const QString &setting) const; // as shown beside the field; empty when fine
+    bool save();
+    void reload();
+
+Q_SIGNALS:
+    void saved(const QString &path);
+
+private:
+    struct ProviderRow
+    {
+        QLineEdit *baseUrl;
+        QLineEdit *model;
+        QCheckBox *stream;
+        QLabel *keySource;
+        QPushButton *setKey;
+    };
+    QWidget *withError(QWidget *field, const QString &setting);
+    void validate();
+    void setKey(Provider provider);
+    void describeKey(Provider provider, const Settings &loaded);
+
+    Paths m_paths;
+    QProcessEnvironment m_environment;
+    bool m_usingSimulator;
+    QComboBox *m_policy;
+    QComboBox *m_primary;
+    QComboBox *m_fallback;
+    QLineEdit *m_primaryTimeout;
+    QLineEdit *m_fallbackTimeout;
+    QLineEdit *m_budget;
+    QLineEdit *m_imageModel;
+    QLineEdit *m_imageTimeout;
+    QSpinBox *m_imageRetries;
+    QCheckBox *m_captions;
+    QLineEdit *m_captionsTimeout;
+    QLineEdit *m_dataDir;
+    QCheckBox *m_storeContent;
+    QComboBox *m_language;
+    QMap<Provider, ProviderRow> m_providers;
+    QMap<QString, QLabel *> m_errorLabels;
+    QPushButton *m_save;
+    QLabel *m_status;
+};
+
+} // namespace bullpen
