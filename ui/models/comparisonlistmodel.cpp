@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
+#include <QScopedValueRollback>
 
 namespace bullpen {
 
@@ -16,11 +17,14 @@ ComparisonListModel::ComparisonListModel(QObject *parent)
 
 void ComparisonListModel::setStore(Store *store)
 {
-    beginResetModel();
-    m_store = store;
-    m_rows.clear();
-    m_exhausted = store == nullptr;
-    endResetModel();
+    {
+        const QScopedValueRollback guard(m_fetching, true); // no fetchMore() while the reset is in flight
+        beginResetModel();
+        m_store = store;
+        m_rows.clear();
+        m_exhausted = store == nullptr;
+        endResetModel();
+    }
     if (m_store)
         fetchMore({});
 }
@@ -105,12 +109,13 @@ QVariant ComparisonListModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-bool ComparisonListModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted; }
+bool ComparisonListModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && !m_fetching; }
 
 void ComparisonListModel::fetchMore(const QModelIndex &parent)
 {
-    if (parent.isValid() || m_exhausted || !m_store)
+    if (parent.isValid() || m_exhausted || m_fetching || !m_store)
         return;
+    const QScopedValueRollback guard(m_fetching, true);
     std::optional<qint64> beforeMs;
     QString beforeId;
     if (!m_rows.isEmpty()) {

@@ -39,6 +39,7 @@ private:
     Store *m_store = nullptr;
     QList<Comparison> m_rows;
     bool m_exhausted = true;
+    bool m_fetching = false;
 };
 
 } // namespace bullpen

@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
+#include <QScopedValueRollback>
 
 #include <QSet>
 
@@ -55,6 +56,7 @@ QList<GenerationRow> FailureHistoryModel::page(const HistoryFilter &filter)
 
 void FailureHistoryModel::setFilter(const HistoryFilter &filter)
 {
+    const QScopedValueRollback guard(m_fetching, true); // no fetchMore() while the reset is in flight
     beginResetModel();
     m_filter = filter;
     m_filter.beforeMs.reset();
@@ -174,12 +176,13 @@ QVariant FailureHistoryModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && m_store; }
+bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && !m_fetching && m_store; }
 
 void FailureHistoryModel::fetchMore(const QModelIndex &parent)
 {
-    if (parent.isValid() || m_exhausted || m_rows.isEmpty())
+    if (parent.isValid() || m_exhausted || m_fetching || m_rows.isEmpty())
         return;
+    const QScopedValueRollback guard(m_fetching, true);
     HistoryFilter f = m_filter;
     f.beforeMs = m_rows.constLast().createdAtMs;
     f.beforeId = m_rows.constLast().id;

@@ -60,6 +60,7 @@ private:
     HistoryFilter m_filter;
     QList<Row> m_rows;
     bool m_exhausted = true;
+    bool m_fetching = false; // views and testers may ask for more while rows are being inserted
     QString m_error;
 };
 

@@ -94,6 +94,11 @@ CompareView::CompareView(Store *store, QWidget *parent)
         if (current.isValid())
             showComparison(m_history->at(current.row()));
     });
+    // A click on the row that is already current (it moved down as newer ones arrived) reopens it too.
+    connect(m_historyTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        if (index.isValid() && m_history->at(index.row()).id != shownComparison())
+            showComparison(m_history->at(index.row()));
+    });
 
     auto *sides = new QGridLayout;
     for (int i = 0; i < 2; ++i) {

@@ -423,6 +423,14 @@ QList<Event> FailuresView::eventsFromAttempts(const GenerationRow &row, const QL
         fin.fallbackApplied = row.fallbackApplied;
         add(microseconds(qint64(row.elapsedMs * 1000)), fin);
     }
+    // Stored times are whole milliseconds: put the events back in time order (finish last), renumbered.
+    std::stable_sort(out.begin(), out.end(), [](const Event &a, const Event &b) {
+        const bool aEnd = std::holds_alternative<GenerationFinished>(a.body);
+        const bool bEnd = std::holds_alternative<GenerationFinished>(b.body);
+        return aEnd != bEnd ? bEnd : a.at < b.at;
+    });
+    for (int i = 0; i < out.size(); ++i)
+        out[i].sequence = quint64(i);
     return out;
 }
 

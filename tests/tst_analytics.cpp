@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+// The pure logic and store queries behind the console's history views (issue 6): word diff, latency
+// statistics, the extra wait fallback added, export masking and quoting, the synthetic history, stored
+// comparisons, and the settings and key files the Settings view writes.
+#include "analytics/latencystats.h"
+#include "config/settings.h"
+#include "contract/textdiff.h"
+#include "pipeline/comparison.h"
+#include "store/historyexport.h"
+#include "store/historyfiller.h"
+#include "store/store.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+using namespace bullpen;
+
+class tst_Analytics : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void diff_data()
+    {
+        QTest::addColumn<QString>("left");
+        QTest::addColumn<QString>("right");
+        QTest::addColumn<int>("changedLeft");
+        QTest::addColumn<int>("changedRight");
+        QTest::addColumn<QString>("leftChanged"); // the changed text on the left, joined
+        QTest::addColumn<QString>("rightChanged");
+        QTest::newRow("identical") << "the cat sat" << "the cat sat" << 0 << 0 << "" << "";
+        QTest::newRow("one word replaced") << "the cat sat" << "the dog sat" << 1 << 1 << "cat " << "dog ";
+        QTest::newRow("prefix added") << "a quiet road" << "Wide shot: a quiet road" << 0 << 3 << "" << "Wide shot: ";
+        QTest::newRow("hangul") << QStringLiteral("하루는 학교에 간다.") << QStringLiteral("하루는 집에 간다.") << 1 << 1
+                                << QStringLiteral("학교에 ") << QStringLiteral("집에 ");
+        QTest::newRow("punctuation is a word") << "yes." << "yes!" << 1 << 1 << "." << "!";
+        QTest::newRow("whitespace only differs") << "a  b" << "a b" << 0 << 0 << "" << "";
+    }
+
+    void diff()
+    {
+        QFETCH(QString, left);
+        QFETCH(QString, right);
+        const TextDiff d = TextDiff::compute(left, right);
+        QTEST(d.changedLeft, "changedLeft");
+        QTEST(d.changedRight, "changedRight");
+        auto changed = [](const QList<DiffSpan> &spans) {
+            QString s;
+            for (const DiffSpan &span : spans)
+                s += span.changed ? span.text : QString();
+            return s;
+        };
+        QTEST(changed(d.left), "leftChanged");
+        QTEST(changed(d.right), "rightChanged");
+        // Nothing is lost: the spans put back together are the texts.
+        QString l, r;
+        for (const DiffSpan &s : d.left)
+            l += s.text;
+        for (const DiffSpan &s : d.right)
+            r += s.text;
+        QCOMPARE(l, left);
+        QCOMPARE(r, right);
+    }
+
+    void diffHtmlEscapes()
+    {
+        const TextDiff d = TextDiff::compute(QStringLiteral("a <b> c"), QStringLiteral("a <i> c"));
+        const QString html = TextDiff::toHtml(d.right, QStringLiteral("background:yellow"));
+        QVERIFY2(!html.contains(QStringLiteral("<i>")), qPrintable(html));
+        // Punctuation marks are words of their own: only the letter changed.
+        QVERIFY2(html.contains(QStringLiteral("&lt;<span style=\"background:yellow\">i</span>&gt;")), qPrintable(html));
+    }
+
+    void diffTooLongIsWhole()
+    {
+        const QString a = QStringLiteral("w ").repeated(3000);
+        const TextDiff d = TextDiff::compute(a, a + QStringLiteral("x"), 2000);
+        QCOMPARE(d.left.size(), 1);
+        QVERIFY(d.left.first().changed);
+    }
+
+    void percentiles()
+    {
+        LatencyStats stats(0, 3000, 1000);
+        for (int i = 1; i <= 100; ++i)
+            stats.add(LatencySample{500, double(i), i % 4 != 0});
+        stats.add(LatencySample{1500, 7, true});
+        stats.add(LatencySample{-1, 9, true}); // before the range: ignored
+        QCOMPARE(stats.buckets().size(), std::size_t(3));
+        const LatencyBucket &b = stats.buckets()[0];
+        QCOMPARE(b.count(), 100);
+        QCOMPARE(b.percentile(50), 50.0);
+        QCOMPARE(b.percentile(90), 90.0);
+        QCOMPARE(b.percentile(99), 99.0);
+        QCOMPARE(b.successRate(), 0.75);
+        QCOMPARE(stats.buckets()[1].percentile(50), 7.0);
+        QCOMPARE(stats.buckets()[2].count(), 0);
+        QCOMPARE(stats.total(), 101);
+        // A live sample past the end extends the range.
+        QCOMPARE(stats.add(LatencySample{5500, 3, true}), 5);
+        QCOMPARE(stats.buckets().size(), std::size_t(6));
+    }
+
+    void addAllMatchesAdd()
+    {
+        QList<LatencySample> samples;
+        for (int i = 0; i < 5000; ++i)
+            samples << LatencySample{(i * 7919) % 100'000, double((i * 104729) % 30'000), i % 3 != 0};
+        LatencyStats one(0, 100'000, 10'000), all(0, 100'000, 10'000);
+        for (const LatencySample &s : samples)
+            one.add(s);
+        all.addAll(samples);
+        for (std::size_t i = 0; i < one.buckets().size(); ++i)
+            QCOMPARE(one.buckets()[i].durations, all.buckets()[i].durations);
+        QCOMPARE(one.histogramSuccess(), all.histogramSuccess());
+        QCOMPARE(one.histogramFailure(), all.histogramFailure());
+        QCOMPARE(one.successMedian(), all.successMedian());
+    }
+
+    void histogramBins()
+    {
+        QCOMPARE(LatencyStats::histogramBin(0), 0);
+        QCOMPARE(LatencyStats::histogramBin(249.9), 0);
+        QCOMPARE(LatencyStats::histogramBin(250), 1);
+        QCOMPARE(LatencyStats::histogramBin(60'000), 11);
+        QCOMPARE(LatencyStats::histogramBin(1e9), int(LatencyStats::histogramEdges().size()) - 1);
+    }
+
+    void extraWait()
+    {
+        LatencyStats stats(0, 10'000, 10'000);
+        for (double ms : {1000.0, 2000.0, 3000.0}) // primary success median: 2000
+            stats.add(LatencySample{100, ms, true});
+        stats.setFallbackWaits({FallbackWait{200, QStringLiteral("gemini"), QStringLiteral("qwen"), 60'000, 2500, true},
+                                FallbackWait{300, QStringLiteral("gemini"), QStringLiteral("qwen"), 500, 1000, true}});
+        std::vector<double> extra = stats.extraWaits();
+        std::sort(extra.begin(), extra.end());
+        QCOMPARE(extra, (std::vector<double>{-500.0, 60'500.0})); // relief can be quicker than the primary
+        QCOMPARE(stats.extraWaitPercentile(0, 50), -500.0);
+        QCOMPARE(stats.extraWaitPercentile(0, 90), 60'500.0);
+    }
+
+    void storeQueriesOnFilledHistory()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const HistoryFillResult filled = HistoryFiller::fill(store->databasePath(), {20'000, now - 86'400'000, now, 3});
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        QCOMPARE(filled.attempts, 20'000);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 20'000);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), filled.generations);
+        // Same seed, same history.
+        QTemporaryDir dir2;
+        auto store2 = Store::open(dir2.path(), &error);
+        QCOMPARE(HistoryFiller::fill(store2->databasePath(), {20'000, now - 86'400'000, now, 3}).generations, filled.generations);
+
+        // The filter's count agrees with its pages.
+        HistoryFilter failed;
+        failed.states = {QStringLiteral("failed")};
+        const qint64 count = store->count(failed);
+        QVERIFY(count > 100);
+        qint64 paged = 0;
+        HistoryFilter page = failed;
+        for (;;) {
+            const QList<GenerationRow> rows = store->generations(page, 500);
+            paged += rows.size();
+            if (rows.size() < 500)
+                break;
+            page.beforeMs = rows.constLast().createdAtMs;
+            page.beforeId = rows.constLast().id;
+        }
+        QCOMPARE(paged, count);
+        HistoryFilter relieved;
+        relieved.fallbackApplied = true;
+        QCOMPARE(store->count(relieved), store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE fallback_applied = 1")));
+        // Every failure has its next step.
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'failed' AND next_step IS NULL")), 0);
+
+        // Fallback waits: one per relief attempt, with the primary's time of the same generation.
+        const QList<FallbackWait> waits = store->fallbackWaits(QStringLiteral("storyboard"), now - 86'400'000, now + 86'400'000, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(qint64(waits.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE role = 'fallback'")));
+        for (const FallbackWait &w : waits) {
+            QCOMPARE(w.primaryProvider, QStringLiteral("gemini"));
+            QCOMPARE(w.fallbackProvider, QStringLiteral("qwen"));
+            QVERIFY(w.primaryMs > 0);
+        }
+        const QList<LatencySample> image = store->latencySamples(QStringLiteral("gemini"), QStringLiteral("primary"), 0, now + 86'400'000, &error,
+                                                                 QStringLiteral("image"));
+        QCOMPARE(qint64(image.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE stage = 'image'")));
+    }
+
+    void exportIsMaskedAndQuoted()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        HistoryFiller::fill(store->databasePath(), {3000, now - 3'600'000, now, 5});
+        HistoryFilter failed;
+        failed.states = {QStringLiteral("failed")};
+        const qint64 count = store->count(failed);
+        QByteArray csv;
+        QBuffer out(&csv);
+        out.open(QIODevice::WriteOnly);
+        const HistoryExport::Outcome o = HistoryExport::write(*store, failed, HistoryExport::Format::Csv, HistoryExport::Ids::MaskedOnly, out);
+        QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
+        QCOMPARE(o.rows, count);
+        const QList<QByteArray> lines = csv.trimmed().split('\n');
+        QCOMPARE(qint64(lines.size()), count + 1);
+        QVERIFY(lines.first().startsWith("created_at,user,generation,state"));
+        QVERIFY(!lines.first().contains("generation_id"));
+        // No full generation id anywhere: only the masked form.
+        const QString someId = store->generations(failed, 1).constFirst().id;
+        QVERIFY(!csv.contains(someId.toUtf8()));
+        QVERIFY(csv.contains(someId.left(8).toUtf8()));
+        QVERIFY(!csv.contains("synthetic-user-")); // the keyed hash stays in the store
+
+        QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("=HYPERLINK(1)"))), QStringLiteral("'=HYPERLINK(1)"));
+        QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("a,\"b\""))), QStringLiteral("\"a,\"\"b\"\"\""));
+        QCOMPARE(HistoryExport::csvField(QJsonValue(-3.5)), QStringLiteral("-3.5"));
+        QCOMPARE(HistoryExport::csvField(QJsonValue()), QString());
+
+        QByteArray jsonl;
+        QBuffer out2(&jsonl);
+        out2.open(QIODevice::WriteOnly);
+        HistoryExport::write(*store, failed, HistoryExport::Format::JsonLines, HistoryExport::Ids::WithFull, out2);
+        const QJsonObject first = QJsonDocument::fromJson(jsonl.split('\n').first()).object();
+        QVERIFY(first.value(QLatin1StringView("generation_id")).toString().startsWith(QLatin1StringView("gen_")));
+        QVERIFY(first.value(QLatin1StringView("generation")).toString().contains(QChar(0x2026)));
+    }
+
+    void comparisonsRoundTrip()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(dir.path(), &error);
+        Comparison c;
+        c.id = QStringLiteral("cmp_1");
+        c.createdAtMs = 1000;
+        c.userMask = QStringLiteral("ha****ul");
+        c.primary.provider = Provider::Gemini;
+        c.primary.done = true;
+        c.primary.state = FinalState::Succeeded;
+        c.primary.storyboardMs = 812.5;
+        c.primary.tokens = TokenUsage{10, 20};
+        Storyboard board;
+        board.title = QStringLiteral("T");
+        for (int i = 1; i <= 4; ++i)
+            board.panels << Panel{i, panelRoles().at(i - 1), QStringLiteral("scene %1").arg(i), {QStringLiteral("A")}, {}};
+        c.primary.storyboard = board;
+        c.fallback.provider = Provider::Qwen;
+        c.fallback.done = true;
+        c.fallback.state = FinalState::Failed;
+        c.fallback.publicCode = QStringLiteral("AI_PROVIDER_INVALID_OUTPUT");
+        c.fallback.validation = QStringLiteral("panels: expected 4, got 3");
+        store->recordComparison(c.toRow(false), QStringLiteral("gen_a"), QStringLiteral("gen_b"));
+        Comparison d = c;
+        d.id = QStringLiteral("cmp_2");
+        d.createdAtMs = 2000;
+        store->recordComparison(d.toRow(true), QString(), QString());
+        QVERIFY(store->flush());
+
+        const QList<ComparisonRow> rows = store->comparisons(10);
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows.first().id, QStringLiteral("cmp_2")); // newest first
+        const auto back = Comparison::fromRow(rows.last());
+        QVERIFY(back);
+        QCOMPARE(back->primary.storyboardMs, 812.5);
+        QCOMPARE(back->primary.tokens, (TokenUsage{10, 20}));
+        QCOMPARE(back->fallback.validation, QStringLiteral("panels: expected 4, got 3"));
+        QVERIFY(!back->contentStored);
+        QVERIFY(!back->primary.storyboard); // content off: metadata only
+        const auto withContent = Comparison::fromRow(*store->comparison(QStringLiteral("cmp_2")));
+        QVERIFY(withContent->contentStored);
+        QCOMPARE(withContent->primary.storyboard, std::optional<Storyboard>(board));
+        // Keyset paging.
+        QCOMPARE(store->comparisons(10, 2000, QStringLiteral("cmp_2")).size(), 1);
+    }
+
+    void settingsFileRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bullpen.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"future_key\": 42, \"providers\": {\"gemini\": {\"api_key\": \"leak\"}}}");
+        f.close();
+        Settings s = Settings::defaults();
+        s.storyboard.fallback = Provider::Qwen;
+        s.storyboard.primaryTimeout = std::chrono::milliseconds(1500);
+        s.storyboard.totalBudget = std::chrono::seconds(90);
+        s.pipeline.storeContent = true;
+        s.pipeline.imageRetries = 4;
+        s.dataDir = dir.filePath(QStringLiteral("data"));
+        s.providers[Provider::Gemini].apiKey = QStringLiteral("secret-key-that-must-not-be-written");
+        QString error;
+        QVERIFY2(SettingsFile::save(s, path, &error), qPrintable(error));
+        QFile in(path);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray text = in.readAll();
+        QVERIFY(!text.contains("secret-key"));
+        QVERIFY(!text.contains("leak")); // a key found in the old file is dropped, not kept
+        QVERIFY(text.contains("future_key")); // unknown keys survive
+        const SettingsLoad load = SettingsLoader::load(path, QString(), QProcessEnvironment(), false);
+        QVERIFY2(load.ok(), qPrintable(load.errors.isEmpty() ? QString() : load.errors.first().toString()));
+        QCOMPARE(load.settings.storyboard.fallback, std::optional<Provider>(Provider::Qwen));
+        QCOMPARE(load.settings.storyboard.primaryTimeout, std::chrono::milliseconds(1500));
+        QCOMPARE(load.settings.storyboard.totalBudget, std::optional<std::chrono::milliseconds>(std::chrono::seconds(90)));
+        QVERIFY(load.settings.pipeline.storeContent);
+        QCOMPARE(load.settings.pipeline.imageRetries, 4);
+        QCOMPARE(load.settings.dataDir, s.dataDir);
+    }
+
+    void pipelineSettingsRefusedWhenWronglyTyped()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bullpen.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"pipeline\": {\"image_retries\": 9, \"captions\": \"yes\", \"image_timeout\": \"90\"}}");
+        f.close();
+        const SettingsLoad load = SettingsLoader::load(path, QString(), QProcessEnvironment(), false);
+        QStringList where;
+        for (const ConfigError &e : load.errors)
+            where << e.setting;
+        QVERIFY2(where.join(QLatin1Char('|')).contains(QStringLiteral("pipeline.image_retries")), qPrintable(where.join(QLatin1Char('|'))));
+        QVERIFY(where.join(QLatin1Char('|')).contains(QStringLiteral("pipeline.captions")));
+        QVERIFY(where.join(QLatin1Char('|')).contains(QStringLiteral("pipeline.image_timeout")));
+        for (const QString &w : std::as_const(where))
+            QVERIFY2(w.startsWith(path), qPrintable(w)); // each names the file
+    }
+
+    void keyFileIsOwnerOnlyAndKeepsOtherLines()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("keys.env"));
+        QString error;
+        QVERIFY(KeyFile::setKey(path, QStringLiteral("GEMINI_API_KEY"), QStringLiteral("g-1"), &error));
+        QVERIFY(KeyFile::setKey(path, QStringLiteral("OPENAI_API_KEY"), QStringLiteral("o-1"), &error));
+        QVERIFY(KeyFile::setKey(path, QStringLiteral("GEMINI_API_KEY"), QStringLiteral("g-2"), &error));
+        struct stat st{};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 0777, 0600u);
+        const SettingsLoad load = SettingsLoader::load(QString(), path, QProcessEnvironment(), false);
+        QVERIFY(load.ok());
+        QCOMPARE(load.settings.provider(Provider::Gemini).apiKey, QStringLiteral("g-2"));
+        QCOMPARE(load.settings.provider(Provider::OpenAI).apiKey, QStringLiteral("o-1"));
+        QVERIFY(KeyFile::setKey(path, QStringLiteral("GEMINI_API_KEY"), QString(), &error)); // removed
+        QVERIFY(!SettingsLoader::load(QString(), path, QProcessEnvironment(), false).settings.provider(Provider::Gemini).hasKey());
+        QCOMPARE(maskApiKey(QStringLiteral("AIzaSyD-1234567890abcdef9f3c")), QStringLiteral("AIza…9f3c"));
+        QVERIFY(!maskApiKey(QStringLiteral("short")).contains(QStringLiteral("short")));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Analytics)
+#include "tst_analytics.moc"

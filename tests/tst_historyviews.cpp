@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+// The console's history views (issue 6): the failures model and view over a real SQLite store (paging,
+// filters, detail pane, export), the latency view (store load, then live updates that redraw one
+// bucket), compare over loopback against the simulator (both sides at once, diff, stored, reopened),
+// the settings view's validation beside each field, and the Korean translation.
+#include "models/comparemodel.h"
+#include "models/comparisonlistmodel.h"
+#include "models/failurehistorymodel.h"
+#include "models/storequeue.h"
+#include "pipeline/comparison.h"
+#include "runtime/enginesetup.h"
+#include "store/historyfiller.h"
+#include "views/compareview.h"
+#include "views/failuresview.h"
+#include "views/latencyview.h"
+#include "views/mainwindow.h"
+#include "views/runview.h"
+#include "views/settingsview.h"
+#include "views/timelinewidget.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+
+using namespace bullpen;
+
+class tst_HistoryViews : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<Store> m_store;
+    qint64 m_now = 0;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        m_store = Store::open(m_dir.path(), &error);
+        QVERIFY2(m_store, qPrintable(error));
+        m_now = QDateTime::currentMSecsSinceEpoch();
+        const HistoryFillResult r = HistoryFiller::fill(m_store->databasePath(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11});
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    }
+
+    void failureModelPagesThroughTheFilter()
+    {
+        FailureHistoryModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setStore(m_store.get());
+        HistoryFilter failed;
+        failed.states = {QStringLiteral("failed")};
+        model.setFilter(failed);
+        const qint64 expected = m_store->count(failed);
+        QVERIFY(expected > FailureHistoryModel::kPageSize);
+        QCOMPARE(model.rowCount(), FailureHistoryModel::kPageSize);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        while (model.canFetchMore({}))
+            model.fetchMore({});
+        QCOMPARE(qint64(model.rowCount()), expected);
+        QCOMPARE(inserted.count(), int((expected - 1) / FailureHistoryModel::kPageSize)); // one insert per page
+        qint64 previous = std::numeric_limits<qint64>::max();
+        QSet<QString> ids;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QModelIndex i = model.index(r, FailureHistoryModel::Generation);
+            const qint64 at = i.data(FailureHistoryModel::CreatedAtRole).toLongLong();
+            QVERIFY(at <= previous); // newest first
+            previous = at;
+            const QString full = i.data(FailureHistoryModel::GenerationIdRole).toString();
+            QVERIFY(!ids.contains(full)); // keyset paging: no row twice
+            ids.insert(full);
+            QVERIFY(i.data().toString().contains(QChar(0x2026)));
+            QVERIFY(!i.data().toString().contains(full));
+            QCOMPARE(model.index(r, FailureHistoryModel::PublicCode).data().toString().isEmpty(), false);
+        }
+        // A filter change is one reset back to the first page.
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        HistoryFilter timeouts = failed;
+        timeouts.kind = QStringLiteral("TIMEOUT");
+        model.setFilter(timeouts);
+        QCOMPARE(reset.count(), 1);
+        for (int r = 0; r < model.rowCount(); ++r)
+            QCOMPARE(model.index(r, FailureHistoryModel::Kind).data().toString(), QStringLiteral("TIMEOUT"));
+    }
+
+    void failuresViewFiltersChartsDetailAndExport()
+    {
+        StoreQueue queue(m_store.get());
+        FailuresView view(m_store.get(), &queue);
+        QSignalSpy charts(&view, &FailuresView::chartsUpdated);
+        QVERIFY(charts.wait(10'000));
+        view.resize(1200, 800);
+        view.show();
+        // Pick a public code: every row carries it, and the code chart has that one bar.
+        auto *code = view.findChild<QComboBox *>(QStringLiteral("codeCombo"));
+        code->setCurrentIndex(code->findData(QStringLiteral("AI_PROVIDER_RATE_LIMITED")));
+        Q_EMIT code->activated(code->currentIndex());
+        QVERIFY(charts.wait(10'000));
+        QVERIFY(view.model()->rowCount() > 0);
+        for (int r = 0; r < view.model()->rowCount(); ++r)
+            QCOMPARE(view.model()->index(r, FailureHistoryModel::PublicCode).data().toString(), QStringLiteral("AI_PROVIDER_RATE_LIMITED"));
+        QCOMPARE(view.countsByCode().size(), 1);
+        QCOMPARE(view.countsByCode().first().second, m_store->count(view.currentFilter()));
+
+        // Detail pane: the full id (only here), the chain drawn from the attempts, the next step.
+        view.table()->selectRow(1);
+        const QString id = view.model()->index(1, 0).data(FailureHistoryModel::GenerationIdRole).toString();
+        QCOMPARE(view.detailGenerationId(), id);
+        auto *header = view.findChild<QLabel *>(QStringLiteral("detailHeader"));
+        QVERIFY2(header->text().contains(id), qPrintable(header->text()));
+        auto *next = view.findChild<QLabel *>(QStringLiteral("detailNextStep"));
+        QVERIFY(next->isVisibleTo(&view));
+        QVERIFY2(next->text().contains(QStringLiteral("rate")) || next->text().contains(QStringLiteral("Retry")), qPrintable(next->text()));
+        auto *events = view.findChild<QTableView *>(QStringLiteral("detailEvents"));
+        QVERIFY(events->model()->rowCount() >= 4); // started, attempt started, attempt completed, finished
+
+        // Export: masked as on screen, all of what the filter selects.
+        const QString path = m_dir.filePath(QStringLiteral("export.csv"));
+        QSignalSpy exported(&view, &FailuresView::exportFinished);
+        view.exportTo(path, HistoryExport::Format::Csv);
+        QVERIFY(exported.wait(10'000));
+        QCOMPARE(exported.first().at(2).toString(), QString());
+        QCOMPARE(exported.first().at(1).toLongLong(), m_store->count(view.currentFilter()));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray csv = f.readAll();
+        QVERIFY(!csv.contains(id.toUtf8()));
+        QVERIFY(csv.contains(id.left(8).toUtf8()));
+        // An export to a folder that does not exist says so and leaves nothing behind.
+        exported.clear();
+        view.exportTo(m_dir.filePath(QStringLiteral("missing/export.csv")), HistoryExport::Format::Csv);
+        QVERIFY(exported.wait(10'000));
+        QVERIFY(!exported.first().at(2).toString().isEmpty());
+    }
+
+    void eventsRebuiltFromAttempts()
+    {
+        HistoryFilter relieved;
+        relieved.fallbackApplied = true;
+        const GenerationRow row = m_store->generations(relieved, 1).constFirst();
+        const QList<Event> events = FailuresView::eventsFromAttempts(row, m_store->attempts(row.id));
+        QStringList types;
+        for (const Event &e : events)
+            types << e.type();
+        QVERIFY2(types.contains(QStringLiteral("storyboard_fallback_triggered")), qPrintable(types.join(QLatin1Char(','))));
+        QCOMPARE(types.first(), QStringLiteral("generation_started"));
+        QCOMPARE(types.last(), QStringLiteral("generation_finished"));
+        // In time order.
+        for (int i = 1; i < events.size(); ++i)
+            QVERIFY(events[i].at >= events[i - 1].at || events[i].type() == QStringLiteral("generation_finished"));
+        QCOMPARE(events.last().sequence, quint64(events.size() - 1));
+    }
+
+    void latencyViewLoadsThenUpdatesOneBucket()
+    {
+        StoreQueue queue(m_store.get());
+        LatencyView view(m_store.get(), &queue);
+        QSignalSpy loaded(&view, &LatencyView::loaded);
+        QVERIFY(loaded.wait(10'000)); // the first load, from the constructor
+        view.setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
+        view.setRange(7LL * 24 * 3'600'000, 3'600'000);
+        view.reload();
+        QVERIFY(loaded.wait(10'000));
+        const qint64 stored = m_store->scalar(
+            QStringLiteral("SELECT COUNT(*) FROM attempts WHERE provider = 'gemini' AND role = 'primary' AND stage = 'storyboard'"));
+        QCOMPARE(view.stats().total(), stored);
+        QVERIFY(view.pointCount() > 100);
+        const quint64 redraws = view.fullRedraws();
+        const int points = view.pointCount();
+
+        // A live attempt: added to its bucket, that bucket's point replaced; no full redraw.
+        Event e;
+        e.generationId = QStringLiteral("gen_live");
+        e.wallTime = QDateTime::currentDateTimeUtc();
+        AttemptCompleted a;
+        a.provider = Provider::Gemini;
+        a.role = Role::Primary;
+        a.stage = Stage::Storyboard;
+        a.success = true;
+        a.duration = std::chrono::microseconds(1'234'000);
+        e.body = a;
+        QSignalSpy live(&view, &LatencyView::liveUpdated);
+        view.addEvents({e});
+        QCOMPARE(live.count(), 1);
+        QCOMPARE(view.stats().total(), stored + 1);
+        QCOMPARE(view.fullRedraws(), redraws);
+        QVERIFY(view.pointCount() == points || view.pointCount() == points + 1); // a new hour may have begun
+        // Another provider's attempt changes nothing here.
+        a.provider = Provider::Qwen;
+        e.body = a;
+        view.addEvents({e});
+        QCOMPARE(live.count(), 1);
+    }
+
+    void compareRunsBothAtOnceAndIsKept()
+    {
+        QTemporaryDir data;
+        SetupOptions options;
+        options.forceSimulator = true;
+        options.dataDir = data.path();
+        options.environment = QProcessEnvironment();
+        options.settingsFile = data.filePath(QStringLiteral("none.json"));
+        options.keyFile = data.filePath(QStringLiteral("none.env"));
+        EngineSetup engine;
+        QVERIFY(engine.init(options));
+        MainWindow window(engine);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        RunView *run = window.runView();
+        run->setStory(QStringLiteral("Mina finds a lost dog. \"Where is your home?\" Mina asks. The dog runs to the park. Its family waits there."));
+        run->setScenario(QStringLiteral("healthy"));
+        QAbstractItemModelTester tester(window.compareView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester listTester(window.compareView()->history(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QSignalSpy finished(window.comparisons(), &ComparisonRunner::finished);
+        QSignalSpy updated(window.comparisons(), &ComparisonRunner::updated);
+        auto *button = run->findChild<QPushButton *>(QStringLiteral("runCompareButton"));
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(finished.wait(20'000));
+        QCOMPARE(updated.count(), 2); // one per side
+        const Comparison c = finished.first().first().value<Comparison>();
+        QCOMPARE(c.primary.provider, Provider::Gemini);
+        QCOMPARE(c.fallback.provider, Provider::Qwen);
+        QCOMPARE(c.primary.state, FinalState::Succeeded);
+        QCOMPARE(c.fallback.state, FinalState::Succeeded);
+        QCOMPARE(c.primary.validation, QStringLiteral("valid"));
+        QVERIFY(c.primary.tokens.known());
+        QVERIFY(c.primary.storyboardMs > 0 && c.fallback.storyboardMs > 0);
+        QVERIFY(engine.store()->flush());
+        const auto p = engine.store()->generation(c.primary.generationId);
+        const auto f = engine.store()->generation(c.fallback.generationId);
+        QVERIFY(p && f);
+        QCOMPARE(p->policy, QStringLiteral("compare"));
+        // Both at once: the fallback side started before the primary side ended.
+        QVERIFY(f->createdAtMs <= p->finishedAtMs.value_or(0));
+        // Each side alone: no relief inside a comparison.
+        QCOMPARE(engine.store()->attempts(c.primary.generationId).constFirst().value(QLatin1StringView("provider")).toString(),
+                 QStringLiteral("gemini"));
+        for (const QJsonObject &a : engine.store()->attempts(c.primary.generationId))
+            QVERIFY(a.value(QLatin1StringView("role")).toString() == u"primary");
+
+        CompareView *view = window.compareView();
+        QCOMPARE(view->shownComparison(), c.id);
+        QVERIFY(view->model()->changedWords() > 0);
+        QVERIFY(view->model()->index(CompareModel::Panel1, 1).data(CompareModel::ChangedRole).toBool());
+        QVERIFY(view->model()->index(CompareModel::Panel1, 1).data(CompareModel::HtmlRole).toString().contains(QStringLiteral("<span")));
+        QCOMPARE(view->history()->rowCount(), 1);
+
+        // Kept: a fresh list over the same store finds it and reopens it.
+        ComparisonListModel reopened;
+        QAbstractItemModelTester reopenTester(&reopened, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        reopened.setStore(engine.store());
+        QCOMPARE(reopened.rowCount(), 1);
+        QCOMPARE(reopened.at(0).id, c.id);
+        QCOMPARE(reopened.index(0, ComparisonListModel::Outcome).data().toString(), QStringLiteral("both valid"));
+
+        // A side that breaks the storyboard rules says which rule; the other side is unaffected.
+        run->setScenario(QStringLiteral("primary-invalid-storyboard"));
+        finished.clear();
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(finished.wait(20'000));
+        const Comparison bad = finished.first().first().value<Comparison>();
+        QCOMPARE(bad.primary.state, FinalState::Failed);
+        QCOMPARE(bad.primary.kind, QStringLiteral("OUTPUT_INVALID"));
+        QVERIFY(bad.primary.validation != u"valid" && !bad.primary.validation.isEmpty());
+        QCOMPARE(bad.fallback.state, FinalState::Succeeded);
+        QCOMPARE(view->history()->rowCount(), 2);
+        // Reopen the first one with a click on its row.
+        QTableView *list = view->historyTable();
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(list->model()->index(1, 0)).center());
+        QCOMPARE(view->shownComparison(), c.id);
+        QVERIFY(view->model()->changedWords() > 0);
+    }
+
+    void settingsValidatedBesideEachField()
+    {
+        QTemporaryDir dir;
+        SettingsView::Paths paths{dir.filePath(QStringLiteral("bullpen.json")), dir.filePath(QStringLiteral("keys.env")), dir.path()};
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("AIzaSyD-environment-key-9f3c"));
+        SettingsView view(paths, env, /*usingSimulator=*/false);
+        auto *save = view.findChild<QPushButton *>(QStringLiteral("saveSettings"));
+        auto *timeout = view.findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"));
+        QVERIFY(save->isEnabled());
+        QVERIFY(view.errorFor(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")).isEmpty());
+        timeout->setText(QStringLiteral("60"));
+        QVERIFY(!view.errorFor(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")).isEmpty());
+        QVERIFY(!save->isEnabled());
+        timeout->setText(QStringLiteral("45s"));
+        QVERIFY(save->isEnabled());
+
+        // The same provider as primary and fallback: said beside the fallback field.
+        auto *fallback = view.findChild<QComboBox *>(QStringLiteral("fallbackCombo"));
+        fallback->setCurrentIndex(fallback->findData(QStringLiteral("gemini")));
+        QVERIFY(view.errorFor(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")).contains(QStringLiteral("same provider")));
+        QVERIFY(!save->isEnabled());
+        // A real relief provider needs its key: said beside that provider's key.
+        fallback->setCurrentIndex(fallback->findData(QStringLiteral("qwen")));
+        QVERIFY(view.errorFor(QStringLiteral("DASHSCOPE_API_KEY")).contains(QStringLiteral("DASHSCOPE_API_KEY")));
+        QVERIFY(view.errorFor(QStringLiteral("GEMINI_API_KEY")).isEmpty()); // from the environment
+        auto *url = view.findChild<QLineEdit *>(QStringLiteral("geminiBaseUrl"));
+        url->setText(QStringLiteral("ftp://nowhere"));
+        QVERIFY(!view.errorFor(QStringLiteral("GEMINI_BASE_URL")).isEmpty());
+        url->setText(QStringLiteral("https://generativelanguage.googleapis.com/v1beta"));
+
+        // The key is never shown back in full.
+        auto *source = view.findChild<QLabel *>(QStringLiteral("geminiKeySource"));
+        QVERIFY(source->text().contains(QStringLiteral("GEMINI_API_KEY")));
+        QVERIFY(!source->text().contains(QStringLiteral("environment-key")));
+
+        QString error;
+        QVERIFY(KeyFile::setKey(paths.keyFile, QStringLiteral("DASHSCOPE_API_KEY"), QStringLiteral("sk-qwen-key-000000000000"), &error));
+        timeout->setText(QStringLiteral("44s")); // any edit re-validates
+        QVERIFY(view.errorFor(QStringLiteral("DASHSCOPE_API_KEY")).isEmpty());
+        QVERIFY(save->isEnabled());
+        QSignalSpy saved(&view, &SettingsView::saved);
+        QVERIFY(view.save());
+        QCOMPARE(saved.count(), 1);
+        const SettingsLoad load = SettingsLoader::load(paths.settingsFile, QString(), QProcessEnvironment(), false);
+        QCOMPARE(load.settings.storyboard.primaryTimeout, std::chrono::milliseconds(44'000));
+        QCOMPARE(load.settings.storyboard.fallback, std::optional<Provider>(Provider::Qwen));
+        QFile written(paths.settingsFile);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray text = written.readAll();
+        QVERIFY(!text.contains("environment-key") && !text.contains("sk-qwen"));
+    }
+
+    void koreanTranslationIsCompleteAndLoads()
+    {
+        QTranslator ko;
+        QVERIFY(ko.load(QStringLiteral(":/i18n/bullpen_ko.qm")));
+        QCOMPARE(ko.translate("bullpen::MainWindow", "Failures"), QStringLiteral("실패"));
+        QCOMPARE(ko.translate("bullpen::FailuresView", "Count by public code"), QStringLiteral("공개 코드별 건수"));
+        QFile ts(QStringLiteral(BULLPEN_TS_FILE));
+        QVERIFY(ts.open(QIODevice::ReadOnly));
+        const QByteArray text = ts.readAll();
+        QVERIFY(text.contains("<message"));
+        QCOMPARE(text.count("type=\"unfinished\""), 0); // every string has its Korean
+    }
+};
+
+QTEST_MAIN(tst_HistoryViews)
+#include "tst_historyviews.moc"
