@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs the Debian 12 / Ubuntu 24.04 packages Bullpen needs to build, test and run.
+# Installs the Debian 12 / Ubuntu 24.04 packages Bullpen needs to build, test and run (clang and its
+# runtime only for the libFuzzer targets, scripts/fuzz.sh).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ packages=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqt6sql6-sqlite libqt6sql6-psql
     fonts-noto-cjk
+    clang libclang-rt-dev
 )
 
 sudo_cmd=()

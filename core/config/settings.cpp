@@ -333,9 +333,16 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         } else if (f.size() > 1024 * 1024) {
             errors << ConfigError{settingsFile, QStringLiteral("is larger than 1 MiB; it is not a Bullpen settings file")};
         } else {
+            const QByteArray bytes = f.readAll();
             QJsonParseError perr{};
-            const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &perr);
-            if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
+            const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
+            const bool utf16 = bytes.startsWith("\xff\xfe") || bytes.startsWith("\xfe\xff");
+            if (utf16) {
+                errors << ConfigError{settingsFile, QStringLiteral("is UTF-16 text; save it as UTF-8")};
+            } else if (perr.error == QJsonParseError::IllegalUTF8String) {
+                errors << ConfigError{settingsFile, QStringLiteral("is not UTF-8 (an invalid byte sequence at offset %1); save it as UTF-8")
+                                                        .arg(perr.offset)};
+            } else if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
                 errors << ConfigError{settingsFile, perr.error != QJsonParseError::NoError
                                                         ? QStringLiteral("is not valid JSON: %1 at offset %2; fix or remove the file")
                                                               .arg(perr.errorString())
@@ -343,6 +350,13 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                                                         : QStringLiteral("must hold a JSON object")};
             } else {
                 const QJsonObject root = doc.object();
+                // A section of the wrong type is refused, not read as empty.
+                for (const char *section : {"storyboard", "pipeline", "providers"}) {
+                    const QJsonValue v = root.value(QLatin1StringView(section));
+                    if (!v.isUndefined() && !v.isObject())
+                        errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, QLatin1StringView(section)),
+                                              QStringLiteral("must be a JSON object")};
+                }
                 const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
                 auto fileString = [&](const QJsonObject &o, const char *key, const QString &path, QString *value) {
                     const QJsonValue v = o.value(QLatin1StringView(key));
@@ -400,8 +414,8 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                 fileBool("captions", &s.pipeline.captions);
                 fileBool("store_content", &s.pipeline.storeContent);
                 if (const QJsonValue r = pl.value(QLatin1StringView("image_retries")); !r.isUndefined()) {
-                    if (r.isDouble() && r.toDouble() == double(r.toInt()) && r.toInt() >= 0 && r.toInt() <= 5)
-                        s.pipeline.imageRetries = r.toInt();
+                    if (r.isDouble() && r.toDouble() >= 0 && r.toDouble() <= 5 && r.toDouble() == double(int(r.toDouble())))
+                        s.pipeline.imageRetries = int(r.toDouble());
                     else
                         errors << ConfigError{QStringLiteral("%1: pipeline.image_retries").arg(settingsFile),
                                               QStringLiteral("must be a whole number from 0 to 5")};
@@ -415,8 +429,12 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                                               QStringLiteral("unknown provider; use gemini, qwen, openai or anthropic")};
                         continue;
                     }
-                    const QJsonObject po = it.value().toObject();
                     const QString base = QStringLiteral("providers.") + it.key();
+                    if (!it.value().isObject()) {
+                        errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, base), QStringLiteral("must be a JSON object")};
+                        continue;
+                    }
+                    const QJsonObject po = it.value().toObject();
                     if (po.contains(QLatin1StringView("api_key")))
                         errors << ConfigError{QStringLiteral("%1: %2.api_key").arg(settingsFile, base),
                                               QStringLiteral("API keys do not belong in the settings file; move it to %1 in the "
@@ -447,11 +465,18 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             errors << ConfigError{keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile)};
         } else if (!f.open(QIODevice::ReadOnly)) {
             errors << ConfigError{keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString())};
+        } else if (f.size() > 64 * 1024) {
+            errors << ConfigError{keyFile, QStringLiteral("is larger than 64 KiB; it is not a key file (NAME=value lines)")};
         } else {
             int lineNo = 0;
             while (!f.atEnd()) {
                 ++lineNo;
-                const QString line = QString::fromUtf8(f.readLine()).trimmed();
+                const QByteArray raw = f.readLine();
+                if (!QUtf8StringView(raw).isValidUtf8() || raw.contains('\0')) {
+                    errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("is not UTF-8 text; save the file as UTF-8")};
+                    continue;
+                }
+                const QString line = QString::fromUtf8(raw).trimmed();
                 if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
                     continue;
                 const qsizetype eq = line.indexOf(QLatin1Char('='));

@@ -41,6 +41,20 @@ inline std::optional<QJsonObject> body(const QByteArray &bytes, QString &malform
     return o;
 }
 
-inline qint64 count(const QJsonValue &v) { return v.isDouble() && v.toDouble() >= 0 ? static_cast<qint64>(v.toDouble()) : -1; }
+// A whole number >= 0 that a double holds exactly (up to 2^53), or nothing. Anything else (negative,
+// fractional, 1e300, inf) is not a count: converting it would be undefined behaviour (found by
+// fuzz_provider_body).
+inline std::optional<qint64> wholeNumber(const QJsonValue &v)
+{
+    if (!v.isDouble())
+        return std::nullopt;
+    const double d = v.toDouble();
+    if (!(d >= 0 && d <= 9007199254740992.0) || d != static_cast<double>(static_cast<qint64>(d)))
+        return std::nullopt;
+    return static_cast<qint64>(d);
+}
+
+// A token count as providers send it; -1 when absent or not a whole number >= 0.
+inline qint64 count(const QJsonValue &v) { return wholeNumber(v).value_or(-1); }
 
 } // namespace bullpen::jsonread

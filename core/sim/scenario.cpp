@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "scenario.h"
 
+#include "providers/jsonread.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -61,7 +63,9 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
         QStringList names;
         for (const ActionName &a : kActions)
             names << QLatin1StringView(a.name);
-        *error = QStringLiteral("%1.do: expected one of %2").arg(where, names.join(QStringLiteral(", ")));
+        *error = QStringLiteral("%1.do: got %2; expected one of %3")
+                     .arg(where, action.isString() ? QLatin1Char('"') + action.toString().left(40) + QLatin1Char('"') : QStringLiteral("no string"),
+                          names.join(QStringLiteral(", ")));
         return std::nullopt;
     }
     b.action = *SimBehaviour::actionFromName(action.toString());
@@ -82,7 +86,9 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
     }
     if (const QJsonValue e = o.value(QLatin1StringView("error")); !e.isUndefined()) {
         if (!e.isString() || !errorNames().contains(e.toString())) {
-            *error = QStringLiteral("%1.error: expected one of %2").arg(where, errorNames().join(QStringLiteral(", ")));
+            *error = QStringLiteral("%1.error: got %2; expected one of %3")
+                         .arg(where, e.isString() ? QLatin1Char('"') + e.toString().left(40) + QLatin1Char('"') : QStringLiteral("no string"),
+                              errorNames().join(QStringLiteral(", ")));
             return std::nullopt;
         }
         b.error = e.toString();
@@ -152,11 +158,12 @@ std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *erro
     }
     s.description = root.value(QLatin1StringView("description")).toString();
     if (const QJsonValue seed = root.value(QLatin1StringView("seed")); !seed.isUndefined()) {
-        if (!seed.isDouble() || seed.toDouble() < 0) {
-            *error = QStringLiteral("\"seed\": expected a whole number >= 0");
+        const std::optional<qint64> n = jsonread::wholeNumber(seed); // 1e300 would not fit (fuzz_scenario)
+        if (!n) {
+            *error = QStringLiteral("\"seed\": expected a whole number from 0 to 2^53");
             return std::nullopt;
         }
-        s.seed = static_cast<quint64>(seed.toDouble());
+        s.seed = static_cast<quint64>(*n);
     }
     const QJsonValue providers = root.value(QLatin1StringView("providers"));
     if (!providers.isObject()) {

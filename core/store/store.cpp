@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -153,7 +154,16 @@ std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
             failure = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
         } else {
             QSqlQuery q(db);
-            if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next()) {
+            QString refused;
+            // Read-only checks first: a damaged, foreign or newer file is refused before anything
+            // (even the switch to WAL) writes to it.
+            if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master")) || !q.next()) {
+                failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
+                                         "new store")
+                              .arg(path, q.lastError().text());
+            } else if (q.finish(); !StoreSchema::check(db, &refused)) {
+                failure = path + QStringLiteral(": ") + refused;
+            } else if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next()) {
                 failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
                                          "new store")
                               .arg(path, q.lastError().text());
@@ -351,28 +361,41 @@ QList<Store::RateBucket> Store::fallbackRate(qint64 fromMs, qint64 toMs, qint64 
 
 QList<FallbackWait> Store::fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error)
 {
+    // Two range scans of one covering index (relief attempts in the range, then the primary attempts
+    // that can precede them) joined here by generation: at a million attempts this is several times
+    // quicker than a join in SQL, whose per-row lookups land on random pages.
     QList<FallbackWait> out;
     QSqlQuery q(readConnection());
-    if (!run(q,
-             QStringLiteral("SELECT f.at_ms, f.provider, f.duration_ms, f.success, "
-                            // `p.role || ''` keeps SQLite on the primary key (generation_id) for p: with an index on
-                            // role it would otherwise scan every primary attempt per relief attempt (portable SQL).
-                            "(SELECT SUM(p.duration_ms) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
-                            "AND p.role || '' = 'primary'), "
-                            "(SELECT MIN(p.provider) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
-                            "AND p.role || '' = 'primary') "
-                            "FROM attempts f WHERE f.role = 'fallback' AND f.at_ms >= ? AND f.at_ms < ? AND f.stage = ? ORDER BY f.at_ms"),
-             {fromMs, toMs, stage}, error))
+    const QString sql = QStringLiteral("SELECT at_ms, generation_id, provider, duration_ms, success FROM attempts "
+                                       "WHERE role = ? AND stage = ? AND at_ms >= ? AND at_ms < ? ORDER BY role, stage, at_ms");
+    if (!run(q, sql, {QStringLiteral("fallback"), stage, fromMs, toMs}, error))
         return out;
+    QHash<QString, qsizetype> waiting; // generation → index in out
     while (q.next()) {
         FallbackWait w;
         w.atMs = q.value(0).toLongLong();
-        w.fallbackProvider = q.value(1).toString();
-        w.fallbackMs = q.value(2).toDouble();
-        w.fallbackSucceeded = q.value(3).toInt() != 0;
-        w.primaryMs = q.value(4).toDouble();
-        w.primaryProvider = q.value(5).toString();
+        w.fallbackProvider = q.value(2).toString();
+        w.fallbackMs = q.value(3).toDouble();
+        w.fallbackSucceeded = q.value(4).toInt() != 0;
+        waiting.insert(q.value(1).toString(), out.size());
         out << w;
+    }
+    if (out.isEmpty())
+        return out;
+    // A primary attempt ends before its relief starts: no stage runs longer than an hour.
+    QSqlQuery p(readConnection());
+    if (!run(p, sql, {QStringLiteral("primary"), stage, fromMs - 3'600'000, toMs}, error))
+        return {};
+    while (p.next()) {
+        const auto it = waiting.constFind(p.value(1).toString());
+        if (it == waiting.constEnd())
+            continue;
+        FallbackWait &w = out[*it];
+        if (p.value(0).toLongLong() > w.atMs)
+            continue;
+        w.primaryMs += p.value(3).toDouble();
+        if (w.primaryProvider.isEmpty())
+            w.primaryProvider = p.value(2).toString();
     }
     return out;
 }

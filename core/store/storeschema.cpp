@@ -103,8 +103,8 @@ const char *const kVersion3[] = {
     " fallback_generation_id TEXT,"
     " body TEXT NOT NULL)",
     "CREATE INDEX comparisons_created ON comparisons (created_at_ms)",
-    // Fallback attempts by time: the latency view's extra-wait query.
-    "CREATE INDEX attempts_role_at ON attempts (role, at_ms)",
+    // Relief and primary attempts by time, covering the latency view's extra-wait query.
+    "CREATE INDEX attempts_role_stage_at ON attempts (role, stage, at_ms, generation_id, provider, duration_ms, success)",
     "CREATE INDEX attempts_latency_stage ON attempts (provider, role, stage, at_ms, duration_ms, success)",
     "UPDATE bullpen_schema SET version = 3",
 };
@@ -131,10 +131,16 @@ int StoreSchema::version(QSqlDatabase &db, QString *error)
         *error = q.lastError().text();
         return -1;
     }
-    return q.value(0).toInt();
+    bool ok = false;
+    const int v = q.value(0).toString().toInt(&ok);
+    if (!ok || v < 1) {
+        *error = QStringLiteral("bullpen_schema.version is \"%1\", not a schema version").arg(q.value(0).toString().left(40));
+        return -1;
+    }
+    return v;
 }
 
-bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
+bool StoreSchema::check(QSqlDatabase &db, QString *error)
 {
     QString why;
     const int v = version(db, &why);
@@ -150,6 +156,15 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
                      .arg(kCurrentVersion);
         return false;
     }
+    return true;
+}
+
+bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
+{
+    if (!check(db, error))
+        return false;
+    QString why;
+    const int v = version(db, &why);
     // One transaction per step: an interrupted upgrade leaves the store at the last whole version.
     auto step = [&](const auto &statements, int to) {
         if (!db.transaction()) {

@@ -16,6 +16,8 @@ public:
     // Brings the database to kCurrentVersion inside one transaction per step. Refuses a database from a
     // newer Bullpen, and one that is not a Bullpen store, saying what to do in *error.
     static bool migrate(QSqlDatabase &db, QString *error);
+    // The refusals of migrate() alone, changing nothing: run before anything writes to the file.
+    static bool check(QSqlDatabase &db, QString *error);
     static int version(QSqlDatabase &db, QString *error);
 };
 

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the libFuzzer targets (`fuzz` preset: clang, ASan + UBSan) and runs each for a fixed time
+# (default 30 s) from seeds written by fuzz_seeds (the simulator's own responses, the built-in
+# scenarios, example settings). New inputs accumulate in build/fuzz/corpus/<target>/. Any crash, leak,
+# sanitizer report or hang (> 10 s per input) fails the run; the input is kept in
+# build/fuzz/artifacts/. Prints the executions per target.
+#   bash scripts/fuzz.sh [seconds per target]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+
+cmake --preset fuzz > /dev/null
+cmake --build --preset fuzz --parallel "$(nproc)"
+if [ ! -x build/dev/tests/fuzz_seeds ]; then
+    cmake --preset dev > /dev/null
+    cmake --build --preset dev --target fuzz_seeds
+fi
+seeds=build/fuzz/seeds
+rm -rf "$seeds"
+build/dev/tests/fuzz_seeds "$seeds"
+mkdir -p build/fuzz/artifacts
+
+status=0
+printf '%-22s %12s %10s %s\n' target executions "exec/s" result
+for target in fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings; do
+    corpus=build/fuzz/corpus/$target
+    mkdir -p "$corpus"
+    log=build/fuzz/$target.log
+    set +e
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        "build/fuzz/tests/fuzz/$target" "$corpus" "$seeds/$target" -max_total_time="$seconds" -timeout=10 \
+        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target-" > "$log" 2>&1
+    rc=$?
+    set -e
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo 0)
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo 0)
+    if [ "$rc" -eq 0 ]; then
+        printf '%-22s %12s %10s %s\n' "$target" "$runs" "$rate" ok
+    else
+        printf '%-22s %12s %10s %s\n' "$target" "$runs" "$rate" "FAILED (exit $rc), see $log"
+        grep -E 'ERROR|SUMMARY|runtime error|Test unit written' "$log" | head -20 || true
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// fuzz_seeds DIR: writes the fuzzers' seed corpora from the simulator's own responses (every provider's
+// bodies, streams and error bodies), storyboards from StoryboardSynth, the built-in scenarios, and
+// example settings and key files. Built with the tests (dev preset); scripts/fuzz.sh runs it first.
+#include "contract/storyboard.h"
+#include "sim/scenario.h"
+#include "sim/simwire.h"
+#include "sim/storyboardsynth.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTextStream>
+
+using namespace bullpen;
+
+namespace {
+
+int g_written = 0;
+
+void put(const QString &dir, const QString &name, const QByteArray &bytes)
+{
+    QDir().mkpath(dir);
+    QFile f(QDir(dir).filePath(name));
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size())
+        ++g_written;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    if (argc < 2) {
+        QTextStream(stderr) << "usage: fuzz_seeds DIR\n";
+        return 2;
+    }
+    const QDir root(QString::fromLocal8Bit(argv[1]));
+    const QString story = QStringLiteral("하루는 학교에 간다. \"안녕,\" 고양이가 말한다. Mina finds a key. They go home together.");
+    const QString text = QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    const QString broken = QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    const TokenUsage usage{120, 340};
+    const SimWire::Ending endings[] = {SimWire::Ending::Stop, SimWire::Ending::MaxTokens, SimWire::Ending::Refused};
+    const char *const errors[] = {"overloaded", "rate_limited", "auth", "quota", "bad_request", "server_error", "not_found", "timeout"};
+    for (int p = 0; p < 4; ++p) {
+        const auto provider = static_cast<Provider>(p);
+        const QByteArray tag(1, char(p));
+        int n = 0;
+        for (SimWire::Ending e : endings) {
+            for (const QString &t : {text, broken}) {
+                put(root.filePath(QStringLiteral("fuzz_provider_body")), QStringLiteral("%1-%2").arg(toId(provider)).arg(n),
+                    tag + char(0) + SimWire::body(provider, QStringLiteral("m"), t, e, usage));
+                put(root.filePath(QStringLiteral("fuzz_sse_stream")), QStringLiteral("%1-%2").arg(toId(provider)).arg(n),
+                    tag + char(7) + SimWire::stream(provider, QStringLiteral("m"), t, e, usage).join());
+                ++n;
+            }
+        }
+        put(root.filePath(QStringLiteral("fuzz_sse_stream")), QStringLiteral("%1-error").arg(toId(provider)),
+            tag + char(3) + SimWire::stream(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, usage, 2).first()
+                + SimWire::streamErrorEvent(provider));
+        for (int i = 0; i < int(std::size(errors)); ++i) {
+            const SimWire::ErrorReply r = SimWire::error(provider, QLatin1StringView(errors[i]));
+            put(root.filePath(QStringLiteral("fuzz_provider_body")), QStringLiteral("%1-%2").arg(toId(provider), QLatin1StringView(errors[i])),
+                tag + char(1 + i) + r.body);
+        }
+    }
+    put(root.filePath(QStringLiteral("fuzz_storyboard")), QStringLiteral("valid"), text.toUtf8());
+    put(root.filePath(QStringLiteral("fuzz_storyboard")), QStringLiteral("fenced"), "```json\n" + text.toUtf8() + "\n```");
+    put(root.filePath(QStringLiteral("fuzz_storyboard")), QStringLiteral("three-panels"), broken.toUtf8());
+    for (const QString &name : Scenario::builtInNames()) {
+        QFile f(QStringLiteral(":/bullpen/scenarios/%1.json").arg(name));
+        if (f.open(QIODevice::ReadOnly))
+            put(root.filePath(QStringLiteral("fuzz_scenario")), name, f.readAll());
+    }
+    put(root.filePath(QStringLiteral("fuzz_settings")), QStringLiteral("settings"),
+        QByteArray(1, '\0')
+            + "{\"storyboard\": {\"policy\": \"relief\", \"provider\": \"gemini\", \"fallback_provider\": \"qwen\", \"primary_timeout\": \"60s\","
+              " \"fallback_timeout\": \"1500ms\", \"total_budget\": \"2m\"}, \"pipeline\": {\"image_retries\": 2, \"captions\": true,"
+              " \"image_timeout\": \"90s\"}, \"data_dir\": \"/tmp/x\", \"providers\": {\"qwen\": {\"base_url\": \"https://a.b/v1\","
+              " \"model\": \"qwen-plus\", \"stream\": false}}}");
+    put(root.filePath(QStringLiteral("fuzz_settings")), QStringLiteral("keys"),
+        QByteArray(1, '\1') + "# keys\nGEMINI_API_KEY=AIza-example\nDASHSCOPE_API_KEY = sk-example\n");
+    QTextStream(stdout) << "fuzz_seeds: wrote " << g_written << " seed files under " << root.path() << "\n";
+    return g_written > 0 ? 0 : 1;
+}
