@@ -81,6 +81,10 @@ KO = {
     'All time': '전체 기간',
     'Failed': '실패',
     'Relieved by fallback': '대체로 구제됨',
+    'attempt duration up to, s': '시도 소요 시간 상한, 초',
+    'Store prompts and responses': '프롬프트와 응답 저장',
+    'Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (SPEC 5.1).':
+        '이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (SPEC 5.1).',
     'Cancelled': '취소됨',
     'All generations': '모든 생성',
     'Any public code': '모든 공개 코드',

@@ -644,6 +644,10 @@
         <source>No relieved stage in this range.</source>
         <translation>이 기간에는 대체로 구제된 단계가 없습니다.</translation>
     </message>
+    <message>
+        <source>attempt duration up to, s</source>
+        <translation>시도 소요 시간 상한, 초</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LiveView</name>
@@ -953,10 +957,6 @@
         <translation>캡션 제한 시간</translation>
     </message>
     <message>
-        <source>Store prompts and responses (story-derived text); needed for the 24 h cache and to reopen comparisons with their text</source>
-        <translation>프롬프트와 응답 저장 (이야기에서 나온 텍스트). 24시간 캐시와 비교 본문 다시 열기에 필요합니다</translation>
-    </message>
-    <message>
         <source>System language</source>
         <translation>시스템 언어</translation>
     </message>
@@ -1043,6 +1043,14 @@
     <message>
         <source>Key saved to %1. Restart Bullpen to use it.</source>
         <translation>%1에 키를 저장했습니다. 쓰려면 Bullpen을 다시 시작하세요.</translation>
+    </message>
+    <message>
+        <source>Store prompts and responses</source>
+        <translation>프롬프트와 응답 저장</translation>
+    </message>
+    <message>
+        <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (SPEC 5.1).</source>
+        <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (SPEC 5.1).</translation>
     </message>
 </context>
 <context>

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
+#include <QLocale>
 #include <QStackedBarSeries>
 #include <QTimer>
 #include <QValueAxis>
@@ -57,13 +58,13 @@ struct Loaded
     QString error;
 };
 
+// Upper bound of a bin in seconds ("0.25", "2", "90+"): short enough to stay level under each bar.
 QString binLabel(std::size_t i)
 {
     const auto &e = LatencyStats::histogramEdges();
-    auto s = [](double ms) { return ms >= 1000 ? QStringLiteral("%1s").arg(ms / 1000.0) : QStringLiteral("%1ms").arg(ms); };
     if (i + 1 >= e.size())
-        return QStringLiteral("≥") + s(e[i]);
-    return QStringLiteral("&lt;") + s(e[i + 1]); // axis labels are rich text
+        return QLocale().toString(e[i] / 1000.0) + QLatin1Char('+');
+    return QLocale().toString(e[i + 1] / 1000.0);
 }
 
 } // namespace
@@ -295,7 +296,7 @@ void LatencyView::rebuildCharts()
     QFont small = hx->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     hx->setLabelsFont(small);
-    hx->setLabelsAngle(-45);
+    hx->setTitleText(tr("attempt duration up to, s"));
     auto *hy = new QValueAxis;
     hy->setRange(0, double(maxBin) * 1.1);
     hy->setLabelFormat(QStringLiteral("%d"));

@@ -138,8 +138,9 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     // Store and interface.
     m_dataDir = edit("dataDirSetting");
     m_dataDir->setPlaceholderText(QDir::toNativeSeparators(m_paths.dataDir));
-    m_storeContent = new QCheckBox(tr("Store prompts and responses (story-derived text); needed for the 24 h cache and to reopen "
-                                      "comparisons with their text"));
+    m_storeContent = new QCheckBox(tr("Store prompts and responses"));
+    m_storeContent->setToolTip(tr("Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
+                                  "with their text. Off by default (SPEC 5.1)."));
     m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
     m_language = new QComboBox;
     m_language->setObjectName(QStringLiteral("languageSetting"));
@@ -202,6 +203,7 @@ QWidget *SettingsView::withError(QWidget *field, const QString &setting)
     l->setContentsMargins(0, 0, 0, 0);
     l->setSpacing(1);
     l->addWidget(field);
+    field->setMinimumHeight(field->sizeHint().height()); // the message below never squeezes the field
     auto *error = new QLabel;
     error->setObjectName(QStringLiteral("error:") + setting);
     error->setWordWrap(true);

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CI's hardening stages, run after the README's test command (scripts/test.sh) has built `dev`:
+#   1. fault soak: every simulator scenario through the whole pipeline; fails on any SPEC 11 invariant;
+#   2. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
+#   3. sanitizers: the `asan` preset (ASan + UBSan, LeakSanitizer on) built with warnings as errors and
+#      every test run under it, failing on any report.
+# Each stage prints how long it took.
+#   bash scripts/harden.sh [fuzz seconds per target, default 30] [soak count, default 600]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzz_seconds=${1:-30}
+soak_count=${2:-600}
+
+stage() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; SECONDS=0; }
+done_stage() { printf '=== %s took %d s\n' "$1" "$SECONDS"; }
+
+stage "fault soak: $soak_count generations, every scenario"
+soak_dir=$(mktemp -d)
+build/dev/app/bullpen-cli soak --count "$soak_count" --scenario-mix all --concurrency 16 \
+    --primary-timeout 2s --fallback-timeout 2s --data-dir "$soak_dir"
+rm -rf "$soak_dir"
+done_stage "fault soak"
+
+stage "fuzzing: ${fuzz_seconds} s per target"
+bash scripts/fuzz.sh "$fuzz_seconds"
+done_stage "fuzzing"
+
+stage "sanitizers: asan preset, every test"
+cmake --preset asan > /dev/null
+cmake --build --preset asan --parallel "$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)"
+done_stage "sanitizers"

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// Shared by the benchmark programs: percentiles of a sample and the process's CPU time and memory.
+#pragma once
+
+#include <QFile>
+#include <QString>
+
+#include <algorithm>
+#include <sys/resource.h>
+#include <vector>
+
+namespace bullpen::bench {
+
+struct Sample
+{
+    std::vector<double> values;
+
+    void add(double v) { values.push_back(v); }
+    bool empty() const { return values.empty(); }
+    double at(double p) const // nearest rank
+    {
+        if (values.empty())
+            return 0;
+        std::vector<double> v = values;
+        std::sort(v.begin(), v.end());
+        const auto n = v.size();
+        const auto rank = static_cast<std::size_t>(p / 100.0 * double(n) + 0.999999);
+        return v[std::clamp<std::size_t>(rank, 1, n) - 1];
+    }
+    double max() const { return values.empty() ? 0 : *std::max_element(values.begin(), values.end()); }
+    // "median 0.31 · p90 0.40 · p99 0.82 · max 1.20 (n 500)"
+    QString summary(int decimals = 2) const
+    {
+        return QStringLiteral("median %1 · p90 %2 · p99 %3 · max %4 (n %5)")
+            .arg(at(50), 0, 'f', decimals)
+            .arg(at(90), 0, 'f', decimals)
+            .arg(at(99), 0, 'f', decimals)
+            .arg(max(), 0, 'f', decimals)
+            .arg(values.size());
+    }
+};
+
+// User + system CPU of this process, in milliseconds.
+inline double cpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
+}
+
+// User + system CPU of another process (from /proc), in milliseconds.
+inline double cpuMsOf(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray line = f.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return 0;
+    const double ticks = double(sysconf(_SC_CLK_TCK));
+    return (fields[11].toDouble() + fields[12].toDouble()) * 1000.0 / ticks; // utime, stime
+}
+
+// Resident set size of this process, in MiB.
+inline double residentMiB()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return -1;
+}
+
+} // namespace bullpen::bench
