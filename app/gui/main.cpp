@@ -113,7 +113,11 @@ private:
     void save(QWidget *view, const QString &name)
     {
         m_window.tabs()->setCurrentWidget(view);
-        QApplication::processEvents();
+        // Layouts settle over a few passes (a message shown under a field grows its row).
+        for (int i = 0; i < 3; ++i) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QApplication::processEvents();
+        }
         const QString path = QDir(m_dir).filePath(name);
         if (m_window.grab().save(path))
             QTextStream(stdout) << "bullpen: wrote " << path << "\n";

@@ -206,7 +206,9 @@ QWidget *SettingsView::withError(QWidget *field, const QString &setting)
     field->setMinimumHeight(field->sizeHint().height()); // the message below never squeezes the field
     auto *error = new QLabel;
     error->setObjectName(QStringLiteral("error:") + setting);
-    error->setWordWrap(true);
+    // One line: a wrapping label reports its height only for a width, which the form's nested layout
+    // does not ask for, so a wrapped message would overlap the next row.
+    error->setWordWrap(false);
     error->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-size: 11px; }"));
     error->hide();
     l->addWidget(error);
@@ -338,6 +340,7 @@ void SettingsView::validate()
     for (auto it = m_errorLabels.begin(); it != m_errorLabels.end(); ++it) {
         const QString message = errors.value(it.key());
         it.value()->setText(message);
+        it.value()->setToolTip(message);
         it.value()->setHidden(message.isEmpty());
     }
     // A refusal with no field of its own still blocks Save and is said below.
