@@ -87,9 +87,9 @@ CompareView::CompareView(Store *store, QWidget *parent)
     m_historyTable->setSelectionMode(QAbstractItemView::SingleSelection);
     m_historyTable->verticalHeader()->hide();
     m_historyTable->horizontalHeader()->setStretchLastSection(true);
-    m_historyTable->setColumnWidth(ComparisonListModel::Time, 105);
-    m_historyTable->setColumnWidth(ComparisonListModel::Primary, 120);
-    m_historyTable->setColumnWidth(ComparisonListModel::Fallback, 120);
+    m_historyTable->setColumnWidth(ComparisonListModel::Time, 100);
+    m_historyTable->setColumnWidth(ComparisonListModel::Primary, 105);
+    m_historyTable->setColumnWidth(ComparisonListModel::Fallback, 105);
     connect(m_historyTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
         if (current.isValid())
             showComparison(m_history->at(current.row()));
@@ -140,6 +140,7 @@ CompareView::CompareView(Store *store, QWidget *parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({400, 880}); // the list shows all four columns at 1280 px
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
