@@ -167,16 +167,12 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
     return errors;
 }
 
-namespace {
-
-QString durationText(milliseconds d)
+QString formatDuration(milliseconds d)
 {
     if (d.count() % 1000 == 0)
         return QStringLiteral("%1s").arg(d.count() / 1000);
     return QStringLiteral("%1ms").arg(d.count());
 }
-
-} // namespace
 
 QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
 {
@@ -185,19 +181,19 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
     sb.insert(QStringLiteral("policy"), s.storyboard.preset);
     sb.insert(QStringLiteral("provider"), toId(s.storyboard.primary));
     sb.insert(QStringLiteral("fallback_provider"), s.storyboard.fallback ? toId(*s.storyboard.fallback) : QStringLiteral("none"));
-    sb.insert(QStringLiteral("primary_timeout"), durationText(s.storyboard.primaryTimeout));
-    sb.insert(QStringLiteral("fallback_timeout"), durationText(s.storyboard.fallbackTimeout));
+    sb.insert(QStringLiteral("primary_timeout"), formatDuration(s.storyboard.primaryTimeout));
+    sb.insert(QStringLiteral("fallback_timeout"), formatDuration(s.storyboard.fallbackTimeout));
     if (s.storyboard.totalBudget)
-        sb.insert(QStringLiteral("total_budget"), durationText(*s.storyboard.totalBudget));
+        sb.insert(QStringLiteral("total_budget"), formatDuration(*s.storyboard.totalBudget));
     else
         sb.remove(QStringLiteral("total_budget"));
     root.insert(QStringLiteral("storyboard"), sb);
     QJsonObject pl = previous.value(QLatin1StringView("pipeline")).toObject();
     pl.insert(QStringLiteral("image_model"), s.pipeline.imageModel);
-    pl.insert(QStringLiteral("image_timeout"), durationText(s.pipeline.imageTimeout));
+    pl.insert(QStringLiteral("image_timeout"), formatDuration(s.pipeline.imageTimeout));
     pl.insert(QStringLiteral("image_retries"), s.pipeline.imageRetries);
     pl.insert(QStringLiteral("captions"), s.pipeline.captions);
-    pl.insert(QStringLiteral("captions_timeout"), durationText(s.pipeline.captionsTimeout));
+    pl.insert(QStringLiteral("captions_timeout"), formatDuration(s.pipeline.captionsTimeout));
     pl.insert(QStringLiteral("store_content"), s.pipeline.storeContent);
     root.insert(QStringLiteral("pipeline"), pl);
     if (s.dataDir.isEmpty())

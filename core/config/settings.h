@@ -85,6 +85,8 @@ QString streamVariable(Provider p);  // GEMINI_STREAM, … (1/0, true/false)
 
 // "60s", "1500ms", "2m", "1.5s". A bare number is refused: its unit would be a guess.
 std::optional<std::chrono::milliseconds> parseDuration(QStringView text, QString *why = nullptr);
+// The inverse, as the settings file and the Settings view write it: "60s", "1500ms".
+QString formatDuration(std::chrono::milliseconds duration);
 
 struct SettingsLoad
 {

@@ -492,12 +492,11 @@ void FailuresView::chooseExport()
 {
     QMenu menu;
     QAction *csv = menu.addAction(tr("CSV…"));
-    QAction *jsonl = menu.addAction(tr("JSON Lines…"));
+    menu.addAction(tr("JSON Lines…"));
     QAction *chosen = menu.exec(QCursor::pos());
     if (!chosen)
         return;
     const bool isCsv = chosen == csv;
-    Q_UNUSED(jsonl)
     const QString path = QFileDialog::getSaveFileName(this, tr("Export history"), isCsv ? QStringLiteral("bullpen-failures.csv")
                                                                                         : QStringLiteral("bullpen-failures.jsonl"),
                                                       isCsv ? tr("CSV (*.csv)") : tr("JSON Lines (*.jsonl)"));

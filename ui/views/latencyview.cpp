@@ -67,6 +67,19 @@ QString binLabel(std::size_t i)
     return QLocale().toString(e[i + 1] / 1000.0);
 }
 
+// A bucket's first point: its index in the series (points are in time order), recorded in `pointOf`;
+// the points of later buckets move up by one.
+int claimPoint(std::vector<int> &pointOf, int bucket)
+{
+    int index = 0;
+    for (int i = 0; i < bucket; ++i)
+        index += pointOf[std::size_t(i)] >= 0 ? 1 : 0;
+    for (std::size_t i = std::size_t(bucket) + 1; i < pointOf.size(); ++i)
+        pointOf[i] += pointOf[i] >= 0 ? 1 : 0;
+    pointOf[std::size_t(bucket)] = index;
+    return index;
+}
+
 } // namespace
 
 LatencyView::LatencyView(Store *store, StoreQueue *queue, QWidget *parent)
@@ -391,13 +404,7 @@ void LatencyView::updateBucket(int bucket)
         for (int i = 0; i < 4; ++i)
             series[i]->replace(at, pts[i]);
     } else {
-        // A bucket's first point: inserted in time order, later buckets' indexes move up by one.
-        int index = 0;
-        for (int i = 0; i < bucket; ++i)
-            index += m_pointOf[std::size_t(i)] >= 0 ? 1 : 0;
-        for (std::size_t i = std::size_t(bucket) + 1; i < m_pointOf.size(); ++i)
-            m_pointOf[i] += m_pointOf[i] >= 0 ? 1 : 0;
-        at = index;
+        const int index = claimPoint(m_pointOf, bucket);
         for (int i = 0; i < 4; ++i)
             series[i]->insert(index, pts[i]);
     }
@@ -497,12 +504,7 @@ void LatencyView::updateExtraWait(int b)
         m_extra90->replace(at, p90);
         return;
     }
-    int index = 0;
-    for (int i = 0; i < b; ++i)
-        index += m_extraPointOf[std::size_t(i)] >= 0 ? 1 : 0;
-    for (std::size_t i = std::size_t(b) + 1; i < m_extraPointOf.size(); ++i)
-        m_extraPointOf[i] += m_extraPointOf[i] >= 0 ? 1 : 0;
-    at = index;
+    const int index = claimPoint(m_extraPointOf, b);
     m_extra50->insert(index, p50);
     m_extra90->insert(index, p90);
 }

@@ -25,11 +25,6 @@ namespace {
 
 constexpr Provider kProviders[] = {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic};
 
-QString durationText(milliseconds d)
-{
-    return d.count() % 1000 == 0 ? QStringLiteral("%1s").arg(d.count() / 1000) : QStringLiteral("%1ms").arg(d.count());
-}
-
 } // namespace
 
 SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent)
@@ -230,9 +225,9 @@ void SettingsView::reload()
     m_policy->setCurrentIndex(std::max(0, m_policy->findData(s.storyboard.preset)));
     m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));
     m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(s.storyboard.fallback ? toId(*s.storyboard.fallback) : QString())));
-    m_primaryTimeout->setText(durationText(s.storyboard.primaryTimeout));
-    m_fallbackTimeout->setText(durationText(s.storyboard.fallbackTimeout));
-    m_budget->setText(s.storyboard.totalBudget ? durationText(*s.storyboard.totalBudget) : QString());
+    m_primaryTimeout->setText(formatDuration(s.storyboard.primaryTimeout));
+    m_fallbackTimeout->setText(formatDuration(s.storyboard.fallbackTimeout));
+    m_budget->setText(s.storyboard.totalBudget ? formatDuration(*s.storyboard.totalBudget) : QString());
     for (Provider p : kProviders) {
         const ProviderRow &r = m_providers[p];
         r.baseUrl->setText(s.provider(p).baseUrl.toString());
@@ -241,10 +236,10 @@ void SettingsView::reload()
         describeKey(p, s);
     }
     m_imageModel->setText(s.pipeline.imageModel);
-    m_imageTimeout->setText(durationText(s.pipeline.imageTimeout));
+    m_imageTimeout->setText(formatDuration(s.pipeline.imageTimeout));
     m_imageRetries->setValue(s.pipeline.imageRetries);
     m_captions->setChecked(s.pipeline.captions);
-    m_captionsTimeout->setText(durationText(s.pipeline.captionsTimeout));
+    m_captionsTimeout->setText(formatDuration(s.pipeline.captionsTimeout));
     m_dataDir->setText(s.dataDir);
     m_storeContent->setChecked(s.pipeline.storeContent);
     m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
