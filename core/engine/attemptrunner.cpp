@@ -152,6 +152,8 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
         r.httpStatus = response->httpStatus;
         r.tokens = response->usage;
         r.requestsSent = std::max(r.requestsSent, response->requestsSent);
+        if (response->notSent)
+            r.requestsSent = 0; // Qt handed it to the egress guard, which never reached the provider
     }
     if (r.requestsSent > 1)
         qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent

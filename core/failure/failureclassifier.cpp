@@ -421,7 +421,15 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     if (!r.localConfigError.isEmpty())
         return Failure{FailureKind::AUTH_CONFIG, oneLine(r.localConfigError), false, {}};
 
-    // 3. Transport failure with no status line.
+    // 3. The egress guard answered: the provider broke HTTP (a verdict on its output) or was unreachable.
+    if (!r.guardCode.isEmpty()) {
+        const QString detail = oneLine(r.guardDetail.isEmpty() ? QString::fromLatin1(r.guardCode) : r.guardDetail);
+        if (r.guardCode == "closed" || r.guardCode == "unreachable")
+            return Failure{FailureKind::NETWORK, detail, false, {}};
+        return Failure{FailureKind::OUTPUT_INVALID, detail, false, {}};
+    }
+
+    // 4. Transport failure with no status line.
     if (!r.httpStatus)
         return transportFailure(r).value_or(Failure{FailureKind::UNKNOWN, QStringLiteral("no HTTP status and no network error"), false, {}});
 
@@ -431,7 +439,7 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         return Failure{FailureKind::AUTH_CONFIG,
                        QStringLiteral("HTTP %1 redirect; Bullpen does not follow redirects: check the base URL").arg(status), false, {}};
 
-    // 4. An error body: the HTTP error, or an error event inside a 2xx stream.
+    // 5. An error body: the HTTP error, or an error event inside a 2xx stream.
     if (!success || (r.errorInStream && !r.errorBody.isEmpty())) {
         const ErrorInfo e = parseErrorBody(r.errorBody);
         const std::optional<int> decisive = success ? std::nullopt : std::optional<int>(status);
@@ -451,7 +459,13 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         return f;
     }
 
-    // 5. A 2xx whose body or stream was cut off before its terminal marker.
+    // 6. A 2xx whose body or stream was cut off before its terminal marker, or whose compressed body
+    // Qt refused to expand (a decompression bomb is an answer we refuse, not a network fault).
+    if (r.networkErrorString.startsWith(u"Decompression failed", Qt::CaseInsensitive))
+        return Failure{FailureKind::OUTPUT_INVALID,
+                       oneLine(QStringLiteral("the compressed body was refused (it expands past Qt's safety limit or is corrupt): ")
+                               + r.networkErrorString),
+                       false, {}};
     if (r.bodyTruncated || r.networkError != QNetworkReply::NoError) {
         QString what = QStringLiteral("HTTP %1 but the body or stream ended before its terminal marker").arg(status);
         if (!r.networkErrorString.isEmpty())
@@ -459,7 +473,7 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         return Failure{FailureKind::NETWORK, oneLine(what), false, {}};
     }
 
-    // 6. A complete 2xx: can its content be used?
+    // 7. A complete 2xx: can its content be used?
     if (!r.malformedBody.isEmpty())
         return Failure{FailureKind::OUTPUT_INVALID, oneLine(QStringLiteral("unreadable response body: ") + r.malformedBody), false, {}};
     if (!r.blockReason.isEmpty())

@@ -22,6 +22,11 @@ struct ProviderResponse
     QString networkErrorString;
     QString localConfigError; // found before sending: missing key, bad base URL, unsupported scheme
     int requestsSent = 0;     // QNetworkReply::requestSent count for this attempt (SPEC 4.4)
+    // Set when the egress guard (egressguard.h) answered instead of the provider: its verdict code
+    // ("head-too-large", "interim-flood", "not-http", "closed", "unreachable") and what it saw.
+    QByteArray guardCode;
+    QString guardDetail;
+    bool notSent = false; // the request never reached the provider (the guard could not connect)
 
     // Error body: the HTTP error body, or the error payload found inside a 2xx stream.
     QByteArray errorBody;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "httpexchange.h"
 
+#include "egressguard.h"
 #include "httpstoryboardgenerator.h"
 #include "oneshotbody.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPointer>
 
 namespace bullpen {
@@ -51,7 +54,20 @@ void HttpExchange::start(QNetworkAccessManager &nam, QNetworkRequest request, QB
     auto *device = new OneShotBody(std::move(body), this);
     m_reply.reset(nam.post(request, device));
     QNetworkReply *reply = m_reply.get();
-    connect(reply, &QNetworkReply::requestSent, this, [this] { m_context->noteRequestSent(); });
+    // Qt's network thread stops reading from the socket while this much is waiting for us, so a
+    // flooding provider is held back at the socket, not buffered in memory (we read as bytes arrive).
+    reply->setReadBufferSize(kReadBufferBytes);
+    // Qt 6.4 passes a size set now to its HTTP thread only if that thread has already created its
+    // side of the request, which it may not have: set it again when the head has arrived, before
+    // any body byte is read.
+    connect(reply, &QNetworkReply::metaDataChanged, this, [this] {
+        if (m_reply)
+            m_reply->setReadBufferSize(kReadBufferBytes);
+    });
+    connect(reply, &QNetworkReply::requestSent, this, [this] {
+        m_requestSent = true;
+        m_context->noteRequestSent();
+    });
     connect(reply, &QNetworkReply::readyRead, this, &HttpExchange::onReadyRead);
     connect(reply, &QNetworkReply::finished, this, &HttpExchange::onFinished);
 
@@ -84,6 +100,10 @@ void HttpExchange::onReadyRead()
 {
     const QByteArray chunk = m_reply->readAll();
     m_received += chunk.size();
+    if (!m_reply->rawHeader(kGuardHeader).isEmpty()) {
+        m_guardBody += chunk.left(4096 - m_guardBody.size());
+        return;
+    }
     if (m_received > m_maxBodyBytes) {
         m_tooLarge = true;
         m_reply->abort();
@@ -111,15 +131,23 @@ void HttpExchange::onFinished()
     if (status.isValid())
         r.httpStatus = status.toInt();
     const QNetworkReply::NetworkError error = m_reply->error();
+    if (const QByteArray guard = m_reply->rawHeader(kGuardHeader); !guard.isEmpty()) {
+        // The egress guard answered for a provider that broke HTTP or could not be reached.
+        r.httpStatus.reset();
+        r.guardCode = guard.left(32);
+        r.guardDetail = QJsonDocument::fromJson(m_guardBody).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+        r.notSent = m_reply->rawHeader(kGuardReachedHeader) == "0";
+        finishWith(std::move(r));
+        return;
+    }
     if (m_tooLarge) {
         r.networkError = QNetworkReply::NoError;
         r.malformedBody = QStringLiteral("response larger than %1 MiB; not read").arg(m_maxBodyBytes / (1024 * 1024));
     } else if (!r.httpStatus || (*r.httpStatus >= 200 && *r.httpStatus < 300)) {
         r.networkError = error; // a 2xx cut off keeps its transport error: the classifier calls it NETWORK
         if (error != QNetworkReply::NoError)
-            r.networkErrorString = m_reply->errorString();
+            r.networkErrorString = transportDetail(m_reply->errorString());
     }
-    r.requestsSent = m_context->requestsSent();
 
     if (r.httpStatus && (*r.httpStatus < 200 || *r.httpStatus >= 300)) {
         r.errorBody = m_body.left(64 * 1024);
@@ -132,7 +160,26 @@ void HttpExchange::onFinished()
             m_format.parseBody(m_body, r);
         }
     }
+    finishWith(std::move(r));
+}
 
+QString HttpExchange::transportDetail(const QString &qtText) const
+{
+    // Qt often says only "Unknown error" or "Connection closed": say how far the exchange got.
+    QString where;
+    if (!m_requestSent)
+        where = QStringLiteral("before the request was sent");
+    else if (!m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
+        where = QStringLiteral("after the request was sent, before any byte of the answer");
+    else
+        where = QStringLiteral("after %1 bytes of the answer").arg(m_received);
+    const bool vague = qtText.isEmpty() || qtText == u"Unknown error" || qtText == u"Connection closed";
+    return vague ? QStringLiteral("closed %1").arg(where) : QStringLiteral("%1 (%2)").arg(qtText, where);
+}
+
+void HttpExchange::finishWith(ProviderResponse r)
+{
+    r.requestsSent = m_context->requestsSent();
     QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
     m_reply.reset();
     auto context = std::move(m_context);

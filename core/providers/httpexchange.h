@@ -19,6 +19,8 @@ class HttpExchange final : public QObject
 {
     Q_OBJECT
 public:
+    static constexpr qint64 kReadBufferBytes = 256 * 1024;
+
     HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
                  QObject *parent = nullptr);
     ~HttpExchange() override;
@@ -34,6 +36,8 @@ private:
 
     void onReadyRead();
     void onFinished();
+    void finishWith(ProviderResponse response);
+    QString transportDetail(const QString &qtText) const;
     bool isSuccessStatus() const;
     bool isEventStream() const;
 
@@ -44,11 +48,13 @@ private:
     SseParser m_sse;
     ProviderResponse m_response;
     QByteArray m_body;
+    QByteArray m_guardBody;
     qint64 m_maxBodyBytes;
     qint64 m_received = 0;
     bool m_streamRequested;
     bool m_tooLarge = false;
     bool m_done = false;
+    bool m_requestSent = false;
 };
 
 } // namespace bullpen

@@ -2,6 +2,7 @@
 #include "httpstoryboardgenerator.h"
 
 #include "engine/attemptcontext.h"
+#include "egressguard.h"
 #include "httpexchange.h"
 
 #include <QDateTime>
@@ -12,11 +13,13 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-HttpStoryboardGenerator::HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint)
+HttpStoryboardGenerator::HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint, EgressGuard *guard)
     : m_nam(nam)
     , m_endpoint(std::move(endpoint))
     , m_format(WireFormat::create(m_endpoint.provider))
 {
+    if (guard && m_endpoint.baseUrl.scheme() == u"http" && !m_endpoint.baseUrl.host().isEmpty())
+        m_route = guard->route(m_endpoint.baseUrl, &m_routeError);
 }
 
 HttpStoryboardGenerator::~HttpStoryboardGenerator() = default;
@@ -39,8 +42,17 @@ void HttpStoryboardGenerator::generate(const StoryboardRequest &request, std::sh
         context->deliver(r);
         return;
     }
+    if (!m_routeError.isEmpty()) {
+        ProviderResponse r;
+        r.localConfigError = m_routeError;
+        context->deliver(r);
+        return;
+    }
+    ProviderEndpoint wire = m_endpoint;
+    if (m_route)
+        wire.baseUrl = *m_route;
     auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_nam);
-    exchange->start(m_nam, m_format->request(m_endpoint), m_format->body(m_endpoint, request));
+    exchange->start(m_nam, m_format->request(wire), m_format->body(m_endpoint, request));
 }
 
 std::optional<milliseconds> HttpStoryboardGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)

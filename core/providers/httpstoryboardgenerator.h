@@ -6,9 +6,13 @@
 
 #include <QNetworkAccessManager>
 
+#include <optional>
+
 #include <memory>
 
 namespace bullpen {
+
+class EgressGuard;
 
 // The one adapter class: a WireFormat spoken over QNetworkAccessManager. One generate() is exactly one
 // HTTP request: no redirects followed, no silent resend (the body cannot be rewound), requestSent
@@ -18,7 +22,8 @@ class HttpStoryboardGenerator final : public StoryboardGenerator
 public:
     static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
 
-    HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint);
+    // With a guard, an http:// endpoint is reached through its loopback relay (egressguard.h).
+    HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint, EgressGuard *guard = nullptr);
     ~HttpStoryboardGenerator() override;
 
     Provider provider() const override { return m_endpoint.provider; }
@@ -36,6 +41,8 @@ private:
     QNetworkAccessManager &m_nam;
     ProviderEndpoint m_endpoint;
     std::unique_ptr<WireFormat> m_format;
+    std::optional<QUrl> m_route; // the guard's relay for m_endpoint.baseUrl
+    QString m_routeError;
 };
 
 } // namespace bullpen

@@ -14,7 +14,7 @@ ImageClient::ImageClient(const Settings &settings, QObject *parent)
     ProviderEndpoint e = StoryboardClient::endpointFor(settings, Provider::Gemini);
     e.model = settings.pipeline.imageModel;
     e.stream = false; // images come whole
-    m_generator = std::make_unique<HttpStoryboardGenerator>(m_nam, e);
+    m_generator = std::make_unique<HttpStoryboardGenerator>(m_nam, e, &m_guard);
 }
 
 ImageClient::~ImageClient()

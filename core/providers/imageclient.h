@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
+#include "egressguard.h"
 #include "httpstoryboardgenerator.h"
 
 #include <QNetworkAccessManager>
@@ -28,6 +29,7 @@ public:
     QNetworkAccessManager &network() { return m_nam; }
 
 private:
+    EgressGuard m_guard; // first: outlives the manager and every exchange
     QNetworkAccessManager m_nam;
     std::unique_ptr<HttpStoryboardGenerator> m_generator;
 };

@@ -11,7 +11,7 @@ StoryboardClient::StoryboardClient(const Settings &settings, QObject *parent)
     m_nam.setAutoDeleteReplies(false);
     m_nam.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStoryboardGenerator>(m_nam, endpointFor(settings, entry.first));
+        m_generators[entry.first] = std::make_unique<HttpStoryboardGenerator>(m_nam, endpointFor(settings, entry.first), &m_guard);
 }
 
 StoryboardClient::~StoryboardClient()

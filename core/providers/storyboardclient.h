@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
+#include "egressguard.h"
 #include "httpstoryboardgenerator.h"
 
 #include <QNetworkAccessManager>
@@ -31,6 +32,7 @@ public:
     static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
 
 private:
+    EgressGuard m_guard; // first: outlives the manager and every exchange
     QNetworkAccessManager m_nam;
     std::map<Provider, std::unique_ptr<HttpStoryboardGenerator>> m_generators;
 };

@@ -5,7 +5,8 @@
 
 namespace bullpen::test {
 
-LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optional<Provider> fallback, bool stream)
+LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optional<Provider> fallback, bool stream,
+                         const std::function<void(Settings &)> &adjust)
 {
     const auto sc = Scenario::load(scenario, &m_error);
     if (!sc)
@@ -21,6 +22,8 @@ LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optiona
         entry.second.apiKey = QStringLiteral("test-key-") + toId(entry.first);
         entry.second.stream = stream;
     }
+    if (adjust)
+        adjust(m_settings);
     m_client = std::make_unique<StoryboardClient>(m_settings);
     m_service = std::make_unique<StoryboardGenerationService>(SteadyClock::instance());
     m_client->registerWith(*m_service);

@@ -8,6 +8,8 @@
 
 #include <QList>
 
+#include <functional>
+
 #include <memory>
 
 namespace bullpen::test {
@@ -17,7 +19,9 @@ namespace bullpen::test {
 class LoopbackRig
 {
 public:
-    LoopbackRig(const QString &scenario, Provider primary, std::optional<Provider> fallback, bool stream = true);
+    // `adjust` may change the settings (point a provider elsewhere) before the client is built.
+    LoopbackRig(const QString &scenario, Provider primary, std::optional<Provider> fallback, bool stream = true,
+                const std::function<void(Settings &)> &adjust = {});
     ~LoopbackRig();
 
     bool ok() const { return m_ok; }

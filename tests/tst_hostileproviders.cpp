@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// Providers that attack the client (a raw loopback server of the tests' own, flooding from its own
+// thread): header floods must not wedge the stage, relief must be sent, the attacker's connection
+// must be closed at the wire, and memory must stay bounded for any flood on any wire format.
+#include "hostileserver.h"
+#include "loopbackrig.h"
+
+#include <QFile>
+#include <QTcpServer>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono;
+using namespace std::chrono_literals;
+using Mode = HostileServer::Mode;
+
+namespace {
+
+// Kernel-reported resident set, in MiB (VmRSS or the peak VmHWM).
+double procMiB(const char *field)
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith(field))
+            return line.mid(qsizetype(qstrlen(field))).trimmed().split(' ').first().toDouble() / 1024.0;
+    }
+    return -1;
+}
+
+// Resets the peak (VmHWM) so that each row measures its own.
+void resetPeak()
+{
+    QFile f(QStringLiteral("/proc/self/clear_refs"));
+    if (f.open(QIODevice::WriteOnly))
+        f.write("5");
+}
+
+void pointPrimaryAt(Settings &s, Provider p, const QUrl &url)
+{
+    QUrl base = url;
+    base.setPath(QStringLiteral("/v1"));
+    s.providers[p].baseUrl = base;
+}
+
+} // namespace
+
+class tst_HostileProviders : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void headFloodIsRelieved_data()
+    {
+        QTest::addColumn<Mode>("mode");
+        QTest::addRow("endless 100 Continue") << Mode::ContinueFlood;
+        QTest::addRow("endless header lines") << Mode::HeaderFlood;
+        QTest::addRow("one endless header line") << Mode::EndlessHeaderLine;
+        QTest::addRow("one endless status line") << Mode::EndlessStatusLine;
+    }
+
+    // Defect 1: before the egress guard, Qt's network thread looped on one-byte reads for as long as
+    // the flood lasted: the deadline's abort and the relief request never left its queue.
+    void headFloodIsRelieved()
+    {
+        QFETCH(Mode, mode);
+        HostileServer hostile(mode);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen, true,
+                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        const double rssBefore = procMiB("VmRSS:");
+        StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        policy.primaryTimeout = 2s;
+        policy.fallbackTimeout = 10s;
+        const auto started = steady_clock::now();
+        const auto r = rig.run(policy, QStringLiteral("A cat finds a hat."), 20'000);
+        QVERIFY2(r, "the stage never finished");
+        const auto took = steady_clock::now() - started;
+        QCOMPARE(r->state, FinalState::Succeeded);
+        QVERIFY(r->fallback.applied);
+        QCOMPARE(r->attempts.size(), 2);
+        QCOMPARE(r->attempts.first().failure->kind, FailureKind::OUTPUT_INVALID);
+        QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1); // relief really sent
+        QVERIFY(took < policy.effectiveBudget());
+        // The attacker's connection is closed, and long before the primary deadline.
+        QTRY_VERIFY_WITH_TIMEOUT(hostile.record().firstClose.has_value(), 5'000);
+        QVERIFY(*hostile.record().firstClose - started < 2s);
+        const double grew = procMiB("VmRSS:") - rssBefore;
+        qInfo("primary failed in %.1f ms (%s); relief sent; stage %.1f ms; attacker sent %lld KiB; RSS grew %.1f MiB",
+              double(r->attempts.first().duration.count()) / 1000.0, qPrintable(r->attempts.first().failure->detail),
+              double(duration_cast<microseconds>(took).count()) / 1000.0, hostile.record().bytesSent / 1024, grew);
+        QVERIFY(grew < 64);
+    }
+
+    // A head that drips forever stays open until the deadline; then both sides close within 50 ms.
+    void drippingHeadIsClosedAtTheDeadline()
+    {
+        HostileServer hostile(Mode::HeaderDrip);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen, true,
+                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
+        QVERIFY(rig.ok());
+        StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        policy.primaryTimeout = 600ms;
+        policy.fallbackTimeout = 10s;
+        const auto started = steady_clock::now();
+        const auto r = rig.run(policy, QStringLiteral("A cat finds a hat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Succeeded);
+        QCOMPARE(r->attempts.first().failure->kind, FailureKind::TIMEOUT);
+        QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(hostile.record().firstClose.has_value(), 5'000);
+        const auto closedAfterDeadline = *hostile.record().firstClose - (started + policy.primaryTimeout);
+        qInfo("attacker's connection closed %.2f ms after the primary deadline",
+              double(duration_cast<microseconds>(closedAfterDeadline).count()) / 1000.0);
+        QVERIFY(closedAfterDeadline < 50ms);
+    }
+
+    // After meeting such a provider the same client serves the next generation normally.
+    void clientKeepsServingAfterAFlood()
+    {
+        HostileServer hostile(Mode::ContinueFlood);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen, true,
+                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
+        QVERIFY(rig.ok());
+        StagePolicy flooded = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        flooded.primaryTimeout = 2s;
+        QVERIFY(rig.run(flooded, QStringLiteral("One.")));
+        StagePolicy healthy = StagePolicy::relief(Provider::Qwen, std::nullopt);
+        healthy.primaryTimeout = 5s;
+        for (int i = 0; i < 3; ++i) {
+            const auto r = rig.run(healthy, QStringLiteral("Two."), 10'000);
+            QVERIFY(r);
+            QCOMPARE(r->state, FinalState::Succeeded);
+            QVERIFY(r->attempts.first().duration < 2s);
+        }
+    }
+
+    void bodyFloodStaysBounded_data()
+    {
+        QTest::addColumn<Provider>("provider");
+        QTest::addColumn<bool>("stream");
+        QTest::addColumn<Mode>("mode");
+        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+            QTest::addRow("%s data: {} stream", qPrintable(toId(p))) << p << true << Mode::SseDataFlood;
+            QTest::addRow("%s bare CR stream", qPrintable(toId(p))) << p << true << Mode::SseCrFlood;
+            QTest::addRow("%s endless JSON body", qPrintable(toId(p))) << p << false << Mode::JsonBodyFlood;
+        }
+    }
+
+    // Defect 2: peak RSS under any body flood stays under 128 MiB, streaming or not, on every format.
+    void bodyFloodStaysBounded()
+    {
+        QFETCH(Provider, provider);
+        QFETCH(bool, stream);
+        QFETCH(Mode, mode);
+        HostileServer hostile(mode);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), provider, std::nullopt, stream,
+                        [&](Settings &s) { pointPrimaryAt(s, provider, hostile.baseUrl()); });
+        QVERIFY(rig.ok());
+        resetPeak();
+        StagePolicy policy = StagePolicy::relief(provider, std::nullopt);
+        policy.primaryTimeout = 3s;
+        const auto r = rig.run(policy, QStringLiteral("A cat finds a hat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Failed);
+        const double peak = procMiB("VmHWM:");
+        qInfo("%s after %.0f ms; attacker sent %lld MiB; peak RSS %.1f MiB", qPrintable(enumName(r->failure->kind)),
+              double(r->attempts.first().duration.count()) / 1000.0, hostile.record().bytesSent / (1024 * 1024), peak);
+        QVERIFY2(peak < 128, qPrintable(QStringLiteral("peak RSS %1 MiB").arg(peak)));
+    }
+
+    // Defect 10: a decompression bomb is an answer we refuse, not a network fault worth relief blame.
+    void gzipBombIsInvalidOutput()
+    {
+        HostileServer hostile(Mode::GzipBomb);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false,
+                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
+        QVERIFY(rig.ok());
+        resetPeak();
+        const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Failed);
+        QCOMPARE(r->failure->kind, FailureKind::OUTPUT_INVALID);
+        QVERIFY2(r->failure->detail.contains(u"compressed body was refused"), qPrintable(r->failure->detail));
+        QVERIFY(procMiB("VmHWM:") < 128);
+    }
+
+    // Defect 10: a connection closed before any byte of the answer says so (not "Unknown error").
+    void closedBeforeAnswerSaysSo()
+    {
+        HostileServer hostile(Mode::Fixed);
+        hostile.setAnswer({});
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false,
+                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
+        QVERIFY(rig.ok());
+        const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->failure->kind, FailureKind::NETWORK);
+        QVERIFY2(r->failure->detail.contains(u"after the request was sent, before any byte of its answer"), qPrintable(r->failure->detail));
+        QVERIFY(!r->failure->detail.contains(u"Unknown error"));
+        QCOMPARE(r->attempts.first().requestsSent, 1);
+    }
+
+    // A provider's copy of the guard's marker header is removed: it cannot forge a verdict.
+    void forgedGuardHeaderIsIgnored()
+    {
+        HostileServer hostile(Mode::Fixed);
+        const QByteArray body = R"({"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}})";
+        hostile.setAnswer("HTTP/1.1 503 Service Unavailable\r\nX-Bullpen-Guard: unreachable\r\nX-Bullpen-Guard-Reached: 0\r\n"
+                          "Content-Type: application/json\r\nContent-Length: "
+                          + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false,
+                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
+        QVERIFY(rig.ok());
+        const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->failure->kind, FailureKind::TRANSIENT_SERVER);
+        QCOMPARE(r->attempts.first().httpStatus, 503);
+        QCOMPARE(r->attempts.first().requestsSent, 1);
+    }
+
+    // An unreachable provider: the request never left, and the record says so.
+    void unreachableProviderWasNotSent()
+    {
+        quint16 freePort = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            freePort = probe.serverPort();
+        }
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false, [&](Settings &s) {
+            pointPrimaryAt(s, Provider::Gemini, QUrl(QStringLiteral("http://127.0.0.1:%1").arg(freePort)));
+        });
+        QVERIFY(rig.ok());
+        const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->failure->kind, FailureKind::NETWORK);
+        QVERIFY2(r->failure->detail.contains(u"could not connect"), qPrintable(r->failure->detail));
+        QCOMPARE(r->attempts.first().requestsSent, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_HostileProviders)
+#include "tst_hostileproviders.moc"
