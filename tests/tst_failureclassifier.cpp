@@ -355,7 +355,11 @@ private Q_SLOTS:
         row("unparseable 429", Q, http(429, "Too Many Requests"), {K::RATE_LIMITED});
         row("unparseable 503", A, http(503, ""), {K::TRANSIENT_SERVER, true});
         row("unparseable 401", G, http(401, "nope"), {K::AUTH_CONFIG});
-        row("unparseable 418", O, http(418, "teapot"), {K::REQUEST_REJECTED});
+        row("unparseable 418 is not guessed", O, http(418, "teapot"), {K::UNKNOWN});
+        row("520 with an HTML body is not guessed transient", G, http(520, "<html><body>origin error</body></html>"), {K::UNKNOWN});
+        row("451 unknown to the table", A, http(451, ""), {K::UNKNOWN});
+        row("505 unknown to the table", Q, http(505, "nope"), {K::UNKNOWN});
+        row("520 with a capacity marker is transient", G, http(520, "the service is overloaded"), {K::TRANSIENT_SERVER, true});
         row("unparseable 501", O, http(501, ""), {K::REQUEST_REJECTED});
         row("unparseable 500 with capacity text", O, http(500, "upstream temporarily unavailable"), {K::TRANSIENT_SERVER, true});
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include "store/privatefiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -262,19 +264,11 @@ bool KeyFile::setKey(const QString &path, const QString &name, const QString &va
         *error = QStringLiteral("%1: cannot create its folder").arg(path);
         return false;
     }
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("%1: cannot be written (%2)").arg(path, f.errorString());
+    if (!PrivateFiles::checkEntry(path, false, error))
         return false;
-    }
-    // Owner-only before the first key byte is written (QSaveFile writes a temporary file and renames it).
-    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    // A 0600 temporary created by open(2) itself, then renamed over the old file.
     const QByteArray bytes = lines.isEmpty() ? QByteArray() : lines.join(QLatin1Char('\n')).toUtf8() + '\n';
-    if (f.write(bytes) != bytes.size() || !f.commit()) {
-        *error = QStringLiteral("%1: not saved (%2); the previous file is unchanged").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    return PrivateFiles::replace(path, bytes, error);
 }
 
 QString maskApiKey(const QString &key)

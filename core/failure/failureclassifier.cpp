@@ -127,15 +127,22 @@ FailureKind kindFromStatus(int status)
         return FailureKind::RATE_LIMITED;
     case 499:
         return FailureKind::NETWORK; // the server saw our connection close, and we did not close it
+    case 400:
+    case 413:
+    case 422:
     case 501:
         return FailureKind::REQUEST_REJECTED;
+    case 500:
+    case 502:
+    case 503:
+    case 504:
+    case 529:
+        return FailureKind::TRANSIENT_SERVER;
     default:
         break;
     }
-    if (status >= 400 && status < 500)
-        return FailureKind::REQUEST_REJECTED;
-    if (status >= 500 && status < 600)
-        return FailureKind::TRANSIENT_SERVER;
+    // SPEC 3: a status not in the table (418, 520, …) with a body not recognised is UNKNOWN, never
+    // guessed transient or the request's fault.
     return FailureKind::UNKNOWN;
 }
 

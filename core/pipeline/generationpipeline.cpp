@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "generationpipeline.h"
 
+#include "store/privatefiles.h"
+
 #include "store/masking.h"
 #include "store/store.h"
 
@@ -218,12 +220,14 @@ void GenerationPipeline::onImageDone(const StoryboardResult &ir)
         const QString dir = QDir(m_options.imageDir).filePath(QString::fromLatin1(digest.left(2)));
         const QString path = QDir(dir).filePath(QString::fromLatin1(digest) + QLatin1Char('.') + ext);
         if (!QFile::exists(path)) {
-            QSaveFile file(path);
-            if (!QDir().mkpath(dir) || !file.open(QIODevice::WriteOnly) || file.write(ir.image) != ir.image.size() || !file.commit()) {
+            // Owner-only (0600 from open(2)): with content storage off, the comic is the story's only trace.
+            QString why;
+            if (!PrivateFiles::ensureDirectory(m_options.imageDir, &why) || !PrivateFiles::ensureDirectory(dir, &why)
+                || !PrivateFiles::replace(path, ir.image, &why)) {
                 finish(run, FinalState::Failed,
                        Failure{FailureKind::INTERNAL,
                                QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions")
-                                   .arg(path, file.errorString()),
+                                   .arg(path, why),
                                false,
                                {}},
                        Stage::Image);

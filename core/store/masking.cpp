@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "masking.h"
 
+#include "privatefiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -23,6 +25,8 @@ Masking::Masking(QByteArray key)
 std::optional<Masking> Masking::loadOrCreate(const QString &path, QString *error)
 {
     QFile f(path);
+    if (!PrivateFiles::checkEntry(path, true, error))
+        return std::nullopt;
     if (f.exists()) {
         if (QFileInfo(path).permissions() & kOthers) {
             *error = QStringLiteral("%1: the masking key is readable by others; run: chmod 600 %1").arg(path);
@@ -49,12 +53,10 @@ std::optional<Masking> Masking::loadOrCreate(const QString &path, QString *error
     }
     QByteArray key(kKeyBytes, Qt::Uninitialized);
     QRandomGenerator::system()->generate(key.begin(), key.end());
-    // Create it closed to others before a byte is written.
-    if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly) || !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
-        || f.write(key) != kKeyBytes || !f.flush()) {
-        *error = QStringLiteral("%1: cannot write the masking key (%2); check the data folder's permissions and free space")
-                     .arg(path, f.errorString());
-        f.remove();
+    // Created 0600 by open(2) itself: there is no moment at which another user could read it.
+    QString why;
+    if (!PrivateFiles::createNew(path, key, &why)) {
+        *error = QStringLiteral("cannot write the masking key: %1; check the data folder's permissions and free space").arg(why);
         return std::nullopt;
     }
     return Masking(key);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "store.h"
 
+#include "privatefiles.h"
+
 #include "storeschema.h"
 #include "storewriter.h"
 
@@ -128,9 +130,24 @@ Store::Store(QString path)
 
 std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
 {
-    if (!QDir().mkpath(dataDir)) {
-        *error = QStringLiteral("%1: cannot create the data folder; choose a writable folder (settings: data directory)").arg(dataDir);
+    if (!PrivateFiles::ensureDirectory(dataDir, error))
         return nullptr;
+    // Owner-only files (the store lets anyone who reads it test guessed user ids against the masks):
+    // refuse symlinks and foreign files, tighten our own older 0644 files, create the database 0600
+    // (SQLite gives its -wal and -shm files the database's mode).
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        const QString file = QDir(dataDir).filePath(kFileName + suffix);
+        if (!PrivateFiles::checkEntry(file, false, error))
+            return nullptr;
+        if (QFile::exists(file))
+            QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+    if (const QString db = QDir(dataDir).filePath(kFileName); !QFile::exists(db)) {
+        QString why;
+        if (!PrivateFiles::createNew(db, {}, &why)) {
+            *error = why;
+            return nullptr;
+        }
     }
     {
         QTemporaryFile probe(QDir(dataDir).filePath(QStringLiteral(".write-probe-XXXXXX")));
