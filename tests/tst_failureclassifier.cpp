@@ -2,6 +2,7 @@
 // SPEC 3 / 3.1: one row for every row of PROVIDERS.md section 7 and the error examples of sections
 // 1.6, 2.4, 3.4 and 4.3.
 #include "failure/failureclassifier.h"
+#include "failure/secretscrubber.h"
 
 #include <QTest>
 
@@ -455,6 +456,37 @@ private Q_SLOTS:
         QFETCH(qint64, ms);
         const auto hint = FailureClassifier::retryHintFromText(text);
         QCOMPARE(hint ? hint->count() : qint64(-1), ms);
+    }
+
+    // SPEC 11.9: a key quoted back by a provider never survives into a record.
+    void scrub_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("secrets");
+        QTest::addColumn<QString>("mustNotContain");
+        const QStringList mine{QStringLiteral("my-configured-key-9f3c")};
+        QTest::newRow("configured key anywhere") << QStringLiteral("API key not valid: my-configured-key-9f3c.") << mine
+                                                 << QStringLiteral("my-configured-key");
+        QTest::newRow("OpenAI bearer") << QStringLiteral("Incorrect API key provided: Bearer sk-proj-abcdefghijklmnop1234") << QStringList()
+                                       << QStringLiteral("abcdefghijklmnop");
+        QTest::newRow("bare sk- key") << QStringLiteral("key sk-abcdefghijklmnopqrstu rejected") << QStringList() << QStringLiteral("abcdefghijklm");
+        QTest::newRow("Gemini AIza key") << QStringLiteral("API key AIzaSyA1234567890abcdefghijklmnop not valid") << QStringList()
+                                         << QStringLiteral("AIzaSyA123456");
+        QTest::newRow("key= in a URL") << QStringLiteral("GET /v1beta/models?key=supersecretvalue1 failed") << QStringList()
+                                       << QStringLiteral("supersecretvalue");
+        QTest::newRow("x-api-key header") << QStringLiteral("x-api-key: sk-ant-api03-zzzzzzzzzzzz invalid") << QStringList()
+                                          << QStringLiteral("zzzzzzzzzzzz");
+        QTest::newRow("terminal escapes") << QStringLiteral("bad\x1b]0;pwned\x07 request\x1b[2J") << QStringList() << QStringLiteral("\x1b");
+    }
+
+    void scrub()
+    {
+        QFETCH(QString, text);
+        QFETCH(QStringList, secrets);
+        QFETCH(QString, mustNotContain);
+        const QString out = SecretScrubber::scrub(text, secrets);
+        QVERIFY2(!out.contains(mustNotContain), qPrintable(out));
+        QVERIFY2(out.contains(u'…') || mustNotContain.startsWith(u'\x1b'), qPrintable(out)); // the tail stays, so it can be matched
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The storyboard stage's routing rules (SPEC 4.1-4.3, seed 000's six checks) on a ManualClock: no
 // sleeping, exact times. Each scenario's event log is compared with the expected log.
+#include "engine/attemptrunner.h"
 #include "engine/manualclock.h"
 #include "engine/storyboardgenerationservice.h"
 #include "scriptedgenerator.h"
@@ -37,6 +38,27 @@ public:
 private:
     ManualClock &m_inner;
     time_point m_deafAt;
+};
+
+// A clock whose now() is set by hand and whose timers never fire: lets a result land at an exact
+// instant ahead of the deadline timer (a ManualClock always fires the earlier-armed deadline first).
+class FrozenClock final : public Clock
+{
+public:
+    time_point now() const override { return at; }
+    std::unique_ptr<Timer> arm(time_point, std::function<void()>) override { return std::make_unique<Timer>(); }
+    time_point at{};
+};
+
+// Keeps the attempt's context so the test can deliver through it when it chooses.
+class HeldGenerator final : public StoryboardGenerator
+{
+public:
+    Provider provider() const override { return Provider::Gemini; }
+    QString model() const override { return QStringLiteral("gemini-test"); }
+    bool isConfigured() const override { return true; }
+    void generate(const StoryboardRequest &, std::shared_ptr<AttemptContext> c) override { context = std::move(c); }
+    std::shared_ptr<AttemptContext> context;
 };
 
 class tst_GenerationService : public QObject
@@ -557,6 +579,35 @@ private Q_SLOTS:
         }
         const QByteArray result = QJsonDocument(h.result().toJson()).toJson();
         QVERIFY(!result.contains("haru@example.com"));
+    }
+
+    // SPEC 4.3: "at or after the deadline" is refused; a valid result at exactly the deadline instant,
+    // delivered before the deadline timer runs, is a TIMEOUT with a late_result_discarded (late by 0).
+    void resultExactlyAtTheDeadline_isRefused()
+    {
+        FrozenClock clock;
+        clock.at = Clock::time_point(std::chrono::seconds(1000));
+        HeldGenerator generator;
+        AttemptSpec spec;
+        spec.attemptId = 1;
+        spec.timeout = 5s;
+        spec.stageStart = clock.at;
+        spec.deadline = clock.at + 5s;
+        AttemptRunner runner(clock, generator, spec);
+        QSignalSpy finished(&runner, &AttemptRunner::finished);
+        QSignalSpy late(&runner, &AttemptRunner::lateResultDiscarded);
+        runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        QVERIFY(generator.context);
+        clock.at = spec.deadline; // exactly the deadline, not one tick after
+        generator.context->deliver(Step::ok(0ms).response.value());
+        QCOMPARE(finished.size(), 1);
+        const auto outcome = finished.first().first().value<AttemptOutcome>();
+        QVERIFY(!outcome.record.success);
+        QCOMPARE(outcome.record.failure->kind, FailureKind::TIMEOUT);
+        QCOMPARE(late.size(), 1);
+        const auto discarded = late.first().first().value<LateResultDiscarded>();
+        QCOMPARE(discarded.lateBy, std::chrono::microseconds(0));
+        QVERIFY(discarded.wouldHaveSucceeded);
     }
 };
 

@@ -2,6 +2,7 @@
 #include "attemptrunner.h"
 
 #include "failure/failureclassifier.h"
+#include "failure/secretscrubber.h"
 
 #include <QLoggingCategory>
 #include <QPointer>
@@ -139,6 +140,8 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
     r.role = m_spec.role;
     r.round = m_spec.round;
     r.success = !failure.has_value();
+    if (failure) // provider text: never recorded, printed or shown with a credential in it
+        failure->detail = SecretScrubber::scrub(failure->detail, m_generator.secrets());
     r.failure = std::move(failure);
     r.startedAt = offset(m_startedAt);
     r.duration = duration_cast<microseconds>(now - m_startedAt);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QStringList>
+
 #include "contract/enums.h"
 
 #include <QString>
@@ -43,6 +45,8 @@ public:
     virtual QString model() const = 0;
     // Has what it needs to send a request (key and endpoint).
     virtual bool isConfigured() const = 0;
+    // Credentials this generator sends; scrubbed from any text its provider sends back.
+    virtual QStringList secrets() const { return {}; }
 
     virtual void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) = 0;
 };

@@ -29,6 +29,7 @@ public:
     Provider provider() const override { return m_endpoint.provider; }
     QString model() const override { return m_endpoint.model; }
     bool isConfigured() const override;
+    QStringList secrets() const override { return {m_endpoint.apiKey}; }
     void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) override;
 
     const ProviderEndpoint &endpoint() const { return m_endpoint; }

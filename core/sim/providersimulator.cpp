@@ -252,6 +252,11 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         behaviour.status = *provider == Provider::Gemini ? 403 : 401;
     }
 
+    if (behaviour.error == u"auth_echo") {
+        behaviour.receivedKey = headerValue(request, "x-goog-api-key") + headerValue(request, "x-api-key");
+        if (behaviour.receivedKey.isEmpty())
+            behaviour.receivedKey = headerValue(request, "authorization").mid(7);
+    }
     const bool stream = SimWire::requestWantsStream(*provider, body, path);
     watch(*provider, socket);
 
@@ -453,7 +458,13 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         }
     };
     auto httpError = [&](const QString &name, int status, int retryAfter) {
-        const SimWire::ErrorReply r = SimWire::error(provider, name, status);
+        SimWire::ErrorReply r = SimWire::error(provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status);
+        if (name == u"auth_echo") {
+            // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
+            // "Bearer sk-…"): the engine must scrub it before anything is recorded (SPEC 11.9).
+            QByteArray key = b.receivedKey.left(200).replace('"', "").replace('\\', "");
+            r.body.replace("\"message\":\"", QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
+        }
         QList<QPair<QByteArray, QByteArray>> headers;
         if (retryAfter >= 0)
             headers.append({"Retry-After", QByteArray::number(retryAfter)});

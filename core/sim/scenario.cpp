@@ -46,7 +46,7 @@ const QStringList &errorNames()
 {
     static const QStringList names{QStringLiteral("overloaded"), QStringLiteral("rate_limited"), QStringLiteral("auth"),
                                    QStringLiteral("quota"),      QStringLiteral("bad_request"),  QStringLiteral("server_error"),
-                                   QStringLiteral("not_found"),  QStringLiteral("timeout")};
+                                   QStringLiteral("not_found"),  QStringLiteral("timeout"),      QStringLiteral("auth_echo")};
     return names;
 }
 

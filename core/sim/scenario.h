@@ -36,6 +36,7 @@ struct SimBehaviour
     int latencyMinMs = 0;
     int latencyMaxMs = 0;
     QString error = QStringLiteral("overloaded"); // overloaded, rate_limited, auth, quota, bad_request, server_error, not_found, timeout
+    QByteArray receivedKey; // filled per request for the "auth_echo" error, which quotes it back
     int status = 0;                               // 0: the provider's usual status for `error`
     int retryAfterSeconds = -1;                   // -1: no Retry-After header
     int dripIntervalMs = 400;
