@@ -3,6 +3,7 @@
 // failure path with a message that names the path and what to do.
 #include "scriptedgenerator.h"
 #include "store/store.h"
+#include "store/storewriter.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -136,6 +137,75 @@ private Q_SLOTS:
         QVERIFY(!store->stats().lastError.isEmpty());
         QTRY_VERIFY(failed.count() > 0);
         QVERIFY2(failed.first().first().toString().contains(store->databasePath()), qPrintable(failed.first().first().toString()));
+    }
+
+    // One bad record in a batch costs that record alone: the batch is retried record by record.
+    void oneBadRecordInABatch_onlyItFails()
+    {
+        QTemporaryDir dir;
+        QString error;
+        QString path;
+        {
+            auto store = Store::open(dir.path(), &error); // creates the schema
+            QVERIFY2(store, qPrintable(error));
+            path = store->databasePath();
+        }
+        QStringList failures;
+        StoreWriter writer(path, [&failures](const QString &why) { failures << why; });
+        auto event = [](const QString &gen, quint64 seq, EventBody body) {
+            Event e;
+            e.generationId = gen;
+            e.sequence = seq;
+            e.body = std::move(body);
+            return e;
+        };
+        // Queued before the writer starts, so all five are one batch; the fourth repeats (gen_a, 1).
+        writer.enqueue(event(QStringLiteral("gen_a"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms}));
+        writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false}));
+        writer.enqueue(event(QStringLiteral("gen_b"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms}));
+        writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished{FinalState::Failed, {}, {}, {}, {}, false}));
+        writer.enqueue(event(QStringLiteral("gen_b"), 1, GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false}));
+        QVERIFY2(writer.start(&error), qPrintable(error));
+        QVERIFY(writer.flush(10s));
+        QCOMPARE(writer.counters().failed, quint64(1));
+        QCOMPARE(writer.counters().written, quint64(4));
+        QCOMPARE(failures.size(), 1);
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check-batch"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        {
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM events")));
+            QVERIFY(q.next());
+            QCOMPARE(q.value(0).toInt(), 4);
+        }
+        db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("check-batch"));
+    }
+
+    // A final state for a generation whose row was never written is a failed write, not a success.
+    void finishingAMissingRow_isAFailure()
+    {
+        QTemporaryDir dir;
+        QString error;
+        QString path;
+        {
+            auto store = Store::open(dir.path(), &error);
+            QVERIFY2(store, qPrintable(error));
+            path = store->databasePath();
+        }
+        QStringList committed;
+        StoreWriter writer(path, {}, [&committed](const QStringList &ids) { committed << ids; });
+        StoreWriter::Finished f;
+        f.result.generationId = QStringLiteral("gen_never_started");
+        f.result.state = FinalState::Succeeded;
+        writer.enqueue(f);
+        QVERIFY2(writer.start(&error), qPrintable(error));
+        QVERIFY(writer.flush(10s));
+        QCOMPARE(writer.counters().failed, quint64(1));
+        QCOMPARE(writer.counters().written, quint64(0));
+        QVERIFY(committed.isEmpty()); // never reported durable
     }
 
     void refusals_data()

@@ -25,7 +25,9 @@ struct Statements
         , attempt(db)
         , finish(db)
         , comparison(db)
+        , exists(db)
     {
+        exists.prepare(QStringLiteral("SELECT 1 FROM generations WHERE id = ?"));
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES (?, ?, ?, ?, ?)"));
@@ -41,7 +43,7 @@ struct Statements
             "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, next_step = ? "
             "WHERE id = ? AND state = 'running'"));
     }
-    QSqlQuery event, generation, attempt, finish, comparison;
+    QSqlQuery event, generation, attempt, finish, comparison, exists;
 };
 
 bool writeEvent(Statements &s, const Event &e, QString *error)
@@ -145,7 +147,22 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
         *error = s.finish.lastError().text();
         return false;
     }
-    *conflict = s.finish.numRowsAffected() != 1;
+    if (s.finish.numRowsAffected() == 1)
+        return true;
+    // Nothing updated: either the generation already had its final state (a conflict, counted), or
+    // its row was never written, and then this record is not durable either: a failure, not success.
+    s.exists.addBindValue(r.generationId);
+    if (!s.exists.exec()) {
+        *error = s.exists.lastError().text();
+        return false;
+    }
+    const bool rowExists = s.exists.next();
+    s.exists.finish();
+    if (!rowExists) {
+        *error = QStringLiteral("generation %1 has no row to finish (its start was not recorded)").arg(r.generationId);
+        return false;
+    }
+    *conflict = true;
     return true;
 }
 
