@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -67,9 +69,49 @@ private Q_SLOTS:
             QVERIFY2(row, qPrintable(id + QStringLiteral(" was reported committed but is missing")));
             QVERIFY2(row->state != u"running", qPrintable(id));
         }
-        // Whatever was mid-flight is visibly unfinished, not half-written.
+        // Whatever was mid-flight is finished once, as abandoned, by this open: nothing stays running.
         QVERIFY(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")) >= committed.size());
-        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state NOT IN ('running','succeeded','failed','cancelled')")), 0);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state NOT IN ('succeeded','failed','cancelled','abandoned')")), 0);
+        QVERIFY(store->abandonedAtOpen() > 0); // 16 were in flight
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'abandoned' AND kind = 'INTERNAL' "
+                                              "AND public_code = 'INTERNAL_ERROR' AND detail LIKE '%ended before it finished%'")),
+                 store->abandonedAtOpen());
+        const int abandoned = store->abandonedAtOpen();
+        store.reset();
+        auto again = Store::open(data.path(), &error);
+        QVERIFY2(again, qPrintable(error));
+        QCOMPARE(again->abandonedAtOpen(), 0); // written once
+        QCOMPARE(again->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'abandoned'")), abandoned);
+    }
+
+    // SIGTERM (or SIGINT) is an operator cancel: cancel handlers run, the record is written CANCELLED,
+    // --json still prints, exit 3.
+    void sigtermCancelsGenerate()
+    {
+        QTemporaryDir data;
+        QProcess gen;
+        gen.setProcessEnvironment(cleanEnv());
+        gen.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("generate"), QStringLiteral("--scenario"), QStringLiteral("primary-hang"),
+                                                QStringLiteral("--story"), QStringLiteral("A cat."), QStringLiteral("--json"),
+                                                QStringLiteral("--data-dir"), data.path()});
+        QVERIFY(gen.waitForStarted());
+        gen.setReadChannel(QProcess::StandardError);
+        QByteArray errText;
+        while (!errText.contains("built-in simulator")) { // started: the generation is under way
+            QVERIFY(gen.waitForReadyRead(20'000));
+            errText += gen.readAllStandardError();
+        }
+        gen.terminate(); // SIGTERM
+        QVERIFY(gen.waitForFinished(20'000));
+        QCOMPARE(gen.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(gen.exitCode(), 3);
+        const QJsonObject o = QJsonDocument::fromJson(gen.readAllStandardOutput()).object();
+        QCOMPARE(o.value(QStringLiteral("state")).toString(), QStringLiteral("cancelled"));
+        QString error;
+        auto store = Store::open(data.path(), &error);
+        QVERIFY2(store, qPrintable(error));
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'cancelled'")), 1);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'")), 0);
     }
 
     void noRawUserIdOrKeyAnywhere()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "generatecommand.h"
 
+#include "interrupts.h"
+
 #include "runtime/enginesetup.h"
 
 #include <QCommandLineParser>
@@ -18,6 +20,8 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitCancelled = 3;
+constexpr int kExitNotDurable = 4; // the result was produced, but its records did not all commit
+constexpr qsizetype kMaxStoryBytes = 32 * 1024; // SPEC 12.1's story limit, the same here
 
 QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1); }
 
@@ -114,7 +118,17 @@ int runGenerate(const QStringList &arguments)
             err << "bullpen-cli generate: --story-file " << f.fileName() << ": " << f.errorString() << "\n";
             return kExitUsage;
         }
-        storyText = QString::fromUtf8(f.readAll());
+        const QByteArray bytes = f.read(kMaxStoryBytes + 1); // capped: /dev/zero or a FIFO never ends
+        if (bytes.size() > kMaxStoryBytes) {
+            err << "bullpen-cli generate: --story-file " << f.fileName() << " holds more than " << kMaxStoryBytes / 1024
+                << " KiB; a story may be at most 32 KiB: shorten it\n";
+            return kExitUsage;
+        }
+        storyText = QString::fromUtf8(bytes);
+    }
+    if (storyText.toUtf8().size() > kMaxStoryBytes) {
+        err << "bullpen-cli generate: the story is " << storyText.toUtf8().size() << " bytes; a story may be at most 32 KiB: shorten it\n";
+        return kExitUsage;
     }
     if (storyText.trimmed().isEmpty()) {
         err << "bullpen-cli generate: give the story with --story TEXT or --story-file PATH\n";
@@ -129,8 +143,10 @@ int runGenerate(const QStringList &arguments)
         {&fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}, {&budget, "STORYBOARD_TOTAL_BUDGET"},
     };
     for (const auto &[option, variable] : overrides) {
-        if (parser.isSet(*option))
+        if (parser.isSet(*option)) {
             options.environment.insert(QLatin1StringView(variable), parser.value(*option));
+            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable), QStringLiteral("--") + option->names().constFirst());
+        }
     }
     options.settingsFile = parser.value(settings);
     options.keyFile = parser.value(keyFile);
@@ -138,6 +154,7 @@ int runGenerate(const QStringList &arguments)
     options.scenario = parser.value(scenario);
     options.dataDir = parser.value(dataDir);
     options.useStore = !parser.isSet(noStore);
+    options.namedFilesMustExist = true;
 
     EngineSetup setup;
     if (!setup.init(options)) {
@@ -145,15 +162,34 @@ int runGenerate(const QStringList &arguments)
             err << "bullpen-cli: refused: " << e.toString() << "\n";
         return kExitUsage;
     }
+    // Installed before anything is announced; the cancel itself runs from the event loop, after the
+    // generation has started.
+    QString generationId;
+    Interrupts interrupts([&] {
+        err << "bullpen-cli generate: interrupted; cancelling (a second signal exits at once)\n";
+        err.flush();
+        setup.pipeline().cancel(generationId);
+    });
     err << "bullpen-cli: " << setup.describe() << "\n";
     err.flush();
 
     GenerationPipeline &pipeline = setup.pipeline();
+    quint64 failedBefore = 0;
     QJsonArray events;
     QObject::connect(&pipeline, &GenerationPipeline::eventRecorded, &pipeline, [&events](const Event &e) { events.append(e.toJson()); });
     int exitCode = kExitFailed;
     QObject::connect(&pipeline, &GenerationPipeline::finished, &pipeline, [&](const GenerationResult &r) {
         exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
+        // SPEC 5: a failed write never fails the generation, but it is said, and the exit code says it.
+        QString notDurable;
+        if (Store *store = setup.store()) {
+            const bool flushed = store->flush(std::chrono::seconds(30));
+            const Store::Stats st = store->stats();
+            if (!flushed || st.failed > failedBefore)
+                notDurable = QStringLiteral("%1 record write(s) failed — %2: %3")
+                                 .arg(st.failed - failedBefore)
+                                 .arg(store->databasePath(), flushed ? st.lastError : QStringLiteral("the writer did not finish within 30 s"));
+        }
         if (parser.isSet(imageOut) && r.state == FinalState::Succeeded) {
             QFile::remove(parser.value(imageOut));
             const QByteArray bytes = r.image ? r.image->image : QByteArray();
@@ -171,18 +207,27 @@ int runGenerate(const QStringList &arguments)
                 o.insert(QStringLiteral("simulator"), setup.simulator()->countersJson());
             if (setup.store())
                 o.insert(QStringLiteral("store"), setup.store()->databasePath());
+            if (!notDurable.isEmpty())
+                o.insert(QStringLiteral("store_warning"), notDurable);
             out << QJsonDocument(o).toJson(QJsonDocument::Indented);
         } else {
             printHuman(out, r);
         }
         out.flush();
+        if (!notDurable.isEmpty()) {
+            err << "bullpen-cli generate: warning: result produced, record not durable: " << notDurable
+                << "; free space or repair the store, then run it again\n";
+            err.flush();
+            exitCode = kExitNotDurable;
+        }
         QCoreApplication::exit(exitCode);
     });
     GenerationRequest request;
     request.story = storyText;
     request.userId = parser.value(user);
     request.fresh = parser.isSet(fresh);
-    setup.startGeneration(request);
+    failedBefore = setup.store() ? setup.store()->stats().failed : 0;
+    generationId = setup.startGeneration(request);
     QCoreApplication::exec();
     return exitCode;
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "soakcommand.h"
 
+#include "interrupts.h"
+#include "store/owner.h"
+
 #include "config/settings.h"
 #include "engine/storyboardgenerationservice.h"
 #include "runtime/enginestack.h"
@@ -204,6 +207,7 @@ int runSoak(const QStringList &arguments)
         {7, QStringLiteral("every started attempt has exactly one *_attempt_completed record"), 0, {}},
         {8, QStringLiteral("storyboard_fallback_triggered exists if and only if a fallback attempt ran"), 0, {}},
         {9, QStringLiteral("no raw user id or API key appears in the store, logs or exports"), 0, {}},
+        {10, QStringLiteral("no generation stays running once its engine is gone (ABANDONED at the next open, written once)"), 0, {}},
     };
     auto violate = [&](int n, const QString &what) {
         Check &c = checks[n - 1];
@@ -219,6 +223,8 @@ int runSoak(const QStringList &arguments)
     wall.start();
 
     std::function<void()> startNext;
+    std::map<QString, GenerationPipeline *> inFlightIds;
+    bool interrupted = false;
     for (Lane &lane : lanes) {
         GenerationPipeline *pipeline = &lane.stack->pipeline();
         const QString scenarioName = lane.scenario;
@@ -290,10 +296,11 @@ int runSoak(const QStringList &arguments)
                     violate(4, g.generationId);
             }
             rawUserIds.insert(QStringLiteral("soak-user-%1@example.com").arg(qHash(g.generationId) % 50));
+            inFlightIds.erase(g.generationId);
             ++done;
-            if (started < total)
+            if (!interrupted && started < total)
                 startNext();
-            else if (done == total)
+            else if (done == started)
                 QCoreApplication::quit();
         });
     }
@@ -305,8 +312,18 @@ int runSoak(const QStringList &arguments)
         request.generationId = StoryboardGenerationService::newGenerationId();
         request.userId = QStringLiteral("soak-user-%1@example.com").arg(qHash(request.generationId) % 50);
         request.fresh = true; // every run does the work; the cache is tested elsewhere
+        inFlightIds[request.generationId] = &lane.stack->pipeline();
         lane.stack->pipeline().start(request);
     };
+    // SIGINT/SIGTERM: start nothing more, cancel what is in flight, then report as usual.
+    Interrupts interrupts([&] {
+        err << "bullpen-cli soak: interrupted; cancelling " << inFlightIds.size() << " in flight (a second signal exits at once)\n";
+        err.flush();
+        interrupted = true;
+        const auto pending = inFlightIds;
+        for (const auto &[id, pipeline] : pending)
+            pipeline->cancel(id);
+    });
     err << "bullpen-cli soak: " << total << " generations, " << lanes.size() << " scenario(s), concurrency " << inFlight
         << (store ? QStringLiteral(", store ") + store->databasePath() : QString()) << "\n";
     err.flush();
@@ -332,15 +349,19 @@ int runSoak(const QStringList &arguments)
     QJsonObject storeSummary;
     if (store) {
         store->flush(minutes(2));
+        QCoreApplication::sendPostedEvents(); // the last batch's "committed" lines (queued from the writer)
         const Store::Stats st = store->stats();
-        const qint64 rows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations"));
-        const qint64 running = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'"));
-        const qint64 attemptRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts"));
-        const qint64 startedEvents = store->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE type LIKE '%_attempt_started'"));
+        // Only this run's generations: a reused data folder holds earlier runs too.
+        const QString mine = QStringLiteral("owner = '%1'").arg(QString(Owner::thisProcess()).replace(QLatin1Char('\''), QStringLiteral("''")));
+        const QString myIds = QStringLiteral("generation_id IN (SELECT id FROM generations WHERE %1)").arg(mine);
+        const qint64 rows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE ") + mine);
+        const qint64 running = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND ") + mine);
+        const qint64 attemptRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE ") + myIds);
+        const qint64 startedEvents = store->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE type LIKE '%_attempt_started' AND ") + myIds);
         qint64 attemptsTotal = 0;
         for (const auto &entry : attemptsPer)
             attemptsTotal += entry.second;
-        if (rows != total || running != 0 || st.finalStateConflicts != 0 || st.failed != 0)
+        if (rows != started || running != 0 || st.finalStateConflicts != 0 || st.failed != 0)
             violate(6, QStringLiteral("store: %1 generations, %2 not final, %3 second final states, %4 failed writes")
                            .arg(rows)
                            .arg(running)
@@ -361,6 +382,10 @@ int runSoak(const QStringList &arguments)
         }
         if (bytes.contains("soak-secret-key-"))
             violate(9, QStringLiteral("an API key found in the store"));
+        // 10: whatever an earlier, killed run left running was finished when this run opened the store,
+        // and nothing of anyone's is left running with its process gone.
+        if (const int orphans = store->orphanedRunning(); orphans != 0)
+            violate(10, QStringLiteral("%1 generation(s) still running with their process gone").arg(orphans));
         storeSummary = QJsonObject{{QStringLiteral("path"), store->databasePath()},
                                    {QStringLiteral("generations"), rows},
                                    {QStringLiteral("attempts"), attemptRows},

@@ -320,10 +320,10 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         const QString fileTag = QStringLiteral("settings file ") + settingsFile;
         if (!f.open(QIODevice::ReadOnly)) {
             errors << ConfigError{settingsFile, QStringLiteral("cannot be read (%1); fix its permissions or remove it").arg(f.errorString())};
-        } else if (f.size() > 1024 * 1024) {
+        } else if (const QByteArray bytes = f.read(1024 * 1024 + 1); bytes.size() > 1024 * 1024) {
+            // Read with a cap, not by the size stat() reports (0 for /dev/zero, a FIFO or /proc).
             errors << ConfigError{settingsFile, QStringLiteral("is larger than 1 MiB; it is not a Bullpen settings file")};
         } else {
-            const QByteArray bytes = f.readAll();
             QJsonParseError perr{};
             const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
             const bool utf16 = bytes.startsWith("\xff\xfe") || bytes.startsWith("\xfe\xff");
@@ -455,13 +455,13 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             errors << ConfigError{keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile)};
         } else if (!f.open(QIODevice::ReadOnly)) {
             errors << ConfigError{keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString())};
-        } else if (f.size() > 64 * 1024) {
+        } else if (const QByteArray all = f.read(64 * 1024 + 1); all.size() > 64 * 1024) {
             errors << ConfigError{keyFile, QStringLiteral("is larger than 64 KiB; it is not a key file (NAME=value lines)")};
         } else {
             int lineNo = 0;
-            while (!f.atEnd()) {
+            const QList<QByteArray> rawLines = all.split('\n');
+            for (const QByteArray &raw : rawLines) {
                 ++lineNo;
-                const QByteArray raw = f.readLine();
                 if (!QUtf8StringView(raw).isValidUtf8() || raw.contains('\0')) {
                     errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("is not UTF-8 text; save the file as UTF-8")};
                     continue;
@@ -479,7 +479,13 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         }
     }
 
-    // 3. The environment overrides everything (SPEC 4.6).
+    // 3. The environment overrides everything (SPEC 4.6). A front end that turns its flags into these
+    // overrides names the flag in BULLPEN_FLAG_<NAME>, so a refusal points at what the user typed.
+    auto envPlace = [&](const QString &name) {
+        const QString flag = env.value(QStringLiteral("BULLPEN_FLAG_") + name);
+        return flag.isEmpty() ? QStringLiteral("environment") : QStringLiteral("command-line flag %1").arg(flag);
+    };
+    auto envSetting = [&](const QString &name) { return QStringLiteral("%1 (%2)").arg(name, envPlace(name)); };
     auto envValue = [&](const QString &name) -> std::optional<QString> {
         if (!env.contains(name))
             return std::nullopt;
@@ -511,20 +517,20 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {
         s.storyboard.preset = v->trimmed();
-        origins.set(QStringLiteral("STORYBOARD_POLICY"), QStringLiteral("environment"));
+        origins.set(QStringLiteral("STORYBOARD_POLICY"), envPlace(QStringLiteral("STORYBOARD_POLICY")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_PROVIDER"))) {
-        applyProvider(QStringLiteral("STORYBOARD_PROVIDER"), *v, false);
-        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), QStringLiteral("environment"));
+        applyProvider(envSetting(QStringLiteral("STORYBOARD_PROVIDER")), *v, false);
+        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), envPlace(QStringLiteral("STORYBOARD_PROVIDER")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"))) {
-        applyProvider(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), *v, true);
-        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), QStringLiteral("environment"));
+        applyProvider(envSetting(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")), *v, true);
+        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), envPlace(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")))
-        applyDuration(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), *v, [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
+        applyDuration(envSetting(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")), *v, [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
     if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")))
-        applyDuration(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), *v, [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
+        applyDuration(envSetting(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")), *v, [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
     if (auto v = envValue(QStringLiteral("GEMINI_IMAGE_MODEL")))
         s.pipeline.imageModel = v->trimmed();
     if (auto v = envValue(QStringLiteral("IMAGE_TIMEOUT")))

@@ -58,7 +58,8 @@ Q_ENUM_NS(Stage)
 enum class AbortReason { None, Deadline, Operator, Shutdown };
 Q_ENUM_NS(AbortReason)
 
-enum class FinalState { Succeeded, Failed, Cancelled };
+// Abandoned: its process ended before it finished (found and written once by the next opener; SPEC 4.5).
+enum class FinalState { Succeeded, Failed, Cancelled, Abandoned };
 Q_ENUM_NS(FinalState)
 
 PublicCode publicCodeFor(FailureKind kind);

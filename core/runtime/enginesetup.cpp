@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "enginesetup.h"
 
+#include <QFileInfo>
+
 #include <QDir>
 #include <QStandardPaths>
 
@@ -43,6 +45,14 @@ bool EngineSetup::init(const SetupOptions &options)
     m_settingsFilePath = settingsFile;
     m_keyFilePath = keyFile;
     m_environment = options.environment;
+
+    // A file named on purpose must exist: a typo must not quietly fall back to the simulator.
+    for (const auto &[given, flag] : {std::pair{options.settingsFile, QStringLiteral("--settings")}, std::pair{options.keyFile, QStringLiteral("--key-file")}}) {
+        if (options.namedFilesMustExist && !given.isEmpty() && !QFileInfo::exists(given)) {
+            m_errors << ConfigError{flag, QStringLiteral("%1 does not exist; check the path").arg(given)};
+            return false;
+        }
+    }
 
     // First without requiring keys: whether any key exists decides between real providers and the simulator.
     SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false);

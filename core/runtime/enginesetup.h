@@ -25,6 +25,7 @@ struct SetupOptions
     quint16 simulatorPort = 0;   // 0: any free port
     QString dataDir;             // empty: BULLPEN_DATA_DIR, else the user's data location
     bool useStore = true;        // false: nothing is written (e.g. --no-store)
+    bool namedFilesMustExist = false; // settingsFile/keyFile were typed by the user: a missing one is refused
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (SPEC 4.6); with no

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "store.h"
 
+#include "owner.h"
 #include "privatefiles.h"
+
+#include <QDateTime>
 
 #include "storeschema.h"
 #include "storewriter.h"
@@ -128,6 +131,35 @@ Store::Store(QString path)
 {
 }
 
+// SPEC 4.5, 11.10: a generation whose process is gone is finished once, as ABANDONED, by whoever
+// opens the store next. Returns how many were.
+int Store::abandonOrphans(QSqlDatabase &db)
+{
+    QSqlQuery running(db);
+    if (!running.exec(QStringLiteral("SELECT id, owner FROM generations WHERE state = 'running'")))
+        return 0;
+    QList<std::pair<QString, QString>> orphans;
+    while (running.next()) {
+        const QString owner = running.value(1).toString();
+        if (!Owner::isAlive(owner))
+            orphans.append({running.value(0).toString(), owner});
+    }
+    running.finish();
+    int done = 0;
+    QSqlQuery finish(db);
+    finish.prepare(QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', "
+                                  "detail = ?, finished_at_ms = ? WHERE id = ? AND state = 'running'"));
+    for (const auto &[id, owner] : orphans) {
+        finish.addBindValue(QStringLiteral("its process (%1) ended before it finished; recorded as abandoned when the store was next opened")
+                                .arg(owner.isEmpty() ? QStringLiteral("unknown") : owner));
+        finish.addBindValue(QDateTime::currentMSecsSinceEpoch());
+        finish.addBindValue(id);
+        if (finish.exec())
+            done += finish.numRowsAffected() == 1 ? 1 : 0;
+    }
+    return done;
+}
+
 std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
 {
     if (!PrivateFiles::ensureDirectory(dataDir, error))
@@ -191,6 +223,8 @@ std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
                 QString why;
                 if (!StoreSchema::migrate(db, &why))
                     failure = path + QStringLiteral(": ") + why;
+                else
+                    store->m_abandoned = abandonOrphans(db);
             }
             q.finish();
         }
@@ -487,6 +521,17 @@ qint64 Store::scalar(const QString &sql, QString *error)
     if (!run(q, sql, {}, error) || !q.next())
         return -1;
     return q.value(0).toLongLong();
+}
+
+int Store::orphanedRunning()
+{
+    QSqlQuery q(readConnection());
+    if (!q.exec(QStringLiteral("SELECT owner FROM generations WHERE state = 'running'")))
+        return -1;
+    int n = 0;
+    while (q.next())
+        n += Owner::isAlive(q.value(0).toString()) ? 0 : 1;
+    return n;
 }
 
 QString Store::integrityCheck()

@@ -122,6 +122,10 @@ public:
     std::optional<QJsonObject> cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error = nullptr);
     // Waits (outside the engine) until everything queued so far is committed or has failed.
     bool flush(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    // Generations found running with their process gone, finished as ABANDONED by this open.
+    int abandonedAtOpen() const { return m_abandoned; }
+    // Generations still `running` whose process is gone (SPEC 11.10: 0 after any open).
+    int orphanedRunning();
     Stats stats() const;
 
     // --- reads
@@ -166,12 +170,14 @@ Q_SIGNALS:
     void finalStatesCommitted(const QStringList &generationIds);
 
 private:
+    static int abandonOrphans(QSqlDatabase &db);
     explicit Store(QString path);
     QSqlDatabase readConnection();
 
     QString m_path;
     QString m_readConnectionPrefix;
     std::unique_ptr<StoreWriter> m_writer;
+    int m_abandoned = 0;
 };
 
 } // namespace bullpen

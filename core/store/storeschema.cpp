@@ -109,6 +109,17 @@ const char *const kVersion3[] = {
     "UPDATE bullpen_schema SET version = 3",
 };
 
+// Version 4: who holds a running generation (owner.h), so that the work of a process that died is
+// finished as ABANDONED instead of staying `running` for ever. Rows left running by earlier builds
+// have no owner to ask: they are abandoned here, once.
+const char *const kVersion4[] = {
+    "ALTER TABLE generations ADD COLUMN owner TEXT",
+    "UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', "
+    "detail = 'left running by an earlier Bullpen that ended before it finished; recorded as abandoned by the schema upgrade', "
+    "finished_at_ms = created_at_ms WHERE state = 'running'",
+    "UPDATE bullpen_schema SET version = 4",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -189,6 +200,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 2 && !step(kVersion2, 2))
         return false;
     if (v < 3 && !step(kVersion3, 3))
+        return false;
+    if (v < 4 && !step(kVersion4, 4))
         return false;
     return true;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storewriter.h"
 
+#include "owner.h"
+
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QSqlDatabase>
@@ -31,8 +33,8 @@ struct Statements
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES (?, ?, ?, ?, ?)"));
-        generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state) "
-                                          "VALUES (?, ?, ?, ?, ?, 'running')"));
+        generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner) "
+                                          "VALUES (?, ?, ?, ?, ?, 'running', ?)"));
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
             "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail) "
@@ -64,6 +66,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.generation.addBindValue(g->preset);
         s.generation.addBindValue(toId(g->primary));
         s.generation.addBindValue(g->fallback ? QVariant(toId(*g->fallback)) : QVariant(QMetaType::fromType<QString>()));
+        s.generation.addBindValue(Owner::thisProcess());
         if (!s.generation.exec()) {
             *error = s.generation.lastError().text();
             return false;
@@ -315,6 +318,12 @@ void StoreWriter::run()
                         }
                     }
                 }
+                // Reported before flush() can see the counters move, so that whoever flushed and then
+                // turns its event loop once has every "committed" and "failed" notice of this batch.
+                if (failed && m_onFailure)
+                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_path, failure));
+                if (!finals.isEmpty() && m_onFinalCommitted)
+                    m_onFinalCommitted(finals);
                 {
                     std::lock_guard lock(m_mutex);
                     m_counters.written += written;
@@ -324,10 +333,6 @@ void StoreWriter::run()
                         m_counters.lastError = failure;
                 }
                 m_done.notify_all();
-                if (failed && m_onFailure)
-                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_path, failure));
-                if (!finals.isEmpty() && m_onFinalCommitted)
-                    m_onFinalCommitted(finals);
             }
             } // statements end before the connection closes
             db.close();
