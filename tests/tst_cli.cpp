@@ -5,6 +5,9 @@
 #include <QJsonObject>
 #include <QFile>
 #include <QProcess>
+#include <QSqlQuery>
+#include <QSqlDatabase>
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -251,6 +254,55 @@ private Q_SLOTS:
         QVERIFY(!r.out.contains("haru.secret"));
         QVERIFY(!r.err.contains("haru.secret"));
         QVERIFY(!r.out.contains("sim-key-")); // nor a key
+    }
+
+    // Defect 5: a result whose records did not commit exits 4 with a warning naming the store.
+    void recordsNotDurableExitFour()
+    {
+        QTemporaryDir data;
+        const Run first = cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), data.path()});
+        QCOMPARE(first.exitCode, 0);
+        const QString db = QDir(data.path()).filePath(QStringLiteral("bullpen.sqlite"));
+        {
+            QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("saboteur"));
+            d.setDatabaseName(db);
+            QVERIFY(d.open());
+            QSqlQuery q(d);
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE events")));
+            q.finish();
+            d.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("saboteur"));
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--fresh"), QStringLiteral("--json"), QStringLiteral("--data-dir"), data.path()});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains("record not durable") && r.err.contains(db.toUtf8()), r.err.constData());
+        QVERIFY(r.json().value(QStringLiteral("store_warning")).toString().contains(u"record write"));
+    }
+
+    // Defect 10: unbounded inputs are read with a cap and refused with the limit.
+    void hostileInputsAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("says");
+        QTest::newRow("story file /dev/zero") << QStringList{QStringLiteral("--story-file"), QStringLiteral("/dev/zero")} << QByteArray("32 KiB");
+        QTest::newRow("settings /dev/zero") << QStringList{QStringLiteral("--story"), kStory, QStringLiteral("--settings"), QStringLiteral("/dev/zero")}
+                                            << QByteArray("larger than 1 MiB");
+        QTest::newRow("missing key file") << QStringList{QStringLiteral("--story"), kStory, QStringLiteral("--key-file"), QStringLiteral("/nonexistent/keys.env")}
+                                          << QByteArray("does not exist");
+        QTest::newRow("story over 32 KiB") << QStringList{QStringLiteral("--story"), QString(33 * 1024, QLatin1Char('a'))} << QByteArray("32 KiB");
+        QTest::newRow("flag named in a refusal")
+            << QStringList{QStringLiteral("--story"), kStory, QStringLiteral("--primary"), QStringLiteral("gemini"), QStringLiteral("--fallback"),
+                           QStringLiteral("gemini")}
+            << QByteArray("command-line flag --fallback");
+    }
+
+    void hostileInputsAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, says);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(says), r.err.constData());
     }
 };
 

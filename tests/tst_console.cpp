@@ -21,6 +21,11 @@
 #include <QSpinBox>
 #include <QTest>
 #include <QTimer>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include "store/store.h"
 
 using namespace bullpen;
 
@@ -172,6 +177,44 @@ private Q_SLOTS:
         QTest::mouseClick(retry, Qt::LeftButton);
         QVERIFY(done.wait(20'000));
         QVERIFY(done.first().first().value<GenerationResult>().generationId != first.generationId);
+    }
+
+    // SPEC 5: store write failures are shown in the status bar until acknowledged.
+    void storeWriteFailuresAreShownUntilAcknowledged()
+    {
+        m_window.reset();
+        m_engine.reset();
+        QTemporaryDir data;
+        SetupOptions options;
+        options.forceSimulator = true;
+        options.dataDir = data.path();
+        options.environment = QProcessEnvironment();
+        m_engine = std::make_unique<EngineSetup>();
+        QVERIFY(m_engine->init(options));
+        QVERIFY(m_engine->store());
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("saboteur"));
+            db.setDatabaseName(m_engine->store()->databasePath());
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE events")));
+            q.finish();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("saboteur"));
+        m_window = std::make_unique<MainWindow>(*m_engine);
+        m_window->show();
+        auto *warning = m_window->findChild<QWidget *>(QStringLiteral("storeWarning"));
+        QVERIFY(warning);
+        QVERIFY(!warning->isVisible());
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story."));
+        const GenerationResult r = runScenario(QStringLiteral("healthy"));
+        QCOMPARE(r.state, FinalState::Succeeded); // the generation is not failed by the store
+        QTRY_VERIFY_WITH_TIMEOUT(warning->isVisible(), 10'000);
+        const QString text = m_window->findChild<QLabel *>(QStringLiteral("storeWarningText"))->text();
+        QVERIFY2(text.contains(u"record write") && text.contains(m_engine->store()->databasePath()), qPrintable(text));
+        QTest::mouseClick(m_window->findChild<QToolButton *>(QStringLiteral("storeWarningAcknowledge")), Qt::LeftButton);
+        QVERIFY(!warning->isVisible());
     }
 };
 

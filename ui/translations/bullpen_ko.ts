@@ -659,6 +659,19 @@
 <context>
     <name>bullpen::MainWindow</name>
     <message>
+        <source>Acknowledge</source>
+        <translation>확인</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record write(s) failed — %1: %2</source>
+        <translation>
+            <numerusform>기록 %n건 쓰기 실패 — %1: %2</numerusform></translation>
+    </message>
+    <message>
+        <source>The generations themselves were not affected, but the history does not hold these records. Free disk space or repair the store; the count stays until you acknowledge it.</source>
+        <translation>생성 자체에는 영향이 없지만 이 기록들은 이력에 남지 않았습니다. 디스크 공간을 확보하거나 저장소를 복구하세요. 확인을 누를 때까지 이 수가 표시됩니다.</translation>
+    </message>
+    <message>
         <source>Bullpen</source>
         <translation>Bullpen</translation>
     </message>

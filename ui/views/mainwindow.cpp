@@ -17,12 +17,14 @@
 #include "store/masking.h"
 
 #include <QCloseEvent>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 
 namespace bullpen {
 
@@ -73,6 +75,39 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         m_live->addEvents(batch);
         m_latency->addEvents(batch);
     });
+    // SPEC 5: a failed record write never fails a generation, but it is shown until acknowledged.
+    m_storeWarning = new QWidget;
+    m_storeWarning->setObjectName(QStringLiteral("storeWarning"));
+    auto *warningLayout = new QHBoxLayout(m_storeWarning);
+    warningLayout->setContentsMargins(0, 0, 0, 0);
+    m_storeWarningLabel = new QLabel;
+    m_storeWarningLabel->setObjectName(QStringLiteral("storeWarningText"));
+    m_storeWarningLabel->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-weight: bold; }"));
+    m_storeWarningLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *acknowledge = new QToolButton;
+    acknowledge->setObjectName(QStringLiteral("storeWarningAcknowledge"));
+    acknowledge->setText(tr("Acknowledge"));
+    warningLayout->addWidget(m_storeWarningLabel);
+    warningLayout->addWidget(acknowledge);
+    statusBar()->addPermanentWidget(m_storeWarning);
+    m_storeWarning->hide();
+    connect(acknowledge, &QToolButton::clicked, this, [this] {
+        if (m_engine.store())
+            m_acknowledgedWriteFailures = m_engine.store()->stats().failed;
+        m_storeWarning->hide();
+    });
+    if (Store *store = engine.store()) {
+        connect(store, &Store::writeFailed, this, [this, store](const QString &message) {
+            const Store::Stats st = store->stats();
+            const int n = static_cast<int>(st.failed - m_acknowledgedWriteFailures);
+            const qsizetype colon = message.indexOf(QLatin1String(": "));
+            const QString reason = colon < 0 ? message : message.mid(colon + 2);
+            m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(store->databasePath(), reason));
+            m_storeWarningLabel->setToolTip(tr("The generations themselves were not affected, but the history does not hold these records. "
+                                               "Free disk space or repair the store; the count stays until you acknowledge it."));
+            m_storeWarning->show();
+        });
+    }
     if (Store *store = engine.store()) {
         // New final states on disk: the failures view takes the matching rows on top, at most once a second.
         connect(store, &Store::finalStatesCommitted, this, [this] {

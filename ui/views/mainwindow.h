@@ -75,6 +75,9 @@ private:
     QStringList m_running;
     QLabel *m_engineLabel = nullptr;
     GenerationRequest m_lastRequest;
+    QWidget *m_storeWarning = nullptr;
+    QLabel *m_storeWarningLabel = nullptr;
+    quint64 m_acknowledgedWriteFailures = 0;
 };
 
 } // namespace bullpen
