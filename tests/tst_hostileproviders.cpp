@@ -4,9 +4,14 @@
 // must be closed at the wire, and memory must stay bounded for any flood on any wire format.
 #include "hostileserver.h"
 #include "loopbackrig.h"
+#include "runtime/enginesetup.h"
 
 #include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace bullpen;
@@ -252,6 +257,51 @@ private Q_SLOTS:
         QCOMPARE(r->failure->kind, FailureKind::NETWORK);
         QVERIFY2(r->failure->detail.contains(u"could not connect"), qPrintable(r->failure->detail));
         QCOMPARE(r->attempts.first().requestsSent, 0);
+    }
+
+    // Defect 8: the embedded simulator answers only its own process (a per-run key), /_sim/* too,
+    // and refuses a request body over 1 MiB as it arrives.
+    void embeddedSimulatorIsPrivate()
+    {
+        QTemporaryDir data;
+        SetupOptions options;
+        options.forceSimulator = true;
+        options.useStore = false;
+        options.environment = QProcessEnvironment();
+        EngineSetup setup;
+        QVERIFY(setup.init(options));
+        const QString key = setup.settings().provider(Provider::Gemini).apiKey;
+        QVERIFY(key.size() >= 20);
+        QNetworkAccessManager nam;
+        qint64 uploaded = 0;
+        auto post = [&](const QString &path, const QByteArray &headerKey, const QByteArray &body) {
+            QNetworkRequest req(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(setup.simulator()->port()).arg(path)));
+            req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            if (!headerKey.isEmpty())
+                req.setRawHeader("x-goog-api-key", headerKey);
+            QNetworkReply *reply = nam.post(req, body);
+            uploaded = 0;
+            connect(reply, &QNetworkReply::uploadProgress, reply, [&uploaded](qint64 sent, qint64) { uploaded = std::max(uploaded, sent); });
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            done.wait(20'000);
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            reply->deleteLater();
+            return status;
+        };
+        const QString generate = QStringLiteral("/v1beta/models/gemini-2.5-flash:generateContent");
+        const QByteArray body = R"({"contents":[{"parts":[{"text":"A cat."}]}]})";
+        QCOMPARE(post(generate, "someone-elses-key", body), 401);
+        QCOMPARE(setup.simulator()->counters(Provider::Gemini).requests, 0);
+        QCOMPARE(post(QStringLiteral("/_sim/reset"), {}, {}), 401);
+        QCOMPARE(post(generate, key.toLatin1(), body), 200);
+        QCOMPARE(setup.simulator()->counters(Provider::Gemini).requests, 1);
+        // Refused as it arrives: 413, or the connection closed under the rest of the upload.
+        const qint64 huge = 64 * 1024 * 1024;
+        const int status = post(generate, key.toLatin1(), QByteArray(huge, 'x'));
+        qInfo("a 64 MiB POST: status %d after %lld KiB were sent", status, uploaded / 1024);
+        QVERIFY(status == 413 || status == 0);
+        QVERIFY(uploaded < huge / 2);
+        QCOMPARE(setup.simulator()->counters(Provider::Gemini).requests, 1);
     }
 };
 

@@ -2,6 +2,7 @@
 #include "enginesetup.h"
 
 #include <QFileInfo>
+#include <QRandomGenerator>
 
 #include <QDir>
 #include <QStandardPaths>
@@ -94,9 +95,14 @@ bool EngineSetup::init(const SetupOptions &options)
         }
         m_simulator->setScenario(*scenario);
         m_simulator->setRoles(m_settings.storyboard.primary, m_settings.storyboard.fallback);
+        // A key for this run only: other local users cannot drive (or reset) this process's simulator.
+        QByteArray secret(18, Qt::Uninitialized);
+        QRandomGenerator::system()->generate(secret.begin(), secret.end());
+        const QString key = QStringLiteral("sim-") + QString::fromLatin1(secret.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        m_simulator->setRequiredKey(key.toLatin1());
         for (auto &entry : m_settings.providers) {
             entry.second.baseUrl = m_simulator->baseUrl(entry.first);
-            entry.second.apiKey = QStringLiteral("sim-key-") + toId(entry.first); // the simulator checks presence only
+            entry.second.apiKey = key;
         }
     }
 

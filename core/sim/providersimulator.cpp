@@ -89,9 +89,60 @@ ProviderSimulator::ProviderSimulator(QObject *parent)
 
 ProviderSimulator::~ProviderSimulator() = default;
 
+bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
+{
+    const QByteArray bearer = "Bearer " + m_key;
+    return headerValue(request, "x-goog-api-key") == m_key || headerValue(request, "x-api-key") == m_key
+           || headerValue(request, "authorization") == bearer || headerValue(request, "x-sim-key") == m_key;
+}
+
+namespace {
+
+// Counts the bytes of each request as they arrive, before QAbstractHttpServer buffers them: a request
+// over the cap is answered 413 and its connection closed (a 1 GB POST must not reach memory).
+class CappedTcpServer final : public QTcpServer
+{
+public:
+    CappedTcpServer(qint64 cap, QHash<QTcpSocket *, qint64> *pending, QObject *parent)
+        : QTcpServer(parent)
+        , m_cap(cap)
+        , m_pending(pending)
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr fd) override
+    {
+        auto *socket = new QTcpSocket(this);
+        if (!socket->setSocketDescriptor(fd)) {
+            delete socket;
+            return;
+        }
+        // Connected before the HTTP server's own readyRead handler: sees each arrival first.
+        connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
+            qint64 &count = (*m_pending)[socket];
+            count += socket->bytesAvailable(); // the server drains the buffer after each arrival
+            if (count > m_cap) {
+                socket->readAll();
+                socket->write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 65\r\n\r\n"
+                              "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}");
+                socket->disconnectFromHost();
+            }
+        });
+        connect(socket, &QObject::destroyed, this, [this, socket] { m_pending->remove(socket); });
+        addPendingConnection(socket);
+    }
+
+private:
+    qint64 m_cap;
+    QHash<QTcpSocket *, qint64> *m_pending;
+};
+
+} // namespace
+
 bool ProviderSimulator::start(quint16 port, QString *error)
 {
-    auto *server = new QTcpServer(this);
+    auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes, this);
     if (!server->listen(QHostAddress::LocalHost, port)) {
         if (error)
             *error = QStringLiteral("cannot listen on 127.0.0.1:%1: %2").arg(port).arg(server->errorString());
@@ -195,7 +246,14 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind)
 
 bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
+    m_requestBytes[socket] = 0; // this request is whole: the next one counts from zero
     const QString path = request.url().path();
+    if (!m_key.isEmpty() && !carriesKey(request)) {
+        // A per-run key (the embedded simulator): another local user's requests, scripted or not,
+        // are refused before they can touch counters or scenarios.
+        writeJson(socket, 401, R"({"error":{"message":"this simulator belongs to another process; its key is required"}})");
+        return true;
+    }
     if (path.startsWith(QLatin1StringView("/_sim/"))) {
         if (path == u"/_sim/counters") {
             writeJson(socket, 200, QJsonDocument(countersJson()).toJson(QJsonDocument::Compact));

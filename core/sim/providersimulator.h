@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QHash>
+
 #include "contract/enums.h"
 #include "scenario.h"
 
@@ -26,6 +28,12 @@ class ProviderSimulator final : public QAbstractHttpServer
 {
     Q_OBJECT
 public:
+    static constexpr qint64 kMaxRequestBytes = 1024 * 1024 + 16 * 1024; // 1 MiB body plus its head
+
+    // With a key, every request must carry it (the provider's own key header, or x-sim-key for
+    // /_sim/*); others get 401. Without one, any key is accepted (a simulator for tests and SDKs).
+    void setRequiredKey(const QByteArray &key) { m_key = key; }
+
     struct Counters
     {
         int requests = 0;           // requests received (SPEC 11.1 counts these)
@@ -83,6 +91,9 @@ private:
     QTimer *m_pollTimer = nullptr;
     std::map<Provider, QRandomGenerator64> m_random;
     quint16 m_port = 0;
+    bool carriesKey(const QHttpServerRequest &request) const;
+    QByteArray m_key;
+    QHash<QTcpSocket *, qint64> m_requestBytes;
 };
 
 } // namespace bullpen
