@@ -57,7 +57,7 @@ struct StoreArgs
     std::unique_ptr<Store> open(const QCommandLineParser &p, QString *error) const
     {
         const QString dir = p.isSet(dataDir) ? p.value(dataDir) : EngineSetup::defaultDataDir(QProcessEnvironment::systemEnvironment());
-        return Store::open(dir, error);
+        return Store::openReadOnly(dir, error); // reading never creates, migrates or writes
     }
 };
 

@@ -131,6 +131,31 @@ Store::Store(QString path)
 {
 }
 
+std::unique_ptr<Store> Store::openReadOnly(const QString &dataDir, QString *error)
+{
+    // For commands that only read (history, export): nothing is created, migrated or written, so a
+    // mistyped folder is refused instead of becoming an empty store, and a full disk does not matter.
+    const QString path = QDir(dataDir).filePath(kFileName);
+    if (!QFileInfo::exists(path)) {
+        *error = QStringLiteral("no store at %1 (no %2 there); check --data-dir or BULLPEN_DATA_DIR. Nothing was created.").arg(dataDir, kFileName);
+        return nullptr;
+    }
+    if (!PrivateFiles::checkEntry(path, false, error))
+        return nullptr;
+    std::unique_ptr<Store> store(new Store(path));
+    QSqlDatabase db = store->readConnection();
+    if (!db.isOpen()) {
+        *error = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
+        return nullptr;
+    }
+    QString why;
+    if (!StoreSchema::check(db, &why)) {
+        *error = path + QStringLiteral(": ") + why;
+        return nullptr;
+    }
+    return store;
+}
+
 // SPEC 4.5, 11.10: a generation whose process is gone is finished once, as ABANDONED, by whoever
 // opens the store next. Returns how many were.
 int Store::abandonOrphans(QSqlDatabase &db)
@@ -262,11 +287,16 @@ Store::~Store()
     }
 }
 
-void Store::recordEvent(const Event &event) { m_writer->enqueue(event); }
+void Store::recordEvent(const Event &event)
+{
+    if (m_writer)
+        m_writer->enqueue(event);
+}
 
 void Store::recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras)
 {
-    m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask, extras});
+    if (m_writer)
+        m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask, extras});
 }
 
 std::optional<QJsonObject> Store::cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error)
@@ -281,10 +311,12 @@ std::optional<QJsonObject> Store::cachedResult(const QString &cacheKey, qint64 s
     return QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object();
 }
 
-bool Store::flush(std::chrono::milliseconds timeout) { return m_writer->flush(timeout); }
+bool Store::flush(std::chrono::milliseconds timeout) { return !m_writer || m_writer->flush(timeout); }
 
 Store::Stats Store::stats() const
 {
+    if (!m_writer)
+        return {};
     const StoreWriter::Counters c = m_writer->counters();
     return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError};
 }
@@ -462,7 +494,8 @@ qint64 Store::count(const HistoryFilter &filter, QString *error)
 
 void Store::recordComparison(const ComparisonRow &c, const QString &primaryGenerationId, const QString &fallbackGenerationId)
 {
-    m_writer->enqueue(StoreWriter::Comparison{c.id, c.createdAtMs, c.primaryProvider, c.fallbackProvider, primaryGenerationId,
+    if (m_writer)
+        m_writer->enqueue(StoreWriter::Comparison{c.id, c.createdAtMs, c.primaryProvider, c.fallbackProvider, primaryGenerationId,
                                               fallbackGenerationId, QJsonDocument(c.body).toJson(QJsonDocument::Compact)});
 }
 

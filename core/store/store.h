@@ -109,6 +109,9 @@ public:
 
     static constexpr int kBatchSize = 512;
 
+    // Read-only (no writer, no migration, nothing created): history and export. Refuses a folder
+    // without a store.
+    static std::unique_ptr<Store> openReadOnly(const QString &dataDir, QString *error);
     // Opens (or creates) `<dataDir>/bullpen.sqlite`. On failure says which path and what to do.
     static std::unique_ptr<Store> open(const QString &dataDir, QString *error);
     ~Store() override;
