@@ -228,6 +228,7 @@ private Q_SLOTS:
         QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("=HYPERLINK(1)"))), QStringLiteral("'=HYPERLINK(1)"));
         QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("a,\"b\""))), QStringLiteral("\"a,\"\"b\"\"\""));
         QCOMPARE(HistoryExport::csvField(QJsonValue(-3.5)), QStringLiteral("-3.5"));
+        QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("bad\x1b]0;title\x07 text"))), QStringLiteral("bad ]0;title  text")); // no escapes reach a terminal
         QCOMPARE(HistoryExport::csvField(QJsonValue()), QString());
 
         QByteArray jsonl;

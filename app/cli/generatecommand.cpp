@@ -23,6 +23,16 @@ constexpr int kExitCancelled = 3;
 constexpr int kExitNotDurable = 4; // the result was produced, but its records did not all commit
 constexpr qsizetype kMaxStoryBytes = 32 * 1024; // SPEC 12.1's story limit, the same here
 
+// Provider text on a terminal: control characters (ESC/OSC sequences) become spaces.
+QString printable(QString text)
+{
+    for (QChar &c : text) {
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+            c = QLatin1Char(' ');
+    }
+    return text;
+}
+
 QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1); }
 
 void printHuman(QTextStream &out, const GenerationResult &g)
@@ -36,7 +46,7 @@ void printHuman(QTextStream &out, const GenerationResult &g)
         if (a.success)
             out << "ok";
         else
-            out << enumName(a.failure->kind) << " — " << a.failure->detail;
+            out << enumName(a.failure->kind) << " — " << printable(a.failure->detail);
         out << QStringLiteral(" [%1 ms of %2 ms deadline, %3 request(s)").arg(ms(a.duration), ms(a.deadline - a.startedAt)).arg(a.requestsSent);
         if (a.tokens.known())
             out << QStringLiteral(", tokens %1/%2").arg(a.tokens.input).arg(a.tokens.output);
@@ -50,14 +60,14 @@ void printHuman(QTextStream &out, const GenerationResult &g)
             out << QStringLiteral(", fallback applied: %1").arg(r.fallback.reason);
         if (g.degraded)
             out << ", DEGRADED (default captions)";
-        out << "\n\n" << r.storyboard->title << "\n";
+        out << "\n\n" << printable(r.storyboard->title) << "\n";
         for (int i = 0; i < r.storyboard->panels.size(); ++i) {
             const Panel &p = r.storyboard->panels.at(i);
-            out << QStringLiteral("  %1. %2 — %3\n").arg(p.index).arg(p.role, p.scene);
+            out << QStringLiteral("  %1. %2 — %3\n").arg(p.index).arg(printable(p.role), printable(p.scene));
             for (const DialogueLine &d : p.dialogue)
-                out << QStringLiteral("       %1: %2\n").arg(d.speaker, d.text);
+                out << QStringLiteral("       %1: %2\n").arg(printable(d.speaker), printable(d.text));
             if (i < g.captionLines.size())
-                out << QStringLiteral("       alt: %1\n").arg(g.captionLines.at(i));
+                out << QStringLiteral("       alt: %1\n").arg(printable(g.captionLines.at(i)));
         }
         if (!g.imagePath.isEmpty())
             out << "image: " << g.imagePath << "\n";

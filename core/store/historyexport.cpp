@@ -56,6 +56,12 @@ QString HistoryExport::csvField(const QJsonValue &v)
                 : v.isNull() || v.isUndefined() ? QString()
                 : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                              : QString::number(v.toDouble(), 'g', 15);
+    // Control characters (ESC/OSC sequences a provider put in its text) become spaces; a CSV is
+    // often looked at with cat. Line breaks stay, quoted.
+    for (QChar &c : s) {
+        if ((c.category() == QChar::Other_Control && c != u'\n' && c != u'\r' && c != u'\t') || c.category() == QChar::Other_Format)
+            c = QLatin1Char(' ');
+    }
     // A leading = + - @ would be run as a formula by spreadsheets: quote it as text.
     if (!s.isEmpty() && QStringView(u"=+-@").contains(s.front()) && !v.isDouble())
         s.prepend(QLatin1Char('\''));
