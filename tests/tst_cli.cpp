@@ -307,6 +307,22 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(says), r.err.constData());
     }
+
+    // Defect 10: the console's start-up refusal under offscreen prints and exits 2 (no dialog to click).
+    void consoleRefusalOffscreenExitsTwo()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());
+        env.insert(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), QStringLiteral("xyz"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(BULLPEN_GUI), {});
+        QVERIFY(p.waitForFinished(30'000)); // before: blocked for ever on a dialog
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("STORYBOARD_PRIMARY_TIMEOUT"));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -26,6 +26,7 @@
 #include <QDir>
 #include <QLibraryInfo>
 #include <QLineEdit>
+#include <QGuiApplication>
 #include <QMessageBox>
 #include <QSettings>
 #include <QTabWidget>
@@ -223,7 +224,10 @@ int main(int argc, char *argv[])
             for (const ConfigError &e : engine.errors())
                 lines << e.toString();
             QTextStream(stderr) << "bullpen: refused:\n  " << lines.join(QStringLiteral("\n  ")) << "\n";
-            QMessageBox::critical(nullptr, QObject::tr("Bullpen cannot start"), lines.join(QLatin1Char('\n')));
+            // No one can click a dialog without a screen (offscreen, minimal): printed above, then exit.
+            const QString platform = QGuiApplication::platformName();
+            if (platform != u"offscreen" && platform != u"minimal")
+                QMessageBox::critical(nullptr, QObject::tr("Bullpen cannot start"), lines.join(QLatin1Char('\n')));
             return 2;
         }
         MainWindow window(engine);
