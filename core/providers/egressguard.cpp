@@ -193,8 +193,16 @@ private:
             m_down.write(m_pending);
             m_pending.clear();
         }
-        while (m_down.bytesToWrite() < m_limits.maxBufferedBytes && m_up.bytesAvailable() > 0)
-            m_down.write(m_up.read(m_limits.maxBufferedBytes));
+        while (m_down.bytesToWrite() < m_limits.maxBufferedBytes && m_up.bytesAvailable() > 0 && m_bodyBytes < m_limits.maxBodyBytes) {
+            const QByteArray chunk = m_up.read(std::min(m_limits.maxBufferedBytes, m_limits.maxBodyBytes - m_bodyBytes));
+            m_bodyBytes += chunk.size();
+            m_down.write(chunk);
+        }
+        if (m_bodyBytes >= m_limits.maxBodyBytes) {
+            // Enough for the adapter to refuse it as too large; the provider sends nothing more.
+            m_guard->count([](EgressGuard::Stats &s) { ++s.violations; });
+            return finish();
+        }
         if (m_upClosed && m_up.bytesAvailable() == 0)
             finish();
     }
@@ -280,6 +288,7 @@ private:
     qsizetype m_headScan = 0;
     int m_interim = 0;
     QByteArray m_pending;
+    qint64 m_bodyBytes = 0;
     Phase m_responsePhase = Phase::Head;
 };
 

@@ -17,6 +17,10 @@ struct GuardLimits
     qsizetype maxHeadBytes = 64 * 1024;      // status line and header lines of one response
     int maxInterimResponses = 8;             // 1xx heads before the final one
     qint64 maxBufferedBytes = 256 * 1024;    // read-ahead per connection while the engine is behind
+    // Body bytes passed to Qt per response: a little over the adapters' 8 MiB cap, so that they see
+    // "too large" and say so, while Qt (which may read a fast body in a loop without looking at its
+    // read-buffer limit) never holds more than this.
+    qint64 maxBodyBytes = 8 * 1024 * 1024 + 64 * 1024;
 };
 
 // Names the guard writes on its own answers; a copy sent by a provider is removed before Qt sees it.

@@ -98,23 +98,27 @@ bool HttpExchange::isEventStream() const
 
 void HttpExchange::onReadyRead()
 {
-    const QByteArray chunk = m_reply->readAll();
-    m_received += chunk.size();
-    if (!m_reply->rawHeader(kGuardHeader).isEmpty()) {
-        m_guardBody += chunk.left(4096 - m_guardBody.size());
-        return;
-    }
-    if (m_received > m_maxBodyBytes) {
-        m_tooLarge = true;
-        m_reply->abort();
-        return;
-    }
-    if (isEventStream()) {
-        const QList<SseEvent> events = m_sse.feed(chunk);
-        for (const SseEvent &e : events)
-            m_decoder->onEvent(e, m_response);
-    } else {
-        m_body += chunk;
+    // In slices: a flood never turns into one huge buffer or one huge list of events at once.
+    constexpr qint64 kSlice = 64 * 1024;
+    while (m_reply && m_reply->isOpen() && m_reply->bytesAvailable() > 0) {
+        const QByteArray chunk = m_reply->read(kSlice);
+        m_received += chunk.size();
+        if (!m_reply->rawHeader(kGuardHeader).isEmpty()) {
+            m_guardBody += chunk.left(4096 - m_guardBody.size());
+            continue;
+        }
+        if (m_received > m_maxBodyBytes) {
+            m_tooLarge = true;
+            m_reply->abort();
+            return;
+        }
+        if (isEventStream()) {
+            const QList<SseEvent> events = m_sse.feed(chunk);
+            for (const SseEvent &e : events)
+                m_decoder->onEvent(e, m_response);
+        } else {
+            m_body += chunk;
+        }
     }
 }
 
