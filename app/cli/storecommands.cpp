@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "storecommands.h"
 
+#include <QFileInfo>
+
+#include <QDir>
+
 #include "config/settings.h"
 #include "runtime/enginesetup.h"
 #include "store/historyexport.h"
@@ -57,7 +61,15 @@ struct StoreArgs
     std::unique_ptr<Store> open(const QCommandLineParser &p, QString *error) const
     {
         const QString dir = p.isSet(dataDir) ? p.value(dataDir) : EngineSetup::defaultDataDir(QProcessEnvironment::systemEnvironment());
-        return Store::openReadOnly(dir, error); // reading never creates, migrates or writes
+        // Never creates a store: a mistyped folder is refused. Where the store can be written, opening
+        // it finishes the work of dead processes as ABANDONED first (so `--state running` lists only
+        // live work); on a full disk or a read-only folder it is read as it is.
+        if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("bullpen.sqlite"))))
+            return Store::openReadOnly(dir, error); // says "no store at …"
+        QString writeError;
+        if (auto store = Store::open(dir, &writeError))
+            return store;
+        return Store::openReadOnly(dir, error);
     }
 };
 

@@ -28,7 +28,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption fallbackOption(QStringLiteral("fallback"), QStringLiteral("Provider playing the fallback role, or none."),
                                             QStringLiteral("provider"), QStringLiteral("qwen"));
     const QCommandLineOption listOption(QStringLiteral("list"), QStringLiteral("List the built-in scenarios and exit."));
-    parser.addOptions({portOption, scenarioOption, primaryOption, fallbackOption, listOption});
+    const QCommandLineOption keyOption(QStringLiteral("key"),
+                                       QStringLiteral("Answer only requests carrying this key (provider key header, or x-sim-key for /_sim/*); "
+                                                      "others get 401. Without it any key is accepted."),
+                                       QStringLiteral("key"));
+    parser.addOptions({portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption});
     parser.process(app);
 
     QTextStream out(stdout);
@@ -62,6 +66,8 @@ int main(int argc, char *argv[])
         return 2;
     }
     sim.setScenario(*scenario);
+    if (parser.isSet(keyOption))
+        sim.setRequiredKey(parser.value(keyOption).toUtf8());
     sim.setRoles(*primary, fallback);
     out << "bullpen-sim: scenario " << scenario->name << " on http://127.0.0.1:" << sim.port() << "\n";
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
