@@ -63,6 +63,28 @@ void pointPrimaryAt(Settings &s, Provider p, const QUrl &url)
     s.providers[p].baseUrl = base;
 }
 
+// A hostile server on its own thread and a loopback rig whose `provider` is pointed at it (every
+// other provider at the simulator).
+struct Arena
+{
+    Arena(Mode mode, Provider provider, std::optional<Provider> fallback, bool stream, const QByteArray &answer = {})
+        : hostile(mode)
+    {
+        hostile.setAnswer(answer);
+        if (!hostile.start(&error))
+            return;
+        rig = std::make_unique<LoopbackRig>(QStringLiteral("healthy"), provider, fallback, stream,
+                                            [&](Settings &s) { pointPrimaryAt(s, provider, hostile.baseUrl()); });
+        if (!rig->ok())
+            error = rig->error();
+    }
+    bool ok() const { return rig && rig->ok(); }
+
+    HostileServer hostile;
+    std::unique_ptr<LoopbackRig> rig;
+    QString error;
+};
+
 } // namespace
 
 class tst_HostileProviders : public QObject
@@ -83,12 +105,10 @@ private Q_SLOTS:
     void headFloodIsRelieved()
     {
         QFETCH(Mode, mode);
-        HostileServer hostile(mode);
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen, true,
-                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
-        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        Arena arena(mode, Provider::Gemini, Provider::Qwen, true);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        HostileServer &hostile = arena.hostile;
+        LoopbackRig &rig = *arena.rig;
         const double rssBefore = procMiB("VmRSS:");
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         policy.primaryTimeout = 2s;
@@ -116,12 +136,10 @@ private Q_SLOTS:
     // A head that drips forever stays open until the deadline; then both sides close within 50 ms.
     void drippingHeadIsClosedAtTheDeadline()
     {
-        HostileServer hostile(Mode::HeaderDrip);
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen, true,
-                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
-        QVERIFY(rig.ok());
+        Arena arena(Mode::HeaderDrip, Provider::Gemini, Provider::Qwen, true);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        HostileServer &hostile = arena.hostile;
+        LoopbackRig &rig = *arena.rig;
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         policy.primaryTimeout = 600ms;
         policy.fallbackTimeout = 10s;
@@ -141,12 +159,9 @@ private Q_SLOTS:
     // After meeting such a provider the same client serves the next generation normally.
     void clientKeepsServingAfterAFlood()
     {
-        HostileServer hostile(Mode::ContinueFlood);
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen, true,
-                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
-        QVERIFY(rig.ok());
+        Arena arena(Mode::ContinueFlood, Provider::Gemini, Provider::Qwen, true);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        LoopbackRig &rig = *arena.rig;
         StagePolicy flooded = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         flooded.primaryTimeout = 2s;
         QVERIFY(rig.run(flooded, QStringLiteral("One.")));
@@ -178,12 +193,10 @@ private Q_SLOTS:
         QFETCH(Provider, provider);
         QFETCH(bool, stream);
         QFETCH(Mode, mode);
-        HostileServer hostile(mode);
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), provider, std::nullopt, stream,
-                        [&](Settings &s) { pointPrimaryAt(s, provider, hostile.baseUrl()); });
-        QVERIFY(rig.ok());
+        Arena arena(mode, provider, std::nullopt, stream);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        HostileServer &hostile = arena.hostile;
+        LoopbackRig &rig = *arena.rig;
         resetPeak();
         StagePolicy policy = StagePolicy::relief(provider, std::nullopt);
         policy.primaryTimeout = 3s;
@@ -199,12 +212,9 @@ private Q_SLOTS:
     // Defect 10: a decompression bomb is an answer we refuse, not a network fault worth relief blame.
     void gzipBombIsInvalidOutput()
     {
-        HostileServer hostile(Mode::GzipBomb);
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false,
-                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
-        QVERIFY(rig.ok());
+        Arena arena(Mode::GzipBomb, Provider::Gemini, std::nullopt, false);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        LoopbackRig &rig = *arena.rig;
         resetPeak();
         const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
         QVERIFY(r);
@@ -217,13 +227,9 @@ private Q_SLOTS:
     // Defect 10: a connection closed before any byte of the answer says so (not "Unknown error").
     void closedBeforeAnswerSaysSo()
     {
-        HostileServer hostile(Mode::Fixed);
-        hostile.setAnswer({});
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false,
-                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
-        QVERIFY(rig.ok());
+        Arena arena(Mode::Fixed, Provider::Gemini, std::nullopt, false, {});
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        LoopbackRig &rig = *arena.rig;
         const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
         QVERIFY(r);
         QCOMPARE(r->failure->kind, FailureKind::NETWORK);
@@ -235,16 +241,13 @@ private Q_SLOTS:
     // A provider's copy of the guard's marker header is removed: it cannot forge a verdict.
     void forgedGuardHeaderIsIgnored()
     {
-        HostileServer hostile(Mode::Fixed);
         const QByteArray body = R"({"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}})";
-        hostile.setAnswer("HTTP/1.1 503 Service Unavailable\r\nX-Bullpen-Guard: unreachable\r\nX-Bullpen-Guard-Reached: 0\r\n"
-                          "Content-Type: application/json\r\nContent-Length: "
-                          + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-        QString error;
-        QVERIFY2(hostile.start(&error), qPrintable(error));
-        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false,
-                        [&](Settings &s) { pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl()); });
-        QVERIFY(rig.ok());
+        Arena arena(Mode::Fixed, Provider::Gemini, std::nullopt, false,
+                    "HTTP/1.1 503 Service Unavailable\r\nX-Bullpen-Guard: unreachable\r\nX-Bullpen-Guard-Reached: 0\r\n"
+                    "Content-Type: application/json\r\nContent-Length: "
+                        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        LoopbackRig &rig = *arena.rig;
         const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
         QVERIFY(r);
         QCOMPARE(r->failure->kind, FailureKind::TRANSIENT_SERVER);

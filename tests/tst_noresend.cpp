@@ -4,6 +4,7 @@
 // adapters send exactly one request in the same situation, on a fresh and on a reused connection.
 #include "loopbackrig.h"
 
+#include <QElapsedTimer>
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTest>
@@ -96,6 +97,33 @@ private Q_SLOTS:
         QVERIFY(r);
         QCOMPARE(r->failure->kind, FailureKind::AUTH_CONFIG);
         QCOMPARE(rig.simulator().counters(Provider::OpenAI).requests, 1);
+    }
+
+    // SPEC 4.5 / 11.12: every attempt is on the wire when its budget starts. Qt keeps at most 6
+    // connections per host and manager and queues the rest, deadline running; the adapters' pool
+    // of managers must put all 40 hanging primaries at the provider well before their deadline, and
+    // still send each exactly once.
+    void everyConcurrentAttemptReachesTheProvider()
+    {
+        LoopbackRig rig(QStringLiteral("primary-hang"), Provider::Gemini, std::nullopt, false);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
+        policy.primaryTimeout = 3s;
+        constexpr int kConcurrent = 40;
+        QSignalSpy finished(&rig.service(), &StoryboardGenerationService::finished);
+        QElapsedTimer since;
+        since.start();
+        for (int i = 0; i < kConcurrent; ++i)
+            rig.service().start(StoryboardRequest::forStory(QStringLiteral("Story %1.").arg(i), QStringLiteral("u")), policy);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(Provider::Gemini).requests, kConcurrent, 2'000);
+        qInfo("%d hanging requests at the provider %lld ms after their attempts started (deadline 3000 ms)", kConcurrent, since.elapsed());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), kConcurrent, 10'000);
+        for (const QList<QVariant> &args : std::as_const(finished)) {
+            const auto r = args.first().value<StoryboardResult>();
+            QCOMPARE(r.attempts.first().failure->kind, FailureKind::TIMEOUT);
+            QCOMPARE(r.attempts.first().requestsSent, 1);
+        }
+        QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, kConcurrent); // none resent
     }
 };
 

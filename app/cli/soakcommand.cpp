@@ -208,9 +208,10 @@ int runSoak(const QStringList &arguments)
         {8, QStringLiteral("storyboard_fallback_triggered exists if and only if a fallback attempt ran"), 0, {}},
         {9, QStringLiteral("no raw user id or API key appears in the store, logs or exports"), 0, {}},
         {10, QStringLiteral("no generation stays running once its engine is gone (ABANDONED at the next open, written once)"), 0, {}},
+        {12, QStringLiteral("every attempt whose budget started reached its provider (counted by the simulator)"), 0, {}},
     };
     auto violate = [&](int n, const QString &what) {
-        Check &c = checks[n - 1];
+        Check &c = *std::find_if(std::begin(checks), std::end(checks), [n](const Check &k) { return k.number == n; });
         if (c.violations++ == 0)
             c.worst = what;
     };
@@ -268,8 +269,10 @@ int runSoak(const QStringList &arguments)
                 ++attemptsPer[a.provider];
                 if (a.requestsSent > 1)
                     violate(1, QStringLiteral("%1: %2 sent %3 requests").arg(g.generationId, toId(a.provider)).arg(a.requestsSent));
-                if (a.requestsSent == 0) { // failed before its request left (e.g. a pooled connection the server had closed)
+                if (a.requestsSent == 0) { // failed before its request left: never the provider's failure (SPEC 4.5)
                     ++unsentAttempts;
+                    violate(12, QStringLiteral("%1: %2 %3 attempt never left Bullpen (%4)")
+                                    .arg(g.generationId, toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString()));
                     if (unsentExample.isEmpty())
                         unsentExample = QStringLiteral("%1 %2: %3").arg(toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString());
                 }
@@ -341,6 +344,8 @@ int runSoak(const QStringList &arguments)
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
         if (requestsPer[p] > attemptsPer[p])
             violate(1, QStringLiteral("%1: simulator saw %2 requests for %3 attempts").arg(toId(p)).arg(requestsPer[p]).arg(attemptsPer[p]));
+        if (requestsPer[p] < attemptsPer[p])
+            violate(12, QStringLiteral("%1: simulator saw %2 requests for %3 attempts").arg(toId(p)).arg(requestsPer[p]).arg(attemptsPer[p]));
     }
     const double p99Overrun = percentile(deadlineOverruns, 99);
     if (p99Overrun > 5.0)

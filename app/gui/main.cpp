@@ -28,6 +28,9 @@
 #include <QLineEdit>
 #include <QGuiApplication>
 #include <QMessageBox>
+#include "store/store.h"
+#include <QSqlQuery>
+#include <QSqlDatabase>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTableView>
@@ -95,8 +98,9 @@ private:
 class ScreenshotTour final : public QObject
 {
 public:
-    ScreenshotTour(MainWindow &window, QString dir)
+    ScreenshotTour(MainWindow &window, EngineSetup &engine, QString dir)
         : m_window(window)
+        , m_engine(engine)
         , m_dir(std::move(dir))
     {
         connect(&m_window, &MainWindow::generationFinished, this, [this](const GenerationResult &) {
@@ -171,7 +175,7 @@ private:
                 // A timeout without a unit: refused beside its field, Save off (SPEC 4.6).
                 m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
                 save(m_window.settingsView(), QStringLiteral("13-settings.png"));
-                QApplication::quit();
+                captureStoreWarning();
             });
             latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
             latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
@@ -181,7 +185,35 @@ private:
         // The newest failure (the tour's auth failure) is selected: its detail pane is in the picture.
     }
 
+    // The status bar after record writes failed (SPEC 5): the tour's store loses a table underneath
+    // the writer, and one more generation runs.
+    void captureStoreWarning()
+    {
+        Store *store = m_engine.store();
+        if (!store) {
+            QApplication::quit();
+            return;
+        }
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("tour-saboteur"));
+            db.setDatabaseName(store->databasePath());
+            if (db.open())
+                QSqlQuery(db).exec(QStringLiteral("DROP TABLE events"));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("tour-saboteur"));
+        connect(store, &Store::writeFailed, this, [this] {
+            QTimer::singleShot(300, this, [this] {
+                save(m_window.runView(), QStringLiteral("14-store-warning.png"));
+                QApplication::quit();
+            });
+        }, Qt::SingleShotConnection);
+        m_window.runView()->setScenario(QStringLiteral("healthy"));
+        m_window.generate(1);
+    }
+
     MainWindow &m_window;
+    EngineSetup &m_engine;
     QString m_dir;
     int m_step = 0;
 };
@@ -263,7 +295,7 @@ int main(int argc, char *argv[])
         MainWindow window(engine);
         window.resize(1280, 860);
         window.show();
-        ScreenshotTour tour(window, dir);
+        ScreenshotTour tour(window, engine, dir);
         QTimer::singleShot(300, &tour, [&tour] { tour.start(); });
         app.exec();
     }

@@ -3,6 +3,7 @@
 
 #include "egressguard.h"
 #include "httpstoryboardgenerator.h"
+#include "networkpool.h"
 #include "oneshotbody.h"
 
 #include <QJsonDocument>
@@ -33,9 +34,20 @@ HttpExchange::HttpExchange(const WireFormat &format, std::shared_ptr<AttemptCont
 {
 }
 
-HttpExchange::~HttpExchange() = default;
+HttpExchange::~HttpExchange()
+{
+    m_reply.reset(); // aborts a running request first
+    releaseLease();
+}
 
-void HttpExchange::start(QNetworkAccessManager &nam, QNetworkRequest request, QByteArray body)
+void HttpExchange::releaseLease()
+{
+    if (m_pool && m_manager)
+        m_pool->release(m_manager, m_url);
+    m_manager = nullptr;
+}
+
+void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray body)
 {
     // SPEC 4.4: exactly one transmission. Redirects off; the body comes from a device Qt may not
     // buffer or rewind, so a dropped connection fails with ContentReSendError instead of a resend.
@@ -52,7 +64,10 @@ void HttpExchange::start(QNetworkAccessManager &nam, QNetworkRequest request, QB
         m_decoder = m_format.streamDecoder();
 
     auto *device = new OneShotBody(std::move(body), this);
-    m_reply.reset(nam.post(request, device));
+    m_pool = &pool;
+    m_url = request.url();
+    m_manager = pool.acquire(m_url);
+    m_reply.reset(m_manager->post(request, device));
     QNetworkReply *reply = m_reply.get();
     // Qt's network thread stops reading from the socket while this much is waiting for us, so a
     // flooding provider is held back at the socket, not buffered in memory (we read as bytes arrive).
@@ -186,6 +201,7 @@ void HttpExchange::finishWith(ProviderResponse r)
     r.requestsSent = m_context->requestsSent();
     QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
     m_reply.reset();
+    releaseLease(); // the connection is free for the next request
     auto context = std::move(m_context);
     deleteLater();
     context->deliver(std::move(r));

@@ -7,10 +7,13 @@
 
 #include <QNetworkReply>
 #include <QObject>
+#include <QPointer>
 
 #include <memory>
 
 namespace bullpen {
+
+class NetworkPool;
 
 // One HTTP request of one attempt. Owns its reply (a deleter that aborts), reads the body or the
 // event stream through the WireFormat, and delivers exactly one ProviderResponse to the context.
@@ -25,7 +28,8 @@ public:
                  QObject *parent = nullptr);
     ~HttpExchange() override;
 
-    void start(QNetworkAccessManager &nam, QNetworkRequest request, QByteArray body);
+    // Sends at once on a manager of the pool with a free connection (networkpool.h).
+    void start(NetworkPool &pool, QNetworkRequest request, QByteArray body);
     void abort();
 
 private:
@@ -37,6 +41,7 @@ private:
     void onReadyRead();
     void onFinished();
     void finishWith(ProviderResponse response);
+    void releaseLease();
     QString transportDetail(const QString &qtText) const;
     bool isSuccessStatus() const;
     bool isEventStream() const;
@@ -55,6 +60,9 @@ private:
     bool m_tooLarge = false;
     bool m_done = false;
     bool m_requestSent = false;
+    QPointer<NetworkPool> m_pool; // the lease: m_manager holds one of the pool's slots to m_url
+    QNetworkAccessManager *m_manager = nullptr;
+    QUrl m_url;
 };
 
 } // namespace bullpen

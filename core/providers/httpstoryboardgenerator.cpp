@@ -4,6 +4,7 @@
 #include "engine/attemptcontext.h"
 #include "egressguard.h"
 #include "httpexchange.h"
+#include "networkpool.h"
 
 #include <QDateTime>
 
@@ -13,8 +14,8 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-HttpStoryboardGenerator::HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint, EgressGuard *guard)
-    : m_nam(nam)
+HttpStoryboardGenerator::HttpStoryboardGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard)
+    : m_pool(pool)
     , m_endpoint(std::move(endpoint))
     , m_format(WireFormat::create(m_endpoint.provider))
 {
@@ -51,8 +52,8 @@ void HttpStoryboardGenerator::generate(const StoryboardRequest &request, std::sh
     ProviderEndpoint wire = m_endpoint;
     if (m_route)
         wire.baseUrl = *m_route;
-    auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_nam);
-    exchange->start(m_nam, m_format->request(wire), m_format->body(m_endpoint, request));
+    auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
+    exchange->start(m_pool, m_format->request(wire), m_format->body(m_endpoint, request));
 }
 
 std::optional<milliseconds> HttpStoryboardGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)

@@ -13,6 +13,7 @@
 namespace bullpen {
 
 class EgressGuard;
+class NetworkPool;
 
 // The one adapter class: a WireFormat spoken over QNetworkAccessManager. One generate() is exactly one
 // HTTP request: no redirects followed, no silent resend (the body cannot be rewound), requestSent
@@ -23,7 +24,7 @@ public:
     static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
 
     // With a guard, an http:// endpoint is reached through its loopback relay (egressguard.h).
-    HttpStoryboardGenerator(QNetworkAccessManager &nam, ProviderEndpoint endpoint, EgressGuard *guard = nullptr);
+    HttpStoryboardGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard = nullptr);
     ~HttpStoryboardGenerator() override;
 
     Provider provider() const override { return m_endpoint.provider; }
@@ -39,7 +40,7 @@ public:
     static std::optional<std::chrono::milliseconds> retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue);
 
 private:
-    QNetworkAccessManager &m_nam;
+    NetworkPool &m_pool;
     ProviderEndpoint m_endpoint;
     std::unique_ptr<WireFormat> m_format;
     std::optional<QUrl> m_route; // the guard's relay for m_endpoint.baseUrl

@@ -9,17 +9,15 @@ namespace bullpen {
 ImageClient::ImageClient(const Settings &settings, QObject *parent)
     : QObject(parent)
 {
-    m_nam.setAutoDeleteReplies(false);
-    m_nam.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     ProviderEndpoint e = StoryboardClient::endpointFor(settings, Provider::Gemini);
     e.model = settings.pipeline.imageModel;
     e.stream = false; // images come whole
-    m_generator = std::make_unique<HttpStoryboardGenerator>(m_nam, e, &m_guard);
+    m_generator = std::make_unique<HttpStoryboardGenerator>(m_pool, e, &m_guard);
 }
 
 ImageClient::~ImageClient()
 {
-    const QList<QObject *> children = m_nam.children();
+    const QList<QObject *> children = m_pool.children(); // pending exchanges abort before the adapter goes
     for (QObject *child : children)
         delete child;
 }

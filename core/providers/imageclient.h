@@ -3,6 +3,7 @@
 
 #include "config/settings.h"
 #include "egressguard.h"
+#include "networkpool.h"
 #include "httpstoryboardgenerator.h"
 
 #include <QNetworkAccessManager>
@@ -26,11 +27,11 @@ public:
 
     HttpStoryboardGenerator &generator() const { return *m_generator; }
     void registerWith(StoryboardGenerationService &service) const;
-    QNetworkAccessManager &network() { return m_nam; }
+    NetworkPool &network() { return m_pool; }
 
 private:
     EgressGuard m_guard; // first: outlives the manager and every exchange
-    QNetworkAccessManager m_nam;
+    NetworkPool m_pool; // managers enough that every request is on the wire when its attempt starts
     std::unique_ptr<HttpStoryboardGenerator> m_generator;
 };
 

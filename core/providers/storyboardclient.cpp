@@ -8,16 +8,14 @@ namespace bullpen {
 StoryboardClient::StoryboardClient(const Settings &settings, QObject *parent)
     : QObject(parent)
 {
-    m_nam.setAutoDeleteReplies(false);
-    m_nam.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStoryboardGenerator>(m_nam, endpointFor(settings, entry.first), &m_guard);
+        m_generators[entry.first] = std::make_unique<HttpStoryboardGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
 }
 
 StoryboardClient::~StoryboardClient()
 {
-    // Pending exchanges are children of the network manager: abort them before the adapters go.
-    const QList<QObject *> children = m_nam.children();
+    // Pending exchanges are children of the pool: abort them before the adapters go.
+    const QList<QObject *> children = m_pool.children();
     for (QObject *child : children)
         delete child;
 }

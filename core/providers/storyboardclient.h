@@ -3,6 +3,7 @@
 
 #include "config/settings.h"
 #include "egressguard.h"
+#include "networkpool.h"
 #include "httpstoryboardgenerator.h"
 
 #include <QNetworkAccessManager>
@@ -27,13 +28,13 @@ public:
 
     HttpStoryboardGenerator *generator(Provider provider) const;
     void registerWith(StoryboardGenerationService &service) const;
-    QNetworkAccessManager &network() { return m_nam; }
+    NetworkPool &network() { return m_pool; }
 
     static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
 
 private:
     EgressGuard m_guard; // first: outlives the manager and every exchange
-    QNetworkAccessManager m_nam;
+    NetworkPool m_pool; // managers enough that every request is on the wire when its attempt starts
     std::map<Provider, std::unique_ptr<HttpStoryboardGenerator>> m_generators;
 };
 

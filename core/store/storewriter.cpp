@@ -313,8 +313,8 @@ void StoreWriter::run()
                             conflicts += c;
                             noteFinals(i, i + 1);
                         } else {
-                            ++failed;
-                            failure = one;
+                            if (failed++ == 0)
+                                failure = one; // the first cause is the telling one (a missing table, a full disk)
                         }
                     }
                 }

@@ -17,6 +17,7 @@
 #include "store/masking.h"
 
 #include <QCloseEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSettings>
@@ -102,9 +103,12 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
             const int n = static_cast<int>(st.failed - m_acknowledgedWriteFailures);
             const qsizetype colon = message.indexOf(QLatin1String(": "));
             const QString reason = colon < 0 ? message : message.mid(colon + 2);
-            m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(store->databasePath(), reason));
-            m_storeWarningLabel->setToolTip(tr("The generations themselves were not affected, but the history does not hold these records. "
-                                               "Free disk space or repair the store; the count stays until you acknowledge it."));
+            // The status bar is narrow: the file name and the first words of the reason; all of it in the tooltip.
+            const QString shortReason = reason.size() > 60 ? reason.left(57) + QStringLiteral("…") : reason;
+            m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(store->databasePath()).fileName(), shortReason));
+            m_storeWarningLabel->setToolTip(tr("%n record write(s) failed — %1: %2", "", n).arg(store->databasePath(), reason) + QStringLiteral("\n")
+                                            + tr("The generations themselves were not affected, but the history does not hold these records. "
+                                                 "Free disk space or repair the store; the count stays until you acknowledge it."));
             m_storeWarning->show();
         });
     }

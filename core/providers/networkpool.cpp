@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#include "networkpool.h"
+
+namespace bullpen {
+
+NetworkPool::NetworkPool(QObject *parent)
+    : QObject(parent)
+{
+}
+
+NetworkPool::~NetworkPool()
+{
+    // Exchanges (children of the pool) abort their replies before the managers go.
+    const QList<QObject *> exchanges = children();
+    for (QObject *child : exchanges)
+        delete child;
+}
+
+QString NetworkPool::origin(const QUrl &url)
+{
+    return url.scheme() + QStringLiteral("://") + url.host() + QLatin1Char(':') + QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
+}
+
+QNetworkAccessManager *NetworkPool::acquire(const QUrl &url)
+{
+    const QString key = origin(url);
+    QNetworkAccessManager *chosen = nullptr;
+    for (const auto &m : m_managers) {
+        if (m_inFlight[{m.get(), key}] < kPerManager) {
+            chosen = m.get();
+            break;
+        }
+    }
+    if (!chosen) {
+        auto manager = std::make_unique<QNetworkAccessManager>();
+        manager->setAutoDeleteReplies(false);
+        manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+        chosen = manager.get();
+        m_managers.push_back(std::move(manager));
+    }
+    ++m_inFlight[{chosen, key}];
+    ++m_total;
+    return chosen;
+}
+
+void NetworkPool::release(QNetworkAccessManager *manager, const QUrl &url)
+{
+    const auto it = m_inFlight.find({manager, origin(url)});
+    if (it == m_inFlight.end() || it->second <= 0)
+        return;
+    --it->second;
+    --m_total;
+}
+
+} // namespace bullpen

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QNetworkAccessManager>
+#include <QObject>
+#include <QUrl>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace bullpen {
+
+// Puts every request on the wire when its attempt starts (SPEC 4.5): no client-side queue may eat a
+// budget. One QNetworkAccessManager opens at most 6 HTTP/1.1 connections per host and queues further
+// requests inside Qt, where their deadline already runs (Qt 6.4 has no setting for it). The pool
+// hands each request a manager with fewer than 6 requests in flight to that origin, and makes a new
+// manager (each with its own network thread) when all are busy. Managers are kept for reuse.
+//
+// No manager ever resends (SPEC 4.4): the adapters' request settings apply on every one of them.
+class NetworkPool final : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kPerManager = 6; // Qt 6.4's fixed per-host connection count
+
+    explicit NetworkPool(QObject *parent = nullptr);
+    ~NetworkPool() override;
+
+    // A manager that sends a request to `url`'s origin at once. Pair with release().
+    QNetworkAccessManager *acquire(const QUrl &url);
+    void release(QNetworkAccessManager *manager, const QUrl &url);
+
+    int managerCount() const { return static_cast<int>(m_managers.size()); }
+    int inFlight() const { return m_total; }
+
+private:
+    static QString origin(const QUrl &url);
+
+    std::vector<std::unique_ptr<QNetworkAccessManager>> m_managers;
+    std::map<std::pair<QNetworkAccessManager *, QString>, int> m_inFlight;
+    int m_total = 0;
+};
+
+} // namespace bullpen
