@@ -198,7 +198,7 @@ int runGenerate(const QStringList &arguments)
             if (!flushed || st.failed > failedBefore)
                 notDurable = QStringLiteral("%1 record write(s) failed — %2: %3")
                                  .arg(st.failed - failedBefore)
-                                 .arg(store->databasePath(), flushed ? st.lastError : QStringLiteral("the writer did not finish within 30 s"));
+                                 .arg(store->databasePath(), flushed ? st.firstError : QStringLiteral("the writer did not finish within 30 s"));
         }
         if (parser.isSet(imageOut) && r.state == FinalState::Succeeded) {
             QFile::remove(parser.value(imageOut));

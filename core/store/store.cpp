@@ -318,7 +318,7 @@ Store::Stats Store::stats() const
     if (!m_writer)
         return {};
     const StoreWriter::Counters c = m_writer->counters();
-    return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError};
+    return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError, c.firstError};
 }
 
 QSqlDatabase Store::readConnection()

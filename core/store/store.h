@@ -105,6 +105,7 @@ public:
         quint64 failed = 0;
         quint64 finalStateConflicts = 0; // a second final state for one generation (SPEC 11.6)
         QString lastError;
+        QString firstError; // the first failure since the store was opened: usually the cause
     };
 
     static constexpr int kBatchSize = 512;

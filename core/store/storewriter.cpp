@@ -21,8 +21,9 @@ double ms(std::chrono::microseconds us) { return static_cast<double>(us.count())
 // The prepared statements of one connection.
 struct Statements
 {
-    explicit Statements(const QSqlDatabase &db)
-        : event(db)
+    explicit Statements(const QSqlDatabase &database)
+        : db(database)
+        , event(db)
         , generation(db)
         , attempt(db)
         , finish(db)
@@ -45,6 +46,16 @@ struct Statements
             "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, next_step = ? "
             "WHERE id = ? AND state = 'running'"));
     }
+    // Qt reports a statement whose table went away as "Parameter count mismatch": preparing it
+    // afresh gives SQLite's own reason ("no such table: events").
+    QString why(const QSqlQuery &q) const
+    {
+        QSqlQuery fresh(db);
+        if (!fresh.prepare(q.lastQuery()))
+            return fresh.lastError().text();
+        return q.lastError().text();
+    }
+    QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists;
 };
 
@@ -57,7 +68,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
     s.event.addBindValue(wall);
     s.event.addBindValue(QString::fromUtf8(QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact)));
     if (!s.event.exec()) {
-        *error = s.event.lastError().text();
+        *error = s.why(s.event);
         return false;
     }
     if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
@@ -68,7 +79,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.generation.addBindValue(g->fallback ? QVariant(toId(*g->fallback)) : QVariant(QMetaType::fromType<QString>()));
         s.generation.addBindValue(Owner::thisProcess());
         if (!s.generation.exec()) {
-            *error = s.generation.lastError().text();
+            *error = s.why(s.generation);
             return false;
         }
     } else if (const auto *a = std::get_if<AttemptCompleted>(&e.body)) {
@@ -93,7 +104,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(toId(a->abortedBy));
         s.attempt.addBindValue(nullable(a->detail));
         if (!s.attempt.exec()) {
-            *error = s.attempt.lastError().text();
+            *error = s.why(s.attempt);
             return false;
         }
     }
@@ -110,7 +121,7 @@ bool writeComparison(Statements &s, const StoreWriter::Comparison &c, QString *e
     s.comparison.addBindValue(nullable(c.fallbackGenerationId));
     s.comparison.addBindValue(QString::fromUtf8(c.body));
     if (!s.comparison.exec()) {
-        *error = s.comparison.lastError().text();
+        *error = s.why(s.comparison);
         return false;
     }
     return true;
@@ -147,7 +158,7 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
     s.finish.addBindValue(nullable(x.nextStep));
     s.finish.addBindValue(r.generationId);
     if (!s.finish.exec()) {
-        *error = s.finish.lastError().text();
+        *error = s.why(s.finish);
         return false;
     }
     if (s.finish.numRowsAffected() == 1)
@@ -156,7 +167,7 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
     // its row was never written, and then this record is not durable either: a failure, not success.
     s.exists.addBindValue(r.generationId);
     if (!s.exists.exec()) {
-        *error = s.exists.lastError().text();
+        *error = s.why(s.exists);
         return false;
     }
     const bool rowExists = s.exists.next();
@@ -329,8 +340,11 @@ void StoreWriter::run()
                     m_counters.written += written;
                     m_counters.failed += failed;
                     m_counters.finalStateConflicts += conflicts;
-                    if (failed)
+                    if (failed) {
                         m_counters.lastError = failure;
+                        if (m_counters.firstError.isEmpty())
+                            m_counters.firstError = failure;
+                    }
                 }
                 m_done.notify_all();
             }

@@ -49,6 +49,7 @@ public:
         quint64 failed = 0;
         quint64 finalStateConflicts = 0;
         QString lastError;
+        QString firstError; // the first failure since the writer started: usually the cause
     };
 
     static constexpr std::size_t kMaxBatch = 512;

@@ -95,14 +95,19 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     connect(acknowledge, &QToolButton::clicked, this, [this] {
         if (m_engine.store())
             m_acknowledgedWriteFailures = m_engine.store()->stats().failed;
+        m_firstWriteFailure.clear();
         m_storeWarning->hide();
     });
     if (Store *store = engine.store()) {
         connect(store, &Store::writeFailed, this, [this, store](const QString &message) {
             const Store::Stats st = store->stats();
             const int n = static_cast<int>(st.failed - m_acknowledgedWriteFailures);
-            const qsizetype colon = message.indexOf(QLatin1String(": "));
-            const QString reason = colon < 0 ? message : message.mid(colon + 2);
+            // The first cause since the last acknowledgement (later ones are often its consequences).
+            if (m_firstWriteFailure.isEmpty()) {
+                const qsizetype colon = message.indexOf(QLatin1String(": "));
+                m_firstWriteFailure = colon < 0 ? message : message.mid(colon + 2);
+            }
+            const QString &reason = m_firstWriteFailure;
             // The status bar is narrow: the file name and the first words of the reason; all of it in the tooltip.
             const QString shortReason = reason.size() > 60 ? reason.left(57) + QStringLiteral("…") : reason;
             m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(store->databasePath()).fileName(), shortReason));

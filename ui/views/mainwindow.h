@@ -78,6 +78,7 @@ private:
     QWidget *m_storeWarning = nullptr;
     QLabel *m_storeWarningLabel = nullptr;
     quint64 m_acknowledgedWriteFailures = 0;
+    QString m_firstWriteFailure;
 };
 
 } // namespace bullpen
