@@ -3,6 +3,7 @@
 
 #include "interrupts.h"
 
+#include "failure/secretscrubber.h"
 #include "runtime/enginesetup.h"
 
 #include <QCommandLineParser>
@@ -24,14 +25,7 @@ constexpr int kExitNotDurable = 4; // the result was produced, but its records d
 constexpr qsizetype kMaxStoryBytes = 32 * 1024; // SPEC 12.1's story limit, the same here
 
 // Provider text on a terminal: control characters (ESC/OSC sequences) become spaces.
-QString printable(QString text)
-{
-    for (QChar &c : text) {
-        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
-            c = QLatin1Char(' ');
-    }
-    return text;
-}
+QString printable(const QString &text) { return SecretScrubber::printable(text); }
 
 QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1); }
 

@@ -34,11 +34,18 @@ QString scrub(const QString &text, const QStringList &secrets)
         last = m.capturedEnd(group);
     }
     result += QStringView(out).mid(last);
-    for (QChar &c : result) {
-        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+    return printable(std::move(result));
+}
+
+bool isControl(QChar c) { return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format; }
+
+QString printable(QString text, bool keepLineBreaks)
+{
+    for (QChar &c : text) {
+        if (isControl(c) && !(keepLineBreaks && (c == u'\n' || c == u'\r' || c == u'\t')))
             c = QLatin1Char(' ');
     }
-    return result;
+    return text;
 }
 
 } // namespace bullpen::SecretScrubber

@@ -14,6 +14,10 @@ namespace bullpen {
 namespace SecretScrubber {
 QString scrub(const QString &text, const QStringList &secrets = {});
 QString tail(QStringView secret); // "…9f3c"
+// Control and format characters (ESC/OSC sequences) as spaces, so provider text cannot drive a
+// terminal; with keepLineBreaks, \n, \r and \t stay (a quoted CSV cell may hold them).
+QString printable(QString text, bool keepLineBreaks = false);
+bool isControl(QChar c);
 } // namespace SecretScrubber
 
 } // namespace bullpen

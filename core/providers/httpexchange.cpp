@@ -115,10 +115,11 @@ void HttpExchange::onReadyRead()
 {
     // In slices: a flood never turns into one huge buffer or one huge list of events at once.
     constexpr qint64 kSlice = 64 * 1024;
+    const bool guardAnswer = m_reply && m_reply->hasRawHeader(kGuardHeader);
     while (m_reply && m_reply->isOpen() && m_reply->bytesAvailable() > 0) {
         const QByteArray chunk = m_reply->read(kSlice);
         m_received += chunk.size();
-        if (!m_reply->rawHeader(kGuardHeader).isEmpty()) {
+        if (guardAnswer) {
             m_guardBody += chunk.left(4096 - m_guardBody.size());
             continue;
         }

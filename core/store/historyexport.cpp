@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "historyexport.h"
 
+#include "failure/secretscrubber.h"
+
 #include "masking.h"
 
 #include <QDateTime>
@@ -58,10 +60,7 @@ QString HistoryExport::csvField(const QJsonValue &v)
                              : QString::number(v.toDouble(), 'g', 15);
     // Control characters (ESC/OSC sequences a provider put in its text) become spaces; a CSV is
     // often looked at with cat. Line breaks stay, quoted.
-    for (QChar &c : s) {
-        if ((c.category() == QChar::Other_Control && c != u'\n' && c != u'\r' && c != u'\t') || c.category() == QChar::Other_Format)
-            c = QLatin1Char(' ');
-    }
+    s = SecretScrubber::printable(std::move(s), /*keepLineBreaks=*/true);
     // A leading = + - @ would be run as a formula by spreadsheets: quote it as text.
     if (!s.isEmpty() && QStringView(u"=+-@").contains(s.front()) && !v.isDouble())
         s.prepend(QLatin1Char('\''));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "masking.h"
 
+#include "failure/secretscrubber.h"
 #include "privatefiles.h"
 
 #include <QDir>
@@ -72,7 +73,7 @@ QString Masking::displayUser(const QString &rawUserId)
     // Control and format characters never reach a mask (they would reach terminals and exports).
     QString id;
     for (const QChar c : rawUserId.trimmed()) {
-        if (c.category() != QChar::Other_Control && c.category() != QChar::Other_Format)
+        if (!SecretScrubber::isControl(c))
             id += c;
     }
     if (id.isEmpty())

@@ -3,11 +3,10 @@
 
 #include "owner.h"
 #include "privatefiles.h"
-
-#include <QDateTime>
-
 #include "storeschema.h"
 #include "storewriter.h"
+
+#include <QDateTime>
 
 #include <QDir>
 #include <QFileInfo>
