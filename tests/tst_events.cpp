@@ -69,6 +69,8 @@ private Q_SLOTS:
         QTest::newRow("retry_scheduled") << make(RetryScheduled{Stage::Storyboard, Provider::OpenAI, Role::Primary, 2,
                                                                 FailureKind::RATE_LIMITED, 4s})
                                          << QStringLiteral("storyboard_retry_scheduled");
+        QTest::newRow("queued") << make(StageQueued{Stage::Image, Provider::Gemini, 17, 256, 256}) << QStringLiteral("image_queued");
+        QTest::newRow("admitted") << make(StageAdmitted{Stage::Storyboard, Provider::Qwen, 1'234'567us}) << QStringLiteral("storyboard_admitted");
         QTest::newRow("late_result_discarded") << make(LateResultDiscarded{Stage::Storyboard, 11, Provider::Gemini, Role::Primary,
                                                                            9'999'999us, true, TokenUsage{10, 20}})
                                                << QStringLiteral("late_result_discarded");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The storyboard stage's routing rules (SPEC 4.1-4.3, seed 000's six checks) on a ManualClock: no
 // sleeping, exact times. Each scenario's event log is compared with the expected log.
+#include "engine/admission.h"
 #include "engine/attemptrunner.h"
 #include "engine/manualclock.h"
 #include "engine/storyboardgenerationservice.h"
@@ -583,6 +584,193 @@ private Q_SLOTS:
 
     // SPEC 4.3: "at or after the deadline" is refused; a valid result at exactly the deadline instant,
     // delivered before the deadline timer runs, is a TIMEOUT with a late_result_discarded (late by 0).
+    // --- Admission: a stage that cannot start its attempt waits before its budget starts.
+
+    void admissionWaitsBeforeTheBudgetStarts()
+    {
+        Harness h(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({1, 8});
+        h.service.setAdmission(&admission);
+        h.gemini.script({Step::ok(3s, QStringLiteral("First")), Step::ok(2s, QStringLiteral("Second"))});
+        StagePolicy p = relief();
+        p.primaryTimeout = 4s;
+        p.totalBudget = 4s; // the second generation would be out of budget if its wait counted
+        const QString first = h.service.start(request(), p);
+        const QString second = h.service.start(request(), p);
+        m_clock.advance(1s);
+        QCOMPARE(h.gemini.calls(), 1); // the second waits: nothing of it is on the wire
+        QCOMPARE(admission.inFlight(Provider::Gemini), 1);
+        QCOMPARE(admission.waiting(Provider::Gemini), 1);
+        const auto queuedAt = std::find_if(h.events.cbegin(), h.events.cend(), [&](const Event &e) { return e.generationId == second; });
+        QVERIFY(queuedAt != h.events.cend());
+        const auto *q = std::get_if<StageQueued>(&std::next(queuedAt)->body); // after its generation_started
+        QVERIFY2(q, qPrintable(std::next(queuedAt)->type()));
+        QCOMPARE(q->ahead, 0);
+        QCOMPARE(q->inFlight, 1);
+        QCOMPARE(q->limit, 1);
+
+        m_clock.advance(10min);
+        QCOMPARE(h.finishedSpy.count(), 2);
+        const StoryboardResult a = h.finishedSpy.at(0).first().value<StoryboardResult>();
+        const StoryboardResult b = h.finishedSpy.at(1).first().value<StoryboardResult>();
+        QCOMPARE(a.generationId, first);
+        QCOMPARE(b.generationId, second);
+        QCOMPARE(b.state, FinalState::Succeeded); // 3 s waiting + 2 s answer: fits only because the wait is not budget
+        QCOMPARE(b.storyboard->title, QStringLiteral("Second"));
+        QCOMPARE(b.queued, std::chrono::microseconds(3s));
+        QCOMPARE(b.elapsed, std::chrono::microseconds(5s));
+        QCOMPARE(h.qwen.calls(), 0);
+        // Its attempt started when the first ended, with its whole own timeout ahead.
+        QCOMPARE(b.attempts.first().startedAt, std::chrono::microseconds(3s));
+        QCOMPARE(b.attempts.first().deadline, std::chrono::microseconds(3s + 4s));
+        QVERIFY2(h.log.contains(QStringLiteral("3000 storyboard_admitted gemini waited=3000")), qPrintable(h.log.join(u'\n')));
+        QCOMPARE(admission.inFlight(Provider::Gemini), 0);
+        QCOMPARE(admission.waiting(Provider::Gemini), 0);
+    }
+
+    void admissionIsFirstComeFirstServed()
+    {
+        Harness h(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({2, 8});
+        h.service.setAdmission(&admission);
+        h.gemini.script({Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s)});
+        QStringList ids;
+        for (int i = 0; i < 6; ++i)
+            ids << h.service.start(request(), relief());
+        m_clock.advance(10min);
+        QCOMPARE(h.finishedSpy.count(), 6);
+        QStringList order;
+        for (const auto &args : h.finishedSpy)
+            order << args.first().value<StoryboardResult>().generationId;
+        QCOMPARE(order, ids);
+        // Two at a time: the generation n waits n/2 rounds of 1 s.
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE(h.finishedSpy.at(i).first().value<StoryboardResult>().queued, std::chrono::microseconds(std::chrono::seconds(i / 2)));
+    }
+
+    void fullQueueIsRefusedAtOnce()
+    {
+        Harness h(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({1, 0});
+        h.service.setAdmission(&admission);
+        h.gemini.script({Step::ok(3s), Step::ok(1s)});
+        h.service.start(request(), relief());
+        const QString refused = h.service.start(request(), relief());
+        m_clock.advance(1ms);
+        QCOMPARE(h.finishedSpy.count(), 1);
+        const StoryboardResult r = h.result();
+        QCOMPARE(r.generationId, refused);
+        QCOMPARE(r.state, FinalState::Failed);
+        QCOMPARE(r.failure->kind, FailureKind::NOT_SENT);
+        QCOMPARE(r.failure->publicCode(), PublicCode::INTERNAL_ERROR);
+        QVERIFY2(r.failure->detail.contains(QStringLiteral("BULLPEN_MAX_IN_FLIGHT")), qPrintable(r.failure->detail));
+        QVERIFY(r.attempts.isEmpty());
+        QVERIFY(!r.fallback.applied);
+        QCOMPARE(h.gemini.calls(), 1);
+        QCOMPARE(h.qwen.calls(), 0);
+        m_clock.advance(10min);
+        QCOMPARE(admission.inFlight(Provider::Gemini), 0);
+    }
+
+    void cancelWhileQueuedNeverStarts()
+    {
+        Harness h(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({1, 8});
+        h.service.setAdmission(&admission);
+        h.gemini.script({Step::ok(3s), Step::ok(1s)});
+        h.service.start(request(), relief());
+        const QString waiting = h.service.start(request(), relief());
+        m_clock.advance(1s);
+        QVERIFY(h.service.cancel(waiting));
+        QCOMPARE(admission.waiting(Provider::Gemini), 0);
+        m_clock.advance(10min);
+        QCOMPARE(h.finishedSpy.count(), 2);
+        const StoryboardResult r = h.finishedSpy.at(0).first().value<StoryboardResult>();
+        QCOMPARE(r.generationId, waiting);
+        QCOMPARE(r.state, FinalState::Cancelled);
+        QVERIFY(r.attempts.isEmpty());
+        QCOMPARE(h.gemini.calls(), 1);
+        QCOMPARE(admission.inFlight(Provider::Gemini), 0);
+    }
+
+    void cancelAfterTheGrantGivesTheSlotBack()
+    {
+        // The slot is taken for the waiter when the first ends; the waiter is cancelled before its
+        // admission runs: the slot goes to the next in line, not lost.
+        Harness h(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({1, 8});
+        h.service.setAdmission(&admission);
+        h.gemini.script({Step::ok(1s, QStringLiteral("a")), Step::ok(1s, QStringLiteral("c"))});
+        h.service.start(request(), relief());
+        const QString b = h.service.start(request(), relief());
+        const QString c = h.service.start(request(), relief());
+        QObject::connect(&h.service, &StoryboardGenerationService::finished, &h.service, [&](const StoryboardResult &r) {
+            if (r.storyboard && r.storyboard->title == u"a")
+                h.service.cancel(b); // granted to b a moment ago, not yet run
+        });
+        m_clock.advance(10min);
+        QCOMPARE(h.finishedSpy.count(), 3);
+        const StoryboardResult last = h.finishedSpy.at(2).first().value<StoryboardResult>();
+        QCOMPARE(last.generationId, c);
+        QCOMPARE(last.state, FinalState::Succeeded);
+        QCOMPARE(h.gemini.calls(), 2);
+        QCOMPARE(admission.inFlight(Provider::Gemini), 0);
+    }
+
+    void reliefNeverWaitsForASlot()
+    {
+        Harness h(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({1, 8});
+        h.service.setAdmission(&admission);
+        // Generation A holds the one qwen slot (qwen as its primary); B's gemini fails over to qwen.
+        h.qwen.script({Step::ok(5s, QStringLiteral("A by qwen")), Step::ok(1s)});
+        h.gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+        h.service.start(request(), StagePolicy::relief(Provider::Qwen, Provider::Gemini));
+        const QString b = h.service.start(request(), relief());
+        m_clock.advance(10min);
+        QCOMPARE(h.finishedSpy.count(), 2);
+        const StoryboardResult r = h.finishedSpy.at(0).first().value<StoryboardResult>();
+        QCOMPARE(r.generationId, b);
+        QCOMPARE(r.state, FinalState::Failed);
+        QCOMPARE(r.attempts.size(), 1);
+        QVERIFY(!r.fallback.applied);
+        QVERIFY2(r.decision.contains(QStringLiteral("in-flight limit")), qPrintable(r.decision));
+        QCOMPARE(h.qwen.calls(), 1);
+        QCOMPARE(admission.inFlight(Provider::Qwen), 0);
+        QCOMPARE(admission.inFlight(Provider::Gemini), 0);
+    }
+
+    void deadlineBeforeTheRequestLeftIsOurs()
+    {
+        // The generator never sends (HeldGenerator notes no request): the time went inside Bullpen.
+        HeldGenerator held;
+        StoryboardGenerationService service(m_clock);
+        ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
+        qwen.script({Step::ok(1s)});
+        service.addGenerator(&held);
+        service.addGenerator(&qwen);
+        QSignalSpy finished(&service, &StoryboardGenerationService::finished);
+        StagePolicy p = relief();
+        p.primaryTimeout = 2s;
+        service.start(request(), p);
+        m_clock.advance(10min);
+        QCOMPARE(finished.count(), 1);
+        const StoryboardResult r = finished.first().first().value<StoryboardResult>();
+        QCOMPARE(r.attempts.first().failure->kind, FailureKind::NOT_SENT);
+        QCOMPARE(r.attempts.first().requestsSent, 0);
+        QVERIFY2(r.attempts.first().failure->detail.contains(QStringLiteral("never received")), qPrintable(r.attempts.first().failure->detail));
+        QCOMPARE(qwen.calls(), 0); // the provider is not blamed, and relief is not its to trigger
+        QCOMPARE(r.state, FinalState::Failed);
+        QCOMPARE(r.failure->kind, FailureKind::NOT_SENT);
+        QVERIFY(r.fallback.reason.isEmpty());
+    }
+
     void resultExactlyAtTheDeadline_isRefused()
     {
         FrozenClock clock;

@@ -19,6 +19,9 @@ using namespace std::chrono;
 
 namespace {
 
+constexpr int kMaxInFlightLimit = 100'000; // far above what one process can hold open
+constexpr int kMaxQueuedLimit = 1'000'000;
+
 struct ProviderNames
 {
     Provider provider;
@@ -197,6 +200,8 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
     pl.insert(QStringLiteral("captions"), s.pipeline.captions);
     pl.insert(QStringLiteral("captions_timeout"), formatDuration(s.pipeline.captionsTimeout));
     pl.insert(QStringLiteral("store_content"), s.pipeline.storeContent);
+    pl.insert(QStringLiteral("max_in_flight_per_provider"), s.pipeline.maxInFlightPerProvider);
+    pl.insert(QStringLiteral("max_queued_per_provider"), s.pipeline.maxQueuedPerProvider);
     root.insert(QStringLiteral("pipeline"), pl);
     if (s.dataDir.isEmpty())
         root.remove(QStringLiteral("data_dir"));
@@ -403,6 +408,18 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                 };
                 fileBool("captions", &s.pipeline.captions);
                 fileBool("store_content", &s.pipeline.storeContent);
+                auto fileCount = [&](const char *key, int low, int high, int *value) {
+                    const QJsonValue n = pl.value(QLatin1StringView(key));
+                    if (n.isUndefined())
+                        return;
+                    if (n.isDouble() && n.toDouble() >= low && n.toDouble() <= high && n.toDouble() == double(int(n.toDouble())))
+                        *value = int(n.toDouble());
+                    else
+                        errors << ConfigError{QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
+                                              QStringLiteral("must be a whole number from %1 to %2").arg(low).arg(high)};
+                };
+                fileCount("max_in_flight_per_provider", 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
+                fileCount("max_queued_per_provider", 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
                 if (const QJsonValue r = pl.value(QLatin1StringView("image_retries")); !r.isUndefined()) {
                     if (r.isDouble() && r.toDouble() >= 0 && r.toDouble() <= 5 && r.toDouble() == double(int(r.toDouble())))
                         s.pipeline.imageRetries = int(r.toDouble());
@@ -554,6 +571,18 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         else
             errors << ConfigError{QStringLiteral("BULLPEN_STORE_CONTENT"), QStringLiteral("\"%1\" is not on or off").arg(*v)};
     }
+    auto envCount = [&](const QString &name, int low, int high, int *value) {
+        if (auto v = envValue(name)) {
+            bool ok = false;
+            const int n = v->trimmed().toInt(&ok);
+            if (ok && n >= low && n <= high)
+                *value = n;
+            else
+                errors << ConfigError{name, QStringLiteral("\"%1\" is not a whole number from %2 to %3").arg(*v).arg(low).arg(high)};
+        }
+    };
+    envCount(QStringLiteral("BULLPEN_MAX_IN_FLIGHT"), 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
+    envCount(QStringLiteral("BULLPEN_MAX_QUEUED"), 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
     if (auto v = envValue(QStringLiteral("CAPTIONS"))) {
         const QString b = v->trimmed().toLower();
         if (b == u"1" || b == u"on" || b == u"true")

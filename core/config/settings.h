@@ -50,6 +50,10 @@ struct PipelineSettings
     // SPEC 5.1: prompts and responses (story-derived content) are stored only when the operator turns
     // this on. The 24 h cache (SPEC 6) serves stored results, so it works only when this is on.
     bool storeContent = false;
+    // Admission (docs/contract.md): attempts on the wire per provider, and generations that may wait for a
+    // slot (before their budget starts) until the next one is refused.
+    int maxInFlightPerProvider = 256;
+    int maxQueuedPerProvider = 4096;
 };
 
 struct ConfigError

@@ -27,6 +27,7 @@ PublicCode publicCodeFor(FailureKind kind)
     case FailureKind::CANCELLED:
         return PublicCode::GENERATION_CANCELLED;
     case FailureKind::INTERNAL:
+    case FailureKind::NOT_SENT:
         return PublicCode::INTERNAL_ERROR;
     }
     return PublicCode::INTERNAL_ERROR;

@@ -27,6 +27,7 @@ enum class FailureKind {
     REFUSED,
     CANCELLED,
     INTERNAL,
+    NOT_SENT, // ours, never the provider's: the request did not leave Bullpen (queue full, or ended before it left)
     UNKNOWN,
 };
 Q_ENUM_NS(FailureKind)

@@ -63,6 +63,14 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
     std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), ProviderResponse{}, reason);
     if (!detailOverride.isEmpty())
         failure->detail = detailOverride;
+    if (reason == AbortReason::Deadline && !m_answered && m_context->requestsSent() == 0) {
+        // The provider never saw this request: the time went inside Bullpen. Ours, never its TIMEOUT.
+        failure = Failure{FailureKind::NOT_SENT,
+                          QStringLiteral("the attempt deadline passed before the request left Bullpen (%1 ms after the attempt "
+                                         "started); the provider never received it")
+                              .arg(duration_cast<milliseconds>(m_clock.now() - m_startedAt).count()),
+                          false, {}};
+    }
     finish(std::move(failure), StageOutput{}, nullptr);
 }
 
@@ -91,6 +99,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
         return;
     }
 
+    m_answered = true; // whatever it says, the request was sent
     auto lateBy = [&] { return duration_cast<milliseconds>(m_clock.now() - m_spec.deadline).count(); };
     if (m_clock.now() >= m_spec.deadline) {
         // Arrived after the deadline but before our timer fired: refused all the same.

@@ -71,6 +71,7 @@ private:
     Clock::time_point m_startedAt;
     std::optional<Clock::time_point> m_cancelledAt;
     bool m_running = false;
+    bool m_answered = false; // a response (or a transport error) came back
 };
 
 } // namespace bullpen

@@ -8,11 +8,16 @@
 namespace bullpen {
 
 // One monotonic time budget for a whole stage, primary and fallback together (SPEC 4.2). It starts
-// when the stage is requested, so queueing, request building, receiving, parsing and validation count.
+// when the stage is requested, so request building, receiving, parsing and validation count. The one
+// wait that does not count is admission (Admission): a stage that waits for a slot restarts its budget
+// when it gets one, before any attempt exists.
 class StageBudget final
 {
 public:
     StageBudget(const Clock &clock, std::chrono::milliseconds total);
+
+    // Starts the budget again from now (admission only: never once an attempt has started).
+    void restart() { m_start = m_clock->now(); }
 
     Clock::time_point start() const { return m_start; }
     Clock::time_point end() const { return m_start + m_total; }

@@ -20,6 +20,7 @@ struct StoryboardGenerationService::Run
         : generationId(std::move(id))
         , request(std::move(req))
         , policy(std::move(pol))
+        , requestedAt(clock.now())
         , budget(clock, policy.effectiveBudget())
     {
     }
@@ -27,7 +28,12 @@ struct StoryboardGenerationService::Run
     QString generationId;
     StoryboardRequest request;
     StagePolicy policy;
-    StageBudget budget;
+    Clock::time_point requestedAt; // offsets in events and records are measured from here
+    StageBudget budget;            // restarted at admission when the stage had to wait for a slot
+    std::optional<Provider> slot;  // the admission slot held for the current (or paused) attempt
+    quint64 ticket = 0;            // waiting for admission
+    std::optional<Clock::time_point> queuedAt;
+    Clock::duration queued{0};
     quint64 nextSequence = 0;
     std::vector<std::unique_ptr<AttemptRunner>> runners; // kept to the end, so late results are still logged
     AttemptRunner *current = nullptr;
@@ -70,7 +76,8 @@ QString StoryboardGenerationService::newGenerationId()
 
 QString StoryboardGenerationService::start(const StoryboardRequest &request, const StagePolicy &policy)
 {
-    // The budget starts now, when the stage is requested: queueing counts (SPEC 4.2).
+    // The budget starts now, when the stage is requested (SPEC 4.2), unless the stage must wait for
+    // admission: then it starts again when the slot is granted, before any attempt.
     const QString id = request.generationId.isEmpty() ? newGenerationId() : request.generationId;
     auto run = std::make_unique<Run>(m_clock, id, request, policy);
     Run &r = *run;
@@ -100,6 +107,47 @@ void StoryboardGenerationService::begin(Run &run)
                   StageOutput{});
         return;
     }
+    if (!m_admission || m_admission->tryAcquire(p.primary)) {
+        run.slot = p.primary;
+        startAttempt(run, Role::Primary, 1);
+        return;
+    }
+
+    // Every slot is taken: wait in line, before the budget starts.
+    const int ahead = m_admission->waiting(p.primary);
+    const int inFlight = m_admission->inFlight(p.primary);
+    const QString id = run.generationId;
+    run.ticket = m_admission->enqueue(p.primary, [this, id, provider = p.primary] {
+        const auto it = m_runs.find(id);
+        if (it != m_runs.end())
+            admitted(*it->second);
+        else // cannot happen (an ending run withdraws its ticket), but a slot must never leak
+            m_admission->release(provider);
+    });
+    if (run.ticket == 0) {
+        run.decision = QStringLiteral("not started: Bullpen's own queue for %1 is full").arg(toId(p.primary));
+        finishRun(run, FinalState::Failed,
+                  Failure{FailureKind::NOT_SENT,
+                          QStringLiteral("Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; "
+                                         "nothing was sent. Try again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more")
+                              .arg(toId(p.primary))
+                              .arg(inFlight)
+                              .arg(ahead),
+                          false, {}},
+                  StageOutput{});
+        return;
+    }
+    run.queuedAt = m_clock.now();
+    emitEvent(run, StageQueued{p.stage, p.primary, ahead, inFlight, m_admission->limits().inFlight});
+}
+
+void StoryboardGenerationService::admitted(Run &run)
+{
+    run.ticket = 0;
+    run.slot = run.policy.primary;
+    run.queued = m_clock.now() - run.queuedAt.value_or(m_clock.now());
+    run.budget.restart();
+    emitEvent(run, StageAdmitted{run.policy.stage, run.policy.primary, duration_cast<microseconds>(run.queued)});
     startAttempt(run, Role::Primary, 1);
 }
 
@@ -118,7 +166,7 @@ void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
     spec.round = round;
     spec.timeout = timeout;
     spec.deadline = run.budget.attemptDeadline(timeout);
-    spec.stageStart = run.budget.start();
+    spec.stageStart = run.requestedAt;
 
     emitEvent(run, AttemptStarted{p.stage, spec.attemptId, provider, gen->model(), role, round, timeout,
                                   duration_cast<microseconds>(spec.deadline - spec.stageStart),
@@ -238,6 +286,11 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
         } else if (run.budget.exhausted()) {
             run.decision = QStringLiteral("no relief: the stage budget of %1 ms was used up by the primary")
                                .arg(p.effectiveBudget().count());
+        } else if (!takeReliefSlot(run)) {
+            run.decision = QStringLiteral("no relief: %1 already has %2 attempts in flight (the in-flight limit), and a relief attempt "
+                                          "never waits once the stage budget runs")
+                               .arg(toId(*p.fallback))
+                               .arg(m_admission->inFlight(*p.fallback));
         } else {
             // The primary's cancel handlers have already run (inside its runner, before it finished).
             run.fallbackApplied = true;
@@ -256,6 +309,21 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
     finishRun(run, FinalState::Failed, failure, StageOutput{});
 }
 
+bool StoryboardGenerationService::takeReliefSlot(Run &run)
+{
+    if (!m_admission)
+        return true;
+    if (run.slot) {
+        m_admission->release(*run.slot);
+        run.slot.reset();
+    }
+    // Ahead of anyone waiting for admission: their budgets have not started, this one's has.
+    if (!m_admission->tryAcquireNow(*run.policy.fallback))
+        return false;
+    run.slot = *run.policy.fallback;
+    return true;
+}
+
 void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output)
 {
     if (run.finished) {
@@ -265,6 +333,14 @@ void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::opt
     run.finished = true;
     run.pauseTimer.reset();
     run.startTimer.reset();
+    if (m_admission) {
+        if (run.ticket)
+            m_admission->withdraw(run.ticket);
+        if (run.slot)
+            m_admission->release(*run.slot);
+    }
+    run.ticket = 0;
+    run.slot.reset();
 
     StoryboardResult result;
     result.generationId = run.generationId;
@@ -277,7 +353,8 @@ void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::opt
     result.failedStage = run.policy.stage;
     result.attempts = run.attempts;
     result.decision = run.decision;
-    result.elapsed = duration_cast<microseconds>(run.budget.elapsed());
+    result.elapsed = duration_cast<microseconds>(m_clock.now() - run.requestedAt);
+    result.queued = duration_cast<microseconds>(run.queued);
     result.fallback.primaryProvider = run.policy.primary;
     result.fallback.applied = run.fallbackApplied && state == FinalState::Succeeded;
     if (run.fallbackApplied && run.primaryFailure)
@@ -372,7 +449,7 @@ void StoryboardGenerationService::emitEvent(Run &run, EventBody body)
     Event e;
     e.generationId = run.generationId;
     e.sequence = run.nextSequence++;
-    e.at = duration_cast<microseconds>(run.budget.elapsed());
+    e.at = duration_cast<microseconds>(m_clock.now() - run.requestedAt);
     e.wallTime = QDateTime::currentDateTimeUtc();
     e.body = std::move(body);
     Q_EMIT eventRecorded(e);

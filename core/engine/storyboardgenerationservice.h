@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "admission.h"
 #include "attemptrunner.h"
 #include "clock.h"
 #include "events/event.h"
@@ -30,6 +31,8 @@ public:
     ~StoryboardGenerationService() override;
 
     void addGenerator(StoryboardGenerator *generator);
+    // Shared by every stage of one engine; not owned. Without it, attempts are never limited.
+    void setAdmission(Admission *admission) { m_admission = admission; }
     StoryboardGenerator *generator(Provider provider) const;
 
     // Starts a generation and returns its id ("gen_" + 32 hex digits). Events and the result arrive
@@ -54,6 +57,8 @@ Q_SIGNALS:
 private:
     struct Run;
     void begin(Run &run);
+    void admitted(Run &run);
+    bool takeReliefSlot(Run &run);
     void startAttempt(Run &run, Role role, int round);
     void onAttemptFinished(Run &run, const AttemptOutcome &outcome);
     void finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output);
@@ -61,6 +66,7 @@ private:
     void emitEvent(Run &run, EventBody body);
 
     Clock &m_clock;
+    Admission *m_admission = nullptr;
     std::map<Provider, StoryboardGenerator *> m_generators;
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals

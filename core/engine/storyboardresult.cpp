@@ -59,6 +59,7 @@ QJsonObject StoryboardResult::toJson() const
         {QStringLiteral("tokens_in"), tokenValue(tokens.input)},
         {QStringLiteral("tokens_out"), tokenValue(tokens.output)},
         {QStringLiteral("elapsed_ms"), toMs(elapsed)},
+        {QStringLiteral("queued_ms"), toMs(queued)},
         {QStringLiteral("attempts"), attemptArray},
         {QStringLiteral("storyboard"), storyboard ? QJsonValue(storyboard->toJson()) : QJsonValue()},
     };

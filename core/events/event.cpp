@@ -109,6 +109,8 @@ QJsonValue orNull(const std::optional<T> &v, F f)
 struct TypeName
 {
     QString operator()(const GenerationStarted &) const { return QStringLiteral("generation_started"); }
+    QString operator()(const StageQueued &e) const { return toId(e.stage) + QStringLiteral("_queued"); }
+    QString operator()(const StageAdmitted &e) const { return toId(e.stage) + QStringLiteral("_admitted"); }
     QString operator()(const AttemptStarted &e) const { return toId(e.stage) + QStringLiteral("_attempt_started"); }
     QString operator()(const AttemptCompleted &e) const { return toId(e.stage) + QStringLiteral("_attempt_completed"); }
     QString operator()(const FallbackTriggered &e) const { return toId(e.stage) + QStringLiteral("_fallback_triggered"); }
@@ -127,6 +129,20 @@ struct Writer
         o.insert(QStringLiteral("primary"), toId(e.primary));
         o.insert(QStringLiteral("fallback"), orNull(e.fallback, [](Provider p) { return toId(p); }));
         o.insert(QStringLiteral("budget_ms"), static_cast<double>(e.budget.count()));
+    }
+    void operator()(const StageQueued &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("ahead"), e.ahead);
+        o.insert(QStringLiteral("in_flight"), e.inFlight);
+        o.insert(QStringLiteral("limit"), e.limit);
+    }
+    void operator()(const StageAdmitted &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("waited_ms"), toMs(e.waited));
     }
     void operator()(const AttemptStarted &e) const
     {
@@ -214,6 +230,22 @@ std::optional<EventBody> readBody(const QString &type, Reader &r)
         e.primary = r.id<Provider>("primary", providerFromId);
         e.fallback = r.optId("fallback", providerFromId);
         e.budget = milliseconds(static_cast<qint64>(r.number("budget_ms")));
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_queued"))) {
+        StageQueued e;
+        e.stage = *stage;
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.ahead = static_cast<int>(r.number("ahead"));
+        e.inFlight = static_cast<int>(r.number("in_flight"));
+        e.limit = static_cast<int>(r.number("limit"));
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_admitted"))) {
+        StageAdmitted e;
+        e.stage = *stage;
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.waited = fromMs(r.number("waited_ms"));
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_attempt_started"))) {

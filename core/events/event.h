@@ -27,6 +27,25 @@ struct GenerationStarted
     std::chrono::milliseconds budget{0};
 };
 
+// The stage could not start its first attempt: the provider already has its limit of attempts in flight.
+// The stage budget has not started; it starts at StageAdmitted.
+struct StageQueued
+{
+    Stage stage = Stage::Storyboard;
+    Provider provider = Provider::Gemini;
+    int ahead = 0;    // generations waiting in front of this one
+    int inFlight = 0; // the provider's attempts in flight when it joined
+    int limit = 0;    // the in-flight limit per provider
+};
+
+// A queued stage got its slot; its budget starts now.
+struct StageAdmitted
+{
+    Stage stage = Stage::Storyboard;
+    Provider provider = Provider::Gemini;
+    std::chrono::microseconds waited{0};
+};
+
 struct AttemptStarted
 {
     Stage stage = Stage::Storyboard;
@@ -104,7 +123,7 @@ struct GenerationFinished
     bool fallbackApplied = false;
 };
 
-using EventBody = std::variant<GenerationStarted, AttemptStarted, AttemptCompleted, FallbackTriggered, RetryScheduled,
+using EventBody = std::variant<GenerationStarted, StageQueued, StageAdmitted, AttemptStarted, AttemptCompleted, FallbackTriggered, RetryScheduled,
                                LateResultDiscarded, GenerationFinished>;
 
 struct Event

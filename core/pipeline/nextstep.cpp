@@ -98,6 +98,13 @@ NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, 
         s.action = Action::Report;
         s.message = QStringLiteral("A fault in Bullpen itself%1. Please report it with the generation's event log.").arg(where);
         break;
+    case FailureKind::NOT_SENT:
+        s.action = Action::Retry;
+        s.message = QStringLiteral("The request never reached %1%2: Bullpen itself was at its limit (its own queue was full, or it was too "
+                                   "busy to send before the deadline). The provider is not to blame. Retry when fewer generations are "
+                                   "in flight, or raise the in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.")
+                        .arg(who, where);
+        break;
     case FailureKind::UNKNOWN:
         s.action = Action::Retry;
         s.message = QStringLiteral("%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you "

@@ -4,13 +4,17 @@
 namespace bullpen {
 
 EngineStack::EngineStack(const Settings &settings, Clock &clock)
-    : m_client(settings)
+    : m_admission(clock)
+    , m_client(settings)
     , m_imageClient(settings)
     , m_storyboard(clock)
     , m_captions(clock)
     , m_image(clock)
     , m_pipeline(clock, m_storyboard, m_captions, m_image)
 {
+    m_admission.setLimits({settings.pipeline.maxInFlightPerProvider, settings.pipeline.maxQueuedPerProvider});
+    for (StoryboardGenerationService *service : {&m_storyboard, &m_captions, &m_image})
+        service->setAdmission(&m_admission);
     m_client.registerWith(m_storyboard);
     m_client.registerWith(m_captions);
     m_imageClient.registerWith(m_image);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
+#include "engine/admission.h"
 #include "engine/clock.h"
 #include "engine/storyboardgenerationservice.h"
 #include "pipeline/generationpipeline.h"
@@ -28,11 +29,13 @@ public:
     StoryboardGenerationService &captions() { return m_captions; }
     StoryboardGenerationService &image() { return m_image; }
     GenerationPipeline &pipeline() { return m_pipeline; }
+    Admission &admission() { return m_admission; }
 
     // The stage policies Settings describe (SPEC 2, 4); the caller adds storage and the cache digest.
     static PipelineOptions optionsFor(const Settings &settings);
 
 private:
+    Admission m_admission; // first in, last out: every stage releases its slots into it
     StoryboardClient m_client;
     ImageClient m_imageClient;
     StoryboardGenerationService m_storyboard;

@@ -97,7 +97,8 @@ ProviderResponse geminiResponseFor(FailureKind kind)
         r.text = QStringLiteral("{}");
         break;
     case FailureKind::CANCELLED:
-        Q_ASSERT_X(false, "geminiResponseFor", "CANCELLED comes from our own abort, not from a provider");
+    case FailureKind::NOT_SENT:
+        Q_ASSERT_X(false, "geminiResponseFor", "CANCELLED and NOT_SENT come from Bullpen itself, not from a provider");
         break;
     }
     return r;
@@ -202,6 +203,14 @@ struct Formatter
         return QStringLiteral("generation_started %1 %2->%3 budget=%4")
             .arg(e.preset, toId(e.primary), e.fallback ? toId(*e.fallback) : QStringLiteral("none"))
             .arg(e.budget.count());
+    }
+    QString operator()(const StageQueued &e) const
+    {
+        return QStringLiteral("%1_queued %2 ahead=%3 in_flight=%4 limit=%5").arg(toId(e.stage), toId(e.provider)).arg(e.ahead).arg(e.inFlight).arg(e.limit);
+    }
+    QString operator()(const StageAdmitted &e) const
+    {
+        return QStringLiteral("%1_admitted %2 waited=%3").arg(toId(e.stage), toId(e.provider)).arg(ms(e.waited));
     }
     QString operator()(const AttemptStarted &e) const
     {

@@ -17,6 +17,18 @@ struct Summary
             .arg(e.preset, toId(e.primary), e.fallback ? toId(*e.fallback) : EventLogModel::tr("none"))
             .arg(e.budget.count());
     }
+    QString operator()(const StageQueued &e) const
+    {
+        return EventLogModel::tr("%1 has %2 of %3 attempts in flight: queued behind %4; the budget has not started")
+            .arg(toId(e.provider))
+            .arg(e.inFlight)
+            .arg(e.limit)
+            .arg(e.ahead);
+    }
+    QString operator()(const StageAdmitted &e) const
+    {
+        return EventLogModel::tr("%1 admitted after waiting %2 ms; the budget starts now").arg(toId(e.provider), ms(e.waited));
+    }
     QString operator()(const AttemptStarted &e) const
     {
         return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5 ms").arg(toId(e.provider), toId(e.role), e.model).arg(e.round).arg(ms(e.deadline));

@@ -57,6 +57,15 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
         if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
             r.budget = g->budget;
             r.provider = g->primary;
+        } else if (const auto *q = std::get_if<StageQueued>(&e.body)) {
+            r.stage = q->stage;
+            r.provider = q->provider;
+            r.state = tr("queued behind %1").arg(q->ahead);
+            r.queued = true;
+        } else if (const auto *a = std::get_if<StageAdmitted>(&e.body)) {
+            r.state = QStringLiteral("running");
+            r.queued = false;
+            r.queuedFor += a->waited;
         } else if (const auto *s = std::get_if<AttemptStarted>(&e.body)) {
             r.stage = s->stage;
             r.provider = s->provider;
@@ -82,6 +91,13 @@ double GenerationListModel::elapsedMs(const Row &row) const
     return row.finished ? static_cast<double>(row.lastAt.count()) / 1000.0 : static_cast<double>(row.clock.elapsed());
 }
 
+double GenerationListModel::budgetUsedMs(const Row &row) const
+{
+    if (row.queued)
+        return 0;
+    return std::max(0.0, elapsedMs(row) - static_cast<double>(row.queuedFor.count()) / 1000.0);
+}
+
 int GenerationListModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
 
 int GenerationListModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -92,7 +108,7 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &r = m_rows.at(index.row());
     const double budgetMs = static_cast<double>(r.budget.count());
-    const double left = budgetMs <= 0 ? 0 : std::clamp(1.0 - elapsedMs(r) / budgetMs, 0.0, 1.0);
+    const double left = budgetMs <= 0 ? 0 : std::clamp(1.0 - budgetUsedMs(r) / budgetMs, 0.0, 1.0);
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -138,6 +154,8 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (index.column() == StateColumn && r.state == u"failed")
             return QColor(0xb0, 0x20, 0x20);
+        if (index.column() == StateColumn && r.queued)
+            return QColor(0x7a, 0x5a, 0x00); // waiting on Bullpen's own limit, not on a provider
         return {};
     case Qt::BackgroundRole:
         return r.fallback ? QVariant(QColor(0xff, 0xf1, 0xcc)) : QVariant(); // relief stands out

@@ -39,6 +39,8 @@ public:
         bullpen::Role role = bullpen::Role::Primary;
         bool fallback = false;
         bool finished = false;
+        bool queued = false;                    // waiting for admission: the budget has not started
+        std::chrono::microseconds queuedFor{0}; // admission waits so far (not spent from the budget)
         QString state = QStringLiteral("running");
         QString failure; // public code / kind when failed
     };
@@ -58,6 +60,7 @@ public:
 
 private:
     double elapsedMs(const Row &row) const;
+    double budgetUsedMs(const Row &row) const;
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf;

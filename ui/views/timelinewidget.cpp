@@ -55,11 +55,20 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     std::vector<Span> spans;
     std::map<quint64, std::size_t> byAttempt;
     double budget = 0, fallbackAt = -1, end = 0;
+    double budgetFrom = 0;                  // the storyboard budget starts at admission when it had to wait
+    std::vector<std::pair<double, double>> queued; // waits for admission: [from, until) (until < 0: still waiting)
     QList<double> lateAt, retryAt;
     for (const Event &e : std::as_const(m_events)) {
         end = std::max(end, ms(e.at));
         if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
             budget = static_cast<double>(g->budget.count());
+        } else if (std::holds_alternative<StageQueued>(e.body)) {
+            queued.emplace_back(ms(e.at), -1.0);
+        } else if (const auto *a = std::get_if<StageAdmitted>(&e.body)) {
+            if (!queued.empty())
+                queued.back().second = ms(e.at);
+            if (a->stage == Stage::Storyboard)
+                budgetFrom = ms(e.at);
         } else if (const auto *s = std::get_if<AttemptStarted>(&e.body)) {
             byAttempt[s->attemptId] = spans.size();
             spans.push_back(Span{QStringLiteral("%1 %2").arg(toId(s->stage), toId(s->provider)) + (s->round > 1 ? QStringLiteral(" r%1").arg(s->round) : QString()),
@@ -116,7 +125,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     if (budget > 0) {
         p.setPen(Qt::NoPen);
         p.setBrush(QColor(0x34, 0x98, 0xdb, 60));
-        p.drawRect(QRectF(x(0), area.top() - 18, std::min(x(budget), area.right()) - x(0), 10));
+        p.drawRect(QRectF(x(budgetFrom), area.top() - 18, std::min(x(budgetFrom + budget), area.right()) - x(budgetFrom), 10));
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(4, area.top() - 22, 104, 16), Qt::AlignLeft, tr("budget %1 s").arg(budget / 1000.0));
     }
@@ -153,6 +162,15 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             p.drawLine(c0 + QPointF(-5, -5), c0 + QPointF(5, 5));
             p.drawLine(c0 + QPointF(-5, 5), c0 + QPointF(5, -5));
         }
+    }
+    // Waits for admission: Bullpen's own queue, before any budget ran.
+    for (const auto &[from, until] : queued) {
+        const double to = until < 0 ? end : until;
+        p.setPen(Qt::NoPen);
+        p.setBrush(QBrush(QColor(0x7a, 0x5a, 0x00, 90), Qt::BDiagPattern));
+        p.drawRect(QRectF(x(from), area.top() - 6, std::max(2.0, x(to) - x(from)), area.height() + 6));
+        p.setPen(QColor(0x7a, 0x5a, 0x00));
+        p.drawText(QRectF(x(from) + 2, area.bottom() - 18, 200, 16), Qt::AlignLeft, tr("queued (budget not started)"));
     }
     // The relief moment stands out.
     if (fallbackAt >= 0) {
