@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bullpen-cli: the headless front end (SPEC 10). Same engine, JSON output.
 #include "generatecommand.h"
+#include "runtime/enginesetup.h"
 #include "soakcommand.h"
 #include "storecommands.h"
 
@@ -13,6 +14,7 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QGuiApplication app(argc, argv);
+    bullpen::raiseOpenFileLimit(); // soak builds its engines without EngineSetup
     QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 

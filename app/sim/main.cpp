@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // bullpen-sim: the provider simulator on its own (SPEC 8).
+#include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
 
 #include <QCommandLineParser>
@@ -60,6 +61,7 @@ int main(int argc, char *argv[])
         err << "bullpen-sim: " << why << "\n";
         return 2;
     }
+    raiseOpenFileLimit(); // a provider stand-in must take a burst of connections
     ProviderSimulator sim;
     if (!sim.start(static_cast<quint16>(port), &why)) {
         err << "bullpen-sim: " << why << "\n";

@@ -346,6 +346,9 @@ std::optional<QUrl> EgressGuard::route(const QUrl &upstream, QString *error)
             m_home,
             [&] {
                 auto *relay = new GuardRelay(host, port, this, m_home);
+                // Qt's default backlog (50) drops the SYNs of a burst: the kernel retries them a whole
+                // second later, after many deadlines. Every attempt must reach the provider at once.
+                relay->setListenBacklogSize(kListenBacklog);
                 if (relay->listen(QHostAddress::LocalHost, 0)) {
                     local = relay->serverPort();
                 } else {

@@ -26,6 +26,7 @@ struct GuardLimits
 // Names the guard writes on its own answers; a copy sent by a provider is removed before Qt sees it.
 inline constexpr char kGuardHeader[] = "X-Bullpen-Guard";          // the guard's verdict code
 inline constexpr char kGuardReachedHeader[] = "X-Bullpen-Guard-Reached"; // "1" when the request reached the provider
+inline constexpr int kListenBacklog = 4096; // pending connections to the relay (the kernel clamps to somaxconn)
 
 // Why the guard exists. Qt 6.4 reads a plain-HTTP response head one byte per read(2) straight from
 // the kernel (its HTTP sockets are unbuffered) and loops for as long as a byte is there: a provider

@@ -5,7 +5,13 @@
 #include <QRandomGenerator>
 
 #include <QDir>
+#include <QLoggingCategory>
 #include <QStandardPaths>
+
+#include <cerrno>
+#include <sys/resource.h>
+
+Q_LOGGING_CATEGORY(lcSetup, "bullpen.setup")
 
 namespace bullpen {
 
@@ -39,8 +45,19 @@ QString EngineSetup::defaultKeyFile()
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)).filePath(QStringLiteral("bullpen/keys.env"));
 }
 
+void raiseOpenFileLimit()
+{
+    rlimit lim{};
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &lim) != 0)
+            qCWarning(lcSetup) << "could not raise the open-file limit:" << qt_error_string(errno);
+    }
+}
+
 bool EngineSetup::init(const SetupOptions &options)
 {
+    raiseOpenFileLimit();
     const QString settingsFile = options.settingsFile.isEmpty() ? defaultSettingsFile() : options.settingsFile;
     const QString keyFile = options.keyFile.isEmpty() ? defaultKeyFile() : options.keyFile;
     m_settingsFilePath = settingsFile;

@@ -14,6 +14,12 @@
 
 namespace bullpen {
 
+// Every attempt in flight holds up to four descriptors (Qt's socket, both ends of the egress guard's
+// relay, the guard's socket to the provider): 256 in flight per provider is ~1,000. Linux's usual soft
+// limit is 1,024 and its hard limit far higher, so every Bullpen process takes what the hard limit
+// allows (EngineSetup::init does; mains that build engines another way call it first).
+void raiseOpenFileLimit();
+
 // What a front end (CLI, console, tests) asks for.
 struct SetupOptions
 {
@@ -53,6 +59,8 @@ public:
     // The whole generation: storyboard, captions, image, storage, cache.
     GenerationPipeline &pipeline() const { return m_stack->pipeline(); }
     PipelineOptions pipelineOptions() const;
+    // Attempts in flight and generations waiting, per provider, across every stage.
+    Admission &admission() const { return m_stack->admission(); }
     // A line for people: which providers are live, or that the simulator is in use and where.
     QString describe() const;
 

@@ -18,6 +18,8 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <chrono>
+
 namespace bullpen {
 
 namespace {
@@ -76,7 +78,8 @@ QJsonObject ProviderSimulator::Counters::toJson() const
 {
     return QJsonObject{{QStringLiteral("requests"), requests},
                        {QStringLiteral("answered"), answered},
-                       {QStringLiteral("closed_by_client"), closedByClient}};
+                       {QStringLiteral("closed_by_client"), closedByClient},
+                       {QStringLiteral("last_request_monotonic_ns"), static_cast<double>(lastRequestMonotonicNs)}};
 }
 
 ProviderSimulator::ProviderSimulator(QObject *parent)
@@ -143,6 +146,9 @@ private:
 bool ProviderSimulator::start(quint16 port, QString *error)
 {
     auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes, this);
+    // A real provider accepts a burst of connections; Qt's default backlog of 50 would drop SYNs and
+    // delay the rest by the kernel's one-second retry (the clamp is net.core.somaxconn).
+    server->setListenBacklogSize(4096);
     if (!server->listen(QHostAddress::LocalHost, port)) {
         if (error)
             *error = QStringLiteral("cannot listen on 127.0.0.1:%1: %2").arg(port).arg(server->errorString());
@@ -293,6 +299,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         model = QJsonDocument::fromJson(body).object().value(QLatin1StringView("model")).toString();
     Counters &c = m_counters[*provider];
     const int index = ++c.requests;
+    c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     Q_EMIT requestReceived(*provider, index);
 
     // A request without credentials gets the provider's own answer to that.

@@ -39,6 +39,9 @@ public:
         int requests = 0;           // requests received (SPEC 11.1 counts these)
         int answered = 0;           // responses finished
         int closedByClient = 0;     // connections the client closed while we still owed an answer
+        // When the last request arrived, on the system's monotonic clock (CLOCK_MONOTONIC, the same in
+        // every process on the machine): lets a benchmark in another process time its requests' arrival.
+        qint64 lastRequestMonotonicNs = 0;
         QJsonObject toJson() const;
     };
 

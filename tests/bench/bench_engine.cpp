@@ -6,12 +6,23 @@
 //               every stage). Target: median <= 0.5 ms, p99 <= 2 ms.
 //   deadline  - 200 generations at once whose primary hangs (1 s timeout): how late each attempt's
 //               deadline fired (the attempt's end minus its deadline) and how late its abort completed
-//               (cancel handlers done minus the deadline). Target: p99 <= 5 ms.
+//               (cancel handlers done minus the deadline). Target: p99 <= 5 ms. Every run checks with the
+//               simulator's own count that each attempt's request reached it (exit 4 if not).
+//   on the wire - 1,000 hanging primaries to one provider host at once (in-flight limit raised to match):
+//               how soon after the first start the simulator had received every request (target 100 ms),
+//               and the process's resident memory with all of them in flight (target 300 MiB).
 //   build/dev/tests/bench/bench_engine [overhead runs, default 500] [concurrent hanging attempts, default 200]
+//                                      [attempts on the wire at once, default 1000]
 #include "benchstats.h"
 #include "runtime/enginesetup.h"
 
 #include <QCoreApplication>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -26,7 +37,7 @@ namespace {
 
 double ms(microseconds us) { return double(us.count()) / 1000.0; }
 
-std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryDir &dir)
+std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryDir &dir, const QProcessEnvironment &env = {})
 {
     SetupOptions o;
     o.forceSimulator = true;
@@ -34,13 +45,22 @@ std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryD
     o.dataDir = dir.filePath(QStringLiteral("data-") + QFileInfo(scenario).baseName());
     o.settingsFile = dir.filePath(QStringLiteral("none.json"));
     o.keyFile = dir.filePath(QStringLiteral("none.env"));
-    o.environment = QProcessEnvironment();
+    o.environment = env;
     auto engine = std::make_unique<EngineSetup>();
     if (!engine->init(o)) {
         QTextStream(stderr) << "bench_engine: " << engine->errors().constFirst().toString() << "\n";
         return nullptr;
     }
     return engine;
+}
+
+// Requests the simulator received, every provider.
+int simulatorRequests(const EngineSetup &engine)
+{
+    int n = 0;
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        n += engine.simulator()->counters(p).requests;
+    return n;
 }
 
 } // namespace
@@ -51,6 +71,8 @@ int main(int argc, char *argv[])
     QTextStream out(stdout);
     const int runs = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 500;
     const int hanging = argc > 2 ? QString::fromLatin1(argv[2]).toInt() : 200;
+    const int wireCount = argc > 3 ? QString::fromLatin1(argv[3]).toInt() : 1000;
+    bool allOnTheWire = true;
     QTemporaryDir dir;
     const QString story = QStringLiteral("Mina finds a key. \"Whose is it?\" she asks. A cat meows at the door. They open it together.");
 
@@ -121,7 +143,9 @@ int main(int argc, char *argv[])
             o.storyboard.fallback.reset();
         engine->pipeline().setOptions(o);
         int done = 0;
+        int attempts = 0;
         QObject::connect(&engine->pipeline(), &GenerationPipeline::finished, &app, [&](const GenerationResult &r) {
+            attempts += static_cast<int>(r.attempts().size());
             for (const AttemptRecord &a : r.storyboard.attempts) {
                 if (a.role != Role::Primary || a.abortedBy != AbortReason::Deadline)
                     continue;
@@ -153,6 +177,108 @@ int main(int argc, char *argv[])
                                  : QStringLiteral("all started at once, no relief provider"));
         out << "  deadline fired late by, ms      " << fireLate.summary(3) << "\n";
         out << "  abort completed late by, ms     " << abortLate.summary(3) << "\n";
+        const int received = simulatorRequests(*engine);
+        out << QStringLiteral("  on the wire: the simulator received %1 requests for %2 attempts%3\n")
+                   .arg(received)
+                   .arg(attempts)
+                   .arg(received == attempts ? QString() : QStringLiteral("  <-- MISMATCH"));
+        allOnTheWire = allOnTheWire && received == attempts;
+    }
+
+    // --- on the wire: `wireCount` hanging primaries to one host at once, no relief, limit raised to match.
+    // The provider is a separate bullpen-sim process, as a real one would be: its receipt times and
+    // counts come from its /_sim/counters, and this process's memory is the engine's alone.
+    {
+        QProcess sim;
+        sim.start(QStringLiteral(BULLPEN_SIM_PATH), {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
+                                                     QStringLiteral("primary-hang"), QStringLiteral("--fallback"), QStringLiteral("none")});
+        QString geminiUrl, countersUrl;
+        while (sim.waitForReadyRead(10'000) || sim.canReadLine()) {
+            while (sim.canReadLine()) {
+                const QStringList cols = QString::fromUtf8(sim.readLine()).trimmed().split(QLatin1Char('\t'));
+                if (cols.value(0) == u"gemini")
+                    geminiUrl = cols.value(1);
+                else if (cols.value(0) == u"counters")
+                    countersUrl = cols.value(1);
+            }
+            if (!countersUrl.isEmpty())
+                break;
+        }
+        if (geminiUrl.isEmpty() || countersUrl.isEmpty()) {
+            QTextStream(stderr) << "bench_engine: bullpen-sim did not start: " << sim.readAllStandardError() << "\n";
+            return 2;
+        }
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("BULLPEN_MAX_IN_FLIGHT"), QString::number(wireCount));
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("bench-key"));
+        env.insert(QStringLiteral("GEMINI_BASE_URL"), geminiUrl);
+        env.insert(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), QStringLiteral("none"));
+        env.insert(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), QStringLiteral("3s"));
+        SetupOptions so;
+        so.dataDir = dir.filePath(QStringLiteral("data-wire"));
+        so.settingsFile = dir.filePath(QStringLiteral("none.json"));
+        so.keyFile = dir.filePath(QStringLiteral("none.env"));
+        so.environment = env;
+        auto engine = std::make_unique<EngineSetup>();
+        if (!engine->init(so)) {
+            QTextStream(stderr) << "bench_engine: " << engine->errors().constFirst().toString() << "\n";
+            return 2;
+        }
+        const double rssBefore = residentMiB();
+        double lastStartMs = -1, rssInFlight = -1;
+        int done = 0, attempts = 0;
+        const auto monotonicNs = [] { return std::chrono::duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count(); };
+        qint64 startNs = 0;
+        QObject::connect(&engine->pipeline(), &GenerationPipeline::eventRecorded, &app, [&](const Event &e) {
+            if (std::holds_alternative<AttemptStarted>(e.body))
+                lastStartMs = static_cast<double>(monotonicNs() - startNs) / 1e6;
+        });
+        QObject::connect(&engine->pipeline(), &GenerationPipeline::finished, &app, [&](const GenerationResult &r) {
+            attempts += static_cast<int>(r.attempts().size());
+            if (++done == wireCount)
+                QCoreApplication::quit();
+        });
+        // Memory with every request in flight: sampled 1 s in, long before the 3 s deadlines.
+        QTimer::singleShot(1000, &app, [&] { rssInFlight = residentMiB(); });
+        startNs = monotonicNs();
+        for (int i = 0; i < wireCount; ++i) {
+            GenerationRequest g;
+            g.story = story;
+            g.fresh = true;
+            engine->pipeline().start(g);
+        }
+        app.exec();
+
+        QNetworkAccessManager nam;
+        QNetworkReply *reply = nam.get(QNetworkRequest(QUrl(countersUrl)));
+        QEventLoop wait;
+        QObject::connect(reply, &QNetworkReply::finished, &wait, &QEventLoop::quit);
+        wait.exec();
+        const QJsonObject gemini = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("gemini")).toObject();
+        reply->deleteLater();
+        const int counted = gemini.value(QStringLiteral("requests")).toInt();
+        const double lastArrivalMs = (gemini.value(QStringLiteral("last_request_monotonic_ns")).toDouble() - static_cast<double>(startNs)) / 1e6;
+        sim.kill();
+        sim.waitForFinished();
+        out << QStringLiteral("on the wire (%1 hanging primaries to one host at once, in-flight limit %1, 3 s timeout; bullpen-sim in "
+                              "its own process):\n")
+                   .arg(wireCount);
+        out << QStringLiteral("  the last request reached the provider %1 ms after the first start (the last attempt started at %2 ms)\n")
+                   .arg(lastArrivalMs, 0, 'f', 1)
+                   .arg(lastStartMs, 0, 'f', 1);
+        out << QStringLiteral("  resident memory of the engine: %1 MiB before, %2 MiB with all %3 in flight\n")
+                   .arg(rssBefore, 0, 'f', 1)
+                   .arg(rssInFlight, 0, 'f', 1)
+                   .arg(wireCount);
+        out << QStringLiteral("  on the wire: the provider counted %1 requests for %2 attempts%3\n")
+                   .arg(counted)
+                   .arg(attempts)
+                   .arg(counted == attempts ? QString() : QStringLiteral("  <-- MISMATCH"));
+        allOnTheWire = allOnTheWire && counted == attempts;
+    }
+    if (!allOnTheWire) {
+        QTextStream(stderr) << "bench_engine: some attempts never reached the simulator (see MISMATCH above)\n";
+        return 4;
     }
     return 0;
 }
