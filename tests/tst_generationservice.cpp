@@ -62,6 +62,25 @@ public:
     std::shared_ptr<AttemptContext> context;
 };
 
+// Sends (notes its request) and never answers; runs `onAbort` from inside its cancel handler, i.e. in
+// the instant between a deadline's abort and what the engine does about it.
+class AbortHookGenerator final : public StoryboardGenerator
+{
+public:
+    Provider provider() const override { return Provider::Gemini; }
+    QString model() const override { return QStringLiteral("gemini-test"); }
+    bool isConfigured() const override { return true; }
+    void generate(const StoryboardRequest &, std::shared_ptr<AttemptContext> c) override
+    {
+        c->noteRequestSent();
+        c->onCancel([this] {
+            if (onAbort)
+                onAbort();
+        });
+    }
+    std::function<void()> onAbort;
+};
+
 class tst_GenerationService : public QObject
 {
     Q_OBJECT
@@ -769,6 +788,31 @@ private Q_SLOTS:
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.failure->kind, FailureKind::NOT_SENT);
         QVERIFY(r.fallback.reason.isEmpty());
+    }
+
+    void cancelBetweenTheDeadlineAndItsFollowUpStartsNothing()
+    {
+        // A deadline's abort happens at once; the relief decision follows from the event loop. An operator
+        // cancel that lands in between must win: no relief request, the generation CANCELLED.
+        AbortHookGenerator primary;
+        StoryboardGenerationService service(m_clock);
+        ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
+        qwen.script({Step::ok(1s)});
+        service.addGenerator(&primary);
+        service.addGenerator(&qwen);
+        QSignalSpy finished(&service, &StoryboardGenerationService::finished);
+        StagePolicy p = relief();
+        p.primaryTimeout = 2s;
+        const QString id = service.start(request(), p);
+        primary.onAbort = [&] { QVERIFY(service.cancel(id)); };
+        m_clock.advance(10min);
+        QCOMPARE(finished.count(), 1);
+        const StoryboardResult r = finished.first().first().value<StoryboardResult>();
+        QCOMPARE(r.state, FinalState::Cancelled);
+        QCOMPARE(r.attempts.size(), 1);
+        QCOMPARE(r.attempts.first().failure->kind, FailureKind::TIMEOUT);
+        QCOMPARE(qwen.calls(), 0);
+        QVERIFY2(r.decision.contains(QStringLiteral("cancelled right after")), qPrintable(r.decision));
     }
 
     void resultExactlyAtTheDeadline_isRefused()

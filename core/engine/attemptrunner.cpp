@@ -43,14 +43,23 @@ void AttemptRunner::start(const StoryboardRequest &request)
             self->onDelivered(std::move(response));
     });
     m_deadlineTimer = m_clock.arm(m_spec.deadline, [this] {
-        if (m_running)
-            abortWith(AbortReason::Deadline);
+        if (!m_running)
+            return;
+        // Deadlines first: the abort happens now; what follows from it (a relief attempt, the end of
+        // the generation, its records) is handed on from the event loop, so that every other deadline
+        // due in this same instant is aborted before any of that work runs.
+        m_deferFinish = true;
+        abortWith(AbortReason::Deadline);
     });
     m_generator.generate(request, m_context);
 }
 
 void AttemptRunner::cancel(AbortReason reason)
 {
+    if (m_pending) { // already ended by its deadline; its outcome is on its way: deliver it now
+        flushPending();
+        return;
+    }
     if (m_running && reason != AbortReason::None)
         abortWith(reason);
 }
@@ -171,6 +180,21 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
         qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent
                             << "requests (SPEC 4.4 allows one)";
     outcome.output = std::move(output);
+    if (m_deferFinish) {
+        m_pending = std::move(outcome);
+        m_pendingTimer = m_clock.arm(m_clock.now(), [this] { flushPending(); });
+        return;
+    }
+    Q_EMIT finished(outcome);
+}
+
+void AttemptRunner::flushPending()
+{
+    if (!m_pending)
+        return;
+    const AttemptOutcome outcome = std::move(*m_pending);
+    m_pending.reset();
+    m_pendingTimer.reset();
     Q_EMIT finished(outcome);
 }
 

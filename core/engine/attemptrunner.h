@@ -48,7 +48,7 @@ public:
     // Operator cancel or shutdown. Does nothing once the attempt has ended.
     void cancel(AbortReason reason);
 
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_running || m_pending.has_value(); }
     const AttemptSpec &spec() const { return m_spec; }
 
 Q_SIGNALS:
@@ -59,6 +59,7 @@ private:
     void onDelivered(ProviderResponse response);
     void abortWith(AbortReason reason, const QString &detailOverride = {});
     void finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response);
+    void flushPending();
     bool wouldSucceed(const ProviderResponse &response) const;
     void reportLate(const ProviderResponse &response, bool wouldHaveSucceeded);
     std::chrono::microseconds offset(Clock::time_point t) const;
@@ -72,6 +73,9 @@ private:
     std::optional<Clock::time_point> m_cancelledAt;
     bool m_running = false;
     bool m_answered = false; // a response (or a transport error) came back
+    bool m_deferFinish = false;           // ended by the deadline timer: `finished` follows from the event loop
+    std::optional<AttemptOutcome> m_pending;
+    std::unique_ptr<Timer> m_pendingTimer;
 };
 
 } // namespace bullpen

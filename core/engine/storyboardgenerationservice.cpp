@@ -32,6 +32,7 @@ struct StoryboardGenerationService::Run
     StageBudget budget;            // restarted at admission when the stage had to wait for a slot
     std::optional<Provider> slot;  // the admission slot held for the current (or paused) attempt
     quint64 ticket = 0;            // waiting for admission
+    std::optional<AbortReason> stopping; // operator cancel or shutdown asked for: nothing new starts
     std::optional<Clock::time_point> queuedAt;
     Clock::duration queued{0};
     quint64 nextSequence = 0;
@@ -254,6 +255,17 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
     const Failure &failure = *rec.failure;
     if (rec.role == Role::Primary)
         run.primaryFailure = failure;
+    if (run.stopping && failure.kind != FailureKind::CANCELLED) {
+        // The attempt had already ended (its deadline) when the cancel came; no relief, no next round.
+        run.decision = QStringLiteral("cancelled right after the attempt ended with %1; nothing further is started").arg(enumName(failure.kind));
+        finishRun(run, FinalState::Cancelled,
+                  Failure{FailureKind::CANCELLED,
+                          *run.stopping == AbortReason::Shutdown ? QStringLiteral("cancelled: Bullpen is shutting down")
+                                                                 : QStringLiteral("cancelled by the operator"),
+                          false, {}},
+                  StageOutput{});
+        return;
+    }
     if (failure.kind == FailureKind::CANCELLED) {
         run.decision = QStringLiteral("cancelled; no relief provider is started for a cancelled generation");
         finishRun(run, FinalState::Cancelled, failure, StageOutput{});
@@ -396,6 +408,7 @@ bool StoryboardGenerationService::cancel(const QString &generationId)
     if (it == m_runs.end())
         return false;
     Run &run = *it->second;
+    run.stopping = AbortReason::Operator;
     if (run.current) {
         run.current->cancel(AbortReason::Operator);
         return true;
@@ -419,6 +432,7 @@ void StoryboardGenerationService::shutdown()
         if (it == m_runs.end())
             continue;
         Run &run = *it->second;
+        run.stopping = AbortReason::Shutdown;
         if (run.current) {
             run.current->cancel(AbortReason::Shutdown);
         } else {
