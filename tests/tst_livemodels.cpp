@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The live view's models (issue 5): QAbstractItemModelTester throughout; a burst of 10,000 events
 // lands whole, in order, with batched inserts and no reset.
+#include "engine/admission.h"
+#include "engine/manualclock.h"
+#include "engine/storyboardgenerationservice.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -90,6 +93,41 @@ private Q_SLOTS:
         QCOMPARE(model.data(model.index(1, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("qwen (fallback)"));
         for (int r = 0; r < model.rowCount(); ++r)
             QCOMPARE(model.data(model.index(r, 0), GenerationListModel::FinishedRole).toBool(), true);
+    }
+
+    void queuedGenerationShowsItsPlaceAndAFullBudget()
+    {
+        // Real engine events: one slot for gemini, two generations; the second waits for the first.
+        ManualClock clock;
+        ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
+        gemini.script({Step::ok(2s), Step::ok(1s)});
+        Admission admission(clock);
+        admission.setLimits({1, 8});
+        StoryboardGenerationService service(clock);
+        service.addGenerator(&gemini);
+        service.setAdmission(&admission);
+        QList<Event> events;
+        QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { events << e; });
+        const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
+        service.start(StoryboardRequest::forStory(QStringLiteral("One."), QStringLiteral("a")), policy);
+        const QString second = service.start(StoryboardRequest::forStory(QStringLiteral("Two."), QStringLiteral("b")), policy);
+        clock.advance(1s);
+
+        GenerationListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.appendBatch(events);
+        const int row = model.rowOf(second);
+        QVERIFY(row >= 0);
+        QCOMPARE(model.data(model.index(row, GenerationListModel::StateColumn)).toString(), QStringLiteral("queued behind 0"));
+        QVERIFY(model.data(model.index(row, GenerationListModel::StateColumn), Qt::ForegroundRole).isValid());
+        QCOMPARE(model.data(model.index(row, 0), GenerationListModel::BudgetFractionRole).toDouble(), 1.0); // not started
+
+        const qsizetype seen = events.size();
+        clock.advance(10min);
+        model.appendBatch(events.mid(seen));
+        QCOMPARE(model.data(model.index(row, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded"));
+        QVERIFY(!model.data(model.index(row, GenerationListModel::StateColumn), Qt::ForegroundRole).isValid());
+        QVERIFY(EventLogModel::summary(events.at(seen - 1)).contains(QStringLiteral("queued behind 0")));
     }
 };
 
