@@ -152,6 +152,93 @@ private Q_SLOTS:
         QVERIFY(f->capacity);
     }
 
+    void malformedEventInsideStream_data() { providers(); }
+    void malformedEventInsideStream()
+    {
+        // The provider's own event with broken JSON (Anthropic: a named content_block_delta) is never a success.
+        QFETCH(Provider, provider);
+        QList<QByteArray> events = SimWire::stream(provider, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, {}, 4);
+        events.insert(provider == Provider::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(provider));
+        bool terminated = false;
+        const ProviderResponse r = decodeStream(provider, events, 7, &terminated);
+        const auto f = FailureClassifier::classify(provider, r);
+        QVERIFY(f.has_value());
+        QCOMPARE(f->kind, FailureKind::OUTPUT_INVALID);
+    }
+
+    void anthropicSkipsUnnamedAndUnknownEvents()
+    {
+        // As the official SDK does: an event without a name, or with a name it does not know, is skipped
+        // unread, even with broken JSON; the message around it is whole and succeeds.
+        QList<QByteArray> events = SimWire::stream(Provider::Anthropic, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, {100, 200}, 4);
+        events.insert(2, QByteArray("data: {\"candidates\": [ {\"content\": oops\n\n"));
+        events.insert(3, QByteArray("event: future_event_type\ndata: {not json either\n\n"));
+        bool terminated = false;
+        const ProviderResponse r = decodeStream(Provider::Anthropic, events, 9, &terminated);
+        QVERIFY(terminated);
+        QVERIFY2(!FailureClassifier::classify(Provider::Anthropic, r).has_value(), qPrintable(r.text.left(200)));
+        QCOMPARE(r.text, storyboardText());
+        QCOMPARE(r.usage.output, 200);
+    }
+
+    void sseFramingIsEachProvidersOwn_data() { providers(); }
+    void sseFramingIsEachProvidersOwn()
+    {
+        // Gemini separates events with CRLF CRLF; OpenAI, DashScope and Anthropic with LF LF.
+        QFETCH(Provider, provider);
+        const QList<QByteArray> events = SimWire::stream(provider, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, {}, 4);
+        for (const QByteArray &e : events) {
+            if (provider == Provider::Gemini) {
+                QVERIFY(e.endsWith("\r\n\r\n"));
+            } else {
+                QVERIFY(e.endsWith("\n\n"));
+                QVERIFY2(!e.contains('\r'), e.constData());
+            }
+        }
+        QVERIFY(SimWire::streamErrorEvent(provider).endsWith(provider == Provider::Gemini ? "\r\n\r\n" : "\n\n"));
+    }
+
+    void openAiUsageChunkOnlyWhenAskedFor()
+    {
+        for (Provider p : {Provider::OpenAI, Provider::Qwen}) {
+            const QList<QByteArray> with = SimWire::stream(p, QStringLiteral("m"), QStringLiteral("text"), SimWire::Ending::Stop, {1, 2}, 2, true);
+            const QList<QByteArray> without = SimWire::stream(p, QStringLiteral("m"), QStringLiteral("text"), SimWire::Ending::Stop, {1, 2}, 2, false);
+            QCOMPARE(without.size(), with.size() - 1);
+            QVERIFY(with.at(with.size() - 2).contains("\"choices\":[]"));
+            QVERIFY(with.at(with.size() - 2).contains("\"usage\""));
+            for (const QByteArray &e : without)
+                QVERIFY(!e.contains("\"usage\""));
+            for (qsizetype i = 0; i + 1 < with.size(); ++i)
+                QVERIFY2(with.at(i).contains("\"created\""), with.at(i).constData());
+        }
+    }
+
+    void geminiErrorBodySaysTheStatusSent()
+    {
+        const SimWire::ErrorReply noKey = SimWire::error(Provider::Gemini, QStringLiteral("unauthenticated"));
+        QCOMPARE(noKey.status, 403);
+        QVERIFY(noKey.body.contains("\"code\":403"));
+        QVERIFY(noKey.body.contains("PERMISSION_DENIED"));
+        const SimWire::ErrorReply overridden = SimWire::error(Provider::Gemini, QStringLiteral("overloaded"), 500);
+        QCOMPARE(overridden.status, 500);
+        QVERIFY(overridden.body.contains("\"code\":500"));
+        QVERIFY(overridden.body.contains("\"status\":\"INTERNAL\""));
+        // Rate limits: Gemini puts the delay in RetryInfo, never in a header; OpenAI's text and header agree.
+        const SimWire::ErrorReply g = SimWire::error(Provider::Gemini, QStringLiteral("rate_limited"), 0, 7);
+        QVERIFY(g.headers.isEmpty());
+        QVERIFY(g.body.contains("\"retryDelay\":\"7s\""));
+        const SimWire::ErrorReply o = SimWire::error(Provider::OpenAI, QStringLiteral("rate_limited"), 0, 7);
+        QVERIFY(o.body.contains("try again in 7s"));
+        QCOMPARE(o.headers.value(0).second, QByteArray("7"));
+        const auto hint = FailureClassifier::classify(Provider::Gemini, [&] {
+            ProviderResponse r;
+            r.httpStatus = g.status;
+            r.errorBody = g.body;
+            return r;
+        }());
+        QCOMPARE(hint->retryAfter, std::optional<std::chrono::milliseconds>(std::chrono::seconds(7)));
+    }
+
     void hostileBodies_data()
     {
         QTest::addColumn<Provider>("provider");

@@ -5,6 +5,7 @@
 #include "storyboardprompt.h"
 
 #include <QJsonArray>
+#include <QSet>
 
 namespace bullpen {
 
@@ -17,10 +18,16 @@ public:
     {
         if (terminated())
             return;
+        // Anthropic names every event. Like the official SDK, an unnamed or unknown event is skipped
+        // unread (future event types must not fail a stream); a known one with broken JSON is not.
+        static const QSet<QByteArray> known{"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+                                            "message_delta", "message_stop", "ping", "error"};
+        if (!known.contains(event.event))
+            return;
         const auto data = chunk(event, out);
         if (!data)
             return;
-        const QString type = event.event.isEmpty() ? data->value(QLatin1StringView("type")).toString() : QString::fromUtf8(event.event);
+        const QString type = QString::fromUtf8(event.event);
         if (type == u"error") {
             streamError(event, out);
         } else if (type == u"message_start") {

@@ -14,10 +14,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTcpServer>
+#include <QUrlQuery>
 #include <QCoreApplication>
 #include <QThreadPool>
 #include <QTimer>
 
+#include <atomic>
 #include <chrono>
 
 namespace bullpen {
@@ -62,6 +64,16 @@ QByteArray reasonPhrase(int status)
 
 QByteArray chunk(const QByteArray &data) { return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n"; }
 
+QByteArray requestIdLine(Provider provider)
+{
+    static std::atomic<quint64> next{0};
+    const QByteArray name = SimWire::requestIdHeader(provider);
+    if (name.isEmpty())
+        return {};
+    const QByteArray prefix = provider == Provider::Anthropic ? "req_sim" : "sim-req-";
+    return name + ": " + prefix + QByteArray::number(++next) + "\r\n";
+}
+
 QByteArray headerValue(const QHttpServerRequest &request, QByteArrayView name)
 {
     const auto headers = request.headers();
@@ -96,7 +108,8 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
 {
     const QByteArray bearer = "Bearer " + m_key;
     return headerValue(request, "x-goog-api-key") == m_key || headerValue(request, "x-api-key") == m_key
-           || headerValue(request, "authorization") == bearer || headerValue(request, "x-sim-key") == m_key;
+           || headerValue(request, "authorization") == bearer || headerValue(request, "x-sim-key") == m_key
+           || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == m_key;
 }
 
 namespace {
@@ -302,10 +315,14 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     Q_EMIT requestReceived(*provider, index);
 
-    // A request without credentials gets the provider's own answer to that.
-    const bool hasKey = *provider == Provider::Gemini      ? !headerValue(request, "x-goog-api-key").isEmpty()
-                        : *provider == Provider::Anthropic ? !headerValue(request, "x-api-key").isEmpty()
-                                                           : headerValue(request, "authorization").startsWith("Bearer ");
+    // A request without credentials gets the provider's own answer to that. Gemini also takes ?key=;
+    // Anthropic takes x-api-key or a bearer token (its current SDK sends the latter).
+    const QUrlQuery query(request.url());
+    const bool bearer = headerValue(request, "authorization").startsWith("Bearer ") && headerValue(request, "authorization").size() > 7;
+    const bool hasKey = *provider == Provider::Gemini
+                            ? !headerValue(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
+                        : *provider == Provider::Anthropic ? !headerValue(request, "x-api-key").isEmpty() || bearer
+                                                           : bearer;
     const QString story = SimWire::storyFromRequest(*provider, body);
     const Kind kind = SimWire::isImageRequest(*provider, body)                    ? Kind::Image
                       : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
@@ -313,12 +330,15 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     SimBehaviour behaviour = hasKey ? pick(*provider, index, kind) : SimBehaviour{};
     if (!hasKey) {
         behaviour.action = SimBehaviour::Action::Error;
-        behaviour.error = QStringLiteral("auth");
-        behaviour.status = *provider == Provider::Gemini ? 403 : 401;
+        behaviour.error = QStringLiteral("unauthenticated");
+        behaviour.status = 0; // the provider's own status for it (Gemini 403 PERMISSION_DENIED, the others 401)
     }
+    const QJsonObject requestJson = QJsonDocument::fromJson(body).object();
+    behaviour.streamUsage = requestJson.value(QLatin1StringView("stream_options")).toObject().value(QLatin1StringView("include_usage")).toBool();
+    behaviour.geminiSse = query.queryItemValue(QStringLiteral("alt")) == u"sse";
 
     if (behaviour.error == u"auth_echo") {
-        behaviour.receivedKey = headerValue(request, "x-goog-api-key") + headerValue(request, "x-api-key");
+        behaviour.receivedKey = headerValue(request, "x-goog-api-key") + headerValue(request, "x-api-key") + query.queryItemValue(QStringLiteral("key")).toUtf8();
         if (behaviour.receivedKey.isEmpty())
             behaviour.receivedKey = headerValue(request, "authorization").mid(7);
     }
@@ -385,12 +405,14 @@ void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)
         ++m_counters[provider].answered;
 }
 
-void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers)
+void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
+                                  std::optional<Provider> provider)
 {
     QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"
                       "Content-Type: application/json\r\n"
-                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n"
-                      "x-request-id: req_sim\r\n";
+                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    if (provider)
+        head += requestIdLine(*provider);
     for (const auto &h : headers)
         head += h.first + ": " + h.second + "\r\n";
     socket->write(head + "\r\n" + body);
@@ -401,8 +423,8 @@ void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocke
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
-    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nx-request-id: req_sim\r\n"
-                  "Transfer-Encoding: chunked\r\n\r\n");
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n" + requestIdLine(provider)
+                  + "Transfer-Encoding: chunked\r\n\r\n");
     auto finish = [this, provider, socket, cutBeforeEnd] {
         if (!socket || socket->state() != QAbstractSocket::ConnectedState)
             return;
@@ -473,7 +495,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         auto reply = [this, provider, socket, model, usage](const QByteArray &image) {
             if (!socket || socket->state() != QAbstractSocket::ConnectedState)
                 return;
-            writeJson(socket, 200, SimWire::imageBody(model, image, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}));
+            writeJson(socket, 200, SimWire::imageBody(model, image, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}), {}, provider);
             finished(provider, socket);
         };
         if (b.action != A::Ok) {
@@ -515,25 +537,33 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     }
 
     auto success = [&](const QString &text, SimWire::Ending ending, int intervalMs = 0, int pieces = 4) {
-        if (stream) {
-            writeChunkedStream(provider, socket, SimWire::stream(provider, model, text, ending, usage, pieces), intervalMs, false);
+        if (stream && provider == Provider::Gemini && !b.geminiSse) {
+            // :streamGenerateContent without alt=sse: the same chunks as one JSON array.
+            QByteArray array = "[";
+            const QList<QByteArray> events = SimWire::stream(provider, model, text, ending, usage, pieces);
+            for (qsizetype i = 0; i < events.size(); ++i) {
+                QByteArray e = events.at(i);
+                e = e.mid(6).trimmed(); // "data: {…}\r\n\r\n" → "{…}"
+                array += (i ? ",\r\n" : "") + e;
+            }
+            writeJson(socket, 200, array + "]", {}, provider);
+            finished(provider, socket);
+        } else if (stream) {
+            writeChunkedStream(provider, socket, SimWire::stream(provider, model, text, ending, usage, pieces, b.streamUsage), intervalMs, false);
         } else {
-            writeJson(socket, 200, SimWire::body(provider, model, text, ending, usage));
+            writeJson(socket, 200, SimWire::body(provider, model, text, ending, usage), {}, provider);
             finished(provider, socket);
         }
     };
     auto httpError = [&](const QString &name, int status, int retryAfter) {
-        SimWire::ErrorReply r = SimWire::error(provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status);
+        SimWire::ErrorReply r = SimWire::error(provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
         if (name == u"auth_echo") {
             // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
             // "Bearer sk-…"): the engine must scrub it before anything is recorded (SPEC 11.9).
             QByteArray key = b.receivedKey.left(200).replace('"', "").replace('\\', "");
             r.body.replace("\"message\":\"", QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
         }
-        QList<QPair<QByteArray, QByteArray>> headers;
-        if (retryAfter >= 0)
-            headers.append({"Retry-After", QByteArray::number(retryAfter)});
-        writeJson(socket, r.status, r.body, headers);
+        writeJson(socket, r.status, r.body, r.headers, provider);
         finished(provider, socket);
     };
 
@@ -548,12 +578,13 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break; // owed forever; the client's abort shows up as closed_by_client
     case A::Drip:
         if (stream) {
-            writeChunkedStream(provider, socket, SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64),
+            writeChunkedStream(provider, socket, SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64, b.streamUsage),
                                b.dripIntervalMs, false);
         } else {
             // Headers now, the body one slice per interval.
             const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
-            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n");
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
+                          + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n");
             QList<QByteArray> slices;
             for (qsizetype i = 0; i < body.size(); i += 64)
                 slices << body.mid(i, 64);
@@ -577,11 +608,12 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break;
     case A::Malformed:
         if (stream) {
-            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage);
-            events.insert(1, QByteArray("data: {\"candidates\": [ {\"content\": oops\r\n\r\n"));
+            // The provider's own event with broken JSON, where an SDK reads it (Anthropic: a named event).
+            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 4, b.streamUsage);
+            events.insert(provider == Provider::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(provider));
             writeChunkedStream(provider, socket, events, 0, false);
         } else {
-            writeJson(socket, 200, "{\"candidates\": [{\"content\": {\"parts\": [{\"text\": \"{\\\"title\\\"");
+            writeJson(socket, 200, SimWire::malformedBody(provider), {}, provider);
             finished(provider, socket);
         }
         break;
@@ -591,7 +623,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     case A::Refused:
         if (SimWire::refusesWithHttpError(provider)) {
             writeJson(socket, 400,
-                      R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})");
+                      R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})",
+                      {}, provider);
             finished(provider, socket);
         } else {
             success(QString(), SimWire::Ending::Refused);
@@ -603,19 +636,19 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break;
     case A::StreamCut:
         if (stream) {
-            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6);
+            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6, b.streamUsage);
             writeChunkedStream(provider, socket, events.mid(0, std::max<qsizetype>(1, events.size() / 2)), 0, true);
         } else {
             const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
-            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
-                          + "\r\n\r\n" + body.left(body.size() / 2));
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider) + "Content-Length: "
+                          + QByteArray::number(body.size()) + "\r\n\r\n" + body.left(body.size() / 2));
             m_owed.erase(socket);
             socket->disconnectFromHost();
         }
         break;
     case A::StreamError:
         if (stream) {
-            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6);
+            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6, b.streamUsage);
             QList<QByteArray> sent = events.mid(0, 2);
             sent << SimWire::streamErrorEvent(provider);
             writeChunkedStream(provider, socket, sent, 0, false);

@@ -81,7 +81,9 @@ private:
     void onSocketGone();
     void pollOwed();
     void finished(Provider provider, QTcpSocket *socket);
-    void writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers = {});
+    // With a provider, the reply carries that provider's request id header.
+    void writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers = {},
+                   std::optional<Provider> provider = std::nullopt);
     void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, bool cutBeforeEnd);
 
     Scenario m_scenario;

@@ -37,6 +37,9 @@ struct SimBehaviour
     int latencyMaxMs = 0;
     QString error = QStringLiteral("overloaded"); // overloaded, rate_limited, auth, quota, bad_request, server_error, not_found, timeout
     QByteArray receivedKey; // filled per request for the "auth_echo" error, which quotes it back
+    // Filled per request from what the request asked for:
+    bool streamUsage = true; // OpenAI/DashScope: stream_options.include_usage (the closing usage chunk)
+    bool geminiSse = true;   // Gemini :streamGenerateContent with alt=sse; without it the answer is a JSON array
     int status = 0;                               // 0: the provider's usual status for `error`
     int retryAfterSeconds = -1;                   // -1: no Retry-After header
     int dripIntervalMs = 400;

@@ -10,12 +10,43 @@ namespace bullpen {
 namespace {
 
 QByteArray compact(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
-QByteArray sse(const QByteArray &data, const QByteArray &event = {})
+// Gemini frames events with CRLF; OpenAI, DashScope and Anthropic with bare LF (some clients split
+// only on "\n\n", so the difference matters).
+QByteArray sse(Provider provider, const QByteArray &data, const QByteArray &event = {})
 {
+    const QByteArray eol = provider == Provider::Gemini ? QByteArray("\r\n") : QByteArray("\n");
     QByteArray out;
     if (!event.isEmpty())
-        out += "event: " + event + "\r\n";
-    return out + "data: " + data + "\r\n\r\n";
+        out += "event: " + event + eol;
+    return out + "data: " + data + eol + eol;
+}
+
+const char *geminiRpcStatus(int status)
+{
+    switch (status) {
+    case 400:
+        return "INVALID_ARGUMENT";
+    case 401:
+        return "UNAUTHENTICATED";
+    case 403:
+        return "PERMISSION_DENIED";
+    case 404:
+        return "NOT_FOUND";
+    case 409:
+        return "ABORTED";
+    case 429:
+        return "RESOURCE_EXHAUSTED";
+    case 499:
+        return "CANCELLED";
+    case 501:
+        return "UNIMPLEMENTED";
+    case 503:
+        return "UNAVAILABLE";
+    case 504:
+        return "DEADLINE_EXCEEDED";
+    default:
+        return status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION";
+    }
 }
 
 QStringList split(const QString &text, int pieces)
@@ -137,14 +168,15 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
     return {};
 }
 
-QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage, int pieces)
+QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage, int pieces,
+                                  bool includeUsage)
 {
     QList<QByteArray> out;
     const QStringList parts = ending == Ending::Refused ? QStringList{} : split(text, pieces);
     switch (provider) {
     case Provider::Gemini: {
         if (ending == Ending::Refused) {
-            out << sse(body(provider, model, text, ending, usage));
+            out << sse(provider, body(provider, model, text, ending, usage));
             break;
         }
         for (qsizetype i = 0; i < parts.size(); ++i) {
@@ -154,15 +186,16 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
                 chunk.insert(QStringLiteral("usageMetadata"), geminiUsage(usage));
                 chunk.insert(QStringLiteral("modelVersion"), model);
             }
-            out << sse(compact(chunk));
+            out << sse(provider, compact(chunk));
         }
         break;
     }
     case Provider::OpenAI:
     case Provider::Qwen: {
         auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
-            return sse(compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
+            return sse(provider, compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
                                            {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                                           {QStringLiteral("created"), 1760400000},
                                            {QStringLiteral("model"), model},
                                            {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
                                                                                               {QStringLiteral("delta"), delta},
@@ -174,15 +207,18 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
         for (const QString &p : parts)
             out << chunk(QJsonObject{{QStringLiteral("content"), p}}, QJsonValue());
         out << chunk(QJsonObject{}, finishWord(provider, ending));
-        out << sse(compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
-                                       {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
-                                       {QStringLiteral("choices"), QJsonArray{}},
-                                       {QStringLiteral("usage"), openAiUsage(usage)}}));
-        out << sse("[DONE]");
+        if (includeUsage)
+            out << sse(provider, compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
+                                                     {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+                                                     {QStringLiteral("created"), 1760400000},
+                                                     {QStringLiteral("model"), model},
+                                                     {QStringLiteral("choices"), QJsonArray{}},
+                                                     {QStringLiteral("usage"), openAiUsage(usage)}}));
+        out << sse(provider, "[DONE]");
         break;
     }
     case Provider::Anthropic: {
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_start")},
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_start")},
                                        {QStringLiteral("message"),
                                         QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_sim")},
                                                     {QStringLiteral("type"), QStringLiteral("message")},
@@ -193,40 +229,45 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
                                                     {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), usage.input},
                                                                                           {QStringLiteral("output_tokens"), 1}}}}}}),
                    "message_start");
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
                                        {QStringLiteral("index"), 0},
                                        {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")},
                                                                                      {QStringLiteral("thinking"), QString()}}}}),
                    "content_block_start");
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
                                        {QStringLiteral("index"), 0},
                                        {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking_delta")},
                                                                              {QStringLiteral("thinking"), QStringLiteral("Planning…")}}}}),
                    "content_block_delta");
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}),
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                                                 {QStringLiteral("index"), 0},
+                                                 {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("signature_delta")},
+                                                                                       {QStringLiteral("signature"), QStringLiteral("c2ltLXNpZ25hdHVyZQ==")}}}}),
+                   "content_block_delta");
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}),
                    "content_block_stop");
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("ping")}}), "ping");
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("ping")}}), "ping");
         if (ending != Ending::Refused) {
-            out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
+            out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
                                            {QStringLiteral("index"), 1},
                                            {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                                                                          {QStringLiteral("text"), QString()}}}}),
                        "content_block_start");
             for (const QString &p : parts)
-                out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
                                                {QStringLiteral("index"), 1},
                                                {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")},
                                                                                      {QStringLiteral("text"), p}}}}),
                            "content_block_delta");
-            out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 1}}),
+            out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 1}}),
                        "content_block_stop");
         }
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_delta")},
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_delta")},
                                        {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), finishWord(provider, ending)},
                                                                              {QStringLiteral("stop_sequence"), QJsonValue()}}},
                                        {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), usage.output}}}}),
                    "message_delta");
-        out << sse(compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_stop")}}), "message_stop");
+        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_stop")}}), "message_stop");
         break;
     }
     }
@@ -237,18 +278,60 @@ QByteArray SimWire::streamErrorEvent(Provider provider)
 {
     switch (provider) {
     case Provider::Gemini:
-        return sse(R"({"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}})");
+        return sse(provider, R"({"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}})");
     case Provider::OpenAI:
-        return sse(R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":"server_is_overloaded"}})");
+        return sse(provider, R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":"server_is_overloaded"}})");
     case Provider::Qwen:
-        return sse(R"({"error":{"code":"ModelUnavailable","param":null,"message":"Model is unavailable, please try again later.","type":"ModelUnavailable"}})");
+        return sse(provider, R"({"error":{"code":"ModelUnavailable","param":null,"message":"Model is unavailable, please try again later.","type":"ModelUnavailable"}})");
     case Provider::Anthropic:
-        return sse(R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", "error");
+        return sse(provider, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", "error");
     }
     return {};
 }
 
-SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int statusOverride)
+QByteArray SimWire::malformedStreamEvent(Provider provider)
+{
+    switch (provider) {
+    case Provider::Gemini:
+        return sse(provider, R"({"candidates": [ {"content": oops)");
+    case Provider::OpenAI:
+    case Provider::Qwen:
+        return sse(provider, R"({"id":"chatcmpl-sim","object":"chat.completion.chunk","created":1760400000,"choices":[{"index":0,"delta": oops)");
+    case Provider::Anthropic:
+        return sse(provider, R"({"type":"content_block_delta","index":1,"delta": oops)", "content_block_delta");
+    }
+    return {};
+}
+
+QByteArray SimWire::malformedBody(Provider provider)
+{
+    switch (provider) {
+    case Provider::Gemini:
+        return R"({"candidates": [{"content": {"parts": [{"text": "{\"title\")";
+    case Provider::OpenAI:
+    case Provider::Qwen:
+        return R"({"id":"chatcmpl-sim","object":"chat.completion","created":1760400000,"choices":[{"index":0,"message":{"role":"assistant","content":"{\"title\")";
+    case Provider::Anthropic:
+        return R"({"id":"msg_sim","type":"message","role":"assistant","content":[{"type":"text","text":"{\"title\")";
+    }
+    return {};
+}
+
+QByteArray SimWire::requestIdHeader(Provider provider)
+{
+    switch (provider) {
+    case Provider::Anthropic:
+        return "request-id";
+    case Provider::OpenAI:
+    case Provider::Qwen:
+        return "x-request-id";
+    case Provider::Gemini:
+        break;
+    }
+    return {};
+}
+
+SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int statusOverride, int retryAfterSeconds)
 {
     ErrorReply r;
     auto gemini = [&](int status, const char *rpc, const char *message, const char *details = "[]") {
@@ -272,14 +355,22 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
     };
 
     const bool overloaded = name == u"overloaded", rate = name == u"rate_limited", auth = name == u"auth", quota = name == u"quota",
-               bad = name == u"bad_request", notFound = name == u"not_found", timeout = name == u"timeout";
+               bad = name == u"bad_request", notFound = name == u"not_found", timeout = name == u"timeout",
+               unauthenticated = name == u"unauthenticated";
+    const QByteArray retrySeconds = QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 30);
     switch (provider) {
     case Provider::Gemini:
+        // Gemini never sends Retry-After: the delay is the RetryInfo detail in the body.
         if (overloaded)
             gemini(503, "UNAVAILABLE", "This model is currently experiencing high demand. Spikes in demand are usually temporary. Please try again later.");
         else if (rate)
-            gemini(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota. Please retry in 30s.",
-                   R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}])");
+            gemini(429, "RESOURCE_EXHAUSTED", QByteArray("You exceeded your current quota. Please retry in " + retrySeconds + "s.").constData(),
+                   QByteArray(R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":")"
+                              + retrySeconds + R"(s"}])")
+                       .constData());
+        else if (unauthenticated)
+            gemini(403, "PERMISSION_DENIED",
+                   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
         else if (auth)
             gemini(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.",
                    R"([{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}])");
@@ -299,7 +390,13 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
         if (overloaded)
             openai(503, "service_unavailable_error", "server_is_overloaded", "The server is overloaded or not ready yet.");
         else if (rate)
-            openai(429, "requests", "rate_limit_exceeded", "Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.");
+            openai(429, "requests", "rate_limit_exceeded",
+                   QByteArray("Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in "
+                              + QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 20) + "s.")
+                       .constData());
+        else if (unauthenticated)
+            openai(401, "invalid_request_error", nullptr,
+                   "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).");
         else if (auth)
             openai(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-sim***.");
         else if (quota)
@@ -318,7 +415,7 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
             dashscope(503, "ModelUnavailable", "Model is unavailable, please try again later.");
         else if (rate)
             dashscope(429, "Throttling.RateQuota", "Requests rate limit exceeded, please try again later.");
-        else if (auth)
+        else if (auth || unauthenticated)
             dashscope(401, "invalid_api_key", "Incorrect API key provided.");
         else if (quota)
             dashscope(400, "Arrearage", "Access denied, please make sure your account is in good standing.");
@@ -336,6 +433,8 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
             anthropic(529, "overloaded_error", "Overloaded");
         else if (rate)
             anthropic(429, "rate_limit_error", "Number of requests has exceeded your per-minute rate limit.");
+        else if (unauthenticated)
+            anthropic(401, "authentication_error", "x-api-key header is required");
         else if (auth)
             anthropic(401, "authentication_error", "invalid x-api-key");
         else if (quota)
@@ -350,8 +449,23 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
             anthropic(500, "api_error", "Internal server error");
         break;
     }
-    if (statusOverride > 0)
+    if (statusOverride > 0 && statusOverride != r.status) {
         r.status = statusOverride;
+        if (provider == Provider::Gemini) { // Gemini's body repeats the status: keep the two in agreement
+            QJsonObject root = QJsonDocument::fromJson(r.body).object();
+            QJsonObject e = root.value(QLatin1StringView("error")).toObject();
+            e.insert(QStringLiteral("code"), statusOverride);
+            e.insert(QStringLiteral("status"), QString::fromLatin1(geminiRpcStatus(statusOverride)));
+            root.insert(QStringLiteral("error"), e);
+            r.body = compact(root);
+        }
+    }
+    // Where each provider says when to come back (Gemini: only in the body, above).
+    if (retryAfterSeconds >= 0 && provider != Provider::Gemini) {
+        r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray::number(retryAfterSeconds)));
+    } else if (provider == Provider::OpenAI && rate) {
+        r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("20"))); // the same 20 s the message names
+    }
     return r;
 }
 

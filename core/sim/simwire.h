@@ -21,18 +21,31 @@ public:
     {
         int status = 500;
         QByteArray body;
+        QList<QPair<QByteArray, QByteArray>> headers; // e.g. Retry-After
     };
 
     // Non-streaming 2xx body carrying `text`.
     static QByteArray body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage);
-    // Server-sent events (each already framed, "data: …\r\n\r\n") carrying `text` in pieces and the
-    // provider's end marker.
+    // Server-sent events (each already framed) carrying `text` in pieces and the provider's end marker.
+    // Framing is the provider's own: Gemini ends each event with "\r\n\r\n", the others with "\n\n".
+    // OpenAI-compatible streams end with a `choices: []` usage chunk only when `includeUsage` (the
+    // request's stream_options.include_usage).
     static QList<QByteArray> stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage,
-                                    int pieces = 4);
+                                    int pieces = 4, bool includeUsage = true);
     // The error event a provider sends inside a stream (an overload).
     static QByteArray streamErrorEvent(Provider provider);
-    // A provider-shaped HTTP error: overloaded, rate_limited, auth, quota, bad_request, server_error, not_found, timeout.
-    static ErrorReply error(Provider provider, const QString &name, int statusOverride = 0);
+    // One of the provider's own stream events with broken JSON (a known event name, so SDKs read it).
+    static QByteArray malformedStreamEvent(Provider provider);
+    // A 200 body cut off inside the provider's own response shape.
+    static QByteArray malformedBody(Provider provider);
+    // A provider-shaped HTTP error: overloaded, rate_limited, auth, unauthenticated (no key at all),
+    // quota, bad_request, server_error, not_found, timeout. With a status override the body says that
+    // status (Gemini: its code and matching rpc status). `retryAfterSeconds` (>= 0) goes where the
+    // provider puts it: Gemini's RetryInfo in the body, OpenAI's message text and header alike.
+    static ErrorReply error(Provider provider, const QString &name, int statusOverride = 0, int retryAfterSeconds = -1);
+    // The provider's request id header ("request-id" for Anthropic, "x-request-id" for OpenAI and
+    // DashScope); empty for Gemini, which sends none.
+    static QByteArray requestIdHeader(Provider provider);
     // Qwen refuses by moderation with an HTTP 400, the others inside a 200.
     static bool refusesWithHttpError(Provider provider) { return provider == Provider::Qwen; }
 
