@@ -309,6 +309,26 @@ private Q_SLOTS:
     }
 
     // Defect 10: the console's start-up refusal under offscreen prints and exits 2 (no dialog to click).
+    void deprecatedModelIsWarnedAbout()
+    {
+        // A live configuration (nothing listens on port 9: the generation fails fast, the warning comes first).
+        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--json")},
+                          {QStringLiteral("ANTHROPIC_API_KEY=test-key"), QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1"),
+                           QStringLiteral("ANTHROPIC_MODEL=claude-sonnet-4-5"), QStringLiteral("GEMINI_API_KEY=test-key"),
+                           QStringLiteral("GEMINI_BASE_URL=http://127.0.0.1:9/v1beta"), QStringLiteral("STORYBOARD_PROVIDER=anthropic"),
+                           QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=none")});
+        QVERIFY2(r.err.contains("warning: anthropic model claude-sonnet-4-5 re"), r.err.constData());
+        QVERIFY2(r.err.contains("end of life") && r.err.contains("2026-11-30") && r.err.contains("ANTHROPIC_MODEL")
+                     && r.err.contains("claude-sonnet-4-6"),
+                 r.err.constData());
+        // The default is not on the list.
+        const Run fine = cli({QStringLiteral("--story"), kStory, QStringLiteral("--json")},
+                             {QStringLiteral("ANTHROPIC_API_KEY=test-key"), QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1"),
+                              QStringLiteral("GEMINI_API_KEY=test-key"), QStringLiteral("GEMINI_BASE_URL=http://127.0.0.1:9/v1beta"),
+                              QStringLiteral("STORYBOARD_PROVIDER=anthropic"), QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=none")});
+        QVERIFY2(!fine.err.contains("end of life"), fine.err.constData());
+    }
+
     void consoleRefusalOffscreenExitsTwo()
     {
         QProcess p;

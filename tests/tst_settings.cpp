@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SPEC 4.6: environment over settings file over defaults; start-up refusals that name the setting.
+#include "config/modeldeprecations.h"
 #include "config/settings.h"
 
 #include <QFile>
@@ -227,6 +228,20 @@ private Q_SLOTS:
         const auto d = parseDuration(text, &why);
         QCOMPARE(d ? d->count() : qint64(-1), ms);
         QCOMPARE(why.isEmpty(), d.has_value());
+    }
+
+    void deprecatedModelsAreNamedWithTheirDate()
+    {
+        const QString past = deprecationWarning(Provider::Anthropic, QStringLiteral("claude-sonnet-4-5"), QDate(2026, 12, 1));
+        QVERIFY2(past.contains(QStringLiteral("reached its end of life on 2026-11-30")), qPrintable(past));
+        QVERIFY(past.contains(QStringLiteral("ANTHROPIC_MODEL")) && past.contains(QStringLiteral("claude-sonnet-4-6")));
+        const QString ahead = deprecationWarning(Provider::Anthropic, QStringLiteral("claude-opus-4-5"), QDate(2027, 1, 12));
+        QVERIFY2(ahead.contains(QStringLiteral("on 2027-01-22, in 10 days")), qPrintable(ahead));
+        QVERIFY(deprecationWarning(Provider::OpenAI, QStringLiteral("claude-sonnet-4-5")).isEmpty()); // per provider
+        // No default model is on the list.
+        const Settings d = Settings::defaults();
+        for (const auto &[p, ps] : d.providers)
+            QVERIFY2(!deprecationOf(p, ps.model), qPrintable(ps.model));
     }
 };
 

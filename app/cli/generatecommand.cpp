@@ -175,6 +175,8 @@ int runGenerate(const QStringList &arguments)
         setup.pipeline().cancel(generationId);
     });
     err << "bullpen-cli: " << setup.describe() << "\n";
+    for (const QString &w : setup.warnings())
+        err << "bullpen-cli: warning: " << w << "\n";
     err.flush();
 
     GenerationPipeline &pipeline = setup.pipeline();

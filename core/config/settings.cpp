@@ -34,7 +34,7 @@ constexpr ProviderNames kProviders[] = {
     {Provider::Gemini, "GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash"},
     {Provider::Qwen, "DASHSCOPE", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus"},
     {Provider::OpenAI, "OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini"},
-    {Provider::Anthropic, "ANTHROPIC", "https://api.anthropic.com/v1", "claude-sonnet-4-5"},
+    {Provider::Anthropic, "ANTHROPIC", "https://api.anthropic.com/v1", "claude-sonnet-4-6"},
 };
 
 const ProviderNames &names(Provider p)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "enginesetup.h"
 
+#include "config/modeldeprecations.h"
+
 #include <QFileInfo>
 #include <QRandomGenerator>
 
@@ -169,6 +171,25 @@ PipelineOptions EngineSetup::pipelineOptions() const
 QString EngineSetup::startGeneration(const GenerationRequest &request)
 {
     return m_stack->pipeline().start(request);
+}
+
+QStringList EngineSetup::warnings() const
+{
+    QStringList out;
+    if (m_simulator)
+        return out; // the simulator answers any model name
+    std::vector<Provider> used{m_settings.storyboard.primary};
+    if (m_settings.storyboard.fallback)
+        used.push_back(*m_settings.storyboard.fallback);
+    for (Provider p : used) {
+        const QString w = deprecationWarning(p, m_settings.provider(p).model);
+        if (!w.isEmpty() && !out.contains(w))
+            out << w;
+    }
+    const QString image = deprecationWarning(Provider::Gemini, m_settings.pipeline.imageModel);
+    if (!image.isEmpty())
+        out << image;
+    return out;
 }
 
 QString EngineSetup::describe() const

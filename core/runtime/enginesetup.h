@@ -63,6 +63,9 @@ public:
     Admission &admission() const { return m_stack->admission(); }
     // A line for people: which providers are live, or that the simulator is in use and where.
     QString describe() const;
+    // Things to fix that do not stop the engine, one line each: a configured model past or near its
+    // announced end of life (config/modeldeprecations.h).
+    QStringList warnings() const;
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.

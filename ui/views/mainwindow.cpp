@@ -68,6 +68,14 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     if (engine.usingSimulator())
         engineLabel->setStyleSheet(QStringLiteral("QLabel { color: #8e44ad; font-weight: bold; }"));
     statusBar()->addWidget(engineLabel, 1);
+    if (const QStringList warnings = engine.warnings(); !warnings.isEmpty()) {
+        auto *modelWarning = new QLabel(tr("⚠ %1").arg(warnings.join(QStringLiteral("; "))));
+        modelWarning->setObjectName(QStringLiteral("modelWarning"));
+        modelWarning->setWordWrap(false);
+        modelWarning->setToolTip(warnings.join(QLatin1Char('\n')));
+        modelWarning->setStyleSheet(QStringLiteral("QLabel { color: #7a5a00; font-weight: bold; }"));
+        statusBar()->addPermanentWidget(modelWarning);
+    }
 
     connect(&engine.pipeline(), &GenerationPipeline::eventRecorded, m_batcher, &EventBatcher::add);
     connect(m_batcher, &EventBatcher::batchReady, this, [this](const QList<Event> &batch) {
