@@ -34,6 +34,13 @@ class tst_Cli : public QObject
 
     Run cli(QStringList args, const QStringList &extraEnv = {})
     {
+        args.prepend(QStringLiteral("generate"));
+        return raw(args, extraEnv);
+    }
+
+    // Any command line, as typed after `bullpen-cli`.
+    Run raw(const QStringList &args, const QStringList &extraEnv = {})
+    {
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString &k : env.keys()) {
@@ -46,7 +53,6 @@ class tst_Cli : public QObject
         for (const QString &kv : extraEnv)
             env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
         p.setProcessEnvironment(env);
-        args.prepend(QStringLiteral("generate"));
         p.start(QStringLiteral(BULLPEN_CLI), args);
         Run r;
         if (!p.waitForFinished(60'000)) {
@@ -88,6 +94,14 @@ private Q_SLOTS:
         QCOMPARE(attempts.at(0).toObject().value(QStringLiteral("requests_sent")).toInt(), 1);
         QCOMPARE(o.value(QStringLiteral("storyboard")).toObject().value(QStringLiteral("panels")).toArray().size(), 4);
         QVERIFY(o.value(QStringLiteral("events")).toArray().size() >= 7);
+        // Token counts say what they cover: no ambiguous top-level tokens_in/out.
+        QVERIFY(!o.contains(QStringLiteral("tokens_in")) && !o.contains(QStringLiteral("tokens_out")));
+        QCOMPARE(o.value(QStringLiteral("storyboard_tokens_out")).toInteger(), attempts.at(1).toObject().value(QStringLiteral("tokens_out")).toInteger());
+        qint64 totalOut = 0;
+        for (const QJsonValue &a : attempts)
+            totalOut += std::max<qint64>(0, a.toObject().value(QStringLiteral("tokens_out")).toInteger(-1));
+        QCOMPARE(o.value(QStringLiteral("total_tokens_out")).toInteger(), totalOut);
+        QVERIFY(totalOut > o.value(QStringLiteral("storyboard_tokens_out")).toInteger());
         // Gemini: the failed storyboard request and the image request (its own stage and client).
         QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 2);
     }
@@ -309,6 +323,82 @@ private Q_SLOTS:
     }
 
     // Defect 10: the console's start-up refusal under offscreen prints and exits 2 (no dialog to click).
+    void helpAndUnknownCommands()
+    {
+        const Run help = raw({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.startsWith("Usage: bullpen-cli COMMAND"));
+        for (const char *command : {"generate", "compare", "history", "export", "soak"})
+            QVERIFY2(help.out.contains(QByteArray(QByteArray("  ") + command + " ")), command);
+        const Run bare = raw({});
+        QCOMPARE(bare.exitCode, 2);
+        QVERIFY(bare.out.startsWith("Usage: bullpen-cli COMMAND")); // usage on stdout, a command is required
+        const Run unknown = raw({QStringLiteral("frobnicate")});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("unknown command \"frobnicate\"") && unknown.err.contains("compare"), unknown.err.constData());
+        for (const char *command : {"generate", "compare", "history", "export", "soak"}) {
+            const Run h = raw({QString::fromLatin1(command), QStringLiteral("--help")});
+            QCOMPARE(h.exitCode, 0);
+            QVERIFY2(h.out.startsWith(QByteArray(QByteArray("Usage: bullpen-cli ") + command + " [options]")), h.out.left(80).constData());
+            QVERIFY2(h.out.contains("Exit codes:\n  0  "), command);
+        }
+    }
+
+    void historyRefusesFiltersItDoesNotKnow()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("history-filters"));
+        QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"), QStringLiteral("--data-dir"), dir})
+                     .exitCode,
+                 0);
+        const Run bogus = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--state"), QStringLiteral("bogus")});
+        QCOMPARE(bogus.exitCode, 2);
+        QVERIFY2(bogus.err.contains("--state bogus: not one of succeeded, failed, cancelled, abandoned, running"), bogus.err.constData());
+        const Run kind = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--kind"), QStringLiteral("timeouts")});
+        QCOMPARE(kind.exitCode, 2);
+        QVERIFY2(kind.err.contains("TIMEOUT") && kind.err.contains("NOT_SENT"), kind.err.constData());
+        // Any case, written the store's way: the relieved generation is found by its state.
+        const Run found = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--state"), QStringLiteral("SUCCEEDED"),
+                               QStringLiteral("--provider"), QStringLiteral("Gemini")});
+        QCOMPARE(found.exitCode, 0);
+        const QList<QByteArray> lines = found.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2); // the header and the one generation
+        QVERIFY(lines.at(0).startsWith("started (local)"));
+        // Aligned in characters (a masked id holds a 3-byte '…').
+        QCOMPARE(QString::fromUtf8(lines.at(0)).indexOf(QStringLiteral("providers")), QString::fromUtf8(lines.at(1)).indexOf(QStringLiteral("gemini → qwen")));
+        // Without relief, one provider name, not "gemini -> gemini".
+        QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir}).exitCode, 0);
+        const Run all = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir});
+        QVERIFY2(!all.out.contains("gemini -> gemini") && !all.out.contains("gemini → gemini"), all.out.constData());
+    }
+
+    void generatePrintsItsIdAndCompareRunsBothSides()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("compare"));
+        const Run g = cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir});
+        QCOMPARE(g.exitCode, 0);
+        QVERIFY2(g.out.startsWith("generation gen_"), g.out.left(80).constData());
+        QCOMPARE(g.out.indexOf('\n'), qsizetype(QByteArray("generation gen_").size() + 32)); // the whole id
+
+        const Run c = raw({QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"),
+                           QStringLiteral("--scenario"), QStringLiteral("primary-overloaded")});
+        QCOMPARE(c.exitCode, 1); // the left side (the overloaded primary) failed: compare never relieves it
+        const QJsonObject o = c.json();
+        QCOMPARE(o.value(QStringLiteral("primary")).toObject().value(QStringLiteral("provider")).toString(), QStringLiteral("gemini"));
+        QCOMPARE(o.value(QStringLiteral("fallback")).toObject().value(QStringLiteral("provider")).toString(), QStringLiteral("qwen"));
+        QCOMPARE(o.value(QStringLiteral("primary")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("TRANSIENT_SERVER"));
+        QCOMPARE(o.value(QStringLiteral("fallback")).toObject().value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
+        QVERIFY(o.value(QStringLiteral("comparison_id")).toString().startsWith(QStringLiteral("cmp_")));
+
+        const Run both = raw({QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir});
+        QCOMPARE(both.exitCode, 0);
+        QVERIFY2(both.out.contains("words differ between the two storyboards") && both.out.contains("--- panel 4"), both.out.constData());
+        // Both sides are real generations in the store, whole ids in --json.
+        const Run history = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--json")});
+        const QJsonArray rows = QJsonDocument::fromJson(history.out).array();
+        QCOMPARE(rows.size(), 5);
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("generation_id")).toString().size(), 36);
+    }
+
     void deprecatedModelIsWarnedAbout()
     {
         // A live configuration (nothing listens on port 9: the generation fails fast, the warning comes first).

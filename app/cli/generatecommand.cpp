@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "generatecommand.h"
 
+#include "clihelp.h"
 #include "interrupts.h"
 
 #include "failure/secretscrubber.h"
@@ -22,7 +23,6 @@ constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitCancelled = 3;
 constexpr int kExitNotDurable = 4; // the result was produced, but its records did not all commit
-constexpr qsizetype kMaxStoryBytes = 32 * 1024; // SPEC 12.1's story limit, the same here
 
 // Provider text on a terminal: control characters (ESC/OSC sequences) become spaces.
 QString printable(const QString &text) { return SecretScrubber::printable(text); }
@@ -87,15 +87,15 @@ int runGenerate(const QStringList &arguments)
     const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
     const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."), QStringLiteral("path"));
     const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario: built-in name or JSON file."),
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario: built-in name or JSON file (default: healthy; bullpen-sim --list)."),
                                       QStringLiteral("name|file"));
     const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured."));
-    const QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("relief, capacity or rounds."), QStringLiteral("preset"));
-    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"));
-    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider, or none."), QStringLiteral("provider"));
-    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("e.g. 60s, 1500ms."), QStringLiteral("duration"));
-    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("e.g. 60s."), QStringLiteral("duration"));
-    const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Total stage budget, e.g. 120s."), QStringLiteral("duration"));
+    const QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."), QStringLiteral("preset"));
+    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."), QStringLiteral("provider"));
+    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider, or none (default: the configured one; none, or qwen on the simulator)."), QStringLiteral("provider"));
+    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration"));
+    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("The relief provider's timeout (default: the configured one, 60s)."), QStringLiteral("duration"));
+    const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."), QStringLiteral("duration"));
     const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path"));
     const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
@@ -111,33 +111,18 @@ int runGenerate(const QStringList &arguments)
         return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        out << commandHelp(parser, QStringLiteral("generate"),
+                           {{kExitOk, QStringLiteral("succeeded")},
+                            {kExitFailed, QStringLiteral("failed (the reason and the next step are printed)")},
+                            {kExitUsage, QStringLiteral("usage or configuration refused")},
+                            {kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM; a second signal exits at once)")},
+                            {kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store")}});
         return kExitOk;
     }
 
-    QString storyText = parser.value(story);
-    if (parser.isSet(storyFile)) {
-        QFile f(parser.value(storyFile));
-        if (!f.open(QIODevice::ReadOnly)) {
-            err << "bullpen-cli generate: --story-file " << f.fileName() << ": " << f.errorString() << "\n";
-            return kExitUsage;
-        }
-        const QByteArray bytes = f.read(kMaxStoryBytes + 1); // capped: /dev/zero or a FIFO never ends
-        if (bytes.size() > kMaxStoryBytes) {
-            err << "bullpen-cli generate: --story-file " << f.fileName() << " holds more than " << kMaxStoryBytes / 1024
-                << " KiB; a story may be at most 32 KiB: shorten it\n";
-            return kExitUsage;
-        }
-        storyText = QString::fromUtf8(bytes);
-    }
-    if (storyText.toUtf8().size() > kMaxStoryBytes) {
-        err << "bullpen-cli generate: the story is " << storyText.toUtf8().size() << " bytes; a story may be at most 32 KiB: shorten it\n";
+    QString storyText;
+    if (!readStory(parser, story, storyFile, QStringLiteral("generate"), &storyText))
         return kExitUsage;
-    }
-    if (storyText.trimmed().isEmpty()) {
-        err << "bullpen-cli generate: give the story with --story TEXT or --story-file PATH\n";
-        return kExitUsage;
-    }
 
     // Command-line choices are environment overrides by another name (SPEC 4.6 order: they win).
     SetupOptions options;
@@ -217,6 +202,7 @@ int runGenerate(const QStringList &arguments)
                 o.insert(QStringLiteral("store_warning"), notDurable);
             out << QJsonDocument(o).toJson(QJsonDocument::Indented);
         } else {
+            out << "generation " << r.generationId << "\n"; // whole: `history` and `export` find it by this id
             printHuman(out, r);
         }
         out.flush();

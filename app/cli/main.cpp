@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bullpen-cli: the headless front end (SPEC 10). Same engine, JSON output.
+#include "clihelp.h"
+#include "comparecommand.h"
 #include "generatecommand.h"
 #include "runtime/enginesetup.h"
 #include "soakcommand.h"
@@ -23,6 +25,7 @@ int main(int argc, char *argv[])
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {
         {"generate", bullpen::cli::runGenerate},
+        {"compare", bullpen::cli::runCompare},
         {"history", bullpen::cli::runHistory},
         {"export", bullpen::cli::runExport},
         {"soak", bullpen::cli::runSoak},
@@ -33,8 +36,18 @@ int main(int argc, char *argv[])
             return run(args);
         }
     }
-    QTextStream err(stderr);
-    err << "usage: bullpen-cli generate|history|export|soak …   (bullpen-cli COMMAND --help)\n"
-           "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n";
-    return command.isEmpty() || command == u"--help" || command == u"-h" ? 0 : 2;
+    if (command == u"--help" || command == u"-h" || command == u"help") {
+        QTextStream(stdout) << bullpen::cli::toolUsage();
+        return 0;
+    }
+    if (command == u"--version") {
+        QTextStream(stdout) << "bullpen-cli " << QCoreApplication::applicationVersion() << "\n";
+        return 0;
+    }
+    if (command.isEmpty()) {
+        QTextStream(stdout) << bullpen::cli::toolUsage();
+        return 2; // a command is required
+    }
+    QTextStream(stderr) << "bullpen-cli: unknown command \"" << command << "\"\n\n" << bullpen::cli::toolUsage();
+    return 2;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "soakcommand.h"
 
+#include "clihelp.h"
+
 #include "interrupts.h"
 #include "store/owner.h"
 
@@ -98,7 +100,11 @@ int runSoak(const QStringList &arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        out << commandHelp(parser, QStringLiteral("soak"),
+                           {{0, QStringLiteral("every invariant passed")},
+                            {1, QStringLiteral("an invariant failed (each FAIL line says which and an example)")},
+                            {2, QStringLiteral("usage refused")},
+                            {130, QStringLiteral("a second SIGINT/SIGTERM (the first cancels what is in flight, then reports as above)")}});
         return 0;
     }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storecommands.h"
 
+#include "clihelp.h"
+
 #include <QFileInfo>
 
 #include <QDir>
@@ -29,9 +31,9 @@ struct StoreArgs
 {
     QCommandLineOption dataDir{QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path")};
     QCommandLineOption since{QStringLiteral("since"), QStringLiteral("Only the last DURATION (e.g. 24h, 30m)."), QStringLiteral("duration")};
-    QCommandLineOption state{QStringLiteral("state"), QStringLiteral("succeeded, failed, cancelled or running."), QStringLiteral("state")};
-    QCommandLineOption code{QStringLiteral("code"), QStringLiteral("Public code, e.g. AI_PROVIDER_ERROR."), QStringLiteral("code")};
-    QCommandLineOption kind{QStringLiteral("kind"), QStringLiteral("Failure kind, e.g. TIMEOUT."), QStringLiteral("kind")};
+    QCommandLineOption state{QStringLiteral("state"), QStringLiteral("succeeded, failed, cancelled, abandoned or running (any case)."), QStringLiteral("state")};
+    QCommandLineOption code{QStringLiteral("code"), QStringLiteral("Public code, e.g. AI_PROVIDER_ERROR (any case)."), QStringLiteral("code")};
+    QCommandLineOption kind{QStringLiteral("kind"), QStringLiteral("Failure kind, e.g. TIMEOUT (any case)."), QStringLiteral("kind")};
     QCommandLineOption stage{QStringLiteral("stage"), QStringLiteral("storyboard, image or captions."), QStringLiteral("stage")};
     QCommandLineOption provider{QStringLiteral("provider"), QStringLiteral("Primary or final provider."), QStringLiteral("provider")};
 
@@ -49,12 +51,36 @@ struct StoreArgs
             }
             f->fromMs = QDateTime::currentMSecsSinceEpoch() - d->count();
         }
-        if (p.isSet(state))
-            f->states = {p.value(state)};
-        f->publicCode = p.value(code);
-        f->kind = p.value(kind);
-        f->stage = p.value(stage);
-        f->provider = p.value(provider);
+        // Every value is checked against the list it comes from, in any case, and written the way the
+        // store spells it: a typo is refused with the valid values, never an empty result.
+        const auto pick = [&](const QCommandLineOption &option, const QStringList &valid, QString *into) {
+            if (!p.isSet(option))
+                return true;
+            const QString given = p.value(option).trimmed();
+            for (const QString &v : valid) {
+                if (given.compare(v, Qt::CaseInsensitive) == 0) {
+                    *into = v;
+                    return true;
+                }
+            }
+            *error = QStringLiteral("--%1 %2: not one of %3").arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
+            return false;
+        };
+        const auto enumNames = [](const QMetaEnum &me, bool lower) {
+            QStringList out;
+            for (int i = 0; i < me.keyCount(); ++i)
+                out << (lower ? QString::fromLatin1(me.key(i)).toLower() : QString::fromLatin1(me.key(i)));
+            return out;
+        };
+        QString stateValue;
+        if (!pick(state, enumNames(QMetaEnum::fromType<FinalState>(), true) << QStringLiteral("running"), &stateValue)
+            || !pick(code, enumNames(QMetaEnum::fromType<PublicCode>(), false), &f->publicCode)
+            || !pick(kind, enumNames(QMetaEnum::fromType<FailureKind>(), false), &f->kind)
+            || !pick(stage, enumNames(QMetaEnum::fromType<Stage>(), true), &f->stage)
+            || !pick(provider, enumNames(QMetaEnum::fromType<Provider>(), true), &f->provider))
+            return false;
+        if (!stateValue.isEmpty())
+            f->states = {stateValue};
         return true;
     }
 
@@ -96,7 +122,9 @@ int runHistory(const QStringList &arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << parser.helpText();
+        out << commandHelp(parser, QStringLiteral("history"),
+                           {{0, QStringLiteral("listed (an empty result says so on stderr)")},
+                            {2, QStringLiteral("usage refused: a filter value not in its list, or no store")}});
         return 0;
     }
     HistoryFilter filter;
@@ -122,13 +150,34 @@ int runHistory(const QStringList &arguments)
         out << QJsonDocument(a).toJson(QJsonDocument::Indented);
         return 0;
     }
+    // Aligned columns under a header; ids shortened here only (--json and export carry them whole).
+    const auto line = [&](const QString &when, const QString &gen, const QString &userMask, const QString &st, const QString &failure,
+                          const QString &providers, const QString &elapsed) {
+        out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7")
+                   .arg(when, -19)
+                   .arg(gen, -14)
+                   .arg(userMask, -12)
+                   .arg(st, -9)
+                   .arg(failure, -44)
+                   .arg(providers, -40)
+                   .arg(elapsed, 9)
+                   .trimmed()
+            << "\n";
+    };
+    if (!rows.isEmpty())
+        line(QStringLiteral("started (local)"), QStringLiteral("generation"), QStringLiteral("user"), QStringLiteral("state"),
+             QStringLiteral("public code / kind"), QStringLiteral("providers"), QStringLiteral("elapsed"));
     for (const GenerationRow &r : rows) {
-        out << QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << "  "
-            << Masking::displayGenerationId(r.id) << "  " << qSetFieldWidth(12) << Qt::left << r.userMask << qSetFieldWidth(0) << "  "
-            << qSetFieldWidth(9) << r.state << qSetFieldWidth(0) << "  " << qSetFieldWidth(26) << r.publicCode << qSetFieldWidth(0) << " "
-            << qSetFieldWidth(17) << r.kind << qSetFieldWidth(0) << " " << r.primaryProvider << " -> " << r.finalProvider
-            << (r.fallbackApplied ? QStringLiteral(" (relief: %1)").arg(r.fallbackReason) : QString())
-            << QStringLiteral("  %1 ms").arg(r.elapsedMs, 0, 'f', 0) << "\n";
+        // The provider chain as the console shows it: one name when no relief provider answered.
+        QString chain = r.primaryProvider;
+        if (!r.finalProvider.isEmpty() && r.finalProvider != r.primaryProvider)
+            chain += QStringLiteral(" → ") + r.finalProvider;
+        if (r.fallbackApplied)
+            chain += QStringLiteral(" (%1)").arg(r.fallbackReason);
+        line(QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), Masking::displayGenerationId(r.id),
+             r.userMask.isEmpty() ? QStringLiteral("-") : r.userMask, r.state,
+             r.publicCode.isEmpty() ? QStringLiteral("-") : r.publicCode + QLatin1Char('/') + r.kind, chain,
+             QStringLiteral("%1 ms").arg(r.elapsedMs, 0, 'f', 0));
     }
     if (rows.isEmpty())
         err << "bullpen-cli history: no generations match in " << store->databasePath() << "\n";
@@ -154,7 +203,10 @@ int runExport(const QStringList &arguments)
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        QTextStream(stdout) << parser.helpText();
+        QTextStream(stdout) << commandHelp(parser, QStringLiteral("export"),
+                                           {{0, QStringLiteral("written (the row count is printed on stderr)")},
+                                            {1, QStringLiteral("a read or write failed part-way")},
+                                            {2, QStringLiteral("usage refused, or no store")}});
         return 0;
     }
     const QString tableName = parser.value(table);
@@ -213,8 +265,12 @@ int runExport(const QStringList &arguments)
                 emitRow(rowJson(r));
             } else if (tableName == u"attempts") {
                 const QList<QJsonObject> attempts = store->attempts(r.id, &error);
-                for (const QJsonObject &a : attempts)
+                for (QJsonObject a : attempts) {
+                    // One time format in every table: ISO 8601 UTC with milliseconds (as created_at, wall_time).
+                    if (const QJsonValue at = a.take(QStringLiteral("at_ms")); at.isDouble())
+                        a.insert(QStringLiteral("at"), QDateTime::fromMSecsSinceEpoch(at.toInteger(), Qt::UTC).toString(Qt::ISODateWithMs));
                     emitRow(a);
+                }
             } else {
                 const QList<QJsonObject> events = store->events(r.id, &error);
                 for (const QJsonObject &e : events)

@@ -33,6 +33,20 @@ QJsonObject GenerationResult::toJson() const
     for (const AttemptRecord &a : all)
         attemptArray.append(a.toJson());
     o.insert(QStringLiteral("attempts"), attemptArray);
+    // Token counts named for what they cover: the storyboard stage's answer that was used, and every
+    // attempt of every stage (what the providers may bill). Unknown counts are left out of the totals.
+    o.remove(QStringLiteral("tokens_in"));
+    o.remove(QStringLiteral("tokens_out"));
+    const auto known = [](qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue(); };
+    o.insert(QStringLiteral("storyboard_tokens_in"), known(storyboard.tokens.input));
+    o.insert(QStringLiteral("storyboard_tokens_out"), known(storyboard.tokens.output));
+    qint64 totalIn = 0, totalOut = 0;
+    for (const AttemptRecord &a : all) {
+        totalIn += std::max<qint64>(0, a.tokens.input);
+        totalOut += std::max<qint64>(0, a.tokens.output);
+    }
+    o.insert(QStringLiteral("total_tokens_in"), static_cast<double>(totalIn));
+    o.insert(QStringLiteral("total_tokens_out"), static_cast<double>(totalOut));
     o.insert(QStringLiteral("captions"), QJsonArray::fromStringList(captionLines));
     o.insert(QStringLiteral("captions_defaulted"), captionsDefaulted);
     o.insert(QStringLiteral("degraded"), degraded);

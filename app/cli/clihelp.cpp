@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "clihelp.h"
+
+#include <QFile>
+#include <QTextStream>
+
+namespace bullpen::cli {
+
+QString commandHelp(const QCommandLineParser &parser, const QString &command, const ExitCodes &exitCodes)
+{
+    QString text = parser.helpText();
+    const qsizetype firstLineEnd = text.indexOf(QLatin1Char('\n'));
+    const QString firstLine = text.left(firstLineEnd);
+    // Qt writes "Usage: <argv[0]> [options] <positional…>": keep what follows the program name.
+    const qsizetype optionsAt = firstLine.indexOf(QStringLiteral(" [options]"));
+    const QString rest = optionsAt >= 0 ? firstLine.mid(optionsAt) : QStringLiteral(" [options]");
+    text = QStringLiteral("Usage: bullpen-cli ") + command + rest + text.mid(firstLineEnd);
+    if (!exitCodes.isEmpty()) {
+        text += QStringLiteral("\nExit codes:\n");
+        for (const auto &[code, meaning] : exitCodes)
+            text += QStringLiteral("  %1  %2\n").arg(code).arg(meaning);
+    }
+    return text;
+}
+
+QString toolUsage()
+{
+    return QStringLiteral(
+        "Usage: bullpen-cli COMMAND [options]   (bullpen-cli COMMAND --help for each command's options and exit codes)\n"
+        "\n"
+        "Commands:\n"
+        "  generate   run one generation (storyboard, captions, image) and print its result\n"
+        "  compare    run one story on two providers side by side, no relief, and print both and their differences\n"
+        "  history    list generations from the store, newest first, with filters\n"
+        "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
+        "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
+        "\n"
+        "With no provider key configured, every command runs on the built-in simulator.\n"
+        "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n");
+}
+
+bool readStory(const QCommandLineParser &parser, const QCommandLineOption &story, const QCommandLineOption &storyFile,
+               const QString &command, QString *text)
+{
+    constexpr qsizetype kMaxStoryBytes = 32 * 1024;
+    QTextStream err(stderr);
+    *text = parser.value(story);
+    if (parser.isSet(storyFile)) {
+        QFile f(parser.value(storyFile));
+        if (!f.open(QIODevice::ReadOnly)) {
+            err << "bullpen-cli " << command << ": --story-file " << f.fileName() << ": " << f.errorString() << "\n";
+            return false;
+        }
+        const QByteArray bytes = f.read(kMaxStoryBytes + 1); // capped: /dev/zero or a FIFO never ends
+        if (bytes.size() > kMaxStoryBytes) {
+            err << "bullpen-cli " << command << ": --story-file " << f.fileName() << " holds more than " << kMaxStoryBytes / 1024
+                << " KiB; a story may be at most 32 KiB: shorten it\n";
+            return false;
+        }
+        *text = QString::fromUtf8(bytes);
+    }
+    if (text->toUtf8().size() > kMaxStoryBytes) {
+        err << "bullpen-cli " << command << ": the story is " << text->toUtf8().size() << " bytes; a story may be at most 32 KiB: shorten it\n";
+        return false;
+    }
+    if (text->trimmed().isEmpty()) {
+        err << "bullpen-cli " << command << ": give the story with --story TEXT or --story-file PATH\n";
+        return false;
+    }
+    return true;
+}
+
+} // namespace bullpen::cli

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "comparecommand.h"
+
+#include "clihelp.h"
+#include "interrupts.h"
+
+#include "contract/textdiff.h"
+#include "failure/secretscrubber.h"
+#include "pipeline/comparison.h"
+#include "runtime/enginesetup.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+namespace bullpen::cli {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitCancelled = 3;
+
+// The parts of a storyboard compared side by side: the title, each panel, the captions.
+QList<std::pair<QString, QString>> parts(const ComparisonSide &side)
+{
+    QList<std::pair<QString, QString>> out;
+    if (!side.storyboard)
+        return out;
+    out.append({QStringLiteral("title"), side.storyboard->title});
+    for (const Panel &p : side.storyboard->panels) {
+        QStringList lines{p.scene};
+        for (const DialogueLine &d : p.dialogue)
+            lines << d.speaker + QStringLiteral(": ") + d.text;
+        out.append({QStringLiteral("panel %1").arg(p.index), lines.join(QLatin1Char('\n'))});
+    }
+    if (!side.captions.isEmpty())
+        out.append({QStringLiteral("captions"), side.captions.join(QLatin1Char('\n'))});
+    return out;
+}
+
+QString outcome(const ComparisonSide &s)
+{
+    if (s.state == FinalState::Succeeded)
+        return QStringLiteral("succeeded");
+    return QStringLiteral("%1 %2/%3").arg(toId(s.state), s.publicCode, s.kind);
+}
+
+} // namespace
+
+int runCompare(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run one story on two providers at once, each alone with no relief (the console's Compare), and print both storyboards "
+        "and the words that differ. Both runs are recorded like any generation. With no provider key configured, both run on the "
+        "built-in simulator."));
+    parser.addHelpOption();
+    const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
+    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."), QStringLiteral("path"));
+    const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
+    const QCommandLineOption left(QStringLiteral("primary"), QStringLiteral("Left side (default: the configured primary)."), QStringLiteral("provider"));
+    const QCommandLineOption right(QStringLiteral("fallback"),
+                                   QStringLiteral("Right side (default: the configured relief provider)."), QStringLiteral("provider"));
+    const QCommandLineOption leftTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Left side's timeout (default: the configured primary timeout)."),
+                                         QStringLiteral("duration"));
+    const QCommandLineOption rightTimeout(QStringLiteral("fallback-timeout"),
+                                          QStringLiteral("Right side's timeout (default: the configured relief timeout)."), QStringLiteral("duration"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario: built-in name or JSON file."),
+                                      QStringLiteral("name|file"));
+    const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured."));
+    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path"));
+    const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Where the store lives."), QStringLiteral("path"));
+    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the whole comparison as one JSON object."));
+    parser.addOptions({story, storyFile, user, left, right, leftTimeout, rightTimeout, scenario, simulator, settings, keyFile, dataDir, noStore, json});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli compare: " << parser.errorText() << "\n";
+        return kExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << commandHelp(parser, QStringLiteral("compare"),
+                           {{kExitOk, QStringLiteral("both sides succeeded")},
+                            {kExitFailed, QStringLiteral("at least one side failed (each side's reason is printed)")},
+                            {kExitUsage, QStringLiteral("usage or configuration refused")},
+                            {kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM)")}});
+        return kExitOk;
+    }
+    QString storyText;
+    if (!readStory(parser, story, storyFile, QStringLiteral("compare"), &storyText))
+        return kExitUsage;
+
+    SetupOptions options;
+    // The two sides are the storyboard settings by another name: the same validation names the flag.
+    const std::pair<const QCommandLineOption *, const char *> overrides[] = {
+        {&left, "STORYBOARD_PROVIDER"}, {&right, "STORYBOARD_FALLBACK_PROVIDER"},
+        {&leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT"}, {&rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}};
+    for (const auto &[option, variable] : overrides) {
+        if (parser.isSet(*option)) {
+            options.environment.insert(QLatin1StringView(variable), parser.value(*option));
+            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable), QStringLiteral("--") + option->names().constFirst());
+        }
+    }
+    options.settingsFile = parser.value(settings);
+    options.keyFile = parser.value(keyFile);
+    options.forceSimulator = parser.isSet(simulator);
+    options.scenario = parser.value(scenario);
+    options.dataDir = parser.value(dataDir);
+    options.useStore = !parser.isSet(noStore);
+    options.namedFilesMustExist = true;
+    EngineSetup setup;
+    if (!setup.init(options)) {
+        for (const ConfigError &e : setup.errors())
+            err << "bullpen-cli: refused: " << e.toString() << "\n";
+        return kExitUsage;
+    }
+    const StagePolicy policy = setup.storyboardPolicy();
+    if (!policy.fallback) {
+        err << "bullpen-cli compare: a comparison needs two providers: give --fallback PROVIDER (or configure STORYBOARD_FALLBACK_PROVIDER)\n";
+        return kExitUsage;
+    }
+    err << "bullpen-cli: " << setup.describe() << "\n";
+    for (const QString &w : setup.warnings())
+        err << "bullpen-cli: warning: " << w << "\n";
+    err.flush();
+
+    ComparisonRunner runner(setup.pipeline());
+    runner.setStore(setup.store(), setup.settings().pipeline.storeContent);
+    ComparisonRequest request;
+    request.story = storyText;
+    request.userId = parser.value(user);
+    request.primary = policy.primary;
+    request.fallback = *policy.fallback;
+    request.primaryTimeout = policy.primaryTimeout;
+    request.fallbackTimeout = policy.fallbackTimeout;
+    QString comparisonId;
+    bool cancelled = false;
+    Interrupts interrupts([&] {
+        err << "bullpen-cli compare: interrupted; cancelling both sides\n";
+        err.flush();
+        cancelled = true;
+        runner.cancel(comparisonId);
+    });
+    std::optional<Comparison> result;
+    QObject::connect(&runner, &ComparisonRunner::finished, &runner, [&](const Comparison &c) {
+        result = c;
+        QCoreApplication::exit(0);
+    });
+    comparisonId = runner.start(request);
+    QCoreApplication::exec();
+    if (setup.store())
+        setup.store()->flush(std::chrono::seconds(10));
+    if (!result)
+        return kExitCancelled;
+
+    const Comparison &c = *result;
+    const auto leftParts = parts(c.primary);
+    const auto rightParts = parts(c.fallback);
+    QJsonArray diffRows;
+    int changed = 0, total = 0;
+    for (qsizetype i = 0; i < std::max(leftParts.size(), rightParts.size()); ++i) {
+        const QString name = i < leftParts.size() ? leftParts.at(i).first : rightParts.at(i).first;
+        const QString l = i < leftParts.size() ? leftParts.at(i).second : QString();
+        const QString r = i < rightParts.size() ? rightParts.at(i).second : QString();
+        const TextDiff d = TextDiff::compute(l, r);
+        changed += d.changedLeft + d.changedRight;
+        total += static_cast<int>(TextDiff::words(l).size() + TextDiff::words(r).size());
+        diffRows.append(QJsonObject{{QStringLiteral("part"), name},
+                                    {QStringLiteral("left"), l},
+                                    {QStringLiteral("right"), r},
+                                    {QStringLiteral("changed_left"), d.changedLeft},
+                                    {QStringLiteral("changed_right"), d.changedRight}});
+    }
+
+    if (parser.isSet(json)) {
+        QJsonObject o{{QStringLiteral("comparison_id"), c.id},
+                      {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(c.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+                      {QStringLiteral("primary"), c.primary.toJson(true)},
+                      {QStringLiteral("fallback"), c.fallback.toJson(true)},
+                      {QStringLiteral("words_changed"), changed},
+                      {QStringLiteral("words_total"), total},
+                      {QStringLiteral("parts"), diffRows}};
+        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else {
+        const auto row = [&](const QString &label, const QString &a, const QString &b) {
+            out << QStringLiteral("%1 %2 %3\n").arg(label, -16).arg(SecretScrubber::printable(a), -44).arg(SecretScrubber::printable(b));
+        };
+        out << "comparison " << c.id << "\n";
+        row(QString(), QStringLiteral("%1 (left)").arg(toId(c.primary.provider)), QStringLiteral("%1 (right)").arg(toId(c.fallback.provider)));
+        row(QStringLiteral("generation"), c.primary.generationId, c.fallback.generationId);
+        row(QStringLiteral("outcome"), outcome(c.primary), outcome(c.fallback));
+        row(QStringLiteral("model"), c.primary.model, c.fallback.model);
+        row(QStringLiteral("storyboard ms"), QString::number(c.primary.storyboardMs, 'f', 0), QString::number(c.fallback.storyboardMs, 'f', 0));
+        row(QStringLiteral("total ms"), QString::number(c.primary.totalMs, 'f', 0), QString::number(c.fallback.totalMs, 'f', 0));
+        const auto tokens = [](const TokenUsage &t) { return t.known() ? QStringLiteral("%1 / %2").arg(t.input).arg(t.output) : QStringLiteral("unknown"); };
+        row(QStringLiteral("tokens in/out"), tokens(c.primary.tokens), tokens(c.fallback.tokens));
+        row(QStringLiteral("validation"), c.primary.validation, c.fallback.validation);
+        for (const ComparisonSide *s : {&c.primary, &c.fallback}) {
+            if (s->state != FinalState::Succeeded)
+                out << toId(s->provider) << ": " << SecretScrubber::printable(s->detail) << (s->nextStep.isEmpty() ? QString() : QStringLiteral(" — ") + s->nextStep) << "\n";
+        }
+        for (const QJsonValue &v : std::as_const(diffRows)) {
+            const QJsonObject p = v.toObject();
+            out << "\n--- " << p.value(QStringLiteral("part")).toString() << QStringLiteral(" (%1 / %2 words differ)\n")
+                                                                                 .arg(p.value(QStringLiteral("changed_left")).toInt())
+                                                                                 .arg(p.value(QStringLiteral("changed_right")).toInt());
+            out << "  " << toId(c.primary.provider) << ": " << SecretScrubber::printable(p.value(QStringLiteral("left")).toString().replace(QLatin1Char('\n'), QStringLiteral(" / "))) << "\n";
+            out << "  " << toId(c.fallback.provider) << ": " << SecretScrubber::printable(p.value(QStringLiteral("right")).toString().replace(QLatin1Char('\n'), QStringLiteral(" / "))) << "\n";
+        }
+        out << QStringLiteral("\n%1 of %2 words differ between the two storyboards\n").arg(changed).arg(total);
+    }
+    out.flush();
+    if (cancelled || c.primary.state == FinalState::Cancelled || c.fallback.state == FinalState::Cancelled)
+        return kExitCancelled;
+    return c.primary.state == FinalState::Succeeded && c.fallback.state == FinalState::Succeeded ? kExitOk : kExitFailed;
+}
+
+} // namespace bullpen::cli
