@@ -388,6 +388,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("primary")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("TRANSIENT_SERVER"));
         QCOMPARE(o.value(QStringLiteral("fallback")).toObject().value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
         QVERIFY(o.value(QStringLiteral("comparison_id")).toString().startsWith(QStringLiteral("cmp_")));
+        QCOMPARE(o.value(QStringLiteral("words_total")).toInt(), 0); // one side failed: nothing is counted as "different"
 
         const Run both = raw({QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir});
         QCOMPARE(both.exitCode, 0);

@@ -167,9 +167,13 @@ int runCompare(const QStringList &arguments)
         const QString name = i < leftParts.size() ? leftParts.at(i).first : rightParts.at(i).first;
         const QString l = i < leftParts.size() ? leftParts.at(i).second : QString();
         const QString r = i < rightParts.size() ? rightParts.at(i).second : QString();
-        const TextDiff d = TextDiff::compute(l, r);
-        changed += d.changedLeft + d.changedRight;
-        total += static_cast<int>(TextDiff::words(l).size() + TextDiff::words(r).size());
+        // One side has nothing to compare with (it failed): shown, not counted, as in the console.
+        const bool oneSided = l.isEmpty() || r.isEmpty();
+        const TextDiff d = oneSided ? TextDiff{} : TextDiff::compute(l, r);
+        if (!oneSided) {
+            changed += d.changedLeft + d.changedRight;
+            total += static_cast<int>(TextDiff::words(l).size() + TextDiff::words(r).size());
+        }
         diffRows.append(QJsonObject{{QStringLiteral("part"), name},
                                     {QStringLiteral("left"), l},
                                     {QStringLiteral("right"), r},
@@ -206,13 +210,23 @@ int runCompare(const QStringList &arguments)
         }
         for (const QJsonValue &v : std::as_const(diffRows)) {
             const QJsonObject p = v.toObject();
-            out << "\n--- " << p.value(QStringLiteral("part")).toString() << QStringLiteral(" (%1 / %2 words differ)\n")
-                                                                                 .arg(p.value(QStringLiteral("changed_left")).toInt())
-                                                                                 .arg(p.value(QStringLiteral("changed_right")).toInt());
-            out << "  " << toId(c.primary.provider) << ": " << SecretScrubber::printable(p.value(QStringLiteral("left")).toString().replace(QLatin1Char('\n'), QStringLiteral(" / "))) << "\n";
-            out << "  " << toId(c.fallback.provider) << ": " << SecretScrubber::printable(p.value(QStringLiteral("right")).toString().replace(QLatin1Char('\n'), QStringLiteral(" / "))) << "\n";
+            const QString l = p.value(QStringLiteral("left")).toString();
+            const QString r = p.value(QStringLiteral("right")).toString();
+            out << "\n--- " << p.value(QStringLiteral("part")).toString();
+            if (l.isEmpty() || r.isEmpty())
+                out << QStringLiteral(" (only %1 has it)\n").arg(toId(l.isEmpty() ? c.fallback.provider : c.primary.provider));
+            else
+                out << QStringLiteral(" (%1 / %2 words differ)\n").arg(p.value(QStringLiteral("changed_left")).toInt()).arg(p.value(QStringLiteral("changed_right")).toInt());
+            const auto side = [](const QString &text) {
+                return text.isEmpty() ? QStringLiteral("—") : SecretScrubber::printable(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" / ")));
+            };
+            out << QStringLiteral("  %1 %2\n").arg(toId(c.primary.provider) + QLatin1Char(':'), -10).arg(side(l));
+            out << QStringLiteral("  %1 %2\n").arg(toId(c.fallback.provider) + QLatin1Char(':'), -10).arg(side(r));
         }
-        out << QStringLiteral("\n%1 of %2 words differ between the two storyboards\n").arg(changed).arg(total);
+        if (total > 0)
+            out << QStringLiteral("\n%1 of %2 words differ between the two storyboards\n").arg(changed).arg(total);
+        else
+            out << "\nnothing to compare word by word: only one side produced a storyboard\n";
     }
     out.flush();
     if (cancelled || c.primary.state == FinalState::Cancelled || c.fallback.state == FinalState::Cancelled)
