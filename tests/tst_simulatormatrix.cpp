@@ -3,7 +3,13 @@
 // kind, the expected relief decision, and exactly one simulator request per attempt (also for
 // primary-reset, where Qt would otherwise resend the POST).
 #include "loopbackrig.h"
+#include "sim/providersimulator.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -135,6 +141,65 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(primary).closedByClient, 1, 5000);
         if (want.reliefKind == FailureKind::TIMEOUT)
             QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(relief).closedByClient, 1, 5000);
+    }
+
+    void eachProvidersOwnDialect()
+    {
+        // What the official SDKs see of the wire (docs/simulator-fidelity.md), checked without them.
+        ProviderSimulator sim;
+        QVERIFY(sim.start());
+        QNetworkAccessManager nam;
+        const QByteArray body = R"({"model":"m","contents":[{"role":"user","parts":[{"text":"Story:\nA cat."}]}],)"
+                                R"("messages":[{"role":"user","content":"Story:\nA cat."}],"max_tokens":100})";
+        struct Reply
+        {
+            int status = 0;
+            QByteArray body;
+            QNetworkReply *raw = nullptr;
+        };
+        auto post = [&](const QString &path, const QList<std::pair<QByteArray, QByteArray>> &headers, const QByteArray &payload) {
+            QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1%2").arg(sim.port()).arg(path)));
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            for (const auto &[name, value] : headers)
+                request.setRawHeader(name, value);
+            QNetworkReply *reply = nam.post(request, payload);
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                done.wait(10'000);
+            Reply r{reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll(), reply};
+            reply->deleteLater();
+            return r;
+        };
+        // Gemini: no key at all is 403 PERMISSION_DENIED, its body saying the same code.
+        const Reply noKey = post(QStringLiteral("/v1beta/models/m:generateContent"), {}, body);
+        QCOMPARE(noKey.status, 403);
+        const QJsonObject err = QJsonDocument::fromJson(noKey.body).object().value(QStringLiteral("error")).toObject();
+        QCOMPARE(err.value(QStringLiteral("code")).toInt(), 403);
+        QCOMPARE(err.value(QStringLiteral("status")).toString(), QStringLiteral("PERMISSION_DENIED"));
+        // ?key= is a key; :streamGenerateContent without alt=sse is one JSON array of chunks.
+        const Reply array = post(QStringLiteral("/v1beta/models/m:streamGenerateContent?key=k"), {}, body);
+        QCOMPARE(array.status, 200);
+        const QJsonArray chunks = QJsonDocument::fromJson(array.body).array();
+        QVERIFY2(chunks.size() >= 2, array.body.left(200).constData());
+        QVERIFY(chunks.last().toObject().contains(QStringLiteral("usageMetadata")));
+        // Anthropic: a bearer token is a key; every reply names its request id.
+        const Reply anthropic = post(QStringLiteral("/v1/messages"), {{"authorization", "Bearer k"}, {"anthropic-version", "2023-06-01"}}, body);
+        QCOMPARE(anthropic.status, 200);
+        QVERIFY(anthropic.raw->rawHeader("request-id").startsWith("req_"));
+        // OpenAI: LF framing, `created` on chunks, no usage chunk unless asked for.
+        QByteArray stream = body;
+        stream.replace(R"("max_tokens":100)", R"("max_tokens":100,"stream":true)");
+        const Reply plain = post(QStringLiteral("/v1/chat/completions"), {{"authorization", "Bearer k"}}, stream);
+        QCOMPARE(plain.status, 200);
+        QVERIFY(!plain.body.contains('\r'));
+        QVERIFY(plain.body.contains("\"created\""));
+        QVERIFY(!plain.body.contains("\"usage\""));
+        QVERIFY(!plain.raw->rawHeader("x-request-id").isEmpty());
+        QByteArray withUsage = stream;
+        withUsage.replace(R"("stream":true)", R"("stream":true,"stream_options":{"include_usage":true})");
+        const Reply usage = post(QStringLiteral("/v1/chat/completions"), {{"authorization", "Bearer k"}}, withUsage);
+        QVERIFY(usage.body.contains("\"choices\":[],"));
+        QVERIFY(usage.body.contains("\"usage\""));
     }
 
     void flakyKeepsTheInvariants()
