@@ -6,6 +6,12 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'queued behind %1': '%1개 뒤에서 대기 중',
+    '%1 has %2 of %3 attempts in flight: queued behind %4; the budget has not started':
+        '%1의 진행 중 시도가 %3개 중 %2개입니다: %4개 뒤에서 대기 중이며 예산은 아직 시작되지 않았습니다',
+    '%1 admitted after waiting %2 ms; the budget starts now': '%1: %2 ms 대기 후 시작 허가, 지금 예산이 시작됩니다',
+    'queued (budget not started)': '대기 중 (예산 시작 전)',
+    '⚠ %1': '⚠ %1',
     'Bullpen cannot start': 'Bullpen을 시작할 수 없습니다',
     'Characters: %1': '등장인물: %1',
     'Primary: %1': '기본: %1',

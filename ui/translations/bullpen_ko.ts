@@ -252,6 +252,14 @@
         <source>What happened</source>
         <translation>내용</translation>
     </message>
+    <message>
+        <source>%1 has %2 of %3 attempts in flight: queued behind %4; the budget has not started</source>
+        <translation>%1의 진행 중 시도가 %3개 중 %2개입니다: %4개 뒤에서 대기 중이며 예산은 아직 시작되지 않았습니다</translation>
+    </message>
+    <message>
+        <source>%1 admitted after waiting %2 ms; the budget starts now</source>
+        <translation>%1: %2 ms 대기 후 시작 허가, 지금 예산이 시작됩니다</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::FailureHistoryModel</name>
@@ -529,6 +537,10 @@
         <source>State</source>
         <translation>상태</translation>
     </message>
+    <message>
+        <source>queued behind %1</source>
+        <translation>%1개 뒤에서 대기 중</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -665,7 +677,8 @@
     <message numerus="yes">
         <source>%n record write(s) failed — %1: %2</source>
         <translation>
-            <numerusform>기록 %n건 쓰기 실패 — %1: %2</numerusform></translation>
+            <numerusform>기록 %n건 쓰기 실패 — %1: %2</numerusform>
+        </translation>
     </message>
     <message>
         <source>The generations themselves were not affected, but the history does not hold these records. Free disk space or repair the store; the count stays until you acknowledge it.</source>
@@ -702,6 +715,10 @@
     <message>
         <source>Settings</source>
         <translation>설정</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
     </message>
 </context>
 <context>
@@ -1091,6 +1108,10 @@
     <message>
         <source>relief triggered</source>
         <translation>대체 시작</translation>
+    </message>
+    <message>
+        <source>queued (budget not started)</source>
+        <translation>대기 중 (예산 시작 전)</translation>
     </message>
 </context>
 <context>
