@@ -70,4 +70,37 @@ bool readStory(const QCommandLineParser &parser, const QCommandLineOption &story
     return true;
 }
 
+bool EngineFlags::start(const QCommandLineParser &parser, const Overrides &overrides, EngineSetup &setup) const
+{
+    SetupOptions options;
+    for (const auto &[option, variable] : overrides) {
+        if (parser.isSet(*option)) {
+            options.environment.insert(QLatin1StringView(variable), parser.value(*option));
+            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable), QStringLiteral("--") + option->names().constFirst());
+        }
+    }
+    options.settingsFile = parser.value(settings);
+    options.keyFile = parser.value(keyFile);
+    options.forceSimulator = parser.isSet(simulator);
+    options.scenario = parser.value(scenario);
+    options.dataDir = parser.value(dataDir);
+    options.useStore = !parser.isSet(noStore);
+    options.namedFilesMustExist = true;
+    if (setup.init(options))
+        return true;
+    QTextStream err(stderr);
+    for (const ConfigError &e : setup.errors())
+        err << "bullpen-cli: refused: " << e.toString() << "\n";
+    return false;
+}
+
+void announce(const EngineSetup &setup)
+{
+    QTextStream err(stderr);
+    err << "bullpen-cli: " << setup.describe() << "\n";
+    for (const QString &w : setup.warnings())
+        err << "bullpen-cli: warning: " << w << "\n";
+    err.flush();
+}
+
 } // namespace bullpen::cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "runtime/enginesetup.h"
+
 #include <QCommandLineParser>
 #include <QList>
 #include <QString>
@@ -22,5 +24,31 @@ QString toolUsage();
 // False, after saying why on stderr as "bullpen-cli COMMAND: …", when it is missing, unreadable or too long.
 bool readStory(const QCommandLineParser &parser, const QCommandLineOption &story, const QCommandLineOption &storyFile,
                const QString &command, QString *text);
+
+// The options every engine-running command shares (where the engine's settings, keys, store and
+// simulator come from), and the engine built from them.
+struct EngineFlags
+{
+    using Overrides = QList<std::pair<const QCommandLineOption *, const char *>>;
+
+    QCommandLineOption scenario{QStringLiteral("scenario"),
+                                QStringLiteral("Simulator scenario: built-in name or JSON file (default: healthy; bullpen-sim --list)."),
+                                QStringLiteral("name|file")};
+    QCommandLineOption simulator{QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured.")};
+    QCommandLineOption settings{QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path")};
+    QCommandLineOption keyFile{QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path")};
+    QCommandLineOption dataDir{QStringLiteral("data-dir"), QStringLiteral("Where the store lives (default: BULLPEN_DATA_DIR or the user's data folder)."),
+                               QStringLiteral("path")};
+    QCommandLineOption noStore{QStringLiteral("no-store"), QStringLiteral("Record nothing (and use no cache).")};
+
+    void add(QCommandLineParser &parser) const { parser.addOptions({scenario, simulator, settings, keyFile, dataDir, noStore}); }
+
+    // Builds `setup` from the options; `overrides` are options that stand for settings variables (they win,
+    // and a refusal names the flag). False after printing each refusal.
+    bool start(const QCommandLineParser &parser, const Overrides &overrides, EngineSetup &setup) const;
+};
+
+// "bullpen-cli: <what the engine runs on>" and each warning, on stderr.
+void announce(const EngineSetup &setup);
 
 } // namespace bullpen::cli

@@ -70,15 +70,10 @@ int runCompare(const QStringList &arguments)
                                          QStringLiteral("duration"));
     const QCommandLineOption rightTimeout(QStringLiteral("fallback-timeout"),
                                           QStringLiteral("Right side's timeout (default: the configured relief timeout)."), QStringLiteral("duration"));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario: built-in name or JSON file."),
-                                      QStringLiteral("name|file"));
-    const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured."));
-    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path"));
-    const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Where the store lives."), QStringLiteral("path"));
-    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the whole comparison as one JSON object."));
-    parser.addOptions({story, storyFile, user, left, right, leftTimeout, rightTimeout, scenario, simulator, settings, keyFile, dataDir, noStore, json});
+    const EngineFlags engine;
+    parser.addOptions({story, storyFile, user, left, right, leftTimeout, rightTimeout, json});
+    engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli compare: " << parser.errorText() << "\n";
         return kExitUsage;
@@ -95,39 +90,21 @@ int runCompare(const QStringList &arguments)
     if (!readStory(parser, story, storyFile, QStringLiteral("compare"), &storyText))
         return kExitUsage;
 
-    SetupOptions options;
     // The two sides are the storyboard settings by another name: the same validation names the flag.
-    const std::pair<const QCommandLineOption *, const char *> overrides[] = {
-        {&left, "STORYBOARD_PROVIDER"}, {&right, "STORYBOARD_FALLBACK_PROVIDER"},
-        {&leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT"}, {&rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}};
-    for (const auto &[option, variable] : overrides) {
-        if (parser.isSet(*option)) {
-            options.environment.insert(QLatin1StringView(variable), parser.value(*option));
-            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable), QStringLiteral("--") + option->names().constFirst());
-        }
-    }
-    options.settingsFile = parser.value(settings);
-    options.keyFile = parser.value(keyFile);
-    options.forceSimulator = parser.isSet(simulator);
-    options.scenario = parser.value(scenario);
-    options.dataDir = parser.value(dataDir);
-    options.useStore = !parser.isSet(noStore);
-    options.namedFilesMustExist = true;
     EngineSetup setup;
-    if (!setup.init(options)) {
-        for (const ConfigError &e : setup.errors())
-            err << "bullpen-cli: refused: " << e.toString() << "\n";
+    if (!engine.start(parser,
+                      {{&left, "STORYBOARD_PROVIDER"},
+                       {&right, "STORYBOARD_FALLBACK_PROVIDER"},
+                       {&leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
+                       {&rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}},
+                      setup))
         return kExitUsage;
-    }
     const StagePolicy policy = setup.storyboardPolicy();
     if (!policy.fallback) {
         err << "bullpen-cli compare: a comparison needs two providers: give --fallback PROVIDER (or configure STORYBOARD_FALLBACK_PROVIDER)\n";
         return kExitUsage;
     }
-    err << "bullpen-cli: " << setup.describe() << "\n";
-    for (const QString &w : setup.warnings())
-        err << "bullpen-cli: warning: " << w << "\n";
-    err.flush();
+    announce(setup);
 
     ComparisonRunner runner(setup.pipeline());
     runner.setStore(setup.store(), setup.settings().pipeline.storeContent);

@@ -87,25 +87,18 @@ int runGenerate(const QStringList &arguments)
     const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
     const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."), QStringLiteral("path"));
     const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario: built-in name or JSON file (default: healthy; bullpen-sim --list)."),
-                                      QStringLiteral("name|file"));
-    const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured."));
     const QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."), QStringLiteral("preset"));
     const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."), QStringLiteral("provider"));
     const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider, or none (default: the configured one; none, or qwen on the simulator)."), QStringLiteral("provider"));
     const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration"));
     const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("The relief provider's timeout (default: the configured one, 60s)."), QStringLiteral("duration"));
     const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."), QStringLiteral("duration"));
-    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path"));
-    const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Where the store lives (default: BULLPEN_DATA_DIR or the user's data folder)."),
-                                     QStringLiteral("path"));
-    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing (and use no cache)."));
     const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached."));
     const QCommandLineOption imageOut(QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."), QStringLiteral("path"));
-    parser.addOptions({story, storyFile, user, scenario, simulator, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget,
-                       settings, keyFile, json, dataDir, noStore, fresh, imageOut});
+    const EngineFlags engine;
+    parser.addOptions({story, storyFile, user, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget, json, fresh, imageOut});
+    engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli generate: " << parser.errorText() << "\n";
         return kExitUsage;
@@ -125,32 +118,16 @@ int runGenerate(const QStringList &arguments)
         return kExitUsage;
 
     // Command-line choices are environment overrides by another name (SPEC 4.6 order: they win).
-    SetupOptions options;
-    const std::pair<const QCommandLineOption *, const char *> overrides[] = {
-        {&policy, "STORYBOARD_POLICY"},          {&primary, "STORYBOARD_PROVIDER"},
-        {&fallback, "STORYBOARD_FALLBACK_PROVIDER"}, {&primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
-        {&fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}, {&budget, "STORYBOARD_TOTAL_BUDGET"},
-    };
-    for (const auto &[option, variable] : overrides) {
-        if (parser.isSet(*option)) {
-            options.environment.insert(QLatin1StringView(variable), parser.value(*option));
-            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable), QStringLiteral("--") + option->names().constFirst());
-        }
-    }
-    options.settingsFile = parser.value(settings);
-    options.keyFile = parser.value(keyFile);
-    options.forceSimulator = parser.isSet(simulator);
-    options.scenario = parser.value(scenario);
-    options.dataDir = parser.value(dataDir);
-    options.useStore = !parser.isSet(noStore);
-    options.namedFilesMustExist = true;
-
     EngineSetup setup;
-    if (!setup.init(options)) {
-        for (const ConfigError &e : setup.errors())
-            err << "bullpen-cli: refused: " << e.toString() << "\n";
+    if (!engine.start(parser,
+                      {{&policy, "STORYBOARD_POLICY"},
+                       {&primary, "STORYBOARD_PROVIDER"},
+                       {&fallback, "STORYBOARD_FALLBACK_PROVIDER"},
+                       {&primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
+                       {&fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT"},
+                       {&budget, "STORYBOARD_TOTAL_BUDGET"}},
+                      setup))
         return kExitUsage;
-    }
     // Installed before anything is announced; the cancel itself runs from the event loop, after the
     // generation has started.
     QString generationId;
@@ -159,10 +136,7 @@ int runGenerate(const QStringList &arguments)
         err.flush();
         setup.pipeline().cancel(generationId);
     });
-    err << "bullpen-cli: " << setup.describe() << "\n";
-    for (const QString &w : setup.warnings())
-        err << "bullpen-cli: warning: " << w << "\n";
-    err.flush();
+    announce(setup);
 
     GenerationPipeline &pipeline = setup.pipeline();
     quint64 failedBefore = 0;
