@@ -29,11 +29,13 @@ public:
     {
     }
     time_point now() const override { return m_inner.now(); }
-    std::unique_ptr<Timer> arm(time_point at, std::function<void()> callback) override
+
+protected:
+    std::unique_ptr<Timer> schedule(time_point at, std::function<void()> callback, TimerUrgency urgency) override
     {
         if (at == m_deafAt)
             return std::make_unique<Timer>();
-        return m_inner.arm(at, std::move(callback));
+        return urgency == TimerUrgency::Deadline ? m_inner.armDeadline(at, std::move(callback)) : m_inner.arm(at, std::move(callback));
     }
 
 private:
@@ -47,7 +49,11 @@ class FrozenClock final : public Clock
 {
 public:
     time_point now() const override { return at; }
-    std::unique_ptr<Timer> arm(time_point, std::function<void()>) override { return std::make_unique<Timer>(); }
+
+protected:
+    std::unique_ptr<Timer> schedule(time_point, std::function<void()>, TimerUrgency) override { return std::make_unique<Timer>(); }
+
+public:
     time_point at{};
 };
 

@@ -42,7 +42,7 @@ void AttemptRunner::start(const StoryboardRequest &request)
         if (self)
             self->onDelivered(std::move(response));
     });
-    m_deadlineTimer = m_clock.arm(m_spec.deadline, [this] {
+    m_deadlineTimer = m_clock.armDeadline(m_spec.deadline, [this] {
         if (!m_running)
             return;
         // Deadlines first: the abort happens now; what follows from it (a relief attempt, the end of

@@ -1,48 +1,206 @@
 // SPDX-License-Identifier: MIT
 #include "clock.h"
 
+#include <QObject>
+#include <QPointer>
+#include <QSocketNotifier>
+#include <QThreadStorage>
 #include <QTimer>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include <sys/timerfd.h>
+#include <unistd.h>
 
 namespace bullpen {
 
+using namespace std::chrono;
+
 namespace {
 
-class PreciseTimer final : public Timer
+// One per thread that arms timers: the thread's timers in two ordered maps and one timer set for the
+// earliest of them. The timer is a Linux timerfd on CLOCK_MONOTONIC (the clock std::chrono::steady_clock
+// reads) with an absolute expiry: it wakes the event loop within microseconds of the time, where a
+// QTimer counts whole milliseconds twice (our rounding up, then the poll timeout's) and so fires ~1 ms
+// late on average. Without a timerfd, a Qt::PreciseTimer does the job.
+class TimerQueue final : public QObject
 {
 public:
-    PreciseTimer(std::chrono::milliseconds interval, std::function<void()> callback)
-        : m_timer(new QTimer)
+    using Key = std::pair<Clock::time_point, quint64>;
+    static constexpr auto kWorkSlice = 1ms; // then the event loop gets a turn
+
+    TimerQueue()
     {
-        m_timer->setSingleShot(true);
-        m_timer->setTimerType(Qt::PreciseTimer);
-        m_timer->setInterval(interval);
-        QObject::connect(m_timer, &QTimer::timeout, m_timer, std::move(callback));
-        m_timer->start();
+        m_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (m_fd >= 0) {
+            m_notifier = new QSocketNotifier(m_fd, QSocketNotifier::Read, this);
+            QObject::connect(m_notifier, &QSocketNotifier::activated, this, [this] {
+                quint64 expirations = 0;
+                if (::read(m_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+                    qWarning("bullpen: reading the deadline timer failed: %s", strerror(errno));
+                m_armed = false;
+                sweep();
+            });
+        } else {
+            m_timer.setSingleShot(true);
+            m_timer.setTimerType(Qt::PreciseTimer);
+            QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
+                m_armed = false;
+                sweep();
+            });
+        }
     }
 
-    ~PreciseTimer() override
+    ~TimerQueue() override
     {
-        // The owner may drop the timer from inside its own timeout: never delete it synchronously there.
-        m_timer->stop();
-        m_timer->disconnect();
-        m_timer->deleteLater();
+        delete m_notifier;
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+
+    static TimerQueue &forThisThread()
+    {
+        static QThreadStorage<TimerQueue *> queues; // deleted with the thread
+        if (!queues.hasLocalData())
+            queues.setLocalData(new TimerQueue);
+        return *queues.localData();
+    }
+
+    Key add(Clock::time_point at, std::function<void()> callback, TimerUrgency urgency)
+    {
+        const Key key{at, m_next++};
+        entries(urgency).emplace(key, std::move(callback));
+        if (!m_sweeping)
+            rearm();
+        return key;
+    }
+
+    void remove(const Key &key, TimerUrgency urgency)
+    {
+        entries(urgency).erase(key);
+        if (!m_sweeping && m_deadlines.empty() && m_work.empty())
+            disarm();
     }
 
 private:
-    QTimer *m_timer;
+    std::map<Key, std::function<void()>> &entries(TimerUrgency urgency)
+    {
+        return urgency == TimerUrgency::Deadline ? m_deadlines : m_work;
+    }
+
+    static bool due(const std::map<Key, std::function<void()>> &map, Clock::time_point now)
+    {
+        return !map.empty() && map.begin()->first.first <= now;
+    }
+
+    void sweep()
+    {
+        m_sweeping = true;
+        const auto sliceEnd = steady_clock::now() + kWorkSlice;
+        for (;;) {
+            auto now = steady_clock::now();
+            // Every due deadline first: each is an abort, a few microseconds.
+            while (due(m_deadlines, now)) {
+                auto node = m_deadlines.extract(m_deadlines.begin());
+                node.mapped()(); // may add or remove timers
+                now = steady_clock::now();
+            }
+            if (!due(m_work, now) || now >= sliceEnd)
+                break;
+            auto node = m_work.extract(m_work.begin());
+            node.mapped()();
+        }
+        m_sweeping = false;
+        rearm();
+    }
+
+    void rearm()
+    {
+        std::optional<Clock::time_point> next;
+        if (!m_deadlines.empty())
+            next = m_deadlines.begin()->first.first;
+        if (!m_work.empty() && (!next || m_work.begin()->first.first < *next))
+            next = m_work.begin()->first.first;
+        if (!next) {
+            disarm();
+            return;
+        }
+        if (m_armed && m_armedFor == *next)
+            return;
+        m_armedFor = *next;
+        m_armed = true;
+        if (m_fd >= 0) {
+            // Absolute CLOCK_MONOTONIC time; a time already past fires at once (zero would disarm).
+            const auto ns = std::max<qint64>(duration_cast<nanoseconds>(next->time_since_epoch()).count(), 1);
+            itimerspec spec{};
+            spec.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+            spec.it_value.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+            if (timerfd_settime(m_fd, TFD_TIMER_ABSTIME, &spec, nullptr) != 0)
+                qWarning("bullpen: setting the deadline timer failed: %s", strerror(errno));
+            return;
+        }
+        // Round up: firing a fraction of a millisecond late is fine, firing early is not.
+        auto interval = ceil<milliseconds>(*next - steady_clock::now());
+        m_timer.start(std::max(interval, 0ms));
+    }
+
+    void disarm()
+    {
+        if (!m_armed)
+            return;
+        m_armed = false;
+        if (m_fd >= 0) {
+            const itimerspec off{};
+            timerfd_settime(m_fd, 0, &off, nullptr);
+        } else {
+            m_timer.stop();
+        }
+    }
+
+    std::map<Key, std::function<void()>> m_deadlines;
+    std::map<Key, std::function<void()>> m_work;
+    int m_fd = -1;
+    QSocketNotifier *m_notifier = nullptr;
+    QTimer m_timer; // only without a timerfd
+    Clock::time_point m_armedFor;
+    bool m_armed = false;
+    quint64 m_next = 0;
+    bool m_sweeping = false;
+};
+
+class QueuedTimer final : public Timer
+{
+public:
+    QueuedTimer(TimerQueue &queue, TimerQueue::Key key, TimerUrgency urgency)
+        : m_queue(&queue)
+        , m_key(key)
+        , m_urgency(urgency)
+    {
+    }
+    ~QueuedTimer() override
+    {
+        if (m_queue) // gone only if its thread ended first
+            m_queue->remove(m_key, m_urgency);
+    }
+
+private:
+    QPointer<TimerQueue> m_queue;
+    TimerQueue::Key m_key;
+    TimerUrgency m_urgency;
 };
 
 } // namespace
 
-Clock::time_point SteadyClock::now() const { return std::chrono::steady_clock::now(); }
+Clock::time_point SteadyClock::now() const { return steady_clock::now(); }
 
-std::unique_ptr<Timer> SteadyClock::arm(time_point at, std::function<void()> callback)
+std::unique_ptr<Timer> SteadyClock::schedule(time_point at, std::function<void()> callback, TimerUrgency urgency)
 {
-    // Round up: firing a fraction of a millisecond late is fine, firing early is not.
-    auto interval = std::chrono::ceil<std::chrono::milliseconds>(at - now());
-    if (interval < std::chrono::milliseconds::zero())
-        interval = std::chrono::milliseconds::zero();
-    return std::make_unique<PreciseTimer>(interval, std::move(callback));
+    TimerQueue &queue = TimerQueue::forThisThread();
+    const TimerQueue::Key key = queue.add(at, std::move(callback), urgency);
+    return std::make_unique<QueuedTimer>(queue, key, urgency);
 }
 
 SteadyClock &SteadyClock::instance()

@@ -6,7 +6,7 @@ namespace bullpen {
 class ManualTimer final : public Timer
 {
 public:
-    ManualTimer(ManualClock *clock, std::pair<Clock::time_point, quint64> key)
+    ManualTimer(ManualClock *clock, ManualClock::Key key)
         : m_clock(clock)
         , m_key(key)
     {
@@ -15,7 +15,7 @@ public:
 
 private:
     ManualClock *m_clock;
-    std::pair<Clock::time_point, quint64> m_key;
+    ManualClock::Key m_key;
 };
 
 // Starts at an arbitrary non-zero point so that code which mistakes time_point{} for "now" shows up.
@@ -27,23 +27,23 @@ ManualClock::ManualClock()
 
 ManualClock::~ManualClock() = default;
 
-std::unique_ptr<Timer> ManualClock::arm(time_point at, std::function<void()> callback)
+std::unique_ptr<Timer> ManualClock::schedule(time_point at, std::function<void()> callback, TimerUrgency urgency)
 {
-    const auto key = std::make_pair(at, m_nextSequence++);
+    const Key key{at, urgency == TimerUrgency::Deadline ? 0 : 1, m_nextSequence++};
     m_timers.emplace(key, std::move(callback));
     return std::make_unique<ManualTimer>(this, key);
 }
 
-void ManualClock::cancel(std::pair<time_point, quint64> key) { m_timers.erase(key); }
+void ManualClock::cancel(const Key &key) { m_timers.erase(key); }
 
 void ManualClock::advance(duration by) { advanceTo(m_now + by); }
 
 void ManualClock::advanceTo(time_point to)
 {
-    while (!m_timers.empty() && m_timers.begin()->first.first <= to) {
+    while (!m_timers.empty() && std::get<0>(m_timers.begin()->first) <= to) {
         auto node = m_timers.extract(m_timers.begin());
-        if (node.key().first > m_now)
-            m_now = node.key().first;
+        if (std::get<0>(node.key()) > m_now)
+            m_now = std::get<0>(node.key());
         node.mapped()(); // may arm or cancel other timers
     }
     if (to > m_now)

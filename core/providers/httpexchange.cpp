@@ -95,8 +95,17 @@ void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray 
 
 void HttpExchange::abort()
 {
-    if (m_reply && m_reply->isRunning())
-        m_reply->abort(); // finished() follows; the runner ignores it as the echo of our own abort
+    // The attempt's owner cancelled it (deadline, operator, shutdown) and has already ended the attempt:
+    // nothing is delivered. Our slots go first, so the abort is only Qt's own work (it runs for every
+    // due deadline before anything else, SPEC 12.3); the request is dropped on the wire all the same.
+    if (m_done || !m_reply)
+        return;
+    m_done = true;
+    QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
+    m_reply.reset(); // aborts the running request, deleted later
+    releaseLease();
+    m_context.reset();
+    deleteLater();
 }
 
 bool HttpExchange::isSuccessStatus() const

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QThread>
 
 #include <QDir>
 #include <QLoggingCategory>
@@ -25,8 +26,24 @@ EngineSetup::EngineSetup(QObject *parent)
 EngineSetup::~EngineSetup()
 {
     m_stack.reset(); // every stage shut down while the clients and the simulator still exist
+    stopSimulator();
     if (m_store)
         m_store->flush();
+}
+
+void EngineSetup::stopSimulator()
+{
+    if (!m_simulator)
+        return;
+    if (m_simulatorThread) {
+        // Its sockets and timers belong to its thread: destroy it there, then end the thread.
+        ProviderSimulator *sim = m_simulator.release();
+        QMetaObject::invokeMethod(sim, [sim] { delete sim; }, Qt::BlockingQueuedConnection);
+        m_simulatorThread->quit();
+        m_simulatorThread->wait();
+        m_simulatorThread.reset();
+    }
+    m_simulator.reset();
 }
 
 QString EngineSetup::defaultSettingsFile()
@@ -99,10 +116,26 @@ bool EngineSetup::init(const SetupOptions &options)
             m_errors << ConfigError{QStringLiteral("--scenario"), why};
             return false;
         }
+        // On a thread of its own: the provider's side of every exchange never competes with the
+        // engine's deadlines for the engine's event loop (a real provider is another machine).
         m_simulator = std::make_unique<ProviderSimulator>();
-        if (!m_simulator->start(options.simulatorPort, &why)) {
+        m_simulatorThread = std::make_unique<QThread>();
+        m_simulatorThread->setObjectName(QStringLiteral("bullpen-simulator"));
+        m_simulator->moveToThread(m_simulatorThread.get());
+        m_simulatorThread->start();
+        bool started = false;
+        ProviderSimulator *sim = m_simulator.get();
+        const quint16 port = options.simulatorPort;
+        QMetaObject::invokeMethod(
+            sim,
+            [sim, port, &started, &why] {
+                ProviderSimulator::yieldToOtherThreads();
+                started = sim->start(port, &why);
+            },
+            Qt::BlockingQueuedConnection);
+        if (!started) {
             m_errors << ConfigError{QStringLiteral("simulator"), why + QStringLiteral("; choose another port")};
-            m_simulator.reset();
+            stopSimulator();
             return false;
         }
         if (!m_settings.storyboard.fallbackChosen) {

@@ -9,6 +9,7 @@
 #include "store/store.h"
 
 #include <QObject>
+#include <QThread>
 
 #include <memory>
 
@@ -92,7 +93,10 @@ private:
     std::unique_ptr<Store> m_store;
     std::optional<Masking> m_masking;
 
-    std::unique_ptr<ProviderSimulator> m_simulator;
+    void stopSimulator();
+
+    std::unique_ptr<QThread> m_simulatorThread;
+    std::unique_ptr<ProviderSimulator> m_simulator; // lives in m_simulatorThread
     std::unique_ptr<EngineStack> m_stack;
 };
 

@@ -19,8 +19,17 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <QLoggingCategory>
+
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcSim, "bullpen.sim")
 
 namespace bullpen {
 
@@ -102,7 +111,18 @@ ProviderSimulator::ProviderSimulator(QObject *parent)
         setScenario(*healthy);
 }
 
-ProviderSimulator::~ProviderSimulator() = default;
+void ProviderSimulator::yieldToOtherThreads()
+{
+    // Linux applies a nice value to one thread when given its thread id; raising it needs no privilege.
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10) != 0)
+        qCDebug(lcSim) << "could not lower the simulator thread's priority:" << qt_error_string(errno);
+}
+
+ProviderSimulator::~ProviderSimulator()
+{
+    if (m_painters)
+        m_painters->waitForDone(); // a painter's last act posts to us: we must still be whole
+}
 
 bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
 {
@@ -196,6 +216,7 @@ QUrl ProviderSimulator::baseUrl(Provider provider) const
 
 void ProviderSimulator::setScenario(const Scenario &scenario)
 {
+    const QMutexLocker lock(&m_lock);
     m_scenario = scenario;
     m_random.clear();
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
@@ -204,12 +225,20 @@ void ProviderSimulator::setScenario(const Scenario &scenario)
 
 void ProviderSimulator::setRoles(Provider primary, std::optional<Provider> fallback)
 {
+    const QMutexLocker lock(&m_lock);
     m_primary = primary;
     m_fallback = fallback;
 }
 
+Scenario ProviderSimulator::scenario() const
+{
+    const QMutexLocker lock(&m_lock);
+    return m_scenario;
+}
+
 ProviderSimulator::Counters ProviderSimulator::counters(Provider provider) const
 {
+    const QMutexLocker lock(&m_lock);
     const auto it = m_counters.find(provider);
     return it == m_counters.end() ? Counters{} : it->second;
 }
@@ -219,14 +248,19 @@ QJsonObject ProviderSimulator::countersJson() const
     QJsonObject o;
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
         o.insert(toId(p), counters(p).toJson());
-    o.insert(QStringLiteral("scenario"), m_scenario.name);
+    o.insert(QStringLiteral("scenario"), scenario().name);
     return o;
 }
 
-void ProviderSimulator::resetCounters() { m_counters.clear(); }
+void ProviderSimulator::resetCounters()
+{
+    const QMutexLocker lock(&m_lock);
+    m_counters.clear();
+}
 
 SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind)
 {
+    // Called with m_lock held.
     const SimScript *script = nullptr;
     const QString role = provider == m_primary ? QStringLiteral("primary")
                          : (m_fallback && provider == *m_fallback) ? QStringLiteral("fallback")
@@ -310,9 +344,13 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     const QByteArray body = request.body();
     if (model.isEmpty())
         model = QJsonDocument::fromJson(body).object().value(QLatin1StringView("model")).toString();
-    Counters &c = m_counters[*provider];
-    const int index = ++c.requests;
-    c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    int index = 0;
+    {
+        const QMutexLocker lock(&m_lock);
+        Counters &c = m_counters[*provider];
+        index = ++c.requests;
+        c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
     Q_EMIT requestReceived(*provider, index);
 
     // A request without credentials gets the provider's own answer to that. Gemini also takes ?key=;
@@ -327,6 +365,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     const Kind kind = SimWire::isImageRequest(*provider, body)                    ? Kind::Image
                       : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
                                                                                 : Kind::Storyboard;
+    QMutexLocker lock(&m_lock);
     SimBehaviour behaviour = hasKey ? pick(*provider, index, kind) : SimBehaviour{};
     if (!hasKey) {
         behaviour.action = SimBehaviour::Action::Error;
@@ -350,6 +389,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
                                   + static_cast<int>(m_random[*provider].bounded(
                                       static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
                             : behaviour.latencyMinMs;
+    lock.unlock();
     QPointer<QTcpSocket> guarded(socket);
     const Provider p = *provider;
     if (latency <= 0) {
@@ -392,7 +432,10 @@ void ProviderSimulator::pollOwed()
         }
         const Provider provider = it->second.second;
         it = m_owed.erase(it);
-        ++m_counters[provider].closedByClient;
+        {
+            const QMutexLocker lock(&m_lock);
+            ++m_counters[provider].closedByClient;
+        }
         Q_EMIT clientClosed(provider);
     }
     if (m_owed.empty() && m_pollTimer)
@@ -401,8 +444,10 @@ void ProviderSimulator::pollOwed()
 
 void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)
 {
-    if (m_owed.erase(socket) > 0)
+    if (m_owed.erase(socket) > 0) {
+        const QMutexLocker lock(&m_lock);
         ++m_counters[provider].answered;
+    }
 }
 
 void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
@@ -504,12 +549,12 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         }
         // Drawing takes tens of milliseconds: off the event loop, which the engine may share with us.
         QPointer<ProviderSimulator> self(this);
-        static QThreadPool *painters = [] {
-            auto *pool = new QThreadPool(QCoreApplication::instance());
-            pool->setMaxThreadCount(1); // leave the other core to the event loop the engine runs on
-            return pool;
-        }();
-        painters->start([self, board, reply] {
+        if (!m_painters) {
+            m_painters = new QThreadPool(this); // waited for in the destructor: a painter never outlives us
+            m_painters->setMaxThreadCount(1);   // leave the other core to the event loops
+        }
+        m_painters->start([self, board, reply] {
+            yieldToOtherThreads();
             // The same storyboard draws the same comic: the last 32 are kept, so that load tests measure
             // the engine rather than the simulator's painting (the bytes on the wire are identical).
             static QMutex cacheLock;
@@ -527,7 +572,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
                 drawn.insert(key, new QByteArray(png));
             }
             QMetaObject::invokeMethod(
-                QCoreApplication::instance(), [self, reply, png] {
+                self.data(), [self, reply, png] {
                     if (self)
                         reply(png);
                 },

@@ -9,6 +9,7 @@
 #include <QAbstractHttpServer>
 #include <QHostAddress>
 #include <QJsonObject>
+#include <QMutex>
 #include <QPointer>
 #include <QRandomGenerator64>
 #include <QTcpSocket>
@@ -18,12 +19,18 @@
 #include <map>
 #include <optional>
 
+class QThreadPool;
+
 namespace bullpen {
 
 // The provider simulator (SPEC 8): a real HTTP/1.1 server on 127.0.0.1 speaking the Gemini, OpenAI,
 // DashScope-compatible and Anthropic formats, scripted per provider and per request by a Scenario.
 // Responses are written by hand on the socket, so that it can drip, cut a stream, or close a
 // connection without a byte; every delayed write first checks that the client is still there.
+//
+// It may serve from a thread of its own (EngineSetup runs the embedded one so, off the engine's threads):
+// setScenario, setRoles, scenario, counters, countersJson and resetCounters are safe from any thread;
+// start() and everything else belong to the thread the simulator lives in.
 class ProviderSimulator final : public QAbstractHttpServer
 {
     Q_OBJECT
@@ -48,6 +55,11 @@ public:
     explicit ProviderSimulator(QObject *parent = nullptr);
     ~ProviderSimulator() override;
 
+    // Lowers the calling thread's CPU priority (nice +10). The embedded simulator's thread and its
+    // painters run so: on a machine with few cores, the provider's side of an exchange must not take
+    // CPU time the engine's deadlines need (a real provider is another machine).
+    static void yieldToOtherThreads();
+
     // port 0: pick a free one. Returns false and says why in *error.
     bool start(quint16 port = 0, QString *error = nullptr);
     quint16 port() const { return m_port; }
@@ -55,7 +67,7 @@ public:
     QUrl baseUrl(Provider provider) const;
 
     void setScenario(const Scenario &scenario);
-    const Scenario &scenario() const { return m_scenario; }
+    Scenario scenario() const;
     // Which providers play the "primary" and "fallback" roles of a scenario.
     void setRoles(Provider primary, std::optional<Provider> fallback);
 
@@ -86,6 +98,7 @@ private:
                    std::optional<Provider> provider = std::nullopt);
     void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, bool cutBeforeEnd);
 
+    mutable QMutex m_lock; // guards the scenario, roles, counters and random streams (any thread reads them)
     Scenario m_scenario;
     Provider m_primary = Provider::Gemini;
     std::optional<Provider> m_fallback = Provider::Qwen;
@@ -99,6 +112,7 @@ private:
     bool carriesKey(const QHttpServerRequest &request) const;
     QByteArray m_key;
     QHash<QTcpSocket *, qint64> m_requestBytes;
+    QThreadPool *m_painters = nullptr; // draws comics off the simulator's loop
 };
 
 } // namespace bullpen
