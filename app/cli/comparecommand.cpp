@@ -106,7 +106,7 @@ int runCompare(const QStringList &arguments)
     }
     announce(setup);
 
-    ComparisonRunner runner(setup.pipeline());
+    ComparisonRunner runner(setup.engine());
     runner.setStore(setup.store(), setup.settings().pipeline.storeContent);
     ComparisonRequest request;
     request.story = storyText;

@@ -4,6 +4,7 @@
 #include "contract/storyboardvalidator.h"
 #include "engine/stagepolicy.h"
 #include "generationpipeline.h"
+#include "runtime/engineclient.h"
 #include "store/masking.h"
 #include "store/store.h"
 
@@ -132,11 +133,11 @@ std::optional<Comparison> Comparison::fromRow(const ComparisonRow &row)
     return c;
 }
 
-ComparisonRunner::ComparisonRunner(GenerationPipeline &pipeline, QObject *parent)
+ComparisonRunner::ComparisonRunner(EngineClient &engine, QObject *parent)
     : QObject(parent)
-    , m_pipeline(pipeline)
+    , m_engine(engine)
 {
-    connect(&m_pipeline, &GenerationPipeline::finished, this, &ComparisonRunner::onGenerationFinished);
+    connect(&m_engine, &EngineClient::finished, this, &ComparisonRunner::onGenerationFinished);
 }
 
 void ComparisonRunner::setStore(Store *store, bool storeContent)
@@ -173,8 +174,8 @@ QString ComparisonRunner::start(const ComparisonRequest &request)
     const QString id = c.id;
     m_running.emplace(id, c);
     // Both at once: neither waits for the other.
-    m_pipeline.start(left);
-    m_pipeline.start(right);
+    m_engine.start(left);
+    m_engine.start(right);
     return id;
 }
 
@@ -185,8 +186,8 @@ void ComparisonRunner::cancel(const QString &comparisonId)
         return;
     const QString a = it->second.primary.generationId;
     const QString b = it->second.fallback.generationId;
-    m_pipeline.cancel(a);
-    m_pipeline.cancel(b);
+    m_engine.cancel(a);
+    m_engine.cancel(b);
 }
 
 void ComparisonRunner::onGenerationFinished(const GenerationResult &result)

@@ -14,7 +14,7 @@
 
 namespace bullpen {
 
-class GenerationPipeline;
+class EngineClient;
 class Store;
 struct ComparisonRow;
 
@@ -69,13 +69,13 @@ struct ComparisonRequest
     std::chrono::milliseconds fallbackTimeout{60'000};
 };
 
-// Starts both sides through the pipeline (each a real generation, recorded like any other, with policy
+// Starts both sides through the engine (each a real generation, recorded like any other, with policy
 // "compare" and no relief), collects their results and stores the comparison once both have ended.
 class ComparisonRunner final : public QObject
 {
     Q_OBJECT
 public:
-    explicit ComparisonRunner(GenerationPipeline &pipeline, QObject *parent = nullptr);
+    explicit ComparisonRunner(EngineClient &engine, QObject *parent = nullptr);
 
     void setStore(Store *store, bool storeContent);
     QString start(const ComparisonRequest &request);
@@ -89,7 +89,7 @@ Q_SIGNALS:
 private:
     void onGenerationFinished(const GenerationResult &result);
 
-    GenerationPipeline &m_pipeline;
+    EngineClient &m_engine;
     Store *m_store = nullptr;
     bool m_storeContent = false;
     std::map<QString, Comparison> m_running;

@@ -25,7 +25,7 @@ EngineSetup::EngineSetup(QObject *parent)
 
 EngineSetup::~EngineSetup()
 {
-    m_stack.reset(); // every stage shut down while the clients and the simulator still exist
+    m_engine.reset(); // every stage shut down while the clients and the simulator still exist
     stopSimulator();
     if (m_store)
         m_store->flush();
@@ -177,10 +177,9 @@ bool EngineSetup::init(const SetupOptions &options)
         }
     }
 
-    m_stack = std::make_unique<EngineStack>(m_settings, SteadyClock::instance());
-    m_stack->pipeline().setOptions(pipelineOptions());
-    if (m_store)
-        m_stack->pipeline().setStore(m_store.get(), &*m_masking);
+    const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
+                                                                                        : std::max(0, options.engineThreads);
+    m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), m_store.get(), m_masking ? &*m_masking : nullptr, threads);
     return true;
 }
 
@@ -203,7 +202,7 @@ PipelineOptions EngineSetup::pipelineOptions() const
 
 QString EngineSetup::startGeneration(const GenerationRequest &request)
 {
-    return m_stack->pipeline().start(request);
+    return m_engine->start(request);
 }
 
 QStringList EngineSetup::warnings() const

@@ -4,6 +4,7 @@
 #include "config/settings.h"
 #include "engine/storyboardgenerationservice.h"
 #include "enginestack.h"
+#include "localengine.h"
 #include "sim/providersimulator.h"
 #include "store/masking.h"
 #include "store/store.h"
@@ -33,6 +34,10 @@ struct SetupOptions
     QString dataDir;             // empty: BULLPEN_DATA_DIR, else the user's data location
     bool useStore = true;        // false: nothing is written (e.g. --no-store)
     bool namedFilesMustExist = false; // settingsFile/keyFile were typed by the user: a missing one is refused
+    // 0: the engine runs on the calling thread (pipeline() and the stage accessors work). n > 0: on n
+    // engine threads (engine() only). kThreadsFromEnvironment: BULLPEN_ENGINE_THREADS, else the cores.
+    static constexpr int kThreadsFromEnvironment = -1;
+    int engineThreads = 0;
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (SPEC 4.6); with no
@@ -54,14 +59,17 @@ public:
     StagePolicy storyboardPolicy() const { return m_settings.storyboardPolicy(); }
     bool usingSimulator() const { return m_simulator != nullptr; }
     ProviderSimulator *simulator() const { return m_simulator.get(); }
-    StoryboardClient &storyboardClient() const { return m_stack->storyboardClient(); }
+    // The engine: start, cancel, events and results, whichever thread it runs on.
+    LocalEngine &engine() const { return *m_engine; }
+    // Only with engineThreads == 0, for tests and tools that drive the parts on their own thread:
+    StoryboardClient &storyboardClient() const { return m_engine->inlineStack()->storyboardClient(); }
     // The storyboard stage's service (events and results of that stage alone).
-    StoryboardGenerationService &service() const { return m_stack->storyboard(); }
+    StoryboardGenerationService &service() const { return m_engine->inlineStack()->storyboard(); }
     // The whole generation: storyboard, captions, image, storage, cache.
-    GenerationPipeline &pipeline() const { return m_stack->pipeline(); }
-    PipelineOptions pipelineOptions() const;
+    GenerationPipeline &pipeline() const { return m_engine->inlineStack()->pipeline(); }
     // Attempts in flight and generations waiting, per provider, across every stage.
-    Admission &admission() const { return m_stack->admission(); }
+    Admission &admission() const { return m_engine->inlineStack()->admission(); }
+    PipelineOptions pipelineOptions() const;
     // A line for people: which providers are live, or that the simulator is in use and where.
     QString describe() const;
     // Things to fix that do not stop the engine, one line each: a configured model past or near its
@@ -97,7 +105,7 @@ private:
 
     std::unique_ptr<QThread> m_simulatorThread;
     std::unique_ptr<ProviderSimulator> m_simulator; // lives in m_simulatorThread
-    std::unique_ptr<EngineStack> m_stack;
+    std::unique_ptr<LocalEngine> m_engine;
 };
 
 } // namespace bullpen

@@ -2,7 +2,8 @@
 // bench_load: the engine under load against `bullpen-sim` running as a separate process (issue 7).
 //   throughput [count per level, default 400]  - generations per second through the whole pipeline at
 //                                                concurrency 1, 16, 64 and 256, with the CPU time per
-//                                                generation of the engine process and of the simulator;
+//                                                generation of the engine process and of the simulator,
+//                                                on 1 engine thread and on 2 (SPEC 12.3), and the ratio;
 //   memory [count, default 100000]             - resident memory of the engine process as it runs that
 //                                                many generations (concurrency 32), sampled every 5 %.
 // The simulator answers at once (a zero-latency scenario) and draws every comic, so the figures are
@@ -18,6 +19,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTextStream>
+
+#include <map>
 
 using namespace bullpen;
 using namespace bullpen::bench;
@@ -51,7 +54,7 @@ bool startSimulator(Simulator &sim, const QString &scenario)
     return false;
 }
 
-std::unique_ptr<EngineSetup> engineFor(quint16 port, const QString &dataDir, const QTemporaryDir &dir)
+std::unique_ptr<EngineSetup> engineFor(quint16 port, const QString &dataDir, const QTemporaryDir &dir, int threads)
 {
     QProcessEnvironment env;
     env.insert(QStringLiteral("STORYBOARD_PROVIDER"), QStringLiteral("gemini"));
@@ -65,6 +68,7 @@ std::unique_ptr<EngineSetup> engineFor(quint16 port, const QString &dataDir, con
     o.dataDir = dataDir;
     o.settingsFile = dir.filePath(QStringLiteral("none.json"));
     o.keyFile = dir.filePath(QStringLiteral("none.env"));
+    o.engineThreads = threads;
     auto engine = std::make_unique<EngineSetup>();
     if (!engine->init(o)) {
         QTextStream(stderr) << "bench_load: " << engine->errors().constFirst().toString() << "\n";
@@ -84,9 +88,9 @@ int run(EngineSetup &engine, int count, int concurrency, const std::function<voi
         g.userId = QStringLiteral("bench-user-%1").arg(started % 100);
         g.fresh = true;
         ++started;
-        engine.pipeline().start(g);
+        engine.engine().start(g);
     };
-    const auto c = QObject::connect(&engine.pipeline(), &GenerationPipeline::finished, &engine, [&](const GenerationResult &r) {
+    const auto c = QObject::connect(&engine.engine(), &EngineClient::finished, &engine, [&](const GenerationResult &r) {
         failed += r.state == FinalState::Succeeded ? 0 : 1;
         ++done;
         if (onDone)
@@ -123,35 +127,50 @@ int main(int argc, char *argv[])
         return 2;
     }
     const qint64 simPid = sim.process.processId();
-    auto engine = engineFor(sim.port, dir.filePath(QStringLiteral("data")), dir);
-    if (!engine)
-        return 2;
-    run(*engine, 20, 4); // warm-up: connections, fonts in the simulator, the store's first pages
+    std::unique_ptr<EngineSetup> engine;
 
     if (mode == u"throughput") {
         const int count = argc > 2 ? QString::fromLatin1(argv[2]).toInt() : 400;
         out << QStringLiteral("throughput, whole pipeline, bullpen-sim as a separate process (pid %1), %2 generations per level\n").arg(simPid).arg(count);
-        out << QStringLiteral("  %1 %2 %3 %4 %5\n")
-                   .arg(QStringLiteral("concurrency"), 12)
-                   .arg(QStringLiteral("gen/s"), 10)
-                   .arg(QStringLiteral("engine CPU ms/gen"), 20)
-                   .arg(QStringLiteral("sim CPU ms/gen"), 16)
-                   .arg(QStringLiteral("failed"), 8);
-        for (int concurrency : {1, 16, 64, 256}) {
-            const double cpu0 = cpuMs(), sim0 = cpuMsOf(simPid);
-            QElapsedTimer t;
-            t.start();
-            const int failed = run(*engine, count, concurrency);
-            const double seconds = double(t.nsecsElapsed()) / 1e9;
+        std::map<std::pair<int, int>, double> rate; // (threads, concurrency) -> gen/s
+        for (const int threads : {1, 2}) {
+            engine = engineFor(sim.port, dir.filePath(QStringLiteral("data-%1").arg(threads)), dir, threads);
+            if (!engine)
+                return 2;
+            run(*engine, 20, 4); // warm-up: connections, fonts in the simulator, the store's first pages
+            out << QStringLiteral("  %1 engine thread%2:\n").arg(threads).arg(threads == 1 ? QString() : QStringLiteral("s"));
             out << QStringLiteral("  %1 %2 %3 %4 %5\n")
-                       .arg(concurrency, 12)
-                       .arg(double(count) / seconds, 10, 'f', 1)
-                       .arg((cpuMs() - cpu0) / count, 20, 'f', 2)
-                       .arg((cpuMsOf(simPid) - sim0) / count, 16, 'f', 2)
-                       .arg(failed, 8);
-            out.flush();
+                       .arg(QStringLiteral("concurrency"), 12)
+                       .arg(QStringLiteral("gen/s"), 10)
+                       .arg(QStringLiteral("engine CPU ms/gen"), 20)
+                       .arg(QStringLiteral("sim CPU ms/gen"), 16)
+                       .arg(QStringLiteral("failed"), 8);
+            for (int concurrency : {1, 16, 64, 256}) {
+                const double cpu0 = cpuMs(), sim0 = cpuMsOf(simPid);
+                QElapsedTimer t;
+                t.start();
+                const int failed = run(*engine, count, concurrency);
+                const double seconds = double(t.nsecsElapsed()) / 1e9;
+                rate[{threads, concurrency}] = double(count) / seconds;
+                out << QStringLiteral("  %1 %2 %3 %4 %5\n")
+                           .arg(concurrency, 12)
+                           .arg(double(count) / seconds, 10, 'f', 1)
+                           .arg((cpuMs() - cpu0) / count, 20, 'f', 2)
+                           .arg((cpuMsOf(simPid) - sim0) / count, 16, 'f', 2)
+                           .arg(failed, 8);
+                out.flush();
+            }
+            engine.reset();
         }
+        for (int concurrency : {16, 256})
+            out << QStringLiteral("  2 engine threads vs 1 at concurrency %1: %2x\n")
+                       .arg(concurrency)
+                       .arg(rate[{2, concurrency}] / rate[{1, concurrency}], 0, 'f', 2);
     } else {
+        engine = engineFor(sim.port, dir.filePath(QStringLiteral("data")), dir, LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment()));
+        if (!engine)
+            return 2;
+        run(*engine, 20, 4);
         const int count = argc > 2 ? QString::fromLatin1(argv[2]).toInt() : 100'000;
         const int every = std::max(1, count / 20);
         out << QStringLiteral("memory: %1 generations at concurrency 32, resident MiB of the engine process\n").arg(count);

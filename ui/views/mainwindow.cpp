@@ -49,7 +49,7 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     m_compare = new CompareView(engine.store());
     m_settingsView = new SettingsView({engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir()}, engine.environment(),
                                       engine.usingSimulator());
-    m_comparisons = new ComparisonRunner(engine.pipeline(), this);
+    m_comparisons = new ComparisonRunner(engine.engine(), this);
     m_comparisons->setStore(engine.store(), engine.settings().pipeline.storeContent);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -77,7 +77,7 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         statusBar()->addPermanentWidget(modelWarning);
     }
 
-    connect(&engine.pipeline(), &GenerationPipeline::eventRecorded, m_batcher, &EventBatcher::add);
+    connect(&engine.engine(), &EngineClient::eventRecorded, m_batcher, &EventBatcher::add);
     connect(m_batcher, &EventBatcher::batchReady, this, [this](const QList<Event> &batch) {
         m_generations->appendBatch(batch);
         m_events->appendBatch(batch);
@@ -141,7 +141,7 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     connect(m_compare, &CompareView::compareRequested, this, &MainWindow::compare);
     connect(m_compare, &CompareView::cancelRequested, this, [this] { m_comparisons->cancel(m_runningComparison); });
     connect(m_comparisons, &ComparisonRunner::updated, m_compare, &CompareView::showComparison);
-    connect(&engine.pipeline(), &GenerationPipeline::finished, this, [this](const GenerationResult &r) {
+    connect(&engine.engine(), &EngineClient::finished, this, [this](const GenerationResult &r) {
         m_running.removeAll(r.generationId);
         m_run->setRunning(static_cast<int>(m_running.size()));
         m_batcher->flush();
@@ -160,7 +160,7 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
             GenerationRequest again = m_lastRequest;
             again.generationId.clear();
             again.fresh = true;
-            m_running << m_engine.pipeline().start(again);
+            m_running << m_engine.engine().start(again);
             m_run->setRunning(static_cast<int>(m_running.size()));
             m_tabs->setCurrentWidget(m_live);
         }
@@ -224,16 +224,14 @@ void MainWindow::generate(int count)
         m_engine.simulator()->setRoles(policy->primary, policy->fallback);
         m_engineLabel->setText(m_engine.describe());
     }
-    PipelineOptions options = m_engine.pipeline().options();
-    options.storyboard = *policy;
-    m_engine.pipeline().setOptions(options);
     for (int i = 0; i < count; ++i) {
         GenerationRequest request;
         request.story = m_run->story();
         request.userId = m_run->userId();
         request.fresh = true;
+        request.storyboardPolicy = *policy; // this request's own: nothing engine-wide changes per click
         m_lastRequest = request;
-        const QString id = m_engine.pipeline().start(request);
+        const QString id = m_engine.engine().start(request);
         if (!request.userId.isEmpty())
             m_generations->setUserMask(id, Masking::displayUser(request.userId));
         m_running << id;
@@ -246,7 +244,7 @@ void MainWindow::cancelAll()
 {
     const QStringList running = m_running;
     for (const QString &id : running)
-        m_engine.pipeline().cancel(id);
+        m_engine.engine().cancel(id);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+#include "localengine.h"
+
+#include "enginestack.h"
+#include "engine/storyboardgenerationservice.h"
+#include "store/store.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+#include <variant>
+
+Q_LOGGING_CATEGORY(lcLocalEngine, "bullpen.engine")
+
+namespace bullpen {
+
+using Item = std::variant<Event, GenerationResult>;
+
+struct LocalEngine::Lane
+{
+    std::unique_ptr<QThread> thread;    // none when the engine runs on the caller's thread
+    std::unique_ptr<EngineStack> stack; // built and destroyed on `thread`
+    Relay *relay = nullptr;             // lives on `thread`
+    int active = 0;                     // generations started here and not yet delivered back
+};
+
+// On an engine thread: gathers what the thread's pipeline reports and hands it to the engine's own
+// thread one batch per turn of the engine thread's event loop (one queued call instead of one per event).
+class LocalEngine::Relay final : public QObject
+{
+public:
+    explicit Relay(LocalEngine *engine)
+        : m_engine(engine)
+    {
+    }
+
+    void add(Item item)
+    {
+        const bool first = m_batch.empty();
+        m_batch.push_back(std::move(item));
+        if (first)
+            QMetaObject::invokeMethod(this, [this] { flush(); }, Qt::QueuedConnection);
+    }
+
+private:
+    void flush()
+    {
+        auto batch = std::make_shared<std::vector<Item>>(std::move(m_batch));
+        m_batch.clear();
+        LocalEngine *engine = m_engine;
+        QMetaObject::invokeMethod(engine, [engine, batch] { engine->deliver(std::move(*batch)); }, Qt::QueuedConnection);
+    }
+
+    LocalEngine *m_engine;
+    std::vector<Item> m_batch;
+};
+
+int LocalEngine::threadsFromEnvironment(const QProcessEnvironment &environment)
+{
+    bool ok = false;
+    const int n = environment.value(QStringLiteral("BULLPEN_ENGINE_THREADS")).toInt(&ok);
+    if (ok && n >= 1 && n <= 64)
+        return n;
+    if (environment.contains(QStringLiteral("BULLPEN_ENGINE_THREADS")))
+        qCWarning(lcLocalEngine) << "BULLPEN_ENGINE_THREADS must be a whole number from 1 to 64; using the number of cores";
+    return std::max(1, QThread::idealThreadCount());
+}
+
+LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
+                         QObject *parent)
+    : EngineClient(parent)
+    , m_options(options)
+    , m_store(store)
+    , m_threaded(threads > 0)
+{
+    if (!m_threaded) {
+        auto lane = std::make_unique<Lane>();
+        lane->stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
+        GenerationPipeline &pipeline = lane->stack->pipeline();
+        pipeline.setOptions(options);
+        if (store)
+            pipeline.setStore(store, masking);
+        connect(&pipeline, &GenerationPipeline::eventRecorded, this, &EngineClient::eventRecorded);
+        connect(&pipeline, &GenerationPipeline::finished, this, [this](const GenerationResult &r) {
+            onFinished(r);
+            Q_EMIT finished(r);
+        });
+        m_lanes.push_back(std::move(lane));
+        return;
+    }
+
+    // The limits hold for the whole engine: each thread gets its share.
+    Settings share = settings;
+    share.pipeline.maxInFlightPerProvider = (settings.pipeline.maxInFlightPerProvider + threads - 1) / threads;
+    share.pipeline.maxQueuedPerProvider = (settings.pipeline.maxQueuedPerProvider + threads - 1) / threads;
+    for (int i = 0; i < threads; ++i) {
+        auto lane = std::make_unique<Lane>();
+        Lane *l = lane.get();
+        l->thread = std::make_unique<QThread>();
+        l->thread->setObjectName(QStringLiteral("bullpen-engine-%1").arg(i));
+        l->relay = new Relay(this);
+        l->relay->moveToThread(l->thread.get());
+        l->thread->start();
+        // Built on its own thread: the network managers, sockets and timers belong to it.
+        QMetaObject::invokeMethod(
+            l->relay,
+            [l, &share, &options, store, masking] {
+                l->stack = std::make_unique<EngineStack>(share, SteadyClock::instance());
+                GenerationPipeline &pipeline = l->stack->pipeline();
+                pipeline.setOptions(options);
+                if (store)
+                    pipeline.setStore(store, masking);
+                Relay *relay = l->relay;
+                connect(&pipeline, &GenerationPipeline::eventRecorded, relay, [relay](const Event &e) { relay->add(e); });
+                connect(&pipeline, &GenerationPipeline::finished, relay, [relay](const GenerationResult &r) { relay->add(r); });
+            },
+            Qt::BlockingQueuedConnection);
+        m_lanes.push_back(std::move(lane));
+    }
+}
+
+LocalEngine::~LocalEngine()
+{
+    for (auto &lane : m_lanes) {
+        if (!lane->thread) {
+            lane->stack.reset();
+            continue;
+        }
+        Lane *l = lane.get();
+        Store *store = m_store;
+        // Shut down on its own thread: every running attempt is cancelled and recorded there.
+        QMetaObject::invokeMethod(
+            l->relay,
+            [l, store] {
+                l->stack.reset();
+                if (store)
+                    store->releaseThreadConnection();
+                l->relay->deleteLater(); // deleted as the thread ends
+            },
+            Qt::BlockingQueuedConnection);
+        l->thread->quit();
+        l->thread->wait();
+    }
+}
+
+EngineStack *LocalEngine::inlineStack() const
+{
+    Q_ASSERT(!m_threaded);
+    return m_threaded ? nullptr : m_lanes.front()->stack.get();
+}
+
+std::vector<int> LocalEngine::activePerThread() const
+{
+    std::vector<int> out;
+    for (const auto &lane : m_lanes)
+        out.push_back(lane->active);
+    return out;
+}
+
+LocalEngine::Lane &LocalEngine::pickLane()
+{
+    return **std::min_element(m_lanes.begin(), m_lanes.end(), [](const auto &a, const auto &b) { return a->active < b->active; });
+}
+
+QString LocalEngine::start(const GenerationRequest &request)
+{
+    GenerationRequest r = request;
+    if (r.generationId.isEmpty())
+        r.generationId = StoryboardGenerationService::newGenerationId();
+    Lane &lane = pickLane();
+    ++lane.active;
+    m_owner[r.generationId] = &lane;
+    const QString id = r.generationId;
+    if (!m_threaded) {
+        lane.stack->pipeline().start(r);
+    } else {
+        Lane *l = &lane;
+        QMetaObject::invokeMethod(l->relay, [l, r] { l->stack->pipeline().start(r); }, Qt::QueuedConnection);
+    }
+    return id;
+}
+
+bool LocalEngine::cancel(const QString &generationId)
+{
+    const auto it = m_owner.find(generationId);
+    if (it == m_owner.end())
+        return false;
+    Lane *l = it->second;
+    if (!m_threaded)
+        return l->stack->pipeline().cancel(generationId);
+    QMetaObject::invokeMethod(l->relay, [l, generationId] { l->stack->pipeline().cancel(generationId); }, Qt::QueuedConnection);
+    return true;
+}
+
+void LocalEngine::setOptions(const PipelineOptions &options)
+{
+    m_options = options;
+    for (auto &lane : m_lanes) {
+        Lane *l = lane.get();
+        if (!m_threaded)
+            l->stack->pipeline().setOptions(options);
+        else
+            QMetaObject::invokeMethod(l->relay, [l, options] { l->stack->pipeline().setOptions(options); }, Qt::QueuedConnection);
+    }
+}
+
+void LocalEngine::onFinished(const GenerationResult &result)
+{
+    const auto it = m_owner.find(result.generationId);
+    if (it == m_owner.end())
+        return;
+    --it->second->active;
+    m_owner.erase(it);
+}
+
+void LocalEngine::deliver(std::vector<Item> batch)
+{
+    for (Item &item : batch) {
+        if (auto *e = std::get_if<Event>(&item)) {
+            Q_EMIT eventRecorded(*e);
+        } else {
+            const GenerationResult &r = std::get<GenerationResult>(item);
+            onFinished(r);
+            Q_EMIT finished(r);
+        }
+    }
+}
+
+} // namespace bullpen

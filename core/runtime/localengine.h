@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/settings.h"
+#include "engineclient.h"
+
+#include <QThread>
+
+#include <map>
+#include <memory>
+#include <variant>
+#include <vector>
+
+namespace bullpen {
+
+class EngineStack;
+class Masking;
+class Store;
+
+// The engine in this process (SPEC 12.3). With threads > 0 it runs on that many engine threads, never
+// on the caller's: each thread builds its own EngineStack (network managers, clients, admission, its
+// own deadline queue) inside the thread, and a generation lives on the thread that had the fewest
+// running when it started. Events and results come back to the caller's thread in batches, one queued
+// call per batch, in the order they happened. With threads == 0 the stack runs on the calling thread
+// (tests and the CLI's one-shot commands that drive the pipeline directly).
+//
+// The per-provider in-flight and queue limits are shared out evenly between the threads (rounded up).
+class LocalEngine final : public EngineClient
+{
+    Q_OBJECT
+public:
+    // BULLPEN_ENGINE_THREADS if set (1..64), else the number of cores.
+    static int threadsFromEnvironment(const QProcessEnvironment &environment);
+
+    LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
+                QObject *parent = nullptr);
+    ~LocalEngine() override;
+
+    QString start(const GenerationRequest &request) override;
+    bool cancel(const QString &generationId) override;
+    int activeCount() const override { return static_cast<int>(m_owner.size()); }
+
+    int threadCount() const { return m_threaded ? static_cast<int>(m_lanes.size()) : 0; }
+    // Generations running on each thread, in thread order (for benchmarks and the status bar).
+    std::vector<int> activePerThread() const;
+    // The engine-wide defaults of requests that carry none of their own, on every thread.
+    void setOptions(const PipelineOptions &options);
+    const PipelineOptions &options() const { return m_options; }
+    // Only with threads == 0: the stack on the calling thread.
+    EngineStack *inlineStack() const;
+
+private:
+    struct Lane;
+    class Relay;
+    Lane &pickLane();
+    void deliver(std::vector<std::variant<Event, GenerationResult>> batch);
+    void onFinished(const GenerationResult &result);
+
+    std::vector<std::unique_ptr<Lane>> m_lanes;
+    std::map<QString, Lane *> m_owner;
+    PipelineOptions m_options;
+    Store *m_store;
+    bool m_threaded;
+};
+
+} // namespace bullpen

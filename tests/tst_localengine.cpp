@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+// SPEC 12.3: the engine on engine threads, never on the caller's; events and results come back to the
+// caller's thread in order; cancel reaches the thread a generation lives on.
+#include "runtime/enginesetup.h"
+
+#include <QDeadlineTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <map>
+
+using namespace bullpen;
+
+class tst_LocalEngine : public QObject
+{
+    Q_OBJECT
+
+    static std::unique_ptr<EngineSetup> engineOn(const QTemporaryDir &dir, const QString &scenario, int threads)
+    {
+        SetupOptions o;
+        o.forceSimulator = true;
+        o.scenario = scenario;
+        o.dataDir = dir.path();
+        o.settingsFile = dir.filePath(QStringLiteral("none.json"));
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.environment = QProcessEnvironment();
+        o.engineThreads = threads;
+        auto setup = std::make_unique<EngineSetup>();
+        if (!setup->init(o))
+            qWarning() << setup->errors().constFirst().toString();
+        return setup;
+    }
+
+    static int requestsReceived(const EngineSetup &setup)
+    {
+        int n = 0;
+        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+            n += setup.simulator()->counters(p).requests;
+        return n;
+    }
+
+private Q_SLOTS:
+    void threadsFromEnvironment()
+    {
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("BULLPEN_ENGINE_THREADS"), QStringLiteral("3"));
+        QCOMPARE(LocalEngine::threadsFromEnvironment(env), 3);
+        const int cores = std::max(1, QThread::idealThreadCount());
+        for (const QString &bad : {QStringLiteral("0"), QStringLiteral("65"), QStringLiteral("two")}) {
+            env.insert(QStringLiteral("BULLPEN_ENGINE_THREADS"), bad);
+            QCOMPARE(LocalEngine::threadsFromEnvironment(env), cores);
+        }
+        QCOMPARE(LocalEngine::threadsFromEnvironment(QProcessEnvironment()), cores);
+    }
+
+    // The caller's thread is stuck (a long paint, a modal loop gone wrong): the engine goes on, because
+    // it does not run there. With the engine on the caller's thread nothing would be sent at all.
+    void engineWorksWhileTheCallerIsBlocked()
+    {
+        QTemporaryDir dir;
+        auto setup = engineOn(dir, QStringLiteral("healthy"), 2);
+        QVERIFY(setup->errors().isEmpty());
+        QCOMPARE(setup->engine().threadCount(), 2);
+        const int count = 8;
+        for (int i = 0; i < count; ++i) {
+            GenerationRequest g;
+            g.story = QStringLiteral("A lighthouse keeper finds a letter in a bottle. Number %1.").arg(i);
+            g.fresh = true;
+            setup->engine().start(g);
+        }
+        // Blocked: no event loop turns here until every generation's three stages reached the provider.
+        QDeadlineTimer limit(20'000);
+        while (requestsReceived(*setup) < count * 3 && !limit.hasExpired())
+            QThread::yieldCurrentThread();
+        QCOMPARE(requestsReceived(*setup), count * 3);
+        QSignalSpy finished(&setup->engine(), &EngineClient::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), count, 20'000);
+        QCOMPARE(setup->engine().activeCount(), 0);
+    }
+
+    // Every event of a generation reaches the caller's thread in sequence, generation_started first and
+    // generation_finished last, before its result; the work is shared between the threads.
+    void eventsArriveInOrderOnTheCallersThread()
+    {
+        QTemporaryDir dir;
+        auto setup = engineOn(dir, QStringLiteral("primary-overloaded"), 2);
+        QVERIFY(setup->errors().isEmpty());
+        LocalEngine &engine = setup->engine();
+        std::map<QString, QList<Event>> events;
+        std::map<QString, GenerationResult> results;
+        bool wrongThread = false, eventAfterResult = false;
+        connect(&engine, &EngineClient::eventRecorded, this, [&](const Event &e) {
+            wrongThread = wrongThread || QThread::currentThread() != thread();
+            eventAfterResult = eventAfterResult || results.count(e.generationId) != 0;
+            events[e.generationId] << e;
+        });
+        connect(&engine, &EngineClient::finished, this, [&](const GenerationResult &r) {
+            wrongThread = wrongThread || QThread::currentThread() != thread();
+            results.emplace(r.generationId, r);
+        });
+        const int count = 24;
+        int busiestSecond = 0;
+        for (int i = 0; i < count; ++i) {
+            GenerationRequest g;
+            g.story = QStringLiteral("A fox learns to sail. Part %1.").arg(i);
+            g.fresh = true;
+            engine.start(g);
+            busiestSecond = std::max(busiestSecond, engine.activePerThread().at(1));
+        }
+        QCOMPARE(engine.activePerThread(), (std::vector<int>{count / 2, count / 2})); // the fewest running first
+        QTRY_COMPARE_WITH_TIMEOUT(int(results.size()), count, 30'000);
+        QVERIFY(!wrongThread);
+        QVERIFY(!eventAfterResult);
+        for (const auto &[id, list] : events) {
+            QVERIFY(list.size() >= 4);
+            QVERIFY(std::holds_alternative<GenerationStarted>(list.constFirst().body));
+            QVERIFY(std::holds_alternative<GenerationFinished>(list.constLast().body));
+            for (qsizetype i = 0; i < list.size(); ++i)
+                QCOMPARE(list.at(i).sequence, quint64(i));
+        }
+        QCOMPARE(engine.activePerThread(), (std::vector<int>{0, 0}));
+        QVERIFY(busiestSecond > 0);
+        // Recorded from both threads into the one store.
+        QVERIFY(setup->store()->flush());
+        QCOMPARE(setup->store()->count(HistoryFilter{}), qint64(count));
+    }
+
+    void cancelReachesTheThread()
+    {
+        QTemporaryDir dir;
+        auto setup = engineOn(dir, QStringLiteral("primary-hang"), 2);
+        QVERIFY(setup->errors().isEmpty());
+        LocalEngine &engine = setup->engine();
+        QSignalSpy finished(&engine, &EngineClient::finished);
+        QStringList ids;
+        for (int i = 0; i < 4; ++i) {
+            GenerationRequest g;
+            g.story = QStringLiteral("A bell that rings by itself. %1").arg(i);
+            g.fresh = true;
+            ids << engine.start(g);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(requestsReceived(*setup), 4, 10'000); // all four hanging at the provider
+        for (const QString &id : std::as_const(ids))
+            QVERIFY(engine.cancel(id));
+        QVERIFY(!engine.cancel(QStringLiteral("gen_unknown")));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 4, 10'000);
+        for (const QList<QVariant> &args : std::as_const(finished))
+            QCOMPARE(args.at(0).value<GenerationResult>().state, FinalState::Cancelled);
+        QVERIFY(!engine.cancel(ids.constFirst())); // ended: no longer running here
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_LocalEngine)
+#include "tst_localengine.moc"
