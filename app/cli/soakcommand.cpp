@@ -11,6 +11,7 @@
 #include "runtime/enginestack.h"
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
+#include "sim/simulatorthread.h"
 #include "store/masking.h"
 #include "store/store.h"
 
@@ -55,8 +56,9 @@ double toMs(microseconds us) { return static_cast<double>(us.count()) / 1000.0; 
 struct Lane
 {
     QString scenario;
-    std::unique_ptr<ProviderSimulator> sim;
-    std::unique_ptr<EngineStack> stack; // after sim: destroyed first
+    std::unique_ptr<SimulatorThread> simThread; // the provider's side, off the engine's loop
+    ProviderSimulator *sim = nullptr;
+    std::unique_ptr<EngineStack> stack; // after the simulator: destroyed first
 };
 
 struct Check
@@ -139,8 +141,9 @@ int runSoak(const QStringList &arguments)
         }
         Lane lane;
         lane.scenario = scenario->name;
-        lane.sim = std::make_unique<ProviderSimulator>();
-        if (!lane.sim->start(0, &why)) {
+        lane.simThread = std::make_unique<SimulatorThread>();
+        lane.sim = &lane.simThread->simulator();
+        if (!lane.simThread->start(0, &why)) {
             err << "bullpen-cli soak: " << why << "\n";
             return 2;
         }

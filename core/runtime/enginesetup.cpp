@@ -26,24 +26,10 @@ EngineSetup::EngineSetup(QObject *parent)
 EngineSetup::~EngineSetup()
 {
     m_engine.reset(); // every stage shut down while the clients and the simulator still exist
-    stopSimulator();
+    m_simulatorThread.reset();
+    m_simulator = nullptr;
     if (m_store)
         m_store->flush();
-}
-
-void EngineSetup::stopSimulator()
-{
-    if (!m_simulator)
-        return;
-    if (m_simulatorThread) {
-        // Its sockets and timers belong to its thread: destroy it there, then end the thread.
-        ProviderSimulator *sim = m_simulator.release();
-        QMetaObject::invokeMethod(sim, [sim] { delete sim; }, Qt::BlockingQueuedConnection);
-        m_simulatorThread->quit();
-        m_simulatorThread->wait();
-        m_simulatorThread.reset();
-    }
-    m_simulator.reset();
 }
 
 QString EngineSetup::defaultSettingsFile()
@@ -118,26 +104,13 @@ bool EngineSetup::init(const SetupOptions &options)
         }
         // On a thread of its own: the provider's side of every exchange never competes with the
         // engine's deadlines for the engine's event loop (a real provider is another machine).
-        m_simulator = std::make_unique<ProviderSimulator>();
-        m_simulatorThread = std::make_unique<QThread>();
-        m_simulatorThread->setObjectName(QStringLiteral("bullpen-simulator"));
-        m_simulator->moveToThread(m_simulatorThread.get());
-        m_simulatorThread->start();
-        bool started = false;
-        ProviderSimulator *sim = m_simulator.get();
-        const quint16 port = options.simulatorPort;
-        QMetaObject::invokeMethod(
-            sim,
-            [sim, port, &started, &why] {
-                ProviderSimulator::yieldToOtherThreads();
-                started = sim->start(port, &why);
-            },
-            Qt::BlockingQueuedConnection);
-        if (!started) {
+        m_simulatorThread = std::make_unique<SimulatorThread>();
+        if (!m_simulatorThread->start(options.simulatorPort, &why)) {
             m_errors << ConfigError{QStringLiteral("simulator"), why + QStringLiteral("; choose another port")};
-            stopSimulator();
+            m_simulatorThread.reset();
             return false;
         }
+        m_simulator = &m_simulatorThread->simulator();
         if (!m_settings.storyboard.fallbackChosen) {
             // Against the simulator, with no relief provider chosen anywhere, run the relief path of the
             // source write-up (Gemini primary, Qwen relief) so that scenarios show it. Real providers

@@ -6,6 +6,7 @@
 #include "enginestack.h"
 #include "localengine.h"
 #include "sim/providersimulator.h"
+#include "sim/simulatorthread.h"
 #include "store/masking.h"
 #include "store/store.h"
 
@@ -58,7 +59,7 @@ public:
     const Settings &settings() const { return m_settings; }
     StagePolicy storyboardPolicy() const { return m_settings.storyboardPolicy(); }
     bool usingSimulator() const { return m_simulator != nullptr; }
-    ProviderSimulator *simulator() const { return m_simulator.get(); }
+    ProviderSimulator *simulator() const { return m_simulator; }
     // The engine: start, cancel, events and results, whichever thread it runs on.
     LocalEngine &engine() const { return *m_engine; }
     // Only with engineThreads == 0, for tests and tools that drive the parts on their own thread:
@@ -101,10 +102,8 @@ private:
     std::unique_ptr<Store> m_store;
     std::optional<Masking> m_masking;
 
-    void stopSimulator();
-
-    std::unique_ptr<QThread> m_simulatorThread;
-    std::unique_ptr<ProviderSimulator> m_simulator; // lives in m_simulatorThread
+    std::unique_ptr<SimulatorThread> m_simulatorThread;
+    ProviderSimulator *m_simulator = nullptr; // m_simulatorThread's
     std::unique_ptr<LocalEngine> m_engine;
 };
 

@@ -126,10 +126,14 @@ ProviderSimulator::~ProviderSimulator()
 
 bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
 {
-    const QByteArray bearer = "Bearer " + m_key;
-    return headerValue(request, "x-goog-api-key") == m_key || headerValue(request, "x-api-key") == m_key
-           || headerValue(request, "authorization") == bearer || headerValue(request, "x-sim-key") == m_key
-           || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == m_key;
+    const QByteArray key = [this] {
+        const QMutexLocker lock(&m_lock);
+        return m_key;
+    }();
+    const QByteArray bearer = "Bearer " + key;
+    return headerValue(request, "x-goog-api-key") == key || headerValue(request, "x-api-key") == key
+           || headerValue(request, "authorization") == bearer || headerValue(request, "x-sim-key") == key
+           || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key;
 }
 
 namespace {
@@ -301,7 +305,11 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
 {
     m_requestBytes[socket] = 0; // this request is whole: the next one counts from zero
     const QString path = request.url().path();
-    if (!m_key.isEmpty() && !carriesKey(request)) {
+    const bool keyed = [this] {
+        const QMutexLocker lock(&m_lock);
+        return !m_key.isEmpty();
+    }();
+    if (keyed && !carriesKey(request)) {
         // A per-run key (the embedded simulator): another local user's requests, scripted or not,
         // are refused before they can touch counters or scenarios.
         writeJson(socket, 401, R"({"error":{"message":"this simulator belongs to another process; its key is required"}})");

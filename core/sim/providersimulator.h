@@ -29,7 +29,8 @@ namespace bullpen {
 // connection without a byte; every delayed write first checks that the client is still there.
 //
 // It may serve from a thread of its own (EngineSetup runs the embedded one so, off the engine's threads):
-// setScenario, setRoles, scenario, counters, countersJson and resetCounters are safe from any thread;
+// setRequiredKey, setScenario, setRoles, scenario, counters, countersJson and resetCounters are safe from
+// any thread;
 // start() and everything else belong to the thread the simulator lives in.
 class ProviderSimulator final : public QAbstractHttpServer
 {
@@ -39,7 +40,11 @@ public:
 
     // With a key, every request must carry it (the provider's own key header, or x-sim-key for
     // /_sim/*); others get 401. Without one, any key is accepted (a simulator for tests and SDKs).
-    void setRequiredKey(const QByteArray &key) { m_key = key; }
+    void setRequiredKey(const QByteArray &key)
+    {
+        const QMutexLocker lock(&m_lock);
+        m_key = key;
+    }
 
     struct Counters
     {

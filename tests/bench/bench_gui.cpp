@@ -40,6 +40,9 @@ int main(int argc, char *argv[])
     o.settingsFile = dir.filePath(QStringLiteral("none.json"));
     o.keyFile = dir.filePath(QStringLiteral("none.env"));
     o.environment = QProcessEnvironment();
+    // Engine threads as the console runs them (BULLPEN_ENGINE_THREADS, else the cores); 0 = on the GUI thread.
+    const int threads = argc > 3 ? QString::fromLatin1(argv[3]).toInt() : LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment());
+    o.engineThreads = threads;
     EngineSetup engine;
     if (!engine.init(o)) {
         out << "bench_gui: " << engine.errors().constFirst().toString() << "\n";
@@ -80,9 +83,10 @@ int main(int argc, char *argv[])
         beat.stop();
         QObject::disconnect(c);
     }
-    out << QStringLiteral("GUI event-loop stall while Generate ×%1 runs (%2 runs, scenario flaky, Live view open), heartbeat lateness ms:\n")
+    out << QStringLiteral("GUI event-loop stall while Generate ×%1 runs (%2 runs, scenario flaky, Live view open, %3), heartbeat lateness ms:\n")
                .arg(count)
-               .arg(runs);
+               .arg(runs)
+               .arg(threads > 0 ? QStringLiteral("%1 engine threads").arg(threads) : QStringLiteral("engine on the GUI thread"));
     out << "  " << late.summary(2) << "\n";
     return 0;
 }
