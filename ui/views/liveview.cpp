@@ -42,6 +42,9 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     connect(tick, &QTimer::timeout, m_table->viewport(), qOverload<>(&QWidget::update));
     tick->start();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Fit the rows on screen only: by default Qt lays out the text of up to 1,000 rows per column after
+    // every batch of changes, which stalled the GUI for ~300 ms under Generate ×200.
+    m_table->horizontalHeader()->setResizeContentsPrecision(0);
 
     m_timeline = new TimelineWidget;
 
