@@ -847,6 +847,57 @@ private Q_SLOTS:
         QCOMPARE(discarded.lateBy, std::chrono::microseconds(0));
         QVERIFY(discarded.wouldHaveSucceeded);
     }
+
+    // SPEC 12.3: the whole answer arrived 10 ms before the deadline; reading it (a 6 MB body on a pool
+    // thread) ends 200 ms after. The deadline does not abort it meanwhile, and it is accepted.
+    void answerWhoseLastByteCameInTime_isAcceptedAfterALongRead()
+    {
+        ManualClock clock;
+        HeldGenerator generator;
+        AttemptSpec spec;
+        spec.attemptId = 1;
+        spec.stageStart = clock.now();
+        spec.deadline = clock.now() + 5s;
+        AttemptRunner runner(clock, generator, spec);
+        QSignalSpy finished(&runner, &AttemptRunner::finished);
+        runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        QVERIFY(generator.context);
+        generator.context->noteRequestSent();
+        clock.advance(4990ms);
+        generator.context->noteAnswerComplete(clock.now()); // the adapter: last byte in, parsing starts
+        clock.advance(200ms);                               // the deadline passes while it parses
+        QCOMPARE(finished.size(), 0);                       // not aborted
+        QCOMPARE(generator.context->cancelHandlersRun(), 0);
+        generator.context->deliver(Step::ok(0ms).response.value());
+        QCOMPARE(finished.size(), 1);
+        const auto outcome = finished.first().first().value<AttemptOutcome>();
+        QVERIFY2(outcome.record.success, qPrintable(outcome.record.failure ? outcome.record.failure->detail : QString()));
+        QCOMPARE(outcome.record.abortedBy, AbortReason::None);
+    }
+
+    // The same answer whose last byte came 1 ms after the deadline is refused, even if read at once.
+    void answerWhoseLastByteCameLate_isRefused()
+    {
+        ManualClock clock;
+        HeldGenerator generator;
+        AttemptSpec spec;
+        spec.attemptId = 1;
+        spec.stageStart = clock.now();
+        spec.deadline = clock.now() + 5s;
+        DeafAtClock deaf(clock, spec.deadline); // the deadline timer is late: the answer gets in first
+        AttemptRunner runner(deaf, generator, spec);
+        QSignalSpy finished(&runner, &AttemptRunner::finished);
+        runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        generator.context->noteRequestSent();
+        clock.advance(5001ms);
+        generator.context->noteAnswerComplete(clock.now());
+        generator.context->deliver(Step::ok(0ms).response.value());
+        QCOMPARE(finished.size(), 1);
+        const auto outcome = finished.first().first().value<AttemptOutcome>();
+        QVERIFY(!outcome.record.success);
+        QCOMPARE(outcome.record.failure->kind, FailureKind::TIMEOUT);
+        QVERIFY2(outcome.record.failure->detail.contains(QStringLiteral("1 ms after")), qPrintable(outcome.record.failure->detail));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_GenerationService)

@@ -5,8 +5,11 @@
 #include "hostileserver.h"
 #include "loopbackrig.h"
 #include "runtime/enginesetup.h"
+#include "sim/simwire.h"
+#include "sim/storyboardsynth.h"
 
 #include <QFile>
+#include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
@@ -241,6 +244,64 @@ private Q_SLOTS:
         QVERIFY2(r->failure->detail.contains(u"after the request was sent, before any byte of its answer"), qPrintable(r->failure->detail));
         QVERIFY(!r->failure->detail.contains(u"Unknown error"));
         QCOMPARE(r->attempts.first().requestsSent, 1);
+    }
+
+    // SPEC 12.3: a 6 MB answer whose last byte arrives well before its deadline is accepted, however long
+    // it takes to read; it is read off the engine thread, so another attempt's deadline that falls due
+    // meanwhile is served on time.
+    void largeAnswerInTimeIsAcceptedWhileOtherDeadlinesHold()
+    {
+        const QString story = QStringLiteral("A fox learns to sail. The sea is rough. A gull helps. They reach the island.");
+        QByteArray body = SimWire::body(Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
+                                        QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact)),
+                                        SimWire::Ending::Stop, TokenUsage{100, 200});
+        QVERIFY(body.endsWith('}'));
+        body.chop(1);
+        // Padding that is slow to read for its size (small objects), so that reading outlasts the transfer.
+        body += ",\"padding\":[" + QByteArray("{\"k\":1},").repeated(6 * 1024 * 1024 / 8) + "0]}";
+        QVERIFY(body.size() > 6 * 1024 * 1024);
+        Arena arena(Mode::Fixed, Provider::Gemini, std::nullopt, false,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        arena.hostile.setAnswerDelay(700ms);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        LoopbackRig &rig = *arena.rig;
+        // The others: OpenAI on the simulator, hanging, due every 3 ms from 690 to 807 ms, so that some
+        // fall due while the answer is being read, whenever exactly that is.
+        QString why;
+        rig.simulator().setScenario(*Scenario::load(QStringLiteral("primary-hang"), &why));
+        rig.simulator().setRoles(Provider::OpenAI, std::nullopt);
+
+        QSignalSpy finished(&rig.service(), &StoryboardGenerationService::finished);
+        StagePolicy large = StagePolicy::relief(Provider::Gemini, std::nullopt);
+        large.primaryTimeout = 3000ms;
+        rig.service().start(StoryboardRequest::forStory(story, QStringLiteral("u")), large);
+        const int hangingCount = 40;
+        for (int i = 0; i < hangingCount; ++i) {
+            StagePolicy hanging = StagePolicy::relief(Provider::OpenAI, std::nullopt);
+            hanging.primaryTimeout = std::chrono::milliseconds(690 + 3 * i);
+            rig.service().start(StoryboardRequest::forStory(story, QStringLiteral("u")), hanging);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1 + hangingCount, 30'000);
+        std::optional<StoryboardResult> big;
+        double worstLateMs = 0;
+        for (const QList<QVariant> &args : std::as_const(finished)) {
+            const auto r = args.first().value<StoryboardResult>();
+            const AttemptRecord &a = r.attempts.first();
+            if (a.provider == Provider::Gemini) {
+                big = r;
+                continue;
+            }
+            QCOMPARE(a.failure->kind, FailureKind::TIMEOUT);
+            worstLateMs = std::max(worstLateMs, double((*a.cancelledAt - a.deadline).count()) / 1000.0);
+        }
+        QVERIFY(big);
+        QVERIFY2(big->state == FinalState::Succeeded, qPrintable(big->failure ? big->failure->detail : QString()));
+        // Transfer and reading took this long after the server began to answer at 700 ms; had the
+        // reading held the engine thread, a deadline due as it began would be late by about as much.
+        const double readMs = double(big->attempts.first().duration.count()) / 1000.0 - 700.0;
+        qInfo("6 MB answer: transferred and read %.1f ms after the server began; worst lateness of %d deadlines around it: %.2f ms",
+              readMs, hangingCount, worstLateMs);
+        QVERIFY2(worstLateMs < readMs / 2, qPrintable(QStringLiteral("a deadline was %1 ms late while a %2 ms read ran").arg(worstLateMs).arg(readMs)));
     }
 
     // A provider's copy of the guard's marker header is removed: it cannot forge a verdict.

@@ -6,6 +6,7 @@
 #include "failure/providerresponse.h"
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace bullpen {
@@ -42,6 +43,14 @@ public:
     bool delivered() const { return m_delivered; }
     // Adapters call this from QNetworkReply::requestSent; more than one is a hidden retry (SPEC 4.4).
     void noteRequestSent() { ++m_requestsSent; }
+    // The last byte of the answer is here (SPEC 12.3): the attempt is on time if this is before its
+    // deadline, however long reading the answer then takes. The deadline no longer aborts it.
+    void noteAnswerComplete(Clock::time_point at)
+    {
+        if (!m_answerCompleteAt)
+            m_answerCompleteAt = at;
+    }
+    std::optional<Clock::time_point> answerCompleteAt() const { return m_answerCompleteAt; }
     int requestsSent() const { return m_requestsSent; }
 
     // --- runner side
@@ -60,6 +69,7 @@ private:
     DeliveryHandler m_deliveryHandler;
     int m_handlersRun = 0;
     int m_requestsSent = 0;
+    std::optional<Clock::time_point> m_answerCompleteAt;
     bool m_delivered = false;
 };
 

@@ -6,9 +6,12 @@
 #include "networkpool.h"
 #include "oneshotbody.h"
 
+#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
+#include <QPromise>
+#include <QThreadPool>
 
 namespace bullpen {
 
@@ -152,6 +155,9 @@ void HttpExchange::onFinished()
     if (m_done)
         return;
     m_done = true;
+    // The last byte is here: whether the attempt is on time is decided now (SPEC 12.3). The engine's
+    // clock is std::chrono::steady_clock (SteadyClock), the only clock this adapter runs under.
+    m_context->noteAnswerComplete(std::chrono::steady_clock::now());
     if (!m_tooLarge && m_reply->isOpen())
         onReadyRead(); // whatever is left in the buffer (an aborted reply is already closed)
 
@@ -186,10 +192,39 @@ void HttpExchange::onFinished()
             if (!m_decoder->terminated())
                 r.bodyTruncated = true;
         } else if (error == QNetworkReply::NoError) {
+            if (m_body.size() >= kParseOffLoopBytes) {
+                parseOffLoop(std::move(r));
+                return;
+            }
             m_format.parseBody(m_body, r);
         }
     }
     finishWith(std::move(r));
+}
+
+void HttpExchange::parseOffLoop(ProviderResponse response)
+{
+    // A large body (an image, a padded answer) is read on a pool thread: the engine thread goes on
+    // aborting other attempts at their deadlines meanwhile. The connection is free already; the task
+    // owns everything it reads (its own copy of the stateless wire format, the body), so it may outlive
+    // this exchange, whose watcher then simply never reports.
+    QObject::disconnect(m_reply.get(), nullptr, this, nullptr);
+    m_reply.reset();
+    releaseLease();
+    auto promise = std::make_shared<QPromise<ProviderResponse>>();
+    auto *watcher = new QFutureWatcher<ProviderResponse>(this);
+    connect(watcher, &QFutureWatcher<ProviderResponse>::finished, this, [this, watcher] {
+        ProviderResponse parsed = watcher->future().result();
+        finishWith(std::move(parsed));
+    });
+    watcher->setFuture(promise->future());
+    std::shared_ptr<const WireFormat> format(WireFormat::create(m_context->provider()));
+    QThreadPool::globalInstance()->start([promise, format, body = std::move(m_body), response = std::move(response)]() mutable {
+        promise->start();
+        format->parseBody(body, response);
+        promise->addResult(std::move(response));
+        promise->finish();
+    });
 }
 
 QString HttpExchange::transportDetail(const QString &qtText) const
@@ -209,7 +244,8 @@ QString HttpExchange::transportDetail(const QString &qtText) const
 void HttpExchange::finishWith(ProviderResponse r)
 {
     r.requestsSent = m_context->requestsSent();
-    QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
+    if (m_reply)
+        QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
     m_reply.reset();
     releaseLease(); // the connection is free for the next request
     auto context = std::move(m_context);

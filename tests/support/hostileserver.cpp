@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "hostileserver.h"
 
+#include <QPointer>
+
 #include <QMutexLocker>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -137,10 +139,16 @@ private:
                         + QByteArray::number(body.size()) + "\r\n\r\n" + body);
             return;
         }
-        case M::Fixed:
-            send(s, m_owner->m_answer);
-            s->disconnectFromHost();
+        case M::Fixed: {
+            QPointer<QTcpSocket> guarded(s);
+            QTimer::singleShot(m_owner->m_answerDelay, Qt::PreciseTimer, s, [this, guarded] {
+                if (!guarded)
+                    return;
+                send(guarded, m_owner->m_answer);
+                guarded->disconnectFromHost();
+            });
             return;
+        }
         }
     }
 

@@ -36,6 +36,8 @@ public:
     bool start(QString *error);
     QUrl baseUrl() const; // http://127.0.0.1:PORT
     void setAnswer(const QByteArray &raw) { m_answer = raw; }
+    // Fixed mode: wait this long after the request head before answering.
+    void setAnswerDelay(std::chrono::milliseconds delay) { m_answerDelay = delay; }
 
     using Clock = std::chrono::steady_clock;
     struct Record
@@ -52,6 +54,7 @@ private:
     friend class HostileWorker;
     Mode m_mode;
     QByteArray m_answer;
+    std::chrono::milliseconds m_answerDelay{0};
     QThread m_thread;
     QObject *m_home = nullptr;
     QObject *m_worker = nullptr;
