@@ -3,7 +3,11 @@
 // caller's thread in order; cancel reaches the thread a generation lives on.
 #include "runtime/enginesetup.h"
 
+#include <QCryptographicHash>
 #include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -125,6 +129,45 @@ private Q_SLOTS:
         // Recorded from both threads into the one store.
         QVERIFY(setup->store()->flush());
         QCOMPARE(setup->store()->count(HistoryFilter{}), qint64(count));
+    }
+
+    // The comic is written off the engine thread, content-addressed and owner-only; a folder that cannot
+    // take it fails the generation with what to do.
+    void comicIsStoredOrTheFailureSaysWhy()
+    {
+        QTemporaryDir dir;
+        auto setup = engineOn(dir, QStringLiteral("healthy"), 2);
+        QVERIFY(setup->errors().isEmpty());
+        QSignalSpy finished(&setup->engine(), &EngineClient::finished);
+        GenerationRequest g;
+        g.story = QStringLiteral("A kite escapes into the clouds. A girl follows it. She finds a sky garden. She flies home.");
+        g.fresh = true;
+        setup->engine().start(g);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20'000);
+        const auto ok = finished.takeFirst().first().value<GenerationResult>();
+        QCOMPARE(ok.state, FinalState::Succeeded);
+        QFile comic(ok.imagePath);
+        QVERIFY2(comic.open(QIODevice::ReadOnly), qPrintable(ok.imagePath));
+        QCOMPARE(QString::fromLatin1(QCryptographicHash::hash(comic.readAll(), QCryptographicHash::Sha256).toHex()), ok.imageSha256);
+        QVERIFY(ok.imagePath.contains(ok.imageSha256));
+        QCOMPARE(comic.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther),
+                 QFileDevice::Permissions());
+        comic.close();
+
+        // The images folder is a file now: nothing can be written under it (root ignores permissions).
+        const QString images = QFileInfo(QFileInfo(ok.imagePath).path()).path();
+        QVERIFY(QDir(images).removeRecursively());
+        QFile blocker(images);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        g.story = QStringLiteral("A different story: a snail races a train. The snail wins. Nobody believes it. The train sulks.");
+        setup->engine().start(g);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20'000);
+        const auto failed = finished.takeFirst().first().value<GenerationResult>();
+        QCOMPARE(failed.state, FinalState::Failed);
+        QCOMPARE(failed.failure->kind, FailureKind::INTERNAL);
+        QVERIFY2(failed.failure->detail.contains(QStringLiteral("cannot write the image")), qPrintable(failed.failure->detail));
+        QVERIFY(failed.failure->detail.contains(QStringLiteral("free space or fix")));
     }
 
     void cancelReachesTheThread()

@@ -8,6 +8,9 @@
 
 #include <QCryptographicHash>
 #include <QDateTime>
+#include <QFutureWatcher>
+#include <QPromise>
+#include <QThreadPool>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -51,6 +54,8 @@ GenerationPipeline::GenerationPipeline(Clock &clock, StoryboardGenerationService
 
 GenerationPipeline::~GenerationPipeline()
 {
+    if (m_storage)
+        m_storage->waitForDone(); // a write in progress ends; its watcher, our child, never reports
     for (StoryboardGenerationService *s : {&m_storyboard, &m_captions, &m_image})
         disconnect(s, nullptr, this, nullptr);
 }
@@ -211,32 +216,64 @@ void GenerationPipeline::onImageDone(const StoryboardResult &ir)
         finish(run, ir.state, ir.failure, Stage::Image);
         return;
     }
-    // Storage: content-addressed, written atomically.
-    const QByteArray digest = QCryptographicHash::hash(ir.image, QCryptographicHash::Sha256).toHex();
-    run.result.imageSha256 = QString::fromLatin1(digest);
-    if (!m_options.imageDir.isEmpty()) {
-        const QString ext = ir.imageMime == u"image/jpeg" ? QStringLiteral("jpg") : ir.imageMime == u"image/webp" ? QStringLiteral("webp")
-                                                                                                                    : QStringLiteral("png");
-        const QString dir = QDir(m_options.imageDir).filePath(QString::fromLatin1(digest.left(2)));
-        const QString path = QDir(dir).filePath(QString::fromLatin1(digest) + QLatin1Char('.') + ext);
-        if (!QFile::exists(path)) {
-            // Owner-only (0600 from open(2)): with content storage off, the comic is the story's only trace.
+    // Storage: content-addressed, written atomically, off the engine thread (hashing a comic and the
+    // fsync of a new file take milliseconds that other attempts' deadlines need, SPEC 12.3).
+    struct Stored
+    {
+        QString sha256;
+        QString path;
+        QString error;
+    };
+    if (m_options.imageDir.isEmpty()) { // nothing to write (no store): only the digest, here
+        run.result.imageSha256 = QString::fromLatin1(QCryptographicHash::hash(ir.image, QCryptographicHash::Sha256).toHex());
+        finish(run, FinalState::Succeeded, std::nullopt, Stage::Image);
+        return;
+    }
+    if (!m_storage) {
+        m_storage = std::make_unique<QThreadPool>();
+        m_storage->setMaxThreadCount(1);
+    }
+    auto promise = std::make_shared<QPromise<Stored>>();
+    auto *watcher = new QFutureWatcher<Stored>(this);
+    const QString id = run.result.generationId;
+    connect(watcher, &QFutureWatcher<Stored>::finished, this, [this, watcher, id] {
+        watcher->deleteLater();
+        const Stored stored = watcher->future().result();
+        const auto found = m_runs.find(id);
+        if (found == m_runs.end())
+            return;
+        Run &r = *found->second;
+        r.result.imageSha256 = stored.sha256;
+        if (!stored.error.isEmpty()) {
+            finish(r, FinalState::Failed, Failure{FailureKind::INTERNAL, stored.error, false, {}}, Stage::Image);
+            return;
+        }
+        r.result.imagePath = stored.path;
+        finish(r, FinalState::Succeeded, std::nullopt, Stage::Image);
+    });
+    watcher->setFuture(promise->future());
+    m_storage->start([promise, image = ir.image, mime = ir.imageMime, imageDir = m_options.imageDir] {
+        promise->start();
+        Stored out;
+        const QByteArray digest = QCryptographicHash::hash(image, QCryptographicHash::Sha256).toHex();
+        out.sha256 = QString::fromLatin1(digest);
+        {
+            const QString ext = mime == u"image/jpeg" ? QStringLiteral("jpg") : mime == u"image/webp" ? QStringLiteral("webp") : QStringLiteral("png");
+            const QString dir = QDir(imageDir).filePath(QString::fromLatin1(digest.left(2)));
+            const QString path = QDir(dir).filePath(QString::fromLatin1(digest) + QLatin1Char('.') + ext);
             QString why;
-            if (!PrivateFiles::ensureDirectory(m_options.imageDir, &why) || !PrivateFiles::ensureDirectory(dir, &why)
-                || !PrivateFiles::replace(path, ir.image, &why)) {
-                finish(run, FinalState::Failed,
-                       Failure{FailureKind::INTERNAL,
-                               QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions")
-                                   .arg(path, why),
-                               false,
-                               {}},
-                       Stage::Image);
-                return;
+            // Owner-only (0600 from open(2)): with content storage off, the comic is the story's only trace.
+            if (!QFile::exists(path)
+                && (!PrivateFiles::ensureDirectory(imageDir, &why) || !PrivateFiles::ensureDirectory(dir, &why)
+                    || !PrivateFiles::replace(path, image, &why))) {
+                out.error = QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions").arg(path, why);
+            } else {
+                out.path = path;
             }
         }
-        run.result.imagePath = path;
-    }
-    finish(run, FinalState::Succeeded, std::nullopt, Stage::Image);
+        promise->addResult(out);
+        promise->finish();
+    });
 }
 
 void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failure> failure, Stage stage)

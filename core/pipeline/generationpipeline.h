@@ -8,6 +8,7 @@
 #include "generationresult.h"
 
 #include <QObject>
+#include <QThreadPool>
 
 #include <map>
 #include <memory>
@@ -87,6 +88,7 @@ private:
     Store *m_store = nullptr;
     const Masking *m_masking = nullptr;
     std::map<QString, std::unique_ptr<Run>> m_runs;
+    std::unique_ptr<QThreadPool> m_storage; // writes comics off the engine thread
 };
 
 } // namespace bullpen
