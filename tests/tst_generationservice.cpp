@@ -862,8 +862,9 @@ private Q_SLOTS:
         QSignalSpy finished(&runner, &AttemptRunner::finished);
         runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
         QVERIFY(generator.context);
-        generator.context->noteRequestSent();
-        clock.advance(4990ms);
+        clock.advance(3ms);
+        generator.context->noteRequestSent(); // on the wire 3 ms after the attempt started
+        clock.advance(4987ms);
         generator.context->noteAnswerComplete(clock.now()); // the adapter: last byte in, parsing starts
         clock.advance(200ms);                               // the deadline passes while it parses
         QCOMPARE(finished.size(), 0);                       // not aborted
@@ -873,6 +874,7 @@ private Q_SLOTS:
         const auto outcome = finished.first().first().value<AttemptOutcome>();
         QVERIFY2(outcome.record.success, qPrintable(outcome.record.failure ? outcome.record.failure->detail : QString()));
         QCOMPARE(outcome.record.abortedBy, AbortReason::None);
+        QCOMPARE(outcome.record.sentAt, std::optional<std::chrono::microseconds>(3ms));
     }
 
     // The same answer whose last byte came 1 ms after the deadline is refused, even if read at once.

@@ -7,11 +7,12 @@ Q_LOGGING_CATEGORY(lcAttempt, "bullpen.attempt")
 
 namespace bullpen {
 
-AttemptContext::AttemptContext(quint64 attemptId, Provider provider, Role role, Clock::time_point deadline)
+AttemptContext::AttemptContext(quint64 attemptId, Provider provider, Role role, Clock::time_point deadline, const Clock *clock)
     : m_id(attemptId)
     , m_provider(provider)
     , m_role(role)
     , m_deadline(deadline)
+    , m_clock(clock)
 {
 }
 

@@ -24,7 +24,8 @@ public:
     using CancelHandler = std::function<void()>;
     using DeliveryHandler = std::function<void(ProviderResponse)>;
 
-    AttemptContext(quint64 attemptId, Provider provider, Role role, Clock::time_point deadline);
+    // With a clock, the context stamps when the request left and lets adapters read the time.
+    AttemptContext(quint64 attemptId, Provider provider, Role role, Clock::time_point deadline, const Clock *clock = nullptr);
     AttemptContext(const AttemptContext &) = delete;
     AttemptContext &operator=(const AttemptContext &) = delete;
 
@@ -42,7 +43,15 @@ public:
     void deliver(ProviderResponse response);
     bool delivered() const { return m_delivered; }
     // Adapters call this from QNetworkReply::requestSent; more than one is a hidden retry (SPEC 4.4).
-    void noteRequestSent() { ++m_requestsSent; }
+    void noteRequestSent()
+    {
+        if (++m_requestsSent == 1 && m_clock)
+            m_firstSentAt = m_clock->now();
+    }
+    // When the (first) request had been written to the connection.
+    std::optional<Clock::time_point> firstSentAt() const { return m_firstSentAt; }
+    // The attempt's clock (std::chrono::steady_clock without one).
+    Clock::time_point now() const { return m_clock ? m_clock->now() : std::chrono::steady_clock::now(); }
     // The last byte of the answer is here (SPEC 12.3): the attempt is on time if this is before its
     // deadline, however long reading the answer then takes. The deadline no longer aborts it.
     void noteAnswerComplete(Clock::time_point at)
@@ -69,6 +78,8 @@ private:
     DeliveryHandler m_deliveryHandler;
     int m_handlersRun = 0;
     int m_requestsSent = 0;
+    const Clock *m_clock;
+    std::optional<Clock::time_point> m_firstSentAt;
     std::optional<Clock::time_point> m_answerCompleteAt;
     bool m_delivered = false;
 };

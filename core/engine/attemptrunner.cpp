@@ -37,7 +37,7 @@ void AttemptRunner::start(const StoryboardRequest &request)
     Q_ASSERT(!m_context);
     m_startedAt = m_clock.now();
     m_running = true;
-    m_context = std::make_shared<AttemptContext>(m_spec.attemptId, m_generator.provider(), m_spec.role, m_spec.deadline);
+    m_context = std::make_shared<AttemptContext>(m_spec.attemptId, m_generator.provider(), m_spec.role, m_spec.deadline, &m_clock);
     m_context->setDeliveryHandler([self = QPointer<AttemptRunner>(this)](ProviderResponse response) {
         if (self)
             self->onDelivered(std::move(response));
@@ -166,6 +166,8 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
     if (m_cancelledAt)
         r.cancelledAt = offset(*m_cancelledAt);
     r.requestsSent = m_context->requestsSent();
+    if (const auto sent = m_context->firstSentAt())
+        r.sentAt = offset(*sent);
     if (response) {
         r.httpStatus = response->httpStatus;
         r.tokens = response->usage;

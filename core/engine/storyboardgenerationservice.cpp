@@ -237,6 +237,7 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
     done.tokens = rec.tokens;
     done.abortedBy = rec.abortedBy;
     done.cancelledAt = rec.cancelledAt;
+    done.sentAt = rec.sentAt;
     done.cancelHandlersRun = rec.cancelHandlersRun;
     done.requestsSent = rec.requestsSent;
     emitEvent(run, done);

@@ -31,6 +31,7 @@ QJsonObject AttemptRecord::toJson() const
         {QStringLiteral("duration_ms"), toMs(duration)},
         {QStringLiteral("deadline_ms"), toMs(deadline)},
         {QStringLiteral("cancelled_at_ms"), cancelledAt ? QJsonValue(toMs(*cancelledAt)) : QJsonValue()},
+        {QStringLiteral("sent_at_ms"), sentAt ? QJsonValue(toMs(*sentAt)) : QJsonValue()},
         {QStringLiteral("aborted_by"), toId(abortedBy)},
         {QStringLiteral("requests_sent"), requestsSent},
         {QStringLiteral("tokens_in"), tokenValue(tokens.input)},

@@ -30,6 +30,7 @@ struct AttemptRecord
     std::chrono::microseconds duration{0};
     std::chrono::microseconds deadline{0};
     std::optional<std::chrono::microseconds> cancelledAt;
+    std::optional<std::chrono::microseconds> sentAt; // when the request had been written (absent: never sent)
     AbortReason abortedBy = AbortReason::None;
     int cancelHandlersRun = 0;
     int requestsSent = 0;

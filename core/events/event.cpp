@@ -175,6 +175,7 @@ struct Writer
         o.insert(QStringLiteral("detail"), e.detail);
         o.insert(QStringLiteral("aborted_by"), toId(e.abortedBy));
         o.insert(QStringLiteral("cancelled_at_ms"), orNull(e.cancelledAt, [](microseconds us) { return toMs(us); }));
+        o.insert(QStringLiteral("sent_at_ms"), orNull(e.sentAt, [](microseconds us) { return toMs(us); }));
         o.insert(QStringLiteral("cancel_handlers_run"), e.cancelHandlersRun);
         o.insert(QStringLiteral("requests_sent"), e.requestsSent);
     }
@@ -282,6 +283,8 @@ std::optional<EventBody> readBody(const QString &type, Reader &r)
         e.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
         if (auto c = r.optNumber("cancelled_at_ms"))
             e.cancelledAt = fromMs(*c);
+        if (auto c = r.optNumber("sent_at_ms"))
+            e.sentAt = fromMs(*c);
         e.cancelHandlersRun = static_cast<int>(r.optNumber("cancel_handlers_run").value_or(0));
         e.requestsSent = static_cast<int>(r.optNumber("requests_sent").value_or(0));
         return e;

@@ -78,6 +78,7 @@ struct AttemptCompleted
     QString detail;
     AbortReason abortedBy = AbortReason::None;
     std::optional<std::chrono::microseconds> cancelledAt; // offset when the cancel handlers had all run
+    std::optional<std::chrono::microseconds> sentAt;      // offset when the request had been written
     int cancelHandlersRun = 0;
     int requestsSent = 0;
 };

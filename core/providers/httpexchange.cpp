@@ -155,9 +155,8 @@ void HttpExchange::onFinished()
     if (m_done)
         return;
     m_done = true;
-    // The last byte is here: whether the attempt is on time is decided now (SPEC 12.3). The engine's
-    // clock is std::chrono::steady_clock (SteadyClock), the only clock this adapter runs under.
-    m_context->noteAnswerComplete(std::chrono::steady_clock::now());
+    // The last byte is here: whether the attempt is on time is decided now (SPEC 12.3).
+    m_context->noteAnswerComplete(m_context->now());
     if (!m_tooLarge && m_reply->isOpen())
         onReadyRead(); // whatever is left in the buffer (an aborted reply is already closed)
 

@@ -233,8 +233,16 @@ int main(int argc, char *argv[])
             if (std::holds_alternative<AttemptStarted>(e.body))
                 lastStartMs = static_cast<double>(monotonicNs() - startNs) / 1e6;
         });
+        Sample sendLag; // each attempt: its request written to the connection, after the attempt started
+        int neverSent = 0;
         QObject::connect(&engine->pipeline(), &GenerationPipeline::finished, &app, [&](const GenerationResult &r) {
             attempts += static_cast<int>(r.attempts().size());
+            for (const AttemptRecord &a : r.attempts()) {
+                if (a.sentAt)
+                    sendLag.add(ms(*a.sentAt - a.startedAt));
+                else
+                    ++neverSent;
+            }
             if (++done == wireCount)
                 QCoreApplication::quit();
         });
@@ -266,6 +274,8 @@ int main(int argc, char *argv[])
         out << QStringLiteral("  the last request reached the provider %1 ms after the first start (the last attempt started at %2 ms)\n")
                    .arg(lastArrivalMs, 0, 'f', 1)
                    .arg(lastStartMs, 0, 'f', 1);
+        out << "  each request written to its connection after its attempt started, ms " << sendLag.summary(1)
+            << QStringLiteral(" (%1 never written)\n").arg(neverSent);
         out << QStringLiteral("  resident memory of the engine: %1 MiB before, %2 MiB with all %3 in flight\n")
                    .arg(rssBefore, 0, 'f', 1)
                    .arg(rssInFlight, 0, 'f', 1)
