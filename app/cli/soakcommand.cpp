@@ -12,6 +12,7 @@
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
+#include "runtime/localengine.h"
 #include "store/masking.h"
 #include "store/store.h"
 
@@ -58,7 +59,9 @@ struct Lane
     QString scenario;
     std::unique_ptr<SimulatorThread> simThread; // the provider's side, off the engine's loop
     ProviderSimulator *sim = nullptr;
-    std::unique_ptr<EngineStack> stack; // after the simulator: destroyed first
+    Settings settings;
+    PipelineOptions options;
+    std::unique_ptr<LocalEngine> engine; // after the simulator: destroyed first
 };
 
 struct Check
@@ -157,11 +160,10 @@ int runSoak(const QStringList &arguments)
         settings.storyboard.primary = *primaryProvider;
         settings.storyboard.fallback = *reliefProvider;
         settings.pipeline.imageTimeout = *pTimeout; // hanging image scenarios wait this long, not 90 s
-        lane.stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
-        PipelineOptions options = EngineStack::optionsFor(settings);
-        options.storyboard = policy;
-        options.settingsDigest = QStringLiteral("soak|") + scenario->name;
-        lane.stack->pipeline().setOptions(options);
+        lane.settings = settings;
+        lane.options = EngineStack::optionsFor(settings);
+        lane.options.storyboard = policy;
+        lane.options.settingsDigest = QStringLiteral("soak|") + scenario->name;
         lanes.push_back(std::move(lane));
     }
 
@@ -180,13 +182,13 @@ int runSoak(const QStringList &arguments)
         }
     }
 
+    // The engine as the console and the service run it: on engine threads (BULLPEN_ENGINE_THREADS, else
+    // the cores), each generation on one of them.
+    const int engineThreads = LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment());
     for (Lane &lane : lanes) {
-        PipelineOptions o = lane.stack->pipeline().options();
-        if (store) {
-            o.imageDir = QDir(storeDir).filePath(QStringLiteral("images"));
-            lane.stack->pipeline().setOptions(o);
-            lane.stack->pipeline().setStore(store.get(), &*masking);
-        }
+        if (store)
+            lane.options.imageDir = QDir(storeDir).filePath(QStringLiteral("images"));
+        lane.engine = std::make_unique<LocalEngine>(lane.settings, lane.options, store.get(), masking ? &*masking : nullptr, engineThreads);
     }
     if (store && parser.isSet(progress)) {
         QObject::connect(store.get(), &Store::finalStatesCommitted, store.get(), [&out](const QStringList &ids) {
@@ -233,13 +235,13 @@ int runSoak(const QStringList &arguments)
     wall.start();
 
     std::function<void()> startNext;
-    std::map<QString, GenerationPipeline *> inFlightIds;
+    std::map<QString, LocalEngine *> inFlightIds;
     bool interrupted = false;
     for (Lane &lane : lanes) {
-        GenerationPipeline *pipeline = &lane.stack->pipeline();
+        LocalEngine *engine = lane.engine.get();
         const QString scenarioName = lane.scenario;
-        QObject::connect(pipeline, &GenerationPipeline::eventRecorded, pipeline, [&](const Event &e) { eventsOf[e.generationId] << e; });
-        QObject::connect(pipeline, &GenerationPipeline::finished, pipeline, [&, scenarioName](const GenerationResult &g) {
+        QObject::connect(engine, &EngineClient::eventRecorded, engine, [&](const Event &e) { eventsOf[e.generationId] << e; });
+        QObject::connect(engine, &EngineClient::finished, engine, [&, scenarioName](const GenerationResult &g) {
             const StoryboardResult &r = g.storyboard;
             if (!finishedIds.insert(g.generationId).second) {
                 ++duplicateFinals;
@@ -324,8 +326,8 @@ int runSoak(const QStringList &arguments)
         request.generationId = StoryboardGenerationService::newGenerationId();
         request.userId = QStringLiteral("soak-user-%1@example.com").arg(qHash(request.generationId) % 50);
         request.fresh = true; // every run does the work; the cache is tested elsewhere
-        inFlightIds[request.generationId] = &lane.stack->pipeline();
-        lane.stack->pipeline().start(request);
+        inFlightIds[request.generationId] = lane.engine.get();
+        lane.engine->start(request);
     };
     // SIGINT/SIGTERM: start nothing more, cancel what is in flight, then report as usual.
     Interrupts interrupts([&] {
@@ -333,8 +335,8 @@ int runSoak(const QStringList &arguments)
         err.flush();
         interrupted = true;
         const auto pending = inFlightIds;
-        for (const auto &[id, pipeline] : pending)
-            pipeline->cancel(id);
+        for (const auto &[id, engine] : pending)
+            engine->cancel(id);
     });
     err << "bullpen-cli soak: " << total << " generations, " << lanes.size() << " scenario(s), concurrency " << inFlight
         << (store ? QStringLiteral(", store ") + store->databasePath() : QString()) << "\n";
