@@ -6,7 +6,7 @@
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
 #include "models/failurehistorymodel.h"
-#include "models/storequeue.h"
+#include "models/historyqueue.h"
 #include "pipeline/comparison.h"
 #include "runtime/enginesetup.h"
 #include "store/historyfiller.h"
@@ -57,7 +57,7 @@ private Q_SLOTS:
     {
         FailureHistoryModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setStore(m_store.get());
+        model.setHistory(m_store.get());
         HistoryFilter failed;
         failed.states = {QStringLiteral("failed")};
         model.setFilter(failed);
@@ -95,7 +95,7 @@ private Q_SLOTS:
 
     void failuresViewFiltersChartsDetailAndExport()
     {
-        StoreQueue queue(m_store.get());
+        HistoryQueue queue(m_store.get());
         FailuresView view(m_store.get(), &queue);
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         QVERIFY(charts.wait(10'000));
@@ -163,7 +163,7 @@ private Q_SLOTS:
 
     void latencyViewLoadsThenUpdatesOneBucket()
     {
-        StoreQueue queue(m_store.get());
+        HistoryQueue queue(m_store.get());
         LatencyView view(m_store.get(), &queue);
         QSignalSpy loaded(&view, &LatencyView::loaded);
         QVERIFY(loaded.wait(10'000)); // the first load, from the constructor
@@ -260,7 +260,7 @@ private Q_SLOTS:
         // Kept: a fresh list over the same store finds it and reopens it.
         ComparisonListModel reopened;
         QAbstractItemModelTester reopenTester(&reopened, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        reopened.setStore(engine.store());
+        reopened.setHistory(engine.history());
         QCOMPARE(reopened.rowCount(), 1);
         QCOMPARE(reopened.at(0).id, c.id);
         QCOMPARE(reopened.index(0, ComparisonListModel::Outcome).data().toString(), QStringLiteral("both valid"));

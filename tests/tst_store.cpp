@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace bullpen;
 using namespace bullpen::test;
 using namespace std::chrono_literals;
@@ -85,8 +87,18 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QString error;
         auto store = Store::open(dir.path(), &error);
+        HistoryReader &history = *store; // what the console sees
+        QCOMPARE(history.oldestGenerationMs(), std::optional<qint64>());
         fill(*store, 45);
         QVERIFY(store->flush(10s));
+        {
+            qint64 oldest = std::numeric_limits<qint64>::max();
+            for (const GenerationRow &r : store->generations(HistoryFilter{}, 100))
+                oldest = std::min(oldest, r.createdAtMs);
+            QCOMPARE(history.oldestGenerationMs(), std::optional<qint64>(oldest));
+        }
+        const auto byState = history.countBy(HistoryGroup::State, HistoryFilter{});
+        QCOMPARE(byState.size(), 2);
         HistoryFilter failed;
         failed.states = {QStringLiteral("failed")};
         QCOMPARE(store->generations(failed, 100).size(), 15);

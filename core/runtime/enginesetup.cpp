@@ -173,6 +173,13 @@ PipelineOptions EngineSetup::pipelineOptions() const
     return o;
 }
 
+ComparisonRunner *EngineSetup::newComparisonRunner(QObject *parent) const
+{
+    auto *runner = new ComparisonRunner(*m_engine, parent);
+    runner->setStore(m_store.get(), m_settings.pipeline.storeContent);
+    return runner;
+}
+
 QString EngineSetup::startGeneration(const GenerationRequest &request)
 {
     return m_engine->start(request);

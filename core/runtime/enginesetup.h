@@ -4,6 +4,7 @@
 #include "config/settings.h"
 #include "engine/storyboardgenerationservice.h"
 #include "enginestack.h"
+#include "pipeline/comparison.h"
 #include "localengine.h"
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
@@ -81,6 +82,12 @@ public:
     // user's keyed hash and display mask (never the raw id) once it ends.
     QString startGeneration(const GenerationRequest &request);
     Store *store() const { return m_store.get(); }
+    // The history as front ends read it (typed queries; no store type above it), and how its writes
+    // are going. Both null without a store (--no-store).
+    HistoryReader *history() const { return m_store.get(); }
+    HistoryWrites *historyWrites() const { return m_store.get(); }
+    // Side-by-side comparisons on this engine, recorded in this store.
+    ComparisonRunner *newComparisonRunner(QObject *parent) const;
     const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
     QString dataDir() const { return m_dataDir; }
     QString settingsFilePath() const { return m_settingsFilePath; }

@@ -69,7 +69,7 @@ QString HistoryExport::csvField(const QJsonValue &v)
     return s;
 }
 
-HistoryExport::Outcome HistoryExport::write(Store &store, HistoryFilter filter, Format format, Ids ids, QIODevice &out,
+HistoryExport::Outcome HistoryExport::write(HistoryReader &store, HistoryFilter filter, Format format, Ids ids, QIODevice &out,
                                             const std::function<void(qint64)> &progress, const std::atomic_bool *cancel)
 {
     Outcome outcome;

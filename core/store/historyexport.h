@@ -32,7 +32,7 @@ public:
     static QString csvField(const QJsonValue &value);
 
     // Calls `progress(rowsSoFar)` after each page; stops early (cancelled) when `cancel` becomes true.
-    static Outcome write(Store &store, HistoryFilter filter, Format format, Ids ids, QIODevice &out,
+    static Outcome write(HistoryReader &history, HistoryFilter filter, Format format, Ids ids, QIODevice &out,
                          const std::function<void(qint64)> &progress = {}, const std::atomic_bool *cancel = nullptr);
 };
 

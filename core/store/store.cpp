@@ -403,6 +403,25 @@ QList<LatencySample> Store::latencySamples(const QString &provider, const QStrin
     return out;
 }
 
+std::optional<qint64> Store::oldestGenerationMs(QString *error)
+{
+    const qint64 oldest = scalar(QStringLiteral("SELECT MIN(created_at_ms) FROM generations"), error);
+    return oldest > 0 ? std::optional<qint64>(oldest) : std::nullopt;
+}
+
+QList<std::pair<QString, qint64>> Store::countBy(HistoryGroup group, const HistoryFilter &filter, QString *error)
+{
+    switch (group) {
+    case HistoryGroup::PublicCode:
+        return countBy(QStringLiteral("public_code"), filter, error);
+    case HistoryGroup::Kind:
+        return countBy(QStringLiteral("kind"), filter, error);
+    case HistoryGroup::State:
+        return countBy(QStringLiteral("state"), filter, error);
+    }
+    return {};
+}
+
 QList<std::pair<QString, qint64>> Store::countBy(const QString &column, const HistoryFilter &filter, QString *error)
 {
     static const QStringList allowed{QStringLiteral("state"), QStringLiteral("public_code"), QStringLiteral("kind"), QStringLiteral("stage"),

@@ -4,6 +4,7 @@
 #include "engine/storyboardresult.h"
 #include "events/event.h"
 #include "finishedextras.h"
+#include "history/historyreader.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -18,95 +19,16 @@ namespace bullpen {
 
 class StoreWriter;
 
-// A generation as the history shows it: masked user, final state, relief metadata.
-struct GenerationRow
-{
-    QString id;
-    qint64 createdAtMs = 0;
-    std::optional<qint64> finishedAtMs;
-    QString userMask;
-    QString userKey;
-    QString policy;
-    QString state; // running, succeeded, failed, cancelled
-    QString publicCode;
-    QString kind;
-    QString stage;
-    QString detail;
-    QString decision;
-    bool fallbackApplied = false;
-    QString fallbackReason;
-    QString primaryProvider;
-    QString finalProvider;
-    QString finalModel;
-    qint64 tokensIn = -1;
-    qint64 tokensOut = -1;
-    double elapsedMs = 0;
-    QString fallbackProvider; // configured relief provider, empty for none
-    QString nextStep;         // SPEC 7 message of a final failure
-    QString imagePath;
-};
-
-struct HistoryFilter
-{
-    std::optional<qint64> fromMs; // wall-clock milliseconds since the epoch, inclusive
-    std::optional<qint64> toMs;   // exclusive
-    QStringList states;           // empty: any
-    QString publicCode;
-    QString kind;
-    QString stage;
-    QString provider; // primary or final provider
-    QString userKey;
-    std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
-    // Keyset paging: rows strictly older than (beforeMs, beforeId).
-    std::optional<qint64> beforeMs;
-    QString beforeId;
-};
-
-// A relieved stage: what the primary spent before it failed, and what the relief provider then took.
-struct FallbackWait
-{
-    qint64 atMs = 0; // when the relief attempt completed
-    QString primaryProvider;
-    QString fallbackProvider;
-    double primaryMs = 0;  // every primary attempt of that stage, summed
-    double fallbackMs = 0; // the relief attempt
-    bool fallbackSucceeded = false;
-};
-
-// A stored side-by-side comparison (SPEC 9.6).
-struct ComparisonRow
-{
-    QString id;
-    qint64 createdAtMs = 0;
-    QString primaryProvider;
-    QString fallbackProvider;
-    QJsonObject body;
-};
-
-struct LatencySample
-{
-    qint64 atMs = 0;
-    double durationMs = 0;
-    bool success = false;
-};
-
 // SPEC 5 and issue 4: the durable store on SQLite (WAL), through Qt Sql. Writes go to a writer thread
 // that commits in batched transactions; record*() only queues, so the engine and the GUI never wait
 // on disk. A failed write is counted and reported (stats(), writeFailed()), never thrown back at a
 // generation. Reads use their own connection on the calling thread.
-class Store final : public QObject
+class Store final : public HistoryWrites, public HistoryReader
 {
     Q_OBJECT
 public:
-    struct Stats
-    {
-        quint64 queued = 0;
-        quint64 written = 0;
-        quint64 failed = 0;
-        quint64 finalStateConflicts = 0; // a second final state for one generation (SPEC 11.6)
-        QString lastError;
-        QString firstError; // the first failure since the store was opened: usually the cause
-    };
+    using Stats = HistoryWriteStats;
+    using RateBucket = bullpen::RateBucket;
 
     static constexpr int kBatchSize = 512;
 
@@ -118,6 +40,7 @@ public:
     ~Store() override;
 
     QString databasePath() const { return m_path; }
+    QString location() const override { return m_path; }
 
     void recordEvent(const Event &event);
     void recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras = {});
@@ -131,47 +54,40 @@ public:
     // Generations still `running` whose process is gone (SPEC 11.10: 0 after any open).
     int orphanedRunning();
     Stats stats() const;
+    HistoryWriteStats writeStats() const override { return stats(); }
 
     // --- reads
-    QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr);
-    std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr);
-    QList<QJsonObject> events(const QString &generationId, QString *error = nullptr);
-    QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr);
+    QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr) override;
+    std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr) override;
+    QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
+    QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
     // Completed attempts of one provider in one role (and one stage, unless `stage` is empty).
     QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
-                                        const QString &stage = {});
+                                        const QString &stage = {}) override;
     // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
-    QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr);
-    qint64 count(const HistoryFilter &filter, QString *error = nullptr);
+    QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
+    std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
 
     void recordComparison(const ComparisonRow &comparison, const QString &primaryGenerationId, const QString &fallbackGenerationId);
     // Newest first; keyset paging with (beforeMs, beforeId).
     QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
-                                     QString *error = nullptr);
-    std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr);
+                                     QString *error = nullptr) override;
+    std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;
 
     // Closes the calling thread's read connection. A worker thread that read from the store calls this
     // before it ends (Qt Sql connections belong to the thread that opened them).
-    void releaseThreadConnection();
+    void releaseThreadConnection() override;
     // Counts of generations per state, and per public code among failures, in a time range.
     QList<std::pair<QString, qint64>> countBy(const QString &column, const HistoryFilter &filter, QString *error = nullptr);
-    struct RateBucket
-    {
-        qint64 startMs = 0;
-        qint64 generations = 0;
-        qint64 fallbacks = 0;
-    };
+    QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) override;
     // Generations and relief per time bucket (fallback rate over time).
-    QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr);
+    QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
 
     // For invariant checks: generations not yet final, attempts without a completed record, etc.
     qint64 scalar(const QString &sql, QString *error = nullptr);
     QString integrityCheck();
 
-Q_SIGNALS:
-    void writeFailed(const QString &error);
-    // Final states now durable on disk (committed; survives the process being killed).
-    void finalStatesCommitted(const QStringList &generationIds);
 
 private:
     static int abandonOrphans(QSqlDatabase &db);

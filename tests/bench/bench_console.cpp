@@ -8,7 +8,7 @@
 // Prints medians (and p90 where repeated) over several runs. Not part of the test run:
 //   build/dev/tests/bench/bench_console [attempts] [runs]
 #include "models/failurehistorymodel.h"
-#include "models/storequeue.h"
+#include "models/historyqueue.h"
 #include "store/historyfiller.h"
 #include "store/store.h"
 #include "views/failuresview.h"
@@ -94,7 +94,7 @@ int main(int argc, char *argv[])
                .arg(double(fill.elapsed()) / 1000.0, 0, 'f', 1)
                .arg(runs);
 
-    StoreQueue queue(store.get());
+    HistoryQueue queue(store.get());
     Figures openTable, openCharts, filterTable, filterCharts, scrollAll, scrollPage, latencyLoad, latencyDraw, latencyTotal;
     qint64 scrolledRows = 0;
     int latencyPoints = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "comparisonlistmodel.h"
 
-#include "store/store.h"
+#include "history/historyreader.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -15,17 +15,17 @@ ComparisonListModel::ComparisonListModel(QObject *parent)
 {
 }
 
-void ComparisonListModel::setStore(Store *store)
+void ComparisonListModel::setHistory(HistoryReader *history)
 {
     {
         const QScopedValueRollback guard(m_fetching, true); // no fetchMore() while the reset is in flight
         beginResetModel();
-        m_store = store;
+        m_history = history;
         m_rows.clear();
-        m_exhausted = store == nullptr;
+        m_exhausted = history == nullptr;
         endResetModel();
     }
-    if (m_store)
+    if (m_history)
         fetchMore({});
 }
 
@@ -113,7 +113,7 @@ bool ComparisonListModel::canFetchMore(const QModelIndex &parent) const { return
 
 void ComparisonListModel::fetchMore(const QModelIndex &parent)
 {
-    if (parent.isValid() || m_exhausted || m_fetching || !m_store)
+    if (parent.isValid() || m_exhausted || m_fetching || !m_history)
         return;
     const QScopedValueRollback guard(m_fetching, true);
     std::optional<qint64> beforeMs;
@@ -122,7 +122,7 @@ void ComparisonListModel::fetchMore(const QModelIndex &parent)
         beforeMs = m_rows.constLast().createdAtMs;
         beforeId = m_rows.constLast().id;
     }
-    const QList<ComparisonRow> rows = m_store->comparisons(kPageSize, beforeMs, beforeId);
+    const QList<ComparisonRow> rows = m_history->comparisons(kPageSize, beforeMs, beforeId);
     m_exhausted = rows.size() < kPageSize;
     QList<Comparison> fresh;
     for (const ComparisonRow &r : rows) {

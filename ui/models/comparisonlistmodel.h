@@ -7,7 +7,7 @@
 
 namespace bullpen {
 
-class Store;
+class HistoryReader;
 
 // Past comparisons (SPEC 9.6), newest first, paged in from the store with fetchMore(); a comparison
 // that ends is put on top.
@@ -21,7 +21,7 @@ public:
 
     explicit ComparisonListModel(QObject *parent = nullptr);
 
-    void setStore(Store *store);
+    void setHistory(HistoryReader *history);
     void prepend(const Comparison &comparison);
     const Comparison &at(int row) const { return m_rows.at(row); }
     int indexOf(const QString &id) const;
@@ -36,7 +36,7 @@ public:
 private:
     static QString sideText(const ComparisonSide &side);
 
-    Store *m_store = nullptr;
+    HistoryReader *m_history = nullptr;
     QList<Comparison> m_rows;
     bool m_exhausted = true;
     bool m_fetching = false;

@@ -17,9 +17,9 @@ FailureHistoryModel::FailureHistoryModel(QObject *parent)
 {
 }
 
-void FailureHistoryModel::setStore(Store *store)
+void FailureHistoryModel::setHistory(HistoryReader *history)
 {
-    m_store = store;
+    m_history = history;
     setFilter(m_filter);
 }
 
@@ -43,10 +43,10 @@ FailureHistoryModel::Row FailureHistoryModel::rowFrom(const GenerationRow &g)
 
 QList<GenerationRow> FailureHistoryModel::page(const HistoryFilter &filter)
 {
-    if (!m_store)
+    if (!m_history)
         return {};
     QString error;
-    QList<GenerationRow> rows = m_store->generations(filter, kPageSize, &error);
+    QList<GenerationRow> rows = m_history->generations(filter, kPageSize, &error);
     if (!error.isEmpty() && error != m_error) {
         m_error = error;
         Q_EMIT queryFailed(error);
@@ -72,7 +72,7 @@ void FailureHistoryModel::setFilter(const HistoryFilter &filter)
 
 int FailureHistoryModel::refreshNewest()
 {
-    if (!m_store)
+    if (!m_history)
         return 0;
     HistoryFilter f = m_filter;
     f.beforeMs.reset();
@@ -176,7 +176,7 @@ QVariant FailureHistoryModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && !m_fetching && m_store; }
+bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && !m_fetching && m_history; }
 
 void FailureHistoryModel::fetchMore(const QModelIndex &parent)
 {

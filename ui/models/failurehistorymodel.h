@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "store/store.h"
+#include "history/historyreader.h"
 
 #include <QAbstractTableModel>
 
@@ -21,7 +21,7 @@ public:
 
     explicit FailureHistoryModel(QObject *parent = nullptr);
 
-    void setStore(Store *store);
+    void setHistory(HistoryReader *history);
     // Replaces the rows with the first page of what the filter selects (one reset).
     void setFilter(const HistoryFilter &filter);
     const HistoryFilter &filter() const { return m_filter; }
@@ -56,7 +56,7 @@ private:
     static Row rowFrom(const GenerationRow &g);
     QList<GenerationRow> page(const HistoryFilter &filter);
 
-    Store *m_store = nullptr;
+    HistoryReader *m_history = nullptr;
     HistoryFilter m_filter;
     QList<Row> m_rows;
     bool m_exhausted = true;

@@ -58,7 +58,7 @@ public:
 
 } // namespace
 
-CompareView::CompareView(Store *store, QWidget *parent)
+CompareView::CompareView(HistoryReader *history, QWidget *parent)
     : QWidget(parent)
     , m_model(new CompareModel(this))
     , m_history(new ComparisonListModel(this))
@@ -70,7 +70,7 @@ CompareView::CompareView(Store *store, QWidget *parent)
                              "own timeout from the Run view"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
-    m_status = new QLabel(store ? tr("Past comparisons are kept in the store; click one to reopen it.")
+    m_status = new QLabel(history ? tr("Past comparisons are kept in the store; click one to reopen it.")
                                 : tr("Without a store, comparisons are shown but not kept."));
     m_status->setObjectName(QStringLiteral("compareStatus"));
     connect(m_compare, &QPushButton::clicked, this, &CompareView::compareRequested);
@@ -146,7 +146,7 @@ CompareView::CompareView(Store *store, QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(split, 1);
 
-    m_history->setStore(store);
+    m_history->setHistory(history);
     showComparison(Comparison{});
 }
 

@@ -13,7 +13,7 @@ namespace bullpen {
 
 class CompareModel;
 class ComparisonListModel;
-class Store;
+class HistoryReader;
 
 // SPEC 9.6: the same story on the primary and on the fallback provider, explicitly and at once, each
 // under its own timeout. Side by side: each side's outcome, validation result, latency and tokens,
@@ -23,7 +23,7 @@ class CompareView final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CompareView(Store *store, QWidget *parent = nullptr);
+    explicit CompareView(HistoryReader *history, QWidget *parent = nullptr);
 
     CompareModel *model() const { return m_model; }
     ComparisonListModel *history() const { return m_history; }

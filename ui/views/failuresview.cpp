@@ -4,7 +4,7 @@
 #include "charts.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
-#include "models/storequeue.h"
+#include "models/historyqueue.h"
 #include "store/masking.h"
 #include "timelinewidget.h"
 
@@ -68,7 +68,7 @@ struct ChartData
 {
     QList<std::pair<QString, qint64>> byCode;
     QList<std::pair<QString, qint64>> byKind;
-    QList<Store::RateBucket> rate;
+    QList<RateBucket> rate;
     qint64 total = 0;
     qint64 fromMs = 0;
     qint64 toMs = 0;
@@ -78,9 +78,9 @@ struct ChartData
 
 } // namespace
 
-FailuresView::FailuresView(Store *store, StoreQueue *queue, QWidget *parent)
+FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_history(history)
     , m_queue(queue)
     , m_model(new FailureHistoryModel(this))
 {
@@ -208,12 +208,12 @@ FailuresView::FailuresView(Store *store, StoreQueue *queue, QWidget *parent)
     connect(m_model, &FailureHistoryModel::queryFailed, this, [this](const QString &error) {
         m_summary->setText(tr("The store could not be read: %1").arg(error));
     });
-    if (!m_store) {
+    if (!m_history) {
         m_summary->setText(tr("History is off: Bullpen was started without a store (--no-store)."));
         setEnabled(false);
         return;
     }
-    m_model->setStore(m_store);
+    m_model->setHistory(m_history);
     applyFilter();
 }
 
@@ -243,7 +243,7 @@ HistoryFilter FailuresView::currentFilter() const
 
 void FailuresView::applyFilter()
 {
-    if (!m_store)
+    if (!m_history)
         return;
     m_model->setFilter(currentFilter());
     if (m_model->rowCount() > 0)
@@ -255,7 +255,7 @@ void FailuresView::applyFilter()
 
 void FailuresView::refreshNewest()
 {
-    if (!m_store)
+    if (!m_history)
         return;
     m_model->refreshNewest();
     updateCharts();
@@ -270,19 +270,18 @@ void FailuresView::updateCharts()
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     m_queue->run<ChartData>(
         this,
-        [filter, r, now](Store &store) {
+        [filter, r, now](HistoryReader &store) {
             QElapsedTimer timer;
             timer.start();
             ChartData d;
             d.toMs = now;
-            d.byCode = store.countBy(QStringLiteral("public_code"), filter, &d.error);
-            d.byKind = store.countBy(QStringLiteral("kind"), filter, &d.error);
+            d.byCode = store.countBy(HistoryGroup::PublicCode, filter, &d.error);
+            d.byKind = store.countBy(HistoryGroup::Kind, filter, &d.error);
             for (const auto &c : std::as_const(d.byCode))
                 d.total += c.second;
             d.fromMs = filter.fromMs.value_or(0);
             if (!filter.fromMs) { // all time: from the oldest generation
-                const qint64 oldest = store.scalar(QStringLiteral("SELECT MIN(created_at_ms) FROM generations"));
-                d.fromMs = oldest > 0 ? oldest : now - 24 * kHour;
+                d.fromMs = store.oldestGenerationMs(&d.error).value_or(now - 24 * kHour);
             }
             d.fromMs -= d.fromMs % r.bucketMs;
             d.rate = store.fallbackRate(d.fromMs, now + 1, r.bucketMs, &d.error);
@@ -303,7 +302,7 @@ void FailuresView::updateCharts()
             line->setName(tr("fallback rate"));
             line->setColor(QColor(0x29, 0x80, 0xb9));
             qint64 gens = 0, relieved = 0;
-            for (const Store::RateBucket &b : std::as_const(d.rate)) {
+            for (const RateBucket &b : std::as_const(d.rate)) {
                 gens += b.generations;
                 relieved += b.fallbacks;
                 line->append(double(b.startMs), b.generations ? 100.0 * double(b.fallbacks) / double(b.generations) : 0.0);
@@ -438,14 +437,14 @@ void FailuresView::showDetail(const QString &generationId)
 {
     m_detailId = generationId;
     m_events->clear();
-    if (generationId.isEmpty() || !m_store) {
+    if (generationId.isEmpty() || !m_history) {
         m_detailHeader->setText(tr("Select a generation to see its attempts."));
         m_nextStep->hide();
         m_timeline->clear();
         return;
     }
     QString error;
-    const std::optional<GenerationRow> row = m_store->generation(generationId, &error);
+    const std::optional<GenerationRow> row = m_history->generation(generationId, &error);
     if (!row) {
         m_detailHeader->setText(error.isEmpty() ? tr("This generation is no longer in the store.") : tr("The store could not be read: %1").arg(error));
         m_nextStep->hide();
@@ -453,14 +452,14 @@ void FailuresView::showDetail(const QString &generationId)
         return;
     }
     QList<Event> events;
-    const QList<QJsonObject> stored = m_store->events(generationId, &error);
+    const QList<QJsonObject> stored = m_history->events(generationId, &error);
     for (const QJsonObject &o : stored) {
         if (auto e = Event::fromJson(o))
             events << *e;
     }
     const bool rebuilt = events.isEmpty();
     if (rebuilt)
-        events = eventsFromAttempts(*row, m_store->attempts(generationId, &error));
+        events = eventsFromAttempts(*row, m_history->attempts(generationId, &error));
     m_timeline->setEvents(events);
     m_events->appendBatch(events);
 
@@ -506,7 +505,7 @@ void FailuresView::chooseExport()
 
 void FailuresView::exportTo(const QString &path, HistoryExport::Format format)
 {
-    if (!m_store)
+    if (!m_history)
         return;
     struct Outcome
     {
@@ -519,7 +518,7 @@ void FailuresView::exportTo(const QString &path, HistoryExport::Format format)
     m_summary->setText(tr("Exporting to %1…").arg(path));
     m_queue->run<Outcome>(
         this,
-        [filter, format, path, cancel](Store &store) {
+        [filter, format, path, cancel](HistoryReader &store) {
             Outcome o;
             QSaveFile file(path);
             if (!file.open(QIODevice::WriteOnly)) {

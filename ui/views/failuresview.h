@@ -3,7 +3,7 @@
 
 #include "events/event.h"
 #include "store/historyexport.h"
-#include "store/store.h"
+#include "history/historyreader.h"
 
 #include <QWidget>
 
@@ -17,7 +17,7 @@ namespace bullpen {
 
 class EventLogModel;
 class FailureHistoryModel;
-class StoreQueue;
+class HistoryQueue;
 class TimelineWidget;
 
 // SPEC 9.4: why did generations fail. The store's history with masked users and generation ids,
@@ -29,7 +29,7 @@ class FailuresView final : public QWidget
 {
     Q_OBJECT
 public:
-    FailuresView(Store *store, StoreQueue *queue, QWidget *parent = nullptr);
+    FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget *parent = nullptr);
     ~FailuresView() override;
 
     FailureHistoryModel *model() const { return m_model; }
@@ -61,8 +61,8 @@ private:
     void updateCharts();
     void chooseExport();
 
-    Store *m_store;
-    StoreQueue *m_queue;
+    HistoryReader *m_history;
+    HistoryQueue *m_queue;
     FailureHistoryModel *m_model;
     QComboBox *m_range;
     QComboBox *m_outcome;

@@ -2,8 +2,8 @@
 #include "latencyview.h"
 
 #include "charts.h"
-#include "models/storequeue.h"
-#include "store/store.h"
+#include "models/historyqueue.h"
+#include "history/historyreader.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -82,9 +82,9 @@ int claimPoint(std::vector<int> &pointOf, int bucket)
 
 } // namespace
 
-LatencyView::LatencyView(Store *store, StoreQueue *queue, QWidget *parent)
+LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_history(history)
     , m_queue(queue)
 {
     setObjectName(QStringLiteral("latencyView"));
@@ -142,7 +142,7 @@ LatencyView::LatencyView(Store *store, StoreQueue *queue, QWidget *parent)
     layout->addWidget(m_timeChart, 3);
     layout->addLayout(bottom, 2);
 
-    if (!m_store) {
+    if (!m_history) {
         m_summary->setText(tr("Latency history is off: Bullpen was started without a store (--no-store)."));
         setEnabled(false);
         return;
@@ -177,7 +177,7 @@ int LatencyView::pointCount() const { return m_p50 ? static_cast<int>(m_p50->cou
 
 void LatencyView::reload()
 {
-    if (!m_store)
+    if (!m_history)
         return;
     const QString provider = m_provider->currentData().toString();
     const QString role = m_role->currentData().toString();
@@ -191,7 +191,7 @@ void LatencyView::reload()
     m_summary->setText(tr("Reading attempts from the store…"));
     m_queue->run<Loaded>(
         this,
-        [provider, role, stage, from, to, bucket](Store &store) {
+        [provider, role, stage, from, to, bucket](HistoryReader &store) {
             QElapsedTimer t;
             t.start();
             Loaded l;
@@ -433,7 +433,7 @@ void LatencyView::updateHistogram(int bin)
 
 void LatencyView::addEvents(const QList<Event> &batch)
 {
-    if (!m_store || m_loading || !m_p50)
+    if (!m_history || m_loading || !m_p50)
         return; // the load under way will include these from the store
     const QString provider = m_provider->currentData().toString();
     const QString role = m_role->currentData().toString();

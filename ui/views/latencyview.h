@@ -15,8 +15,8 @@ class QLineSeries;
 
 namespace bullpen {
 
-class Store;
-class StoreQueue;
+class HistoryReader;
+class HistoryQueue;
 
 // SPEC 9.5: per provider, role and stage, p50/p90/p99 over time buckets with the success rate, a
 // histogram, and the extra wait fallback added. The store is read off the GUI thread; live attempts are
@@ -25,7 +25,7 @@ class LatencyView final : public QWidget
 {
     Q_OBJECT
 public:
-    LatencyView(Store *store, StoreQueue *queue, QWidget *parent = nullptr);
+    LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *parent = nullptr);
 
     void setSelection(const QString &provider, const QString &role, const QString &stage);
     void setRange(qint64 spanMs, qint64 bucketMs); // picks the matching combo entries
@@ -51,8 +51,8 @@ private:
     qint64 spanMs() const;
     qint64 bucketMs() const;
 
-    Store *m_store;
-    StoreQueue *m_queue;
+    HistoryReader *m_history;
+    HistoryQueue *m_queue;
     QComboBox *m_provider;
     QComboBox *m_role;
     QComboBox *m_stage;

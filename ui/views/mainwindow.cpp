@@ -5,7 +5,7 @@
 #include "failuresview.h"
 #include "latencyview.h"
 #include "liveview.h"
-#include "models/storequeue.h"
+#include "models/historyqueue.h"
 #include "pipeline/comparison.h"
 #include "settingsview.h"
 #include "models/eventbatcher.h"
@@ -43,14 +43,13 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         m_run->setScenario(engine.simulator()->scenario().name);
     m_live = new LiveView(m_generations, m_events);
     m_result = new ResultView;
-    m_queue = new StoreQueue(engine.store(), this);
-    m_failures = new FailuresView(engine.store(), m_queue);
-    m_latency = new LatencyView(engine.store(), m_queue);
-    m_compare = new CompareView(engine.store());
+    m_queue = new HistoryQueue(engine.history(), this);
+    m_failures = new FailuresView(engine.history(), m_queue);
+    m_latency = new LatencyView(engine.history(), m_queue);
+    m_compare = new CompareView(engine.history());
     m_settingsView = new SettingsView({engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir()}, engine.environment(),
                                       engine.usingSimulator());
-    m_comparisons = new ComparisonRunner(engine.engine(), this);
-    m_comparisons->setStore(engine.store(), engine.settings().pipeline.storeContent);
+    m_comparisons = engine.newComparisonRunner(this);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
     m_tabs->addTab(m_run, tr("Run"));
@@ -101,14 +100,15 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     statusBar()->addPermanentWidget(m_storeWarning);
     m_storeWarning->hide();
     connect(acknowledge, &QToolButton::clicked, this, [this] {
-        if (m_engine.store())
-            m_acknowledgedWriteFailures = m_engine.store()->stats().failed;
+        if (m_engine.historyWrites())
+            m_acknowledgedWriteFailures = m_engine.historyWrites()->writeStats().failed;
         m_firstWriteFailure.clear();
         m_storeWarning->hide();
     });
-    if (Store *store = engine.store()) {
-        connect(store, &Store::writeFailed, this, [this, store](const QString &message) {
-            const Store::Stats st = store->stats();
+    if (HistoryWrites *writes = engine.historyWrites()) {
+        const QString location = engine.history()->location();
+        connect(writes, &HistoryWrites::writeFailed, this, [this, writes, location](const QString &message) {
+            const HistoryWriteStats st = writes->writeStats();
             const int n = static_cast<int>(st.failed - m_acknowledgedWriteFailures);
             // The first cause since the last acknowledgement (later ones are often its consequences).
             if (m_firstWriteFailure.isEmpty()) {
@@ -118,16 +118,16 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
             const QString &reason = m_firstWriteFailure;
             // The status bar is narrow: the file name and the first words of the reason; all of it in the tooltip.
             const QString shortReason = reason.size() > 60 ? reason.left(57) + QStringLiteral("…") : reason;
-            m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(store->databasePath()).fileName(), shortReason));
-            m_storeWarningLabel->setToolTip(tr("%n record write(s) failed — %1: %2", "", n).arg(store->databasePath(), reason) + QStringLiteral("\n")
+            m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(location).fileName(), shortReason));
+            m_storeWarningLabel->setToolTip(tr("%n record write(s) failed — %1: %2", "", n).arg(location, reason) + QStringLiteral("\n")
                                             + tr("The generations themselves were not affected, but the history does not hold these records. "
                                                  "Free disk space or repair the store; the count stays until you acknowledge it."));
             m_storeWarning->show();
         });
     }
-    if (Store *store = engine.store()) {
+    if (HistoryWrites *writes = engine.historyWrites()) {
         // New final states on disk: the failures view takes the matching rows on top, at most once a second.
-        connect(store, &Store::finalStatesCommitted, this, [this] {
+        connect(writes, &HistoryWrites::finalStatesCommitted, this, [this] {
             if (m_historyRefreshPending)
                 return;
             m_historyRefreshPending = true;

@@ -17,7 +17,7 @@ class EngineSetup;
 class FailuresView;
 class LatencyView;
 class SettingsView;
-class StoreQueue;
+class HistoryQueue;
 class EventBatcher;
 class EventLogModel;
 class GenerationListModel;
@@ -64,7 +64,7 @@ private:
     RunView *m_run;
     LiveView *m_live;
     ResultView *m_result;
-    StoreQueue *m_queue;
+    HistoryQueue *m_queue;
     FailuresView *m_failures;
     LatencyView *m_latency;
     CompareView *m_compare;

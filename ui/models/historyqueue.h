@@ -10,26 +10,26 @@
 
 namespace bullpen {
 
-class Store;
+class HistoryReader;
 
 // The console's reader thread (SPEC 9: long work never runs on the GUI thread). Aggregates, charts and
 // exports run here in order, on the thread's own read connection; their results come back on the GUI
 // thread, to a receiver that may be gone by then (then they are dropped).
-class StoreQueue final : public QObject
+class HistoryQueue final : public QObject
 {
     Q_OBJECT
 public:
-    explicit StoreQueue(Store *store, QObject *parent = nullptr);
-    ~StoreQueue() override; // waits for the jobs already queued
+    explicit HistoryQueue(HistoryReader *history, QObject *parent = nullptr);
+    ~HistoryQueue() override; // waits for the jobs already queued
 
-    Store *store() const { return m_store; }
+    HistoryReader *history() const { return m_history; }
 
     template <class Result>
-    void run(QObject *receiver, std::function<Result(Store &)> job, std::function<void(Result)> done)
+    void run(QObject *receiver, std::function<Result(HistoryReader &)> job, std::function<void(Result)> done)
     {
-        auto shared = std::make_shared<std::function<Result(Store &)>>(std::move(job));
-        post([this, receiver = QPointer<QObject>(receiver), shared, done = std::move(done)](Store &store) mutable {
-            auto result = std::make_shared<Result>((*shared)(store));
+        auto shared = std::make_shared<std::function<Result(HistoryReader &)>>(std::move(job));
+        post([this, receiver = QPointer<QObject>(receiver), shared, done = std::move(done)](HistoryReader &history) mutable {
+            auto result = std::make_shared<Result>((*shared)(history));
             QMetaObject::invokeMethod(this, [receiver, result, done] {
                 if (receiver)
                     done(std::move(*result));
@@ -38,9 +38,9 @@ public:
     }
 
 private:
-    void post(std::function<void(Store &)> job);
+    void post(std::function<void(HistoryReader &)> job);
 
-    Store *m_store;
+    HistoryReader *m_history;
     QThread m_thread;
     QObject *m_worker;
 };

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <utility>
+
+namespace bullpen {
+
+// A generation as the history shows it: masked user, final state, relief metadata.
+struct GenerationRow
+{
+    QString id;
+    qint64 createdAtMs = 0;
+    std::optional<qint64> finishedAtMs;
+    QString userMask;
+    QString userKey;
+    QString policy;
+    QString state; // running, succeeded, failed, cancelled
+    QString publicCode;
+    QString kind;
+    QString stage;
+    QString detail;
+    QString decision;
+    bool fallbackApplied = false;
+    QString fallbackReason;
+    QString primaryProvider;
+    QString finalProvider;
+    QString finalModel;
+    qint64 tokensIn = -1;
+    qint64 tokensOut = -1;
+    double elapsedMs = 0;
+    QString fallbackProvider; // configured relief provider, empty for none
+    QString nextStep;         // SPEC 7 message of a final failure
+    QString imagePath;
+};
+
+struct HistoryFilter
+{
+    std::optional<qint64> fromMs; // wall-clock milliseconds since the epoch, inclusive
+    std::optional<qint64> toMs;   // exclusive
+    QStringList states;           // empty: any
+    QString publicCode;
+    QString kind;
+    QString stage;
+    QString provider; // primary or final provider
+    QString userKey;
+    std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
+    // Keyset paging: rows strictly older than (beforeMs, beforeId).
+    std::optional<qint64> beforeMs;
+    QString beforeId;
+};
+
+// A relieved stage: what the primary spent before it failed, and what the relief provider then took.
+struct FallbackWait
+{
+    qint64 atMs = 0; // when the relief attempt completed
+    QString primaryProvider;
+    QString fallbackProvider;
+    double primaryMs = 0;  // every primary attempt of that stage, summed
+    double fallbackMs = 0; // the relief attempt
+    bool fallbackSucceeded = false;
+};
+
+// A stored side-by-side comparison (SPEC 9.6).
+struct ComparisonRow
+{
+    QString id;
+    qint64 createdAtMs = 0;
+    QString primaryProvider;
+    QString fallbackProvider;
+    QJsonObject body;
+};
+
+struct LatencySample
+{
+    qint64 atMs = 0;
+    double durationMs = 0;
+    bool success = false;
+};
+
+// Generations and relief per time bucket (fallback rate over time).
+struct RateBucket
+{
+    qint64 startMs = 0;
+    qint64 generations = 0;
+    qint64 fallbacks = 0;
+};
+
+// What a failure count is grouped by.
+enum class HistoryGroup { PublicCode, Kind, State };
+
+// The history as a front end reads it (docs/architecture.md): typed queries only, no SQL, no column
+// names, no store type. Calls block; a console makes them from a reader thread (HistoryQueue), never
+// from its GUI thread. The SQLite store implements it; a remote history implements the same.
+class HistoryReader
+{
+public:
+    virtual ~HistoryReader() = default;
+
+    // Where the history lives, for people (a file path, a server).
+    virtual QString location() const = 0;
+    // Newest first, `limit` at most; keyset paging with filter.beforeMs / beforeId.
+    virtual QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr) = 0;
+    virtual std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr) = 0;
+    virtual qint64 count(const HistoryFilter &filter, QString *error = nullptr) = 0;
+    // When the oldest generation was created (ms since the epoch); nothing in an empty history.
+    virtual std::optional<qint64> oldestGenerationMs(QString *error = nullptr) = 0;
+    virtual QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) = 0;
+    virtual QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) = 0;
+    // One generation's recorded events and attempt rows, as stored (JSON objects).
+    virtual QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) = 0;
+    virtual QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) = 0;
+    // Completed attempts of one provider in one role (and one stage, unless `stage` is empty).
+    virtual QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs,
+                                                QString *error = nullptr, const QString &stage = {}) = 0;
+    // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
+    virtual QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
+    virtual QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
+                                             QString *error = nullptr) = 0;
+    virtual std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) = 0;
+    // A reader thread calls this before it ends (a connection may belong to the thread that used it).
+    virtual void releaseThreadConnection() = 0;
+};
+
+// How the history's writes are going: counts, and signals for the console's status bar.
+struct HistoryWriteStats
+{
+    quint64 queued = 0;
+    quint64 written = 0;
+    quint64 failed = 0;
+    quint64 finalStateConflicts = 0; // a second final state for one generation (SPEC 11.6)
+    QString lastError;
+    QString firstError; // the first failure since the history was opened: usually the cause
+};
+
+class HistoryWrites : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    virtual HistoryWriteStats writeStats() const = 0;
+
+Q_SIGNALS:
+    void writeFailed(const QString &error);
+    // Final states now durable (committed; they survive the process being killed).
+    void finalStatesCommitted(const QStringList &generationIds);
+};
+
+} // namespace bullpen
