@@ -148,7 +148,7 @@ private Q_SLOTS:
         HistoryFilter relieved;
         relieved.fallbackApplied = true;
         const GenerationRow row = m_store->generations(relieved, 1).constFirst();
-        const QList<Event> events = FailuresView::eventsFromAttempts(row, m_store->attempts(row.id));
+        const QList<Event> events = HistoryReader::eventsFromAttempts(row, m_store->attempts(row.id));
         QStringList types;
         for (const Event &e : events)
             types << e.type();

@@ -169,9 +169,7 @@ int runHistory(const QStringList &arguments)
              QStringLiteral("public code / kind"), QStringLiteral("providers"), QStringLiteral("elapsed"));
     for (const GenerationRow &r : rows) {
         // The provider chain as the console shows it: one name when no relief provider answered.
-        QString chain = r.primaryProvider;
-        if (!r.finalProvider.isEmpty() && r.finalProvider != r.primaryProvider)
-            chain += QStringLiteral(" → ") + r.finalProvider;
+        QString chain = r.providerChain();
         if (r.fallbackApplied)
             chain += QStringLiteral(" (%1)").arg(r.fallbackReason);
         line(QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), Masking::displayGenerationId(r.id),

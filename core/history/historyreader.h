@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "events/event.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
@@ -38,6 +40,14 @@ struct GenerationRow
     QString fallbackProvider; // configured relief provider, empty for none
     QString nextStep;         // SPEC 7 message of a final failure
     QString imagePath;
+
+    // "gemini", or "gemini → qwen" when another provider gave the final answer (one spelling for the
+    // console, the CLI and exports).
+    QString providerChain() const
+    {
+        return finalProvider.isEmpty() || finalProvider == primaryProvider ? primaryProvider
+                                                                           : primaryProvider + QStringLiteral(" → ") + finalProvider;
+    }
 };
 
 struct HistoryFilter
@@ -126,6 +136,18 @@ public:
     virtual std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) = 0;
     // A reader thread calls this before it ends (a connection may belong to the thread that used it).
     virtual void releaseThreadConnection() = 0;
+
+    // One generation's events for the timeline and the event log: as recorded, or, where none were
+    // kept (history imported from attempt rows alone), rebuilt from its attempt rows.
+    struct Timeline
+    {
+        QList<Event> events;
+        bool rebuilt = false;
+    };
+    Timeline timeline(const GenerationRow &row, QString *error = nullptr);
+    // The rebuild: start, each attempt's start and completion (with relief between), the final state.
+    // Stored times are whole milliseconds, so the events are put back in time order and renumbered.
+    static QList<Event> eventsFromAttempts(const GenerationRow &row, const QList<QJsonObject> &attempts);
 };
 
 // How the history's writes are going: counts, and signals for the console's status bar.

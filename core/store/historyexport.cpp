@@ -24,9 +24,7 @@ const char *const kColumns[] = {"created_at", "user", "generation", "generation_
 
 QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
 {
-    QString chain = r.primaryProvider;
-    if (!r.finalProvider.isEmpty() && r.finalProvider != r.primaryProvider)
-        chain += QStringLiteral(" → ") + r.finalProvider;
+    const QString chain = r.providerChain();
     QJsonObject o{
         {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(r.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
         {QStringLiteral("user"), r.userMask},

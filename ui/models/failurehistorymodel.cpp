@@ -32,9 +32,7 @@ FailureHistoryModel::Row FailureHistoryModel::rowFrom(const GenerationRow &g)
     r.stage = g.stage;
     r.publicCode = g.publicCode;
     r.kind = g.kind;
-    r.providers = g.primaryProvider;
-    if (!g.finalProvider.isEmpty() && g.finalProvider != g.primaryProvider)
-        r.providers += QStringLiteral(" → ") + g.finalProvider;
+    r.providers = g.providerChain();
     r.state = g.state;
     r.elapsedMs = g.elapsedMs;
     r.fallback = g.fallbackApplied;

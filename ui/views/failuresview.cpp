@@ -332,107 +332,6 @@ void FailuresView::updateCharts()
         });
 }
 
-QList<Event> FailuresView::eventsFromAttempts(const GenerationRow &row, const QList<QJsonObject> &attempts)
-{
-    QList<Event> out;
-    quint64 seq = 0;
-    auto add = [&](microseconds at, EventBody body) {
-        Event e;
-        e.generationId = row.id;
-        e.sequence = seq++;
-        e.at = at;
-        e.wallTime = QDateTime::fromMSecsSinceEpoch(row.createdAtMs + duration_cast<milliseconds>(at).count(), Qt::UTC);
-        e.body = std::move(body);
-        out << e;
-    };
-    GenerationStarted g;
-    g.preset = row.policy;
-    g.primary = providerFromId(row.primaryProvider).value_or(Provider::Gemini);
-    g.fallback = providerFromId(row.fallbackProvider);
-    add(microseconds(0), g);
-    std::optional<Provider> lastPrimaryFailed;
-    FailureKind lastKind = FailureKind::UNKNOWN;
-    for (const QJsonObject &a : attempts) {
-        const double durationMs = a.value(QLatin1StringView("duration_ms")).toDouble();
-        const double endMs = double(a.value(QLatin1StringView("at_ms")).toInteger() - row.createdAtMs);
-        const auto start = microseconds(qint64(std::max(0.0, endMs - durationMs) * 1000));
-        const auto end = microseconds(qint64(std::max(0.0, endMs) * 1000));
-        const Provider provider = providerFromId(a.value(QLatin1StringView("provider")).toString()).value_or(Provider::Gemini);
-        const Role role = roleFromId(a.value(QLatin1StringView("role")).toString()).value_or(Role::Primary);
-        const Stage stage = stageFromId(a.value(QLatin1StringView("stage")).toString()).value_or(Stage::Storyboard);
-        const quint64 id = quint64(a.value(QLatin1StringView("attempt_id")).toInteger());
-        if (role == Role::Fallback && lastPrimaryFailed) {
-            FallbackTriggered f;
-            f.stage = stage;
-            f.from = *lastPrimaryFailed;
-            f.to = provider;
-            f.kind = lastKind;
-            f.reason = row.fallbackReason;
-            add(start, f);
-        }
-        AttemptStarted s;
-        s.stage = stage;
-        s.attemptId = id;
-        s.provider = provider;
-        s.model = a.value(QLatin1StringView("model")).toString();
-        s.role = role;
-        s.round = a.value(QLatin1StringView("round")).toInt(1);
-        add(start, s);
-        AttemptCompleted c;
-        c.stage = stage;
-        c.attemptId = id;
-        c.provider = provider;
-        c.model = s.model;
-        c.role = role;
-        c.round = s.round;
-        c.success = a.value(QLatin1StringView("success")).toInteger() != 0;
-        c.duration = microseconds(qint64(durationMs * 1000));
-        const QString kind = a.value(QLatin1StringView("kind")).toString();
-        if (!kind.isEmpty()) {
-            c.kind = enumFromName<FailureKind>(kind);
-            if (c.kind)
-                c.publicCode = publicCodeFor(*c.kind);
-        }
-        if (const QJsonValue status = a.value(QLatin1StringView("http_status")); status.isDouble())
-            c.httpStatus = status.toInt();
-        c.fallbackEligible = a.value(QLatin1StringView("fallback_eligible")).toInteger() != 0;
-        c.requestsSent = a.value(QLatin1StringView("requests_sent")).toInt();
-        c.detail = a.value(QLatin1StringView("detail")).toString();
-        c.abortedBy = abortReasonFromId(a.value(QLatin1StringView("aborted_by")).toString()).value_or(AbortReason::None);
-        c.tokens.input = a.value(QLatin1StringView("tokens_in")).toInteger(-1);
-        c.tokens.output = a.value(QLatin1StringView("tokens_out")).toInteger(-1);
-        add(end, c);
-        if (!c.success && role == Role::Primary) {
-            lastPrimaryFailed = provider;
-            lastKind = c.kind.value_or(FailureKind::UNKNOWN);
-        } else if (role == Role::Fallback) {
-            lastPrimaryFailed.reset();
-        }
-    }
-    if (row.state != u"running") {
-        GenerationFinished fin;
-        fin.state = finalStateFromId(row.state).value_or(FinalState::Failed);
-        if (!row.kind.isEmpty()) {
-            fin.kind = enumFromName<FailureKind>(row.kind);
-            if (fin.kind)
-                fin.publicCode = publicCodeFor(*fin.kind);
-            fin.stage = stageFromId(row.stage);
-        }
-        fin.detail = row.detail;
-        fin.fallbackApplied = row.fallbackApplied;
-        add(microseconds(qint64(row.elapsedMs * 1000)), fin);
-    }
-    // Stored times are whole milliseconds: put the events back in time order (finish last), renumbered.
-    std::stable_sort(out.begin(), out.end(), [](const Event &a, const Event &b) {
-        const bool aEnd = std::holds_alternative<GenerationFinished>(a.body);
-        const bool bEnd = std::holds_alternative<GenerationFinished>(b.body);
-        return aEnd != bEnd ? bEnd : a.at < b.at;
-    });
-    for (int i = 0; i < out.size(); ++i)
-        out[i].sequence = quint64(i);
-    return out;
-}
-
 void FailuresView::showDetail(const QString &generationId)
 {
     m_detailId = generationId;
@@ -451,22 +350,14 @@ void FailuresView::showDetail(const QString &generationId)
         m_timeline->clear();
         return;
     }
-    QList<Event> events;
-    const QList<QJsonObject> stored = m_history->events(generationId, &error);
-    for (const QJsonObject &o : stored) {
-        if (auto e = Event::fromJson(o))
-            events << *e;
-    }
-    const bool rebuilt = events.isEmpty();
-    if (rebuilt)
-        events = eventsFromAttempts(*row, m_history->attempts(generationId, &error));
+    const HistoryReader::Timeline timeline = m_history->timeline(*row, &error);
+    const QList<Event> &events = timeline.events;
+    const bool rebuilt = timeline.rebuilt;
     m_timeline->setEvents(events);
     m_events->appendBatch(events);
 
     const GenerationRow &r = *row;
-    QString chain = r.primaryProvider;
-    if (!r.finalProvider.isEmpty() && r.finalProvider != r.primaryProvider)
-        chain += QStringLiteral(" → ") + r.finalProvider;
+    const QString chain = r.providerChain();
     QStringList lines;
     lines << tr("<b>Generation</b> <code>%1</code>").arg(r.id.toHtmlEscaped());
     lines << tr("<b>User</b> %1 · <b>started</b> %2 · <b>took</b> %3")

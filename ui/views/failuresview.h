@@ -50,8 +50,6 @@ public:
     void exportTo(const QString &path, HistoryExport::Format format);
 
     // The attempt chain of a stored generation as events, for generations recorded without their event
-    // log (imported or synthetic history): started, each attempt, relief, finished.
-    static QList<Event> eventsFromAttempts(const GenerationRow &row, const QList<QJsonObject> &attempts);
 
 Q_SIGNALS:
     void chartsUpdated();
