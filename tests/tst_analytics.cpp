@@ -2,6 +2,7 @@
 // The pure logic and store queries behind the console's history views (issue 6): word diff, latency
 // statistics, the extra wait fallback added, export masking and quoting, the synthetic history, stored
 // comparisons, and the settings and key files the Settings view writes.
+#include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
 #include "config/settings.h"
 #include "contract/textdiff.h"
@@ -26,6 +27,41 @@ class tst_Analytics : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The live extra wait: a relief attempt joined with its generation's primary time in that stage.
+    void fallbackWaitTrackerJoinsReliefWithPrimaryTime()
+    {
+        FallbackWaitTracker tracker(Stage::Storyboard);
+        auto completed = [](const QString &gen, Stage stage, Provider p, Role role, int ms, bool ok) {
+            AttemptCompleted c;
+            c.stage = stage;
+            c.provider = p;
+            c.role = role;
+            c.duration = std::chrono::milliseconds(ms);
+            c.success = ok;
+            Event e;
+            e.generationId = gen;
+            e.wallTime = QDateTime::fromMSecsSinceEpoch(1'000'000, Qt::UTC);
+            e.body = c;
+            return e;
+        };
+        QVERIFY(!tracker.add(completed(QStringLiteral("g1"), Stage::Storyboard, Provider::Gemini, Role::Primary, 2000, false)));
+        QVERIFY(!tracker.add(completed(QStringLiteral("g1"), Stage::Captions, Provider::Qwen, Role::Fallback, 50, true))); // another stage
+        QVERIFY(!tracker.add(completed(QStringLiteral("g2"), Stage::Storyboard, Provider::Gemini, Role::Primary, 100, true)));
+        const auto w = tracker.add(completed(QStringLiteral("g1"), Stage::Storyboard, Provider::Qwen, Role::Fallback, 300, true));
+        QVERIFY(w);
+        QCOMPARE(w->primaryProvider, QStringLiteral("gemini"));
+        QCOMPARE(w->fallbackProvider, QStringLiteral("qwen"));
+        QCOMPARE(w->primaryMs, 2000.0);
+        QCOMPARE(w->fallbackMs, 300.0);
+        QCOMPARE(w->atMs, qint64(1'000'000));
+        QVERIFY(w->fallbackSucceeded);
+        QVERIFY(FallbackWaitTracker::concerns(*w, QStringLiteral("gemini"), QStringLiteral("primary")));
+        QVERIFY(FallbackWaitTracker::concerns(*w, QStringLiteral("qwen"), QStringLiteral("fallback")));
+        QVERIFY(!FallbackWaitTracker::concerns(*w, QStringLiteral("qwen"), QStringLiteral("primary")));
+        // Joined once: a second relief completion of g1 has no primary time left.
+        QCOMPARE(tracker.add(completed(QStringLiteral("g1"), Stage::Storyboard, Provider::Qwen, Role::Fallback, 10, true))->primaryMs, 0.0);
+    }
+
     void diff_data()
     {
         QTest::addColumn<QString>("left");

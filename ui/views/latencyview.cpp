@@ -198,9 +198,7 @@ void LatencyView::reload()
             l.stats = LatencyStats(from, to, bucket);
             l.stats.addAll(store.latencySamples(provider, role, from, to, &l.error, stage));
             QList<FallbackWait> waits = store.fallbackWaits(stage, from, to, &l.error);
-            waits.removeIf([&](const FallbackWait &w) {
-                return role == u"primary" ? w.primaryProvider != provider : w.fallbackProvider != provider;
-            });
+            waits.removeIf([&](const FallbackWait &w) { return !FallbackWaitTracker::concerns(w, provider, role); });
             l.stats.setFallbackWaits(waits);
             l.elapsedMs = double(t.nsecsElapsed()) / 1e6;
             return l;
@@ -444,27 +442,9 @@ void LatencyView::addEvents(const QList<Event> &batch)
         if (!a)
             continue;
         const double ms = double(a->duration.count()) / 1000.0;
-        if (toId(a->stage) == stage && a->role == Role::Primary) {
-            PrimaryTime &t = m_primaryOf[e.generationId];
-            t.provider = toId(a->provider);
-            t.ms += ms;
-        } else if (toId(a->stage) == stage && a->role == Role::Fallback) {
-            const PrimaryTime t = m_primaryOf.take(e.generationId);
-            // Counted for the provider this view shows, in the role it shows it in.
-            const bool mine = role == u"fallback" ? toId(a->provider) == provider : t.provider == provider;
-            if (mine) {
-                FallbackWait w;
-                w.atMs = e.wallTime.isValid() ? e.wallTime.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-                w.primaryProvider = t.provider;
-                w.fallbackProvider = toId(a->provider);
-                w.primaryMs = t.ms;
-                w.fallbackMs = ms;
-                w.fallbackSucceeded = a->success;
-                updateExtraWait(m_stats.addFallbackWait(w));
-            }
-        }
-        if (std::holds_alternative<AttemptCompleted>(e.body) && m_primaryOf.size() > 10'000)
-            m_primaryOf.clear(); // generations that never needed relief: forget them now and then
+        m_waits.setStage(stageFromId(stage).value_or(Stage::Storyboard));
+        if (const auto w = m_waits.add(e); w && FallbackWaitTracker::concerns(*w, provider, role))
+            updateExtraWait(m_stats.addFallbackWait(*w));
         if (toId(a->provider) != provider || toId(a->role) != role || toId(a->stage) != stage)
             continue;
         LatencySample s;

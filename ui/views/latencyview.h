@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
 #include "events/event.h"
 
@@ -78,12 +79,7 @@ private:
     double m_lastLoadMs = 0;
     double m_lastDrawMs = 0;
     quint64 m_fullRedraws = 0;
-    struct PrimaryTime
-    {
-        QString provider;
-        double ms = 0;
-    };
-    QHash<QString, PrimaryTime> m_primaryOf; // live: the stage's primary time per generation, for extra wait
+    FallbackWaitTracker m_waits; // live: the extra wait that relief added
     bool m_summaryPending = false;
 };
 
