@@ -41,7 +41,8 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
     g.primary = providerFromId(row.primaryProvider).value_or(Provider::Gemini);
     g.fallback = providerFromId(row.fallbackProvider);
     add(microseconds(0), g);
-    std::optional<Provider> lastPrimaryFailed;
+    bool primaryFailed = false; // (not an optional: GCC -O2 cannot see it is set before use)
+    Provider lastPrimaryFailed = Provider::Gemini;
     FailureKind lastKind = FailureKind::UNKNOWN;
     for (const QJsonObject &a : attempts) {
         const double durationMs = a.value(QLatin1StringView("duration_ms")).toDouble();
@@ -52,10 +53,10 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
         const Role role = roleFromId(a.value(QLatin1StringView("role")).toString()).value_or(Role::Primary);
         const Stage stage = stageFromId(a.value(QLatin1StringView("stage")).toString()).value_or(Stage::Storyboard);
         const quint64 id = quint64(a.value(QLatin1StringView("attempt_id")).toInteger());
-        if (role == Role::Fallback && lastPrimaryFailed) {
+        if (role == Role::Fallback && primaryFailed) {
             FallbackTriggered f;
             f.stage = stage;
-            f.from = *lastPrimaryFailed;
+            f.from = lastPrimaryFailed;
             f.to = provider;
             f.kind = lastKind;
             f.reason = row.fallbackReason;
@@ -94,10 +95,11 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
         c.tokens.output = a.value(QLatin1StringView("tokens_out")).toInteger(-1);
         add(end, c);
         if (!c.success && role == Role::Primary) {
+            primaryFailed = true;
             lastPrimaryFailed = provider;
             lastKind = c.kind.value_or(FailureKind::UNKNOWN);
         } else if (role == Role::Fallback) {
-            lastPrimaryFailed.reset();
+            primaryFailed = false;
         }
     }
     if (row.state != u"running") {
