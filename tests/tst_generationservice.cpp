@@ -848,16 +848,25 @@ private Q_SLOTS:
         QVERIFY(discarded.wouldHaveSucceeded);
     }
 
+private:
+    // One attempt starting now with a 5 s deadline.
+    static AttemptSpec fiveSecondAttempt(const Clock &clock)
+    {
+        AttemptSpec spec;
+        spec.attemptId = 1;
+        spec.stageStart = clock.now();
+        spec.deadline = clock.now() + 5s;
+        return spec;
+    }
+
+private Q_SLOTS:
     // SPEC 12.3: the whole answer arrived 10 ms before the deadline; reading it (a 6 MB body on a pool
     // thread) ends 200 ms after. The deadline does not abort it meanwhile, and it is accepted.
     void answerWhoseLastByteCameInTime_isAcceptedAfterALongRead()
     {
         ManualClock clock;
         HeldGenerator generator;
-        AttemptSpec spec;
-        spec.attemptId = 1;
-        spec.stageStart = clock.now();
-        spec.deadline = clock.now() + 5s;
+        const AttemptSpec spec = fiveSecondAttempt(clock);
         AttemptRunner runner(clock, generator, spec);
         QSignalSpy finished(&runner, &AttemptRunner::finished);
         runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
@@ -882,10 +891,7 @@ private Q_SLOTS:
     {
         ManualClock clock;
         HeldGenerator generator;
-        AttemptSpec spec;
-        spec.attemptId = 1;
-        spec.stageStart = clock.now();
-        spec.deadline = clock.now() + 5s;
+        const AttemptSpec spec = fiveSecondAttempt(clock);
         DeafAtClock deaf(clock, spec.deadline); // the deadline timer is late: the answer gets in first
         AttemptRunner runner(deaf, generator, spec);
         QSignalSpy finished(&runner, &AttemptRunner::finished);

@@ -5,7 +5,6 @@
 
 #include <QFileInfo>
 #include <QRandomGenerator>
-#include <QThread>
 
 #include <QDir>
 #include <QLoggingCategory>

@@ -12,7 +12,6 @@
 #include "store/store.h"
 
 #include <QObject>
-#include <QThread>
 
 #include <memory>
 

@@ -55,6 +55,20 @@ private:
     std::vector<Item> m_batch;
 };
 
+namespace {
+
+// One stack as every thread runs it: the engine's options, recording into the store when there is one.
+std::unique_ptr<EngineStack> makeStack(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking)
+{
+    auto stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
+    stack->pipeline().setOptions(options);
+    if (store)
+        stack->pipeline().setStore(store, masking);
+    return stack;
+}
+
+} // namespace
+
 int LocalEngine::threadsFromEnvironment(const QProcessEnvironment &environment)
 {
     bool ok = false;
@@ -69,17 +83,13 @@ int LocalEngine::threadsFromEnvironment(const QProcessEnvironment &environment)
 LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
                          QObject *parent)
     : EngineClient(parent)
-    , m_options(options)
     , m_store(store)
     , m_threaded(threads > 0)
 {
     if (!m_threaded) {
         auto lane = std::make_unique<Lane>();
-        lane->stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
+        lane->stack = makeStack(settings, options, store, masking);
         GenerationPipeline &pipeline = lane->stack->pipeline();
-        pipeline.setOptions(options);
-        if (store)
-            pipeline.setStore(store, masking);
         connect(&pipeline, &GenerationPipeline::eventRecorded, this, &EngineClient::eventRecorded);
         connect(&pipeline, &GenerationPipeline::finished, this, [this](const GenerationResult &r) {
             onFinished(r);
@@ -105,11 +115,8 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
         QMetaObject::invokeMethod(
             l->relay,
             [l, &share, &options, store, masking] {
-                l->stack = std::make_unique<EngineStack>(share, SteadyClock::instance());
+                l->stack = makeStack(share, options, store, masking);
                 GenerationPipeline &pipeline = l->stack->pipeline();
-                pipeline.setOptions(options);
-                if (store)
-                    pipeline.setStore(store, masking);
                 Relay *relay = l->relay;
                 connect(&pipeline, &GenerationPipeline::eventRecorded, relay, [relay](const Event &e) { relay->add(e); });
                 connect(&pipeline, &GenerationPipeline::finished, relay, [relay](const GenerationResult &r) { relay->add(r); });
@@ -190,18 +197,6 @@ bool LocalEngine::cancel(const QString &generationId)
         return l->stack->pipeline().cancel(generationId);
     QMetaObject::invokeMethod(l->relay, [l, generationId] { l->stack->pipeline().cancel(generationId); }, Qt::QueuedConnection);
     return true;
-}
-
-void LocalEngine::setOptions(const PipelineOptions &options)
-{
-    m_options = options;
-    for (auto &lane : m_lanes) {
-        Lane *l = lane.get();
-        if (!m_threaded)
-            l->stack->pipeline().setOptions(options);
-        else
-            QMetaObject::invokeMethod(l->relay, [l, options] { l->stack->pipeline().setOptions(options); }, Qt::QueuedConnection);
-    }
 }
 
 void LocalEngine::onFinished(const GenerationResult &result)

@@ -43,9 +43,6 @@ public:
     int threadCount() const { return m_threaded ? static_cast<int>(m_lanes.size()) : 0; }
     // Generations running on each thread, in thread order (for benchmarks and the status bar).
     std::vector<int> activePerThread() const;
-    // The engine-wide defaults of requests that carry none of their own, on every thread.
-    void setOptions(const PipelineOptions &options);
-    const PipelineOptions &options() const { return m_options; }
     // Only with threads == 0: the stack on the calling thread.
     EngineStack *inlineStack() const;
 
@@ -58,7 +55,6 @@ private:
 
     std::vector<std::unique_ptr<Lane>> m_lanes;
     std::map<QString, Lane *> m_owner;
-    PipelineOptions m_options;
     Store *m_store;
     bool m_threaded;
 };
