@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // bullpen-sim: the provider simulator on its own (SPEC 8).
-#include "runtime/enginesetup.h"
+#include "config/processlimits.h"
 #include "sim/providersimulator.h"
 
 #include <QCommandLineParser>

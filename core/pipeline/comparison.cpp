@@ -4,7 +4,7 @@
 #include "contract/storyboardvalidator.h"
 #include "engine/stagepolicy.h"
 #include "generationpipeline.h"
-#include "runtime/engineclient.h"
+#include "pipeline/engineclient.h"
 #include "store/masking.h"
 #include "store/store.h"
 

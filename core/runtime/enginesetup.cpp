@@ -10,8 +10,6 @@
 #include <QLoggingCategory>
 #include <QStandardPaths>
 
-#include <cerrno>
-#include <sys/resource.h>
 
 Q_LOGGING_CATEGORY(lcSetup, "bullpen.setup")
 
@@ -47,16 +45,6 @@ QString EngineSetup::defaultDataDir(const QProcessEnvironment &environment)
 QString EngineSetup::defaultKeyFile()
 {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)).filePath(QStringLiteral("bullpen/keys.env"));
-}
-
-void raiseOpenFileLimit()
-{
-    rlimit lim{};
-    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
-        lim.rlim_cur = lim.rlim_max;
-        if (setrlimit(RLIMIT_NOFILE, &lim) != 0)
-            qCWarning(lcSetup) << "could not raise the open-file limit:" << qt_error_string(errno);
-    }
 }
 
 bool EngineSetup::init(const SetupOptions &options)

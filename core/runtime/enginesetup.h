@@ -13,15 +13,11 @@
 
 #include <QObject>
 
+#include "config/processlimits.h"
+
 #include <memory>
 
 namespace bullpen {
-
-// Every attempt in flight holds up to four descriptors (Qt's socket, both ends of the egress guard's
-// relay, the guard's socket to the provider): 256 in flight per provider is ~1,000. Linux's usual soft
-// limit is 1,024 and its hard limit far higher, so every Bullpen process takes what the hard limit
-// allows (EngineSetup::init does; mains that build engines another way call it first).
-void raiseOpenFileLimit();
 
 // What a front end (CLI, console, tests) asks for.
 struct SetupOptions

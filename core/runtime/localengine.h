@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
-#include "engineclient.h"
+#include "pipeline/engineclient.h"
 
 #include <QThread>
 
