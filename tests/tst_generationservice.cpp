@@ -4,7 +4,7 @@
 #include "engine/admission.h"
 #include "engine/attemptrunner.h"
 #include "engine/manualclock.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "scriptedgenerator.h"
 
 #include <QJsonDocument>
@@ -58,25 +58,25 @@ public:
 };
 
 // Keeps the attempt's context so the test can deliver through it when it chooses.
-class HeldGenerator final : public StoryboardGenerator
+class HeldGenerator final : public StageGenerator
 {
 public:
     Provider provider() const override { return Provider::Gemini; }
     QString model() const override { return QStringLiteral("gemini-test"); }
     bool isConfigured() const override { return true; }
-    void generate(const StoryboardRequest &, std::shared_ptr<AttemptContext> c) override { context = std::move(c); }
+    void generate(const StageRequest &, std::shared_ptr<AttemptContext> c) override { context = std::move(c); }
     std::shared_ptr<AttemptContext> context;
 };
 
 // Sends (notes its request) and never answers; runs `onAbort` from inside its cancel handler, i.e. in
 // the instant between a deadline's abort and what the engine does about it.
-class AbortHookGenerator final : public StoryboardGenerator
+class AbortHookGenerator final : public StageGenerator
 {
 public:
     Provider provider() const override { return Provider::Gemini; }
     QString model() const override { return QStringLiteral("gemini-test"); }
     bool isConfigured() const override { return true; }
-    void generate(const StoryboardRequest &, std::shared_ptr<AttemptContext> c) override
+    void generate(const StageRequest &, std::shared_ptr<AttemptContext> c) override
     {
         c->noteRequestSent();
         c->onCancel([this] {
@@ -98,29 +98,29 @@ private:
             : gemini(c, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls)
             , qwen(c, Provider::Qwen, QStringLiteral("qwen-plus"), &calls)
             , service(c)
-            , finishedSpy(&service, &StoryboardGenerationService::finished)
+            , finishedSpy(&service, &StageService::finished)
         {
             service.addGenerator(&gemini);
             service.addGenerator(&qwen);
-            QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [this](const Event &e) {
+            QObject::connect(&service, &StageService::eventRecorded, &service, [this](const Event &e) {
                 events << e;
                 log << formatEvent(e);
                 calls << QStringLiteral("event: ") + e.type();
             });
         }
-        StoryboardResult result() const { return finishedSpy.last().first().value<StoryboardResult>(); }
+        StageResult result() const { return finishedSpy.last().first().value<StageResult>(); }
 
         QStringList calls; // interleaved provider calls, cancel handlers and events, in order
         ScriptedGenerator gemini;
         ScriptedGenerator qwen;
-        StoryboardGenerationService service;
+        StageService service;
         QSignalSpy finishedSpy;
         QList<Event> events;
         QStringList log;
     };
 
     static StagePolicy relief() { return StagePolicy::relief(Provider::Gemini, Provider::Qwen); }
-    static StoryboardRequest request() { return StoryboardRequest::forStory(QStringLiteral("Mina finds a talking cat."), QStringLiteral("haru@example.com")); }
+    static StageRequest request() { return StageRequest::forStory(QStringLiteral("Mina finds a talking cat."), QStringLiteral("haru@example.com")); }
 
     ManualClock m_clock;
 
@@ -133,7 +133,7 @@ private Q_SLOTS:
         m_clock.advance(10min);
 
         QCOMPARE(h.finishedSpy.count(), 1);
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.state, FinalState::Succeeded);
         QCOMPARE(h.gemini.calls(), 1);
         QCOMPARE(h.qwen.calls(), 0);
@@ -171,7 +171,7 @@ private Q_SLOTS:
         m_clock.advance(10min);
 
         QCOMPARE(h.finishedSpy.count(), 1);
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(h.gemini.calls(), 1);
         QCOMPARE(r.attempts.first().failure->kind, kind);
         if (fallback) {
@@ -201,7 +201,7 @@ private Q_SLOTS:
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(h.gemini.calls(), 1); // never back to the primary
         QCOMPARE(h.qwen.calls(), 1);
@@ -220,7 +220,7 @@ private Q_SLOTS:
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.state, FinalState::Succeeded);
         const qsizetype cancelAt = h.calls.indexOf(QStringLiteral("gemini: cancel handler ran (deadline)"));
         const qsizetype fallbackAt = h.calls.indexOf(QStringLiteral("qwen: request sent"));
@@ -273,7 +273,7 @@ private Q_SLOTS:
         h.service.start(request(), p);
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(h.qwen.calls(), fallbackStarts ? 1 : 0);
         QCOMPARE(r.state, FinalState::Failed);
         const auto budgetMs = p.effectiveBudget();
@@ -298,7 +298,7 @@ private Q_SLOTS:
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.state, FinalState::Succeeded);
         QCOMPARE(r.storyboard->title, QStringLiteral("On time"));
         QCOMPARE(r.attempts.at(0).failure->kind, FailureKind::TIMEOUT);
@@ -320,7 +320,7 @@ private Q_SLOTS:
         h.service.start(request(), p);
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.attempts.at(0).failure->kind, FailureKind::TIMEOUT);
         QVERIFY2(r.attempts.at(0).failure->detail.contains(QStringLiteral("after the attempt deadline")),
                  qPrintable(r.attempts.at(0).failure->detail));
@@ -339,7 +339,7 @@ private Q_SLOTS:
         m_clock.advance(10min);
 
         QCOMPARE(h.finishedSpy.count(), 1);
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.state, FinalState::Cancelled);
         QCOMPARE(r.failure->kind, FailureKind::CANCELLED);
         QCOMPARE(r.failure->publicCode(), PublicCode::GENERATION_CANCELLED);
@@ -357,7 +357,7 @@ private Q_SLOTS:
         m_clock.advance(1s);
         h->service.shutdown();
         QCOMPARE(h->finishedSpy.count(), 1);
-        const StoryboardResult r = h->result();
+        const StageResult r = h->result();
         QCOMPARE(r.state, FinalState::Cancelled);
         QCOMPARE(r.attempts.first().abortedBy, AbortReason::Shutdown);
         QCOMPARE(h->gemini.cancelHandlerRuns(), 1);
@@ -393,7 +393,7 @@ private Q_SLOTS:
         h.service.start(request(), StagePolicy::capacity(Provider::Gemini, Provider::Qwen));
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(h.qwen.calls(), fallback ? 1 : 0);
         QCOMPARE(r.state, fallback ? FinalState::Succeeded : FinalState::Failed);
         if (fallback)
@@ -430,7 +430,7 @@ private Q_SLOTS:
         h.service.start(request(), p);
         m_clock.advance(10min);
 
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(h.gemini.calls(), geminiCalls);
         QCOMPARE(h.qwen.calls(), 0); // never switches provider
         QCOMPARE(r.state, state);
@@ -455,7 +455,7 @@ private Q_SLOTS:
         Harness h(m_clock);
         h.service.start(request(), StagePolicy::relief(Provider::Gemini, Provider::Anthropic));
         m_clock.advance(1s);
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.failure->kind, FailureKind::AUTH_CONFIG);
         QCOMPARE(h.gemini.calls(), 0);
@@ -637,8 +637,8 @@ private Q_SLOTS:
 
         m_clock.advance(10min);
         QCOMPARE(h.finishedSpy.count(), 2);
-        const StoryboardResult a = h.finishedSpy.at(0).first().value<StoryboardResult>();
-        const StoryboardResult b = h.finishedSpy.at(1).first().value<StoryboardResult>();
+        const StageResult a = h.finishedSpy.at(0).first().value<StageResult>();
+        const StageResult b = h.finishedSpy.at(1).first().value<StageResult>();
         QCOMPARE(a.generationId, first);
         QCOMPARE(b.generationId, second);
         QCOMPARE(b.state, FinalState::Succeeded); // 3 s waiting + 2 s answer: fits only because the wait is not budget
@@ -668,11 +668,11 @@ private Q_SLOTS:
         QCOMPARE(h.finishedSpy.count(), 6);
         QStringList order;
         for (const auto &args : h.finishedSpy)
-            order << args.first().value<StoryboardResult>().generationId;
+            order << args.first().value<StageResult>().generationId;
         QCOMPARE(order, ids);
         // Two at a time: the generation n waits n/2 rounds of 1 s.
         for (int i = 0; i < 6; ++i)
-            QCOMPARE(h.finishedSpy.at(i).first().value<StoryboardResult>().queued, std::chrono::microseconds(std::chrono::seconds(i / 2)));
+            QCOMPARE(h.finishedSpy.at(i).first().value<StageResult>().queued, std::chrono::microseconds(std::chrono::seconds(i / 2)));
     }
 
     void fullQueueIsRefusedAtOnce()
@@ -686,7 +686,7 @@ private Q_SLOTS:
         const QString refused = h.service.start(request(), relief());
         m_clock.advance(1ms);
         QCOMPARE(h.finishedSpy.count(), 1);
-        const StoryboardResult r = h.result();
+        const StageResult r = h.result();
         QCOMPARE(r.generationId, refused);
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.failure->kind, FailureKind::NOT_SENT);
@@ -714,7 +714,7 @@ private Q_SLOTS:
         QCOMPARE(admission.waiting(Provider::Gemini), 0);
         m_clock.advance(10min);
         QCOMPARE(h.finishedSpy.count(), 2);
-        const StoryboardResult r = h.finishedSpy.at(0).first().value<StoryboardResult>();
+        const StageResult r = h.finishedSpy.at(0).first().value<StageResult>();
         QCOMPARE(r.generationId, waiting);
         QCOMPARE(r.state, FinalState::Cancelled);
         QVERIFY(r.attempts.isEmpty());
@@ -734,13 +734,13 @@ private Q_SLOTS:
         h.service.start(request(), relief());
         const QString b = h.service.start(request(), relief());
         const QString c = h.service.start(request(), relief());
-        QObject::connect(&h.service, &StoryboardGenerationService::finished, &h.service, [&](const StoryboardResult &r) {
+        QObject::connect(&h.service, &StageService::finished, &h.service, [&](const StageResult &r) {
             if (r.storyboard && r.storyboard->title == u"a")
                 h.service.cancel(b); // granted to b a moment ago, not yet run
         });
         m_clock.advance(10min);
         QCOMPARE(h.finishedSpy.count(), 3);
-        const StoryboardResult last = h.finishedSpy.at(2).first().value<StoryboardResult>();
+        const StageResult last = h.finishedSpy.at(2).first().value<StageResult>();
         QCOMPARE(last.generationId, c);
         QCOMPARE(last.state, FinalState::Succeeded);
         QCOMPARE(h.gemini.calls(), 2);
@@ -760,7 +760,7 @@ private Q_SLOTS:
         const QString b = h.service.start(request(), relief());
         m_clock.advance(10min);
         QCOMPARE(h.finishedSpy.count(), 2);
-        const StoryboardResult r = h.finishedSpy.at(0).first().value<StoryboardResult>();
+        const StageResult r = h.finishedSpy.at(0).first().value<StageResult>();
         QCOMPARE(r.generationId, b);
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.attempts.size(), 1);
@@ -775,18 +775,18 @@ private Q_SLOTS:
     {
         // The generator never sends (HeldGenerator notes no request): the time went inside Bullpen.
         HeldGenerator held;
-        StoryboardGenerationService service(m_clock);
+        StageService service(m_clock);
         ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
         qwen.script({Step::ok(1s)});
         service.addGenerator(&held);
         service.addGenerator(&qwen);
-        QSignalSpy finished(&service, &StoryboardGenerationService::finished);
+        QSignalSpy finished(&service, &StageService::finished);
         StagePolicy p = relief();
         p.primaryTimeout = 2s;
         service.start(request(), p);
         m_clock.advance(10min);
         QCOMPARE(finished.count(), 1);
-        const StoryboardResult r = finished.first().first().value<StoryboardResult>();
+        const StageResult r = finished.first().first().value<StageResult>();
         QCOMPARE(r.attempts.first().failure->kind, FailureKind::NOT_SENT);
         QCOMPARE(r.attempts.first().requestsSent, 0);
         QVERIFY2(r.attempts.first().failure->detail.contains(QStringLiteral("never received")), qPrintable(r.attempts.first().failure->detail));
@@ -801,19 +801,19 @@ private Q_SLOTS:
         // A deadline's abort happens at once; the relief decision follows from the event loop. An operator
         // cancel that lands in between must win: no relief request, the generation CANCELLED.
         AbortHookGenerator primary;
-        StoryboardGenerationService service(m_clock);
+        StageService service(m_clock);
         ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
         qwen.script({Step::ok(1s)});
         service.addGenerator(&primary);
         service.addGenerator(&qwen);
-        QSignalSpy finished(&service, &StoryboardGenerationService::finished);
+        QSignalSpy finished(&service, &StageService::finished);
         StagePolicy p = relief();
         p.primaryTimeout = 2s;
         const QString id = service.start(request(), p);
         primary.onAbort = [&] { QVERIFY(service.cancel(id)); };
         m_clock.advance(10min);
         QCOMPARE(finished.count(), 1);
-        const StoryboardResult r = finished.first().first().value<StoryboardResult>();
+        const StageResult r = finished.first().first().value<StageResult>();
         QCOMPARE(r.state, FinalState::Cancelled);
         QCOMPARE(r.attempts.size(), 1);
         QCOMPARE(r.attempts.first().failure->kind, FailureKind::TIMEOUT);
@@ -828,13 +828,12 @@ private Q_SLOTS:
         HeldGenerator generator;
         AttemptSpec spec;
         spec.attemptId = 1;
-        spec.timeout = 5s;
         spec.stageStart = clock.at;
         spec.deadline = clock.at + 5s;
         AttemptRunner runner(clock, generator, spec);
         QSignalSpy finished(&runner, &AttemptRunner::finished);
         QSignalSpy late(&runner, &AttemptRunner::lateResultDiscarded);
-        runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        runner.start(StageRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
         QVERIFY(generator.context);
         clock.at = spec.deadline; // exactly the deadline, not one tick after
         generator.context->deliver(Step::ok(0ms).response.value());
@@ -869,7 +868,7 @@ private Q_SLOTS:
         const AttemptSpec spec = fiveSecondAttempt(clock);
         AttemptRunner runner(clock, generator, spec);
         QSignalSpy finished(&runner, &AttemptRunner::finished);
-        runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        runner.start(StageRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
         QVERIFY(generator.context);
         clock.advance(3ms);
         generator.context->noteRequestSent(); // on the wire 3 ms after the attempt started
@@ -895,7 +894,7 @@ private Q_SLOTS:
         DeafAtClock deaf(clock, spec.deadline); // the deadline timer is late: the answer gets in first
         AttemptRunner runner(deaf, generator, spec);
         QSignalSpy finished(&runner, &AttemptRunner::finished);
-        runner.start(StoryboardRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        runner.start(StageRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
         generator.context->noteRequestSent();
         clock.advance(5001ms);
         generator.context->noteAnswerComplete(clock.now());

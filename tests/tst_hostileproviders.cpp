@@ -271,21 +271,21 @@ private Q_SLOTS:
         rig.simulator().setScenario(*Scenario::load(QStringLiteral("primary-hang"), &why));
         rig.simulator().setRoles(Provider::OpenAI, std::nullopt);
 
-        QSignalSpy finished(&rig.service(), &StoryboardGenerationService::finished);
+        QSignalSpy finished(&rig.service(), &StageService::finished);
         StagePolicy large = StagePolicy::relief(Provider::Gemini, std::nullopt);
         large.primaryTimeout = 3000ms;
-        rig.service().start(StoryboardRequest::forStory(story, QStringLiteral("u")), large);
+        rig.service().start(StageRequest::forStory(story, QStringLiteral("u")), large);
         const int hangingCount = 40;
         for (int i = 0; i < hangingCount; ++i) {
             StagePolicy hanging = StagePolicy::relief(Provider::OpenAI, std::nullopt);
             hanging.primaryTimeout = std::chrono::milliseconds(690 + 3 * i);
-            rig.service().start(StoryboardRequest::forStory(story, QStringLiteral("u")), hanging);
+            rig.service().start(StageRequest::forStory(story, QStringLiteral("u")), hanging);
         }
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1 + hangingCount, 30'000);
-        std::optional<StoryboardResult> big;
+        std::optional<StageResult> big;
         double worstLateMs = 0;
         for (const QList<QVariant> &args : std::as_const(finished)) {
-            const auto r = args.first().value<StoryboardResult>();
+            const auto r = args.first().value<StageResult>();
             const AttemptRecord &a = r.attempts.first();
             if (a.provider == Provider::Gemini) {
                 big = r;

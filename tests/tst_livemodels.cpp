@@ -3,7 +3,7 @@
 // lands whole, in order, with batched inserts and no reset.
 #include "engine/admission.h"
 #include "engine/manualclock.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -103,14 +103,14 @@ private Q_SLOTS:
         gemini.script({Step::ok(2s), Step::ok(1s)});
         Admission admission(clock);
         admission.setLimits({1, 8});
-        StoryboardGenerationService service(clock);
+        StageService service(clock);
         service.addGenerator(&gemini);
         service.setAdmission(&admission);
         QList<Event> events;
-        QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { events << e; });
+        QObject::connect(&service, &StageService::eventRecorded, &service, [&](const Event &e) { events << e; });
         const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
-        service.start(StoryboardRequest::forStory(QStringLiteral("One."), QStringLiteral("a")), policy);
-        const QString second = service.start(StoryboardRequest::forStory(QStringLiteral("Two."), QStringLiteral("b")), policy);
+        service.start(StageRequest::forStory(QStringLiteral("One."), QStringLiteral("a")), policy);
+        const QString second = service.start(StageRequest::forStory(QStringLiteral("Two."), QStringLiteral("b")), policy);
         clock.advance(1s);
 
         GenerationListModel model;

@@ -110,16 +110,16 @@ private Q_SLOTS:
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
         policy.primaryTimeout = 3s;
         constexpr int kConcurrent = 40;
-        QSignalSpy finished(&rig.service(), &StoryboardGenerationService::finished);
+        QSignalSpy finished(&rig.service(), &StageService::finished);
         QElapsedTimer since;
         since.start();
         for (int i = 0; i < kConcurrent; ++i)
-            rig.service().start(StoryboardRequest::forStory(QStringLiteral("Story %1.").arg(i), QStringLiteral("u")), policy);
+            rig.service().start(StageRequest::forStory(QStringLiteral("Story %1.").arg(i), QStringLiteral("u")), policy);
         QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(Provider::Gemini).requests, kConcurrent, 2'000);
         qInfo("%d hanging requests at the provider %lld ms after their attempts started (deadline 3000 ms)", kConcurrent, since.elapsed());
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), kConcurrent, 10'000);
         for (const QList<QVariant> &args : std::as_const(finished)) {
-            const auto r = args.first().value<StoryboardResult>();
+            const auto r = args.first().value<StageResult>();
             QCOMPARE(r.attempts.first().failure->kind, FailureKind::TIMEOUT);
             QCOMPARE(r.attempts.first().requestsSent, 1);
         }

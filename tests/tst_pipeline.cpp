@@ -57,7 +57,7 @@ class tst_Pipeline : public QObject
         ScriptedGenerator story{clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls};
         ScriptedGenerator captionsGen{clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls};
         ScriptedGenerator imageGen{clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash-image"), &calls};
-        StoryboardGenerationService storyboard{clock}, captions{clock}, image{clock};
+        StageService storyboard{clock}, captions{clock}, image{clock};
         GenerationPipeline pipeline{clock, storyboard, captions, image};
         QSignalSpy done{&pipeline, &GenerationPipeline::finished};
         QList<Event> events;

@@ -2,7 +2,7 @@
 // The same engine on the real steady clock and Qt::PreciseTimer, with short budgets: a deadline is
 // never early, the hanging primary is cancelled, and the relief request follows the cancel at once.
 // Bounds here are generous on purpose: precision figures belong to the benchmarks, not to tests.
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "scriptedgenerator.h"
 
 #include <QSignalSpy>
@@ -25,18 +25,18 @@ private Q_SLOTS:
         ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), &calls);
         gemini.script({Step::hang()});
         qwen.script({Step::ok(20ms)});
-        StoryboardGenerationService service(clock);
+        StageService service(clock);
         service.addGenerator(&gemini);
         service.addGenerator(&qwen);
-        QSignalSpy finished(&service, &StoryboardGenerationService::finished);
+        QSignalSpy finished(&service, &StageService::finished);
 
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         policy.primaryTimeout = 150ms;
         policy.fallbackTimeout = 2s;
-        service.start(StoryboardRequest::forStory(QStringLiteral("story")), policy);
+        service.start(StageRequest::forStory(QStringLiteral("story")), policy);
         QVERIFY(finished.wait(10'000));
 
-        const StoryboardResult r = finished.first().first().value<StoryboardResult>();
+        const StageResult r = finished.first().first().value<StageResult>();
         QCOMPARE(r.state, FinalState::Succeeded);
         QCOMPARE(r.attempts.size(), 2);
         const AttemptRecord &primary = r.attempts.at(0);

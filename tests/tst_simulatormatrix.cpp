@@ -104,7 +104,7 @@ private Q_SLOTS:
         policy.fallbackTimeout = 1200ms;
         const auto result = rig.run(policy, kStory);
         QVERIFY(result);
-        const StoryboardResult &r = *result;
+        const StageResult &r = *result;
 
         QCOMPARE(r.state, want.state);
         const AttemptRecord &first = r.attempts.first();

@@ -21,11 +21,11 @@ using namespace std::chrono_literals;
 namespace {
 
 // Runs `n` generations through the engine on a manual clock and records them.
-void fill(Store &store, int n, QList<StoryboardResult> *results = nullptr)
+void fill(Store &store, int n, QList<StageResult> *results = nullptr)
 {
     runMixedGenerations(
         n, [&](const Event &e) { store.recordEvent(e); },
-        [&](const StoryboardResult &r) {
+        [&](const StageResult &r) {
             store.recordFinished(r, QStringLiteral("key-") + r.generationId.right(2), QStringLiteral("ha****ul"));
             if (results)
                 *results << r;
@@ -44,7 +44,7 @@ private Q_SLOTS:
         QString error;
         auto store = Store::open(dir.path(), &error);
         QVERIFY2(store, qPrintable(error));
-        QList<StoryboardResult> results;
+        QList<StageResult> results;
         fill(*store, 30, &results);
         QVERIFY(store->flush(10s));
         const Store::Stats st = store->stats();
@@ -72,9 +72,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QString error;
         auto store = Store::open(dir.path(), &error);
-        QList<StoryboardResult> results;
+        QList<StageResult> results;
         fill(*store, 1, &results);
-        StoryboardResult again = results.first();
+        StageResult again = results.first();
         again.state = FinalState::Failed;
         store->recordFinished(again, {}, {});
         QVERIFY(store->flush(10s));

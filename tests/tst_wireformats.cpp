@@ -338,7 +338,7 @@ private Q_SLOTS:
             keyInHeader = keyInHeader || req.rawHeader(h).contains("secret-key-123");
         QVERIFY(keyInHeader);
         QVERIFY(!req.url().path().contains(QStringLiteral("//")));
-        const QByteArray body = format->body(e, StoryboardRequest::forStory(kStory, QStringLiteral("user")));
+        const QByteArray body = format->body(e, StageRequest::forStory(kStory, QStringLiteral("user")));
         QVERIFY(!body.contains("secret-key-123"));
         QCOMPARE(SimWire::storyFromRequest(provider, body), kStory);
         QVERIFY(SimWire::requestWantsStream(provider, body, req.url().path()));

@@ -31,7 +31,7 @@ QString ms(std::chrono::microseconds us) { return QString::number(static_cast<do
 
 void printHuman(QTextStream &out, const GenerationResult &g)
 {
-    const StoryboardResult &r = g.storyboard;
+    const StageResult &r = g.storyboard;
     const QList<AttemptRecord> attempts = g.attempts();
     if (g.fromCache)
         out << "  (served from cache: an identical request succeeded within 24 h; --fresh runs it again)\n";

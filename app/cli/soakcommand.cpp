@@ -7,7 +7,7 @@
 #include "store/owner.h"
 
 #include "config/settings.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "runtime/enginestack.h"
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
@@ -242,7 +242,7 @@ int runSoak(const QStringList &arguments)
         const QString scenarioName = lane.scenario;
         QObject::connect(engine, &EngineClient::eventRecorded, engine, [&](const Event &e) { eventsOf[e.generationId] << e; });
         QObject::connect(engine, &EngineClient::finished, engine, [&, scenarioName](const GenerationResult &g) {
-            const StoryboardResult &r = g.storyboard;
+            const StageResult &r = g.storyboard;
             if (!finishedIds.insert(g.generationId).second) {
                 ++duplicateFinals;
                 violate(6, g.generationId + QStringLiteral(" finished twice"));
@@ -323,7 +323,7 @@ int runSoak(const QStringList &arguments)
         Lane &lane = lanes[static_cast<std::size_t>(i) % lanes.size()];
         GenerationRequest request;
         request.story = kStories.at(i % kStories.size());
-        request.generationId = StoryboardGenerationService::newGenerationId();
+        request.generationId = StageService::newGenerationId();
         request.userId = QStringLiteral("soak-user-%1@example.com").arg(qHash(request.generationId) % 50);
         request.fresh = true; // every run does the work; the cache is tested elsewhere
         inFlightIds[request.generationId] = lane.engine.get();

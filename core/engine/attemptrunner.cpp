@@ -13,7 +13,7 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-AttemptRunner::AttemptRunner(Clock &clock, StoryboardGenerator &generator, const AttemptSpec &spec, QObject *parent)
+AttemptRunner::AttemptRunner(Clock &clock, StageGenerator &generator, const AttemptSpec &spec, QObject *parent)
     : QObject(parent)
     , m_clock(clock)
     , m_generator(generator)
@@ -32,7 +32,7 @@ AttemptRunner::~AttemptRunner()
 
 microseconds AttemptRunner::offset(Clock::time_point t) const { return duration_cast<microseconds>(t - m_spec.stageStart); }
 
-void AttemptRunner::start(const StoryboardRequest &request)
+void AttemptRunner::start(const StageRequest &request)
 {
     Q_ASSERT(!m_context);
     m_startedAt = m_clock.now();

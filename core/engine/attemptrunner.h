@@ -6,8 +6,8 @@
 #include "contract/storyboard.h"
 #include "stageoutput.h"
 #include "events/event.h"
-#include "storyboardgenerator.h"
-#include "storyboardresult.h"
+#include "stagegenerator.h"
+#include "stageresult.h"
 
 #include <QObject>
 
@@ -22,7 +22,6 @@ struct AttemptSpec
     Stage stage = Stage::Storyboard;
     Role role = Role::Primary;
     int round = 1;
-    std::chrono::milliseconds timeout{0};
     Clock::time_point deadline;   // min(now + timeout, end of the stage budget)
     Clock::time_point stageStart; // offsets in records are measured from here
 };
@@ -41,10 +40,10 @@ class AttemptRunner final : public QObject
 {
     Q_OBJECT
 public:
-    AttemptRunner(Clock &clock, StoryboardGenerator &generator, const AttemptSpec &spec, QObject *parent = nullptr);
+    AttemptRunner(Clock &clock, StageGenerator &generator, const AttemptSpec &spec, QObject *parent = nullptr);
     ~AttemptRunner() override;
 
-    void start(const StoryboardRequest &request);
+    void start(const StageRequest &request);
     // Operator cancel or shutdown. Does nothing once the attempt has ended.
     void cancel(AbortReason reason);
 
@@ -65,7 +64,7 @@ private:
     std::chrono::microseconds offset(Clock::time_point t) const;
 
     Clock &m_clock;
-    StoryboardGenerator &m_generator;
+    StageGenerator &m_generator;
     AttemptSpec m_spec;
     std::shared_ptr<AttemptContext> m_context;
     std::unique_ptr<Timer> m_deadlineTimer;

@@ -76,8 +76,7 @@ StagePolicy StagePolicy::imageStage(Provider provider, std::chrono::milliseconds
     p.preset = QStringLiteral("image");
     p.primary = provider;
     p.primaryTimeout = timeout;
-    p.innerRetries = std::max(innerRetries, 0);
-    p.rounds = 1 + p.innerRetries;
+    p.rounds = 1 + std::max(innerRetries, 0); // each retry is a recorded round, never a hidden resend
     p.roundPause = 1s;
     p.exponentialBackoff = true;
     p.retryOn = {FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER};

@@ -35,7 +35,7 @@ private:
 
 // The routing policy of one stage (SPEC 4): which provider goes first, who may relieve it, on which
 // kinds, how long each may take, and how many same-provider rounds there are. The three presets are
-// data fed to one flow (StoryboardGenerationService), not three copies of it.
+// data fed to one flow (StageService), not three copies of it.
 struct StagePolicy
 {
     Stage stage = Stage::Storyboard;
@@ -53,7 +53,6 @@ struct StagePolicy
     int rounds = 1; // calls of the same provider per role; 1 = no same-provider retry
     std::chrono::milliseconds roundPause{0};
     KindSet retryOn;
-    int innerRetries = 0; // transport-level retries; always 0 on the storyboard path (SPEC 4.4)
     // Pause between rounds grows as base * 2^(round-1), randomised by ±jitter, capped, and never shorter
     // than the provider's Retry-After (the image stage). Off: roundPause as is.
     bool exponentialBackoff = false;

@@ -20,7 +20,7 @@ void ComparisonSide::takeResult(const GenerationResult &r)
 {
     done = true;
     state = r.state;
-    const StoryboardResult &sb = r.storyboard;
+    const StageResult &sb = r.storyboard;
     model = sb.fallback.finalModelId;
     if (model.isEmpty() && !sb.attempts.isEmpty())
         model = sb.attempts.constLast().model;
@@ -165,7 +165,7 @@ QString ComparisonRunner::start(const ComparisonRequest &request)
         g.userId = request.userId;
         g.fresh = true;
         g.storyboardPolicy = p;
-        g.generationId = StoryboardGenerationService::newGenerationId();
+        g.generationId = StageService::newGenerationId();
         side.generationId = g.generationId;
         return g;
     };

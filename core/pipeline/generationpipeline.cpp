@@ -35,28 +35,28 @@ struct GenerationPipeline::Run
     bool finished = false;
 };
 
-GenerationPipeline::GenerationPipeline(Clock &clock, StoryboardGenerationService &storyboard, StoryboardGenerationService &captions,
-                                       StoryboardGenerationService &image, QObject *parent)
+GenerationPipeline::GenerationPipeline(Clock &clock, StageService &storyboard, StageService &captions,
+                                       StageService &image, QObject *parent)
     : QObject(parent)
     , m_clock(clock)
     , m_storyboard(storyboard)
     , m_captions(captions)
     , m_image(image)
 {
-    for (StoryboardGenerationService *s : {&m_storyboard, &m_captions, &m_image}) {
+    for (StageService *s : {&m_storyboard, &m_captions, &m_image}) {
         s->setEmitsGenerationEvents(false);
-        connect(s, &StoryboardGenerationService::eventRecorded, this, &GenerationPipeline::onStageEvent);
+        connect(s, &StageService::eventRecorded, this, &GenerationPipeline::onStageEvent);
     }
-    connect(&m_storyboard, &StoryboardGenerationService::finished, this, &GenerationPipeline::onStoryboardDone);
-    connect(&m_captions, &StoryboardGenerationService::finished, this, &GenerationPipeline::onCaptionsDone);
-    connect(&m_image, &StoryboardGenerationService::finished, this, &GenerationPipeline::onImageDone);
+    connect(&m_storyboard, &StageService::finished, this, &GenerationPipeline::onStoryboardDone);
+    connect(&m_captions, &StageService::finished, this, &GenerationPipeline::onCaptionsDone);
+    connect(&m_image, &StageService::finished, this, &GenerationPipeline::onImageDone);
 }
 
 GenerationPipeline::~GenerationPipeline()
 {
     if (m_storage)
         m_storage->waitForDone(); // a write in progress ends; its watcher, our child, never reports
-    for (StoryboardGenerationService *s : {&m_storyboard, &m_captions, &m_image})
+    for (StageService *s : {&m_storyboard, &m_captions, &m_image})
         disconnect(s, nullptr, this, nullptr);
 }
 
@@ -76,7 +76,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     auto run = std::make_unique<Run>();
     run->request = request;
     if (run->request.generationId.isEmpty())
-        run->request.generationId = StoryboardGenerationService::newGenerationId();
+        run->request.generationId = StageService::newGenerationId();
     run->start = m_clock.now();
     run->result.generationId = run->request.generationId;
     run->result.cacheKey = cacheKey(request.story, m_options.settingsDigest);
@@ -114,7 +114,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
         }
     }
 
-    StoryboardRequest sr = StoryboardRequest::forStory(request.story, request.userId);
+    StageRequest sr = StageRequest::forStory(request.story, request.userId);
     sr.generationId = id;
     m_storyboard.start(sr, p);
     return id;
@@ -144,7 +144,7 @@ void GenerationPipeline::onStageEvent(const Event &event)
     emitEvent(*it->second, event.body);
 }
 
-void GenerationPipeline::onStoryboardDone(const StoryboardResult &sr)
+void GenerationPipeline::onStoryboardDone(const StageResult &sr)
 {
     const auto it = m_runs.find(sr.generationId);
     if (it == m_runs.end())
@@ -160,7 +160,7 @@ void GenerationPipeline::onStoryboardDone(const StoryboardResult &sr)
         return;
     }
     run.current = Stage::Captions;
-    StoryboardRequest cr = StoryboardRequest::forStory(run.request.story);
+    StageRequest cr = StageRequest::forStory(run.request.story);
     cr.generationId = run.request.generationId;
     cr.stage = Stage::Captions;
     cr.stageInput = QString::fromUtf8(QJsonDocument(sr.storyboard->toJson()).toJson(QJsonDocument::Compact));
@@ -171,7 +171,7 @@ void GenerationPipeline::onStoryboardDone(const StoryboardResult &sr)
     m_captions.start(cr, cp);
 }
 
-void GenerationPipeline::onCaptionsDone(const StoryboardResult &cr)
+void GenerationPipeline::onCaptionsDone(const StageResult &cr)
 {
     const auto it = m_runs.find(cr.generationId);
     if (it == m_runs.end())
@@ -197,14 +197,14 @@ void GenerationPipeline::onCaptionsDone(const StoryboardResult &cr)
 void GenerationPipeline::startImage(Run &run)
 {
     run.current = Stage::Image;
-    StoryboardRequest ir = StoryboardRequest::forStory(run.request.story);
+    StageRequest ir = StageRequest::forStory(run.request.story);
     ir.generationId = run.request.generationId;
     ir.stage = Stage::Image;
     ir.stageInput = QString::fromUtf8(QJsonDocument(run.result.storyboard.storyboard->toJson()).toJson(QJsonDocument::Compact));
     m_image.start(ir, m_options.image);
 }
 
-void GenerationPipeline::onImageDone(const StoryboardResult &ir)
+void GenerationPipeline::onImageDone(const StageResult &ir)
 {
     const auto it = m_runs.find(ir.generationId);
     if (it == m_runs.end())
@@ -287,7 +287,7 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
     r.failedStage = stage;
     r.elapsed = duration_cast<microseconds>(m_clock.now() - run.start);
     if (r.failure) {
-        const StoryboardResult *stageResult = stage == Stage::Image ? &*r.image : stage == Stage::Captions ? &*r.captions : &r.storyboard;
+        const StageResult *stageResult = stage == Stage::Image ? &*r.image : stage == Stage::Captions ? &*r.captions : &r.storyboard;
         const Provider provider = stageResult && !stageResult->attempts.isEmpty() ? stageResult->attempts.constLast().provider
                                                                                   : m_options.storyboard.primary;
         r.nextStep = NextStep::forFailure(*r.failure, provider, stage);
@@ -318,7 +318,7 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
             extras.resultJson.remove(QStringLiteral("storyboard"));
             extras.resultJson.remove(QStringLiteral("captions"));
         }
-        StoryboardResult stored = r.storyboard;
+        StageResult stored = r.storyboard;
         stored.generationId = r.generationId;
         stored.state = state;
         stored.failure = r.failure;

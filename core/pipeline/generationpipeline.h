@@ -3,7 +3,7 @@
 
 #include "engine/clock.h"
 #include "engine/stagepolicy.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "events/event.h"
 #include "generationresult.h"
 
@@ -51,8 +51,8 @@ class GenerationPipeline final : public QObject
 {
     Q_OBJECT
 public:
-    GenerationPipeline(Clock &clock, StoryboardGenerationService &storyboard, StoryboardGenerationService &captions,
-                       StoryboardGenerationService &image, QObject *parent = nullptr);
+    GenerationPipeline(Clock &clock, StageService &storyboard, StageService &captions,
+                       StageService &image, QObject *parent = nullptr);
     ~GenerationPipeline() override;
 
     void setOptions(const PipelineOptions &options) { m_options = options; }
@@ -73,17 +73,17 @@ Q_SIGNALS:
 private:
     struct Run;
     void onStageEvent(const Event &event);
-    void onStoryboardDone(const StoryboardResult &r);
-    void onCaptionsDone(const StoryboardResult &r);
-    void onImageDone(const StoryboardResult &r);
+    void onStoryboardDone(const StageResult &r);
+    void onCaptionsDone(const StageResult &r);
+    void onImageDone(const StageResult &r);
     void startImage(Run &run);
     void finish(Run &run, FinalState state, std::optional<Failure> failure, Stage stage);
     void emitEvent(Run &run, EventBody body, std::optional<std::chrono::microseconds> at = std::nullopt);
 
     Clock &m_clock;
-    StoryboardGenerationService &m_storyboard;
-    StoryboardGenerationService &m_captions;
-    StoryboardGenerationService &m_image;
+    StageService &m_storyboard;
+    StageService &m_captions;
+    StageService &m_image;
     PipelineOptions m_options;
     Store *m_store = nullptr;
     const Masking *m_masking = nullptr;

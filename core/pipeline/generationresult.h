@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/storyboardresult.h"
+#include "engine/stageresult.h"
 #include "nextstep.h"
 
 #include <QJsonObject>
@@ -20,12 +20,12 @@ struct GenerationResult
     Stage failedStage = Stage::Storyboard;
     std::optional<NextStep> nextStep; // SPEC 7, with every final failure
 
-    StoryboardResult storyboard;          // stage result: attempts, fallback metadata, tokens
-    std::optional<StoryboardResult> captions;
+    StageResult storyboard;          // stage result: attempts, fallback metadata, tokens
+    std::optional<StageResult> captions;
     QStringList captionLines;             // what is shown: the model's, or defaults from the scenes
     bool captionsDefaulted = false;
     bool degraded = false;                // a default caption was substituted (never cached)
-    std::optional<StoryboardResult> image;
+    std::optional<StageResult> image;
     QString imagePath;                    // content-addressed under the data directory
     QString imageSha256;
     bool fromCache = false;

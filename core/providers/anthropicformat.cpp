@@ -70,7 +70,7 @@ QNetworkRequest AnthropicFormat::request(const ProviderEndpoint &endpoint) const
     return req;
 }
 
-QByteArray AnthropicFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
+QByteArray AnthropicFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
 {
     const PromptParts prompt = promptFor(request);
     const QJsonObject root{

@@ -92,7 +92,7 @@ QNetworkRequest GeminiFormat::request(const ProviderEndpoint &endpoint) const
     return req;
 }
 
-QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
+QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
 {
     auto userContents = [](const QString &text) {
         return QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},

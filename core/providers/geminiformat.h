@@ -11,7 +11,7 @@ class GeminiFormat final : public WireFormat
 public:
     Provider provider() const override { return Provider::Gemini; }
     QNetworkRequest request(const ProviderEndpoint &endpoint) const override;
-    QByteArray body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const override;
+    QByteArray body(const ProviderEndpoint &endpoint, const StageRequest &request) const override;
     void parseBody(const QByteArray &body, ProviderResponse &out) const override;
     std::unique_ptr<StreamDecoder> streamDecoder() const override;
 };

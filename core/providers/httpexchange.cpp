@@ -2,7 +2,7 @@
 #include "httpexchange.h"
 
 #include "egressguard.h"
-#include "httpstoryboardgenerator.h"
+#include "httpstagegenerator.h"
 #include "networkpool.h"
 #include "oneshotbody.h"
 
@@ -185,7 +185,7 @@ void HttpExchange::onFinished()
 
     if (r.httpStatus && (*r.httpStatus < 200 || *r.httpStatus >= 300)) {
         r.errorBody = m_body.left(64 * 1024);
-        r.retryAfterHeader = HttpStoryboardGenerator::retryAfter(m_reply->rawHeader("retry-after-ms"), m_reply->rawHeader("retry-after"));
+        r.retryAfterHeader = HttpStageGenerator::retryAfter(m_reply->rawHeader("retry-after-ms"), m_reply->rawHeader("retry-after"));
     } else if (r.httpStatus && !m_tooLarge) {
         if (isEventStream()) {
             if (!m_decoder->terminated())

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "imageclient.h"
 
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "storyboardclient.h"
 
 namespace bullpen {
@@ -12,7 +12,7 @@ ImageClient::ImageClient(const Settings &settings, QObject *parent)
     ProviderEndpoint e = StoryboardClient::endpointFor(settings, Provider::Gemini);
     e.model = settings.pipeline.imageModel;
     e.stream = false; // images come whole
-    m_generator = std::make_unique<HttpStoryboardGenerator>(m_pool, e, &m_guard);
+    m_generator = std::make_unique<HttpStageGenerator>(m_pool, e, &m_guard);
 }
 
 ImageClient::~ImageClient()
@@ -22,6 +22,6 @@ ImageClient::~ImageClient()
         delete child;
 }
 
-void ImageClient::registerWith(StoryboardGenerationService &service) const { service.addGenerator(m_generator.get()); }
+void ImageClient::registerWith(StageService &service) const { service.addGenerator(m_generator.get()); }
 
 } // namespace bullpen

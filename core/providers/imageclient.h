@@ -4,7 +4,7 @@
 #include "config/settings.h"
 #include "egressguard.h"
 #include "networkpool.h"
-#include "httpstoryboardgenerator.h"
+#include "httpstagegenerator.h"
 
 #include <QNetworkAccessManager>
 #include <QObject>
@@ -13,7 +13,7 @@
 
 namespace bullpen {
 
-class StoryboardGenerationService;
+class StageService;
 
 // The image stage's own client (SPEC 2, 4.4): its own QNetworkAccessManager and a Gemini
 // image-generation adapter, so that nothing the storyboard policy sets can reach it, and the
@@ -25,14 +25,14 @@ public:
     explicit ImageClient(const Settings &settings, QObject *parent = nullptr);
     ~ImageClient() override;
 
-    HttpStoryboardGenerator &generator() const { return *m_generator; }
-    void registerWith(StoryboardGenerationService &service) const;
+    HttpStageGenerator &generator() const { return *m_generator; }
+    void registerWith(StageService &service) const;
     NetworkPool &network() { return m_pool; }
 
 private:
     EgressGuard m_guard; // first: outlives the manager and every exchange
     NetworkPool m_pool; // managers enough that every request is on the wire when its attempt starts
-    std::unique_ptr<HttpStoryboardGenerator> m_generator;
+    std::unique_ptr<HttpStageGenerator> m_generator;
 };
 
 } // namespace bullpen

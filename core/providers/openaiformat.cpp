@@ -67,7 +67,7 @@ QNetworkRequest OpenAiFormat::request(const ProviderEndpoint &endpoint) const
     return req;
 }
 
-QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const
+QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
 {
     const PromptParts prompt = promptFor(request);
     QJsonObject root{

@@ -16,7 +16,7 @@ public:
     }
     Provider provider() const override { return m_provider; }
     QNetworkRequest request(const ProviderEndpoint &endpoint) const override;
-    QByteArray body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const override;
+    QByteArray body(const ProviderEndpoint &endpoint, const StageRequest &request) const override;
     void parseBody(const QByteArray &body, ProviderResponse &out) const override;
     std::unique_ptr<StreamDecoder> streamDecoder() const override;
 

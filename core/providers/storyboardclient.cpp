@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storyboardclient.h"
 
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 
 namespace bullpen {
 
@@ -9,7 +9,7 @@ StoryboardClient::StoryboardClient(const Settings &settings, QObject *parent)
     : QObject(parent)
 {
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStoryboardGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
+        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
 }
 
 StoryboardClient::~StoryboardClient()
@@ -20,13 +20,13 @@ StoryboardClient::~StoryboardClient()
         delete child;
 }
 
-HttpStoryboardGenerator *StoryboardClient::generator(Provider provider) const
+HttpStageGenerator *StoryboardClient::generator(Provider provider) const
 {
     const auto it = m_generators.find(provider);
     return it == m_generators.end() ? nullptr : it->second.get();
 }
 
-void StoryboardClient::registerWith(StoryboardGenerationService &service) const
+void StoryboardClient::registerWith(StageService &service) const
 {
     for (const auto &entry : m_generators)
         service.addGenerator(entry.second.get());

@@ -4,7 +4,7 @@
 #include "config/settings.h"
 #include "egressguard.h"
 #include "networkpool.h"
-#include "httpstoryboardgenerator.h"
+#include "httpstagegenerator.h"
 
 #include <QNetworkAccessManager>
 #include <QObject>
@@ -14,7 +14,7 @@
 
 namespace bullpen {
 
-class StoryboardGenerationService;
+class StageService;
 
 // The storyboard stage's own HTTP client: its own QNetworkAccessManager and one adapter per provider,
 // built from Settings. The image stage gets a separate client, so nothing set here (timeouts, retries)
@@ -26,8 +26,8 @@ public:
     explicit StoryboardClient(const Settings &settings, QObject *parent = nullptr);
     ~StoryboardClient() override;
 
-    HttpStoryboardGenerator *generator(Provider provider) const;
-    void registerWith(StoryboardGenerationService &service) const;
+    HttpStageGenerator *generator(Provider provider) const;
+    void registerWith(StageService &service) const;
     NetworkPool &network() { return m_pool; }
 
     static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
@@ -35,7 +35,7 @@ public:
 private:
     EgressGuard m_guard; // first: outlives the manager and every exchange
     NetworkPool m_pool; // managers enough that every request is on the wire when its attempt starts
-    std::map<Provider, std::unique_ptr<HttpStoryboardGenerator>> m_generators;
+    std::map<Provider, std::unique_ptr<HttpStageGenerator>> m_generators;
 };
 
 } // namespace bullpen

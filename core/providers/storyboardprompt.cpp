@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storyboardprompt.h"
 
-#include "engine/storyboardgenerator.h"
+#include "engine/stagegenerator.h"
 
 #include <QJsonArray>
 
@@ -84,7 +84,7 @@ QString StoryboardPrompt::imagePrompt(const QString &storyboardJson)
                                          "Storyboard (JSON):\n") + storyboardJson;
 }
 
-PromptParts promptFor(const StoryboardRequest &request)
+PromptParts promptFor(const StageRequest &request)
 {
     if (request.stage == Stage::Captions)
         return {StoryboardPrompt::captionsInstruction(), StoryboardPrompt::captionsMessage(request.stageInput), StoryboardPrompt::captionsSchema()};

@@ -34,6 +34,6 @@ struct PromptParts
 };
 
 // The prompt of whichever stage a request belongs to (storyboard or captions).
-PromptParts promptFor(const struct StoryboardRequest &request);
+PromptParts promptFor(const struct StageRequest &request);
 
 } // namespace bullpen

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
-#include "engine/storyboardgenerator.h"
+#include "engine/stagegenerator.h"
 #include "failure/providerresponse.h"
 #include "sseparser.h"
 
@@ -56,7 +56,7 @@ public:
     virtual Provider provider() const = 0;
     // URL and provider headers (auth included). The transport adds the rest.
     virtual QNetworkRequest request(const ProviderEndpoint &endpoint) const = 0;
-    virtual QByteArray body(const ProviderEndpoint &endpoint, const StoryboardRequest &request) const = 0;
+    virtual QByteArray body(const ProviderEndpoint &endpoint, const StageRequest &request) const = 0;
     // A complete 2xx body (non-streaming). Sets text, finish reason, refusals, usage, or malformedBody.
     virtual void parseBody(const QByteArray &body, ProviderResponse &out) const = 0;
     virtual std::unique_ptr<StreamDecoder> streamDecoder() const = 0;

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "enginestack.h"
 #include "pipeline/comparison.h"
 #include "localengine.h"
@@ -61,7 +61,7 @@ public:
     // Only with engineThreads == 0, for tests and tools that drive the parts on their own thread:
     StoryboardClient &storyboardClient() const { return m_engine->inlineStack()->storyboardClient(); }
     // The storyboard stage's service (events and results of that stage alone).
-    StoryboardGenerationService &service() const { return m_engine->inlineStack()->storyboard(); }
+    StageService &service() const { return m_engine->inlineStack()->storyboard(); }
     // The whole generation: storyboard, captions, image, storage, cache.
     GenerationPipeline &pipeline() const { return m_engine->inlineStack()->pipeline(); }
     // Attempts in flight and generations waiting, per provider, across every stage.

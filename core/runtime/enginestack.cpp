@@ -13,7 +13,7 @@ EngineStack::EngineStack(const Settings &settings, Clock &clock)
     , m_pipeline(clock, m_storyboard, m_captions, m_image)
 {
     m_admission.setLimits({settings.pipeline.maxInFlightPerProvider, settings.pipeline.maxQueuedPerProvider});
-    for (StoryboardGenerationService *service : {&m_storyboard, &m_captions, &m_image})
+    for (StageService *service : {&m_storyboard, &m_captions, &m_image})
         service->setAdmission(&m_admission);
     m_client.registerWith(m_storyboard);
     m_client.registerWith(m_captions);
@@ -23,7 +23,7 @@ EngineStack::EngineStack(const Settings &settings, Clock &clock)
 
 EngineStack::~EngineStack()
 {
-    for (StoryboardGenerationService *service : {&m_storyboard, &m_captions, &m_image})
+    for (StageService *service : {&m_storyboard, &m_captions, &m_image})
         service->shutdown();
 }
 

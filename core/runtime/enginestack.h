@@ -4,7 +4,7 @@
 #include "config/settings.h"
 #include "engine/admission.h"
 #include "engine/clock.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "pipeline/generationpipeline.h"
 #include "providers/imageclient.h"
 #include "providers/storyboardclient.h"
@@ -25,9 +25,9 @@ public:
 
     StoryboardClient &storyboardClient() { return m_client; }
     ImageClient &imageClient() { return m_imageClient; }
-    StoryboardGenerationService &storyboard() { return m_storyboard; }
-    StoryboardGenerationService &captions() { return m_captions; }
-    StoryboardGenerationService &image() { return m_image; }
+    StageService &storyboard() { return m_storyboard; }
+    StageService &captions() { return m_captions; }
+    StageService &image() { return m_image; }
     GenerationPipeline &pipeline() { return m_pipeline; }
     Admission &admission() { return m_admission; }
 
@@ -38,9 +38,9 @@ private:
     Admission m_admission; // first in, last out: every stage releases its slots into it
     StoryboardClient m_client;
     ImageClient m_imageClient;
-    StoryboardGenerationService m_storyboard;
-    StoryboardGenerationService m_captions;
-    StoryboardGenerationService m_image;
+    StageService m_storyboard;
+    StageService m_captions;
+    StageService m_image;
     GenerationPipeline m_pipeline;
 };
 

@@ -2,7 +2,7 @@
 #include "localengine.h"
 
 #include "enginestack.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "store/store.h"
 
 #include <QLoggingCategory>
@@ -173,7 +173,7 @@ QString LocalEngine::start(const GenerationRequest &request)
 {
     GenerationRequest r = request;
     if (r.generationId.isEmpty())
-        r.generationId = StoryboardGenerationService::newGenerationId();
+        r.generationId = StageService::newGenerationId();
     Lane &lane = pickLane();
     ++lane.active;
     m_owner[r.generationId] = &lane;

@@ -2,7 +2,7 @@
 #include "historyfiller.h"
 
 #include "contract/enums.h"
-#include "engine/storyboardresult.h"
+#include "engine/stageresult.h"
 #include "failure/failure.h"
 #include "pipeline/nextstep.h"
 

@@ -292,7 +292,7 @@ void Store::recordEvent(const Event &event)
         m_writer->enqueue(event);
 }
 
-void Store::recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras)
+void Store::recordFinished(const StageResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras)
 {
     if (m_writer)
         m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask, extras});

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/storyboardresult.h"
+#include "engine/stageresult.h"
 #include "events/event.h"
 #include "finishedextras.h"
 #include "history/historyreader.h"
@@ -43,7 +43,7 @@ public:
     QString location() const override { return m_path; }
 
     void recordEvent(const Event &event);
-    void recordFinished(const StoryboardResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras = {});
+    void recordFinished(const StageResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras = {});
     // SPEC 6: the stored result of a succeeded, non-degraded, non-cached generation with this key,
     // created at or after sinceMs; nothing if there is none.
     std::optional<QJsonObject> cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error = nullptr);

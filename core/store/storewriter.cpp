@@ -130,7 +130,7 @@ bool writeComparison(Statements &s, const StoreWriter::Comparison &c, QString *e
 // Returns false on a database error; *conflict is set when the generation already had a final state.
 bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict, QString *error)
 {
-    const StoryboardResult &r = f.result;
+    const StageResult &r = f.result;
     const QVariant noText(QMetaType::fromType<QString>());
     QJsonObject json = r.toJson();
     s.finish.addBindValue(QDateTime::currentMSecsSinceEpoch());

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/storyboardresult.h"
+#include "engine/stageresult.h"
 #include "events/event.h"
 #include "finishedextras.h"
 
@@ -25,7 +25,7 @@ class StoreWriter final
 public:
     struct Finished
     {
-        StoryboardResult result;
+        StageResult result;
         QString userKey;
         QString userMask;
         FinishedExtras extras;

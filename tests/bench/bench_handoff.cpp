@@ -2,7 +2,7 @@
 // bench_handoff: from a hanging primary's deadline to the relief request reaching the simulator, over
 // real loopback HTTP, N times in a row. Prints median, p90, p99 and max. Run by hand:
 //   build/dev/tests/bench/bench_handoff [runs]
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "providers/storyboardclient.h"
 #include "sim/providersimulator.h"
 
@@ -31,14 +31,14 @@ int main(int argc, char *argv[])
         entry.second.apiKey = QStringLiteral("k");
     }
     StoryboardClient client(settings);
-    StoryboardGenerationService service(SteadyClock::instance());
+    StageService service(SteadyClock::instance());
     client.registerWith(service);
     StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
     policy.primaryTimeout = 100ms;
 
     std::vector<double> handoffMs;
     Clock::time_point primaryDeadline;
-    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) {
+    QObject::connect(&service, &StageService::eventRecorded, &service, [&](const Event &e) {
         if (const auto *s = std::get_if<AttemptStarted>(&e.body); s && s->role == Role::Primary)
             primaryDeadline = SteadyClock::instance().now() + duration_cast<Clock::duration>(s->deadline - e.at);
     });
@@ -47,13 +47,13 @@ int main(int argc, char *argv[])
             handoffMs.push_back(duration_cast<microseconds>(SteadyClock::instance().now() - primaryDeadline).count() / 1000.0);
     });
     int done = 0;
-    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &) {
+    QObject::connect(&service, &StageService::finished, &service, [&](const StageResult &) {
         if (++done < runs)
-            service.start(StoryboardRequest::forStory(QStringLiteral("A cat. A key. A door. Home.")), policy);
+            service.start(StageRequest::forStory(QStringLiteral("A cat. A key. A door. Home.")), policy);
         else
             QCoreApplication::quit();
     });
-    service.start(StoryboardRequest::forStory(QStringLiteral("A cat. A key. A door. Home.")), policy);
+    service.start(StageRequest::forStory(QStringLiteral("A cat. A key. A door. Home.")), policy);
     app.exec();
     std::sort(handoffMs.begin(), handoffMs.end());
     auto pct = [&](double p) { return handoffMs[std::min(handoffMs.size() - 1, static_cast<std::size_t>(p / 100.0 * handoffMs.size()))]; };

@@ -25,9 +25,9 @@ LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optiona
     if (adjust)
         adjust(m_settings);
     m_client = std::make_unique<StoryboardClient>(m_settings);
-    m_service = std::make_unique<StoryboardGenerationService>(SteadyClock::instance());
+    m_service = std::make_unique<StageService>(SteadyClock::instance());
     m_client->registerWith(*m_service);
-    QObject::connect(m_service.get(), &StoryboardGenerationService::eventRecorded, m_service.get(), [this](const Event &e) { events << e; });
+    QObject::connect(m_service.get(), &StageService::eventRecorded, m_service.get(), [this](const Event &e) { events << e; });
     m_ok = true;
 }
 
@@ -37,13 +37,13 @@ LoopbackRig::~LoopbackRig()
         m_service->shutdown();
 }
 
-std::optional<StoryboardResult> LoopbackRig::run(const StagePolicy &policy, const QString &story, int waitMs)
+std::optional<StageResult> LoopbackRig::run(const StagePolicy &policy, const QString &story, int waitMs)
 {
-    QSignalSpy finished(m_service.get(), &StoryboardGenerationService::finished);
-    m_service->start(StoryboardRequest::forStory(story, QStringLiteral("tester@example.com")), policy);
+    QSignalSpy finished(m_service.get(), &StageService::finished);
+    m_service->start(StageRequest::forStory(story, QStringLiteral("tester@example.com")), policy);
     if (!finished.wait(waitMs))
         return std::nullopt;
-    return finished.first().first().value<StoryboardResult>();
+    return finished.first().first().value<StageResult>();
 }
 
 } // namespace bullpen::test

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 #include "providers/storyboardclient.h"
 #include "sim/providersimulator.h"
 
@@ -27,12 +27,12 @@ public:
     bool ok() const { return m_ok; }
     QString error() const { return m_error; }
     ProviderSimulator &simulator() { return *m_sim; }
-    StoryboardGenerationService &service() { return *m_service; }
+    StageService &service() { return *m_service; }
     StoryboardClient &client() { return *m_client; }
     Settings &settings() { return m_settings; }
 
     // Runs one generation to its end (the event loop turns meanwhile); nothing if it did not end in time.
-    std::optional<StoryboardResult> run(const StagePolicy &policy, const QString &story, int waitMs = 30000);
+    std::optional<StageResult> run(const StagePolicy &policy, const QString &story, int waitMs = 30000);
     QList<Event> events;
 
 private:
@@ -41,7 +41,7 @@ private:
     Settings m_settings;
     std::unique_ptr<ProviderSimulator> m_sim;
     std::unique_ptr<StoryboardClient> m_client;
-    std::unique_ptr<StoryboardGenerationService> m_service;
+    std::unique_ptr<StageService> m_service;
 };
 
 } // namespace bullpen::test

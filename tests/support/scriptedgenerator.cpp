@@ -2,7 +2,7 @@
 #include "scriptedgenerator.h"
 
 #include "engine/manualclock.h"
-#include "engine/storyboardgenerationservice.h"
+#include "engine/stageservice.h"
 
 #include <QJsonDocument>
 
@@ -121,7 +121,7 @@ void ScriptedGenerator::script(std::initializer_list<Step> steps)
     m_steps.assign(steps.begin(), steps.end());
 }
 
-void ScriptedGenerator::generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context)
+void ScriptedGenerator::generate(const StageRequest &request, std::shared_ptr<AttemptContext> context)
 {
     ++m_calls;
     m_stories << request.story;
@@ -161,16 +161,16 @@ void ScriptedGenerator::generate(const StoryboardRequest &request, std::shared_p
 }
 
 void runMixedGenerations(int n, const std::function<void(const Event &)> &onEvent,
-                         const std::function<void(const StoryboardResult &)> &onFinished)
+                         const std::function<void(const StageResult &)> &onFinished)
 {
     ManualClock clock;
     ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
     ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
-    StoryboardGenerationService service(clock);
+    StageService service(clock);
     service.addGenerator(&gemini);
     service.addGenerator(&qwen);
-    QObject::connect(&service, &StoryboardGenerationService::eventRecorded, &service, [&](const Event &e) { onEvent(e); });
-    QObject::connect(&service, &StoryboardGenerationService::finished, &service, [&](const StoryboardResult &r) {
+    QObject::connect(&service, &StageService::eventRecorded, &service, [&](const Event &e) { onEvent(e); });
+    QObject::connect(&service, &StageService::finished, &service, [&](const StageResult &r) {
         if (onFinished)
             onFinished(r);
     });
@@ -187,7 +187,7 @@ void runMixedGenerations(int n, const std::function<void(const Event &)> &onEven
             gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
             break;
         }
-        service.start(StoryboardRequest::forStory(QStringLiteral("story"), QStringLiteral("haru@example.com")),
+        service.start(StageRequest::forStory(QStringLiteral("story"), QStringLiteral("haru@example.com")),
                       StagePolicy::relief(Provider::Gemini, Provider::Qwen));
         clock.advance(10s);
     }

@@ -3,8 +3,8 @@
 
 #include "engine/attemptcontext.h"
 #include "engine/clock.h"
-#include "engine/storyboardgenerator.h"
-#include "engine/storyboardresult.h"
+#include "engine/stagegenerator.h"
+#include "engine/stageresult.h"
 #include "events/event.h"
 #include "failure/providerresponse.h"
 
@@ -38,7 +38,7 @@ struct Step
 QString sampleStoryboardJson(const QString &title);
 ProviderResponse geminiResponseFor(FailureKind kind);
 
-class ScriptedGenerator final : public StoryboardGenerator
+class ScriptedGenerator final : public StageGenerator
 {
 public:
     ScriptedGenerator(Clock &clock, Provider provider, QString model, QStringList *sharedLog);
@@ -50,7 +50,7 @@ public:
     Provider provider() const override { return m_provider; }
     QString model() const override { return m_model; }
     bool isConfigured() const override { return m_configured; }
-    void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) override;
+    void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) override;
 
     int calls() const { return m_calls; }
     int cancelHandlerRuns() const { return m_cancelHandlerRuns; }
@@ -81,7 +81,7 @@ private:
 // a relieved overload, and an auth failure. Events and results go to the callbacks (for feeding models
 // and stores in tests).
 void runMixedGenerations(int n, const std::function<void(const Event &)> &onEvent,
-                         const std::function<void(const StoryboardResult &)> &onFinished = {});
+                         const std::function<void(const StageResult &)> &onFinished = {});
 
 // One line per event, with times in whole milliseconds, for comparing event logs in tests.
 QString formatEvent(const Event &event);

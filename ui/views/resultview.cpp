@@ -68,7 +68,7 @@ void ResultView::showResult(const GenerationResult &r)
         delete item->widget();
         delete item;
     }
-    const StoryboardResult &sb = r.storyboard;
+    const StageResult &sb = r.storyboard;
     if (r.state == FinalState::Succeeded) {
         m_headline->setText(tr("Succeeded in %1 ms%2%3")
                                 .arg(static_cast<double>(r.elapsed.count()) / 1000.0, 0, 'f', 0)

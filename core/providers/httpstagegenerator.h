@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/storyboardgenerator.h"
+#include "engine/stagegenerator.h"
 #include "wireformat.h"
 
 #include <QNetworkAccessManager>
@@ -18,20 +18,20 @@ class NetworkPool;
 // The one adapter class: a WireFormat spoken over QNetworkAccessManager. One generate() is exactly one
 // HTTP request: no redirects followed, no silent resend (the body cannot be rewound), requestSent
 // counted; its cancel handler aborts the reply. It never retries and never decides a failure kind.
-class HttpStoryboardGenerator final : public StoryboardGenerator
+class HttpStageGenerator final : public StageGenerator
 {
 public:
     static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
 
     // With a guard, an http:// endpoint is reached through its loopback relay (egressguard.h).
-    HttpStoryboardGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard = nullptr);
-    ~HttpStoryboardGenerator() override;
+    HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard = nullptr);
+    ~HttpStageGenerator() override;
 
     Provider provider() const override { return m_endpoint.provider; }
     QString model() const override { return m_endpoint.model; }
     bool isConfigured() const override;
     QStringList secrets() const override { return {m_endpoint.apiKey}; }
-    void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) override;
+    void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) override;
 
     const ProviderEndpoint &endpoint() const { return m_endpoint; }
     const WireFormat &format() const { return *m_format; }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "storyboardresult.h"
+#include "stageresult.h"
 
 #include <QJsonArray>
 
@@ -39,7 +39,7 @@ QJsonObject AttemptRecord::toJson() const
     };
 }
 
-QJsonObject StoryboardResult::toJson() const
+QJsonObject StageResult::toJson() const
 {
     QJsonArray attemptArray;
     for (const AttemptRecord &a : attempts)

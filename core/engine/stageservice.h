@@ -7,8 +7,8 @@
 #include "events/event.h"
 #include "stagebudget.h"
 #include "stagepolicy.h"
-#include "storyboardgenerator.h"
-#include "storyboardresult.h"
+#include "stagegenerator.h"
+#include "stageresult.h"
 
 #include <QObject>
 #include <QRandomGenerator>
@@ -19,25 +19,25 @@
 
 namespace bullpen {
 
-// Runs the storyboard stage under a StagePolicy (seed 000's StoryboardGenerationService): calls the
-// primary, classifies, and decides whether the relief provider gets its one chance, or the same
+// Runs one stage (storyboard, captions or image) under a StagePolicy (seed 000's
+// StoryboardGenerationService, named for what it does here): calls the primary, classifies, and decides whether the relief provider gets its one chance, or the same
 // provider another round, inside one StageBudget (SPEC 4.1-4.3). Every step is an Event; the final
 // state is written once. Generators are not owned and must outlive the service.
-class StoryboardGenerationService final : public QObject
+class StageService final : public QObject
 {
     Q_OBJECT
 public:
-    explicit StoryboardGenerationService(Clock &clock, QObject *parent = nullptr);
-    ~StoryboardGenerationService() override;
+    explicit StageService(Clock &clock, QObject *parent = nullptr);
+    ~StageService() override;
 
-    void addGenerator(StoryboardGenerator *generator);
+    void addGenerator(StageGenerator *generator);
     // Shared by every stage of one engine; not owned. Without it, attempts are never limited.
     void setAdmission(Admission *admission) { m_admission = admission; }
-    StoryboardGenerator *generator(Provider provider) const;
+    StageGenerator *generator(Provider provider) const;
 
     // Starts a generation and returns its id ("gen_" + 32 hex digits). Events and the result arrive
     // through the signals, never from inside this call.
-    QString start(const StoryboardRequest &request, const StagePolicy &policy);
+    QString start(const StageRequest &request, const StagePolicy &policy);
     // Operator cancel: the running attempt's cancel handlers run, no fallback follows. False if unknown.
     bool cancel(const QString &generationId);
     // Cancels everything with AbortReason::Shutdown.
@@ -52,7 +52,7 @@ public:
 
 Q_SIGNALS:
     void eventRecorded(const bullpen::Event &event);
-    void finished(const bullpen::StoryboardResult &result);
+    void finished(const bullpen::StageResult &result);
 
 private:
     struct Run;
@@ -67,7 +67,7 @@ private:
 
     Clock &m_clock;
     Admission *m_admission = nullptr;
-    std::map<Provider, StoryboardGenerator *> m_generators;
+    std::map<Provider, StageGenerator *> m_generators;
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals
     bool m_generationEvents = true;

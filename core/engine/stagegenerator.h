@@ -13,7 +13,7 @@ namespace bullpen {
 
 class AttemptContext;
 
-struct StoryboardRequest
+struct StageRequest
 {
     QString story;
     QString userId; // raw: never logged, stored or put in an event (SPEC 5.1)
@@ -23,23 +23,24 @@ struct StoryboardRequest
     Stage stage = Stage::Storyboard;
     QString stageInput;
 
-    static StoryboardRequest forStory(QString story, QString userId = {})
+    static StageRequest forStory(QString story, QString userId = {})
     {
-        StoryboardRequest r;
+        StageRequest r;
         r.story = std::move(story);
         r.userId = std::move(userId);
         return r;
     }
 };
 
-// One provider's storyboard call (seed 000's StoryboardGenerator). generate() starts exactly one
+// One provider's call for one stage (seed 000's StoryboardGenerator; the image and captions stages use
+// it too). generate() starts exactly one
 // request and returns; the response arrives later through context->deliver(). The generator knows
 // nothing of fallbacks, budgets or other providers. It must register a cancel handler that really
 // stops its work (aborts the HTTP request) and must not retry on its own (SPEC 4.4).
-class StoryboardGenerator
+class StageGenerator
 {
 public:
-    virtual ~StoryboardGenerator() = default;
+    virtual ~StageGenerator() = default;
 
     virtual Provider provider() const = 0;
     virtual QString model() const = 0;
@@ -48,7 +49,7 @@ public:
     // Credentials this generator sends; scrubbed from any text its provider sends back.
     virtual QStringList secrets() const { return {}; }
 
-    virtual void generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context) = 0;
+    virtual void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) = 0;
 };
 
 } // namespace bullpen

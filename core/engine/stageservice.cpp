@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "storyboardgenerationservice.h"
+#include "stageservice.h"
 
 #include <QLoggingCategory>
 #include <QPointer>
@@ -14,9 +14,9 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-struct StoryboardGenerationService::Run
+struct StageService::Run
 {
-    Run(const Clock &clock, QString id, StoryboardRequest req, StagePolicy pol)
+    Run(const Clock &clock, QString id, StageRequest req, StagePolicy pol)
         : generationId(std::move(id))
         , request(std::move(req))
         , policy(std::move(pol))
@@ -26,7 +26,7 @@ struct StoryboardGenerationService::Run
     }
 
     QString generationId;
-    StoryboardRequest request;
+    StageRequest request;
     StagePolicy policy;
     Clock::time_point requestedAt; // offsets in events and records are measured from here
     StageBudget budget;            // restarted at admission when the stage had to wait for a slot
@@ -47,35 +47,35 @@ struct StoryboardGenerationService::Run
     bool finished = false;
 };
 
-StoryboardGenerationService::StoryboardGenerationService(Clock &clock, QObject *parent)
+StageService::StageService(Clock &clock, QObject *parent)
     : QObject(parent)
     , m_clock(clock)
 {
 }
 
-StoryboardGenerationService::~StoryboardGenerationService()
+StageService::~StageService()
 {
     shutdown();
 }
 
-void StoryboardGenerationService::addGenerator(StoryboardGenerator *generator)
+void StageService::addGenerator(StageGenerator *generator)
 {
     Q_ASSERT(generator);
     m_generators[generator->provider()] = generator;
 }
 
-StoryboardGenerator *StoryboardGenerationService::generator(Provider provider) const
+StageGenerator *StageService::generator(Provider provider) const
 {
     const auto it = m_generators.find(provider);
     return it == m_generators.end() ? nullptr : it->second;
 }
 
-QString StoryboardGenerationService::newGenerationId()
+QString StageService::newGenerationId()
 {
     return QStringLiteral("gen_") + QUuid::createUuid().toString(QUuid::Id128);
 }
 
-QString StoryboardGenerationService::start(const StoryboardRequest &request, const StagePolicy &policy)
+QString StageService::start(const StageRequest &request, const StagePolicy &policy)
 {
     // The budget starts now, when the stage is requested (SPEC 4.2), unless the stage must wait for
     // admission: then it starts again when the slot is granted, before any attempt.
@@ -90,7 +90,7 @@ QString StoryboardGenerationService::start(const StoryboardRequest &request, con
     return id;
 }
 
-void StoryboardGenerationService::begin(Run &run)
+void StageService::begin(Run &run)
 {
     const StagePolicy &p = run.policy;
     if (m_generationEvents)
@@ -142,7 +142,7 @@ void StoryboardGenerationService::begin(Run &run)
     emitEvent(run, StageQueued{p.stage, p.primary, ahead, inFlight, m_admission->limits().inFlight});
 }
 
-void StoryboardGenerationService::admitted(Run &run)
+void StageService::admitted(Run &run)
 {
     run.ticket = 0;
     run.slot = run.policy.primary;
@@ -152,11 +152,11 @@ void StoryboardGenerationService::admitted(Run &run)
     startAttempt(run, Role::Primary, 1);
 }
 
-void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
+void StageService::startAttempt(Run &run, Role role, int round)
 {
     const StagePolicy &p = run.policy;
     const Provider provider = role == Role::Primary ? p.primary : *p.fallback;
-    StoryboardGenerator *gen = generator(provider);
+    StageGenerator *gen = generator(provider);
     const milliseconds timeout = role == Role::Primary ? p.primaryTimeout : p.fallbackTimeout;
 
     AttemptSpec spec;
@@ -165,7 +165,6 @@ void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
     spec.stage = p.stage;
     spec.role = role;
     spec.round = round;
-    spec.timeout = timeout;
     spec.deadline = run.budget.attemptDeadline(timeout);
     spec.stageStart = run.requestedAt;
 
@@ -191,7 +190,7 @@ void StoryboardGenerationService::startAttempt(Run &run, Role role, int round)
     raw->start(run.request);
 }
 
-void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
+void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
 {
     const AttemptRecord &rec = outcome.record;
     const StagePolicy &p = run.policy;
@@ -203,7 +202,7 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
     QString notEligibleWhy;
     if (!rec.success && rec.role == Role::Primary && p.fallback) {
         const Failure &f = *rec.failure;
-        StoryboardGenerator *fb = generator(*p.fallback);
+        StageGenerator *fb = generator(*p.fallback);
         if (!p.fallbackOn.contains(f.kind))
             notEligibleWhy = QStringLiteral("%1 is not a kind the %2 policy hands to a relief provider").arg(enumName(f.kind), p.preset);
         else if (p.fallbackNeedsCapacityMarker && !f.capacity)
@@ -322,7 +321,7 @@ void StoryboardGenerationService::onAttemptFinished(Run &run, const AttemptOutco
     finishRun(run, FinalState::Failed, failure, StageOutput{});
 }
 
-bool StoryboardGenerationService::takeReliefSlot(Run &run)
+bool StageService::takeReliefSlot(Run &run)
 {
     if (!m_admission)
         return true;
@@ -337,7 +336,7 @@ bool StoryboardGenerationService::takeReliefSlot(Run &run)
     return true;
 }
 
-void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output)
+void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output)
 {
     if (run.finished) {
         qCWarning(lcService) << "generation" << run.generationId << "finished twice; second final state ignored";
@@ -355,7 +354,7 @@ void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::opt
     run.ticket = 0;
     run.slot.reset();
 
-    StoryboardResult result;
+    StageResult result;
     result.generationId = run.generationId;
     result.state = state;
     result.failure = std::move(failure);
@@ -403,7 +402,7 @@ void StoryboardGenerationService::finishRun(Run &run, FinalState state, std::opt
     Q_EMIT finished(result);
 }
 
-bool StoryboardGenerationService::cancel(const QString &generationId)
+bool StageService::cancel(const QString &generationId)
 {
     const auto it = m_runs.find(generationId);
     if (it == m_runs.end())
@@ -423,7 +422,7 @@ bool StoryboardGenerationService::cancel(const QString &generationId)
     return true;
 }
 
-void StoryboardGenerationService::shutdown()
+void StageService::shutdown()
 {
     std::vector<QString> ids;
     for (const auto &entry : m_runs)
@@ -445,7 +444,7 @@ void StoryboardGenerationService::shutdown()
     m_finishedRuns.clear();
 }
 
-milliseconds StoryboardGenerationService::pauseBefore(const StagePolicy &p, int round, const Failure &failure)
+milliseconds StageService::pauseBefore(const StagePolicy &p, int round, const Failure &failure)
 {
     if (!p.exponentialBackoff)
         return p.roundPause;
@@ -459,7 +458,7 @@ milliseconds StoryboardGenerationService::pauseBefore(const StagePolicy &p, int 
     return pause;
 }
 
-void StoryboardGenerationService::emitEvent(Run &run, EventBody body)
+void StageService::emitEvent(Run &run, EventBody body)
 {
     Event e;
     e.generationId = run.generationId;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "httpstoryboardgenerator.h"
+#include "httpstagegenerator.h"
 
 #include "engine/attemptcontext.h"
 #include "egressguard.h"
@@ -14,7 +14,7 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-HttpStoryboardGenerator::HttpStoryboardGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard)
+HttpStageGenerator::HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard)
     : m_pool(pool)
     , m_endpoint(std::move(endpoint))
     , m_format(WireFormat::create(m_endpoint.provider))
@@ -23,16 +23,16 @@ HttpStoryboardGenerator::HttpStoryboardGenerator(NetworkPool &pool, ProviderEndp
         m_route = guard->route(m_endpoint.baseUrl, &m_routeError);
 }
 
-HttpStoryboardGenerator::~HttpStoryboardGenerator() = default;
+HttpStageGenerator::~HttpStageGenerator() = default;
 
-bool HttpStoryboardGenerator::isConfigured() const
+bool HttpStageGenerator::isConfigured() const
 {
     const QString scheme = m_endpoint.baseUrl.scheme();
     return !m_endpoint.apiKey.isEmpty() && m_endpoint.baseUrl.isValid() && !m_endpoint.baseUrl.host().isEmpty()
            && (scheme == u"http" || scheme == u"https") && !m_endpoint.model.isEmpty();
 }
 
-void HttpStoryboardGenerator::generate(const StoryboardRequest &request, std::shared_ptr<AttemptContext> context)
+void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<AttemptContext> context)
 {
     if (!isConfigured()) {
         // Found before anything is sent: a configuration failure, not a network one.
@@ -56,7 +56,7 @@ void HttpStoryboardGenerator::generate(const StoryboardRequest &request, std::sh
     exchange->start(m_pool, m_format->request(wire), m_format->body(m_endpoint, request));
 }
 
-std::optional<milliseconds> HttpStoryboardGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)
+std::optional<milliseconds> HttpStageGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)
 {
     constexpr double kMaxMs = 24.0 * 3600 * 1000;
     bool ok = false;

@@ -50,7 +50,7 @@ struct FallbackMetadata
 };
 
 // The final state of one stage run (SPEC 4.5); for the storyboard stage alone, of a generation.
-struct StoryboardResult
+struct StageResult
 {
     QString generationId;
     FinalState state = FinalState::Failed;
@@ -70,11 +70,9 @@ struct StoryboardResult
     QJsonObject toJson() const;
 };
 
-using StageResult = StoryboardResult;
-
 // "gemini_provider_unavailable", "gemini_timeout", "qwen_rate_limited" …
 QString fallbackReason(Provider from, const Failure &failure);
 
 } // namespace bullpen
 
-Q_DECLARE_METATYPE(bullpen::StoryboardResult)
+Q_DECLARE_METATYPE(bullpen::StageResult)
