@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // SPEC 5: every event is a JSON value type, and reads back to the same value.
+#include "engine/stagepolicy.h"
 #include "events/event.h"
 
 #include <QJsonDocument>
@@ -30,7 +31,8 @@ private Q_SLOTS:
         QTest::addColumn<Event>("event");
         QTest::addColumn<QString>("type");
 
-        QTest::newRow("generation_started") << make(GenerationStarted{QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, 120s})
+        QTest::newRow("generation_started") << make(GenerationStarted{QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, 120s,
+                                                                                QStringLiteral("ha****ul")})
                                             << QStringLiteral("generation_started");
         QTest::newRow("attempt_started") << make(AttemptStarted{Stage::Storyboard, 11, Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
                                                                 Role::Primary, 1, 60s, 60'000'500us, 120s})
@@ -119,6 +121,18 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("tokens_in")).toInt(), 5);
         QVERIFY(o.value(QStringLiteral("tokens_out")).isNull()); // unknown, not zero
         QCOMPARE(o.value(QStringLiteral("t_ms")).toDouble(), 1234.567);
+    }
+
+    void generationStartedCarriesTheMaskNeverTheRawUser()
+    {
+        const StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        const GenerationStarted started = GenerationStarted::of(policy, QStringLiteral("haru@example.com"));
+        QCOMPARE(started.user, QStringLiteral("h***@e***.com"));
+        QCOMPARE(started.budget, policy.effectiveBudget());
+        QCOMPARE(started.fallback, std::optional<Provider>(Provider::Qwen));
+        const QByteArray json = QJsonDocument(make(started).toJson()).toJson(QJsonDocument::Compact);
+        QVERIFY2(!json.contains("haru"), json.constData());
+        QVERIFY(GenerationStarted::of(policy, QString()).user.isEmpty()); // no user: no mask, not "****"
     }
 
     void rejectsMalformed_data()

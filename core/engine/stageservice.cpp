@@ -93,8 +93,8 @@ QString StageService::start(const StageRequest &request, const StagePolicy &poli
 void StageService::begin(Run &run)
 {
     const StagePolicy &p = run.policy;
-    if (m_generationEvents)
-        emitEvent(run, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
+    if (!m_sink)
+        emitEvent(run, GenerationStarted::of(p, run.request.userId));
 
     QString missing;
     if (!generator(p.primary))
@@ -388,7 +388,7 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
         fin.detail = result.failure->detail;
     }
     fin.fallbackApplied = result.fallback.applied;
-    if (m_generationEvents)
+    if (!m_sink)
         emitEvent(run, fin);
 
     // Retire the run: remove it from the active map now, destroy it from the event loop later, since we
@@ -415,8 +415,8 @@ bool StageService::cancel(const QString &generationId)
     }
     // Between rounds, or not begun yet.
     run.decision = QStringLiteral("cancelled by the operator before the next attempt");
-    if (run.startTimer && m_generationEvents)
-        emitEvent(run, GenerationStarted{run.policy.preset, run.policy.primary, run.policy.fallback, run.policy.effectiveBudget()});
+    if (run.startTimer && !m_sink)
+        emitEvent(run, GenerationStarted::of(run.policy, run.request.userId));
     finishRun(run, FinalState::Cancelled, Failure{FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {}},
               StageOutput{});
     return true;
@@ -460,6 +460,10 @@ milliseconds StageService::pauseBefore(const StagePolicy &p, int round, const Fa
 
 void StageService::emitEvent(Run &run, EventBody body)
 {
+    if (m_sink) {
+        m_sink(run.generationId, std::move(body));
+        return;
+    }
     Event e;
     e.generationId = run.generationId;
     e.sequence = run.nextSequence++;

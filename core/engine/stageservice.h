@@ -13,6 +13,7 @@
 #include <QObject>
 #include <QRandomGenerator>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -43,8 +44,13 @@ public:
     // Cancels everything with AbortReason::Shutdown.
     void shutdown();
     int activeCount() const { return static_cast<int>(m_runs.size()); }
-    // Off when a pipeline owns the generation and emits generation_started/finished itself.
-    void setEmitsGenerationEvents(bool on) { m_generationEvents = on; }
+    // Who stamps this service's events. Alone (no sink), the service is the generation: it emits
+    // generation_started/finished too, stamps every event (sequence, offset, wall time) and sends it
+    // through eventRecorded. Inside a pipeline, the pipeline owns the generation: the service hands each
+    // stage event's body to the sink, which stamps it once in the generation's own sequence, and
+    // eventRecorded stays silent.
+    using EventSink = std::function<void(const QString &generationId, EventBody body)>;
+    void setEventSink(EventSink sink) { m_sink = std::move(sink); }
     // Seeds the backoff jitter (tests).
     void setRandomSeed(quint32 seed) { m_random.seed(seed); }
 
@@ -70,7 +76,7 @@ private:
     std::map<Provider, StageGenerator *> m_generators;
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals
-    bool m_generationEvents = true;
+    EventSink m_sink;
     QRandomGenerator m_random{20261014u};
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "event.h"
 
+#include "engine/stagepolicy.h"
+#include "store/masking.h"
+
 #include <cmath>
 
 namespace bullpen {
@@ -129,6 +132,8 @@ struct Writer
         o.insert(QStringLiteral("primary"), toId(e.primary));
         o.insert(QStringLiteral("fallback"), orNull(e.fallback, [](Provider p) { return toId(p); }));
         o.insert(QStringLiteral("budget_ms"), static_cast<double>(e.budget.count()));
+        if (!e.user.isEmpty())
+            o.insert(QStringLiteral("user"), e.user);
     }
     void operator()(const StageQueued &e) const
     {
@@ -231,6 +236,7 @@ std::optional<EventBody> readBody(const QString &type, Reader &r)
         e.primary = r.id<Provider>("primary", providerFromId);
         e.fallback = r.optId("fallback", providerFromId);
         e.budget = milliseconds(static_cast<qint64>(r.number("budget_ms")));
+        e.user = r.optString("user");
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_queued"))) {
@@ -334,6 +340,12 @@ std::optional<EventBody> readBody(const QString &type, Reader &r)
 }
 
 } // namespace
+
+GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString &rawUserId)
+{
+    return GenerationStarted{policy.preset, policy.primary, policy.fallback, policy.effectiveBudget(),
+                             rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId)};
+}
 
 QString Event::type() const { return std::visit(TypeName{}, body); }
 

@@ -19,12 +19,18 @@ namespace bullpen {
 // and can cross a wire unchanged, SPEC 12). Times are monotonic offsets from the generation's start;
 // the wall-clock stamp is for people only and never used to measure.
 
+struct StagePolicy;
+
 struct GenerationStarted
 {
     QString preset;
     Provider primary = Provider::Gemini;
     std::optional<Provider> fallback;
     std::chrono::milliseconds budget{0};
+    QString user; // the display mask ("ha****ul"), never the raw id (SPEC 5.1); empty: no user given
+
+    // The one place this event is built, by whichever part of the engine starts the generation.
+    static GenerationStarted of(const StagePolicy &policy, const QString &rawUserId);
 };
 
 // The stage could not start its first attempt: the provider already has its limit of attempts in flight.

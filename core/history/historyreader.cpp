@@ -40,6 +40,7 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
     g.preset = row.policy;
     g.primary = providerFromId(row.primaryProvider).value_or(Provider::Gemini);
     g.fallback = providerFromId(row.fallbackProvider);
+    g.user = row.userMask;
     add(microseconds(0), g);
     bool primaryFailed = false; // (not an optional: GCC -O2 cannot see it is set before use)
     Provider lastPrimaryFailed = Provider::Gemini;

@@ -44,8 +44,7 @@ GenerationPipeline::GenerationPipeline(Clock &clock, StageService &storyboard, S
     , m_image(image)
 {
     for (StageService *s : {&m_storyboard, &m_captions, &m_image}) {
-        s->setEmitsGenerationEvents(false);
-        connect(s, &StageService::eventRecorded, this, &GenerationPipeline::onStageEvent);
+        s->setEventSink([this](const QString &generationId, EventBody body) { onStageEvent(generationId, std::move(body)); });
     }
     connect(&m_storyboard, &StageService::finished, this, &GenerationPipeline::onStoryboardDone);
     connect(&m_captions, &StageService::finished, this, &GenerationPipeline::onCaptionsDone);
@@ -56,8 +55,10 @@ GenerationPipeline::~GenerationPipeline()
 {
     if (m_storage)
         m_storage->waitForDone(); // a write in progress ends; its watcher, our child, never reports
-    for (StageService *s : {&m_storyboard, &m_captions, &m_image})
+    for (StageService *s : {&m_storyboard, &m_captions, &m_image}) {
         disconnect(s, nullptr, this, nullptr);
+        s->setEventSink({});
+    }
 }
 
 void GenerationPipeline::setStore(Store *store, const Masking *masking)
@@ -89,7 +90,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     m_runs.emplace(id, std::move(run));
 
     const StagePolicy &p = request.storyboardPolicy ? *request.storyboardPolicy : m_options.storyboard;
-    emitEvent(r, GenerationStarted{p.preset, p.primary, p.fallback, p.effectiveBudget()});
+    emitEvent(r, GenerationStarted::of(p, request.userId));
 
     // SPEC 6: an identical request within the window is served from the store.
     if (m_store && m_options.storeContent && !request.fresh && !request.storyboardPolicy) {
@@ -136,12 +137,12 @@ bool GenerationPipeline::cancel(const QString &generationId)
     return false;
 }
 
-void GenerationPipeline::onStageEvent(const Event &event)
+void GenerationPipeline::onStageEvent(const QString &generationId, EventBody body)
 {
-    const auto it = m_runs.find(event.generationId);
+    const auto it = m_runs.find(generationId);
     if (it == m_runs.end())
         return;
-    emitEvent(*it->second, event.body);
+    emitEvent(*it->second, std::move(body));
 }
 
 void GenerationPipeline::onStoryboardDone(const StageResult &sr)

@@ -72,7 +72,7 @@ Q_SIGNALS:
 
 private:
     struct Run;
-    void onStageEvent(const Event &event);
+    void onStageEvent(const QString &generationId, EventBody body);
     void onStoryboardDone(const StageResult &r);
     void onCaptionsDone(const StageResult &r);
     void onImageDone(const StageResult &r);

@@ -12,17 +12,6 @@ GenerationListModel::GenerationListModel(QObject *parent)
 {
 }
 
-void GenerationListModel::setUserMask(const QString &generationId, const QString &mask)
-{
-    const int row = rowOf(generationId);
-    if (row < 0) {
-        m_pendingMasks.insert(generationId, mask);
-        return;
-    }
-    m_rows[row].userMask = mask;
-    Q_EMIT dataChanged(index(row, UserColumn), index(row, UserColumn));
-}
-
 void GenerationListModel::appendBatch(const QList<Event> &events)
 {
     // New generations first, in one insertion.
@@ -35,7 +24,6 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
         r.generationId = e.generationId;
         r.started = e.wallTime;
         r.clock.start();
-        r.userMask = m_pendingMasks.take(e.generationId);
         addedAt.insert(e.generationId, static_cast<int>(m_rows.size() + added.size()));
         added.append(std::move(r));
     }
@@ -57,6 +45,7 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
         if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
             r.budget = g->budget;
             r.provider = g->primary;
+            r.userMask = g->user;
         } else if (const auto *q = std::get_if<StageQueued>(&e.body)) {
             r.stage = q->stage;
             r.provider = q->provider;

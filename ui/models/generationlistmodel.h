@@ -48,8 +48,6 @@ public:
     explicit GenerationListModel(QObject *parent = nullptr);
 
     void appendBatch(const QList<Event> &events);
-    // The display mask of the user (never the raw id), known to whoever started the generation.
-    void setUserMask(const QString &generationId, const QString &mask);
     int rowOf(const QString &generationId) const { return m_rowOf.value(generationId, -1); }
     const Row &rowAt(int row) const { return m_rows.at(row); }
 
@@ -64,7 +62,6 @@ private:
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf;
-    QHash<QString, QString> m_pendingMasks;
 };
 
 } // namespace bullpen

@@ -14,7 +14,6 @@
 #include "resultview.h"
 #include "runtime/enginesetup.h"
 #include "runview.h"
-#include "store/masking.h"
 
 #include <QCloseEvent>
 #include <QFileInfo>
@@ -231,10 +230,7 @@ void MainWindow::generate(int count)
         request.fresh = true;
         request.storyboardPolicy = *policy; // this request's own: nothing engine-wide changes per click
         m_lastRequest = request;
-        const QString id = m_engine.engine().start(request);
-        if (!request.userId.isEmpty())
-            m_generations->setUserMask(id, Masking::displayUser(request.userId));
-        m_running << id;
+        m_running << m_engine.engine().start(request);
     }
     m_run->setRunning(static_cast<int>(m_running.size()));
     m_tabs->setCurrentWidget(m_live);
