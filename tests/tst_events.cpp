@@ -41,19 +41,18 @@ private Q_SLOTS:
         failed.attemptId = 11;
         failed.model = QStringLiteral("gemini-2.5-flash");
         failed.duration = 812'250us;
-        failed.kind = FailureKind::TRANSIENT_SERVER;
-        failed.publicCode = PublicCode::AI_PROVIDER_ERROR;
+        failed.failure = Failure{FailureKind::TRANSIENT_SERVER, QStringLiteral("HTTP 503 UNAVAILABLE: high demand"), true, 2000ms};
         failed.httpStatus = 503;
         failed.fallbackEligible = true;
-        failed.capacity = true;
-        failed.detail = QStringLiteral("HTTP 503 UNAVAILABLE: high demand");
+        failed.startedAt = 1'500us;
+        failed.deadline = 60'001'500us;
+        failed.sentAt = 2'250us;
         failed.requestsSent = 1;
         QTest::newRow("attempt_completed failure") << make(failed) << QStringLiteral("storyboard_attempt_completed");
         AttemptCompleted timedOut;
         timedOut.stage = Stage::Image;
         timedOut.provider = Provider::Gemini;
-        timedOut.kind = FailureKind::TIMEOUT;
-        timedOut.publicCode = PublicCode::AI_PROVIDER_TIMEOUT;
+        timedOut.failure = Failure{FailureKind::TIMEOUT, QStringLiteral("no answer within 90000 ms"), false, {}};
         timedOut.abortedBy = AbortReason::Deadline;
         timedOut.cancelledAt = 90'000'250us;
         timedOut.cancelHandlersRun = 1;
@@ -108,16 +107,19 @@ private Q_SLOTS:
     void snakeCaseFields()
     {
         AttemptCompleted c;
-        c.kind = FailureKind::RATE_LIMITED;
-        c.publicCode = PublicCode::AI_PROVIDER_RATE_LIMITED;
+        c.failure = Failure{FailureKind::RATE_LIMITED, QStringLiteral("HTTP 429"), false, 7s};
         c.httpStatus = 429;
         c.tokens = TokenUsage{5, -1};
         const QJsonObject o = make(c).toJson();
         for (const char *key : {"generation_id", "provider", "model", "role", "success", "duration_ms", "kind", "public_code",
-                                "http_status", "fallback_eligible", "tokens_in", "tokens_out"})
+                                "http_status", "fallback_eligible", "tokens_in", "tokens_out",
+                                // the attempt record's own fields: the event is that record, not a copy of part of it
+                                "started_at_ms", "deadline_ms", "sent_at_ms", "cancelled_at_ms", "retry_after_ms",
+                                "requests_sent", "cancel_handlers_run", "aborted_by", "attempt_id"})
             QVERIFY2(o.contains(QLatin1StringView(key)), key);
         QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("RATE_LIMITED"));
         QCOMPARE(o.value(QStringLiteral("public_code")).toString(), QStringLiteral("AI_PROVIDER_RATE_LIMITED"));
+        QCOMPARE(o.value(QStringLiteral("retry_after_ms")).toInt(), 7000);
         QCOMPARE(o.value(QStringLiteral("tokens_in")).toInt(), 5);
         QVERIFY(o.value(QStringLiteral("tokens_out")).isNull()); // unknown, not zero
         QCOMPARE(o.value(QStringLiteral("t_ms")).toDouble(), 1234.567);

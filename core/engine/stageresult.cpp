@@ -34,6 +34,7 @@ QJsonObject AttemptRecord::toJson() const
         {QStringLiteral("sent_at_ms"), sentAt ? QJsonValue(toMs(*sentAt)) : QJsonValue()},
         {QStringLiteral("aborted_by"), toId(abortedBy)},
         {QStringLiteral("requests_sent"), requestsSent},
+        {QStringLiteral("cancel_handlers_run"), cancelHandlersRun},
         {QStringLiteral("tokens_in"), tokenValue(tokens.input)},
         {QStringLiteral("tokens_out"), tokenValue(tokens.output)},
     };

@@ -36,6 +36,7 @@ struct AttemptRecord
     int requestsSent = 0;
     TokenUsage tokens;
 
+    std::optional<FailureKind> kind() const { return failure ? std::optional<FailureKind>(failure->kind) : std::nullopt; }
     QJsonObject toJson() const;
 };
 

@@ -217,28 +217,8 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     }
 
     AttemptCompleted done;
-    done.stage = rec.stage;
-    done.attemptId = rec.attemptId;
-    done.provider = rec.provider;
-    done.model = rec.model;
-    done.role = rec.role;
-    done.round = rec.round;
-    done.success = rec.success;
-    done.duration = rec.duration;
-    if (rec.failure) {
-        done.kind = rec.failure->kind;
-        done.publicCode = rec.failure->publicCode();
-        done.capacity = rec.failure->capacity;
-        done.detail = rec.failure->detail;
-    }
-    done.httpStatus = rec.httpStatus;
+    static_cast<AttemptRecord &>(done) = rec;
     done.fallbackEligible = fallbackEligible;
-    done.tokens = rec.tokens;
-    done.abortedBy = rec.abortedBy;
-    done.cancelledAt = rec.cancelledAt;
-    done.sentAt = rec.sentAt;
-    done.cancelHandlersRun = rec.cancelHandlersRun;
-    done.requestsSent = rec.requestsSent;
     emitEvent(run, done);
 
     if (rec.success) {

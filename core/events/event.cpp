@@ -44,6 +44,7 @@ public:
         const QJsonValue v = m_o.value(QLatin1StringView(key));
         return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
     }
+    bool optBoolean(const char *key) const { return m_o.value(QLatin1StringView(key)).toBool(); }
     bool boolean(const char *key)
     {
         const QJsonValue v = m_o.value(QLatin1StringView(key));
@@ -163,26 +164,10 @@ struct Writer
     }
     void operator()(const AttemptCompleted &e) const
     {
-        o.insert(QStringLiteral("stage"), toId(e.stage));
-        o.insert(QStringLiteral("attempt_id"), static_cast<double>(e.attemptId));
-        o.insert(QStringLiteral("provider"), toId(e.provider));
-        o.insert(QStringLiteral("model"), e.model);
-        o.insert(QStringLiteral("role"), toId(e.role));
-        o.insert(QStringLiteral("round"), e.round);
-        o.insert(QStringLiteral("success"), e.success);
-        o.insert(QStringLiteral("duration_ms"), toMs(e.duration));
-        o.insert(QStringLiteral("kind"), orNull(e.kind, [](FailureKind k) { return enumName(k); }));
-        o.insert(QStringLiteral("public_code"), orNull(e.publicCode, [](PublicCode c) { return enumName(c); }));
-        o.insert(QStringLiteral("http_status"), orNull(e.httpStatus, [](int s) { return s; }));
+        const QJsonObject record = e.toJson();
+        for (auto it = record.begin(); it != record.end(); ++it)
+            o.insert(it.key(), it.value());
         o.insert(QStringLiteral("fallback_eligible"), e.fallbackEligible);
-        o.insert(QStringLiteral("capacity"), e.capacity);
-        putTokens(o, e.tokens);
-        o.insert(QStringLiteral("detail"), e.detail);
-        o.insert(QStringLiteral("aborted_by"), toId(e.abortedBy));
-        o.insert(QStringLiteral("cancelled_at_ms"), orNull(e.cancelledAt, [](microseconds us) { return toMs(us); }));
-        o.insert(QStringLiteral("sent_at_ms"), orNull(e.sentAt, [](microseconds us) { return toMs(us); }));
-        o.insert(QStringLiteral("cancel_handlers_run"), e.cancelHandlersRun);
-        o.insert(QStringLiteral("requests_sent"), e.requestsSent);
     }
     void operator()(const FallbackTriggered &e) const
     {
@@ -278,15 +263,23 @@ std::optional<EventBody> readBody(const QString &type, Reader &r)
         e.round = static_cast<int>(r.number("round"));
         e.success = r.boolean("success");
         e.duration = fromMs(r.number("duration_ms"));
-        e.kind = r.optEnum<FailureKind>("kind");
-        e.publicCode = r.optEnum<PublicCode>("public_code");
+        if (const auto kind = r.optEnum<FailureKind>("kind")) {
+            Failure f;
+            f.kind = *kind;
+            f.detail = r.optString("detail");
+            f.capacity = r.optBoolean("capacity");
+            if (auto after = r.optNumber("retry_after_ms"))
+                f.retryAfter = milliseconds(static_cast<qint64>(*after));
+            e.failure = f;
+        }
+        r.optEnum<PublicCode>("public_code"); // derived from the kind; checked, not kept
         if (auto s = r.optNumber("http_status"))
             e.httpStatus = static_cast<int>(*s);
         e.fallbackEligible = r.boolean("fallback_eligible");
-        e.capacity = r.boolean("capacity");
         e.tokens = r.tokens();
-        e.detail = r.optString("detail");
         e.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
+        e.startedAt = fromMs(r.optNumber("started_at_ms").value_or(0));
+        e.deadline = fromMs(r.optNumber("deadline_ms").value_or(0));
         if (auto c = r.optNumber("cancelled_at_ms"))
             e.cancelledAt = fromMs(*c);
         if (auto c = r.optNumber("sent_at_ms"))

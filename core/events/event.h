@@ -3,6 +3,7 @@
 
 #include "contract/enums.h"
 #include "contract/storyboard.h"
+#include "engine/stageresult.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -65,28 +66,11 @@ struct AttemptStarted
     std::chrono::milliseconds remainingBudget{0}; // of the stage, when the attempt started
 };
 
-struct AttemptCompleted
+// One attempt as it ended: the engine's own record of it (the same value a StageResult lists), plus
+// whether the policy would hand its failure to the relief provider.
+struct AttemptCompleted : AttemptRecord
 {
-    Stage stage = Stage::Storyboard;
-    quint64 attemptId = 0;
-    Provider provider = Provider::Gemini;
-    QString model;
-    Role role = Role::Primary;
-    int round = 1;
-    bool success = false;
-    std::chrono::microseconds duration{0};
-    std::optional<FailureKind> kind;
-    std::optional<PublicCode> publicCode;
-    std::optional<int> httpStatus;
     bool fallbackEligible = false;
-    bool capacity = false;
-    TokenUsage tokens;
-    QString detail;
-    AbortReason abortedBy = AbortReason::None;
-    std::optional<std::chrono::microseconds> cancelledAt; // offset when the cancel handlers had all run
-    std::optional<std::chrono::microseconds> sentAt;      // offset when the request had been written
-    int cancelHandlersRun = 0;
-    int requestsSent = 0;
 };
 
 struct FallbackTriggered

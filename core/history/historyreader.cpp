@@ -80,17 +80,12 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
         c.round = s.round;
         c.success = a.value(QLatin1StringView("success")).toInteger() != 0;
         c.duration = microseconds(qint64(durationMs * 1000));
-        const QString kind = a.value(QLatin1StringView("kind")).toString();
-        if (!kind.isEmpty()) {
-            c.kind = enumFromName<FailureKind>(kind);
-            if (c.kind)
-                c.publicCode = publicCodeFor(*c.kind);
-        }
+        if (const auto kind = enumFromName<FailureKind>(a.value(QLatin1StringView("kind")).toString()))
+            c.failure = Failure{*kind, a.value(QLatin1StringView("detail")).toString(), false, {}};
         if (const QJsonValue status = a.value(QLatin1StringView("http_status")); status.isDouble())
             c.httpStatus = status.toInt();
         c.fallbackEligible = a.value(QLatin1StringView("fallback_eligible")).toInteger() != 0;
         c.requestsSent = a.value(QLatin1StringView("requests_sent")).toInt();
-        c.detail = a.value(QLatin1StringView("detail")).toString();
         c.abortedBy = abortReasonFromId(a.value(QLatin1StringView("aborted_by")).toString()).value_or(AbortReason::None);
         c.tokens.input = a.value(QLatin1StringView("tokens_in")).toInteger(-1);
         c.tokens.output = a.value(QLatin1StringView("tokens_out")).toInteger(-1);
@@ -98,7 +93,7 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
         if (!c.success && role == Role::Primary) {
             primaryFailed = true;
             lastPrimaryFailed = provider;
-            lastKind = c.kind.value_or(FailureKind::UNKNOWN);
+            lastKind = c.kind().value_or(FailureKind::UNKNOWN);
         } else if (role == Role::Fallback) {
             primaryFailed = false;
         }

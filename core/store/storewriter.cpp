@@ -93,8 +93,8 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(toId(a->role));
         s.attempt.addBindValue(a->round);
         s.attempt.addBindValue(a->success ? 1 : 0);
-        s.attempt.addBindValue(a->kind ? QVariant(enumName(*a->kind)) : QVariant(QMetaType::fromType<QString>()));
-        s.attempt.addBindValue(a->publicCode ? QVariant(enumName(*a->publicCode)) : QVariant(QMetaType::fromType<QString>()));
+        s.attempt.addBindValue(a->failure ? QVariant(enumName(a->failure->kind)) : QVariant(QMetaType::fromType<QString>()));
+        s.attempt.addBindValue(a->failure ? QVariant(enumName(a->failure->publicCode())) : QVariant(QMetaType::fromType<QString>()));
         s.attempt.addBindValue(a->httpStatus ? QVariant(*a->httpStatus) : nullInt);
         s.attempt.addBindValue(ms(a->duration));
         s.attempt.addBindValue(a->fallbackEligible ? 1 : 0);
@@ -102,7 +102,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(nullable(a->tokens.input));
         s.attempt.addBindValue(nullable(a->tokens.output));
         s.attempt.addBindValue(toId(a->abortedBy));
-        s.attempt.addBindValue(nullable(a->detail));
+        s.attempt.addBindValue(nullable(a->failure ? a->failure->detail : QString()));
         if (!s.attempt.exec()) {
             *error = s.why(s.attempt);
             return false;

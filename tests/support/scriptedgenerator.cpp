@@ -222,7 +222,7 @@ struct Formatter
     QString operator()(const AttemptCompleted &e) const
     {
         QString s = QStringLiteral("%1_attempt_completed %2 %3 r%4 ").arg(toId(e.stage), toId(e.provider), toId(e.role)).arg(e.round);
-        s += e.success ? QStringLiteral("ok") : enumName(*e.kind);
+        s += e.success || !e.failure ? QStringLiteral("ok") : enumName(e.failure->kind);
         if (e.fallbackEligible)
             s += QStringLiteral(" eligible");
         if (e.abortedBy != AbortReason::None)

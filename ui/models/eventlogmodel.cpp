@@ -35,7 +35,7 @@ struct Summary
     }
     QString operator()(const AttemptCompleted &e) const
     {
-        QString s = EventLogModel::tr("%1 %2 %3 in %4 ms").arg(toId(e.provider), toId(e.role), e.success ? EventLogModel::tr("ok") : enumName(*e.kind), ms(e.duration));
+        QString s = EventLogModel::tr("%1 %2 %3 in %4 ms").arg(toId(e.provider), toId(e.role), e.success || !e.failure ? EventLogModel::tr("ok") : enumName(e.failure->kind), ms(e.duration));
         if (e.httpStatus)
             s += EventLogModel::tr(" (HTTP %1)").arg(*e.httpStatus);
         if (e.abortedBy != AbortReason::None)

@@ -81,7 +81,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 sp.success = c->success;
                 sp.done = true;
                 sp.aborted = c->abortedBy != AbortReason::None;
-                sp.kind = c->kind ? enumName(*c->kind) : QString();
+                sp.kind = c->failure ? enumName(c->failure->kind) : QString();
                 if (c->cancelledAt)
                     sp.cancelled = ms(*c->cancelledAt);
             }
