@@ -143,6 +143,52 @@ private Q_SLOTS:
             QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(relief).closedByClient, 1, 5000);
     }
 
+    // The scenario travels with each request (x-bullpen-scenario / x-bullpen-roles): three generations
+    // at once on one simulator, each playing its own scenario and roles, and the simulator itself unchanged.
+    void scenarioTravelsWithTheRequest()
+    {
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        QSignalSpy finished(&rig.service(), &StageService::finished);
+        auto start = [&](const QString &scenario, Provider primary, Provider relief) {
+            StageRequest request = StageRequest::forStory(kStory, QStringLiteral("tester@example.com"));
+            if (!scenario.isEmpty())
+                request.scenario = ScenarioChoice{scenario, primary, relief};
+            StagePolicy policy = StagePolicy::relief(primary, relief);
+            policy.primaryTimeout = 5s;
+            policy.fallbackTimeout = 5s;
+            return rig.service().start(request, policy);
+        };
+        const QString overloaded = start(QStringLiteral("primary-overloaded"), Provider::Gemini, Provider::Qwen);
+        const QString healthy = start(QString(), Provider::Gemini, Provider::Qwen);
+        const QString auth = start(QStringLiteral("primary-auth"), Provider::Qwen, Provider::Gemini); // roles swapped
+        const QString unknown = start(QStringLiteral("no-such-scenario"), Provider::Gemini, Provider::Qwen);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 4, 15000);
+        std::map<QString, StageResult> results;
+        for (const QList<QVariant> &args : std::as_const(finished)) {
+            const auto r = args.first().value<StageResult>();
+            results[r.generationId] = r;
+        }
+        const StageResult &o = results.at(overloaded);
+        QCOMPARE(o.state, FinalState::Succeeded);
+        QCOMPARE(o.attempts.first().failure->kind, FailureKind::TRANSIENT_SERVER); // gemini played primary-overloaded's primary
+        QVERIFY(o.fallback.applied);
+        QCOMPARE(*o.fallback.finalProvider, Provider::Qwen);
+        const StageResult &h = results.at(healthy);
+        QCOMPARE(h.state, FinalState::Succeeded);
+        QCOMPARE(h.attempts.size(), 1);
+        QVERIFY(!h.fallback.applied);
+        const StageResult &a = results.at(auth);
+        QCOMPARE(a.state, FinalState::Failed);
+        QCOMPARE(a.attempts.first().provider, Provider::Qwen); // qwen was this request's primary, so it got the auth fault
+        QCOMPARE(a.attempts.first().failure->kind, FailureKind::AUTH_CONFIG);
+        const StageResult &u = results.at(unknown);
+        QCOMPARE(u.state, FinalState::Failed);
+        QVERIFY2(u.attempts.first().failure->detail.contains(QStringLiteral("unknown simulator scenario")),
+                 qPrintable(u.attempts.first().failure->detail));
+        QCOMPARE(rig.simulator().scenario().name, QStringLiteral("healthy"));
+    }
+
     void eachProvidersOwnDialect()
     {
         // What the official SDKs see of the wire (docs/simulator-fidelity.md), checked without them.

@@ -163,7 +163,7 @@ int runSoak(const QStringList &arguments)
         lane.settings = settings;
         lane.options = EngineStack::optionsFor(settings);
         lane.options.storyboard = policy;
-        lane.options.settingsDigest = QStringLiteral("soak|") + scenario->name;
+        lane.options.providerOrigin = QStringLiteral("soak|") + scenario->name;
         lanes.push_back(std::move(lane));
     }
 

@@ -8,10 +8,31 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace bullpen {
 
 class AttemptContext;
+
+// For the built-in simulator only (docs/contract.md 8): the scenario this request asks it to play, and
+// which provider plays the primary and which the relief in it. It travels with the request as headers
+// (x-bullpen-scenario, x-bullpen-roles), so one simulator serves many consoles and many scenarios at
+// once and nothing engine-wide changes per click. Adapters send it only to a loopback endpoint.
+struct ScenarioChoice
+{
+    QString name; // a built-in scenario; empty: whatever the simulator was started with
+    std::optional<Provider> primary;
+    std::optional<Provider> fallback;
+
+    bool isSet() const { return !name.isEmpty(); }
+    // "gemini,qwen", "gemini," (no relief); empty when the primary is not known.
+    QByteArray rolesHeader() const
+    {
+        if (!primary)
+            return {};
+        return (toId(*primary) + QLatin1Char(',') + (fallback ? toId(*fallback) : QString())).toLatin1();
+    }
+};
 
 struct StageRequest
 {
@@ -22,6 +43,7 @@ struct StageRequest
     // what the stage works from (the storyboard as JSON).
     Stage stage = Stage::Storyboard;
     QString stageInput;
+    ScenarioChoice scenario;
 
     static StageRequest forStory(QString story, QString userId = {})
     {

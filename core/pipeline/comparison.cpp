@@ -165,6 +165,8 @@ QString ComparisonRunner::start(const ComparisonRequest &request)
         g.userId = request.userId;
         g.fresh = true;
         g.storyboardPolicy = p;
+        if (!request.scenario.isEmpty())
+            g.scenario = ScenarioChoice{request.scenario, request.primary, request.fallback};
         g.generationId = StageService::newGenerationId();
         side.generationId = g.generationId;
         return g;

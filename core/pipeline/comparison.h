@@ -67,6 +67,8 @@ struct ComparisonRequest
     Provider fallback = Provider::Qwen;
     std::chrono::milliseconds primaryTimeout{60'000};
     std::chrono::milliseconds fallbackTimeout{60'000};
+    // The built-in simulator's scenario for both sides; `primary` plays its primary, `fallback` its relief.
+    QString scenario;
 };
 
 // Starts both sides through the engine (each a real generation, recorded like any other, with policy

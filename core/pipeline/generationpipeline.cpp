@@ -72,15 +72,38 @@ QString GenerationPipeline::cacheKey(const QString &story, const QString &settin
     return QString::fromLatin1(QCryptographicHash::hash((story.trimmed() + QChar(0x1f) + settingsDigest).toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
+QString GenerationPipeline::settingsDigest(const StagePolicy &storyboard, const ScenarioChoice &scenario) const
+{
+    const auto modelOf = [](const StageService &stage, Provider provider) {
+        const StageGenerator *g = stage.generator(provider);
+        return g ? g->model() : QStringLiteral("-");
+    };
+    QStringList digest{storyboard.preset, toId(storyboard.primary), modelOf(m_storyboard, storyboard.primary)};
+    if (storyboard.fallback)
+        digest << toId(*storyboard.fallback) << modelOf(m_storyboard, *storyboard.fallback);
+    else
+        digest << QStringLiteral("none");
+    digest << modelOf(m_image, m_options.image.primary)
+           << (m_options.captionsEnabled ? QStringLiteral("captions") : QStringLiteral("no-captions")) << m_options.providerOrigin
+           << (scenario.isSet() ? QStringLiteral("scenario:") + scenario.name + QLatin1Char(':') + QString::fromLatin1(scenario.rolesHeader())
+                                : QString());
+    return digest.join(QLatin1Char('|'));
+}
+
 QString GenerationPipeline::start(const GenerationRequest &request)
 {
+    const StagePolicy &p = request.storyboardPolicy ? *request.storyboardPolicy : m_options.storyboard;
     auto run = std::make_unique<Run>();
     run->request = request;
     if (run->request.generationId.isEmpty())
         run->request.generationId = StageService::newGenerationId();
+    if (run->request.scenario.isSet() && !run->request.scenario.primary) {
+        run->request.scenario.primary = p.primary;
+        run->request.scenario.fallback = p.fallback;
+    }
     run->start = m_clock.now();
     run->result.generationId = run->request.generationId;
-    run->result.cacheKey = cacheKey(request.story, m_options.settingsDigest);
+    run->result.cacheKey = cacheKey(request.story, settingsDigest(p, run->request.scenario));
     if (m_masking && !request.userId.isEmpty()) {
         run->userKey = m_masking->userKey(request.userId);
         run->userMask = Masking::displayUser(request.userId);
@@ -89,11 +112,10 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     const QString id = r.request.generationId;
     m_runs.emplace(id, std::move(run));
 
-    const StagePolicy &p = request.storyboardPolicy ? *request.storyboardPolicy : m_options.storyboard;
     emitEvent(r, GenerationStarted::of(p, request.userId));
 
     // SPEC 6: an identical request within the window is served from the store.
-    if (m_store && m_options.storeContent && !request.fresh && !request.storyboardPolicy) {
+    if (m_store && m_options.storeContent && !request.fresh) {
         const qint64 since = QDateTime::currentMSecsSinceEpoch() - duration_cast<milliseconds>(m_options.cacheWindow).count();
         if (const auto cached = m_store->cachedResult(r.result.cacheKey, since)) {
             if (auto hit = GenerationResult::fromJson(*cached)) {
@@ -117,6 +139,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
 
     StageRequest sr = StageRequest::forStory(request.story, request.userId);
     sr.generationId = id;
+    sr.scenario = r.request.scenario;
     m_storyboard.start(sr, p);
     return id;
 }
@@ -163,6 +186,7 @@ void GenerationPipeline::onStoryboardDone(const StageResult &sr)
     run.current = Stage::Captions;
     StageRequest cr = StageRequest::forStory(run.request.story);
     cr.generationId = run.request.generationId;
+    cr.scenario = run.request.scenario;
     cr.stage = Stage::Captions;
     cr.stageInput = QString::fromUtf8(QJsonDocument(sr.storyboard->toJson()).toJson(QJsonDocument::Compact));
     StagePolicy cp = m_options.captions;
@@ -200,6 +224,7 @@ void GenerationPipeline::startImage(Run &run)
     run.current = Stage::Image;
     StageRequest ir = StageRequest::forStory(run.request.story);
     ir.generationId = run.request.generationId;
+    ir.scenario = run.request.scenario;
     ir.stage = Stage::Image;
     ir.stageInput = QString::fromUtf8(QJsonDocument(run.result.storyboard.storyboard->toJson()).toJson(QJsonDocument::Compact));
     m_image.start(ir, m_options.image);

@@ -25,7 +25,9 @@ struct PipelineOptions
     StagePolicy image = StagePolicy::imageStage(Provider::Gemini);
     bool captionsEnabled = true;
     QString imageDir;        // content-addressed image files go here; empty: images are not written
-    QString settingsDigest;  // the user-visible settings that make two requests "identical" (SPEC 6)
+    // Where the providers are ("live", or the simulator and the scenario it started with). With the
+    // request's own policy, models and scenario it makes the cache key (settingsDigest).
+    QString providerOrigin = QStringLiteral("live");
     std::chrono::hours cacheWindow{24};
     // Off (the default, SPEC 5.1): no storyboard or captions are stored, and so nothing is served from cache.
     bool storeContent = false;
@@ -40,6 +42,9 @@ struct GenerationRequest
     // This request's storyboard policy instead of the pipeline's (the compare view runs one provider
     // alone, with no relief).
     std::optional<StagePolicy> storyboardPolicy;
+    // The built-in simulator's scenario for this request (every stage). Roles left unset are taken from
+    // the storyboard policy (its primary and relief).
+    ScenarioChoice scenario;
 };
 
 // SPEC 2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,
@@ -65,6 +70,10 @@ public:
     int activeCount() const { return static_cast<int>(m_runs.size()); }
 
     static QString cacheKey(const QString &story, const QString &settingsDigest);
+    // What makes two requests the same (SPEC 6), computed from the request's own settings: the storyboard
+    // policy's preset, providers and their models, the image model, captions on or off, where the
+    // providers are, and the simulator scenario it asked for.
+    QString settingsDigest(const StagePolicy &storyboard, const ScenarioChoice &scenario) const;
 
 Q_SIGNALS:
     void eventRecorded(const bullpen::Event &event);

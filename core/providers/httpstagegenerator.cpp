@@ -7,6 +7,7 @@
 #include "networkpool.h"
 
 #include <QDateTime>
+#include <QHostAddress>
 
 #include <cmath>
 
@@ -32,6 +33,17 @@ bool HttpStageGenerator::isConfigured() const
            && (scheme == u"http" || scheme == u"https") && !m_endpoint.model.isEmpty();
 }
 
+namespace {
+
+// The simulator listens on this machine; a provider never does.
+bool isLoopback(const QUrl &url)
+{
+    const QString host = url.host();
+    return host == u"localhost" || QHostAddress(host).isLoopback();
+}
+
+} // namespace
+
 void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<AttemptContext> context)
 {
     if (!isConfigured()) {
@@ -52,8 +64,14 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
     ProviderEndpoint wire = m_endpoint;
     if (m_route)
         wire.baseUrl = *m_route;
+    QNetworkRequest httpRequest = m_format->request(wire);
+    if (request.scenario.isSet() && isLoopback(m_endpoint.baseUrl)) {
+        // The built-in simulator's per-request scenario (ScenarioChoice); a real provider never sees it.
+        httpRequest.setRawHeader("x-bullpen-scenario", request.scenario.name.toUtf8());
+        httpRequest.setRawHeader("x-bullpen-roles", request.scenario.rolesHeader());
+    }
     auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
-    exchange->start(m_pool, m_format->request(wire), m_format->body(m_endpoint, request));
+    exchange->start(m_pool, httpRequest, m_format->body(m_endpoint, request));
 }
 
 std::optional<milliseconds> HttpStageGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)

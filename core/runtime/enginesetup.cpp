@@ -148,15 +148,7 @@ PipelineOptions EngineSetup::pipelineOptions() const
     PipelineOptions o = EngineStack::optionsFor(m_settings);
     if (!m_dataDir.isEmpty())
         o.imageDir = QDir(m_dataDir).filePath(QStringLiteral("images"));
-    // What makes two requests the same for the cache (SPEC 6): the story and the user-visible settings.
-    const StoryboardSettings &sb = m_settings.storyboard;
-    QStringList digest{sb.preset, toId(sb.primary), sb.fallback ? toId(*sb.fallback) : QStringLiteral("none"),
-                       m_settings.provider(sb.primary).model, m_settings.pipeline.imageModel,
-                       m_settings.pipeline.captions ? QStringLiteral("captions") : QStringLiteral("no-captions"),
-                       m_simulator ? QStringLiteral("simulator:") + m_simulator->scenario().name : QStringLiteral("live")};
-    if (sb.fallback)
-        digest << m_settings.provider(*sb.fallback).model;
-    o.settingsDigest = digest.join(QLatin1Char('|'));
+    o.providerOrigin = m_simulator ? QStringLiteral("simulator:") + m_simulator->scenario().name : QStringLiteral("live");
     return o;
 }
 
@@ -194,7 +186,7 @@ QStringList EngineSetup::warnings() const
 QString EngineSetup::describe() const
 {
     if (m_simulator)
-        return QStringLiteral("built-in simulator on http://127.0.0.1:%1 (scenario %2), %3 → %4%5; no provider key is configured or "
+        return QStringLiteral("built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; no provider key is configured or "
                               "--simulator was given")
             .arg(m_simulator->port())
             .arg(m_simulator->scenario().name, toId(m_settings.storyboard.primary),

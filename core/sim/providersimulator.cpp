@@ -262,13 +262,30 @@ void ProviderSimulator::resetCounters()
     m_counters.clear();
 }
 
-SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind)
+const Scenario *ProviderSimulator::namedScenario(const QString &name)
+{
+    // Called with m_lock held. Built-in names only: a request must not make the simulator read a file.
+    if (const auto it = m_named.find(name); it != m_named.end())
+        return &it->second;
+    if (!Scenario::builtInNames().contains(name))
+        return nullptr;
+    QString why;
+    const std::optional<Scenario> s = Scenario::load(name, &why);
+    if (!s)
+        return nullptr;
+    return &m_named.emplace(name, *s).first->second;
+}
+
+SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind, const RequestScript &asked)
 {
     // Called with m_lock held.
+    const Scenario &scenario = asked.scenario ? *asked.scenario : m_scenario;
+    const Provider primary = asked.primary.value_or(m_primary);
+    const std::optional<Provider> fallback = asked.primary ? asked.fallback : m_fallback;
     const SimScript *script = nullptr;
-    const QString role = provider == m_primary ? QStringLiteral("primary")
-                         : (m_fallback && provider == *m_fallback) ? QStringLiteral("fallback")
-                                                                    : QString();
+    const QString role = provider == primary ? QStringLiteral("primary")
+                         : (fallback && provider == *fallback) ? QStringLiteral("fallback")
+                                                                : QString();
     // Image and captions requests follow only their own keys: a scenario about the storyboard's
     // primary leaves the later stages healthy unless it says otherwise.
     const QStringList keys = kind == Kind::Image      ? QStringList{QStringLiteral("image")}
@@ -277,8 +294,8 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind)
     for (const QString &key : keys) {
         if (key.isEmpty())
             continue;
-        const auto it = m_scenario.scripts.find(key);
-        if (it != m_scenario.scripts.end()) {
+        const auto it = scenario.scripts.find(key);
+        if (it != scenario.scripts.end()) {
             script = &it->second;
             break;
         }
@@ -349,6 +366,28 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         return true;
     }
 
+    // A per-request scenario (x-bullpen-scenario, x-bullpen-roles: "gemini,qwen"), else the simulator's own.
+    RequestScript asked;
+    if (const QByteArray name = headerValue(request, "x-bullpen-scenario"); !name.isEmpty()) {
+        {
+            const QMutexLocker lock(&m_lock);
+            asked.scenario = namedScenario(QString::fromUtf8(name));
+        }
+        if (!asked.scenario) {
+            writeJson(socket, 400,
+                      QJsonDocument(QJsonObject{{QStringLiteral("error"),
+                                                 QJsonObject{{QStringLiteral("message"),
+                                                              QStringLiteral("unknown simulator scenario \"%1\"; built-in: %2")
+                                                                  .arg(QString::fromUtf8(name).left(64), Scenario::builtInNames().join(u", "))}}}})
+                          .toJson(QJsonDocument::Compact));
+            return true;
+        }
+        const QList<QByteArray> roles = headerValue(request, "x-bullpen-roles").split(',');
+        asked.primary = providerFromId(QString::fromLatin1(roles.value(0)));
+        if (asked.primary)
+            asked.fallback = providerFromId(QString::fromLatin1(roles.value(1)));
+    }
+
     const QByteArray body = request.body();
     if (model.isEmpty())
         model = QJsonDocument::fromJson(body).object().value(QLatin1StringView("model")).toString();
@@ -374,7 +413,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
                       : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
                                                                                 : Kind::Storyboard;
     QMutexLocker lock(&m_lock);
-    SimBehaviour behaviour = hasKey ? pick(*provider, index, kind) : SimBehaviour{};
+    SimBehaviour behaviour = hasKey ? pick(*provider, index, kind, asked) : SimBehaviour{};
     if (!hasKey) {
         behaviour.action = SimBehaviour::Action::Error;
         behaviour.error = QStringLiteral("unauthenticated");

@@ -91,7 +91,15 @@ protected:
 private:
     struct Exchange;
     enum class Kind { Storyboard, Captions, Image };
-    SimBehaviour pick(Provider provider, int index, Kind kind);
+    // What one request asked for: a built-in scenario and who plays primary and relief in it.
+    struct RequestScript
+    {
+        const Scenario *scenario = nullptr; // null: m_scenario
+        std::optional<Provider> primary;    // unset: m_primary / m_fallback
+        std::optional<Provider> fallback;
+    };
+    SimBehaviour pick(Provider provider, int index, Kind kind, const RequestScript &asked);
+    const Scenario *namedScenario(const QString &name);
     void respond(Provider provider, Kind kind, const SimBehaviour &behaviour, const QString &story, const QString &model, bool stream,
                  QPointer<QTcpSocket> socket);
     void watch(Provider provider, QTcpSocket *socket);
@@ -105,6 +113,7 @@ private:
 
     mutable QMutex m_lock; // guards the scenario, roles, counters and random streams (any thread reads them)
     Scenario m_scenario;
+    std::map<QString, Scenario> m_named; // built-in scenarios requests asked for by name, loaded once
     Provider m_primary = Provider::Gemini;
     std::optional<Provider> m_fallback = Provider::Qwen;
     std::map<Provider, Counters> m_counters;

@@ -187,16 +187,9 @@ QString MainWindow::compare()
     const std::optional<StagePolicy> policy = m_run->policy();
     if (!policy || !policy->fallback || m_run->story().trimmed().isEmpty() || !m_runningComparison.isEmpty())
         return {};
-    if (m_engine.usingSimulator()) {
-        if (!m_run->scenario().isEmpty() && m_run->scenario() != m_engine.simulator()->scenario().name) {
-            QString why;
-            if (const auto s = Scenario::load(m_run->scenario(), &why))
-                m_engine.simulator()->setScenario(*s);
-        }
-        m_engine.simulator()->setRoles(policy->primary, policy->fallback);
-        m_engineLabel->setText(m_engine.describe());
-    }
     ComparisonRequest request;
+    if (m_engine.usingSimulator())
+        request.scenario = m_run->scenario(); // travels with the request: the simulator itself is not changed
     request.story = m_run->story();
     request.userId = m_run->userId();
     request.primary = policy->primary;
@@ -214,21 +207,14 @@ void MainWindow::generate(int count)
     const std::optional<StagePolicy> policy = m_run->policy();
     if (!policy || m_run->story().trimmed().isEmpty())
         return;
-    if (m_engine.usingSimulator() && !m_run->scenario().isEmpty() && m_run->scenario() != m_engine.simulator()->scenario().name) {
-        QString why;
-        if (const auto s = Scenario::load(m_run->scenario(), &why))
-            m_engine.simulator()->setScenario(*s);
-    }
-    if (m_engine.usingSimulator()) {
-        m_engine.simulator()->setRoles(policy->primary, policy->fallback);
-        m_engineLabel->setText(m_engine.describe());
-    }
     for (int i = 0; i < count; ++i) {
         GenerationRequest request;
         request.story = m_run->story();
         request.userId = m_run->userId();
         request.fresh = true;
         request.storyboardPolicy = *policy; // this request's own: nothing engine-wide changes per click
+        if (m_engine.usingSimulator())
+            request.scenario.name = m_run->scenario(); // so is the simulator's scenario (its roles follow the policy)
         m_lastRequest = request;
         m_running << m_engine.engine().start(request);
     }
