@@ -15,16 +15,18 @@
 
 namespace bullpen {
 
-void HttpExchange::ReplyDeleter::operator()(QNetworkReply *reply) const
+void HttpExchange::dropReply()
 {
-    if (!reply)
+    if (!m_reply)
         return;
-    // Never reply->disconnect() here: QNetworkReplyHttpImpl::abort() emits finished() *before* it
-    // signals its HTTP thread to drop the connection, and a blanket disconnect from inside finished()
-    // cuts that signal too, leaving the aborted request open on the wire.
+    QNetworkReply *reply = std::exchange(m_reply, nullptr);
+    // Only our own connections: QNetworkReplyHttpImpl::abort() emits finished() *before* it signals
+    // its HTTP thread to drop the connection, and a blanket disconnect from inside finished() cuts that
+    // signal too, leaving the aborted request open on the wire.
+    QObject::disconnect(reply, nullptr, this, nullptr);
     if (reply->isRunning())
         reply->abort();
-    reply->deleteLater(); // never delete a reply inside its own signal
+    reply->deleteLater(); // never delete a reply inside its own signal; our child, so gone with us at the latest
 }
 
 HttpExchange::HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
@@ -39,7 +41,7 @@ HttpExchange::HttpExchange(const WireFormat &format, std::shared_ptr<AttemptCont
 
 HttpExchange::~HttpExchange()
 {
-    m_reply.reset(); // aborts a running request first
+    dropReply(); // aborts a running request first
     releaseLease();
 }
 
@@ -70,8 +72,11 @@ void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray 
     m_pool = &pool;
     m_url = request.url();
     m_manager = pool.acquire(m_url);
-    m_reply.reset(m_manager->post(request, device));
-    QNetworkReply *reply = m_reply.get();
+    QNetworkReply *reply = m_manager->post(request, device);
+    // One owner: the exchange. Qt makes the manager the reply's parent; the reply dies with its exchange
+    // instead (the pool deletes every exchange before any manager, networkpool.h).
+    reply->setParent(this);
+    m_reply = reply;
     // Qt's network thread stops reading from the socket while this much is waiting for us, so a
     // flooding provider is held back at the socket, not buffered in memory (we read as bytes arrive).
     reply->setReadBufferSize(kReadBufferBytes);
@@ -104,8 +109,7 @@ void HttpExchange::abort()
     if (m_done || !m_reply)
         return;
     m_done = true;
-    QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
-    m_reply.reset(); // aborts the running request, deleted later
+    dropReply(); // aborts the running request
     releaseLease();
     m_context.reset();
     deleteLater();
@@ -207,8 +211,7 @@ void HttpExchange::parseOffLoop(ProviderResponse response)
     // aborting other attempts at their deadlines meanwhile. The connection is free already; the task
     // owns everything it reads (its own copy of the stateless wire format, the body), so it may outlive
     // this exchange, whose watcher then simply never reports.
-    QObject::disconnect(m_reply.get(), nullptr, this, nullptr);
-    m_reply.reset();
+    dropReply();
     releaseLease();
     auto promise = std::make_shared<QPromise<ProviderResponse>>();
     auto *watcher = new QFutureWatcher<ProviderResponse>(this);
@@ -243,9 +246,7 @@ QString HttpExchange::transportDetail(const QString &qtText) const
 void HttpExchange::finishWith(ProviderResponse r)
 {
     r.requestsSent = m_context->requestsSent();
-    if (m_reply)
-        QObject::disconnect(m_reply.get(), nullptr, this, nullptr); // only our own connections
-    m_reply.reset();
+    dropReply();
     releaseLease(); // the connection is free for the next request
     auto context = std::move(m_context);
     deleteLater();

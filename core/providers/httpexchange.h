@@ -15,7 +15,7 @@ namespace bullpen {
 
 class NetworkPool;
 
-// One HTTP request of one attempt. Owns its reply (a deleter that aborts), reads the body or the
+// One HTTP request of one attempt. The one owner of its reply (its QObject child; aborted when dropped), reads the body or the
 // event stream through the WireFormat, and delivers exactly one ProviderResponse to the context.
 // Deletes itself (deleteLater) when done.
 class HttpExchange final : public QObject
@@ -35,23 +35,19 @@ public:
     void abort();
 
 private:
-    struct ReplyDeleter
-    {
-        void operator()(QNetworkReply *reply) const;
-    };
-
     void onReadyRead();
     void onFinished();
     void finishWith(ProviderResponse response);
     void parseOffLoop(ProviderResponse response);
     void releaseLease();
+    void dropReply(); // aborts a running request; the reply is deleted from the event loop
     QString transportDetail(const QString &qtText) const;
     bool isSuccessStatus() const;
     bool isEventStream() const;
 
     const WireFormat &m_format;
     std::shared_ptr<AttemptContext> m_context;
-    std::unique_ptr<QNetworkReply, ReplyDeleter> m_reply;
+    QNetworkReply *m_reply = nullptr; // our child (not the manager's): this exchange is its one owner
     std::unique_ptr<StreamDecoder> m_decoder;
     SseParser m_sse;
     ProviderResponse m_response;

@@ -10,10 +10,10 @@ NetworkPool::NetworkPool(QObject *parent)
 
 NetworkPool::~NetworkPool()
 {
-    // Exchanges (children of the pool) abort their replies before the managers go.
-    const QList<QObject *> exchanges = children();
-    for (QObject *child : exchanges)
-        delete child;
+    // The exchanges (our children) and their replies go before the managers (members, destroyed after
+    // this body, while children would otherwise be deleted only after them by ~QObject).
+    const QObjectList exchanges = children(); // a copy: each delete takes itself off the live list
+    qDeleteAll(exchanges);
 }
 
 QString NetworkPool::origin(const QUrl &url)

@@ -18,6 +18,10 @@ namespace bullpen {
 // manager (each with its own network thread) when all are busy. Managers are kept for reuse.
 //
 // No manager ever resends (SPEC 4.4): the adapters' request settings apply on every one of them.
+//
+// Ownership, one owner each: the pool owns its managers (m_managers) and the exchanges in flight (its
+// QObject children); each exchange owns its reply. The destructor deletes the exchanges, and with them
+// their replies, before any manager goes, because a reply must not outlive its manager.
 class NetworkPool final : public QObject
 {
     Q_OBJECT
