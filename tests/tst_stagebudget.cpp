@@ -83,6 +83,20 @@ private Q_SLOTS:
                               QStringLiteral("OUTPUT_TRUNCATED"), QStringLiteral("OUTPUT_INVALID"), QStringLiteral("NETWORK"),
                               QStringLiteral("TRANSIENT_SERVER")}));
         QCOMPARE(relief.rounds, 1);
+        // One struct for the configured and the running policy: a changed preset re-applies its routing
+        // and keeps the configured limits.
+        StagePolicy configured = relief;
+        configured.primaryTimeout = 7s;
+        configured.totalBudget = 20s;
+        configured.preset = QStringLiteral("capacity");
+        const std::optional<StagePolicy> routed = configured.routed();
+        QVERIFY(routed);
+        QCOMPARE(routed->fallbackOn.names(), QStringList{QStringLiteral("TRANSIENT_SERVER")});
+        QVERIFY(routed->fallbackNeedsCapacityMarker);
+        QCOMPARE(routed->primaryTimeout, 7s);
+        QCOMPARE(routed->totalBudget, std::optional<std::chrono::milliseconds>(20s));
+        configured.preset = QStringLiteral("no-such-preset");
+        QVERIFY(!configured.routed());
         const StagePolicy capacity = StagePolicy::capacity(Provider::Gemini, Provider::OpenAI);
         QCOMPARE(capacity.fallbackOn.names(), QStringList{QStringLiteral("TRANSIENT_SERVER")});
         QVERIFY(capacity.fallbackNeedsCapacityMarker);

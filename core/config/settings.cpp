@@ -112,17 +112,13 @@ bool Settings::noProviderConfigured() const
 
 StagePolicy Settings::storyboardPolicy() const
 {
-    StagePolicy p = StagePolicy::fromPreset(storyboard.preset, storyboard.primary, storyboard.fallback)
-                        .value_or(StagePolicy::relief(storyboard.primary, storyboard.fallback));
-    p.primaryTimeout = storyboard.primaryTimeout;
-    p.fallbackTimeout = storyboard.fallbackTimeout;
-    p.totalBudget = storyboard.totalBudget;
-    return p;
+    return storyboard.routed().value_or(StagePolicy::relief(storyboard.primary, storyboard.fallback).withLimitsOf(storyboard));
 }
 
 Settings Settings::defaults()
 {
     Settings s;
+    s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no relief unless configured (SPEC 4.6)
     for (const ProviderNames &n : kProviders) {
         ProviderSettings ps;
         ps.baseUrl = QUrl(QLatin1StringView(n.defaultUrl));
@@ -135,8 +131,8 @@ Settings Settings::defaults()
 QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
 {
     QList<ConfigError> errors;
-    const StoryboardSettings &sb = s.storyboard;
-    if (!StagePolicy::fromPreset(sb.preset, sb.primary, sb.fallback))
+    const StagePolicy &sb = s.storyboard;
+    if (!sb.routed())
         errors << ConfigError{QStringLiteral("STORYBOARD_POLICY"),
                               QStringLiteral("unknown policy \"%1\"; use one of %2").arg(sb.preset, StagePolicy::presetNames().join(QStringLiteral(", ")))};
     if (sb.fallback && *sb.fallback == sb.primary)
@@ -296,7 +292,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
 
     auto applyProvider = [&](const QString &setting, const QString &value, bool fallback) {
         if (fallback)
-            s.storyboard.fallbackChosen = true;
+            s.storyboardFallbackChosen = true;
         if (fallback && value.trimmed().compare(u"none", Qt::CaseInsensitive) == 0) {
             s.storyboard.fallback.reset();
             return;

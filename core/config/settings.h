@@ -28,17 +28,6 @@ struct ProviderSettings
     bool hasKey() const { return !apiKey.isEmpty(); }
 };
 
-struct StoryboardSettings
-{
-    QString preset = QStringLiteral("relief");
-    Provider primary = Provider::Gemini;
-    std::optional<Provider> fallback; // none unless configured (SPEC 4.6)
-    bool fallbackChosen = false;      // set by the file or the environment (to a provider or to none)
-    std::chrono::milliseconds primaryTimeout{60'000};
-    std::chrono::milliseconds fallbackTimeout{60'000};
-    std::optional<std::chrono::milliseconds> totalBudget;
-};
-
 // SPEC 2: the stages after the storyboard keep their own settings.
 struct PipelineSettings
 {
@@ -65,7 +54,11 @@ struct ConfigError
 
 struct Settings
 {
-    StoryboardSettings storyboard;
+    // The storyboard stage's policy as configured: preset, providers (no relief unless configured, SPEC
+    // 4.6), timeouts and budget. The preset's routing (which kinds are relieved, rounds) follows from
+    // the preset: read it through storyboardPolicy().
+    StagePolicy storyboard;
+    bool storyboardFallbackChosen = false; // the file or the environment chose a relief provider, or none
     PipelineSettings pipeline;
     std::map<Provider, ProviderSettings> providers;
     QString settingsFile; // the file that was read, if any
@@ -75,6 +68,7 @@ struct Settings
     const ProviderSettings &provider(Provider p) const { return providers.at(p); }
     // True when no provider has a key: Bullpen then runs against its built-in simulator (SPEC 7).
     bool noProviderConfigured() const;
+    // `storyboard` with its preset's routing applied (an unknown preset, refused by validate(), keeps relief's).
     StagePolicy storyboardPolicy() const;
 
     // Defaults: every provider with its public endpoint and a current model, no keys.

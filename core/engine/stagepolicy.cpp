@@ -109,4 +109,21 @@ QStringList StagePolicy::presetNames()
     return {QStringLiteral("relief"), QStringLiteral("capacity"), QStringLiteral("rounds")};
 }
 
+std::optional<StagePolicy> StagePolicy::routed() const
+{
+    const std::optional<StagePolicy> p = fromPreset(preset, primary, fallback);
+    if (!p)
+        return std::nullopt;
+    return p->withLimitsOf(*this);
+}
+
+StagePolicy StagePolicy::withLimitsOf(const StagePolicy &other) const
+{
+    StagePolicy p = *this;
+    p.primaryTimeout = other.primaryTimeout;
+    p.fallbackTimeout = other.fallbackTimeout;
+    p.totalBudget = other.totalBudget;
+    return p;
+}
+
 } // namespace bullpen

@@ -75,6 +75,11 @@ struct StagePolicy
     // "relief", "capacity" or "rounds"; nothing for an unknown name.
     static std::optional<StagePolicy> fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback);
     static QStringList presetNames();
+    // This policy's preset, providers, timeouts and budget with the preset's routing re-applied (after
+    // the preset or a provider changed); nothing for an unknown preset.
+    std::optional<StagePolicy> routed() const;
+    // This policy with `other`'s timeouts and total budget.
+    StagePolicy withLimitsOf(const StagePolicy &other) const;
 };
 
 } // namespace bullpen

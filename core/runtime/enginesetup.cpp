@@ -98,7 +98,7 @@ bool EngineSetup::init(const SetupOptions &options)
             return false;
         }
         m_simulator = &m_simulatorThread->simulator();
-        if (!m_settings.storyboard.fallbackChosen) {
+        if (!m_settings.storyboardFallbackChosen) {
             // Against the simulator, with no relief provider chosen anywhere, run the relief path of the
             // source write-up (Gemini primary, Qwen relief) so that scenarios show it. Real providers
             // keep SPEC 4.6's default of none.

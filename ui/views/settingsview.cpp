@@ -286,7 +286,7 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     s.storyboard.preset = m_policy->currentData().toString();
     s.storyboard.primary = providerFromId(m_primary->currentData().toString()).value_or(Provider::Gemini);
     s.storyboard.fallback = providerFromId(m_fallback->currentData().toString());
-    s.storyboard.fallbackChosen = true;
+    s.storyboardFallbackChosen = true;
     duration(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), &s.storyboard.primaryTimeout, false);
     duration(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), &s.storyboard.fallbackTimeout, false);
     milliseconds budget{0};
