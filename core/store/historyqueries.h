@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "history/historyreader.h"
+
+namespace bullpen {
+
+class StoreDatabase;
+
+// The history's typed queries (HistoryReader) over the store's database, in portable SQL: failure
+// pages with keyset paging, counts, fallback rate, latency samples, fallback waits, one generation's
+// rows, comparisons. Each call reads on the calling thread's own connection.
+class HistoryQueries : public HistoryReader
+{
+public:
+    explicit HistoryQueries(StoreDatabase &db);
+
+    QString location() const override;
+    QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr) override;
+    std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr) override;
+    QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
+    QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
+    // Completed attempts of one provider in one role (and one stage, unless `stage` is empty).
+    QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
+                                        const QString &stage = {}) override;
+    // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
+    QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
+    std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
+    // Counts of generations per state, and per public code among failures, in a time range.
+    QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) override;
+    // The same by a column name, for the CLI's checks; only the columns a group names or the CLI needs.
+    QList<std::pair<QString, qint64>> countBy(const QString &column, const HistoryFilter &filter, QString *error = nullptr);
+    // Generations and relief per time bucket (fallback rate over time).
+    QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
+    // Newest first; keyset paging with (beforeMs, beforeId).
+    QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
+                                     QString *error = nullptr) override;
+    std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;
+    void releaseThreadConnection() override;
+
+private:
+    StoreDatabase &m_db;
+};
+
+} // namespace bullpen

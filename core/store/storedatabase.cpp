@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+#include "storedatabase.h"
+
+#include "owner.h"
+#include "privatefiles.h"
+#include "storeschema.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QTemporaryFile>
+#include <QThread>
+#include <QUuid>
+
+namespace bullpen {
+
+const QString StoreDatabase::kFileName = QStringLiteral("bullpen.sqlite");
+
+StoreDatabase::StoreDatabase(QString path)
+    : m_path(std::move(path))
+    , m_readConnectionPrefix(QStringLiteral("bullpen-read-") + QUuid::createUuid().toString(QUuid::Id128) + QLatin1Char('-'))
+{
+}
+
+StoreDatabase::~StoreDatabase()
+{
+    const QStringList names = QSqlDatabase::connectionNames();
+    for (const QString &name : names) {
+        if (name.startsWith(m_readConnectionPrefix)) {
+            QSqlDatabase::database(name, false).close();
+            QSqlDatabase::removeDatabase(name);
+        }
+    }
+}
+
+std::unique_ptr<StoreDatabase> StoreDatabase::openReadOnly(const QString &dataDir, QString *error)
+{
+    // For commands that only read (history, export): nothing is created, migrated or written, so a
+    // mistyped folder is refused instead of becoming an empty store, and a full disk does not matter.
+    const QString path = QDir(dataDir).filePath(kFileName);
+    if (!QFileInfo::exists(path)) {
+        *error = QStringLiteral("no store at %1 (no %2 there); check --data-dir or BULLPEN_DATA_DIR. Nothing was created.").arg(dataDir, kFileName);
+        return nullptr;
+    }
+    if (!PrivateFiles::checkEntry(path, false, error))
+        return nullptr;
+    std::unique_ptr<StoreDatabase> store(new StoreDatabase(path));
+    QSqlDatabase db = store->readConnection();
+    if (!db.isOpen()) {
+        *error = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
+        return nullptr;
+    }
+    QString why;
+    if (!StoreSchema::check(db, &why)) {
+        *error = path + QStringLiteral(": ") + why;
+        return nullptr;
+    }
+    return store;
+}
+
+// SPEC 4.5, 11.10: a generation whose process is gone is finished once, as ABANDONED, by whoever
+// opens the store next. Returns how many were.
+int StoreDatabase::abandonOrphans(QSqlDatabase &db)
+{
+    QSqlQuery running(db);
+    if (!running.exec(QStringLiteral("SELECT id, owner FROM generations WHERE state = 'running'")))
+        return 0;
+    QList<std::pair<QString, QString>> orphans;
+    while (running.next()) {
+        const QString owner = running.value(1).toString();
+        if (!Owner::isAlive(owner))
+            orphans.append({running.value(0).toString(), owner});
+    }
+    running.finish();
+    int done = 0;
+    QSqlQuery finish(db);
+    finish.prepare(QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', "
+                                  "detail = ?, finished_at_ms = ? WHERE id = ? AND state = 'running'"));
+    for (const auto &[id, owner] : orphans) {
+        finish.addBindValue(QStringLiteral("its process (%1) ended before it finished; recorded as abandoned when the store was next opened")
+                                .arg(owner.isEmpty() ? QStringLiteral("unknown") : owner));
+        finish.addBindValue(QDateTime::currentMSecsSinceEpoch());
+        finish.addBindValue(id);
+        if (finish.exec())
+            done += finish.numRowsAffected() == 1 ? 1 : 0;
+    }
+    return done;
+}
+
+std::unique_ptr<StoreDatabase> StoreDatabase::open(const QString &dataDir, QString *error)
+{
+    if (!PrivateFiles::ensureDirectory(dataDir, error))
+        return nullptr;
+    // Owner-only files (the store lets anyone who reads it test guessed user ids against the masks):
+    // refuse symlinks and foreign files, tighten our own older 0644 files, create the database 0600
+    // (SQLite gives its -wal and -shm files the database's mode).
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        const QString file = QDir(dataDir).filePath(kFileName + suffix);
+        if (!PrivateFiles::checkEntry(file, false, error))
+            return nullptr;
+        if (QFile::exists(file))
+            QFile::setPermissions(file, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+    if (const QString db = QDir(dataDir).filePath(kFileName); !QFile::exists(db)) {
+        QString why;
+        if (!PrivateFiles::createNew(db, {}, &why)) {
+            *error = why;
+            return nullptr;
+        }
+    }
+    {
+        QTemporaryFile probe(QDir(dataDir).filePath(QStringLiteral(".write-probe-XXXXXX")));
+        if (!probe.open() || probe.write("x", 1) != 1 || !probe.flush()) {
+            *error = QStringLiteral("%1: the data folder is not writable (%2); fix its permissions or free space, or choose another folder")
+                         .arg(dataDir, probe.errorString());
+            return nullptr;
+        }
+    }
+    const QString path = QDir(dataDir).filePath(kFileName);
+    std::unique_ptr<StoreDatabase> store(new StoreDatabase(path));
+
+    // Open, check and migrate on a short-lived connection on this thread.
+    const QString name = QStringLiteral("bullpen-open-") + QUuid::createUuid().toString(QUuid::Id128);
+    QString failure;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open()) {
+            failure = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
+        } else {
+            QSqlQuery q(db);
+            QString refused;
+            // Read-only checks first: a damaged, foreign or newer file is refused before anything
+            // (even the switch to WAL) writes to it.
+            if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master")) || !q.next()) {
+                failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
+                                         "new store")
+                              .arg(path, q.lastError().text());
+            } else if (q.finish(); !StoreSchema::check(db, &refused)) {
+                failure = path + QStringLiteral(": ") + refused;
+            } else if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next()) {
+                failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
+                                         "new store")
+                              .arg(path, q.lastError().text());
+            } else if (q.value(0).toString().compare(u"wal", Qt::CaseInsensitive) != 0) {
+                failure = QStringLiteral("%1: SQLite refused WAL mode (%2); put the data folder on a local disk").arg(path, q.value(0).toString());
+            } else {
+                q.finish(); // an unfinished statement would block the migration's commit
+                QString why;
+                if (!StoreSchema::migrate(db, &why))
+                    failure = path + QStringLiteral(": ") + why;
+                else
+                    store->m_abandoned = abandonOrphans(db);
+            }
+            q.finish();
+        }
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    if (!failure.isEmpty()) {
+        *error = failure;
+        return nullptr;
+    }
+
+    return store;
+}
+
+QSqlDatabase StoreDatabase::readConnection()
+{
+    // One read connection per thread (Qt Sql connections belong to the thread that made them).
+    const QString name = m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
+    if (QSqlDatabase::contains(name))
+        return QSqlDatabase::database(name);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(m_path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000;QSQLITE_OPEN_READONLY"));
+    db.open();
+    return db;
+}
+
+void StoreDatabase::releaseThreadConnection()
+{
+    const QString name = m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
+    if (!QSqlDatabase::contains(name))
+        return;
+    QSqlDatabase::database(name, false).close();
+    QSqlDatabase::removeDatabase(name);
+}
+
+qint64 StoreDatabase::scalar(const QString &sql, QString *error)
+{
+    QSqlQuery q(readConnection());
+    if (!run(q, sql, {}, error) || !q.next())
+        return -1;
+    return q.value(0).toLongLong();
+}
+
+int StoreDatabase::orphanedRunning()
+{
+    QSqlQuery q(readConnection());
+    if (!q.exec(QStringLiteral("SELECT owner FROM generations WHERE state = 'running'")))
+        return -1;
+    int n = 0;
+    while (q.next())
+        n += Owner::isAlive(q.value(0).toString()) ? 0 : 1;
+    return n;
+}
+
+QString StoreDatabase::integrityCheck()
+{
+    QSqlQuery q(readConnection());
+    if (!q.exec(QStringLiteral("PRAGMA integrity_check")) || !q.next())
+        return q.lastError().text();
+    return q.value(0).toString();
+}
+
+bool StoreDatabase::run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)
+{
+    q.setForwardOnly(true);
+    if (!q.prepare(sql)) {
+        if (error)
+            *error = q.lastError().text();
+        return false;
+    }
+    for (const QVariant &b : binds)
+        q.addBindValue(b);
+    if (!q.exec()) {
+        if (error)
+            *error = q.lastError().text();
+        return false;
+    }
+    return true;
+}
+
+} // namespace bullpen
