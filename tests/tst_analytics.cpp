@@ -201,7 +201,7 @@ private Q_SLOTS:
 
         // The filter's count agrees with its pages.
         HistoryFilter failed;
-        failed.states = {QStringLiteral("failed")};
+        failed.states = {HistoryState::Failed};
         const qint64 count = store->count(failed);
         QVERIFY(count > 100);
         qint64 paged = 0;
@@ -222,7 +222,7 @@ private Q_SLOTS:
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'failed' AND next_step IS NULL")), 0);
 
         // Fallback waits: one per relief attempt, with the primary's time of the same generation.
-        const QList<FallbackWait> waits = store->fallbackWaits(QStringLiteral("storyboard"), now - 86'400'000, now + 86'400'000, &error);
+        const QList<FallbackWait> waits = store->fallbackWaits(Stage::Storyboard, now - 86'400'000, now + 86'400'000, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(qint64(waits.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE role = 'fallback'")));
         for (const FallbackWait &w : waits) {
@@ -230,8 +230,7 @@ private Q_SLOTS:
             QCOMPARE(w.fallbackProvider, QStringLiteral("qwen"));
             QVERIFY(w.primaryMs > 0);
         }
-        const QList<LatencySample> image = store->latencySamples(QStringLiteral("gemini"), QStringLiteral("primary"), 0, now + 86'400'000, &error,
-                                                                 QStringLiteral("image"));
+        const QList<LatencySample> image = store->latencySamples(Provider::Gemini, Role::Primary, 0, now + 86'400'000, &error, Stage::Image);
         QCOMPARE(qint64(image.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE stage = 'image'")));
     }
 
@@ -243,7 +242,7 @@ private Q_SLOTS:
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         HistoryFiller::fill(store->databasePath(), {3000, now - 3'600'000, now, 5});
         HistoryFilter failed;
-        failed.states = {QStringLiteral("failed")};
+        failed.states = {HistoryState::Failed};
         const qint64 count = store->count(failed);
         QByteArray csv;
         QBuffer out(&csv);

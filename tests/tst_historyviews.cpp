@@ -59,7 +59,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setHistory(m_store.get());
         HistoryFilter failed;
-        failed.states = {QStringLiteral("failed")};
+        failed.states = {HistoryState::Failed};
         model.setFilter(failed);
         const qint64 expected = m_store->count(failed);
         QVERIFY(expected > FailureHistoryModel::kPageSize);
@@ -86,7 +86,7 @@ private Q_SLOTS:
         // A filter change is one reset back to the first page.
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         HistoryFilter timeouts = failed;
-        timeouts.kind = QStringLiteral("TIMEOUT");
+        timeouts.kind = FailureKind::TIMEOUT;
         model.setFilter(timeouts);
         QCOMPARE(reset.count(), 1);
         for (int r = 0; r < model.rowCount(); ++r)

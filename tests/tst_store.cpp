@@ -100,13 +100,13 @@ private Q_SLOTS:
         const auto byState = history.countBy(HistoryGroup::State, HistoryFilter{});
         QCOMPARE(byState.size(), 2);
         HistoryFilter failed;
-        failed.states = {QStringLiteral("failed")};
+        failed.states = {HistoryState::Failed};
         QCOMPARE(store->generations(failed, 100).size(), 15);
         HistoryFilter code;
-        code.publicCode = QStringLiteral("AI_PROVIDER_CONFIG");
+        code.publicCode = PublicCode::AI_PROVIDER_CONFIG;
         QCOMPARE(store->generations(code, 100).size(), 15);
         HistoryFilter provider;
-        provider.provider = QStringLiteral("qwen");
+        provider.provider = Provider::Qwen;
         QCOMPARE(store->generations(provider, 100).size(), 15);
         // Keyset pages of 10 cover everything once, newest first.
         HistoryFilter page;
@@ -122,7 +122,7 @@ private Q_SLOTS:
         }
         QCOMPARE(seen.size(), 45);
         QCOMPARE(QSet<QString>(seen.cbegin(), seen.cend()).size(), 45);
-        const auto byCode = store->countBy(QStringLiteral("state"), HistoryFilter{});
+        const auto byCode = store->countBy(HistoryGroup::State, HistoryFilter{});
         QCOMPARE(byCode.size(), 2);
         QCOMPARE(byCode.first().second, 30);
     }

@@ -51,36 +51,31 @@ struct StoreArgs
             }
             f->fromMs = QDateTime::currentMSecsSinceEpoch() - d->count();
         }
-        // Every value is checked against the list it comes from, in any case, and written the way the
-        // store spells it: a typo is refused with the valid values, never an empty result.
-        const auto pick = [&](const QCommandLineOption &option, const QStringList &valid, QString *into) {
+        // Every value is checked against the enum it names, in any case: a typo is refused with the
+        // valid values, never an empty result. Kinds and codes are listed upper case, the rest as ids.
+        const auto pick = [&]<typename E>(const QCommandLineOption &option, bool lower, std::optional<E> *into) {
             if (!p.isSet(option))
                 return true;
             const QString given = p.value(option).trimmed();
-            for (const QString &v : valid) {
-                if (given.compare(v, Qt::CaseInsensitive) == 0) {
-                    *into = v;
+            const QMetaEnum me = QMetaEnum::fromType<E>();
+            QStringList valid;
+            for (int i = 0; i < me.keyCount(); ++i) {
+                const QString name = QString::fromLatin1(me.key(i));
+                if (given.compare(name, Qt::CaseInsensitive) == 0) {
+                    *into = static_cast<E>(me.value(i));
                     return true;
                 }
+                valid << (lower ? name.toLower() : name);
             }
             *error = QStringLiteral("--%1 %2: not one of %3").arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
             return false;
         };
-        const auto enumNames = [](const QMetaEnum &me, bool lower) {
-            QStringList out;
-            for (int i = 0; i < me.keyCount(); ++i)
-                out << (lower ? QString::fromLatin1(me.key(i)).toLower() : QString::fromLatin1(me.key(i)));
-            return out;
-        };
-        QString stateValue;
-        if (!pick(state, enumNames(QMetaEnum::fromType<FinalState>(), true) << QStringLiteral("running"), &stateValue)
-            || !pick(code, enumNames(QMetaEnum::fromType<PublicCode>(), false), &f->publicCode)
-            || !pick(kind, enumNames(QMetaEnum::fromType<FailureKind>(), false), &f->kind)
-            || !pick(stage, enumNames(QMetaEnum::fromType<Stage>(), true), &f->stage)
-            || !pick(provider, enumNames(QMetaEnum::fromType<Provider>(), true), &f->provider))
+        std::optional<HistoryState> stateValue;
+        if (!pick(state, true, &stateValue) || !pick(code, false, &f->publicCode) || !pick(kind, false, &f->kind)
+            || !pick(stage, true, &f->stage) || !pick(provider, true, &f->provider))
             return false;
-        if (!stateValue.isEmpty())
-            f->states = {stateValue};
+        if (stateValue)
+            f->states = {*stateValue};
         return true;
     }
 

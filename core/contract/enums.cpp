@@ -59,10 +59,12 @@ QString toId(Role role) { return lowerId(role); }
 QString toId(Stage stage) { return lowerId(stage); }
 QString toId(AbortReason reason) { return lowerId(reason); }
 QString toId(FinalState state) { return lowerId(state); }
+QString toId(HistoryState state) { return lowerId(state); }
 std::optional<Provider> providerFromId(QStringView id) { return fromLowerId<Provider>(id); }
 std::optional<Role> roleFromId(QStringView id) { return fromLowerId<Role>(id); }
 std::optional<Stage> stageFromId(QStringView id) { return fromLowerId<Stage>(id); }
 std::optional<AbortReason> abortReasonFromId(QStringView id) { return fromLowerId<AbortReason>(id); }
 std::optional<FinalState> finalStateFromId(QStringView id) { return fromLowerId<FinalState>(id); }
+std::optional<HistoryState> historyStateFromId(QStringView id) { return fromLowerId<HistoryState>(id); }
 
 } // namespace bullpen

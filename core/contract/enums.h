@@ -63,6 +63,10 @@ Q_ENUM_NS(AbortReason)
 enum class FinalState { Succeeded, Failed, Cancelled, Abandoned };
 Q_ENUM_NS(FinalState)
 
+// A generation as the history holds it: still running, or in its final state.
+enum class HistoryState { Running, Succeeded, Failed, Cancelled, Abandoned };
+Q_ENUM_NS(HistoryState)
+
 PublicCode publicCodeFor(FailureKind kind);
 
 // Lower-case identifiers used on the command line, in settings, JSON and event names
@@ -72,11 +76,13 @@ QString toId(Role role);
 QString toId(Stage stage);
 QString toId(AbortReason reason);
 QString toId(FinalState state);
+QString toId(HistoryState state);
 std::optional<Provider> providerFromId(QStringView id);
 std::optional<Role> roleFromId(QStringView id);
 std::optional<Stage> stageFromId(QStringView id);
 std::optional<AbortReason> abortReasonFromId(QStringView id);
 std::optional<FinalState> finalStateFromId(QStringView id);
+std::optional<HistoryState> historyStateFromId(QStringView id);
 
 // Upper-case SPEC spelling for kinds and public codes ("RATE_LIMITED", "AI_PROVIDER_CONFIG").
 template<typename E>

@@ -54,11 +54,11 @@ struct HistoryFilter
 {
     std::optional<qint64> fromMs; // wall-clock milliseconds since the epoch, inclusive
     std::optional<qint64> toMs;   // exclusive
-    QStringList states;           // empty: any
-    QString publicCode;
-    QString kind;
-    QString stage;
-    QString provider; // primary or final provider
+    QList<HistoryState> states;   // empty: any
+    std::optional<PublicCode> publicCode;
+    std::optional<FailureKind> kind;
+    std::optional<Stage> stage; // the stage that failed
+    std::optional<Provider> provider; // primary or final provider
     QString userKey;
     std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
     // Keyset paging: rows strictly older than (beforeMs, beforeId).
@@ -126,11 +126,11 @@ public:
     // One generation's recorded events and attempt rows, as stored (JSON objects).
     virtual QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) = 0;
     virtual QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) = 0;
-    // Completed attempts of one provider in one role (and one stage, unless `stage` is empty).
-    virtual QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs,
-                                                QString *error = nullptr, const QString &stage = {}) = 0;
+    // Completed attempts of one provider in one role (and one stage, unless `stage` is unset).
+    virtual QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
+                                                std::optional<Stage> stage = std::nullopt) = 0;
     // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
-    virtual QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
+    virtual QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
     virtual QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                              QString *error = nullptr) = 0;
     virtual std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) = 0;

@@ -62,23 +62,26 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
     }
     if (!f.states.isEmpty()) {
         QStringList marks;
-        for (const QString &s : f.states) {
+        for (HistoryState s : f.states) {
             marks << QStringLiteral("?");
-            binds << s;
+            binds << toId(s);
         }
         where << QStringLiteral("state IN (%1)").arg(marks.join(QLatin1Char(',')));
     }
-    const std::pair<const QString *, const char *> exact[] = {
-        {&f.publicCode, "public_code"}, {&f.kind, "kind"}, {&f.stage, "stage"}, {&f.userKey, "user_key"}};
+    // Stored as the SPEC spells them: kinds and codes upper case, stages and providers as ids.
+    const std::pair<QString, const char *> exact[] = {{f.publicCode ? enumName(*f.publicCode) : QString(), "public_code"},
+                                                      {f.kind ? enumName(*f.kind) : QString(), "kind"},
+                                                      {f.stage ? toId(*f.stage) : QString(), "stage"},
+                                                      {f.userKey, "user_key"}};
     for (const auto &[value, column] : exact) {
-        if (!value->isEmpty()) {
+        if (!value.isEmpty()) {
             where << QLatin1StringView(column) + QStringLiteral(" = ?");
-            binds << *value;
+            binds << value;
         }
     }
-    if (!f.provider.isEmpty()) {
+    if (f.provider) {
         where << QStringLiteral("(primary_provider = ? OR final_provider = ?)");
-        binds << f.provider << f.provider;
+        binds << toId(*f.provider) << toId(*f.provider);
     }
     if (f.fallbackApplied) {
         where << QStringLiteral("fallback_applied = ?");
@@ -155,20 +158,20 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
     return out;
 }
 
-QList<LatencySample> HistoryQueries::latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error,
-                                          const QString &stage)
+QList<LatencySample> HistoryQueries::latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error,
+                                                    std::optional<Stage> stage)
 {
     QSqlQuery q(m_db.readConnection());
     QList<LatencySample> out;
-    const bool ok = stage.isEmpty()
+    const bool ok = !stage
                         ? StoreDatabase::run(q,
                               QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
                                              "AND at_ms < ? ORDER BY at_ms"),
-                              {provider, role, fromMs, toMs}, error)
+                              {toId(provider), toId(role), fromMs, toMs}, error)
                         : StoreDatabase::run(q,
                               QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
                                              "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
-                              {provider, role, stage, fromMs, toMs}, error);
+                              {toId(provider), toId(role), toId(*stage), fromMs, toMs}, error);
     if (!ok)
         return out;
     while (q.next())
@@ -184,27 +187,10 @@ std::optional<qint64> HistoryQueries::oldestGenerationMs(QString *error)
 
 QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, const HistoryFilter &filter, QString *error)
 {
-    switch (group) {
-    case HistoryGroup::PublicCode:
-        return countBy(QStringLiteral("public_code"), filter, error);
-    case HistoryGroup::Kind:
-        return countBy(QStringLiteral("kind"), filter, error);
-    case HistoryGroup::State:
-        return countBy(QStringLiteral("state"), filter, error);
-    }
-    return {};
-}
-
-QList<std::pair<QString, qint64>> HistoryQueries::countBy(const QString &column, const HistoryFilter &filter, QString *error)
-{
-    static const QStringList allowed{QStringLiteral("state"), QStringLiteral("public_code"), QStringLiteral("kind"), QStringLiteral("stage"),
-                                     QStringLiteral("final_provider"), QStringLiteral("fallback_reason")};
+    const QLatin1StringView column = group == HistoryGroup::PublicCode ? QLatin1StringView("public_code")
+                                     : group == HistoryGroup::Kind     ? QLatin1StringView("kind")
+                                                                       : QLatin1StringView("state");
     QList<std::pair<QString, qint64>> out;
-    if (!allowed.contains(column)) {
-        if (error)
-            *error = QStringLiteral("cannot count by %1").arg(column);
-        return out;
-    }
     QVariantList binds;
     const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(filter, binds)
                         + QStringLiteral(" GROUP BY %1 ORDER BY COUNT(*) DESC").arg(column);
@@ -233,7 +219,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
     return out;
 }
 
-QList<FallbackWait> HistoryQueries::fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error)
+QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error)
 {
     // Two range scans of one covering index (relief attempts in the range, then the primary attempts
     // that can precede them) joined here by generation: at a million attempts this is several times
@@ -242,7 +228,7 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(const QString &stage, qint64 f
     QSqlQuery q(m_db.readConnection());
     const QString sql = QStringLiteral("SELECT at_ms, generation_id, provider, duration_ms, success FROM attempts "
                                        "WHERE role = ? AND stage = ? AND at_ms >= ? AND at_ms < ? ORDER BY role, stage, at_ms");
-    if (!StoreDatabase::run(q, sql, {QStringLiteral("fallback"), stage, fromMs, toMs}, error))
+    if (!StoreDatabase::run(q, sql, {QStringLiteral("fallback"), toId(stage), fromMs, toMs}, error))
         return out;
     QHash<QString, qsizetype> waiting; // generation → index in out
     while (q.next()) {
@@ -258,7 +244,7 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(const QString &stage, qint64 f
         return out;
     // A primary attempt ends before its relief starts: no stage runs longer than an hour.
     QSqlQuery p(m_db.readConnection());
-    if (!StoreDatabase::run(p, sql, {QStringLiteral("primary"), stage, fromMs - 3'600'000, toMs}, error))
+    if (!StoreDatabase::run(p, sql, {QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs}, error))
         return {};
     while (p.next()) {
         const auto it = waiting.constFind(p.value(1).toString());

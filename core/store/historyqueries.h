@@ -20,17 +20,13 @@ public:
     std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr) override;
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
-    // Completed attempts of one provider in one role (and one stage, unless `stage` is empty).
-    QList<LatencySample> latencySamples(const QString &provider, const QString &role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
-                                        const QString &stage = {}) override;
-    // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
-    QList<FallbackWait> fallbackWaits(const QString &stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
+                                        std::optional<Stage> stage = std::nullopt) override;
+    QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
     qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
     std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
     // Counts of generations per state, and per public code among failures, in a time range.
     QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) override;
-    // The same by a column name, for the CLI's checks; only the columns a group names or the CLI needs.
-    QList<std::pair<QString, qint64>> countBy(const QString &column, const HistoryFilter &filter, QString *error = nullptr);
     // Generations and relief per time bucket (fallback rate over time).
     QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
     // Newest first; keyset paging with (beforeMs, beforeId).

@@ -65,15 +65,15 @@ int main(int argc, char *argv[])
     out << "query                                                  median ms\n";
     auto row = [&](const QString &name, double ms) { out << QStringLiteral("  %1 %2\n").arg(name, -52).arg(ms, 9, 'f', 2); };
     HistoryFilter failed;
-    failed.states = {QStringLiteral("failed")};
+    failed.states = {HistoryState::Failed};
     failed.fromMs = now - week;
     row(QStringLiteral("failures, newest page of 100 (7 days)"), medianMs([&] { store->generations(failed, 100); }));
     HistoryFilter code = failed;
-    code.publicCode = QStringLiteral("AI_PROVIDER_TIMEOUT");
+    code.publicCode = PublicCode::AI_PROVIDER_TIMEOUT;
     row(QStringLiteral("failures filtered by public code, page of 100"), medianMs([&] { store->generations(code, 100); }));
     HistoryFilter kindProvider = failed;
-    kindProvider.kind = QStringLiteral("RATE_LIMITED");
-    kindProvider.provider = QStringLiteral("qwen");
+    kindProvider.kind = FailureKind::RATE_LIMITED;
+    kindProvider.provider = Provider::Qwen;
     row(QStringLiteral("failures by kind + provider, page of 100"), medianMs([&] { store->generations(kindProvider, 100); }));
     HistoryFilter deep = failed;
     row(QStringLiteral("failures, page 500 deep (keyset)"), medianMs([&] {
@@ -83,13 +83,13 @@ int main(int argc, char *argv[])
             f.beforeId = QStringLiteral("~");
             store->generations(f, 100);
         }));
-    row(QStringLiteral("count failures by public code (7 days)"), medianMs([&] { store->countBy(QStringLiteral("public_code"), failed); }, 5));
+    row(QStringLiteral("count failures by public code (7 days)"), medianMs([&] { store->countBy(HistoryGroup::PublicCode, failed); }, 5));
     row(QStringLiteral("fallback rate, 1 h buckets (7 days)"), medianMs([&] { store->fallbackRate(now - week, now, 3600 * 1000); }, 5));
     row(QStringLiteral("latency samples gemini/primary, 1 day"),
-        medianMs([&] { store->latencySamples(QStringLiteral("gemini"), QStringLiteral("primary"), now - week / 7, now); }, 5));
+        medianMs([&] { store->latencySamples(Provider::Gemini, Role::Primary, now - week / 7, now); }, 5));
     row(QStringLiteral("latency samples gemini/primary, 7 days"),
-        medianMs([&] { store->latencySamples(QStringLiteral("gemini"), QStringLiteral("primary"), now - week, now); }, 3));
+        medianMs([&] { store->latencySamples(Provider::Gemini, Role::Primary, now - week, now); }, 3));
     row(QStringLiteral("fallback waits (extra wait), storyboard, 7 days"),
-        medianMs([&] { store->fallbackWaits(QStringLiteral("storyboard"), now - week, now); }, 3));
+        medianMs([&] { store->fallbackWaits(Stage::Storyboard, now - week, now); }, 3));
     return 0;
 }

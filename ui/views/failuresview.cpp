@@ -232,12 +232,12 @@ HistoryFilter FailuresView::currentFilter() const
     const QString outcome = m_outcome->currentData().toString();
     if (outcome == u"relieved")
         f.fallbackApplied = true;
-    else if (!outcome.isEmpty())
-        f.states = {outcome};
-    f.publicCode = m_code->currentData().toString();
-    f.kind = m_kind->currentData().toString();
-    f.stage = m_stage->currentData().toString();
-    f.provider = m_provider->currentData().toString();
+    else if (const auto state = historyStateFromId(outcome))
+        f.states = {*state};
+    f.publicCode = enumFromName<PublicCode>(m_code->currentData().toString());
+    f.kind = enumFromName<FailureKind>(m_kind->currentData().toString());
+    f.stage = stageFromId(m_stage->currentData().toString());
+    f.provider = providerFromId(m_provider->currentData().toString());
     return f;
 }
 

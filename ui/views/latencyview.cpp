@@ -196,8 +196,11 @@ void LatencyView::reload()
             t.start();
             Loaded l;
             l.stats = LatencyStats(from, to, bucket);
-            l.stats.addAll(store.latencySamples(provider, role, from, to, &l.error, stage));
-            QList<FallbackWait> waits = store.fallbackWaits(stage, from, to, &l.error);
+            // The combo boxes hold ids of these enums only.
+            const Stage stageValue = stageFromId(stage).value_or(Stage::Storyboard);
+            l.stats.addAll(store.latencySamples(providerFromId(provider).value_or(Provider::Gemini), roleFromId(role).value_or(Role::Primary), from,
+                                                to, &l.error, stageValue));
+            QList<FallbackWait> waits = store.fallbackWaits(stageValue, from, to, &l.error);
             waits.removeIf([&](const FallbackWait &w) { return !FallbackWaitTracker::concerns(w, provider, role); });
             l.stats.setFallbackWaits(waits);
             l.elapsedMs = double(t.nsecsElapsed()) / 1e6;
