@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 // bench_engine: what the engine itself costs and how exactly it keeps time (issue 7), through the whole
 // pipeline over real loopback HTTP to the in-process simulator:
+//   stage cost - the storyboard stage alone (StageService, HTTP adapter through the egress guard,
+//               classify, parse, validate) against a zero-latency simulator, minus a bare
+//               QNetworkAccessManager POST of the same request and body to the same simulator.
+//               Sequential, alternating. Target: median <= 0.25 ms.
 //   overhead  - sequential generations against a zero-latency scenario: a generation's wall time minus
 //               the time its provider requests spent on the wire (the sum of its attempts' durations,
 //               every stage). Target: median <= 0.5 ms, p99 <= 2 ms.
-//   deadline  - 200 generations at once whose primary hangs (1 s timeout): how late each attempt's
+//   deadline  - 200 generations at once whose primary hangs (1 s timeout), on the engine threads the
+//               console runs (4th argument, default 2): how late each attempt's
 //               deadline fired (the attempt's end minus its deadline) and how late its abort completed
 //               (cancel handlers done minus the deadline). Target: p99 <= 5 ms. Every run checks with the
 //               simulator's own count that each attempt's request reached it (exit 4 if not).
@@ -12,11 +17,16 @@
 //               how soon after the first start the simulator had received every request (target 100 ms),
 //               and the process's resident memory with all of them in flight (target 300 MiB).
 //   build/dev/tests/bench/bench_engine [overhead runs, default 500] [concurrent hanging attempts, default 200]
-//                                      [attempts on the wire at once, default 1000]
+//                                      [attempts on the wire at once, default 1000] [engine threads, default 2]
 #include "benchstats.h"
+#include "engine/stageservice.h"
+#include "providers/storyboardclient.h"
+#include "providers/wireformat.h"
 #include "runtime/enginesetup.h"
+#include "sim/providersimulator.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -37,9 +47,11 @@ namespace {
 
 double ms(microseconds us) { return double(us.count()) / 1000.0; }
 
-std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryDir &dir, const QProcessEnvironment &env = {})
+std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryDir &dir, const QProcessEnvironment &env = {},
+                                      int threads = 0)
 {
     SetupOptions o;
+    o.engineThreads = threads;
     o.forceSimulator = true;
     o.scenario = scenario;
     o.dataDir = dir.filePath(QStringLiteral("data-") + QFileInfo(scenario).baseName());
@@ -72,6 +84,7 @@ int main(int argc, char *argv[])
     const int runs = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 500;
     const int hanging = argc > 2 ? QString::fromLatin1(argv[2]).toInt() : 200;
     const int wireCount = argc > 3 ? QString::fromLatin1(argv[3]).toInt() : 1000;
+    const int threads = argc > 4 ? QString::fromLatin1(argv[4]).toInt() : 2;
     bool allOnTheWire = true;
     QTemporaryDir dir;
     const QString story = QStringLiteral("Mina finds a key. \"Whose is it?\" she asks. A cat meows at the door. They open it together.");
@@ -83,6 +96,72 @@ int main(int argc, char *argv[])
         f.open(QIODevice::WriteOnly);
         f.write("{\"name\": \"zero-latency\", \"seed\": 1, \"providers\": {\"*\": {\"do\": \"ok\", \"latency_ms\": 0}}}");
     }
+    // --- stage cost: the storyboard stage vs a bare POST of the same request, alternating.
+    {
+        QString why;
+        const std::optional<Scenario> scenario = Scenario::load(zero, &why);
+        ProviderSimulator sim;
+        if (!scenario || !sim.start(0, &why)) {
+            QTextStream(stderr) << "bench_engine: the simulator did not start: " << why << "\n";
+            return 2;
+        }
+        sim.setScenario(*scenario);
+        Settings settings = Settings::defaults();
+        for (auto &entry : settings.providers) {
+            entry.second.baseUrl = sim.baseUrl(entry.first);
+            entry.second.apiKey = QStringLiteral("bench-key");
+        }
+        StoryboardClient client(settings);
+        StageService service(SteadyClock::instance());
+        client.registerWith(service);
+        const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
+        const StageRequest request = StageRequest::forStory(story);
+        const std::unique_ptr<WireFormat> format = WireFormat::create(Provider::Gemini);
+        const ProviderEndpoint endpoint = StoryboardClient::endpointFor(settings, Provider::Gemini);
+        QNetworkRequest bare = format->request(endpoint);
+        bare.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        const QByteArray body = format->body(endpoint, request);
+        QNetworkAccessManager nam;
+        Sample stageMs, postMs, costMs;
+        const int warmUp = 20;
+        QEventLoop loop;
+        for (int i = 0; i < runs + warmUp; ++i) {
+            QElapsedTimer t;
+            bool ok = false;
+            const auto done = QObject::connect(&service, &StageService::finished, &loop, [&](const StageResult &r) {
+                ok = r.state == FinalState::Succeeded;
+                loop.quit();
+            });
+            t.start();
+            service.start(request, policy);
+            loop.exec();
+            const double stage = double(t.nsecsElapsed()) / 1e6;
+            QObject::disconnect(done);
+            t.restart();
+            QNetworkReply *reply = nam.post(bare, body);
+            QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+            loop.exec();
+            reply->readAll();
+            const double post = double(t.nsecsElapsed()) / 1e6;
+            ok = ok && reply->error() == QNetworkReply::NoError;
+            reply->deleteLater();
+            if (!ok) {
+                QTextStream(stderr) << "bench_engine: a zero-latency storyboard stage or its bare POST failed\n";
+                return 3;
+            }
+            if (i >= warmUp) {
+                stageMs.add(stage);
+                postMs.add(post);
+                costMs.add(stage - post);
+            }
+        }
+        service.shutdown();
+        out << "stage cost (storyboard stage alone vs a bare QNAM POST of the same body; zero-latency simulator in-process; sequential):\n";
+        out << "  storyboard stage, ms            " << stageMs.summary(3) << "\n";
+        out << "  bare POST, ms                   " << postMs.summary(3) << "\n";
+        out << "  stage minus POST (paired), ms   " << costMs.summary(3) << "\n";
+    }
+
     Sample overhead, wall, wire;
     {
         auto engine = engineOn(zero, dir);
@@ -133,18 +212,17 @@ int main(int argc, char *argv[])
         const bool spread = variant == 1;
         const bool relief = variant != 2;
         Sample fireLate, abortLate;
-        auto engine = engineOn(QStringLiteral("primary-hang"), dir);
+        auto engine = engineOn(QStringLiteral("primary-hang"), dir, {}, threads);
         if (!engine)
             return 2;
-        PipelineOptions o = engine->pipeline().options();
-        o.storyboard.primaryTimeout = 1000ms;
-        o.storyboard.totalBudget.reset();
+        StagePolicy policy = engine->storyboardPolicy(); // gemini, relieved by qwen against the simulator
+        policy.primaryTimeout = 1000ms;
+        policy.totalBudget.reset();
         if (!relief)
-            o.storyboard.fallback.reset();
-        engine->pipeline().setOptions(o);
+            policy.fallback.reset();
         int done = 0;
         int attempts = 0;
-        QObject::connect(&engine->pipeline(), &GenerationPipeline::finished, &app, [&](const GenerationResult &r) {
+        QObject::connect(&engine->engine(), &EngineClient::finished, &app, [&](const GenerationResult &r) {
             attempts += static_cast<int>(r.attempts().size());
             for (const AttemptRecord &a : r.storyboard.attempts) {
                 if (a.role != Role::Primary || a.abortedBy != AbortReason::Deadline)
@@ -160,7 +238,8 @@ int main(int argc, char *argv[])
             GenerationRequest g;
             g.story = story;
             g.fresh = true;
-            engine->pipeline().start(g);
+            g.storyboardPolicy = policy; // the request's own, as the console sends it
+            engine->engine().start(g);
         };
         if (spread) {
             for (int i = 0; i < hanging; ++i)
@@ -170,11 +249,12 @@ int main(int argc, char *argv[])
                 startOne();
         }
         app.exec();
-        out << QStringLiteral("deadline precision (%1 hanging primaries, 1 s timeout, over loopback HTTP, %2):\n")
+        out << QStringLiteral("deadline precision (%1 hanging primaries, 1 s timeout, over loopback HTTP, %3 engine thread(s), %2):\n")
                    .arg(hanging)
                    .arg(spread ? QStringLiteral("started evenly over 1 s")
                         : relief ? QStringLiteral("all started at once: every deadline in the same ms")
-                                 : QStringLiteral("all started at once, no relief provider"));
+                                 : QStringLiteral("all started at once, no relief provider"))
+                   .arg(threads);
         out << "  deadline fired late by, ms      " << fireLate.summary(3) << "\n";
         out << "  abort completed late by, ms     " << abortLate.summary(3) << "\n";
         const int received = simulatorRequests(*engine);
