@@ -20,6 +20,8 @@
 //                                      [attempts on the wire at once, default 1000] [engine threads, default 2]
 #include "benchstats.h"
 #include "engine/stageservice.h"
+#include "providers/httpstagegenerator.h"
+#include "providers/networkpool.h"
 #include "providers/storyboardclient.h"
 #include "providers/wireformat.h"
 #include "runtime/enginesetup.h"
@@ -111,55 +113,66 @@ int main(int argc, char *argv[])
             entry.second.baseUrl = sim.baseUrl(entry.first);
             entry.second.apiKey = QStringLiteral("bench-key");
         }
+        // Twice: as shipped (through the egress guard's loopback relay, docs/hostile-providers.md) and
+        // with the adapter straight to the simulator, which separates the relay hop from the engine.
+        NetworkPool pool;
+        const ProviderEndpoint endpoint = StoryboardClient::endpointFor(settings, Provider::Gemini);
+        HttpStageGenerator direct(pool, endpoint, nullptr);
         StoryboardClient client(settings);
-        StageService service(SteadyClock::instance());
-        client.registerWith(service);
         const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
         const StageRequest request = StageRequest::forStory(story);
         const std::unique_ptr<WireFormat> format = WireFormat::create(Provider::Gemini);
-        const ProviderEndpoint endpoint = StoryboardClient::endpointFor(settings, Provider::Gemini);
         QNetworkRequest bare = format->request(endpoint);
         bare.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
         const QByteArray body = format->body(endpoint, request);
         QNetworkAccessManager nam;
-        Sample stageMs, postMs, costMs;
         const int warmUp = 20;
         QEventLoop loop;
-        for (int i = 0; i < runs + warmUp; ++i) {
-            QElapsedTimer t;
-            bool ok = false;
-            const auto done = QObject::connect(&service, &StageService::finished, &loop, [&](const StageResult &r) {
-                ok = r.state == FinalState::Succeeded;
-                loop.quit();
-            });
-            t.start();
-            service.start(request, policy);
-            loop.exec();
-            const double stage = double(t.nsecsElapsed()) / 1e6;
-            QObject::disconnect(done);
-            t.restart();
-            QNetworkReply *reply = nam.post(bare, body);
-            QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-            loop.exec();
-            reply->readAll();
-            const double post = double(t.nsecsElapsed()) / 1e6;
-            ok = ok && reply->error() == QNetworkReply::NoError;
-            reply->deleteLater();
-            if (!ok) {
-                QTextStream(stderr) << "bench_engine: a zero-latency storyboard stage or its bare POST failed\n";
-                return 3;
+        for (const bool guarded : {true, false}) {
+            StageService service(SteadyClock::instance());
+            if (guarded)
+                client.registerWith(service);
+            else
+                service.addGenerator(&direct);
+            Sample stageMs, postMs, costMs;
+            for (int i = 0; i < runs + warmUp; ++i) {
+                QElapsedTimer t;
+                bool ok = false;
+                const auto done = QObject::connect(&service, &StageService::finished, &loop, [&](const StageResult &r) {
+                    ok = r.state == FinalState::Succeeded;
+                    loop.quit();
+                });
+                t.start();
+                service.start(request, policy);
+                loop.exec();
+                const double stage = double(t.nsecsElapsed()) / 1e6;
+                QObject::disconnect(done);
+                t.restart();
+                QNetworkReply *reply = nam.post(bare, body);
+                QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+                loop.exec();
+                reply->readAll();
+                const double post = double(t.nsecsElapsed()) / 1e6;
+                ok = ok && reply->error() == QNetworkReply::NoError;
+                reply->deleteLater();
+                if (!ok) {
+                    QTextStream(stderr) << "bench_engine: a zero-latency storyboard stage or its bare POST failed\n";
+                    return 3;
+                }
+                if (i >= warmUp) {
+                    stageMs.add(stage);
+                    postMs.add(post);
+                    costMs.add(stage - post);
+                }
             }
-            if (i >= warmUp) {
-                stageMs.add(stage);
-                postMs.add(post);
-                costMs.add(stage - post);
-            }
+            service.shutdown();
+            out << QStringLiteral("stage cost (storyboard stage alone vs a bare QNAM POST of the same body; zero-latency simulator "
+                                  "in-process; sequential; %1):\n")
+                       .arg(guarded ? QStringLiteral("through the egress guard, as shipped") : QStringLiteral("adapter straight to the simulator"));
+            out << "  storyboard stage, ms            " << stageMs.summary(3) << "\n";
+            out << "  bare POST, ms                   " << postMs.summary(3) << "\n";
+            out << "  stage minus POST (paired), ms   " << costMs.summary(3) << "\n";
         }
-        service.shutdown();
-        out << "stage cost (storyboard stage alone vs a bare QNAM POST of the same body; zero-latency simulator in-process; sequential):\n";
-        out << "  storyboard stage, ms            " << stageMs.summary(3) << "\n";
-        out << "  bare POST, ms                   " << postMs.summary(3) << "\n";
-        out << "  stage minus POST (paired), ms   " << costMs.summary(3) << "\n";
     }
 
     Sample overhead, wall, wire;
