@@ -80,6 +80,8 @@ struct StagePolicy
     std::optional<StagePolicy> routed() const;
     // This policy with `other`'s timeouts and total budget.
     StagePolicy withLimitsOf(const StagePolicy &other) const;
+
+    friend bool operator==(const StagePolicy &, const StagePolicy &) = default;
 };
 
 } // namespace bullpen

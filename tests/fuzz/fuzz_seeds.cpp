@@ -81,6 +81,12 @@ int main(int argc, char *argv[])
               " \"model\": \"qwen-plus\", \"stream\": false}}}");
     put(root.filePath(QStringLiteral("fuzz_settings")), QStringLiteral("keys"),
         QByteArray(1, '\1') + "# keys\nGEMINI_API_KEY=AIza-example\nDASHSCOPE_API_KEY = sk-example\n");
+    put(root.filePath(QStringLiteral("fuzz_api_request")), QStringLiteral("full"),
+        "{\"story\":\"Mina finds a key.\",\"user_id\":\"haru@example.com\",\"policy\":\"capacity\",\"primary\":\"openai\","
+        "\"fallback\":\"none\",\"timeouts\":{\"primary_ms\":2000,\"fallback_ms\":3000,\"budget_ms\":4500},\"fresh\":true,"
+        "\"scenario\":\"primary-hang\"}");
+    put(root.filePath(QStringLiteral("fuzz_api_request")), QStringLiteral("minimal"), "{\"story\":\"s\",\"user_id\":\"u\"}");
+    put(root.filePath(QStringLiteral("fuzz_api_request")), QStringLiteral("refused"), "{\"story\":7,\"timeouts\":{\"x\":-1}}");
     QTextStream(stdout) << "fuzz_seeds: wrote " << g_written << " seed files under " << root.path() << "\n";
     return g_written > 0 ? 0 : 1;
 }

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// SPEC 12.1: the `POST /v1/generations` body becomes a typed GenerationRequest before the engine sees
+// it, or is refused naming the field; what a client sends for a request parses back to that request.
+#include "api/generationrequestjson.h"
+
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace bullpen;
+using namespace std::chrono_literals;
+
+namespace {
+
+StagePolicy engineDefaults()
+{
+    StagePolicy p = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+    p.primaryTimeout = 45s;
+    p.fallbackTimeout = 30s;
+    return p;
+}
+
+QByteArray json(const char *text) { return QByteArray(text); }
+
+// The refusal's text, or nothing (QVERIFY2 evaluates its message whether or not it fails).
+QByteArray refusal(const std::variant<GenerationRequest, FieldError> &parsed)
+{
+    const auto *e = std::get_if<FieldError>(&parsed);
+    return e ? e->toString().toUtf8() : QByteArray();
+}
+
+} // namespace
+
+class tst_RequestJson : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void everyFieldIsTyped()
+    {
+        const auto parsed = GenerationRequestJson::parse(
+            json(R"({"story":"A cat.","user_id":"haru@example.com","policy":"capacity","primary":"openai","fallback":"anthropic",)"
+                 R"("timeouts":{"primary_ms":2000,"fallback_ms":3000,"budget_ms":4500},"fresh":true,"scenario":"primary-hang"})"),
+            engineDefaults());
+        QVERIFY2(std::holds_alternative<GenerationRequest>(parsed), refusal(parsed).constData());
+        const GenerationRequest &r = std::get<GenerationRequest>(parsed);
+        QCOMPARE(r.story, QStringLiteral("A cat."));
+        QCOMPARE(r.userId, QStringLiteral("haru@example.com"));
+        QVERIFY(r.fresh);
+        QCOMPARE(r.scenario.name, QStringLiteral("primary-hang"));
+        QVERIFY(r.storyboardPolicy);
+        const StagePolicy &p = *r.storyboardPolicy;
+        QCOMPARE(p.preset, QStringLiteral("capacity"));
+        QCOMPARE(p.primary, Provider::OpenAI);
+        QCOMPARE(p.fallback, std::optional<Provider>(Provider::Anthropic));
+        QCOMPARE(p.primaryTimeout, 2000ms);
+        QCOMPARE(p.fallbackTimeout, 3000ms);
+        QCOMPARE(p.totalBudget, std::optional<std::chrono::milliseconds>(4500ms));
+        QVERIFY(p.fallbackNeedsCapacityMarker); // the preset's routing, not just its name
+    }
+
+    void whatIsLeftOutIsTheEnginesPolicy()
+    {
+        const auto parsed = GenerationRequestJson::parse(json(R"({"story":"A cat.","user_id":"u1"})"), engineDefaults());
+        QVERIFY(std::holds_alternative<GenerationRequest>(parsed));
+        const GenerationRequest &r = std::get<GenerationRequest>(parsed);
+        QVERIFY(!r.fresh);
+        QVERIFY(!r.scenario.isSet());
+        QVERIFY(r.storyboardPolicy);
+        QVERIFY(*r.storyboardPolicy == engineDefaults());
+        // "none" and null both mean no relief provider.
+        for (const char *body : {R"({"story":"s","user_id":"u","fallback":"none"})", R"({"story":"s","user_id":"u","fallback":null})"}) {
+            const auto noRelief = GenerationRequestJson::parse(json(body), engineDefaults());
+            QVERIFY(std::holds_alternative<GenerationRequest>(noRelief));
+            QVERIFY(!std::get<GenerationRequest>(noRelief).storyboardPolicy->fallback);
+        }
+    }
+
+    void whatAClientSendsParsesBack()
+    {
+        GenerationRequest sent;
+        sent.story = QStringLiteral("하루는 아침마다 같은 길로 학교에 간다.");
+        sent.userId = QStringLiteral("haru_ul");
+        sent.fresh = true;
+        sent.scenario.name = QStringLiteral("fallback-hang");
+        StagePolicy p = StagePolicy::fromPreset(u"rounds", Provider::Qwen, std::nullopt).value();
+        p.primaryTimeout = 1234ms;
+        p.totalBudget = 9000ms;
+        sent.storyboardPolicy = p;
+        const QByteArray body = QJsonDocument(GenerationRequestJson::toJson(sent)).toJson(QJsonDocument::Compact);
+        const auto back = GenerationRequestJson::parse(body, engineDefaults());
+        QVERIFY2(std::holds_alternative<GenerationRequest>(back), refusal(back).constData());
+        const GenerationRequest &r = std::get<GenerationRequest>(back);
+        QCOMPARE(r.story, sent.story);
+        QCOMPARE(r.userId, sent.userId);
+        QCOMPARE(r.fresh, sent.fresh);
+        QCOMPARE(r.scenario.name, sent.scenario.name);
+        QVERIFY(*r.storyboardPolicy == *sent.storyboardPolicy);
+    }
+
+    void refusedNamingTheField_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("not JSON") << json(R"({"story":)") << QString() << QStringLiteral("not JSON");
+        QTest::newRow("an array") << json(R"([{"story":"s"}])") << QString() << QStringLiteral("one JSON object");
+        QTest::newRow("no story") << json(R"({"user_id":"u"})") << QStringLiteral("story") << QStringLiteral("required");
+        QTest::newRow("story a number") << json(R"({"story":7,"user_id":"u"})") << QStringLiteral("story") << QStringLiteral("got a number");
+        QTest::newRow("story blank") << json(R"({"story":"  ","user_id":"u"})") << QStringLiteral("story") << QStringLiteral("empty");
+        QTest::newRow("story too long") << (json(R"({"user_id":"u","story":")") + QByteArray(40 * 1024, 'a') + json(R"("})"))
+                                        << QStringLiteral("story") << QStringLiteral("at most 32768");
+        QTest::newRow("no user") << json(R"({"story":"s"})") << QStringLiteral("user_id") << QStringLiteral("required");
+        QTest::newRow("user an object") << json(R"({"story":"s","user_id":{}})") << QStringLiteral("user_id") << QStringLiteral("got an object");
+        QTest::newRow("unknown field") << json(R"({"story":"s","user_id":"u","colour":"red"})") << QStringLiteral("colour")
+                                       << QStringLiteral("unknown field");
+        QTest::newRow("unknown preset") << json(R"({"story":"s","user_id":"u","policy":"yolo"})") << QStringLiteral("policy")
+                                        << QStringLiteral("not one of relief");
+        QTest::newRow("unknown provider") << json(R"({"story":"s","user_id":"u","primary":"gpt"})") << QStringLiteral("primary")
+                                          << QStringLiteral("not one of gemini");
+        QTest::newRow("relief is the primary") << json(R"({"story":"s","user_id":"u","primary":"qwen","fallback":"qwen"})")
+                                               << QStringLiteral("fallback") << QStringLiteral("is the primary");
+        QTest::newRow("fallback a number") << json(R"({"story":"s","user_id":"u","fallback":3})") << QStringLiteral("fallback")
+                                           << QStringLiteral("a string or null");
+        QTest::newRow("timeouts a string") << json(R"({"story":"s","user_id":"u","timeouts":"5s"})") << QStringLiteral("timeouts")
+                                           << QStringLiteral("an object");
+        QTest::newRow("timeout negative") << json(R"({"story":"s","user_id":"u","timeouts":{"primary_ms":-5}})")
+                                          << QStringLiteral("timeouts.primary_ms") << QStringLiteral("from 1 to 600000");
+        QTest::newRow("timeout fractional") << json(R"({"story":"s","user_id":"u","timeouts":{"budget_ms":1.5}})")
+                                            << QStringLiteral("timeouts.budget_ms") << QStringLiteral("whole number");
+        QTest::newRow("timeout too long") << json(R"({"story":"s","user_id":"u","timeouts":{"fallback_ms":600001}})")
+                                          << QStringLiteral("timeouts.fallback_ms") << QStringLiteral("from 1 to 600000");
+        QTest::newRow("unknown timeout") << json(R"({"story":"s","user_id":"u","timeouts":{"total":5}})") << QStringLiteral("timeouts.total")
+                                         << QStringLiteral("unknown field");
+        QTest::newRow("fresh a string") << json(R"({"story":"s","user_id":"u","fresh":"yes"})") << QStringLiteral("fresh")
+                                        << QStringLiteral("true or false");
+        QTest::newRow("scenario a path") << json(R"({"story":"s","user_id":"u","scenario":"/etc/passwd"})") << QStringLiteral("scenario")
+                                         << QStringLiteral("built-in scenario name");
+    }
+
+    void refusedNamingTheField()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, field);
+        QFETCH(QString, says);
+        const auto parsed = GenerationRequestJson::parse(body, engineDefaults());
+        QVERIFY2(std::holds_alternative<FieldError>(parsed), "a bad body must be refused");
+        const FieldError &e = std::get<FieldError>(parsed);
+        QCOMPARE(e.field, field);
+        QVERIFY2(e.message.contains(says), qPrintable(e.toString()));
+        QVERIFY2(!e.toString().contains(QStringLiteral("aaaaaaaa")), "a refusal never echoes the story back");
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_RequestJson)
+#include "tst_requestjson.moc"
