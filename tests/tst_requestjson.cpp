@@ -102,7 +102,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("says");
         QTest::newRow("not JSON") << json(R"({"story":)") << QString() << QStringLiteral("not JSON");
-        QTest::newRow("an array") << json(R"([{"story":"s"}])") << QString() << QStringLiteral("one JSON object");
+        QTest::newRow("an array") << json(R"([{"story":"s"}])") << QString() << QStringLiteral("not an object");
+        QTest::newRow("empty") << QByteArray() << QString() << QStringLiteral("send one JSON object");
         QTest::newRow("no story") << json(R"({"user_id":"u"})") << QStringLiteral("story") << QStringLiteral("required");
         QTest::newRow("story a number") << json(R"({"story":7,"user_id":"u"})") << QStringLiteral("story") << QStringLiteral("got a number");
         QTest::newRow("story blank") << json(R"({"story":"  ","user_id":"u"})") << QStringLiteral("story") << QStringLiteral("empty");

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "generationrequestjson.h"
 
+#include "contract/jsontype.h"
+#include "providers/jsonread.h"
+
 #include <QJsonDocument>
-#include <QJsonParseError>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -19,30 +21,9 @@ const QStringList kFields{QStringLiteral("story"),    QStringLiteral("user_id"),
                           QStringLiteral("fresh"),    QStringLiteral("scenario")};
 const QStringList kTimeoutFields{QStringLiteral("primary_ms"), QStringLiteral("fallback_ms"), QStringLiteral("budget_ms")};
 
-QString jsonType(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("nothing");
-}
-
 FieldError wrongType(const QString &field, const QString &expected, const QJsonValue &got)
 {
-    return FieldError{field, QStringLiteral("expected %1, got %2").arg(expected, jsonType(got))};
+    return FieldError{field, QStringLiteral("expected %1, got %2").arg(expected, jsonTypeName(got))};
 }
 
 QString providerList() { return QStringLiteral("gemini, qwen, openai, anthropic"); }
@@ -59,43 +40,44 @@ std::optional<FieldError> readMs(const QJsonValue &v, const QString &field, mill
     return std::nullopt;
 }
 
+// A field that must be there and be a string with something in it.
+std::optional<FieldError> requiredText(const QJsonObject &o, const QString &field, const QString &whyRequired, QString *out)
+{
+    const QJsonValue v = o.value(field);
+    if (v.isUndefined())
+        return FieldError{field, whyRequired};
+    if (!v.isString())
+        return wrongType(field, QStringLiteral("a string"), v);
+    *out = v.toString();
+    if (out->trimmed().isEmpty())
+        return FieldError{field, QStringLiteral("is empty")};
+    return std::nullopt;
+}
+
 } // namespace
 
 std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const QByteArray &body, const StagePolicy &defaults,
                                                                          const RequestLimits &limits)
 {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return FieldError{QString(), QStringLiteral("the body is not JSON (%1 at byte %2)").arg(parseError.errorString()).arg(parseError.offset)};
-    if (!doc.isObject())
-        return FieldError{QString(), QStringLiteral("the body must be one JSON object")};
-    const QJsonObject o = doc.object();
+    QString why;
+    const std::optional<QJsonObject> parsed = jsonread::object(body, &why);
+    if (!parsed)
+        return FieldError{QString(), why + QStringLiteral("; send one JSON object")};
+    const QJsonObject &o = *parsed;
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (!kFields.contains(it.key()))
             return FieldError{it.key(), QStringLiteral("unknown field; the fields are %1").arg(kFields.join(QStringLiteral(", ")))};
     }
 
     GenerationRequest r;
-    const QJsonValue story = o.value(QLatin1StringView("story"));
-    if (story.isUndefined())
-        return FieldError{QStringLiteral("story"), QStringLiteral("required")};
-    if (!story.isString())
-        return wrongType(QStringLiteral("story"), QStringLiteral("a string"), story);
-    r.story = story.toString();
-    if (r.story.trimmed().isEmpty())
-        return FieldError{QStringLiteral("story"), QStringLiteral("is empty")};
+    if (auto error = requiredText(o, QStringLiteral("story"), QStringLiteral("required"), &r.story))
+        return *error;
     if (const qsizetype bytes = r.story.toUtf8().size(); bytes > limits.maxStoryBytes)
         return FieldError{QStringLiteral("story"), QStringLiteral("is %1 bytes; at most %2 are accepted").arg(bytes).arg(limits.maxStoryBytes)};
 
-    const QJsonValue user = o.value(QLatin1StringView("user_id"));
-    if (user.isUndefined())
-        return FieldError{QStringLiteral("user_id"), QStringLiteral("required (it is hashed and masked, never stored as sent)")};
-    if (!user.isString())
-        return wrongType(QStringLiteral("user_id"), QStringLiteral("a string"), user);
-    r.userId = user.toString();
-    if (r.userId.trimmed().isEmpty())
-        return FieldError{QStringLiteral("user_id"), QStringLiteral("is empty")};
+    if (auto error = requiredText(o, QStringLiteral("user_id"), QStringLiteral("required (it is hashed and masked, never stored as sent)"),
+                                  &r.userId))
+        return *error;
     if (r.userId.size() > limits.maxUserIdChars)
         return FieldError{QStringLiteral("user_id"), QStringLiteral("is longer than %1 characters").arg(limits.maxUserIdChars)};
 

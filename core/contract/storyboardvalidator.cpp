@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storyboardvalidator.h"
 
+#include "jsontype.h"
+
 #include <QJsonArray>
 
 namespace bullpen {
@@ -12,27 +14,6 @@ StoryboardCheck violation(StoryboardRule rule, QString detail)
     StoryboardCheck check;
     check.violation = StoryboardViolation{rule, std::move(detail)};
     return check;
-}
-
-QString typeName(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("missing");
 }
 
 qsizetype codePoints(const QString &s)
@@ -54,14 +35,14 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
 {
     const QJsonValue titleValue = object.value(QLatin1StringView("title"));
     if (!titleValue.isString())
-        return violation(StoryboardRule::Title, QStringLiteral("title: expected a string, got %1").arg(typeName(titleValue)));
+        return violation(StoryboardRule::Title, QStringLiteral("title: expected a string, got %1").arg(jsonTypeName(titleValue)));
     if (isBlank(titleValue.toString()))
         return violation(StoryboardRule::Title, QStringLiteral("title: must not be empty"));
 
     const QJsonValue panelsValue = object.value(QLatin1StringView("panels"));
     if (!panelsValue.isArray())
         return violation(StoryboardRule::PanelsArray,
-                         QStringLiteral("panels: expected an array, got %1").arg(typeName(panelsValue)));
+                         QStringLiteral("panels: expected an array, got %1").arg(jsonTypeName(panelsValue)));
     const QJsonArray panelArray = panelsValue.toArray();
     if (panelArray.size() != kPanelCount)
         return violation(StoryboardRule::PanelCount,
@@ -73,7 +54,7 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
         const QString where = QStringLiteral("panels[%1]").arg(i);
         const QJsonValue pv = panelArray.at(i);
         if (!pv.isObject())
-            return violation(StoryboardRule::PanelObject, QStringLiteral("%1: expected an object, got %2").arg(where, typeName(pv)));
+            return violation(StoryboardRule::PanelObject, QStringLiteral("%1: expected an object, got %2").arg(where, jsonTypeName(pv)));
         const QJsonObject po = pv.toObject();
 
         Panel panel;
@@ -84,7 +65,7 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
                              QStringLiteral("%1.index: expected %2 (indices 1..4 in order), got %3")
                                  .arg(where)
                                  .arg(i + 1)
-                                 .arg(indexValue.isDouble() ? QString::number(indexNumber) : typeName(indexValue)));
+                                 .arg(indexValue.isDouble() ? QString::number(indexNumber) : jsonTypeName(indexValue)));
         panel.index = i + 1;
 
         const QJsonValue roleValue = po.value(QLatin1StringView("role"));
@@ -94,20 +75,20 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
                              QStringLiteral("%1.role: expected \"%2\" (SETUP, DEVELOPMENT, TURN, CONCLUSION in order), got %3")
                                  .arg(where, expectedRole,
                                       roleValue.isString() ? QLatin1Char('"') + roleValue.toString() + QLatin1Char('"')
-                                                           : typeName(roleValue)));
+                                                           : jsonTypeName(roleValue)));
         panel.role = expectedRole;
 
         const QJsonValue sceneValue = po.value(QLatin1StringView("scene"));
         if (!sceneValue.isString() || isBlank(sceneValue.toString()))
             return violation(StoryboardRule::Scene,
                              QStringLiteral("%1.scene: expected a non-empty string, got %2")
-                                 .arg(where, sceneValue.isString() ? QStringLiteral("an empty string") : typeName(sceneValue)));
+                                 .arg(where, sceneValue.isString() ? QStringLiteral("an empty string") : jsonTypeName(sceneValue)));
         panel.scene = sceneValue.toString();
 
         const QJsonValue charactersValue = po.value(QLatin1StringView("characters"));
         if (!charactersValue.isArray())
             return violation(StoryboardRule::Characters,
-                             QStringLiteral("%1.characters: expected an array of names, got %2").arg(where, typeName(charactersValue)));
+                             QStringLiteral("%1.characters: expected an array of names, got %2").arg(where, jsonTypeName(charactersValue)));
         const QJsonArray characterArray = charactersValue.toArray();
         for (qsizetype c = 0; c < characterArray.size(); ++c) {
             const QJsonValue cv = characterArray.at(c);
@@ -116,14 +97,14 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
                                  QStringLiteral("%1.characters[%2]: expected a non-empty string, got %3")
                                      .arg(where)
                                      .arg(c)
-                                     .arg(cv.isString() ? QStringLiteral("an empty string") : typeName(cv)));
+                                     .arg(cv.isString() ? QStringLiteral("an empty string") : jsonTypeName(cv)));
             panel.characters.append(cv.toString());
         }
 
         const QJsonValue dialogueValue = po.value(QLatin1StringView("dialogue"));
         if (!dialogueValue.isArray())
             return violation(StoryboardRule::DialogueArray,
-                             QStringLiteral("%1.dialogue: expected an array, got %2").arg(where, typeName(dialogueValue)));
+                             QStringLiteral("%1.dialogue: expected an array, got %2").arg(where, jsonTypeName(dialogueValue)));
         const QJsonArray dialogueArray = dialogueValue.toArray();
         if (dialogueArray.size() > kMaxDialogueLines)
             return violation(StoryboardRule::DialogueCount,
@@ -136,18 +117,18 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
             const QJsonValue dv = dialogueArray.at(d);
             if (!dv.isObject())
                 return violation(StoryboardRule::DialogueLineObject,
-                                 QStringLiteral("%1: expected an object with speaker and text, got %2").arg(lineWhere, typeName(dv)));
+                                 QStringLiteral("%1: expected an object with speaker and text, got %2").arg(lineWhere, jsonTypeName(dv)));
             const QJsonObject dobj = dv.toObject();
             const QJsonValue speaker = dobj.value(QLatin1StringView("speaker"));
             if (!speaker.isString() || isBlank(speaker.toString()))
                 return violation(StoryboardRule::DialogueSpeaker,
                                  QStringLiteral("%1.speaker: expected a non-empty string, got %2")
-                                     .arg(lineWhere, speaker.isString() ? QStringLiteral("an empty string") : typeName(speaker)));
+                                     .arg(lineWhere, speaker.isString() ? QStringLiteral("an empty string") : jsonTypeName(speaker)));
             const QJsonValue text = dobj.value(QLatin1StringView("text"));
             if (!text.isString() || isBlank(text.toString()))
                 return violation(StoryboardRule::DialogueText,
                                  QStringLiteral("%1.text: expected a non-empty string, got %2")
-                                     .arg(lineWhere, text.isString() ? QStringLiteral("an empty string") : typeName(text)));
+                                     .arg(lineWhere, text.isString() ? QStringLiteral("an empty string") : jsonTypeName(text)));
             const qsizetype length = codePoints(text.toString());
             if (length > kMaxDialogueChars)
                 return violation(StoryboardRule::DialogueLength,

@@ -163,7 +163,6 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const QString &dataDir, QStri
         *error = failure;
         return nullptr;
     }
-
     return store;
 }
 
