@@ -35,7 +35,7 @@ private Q_SLOTS:
         ManualClock clock;
         const StageBudget budget(clock, std::chrono::milliseconds(totalMs));
         clock.advance(std::chrono::milliseconds(elapsedMs));
-        const auto deadline = budget.attemptDeadline(std::chrono::milliseconds(timeoutMs));
+        const auto deadline = budget.attemptDeadline(std::chrono::milliseconds(timeoutMs), clock.now());
         QCOMPARE(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - budget.start()).count(), deadlineMs);
         QCOMPARE(budget.exhausted(), elapsedMs >= totalMs);
         QVERIFY(budget.remaining() >= Clock::duration::zero());

@@ -35,7 +35,7 @@ microseconds AttemptRunner::offset(Clock::time_point t) const { return duration_
 void AttemptRunner::start(const StageRequest &request)
 {
     Q_ASSERT(!m_context);
-    m_startedAt = m_clock.now();
+    m_startedAt = m_spec.startedAt.value_or(m_clock.now());
     m_running = true;
     m_context = std::make_shared<AttemptContext>(m_spec.attemptId, m_generator.provider(), m_spec.role, m_spec.deadline, &m_clock);
     m_context->setDeliveryHandler([self = QPointer<AttemptRunner>(this)](ProviderResponse response) {

@@ -22,8 +22,11 @@ struct AttemptSpec
     Stage stage = Stage::Storyboard;
     Role role = Role::Primary;
     int round = 1;
-    Clock::time_point deadline;   // min(now + timeout, end of the stage budget)
+    Clock::time_point deadline;   // min(start + timeout, end of the stage budget)
     Clock::time_point stageStart; // offsets in records are measured from here
+    // The instant the deadline was computed from; the attempt's duration is measured from it too, so a
+    // deadline that fires on time never reads as shorter than the timeout. Unset: when start() runs.
+    std::optional<Clock::time_point> startedAt;
 };
 
 struct AttemptOutcome

@@ -16,9 +16,9 @@ Clock::duration StageBudget::elapsed() const { return m_clock->now() - m_start; 
 
 Clock::duration StageBudget::remaining() const { return std::max(end() - m_clock->now(), Clock::duration::zero()); }
 
-Clock::time_point StageBudget::attemptDeadline(std::chrono::milliseconds ownTimeout) const
+Clock::time_point StageBudget::attemptDeadline(std::chrono::milliseconds ownTimeout, Clock::time_point attemptStart) const
 {
-    return std::min(m_clock->now() + ownTimeout, end());
+    return std::min(attemptStart + ownTimeout, end());
 }
 
 } // namespace bullpen

@@ -26,8 +26,8 @@ public:
     Clock::duration remaining() const; // never negative
     bool exhausted() const { return remaining() <= Clock::duration::zero(); }
 
-    // min(now + own timeout, end of the budget).
-    Clock::time_point attemptDeadline(std::chrono::milliseconds ownTimeout) const;
+    // min(attempt start + own timeout, end of the budget).
+    Clock::time_point attemptDeadline(std::chrono::milliseconds ownTimeout, Clock::time_point attemptStart) const;
 
 private:
     const Clock *m_clock;

@@ -165,7 +165,8 @@ void StageService::startAttempt(Run &run, Role role, int round)
     spec.stage = p.stage;
     spec.role = role;
     spec.round = round;
-    spec.deadline = run.budget.attemptDeadline(timeout);
+    spec.startedAt = m_clock.now();
+    spec.deadline = run.budget.attemptDeadline(timeout, *spec.startedAt);
     spec.stageStart = run.requestedAt;
 
     emitEvent(run, AttemptStarted{p.stage, spec.attemptId, provider, gen->model(), role, round, timeout,
