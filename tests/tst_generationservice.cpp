@@ -847,6 +847,30 @@ private Q_SLOTS:
         QVERIFY(discarded.wouldHaveSucceeded);
     }
 
+    // The duration of an attempt ended by its deadline is its whole timeout: both are measured from the
+    // instant the deadline was computed (the service computes it a moment before the runner starts).
+    void durationIsMeasuredFromTheDeadlinesOwnStart()
+    {
+        FrozenClock clock;
+        clock.at = Clock::time_point(std::chrono::seconds(1000));
+        HeldGenerator generator;
+        AttemptSpec spec;
+        spec.attemptId = 1;
+        spec.stageStart = clock.at - 100ms;
+        spec.startedAt = clock.at - 30us; // the service computed the deadline 30 µs before start() ran
+        spec.deadline = *spec.startedAt + 2s;
+        AttemptRunner runner(clock, generator, spec);
+        QSignalSpy finished(&runner, &AttemptRunner::finished);
+        runner.start(StageRequest::forStory(QStringLiteral("A story."), QStringLiteral("u")));
+        clock.at = spec.deadline + 1ms; // a late answer ends it as a timeout
+        generator.context->deliver(Step::ok(0ms).response.value());
+        QCOMPARE(finished.size(), 1);
+        const auto outcome = finished.first().first().value<AttemptOutcome>();
+        QCOMPARE(outcome.record.startedAt, std::chrono::microseconds(100ms - 30us));
+        QCOMPARE(outcome.record.deadline - outcome.record.startedAt, std::chrono::microseconds(2s));
+        QCOMPARE(outcome.record.duration, std::chrono::microseconds(2001ms));
+    }
+
 private:
     // One attempt starting now with a 5 s deadline.
     static AttemptSpec fiveSecondAttempt(const Clock &clock)
