@@ -44,6 +44,31 @@ ProviderResponse rateLimited(int retryAfterSeconds)
     return r;
 }
 
+// A result that crosses the wire (a remote engine's GET /v1/generations/{id}) reads back whole: the same
+// JSON again, each attempt under its own stage.
+void checkWireRoundTrip(const GenerationResult &r)
+{
+    QString why;
+    const std::optional<GenerationResult> back = GenerationResult::fromJson(r.toJson(), &why);
+    QVERIFY2(back, qPrintable(why));
+    QCOMPARE(back->toJson(), r.toJson());
+    QCOMPARE(back->storyboard.attempts.size(), r.storyboard.attempts.size());
+    QCOMPARE(back->captions.has_value(), r.captions.has_value());
+    if (r.captions)
+        QCOMPARE(back->captions->attempts.size(), r.captions->attempts.size());
+    QCOMPARE(back->image.has_value(), r.image.has_value());
+    if (r.image)
+        QCOMPARE(back->image->attempts.size(), r.image->attempts.size());
+    // The generation's failure travels as kind, code and detail (capacity and Retry-After are in the
+    // attempt records, where they were observed).
+    QCOMPARE(back->failure.has_value(), r.failure.has_value());
+    if (r.failure) {
+        QCOMPARE(back->failure->kind, r.failure->kind);
+        QCOMPARE(back->failure->detail, r.failure->detail);
+        QCOMPARE(back->failedStage, r.failedStage);
+    }
+}
+
 } // namespace
 
 class tst_Pipeline : public QObject
@@ -136,6 +161,7 @@ private Q_SLOTS:
         for (qsizetype i = 0; i < h.events.size(); ++i)
             QCOMPARE(h.events.at(i).sequence, quint64(i));
         QCOMPARE(std::chrono::duration_cast<std::chrono::milliseconds>(h.events.last().at).count(), 4500);
+        checkWireRoundTrip(r);
     }
 
     void captionsFailure_defaultsAndDegraded_data()
@@ -163,6 +189,7 @@ private Q_SLOTS:
         QCOMPARE(r.captionLines.size(), 4);
         QCOMPARE(r.captionLines.first(), QStringLiteral("Panel 1: A quiet street at dawn"));
         QVERIFY(r.captions->attempts.first().duration <= std::chrono::microseconds(25s));
+        checkWireRoundTrip(r);
     }
 
     void imageRetriesHonourRetryAfter()
@@ -202,6 +229,7 @@ private Q_SLOTS:
         QVERIFY(r.nextStep);
         QCOMPARE(r.nextStep->action, NextStep::Action::Retry);
         QCOMPARE(h.types().count(QStringLiteral("generation_finished")), 1);
+        checkWireRoundTrip(r);
     }
 
     void authOnImageIsNotRetried()

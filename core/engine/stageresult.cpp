@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "stageresult.h"
 
+#include "contract/jsonfields.h"
+#include "contract/storyboardvalidator.h"
+
 #include <QJsonArray>
 
 namespace bullpen {
@@ -38,6 +41,97 @@ QJsonObject AttemptRecord::toJson() const
         {QStringLiteral("tokens_in"), tokenValue(tokens.input)},
         {QStringLiteral("tokens_out"), tokenValue(tokens.output)},
     };
+}
+
+AttemptRecord AttemptRecord::read(JsonFields &r)
+{
+    using std::chrono::milliseconds;
+    AttemptRecord a;
+    a.attemptId = static_cast<quint64>(r.number("attempt_id"));
+    if (const std::optional<Stage> stage = r.optId("stage", stageFromId)) // an event's type names it too
+        a.stage = *stage;
+    a.provider = r.id<Provider>("provider", providerFromId);
+    a.model = r.string("model");
+    a.role = r.id<Role>("role", roleFromId);
+    a.round = static_cast<int>(r.number("round"));
+    a.success = r.boolean("success");
+    a.duration = fromJsonMs(r.number("duration_ms"));
+    if (const auto kind = r.optEnum<FailureKind>("kind")) {
+        Failure f;
+        f.kind = *kind;
+        f.detail = r.optString("detail");
+        f.capacity = r.optBoolean("capacity");
+        if (auto after = r.optNumber("retry_after_ms"))
+            f.retryAfter = milliseconds(static_cast<qint64>(*after));
+        a.failure = f;
+    }
+    r.optEnum<PublicCode>("public_code"); // derived from the kind; checked, not kept
+    if (auto s = r.optNumber("http_status"))
+        a.httpStatus = static_cast<int>(*s);
+    a.tokens = r.tokens();
+    a.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
+    a.startedAt = fromJsonMs(r.optNumber("started_at_ms").value_or(0));
+    a.deadline = fromJsonMs(r.optNumber("deadline_ms").value_or(0));
+    if (auto c = r.optNumber("cancelled_at_ms"))
+        a.cancelledAt = fromJsonMs(*c);
+    if (auto c = r.optNumber("sent_at_ms"))
+        a.sentAt = fromJsonMs(*c);
+    a.cancelHandlersRun = static_cast<int>(r.optNumber("cancel_handlers_run").value_or(0));
+    a.requestsSent = static_cast<int>(r.optNumber("requests_sent").value_or(0));
+    return a;
+}
+
+std::optional<AttemptRecord> AttemptRecord::fromJson(const QJsonObject &json, QString *error)
+{
+    JsonFields r(json);
+    AttemptRecord a = read(r);
+    if (!r.error().isEmpty()) {
+        if (error)
+            *error = r.error();
+        return std::nullopt;
+    }
+    return a;
+}
+
+std::optional<StageResult> StageResult::fromJson(const QJsonObject &json, QString *error)
+{
+    JsonFields r(json);
+    StageResult s;
+    s.generationId = r.string("generation_id");
+    s.state = r.id<FinalState>("state", finalStateFromId);
+    if (const auto kind = r.optEnum<FailureKind>("kind")) {
+        s.failure = Failure{*kind, r.optString("detail"), false, std::nullopt};
+        s.failedStage = r.optId("stage", stageFromId).value_or(Stage::Storyboard);
+    }
+    s.decision = r.optString("decision");
+    s.fallback.applied = r.optBoolean("provider_fallback_applied");
+    s.fallback.reason = r.optString("provider_fallback_reason");
+    s.fallback.primaryProvider = r.id<Provider>("primary_final_model_provider", providerFromId);
+    s.fallback.finalProvider = r.optId("final_model_provider", providerFromId);
+    s.fallback.finalModelId = r.optString("final_model_id");
+    s.tokens = r.tokens();
+    s.elapsed = fromJsonMs(r.optNumber("elapsed_ms").value_or(0));
+    s.queued = fromJsonMs(r.optNumber("queued_ms").value_or(0));
+    const QJsonArray attempts = json.value(QLatin1StringView("attempts")).toArray();
+    for (const QJsonValue &v : attempts) {
+        JsonFields fields(v.toObject());
+        s.attempts << AttemptRecord::read(fields);
+        if (!fields.error().isEmpty() && r.error().isEmpty())
+            r.fail("attempts", qPrintable(QStringLiteral("attempt records (%1)").arg(fields.error())));
+    }
+    if (const QJsonValue board = json.value(QLatin1StringView("storyboard")); board.isObject()) {
+        const StoryboardCheck check = StoryboardValidator::validate(board.toObject());
+        if (check.ok())
+            s.storyboard = check.storyboard;
+        else
+            r.fail("storyboard", "a storyboard that passes the contract");
+    }
+    if (!r.error().isEmpty()) {
+        if (error)
+            *error = r.error();
+        return std::nullopt;
+    }
+    return s;
 }
 
 QJsonObject StageResult::toJson() const

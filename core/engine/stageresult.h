@@ -14,6 +14,8 @@
 
 namespace bullpen {
 
+class JsonFields;
+
 // One provider call of one stage, as it ended.
 struct AttemptRecord
 {
@@ -38,6 +40,9 @@ struct AttemptRecord
 
     std::optional<FailureKind> kind() const { return failure ? std::optional<FailureKind>(failure->kind) : std::nullopt; }
     QJsonObject toJson() const;
+    // Reads what toJson() wrote (also inside an attempt-completed event); `fields` keeps the first error.
+    static AttemptRecord read(JsonFields &fields);
+    static std::optional<AttemptRecord> fromJson(const QJsonObject &json, QString *error = nullptr);
 };
 
 // SPEC 4.5: what every result carries about relief.
@@ -69,6 +74,9 @@ struct StageResult
     std::chrono::microseconds queued{0};  // of which waiting for admission, before the budget started
 
     QJsonObject toJson() const;
+    // Reads what toJson() wrote. Captions and image bytes are not part of it (a result names its image
+    // by hash; the captions travel with the generation's result).
+    static std::optional<StageResult> fromJson(const QJsonObject &json, QString *error = nullptr);
 };
 
 // "gemini_provider_unavailable", "gemini_timeout", "qwen_rate_limited" …

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "event.h"
 
+#include "contract/jsonfields.h"
 #include "engine/stagepolicy.h"
 #include "store/masking.h"
 
@@ -12,91 +13,9 @@ using namespace std::chrono;
 
 namespace {
 
-// JSON keys are snake_case, as in SPEC 5. Times travel as milliseconds with microsecond decimals.
-double toMs(microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
-microseconds fromMs(double ms) { return microseconds(std::llround(ms * 1000.0)); }
-
-class Reader
-{
-public:
-    explicit Reader(const QJsonObject &o)
-        : m_o(o)
-    {
-    }
-
-    QString string(const char *key)
-    {
-        const QJsonValue v = m_o.value(QLatin1StringView(key));
-        if (!v.isString())
-            fail(key, "a string");
-        return v.toString();
-    }
-    QString optString(const char *key) const { return m_o.value(QLatin1StringView(key)).toString(); }
-    double number(const char *key)
-    {
-        const QJsonValue v = m_o.value(QLatin1StringView(key));
-        if (!v.isDouble())
-            fail(key, "a number");
-        return v.toDouble();
-    }
-    std::optional<double> optNumber(const char *key) const
-    {
-        const QJsonValue v = m_o.value(QLatin1StringView(key));
-        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-    }
-    bool optBoolean(const char *key) const { return m_o.value(QLatin1StringView(key)).toBool(); }
-    bool boolean(const char *key)
-    {
-        const QJsonValue v = m_o.value(QLatin1StringView(key));
-        if (!v.isBool())
-            fail(key, "true or false");
-        return v.toBool();
-    }
-    template<typename E, typename F>
-    E id(const char *key, F parse)
-    {
-        const auto v = parse(string(key));
-        if (!v) {
-            fail(key, "a known name");
-            return E{};
-        }
-        return *v;
-    }
-    template<typename F>
-    auto optId(const char *key, F parse) -> decltype(parse(QStringView()))
-    {
-        const QJsonValue v = m_o.value(QLatin1StringView(key));
-        if (v.isNull() || v.isUndefined())
-            return std::nullopt;
-        const auto parsed = parse(v.toString());
-        if (!parsed)
-            fail(key, "a known name or null");
-        return parsed;
-    }
-    template<typename E>
-    std::optional<E> optEnum(const char *key)
-    {
-        return optId(key, [](QStringView s) { return enumFromName<E>(s); });
-    }
-    TokenUsage tokens()
-    {
-        TokenUsage t;
-        t.input = static_cast<qint64>(optNumber("tokens_in").value_or(-1));
-        t.output = static_cast<qint64>(optNumber("tokens_out").value_or(-1));
-        return t;
-    }
-
-    void fail(const char *key, const char *expected)
-    {
-        if (m_error.isEmpty())
-            m_error = QStringLiteral("field \"%1\": expected %2").arg(QLatin1StringView(key), QLatin1StringView(expected));
-    }
-    const QString &error() const { return m_error; }
-
-private:
-    const QJsonObject &m_o;
-    QString m_error;
-};
+// JSON keys are snake_case, as in SPEC 5.
+double toMs(microseconds us) { return toJsonMs(us); }
+microseconds fromMs(double ms) { return fromJsonMs(ms); }
 
 void putTokens(QJsonObject &o, const TokenUsage &t)
 {
@@ -208,7 +127,7 @@ struct Writer
     }
 };
 
-std::optional<EventBody> readBody(const QString &type, Reader &r)
+std::optional<EventBody> readBody(const QString &type, JsonFields &r)
 {
     const auto stageOf = [&](const QString &suffix) -> std::optional<Stage> {
         if (!type.endsWith(suffix))
@@ -255,37 +174,9 @@ std::optional<EventBody> readBody(const QString &type, Reader &r)
     }
     if (auto stage = stageOf(QStringLiteral("_attempt_completed"))) {
         AttemptCompleted e;
+        static_cast<AttemptRecord &>(e) = AttemptRecord::read(r);
         e.stage = *stage;
-        e.attemptId = static_cast<quint64>(r.number("attempt_id"));
-        e.provider = r.id<Provider>("provider", providerFromId);
-        e.model = r.string("model");
-        e.role = r.id<Role>("role", roleFromId);
-        e.round = static_cast<int>(r.number("round"));
-        e.success = r.boolean("success");
-        e.duration = fromMs(r.number("duration_ms"));
-        if (const auto kind = r.optEnum<FailureKind>("kind")) {
-            Failure f;
-            f.kind = *kind;
-            f.detail = r.optString("detail");
-            f.capacity = r.optBoolean("capacity");
-            if (auto after = r.optNumber("retry_after_ms"))
-                f.retryAfter = milliseconds(static_cast<qint64>(*after));
-            e.failure = f;
-        }
-        r.optEnum<PublicCode>("public_code"); // derived from the kind; checked, not kept
-        if (auto s = r.optNumber("http_status"))
-            e.httpStatus = static_cast<int>(*s);
         e.fallbackEligible = r.boolean("fallback_eligible");
-        e.tokens = r.tokens();
-        e.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
-        e.startedAt = fromMs(r.optNumber("started_at_ms").value_or(0));
-        e.deadline = fromMs(r.optNumber("deadline_ms").value_or(0));
-        if (auto c = r.optNumber("cancelled_at_ms"))
-            e.cancelledAt = fromMs(*c);
-        if (auto c = r.optNumber("sent_at_ms"))
-            e.sentAt = fromMs(*c);
-        e.cancelHandlersRun = static_cast<int>(r.optNumber("cancel_handlers_run").value_or(0));
-        e.requestsSent = static_cast<int>(r.optNumber("requests_sent").value_or(0));
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_fallback_triggered"))) {
@@ -356,7 +247,7 @@ QJsonObject Event::toJson() const
 
 std::optional<Event> Event::fromJson(const QJsonObject &object, QString *error)
 {
-    Reader r(object);
+    JsonFields r(object);
     Event e;
     const QString type = r.string("type");
     e.generationId = r.string("generation_id");

@@ -118,9 +118,15 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     if (m_store && m_options.storeContent && !request.fresh) {
         const qint64 since = QDateTime::currentMSecsSinceEpoch() - duration_cast<milliseconds>(m_options.cacheWindow).count();
         if (const auto cached = m_store->cachedResult(r.result.cacheKey, since)) {
-            if (auto hit = GenerationResult::fromJson(*cached)) {
+            if (auto hit = GenerationResult::fromJson(*cached); hit && hit->state == FinalState::Succeeded && hit->storyboard.storyboard) {
                 const QString key = r.result.cacheKey;
                 r.result = *hit;
+                // The answer is served again; the attempts that made it belong to the generation that ran them.
+                r.result.storyboard.attempts.clear();
+                r.result.storyboard.elapsed = {};
+                r.result.captions.reset();
+                r.result.image.reset();
+                r.result.elapsed = {};
                 r.result.generationId = id;
                 r.result.cacheKey = key;
                 r.result.fromCache = true;

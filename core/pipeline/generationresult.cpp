@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "generationresult.h"
 
-#include "contract/storyboardvalidator.h"
+#include "contract/jsonfields.h"
 
 #include <QJsonArray>
 
@@ -53,33 +53,83 @@ QJsonObject GenerationResult::toJson() const
     o.insert(QStringLiteral("image_path"), imagePath.isEmpty() ? QJsonValue() : QJsonValue(imagePath));
     o.insert(QStringLiteral("image_sha256"), imageSha256.isEmpty() ? QJsonValue() : QJsonValue(imageSha256));
     o.insert(QStringLiteral("from_cache"), fromCache);
-    o.insert(QStringLiteral("elapsed_ms"), static_cast<double>(elapsed.count()) / 1000.0);
+    o.insert(QStringLiteral("elapsed_ms"), toJsonMs(elapsed));
+    // What the generation's own fields above overwrote of the storyboard stage's, and which later
+    // stages ran (fromJson reads them back).
+    o.insert(QStringLiteral("storyboard_state"), toId(storyboard.state));
+    o.insert(QStringLiteral("storyboard_elapsed_ms"), toJsonMs(storyboard.elapsed));
+    o.insert(QStringLiteral("captions_state"), captions ? QJsonValue(toId(captions->state)) : QJsonValue());
+    o.insert(QStringLiteral("image_state"), image ? QJsonValue(toId(image->state)) : QJsonValue());
     return o;
 }
 
-std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &json)
+std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &json, QString *error)
 {
-    if (json.value(QStringLiteral("state")).toString() != u"succeeded")
+    // The top level is the storyboard stage's JSON with the generation's own state, failure, elapsed
+    // time and every stage's attempts over it; what was overwritten travels under its own name.
+    QJsonObject storyboardJson = json;
+    // (Results cached by builds before 2026-12 carry no storyboard_state; they were all successes.)
+    storyboardJson.insert(QStringLiteral("state"), json.value(QLatin1StringView(json.contains(QLatin1StringView("storyboard_state")) ? "storyboard_state" : "state")));
+    storyboardJson.insert(QStringLiteral("elapsed_ms"), json.value(QLatin1StringView("storyboard_elapsed_ms")));
+    storyboardJson.insert(QStringLiteral("tokens_in"), json.value(QLatin1StringView("storyboard_tokens_in")));
+    storyboardJson.insert(QStringLiteral("tokens_out"), json.value(QLatin1StringView("storyboard_tokens_out")));
+    for (const char *key : {"kind", "public_code", "stage", "detail"})
+        storyboardJson.remove(QLatin1StringView(key));
+    if (json.value(QLatin1StringView("stage")).toString() == u"storyboard") {
+        for (const char *key : {"kind", "stage", "detail"})
+            storyboardJson.insert(QLatin1StringView(key), json.value(QLatin1StringView(key)));
+    }
+    std::optional<StageResult> storyboard = StageResult::fromJson(storyboardJson, error);
+    if (!storyboard)
         return std::nullopt;
-    const StoryboardCheck check = StoryboardValidator::validate(json.value(QStringLiteral("storyboard")).toObject());
-    if (!check.ok())
-        return std::nullopt;
-    GenerationResult r;
-    r.state = FinalState::Succeeded;
-    r.storyboard.state = FinalState::Succeeded;
-    r.storyboard.storyboard = check.storyboard;
-    r.storyboard.decision = json.value(QStringLiteral("decision")).toString();
-    r.storyboard.fallback.applied = json.value(QStringLiteral("provider_fallback_applied")).toBool();
-    r.storyboard.fallback.reason = json.value(QStringLiteral("provider_fallback_reason")).toString();
-    r.storyboard.fallback.primaryProvider = providerFromId(json.value(QStringLiteral("primary_final_model_provider")).toString()).value_or(Provider::Gemini);
-    r.storyboard.fallback.finalProvider = providerFromId(json.value(QStringLiteral("final_model_provider")).toString());
-    r.storyboard.fallback.finalModelId = json.value(QStringLiteral("final_model_id")).toString();
-    const QJsonArray lines = json.value(QStringLiteral("captions")).toArray();
+
+    JsonFields r(json);
+    GenerationResult g;
+    g.generationId = r.string("generation_id");
+    g.state = r.id<FinalState>("state", finalStateFromId);
+    if (const auto kind = r.optEnum<FailureKind>("kind")) {
+        g.failure = Failure{*kind, r.optString("detail"), false, std::nullopt};
+        g.failedStage = r.optId("stage", stageFromId).value_or(Stage::Storyboard);
+    }
+    if (const QJsonValue next = json.value(QLatin1StringView("next_step")); next.isObject())
+        g.nextStep = NextStep::fromJson(next.toObject());
+    // Every stage's attempts are listed together; each goes back to its own stage.
+    const QList<AttemptRecord> all = storyboard->attempts;
+    storyboard->attempts.clear();
+    const auto stageOf = [&](const char *key) -> std::optional<StageResult> {
+        const std::optional<FinalState> state = r.optId(key, finalStateFromId);
+        if (!state)
+            return std::nullopt;
+        StageResult s;
+        s.generationId = g.generationId;
+        s.state = *state;
+        s.fallback.primaryProvider = storyboard->fallback.primaryProvider;
+        return s;
+    };
+    g.captions = stageOf("captions_state");
+    g.image = stageOf("image_state");
+    for (const AttemptRecord &a : all) {
+        StageResult *owner = a.stage == Stage::Captions && g.captions ? &*g.captions
+                             : a.stage == Stage::Image && g.image     ? &*g.image
+                                                                      : &*storyboard;
+        owner->attempts << a;
+    }
+    g.storyboard = std::move(*storyboard);
+    const QJsonArray lines = json.value(QLatin1StringView("captions")).toArray();
     for (const QJsonValue &l : lines)
-        r.captionLines << l.toString();
-    r.imagePath = json.value(QStringLiteral("image_path")).toString();
-    r.imageSha256 = json.value(QStringLiteral("image_sha256")).toString();
-    return r;
+        g.captionLines << l.toString();
+    g.captionsDefaulted = r.optBoolean("captions_defaulted");
+    g.degraded = r.optBoolean("degraded");
+    g.imagePath = r.optString("image_path");
+    g.imageSha256 = r.optString("image_sha256");
+    g.fromCache = r.optBoolean("from_cache");
+    g.elapsed = fromJsonMs(r.optNumber("elapsed_ms").value_or(0));
+    if (!r.error().isEmpty()) {
+        if (error)
+            *error = r.error();
+        return std::nullopt;
+    }
+    return g;
 }
 
 } // namespace bullpen

@@ -34,8 +34,9 @@ struct GenerationResult
 
     QList<AttemptRecord> attempts() const; // every stage's, in order
     QJsonObject toJson() const;
-    // A cached generation's result, served again (marked from cache by the caller).
-    static std::optional<GenerationResult> fromJson(const QJsonObject &json);
+    // Reads what toJson() wrote: a cached result served again, or a result that crossed the wire from a
+    // remote engine. Nothing, with the first wrong field in *error, for anything else.
+    static std::optional<GenerationResult> fromJson(const QJsonObject &json, QString *error = nullptr);
 };
 
 } // namespace bullpen

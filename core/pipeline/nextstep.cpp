@@ -29,6 +29,21 @@ QJsonObject NextStep::toJson() const
                        {QStringLiteral("retry_after"), retryAfterAt.isValid() ? QJsonValue(retryAfterAt.toString(Qt::ISODate)) : QJsonValue()}};
 }
 
+NextStep NextStep::fromJson(const QJsonObject &json)
+{
+    NextStep s;
+    const QString action = json.value(QLatin1StringView("action")).toString();
+    for (Action a : {Action::Retry, Action::FixSettings, Action::ChangeInput, Action::Report}) {
+        s.action = a;
+        if (s.actionId() == action)
+            break;
+        s.action = Action::None;
+    }
+    s.message = json.value(QLatin1StringView("message")).toString();
+    s.retryAfterAt = QDateTime::fromString(json.value(QLatin1StringView("retry_after")).toString(), Qt::ISODate);
+    return s;
+}
+
 NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, const QDateTime &now)
 {
     const QString who = toId(provider);

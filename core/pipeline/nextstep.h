@@ -20,6 +20,7 @@ struct NextStep
 
     QString actionId() const; // retry, fix_settings, change_input, report, none
     QJsonObject toJson() const;
+    static NextStep fromJson(const QJsonObject &json);
 
     // `now` is injected so tests can check the time the limit lifts.
     static NextStep forFailure(const Failure &failure, Provider provider, Stage stage, const QDateTime &now = QDateTime::currentDateTimeUtc());
