@@ -18,7 +18,7 @@ namespace {
 
 const QStringList kFields{QStringLiteral("story"),    QStringLiteral("user_id"),  QStringLiteral("policy"),
                           QStringLiteral("primary"),  QStringLiteral("fallback"), QStringLiteral("timeouts"),
-                          QStringLiteral("fresh"),    QStringLiteral("scenario")};
+                          QStringLiteral("fresh"),    QStringLiteral("scenario"), QStringLiteral("generation_id")};
 const QStringList kTimeoutFields{QStringLiteral("primary_ms"), QStringLiteral("fallback_ms"), QStringLiteral("budget_ms")};
 
 FieldError wrongType(const QString &field, const QString &expected, const QJsonValue &got)
@@ -73,7 +73,7 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
     if (auto error = requiredText(o, QStringLiteral("story"), QStringLiteral("required"), &r.story))
         return *error;
     if (const qsizetype bytes = r.story.toUtf8().size(); bytes > limits.maxStoryBytes)
-        return FieldError{QStringLiteral("story"), QStringLiteral("is %1 bytes; at most %2 are accepted").arg(bytes).arg(limits.maxStoryBytes)};
+        return FieldError{QStringLiteral("story"), QStringLiteral("is %1 bytes; at most %2 are accepted").arg(bytes).arg(limits.maxStoryBytes), true};
 
     if (auto error = requiredText(o, QStringLiteral("user_id"), QStringLiteral("required (it is hashed and masked, never stored as sent)"),
                                   &r.userId))
@@ -147,6 +147,14 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
             return FieldError{QStringLiteral("scenario"), QStringLiteral("must be a built-in scenario name (lower-case letters, digits, '-')")};
         r.scenario.name = v.toString();
     }
+    if (const QJsonValue v = o.value(QLatin1StringView("generation_id")); !v.isUndefined()) {
+        static const QRegularExpression id(QStringLiteral("^gen_[0-9a-f]{32}$"));
+        if (!v.isString())
+            return wrongType(QStringLiteral("generation_id"), QStringLiteral("a string"), v);
+        if (!id.match(v.toString()).hasMatch())
+            return FieldError{QStringLiteral("generation_id"), QStringLiteral("must be \"gen_\" and 32 lower-case hex digits, or left out")};
+        r.generationId = v.toString();
+    }
     return r;
 }
 
@@ -167,6 +175,8 @@ QJsonObject GenerationRequestJson::toJson(const GenerationRequest &request)
         o.insert(QStringLiteral("fresh"), true);
     if (request.scenario.isSet())
         o.insert(QStringLiteral("scenario"), request.scenario.name);
+    if (!request.generationId.isEmpty())
+        o.insert(QStringLiteral("generation_id"), request.generationId);
     return o;
 }
 

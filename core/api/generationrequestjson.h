@@ -28,13 +28,16 @@ struct FieldError
 {
     QString field;
     QString message;
+    bool tooLarge = false; // a size limit (the service answers 413, not 400)
     QString toString() const { return field.isEmpty() ? message : field + QStringLiteral(": ") + message; }
 };
 
 // SPEC 12.1's `POST /v1/generations` body, both ways:
 //   {"story": "...", "user_id": "...", "policy": "relief", "primary": "gemini", "fallback": "qwen" | "none",
 //    "timeouts": {"primary_ms": 60000, "fallback_ms": 60000, "budget_ms": 120000}, "fresh": false,
-//    "scenario": "primary-hang"}
+//    "scenario": "primary-hang", "generation_id": "gen_<32 hex>"}
+// A client may name the generation itself (a remote engine client does, so that it knows the id before
+// the answer arrives); the service refuses an id it has seen (409).
 // Parsing is strict and happens before the engine sees anything: the body must be one JSON object; a
 // missing required field, an unknown field, a wrong type or a value out of range is refused naming the
 // field. What the body leaves out comes from the engine's own storyboard policy; the request always

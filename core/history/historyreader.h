@@ -39,7 +39,8 @@ struct GenerationRow
     double elapsedMs = 0;
     QString fallbackProvider; // configured relief provider, empty for none
     QString nextStep;         // SPEC 7 message of a final failure
-    QString imagePath;
+    QString imagePath;   // on this machine; empty for a remote engine's row
+    QString imageSha256; // the comic's name everywhere (a remote engine serves it at /v1/images/{sha256})
 
     // "gemini", or "gemini → qwen" when another provider gave the final answer (one spelling for the
     // console, the CLI and exports).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "providersimulator.h"
 
+#include "httpserving.h"
 #include "simwire.h"
 #include "comicrenderer.h"
 #include "contract/storyboardparser.h"
@@ -35,42 +36,6 @@ namespace bullpen {
 
 namespace {
 
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 400:
-        return "Bad Request";
-    case 401:
-        return "Unauthorized";
-    case 402:
-        return "Payment Required";
-    case 403:
-        return "Forbidden";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 408:
-        return "Request Timeout";
-    case 429:
-        return "Too Many Requests";
-    case 500:
-        return "Internal Server Error";
-    case 502:
-        return "Bad Gateway";
-    case 503:
-        return "Service Unavailable";
-    case 504:
-        return "Gateway Timeout";
-    case 529:
-        return "Overloaded";
-    default:
-        return "Status";
-    }
-}
-
 QByteArray chunk(const QByteArray &data) { return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n"; }
 
 QByteArray requestIdLine(Provider provider)
@@ -81,16 +46,6 @@ QByteArray requestIdLine(Provider provider)
         return {};
     const QByteArray prefix = provider == Provider::Anthropic ? "req_sim" : "sim-req-";
     return name + ": " + prefix + QByteArray::number(++next) + "\r\n";
-}
-
-QByteArray headerValue(const QHttpServerRequest &request, QByteArrayView name)
-{
-    const auto headers = request.headers();
-    for (const auto &h : headers) {
-        if (h.first.compare(name, Qt::CaseInsensitive) == 0)
-            return h.second;
-    }
-    return {};
 }
 
 } // namespace
@@ -131,58 +86,14 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
         return m_key;
     }();
     const QByteArray bearer = "Bearer " + key;
-    return headerValue(request, "x-goog-api-key") == key || headerValue(request, "x-api-key") == key
-           || headerValue(request, "authorization") == bearer || headerValue(request, "x-sim-key") == key
+    return httpHeader(request, "x-goog-api-key") == key || httpHeader(request, "x-api-key") == key
+           || httpHeader(request, "authorization") == bearer || httpHeader(request, "x-sim-key") == key
            || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key;
 }
 
-namespace {
-
-// Counts the bytes of each request as they arrive, before QAbstractHttpServer buffers them: a request
-// over the cap is answered 413 and its connection closed (a 1 GB POST must not reach memory).
-class CappedTcpServer final : public QTcpServer
-{
-public:
-    CappedTcpServer(qint64 cap, QHash<QTcpSocket *, qint64> *pending, QObject *parent)
-        : QTcpServer(parent)
-        , m_cap(cap)
-        , m_pending(pending)
-    {
-    }
-
-protected:
-    void incomingConnection(qintptr fd) override
-    {
-        auto *socket = new QTcpSocket(this);
-        if (!socket->setSocketDescriptor(fd)) {
-            delete socket;
-            return;
-        }
-        // Connected before the HTTP server's own readyRead handler: sees each arrival first.
-        connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
-            qint64 &count = (*m_pending)[socket];
-            count += socket->bytesAvailable(); // the server drains the buffer after each arrival
-            if (count > m_cap) {
-                socket->readAll();
-                socket->write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 65\r\n\r\n"
-                              "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}");
-                socket->disconnectFromHost();
-            }
-        });
-        connect(socket, &QObject::destroyed, this, [this, socket] { m_pending->remove(socket); });
-        addPendingConnection(socket);
-    }
-
-private:
-    qint64 m_cap;
-    QHash<QTcpSocket *, qint64> *m_pending;
-};
-
-} // namespace
-
 bool ProviderSimulator::start(quint16 port, QString *error)
 {
-    auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes, this);
+    auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes, "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}", this);
     // A real provider accepts a burst of connections; Qt's default backlog of 50 would drop SYNs and
     // delay the rest by the kernel's one-second retry (the clamp is net.core.somaxconn).
     server->setListenBacklogSize(4096);
@@ -368,7 +279,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
 
     // A per-request scenario (x-bullpen-scenario, x-bullpen-roles: "gemini,qwen"), else the simulator's own.
     RequestScript asked;
-    if (const QByteArray name = headerValue(request, "x-bullpen-scenario"); !name.isEmpty()) {
+    if (const QByteArray name = httpHeader(request, "x-bullpen-scenario"); !name.isEmpty()) {
         {
             const QMutexLocker lock(&m_lock);
             asked.scenario = namedScenario(QString::fromUtf8(name));
@@ -382,7 +293,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
                           .toJson(QJsonDocument::Compact));
             return true;
         }
-        const QList<QByteArray> roles = headerValue(request, "x-bullpen-roles").split(',');
+        const QList<QByteArray> roles = httpHeader(request, "x-bullpen-roles").split(',');
         asked.primary = providerFromId(QString::fromLatin1(roles.value(0)));
         if (asked.primary)
             asked.fallback = providerFromId(QString::fromLatin1(roles.value(1)));
@@ -403,10 +314,10 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     // A request without credentials gets the provider's own answer to that. Gemini also takes ?key=;
     // Anthropic takes x-api-key or a bearer token (its current SDK sends the latter).
     const QUrlQuery query(request.url());
-    const bool bearer = headerValue(request, "authorization").startsWith("Bearer ") && headerValue(request, "authorization").size() > 7;
+    const bool bearer = httpHeader(request, "authorization").startsWith("Bearer ") && httpHeader(request, "authorization").size() > 7;
     const bool hasKey = *provider == Provider::Gemini
-                            ? !headerValue(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
-                        : *provider == Provider::Anthropic ? !headerValue(request, "x-api-key").isEmpty() || bearer
+                            ? !httpHeader(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
+                        : *provider == Provider::Anthropic ? !httpHeader(request, "x-api-key").isEmpty() || bearer
                                                            : bearer;
     const QString story = SimWire::storyFromRequest(*provider, body);
     const Kind kind = SimWire::isImageRequest(*provider, body)                    ? Kind::Image
@@ -424,9 +335,9 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     behaviour.geminiSse = query.queryItemValue(QStringLiteral("alt")) == u"sse";
 
     if (behaviour.error == u"auth_echo") {
-        behaviour.receivedKey = headerValue(request, "x-goog-api-key") + headerValue(request, "x-api-key") + query.queryItemValue(QStringLiteral("key")).toUtf8();
+        behaviour.receivedKey = httpHeader(request, "x-goog-api-key") + httpHeader(request, "x-api-key") + query.queryItemValue(QStringLiteral("key")).toUtf8();
         if (behaviour.receivedKey.isEmpty())
-            behaviour.receivedKey = headerValue(request, "authorization").mid(7);
+            behaviour.receivedKey = httpHeader(request, "authorization").mid(7);
     }
     const bool stream = SimWire::requestWantsStream(*provider, body, path);
     watch(*provider, socket);
@@ -500,7 +411,7 @@ void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)
 void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
                                   std::optional<Provider> provider)
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n"
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + httpReasonPhrase(status) + "\r\n"
                       "Content-Type: application/json\r\n"
                       "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
     if (provider)

@@ -120,6 +120,25 @@ const char *const kVersion4[] = {
     "UPDATE bullpen_schema SET version = 4",
 };
 
+// Version 5: bullpen-engine's API tokens (only a SHA-256 of each token is kept) and who did what with
+// them (SPEC 12.1): token names, never user ids.
+const char *const kVersion5[] = {
+    "CREATE TABLE api_tokens ("
+    " name TEXT PRIMARY KEY,"
+    " role TEXT NOT NULL,"
+    " token_sha256 TEXT NOT NULL UNIQUE,"
+    " created_at_ms BIGINT NOT NULL,"
+    " revoked_at_ms BIGINT)",
+    "CREATE TABLE audit ("
+    " at_ms BIGINT NOT NULL,"
+    " token_name TEXT NOT NULL,"
+    " action TEXT NOT NULL,"
+    " target TEXT,"
+    " detail TEXT)",
+    "CREATE INDEX audit_at ON audit (at_ms)",
+    "UPDATE bullpen_schema SET version = 5",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -202,6 +221,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 3 && !step(kVersion3, 3))
         return false;
     if (v < 4 && !step(kVersion4, 4))
+        return false;
+    if (v < 5 && !step(kVersion5, 5))
         return false;
     return true;
 }

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+// bullpen-engine: the engine as a service (SPEC 12.1, docs/api.md). The same engine the console and the
+// CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
+#include "../cli/interrupts.h"
+#include "config/processlimits.h"
+#include "runtime/enginesetup.h"
+#include "service/engineservice.h"
+#include "store/apitokens.h"
+#include "store/storedatabase.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QDir>
+#include <QGuiApplication>
+#include <QTextStream>
+
+using namespace bullpen;
+
+namespace {
+
+QTextStream &out()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+QTextStream &err()
+{
+    static QTextStream s(stderr);
+    return s;
+}
+
+QString dataDirFrom(const QCommandLineParser &parser, const QCommandLineOption &option)
+{
+    return parser.isSet(option) ? parser.value(option) : EngineSetup::defaultDataDir(QProcessEnvironment::systemEnvironment());
+}
+
+// `bullpen-engine token add NAME --role viewer|operator`, `token list`, `token revoke NAME`.
+int runToken(QStringList arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("API tokens of this engine's store. A token is printed once, when it is made; only its "
+                                                    "SHA-256 is kept."));
+    parser.addHelpOption();
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("The store's folder (default: BULLPEN_DATA_DIR, else the user's data folder)."),
+                                     QStringLiteral("path"));
+    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("viewer (reads) or operator (also starts, cancels, compares)."),
+                                  QStringLiteral("role"));
+    parser.addOptions({dataDir, role});
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("add NAME, list, or revoke NAME"));
+    arguments.removeAt(1); // "token"
+    if (!parser.parse(arguments)) {
+        err() << "bullpen-engine token: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText();
+        return 0;
+    }
+    const QStringList args = parser.positionalArguments();
+    const QString action = args.value(0);
+    if (action != u"add" && action != u"list" && action != u"revoke") {
+        err() << "bullpen-engine token: say add NAME --role viewer|operator, list, or revoke NAME\n";
+        return 2;
+    }
+    const QString dir = dataDirFrom(parser, dataDir);
+    QString why;
+    // Opening the store creates or upgrades it (and finishes the work of dead processes as ABANDONED).
+    const std::unique_ptr<Store> store = Store::open(dir, &why);
+    if (!store) {
+        err() << "bullpen-engine token: " << why << "\n";
+        return 1;
+    }
+    const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(QDir(dir).filePath(StoreDatabase::kFileName), &why);
+    if (!tokens) {
+        err() << "bullpen-engine token: " << why << "\n";
+        return 1;
+    }
+    if (action == u"list") {
+        const QList<ApiToken> all = tokens->list(&why);
+        if (!why.isEmpty()) {
+            err() << "bullpen-engine token: " << why << "\n";
+            return 1;
+        }
+        if (all.isEmpty())
+            err() << "no tokens yet: bullpen-engine token add NAME --role operator\n";
+        for (const ApiToken &t : all)
+            out() << QStringLiteral("%1  %2  created %3%4\n")
+                         .arg(t.name, -24)
+                         .arg(toId(t.role), -8)
+                         .arg(QDateTime::fromMSecsSinceEpoch(t.createdAtMs).toString(Qt::ISODate),
+                              t.revokedAtMs ? QStringLiteral("  revoked ") + QDateTime::fromMSecsSinceEpoch(*t.revokedAtMs).toString(Qt::ISODate)
+                                            : QString());
+        return 0;
+    }
+    const QString name = args.value(1);
+    if (name.isEmpty()) {
+        err() << "bullpen-engine token " << action << ": name the token\n";
+        return 2;
+    }
+    if (action == u"revoke") {
+        if (!tokens->revoke(name, &why)) {
+            err() << "bullpen-engine token revoke: " << why << "\n";
+            return 1;
+        }
+        err() << "revoked \"" << name << "\": refused from the engine's next request on\n";
+        return 0;
+    }
+    const std::optional<ApiRole> r = apiRoleFromId(parser.value(role));
+    if (!r) {
+        err() << "bullpen-engine token add: --role viewer or --role operator is required\n";
+        return 2;
+    }
+    const std::optional<QString> token = tokens->add(name, *r, &why);
+    if (!token) {
+        err() << "bullpen-engine token add: " << why << "\n";
+        return 1;
+    }
+    out() << *token << "\n";
+    err() << "token \"" << name << "\" (" << toId(*r) << ") made; it is shown this once. Clients send it as "
+          << "Authorization: Bearer TOKEN (bullpen and bullpen-cli read BULLPEN_ENGINE_TOKEN).\n";
+    return 0;
+}
+
+int runServe(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Serves the engine's HTTP API (docs/api.md). SIGTERM drains: no new generations, running "
+                                                    "ones finish or are cancelled within --drain, every one is recorded, exit 0."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption listen(QStringLiteral("listen"), QStringLiteral("Address and port (default 127.0.0.1:8700; port 0: any free one)."),
+                                    QStringLiteral("host:port"), QStringLiteral("127.0.0.1:8700"));
+    const QCommandLineOption instance(QStringLiteral("instance"), QStringLiteral("This engine's name (default: host name and port)."), QStringLiteral("name"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path"));
+    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file."), QStringLiteral("file"));
+    const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("The 0600 key file."), QStringLiteral("file"));
+    const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Run on the built-in simulator even when keys are configured."));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."), QStringLiteral("name"));
+    const QCommandLineOption drain(QStringLiteral("drain"), QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
+                                   QStringLiteral("duration"), QStringLiteral("30s"));
+    const QCommandLineOption maxInFlight(QStringLiteral("max-in-flight"), QStringLiteral("Generations running at once; beyond it 429 (default 1000)."),
+                                         QStringLiteral("n"), QStringLiteral("1000"));
+    const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Requests per second per token (default 200; bursts of twice that)."),
+                                  QStringLiteral("n"), QStringLiteral("200"));
+    const QCommandLineOption maxSubscribers(QStringLiteral("max-subscribers"), QStringLiteral("Event stream clients at once (default 64)."),
+                                            QStringLiteral("n"), QStringLiteral("64"));
+    const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
+                                     QStringLiteral("n"));
+    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), QStringLiteral("Not in this build: terminate TLS in front of the engine."), QStringLiteral("file"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("Not in this build."), QStringLiteral("file"));
+    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, maxInFlight, rate, maxSubscribers, threads, tlsCert, tlsKey});
+    if (!parser.parse(arguments)) {
+        err() << "bullpen-engine: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText() << "\nAlso: bullpen-engine token add NAME --role viewer|operator | token list | token revoke NAME\n";
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        out() << "bullpen-engine " << QCoreApplication::applicationVersion() << "\n";
+        return 0;
+    }
+    if (parser.isSet(tlsCert) || parser.isSet(tlsKey)) {
+        err() << "bullpen-engine: TLS is not built into this version; listen on 127.0.0.1 and put a TLS-terminating proxy "
+                 "(nginx, caddy) in front for other hosts\n";
+        return 2;
+    }
+
+    ServiceOptions o;
+    o.version = QCoreApplication::applicationVersion();
+    const QString hostPort = parser.value(listen);
+    const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
+    bool portOk = false;
+    const uint port = colon > 0 ? hostPort.mid(colon + 1).toUInt(&portOk) : 0;
+    if (colon <= 0 || !portOk || port > 65535 || o.address.setAddress(hostPort.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']'))) == false) {
+        err() << "bullpen-engine: --listen " << hostPort << ": expected HOST:PORT with a numeric address, e.g. 127.0.0.1:8700\n";
+        return 2;
+    }
+    o.port = static_cast<quint16>(port);
+    o.instance = parser.value(instance);
+    QString why;
+    const auto drainTime = parseDuration(parser.value(drain), &why);
+    if (!drainTime) {
+        err() << "bullpen-engine: --drain: " << why << "\n";
+        return 2;
+    }
+    o.drain = *drainTime;
+    const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
+        bool ok = false;
+        const int v = parser.value(option).toInt(&ok);
+        if (!ok || v < 1 || v > max) {
+            err() << "bullpen-engine: --" << option.names().constFirst() << ": a whole number from 1 to " << max << "\n";
+            return false;
+        }
+        *into = v;
+        return true;
+    };
+    int rateValue = 0;
+    if (!positive(maxInFlight, 100000, &o.maxInFlight) || !positive(rate, 1000000, &rateValue)
+        || !positive(maxSubscribers, 10000, &o.events.maxSubscribers))
+        return 2;
+    o.tokenRate = rateValue;
+    o.tokenBurst = 2.0 * rateValue;
+
+    SetupOptions so;
+    so.settingsFile = parser.value(settings);
+    so.keyFile = parser.value(keyFile);
+    so.namedFilesMustExist = true;
+    so.forceSimulator = parser.isSet(simulator);
+    so.scenario = parser.value(scenario);
+    so.dataDir = parser.value(dataDir);
+    so.engineThreads = SetupOptions::kThreadsFromEnvironment;
+    if (parser.isSet(threads) && !positive(threads, 64, &so.engineThreads))
+        return 2;
+    EngineSetup setup;
+    if (!setup.init(so)) {
+        for (const ConfigError &e : setup.errors())
+            err() << "bullpen-engine: " << e.toString() << "\n";
+        return 2;
+    }
+    const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(QDir(setup.dataDir()).filePath(StoreDatabase::kFileName), &why);
+    if (!tokens) {
+        err() << "bullpen-engine: " << why << "\n";
+        return 1;
+    }
+    EngineService service(setup, *tokens, o);
+    if (!service.listen(&why)) {
+        err() << "bullpen-engine: " << why << "\n";
+        return 1;
+    }
+    if (!o.address.isLoopback())
+        err() << "bullpen-engine: warning: listening on " << o.address.toString()
+              << " without TLS: tokens and stories cross the network in clear; put a TLS-terminating proxy in front\n";
+    bool anyLive = false;
+    for (const ApiToken &t : tokens->list())
+        anyLive = anyLive || !t.revokedAtMs;
+    if (!anyLive)
+        err() << "bullpen-engine: no API token yet; every /v1 request is refused until you make one: "
+                 "bullpen-engine token add NAME --role operator\n";
+    // One line a supervisor or a test can read: where, which instance, what it runs on.
+    out() << "bullpen-engine " << o.version << " listening on " << service.url().toString() << " (instance " << service.instance() << ", "
+          << setup.engine().threadCount() << " engine threads); " << setup.describe() << "\n";
+    out().flush();
+
+    cli::Interrupts interrupts([&service] { service.beginDrain(); });
+    QObject::connect(&service, &EngineService::drained, qApp, [] { QCoreApplication::exit(0); });
+    const int code = QCoreApplication::exec();
+    err() << "bullpen-engine: stopped; every generation it ran is recorded in a final state\n";
+    return code;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QGuiApplication app(argc, argv);
+    raiseOpenFileLimit();
+    QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    const QStringList args = QCoreApplication::arguments();
+    if (args.value(1) == u"token")
+        return runToken(args);
+    return runServe(args);
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+#include "historyjson.h"
+
+#include <QFileInfo>
+#include <QJsonValue>
+#include <QMetaEnum>
+
+namespace bullpen {
+
+namespace {
+
+QJsonValue orNull(const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+QJsonValue count(qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue(); }
+
+const QStringList kFilterFields{QStringLiteral("from_ms"), QStringLiteral("to_ms"), QStringLiteral("state"),   QStringLiteral("code"),
+                                QStringLiteral("kind"),    QStringLiteral("stage"), QStringLiteral("provider"), QStringLiteral("user"),
+                                QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id")};
+
+template<typename E>
+std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
+{
+    const QMetaEnum me = QMetaEnum::fromType<E>();
+    for (int i = 0; i < me.keyCount(); ++i) {
+        const QString name = QString::fromLatin1(me.key(i));
+        if (given.compare(name, Qt::CaseInsensitive) == 0)
+            return static_cast<E>(me.value(i));
+        *valid << (lower ? name.toLower() : name);
+    }
+    return std::nullopt;
+}
+
+template<typename E>
+QString enumId(E value, bool lower)
+{
+    const QString name = QString::fromLatin1(QMetaEnum::fromType<E>().valueToKey(static_cast<int>(value)));
+    return lower ? name.toLower() : name;
+}
+
+} // namespace
+
+template<typename E>
+std::variant<std::optional<E>, FieldError> HistoryJson::enumValue(const QUrlQuery &query, const QString &name)
+{
+    if (!query.hasQueryItem(name))
+        return std::optional<E>();
+    QStringList valid;
+    const QString given = query.queryItemValue(name, QUrl::FullyDecoded).trimmed();
+    if (auto v = enumByName<E>(given, &valid, !std::is_same_v<E, FailureKind> && !std::is_same_v<E, PublicCode>))
+        return std::optional<E>(*v);
+    return FieldError{name, QStringLiteral("\"%1\" is not one of %2").arg(given.left(64), valid.join(QStringLiteral(", ")))};
+}
+
+template std::variant<std::optional<Provider>, FieldError> HistoryJson::enumValue<Provider>(const QUrlQuery &, const QString &);
+template std::variant<std::optional<Role>, FieldError> HistoryJson::enumValue<Role>(const QUrlQuery &, const QString &);
+template std::variant<std::optional<Stage>, FieldError> HistoryJson::enumValue<Stage>(const QUrlQuery &, const QString &);
+
+QJsonObject HistoryJson::row(const GenerationRow &r)
+{
+    return QJsonObject{
+        {QStringLiteral("generation_id"), r.id},
+        {QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs)},
+        {QStringLiteral("finished_at_ms"), r.finishedAtMs ? QJsonValue(static_cast<double>(*r.finishedAtMs)) : QJsonValue()},
+        {QStringLiteral("user"), orNull(r.userMask)},
+        {QStringLiteral("user_key"), orNull(r.userKey)},
+        {QStringLiteral("policy"), r.policy},
+        {QStringLiteral("state"), r.state},
+        {QStringLiteral("public_code"), orNull(r.publicCode)},
+        {QStringLiteral("kind"), orNull(r.kind)},
+        {QStringLiteral("stage"), orNull(r.stage)},
+        {QStringLiteral("detail"), orNull(r.detail)},
+        {QStringLiteral("decision"), orNull(r.decision)},
+        {QStringLiteral("provider_fallback_applied"), r.fallbackApplied},
+        {QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason)},
+        {QStringLiteral("primary_provider"), r.primaryProvider},
+        {QStringLiteral("final_provider"), orNull(r.finalProvider)},
+        {QStringLiteral("final_model"), orNull(r.finalModel)},
+        {QStringLiteral("fallback_provider"), orNull(r.fallbackProvider)},
+        {QStringLiteral("tokens_in"), count(r.tokensIn)},
+        {QStringLiteral("tokens_out"), count(r.tokensOut)},
+        {QStringLiteral("elapsed_ms"), r.elapsedMs},
+        {QStringLiteral("next_step"), orNull(r.nextStep)},
+        {QStringLiteral("image_sha256"), orNull(!r.imageSha256.isEmpty() ? r.imageSha256
+                                                : r.imagePath.isEmpty()  ? QString()
+                                                                         : QFileInfo(r.imagePath).completeBaseName())},
+    };
+}
+
+std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
+{
+    const QString id = o.value(QLatin1StringView("generation_id")).toString();
+    if (id.isEmpty() || !o.value(QLatin1StringView("created_at_ms")).isDouble())
+        return std::nullopt;
+    GenerationRow r;
+    r.id = id;
+    r.createdAtMs = o.value(QLatin1StringView("created_at_ms")).toInteger();
+    if (const QJsonValue f = o.value(QLatin1StringView("finished_at_ms")); f.isDouble())
+        r.finishedAtMs = f.toInteger();
+    const auto text = [&](const char *key) { return o.value(QLatin1StringView(key)).toString(); };
+    r.userMask = text("user");
+    r.userKey = text("user_key");
+    r.policy = text("policy");
+    r.state = text("state");
+    r.publicCode = text("public_code");
+    r.kind = text("kind");
+    r.stage = text("stage");
+    r.detail = text("detail");
+    r.decision = text("decision");
+    r.fallbackApplied = o.value(QLatin1StringView("provider_fallback_applied")).toBool();
+    r.fallbackReason = text("provider_fallback_reason");
+    r.primaryProvider = text("primary_provider");
+    r.finalProvider = text("final_provider");
+    r.finalModel = text("final_model");
+    r.fallbackProvider = text("fallback_provider");
+    r.tokensIn = o.value(QLatin1StringView("tokens_in")).toInteger(-1);
+    r.tokensOut = o.value(QLatin1StringView("tokens_out")).toInteger(-1);
+    r.elapsedMs = o.value(QLatin1StringView("elapsed_ms")).toDouble();
+    r.nextStep = text("next_step");
+    // The image lives with the engine: a remote history names it by hash (GET /v1/images/{sha256}).
+    r.imageSha256 = text("image_sha256");
+    return r;
+}
+
+QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
+{
+    QUrlQuery q;
+    const auto put = [&](const QString &name, const QString &value) { q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value))); };
+    if (f.fromMs)
+        put(QStringLiteral("from_ms"), QString::number(*f.fromMs));
+    if (f.toMs)
+        put(QStringLiteral("to_ms"), QString::number(*f.toMs));
+    if (!f.states.isEmpty()) {
+        QStringList states;
+        for (HistoryState s : f.states)
+            states << enumId(s, true);
+        put(QStringLiteral("state"), states.join(QLatin1Char(',')));
+    }
+    if (f.publicCode)
+        put(QStringLiteral("code"), enumId(*f.publicCode, false));
+    if (f.kind)
+        put(QStringLiteral("kind"), enumId(*f.kind, false));
+    if (f.stage)
+        put(QStringLiteral("stage"), toId(*f.stage));
+    if (f.provider)
+        put(QStringLiteral("provider"), toId(*f.provider));
+    if (!f.userKey.isEmpty())
+        put(QStringLiteral("user"), f.userKey);
+    if (f.fallbackApplied)
+        put(QStringLiteral("relieved"), *f.fallbackApplied ? QStringLiteral("true") : QStringLiteral("false"));
+    if (f.beforeMs)
+        put(QStringLiteral("before_ms"), QString::number(*f.beforeMs));
+    if (!f.beforeId.isEmpty())
+        put(QStringLiteral("before_id"), f.beforeId);
+    return q;
+}
+
+std::variant<std::optional<qint64>, FieldError> HistoryJson::integer(const QUrlQuery &query, const QString &name, qint64 min, qint64 max)
+{
+    if (!query.hasQueryItem(name))
+        return std::optional<qint64>();
+    bool ok = false;
+    const QString given = query.queryItemValue(name, QUrl::FullyDecoded);
+    const qint64 v = given.toLongLong(&ok);
+    if (!ok || v < min || v > max)
+        return FieldError{name, QStringLiteral("must be a whole number from %1 to %2").arg(min).arg(max)};
+    return std::optional<qint64>(v);
+}
+
+std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQuery &query, const QStringList &extra)
+{
+    const auto items = query.queryItems(QUrl::FullyDecoded);
+    QStringList seen;
+    for (const auto &[name, value] : items) {
+        if (!kFilterFields.contains(name) && !extra.contains(name))
+            return FieldError{name, QStringLiteral("unknown parameter; the parameters are %1").arg((kFilterFields + extra).join(QStringLiteral(", ")))};
+        if (seen.contains(name))
+            return FieldError{name, QStringLiteral("given twice")};
+        seen << name;
+    }
+    HistoryFilter f;
+    constexpr qint64 kFar = 253402300799999; // 9999-12-31
+    for (const auto &[name, into] : {std::pair{QStringLiteral("from_ms"), &f.fromMs}, std::pair{QStringLiteral("to_ms"), &f.toMs},
+                                     std::pair{QStringLiteral("before_ms"), &f.beforeMs}}) {
+        auto v = integer(query, name, 0, kFar);
+        if (auto *e = std::get_if<FieldError>(&v))
+            return *e;
+        *into = std::get<std::optional<qint64>>(v);
+    }
+    if (query.hasQueryItem(QStringLiteral("state"))) {
+        const QStringList states = query.queryItemValue(QStringLiteral("state"), QUrl::FullyDecoded).split(QLatin1Char(','));
+        for (const QString &s : states) {
+            QStringList valid;
+            const auto state = enumByName<HistoryState>(s.trimmed(), &valid, true);
+            if (!state)
+                return FieldError{QStringLiteral("state"), QStringLiteral("\"%1\" is not one of %2").arg(s.left(64), valid.join(QStringLiteral(", ")))};
+            f.states << *state;
+        }
+    }
+    const auto pick = [&]<typename E>(const QString &name, std::optional<E> *into) -> std::optional<FieldError> {
+        auto v = enumValue<E>(query, name);
+        if (auto *e = std::get_if<FieldError>(&v))
+            return *e;
+        *into = std::get<std::optional<E>>(v);
+        return std::nullopt;
+    };
+    if (auto e = pick(QStringLiteral("code"), &f.publicCode))
+        return *e;
+    if (auto e = pick(QStringLiteral("kind"), &f.kind))
+        return *e;
+    if (auto e = pick(QStringLiteral("stage"), &f.stage))
+        return *e;
+    if (auto e = pick(QStringLiteral("provider"), &f.provider))
+        return *e;
+    f.userKey = query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded).left(128);
+    if (query.hasQueryItem(QStringLiteral("relieved"))) {
+        const QString v = query.queryItemValue(QStringLiteral("relieved"), QUrl::FullyDecoded);
+        if (v != u"true" && v != u"false")
+            return FieldError{QStringLiteral("relieved"), QStringLiteral("must be true or false")};
+        f.fallbackApplied = v == u"true";
+    }
+    f.beforeId = query.queryItemValue(QStringLiteral("before_id"), QUrl::FullyDecoded).left(128);
+    return f;
+}
+
+QJsonObject HistoryJson::comparison(const ComparisonRow &r)
+{
+    return QJsonObject{{QStringLiteral("comparison_id"), r.id},
+                       {QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs)},
+                       {QStringLiteral("primary_provider"), r.primaryProvider},
+                       {QStringLiteral("fallback_provider"), r.fallbackProvider},
+                       {QStringLiteral("body"), r.body}};
+}
+
+ComparisonRow HistoryJson::comparisonFromJson(const QJsonObject &o)
+{
+    return ComparisonRow{o.value(QLatin1StringView("comparison_id")).toString(), o.value(QLatin1StringView("created_at_ms")).toInteger(),
+                         o.value(QLatin1StringView("primary_provider")).toString(), o.value(QLatin1StringView("fallback_provider")).toString(),
+                         o.value(QLatin1StringView("body")).toObject()};
+}
+
+// Compact arrays: a latency chart may carry tens of thousands of samples.
+QJsonArray HistoryJson::samples(const QList<LatencySample> &samples)
+{
+    QJsonArray a;
+    for (const LatencySample &s : samples)
+        a.append(QJsonArray{static_cast<double>(s.atMs), s.durationMs, s.success});
+    return a;
+}
+
+QList<LatencySample> HistoryJson::samplesFromJson(const QJsonArray &json)
+{
+    QList<LatencySample> out;
+    out.reserve(json.size());
+    for (const QJsonValue &v : json) {
+        const QJsonArray s = v.toArray();
+        out << LatencySample{s.at(0).toInteger(), s.at(1).toDouble(), s.at(2).toBool()};
+    }
+    return out;
+}
+
+QJsonArray HistoryJson::rateBuckets(const QList<RateBucket> &buckets)
+{
+    QJsonArray a;
+    for (const RateBucket &b : buckets)
+        a.append(QJsonObject{{QStringLiteral("start_ms"), static_cast<double>(b.startMs)},
+                             {QStringLiteral("generations"), static_cast<double>(b.generations)},
+                             {QStringLiteral("fallbacks"), static_cast<double>(b.fallbacks)}});
+    return a;
+}
+
+QList<RateBucket> HistoryJson::rateBucketsFromJson(const QJsonArray &json)
+{
+    QList<RateBucket> out;
+    for (const QJsonValue &v : json) {
+        const QJsonObject o = v.toObject();
+        out << RateBucket{o.value(QLatin1StringView("start_ms")).toInteger(), o.value(QLatin1StringView("generations")).toInteger(),
+                          o.value(QLatin1StringView("fallbacks")).toInteger()};
+    }
+    return out;
+}
+
+QJsonArray HistoryJson::fallbackWaits(const QList<FallbackWait> &waits)
+{
+    QJsonArray a;
+    for (const FallbackWait &w : waits)
+        a.append(QJsonObject{{QStringLiteral("at_ms"), static_cast<double>(w.atMs)},
+                             {QStringLiteral("primary_provider"), w.primaryProvider},
+                             {QStringLiteral("fallback_provider"), w.fallbackProvider},
+                             {QStringLiteral("primary_ms"), w.primaryMs},
+                             {QStringLiteral("fallback_ms"), w.fallbackMs},
+                             {QStringLiteral("fallback_succeeded"), w.fallbackSucceeded}});
+    return a;
+}
+
+QList<FallbackWait> HistoryJson::fallbackWaitsFromJson(const QJsonArray &json)
+{
+    QList<FallbackWait> out;
+    for (const QJsonValue &v : json) {
+        const QJsonObject o = v.toObject();
+        out << FallbackWait{o.value(QLatin1StringView("at_ms")).toInteger(), o.value(QLatin1StringView("primary_provider")).toString(),
+                            o.value(QLatin1StringView("fallback_provider")).toString(), o.value(QLatin1StringView("primary_ms")).toDouble(),
+                            o.value(QLatin1StringView("fallback_ms")).toDouble(), o.value(QLatin1StringView("fallback_succeeded")).toBool()};
+    }
+    return out;
+}
+
+QJsonArray HistoryJson::counts(const QList<std::pair<QString, qint64>> &counts)
+{
+    QJsonArray a;
+    for (const auto &[key, n] : counts)
+        a.append(QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("count"), static_cast<double>(n)}});
+    return a;
+}
+
+QList<std::pair<QString, qint64>> HistoryJson::countsFromJson(const QJsonArray &json)
+{
+    QList<std::pair<QString, qint64>> out;
+    for (const QJsonValue &v : json) {
+        const QJsonObject o = v.toObject();
+        out.append({o.value(QLatin1StringView("key")).toString(), o.value(QLatin1StringView("count")).toInteger()});
+    }
+    return out;
+}
+
+} // namespace bullpen

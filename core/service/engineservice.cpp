@@ -1,0 +1,833 @@
+// SPDX-License-Identifier: MIT
+#include "engineservice.h"
+
+#include "api/historyjson.h"
+#include "pipeline/comparison.h"
+#include "runtime/enginesetup.h"
+#include "sim/httpserving.h"
+#include "sim/scenario.h"
+#include "store/apitokens.h"
+
+#include <QDir>
+#include <QFile>
+#include <QHostInfo>
+#include <QHttpServerRequest>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QRegularExpression>
+#include <QTcpSocket>
+#include <QUrlQuery>
+
+#include <cmath>
+
+// Info by default; QT_LOGGING_RULES="bullpen.api.debug=true" adds one line per request (method, path, status, time, token name).
+Q_LOGGING_CATEGORY(lcApi, "bullpen.api", QtInfoMsg)
+
+namespace bullpen {
+
+namespace {
+
+using Method = QHttpServerRequest::Method;
+
+qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+// The path's segments after the leading slash: "/v1/generations/gen_1/cancel" → v1, generations, gen_1, cancel.
+QStringList segments(const QUrl &url)
+{
+    QStringList parts = url.path().split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return parts;
+}
+
+qint64 headerBytes(const QHttpServerRequest &request)
+{
+    qint64 n = request.url().toEncoded().size() + 16;
+    const auto headers = request.headers();
+    for (const auto &h : headers)
+        n += h.first.size() + h.second.size() + 4;
+    return n;
+}
+
+QString methodName(Method m)
+{
+    switch (m) {
+    case Method::Get:
+        return QStringLiteral("GET");
+    case Method::Post:
+        return QStringLiteral("POST");
+    case Method::Put:
+        return QStringLiteral("PUT");
+    case Method::Delete:
+        return QStringLiteral("DELETE");
+    case Method::Head:
+        return QStringLiteral("HEAD");
+    case Method::Options:
+        return QStringLiteral("OPTIONS");
+    case Method::Patch:
+        return QStringLiteral("PATCH");
+    default:
+        return QStringLiteral("OTHER");
+    }
+}
+
+} // namespace
+
+EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptions options, QObject *parent)
+    : QAbstractHttpServer(parent)
+    , m_setup(setup)
+    , m_tokens(tokens)
+    , m_options(std::move(options))
+    , m_events(m_options.events)
+    , m_startedAt(QDateTime::currentDateTimeUtc())
+{
+    connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
+    connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
+    m_comparisons = m_setup.newComparisonRunner(this);
+    const auto keep = [this](const Comparison &c) {
+        m_liveComparisons[c.id] = HistoryJson::comparison(c.toRow(true));
+        if (m_liveComparisons.size() > 1000)
+            m_liveComparisons.erase(m_liveComparisons.begin());
+    };
+    connect(m_comparisons, &ComparisonRunner::updated, this, keep);
+    connect(m_comparisons, &ComparisonRunner::finished, this, keep);
+
+    m_historyContext = new QObject; // moved to its thread: deleted there when the thread ends
+    m_historyContext->moveToThread(&m_historyThread);
+    connect(&m_historyThread, &QThread::finished, m_historyContext, &QObject::deleteLater);
+    m_historyThread.setObjectName(QStringLiteral("bullpen-history"));
+    m_historyThread.start();
+
+    m_drainTimer.setSingleShot(true);
+    connect(&m_drainTimer, &QTimer::timeout, this, [this] {
+        qCInfo(lcApi) << "drain time is up:" << m_running.size() << "generations still running are cancelled";
+        const QSet<QString> running = m_running;
+        for (const QString &id : running)
+            m_setup.engine().cancel(id);
+        checkDrained();
+    });
+}
+
+EngineService::~EngineService()
+{
+    // The history thread's work answers through this object: it ends first, releasing its connection.
+    if (HistoryReader *history = m_setup.history())
+        QMetaObject::invokeMethod(m_historyContext, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
+    m_historyThread.quit();
+    m_historyThread.wait();
+}
+
+bool EngineService::listen(QString *error)
+{
+    // Request line and headers plus the body, counted as the bytes arrive: anything larger never
+    // reaches memory. Smaller oversize requests get their precise 413 or 431 in handleRequest.
+    const QByteArray tooLarge = QJsonDocument(QJsonObject{{QStringLiteral("error"),
+                                                           QJsonObject{{QStringLiteral("status"), 413},
+                                                                       {QStringLiteral("message"),
+                                                                        QStringLiteral("request over %1 bytes; send a smaller body")
+                                                                            .arg(m_options.maxBodyBytes + m_options.maxHeaderBytes)}}}})
+                                    .toJson(QJsonDocument::Compact);
+    auto *server = new CappedTcpServer(m_options.maxBodyBytes + m_options.maxHeaderBytes, &m_requestBytes, tooLarge, this);
+    server->setListenBacklogSize(4096);
+    if (!server->listen(m_options.address, m_options.port)) {
+        if (error)
+            *error = QStringLiteral("cannot listen on %1:%2: %3; choose another address with --listen HOST:PORT")
+                         .arg(m_options.address.toString())
+                         .arg(m_options.port)
+                         .arg(server->errorString());
+        delete server;
+        return false;
+    }
+    bind(server);
+    m_options.port = server->serverPort();
+    if (m_options.instance.isEmpty())
+        m_options.instance = QHostInfo::localHostName() + QLatin1Char(':') + QString::number(m_options.port);
+    return true;
+}
+
+QUrl EngineService::url() const
+{
+    QUrl u;
+    u.setScheme(QStringLiteral("http"));
+    u.setHost(m_options.address.toString());
+    u.setPort(m_options.port);
+    return u;
+}
+
+EngineService::Reply EngineService::json(int status, const QJsonObject &body)
+{
+    return Reply{status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", {}};
+}
+
+EngineService::Reply EngineService::error(int status, const QString &message, const QString &field)
+{
+    QJsonObject e{{QStringLiteral("status"), status}, {QStringLiteral("message"), message}};
+    if (!field.isEmpty())
+        e.insert(QStringLiteral("field"), field);
+    return json(status, QJsonObject{{QStringLiteral("error"), e}});
+}
+
+void EngineService::write(QTcpSocket *socket, const Reply &r)
+{
+    if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        return;
+    m_metrics.countRequest(r.status);
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(r.status) + ' ' + httpReasonPhrase(r.status) + "\r\nContent-Type: " + r.contentType
+                      + "\r\nContent-Length: " + QByteArray::number(r.body.size()) + "\r\nCache-Control: no-store\r\n";
+    for (const auto &[name, value] : r.headers)
+        head += name + ": " + value + "\r\n";
+    socket->write(head + "\r\n" + r.body);
+}
+
+void EngineService::answerLater(QTcpSocket *socket, std::function<Reply()> work)
+{
+    QPointer<QTcpSocket> guarded(socket);
+    QMetaObject::invokeMethod(m_historyContext, [this, guarded, work = std::move(work)] {
+        Reply r = work();
+        QMetaObject::invokeMethod(this, [this, guarded, r = std::move(r)] { write(guarded, r); });
+    });
+}
+
+std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &request, Reply *refusal)
+{
+    const QByteArray header = httpHeader(request, "authorization");
+    const QByteArray bearer = header.startsWith("Bearer ") ? header.mid(7).trimmed() : QByteArray();
+    std::optional<ApiToken> token = m_tokens.check(bearer);
+    if (!token) {
+        // No hint of why (missing, unknown, revoked): the same answer for all.
+        *refusal = error(401, QStringLiteral("a valid bearer token is required (Authorization: Bearer TOKEN); "
+                                             "an operator of this engine makes one with `bullpen-engine token add NAME --role viewer`"));
+        refusal->headers.append({QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"bullpen\"")});
+    }
+    return token;
+}
+
+bool EngineService::withinRate(const QString &tokenName, Reply *refusal)
+{
+    Bucket &b = m_buckets[tokenName];
+    const qint64 now = nowMs();
+    if (b.atMs == 0)
+        b.tokens = m_options.tokenBurst;
+    b.tokens = std::min(m_options.tokenBurst, b.tokens + static_cast<double>(now - b.atMs) / 1000.0 * m_options.tokenRate);
+    b.atMs = now;
+    if (b.tokens >= 1) {
+        b.tokens -= 1;
+        return true;
+    }
+    const int wait = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / m_options.tokenRate)));
+    *refusal = error(429, QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait));
+    refusal->headers.append({QByteArray("Retry-After"), QByteArray(QByteArray::number(wait))});
+    return false;
+}
+
+bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    m_requestBytes[socket] = 0; // this request is whole: the next one counts from zero
+    QElapsedTimer took;
+    took.start();
+    const QStringList path = segments(request.url());
+    const Method method = request.method();
+    QString tokenName = QStringLiteral("-");
+    int status = 0;
+    const auto answer = [&](const Reply &r) {
+        status = r.status;
+        write(socket, r);
+    };
+    const auto logLine = qScopeGuard([&] {
+        // Never the query, a header or the body: they may hold a token or a user's hash.
+        qCDebug(lcApi).noquote() << methodName(method) << request.url().path() << (status ? QString::number(status) : QStringLiteral("async"))
+                                 << QString::number(static_cast<double>(took.nsecsElapsed()) / 1e6, 'f', 2) + QStringLiteral(" ms")
+                                 << tokenName;
+    });
+
+    if (headerBytes(request) > m_options.maxHeaderBytes) {
+        answer(error(431, QStringLiteral("request line and headers over %1 bytes").arg(m_options.maxHeaderBytes)));
+        return true;
+    }
+    if (request.body().size() > m_options.maxBodyBytes) {
+        answer(error(413, QStringLiteral("body of %1 bytes; at most %2 are accepted").arg(request.body().size()).arg(m_options.maxBodyBytes)));
+        return true;
+    }
+
+    // No token needed: liveness and readiness, for a supervisor.
+    if (path == QStringList{QStringLiteral("healthz")} && method == Method::Get) {
+        answer(json(200, QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")}}));
+        return true;
+    }
+    if (path == QStringList{QStringLiteral("readyz")} && method == Method::Get) {
+        answer(readiness());
+        return true;
+    }
+    const bool isMetrics = path == QStringList{QStringLiteral("metrics")};
+    if (!isMetrics && (path.isEmpty() || path.first() != u"v1")) {
+        answer(error(404, QStringLiteral("no such path; the API is under /v1 (see docs/api.md)")));
+        return true;
+    }
+
+    Reply refusal;
+    const std::optional<ApiToken> token = authorize(request, &refusal);
+    if (!token) {
+        answer(refusal);
+        return true;
+    }
+    tokenName = token->name;
+    if (!withinRate(token->name, &refusal)) {
+        answer(refusal);
+        return true;
+    }
+    if (isMetrics) {
+        if (method != Method::Get)
+            answer(error(405, QStringLiteral("GET only")));
+        else
+            answer(metrics());
+        return true;
+    }
+
+    const QString what = path.value(1);
+    const bool post = method == Method::Post;
+    if (post && token->role != ApiRole::Operator && (what == u"generations" || what == u"comparisons")) {
+        answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel or compare")));
+        return true;
+    }
+    if (method != Method::Get && !post) {
+        answer(error(405, QStringLiteral("GET or POST only")));
+        return true;
+    }
+
+    if (what == u"generations") {
+        if (path.size() == 2 && post)
+            answer(startGeneration(request, *token));
+        else if (path.size() == 3 && !post)
+            generationResult(path.at(2), socket);
+        else if (path.size() == 4 && post && path.at(3) == u"cancel")
+            answer(cancelGeneration(path.at(2), *token));
+        else
+            answer(error(404, QStringLiteral("no such path under /v1/generations")));
+    } else if (what == u"events" && path.size() == 2 && !post) {
+        const QUrlQuery query(request.url());
+        const QString generation = query.queryItemValue(QStringLiteral("generation"), QUrl::FullyDecoded).left(64);
+        QString last = QString::fromLatin1(httpHeader(request, "last-event-id")).left(64);
+        if (last.isEmpty())
+            last = query.queryItemValue(QStringLiteral("last_event_id"), QUrl::FullyDecoded).left(64);
+        if (!m_events.subscribe(socket, generation, last))
+            answer(error(429, QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
+                                  .arg(m_options.events.maxSubscribers)));
+        else
+            status = 200;
+    } else if (what == u"history" && !post) {
+        history(request, path, socket);
+    } else if (what == u"stats" && path.size() == 3 && !post) {
+        stats(request, path.at(2), socket);
+    } else if (what == u"comparisons") {
+        if (path.size() == 2 && post)
+            answer(startComparison(request, *token));
+        else if (!post)
+            comparisons(request, path, socket);
+        else
+            answer(error(404, QStringLiteral("no such path under /v1/comparisons")));
+    } else if (what == u"images" && path.size() == 3 && !post) {
+        image(path.at(2), socket);
+    } else if (what == u"config" && path.size() == 2 && !post) {
+        answer(config());
+    } else if (what == u"instances" && path.size() == 2 && !post) {
+        answer(instances());
+    } else {
+        answer(error(404, QStringLiteral("no such path; see docs/api.md for the API")));
+    }
+    return true;
+}
+
+void EngineService::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)
+{
+    write(socket, error(404, QStringLiteral("no such path")));
+}
+
+EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &request, const ApiToken &token)
+{
+    if (m_draining) {
+        Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new generations; send it to another instance"));
+        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        return r;
+    }
+    std::variant<GenerationRequest, FieldError> parsed = GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
+    if (const auto *e = std::get_if<FieldError>(&parsed))
+        return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
+    GenerationRequest g = std::get<GenerationRequest>(std::move(parsed));
+    if (g.scenario.isSet() && !m_setup.usingSimulator())
+        return error(400, QStringLiteral("this engine talks to real providers; a scenario applies only to the built-in simulator"), QStringLiteral("scenario"));
+    if (g.scenario.isSet() && !Scenario::builtInNames().contains(g.scenario.name))
+        return error(400, QStringLiteral("\"%1\" is not a built-in scenario; GET /v1/config lists them").arg(g.scenario.name), QStringLiteral("scenario"));
+    if (m_setup.engine().activeCount() >= m_options.maxInFlight) {
+        Reply r = error(429, QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s, or raise --max-in-flight")
+                                 .arg(m_options.maxInFlight));
+        r.headers.append({QByteArray("Retry-After"), QByteArray("1")});
+        return r;
+    }
+    if (!g.generationId.isEmpty() && (m_running.contains(g.generationId) || m_results.contains(g.generationId)))
+        return error(409, QStringLiteral("a generation with this id exists; leave generation_id out to get a new one"), QStringLiteral("generation_id"));
+    const QString id = m_setup.startGeneration(g);
+    m_running.insert(id);
+    m_tokens.audit(token.name, QStringLiteral("start"), id, {});
+    Reply r = json(202, QJsonObject{{QStringLiteral("generation_id"), id},
+                                    {QStringLiteral("result"), QString(QStringLiteral("/v1/generations/") + id)},
+                                    {QStringLiteral("events"), QString(QStringLiteral("/v1/events?generation=") + id)}});
+    r.headers.append({QByteArray("Location"), QByteArray("/v1/generations/" + id.toLatin1())});
+    return r;
+}
+
+void EngineService::generationResult(const QString &id, QTcpSocket *socket)
+{
+    if (const auto it = m_results.constFind(id); it != m_results.constEnd()) {
+        write(socket, Reply{200, *it, "application/json", {}});
+        return;
+    }
+    if (m_running.contains(id)) {
+        write(socket, json(409, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("status"), 409},
+                                                                                 {QStringLiteral("message"), QStringLiteral("still running; follow /v1/events?generation=%1").arg(id)}}},
+                                            {QStringLiteral("state"), QStringLiteral("running")}}));
+        return;
+    }
+    HistoryReader *history = m_setup.history();
+    if (!history) {
+        write(socket, error(404, QStringLiteral("no generation %1 is known here (this engine keeps no history)").arg(id.left(64))));
+        return;
+    }
+    // Older than the results kept in memory: what the history recorded of it.
+    answerLater(socket, [history, id] {
+        QString why;
+        const std::optional<GenerationRow> row = history->generation(id, &why);
+        if (!row)
+            return why.isEmpty() ? error(404, QStringLiteral("no generation %1 is known here").arg(id.left(64)))
+                                 : error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+        if (row->state == u"running")
+            return json(409, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("status"), 409},
+                                                                              {QStringLiteral("message"), QStringLiteral("still running")}}},
+                                         {QStringLiteral("state"), QStringLiteral("running")}});
+        QJsonObject o = HistoryJson::row(*row);
+        QJsonArray attempts;
+        for (const QJsonObject &a : history->attempts(id, &why))
+            attempts.append(a);
+        o.insert(QStringLiteral("attempts"), attempts);
+        o.insert(QStringLiteral("source"), QStringLiteral("history"));
+        return json(200, o);
+    });
+}
+
+EngineService::Reply EngineService::cancelGeneration(const QString &id, const ApiToken &token)
+{
+    if (m_running.contains(id)) {
+        m_setup.engine().cancel(id);
+        m_tokens.audit(token.name, QStringLiteral("cancel"), id, {});
+        return json(202, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), true}});
+    }
+    if (m_results.contains(id)) // idempotent: it has ended already
+        return json(200, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), false},
+                                     {QStringLiteral("state"), QJsonDocument::fromJson(m_results.value(id)).object().value(QLatin1StringView("state"))}});
+    return error(404, QStringLiteral("no generation %1 is running here").arg(id.left(64)));
+}
+
+EngineService::Reply EngineService::startComparison(const QHttpServerRequest &request, const ApiToken &token)
+{
+    if (m_draining)
+        return error(503, QStringLiteral("this engine is shutting down and takes no new comparisons"));
+    // The same body as a generation's; the relief provider is the other side, run alone.
+    std::variant<GenerationRequest, FieldError> parsed = GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
+    if (const auto *e = std::get_if<FieldError>(&parsed))
+        return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
+    const GenerationRequest g = std::get<GenerationRequest>(std::move(parsed));
+    const StagePolicy &p = *g.storyboardPolicy;
+    if (!p.fallback)
+        return error(400, QStringLiteral("a comparison needs two providers: name the other one as \"fallback\""), QStringLiteral("fallback"));
+    if (m_setup.engine().activeCount() + 2 > m_options.maxInFlight) {
+        Reply r = error(429, QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s").arg(m_options.maxInFlight));
+        r.headers.append({QByteArray("Retry-After"), QByteArray("1")});
+        return r;
+    }
+    ComparisonRequest c;
+    c.story = g.story;
+    c.userId = g.userId;
+    c.primary = p.primary;
+    c.fallback = *p.fallback;
+    c.primaryTimeout = p.primaryTimeout;
+    c.fallbackTimeout = p.fallbackTimeout;
+    c.scenario = g.scenario.name;
+    const QString id = m_comparisons->start(c);
+    m_tokens.audit(token.name, QStringLiteral("compare"), id, {});
+    return json(202, QJsonObject{{QStringLiteral("comparison_id"), id}, {QStringLiteral("result"), QString(QStringLiteral("/v1/comparisons/") + id)}});
+}
+
+void EngineService::history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)
+{
+    HistoryReader *history = m_setup.history();
+    if (!history) {
+        write(socket, error(404, QStringLiteral("this engine keeps no history (started with --no-store)")));
+        return;
+    }
+    if (path.size() == 3) {
+        const QString id = path.at(2);
+        answerLater(socket, [history, id] {
+            QString why;
+            const std::optional<GenerationRow> row = history->generation(id, &why);
+            if (!row)
+                return why.isEmpty() ? error(404, QStringLiteral("no generation %1 in the history").arg(id.left(64)))
+                                     : error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+            QJsonArray attempts, events;
+            for (const QJsonObject &a : history->attempts(id, &why))
+                attempts.append(a);
+            for (const QJsonObject &e : history->events(id, &why))
+                events.append(e);
+            return json(200, QJsonObject{{QStringLiteral("generation"), HistoryJson::row(*row)},
+                                         {QStringLiteral("attempts"), attempts},
+                                         {QStringLiteral("events"), events}});
+        });
+        return;
+    }
+    if (path.size() != 2) {
+        write(socket, error(404, QStringLiteral("no such path under /v1/history")));
+        return;
+    }
+    const QUrlQuery query(request.url());
+    auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("limit"), QStringLiteral("instance")});
+    if (const auto *e = std::get_if<FieldError>(&filter)) {
+        write(socket, error(400, e->toString(), e->field));
+        return;
+    }
+    auto limit = HistoryJson::integer(query, QStringLiteral("limit"), 1, 500);
+    if (const auto *e = std::get_if<FieldError>(&limit)) {
+        write(socket, error(400, e->toString(), e->field));
+        return;
+    }
+    const QString instance = query.queryItemValue(QStringLiteral("instance"), QUrl::FullyDecoded);
+    if (!instance.isEmpty() && instance != m_options.instance) {
+        write(socket, json(200, QJsonObject{{QStringLiteral("generations"), QJsonArray()}, {QStringLiteral("next"), QJsonValue()}}));
+        return;
+    }
+    const HistoryFilter f = std::get<HistoryFilter>(filter);
+    const int n = static_cast<int>(std::get<std::optional<qint64>>(limit).value_or(100));
+    answerLater(socket, [history, f, n] {
+        QString why;
+        const QList<GenerationRow> rows = history->generations(f, n, &why);
+        if (!why.isEmpty())
+            return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+        QJsonArray out;
+        for (const GenerationRow &r : rows)
+            out.append(HistoryJson::row(r));
+        const QJsonValue next = rows.size() < n ? QJsonValue()
+                                                : QJsonValue(QJsonObject{{QStringLiteral("before_ms"), static_cast<double>(rows.last().createdAtMs)},
+                                                                         {QStringLiteral("before_id"), rows.last().id}});
+        return json(200, QJsonObject{{QStringLiteral("generations"), out}, {QStringLiteral("next"), next}});
+    });
+}
+
+void EngineService::stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket)
+{
+    if (what == u"providers") {
+        const qint64 now = nowMs();
+        write(socket, json(200, QJsonObject{{QStringLiteral("instance"), m_options.instance},
+                                            {QStringLiteral("last_5m"), m_metrics.providers(now, 5 * 60 * 1000)},
+                                            {QStringLiteral("last_15m"), m_metrics.providers(now, 15 * 60 * 1000)}}));
+        return;
+    }
+    HistoryReader *history = m_setup.history();
+    if (!history) {
+        write(socket, error(404, QStringLiteral("this engine keeps no history (started with --no-store)")));
+        return;
+    }
+    const QUrlQuery query(request.url());
+    const auto fail = [&](const FieldError &e) { write(socket, error(400, e.toString(), e.field)); };
+    const auto range = [&](qint64 *from, qint64 *to) -> bool {
+        constexpr qint64 kFar = 253402300799999;
+        auto f = HistoryJson::integer(query, QStringLiteral("from_ms"), 0, kFar);
+        auto t = HistoryJson::integer(query, QStringLiteral("to_ms"), 0, kFar);
+        if (const auto *e = std::get_if<FieldError>(&f))
+            return fail(*e), false;
+        if (const auto *e = std::get_if<FieldError>(&t))
+            return fail(*e), false;
+        *to = std::get<std::optional<qint64>>(t).value_or(nowMs() + 1);
+        *from = std::get<std::optional<qint64>>(f).value_or(*to - 24LL * 3600 * 1000);
+        return true;
+    };
+    const auto readError = [](const QString &why) { return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why)); };
+
+    if (what == u"counts" || what == u"count") {
+        auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("by")});
+        if (const auto *e = std::get_if<FieldError>(&filter))
+            return fail(*e);
+        const HistoryFilter f = std::get<HistoryFilter>(filter);
+        if (what == u"count") {
+            answerLater(socket, [history, f, readError] {
+                QString why;
+                const qint64 n = history->count(f, &why);
+                return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("count"), static_cast<double>(n)}}) : readError(why);
+            });
+            return;
+        }
+        const QString by = query.queryItemValue(QStringLiteral("by"));
+        const std::optional<HistoryGroup> group = by == u"public_code" || by.isEmpty() ? std::optional(HistoryGroup::PublicCode)
+                                                  : by == u"kind"                      ? std::optional(HistoryGroup::Kind)
+                                                  : by == u"state"                     ? std::optional(HistoryGroup::State)
+                                                                                       : std::nullopt;
+        if (!group)
+            return fail(FieldError{QStringLiteral("by"), QStringLiteral("must be public_code, kind or state")});
+        answerLater(socket, [history, f, group, by, readError] {
+            QString why;
+            const auto counts = history->countBy(*group, f, &why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("by"), by.isEmpty() ? QStringLiteral("public_code") : by},
+                                                         {QStringLiteral("counts"), HistoryJson::counts(counts)}})
+                                 : readError(why);
+        });
+        return;
+    }
+    if (what == u"oldest") {
+        answerLater(socket, [history, readError] {
+            QString why;
+            const std::optional<qint64> oldest = history->oldestGenerationMs(&why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("oldest_ms"), oldest ? QJsonValue(static_cast<double>(*oldest)) : QJsonValue()}})
+                                 : readError(why);
+        });
+        return;
+    }
+    qint64 from = 0, to = 0;
+    if (!range(&from, &to))
+        return;
+    if (what == u"fallback-rate") {
+        auto bucket = HistoryJson::integer(query, QStringLiteral("bucket_ms"), 1000, 31LL * 24 * 3600 * 1000);
+        if (const auto *e = std::get_if<FieldError>(&bucket))
+            return fail(*e);
+        const qint64 b = std::get<std::optional<qint64>>(bucket).value_or(3600 * 1000);
+        if ((to - from) / b > 10000)
+            return fail(FieldError{QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one")});
+        answerLater(socket, [history, from, to, b, readError] {
+            QString why;
+            const auto buckets = history->fallbackRate(from, to, b, &why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets)}}) : readError(why);
+        });
+        return;
+    }
+    if (what == u"latency") {
+        auto provider = HistoryJson::enumValue<Provider>(query, QStringLiteral("provider"));
+        auto role = HistoryJson::enumValue<Role>(query, QStringLiteral("role"));
+        auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
+        if (const auto *e = std::get_if<FieldError>(&provider))
+            return fail(*e);
+        if (const auto *e = std::get_if<FieldError>(&role))
+            return fail(*e);
+        if (const auto *e = std::get_if<FieldError>(&stage))
+            return fail(*e);
+        const std::optional<Provider> p = std::get<std::optional<Provider>>(provider);
+        if (!p)
+            return fail(FieldError{QStringLiteral("provider"), QStringLiteral("required")});
+        const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
+        const std::optional<Stage> s = std::get<std::optional<Stage>>(stage);
+        answerLater(socket, [history, p, r, s, from, to, readError] {
+            QString why;
+            const QList<LatencySample> samples = history->latencySamples(*p, r, from, to, &why, s);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("samples"), HistoryJson::samples(samples)}}) : readError(why);
+        });
+        return;
+    }
+    if (what == u"fallback-waits") {
+        auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
+        if (const auto *e = std::get_if<FieldError>(&stage))
+            return fail(*e);
+        const Stage s = std::get<std::optional<Stage>>(stage).value_or(Stage::Storyboard);
+        answerLater(socket, [history, s, from, to, readError] {
+            QString why;
+            const auto waits = history->fallbackWaits(s, from, to, &why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("waits"), HistoryJson::fallbackWaits(waits)}}) : readError(why);
+        });
+        return;
+    }
+    write(socket, error(404, QStringLiteral("no such statistic; the statistics are counts, count, oldest, fallback-rate, latency, "
+                                            "fallback-waits and providers")));
+}
+
+void EngineService::comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)
+{
+    HistoryReader *history = m_setup.history();
+    if (path.size() == 3) {
+        const QString id = path.at(2);
+        if (const auto it = m_liveComparisons.find(id); it != m_liveComparisons.end()) {
+            QJsonObject o = it->second;
+            o.insert(QStringLiteral("running"), m_comparisons->isRunning(id));
+            write(socket, json(200, o));
+            return;
+        }
+        if (!history) {
+            write(socket, error(404, QStringLiteral("no comparison %1 here").arg(id.left(64))));
+            return;
+        }
+        answerLater(socket, [history, id] {
+            QString why;
+            const std::optional<ComparisonRow> row = history->comparison(id, &why);
+            if (!row)
+                return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64)))
+                                     : error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+            QJsonObject o = HistoryJson::comparison(*row);
+            o.insert(QStringLiteral("running"), false);
+            return json(200, o);
+        });
+        return;
+    }
+    if (path.size() != 2 || !history) {
+        write(socket, error(404, history ? QStringLiteral("no such path under /v1/comparisons") : QStringLiteral("this engine keeps no history")));
+        return;
+    }
+    const QUrlQuery query(request.url());
+    auto limit = HistoryJson::integer(query, QStringLiteral("limit"), 1, 500);
+    auto before = HistoryJson::integer(query, QStringLiteral("before_ms"), 0, 253402300799999);
+    if (const auto *e = std::get_if<FieldError>(&limit)) {
+        write(socket, error(400, e->toString(), e->field));
+        return;
+    }
+    if (const auto *e = std::get_if<FieldError>(&before)) {
+        write(socket, error(400, e->toString(), e->field));
+        return;
+    }
+    const int n = static_cast<int>(std::get<std::optional<qint64>>(limit).value_or(100));
+    const std::optional<qint64> beforeMs = std::get<std::optional<qint64>>(before);
+    const QString beforeId = query.queryItemValue(QStringLiteral("before_id"), QUrl::FullyDecoded).left(128);
+    answerLater(socket, [history, n, beforeMs, beforeId] {
+        QString why;
+        const QList<ComparisonRow> rows = history->comparisons(n, beforeMs, beforeId, &why);
+        if (!why.isEmpty())
+            return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+        QJsonArray out;
+        for (const ComparisonRow &r : rows)
+            out.append(HistoryJson::comparison(r));
+        return json(200, QJsonObject{{QStringLiteral("comparisons"), out}});
+    });
+}
+
+void EngineService::image(const QString &sha256, QTcpSocket *socket)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[0-9a-f]{64}$"));
+    if (!pattern.match(sha256).hasMatch()) {
+        write(socket, error(400, QStringLiteral("an image is named by its SHA-256: 64 lower-case hex digits")));
+        return;
+    }
+    const QString dir = QDir(m_setup.dataDir()).filePath(QStringLiteral("images/") + sha256.left(2));
+    answerLater(socket, [dir, sha256] {
+        for (const auto &[ext, mime] : {std::pair{"png", "image/png"}, std::pair{"jpg", "image/jpeg"}, std::pair{"webp", "image/webp"}}) {
+            QFile f(QDir(dir).filePath(sha256 + QLatin1Char('.') + QLatin1StringView(ext)));
+            if (!f.open(QIODevice::ReadOnly))
+                continue;
+            if (f.size() > 64 * 1024 * 1024)
+                return error(500, QStringLiteral("the stored image is over 64 MiB; it is not served"));
+            return Reply{200, f.readAll(), mime, {}};
+        }
+        return error(404, QStringLiteral("no image with this hash is stored here"));
+    });
+}
+
+EngineService::Reply EngineService::config() const
+{
+    const Settings &s = m_setup.settings();
+    QJsonObject keys;
+    for (const auto &[provider, ps] : s.providers) {
+        const QString source = ps.keySource == SettingSource::Environment ? QStringLiteral("environment")
+                               : ps.keySource == SettingSource::KeyFile   ? QStringLiteral("key_file")
+                               : ps.keySource == SettingSource::File      ? QStringLiteral("settings_file")
+                                                                          : QStringLiteral("none");
+        keys.insert(toId(provider), QJsonObject{{QStringLiteral("source"), ps.hasKey() ? source : QStringLiteral("none")},
+                                                {QStringLiteral("last4"), ps.apiKey.size() >= 12 ? QJsonValue(ps.apiKey.right(4)) : QJsonValue()}});
+    }
+    return json(200, QJsonObject{
+                         {QStringLiteral("instance"), m_options.instance},
+                         {QStringLiteral("version"), m_options.version},
+                         {QStringLiteral("settings"), SettingsFile::toJson(s)},
+                         {QStringLiteral("keys"), keys},
+                         {QStringLiteral("simulator"), m_setup.usingSimulator()},
+                         {QStringLiteral("scenarios"), m_setup.usingSimulator() ? QJsonArray::fromStringList(Scenario::builtInNames()) : QJsonArray()},
+                         {QStringLiteral("engine_threads"), m_setup.engine().threadCount()},
+                         {QStringLiteral("describe"), m_setup.describe()},
+                         {QStringLiteral("limits"), QJsonObject{{QStringLiteral("max_body_bytes"), static_cast<double>(m_options.maxBodyBytes)},
+                                                                {QStringLiteral("max_story_bytes"), static_cast<double>(m_options.request.maxStoryBytes)},
+                                                                {QStringLiteral("max_header_bytes"), static_cast<double>(m_options.maxHeaderBytes)},
+                                                                {QStringLiteral("max_in_flight"), m_options.maxInFlight},
+                                                                {QStringLiteral("token_rate_per_s"), m_options.tokenRate},
+                                                                {QStringLiteral("max_subscribers"), m_options.events.maxSubscribers}}},
+                     });
+}
+
+EngineService::Reply EngineService::instances() const
+{
+    const QJsonObject self{{QStringLiteral("name"), m_options.instance},
+                           {QStringLiteral("version"), m_options.version},
+                           {QStringLiteral("started_at"), m_startedAt.toString(Qt::ISODateWithMs)},
+                           {QStringLiteral("in_flight"), m_setup.engine().activeCount()},
+                           {QStringLiteral("last_heartbeat"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
+                           {QStringLiteral("draining"), m_draining},
+                           {QStringLiteral("url"), url().toString()}};
+    return json(200, QJsonObject{{QStringLiteral("instances"), QJsonArray{self}}});
+}
+
+EngineService::Reply EngineService::readiness() const
+{
+    QString reason;
+    if (m_draining)
+        reason = QStringLiteral("draining: this engine is shutting down");
+    else if (HistoryWrites *w = m_setup.historyWrites(); w && w->writeStats().failed > 0 && w->writeStats().lastError == w->writeStats().firstError
+                                                         && w->writeStats().written == 0)
+        reason = QStringLiteral("the store has failed every write so far: ") + w->writeStats().lastError;
+    if (!reason.isEmpty())
+        return json(503, QJsonObject{{QStringLiteral("ready"), false}, {QStringLiteral("reason"), reason}});
+    return json(200, QJsonObject{{QStringLiteral("ready"), true}, {QStringLiteral("instance"), m_options.instance}});
+}
+
+EngineService::Reply EngineService::metrics() const
+{
+    ServiceMetrics::Gauges g;
+    g.generationsInFlight = m_setup.engine().activeCount();
+    g.sseSubscribers = m_events.subscribers();
+    g.sseOverflows = m_events.overflows();
+    if (HistoryWrites *w = m_setup.historyWrites()) {
+        g.storeWriteFailures = w->writeStats().failed;
+        g.storeWritesQueued = w->writeStats().queued;
+    }
+    g.draining = m_draining;
+    return Reply{200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {}};
+}
+
+void EngineService::onEvent(const Event &event)
+{
+    if (std::holds_alternative<GenerationStarted>(event.body))
+        m_running.insert(event.generationId); // started here by any front end (comparisons too)
+    m_metrics.record(event, nowMs());
+    m_events.publish(event);
+}
+
+void EngineService::onFinished(const GenerationResult &result)
+{
+    m_running.remove(result.generationId);
+    if (!m_results.contains(result.generationId))
+        m_resultOrder.push_back(result.generationId);
+    m_results.insert(result.generationId, QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact));
+    while (m_resultOrder.size() > static_cast<std::size_t>(m_options.resultsKept)) {
+        m_results.remove(m_resultOrder.front());
+        m_resultOrder.pop_front();
+    }
+    if (m_draining)
+        checkDrained();
+}
+
+void EngineService::beginDrain()
+{
+    if (m_draining)
+        return;
+    m_draining = true;
+    qCInfo(lcApi) << "draining:" << m_running.size() << "generations running, up to" << m_options.drain.count() << "ms to finish";
+    m_drainTimer.start(m_options.drain);
+    checkDrained();
+}
+
+void EngineService::checkDrained()
+{
+    if (m_drainedSent || m_setup.engine().activeCount() > 0)
+        return;
+    m_drainedSent = true;
+    m_drainTimer.stop();
+    m_events.closeAll();
+    Q_EMIT drained();
+}
+
+} // namespace bullpen

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "api/generationrequestjson.h"
+#include "eventstream.h"
+#include "servicemetrics.h"
+
+#include <QAbstractHttpServer>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QHostAddress>
+#include <QPointer>
+#include <QSet>
+#include <QThread>
+#include <QTimer>
+#include <QUrl>
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+
+class QTcpSocket;
+
+namespace bullpen {
+
+class ApiTokens;
+class ComparisonRunner;
+class EngineSetup;
+struct ApiToken;
+struct Comparison;
+struct GenerationResult;
+
+struct ServiceOptions
+{
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 8700; // 0: any free port
+    QString instance;    // empty: host name and port
+    QString version;
+    qint64 maxBodyBytes = 256 * 1024;
+    qint64 maxHeaderBytes = 16 * 1024;
+    RequestLimits request;
+    int maxInFlight = 1000;   // generations running at once; beyond it, 429
+    double tokenRate = 200;   // requests per second per token, sustained
+    double tokenBurst = 400;  // and in a burst
+    EventStream::Options events;
+    int resultsKept = 10000;  // whole results answered from memory; older ones from the history
+    std::chrono::milliseconds drain{30000};
+};
+
+// bullpen-engine's HTTP API (docs/api.md, SPEC 12.1) over one running engine: generations, the event
+// stream, history and dashboards, comparisons, images, configuration, health and metrics. Every `/v1`
+// path and `/metrics` needs a bearer token (ApiTokens); a viewer reads, an operator may also start,
+// cancel and compare, and what an operator did is written to the audit table with the token's name.
+// Requests are read into typed values before the engine sees them. Reads of the history run on a
+// thread of their own, never on this one, which also serves the engine's events.
+class EngineService final : public QAbstractHttpServer
+{
+    Q_OBJECT
+public:
+    EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptions options, QObject *parent = nullptr);
+    ~EngineService() override;
+
+    bool listen(QString *error);
+    QUrl url() const;
+    QString instance() const { return m_options.instance; }
+    const ServiceOptions &options() const { return m_options; }
+
+    // SIGTERM (SPEC 12.1): /readyz answers 503 and new generations are refused; running ones may
+    // finish within the drain time, then the rest are cancelled. drained() follows once every one has
+    // its final state.
+    void beginDrain();
+    bool draining() const { return m_draining; }
+
+Q_SIGNALS:
+    void drained();
+
+protected:
+    bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
+
+private:
+    struct Reply
+    {
+        int status = 200;
+        QByteArray body;
+        QByteArray contentType = "application/json";
+        QList<std::pair<QByteArray, QByteArray>> headers;
+    };
+    struct Route;
+
+    static Reply json(int status, const QJsonObject &body);
+    static Reply error(int status, const QString &message, const QString &field = {});
+    void write(QTcpSocket *socket, const Reply &reply);
+    // Runs `work` on the history thread and answers with what it returns, if the client is still there.
+    void answerLater(QTcpSocket *socket, std::function<Reply()> work);
+
+    std::optional<ApiToken> authorize(const QHttpServerRequest &request, Reply *refusal);
+    bool withinRate(const QString &tokenName, Reply *refusal);
+
+    Reply startGeneration(const QHttpServerRequest &request, const ApiToken &token);
+    void generationResult(const QString &id, QTcpSocket *socket);
+    Reply cancelGeneration(const QString &id, const ApiToken &token);
+    Reply startComparison(const QHttpServerRequest &request, const ApiToken &token);
+    void history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
+    void stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket);
+    void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
+    void image(const QString &sha256, QTcpSocket *socket);
+    Reply config() const;
+    Reply instances() const;
+    Reply readiness() const;
+    Reply metrics() const;
+
+    void onEvent(const Event &event);
+    void onFinished(const GenerationResult &result);
+    void checkDrained();
+
+    EngineSetup &m_setup;
+    ApiTokens &m_tokens;
+    ServiceOptions m_options;
+    EventStream m_events;
+    ServiceMetrics m_metrics;
+    ComparisonRunner *m_comparisons = nullptr;
+    std::map<QString, QJsonObject> m_liveComparisons;
+
+    QSet<QString> m_running;                   // generations started and not yet finished (any front end)
+    QHash<QString, QByteArray> m_results;      // finished: their result JSON, newest m_options.resultsKept
+    std::deque<QString> m_resultOrder;
+    QHash<QTcpSocket *, qint64> m_requestBytes; // CappedTcpServer's count per connection
+
+    struct Bucket
+    {
+        double tokens = 0;
+        qint64 atMs = 0;
+    };
+    QHash<QString, Bucket> m_buckets;
+
+    QThread m_historyThread;
+    QObject *m_historyContext = nullptr; // lives on m_historyThread
+
+    QDateTime m_startedAt;
+    bool m_draining = false;
+    QTimer m_drainTimer;
+    bool m_drainedSent = false;
+};
+
+} // namespace bullpen

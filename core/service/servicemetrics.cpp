@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include "servicemetrics.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bullpen {
+
+namespace {
+
+constexpr qint64 kRecentMs = 15 * 60 * 1000;
+
+QByteArray label(const char *name, const QString &value)
+{
+    // Label values are ids and enum names: no quotes or backslashes to escape, but be safe.
+    QString v = value;
+    v.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\"")).replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    return QByteArray(name) + "=\"" + v.toUtf8() + '"';
+}
+
+QByteArray number(double v) { return std::isfinite(v) ? QByteArray::number(v, 'g', 12) : QByteArray("NaN"); }
+
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const double rank = p * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(rank));
+    const auto hi = static_cast<std::size_t>(std::ceil(rank));
+    return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
+}
+
+} // namespace
+
+void ServiceMetrics::record(const Event &event, qint64 nowMs)
+{
+    if (std::holds_alternative<GenerationStarted>(event.body)) {
+        ++m_started;
+    } else if (const auto *a = std::get_if<AttemptCompleted>(&event.body)) {
+        const QString result = a->success ? QStringLiteral("success") : a->failure ? enumName(a->failure->kind) : QStringLiteral("UNKNOWN");
+        ++m_attempts[{a->stage, a->provider, a->role, result}];
+        Histogram &h = m_durations[{a->stage, a->provider, a->role}];
+        const double seconds = static_cast<double>(a->duration.count()) / 1e6;
+        for (std::size_t i = 0; i < kBucketsSeconds.size(); ++i) {
+            if (seconds <= kBucketsSeconds[i])
+                ++h.buckets[i];
+        }
+        ++h.count;
+        h.sum += seconds;
+        m_recent.push_back(Recent{nowMs, a->provider, a->role, a->success, a->kind(), false, static_cast<double>(a->duration.count()) / 1000.0});
+    } else if (const auto *f = std::get_if<FallbackTriggered>(&event.body)) {
+        ++m_fallbacks[{f->stage, f->from, f->to, f->kind}];
+        // The primary attempt that was just relieved is the newest failed one of that provider.
+        for (auto it = m_recent.rbegin(); it != m_recent.rend(); ++it) {
+            if (it->provider == f->from && it->role == Role::Primary && !it->success) {
+                it->relieved = true;
+                break;
+            }
+        }
+    } else if (std::holds_alternative<LateResultDiscarded>(event.body)) {
+        ++m_late;
+    } else if (const auto *g = std::get_if<GenerationFinished>(&event.body)) {
+        ++m_finished[toId(g->state)];
+    }
+    prune(nowMs);
+}
+
+void ServiceMetrics::prune(qint64 nowMs) const
+{
+    while (!m_recent.empty() && m_recent.front().atMs < nowMs - kRecentMs)
+        m_recent.pop_front();
+}
+
+QByteArray ServiceMetrics::prometheus(const Gauges &g) const
+{
+    QByteArray out;
+    out.reserve(8192);
+    const auto head = [&](const char *name, const char *type, const char *help) {
+        out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+    };
+    head("bullpen_generations_started_total", "counter", "Generations started on this engine.");
+    out += "bullpen_generations_started_total " + QByteArray::number(m_started) + '\n';
+    head("bullpen_generations_finished_total", "counter", "Generations ended, by final state.");
+    for (const auto &[state, n] : m_finished)
+        out += "bullpen_generations_finished_total{" + label("state", state) + "} " + QByteArray::number(n) + '\n';
+    head("bullpen_generations_in_flight", "gauge", "Generations running now.");
+    out += "bullpen_generations_in_flight " + QByteArray::number(g.generationsInFlight) + '\n';
+    head("bullpen_attempts_total", "counter", "Provider attempts, by stage, provider, role and result (success or failure kind).");
+    for (const auto &[key, n] : m_attempts) {
+        const auto &[stage, provider, role, result] = key;
+        out += "bullpen_attempts_total{" + label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ',' + label("role", toId(role))
+               + ',' + label("result", result) + "} " + QByteArray::number(n) + '\n';
+    }
+    head("bullpen_fallbacks_total", "counter", "Relief attempts triggered, by stage, from, to and the primary's failure kind.");
+    for (const auto &[key, n] : m_fallbacks) {
+        const auto &[stage, from, to, kind] = key;
+        out += "bullpen_fallbacks_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to)) + ','
+               + label("kind", enumName(kind)) + "} " + QByteArray::number(n) + '\n';
+    }
+    head("bullpen_attempt_duration_seconds", "histogram", "Attempt durations (to the last byte or the deadline).");
+    for (const auto &[key, h] : m_durations) {
+        const auto &[stage, provider, role] = key;
+        const QByteArray labels = label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ',' + label("role", toId(role));
+        for (std::size_t i = 0; i < kBucketsSeconds.size(); ++i)
+            out += "bullpen_attempt_duration_seconds_bucket{" + labels + ',' + label("le", QString::number(kBucketsSeconds[i])) + "} "
+                   + QByteArray::number(h.buckets[i]) + '\n';
+        out += "bullpen_attempt_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} " + QByteArray::number(h.count) + '\n';
+        out += "bullpen_attempt_duration_seconds_sum{" + labels + "} " + number(h.sum) + '\n';
+        out += "bullpen_attempt_duration_seconds_count{" + labels + "} " + QByteArray::number(h.count) + '\n';
+    }
+    head("bullpen_late_results_discarded_total", "counter", "Answers that arrived after their deadline and were thrown away.");
+    out += "bullpen_late_results_discarded_total " + QByteArray::number(m_late) + '\n';
+    head("bullpen_store_write_failures_total", "counter", "Records the store could not write (the generations themselves went on).");
+    out += "bullpen_store_write_failures_total " + QByteArray::number(g.storeWriteFailures) + '\n';
+    head("bullpen_store_writes_queued_total", "counter", "Records handed to the store's writer.");
+    out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
+    head("bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");
+    out += "bullpen_sse_subscribers " + QByteArray::number(g.sseSubscribers) + '\n';
+    head("bullpen_sse_overflows_total", "counter", "Event subscribers closed for reading too slowly.");
+    out += "bullpen_sse_overflows_total " + QByteArray::number(g.sseOverflows) + '\n';
+    head("bullpen_api_responses_total", "counter", "API answers, by HTTP status.");
+    for (const auto &[status, n] : m_requests)
+        out += "bullpen_api_responses_total{" + label("status", QString::number(status)) + "} " + QByteArray::number(n) + '\n';
+    head("bullpen_draining", "gauge", "1 while the engine drains before it exits.");
+    out += QByteArray("bullpen_draining ") + (g.draining ? "1" : "0") + '\n';
+    return out;
+}
+
+QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
+{
+    prune(nowMs);
+    QJsonObject out;
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+        qint64 attempts = 0, failures = 0, primaryFailures = 0, relieved = 0;
+        std::map<FailureKind, int> kinds;
+        std::vector<double> durations;
+        for (const Recent &r : m_recent) {
+            if (r.provider != p || r.atMs < nowMs - windowMs)
+                continue;
+            ++attempts;
+            durations.push_back(r.durationMs);
+            if (!r.success) {
+                ++failures;
+                if (r.kind)
+                    ++kinds[*r.kind];
+                if (r.role == Role::Primary) {
+                    ++primaryFailures;
+                    relieved += r.relieved ? 1 : 0;
+                }
+            }
+        }
+        if (attempts == 0)
+            continue;
+        const auto top = std::max_element(kinds.begin(), kinds.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+        out.insert(toId(p), QJsonObject{
+                                {QStringLiteral("attempts"), static_cast<double>(attempts)},
+                                {QStringLiteral("error_percent"), 100.0 * static_cast<double>(failures) / static_cast<double>(attempts)},
+                                {QStringLiteral("top_kind"), top == kinds.end() ? QJsonValue() : QJsonValue(enumName(top->first))},
+                                {QStringLiteral("relief_percent"), primaryFailures == 0 ? QJsonValue()
+                                                                                        : QJsonValue(100.0 * static_cast<double>(relieved)
+                                                                                                     / static_cast<double>(primaryFailures))},
+                                {QStringLiteral("p50_ms"), percentile(durations, 0.5)},
+                                {QStringLiteral("p90_ms"), percentile(durations, 0.9)},
+                            });
+    }
+    return out;
+}
+
+} // namespace bullpen

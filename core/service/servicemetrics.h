@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "events/event.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+#include <array>
+#include <deque>
+#include <map>
+#include <tuple>
+
+namespace bullpen {
+
+// What `GET /metrics` says (Prometheus text format 0.0.4) and `GET /v1/stats/providers` sums up, kept
+// from the engine's own events as they happen: attempts by stage, provider, role and result, relief,
+// attempt durations as histograms, final states, late results. Gauges (in flight, subscribers, store
+// write failures) are passed in when the page is written.
+class ServiceMetrics final
+{
+public:
+    struct Gauges
+    {
+        int generationsInFlight = 0;
+        int sseSubscribers = 0;
+        quint64 sseOverflows = 0;
+        quint64 storeWriteFailures = 0;
+        quint64 storeWritesQueued = 0;
+        bool draining = false;
+    };
+
+    void record(const Event &event, qint64 nowMs);
+    void countRequest(int status) { ++m_requests[status]; }
+    QByteArray prometheus(const Gauges &gauges) const;
+
+    // Per provider over the last `windowMs` (this engine's attempts, all stages): attempts, error %,
+    // the most frequent failure kind, how often a failed primary was relieved, p50/p90 duration.
+    QJsonObject providers(qint64 nowMs, qint64 windowMs) const;
+
+    static constexpr std::array<double, 12> kBucketsSeconds{0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+
+private:
+    struct Histogram
+    {
+        std::array<quint64, kBucketsSeconds.size()> buckets{};
+        quint64 count = 0;
+        double sum = 0;
+    };
+    struct Recent
+    {
+        qint64 atMs = 0;
+        Provider provider = Provider::Gemini;
+        Role role = Role::Primary;
+        bool success = false;
+        std::optional<FailureKind> kind;
+        bool relieved = false; // a relief attempt followed this failed primary
+        double durationMs = 0;
+    };
+    void prune(qint64 nowMs) const;
+
+    std::map<std::tuple<Stage, Provider, Role, QString>, quint64> m_attempts; // result: success or a kind
+    std::map<std::tuple<Stage, Provider, Provider, FailureKind>, quint64> m_fallbacks;
+    std::map<std::tuple<Stage, Provider, Role>, Histogram> m_durations;
+    std::map<QString, quint64> m_finished; // by final state
+    std::map<int, quint64> m_requests;     // API answers by status
+    quint64 m_late = 0;
+    quint64 m_started = 0;
+    mutable std::deque<Recent> m_recent; // the last 15 minutes
+};
+
+} // namespace bullpen

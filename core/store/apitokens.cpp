@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+#include "apitokens.h"
+
+#include "storedatabase.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
+
+#include <atomic>
+
+namespace bullpen {
+
+QString toId(ApiRole role) { return role == ApiRole::Operator ? QStringLiteral("operator") : QStringLiteral("viewer"); }
+
+std::optional<ApiRole> apiRoleFromId(QStringView id)
+{
+    if (id == u"operator")
+        return ApiRole::Operator;
+    if (id == u"viewer")
+        return ApiRole::Viewer;
+    return std::nullopt;
+}
+
+ApiTokens::ApiTokens(QString connectionName)
+    : m_connection(std::move(connectionName))
+{
+}
+
+ApiTokens::~ApiTokens()
+{
+    {
+        QSqlDatabase d = QSqlDatabase::database(m_connection, false);
+        d.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+}
+
+QSqlDatabase ApiTokens::db() const { return QSqlDatabase::database(m_connection, false); }
+
+std::unique_ptr<ApiTokens> ApiTokens::open(const QString &databasePath, QString *error)
+{
+    static std::atomic<int> next{0};
+    const QString name = QStringLiteral("bullpen-tokens-%1").arg(next++);
+    {
+        QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        d.setDatabaseName(databasePath);
+        d.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!d.open() || !d.tables().contains(QStringLiteral("api_tokens"))) {
+            if (error)
+                *error = QStringLiteral("%1: no token table (%2); start bullpen-engine once with this data folder to create the store")
+                             .arg(databasePath, d.lastError().text());
+            d.close();
+            d = QSqlDatabase();
+            QSqlDatabase::removeDatabase(name);
+            return nullptr;
+        }
+    }
+    return std::unique_ptr<ApiTokens>(new ApiTokens(name));
+}
+
+QString ApiTokens::hashOf(QByteArrayView token)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(token, QCryptographicHash::Sha256).toHex());
+}
+
+bool ApiTokens::validName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9._-]{1,64}$"));
+    return pattern.match(name).hasMatch();
+}
+
+std::optional<QString> ApiTokens::add(const QString &name, ApiRole role, QString *error)
+{
+    if (!validName(name)) {
+        if (error)
+            *error = QStringLiteral("\"%1\" is not a token name: use 1-64 letters, digits, '.', '_' or '-'").arg(name.left(80));
+        return std::nullopt;
+    }
+    for (const ApiToken &t : list()) {
+        if (t.name == name) {
+            if (error)
+                *error = QStringLiteral("a token named \"%1\" exists already (names are never reused, so the audit stays clear); "
+                                        "choose another name").arg(name);
+            return std::nullopt;
+        }
+    }
+    QByteArray raw(32, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
+    const QString token = QStringLiteral("bp_") + QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    QSqlQuery q(db());
+    QString why;
+    if (!StoreDatabase::run(q, QStringLiteral("INSERT INTO api_tokens (name, role, token_sha256, created_at_ms) VALUES (?, ?, ?, ?)"),
+                            {name, toId(role), hashOf(token.toLatin1()), QDateTime::currentMSecsSinceEpoch()}, &why)) {
+        if (error)
+            *error = QStringLiteral("cannot store the token: %1").arg(why);
+        return std::nullopt;
+    }
+    audit(name, QStringLiteral("token_add"), name, toId(role));
+    return token;
+}
+
+bool ApiTokens::revoke(const QString &name, QString *error)
+{
+    QSqlQuery q(db());
+    QString why;
+    if (!StoreDatabase::run(q, QStringLiteral("UPDATE api_tokens SET revoked_at_ms = ? WHERE name = ? AND revoked_at_ms IS NULL"),
+                            {QDateTime::currentMSecsSinceEpoch(), name}, &why)) {
+        if (error)
+            *error = QStringLiteral("cannot revoke: %1").arg(why);
+        return false;
+    }
+    if (q.numRowsAffected() != 1) {
+        if (error)
+            *error = QStringLiteral("no live token is named \"%1\"; `bullpen-engine token list` shows them").arg(name.left(80));
+        return false;
+    }
+    audit(name, QStringLiteral("token_revoke"), name, {});
+    return true;
+}
+
+QList<ApiToken> ApiTokens::list(QString *error)
+{
+    QList<ApiToken> out;
+    QSqlQuery q(db());
+    QString why;
+    if (!StoreDatabase::run(q, QStringLiteral("SELECT name, role, created_at_ms, revoked_at_ms FROM api_tokens ORDER BY created_at_ms, name"), {},
+                            &why)) {
+        if (error)
+            *error = why;
+        return out;
+    }
+    while (q.next()) {
+        ApiToken t;
+        t.name = q.value(0).toString();
+        t.role = apiRoleFromId(q.value(1).toString()).value_or(ApiRole::Viewer);
+        t.createdAtMs = q.value(2).toLongLong();
+        if (!q.value(3).isNull())
+            t.revokedAtMs = q.value(3).toLongLong();
+        out << t;
+    }
+    return out;
+}
+
+std::optional<ApiToken> ApiTokens::check(QByteArrayView presented)
+{
+    if (presented.isEmpty() || presented.size() > 256)
+        return std::nullopt;
+    QSqlQuery q(db());
+    QString why;
+    if (!StoreDatabase::run(q, QStringLiteral("SELECT name, role, created_at_ms FROM api_tokens WHERE token_sha256 = ? AND revoked_at_ms IS NULL"),
+                            {hashOf(presented)}, &why)
+        || !q.next())
+        return std::nullopt;
+    ApiToken t;
+    t.name = q.value(0).toString();
+    const std::optional<ApiRole> role = apiRoleFromId(q.value(1).toString());
+    if (!role)
+        return std::nullopt; // a row someone edited by hand: no role, no access
+    t.role = *role;
+    t.createdAtMs = q.value(2).toLongLong();
+    return t;
+}
+
+bool ApiTokens::audit(const QString &tokenName, const QString &action, const QString &target, const QString &detail, QString *error)
+{
+    QSqlQuery q(db());
+    return StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
+                              {QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail}, error);
+}
+
+QList<AuditEntry> ApiTokens::auditLog(int limit, QString *error)
+{
+    QList<AuditEntry> out;
+    QSqlQuery q(db());
+    if (!StoreDatabase::run(q, QStringLiteral("SELECT at_ms, token_name, action, target, detail FROM audit ORDER BY at_ms DESC LIMIT ?"),
+                            {limit}, error))
+        return out;
+    while (q.next())
+        out << AuditEntry{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString()};
+    return out;
+}
+
+} // namespace bullpen

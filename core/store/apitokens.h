@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArrayView>
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace bullpen {
+
+// What a bearer of an API token may do (SPEC 12.1): a viewer reads; an operator may also start,
+// cancel and compare.
+enum class ApiRole { Viewer, Operator };
+QString toId(ApiRole role);
+std::optional<ApiRole> apiRoleFromId(QStringView id);
+
+struct ApiToken
+{
+    QString name;
+    ApiRole role = ApiRole::Viewer;
+    qint64 createdAtMs = 0;
+    std::optional<qint64> revokedAtMs;
+};
+
+struct AuditEntry
+{
+    qint64 atMs = 0;
+    QString tokenName;
+    QString action; // start, cancel, compare, token_add, token_revoke
+    QString target; // a generation or comparison id, a token name
+    QString detail;
+};
+
+// bullpen-engine's API tokens and audit table, in the store's database. A token is shown once, when it
+// is made; only its SHA-256 is kept, so a copy of the database lets nobody in. Each instance opens its
+// own connection on the calling thread; a token revoked by `bullpen-engine token revoke` in another
+// process is refused from the next request on (every check reads the table).
+class ApiTokens final
+{
+public:
+    // The store must exist and be migrated (StoreDatabase::open); `databasePath` is its file.
+    static std::unique_ptr<ApiTokens> open(const QString &databasePath, QString *error);
+    ~ApiTokens();
+    ApiTokens(const ApiTokens &) = delete;
+    ApiTokens &operator=(const ApiTokens &) = delete;
+
+    // A new token: "bp_" and 43 characters of base64url (256 random bits). The value is returned here
+    // and nowhere else. Refuses a name in use (revoked ones included: names stay unique in the audit).
+    std::optional<QString> add(const QString &name, ApiRole role, QString *error);
+    bool revoke(const QString &name, QString *error);
+    QList<ApiToken> list(QString *error = nullptr);
+    // The live token whose SHA-256 matches, or nothing (unknown, revoked, or the store unreadable).
+    std::optional<ApiToken> check(QByteArrayView presented);
+
+    bool audit(const QString &tokenName, const QString &action, const QString &target, const QString &detail, QString *error = nullptr);
+    QList<AuditEntry> auditLog(int limit, QString *error = nullptr);
+
+    static QString hashOf(QByteArrayView token);
+    // Names: 1–64 of letters, digits, '.', '_', '-'.
+    static bool validName(const QString &name);
+
+private:
+    explicit ApiTokens(QString connectionName);
+    QSqlDatabase db() const;
+    QString m_connection;
+};
+
+} // namespace bullpen
