@@ -103,4 +103,19 @@ void announce(const EngineSetup &setup)
     err.flush();
 }
 
+bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into, QString *error) const
+{
+    if (!EngineEndpoint::parseUrl(parser.value(engine), &into->base, error)) {
+        *error = QStringLiteral("--engine: ") + *error;
+        return false;
+    }
+    into->token = qgetenv("BULLPEN_ENGINE_TOKEN").trimmed();
+    if (into->token.isEmpty()) {
+        *error = QStringLiteral("--engine needs the engine's API token in BULLPEN_ENGINE_TOKEN "
+                                "(its operator makes one with `bullpen-engine token add NAME --role viewer|operator`)");
+        return false;
+    }
+    return true;
+}
+
 } // namespace bullpen::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "remote/engineendpoint.h"
 #include "runtime/enginesetup.h"
 
 #include <QCommandLineParser>
@@ -46,6 +47,20 @@ struct EngineFlags
     // Builds `setup` from the options; `overrides` are options that stand for settings variables (they win,
     // and a refusal names the flag). False after printing each refusal.
     bool start(const QCommandLineParser &parser, const Overrides &overrides, EngineSetup &setup) const;
+};
+
+// --engine URL: drive a running bullpen-engine instead of an embedded engine (docs/api.md). The token
+// comes from BULLPEN_ENGINE_TOKEN only (never a flag: command lines are visible to other local users).
+struct RemoteFlag
+{
+    QCommandLineOption engine{QStringLiteral("engine"),
+                              QStringLiteral("A running bullpen-engine to use instead of an embedded engine, e.g. http://127.0.0.1:8700 "
+                                             "(token from BULLPEN_ENGINE_TOKEN)."),
+                              QStringLiteral("url")};
+
+    bool isSet(const QCommandLineParser &parser) const { return parser.isSet(engine); }
+    // False with the reason in *error: a URL that is not an engine's, or no token.
+    bool endpoint(const QCommandLineParser &parser, EngineEndpoint *into, QString *error) const;
 };
 
 // "bullpen-cli: <what the engine runs on>" and each warning, on stderr.

@@ -5,6 +5,8 @@
 #include "interrupts.h"
 
 #include "failure/secretscrubber.h"
+#include "remote/remoteengine.h"
+#include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 
 #include <QCommandLineParser>
@@ -74,6 +76,75 @@ void printHuman(QTextStream &out, const GenerationResult &g)
     }
 }
 
+// `generate --engine URL`: the same request on a running bullpen-engine; the same output and exit codes.
+int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const QJsonObject &body, bool asJson, const QString &imageOut)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    EngineEndpoint endpoint;
+    QString why;
+    if (!remote.endpoint(parser, &endpoint, &why)) {
+        err << "bullpen-cli generate: " << why << "\n";
+        return kExitUsage;
+    }
+    RemoteEngine engine(endpoint);
+    QString generationId;
+    QJsonArray events;
+    int exitCode = kExitFailed;
+    Interrupts interrupts([&] {
+        err << "bullpen-cli generate: interrupted; cancelling on the engine (a second signal exits at once)\n";
+        err.flush();
+        engine.cancel(generationId);
+    });
+    QObject::connect(&engine, &EngineClient::eventRecorded, &engine, [&](const Event &e) {
+        if (e.generationId == generationId)
+            events.append(e.toJson());
+    });
+    // Sent once the event stream is open, so that every event of this generation is seen.
+    QObject::connect(&engine, &RemoteEngine::stateChanged, &engine, [&](RemoteEngine::State state) {
+        if (state == RemoteEngine::State::Refused) {
+            err << "bullpen-cli generate: " << engine.describeState() << "\n";
+            QCoreApplication::exit(kExitUsage);
+            return;
+        }
+        if (state == RemoteEngine::State::Reconnecting)
+            err << "bullpen-cli generate: " << engine.describeState() << "\n";
+        if (state == RemoteEngine::State::Connected && generationId.isEmpty()) {
+            err << "bullpen-cli: on the engine at " << endpoint.display() << "\n";
+            generationId = engine.startBody(body);
+        }
+    });
+    QObject::connect(&engine, &EngineClient::finished, &engine, [&](const GenerationResult &r) {
+        if (r.generationId != generationId)
+            return;
+        exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
+        if (!imageOut.isEmpty() && !r.imageSha256.isEmpty()) {
+            RemoteHistory fetch(endpoint);
+            const RemoteHistory::Answer image = fetch.get(QStringLiteral("/v1/images/") + r.imageSha256);
+            QFile file(imageOut);
+            if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(image.body) != image.body.size())
+                err << "bullpen-cli generate: could not write --image-out " << imageOut << (image.error.isEmpty() ? QString() : QStringLiteral(": ") + image.error) << "\n";
+        }
+        if (asJson) {
+            QJsonObject o = r.toJson();
+            o.insert(QStringLiteral("events"), events);
+            o.insert(QStringLiteral("engine"), endpoint.display());
+            o.insert(QStringLiteral("instance"), engine.config().value(QLatin1StringView("instance")));
+            out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        } else {
+            out << "generation " << r.generationId << "\n";
+            GenerationResult shown = r;
+            if (!shown.imageSha256.isEmpty()) // the engine's own path means nothing here
+                shown.imagePath = endpoint.display() + QStringLiteral("/v1/images/") + shown.imageSha256;
+            printHuman(out, shown);
+        }
+        out.flush();
+        QCoreApplication::exit(exitCode);
+    });
+    engine.connectToEngine();
+    return QCoreApplication::exec() == kExitUsage ? kExitUsage : exitCode;
+}
+
 } // namespace
 
 int runGenerate(const QStringList &arguments)
@@ -97,7 +168,8 @@ int runGenerate(const QStringList &arguments)
     const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached."));
     const QCommandLineOption imageOut(QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."), QStringLiteral("path"));
     const EngineFlags engine;
-    parser.addOptions({story, storyFile, user, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget, json, fresh, imageOut});
+    const RemoteFlag remote;
+    parser.addOptions({story, storyFile, user, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget, json, fresh, imageOut, remote.engine});
     engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli generate: " << parser.errorText() << "\n";
@@ -116,6 +188,35 @@ int runGenerate(const QStringList &arguments)
     QString storyText;
     if (!readStory(parser, story, storyFile, QStringLiteral("generate"), &storyText))
         return kExitUsage;
+
+    if (remote.isSet(parser)) {
+        // The request as the API takes it: what the flags leave out is the engine's own setting.
+        QJsonObject body{{QStringLiteral("story"), storyText},
+                         {QStringLiteral("user_id"), parser.isSet(user) ? parser.value(user) : QStringLiteral("bullpen-cli")}};
+        for (const auto &[option, field] : {std::pair{&policy, "policy"}, std::pair{&primary, "primary"}, std::pair{&fallback, "fallback"}}) {
+            if (parser.isSet(*option))
+                body.insert(QLatin1StringView(field), parser.value(*option));
+        }
+        QJsonObject timeouts;
+        for (const auto &[option, field] : {std::pair{&primaryTimeout, "primary_ms"}, std::pair{&fallbackTimeout, "fallback_ms"}, std::pair{&budget, "budget_ms"}}) {
+            if (!parser.isSet(*option))
+                continue;
+            QString why;
+            const auto d = parseDuration(parser.value(*option), &why);
+            if (!d) {
+                err << "bullpen-cli generate: --" << option->names().constFirst() << ": " << why << "\n";
+                return kExitUsage;
+            }
+            timeouts.insert(QLatin1StringView(field), static_cast<double>(d->count()));
+        }
+        if (!timeouts.isEmpty())
+            body.insert(QStringLiteral("timeouts"), timeouts);
+        if (parser.isSet(fresh))
+            body.insert(QStringLiteral("fresh"), true);
+        if (parser.isSet(engine.scenario))
+            body.insert(QStringLiteral("scenario"), parser.value(engine.scenario));
+        return runRemote(parser, remote, body, parser.isSet(json), parser.isSet(imageOut) ? parser.value(imageOut) : QString());
+    }
 
     // Command-line choices are environment overrides by another name (SPEC 4.6 order: they win).
     EngineSetup setup;

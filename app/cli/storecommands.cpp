@@ -2,6 +2,7 @@
 #include "storecommands.h"
 
 #include "clihelp.h"
+#include "remote/remotehistory.h"
 
 #include <QFileInfo>
 
@@ -111,7 +112,8 @@ int runHistory(const QStringList &arguments)
     args.add(parser);
     const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("How many (default 20)."), QStringLiteral("n"), QStringLiteral("20"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON array."));
-    parser.addOptions({limit, json});
+    const RemoteFlag remote;
+    parser.addOptions({limit, json, remote.engine});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli history: " << parser.errorText() << "\n";
         return 2;
@@ -128,7 +130,17 @@ int runHistory(const QStringList &arguments)
         err << "bullpen-cli history: " << error << "\n";
         return 2;
     }
-    auto store = args.open(parser, &error);
+    std::unique_ptr<HistoryReader> store;
+    if (remote.isSet(parser)) {
+        EngineEndpoint endpoint;
+        if (!remote.endpoint(parser, &endpoint, &error)) {
+            err << "bullpen-cli history: " << error << "\n";
+            return 2;
+        }
+        store = std::make_unique<RemoteHistory>(endpoint);
+    } else {
+        store = args.open(parser, &error);
+    }
     if (!store) {
         err << "bullpen-cli history: " << error << "\n";
         return 2;
@@ -173,7 +185,7 @@ int runHistory(const QStringList &arguments)
              QStringLiteral("%1 ms").arg(r.elapsedMs, 0, 'f', 0));
     }
     if (rows.isEmpty())
-        err << "bullpen-cli history: no generations match in " << store->databasePath() << "\n";
+        err << "bullpen-cli history: no generations match in " << store->location() << "\n";
     return 0;
 }
 

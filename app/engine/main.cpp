@@ -144,11 +144,14 @@ int runServe(const QStringList &arguments)
                                   QStringLiteral("n"), QStringLiteral("200"));
     const QCommandLineOption maxSubscribers(QStringLiteral("max-subscribers"), QStringLiteral("Event stream clients at once (default 64)."),
                                             QStringLiteral("n"), QStringLiteral("64"));
+    const QCommandLineOption backlog(QStringLiteral("subscriber-backlog"),
+                                     QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
+                                     QStringLiteral("bytes"), QStringLiteral("4194304"));
     const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
                                      QStringLiteral("n"));
     const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), QStringLiteral("Not in this build: terminate TLS in front of the engine."), QStringLiteral("file"));
     const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("Not in this build."), QStringLiteral("file"));
-    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, maxInFlight, rate, maxSubscribers, threads, tlsCert, tlsKey});
+    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, maxInFlight, rate, maxSubscribers, backlog, threads, tlsCert, tlsKey});
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
         return 2;
@@ -200,6 +203,10 @@ int runServe(const QStringList &arguments)
     if (!positive(maxInFlight, 100000, &o.maxInFlight) || !positive(rate, 1000000, &rateValue)
         || !positive(maxSubscribers, 10000, &o.events.maxSubscribers))
         return 2;
+    int backlogBytes = 0;
+    if (!positive(backlog, 1 << 30, &backlogBytes))
+        return 2;
+    o.events.backlogBytes = backlogBytes;
     o.tokenRate = rateValue;
     o.tokenBurst = 2.0 * rateValue;
 

@@ -46,8 +46,11 @@ void SseParser::processLine(QByteArrayView line, QList<SseEvent> &out)
     } else if (field == "event") {
         m_current.event = value.toByteArray();
         m_inEvent = true;
+    } else if (field == "id" && !value.contains('\0')) {
+        m_current.id = value.toByteArray(); // a cursor to resume from (bullpen-engine's stream)
+        m_inEvent = true;
     }
-    // id, retry and unknown fields carry nothing the adapters need.
+    // retry and unknown fields carry nothing the clients need.
 }
 
 } // namespace bullpen

@@ -46,6 +46,9 @@ bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter,
     prune();
     if (static_cast<int>(m_subscribers.size()) >= m_options.maxSubscribers)
         return false;
+    // A small kernel send buffer: a reader that stops reading shows as our own unsent bytes soon, not
+    // after the kernel has quietly taken megabytes for it (Linux grows it to 4 MiB on its own).
+    socket->setSocketOption(QAbstractSocket::SendBufferSizeSocketOption, 64 * 1024);
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-cache\r\n"
                   "X-Accel-Buffering: no\r\nConnection: close\r\n\r\nretry: 1000\n\n");
     Subscriber s{QPointer<QTcpSocket>(socket), generationFilter};

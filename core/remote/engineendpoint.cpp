@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "engineendpoint.h"
+
+#include <QJsonDocument>
+
+namespace bullpen {
+
+QNetworkRequest EngineEndpoint::request(const QString &path, const QUrlQuery &query) const
+{
+    QUrl url = base;
+    url.setPath(path);
+    if (!query.isEmpty())
+        url.setQuery(query);
+    QNetworkRequest r(url);
+    r.setRawHeader("Authorization", "Bearer " + token);
+    r.setRawHeader("Accept", "application/json");
+    r.setTransferTimeout(static_cast<int>(timeout.count()));
+    // Every request is answered or refused by the engine itself: nothing is resent on a dropped
+    // connection (a POST must never start a generation twice, SPEC 4.4).
+    r.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    return r;
+}
+
+QString EngineEndpoint::display() const { return base.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery); }
+
+QString EngineEndpoint::errorOf(int status, const QByteArray &body, const QString &transportError)
+{
+    const QString message = QJsonDocument::fromJson(body).object().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString();
+    if (!message.isEmpty())
+        return status > 0 ? QStringLiteral("%1 (HTTP %2)").arg(message.left(500)).arg(status) : message.left(500);
+    if (status > 0)
+        return QStringLiteral("HTTP %1 from the engine").arg(status);
+    return transportError.isEmpty() ? QStringLiteral("no answer from the engine") : transportError;
+}
+
+bool EngineEndpoint::parseUrl(const QString &text, QUrl *url, QString *error)
+{
+    const QUrl u = QUrl::fromUserInput(text.trimmed());
+    if (!u.isValid() || (u.scheme() != u"http" && u.scheme() != u"https") || u.host().isEmpty()) {
+        *error = QStringLiteral("\"%1\" is not an engine address; expected e.g. http://127.0.0.1:8700").arg(text.left(200));
+        return false;
+    }
+    if (!u.userInfo().isEmpty()) {
+        *error = QStringLiteral("put the token in BULLPEN_ENGINE_TOKEN (or Connect…), not in the URL");
+        return false;
+    }
+    if (!u.path().isEmpty() && u.path() != u"/") {
+        *error = QStringLiteral("the engine's address has no path (the API lives under /v1 of it): use %1")
+                     .arg(u.toString(QUrl::RemovePath | QUrl::RemoveQuery));
+        return false;
+    }
+    QUrl clean = u.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment);
+    *url = clean;
+    return true;
+}
+
+} // namespace bullpen

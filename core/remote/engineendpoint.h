@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QNetworkRequest>
+#include <QString>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <chrono>
+
+class QNetworkReply;
+
+namespace bullpen {
+
+// Where a running bullpen-engine is and the bearer token to show it (docs/api.md). The token is kept
+// here and in the Authorization header only: never in a URL, a log line or the settings file.
+struct EngineEndpoint
+{
+    QUrl base; // http://127.0.0.1:8700
+    QByteArray token;
+    std::chrono::milliseconds timeout{15000}; // each request, except the event stream
+
+    // `path` under the base ("/v1/history"), with `query` if any.
+    QNetworkRequest request(const QString &path, const QUrlQuery &query = {}) const;
+    // "http://127.0.0.1:8700", for people (no token, no credentials).
+    QString display() const;
+    // The message of an error answer ({"error":{"message":…}}), else the reply's own; never the token.
+    static QString errorOf(int status, const QByteArray &body, const QString &transportError);
+    // Checks a URL a person typed: http or https, a host, no path beyond "/", no credentials.
+    static bool parseUrl(const QString &text, QUrl *url, QString *error);
+};
+
+} // namespace bullpen

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#include "remoteengine.h"
+
+#include "api/generationrequestjson.h"
+#include "engine/stageservice.h"
+
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QRandomGenerator>
+
+namespace bullpen {
+
+namespace {
+constexpr std::chrono::milliseconds kStreamSilence{45000}; // three missed heartbeats: the stream is dead
+constexpr int kResultTries = 40;                            // a result follows its last event within ms
+} // namespace
+
+RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
+    : EngineClient(parent)
+    , m_endpoint(std::move(endpoint))
+    , m_network(new QNetworkAccessManager(this))
+    , m_stateSince(QDateTime::currentDateTime())
+{
+    m_reconnect.setSingleShot(true);
+    connect(&m_reconnect, &QTimer::timeout, this, &RemoteEngine::openStream);
+}
+
+RemoteEngine::~RemoteEngine()
+{
+    m_closing = true;
+    if (m_stream)
+        m_stream->abort();
+}
+
+void RemoteEngine::connectToEngine()
+{
+    fetchConfig();
+    openStream();
+}
+
+void RemoteEngine::fetchConfig()
+{
+    QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/config")));
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
+            return; // the stream says why the engine cannot be used
+        m_config = QJsonDocument::fromJson(reply->readAll()).object();
+        Q_EMIT configReceived(m_config);
+    });
+}
+
+QString RemoteEngine::describeState() const
+{
+    const QString who = m_config.isEmpty() ? m_endpoint.display()
+                                           : QStringLiteral("%1 (instance %2, %3)")
+                                                 .arg(m_endpoint.display(), m_config.value(QLatin1StringView("instance")).toString(),
+                                                      m_config.value(QLatin1StringView("version")).toString());
+    switch (m_state) {
+    case State::Connecting:
+        return tr("connecting to %1").arg(who);
+    case State::Connected:
+        return tr("connected to %1").arg(who);
+    case State::Reconnecting:
+        return tr("reconnecting to %1 since %2 (%3)").arg(who, m_stateSince.toString(QStringLiteral("HH:mm:ss")), m_stateDetail);
+    case State::Refused:
+        return tr("refused by %1: %2").arg(who, m_stateDetail);
+    }
+    return who;
+}
+
+void RemoteEngine::setState(State state, const QString &detail)
+{
+    const bool changed = state != m_state || detail != m_stateDetail;
+    if (state != m_state)
+        m_stateSince = QDateTime::currentDateTime();
+    m_state = state;
+    m_stateDetail = detail;
+    if (changed)
+        Q_EMIT stateChanged(state);
+}
+
+void RemoteEngine::openStream()
+{
+    if (m_closing || m_stream)
+        return;
+    QNetworkRequest request = m_endpoint.request(QStringLiteral("/v1/events"));
+    request.setRawHeader("Accept", "text/event-stream");
+    request.setTransferTimeout(static_cast<int>(kStreamSilence.count())); // inactivity: heartbeats keep it alive
+    if (!m_lastEventId.isEmpty())
+        request.setRawHeader("Last-Event-ID", m_lastEventId);
+    m_parser = SseParser{};
+    m_stream = m_network->get(request);
+    connect(m_stream, &QNetworkReply::metaDataChanged, this, [this] {
+        const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 200) {
+            m_backoffStep = 0;
+            // Without a cursor nothing is replayed: a generation started before the stream was open
+            // may have sent events we never saw. Ask for the results still owed (a reset does the same).
+            if (m_lastEventId.isEmpty())
+                reconcile();
+            if (m_config.isEmpty())
+                fetchConfig();
+            setState(State::Connected, {});
+        }
+    });
+    connect(m_stream, &QNetworkReply::readyRead, this, &RemoteEngine::onStreamData);
+    connect(m_stream, &QNetworkReply::finished, this, &RemoteEngine::onStreamEnded);
+}
+
+void RemoteEngine::onStreamData()
+{
+    if (!m_stream)
+        return;
+    if (m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
+        return; // an error answer: read whole in onStreamEnded
+    const QList<SseEvent> frames = m_parser.feed(m_stream->readAll());
+    for (const SseEvent &f : frames) {
+        if (!f.id.isEmpty())
+            m_lastEventId = f.id;
+        if (f.event == "reset") {
+            // The engine cannot continue from our cursor (it restarted, or we were away too long).
+            reconcile();
+            continue;
+        }
+        if (f.event == "overflow")
+            continue; // the engine closes the stream next; we resume from the last id
+        QString why;
+        const std::optional<Event> event = Event::fromJson(QJsonDocument::fromJson(f.data).object(), &why);
+        if (!event)
+            continue; // a newer engine's event type this client does not know
+        Q_EMIT eventRecorded(*event);
+        if (std::holds_alternative<GenerationFinished>(event->body) && m_pending.contains(event->generationId))
+            fetchResult(event->generationId);
+    }
+}
+
+void RemoteEngine::onStreamEnded()
+{
+    QNetworkReply *reply = m_stream;
+    m_stream = nullptr;
+    if (!reply)
+        return;
+    reply->deleteLater();
+    if (m_closing)
+        return;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (status == 401 || status == 403) {
+        setState(State::Refused, tr("the token was refused; connect again with a valid token"));
+        return; // retrying cannot help
+    }
+    const QString why = status > 0 && status != 200 ? EngineEndpoint::errorOf(status, reply->readAll(), {})
+                        : reply->error() != QNetworkReply::NoError ? reply->errorString()
+                                                                   : tr("the engine closed the event stream");
+    scheduleReconnect(why);
+}
+
+void RemoteEngine::scheduleReconnect(const QString &why)
+{
+    setState(State::Reconnecting, why);
+    // 0.25 s doubling to 10 s, each wait between half and the whole of it: many consoles that lost the
+    // same engine do not come back at the same instant.
+    const int ceiling = std::min(10000, 250 << std::min(m_backoffStep, 6));
+    const int wait = ceiling / 2 + static_cast<int>(QRandomGenerator::global()->bounded(ceiling / 2 + 1));
+    ++m_backoffStep;
+    ++m_reconnects;
+    m_reconnect.start(wait);
+}
+
+void RemoteEngine::reconcile()
+{
+    const QSet<QString> owed = m_pending;
+    for (const QString &id : owed)
+        fetchResult(id);
+}
+
+QString RemoteEngine::start(const GenerationRequest &request)
+{
+    return startBody(GenerationRequestJson::toJson(request));
+}
+
+QString RemoteEngine::startBody(QJsonObject body)
+{
+    QString id = body.value(QLatin1StringView("generation_id")).toString();
+    if (id.isEmpty()) {
+        id = StageService::newGenerationId();
+        body.insert(QStringLiteral("generation_id"), id);
+    }
+    m_pending.insert(id);
+    m_posting.insert(id);
+    QNetworkRequest post = m_endpoint.request(QStringLiteral("/v1/generations"));
+    post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = m_network->post(post, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    connect(reply, &QNetworkReply::finished, this, [this, reply, id] {
+        reply->deleteLater();
+        m_posting.remove(id);
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 202) {
+            if (m_askAfterPost.remove(id))
+                fetchResult(id); // a reset or a reconnect asked while the engine had not yet answered
+            return;            // else its events and then its result follow
+        }
+        const QString why = EngineEndpoint::errorOf(status, reply->readAll(), reply->errorString());
+        if (status == 429 || status == 503) {
+            const int after = reply->rawHeader("Retry-After").toInt();
+            fail(id, FailureKind::RATE_LIMITED, tr("the engine at %1 did not start it: %2").arg(m_endpoint.display(), why),
+                 std::chrono::milliseconds(std::max(1, after) * 1000));
+        } else if (status == 0) {
+            // No answer: it may or may not have started. Its result is asked for once the stream is back.
+            if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::RemoteHostClosedError)
+                fetchResult(id);
+            else
+                fail(id, FailureKind::NETWORK, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why));
+        } else {
+            fail(id, FailureKind::INTERNAL, tr("the engine at %1 refused it: %2").arg(m_endpoint.display(), why));
+        }
+    });
+    return id;
+}
+
+bool RemoteEngine::cancel(const QString &generationId)
+{
+    if (!m_pending.contains(generationId))
+        return false;
+    QNetworkRequest post = m_endpoint.request(QStringLiteral("/v1/generations/") + generationId + QStringLiteral("/cancel"));
+    post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = m_network->post(post, QByteArray("{}"));
+    connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+    return true;
+}
+
+void RemoteEngine::fetchResult(const QString &id, int attempt)
+{
+    if (!m_pending.contains(id) || (attempt == 0 && m_fetching.contains(id)))
+        return;
+    if (m_posting.contains(id)) { // the engine may not know it yet: ask once it has said 202
+        m_askAfterPost.insert(id);
+        return;
+    }
+    m_fetching.insert(id);
+    QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/generations/") + id));
+    connect(reply, &QNetworkReply::finished, this, [this, reply, id, attempt] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->readAll();
+        if (status == 409 || (status == 0 && attempt < kResultTries)) {
+            // Still running (the result follows its last event by a moment), or no answer: ask again.
+            if (status == 409 && attempt >= kResultTries) {
+                m_fetching.remove(id); // its events will say when it ends
+                return;
+            }
+            QTimer::singleShot(std::min(2000, 25 << std::min(attempt, 6)), this, [this, id, attempt] { fetchResult(id, attempt + 1); });
+            return;
+        }
+        m_fetching.remove(id);
+        if (status == 404) {
+            fail(id, FailureKind::INTERNAL, tr("the engine at %1 has no record of this generation (it may have stopped before writing it)")
+                                                .arg(m_endpoint.display()));
+            return;
+        }
+        if (status != 200) {
+            scheduleReconnect(EngineEndpoint::errorOf(status, body, reply->errorString()));
+            return;
+        }
+        const QJsonObject json = QJsonDocument::fromJson(body).object();
+        QString why;
+        std::optional<GenerationResult> result = GenerationResult::fromJson(json, &why);
+        if (!result) {
+            // Older than the results the engine keeps whole: its history row says how it ended.
+            const QString state = json.value(QLatin1StringView("state")).toString();
+            GenerationResult r;
+            r.generationId = id;
+            r.state = finalStateFromId(state).value_or(FinalState::Failed);
+            if (const auto kind = enumFromName<FailureKind>(json.value(QLatin1StringView("kind")).toString()))
+                r.failure = Failure{*kind, json.value(QLatin1StringView("detail")).toString(), false, std::nullopt};
+            else if (r.state != FinalState::Succeeded)
+                r.failure = Failure{FailureKind::INTERNAL, tr("unreadable result from the engine: %1").arg(why), false, std::nullopt};
+            result = r;
+        }
+        m_pending.remove(id);
+        Q_EMIT finished(*result);
+    });
+}
+
+void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter)
+{
+    if (!m_pending.remove(id))
+        return;
+    GenerationResult r;
+    r.generationId = id;
+    r.state = FinalState::Failed;
+    r.failure = Failure{kind, detail, false, retryAfter};
+    r.storyboard.generationId = id;
+    r.nextStep = NextStep::forFailure(*r.failure, Provider::Gemini, Stage::Storyboard);
+    Q_EMIT finished(r);
+}
+
+} // namespace bullpen

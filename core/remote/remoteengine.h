@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engineendpoint.h"
+#include "pipeline/engineclient.h"
+#include "providers/sseparser.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace bullpen {
+
+// A running bullpen-engine as an EngineClient (SPEC 12, docs/api.md): start and cancel over HTTP, every
+// event of every generation from its event stream (GET /v1/events), and the final result of each
+// generation started through this client (GET /v1/generations/{id}). One QNetworkAccessManager on the
+// caller's thread; every request has a timeout.
+//
+// The stream is resumed after a dropped connection from the last event id received, with a jittered
+// backoff (0.25 s doubling to 10 s). When the engine cannot continue from that id (it restarted, or the
+// gap is older than what it keeps), this client asks the engine for the result of each generation it
+// is still waiting for, so that none is left without its final state: an engine that restarted reports
+// what it found (ABANDONED for work its previous run left running; SPEC 11.10).
+class RemoteEngine final : public EngineClient
+{
+    Q_OBJECT
+public:
+    enum class State { Connecting, Connected, Reconnecting, Refused };
+    Q_ENUM(State)
+
+    explicit RemoteEngine(EngineEndpoint endpoint, QObject *parent = nullptr);
+    ~RemoteEngine() override;
+
+    // Opens the event stream and reads the engine's configuration (configReceived).
+    void connectToEngine();
+
+    QString start(const GenerationRequest &request) override;
+    // A request body as the API takes it (docs/api.md); what it leaves out is the engine's own
+    // setting. A generation_id is added when it has none. Returns that id.
+    QString startBody(QJsonObject body);
+    bool cancel(const QString &generationId) override;
+    int activeCount() const override { return static_cast<int>(m_pending.size()); }
+
+    State state() const { return m_state; }
+    QDateTime stateSince() const { return m_stateSince; }
+    // For the status bar: "connected to http://… (instance a:8700, 0.1.0)", "reconnecting since 10:42:07 (…)".
+    QString describeState() const;
+    const EngineEndpoint &endpoint() const { return m_endpoint; }
+    QJsonObject config() const { return m_config; }
+    QString lastEventId() const { return QString::fromLatin1(m_lastEventId); }
+    quint64 reconnects() const { return m_reconnects; }
+
+Q_SIGNALS:
+    void stateChanged(bullpen::RemoteEngine::State state);
+    void configReceived(const QJsonObject &config);
+
+private:
+    void openStream();
+    void onStreamData();
+    void onStreamEnded();
+    void scheduleReconnect(const QString &why);
+    void setState(State state, const QString &detail);
+    void fetchResult(const QString &id, int attempt = 0);
+    void reconcile();
+    void fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter = std::nullopt);
+    void fetchConfig();
+
+    EngineEndpoint m_endpoint;
+    QNetworkAccessManager *m_network;
+    QPointer<QNetworkReply> m_stream;
+    SseParser m_parser;
+    QByteArray m_lastEventId;
+    QSet<QString> m_pending;  // started here, no result delivered yet
+    QSet<QString> m_fetching; // results being asked for
+    QSet<QString> m_posting;  // started, the engine's answer to the POST not yet in
+    QSet<QString> m_askAfterPost;
+    State m_state = State::Connecting;
+    QDateTime m_stateSince;
+    QString m_stateDetail;
+    QJsonObject m_config;
+    QTimer m_reconnect;
+    int m_backoffStep = 0;
+    quint64 m_reconnects = 0;
+    bool m_closing = false;
+};
+
+} // namespace bullpen

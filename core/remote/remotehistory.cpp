@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+#include "remotehistory.h"
+
+#include "api/historyjson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+
+namespace bullpen {
+
+RemoteHistory::RemoteHistory(EngineEndpoint endpoint)
+    : m_endpoint(std::move(endpoint))
+{
+    m_network = new QNetworkAccessManager;
+    m_network->moveToThread(&m_thread);
+    QObject::connect(&m_thread, &QThread::finished, m_network, &QObject::deleteLater);
+    m_thread.setObjectName(QStringLiteral("bullpen-remote-history"));
+    m_thread.start();
+}
+
+RemoteHistory::~RemoteHistory()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+QString RemoteHistory::location() const { return m_endpoint.display(); }
+
+RemoteHistory::Answer RemoteHistory::get(const QString &path, const QUrlQuery &query)
+{
+    auto promise = std::make_shared<std::promise<Answer>>();
+    std::future<Answer> answer = promise->get_future();
+    const QNetworkRequest request = m_endpoint.request(path, query);
+    QMetaObject::invokeMethod(m_network, [this, request, promise] {
+        QNetworkReply *reply = m_network->get(request);
+        QObject::connect(reply, &QNetworkReply::finished, reply, [reply, promise] {
+            reply->deleteLater();
+            Answer a;
+            a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            a.body = reply->readAll();
+            if (a.status < 200 || a.status > 299)
+                a.error = EngineEndpoint::errorOf(a.status, a.body, reply->errorString());
+            promise->set_value(std::move(a));
+        });
+    });
+    return answer.get();
+}
+
+std::optional<QJsonObject> RemoteHistory::getObject(const QString &path, const QUrlQuery &query, QString *error, bool notFoundIsEmpty)
+{
+    const Answer a = get(path, query);
+    if (notFoundIsEmpty && a.status == 404)
+        return std::nullopt;
+    if (!a.error.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(m_endpoint.display(), a.error);
+        return std::nullopt;
+    }
+    QJsonParseError parse;
+    const QJsonDocument doc = QJsonDocument::fromJson(a.body, &parse);
+    if (!doc.isObject()) {
+        if (error)
+            *error = QStringLiteral("%1 answered %2 with something that is not a JSON object").arg(m_endpoint.display(), path);
+        return std::nullopt;
+    }
+    return doc.object();
+}
+
+QList<GenerationRow> RemoteHistory::generations(const HistoryFilter &filter, int limit, QString *error)
+{
+    QList<GenerationRow> out;
+    HistoryFilter page = filter;
+    while (out.size() < limit) {
+        QUrlQuery q = HistoryJson::filterQuery(page);
+        const int n = std::min(500, limit - static_cast<int>(out.size()));
+        q.addQueryItem(QStringLiteral("limit"), QString::number(n));
+        const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history"), q, error);
+        if (!o)
+            break;
+        const QJsonArray rows = o->value(QLatin1StringView("generations")).toArray();
+        for (const QJsonValue &v : rows) {
+            if (auto row = HistoryJson::rowFromJson(v.toObject()))
+                out << *row;
+        }
+        const QJsonObject next = o->value(QLatin1StringView("next")).toObject();
+        if (rows.size() < n || next.isEmpty())
+            break;
+        page.beforeMs = next.value(QLatin1StringView("before_ms")).toInteger();
+        page.beforeId = next.value(QLatin1StringView("before_id")).toString();
+    }
+    return out;
+}
+
+std::optional<GenerationRow> RemoteHistory::generation(const QString &id, QString *error)
+{
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + id, {}, error, true);
+    if (!o)
+        return std::nullopt;
+    return HistoryJson::rowFromJson(o->value(QLatin1StringView("generation")).toObject());
+}
+
+qint64 RemoteHistory::count(const HistoryFilter &filter, QString *error)
+{
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/count"), HistoryJson::filterQuery(filter), error);
+    return o ? o->value(QLatin1StringView("count")).toInteger() : 0;
+}
+
+std::optional<qint64> RemoteHistory::oldestGenerationMs(QString *error)
+{
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/oldest"), {}, error);
+    if (!o || !o->value(QLatin1StringView("oldest_ms")).isDouble())
+        return std::nullopt;
+    return o->value(QLatin1StringView("oldest_ms")).toInteger();
+}
+
+QList<std::pair<QString, qint64>> RemoteHistory::countBy(HistoryGroup group, const HistoryFilter &filter, QString *error)
+{
+    QUrlQuery q = HistoryJson::filterQuery(filter);
+    q.addQueryItem(QStringLiteral("by"), group == HistoryGroup::Kind    ? QStringLiteral("kind")
+                                         : group == HistoryGroup::State ? QStringLiteral("state")
+                                                                        : QStringLiteral("public_code"));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/counts"), q, error);
+    return o ? HistoryJson::countsFromJson(o->value(QLatin1StringView("counts")).toArray()) : QList<std::pair<QString, qint64>>{};
+}
+
+QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-rate"), q, error);
+    return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket>{};
+}
+
+QList<QJsonObject> RemoteHistory::events(const QString &generationId, QString *error)
+{
+    QList<QJsonObject> out;
+    if (const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + generationId, {}, error, true)) {
+        for (const QJsonValue &v : o->value(QLatin1StringView("events")).toArray())
+            out << v.toObject();
+    }
+    return out;
+}
+
+QList<QJsonObject> RemoteHistory::attempts(const QString &generationId, QString *error)
+{
+    QList<QJsonObject> out;
+    if (const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + generationId, {}, error, true)) {
+        for (const QJsonValue &v : o->value(QLatin1StringView("attempts")).toArray())
+            out << v.toObject();
+    }
+    return out;
+}
+
+QList<LatencySample> RemoteHistory::latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error,
+                                                   std::optional<Stage> stage)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("provider"), toId(provider));
+    q.addQueryItem(QStringLiteral("role"), toId(role));
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    if (stage)
+        q.addQueryItem(QStringLiteral("stage"), toId(*stage));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/latency"), q, error);
+    return o ? HistoryJson::samplesFromJson(o->value(QLatin1StringView("samples")).toArray()) : QList<LatencySample>{};
+}
+
+QList<FallbackWait> RemoteHistory::fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("stage"), toId(stage));
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-waits"), q, error);
+    return o ? HistoryJson::fallbackWaitsFromJson(o->value(QLatin1StringView("waits")).toArray()) : QList<FallbackWait>{};
+}
+
+QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("limit"), QString::number(std::clamp(limit, 1, 500)));
+    if (beforeMs)
+        q.addQueryItem(QStringLiteral("before_ms"), QString::number(*beforeMs));
+    if (!beforeId.isEmpty())
+        q.addQueryItem(QStringLiteral("before_id"), beforeId);
+    QList<ComparisonRow> out;
+    if (const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/comparisons"), q, error)) {
+        for (const QJsonValue &v : o->value(QLatin1StringView("comparisons")).toArray())
+            out << HistoryJson::comparisonFromJson(v.toObject());
+    }
+    return out;
+}
+
+std::optional<ComparisonRow> RemoteHistory::comparison(const QString &id, QString *error)
+{
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/comparisons/") + id, {}, error, true);
+    if (!o)
+        return std::nullopt;
+    return HistoryJson::comparisonFromJson(*o);
+}
+
+} // namespace bullpen
