@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: MIT
+// bullpen-engine over loopback, as a client sees it (SPEC 12.1, docs/api.md): real child processes, real
+// HTTP through QNetworkAccessManager, the real store. Tokens and roles, field errors and limits, results
+// and cancel, the event stream's resume and overflow, RemoteEngine and RemoteHistory against it, a
+// SIGTERM drain, and a kill -9 that leaves nothing running.
+#include "remote/remoteengine.h"
+#include "remote/remotehistory.h"
+#include "store/apitokens.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace bullpen;
+
+namespace {
+
+struct Answer
+{
+    int status = 0;
+    QByteArray body;
+    QNetworkReply::NetworkError error = QNetworkReply::NoError;
+    QByteArray retryAfter;
+    QByteArray wwwAuthenticate;
+    QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
+    QString errorField() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("field")).toString(); }
+    QString message() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString(); }
+};
+
+// One bullpen-engine child process on its own data folder.
+class Engine
+{
+public:
+    explicit Engine(const QString &dataDir)
+        : m_dataDir(dataDir)
+    {
+    }
+    ~Engine() { stop(); }
+
+    QProcessEnvironment environment() const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys()) {
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.startsWith(QLatin1StringView("BULLPEN_")))
+                env.remove(k);
+        }
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dataDir + QStringLiteral("/config")); // no settings of the machine's user
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("bullpen.*=true")); // every log line, to check none leaks
+        return env;
+    }
+
+    QString token(const QString &name, const QString &role)
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.start(QStringLiteral(BULLPEN_ENGINE), {QStringLiteral("token"), QStringLiteral("add"), name, QStringLiteral("--role"), role,
+                                                 QStringLiteral("--data-dir"), m_dataDir});
+        if (!p.waitForFinished(30000) || p.exitCode() != 0)
+            return {};
+        return QString::fromLatin1(p.readAllStandardOutput().trimmed());
+    }
+
+    int tokenCommand(const QStringList &args)
+    {
+        QProcess p;
+        p.setProcessEnvironment(environment());
+        p.start(QStringLiteral(BULLPEN_ENGINE), QStringList{QStringLiteral("token")} + args + QStringList{QStringLiteral("--data-dir"), m_dataDir});
+        return p.waitForFinished(30000) ? p.exitCode() : -1;
+    }
+
+    bool start(const QStringList &extra = {}, quint16 port = 0)
+    {
+        m_process.setProcessEnvironment(environment());
+        m_process.start(QStringLiteral(BULLPEN_ENGINE), QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port),
+                                                                    QStringLiteral("--data-dir"), m_dataDir, QStringLiteral("--simulator")}
+                                                            + extra);
+        if (!m_process.waitForStarted(10000))
+            return false;
+        static const QRegularExpression listening(QStringLiteral("listening on (http://127\\.0\\.0\\.1:(\\d+))"));
+        QByteArray out;
+        while (m_process.state() == QProcess::Running && m_process.waitForReadyRead(30000)) {
+            out += m_process.readAllStandardOutput();
+            const QRegularExpressionMatch m = listening.match(QString::fromUtf8(out));
+            if (m.hasMatch()) {
+                url = QUrl(m.captured(1));
+                port = static_cast<quint16>(m.captured(2).toUInt());
+                m_port = port;
+                return true;
+            }
+        }
+        qWarning() << "engine did not start:" << out << m_process.readAllStandardError();
+        return false;
+    }
+
+    void stop()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        m_process.terminate();
+        if (!m_process.waitForFinished(60000))
+            m_process.kill();
+        m_process.waitForFinished(5000);
+        m_stderr += m_process.readAllStandardError();
+    }
+    void kill()
+    {
+        ::kill(static_cast<pid_t>(m_process.processId()), SIGKILL);
+        m_process.waitForFinished(10000);
+        m_stderr += m_process.readAllStandardError();
+    }
+    QByteArray stderrText()
+    {
+        m_stderr += m_process.readAllStandardError();
+        return m_stderr;
+    }
+
+    QProcess m_process;
+    QUrl url;
+    quint16 m_port = 0;
+
+private:
+    QString m_dataDir;
+    QByteArray m_stderr;
+};
+
+QByteArray body(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+
+} // namespace
+
+class tst_EngineService : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<Engine> m_engine;
+    QString m_operator, m_viewer;
+    QNetworkAccessManager m_network;
+    QStringList m_secrets; // every token made: none may appear in a log
+
+    Answer call(const QByteArray &method, const QString &path, const QString &token, const QByteArray &payload = {},
+                const QList<std::pair<QByteArray, QByteArray>> &headers = {}, const QUrl &base = {})
+    {
+        QUrl url = base.isEmpty() ? m_engine->url : base;
+        const qsizetype q = path.indexOf(QLatin1Char('?'));
+        url.setPath(q < 0 ? path : path.left(q));
+        if (q >= 0)
+            url.setQuery(path.mid(q + 1));
+        QNetworkRequest r(url);
+        if (!token.isEmpty())
+            r.setRawHeader("Authorization", "Bearer " + token.toLatin1());
+        for (const auto &[name, value] : headers)
+            r.setRawHeader(name, value);
+        if (method == "POST")
+            r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        r.setTransferTimeout(30000);
+        QNetworkReply *reply = m_network.sendCustomRequest(r, method, payload);
+        QSignalSpy done(reply, &QNetworkReply::finished);
+        if (!reply->isFinished())
+            done.wait(35000);
+        Answer a;
+        a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        a.body = reply->readAll();
+        a.error = reply->error();
+        a.retryAfter = reply->rawHeader("Retry-After");
+        a.wwwAuthenticate = reply->rawHeader("WWW-Authenticate");
+        reply->deleteLater();
+        return a;
+    }
+
+    QString startGeneration(const QJsonObject &extra = {}, const QString &token = {})
+    {
+        QJsonObject o{{QStringLiteral("story"), QStringLiteral("A cat finds a hat on a windy day.")},
+                      {QStringLiteral("user_id"), QStringLiteral("alice@example.com")}};
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            o.insert(it.key(), it.value());
+        const Answer a = call("POST", QStringLiteral("/v1/generations"), token.isEmpty() ? m_operator : token, body(o));
+        if (a.status != 202)
+            qWarning() << "POST /v1/generations" << a.status << a.body;
+        return a.json().value(QLatin1StringView("generation_id")).toString();
+    }
+
+    // Polls until the result is final (the engine answers 409 while it runs).
+    Answer waitForResult(const QString &id, int timeoutMs = 30000)
+    {
+        QElapsedTimer t;
+        t.start();
+        Answer a;
+        do {
+            a = call("GET", QStringLiteral("/v1/generations/") + id, m_viewer);
+            if (a.status != 409)
+                return a;
+            QTest::qWait(20);
+        } while (t.elapsed() < timeoutMs);
+        return a;
+    }
+
+    static QJsonObject hang(int primaryMs, int fallbackMs = 2000)
+    {
+        return QJsonObject{{QStringLiteral("scenario"), QStringLiteral("primary-hang")},
+                           {QStringLiteral("timeouts"), QJsonObject{{QStringLiteral("primary_ms"), primaryMs}, {QStringLiteral("fallback_ms"), fallbackMs}}}};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_engine = std::make_unique<Engine>(m_dir.filePath(QStringLiteral("main")));
+        // Tokens are made before the engine runs, and (revoke) while it runs: both reach it.
+        m_operator = m_engine->token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_viewer = m_engine->token(QStringLiteral("watcher"), QStringLiteral("viewer"));
+        QVERIFY(m_operator.startsWith(QLatin1StringView("bp_")));
+        QVERIFY(m_viewer.startsWith(QLatin1StringView("bp_")));
+        m_secrets << m_operator << m_viewer;
+        QVERIFY(m_engine->start({QStringLiteral("--instance"), QStringLiteral("test-main")}));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_engine) {
+            m_engine->stop();
+            const QByteArray log = m_engine->stderrText();
+            // SPEC 11.9 on the service: no token value or raw user id in any log line.
+            for (const QString &secret : std::as_const(m_secrets))
+                QVERIFY2(!log.contains(secret.toLatin1()), "a token value reached the engine's log");
+            QVERIFY2(!log.contains("alice@example.com"), "a raw user id reached the engine's log");
+            QVERIFY(log.contains("bullpen.api")); // the log was on: the check above read something
+        }
+    }
+
+    void healthNeedsNoTokenEverythingElseDoes()
+    {
+        QCOMPARE(call("GET", QStringLiteral("/healthz"), {}).status, 200);
+        QCOMPARE(call("GET", QStringLiteral("/readyz"), {}).status, 200);
+        const Answer none = call("GET", QStringLiteral("/v1/config"), {});
+        QCOMPARE(none.status, 401);
+        QVERIFY(none.wwwAuthenticate.startsWith("Bearer"));
+        const Answer wrong = call("GET", QStringLiteral("/v1/config"), QStringLiteral("bp_not-a-token"));
+        QCOMPARE(wrong.status, 401);
+        QCOMPARE(wrong.body, none.body); // no hint of why
+        QCOMPARE(call("GET", QStringLiteral("/metrics"), {}).status, 401);
+        QCOMPARE(call("GET", QStringLiteral("/v1/config"), m_viewer).status, 200);
+        QCOMPARE(call("GET", QStringLiteral("/metrics"), m_viewer).status, 200);
+    }
+
+    void viewerReadsOperatorActsAndIsAudited()
+    {
+        const Answer viewerPost = call("POST", QStringLiteral("/v1/generations"), m_viewer,
+                                       body({{QStringLiteral("story"), QStringLiteral("x")}, {QStringLiteral("user_id"), QStringLiteral("u")}}));
+        QCOMPARE(viewerPost.status, 403);
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations/gen_00000000000000000000000000000000/cancel"), m_viewer, "{}").status, 403);
+        const QString id = startGeneration();
+        QVERIFY(id.startsWith(QLatin1StringView("gen_")));
+        QCOMPARE(waitForResult(id).status, 200);
+
+        // The audit names the token, never the user.
+        QString why;
+        const auto tokens = ApiTokens::open(m_dir.filePath(QStringLiteral("main/bullpen.sqlite")), &why);
+        QVERIFY2(tokens, qPrintable(why));
+        bool found = false;
+        for (const AuditEntry &e : tokens->auditLog(100)) {
+            QVERIFY(!e.detail.contains(QLatin1StringView("alice")));
+            found = found || (e.action == u"start" && e.target == id && e.tokenName == u"ops");
+        }
+        QVERIFY(found);
+    }
+
+    void revokedTokenIsRefusedAtOnce()
+    {
+        const QString temp = m_engine->token(QStringLiteral("temp"), QStringLiteral("viewer"));
+        m_secrets << temp;
+        QCOMPARE(call("GET", QStringLiteral("/v1/instances"), temp).status, 200);
+        QCOMPARE(m_engine->tokenCommand({QStringLiteral("revoke"), QStringLiteral("temp")}), 0);
+        QCOMPARE(call("GET", QStringLiteral("/v1/instances"), temp).status, 401);
+        QVERIFY(m_engine->tokenCommand({QStringLiteral("revoke"), QStringLiteral("temp")}) != 0); // gone already
+        QVERIFY(m_engine->token(QStringLiteral("temp"), QStringLiteral("viewer")).isEmpty());      // names are not reused
+    }
+
+    void badRequestsNameTheField_data()
+    {
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("field");
+        QTest::addRow("unknown field") << QByteArray(R"({"story":"s","user_id":"u","colour":"red"})") << 400 << QStringLiteral("colour");
+        QTest::addRow("wrong type") << QByteArray(R"({"story":5,"user_id":"u"})") << 400 << QStringLiteral("story");
+        QTest::addRow("missing user") << QByteArray(R"({"story":"s"})") << 400 << QStringLiteral("user_id");
+        QTest::addRow("timeout out of range") << QByteArray(R"({"story":"s","user_id":"u","timeouts":{"primary_ms":0}})") << 400
+                                              << QStringLiteral("timeouts.primary_ms");
+        QTest::addRow("not json") << QByteArray("story=s") << 400 << QString();
+        QTest::addRow("unknown scenario") << QByteArray(R"({"story":"s","user_id":"u","scenario":"no-such-one"})") << 400 << QStringLiteral("scenario");
+        QTest::addRow("bad id") << QByteArray(R"({"story":"s","user_id":"u","generation_id":"../x"})") << 400 << QStringLiteral("generation_id");
+        const QByteArray longStory = "{\"story\":\"" + QByteArray(40 * 1024, 'a') + "\",\"user_id\":\"u\"}";
+        QTest::addRow("story over 32 KiB") << longStory << 413 << QStringLiteral("story");
+        const QByteArray huge = "{\"story\":\"" + QByteArray(300 * 1024, 'a') + "\",\"user_id\":\"u\"}";
+        QTest::addRow("body over 256 KiB") << huge << 413 << QString();
+    }
+    void badRequestsNameTheField()
+    {
+        QFETCH(QByteArray, payload);
+        QFETCH(int, status);
+        QFETCH(QString, field);
+        const Answer a = call("POST", QStringLiteral("/v1/generations"), m_operator, payload);
+        QCOMPARE(a.status, status);
+        QCOMPARE(a.errorField(), field);
+        QVERIFY(!a.message().isEmpty());
+    }
+
+    void oversizeHeadersAreRefused()
+    {
+        const Answer a = call("GET", QStringLiteral("/v1/config"), m_viewer, {}, {{"X-Padding", QByteArray(20 * 1024, 'p')}});
+        QCOMPARE(a.status, 431);
+    }
+
+    void resultIs409WhileRunningThenTheCliShape()
+    {
+        const QString id = startGeneration(hang(800));
+        QVERIFY(!id.isEmpty());
+        const Answer running = call("GET", QStringLiteral("/v1/generations/") + id, m_viewer);
+        QCOMPARE(running.status, 409);
+        QCOMPARE(running.json().value(QLatin1StringView("state")).toString(), QStringLiteral("running"));
+        const Answer done = waitForResult(id);
+        QCOMPARE(done.status, 200);
+        const QJsonObject r = done.json();
+        QCOMPARE(r.value(QLatin1StringView("state")).toString(), QStringLiteral("succeeded"));
+        QCOMPARE(r.value(QLatin1StringView("provider_fallback_applied")).toBool(), true);
+        QCOMPARE(r.value(QLatin1StringView("provider_fallback_reason")).toString(), QStringLiteral("gemini_timeout"));
+        QVERIFY(r.value(QLatin1StringView("attempts")).toArray().size() >= 4); // primary, relief, captions, image
+        // The same JSON reads back into the engine's own value (what RemoteEngine does).
+        QString why;
+        const auto back = GenerationResult::fromJson(r, &why);
+        QVERIFY2(back, qPrintable(why));
+        QVERIFY(back->storyboard.fallback.applied);
+        QCOMPARE(call("GET", QStringLiteral("/v1/generations/gen_0123456789abcdef0123456789abcdef"), m_viewer).status, 404);
+        // A client-chosen id that exists is refused.
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations"), m_operator,
+                      body({{QStringLiteral("story"), QStringLiteral("s")}, {QStringLiteral("user_id"), QStringLiteral("u")},
+                            {QStringLiteral("generation_id"), id}}))
+                     .status,
+                 409);
+    }
+
+    void cancelIsIdempotent()
+    {
+        const QString id = startGeneration(hang(30000, 30000));
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations/%1/cancel").arg(id), m_operator, "{}").status, 202);
+        const Answer done = waitForResult(id);
+        QCOMPARE(done.status, 200);
+        QCOMPARE(done.json().value(QLatin1StringView("state")).toString(), QStringLiteral("cancelled"));
+        const Answer again = call("POST", QStringLiteral("/v1/generations/%1/cancel").arg(id), m_operator, "{}");
+        QCOMPARE(again.status, 200);
+        QCOMPARE(again.json().value(QLatin1StringView("cancelling")).toBool(true), false);
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations/gen_0123456789abcdef0123456789abcdef/cancel"), m_operator, "{}").status, 404);
+    }
+
+    // SPEC 12.1: Last-Event-ID resumes without loss or repeats, compared with a subscriber that never
+    // dropped.
+    void eventStreamResumesWithoutLossOrRepeats()
+    {
+        struct Stream
+        {
+            QPointer<QNetworkReply> reply;
+            SseParser parser;
+            QStringList ids;
+            QStringList types;
+        };
+        const auto open = [this](Stream &s, const QByteArray &lastId) {
+            QUrl url = m_engine->url;
+            url.setPath(QStringLiteral("/v1/events"));
+            QNetworkRequest r(url);
+            r.setRawHeader("Authorization", "Bearer " + m_viewer.toLatin1());
+            if (!lastId.isEmpty())
+                r.setRawHeader("Last-Event-ID", lastId);
+            s.reply = m_network.get(r);
+            QObject::connect(s.reply, &QNetworkReply::readyRead, s.reply, [&s] {
+                for (const SseEvent &e : s.parser.feed(s.reply->readAll())) {
+                    if (!e.id.isEmpty()) {
+                        s.ids << QString::fromLatin1(e.id);
+                        s.types << QString::fromLatin1(e.event);
+                    }
+                }
+            });
+        };
+        Stream steady, dropped;
+        open(steady, {});
+        open(dropped, {});
+        QTest::qWait(200); // both subscribed
+        const QString first = startGeneration(hang(300));
+        QTRY_VERIFY_WITH_TIMEOUT(dropped.ids.size() >= 3, 20000);
+        dropped.reply->abort();
+        const QByteArray lastSeen = dropped.ids.last().toLatin1();
+        const QString second = startGeneration();
+        QTRY_VERIFY_WITH_TIMEOUT(steady.types.count(QStringLiteral("generation_finished")) == 2, 30000);
+        Stream resumed;
+        open(resumed, lastSeen);
+        QTRY_VERIFY_WITH_TIMEOUT(!resumed.ids.isEmpty() && resumed.ids.last() == steady.ids.last(), 20000);
+        const QStringList joined = dropped.ids + resumed.ids;
+        QCOMPARE(joined.size(), QSet<QString>(joined.begin(), joined.end()).size()); // nothing twice
+        const qsizetype from = steady.ids.indexOf(dropped.ids.first());
+        QVERIFY(from >= 0);
+        QCOMPARE(joined, steady.ids.mid(from, joined.size())); // nothing lost, same order
+        QVERIFY(!first.isEmpty() && !second.isEmpty());
+        steady.reply->abort();
+        resumed.reply->abort();
+    }
+
+    void foreignCursorGetsReset()
+    {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, m_engine->m_port);
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\nLast-Event-ID: 0badcafe-7\r\n\r\n");
+        QByteArray got;
+        QTRY_VERIFY_WITH_TIMEOUT((got += socket.readAll()).contains("event: reset"), 10000);
+        QVERIFY(got.startsWith("HTTP/1.1 200"));
+    }
+
+    void remoteClientsSeeWhatTheEngineDid()
+    {
+        EngineEndpoint endpoint{m_engine->url, m_operator.toLatin1()};
+        RemoteEngine engine(endpoint);
+        QSignalSpy finished(&engine, &EngineClient::finished);
+        QList<Event> events;
+        connect(&engine, &EngineClient::eventRecorded, this, [&events](const Event &e) { events << e; });
+        engine.connectToEngine();
+        QTRY_COMPARE_WITH_TIMEOUT(engine.state(), RemoteEngine::State::Connected, 10000);
+        GenerationRequest request;
+        request.story = QStringLiteral("A dog finds a bone.");
+        request.userId = QStringLiteral("bob");
+        request.scenario.name = QStringLiteral("primary-overloaded");
+        const QString id = engine.start(request);
+        QCOMPARE(engine.activeCount(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        const auto result = finished.first().first().value<GenerationResult>();
+        QCOMPARE(result.generationId, id);
+        QCOMPARE(result.state, FinalState::Succeeded);
+        QVERIFY(result.storyboard.fallback.applied);
+        QCOMPARE(engine.activeCount(), 0);
+        QStringList mine;
+        for (const Event &e : std::as_const(events))
+            if (e.generationId == id)
+                mine << e.type();
+        QCOMPARE(mine.first(), QStringLiteral("generation_started"));
+        QCOMPARE(mine.last(), QStringLiteral("generation_finished"));
+        QVERIFY(mine.contains(QStringLiteral("storyboard_fallback_triggered")));
+        QVERIFY(engine.describeState().contains(QLatin1StringView("test-main")));
+
+        // The history, read remotely through the console's interface.
+        RemoteHistory history(endpoint);
+        QString why;
+        QTRY_VERIFY_WITH_TIMEOUT(history.generation(id, &why).has_value(), 10000);
+        const GenerationRow row = *history.generation(id, &why);
+        QCOMPARE(row.state, QStringLiteral("succeeded"));
+        QVERIFY(row.fallbackApplied);
+        QVERIFY(!row.userMask.isEmpty() && row.userMask != u"bob"); // the mask, never the id
+        QVERIFY(!row.imageSha256.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!history.events(id, &why).isEmpty(), 10000);
+        QVERIFY(!history.attempts(id, &why).isEmpty());
+        HistoryFilter relieved;
+        relieved.fallbackApplied = true;
+        const QList<GenerationRow> rows = history.generations(relieved, 1000, &why);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(!rows.isEmpty());
+        for (const GenerationRow &r : rows)
+            QVERIFY(r.fallbackApplied);
+        QCOMPARE(history.count(relieved, &why), rows.size());
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(!history.latencySamples(Provider::Gemini, Role::Primary, now - 3600000, now + 1000, &why).isEmpty());
+        QVERIFY(!history.fallbackWaits(Stage::Storyboard, now - 3600000, now + 1000, &why).isEmpty());
+        QVERIFY(!history.countBy(HistoryGroup::State, {}, &why).isEmpty());
+        QVERIFY(history.oldestGenerationMs(&why).has_value());
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(history.generation(QStringLiteral("gen_0123456789abcdef0123456789abcdef"), &why) == std::nullopt);
+        QVERIFY(why.isEmpty()); // not found is not an error
+
+        // A refused token says so, and does not retry.
+        RemoteEngine refused(EngineEndpoint{m_engine->url, "bp_wrong"});
+        refused.connectToEngine();
+        QTRY_COMPARE_WITH_TIMEOUT(refused.state(), RemoteEngine::State::Refused, 10000);
+    }
+
+    void metricsConfigAndInstances()
+    {
+        const Answer m = call("GET", QStringLiteral("/metrics"), m_viewer);
+        QCOMPARE(m.status, 200);
+        QVERIFY(m.body.contains("bullpen_attempts_total{stage=\"storyboard\",provider=\"gemini\",role=\"primary\",result=\"TIMEOUT\"}"));
+        QVERIFY(m.body.contains("bullpen_fallbacks_total{stage=\"storyboard\",from=\"gemini\",to=\"qwen\",kind=\"TIMEOUT\"}"));
+        QVERIFY(m.body.contains("bullpen_attempt_duration_seconds_bucket{"));
+        QVERIFY(m.body.contains("bullpen_generations_in_flight "));
+        const QJsonObject config = call("GET", QStringLiteral("/v1/config"), m_viewer).json();
+        QCOMPARE(config.value(QLatin1StringView("instance")).toString(), QStringLiteral("test-main"));
+        QVERIFY(config.value(QLatin1StringView("simulator")).toBool());
+        QVERIFY(config.value(QLatin1StringView("scenarios")).toArray().contains(QStringLiteral("primary-hang")));
+        QCOMPARE(config.value(QLatin1StringView("keys")).toObject().value(QLatin1StringView("gemini")).toObject().value(QLatin1StringView("source")).toString(),
+                 QStringLiteral("none"));
+        const QJsonArray instances = call("GET", QStringLiteral("/v1/instances"), m_viewer).json().value(QLatin1StringView("instances")).toArray();
+        QCOMPARE(instances.size(), 1);
+        QCOMPARE(instances.first().toObject().value(QLatin1StringView("name")).toString(), QStringLiteral("test-main"));
+        const QJsonObject providers = call("GET", QStringLiteral("/v1/stats/providers"), m_viewer).json();
+        QVERIFY(providers.value(QLatin1StringView("last_15m")).toObject().value(QLatin1StringView("gemini")).toObject().value(QLatin1StringView("attempts")).toInt() > 0);
+        QCOMPARE(call("GET", QStringLiteral("/v1/history?kind=NOPE"), m_viewer).errorField(), QStringLiteral("kind"));
+        QCOMPARE(call("GET", QStringLiteral("/v1/history?limit=501"), m_viewer).errorField(), QStringLiteral("limit"));
+        QCOMPARE(call("GET", QStringLiteral("/v1/history?colour=red"), m_viewer).errorField(), QStringLiteral("colour"));
+        QCOMPARE(call("GET", QStringLiteral("/v1/images/notahash"), m_viewer).status, 400);
+    }
+
+    void limitsAnswerWithTheirStatusAndMessage()
+    {
+        Engine tight(m_dir.filePath(QStringLiteral("tight")));
+        const QString token = tight.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(tight.start({QStringLiteral("--drain"), QStringLiteral("1s"), QStringLiteral("--max-in-flight"), QStringLiteral("2"), QStringLiteral("--rate"), QStringLiteral("4"),
+                             QStringLiteral("--max-subscribers"), QStringLiteral("1")}));
+        const QByteArray hanging = body({{QStringLiteral("story"), QStringLiteral("s")}, {QStringLiteral("user_id"), QStringLiteral("u")},
+                                         {QStringLiteral("scenario"), QStringLiteral("primary-hang")},
+                                         {QStringLiteral("timeouts"), QJsonObject{{QStringLiteral("primary_ms"), 20000}}}});
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations"), token, hanging, {}, tight.url).status, 202);
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations"), token, hanging, {}, tight.url).status, 202);
+        const Answer full = call("POST", QStringLiteral("/v1/generations"), token, hanging, {}, tight.url);
+        QCOMPARE(full.status, 429);
+        QCOMPARE(full.retryAfter, QByteArray("1"));
+        QVERIFY(full.message().contains(QLatin1StringView("in flight")));
+
+        // Burst of 8 (twice the rate): the ninth quick request is refused, with when to come back.
+        int refused = 0;
+        QByteArray retryAfter;
+        for (int i = 0; i < 12; ++i) {
+            const Answer a = call("GET", QStringLiteral("/v1/instances"), token, {}, {}, tight.url);
+            if (a.status == 429) {
+                ++refused;
+                retryAfter = a.retryAfter;
+            }
+        }
+        QVERIFY(refused >= 1);
+        QVERIFY(retryAfter.toInt() >= 1);
+        tight.stop(); // SIGTERM: the two hanging generations are cancelled after the drain time
+        QCOMPARE(tight.m_process.exitCode(), 0);
+    }
+
+    void slowSubscriberOverflowsAndIsClosed()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("overflow")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start({QStringLiteral("--subscriber-backlog"), QStringLiteral("16384")}));
+        QTcpSocket stuck;
+        stuck.setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, 4096);
+        stuck.setReadBufferSize(4096); // and Qt reads no more than this for us: the reader is stuck
+        stuck.connectToHost(QHostAddress::LocalHost, engine.m_port);
+        QVERIFY(stuck.waitForConnected(5000));
+        stuck.write("GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + token.toLatin1() + "\r\n\r\n");
+        QVERIFY(stuck.waitForBytesWritten(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body.contains("bullpen_sse_subscribers 1"), 10000);
+        // Generations until the engine gives up on the reader (each writes ~5 KB of events).
+        for (int round = 0; round < 40; ++round) {
+            for (int i = 0; i < 10; ++i)
+                call("POST", QStringLiteral("/v1/generations"), token,
+                     body({{QStringLiteral("story"), QStringLiteral("Story %1 %2").arg(round).arg(i)}, {QStringLiteral("user_id"), QStringLiteral("u")},
+                           {QStringLiteral("fresh"), true}}),
+                     {}, engine.url);
+            if (call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body.contains("bullpen_sse_overflows_total 1"))
+                break;
+            QTest::qWait(100);
+        }
+        const QByteArray metrics = call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body;
+        QVERIFY2(metrics.contains("bullpen_sse_overflows_total 1"), metrics.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body.contains("bullpen_sse_subscribers 0"), 10000);
+    }
+
+    // SPEC 12.1 shutdown: /readyz 503, no new generations, the running ones end and are recorded, exit 0.
+    void sigtermDrainsAndRecordsEveryGeneration()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("drain")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start({QStringLiteral("--drain"), QStringLiteral("20s")}));
+        QStringList ids;
+        for (int i = 0; i < 3; ++i) {
+            const Answer a = call("POST", QStringLiteral("/v1/generations"), token,
+                                  body({{QStringLiteral("story"), QStringLiteral("s")}, {QStringLiteral("user_id"), QStringLiteral("u")},
+                                        {QStringLiteral("scenario"), QStringLiteral("primary-hang")},
+                                        {QStringLiteral("timeouts"), QJsonObject{{QStringLiteral("primary_ms"), 1500}}}}),
+                                  {}, engine.url);
+            QCOMPARE(a.status, 202);
+            ids << a.json().value(QLatin1StringView("generation_id")).toString();
+        }
+        engine.m_process.terminate();
+        QTRY_COMPARE_WITH_TIMEOUT(call("GET", QStringLiteral("/readyz"), {}, {}, {}, engine.url).status, 503, 5000);
+        QCOMPARE(call("POST", QStringLiteral("/v1/generations"), token, body({{QStringLiteral("story"), QStringLiteral("s")}, {QStringLiteral("user_id"), QStringLiteral("u")}}),
+                      {}, engine.url)
+                     .status,
+                 503);
+        QVERIFY(engine.m_process.waitForFinished(30000));
+        QCOMPARE(engine.m_process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(engine.m_process.exitCode(), 0);
+        // Each is in the store in its final state: relieved after its primary's 1.5 s deadline.
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("drain-check"));
+            db.setDatabaseName(m_dir.filePath(QStringLiteral("drain/bullpen.sqlite")));
+            QVERIFY(db.open());
+            for (const QString &id : std::as_const(ids)) {
+                QSqlQuery q(db);
+                q.prepare(QStringLiteral("SELECT state FROM generations WHERE id = ?"));
+                q.addBindValue(id);
+                QVERIFY(q.exec() && q.next());
+                QCOMPARE(q.value(0).toString(), QStringLiteral("succeeded"));
+            }
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("drain-check"));
+    }
+
+    // SPEC 11.10 across the wire: the engine is killed with 20 generations running; the client sees the
+    // loss, reconnects to the restarted engine, and each of the 20 ends ABANDONED, once.
+    void killedEngineLeavesNothingRunning()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("killed")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const quint16 port = engine.m_port;
+        RemoteEngine client(EngineEndpoint{engine.url, token.toLatin1()});
+        QSignalSpy finished(&client, &EngineClient::finished);
+        int started = 0;
+        connect(&client, &EngineClient::eventRecorded, this, [&started](const Event &e) {
+            started += std::holds_alternative<GenerationStarted>(e.body) ? 1 : 0;
+        });
+        client.connectToEngine();
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), RemoteEngine::State::Connected, 10000);
+        for (int i = 0; i < 20; ++i) {
+            GenerationRequest r;
+            r.story = QStringLiteral("Story %1").arg(i);
+            r.userId = QStringLiteral("u");
+            r.scenario.name = QStringLiteral("primary-hang");
+            StagePolicy p = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+            p.primaryTimeout = std::chrono::minutes(5);
+            r.storyboardPolicy = p;
+            client.start(r);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(started, 20, 20000);
+        engine.kill();
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), RemoteEngine::State::Reconnecting, 10000);
+        QVERIFY(finished.isEmpty());
+        Engine again(m_dir.filePath(QStringLiteral("killed")));
+        QVERIFY(again.start({}, port));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 20, 60000);
+        QSet<QString> ids;
+        for (const QList<QVariant> &args : std::as_const(finished)) {
+            const auto r = args.first().value<GenerationResult>();
+            QCOMPARE(r.state, FinalState::Abandoned);
+            ids.insert(r.generationId);
+        }
+        QCOMPARE(ids.size(), 20);
+        QCOMPARE(client.activeCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), RemoteEngine::State::Connected, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_EngineService)
+#include "tst_engineservice.moc"
