@@ -9,6 +9,7 @@
 // timeout fallback, final auth failure, then a comparison. It runs once in English (DIR/*.png) and once
 // in Korean (DIR/ko/*.png).
 #include "pipeline/comparison.h"
+#include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "store/historyfiller.h"
 #include "views/compareview.h"
@@ -218,6 +219,118 @@ private:
     int m_step = 0;
 };
 
+// The console's window and the engine it holds. Connect… replaces both: the old window goes, a new one
+// attaches to the engine named, with the same views.
+class ConsoleHost final : public QObject
+{
+public:
+    bool embedded(const SetupOptions &options)
+    {
+        auto engine = std::make_unique<EngineSetup>();
+        if (!engine->init(options)) {
+            QStringList lines;
+            for (const ConfigError &e : engine->errors())
+                lines << e.toString();
+            refuse(lines.join(QLatin1Char('\n')));
+            return false;
+        }
+        show(std::move(engine));
+        return true;
+    }
+
+    void attach(const EngineEndpoint &endpoint)
+    {
+        auto connection = std::make_unique<RemoteConnection>(endpoint);
+        connection->setKeyFilePath(EngineSetup::defaultKeyFile());
+        connection->open();
+        show(std::move(connection));
+    }
+
+    MainWindow *window() const { return m_window.get(); }
+    EngineConnection *connection() const { return m_connection.get(); }
+
+    static void refuse(const QString &text)
+    {
+        QTextStream(stderr) << "bullpen: refused:\n  " << QString(text).replace(QLatin1Char('\n'), QStringLiteral("\n  ")) << "\n";
+        // No one can click a dialog without a screen (offscreen, minimal): printed above only.
+        const QString platform = QGuiApplication::platformName();
+        if (platform != u"offscreen" && platform != u"minimal")
+            QMessageBox::critical(nullptr, QObject::tr("Bullpen cannot start"), text);
+    }
+
+private:
+    void show(std::unique_ptr<EngineConnection> connection)
+    {
+        std::unique_ptr<MainWindow> old = std::move(m_window);
+        if (old)
+            old->hide();
+        auto window = std::make_unique<MainWindow>(*connection);
+        connect(window.get(), &MainWindow::attachRequested, this, [this](const EngineEndpoint &endpoint) {
+            // From the old window's own signal: replace it once that signal has returned.
+            QTimer::singleShot(0, this, [this, endpoint] { attach(endpoint); });
+        });
+        window->show();
+        m_window = std::move(window);
+        old.reset(); // the old views before the engine they watched
+        m_old = std::move(m_connection);
+        m_connection = std::move(connection);
+        m_old.reset();
+    }
+
+    std::unique_ptr<EngineConnection> m_connection;
+    std::unique_ptr<EngineConnection> m_old;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+// `--engine URL`: the token from BULLPEN_ENGINE_TOKEN, else from the 0600 key file (where Connect…
+// keeps it), never from the settings file or the command line.
+std::optional<EngineEndpoint> endpointFor(const QString &url, QString *error)
+{
+    EngineEndpoint e;
+    if (!EngineEndpoint::parseUrl(url, &e.base, error))
+        return std::nullopt;
+    e.token = qgetenv("BULLPEN_ENGINE_TOKEN").trimmed();
+    if (e.token.isEmpty()) {
+        QString why;
+        e.token = KeyFile::value(EngineSetup::defaultKeyFile(), QStringLiteral("BULLPEN_ENGINE_TOKEN"), &why).value_or(QString()).toLatin1();
+        if (e.token.isEmpty()) {
+            *error = why.isEmpty() ? QStringLiteral("no API token for the engine: set BULLPEN_ENGINE_TOKEN, or start the console and use "
+                                                    "Engine → Connect… to keep one in the key file")
+                                   : why;
+            return std::nullopt;
+        }
+    }
+    return e;
+}
+
+// `--grab FILE`: once the engine answers, one generation of the demo story, then the Live view with
+// the status bar saved to FILE (the attached console's picture in the README), then exit.
+void grabWhenReady(ConsoleHost &host, const QString &file)
+{
+    auto go = [&host, file] {
+        MainWindow *window = host.window();
+        window->runView()->setStory(kDemoStory);
+        window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
+        window->runView()->setScenario(QStringLiteral("primary-overloaded"));
+        QObject::connect(window, &MainWindow::generationFinished, window, [window, file] {
+            QTimer::singleShot(500, window, [window, file] {
+                window->tabs()->setCurrentWidget(window->liveView());
+                QApplication::processEvents();
+                const bool ok = window->grab().save(file);
+                QTextStream(ok ? stdout : stderr) << "bullpen: " << (ok ? "wrote " : "could not write ") << file << "\n";
+                QApplication::exit(ok ? 0 : 1);
+            });
+        }, Qt::SingleShotConnection);
+        window->generate(1);
+    };
+    EngineConnection *c = host.connection();
+    if (c->usable() && !c->attached()) {
+        QTimer::singleShot(300, go);
+        return;
+    }
+    QObject::connect(c, &EngineConnection::configChanged, c, [go] { QTimer::singleShot(300, go); }, Qt::SingleShotConnection);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -238,7 +351,12 @@ int main(int argc, char *argv[])
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario to start with."), QStringLiteral("name"));
     const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Interface language: en or ko (default: settings, then the system's)."),
                                   QStringLiteral("code"));
-    parser.addOptions({screenshots, scenario, lang});
+    const QCommandLineOption engineUrl(QStringLiteral("engine"),
+                                       QStringLiteral("Attach to a running bullpen-engine at URL instead of embedding one (token from "
+                                                      "BULLPEN_ENGINE_TOKEN or the key file)."),
+                                       QStringLiteral("url"));
+    const QCommandLineOption grab(QStringLiteral("grab"), QStringLiteral("Run one generation, save the window to FILE, exit."), QStringLiteral("file"));
+    parser.addOptions({screenshots, scenario, lang, engineUrl, grab});
     parser.process(app);
     if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
         QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
@@ -248,23 +366,24 @@ int main(int argc, char *argv[])
     Translations translations;
     if (!parser.isSet(screenshots)) {
         translations.use(chooseLanguage(parser.value(lang)));
-        SetupOptions options;
-        options.scenario = parser.value(scenario);
-        options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (SPEC 12.3)
-        EngineSetup engine;
-        if (!engine.init(options)) {
-            QStringList lines;
-            for (const ConfigError &e : engine.errors())
-                lines << e.toString();
-            QTextStream(stderr) << "bullpen: refused:\n  " << lines.join(QStringLiteral("\n  ")) << "\n";
-            // No one can click a dialog without a screen (offscreen, minimal): printed above, then exit.
-            const QString platform = QGuiApplication::platformName();
-            if (platform != u"offscreen" && platform != u"minimal")
-                QMessageBox::critical(nullptr, QObject::tr("Bullpen cannot start"), lines.join(QLatin1Char('\n')));
-            return 2;
+        ConsoleHost host;
+        if (parser.isSet(engineUrl)) {
+            QString why;
+            const std::optional<EngineEndpoint> endpoint = endpointFor(parser.value(engineUrl), &why);
+            if (!endpoint) {
+                ConsoleHost::refuse(QStringLiteral("--engine: ") + why);
+                return 2;
+            }
+            host.attach(*endpoint);
+        } else {
+            SetupOptions options;
+            options.scenario = parser.value(scenario);
+            options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (SPEC 12.3)
+            if (!host.embedded(options))
+                return 2;
         }
-        MainWindow window(engine);
-        window.show();
+        if (parser.isSet(grab))
+            grabWhenReady(host, parser.value(grab));
         return app.exec();
     }
 

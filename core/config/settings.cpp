@@ -235,6 +235,56 @@ bool SettingsFile::save(const Settings &settings, const QString &path, QString *
     return true;
 }
 
+QProcessEnvironment KeyFile::readAll(const QString &keyFile, QList<ConfigError> *errors)
+{
+    QProcessEnvironment keys;
+    const QFileDevice::Permissions perms = QFileInfo(keyFile).permissions();
+    const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
+                                            | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+    QFile f(keyFile);
+    if (perms & others) {
+        *errors << ConfigError{keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile)};
+    } else if (!f.open(QIODevice::ReadOnly)) {
+        *errors << ConfigError{keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString())};
+    } else if (const QByteArray all = f.read(64 * 1024 + 1); all.size() > 64 * 1024) {
+        *errors << ConfigError{keyFile, QStringLiteral("is larger than 64 KiB; it is not a key file (NAME=value lines)")};
+    } else {
+        int lineNo = 0;
+        const QList<QByteArray> rawLines = all.split('\n');
+        for (const QByteArray &raw : rawLines) {
+            ++lineNo;
+            if (!QUtf8StringView(raw).isValidUtf8() || raw.contains('\0')) {
+                *errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("is not UTF-8 text; save the file as UTF-8")};
+                continue;
+            }
+            const QString line = QString::fromUtf8(raw).trimmed();
+            if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+                continue;
+            const qsizetype eq = line.indexOf(QLatin1Char('='));
+            if (eq <= 0) {
+                *errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("expected NAME=value")};
+                continue;
+            }
+            keys.insert(line.left(eq).trimmed(), line.mid(eq + 1).trimmed());
+        }
+    }
+    return keys;
+}
+
+std::optional<QString> KeyFile::value(const QString &path, const QString &name, QString *error)
+{
+    if (!QFileInfo::exists(path))
+        return std::nullopt;
+    QList<ConfigError> errors;
+    const QProcessEnvironment keys = readAll(path, &errors);
+    if (!errors.isEmpty()) {
+        if (error)
+            *error = errors.constFirst().toString();
+        return std::nullopt;
+    }
+    return keys.contains(name) ? std::optional<QString>(keys.value(name)) : std::nullopt;
+}
+
 bool KeyFile::setKey(const QString &path, const QString &name, const QString &value, QString *error)
 {
     QStringList lines;
@@ -460,36 +510,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     QProcessEnvironment keys;
     if (!keyFile.isEmpty() && QFileInfo::exists(keyFile)) {
         s.keyFile = keyFile;
-        const QFileDevice::Permissions perms = QFileInfo(keyFile).permissions();
-        const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
-                                                | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
-        QFile f(keyFile);
-        if (perms & others) {
-            errors << ConfigError{keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile)};
-        } else if (!f.open(QIODevice::ReadOnly)) {
-            errors << ConfigError{keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString())};
-        } else if (const QByteArray all = f.read(64 * 1024 + 1); all.size() > 64 * 1024) {
-            errors << ConfigError{keyFile, QStringLiteral("is larger than 64 KiB; it is not a key file (NAME=value lines)")};
-        } else {
-            int lineNo = 0;
-            const QList<QByteArray> rawLines = all.split('\n');
-            for (const QByteArray &raw : rawLines) {
-                ++lineNo;
-                if (!QUtf8StringView(raw).isValidUtf8() || raw.contains('\0')) {
-                    errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("is not UTF-8 text; save the file as UTF-8")};
-                    continue;
-                }
-                const QString line = QString::fromUtf8(raw).trimmed();
-                if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-                    continue;
-                const qsizetype eq = line.indexOf(QLatin1Char('='));
-                if (eq <= 0) {
-                    errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("expected NAME=value")};
-                    continue;
-                }
-                keys.insert(line.left(eq).trimmed(), line.mid(eq + 1).trimmed());
-            }
-        }
+        keys = KeyFile::readAll(keyFile, &errors);
     }
 
     // 3. The environment overrides everything (SPEC 4.6). A front end that turns its flags into these

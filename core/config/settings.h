@@ -112,6 +112,11 @@ class KeyFile final
 {
 public:
     static bool setKey(const QString &path, const QString &name, const QString &value, QString *error);
+    // Every NAME=value line; refuses (in *errors) a file others can read, one over 64 KiB, or a line
+    // that is not NAME=value.
+    static QProcessEnvironment readAll(const QString &path, QList<ConfigError> *errors);
+    // One value (e.g. BULLPEN_ENGINE_TOKEN); nothing when the file or the line is not there.
+    static std::optional<QString> value(const QString &path, const QString &name, QString *error = nullptr);
 };
 
 // "AIzaSyD…9f3c": enough to tell two keys apart, never enough to use one. Short keys show only dots.

@@ -279,8 +279,29 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
                 r.failure = Failure{FailureKind::INTERNAL, tr("unreadable result from the engine: %1").arg(why), false, std::nullopt};
             result = r;
         }
-        m_pending.remove(id);
-        Q_EMIT finished(*result);
+        deliver(std::move(*result));
+    });
+}
+
+void RemoteEngine::deliver(GenerationResult result)
+{
+    if (!m_fetchImages || result.imageSha256.isEmpty()) {
+        m_pending.remove(result.generationId);
+        Q_EMIT finished(result);
+        return;
+    }
+    QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/images/") + result.imageSha256));
+    connect(reply, &QNetworkReply::finished, this, [this, reply, result]() mutable {
+        reply->deleteLater();
+        if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200) {
+            if (!result.image)
+                result.image = StageResult{};
+            result.image->image = reply->readAll();
+            result.image->imageMime = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+        }
+        result.imagePath.clear(); // the engine's file, not one on this machine
+        m_pending.remove(result.generationId);
+        Q_EMIT finished(result);
     });
 }
 

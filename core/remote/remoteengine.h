@@ -55,6 +55,9 @@ public:
     QJsonObject config() const { return m_config; }
     QString lastEventId() const { return QString::fromLatin1(m_lastEventId); }
     quint64 reconnects() const { return m_reconnects; }
+    // Also fetch each result's comic (GET /v1/images/{sha256}) into the result before it is delivered,
+    // for a console that shows it (the engine's file path means nothing on this machine).
+    void setFetchImages(bool on) { m_fetchImages = on; }
 
 Q_SIGNALS:
     void stateChanged(bullpen::RemoteEngine::State state);
@@ -88,6 +91,8 @@ private:
     int m_backoffStep = 0;
     quint64 m_reconnects = 0;
     bool m_closing = false;
+    bool m_fetchImages = false;
+    void deliver(GenerationResult result);
 };
 
 } // namespace bullpen

@@ -16,7 +16,7 @@ Q_LOGGING_CATEGORY(lcSetup, "bullpen.setup")
 namespace bullpen {
 
 EngineSetup::EngineSetup(QObject *parent)
-    : QObject(parent)
+    : EngineConnection(parent)
 {
 }
 
@@ -152,7 +152,11 @@ PipelineOptions EngineSetup::pipelineOptions() const
     return o;
 }
 
-ComparisonRunner *EngineSetup::newComparisonRunner(QObject *parent) const
+QStringList EngineSetup::scenarios() const { return m_simulator ? Scenario::builtInNames() : QStringList{}; }
+
+QString EngineSetup::defaultScenario() const { return m_simulator ? m_simulator->scenario().name : QString(); }
+
+ComparisonRunner *EngineSetup::newComparisonRunner(QObject *parent)
 {
     auto *runner = new ComparisonRunner(*m_engine, parent);
     runner->setStore(m_store.get(), m_settings.pipeline.storeContent);

@@ -11,6 +11,8 @@
 #include "store/masking.h"
 #include "store/store.h"
 
+#include "pipeline/engineconnection.h"
+
 #include <QObject>
 
 #include "config/processlimits.h"
@@ -41,7 +43,7 @@ struct SetupOptions
 // provider key at all (or when asked), the built-in simulator started in-process on 127.0.0.1 and every
 // provider pointed at it over real HTTP (SPEC 7, 8); the storyboard client and the generation service
 // wired together.
-class EngineSetup final : public QObject
+class EngineSetup final : public EngineConnection
 {
     Q_OBJECT
 public:
@@ -53,7 +55,7 @@ public:
     const QList<ConfigError> &errors() const { return m_errors; }
 
     const Settings &settings() const { return m_settings; }
-    StagePolicy storyboardPolicy() const { return m_settings.storyboardPolicy(); }
+    StagePolicy storyboardPolicy() const override { return m_settings.storyboardPolicy(); }
     bool usingSimulator() const { return m_simulator != nullptr; }
     ProviderSimulator *simulator() const { return m_simulator; }
     // The engine: start, cancel, events and results, whichever thread it runs on.
@@ -68,10 +70,16 @@ public:
     Admission &admission() const { return m_engine->inlineStack()->admission(); }
     PipelineOptions pipelineOptions() const;
     // A line for people: which providers are live, or that the simulator is in use and where.
-    QString describe() const;
+    QString describe() const override;
     // Things to fix that do not stop the engine, one line each: a configured model past or near its
     // announced end of life (config/modeldeprecations.h).
-    QStringList warnings() const;
+    QStringList warnings() const override;
+
+    // EngineConnection: the embedded engine as the console holds it.
+    EngineClient &client() override { return *m_engine; }
+    QStringList scenarios() const override;
+    QString defaultScenario() const override;
+    bool attached() const override { return false; }
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -79,15 +87,15 @@ public:
     Store *store() const { return m_store.get(); }
     // The history as front ends read it (typed queries; no store type above it), and how its writes
     // are going. Both null without a store (--no-store).
-    HistoryReader *history() const { return m_store.get(); }
-    HistoryWrites *historyWrites() const { return m_store.get(); }
+    HistoryReader *history() const override { return m_store.get(); }
+    HistoryWrites *historyWrites() const override { return m_store.get(); }
     // Side-by-side comparisons on this engine, recorded in this store.
-    ComparisonRunner *newComparisonRunner(QObject *parent) const;
+    ComparisonRunner *newComparisonRunner(QObject *parent) override;
     const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
-    QString dataDir() const { return m_dataDir; }
-    QString settingsFilePath() const { return m_settingsFilePath; }
-    QString keyFilePath() const { return m_keyFilePath; }
-    const QProcessEnvironment &environment() const { return m_environment; }
+    QString dataDir() const override { return m_dataDir; }
+    QString settingsFilePath() const override { return m_settingsFilePath; }
+    QString keyFilePath() const override { return m_keyFilePath; }
+    QProcessEnvironment environment() const override { return m_environment; }
 
     static QString defaultSettingsFile();
     static QString defaultKeyFile();

@@ -735,6 +735,18 @@ EngineService::Reply EngineService::config() const
                          {QStringLiteral("instance"), m_options.instance},
                          {QStringLiteral("version"), m_options.version},
                          {QStringLiteral("settings"), SettingsFile::toJson(s)},
+                         {QStringLiteral("storyboard_policy"), [&] {
+                              const StagePolicy p = m_setup.storyboardPolicy();
+                              QJsonObject o{{QStringLiteral("policy"), p.preset},
+                                            {QStringLiteral("primary"), toId(p.primary)},
+                                            {QStringLiteral("fallback"), p.fallback ? QJsonValue(toId(*p.fallback)) : QJsonValue()},
+                                            {QStringLiteral("primary_ms"), static_cast<double>(p.primaryTimeout.count())},
+                                            {QStringLiteral("fallback_ms"), static_cast<double>(p.fallbackTimeout.count())}};
+                              if (p.totalBudget)
+                                  o.insert(QStringLiteral("budget_ms"), static_cast<double>(p.totalBudget->count()));
+                              return o;
+                          }()},
+                         {QStringLiteral("scenario"), m_setup.defaultScenario()},
                          {QStringLiteral("keys"), keys},
                          {QStringLiteral("simulator"), m_setup.usingSimulator()},
                          {QStringLiteral("scenarios"), m_setup.usingSimulator() ? QJsonArray::fromStringList(Scenario::builtInNames()) : QJsonArray()},

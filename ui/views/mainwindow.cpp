@@ -6,13 +6,16 @@
 #include "latencyview.h"
 #include "liveview.h"
 #include "models/historyqueue.h"
+#include "config/settings.h"
 #include "pipeline/comparison.h"
 #include "settingsview.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
 #include "resultview.h"
-#include "runtime/enginesetup.h"
+#include "pipeline/comparison.h"
+#include "pipeline/engineconnection.h"
+#include "views/engineconfigview.h"
 #include "runview.h"
 
 #include <QCloseEvent>
@@ -23,12 +26,19 @@
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTimer>
 #include <QToolButton>
 
 namespace bullpen {
 
-MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
+MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     : QMainWindow(parent)
     , m_engine(engine)
 {
@@ -37,17 +47,29 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     m_batcher = new EventBatcher(this);
     m_generations = new GenerationListModel(this);
     m_events = new EventLogModel(this);
-    m_run = new RunView(engine.storyboardPolicy(), engine.usingSimulator() ? Scenario::builtInNames() : QStringList{});
-    if (engine.usingSimulator())
-        m_run->setScenario(engine.simulator()->scenario().name);
+    m_run = new RunView(engine.storyboardPolicy(), engine.scenarios());
+    if (!engine.scenarios().isEmpty())
+        m_run->setScenario(engine.defaultScenario());
     m_live = new LiveView(m_generations, m_events);
     m_result = new ResultView;
     m_queue = new HistoryQueue(engine.history(), this);
     m_failures = new FailuresView(engine.history(), m_queue);
     m_latency = new LatencyView(engine.history(), m_queue);
     m_compare = new CompareView(engine.history());
-    m_settingsView = new SettingsView({engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir()}, engine.environment(),
-                                      engine.usingSimulator());
+    QWidget *settingsTab = nullptr;
+    if (engine.attached()) {
+        m_engineConfig = new EngineConfigView;
+        m_engineConfig->setConfig(engine.runningConfig());
+        settingsTab = m_engineConfig;
+        connect(&engine, &EngineConnection::configChanged, this, [this] {
+            m_engineConfig->setConfig(m_engine.runningConfig());
+            m_run->setEngineDefaults(m_engine.storyboardPolicy(), m_engine.scenarios(), m_engine.defaultScenario());
+        });
+    } else {
+        m_settingsView = new SettingsView({engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir()}, engine.environment(),
+                                          !engine.scenarios().isEmpty());
+        settingsTab = m_settingsView;
+    }
     m_comparisons = engine.newComparisonRunner(this);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
@@ -57,15 +79,16 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     m_tabs->addTab(m_failures, tr("Failures"));
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_compare, tr("Compare"));
-    m_tabs->addTab(m_settingsView, tr("Settings"));
+    m_tabs->addTab(settingsTab, tr("Settings"));
     setCentralWidget(m_tabs);
 
-    auto *engineLabel = new QLabel(engine.describe());
+    auto *engineLabel = new QLabel;
     m_engineLabel = engineLabel;
     engineLabel->setObjectName(QStringLiteral("engineStatus"));
-    if (engine.usingSimulator())
-        engineLabel->setStyleSheet(QStringLiteral("QLabel { color: #8e44ad; font-weight: bold; }"));
+    engineLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addWidget(engineLabel, 1);
+    showEngineStatus();
+    connect(&engine, &EngineConnection::statusChanged, this, &MainWindow::showEngineStatus);
     if (const QStringList warnings = engine.warnings(); !warnings.isEmpty()) {
         auto *modelWarning = new QLabel(tr("⚠ %1").arg(warnings.join(QStringLiteral("; "))));
         modelWarning->setObjectName(QStringLiteral("modelWarning"));
@@ -75,7 +98,7 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
         statusBar()->addPermanentWidget(modelWarning);
     }
 
-    connect(&engine.engine(), &EngineClient::eventRecorded, m_batcher, &EventBatcher::add);
+    connect(&engine.client(), &EngineClient::eventRecorded, m_batcher, &EventBatcher::add);
     connect(m_batcher, &EventBatcher::batchReady, this, [this](const QList<Event> &batch) {
         m_generations->appendBatch(batch);
         m_events->appendBatch(batch);
@@ -140,7 +163,7 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
     connect(m_compare, &CompareView::compareRequested, this, &MainWindow::compare);
     connect(m_compare, &CompareView::cancelRequested, this, [this] { m_comparisons->cancel(m_runningComparison); });
     connect(m_comparisons, &ComparisonRunner::updated, m_compare, &CompareView::showComparison);
-    connect(&engine.engine(), &EngineClient::finished, this, [this](const GenerationResult &r) {
+    connect(&engine.client(), &EngineClient::finished, this, [this](const GenerationResult &r) {
         m_running.removeAll(r.generationId);
         m_run->setRunning(static_cast<int>(m_running.size()));
         m_batcher->flush();
@@ -159,11 +182,15 @@ MainWindow::MainWindow(EngineSetup &engine, QWidget *parent)
             GenerationRequest again = m_lastRequest;
             again.generationId.clear();
             again.fresh = true;
-            m_running << m_engine.engine().start(again);
+            m_running << m_engine.client().start(again);
             m_run->setRunning(static_cast<int>(m_running.size()));
             m_tabs->setCurrentWidget(m_live);
         }
     });
+    QMenu *engineMenu = menuBar()->addMenu(tr("&Engine"));
+    QAction *connectAction = engineMenu->addAction(tr("&Connect to an engine…"), this, &MainWindow::connectToEngine);
+    connectAction->setObjectName(QStringLiteral("connectAction"));
+
     auto *go = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     connect(go, &QShortcut::activated, this, [this] { generate(1); });
     auto *stop = new QShortcut(QKeySequence(Qt::Key_Escape), this);
@@ -188,7 +215,7 @@ QString MainWindow::compare()
     if (!policy || !policy->fallback || m_run->story().trimmed().isEmpty() || !m_runningComparison.isEmpty())
         return {};
     ComparisonRequest request;
-    if (m_engine.usingSimulator())
+    if (!m_engine.scenarios().isEmpty())
         request.scenario = m_run->scenario(); // travels with the request: the simulator itself is not changed
     request.story = m_run->story();
     request.userId = m_run->userId();
@@ -213,10 +240,10 @@ void MainWindow::generate(int count)
         request.userId = m_run->userId();
         request.fresh = true;
         request.storyboardPolicy = *policy; // this request's own: nothing engine-wide changes per click
-        if (m_engine.usingSimulator())
+        if (!m_engine.scenarios().isEmpty())
             request.scenario.name = m_run->scenario(); // so is the simulator's scenario (its roles follow the policy)
         m_lastRequest = request;
-        m_running << m_engine.engine().start(request);
+        m_running << m_engine.client().start(request);
     }
     m_run->setRunning(static_cast<int>(m_running.size()));
     m_tabs->setCurrentWidget(m_live);
@@ -226,7 +253,66 @@ void MainWindow::cancelAll()
 {
     const QStringList running = m_running;
     for (const QString &id : running)
-        m_engine.engine().cancel(id);
+        m_engine.client().cancel(id);
+}
+
+void MainWindow::connectToEngine()
+{
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("connectDialog"));
+    dialog.setWindowTitle(tr("Connect to an engine"));
+    auto *url = new QLineEdit(QStringLiteral("http://127.0.0.1:8700"));
+    url->setObjectName(QStringLiteral("engineUrlEdit"));
+    auto *token = new QLineEdit;
+    token->setObjectName(QStringLiteral("engineTokenEdit"));
+    token->setEchoMode(QLineEdit::Password);
+    token->setPlaceholderText(tr("bp_… (from `bullpen-engine token add NAME --role operator`)"));
+    auto *keep = new QCheckBox(tr("Keep the token in the key file (mode 0600) as BULLPEN_ENGINE_TOKEN"));
+    keep->setObjectName(QStringLiteral("keepTokenCheck"));
+    keep->setChecked(true);
+    auto *error = new QLabel;
+    error->setObjectName(QStringLiteral("connectError"));
+    error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    error->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto *form = new QFormLayout(&dialog);
+    form->addRow(tr("Engine URL"), url);
+    form->addRow(tr("API token"), token);
+    form->addRow(QString(), keep);
+    form->addRow(QString(), error);
+    form->addRow(buttons);
+    EngineEndpoint endpoint;
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        QString why;
+        if (!EngineEndpoint::parseUrl(url->text(), &endpoint.base, &why)) {
+            error->setText(why);
+            return;
+        }
+        endpoint.token = token->text().trimmed().toLatin1();
+        if (endpoint.token.isEmpty()) {
+            error->setText(tr("The engine refuses every request without a token."));
+            return;
+        }
+        const QString keyFile = m_engine.keyFilePath().isEmpty() ? QString() : m_engine.keyFilePath();
+        if (keep->isChecked() && !keyFile.isEmpty()
+            && !KeyFile::setKey(keyFile, QStringLiteral("BULLPEN_ENGINE_TOKEN"), QString::fromLatin1(endpoint.token), &why)) {
+            error->setText(tr("Could not keep the token: %1").arg(why));
+            return;
+        }
+        dialog.accept();
+    });
+    if (dialog.exec() == QDialog::Accepted)
+        Q_EMIT attachRequested(endpoint);
+}
+
+void MainWindow::showEngineStatus()
+{
+    // Purple on the simulator (never mistaken for real providers), red while an attached engine is lost.
+    m_engineLabel->setText(m_engine.describe());
+    m_engineLabel->setToolTip(m_engine.describe());
+    const QString colour = !m_engine.usable() ? QStringLiteral("#c0392b") : !m_engine.scenarios().isEmpty() ? QStringLiteral("#8e44ad") : QString();
+    m_engineLabel->setStyleSheet(colour.isEmpty() ? QString() : QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -3,6 +3,7 @@
 
 #include "pipeline/generationpipeline.h"
 #include "pipeline/generationresult.h"
+#include "remote/engineendpoint.h"
 
 #include <QMainWindow>
 
@@ -13,7 +14,8 @@ namespace bullpen {
 
 class CompareView;
 class ComparisonRunner;
-class EngineSetup;
+class EngineConfigView;
+class EngineConnection;
 class FailuresView;
 class LatencyView;
 class SettingsView;
@@ -25,14 +27,16 @@ class LiveView;
 class ResultView;
 class RunView;
 
-// The console (SPEC 9): Run, Live and Result in tabs, a status bar that always says which providers
+// The console (SPEC 9): Run, Live and Result in tabs, a status bar that always says which engine
+// (embedded, or the URL and instance of an attached one, with its connection state) and which providers
 // are live or that the built-in simulator is in use, Ctrl+Return to generate and Esc to cancel, and
-// window state kept between runs.
+// window state kept between runs. It holds the engine only as an EngineConnection: the same views
+// embedded and attached.
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(EngineSetup &engine, QWidget *parent = nullptr);
+    explicit MainWindow(EngineConnection &engine, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     RunView *runView() const { return m_run; }
@@ -41,7 +45,8 @@ public:
     FailuresView *failuresView() const { return m_failures; }
     LatencyView *latencyView() const { return m_latency; }
     CompareView *compareView() const { return m_compare; }
-    SettingsView *settingsView() const { return m_settingsView; }
+    SettingsView *settingsView() const { return m_settingsView; }         // embedded only
+    EngineConfigView *engineConfigView() const { return m_engineConfig; } // attached only
     ComparisonRunner *comparisons() const { return m_comparisons; }
     // Starts a comparison of the Run view's story (primary and relief provider, each alone).
     QString compare();
@@ -49,14 +54,20 @@ public:
     void generate(int count);
     void cancelAll();
 
+    // Engine → Connect…: asks for a running engine's URL and token (kept in the 0600 key file as
+    // BULLPEN_ENGINE_TOKEN when asked to, never in the settings file), then attachRequested().
+    void connectToEngine();
+
 Q_SIGNALS:
     void generationFinished(const bullpen::GenerationResult &result);
+    // The operator chose an engine to attach to: the host replaces this window with one attached there.
+    void attachRequested(const bullpen::EngineEndpoint &endpoint);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    EngineSetup &m_engine;
+    EngineConnection &m_engine;
     EventBatcher *m_batcher;
     GenerationListModel *m_generations;
     EventLogModel *m_events;
@@ -68,7 +79,9 @@ private:
     FailuresView *m_failures;
     LatencyView *m_latency;
     CompareView *m_compare;
-    SettingsView *m_settingsView;
+    SettingsView *m_settingsView = nullptr;
+    EngineConfigView *m_engineConfig = nullptr;
+    void showEngineStatus();
     ComparisonRunner *m_comparisons;
     QString m_runningComparison;
     bool m_historyRefreshPending = false;

@@ -79,6 +79,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_status->setObjectName(QStringLiteral("runStatus"));
 
     auto *form = new QFormLayout;
+    m_form = form;
     form->addRow(tr("User"), m_user);
     form->addRow(tr("Policy"), m_preset);
     form->addRow(tr("Primary"), m_primary);
@@ -111,8 +112,25 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     connect(m_generateMany, &QPushButton::clicked, this, [this] { Q_EMIT generateRequested(m_count->value()); });
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRequested);
     connect(m_compare, &QPushButton::clicked, this, &RunView::compareRequested);
+    form->setRowVisible(m_scenario, !scenarios.isEmpty());
     validate();
     setRunning(0);
+}
+
+void RunView::setEngineDefaults(const StagePolicy &defaults, const QStringList &scenarios, const QString &scenario)
+{
+    m_preset->setCurrentIndex(std::max(0, m_preset->findText(defaults.preset)));
+    m_primary->setCurrentIndex(m_primary->findData(toId(defaults.primary)));
+    m_fallback->setCurrentIndex(defaults.fallback ? m_fallback->findData(toId(*defaults.fallback)) : 0);
+    m_primaryTimeout->setText(durationText(defaults.primaryTimeout));
+    m_fallbackTimeout->setText(durationText(defaults.fallbackTimeout));
+    m_scenario->clear();
+    m_scenario->addItems(scenarios);
+    m_scenario->setEnabled(!scenarios.isEmpty());
+    if (!scenario.isEmpty())
+        m_scenario->setCurrentText(scenario);
+    m_form->setRowVisible(m_scenario, !scenarios.isEmpty());
+    validate();
 }
 
 QString RunView::story() const { return m_story->toPlainText(); }

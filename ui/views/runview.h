@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -30,6 +31,10 @@ public:
     std::optional<StagePolicy> policy() const;
     void setStory(const QString &story);
     void setScenario(const QString &name);
+    // The engine's defaults, when they arrive after the view was made (an attached engine's
+    // configuration): providers, timeouts and, where a simulator answers, its scenarios. The scenario
+    // row is shown only then.
+    void setEngineDefaults(const StagePolicy &defaults, const QStringList &scenarios, const QString &scenario);
     void setRunning(int running);
 
 Q_SIGNALS:
@@ -49,6 +54,7 @@ private:
     QLineEdit *m_fallbackTimeout;
     QLineEdit *m_budget;
     QComboBox *m_scenario;
+    QFormLayout *m_form = nullptr;
     QSpinBox *m_count;
     QPushButton *m_generate;
     QPushButton *m_generateMany;

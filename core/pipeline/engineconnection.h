@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/stagepolicy.h"
+#include "pipeline/engineclient.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+namespace bullpen {
+
+class ComparisonRunner;
+class HistoryReader;
+class HistoryWrites;
+
+// An engine as a front end holds it (SPEC 12, docs/architecture.md): embedded in this process
+// (EngineSetup) or attached to a running bullpen-engine (RemoteConnection). The console's views use
+// only this, so every view works the same in both modes.
+class EngineConnection : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    virtual EngineClient &client() = 0;
+    // The history the views read; null when nothing is recorded (--no-store).
+    virtual HistoryReader *history() const = 0;
+    // How the history's writes are going, where this process writes them (embedded only; null attached).
+    virtual HistoryWrites *historyWrites() const = 0;
+    // The storyboard policy requests start from (the Run view's defaults).
+    virtual StagePolicy storyboardPolicy() const = 0;
+    // The built-in simulator's scenarios where a simulator answers; empty for real providers.
+    virtual QStringList scenarios() const = 0;
+    virtual QString defaultScenario() const = 0;
+    // A line for the status bar: which engine, which providers or the simulator, the connection.
+    virtual QString describe() const = 0;
+    virtual QStringList warnings() const = 0;
+    virtual ComparisonRunner *newComparisonRunner(QObject *parent) = 0;
+
+    // Attached: the engine's running configuration (GET /v1/config), shown read-only; embedded: empty,
+    // and the settings are this machine's files (settingsFilePath …).
+    virtual bool attached() const = 0;
+    virtual QJsonObject runningConfig() const { return {}; }
+    virtual QString settingsFilePath() const { return {}; }
+    virtual QString keyFilePath() const { return {}; }
+    virtual QString dataDir() const { return {}; }
+    virtual QProcessEnvironment environment() const { return {}; }
+    // Attached: the connection is healthy (connected), not merely configured.
+    virtual bool usable() const { return true; }
+
+Q_SIGNALS:
+    // describe() or usable() changed (a remote engine connected, was lost, came back).
+    void statusChanged();
+    // The running configuration arrived or changed (attached).
+    void configChanged();
+};
+
+} // namespace bullpen

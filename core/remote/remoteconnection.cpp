@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "remoteconnection.h"
+
+#include "pipeline/comparison.h"
+
+#include <QJsonArray>
+
+namespace bullpen {
+
+RemoteConnection::RemoteConnection(EngineEndpoint endpoint, QObject *parent)
+    : EngineConnection(parent)
+    , m_engine(std::make_unique<RemoteEngine>(endpoint))
+    , m_history(std::make_unique<RemoteHistory>(endpoint))
+{
+    m_engine->setFetchImages(true); // the console shows the comic; the engine's files are not ours
+    connect(m_engine.get(), &RemoteEngine::stateChanged, this, &EngineConnection::statusChanged);
+    connect(m_engine.get(), &RemoteEngine::configReceived, this, [this] {
+        Q_EMIT configChanged();
+        Q_EMIT statusChanged();
+    });
+}
+
+RemoteConnection::~RemoteConnection() = default;
+
+StagePolicy RemoteConnection::storyboardPolicy() const
+{
+    // The engine's own storyboard policy (GET /v1/config); until it arrives, the contract's defaults.
+    const QJsonObject p = m_engine->config().value(QLatin1StringView("storyboard_policy")).toObject();
+    StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+    if (p.isEmpty())
+        return policy;
+    policy.preset = p.value(QLatin1StringView("policy")).toString(policy.preset);
+    policy.primary = providerFromId(p.value(QLatin1StringView("primary")).toString()).value_or(policy.primary);
+    policy.fallback = providerFromId(p.value(QLatin1StringView("fallback")).toString());
+    policy.primaryTimeout = std::chrono::milliseconds(p.value(QLatin1StringView("primary_ms")).toInteger(policy.primaryTimeout.count()));
+    policy.fallbackTimeout = std::chrono::milliseconds(p.value(QLatin1StringView("fallback_ms")).toInteger(policy.fallbackTimeout.count()));
+    if (p.value(QLatin1StringView("budget_ms")).isDouble())
+        policy.totalBudget = std::chrono::milliseconds(p.value(QLatin1StringView("budget_ms")).toInteger());
+    return policy.routed().value_or(policy);
+}
+
+QStringList RemoteConnection::scenarios() const
+{
+    QStringList out;
+    for (const QJsonValue &v : m_engine->config().value(QLatin1StringView("scenarios")).toArray())
+        out << v.toString();
+    return out;
+}
+
+QString RemoteConnection::defaultScenario() const { return m_engine->config().value(QLatin1StringView("scenario")).toString(); }
+
+QString RemoteConnection::describe() const
+{
+    const QString engine = m_engine->describeState();
+    const QString what = m_engine->config().value(QLatin1StringView("describe")).toString();
+    return what.isEmpty() ? tr("Attached: %1").arg(engine) : tr("Attached: %1 — %2").arg(engine, what);
+}
+
+ComparisonRunner *RemoteConnection::newComparisonRunner(QObject *parent)
+{
+    // Both sides run on the engine as ordinary generations; the comparison itself is kept in this
+    // console's session (the engine's /v1/comparisons lists those started there).
+    return new ComparisonRunner(*m_engine, parent);
+}
+
+} // namespace bullpen

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "pipeline/engineconnection.h"
+#include "remoteengine.h"
+#include "remotehistory.h"
+
+#include <memory>
+
+namespace bullpen {
+
+// A running bullpen-engine as the console holds it (`bullpen --engine URL`, Connect…): its client
+// (RemoteEngine), its history (RemoteHistory), its running configuration, and the connection's state
+// for the status bar. The provider keys stay with the engine.
+class RemoteConnection final : public EngineConnection
+{
+    Q_OBJECT
+public:
+    explicit RemoteConnection(EngineEndpoint endpoint, QObject *parent = nullptr);
+    ~RemoteConnection() override;
+
+    void open() { m_engine->connectToEngine(); }
+    RemoteEngine &remote() { return *m_engine; }
+
+    EngineClient &client() override { return *m_engine; }
+    HistoryReader *history() const override { return m_history.get(); }
+    HistoryWrites *historyWrites() const override { return nullptr; }
+    StagePolicy storyboardPolicy() const override;
+    QStringList scenarios() const override;
+    QString defaultScenario() const override;
+    QString describe() const override;
+    QStringList warnings() const override { return {}; }
+    ComparisonRunner *newComparisonRunner(QObject *parent) override;
+    bool attached() const override { return true; }
+    QJsonObject runningConfig() const override { return m_engine->config(); }
+    bool usable() const override { return m_engine->state() == RemoteEngine::State::Connected; }
+    // Where this machine keeps its keys (Connect… keeps the engine's token there, 0600).
+    QString keyFilePath() const override { return m_keyFile; }
+    void setKeyFilePath(const QString &path) { m_keyFile = path; }
+
+private:
+    std::unique_ptr<RemoteEngine> m_engine;
+    std::unique_ptr<RemoteHistory> m_history;
+    QString m_keyFile;
+};
+
+} // namespace bullpen
