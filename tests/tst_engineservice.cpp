@@ -5,6 +5,7 @@
 // SIGTERM drain, and a kill -9 that leaves nothing running.
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
+#include "engineprocess.h"
 #include "store/apitokens.h"
 
 #include <QJsonArray>
@@ -23,6 +24,7 @@
 #include <csignal>
 
 using namespace bullpen;
+using bullpen::test::Engine;
 
 namespace {
 
@@ -36,102 +38,6 @@ struct Answer
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
     QString errorField() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("field")).toString(); }
     QString message() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString(); }
-};
-
-// One bullpen-engine child process on its own data folder.
-class Engine
-{
-public:
-    explicit Engine(const QString &dataDir)
-        : m_dataDir(dataDir)
-    {
-    }
-    ~Engine() { stop(); }
-
-    QProcessEnvironment environment() const
-    {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : env.keys()) {
-            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.startsWith(QLatin1StringView("BULLPEN_")))
-                env.remove(k);
-        }
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dataDir + QStringLiteral("/config")); // no settings of the machine's user
-        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("bullpen.*=true")); // every log line, to check none leaks
-        return env;
-    }
-
-    QString token(const QString &name, const QString &role)
-    {
-        QProcess p;
-        p.setProcessEnvironment(environment());
-        p.start(QStringLiteral(BULLPEN_ENGINE), {QStringLiteral("token"), QStringLiteral("add"), name, QStringLiteral("--role"), role,
-                                                 QStringLiteral("--data-dir"), m_dataDir});
-        if (!p.waitForFinished(30000) || p.exitCode() != 0)
-            return {};
-        return QString::fromLatin1(p.readAllStandardOutput().trimmed());
-    }
-
-    int tokenCommand(const QStringList &args)
-    {
-        QProcess p;
-        p.setProcessEnvironment(environment());
-        p.start(QStringLiteral(BULLPEN_ENGINE), QStringList{QStringLiteral("token")} + args + QStringList{QStringLiteral("--data-dir"), m_dataDir});
-        return p.waitForFinished(30000) ? p.exitCode() : -1;
-    }
-
-    bool start(const QStringList &extra = {}, quint16 port = 0)
-    {
-        m_process.setProcessEnvironment(environment());
-        m_process.start(QStringLiteral(BULLPEN_ENGINE), QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port),
-                                                                    QStringLiteral("--data-dir"), m_dataDir, QStringLiteral("--simulator")}
-                                                            + extra);
-        if (!m_process.waitForStarted(10000))
-            return false;
-        static const QRegularExpression listening(QStringLiteral("listening on (http://127\\.0\\.0\\.1:(\\d+))"));
-        QByteArray out;
-        while (m_process.state() == QProcess::Running && m_process.waitForReadyRead(30000)) {
-            out += m_process.readAllStandardOutput();
-            const QRegularExpressionMatch m = listening.match(QString::fromUtf8(out));
-            if (m.hasMatch()) {
-                url = QUrl(m.captured(1));
-                port = static_cast<quint16>(m.captured(2).toUInt());
-                m_port = port;
-                return true;
-            }
-        }
-        qWarning() << "engine did not start:" << out << m_process.readAllStandardError();
-        return false;
-    }
-
-    void stop()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        m_process.terminate();
-        if (!m_process.waitForFinished(60000))
-            m_process.kill();
-        m_process.waitForFinished(5000);
-        m_stderr += m_process.readAllStandardError();
-    }
-    void kill()
-    {
-        ::kill(static_cast<pid_t>(m_process.processId()), SIGKILL);
-        m_process.waitForFinished(10000);
-        m_stderr += m_process.readAllStandardError();
-    }
-    QByteArray stderrText()
-    {
-        m_stderr += m_process.readAllStandardError();
-        return m_stderr;
-    }
-
-    QProcess m_process;
-    QUrl url;
-    quint16 m_port = 0;
-
-private:
-    QString m_dataDir;
-    QByteArray m_stderr;
 };
 
 QByteArray body(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
@@ -293,7 +199,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addRow("unknown field") << QByteArray(R"({"story":"s","user_id":"u","colour":"red"})") << 400 << QStringLiteral("colour");
         QTest::addRow("wrong type") << QByteArray(R"({"story":5,"user_id":"u"})") << 400 << QStringLiteral("story");
-        QTest::addRow("missing user") << QByteArray(R"({"story":"s"})") << 400 << QStringLiteral("user_id");
+        QTest::addRow("blank user") << QByteArray(R"({"story":"s","user_id":""})") << 400 << QStringLiteral("user_id");
         QTest::addRow("timeout out of range") << QByteArray(R"({"story":"s","user_id":"u","timeouts":{"primary_ms":0}})") << 400
                                               << QStringLiteral("timeouts.primary_ms");
         QTest::addRow("not json") << QByteArray("story=s") << 400 << QString();

@@ -2,12 +2,17 @@
 // The console's history views (issue 6): the failures model and view over a real SQLite store (paging,
 // filters, detail pane, export), the latency view (store load, then live updates that redraw one
 // bucket), compare over loopback against the simulator (both sides at once, diff, stored, reopened),
-// the settings view's validation beside each field, and the Korean translation.
+// the settings view's validation beside each field, and the Korean translation. With
+// BULLPEN_TEST_ATTACHED=1 (ctest's tst_historyviews_attached) the views read the same store through a
+// bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
+// assertions are the same.
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
 #include "pipeline/comparison.h"
+#include "engineprocess.h"
+#include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "store/historyfiller.h"
 #include "views/compareview.h"
@@ -41,6 +46,13 @@ class tst_HistoryViews : public QObject
     QTemporaryDir m_dir;
     std::unique_ptr<Store> m_store;
     qint64 m_now = 0;
+    // What the views read: the store itself, or (attached) the engine serving it.
+    HistoryReader *m_history = nullptr;
+    std::unique_ptr<test::Engine> m_process;
+    std::unique_ptr<RemoteHistory> m_remote;
+    QString m_token;
+
+    static bool attached() { return qEnvironmentVariableIsSet("BULLPEN_TEST_ATTACHED"); }
 
 private Q_SLOTS:
     void initTestCase()
@@ -51,13 +63,29 @@ private Q_SLOTS:
         m_now = QDateTime::currentMSecsSinceEpoch();
         const HistoryFillResult r = HistoryFiller::fill(m_store->databasePath(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11});
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        m_history = m_store.get();
+        if (attached()) {
+            m_process = std::make_unique<test::Engine>(m_dir.path());
+            m_token = m_process->token(QStringLiteral("views"), QStringLiteral("operator"));
+            QVERIFY(!m_token.isEmpty());
+            QVERIFY(m_process->start({QStringLiteral("--rate"), QStringLiteral("100000")}));
+            m_remote = std::make_unique<RemoteHistory>(EngineEndpoint{m_process->url, m_token.toLatin1()});
+            m_history = m_remote.get();
+        }
+    }
+
+    void cleanupTestCase()
+    {
+        m_remote.reset();
+        if (m_process)
+            m_process->stop();
     }
 
     void failureModelPagesThroughTheFilter()
     {
         FailureHistoryModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setHistory(m_store.get());
+        model.setHistory(m_history);
         HistoryFilter failed;
         failed.states = {HistoryState::Failed};
         model.setFilter(failed);
@@ -95,8 +123,8 @@ private Q_SLOTS:
 
     void failuresViewFiltersChartsDetailAndExport()
     {
-        HistoryQueue queue(m_store.get());
-        FailuresView view(m_store.get(), &queue);
+        HistoryQueue queue(m_history);
+        FailuresView view(m_history, &queue);
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         QVERIFY(charts.wait(10'000));
         view.resize(1200, 800);
@@ -147,8 +175,8 @@ private Q_SLOTS:
     {
         HistoryFilter relieved;
         relieved.fallbackApplied = true;
-        const GenerationRow row = m_store->generations(relieved, 1).constFirst();
-        const QList<Event> events = HistoryReader::eventsFromAttempts(row, m_store->attempts(row.id));
+        const GenerationRow row = m_history->generations(relieved, 1).constFirst();
+        const QList<Event> events = HistoryReader::eventsFromAttempts(row, m_history->attempts(row.id));
         QStringList types;
         for (const Event &e : events)
             types << e.type();
@@ -163,8 +191,8 @@ private Q_SLOTS:
 
     void latencyViewLoadsThenUpdatesOneBucket()
     {
-        HistoryQueue queue(m_store.get());
-        LatencyView view(m_store.get(), &queue);
+        HistoryQueue queue(m_history);
+        LatencyView view(m_history, &queue);
         QSignalSpy loaded(&view, &LatencyView::loaded);
         QVERIFY(loaded.wait(10'000)); // the first load, from the constructor
         view.setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
@@ -211,9 +239,21 @@ private Q_SLOTS:
         options.environment = QProcessEnvironment();
         options.settingsFile = data.filePath(QStringLiteral("none.json"));
         options.keyFile = data.filePath(QStringLiteral("none.env"));
-        EngineSetup engine;
-        QVERIFY(engine.init(options));
-        MainWindow window(engine);
+        std::unique_ptr<EngineConnection> engine;
+        Store *store = nullptr; // where the engine records: checked directly
+        if (attached()) {
+            auto remote = std::make_unique<RemoteConnection>(EngineEndpoint{m_process->url, m_token.toLatin1()});
+            remote->open();
+            QTRY_VERIFY_WITH_TIMEOUT(remote->usable() && !remote->runningConfig().isEmpty(), 10'000);
+            engine = std::move(remote);
+            store = m_store.get();
+        } else {
+            auto embedded = std::make_unique<EngineSetup>();
+            QVERIFY(embedded->init(options));
+            store = embedded->store();
+            engine = std::move(embedded);
+        }
+        MainWindow window(*engine);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         RunView *run = window.runView();
@@ -237,17 +277,22 @@ private Q_SLOTS:
         QCOMPARE(c.primary.validation, QStringLiteral("valid"));
         QVERIFY(c.primary.tokens.known());
         QVERIFY(c.primary.storyboardMs > 0 && c.fallback.storyboardMs > 0);
-        QVERIFY(engine.store()->flush());
-        const auto p = engine.store()->generation(c.primary.generationId);
-        const auto f = engine.store()->generation(c.fallback.generationId);
+        if (attached()) // the engine's writer, in another process: committed soon
+            QTRY_VERIFY_WITH_TIMEOUT(store->generation(c.primary.generationId) && store->generation(c.primary.generationId)->finishedAtMs
+                                         && store->generation(c.fallback.generationId) && store->generation(c.fallback.generationId)->finishedAtMs,
+                                     10'000);
+        else
+            QVERIFY(store->flush());
+        const auto p = store->generation(c.primary.generationId);
+        const auto f = store->generation(c.fallback.generationId);
         QVERIFY(p && f);
         QCOMPARE(p->policy, QStringLiteral("compare"));
         // Both at once: the fallback side started before the primary side ended.
         QVERIFY(f->createdAtMs <= p->finishedAtMs.value_or(0));
         // Each side alone: no relief inside a comparison.
-        QCOMPARE(engine.store()->attempts(c.primary.generationId).constFirst().value(QLatin1StringView("provider")).toString(),
+        QCOMPARE(store->attempts(c.primary.generationId).constFirst().value(QLatin1StringView("provider")).toString(),
                  QStringLiteral("gemini"));
-        for (const QJsonObject &a : engine.store()->attempts(c.primary.generationId))
+        for (const QJsonObject &a : store->attempts(c.primary.generationId))
             QVERIFY(a.value(QLatin1StringView("role")).toString() == u"primary");
 
         CompareView *view = window.compareView();
@@ -260,7 +305,7 @@ private Q_SLOTS:
         // Kept: a fresh list over the same store finds it and reopens it.
         ComparisonListModel reopened;
         QAbstractItemModelTester reopenTester(&reopened, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        reopened.setHistory(engine.history());
+        reopened.setHistory(engine->history());
         QCOMPARE(reopened.rowCount(), 1);
         QCOMPARE(reopened.at(0).id, c.id);
         QCOMPARE(reopened.index(0, ComparisonListModel::Outcome).data().toString(), QStringLiteral("both valid"));

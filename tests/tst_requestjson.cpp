@@ -72,6 +72,11 @@ private Q_SLOTS:
             QVERIFY(std::holds_alternative<GenerationRequest>(noRelief));
             QVERIFY(!std::get<GenerationRequest>(noRelief).storyboardPolicy->fallback);
         }
+        // No user: an operator's test run, as in the console and the CLI; the id is not invented.
+        const auto anonymous = GenerationRequestJson::parse(json(R"({"story":"s"})"), engineDefaults());
+        QVERIFY(std::holds_alternative<GenerationRequest>(anonymous));
+        QVERIFY(std::get<GenerationRequest>(anonymous).userId.isEmpty());
+        QVERIFY(!GenerationRequestJson::toJson(std::get<GenerationRequest>(anonymous)).contains(QStringLiteral("user_id")));
     }
 
     void whatAClientSendsParsesBack()
@@ -109,7 +114,7 @@ private Q_SLOTS:
         QTest::newRow("story blank") << json(R"({"story":"  ","user_id":"u"})") << QStringLiteral("story") << QStringLiteral("empty");
         QTest::newRow("story too long") << (json(R"({"user_id":"u","story":")") + QByteArray(40 * 1024, 'a') + json(R"("})"))
                                         << QStringLiteral("story") << QStringLiteral("at most 32768");
-        QTest::newRow("no user") << json(R"({"story":"s"})") << QStringLiteral("user_id") << QStringLiteral("required");
+        QTest::newRow("user blank") << json(R"({"story":"s","user_id":" "})") << QStringLiteral("user_id") << QStringLiteral("empty");
         QTest::newRow("user an object") << json(R"({"story":"s","user_id":{}})") << QStringLiteral("user_id") << QStringLiteral("got an object");
         QTest::newRow("unknown field") << json(R"({"story":"s","user_id":"u","colour":"red"})") << QStringLiteral("colour")
                                        << QStringLiteral("unknown field");

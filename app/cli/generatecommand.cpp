@@ -191,8 +191,9 @@ int runGenerate(const QStringList &arguments)
 
     if (remote.isSet(parser)) {
         // The request as the API takes it: what the flags leave out is the engine's own setting.
-        QJsonObject body{{QStringLiteral("story"), storyText},
-                         {QStringLiteral("user_id"), parser.isSet(user) ? parser.value(user) : QStringLiteral("bullpen-cli")}};
+        QJsonObject body{{QStringLiteral("story"), storyText}};
+        if (parser.isSet(user))
+            body.insert(QStringLiteral("user_id"), parser.value(user));
         for (const auto &[option, field] : {std::pair{&policy, "policy"}, std::pair{&primary, "primary"}, std::pair{&fallback, "fallback"}}) {
             if (parser.isSet(*option))
                 body.insert(QLatin1StringView(field), parser.value(*option));

@@ -75,11 +75,14 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
     if (const qsizetype bytes = r.story.toUtf8().size(); bytes > limits.maxStoryBytes)
         return FieldError{QStringLiteral("story"), QStringLiteral("is %1 bytes; at most %2 are accepted").arg(bytes).arg(limits.maxStoryBytes), true};
 
-    if (auto error = requiredText(o, QStringLiteral("user_id"), QStringLiteral("required (it is hashed and masked, never stored as sent)"),
-                                  &r.userId))
-        return *error;
-    if (r.userId.size() > limits.maxUserIdChars)
-        return FieldError{QStringLiteral("user_id"), QStringLiteral("is longer than %1 characters").arg(limits.maxUserIdChars)};
+    // The user is optional, as in the console and the CLI (an operator's test generation has none); when
+    // given it must say something: it is hashed and masked, never stored as sent.
+    if (o.contains(QLatin1StringView("user_id"))) {
+        if (auto error = requiredText(o, QStringLiteral("user_id"), QString(), &r.userId))
+            return *error;
+        if (r.userId.size() > limits.maxUserIdChars)
+            return FieldError{QStringLiteral("user_id"), QStringLiteral("is longer than %1 characters").arg(limits.maxUserIdChars)};
+    }
 
     StagePolicy p = defaults;
     if (const QJsonValue v = o.value(QLatin1StringView("policy")); !v.isUndefined()) {
@@ -160,7 +163,9 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
 
 QJsonObject GenerationRequestJson::toJson(const GenerationRequest &request)
 {
-    QJsonObject o{{QStringLiteral("story"), request.story}, {QStringLiteral("user_id"), request.userId}};
+    QJsonObject o{{QStringLiteral("story"), request.story}};
+    if (!request.userId.isEmpty())
+        o.insert(QStringLiteral("user_id"), request.userId);
     if (const std::optional<StagePolicy> &p = request.storyboardPolicy) {
         o.insert(QStringLiteral("policy"), p->preset);
         o.insert(QStringLiteral("primary"), toId(p->primary));

@@ -38,6 +38,7 @@ struct FieldError
 //    "scenario": "primary-hang", "generation_id": "gen_<32 hex>"}
 // A client may name the generation itself (a remote engine client does, so that it knows the id before
 // the answer arrives); the service refuses an id it has seen (409).
+// `user_id` may be left out (no user, as an operator's test run); when present it must not be blank.
 // Parsing is strict and happens before the engine sees anything: the body must be one JSON object; a
 // missing required field, an unknown field, a wrong type or a value out of range is refused naming the
 // field. What the body leaves out comes from the engine's own storyboard policy; the request always

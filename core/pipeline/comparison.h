@@ -73,16 +73,17 @@ struct ComparisonRequest
 
 // Starts both sides through the engine (each a real generation, recorded like any other, with policy
 // "compare" and no relief), collects their results and stores the comparison once both have ended.
-class ComparisonRunner final : public QObject
+// A remote engine's runner (RemoteComparisonRunner) asks the engine to run and keep it instead.
+class ComparisonRunner : public QObject
 {
     Q_OBJECT
 public:
     explicit ComparisonRunner(EngineClient &engine, QObject *parent = nullptr);
 
     void setStore(Store *store, bool storeContent);
-    QString start(const ComparisonRequest &request);
-    void cancel(const QString &comparisonId);
-    bool isRunning(const QString &comparisonId) const { return m_running.count(comparisonId) != 0; }
+    virtual QString start(const ComparisonRequest &request);
+    virtual void cancel(const QString &comparisonId);
+    virtual bool isRunning(const QString &comparisonId) const { return m_running.count(comparisonId) != 0; }
 
 Q_SIGNALS:
     void updated(const bullpen::Comparison &comparison); // a side has ended

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "remoteconnection.h"
 
-#include "pipeline/comparison.h"
+#include "remotecomparisonrunner.h"
 
 #include <QJsonArray>
 
@@ -58,9 +58,8 @@ QString RemoteConnection::describe() const
 
 ComparisonRunner *RemoteConnection::newComparisonRunner(QObject *parent)
 {
-    // Both sides run on the engine as ordinary generations; the comparison itself is kept in this
-    // console's session (the engine's /v1/comparisons lists those started there).
-    return new ComparisonRunner(*m_engine, parent);
+    // The engine runs both sides and keeps the comparison, as an embedded engine does.
+    return new RemoteComparisonRunner(*m_engine, parent);
 }
 
 } // namespace bullpen

@@ -39,6 +39,15 @@ void RemoteEngine::connectToEngine()
     openStream();
 }
 
+QNetworkReply *RemoteEngine::get(const QString &path) { return m_network->get(m_endpoint.request(path)); }
+
+QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)
+{
+    QNetworkRequest request = m_endpoint.request(path);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    return m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
+}
+
 void RemoteEngine::fetchConfig()
 {
     QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/config")));

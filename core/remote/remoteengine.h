@@ -58,6 +58,10 @@ public:
     // Also fetch each result's comic (GET /v1/images/{sha256}) into the result before it is delivered,
     // for a console that shows it (the engine's file path means nothing on this machine).
     void setFetchImages(bool on) { m_fetchImages = on; }
+    // One more request on this client's connection to the engine (path under the base, JSON body);
+    // the caller reads and deletes the reply.
+    QNetworkReply *get(const QString &path);
+    QNetworkReply *post(const QString &path, const QJsonObject &body);
 
 Q_SIGNALS:
     void stateChanged(bullpen::RemoteEngine::State state);

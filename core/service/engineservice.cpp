@@ -318,9 +318,17 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     } else if (what == u"stats" && path.size() == 3 && !post) {
         stats(request, path.at(2), socket);
     } else if (what == u"comparisons") {
-        if (path.size() == 2 && post)
+        if (path.size() == 2 && post) {
             answer(startComparison(request, *token));
-        else if (!post)
+        } else if (path.size() == 4 && post && path.at(3) == u"cancel") {
+            const bool running = m_comparisons->isRunning(path.at(2));
+            if (running) {
+                m_comparisons->cancel(path.at(2));
+                m_tokens.audit(token->name, QStringLiteral("cancel"), path.at(2), {});
+            }
+            answer(running ? json(202, QJsonObject{{QStringLiteral("comparison_id"), path.at(2)}, {QStringLiteral("cancelling"), true}})
+                           : error(404, QStringLiteral("no comparison %1 is running here").arg(path.at(2).left(64))));
+        } else if (!post)
             comparisons(request, path, socket);
         else
             answer(error(404, QStringLiteral("no such path under /v1/comparisons")));

@@ -171,8 +171,9 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             m_result->showResult(r);
         Q_EMIT generationFinished(r);
     });
-    connect(m_comparisons, &ComparisonRunner::finished, this, [this](const Comparison &c) {
-        if (c.id == m_runningComparison)
+    connect(m_comparisons, &ComparisonRunner::finished, this, [this](const Comparison &) {
+        // By the runner's word, not the id: a remote engine names the comparison itself.
+        if (!m_runningComparison.isEmpty() && !m_comparisons->isRunning(m_runningComparison))
             m_runningComparison.clear();
     });
     connect(m_run, &RunView::generateRequested, this, &MainWindow::generate);

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QProcess>
+#include <QUrl>
+
+namespace bullpen::test {
+
+// One bullpen-engine child process on its own data folder.
+class Engine
+{
+public:
+    explicit Engine(const QString &dataDir)
+        : m_dataDir(dataDir)
+    {
+    }
+    ~Engine() { stop(); }
+
+    QProcessEnvironment environment() const;
+    // A new API token (`bullpen-engine token add NAME --role ROLE`), printed once: empty on failure.
+    QString token(const QString &name, const QString &role);
+    // `bullpen-engine token ARGS --data-dir DIR`; its exit code.
+    int tokenCommand(const QStringList &args);
+    // Starts `bullpen-engine --simulator --listen 127.0.0.1:PORT` and waits for its "listening on" line.
+    bool start(const QStringList &extra = {}, quint16 port = 0);
+    void stop(); // SIGTERM, then waits for the drain
+    void kill(); // SIGKILL
+    QByteArray stderrText();
+
+    QProcess m_process;
+    QUrl url;
+    quint16 m_port = 0;
+
+private:
+    QString m_dataDir;
+    QByteArray m_stderr;
+};
+
+} // namespace bullpen::test
