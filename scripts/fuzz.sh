@@ -23,7 +23,7 @@ mkdir -p build/fuzz/artifacts
 
 status=0
 printf '%-22s %12s %10s %s\n' target executions "exec/s" result
-for target in fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings fuzz_api_request; do
+for target in fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings fuzz_api_request fuzz_api_query; do
     corpus=build/fuzz/corpus/$target
     mkdir -p "$corpus"
     log=build/fuzz/$target.log

@@ -97,12 +97,12 @@ std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &js
     const QList<AttemptRecord> all = storyboard->attempts;
     storyboard->attempts.clear();
     const auto stageOf = [&](const char *key) -> std::optional<StageResult> {
-        const std::optional<FinalState> state = r.optId(key, finalStateFromId);
-        if (!state)
+        const std::optional<FinalState> ended = r.optId(key, finalStateFromId);
+        if (!ended)
             return std::nullopt;
         StageResult s;
         s.generationId = g.generationId;
-        s.state = *state;
+        s.state = *ended;
         s.fallback.primaryProvider = storyboard->fallback.primaryProvider;
         return s;
     };

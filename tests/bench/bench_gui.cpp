@@ -7,6 +7,7 @@
 #include "benchstats.h"
 #include "runtime/enginesetup.h"
 #include "views/liveview.h"
+#include "remote/remoteconnection.h"
 #include "views/mainwindow.h"
 #include "views/runview.h"
 
@@ -43,12 +44,31 @@ int main(int argc, char *argv[])
     // Engine threads as the console runs them (BULLPEN_ENGINE_THREADS, else the cores); 0 = on the GUI thread.
     const int threads = argc > 3 ? QString::fromLatin1(argv[3]).toInt() : LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment());
     o.engineThreads = threads;
-    EngineSetup engine;
-    if (!engine.init(o)) {
-        out << "bench_gui: " << engine.errors().constFirst().toString() << "\n";
-        return 2;
+    // BULLPEN_BENCH_ENGINE=URL (and BULLPEN_ENGINE_TOKEN): the console attached to that running
+    // bullpen-engine instead (start it with --scenario flaky and a high --rate).
+    std::unique_ptr<EngineConnection> connection;
+    const QString attachTo = qEnvironmentVariable("BULLPEN_BENCH_ENGINE");
+    if (!attachTo.isEmpty()) {
+        auto remote = std::make_unique<RemoteConnection>(EngineEndpoint{QUrl(attachTo), qgetenv("BULLPEN_ENGINE_TOKEN")});
+        remote->open();
+        QElapsedTimer wait;
+        wait.start();
+        while (!(remote->usable() && !remote->runningConfig().isEmpty()) && wait.elapsed() < 10000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        if (!remote->usable()) {
+            out << "bench_gui: " << remote->describe() << "\n";
+            return 2;
+        }
+        connection = std::move(remote);
+    } else {
+        auto engine = std::make_unique<EngineSetup>();
+        if (!engine->init(o)) {
+            out << "bench_gui: " << engine->errors().constFirst().toString() << "\n";
+            return 2;
+        }
+        connection = std::move(engine);
     }
-    MainWindow window(engine);
+    MainWindow window(*connection);
     window.resize(1280, 860);
     window.show();
     RunView *run = window.runView();
@@ -86,7 +106,9 @@ int main(int argc, char *argv[])
     out << QStringLiteral("GUI event-loop stall while Generate ×%1 runs (%2 runs, scenario flaky, Live view open, %3), heartbeat lateness ms:\n")
                .arg(count)
                .arg(runs)
-               .arg(threads > 0 ? QStringLiteral("%1 engine threads").arg(threads) : QStringLiteral("engine on the GUI thread"));
+               .arg(!attachTo.isEmpty() ? QStringLiteral("attached to bullpen-engine at %1").arg(attachTo)
+                    : threads > 0     ? QStringLiteral("%1 engine threads").arg(threads)
+                                      : QStringLiteral("engine on the GUI thread"));
     out << "  " << late.summary(2) << "\n";
     return 0;
 }

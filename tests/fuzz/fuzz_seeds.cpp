@@ -87,6 +87,11 @@ int main(int argc, char *argv[])
         "\"scenario\":\"primary-hang\"}");
     put(root.filePath(QStringLiteral("fuzz_api_request")), QStringLiteral("minimal"), "{\"story\":\"s\",\"user_id\":\"u\"}");
     put(root.filePath(QStringLiteral("fuzz_api_request")), QStringLiteral("refused"), "{\"story\":7,\"timeouts\":{\"x\":-1}}");
+    put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("full"),
+        "from_ms=1&to_ms=1796104327025&state=failed,cancelled&code=AI_PROVIDER_TIMEOUT&kind=timeout&stage=storyboard&provider=gemini"
+        "&user=0e58774e&relieved=true&before_ms=1796104327000&before_id=gen_3344c031b0c54cf7940d623478acb5f0&limit=50");
+    put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("refused"), "kind=NOPE&colour=red");
+    put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("encoded"), "user=%E2%80%A6%25&before_id=a%26b");
     QTextStream(stdout) << "fuzz_seeds: wrote " << g_written << " seed files under " << root.path() << "\n";
     return g_written > 0 ? 0 : 1;
 }
