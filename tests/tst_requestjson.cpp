@@ -2,6 +2,7 @@
 // SPEC 12.1: the `POST /v1/generations` body becomes a typed GenerationRequest before the engine sees
 // it, or is refused naming the field; what a client sends for a request parses back to that request.
 #include "api/generationrequestjson.h"
+#include "api/historyjson.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -153,6 +154,47 @@ private Q_SLOTS:
         QCOMPARE(e.field, field);
         QVERIFY2(e.message.contains(says), qPrintable(e.toString()));
         QVERIFY2(!e.toString().contains(QStringLiteral("aaaaaaaa")), "a refusal never echoes the story back");
+    }
+
+    // The history's query strings (GET /v1/history, /v1/stats/…): what RemoteHistory sends for a filter
+    // selects the same rows; an unknown parameter or value is refused naming it; empty pairs say nothing
+    // (found by fuzz_api_query: "&&" was refused without a name).
+    void historyQueryRoundTripsAndRefusesNamingTheParameter()
+    {
+        HistoryFilter f;
+        f.fromMs = 1;
+        f.toMs = 1796104327025;
+        f.states = {HistoryState::Failed, HistoryState::Cancelled};
+        f.publicCode = PublicCode::AI_PROVIDER_TIMEOUT;
+        f.kind = FailureKind::TIMEOUT;
+        f.stage = Stage::Storyboard;
+        f.provider = Provider::Qwen;
+        f.userKey = QStringLiteral("a&b=c%…");
+        f.fallbackApplied = false;
+        f.beforeMs = 5;
+        f.beforeId = QStringLiteral("gen_1");
+        const auto back = HistoryJson::filterFromQuery(HistoryJson::filterQuery(f));
+        QVERIFY(std::holds_alternative<HistoryFilter>(back));
+        const HistoryFilter &b = std::get<HistoryFilter>(back);
+        QCOMPARE(b.states, f.states);
+        QCOMPARE(b.userKey, f.userKey);
+        QCOMPARE(b.kind, f.kind);
+        QCOMPARE(b.provider, f.provider);
+        QCOMPARE(b.fallbackApplied, f.fallbackApplied);
+        QCOMPARE(b.beforeId, f.beforeId);
+        QVERIFY(std::holds_alternative<HistoryFilter>(HistoryJson::filterFromQuery(QUrlQuery(QStringLiteral("kind=timeout&&state=FAILED")))));
+        const auto field = [](const QString &query) {
+            const auto r = HistoryJson::filterFromQuery(QUrlQuery(query), {QStringLiteral("limit")});
+            return std::holds_alternative<FieldError>(r) ? std::get<FieldError>(r).field : QString();
+        };
+        QCOMPARE(field(QStringLiteral("kind=NOPE")), QStringLiteral("kind"));
+        QCOMPARE(field(QStringLiteral("colour=red")), QStringLiteral("colour"));
+        QCOMPARE(field(QStringLiteral("state=failed,bogus")), QStringLiteral("state"));
+        QCOMPARE(field(QStringLiteral("relieved=yes")), QStringLiteral("relieved"));
+        QCOMPARE(field(QStringLiteral("from_ms=-1")), QStringLiteral("from_ms"));
+        QCOMPARE(field(QStringLiteral("kind=timeout&kind=timeout")), QStringLiteral("kind"));
+        QCOMPARE(field(QStringLiteral("=x")), QStringLiteral("(unnamed)"));
+        QCOMPARE(field(QStringLiteral("limit=5")), QString()); // the endpoint's own parameter
     }
 };
 

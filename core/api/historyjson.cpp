@@ -170,6 +170,11 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
     const auto items = query.queryItems(QUrl::FullyDecoded);
     QStringList seen;
     for (const auto &[name, value] : items) {
+        if (name.isEmpty()) {
+            if (value.isEmpty())
+                continue; // "a=1&&b=2": an empty pair says nothing
+            return FieldError{QStringLiteral("(unnamed)"), QStringLiteral("a parameter without a name (\"=%1\")").arg(value.left(32))};
+        }
         if (!kFilterFields.contains(name) && !extra.contains(name))
             return FieldError{name, QStringLiteral("unknown parameter; the parameters are %1").arg((kFilterFields + extra).join(QStringLiteral(", ")))};
         if (seen.contains(name))

@@ -92,6 +92,7 @@ int main(int argc, char *argv[])
         "&user=0e58774e&relieved=true&before_ms=1796104327000&before_id=gen_3344c031b0c54cf7940d623478acb5f0&limit=50");
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("refused"), "kind=NOPE&colour=red");
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("encoded"), "user=%E2%80%A6%25&before_id=a%26b");
+    put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("empty-pairs"), "kind=timeout&&&=x&state=failed");
     QTextStream(stdout) << "fuzz_seeds: wrote " << g_written << " seed files under " << root.path() << "\n";
     return g_written > 0 ? 0 : 1;
 }
