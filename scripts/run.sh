@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh >&2
 cmake --preset dev >&2
-cmake --build --preset dev --parallel "$(nproc)" --target bullpen bullpen-cli bullpen-sim >&2
+cmake --build --preset dev --parallel "$(nproc)" --target bullpen bullpen-cli bullpen-engine bullpen-sim >&2
 
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
     export QT_QPA_PLATFORM=offscreen

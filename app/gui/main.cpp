@@ -25,6 +25,7 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLineEdit>
 #include <QGuiApplication>
@@ -314,10 +315,18 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
         window->runView()->setScenario(QStringLiteral("primary-overloaded"));
         QObject::connect(window, &MainWindow::generationFinished, window, [window, file] {
             QTimer::singleShot(500, window, [window, file] {
-                window->tabs()->setCurrentWidget(window->liveView());
-                QApplication::processEvents();
-                const bool ok = window->grab().save(file);
-                QTextStream(ok ? stdout : stderr) << "bullpen: " << (ok ? "wrote " : "could not write ") << file << "\n";
+                // The Live view, then the Settings tab (an attached engine's running configuration) beside it.
+                bool ok = true;
+                const QString settingsFile = QFileInfo(file).path() + QLatin1Char('/') + QFileInfo(file).completeBaseName()
+                                             + QStringLiteral("-settings.png");
+                for (const auto &[tab, path] : {std::pair{0, file}, std::pair{1, settingsFile}}) {
+                    window->tabs()->setCurrentIndex(tab == 0 ? window->tabs()->indexOf(window->liveView()) : window->tabs()->count() - 1);
+                    for (int i = 0; i < 3; ++i)
+                        QApplication::processEvents();
+                    const bool saved = window->grab().save(path);
+                    QTextStream(saved ? stdout : stderr) << "bullpen: " << (saved ? "wrote " : "could not write ") << path << "\n";
+                    ok = ok && saved;
+                }
                 QApplication::exit(ok ? 0 : 1);
             });
         }, Qt::SingleShotConnection);

@@ -736,8 +736,12 @@ EngineService::Reply EngineService::config() const
                                : ps.keySource == SettingSource::KeyFile   ? QStringLiteral("key_file")
                                : ps.keySource == SettingSource::File      ? QStringLiteral("settings_file")
                                                                           : QStringLiteral("none");
-        keys.insert(toId(provider), QJsonObject{{QStringLiteral("source"), ps.hasKey() ? source : QStringLiteral("none")},
-                                                {QStringLiteral("last4"), ps.apiKey.size() >= 12 ? QJsonValue(ps.apiKey.right(4)) : QJsonValue()}});
+        // Against the built-in simulator the key is the simulator's own per-run secret: nothing of it is shown.
+        const bool configured = ps.hasKey() && ps.keySource != SettingSource::Default && !m_setup.usingSimulator();
+        keys.insert(toId(provider), QJsonObject{{QStringLiteral("source"), m_setup.usingSimulator() ? QStringLiteral("simulator")
+                                                                           : configured              ? source
+                                                                                                     : QStringLiteral("none")},
+                                                {QStringLiteral("last4"), configured && ps.apiKey.size() >= 12 ? QJsonValue(ps.apiKey.right(4)) : QJsonValue()}});
     }
     return json(200, QJsonObject{
                          {QStringLiteral("instance"), m_options.instance},

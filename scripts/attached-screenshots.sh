@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The attached console's pictures (README): starts a bullpen-engine on the simulator in a temporary
+# folder, makes it a token, runs one generation from `bullpen --engine URL --grab`, and saves the Live
+# view and the Settings tab (the engine's running configuration) to DIR (default docs/screenshots).
+#   bash scripts/attached-screenshots.sh [DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-docs/screenshots}
+bin=build/dev/app
+cmake --build --preset dev --target bullpen bullpen-engine > /dev/null
+work=$(mktemp -d)
+trap 'kill "$engine" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+export BULLPEN_DATA_DIR=$work/data XDG_CONFIG_HOME=$work/config QT_QPA_PLATFORM=offscreen
+export BULLPEN_ENGINE_TOKEN=$("$bin/bullpen-engine" token add screenshots --role operator 2>/dev/null)
+"$bin/bullpen-engine" --listen 127.0.0.1:0 --instance demo-engine --simulator > "$work/engine.out" 2> "$work/engine.err" &
+engine=$!
+for _ in $(seq 100); do grep -q "listening on" "$work/engine.out" && break; sleep 0.1; done
+url=$(grep -o 'listening on http://[0-9.:]*' "$work/engine.out" | cut -d' ' -f3)
+mkdir -p "$out"
+"$bin/bullpen" --lang en --engine "$url" --grab "$out/attached-live.png"
