@@ -395,6 +395,57 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(refused.state(), RemoteEngine::State::Refused, 10000);
     }
 
+    // SPEC 12 for the CLI: generate, history, compare and export on the engine, same output as embedded.
+    void cliDrivesTheEngine()
+    {
+        const auto cli = [this](const QStringList &args, const QString &token, QByteArray *outText = nullptr) {
+            QProcess p;
+            QProcessEnvironment env = m_engine->environment();
+            if (!token.isEmpty())
+                env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), token);
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(BULLPEN_CLI), QStringList(args) << QStringLiteral("--engine") << m_engine->url.toString());
+            if (!p.waitForFinished(60000))
+                return -1;
+            if (outText)
+                *outText = p.readAllStandardOutput() + p.readAllStandardError();
+            return p.exitCode();
+        };
+        QByteArray text;
+        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A fox and a crow."), QStringLiteral("--user"),
+                      QStringLiteral("carol"), QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"), QStringLiteral("--json")},
+                     m_operator, &text),
+                 0);
+        const QJsonObject g = QJsonDocument::fromJson(text.left(text.lastIndexOf('}') + 1)).object();
+        QCOMPARE(g.value(QLatin1StringView("state")).toString(), QStringLiteral("succeeded"));
+        QVERIFY(g.value(QLatin1StringView("provider_fallback_applied")).toBool());
+        QVERIFY(g.value(QLatin1StringView("events")).toArray().size() >= 6);
+        QCOMPARE(g.value(QLatin1StringView("instance")).toString(), QStringLiteral("test-main"));
+        const QString id = g.value(QLatin1StringView("generation_id")).toString();
+        QVERIFY(!text.contains("carol"));
+
+        QCOMPARE(cli({QStringLiteral("history"), QStringLiteral("--limit"), QStringLiteral("5"), QStringLiteral("--json")}, m_viewer, &text), 0);
+        QVERIFY2(text.contains(id.toLatin1()), text.constData());
+        QCOMPARE(cli({QStringLiteral("export"), QStringLiteral("--since"), QStringLiteral("1h"), QStringLiteral("--format"), QStringLiteral("jsonl")},
+                     m_viewer, &text),
+                 0);
+        QVERIFY(text.contains(id.toLatin1()));
+        QCOMPARE(cli({QStringLiteral("compare"), QStringLiteral("--story"), QStringLiteral("A fox and a crow. The crow sings. The cheese falls. The fox eats."),
+                      QStringLiteral("--json")},
+                     m_operator, &text),
+                 0);
+        const QString comparison = QJsonDocument::fromJson(text.left(text.lastIndexOf('}') + 1)).object().value(QLatin1StringView("comparison_id")).toString();
+        QVERIFY2(comparison.startsWith(QLatin1StringView("cmp_")), text.constData());
+        QCOMPARE(call("GET", QStringLiteral("/v1/comparisons/") + comparison, m_viewer).status, 200); // kept by the engine
+
+        // Without a token: refused before anything is sent, saying where the token goes.
+        QCOMPARE(cli({QStringLiteral("history")}, {}, &text), 2);
+        QVERIFY(text.contains("BULLPEN_ENGINE_TOKEN"));
+        // A viewer cannot start one: the engine's 403 is the generation's failure.
+        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("x")}, m_viewer, &text), 1);
+        QVERIFY2(text.contains("viewer"), text.constData());
+    }
+
     void metricsConfigAndInstances()
     {
         const Answer m = call("GET", QStringLiteral("/metrics"), m_viewer);

@@ -7,7 +7,10 @@
 #include "contract/textdiff.h"
 #include "failure/secretscrubber.h"
 #include "pipeline/comparison.h"
+#include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
+
+#include <QElapsedTimer>
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -72,7 +75,8 @@ int runCompare(const QStringList &arguments)
                                           QStringLiteral("Right side's timeout (default: the configured relief timeout)."), QStringLiteral("duration"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the whole comparison as one JSON object."));
     const EngineFlags engine;
-    parser.addOptions({story, storyFile, user, left, right, leftTimeout, rightTimeout, json});
+    const RemoteFlag remote;
+    parser.addOptions({story, storyFile, user, left, right, leftTimeout, rightTimeout, json, remote.engine});
     engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli compare: " << parser.errorText() << "\n";
@@ -90,24 +94,86 @@ int runCompare(const QStringList &arguments)
     if (!readStory(parser, story, storyFile, QStringLiteral("compare"), &storyText))
         return kExitUsage;
 
-    // The two sides are the storyboard settings by another name: the same validation names the flag.
-    EngineSetup setup;
-    if (!engine.start(parser,
-                      {{&left, "STORYBOARD_PROVIDER"},
-                       {&right, "STORYBOARD_FALLBACK_PROVIDER"},
-                       {&leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
-                       {&rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}},
-                      setup))
-        return kExitUsage;
-    const StagePolicy policy = setup.storyboardPolicy();
-    if (!policy.fallback) {
+    std::unique_ptr<EngineSetup> setup;
+    std::unique_ptr<RemoteConnection> attached;
+    StagePolicy policy;
+    QString scenarioName;
+    if (remote.isSet(parser)) {
+        // On a running bullpen-engine: its storyboard settings, with the flags over them.
+        EngineEndpoint endpoint;
+        QString why;
+        if (!remote.endpoint(parser, &endpoint, &why)) {
+            err << "bullpen-cli compare: " << why << "\n";
+            return kExitUsage;
+        }
+        attached = std::make_unique<RemoteConnection>(endpoint);
+        attached->open();
+        QElapsedTimer wait;
+        wait.start();
+        while (!(attached->usable() && !attached->runningConfig().isEmpty()) && attached->remote().state() != RemoteEngine::State::Refused
+               && wait.elapsed() < 15000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (!attached->usable()) {
+            err << "bullpen-cli compare: " << attached->remote().describeState() << "\n";
+            return kExitUsage;
+        }
+        policy = attached->storyboardPolicy();
+        for (const auto &[option, into] : {std::pair{&left, &policy.primary}}) {
+            if (parser.isSet(*option)) {
+                const auto p = providerFromId(parser.value(*option));
+                if (!p) {
+                    err << "bullpen-cli compare: --primary " << parser.value(*option) << ": not a provider\n";
+                    return kExitUsage;
+                }
+                *into = *p;
+            }
+        }
+        if (parser.isSet(right)) {
+            policy.fallback = providerFromId(parser.value(right));
+            if (!policy.fallback) {
+                err << "bullpen-cli compare: --fallback " << parser.value(right) << ": not a provider\n";
+                return kExitUsage;
+            }
+        }
+        for (const auto &[option, into] : {std::pair{&leftTimeout, &policy.primaryTimeout}, std::pair{&rightTimeout, &policy.fallbackTimeout}}) {
+            if (!parser.isSet(*option))
+                continue;
+            const auto d = parseDuration(parser.value(*option), &why);
+            if (!d) {
+                err << "bullpen-cli compare: --" << option->names().constFirst() << ": " << why << "\n";
+                return kExitUsage;
+            }
+            *into = *d;
+        }
+        scenarioName = parser.value(engine.scenario);
+        err << "bullpen-cli: on the engine at " << endpoint.display() << "\n";
+    } else {
+        // The two sides are the storyboard settings by another name: the same validation names the flag.
+        setup = std::make_unique<EngineSetup>();
+        if (!engine.start(parser,
+                          {{&left, "STORYBOARD_PROVIDER"},
+                           {&right, "STORYBOARD_FALLBACK_PROVIDER"},
+                           {&leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
+                           {&rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}},
+                          *setup))
+            return kExitUsage;
+        policy = setup->storyboardPolicy();
+    }
+    if (!policy.fallback || *policy.fallback == policy.primary) {
         err << "bullpen-cli compare: a comparison needs two providers: give --fallback PROVIDER (or configure STORYBOARD_FALLBACK_PROVIDER)\n";
         return kExitUsage;
     }
-    announce(setup);
+    if (setup)
+        announce(*setup);
 
-    ComparisonRunner runner(setup.engine());
-    runner.setStore(setup.store(), setup.settings().pipeline.storeContent);
+    std::unique_ptr<ComparisonRunner> runnerOwner;
+    if (setup) {
+        runnerOwner = std::make_unique<ComparisonRunner>(setup->engine());
+        runnerOwner->setStore(setup->store(), setup->settings().pipeline.storeContent);
+    } else {
+        runnerOwner.reset(attached->newComparisonRunner(nullptr)); // the engine runs and keeps it
+    }
+    ComparisonRunner &runner = *runnerOwner;
     ComparisonRequest request;
     request.story = storyText;
     request.userId = parser.value(user);
@@ -115,6 +181,7 @@ int runCompare(const QStringList &arguments)
     request.fallback = *policy.fallback;
     request.primaryTimeout = policy.primaryTimeout;
     request.fallbackTimeout = policy.fallbackTimeout;
+    request.scenario = scenarioName;
     QString comparisonId;
     bool cancelled = false;
     Interrupts interrupts([&] {
@@ -130,8 +197,8 @@ int runCompare(const QStringList &arguments)
     });
     comparisonId = runner.start(request);
     QCoreApplication::exec();
-    if (setup.store())
-        setup.store()->flush(std::chrono::seconds(10));
+    if (setup && setup->store())
+        setup->store()->flush(std::chrono::seconds(10));
     if (!result)
         return kExitCancelled;
 

@@ -202,7 +202,8 @@ int runExport(const QStringList &arguments)
                                    QStringLiteral("generations"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("jsonl or csv."), QStringLiteral("format"), QStringLiteral("jsonl"));
     const QCommandLineOption outFile(QStringLiteral("out"), QStringLiteral("Write to a file instead of standard output."), QStringLiteral("path"));
-    parser.addOptions({table, format, outFile});
+    const RemoteFlag remote;
+    parser.addOptions({table, format, outFile, remote.engine});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli export: " << parser.errorText() << "\n";
         return 2;
@@ -226,7 +227,17 @@ int runExport(const QStringList &arguments)
         err << "bullpen-cli export: " << error << "\n";
         return 2;
     }
-    auto store = args.open(parser, &error);
+    std::unique_ptr<HistoryReader> store;
+    if (remote.isSet(parser)) {
+        EngineEndpoint endpoint;
+        if (!remote.endpoint(parser, &endpoint, &error)) {
+            err << "bullpen-cli export: " << error << "\n";
+            return 2;
+        }
+        store = std::make_unique<RemoteHistory>(endpoint);
+    } else {
+        store = args.open(parser, &error);
+    }
     if (!store) {
         err << "bullpen-cli export: " << error << "\n";
         return 2;
