@@ -45,7 +45,7 @@ struct ServiceOptions
     double tokenRate = 200;   // requests per second per token, sustained
     double tokenBurst = 400;  // and in a burst
     EventStream::Options events;
-    int resultsKept = 10000;  // whole results answered from memory; older ones from the history
+    int resultsKept = 2000;   // whole results answered from memory (~8 KB each); older ones from the history
     std::chrono::milliseconds drain{30000};
 };
 
@@ -135,6 +135,9 @@ private:
         qint64 atMs = 0;
     };
     QHash<QString, Bucket> m_buckets;
+
+    QByteArray m_providersAnswer; // GET /v1/stats/providers, at most a second old
+    qint64 m_providersAtMs = 0;
 
     QThread m_historyThread;
     QObject *m_historyContext = nullptr; // lives on m_historyThread

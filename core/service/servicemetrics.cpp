@@ -11,6 +11,7 @@ namespace bullpen {
 namespace {
 
 constexpr qint64 kRecentMs = 15 * 60 * 1000;
+constexpr std::size_t kMaxRecent = 100000;
 
 QByteArray label(const char *name, const QString &value)
 {
@@ -70,7 +71,9 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
 
 void ServiceMetrics::prune(qint64 nowMs) const
 {
-    while (!m_recent.empty() && m_recent.front().atMs < nowMs - kRecentMs)
+    // The last 15 minutes, and never more than kMaxRecent attempts (at a thousand attempts a second the
+    // health strip then covers the last 100 s, and says so through its attempt counts).
+    while (!m_recent.empty() && (m_recent.front().atMs < nowMs - kRecentMs || m_recent.size() > kMaxRecent))
         m_recent.pop_front();
 }
 

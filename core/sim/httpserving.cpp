@@ -21,6 +21,8 @@ void CappedTcpServer::incomingConnection(qintptr fd)
         delete socket;
         return;
     }
+    if (m_lowDelay)
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     // Connected before the HTTP server's own readyRead handler: sees each arrival first.
     connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
         qint64 &count = (*m_pending)[socket];

@@ -21,6 +21,9 @@ class CappedTcpServer final : public QTcpServer
 {
 public:
     CappedTcpServer(qint64 cap, QHash<QTcpSocket *, qint64> *pending, QByteArray body, QObject *parent);
+    // TCP_NODELAY on every accepted socket: small writes (an answer's head, one event of a stream) leave
+    // at once instead of waiting for the previous segment's acknowledgement (Nagle).
+    void setLowDelay(bool on) { m_lowDelay = on; }
 
 protected:
     void incomingConnection(qintptr fd) override;
@@ -29,6 +32,7 @@ private:
     qint64 m_cap;
     QHash<QTcpSocket *, qint64> *m_pending;
     QByteArray m_body;
+    bool m_lowDelay = false;
 };
 
 QByteArray httpReasonPhrase(int status);
