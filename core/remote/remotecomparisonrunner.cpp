@@ -107,6 +107,18 @@ void RemoteComparisonRunner::poll()
             if (!c)
                 return;
             const int done = (c->primary.done ? 1 : 0) + (c->fallback.done ? 1 : 0);
+            if (done == 2 && it->second.sidesDone == 0) {
+                // Both ended between two looks: say so side by side, the quicker one first, as the
+                // embedded runner does (one update per side).
+                Comparison first = *c;
+                ComparisonSide &later = c->primary.totalMs <= c->fallback.totalMs ? first.fallback : first.primary;
+                ComparisonSide pending;
+                pending.provider = later.provider;
+                pending.timeout = later.timeout;
+                pending.generationId = later.generationId;
+                later = pending;
+                Q_EMIT updated(first);
+            }
             if (done > it->second.sidesDone) {
                 it->second.sidesDone = done;
                 Q_EMIT updated(*c);
