@@ -6,6 +6,21 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    "Waiting for the engine's configuration…": '엔진 설정을 기다리는 중…',
+    'Setting': '설정',
+    'Value': '값',
+    'The running configuration of engine %1 (version %2), read-only. It is changed where the engine runs (its settings file, key file or environment), and the provider keys stay there: only where each comes from and its last four characters are shown.':
+        '엔진 %1(버전 %2)의 실행 중 설정입니다(읽기 전용). 설정은 엔진이 실행되는 곳(설정 파일, 키 파일, 환경 변수)에서 바꿉니다. 제공자 키는 그곳에 남으며, 출처와 마지막 네 글자만 표시됩니다.',
+    '—': '—',
+    '&Engine': '엔진(&E)',
+    '&Connect to an engine…': '엔진에 연결(&C)…',
+    'Connect to an engine': '엔진에 연결',
+    'bp_… (from `bullpen-engine token add NAME --role operator`)': 'bp_… (`bullpen-engine token add NAME --role operator`로 발급)',
+    'Keep the token in the key file (mode 0600) as BULLPEN_ENGINE_TOKEN': '토큰을 키 파일(권한 0600)에 BULLPEN_ENGINE_TOKEN으로 보관',
+    'Engine URL': '엔진 URL',
+    'API token': 'API 토큰',
+    'The engine refuses every request without a token.': '엔진은 토큰 없는 요청을 모두 거부합니다.',
+    'Could not keep the token: %1': '토큰을 보관하지 못했습니다: %1',
     'queued behind %1': '%1개 뒤에서 대기 중',
     '%1 has %2 of %3 attempts in flight: queued behind %4; the budget has not started':
         '%1의 진행 중 시도가 %3개 중 %2개입니다: %4개 뒤에서 대기 중이며 예산은 아직 시작되지 않았습니다',

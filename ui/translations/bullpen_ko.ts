@@ -1,13 +1,6 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
-    <name>QObject</name>
-    <message>
-        <source>Bullpen cannot start</source>
-        <translation>Bullpen을 시작할 수 없습니다</translation>
-    </message>
-</context>
-<context>
     <name>bullpen::CompareModel</name>
     <message>
         <source>Characters: %1</source>
@@ -180,6 +173,37 @@
     <message>
         <source>Outcome</source>
         <translation>결과</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::EngineConfigView</name>
+    <message>
+        <source>Waiting for the engine's configuration…</source>
+        <translation>엔진 설정을 기다리는 중…</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>The running configuration of engine %1 (version %2), read-only. It is changed where the engine runs (its settings file, key file or environment), and the provider keys stay there: only where each comes from and its last four characters are shown.</source>
+        <translation>엔진 %1(버전 %2)의 실행 중 설정입니다(읽기 전용). 설정은 엔진이 실행되는 곳(설정 파일, 키 파일, 환경 변수)에서 바꿉니다. 제공자 키는 그곳에 남으며, 출처와 마지막 네 글자만 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation>—</translation>
     </message>
 </context>
 <context>
@@ -719,6 +743,42 @@
     <message>
         <source>⚠ %1</source>
         <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>&amp;Engine</source>
+        <translation>엔진(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect to an engine…</source>
+        <translation>엔진에 연결(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Connect to an engine</source>
+        <translation>엔진에 연결</translation>
+    </message>
+    <message>
+        <source>bp_… (from `bullpen-engine token add NAME --role operator`)</source>
+        <translation>bp_… (`bullpen-engine token add NAME --role operator`로 발급)</translation>
+    </message>
+    <message>
+        <source>Keep the token in the key file (mode 0600) as BULLPEN_ENGINE_TOKEN</source>
+        <translation>토큰을 키 파일(권한 0600)에 BULLPEN_ENGINE_TOKEN으로 보관</translation>
+    </message>
+    <message>
+        <source>Engine URL</source>
+        <translation>엔진 URL</translation>
+    </message>
+    <message>
+        <source>API token</source>
+        <translation>API 토큰</translation>
+    </message>
+    <message>
+        <source>The engine refuses every request without a token.</source>
+        <translation>엔진은 토큰 없는 요청을 모두 거부합니다.</translation>
+    </message>
+    <message>
+        <source>Could not keep the token: %1</source>
+        <translation>토큰을 보관하지 못했습니다: %1</translation>
     </message>
 </context>
 <context>
