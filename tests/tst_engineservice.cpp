@@ -372,6 +372,17 @@ private Q_SLOTS:
         QVERIFY(!row.imageSha256.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!history.events(id, &why).isEmpty(), 10000);
         QVERIFY(!history.attempts(id, &why).isEmpty());
+        // A detail pane's three questions about one generation are one request.
+        const auto answered = [this] {
+            const QByteArray m = call("GET", QStringLiteral("/metrics"), m_viewer).body;
+            const QByteArray series = "bullpen_api_responses_total{status=\"200\"} ";
+            const qsizetype at = m.indexOf(series) + series.size();
+            return m.mid(at, m.indexOf('\n', at) - at).toLongLong();
+        };
+        QTest::qWait(1100); // past the reuse window
+        const qint64 before = answered();
+        QVERIFY(history.generation(id, &why) && !history.events(id, &why).isEmpty() && !history.attempts(id, &why).isEmpty());
+        QCOMPARE(answered() - before, 2); // the first /metrics and one /v1/history/{id}
         HistoryFilter relieved;
         relieved.fallbackApplied = true;
         const QList<GenerationRow> rows = history.generations(relieved, 1000, &why);

@@ -173,7 +173,6 @@ void RemoteEngine::scheduleReconnect(const QString &why)
     const int ceiling = std::min(10000, 250 << std::min(m_backoffStep, 6));
     const int wait = ceiling / 2 + static_cast<int>(QRandomGenerator::global()->bounded(ceiling / 2 + 1));
     ++m_backoffStep;
-    ++m_reconnects;
     m_reconnect.start(wait);
 }
 

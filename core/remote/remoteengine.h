@@ -48,13 +48,10 @@ public:
     int activeCount() const override { return static_cast<int>(m_pending.size()); }
 
     State state() const { return m_state; }
-    QDateTime stateSince() const { return m_stateSince; }
     // For the status bar: "connected to http://… (instance a:8700, 0.1.0)", "reconnecting since 10:42:07 (…)".
     QString describeState() const;
     const EngineEndpoint &endpoint() const { return m_endpoint; }
     QJsonObject config() const { return m_config; }
-    QString lastEventId() const { return QString::fromLatin1(m_lastEventId); }
-    quint64 reconnects() const { return m_reconnects; }
     // Also fetch each result's comic (GET /v1/images/{sha256}) into the result before it is delivered,
     // for a console that shows it (the engine's file path means nothing on this machine).
     void setFetchImages(bool on) { m_fetchImages = on; }
@@ -93,7 +90,6 @@ private:
     QJsonObject m_config;
     QTimer m_reconnect;
     int m_backoffStep = 0;
-    quint64 m_reconnects = 0;
     bool m_closing = false;
     bool m_fetchImages = false;
     void deliver(GenerationResult result);

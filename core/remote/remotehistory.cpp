@@ -93,9 +93,26 @@ QList<GenerationRow> RemoteHistory::generations(const HistoryFilter &filter, int
     return out;
 }
 
+std::optional<QJsonObject> RemoteHistory::detail(const QString &id, QString *error)
+{
+    {
+        const std::lock_guard lock(m_detailLock);
+        if (id == m_detailId && m_detailAge.isValid() && m_detailAge.elapsed() < 1000)
+            return m_detail;
+    }
+    std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + id, {}, error, true);
+    if (o) {
+        const std::lock_guard lock(m_detailLock);
+        m_detailId = id;
+        m_detail = *o;
+        m_detailAge.start();
+    }
+    return o;
+}
+
 std::optional<GenerationRow> RemoteHistory::generation(const QString &id, QString *error)
 {
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + id, {}, error, true);
+    const std::optional<QJsonObject> o = detail(id, error);
     if (!o)
         return std::nullopt;
     return HistoryJson::rowFromJson(o->value(QLatin1StringView("generation")).toObject());
@@ -138,7 +155,7 @@ QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64
 QList<QJsonObject> RemoteHistory::events(const QString &generationId, QString *error)
 {
     QList<QJsonObject> out;
-    if (const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + generationId, {}, error, true)) {
+    if (const std::optional<QJsonObject> o = detail(generationId, error)) {
         for (const QJsonValue &v : o->value(QLatin1StringView("events")).toArray())
             out << v.toObject();
     }
@@ -148,7 +165,7 @@ QList<QJsonObject> RemoteHistory::events(const QString &generationId, QString *e
 QList<QJsonObject> RemoteHistory::attempts(const QString &generationId, QString *error)
 {
     QList<QJsonObject> out;
-    if (const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + generationId, {}, error, true)) {
+    if (const std::optional<QJsonObject> o = detail(generationId, error)) {
         for (const QJsonValue &v : o->value(QLatin1StringView("attempts")).toArray())
             out << v.toObject();
     }

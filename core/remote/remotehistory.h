@@ -4,7 +4,10 @@
 #include "engineendpoint.h"
 #include "history/historyreader.h"
 
+#include <QElapsedTimer>
 #include <QThread>
+
+#include <mutex>
 
 #include <future>
 
@@ -51,6 +54,15 @@ public:
 
 private:
     std::optional<QJsonObject> getObject(const QString &path, const QUrlQuery &query, QString *error, bool notFoundIsEmpty = false);
+    // GET /v1/history/{id}: the row, attempts and events in one answer. A detail pane asks for the row,
+    // then the events, then perhaps the attempts of the same generation: one request serves all three
+    // (an answer is reused for one second).
+    std::optional<QJsonObject> detail(const QString &id, QString *error);
+
+    std::mutex m_detailLock;
+    QString m_detailId;
+    QJsonObject m_detail;
+    QElapsedTimer m_detailAge;
 
     EngineEndpoint m_endpoint;
     QThread m_thread;

@@ -159,6 +159,11 @@ EngineService::Reply EngineService::json(int status, const QJsonObject &body)
     return Reply{status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", {}};
 }
 
+EngineService::Reply EngineService::historyUnreadable(const QString &why)
+{
+    return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+}
+
 EngineService::Reply EngineService::error(int status, const QString &message, const QString &field)
 {
     QJsonObject e{{QStringLiteral("status"), status}, {QStringLiteral("message"), message}};
@@ -406,7 +411,7 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
         const std::optional<GenerationRow> row = history->generation(id, &why);
         if (!row)
             return why.isEmpty() ? error(404, QStringLiteral("no generation %1 is known here").arg(id.left(64)))
-                                 : error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+                                 : historyUnreadable(why);
         if (row->state == u"running")
             return json(409, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("status"), 409},
                                                                               {QStringLiteral("message"), QStringLiteral("still running")}}},
@@ -478,7 +483,7 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
             const std::optional<GenerationRow> row = history->generation(id, &why);
             if (!row)
                 return why.isEmpty() ? error(404, QStringLiteral("no generation %1 in the history").arg(id.left(64)))
-                                     : error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+                                     : historyUnreadable(why);
             QJsonArray attempts, events;
             for (const QJsonObject &a : history->attempts(id, &why))
                 attempts.append(a);
@@ -516,7 +521,7 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
         QString why;
         const QList<GenerationRow> rows = history->generations(f, n, &why);
         if (!why.isEmpty())
-            return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+            return historyUnreadable(why);
         QJsonArray out;
         for (const GenerationRow &r : rows)
             out.append(HistoryJson::row(r));
@@ -563,7 +568,6 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         *from = std::get<std::optional<qint64>>(f).value_or(*to - 24LL * 3600 * 1000);
         return true;
     };
-    const auto readError = [](const QString &why) { return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why)); };
 
     if (what == u"counts" || what == u"count") {
         auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("by")});
@@ -571,10 +575,10 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             return fail(*e);
         const HistoryFilter f = std::get<HistoryFilter>(filter);
         if (what == u"count") {
-            answerLater(socket, [history, f, readError] {
+            answerLater(socket, [history, f] {
                 QString why;
                 const qint64 n = history->count(f, &why);
-                return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("count"), static_cast<double>(n)}}) : readError(why);
+                return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("count"), static_cast<double>(n)}}) : historyUnreadable(why);
             });
             return;
         }
@@ -585,21 +589,21 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
                                                                                        : std::nullopt;
         if (!group)
             return fail(FieldError{QStringLiteral("by"), QStringLiteral("must be public_code, kind or state")});
-        answerLater(socket, [history, f, group, by, readError] {
+        answerLater(socket, [history, f, group, by] {
             QString why;
             const auto counts = history->countBy(*group, f, &why);
             return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("by"), by.isEmpty() ? QStringLiteral("public_code") : by},
                                                          {QStringLiteral("counts"), HistoryJson::counts(counts)}})
-                                 : readError(why);
+                                 : historyUnreadable(why);
         });
         return;
     }
     if (what == u"oldest") {
-        answerLater(socket, [history, readError] {
+        answerLater(socket, [history] {
             QString why;
             const std::optional<qint64> oldest = history->oldestGenerationMs(&why);
             return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("oldest_ms"), oldest ? QJsonValue(static_cast<double>(*oldest)) : QJsonValue()}})
-                                 : readError(why);
+                                 : historyUnreadable(why);
         });
         return;
     }
@@ -613,10 +617,10 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         const qint64 b = std::get<std::optional<qint64>>(bucket).value_or(3600 * 1000);
         if ((to - from) / b > 10000)
             return fail(FieldError{QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one")});
-        answerLater(socket, [history, from, to, b, readError] {
+        answerLater(socket, [history, from, to, b] {
             QString why;
             const auto buckets = history->fallbackRate(from, to, b, &why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets)}}) : readError(why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets)}}) : historyUnreadable(why);
         });
         return;
     }
@@ -635,10 +639,10 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             return fail(FieldError{QStringLiteral("provider"), QStringLiteral("required")});
         const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
         const std::optional<Stage> s = std::get<std::optional<Stage>>(stage);
-        answerLater(socket, [history, p, r, s, from, to, readError] {
+        answerLater(socket, [history, p, r, s, from, to] {
             QString why;
             const QList<LatencySample> samples = history->latencySamples(*p, r, from, to, &why, s);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("samples"), HistoryJson::samples(samples)}}) : readError(why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("samples"), HistoryJson::samples(samples)}}) : historyUnreadable(why);
         });
         return;
     }
@@ -647,10 +651,10 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         if (const auto *e = std::get_if<FieldError>(&stage))
             return fail(*e);
         const Stage s = std::get<std::optional<Stage>>(stage).value_or(Stage::Storyboard);
-        answerLater(socket, [history, s, from, to, readError] {
+        answerLater(socket, [history, s, from, to] {
             QString why;
             const auto waits = history->fallbackWaits(s, from, to, &why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("waits"), HistoryJson::fallbackWaits(waits)}}) : readError(why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("waits"), HistoryJson::fallbackWaits(waits)}}) : historyUnreadable(why);
         });
         return;
     }
@@ -678,7 +682,7 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
             const std::optional<ComparisonRow> row = history->comparison(id, &why);
             if (!row)
                 return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64)))
-                                     : error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+                                     : historyUnreadable(why);
             QJsonObject o = HistoryJson::comparison(*row);
             o.insert(QStringLiteral("running"), false);
             return json(200, o);
@@ -707,7 +711,7 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
         QString why;
         const QList<ComparisonRow> rows = history->comparisons(n, beforeMs, beforeId, &why);
         if (!why.isEmpty())
-            return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+            return historyUnreadable(why);
         QJsonArray out;
         for (const ComparisonRow &r : rows)
             out.append(HistoryJson::comparison(r));

@@ -88,10 +88,10 @@ private:
         QByteArray contentType = "application/json";
         QList<std::pair<QByteArray, QByteArray>> headers;
     };
-    struct Route;
 
     static Reply json(int status, const QJsonObject &body);
     static Reply error(int status, const QString &message, const QString &field = {});
+    static Reply historyUnreadable(const QString &why); // 503: the store did not answer
     void write(QTcpSocket *socket, const Reply &reply);
     // Runs `work` on the history thread and answers with what it returns, if the client is still there.
     void answerLater(QTcpSocket *socket, std::function<Reply()> work);

@@ -21,8 +21,6 @@ EventStream::EventStream(Options options, QObject *parent)
 
 EventStream::~EventStream() = default;
 
-QString EventStream::lastCursor() const { return m_kept.empty() ? QString() : m_epoch + QLatin1Char('-') + QString::number(m_kept.back().n); }
-
 void EventStream::publish(const Event &event)
 {
     Entry e;

@@ -44,8 +44,6 @@ public:
     bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId);
     int subscribers() const { return static_cast<int>(m_subscribers.size()); }
     quint64 overflows() const { return m_overflows; }
-    QString epoch() const { return m_epoch; }
-    QString lastCursor() const;
     // Ends every stream (shutdown): subscribers see the connection close and reconnect elsewhere.
     void closeAll();
 
