@@ -2,6 +2,9 @@
 #include "soakcommand.h"
 
 #include "clihelp.h"
+#include "soakledger.h"
+#include "remote/remoteengine.h"
+#include "remote/remotehistory.h"
 
 #include "interrupts.h"
 #include "store/owner.h"
@@ -24,6 +27,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
+#include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <map>
@@ -43,17 +48,6 @@ const QStringList kStories = {
     QStringLiteral("A robot learns to whistle. Birds gather on the roof. \"Again,\" chirps the smallest bird. The robot whistles until dawn."),
 };
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size()))) - (p > 0 ? 1 : 0));
-    return v[i];
-}
-
-double toMs(microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
-
 struct Lane
 {
     QString scenario;
@@ -64,79 +58,44 @@ struct Lane
     std::unique_ptr<LocalEngine> engine; // after the simulator: destroyed first
 };
 
-struct Check
+// What both drivers take from the command line.
+struct SoakOptions
 {
-    int number;
-    QString text;
-    qint64 violations = 0;
-    QString worst;
+    int total = 0;
+    int inFlight = 0;
+    StagePolicy policy;
+    QStringList scenarios; // "all" expanded
+    bool scenariosGiven = false;
+    bool json = false;
 };
 
-} // namespace
+QString rawUserFor(const QString &generationId) { return QStringLiteral("soak-user-%1@example.com").arg(qHash(generationId) % 50); }
 
-int runSoak(const QStringList &arguments)
+void report(QTextStream &out, const SoakLedger &ledger, const QJsonObject &summary, bool json, const QString &recordsLine)
+{
+    if (json) {
+        out << QJsonDocument(summary).toJson(QJsonDocument::Indented);
+    } else {
+        ledger.print(out, summary);
+        if (!recordsLine.isEmpty())
+            out << recordsLine << "\n";
+    }
+    out.flush();
+}
+
+// The embedded engine: one simulator and engine per scenario, side by side, and the store checked file by file.
+int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QCommandLineOption &dataDir, const QCommandLineOption &noStore,
+             const QCommandLineOption &progress)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Run N generations against the built-in simulator with a mix of scenarios and check "
-                                                    "SPEC 11's invariants."));
-    parser.addHelpOption();
-    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Generations (default 200)."), QStringLiteral("n"), QStringLiteral("200"));
-    const QCommandLineOption mix(QStringLiteral("scenario-mix"), QStringLiteral("Comma-separated scenarios, or all (default)."),
-                                 QStringLiteral("names"), QStringLiteral("all"));
-    const QCommandLineOption concurrency(QStringLiteral("concurrency"), QStringLiteral("Generations in flight (default 16)."), QStringLiteral("k"),
-                                         QStringLiteral("16"));
-    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"), QStringLiteral("gemini"));
-    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider."), QStringLiteral("provider"), QStringLiteral("qwen"));
-    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Default 2s (hanging scenarios wait this long)."),
-                                           QStringLiteral("duration"), QStringLiteral("2s"));
-    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("Default 2s."), QStringLiteral("duration"),
-                                             QStringLiteral("2s"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Store folder (default: a new folder under the temp dir)."),
-                                     QStringLiteral("path"));
-    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the summary as JSON."));
-    const QCommandLineOption progress(QStringLiteral("progress"),
-                                      QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
-    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress});
-    if (!parser.parse(arguments)) {
-        err << "bullpen-cli soak: " << parser.errorText() << "\n";
-        return 2;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out << commandHelp(parser, QStringLiteral("soak"),
-                           {{0, QStringLiteral("every invariant passed")},
-                            {1, QStringLiteral("an invariant failed (each FAIL line says which and an example)")},
-                            {2, QStringLiteral("usage refused")},
-                            {130, QStringLiteral("a second SIGINT/SIGTERM (the first cancels what is in flight, then reports as above)")}});
-        return 0;
-    }
-
-    // --- options
-    const int total = parser.value(count).toInt();
-    const int inFlight = parser.value(concurrency).toInt();
-    const auto primaryProvider = providerFromId(parser.value(primary));
-    const auto reliefProvider = providerFromId(parser.value(fallback));
     QString why;
-    const auto pTimeout = parseDuration(parser.value(primaryTimeout), &why);
-    const auto fTimeout = parseDuration(parser.value(fallbackTimeout), &why);
-    QStringList scenarios = parser.value(mix) == u"all" ? Scenario::builtInNames() : parser.value(mix).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    if (total < 1 || inFlight < 1 || !primaryProvider || !reliefProvider || *primaryProvider == *reliefProvider || !pTimeout || !fTimeout
-        || scenarios.isEmpty()) {
-        err << "bullpen-cli soak: --count and --concurrency take whole numbers >= 1; --primary and --fallback two different providers; "
-               "timeouts a duration like 2s"
-            << (why.isEmpty() ? QString() : QStringLiteral(" (") + why + QLatin1Char(')')) << "\n";
-        return 2;
-    }
-    StagePolicy policy = StagePolicy::relief(*primaryProvider, *reliefProvider);
-    policy.primaryTimeout = *pTimeout;
-    policy.fallbackTimeout = *fTimeout;
-    const milliseconds budget = policy.effectiveBudget();
+    const Provider primaryProvider = o.policy.primary;
+    const Provider reliefProvider = *o.policy.fallback;
 
     // --- one simulator, client and service per scenario, so scenarios can run side by side
     std::vector<Lane> lanes;
-    for (const QString &name : std::as_const(scenarios)) {
+    for (const QString &name : o.scenarios) {
         const auto scenario = Scenario::load(name.trimmed(), &why);
         if (!scenario) {
             err << "bullpen-cli soak: " << why << "\n";
@@ -151,18 +110,18 @@ int runSoak(const QStringList &arguments)
             return 2;
         }
         lane.sim->setScenario(*scenario);
-        lane.sim->setRoles(*primaryProvider, *reliefProvider);
+        lane.sim->setRoles(primaryProvider, reliefProvider);
         Settings settings = Settings::defaults();
         for (auto &entry : settings.providers) {
             entry.second.baseUrl = lane.sim->baseUrl(entry.first);
             entry.second.apiKey = QStringLiteral("soak-secret-key-") + toId(entry.first);
         }
-        settings.storyboard.primary = *primaryProvider;
-        settings.storyboard.fallback = *reliefProvider;
-        settings.pipeline.imageTimeout = *pTimeout; // hanging image scenarios wait this long, not 90 s
+        settings.storyboard.primary = primaryProvider;
+        settings.storyboard.fallback = reliefProvider;
+        settings.pipeline.imageTimeout = o.policy.primaryTimeout; // hanging image scenarios wait this long, not 90 s
         lane.settings = settings;
         lane.options = EngineStack::optionsFor(settings);
-        lane.options.storyboard = policy;
+        lane.options.storyboard = o.policy;
         lane.options.providerOrigin = QStringLiteral("soak|") + scenario->name;
         lanes.push_back(std::move(lane));
     }
@@ -198,37 +157,7 @@ int runSoak(const QStringList &arguments)
         });
     }
 
-    // --- bookkeeping for the invariants
-    std::map<QString, QList<Event>> eventsOf; // per generation, until it ends
-    std::set<QString> finishedIds;
-    std::set<QString> rawUserIds;
-    qint64 duplicateFinals = 0;
-    std::map<QString, std::map<QString, int>> outcomes; // scenario → state/kind → count
-    std::map<std::pair<QString, QString>, std::vector<double>> latency; // (provider, role) → ms
-    std::map<Provider, int> attemptsPer;
-    std::vector<double> deadlineOverruns; // ms past the deadline, for attempts ended by it
-    std::vector<double> budgetOverruns;
-    Check checks[] = {
-        {1, QStringLiteral("each provider receives at most one HTTP request per stage attempt"), 0, {}},
-        {2, QStringLiteral("no attempt outlives its deadline by more than 5 ms (p99)"), 0, {}},
-        {3, QStringLiteral("no result is accepted after its deadline"), 0, {}},
-        {4, QStringLiteral("the fallback request is sent only after the primary's cancel handlers have run"), 0, {}},
-        {5, QStringLiteral("the stage never exceeds its total budget by more than 5 ms"), 0, {}},
-        {6, QStringLiteral("every generation reaches exactly one final state, written once"), 0, {}},
-        {7, QStringLiteral("every started attempt has exactly one *_attempt_completed record"), 0, {}},
-        {8, QStringLiteral("storyboard_fallback_triggered exists if and only if a fallback attempt ran"), 0, {}},
-        {9, QStringLiteral("no raw user id or API key appears in the store, logs or exports"), 0, {}},
-        {10, QStringLiteral("no generation stays running once its engine is gone (ABANDONED at the next open, written once)"), 0, {}},
-        {12, QStringLiteral("every attempt whose budget started reached its provider (counted by the simulator)"), 0, {}},
-    };
-    auto violate = [&](int n, const QString &what) {
-        Check &c = *std::find_if(std::begin(checks), std::end(checks), [n](const Check &k) { return k.number == n; });
-        if (c.violations++ == 0)
-            c.worst = what;
-    };
-    int fallbacks = 0;
-    int unsentAttempts = 0;
-    QString unsentExample;
+    SoakLedger ledger(o.policy.effectiveBudget());
     int started = 0;
     int done = 0;
     QElapsedTimer wall;
@@ -240,79 +169,12 @@ int runSoak(const QStringList &arguments)
     for (Lane &lane : lanes) {
         LocalEngine *engine = lane.engine.get();
         const QString scenarioName = lane.scenario;
-        QObject::connect(engine, &EngineClient::eventRecorded, engine, [&](const Event &e) { eventsOf[e.generationId] << e; });
+        QObject::connect(engine, &EngineClient::eventRecorded, engine, [&](const Event &e) { ledger.event(e); });
         QObject::connect(engine, &EngineClient::finished, engine, [&, scenarioName](const GenerationResult &g) {
-            const StageResult &r = g.storyboard;
-            if (!finishedIds.insert(g.generationId).second) {
-                ++duplicateFinals;
-                violate(6, g.generationId + QStringLiteral(" finished twice"));
-            }
-            const QList<Event> events = eventsOf[g.generationId];
-            eventsOf.erase(g.generationId);
-            outcomes[scenarioName][toId(g.state) + (g.failure ? QLatin1Char('/') + toId(g.failedStage) + QLatin1Char('/') + enumName(g.failure->kind)
-                                                               : (g.degraded ? QStringLiteral("/degraded") : QString()))]++;
-            if (r.fallback.applied)
-                ++fallbacks;
-            const QList<AttemptRecord> attempts = g.attempts();
-
-            // 6: exactly one generation_finished event
-            const auto typeCount = [&](auto match) { return std::count_if(events.cbegin(), events.cend(), match); };
-            const auto isType = [](const QString &type) { return [type](const Event &e) { return e.type() == type; }; };
-            const auto finishedEvents = typeCount(isType(QStringLiteral("generation_finished")));
-            if (finishedEvents != 1)
-                violate(6, g.generationId + QStringLiteral(": generation_finished events: %1").arg(finishedEvents));
-            // 7: every started attempt of every stage has exactly one completion
-            const auto startedCount = typeCount([](const Event &e) { return std::holds_alternative<AttemptStarted>(e.body); });
-            const auto completedCount = typeCount([](const Event &e) { return std::holds_alternative<AttemptCompleted>(e.body); });
-            if (startedCount != completedCount || attempts.size() != completedCount)
-                violate(7, g.generationId + QStringLiteral(": attempts started %1, completed %2, recorded %3").arg(startedCount).arg(completedCount).arg(attempts.size()));
-            // 8: fallback_triggered iff a fallback attempt ran
-            const bool fallbackRan = std::any_of(attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.role == Role::Fallback; });
-            if ((typeCount(isType(QStringLiteral("storyboard_fallback_triggered"))) == 1) != fallbackRan)
-                violate(8, g.generationId);
-            // 5: the storyboard stage's budget
-            const double over = toMs(r.elapsed) - static_cast<double>(budget.count());
-            budgetOverruns.push_back(std::max(0.0, over));
-            if (over > 5.0)
-                violate(5, QStringLiteral("%1: %2 ms over").arg(g.generationId).arg(over, 0, 'f', 2));
-            for (const AttemptRecord &a : attempts) {
-                latency[{toId(a.stage) + QLatin1Char('/') + toId(a.provider), toId(a.role)}].push_back(toMs(a.duration));
-                ++attemptsPer[a.provider];
-                if (a.requestsSent > 1)
-                    violate(1, QStringLiteral("%1: %2 sent %3 requests").arg(g.generationId, toId(a.provider)).arg(a.requestsSent));
-                if (a.requestsSent == 0) { // failed before its request left: never the provider's failure (SPEC 4.5)
-                    ++unsentAttempts;
-                    violate(12, QStringLiteral("%1: %2 %3 attempt never left Bullpen (%4)")
-                                    .arg(g.generationId, toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString()));
-                    if (unsentExample.isEmpty())
-                        unsentExample = QStringLiteral("%1 %2: %3").arg(toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString());
-                }
-                const double past = toMs(a.startedAt + a.duration - a.deadline);
-                if (a.abortedBy == AbortReason::Deadline)
-                    deadlineOverruns.push_back(std::max(0.0, past));
-                if (a.success && past >= 0)
-                    violate(3, QStringLiteral("%1: %2 accepted %3 ms after its deadline").arg(g.generationId, toId(a.provider)).arg(past));
-            }
-            for (const AttemptRecord &a : r.attempts) {
-                if (a.role != Role::Fallback)
-                    continue;
-                const AttemptRecord &p = r.attempts.first();
-                const bool handlersFirst = !p.cancelledAt || *p.cancelledAt <= a.startedAt;
-                // and by the event log: the primary's completion precedes the fallback's start
-                qint64 primaryDone = -1, fallbackStart = -1;
-                for (const Event &e : events) {
-                    if (const auto *c = std::get_if<AttemptCompleted>(&e.body); c && c->stage == Stage::Storyboard && c->role == Role::Primary)
-                        primaryDone = static_cast<qint64>(e.sequence);
-                    if (const auto *s = std::get_if<AttemptStarted>(&e.body); s && s->stage == Stage::Storyboard && s->role == Role::Fallback)
-                        fallbackStart = static_cast<qint64>(e.sequence);
-                }
-                if (!handlersFirst || primaryDone < 0 || fallbackStart < primaryDone)
-                    violate(4, g.generationId);
-            }
-            rawUserIds.insert(QStringLiteral("soak-user-%1@example.com").arg(qHash(g.generationId) % 50));
+            ledger.finished(g, scenarioName, rawUserFor(g.generationId));
             inFlightIds.erase(g.generationId);
             ++done;
-            if (!interrupted && started < total)
+            if (!interrupted && started < o.total)
                 startNext();
             else if (done == started)
                 QCoreApplication::quit();
@@ -324,7 +186,7 @@ int runSoak(const QStringList &arguments)
         GenerationRequest request;
         request.story = kStories.at(i % kStories.size());
         request.generationId = StageService::newGenerationId();
-        request.userId = QStringLiteral("soak-user-%1@example.com").arg(qHash(request.generationId) % 50);
+        request.userId = rawUserFor(request.generationId);
         request.fresh = true; // every run does the work; the cache is tested elsewhere
         inFlightIds[request.generationId] = lane.engine.get();
         lane.engine->start(request);
@@ -338,10 +200,10 @@ int runSoak(const QStringList &arguments)
         for (const auto &[id, engine] : pending)
             engine->cancel(id);
     });
-    err << "bullpen-cli soak: " << total << " generations, " << lanes.size() << " scenario(s), concurrency " << inFlight
+    err << "bullpen-cli soak: " << o.total << " generations, " << lanes.size() << " scenario(s), concurrency " << o.inFlight
         << (store ? QStringLiteral(", store ") + store->databasePath() : QString()) << "\n";
     err.flush();
-    for (int k = 0; k < std::min(inFlight, total); ++k)
+    for (int k = 0; k < std::min(o.inFlight, o.total); ++k)
         startNext();
     QCoreApplication::exec();
     const double seconds = static_cast<double>(wall.elapsed()) / 1000.0;
@@ -352,17 +214,11 @@ int runSoak(const QStringList &arguments)
         for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
             requestsPer[p] += lane.sim->counters(p).requests;
     }
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
-        if (requestsPer[p] > attemptsPer[p])
-            violate(1, QStringLiteral("%1: simulator saw %2 requests for %3 attempts").arg(toId(p)).arg(requestsPer[p]).arg(attemptsPer[p]));
-        if (requestsPer[p] < attemptsPer[p])
-            violate(12, QStringLiteral("%1: simulator saw %2 requests for %3 attempts").arg(toId(p)).arg(requestsPer[p]).arg(attemptsPer[p]));
-    }
-    const double p99Overrun = percentile(deadlineOverruns, 99);
-    if (p99Overrun > 5.0)
-        violate(2, QStringLiteral("p99 %1 ms past the deadline").arg(p99Overrun, 0, 'f', 2));
+    ledger.compareRequests(requestsPer);
+    ledger.checkDeadlineOverruns();
 
     QJsonObject storeSummary;
+    QString storeLine;
     if (store) {
         store->flush(minutes(2));
         QCoreApplication::sendPostedEvents(); // the last batch's "committed" lines (queued from the writer)
@@ -374,17 +230,15 @@ int runSoak(const QStringList &arguments)
         const qint64 running = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND ") + mine);
         const qint64 attemptRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE ") + myIds);
         const qint64 startedEvents = store->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE type LIKE '%_attempt_started' AND ") + myIds);
-        qint64 attemptsTotal = 0;
-        for (const auto &entry : attemptsPer)
-            attemptsTotal += entry.second;
+        const qint64 attemptsTotal = ledger.attemptsTotal();
         if (rows != started || running != 0 || st.finalStateConflicts != 0 || st.failed != 0)
-            violate(6, QStringLiteral("store: %1 generations, %2 not final, %3 second final states, %4 failed writes")
-                           .arg(rows)
-                           .arg(running)
-                           .arg(st.finalStateConflicts)
-                           .arg(st.failed));
+            ledger.violate(6, QStringLiteral("store: %1 generations, %2 not final, %3 second final states, %4 failed writes")
+                                  .arg(rows)
+                                  .arg(running)
+                                  .arg(st.finalStateConflicts)
+                                  .arg(st.failed));
         if (attemptRows != attemptsTotal || startedEvents != attemptsTotal)
-            violate(7, QStringLiteral("store: %1 attempt rows, %2 started events, %3 attempts").arg(attemptRows).arg(startedEvents).arg(attemptsTotal));
+            ledger.violate(7, QStringLiteral("store: %1 attempt rows, %2 started events, %3 attempts").arg(attemptRows).arg(startedEvents).arg(attemptsTotal));
         // 9: grep the database files for every raw user id and every key used.
         QByteArray bytes;
         for (const QString &suffix : {QString(), QStringLiteral("-wal")}) {
@@ -392,104 +246,389 @@ int runSoak(const QStringList &arguments)
             if (f.open(QIODevice::ReadOnly))
                 bytes += f.readAll();
         }
-        for (const QString &user : rawUserIds) {
+        for (const QString &user : ledger.rawUserIds()) {
             if (bytes.contains(user.toUtf8()))
-                violate(9, QStringLiteral("raw user id found in the store"));
+                ledger.violate(9, QStringLiteral("raw user id found in the store"));
         }
         if (bytes.contains("soak-secret-key-"))
-            violate(9, QStringLiteral("an API key found in the store"));
+            ledger.violate(9, QStringLiteral("an API key found in the store"));
         // 10: whatever an earlier, killed run left running was finished when this run opened the store,
         // and nothing of anyone's is left running with its process gone.
         if (const int orphans = store->orphanedRunning(); orphans != 0)
-            violate(10, QStringLiteral("%1 generation(s) still running with their process gone").arg(orphans));
+            ledger.violate(10, QStringLiteral("%1 generation(s) still running with their process gone").arg(orphans));
         storeSummary = QJsonObject{{QStringLiteral("path"), store->databasePath()},
                                    {QStringLiteral("generations"), rows},
                                    {QStringLiteral("attempts"), attemptRows},
                                    {QStringLiteral("records_written"), static_cast<double>(st.written)},
                                    {QStringLiteral("records_failed"), static_cast<double>(st.failed)},
                                    {QStringLiteral("integrity"), store->integrityCheck()}};
+        storeLine = QStringLiteral("store: %1 — %2 generations, %3 attempts, integrity %4")
+                        .arg(store->databasePath())
+                        .arg(rows)
+                        .arg(attemptRows)
+                        .arg(storeSummary.value(QLatin1StringView("integrity")).toString());
     }
-
-    // --- summary
-    QJsonObject summary;
-    summary.insert(QStringLiteral("generations"), total);
-    summary.insert(QStringLiteral("seconds"), seconds);
-    summary.insert(QStringLiteral("throughput_per_s"), total / seconds);
-    summary.insert(QStringLiteral("fallback_rate"), static_cast<double>(fallbacks) / total);
-    QJsonObject lat;
-    for (const auto &[key, values] : latency)
-        lat.insert(key.first + QLatin1Char('/') + key.second,
-                   QJsonObject{{QStringLiteral("n"), static_cast<int>(values.size())},
-                               {QStringLiteral("p50_ms"), percentile(values, 50)},
-                               {QStringLiteral("p90_ms"), percentile(values, 90)},
-                               {QStringLiteral("p99_ms"), percentile(values, 99)}});
-    summary.insert(QStringLiteral("latency"), lat);
-    summary.insert(QStringLiteral("deadline_overrun_p99_ms"), p99Overrun);
-    summary.insert(QStringLiteral("attempts_without_request"), unsentAttempts);
-    summary.insert(QStringLiteral("deadline_overrun_max_ms"), deadlineOverruns.empty() ? 0.0 : *std::max_element(deadlineOverruns.begin(), deadlineOverruns.end()));
-    summary.insert(QStringLiteral("budget_overrun_max_ms"), budgetOverruns.empty() ? 0.0 : *std::max_element(budgetOverruns.begin(), budgetOverruns.end()));
-    QJsonObject perScenario;
-    for (const auto &[name, counts] : outcomes) {
-        QJsonObject o;
-        for (const auto &[k, n] : counts)
-            o.insert(k, n);
-        perScenario.insert(name, o);
-    }
-    summary.insert(QStringLiteral("outcomes"), perScenario);
-    if (store)
-        summary.insert(QStringLiteral("store"), storeSummary);
-    QJsonArray invariantArray;
-    bool allPass = true;
-    for (const Check &c : checks) {
-        allPass = allPass && c.violations == 0;
-        invariantArray.append(QJsonObject{{QStringLiteral("number"), c.number},
-                                          {QStringLiteral("pass"), c.violations == 0},
-                                          {QStringLiteral("text"), c.text},
-                                          {QStringLiteral("violations"), static_cast<double>(c.violations)},
-                                          {QStringLiteral("example"), c.worst}});
-    }
-    summary.insert(QStringLiteral("invariants"), invariantArray);
-
-    if (parser.isSet(json)) {
-        out << QJsonDocument(summary).toJson(QJsonDocument::Indented);
-    } else {
-        out << QStringLiteral("%1 generations in %2 s: %3 per second; fallback rate %4 %\n")
-                   .arg(total)
-                   .arg(seconds, 0, 'f', 1)
-                   .arg(total / seconds, 0, 'f', 1)
-                   .arg(100.0 * fallbacks / total, 0, 'f', 1);
-        out << "latency (ms)          n      p50      p90      p99\n";
-        for (const auto &[key, values] : latency)
-            out << QStringLiteral("  %1 %2 %3 %4 %5\n")
-                       .arg(key.first + QLatin1Char('/') + key.second, -17)
-                       .arg(values.size(), 6)
-                       .arg(percentile(values, 50), 8, 'f', 1)
-                       .arg(percentile(values, 90), 8, 'f', 1)
-                       .arg(percentile(values, 99), 8, 'f', 1);
-        out << "outcomes by scenario:\n";
-        for (const auto &[name, counts] : outcomes) {
-            QStringList parts;
-            for (const auto &[k, n] : counts)
-                parts << QStringLiteral("%1 %2").arg(k).arg(n);
-            out << "  " << qSetFieldWidth(28) << Qt::left << name << qSetFieldWidth(0) << parts.join(QStringLiteral(", ")) << "\n";
-        }
-        if (store)
-            out << "store: " << storeSummary.value(QStringLiteral("path")).toString() << " — " << storeSummary.value(QStringLiteral("generations")).toInt()
-                << " generations, " << storeSummary.value(QStringLiteral("attempts")).toInt() << " attempts, integrity "
-                << storeSummary.value(QStringLiteral("integrity")).toString() << "\n";
-        if (unsentAttempts)
-            out << QStringLiteral("%1 attempt(s) failed before their request left (not resent, SPEC 4.4), e.g. %2\n").arg(unsentAttempts).arg(unsentExample);
-        out << QStringLiteral("deadline overrun p99 %1 ms (max %2 ms); budget overrun max %3 ms\n")
-                   .arg(p99Overrun, 0, 'f', 2)
-                   .arg(summary.value(QStringLiteral("deadline_overrun_max_ms")).toDouble(), 0, 'f', 2)
-                   .arg(summary.value(QStringLiteral("budget_overrun_max_ms")).toDouble(), 0, 'f', 2);
-        for (const Check &c : checks)
-            out << (c.violations == 0 ? "PASS" : "FAIL") << " invariant " << c.number << ": " << c.text
-                << (c.violations ? QStringLiteral(" — %1 violation(s), e.g. %2").arg(c.violations).arg(c.worst) : QString()) << "\n";
-    }
-    out.flush();
+    report(out, ledger, ledger.summary(o.total, seconds, store ? QStringLiteral("store") : QString(), storeSummary), o.json, storeLine);
+    const bool pass = ledger.allPass();
     lanes.clear(); // the pipelines hold the store: they go first
-    return allPass ? 0 : 1;
+    return pass ? 0 : 1;
+}
+
+// The counters `GET /metrics` gives a soak: what the engine's built-in simulator received per provider
+// (present only when the engine runs on it), and how many generations the engine has started in all.
+struct EngineCounters
+{
+    std::map<Provider, int> simulatorRequests;
+    bool hasSimulator = false;
+    qint64 started = -1;
+};
+
+// One GET of the read-back, patient with the engine's rate: a 429 (the same token has just sent a whole
+// run) is asked again a second later, for up to a minute.
+RemoteHistory::Answer readBack(RemoteHistory &engine, const QString &path)
+{
+    QElapsedTimer patience;
+    patience.start();
+    for (;;) {
+        RemoteHistory::Answer a = engine.get(path);
+        if ((a.status != 429 && a.status != 503) || patience.hasExpired(60'000))
+            return a;
+        QThread::sleep(1);
+    }
+}
+
+std::optional<EngineCounters> readCounters(RemoteHistory &engine, QString *error)
+{
+    const RemoteHistory::Answer a = readBack(engine, QStringLiteral("/metrics"));
+    if (!a.error.isEmpty()) {
+        *error = a.error;
+        return std::nullopt;
+    }
+    EngineCounters c;
+    for (const QByteArray &line : a.body.split('\n')) {
+        if (line.startsWith("bullpen_generations_started_total ")) {
+            c.started = line.mid(line.indexOf(' ') + 1).toLongLong();
+        } else if (line.startsWith("bullpen_simulator_requests_total{provider=\"")) {
+            const qsizetype from = line.indexOf('"') + 1;
+            const auto provider = providerFromId(QString::fromLatin1(line.mid(from, line.indexOf('"', from) - from)));
+            if (provider) {
+                c.simulatorRequests[*provider] = line.mid(line.lastIndexOf(' ') + 1).toInt();
+                c.hasSimulator = true;
+            }
+        }
+    }
+    return c;
+}
+
+// `soak --engine URL`: the load test of a running bullpen-engine. The same requests, through its API;
+// each generation judged from the events its stream carried and the result it answered, then read back
+// from its history (the records the engine wrote), and its simulator's request counts from /metrics.
+int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const SoakOptions &o)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    EngineEndpoint endpoint;
+    QString why;
+    if (!remote.endpoint(parser, &endpoint, &why)) {
+        err << "bullpen-cli soak: " << why << "\n";
+        return 2;
+    }
+    RemoteHistory reader(endpoint);
+    const auto config = reader.getObject(QStringLiteral("/v1/config"), {}, &why);
+    if (!config) {
+        err << "bullpen-cli soak: " << why << "\n";
+        return 2;
+    }
+    const bool onSimulator = config->value(QLatin1StringView("simulator")).toBool();
+    QStringList scenarios = o.scenarios;
+    if (!onSimulator) {
+        if (o.scenariosGiven) {
+            err << "bullpen-cli soak: the engine at " << endpoint.display()
+                << " talks to real providers; --scenario-mix applies only to an engine on its simulator (bullpen-engine --simulator)\n";
+            return 2;
+        }
+        scenarios = {QString()}; // the engine's own providers, no scenario
+    }
+    const auto before = readCounters(reader, &why);
+    if (!before) {
+        err << "bullpen-cli soak: " << why << "\n";
+        return 2;
+    }
+
+    RemoteEngine engine(endpoint);
+    SoakLedger ledger(o.policy.effectiveBudget());
+    ledger.setServiceChecked(true);
+    std::map<QString, int> slotOf; // generation id → its slot (its story and scenario), while it runs
+    std::vector<std::pair<QString, FinalState>> finished;
+    int started = 0;  // slots handed out; a refused start keeps its slot and tries again
+    int admitted = 0; // generations that ran on the engine
+    int done = 0;
+    int refused = 0;
+    int waiting = 0; // refused slots waiting out their Retry-After
+    bool interrupted = false;
+    bool sending = false;
+    QElapsedTimer wall;
+
+    std::function<void(int)> send;
+    send = [&](int slot) {
+        const QString scenario = scenarios.at(slot % scenarios.size());
+        QJsonObject timeouts{{QStringLiteral("primary_ms"), static_cast<double>(o.policy.primaryTimeout.count())},
+                             {QStringLiteral("fallback_ms"), static_cast<double>(o.policy.fallbackTimeout.count())}};
+        QJsonObject body{{QStringLiteral("story"), kStories.at(slot % kStories.size())},
+                         {QStringLiteral("generation_id"), StageService::newGenerationId()},
+                         {QStringLiteral("primary"), toId(o.policy.primary)},
+                         {QStringLiteral("fallback"), toId(*o.policy.fallback)},
+                         {QStringLiteral("timeouts"), timeouts},
+                         {QStringLiteral("fresh"), true}};
+        body.insert(QStringLiteral("user_id"), rawUserFor(body.value(QLatin1StringView("generation_id")).toString()));
+        if (!scenario.isEmpty())
+            body.insert(QStringLiteral("scenario"), scenario);
+        slotOf[engine.startBody(body)] = slot;
+    };
+    const auto startNext = [&] { send(started++); };
+
+    QObject::connect(&engine, &EngineClient::eventRecorded, &engine, [&](const Event &e) {
+        if (slotOf.count(e.generationId))
+            ledger.event(e);
+    });
+    QObject::connect(&engine, &EngineClient::finished, &engine, [&](const GenerationResult &g) {
+        const auto it = slotOf.find(g.generationId);
+        if (it == slotOf.end())
+            return;
+        const int slot = it->second;
+        const QString scenario = scenarios.at(slot % scenarios.size());
+        slotOf.erase(it);
+        const bool ranNothing = g.attempts().isEmpty() && !ledger.hasEvents(g.generationId);
+        if (ranNothing && g.failure && g.failure->kind == FailureKind::RATE_LIMITED && g.failure->retryAfter) {
+            // 429 (or 503 while draining) with Retry-After: honoured, and the same slot tries again.
+            ++refused;
+            if (!interrupted) {
+                ++waiting;
+                QTimer::singleShot(*g.failure->retryAfter, &engine, [&, slot] {
+                    --waiting;
+                    if (!interrupted)
+                        send(slot);
+                    else if (slotOf.empty() && waiting == 0)
+                        QCoreApplication::quit();
+                });
+            } else if (slotOf.empty() && waiting == 0) {
+                QCoreApplication::quit();
+            }
+            return;
+        }
+        if (ranNothing && g.failure) {
+            ledger.violate(0, g.generationId + QStringLiteral(": ") + g.failure->detail);
+            ledger.forget(g.generationId);
+        } else {
+            ++admitted;
+            ledger.finished(g, scenario.isEmpty() ? QStringLiteral("(the engine's providers)") : scenario, rawUserFor(g.generationId));
+            finished.emplace_back(g.generationId, g.state);
+        }
+        ++done;
+        if (!interrupted && started < o.total)
+            startNext();
+        else if (slotOf.empty() && waiting == 0)
+            QCoreApplication::quit();
+    });
+    QObject::connect(&engine, &RemoteEngine::stateChanged, &engine, [&](RemoteEngine::State state) {
+        if (state == RemoteEngine::State::Refused) {
+            err << "bullpen-cli soak: " << engine.describeState() << "\n";
+            QCoreApplication::exit(2);
+            return;
+        }
+        if (state == RemoteEngine::State::Reconnecting)
+            err << "bullpen-cli soak: " << engine.describeState() << "\n";
+        if (state == RemoteEngine::State::Connected && !sending) { // the stream is open: every event will be seen
+            sending = true;
+            wall.start();
+            for (int k = 0; k < std::min(o.inFlight, o.total); ++k)
+                startNext();
+        }
+    });
+    Interrupts interrupts([&] {
+        err << "bullpen-cli soak: interrupted; cancelling " << slotOf.size() << " in flight on the engine (a second signal exits at once)\n";
+        err.flush();
+        interrupted = true;
+        const auto pending = slotOf;
+        for (const auto &[id, slot] : pending)
+            engine.cancel(id);
+    });
+    err << "bullpen-cli soak: " << o.total << " generations on the engine at " << endpoint.display() << " ("
+        << config->value(QLatin1StringView("instance")).toString() << "), " << scenarios.size() << " scenario(s), concurrency " << o.inFlight
+        << "\n";
+    err.flush();
+    engine.connectToEngine();
+    if (QCoreApplication::exec() == 2)
+        return 2;
+    const double seconds = static_cast<double>(wall.elapsed()) / 1000.0;
+
+    // --- after the run: the engine's own records
+    const auto after = readCounters(reader, &why);
+    if (!after) {
+        ledger.violate(0, QStringLiteral("GET /metrics after the run: ") + why);
+    } else if (onSimulator && after->hasSimulator) {
+        std::map<Provider, int> requestsPer;
+        for (const auto &[p, n] : after->simulatorRequests)
+            requestsPer[p] = n - (before->simulatorRequests.count(p) ? before->simulatorRequests.at(p) : 0);
+        // Only when the run had the engine to itself: another client's generations reach the same simulator.
+        if (after->started - before->started == admitted)
+            ledger.compareRequests(requestsPer);
+        else
+            err << "bullpen-cli soak: the engine started " << (after->started - before->started) << " generations during this run, " << admitted
+                << " of them this run's: invariants 1 and 12 are judged by each attempt's own count only\n";
+    }
+    ledger.checkDeadlineOverruns();
+
+    // 6, 7, 9, 10: each generation as the engine's history has it. Its writer commits in batches, so
+    // a row may still say running for a moment after the result: it is asked again for up to 10 s.
+    int checked = 0;
+    qint64 historyAttempts = 0;
+    for (const auto &[id, state] : finished) {
+        QElapsedTimer patience;
+        patience.start();
+        RemoteHistory::Answer a;
+        QJsonObject detail;
+        for (;;) {
+            a = readBack(reader, QStringLiteral("/v1/history/") + id);
+            detail = QJsonDocument::fromJson(a.body).object();
+            const QString rowState = detail.value(QLatin1StringView("generation")).toObject().value(QLatin1StringView("state")).toString();
+            if ((a.status == 200 && rowState != u"running") || (a.status != 200 && a.status != 404) || patience.hasExpired(10'000))
+                break;
+            QThread::msleep(50);
+        }
+        if (a.status != 200) {
+            ledger.violate(6, QStringLiteral("%1: not in the engine's history (%2)").arg(id, a.error));
+            continue;
+        }
+        ++checked;
+        const QJsonObject row = detail.value(QLatin1StringView("generation")).toObject();
+        const QString rowState = row.value(QLatin1StringView("state")).toString();
+        if (rowState == u"running")
+            ledger.violate(10, QStringLiteral("%1: still running in the engine's history 10 s after its result").arg(id));
+        else if (rowState != toId(state))
+            ledger.violate(6, QStringLiteral("%1: the result says %2, the history %3").arg(id, toId(state), rowState));
+        const QJsonArray attempts = detail.value(QLatin1StringView("attempts")).toArray();
+        const QJsonArray events = detail.value(QLatin1StringView("events")).toArray();
+        historyAttempts += attempts.size();
+        qsizetype startedEvents = 0, finishedEvents = 0;
+        for (const QJsonValue &e : events) {
+            const QString type = e.toObject().value(QLatin1StringView("type")).toString();
+            startedEvents += type.endsWith(u"_attempt_started") ? 1 : 0;
+            finishedEvents += type == u"generation_finished" ? 1 : 0;
+        }
+        if (finishedEvents != 1)
+            ledger.violate(6, QStringLiteral("%1: %2 generation_finished records in the engine's history").arg(id).arg(finishedEvents));
+        if (startedEvents != attempts.size())
+            ledger.violate(7, QStringLiteral("%1: %2 attempt rows, %3 started events in the engine's history").arg(id).arg(attempts.size()).arg(startedEvents));
+        if (a.body.contains(rawUserFor(id).toUtf8()))
+            ledger.violate(9, QStringLiteral("%1: the raw user id in the engine's history").arg(id));
+    }
+    if (historyAttempts != ledger.attemptsTotal())
+        ledger.violate(7, QStringLiteral("the engine's history: %1 attempt rows for %2 attempts in the results").arg(historyAttempts).arg(ledger.attemptsTotal()));
+
+    const QJsonObject engineSummary{{QStringLiteral("url"), endpoint.display()},
+                                    {QStringLiteral("instance"), config->value(QLatin1StringView("instance"))},
+                                    {QStringLiteral("version"), config->value(QLatin1StringView("version"))},
+                                    {QStringLiteral("simulator"), onSimulator},
+                                    {QStringLiteral("admitted"), admitted},
+                                    {QStringLiteral("refused_429"), refused},
+                                    {QStringLiteral("history_checked"), checked},
+                                    {QStringLiteral("history_attempts"), static_cast<double>(historyAttempts)}};
+    const QString engineLine = QStringLiteral("engine: %1 (%2) — %3 generations ran, %4 read back from its history (%5 attempts); %6 starts answered 429 "
+                                              "and sent again after Retry-After")
+                                   .arg(endpoint.display(), config->value(QLatin1StringView("instance")).toString())
+                                   .arg(admitted)
+                                   .arg(checked)
+                                   .arg(historyAttempts)
+                                   .arg(refused);
+    report(out, ledger, ledger.summary(std::max(1, admitted), seconds, QStringLiteral("engine"), engineSummary), o.json, engineLine);
+    return ledger.allPass() ? 0 : 1;
+}
+
+} // namespace
+
+int runSoak(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Run N generations against the built-in simulator with a mix of scenarios and check "
+                                                    "SPEC 11's invariants; with --engine, the load test of a running bullpen-engine."));
+    parser.addHelpOption();
+    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Generations (default 200)."), QStringLiteral("n"), QStringLiteral("200"));
+    const QCommandLineOption mix(QStringLiteral("scenario-mix"), QStringLiteral("Comma-separated scenarios, or all (default)."),
+                                 QStringLiteral("names"), QStringLiteral("all"));
+    const QCommandLineOption concurrency(QStringLiteral("concurrency"), QStringLiteral("Generations in flight (default 16)."), QStringLiteral("k"),
+                                         QStringLiteral("16"));
+    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"), QStringLiteral("gemini"));
+    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider."), QStringLiteral("provider"), QStringLiteral("qwen"));
+    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Default 2s (hanging scenarios wait this long)."),
+                                           QStringLiteral("duration"), QStringLiteral("2s"));
+    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("Default 2s."), QStringLiteral("duration"),
+                                             QStringLiteral("2s"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Store folder (default: a new folder under the temp dir)."),
+                                     QStringLiteral("path"));
+    const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the summary as JSON."));
+    const QCommandLineOption progress(QStringLiteral("progress"),
+                                      QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
+    const RemoteFlag remote;
+    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress, remote.engine});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli soak: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << commandHelp(parser, QStringLiteral("soak"),
+                           {{0, QStringLiteral("every invariant passed")},
+                            {1, QStringLiteral("an invariant failed (each FAIL line says which and an example)")},
+                            {2, QStringLiteral("usage refused, or the engine given by --engine could not be used")},
+                            {130, QStringLiteral("a second SIGINT/SIGTERM (the first cancels what is in flight, then reports as above)")}});
+        return 0;
+    }
+
+    SoakOptions o;
+    o.total = parser.value(count).toInt();
+    o.inFlight = parser.value(concurrency).toInt();
+    o.json = parser.isSet(json);
+    const auto primaryProvider = providerFromId(parser.value(primary));
+    const auto reliefProvider = providerFromId(parser.value(fallback));
+    QString why;
+    const auto pTimeout = parseDuration(parser.value(primaryTimeout), &why);
+    const auto fTimeout = parseDuration(parser.value(fallbackTimeout), &why);
+    o.scenariosGiven = parser.isSet(mix) && parser.value(mix) != u"all";
+    o.scenarios = parser.value(mix) == u"all" ? Scenario::builtInNames() : parser.value(mix).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString &name : o.scenarios)
+        name = name.trimmed();
+    if (o.total < 1 || o.inFlight < 1 || !primaryProvider || !reliefProvider || *primaryProvider == *reliefProvider || !pTimeout || !fTimeout
+        || o.scenarios.isEmpty()) {
+        err << "bullpen-cli soak: --count and --concurrency take whole numbers >= 1; --primary and --fallback two different providers; "
+               "timeouts a duration like 2s"
+            << (why.isEmpty() ? QString() : QStringLiteral(" (") + why + QLatin1Char(')')) << "\n";
+        return 2;
+    }
+    o.policy = StagePolicy::relief(*primaryProvider, *reliefProvider);
+    o.policy.primaryTimeout = *pTimeout;
+    o.policy.fallbackTimeout = *fTimeout;
+
+    if (!remote.isSet(parser))
+        return runLocal(parser, o, dataDir, noStore, progress);
+    for (const QCommandLineOption *local : {&dataDir, &noStore, &progress}) {
+        if (parser.isSet(*local)) {
+            err << "bullpen-cli soak: --" << local->names().first()
+                << " is for the embedded engine; with --engine the engine's own store is used and read back\n";
+            return 2;
+        }
+    }
+    if (o.scenariosGiven) {
+        for (const QString &name : std::as_const(o.scenarios)) {
+            if (!Scenario::builtInNames().contains(name)) {
+                err << "bullpen-cli soak: \"" << name << "\" is not a built-in scenario (an engine runs only those; bullpen-sim --list)\n";
+                return 2;
+            }
+        }
+    }
+    return runRemote(remote, parser, o);
 }
 
 } // namespace bullpen::cli

@@ -252,6 +252,15 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray body = reply->readAll();
+        if (status == 429 || status == 503) {
+            // The token's rate (or a drain): asked again when the engine says, not counted as a try.
+            const int after = std::clamp(reply->rawHeader("Retry-After").toInt(), 1, 60);
+            QTimer::singleShot(after * 1000, this, [this, id, attempt] {
+                m_fetching.remove(id);
+                fetchResult(id, attempt);
+            });
+            return;
+        }
         if (status == 409 || (status == 0 && attempt < kResultTries)) {
             // Still running (the result follows its last event by a moment), or no answer: ask again.
             if (status == 409 && attempt >= kResultTries) {

@@ -51,9 +51,11 @@ public:
     };
     // One GET, blocking the caller until it is answered or times out.
     Answer get(const QString &path, const QUrlQuery &query = {});
+    // The same for a JSON object: nullopt with the reason in *error (a 404 is an empty object when
+    // `notFoundIsEmpty`).
+    std::optional<QJsonObject> getObject(const QString &path, const QUrlQuery &query, QString *error, bool notFoundIsEmpty = false);
 
 private:
-    std::optional<QJsonObject> getObject(const QString &path, const QUrlQuery &query, QString *error, bool notFoundIsEmpty = false);
     // GET /v1/history/{id}: the row, attempts and events in one answer. A detail pane asks for the row,
     // then the events, then perhaps the attempts of the same generation: one request serves all three
     // (an answer is reused for one second).

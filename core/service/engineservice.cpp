@@ -822,6 +822,10 @@ EngineService::Reply EngineService::metrics() const
         g.storeWritesQueued = w->writeStats().queued;
     }
     g.draining = m_draining;
+    if (const ProviderSimulator *simulator = m_setup.simulator()) {
+        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+            g.simulatorRequests[p] = simulator->counters(p).requests;
+    }
     return Reply{200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {}};
 }
 

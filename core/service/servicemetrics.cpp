@@ -129,6 +129,11 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         out += "bullpen_api_responses_total{" + label("status", QString::number(status)) + "} " + QByteArray::number(n) + '\n';
     head("bullpen_draining", "gauge", "1 while the engine drains before it exits.");
     out += QByteArray("bullpen_draining ") + (g.draining ? "1" : "0") + '\n';
+    if (!g.simulatorRequests.empty()) {
+        head("bullpen_simulator_requests_total", "counter", "Requests the built-in simulator received, by provider (only on the simulator).");
+        for (const auto &[provider, n] : g.simulatorRequests)
+            out += "bullpen_simulator_requests_total{" + label("provider", toId(provider)) + "} " + QByteArray::number(n) + '\n';
+    }
     return out;
 }
 

@@ -28,6 +28,9 @@ public:
         quint64 storeWriteFailures = 0;
         quint64 storeWritesQueued = 0;
         bool draining = false;
+        // What the built-in simulator received per provider (the provider's side of the wire), when the
+        // engine runs on it: `soak --engine` compares these with the attempts (invariants 1 and 12).
+        std::map<Provider, int> simulatorRequests;
     };
 
     void record(const Event &event, qint64 nowMs);
