@@ -17,6 +17,9 @@
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QSslSocket>
+#include <QDir>
+#include <QFile>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -519,6 +522,102 @@ private Q_SLOTS:
         QVERIFY(refused.waitForFinished(30'000));
         QCOMPARE(refused.exitCode(), 2);
         QVERIFY(refused.readAllStandardError().contains("--no-store is for the embedded engine"));
+    }
+
+    // --tls-cert/--tls-key: the same API over HTTPS, the event stream included; a client trusts the
+    // engine's private CA through BULLPEN_ENGINE_CA; nothing is served in clear on that port; the byte
+    // cap counts what arrives through TLS; a private key others may read is refused at start.
+    void tlsServesTheSameApi()
+    {
+        const QString cert = QFINDTESTDATA("data/tls/engine.pem");
+        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
+        const QString keySource = QFINDTESTDATA("data/tls/engine.key");
+        QVERIFY(!cert.isEmpty() && !ca.isEmpty() && !keySource.isEmpty());
+        QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("tls-files"))));
+        const QString key = m_dir.filePath(QStringLiteral("tls-files/engine.key"));
+        const QString openKey = m_dir.filePath(QStringLiteral("tls-files/open.key"));
+        QVERIFY(QFile::copy(keySource, key) && QFile::copy(keySource, openKey));
+        QVERIFY(QFile::setPermissions(key, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QVERIFY(QFile::setPermissions(openKey, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+
+        Engine careless(m_dir.filePath(QStringLiteral("tls-careless")));
+        QVERIFY(!careless.start({QStringLiteral("--tls-cert"), cert, QStringLiteral("--tls-key"), openKey}));
+        QVERIFY2(careless.stderrText().contains("chmod 600"), careless.stderrText().constData());
+
+        Engine engine(m_dir.filePath(QStringLiteral("tls")));
+        const QString token = engine.token(QStringLiteral("tls"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        QVERIFY(engine.start({QStringLiteral("--tls-cert"), cert, QStringLiteral("--tls-key"), key}));
+        QCOMPARE(engine.url.scheme(), QStringLiteral("https"));
+
+        EngineEndpoint endpoint{engine.url, token.toLatin1()};
+        endpoint.trusted = QSslCertificate::fromPath(ca);
+        QCOMPARE(endpoint.trusted.size(), 1);
+        RemoteHistory reader(endpoint);
+        QString why;
+        const auto config = reader.getObject(QStringLiteral("/v1/config"), {}, &why);
+        QVERIFY2(config, qPrintable(why));
+        QCOMPARE(config->value(QLatin1StringView("tls")).toObject().value(QLatin1StringView("subject")).toString(), QStringLiteral("127.0.0.1"));
+
+        // A generation through RemoteEngine: its events over the TLS event stream, then its result.
+        RemoteEngine client(endpoint);
+        QSignalSpy finished(&client, &EngineClient::finished);
+        QStringList types;
+        connect(&client, &EngineClient::eventRecorded, this, [&types](const Event &e) { types << e.type(); });
+        client.connectToEngine();
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), RemoteEngine::State::Connected, 10000);
+        GenerationRequest request;
+        request.story = QStringLiteral("A heron waits. A fish passes. \"Not today,\" says the heron. The pond is still.");
+        request.scenario.name = QStringLiteral("primary-overloaded");
+        client.start(request);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
+        QCOMPARE(finished.first().first().value<GenerationResult>().state, FinalState::Succeeded);
+        QVERIFY(types.contains(QStringLiteral("storyboard_fallback_triggered")));
+        QCOMPARE(types.last(), QStringLiteral("generation_finished"));
+
+        // Without the CA the certificate is refused, and the message says where a CA goes.
+        RemoteHistory stranger(EngineEndpoint{engine.url, token.toLatin1()});
+        QVERIFY(!stranger.getObject(QStringLiteral("/v1/config"), {}, &why));
+        QVERIFY2(why.contains(QLatin1StringView("BULLPEN_ENGINE_CA")), qPrintable(why));
+
+        // Plain HTTP to the TLS port: closed without an answer.
+        QTcpSocket plain;
+        plain.connectToHost(QHostAddress::LocalHost, engine.m_port);
+        QVERIFY(plain.waitForConnected(5000));
+        plain.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        QVERIFY(plain.state() == QAbstractSocket::UnconnectedState || plain.waitForDisconnected(10000));
+        QVERIFY(!plain.readAll().contains("HTTP/1.1"));
+
+        // The cap counts the decrypted bytes as they arrive: a body that keeps coming is answered 413.
+        QSslSocket tls;
+        QSslConfiguration trust = QSslConfiguration::defaultConfiguration();
+        trust.addCaCertificates(endpoint.trusted);
+        tls.setSslConfiguration(trust);
+        tls.connectToHostEncrypted(QStringLiteral("127.0.0.1"), engine.m_port);
+        QVERIFY2(tls.waitForEncrypted(10000), qPrintable(tls.errorString()));
+        tls.write("POST /v1/generations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token.toLatin1()
+                  + "\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n{\"story\":\"");
+        QByteArray answer;
+        for (int i = 0; i < 64 && !answer.contains("413") && tls.state() == QAbstractSocket::ConnectedState; ++i) {
+            tls.write(QByteArray(16 * 1024, 'a'));
+            tls.waitForBytesWritten(1000);
+            if (tls.waitForReadyRead(20))
+                answer += tls.readAll();
+        }
+        if (!answer.contains("413") && tls.waitForReadyRead(5000))
+            answer += tls.readAll();
+        QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.left(200).constData());
+
+        // The CLI trusts the CA named by BULLPEN_ENGINE_CA.
+        QProcess cli;
+        QProcessEnvironment env = engine.environment();
+        env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), token);
+        env.insert(QStringLiteral("BULLPEN_ENGINE_CA"), ca);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("history"), QStringLiteral("--json"), QStringLiteral("--engine"), engine.url.toString()});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        QCOMPARE(QJsonDocument::fromJson(cli.readAllStandardOutput()).array().size(), 1);
     }
 
     void metricsConfigAndInstances()

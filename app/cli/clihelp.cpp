@@ -109,6 +109,8 @@ bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into
         *error = QStringLiteral("--engine: ") + *error;
         return false;
     }
+    if (!into->trustFromEnvironment(error))
+        return false;
     into->token = qgetenv("BULLPEN_ENGINE_TOKEN").trimmed();
     if (into->token.isEmpty()) {
         *error = QStringLiteral("--engine needs the engine's API token in BULLPEN_ENGINE_TOKEN "

@@ -5,6 +5,7 @@
 #include "config/processlimits.h"
 #include "runtime/enginesetup.h"
 #include "service/engineservice.h"
+#include "sim/httpserving.h"
 #include "store/apitokens.h"
 #include "store/storedatabase.h"
 
@@ -149,8 +150,10 @@ int runServe(const QStringList &arguments)
                                      QStringLiteral("bytes"), QStringLiteral("4194304"));
     const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
                                      QStringLiteral("n"));
-    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"), QStringLiteral("Not in this build: terminate TLS in front of the engine."), QStringLiteral("file"));
-    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("Not in this build."), QStringLiteral("file"));
+    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"),
+                                     QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."), QStringLiteral("file"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
+                                    QStringLiteral("file"));
     parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, maxInFlight, rate, maxSubscribers, backlog, threads, tlsCert, tlsKey});
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
@@ -164,13 +167,11 @@ int runServe(const QStringList &arguments)
         out() << "bullpen-engine " << QCoreApplication::applicationVersion() << "\n";
         return 0;
     }
-    if (parser.isSet(tlsCert) || parser.isSet(tlsKey)) {
-        err() << "bullpen-engine: TLS is not built into this version; listen on 127.0.0.1 and put a TLS-terminating proxy "
-                 "(nginx, caddy) in front for other hosts\n";
+    ServiceOptions o;
+    if (parser.isSet(tlsCert) != parser.isSet(tlsKey)) {
+        err() << "bullpen-engine: --tls-cert and --tls-key go together\n";
         return 2;
     }
-
-    ServiceOptions o;
     o.version = QCoreApplication::applicationVersion();
     const QString hostPort = parser.value(listen);
     const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
@@ -207,6 +208,13 @@ int runServe(const QStringList &arguments)
     if (!positive(backlog, 1 << 30, &backlogBytes))
         return 2;
     o.events.backlogBytes = backlogBytes;
+    if (parser.isSet(tlsCert)) {
+        o.tls = loadServerTls(parser.value(tlsCert), parser.value(tlsKey), &why);
+        if (!o.tls) {
+            err() << "bullpen-engine: " << why << "\n";
+            return 2;
+        }
+    }
     o.tokenRate = rateValue;
     o.tokenBurst = 2.0 * rateValue;
 
@@ -236,9 +244,9 @@ int runServe(const QStringList &arguments)
         err() << "bullpen-engine: " << why << "\n";
         return 1;
     }
-    if (!o.address.isLoopback())
+    if (!o.address.isLoopback() && !o.tls)
         err() << "bullpen-engine: warning: listening on " << o.address.toString()
-              << " without TLS: tokens and stories cross the network in clear; put a TLS-terminating proxy in front\n";
+              << " without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a TLS-terminating proxy in front\n";
     bool anyLive = false;
     for (const ApiToken &t : tokens->list())
         anyLive = anyLive || !t.revokedAtMs;

@@ -288,7 +288,7 @@ private:
 std::optional<EngineEndpoint> endpointFor(const QString &url, QString *error)
 {
     EngineEndpoint e;
-    if (!EngineEndpoint::parseUrl(url, &e.base, error))
+    if (!EngineEndpoint::parseUrl(url, &e.base, error) || !e.trustFromEnvironment(error))
         return std::nullopt;
     e.token = qgetenv("BULLPEN_ENGINE_TOKEN").trimmed();
     if (e.token.isEmpty()) {

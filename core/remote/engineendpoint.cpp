@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "engineendpoint.h"
 
+#include <QFile>
+#include <QSslConfiguration>
+
 #include <QJsonDocument>
 
 namespace bullpen {
@@ -19,7 +22,30 @@ QNetworkRequest EngineEndpoint::request(const QString &path, const QUrlQuery &qu
     // connection (a POST must never start a generation twice, SPEC 4.4).
     r.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    if (!trusted.isEmpty()) {
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.addCaCertificates(trusted);
+        r.setSslConfiguration(tls);
+    }
     return r;
+}
+
+bool EngineEndpoint::trustFromEnvironment(QString *error)
+{
+    const QString path = qEnvironmentVariable("BULLPEN_ENGINE_CA");
+    if (path.isEmpty())
+        return true;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("BULLPEN_ENGINE_CA=%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    trusted = QSslCertificate::fromData(file.read(1 << 20), QSsl::Pem);
+    if (trusted.isEmpty()) {
+        *error = QStringLiteral("BULLPEN_ENGINE_CA=%1: no PEM certificate in it (give the engine's CA certificate, or its own if self-signed)").arg(path);
+        return false;
+    }
+    return true;
 }
 
 QString EngineEndpoint::display() const { return base.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery); }
@@ -31,6 +57,8 @@ QString EngineEndpoint::errorOf(int status, const QByteArray &body, const QStrin
         return status > 0 ? QStringLiteral("%1 (HTTP %2)").arg(message.left(500)).arg(status) : message.left(500);
     if (status > 0)
         return QStringLiteral("HTTP %1 from the engine").arg(status);
+    if (transportError.contains(QLatin1StringView("SSL"), Qt::CaseInsensitive) || transportError.contains(QLatin1StringView("certificate")))
+        return transportError + QStringLiteral(" (an engine whose certificate is its own or a private CA's: point BULLPEN_ENGINE_CA at that PEM file)");
     return transportError.isEmpty() ? QStringLiteral("no answer from the engine") : transportError;
 }
 

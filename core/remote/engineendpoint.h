@@ -3,7 +3,9 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QList>
 #include <QNetworkRequest>
+#include <QSslCertificate>
 #include <QString>
 #include <QUrl>
 #include <QUrlQuery>
@@ -21,6 +23,13 @@ struct EngineEndpoint
     QUrl base; // http://127.0.0.1:8700
     QByteArray token;
     std::chrono::milliseconds timeout{15000}; // each request, except the event stream
+    // Certificate authorities trusted for an https engine besides the system's (an engine with a
+    // private CA or a self-signed certificate): from BULLPEN_ENGINE_CA.
+    QList<QSslCertificate> trusted{};
+
+    // Reads BULLPEN_ENGINE_CA, a PEM file of one or more CA certificates, into `trusted`. True when it
+    // is unset; false with the reason in *error when it is set but unreadable or holds no certificate.
+    bool trustFromEnvironment(QString *error);
 
     // `path` under the base ("/v1/history"), with `query` if any.
     QNetworkRequest request(const QString &path, const QUrlQuery &query = {}) const;

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QHostInfo>
+#include <QSslCertificate>
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -129,6 +130,8 @@ bool EngineService::listen(QString *error)
     auto *server = new CappedTcpServer(m_options.maxBodyBytes + m_options.maxHeaderBytes, &m_requestBytes, tooLarge, this);
     server->setListenBacklogSize(4096);
     server->setLowDelay(true);
+    if (m_options.tls)
+        server->setTls(*m_options.tls);
     if (!server->listen(m_options.address, m_options.port)) {
         if (error)
             *error = QStringLiteral("cannot listen on %1:%2: %3; choose another address with --listen HOST:PORT")
@@ -148,7 +151,7 @@ bool EngineService::listen(QString *error)
 QUrl EngineService::url() const
 {
     QUrl u;
-    u.setScheme(QStringLiteral("http"));
+    u.setScheme(m_options.tls ? QStringLiteral("https") : QStringLiteral("http"));
     u.setHost(m_options.address.toString());
     u.setPort(m_options.port);
     return u;
@@ -774,6 +777,14 @@ EngineService::Reply EngineService::config() const
                          {QStringLiteral("scenario"), m_setup.defaultScenario()},
                          {QStringLiteral("keys"), keys},
                          {QStringLiteral("simulator"), m_setup.usingSimulator()},
+                         {QStringLiteral("tls"), [&]() -> QJsonValue {
+                              if (!m_options.tls)
+                                  return QJsonValue::Null;
+                              const QSslCertificate leaf = m_options.tls->localCertificate();
+                              return QJsonObject{{QStringLiteral("subject"), leaf.subjectDisplayName()},
+                                                 {QStringLiteral("issuer"), leaf.issuerDisplayName()},
+                                                 {QStringLiteral("expires"), leaf.expiryDate().toString(Qt::ISODate)}};
+                          }()},
                          {QStringLiteral("scenarios"), m_setup.usingSimulator() ? QJsonArray::fromStringList(Scenario::builtInNames()) : QJsonArray()},
                          {QStringLiteral("engine_threads"), m_setup.engine().threadCount()},
                          {QStringLiteral("describe"), m_setup.describe()},

@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QHostAddress>
+#include <QSslConfiguration>
 #include <QPointer>
 #include <QSet>
 #include <QThread>
@@ -47,6 +48,7 @@ struct ServiceOptions
     EventStream::Options events;
     int resultsKept = 2000;   // whole results answered from memory (~8 KB each); older ones from the history
     std::chrono::milliseconds drain{30000};
+    std::optional<QSslConfiguration> tls; // serve HTTPS (loadServerTls); else plain HTTP
 };
 
 // bullpen-engine's HTTP API (docs/api.md, SPEC 12.1) over one running engine: generations, the event

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "httpserving.h"
 
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
 #include <QHttpServerRequest>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QTcpSocket>
 
 namespace bullpen {
@@ -16,11 +22,22 @@ CappedTcpServer::CappedTcpServer(qint64 cap, QHash<QTcpSocket *, qint64> *pendin
 
 void CappedTcpServer::incomingConnection(qintptr fd)
 {
-    auto *socket = new QTcpSocket(this);
+    QTcpSocket *socket = nullptr;
+    if (m_tls) {
+        auto *tls = new QSslSocket(this);
+        tls->setSslConfiguration(*m_tls);
+        socket = tls;
+    } else {
+        socket = new QTcpSocket(this);
+    }
     if (!socket->setSocketDescriptor(fd)) {
         delete socket;
         return;
     }
+    // A client that does not speak TLS, or refuses the certificate, fails the handshake: QSslSocket
+    // closes the connection, nothing is answered.
+    if (auto *tls = qobject_cast<QSslSocket *>(socket))
+        tls->startServerEncryption();
     if (m_lowDelay)
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     // Connected before the HTTP server's own readyRead handler: sees each arrival first.
@@ -36,6 +53,50 @@ void CappedTcpServer::incomingConnection(qintptr fd)
     });
     connect(socket, &QObject::destroyed, this, [this, socket] { m_pending->remove(socket); });
     addPendingConnection(socket);
+}
+
+std::optional<QSslConfiguration> loadServerTls(const QString &certificatePath, const QString &keyPath, QString *error)
+{
+    QFile keyFile(keyPath);
+    if (!keyFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("--tls-key %1: %2").arg(keyPath, keyFile.errorString());
+        return std::nullopt;
+    }
+    if (keyFile.permissions() & (QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther | QFileDevice::WriteOther)) {
+        *error = QStringLiteral("--tls-key %1: other users may read this private key; make it the engine's own (chmod 600 %1)").arg(keyPath);
+        return std::nullopt;
+    }
+    const QByteArray keyPem = keyFile.read(1 << 20);
+    QSslKey key(keyPem, QSsl::Ec, QSsl::Pem, QSsl::PrivateKey);
+    if (key.isNull())
+        key = QSslKey(keyPem, QSsl::Rsa, QSsl::Pem, QSsl::PrivateKey);
+    if (key.isNull()) {
+        *error = QStringLiteral("--tls-key %1: not a PEM private key (RSA or EC, without a passphrase)").arg(keyPath);
+        return std::nullopt;
+    }
+    QFile certificateFile(certificatePath);
+    if (!certificateFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("--tls-cert %1: %2").arg(certificatePath, certificateFile.errorString());
+        return std::nullopt;
+    }
+    const QList<QSslCertificate> chain = QSslCertificate::fromData(certificateFile.read(1 << 20), QSsl::Pem);
+    if (chain.isEmpty() || chain.first().isNull()) {
+        *error = QStringLiteral("--tls-cert %1: no PEM certificate in it").arg(certificatePath);
+        return std::nullopt;
+    }
+    const QSslCertificate &leaf = chain.first();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (leaf.expiryDate() < now || leaf.effectiveDate() > now) {
+        *error = QStringLiteral("--tls-cert %1: valid from %2 to %3, not now; renew it")
+                     .arg(certificatePath, leaf.effectiveDate().toString(Qt::ISODate), leaf.expiryDate().toString(Qt::ISODate));
+        return std::nullopt;
+    }
+    QSslConfiguration c = QSslConfiguration::defaultConfiguration();
+    c.setLocalCertificateChain(chain);
+    c.setPrivateKey(key);
+    c.setPeerVerifyMode(QSslSocket::VerifyNone); // clients show a bearer token, not a certificate
+    c.setProtocol(QSsl::TlsV1_2OrLater);
+    return c;
 }
 
 QByteArray httpReasonPhrase(int status)

@@ -4,7 +4,10 @@
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QHash>
+#include <QSslConfiguration>
 #include <QTcpServer>
+
+#include <optional>
 
 class QHttpServerRequest;
 class QTcpSocket;
@@ -24,6 +27,10 @@ public:
     // TCP_NODELAY on every accepted socket: small writes (an answer's head, one event of a stream) leave
     // at once instead of waiting for the previous segment's acknowledgement (Nagle).
     void setLowDelay(bool on) { m_lowDelay = on; }
+    // Serve TLS: every accepted connection is a QSslSocket that starts the server handshake at once.
+    // The HTTP server reads and writes it as any socket (the bytes it sees are the decrypted ones, and
+    // those are what the cap counts); a connection whose handshake fails is closed.
+    void setTls(const QSslConfiguration &configuration) { m_tls = configuration; }
 
 protected:
     void incomingConnection(qintptr fd) override;
@@ -33,7 +40,14 @@ private:
     QHash<QTcpSocket *, qint64> *m_pending;
     QByteArray m_body;
     bool m_lowDelay = false;
+    std::optional<QSslConfiguration> m_tls;
 };
+
+// A server certificate (PEM, its chain after it) and its private key (PEM, RSA or EC, no passphrase)
+// as a server-side TLS configuration. Refused, with what to do in *error: an unreadable or empty
+// file, a certificate that has expired or is not yet valid, a key that is not a private key, or a key
+// file that anyone but its owner may read (chmod 600, as ssh asks).
+std::optional<QSslConfiguration> loadServerTls(const QString &certificatePath, const QString &keyPath, QString *error);
 
 QByteArray httpReasonPhrase(int status);
 // A request header's value, the name compared without case; empty when absent.

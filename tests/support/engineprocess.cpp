@@ -46,7 +46,7 @@ bool Engine::start(const QStringList &extra, quint16 port)
                                                         + extra);
     if (!m_process.waitForStarted(10000))
         return false;
-    static const QRegularExpression listening(QStringLiteral("listening on (http://127\\.0\\.0\\.1:(\\d+))"));
+    static const QRegularExpression listening(QStringLiteral("listening on (https?://127\\.0\\.0\\.1:(\\d+))"));
     QByteArray out;
     while (m_process.state() == QProcess::Running && m_process.waitForReadyRead(30000)) {
         out += m_process.readAllStandardOutput();
@@ -57,7 +57,8 @@ bool Engine::start(const QStringList &extra, quint16 port)
             return true;
         }
     }
-    qWarning() << "engine did not start:" << out << m_process.readAllStandardError();
+    m_stderr += m_process.readAllStandardError(); // kept for stderrText()
+    qWarning() << "engine did not start:" << out << m_stderr;
     return false;
 }
 

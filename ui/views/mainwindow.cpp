@@ -286,7 +286,7 @@ void MainWindow::connectToEngine()
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
         QString why;
-        if (!EngineEndpoint::parseUrl(url->text(), &endpoint.base, &why)) {
+        if (!EngineEndpoint::parseUrl(url->text(), &endpoint.base, &why) || !endpoint.trustFromEnvironment(&why)) {
             error->setText(why);
             return;
         }
