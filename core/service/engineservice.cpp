@@ -77,6 +77,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     : QAbstractHttpServer(parent)
     , m_setup(setup)
     , m_tokens(tokens)
+    , m_audit(tokens.databasePath())
     , m_options(std::move(options))
     , m_events(m_options.events)
     , m_startedAt(QDateTime::currentDateTimeUtc())
@@ -333,7 +334,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
             const bool running = m_comparisons->isRunning(path.at(2));
             if (running) {
                 m_comparisons->cancel(path.at(2));
-                m_tokens.audit(token->name, QStringLiteral("cancel"), path.at(2), {});
+                m_audit.record(token->name, QStringLiteral("cancel"), path.at(2));
             }
             answer(running ? json(202, QJsonObject{{QStringLiteral("comparison_id"), path.at(2)}, {QStringLiteral("cancelling"), true}})
                            : error(404, QStringLiteral("no comparison %1 is running here").arg(path.at(2).left(64))));
@@ -383,7 +384,7 @@ EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &re
         return error(409, QStringLiteral("a generation with this id exists; leave generation_id out to get a new one"), QStringLiteral("generation_id"));
     const QString id = m_setup.startGeneration(g);
     m_running.insert(id);
-    m_tokens.audit(token.name, QStringLiteral("start"), id, {});
+    m_audit.record(token.name, QStringLiteral("start"), id);
     Reply r = json(202, QJsonObject{{QStringLiteral("generation_id"), id},
                                     {QStringLiteral("result"), QString(QStringLiteral("/v1/generations/") + id)},
                                     {QStringLiteral("events"), QString(QStringLiteral("/v1/events?generation=") + id)}});
@@ -433,7 +434,7 @@ EngineService::Reply EngineService::cancelGeneration(const QString &id, const Ap
 {
     if (m_running.contains(id)) {
         m_setup.engine().cancel(id);
-        m_tokens.audit(token.name, QStringLiteral("cancel"), id, {});
+        m_audit.record(token.name, QStringLiteral("cancel"), id);
         return json(202, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), true}});
     }
     if (m_results.contains(id)) // idempotent: it has ended already
@@ -468,7 +469,7 @@ EngineService::Reply EngineService::startComparison(const QHttpServerRequest &re
     c.fallbackTimeout = p.fallbackTimeout;
     c.scenario = g.scenario.name;
     const QString id = m_comparisons->start(c);
-    m_tokens.audit(token.name, QStringLiteral("compare"), id, {});
+    m_audit.record(token.name, QStringLiteral("compare"), id);
     return json(202, QJsonObject{{QStringLiteral("comparison_id"), id}, {QStringLiteral("result"), QString(QStringLiteral("/v1/comparisons/") + id)}});
 }
 
@@ -833,6 +834,7 @@ EngineService::Reply EngineService::metrics() const
         g.storeWritesQueued = w->writeStats().queued;
     }
     g.draining = m_draining;
+    g.auditWriteFailures = m_audit.failures();
     if (const ProviderSimulator *simulator = m_setup.simulator()) {
         for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
             g.simulatorRequests[p] = simulator->counters(p).requests;

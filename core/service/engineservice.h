@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/generationrequestjson.h"
+#include "audittrail.h"
 #include "eventstream.h"
 #include "servicemetrics.h"
 
@@ -120,6 +121,7 @@ private:
 
     EngineSetup &m_setup;
     ApiTokens &m_tokens;
+    AuditTrail m_audit;
     ServiceOptions m_options;
     EventStream m_events;
     ServiceMetrics m_metrics;

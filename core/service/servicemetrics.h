@@ -28,6 +28,7 @@ public:
         quint64 storeWriteFailures = 0;
         quint64 storeWritesQueued = 0;
         bool draining = false;
+        quint64 auditWriteFailures = 0;
         // What the built-in simulator received per provider (the provider's side of the wire), when the
         // engine runs on it: `soak --engine` compares these with the attempts (invariants 1 and 12).
         std::map<Provider, int> simulatorRequests;

@@ -41,6 +41,8 @@ ApiTokens::~ApiTokens()
 
 QSqlDatabase ApiTokens::db() const { return QSqlDatabase::database(m_connection, false); }
 
+QString ApiTokens::databasePath() const { return db().databaseName(); }
+
 std::unique_ptr<ApiTokens> ApiTokens::open(const QString &databasePath, QString *error)
 {
     static std::atomic<int> next{0};
@@ -177,6 +179,31 @@ bool ApiTokens::audit(const QString &tokenName, const QString &action, const QSt
     QSqlQuery q(db());
     return StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
                               {QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail}, error);
+}
+
+bool ApiTokens::audit(const QList<AuditEntry> &entries, QString *error)
+{
+    QSqlDatabase d = db();
+    if (!d.transaction()) {
+        if (error)
+            *error = d.lastError().text();
+        return false;
+    }
+    QSqlQuery q(d);
+    for (const AuditEntry &e : entries) {
+        if (!StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
+                                {e.atMs, e.tokenName, e.action, e.target, e.detail}, error)) {
+            d.rollback();
+            return false;
+        }
+    }
+    if (!d.commit()) {
+        if (error)
+            *error = d.lastError().text();
+        d.rollback();
+        return false;
+    }
+    return true;
 }
 
 QList<AuditEntry> ApiTokens::auditLog(int limit, QString *error)

@@ -56,7 +56,11 @@ public:
     std::optional<ApiToken> check(QByteArrayView presented);
 
     bool audit(const QString &tokenName, const QString &action, const QString &target, const QString &detail, QString *error = nullptr);
+    // Several rows in one transaction (all or none).
+    bool audit(const QList<AuditEntry> &entries, QString *error = nullptr);
     QList<AuditEntry> auditLog(int limit, QString *error = nullptr);
+
+    QString databasePath() const;
 
     static QString hashOf(QByteArrayView token);
     // Names: 1–64 of letters, digits, '.', '_', '-'.

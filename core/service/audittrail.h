@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "store/apitokens.h"
+
+#include <QMutex>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+
+namespace bullpen {
+
+// The audit rows of an engine's API (which token started, cancelled or compared what), written on a
+// thread of their own in batches, one transaction each: a request never waits for the database's
+// write lock, which the store's writer holds while it commits a batch of its own. A row is durable a
+// moment after its request was answered; what a killed engine had not written yet is lost with it,
+// as the generations' own last records are.
+class AuditTrail final
+{
+public:
+    // Opens its own connection to the store's database (`databasePath`) on its thread.
+    explicit AuditTrail(const QString &databasePath);
+    ~AuditTrail(); // writes what is pending, then ends its thread
+    AuditTrail(const AuditTrail &) = delete;
+    AuditTrail &operator=(const AuditTrail &) = delete;
+
+    void record(const QString &tokenName, const QString &action, const QString &target);
+    // Blocks until every row recorded so far is written (or has failed).
+    void flush();
+    // Rows that could not be written (the reason is logged).
+    quint64 failures() const { return m_failures.load(); }
+
+private:
+    void writePending(); // on m_thread
+
+    QThread m_thread;
+    QObject *m_context = nullptr;        // lives on m_thread
+    std::unique_ptr<ApiTokens> m_tokens; // opened, used and closed on m_thread
+    QMutex m_lock;
+    QList<AuditEntry> m_pending;
+    std::atomic<quint64> m_failures{0};
+};
+
+} // namespace bullpen
