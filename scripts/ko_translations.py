@@ -118,6 +118,7 @@ KO = {
     'Count by kind': '종류별 건수',
     'Fallback rate over time': '시간대별 대체 비율',
     'Select a generation to see its attempts.': '생성을 선택하면 시도 내역이 보입니다.',
+    'Reading %1…': '%1 읽는 중…',
     'The store could not be read: %1': '저장소를 읽을 수 없습니다: %1',
     'History is off: Bullpen was started without a store (--no-store).': '기록이 꺼져 있습니다. Bullpen이 저장소 없이 시작되었습니다 (--no-store).',
     'Counting…': '집계 중…',

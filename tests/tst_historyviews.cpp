@@ -140,10 +140,14 @@ private Q_SLOTS:
         QCOMPARE(view.countsByCode().size(), 1);
         QCOMPARE(view.countsByCode().first().second, m_store->count(view.currentFilter()));
 
-        // Detail pane: the full id (only here), the chain drawn from the attempts, the next step.
+        // Detail pane: the full id (only here), the chain drawn from the attempts, the next step; read
+        // on the reader thread, never on this one.
+        QSignalSpy shown(&view, &FailuresView::detailShown);
         view.table()->selectRow(1);
         const QString id = view.model()->index(1, 0).data(FailureHistoryModel::GenerationIdRole).toString();
         QCOMPARE(view.detailGenerationId(), id);
+        QVERIFY(shown.wait(10'000));
+        QCOMPARE(shown.last().first().toString(), id);
         auto *header = view.findChild<QLabel *>(QStringLiteral("detailHeader"));
         QVERIFY2(header->text().contains(id), qPrintable(header->text()));
         auto *next = view.findChild<QLabel *>(QStringLiteral("detailNextStep"));
@@ -151,6 +155,16 @@ private Q_SLOTS:
         QVERIFY2(next->text().contains(QStringLiteral("rate")) || next->text().contains(QStringLiteral("Retry")), qPrintable(next->text()));
         auto *events = view.findChild<QTableView *>(QStringLiteral("detailEvents"));
         QVERIFY(events->model()->rowCount() >= 4); // started, attempt started, attempt completed, finished
+
+        // A newer selection supersedes a read still in flight: only the newest is shown.
+        QVERIFY(view.model()->rowCount() >= 4);
+        shown.clear();
+        view.table()->selectRow(2);
+        view.table()->selectRow(3);
+        const QString newest = view.model()->index(3, 0).data(FailureHistoryModel::GenerationIdRole).toString();
+        QVERIFY(shown.wait(10'000));
+        QCOMPARE(shown.first().first().toString(), newest);
+        QVERIFY2(header->text().contains(newest), qPrintable(header->text()));
 
         // Export: masked as on screen, all of what the filter selects.
         const QString path = m_dir.filePath(QStringLiteral("export.csv"));

@@ -41,6 +41,8 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include <memory>
+
 using namespace bullpen;
 
 namespace {
@@ -167,7 +169,13 @@ private:
         save(m_window.compareView(), QStringLiteral("10-compare.png"));
         // The tour's own runs are on disk: the failures view shows them on top of the synthetic week.
         FailuresView *failures = m_window.failuresView();
-        connect(failures, &FailuresView::chartsUpdated, this, [this, failures] {
+        // The picture waits for both the charts and the selected generation's detail (each read on
+        // the reader thread, in either order).
+        auto charted = std::make_shared<bool>(false);
+        auto detailed = std::make_shared<bool>(false);
+        const auto bothIn = [this, failures, charted, detailed] {
+            if (!*charted || (!*detailed && !failures->detailGenerationId().isEmpty()))
+                return;
             disconnect(failures, nullptr, this, nullptr);
             save(failures, QStringLiteral("11-failures.png"));
             LatencyView *latency = m_window.latencyView();
@@ -182,6 +190,14 @@ private:
             latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
             latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
             latency->reload();
+        };
+        connect(failures, &FailuresView::chartsUpdated, this, [charted, bothIn] {
+            *charted = true;
+            bothIn();
+        });
+        connect(failures, &FailuresView::detailShown, this, [detailed, bothIn] {
+            *detailed = true;
+            bothIn();
         });
         failures->applyFilter();
         // The newest failure (the tour's auth failure) is selected: its detail pane is in the picture.

@@ -518,6 +518,10 @@
         <source>Export failed: %1. Choose another file or free some space.</source>
         <translation>내보내기 실패: %1. 다른 파일을 고르거나 공간을 확보하세요.</translation>
     </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 읽는 중…</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>

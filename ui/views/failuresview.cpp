@@ -342,21 +342,44 @@ void FailuresView::showDetail(const QString &generationId)
         m_timeline->clear();
         return;
     }
-    QString error;
-    const std::optional<GenerationRow> row = m_history->generation(generationId, &error);
-    if (!row) {
-        m_detailHeader->setText(error.isEmpty() ? tr("This generation is no longer in the store.") : tr("The store could not be read: %1").arg(error));
-        m_nextStep->hide();
-        m_timeline->clear();
-        return;
-    }
-    const HistoryReader::Timeline timeline = m_history->timeline(*row, &error);
+    m_detailHeader->setText(tr("Reading %1…").arg(generationId.toHtmlEscaped()));
+    m_nextStep->hide();
+    m_timeline->clear();
+    struct Detail
+    {
+        std::optional<GenerationRow> row;
+        HistoryReader::Timeline timeline;
+        QString error;
+    };
+    m_queue->run<Detail>(
+        this,
+        [generationId](HistoryReader &store) {
+            Detail d;
+            d.row = store.generation(generationId, &d.error);
+            if (d.row)
+                d.timeline = store.timeline(*d.row, &d.error);
+            return d;
+        },
+        [this, generationId](Detail d) {
+            if (generationId != m_detailId)
+                return; // another generation was selected meanwhile: its own read fills the pane
+            if (!d.row) {
+                m_detailHeader->setText(d.error.isEmpty() ? tr("This generation is no longer in the store.")
+                                                          : tr("The store could not be read: %1").arg(d.error));
+            } else {
+                fillDetail(*d.row, d.timeline);
+            }
+            Q_EMIT detailShown(generationId);
+        });
+}
+
+void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timeline &timeline)
+{
     const QList<Event> &events = timeline.events;
     const bool rebuilt = timeline.rebuilt;
     m_timeline->setEvents(events);
     m_events->appendBatch(events);
 
-    const GenerationRow &r = *row;
     const QString chain = r.providerChain();
     QStringList lines;
     lines << tr("<b>Generation</b> <code>%1</code>").arg(r.id.toHtmlEscaped());

@@ -45,6 +45,8 @@ public:
     void applyFilter();
     // New final states were committed: rows that match go on top; charts are refreshed.
     void refreshNewest();
+    // Reads the generation and its timeline on the reader thread (attached, that is a request to the
+    // engine); detailShown() follows once the pane shows it. A newer selection supersedes it.
     void showDetail(const QString &generationId);
     // Runs in the background; exportFinished() reports.
     void exportTo(const QString &path, HistoryExport::Format format);
@@ -53,10 +55,12 @@ public:
 
 Q_SIGNALS:
     void chartsUpdated();
+    void detailShown(const QString &generationId);
     void exportFinished(const QString &path, qint64 rows, const QString &error);
 
 private:
     void updateCharts();
+    void fillDetail(const GenerationRow &row, const HistoryReader::Timeline &timeline);
     void chooseExport();
 
     HistoryReader *m_history;
