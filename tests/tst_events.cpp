@@ -102,6 +102,16 @@ private Q_SLOTS:
         QCOMPARE(back->wallTime, event.wallTime);
         // Equal values serialise equally.
         QCOMPARE(back->toJson(), json);
+
+        // Frozen once by the producer: the same bytes, shared by every copy (what the store's writer
+        // and the service's event stream write).
+        QCOMPARE(event.compactJson(), text);
+        Event frozen = event;
+        QVERIFY(!frozen.frozenJson);
+        frozen.freezeJson();
+        const Event copy = frozen;
+        QCOMPARE(copy.frozenJson.get(), frozen.frozenJson.get());
+        QCOMPARE(copy.compactJson(), text);
     }
 
     void snakeCaseFields()

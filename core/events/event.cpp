@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "event.h"
 
+#include <QJsonDocument>
+
 #include "contract/jsonfields.h"
 #include "engine/stagepolicy.h"
 #include "store/masking.h"
@@ -232,6 +234,16 @@ GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString
 }
 
 QString Event::type() const { return std::visit(TypeName{}, body); }
+
+QByteArray Event::compactJson() const
+{
+    return frozenJson ? *frozenJson : QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+}
+
+void Event::freezeJson()
+{
+    frozenJson = std::make_shared<const QByteArray>(QJsonDocument(toJson()).toJson(QJsonDocument::Compact));
+}
 
 QJsonObject Event::toJson() const
 {

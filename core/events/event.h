@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <optional>
+#include <memory>
 #include <variant>
 
 namespace bullpen {
@@ -128,6 +129,11 @@ struct Event
     // "generation_started", "storyboard_attempt_started", "storyboard_fallback_triggered", …
     QString type() const;
     QJsonObject toJson() const;
+    // toJson() as compact UTF-8 (one line), as the store's writer and the service's event stream write
+    // it: made once by freezeJson(), on the producer's thread, and shared by every copy made after.
+    QByteArray compactJson() const;
+    void freezeJson();
+    std::shared_ptr<const QByteArray> frozenJson{}; // set by freezeJson(); never changed after
     // Reads what toJson() wrote; on failure returns nothing and says why in *error.
     static std::optional<Event> fromJson(const QJsonObject &object, QString *error = nullptr);
 };

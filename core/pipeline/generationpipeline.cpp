@@ -371,8 +371,10 @@ void GenerationPipeline::emitEvent(Run &run, EventBody body, std::optional<micro
     e.at = at.value_or(duration_cast<microseconds>(m_clock.now() - run.start));
     e.wallTime = QDateTime::currentDateTimeUtc();
     e.body = std::move(body);
-    if (m_store)
+    if (m_store) {
+        e.freezeJson(); // once, here on the engine thread, for the store's writer and any event stream
         m_store->recordEvent(e);
+    }
     Q_EMIT eventRecorded(e);
 }
 

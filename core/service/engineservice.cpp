@@ -394,8 +394,8 @@ EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &re
 
 void EngineService::generationResult(const QString &id, QTcpSocket *socket)
 {
-    if (const auto it = m_results.constFind(id); it != m_results.constEnd()) {
-        write(socket, Reply{200, *it, "application/json", {}});
+    if (const auto it = m_results.find(id); it != m_results.end()) {
+        write(socket, Reply{200, resultJson(*it), "application/json", {}});
         return;
     }
     if (m_running.contains(id)) {
@@ -439,7 +439,7 @@ EngineService::Reply EngineService::cancelGeneration(const QString &id, const Ap
     }
     if (m_results.contains(id)) // idempotent: it has ended already
         return json(200, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), false},
-                                     {QStringLiteral("state"), QJsonDocument::fromJson(m_results.value(id)).object().value(QLatin1StringView("state"))}});
+                                     {QStringLiteral("state"), toId(m_results.value(id).state)}});
     return error(404, QStringLiteral("no generation %1 is running here").arg(id.left(64)));
 }
 
@@ -855,13 +855,25 @@ void EngineService::onFinished(const GenerationResult &result)
     m_running.remove(result.generationId);
     if (!m_results.contains(result.generationId))
         m_resultOrder.push_back(result.generationId);
-    m_results.insert(result.generationId, QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact));
+    auto kept = std::make_shared<GenerationResult>(result);
+    if (kept->image)
+        kept->image->image.clear(); // the comic is on disk (GET /v1/images/{sha256}); its JSON never held it
+    m_results.insert(result.generationId, KeptResult{result.state, std::move(kept), {}});
     while (m_resultOrder.size() > static_cast<std::size_t>(m_options.resultsKept)) {
         m_results.remove(m_resultOrder.front());
         m_resultOrder.pop_front();
     }
     if (m_draining)
         checkDrained();
+}
+
+const QByteArray &EngineService::resultJson(KeptResult &kept)
+{
+    if (kept.json.isEmpty() && kept.result) {
+        kept.json = QJsonDocument(kept.result->toJson()).toJson(QJsonDocument::Compact);
+        kept.result.reset();
+    }
+    return kept.json;
 }
 
 void EngineService::beginDrain()

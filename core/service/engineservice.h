@@ -129,7 +129,17 @@ private:
     std::map<QString, QJsonObject> m_liveComparisons;
 
     QSet<QString> m_running;                   // generations started and not yet finished (any front end)
-    QHash<QString, QByteArray> m_results;      // finished: their result JSON, newest m_options.resultsKept
+    // Finished generations, the newest m_options.resultsKept: the result (without its image bytes,
+    // which are on disk) and its JSON, written when a client first asks for it, not on the thread's
+    // way to the next event.
+    struct KeptResult
+    {
+        FinalState state = FinalState::Failed;
+        std::shared_ptr<const GenerationResult> result; // until its JSON is written, then released
+        QByteArray json;                                // empty until asked for
+    };
+    QHash<QString, KeptResult> m_results;
+    const QByteArray &resultJson(KeptResult &kept);
     std::deque<QString> m_resultOrder;
     QHash<QTcpSocket *, qint64> m_requestBytes; // CappedTcpServer's count per connection
 

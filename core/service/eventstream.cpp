@@ -28,7 +28,7 @@ void EventStream::publish(const Event &event)
     e.generationId = event.generationId;
     // One line of JSON per event: `data:` must not contain a line break, and compact JSON has none.
     e.frame = "id: " + m_epoch.toLatin1() + '-' + QByteArray::number(e.n) + "\nevent: " + event.type().toLatin1() + "\ndata: "
-              + QJsonDocument(event.toJson()).toJson(QJsonDocument::Compact) + "\n\n";
+              + event.compactJson() + "\n\n";
     for (Subscriber &s : m_subscribers) {
         if (s.socket && (s.generation.isEmpty() || s.generation == e.generationId))
             send(s, e.frame);

@@ -9,6 +9,9 @@
 #include <QSslKey>
 #include <QSslSocket>
 #include <QTcpSocket>
+#include <QTimer>
+
+#include <sys/socket.h>
 
 namespace bullpen {
 
@@ -43,12 +46,24 @@ void CappedTcpServer::incomingConnection(qintptr fd)
     // Connected before the HTTP server's own readyRead handler: sees each arrival first.
     connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
         qint64 &count = (*m_pending)[socket];
+        if (count < 0) { // refused already: what still comes is read and dropped, up to one more cap's worth
+            count -= socket->readAll().size();
+            if (-count > m_cap)
+                socket->abort();
+            return;
+        }
         count += socket->bytesAvailable(); // the server drains the buffer after each arrival
         if (count > m_cap) {
+            count = -1;
             socket->readAll();
             socket->write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
                           + QByteArray::number(m_body.size()) + "\r\n\r\n" + m_body);
-            socket->disconnectFromHost();
+            socket->flush();
+            // The answer, then our end of the stream; reading goes on. Closing outright with the
+            // client's bytes still arriving makes the kernel reset the connection, and a reset can
+            // reach the client before it has read the 413 (it would see no answer at all).
+            ::shutdown(static_cast<int>(socket->socketDescriptor()), SHUT_WR);
+            QTimer::singleShot(2000, socket, [socket] { socket->abort(); }); // a client that neither stops nor reads
         }
     });
     connect(socket, &QObject::destroyed, this, [this, socket] { m_pending->remove(socket); });

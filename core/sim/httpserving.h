@@ -18,8 +18,10 @@ namespace bullpen {
 
 // Counts the bytes of each request as they arrive, before QAbstractHttpServer buffers them: once a
 // connection has sent more than `cap` bytes since its last whole request, it is answered 413 with
-// `body` (JSON) and closed, so a 1 GB POST never reaches memory. The server resets a socket's count to
-// zero in its handleRequest (`(*pending)[socket] = 0`).
+// `body` (JSON) and closed, so a 1 GB POST never reaches memory (what still arrives is read and
+// dropped, at most one more cap's worth for at most 2 s, so that the client reads the answer before
+// the connection ends). The
+// server resets a socket's count to zero in its handleRequest (`(*pending)[socket] = 0`).
 class CappedTcpServer final : public QTcpServer
 {
 public:

@@ -66,7 +66,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
     s.event.addBindValue(static_cast<qint64>(e.sequence));
     s.event.addBindValue(e.type());
     s.event.addBindValue(wall);
-    s.event.addBindValue(QString::fromUtf8(QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact)));
+    s.event.addBindValue(QString::fromUtf8(e.compactJson()));
     if (!s.event.exec()) {
         *error = s.why(s.event);
         return false;
