@@ -103,15 +103,17 @@ private Q_SLOTS:
         // Equal values serialise equally.
         QCOMPARE(back->toJson(), json);
 
-        // Frozen once by the producer: the same bytes, shared by every copy (what the store's writer
-        // and the service's event stream write).
+        // Shared by the producer: written once by the first copy asked (the store's writer or the
+        // service's event stream), the same bytes for every other copy.
         QCOMPARE(event.compactJson(), text);
-        Event frozen = event;
-        QVERIFY(!frozen.frozenJson);
-        frozen.freezeJson();
-        const Event copy = frozen;
-        QCOMPARE(copy.frozenJson.get(), frozen.frozenJson.get());
+        Event shared = event;
+        QVERIFY(!shared.jsonCache);
+        shared.shareJson();
+        const Event copy = shared;
+        QVERIFY(shared.jsonCache->bytes.isEmpty());
         QCOMPARE(copy.compactJson(), text);
+        QCOMPARE(shared.jsonCache->bytes, text); // written through the copy
+        QCOMPARE(shared.compactJson(), text);
     }
 
     void snakeCaseFields()

@@ -237,13 +237,13 @@ QString Event::type() const { return std::visit(TypeName{}, body); }
 
 QByteArray Event::compactJson() const
 {
-    return frozenJson ? *frozenJson : QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+    if (!jsonCache)
+        return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
+    std::call_once(jsonCache->once, [this] { jsonCache->bytes = QJsonDocument(toJson()).toJson(QJsonDocument::Compact); });
+    return jsonCache->bytes;
 }
 
-void Event::freezeJson()
-{
-    frozenJson = std::make_shared<const QByteArray>(QJsonDocument(toJson()).toJson(QJsonDocument::Compact));
-}
+void Event::shareJson() { jsonCache = std::make_shared<JsonCache>(); }
 
 QJsonObject Event::toJson() const
 {

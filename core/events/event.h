@@ -13,6 +13,7 @@
 #include <chrono>
 #include <optional>
 #include <memory>
+#include <mutex>
 #include <variant>
 
 namespace bullpen {
@@ -130,10 +131,17 @@ struct Event
     QString type() const;
     QJsonObject toJson() const;
     // toJson() as compact UTF-8 (one line), as the store's writer and the service's event stream write
-    // it: made once by freezeJson(), on the producer's thread, and shared by every copy made after.
+    // it. After shareJson() (by the producer, before the event is copied to its consumers) it is
+    // written once, by whichever consumer asks first on whatever thread, and reused by every copy:
+    // the engine thread that records the event never spends time on it.
     QByteArray compactJson() const;
-    void freezeJson();
-    std::shared_ptr<const QByteArray> frozenJson{}; // set by freezeJson(); never changed after
+    void shareJson();
+    struct JsonCache
+    {
+        std::once_flag once;
+        QByteArray bytes;
+    };
+    std::shared_ptr<JsonCache> jsonCache{}; // set by shareJson(); shared by copies
     // Reads what toJson() wrote; on failure returns nothing and says why in *error.
     static std::optional<Event> fromJson(const QJsonObject &object, QString *error = nullptr);
 };

@@ -372,7 +372,7 @@ void GenerationPipeline::emitEvent(Run &run, EventBody body, std::optional<micro
     e.wallTime = QDateTime::currentDateTimeUtc();
     e.body = std::move(body);
     if (m_store) {
-        e.freezeJson(); // once, here on the engine thread, for the store's writer and any event stream
+        e.shareJson(); // written once, by the store's writer or an event stream, whichever asks first
         m_store->recordEvent(e);
     }
     Q_EMIT eventRecorded(e);

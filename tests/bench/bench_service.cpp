@@ -5,7 +5,7 @@
 //      the same request on an embedded engine, alternately: the cost the service adds
 //   3. the event stream: recorded → received by each of 20 subscribers while 200 generations/s start
 //   4. 1000 concurrent keep-alive clients for D seconds: answers by status, the engine's RSS over time
-// Usage: bench_service [seconds for 4, default 60]. Build with the release preset.
+// Usage: [BENCH_PARTS=1,3] bench_service [seconds for 4, default 60]. Build with the release preset.
 #include "benchstats.h"
 #include "config/processlimits.h"
 #include "engineprocess.h"
@@ -17,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
@@ -150,6 +151,9 @@ int main(int argc, char *argv[])
     raiseOpenFileLimit();
     QTextStream out(stdout);
     const int soakSeconds = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 60;
+    // BENCH_PARTS=3 (or 1,3 …): only those parts, for a quick comparison of one figure.
+    const QStringList parts = qEnvironmentVariable("BENCH_PARTS").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const auto runs = [&parts](int part) { return parts.isEmpty() || parts.contains(QString::number(part)); };
     QTemporaryDir dir;
     const QString scenario = dir.filePath(QStringLiteral("instant.json"));
     {
@@ -170,7 +174,7 @@ int main(int argc, char *argv[])
     out << "bullpen-engine pid " << pid << " on " << engine.url.toString() << ", zero-latency simulator, 2 cores\n";
 
     // 1. POST → 202 on one keep-alive connection, one after another.
-    {
+    if (runs(1)) {
         Connection c(port, token);
         c.waitConnected();
         Sample ms;
@@ -192,7 +196,7 @@ int main(int argc, char *argv[])
     }
 
     // 2. One generation, service vs embedded, alternately.
-    {
+    if (runs(2)) {
         QTemporaryDir embeddedDir;
         SetupOptions o;
         o.forceSimulator = true;
@@ -220,6 +224,18 @@ int main(int argc, char *argv[])
         spin([] { return false; }, 300);
         Connection c(port, token);
         c.waitConnected();
+        // Part 1's 2000 generations finish first: none of them may still be running (or have events
+        // queued for the stream) under the first samples here.
+        for (int inFlight = -1; inFlight != 0;) {
+            c.send("GET", "/v1/instances", {}, [&inFlight](int, const QByteArray &body) {
+                inFlight = QJsonDocument::fromJson(body).object().value(QLatin1StringView("instances")).toArray().at(0).toObject().value(
+                    QLatin1StringView("in_flight")).toInt(-1);
+            });
+            spin([&] { return !c.busy(); }, 5000);
+            if (inFlight != 0)
+                spin([] { return false; }, 200);
+        }
+        spin([] { return false; }, 500);
         Sample viaService, inProcess;
         for (int i = 0; i < 300; ++i) {
             for (const bool remote : {true, false}) {
@@ -249,7 +265,7 @@ int main(int argc, char *argv[])
     }
 
     // 3. Event fan-out: 20 subscribers, 200 generations/s for 10 s.
-    {
+    if (runs(3)) {
         Sample lateness;
         qint64 frames = 0;
         std::vector<std::unique_ptr<Subscriber>> subscribers;
@@ -295,7 +311,7 @@ int main(int argc, char *argv[])
     }
 
     // 4. 1000 concurrent clients.
-    {
+    if (runs(4)) {
         std::vector<std::unique_ptr<Connection>> clients;
         for (int i = 0; i < 1000; ++i)
             clients.push_back(std::make_unique<Connection>(port, token));
