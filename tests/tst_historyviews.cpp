@@ -121,6 +121,38 @@ private Q_SLOTS:
             QCOMPARE(model.index(r, FailureHistoryModel::Kind).data().toString(), QStringLiteral("TIMEOUT"));
     }
 
+    // With the console's reader thread, nothing is read on this one: a page arrives as one insert, a
+    // page read for a filter that was replaced meanwhile is dropped, and scrolling asks page by page.
+    void failureModelReadsPagesOnTheReaderThread()
+    {
+        HistoryQueue queue(m_history);
+        FailureHistoryModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setQueue(&queue);
+        QSignalSpy loaded(&model, &FailureHistoryModel::pageLoaded);
+        model.setHistory(m_history); // reads a first page for the empty filter, replaced at once:
+        HistoryFilter failed;
+        failed.states = {HistoryState::Failed};
+        model.setFilter(failed);
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(model.isLoading());
+        QVERIFY(loaded.wait(10'000));
+        QCOMPARE(loaded.size(), 1);
+        QCOMPARE(loaded.first().first().toBool(), true);
+        QCOMPARE(model.rowCount(), FailureHistoryModel::kPageSize);
+        for (int r = 0; r < model.rowCount(); ++r)
+            QCOMPARE(model.index(r, 0).data(FailureHistoryModel::StateRole).toString(), QStringLiteral("failed"));
+        const qint64 expected = m_store->count(failed);
+        while (!model.isExhausted()) {
+            loaded.clear();
+            model.fetchMore({});
+            QVERIFY(model.isLoading());
+            QVERIFY(!model.canFetchMore({})); // one page at a time
+            QVERIFY(loaded.wait(10'000));
+        }
+        QCOMPARE(qint64(model.rowCount()), expected);
+    }
+
     void failuresViewFiltersChartsDetailAndExport()
     {
         HistoryQueue queue(m_history);

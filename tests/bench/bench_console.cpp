@@ -3,7 +3,8 @@
 // store over 7 days (HistoryFiller), then times, on the real widgets with a real SQLite file:
 //   - opening the failures view: first page in the table, then the charts (reader thread);
 //   - applying a filter (public code): table reset, then charts;
-//   - scrolling the failures table to the end (fetchMore page by page, as QTableView asks for it);
+//   - scrolling the failures table to the end (fetchMore page by page, as QTableView asks for it; each
+//     page read on the reader thread);
 //   - building the latency chart for 7 days at 1-hour buckets: reading + statistics, then drawing.
 // Prints medians (and p90 where repeated) over several runs. Not part of the test run:
 //   build/dev/tests/bench/bench_console [attempts] [runs]
@@ -105,9 +106,11 @@ int main(int argc, char *argv[])
         t.start();
         auto *view = new FailuresView(store.get(), &queue);
         QSignalSpy charts(view, &FailuresView::chartsUpdated);
+        QSignalSpy paged(view->model(), &FailureHistoryModel::pageLoaded);
         view->resize(1280, 800);
         view->show();
-        QApplication::processEvents();
+        if (!waitFor(paged))
+            return 2;
         openTable.add(ms(t));
         if (!waitFor(charts))
             return 2;
@@ -118,8 +121,10 @@ int main(int argc, char *argv[])
         auto *code = view->findChild<QComboBox *>(QStringLiteral("codeCombo"));
         code->setCurrentIndex(code->findData(run % 2 ? QStringLiteral("AI_PROVIDER_TIMEOUT") : QStringLiteral("AI_PROVIDER_ERROR")));
         t.restart();
+        paged.clear();
         view->applyFilter();
-        QApplication::processEvents();
+        if (!waitFor(paged))
+            return 2;
         filterTable.add(ms(t));
         if (!waitFor(charts))
             return 2;
@@ -133,11 +138,13 @@ int main(int argc, char *argv[])
         QTableView *table = view->table();
         t.restart();
         int pages = 0;
-        while (view->model()->canFetchMore({})) {
+        while (!view->model()->isExhausted()) {
             QElapsedTimer page;
             page.start();
             table->scrollToBottom();
-            QApplication::processEvents(); // QTableView calls fetchMore() from here
+            QApplication::processEvents(); // QTableView calls fetchMore() from here; the reader thread reads the page
+            while (view->model()->isLoading())
+                QApplication::processEvents(QEventLoop::WaitForMoreEvents);
             scrollPage.add(ms(page));
             ++pages;
             if (pages > 100'000)
@@ -180,7 +187,7 @@ int main(int argc, char *argv[])
     row(QStringLiteral("failures view: filter by public code, table"), filterTable);
     row(QStringLiteral("failures view: filter by public code, charts"), filterCharts);
     row(QStringLiteral("failures view: scroll to the end (%L1 rows)").arg(scrolledRows), scrollAll);
-    row(QStringLiteral("failures view: one fetchMore page of %1 while scrolling").arg(FailureHistoryModel::kPageSize), scrollPage);
+    row(QStringLiteral("failures view: one page of %1 while scrolling, asked → shown (read on the reader thread)").arg(FailureHistoryModel::kPageSize), scrollPage);
     row(QStringLiteral("latency 7 d / 1 h: read + statistics (%L1 attempts)").arg(latencySamples), latencyLoad);
     row(QStringLiteral("latency 7 d / 1 h: draw %1 points, histogram, extra wait").arg(latencyPoints), latencyDraw);
     row(QStringLiteral("latency 7 d / 1 h: reload to painted"), latencyTotal);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "failurehistorymodel.h"
 
+#include "historyqueue.h"
 #include "store/masking.h"
 
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
-#include <QScopedValueRollback>
 
 #include <QSet>
 
@@ -39,62 +39,100 @@ FailureHistoryModel::Row FailureHistoryModel::rowFrom(const GenerationRow &g)
     return r;
 }
 
-QList<GenerationRow> FailureHistoryModel::page(const HistoryFilter &filter)
+void FailureHistoryModel::reportError(const QString &error)
 {
-    if (!m_history)
-        return {};
-    QString error;
-    QList<GenerationRow> rows = m_history->generations(filter, kPageSize, &error);
     if (!error.isEmpty() && error != m_error) {
         m_error = error;
         Q_EMIT queryFailed(error);
     }
-    return rows;
+}
+
+void FailureHistoryModel::read(const HistoryFilter &filter, std::function<void(const QList<GenerationRow> &)> done)
+{
+    const auto readPage = [filter](HistoryReader &history) {
+        Page p;
+        p.rows = history.generations(filter, kPageSize, &p.error);
+        return p;
+    };
+    if (!m_queue) {
+        const Page p = readPage(*m_history);
+        reportError(p.error);
+        done(p.rows);
+        return;
+    }
+    m_queue->run<Page>(this, readPage, [this, epoch = m_epoch, done = std::move(done)](Page p) {
+        if (epoch != m_epoch)
+            return; // read for an earlier filter
+        reportError(p.error);
+        done(p.rows);
+    });
 }
 
 void FailureHistoryModel::setFilter(const HistoryFilter &filter)
 {
-    const QScopedValueRollback guard(m_fetching, true); // no fetchMore() while the reset is in flight
+    ++m_epoch;
     beginResetModel();
     m_filter = filter;
     m_filter.beforeMs.reset();
     m_filter.beforeId.clear();
     m_error.clear();
     m_rows.clear();
-    const QList<GenerationRow> rows = page(m_filter);
-    for (const GenerationRow &g : rows)
-        m_rows << rowFrom(g);
-    m_exhausted = rows.size() < kPageSize;
+    m_exhausted = false;
+    m_fetching = true; // no fetchMore() until the first page is in
+    m_firstPending = true;
     endResetModel();
+    if (!m_history) {
+        m_fetching = m_firstPending = false;
+        m_exhausted = true;
+        return;
+    }
+    read(m_filter, [this](const QList<GenerationRow> &rows) {
+        m_firstPending = false;
+        m_exhausted = rows.size() < kPageSize;
+        if (!rows.isEmpty()) {
+            beginInsertRows({}, 0, static_cast<int>(rows.size()) - 1);
+            for (const GenerationRow &g : rows)
+                m_rows << rowFrom(g);
+            endInsertRows();
+        }
+        m_fetching = false;
+        Q_EMIT pageLoaded(true);
+    });
 }
 
-int FailureHistoryModel::refreshNewest()
+void FailureHistoryModel::refreshNewest()
 {
-    if (!m_history)
-        return 0;
+    if (!m_history || m_firstPending)
+        return; // the first page, still being read, will hold them
     HistoryFilter f = m_filter;
     f.beforeMs.reset();
     f.beforeId.clear();
     if (!m_rows.isEmpty())
         f.fromMs = std::max(f.fromMs.value_or(0), m_rows.constFirst().createdAtMs);
+    read(f, [this](const QList<GenerationRow> &rows) { insertNewest(rows); });
+}
+
+void FailureHistoryModel::insertNewest(const QList<GenerationRow> &rows)
+{
+    // What is shown now (a page may have arrived meanwhile): the rows at the newest time.
     QSet<QString> shown;
     for (const Row &r : std::as_const(m_rows)) {
         if (r.createdAtMs < m_rows.constFirst().createdAtMs)
             break;
         shown.insert(r.id);
     }
+    const qint64 newest = m_rows.isEmpty() ? 0 : m_rows.constFirst().createdAtMs;
     QList<Row> fresh;
-    const QList<GenerationRow> rows = page(f);
     for (const GenerationRow &g : rows) {
-        if (!shown.contains(g.id))
+        if (g.createdAtMs >= newest && !shown.contains(g.id))
             fresh << rowFrom(g);
     }
-    if (fresh.isEmpty())
-        return 0;
-    beginInsertRows({}, 0, static_cast<int>(fresh.size()) - 1);
-    m_rows = fresh + m_rows;
-    endInsertRows();
-    return static_cast<int>(fresh.size());
+    if (!fresh.isEmpty()) {
+        beginInsertRows({}, 0, static_cast<int>(fresh.size()) - 1);
+        m_rows = fresh + m_rows;
+        endInsertRows();
+    }
+    Q_EMIT pageLoaded(false);
 }
 
 int FailureHistoryModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
@@ -178,21 +216,24 @@ bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return
 
 void FailureHistoryModel::fetchMore(const QModelIndex &parent)
 {
-    if (parent.isValid() || m_exhausted || m_fetching || m_rows.isEmpty())
+    if (parent.isValid() || m_exhausted || m_fetching || m_rows.isEmpty() || !m_history)
         return;
-    const QScopedValueRollback guard(m_fetching, true);
+    m_fetching = true;
     HistoryFilter f = m_filter;
     f.beforeMs = m_rows.constLast().createdAtMs;
     f.beforeId = m_rows.constLast().id;
-    const QList<GenerationRow> rows = page(f);
-    m_exhausted = rows.size() < kPageSize;
-    if (rows.isEmpty())
-        return;
-    const int first = static_cast<int>(m_rows.size());
-    beginInsertRows({}, first, first + static_cast<int>(rows.size()) - 1);
-    for (const GenerationRow &g : rows)
-        m_rows << rowFrom(g);
-    endInsertRows();
+    read(f, [this](const QList<GenerationRow> &rows) {
+        m_exhausted = rows.size() < kPageSize;
+        if (!rows.isEmpty()) {
+            const int first = static_cast<int>(m_rows.size());
+            beginInsertRows({}, first, first + static_cast<int>(rows.size()) - 1);
+            for (const GenerationRow &g : rows)
+                m_rows << rowFrom(g);
+            endInsertRows();
+        }
+        m_fetching = false;
+        Q_EMIT pageLoaded(false);
+    });
 }
 
 } // namespace bullpen

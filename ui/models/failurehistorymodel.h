@@ -5,11 +5,19 @@
 
 #include <QAbstractTableModel>
 
+#include <functional>
+
 namespace bullpen {
+
+class HistoryQueue;
 
 // SPEC 9.4: the store's history for the failures view, newest first, paged in with fetchMore() (keyset
 // paging, never the whole history in memory at once). Users and generation ids are masked; the full id
 // is only behind GenerationIdRole, for the detail pane.
+//
+// With a HistoryQueue (the console's reader thread) every page is read there and inserted when it
+// arrives (pageLoaded); the GUI thread never waits for the store or, attached, for the engine. A
+// page read for an earlier filter is dropped. Without one, pages are read at once (tests of the model).
 class FailureHistoryModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -22,12 +30,17 @@ public:
     explicit FailureHistoryModel(QObject *parent = nullptr);
 
     void setHistory(HistoryReader *history);
-    // Replaces the rows with the first page of what the filter selects (one reset).
+    void setQueue(HistoryQueue *queue) { m_queue = queue; }
+    // Replaces the rows with the first page of what the filter selects (a reset, then, read on the
+    // queue, one insert).
     void setFilter(const HistoryFilter &filter);
     const HistoryFilter &filter() const { return m_filter; }
     // Rows newer than the newest shown that match the filter, inserted at the top (live runs ending).
-    int refreshNewest();
+    void refreshNewest();
     QString lastError() const { return m_error; }
+    // A page is being read, or the filter's pages are all in.
+    bool isLoading() const { return m_fetching; }
+    bool isExhausted() const { return m_exhausted; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -38,6 +51,8 @@ public:
 
 Q_SIGNALS:
     void queryFailed(const QString &error);
+    // A page's rows are in: the filter's first page (`first`), a further one, or the newest rows.
+    void pageLoaded(bool first);
 
 private:
     struct Row
@@ -54,9 +69,21 @@ private:
         bool fallback = false;
     };
     static Row rowFrom(const GenerationRow &g);
-    QList<GenerationRow> page(const HistoryFilter &filter);
+    struct Page
+    {
+        QList<GenerationRow> rows;
+        QString error;
+    };
+    // Reads one page (on the queue when there is one) and hands it to `done` here, unless the filter
+    // changed meanwhile.
+    void read(const HistoryFilter &filter, std::function<void(const QList<GenerationRow> &)> done);
+    void reportError(const QString &error);
+    void insertNewest(const QList<GenerationRow> &rows);
 
     HistoryReader *m_history = nullptr;
+    HistoryQueue *m_queue = nullptr;
+    quint64 m_epoch = 0; // counts filters: a page read for an older one is dropped
+    bool m_firstPending = false;
     HistoryFilter m_filter;
     QList<Row> m_rows;
     bool m_exhausted = true;

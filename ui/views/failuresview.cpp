@@ -213,7 +213,17 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
         setEnabled(false);
         return;
     }
+    m_model->setQueue(m_queue);
     m_model->setHistory(m_history);
+    // The filter's first page is in: the newest generation's detail is shown.
+    connect(m_model, &FailureHistoryModel::pageLoaded, this, [this](bool first) {
+        if (!first)
+            return;
+        if (m_model->rowCount() > 0)
+            m_table->selectRow(0);
+        else
+            showDetail(QString());
+    });
     applyFilter();
 }
 
@@ -245,11 +255,7 @@ void FailuresView::applyFilter()
 {
     if (!m_history)
         return;
-    m_model->setFilter(currentFilter());
-    if (m_model->rowCount() > 0)
-        m_table->selectRow(0);
-    else
-        showDetail(QString());
+    m_model->setFilter(currentFilter()); // its first page selects the newest row (pageLoaded)
     updateCharts();
 }
 
