@@ -355,6 +355,18 @@ private Q_SLOTS:
         QCOMPARE(reopened.rowCount(), 1);
         QCOMPARE(reopened.at(0).id, c.id);
         QCOMPARE(reopened.index(0, ComparisonListModel::Outcome).data().toString(), QStringLiteral("both valid"));
+        // Through the reader thread (as the console lists them): nothing read here, one insert later.
+        HistoryQueue queue(engine->history());
+        ComparisonListModel queued;
+        QAbstractItemModelTester queuedTester(&queued, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        queued.setQueue(&queue);
+        QSignalSpy page(&queued, &ComparisonListModel::pageLoaded);
+        queued.setHistory(engine->history());
+        QCOMPARE(queued.rowCount(), 0);
+        QVERIFY(queued.isLoading());
+        QVERIFY(page.wait(10'000));
+        QCOMPARE(queued.rowCount(), 1);
+        QCOMPARE(queued.at(0).id, c.id);
 
         // A side that breaks the storyboard rules says which rule; the other side is unaffected.
         run->setScenario(QStringLiteral("primary-invalid-storyboard"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "comparisonlistmodel.h"
 
+#include "historyqueue.h"
 #include "history/historyreader.h"
 
 #include <QColor>
@@ -19,6 +20,7 @@ void ComparisonListModel::setHistory(HistoryReader *history)
 {
     {
         const QScopedValueRollback guard(m_fetching, true); // no fetchMore() while the reset is in flight
+        ++m_epoch;
         beginResetModel();
         m_history = history;
         m_rows.clear();
@@ -115,26 +117,40 @@ void ComparisonListModel::fetchMore(const QModelIndex &parent)
 {
     if (parent.isValid() || m_exhausted || m_fetching || !m_history)
         return;
-    const QScopedValueRollback guard(m_fetching, true);
     std::optional<qint64> beforeMs;
     QString beforeId;
     if (!m_rows.isEmpty()) {
         beforeMs = m_rows.constLast().createdAtMs;
         beforeId = m_rows.constLast().id;
     }
-    const QList<ComparisonRow> rows = m_history->comparisons(kPageSize, beforeMs, beforeId);
+    const auto read = [beforeMs, beforeId](HistoryReader &history) { return history.comparisons(kPageSize, beforeMs, beforeId); };
+    m_fetching = true;
+    if (!m_queue) {
+        append(read(*m_history));
+        return;
+    }
+    m_queue->run<QList<ComparisonRow>>(this, read, [this, epoch = m_epoch](QList<ComparisonRow> rows) {
+        if (epoch == m_epoch) // else read for a history this model no longer shows
+            append(rows);
+    });
+}
+
+void ComparisonListModel::append(const QList<ComparisonRow> &rows)
+{
+    m_fetching = false;
     m_exhausted = rows.size() < kPageSize;
     QList<Comparison> fresh;
     for (const ComparisonRow &r : rows) {
         if (auto c = Comparison::fromRow(r); c && indexOf(c->id) < 0)
             fresh << *c;
     }
-    if (fresh.isEmpty())
-        return;
-    const int first = static_cast<int>(m_rows.size());
-    beginInsertRows({}, first, first + static_cast<int>(fresh.size()) - 1);
-    m_rows << fresh;
-    endInsertRows();
+    if (!fresh.isEmpty()) {
+        const int first = static_cast<int>(m_rows.size());
+        beginInsertRows({}, first, first + static_cast<int>(fresh.size()) - 1);
+        m_rows << fresh;
+        endInsertRows();
+    }
+    Q_EMIT pageLoaded();
 }
 
 } // namespace bullpen

@@ -12,9 +12,10 @@ namespace bullpen {
 
 class HistoryReader;
 
-// The console's reader thread (SPEC 9: long work never runs on the GUI thread). Aggregates, charts and
-// exports run here in order, on the thread's own read connection; their results come back on the GUI
-// thread, to a receiver that may be gone by then (then they are dropped).
+// The console's reader thread (SPEC 9: long work never runs on the GUI thread). History pages,
+// details, aggregates, charts and exports run here in order, on the thread's own read connection
+// (attached: requests to the engine); their results come back on the GUI thread, to a receiver that
+// may be gone by then (then they are dropped).
 class HistoryQueue final : public QObject
 {
     Q_OBJECT

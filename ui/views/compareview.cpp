@@ -58,7 +58,7 @@ public:
 
 } // namespace
 
-CompareView::CompareView(HistoryReader *history, QWidget *parent)
+CompareView::CompareView(HistoryReader *history, HistoryQueue *queue, QWidget *parent)
     : QWidget(parent)
     , m_model(new CompareModel(this))
     , m_history(new ComparisonListModel(this))
@@ -146,6 +146,7 @@ CompareView::CompareView(HistoryReader *history, QWidget *parent)
     layout->addLayout(top);
     layout->addWidget(split, 1);
 
+    m_history->setQueue(queue);
     m_history->setHistory(history);
     showComparison(Comparison{});
 }

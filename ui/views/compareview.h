@@ -11,6 +11,8 @@ class QTableView;
 
 namespace bullpen {
 
+class HistoryQueue;
+
 class CompareModel;
 class ComparisonListModel;
 class HistoryReader;
@@ -23,7 +25,8 @@ class CompareView final : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CompareView(HistoryReader *history, QWidget *parent = nullptr);
+    // With `queue`, the list of past comparisons is read on the console's reader thread.
+    explicit CompareView(HistoryReader *history, HistoryQueue *queue = nullptr, QWidget *parent = nullptr);
 
     CompareModel *model() const { return m_model; }
     ComparisonListModel *history() const { return m_history; }

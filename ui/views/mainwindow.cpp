@@ -55,7 +55,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_queue = new HistoryQueue(engine.history(), this);
     m_failures = new FailuresView(engine.history(), m_queue);
     m_latency = new LatencyView(engine.history(), m_queue);
-    m_compare = new CompareView(engine.history());
+    m_compare = new CompareView(engine.history(), m_queue);
     QWidget *settingsTab = nullptr;
     if (engine.attached()) {
         m_engineConfig = new EngineConfigView;
