@@ -187,7 +187,7 @@ int main(int argc, char *argv[])
     row(QStringLiteral("failures view: filter by public code, table"), filterTable);
     row(QStringLiteral("failures view: filter by public code, charts"), filterCharts);
     row(QStringLiteral("failures view: scroll to the end (%L1 rows)").arg(scrolledRows), scrollAll);
-    row(QStringLiteral("failures view: one page of %1 while scrolling, asked → shown (read on the reader thread)").arg(FailureHistoryModel::kPageSize), scrollPage);
+    row(QStringLiteral("failures view: one page of %1, asked → shown").arg(FailureHistoryModel::kPageSize), scrollPage);
     row(QStringLiteral("latency 7 d / 1 h: read + statistics (%L1 attempts)").arg(latencySamples), latencyLoad);
     row(QStringLiteral("latency 7 d / 1 h: draw %1 points, histogram, extra wait").arg(latencyPoints), latencyDraw);
     row(QStringLiteral("latency 7 d / 1 h: reload to painted"), latencyTotal);
