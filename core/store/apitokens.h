@@ -4,6 +4,7 @@
 #include <QByteArrayView>
 #include <QList>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
 
 #include <memory>
@@ -70,6 +71,7 @@ private:
     explicit ApiTokens(QString connectionName);
     QSqlDatabase db() const;
     QString m_connection;
+    std::unique_ptr<QSqlQuery> m_check; // check()'s statement, prepared once
 };
 
 } // namespace bullpen
