@@ -640,6 +640,8 @@ private Q_SLOTS:
         QVERIFY(m.body.contains("bullpen_fallbacks_total{stage=\"storyboard\",from=\"gemini\",to=\"qwen\",kind=\"TIMEOUT\"}"));
         QVERIFY(m.body.contains("bullpen_attempt_duration_seconds_bucket{"));
         QVERIFY(m.body.contains("bullpen_generations_in_flight "));
+        // The store's writer catches up: nothing left between handed over and written.
+        QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), m_viewer).body.contains("\nbullpen_store_write_backlog 0\n"), 10000);
         const QJsonObject config = call("GET", QStringLiteral("/v1/config"), m_viewer).json();
         QCOMPARE(config.value(QLatin1StringView("instance")).toString(), QStringLiteral("test-main"));
         QVERIFY(config.value(QLatin1StringView("simulator")).toBool());

@@ -830,8 +830,10 @@ EngineService::Reply EngineService::metrics() const
     g.sseSubscribers = m_events.subscribers();
     g.sseOverflows = m_events.overflows();
     if (HistoryWrites *w = m_setup.historyWrites()) {
-        g.storeWriteFailures = w->writeStats().failed;
-        g.storeWritesQueued = w->writeStats().queued;
+        const HistoryWriteStats st = w->writeStats();
+        g.storeWriteFailures = st.failed;
+        g.storeWritesQueued = st.queued;
+        g.storeWriteBacklog = st.queued > st.written + st.failed ? st.queued - st.written - st.failed : 0;
     }
     g.draining = m_draining;
     g.auditWriteFailures = m_audit.failures();

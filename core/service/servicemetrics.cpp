@@ -120,6 +120,8 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     out += "bullpen_store_write_failures_total " + QByteArray::number(g.storeWriteFailures) + '\n';
     head("bullpen_store_writes_queued_total", "counter", "Records handed to the store's writer.");
     out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
+    head("bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
+    out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
     head("bullpen_audit_write_failures_total", "counter", "Audit rows (who started, cancelled or compared what) the store could not write.");
     out += "bullpen_audit_write_failures_total " + QByteArray::number(g.auditWriteFailures) + '\n';
     head("bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");

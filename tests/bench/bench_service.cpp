@@ -224,15 +224,14 @@ int main(int argc, char *argv[])
         spin([] { return false; }, 300);
         Connection c(port, token);
         c.waitConnected();
-        // Part 1's 2000 generations finish first: none of them may still be running (or have events
-        // queued for the stream) under the first samples here.
-        for (int inFlight = -1; inFlight != 0;) {
-            c.send("GET", "/v1/instances", {}, [&inFlight](int, const QByteArray &body) {
-                inFlight = QJsonDocument::fromJson(body).object().value(QLatin1StringView("instances")).toArray().at(0).toObject().value(
-                    QLatin1StringView("in_flight")).toInt(-1);
+        // Part 1's 2000 generations finish first: none of them may still be running, nor their records
+        // waiting for the store's writer, under the first samples here.
+        for (bool idle = false; !idle;) {
+            c.send("GET", "/metrics", {}, [&idle](int, const QByteArray &body) {
+                idle = body.contains("\nbullpen_generations_in_flight 0\n") && body.contains("\nbullpen_store_write_backlog 0\n");
             });
             spin([&] { return !c.busy(); }, 5000);
-            if (inFlight != 0)
+            if (!idle)
                 spin([] { return false; }, 200);
         }
         spin([] { return false; }, 500);
