@@ -130,7 +130,8 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setQueue(&queue);
         QSignalSpy loaded(&model, &FailureHistoryModel::pageLoaded);
-        model.setHistory(m_history); // reads a first page for the empty filter, replaced at once:
+        model.setHistory(m_history);
+        model.setFilter(HistoryFilter{}); // a first page for the empty filter, replaced at once:
         HistoryFilter failed;
         failed.states = {HistoryState::Failed};
         model.setFilter(failed);

@@ -359,10 +359,8 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     SoakLedger ledger(o.policy.effectiveBudget());
     ledger.setServiceChecked(true);
     std::map<QString, int> slotOf; // generation id → its slot (its story and scenario), while it runs
-    std::vector<std::pair<QString, FinalState>> finished;
-    int started = 0;  // slots handed out; a refused start keeps its slot and tries again
-    int admitted = 0; // generations that ran on the engine
-    int done = 0;
+    std::vector<std::pair<QString, FinalState>> finished; // the generations that ran on the engine
+    int started = 0; // slots handed out; a refused start keeps its slot and tries again
     int refused = 0;
     int waiting = 0; // refused slots waiting out their Retry-After
     bool interrupted = false;
@@ -420,11 +418,9 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             ledger.violate(0, g.generationId + QStringLiteral(": ") + g.failure->detail);
             ledger.forget(g.generationId);
         } else {
-            ++admitted;
             ledger.finished(g, scenario.isEmpty() ? QStringLiteral("(the engine's providers)") : scenario, rawUserFor(g.generationId));
             finished.emplace_back(g.generationId, g.state);
         }
-        ++done;
         if (!interrupted && started < o.total)
             startNext();
         else if (slotOf.empty() && waiting == 0)
@@ -461,6 +457,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     if (QCoreApplication::exec() == 2)
         return 2;
     const double seconds = static_cast<double>(wall.elapsed()) / 1000.0;
+    const int admitted = static_cast<int>(finished.size());
 
     // --- after the run: the engine's own records
     const auto after = readCounters(reader, &why);

@@ -19,8 +19,11 @@ FailureHistoryModel::FailureHistoryModel(QObject *parent)
 
 void FailureHistoryModel::setHistory(HistoryReader *history)
 {
+    beginResetModel();
     m_history = history;
-    setFilter(m_filter);
+    m_rows.clear();
+    m_exhausted = true; // nothing is read until a filter is set
+    endResetModel();
 }
 
 FailureHistoryModel::Row FailureHistoryModel::rowFrom(const GenerationRow &g)

@@ -29,6 +29,7 @@ public:
 
     explicit FailureHistoryModel(QObject *parent = nullptr);
 
+    // Where the rows come from; the first read is setFilter()'s.
     void setHistory(HistoryReader *history);
     void setQueue(HistoryQueue *queue) { m_queue = queue; }
     // Replaces the rows with the first page of what the filter selects (a reset, then, read on the
