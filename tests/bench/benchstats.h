@@ -62,6 +62,18 @@ inline double cpuMsOf(qint64 pid)
     return (fields[11].toDouble() + fields[12].toDouble()) * 1000.0 / ticks; // utime, stime
 }
 
+// Minor page faults of another process so far (from /proc): a heap that returns its memory to the
+// system and takes it back faults on every page again.
+inline qint64 minorFaultsOf(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray line = f.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 7 ? fields[7].toLongLong() : 0; // minflt
+}
+
 // Resident set size of this process, in MiB.
 inline double residentMiB()
 {
