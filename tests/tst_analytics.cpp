@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The pure logic and store queries behind the console's history views (issue 6): word diff, latency
 // statistics, the extra wait fallback added, export masking and quoting, the synthetic history, stored
-// comparisons, and the settings and key files the Settings view writes.
+// comparisons, and the settings and key files the Settings view writes. The store queries run on SQLite
+// (tst_analytics) and on PostgreSQL (tst_analytics_postgres: teststore.h).
 #include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
 #include "config/settings.h"
@@ -10,6 +11,7 @@
 #include "store/historyexport.h"
 #include "store/historyfiller.h"
 #include "store/store.h"
+#include "teststore.h"
 
 #include <QBuffer>
 #include <QDateTime>
@@ -21,12 +23,23 @@
 #include <sys/stat.h>
 
 using namespace bullpen;
+using bullpen::test::TestStore;
 
 class tst_Analytics : public QObject
 {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QString why;
+        if (!TestStore::ready(&why)) {
+            if (TestStore::required())
+                QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+    }
+
     // The live extra wait: a relief attempt joined with its generation's primary time in that stage.
     void fallbackWaitTrackerJoinsReliefWithPrimaryTime()
     {
@@ -186,18 +199,18 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
         QVERIFY2(store, qPrintable(error));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult filled = HistoryFiller::fill(store->databasePath(), {20'000, now - 86'400'000, now, 3});
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {20'000, now - 86'400'000, now, 3});
         QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
         QCOMPARE(filled.attempts, 20'000);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 20'000);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), filled.generations);
         // Same seed, same history.
         QTemporaryDir dir2;
-        auto store2 = Store::open(dir2.path(), &error);
-        QCOMPARE(HistoryFiller::fill(store2->databasePath(), {20'000, now - 86'400'000, now, 3}).generations, filled.generations);
+        auto store2 = Store::open(TestStore::fresh(dir2.path()), &error);
+        QCOMPARE(HistoryFiller::fill(store2->storeLocation(), {20'000, now - 86'400'000, now, 3}).generations, filled.generations);
 
         // The filter's count agrees with its pages.
         HistoryFilter failed;
@@ -238,9 +251,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        HistoryFiller::fill(store->databasePath(), {3000, now - 3'600'000, now, 5});
+        HistoryFiller::fill(store->storeLocation(), {3000, now - 3'600'000, now, 5});
         HistoryFilter failed;
         failed.states = {HistoryState::Failed};
         const qint64 count = store->count(failed);
@@ -279,7 +292,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
         Comparison c;
         c.id = QStringLiteral("cmp_1");
         c.createdAtMs = 1000;

@@ -174,7 +174,7 @@ private Q_SLOTS:
 
         // The audit names the token, never the user.
         QString why;
-        const auto tokens = ApiTokens::open(m_dir.filePath(QStringLiteral("main/bullpen.sqlite")), &why);
+        const auto tokens = ApiTokens::open(StoreLocation::sqliteIn(m_dir.filePath(QStringLiteral("main"))), &why);
         QVERIFY2(tokens, qPrintable(why));
         // Written off the request's thread, a moment after the answer.
         const auto audited = [&] {

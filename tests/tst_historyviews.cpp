@@ -61,7 +61,7 @@ private Q_SLOTS:
         m_store = Store::open(m_dir.path(), &error);
         QVERIFY2(m_store, qPrintable(error));
         m_now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult r = HistoryFiller::fill(m_store->databasePath(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11});
+        const HistoryFillResult r = HistoryFiller::fill(m_store->storeLocation(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11});
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         m_history = m_store.get();
         if (attached()) {

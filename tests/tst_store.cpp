@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The store: WAL on disk, schema, one final state per generation, filters and paging, and every
-// failure path with a message that names the path and what to do.
+// failure path with a message that names the path and what to do. Runs on SQLite (tst_store) and on a
+// throwaway PostgreSQL cluster (tst_store_postgres: teststore.h).
 #include "scriptedgenerator.h"
+#include "teststore.h"
 #include "store/store.h"
 #include "store/storewriter.h"
 
@@ -38,11 +40,21 @@ class tst_Store : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QString why;
+        if (!TestStore::ready(&why)) {
+            if (TestStore::required())
+                QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+    }
+
     void createsWalStoreAndRecords()
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
         QVERIFY2(store, qPrintable(error));
         QList<StageResult> results;
         fill(*store, 30, &results);
@@ -50,7 +62,8 @@ private Q_SLOTS:
         const Store::Stats st = store->stats();
         QCOMPARE(st.failed, quint64(0));
         QCOMPARE(st.written, st.queued);
-        QVERIFY(QFile::exists(store->databasePath() + QStringLiteral("-wal")));
+        if (!TestStore::postgres())
+            QVERIFY(QFile::exists(store->databasePath() + QStringLiteral("-wal")));
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), 30);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'")), 0);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 40); // 10 generations had a relief attempt
@@ -71,7 +84,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
         QList<StageResult> results;
         fill(*store, 1, &results);
         StageResult again = results.first();
@@ -86,7 +100,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
         HistoryReader &history = *store; // what the console sees
         QCOMPARE(history.oldestGenerationMs(), std::optional<qint64>());
         fill(*store, 45);
@@ -131,18 +146,17 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        auto store = Store::open(dir.path(), &error);
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
         QSignalSpy failed(store.get(), &Store::writeFailed);
         {
             // Someone breaks the table underneath the writer.
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("saboteur"));
-            db.setDatabaseName(store->databasePath());
-            QVERIFY(db.open());
+            QSqlDatabase db = store->storeLocation().connect(QStringLiteral("saboteur"), StoreLocation::Access::ReadWrite, &error);
+            QVERIFY2(db.isOpen(), qPrintable(error));
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("DROP TABLE events")));
-            db.close();
         }
-        QSqlDatabase::removeDatabase(QStringLiteral("saboteur"));
+        StoreLocation::disconnect(QStringLiteral("saboteur"));
         fill(*store, 3);
         QVERIFY(store->flush(10s));
         QVERIFY(store->stats().failed > 0);
@@ -156,14 +170,13 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        QString path;
+        const StoreLocation location = TestStore::fresh(dir.path());
         {
-            auto store = Store::open(dir.path(), &error); // creates the schema
+            auto store = Store::open(location, &error); // creates the schema
             QVERIFY2(store, qPrintable(error));
-            path = store->databasePath();
         }
         QStringList failures;
-        StoreWriter writer(path, [&failures](const QString &why) { failures << why; });
+        StoreWriter writer(location, [&failures](const QString &why) { failures << why; });
         auto event = [](const QString &gen, quint64 seq, EventBody body) {
             Event e;
             e.generationId = gen;
@@ -182,18 +195,15 @@ private Q_SLOTS:
         QCOMPARE(writer.counters().failed, quint64(1));
         QCOMPARE(writer.counters().written, quint64(4));
         QCOMPARE(failures.size(), 1);
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check-batch"));
-        db.setDatabaseName(path);
-        QVERIFY(db.open());
         {
+            QSqlDatabase db = location.connect(QStringLiteral("check-batch"), StoreLocation::Access::ReadOnly, &error);
+            QVERIFY2(db.isOpen(), qPrintable(error));
             QSqlQuery q(db);
             QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM events")));
             QVERIFY(q.next());
             QCOMPARE(q.value(0).toInt(), 4);
         }
-        db.close();
-        db = QSqlDatabase();
-        QSqlDatabase::removeDatabase(QStringLiteral("check-batch"));
+        StoreLocation::disconnect(QStringLiteral("check-batch"));
     }
 
     // A final state for a generation whose row was never written is a failed write, not a success.
@@ -201,14 +211,13 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QString error;
-        QString path;
+        const StoreLocation location = TestStore::fresh(dir.path());
         {
-            auto store = Store::open(dir.path(), &error);
+            auto store = Store::open(location, &error);
             QVERIFY2(store, qPrintable(error));
-            path = store->databasePath();
         }
         QStringList committed;
-        StoreWriter writer(path, {}, [&committed](const QStringList &ids) { committed << ids; });
+        StoreWriter writer(location, {}, [&committed](const QStringList &ids) { committed << ids; });
         StoreWriter::Finished f;
         f.result.generationId = QStringLiteral("gen_never_started");
         f.result.state = FinalState::Succeeded;
@@ -238,6 +247,12 @@ private Q_SLOTS:
         QString dataDir = dir.path();
         const QString db = dir.filePath(QStringLiteral("bullpen.sqlite"));
         QByteArray before;
+        if (TestStore::postgres()) {
+            if (setup == u"file" || setup == u"corrupt")
+                QSKIP("a file of the SQLite store; the PostgreSQL server keeps its own files");
+            refusedOnPostgres(setup, says);
+            return;
+        }
         if (setup == u"file") {
             QFile f(dir.filePath(QStringLiteral("plain")));
             QVERIFY(f.open(QIODevice::WriteOnly));
@@ -285,6 +300,42 @@ private Q_SLOTS:
             d.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("check"));
+    }
+
+private:
+    // A newer or foreign schema in the database: refused, naming the store, and nothing changed.
+    void refusedOnPostgres(const QString &setup, const QString &says)
+    {
+        QTemporaryDir dir;
+        const StoreLocation location = TestStore::fresh(dir.path());
+        QString error;
+        const auto exec = [&](const QStringList &statements) {
+            bool ok = true;
+            {
+                QSqlDatabase d = location.connect(QStringLiteral("prep"), StoreLocation::Access::ReadWrite, &error);
+                QSqlQuery q(d);
+                for (const QString &sql : statements)
+                    ok = ok && q.exec(sql);
+            }
+            StoreLocation::disconnect(QStringLiteral("prep"));
+            return ok;
+        };
+        if (setup == u"newer")
+            QVERIFY(exec({QStringLiteral("CREATE TABLE bullpen_schema (version INTEGER NOT NULL)"),
+                          QStringLiteral("INSERT INTO bullpen_schema (version) VALUES (99)"), QStringLiteral("CREATE TABLE generations (id TEXT)"),
+                          QStringLiteral("INSERT INTO generations VALUES ('keep-me')")}));
+        else
+            QVERIFY(exec({QStringLiteral("CREATE TABLE customers (id TEXT)")}));
+        QVERIFY(!Store::open(location, &error));
+        QVERIFY2(error.contains(says), qPrintable(error));
+        QVERIFY2(error.contains(location.display()), qPrintable(error));
+        if (setup == u"newer") {
+            QSqlDatabase d = location.connect(QStringLiteral("check"), StoreLocation::Access::ReadOnly, &error);
+            QSqlQuery q(d);
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM generations")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 1);
+        }
+        StoreLocation::disconnect(QStringLiteral("check"));
     }
 };
 

@@ -82,16 +82,22 @@ struct StoreArgs
 
     std::unique_ptr<Store> open(const QCommandLineParser &p, QString *error) const
     {
-        const QString dir = p.isSet(dataDir) ? p.value(dataDir) : EngineSetup::defaultDataDir(QProcessEnvironment::systemEnvironment());
-        // Never creates a store: a mistyped folder is refused. Where the store can be written, opening
-        // it finishes the work of dead processes as ABANDONED first (so `--state running` lists only
-        // live work); on a full disk or a read-only folder it is read as it is.
-        if (!QFileInfo::exists(QDir(dir).filePath(QStringLiteral("bullpen.sqlite"))))
-            return Store::openReadOnly(dir, error); // says "no store at …"
+        const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        const QString dir = p.isSet(dataDir) ? p.value(dataDir) : EngineSetup::defaultDataDir(environment);
+        const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, error);
+        if (!location)
+            return nullptr;
+        // Never creates a store: a mistyped folder (or database) is refused. Where the store can be
+        // written, opening it finishes the work of dead processes as ABANDONED first (so `--state
+        // running` lists only live work); on a full disk or a read-only folder it is read as it is.
+        if (!location->isPostgres() && !QFileInfo::exists(location->sqlitePath()))
+            return Store::openReadOnly(*location, error); // says "no store at …"
+        if (std::unique_ptr<Store> readable = Store::openReadOnly(*location, error); !readable)
+            return nullptr;
         QString writeError;
-        if (auto store = Store::open(dir, &writeError))
+        if (auto store = Store::open(*location, &writeError))
             return store;
-        return Store::openReadOnly(dir, error);
+        return Store::openReadOnly(*location, error);
     }
 };
 

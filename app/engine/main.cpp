@@ -66,12 +66,13 @@ int runToken(QStringList arguments)
     const QString dir = dataDirFrom(parser, dataDir);
     QString why;
     // Opening the store creates or upgrades it (and finishes the work of dead processes as ABANDONED).
-    const std::unique_ptr<Store> store = Store::open(dir, &why);
+    const std::optional<StoreLocation> location = StoreLocation::resolve(dir, QProcessEnvironment::systemEnvironment(), &why);
+    const std::unique_ptr<Store> store = location ? Store::open(*location, &why) : nullptr;
     if (!store) {
         err() << "bullpen-engine token: " << why << "\n";
         return 1;
     }
-    const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(QDir(dir).filePath(StoreDatabase::kFileName), &why);
+    const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(store->storeLocation(), &why);
     if (!tokens) {
         err() << "bullpen-engine token: " << why << "\n";
         return 1;
@@ -234,7 +235,7 @@ int runServe(const QStringList &arguments)
             err() << "bullpen-engine: " << e.toString() << "\n";
         return 2;
     }
-    const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(QDir(setup.dataDir()).filePath(StoreDatabase::kFileName), &why);
+    const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
     if (!tokens) {
         err() << "bullpen-engine: " << why << "\n";
         return 1;

@@ -432,7 +432,7 @@ int main(int argc, char *argv[])
             return 2;
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult filled = HistoryFiller::fill(engine.store()->databasePath(),
+        const HistoryFillResult filled = HistoryFiller::fill(engine.store()->storeLocation(),
                                                              HistoryFillOptions{30'000, now - 7LL * 24 * 3'600'000, now - 60'000, 7});
         if (!filled.error.isEmpty()) {
             QTextStream(stderr) << "bullpen: could not seed the tour's history: " << filled.error << "\n";

@@ -125,9 +125,13 @@ bool EngineSetup::init(const SetupOptions &options)
                             ? defaultDataDir(options.environment)
                             : m_settings.dataDir;
         QString why;
-        m_store = Store::open(m_dataDir, &why);
+        const std::optional<StoreLocation> location = StoreLocation::resolve(m_dataDir, options.environment, &why);
+        if (location)
+            m_store = Store::open(*location, &why);
         if (!m_store) {
-            m_errors << ConfigError{QStringLiteral("data directory"), why};
+            m_errors << ConfigError{location && location->isPostgres() ? QString::fromLatin1(StoreLocation::kUrlVariable)
+                                                                      : QStringLiteral("data directory"),
+                                    why};
             return false;
         }
         m_masking = Masking::loadOrCreate(QDir(m_dataDir).filePath(QStringLiteral("masking.key")), &why);

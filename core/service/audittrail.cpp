@@ -8,7 +8,7 @@ namespace bullpen {
 
 Q_LOGGING_CATEGORY(lcAudit, "bullpen.audit")
 
-AuditTrail::AuditTrail(const QString &databasePath)
+AuditTrail::AuditTrail(const StoreLocation &location)
 {
     m_context = new QObject; // moved to its thread: deleted there when the thread ends
     m_context->moveToThread(&m_thread);
@@ -17,9 +17,9 @@ AuditTrail::AuditTrail(const QString &databasePath)
     m_thread.start();
     QMetaObject::invokeMethod(
         m_context,
-        [this, databasePath] {
+        [this, location] {
             QString why;
-            m_tokens = ApiTokens::open(databasePath, &why);
+            m_tokens = ApiTokens::open(location, &why);
             if (!m_tokens)
                 qCWarning(lcAudit) << "the audit cannot be written:" << why;
         },

@@ -19,8 +19,8 @@ namespace bullpen {
 class AuditTrail final
 {
 public:
-    // Opens its own connection to the store's database (`databasePath`) on its thread.
-    explicit AuditTrail(const QString &databasePath);
+    // Opens its own connection to the store on its thread.
+    explicit AuditTrail(const StoreLocation &location);
     ~AuditTrail(); // writes what is pending, then ends its thread
     AuditTrail(const AuditTrail &) = delete;
     AuditTrail &operator=(const AuditTrail &) = delete;

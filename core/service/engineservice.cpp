@@ -77,7 +77,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     : QAbstractHttpServer(parent)
     , m_setup(setup)
     , m_tokens(tokens)
-    , m_audit(tokens.databasePath())
+    , m_audit(tokens.location())
     , m_options(std::move(options))
     , m_events(m_options.events)
     , m_startedAt(QDateTime::currentDateTimeUtc())

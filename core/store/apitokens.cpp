@@ -26,51 +26,41 @@ std::optional<ApiRole> apiRoleFromId(QStringView id)
     return std::nullopt;
 }
 
-ApiTokens::ApiTokens(QString connectionName)
-    : m_connection(std::move(connectionName))
+ApiTokens::ApiTokens(StoreLocation location, QString connectionName)
+    : m_location(std::move(location))
+    , m_connection(std::move(connectionName))
 {
 }
 
 ApiTokens::~ApiTokens()
 {
     m_check.reset(); // before its connection closes
-    {
-        QSqlDatabase d = QSqlDatabase::database(m_connection, false);
-        d.close();
-    }
-    QSqlDatabase::removeDatabase(m_connection);
+    StoreLocation::disconnect(m_connection);
 }
 
 QSqlDatabase ApiTokens::db() const { return QSqlDatabase::database(m_connection, false); }
 
-QString ApiTokens::databasePath() const { return db().databaseName(); }
-
-std::unique_ptr<ApiTokens> ApiTokens::open(const QString &databasePath, QString *error)
+std::unique_ptr<ApiTokens> ApiTokens::open(const StoreLocation &location, QString *error)
 {
     static std::atomic<int> next{0};
     const QString name = QStringLiteral("bullpen-tokens-%1").arg(next++);
+    QString why;
+    bool ok = false;
     {
-        QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        d.setDatabaseName(databasePath);
-        d.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        if (!d.open() || !d.tables().contains(QStringLiteral("api_tokens"))) {
-            if (error)
-                *error = QStringLiteral("%1: no token table (%2); start bullpen-engine once with this data folder to create the store")
-                             .arg(databasePath, d.lastError().text());
-            d.close();
-            d = QSqlDatabase();
-            QSqlDatabase::removeDatabase(name);
-            return nullptr;
-        }
+        // The store's own durability (StoreLocation::connect): on SQLite a commit is not fsynced, so an
+        // audit row costs microseconds on the thread that answers requests, not a disk flush.
+        QSqlDatabase d = location.connect(name, StoreLocation::Access::ReadWrite, &why);
+        ok = why.isEmpty() && d.tables().contains(QStringLiteral("api_tokens"));
+        if (why.isEmpty() && !ok)
+            why = QStringLiteral("no token table");
     }
-    {
-        // The store's own durability (its writer does the same): in WAL mode a commit is not fsynced,
-        // so an audit row costs microseconds on the thread that answers requests, not a disk flush. A
-        // crash of the process loses nothing; a power cut may lose the last moment's rows.
-        QSqlQuery pragma(QSqlDatabase::database(name, false));
-        pragma.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+    if (!ok) {
+        StoreLocation::disconnect(name);
+        if (error)
+            *error = QStringLiteral("%1: %2; start bullpen-engine once with this store to create it").arg(location.display(), why);
+        return nullptr;
     }
-    return std::unique_ptr<ApiTokens>(new ApiTokens(name));
+    return std::unique_ptr<ApiTokens>(new ApiTokens(location, name));
 }
 
 QString ApiTokens::hashOf(QByteArrayView token)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "storelocation.h"
+
 #include <QByteArrayView>
 #include <QList>
 #include <QSqlDatabase>
@@ -42,8 +44,8 @@ struct AuditEntry
 class ApiTokens final
 {
 public:
-    // The store must exist and be migrated (StoreDatabase::open); `databasePath` is its file.
-    static std::unique_ptr<ApiTokens> open(const QString &databasePath, QString *error);
+    // The store must exist and be migrated (StoreDatabase::open).
+    static std::unique_ptr<ApiTokens> open(const StoreLocation &location, QString *error);
     ~ApiTokens();
     ApiTokens(const ApiTokens &) = delete;
     ApiTokens &operator=(const ApiTokens &) = delete;
@@ -61,15 +63,16 @@ public:
     bool audit(const QList<AuditEntry> &entries, QString *error = nullptr);
     QList<AuditEntry> auditLog(int limit, QString *error = nullptr);
 
-    QString databasePath() const;
+    const StoreLocation &location() const { return m_location; }
 
     static QString hashOf(QByteArrayView token);
     // Names: 1–64 of letters, digits, '.', '_', '-'.
     static bool validName(const QString &name);
 
 private:
-    explicit ApiTokens(QString connectionName);
+    ApiTokens(StoreLocation location, QString connectionName);
     QSqlDatabase db() const;
+    StoreLocation m_location;
     QString m_connection;
     std::unique_ptr<QSqlQuery> m_check; // check()'s statement, prepared once
 };

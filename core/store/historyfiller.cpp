@@ -62,19 +62,13 @@ double latency(QRandomGenerator &rng, double median, double spread)
 
 } // namespace
 
-HistoryFillResult HistoryFiller::fill(const QString &databasePath, const HistoryFillOptions &options)
+HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const HistoryFillOptions &options)
 {
     HistoryFillResult out;
     const QString name = QStringLiteral("bullpen-fill-") + QUuid::createUuid().toString(QUuid::Id128);
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(databasePath);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        if (!db.open()) {
-            out.error = db.lastError().text();
-        } else {
-            QSqlQuery pragma(db);
-            pragma.exec(QStringLiteral("PRAGMA synchronous=OFF"));
+        QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, &out.error);
+        if (out.error.isEmpty()) {
             QSqlQuery g(db), a(db);
             g.prepare(QStringLiteral(
                 "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, fallback_provider, "

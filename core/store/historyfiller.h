@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "storelocation.h"
+
 #include <QString>
 
 namespace bullpen {
 
 // Synthetic history for benchmarks and the screenshot tour: generations and their attempts spread over
-// a time range, written straight into a store file in one transaction. Seeded, so two fills with the
+// a time range, written straight into a store in one transaction. Seeded, so two fills with the
 // same options are identical. Shaped like real traffic: a gemini primary failing ~35 % of the time
 // (overload, rate limits, 60 s timeouts, invalid or truncated output, now and then auth or refusal),
 // qwen relief for the relief kinds, and an image attempt for every generation that got a storyboard.
@@ -29,8 +31,8 @@ struct HistoryFillResult
 class HistoryFiller final
 {
 public:
-    // `databasePath` must be a migrated store (open it with Store::open first).
-    static HistoryFillResult fill(const QString &databasePath, const HistoryFillOptions &options);
+    // `location` must be a migrated store (open it with Store::open first).
+    static HistoryFillResult fill(const StoreLocation &location, const HistoryFillOptions &options);
 };
 
 } // namespace bullpen

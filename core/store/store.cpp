@@ -17,15 +17,25 @@ Store::Store(std::unique_ptr<StoreDatabase> db)
 
 std::unique_ptr<Store> Store::openReadOnly(const QString &dataDir, QString *error)
 {
-    std::unique_ptr<StoreDatabase> db = StoreDatabase::openReadOnly(dataDir, error);
+    return openReadOnly(StoreLocation::sqliteIn(dataDir), error);
+}
+
+std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
+{
+    return open(StoreLocation::sqliteIn(dataDir), error);
+}
+
+std::unique_ptr<Store> Store::openReadOnly(const StoreLocation &location, QString *error)
+{
+    std::unique_ptr<StoreDatabase> db = StoreDatabase::openReadOnly(location, error);
     if (!db)
         return nullptr;
     return std::unique_ptr<Store>(new Store(std::move(db)));
 }
 
-std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
+std::unique_ptr<Store> Store::open(const StoreLocation &location, QString *error)
 {
-    std::unique_ptr<StoreDatabase> db = StoreDatabase::open(dataDir, error);
+    std::unique_ptr<StoreDatabase> db = StoreDatabase::open(location, error);
     if (!db)
         return nullptr;
     const QString path = db->path();
@@ -33,7 +43,7 @@ std::unique_ptr<Store> Store::open(const QString &dataDir, QString *error)
     QString failure;
     Store *raw = store.get();
     store->m_writer = std::make_unique<StoreWriter>(
-        path,
+        location,
         [raw](const QString &why) { QMetaObject::invokeMethod(raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection); },
         [raw](const QStringList &ids) {
             QMetaObject::invokeMethod(raw, [raw, ids] { Q_EMIT raw->finalStatesCommitted(ids); }, Qt::QueuedConnection);
@@ -51,6 +61,7 @@ Store::~Store()
 }
 
 QString Store::databasePath() const { return m_db->path(); }
+const StoreLocation &Store::storeLocation() const { return m_db->location(); }
 int Store::abandonedAtOpen() const { return m_db->abandonedAtOpen(); }
 int Store::orphanedRunning() { return m_db->orphanedRunning(); }
 qint64 Store::scalar(const QString &sql, QString *error) { return m_db->scalar(sql, error); }

@@ -6,6 +6,7 @@
 #include "finishedextras.h"
 #include "historyqueries.h"
 #include "resultcache.h"
+#include "storelocation.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -20,8 +21,9 @@ namespace bullpen {
 class StoreDatabase;
 class StoreWriter;
 
-// SPEC 5: the durable store on SQLite (WAL), through Qt Sql, put together from its parts, one job each:
-//   StoreDatabase   the file, its schema and migrations, orphans, per-thread read connections;
+// SPEC 5: the durable store (SQLite in WAL mode, or PostgreSQL: storelocation.h), through Qt Sql, put
+// together from its parts, one job each:
+//   StoreDatabase   the database, its schema and migrations, orphans, per-thread read connections;
 //   StoreWriter     a writer thread committing events, results and comparisons in batched transactions
 //                   (record*() only queues: the engine and the GUI never wait on disk; a failed write is
 //                   counted and reported through stats() and writeFailed(), never thrown at a generation);
@@ -36,13 +38,18 @@ public:
 
     static constexpr int kBatchSize = 512;
 
-    // Read-only (no writer, no migration, nothing created): history and export. Refuses a folder
-    // without a store.
+    // Read-only (no writer, no migration, nothing created): history and export. Refuses a folder (or
+    // a database) without a store.
+    static std::unique_ptr<Store> openReadOnly(const StoreLocation &location, QString *error);
+    // Opens (or creates) the store. On failure says which one and what to do.
+    static std::unique_ptr<Store> open(const StoreLocation &location, QString *error);
+    // The SQLite file `<dataDir>/bullpen.sqlite`.
     static std::unique_ptr<Store> openReadOnly(const QString &dataDir, QString *error);
-    // Opens (or creates) `<dataDir>/bullpen.sqlite`. On failure says which path and what to do.
     static std::unique_ptr<Store> open(const QString &dataDir, QString *error);
     ~Store() override;
 
+    const StoreLocation &storeLocation() const;
+    // The SQLite file, or the PostgreSQL URL without its password: for messages.
     QString databasePath() const;
 
     void recordEvent(const Event &event);

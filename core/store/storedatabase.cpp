@@ -17,8 +17,8 @@ namespace bullpen {
 
 const QString StoreDatabase::kFileName = QStringLiteral("bullpen.sqlite");
 
-StoreDatabase::StoreDatabase(QString path)
-    : m_path(std::move(path))
+StoreDatabase::StoreDatabase(StoreLocation location)
+    : m_location(std::move(location))
     , m_readConnectionPrefix(QStringLiteral("bullpen-read-") + QUuid::createUuid().toString(QUuid::Id128) + QLatin1Char('-'))
 {
 }
@@ -34,26 +34,68 @@ StoreDatabase::~StoreDatabase()
     }
 }
 
-std::unique_ptr<StoreDatabase> StoreDatabase::openReadOnly(const QString &dataDir, QString *error)
+std::unique_ptr<StoreDatabase> StoreDatabase::openReadOnly(const StoreLocation &location, QString *error)
 {
+    if (location.isPostgres())
+        return openPostgres(location, true, error);
     // For commands that only read (history, export): nothing is created, migrated or written, so a
     // mistyped folder is refused instead of becoming an empty store, and a full disk does not matter.
-    const QString path = QDir(dataDir).filePath(kFileName);
+    const QString dataDir = location.dataDir();
+    const QString path = location.sqlitePath();
     if (!QFileInfo::exists(path)) {
         *error = QStringLiteral("no store at %1 (no %2 there); check --data-dir or BULLPEN_DATA_DIR. Nothing was created.").arg(dataDir, kFileName);
         return nullptr;
     }
     if (!PrivateFiles::checkEntry(path, false, error))
         return nullptr;
-    std::unique_ptr<StoreDatabase> store(new StoreDatabase(path));
-    QSqlDatabase db = store->readConnection();
+    std::unique_ptr<StoreDatabase> store(new StoreDatabase(location));
+    QString why;
+    QSqlDatabase db = store->readConnection(&why);
     if (!db.isOpen()) {
-        *error = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
+        *error = why;
         return nullptr;
     }
-    QString why;
     if (!StoreSchema::check(db, &why)) {
         *error = path + QStringLiteral(": ") + why;
+        return nullptr;
+    }
+    return store;
+}
+
+// PostgreSQL: the server owns the files; Bullpen checks the schema, migrates it under the advisory lock
+// (engines starting together migrate once: the others wait, then find it current) and finishes orphans.
+std::unique_ptr<StoreDatabase> StoreDatabase::openPostgres(const StoreLocation &location, bool readOnly, QString *error)
+{
+    std::unique_ptr<StoreDatabase> store(new StoreDatabase(location));
+    const QString name = QStringLiteral("bullpen-open-") + QUuid::createUuid().toString(QUuid::Id128);
+    QString failure;
+    {
+        QSqlDatabase db = location.connect(name, readOnly ? StoreLocation::Access::ReadOnly : StoreLocation::Access::ReadWrite, &failure);
+        if (!failure.isEmpty()) {
+            *error = failure;
+            return nullptr;
+        }
+        QString why;
+        if (readOnly) {
+            if (!StoreSchema::check(db, &why))
+                failure = location.display() + QStringLiteral(": ") + why;
+            else if (StoreSchema::version(db, &why) == 0)
+                failure = QStringLiteral("no Bullpen store in %1; check %2 (start bullpen-engine once with it to create the store). Nothing "
+                                         "was created.")
+                              .arg(location.display(), QString::fromLatin1(StoreLocation::kUrlVariable));
+        } else if (!location.lockMigrations(db, &why)) {
+            failure = location.display() + QStringLiteral(": ") + why;
+        } else {
+            if (!StoreSchema::migrate(db, &why))
+                failure = location.display() + QStringLiteral(": ") + why;
+            else
+                store->m_abandoned = abandonOrphans(db);
+            location.unlockMigrations(db);
+        }
+    }
+    StoreLocation::disconnect(name);
+    if (!failure.isEmpty()) {
+        *error = failure;
         return nullptr;
     }
     return store;
@@ -88,8 +130,11 @@ int StoreDatabase::abandonOrphans(QSqlDatabase &db)
     return done;
 }
 
-std::unique_ptr<StoreDatabase> StoreDatabase::open(const QString &dataDir, QString *error)
+std::unique_ptr<StoreDatabase> StoreDatabase::open(const StoreLocation &location, QString *error)
 {
+    if (location.isPostgres())
+        return openPostgres(location, false, error);
+    const QString dataDir = location.dataDir();
     if (!PrivateFiles::ensureDirectory(dataDir, error))
         return nullptr;
     // Owner-only files (the store lets anyone who reads it test guessed user ids against the masks):
@@ -117,19 +162,15 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const QString &dataDir, QStri
             return nullptr;
         }
     }
-    const QString path = QDir(dataDir).filePath(kFileName);
-    std::unique_ptr<StoreDatabase> store(new StoreDatabase(path));
+    const QString path = location.sqlitePath();
+    std::unique_ptr<StoreDatabase> store(new StoreDatabase(location));
 
     // Open, check and migrate on a short-lived connection on this thread.
     const QString name = QStringLiteral("bullpen-open-") + QUuid::createUuid().toString(QUuid::Id128);
     QString failure;
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
-        if (!db.open()) {
-            failure = QStringLiteral("%1: cannot open (%2)").arg(path, db.lastError().text());
-        } else {
+        QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, &failure);
+        if (failure.isEmpty()) {
             QSqlQuery q(db);
             QString refused;
             // Read-only checks first: a damaged, foreign or newer file is refused before anything
@@ -156,9 +197,8 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const QString &dataDir, QStri
             }
             q.finish();
         }
-        db.close();
     }
-    QSqlDatabase::removeDatabase(name);
+    StoreLocation::disconnect(name);
     if (!failure.isEmpty()) {
         *error = failure;
         return nullptr;
@@ -166,26 +206,25 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const QString &dataDir, QStri
     return store;
 }
 
-QSqlDatabase StoreDatabase::readConnection()
+QSqlDatabase StoreDatabase::readConnection(QString *error)
 {
     // One read connection per thread (Qt Sql connections belong to the thread that made them).
     const QString name = m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
     if (QSqlDatabase::contains(name))
         return QSqlDatabase::database(name);
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-    db.setDatabaseName(m_path);
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000;QSQLITE_OPEN_READONLY"));
-    db.open();
+    QString why;
+    QSqlDatabase db = m_location.connect(name, StoreLocation::Access::ReadOnly, &why);
+    if (!why.isEmpty()) {
+        qWarning("bullpen: %s", qUtf8Printable(why));
+        if (error)
+            *error = why;
+    }
     return db;
 }
 
 void StoreDatabase::releaseThreadConnection()
 {
-    const QString name = m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16);
-    if (!QSqlDatabase::contains(name))
-        return;
-    QSqlDatabase::database(name, false).close();
-    QSqlDatabase::removeDatabase(name);
+    StoreLocation::disconnect(m_readConnectionPrefix + QString::number(reinterpret_cast<quintptr>(QThread::currentThread()), 16));
 }
 
 qint64 StoreDatabase::scalar(const QString &sql, QString *error)
@@ -209,10 +248,8 @@ int StoreDatabase::orphanedRunning()
 
 QString StoreDatabase::integrityCheck()
 {
-    QSqlQuery q(readConnection());
-    if (!q.exec(QStringLiteral("PRAGMA integrity_check")) || !q.next())
-        return q.lastError().text();
-    return q.value(0).toString();
+    QSqlDatabase db = readConnection();
+    return m_location.integrityCheck(db);
 }
 
 bool StoreDatabase::run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)

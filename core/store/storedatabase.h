@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "storelocation.h"
+
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
@@ -10,27 +12,31 @@
 
 namespace bullpen {
 
-// The store's database file (SQLite in WAL mode, through Qt Sql): creating it owner-only, checking and
-// migrating its schema (storeschema.h), finishing generations whose process is gone, and one read
-// connection per thread. The history queries, the result cache and the writer work on top of it.
+// The store's database (storelocation.h: the SQLite file in WAL mode, or a PostgreSQL database),
+// through Qt Sql: creating the file owner-only, checking and migrating the schema (storeschema.h) under
+// the migration lock, finishing generations whose process is gone, and one read connection per thread.
+// The history queries, the result cache and the writer work on top of it.
 class StoreDatabase final
 {
 public:
     static const QString kFileName; // bullpen.sqlite
 
-    // Opens (or creates) `<dataDir>/bullpen.sqlite`, checks and migrates it, and finishes orphans as
-    // ABANDONED. On failure says which path and what to do.
-    static std::unique_ptr<StoreDatabase> open(const QString &dataDir, QString *error);
-    // Read-only: nothing created, migrated or written. Refuses a folder without a store.
-    static std::unique_ptr<StoreDatabase> openReadOnly(const QString &dataDir, QString *error);
+    // Opens (or creates) the store, checks and migrates it, and finishes orphans as ABANDONED. On
+    // failure says which store and what to do.
+    static std::unique_ptr<StoreDatabase> open(const StoreLocation &location, QString *error);
+    // Read-only: nothing created, migrated or written. Refuses a folder (or a database) without a store.
+    static std::unique_ptr<StoreDatabase> openReadOnly(const StoreLocation &location, QString *error);
     ~StoreDatabase();
 
-    QString path() const { return m_path; }
+    const StoreLocation &location() const { return m_location; }
+    // The SQLite file, or the PostgreSQL URL without its password: for messages.
+    QString path() const { return m_location.display(); }
     // Generations found running with their process gone, finished as ABANDONED by this open.
     int abandonedAtOpen() const { return m_abandoned; }
 
     // The calling thread's read connection (Qt Sql connections belong to the thread that opened them).
-    QSqlDatabase readConnection();
+    // If it cannot be opened, the reason goes to *error (and the log); the handle is then invalid.
+    QSqlDatabase readConnection(QString *error = nullptr);
     // Closes it; a worker thread that read calls this before it ends.
     void releaseThreadConnection();
 
@@ -43,10 +49,11 @@ public:
     static bool run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error);
 
 private:
-    explicit StoreDatabase(QString path);
+    explicit StoreDatabase(StoreLocation location);
     static int abandonOrphans(QSqlDatabase &db);
+    static std::unique_ptr<StoreDatabase> openPostgres(const StoreLocation &location, bool readOnly, QString *error);
 
-    QString m_path;
+    StoreLocation m_location;
     QString m_readConnectionPrefix;
     int m_abandoned = 0;
 };

@@ -182,9 +182,9 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
 
 } // namespace
 
-StoreWriter::StoreWriter(QString path, std::function<void(const QString &)> onFailure,
+StoreWriter::StoreWriter(StoreLocation location, std::function<void(const QString &)> onFailure,
                          std::function<void(const QStringList &)> onFinalCommitted)
-    : m_path(std::move(path))
+    : m_location(std::move(location))
     , m_onFailure(std::move(onFailure))
     , m_onFinalCommitted(std::move(onFinalCommitted))
 {
@@ -242,15 +242,8 @@ void StoreWriter::run()
 {
     const QString name = QStringLiteral("bullpen-writer-") + QUuid::createUuid().toString(QUuid::Id128);
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        db.setDatabaseName(m_path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         QString error;
-        if (!db.open())
-            error = db.lastError().text();
-        QSqlQuery pragma(db);
-        if (error.isEmpty() && !pragma.exec(QStringLiteral("PRAGMA synchronous=NORMAL")))
-            error = pragma.lastError().text();
+        QSqlDatabase db = m_location.connect(name, StoreLocation::Access::ReadWrite, &error);
         {
             std::lock_guard lock(m_mutex);
             if (error.isEmpty())
@@ -332,7 +325,7 @@ void StoreWriter::run()
                 // Reported before flush() can see the counters move, so that whoever flushed and then
                 // turns its event loop once has every "committed" and "failed" notice of this batch.
                 if (failed && m_onFailure)
-                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_path, failure));
+                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_location.display(), failure));
                 if (!finals.isEmpty() && m_onFinalCommitted)
                     m_onFinalCommitted(finals);
                 {
@@ -349,10 +342,9 @@ void StoreWriter::run()
                 m_done.notify_all();
             }
             } // statements end before the connection closes
-            db.close();
         }
     }
-    QSqlDatabase::removeDatabase(name);
+    StoreLocation::disconnect(name);
 }
 
 } // namespace bullpen

@@ -4,6 +4,7 @@
 #include "engine/stageresult.h"
 #include "events/event.h"
 #include "finishedextras.h"
+#include "storelocation.h"
 
 #include <QString>
 
@@ -17,7 +18,7 @@
 
 namespace bullpen {
 
-// The store's one writer: a thread with its own SQLite connection that takes whatever has been queued
+// The store's one writer: a thread with its own connection that takes whatever has been queued
 // and commits it in one transaction (batches grow with load, up to kMaxBatch rows). enqueue() never
 // touches the disk. A batch that fails is rolled back and counted, and writing goes on.
 class StoreWriter final
@@ -54,7 +55,7 @@ public:
 
     static constexpr std::size_t kMaxBatch = 512;
 
-    StoreWriter(QString path, std::function<void(const QString &)> onFailure,
+    StoreWriter(StoreLocation location, std::function<void(const QString &)> onFailure,
                 std::function<void(const QStringList &)> onFinalCommitted = {});
     ~StoreWriter(); // writes what is queued, then stops
 
@@ -66,7 +67,7 @@ public:
 private:
     void run();
 
-    QString m_path;
+    StoreLocation m_location;
     std::function<void(const QString &)> m_onFailure;
     std::function<void(const QStringList &)> m_onFinalCommitted;
     mutable std::mutex m_mutex;

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "store/storelocation.h"
+
+#include <QString>
+
+namespace bullpen::test {
+
+// The store backend a test suite runs against. `BULLPEN_TEST_STORE=postgres` (ctest's `*_postgres`
+// entries, label `postgres`) runs it on PostgreSQL: a throwaway cluster in a temporary folder, started
+// once per test process (initdb + pg_ctl, as the `postgres` user when the tests run as root, since both
+// refuse root), listening on a unix socket only, stopped and removed when the process ends (and by a
+// watchdog if the process is killed). Every fresh() store is then a new database in that cluster.
+// `BULLPEN_TEST_DATABASE_URL=postgresql://…/postgres` uses a running server instead (databases are
+// created in it and dropped at the end).
+class TestStore final
+{
+public:
+    static bool postgres();
+    // Ready to hand out stores; false with the reason when PostgreSQL was asked for and cannot run
+    // here (no server binaries, no `postgres` user). Call it from initTestCase: QSKIP with the reason
+    // unless `BULLPEN_TEST_REQUIRE_POSTGRES=1` (CI), then QFAIL.
+    static bool ready(QString *why);
+    static bool required();
+    // A new, empty store: the SQLite file in `dataDir`, or a new database (its data folder `dataDir`).
+    static StoreLocation fresh(const QString &dataDir);
+    // "sqlite" or "postgres", for messages.
+    static QString backendName();
+};
+
+} // namespace bullpen::test
