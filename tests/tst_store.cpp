@@ -5,6 +5,7 @@
 #include "scriptedgenerator.h"
 #include "teststore.h"
 #include "store/store.h"
+#include "store/storeschema.h"
 #include "store/storewriter.h"
 
 #include <QFile>
@@ -13,7 +14,9 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
+#include <array>
 #include <limits>
 
 using namespace bullpen;
@@ -227,6 +230,86 @@ private Q_SLOTS:
         QCOMPARE(writer.counters().failed, quint64(1));
         QCOMPARE(writer.counters().written, quint64(0));
         QVERIFY(committed.isEmpty()); // never reported durable
+    }
+
+    // Three engines starting together on one new store: it is migrated once (SPEC 12.2), and each of
+    // them opens it.
+    void enginesStartingTogetherMigrateOnce()
+    {
+        QTemporaryDir dir;
+        const StoreLocation location = TestStore::fresh(dir.path());
+        std::array<QString, 3> errors;
+        std::array<bool, 3> opened{};
+        std::vector<std::unique_ptr<QThread>> threads;
+        for (int i = 0; i < 3; ++i) {
+            threads.emplace_back(QThread::create([&, i] {
+                auto store = Store::open(location, &errors[i]);
+                opened[i] = store != nullptr;
+            }));
+        }
+        for (auto &t : threads)
+            t->start();
+        for (auto &t : threads)
+            QVERIFY(t->wait(60'000));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(opened[i], qPrintable(errors[i]));
+        auto store = Store::open(location, &errors[0]);
+        QVERIFY2(store, qPrintable(errors[0]));
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM bullpen_schema")), 1);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT version FROM bullpen_schema")), qint64(StoreSchema::kCurrentVersion));
+    }
+
+    // PostgreSQL drops the writer's connection (a network cut) or goes away for a while (a restart):
+    // the records wait in order, the store says it is unreachable and then back, and every record is
+    // written once it is; none is counted as failed. Reads reconnect too.
+    void lostConnectionLosesNothing_data()
+    {
+        QTest::addColumn<bool>("restart");
+        QTest::newRow("connections dropped") << false;
+        QTest::newRow("server restarted") << true;
+    }
+
+    void lostConnectionLosesNothing()
+    {
+        QFETCH(bool, restart);
+        if (!TestStore::postgres())
+            QSKIP("a connection to lose: PostgreSQL only (SQLite is a file in this process)");
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        QSignalSpy reachability(store.get(), &Store::reachabilityChanged);
+        fill(*store, 6);
+        QVERIFY(store->flush(10s));
+        QCOMPARE(store->generations(HistoryFilter{}, 100).size(), 6); // this thread's read connection exists
+
+        if (restart) {
+            QVERIFY2(TestStore::stopServer(&error), qPrintable(error));
+        } else {
+            QVERIFY2(TestStore::dropConnections(store->storeLocation(), &error) >= 2, qPrintable(error)); // the writer's and ours
+        }
+        fill(*store, 9); // written while the connection is gone: held
+        if (restart) {
+            QTRY_VERIFY_WITH_TIMEOUT(reachability.size() >= 1, 10'000);
+            QCOMPARE(reachability.first().at(0).toBool(), false);
+            QVERIFY(store->stats().unreachableSinceMs > 0);
+            QVERIFY2(reachability.first().at(1).toString().contains(QLatin1StringView("held")), qPrintable(reachability.first().at(1).toString()));
+            QVERIFY(!store->flush(300ms)); // nothing is written, nothing is given up
+            QCOMPARE(store->stats().failed, quint64(0));
+            QVERIFY2(TestStore::startServer(&error), qPrintable(error));
+        }
+        QVERIFY(store->flush(30s));
+        const Store::Stats st = store->stats();
+        QCOMPARE(st.failed, quint64(0));
+        QCOMPARE(st.written, st.queued);
+        QCOMPARE(st.unreachableSinceMs, qint64(0));
+        QTRY_VERIFY(reachability.size() >= 2);
+        QCOMPARE(reachability.last().at(0).toBool(), true);
+        // Every record is there once, read on a new connection.
+        QCOMPARE(store->generations(HistoryFilter{}, 100, &error).size(), 15);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'")), 0);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 20);
     }
 
     void refusals_data()

@@ -160,6 +160,8 @@ struct HistoryWriteStats
     quint64 finalStateConflicts = 0; // a second final state for one generation (SPEC 11.6)
     QString lastError;
     QString firstError; // the first failure since the history was opened: usually the cause
+    qint64 unreachableSinceMs = 0; // the store's connection is lost and being re-made (0: reachable)
+    quint64 dropped = 0; // of `failed`: refused because the records waiting for an unreachable store reached their bound
 };
 
 class HistoryWrites : public QObject
@@ -171,6 +173,8 @@ public:
 
 Q_SIGNALS:
     void writeFailed(const QString &error);
+    // The store's connection was lost (records are held and the connection re-made) or is back.
+    void reachabilityChanged(bool reachable, const QString &message);
     // Final states now durable (committed; they survive the process being killed).
     void finalStatesCommitted(const QStringList &generationIds);
 };

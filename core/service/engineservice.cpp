@@ -813,8 +813,12 @@ EngineService::Reply EngineService::instances() const
 EngineService::Reply EngineService::readiness() const
 {
     QString reason;
+    const HistoryWriteStats writes = m_setup.historyWrites() ? m_setup.historyWrites()->writeStats() : HistoryWriteStats{};
     if (m_draining)
         reason = QStringLiteral("draining: this engine is shutting down");
+    else if (writes.unreachableSinceMs > 0)
+        reason = QStringLiteral("the store is unreachable since %1 (%2); records are held and the connection is being re-made")
+                     .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
     else if (HistoryWrites *w = m_setup.historyWrites(); w && w->writeStats().failed > 0 && w->writeStats().lastError == w->writeStats().firstError
                                                          && w->writeStats().written == 0)
         reason = QStringLiteral("the store has failed every write so far: ") + w->writeStats().lastError;
@@ -834,6 +838,7 @@ EngineService::Reply EngineService::metrics() const
         g.storeWriteFailures = st.failed;
         g.storeWritesQueued = st.queued;
         g.storeWriteBacklog = st.queued > st.written + st.failed ? st.queued - st.written - st.failed : 0;
+        g.storeReachable = st.unreachableSinceMs == 0;
     }
     g.draining = m_draining;
     g.auditWriteFailures = m_audit.failures();

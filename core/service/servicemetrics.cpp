@@ -122,6 +122,8 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
     head("bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
     out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
+    head("bullpen_store_reachable", "gauge", "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
+    out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
     head("bullpen_audit_write_failures_total", "counter", "Audit rows (who started, cancelled or compared what) the store could not write.");
     out += "bullpen_audit_write_failures_total " + QByteArray::number(g.auditWriteFailures) + '\n';
     head("bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");

@@ -28,6 +28,7 @@ public:
         quint64 storeWriteFailures = 0;
         quint64 storeWritesQueued = 0;
         quint64 storeWriteBacklog = 0; // queued, neither written nor failed yet
+        bool storeReachable = true;
         bool draining = false;
         quint64 auditWriteFailures = 0;
         // What the built-in simulator received per provider (the provider's side of the wire), when the

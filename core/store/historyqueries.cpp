@@ -114,9 +114,9 @@ QList<GenerationRow> HistoryQueries::generations(const HistoryFilter &filter, in
     QVariantList binds;
     const QString sql = QStringLiteral("SELECT * FROM generations") + whereFor(filter, binds)
                         + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1));
-    QSqlQuery q(m_db.readConnection());
+    QSqlQuery q;
     QList<GenerationRow> out;
-    if (!StoreDatabase::run(q, sql, binds, error))
+    if (!m_db.read(q, sql, binds, error))
         return out;
     while (q.next())
         out << rowFrom(q);
@@ -125,17 +125,17 @@ QList<GenerationRow> HistoryQueries::generations(const HistoryFilter &filter, in
 
 std::optional<GenerationRow> HistoryQueries::generation(const QString &id, QString *error)
 {
-    QSqlQuery q(m_db.readConnection());
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT * FROM generations WHERE id = ?"), {id}, error) || !q.next())
+    QSqlQuery q;
+    if (!m_db.read(q, QStringLiteral("SELECT * FROM generations WHERE id = ?"), {id}, error) || !q.next())
         return std::nullopt;
     return rowFrom(q);
 }
 
 QList<QJsonObject> HistoryQueries::events(const QString &generationId, QString *error)
 {
-    QSqlQuery q(m_db.readConnection());
+    QSqlQuery q;
     QList<QJsonObject> out;
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT body FROM events WHERE generation_id = ? ORDER BY seq"), {generationId}, error))
+    if (!m_db.read(q, QStringLiteral("SELECT body FROM events WHERE generation_id = ? ORDER BY seq"), {generationId}, error))
         return out;
     while (q.next())
         out << QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object();
@@ -144,9 +144,9 @@ QList<QJsonObject> HistoryQueries::events(const QString &generationId, QString *
 
 QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString *error)
 {
-    QSqlQuery q(m_db.readConnection());
+    QSqlQuery q;
     QList<QJsonObject> out;
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT * FROM attempts WHERE generation_id = ? ORDER BY attempt_id"), {generationId}, error))
+    if (!m_db.read(q, QStringLiteral("SELECT * FROM attempts WHERE generation_id = ? ORDER BY attempt_id"), {generationId}, error))
         return out;
     while (q.next()) {
         QJsonObject o;
@@ -161,14 +161,14 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
 QList<LatencySample> HistoryQueries::latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error,
                                                     std::optional<Stage> stage)
 {
-    QSqlQuery q(m_db.readConnection());
+    QSqlQuery q;
     QList<LatencySample> out;
     const bool ok = !stage
-                        ? StoreDatabase::run(q,
+                        ? m_db.read(q,
                               QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
                                              "AND at_ms < ? ORDER BY at_ms"),
                               {toId(provider), toId(role), fromMs, toMs}, error)
-                        : StoreDatabase::run(q,
+                        : m_db.read(q,
                               QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
                                              "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
                               {toId(provider), toId(role), toId(*stage), fromMs, toMs}, error);
@@ -194,8 +194,8 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
     QVariantList binds;
     const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(filter, binds)
                         + QStringLiteral(" GROUP BY %1 ORDER BY COUNT(*) DESC").arg(column);
-    QSqlQuery q(m_db.readConnection());
-    if (!StoreDatabase::run(q, sql, binds, error))
+    QSqlQuery q;
+    if (!m_db.read(q, sql, binds, error))
         return out;
     while (q.next())
         out.append({q.value(0).toString(), q.value(1).toLongLong()});
@@ -208,8 +208,8 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
     if (bucketMs <= 0)
         return out;
     // Integer division is portable (SQLite and PostgreSQL both truncate BIGINT / BIGINT).
-    QSqlQuery q(m_db.readConnection());
-    if (!StoreDatabase::run(q,
+    QSqlQuery q;
+    if (!m_db.read(q,
              QStringLiteral("SELECT (created_at_ms - ?) / ?, COUNT(*), SUM(fallback_applied) FROM generations "
                             "WHERE created_at_ms >= ? AND created_at_ms < ? GROUP BY (created_at_ms - ?) / ? ORDER BY 1"),
              {fromMs, bucketMs, fromMs, toMs, fromMs, bucketMs}, error))
@@ -225,10 +225,10 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     // that can precede them) joined here by generation: at a million attempts this is several times
     // quicker than a join in SQL, whose per-row lookups land on random pages.
     QList<FallbackWait> out;
-    QSqlQuery q(m_db.readConnection());
+    QSqlQuery q;
     const QString sql = QStringLiteral("SELECT at_ms, generation_id, provider, duration_ms, success FROM attempts "
                                        "WHERE role = ? AND stage = ? AND at_ms >= ? AND at_ms < ? ORDER BY role, stage, at_ms");
-    if (!StoreDatabase::run(q, sql, {QStringLiteral("fallback"), toId(stage), fromMs, toMs}, error))
+    if (!m_db.read(q, sql, {QStringLiteral("fallback"), toId(stage), fromMs, toMs}, error))
         return out;
     QHash<QString, qsizetype> waiting; // generation → index in out
     while (q.next()) {
@@ -243,8 +243,8 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     if (out.isEmpty())
         return out;
     // A primary attempt ends before its relief starts: no stage runs longer than an hour.
-    QSqlQuery p(m_db.readConnection());
-    if (!StoreDatabase::run(p, sql, {QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs}, error))
+    QSqlQuery p;
+    if (!m_db.read(p, sql, {QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs}, error))
         return {};
     while (p.next()) {
         const auto it = waiting.constFind(p.value(1).toString());
@@ -263,8 +263,8 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
 qint64 HistoryQueries::count(const HistoryFilter &filter, QString *error)
 {
     QVariantList binds;
-    QSqlQuery q(m_db.readConnection());
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(filter, binds), binds, error) || !q.next())
+    QSqlQuery q;
+    if (!m_db.read(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(filter, binds), binds, error) || !q.next())
         return -1;
     return q.value(0).toLongLong();
 }
@@ -272,14 +272,14 @@ qint64 HistoryQueries::count(const HistoryFilter &filter, QString *error)
 QList<ComparisonRow> HistoryQueries::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)
 {
     QList<ComparisonRow> out;
-    QSqlQuery q(m_db.readConnection());
+    QSqlQuery q;
     QVariantList binds;
     QString where;
     if (beforeMs) {
         where = QStringLiteral(" WHERE (created_at_ms < ? OR (created_at_ms = ? AND id < ?))");
         binds << *beforeMs << *beforeMs << beforeId;
     }
-    if (!StoreDatabase::run(q,
+    if (!m_db.read(q,
              QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons") + where
                  + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1)),
              binds, error))
@@ -291,8 +291,8 @@ QList<ComparisonRow> HistoryQueries::comparisons(int limit, std::optional<qint64
 
 std::optional<ComparisonRow> HistoryQueries::comparison(const QString &id, QString *error)
 {
-    QSqlQuery q(m_db.readConnection());
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons WHERE id = ?"), {id},
+    QSqlQuery q;
+    if (!m_db.read(q, QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons WHERE id = ?"), {id},
              error)
         || !q.next())
         return std::nullopt;

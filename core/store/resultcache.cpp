@@ -15,8 +15,8 @@ ResultCache::ResultCache(StoreDatabase &db)
 
 std::optional<QJsonObject> ResultCache::lookup(const QString &cacheKey, qint64 sinceMs, QString *error)
 {
-    QSqlQuery q(m_db.readConnection());
-    if (!StoreDatabase::run(q,
+    QSqlQuery q;
+    if (!m_db.read(q,
              QStringLiteral("SELECT result_json FROM generations WHERE cache_key = ? AND created_at_ms >= ? AND state = 'succeeded' "
                             "AND degraded = 0 AND from_cache = 0 ORDER BY created_at_ms DESC LIMIT 1"),
              {cacheKey, sinceMs}, error)

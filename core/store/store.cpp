@@ -47,6 +47,9 @@ std::unique_ptr<Store> Store::open(const StoreLocation &location, QString *error
         [raw](const QString &why) { QMetaObject::invokeMethod(raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection); },
         [raw](const QStringList &ids) {
             QMetaObject::invokeMethod(raw, [raw, ids] { Q_EMIT raw->finalStatesCommitted(ids); }, Qt::QueuedConnection);
+        },
+        [raw](bool reachable, const QString &message) {
+            QMetaObject::invokeMethod(raw, [raw, reachable, message] { Q_EMIT raw->reachabilityChanged(reachable, message); }, Qt::QueuedConnection);
         });
     if (!store->m_writer->start(&failure)) {
         *error = QStringLiteral("%1: the writer cannot open the store (%2)").arg(path, failure);
@@ -98,7 +101,7 @@ Store::Stats Store::stats() const
     if (!m_writer)
         return {};
     const StoreWriter::Counters c = m_writer->counters();
-    return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError, c.firstError};
+    return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError, c.firstError, c.unreachableSinceMs, c.dropped};
 }
 
 } // namespace bullpen

@@ -8,6 +8,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QSqlError>
 #include <QTemporaryFile>
 #include <QThread>
@@ -137,6 +138,16 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const StoreLocation &location
     const QString dataDir = location.dataDir();
     if (!PrivateFiles::ensureDirectory(dataDir, error))
         return nullptr;
+    // Processes opening one folder together create and migrate the file one at a time (the others then
+    // find it current); a lock left by a killed process is taken over after its owner is gone.
+    QLockFile migrating(QDir(dataDir).filePath(kFileName + QStringLiteral(".lock")));
+    migrating.setStaleLockTime(0);
+    if (!migrating.tryLock(60'000)) {
+        *error = QStringLiteral("%1: another process has been creating or upgrading the store for a minute (%2 is locked); if none "
+                                "runs, delete that lock file")
+                     .arg(dataDir, migrating.fileName());
+        return nullptr;
+    }
     // Owner-only files (the store lets anyone who reads it test guessed user ids against the masks):
     // refuse symlinks and foreign files, tighten our own older 0644 files, create the database 0600
     // (SQLite gives its -wal and -shm files the database's mode).
@@ -229,16 +240,40 @@ void StoreDatabase::releaseThreadConnection()
 
 qint64 StoreDatabase::scalar(const QString &sql, QString *error)
 {
-    QSqlQuery q(readConnection());
-    if (!run(q, sql, {}, error) || !q.next())
+    QSqlQuery q;
+    if (!read(q, sql, {}, error) || !q.next())
         return -1;
     return q.value(0).toLongLong();
 }
 
+bool StoreDatabase::read(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)
+{
+    QString why;
+    q = QSqlQuery(readConnection(&why));
+    if (run(q, sql, binds, error))
+        return true;
+    if (!m_location.isPostgres())
+        return false;
+    // PostgreSQL may have dropped this thread's connection (a restart, a network cut; libpq reports it
+    // on the next statement): once more on a new connection. A statement that fails on its own merits
+    // fails twice, at the cost of one reconnection.
+    q = QSqlQuery();
+    releaseThreadConnection();
+    q = QSqlQuery(readConnection(&why));
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    if (error)
+        error->clear();
+    return run(q, sql, binds, error);
+}
+
 int StoreDatabase::orphanedRunning()
 {
-    QSqlQuery q(readConnection());
-    if (!q.exec(QStringLiteral("SELECT owner FROM generations WHERE state = 'running'")))
+    QSqlQuery q;
+    if (!read(q, QStringLiteral("SELECT owner FROM generations WHERE state = 'running'"), {}, nullptr))
         return -1;
     int n = 0;
     while (q.next())

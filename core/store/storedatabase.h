@@ -45,6 +45,9 @@ public:
     int orphanedRunning(); // generations still `running` whose process is gone (SPEC 11.10)
     QString integrityCheck();
 
+    // Runs a read on the calling thread's connection into `q`. On PostgreSQL, a failed read is tried
+    // once more on a new connection (the server may have restarted or dropped it).
+    bool read(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error);
     // Prepares, binds and runs a statement; false with the reason in *error.
     static bool run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error);
 

@@ -49,8 +49,9 @@ public:
     // Closes and removes connection `name` (every QSqlDatabase handle to it must be gone).
     static void disconnect(const QString &name);
 
-    // Serialises schema migrations across processes: SQLite's own write lock does that for a file;
-    // PostgreSQL takes a session advisory lock (released by unlockMigrations or by the connection's end).
+    // Serialises schema migrations across processes on PostgreSQL: a session advisory lock (released by
+    // unlockMigrations or by the connection's end). No-ops on SQLite, where StoreDatabase::open holds a
+    // lock file beside the database while it creates and migrates it.
     bool lockMigrations(QSqlDatabase &db, QString *error) const;
     void unlockMigrations(QSqlDatabase &db) const;
 

@@ -8,6 +8,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QRandomGenerator>
 #include <QUuid>
 
 namespace bullpen {
@@ -18,8 +19,10 @@ QVariant nullable(const QString &s) { return s.isEmpty() ? QVariant(QMetaType::f
 QVariant nullable(qint64 n) { return n < 0 ? QVariant(QMetaType::fromType<qint64>()) : QVariant(n); }
 double ms(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
 
+} // namespace
+
 // The prepared statements of one connection.
-struct Statements
+struct StoreWriter::Statements
 {
     explicit Statements(const QSqlDatabase &database)
         : db(database)
@@ -58,6 +61,10 @@ struct Statements
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists;
 };
+
+namespace {
+
+using Statements = StoreWriter::Statements;
 
 bool writeEvent(Statements &s, const Event &e, QString *error)
 {
@@ -183,10 +190,11 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
 } // namespace
 
 StoreWriter::StoreWriter(StoreLocation location, std::function<void(const QString &)> onFailure,
-                         std::function<void(const QStringList &)> onFinalCommitted)
+                         std::function<void(const QStringList &)> onFinalCommitted, std::function<void(bool, const QString &)> onReachability)
     : m_location(std::move(location))
     , m_onFailure(std::move(onFailure))
     , m_onFinalCommitted(std::move(onFinalCommitted))
+    , m_onReachability(std::move(onReachability))
 {
 }
 
@@ -217,10 +225,31 @@ bool StoreWriter::start(QString *error)
 
 void StoreWriter::enqueue(Item item)
 {
+    bool dropped = false;
+    qint64 since = 0;
     {
         std::lock_guard lock(m_mutex);
-        m_queue.push_back(std::move(item));
         ++m_counters.queued;
+        if (m_queue.size() >= kMaxQueued) {
+            // The store has been unreachable (or far too slow) for long: the engine must not wait, and
+            // memory must stay bounded. This record is lost, counted and said; none reported durable is.
+            dropped = m_counters.dropped++ == m_droppedReported;
+            ++m_counters.failed;
+            m_counters.lastError = QStringLiteral("%1 records waiting for the store; newer ones are dropped").arg(kMaxQueued);
+            since = m_counters.unreachableSinceMs;
+        } else {
+            m_queue.push_back(std::move(item));
+        }
+    }
+    if (dropped && m_onFailure) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_droppedReported = m_counters.dropped + 999; // said again every thousand drops
+        }
+        m_onFailure(QStringLiteral("records not written to %1: %2 were already waiting for it%3, so newer ones are dropped")
+                        .arg(m_location.display())
+                        .arg(kMaxQueued)
+                        .arg(since ? QStringLiteral(" (unreachable since %1)").arg(QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate)) : QString()));
     }
     m_wake.notify_one();
 }
@@ -241,110 +270,198 @@ StoreWriter::Counters StoreWriter::counters() const
 void StoreWriter::run()
 {
     const QString name = QStringLiteral("bullpen-writer-") + QUuid::createUuid().toString(QUuid::Id128);
+    QString error;
+    const bool connected = m_location.connect(name, StoreLocation::Access::ReadWrite, &error).isOpen();
     {
-        QString error;
-        QSqlDatabase db = m_location.connect(name, StoreLocation::Access::ReadWrite, &error);
+        std::lock_guard lock(m_mutex);
+        if (connected)
+            m_ready = true;
+        else
+            m_startError = error;
+    }
+    m_done.notify_all();
+    if (!connected)
+        return; // connect() removed the connection
+
+    for (;;) {
         {
-            std::lock_guard lock(m_mutex);
-            if (error.isEmpty())
-                m_ready = true;
-            else
-                m_startError = error;
-        }
-        m_done.notify_all();
-        if (!error.isEmpty()) {
-            db.close();
-        } else {
-            {
+            QSqlDatabase db = QSqlDatabase::database(name, false);
             Statements statements(db);
-            for (;;) {
-                std::deque<Item> batch;
-                {
-                    std::unique_lock lock(m_mutex);
-                    m_wake.wait(lock, [this] { return m_stop || !m_queue.empty(); });
-                    if (m_queue.empty() && m_stop)
-                        break;
-                    const std::size_t n = std::min(m_queue.size(), kMaxBatch);
-                    batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
-                    m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
-                }
-                // One transaction for the batch; if it fails, each record on its own, so that one bad
-                // record (or a full disk that frees up) costs that record alone.
-                auto writeItems = [&](std::size_t from, std::size_t to, quint64 *conflicts, QString *failure) {
-                    bool ok = db.transaction();
-                    if (!ok)
-                        *failure = db.lastError().text();
-                    for (std::size_t i = from; ok && i < to; ++i) {
-                        if (const auto *e = std::get_if<Event>(&batch[i])) {
-                            ok = writeEvent(statements, *e, failure);
-                        } else if (const auto *c = std::get_if<Comparison>(&batch[i])) {
-                            ok = writeComparison(statements, *c, failure);
-                        } else {
-                            bool conflict = false;
-                            ok = writeFinished(statements, std::get<Finished>(batch[i]), &conflict, failure);
-                            *conflicts += conflict ? 1 : 0;
-                        }
-                    }
-                    if (ok && !db.commit()) {
-                        ok = false;
-                        *failure = db.lastError().text();
-                    }
-                    if (!ok)
-                        db.rollback();
-                    return ok;
-                };
-                QString failure;
-                quint64 conflicts = 0;
-                quint64 written = 0;
-                quint64 failed = 0;
-                QStringList finals;
-                auto noteFinals = [&](std::size_t from, std::size_t to) {
-                    for (std::size_t i = from; i < to; ++i) {
-                        if (const auto *f = std::get_if<Finished>(&batch[i]))
-                            finals << f->result.generationId;
-                    }
-                };
-                if (writeItems(0, batch.size(), &conflicts, &failure)) {
-                    written = batch.size();
-                    noteFinals(0, batch.size());
-                } else {
-                    conflicts = 0;
-                    for (std::size_t i = 0; i < batch.size(); ++i) {
-                        QString one;
-                        quint64 c = 0;
-                        if (writeItems(i, i + 1, &c, &one)) {
-                            ++written;
-                            conflicts += c;
-                            noteFinals(i, i + 1);
-                        } else {
-                            if (failed++ == 0)
-                                failure = one; // the first cause is the telling one (a missing table, a full disk)
-                        }
-                    }
-                }
-                // Reported before flush() can see the counters move, so that whoever flushed and then
-                // turns its event loop once has every "committed" and "failed" notice of this batch.
-                if (failed && m_onFailure)
-                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_location.display(), failure));
-                if (!finals.isEmpty() && m_onFinalCommitted)
-                    m_onFinalCommitted(finals);
+            if (writeUntilLost(db, statements))
+                break; // stopped, everything written
+        } // statements end before the connection closes
+        // The connection is gone (PostgreSQL restarted, the network dropped): nothing is lost while the
+        // queue holds; reconnect with backoff, jittered so that engines sharing a server do not retry
+        // in step.
+        StoreLocation::disconnect(name);
+        std::chrono::milliseconds backoff{250};
+        for (bool stopping = false;;) {
+            {
+                std::unique_lock lock(m_mutex);
+                const auto jittered = backoff / 2 + std::chrono::milliseconds(QRandomGenerator::global()->bounded(static_cast<int>(backoff.count() / 2) + 1));
+                m_wake.wait_for(lock, jittered, [this] { return m_stop; });
+                stopping = m_stop;
+            }
+            QString why;
+            if (m_location.connect(name, StoreLocation::Access::ReadWrite, &why).isOpen()) {
+                qint64 since = 0;
+                std::size_t held = 0;
                 {
                     std::lock_guard lock(m_mutex);
-                    m_counters.written += written;
-                    m_counters.failed += failed;
-                    m_counters.finalStateConflicts += conflicts;
-                    if (failed) {
-                        m_counters.lastError = failure;
-                        if (m_counters.firstError.isEmpty())
-                            m_counters.firstError = failure;
-                    }
+                    since = m_counters.unreachableSinceMs;
+                    m_counters.unreachableSinceMs = 0;
+                    held = m_queue.size();
+                }
+                if (m_onReachability)
+                    m_onReachability(true, QStringLiteral("the store at %1 is reachable again after %2 s; writing the %3 record(s) it held")
+                                               .arg(m_location.display())
+                                               .arg(static_cast<double>(QDateTime::currentMSecsSinceEpoch() - since) / 1000.0, 0, 'f', 1)
+                                               .arg(held));
+                break;
+            }
+            if (stopping) {
+                // Shutting down with the store still unreachable: what is held cannot be written.
+                quint64 lost = 0;
+                {
+                    std::lock_guard lock(m_mutex);
+                    lost = m_queue.size();
+                    m_queue.clear();
+                    m_counters.failed += lost;
+                    m_counters.lastError = QStringLiteral("the store was unreachable at shutdown (%1)").arg(why);
                 }
                 m_done.notify_all();
+                if (lost && m_onFailure)
+                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: it was unreachable at shutdown (%3)").arg(lost).arg(m_location.display(), why));
+                return;
             }
-            } // statements end before the connection closes
+            {
+                std::lock_guard lock(m_mutex);
+                m_counters.lastError = why;
+            }
+            backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
         }
     }
     StoreLocation::disconnect(name);
+}
+
+bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
+{
+    for (;;) {
+        std::deque<Item> batch;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_stop || !m_queue.empty(); });
+            if (m_queue.empty() && m_stop)
+                return true;
+            const std::size_t n = std::min(m_queue.size(), kMaxBatch);
+            batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
+            m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+        // One transaction for the batch; if it fails, each record on its own, so that one bad
+        // record (or a full disk that frees up) costs that record alone.
+        auto writeItems = [&](std::size_t from, std::size_t to, quint64 *conflicts, QString *failure) {
+            bool ok = db.transaction();
+            if (!ok)
+                *failure = db.lastError().text();
+            for (std::size_t i = from; ok && i < to; ++i) {
+                if (const auto *e = std::get_if<Event>(&batch[i])) {
+                    ok = writeEvent(statements, *e, failure);
+                } else if (const auto *c = std::get_if<Comparison>(&batch[i])) {
+                    ok = writeComparison(statements, *c, failure);
+                } else {
+                    bool conflict = false;
+                    ok = writeFinished(statements, std::get<Finished>(batch[i]), &conflict, failure);
+                    *conflicts += conflict ? 1 : 0;
+                }
+            }
+            if (ok && !db.commit()) {
+                ok = false;
+                *failure = db.lastError().text();
+            }
+            if (!ok)
+                db.rollback();
+            return ok;
+        };
+        // A failure may be the connection's rather than a record's: then the records go back to the
+        // head of the queue, in order, and none is counted as failed.
+        auto connectionLost = [&](std::size_t from, const QString &failure) {
+            QSqlQuery ping(db);
+            if (ping.exec(QStringLiteral("SELECT 1")))
+                return false;
+            qint64 since = 0;
+            std::size_t held = 0;
+            {
+                std::lock_guard lock(m_mutex);
+                m_queue.insert(m_queue.begin(), std::make_move_iterator(batch.begin() + static_cast<std::ptrdiff_t>(from)),
+                               std::make_move_iterator(batch.end()));
+                if (m_counters.unreachableSinceMs == 0)
+                    m_counters.unreachableSinceMs = QDateTime::currentMSecsSinceEpoch();
+                since = m_counters.unreachableSinceMs;
+                m_counters.lastError = failure;
+                held = m_queue.size();
+            }
+            if (m_onReachability)
+                m_onReachability(false, QStringLiteral("the store at %1 is unreachable since %2 (%3); %4 record(s) held, retrying")
+                                            .arg(m_location.display(), QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate), failure.trimmed())
+                                            .arg(held));
+            return true;
+        };
+        QString failure;
+        quint64 conflicts = 0;
+        quint64 written = 0;
+        quint64 failed = 0;
+        QStringList finals;
+        auto noteFinals = [&](std::size_t from, std::size_t to) {
+            for (std::size_t i = from; i < to; ++i) {
+                if (const auto *f = std::get_if<Finished>(&batch[i]))
+                    finals << f->result.generationId;
+            }
+        };
+        bool lost = false;
+        if (writeItems(0, batch.size(), &conflicts, &failure)) {
+            written = batch.size();
+            noteFinals(0, batch.size());
+        } else if (connectionLost(0, failure)) {
+            return false;
+        } else {
+            conflicts = 0;
+            for (std::size_t i = 0; i < batch.size(); ++i) {
+                QString one;
+                quint64 c = 0;
+                if (writeItems(i, i + 1, &c, &one)) {
+                    ++written;
+                    conflicts += c;
+                    noteFinals(i, i + 1);
+                } else if (connectionLost(i, one)) {
+                    lost = true;
+                    break;
+                } else {
+                    if (failed++ == 0)
+                        failure = one; // the first cause is the telling one (a missing table, a full disk)
+                }
+            }
+        }
+        // Reported before flush() can see the counters move, so that whoever flushed and then
+        // turns its event loop once has every "committed" and "failed" notice of this batch.
+        if (failed && m_onFailure)
+            m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_location.display(), failure));
+        if (!finals.isEmpty() && m_onFinalCommitted)
+            m_onFinalCommitted(finals);
+        {
+            std::lock_guard lock(m_mutex);
+            m_counters.written += written;
+            m_counters.failed += failed;
+            m_counters.finalStateConflicts += conflicts;
+            if (failed) {
+                m_counters.lastError = failure;
+                if (m_counters.firstError.isEmpty())
+                    m_counters.firstError = failure;
+            }
+        }
+        m_done.notify_all();
+        if (lost)
+            return false;
+    }
 }
 
 } // namespace bullpen

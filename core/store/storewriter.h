@@ -6,6 +6,7 @@
 #include "finishedextras.h"
 #include "storelocation.h"
 
+#include <QSqlDatabase>
 #include <QString>
 
 #include <chrono>
@@ -20,7 +21,9 @@ namespace bullpen {
 
 // The store's one writer: a thread with its own connection that takes whatever has been queued
 // and commits it in one transaction (batches grow with load, up to kMaxBatch rows). enqueue() never
-// touches the disk. A batch that fails is rolled back and counted, and writing goes on.
+// touches the disk. A batch that fails is rolled back and retried record by record; a record that
+// fails alone is counted, and writing goes on. A lost connection (PostgreSQL) is re-made with backoff
+// while the queue holds the records, in order: none is counted as failed for it.
 class StoreWriter final
 {
 public:
@@ -51,12 +54,23 @@ public:
         quint64 finalStateConflicts = 0;
         QString lastError;
         QString firstError; // the first failure since the writer started: usually the cause
+        qint64 unreachableSinceMs = 0; // the connection is lost and being re-made (0: connected)
+        quint64 dropped = 0; // of `failed`: refused because kMaxQueued records were already waiting
     };
 
-    static constexpr std::size_t kMaxBatch = 512;
+    struct Statements; // one connection's prepared statements (storewriter.cpp)
 
+    static constexpr std::size_t kMaxBatch = 512;
+    // Records held while the store cannot be reached (about 100 MB of events at most); past it, new
+    // records are dropped, counted and said: the engine never waits for the store.
+    static constexpr std::size_t kMaxQueued = 200'000;
+
+    // onFailure: records not written (with why). onFinalCommitted: final states now durable.
+    // onReachability: the connection was lost (false) or is back (true), with a sentence for people.
+    // All are called on the writer's thread.
     StoreWriter(StoreLocation location, std::function<void(const QString &)> onFailure,
-                std::function<void(const QStringList &)> onFinalCommitted = {});
+                std::function<void(const QStringList &)> onFinalCommitted = {},
+                std::function<void(bool reachable, const QString &message)> onReachability = {});
     ~StoreWriter(); // writes what is queued, then stops
 
     bool start(QString *error);
@@ -66,10 +80,15 @@ public:
 
 private:
     void run();
+    // Writes batches until stopped (true) or the connection is lost (false: the batch is back in the
+    // queue).
+    bool writeUntilLost(QSqlDatabase &db, Statements &statements);
 
     StoreLocation m_location;
     std::function<void(const QString &)> m_onFailure;
     std::function<void(const QStringList &)> m_onFinalCommitted;
+    std::function<void(bool, const QString &)> m_onReachability;
+    quint64 m_droppedReported = 0;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_done;

@@ -71,13 +71,8 @@ public:
             return false;
         // A unix socket in the cluster's folder only: nothing listens on the network. fsync off: a test
         // cluster that dies is thrown away anyway.
-        const QString options = QStringLiteral("-k %1 -c listen_addresses='' -p 5432 -c fsync=off -c full_page_writes=off "
-                                               "-c max_connections=400")
-                                    .arg(m_dir);
-        if (!run(m_bin + QStringLiteral("/pg_ctl"),
-                 {QStringLiteral("-D"), data, QStringLiteral("-l"), m_dir + QStringLiteral("/server.log"), QStringLiteral("-w"), QStringLiteral("-t"),
-                  QStringLiteral("60"), QStringLiteral("-o"), options, QStringLiteral("start")},
-                 why))
+        m_options = QStringLiteral("-k %1 -c listen_addresses='' -p 5432 -c fsync=off -c full_page_writes=off -c max_connections=400").arg(m_dir);
+        if (!resume(why))
             return false;
         m_running = true;
         // If this process is killed, a watchdog stops the server and removes its folder.
@@ -97,6 +92,22 @@ public:
         }
         m_admin = *admin;
         return true;
+    }
+
+    bool pause(QString *why)
+    {
+        return run(m_bin + QStringLiteral("/pg_ctl"),
+                   {QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("-w"), QStringLiteral("stop"), QStringLiteral("-m"),
+                    QStringLiteral("fast")},
+                   why);
+    }
+
+    bool resume(QString *why)
+    {
+        return run(m_bin + QStringLiteral("/pg_ctl"),
+                   {QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("-l"), m_dir + QStringLiteral("/server.log"),
+                    QStringLiteral("-w"), QStringLiteral("-t"), QStringLiteral("60"), QStringLiteral("-o"), m_options, QStringLiteral("start")},
+                   why);
     }
 
     void stop()
@@ -134,6 +145,7 @@ private:
 
     QString m_bin;
     QString m_dir;
+    QString m_options;
     QStringList m_asUser;
     uid_t m_uid = static_cast<uid_t>(-1);
     gid_t m_gid = static_cast<gid_t>(-1);
@@ -217,6 +229,44 @@ bool TestStore::ready(QString *why)
     if (!s.ok)
         *why = QStringLiteral("PostgreSQL tests cannot run: ") + s.why;
     return s.ok;
+}
+
+bool TestStore::stopServer(QString *why)
+{
+    if (!state().cluster) {
+        *why = QStringLiteral("not on the throwaway cluster");
+        return false;
+    }
+    return state().cluster->pause(why);
+}
+
+bool TestStore::startServer(QString *why)
+{
+    if (!state().cluster) {
+        *why = QStringLiteral("not on the throwaway cluster");
+        return false;
+    }
+    return state().cluster->resume(why);
+}
+
+int TestStore::dropConnections(const StoreLocation &location, QString *why)
+{
+    static std::atomic<int> next{0};
+    const QString name = QStringLiteral("bullpen-test-dropper-%1").arg(next++);
+    int ended = -1;
+    {
+        QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, why);
+        QSqlQuery q(db);
+        if (db.isOpen()
+            && q.exec(QStringLiteral("SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                                     "current_database() AND pid <> pg_backend_pid()) ended"))
+            && q.next())
+            ended = q.value(0).toInt();
+        else if (db.isOpen())
+            *why = q.lastError().text();
+    }
+    StoreLocation::disconnect(name);
+    return ended;
 }
 
 StoreLocation TestStore::fresh(const QString &dataDir)

@@ -27,6 +27,14 @@ public:
     static StoreLocation fresh(const QString &dataDir);
     // "sqlite" or "postgres", for messages.
     static QString backendName();
+
+    // PostgreSQL outages, for the tests of what the store does through them (the throwaway cluster
+    // only; false with the reason otherwise). Stopping is "fast": every connection is closed.
+    static bool stopServer(QString *why);
+    static bool startServer(QString *why);
+    // Ends every other connection to `location`'s database (pg_terminate_backend): how a network cut
+    // looks to the client while the server stays up. Returns how many were ended, -1 on failure.
+    static int dropConnections(const StoreLocation &location, QString *why);
 };
 
 } // namespace bullpen::test

@@ -19,6 +19,8 @@
 #include "runview.h"
 
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QLocale>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -125,7 +127,9 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
         if (m_engine.historyWrites())
             m_acknowledgedWriteFailures = m_engine.historyWrites()->writeStats().failed;
         m_firstWriteFailure.clear();
-        m_storeWarning->hide();
+        m_failureText.clear();
+        if (!m_storeUnreachable)
+            m_storeWarning->hide();
     });
     if (HistoryWrites *writes = engine.historyWrites()) {
         const QString location = engine.history()->location();
@@ -140,11 +144,32 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             const QString &reason = m_firstWriteFailure;
             // The status bar is narrow: the file name and the first words of the reason; all of it in the tooltip.
             const QString shortReason = reason.size() > 60 ? reason.left(57) + QStringLiteral("…") : reason;
-            m_storeWarningLabel->setText(tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(location).fileName(), shortReason));
-            m_storeWarningLabel->setToolTip(tr("%n record write(s) failed — %1: %2", "", n).arg(location, reason) + QStringLiteral("\n")
-                                            + tr("The generations themselves were not affected, but the history does not hold these records. "
-                                                 "Free disk space or repair the store; the count stays until you acknowledge it."));
+            m_failureText = tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(location).fileName(), shortReason);
+            m_failureTip = tr("%n record write(s) failed — %1: %2", "", n).arg(location, reason) + QStringLiteral("\n")
+                           + tr("The generations themselves were not affected, but the history does not hold these records. "
+                                "Free disk space or repair the store; the count stays until you acknowledge it.");
+            if (m_storeUnreachable)
+                return; // the outage's notice stays up; the count is shown when the store is back
+            m_storeWarningLabel->setText(m_failureText);
+            m_storeWarningLabel->setToolTip(m_failureTip);
             m_storeWarning->show();
+        });
+        // A store on PostgreSQL can drop its connection: records are held (nothing is lost) while the
+        // writer reconnects, and the status bar says so until it is back.
+        connect(writes, &HistoryWrites::reachabilityChanged, this, [this, writes](bool reachable, const QString &message) {
+            m_storeUnreachable = !reachable;
+            if (!reachable) {
+                const qint64 since = writes->writeStats().unreachableSinceMs;
+                m_storeWarningLabel->setText(tr("Store unreachable since %1 — records are held and written when it is back")
+                                                 .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(since).time(), QLocale::ShortFormat)));
+                m_storeWarningLabel->setToolTip(message);
+                m_storeWarning->show();
+            } else if (!m_failureText.isEmpty() && writes->writeStats().failed > m_acknowledgedWriteFailures) {
+                m_storeWarningLabel->setText(m_failureText);
+                m_storeWarningLabel->setToolTip(m_failureTip);
+            } else {
+                m_storeWarning->hide();
+            }
         });
     }
     if (HistoryWrites *writes = engine.historyWrites()) {

@@ -92,6 +92,8 @@ private:
     QLabel *m_storeWarningLabel = nullptr;
     quint64 m_acknowledgedWriteFailures = 0;
     QString m_firstWriteFailure;
+    QString m_failureText, m_failureTip; // the failed-writes warning, shown again when the store is back
+    bool m_storeUnreachable = false;
 };
 
 } // namespace bullpen
