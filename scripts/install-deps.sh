@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 / Ubuntu 24.04 packages Bullpen needs to build, test and run (clang and its
-# runtime only for the libFuzzer targets, scripts/fuzz.sh).
+# runtime only for the libFuzzer targets, scripts/fuzz.sh; the PostgreSQL server only for the tests
+# that run the store on PostgreSQL, ctest label `postgres`).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
 
@@ -10,7 +11,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
     qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    libqt6sql6-sqlite libqt6sql6-psql
+    libqt6sql6-sqlite libqt6sql6-psql postgresql
     fonts-noto-cjk
     clang libclang-rt-dev
 )

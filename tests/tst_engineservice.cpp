@@ -7,6 +7,7 @@
 #include "remote/remotehistory.h"
 #include "engineprocess.h"
 #include "store/apitokens.h"
+#include "teststore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,6 +29,7 @@
 
 using namespace bullpen;
 using bullpen::test::Engine;
+using bullpen::test::TestStore;
 
 namespace {
 
@@ -124,6 +126,12 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
+        QString why;
+        if (!TestStore::ready(&why)) {
+            if (TestStore::required())
+                QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
         m_engine = std::make_unique<Engine>(m_dir.filePath(QStringLiteral("main")));
         // Tokens are made before the engine runs, and (revoke) while it runs: both reach it.
         m_operator = m_engine->token(QStringLiteral("ops"), QStringLiteral("operator"));
@@ -174,7 +182,7 @@ private Q_SLOTS:
 
         // The audit names the token, never the user.
         QString why;
-        const auto tokens = ApiTokens::open(StoreLocation::sqliteIn(m_dir.filePath(QStringLiteral("main"))), &why);
+        const auto tokens = ApiTokens::open(m_engine->store, &why);
         QVERIFY2(tokens, qPrintable(why));
         // Written off the request's thread, a moment after the answer.
         const auto audited = [&] {
@@ -660,6 +668,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), m_viewer).body.contains("\nbullpen_store_write_backlog 0\n"), 10000);
         const QJsonObject config = call("GET", QStringLiteral("/v1/config"), m_viewer).json();
         QCOMPARE(config.value(QLatin1StringView("instance")).toString(), QStringLiteral("test-main"));
+        // This suite's backend (tst_engineservice_postgres runs it on PostgreSQL), named without a password.
+        const QJsonObject store = config.value(QLatin1StringView("store")).toObject();
+        QCOMPARE(store.value(QLatin1StringView("backend")).toString(), TestStore::postgres() ? QStringLiteral("postgresql") : QStringLiteral("sqlite"));
+        QCOMPARE(store.value(QLatin1StringView("location")).toString(), m_engine->store.display());
         QVERIFY(config.value(QLatin1StringView("simulator")).toBool());
         QVERIFY(config.value(QLatin1StringView("scenarios")).toArray().contains(QStringLiteral("primary-hang")));
         // On the simulator the providers' key is the simulator's per-run secret: not a character of it.
@@ -768,9 +780,9 @@ private Q_SLOTS:
         QCOMPARE(engine.m_process.exitCode(), 0);
         // Each is in the store in its final state: relieved after its primary's 1.5 s deadline.
         {
-            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("drain-check"));
-            db.setDatabaseName(m_dir.filePath(QStringLiteral("drain/bullpen.sqlite")));
-            QVERIFY(db.open());
+            QString why;
+            QSqlDatabase db = engine.store.connect(QStringLiteral("drain-check"), StoreLocation::Access::ReadOnly, &why);
+            QVERIFY2(db.isOpen(), qPrintable(why));
             for (const QString &id : std::as_const(ids)) {
                 QSqlQuery q(db);
                 q.prepare(QStringLiteral("SELECT state FROM generations WHERE id = ?"));
@@ -779,7 +791,7 @@ private Q_SLOTS:
                 QCOMPARE(q.value(0).toString(), QStringLiteral("succeeded"));
             }
         }
-        QSqlDatabase::removeDatabase(QStringLiteral("drain-check"));
+        StoreLocation::disconnect(QStringLiteral("drain-check"));
     }
 
     // SPEC 11.10 across the wire: the engine is killed with 20 generations running; the client sees the

@@ -778,6 +778,14 @@ EngineService::Reply EngineService::config() const
                          {QStringLiteral("scenario"), m_setup.defaultScenario()},
                          {QStringLiteral("keys"), keys},
                          {QStringLiteral("simulator"), m_setup.usingSimulator()},
+                         {QStringLiteral("store"), [&]() -> QJsonValue {
+                              const Store *store = m_setup.store();
+                              if (!store)
+                                  return QJsonValue::Null;
+                              return QJsonObject{{QStringLiteral("backend"), store->storeLocation().isPostgres() ? QStringLiteral("postgresql")
+                                                                                                               : QStringLiteral("sqlite")},
+                                                 {QStringLiteral("location"), store->databasePath()}}; // never the password
+                          }()},
                          {QStringLiteral("tls"), [&]() -> QJsonValue {
                               if (!m_options.tls)
                                   return QJsonValue::Null;

@@ -113,6 +113,30 @@ QString StoreLocation::display() const
     return QStringLiteral("postgresql://%1@%2%3/%4").arg(m_user, host, m_port > 0 ? QStringLiteral(":%1").arg(m_port) : QString(), m_database);
 }
 
+QString StoreLocation::url() const
+{
+    if (m_backend == Backend::SQLite)
+        return {};
+    QUrl u;
+    u.setScheme(QStringLiteral("postgresql"));
+    u.setUserName(m_user);
+    u.setPassword(m_password);
+    u.setPath(QLatin1Char('/') + m_database);
+    QUrlQuery query;
+    if (m_host.startsWith(QLatin1Char('/')))
+        query.addQueryItem(QStringLiteral("host"), m_host);
+    else
+        u.setHost(m_host);
+    if (m_port > 0)
+        query.addQueryItem(QStringLiteral("port"), QString::number(m_port));
+    for (const QString &option : m_options.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = option.indexOf(QLatin1Char('='));
+        query.addQueryItem(option.left(eq), option.mid(eq + 1));
+    }
+    u.setQuery(query);
+    return u.toString(QUrl::FullyEncoded);
+}
+
 QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString *error) const
 {
     const bool pg = m_backend == Backend::PostgreSQL;

@@ -41,6 +41,9 @@ public:
     QString dataDir() const { return m_dataDir; }
     // For messages and /v1/config: the file, or postgresql://USER@HOST:PORT/DB (never the password).
     QString display() const;
+    // PostgreSQL: the whole URL again, password included, to hand to a child process's environment
+    // (never to print). SQLite: empty.
+    QString url() const;
 
     // Adds connection `name` on the calling thread and opens it: busy timeouts, read-only sessions,
     // SQLite's durability setting for writers. On failure the connection is removed again, and the

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "engineprocess.h"
 
+#include "teststore.h"
+
 #include <QRegularExpression>
 
 #include <csignal>
 
 namespace bullpen::test {
+
+Engine::Engine(const QString &dataDir)
+    : store(TestStore::of(dataDir))
+    , m_dataDir(dataDir)
+{
+}
 
 QProcessEnvironment Engine::environment() const
 {
@@ -16,6 +24,8 @@ QProcessEnvironment Engine::environment() const
     }
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dataDir + QStringLiteral("/config")); // no settings of the machine's user
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("bullpen.*=true")); // every log line, to check none leaks
+    if (store.isPostgres())
+        env.insert(QString::fromLatin1(StoreLocation::kUrlVariable), store.url());
     return env;
 }
 

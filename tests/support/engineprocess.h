@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "store/storelocation.h"
+
 #include <QProcess>
 #include <QUrl>
 
 namespace bullpen::test {
 
-// One bullpen-engine child process on its own data folder.
+// One bullpen-engine child process on its own data folder, and its store there (or, in a suite's
+// PostgreSQL run, its own database: teststore.h).
 class Engine
 {
 public:
-    explicit Engine(const QString &dataDir)
-        : m_dataDir(dataDir)
-    {
-    }
+    explicit Engine(const QString &dataDir);
     ~Engine() { stop(); }
 
     QProcessEnvironment environment() const;
@@ -30,6 +30,7 @@ public:
     QProcess m_process;
     QUrl url;
     quint16 m_port = 0;
+    StoreLocation store;
 
 private:
     QString m_dataDir;

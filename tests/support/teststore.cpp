@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QHash>
 #include <QProcess>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -229,6 +230,15 @@ bool TestStore::ready(QString *why)
     if (!s.ok)
         *why = QStringLiteral("PostgreSQL tests cannot run: ") + s.why;
     return s.ok;
+}
+
+StoreLocation TestStore::of(const QString &dataDir)
+{
+    static QHash<QString, StoreLocation> known;
+    const auto it = known.constFind(dataDir);
+    if (it != known.constEnd())
+        return *it;
+    return *known.insert(dataDir, fresh(dataDir));
 }
 
 bool TestStore::stopServer(QString *why)

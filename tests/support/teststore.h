@@ -25,6 +25,9 @@ public:
     static bool required();
     // A new, empty store: the SQLite file in `dataDir`, or a new database (its data folder `dataDir`).
     static StoreLocation fresh(const QString &dataDir);
+    // The store of data folder `dataDir`: fresh() the first time, the same one after (an engine that
+    // is restarted on its folder finds its store again).
+    static StoreLocation of(const QString &dataDir);
     // "sqlite" or "postgres", for messages.
     static QString backendName();
 
