@@ -794,6 +794,56 @@ private Q_SLOTS:
         StoreLocation::disconnect(QStringLiteral("drain-check"));
     }
 
+    // SPEC 12.2: two engines share one store. One is killed with generations running; the other, still
+    // up, finishes each of them as ABANDONED once its lease runs out (no restart needed), names both
+    // instances in the detail, and lists the dead one as gone in /v1/instances.
+    void anotherEngineFinishesADeadOnesWork()
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("shared"));
+        Engine dying(dir), surviving(dir);
+        const QString token = dying.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(dying.start({QStringLiteral("--instance"), QStringLiteral("lease-a"), QStringLiteral("--lease"), QStringLiteral("1s")}));
+        QVERIFY(surviving.start({QStringLiteral("--instance"), QStringLiteral("lease-b"), QStringLiteral("--lease"), QStringLiteral("1s")}));
+        QStringList ids;
+        for (int i = 0; i < 5; ++i) {
+            QJsonObject o = hang(30'000, 30'000);
+            o.insert(QStringLiteral("story"), QStringLiteral("A fox waits for rain, part %1.").arg(i));
+            o.insert(QStringLiteral("user_id"), QStringLiteral("u%1").arg(i));
+            const Answer a = call("POST", QStringLiteral("/v1/generations"), token, body(o), {}, dying.url);
+            QCOMPARE(a.status, 202);
+            ids << a.json().value(QLatin1StringView("generation_id")).toString();
+        }
+        const auto rowsOf = [&](const QString &query) {
+            return call("GET", QStringLiteral("/v1/history?instance=lease-a&") + query, token, {}, {}, surviving.url)
+                .json()
+                .value(QLatin1StringView("generations"))
+                .toArray();
+        };
+        // Written by the dying engine, seen through the other one.
+        QTRY_COMPARE_WITH_TIMEOUT(rowsOf(QStringLiteral("state=running")).size(), 5, 10'000);
+        QElapsedTimer sinceKill;
+        dying.kill();
+        sinceKill.start();
+        QTRY_COMPARE_WITH_TIMEOUT(rowsOf(QStringLiteral("state=abandoned")).size(), 5, 15'000);
+        qInfo("all 5 ABANDONED %lld ms after the kill (lease 1 s, renewed and checked every 333 ms)", sinceKill.elapsed());
+        for (const QJsonValue &v : rowsOf(QStringLiteral("state=abandoned"))) {
+            const QJsonObject row = v.toObject();
+            QVERIFY(ids.contains(row.value(QLatin1StringView("generation_id")).toString()));
+            QCOMPARE(row.value(QLatin1StringView("instance")).toString(), QStringLiteral("lease-a"));
+            const QString detail = row.value(QLatin1StringView("detail")).toString();
+            QVERIFY2(detail.contains(QLatin1StringView("lease-a")) && detail.contains(QLatin1StringView("lease-b")), qPrintable(detail));
+        }
+        QCOMPARE(rowsOf(QStringLiteral("state=running")).size(), 0);
+        // The instances: this one up, the dead one gone.
+        const QJsonArray instances = call("GET", QStringLiteral("/v1/instances"), token, {}, {}, surviving.url).json().value(QLatin1StringView("instances")).toArray();
+        QMap<QString, QString> status;
+        for (const QJsonValue &v : instances)
+            status.insert(v.toObject().value(QLatin1StringView("name")).toString(), v.toObject().value(QLatin1StringView("status")).toString());
+        QCOMPARE(status.value(QStringLiteral("lease-b")), QStringLiteral("up"));
+        QCOMPARE(status.value(QStringLiteral("lease-a")), QStringLiteral("gone"));
+    }
+
     // SPEC 11.10 across the wire: the engine is killed with 20 generations running; the client sees the
     // loss, reconnects to the restarted engine, and each of the 20 ends ABANDONED, once.
     void killedEngineLeavesNothingRunning()

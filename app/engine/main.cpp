@@ -140,6 +140,10 @@ int runServe(const QStringList &arguments)
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."), QStringLiteral("name"));
     const QCommandLineOption drain(QStringLiteral("drain"), QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
                                    QStringLiteral("duration"), QStringLiteral("30s"));
+    const QCommandLineOption lease(QStringLiteral("lease"),
+                                   QStringLiteral("How long a running generation's lease lasts unless renewed (every third of it); when an engine "
+                                                  "dies, another finishes its generations as ABANDONED once the lease runs out (default 15s)."),
+                                   QStringLiteral("duration"), QStringLiteral("15s"));
     const QCommandLineOption maxInFlight(QStringLiteral("max-in-flight"), QStringLiteral("Generations running at once; beyond it 429 (default 1000)."),
                                          QStringLiteral("n"), QStringLiteral("1000"));
     const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Requests per second per token (default 200; bursts of twice that)."),
@@ -155,7 +159,7 @@ int runServe(const QStringList &arguments)
                                      QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."), QStringLiteral("file"));
     const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
                                     QStringLiteral("file"));
-    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, maxInFlight, rate, maxSubscribers, backlog, threads, tlsCert, tlsKey});
+    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, lease, maxInFlight, rate, maxSubscribers, backlog, threads, tlsCert, tlsKey});
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
         return 2;
@@ -191,6 +195,11 @@ int runServe(const QStringList &arguments)
         return 2;
     }
     o.drain = *drainTime;
+    const auto leaseTime = parseDuration(parser.value(lease), &why);
+    if (!leaseTime || *leaseTime < std::chrono::milliseconds(300)) {
+        err() << "bullpen-engine: --lease: " << (leaseTime ? QStringLiteral("at least 300ms") : why) << "\n";
+        return 2;
+    }
     const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
         bool ok = false;
         const int v = parser.value(option).toInt(&ok);
@@ -235,6 +244,7 @@ int runServe(const QStringList &arguments)
             err() << "bullpen-engine: " << e.toString() << "\n";
         return 2;
     }
+    setup.store()->setLease(*leaseTime);
     const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
     if (!tokens) {
         err() << "bullpen-engine: " << why << "\n";

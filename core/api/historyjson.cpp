@@ -14,7 +14,7 @@ QJsonValue count(qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) 
 
 const QStringList kFilterFields{QStringLiteral("from_ms"), QStringLiteral("to_ms"), QStringLiteral("state"),   QStringLiteral("code"),
                                 QStringLiteral("kind"),    QStringLiteral("stage"), QStringLiteral("provider"), QStringLiteral("user"),
-                                QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id")};
+                                QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"), QStringLiteral("instance")};
 
 template<typename E>
 std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
@@ -79,6 +79,7 @@ QJsonObject HistoryJson::row(const GenerationRow &r)
         {QStringLiteral("tokens_out"), count(r.tokensOut)},
         {QStringLiteral("elapsed_ms"), r.elapsedMs},
         {QStringLiteral("next_step"), orNull(r.nextStep)},
+        {QStringLiteral("instance"), orNull(r.instance)},
         {QStringLiteral("image_sha256"), orNull(!r.imageSha256.isEmpty() ? r.imageSha256
                                                 : r.imagePath.isEmpty()  ? QString()
                                                                          : QFileInfo(r.imagePath).completeBaseName())},
@@ -115,6 +116,7 @@ std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
     r.tokensOut = o.value(QLatin1StringView("tokens_out")).toInteger(-1);
     r.elapsedMs = o.value(QLatin1StringView("elapsed_ms")).toDouble();
     r.nextStep = text("next_step");
+    r.instance = text("instance");
     // The image lives with the engine: a remote history names it by hash (GET /v1/images/{sha256}).
     r.imageSha256 = text("image_sha256");
     return r;
@@ -144,6 +146,8 @@ QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
         put(QStringLiteral("provider"), toId(*f.provider));
     if (!f.userKey.isEmpty())
         put(QStringLiteral("user"), f.userKey);
+    if (!f.instance.isEmpty())
+        put(QStringLiteral("instance"), f.instance);
     if (f.fallbackApplied)
         put(QStringLiteral("relieved"), *f.fallbackApplied ? QStringLiteral("true") : QStringLiteral("false"));
     if (f.beforeMs)
@@ -216,6 +220,7 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
     if (auto e = pick(QStringLiteral("provider"), &f.provider))
         return *e;
     f.userKey = query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded).left(128);
+    f.instance = query.queryItemValue(QStringLiteral("instance"), QUrl::FullyDecoded).left(128);
     if (query.hasQueryItem(QStringLiteral("relieved"))) {
         const QString v = query.queryItemValue(QStringLiteral("relieved"), QUrl::FullyDecoded);
         if (v != u"true" && v != u"false")

@@ -41,6 +41,7 @@ struct GenerationRow
     QString nextStep;         // SPEC 7 message of a final failure
     QString imagePath;   // on this machine; empty for a remote engine's row
     QString imageSha256; // the comic's name everywhere (a remote engine serves it at /v1/images/{sha256})
+    QString instance;    // the engine instance that ran it (SPEC 12.2); empty in stores older than schema 6
 
     // "gemini", or "gemini → qwen" when another provider gave the final answer (one spelling for the
     // console, the CLI and exports).
@@ -62,6 +63,7 @@ struct HistoryFilter
     std::optional<Provider> provider; // primary or final provider
     QString userKey;
     std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
+    QString instance; // only this engine instance's generations
     // Keyset paging: rows strictly older than (beforeMs, beforeId).
     std::optional<qint64> beforeMs;
     QString beforeId;

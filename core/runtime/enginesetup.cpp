@@ -3,7 +3,9 @@
 
 #include "config/modeldeprecations.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
+#include <QSysInfo>
 #include <QRandomGenerator>
 
 #include <QDir>
@@ -134,6 +136,9 @@ bool EngineSetup::init(const SetupOptions &options)
                                     why};
             return false;
         }
+        // Until a front end names it (bullpen-engine: --instance, else host:port): host and program.
+        m_store->setIdentity(QSysInfo::machineHostName() + QLatin1Char(':') + QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
+                             QCoreApplication::applicationVersion());
         m_masking = Masking::loadOrCreate(QDir(m_dataDir).filePath(QStringLiteral("masking.key")), &why);
         if (!m_masking) {
             m_errors << ConfigError{QStringLiteral("data directory"), why};

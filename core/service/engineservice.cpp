@@ -7,6 +7,7 @@
 #include "sim/httpserving.h"
 #include "sim/scenario.h"
 #include "store/apitokens.h"
+#include "store/store.h"
 
 #include <QDir>
 #include <QFile>
@@ -146,6 +147,8 @@ bool EngineService::listen(QString *error)
     m_options.port = server->serverPort();
     if (m_options.instance.isEmpty())
         m_options.instance = QHostInfo::localHostName() + QLatin1Char(':') + QString::number(m_options.port);
+    if (Store *store = m_setup.store())
+        store->setIdentity(m_options.instance, m_options.version, url().toString());
     return true;
 }
 
@@ -347,7 +350,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     } else if (what == u"config" && path.size() == 2 && !post) {
         answer(config());
     } else if (what == u"instances" && path.size() == 2 && !post) {
-        answer(instances());
+        instances(socket);
     } else {
         answer(error(404, QStringLiteral("no such path; see docs/api.md for the API")));
     }
@@ -504,7 +507,7 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
         return;
     }
     const QUrlQuery query(request.url());
-    auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("limit"), QStringLiteral("instance")});
+    auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("limit")});
     if (const auto *e = std::get_if<FieldError>(&filter)) {
         write(socket, error(400, e->toString(), e->field));
         return;
@@ -512,11 +515,6 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
     auto limit = HistoryJson::integer(query, QStringLiteral("limit"), 1, 500);
     if (const auto *e = std::get_if<FieldError>(&limit)) {
         write(socket, error(400, e->toString(), e->field));
-        return;
-    }
-    const QString instance = query.queryItemValue(QStringLiteral("instance"), QUrl::FullyDecoded);
-    if (!instance.isEmpty() && instance != m_options.instance) {
-        write(socket, json(200, QJsonObject{{QStringLiteral("generations"), QJsonArray()}, {QStringLiteral("next"), QJsonValue()}}));
         return;
     }
     const HistoryFilter f = std::get<HistoryFilter>(filter);
@@ -806,16 +804,48 @@ EngineService::Reply EngineService::config() const
                      });
 }
 
-EngineService::Reply EngineService::instances() const
+void EngineService::instances(QTcpSocket *socket)
 {
+    // This engine as it is now, and every other one by its heartbeat row in the shared store: "up"
+    // while its heartbeat is younger than its lease, "gone" after (its running generations are then
+    // finished as ABANDONED by whichever engine sees them first).
     const QJsonObject self{{QStringLiteral("name"), m_options.instance},
                            {QStringLiteral("version"), m_options.version},
                            {QStringLiteral("started_at"), m_startedAt.toString(Qt::ISODateWithMs)},
                            {QStringLiteral("in_flight"), m_setup.engine().activeCount()},
                            {QStringLiteral("last_heartbeat"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
                            {QStringLiteral("draining"), m_draining},
+                           {QStringLiteral("status"), m_draining ? QStringLiteral("draining") : QStringLiteral("up")},
+                           {QStringLiteral("this"), true},
                            {QStringLiteral("url"), url().toString()}};
-    return json(200, QJsonObject{{QStringLiteral("instances"), QJsonArray{self}}});
+    Store *store = m_setup.store();
+    if (!store) {
+        write(socket, json(200, QJsonObject{{QStringLiteral("instances"), QJsonArray{self}}}));
+        return;
+    }
+    const QString me = m_options.instance;
+    answerLater(socket, [store, self, me] {
+        QString why;
+        const QList<HistoryQueries::InstanceRow> rows = store->instances(&why);
+        if (!why.isEmpty())
+            return historyUnreadable(why);
+        QJsonArray out{self};
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (const HistoryQueries::InstanceRow &r : rows) {
+            if (r.name == me)
+                continue;
+            const auto iso = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs); };
+            out.append(QJsonObject{{QStringLiteral("name"), r.name},
+                                   {QStringLiteral("version"), r.version},
+                                   {QStringLiteral("started_at"), iso(r.startedAtMs)},
+                                   {QStringLiteral("in_flight"), r.inFlight},
+                                   {QStringLiteral("last_heartbeat"), iso(r.heartbeatMs)},
+                                   {QStringLiteral("status"), now - r.heartbeatMs <= r.leaseMs ? QStringLiteral("up") : QStringLiteral("gone")},
+                                   {QStringLiteral("this"), false},
+                                   {QStringLiteral("url"), r.url.isEmpty() ? QJsonValue() : QJsonValue(r.url)}});
+        }
+        return json(200, QJsonObject{{QStringLiteral("instances"), out}});
+    });
 }
 
 EngineService::Reply EngineService::readiness() const

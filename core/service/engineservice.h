@@ -111,7 +111,7 @@ private:
     void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config() const;
-    Reply instances() const;
+    void instances(QTcpSocket *socket);
     Reply readiness() const;
     Reply metrics() const;
 

@@ -18,7 +18,7 @@ QJsonValue orNull(const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonV
 const char *const kColumns[] = {"created_at", "user", "generation", "generation_id", "state", "stage", "public_code", "kind",
                                 "provider_chain", "elapsed_ms", "policy", "provider_fallback_applied", "provider_fallback_reason",
                                 "primary_final_model_provider", "final_model_provider", "final_model_id", "detail", "decision",
-                                "next_step"};
+                                "next_step", "instance"};
 
 } // namespace
 
@@ -43,6 +43,7 @@ QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
         {QStringLiteral("final_model_id"), r.finalModel},
         {QStringLiteral("detail"), r.detail},
         {QStringLiteral("decision"), r.decision},
+        {QStringLiteral("instance"), orNull(r.instance)},
         {QStringLiteral("next_step"), orNull(r.nextStep)},
     };
     if (ids == Ids::WithFull)

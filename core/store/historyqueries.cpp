@@ -43,6 +43,7 @@ GenerationRow rowFrom(const QSqlQuery &q)
     r.tokensOut = num("tokens_out", -1);
     r.elapsedMs = q.value(rec.indexOf(QLatin1StringView("elapsed_ms"))).toDouble();
     r.fallbackProvider = text("fallback_provider");
+    r.instance = text("instance");
     r.nextStep = text("next_step");
     r.imagePath = text("image_path");
     return r;
@@ -72,7 +73,8 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
     const std::pair<QString, const char *> exact[] = {{f.publicCode ? enumName(*f.publicCode) : QString(), "public_code"},
                                                       {f.kind ? enumName(*f.kind) : QString(), "kind"},
                                                       {f.stage ? toId(*f.stage) : QString(), "stage"},
-                                                      {f.userKey, "user_key"}};
+                                                      {f.userKey, "user_key"},
+                                                      {f.instance, "instance"}};
     for (const auto &[value, column] : exact) {
         if (!value.isEmpty()) {
             where << QLatin1StringView(column) + QStringLiteral(" = ?");
@@ -297,6 +299,19 @@ std::optional<ComparisonRow> HistoryQueries::comparison(const QString &id, QStri
         || !q.next())
         return std::nullopt;
     return comparisonFrom(q);
+}
+
+QList<HistoryQueries::InstanceRow> HistoryQueries::instances(QString *error)
+{
+    QSqlQuery q;
+    QList<InstanceRow> out;
+    if (!m_db.read(q, QStringLiteral("SELECT name, version, url, started_at_ms, heartbeat_ms, in_flight, lease_ms FROM instances ORDER BY name"), {},
+                   error))
+        return out;
+    while (q.next())
+        out << InstanceRow{q.value(0).toString(),     q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
+                           q.value(4).toLongLong(),   q.value(5).toInt(),    q.value(6).toLongLong()};
+    return out;
 }
 
 void HistoryQueries::releaseThreadConnection() { m_db.releaseThreadConnection(); }

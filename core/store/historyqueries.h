@@ -35,6 +35,19 @@ public:
     std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;
     void releaseThreadConnection() override;
 
+    // The engines that share this store, by their heartbeat rows (SPEC 12.2), by name.
+    struct InstanceRow
+    {
+        QString name;
+        QString version;
+        QString url;
+        qint64 startedAtMs = 0;
+        qint64 heartbeatMs = 0;
+        int inFlight = 0;
+        qint64 leaseMs = 0;
+    };
+    QList<InstanceRow> instances(QString *error = nullptr);
+
 private:
     StoreDatabase &m_db;
 };

@@ -70,6 +70,21 @@ int Store::orphanedRunning() { return m_db->orphanedRunning(); }
 qint64 Store::scalar(const QString &sql, QString *error) { return m_db->scalar(sql, error); }
 QString Store::integrityCheck() { return m_db->integrityCheck(); }
 
+void Store::setIdentity(const QString &instance, const QString &version, const QString &url)
+{
+    m_instance = instance;
+    if (m_writer)
+        m_writer->setIdentity({instance, version, url});
+}
+
+void Store::setLease(std::chrono::milliseconds lease)
+{
+    if (m_writer)
+        m_writer->setLease(lease);
+}
+
+QString Store::instance() const { return m_instance; }
+
 void Store::recordEvent(const Event &event)
 {
     if (m_writer)

@@ -52,6 +52,11 @@ public:
     // The SQLite file, or the PostgreSQL URL without its password: for messages.
     QString databasePath() const;
 
+    // Who writes, and the lease of running generations (StoreWriter::setIdentity, setLease).
+    void setIdentity(const QString &instance, const QString &version, const QString &url = {});
+    void setLease(std::chrono::milliseconds lease);
+    QString instance() const;
+
     void recordEvent(const Event &event);
     void recordFinished(const StageResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras = {});
     void recordComparison(const ComparisonRow &comparison, const QString &primaryGenerationId, const QString &fallbackGenerationId);
@@ -74,6 +79,7 @@ private:
 
     std::unique_ptr<StoreDatabase> m_db;
     std::unique_ptr<StoreWriter> m_writer;
+    QString m_instance;
     ResultCache m_cache;
 };
 

@@ -139,6 +139,28 @@ const char *const kVersion5[] = {
     "UPDATE bullpen_schema SET version = 5",
 };
 
+// Version 6: many engines on one store (SPEC 12.2). Each row says which instance wrote it; a running
+// generation holds a lease its instance renews, and any instance finishes an expired one as ABANDONED;
+// each instance keeps a heartbeat row.
+const char *const kVersion6[] = {
+    "ALTER TABLE generations ADD COLUMN instance TEXT",
+    "ALTER TABLE generations ADD COLUMN lease_until_ms BIGINT",
+    "ALTER TABLE attempts ADD COLUMN instance TEXT",
+    "ALTER TABLE audit ADD COLUMN instance TEXT",
+    "CREATE INDEX generations_running_lease ON generations (state, lease_until_ms)",
+    "CREATE INDEX generations_instance_created ON generations (instance, created_at_ms)",
+    "CREATE TABLE instances ("
+    " name TEXT PRIMARY KEY,"
+    " version TEXT,"
+    " url TEXT,"
+    " owner TEXT,"
+    " started_at_ms BIGINT NOT NULL,"
+    " heartbeat_ms BIGINT NOT NULL,"
+    " in_flight INTEGER NOT NULL DEFAULT 0,"
+    " lease_ms BIGINT NOT NULL)",
+    "UPDATE bullpen_schema SET version = 6",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -223,6 +245,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 4 && !step(kVersion4, 4))
         return false;
     if (v < 5 && !step(kVersion5, 5))
+        return false;
+    if (v < 6 && !step(kVersion6, 6))
         return false;
     return true;
 }

@@ -2,6 +2,7 @@
 #include "storewriter.h"
 
 #include "owner.h"
+#include "storedatabase.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -37,12 +38,12 @@ struct StoreWriter::Statements
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES (?, ?, ?, ?, ?)"));
-        generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner) "
-                                          "VALUES (?, ?, ?, ?, ?, 'running', ?)"));
+        generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
+                                          "instance, lease_until_ms) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
-            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
@@ -60,6 +61,8 @@ struct StoreWriter::Statements
     }
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists;
+    QString instance; // stamped on the rows of this batch
+    qint64 leaseMs = 0;
 };
 
 namespace {
@@ -85,6 +88,8 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.generation.addBindValue(toId(g->primary));
         s.generation.addBindValue(g->fallback ? QVariant(toId(*g->fallback)) : QVariant(QMetaType::fromType<QString>()));
         s.generation.addBindValue(Owner::thisProcess());
+        s.generation.addBindValue(nullable(s.instance));
+        s.generation.addBindValue(QDateTime::currentMSecsSinceEpoch() + s.leaseMs);
         if (!s.generation.exec()) {
             *error = s.why(s.generation);
             return false;
@@ -110,6 +115,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(nullable(a->tokens.output));
         s.attempt.addBindValue(toId(a->abortedBy));
         s.attempt.addBindValue(nullable(a->failure ? a->failure->detail : QString()));
+        s.attempt.addBindValue(nullable(s.instance));
         if (!s.attempt.exec()) {
             *error = s.why(s.attempt);
             return false;
@@ -209,8 +215,29 @@ StoreWriter::~StoreWriter()
         m_thread.join();
 }
 
+void StoreWriter::setIdentity(const Identity &identity)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_identity = identity;
+        m_upkeepNow = true; // the heartbeat row under the new name at once
+    }
+    m_wake.notify_all();
+}
+
+void StoreWriter::setLease(std::chrono::milliseconds lease)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_lease = std::max(lease, std::chrono::milliseconds(300));
+        m_upkeepNow = true; // a wait begun under the old lease must not outlast the new one
+    }
+    m_wake.notify_all();
+}
+
 bool StoreWriter::start(QString *error)
 {
+    m_startedAtMs = QDateTime::currentMSecsSinceEpoch();
     m_thread = std::thread([this] { run(); });
     std::unique_lock lock(m_mutex);
     m_done.wait(lock, [this] { return m_ready || !m_startError.isEmpty(); });
@@ -344,15 +371,86 @@ void StoreWriter::run()
     StoreLocation::disconnect(name);
 }
 
+bool StoreWriter::keepLeases(QSqlDatabase &db)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    Identity me;
+    std::chrono::milliseconds lease{};
+    {
+        std::lock_guard lock(m_mutex);
+        if (now - m_leasesKeptAtMs < (m_lease / 3).count() && !m_upkeepNow)
+            return true;
+        m_upkeepNow = false;
+        me = m_identity;
+        lease = m_lease;
+    }
+    // Renew this process's leases first (after an outage they may have run out), then finish everyone
+    // else's expired ones, once each: the UPDATE's condition is the arbiter between instances racing.
+    // Then the heartbeat row of /v1/instances.
+    QString failure;
+    int abandoned = 0;
+    bool ok = db.transaction();
+    const auto step = [&](QSqlQuery &q, const QString &sql, const QVariantList &binds) {
+        if (!ok)
+            return;
+        ok = StoreDatabase::run(q, sql, binds, &failure);
+    };
+    QSqlQuery q(db);
+    step(q, QStringLiteral("UPDATE generations SET lease_until_ms = ? WHERE state = 'running' AND owner = ?"), {static_cast<qint64>(now + lease.count()), Owner::thisProcess()});
+    step(q,
+         QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', finished_at_ms = ?, "
+                        "detail = 'its instance (' || COALESCE(instance, 'unnamed') || ') stopped renewing its lease; recorded as abandoned by ' "
+                        "|| CAST(? AS TEXT) WHERE state = 'running' AND lease_until_ms < ?"),
+         {now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, now});
+    if (ok)
+        abandoned = q.numRowsAffected();
+    step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), {Owner::thisProcess()});
+    const int inFlight = ok && q.next() ? q.value(0).toInt() : 0;
+    q.finish();
+    if (!me.instance.isEmpty() && !me.url.isEmpty()) { // a serving engine (the console and the CLI name their rows only)
+        const QVariantList row{me.version, nullable(me.url), Owner::thisProcess(), m_startedAtMs, now, inFlight, static_cast<qint64>(lease.count()),
+                               me.instance};
+        step(q, QStringLiteral("UPDATE instances SET version = ?, url = ?, owner = ?, started_at_ms = ?, heartbeat_ms = ?, in_flight = ?, "
+                               "lease_ms = ? WHERE name = ?"),
+             row);
+        if (ok && q.numRowsAffected() == 0)
+            step(q, QStringLiteral("INSERT INTO instances (version, url, owner, started_at_ms, heartbeat_ms, in_flight, lease_ms, name) "
+                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                 row);
+    }
+    if (ok && !db.commit()) {
+        ok = false;
+        failure = db.lastError().text();
+    }
+    if (!ok) {
+        db.rollback();
+        QSqlQuery ping(db);
+        if (!ping.exec(QStringLiteral("SELECT 1")))
+            return false; // the connection is gone: run() re-makes it
+        qWarning("bullpen: the store's leases could not be kept: %s", qUtf8Printable(failure));
+    }
+    std::lock_guard lock(m_mutex);
+    m_leasesKeptAtMs = now;
+    m_counters.abandonedByLease += static_cast<quint64>(std::max(abandoned, 0));
+    return true;
+}
+
 bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
 {
     for (;;) {
         std::deque<Item> batch;
+        if (!keepLeases(db))
+            return false;
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stop || !m_queue.empty(); });
+            // Woken by records, by stop, or when the leases are due for renewal.
+            m_wake.wait_for(lock, m_lease / 3, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
             if (m_queue.empty() && m_stop)
                 return true;
+            if (m_queue.empty())
+                continue;
+            statements.instance = m_identity.instance;
+            statements.leaseMs = static_cast<qint64>(m_lease.count());
             const std::size_t n = std::min(m_queue.size(), kMaxBatch);
             batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
             m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));

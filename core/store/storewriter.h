@@ -55,6 +55,7 @@ public:
         QString lastError;
         QString firstError; // the first failure since the writer started: usually the cause
         qint64 unreachableSinceMs = 0; // the connection is lost and being re-made (0: connected)
+        quint64 abandonedByLease = 0; // other processes' generations this writer finished as ABANDONED
         quint64 dropped = 0; // of `failed`: refused because kMaxQueued records were already waiting
     };
 
@@ -73,6 +74,19 @@ public:
                 std::function<void(bool reachable, const QString &message)> onReachability = {});
     ~StoreWriter(); // writes what is queued, then stops
 
+    // Who writes (SPEC 12.2): stamped on generations and attempts, and this process's heartbeat row in
+    // `instances`. Set before start(), or any time after (the next rows and heartbeat carry it).
+    struct Identity
+    {
+        QString instance;
+        QString version;
+        QString url;
+    };
+    void setIdentity(const Identity &identity);
+    // How long a running generation's lease lasts; renewed every third of it. Default 15 s.
+    void setLease(std::chrono::milliseconds lease);
+    static constexpr std::chrono::milliseconds kDefaultLease{15'000};
+
     bool start(QString *error);
     void enqueue(Item item);
     bool flush(std::chrono::milliseconds timeout);
@@ -83,12 +97,20 @@ private:
     // Writes batches until stopped (true) or the connection is lost (false: the batch is back in the
     // queue).
     bool writeUntilLost(QSqlDatabase &db, Statements &statements);
+    // When due: renews this process's leases, finishes expired ones, beats the instance's heart. False
+    // if the connection is gone.
+    bool keepLeases(QSqlDatabase &db);
 
     StoreLocation m_location;
     std::function<void(const QString &)> m_onFailure;
     std::function<void(const QStringList &)> m_onFinalCommitted;
     std::function<void(bool, const QString &)> m_onReachability;
     quint64 m_droppedReported = 0;
+    Identity m_identity;
+    std::chrono::milliseconds m_lease = kDefaultLease;
+    qint64 m_leasesKeptAtMs = 0;
+    bool m_upkeepNow = false; // identity or lease changed: keep the leases (and beat) at once
+    qint64 m_startedAtMs = 0;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_done;
