@@ -202,7 +202,7 @@ private Q_SLOTS:
         auto store = Store::open(TestStore::fresh(dir.path()), &error);
         QVERIFY2(store, qPrintable(error));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {20'000, now - 86'400'000, now, 3});
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {20'000, now - 86'400'000, now, 3, {}});
         QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
         QCOMPARE(filled.attempts, 20'000);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 20'000);
@@ -210,7 +210,7 @@ private Q_SLOTS:
         // Same seed, same history.
         QTemporaryDir dir2;
         auto store2 = Store::open(TestStore::fresh(dir2.path()), &error);
-        QCOMPARE(HistoryFiller::fill(store2->storeLocation(), {20'000, now - 86'400'000, now, 3}).generations, filled.generations);
+        QCOMPARE(HistoryFiller::fill(store2->storeLocation(), {20'000, now - 86'400'000, now, 3, {}}).generations, filled.generations);
 
         // The filter's count agrees with its pages.
         HistoryFilter failed;
@@ -253,7 +253,7 @@ private Q_SLOTS:
         QString error;
         auto store = Store::open(TestStore::fresh(dir.path()), &error);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        HistoryFiller::fill(store->storeLocation(), {3000, now - 3'600'000, now, 5});
+        HistoryFiller::fill(store->storeLocation(), {3000, now - 3'600'000, now, 5, {}});
         HistoryFilter failed;
         failed.states = {HistoryState::Failed};
         const qint64 count = store->count(failed);

@@ -61,7 +61,9 @@ private Q_SLOTS:
         m_store = Store::open(m_dir.path(), &error);
         QVERIFY2(m_store, qPrintable(error));
         m_now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult r = HistoryFiller::fill(m_store->storeLocation(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11});
+        // Two engines' history in one store (docs/store.md).
+        const HistoryFillResult r = HistoryFiller::fill(m_store->storeLocation(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11,
+                                                                                   {QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700")}});
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         m_history = m_store.get();
         if (attached()) {
@@ -216,6 +218,33 @@ private Q_SLOTS:
         view.exportTo(m_dir.filePath(QStringLiteral("missing/export.csv")), HistoryExport::Format::Csv);
         QVERIFY(exported.wait(10'000));
         QVERIFY(!exported.first().at(2).toString().isEmpty());
+    }
+
+    // Several engines share a store: the Instance column names each row's engine, the instance filter
+    // lists the engines the rows named, and choosing one shows only its generations.
+    void failuresViewFiltersByInstance()
+    {
+        HistoryQueue queue(m_history);
+        FailuresView view(m_history, &queue);
+        QSignalSpy charts(&view, &FailuresView::chartsUpdated);
+        QVERIFY(charts.wait(10'000));
+        auto *instance = view.findChild<QComboBox *>(QStringLiteral("instanceCombo"));
+        QVERIFY(instance);
+        QTRY_VERIFY(instance->findData(QStringLiteral("engine-b:8700")) > 0);
+        QVERIFY(instance->findData(QStringLiteral("engine-a:8700")) > 0);
+        QCOMPARE(instance->count(), 3); // "Any instance" and the two
+        instance->setCurrentIndex(instance->findData(QStringLiteral("engine-b:8700")));
+        Q_EMIT instance->activated(instance->currentIndex());
+        QVERIFY(charts.wait(10'000));
+        QTRY_VERIFY(!view.model()->isLoading());
+        QVERIFY(view.model()->rowCount() > 0);
+        for (int r = 0; r < view.model()->rowCount(); ++r)
+            QCOMPARE(view.model()->index(r, FailureHistoryModel::Instance).data().toString(), QStringLiteral("engine-b:8700"));
+        HistoryFilter all = view.currentFilter();
+        all.instance.clear();
+        const qint64 onB = m_store->count(view.currentFilter());
+        QVERIFY(onB > 0 && onB < m_store->count(all)); // about half
+        QCOMPARE(instance->count(), 3); // the other engine stays choosable
     }
 
     void eventsRebuiltFromAttempts()

@@ -433,7 +433,8 @@ int main(int argc, char *argv[])
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const HistoryFillResult filled = HistoryFiller::fill(engine.store()->storeLocation(),
-                                                             HistoryFillOptions{30'000, now - 7LL * 24 * 3'600'000, now - 60'000, 7});
+                                                             HistoryFillOptions{30'000, now - 7LL * 24 * 3'600'000, now - 60'000, 7,
+                                                                                {QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700")}});
         if (!filled.error.isEmpty()) {
             QTextStream(stderr) << "bullpen: could not seed the tour's history: " << filled.error << "\n";
             return 2;

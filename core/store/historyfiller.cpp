@@ -73,10 +73,10 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
             g.prepare(QStringLiteral(
                 "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, fallback_provider, "
                 "state, public_code, kind, stage, detail, decision, fallback_applied, fallback_reason, final_provider, final_model, "
-                "tokens_in, tokens_out, elapsed_ms, next_step) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                "tokens_in, tokens_out, elapsed_ms, next_step, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
             a.prepare(QStringLiteral("INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, "
                                      "public_code, http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, "
-                                     "aborted_by, detail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                                     "aborted_by, detail, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
             QRandomGenerator rng(options.seed);
             db.transaction();
             const qint64 span = std::max<qint64>(options.toMs - options.fromMs, 1);
@@ -92,6 +92,9 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 Stage finalStage = Stage::Storyboard;
                 bool relieved = false;
                 QString reliefReason;
+                // Round robin over the instances (no draw from the generator: the rows stay the same).
+                const QVariant instance = options.instances.isEmpty() ? noText
+                                                                      : QVariant(options.instances.at(static_cast<qsizetype>(out.generations % options.instances.size())));
                 QString finalProvider = QStringLiteral("gemini");
                 QString finalModel = QStringLiteral("gemini-2.5-flash");
 
@@ -117,6 +120,7 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                     a.addBindValue(failure ? QVariant() : QVariant(900 + static_cast<int>(rng.bounded(600))));
                     a.addBindValue(failure && failure->kind == FailureKind::TIMEOUT ? QStringLiteral("deadline") : QStringLiteral("none"));
                     a.addBindValue(failure ? QVariant(QStringLiteral("synthetic %1").arg(enumName(failure->kind))) : noText);
+                    a.addBindValue(instance);
                     if (!a.exec())
                         out.error = a.lastError().text();
                 };
@@ -185,6 +189,7 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                                                                             finalStage)
                                                            .message)
                                             : noText);
+                g.addBindValue(instance);
                 if (!g.exec())
                     out.error = g.lastError().text();
                 ++out.generations;

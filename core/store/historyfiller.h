@@ -4,6 +4,7 @@
 #include "storelocation.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace bullpen {
 
@@ -19,6 +20,7 @@ struct HistoryFillOptions
     qint64 fromMs = 0;
     qint64 toMs = 0;
     quint32 seed = 42;
+    QStringList instances; // engine instances the generations are spread over, round robin; empty: unnamed
 };
 
 struct HistoryFillResult

@@ -84,7 +84,7 @@ int main(int argc, char *argv[])
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QElapsedTimer fill;
     fill.start();
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {attempts, now - 7LL * 24 * 3'600'000, now, 42});
+    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {attempts, now - 7LL * 24 * 3'600'000, now, 42, {}});
     if (!filled.error.isEmpty()) {
         out << "bench_console: " << filled.error << "\n";
         return 1;

@@ -53,7 +53,7 @@ int main(int argc, char *argv[])
     const qint64 week = 7LL * 24 * 3600 * 1000;
     QElapsedTimer fillTimer;
     fillTimer.start();
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {attempts, now - week, now, 42});
+    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {attempts, now - week, now, 42, {}});
     if (!filled.error.isEmpty()) {
         out << "bench_store: " << filled.error << "\n";
         return 1;

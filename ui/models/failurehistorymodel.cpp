@@ -36,6 +36,7 @@ FailureHistoryModel::Row FailureHistoryModel::rowFrom(const GenerationRow &g)
     r.publicCode = g.publicCode;
     r.kind = g.kind;
     r.providers = g.providerChain();
+    r.instance = g.instance;
     r.state = g.state;
     r.elapsedMs = g.elapsedMs;
     r.fallback = g.fallbackApplied;
@@ -95,7 +96,7 @@ void FailureHistoryModel::setFilter(const HistoryFilter &filter)
         if (!rows.isEmpty()) {
             beginInsertRows({}, 0, static_cast<int>(rows.size()) - 1);
             for (const GenerationRow &g : rows)
-                m_rows << rowFrom(g);
+                m_rows << take(g);
             endInsertRows();
         }
         m_fetching = false;
@@ -128,7 +129,7 @@ void FailureHistoryModel::insertNewest(const QList<GenerationRow> &rows)
     QList<Row> fresh;
     for (const GenerationRow &g : rows) {
         if (g.createdAtMs >= newest && !shown.contains(g.id))
-            fresh << rowFrom(g);
+            fresh << take(g);
     }
     if (!fresh.isEmpty()) {
         beginInsertRows({}, 0, static_cast<int>(fresh.size()) - 1);
@@ -136,6 +137,13 @@ void FailureHistoryModel::insertNewest(const QList<GenerationRow> &rows)
         endInsertRows();
     }
     Q_EMIT pageLoaded(false);
+}
+
+FailureHistoryModel::Row FailureHistoryModel::take(const GenerationRow &g)
+{
+    if (!g.instance.isEmpty() && !m_instancesSeen.contains(g.instance))
+        m_instancesSeen << g.instance;
+    return rowFrom(g);
 }
 
 int FailureHistoryModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
@@ -182,6 +190,8 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
             return r.kind;
         case Providers:
             return r.providers;
+        case Instance:
+            return r.instance;
         case Duration:
             return QString(QLocale().toString(r.elapsedMs / 1000.0, 'f', 2) + tr(" s"));
         }
@@ -209,6 +219,8 @@ QVariant FailureHistoryModel::headerData(int section, Qt::Orientation orientatio
         return tr("Kind");
     case Providers:
         return tr("Providers");
+    case Instance:
+        return tr("Instance");
     case Duration:
         return tr("Duration");
     }
@@ -231,7 +243,7 @@ void FailureHistoryModel::fetchMore(const QModelIndex &parent)
             const int first = static_cast<int>(m_rows.size());
             beginInsertRows({}, first, first + static_cast<int>(rows.size()) - 1);
             for (const GenerationRow &g : rows)
-                m_rows << rowFrom(g);
+                m_rows << take(g);
             endInsertRows();
         }
         m_fetching = false;

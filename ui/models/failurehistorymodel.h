@@ -22,7 +22,7 @@ class FailureHistoryModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Time, User, Generation, Stage, PublicCode, Kind, Providers, Duration, ColumnCount };
+    enum Column { Time, User, Generation, Stage, PublicCode, Kind, Providers, Instance, Duration, ColumnCount };
     enum DataRole { GenerationIdRole = Qt::UserRole + 1, StateRole, FallbackRole, CreatedAtRole };
 
     static constexpr int kPageSize = 200;
@@ -42,6 +42,8 @@ public:
     // A page is being read, or the filter's pages are all in.
     bool isLoading() const { return m_fetching; }
     bool isExhausted() const { return m_exhausted; }
+    // Every engine instance named by a row read so far (under any filter), in the order first seen.
+    const QStringList &instancesSeen() const { return m_instancesSeen; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -56,6 +58,7 @@ Q_SIGNALS:
     void pageLoaded(bool first);
 
 private:
+    QStringList m_instancesSeen;
     struct Row
     {
         QString id;
@@ -65,11 +68,13 @@ private:
         QString publicCode;
         QString kind;
         QString providers;
+        QString instance; // the engine instance that ran it (several engines may share one store)
         QString state;
         double elapsedMs = 0;
         bool fallback = false;
     };
     static Row rowFrom(const GenerationRow &g);
+    Row take(const GenerationRow &g); // rowFrom, noting its instance
     struct Page
     {
         QList<GenerationRow> rows;

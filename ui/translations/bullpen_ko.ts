@@ -335,6 +335,10 @@
         <source>Duration</source>
         <translation>소요 시간</translation>
     </message>
+    <message>
+        <source>Instance</source>
+        <translation>인스턴스</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::FailuresView</name>
@@ -522,6 +526,10 @@
         <source>Reading %1…</source>
         <translation>%1 읽는 중…</translation>
     </message>
+    <message>
+        <source>Any instance</source>
+        <translation>모든 인스턴스</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>
@@ -705,12 +713,11 @@
     <message numerus="yes">
         <source>%n record write(s) failed — %1: %2</source>
         <translation>
-            <numerusform>기록 %n건 쓰기 실패 — %1: %2</numerusform>
-        </translation>
+            <numerusform>기록 %n건 쓰기 실패 — %1: %2</numerusform></translation>
     </message>
     <message>
         <source>The generations themselves were not affected, but the history does not hold these records. Free disk space or repair the store; the count stays until you acknowledge it.</source>
-        <translation>생성 자체에는 영향이 없지만 이 기록들은 이력에 남지 않았습니다. 디스크 공간을 확보하거나 저장소를 복구하세요. 확인을 누를 때까지 이 수가 표시됩니다.</translation>
+        <translation>생성 자체에는 영향이 없지만 이 기록은 이력에 남지 않았습니다. 디스크 공간을 확보하거나 저장소를 복구하세요. 확인할 때까지 개수가 표시됩니다.</translation>
     </message>
     <message>
         <source>Bullpen</source>
@@ -783,6 +790,10 @@
     <message>
         <source>Could not keep the token: %1</source>
         <translation>토큰을 보관하지 못했습니다: %1</translation>
+    </message>
+    <message>
+        <source>Store unreachable since %1 — records are held and written when it is back</source>
+        <translation>%1부터 저장소에 연결할 수 없음 — 기록은 보관 중이며 연결되면 기록합니다</translation>
     </message>
 </context>
 <context>

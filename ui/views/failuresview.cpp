@@ -114,6 +114,15 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_provider->addItem(tr("Any provider"), QString());
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
         m_provider->addItem(toId(p), toId(p));
+    // Engines sharing one store (docs/store.md): the instances the rows have named so far.
+    m_instance = combo("instanceCombo");
+    m_instance->addItem(tr("Any instance"), QString());
+    connect(m_model, &FailureHistoryModel::pageLoaded, this, [this] {
+        for (const QString &name : m_model->instancesSeen()) {
+            if (m_instance->findData(name) < 0)
+                m_instance->addItem(name, name);
+        }
+    });
 
     auto *exportButton = new QToolButton;
     exportButton->setObjectName(QStringLiteral("exportButton"));
@@ -128,6 +137,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     filters->addWidget(m_kind);
     filters->addWidget(m_stage);
     filters->addWidget(m_provider);
+    filters->addWidget(m_instance);
     filters->addStretch(1);
     filters->addWidget(exportButton);
 
@@ -248,6 +258,7 @@ HistoryFilter FailuresView::currentFilter() const
     f.kind = enumFromName<FailureKind>(m_kind->currentData().toString());
     f.stage = stageFromId(m_stage->currentData().toString());
     f.provider = providerFromId(m_provider->currentData().toString());
+    f.instance = m_instance->currentData().toString();
     return f;
 }
 

@@ -71,6 +71,7 @@ private:
     QComboBox *m_code;
     QComboBox *m_kind;
     QComboBox *m_stage;
+    QComboBox *m_instance = nullptr;
     QComboBox *m_provider;
     QLabel *m_summary;
     QChartView *m_codeChart;
