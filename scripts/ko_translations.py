@@ -275,6 +275,7 @@ KO = {
     'relief triggered': '대체 시작',
     'Instance': '인스턴스',
     'Any instance': '모든 인스턴스',
+    ' · <b>instance</b> %1': ' · <b>인스턴스</b> %1',
     'Acknowledge': '확인',
     'The generations themselves were not affected, but the history does not hold these records. Free disk space or repair the store; the count stays until you acknowledge it.':
         '생성 자체에는 영향이 없지만 이 기록은 이력에 남지 않았습니다. 디스크 공간을 확보하거나 저장소를 복구하세요. 확인할 때까지 개수가 표시됩니다.',

@@ -530,6 +530,10 @@
         <source>Any instance</source>
         <translation>모든 인스턴스</translation>
     </message>
+    <message>
+        <source> · &lt;b&gt;instance&lt;/b&gt; %1</source>
+        <translation> · &lt;b&gt;인스턴스&lt;/b&gt; %1</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>
