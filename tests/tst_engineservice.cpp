@@ -7,6 +7,7 @@
 #include "remote/remotehistory.h"
 #include "engineprocess.h"
 #include "store/apitokens.h"
+#include "store/masking.h"
 #include "teststore.h"
 
 #include <QJsonArray>
@@ -842,6 +843,32 @@ private Q_SLOTS:
             status.insert(v.toObject().value(QLatin1StringView("name")).toString(), v.toObject().value(QLatin1StringView("status")).toString());
         QCOMPARE(status.value(QStringLiteral("lease-b")), QStringLiteral("up"));
         QCOMPARE(status.value(QStringLiteral("lease-a")), QStringLiteral("gone"));
+    }
+
+    // SPEC 12.2: one masking key per deployment. The store keeps the first engine's key fingerprint; an
+    // engine with another key is refused, naming both; one given the same file starts.
+    void engineWithAnotherMaskingKeyIsRefused()
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("keys"));
+        Engine first(dir);
+        QVERIFY(first.start());
+        first.stop();
+        QString why;
+        const auto kept = Masking::loadOrCreate(QDir(dir).filePath(QStringLiteral("masking.key")), &why);
+        const auto other = Masking::loadOrCreate(m_dir.filePath(QStringLiteral("other.key")), &why);
+        QVERIFY2(kept && other, qPrintable(why));
+        QVERIFY(kept->fingerprint() != other->fingerprint());
+
+        Engine stranger(dir);
+        stranger.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), m_dir.filePath(QStringLiteral("other.key")));
+        QVERIFY(!stranger.start());
+        const QByteArray said = stranger.stderrText();
+        QVERIFY2(said.contains(kept->fingerprint().toLatin1()) && said.contains(other->fingerprint().toLatin1()), said.constData());
+        QVERIFY2(said.contains("BULLPEN_MASKING_KEY_FILE"), said.constData());
+
+        Engine colleague(dir);
+        colleague.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), QDir(dir).filePath(QStringLiteral("masking.key")));
+        QVERIFY(colleague.start());
     }
 
     // SPEC 11.10 across the wire: the engine is killed with 20 generations running; the client sees the

@@ -139,9 +139,16 @@ bool EngineSetup::init(const SetupOptions &options)
         // Until a front end names it (bullpen-engine: --instance, else host:port): host and program.
         m_store->setIdentity(QSysInfo::machineHostName() + QLatin1Char(':') + QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
                              QCoreApplication::applicationVersion());
-        m_masking = Masking::loadOrCreate(QDir(m_dataDir).filePath(QStringLiteral("masking.key")), &why);
+        // One key per deployment (SPEC 12.2): engines sharing a store are given the same file.
+        const QString keyVariable = QStringLiteral("BULLPEN_MASKING_KEY_FILE");
+        const bool named = !options.environment.value(keyVariable).isEmpty();
+        const QString keyPath = named ? options.environment.value(keyVariable) : QDir(m_dataDir).filePath(QStringLiteral("masking.key"));
+        m_masking = Masking::loadOrCreate(keyPath, &why);
+        if (m_masking && !m_store->adoptMaskingKey(m_masking->fingerprint(), &why))
+            m_masking.reset();
         if (!m_masking) {
-            m_errors << ConfigError{QStringLiteral("data directory"), why};
+            m_errors << ConfigError{named ? keyVariable : QStringLiteral("data directory"), why};
+            m_store.reset();
             return false;
         }
     }

@@ -68,6 +68,12 @@ QString Masking::userKey(const QString &rawUserId) const
     return QString::fromLatin1(QMessageAuthenticationCode::hash(rawUserId.toUtf8(), m_key, QCryptographicHash::Sha256).toHex());
 }
 
+QString Masking::fingerprint() const
+{
+    return QString::fromLatin1(
+        QMessageAuthenticationCode::hash(QByteArrayLiteral("bullpen masking key fingerprint"), m_key, QCryptographicHash::Sha256).toHex().left(16));
+}
+
 QString Masking::displayUser(const QString &rawUserId)
 {
     // Control and format characters never reach a mask (they would reach terminals and exports).

@@ -22,6 +22,9 @@ public:
 
     // Lower-case hex HMAC-SHA256 of the id: stable per installation, useless elsewhere.
     QString userKey(const QString &rawUserId) const;
+    // 16 hex characters naming the key without revealing it (an HMAC of a fixed label): what a store
+    // shared by several engines keeps, so that an engine with another key is refused (SPEC 12.2).
+    QString fingerprint() const;
 
     // "haru_ul" → "ha****ul"; "haru@example.com" → "h***@e***.com"; short ids keep one character.
     static QString displayUser(const QString &rawUserId);

@@ -5,6 +5,8 @@
 #include "storewriter.h"
 
 #include <QJsonDocument>
+#include <QSqlQuery>
+#include <QUuid>
 
 namespace bullpen {
 
@@ -69,6 +71,45 @@ int Store::abandonedAtOpen() const { return m_db->abandonedAtOpen(); }
 int Store::orphanedRunning() { return m_db->orphanedRunning(); }
 qint64 Store::scalar(const QString &sql, QString *error) { return m_db->scalar(sql, error); }
 QString Store::integrityCheck() { return m_db->integrityCheck(); }
+
+bool Store::adoptMaskingKey(const QString &fingerprint, QString *error)
+{
+    const QString name = QStringLiteral("bullpen-facts-") + QUuid::createUuid().toString(QUuid::Id128);
+    QString kept;
+    QString failure;
+    {
+        QSqlDatabase db = m_db->location().connect(name, StoreLocation::Access::ReadWrite, &failure);
+        const auto read = [&] {
+            QSqlQuery q(db);
+            return StoreDatabase::run(q, QStringLiteral("SELECT value FROM store_facts WHERE name = 'masking_key_fingerprint'"), {}, &failure) && q.next()
+                       ? q.value(0).toString()
+                       : QString();
+        };
+        if (failure.isEmpty())
+            kept = read();
+        if (failure.isEmpty() && kept.isEmpty()) {
+            // The first engine's key becomes the store's; two first engines racing: one INSERT wins,
+            // the other reads what won.
+            QSqlQuery insert(db);
+            if (!StoreDatabase::run(insert, QStringLiteral("INSERT INTO store_facts (name, value) VALUES ('masking_key_fingerprint', ?)"), {fingerprint},
+                                    &failure))
+                failure.clear();
+            kept = read();
+        }
+    }
+    StoreLocation::disconnect(name);
+    if (!failure.isEmpty() || kept.isEmpty()) {
+        *error = QStringLiteral("%1: cannot read the masking key's fingerprint (%2)").arg(databasePath(), failure);
+        return false;
+    }
+    if (kept != fingerprint) {
+        *error = QStringLiteral("%1 groups users with the masking key whose fingerprint is %2, and this engine's key has fingerprint %3; give every "
+                                "engine sharing the store the same key file (BULLPEN_MASKING_KEY_FILE, mode 0600)")
+                     .arg(databasePath(), kept, fingerprint);
+        return false;
+    }
+    return true;
+}
 
 void Store::setIdentity(const QString &instance, const QString &version, const QString &url)
 {

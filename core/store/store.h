@@ -52,6 +52,10 @@ public:
     // The SQLite file, or the PostgreSQL URL without its password: for messages.
     QString databasePath() const;
 
+    // SPEC 12.2: the store keeps the fingerprint of the masking key its user keys were made with. The
+    // first opener's key is adopted; an opener with another key gets false and a message naming both.
+    bool adoptMaskingKey(const QString &fingerprint, QString *error);
+
     // Who writes, and the lease of running generations (StoreWriter::setIdentity, setLease).
     void setIdentity(const QString &instance, const QString &version, const QString &url = {});
     void setLease(std::chrono::milliseconds lease);

@@ -161,6 +161,13 @@ const char *const kVersion6[] = {
     "UPDATE bullpen_schema SET version = 6",
 };
 
+// Version 7: facts about the store itself; first, the fingerprint of the masking key its user keys were
+// made with (one key per deployment: SPEC 12.2).
+const char *const kVersion7[] = {
+    "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "UPDATE bullpen_schema SET version = 7",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -247,6 +254,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 5 && !step(kVersion5, 5))
         return false;
     if (v < 6 && !step(kVersion6, 6))
+        return false;
+    if (v < 7 && !step(kVersion7, 7))
         return false;
     return true;
 }

@@ -26,6 +26,8 @@ QProcessEnvironment Engine::environment() const
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("bullpen.*=true")); // every log line, to check none leaks
     if (store.isPostgres())
         env.insert(QString::fromLatin1(StoreLocation::kUrlVariable), store.url());
+    for (auto it = extraEnvironment.cbegin(); it != extraEnvironment.cend(); ++it)
+        env.insert(it.key(), it.value());
     return env;
 }
 

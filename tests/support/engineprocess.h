@@ -3,6 +3,7 @@
 
 #include "store/storelocation.h"
 
+#include <QMap>
 #include <QProcess>
 #include <QUrl>
 
@@ -31,6 +32,7 @@ public:
     QUrl url;
     quint16 m_port = 0;
     StoreLocation store;
+    QMap<QString, QString> extraEnvironment; // set in the child's environment after the cleaning
 
 private:
     QString m_dataDir;
