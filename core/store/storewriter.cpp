@@ -427,7 +427,11 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
         QSqlQuery ping(db);
         if (!ping.exec(QStringLiteral("SELECT 1")))
             return false; // the connection is gone: run() re-makes it
-        qWarning("bullpen: the store's leases could not be kept: %s", qUtf8Printable(failure));
+        if (failure != m_leaseFailure) // said once per cause, not every third of a lease
+            qWarning("bullpen: the store's leases could not be kept: %s", qUtf8Printable(failure));
+        m_leaseFailure = failure;
+    } else {
+        m_leaseFailure.clear();
     }
     std::lock_guard lock(m_mutex);
     m_leasesKeptAtMs = now;

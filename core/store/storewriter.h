@@ -109,6 +109,7 @@ private:
     Identity m_identity;
     std::chrono::milliseconds m_lease = kDefaultLease;
     qint64 m_leasesKeptAtMs = 0;
+    QString m_leaseFailure; // the last reason the leases could not be kept (writer thread only)
     bool m_upkeepNow = false; // identity or lease changed: keep the leases (and beat) at once
     qint64 m_startedAtMs = 0;
     mutable std::mutex m_mutex;

@@ -2,12 +2,16 @@
 // bench_store: fills a store with one million attempts over 7 days and times the queries the
 // dashboards need. Prints a table of medians over repeated runs. Not part of the test run:
 //   build/dev/tests/bench/bench_store [attempts] [data dir]
+// With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead.
 #include "store/historyfiller.h"
 #include "store/store.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QProcessEnvironment>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTextStream>
 
@@ -42,7 +46,8 @@ int main(int argc, char *argv[])
     QTemporaryDir temp;
     const QString dir = argc > 2 ? QString::fromLocal8Bit(argv[2]) : temp.path();
     QString error;
-    auto store = Store::open(dir, &error);
+    const std::optional<StoreLocation> location = StoreLocation::resolve(dir, QProcessEnvironment::systemEnvironment(), &error);
+    auto store = location ? Store::open(*location, &error) : nullptr;
     if (!store) {
         out << "bench_store: " << error << "\n";
         return 1;
@@ -60,6 +65,19 @@ int main(int argc, char *argv[])
     }
     const qint64 generations = filled.generations;
     const double fillS = static_cast<double>(fillTimer.elapsed()) / 1000.0;
+    if (location->isPostgres()) {
+        // A bulk load leaves PostgreSQL without statistics until autovacuum's next pass: take them now,
+        // as a server that has run for a while would have them.
+        {
+            QSqlDatabase db = location->connect(QStringLiteral("bench-analyze"), StoreLocation::Access::ReadWrite, &error);
+            QSqlQuery q(db);
+            if (!q.exec(QStringLiteral("ANALYZE")))
+                out << "bench_store: ANALYZE failed: " << q.lastError().text() << "\n";
+        }
+        StoreLocation::disconnect(QStringLiteral("bench-analyze"));
+    }
+    out << "backend: " << (location->isPostgres() ? QStringLiteral("PostgreSQL (") + location->display() + QLatin1Char(')') : QStringLiteral("SQLite"))
+        << "\n";
 
     out << QStringLiteral("store with %1 attempts, %2 generations over 7 days (filled in %3 s)\n").arg(attempts).arg(generations).arg(fillS, 0, 'f', 1);
     out << "query                                                  median ms\n";
