@@ -191,7 +191,7 @@ private Q_SLOTS:
             for (const AuditEntry &e : tokens->auditLog(100)) {
                 if (e.detail.contains(QLatin1StringView("alice")))
                     return false;
-                found = found || (e.action == u"start" && e.target == id && e.tokenName == u"ops");
+                found = found || (e.action == u"start" && e.target == id && e.tokenName == u"ops" && e.instance == u"test-main");
             }
             return found;
         };
@@ -836,6 +836,18 @@ private Q_SLOTS:
             QVERIFY2(detail.contains(QLatin1StringView("lease-a")) && detail.contains(QLatin1StringView("lease-b")), qPrintable(detail));
         }
         QCOMPARE(rowsOf(QStringLiteral("state=running")).size(), 0);
+        // Its rows name it: the generations (above), their attempts and events.
+        {
+            QString why;
+            QSqlDatabase db = surviving.store.connect(QStringLiteral("instance-check"), StoreLocation::Access::ReadOnly, &why);
+            QVERIFY2(db.isOpen(), qPrintable(why));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM events WHERE instance = 'lease-a'")) && q.next());
+            QVERIFY(q.value(0).toInt() >= 5 * 2); // generation_started and the first attempt's start, at least
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM events WHERE instance IS NULL OR instance <> 'lease-a'")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 0);
+        }
+        StoreLocation::disconnect(QStringLiteral("instance-check"));
         // The instances: this one up, the dead one gone.
         const QJsonArray instances = call("GET", QStringLiteral("/v1/instances"), token, {}, {}, surviving.url).json().value(QLatin1StringView("instances")).toArray();
         QMap<QString, QString> status;

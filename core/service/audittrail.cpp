@@ -40,10 +40,16 @@ void AuditTrail::record(const QString &tokenName, const QString &action, const Q
     {
         QMutexLocker locker(&m_lock);
         first = m_pending.isEmpty();
-        m_pending.append(AuditEntry{QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, {}});
+        m_pending.append(AuditEntry{QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, {}, m_instance});
     }
     if (first) // one write is asked for per batch: what arrives meanwhile joins it
         QMetaObject::invokeMethod(m_context, [this] { writePending(); });
+}
+
+void AuditTrail::setInstance(const QString &instance)
+{
+    QMutexLocker locker(&m_lock);
+    m_instance = instance;
 }
 
 void AuditTrail::flush()

@@ -26,6 +26,8 @@ public:
     AuditTrail &operator=(const AuditTrail &) = delete;
 
     void record(const QString &tokenName, const QString &action, const QString &target);
+    // The instance name the rows carry (set once the engine knows it).
+    void setInstance(const QString &instance);
     // Blocks until every row recorded so far is written (or has failed).
     void flush();
     // Rows that could not be written (the reason is logged).
@@ -39,6 +41,7 @@ private:
     std::unique_ptr<ApiTokens> m_tokens; // opened, used and closed on m_thread
     QMutex m_lock;
     QList<AuditEntry> m_pending;
+    QString m_instance;
     std::atomic<quint64> m_failures{0};
 };
 

@@ -149,6 +149,7 @@ bool EngineService::listen(QString *error)
         m_options.instance = QHostInfo::localHostName() + QLatin1Char(':') + QString::number(m_options.port);
     if (Store *store = m_setup.store())
         store->setIdentity(m_options.instance, m_options.version, url().toString());
+    m_audit.setInstance(m_options.instance);
     return true;
 }
 

@@ -193,8 +193,10 @@ bool ApiTokens::audit(const QList<AuditEntry> &entries, QString *error)
     }
     QSqlQuery q(d);
     for (const AuditEntry &e : entries) {
-        if (!StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
-                                {e.atMs, e.tokenName, e.action, e.target, e.detail}, error)) {
+        if (!StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail, instance) VALUES (?, ?, ?, ?, ?, ?)"),
+                                {e.atMs, e.tokenName, e.action, e.target, e.detail,
+                                 e.instance.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(e.instance)},
+                                error)) {
             d.rollback();
             return false;
         }
@@ -212,11 +214,12 @@ QList<AuditEntry> ApiTokens::auditLog(int limit, QString *error)
 {
     QList<AuditEntry> out;
     QSqlQuery q(db());
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT at_ms, token_name, action, target, detail FROM audit ORDER BY at_ms DESC LIMIT ?"),
+    if (!StoreDatabase::run(q, QStringLiteral("SELECT at_ms, token_name, action, target, detail, instance FROM audit ORDER BY at_ms DESC LIMIT ?"),
                             {limit}, error))
         return out;
     while (q.next())
-        out << AuditEntry{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString()};
+        out << AuditEntry{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
+                          q.value(5).toString()};
     return out;
 }
 

@@ -35,6 +35,7 @@ struct AuditEntry
     QString action; // start, cancel, compare, token_add, token_revoke
     QString target; // a generation or comparison id, a token name
     QString detail;
+    QString instance; // the engine instance that answered (empty: the token command)
 };
 
 // bullpen-engine's API tokens and audit table, in the store's database. A token is shown once, when it

@@ -162,9 +162,10 @@ const char *const kVersion6[] = {
 };
 
 // Version 7: facts about the store itself; first, the fingerprint of the masking key its user keys were
-// made with (one key per deployment: SPEC 12.2).
+// made with (one key per deployment: SPEC 12.2). Events name their instance too.
 const char *const kVersion7[] = {
     "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "ALTER TABLE events ADD COLUMN instance TEXT", // the events of version 6 are the generation's
     "UPDATE bullpen_schema SET version = 7",
 };
 

@@ -37,7 +37,7 @@ struct StoreWriter::Statements
         exists.prepare(QStringLiteral("SELECT 1 FROM generations WHERE id = ?"));
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
-        event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES (?, ?, ?, ?, ?)"));
+        event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"));
         generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
                                           "instance, lease_until_ms) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
@@ -77,6 +77,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
     s.event.addBindValue(e.type());
     s.event.addBindValue(wall);
     s.event.addBindValue(QString::fromUtf8(e.compactJson()));
+    s.event.addBindValue(nullable(s.instance));
     if (!s.event.exec()) {
         *error = s.why(s.event);
         return false;
