@@ -99,7 +99,10 @@ public:
     const QString &error() const { return m_error; }
 
 private:
-    const QJsonObject &m_o;
+    // Held by value (a shared, reference-counted copy): callers pass temporaries such as
+    // `value.toObject()`, which a reference would outlive. It did: release builds of the remote
+    // client read a destroyed object and dropped every attempt of a result.
+    const QJsonObject m_o;
     QString m_error;
 };
 
