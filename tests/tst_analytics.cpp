@@ -32,12 +32,7 @@ class tst_Analytics : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString why;
-        if (!TestStore::ready(&why)) {
-            if (TestStore::required())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        BULLPEN_REQUIRE_TEST_STORE();
     }
 
     // The live extra wait: a relief attempt joined with its generation's primary time in that stage.

@@ -127,12 +127,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QString why;
-        if (!TestStore::ready(&why)) {
-            if (TestStore::required())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        BULLPEN_REQUIRE_TEST_STORE();
         m_engine = std::make_unique<Engine>(m_dir.filePath(QStringLiteral("main")));
         // Tokens are made before the engine runs, and (revoke) while it runs: both reach it.
         m_operator = m_engine->token(QStringLiteral("ops"), QStringLiteral("operator"));

@@ -45,12 +45,7 @@ class tst_Store : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QString why;
-        if (!TestStore::ready(&why)) {
-            if (TestStore::required())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        BULLPEN_REQUIRE_TEST_STORE();
     }
 
     void createsWalStoreAndRecords()

@@ -92,8 +92,8 @@ struct StoreArgs
         // running` lists only live work); on a full disk or a read-only folder it is read as it is.
         if (!location->isPostgres() && !QFileInfo::exists(location->sqlitePath()))
             return Store::openReadOnly(*location, error); // says "no store at …"
-        if (std::unique_ptr<Store> readable = Store::openReadOnly(*location, error); !readable)
-            return nullptr;
+        if (location->isPostgres() && !Store::openReadOnly(*location, error))
+            return nullptr; // an empty database is refused, not given a schema
         QString writeError;
         if (auto store = Store::open(*location, &writeError))
             return store;

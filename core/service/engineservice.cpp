@@ -858,9 +858,8 @@ EngineService::Reply EngineService::readiness() const
     else if (writes.unreachableSinceMs > 0)
         reason = QStringLiteral("the store is unreachable since %1 (%2); records are held and the connection is being re-made")
                      .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
-    else if (HistoryWrites *w = m_setup.historyWrites(); w && w->writeStats().failed > 0 && w->writeStats().lastError == w->writeStats().firstError
-                                                         && w->writeStats().written == 0)
-        reason = QStringLiteral("the store has failed every write so far: ") + w->writeStats().lastError;
+    else if (writes.failed > 0 && writes.lastError == writes.firstError && writes.written == 0)
+        reason = QStringLiteral("the store has failed every write so far: ") + writes.lastError;
     if (!reason.isEmpty())
         return json(503, QJsonObject{{QStringLiteral("ready"), false}, {QStringLiteral("reason"), reason}});
     return json(200, QJsonObject{{QStringLiteral("ready"), true}, {QStringLiteral("instance"), m_options.instance}});

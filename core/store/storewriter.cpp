@@ -261,7 +261,7 @@ void StoreWriter::enqueue(Item item)
         if (m_queue.size() >= kMaxQueued) {
             // The store has been unreachable (or far too slow) for long: the engine must not wait, and
             // memory must stay bounded. This record is lost, counted and said; none reported durable is.
-            dropped = m_counters.dropped++ == m_droppedReported;
+            dropped = ++m_counters.dropped % 1000 == 1; // said at the first drop and every thousandth
             ++m_counters.failed;
             m_counters.lastError = QStringLiteral("%1 records waiting for the store; newer ones are dropped").arg(kMaxQueued);
             since = m_counters.unreachableSinceMs;
@@ -270,10 +270,6 @@ void StoreWriter::enqueue(Item item)
         }
     }
     if (dropped && m_onFailure) {
-        {
-            std::lock_guard lock(m_mutex);
-            m_droppedReported = m_counters.dropped + 999; // said again every thousand drops
-        }
         m_onFailure(QStringLiteral("records not written to %1: %2 were already waiting for it%3, so newer ones are dropped")
                         .arg(m_location.display())
                         .arg(kMaxQueued)
@@ -405,10 +401,10 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
          {now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, now});
     if (ok)
         abandoned = q.numRowsAffected();
-    step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), {Owner::thisProcess()});
-    const int inFlight = ok && q.next() ? q.value(0).toInt() : 0;
-    q.finish();
     if (!me.instance.isEmpty() && !me.url.isEmpty()) { // a serving engine (the console and the CLI name their rows only)
+        step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), {Owner::thisProcess()});
+        const int inFlight = ok && q.next() ? q.value(0).toInt() : 0;
+        q.finish();
         const QVariantList row{me.version, nullable(me.url), Owner::thisProcess(), m_startedAtMs, now, inFlight, static_cast<qint64>(lease.count()),
                                me.instance};
         step(q, QStringLiteral("UPDATE instances SET version = ?, url = ?, owner = ?, started_at_ms = ?, heartbeat_ms = ?, in_flight = ?, "

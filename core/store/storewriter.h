@@ -105,7 +105,6 @@ private:
     std::function<void(const QString &)> m_onFailure;
     std::function<void(const QStringList &)> m_onFinalCommitted;
     std::function<void(bool, const QString &)> m_onReachability;
-    quint64 m_droppedReported = 0;
     Identity m_identity;
     std::chrono::milliseconds m_lease = kDefaultLease;
     qint64 m_leasesKeptAtMs = 0;

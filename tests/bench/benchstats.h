@@ -48,14 +48,20 @@ inline double cpuMs()
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
 }
 
-// User + system CPU of another process (from /proc), in milliseconds.
-inline double cpuMsOf(qint64 pid)
+// The fields of /proc/PID/stat after the command name (state first), or none.
+inline QList<QByteArray> statFieldsOf(qint64 pid)
 {
     QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
     if (!f.open(QIODevice::ReadOnly))
-        return 0;
+        return {};
     const QByteArray line = f.readAll();
-    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    return line.mid(line.lastIndexOf(')') + 2).split(' ');
+}
+
+// User + system CPU of another process (from /proc), in milliseconds.
+inline double cpuMsOf(qint64 pid)
+{
+    const QList<QByteArray> fields = statFieldsOf(pid);
     if (fields.size() < 13)
         return 0;
     const double ticks = double(sysconf(_SC_CLK_TCK));
@@ -66,11 +72,7 @@ inline double cpuMsOf(qint64 pid)
 // system and takes it back faults on every page again.
 inline qint64 minorFaultsOf(qint64 pid)
 {
-    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray line = f.readAll();
-    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    const QList<QByteArray> fields = statFieldsOf(pid);
     return fields.size() > 7 ? fields[7].toLongLong() : 0; // minflt
 }
 

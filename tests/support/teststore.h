@@ -14,6 +14,18 @@ namespace bullpen::test {
 // watchdog if the process is killed). Every fresh() store is then a new database in that cluster.
 // `BULLPEN_TEST_DATABASE_URL=postgresql://…/postgres` uses a running server instead (databases are
 // created in it and dropped at the end).
+// For initTestCase: skips the suite with the reason when its PostgreSQL run cannot start here, or
+// fails it where PostgreSQL is required (CI).
+#define BULLPEN_REQUIRE_TEST_STORE()                                                                                                       \
+    do {                                                                                                                                   \
+        QString why_;                                                                                                                      \
+        if (!bullpen::test::TestStore::ready(&why_)) {                                                                                      \
+            if (bullpen::test::TestStore::required())                                                                                      \
+                QFAIL(qPrintable(why_));                                                                                                   \
+            QSKIP(qPrintable(why_));                                                                                                       \
+        }                                                                                                                                  \
+    } while (false)
+
 class TestStore final
 {
 public:
