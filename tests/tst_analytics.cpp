@@ -3,6 +3,7 @@
 // statistics, the extra wait fallback added, export masking and quoting, the synthetic history, stored
 // comparisons, and the settings and key files the Settings view writes. The store queries run on SQLite
 // (tst_analytics) and on PostgreSQL (tst_analytics_postgres: teststore.h).
+#include "analytics/durationhistogram.h"
 #include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
 #include "config/settings.h"
@@ -17,8 +18,13 @@
 #include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
+#include <map>
 
 #include <sys/stat.h>
 
@@ -129,6 +135,50 @@ private Q_SLOTS:
         QVERIFY(d.left.first().changed);
     }
 
+    // Log-spaced bins: every duration lands in the bin whose edges hold it, and a percentile read from
+    // the bins is within DurationHistogram::relativeError() (2.5 %) of the exact nearest-rank one.
+    void durationHistogramBoundsItsError()
+    {
+        QVERIFY(DurationHistogram::relativeError() < 0.025);
+        QCOMPARE(DurationHistogram::binOf(0), 0);
+        QCOMPARE(DurationHistogram::binOf(0.999), 0);
+        QCOMPARE(DurationHistogram::binOf(1.0), 1);
+        QCOMPARE(DurationHistogram::binOf(-5), 0);
+        QCOMPARE(DurationHistogram::binOf(1e12), DurationHistogram::kBins - 1);
+        for (int k = 1; k < DurationHistogram::kBins; ++k) {
+            QCOMPARE(DurationHistogram::binOf(DurationHistogram::lowerEdge(k)), k);
+            QCOMPARE(DurationHistogram::binOf(std::nextafter(DurationHistogram::lowerEdge(k), 0.0)), k - 1);
+        }
+        QRandomGenerator rng(7);
+        std::vector<double> exact;
+        DurationHistogram h;
+        for (int i = 0; i < 20'000; ++i) {
+            const double ms = i % 50 == 0 ? rng.generateDouble() : std::exp(rng.generateDouble() * std::log(2e6)); // 0–1 ms and 1 ms–33 min
+            exact.push_back(ms);
+            h.add(ms);
+        }
+        std::sort(exact.begin(), exact.end());
+        QCOMPARE(h.total(), qint64(exact.size()));
+        for (double p : {0.1, 1.0, 10.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+            const double e = exact[std::size_t(std::ceil(p / 100.0 * double(exact.size()))) - 1];
+            const double got = h.percentile(p);
+            if (e < 1.0)
+                QVERIFY2(std::abs(got - e) <= 0.5, qPrintable(QStringLiteral("p%1: %2 for %3").arg(p).arg(got).arg(e)));
+            else
+                QVERIFY2(std::abs(got / e - 1.0) <= DurationHistogram::relativeError() + 1e-12,
+                         qPrintable(QStringLiteral("p%1: %2 for %3").arg(p).arg(got).arg(e)));
+        }
+        // Merging is adding.
+        DurationHistogram a, b;
+        a.add(10);
+        b.add(10);
+        b.add(2000);
+        a.merge(b);
+        QCOMPARE(a.total(), 3);
+        QCOMPARE(a.countInBin(DurationHistogram::binOf(10)), 2);
+        QCOMPARE(a.nonEmptyBins().size(), std::size_t(2));
+    }
+
     void percentiles()
     {
         LatencyStats stats(0, 3000, 1000);
@@ -139,32 +189,41 @@ private Q_SLOTS:
         QCOMPARE(stats.buckets().size(), std::size_t(3));
         const LatencyBucket &b = stats.buckets()[0];
         QCOMPARE(b.count(), 100);
-        QCOMPARE(b.percentile(50), 50.0);
-        QCOMPARE(b.percentile(90), 90.0);
-        QCOMPARE(b.percentile(99), 99.0);
+        const double err = DurationHistogram::relativeError();
+        for (double p : {50.0, 90.0, 99.0})
+            QVERIFY2(std::abs(b.percentile(p) / p - 1.0) <= err, qPrintable(QString::number(b.percentile(p))));
         QCOMPARE(b.successRate(), 0.75);
-        QCOMPARE(stats.buckets()[1].percentile(50), 7.0);
+        QVERIFY(std::abs(stats.buckets()[1].percentile(50) / 7.0 - 1.0) <= err);
         QCOMPARE(stats.buckets()[2].count(), 0);
         QCOMPARE(stats.total(), 101);
+        QVERIFY(std::abs(stats.percentile(50) / 50.0 - 1.0) <= err);
         // A live sample past the end extends the range.
         QCOMPARE(stats.add(LatencySample{5500, 3, true}), 5);
         QCOMPARE(stats.buckets().size(), std::size_t(6));
     }
 
-    void addAllMatchesAdd()
+    // The store's cells load into the same buckets as the samples they count.
+    void cellsMatchSamples()
     {
         QList<LatencySample> samples;
         for (int i = 0; i < 5000; ++i)
             samples << LatencySample{(i * 7919) % 100'000, double((i * 104729) % 30'000), i % 3 != 0};
-        LatencyStats one(0, 100'000, 10'000), all(0, 100'000, 10'000);
-        for (const LatencySample &s : samples)
+        LatencyStats one(0, 100'000, 10'000), cells(0, 100'000, 10'000);
+        std::map<std::tuple<qint64, bool, int>, qint64> counted;
+        for (const LatencySample &s : samples) {
             one.add(s);
-        all.addAll(samples);
-        for (std::size_t i = 0; i < one.buckets().size(); ++i)
-            QCOMPARE(one.buckets()[i].durations, all.buckets()[i].durations);
-        QCOMPARE(one.histogramSuccess(), all.histogramSuccess());
-        QCOMPARE(one.histogramFailure(), all.histogramFailure());
-        QCOMPARE(one.successMedian(), all.successMedian());
+            ++counted[{s.atMs / 10'000 * 10'000, s.success, DurationHistogram::binOf(s.durationMs)}];
+        }
+        QList<DurationCell> list;
+        for (const auto &[k, n] : counted)
+            list << DurationCell{std::get<0>(k), std::get<1>(k), std::get<2>(k), n};
+        cells.addCells(list);
+        for (std::size_t i = 0; i < one.buckets().size(); ++i) {
+            QCOMPARE(one.buckets()[i].durations.nonEmptyBins(), cells.buckets()[i].durations.nonEmptyBins());
+            QCOMPARE(one.buckets()[i].successes, cells.buckets()[i].successes);
+        }
+        QCOMPARE(one.total(), cells.total());
+        QCOMPARE(one.successMedian(), cells.successMedian());
     }
 
     void histogramBins()
@@ -183,11 +242,15 @@ private Q_SLOTS:
             stats.add(LatencySample{100, ms, true});
         stats.setFallbackWaits({FallbackWait{200, QStringLiteral("gemini"), QStringLiteral("qwen"), 60'000, 2500, true},
                                 FallbackWait{300, QStringLiteral("gemini"), QStringLiteral("qwen"), 500, 1000, true}});
-        std::vector<double> extra = stats.extraWaits();
-        std::sort(extra.begin(), extra.end());
-        QCOMPARE(extra, (std::vector<double>{-500.0, 60'500.0})); // relief can be quicker than the primary
-        QCOMPARE(stats.extraWaitPercentile(0, 50), -500.0);
-        QCOMPARE(stats.extraWaitPercentile(0, 90), 60'500.0);
+        QCOMPARE(stats.extraWaitCount(), 2);
+        // Relief can be quicker than the primary: 1500 − 2000 = −500; 62500 − 2000 = 60500. Each term is
+        // read from a bin, so each may be off by 2.5 %.
+        const double err = DurationHistogram::relativeError();
+        const auto near = [&](double got, double total) { return std::abs(got - (total - 2000)) <= err * (total + 2000) + 1e-9; };
+        QVERIFY2(near(stats.extraWaitPercentile(0, 50), 1500), qPrintable(QString::number(stats.extraWaitPercentile(0, 50))));
+        QVERIFY2(near(stats.extraWaitPercentile(0, 90), 62'500), qPrintable(QString::number(stats.extraWaitPercentile(0, 90))));
+        QVERIFY(near(stats.extraWaitPercentile(50), 1500));
+        QCOMPARE(stats.extraWaitCount(1), 0);
     }
 
     void storeQueriesOnFilledHistory()
@@ -240,6 +303,90 @@ private Q_SLOTS:
         }
         const QList<LatencySample> image = store->latencySamples(Provider::Gemini, Role::Primary, 0, now + 86'400'000, &error, Stage::Image);
         QCOMPARE(qint64(image.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE stage = 'image'")));
+    }
+
+    // Whole hours come from the hourly aggregates, partial hours from the rows: every answer equals the
+    // rows' own, for ranges that start and end inside an hour, with and without filters.
+    void aggregatesAnswerAsTheRowsDo()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        constexpr qint64 kHour = 3'600'000;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch() / kHour * kHour + 1'234'567; // inside an hour, whatever the clock
+        const HistoryFillResult filled =
+            HistoryFiller::fill(store->storeLocation(), {20'000, now - 3 * 24 * kHour, now, 11, {QStringLiteral("a"), QStringLiteral("b")}});
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        QVERIFY(store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts")) > 0);
+        // A generation still running inside the aggregated hours is counted from its row.
+        {
+            QSqlDatabase db = store->storeLocation().connect(QStringLiteral("running-row"), StoreLocation::Access::ReadWrite, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, instance) VALUES "
+                                          "('gen_running', %1, 'running', 'gemini', 'a')")
+                               .arg(now - 30 * kHour)));
+        }
+        StoreLocation::disconnect(QStringLiteral("running-row"));
+        const qint64 from = now - 50 * kHour - 777;
+        auto rows = [&](const QString &where) {
+            return store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE created_at_ms >= %1 AND ").arg(from) + where);
+        };
+        HistoryFilter f;
+        f.fromMs = from;
+        QCOMPARE(store->count(f), rows(QStringLiteral("1 = 1")));
+        HistoryFilter user = f; // a user is answered from the rows alone
+        user.userKey = QStringLiteral("synthetic-user-7");
+        QCOMPARE(store->count(user), rows(QStringLiteral("user_key = 'synthetic-user-7'")));
+        for (const auto &[code, n] : store->countBy(HistoryGroup::PublicCode, f))
+            QCOMPARE(n, rows(code.isEmpty() ? QStringLiteral("public_code IS NULL") : QStringLiteral("public_code = '%1'").arg(code)));
+        HistoryFilter narrow = f;
+        narrow.toMs = now - 3 * kHour - 99;
+        narrow.provider = Provider::Qwen;
+        narrow.instance = QStringLiteral("b");
+        narrow.states = {HistoryState::Failed, HistoryState::Succeeded, HistoryState::Running};
+        const QString narrowRows = QStringLiteral("created_at_ms < %1 AND (primary_provider = 'qwen' OR final_provider = 'qwen') AND instance = 'b' "
+                                                  "AND state IN ('failed', 'succeeded', 'running') AND ")
+                                       .arg(*narrow.toMs);
+        const auto byKind = store->countBy(HistoryGroup::Kind, narrow);
+        QVERIFY(!byKind.isEmpty());
+        for (const auto &[kind, n] : byKind)
+            QCOMPARE(n, rows(narrowRows + (kind.isEmpty() ? QStringLiteral("kind IS NULL") : QStringLiteral("kind = '%1'").arg(kind))));
+        const auto byState = store->countBy(HistoryGroup::State, f);
+        QVERIFY(std::any_of(byState.begin(), byState.end(), [](const auto &p) { return p.first == u"running" && p.second == 1; }));
+
+        // Fallback rate in hour buckets from an hour boundary, up to a moment inside an hour.
+        const qint64 rateFrom = (now - 50 * kHour) / kHour * kHour;
+        const QList<RateBucket> rate = store->fallbackRate(rateFrom, now + 1, kHour, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(rate.size() >= 50, qPrintable(QString::number(rate.size())));
+        for (const RateBucket &b : rate) {
+            const QString in = QStringLiteral("created_at_ms >= %1 AND created_at_ms < %2").arg(b.startMs).arg(std::min(b.startMs + kHour, now + 1));
+            QCOMPARE(b.generations, store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE ") + in));
+            QCOMPARE(b.fallbacks, store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE fallback_applied = 1 AND ") + in));
+        }
+
+        // Latency and relief histograms: the same cells as the rows binned one by one.
+        const qint64 bucket = 6 * kHour;
+        const qint64 histFrom = (now - 2 * 24 * kHour) / bucket * bucket;
+        std::map<std::tuple<qint64, bool, int>, qint64> expected;
+        for (const LatencySample &s : store->latencySamples(Provider::Gemini, Role::Primary, histFrom, now, &error, Stage::Storyboard))
+            ++expected[{histFrom + (s.atMs - histFrom) / bucket * bucket, s.success, DurationHistogram::binOf(s.durationMs)}];
+        std::map<std::tuple<qint64, bool, int>, qint64> got;
+        for (const DurationCell &c : store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, histFrom, now, bucket, &error))
+            got[{c.startMs, c.success, c.bin}] += c.count;
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(expected.size() > 100);
+        QCOMPARE(got, expected);
+        std::map<std::tuple<qint64, QString, QString, int>, qint64> expectedRelief, gotRelief;
+        for (const FallbackWait &w : store->fallbackWaits(Stage::Storyboard, histFrom, now, &error))
+            ++expectedRelief[{histFrom + (w.atMs - histFrom) / bucket * bucket, w.primaryProvider, w.fallbackProvider,
+                              DurationHistogram::binOf(w.primaryMs + w.fallbackMs)}];
+        for (const ReliefCell &c : store->fallbackWaitHistogram(Stage::Storyboard, histFrom, now, bucket, &error))
+            gotRelief[{c.startMs, c.primaryProvider, c.fallbackProvider, c.bin}] += c.count;
+        QVERIFY(expectedRelief.size() > 20);
+        QCOMPARE(gotRelief, expectedRelief);
     }
 
     void exportIsMaskedAndQuoted()

@@ -4,6 +4,7 @@
 // throwaway PostgreSQL cluster (tst_store_postgres: teststore.h).
 #include "scriptedgenerator.h"
 #include "teststore.h"
+#include "store/aggregates.h"
 #include "store/store.h"
 #include "store/storeschema.h"
 #include "store/storewriter.h"
@@ -11,7 +12,9 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -58,7 +61,7 @@ private Q_SLOTS:
         fill(*store, 30, &results);
         QVERIFY(store->flush(10s));
         const Store::Stats st = store->stats();
-        QCOMPARE(st.failed, quint64(0));
+        QVERIFY2(st.failed == 0, qPrintable(st.lastError));
         QCOMPARE(st.written, st.queued);
         if (!TestStore::postgres())
             QVERIFY(QFile::exists(store->databasePath() + QStringLiteral("-wal")));
@@ -202,6 +205,63 @@ private Q_SLOTS:
             QCOMPARE(q.value(0).toInt(), 4);
         }
         StoreLocation::disconnect(QStringLiteral("check-batch"));
+    }
+
+    // The writer keeps the hourly aggregates in the rows' own transactions, on every path that writes a
+    // final state or an attempt: after generations (with relief), a conflicting second final state, and
+    // another process's generation finished by its expired lease, they equal a rebuild from the rows.
+    void aggregatesKeptByTheWriterEqualARebuild()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        QList<StageResult> results;
+        fill(*store, 40, &results);
+        StageResult again = results.first();
+        again.state = FinalState::Failed;
+        store->recordFinished(again, {}, {}); // refused: must not be counted twice
+        QVERIFY(store->flush(10s));
+        const QString name = QStringLiteral("aggregates-check");
+        QSqlDatabase db = store->storeLocation().connect(name, StoreLocation::Access::ReadWrite, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        {
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, owner, instance, lease_until_ms) "
+                                          "VALUES ('gen_elsewhere', %1, 'running', 'gemini', 'otherhost:1:1', 'other', 1)")
+                               .arg(QDateTime::currentMSecsSinceEpoch())));
+        }
+        store->setLease(3s); // keeps the leases at once: the other process's expired one is finished
+        QTRY_COMPARE_WITH_TIMEOUT(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE id = 'gen_elsewhere' AND state = 'abandoned'")),
+                                  1, 10000);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_generations")), 41);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_attempts")), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")));
+        QVERIFY(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_relief")) > 0);
+        auto snapshot = [&] {
+            QStringList rows;
+            for (const char *sql : {"SELECT hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied, n "
+                                    "FROM agg_generations ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9",
+                                    "SELECT provider, role, stage, hour_ms, instance, success, bin, n FROM agg_attempts ORDER BY 1, 2, 3, 4, 5, 6, 7",
+                                    "SELECT stage, hour_ms, primary_provider, fallback_provider, bin, n FROM agg_relief ORDER BY 1, 2, 3, 4, 5"}) {
+                QSqlQuery q(db);
+                if (!q.exec(QString::fromLatin1(sql)))
+                    rows << q.lastError().text();
+                while (q.next()) {
+                    QStringList fields;
+                    for (int i = 0; i < q.record().count(); ++i)
+                        fields << q.value(i).toString();
+                    rows << fields.join(QLatin1Char('|'));
+                }
+            }
+            return rows;
+        };
+        const QStringList kept = snapshot();
+        QVERIFY(db.transaction());
+        QVERIFY2(AggregateDeltas::rebuild(db, &error), qPrintable(error));
+        QVERIFY(db.commit());
+        QCOMPARE(kept, snapshot());
+        db = {};
+        StoreLocation::disconnect(name);
     }
 
     // A final state for a generation whose row was never written is a failed write, not a success.

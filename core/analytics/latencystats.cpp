@@ -2,18 +2,8 @@
 #include "latencystats.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace bullpen {
-
-double LatencyBucket::percentile(double p) const
-{
-    if (durations.empty())
-        return 0;
-    const auto n = durations.size();
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * double(n)));
-    return durations[std::clamp<std::size_t>(rank, 1, n) - 1];
-}
 
 const std::vector<double> &LatencyStats::histogramEdges()
 {
@@ -51,9 +41,22 @@ void LatencyStats::ensureBucket(int index)
         LatencyBucket b;
         b.startMs = m_fromMs + static_cast<qint64>(m_buckets.size()) * m_bucketMs;
         m_buckets.push_back(std::move(b));
-        m_extraRaw.emplace_back();
+        m_extra.emplace_back();
     }
     m_toMs = std::max(m_toMs, m_fromMs + static_cast<qint64>(m_buckets.size()) * m_bucketMs);
+}
+
+void LatencyStats::countInHistogram(double durationMs, qint64 n, bool success)
+{
+    const auto bin = static_cast<std::size_t>(histogramBin(durationMs));
+    m_all.add(durationMs, n);
+    if (success) {
+        m_successes += n;
+        m_histOk[bin] += n;
+        m_successHist.add(durationMs, n);
+    } else {
+        m_histFail[bin] += n;
+    }
 }
 
 int LatencyStats::add(const LatencySample &s)
@@ -63,56 +66,39 @@ int LatencyStats::add(const LatencySample &s)
         return -1;
     ensureBucket(index);
     LatencyBucket &b = m_buckets[static_cast<std::size_t>(index)];
-    b.durations.insert(std::upper_bound(b.durations.begin(), b.durations.end(), s.durationMs), s.durationMs);
-    ++m_total;
-    const auto bin = static_cast<std::size_t>(histogramBin(s.durationMs));
-    if (s.success) {
-        ++b.successes;
-        ++m_successes;
-        ++m_histOk[bin];
-        m_successDurations.insert(std::upper_bound(m_successDurations.begin(), m_successDurations.end(), s.durationMs), s.durationMs);
-    } else {
-        ++m_histFail[bin];
-    }
+    b.durations.add(s.durationMs);
+    b.successes += s.success ? 1 : 0;
+    countInHistogram(s.durationMs, 1, s.success);
     return index;
 }
 
 void LatencyStats::addAll(const QList<LatencySample> &samples)
 {
-    for (const LatencySample &s : samples) {
-        const int index = bucketIndex(s.atMs);
-        if (index < 0)
+    for (const LatencySample &s : samples)
+        add(s);
+}
+
+void LatencyStats::addCells(const QList<DurationCell> &cells)
+{
+    for (const DurationCell &c : cells) {
+        const int index = bucketIndex(c.startMs);
+        if (index < 0 || c.count <= 0)
             continue;
         ensureBucket(index);
         LatencyBucket &b = m_buckets[static_cast<std::size_t>(index)];
-        b.durations.push_back(s.durationMs);
-        ++m_total;
-        const auto bin = static_cast<std::size_t>(histogramBin(s.durationMs));
-        if (s.success) {
-            ++b.successes;
-            ++m_successes;
-            ++m_histOk[bin];
-            m_successDurations.push_back(s.durationMs);
-        } else {
-            ++m_histFail[bin];
-        }
+        b.durations.addToBin(c.bin, c.count);
+        b.successes += c.success ? c.count : 0;
+        // The coarse histogram places a bin by the duration it stands for (a bin straddling a coarse
+        // edge goes wholly to one side).
+        countInHistogram(DurationHistogram::valueOf(c.bin), c.count, c.success);
     }
-    for (LatencyBucket &b : m_buckets)
-        std::sort(b.durations.begin(), b.durations.end());
-    std::sort(m_successDurations.begin(), m_successDurations.end());
-}
-
-double LatencyStats::successMedian() const
-{
-    if (m_successDurations.empty())
-        return 0;
-    return m_successDurations[(m_successDurations.size() - 1) / 2];
 }
 
 void LatencyStats::setFallbackWaits(const QList<FallbackWait> &waits)
 {
-    for (auto &b : m_extraRaw)
-        b.clear();
+    for (auto &b : m_extra)
+        b = {};
+    m_extraAll = {};
     for (const FallbackWait &w : waits)
         addFallbackWait(w);
 }
@@ -123,36 +109,41 @@ int LatencyStats::addFallbackWait(const FallbackWait &w)
     if (index < 0)
         return -1;
     ensureBucket(index);
-    m_extraRaw[static_cast<std::size_t>(index)].push_back(w.primaryMs + w.fallbackMs);
+    m_extra[static_cast<std::size_t>(index)].add(w.primaryMs + w.fallbackMs);
+    m_extraAll.add(w.primaryMs + w.fallbackMs);
     return index;
 }
 
-std::vector<double> LatencyStats::extraWaits() const
+void LatencyStats::setReliefCells(const QList<ReliefCell> &cells)
 {
-    const double median = successMedian();
-    std::vector<double> out;
-    for (const auto &b : m_extraRaw) {
-        for (double total : b)
-            out.push_back(total - median);
+    for (auto &b : m_extra)
+        b = {};
+    m_extraAll = {};
+    for (const ReliefCell &c : cells) {
+        const int index = bucketIndex(c.startMs);
+        if (index < 0)
+            continue;
+        ensureBucket(index);
+        m_extra[static_cast<std::size_t>(index)].addToBin(c.bin, c.count);
+        m_extraAll.addToBin(c.bin, c.count);
     }
-    return out;
 }
 
-double LatencyStats::percentileOf(std::vector<double> values, double p)
+qint64 LatencyStats::extraWaitCount(int bucket) const
 {
-    if (values.empty())
-        return 0;
-    const auto n = values.size();
-    const auto rank = std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(p / 100.0 * double(n))), 1, n) - 1;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank), values.end());
-    return values[rank];
+    return bucket >= 0 && bucket < static_cast<int>(m_extra.size()) ? m_extra[std::size_t(bucket)].total() : 0;
+}
+
+double LatencyStats::extraWaitPercentile(double p) const
+{
+    return m_extraAll.isEmpty() ? 0 : m_extraAll.percentile(p) - successMedian();
 }
 
 double LatencyStats::extraWaitPercentile(int bucket, double p) const
 {
-    if (bucket < 0 || bucket >= static_cast<int>(m_extraRaw.size()) || m_extraRaw[static_cast<std::size_t>(bucket)].empty())
+    if (extraWaitCount(bucket) == 0)
         return 0;
-    return percentileOf(m_extraRaw[static_cast<std::size_t>(bucket)], p) - successMedian();
+    return m_extra[std::size_t(bucket)].percentile(p) - successMedian();
 }
 
 } // namespace bullpen

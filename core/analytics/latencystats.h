@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "durationhistogram.h"
 #include "store/store.h"
 
 #include <QList>
@@ -9,17 +10,19 @@
 
 namespace bullpen {
 
-// One time bucket of one provider and role: its completed attempts' durations, kept sorted so that a
-// live attempt can be added without recomputing the others (SPEC 9.5).
+// One time bucket of one provider and role: its completed attempts' durations in log-spaced bins, so
+// that a live attempt is added in constant time (SPEC 9.5) and the store's hourly aggregates load as
+// they are. Percentiles are within DurationHistogram::relativeError() of the exact ones.
 struct LatencyBucket
 {
     qint64 startMs = 0;
-    std::vector<double> durations; // sorted
+    DurationHistogram durations;
     qint64 successes = 0;
 
-    qint64 count() const { return static_cast<qint64>(durations.size()); }
-    double percentile(double p) const; // nearest rank; 0 when empty
-    double successRate() const { return durations.empty() ? 0.0 : double(successes) / double(durations.size()); }
+    qint64 count() const { return durations.total(); }
+    bool isEmpty() const { return durations.isEmpty(); }
+    double percentile(double p) const { return durations.percentile(p); } // nearest rank; 0 when empty
+    double successRate() const { return count() == 0 ? 0.0 : double(successes) / double(count()); }
 };
 
 // Percentiles over time, a histogram and the extra wait fallback added, for one provider and role in a
@@ -40,8 +43,9 @@ public:
     // Adds one attempt; returns the index of the bucket it went to, or -1 if it lies outside the range.
     // Samples past the end extend the range (a live view keeps running).
     int add(const LatencySample &sample);
-    // Many at once (a store load): appended, then each bucket sorted once.
     void addAll(const QList<LatencySample> &samples);
+    // A store load: attempts already counted per bucket and bin (HistoryReader::latencyHistogram).
+    void addCells(const QList<DurationCell> &cells);
     const std::vector<LatencyBucket> &buckets() const { return m_buckets; }
     int bucketIndex(qint64 atMs) const;
 
@@ -50,22 +54,28 @@ public:
     const std::vector<qint64> &histogramFailure() const { return m_histFail; }
     static int histogramBin(double durationMs);
 
-    qint64 total() const { return m_total; }
+    qint64 total() const { return m_all.total(); }
     qint64 successes() const { return m_successes; }
+    // Over the whole range.
+    double percentile(double p) const { return m_all.percentile(p); }
     // Median of successful attempts over the whole range: what the primary "would have taken".
-    double successMedian() const;
+    double successMedian() const { return m_successHist.percentile(50); }
 
     // Extra wait that fallback added: for each relieved stage, the primary's time plus the relief's time
     // minus what the primary takes when it succeeds (its success median in this range).
     void setFallbackWaits(const QList<FallbackWait> &waits);
     int addFallbackWait(const FallbackWait &wait); // returns the bucket index or -1
-    std::vector<double> extraWaits() const;        // every relieved stage's extra wait, unsorted
-    const std::vector<std::vector<double>> &extraWaitBuckets() const { return m_extraRaw; }
+    // A store load: relieved stages already counted per bucket and bin (the caller keeps the cells of
+    // the provider and role shown).
+    void setReliefCells(const QList<ReliefCell> &cells);
+    qint64 extraWaitCount() const { return m_extraAll.total(); }
+    qint64 extraWaitCount(int bucket) const;
+    double extraWaitPercentile(double p) const; // over the whole range
     double extraWaitPercentile(int bucket, double p) const;
-    static double percentileOf(std::vector<double> values, double p);
 
 private:
     void ensureBucket(int index);
+    void countInHistogram(double durationMs, qint64 n, bool success);
 
     qint64 m_fromMs = 0;
     qint64 m_toMs = 0;
@@ -73,10 +83,11 @@ private:
     std::vector<LatencyBucket> m_buckets;
     std::vector<qint64> m_histOk;
     std::vector<qint64> m_histFail;
-    std::vector<double> m_successDurations; // sorted, for the success median
-    qint64 m_total = 0;
+    DurationHistogram m_all;
+    DurationHistogram m_successHist; // for the success median
     qint64 m_successes = 0;
-    std::vector<std::vector<double>> m_extraRaw; // per bucket: primary + relief time (the median is subtracted when read)
+    std::vector<DurationHistogram> m_extra; // per bucket: primary + relief time (the median is subtracted when read)
+    DurationHistogram m_extraAll;
 };
 
 } // namespace bullpen

@@ -267,6 +267,44 @@ QList<LatencySample> HistoryJson::samplesFromJson(const QJsonArray &json)
     return out;
 }
 
+QJsonArray HistoryJson::durationCells(const QList<DurationCell> &cells)
+{
+    QJsonArray a;
+    for (const DurationCell &c : cells)
+        a.append(QJsonArray{static_cast<double>(c.startMs), c.success, c.bin, static_cast<double>(c.count)});
+    return a;
+}
+
+QList<DurationCell> HistoryJson::durationCellsFromJson(const QJsonArray &json)
+{
+    QList<DurationCell> out;
+    out.reserve(json.size());
+    for (const QJsonValue &v : json) {
+        const QJsonArray c = v.toArray();
+        out << DurationCell{c.at(0).toInteger(), c.at(1).toBool(), c.at(2).toInt(), c.at(3).toInteger()};
+    }
+    return out;
+}
+
+QJsonArray HistoryJson::reliefCells(const QList<ReliefCell> &cells)
+{
+    QJsonArray a;
+    for (const ReliefCell &c : cells)
+        a.append(QJsonArray{static_cast<double>(c.startMs), c.primaryProvider, c.fallbackProvider, c.bin, static_cast<double>(c.count)});
+    return a;
+}
+
+QList<ReliefCell> HistoryJson::reliefCellsFromJson(const QJsonArray &json)
+{
+    QList<ReliefCell> out;
+    out.reserve(json.size());
+    for (const QJsonValue &v : json) {
+        const QJsonArray c = v.toArray();
+        out << ReliefCell{c.at(0).toInteger(), c.at(1).toString(), c.at(2).toString(), c.at(3).toInt(), c.at(4).toInteger()};
+    }
+    return out;
+}
+
 QJsonArray HistoryJson::rateBuckets(const QList<RateBucket> &buckets)
 {
     QJsonArray a;

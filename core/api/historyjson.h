@@ -34,6 +34,11 @@ public:
     static ComparisonRow comparisonFromJson(const QJsonObject &json);
     static QJsonArray samples(const QList<LatencySample> &samples);
     static QList<LatencySample> samplesFromJson(const QJsonArray &json);
+    // [[start_ms, success, bin, count], …] and [[start_ms, primary, relief, bin, count], …]
+    static QJsonArray durationCells(const QList<DurationCell> &cells);
+    static QList<DurationCell> durationCellsFromJson(const QJsonArray &json);
+    static QJsonArray reliefCells(const QList<ReliefCell> &cells);
+    static QList<ReliefCell> reliefCellsFromJson(const QJsonArray &json);
     static QJsonArray rateBuckets(const QList<RateBucket> &buckets);
     static QList<RateBucket> rateBucketsFromJson(const QJsonArray &json);
     static QJsonArray fallbackWaits(const QList<FallbackWait> &waits);

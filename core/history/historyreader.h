@@ -97,6 +97,27 @@ struct LatencySample
     bool success = false;
 };
 
+// Completed attempts of one time bucket whose durations fall in one log-spaced bin of
+// DurationHistogram (core/analytics/durationhistogram.h): what the latency view reads. The store
+// answers whole hours from its hourly aggregates and the edges from its rows.
+struct DurationCell
+{
+    qint64 startMs = 0; // the bucket's start
+    bool success = false;
+    int bin = 0;
+    qint64 count = 0;
+};
+
+// Relieved stages of one time bucket whose primary time plus relief time falls in one bin.
+struct ReliefCell
+{
+    qint64 startMs = 0;
+    QString primaryProvider;
+    QString fallbackProvider;
+    int bin = 0;
+    qint64 count = 0;
+};
+
 // Generations and relief per time bucket (fallback rate over time).
 struct RateBucket
 {
@@ -134,6 +155,11 @@ public:
                                                 std::optional<Stage> stage = std::nullopt) = 0;
     // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
     virtual QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
+    // The same two, counted per bucket of `bucketMs` from `fromMs` and per duration bin: what dashboards
+    // read (their cost does not grow with the attempts in the range where whole hours are asked for).
+    virtual QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                 QString *error = nullptr) = 0;
+    virtual QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) = 0;
     virtual QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                              QString *error = nullptr) = 0;
     virtual std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) = 0;

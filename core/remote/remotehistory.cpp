@@ -196,6 +196,31 @@ QList<FallbackWait> RemoteHistory::fallbackWaits(Stage stage, qint64 fromMs, qin
     return o ? HistoryJson::fallbackWaitsFromJson(o->value(QLatin1StringView("waits")).toArray()) : QList<FallbackWait>{};
 }
 
+QList<DurationCell> RemoteHistory::latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                    QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("provider"), toId(provider));
+    q.addQueryItem(QStringLiteral("role"), toId(role));
+    q.addQueryItem(QStringLiteral("stage"), toId(stage));
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/latency-histogram"), q, error);
+    return o ? HistoryJson::durationCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<DurationCell>{};
+}
+
+QList<ReliefCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("stage"), toId(stage));
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-wait-histogram"), q, error);
+    return o ? HistoryJson::reliefCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<ReliefCell>{};
+}
+
 QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)
 {
     QUrlQuery q;

@@ -38,6 +38,9 @@ public:
     QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
                                         std::optional<Stage> stage = std::nullopt) override;
     QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                         QString *error = nullptr) override;
+    QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
     QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                      QString *error = nullptr) override;
     std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;

@@ -613,13 +613,20 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
     qint64 from = 0, to = 0;
     if (!range(&from, &to))
         return;
-    if (what == u"fallback-rate") {
+    // Buckets of a chart: at least a second, at most 31 days, at most 10,000 of them.
+    const auto bucketOf = [&](qint64 *b) -> bool {
         auto bucket = HistoryJson::integer(query, QStringLiteral("bucket_ms"), 1000, 31LL * 24 * 3600 * 1000);
         if (const auto *e = std::get_if<FieldError>(&bucket))
-            return fail(*e);
-        const qint64 b = std::get<std::optional<qint64>>(bucket).value_or(3600 * 1000);
-        if ((to - from) / b > 10000)
-            return fail(FieldError{QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one")});
+            return fail(*e), false;
+        *b = std::get<std::optional<qint64>>(bucket).value_or(3600 * 1000);
+        if ((to - from) / *b > 10000)
+            return fail(FieldError{QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one")}), false;
+        return true;
+    };
+    if (what == u"fallback-rate") {
+        qint64 b = 0;
+        if (!bucketOf(&b))
+            return;
         answerLater(socket, [history, from, to, b] {
             QString why;
             const auto buckets = history->fallbackRate(from, to, b, &why);
@@ -649,6 +656,39 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         });
         return;
     }
+    if (what == u"latency-histogram" || what == u"fallback-wait-histogram") {
+        qint64 b = 0;
+        if (!bucketOf(&b))
+            return;
+        auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
+        if (const auto *e = std::get_if<FieldError>(&stage))
+            return fail(*e);
+        const Stage s = std::get<std::optional<Stage>>(stage).value_or(Stage::Storyboard);
+        if (what == u"fallback-wait-histogram") {
+            answerLater(socket, [history, s, from, to, b] {
+                QString why;
+                const auto cells = history->fallbackWaitHistogram(s, from, to, b, &why);
+                return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("cells"), HistoryJson::reliefCells(cells)}}) : historyUnreadable(why);
+            });
+            return;
+        }
+        auto provider = HistoryJson::enumValue<Provider>(query, QStringLiteral("provider"));
+        auto role = HistoryJson::enumValue<Role>(query, QStringLiteral("role"));
+        if (const auto *e = std::get_if<FieldError>(&provider))
+            return fail(*e);
+        if (const auto *e = std::get_if<FieldError>(&role))
+            return fail(*e);
+        const std::optional<Provider> p = std::get<std::optional<Provider>>(provider);
+        if (!p)
+            return fail(FieldError{QStringLiteral("provider"), QStringLiteral("required")});
+        const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
+        answerLater(socket, [history, p, r, s, from, to, b] {
+            QString why;
+            const auto cells = history->latencyHistogram(*p, r, s, from, to, b, &why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("cells"), HistoryJson::durationCells(cells)}}) : historyUnreadable(why);
+        });
+        return;
+    }
     if (what == u"fallback-waits") {
         auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
         if (const auto *e = std::get_if<FieldError>(&stage))
@@ -662,7 +702,7 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         return;
     }
     write(socket, error(404, QStringLiteral("no such statistic; the statistics are counts, count, oldest, fallback-rate, latency, "
-                                            "fallback-waits and providers")));
+                                            "latency-histogram, fallback-waits, fallback-wait-histogram and providers")));
 }
 
 void EngineService::comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)

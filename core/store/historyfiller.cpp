@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "historyfiller.h"
 
+#include "aggregates.h"
+
 #include "contract/enums.h"
 #include "engine/stageresult.h"
 #include "failure/failure.h"
@@ -195,6 +197,9 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 ++out.generations;
             }
             out.attempts = attemptId;
+            // The hourly aggregates, as the writer would have kept them (recomputed from every row).
+            if (out.error.isEmpty())
+                AggregateDeltas::rebuild(db, &out.error);
             if (out.error.isEmpty() && !db.commit())
                 out.error = db.lastError().text();
             else if (!out.error.isEmpty())

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "historyqueries.h"
 
+#include "aggregates.h"
+#include "analytics/durationhistogram.h"
 #include "storedatabase.h"
 
 #include <QHash>
 #include <QJsonDocument>
 #include <QSqlQuery>
 #include <QSqlRecord>
+
+#include <limits>
+#include <map>
 
 namespace bullpen {
 
@@ -102,6 +107,90 @@ ComparisonRow comparisonFrom(const QSqlQuery &q)
                          QJsonDocument::fromJson(q.value(4).toString().toUtf8()).object()};
 }
 
+constexpr qint64 kHour = AggregateDeltas::kHourMs;
+qint64 ceilHour(qint64 ms) { return AggregateDeltas::hourOf(ms) == ms ? ms : AggregateDeltas::hourOf(ms) + kHour; }
+
+// A time range cut where the hourly aggregates answer (docs/store.md): whole hours, [aggFrom, aggTo),
+// from the aggregates; the partial hours at either edge from the rows. Unbounded ends stay unbounded.
+struct Cut
+{
+    qint64 aggFrom = 0;
+    qint64 aggTo = 0;
+    bool useAggregates() const { return aggFrom < aggTo; }
+};
+
+Cut cutRange(std::optional<qint64> from, std::optional<qint64> to)
+{
+    const qint64 a = from ? ceilHour(*from) : std::numeric_limits<qint64>::min();
+    const qint64 b = to ? AggregateDeltas::hourOf(*to) : std::numeric_limits<qint64>::max();
+    return a < b ? Cut{a, b} : Cut{};
+}
+
+// Buckets that whole hours fall into whole: hour-aligned start, a whole number of hours each.
+bool hourBuckets(qint64 fromMs, qint64 bucketMs) { return bucketMs % kHour == 0 && AggregateDeltas::hourOf(fromMs) == fromMs; }
+
+// The aggregates hold finished generations by dimensions a filter can name; a user or a page cannot be
+// answered from them.
+bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && !f.beforeMs; }
+
+QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &binds)
+{
+    QStringList where{QStringLiteral("hour_ms >= ?"), QStringLiteral("hour_ms < ?")};
+    binds << cut.aggFrom << cut.aggTo;
+    if (!f.states.isEmpty()) {
+        QStringList marks;
+        for (HistoryState s : f.states) {
+            marks << QStringLiteral("?");
+            binds << toId(s);
+        }
+        where << QStringLiteral("state IN (%1)").arg(marks.join(QLatin1Char(',')));
+    }
+    const std::pair<QString, const char *> exact[] = {{f.publicCode ? enumName(*f.publicCode) : QString(), "public_code"},
+                                                      {f.kind ? enumName(*f.kind) : QString(), "kind"},
+                                                      {f.stage ? toId(*f.stage) : QString(), "stage"},
+                                                      {f.instance, "instance"}};
+    for (const auto &[value, column] : exact) {
+        if (!value.isEmpty()) {
+            where << QLatin1StringView(column) + QStringLiteral(" = ?");
+            binds << value;
+        }
+    }
+    if (f.provider) {
+        where << QStringLiteral("(primary_provider = ? OR final_provider = ?)");
+        binds << toId(*f.provider) << toId(*f.provider);
+    }
+    if (f.fallbackApplied) {
+        where << QStringLiteral("fallback_applied = ?");
+        binds << (*f.fallbackApplied ? 1 : 0);
+    }
+    return QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+}
+
+// The parts of a filter's range the rows answer when the aggregates answer [cut.aggFrom, cut.aggTo):
+// the two edges, and the generations still running inside (the aggregates count final states only).
+QList<HistoryFilter> rowParts(const HistoryFilter &filter, const Cut &cut)
+{
+    QList<HistoryFilter> parts;
+    if (filter.fromMs && *filter.fromMs < cut.aggFrom) {
+        HistoryFilter left = filter;
+        left.toMs = cut.aggFrom;
+        parts << left;
+    }
+    if (filter.toMs && cut.aggTo < *filter.toMs) {
+        HistoryFilter right = filter;
+        right.fromMs = cut.aggTo;
+        parts << right;
+    }
+    if (filter.states.isEmpty() || filter.states.contains(HistoryState::Running)) {
+        HistoryFilter running = filter;
+        running.fromMs = filter.fromMs ? std::optional(cut.aggFrom) : std::nullopt;
+        running.toMs = filter.toMs ? std::optional(cut.aggTo) : std::nullopt;
+        running.states = {HistoryState::Running};
+        parts << running;
+    }
+    return parts;
+}
+
 } // namespace
 
 HistoryQueries::HistoryQueries(StoreDatabase &db)
@@ -192,32 +281,88 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
     const QLatin1StringView column = group == HistoryGroup::PublicCode ? QLatin1StringView("public_code")
                                      : group == HistoryGroup::Kind     ? QLatin1StringView("kind")
                                                                        : QLatin1StringView("state");
+    std::map<QString, qint64> sums;
+    auto fromRows = [&](const HistoryFilter &f) {
+        QVariantList binds;
+        const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(f, binds)
+                            + QStringLiteral(" GROUP BY %1").arg(column);
+        QSqlQuery q;
+        if (!m_db.read(q, sql, binds, error))
+            return false;
+        while (q.next())
+            sums[q.value(0).toString()] += q.value(1).toLongLong();
+        return true;
+    };
+    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut{};
+    if (!cut.useAggregates()) {
+        if (!fromRows(filter))
+            return {};
+    } else {
+        for (const HistoryFilter &part : rowParts(filter, cut)) {
+            if (!fromRows(part))
+                return {};
+        }
+        QVariantList binds;
+        const QString sql = QStringLiteral("SELECT %1, SUM(n) FROM agg_generations").arg(column) + aggregateWhere(filter, cut, binds)
+                            + QStringLiteral(" GROUP BY %1").arg(column);
+        QSqlQuery q;
+        if (!m_db.read(q, sql, binds, error))
+            return {};
+        while (q.next())
+            sums[q.value(0).toString()] += q.value(1).toLongLong();
+    }
     QList<std::pair<QString, qint64>> out;
-    QVariantList binds;
-    const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(filter, binds)
-                        + QStringLiteral(" GROUP BY %1 ORDER BY COUNT(*) DESC").arg(column);
-    QSqlQuery q;
-    if (!m_db.read(q, sql, binds, error))
-        return out;
-    while (q.next())
-        out.append({q.value(0).toString(), q.value(1).toLongLong()});
+    for (const auto &[key, n] : sums) {
+        if (n > 0)
+            out.append({key, n});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
     return out;
 }
 
 QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
 {
-    QList<RateBucket> out;
     if (bucketMs <= 0)
-        return out;
-    // Integer division is portable (SQLite and PostgreSQL both truncate BIGINT / BIGINT).
-    QSqlQuery q;
-    if (!m_db.read(q,
-             QStringLiteral("SELECT (created_at_ms - ?) / ?, COUNT(*), SUM(fallback_applied) FROM generations "
-                            "WHERE created_at_ms >= ? AND created_at_ms < ? GROUP BY (created_at_ms - ?) / ? ORDER BY 1"),
-             {fromMs, bucketMs, fromMs, toMs, fromMs, bucketMs}, error))
-        return out;
-    while (q.next())
-        out << RateBucket{fromMs + q.value(0).toLongLong() * bucketMs, q.value(1).toLongLong(), q.value(2).toLongLong()};
+        return {};
+    std::map<qint64, std::pair<qint64, qint64>> buckets; // index → generations, relieved
+    // Integer division is portable (SQLite and PostgreSQL both truncate BIGINT / BIGINT). Groups are
+    // named by position: PostgreSQL takes two parameterised expressions for different ones.
+    auto fromRows = [&](qint64 from, qint64 to, bool runningOnly) {
+        QSqlQuery q;
+        if (!m_db.read(q,
+                       QStringLiteral("SELECT (created_at_ms - ?) / ?, COUNT(*), SUM(fallback_applied) FROM generations "
+                                      "WHERE created_at_ms >= ? AND created_at_ms < ?%1 GROUP BY 1")
+                           .arg(runningOnly ? QStringLiteral(" AND state = 'running'") : QString()),
+                       {fromMs, bucketMs, from, to}, error))
+            return false;
+        while (q.next()) {
+            auto &b = buckets[q.value(0).toLongLong()];
+            b.first += q.value(1).toLongLong();
+            b.second += q.value(2).toLongLong();
+        }
+        return true;
+    };
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut{};
+    if (!cut.useAggregates()) {
+        if (!fromRows(fromMs, toMs, false))
+            return {};
+    } else {
+        QSqlQuery q;
+        if (!fromRows(cut.aggTo, toMs, false) || !fromRows(cut.aggFrom, cut.aggTo, true)
+            || !m_db.read(q,
+                          QStringLiteral("SELECT (hour_ms - ?) / ?, SUM(n), SUM(n * fallback_applied) FROM agg_generations "
+                                         "WHERE hour_ms >= ? AND hour_ms < ? GROUP BY 1"),
+                          {fromMs, bucketMs, cut.aggFrom, cut.aggTo}, error))
+            return {};
+        while (q.next()) {
+            auto &b = buckets[q.value(0).toLongLong()];
+            b.first += q.value(1).toLongLong();
+            b.second += q.value(2).toLongLong();
+        }
+    }
+    QList<RateBucket> out;
+    for (const auto &[index, n] : buckets)
+        out << RateBucket{fromMs + index * bucketMs, n.first, n.second};
     return out;
 }
 
@@ -264,11 +409,110 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
 
 qint64 HistoryQueries::count(const HistoryFilter &filter, QString *error)
 {
+    qint64 total = 0;
+    auto fromRows = [&](const HistoryFilter &f) {
+        QVariantList binds;
+        QSqlQuery q;
+        if (!m_db.read(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(f, binds), binds, error) || !q.next())
+            return false;
+        total += q.value(0).toLongLong();
+        return true;
+    };
+    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut{};
+    if (!cut.useAggregates())
+        return fromRows(filter) ? total : -1;
+    for (const HistoryFilter &part : rowParts(filter, cut)) {
+        if (!fromRows(part))
+            return -1;
+    }
     QVariantList binds;
     QSqlQuery q;
-    if (!m_db.read(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(filter, binds), binds, error) || !q.next())
+    if (!m_db.read(q, QStringLiteral("SELECT SUM(n) FROM agg_generations") + aggregateWhere(filter, cut, binds), binds, error) || !q.next())
         return -1;
-    return q.value(0).toLongLong();
+    return total + q.value(0).toLongLong();
+}
+
+QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                     QString *error)
+{
+    if (bucketMs <= 0 || toMs <= fromMs)
+        return {};
+    std::map<std::tuple<qint64, int, int>, qint64> cells; // (bucket, success, bin) → attempts
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut{};
+    auto fromRows = [&](qint64 from, qint64 to) {
+        if (from >= to)
+            return true;
+        QString why;
+        const QList<LatencySample> samples = latencySamples(provider, role, from, to, &why, stage);
+        if (!why.isEmpty()) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        for (const LatencySample &s : samples)
+            ++cells[{(s.atMs - fromMs) / bucketMs, s.success ? 1 : 0, DurationHistogram::binOf(s.durationMs)}];
+        return true;
+    };
+    if (!cut.useAggregates()) {
+        if (!fromRows(fromMs, toMs))
+            return {};
+    } else {
+        QSqlQuery q;
+        if (!fromRows(fromMs, cut.aggFrom) || !fromRows(cut.aggTo, toMs)
+            || !m_db.read(q,
+                          QStringLiteral("SELECT (hour_ms - ?) / ?, success, bin, SUM(n) FROM agg_attempts WHERE provider = ? AND role = ? AND "
+                                         "stage = ? AND hour_ms >= ? AND hour_ms < ? GROUP BY 1, 2, 3"),
+                          {fromMs, bucketMs, toId(provider), toId(role), toId(stage), cut.aggFrom, cut.aggTo}, error))
+            return {};
+        while (q.next())
+            cells[{q.value(0).toLongLong(), q.value(1).toInt() != 0 ? 1 : 0, q.value(2).toInt()}] += q.value(3).toLongLong();
+    }
+    QList<DurationCell> out;
+    out.reserve(qsizetype(cells.size()));
+    for (const auto &[k, n] : cells)
+        out << DurationCell{fromMs + std::get<0>(k) * bucketMs, std::get<1>(k) != 0, std::get<2>(k), n};
+    return out;
+}
+
+QList<ReliefCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+{
+    if (bucketMs <= 0 || toMs <= fromMs)
+        return {};
+    std::map<std::tuple<qint64, QString, QString, int>, qint64> cells; // (bucket, primary, relief, bin) → relieved stages
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut{};
+    auto fromRows = [&](qint64 from, qint64 to) {
+        if (from >= to)
+            return true;
+        QString why;
+        const QList<FallbackWait> waits = fallbackWaits(stage, from, to, &why);
+        if (!why.isEmpty()) {
+            if (error)
+                *error = why;
+            return false;
+        }
+        for (const FallbackWait &w : waits)
+            ++cells[{(w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider, DurationHistogram::binOf(w.primaryMs + w.fallbackMs)}];
+        return true;
+    };
+    if (!cut.useAggregates()) {
+        if (!fromRows(fromMs, toMs))
+            return {};
+    } else {
+        QSqlQuery q;
+        if (!fromRows(fromMs, cut.aggFrom) || !fromRows(cut.aggTo, toMs)
+            || !m_db.read(q,
+                          QStringLiteral("SELECT (hour_ms - ?) / ?, primary_provider, fallback_provider, bin, SUM(n) FROM agg_relief WHERE "
+                                         "stage = ? AND hour_ms >= ? AND hour_ms < ? GROUP BY 1, 2, 3, 4"),
+                          {fromMs, bucketMs, toId(stage), cut.aggFrom, cut.aggTo}, error))
+            return {};
+        while (q.next())
+            cells[{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt()}] += q.value(4).toLongLong();
+    }
+    QList<ReliefCell> out;
+    out.reserve(qsizetype(cells.size()));
+    for (const auto &[k, n] : cells)
+        out << ReliefCell{fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n};
+    return out;
 }
 
 QList<ComparisonRow> HistoryQueries::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)

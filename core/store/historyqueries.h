@@ -9,7 +9,9 @@ class StoreDatabase;
 
 // The history's typed queries (HistoryReader) over the store's database, in portable SQL: failure
 // pages with keyset paging, counts, fallback rate, latency samples, fallback waits, one generation's
-// rows, comparisons. Each call reads on the calling thread's own connection.
+// rows, comparisons. Each call reads on the calling thread's own connection. Counts, the fallback rate
+// and the histograms read the hourly aggregates (aggregates.h) for whole hours and the rows for the
+// partial hours at the edges, so their cost follows the hours asked for, not the traffic.
 class HistoryQueries : public HistoryReader
 {
 public:
@@ -23,6 +25,10 @@ public:
     QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
                                         std::optional<Stage> stage = std::nullopt) override;
     QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    // From the hourly aggregates for whole hours of hour-multiple buckets, from the rows for the rest.
+    QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                         QString *error = nullptr) override;
+    QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
     qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
     std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
     // Counts of generations per state, and per public code among failures, in a time range.

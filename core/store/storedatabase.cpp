@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storedatabase.h"
 
+#include "aggregates.h"
+
 #include "owner.h"
 #include "privatefiles.h"
 #include "storeschema.h"
@@ -125,8 +127,16 @@ int StoreDatabase::abandonOrphans(QSqlDatabase &db)
                                 .arg(owner.isEmpty() ? QStringLiteral("unknown") : owner));
         finish.addBindValue(QDateTime::currentMSecsSinceEpoch());
         finish.addBindValue(id);
-        if (finish.exec())
-            done += finish.numRowsAffected() == 1 ? 1 : 0;
+        // With its count in the hourly aggregates, in one transaction.
+        QString why;
+        AggregateDeltas aggregates;
+        if (!db.transaction())
+            continue;
+        const bool finished = finish.exec() && finish.numRowsAffected() == 1;
+        if (finished && aggregates.addFinished(db, id, &why) && aggregates.apply(db, &why) && db.commit())
+            ++done;
+        else
+            db.rollback();
     }
     return done;
 }

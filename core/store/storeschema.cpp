@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storeschema.h"
 
+#include "aggregates.h"
+
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStringList>
@@ -169,6 +171,42 @@ const char *const kVersion7[] = {
     "UPDATE bullpen_schema SET version = 7",
 };
 
+// Version 8: hourly aggregates (aggregates.h), filled from the rows already there. Dimensions are
+// NOT NULL ('' for none) so that each combination is one row that upserts find.
+const char *const kVersion8[] = {
+    "CREATE TABLE agg_generations ("
+    " hour_ms BIGINT NOT NULL,"
+    " state TEXT NOT NULL,"
+    " public_code TEXT NOT NULL,"
+    " kind TEXT NOT NULL,"
+    " stage TEXT NOT NULL,"
+    " primary_provider TEXT NOT NULL,"
+    " final_provider TEXT NOT NULL,"
+    " instance TEXT NOT NULL,"
+    " fallback_applied INTEGER NOT NULL,"
+    " n BIGINT NOT NULL,"
+    " PRIMARY KEY (hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied))",
+    "CREATE TABLE agg_attempts ("
+    " provider TEXT NOT NULL,"
+    " role TEXT NOT NULL,"
+    " stage TEXT NOT NULL,"
+    " hour_ms BIGINT NOT NULL,"
+    " instance TEXT NOT NULL,"
+    " success INTEGER NOT NULL,"
+    " bin INTEGER NOT NULL,"
+    " n BIGINT NOT NULL,"
+    " PRIMARY KEY (provider, role, stage, hour_ms, instance, success, bin))",
+    "CREATE TABLE agg_relief ("
+    " stage TEXT NOT NULL,"
+    " hour_ms BIGINT NOT NULL,"
+    " primary_provider TEXT NOT NULL,"
+    " fallback_provider TEXT NOT NULL,"
+    " bin INTEGER NOT NULL,"
+    " n BIGINT NOT NULL,"
+    " PRIMARY KEY (stage, hour_ms, primary_provider, fallback_provider, bin))",
+    "UPDATE bullpen_schema SET version = 8",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -226,7 +264,7 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     QString why;
     const int v = version(db, &why);
     // One transaction per step: an interrupted upgrade leaves the store at the last whole version.
-    auto step = [&](const auto &statements, int to) {
+    auto step = [&](const auto &statements, int to, bool (*andThen)(QSqlDatabase &, QString *) = nullptr) {
         if (!db.transaction()) {
             *error = db.lastError().text();
             return false;
@@ -237,6 +275,11 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
                 *error = QStringLiteral("upgrading the schema to version %1 failed: %2; nothing was changed").arg(to).arg(why);
                 return false;
             }
+        }
+        if (andThen && !andThen(db, &why)) {
+            db.rollback();
+            *error = QStringLiteral("upgrading the schema to version %1 failed: %2; nothing was changed").arg(to).arg(why);
+            return false;
         }
         if (!db.commit()) {
             *error = db.lastError().text();
@@ -257,6 +300,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 6 && !step(kVersion6, 6))
         return false;
     if (v < 7 && !step(kVersion7, 7))
+        return false;
+    if (v < 8 && !step(kVersion8, 8, &AggregateDeltas::rebuild))
         return false;
     return true;
 }

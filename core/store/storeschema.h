@@ -7,11 +7,12 @@
 namespace bullpen {
 
 // The store's schema and its migrations. SQL kept to what SQLite and PostgreSQL (Qt's QSQLITE and
-// QPSQL drivers) both accept: plain types, INSERT and UPDATE, no upserts, no JSON functions (SPEC 12).
+// QPSQL drivers) both accept: plain types, INSERT and UPDATE, upserts (ON CONFLICT … DO UPDATE: SQLite 3.24+, PostgreSQL
+// 9.5+), no JSON functions (SPEC 12).
 class StoreSchema final
 {
 public:
-    static constexpr int kCurrentVersion = 7;
+    static constexpr int kCurrentVersion = 8;
 
     // Brings the database to kCurrentVersion inside one transaction per step. Refuses a database from a
     // newer Bullpen, and one that is not a Bullpen store, saying what to do in *error.

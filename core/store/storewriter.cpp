@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storewriter.h"
 
+#include "aggregates.h"
 #include "owner.h"
 #include "storedatabase.h"
 
@@ -61,6 +62,7 @@ struct StoreWriter::Statements
     }
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists;
+    AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
     QString instance; // stamped on the rows of this batch
     qint64 leaseMs = 0;
 };
@@ -121,6 +123,10 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
             *error = s.why(s.attempt);
             return false;
         }
+        s.aggregates.addAttempt(wall, toId(a->provider), toId(a->role), toId(a->stage), s.instance, a->success, ms(a->duration));
+        if (a->role == Role::Fallback
+            && !s.aggregates.addRelief(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
+            return false;
     }
     return true;
 }
@@ -176,7 +182,7 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
         return false;
     }
     if (s.finish.numRowsAffected() == 1)
-        return true;
+        return s.aggregates.addFinished(s.db, r.generationId, error);
     // Nothing updated: either the generation already had its final state (a conflict, counted), or
     // its row was never written, and then this record is not durable either: a failure, not success.
     s.exists.addBindValue(r.generationId);
@@ -394,13 +400,26 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
     };
     QSqlQuery q(db);
     step(q, QStringLiteral("UPDATE generations SET lease_until_ms = ? WHERE state = 'running' AND owner = ?"), {static_cast<qint64>(now + lease.count()), Owner::thisProcess()});
-    step(q,
-         QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', finished_at_ms = ?, "
-                        "detail = 'its instance (' || COALESCE(instance, 'unnamed') || ') stopped renewing its lease; recorded as abandoned by ' "
-                        "|| CAST(? AS TEXT) WHERE state = 'running' AND lease_until_ms < ?"),
-         {now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, now});
-    if (ok)
-        abandoned = q.numRowsAffected();
+    // Each expired generation on its own, in id order (engines racing take the rows' locks in one order),
+    // so that the hourly aggregates count exactly the ones this UPDATE finished.
+    step(q, QStringLiteral("SELECT id FROM generations WHERE state = 'running' AND lease_until_ms < ? ORDER BY id"), {now});
+    QStringList expired;
+    while (ok && q.next())
+        expired << q.value(0).toString();
+    q.finish();
+    AggregateDeltas aggregates;
+    for (const QString &id : std::as_const(expired)) {
+        step(q,
+             QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', finished_at_ms = ?, "
+                            "detail = 'its instance (' || COALESCE(instance, 'unnamed') || ') stopped renewing its lease; recorded as abandoned by ' "
+                            "|| CAST(? AS TEXT) WHERE id = ? AND state = 'running' AND lease_until_ms < ?"),
+             {now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, id, now});
+        if (ok && q.numRowsAffected() == 1) {
+            ++abandoned;
+            ok = aggregates.addFinished(db, id, &failure);
+        }
+    }
+    ok = ok && aggregates.apply(db, &failure);
     if (!me.instance.isEmpty() && !me.url.isEmpty()) { // a serving engine (the console and the CLI name their rows only)
         step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), {Owner::thisProcess()});
         const int inFlight = ok && q.next() ? q.value(0).toInt() : 0;
@@ -462,6 +481,7 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
             bool ok = db.transaction();
             if (!ok)
                 *failure = db.lastError().text();
+            statements.aggregates.clear();
             for (std::size_t i = from; ok && i < to; ++i) {
                 if (const auto *e = std::get_if<Event>(&batch[i])) {
                     ok = writeEvent(statements, *e, failure);
@@ -473,6 +493,7 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
                     *conflicts += conflict ? 1 : 0;
                 }
             }
+            ok = ok && statements.aggregates.apply(db, failure);
             if (ok && !db.commit()) {
                 ok = false;
                 *failure = db.lastError().text();

@@ -3,6 +3,7 @@
 // dashboards need. Prints a table of medians over repeated runs. Not part of the test run:
 //   build/dev/tests/bench/bench_store [attempts] [data dir]
 // With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead.
+#include "analytics/latencystats.h"
 #include "store/historyfiller.h"
 #include "store/store.h"
 
@@ -109,5 +110,48 @@ int main(int argc, char *argv[])
         medianMs([&] { store->latencySamples(Provider::Gemini, Role::Primary, now - week, now); }, 3));
     row(QStringLiteral("fallback waits (extra wait), storyboard, 7 days"),
         medianMs([&] { store->fallbackWaits(Stage::Storyboard, now - week, now); }, 3));
+
+    // What the dashboards read since schema 8: whole hours from the hourly aggregates, the partial hours
+    // at the edges from the rows (docs/store.md). Each figure is the view's whole read and statistics.
+    out << "dashboards (hourly aggregates + edge rows)              median ms\n";
+    const qint64 hour = 3'600'000;
+    const qint64 hourFrom = (now - week) / hour * hour;
+    double p99 = 0, extra90 = 0;
+    row(QStringLiteral("latency view 7 d / 1 h: read + statistics"), medianMs([&] {
+            LatencyStats stats(hourFrom, now, hour);
+            stats.addCells(store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, hourFrom, now, hour));
+            QList<ReliefCell> relief = store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour);
+            relief.removeIf([](const ReliefCell &c) { return c.primaryProvider != u"gemini"; });
+            stats.setReliefCells(relief);
+            p99 = stats.percentile(99);
+            for (std::size_t i = 0; i < stats.buckets().size(); ++i)
+                p99 = std::max(p99, stats.buckets()[i].percentile(99));
+            extra90 = stats.extraWaitPercentile(90);
+        }));
+    row(QStringLiteral("failures view: counts by code + kind + fallback rate"), medianMs([&] {
+            HistoryFilter f;
+            f.fromMs = now - week; // not on an hour: the first partial hour is read from the rows
+            store->countBy(HistoryGroup::PublicCode, f);
+            store->countBy(HistoryGroup::Kind, f);
+            store->fallbackRate(hourFrom, now + 1, hour);
+        }));
+    row(QStringLiteral("failures view, failed only: counts + fallback rate"), medianMs([&] {
+            store->countBy(HistoryGroup::PublicCode, failed);
+            store->countBy(HistoryGroup::Kind, failed);
+            store->fallbackRate(hourFrom, now + 1, hour);
+        }));
+    row(QStringLiteral("fallback waits (extra wait) 7 d / 1 h, histogram"), medianMs([&] {
+            LatencyStats stats(hourFrom, now, hour);
+            stats.setReliefCells(store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour));
+            extra90 = stats.extraWaitPercentile(90);
+        }));
+    out << QStringLiteral("  (gemini primary storyboard p99 up to %1 ms; extra wait p90 %2 ms; percentiles within %3 %)\n")
+               .arg(p99, 0, 'f', 0)
+               .arg(extra90, 0, 'f', 0)
+               .arg(100 * DurationHistogram::relativeError(), 0, 'f', 2);
+    const qint64 aggregateRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_generations"))
+                                 + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts"))
+                                 + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_relief"));
+    out << QStringLiteral("  aggregate rows: %L1 for %L2 attempts\n").arg(aggregateRows).arg(attempts);
     return 0;
 }

@@ -198,11 +198,13 @@ void LatencyView::reload()
             l.stats = LatencyStats(from, to, bucket);
             // The combo boxes hold ids of these enums only.
             const Stage stageValue = stageFromId(stage).value_or(Stage::Storyboard);
-            l.stats.addAll(store.latencySamples(providerFromId(provider).value_or(Provider::Gemini), roleFromId(role).value_or(Role::Primary), from,
-                                                to, &l.error, stageValue));
-            QList<FallbackWait> waits = store.fallbackWaits(stageValue, from, to, &l.error);
-            waits.removeIf([&](const FallbackWait &w) { return !FallbackWaitTracker::concerns(w, provider, role); });
-            l.stats.setFallbackWaits(waits);
+            l.stats.addCells(store.latencyHistogram(providerFromId(provider).value_or(Provider::Gemini), roleFromId(role).value_or(Role::Primary),
+                                                    stageValue, from, to, bucket, &l.error));
+            QList<ReliefCell> relief = store.fallbackWaitHistogram(stageValue, from, to, bucket, &l.error);
+            relief.removeIf([&](const ReliefCell &c) {
+                return !FallbackWaitTracker::concerns(FallbackWait{0, c.primaryProvider, c.fallbackProvider, 0, 0, false}, provider, role);
+            });
+            l.stats.setReliefCells(relief);
             l.elapsedMs = double(t.nsecsElapsed()) / 1e6;
             return l;
         },
@@ -248,7 +250,7 @@ void LatencyView::rebuildCharts()
     double maxMs = 1;
     for (std::size_t i = 0; i < buckets.size(); ++i) {
         const LatencyBucket &b = buckets[i];
-        if (b.durations.empty())
+        if (b.isEmpty())
             continue;
         m_pointOf[i] = static_cast<int>(p50.size());
         const double x = double(b.startMs);
@@ -331,8 +333,8 @@ void LatencyView::rebuildCharts()
     m_extraPointOf.assign(buckets.size(), -1);
     QList<QPointF> e50, e90;
     double maxExtra = 1, minExtra = 0;
-    for (std::size_t i = 0; i < m_stats.extraWaitBuckets().size(); ++i) {
-        if (m_stats.extraWaitBuckets()[i].empty())
+    for (std::size_t i = 0; i < buckets.size(); ++i) {
+        if (m_stats.extraWaitCount(int(i)) == 0)
             continue;
         m_extraPointOf[i] = static_cast<int>(e50.size());
         const double x0 = double(m_stats.fromMs() + qint64(i) * m_stats.bucketMs());
@@ -364,28 +366,26 @@ void LatencyView::rebuildCharts()
 
 void LatencyView::updateSummary()
 {
-    const std::vector<double> extra = m_stats.extraWaits();
-    std::vector<double> all;
-    for (const LatencyBucket &b : m_stats.buckets())
-        all.insert(all.end(), b.durations.begin(), b.durations.end());
     const QString provider = m_provider->currentText();
     QString text = tr("%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.")
                        .arg(provider, m_role->currentText(), m_stage->currentText())
                        .arg(m_stats.total())
                        .arg(m_stats.total() ? QLocale().toString(100.0 * double(m_stats.successes()) / double(m_stats.total()), 'f', 1)
                                             : QStringLiteral("–"))
-                       .arg(charts::duration(LatencyStats::percentileOf(all, 50)), charts::duration(LatencyStats::percentileOf(all, 90)),
-                            charts::duration(LatencyStats::percentileOf(all, 99)));
-    if (!extra.empty())
+                       .arg(charts::duration(m_stats.percentile(50)), charts::duration(m_stats.percentile(90)),
+                            charts::duration(m_stats.percentile(99)));
+    if (m_stats.extraWaitCount() > 0)
         text += QLatin1Char(' ')
                 + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 relieved stage(s) (primary's time + relief's time − "
                      "the primary's success median %5).")
-                      .arg(charts::duration(LatencyStats::percentileOf(extra, 50)), charts::duration(LatencyStats::percentileOf(extra, 90)),
-                           charts::duration(LatencyStats::percentileOf(extra, 99)))
-                      .arg(qint64(extra.size()))
+                      .arg(charts::duration(m_stats.extraWaitPercentile(50)), charts::duration(m_stats.extraWaitPercentile(90)),
+                           charts::duration(m_stats.extraWaitPercentile(99)))
+                      .arg(m_stats.extraWaitCount())
                       .arg(charts::duration(m_stats.successMedian()));
     else
         text += QLatin1Char(' ') + tr("No relieved stage in this range.");
+    m_summary->setToolTip(tr("Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.")
+                              .arg(QLocale().toString(100.0 * DurationHistogram::relativeError(), 'f', 1)));
     m_summary->setText(text);
 }
 
@@ -463,7 +463,7 @@ void LatencyView::addEvents(const QList<Event> &batch)
         Q_EMIT liveUpdated(bucket);
     }
     if (changed && !m_summaryPending) {
-        // The summary's percentiles walk every sample: at most twice a second.
+        // The summary is rebuilt at most twice a second.
         m_summaryPending = true;
         QTimer::singleShot(500, this, [this] {
             m_summaryPending = false;
