@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 / Ubuntu 24.04 packages Bullpen needs to build, test and run (clang and its
 # runtime only for the libFuzzer targets, scripts/fuzz.sh; the PostgreSQL server only for the tests
-# that run the store on PostgreSQL, ctest label `postgres`).
+# that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
 
@@ -11,7 +11,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev
     qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-    libqt6sql6-sqlite libqt6sql6-psql postgresql
+    libqt6sql6-sqlite libqt6sql6-psql postgresql curl
     fonts-noto-cjk
     clang libclang-rt-dev
 )

@@ -365,9 +365,13 @@ private Q_SLOTS:
         QVERIFY(result.storyboard.fallback.applied);
         QCOMPARE(engine.activeCount(), 0);
         QStringList mine;
-        for (const Event &e : std::as_const(events))
-            if (e.generationId == id)
-                mine << e.type();
+        for (const Event &e : std::as_const(events)) {
+            if (e.generationId != id)
+                continue;
+            mine << e.type();
+            if (const auto *g = std::get_if<GenerationStarted>(&e.body)) // the stream names the instance running it
+                QCOMPARE(g->instance, QStringLiteral("test-main"));
+        }
         QCOMPARE(mine.first(), QStringLiteral("generation_started"));
         QCOMPARE(mine.last(), QStringLiteral("generation_finished"));
         QVERIFY(mine.contains(QStringLiteral("storyboard_fallback_triggered")));

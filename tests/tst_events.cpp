@@ -32,7 +32,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("type");
 
         QTest::newRow("generation_started") << make(GenerationStarted{QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, 120s,
-                                                                                QStringLiteral("ha****ul")})
+                                                                                QStringLiteral("ha****ul"), QStringLiteral("engine-a:8700")})
                                             << QStringLiteral("generation_started");
         QTest::newRow("attempt_started") << make(AttemptStarted{Stage::Storyboard, 11, Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
                                                                 Role::Primary, 1, 60s, 60'000'500us, 120s})

@@ -93,6 +93,14 @@ private Q_SLOTS:
         QCOMPARE(model.data(model.index(1, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("qwen (fallback)"));
         for (int r = 0; r < model.rowCount(); ++r)
             QCOMPARE(model.data(model.index(r, 0), GenerationListModel::FinishedRole).toBool(), true);
+        // Embedded, no instance; an engine's stream names the one running each generation.
+        QCOMPARE(model.data(model.index(0, GenerationListModel::InstanceColumn)).toString(), QString());
+        Event named = events.constFirst();
+        named.generationId = QStringLiteral("gen_elsewhere");
+        std::get<GenerationStarted>(named.body).instance = QStringLiteral("engine-b:8700");
+        model.appendBatch({named});
+        QCOMPARE(model.data(model.index(model.rowOf(QStringLiteral("gen_elsewhere")), GenerationListModel::InstanceColumn)).toString(),
+                 QStringLiteral("engine-b:8700"));
     }
 
     void queuedGenerationShowsItsPlaceAndAFullBudget()

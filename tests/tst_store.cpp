@@ -186,9 +186,9 @@ private Q_SLOTS:
             return e;
         };
         // Queued before the writer starts, so all five are one batch; the fourth repeats (gen_a, 1).
-        writer.enqueue(event(QStringLiteral("gen_a"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}}));
+        writer.enqueue(event(QStringLiteral("gen_a"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}}));
         writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false}));
-        writer.enqueue(event(QStringLiteral("gen_b"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms, {}}));
+        writer.enqueue(event(QStringLiteral("gen_b"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms, {}, {}}));
         writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished{FinalState::Failed, {}, {}, {}, {}, false}));
         writer.enqueue(event(QStringLiteral("gen_b"), 1, GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false}));
         QVERIFY2(writer.start(&error), qPrintable(error));

@@ -120,4 +120,29 @@ bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into
     return true;
 }
 
+bool RemoteFlag::endpoints(const QCommandLineParser &parser, QList<EngineEndpoint> *into, QString *error) const
+{
+    for (const QString &value : parser.values(engine)) {
+        for (const QString &url : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            EngineEndpoint e;
+            if (!EngineEndpoint::parseUrl(url.trimmed(), &e.base, error)) {
+                *error = QStringLiteral("--engine %1: %2").arg(url.trimmed(), *error);
+                return false;
+            }
+            if (!e.trustFromEnvironment(error))
+                return false;
+            e.token = qgetenv("BULLPEN_ENGINE_TOKEN").trimmed();
+            if (e.token.isEmpty()) {
+                *error = QStringLiteral("--engine needs the engines' API token in BULLPEN_ENGINE_TOKEN "
+                                        "(their operator makes one with `bullpen-engine token add NAME --role viewer|operator`)");
+                return false;
+            }
+            into->append(e);
+        }
+    }
+    if (into->isEmpty())
+        *error = QStringLiteral("--engine names no URL");
+    return !into->isEmpty();
+}
+
 } // namespace bullpen::cli

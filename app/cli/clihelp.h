@@ -61,6 +61,8 @@ struct RemoteFlag
     bool isSet(const QCommandLineParser &parser) const { return parser.isSet(engine); }
     // False with the reason in *error: a URL that is not an engine's, or no token.
     bool endpoint(const QCommandLineParser &parser, EngineEndpoint *into, QString *error) const;
+    // Several engines sharing one store: --engine URL,URL… (or --engine given more than once).
+    bool endpoints(const QCommandLineParser &parser, QList<EngineEndpoint> *into, QString *error) const;
 };
 
 // "bullpen-cli: <what the engine runs on>" and each warning, on stderr.

@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -320,55 +321,121 @@ std::optional<EngineCounters> readCounters(RemoteHistory &engine, QString *error
     return c;
 }
 
-// `soak --engine URL`: the load test of a running bullpen-engine. The same requests, through its API;
-// each generation judged from the events its stream carried and the result it answered, then read back
-// from its history (the records the engine wrote), and its simulator's request counts from /metrics.
-int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const SoakOptions &o)
+// One engine of `soak --engine URL[,URL…]`: its API client, its history reader, and what the run saw of it.
+struct EngineLane
+{
+    EngineEndpoint endpoint;
+    std::unique_ptr<RemoteHistory> reader;
+    std::unique_ptr<RemoteEngine> engine;
+    QJsonObject config;
+    std::optional<EngineCounters> before;
+    bool up = false;
+    bool lost = false;     // its stream ended during the run (killed, restarted, cut off)
+    qint64 lostAtMs = 0;   // the last time it did
+    std::set<QString> inFlight;
+    int ran = 0;
+};
+
+// A generation whose engine was lost while it ran: judged from the store alone (SPEC 12.2's leases).
+struct Orphan
+{
+    int lane = 0;
+    qint64 lostAtMs = 0;
+};
+
+// `soak --engine URL[,URL…]`: the load test of running bullpen-engines. The same requests, through their
+// API, spread round-robin over the engines that are up; each generation judged from the events its
+// stream carried and the result it answered, then read back from the history (the records the engines
+// wrote; with several engines, through another engine than the one that ran it: one store), and the
+// simulators' request counts from /metrics. An engine that is lost mid-run (killed and restarted) gets
+// no new work until its stream is back; what it was running is judged from the store: final, within
+// two lease periods of the loss when abandoned (`--lease`, the engines' lease).
+int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const SoakOptions &o, milliseconds lease)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
-    EngineEndpoint endpoint;
+    QList<EngineEndpoint> endpoints;
     QString why;
-    if (!remote.endpoint(parser, &endpoint, &why)) {
+    if (!remote.endpoints(parser, &endpoints, &why)) {
         err << "bullpen-cli soak: " << why << "\n";
         return 2;
     }
-    RemoteHistory reader(endpoint);
-    const auto config = reader.getObject(QStringLiteral("/v1/config"), {}, &why);
-    if (!config) {
-        err << "bullpen-cli soak: " << why << "\n";
-        return 2;
+    std::vector<EngineLane> lanes(std::size_t(endpoints.size()));
+    bool onSimulator = true;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        EngineLane &lane = lanes[i];
+        lane.endpoint = endpoints.at(qsizetype(i));
+        lane.reader = std::make_unique<RemoteHistory>(lane.endpoint);
+        const auto config = lane.reader->getObject(QStringLiteral("/v1/config"), {}, &why);
+        if (!config) {
+            err << "bullpen-cli soak: " << why << "\n";
+            return 2;
+        }
+        lane.config = *config;
+        onSimulator = onSimulator && config->value(QLatin1StringView("simulator")).toBool();
+        lane.before = readCounters(*lane.reader, &why);
+        if (!lane.before) {
+            err << "bullpen-cli soak: " << why << "\n";
+            return 2;
+        }
+        lane.engine = std::make_unique<RemoteEngine>(lane.endpoint);
     }
-    const bool onSimulator = config->value(QLatin1StringView("simulator")).toBool();
     QStringList scenarios = o.scenarios;
     if (!onSimulator) {
         if (o.scenariosGiven) {
-            err << "bullpen-cli soak: the engine at " << endpoint.display()
-                << " talks to real providers; --scenario-mix applies only to an engine on its simulator (bullpen-engine --simulator)\n";
+            err << "bullpen-cli soak: an engine given by --engine talks to real providers; --scenario-mix applies only to engines on their "
+                   "simulator (bullpen-engine --simulator)\n";
             return 2;
         }
         scenarios = {QString()}; // the engine's own providers, no scenario
     }
-    const auto before = readCounters(reader, &why);
-    if (!before) {
-        err << "bullpen-cli soak: " << why << "\n";
-        return 2;
-    }
 
-    RemoteEngine engine(endpoint);
     SoakLedger ledger(o.policy.effectiveBudget());
     ledger.setServiceChecked(true);
     std::map<QString, int> slotOf; // generation id → its slot (its story and scenario), while it runs
-    std::vector<std::pair<QString, FinalState>> finished; // the generations that ran on the engine
+    std::map<QString, int> laneOf; // generation id → the engine it was sent to
+    struct Answered
+    {
+        QString id;
+        FinalState state;
+        int lane;
+        qint64 atMs;
+    };
+    std::vector<Answered> finished; // the generations that ran and answered
+    std::map<QString, Orphan> orphans;
     int started = 0; // slots handed out; a refused start keeps its slot and tries again
     int refused = 0;
-    int waiting = 0; // refused slots waiting out their Retry-After
+    int waiting = 0; // refused slots waiting out their Retry-After, or for an engine to be up
+    int nextLane = 0;
     bool interrupted = false;
     bool sending = false;
     QElapsedTimer wall;
+    const auto maybeQuit = [&] {
+        if (slotOf.empty() && waiting == 0 && (interrupted || started >= o.total))
+            QCoreApplication::quit();
+    };
 
     std::function<void(int)> send;
     send = [&](int slot) {
+        int chosen = -1;
+        for (std::size_t k = 0; k < lanes.size() && chosen < 0; ++k) {
+            const int i = (nextLane + int(k)) % int(lanes.size());
+            if (lanes[std::size_t(i)].up)
+                chosen = i;
+        }
+        if (chosen < 0) { // every engine is down: the slot waits for one
+            ++waiting;
+            QTimer::singleShot(200, lanes.front().engine.get(), [&, slot] {
+                --waiting;
+                if (!interrupted)
+                    send(slot);
+                else
+                    maybeQuit();
+            });
+            return;
+        }
+        nextLane = (chosen + 1) % int(lanes.size());
+        EngineLane &lane = lanes[std::size_t(chosen)];
         const QString scenario = scenarios.at(slot % scenarios.size());
         QJsonObject timeouts{{QStringLiteral("primary_ms"), static_cast<double>(o.policy.primaryTimeout.count())},
                              {QStringLiteral("fallback_ms"), static_cast<double>(o.policy.fallbackTimeout.count())}};
@@ -381,129 +448,200 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         body.insert(QStringLiteral("user_id"), rawUserFor(body.value(QLatin1StringView("generation_id")).toString()));
         if (!scenario.isEmpty())
             body.insert(QStringLiteral("scenario"), scenario);
-        slotOf[engine.startBody(body)] = slot;
+        const QString id = lane.engine->startBody(body);
+        slotOf[id] = slot;
+        laneOf[id] = chosen;
+        lane.inFlight.insert(id);
     };
-    const auto startNext = [&] { send(started++); };
+    const auto startNext = [&] {
+        if (!interrupted && started < o.total)
+            send(started++);
+    };
 
-    QObject::connect(&engine, &EngineClient::eventRecorded, &engine, [&](const Event &e) {
-        if (slotOf.count(e.generationId))
-            ledger.event(e);
-    });
-    QObject::connect(&engine, &EngineClient::finished, &engine, [&](const GenerationResult &g) {
-        const auto it = slotOf.find(g.generationId);
-        if (it == slotOf.end())
-            return;
-        const int slot = it->second;
-        const QString scenario = scenarios.at(slot % scenarios.size());
-        slotOf.erase(it);
-        const bool ranNothing = g.attempts().isEmpty() && !ledger.hasEvents(g.generationId);
-        if (ranNothing && g.failure && g.failure->kind == FailureKind::RATE_LIMITED && g.failure->retryAfter) {
-            // 429 (or 503 while draining) with Retry-After: honoured, and the same slot tries again.
-            ++refused;
-            if (!interrupted) {
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        EngineLane &lane = lanes[i];
+        RemoteEngine *engine = lane.engine.get();
+        QObject::connect(engine, &EngineClient::eventRecorded, engine, [&](const Event &e) {
+            if (slotOf.count(e.generationId))
+                ledger.event(e);
+        });
+        QObject::connect(engine, &EngineClient::finished, engine, [&, i](const GenerationResult &g) {
+            lanes[i].inFlight.erase(g.generationId);
+            const auto it = slotOf.find(g.generationId);
+            if (it == slotOf.end())
+                return; // an orphan's late result (its engine came back and answered from the history): the store judges it
+            const int slot = it->second;
+            const QString scenario = scenarios.at(slot % scenarios.size());
+            slotOf.erase(it);
+            const bool ranNothing = g.attempts().isEmpty() && !ledger.hasEvents(g.generationId);
+            if (ranNothing && g.failure && g.failure->kind == FailureKind::RATE_LIMITED && g.failure->retryAfter) {
+                // 429 (or 503 while draining) with Retry-After: honoured, and the same slot tries again.
+                ++refused;
                 ++waiting;
-                QTimer::singleShot(*g.failure->retryAfter, &engine, [&, slot] {
+                QTimer::singleShot(*g.failure->retryAfter, lanes[i].engine.get(), [&, slot] {
                     --waiting;
                     if (!interrupted)
                         send(slot);
-                    else if (slotOf.empty() && waiting == 0)
-                        QCoreApplication::quit();
+                    else
+                        maybeQuit();
                 });
-            } else if (slotOf.empty() && waiting == 0) {
-                QCoreApplication::quit();
+                return;
             }
-            return;
-        }
-        if (ranNothing && g.failure) {
-            ledger.violate(0, g.generationId + QStringLiteral(": ") + g.failure->detail);
-            ledger.forget(g.generationId);
-        } else {
-            ledger.finished(g, scenario.isEmpty() ? QStringLiteral("(the engine's providers)") : scenario, rawUserFor(g.generationId));
-            finished.emplace_back(g.generationId, g.state);
-        }
-        if (!interrupted && started < o.total)
+            if (ranNothing && g.failure) {
+                if (lanes[i].lost && !lanes[i].up) { // sent as its engine went away: the store says whether it ran
+                    orphans[g.generationId] = Orphan{int(i), lanes[i].lostAtMs};
+                    ledger.forget(g.generationId);
+                } else {
+                    ledger.violate(0, g.generationId + QStringLiteral(": ") + g.failure->detail);
+                    ledger.forget(g.generationId);
+                }
+            } else {
+                ledger.finished(g, scenario.isEmpty() ? QStringLiteral("(the engine's providers)") : scenario, rawUserFor(g.generationId));
+                finished.push_back({g.generationId, g.state, int(i), QDateTime::currentMSecsSinceEpoch()});
+                ++lanes[i].ran;
+            }
             startNext();
-        else if (slotOf.empty() && waiting == 0)
-            QCoreApplication::quit();
-    });
-    QObject::connect(&engine, &RemoteEngine::stateChanged, &engine, [&](RemoteEngine::State state) {
-        if (state == RemoteEngine::State::Refused) {
-            err << "bullpen-cli soak: " << engine.describeState() << "\n";
-            QCoreApplication::exit(2);
-            return;
-        }
-        if (state == RemoteEngine::State::Reconnecting)
-            err << "bullpen-cli soak: " << engine.describeState() << "\n";
-        if (state == RemoteEngine::State::Connected && !sending) { // the stream is open: every event will be seen
-            sending = true;
-            wall.start();
-            for (int k = 0; k < std::min(o.inFlight, o.total); ++k)
-                startNext();
-        }
-    });
+            maybeQuit();
+        });
+        QObject::connect(engine, &RemoteEngine::stateChanged, engine, [&, i](RemoteEngine::State state) {
+            EngineLane &l = lanes[i];
+            if (state == RemoteEngine::State::Refused) {
+                err << "bullpen-cli soak: " << l.engine->describeState() << "\n";
+                QCoreApplication::exit(2);
+                return;
+            }
+            if (state == RemoteEngine::State::Reconnecting && l.up) {
+                // Lost: what it runs is judged from the store; the others take its share of the load.
+                l.up = false;
+                l.lost = true;
+                l.lostAtMs = QDateTime::currentMSecsSinceEpoch();
+                err << "bullpen-cli soak: " << l.engine->describeState() << "; its " << l.inFlight.size()
+                    << " generation(s) in flight are judged from the store\n";
+                const std::set<QString> lost = std::exchange(l.inFlight, {});
+                for (const QString &id : lost) {
+                    if (slotOf.erase(id) == 0)
+                        continue;
+                    orphans[id] = Orphan{int(i), l.lostAtMs};
+                    ledger.forget(id);
+                    startNext();
+                }
+                maybeQuit();
+            } else if (state == RemoteEngine::State::Reconnecting) {
+                err << "bullpen-cli soak: " << l.engine->describeState() << "\n";
+            }
+            if (state == RemoteEngine::State::Connected) {
+                if (l.lost)
+                    err << "bullpen-cli soak: " << l.endpoint.display() << " is back\n";
+                l.up = true;
+                // Sending starts once every stream is open: every event will be seen.
+                if (!sending && std::all_of(lanes.begin(), lanes.end(), [](const EngineLane &x) { return x.up; })) {
+                    sending = true;
+                    wall.start();
+                    for (int k = 0; k < std::min(o.inFlight, o.total); ++k)
+                        startNext();
+                }
+            }
+        });
+    }
     Interrupts interrupts([&] {
-        err << "bullpen-cli soak: interrupted; cancelling " << slotOf.size() << " in flight on the engine (a second signal exits at once)\n";
+        err << "bullpen-cli soak: interrupted; cancelling " << slotOf.size() << " in flight on the engine(s) (a second signal exits at once)\n";
         err.flush();
         interrupted = true;
         const auto pending = slotOf;
         for (const auto &[id, slot] : pending)
-            engine.cancel(id);
+            lanes[std::size_t(laneOf[id])].engine->cancel(id);
+        maybeQuit();
     });
-    err << "bullpen-cli soak: " << o.total << " generations on the engine at " << endpoint.display() << " ("
-        << config->value(QLatin1StringView("instance")).toString() << "), " << scenarios.size() << " scenario(s), concurrency " << o.inFlight
-        << "\n";
+    QStringList names;
+    for (const EngineLane &lane : lanes)
+        names << lane.endpoint.display() + QStringLiteral(" (") + lane.config.value(QLatin1StringView("instance")).toString() + QLatin1Char(')');
+    err << "bullpen-cli soak: " << o.total << " generations on " << names.join(QStringLiteral(", ")) << ", " << scenarios.size()
+        << " scenario(s), concurrency " << o.inFlight << "\n";
     err.flush();
-    engine.connectToEngine();
+    for (EngineLane &lane : lanes)
+        lane.engine->connectToEngine();
     if (QCoreApplication::exec() == 2)
         return 2;
     const double seconds = static_cast<double>(wall.elapsed()) / 1000.0;
     const int admitted = static_cast<int>(finished.size());
+    const bool anyLost = std::any_of(lanes.begin(), lanes.end(), [](const EngineLane &l) { return l.lost; });
 
-    // --- after the run: the engine's own records
-    const auto after = readCounters(reader, &why);
-    if (!after) {
-        ledger.violate(0, QStringLiteral("GET /metrics after the run: ") + why);
-    } else if (onSimulator && after->hasSimulator) {
-        std::map<Provider, int> requestsPer;
+    // --- after the run: the engines' own records. A reader of an engine that is up, preferring another
+    // engine than `lane` (one history: any engine answers for all).
+    const auto readerFor = [&](int lane) -> RemoteHistory * {
+        for (std::size_t k = 1; k <= lanes.size(); ++k) {
+            EngineLane &l = lanes[(std::size_t(lane) + k) % lanes.size()];
+            if (l.up)
+                return l.reader.get();
+        }
+        return lanes[std::size_t(lane)].reader.get();
+    };
+    std::map<Provider, int> requestsPer;
+    qint64 startedOnEngines = 0;
+    bool countersWhole = !anyLost;
+    for (EngineLane &lane : lanes) {
+        const auto after = readCounters(*lane.reader, &why);
+        if (!after) {
+            ledger.violate(0, QStringLiteral("GET /metrics of %1 after the run: %2").arg(lane.endpoint.display(), why));
+            countersWhole = false;
+            continue;
+        }
+        countersWhole = countersWhole && after->hasSimulator;
+        startedOnEngines += after->started - lane.before->started;
         for (const auto &[p, n] : after->simulatorRequests)
-            requestsPer[p] = n - (before->simulatorRequests.count(p) ? before->simulatorRequests.at(p) : 0);
-        // Only when the run had the engine to itself: another client's generations reach the same simulator.
-        if (after->started - before->started == admitted)
-            ledger.compareRequests(requestsPer);
-        else
-            err << "bullpen-cli soak: the engine started " << (after->started - before->started) << " generations during this run, " << admitted
-                << " of them this run's: invariants 1 and 12 are judged by each attempt's own count only\n";
+            requestsPer[p] += n - (lane.before->simulatorRequests.count(p) ? lane.before->simulatorRequests.at(p) : 0);
     }
+    if (onSimulator && countersWhole && startedOnEngines == admitted)
+        ledger.compareRequests(requestsPer);
+    else if (onSimulator)
+        err << "bullpen-cli soak: " << (anyLost ? QStringLiteral("an engine was lost (its counters started again)")
+                                                : QStringLiteral("the engines started %1 generations during this run, %2 of them this run's").arg(startedOnEngines).arg(admitted))
+            << ": invariants 1 and 12 are judged by each attempt's own count only\n";
     ledger.checkDeadlineOverruns();
 
-    // 6, 7, 9, 10: each generation as the engine's history has it. Its writer commits in batches, so
-    // a row may still say running for a moment after the result: it is asked again for up to 10 s.
+    std::map<QString, std::set<QString>> keysOfUser; // raw user → the keyed hashes the history gave it (one per deployment)
+    std::set<QString> instancesSeen;
+    const auto noteRow = [&](const QString &id, const QJsonObject &row) {
+        keysOfUser[rawUserFor(id)].insert(row.value(QLatin1StringView("user_key")).toString());
+        instancesSeen.insert(row.value(QLatin1StringView("instance")).toString());
+    };
+
+    // 6, 7, 9, 10: each generation as the history has it. A writer commits in batches, so a row may
+    // still say running for a moment after the result: it is asked again for up to 10 s.
     int checked = 0;
+    int answeredNotCommitted = 0; // answered by an engine that was then lost before its writer committed it
     qint64 historyAttempts = 0;
-    for (const auto &[id, state] : finished) {
+    for (const Answered &f : finished) {
         QElapsedTimer patience;
         patience.start();
         RemoteHistory::Answer a;
         QJsonObject detail;
         for (;;) {
-            a = readBack(reader, QStringLiteral("/v1/history/") + id);
+            a = readBack(*readerFor(f.lane), QStringLiteral("/v1/history/") + f.id);
             detail = QJsonDocument::fromJson(a.body).object();
             const QString rowState = detail.value(QLatin1StringView("generation")).toObject().value(QLatin1StringView("state")).toString();
             if ((a.status == 200 && rowState != u"running") || (a.status != 200 && a.status != 404) || patience.hasExpired(10'000))
                 break;
             QThread::msleep(50);
         }
+        const EngineLane &lane = lanes[std::size_t(f.lane)];
+        const bool lostRightAfter = lane.lost && lane.lostAtMs >= f.atMs && lane.lostAtMs - f.atMs < 1000;
         if (a.status != 200) {
-            ledger.violate(6, QStringLiteral("%1: not in the engine's history (%2)").arg(id, a.error));
+            ledger.violate(6, QStringLiteral("%1: not in the history (%2)").arg(f.id, a.error));
             continue;
         }
         ++checked;
         const QJsonObject row = detail.value(QLatin1StringView("generation")).toObject();
+        noteRow(f.id, row);
         const QString rowState = row.value(QLatin1StringView("state")).toString();
-        if (rowState == u"running")
-            ledger.violate(10, QStringLiteral("%1: still running in the engine's history 10 s after its result").arg(id));
-        else if (rowState != toId(state))
-            ledger.violate(6, QStringLiteral("%1: the result says %2, the history %3").arg(id, toId(state), rowState));
+        if (rowState == u"running") {
+            ledger.violate(10, QStringLiteral("%1: still running in the history 10 s after its result").arg(f.id));
+        } else if (rowState != toId(f.state)) {
+            if (lostRightAfter && rowState == u"abandoned")
+                ++answeredNotCommitted; // the result went out, then the process died before its batch committed
+            else
+                ledger.violate(6, QStringLiteral("%1: the result says %2, the history %3").arg(f.id, toId(f.state), rowState));
+        }
         const QJsonArray attempts = detail.value(QLatin1StringView("attempts")).toArray();
         const QJsonArray events = detail.value(QLatin1StringView("events")).toArray();
         historyAttempts += attempts.size();
@@ -513,31 +651,116 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             startedEvents += type.endsWith(u"_attempt_started") ? 1 : 0;
             finishedEvents += type == u"generation_finished" ? 1 : 0;
         }
-        if (finishedEvents != 1)
-            ledger.violate(6, QStringLiteral("%1: %2 generation_finished records in the engine's history").arg(id).arg(finishedEvents));
-        if (startedEvents != attempts.size())
-            ledger.violate(7, QStringLiteral("%1: %2 attempt rows, %3 started events in the engine's history").arg(id).arg(attempts.size()).arg(startedEvents));
-        if (a.body.contains(rawUserFor(id).toUtf8()))
-            ledger.violate(9, QStringLiteral("%1: the raw user id in the engine's history").arg(id));
+        if (finishedEvents != 1 && !(lostRightAfter && rowState == u"abandoned"))
+            ledger.violate(6, QStringLiteral("%1: %2 generation_finished records in the history").arg(f.id).arg(finishedEvents));
+        if (startedEvents != attempts.size() && !lostRightAfter)
+            ledger.violate(7, QStringLiteral("%1: %2 attempt rows, %3 started events in the history").arg(f.id).arg(attempts.size()).arg(startedEvents));
+        if (a.body.contains(rawUserFor(f.id).toUtf8()))
+            ledger.violate(9, QStringLiteral("%1: the raw user id in the history").arg(f.id));
     }
-    if (historyAttempts != ledger.attemptsTotal())
-        ledger.violate(7, QStringLiteral("the engine's history: %1 attempt rows for %2 attempts in the results").arg(historyAttempts).arg(ledger.attemptsTotal()));
+    if (historyAttempts != ledger.attemptsTotal() && answeredNotCommitted == 0)
+        ledger.violate(7, QStringLiteral("the history: %1 attempt rows for %2 attempts in the results").arg(historyAttempts).arg(ledger.attemptsTotal()));
 
-    const QJsonObject engineSummary{{QStringLiteral("url"), endpoint.display()},
-                                    {QStringLiteral("instance"), config->value(QLatin1StringView("instance"))},
-                                    {QStringLiteral("version"), config->value(QLatin1StringView("version"))},
+    // The lost engines' generations: each final in the store, an abandoned one within two lease periods
+    // of the loss (the lease runs out, then the next renewal of any engine finishes it).
+    int orphansFinal = 0, orphansAbandoned = 0, orphansUnrecorded = 0;
+    qint64 abandonedMaxMs = 0;
+    for (const auto &[id, orphan] : orphans) {
+        QElapsedTimer patience;
+        patience.start();
+        const qint64 limitMs = 2 * lease.count() + 10'000;
+        RemoteHistory::Answer a;
+        QJsonObject row;
+        for (;;) {
+            a = readBack(*readerFor(orphan.lane), QStringLiteral("/v1/history/") + id);
+            row = QJsonDocument::fromJson(a.body).object().value(QLatin1StringView("generation")).toObject();
+            const bool final = a.status == 200 && row.value(QLatin1StringView("state")).toString() != u"running";
+            // No row 2 s after the loss: the engine died before its writer recorded the start.
+            if (final || (a.status == 404 && QDateTime::currentMSecsSinceEpoch() - orphan.lostAtMs > 2000) || (a.status != 200 && a.status != 404)
+                || patience.hasExpired(limitMs))
+                break;
+            QThread::msleep(100);
+        }
+        if (a.status == 404) {
+            ++orphansUnrecorded;
+            continue;
+        }
+        if (a.status != 200) {
+            ledger.violate(10, QStringLiteral("%1 (of the lost engine %2): %3").arg(id, lanes[std::size_t(orphan.lane)].endpoint.display(), a.error));
+            continue;
+        }
+        noteRow(id, row);
+        const QString state = row.value(QLatin1StringView("state")).toString();
+        if (state == u"running") {
+            ledger.violate(10, QStringLiteral("%1 (of the lost engine %2): still running %3 s after the loss")
+                                   .arg(id, lanes[std::size_t(orphan.lane)].endpoint.display())
+                                   .arg(double(QDateTime::currentMSecsSinceEpoch() - orphan.lostAtMs) / 1000.0, 0, 'f', 1));
+            continue;
+        }
+        ++orphansFinal;
+        if (state == u"abandoned") {
+            ++orphansAbandoned;
+            const qint64 tookMs = row.value(QLatin1StringView("finished_at_ms")).toInteger() - orphan.lostAtMs;
+            abandonedMaxMs = std::max(abandonedMaxMs, tookMs);
+            if (tookMs > 2 * lease.count())
+                ledger.violate(10, QStringLiteral("%1: recorded as abandoned %2 ms after its engine was lost; the lease is %3 ms (at most two periods)")
+                                       .arg(id)
+                                       .arg(tookMs)
+                                       .arg(lease.count()));
+        }
+    }
+    // One masking key per deployment: a user's keyed hash is the same whichever engine served them.
+    int usersOnSeveral = 0;
+    for (const auto &[user, keys] : keysOfUser) {
+        if (keys.size() > 1)
+            ledger.violate(9, QStringLiteral("%1 has %2 different keyed hashes across the engines").arg(user).arg(keys.size()));
+        usersOnSeveral += keys.size() == 1 ? 1 : 0;
+    }
+
+    QJsonArray engineList;
+    for (const EngineLane &lane : lanes)
+        engineList.append(QJsonObject{{QStringLiteral("url"), lane.endpoint.display()},
+                                      {QStringLiteral("instance"), lane.config.value(QLatin1StringView("instance"))},
+                                      {QStringLiteral("version"), lane.config.value(QLatin1StringView("version"))},
+                                      {QStringLiteral("ran"), lane.ran},
+                                      {QStringLiteral("lost"), lane.lost}});
+    const QJsonObject engineSummary{{QStringLiteral("engines"), engineList},
+                                    {QStringLiteral("url"), lanes.front().endpoint.display()},
+                                    {QStringLiteral("instance"), lanes.front().config.value(QLatin1StringView("instance"))},
                                     {QStringLiteral("simulator"), onSimulator},
                                     {QStringLiteral("admitted"), admitted},
                                     {QStringLiteral("refused_429"), refused},
                                     {QStringLiteral("history_checked"), checked},
-                                    {QStringLiteral("history_attempts"), static_cast<double>(historyAttempts)}};
-    const QString engineLine = QStringLiteral("engine: %1 (%2) — %3 generations ran, %4 read back from its history (%5 attempts); %6 starts answered 429 "
-                                              "and sent again after Retry-After")
-                                   .arg(endpoint.display(), config->value(QLatin1StringView("instance")).toString())
-                                   .arg(admitted)
-                                   .arg(checked)
-                                   .arg(historyAttempts)
-                                   .arg(refused);
+                                    {QStringLiteral("history_attempts"), static_cast<double>(historyAttempts)},
+                                    {QStringLiteral("instances_in_history"), static_cast<int>(instancesSeen.size())},
+                                    {QStringLiteral("users"), static_cast<int>(keysOfUser.size())},
+                                    {QStringLiteral("orphans"), static_cast<int>(orphans.size())},
+                                    {QStringLiteral("orphans_final"), orphansFinal},
+                                    {QStringLiteral("orphans_abandoned"), orphansAbandoned},
+                                    {QStringLiteral("orphans_unrecorded"), orphansUnrecorded},
+                                    {QStringLiteral("abandoned_within_ms"), static_cast<double>(abandonedMaxMs)},
+                                    {QStringLiteral("lease_ms"), static_cast<double>(lease.count())},
+                                    {QStringLiteral("answered_not_committed"), answeredNotCommitted}};
+    QString engineLine = QStringLiteral("engine(s): %1 — %2 generations ran and answered, %3 read back from the history (%4 attempts, %5 "
+                                        "instance(s)); %6 starts answered 429 and sent again after Retry-After; %7 user(s), each with one keyed hash")
+                             .arg(names.join(QStringLiteral(", ")))
+                             .arg(admitted)
+                             .arg(checked)
+                             .arg(historyAttempts)
+                             .arg(instancesSeen.size())
+                             .arg(refused)
+                             .arg(usersOnSeveral);
+    if (anyLost)
+        engineLine += QStringLiteral("\n  lost engine(s): %1 generation(s) in flight judged from the store: %2 final (%3 abandoned, at most %4 ms after "
+                                     "the loss; lease %5 ms), %6 never recorded (the engine died before writing their start); %7 answered "
+                                     "just before the loss and recorded abandoned (the engine answers before its writer commits)")
+                          .arg(orphans.size())
+                          .arg(orphansFinal)
+                          .arg(orphansAbandoned)
+                          .arg(abandonedMaxMs)
+                          .arg(lease.count())
+                          .arg(orphansUnrecorded)
+                          .arg(answeredNotCommitted);
     report(out, ledger, ledger.summary(std::max(1, admitted), seconds, QStringLiteral("engine"), engineSummary), o.json, engineLine);
     return ledger.allPass() ? 0 : 1;
 }
@@ -570,7 +793,11 @@ int runSoak(const QStringList &arguments)
     const QCommandLineOption progress(QStringLiteral("progress"),
                                       QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
     const RemoteFlag remote;
-    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress, remote.engine});
+    const QCommandLineOption lease(QStringLiteral("lease"),
+                                   QStringLiteral("With --engine: the engines' lease (bullpen-engine --lease, default 15s); a lost engine's "
+                                                  "generations must be final within two of them."),
+                                   QStringLiteral("duration"), QStringLiteral("15s"));
+    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress, remote.engine, lease});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli soak: " << parser.errorText() << "\n";
         return 2;
@@ -625,7 +852,12 @@ int runSoak(const QStringList &arguments)
             }
         }
     }
-    return runRemote(remote, parser, o);
+    const auto leaseValue = parseDuration(parser.value(lease), &why);
+    if (!leaseValue || leaseValue->count() < 1) {
+        err << "bullpen-cli soak: --lease takes a duration like 2s\n";
+        return 2;
+    }
+    return runRemote(remote, parser, o, *leaseValue);
 }
 
 } // namespace bullpen::cli

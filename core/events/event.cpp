@@ -56,6 +56,8 @@ struct Writer
         o.insert(QStringLiteral("budget_ms"), static_cast<double>(e.budget.count()));
         if (!e.user.isEmpty())
             o.insert(QStringLiteral("user"), e.user);
+        if (!e.instance.isEmpty())
+            o.insert(QStringLiteral("instance"), e.instance);
     }
     void operator()(const StageQueued &e) const
     {
@@ -143,6 +145,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.fallback = r.optId("fallback", providerFromId);
         e.budget = milliseconds(static_cast<qint64>(r.number("budget_ms")));
         e.user = r.optString("user");
+        e.instance = r.optString("instance");
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_queued"))) {
@@ -230,7 +233,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
 GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString &rawUserId)
 {
     return GenerationStarted{policy.preset, policy.primary, policy.fallback, policy.effectiveBudget(),
-                             rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId)};
+                             rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId), {}};
 }
 
 QString Event::type() const { return std::visit(TypeName{}, body); }

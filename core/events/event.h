@@ -31,6 +31,7 @@ struct GenerationStarted
     std::optional<Provider> fallback;
     std::chrono::milliseconds budget{0};
     QString user; // the display mask ("ha****ul"), never the raw id (SPEC 5.1); empty: no user given
+    QString instance; // the engine instance running it, as its event stream says (SPEC 12.2); empty embedded
 
     // The one place this event is built, by whichever part of the engine starts the generation.
     static GenerationStarted of(const StagePolicy &policy, const QString &rawUserId);

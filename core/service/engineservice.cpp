@@ -932,6 +932,16 @@ void EngineService::onEvent(const Event &event)
     if (std::holds_alternative<GenerationStarted>(event.body))
         m_running.insert(event.generationId); // started here by any front end (comparisons too)
     m_metrics.record(event, nowMs());
+    if (const auto *started = std::get_if<GenerationStarted>(&event.body); started && started->instance.isEmpty()) {
+        // The stream names the instance that runs each generation (several engines share one history).
+        // A copy with its own JSON: the store's writer keeps the engine's (its rows carry the instance).
+        Event named = event;
+        std::get<GenerationStarted>(named.body).instance = m_options.instance;
+        named.jsonCache.reset();
+        named.shareJson();
+        m_events.publish(named);
+        return;
+    }
     m_events.publish(event);
 }
 

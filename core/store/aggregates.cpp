@@ -3,8 +3,11 @@
 
 #include "analytics/durationhistogram.h"
 
+#include <QHash>
 #include <QSqlError>
 #include <QVariant>
+
+#include <vector>
 
 namespace bullpen {
 
@@ -46,9 +49,9 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
     const bool ok = make(m_finishedRow,
                          "SELECT created_at_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied "
                          "FROM generations WHERE id = ? AND state <> 'running'")
-                    && make(m_primaryOf,
-                            "SELECT COALESCE(SUM(duration_ms), 0), MIN(provider) FROM attempts WHERE generation_id = ? AND stage = ? AND "
-                            "role = 'primary' AND at_ms <= ?")
+                    // By the generation alone, filtered here: a condition on role and stage would let a
+                    // planner take the (role, stage, at_ms) index and walk every primary attempt before it.
+                    && make(m_primaryOf, "SELECT stage, role, at_ms, provider, duration_ms FROM attempts WHERE generation_id = ?")
                     && make(m_upsertGeneration,
                             "INSERT INTO agg_generations (hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, "
                             "fallback_applied, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hour_ms, state, public_code, kind, stage, "
@@ -77,15 +80,17 @@ bool AggregateDeltas::addRelief(QSqlDatabase &db, const QString &generationId, c
         return false;
     QSqlQuery &q = *m_primaryOf;
     q.addBindValue(generationId);
-    q.addBindValue(stage);
-    q.addBindValue(atMs);
     if (!run(q, error))
         return false;
     double primaryMs = 0;
     QString primary;
-    if (q.next()) {
-        primaryMs = q.value(0).toDouble();
-        primary = q.value(1).toString();
+    while (q.next()) {
+        if (q.value(0).toString() != stage || q.value(1).toString() != u"primary" || q.value(2).toLongLong() > atMs)
+            continue;
+        primaryMs += q.value(4).toDouble();
+        const QString provider = q.value(3).toString();
+        if (primary.isEmpty() || provider < primary)
+            primary = provider;
     }
     q.finish();
     ++m_relief[{stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs)}];
@@ -186,18 +191,46 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     while (q.next())
         d.addAttempt(q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
                      q.value(5).toInt() != 0, q.value(6).toDouble());
-    // Relieved stages: each relief attempt with the primary attempts of its stage before it.
-    if (!exec(QStringLiteral("SELECT f.at_ms, f.stage, f.provider, f.duration_ms, "
-                             "(SELECT COALESCE(SUM(p.duration_ms), 0) FROM attempts p WHERE p.generation_id = f.generation_id AND "
-                             "p.stage = f.stage AND p.role = 'primary' AND p.at_ms <= f.at_ms), "
-                             "(SELECT MIN(p.provider) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage AND "
-                             "p.role = 'primary' AND p.at_ms <= f.at_ms) "
-                             "FROM attempts f WHERE f.role = 'fallback'")))
+    // Relieved stages: each relief attempt with the primary attempts of its stage before it, joined here
+    // by generation and stage (two scans; a correlated subquery per relief attempt walked an index of
+    // every primary attempt on SQLite).
+    struct Relief
+    {
+        qint64 atMs;
+        QString stage;
+        QString provider;
+        double ms;
+        double primaryMs = 0;
+        QString primary;
+    };
+    std::vector<Relief> relief;
+    QHash<QString, std::vector<std::size_t>> reliefOf; // generation + stage → relief attempts
+    if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'")))
         return false;
     while (q.next()) {
-        ++d.m_relief[{q.value(1).toString(), hourOf(q.value(0).toLongLong()), q.value(5).toString(), q.value(2).toString(),
-                      DurationHistogram::binOf(q.value(4).toDouble() + q.value(3).toDouble())}];
+        reliefOf[q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString()].push_back(relief.size());
+        relief.push_back({q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {}});
     }
+    if (!relief.empty()) {
+        if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'")))
+            return false;
+        while (q.next()) {
+            const auto it = reliefOf.constFind(q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString());
+            if (it == reliefOf.constEnd())
+                continue;
+            for (std::size_t i : *it) {
+                Relief &r = relief[i];
+                if (q.value(2).toLongLong() > r.atMs)
+                    continue;
+                r.primaryMs += q.value(4).toDouble();
+                const QString provider = q.value(3).toString();
+                if (r.primary.isEmpty() || provider < r.primary)
+                    r.primary = provider;
+            }
+        }
+    }
+    for (const Relief &r : relief)
+        ++d.m_relief[{r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms)}];
     q.finish();
     return d.apply(db, error);
 }

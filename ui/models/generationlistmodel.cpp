@@ -46,6 +46,7 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
             r.budget = g->budget;
             r.provider = g->primary;
             r.userMask = g->user;
+            r.instance = g->instance;
         } else if (const auto *q = std::get_if<StageQueued>(&e.body)) {
             r.stage = q->stage;
             r.provider = q->provider;
@@ -117,6 +118,8 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
             return r.finished ? QString() : tr("%1 %").arg(left * 100.0, 0, 'f', 0);
         case StateColumn:
             return r.failure.isEmpty() ? r.state : r.state + QStringLiteral(" — ") + r.failure;
+        case InstanceColumn:
+            return r.instance;
         }
         return {};
     case SortRole:
@@ -172,6 +175,8 @@ QVariant GenerationListModel::headerData(int section, Qt::Orientation orientatio
         return tr("Elapsed");
     case BudgetColumn:
         return tr("Budget left");
+    case InstanceColumn:
+        return tr("Instance");
     case StateColumn:
         return tr("State");
     }

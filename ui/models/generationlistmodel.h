@@ -16,7 +16,18 @@ class GenerationListModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { StartedColumn, GenerationColumn, UserColumn, StageColumn, ProviderColumn, ElapsedColumn, BudgetColumn, StateColumn, ColumnCount };
+    enum Column {
+        StartedColumn,
+        GenerationColumn,
+        UserColumn,
+        StageColumn,
+        ProviderColumn,
+        ElapsedColumn,
+        BudgetColumn,
+        InstanceColumn, // the engine instance running it (attached to an engine of a shared store); empty embedded
+        StateColumn,
+        ColumnCount
+    };
     enum DataRole {
         SortRole = Qt::UserRole + 1,
         GenerationIdRole,
@@ -43,6 +54,7 @@ public:
         std::chrono::microseconds queuedFor{0}; // admission waits so far (not spent from the budget)
         QString state = QStringLiteral("running");
         QString failure; // public code / kind when failed
+        QString instance;
     };
 
     explicit GenerationListModel(QObject *parent = nullptr);

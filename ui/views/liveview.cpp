@@ -36,6 +36,19 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     m_table->setItemDelegateForColumn(GenerationListModel::BudgetColumn, new BudgetBarDelegate(m_table));
+    // The instance column appears with the first generation that names one (a console attached to an
+    // engine; embedded, every generation is this console's own).
+    m_table->setColumnHidden(GenerationListModel::InstanceColumn, true);
+    connect(generations, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+        if (!m_table->isColumnHidden(GenerationListModel::InstanceColumn))
+            return;
+        for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
+            if (!m_generations->rowAt(row).instance.isEmpty()) {
+                m_table->setColumnHidden(GenerationListModel::InstanceColumn, false);
+                return;
+            }
+        }
+    });
     // Elapsed time and budget bars move while generations run.
     auto *tick = new QTimer(this);
     tick->setInterval(250);

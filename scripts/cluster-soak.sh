@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The cluster soak (docs/store.md, "Several engines"): a throwaway PostgreSQL, three bullpen-engine
+# instances on it sharing one masking key, and `bullpen-cli soak --engine A,B,C` spreading generations
+# over them round-robin. Mid-run the second engine is killed with SIGKILL and started again. The soak
+# then checks SPEC 11's invariants over the union, that every generation is final (the killed engine's
+# in-flight ones ABANDONED within two lease periods), that a user's keyed hash is the same on every
+# engine, and that every answered generation is in the history as it was answered.
+#   bash scripts/cluster-soak.sh [count, default 1500] [build dir, default build/dev]
+# Exits with the soak's status (0: every check passed). Prints how long each step took.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-1500}
+build=${2:-build/dev}
+engine_bin=$PWD/$build/app/bullpen-engine
+cli_bin=$PWD/$build/app/bullpen-cli
+lease=2s
+base_port=$((18700 + RANDOM % 1000))
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [[ -z "$pg_bin" || ! -x "$pg_bin/initdb" ]]; then
+    echo "cluster-soak: no PostgreSQL server binaries under /usr/lib/postgresql (Debian package postgresql)" >&2
+    exit 2
+fi
+as_pg=()
+if [[ $(id -u) == 0 ]]; then as_pg=(runuser -u postgres --); fi # initdb and pg_ctl refuse root
+
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+    "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg/data" -m immediate stop > /dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+SECONDS=0
+mkdir -p "$work/pg"
+if [[ ${#as_pg[@]} -gt 0 ]]; then chown postgres "$work/pg"; fi
+"${as_pg[@]}" "$pg_bin/initdb" -D "$work/pg/data" -U bullpen --auth=trust -E UTF8 --no-locale -N > "$work/initdb.log"
+"${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg/data" -l "$work/pg/log" -w \
+    -o "-k $work/pg -c listen_addresses='' -c fsync=off -c max_connections=200" start > /dev/null
+"${as_pg[@]}" "$pg_bin/createdb" -h "$work/pg" -U bullpen -E UTF8 bullpen
+export BULLPEN_DATABASE_URL="postgresql://bullpen@/bullpen?host=$work/pg"
+echo "cluster-soak: PostgreSQL up in $SECONDS s ($work/pg)"
+
+# One masking key for the deployment, 0600, made before anything opens the store.
+export BULLPEN_MASKING_KEY_FILE=$work/masking.key
+(umask 077 && head -c 32 /dev/urandom > "$BULLPEN_MASKING_KEY_FILE")
+BULLPEN_ENGINE_TOKEN=$("$engine_bin" token add cluster-soak --role operator --data-dir "$work/token" 2> /dev/null)
+export BULLPEN_ENGINE_TOKEN
+
+start_engine() { # index
+    local i=$1 port=$((base_port + $1))
+    "$engine_bin" --simulator --listen "127.0.0.1:$port" --instance "engine-$i" --lease "$lease" \
+        --data-dir "$work/engine-$i" --max-in-flight 2000 --rate 5000 >> "$work/engine-$i.log" 2>&1 &
+    pids[$i]=$!
+    for _ in $(seq 1 100); do
+        if curl -fs "http://127.0.0.1:$port/readyz" > /dev/null 2>&1; then return 0; fi
+        sleep 0.1
+    done
+    echo "cluster-soak: engine-$i did not become ready; its log:" >&2
+    cat "$work/engine-$i.log" >&2
+    return 1
+}
+SECONDS=0
+for i in 0 1 2; do start_engine "$i"; done
+urls="http://127.0.0.1:$base_port,http://127.0.0.1:$((base_port + 1)),http://127.0.0.1:$((base_port + 2))"
+echo "cluster-soak: three engines ready in $SECONDS s ($urls), lease $lease"
+
+SECONDS=0
+"$cli_bin" soak --engine "$urls" --count "$count" --concurrency 48 --scenario-mix all \
+    --primary-timeout 2s --fallback-timeout 2s --lease "$lease" > "$work/soak.out" 2> "$work/soak.err" &
+soak=$!
+# Kill the second engine once the run is under way (a third of the generations, at ~30/s), then bring
+# it back on the same port, name and store.
+sleep $(( count / 90 > 3 ? count / 90 : 3 ))
+echo "cluster-soak: kill -9 engine-1 (pid ${pids[1]}) after $SECONDS s"
+kill -9 "${pids[1]}"
+wait "${pids[1]}" 2> /dev/null || true
+sleep 1
+start_engine 1
+echo "cluster-soak: engine-1 restarted after $SECONDS s"
+status=0
+wait "$soak" || status=$?
+cat "$work/soak.err" >&2
+cat "$work/soak.out"
+echo "cluster-soak: soak exited $status after $SECONDS s"
+if [[ $status != 0 ]]; then
+    for i in 0 1 2; do echo "--- engine-$i log (last 20 lines)" >&2; tail -20 "$work/engine-$i.log" >&2; done
+fi
+exit "$status"
