@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # CI's hardening stages, run after the README's test command (scripts/test.sh) has built `dev`:
 #   1. fault soak: every simulator scenario through the whole pipeline; fails on any SPEC 11 invariant;
-#   2. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
-#   3. sanitizers: the `asan` preset (ASan + UBSan, LeakSanitizer on) built with warnings as errors and
+#   2. cluster soak: PostgreSQL, three bullpen-engine instances, one killed and restarted mid-run
+#      (scripts/cluster-soak.sh); fails on any invariant over the union;
+#   3. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
+#   4. sanitizers: the `asan` preset (ASan + UBSan, LeakSanitizer on) built with warnings as errors and
 #      every test run under it, failing on any report.
 # Each stage prints how long it took.
 #   bash scripts/harden.sh [fuzz seconds per target, default 30] [soak count, default 600]
@@ -21,6 +23,10 @@ build/dev/app/bullpen-cli soak --count "$soak_count" --scenario-mix all --concur
     --primary-timeout 2s --fallback-timeout 2s --data-dir "$soak_dir"
 rm -rf "$soak_dir"
 done_stage "fault soak"
+
+stage "cluster soak: 1500 generations over three engines on PostgreSQL, one killed mid-run"
+bash scripts/cluster-soak.sh 1500 build/dev
+done_stage "cluster soak"
 
 stage "fuzzing: ${fuzz_seconds} s per target"
 bash scripts/fuzz.sh "$fuzz_seconds"

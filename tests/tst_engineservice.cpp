@@ -10,6 +10,7 @@
 #include "store/masking.h"
 #include "teststore.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -854,6 +855,55 @@ private Q_SLOTS:
             status.insert(v.toObject().value(QLatin1StringView("name")).toString(), v.toObject().value(QLatin1StringView("status")).toString());
         QCOMPARE(status.value(QStringLiteral("lease-b")), QStringLiteral("up"));
         QCOMPARE(status.value(QStringLiteral("lease-a")), QStringLiteral("gone"));
+    }
+
+    // Issue 16: on PostgreSQL the comics are in the store, once each by their SHA-256, so that any engine
+    // serves any engine's comic; two generations of one story make one comic and one stored copy.
+    void comicsAreServedByEveryEngine()
+    {
+        if (!TestStore::postgres())
+            QSKIP("SQLite keeps the comics as files in its one data folder; on PostgreSQL they are in the store (tst_engineservice_postgres)");
+        Engine a(m_dir.filePath(QStringLiteral("comics-a"))), b(m_dir.filePath(QStringLiteral("comics-b")));
+        b.store = a.store;
+        const QString key = m_dir.filePath(QStringLiteral("comics.key"));
+        a.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
+        b.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
+        const QString token = a.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(a.start({QStringLiteral("--instance"), QStringLiteral("comics-a")}));
+        QVERIFY(b.start({QStringLiteral("--instance"), QStringLiteral("comics-b")}));
+        QStringList hashes;
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject o{{QStringLiteral("story"), QStringLiteral("A kite learns to land.")}, {QStringLiteral("fresh"), true}};
+            const Answer started = call("POST", QStringLiteral("/v1/generations"), token, body(o), {}, a.url);
+            QCOMPARE(started.status, 202);
+            const QString id = started.json().value(QLatin1StringView("generation_id")).toString();
+            Answer done;
+            QTRY_VERIFY_WITH_TIMEOUT((done = call("GET", QStringLiteral("/v1/generations/") + id, token, {}, {}, a.url)).status != 409, 30'000);
+            QCOMPARE(done.status, 200);
+            QCOMPARE(done.json().value(QLatin1StringView("state")).toString(), QStringLiteral("succeeded"));
+            hashes << done.json().value(QLatin1StringView("image_sha256")).toString();
+        }
+        QCOMPARE(hashes.at(0).size(), 64);
+        QCOMPARE(hashes.at(1), hashes.at(0));
+        const Answer own = call("GET", QStringLiteral("/v1/images/") + hashes.at(0), token, {}, {}, a.url);
+        QCOMPARE(own.status, 200);
+        // The other engine has no file of it: it answers from the store, once the writer has committed it.
+        Answer other;
+        QTRY_COMPARE_WITH_TIMEOUT((other = call("GET", QStringLiteral("/v1/images/") + hashes.at(0), token, {}, {}, b.url)).status, 200, 10'000);
+        QCOMPARE(other.body, own.body);
+        QCOMPARE(QCryptographicHash::hash(other.body, QCryptographicHash::Sha256).toHex(), hashes.at(0).toLatin1());
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("comics-b/images"))));
+        {
+            QString why;
+            QSqlDatabase db = a.store.connect(QStringLiteral("comics-check"), StoreLocation::Access::ReadOnly, &why);
+            QVERIFY2(db.isOpen(), qPrintable(why));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM images")) && q.next());
+            QCOMPARE(q.value(0).toInt(), 1);
+        }
+        StoreLocation::disconnect(QStringLiteral("comics-check"));
+        QCOMPARE(call("GET", QStringLiteral("/v1/images/") + QString(64, QLatin1Char('0')), token, {}, {}, b.url).status, 404);
     }
 
     // SPEC 12.2: one masking key per deployment. The store keeps the first engine's key fingerprint; an

@@ -48,6 +48,7 @@ struct Expected
 
 const Expected kMatrix[] = {
     {"healthy", FailureKind::UNKNOWN, false, FinalState::Succeeded, {}},
+    {"instant", FailureKind::UNKNOWN, false, FinalState::Succeeded, {}},
     {"primary-overloaded", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {}},
     {"primary-rate-limited", FailureKind::RATE_LIMITED, true, FinalState::Succeeded, {}},
     {"primary-hang", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true},

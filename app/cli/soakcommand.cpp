@@ -68,6 +68,7 @@ struct SoakOptions
     QStringList scenarios; // "all" expanded
     bool scenariosGiven = false;
     bool json = false;
+    std::set<int> advisory; // reported, not judged
 };
 
 QString rawUserFor(const QString &generationId) { return QStringLiteral("soak-user-%1@example.com").arg(qHash(generationId) % 50); }
@@ -159,6 +160,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     }
 
     SoakLedger ledger(o.policy.effectiveBudget());
+    ledger.setAdvisory(o.advisory);
     int started = 0;
     int done = 0;
     QElapsedTimer wall;
@@ -392,6 +394,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
 
     SoakLedger ledger(o.policy.effectiveBudget());
     ledger.setServiceChecked(true);
+    ledger.setAdvisory(o.advisory);
     std::map<QString, int> slotOf; // generation id → its slot (its story and scenario), while it runs
     std::map<QString, int> laneOf; // generation id → the engine it was sent to
     struct Answered
@@ -602,7 +605,9 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     std::map<QString, std::set<QString>> keysOfUser; // raw user → the keyed hashes the history gave it (one per deployment)
     std::set<QString> instancesSeen;
     const auto noteRow = [&](const QString &id, const QJsonObject &row) {
-        keysOfUser[rawUserFor(id)].insert(row.value(QLatin1StringView("user_key")).toString());
+        // The keyed hash is written with the final state: an abandoned generation has none.
+        if (const QString key = row.value(QLatin1StringView("user_key")).toString(); !key.isEmpty())
+            keysOfUser[rawUserFor(id)].insert(key);
         instancesSeen.insert(row.value(QLatin1StringView("instance")).toString());
     };
 
@@ -793,11 +798,15 @@ int runSoak(const QStringList &arguments)
     const QCommandLineOption progress(QStringLiteral("progress"),
                                       QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
     const RemoteFlag remote;
+    const QCommandLineOption advisory(QStringLiteral("advisory"),
+                                      QStringLiteral("Comma-separated invariant numbers to report without judging (e.g. 2,5 for a debug build "
+                                                     "on a busy machine); the others decide the exit code."),
+                                      QStringLiteral("numbers"));
     const QCommandLineOption lease(QStringLiteral("lease"),
                                    QStringLiteral("With --engine: the engines' lease (bullpen-engine --lease, default 15s); a lost engine's "
                                                   "generations must be final within two of them."),
                                    QStringLiteral("duration"), QStringLiteral("15s"));
-    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress, remote.engine, lease});
+    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress, remote.engine, lease, advisory});
     if (!parser.parse(arguments)) {
         err << "bullpen-cli soak: " << parser.errorText() << "\n";
         return 2;
@@ -830,6 +839,15 @@ int runSoak(const QStringList &arguments)
                "timeouts a duration like 2s"
             << (why.isEmpty() ? QString() : QStringLiteral(" (") + why + QLatin1Char(')')) << "\n";
         return 2;
+    }
+    for (const QString &n : parser.value(advisory).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int number = n.trimmed().toInt(&ok);
+        if (!ok || number < 1 || number > 12) {
+            err << "bullpen-cli soak: --advisory takes invariant numbers 1-12, like 2,5\n";
+            return 2;
+        }
+        o.advisory.insert(number);
     }
     o.policy = StagePolicy::relief(*primaryProvider, *reliefProvider);
     o.policy.primaryTimeout = *pTimeout;

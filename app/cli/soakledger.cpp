@@ -152,7 +152,7 @@ qint64 SoakLedger::attemptsTotal() const
 
 bool SoakLedger::allPass() const
 {
-    return std::all_of(m_checks.cbegin(), m_checks.cend(), [](const Check &c) { return c.violations == 0; });
+    return std::all_of(m_checks.cbegin(), m_checks.cend(), [this](const Check &c) { return c.violations == 0 || m_advisory.count(c.number); });
 }
 
 QJsonObject SoakLedger::summary(int total, double seconds, const QString &recordsKey, const QJsonObject &records) const
@@ -191,6 +191,7 @@ QJsonObject SoakLedger::summary(int total, double seconds, const QString &record
     for (const Check &c : m_checks) {
         const QJsonObject o{{QStringLiteral("number"), c.number},
                             {QStringLiteral("pass"), c.violations == 0},
+                            {QStringLiteral("advisory"), m_advisory.count(c.number) != 0},
                             {QStringLiteral("text"), c.text},
                             {QStringLiteral("violations"), static_cast<double>(c.violations)},
                             {QStringLiteral("example"), c.worst}};
@@ -238,8 +239,11 @@ void SoakLedger::print(QTextStream &out, const QJsonObject &summary) const
     for (const Check &c : m_checks) {
         if (c.number == 0 && !m_serviceChecked)
             continue;
-        out << (c.violations == 0 ? "PASS " : "FAIL ") << (c.number == 0 ? QStringLiteral("service") : QStringLiteral("invariant %1").arg(c.number))
-            << ": " << c.text << (c.violations ? QStringLiteral(" — %1 violation(s), e.g. %2").arg(c.violations).arg(c.worst) : QString()) << "\n";
+        const bool advisory = m_advisory.count(c.number) != 0;
+        out << (c.violations == 0 ? "PASS " : advisory ? "WARN " : "FAIL ")
+            << (c.number == 0 ? QStringLiteral("service") : QStringLiteral("invariant %1").arg(c.number)) << ": " << c.text
+            << (c.violations ? QStringLiteral(" — %1 violation(s), e.g. %2").arg(c.violations).arg(c.worst) : QString())
+            << (advisory && c.violations ? QStringLiteral(" (advisory in this run: not in the exit code)") : QString()) << "\n";
     }
 }
 

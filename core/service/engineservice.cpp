@@ -770,7 +770,10 @@ void EngineService::image(const QString &sha256, QTcpSocket *socket)
         return;
     }
     const QString dir = QDir(m_setup.dataDir()).filePath(QStringLiteral("images/") + sha256.left(2));
-    answerLater(socket, [dir, sha256] {
+    // This engine's own file first; then the store, where every engine sharing a PostgreSQL store
+    // keeps its comics (any instance serves any instance's).
+    Store *store = m_setup.store() && m_setup.store()->storeLocation().isPostgres() ? m_setup.store() : nullptr;
+    answerLater(socket, [dir, sha256, store] {
         for (const auto &[ext, mime] : {std::pair{"png", "image/png"}, std::pair{"jpg", "image/jpeg"}, std::pair{"webp", "image/webp"}}) {
             QFile f(QDir(dir).filePath(sha256 + QLatin1Char('.') + QLatin1StringView(ext)));
             if (!f.open(QIODevice::ReadOnly))
@@ -778,6 +781,13 @@ void EngineService::image(const QString &sha256, QTcpSocket *socket)
             if (f.size() > 64 * 1024 * 1024)
                 return error(500, QStringLiteral("the stored image is over 64 MiB; it is not served"));
             return Reply{200, f.readAll(), mime, {}};
+        }
+        if (store) {
+            QString why;
+            if (const auto comic = store->comic(sha256, &why))
+                return Reply{200, comic->bytes, comic->mime.toLatin1(), {}};
+            if (!why.isEmpty())
+                return historyUnreadable(why);
         }
         return error(404, QStringLiteral("no image with this hash is stored here"));
     });

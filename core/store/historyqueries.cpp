@@ -558,6 +558,14 @@ QList<HistoryQueries::InstanceRow> HistoryQueries::instances(QString *error)
     return out;
 }
 
+std::optional<HistoryQueries::Comic> HistoryQueries::comic(const QString &sha256, QString *error)
+{
+    QSqlQuery q;
+    if (!m_db.read(q, QStringLiteral("SELECT bytes, mime FROM images WHERE sha256 = ?"), {sha256}, error) || !q.next())
+        return std::nullopt;
+    return Comic{q.value(0).toByteArray(), q.value(1).toString()};
+}
+
 void HistoryQueries::releaseThreadConnection() { m_db.releaseThreadConnection(); }
 
 } // namespace bullpen

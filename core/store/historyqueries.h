@@ -54,6 +54,14 @@ public:
     };
     QList<InstanceRow> instances(QString *error = nullptr);
 
+    // A comic kept in the store (PostgreSQL), by its SHA-256: its bytes and MIME type.
+    struct Comic
+    {
+        QByteArray bytes;
+        QString mime;
+    };
+    std::optional<Comic> comic(const QString &sha256, QString *error = nullptr);
+
 private:
     StoreDatabase &m_db;
 };

@@ -171,7 +171,7 @@ const char *const kVersion7[] = {
     "UPDATE bullpen_schema SET version = 7",
 };
 
-// Version 8: hourly aggregates (aggregates.h), filled from the rows already there. Dimensions are
+// Version 8: hourly aggregates (aggregates.h), filled from the rows already there; comics in the store. Dimensions are
 // NOT NULL ('' for none) so that each combination is one row that upserts find.
 const char *const kVersion8[] = {
     "CREATE TABLE agg_generations ("
@@ -204,6 +204,14 @@ const char *const kVersion8[] = {
     " bin INTEGER NOT NULL,"
     " n BIGINT NOT NULL,"
     " PRIMARY KEY (stage, hour_ms, primary_provider, fallback_provider, bin))",
+    // Comics by their SHA-256, once each, for engines sharing a PostgreSQL store (SQLite keeps them as
+    // files in its data folder). BYTEA is PostgreSQL's bytes; SQLite stores a bound QByteArray as a BLOB
+    // whatever the declared type.
+    "CREATE TABLE images ("
+    " sha256 TEXT PRIMARY KEY,"
+    " mime TEXT NOT NULL,"
+    " bytes BYTEA NOT NULL,"
+    " created_at_ms BIGINT NOT NULL)",
     "UPDATE bullpen_schema SET version = 8",
 };
 

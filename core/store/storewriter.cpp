@@ -6,11 +6,14 @@
 #include "storedatabase.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QUuid>
 
 namespace bullpen {
@@ -34,7 +37,9 @@ struct StoreWriter::Statements
         , finish(db)
         , comparison(db)
         , exists(db)
+        , comic(db)
     {
+        comic.prepare(QStringLiteral("INSERT INTO images (sha256, mime, bytes, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
         exists.prepare(QStringLiteral("SELECT 1 FROM generations WHERE id = ?"));
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
@@ -61,7 +66,8 @@ struct StoreWriter::Statements
         return q.lastError().text();
     }
     QSqlDatabase db;
-    QSqlQuery event, generation, attempt, finish, comparison, exists;
+    QSqlQuery event, generation, attempt, finish, comparison, exists, comic;
+    bool keepComics = false; // PostgreSQL: comics go into the store, for every engine sharing it to serve
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
     QString instance; // stamped on the rows of this batch
     qint64 leaseMs = 0;
@@ -147,6 +153,31 @@ bool writeComparison(Statements &s, const StoreWriter::Comparison &c, QString *e
     return true;
 }
 
+// A finished generation's comic into the store (content-addressed: a comic made twice is kept once).
+// A file that cannot be read is said and skipped: the final state matters more than the copy.
+bool writeComic(Statements &s, const QString &path, QString *error)
+{
+    const QFileInfo info(path);
+    const QString sha256 = info.completeBaseName();
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    QFile file(path);
+    if (!hex.match(sha256).hasMatch() || info.size() > 64 * 1024 * 1024 || !file.open(QIODevice::ReadOnly)) {
+        qWarning("bullpen: the comic %s is not copied into the store (%s); this engine serves it from its data folder only",
+                 qUtf8Printable(path), qUtf8Printable(file.errorString()));
+        return true;
+    }
+    const QString suffix = info.suffix();
+    s.comic.addBindValue(sha256);
+    s.comic.addBindValue(suffix == u"jpg" ? QStringLiteral("image/jpeg") : suffix == u"webp" ? QStringLiteral("image/webp") : QStringLiteral("image/png"));
+    s.comic.addBindValue(file.readAll());
+    s.comic.addBindValue(QDateTime::currentMSecsSinceEpoch());
+    if (!s.comic.exec()) {
+        *error = s.why(s.comic);
+        return false;
+    }
+    return true;
+}
+
 // Returns false on a database error; *conflict is set when the generation already had a final state.
 bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict, QString *error)
 {
@@ -181,8 +212,11 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
         *error = s.why(s.finish);
         return false;
     }
-    if (s.finish.numRowsAffected() == 1)
+    if (s.finish.numRowsAffected() == 1) {
+        if (s.keepComics && !x.imagePath.isEmpty() && !writeComic(s, x.imagePath, error))
+            return false;
         return s.aggregates.addFinished(s.db, r.generationId, error);
+    }
     // Nothing updated: either the generation already had its final state (a conflict, counted), or
     // its row was never written, and then this record is not durable either: a failure, not success.
     s.exists.addBindValue(r.generationId);
@@ -317,6 +351,7 @@ void StoreWriter::run()
         {
             QSqlDatabase db = QSqlDatabase::database(name, false);
             Statements statements(db);
+            statements.keepComics = m_location.isPostgres();
             if (writeUntilLost(db, statements))
                 break; // stopped, everything written
         } // statements end before the connection closes

@@ -103,12 +103,12 @@ int main(int argc, char *argv[])
             store->generations(f, 100);
         }));
     row(QStringLiteral("count failures by public code (7 days)"), medianMs([&] { store->countBy(HistoryGroup::PublicCode, failed); }, 5));
-    row(QStringLiteral("fallback rate, 1 h buckets (7 days)"), medianMs([&] { store->fallbackRate(now - week, now, 3600 * 1000); }, 5));
+    row(QStringLiteral("fallback rate, 1 h buckets off the hour (rows)"), medianMs([&] { store->fallbackRate(now - week, now, 3600 * 1000); }, 5));
     row(QStringLiteral("latency samples gemini/primary, 1 day"),
         medianMs([&] { store->latencySamples(Provider::Gemini, Role::Primary, now - week / 7, now); }, 5));
     row(QStringLiteral("latency samples gemini/primary, 7 days"),
         medianMs([&] { store->latencySamples(Provider::Gemini, Role::Primary, now - week, now); }, 3));
-    row(QStringLiteral("fallback waits (extra wait), storyboard, 7 days"),
+    row(QStringLiteral("fallback waits (extra wait), 7 days (rows)"),
         medianMs([&] { store->fallbackWaits(Stage::Storyboard, now - week, now); }, 3));
 
     // What the dashboards read since schema 8: whole hours from the hourly aggregates, the partial hours

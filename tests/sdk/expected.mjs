@@ -26,6 +26,7 @@ export function expected(scenario, provider, stream) {
     // The provider under test plays the primary (bullpen-sim --primary P --fallback none).
     switch (scenario) {
     case 'healthy':
+    case 'instant': // healthy without latency
     case 'primary-invalid-storyboard': // valid JSON text, wrong storyboard: a wire-level success
         return OK[provider];
     case 'primary-truncated':
