@@ -6,6 +6,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.': '백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.',
+    'Instance': '인스턴스',
     "Waiting for the engine's configuration…": '엔진 설정을 기다리는 중…',
     'Setting': '설정',
     'Value': '값',

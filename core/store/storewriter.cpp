@@ -14,6 +14,7 @@
 #include <QSqlQuery>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSet>
 #include <QUuid>
 
 namespace bullpen {
@@ -38,7 +39,9 @@ struct StoreWriter::Statements
         , comparison(db)
         , exists(db)
         , comic(db)
+        , comicKnown(db)
     {
+        comicKnown.prepare(QStringLiteral("SELECT 1 FROM images WHERE sha256 = ?"));
         comic.prepare(QStringLiteral("INSERT INTO images (sha256, mime, bytes, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
         exists.prepare(QStringLiteral("SELECT 1 FROM generations WHERE id = ?"));
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
@@ -66,8 +69,9 @@ struct StoreWriter::Statements
         return q.lastError().text();
     }
     QSqlDatabase db;
-    QSqlQuery event, generation, attempt, finish, comparison, exists, comic;
+    QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
     bool keepComics = false; // PostgreSQL: comics go into the store, for every engine sharing it to serve
+    QSet<QString> comicsKnown; // in the store already (at most 4096 remembered)
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
     QString instance; // stamped on the rows of this batch
     qint64 leaseMs = 0;
@@ -164,6 +168,22 @@ bool writeComic(Statements &s, const QString &path, QString *error)
     if (!hex.match(sha256).hasMatch() || info.size() > 64 * 1024 * 1024 || !file.open(QIODevice::ReadOnly)) {
         qWarning("bullpen: the comic %s is not copied into the store (%s); this engine serves it from its data folder only",
                  qUtf8Printable(path), qUtf8Printable(file.errorString()));
+        return true;
+    }
+    // Most comics a busy deployment makes again are already there: their bytes are not sent twice.
+    if (s.comicsKnown.contains(sha256))
+        return true;
+    s.comicKnown.addBindValue(sha256);
+    if (!s.comicKnown.exec()) {
+        *error = s.why(s.comicKnown);
+        return false;
+    }
+    const bool stored = s.comicKnown.next();
+    s.comicKnown.finish();
+    if (stored) { // (possibly by this very transaction: the set is emptied when one rolls back)
+        if (s.comicsKnown.size() >= 4096)
+            s.comicsKnown.clear();
+        s.comicsKnown.insert(sha256);
         return true;
     }
     const QString suffix = info.suffix();
@@ -533,8 +553,10 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
                 ok = false;
                 *failure = db.lastError().text();
             }
-            if (!ok)
+            if (!ok) {
                 db.rollback();
+                statements.comicsKnown.clear();
+            }
             return ok;
         };
         // A failure may be the connection's rather than a record's: then the records go back to the

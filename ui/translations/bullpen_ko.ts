@@ -581,6 +581,10 @@
         <source>queued behind %1</source>
         <translation>%1개 뒤에서 대기 중</translation>
     </message>
+    <message>
+        <source>Instance</source>
+        <translation>인스턴스</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -699,6 +703,10 @@
     <message>
         <source>attempt duration up to, s</source>
         <translation>시도 소요 시간 상한, 초</translation>
+    </message>
+    <message>
+        <source>Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.</source>
+        <translation>백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.</translation>
     </message>
 </context>
 <context>
