@@ -8,9 +8,11 @@
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
 #include "scriptedgenerator.h"
+#include "views/liveview.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 using namespace bullpen;
@@ -70,6 +72,27 @@ private Q_SLOTS:
         QCOMPARE(inserted.count(), static_cast<int>((events.size() + 24) / 25));
         QVERIFY(!model.data(model.index(3, EventLogModel::SummaryColumn)).toString().isEmpty());
         QVERIFY(model.data(model.index(0, EventLogModel::GenerationColumn)).toString().contains(QChar(0x2026))); // masked
+    }
+
+    // The Live view's Instance column: hidden while every generation is this console's own (embedded),
+    // shown from the first one an engine's stream names.
+    void liveViewShowsTheInstanceOnceNamed()
+    {
+        GenerationListModel generations;
+        EventLogModel events;
+        LiveView view(&generations, &events);
+        auto *table = view.findChild<QTableView *>(QStringLiteral("generationTable"));
+        QVERIFY(table);
+        const QList<Event> embedded = engineEvents(2);
+        generations.appendBatch(embedded);
+        QCOMPARE(generations.rowCount(), 2);
+        QVERIFY(table->isColumnHidden(GenerationListModel::InstanceColumn));
+        Event named = embedded.constFirst();
+        named.generationId = QStringLiteral("gen_attached");
+        std::get<GenerationStarted>(named.body).instance = QStringLiteral("engine-b:8700");
+        generations.appendBatch({named});
+        QVERIFY(!table->isColumnHidden(GenerationListModel::InstanceColumn));
+        QCOMPARE(generations.headerData(GenerationListModel::InstanceColumn, Qt::Horizontal).toString(), QStringLiteral("Instance"));
     }
 
     void generationsFromEvents()
