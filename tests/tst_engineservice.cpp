@@ -5,6 +5,7 @@
 // SIGTERM drain, and a kill -9 that leaves nothing running.
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
+#include "remote/remotestorewatch.h"
 #include "engineprocess.h"
 #include "store/apitokens.h"
 #include "store/masking.h"
@@ -904,6 +905,36 @@ private Q_SLOTS:
         }
         StoreLocation::disconnect(QStringLiteral("comics-check"));
         QCOMPARE(call("GET", QStringLiteral("/v1/images/") + QString(64, QLatin1Char('0')), token, {}, {}, b.url).status, 404);
+    }
+
+    // An attached console learns of its engine's store outage from the engine's /readyz (RemoteStoreWatch,
+    // the status bar's source), even while no generation runs, and of its end.
+    void attachedConsoleSeesTheEnginesStoreOutage()
+    {
+        if (!TestStore::postgres())
+            QSKIP("a SQLite file does not go away (tst_engineservice_postgres stops its server)");
+        Engine idle(m_dir.filePath(QStringLiteral("outage")));
+        const QString token = idle.token(QStringLiteral("ops"), QStringLiteral("viewer"));
+        m_secrets << token;
+        QVERIFY(idle.start({QStringLiteral("--instance"), QStringLiteral("outage"), QStringLiteral("--lease"), QStringLiteral("1s")}));
+        RemoteStoreWatch watch(EngineEndpoint{idle.url, token.toLatin1()}, std::chrono::milliseconds(200));
+        QSignalSpy changed(&watch, &HistoryWrites::reachabilityChanged);
+        watch.start();
+        QString why;
+        QVERIFY2(TestStore::stopServer(&why), qPrintable(why));
+        // The idle engine notices at its next lease upkeep (a third of a second), then /readyz says so.
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 1, 15'000);
+        QCOMPARE(changed.at(0).at(0).toBool(), false);
+        QVERIFY(watch.writeStats().unreachableSinceMs > 0);
+        QVERIFY2(changed.at(0).at(1).toString().contains(QLatin1StringView("unreachable")), qPrintable(changed.at(0).at(1).toString()));
+        const Answer ready = call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url);
+        QCOMPARE(ready.status, 503);
+        QVERIFY(ready.json().value(QLatin1StringView("store_unreachable_since_ms")).toInteger() > 0);
+        QVERIFY2(TestStore::startServer(&why), qPrintable(why));
+        QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 20'000);
+        QCOMPARE(changed.at(1).at(0).toBool(), true);
+        QCOMPARE(watch.writeStats().unreachableSinceMs, 0);
+        QCOMPARE(call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url).status, 200);
     }
 
     // SPEC 12.2: one masking key per deployment. The store keeps the first engine's key fingerprint; an

@@ -11,6 +11,7 @@ RemoteConnection::RemoteConnection(EngineEndpoint endpoint, QObject *parent)
     : EngineConnection(parent)
     , m_engine(std::make_unique<RemoteEngine>(endpoint))
     , m_history(std::make_unique<RemoteHistory>(endpoint))
+    , m_storeWatch(std::make_unique<RemoteStoreWatch>(endpoint))
 {
     m_engine->setFetchImages(true); // the console shows the comic; the engine's files are not ours
     connect(m_engine.get(), &RemoteEngine::stateChanged, this, &EngineConnection::statusChanged);

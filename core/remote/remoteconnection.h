@@ -4,6 +4,7 @@
 #include "pipeline/engineconnection.h"
 #include "remoteengine.h"
 #include "remotehistory.h"
+#include "remotestorewatch.h"
 
 #include <memory>
 
@@ -19,12 +20,17 @@ public:
     explicit RemoteConnection(EngineEndpoint endpoint, QObject *parent = nullptr);
     ~RemoteConnection() override;
 
-    void open() { m_engine->connectToEngine(); }
+    void open()
+    {
+        m_engine->connectToEngine();
+        m_storeWatch->start();
+    }
     RemoteEngine &remote() { return *m_engine; }
 
     EngineClient &client() override { return *m_engine; }
     HistoryReader *history() const override { return m_history.get(); }
-    HistoryWrites *historyWrites() const override { return nullptr; }
+    // The engine's store's reachability (its /readyz), for the status bar; the writes are the engine's.
+    HistoryWrites *historyWrites() const override { return m_storeWatch.get(); }
     StagePolicy storyboardPolicy() const override;
     QStringList scenarios() const override;
     QString defaultScenario() const override;
@@ -41,6 +47,7 @@ public:
 private:
     std::unique_ptr<RemoteEngine> m_engine;
     std::unique_ptr<RemoteHistory> m_history;
+    std::unique_ptr<RemoteStoreWatch> m_storeWatch;
     QString m_keyFile;
 };
 

@@ -910,8 +910,12 @@ EngineService::Reply EngineService::readiness() const
                      .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
     else if (writes.failed > 0 && writes.lastError == writes.firstError && writes.written == 0)
         reason = QStringLiteral("the store has failed every write so far: ") + writes.lastError;
-    if (!reason.isEmpty())
-        return json(503, QJsonObject{{QStringLiteral("ready"), false}, {QStringLiteral("reason"), reason}});
+    if (!reason.isEmpty()) {
+        QJsonObject o{{QStringLiteral("ready"), false}, {QStringLiteral("reason"), reason}};
+        if (writes.unreachableSinceMs > 0) // for an attached console's status bar (RemoteStoreWatch)
+            o.insert(QStringLiteral("store_unreachable_since_ms"), static_cast<double>(writes.unreachableSinceMs));
+        return json(503, o);
+    }
     return json(200, QJsonObject{{QStringLiteral("ready"), true}, {QStringLiteral("instance"), m_options.instance}});
 }
 

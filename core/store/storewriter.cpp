@@ -429,6 +429,24 @@ void StoreWriter::run()
     StoreLocation::disconnect(name);
 }
 
+void StoreWriter::noteUnreachable(const QString &failure)
+{
+    qint64 since = 0;
+    std::size_t held = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_counters.unreachableSinceMs == 0)
+            m_counters.unreachableSinceMs = QDateTime::currentMSecsSinceEpoch();
+        since = m_counters.unreachableSinceMs;
+        m_counters.lastError = failure;
+        held = m_queue.size();
+    }
+    if (m_onReachability)
+        m_onReachability(false, QStringLiteral("the store at %1 is unreachable since %2 (%3); %4 record(s) held, retrying")
+                                    .arg(m_location.display(), QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate), failure.trimmed())
+                                    .arg(held));
+}
+
 bool StoreWriter::keepLeases(QSqlDatabase &db)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -496,8 +514,10 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
     if (!ok) {
         db.rollback();
         QSqlQuery ping(db);
-        if (!ping.exec(QStringLiteral("SELECT 1")))
-            return false; // the connection is gone: run() re-makes it
+        if (!ping.exec(QStringLiteral("SELECT 1"))) {
+            noteUnreachable(failure); // an idle writer learns of an outage here first
+            return false;             // the connection is gone: run() re-makes it
+        }
         if (failure != m_leaseFailure) // said once per cause, not every third of a lease
             qWarning("bullpen: the store's leases could not be kept: %s", qUtf8Printable(failure));
         m_leaseFailure = failure;
@@ -565,22 +585,12 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
             QSqlQuery ping(db);
             if (ping.exec(QStringLiteral("SELECT 1")))
                 return false;
-            qint64 since = 0;
-            std::size_t held = 0;
             {
                 std::lock_guard lock(m_mutex);
                 m_queue.insert(m_queue.begin(), std::make_move_iterator(batch.begin() + static_cast<std::ptrdiff_t>(from)),
                                std::make_move_iterator(batch.end()));
-                if (m_counters.unreachableSinceMs == 0)
-                    m_counters.unreachableSinceMs = QDateTime::currentMSecsSinceEpoch();
-                since = m_counters.unreachableSinceMs;
-                m_counters.lastError = failure;
-                held = m_queue.size();
             }
-            if (m_onReachability)
-                m_onReachability(false, QStringLiteral("the store at %1 is unreachable since %2 (%3); %4 record(s) held, retrying")
-                                            .arg(m_location.display(), QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate), failure.trimmed())
-                                            .arg(held));
+            noteUnreachable(failure);
             return true;
         };
         QString failure;

@@ -100,6 +100,8 @@ private:
     // When due: renews this process's leases, finishes expired ones, beats the instance's heart. False
     // if the connection is gone.
     bool keepLeases(QSqlDatabase &db);
+    // The connection is lost: counted from now (unless already), and said through onReachability.
+    void noteUnreachable(const QString &failure);
 
     StoreLocation m_location;
     std::function<void(const QString &)> m_onFailure;
