@@ -907,6 +907,62 @@ private Q_SLOTS:
         QCOMPARE(call("GET", QStringLiteral("/v1/images/") + QString(64, QLatin1Char('0')), token, {}, {}, b.url).status, 404);
     }
 
+    // Issue 16: engines sharing a PostgreSQL store stream one another's events (LISTEN/NOTIFY, StoreRelay):
+    // a client of one engine sees a generation another engine runs, named by its instance, each event
+    // once, and its own engine's events once too.
+    void everyInstanceStreamsEveryInstancesEvents()
+    {
+        if (!TestStore::postgres())
+            QSKIP("one SQLite file has one engine; on PostgreSQL the engines relay one another's events (tst_engineservice_postgres)");
+        Engine a(m_dir.filePath(QStringLiteral("relay-a"))), b(m_dir.filePath(QStringLiteral("relay-b")));
+        b.store = a.store;
+        const QString key = m_dir.filePath(QStringLiteral("relay.key"));
+        a.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
+        b.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
+        const QString token = a.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(a.start({QStringLiteral("--instance"), QStringLiteral("relay-a")}));
+        QVERIFY(b.start({QStringLiteral("--instance"), QStringLiteral("relay-b")}));
+        RemoteEngine client(EngineEndpoint{a.url, token.toLatin1()});
+        QMap<QString, QList<Event>> seen;
+        connect(&client, &EngineClient::eventRecorded, this, [&seen](const Event &e) { seen[e.generationId] << e; });
+        client.connectToEngine();
+        QTRY_COMPARE_WITH_TIMEOUT(client.state(), RemoteEngine::State::Connected, 10'000);
+        QStringList onB, onA;
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject o{{QStringLiteral("story"), QStringLiteral("A heron counts fish, part %1.").arg(i)}, {QStringLiteral("fresh"), true}};
+            const Answer sentB = call("POST", QStringLiteral("/v1/generations"), token, body(o), {}, b.url);
+            QCOMPARE(sentB.status, 202);
+            onB << sentB.json().value(QLatin1StringView("generation_id")).toString();
+            const Answer sentA = call("POST", QStringLiteral("/v1/generations"), token, body(o), {}, a.url);
+            QCOMPARE(sentA.status, 202);
+            onA << sentA.json().value(QLatin1StringView("generation_id")).toString();
+        }
+        const auto finishedIn = [&seen](const QString &id) {
+            const QList<Event> &events = seen.value(id);
+            return std::any_of(events.begin(), events.end(), [](const Event &e) { return std::holds_alternative<GenerationFinished>(e.body); });
+        };
+        for (const QString &id : std::as_const(onB))
+            QTRY_VERIFY_WITH_TIMEOUT(finishedIn(id), 20'000);
+        for (const QString &id : std::as_const(onA))
+            QTRY_VERIFY_WITH_TIMEOUT(finishedIn(id), 20'000);
+        QTest::qWait(1500); // a late duplicate would come within a relay poll
+        for (const QString &id : onB + onA) {
+            const QList<Event> &events = seen.value(id);
+            QSet<quint64> sequences;
+            for (const Event &e : events) {
+                QVERIFY2(!sequences.contains(e.sequence), qPrintable(QStringLiteral("%1: event %2 twice").arg(id).arg(e.sequence)));
+                sequences.insert(e.sequence);
+            }
+            QCOMPARE(qsizetype(sequences.size()), events.size());
+            QVERIFY(std::holds_alternative<GenerationStarted>(events.first().body));
+            const QString instance = std::get<GenerationStarted>(events.first().body).instance;
+            QCOMPARE(instance, onB.contains(id) ? QStringLiteral("relay-b") : QStringLiteral("relay-a"));
+            // Every event the store holds for it, and no other.
+            QCOMPARE(qsizetype(events.last().sequence) + 1, events.size());
+        }
+    }
+
     // An attached console learns of its engine's store outage from the engine's /readyz (RemoteStoreWatch,
     // the status bar's source), even while no generation runs, and of its end.
     void attachedConsoleSeesTheEnginesStoreOutage()

@@ -23,6 +23,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QDateTime>
 #include <QJsonArray>
@@ -336,6 +337,7 @@ struct EngineLane
     qint64 lostAtMs = 0;   // the last time it did
     std::set<QString> inFlight;
     int ran = 0;
+    std::set<QString> relayedFinished; // other engines' generations whose end this engine's stream carried
 };
 
 // A generation whose engine was lost while it ran: judged from the store alone (SPEC 12.2's leases).
@@ -464,7 +466,15 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         EngineLane &lane = lanes[i];
         RemoteEngine *engine = lane.engine.get();
-        QObject::connect(engine, &EngineClient::eventRecorded, engine, [&](const Event &e) {
+        QObject::connect(engine, &EngineClient::eventRecorded, engine, [&, i](const Event &e) {
+            // Engines sharing a PostgreSQL store relay one another's events: each is judged from the
+            // stream of the engine that runs its generation; the others' streams are counted (11).
+            const auto it = laneOf.find(e.generationId);
+            if (it != laneOf.end() && it->second != int(i)) {
+                if (std::holds_alternative<GenerationFinished>(e.body))
+                    lanes[i].relayedFinished.insert(e.generationId);
+                return;
+            }
             if (slotOf.count(e.generationId))
                 ledger.event(e);
         });
@@ -568,6 +578,32 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     const double seconds = static_cast<double>(wall.elapsed()) / 1000.0;
     const int admitted = static_cast<int>(finished.size());
     const bool anyLost = std::any_of(lanes.begin(), lanes.end(), [](const EngineLane &l) { return l.lost; });
+
+    // 11: each engine's stream carries the other engines' generations (relayed through the store within
+    // about a second of their commit). Judged for the engines that were never lost (a lost one's
+    // stream missed what ran while it was down).
+    QStringList relayLines;
+    if (lanes.size() > 1) {
+        ledger.setSeveralEngines(true);
+        QEventLoop settle; // the last relays arrive
+        QTimer::singleShot(2500, &settle, &QEventLoop::quit);
+        settle.exec();
+        for (std::size_t i = 0; i < lanes.size(); ++i) {
+            const EngineLane &lane = lanes[i];
+            int others = 0, carried = 0;
+            for (const Answered &f : finished) {
+                if (f.lane == int(i))
+                    continue;
+                ++others;
+                if (lane.relayedFinished.count(f.id))
+                    ++carried;
+                else if (!lane.lost)
+                    ledger.violate(11, QStringLiteral("%1 (run by %2) never reached the event stream of %3")
+                                           .arg(f.id, lanes[std::size_t(f.lane)].endpoint.display(), lane.endpoint.display()));
+            }
+            relayLines << QStringLiteral("%1 carried %2 of %3").arg(lane.config.value(QLatin1StringView("instance")).toString()).arg(carried).arg(others);
+        }
+    }
 
     // --- after the run: the engines' own records. A reader of an engine that is up, preferring another
     // engine than `lane` (one history: any engine answers for all).
@@ -755,6 +791,8 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                              .arg(instancesSeen.size())
                              .arg(refused)
                              .arg(usersOnSeveral);
+    if (!relayLines.isEmpty())
+        engineLine += QStringLiteral("\n  other engines' generations in each stream (relayed through the store): ") + relayLines.join(QStringLiteral(", "));
     if (anyLost)
         engineLine += QStringLiteral("\n  lost engine(s): %1 generation(s) in flight judged from the store: %2 final (%3 abandoned, at most %4 ms after "
                                      "the loss; lease %5 ms), %6 never recorded (the engine died before writing their start); %7 answered "

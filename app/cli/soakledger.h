@@ -52,6 +52,8 @@ public:
 
     // With the service check (number 0) in the report: only `soak --engine` has it.
     void setServiceChecked(bool on) { m_serviceChecked = on; }
+    // With invariant 11 in the report: `soak --engine A,B,…` over several engines sharing a store.
+    void setSeveralEngines(bool on) { m_severalEngines = on; }
     // Invariants reported (WARN) but left out of allPass(): `soak --advisory 2,5`, for a run whose timing
     // says nothing (a debug build on an overloaded machine). Every other invariant is judged as ever.
     void setAdvisory(const std::set<int> &numbers) { m_advisory = numbers; }
@@ -67,6 +69,7 @@ private:
 
     std::chrono::milliseconds m_budget;
     std::set<int> m_advisory;
+    bool m_severalEngines = false;
     std::vector<Check> m_checks;
     std::map<QString, QList<Event>> m_eventsOf; // per generation, until it ends
     std::set<QString> m_finishedIds;

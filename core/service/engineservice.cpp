@@ -112,6 +112,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
 
 EngineService::~EngineService()
 {
+    m_relay.reset(); // its thread and connection end before the store's
     // The history thread's work answers through this object: it ends first, releasing its connection.
     if (HistoryReader *history = m_setup.history())
         QMetaObject::invokeMethod(m_historyContext, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
@@ -147,8 +148,21 @@ bool EngineService::listen(QString *error)
     m_options.port = server->serverPort();
     if (m_options.instance.isEmpty())
         m_options.instance = QHostInfo::localHostName() + QLatin1Char(':') + QString::number(m_options.port);
-    if (Store *store = m_setup.store())
+    if (Store *store = m_setup.store()) {
         store->setIdentity(m_options.instance, m_options.version, url().toString());
+        // Engines sharing a PostgreSQL store stream one another's events (StoreRelay).
+        if (store->storeLocation().isPostgres()) {
+            m_relay = std::make_unique<StoreRelay>(store->storeLocation(), m_options.instance);
+            connect(m_relay.get(), &StoreRelay::relayed, this, [this](const QList<Event> &events) {
+                for (const Event &e : events)
+                    m_events.publish(e);
+            }, Qt::QueuedConnection);
+            connect(m_relay.get(), &StoreRelay::failed, this, [](const QString &why) {
+                qCWarning(lcApi) << "the relay of other instances' events cannot read the store:" << why << "(it tries again every second)";
+            }, Qt::QueuedConnection);
+            m_relay->start();
+        }
+    }
     m_audit.setInstance(m_options.instance);
     return true;
 }

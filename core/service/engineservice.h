@@ -5,6 +5,7 @@
 #include "audittrail.h"
 #include "eventstream.h"
 #include "servicemetrics.h"
+#include "storerelay.h"
 
 #include <QAbstractHttpServer>
 #include <QDateTime>
@@ -22,6 +23,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 
 class QTcpSocket;
 
@@ -124,6 +126,7 @@ private:
     AuditTrail m_audit;
     ServiceOptions m_options;
     EventStream m_events;
+    std::unique_ptr<StoreRelay> m_relay; // PostgreSQL: the other instances' events into m_events
     ServiceMetrics m_metrics;
     ComparisonRunner *m_comparisons = nullptr;
     std::map<QString, QJsonObject> m_liveComparisons;

@@ -137,6 +137,8 @@ QString StoreLocation::url() const
     return u.toString(QUrl::FullyEncoded);
 }
 
+bool StoreLocation::isPostgres(const QSqlDatabase &db) { return db.driverName() == u"QPSQL"; }
+
 QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString *error) const
 {
     const bool pg = m_backend == Backend::PostgreSQL;

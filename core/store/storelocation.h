@@ -35,6 +35,8 @@ public:
     void setDataDir(const QString &dataDir) { m_dataDir = dataDir; }
 
     Backend backend() const { return m_backend; }
+    // The backend of an open connection (the schema's PostgreSQL-only steps).
+    static bool isPostgres(const QSqlDatabase &db);
     bool isPostgres() const { return m_backend == Backend::PostgreSQL; }
     // SQLite: the file. PostgreSQL: empty.
     QString sqlitePath() const { return m_backend == Backend::SQLite ? m_database : QString(); }

@@ -2,6 +2,7 @@
 #include "storeschema.h"
 
 #include "aggregates.h"
+#include "storelocation.h"
 
 #include <QSqlError>
 #include <QSqlQuery>
@@ -225,6 +226,22 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error)
     return true;
 }
 
+// Version 8's steps beyond SQL both backends share: the aggregates filled from the rows; and, on
+// PostgreSQL, the events' store order (a sequence), which the engines' relay reads to stream one
+// another's events (docs/store.md, "Live events across instances"). SQLite has one writer machine.
+bool version8Extras(QSqlDatabase &db, QString *error)
+{
+    if (StoreLocation::isPostgres(db)) {
+        for (const char *sql : {"CREATE SEQUENCE events_store_order",
+                                "ALTER TABLE events ADD COLUMN store_order BIGINT DEFAULT nextval('events_store_order')",
+                                "CREATE INDEX events_by_store_order ON events (store_order)"}) {
+            if (!exec(db, QString::fromLatin1(sql), error))
+                return false;
+        }
+    }
+    return AggregateDeltas::rebuild(db, error);
+}
+
 } // namespace
 
 int StoreSchema::version(QSqlDatabase &db, QString *error)
@@ -309,7 +326,7 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
         return false;
     if (v < 7 && !step(kVersion7, 7))
         return false;
-    if (v < 8 && !step(kVersion8, 8, &AggregateDeltas::rebuild))
+    if (v < 8 && !step(kVersion8, 8, &version8Extras))
         return false;
     return true;
 }

@@ -70,7 +70,7 @@ struct StoreWriter::Statements
     }
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
-    bool keepComics = false; // PostgreSQL: comics go into the store, for every engine sharing it to serve
+    bool onPostgres = false; // comics go into the store, and new events are notified (bullpen_events)
     QSet<QString> comicsKnown; // in the store already (at most 4096 remembered)
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
     QString instance; // stamped on the rows of this batch
@@ -233,7 +233,7 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
         return false;
     }
     if (s.finish.numRowsAffected() == 1) {
-        if (s.keepComics && !x.imagePath.isEmpty() && !writeComic(s, x.imagePath, error))
+        if (s.onPostgres && !x.imagePath.isEmpty() && !writeComic(s, x.imagePath, error))
             return false;
         return s.aggregates.addFinished(s.db, r.generationId, error);
     }
@@ -371,7 +371,7 @@ void StoreWriter::run()
         {
             QSqlDatabase db = QSqlDatabase::database(name, false);
             Statements statements(db);
-            statements.keepComics = m_location.isPostgres();
+            statements.onPostgres = m_location.isPostgres();
             if (writeUntilLost(db, statements))
                 break; // stopped, everything written
         } // statements end before the connection closes
@@ -557,9 +557,11 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
             if (!ok)
                 *failure = db.lastError().text();
             statements.aggregates.clear();
+            bool events = false;
             for (std::size_t i = from; ok && i < to; ++i) {
                 if (const auto *e = std::get_if<Event>(&batch[i])) {
                     ok = writeEvent(statements, *e, failure);
+                    events = true;
                 } else if (const auto *c = std::get_if<Comparison>(&batch[i])) {
                     ok = writeComparison(statements, *c, failure);
                 } else {
@@ -569,6 +571,14 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
                 }
             }
             ok = ok && statements.aggregates.apply(db, failure);
+            // PostgreSQL: the other engines' relays read the new events once this commits (the
+            // notification is delivered at commit, and not at all on rollback).
+            if (ok && events && statements.onPostgres) {
+                QSqlQuery notify(db);
+                ok = notify.exec(QStringLiteral("NOTIFY bullpen_events"));
+                if (!ok)
+                    *failure = notify.lastError().text();
+            }
             if (ok && !db.commit()) {
                 ok = false;
                 *failure = db.lastError().text();
