@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'All instances': '모든 인스턴스',
     'Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.': '백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.',
     'Instance': '인스턴스',
     "Waiting for the engine's configuration…": '엔진 설정을 기다리는 중…',

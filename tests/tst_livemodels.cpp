@@ -11,6 +11,7 @@
 #include "views/liveview.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -74,8 +75,8 @@ private Q_SLOTS:
         QVERIFY(model.data(model.index(0, EventLogModel::GenerationColumn)).toString().contains(QChar(0x2026))); // masked
     }
 
-    // The Live view's Instance column: hidden while every generation is this console's own (embedded),
-    // shown from the first one an engine's stream names.
+    // The Live view's Instance column and filter: hidden while every generation is this console's own
+    // (embedded), shown from the first one an engine's stream names.
     void liveViewShowsTheInstanceOnceNamed()
     {
         GenerationListModel generations;
@@ -92,6 +93,17 @@ private Q_SLOTS:
         std::get<GenerationStarted>(named.body).instance = QStringLiteral("engine-b:8700");
         generations.appendBatch({named});
         QVERIFY(!table->isColumnHidden(GenerationListModel::InstanceColumn));
+        // And its filter: every instance seen, one at a time.
+        auto *filter = view.findChild<QComboBox *>(QStringLiteral("instanceFilter"));
+        QVERIFY(filter);
+        QVERIFY(!filter->isHidden());
+        QCOMPARE(filter->count(), 2);
+        QCOMPARE(table->model()->rowCount(), 3);
+        filter->setCurrentIndex(filter->findData(QStringLiteral("engine-b:8700")));
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(table->model()->index(0, GenerationListModel::InstanceColumn).data().toString(), QStringLiteral("engine-b:8700"));
+        filter->setCurrentIndex(0);
+        QCOMPARE(table->model()->rowCount(), 3);
         QCOMPARE(generations.headerData(GenerationListModel::InstanceColumn, Qt::Horizontal).toString(), QStringLiteral("Instance"));
     }
 

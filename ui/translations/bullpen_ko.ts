@@ -715,6 +715,10 @@
         <source>All events</source>
         <translation>모든 이벤트</translation>
     </message>
+    <message>
+        <source>All instances</source>
+        <translation>모든 인스턴스</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::MainWindow</name>

@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -36,17 +37,28 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     m_table->setItemDelegateForColumn(GenerationListModel::BudgetColumn, new BudgetBarDelegate(m_table));
-    // The instance column appears with the first generation that names one (a console attached to an
-    // engine; embedded, every generation is this console's own).
+    // The instance column and its filter appear with the first generation that names one (a console
+    // attached to an engine, whose stream carries every instance's generations on a shared store;
+    // embedded, every generation is this console's own).
     m_table->setColumnHidden(GenerationListModel::InstanceColumn, true);
+    m_instanceFilter = new QComboBox;
+    m_instanceFilter->setObjectName(QStringLiteral("instanceFilter"));
+    m_instanceFilter->addItem(tr("All instances"), QString());
+    m_instanceFilter->hide();
+    m_generationProxy->setFilterKeyColumn(GenerationListModel::InstanceColumn);
+    connect(m_instanceFilter, &QComboBox::currentIndexChanged, this, [this] {
+        const QString instance = m_instanceFilter->currentData().toString();
+        m_generationProxy->setFilterRegularExpression(instance.isEmpty() ? QString()
+                                                                         : QLatin1Char('^') + QRegularExpression::escape(instance) + QLatin1Char('$'));
+    });
     connect(generations, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
-        if (!m_table->isColumnHidden(GenerationListModel::InstanceColumn))
-            return;
         for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
-            if (!m_generations->rowAt(row).instance.isEmpty()) {
-                m_table->setColumnHidden(GenerationListModel::InstanceColumn, false);
-                return;
-            }
+            const QString &instance = m_generations->rowAt(row).instance;
+            if (instance.isEmpty() || m_instanceFilter->findData(instance) >= 0)
+                continue;
+            m_instanceFilter->addItem(instance, instance);
+            m_instanceFilter->show();
+            m_table->setColumnHidden(GenerationListModel::InstanceColumn, false);
         }
     });
     // Elapsed time and budget bars move while generations run.
@@ -88,8 +100,14 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     eventsLayout->addWidget(m_typeFilter);
     eventsLayout->addWidget(m_eventTable);
 
+    auto *generationsBox = new QWidget;
+    auto *generationsLayout = new QVBoxLayout(generationsBox);
+    generationsLayout->setContentsMargins(0, 0, 0, 0);
+    generationsLayout->addWidget(m_instanceFilter, 0, Qt::AlignLeft);
+    generationsLayout->addWidget(m_table);
+
     auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_table);
+    split->addWidget(generationsBox);
     split->addWidget(m_timeline);
     split->addWidget(eventsBox);
     split->setStretchFactor(0, 2);

@@ -40,6 +40,7 @@ private:
     QTableView *m_table;
     QTableView *m_eventTable;
     QComboBox *m_typeFilter;
+    QComboBox *m_instanceFilter;
     TimelineWidget *m_timeline;
     QHash<QString, QList<Event>> m_byGeneration;
 };
