@@ -41,7 +41,7 @@ work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do { kill -9 "$pid" && wait "$pid"; } 2> /dev/null || true; done
     "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg/data" -m immediate stop > /dev/null 2>&1 || true
     rm -rf "$work"
 }
