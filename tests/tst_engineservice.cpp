@@ -119,6 +119,21 @@ class tst_EngineService : public QObject
         return a;
     }
 
+    // Two engines on a's store with one masking key, named NAME-a and NAME-b: an operator token for
+    // both, or empty if either failed to start.
+    QString startSharingOneStore(Engine &a, Engine &b, const QString &name)
+    {
+        b.store = a.store;
+        const QString key = m_dir.filePath(name + QStringLiteral(".key"));
+        a.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
+        b.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
+        const QString token = a.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        if (!a.start({QStringLiteral("--instance"), name + QStringLiteral("-a")}) || !b.start({QStringLiteral("--instance"), name + QStringLiteral("-b")}))
+            return {};
+        return token;
+    }
+
     static QJsonObject hang(int primaryMs, int fallbackMs = 2000)
     {
         return QJsonObject{{QStringLiteral("scenario"), QStringLiteral("primary-hang")},
@@ -865,14 +880,8 @@ private Q_SLOTS:
         if (!TestStore::postgres())
             QSKIP("SQLite keeps the comics as files in its one data folder; on PostgreSQL they are in the store (tst_engineservice_postgres)");
         Engine a(m_dir.filePath(QStringLiteral("comics-a"))), b(m_dir.filePath(QStringLiteral("comics-b")));
-        b.store = a.store;
-        const QString key = m_dir.filePath(QStringLiteral("comics.key"));
-        a.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
-        b.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
-        const QString token = a.token(QStringLiteral("ops"), QStringLiteral("operator"));
-        m_secrets << token;
-        QVERIFY(a.start({QStringLiteral("--instance"), QStringLiteral("comics-a")}));
-        QVERIFY(b.start({QStringLiteral("--instance"), QStringLiteral("comics-b")}));
+        const QString token = startSharingOneStore(a, b, QStringLiteral("comics"));
+        QVERIFY(!token.isEmpty());
         QStringList hashes;
         for (int i = 0; i < 2; ++i) {
             const QJsonObject o{{QStringLiteral("story"), QStringLiteral("A kite learns to land.")}, {QStringLiteral("fresh"), true}};
@@ -915,14 +924,8 @@ private Q_SLOTS:
         if (!TestStore::postgres())
             QSKIP("one SQLite file has one engine; on PostgreSQL the engines relay one another's events (tst_engineservice_postgres)");
         Engine a(m_dir.filePath(QStringLiteral("relay-a"))), b(m_dir.filePath(QStringLiteral("relay-b")));
-        b.store = a.store;
-        const QString key = m_dir.filePath(QStringLiteral("relay.key"));
-        a.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
-        b.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
-        const QString token = a.token(QStringLiteral("ops"), QStringLiteral("operator"));
-        m_secrets << token;
-        QVERIFY(a.start({QStringLiteral("--instance"), QStringLiteral("relay-a")}));
-        QVERIFY(b.start({QStringLiteral("--instance"), QStringLiteral("relay-b")}));
+        const QString token = startSharingOneStore(a, b, QStringLiteral("relay"));
+        QVERIFY(!token.isEmpty());
         RemoteEngine client(EngineEndpoint{a.url, token.toLatin1()});
         QMap<QString, QList<Event>> seen;
         connect(&client, &EngineClient::eventRecorded, this, [&seen](const Event &e) { seen[e.generationId] << e; });

@@ -421,6 +421,17 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     };
 
     std::function<void(int)> send;
+    // A slot that cannot go now (a 429's Retry-After, or no engine up) waits, then tries again.
+    const auto sendLater = [&](int slot, milliseconds delay) {
+        ++waiting;
+        QTimer::singleShot(delay, lanes.front().engine.get(), [&, slot] {
+            --waiting;
+            if (!interrupted)
+                send(slot);
+            else
+                maybeQuit();
+        });
+    };
     send = [&](int slot) {
         int chosen = -1;
         for (std::size_t k = 0; k < lanes.size() && chosen < 0; ++k) {
@@ -429,14 +440,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 chosen = i;
         }
         if (chosen < 0) { // every engine is down: the slot waits for one
-            ++waiting;
-            QTimer::singleShot(200, lanes.front().engine.get(), [&, slot] {
-                --waiting;
-                if (!interrupted)
-                    send(slot);
-                else
-                    maybeQuit();
-            });
+            sendLater(slot, milliseconds(200));
             return;
         }
         nextLane = (chosen + 1) % int(lanes.size());
@@ -490,14 +494,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             if (ranNothing && g.failure && g.failure->kind == FailureKind::RATE_LIMITED && g.failure->retryAfter) {
                 // 429 (or 503 while draining) with Retry-After: honoured, and the same slot tries again.
                 ++refused;
-                ++waiting;
-                QTimer::singleShot(*g.failure->retryAfter, lanes[i].engine.get(), [&, slot] {
-                    --waiting;
-                    if (!interrupted)
-                        send(slot);
-                    else
-                        maybeQuit();
-                });
+                sendLater(slot, *g.failure->retryAfter);
                 return;
             }
             if (ranNothing && g.failure) {

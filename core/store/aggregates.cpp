@@ -119,43 +119,25 @@ bool AggregateDeltas::apply(QSqlDatabase &db, QString *error)
         return true;
     if (!prepare(db, error))
         return false;
+    const auto upsert = [&](QSqlQuery &q, const QVariantList &values) {
+        for (const QVariant &v : values)
+            q.addBindValue(v);
+        return run(q, error);
+    };
     for (const auto &[k, n] : m_generations) {
-        QSqlQuery &q = *m_upsertGeneration;
-        q.addBindValue(std::get<0>(k));
-        q.addBindValue(dimension(std::get<1>(k)));
-        q.addBindValue(dimension(std::get<2>(k)));
-        q.addBindValue(dimension(std::get<3>(k)));
-        q.addBindValue(dimension(std::get<4>(k)));
-        q.addBindValue(dimension(std::get<5>(k)));
-        q.addBindValue(dimension(std::get<6>(k)));
-        q.addBindValue(dimension(std::get<7>(k)));
-        q.addBindValue(std::get<8>(k));
-        q.addBindValue(n);
-        if (!run(q, error))
+        const auto &[hour, state, code, kind, stage, primary, final, instance, relieved] = k;
+        if (!upsert(*m_upsertGeneration, {hour, dimension(state), dimension(code), dimension(kind), dimension(stage), dimension(primary),
+                                          dimension(final), dimension(instance), relieved, n}))
             return false;
     }
     for (const auto &[k, n] : m_attempts) {
-        QSqlQuery &q = *m_upsertAttempt;
-        q.addBindValue(dimension(std::get<0>(k)));
-        q.addBindValue(dimension(std::get<1>(k)));
-        q.addBindValue(dimension(std::get<2>(k)));
-        q.addBindValue(std::get<3>(k));
-        q.addBindValue(dimension(std::get<4>(k)));
-        q.addBindValue(std::get<5>(k));
-        q.addBindValue(std::get<6>(k));
-        q.addBindValue(n);
-        if (!run(q, error))
+        const auto &[provider, role, stage, hour, instance, success, bin] = k;
+        if (!upsert(*m_upsertAttempt, {dimension(provider), dimension(role), dimension(stage), hour, dimension(instance), success, bin, n}))
             return false;
     }
     for (const auto &[k, n] : m_relief) {
-        QSqlQuery &q = *m_upsertRelief;
-        q.addBindValue(dimension(std::get<0>(k)));
-        q.addBindValue(std::get<1>(k));
-        q.addBindValue(dimension(std::get<2>(k)));
-        q.addBindValue(dimension(std::get<3>(k)));
-        q.addBindValue(std::get<4>(k));
-        q.addBindValue(n);
-        if (!run(q, error))
+        const auto &[stage, hour, primary, fallback, bin] = k;
+        if (!upsert(*m_upsertRelief, {dimension(stage), hour, dimension(primary), dimension(fallback), bin, n}))
             return false;
     }
     clear();

@@ -54,18 +54,10 @@ GenerationRow rowFrom(const QSqlQuery &q)
     return r;
 }
 
-// WHERE clause and bound values for a history filter (portable SQL).
-QString whereFor(const HistoryFilter &f, QVariantList &binds)
+// The conditions on a generation's own columns, which the rows and `agg_generations` name alike:
+// states, code, kind, failed stage, instance, provider (primary or final) and relief.
+void dimensionClauses(const HistoryFilter &f, QStringList &where, QVariantList &binds)
 {
-    QStringList where;
-    if (f.fromMs) {
-        where << QStringLiteral("created_at_ms >= ?");
-        binds << *f.fromMs;
-    }
-    if (f.toMs) {
-        where << QStringLiteral("created_at_ms < ?");
-        binds << *f.toMs;
-    }
     if (!f.states.isEmpty()) {
         QStringList marks;
         for (HistoryState s : f.states) {
@@ -78,7 +70,6 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
     const std::pair<QString, const char *> exact[] = {{f.publicCode ? enumName(*f.publicCode) : QString(), "public_code"},
                                                       {f.kind ? enumName(*f.kind) : QString(), "kind"},
                                                       {f.stage ? toId(*f.stage) : QString(), "stage"},
-                                                      {f.userKey, "user_key"},
                                                       {f.instance, "instance"}};
     for (const auto &[value, column] : exact) {
         if (!value.isEmpty()) {
@@ -93,6 +84,25 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
     if (f.fallbackApplied) {
         where << QStringLiteral("fallback_applied = ?");
         binds << (*f.fallbackApplied ? 1 : 0);
+    }
+}
+
+// WHERE clause and bound values for a history filter over the rows (portable SQL).
+QString whereFor(const HistoryFilter &f, QVariantList &binds)
+{
+    QStringList where;
+    if (f.fromMs) {
+        where << QStringLiteral("created_at_ms >= ?");
+        binds << *f.fromMs;
+    }
+    if (f.toMs) {
+        where << QStringLiteral("created_at_ms < ?");
+        binds << *f.toMs;
+    }
+    dimensionClauses(f, where, binds);
+    if (!f.userKey.isEmpty()) {
+        where << QStringLiteral("user_key = ?");
+        binds << f.userKey;
     }
     if (f.beforeMs) {
         where << QStringLiteral("(created_at_ms < ? OR (created_at_ms = ? AND id < ?))");
@@ -137,32 +147,7 @@ QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &bin
 {
     QStringList where{QStringLiteral("hour_ms >= ?"), QStringLiteral("hour_ms < ?")};
     binds << cut.aggFrom << cut.aggTo;
-    if (!f.states.isEmpty()) {
-        QStringList marks;
-        for (HistoryState s : f.states) {
-            marks << QStringLiteral("?");
-            binds << toId(s);
-        }
-        where << QStringLiteral("state IN (%1)").arg(marks.join(QLatin1Char(',')));
-    }
-    const std::pair<QString, const char *> exact[] = {{f.publicCode ? enumName(*f.publicCode) : QString(), "public_code"},
-                                                      {f.kind ? enumName(*f.kind) : QString(), "kind"},
-                                                      {f.stage ? toId(*f.stage) : QString(), "stage"},
-                                                      {f.instance, "instance"}};
-    for (const auto &[value, column] : exact) {
-        if (!value.isEmpty()) {
-            where << QLatin1StringView(column) + QStringLiteral(" = ?");
-            binds << value;
-        }
-    }
-    if (f.provider) {
-        where << QStringLiteral("(primary_provider = ? OR final_provider = ?)");
-        binds << toId(*f.provider) << toId(*f.provider);
-    }
-    if (f.fallbackApplied) {
-        where << QStringLiteral("fallback_applied = ?");
-        binds << (*f.fallbackApplied ? 1 : 0);
-    }
+    dimensionClauses(f, where, binds);
     return QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
 }
 
