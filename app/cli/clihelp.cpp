@@ -33,6 +33,7 @@ QString toolUsage()
         "  compare    run one story on two providers side by side, no relief, and print both and their differences\n"
         "  history    list generations from the store, newest first, with filters\n"
         "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
+        "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
         "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
         "\n"
         "With no provider key configured, every command runs on the built-in simulator.\n"

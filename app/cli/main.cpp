@@ -28,6 +28,7 @@ int main(int argc, char *argv[])
         {"compare", bullpen::cli::runCompare},
         {"history", bullpen::cli::runHistory},
         {"export", bullpen::cli::runExport},
+        {"purge", bullpen::cli::runPurge},
         {"soak", bullpen::cli::runSoak},
     };
     for (const auto &[name, run] : commands) {

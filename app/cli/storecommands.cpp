@@ -12,17 +12,23 @@
 #include "runtime/enginesetup.h"
 #include "store/historyexport.h"
 #include "store/masking.h"
+#include "store/retention.h"
 #include "store/store.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
+#include <QElapsedTimer>
+#include <QTimeZone>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QTextStream>
+
+#include <cmath>
 
 namespace bullpen::cli {
 
@@ -311,6 +317,170 @@ int runExport(const QStringList &arguments)
     }
     err << "bullpen-cli export: " << count << " " << tableName << " row(s)\n";
     return file.error() == QFileDevice::NoError ? 0 : 1;
+}
+
+int runPurge(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Remove generations (with their attempts, events and comparisons), comics nothing refers to, and old hourly "
+                       "aggregates, as the engines' retention does, in small transactions beside running engines. A running "
+                       "generation is never removed. Prints what was removed (or, with --dry-run, what would be) as JSON."));
+    parser.addHelpOption();
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path"));
+    const QCommandLineOption olderThan(QStringLiteral("older-than"),
+                                       QStringLiteral("Generations older than this (e.g. 7d, 12h, 2w); default: the configured retention "
+                                                      "(BULLPEN_RETENTION, 30d)."),
+                                       QStringLiteral("period"));
+    const QCommandLineOption aggregatesOlderThan(QStringLiteral("aggregates-older-than"),
+                                                 QStringLiteral("Hourly aggregates and audit rows older than this; default: the configured "
+                                                                "aggregate retention (BULLPEN_AGGREGATE_RETENTION, 400d), never shorter than "
+                                                                "--older-than."),
+                                                 QStringLiteral("period"));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("Count what would be removed; remove nothing."));
+    const QCommandLineOption vacuum(QStringLiteral("vacuum"),
+                                    QStringLiteral("Afterwards, compact the store (SQLite: VACUUM, converting an older store to incremental "
+                                                   "vacuum; PostgreSQL: VACUUM ANALYZE). Holds the store while it runs: use it when no "
+                                                   "engine is writing."));
+    parser.addOptions({dataDir, olderThan, aggregatesOlderThan, dryRun, vacuum});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli purge: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << commandHelp(parser, QStringLiteral("purge"),
+                           {{0, QStringLiteral("purged (or counted, with --dry-run)")},
+                            {1, QStringLiteral("a step failed part-way: what was removed stays removed; run it again")},
+                            {2, QStringLiteral("usage refused, or no store")},
+                            {3, QStringLiteral("another engine is purging this store now; try again later")}});
+        return 0;
+    }
+    const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const SettingsLoad load = SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(), environment, false);
+    RetentionPolicy policy = load.settings.retention;
+    const bool configured = !parser.isSet(olderThan);
+    for (const auto &[option, into] : {std::pair{&olderThan, &policy.generations}, std::pair{&aggregatesOlderThan, &policy.aggregates}}) {
+        if (!parser.isSet(*option))
+            continue;
+        QString why;
+        bool off = false;
+        *into = parseRetention(parser.value(*option), &off, &why);
+        if (!*into && !off) {
+            err << "bullpen-cli purge: --" << option->names().constFirst() << ": " << why << "\n";
+            return 2;
+        }
+    }
+    // The dashboards read whole hours from the aggregates: never drop them before the rows they count.
+    if (policy.aggregates && policy.generations && *policy.aggregates < *policy.generations)
+        policy.aggregates = policy.generations;
+    if (policy.aggregates && !policy.generations)
+        policy.aggregates.reset();
+    if (policy.isOff()) {
+        err << "bullpen-cli purge: retention is off" << (configured ? " (BULLPEN_RETENTION=off)" : "")
+            << ", nothing to remove; give --older-than PERIOD\n";
+        return 2;
+    }
+
+    QString error;
+    const QString dir = parser.isSet(dataDir) ? parser.value(dataDir) : EngineSetup::defaultDataDir(environment);
+    const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, &error);
+    if (!location || (!location->isPostgres() && !QFileInfo::exists(location->sqlitePath()))) {
+        err << "bullpen-cli purge: " << (location ? QStringLiteral("no store at %1").arg(location->sqlitePath()) : error) << "\n";
+        return 2;
+    }
+    // Opening it brings the schema up to date (the purge needs version 9's columns and indexes).
+    std::unique_ptr<Store> store = Store::open(*location, &error);
+    if (!store) {
+        err << "bullpen-cli purge: " << error << "\n";
+        return 2;
+    }
+    const auto fileBytes = [&] {
+        qint64 n = 0;
+        for (const char *suffix : {"", "-wal"})
+            n += QFileInfo(location->sqlitePath() + QLatin1StringView(suffix)).size();
+        return n;
+    };
+    const qint64 bytesBefore = location->isPostgres() ? -1 : fileBytes();
+    const QString name = QStringLiteral("bullpen-purge");
+    int code = 0;
+    QJsonObject report;
+    {
+        QSqlDatabase db = location->connect(name, StoreLocation::Access::ReadWrite, &error);
+        if (!error.isEmpty()) {
+            err << "bullpen-cli purge: " << error << "\n";
+            return 2;
+        }
+        const QString imagesDir = location->isPostgres() && !parser.isSet(dataDir) ? QString() : QDir(dir).filePath(QStringLiteral("images"));
+        Purger purger(db, policy, QDateTime::currentMSecsSinceEpoch(), imagesDir);
+        QElapsedTimer timer;
+        timer.start();
+        PurgeCounts counts;
+        if (parser.isSet(dryRun)) {
+            if (!purger.countOnly(&counts, &error))
+                code = 1;
+        } else {
+            for (bool going = true; going;) {
+                switch (purger.step(&error)) {
+                case Purger::Step::More: break;
+                case Purger::Step::Done: going = false; break;
+                case Purger::Step::Busy: code = 3; going = false; break;
+                case Purger::Step::Failed: code = 1; going = false; break;
+                }
+            }
+            counts = purger.counts();
+            if (code == 0 && parser.isSet(vacuum)) {
+                QSqlQuery q(db);
+                const QStringList statements = location->isPostgres()
+                                                   ? QStringList{QStringLiteral("VACUUM ANALYZE")}
+                                                   : QStringList{QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("VACUUM"),
+                                                                 QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")};
+                for (const QString &sql : statements) {
+                    if (!q.exec(sql)) {
+                        error = q.lastError().text();
+                        code = 1;
+                        break;
+                    }
+                    while (q.next()) {
+                    }
+                }
+            }
+        }
+        const auto cutoff = [](qint64 ms) { return ms ? QJsonValue(QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODate)) : QJsonValue(); };
+        report = QJsonObject{
+            {QStringLiteral("store"), location->display()},
+            {QStringLiteral("dry_run"), parser.isSet(dryRun)},
+            {QStringLiteral("retention"), formatRetention(policy.generations)},
+            {QStringLiteral("aggregate_retention"), formatRetention(policy.aggregates)},
+            {QStringLiteral("generations_before"), cutoff(purger.generationCutoffMs())},
+            {QStringLiteral("aggregates_before"), cutoff(purger.aggregateCutoffMs())},
+            {parser.isSet(dryRun) ? QStringLiteral("would_remove") : QStringLiteral("removed"),
+             QJsonObject{{QStringLiteral("generations"), counts.generations},
+                         {QStringLiteral("attempts"), counts.attempts},
+                         {QStringLiteral("events"), counts.events},
+                         {QStringLiteral("comparisons"), counts.comparisons},
+                         {QStringLiteral("images"), counts.images},
+                         {QStringLiteral("image_files"), counts.imageFiles},
+                         {QStringLiteral("aggregate_rows"), counts.aggregateRows},
+                         {QStringLiteral("audit_rows"), counts.auditRows}}},
+            {QStringLiteral("steps"), purger.steps()},
+            {QStringLiteral("longest_step_ms"), std::round(purger.longestStepMs() * 100) / 100},
+            {QStringLiteral("seconds"), std::round(double(timer.elapsed()) / 10) / 100}
+        };
+    }
+    StoreLocation::disconnect(name);
+    if (bytesBefore >= 0) {
+        report.insert(QStringLiteral("file_bytes_before"), bytesBefore);
+        report.insert(QStringLiteral("file_bytes_after"), fileBytes());
+    }
+    out << QJsonDocument(report).toJson(QJsonDocument::Indented);
+    out.flush();
+    if (code == 1)
+        err << "bullpen-cli purge: " << error << "; what was removed stays removed: run it again\n";
+    else if (code == 3)
+        err << "bullpen-cli purge: another engine is purging this store now; try again when it is done\n";
+    return code;
 }
 
 } // namespace bullpen::cli

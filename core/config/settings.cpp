@@ -146,6 +146,19 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
         errors << ConfigError{QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), QStringLiteral("must be greater than zero")};
     if (sb.totalBudget && *sb.totalBudget <= milliseconds::zero())
         errors << ConfigError{QStringLiteral("STORYBOARD_TOTAL_BUDGET"), QStringLiteral("must be greater than zero")};
+    // The dashboards read whole hours from the aggregates: they must outlive the rows they count.
+    if (s.retention.aggregates && (!s.retention.generations || *s.retention.aggregates < *s.retention.generations))
+        errors << ConfigError{QStringLiteral("BULLPEN_AGGREGATE_RETENTION"),
+                              QStringLiteral("is %1, shorter than the generations' retention (%2); the dashboards would lose hours "
+                                             "the store still has rows for: make it at least %2, or off")
+                                  .arg(formatRetention(s.retention.aggregates), formatRetention(s.retention.generations))};
+    if (!s.proxy.isEmpty() && s.proxy.compare(u"none", Qt::CaseInsensitive) != 0) {
+        const QUrl u(s.proxy);
+        if (!u.isValid() || u.scheme() != u"http" || u.host().isEmpty())
+            errors << ConfigError{QStringLiteral("BULLPEN_PROXY"),
+                                  QStringLiteral("\"%1\" is not an HTTP proxy; write http://host:port, or none for direct connections")
+                                      .arg(u.toString(QUrl::RemoveUserInfo))};
+    }
 
     auto checkSelected = [&](Provider p, const QString &selector) {
         const ProviderSettings &ps = s.provider(p);
@@ -199,6 +212,13 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
     pl.insert(QStringLiteral("max_in_flight_per_provider"), s.pipeline.maxInFlightPerProvider);
     pl.insert(QStringLiteral("max_queued_per_provider"), s.pipeline.maxQueuedPerProvider);
     root.insert(QStringLiteral("pipeline"), pl);
+    root.insert(QStringLiteral("retention"), formatRetention(s.retention.generations));
+    if (s.aggregateRetentionChosen)
+        root.insert(QStringLiteral("aggregate_retention"), formatRetention(s.retention.aggregates));
+    if (s.proxy.isEmpty())
+        root.remove(QStringLiteral("proxy"));
+    else
+        root.insert(QStringLiteral("proxy"), s.proxy);
     if (s.dataDir.isEmpty())
         root.remove(QStringLiteral("data_dir"));
     else
@@ -356,6 +376,20 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             errors << ConfigError{setting, QStringLiteral("unknown provider \"%1\"; use gemini, qwen, openai or anthropic%2")
                                                .arg(value, fallback ? QStringLiteral(", or none") : QString())};
     };
+    auto applyRetention = [&](const QString &setting, const QString &value, bool aggregates) {
+        QString why;
+        bool off = false;
+        const auto period = parseRetention(value, &off, &why);
+        if (!period && !off) {
+            errors << ConfigError{setting, why};
+            return;
+        }
+        (aggregates ? s.retention.aggregates : s.retention.generations) = period;
+        if (aggregates) {
+            s.aggregateRetentionChosen = true;
+            origins.set(QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), setting);
+        }
+    };
     auto applyDuration = [&](const QString &setting, const QString &value, auto setter) {
         QString why;
         if (auto d = parseDuration(value, &why))
@@ -435,6 +469,14 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
 
                 if (fileString(root, "data_dir", QStringLiteral("data_dir"), &v))
                     s.dataDir = v.trimmed();
+                if (fileString(root, "retention", QStringLiteral("retention"), &v))
+                    applyRetention(QStringLiteral("%1: retention").arg(settingsFile), v, false);
+                if (fileString(root, "aggregate_retention", QStringLiteral("aggregate_retention"), &v))
+                    applyRetention(QStringLiteral("%1: aggregate_retention").arg(settingsFile), v, true);
+                if (fileString(root, "proxy", QStringLiteral("proxy"), &v)) {
+                    s.proxy = v.trimmed();
+                    origins.set(QStringLiteral("BULLPEN_PROXY"), fileTag);
+                }
                 const QJsonObject pl = root.value(QLatin1StringView("pipeline")).toObject();
                 if (fileString(pl, "image_model", QStringLiteral("pipeline.image_model"), &v))
                     s.pipeline.imageModel = v.trimmed();
@@ -611,6 +653,16 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_TOTAL_BUDGET")))
         applyDuration(QStringLiteral("STORYBOARD_TOTAL_BUDGET"), *v, [&](milliseconds d) { s.storyboard.totalBudget = d; });
+    if (auto v = envValue(QStringLiteral("BULLPEN_RETENTION")))
+        applyRetention(QStringLiteral("BULLPEN_RETENTION"), *v, false);
+    if (auto v = envValue(QStringLiteral("BULLPEN_AGGREGATE_RETENTION")))
+        applyRetention(QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), *v, true);
+    if (!s.retention.generations && !s.aggregateRetentionChosen)
+        s.retention.aggregates.reset(); // rows kept for ever: their aggregates too
+    if (auto v = envValue(QStringLiteral("BULLPEN_PROXY"))) {
+        s.proxy = v->trimmed();
+        origins.set(QStringLiteral("BULLPEN_PROXY"), envPlace(QStringLiteral("BULLPEN_PROXY")));
+    }
 
     // 4. Refusals that need the whole picture, naming where each value came from.
     for (ConfigError e : validate(s, requireKeys)) {

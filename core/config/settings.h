@@ -3,6 +3,7 @@
 
 #include "contract/enums.h"
 #include "engine/stagepolicy.h"
+#include "store/retention.h"
 
 #include <QJsonObject>
 #include <QProcessEnvironment>
@@ -64,6 +65,15 @@ struct Settings
     QString settingsFile; // the file that was read, if any
     QString keyFile;      // the 0600 key file that was read, if any
     QString dataDir;      // from the settings file ("data_dir"); empty: BULLPEN_DATA_DIR or the default
+    // How long the store keeps generations and aggregates (retention.h; "retention", "aggregate_retention",
+    // BULLPEN_RETENTION, BULLPEN_AGGREGATE_RETENTION). With generations kept for ever and no aggregate
+    // retention chosen, aggregates are kept for ever too.
+    RetentionPolicy retention;
+    bool aggregateRetentionChosen = false;
+    // The proxy for provider calls and for attaching to an engine ("proxy", BULLPEN_PROXY): an
+    // http://host:port URL, "none" for direct connections, or empty for the environment's
+    // https_proxy / http_proxy / no_proxy (docs/contract.md, "Proxies").
+    QString proxy;
 
     const ProviderSettings &provider(Provider p) const { return providers.at(p); }
     // True when no provider has a key: Bullpen then runs against its built-in simulator (SPEC 7).

@@ -294,8 +294,13 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
             const QString dir = QDir(imageDir).filePath(QString::fromLatin1(digest.left(2)));
             const QString path = QDir(dir).filePath(QString::fromLatin1(digest) + QLatin1Char('.') + ext);
             QString why;
+            QFile existing(path);
+            // A comic made again is touched: retention removes only files nothing made for its period.
+            const bool reused = existing.exists() && existing.open(QIODevice::ReadWrite | QIODevice::ExistingOnly)
+                                && existing.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
+            existing.close();
             // Owner-only (0600 from open(2)): with content storage off, the comic is the story's only trace.
-            if (!QFile::exists(path)
+            if (!reused
                 && (!PrivateFiles::ensureDirectory(imageDir, &why) || !PrivateFiles::ensureDirectory(dir, &why)
                     || !PrivateFiles::replace(path, image, &why))) {
                 out.error = QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions").arg(path, why);

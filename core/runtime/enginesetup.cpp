@@ -139,6 +139,7 @@ bool EngineSetup::init(const SetupOptions &options)
         // Until a front end names it (bullpen-engine: --instance, else host:port): host and program.
         m_store->setIdentity(QSysInfo::machineHostName() + QLatin1Char(':') + QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
                              QCoreApplication::applicationVersion());
+        m_store->setRetention(m_settings.retention, QDir(m_dataDir).filePath(QStringLiteral("images")));
         // One key per deployment (SPEC 12.2): engines sharing a store are given the same file.
         const QString keyVariable = QStringLiteral("BULLPEN_MASKING_KEY_FILE");
         const bool named = !options.environment.value(keyVariable).isEmpty();

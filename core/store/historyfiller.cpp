@@ -71,7 +71,8 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
     {
         QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, &out.error);
         if (out.error.isEmpty()) {
-            QSqlQuery g(db), a(db);
+            QSqlQuery g(db), a(db), e(db);
+            e.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?,?,?,?,?,?)"));
             g.prepare(QStringLiteral(
                 "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, fallback_provider, "
                 "state, public_code, kind, stage, detail, decision, fallback_applied, fallback_reason, final_provider, final_model, "
@@ -194,11 +195,26 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 g.addBindValue(instance);
                 if (!g.exec())
                     out.error = g.lastError().text();
+                for (int seq = 0; seq < options.eventsPerGeneration && out.error.isEmpty(); ++seq) {
+                    const qint64 at = created + static_cast<qint64>(clock * seq / std::max(options.eventsPerGeneration, 1));
+                    e.addBindValue(id);
+                    e.addBindValue(seq);
+                    e.addBindValue(QStringLiteral("AttemptFinished"));
+                    e.addBindValue(at);
+                    e.addBindValue(QStringLiteral("{\"type\":\"AttemptFinished\",\"generation_id\":\"%1\",\"seq\":%2,\"at_ms\":%3,"
+                                                  "\"provider\":\"gemini\",\"role\":\"primary\",\"stage\":\"storyboard\",\"success\":true}")
+                                       .arg(id)
+                                       .arg(seq)
+                                       .arg(at));
+                    e.addBindValue(instance);
+                    if (!e.exec())
+                        out.error = e.lastError().text();
+                }
                 ++out.generations;
             }
             out.attempts = attemptId;
             // The hourly aggregates, as the writer would have kept them (recomputed from every row).
-            if (out.error.isEmpty())
+            if (out.error.isEmpty() && options.aggregates)
                 AggregateDeltas::rebuild(db, &out.error);
             if (out.error.isEmpty() && !db.commit())
                 out.error = db.lastError().text();

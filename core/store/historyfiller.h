@@ -13,7 +13,7 @@ namespace bullpen {
 // same options are identical. Shaped like real traffic: a gemini primary failing ~35 % of the time
 // (overload, rate limits, 60 s timeouts, invalid or truncated output, now and then auth or refusal),
 // qwen relief for the relief kinds, and an image attempt for every generation that got a storyboard.
-// Events are not written (the detail pane rebuilds the timeline from the attempts).
+// Events are written only when asked for (the detail pane rebuilds the timeline from the attempts).
 struct HistoryFillOptions
 {
     qint64 attempts = 1'000'000;
@@ -21,6 +21,8 @@ struct HistoryFillOptions
     qint64 toMs = 0;
     quint32 seed = 42;
     QStringList instances; // engine instances the generations are spread over, round robin; empty: unnamed
+    int eventsPerGeneration = 0; // events rows for each generation (bodies like the engine's, ~200 bytes); 0: none
+    bool aggregates = true;      // rebuild the hourly aggregates from every row afterwards
 };
 
 struct HistoryFillResult

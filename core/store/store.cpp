@@ -124,6 +124,14 @@ void Store::setLease(std::chrono::milliseconds lease)
         m_writer->setLease(lease);
 }
 
+void Store::setRetention(const RetentionPolicy &policy, const QString &imagesDir)
+{
+    if (m_writer)
+        m_writer->setRetention(policy, imagesDir);
+}
+
+RetentionStats Store::retentionStats() const { return m_writer ? m_writer->counters().retention : RetentionStats{}; }
+
 QString Store::instance() const { return m_instance; }
 
 void Store::recordEvent(const Event &event)

@@ -6,6 +6,7 @@
 #include "finishedextras.h"
 #include "historyqueries.h"
 #include "resultcache.h"
+#include "retention.h"
 #include "storelocation.h"
 
 #include <QJsonObject>
@@ -59,6 +60,9 @@ public:
     // Who writes, and the lease of running generations (StoreWriter::setIdentity, setLease).
     void setIdentity(const QString &instance, const QString &version, const QString &url = {});
     void setLease(std::chrono::milliseconds lease);
+    // Retention (retention.h): the writer purges between its batches. `imagesDir`: the data folder's comics.
+    void setRetention(const RetentionPolicy &policy, const QString &imagesDir);
+    RetentionStats retentionStats() const;
     QString instance() const;
 
     void recordEvent(const Event &event);

@@ -200,8 +200,12 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const StoreLocation &location
                 failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
                                          "new store")
                               .arg(path, q.lastError().text());
-            } else if (q.finish(); !StoreSchema::check(db, &refused)) {
+            } else if (const bool empty = q.value(0).toInt() == 0; q.finish(), !StoreSchema::check(db, &refused)) {
                 failure = path + QStringLiteral(": ") + refused;
+            } else if (empty && !q.exec(QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"))) {
+                // A new store gives purged pages back to the file system (retention.h); only possible
+                // before its first table.
+                failure = QStringLiteral("%1: cannot set incremental vacuum (%2)").arg(path, q.lastError().text());
             } else if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next()) {
                 failure = QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to begin a "
                                          "new store")

@@ -216,6 +216,19 @@ const char *const kVersion8[] = {
     "UPDATE bullpen_schema SET version = 8",
 };
 
+// Version 9: retention (retention.h). Each generation names its comic by digest, so that a purge can
+// tell which comics nothing refers to any more (image_path ends in <sha256>.png, .jpg or .webp); the
+// aggregates are found by hour to be dropped when they are older than their own retention.
+const char *const kVersion9[] = {
+    "ALTER TABLE generations ADD COLUMN image_sha256 TEXT",
+    "UPDATE generations SET image_sha256 = CASE WHEN image_path LIKE '%.webp' THEN substr(image_path, length(image_path) - 68, 64) "
+    "ELSE substr(image_path, length(image_path) - 67, 64) END WHERE image_path IS NOT NULL AND length(image_path) > 68",
+    "CREATE INDEX generations_image ON generations (image_sha256)",
+    "CREATE INDEX agg_attempts_hour ON agg_attempts (hour_ms)",
+    "CREATE INDEX agg_relief_hour ON agg_relief (hour_ms)",
+    "UPDATE bullpen_schema SET version = 9",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -327,6 +340,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 7 && !step(kVersion7, 7))
         return false;
     if (v < 8 && !step(kVersion8, 8, &version8Extras))
+        return false;
+    if (v < 9 && !step(kVersion9, 9))
         return false;
     return true;
 }

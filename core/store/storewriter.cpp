@@ -3,6 +3,7 @@
 
 #include "aggregates.h"
 #include "owner.h"
+#include "retention.h"
 #include "storedatabase.h"
 
 #include <QDateTime>
@@ -56,8 +57,8 @@ struct StoreWriter::Statements
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
-            "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, next_step = ? "
-            "WHERE id = ? AND state = 'running'"));
+            "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, image_sha256 = ?, "
+            "next_step = ? WHERE id = ? AND state = 'running'"));
     }
     // Qt reports a statement whose table went away as "Parameter count mismatch": preparing it
     // afresh gives SQLite's own reason ("no such table: events").
@@ -71,7 +72,11 @@ struct StoreWriter::Statements
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
     bool onPostgres = false; // comics go into the store, and new events are notified (bullpen_events)
-    QSet<QString> comicsKnown; // in the store already (at most 4096 remembered)
+    QSet<QString> comicsKnown; // in the store already (at most 4096 remembered, for at most kComicsKnownMs)
+    qint64 comicsKnownSinceMs = 0;
+    // Shorter than the shortest retention (retention.h): a comic remembered here was referred to by a
+    // generation committed since, which a purge does not remove yet, so a purge never removes it.
+    static constexpr qint64 kComicsKnownMs = 10 * 60'000;
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
     QString instance; // stamped on the rows of this batch
     qint64 leaseMs = 0;
@@ -162,15 +167,18 @@ bool writeComparison(Statements &s, const StoreWriter::Comparison &c, QString *e
 bool writeComic(Statements &s, const QString &path, QString *error)
 {
     const QFileInfo info(path);
-    const QString sha256 = info.completeBaseName();
-    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    const QString sha256 = comicDigestOf(path);
     QFile file(path);
-    if (!hex.match(sha256).hasMatch() || info.size() > 64 * 1024 * 1024 || !file.open(QIODevice::ReadOnly)) {
+    if (sha256.isEmpty() || info.size() > 64 * 1024 * 1024 || !file.open(QIODevice::ReadOnly)) {
         qWarning("bullpen: the comic %s is not copied into the store (%s); this engine serves it from its data folder only",
                  qUtf8Printable(path), qUtf8Printable(file.errorString()));
         return true;
     }
     // Most comics a busy deployment makes again are already there: their bytes are not sent twice.
+    if (const qint64 now = QDateTime::currentMSecsSinceEpoch(); now - s.comicsKnownSinceMs > Statements::kComicsKnownMs) {
+        s.comicsKnown.clear();
+        s.comicsKnownSinceMs = now;
+    }
     if (s.comicsKnown.contains(sha256))
         return true;
     s.comicKnown.addBindValue(sha256);
@@ -226,6 +234,7 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
     s.finish.addBindValue(x.degraded ? 1 : 0);
     s.finish.addBindValue(x.fromCache ? 1 : 0);
     s.finish.addBindValue(nullable(x.imagePath));
+    s.finish.addBindValue(nullable(comicDigestOf(x.imagePath)));
     s.finish.addBindValue(nullable(x.nextStep));
     s.finish.addBindValue(r.generationId);
     if (!s.finish.exec()) {
@@ -284,6 +293,62 @@ void StoreWriter::setIdentity(const Identity &identity)
         m_upkeepNow = true; // the heartbeat row under the new name at once
     }
     m_wake.notify_all();
+}
+
+void StoreWriter::setRetention(const RetentionPolicy &policy, const QString &imagesDir)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_retention = policy;
+        m_imagesDir = imagesDir;
+        m_nextPurgeMs = QDateTime::currentMSecsSinceEpoch() + std::min<qint64>(60'000, policy.interval.count());
+        m_upkeepNow = true;
+    }
+    m_wake.notify_all();
+}
+
+bool StoreWriter::purgeWhenDue(QSqlDatabase &db)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    std::optional<RetentionPolicy> policy;
+    QString imagesDir;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_retention || m_retention->isOff() || (!m_purger && now < m_nextPurgeMs))
+            return true;
+        policy = m_retention;
+        imagesDir = m_imagesDir;
+    }
+    if (!m_purger)
+        m_purger = std::make_unique<Purger>(db, *policy, now, imagesDir);
+    QString failure;
+    const Purger::Step step = m_purger->step(&failure);
+    if (step == Purger::Step::More)
+        return true;
+    const PurgeCounts counts = m_purger->counts();
+    const double longest = m_purger->longestStepMs();
+    m_purger.reset();
+    if (step == Purger::Step::Failed) {
+        QSqlQuery ping(db);
+        if (!ping.exec(QStringLiteral("SELECT 1"))) {
+            noteUnreachable(failure);
+            return false;
+        }
+        if (failure != m_purgeFailure)
+            qWarning("bullpen: retention could not purge %s: %s; it tries again in %lld s", qUtf8Printable(m_location.display()),
+                     qUtf8Printable(failure), static_cast<long long>(policy->interval.count() / 1000));
+        m_purgeFailure = failure;
+    } else {
+        m_purgeFailure.clear();
+    }
+    std::lock_guard lock(m_mutex);
+    // Busy: another engine is purging this store; this one looks again at its next interval.
+    m_nextPurgeMs = now + policy->interval.count();
+    m_counters.retention.purged += counts;
+    m_counters.retention.longestStepMs = std::max(m_counters.retention.longestStepMs, longest);
+    if (step == Purger::Step::Done)
+        m_counters.retention.lastPassDoneMs = QDateTime::currentMSecsSinceEpoch();
+    return true;
 }
 
 void StoreWriter::setLease(std::chrono::milliseconds lease)
@@ -534,12 +599,18 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
 {
     for (;;) {
         std::deque<Item> batch;
-        if (!keepLeases(db))
+        if (!keepLeases(db) || !purgeWhenDue(db))
             return false;
         {
             std::unique_lock lock(m_mutex);
-            // Woken by records, by stop, or when the leases are due for renewal.
-            m_wake.wait_for(lock, m_lease / 3, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
+            // Woken by records, by stop, or when the leases are due for renewal or a purge is; a purge
+            // under way takes its next step between batches.
+            std::chrono::milliseconds wait = m_lease / 3;
+            if (m_purger)
+                wait = std::chrono::milliseconds::zero();
+            else if (m_retention && !m_retention->isOff())
+                wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()), std::chrono::milliseconds::zero(), wait);
+            m_wake.wait_for(lock, wait, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
             if (m_queue.empty() && m_stop)
                 return true;
             if (m_queue.empty())

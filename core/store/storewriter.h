@@ -4,6 +4,7 @@
 #include "engine/stageresult.h"
 #include "events/event.h"
 #include "finishedextras.h"
+#include "retention.h"
 #include "storelocation.h"
 
 #include <QSqlDatabase>
@@ -13,6 +14,8 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <mutex>
 #include <thread>
 #include <variant>
@@ -57,6 +60,7 @@ public:
         qint64 unreachableSinceMs = 0; // the connection is lost and being re-made (0: connected)
         quint64 abandonedByLease = 0; // other processes' generations this writer finished as ABANDONED
         quint64 dropped = 0; // of `failed`: refused because kMaxQueued records were already waiting
+        RetentionStats retention; // what this writer's purges removed, and how long a step held the store
     };
 
     struct Statements; // one connection's prepared statements (storewriter.cpp)
@@ -86,6 +90,10 @@ public:
     // How long a running generation's lease lasts; renewed every third of it. Default 15 s.
     void setLease(std::chrono::milliseconds lease);
     static constexpr std::chrono::milliseconds kDefaultLease{15'000};
+    // Retention (retention.h): this writer purges between its batches, one short step at a time, a pass
+    // every policy.interval (the first a minute after start). Off until set. `imagesDir`: the data
+    // folder's comics.
+    void setRetention(const RetentionPolicy &policy, const QString &imagesDir);
 
     bool start(QString *error);
     void enqueue(Item item);
@@ -100,6 +108,8 @@ private:
     // When due: renews this process's leases, finishes expired ones, beats the instance's heart. False
     // if the connection is gone.
     bool keepLeases(QSqlDatabase &db);
+    // When a pass is due or under way: one purge step. False if the connection is gone.
+    bool purgeWhenDue(QSqlDatabase &db);
     // The connection is lost: counted from now (unless already), and said through onReachability.
     void noteUnreachable(const QString &failure);
 
@@ -112,6 +122,11 @@ private:
     qint64 m_leasesKeptAtMs = 0;
     QString m_leaseFailure; // the last reason the leases could not be kept (writer thread only)
     bool m_upkeepNow = false; // identity or lease changed: keep the leases (and beat) at once
+    std::optional<RetentionPolicy> m_retention;
+    QString m_imagesDir;
+    std::unique_ptr<Purger> m_purger; // the pass under way (writer thread only)
+    qint64 m_nextPurgeMs = 0;
+    QString m_purgeFailure; // said once per cause
     qint64 m_startedAtMs = 0;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
