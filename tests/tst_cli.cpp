@@ -328,7 +328,7 @@ private Q_SLOTS:
         const Run help = raw({QStringLiteral("--help")});
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.startsWith("Usage: bullpen-cli COMMAND"));
-        for (const char *command : {"generate", "compare", "history", "export", "soak"})
+        for (const char *command : {"generate", "compare", "history", "export", "purge", "soak"})
             QVERIFY2(help.out.contains(QByteArray(QByteArray("  ") + command + " ")), command);
         const Run bare = raw({});
         QCOMPARE(bare.exitCode, 2);
@@ -336,7 +336,7 @@ private Q_SLOTS:
         const Run unknown = raw({QStringLiteral("frobnicate")});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY2(unknown.err.contains("unknown command \"frobnicate\"") && unknown.err.contains("compare"), unknown.err.constData());
-        for (const char *command : {"generate", "compare", "history", "export", "soak"}) {
+        for (const char *command : {"generate", "compare", "history", "export", "purge", "soak"}) {
             const Run h = raw({QString::fromLatin1(command), QStringLiteral("--help")});
             QCOMPARE(h.exitCode, 0);
             QVERIFY2(h.out.startsWith(QByteArray(QByteArray("Usage: bullpen-cli ") + command + " [options]")), h.out.left(80).constData());
@@ -369,6 +369,44 @@ private Q_SLOTS:
         QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir}).exitCode, 0);
         const Run all = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir});
         QVERIFY2(!all.out.contains("gemini -> gemini") && !all.out.contains("gemini → gemini"), all.out.constData());
+    }
+
+    // `purge`: its dry run counts what it then removes; a generation made now stays.
+    void purgeRemovesOnlyWhatIsOlder()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("purge"));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--fresh"), QStringLiteral("--data-dir"), dir}).exitCode, 0);
+        {
+            // Two of the three made 10 days ago.
+            QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ager"));
+            d.setDatabaseName(QDir(dir).filePath(QStringLiteral("bullpen.sqlite")));
+            QVERIFY(d.open());
+            QSqlQuery q(d);
+            QVERIFY(q.exec(QStringLiteral("UPDATE generations SET created_at_ms = created_at_ms - 864000000 WHERE id IN "
+                                          "(SELECT id FROM generations ORDER BY created_at_ms LIMIT 2)")));
+            QCOMPARE(q.numRowsAffected(), 2);
+            q.finish();
+            d.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("ager"));
+        const Run refused = raw({QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7")});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("--older-than") && refused.err.contains("30d"), refused.err.constData());
+        const Run dry = raw({QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7d"),
+                             QStringLiteral("--dry-run")});
+        QCOMPARE(dry.exitCode, 0);
+        const QJsonObject planned = dry.json().value(QStringLiteral("would_remove")).toObject();
+        QCOMPARE(planned.value(QStringLiteral("generations")).toInt(), 2);
+        QVERIFY(planned.value(QStringLiteral("events")).toInt() > 10);
+        const Run done = raw({QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7d")});
+        QCOMPARE(done.exitCode, 0);
+        const QJsonObject removed = done.json().value(QStringLiteral("removed")).toObject();
+        for (const char *what : {"generations", "attempts", "events"})
+            QCOMPARE(removed.value(QLatin1StringView(what)).toInt(), planned.value(QLatin1StringView(what)).toInt());
+        QVERIFY(done.json().value(QStringLiteral("file_bytes_after")).toDouble() > 0);
+        const Run left = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--json")});
+        QCOMPARE(QJsonDocument::fromJson(left.out).array().size(), 1);
     }
 
     void generatePrintsItsIdAndCompareRunsBothSides()

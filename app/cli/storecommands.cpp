@@ -27,6 +27,7 @@
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QTextStream>
+#include <QThread>
 
 #include <cmath>
 
@@ -423,7 +424,7 @@ int runPurge(const QStringList &arguments)
         } else {
             for (bool going = true; going;) {
                 switch (purger.step(&error)) {
-                case Purger::Step::More: break;
+                case Purger::Step::More: QThread::msleep(static_cast<unsigned long>(purger.pause().count())); break;
                 case Purger::Step::Done: going = false; break;
                 case Purger::Step::Busy: code = 3; going = false; break;
                 case Purger::Step::Failed: code = 1; going = false; break;

@@ -946,6 +946,8 @@ EngineService::Reply EngineService::metrics() const
         g.storeWriteBacklog = st.queued > st.written + st.failed ? st.queued - st.written - st.failed : 0;
         g.storeReachable = st.unreachableSinceMs == 0;
     }
+    if (const Store *store = m_setup.store())
+        g.retention = store->retentionStats();
     g.draining = m_draining;
     g.auditWriteFailures = m_audit.failures();
     if (const ProviderSimulator *simulator = m_setup.simulator()) {

@@ -124,6 +124,18 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
     head("bullpen_store_reachable", "gauge", "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
     out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
+    head("bullpen_store_purged_rows_total", "counter", "Rows (and comic files) this engine's retention removed, by what they were.");
+    const std::pair<const char *, qint64> purged[] = {
+        {"generations", g.retention.purged.generations}, {"attempts", g.retention.purged.attempts},
+        {"events", g.retention.purged.events},           {"comparisons", g.retention.purged.comparisons},
+        {"images", g.retention.purged.images},           {"image_files", g.retention.purged.imageFiles},
+        {"aggregate_rows", g.retention.purged.aggregateRows}, {"audit_rows", g.retention.purged.auditRows}};
+    for (const auto &[what, n] : purged)
+        out += "bullpen_store_purged_rows_total{" + label("what", QString::fromLatin1(what)) + "} " + QByteArray::number(n) + '\n';
+    head("bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
+    out += "bullpen_store_purge_step_max_seconds " + number(g.retention.longestStepMs / 1000.0) + '\n';
+    head("bullpen_store_purge_last_done_timestamp_seconds", "gauge", "When a purge pass last found nothing more to remove (0: not yet).");
+    out += "bullpen_store_purge_last_done_timestamp_seconds " + number(double(g.retention.lastPassDoneMs) / 1000.0) + '\n';
     head("bullpen_audit_write_failures_total", "counter", "Audit rows (who started, cancelled or compared what) the store could not write.");
     out += "bullpen_audit_write_failures_total " + QByteArray::number(g.auditWriteFailures) + '\n';
     head("bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");

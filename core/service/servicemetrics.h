@@ -2,6 +2,7 @@
 #pragma once
 
 #include "events/event.h"
+#include "store/retention.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -31,6 +32,7 @@ public:
         bool storeReachable = true;
         bool draining = false;
         quint64 auditWriteFailures = 0;
+        RetentionStats retention; // what this engine's writer purged (retention.h)
         // What the built-in simulator received per provider (the provider's side of the wire), when the
         // engine runs on it: `soak --engine` compares these with the attempts (invariants 1 and 12).
         std::map<Provider, int> simulatorRequests;

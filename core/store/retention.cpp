@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QThread>
 #include <QVariantList>
 
 #include <algorithm>
@@ -152,8 +153,11 @@ Purger::Step Purger::step(QString *error)
     bool ok = true;
     const bool transactional = m_phase != Phase::ImageFiles && m_phase != Phase::Vacuum;
     if (transactional) {
-        if (!m_db.transaction()) {
-            *error = m_db.lastError().text();
+        // SQLite: the write lock from the start. A transaction that reads first and then writes fails at
+        // once (SQLITE_BUSY_SNAPSHOT, no waiting) when another connection committed in between.
+        QSqlQuery begin(m_db);
+        if (m_postgres ? !m_db.transaction() : !begin.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+            *error = m_postgres ? m_db.lastError().text() : begin.lastError().text();
             return Step::Failed;
         }
         if (m_postgres) {
@@ -189,6 +193,7 @@ Purger::Step Purger::step(QString *error)
     }
     const double ms = double(timer.nsecsElapsed()) / 1e6;
     ++m_steps;
+    m_lastStepMs = ms;
     m_longestStepMs = std::max(m_longestStepMs, ms);
     if (!ok)
         return Step::Failed;
@@ -215,6 +220,11 @@ Purger::Step Purger::step(QString *error)
     return m_phase == Phase::Done ? Step::Done : Step::More;
 }
 
+milliseconds Purger::pause() const
+{
+    return std::clamp(milliseconds(std::llround(2 * m_lastStepMs)), milliseconds(10), milliseconds(200));
+}
+
 bool Purger::runToEnd(QString *error)
 {
     for (;;) {
@@ -226,6 +236,7 @@ bool Purger::runToEnd(QString *error)
             return false;
         case Step::More: break;
         }
+        QThread::msleep(static_cast<unsigned long>(pause().count()));
     }
 }
 
@@ -385,11 +396,23 @@ bool Purger::stepVacuum(int *removed, QString *error)
     q.finish();
     if (free <= 0)
         return free == 0;
-    if (!run(q, QStringLiteral("PRAGMA incremental_vacuum(%1)").arg(kVacuumPagesPerStep), {}, error))
+    // Through Qt each run of the pragma frees one page (SQLite frees a page per row step, and Qt steps a
+    // statement without a result set once): run it again, within the step's time.
+    if (!q.prepare(QStringLiteral("PRAGMA incremental_vacuum(1)"))) {
+        *error = q.lastError().text();
         return false;
-    while (q.next()) {
     }
-    *removed = static_cast<int>(std::min<qint64>(free, kVacuumPagesPerStep));
+    QElapsedTimer timer;
+    timer.start();
+    qint64 freed = 0;
+    while (freed < std::min<qint64>(free, kVacuumPagesPerStep) && timer.elapsed() < kStepTarget.count()) {
+        if (!q.exec()) {
+            *error = q.lastError().text();
+            return false;
+        }
+        ++freed;
+    }
+    *removed = static_cast<int>(freed);
     return true;
 }
 

@@ -77,7 +77,11 @@ public:
 
     // One small transaction. Done when nothing is left to remove.
     Step step(QString *error);
-    // Runs steps until Done (or Failed); for the CLI and tests.
+    // How long to leave the store to others before the next step: twice the last step, 10 to 200 ms.
+    // SQLite's locks are not fair: a purge stepping back to back would starve every other writer of
+    // the file (another process waits in growing sleeps and always finds the lock taken again).
+    std::chrono::milliseconds pause() const;
+    // Runs steps, pausing between them, until Done (or Failed); for the CLI, benchmarks and tests.
     bool runToEnd(QString *error);
     // What a pass would remove, counted without removing anything.
     bool countOnly(PurgeCounts *counts, QString *error);
@@ -106,10 +110,11 @@ private:
     QStringList m_imageFiles; // the comic files older than the cutoff, listed once per pass
     bool m_imageFilesListed = false;
     Phase m_phase = Phase::Generations;
-    int m_batch = 256;
+    int m_batch = 64; // grows while steps stay short
     PurgeCounts m_counts;
     int m_steps = 0;
     double m_longestStepMs = 0;
+    double m_lastStepMs = 0;
 };
 
 } // namespace bullpen

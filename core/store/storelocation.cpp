@@ -173,12 +173,15 @@ QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString 
             QSqlQuery q(db);
             // PostgreSQL: a reader cannot write by mistake, and notices stay out of the log. SQLite: the
             // writer's durability (WAL commits are not fsynced; a crash of the process loses nothing,
-            // a power cut may lose the last moment's rows).
+            // a power cut may lose the last moment's rows), and the WAL file cut back to 64 MiB once
+            // checkpointed (a burst or a purge may grow it; months of running must not keep that).
             const QStringList setup = pg ? (access == Access::ReadOnly
                                                 ? QStringList{QStringLiteral("SET client_min_messages = warning"),
                                                               QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")}
                                                 : QStringList{QStringLiteral("SET client_min_messages = warning")})
-                                         : (access == Access::ReadOnly ? QStringList{} : QStringList{QStringLiteral("PRAGMA synchronous=NORMAL")});
+                                         : (access == Access::ReadOnly ? QStringList{}
+                                                                                       : QStringList{QStringLiteral("PRAGMA synchronous=NORMAL"),
+                                                                                                     QStringLiteral("PRAGMA journal_size_limit=67108864")});
             for (const QString &sql : setup) {
                 if (!q.exec(sql)) {
                     // SQLite reads the file's header here: a file that is not a database fails first.

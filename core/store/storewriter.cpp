@@ -607,7 +607,7 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
             // under way takes its next step between batches.
             std::chrono::milliseconds wait = m_lease / 3;
             if (m_purger)
-                wait = std::chrono::milliseconds::zero();
+                wait = m_purger->pause(); // records arriving meanwhile are written at once
             else if (m_retention && !m_retention->isOff())
                 wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()), std::chrono::milliseconds::zero(), wait);
             m_wake.wait_for(lock, wait, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
