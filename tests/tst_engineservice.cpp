@@ -6,6 +6,7 @@
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "remote/remotestorewatch.h"
+#include "runtime/logsink.h"
 #include "engineprocess.h"
 #include "store/apitokens.h"
 #include "store/masking.h"
@@ -18,6 +19,7 @@
 #include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -493,6 +495,77 @@ private Q_SLOTS:
     // `soak --engine`: the load test of a running engine, judged by its events, its results, its history
     // and its simulator's request counts. A low rate makes the engine answer 429: each is honoured and
     // its generation sent again, so every slot runs and every invariant still holds.
+    // The log sink masks what the process knows to be secret, and anything shaped like a key or token,
+    // in the message and in every field; text format keeps the message as it is, fields after it.
+    void logSinkMasksSecrets()
+    {
+        logging::addSecret(QStringLiteral("plain-secret-value-1234"));
+        const QString message = QStringLiteral("provider said: key plain-secret-value-1234 is invalid; also AIzaSyD0123456789abcdefghijklmnop and "
+                                               "Bearer bp_abcdefghijklmnopqrstuvwxyz\nand a second line");
+        const QByteArray line = logging::format(QtWarningMsg, "bullpen.test", message, 0);
+        QVERIFY2(!line.contains("plain-secret-value-1234") && !line.contains("AIzaSyD0123456789") && !line.contains("bp_abcdefghij"), line.constData());
+        QVERIFY2(line.contains("provider said"), line.constData());
+        QVERIFY(line.endsWith('\n') && line.count('\n') == 1); // one line, whatever the message held
+    }
+
+    // Structured logs (docs/contract.md 12.4): one JSON object per line with its keys, a line per
+    // generation that was not a plain success, and nothing secret or personal anywhere in the log,
+    // even from a provider that quotes the key back.
+    void logLinesAreJsonWithNothingSecretOrPersonal()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("logs")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        QVERIFY(engine.start({QStringLiteral("--instance"), QStringLiteral("log-test"), QStringLiteral("--log-level"), QStringLiteral("debug")}));
+        const QString user = QStringLiteral("quintessa.private@example.org");
+        const QString story = QStringLiteral("Quintessa the zebra paints her stripes purple before the moonlit parade.");
+        QStringList ids;
+        for (const char *scenario : {"healthy", "primary-overloaded", "primary-auth-echo", "both-down"}) {
+            QNetworkRequest r(engine.url.resolved(QUrl(QStringLiteral("/v1/generations"))));
+            r.setRawHeader("Authorization", "Bearer " + token.toLatin1());
+            r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply *reply = m_network.post(r, body({{QStringLiteral("story"), story},
+                                                           {QStringLiteral("user_id"), user},
+                                                           {QStringLiteral("fresh"), true},
+                                                           {QStringLiteral("scenario"), QLatin1StringView(scenario)}}));
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            QVERIFY(reply->isFinished() || done.wait(10000));
+            QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 202);
+            ids << QJsonDocument::fromJson(reply->readAll()).object().value(QLatin1StringView("generation_id")).toString();
+            reply->deleteLater();
+        }
+        // Until each has its line (the engine logs a generation when it finishes).
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(ids.cbegin(), ids.cend(), [&](const QString &id) { return engine.stderrText().contains(id.toLatin1()); }),
+                                 30000);
+        engine.stop();
+        const QByteArray log = engine.stderrText();
+        int generationLines = 0;
+        QSet<QString> states;
+        for (const QByteArray &line : log.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            QJsonParseError error{};
+            const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
+            QVERIFY2(error.error == QJsonParseError::NoError && !o.isEmpty(), line.constData());
+            for (const char *key : {"time", "level", "program", "category", "message"})
+                QVERIFY2(o.contains(QLatin1StringView(key)), line.constData());
+            QCOMPARE(o.value(QLatin1StringView("program")).toString(), QStringLiteral("bullpen-engine"));
+            if (o.value(QLatin1StringView("category")).toString() == u"bullpen.generation") {
+                ++generationLines;
+                QCOMPARE(o.value(QLatin1StringView("instance")).toString(), QStringLiteral("log-test"));
+                QVERIFY2(ids.contains(o.value(QLatin1StringView("generation_id")).toString()), line.constData());
+                states << o.value(QLatin1StringView("state")).toString() + QLatin1Char('/') + o.value(QLatin1StringView("kind")).toString();
+            }
+        }
+        QCOMPARE(generationLines, ids.size());
+        QVERIFY2(states.contains(QStringLiteral("failed/AUTH_CONFIG")), qPrintable(QStringList(states.values()).join(u' ')));
+        QVERIFY2(!log.contains(user.toUtf8()) && !log.contains("quintessa"), "a raw user id reached the log");
+        QVERIFY2(!log.contains("moonlit") && !log.contains("Quintessa"), "story text reached the log");
+        QVERIFY2(!log.contains(token.toLatin1()), "the API token reached the log");
+        static const QRegularExpression simulatorKey(QStringLiteral("sim-[A-Za-z0-9_-]{16,}"));
+        QVERIFY2(!simulatorKey.match(QString::fromUtf8(log)).hasMatch(), "the provider key reached the log");
+    }
+
     void soakLoadTestsTheEngine()
     {
         Engine engine(m_dir.filePath(QStringLiteral("soak")));

@@ -107,6 +107,66 @@ private Q_SLOTS:
         QCOMPARE(generations.headerData(GenerationListModel::InstanceColumn, Qt::Horizontal).toString(), QStringLiteral("Instance"));
     }
 
+    // Bounded (issue 18): fed far past its window, the list keeps the newest kKeep generations, every
+    // running one and the pinned one; the Live view lets the dropped ones' timelines go.
+    void generationListIsBoundedButKeepsRunningAndSelected()
+    {
+        GenerationListModel model;
+        EventLogModel log;
+        LiveView view(&model, &log);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy dropped(&model, &GenerationListModel::generationsDropped);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        const QList<Event> template_ = engineEvents(3);
+        // One generation that never finishes (its GenerationStarted only), fed first: the oldest row.
+        Event running = template_.constFirst();
+        running.generationId = QStringLiteral("gen_still_running");
+        model.appendBatch({running});
+        view.addEvents({running});
+        // And the operator's selection, early on.
+        int fed = 0;
+        auto feed = [&](int generations) {
+            QList<Event> batch;
+            for (int g = 0; g < generations; ++g, ++fed) {
+                const QString id = QStringLiteral("gen_%1").arg(fed, 8, 10, QLatin1Char('0'));
+                for (Event e : template_) {
+                    if (e.generationId != template_.constFirst().generationId)
+                        continue;
+                    e.generationId = id;
+                    batch << e;
+                }
+            }
+            model.appendBatch(batch);
+            view.addEvents(batch);
+        };
+        feed(10);
+        const QString selected = QStringLiteral("gen_00000003");
+        view.select(selected);
+        QCOMPARE(view.selectedGeneration(), selected);
+        int most = 0;
+        for (int round = 0; round < 40; ++round) { // 20,000 more generations, 500 per batch
+            feed(500);
+            most = std::max(most, model.rowCount());
+        }
+        QVERIFY2(most <= GenerationListModel::kKeep + GenerationListModel::kTrimRows + 2,
+                 qPrintable(QStringLiteral("%1 rows held").arg(most)));
+        QVERIFY(model.rowCount() >= GenerationListModel::kKeep);
+        QVERIFY(!dropped.isEmpty());
+        QCOMPARE(reset.count(), 0);
+        QVERIFY(model.rowOf(QStringLiteral("gen_still_running")) >= 0);
+        QVERIFY(model.rowOf(selected) >= 0);
+        QVERIFY(model.rowOf(QStringLiteral("gen_00000004")) < 0); // its neighbour went
+        QVERIFY(model.rowOf(QStringLiteral("gen_%1").arg(fed - 1, 8, 10, QLatin1Char('0'))) >= 0);
+        // Every row's index agrees with its id after the trims.
+        for (int r = 0; r < model.rowCount(); r += 97)
+            QCOMPARE(model.rowOf(model.rowAt(r).generationId), r);
+        // A late event for a dropped generation adds no timeline; the kept ones still have theirs.
+        Event late = template_.constLast();
+        late.generationId = QStringLiteral("gen_00000004");
+        view.addEvents({late});
+        QCOMPARE(view.timelineCount(), model.rowCount());
+    }
+
     void generationsFromEvents()
     {
         GenerationListModel model;

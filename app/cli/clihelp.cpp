@@ -106,6 +106,8 @@ void announce(const EngineSetup &setup)
 
 bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into, QString *error) const
 {
+    if (!EngineSetup::installProxy(QProcessEnvironment::systemEnvironment(), error))
+        return false;
     if (!EngineEndpoint::parseUrl(parser.value(engine), &into->base, error)) {
         *error = QStringLiteral("--engine: ") + *error;
         return false;
@@ -123,6 +125,8 @@ bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into
 
 bool RemoteFlag::endpoints(const QCommandLineParser &parser, QList<EngineEndpoint> *into, QString *error) const
 {
+    if (!EngineSetup::installProxy(QProcessEnvironment::systemEnvironment(), error))
+        return false;
     for (const QString &value : parser.values(engine)) {
         for (const QString &url : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             EngineEndpoint e;

@@ -4,6 +4,7 @@
 #include "comparecommand.h"
 #include "generatecommand.h"
 #include "runtime/enginesetup.h"
+#include "runtime/logsink.h"
 #include "soakcommand.h"
 #include "storecommands.h"
 
@@ -21,6 +22,34 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
     QStringList args = QCoreApplication::arguments();
+    // --log-format and --log-level go with any command (docs/contract.md, "Logs"): taken out here.
+    {
+        QString format = QStringLiteral("text"), level = QStringLiteral("info");
+        for (qsizetype i = 1; i < args.size();) {
+            const QString a = args.at(i);
+            QString *into = a.startsWith(u"--log-format") ? &format : a.startsWith(u"--log-level") ? &level : nullptr;
+            if (!into) {
+                ++i;
+                continue;
+            }
+            if (const qsizetype eq = a.indexOf(QLatin1Char('=')); eq > 0) {
+                *into = a.mid(eq + 1);
+                args.removeAt(i);
+            } else {
+                *into = args.value(i + 1);
+                args.remove(i, std::min<qsizetype>(2, args.size() - i));
+            }
+        }
+        QString why;
+        const auto f = bullpen::logging::parseFormat(format, &why);
+        const auto l = bullpen::logging::parseLevel(level, &why);
+        if (!f || !l) {
+            QTextStream(stderr) << "bullpen-cli: " << why << "\n";
+            return 2;
+        }
+        if (*f == bullpen::logging::Format::Json || *l != QtInfoMsg)
+            bullpen::logging::install({*f, *l, QStringLiteral("bullpen-cli"), QString()});
+    }
     const QString command = args.size() > 1 ? args.at(1) : QString();
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {

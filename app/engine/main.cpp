@@ -4,6 +4,7 @@
 #include "../cli/interrupts.h"
 #include "config/processlimits.h"
 #include "runtime/enginesetup.h"
+#include "runtime/logsink.h"
 #include "service/engineservice.h"
 #include "sim/httpserving.h"
 #include "store/apitokens.h"
@@ -13,11 +14,14 @@
 #include <QDateTime>
 #include <QDir>
 #include <QGuiApplication>
+#include <QLoggingCategory>
 #include <QTextStream>
 
 using namespace bullpen;
 
 namespace {
+
+Q_LOGGING_CATEGORY(lcEngine, "bullpen.engine", QtInfoMsg)
 
 QTextStream &out()
 {
@@ -159,7 +163,13 @@ int runServe(const QStringList &arguments)
                                      QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."), QStringLiteral("file"));
     const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
                                     QStringLiteral("file"));
-    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, lease, maxInFlight, rate, maxSubscribers, backlog, threads, tlsCert, tlsKey});
+    const QCommandLineOption logFormat(QStringLiteral("log-format"),
+                                       QStringLiteral("json (one object per line, the default: for journald and containers) or text."),
+                                       QStringLiteral("format"), QStringLiteral("json"));
+    const QCommandLineOption logLevel(QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
+                                      QStringLiteral("level"), QStringLiteral("info"));
+    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, lease, maxInFlight, rate, maxSubscribers, backlog,
+                       threads, tlsCert, tlsKey, logFormat, logLevel});
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
         return 2;
@@ -172,9 +182,18 @@ int runServe(const QStringList &arguments)
         out() << "bullpen-engine " << QCoreApplication::applicationVersion() << "\n";
         return 0;
     }
+    QString logError;
+    const auto format = logging::parseFormat(parser.value(logFormat), &logError);
+    const auto level = logging::parseLevel(parser.value(logLevel), &logError);
+    if (!format || !level) {
+        err() << "bullpen-engine: " << logError << "\n";
+        return 2;
+    }
+    // From here on every diagnostic is a log line (docs/contract.md, "Logs").
+    logging::install({*format, *level, QStringLiteral("bullpen-engine"), QString()});
     ServiceOptions o;
     if (parser.isSet(tlsCert) != parser.isSet(tlsKey)) {
-        err() << "bullpen-engine: --tls-cert and --tls-key go together\n";
+        qCCritical(lcEngine) << "--tls-cert and --tls-key go together";
         return 2;
     }
     o.version = QCoreApplication::applicationVersion();
@@ -183,7 +202,7 @@ int runServe(const QStringList &arguments)
     bool portOk = false;
     const uint port = colon > 0 ? hostPort.mid(colon + 1).toUInt(&portOk) : 0;
     if (colon <= 0 || !portOk || port > 65535 || o.address.setAddress(hostPort.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']'))) == false) {
-        err() << "bullpen-engine: --listen " << hostPort << ": expected HOST:PORT with a numeric address, e.g. 127.0.0.1:8700\n";
+        qCCritical(lcEngine).noquote() << "--listen" << hostPort << ": expected HOST:PORT with a numeric address, e.g. 127.0.0.1:8700";
         return 2;
     }
     o.port = static_cast<quint16>(port);
@@ -191,20 +210,20 @@ int runServe(const QStringList &arguments)
     QString why;
     const auto drainTime = parseDuration(parser.value(drain), &why);
     if (!drainTime) {
-        err() << "bullpen-engine: --drain: " << why << "\n";
+        qCCritical(lcEngine).noquote() << "--drain:" << why;
         return 2;
     }
     o.drain = *drainTime;
     const auto leaseTime = parseDuration(parser.value(lease), &why);
     if (!leaseTime || *leaseTime < std::chrono::milliseconds(300)) {
-        err() << "bullpen-engine: --lease: " << (leaseTime ? QStringLiteral("at least 300ms") : why) << "\n";
+        qCCritical(lcEngine).noquote() << "--lease:" << (leaseTime ? QStringLiteral("at least 300ms") : why);
         return 2;
     }
     const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
         bool ok = false;
         const int v = parser.value(option).toInt(&ok);
         if (!ok || v < 1 || v > max) {
-            err() << "bullpen-engine: --" << option.names().constFirst() << ": a whole number from 1 to " << max << "\n";
+            qCCritical(lcEngine).noquote() << QStringLiteral("--%1: a whole number from 1 to %2").arg(option.names().constFirst()).arg(max);
             return false;
         }
         *into = v;
@@ -221,7 +240,7 @@ int runServe(const QStringList &arguments)
     if (parser.isSet(tlsCert)) {
         o.tls = loadServerTls(parser.value(tlsCert), parser.value(tlsKey), &why);
         if (!o.tls) {
-            err() << "bullpen-engine: " << why << "\n";
+            qCCritical(lcEngine).noquote() << why;
             return 2;
         }
     }
@@ -241,38 +260,45 @@ int runServe(const QStringList &arguments)
     EngineSetup setup;
     if (!setup.init(so)) {
         for (const ConfigError &e : setup.errors())
-            err() << "bullpen-engine: " << e.toString() << "\n";
+            qCCritical(lcEngine).noquote() << e.toString();
         return 2;
     }
     setup.store()->setLease(*leaseTime);
     const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
     if (!tokens) {
-        err() << "bullpen-engine: " << why << "\n";
+        qCCritical(lcEngine).noquote() << why;
         return 1;
     }
     EngineService service(setup, *tokens, o);
     if (!service.listen(&why)) {
-        err() << "bullpen-engine: " << why << "\n";
+        qCCritical(lcEngine).noquote() << why;
         return 1;
     }
     if (!o.address.isLoopback() && !o.tls)
-        err() << "bullpen-engine: warning: listening on " << o.address.toString()
-              << " without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a TLS-terminating proxy in front\n";
+        qCWarning(lcEngine).noquote() << "listening on" << o.address.toString()
+                                      << "without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a "
+                                         "TLS-terminating proxy in front";
     bool anyLive = false;
     for (const ApiToken &t : tokens->list())
         anyLive = anyLive || !t.revokedAtMs;
     if (!anyLive)
-        err() << "bullpen-engine: no API token yet; every /v1 request is refused until you make one: "
-                 "bullpen-engine token add NAME --role operator\n";
+        qCWarning(lcEngine) << "no API token yet; every /v1 request is refused until you make one: bullpen-engine token add NAME --role operator";
     // One line a supervisor or a test can read: where, which instance, what it runs on.
     out() << "bullpen-engine " << o.version << " listening on " << service.url().toString() << " (instance " << service.instance() << ", "
           << setup.engine().threadCount() << " engine threads); " << setup.describe() << "\n";
     out().flush();
+    logging::setInstance(service.instance());
+    logging::note(QtInfoMsg, lcEngine(), QStringLiteral("listening"),
+                  {{QStringLiteral("url"), service.url().toString()},
+                   {QStringLiteral("version"), o.version},
+                   {QStringLiteral("engine_threads"), setup.engine().threadCount()},
+                   {QStringLiteral("runs_on"), setup.describe()},
+                   {QStringLiteral("proxy"), setup.proxyDescription()}});
 
     cli::Interrupts interrupts([&service] { service.beginDrain(); });
     QObject::connect(&service, &EngineService::drained, qApp, [] { QCoreApplication::exit(0); });
     const int code = QCoreApplication::exec();
-    err() << "bullpen-engine: stopped; every generation it ran is recorded in a final state\n";
+    qCInfo(lcEngine) << "stopped; every generation it ran is recorded in a final state";
     return code;
 }
 
@@ -283,6 +309,20 @@ int main(int argc, char *argv[])
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Logging first, so that even Qt's start-up warnings are log lines (docs/contract.md 12.4); the
+    // options are read again, and refused if wrong, with the others.
+    {
+        logging::Options log{logging::Format::Json, QtInfoMsg, QStringLiteral("bullpen-engine"), QString()};
+        QString ignored;
+        for (int i = 1; i + 1 < argc; ++i) {
+            if (qstrcmp(argv[i], "--log-format") == 0)
+                log.format = logging::parseFormat(QString::fromLocal8Bit(argv[i + 1]), &ignored).value_or(log.format);
+            else if (qstrcmp(argv[i], "--log-level") == 0)
+                log.level = logging::parseLevel(QString::fromLocal8Bit(argv[i + 1]), &ignored).value_or(log.level);
+        }
+        if (argc < 2 || qstrcmp(argv[1], "token") != 0)
+            logging::install(log);
+    }
     QGuiApplication app(argc, argv);
     raiseOpenFileLimit();
     QCoreApplication::setApplicationName(QStringLiteral("bullpen"));

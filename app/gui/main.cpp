@@ -257,6 +257,10 @@ public:
 
     void attach(const EngineEndpoint &endpoint)
     {
+        if (QString why; !EngineSetup::installProxy(QProcessEnvironment::systemEnvironment(), &why)) {
+            refuse(why);
+            return;
+        }
         auto connection = std::make_unique<RemoteConnection>(endpoint);
         connection->setKeyFilePath(EngineSetup::defaultKeyFile());
         connection->open();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include "providers/proxyrules.h"
+
 #include "store/privatefiles.h"
 
 #include <QDir>
@@ -152,13 +154,8 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
                               QStringLiteral("is %1, shorter than the generations' retention (%2); the dashboards would lose hours "
                                              "the store still has rows for: make it at least %2, or off")
                                   .arg(formatRetention(s.retention.aggregates), formatRetention(s.retention.generations))};
-    if (!s.proxy.isEmpty() && s.proxy.compare(u"none", Qt::CaseInsensitive) != 0) {
-        const QUrl u(s.proxy);
-        if (!u.isValid() || u.scheme() != u"http" || u.host().isEmpty())
-            errors << ConfigError{QStringLiteral("BULLPEN_PROXY"),
-                                  QStringLiteral("\"%1\" is not an HTTP proxy; write http://host:port, or none for direct connections")
-                                      .arg(u.toString(QUrl::RemoveUserInfo))};
-    }
+    if (QString why; !ProxyRules::from(s.proxy, {}, &why))
+        errors << ConfigError{QStringLiteral("BULLPEN_PROXY"), why.section(QStringLiteral(": "), 1)};
 
     auto checkSelected = [&](Provider p, const QString &selector) {
         const ProviderSettings &ps = s.provider(p);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "egressguard.h"
 
+#include "proxyrules.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
@@ -89,6 +91,8 @@ public:
         connect(&m_up, &QTcpSocket::readyRead, this, &GuardedConnection::onResponseBytes);
         connect(&m_up, &QTcpSocket::disconnected, this, &GuardedConnection::onUpstreamClosed);
         connect(&m_up, &QTcpSocket::errorOccurred, this, &GuardedConnection::onUpstreamError);
+        // Through the configured proxy, if any (proxyrules.h): the relay is this process; the provider is not.
+        m_up.setProxy(proxyFor(QUrl(QStringLiteral("http://%1:%2/").arg(m_host).arg(m_port))));
         m_up.connectToHost(m_host, m_port);
         m_guard->count([](EgressGuard::Stats &s) { ++s.connections; });
         onRequestBytes();
@@ -369,6 +373,7 @@ std::optional<QUrl> EgressGuard::route(const QUrl &upstream, QString *error)
     routed.setScheme(QStringLiteral("http"));
     routed.setHost(QStringLiteral("127.0.0.1"));
     routed.setPort(local);
+    addDirectOrigin(routed); // Qt reaches the relay directly; the relay uses the proxy
     return routed;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "networkpool.h"
 
+#include "proxyrules.h"
+
 namespace bullpen {
 
 NetworkPool::NetworkPool(QObject *parent)
@@ -35,6 +37,7 @@ QNetworkAccessManager *NetworkPool::acquire(const QUrl &url)
         auto manager = std::make_unique<QNetworkAccessManager>();
         manager->setAutoDeleteReplies(false);
         manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+        useProxyRules(*manager); // the proxy, if any (proxyrules.h)
         chosen = manager.get();
         m_managers.push_back(std::move(manager));
     }

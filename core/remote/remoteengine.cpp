@@ -3,6 +3,7 @@
 
 #include "api/generationrequestjson.h"
 #include "engine/stageservice.h"
+#include "providers/proxyrules.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -22,6 +23,7 @@ RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
     , m_network(new QNetworkAccessManager(this))
     , m_stateSince(QDateTime::currentDateTime())
 {
+    useProxyRules(*m_network); // an engine behind a proxy (proxyrules.h)
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &RemoteEngine::openStream);
 }

@@ -2,6 +2,7 @@
 #include "remotehistory.h"
 
 #include "api/historyjson.h"
+#include "providers/proxyrules.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +15,7 @@ RemoteHistory::RemoteHistory(EngineEndpoint endpoint)
     : m_endpoint(std::move(endpoint))
 {
     m_network = new QNetworkAccessManager;
+    useProxyRules(*m_network);
     m_network->moveToThread(&m_thread);
     QObject::connect(&m_thread, &QThread::finished, m_network, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("bullpen-remote-history"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "remotestorewatch.h"
 
+#include "providers/proxyrules.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkReply>
@@ -11,6 +13,7 @@ RemoteStoreWatch::RemoteStoreWatch(EngineEndpoint endpoint, std::chrono::millise
     : HistoryWrites(parent)
     , m_endpoint(std::move(endpoint))
 {
+    useProxyRules(m_network);
     m_timer.setInterval(every);
     connect(&m_timer, &QTimer::timeout, this, &RemoteStoreWatch::ask);
 }

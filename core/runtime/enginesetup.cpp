@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "enginesetup.h"
 
+#include "logsink.h"
+#include "providers/proxyrules.h"
+
 #include "config/modeldeprecations.h"
 
 #include <QCoreApplication>
@@ -29,6 +32,16 @@ EngineSetup::~EngineSetup()
     m_simulator = nullptr;
     if (m_store)
         m_store->flush();
+}
+
+bool EngineSetup::installProxy(const QProcessEnvironment &environment, QString *error)
+{
+    const SettingsLoad load = SettingsLoader::load(defaultSettingsFile(), defaultKeyFile(), environment, /*requireKeys=*/false);
+    const std::optional<ProxyRules> rules = ProxyRules::from(load.settings.proxy, environment, error);
+    if (!rules)
+        return false;
+    installProxyRules(*rules);
+    return true;
 }
 
 QString EngineSetup::defaultSettingsFile()
@@ -118,6 +131,26 @@ bool EngineSetup::init(const SetupOptions &options)
             entry.second.baseUrl = m_simulator->baseUrl(entry.first);
             entry.second.apiKey = key;
         }
+    }
+
+    // Keys are masked in every log line (logsink.h), whatever quotes them.
+    for (const auto &entry : m_settings.providers)
+        logging::addSecret(entry.second.apiKey);
+
+    // Proxies for every provider call; the built-in simulator, in this process, is reached directly.
+    {
+        QString why;
+        const std::optional<ProxyRules> rules = ProxyRules::from(m_settings.proxy, options.environment, &why);
+        if (!rules) {
+            m_errors << ConfigError{QStringLiteral("proxy"), why};
+            return false;
+        }
+        installProxyRules(*rules);
+        if (m_simulator) {
+            for (const auto &entry : m_settings.providers)
+                addDirectOrigin(entry.second.baseUrl);
+        }
+        m_proxyDescription = rules->describe();
     }
 
     if (options.useStore) {

@@ -97,6 +97,13 @@ public:
     QString keyFilePath() const override { return m_keyFilePath; }
     QProcessEnvironment environment() const override { return m_environment; }
 
+    // The proxy rules (proxyrules.h) from the settings file's `proxy`, BULLPEN_PROXY and the usual
+    // environment variables, installed for the whole process: for front ends that attach to an engine
+    // without setting one up. False with the reason when a proxy variable does not parse.
+    static bool installProxy(const QProcessEnvironment &environment, QString *error);
+    // What calls go through, for the status line: "direct (no proxy)" or the proxies and exceptions.
+    QString proxyDescription() const { return m_proxyDescription; }
+
     static QString defaultSettingsFile();
     static QString defaultKeyFile();
     static QString defaultDataDir(const QProcessEnvironment &environment);
@@ -106,6 +113,7 @@ private:
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;
     QString m_dataDir;
+    QString m_proxyDescription;
     QString m_settingsFilePath;
     QString m_keyFilePath;
     QProcessEnvironment m_environment;

@@ -7,6 +7,7 @@
 #include "sim/httpserving.h"
 #include "sim/scenario.h"
 #include "store/apitokens.h"
+#include "runtime/logsink.h"
 #include "store/store.h"
 
 #include <QDir>
@@ -25,6 +26,7 @@
 
 // Info by default; QT_LOGGING_RULES="bullpen.api.debug=true" adds one line per request (method, path, status, time, token name).
 Q_LOGGING_CATEGORY(lcApi, "bullpen.api", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcGeneration, "bullpen.generation", QtInfoMsg)
 
 namespace bullpen {
 
@@ -978,6 +980,27 @@ void EngineService::onEvent(const Event &event)
 void EngineService::onFinished(const GenerationResult &result)
 {
     m_running.remove(result.generationId);
+    // One log line per generation (docs/contract.md, "Logs"): what did not simply succeed at info, the
+    // rest at debug. Ids, providers and kinds only: never the user or the story.
+    const FallbackMetadata &fb = result.storyboard.fallback;
+    QJsonObject fields{{QStringLiteral("generation_id"), result.generationId},
+                       {QStringLiteral("state"), toId(result.state)},
+                       {QStringLiteral("elapsed_ms"), double(result.elapsed.count() / 100) / 10.0},
+                       {QStringLiteral("provider"), toId(fb.primaryProvider)}};
+    if (fb.applied) {
+        fields.insert(QStringLiteral("fallback_provider"), fb.finalProvider ? toId(*fb.finalProvider) : QString());
+        fields.insert(QStringLiteral("fallback_reason"), fb.reason);
+    }
+    if (result.failure) {
+        fields.insert(QStringLiteral("kind"), enumName(result.failure->kind));
+        fields.insert(QStringLiteral("code"), enumName(result.failure->publicCode()));
+        fields.insert(QStringLiteral("stage"), toId(result.failedStage));
+    }
+    const bool plain = result.state == FinalState::Succeeded && !fb.applied;
+    logging::note(plain ? QtDebugMsg : QtInfoMsg, lcGeneration(),
+                  result.state == FinalState::Succeeded ? (fb.applied ? QStringLiteral("generation succeeded with relief") : QStringLiteral("generation succeeded"))
+                                                        : QStringLiteral("generation %1").arg(toId(result.state)),
+                  fields);
     if (!m_results.contains(result.generationId))
         m_resultOrder.push_back(result.generationId);
     auto kept = std::make_shared<GenerationResult>(result);

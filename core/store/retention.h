@@ -89,6 +89,8 @@ public:
     const PurgeCounts &counts() const { return m_counts; }
     int steps() const { return m_steps; }
     double longestStepMs() const { return m_longestStepMs; }
+    // SQLite: the longest checkpoint after a step (no write lock held; other writers go on meanwhile).
+    double longestCheckpointMs() const { return m_longestCheckpointMs; }
     qint64 generationCutoffMs() const { return m_generationCutoff; }
     qint64 aggregateCutoffMs() const { return m_aggregateCutoff; }
 
@@ -115,6 +117,7 @@ private:
     int m_steps = 0;
     double m_longestStepMs = 0;
     double m_lastStepMs = 0;
+    double m_longestCheckpointMs = 0;
 };
 
 } // namespace bullpen

@@ -74,6 +74,41 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
     }
     if (low >= 0)
         Q_EMIT dataChanged(index(low, 0), index(high, ColumnCount - 1));
+    if (m_rows.size() > kKeep + kTrimRows)
+        trim();
+}
+
+void GenerationListModel::trim()
+{
+    // The oldest rows beyond the newest kKeep that are finished and not pinned, as contiguous runs.
+    const int candidates = static_cast<int>(m_rows.size()) - kKeep;
+    QList<std::pair<int, int>> runs; // [first, last]
+    for (int i = 0; i < candidates; ++i) {
+        const Row &r = m_rows.at(i);
+        if (!r.finished || r.generationId == m_pinned)
+            continue;
+        if (!runs.isEmpty() && runs.last().second == i - 1)
+            runs.last().second = i;
+        else
+            runs.append({i, i});
+    }
+    if (runs.isEmpty())
+        return;
+    QStringList dropped;
+    // From the end, so that the earlier runs' rows keep their numbers.
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
+        const auto [first, last] = *it;
+        beginRemoveRows({}, first, last);
+        for (int i = first; i <= last; ++i)
+            dropped << m_rows.at(i).generationId;
+        m_rows.remove(first, last - first + 1);
+        endRemoveRows();
+    }
+    m_rowOf.clear();
+    m_rowOf.reserve(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_rowOf.insert(m_rows.at(i).generationId, i);
+    Q_EMIT generationsDropped(dropped);
 }
 
 double GenerationListModel::elapsedMs(const Row &row) const

@@ -12,6 +12,12 @@ namespace bullpen {
 
 // In-flight and recent generations (SPEC 9.2), built from the event stream in batches: new generations
 // are appended with one beginInsertRows per batch, changed ones signalled with dataChanged.
+//
+// Bounded for a console that stays attached to a busy engine for weeks: it keeps the last kKeep
+// generations, plus every one still running and the pinned (selected) one. When more than kKeep +
+// kTrimRows are held, the oldest finished, unpinned ones go in one removal per contiguous run (one run
+// unless a running generation sits among them), and generationsDropped() names them. Older
+// generations are in the Failures view and the history.
 class GenerationListModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -57,7 +63,13 @@ public:
         QString instance;
     };
 
+    static constexpr int kKeep = 5'000;
+    static constexpr int kTrimRows = 1'000;
+
     explicit GenerationListModel(QObject *parent = nullptr);
+
+    // The generation kept whatever its age (the view's selection); empty: none.
+    void setPinned(const QString &generationId) { m_pinned = generationId; }
 
     void appendBatch(const QList<Event> &events);
     int rowOf(const QString &generationId) const { return m_rowOf.value(generationId, -1); }
@@ -68,12 +80,18 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+Q_SIGNALS:
+    // Rows trimmed away (their generations are no longer in the model).
+    void generationsDropped(const QStringList &generationIds);
+
 private:
+    void trim();
     double elapsedMs(const Row &row) const;
     double budgetUsedMs(const Row &row) const;
 
     QList<Row> m_rows;
     QHash<QString, int> m_rowOf;
+    QString m_pinned;
 };
 
 } // namespace bullpen

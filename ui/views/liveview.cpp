@@ -116,7 +116,14 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
+    // The list is bounded (GenerationListModel::kKeep): the selected generation is kept whatever its
+    // age, and the timelines of the ones trimmed away are let go with them.
+    connect(m_generations, &GenerationListModel::generationsDropped, this, [this](const QStringList &ids) {
+        for (const QString &id : ids)
+            m_byGeneration.remove(id);
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        m_generations->setPinned(selectedGeneration());
         showTimeline();
         Q_EMIT generationSelected(selectedGeneration());
     });
@@ -128,12 +135,18 @@ void LiveView::addEvents(const QList<Event> &batch)
     for (const Event &e : batch) {
         if (std::holds_alternative<GenerationStarted>(e.body))
             newest = e.generationId;
-        m_byGeneration[e.generationId] << e;
+        if (m_generations->rowOf(e.generationId) >= 0) // not one trimmed away (a late event)
+            m_byGeneration[e.generationId] << e;
     }
-    if (!newest.isEmpty())
-        select(newest); // follow the newest generation
-    else
+    // Follow the newest generation while the operator has not chosen one: a row they selected (or
+    // select() chose) stays selected while Generate ×N adds rows.
+    const QString current = selectedGeneration();
+    if (!newest.isEmpty() && (current.isEmpty() || current == m_followed)) {
+        select(newest);
+        m_followed = newest;
+    } else {
         showTimeline();
+    }
     m_eventTable->scrollToBottom();
 }
 

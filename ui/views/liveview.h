@@ -27,6 +27,8 @@ public:
     void addEvents(const QList<Event> &batch); // keeps each generation's events for its timeline
     void select(const QString &generationId);
     QString selectedGeneration() const;
+    // Generations whose events are kept for their timeline (the list's, no more).
+    int timelineCount() const { return static_cast<int>(m_byGeneration.size()); }
 
 Q_SIGNALS:
     void generationSelected(const QString &generationId);
@@ -43,6 +45,7 @@ private:
     QComboBox *m_instanceFilter;
     TimelineWidget *m_timeline;
     QHash<QString, QList<Event>> m_byGeneration;
+    QString m_followed; // the newest generation, selected by following (not by the operator)
 };
 
 } // namespace bullpen

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkProxyFactory>
+#include <QProcessEnvironment>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <optional>
+
+namespace bullpen {
+
+// Which proxy a provider call (or an attached console's call to its engine) goes through
+// (docs/contract.md, "Proxies"). Qt's QNetworkAccessManager ignores the usual environment variables
+// unless told: these rules read them the way curl does.
+//   - The `proxy` setting (BULLPEN_PROXY), when given, is the proxy for every call; "none" turns
+//     proxies off whatever the environment says.
+//   - Otherwise https_proxy (or HTTPS_PROXY) for https:// targets, http_proxy for http:// targets
+//     (lower case only, as curl: HTTP_PROXY can be set by a CGI request's Proxy header).
+//   - no_proxy (or NO_PROXY): a comma- or space-separated list of host names (a name matches itself and
+//     its subdomains; a leading dot is ignored), IP addresses, CIDR ranges (10.0.0.0/8), each with an
+//     optional :port, or "*" for everything.
+// A proxy without a scheme is http://. Credentials in a proxy URL are used, never shown (describe()).
+// Every call goes through the proxy as a CONNECT tunnel, plain http:// included: the proxy relays bytes
+// and cannot resend a request on its own (docs/contract.md, no hidden retries).
+class ProxyRules final
+{
+public:
+    // nullopt with *error said when a proxy URL is not one (e.g. "ftp://…").
+    static std::optional<ProxyRules> from(const QString &setting, const QProcessEnvironment &environment, QString *error);
+
+    // The proxy for a call to `target`; nullopt: a direct connection.
+    std::optional<QUrl> proxyFor(const QUrl &target) const;
+    bool isEmpty() const { return !m_http && !m_https; }
+    // For the status line and logs: "https via http://proxy:3128 (https_proxy); no_proxy: .corp, 10.0.0.0/8".
+    QString describe() const;
+
+private:
+    bool bypassed(const QUrl &target) const;
+
+    std::optional<QUrl> m_http;
+    std::optional<QUrl> m_https;
+    QString m_httpFrom, m_httpsFrom; // the variable or setting each came from
+    QStringList m_noProxy;
+};
+
+// The process's proxy rules as Qt's proxy factory, one per QNetworkAccessManager (useProxyRules): it
+// reads the rules installProxyRules() set last on every query, so managers made before an install
+// follow it too. A factory of the manager's own, not the application-wide one: Qt's application-wide
+// lookup never proxies a loopback host, and a proxy on loopback is how the rules are tested.
+class RulesProxyFactory final : public QNetworkProxyFactory
+{
+public:
+    QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery &query) override;
+    static QNetworkProxy toQt(const QUrl &proxy);
+};
+
+// Sets the rules every manager given useProxyRules() follows (thread-safe; engine threads ask on every
+// request). Origins added with addDirectOrigin() are reached directly whatever the rules say: endpoints
+// in this process (the built-in simulator, the egress guard's relays).
+void installProxyRules(const ProxyRules &rules);
+void addDirectOrigin(const QUrl &url);
+// The proxy for one connection to `target` under the installed rules (NoProxy: direct), for a
+// QTcpSocket of our own (the egress guard's connection to the provider).
+QNetworkProxy proxyFor(const QUrl &target);
+// Gives `manager` a RulesProxyFactory (it takes ownership).
+void useProxyRules(QNetworkAccessManager &manager);
+
+} // namespace bullpen

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// Proxies (core/providers/proxyrules.h, docs/contract.md "Proxies"): the rules read the environment as
+// curl does; every provider call then goes through a real CONNECT proxy on loopback
+// (support/connectproxy.h) as a tunnel, is sent once, and is cancelled at its deadline through it; and
+// `bullpen-cli generate` works through it end to end, with no_proxy honoured.
+#include "connectproxy.h"
+#include "loopbackrig.h"
+#include "providers/proxyrules.h"
+#include "sim/simulatorthread.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+QProcessEnvironment environment(std::initializer_list<std::pair<const char *, const char *>> vars)
+{
+    QProcessEnvironment env;
+    for (const auto &[k, v] : vars)
+        env.insert(QLatin1StringView(k), QLatin1StringView(v));
+    return env;
+}
+
+QString hostPort(const QUrl &url) { return QStringLiteral("%1:%2").arg(url.host()).arg(url.port()); }
+
+} // namespace
+
+class tst_Proxy : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup() { installProxyRules(*ProxyRules::from(QStringLiteral("none"), {}, nullptr)); }
+
+    void rulesReadTheEnvironmentAsCurlDoes_data()
+    {
+        QTest::addColumn<QString>("setting");
+        QTest::addColumn<QProcessEnvironment>("env");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("proxy"); // empty: direct
+        const auto both = environment({{"https_proxy", "http://secure:3128"}, {"http_proxy", "plain:8080"}});
+        QTest::newRow("https target") << QString() << both << "https://api.example.com/v1" << "http://secure:3128";
+        QTest::newRow("http target, no scheme given") << QString() << both << "http://api.example.com/v1" << "http://plain:8080";
+        QTest::newRow("upper case HTTPS_PROXY") << QString() << environment({{"HTTPS_PROXY", "http://up:1"}}) << "https://a.b/" << "http://up:1";
+        QTest::newRow("upper case HTTP_PROXY ignored (httpoxy)") << QString() << environment({{"HTTP_PROXY", "http://up:1"}}) << "http://a.b/"
+                                                                << "";
+        QTest::newRow("nothing set") << QString() << QProcessEnvironment() << "https://a.b/" << "";
+        QTest::newRow("setting wins") << "http://chosen:9" << both << "https://a.b/" << "http://chosen:9";
+        QTest::newRow("none wins") << "none" << both << "https://a.b/" << "";
+        const auto except = [&](const char *list) {
+            auto e = both;
+            e.insert(QStringLiteral("no_proxy"), QLatin1StringView(list));
+            return e;
+        };
+        QTest::newRow("no_proxy subdomain") << QString() << except("example.com") << "https://api.example.com/" << "";
+        QTest::newRow("no_proxy leading dot") << QString() << except(".example.com") << "https://example.com/" << "";
+        QTest::newRow("no_proxy not a suffix") << QString() << except("example.com") << "https://notexample.com/" << "http://secure:3128";
+        QTest::newRow("no_proxy port matches") << QString() << except("a.b:443") << "https://a.b/" << "";
+        QTest::newRow("no_proxy port differs") << QString() << except("a.b:8443") << "https://a.b/" << "http://secure:3128";
+        QTest::newRow("no_proxy cidr") << QString() << except("10.0.0.0/8, 192.168.1.1") << "https://10.2.3.4/" << "";
+        QTest::newRow("no_proxy ip") << QString() << except("10.0.0.0/8 192.168.1.1") << "http://192.168.1.1:80/" << "";
+        QTest::newRow("no_proxy ipv6") << QString() << except("::1") << "http://[::1]:8700/" << "";
+        QTest::newRow("no_proxy star") << QString() << except("*") << "https://anything/" << "";
+        QTest::newRow("NO_PROXY upper case") << QString() << [&] { auto e = both; e.insert(QStringLiteral("NO_PROXY"), QStringLiteral("a.b")); return e; }()
+                                             << "https://x.a.b/" << "";
+    }
+    void rulesReadTheEnvironmentAsCurlDoes()
+    {
+        QFETCH(QString, setting);
+        QFETCH(QProcessEnvironment, env);
+        QFETCH(QString, target);
+        QFETCH(QString, proxy);
+        QString error;
+        const auto rules = ProxyRules::from(setting, env, &error);
+        QVERIFY2(rules, qPrintable(error));
+        const auto chosen = rules->proxyFor(QUrl(target));
+        QCOMPARE(chosen ? chosen->toString() : QString(), proxy);
+    }
+
+    void refusalsAndSecrets()
+    {
+        QString error;
+        QVERIFY(!ProxyRules::from(QStringLiteral("ftp://proxy:21"), {}, &error));
+        QVERIFY2(error.contains(u"ftp://proxy:21") && error.contains(u"http://host:port"), qPrintable(error));
+        QVERIFY(!ProxyRules::from({}, environment({{"https_proxy", "https://proxy:443"}}), &error));
+        QVERIFY2(error.startsWith(u"https_proxy"), qPrintable(error));
+        const auto rules = ProxyRules::from({}, environment({{"https_proxy", "http://ops:hunter2@proxy:3128"}}), &error);
+        QVERIFY(rules);
+        QVERIFY2(!rules->describe().contains(u"hunter2") && rules->describe().contains(u"proxy:3128"), qPrintable(rules->describe()));
+        const QNetworkProxy qt = RulesProxyFactory::toQt(*rules->proxyFor(QUrl(QStringLiteral("https://a.b/"))));
+        QCOMPARE(qt.user(), QStringLiteral("ops"));
+        QCOMPARE(qt.password(), QStringLiteral("hunter2"));
+        QVERIFY(!(qt.capabilities() & QNetworkProxy::CachingCapability)); // plain http is tunnelled too
+    }
+
+    // SPEC 4.4 through a proxy: the call goes through a tunnel, and a connection the provider drops
+    // after reading the request is not resent, on a fresh and on a reused tunnel.
+    void sentOnceThroughTheProxy()
+    {
+        ConnectProxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        installProxyRules(*ProxyRules::from(proxy.url(), {}, &error));
+        QString scenarioError;
+        auto scenario = Scenario::fromJson("{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}",
+                                           &scenarioError);
+        QVERIFY2(scenario, qPrintable(scenarioError));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        rig.simulator().setScenario(*scenario);
+        const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
+        const auto first = rig.run(policy, QStringLiteral("One."));
+        QVERIFY(first);
+        QCOMPARE(first->state, FinalState::Succeeded);
+        const auto second = rig.run(policy, QStringLiteral("Two."));
+        QVERIFY(second);
+        QCOMPARE(second->failure->kind, FailureKind::NETWORK);
+        QCOMPARE(second->attempts.first().requestsSent, 1);
+        QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, 2); // not 3
+        const auto target = proxy.target(hostPort(rig.simulator().baseUrl(Provider::Gemini)));
+        QVERIFY2(target.tunnels >= 1, "the calls went through the proxy");
+        QCOMPARE(target.requests, 2);
+        QCOMPARE(proxy.refused(), 0); // every call was a CONNECT, plain http included
+    }
+
+    // The deadline holds through a proxy, and the cancelled attempt's tunnel is closed at once: the
+    // abort reaches the wire through the proxy; the relief provider answers through its own tunnel.
+    void deadlineCancelsThroughTheProxy()
+    {
+        ConnectProxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        installProxyRules(*ProxyRules::from(proxy.url(), {}, &error));
+        // Qwen at "localhost": its own tunnel target, told apart from gemini's at the proxy.
+        LoopbackRig rig(QStringLiteral("primary-hang"), Provider::Gemini, Provider::Qwen, false, [](Settings &s) {
+            QUrl u = s.providers[Provider::Qwen].baseUrl;
+            u.setHost(QStringLiteral("localhost"));
+            s.providers[Provider::Qwen].baseUrl = u;
+        });
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        policy.primaryTimeout = 1500ms;
+        const QString gemini = hostPort(rig.simulator().baseUrl(Provider::Gemini));
+        QElapsedTimer clock;
+        clock.start();
+        const auto r = rig.run(policy, QStringLiteral("A story through a proxy."));
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Succeeded);
+        QCOMPARE(r->attempts.size(), 2);
+        const AttemptRecord &primary = r->attempts.first();
+        QCOMPARE(primary.failure->kind, FailureKind::TIMEOUT);
+        QCOMPARE(primary.requestsSent, 1);
+        const double ms = double(std::chrono::duration_cast<std::chrono::microseconds>(primary.duration).count()) / 1000.0;
+        QVERIFY2(ms >= 1500 && ms < 1500 + 250, qPrintable(QStringLiteral("primary ended after %1 ms").arg(ms)));
+        QTRY_COMPARE_WITH_TIMEOUT(proxy.target(gemini).closed, proxy.target(gemini).tunnels, 1000); // the hanging call's tunnel closed
+        QCOMPARE(proxy.target(gemini).requests, 1);
+        const QString qwen = QStringLiteral("localhost:%1").arg(rig.simulator().baseUrl(Provider::Qwen).port());
+        QCOMPARE(proxy.target(qwen).requests, 1);
+        QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, 1);
+        QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1);
+    }
+
+    // The whole CLI through the proxy: storyboard (relieved), captions and image. Every request the
+    // simulator saw went through a tunnel; no_proxy sends one provider direct.
+    void cliGeneratesThroughTheProxy_data()
+    {
+        QTest::addColumn<bool>("bypassGemini");
+        QTest::newRow("everything proxied") << false;
+        QTest::newRow("no_proxy for gemini's host") << true;
+    }
+    void cliGeneratesThroughTheProxy()
+    {
+        QFETCH(bool, bypassGemini);
+        ConnectProxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        SimulatorThread sim;
+        QVERIFY2(sim.start(0, &error), qPrintable(error));
+        sim.simulator().setScenario(*Scenario::load(QStringLiteral("primary-overloaded"), &error));
+        sim.simulator().setRoles(Provider::Gemini, Provider::Qwen);
+        QTemporaryDir home;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys()) {
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.endsWith(QLatin1StringView("_BASE_URL"))
+                || k.compare(QLatin1StringView("no_proxy"), Qt::CaseInsensitive) == 0 || k.endsWith(QLatin1StringView("_proxy"), Qt::CaseInsensitive))
+                env.remove(k);
+        }
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
+        env.insert(QStringLiteral("http_proxy"), proxy.url());
+        if (bypassGemini)
+            env.insert(QStringLiteral("no_proxy"), QStringLiteral("127.0.0.1"));
+        QUrl qwenUrl = sim.simulator().baseUrl(Provider::Qwen);
+        qwenUrl.setHost(QStringLiteral("localhost"));
+        env.insert(QStringLiteral("GEMINI_BASE_URL"), sim.simulator().baseUrl(Provider::Gemini).toString());
+        env.insert(QStringLiteral("DASHSCOPE_BASE_URL"), qwenUrl.toString());
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("sim-key"));
+        env.insert(QStringLiteral("DASHSCOPE_API_KEY"), QStringLiteral("sim-key"));
+        env.insert(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), QStringLiteral("qwen"));
+        QProcess cli;
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  {QStringLiteral("generate"), QStringLiteral("--json"), QStringLiteral("--story"),
+                   QStringLiteral("Mina walks to school. A cat follows her. They walk home together."), QStringLiteral("--data-dir"),
+                   home.filePath(QStringLiteral("data"))});
+        QVERIFY(cli.waitForFinished(60'000));
+        const QByteArray err = cli.readAllStandardError();
+        QCOMPARE(cli.exitCode(), 0);
+        const QJsonObject result = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        QCOMPARE(result.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
+        QVERIFY(result.value(QStringLiteral("provider_fallback_applied")).toBool());
+
+        const QString gemini = hostPort(sim.simulator().baseUrl(Provider::Gemini));
+        const QString qwen = hostPort(qwenUrl);
+        const int geminiRequests = sim.simulator().counters(Provider::Gemini).requests;
+        const int qwenRequests = sim.simulator().counters(Provider::Qwen).requests;
+        QVERIFY(geminiRequests >= 2); // the overloaded storyboard attempt, and the image (captions, if any)
+        QVERIFY(qwenRequests >= 1); // the relief (and captions, where they go to it)
+        QCOMPARE(proxy.target(qwen).requests, qwenRequests);
+        QVERIFY(proxy.target(qwen).tunnels >= 1);
+        if (bypassGemini) {
+            QCOMPARE(proxy.target(gemini).tunnels, 0);
+        } else {
+            QCOMPARE(proxy.target(gemini).requests, geminiRequests); // each sent once, all through tunnels
+            QVERIFY(proxy.target(gemini).tunnels >= 1 && proxy.target(gemini).tunnels <= geminiRequests);
+        }
+        QCOMPARE(proxy.refused(), 0);
+        Q_UNUSED(err)
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Proxy)
+#include "tst_proxy.moc"
