@@ -107,6 +107,29 @@ private Q_SLOTS:
         QCOMPARE(generations.headerData(GenerationListModel::InstanceColumn, Qt::Horizontal).toString(), QStringLiteral("Instance"));
     }
 
+    // The event log, fed past its bound: the oldest go kTrimRows at a time, in one removal each, and the
+    // newest event is always the last row.
+    void eventLogIsBounded()
+    {
+        EventLogModel model;
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        const QList<Event> events = engineEvents(200);
+        const qsizetype fed = EventLogModel::kMaxRows + 3 * EventLogModel::kTrimRows;
+        int most = 0;
+        for (qsizetype n = 0; n < fed; n += events.size()) {
+            model.appendBatch(events);
+            most = std::max(most, model.rowCount());
+        }
+        QVERIFY2(most <= EventLogModel::kMaxRows, qPrintable(QStringLiteral("%1 rows held").arg(most)));
+        QVERIFY(removed.size() >= 3);
+        for (const QList<QVariant> &args : std::as_const(removed))
+            QCOMPARE(args.at(2).toInt() - args.at(1).toInt() + 1, EventLogModel::kTrimRows);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(model.eventAt(model.rowCount() - 1).generationId, events.constLast().generationId);
+        QCOMPARE(model.eventAt(model.rowCount() - 1).sequence, events.constLast().sequence);
+    }
+
     // Bounded (issue 18): fed far past its window, the list keeps the newest kKeep generations, every
     // running one and the pinned one; the Live view lets the dropped ones' timelines go.
     void generationListIsBoundedButKeepsRunningAndSelected()

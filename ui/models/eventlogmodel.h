@@ -18,8 +18,8 @@ public:
     enum DataRole { EventRole = Qt::UserRole + 1, SortRole, TypeRole, GenerationIdRole };
     Q_ENUM(Column)
 
-    static constexpr int kMaxRows = 200'000;
-    static constexpr int kTrimRows = 20'000;
+    static constexpr int kMaxRows = 100'000;
+    static constexpr int kTrimRows = 10'000;
 
     explicit EventLogModel(QObject *parent = nullptr);
 
