@@ -6,6 +6,15 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '30d': '30d',
+    '400d': '400d',
+    'How long generations, their attempts, events and comparisons are kept: 12h, 30d, 2w, or off. Each engine purges older ones in short steps; a running generation is never removed.': '생성 기록과 그 시도, 이벤트, 비교 결과를 보관하는 기간입니다: 12h, 30d, 2w 또는 off. 각 엔진이 더 오래된 기록을 짧은 단계로 나누어 지우며, 실행 중인 생성은 지우지 않습니다.',
+    'How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter than the generations.': '대시보드가 읽는 시간별 집계와 감사 기록을 보관하는 기간입니다. 생성 기록의 보관 기간보다 짧을 수 없습니다.',
+    'from https_proxy / http_proxy / no_proxy': 'https_proxy / http_proxy / no_proxy 환경 변수 사용',
+    "The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy.": '공급자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.',
+    'Keep generations': '생성 기록 보관 기간',
+    'Keep aggregates': '집계 보관 기간',
+    'Proxy': '프록시',
     'All instances': '모든 인스턴스',
     'Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.': '백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.',
     'Instance': '인스턴스',

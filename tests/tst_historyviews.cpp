@@ -452,6 +452,24 @@ private Q_SLOTS:
         QVERIFY(source->text().contains(QStringLiteral("GEMINI_API_KEY")));
         QVERIFY(!source->text().contains(QStringLiteral("environment-key")));
 
+        // Retention and the proxy (issue 18): refused beside their fields, saved when right.
+        auto *retention = view.findChild<QLineEdit *>(QStringLiteral("retentionSetting"));
+        auto *aggregates = view.findChild<QLineEdit *>(QStringLiteral("aggregateRetentionSetting"));
+        auto *proxy = view.findChild<QLineEdit *>(QStringLiteral("proxySetting"));
+        QVERIFY(retention && aggregates && proxy);
+        QCOMPARE(retention->text(), QStringLiteral("30d"));
+        retention->setText(QStringLiteral("30 days"));
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_RETENTION")).contains(QStringLiteral("30 days")));
+        retention->setText(QStringLiteral("14d"));
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_RETENTION")).isEmpty());
+        aggregates->setText(QStringLiteral("7d"));
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_AGGREGATE_RETENTION")).contains(QStringLiteral("shorter")));
+        aggregates->setText(QStringLiteral("365d"));
+        proxy->setText(QStringLiteral("ftp://proxy:21"));
+        QVERIFY(!view.errorFor(QStringLiteral("BULLPEN_PROXY")).isEmpty());
+        proxy->setText(QStringLiteral("http://proxy.internal:3128"));
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROXY")).isEmpty());
+
         QString error;
         QVERIFY(KeyFile::setKey(paths.keyFile, QStringLiteral("DASHSCOPE_API_KEY"), QStringLiteral("sk-qwen-key-000000000000"), &error));
         timeout->setText(QStringLiteral("44s")); // any edit re-validates
@@ -463,6 +481,9 @@ private Q_SLOTS:
         const SettingsLoad load = SettingsLoader::load(paths.settingsFile, QString(), QProcessEnvironment(), false);
         QCOMPARE(load.settings.storyboard.primaryTimeout, std::chrono::milliseconds(44'000));
         QCOMPARE(load.settings.storyboard.fallback, std::optional<Provider>(Provider::Qwen));
+        QCOMPARE(load.settings.retention.generations, std::optional<std::chrono::milliseconds>(std::chrono::hours(24 * 14)));
+        QCOMPARE(load.settings.retention.aggregates, std::optional<std::chrono::milliseconds>(std::chrono::hours(24 * 365)));
+        QCOMPARE(load.settings.proxy, QStringLiteral("http://proxy.internal:3128"));
         QFile written(paths.settingsFile);
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QByteArray text = written.readAll();

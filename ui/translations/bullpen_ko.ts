@@ -1173,6 +1173,42 @@
         <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (SPEC 5.1).</source>
         <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (SPEC 5.1).</translation>
     </message>
+    <message>
+        <source>30d</source>
+        <translation>30d</translation>
+    </message>
+    <message>
+        <source>How long generations, their attempts, events and comparisons are kept: 12h, 30d, 2w, or off. Each engine purges older ones in short steps; a running generation is never removed.</source>
+        <translation>생성 기록과 그 시도, 이벤트, 비교 결과를 보관하는 기간입니다: 12h, 30d, 2w 또는 off. 각 엔진이 더 오래된 기록을 짧은 단계로 나누어 지우며, 실행 중인 생성은 지우지 않습니다.</translation>
+    </message>
+    <message>
+        <source>400d</source>
+        <translation>400d</translation>
+    </message>
+    <message>
+        <source>How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter than the generations.</source>
+        <translation>대시보드가 읽는 시간별 집계와 감사 기록을 보관하는 기간입니다. 생성 기록의 보관 기간보다 짧을 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>from https_proxy / http_proxy / no_proxy</source>
+        <translation>https_proxy / http_proxy / no_proxy 환경 변수 사용</translation>
+    </message>
+    <message>
+        <source>The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy.</source>
+        <translation>공급자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.</translation>
+    </message>
+    <message>
+        <source>Keep generations</source>
+        <translation>생성 기록 보관 기간</translation>
+    </message>
+    <message>
+        <source>Keep aggregates</source>
+        <translation>집계 보관 기간</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>프록시</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::TimelineWidget</name>

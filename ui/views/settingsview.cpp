@@ -137,6 +137,19 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     m_storeContent->setToolTip(tr("Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
                                   "with their text. Off by default (SPEC 5.1)."));
     m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
+    // Retention (docs/store.md, "Retention") and the proxy (docs/contract.md 12.3).
+    m_retention = edit("retentionSetting");
+    m_retention->setPlaceholderText(tr("30d"));
+    m_retention->setToolTip(tr("How long generations, their attempts, events and comparisons are kept: 12h, 30d, 2w, or off. "
+                               "Each engine purges older ones in short steps; a running generation is never removed."));
+    m_aggregateRetention = edit("aggregateRetentionSetting");
+    m_aggregateRetention->setPlaceholderText(tr("400d"));
+    m_aggregateRetention->setToolTip(tr("How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter "
+                                        "than the generations."));
+    m_proxy = edit("proxySetting");
+    m_proxy->setPlaceholderText(tr("from https_proxy / http_proxy / no_proxy"));
+    m_proxy->setToolTip(tr("The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none "
+                           "for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy."));
     m_language = new QComboBox;
     m_language->setObjectName(QStringLiteral("languageSetting"));
     m_language->addItem(tr("System language"), QString());
@@ -146,6 +159,9 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     auto *storeForm = new QFormLayout(store);
     storeForm->addRow(tr("Data directory"), withError(m_dataDir, QStringLiteral("data directory")));
     storeForm->addRow(QString(), m_storeContent);
+    storeForm->addRow(tr("Keep generations"), withError(m_retention, QStringLiteral("BULLPEN_RETENTION")));
+    storeForm->addRow(tr("Keep aggregates"), withError(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION")));
+    storeForm->addRow(tr("Proxy"), withError(m_proxy, QStringLiteral("BULLPEN_PROXY")));
     storeForm->addRow(tr("Language"), m_language);
 
     m_save = new QPushButton(tr("Save"));
@@ -242,6 +258,9 @@ void SettingsView::reload()
     m_captionsTimeout->setText(formatDuration(s.pipeline.captionsTimeout));
     m_dataDir->setText(s.dataDir);
     m_storeContent->setChecked(s.pipeline.storeContent);
+    m_retention->setText(formatRetention(s.retention.generations));
+    m_aggregateRetention->setText(s.aggregateRetentionChosen ? formatRetention(s.retention.aggregates) : QString());
+    m_proxy->setText(s.proxy);
     m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
     validate();
     if (!load.errors.isEmpty()) {
@@ -314,6 +333,21 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     if (!s.dataDir.isEmpty() && QDir::isRelativePath(s.dataDir))
         errors->insert(QStringLiteral("data directory"), tr("must be an absolute path (or empty for %1)").arg(m_paths.dataDir));
     s.pipeline.storeContent = m_storeContent->isChecked();
+    auto retention = [&](QLineEdit *e, const QString &setting, const QString &fallback, std::optional<milliseconds> *out) {
+        const QString text = e->text().trimmed().isEmpty() ? fallback : e->text();
+        bool off = false;
+        QString why;
+        const auto period = parseRetention(text, &off, &why);
+        if (!period && !off)
+            errors->insert(setting, why);
+        else
+            *out = period;
+    };
+    retention(m_retention, QStringLiteral("BULLPEN_RETENTION"), QStringLiteral("30d"), &s.retention.generations);
+    s.aggregateRetentionChosen = !m_aggregateRetention->text().trimmed().isEmpty();
+    retention(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), s.retention.generations ? QStringLiteral("400d") : QStringLiteral("off"),
+              &s.retention.aggregates);
+    s.proxy = m_proxy->text().trimmed();
     // SPEC 4.6, as start-up applies it. Keys are required only once real providers are in use.
     for (const ConfigError &e : SettingsLoader::validate(s, !m_usingSimulator)) {
         if (!errors->contains(e.setting))

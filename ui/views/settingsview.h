@@ -71,6 +71,9 @@ private:
     QCheckBox *m_captions;
     QLineEdit *m_captionsTimeout;
     QLineEdit *m_dataDir;
+    QLineEdit *m_retention;
+    QLineEdit *m_aggregateRetention;
+    QLineEdit *m_proxy;
     QCheckBox *m_storeContent;
     QComboBox *m_language;
     QMap<Provider, ProviderRow> m_providers;
