@@ -63,6 +63,19 @@ private:
     QSqlDatabase m_db;
 };
 
+// HistoryFiller's synthetic history in [fromMs, toMs), with `events` event rows per generation; the
+// fill's error, empty on success.
+QString fillHistory(const Store &store, qint64 attempts, qint64 fromMs, qint64 toMs, int events, quint32 seed = 42)
+{
+    HistoryFillOptions fill;
+    fill.attempts = attempts;
+    fill.fromMs = fromMs;
+    fill.toMs = toMs;
+    fill.seed = seed;
+    fill.eventsPerGeneration = events;
+    return HistoryFiller::fill(store.storeLocation(), fill).error;
+}
+
 QString digest(char c) { return QString(64, QLatin1Char(c)); }
 
 bool writeFile(const QString &path, qint64 modifiedMs)
@@ -152,14 +165,8 @@ private Q_SLOTS:
         auto store = Store::open(TestStore::fresh(dir.path()), &error);
         QVERIFY2(store, qPrintable(error));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        HistoryFillOptions fill;
-        fill.attempts = 3000;
-        fill.fromMs = now - 40 * kDay;
-        fill.toMs = now;
-        fill.seed = 9;
-        fill.eventsPerGeneration = 3;
-        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), fill);
-        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        const QString filled = fillHistory(*store, 3000, now - 40 * kDay, now, 3, 9);
+        QVERIFY2(filled.isEmpty(), qPrintable(filled));
 
         Connection c(*store);
         QVERIFY2(c.error().isEmpty(), qPrintable(c.error()));
@@ -264,12 +271,7 @@ private Q_SLOTS:
         auto store = Store::open(TestStore::fresh(dir.path()), &error);
         QVERIFY2(store, qPrintable(error));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        HistoryFillOptions fill;
-        fill.attempts = 2000;
-        fill.fromMs = now - 60 * kDay;
-        fill.toMs = now - 31 * kDay;
-        fill.eventsPerGeneration = 2;
-        QVERIFY(HistoryFiller::fill(store->storeLocation(), fill).error.isEmpty());
+        QVERIFY(fillHistory(*store, 2000, now - 60 * kDay, now - 31 * kDay, 2).isEmpty());
         const qint64 old = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations"));
         QVERIFY(old > 500);
 
@@ -302,12 +304,7 @@ private Q_SLOTS:
         QVERIFY2(store, qPrintable(error));
         QCOMPARE(store->scalar(QStringLiteral("PRAGMA auto_vacuum")), 2);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        HistoryFillOptions fill;
-        fill.attempts = 20'000;
-        fill.fromMs = now - 50 * kDay;
-        fill.toMs = now - 40 * kDay;
-        fill.eventsPerGeneration = 4;
-        QVERIFY(HistoryFiller::fill(store->storeLocation(), fill).error.isEmpty());
+        QVERIFY(fillHistory(*store, 20'000, now - 50 * kDay, now - 40 * kDay, 4).isEmpty());
         const qint64 pagesBefore = store->scalar(QStringLiteral("PRAGMA page_count"));
         Connection c(*store);
         Purger purger(c.db(), RetentionPolicy{}, now);

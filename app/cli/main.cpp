@@ -24,31 +24,14 @@ int main(int argc, char *argv[])
     QStringList args = QCoreApplication::arguments();
     // --log-format and --log-level go with any command (docs/contract.md, "Logs"): taken out here.
     {
-        QString format = QStringLiteral("text"), level = QStringLiteral("info");
-        for (qsizetype i = 1; i < args.size();) {
-            const QString a = args.at(i);
-            QString *into = a.startsWith(u"--log-format") ? &format : a.startsWith(u"--log-level") ? &level : nullptr;
-            if (!into) {
-                ++i;
-                continue;
-            }
-            if (const qsizetype eq = a.indexOf(QLatin1Char('=')); eq > 0) {
-                *into = a.mid(eq + 1);
-                args.removeAt(i);
-            } else {
-                *into = args.value(i + 1);
-                args.remove(i, std::min<qsizetype>(2, args.size() - i));
-            }
-        }
+        bullpen::logging::Options log{bullpen::logging::Format::Text, QtInfoMsg, QStringLiteral("bullpen-cli"), QString()};
         QString why;
-        const auto f = bullpen::logging::parseFormat(format, &why);
-        const auto l = bullpen::logging::parseLevel(level, &why);
-        if (!f || !l) {
+        if (!bullpen::logging::takeArguments(&args, &log, &why)) {
             QTextStream(stderr) << "bullpen-cli: " << why << "\n";
             return 2;
         }
-        if (*f == bullpen::logging::Format::Json || *l != QtInfoMsg)
-            bullpen::logging::install({*f, *l, QStringLiteral("bullpen-cli"), QString()});
+        if (log.format == bullpen::logging::Format::Json || log.level != QtInfoMsg)
+            bullpen::logging::install(log);
     }
     const QString command = args.size() > 1 ? args.at(1) : QString();
     using Command = int (*)(const QStringList &);

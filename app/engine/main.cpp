@@ -313,14 +313,12 @@ int main(int argc, char *argv[])
     // options are read again, and refused if wrong, with the others.
     {
         logging::Options log{logging::Format::Json, QtInfoMsg, QStringLiteral("bullpen-engine"), QString()};
-        QString ignored;
-        for (int i = 1; i + 1 < argc; ++i) {
-            if (qstrcmp(argv[i], "--log-format") == 0)
-                log.format = logging::parseFormat(QString::fromLocal8Bit(argv[i + 1]), &ignored).value_or(log.format);
-            else if (qstrcmp(argv[i], "--log-level") == 0)
-                log.level = logging::parseLevel(QString::fromLocal8Bit(argv[i + 1]), &ignored).value_or(log.level);
-        }
-        if (argc < 2 || qstrcmp(argv[1], "token") != 0)
+        QStringList arguments;
+        for (int i = 0; i < argc; ++i)
+            arguments << QString::fromLocal8Bit(argv[i]);
+        QString ignored; // a wrong value keeps the default here
+        logging::takeArguments(&arguments, &log, &ignored);
+        if (arguments.value(1) != u"token")
             logging::install(log);
     }
     QGuiApplication app(argc, argv);

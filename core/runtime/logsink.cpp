@@ -133,6 +133,38 @@ std::optional<QtMsgType> parseLevel(const QString &text, QString *error)
     return std::nullopt;
 }
 
+bool takeArguments(QStringList *arguments, Options *options, QString *error)
+{
+    bool ok = true;
+    for (qsizetype i = 1; i < arguments->size();) {
+        const QString a = arguments->at(i);
+        const bool format = a == u"--log-format" || a.startsWith(u"--log-format=");
+        if (!format && a != u"--log-level" && !a.startsWith(u"--log-level=")) {
+            ++i;
+            continue;
+        }
+        QString value;
+        if (const qsizetype eq = a.indexOf(QLatin1Char('=')); eq > 0) {
+            value = a.mid(eq + 1);
+            arguments->removeAt(i);
+        } else {
+            value = arguments->value(i + 1);
+            arguments->remove(i, std::min<qsizetype>(2, arguments->size() - i));
+        }
+        if (format) {
+            if (const auto f = parseFormat(value, error))
+                options->format = *f;
+            else
+                ok = false;
+        } else if (const auto l = parseLevel(value, error)) {
+            options->level = *l;
+        } else {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 void install(const Options &options)
 {
     State &s = state();

@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -28,6 +29,10 @@ struct Options
 // "--log-format" and "--log-level" values: text|json and debug|info|warning|error. nullopt with *error.
 std::optional<Format> parseFormat(const QString &text, QString *error);
 std::optional<QtMsgType> parseLevel(const QString &text, QString *error);
+
+// Takes `--log-format VALUE` and `--log-level VALUE` (or `--option=VALUE`) out of `arguments` into
+// `options`. False with *error when a value is not one of the above (the others are still taken out).
+bool takeArguments(QStringList *arguments, Options *options, QString *error);
 
 // Installs the handler for every qDebug/qInfo/qWarning/qCritical of the process.
 void install(const Options &options);

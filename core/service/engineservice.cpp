@@ -977,11 +977,8 @@ void EngineService::onEvent(const Event &event)
     m_events.publish(event);
 }
 
-void EngineService::onFinished(const GenerationResult &result)
+void EngineService::logFinished(const GenerationResult &result, bool plain) const
 {
-    m_running.remove(result.generationId);
-    // One log line per generation (docs/contract.md, "Logs"): what did not simply succeed at info, the
-    // rest at debug. Ids, providers and kinds only: never the user or the story.
     const FallbackMetadata &fb = result.storyboard.fallback;
     QJsonObject fields{{QStringLiteral("generation_id"), result.generationId},
                        {QStringLiteral("state"), toId(result.state)},
@@ -996,11 +993,21 @@ void EngineService::onFinished(const GenerationResult &result)
         fields.insert(QStringLiteral("code"), enumName(result.failure->publicCode()));
         fields.insert(QStringLiteral("stage"), toId(result.failedStage));
     }
-    const bool plain = result.state == FinalState::Succeeded && !fb.applied;
     logging::note(plain ? QtDebugMsg : QtInfoMsg, lcGeneration(),
                   result.state == FinalState::Succeeded ? (fb.applied ? QStringLiteral("generation succeeded with relief") : QStringLiteral("generation succeeded"))
                                                         : QStringLiteral("generation %1").arg(toId(result.state)),
                   fields);
+}
+
+void EngineService::onFinished(const GenerationResult &result)
+{
+    m_running.remove(result.generationId);
+    // One log line per generation (docs/contract.md 12.4): what did not simply succeed at info, the
+    // rest at debug, its fields built only when that level is written. Ids, providers and kinds only:
+    // never the user or the story.
+    const bool plain = result.state == FinalState::Succeeded && !result.storyboard.fallback.applied;
+    if (lcGeneration().isEnabled(plain ? QtDebugMsg : QtInfoMsg))
+        logFinished(result, plain);
     if (!m_results.contains(result.generationId))
         m_resultOrder.push_back(result.generationId);
     auto kept = std::make_shared<GenerationResult>(result);

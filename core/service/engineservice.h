@@ -119,6 +119,8 @@ private:
 
     void onEvent(const Event &event);
     void onFinished(const GenerationResult &result);
+    // Its log line (docs/contract.md 12.4); `plain`: a success without relief, logged at debug.
+    void logFinished(const GenerationResult &result, bool plain) const;
     void checkDrained();
 
     EngineSetup &m_setup;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "retention.h"
 
+#include "storedatabase.h"
 #include "storelocation.h"
 
 #include <QDateTime>
@@ -27,21 +28,6 @@ namespace {
 constexpr qint64 kPurgeLockKey = 0x42756c6c70656e; // "Bullpen"
 constexpr int kVacuumPagesPerStep = 2048;           // 8 MiB of 4 KiB pages
 
-bool run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)
-{
-    if (!q.prepare(sql)) {
-        *error = q.lastError().text();
-        return false;
-    }
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
-    if (!q.exec()) {
-        *error = q.lastError().text();
-        return false;
-    }
-    return true;
-}
-
 QString placeholders(qsizetype n)
 {
     QString out;
@@ -54,7 +40,7 @@ QString placeholders(qsizetype n)
 // The first column of every row.
 bool column(QSqlQuery &q, const QString &sql, const QVariantList &binds, QVariantList *out, QString *error)
 {
-    if (!run(q, sql, binds, error))
+    if (!StoreDatabase::run(q, sql, binds, error))
         return false;
     while (q.next())
         out->append(q.value(0));
@@ -64,9 +50,23 @@ bool column(QSqlQuery &q, const QString &sql, const QVariantList &binds, QVarian
 
 qint64 count(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)
 {
-    if (!run(q, sql, binds, error) || !q.next())
+    if (!StoreDatabase::run(q, sql, binds, error) || !q.next())
         return -1;
     return q.value(0).toLongLong();
+}
+
+// The comic files in `imagesDir` last written or reused before `cutoff`, by name digest.
+QStringList comicFilesBefore(const QString &imagesDir, const QDateTime &cutoff)
+{
+    QStringList out;
+    QDirIterator it(imagesDir, {QStringLiteral("*.png"), QStringLiteral("*.jpg"), QStringLiteral("*.webp")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        if (it.fileInfo().lastModified() < cutoff && !comicDigestOf(it.filePath()).isEmpty())
+            out << it.filePath();
+    }
+    return out;
 }
 
 } // namespace
@@ -162,7 +162,7 @@ Purger::Step Purger::step(QString *error)
         }
         if (m_postgres) {
             QSqlQuery lock(m_db);
-            if (!run(lock, QStringLiteral("SELECT pg_try_advisory_xact_lock(?)"), {kPurgeLockKey}, error) || !lock.next()) {
+            if (!StoreDatabase::run(lock, QStringLiteral("SELECT pg_try_advisory_xact_lock(?)"), {kPurgeLockKey}, error) || !lock.next()) {
                 m_db.rollback();
                 return Step::Failed;
             }
@@ -263,13 +263,13 @@ bool Purger::stepGenerations(int *removed, QString *error)
     if (ids.isEmpty())
         return true;
     const QString in = placeholders(ids.size());
-    if (!run(q, QStringLiteral("DELETE FROM attempts WHERE generation_id IN (%1)").arg(in), ids, error))
+    if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM attempts WHERE generation_id IN (%1)").arg(in), ids, error))
         return false;
     m_counts.attempts += q.numRowsAffected();
-    if (!run(q, QStringLiteral("DELETE FROM events WHERE generation_id IN (%1)").arg(in), ids, error))
+    if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM events WHERE generation_id IN (%1)").arg(in), ids, error))
         return false;
     m_counts.events += q.numRowsAffected();
-    if (!run(q, QStringLiteral("DELETE FROM generations WHERE state <> 'running' AND id IN (%1)").arg(in), ids, error))
+    if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM generations WHERE state <> 'running' AND id IN (%1)").arg(in), ids, error))
         return false;
     m_counts.generations += q.numRowsAffected();
     *removed = static_cast<int>(ids.size());
@@ -285,7 +285,7 @@ bool Purger::stepComparisons(int *removed, QString *error)
         return false;
     if (ids.isEmpty())
         return true;
-    if (!run(q, QStringLiteral("DELETE FROM comparisons WHERE id IN (%1)").arg(placeholders(ids.size())), ids, error))
+    if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM comparisons WHERE id IN (%1)").arg(placeholders(ids.size())), ids, error))
         return false;
     m_counts.comparisons += q.numRowsAffected();
     *removed = static_cast<int>(ids.size());
@@ -306,7 +306,7 @@ bool Purger::stepImages(int *removed, QString *error)
     if (ids.isEmpty())
         return true;
     // Checked again in the delete: a generation written since the select keeps its comic.
-    if (!run(q,
+    if (!StoreDatabase::run(q,
              QStringLiteral("DELETE FROM images WHERE sha256 IN (%1) AND NOT EXISTS "
                             "(SELECT 1 FROM generations g WHERE g.image_sha256 = images.sha256)")
                  .arg(placeholders(ids.size())),
@@ -326,13 +326,7 @@ bool Purger::stepImageFiles(int *removed, QString *error)
     const QDateTime cutoff = QDateTime::fromMSecsSinceEpoch(m_generationCutoff);
     if (!m_imageFilesListed) {
         m_imageFilesListed = true;
-        QDirIterator it(m_imagesDir, {QStringLiteral("*.png"), QStringLiteral("*.jpg"), QStringLiteral("*.webp")}, QDir::Files,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            it.next();
-            if (it.fileInfo().lastModified() < cutoff && !comicDigestOf(it.filePath()).isEmpty())
-                m_imageFiles << it.filePath();
-        }
+        m_imageFiles = comicFilesBefore(m_imagesDir, cutoff);
     }
     QSqlQuery q(m_db);
     if (!q.prepare(QStringLiteral("SELECT 1 FROM generations WHERE image_sha256 = ? LIMIT 1"))) {
@@ -363,13 +357,13 @@ bool Purger::stepAggregates(int *removed, QString *error)
     QSqlQuery q(m_db);
     for (const char *table : {"agg_generations", "agg_attempts", "agg_relief"}) {
         const QString t = QLatin1StringView(table);
-        if (!run(q, QStringLiteral("SELECT MIN(hour_ms) FROM %1").arg(t), {}, error))
+        if (!StoreDatabase::run(q, QStringLiteral("SELECT MIN(hour_ms) FROM %1").arg(t), {}, error))
             return false;
         const QVariant oldest = q.next() ? q.value(0) : QVariant();
         q.finish();
         if (oldest.isNull() || oldest.toLongLong() >= m_aggregateCutoff)
             continue;
-        if (!run(q, QStringLiteral("DELETE FROM %1 WHERE hour_ms = ?").arg(t), {oldest.toLongLong()}, error))
+        if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM %1 WHERE hour_ms = ?").arg(t), {oldest.toLongLong()}, error))
             return false;
         m_counts.aggregateRows += q.numRowsAffected();
         *removed += std::max(q.numRowsAffected(), 1);
@@ -380,7 +374,7 @@ bool Purger::stepAggregates(int *removed, QString *error)
 bool Purger::stepAudit(int *removed, QString *error)
 {
     QSqlQuery q(m_db);
-    if (!run(q, QStringLiteral("DELETE FROM audit WHERE at_ms IN (SELECT at_ms FROM audit WHERE at_ms < ? ORDER BY at_ms LIMIT ?)"),
+    if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM audit WHERE at_ms IN (SELECT at_ms FROM audit WHERE at_ms < ? ORDER BY at_ms LIMIT ?)"),
              {m_aggregateCutoff, m_batch}, error))
         return false;
     m_counts.auditRows += q.numRowsAffected();
@@ -397,7 +391,7 @@ bool Purger::stepVacuum(int *removed, QString *error)
     if (m_postgres)
         return true;
     QSqlQuery q(m_db);
-    if (!run(q, QStringLiteral("PRAGMA auto_vacuum"), {}, error))
+    if (!StoreDatabase::run(q, QStringLiteral("PRAGMA auto_vacuum"), {}, error))
         return false;
     const bool incremental = q.next() && q.value(0).toInt() == 2;
     q.finish();
@@ -451,14 +445,8 @@ bool Purger::countOnly(PurgeCounts *counts, QString *error)
                 *error = q.lastError().text();
                 return false;
             }
-            QDirIterator it(m_imagesDir, {QStringLiteral("*.png"), QStringLiteral("*.jpg"), QStringLiteral("*.webp")}, QDir::Files,
-                            QDirIterator::Subdirectories);
-            while (it.hasNext()) {
-                it.next();
-                const QString digest = comicDigestOf(it.filePath());
-                if (digest.isEmpty() || it.fileInfo().lastModified() >= cutoff)
-                    continue;
-                q.addBindValue(digest);
+            for (const QString &path : comicFilesBefore(m_imagesDir, cutoff)) {
+                q.addBindValue(comicDigestOf(path));
                 q.addBindValue(m_generationCutoff);
                 if (!q.exec()) {
                     *error = q.lastError().text();

@@ -7,6 +7,7 @@
 // after 50,000 generations and then at each checkpoint up to N. Target: RSS after 1,000,000 within
 // 50 MiB of RSS after 50,000. Not part of the test run:
 //   build/release/tests/bench/bench_liveview [generations, default 1000000]
+#include "benchstats.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -17,29 +18,13 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextStream>
 
 using namespace bullpen;
-
-namespace {
-
-double rssMiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    }
-    return -1;
-}
-
-} // namespace
+using bullpen::bench::residentMiB;
 
 int main(int argc, char *argv[])
 {
@@ -108,7 +93,7 @@ int main(int argc, char *argv[])
     out << "  generations        events  Live rows  RSS MiB  seconds\n";
     QElapsedTimer clock;
     clock.start();
-    const double start = rssMiB();
+    const double start = residentMiB();
     out << QStringLiteral("  %1  %2  %3  %4  %5\n").arg(0, 11).arg(0, 12).arg(0, 9).arg(start, 7, 'f', 1).arg(0.0, 7, 'f', 1);
     double at50k = 0;
     double peak = 0;
@@ -118,7 +103,7 @@ int main(int argc, char *argv[])
             break;
         feed(fed, checkpoint);
         fed = checkpoint;
-        const double rss = rssMiB();
+        const double rss = residentMiB();
         peak = std::max(peak, rss);
         if (checkpoint == 50'000)
             at50k = rss;
@@ -134,9 +119,9 @@ int main(int argc, char *argv[])
     if (at50k > 0)
         out << QStringLiteral("RSS after %L1 generations %2 MiB, after 50,000 %3 MiB: %4 MiB more (target: within 50 MiB); peak %5 MiB\n")
                    .arg(fed)
-                   .arg(rssMiB(), 0, 'f', 1)
+                   .arg(residentMiB(), 0, 'f', 1)
                    .arg(at50k, 0, 'f', 1)
-                   .arg(rssMiB() - at50k, 0, 'f', 1)
+                   .arg(residentMiB() - at50k, 0, 'f', 1)
                    .arg(peak, 0, 'f', 1);
     return 0;
 }

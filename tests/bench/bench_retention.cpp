@@ -7,6 +7,7 @@
 // Not part of the test run:
 //   build/release/tests/bench/bench_retention [days=60] [rate=0.1] [retain=30] [data dir]
 // With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead.
+#include "benchstats.h"
 #include "store/historyfiller.h"
 #include "store/retention.h"
 #include "store/store.h"
@@ -48,10 +49,10 @@ public:
         m_thread.join();
     }
     void setProbing(bool on) { m_probing = on; }
-    std::vector<double> take()
+    bench::Sample take()
     {
         std::lock_guard lock(m_mutex);
-        return std::exchange(m_latencies, {});
+        return bench::Sample{std::exchange(m_latencies, {})};
     }
     QString error() const
     {
@@ -103,14 +104,6 @@ private:
     QString m_error;
 };
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(p / 100.0 * double(v.size())))];
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
@@ -159,7 +152,7 @@ int main(int argc, char *argv[])
                .arg(retain);
     out << "  day  generations      events  store MiB  (WAL MiB)  purged gens  steps  longest step ms  probe writes  probe max ms  probe p99 ms\n";
     Probe probe(*location);
-    std::vector<double> allProbes;
+    bench::Sample allProbes;
     double longestStep = 0;
     double longestCheckpoint = 0;
     qint64 peakBytes = 0;
@@ -194,15 +187,15 @@ int main(int argc, char *argv[])
             return 1;
         }
         probe.setProbing(false);
-        std::vector<double> probes = probe.take();
+        const bench::Sample probes = probe.take();
         longestStep = std::max(longestStep, purger.longestStepMs());
         longestCheckpoint = std::max(longestCheckpoint, purger.longestCheckpointMs());
-        allProbes.insert(allProbes.end(), probes.begin(), probes.end());
+        allProbes.values.insert(allProbes.values.end(), probes.values.begin(), probes.values.end());
         const qint64 bytes = storeBytes();
         peakBytes = std::max(peakBytes, bytes);
         if (day + 1 == retain)
             bytesAtRetention = bytes;
-        if ((day + 1) % 5 == 0 || day == 0 || day + 1 == days || percentile(probes, 100) > 50)
+        if ((day + 1) % 5 == 0 || day == 0 || day + 1 == days || probes.max() > 50)
             out << QStringLiteral("  %1  %2  %3  %4  %5  %6  %7  %8  %9  %10  %11\n")
                        .arg(day + 1, 3)
                        .arg(scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), 11)
@@ -212,9 +205,9 @@ int main(int argc, char *argv[])
                        .arg(purger.counts().generations, 11)
                        .arg(purger.steps(), 5)
                        .arg(purger.longestStepMs(), 15, 'f', 1)
-                       .arg(probes.size(), 12)
-                       .arg(percentile(probes, 100), 12, 'f', 1)
-                       .arg(percentile(probes, 99), 12, 'f', 1);
+                       .arg(probes.values.size(), 12)
+                       .arg(probes.max(), 12, 'f', 1)
+                       .arg(probes.at(99), 12, 'f', 1);
         out.flush();
     }
     if (!probe.error().isEmpty())
@@ -222,10 +215,10 @@ int main(int argc, char *argv[])
     out << QStringLiteral("longest purge step %1 ms (its checkpoints, without the write lock: up to %6 ms); probe writes during purges: %2, "
                           "max %3 ms, p99 %4 ms, median %5 ms\n")
                .arg(longestStep, 0, 'f', 1)
-               .arg(allProbes.size())
-               .arg(percentile(allProbes, 100), 0, 'f', 1)
-               .arg(percentile(allProbes, 99), 0, 'f', 1)
-               .arg(percentile(allProbes, 50), 0, 'f', 2)
+               .arg(allProbes.values.size())
+               .arg(allProbes.max(), 0, 'f', 1)
+               .arg(allProbes.at(99), 0, 'f', 1)
+               .arg(allProbes.at(50), 0, 'f', 2)
                .arg(longestCheckpoint, 0, 'f', 1);
     if (bytesAtRetention > 0)
         out << QStringLiteral("store size at day %1: %2 MiB; at day %3: %4 MiB (peak %5 MiB)\n")
