@@ -371,6 +371,27 @@ private Q_SLOTS:
         QVERIFY2(!all.out.contains("gemini -> gemini") && !all.out.contains("gemini → gemini"), all.out.constData());
     }
 
+    // --log-format json (docs/contract.md 12.4): every stderr line, Qt's and the CLI's own, is a JSON
+    // object; a wrong value is refused before anything runs.
+    void logFormatJsonMakesEveryStderrLineJson()
+    {
+        const Run r = cli({QStringLiteral("--log-format"), QStringLiteral("json"), QStringLiteral("--story"), kStory, QStringLiteral("--json"),
+                           QStringLiteral("--data-dir"), m_home.filePath(QStringLiteral("json-log"))});
+        QCOMPARE(r.exitCode, 0);
+        int lines = 0;
+        for (const QByteArray &line : r.err.split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QVERIFY2(o.value(QStringLiteral("program")).toString() == u"bullpen-cli" && o.contains(QStringLiteral("message")), line.constData());
+            ++lines;
+        }
+        QVERIFY(lines >= 1); // at least what the engine runs on
+        const Run wrong = raw({QStringLiteral("history"), QStringLiteral("--log-format"), QStringLiteral("xml")});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.err.contains("--log-format xml: text or json"), wrong.err.constData());
+    }
+
     // `purge`: its dry run counts what it then removes; a generation made now stays.
     void purgeRemovesOnlyWhatIsOlder()
     {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "clihelp.h"
 
+#include "runtime/logsink.h"
+
 #include <QFile>
 #include <QTextStream>
 
@@ -44,7 +46,7 @@ bool readStory(const QCommandLineParser &parser, const QCommandLineOption &story
                const QString &command, QString *text)
 {
     constexpr qsizetype kMaxStoryBytes = 32 * 1024;
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     *text = parser.value(story);
     if (parser.isSet(storyFile)) {
         QFile f(parser.value(storyFile));
@@ -89,7 +91,7 @@ bool EngineFlags::start(const QCommandLineParser &parser, const Overrides &overr
     options.namedFilesMustExist = true;
     if (setup.init(options))
         return true;
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     for (const ConfigError &e : setup.errors())
         err << "bullpen-cli: refused: " << e.toString() << "\n";
     return false;
@@ -97,7 +99,7 @@ bool EngineFlags::start(const QCommandLineParser &parser, const Overrides &overr
 
 void announce(const EngineSetup &setup)
 {
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     err << "bullpen-cli: " << setup.describe() << "\n";
     for (const QString &w : setup.warnings())
         err << "bullpen-cli: warning: " << w << "\n";

@@ -3,6 +3,7 @@
 
 #include "clihelp.h"
 #include "interrupts.h"
+#include "runtime/logsink.h"
 
 #include "contract/textdiff.h"
 #include "failure/secretscrubber.h"
@@ -56,7 +57,7 @@ QString outcome(const ComparisonSide &s)
 int runCompare(const QStringList &arguments)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Run one story on two providers at once, each alone with no relief (the console's Compare), and print both storyboards "

@@ -3,6 +3,7 @@
 
 #include "clihelp.h"
 #include "interrupts.h"
+#include "runtime/logsink.h"
 
 #include "failure/secretscrubber.h"
 #include "remote/remoteengine.h"
@@ -80,7 +81,7 @@ void printHuman(QTextStream &out, const GenerationResult &g)
 int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const QJsonObject &body, bool asJson, const QString &imageOut)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     EngineEndpoint endpoint;
     QString why;
     if (!remote.endpoint(parser, &endpoint, &why)) {
@@ -150,7 +151,7 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
 int runGenerate(const QStringList &arguments)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run one storyboard generation. With no provider key configured, Bullpen starts its "
                                                     "built-in simulator and runs against it over real HTTP."));

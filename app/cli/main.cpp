@@ -16,23 +16,27 @@ int main(int argc, char *argv[])
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QGuiApplication app(argc, argv);
-    bullpen::raiseOpenFileLimit(); // soak builds its engines without EngineSetup
-    QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-
-    QStringList args = QCoreApplication::arguments();
-    // --log-format and --log-level go with any command (docs/contract.md, "Logs"): taken out here.
+    // --log-format and --log-level go with any command (docs/contract.md 12.4): read before Qt starts,
+    // so that its own warnings are log lines too, and taken out of the arguments the commands see.
+    QStringList logArgs;
+    for (int i = 0; i < argc; ++i)
+        logArgs << QString::fromLocal8Bit(argv[i]);
     {
         bullpen::logging::Options log{bullpen::logging::Format::Text, QtInfoMsg, QStringLiteral("bullpen-cli"), QString()};
         QString why;
-        if (!bullpen::logging::takeArguments(&args, &log, &why)) {
+        if (!bullpen::logging::takeArguments(&logArgs, &log, &why)) {
             QTextStream(stderr) << "bullpen-cli: " << why << "\n";
             return 2;
         }
         if (log.format == bullpen::logging::Format::Json || log.level != QtInfoMsg)
             bullpen::logging::install(log);
     }
+    QGuiApplication app(argc, argv);
+    bullpen::raiseOpenFileLimit(); // soak builds its engines without EngineSetup
+    QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QStringList args = logArgs; // without the log options
     const QString command = args.size() > 1 ? args.at(1) : QString();
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {

@@ -2,9 +2,10 @@
 #include "soakcommand.h"
 
 #include "clihelp.h"
-#include "soakledger.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
+#include "runtime/logsink.h"
+#include "soakledger.h"
 
 #include "interrupts.h"
 #include "store/owner.h"
@@ -91,7 +92,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
              const QCommandLineOption &progress)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QString why;
     const Provider primaryProvider = o.policy.primary;
     const Provider reliefProvider = *o.policy.fallback;
@@ -357,7 +358,7 @@ struct Orphan
 int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const SoakOptions &o, milliseconds lease)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QList<EngineEndpoint> endpoints;
     QString why;
     if (!remote.endpoints(parser, &endpoints, &why)) {
@@ -810,7 +811,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
 int runSoak(const QStringList &arguments)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run N generations against the built-in simulator with a mix of scenarios and check "
                                                     "SPEC 11's invariants; with --engine, the load test of a running bullpen-engine."));

@@ -3,6 +3,7 @@
 
 #include "clihelp.h"
 #include "remote/remotehistory.h"
+#include "runtime/logsink.h"
 
 #include <QFileInfo>
 
@@ -117,7 +118,7 @@ QString csvField(const QJsonValue &v) { return HistoryExport::csvField(v); }
 int runHistory(const QStringList &arguments)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Generations in the store, newest first. User and generation ids are masked."));
     parser.addHelpOption();
@@ -204,7 +205,7 @@ int runHistory(const QStringList &arguments)
 
 int runExport(const QStringList &arguments)
 {
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Export generations, attempts or events as JSON Lines or CSV. Users appear only "
                                                     "as masks; raw ids are never stored."));
@@ -323,7 +324,7 @@ int runExport(const QStringList &arguments)
 int runPurge(const QStringList &arguments)
 {
     QTextStream out(stdout);
-    QTextStream err(stderr);
+    QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Remove generations (with their attempts, events and comparisons), comics nothing refers to, and old hourly "

@@ -111,7 +111,57 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &m
         std::abort();
 }
 
+Q_LOGGING_CATEGORY(lcFrontEnd, "bullpen.cli", QtInfoMsg)
+
+// Lines written to it go to stderr as they are, or, with JSON installed, through the log handler.
+class StderrDevice final : public QIODevice
+{
+public:
+    StderrDevice() { open(QIODevice::WriteOnly | QIODevice::Unbuffered); }
+
+protected:
+    qint64 readData(char *, qint64) override { return -1; }
+    qint64 writeData(const char *data, qint64 size) override
+    {
+        bool json = false;
+        QString prefix;
+        {
+            std::lock_guard lock(state().mutex);
+            json = state().installed && state().options.format == Format::Json;
+            prefix = state().options.program + QStringLiteral(": ");
+        }
+        if (!json) {
+            std::fwrite(data, 1, static_cast<size_t>(size), stderr);
+            std::fflush(stderr);
+            return size;
+        }
+        m_pending.append(data, size);
+        for (qsizetype end = m_pending.indexOf('\n'); end >= 0; end = m_pending.indexOf('\n')) {
+            QString line = QString::fromUtf8(m_pending.left(end));
+            m_pending.remove(0, end + 1);
+            if (line.startsWith(prefix))
+                line.remove(0, prefix.size());
+            if (line.trimmed().isEmpty())
+                continue;
+            if (line.startsWith(u"warning: "))
+                qCWarning(lcFrontEnd).noquote() << line.mid(9);
+            else
+                qCInfo(lcFrontEnd).noquote() << line;
+        }
+        return size;
+    }
+
+private:
+    QByteArray m_pending;
+};
+
 } // namespace
+
+QIODevice *stderrDevice()
+{
+    static StderrDevice device;
+    return &device;
+}
 
 std::optional<Format> parseFormat(const QString &text, QString *error)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QIODevice>
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QString>
@@ -42,6 +43,11 @@ void addSecret(const QString &secret);
 
 // A diagnostic with fields: in JSON they are the line's own keys; in text, "key=value" after the message.
 void note(QtMsgType type, const QLoggingCategory &category, const QString &message, const QJsonObject &fields = {});
+
+// stderr for a front end's own messages ("bullpen-cli: …"): as they are in text format; in JSON format
+// each line becomes a log line of `category` (its "PROGRAM: " prefix dropped; "warning: …" at warning
+// level). Use it as a QTextStream's device.
+QIODevice *stderrDevice();
 
 // The line as the handler writes it (for tests).
 QByteArray format(QtMsgType type, const char *category, const QString &message, qint64 nowMs);
