@@ -326,6 +326,51 @@ QList<RateBucket> HistoryJson::rateBucketsFromJson(const QJsonArray &json)
     return out;
 }
 
+QJsonArray HistoryJson::providerHealth(const QList<ProviderHealth> &health)
+{
+    QJsonArray a;
+    for (const ProviderHealth &h : health)
+        a.append(QJsonObject{{QStringLiteral("provider"), toId(h.provider)},
+                             {QStringLiteral("role"), toId(h.role)},
+                             {QStringLiteral("attempts"), static_cast<double>(h.attempts)},
+                             {QStringLiteral("failures"), static_cast<double>(h.failures)},
+                             {QStringLiteral("not_provider"), static_cast<double>(h.notProviders)},
+                             {QStringLiteral("top_kind"), h.topKind ? QJsonValue(enumName(*h.topKind)) : QJsonValue()},
+                             {QStringLiteral("top_kind_count"), static_cast<double>(h.topKindCount)},
+                             {QStringLiteral("primary_failures"), static_cast<double>(h.primaryFailures)},
+                             {QStringLiteral("relieved"), static_cast<double>(h.relieved)},
+                             {QStringLiteral("p50_ms"), h.p50Ms},
+                             {QStringLiteral("p90_ms"), h.p90Ms}});
+    return a;
+}
+
+QList<ProviderHealth> HistoryJson::providerHealthFromJson(const QJsonArray &json)
+{
+    QList<ProviderHealth> out;
+    for (const QJsonValue &v : json) {
+        const QJsonObject o = v.toObject();
+        const auto provider = providerFromId(o.value(QLatin1StringView("provider")).toString());
+        const auto role = roleFromId(o.value(QLatin1StringView("role")).toString());
+        if (!provider || !role)
+            continue; // a provider this console does not know
+        ProviderHealth h;
+        h.provider = *provider;
+        h.role = *role;
+        const auto n = [&](const char *name) { return o.value(QLatin1StringView(name)).toInteger(); };
+        h.attempts = n("attempts");
+        h.failures = n("failures");
+        h.notProviders = n("not_provider");
+        h.topKind = enumFromName<FailureKind>(o.value(QLatin1StringView("top_kind")).toString());
+        h.topKindCount = n("top_kind_count");
+        h.primaryFailures = n("primary_failures");
+        h.relieved = n("relieved");
+        h.p50Ms = o.value(QLatin1StringView("p50_ms")).toDouble();
+        h.p90Ms = o.value(QLatin1StringView("p90_ms")).toDouble();
+        out << h;
+    }
+    return out;
+}
+
 QJsonArray HistoryJson::fallbackWaits(const QList<FallbackWait> &waits)
 {
     QJsonArray a;

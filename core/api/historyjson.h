@@ -43,6 +43,10 @@ public:
     static QList<RateBucket> rateBucketsFromJson(const QJsonArray &json);
     static QJsonArray fallbackWaits(const QList<FallbackWait> &waits);
     static QList<FallbackWait> fallbackWaitsFromJson(const QJsonArray &json);
+    // [{"provider", "role", "attempts", "failures", "not_provider", "top_kind", "top_kind_count",
+    //   "primary_failures", "relieved", "p50_ms", "p90_ms"}…]
+    static QJsonArray providerHealth(const QList<ProviderHealth> &health);
+    static QList<ProviderHealth> providerHealthFromJson(const QJsonArray &json);
     static QJsonArray counts(const QList<std::pair<QString, qint64>> &counts);
     static QList<std::pair<QString, qint64>> countsFromJson(const QJsonArray &json);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analytics/providerhealth.h"
 #include "events/event.h"
 
 #include <QJsonObject>
@@ -160,6 +161,8 @@ public:
     virtual QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                                  QString *error = nullptr) = 0;
     virtual QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) = 0;
+    // Every provider and role's attempts completed in [fromMs, toMs), summed up (the health strip).
+    virtual QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
     virtual QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                              QString *error = nullptr) = 0;
     virtual std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) = 0;

@@ -154,6 +154,15 @@ QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64
     return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket>{};
 }
 
+QList<ProviderHealth> RemoteHistory::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/health"), q, error);
+    return o ? HistoryJson::providerHealthFromJson(o->value(QLatin1StringView("providers")).toArray()) : QList<ProviderHealth>{};
+}
+
 QList<QJsonObject> RemoteHistory::events(const QString &generationId, QString *error)
 {
     QList<QJsonObject> out;

@@ -40,6 +40,7 @@ public:
     QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
     QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                          QString *error = nullptr) override;
+    QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
     QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
     QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                      QString *error = nullptr) override;

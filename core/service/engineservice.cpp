@@ -705,6 +705,16 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         });
         return;
     }
+    if (what == u"health") {
+        if (to - from > 24LL * 3600 * 1000)
+            return fail(FieldError{QStringLiteral("from_ms"), QStringLiteral("the health window is at most 24 hours; use the latency statistics for more")});
+        answerLater(socket, [history, from, to] {
+            QString why;
+            const auto health = history->providerHealth(from, to, &why);
+            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("providers"), HistoryJson::providerHealth(health)}}) : historyUnreadable(why);
+        });
+        return;
+    }
     if (what == u"fallback-waits") {
         auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
         if (const auto *e = std::get_if<FieldError>(&stage))
@@ -718,7 +728,7 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         return;
     }
     write(socket, error(404, QStringLiteral("no such statistic; the statistics are counts, count, oldest, fallback-rate, latency, "
-                                            "latency-histogram, fallback-waits, fallback-wait-histogram and providers")));
+                                            "latency-histogram, fallback-waits, fallback-wait-histogram, health and providers")));
 }
 
 void EngineService::comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "servicemetrics.h"
 
+#include "analytics/providerhealth.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -23,16 +25,6 @@ QByteArray label(const char *name, const QString &value)
 
 QByteArray number(double v) { return std::isfinite(v) ? QByteArray::number(v, 'g', 12) : QByteArray("NaN"); }
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const double rank = p * static_cast<double>(v.size() - 1);
-    const auto lo = static_cast<std::size_t>(std::floor(rank));
-    const auto hi = static_cast<std::size_t>(std::ceil(rank));
-    return v[lo] + (v[hi] - v[lo]) * (rank - static_cast<double>(lo));
-}
 
 } // namespace
 
@@ -188,8 +180,8 @@ QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
                                 {QStringLiteral("relief_percent"), primaryFailures == 0 ? QJsonValue()
                                                                                         : QJsonValue(100.0 * static_cast<double>(relieved)
                                                                                                      / static_cast<double>(primaryFailures))},
-                                {QStringLiteral("p50_ms"), percentile(durations, 0.5)},
-                                {QStringLiteral("p90_ms"), percentile(durations, 0.9)},
+                                {QStringLiteral("p50_ms"), interpolatedPercentile(durations, 0.5)},
+                                {QStringLiteral("p90_ms"), interpolatedPercentile(durations, 0.9)},
                             });
     }
     return out;

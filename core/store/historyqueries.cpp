@@ -234,6 +234,27 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
     return out;
 }
 
+QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
+{
+    QSqlQuery q;
+    if (!m_db.read(q,
+                   QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms FROM attempts "
+                                  "WHERE at_ms >= ? AND at_ms < ?"),
+                   {fromMs, toMs}, error))
+        return {};
+    QList<CompletedAttempt> rows;
+    while (q.next()) {
+        const auto stage = stageFromId(q.value(1).toString());
+        const auto provider = providerFromId(q.value(2).toString());
+        const auto role = roleFromId(q.value(3).toString());
+        if (!stage || !provider || !role)
+            continue; // written by a newer Bullpen: not this one's to summarise
+        rows << CompletedAttempt{q.value(0).toString(), *stage, *provider, *role, q.value(4).toInt() != 0,
+                               enumFromName<FailureKind>(q.value(5).toString()), q.value(6).toDouble()};
+    }
+    return ProviderHealth::summarise(rows);
+}
+
 QList<LatencySample> HistoryQueries::latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error,
                                                     std::optional<Stage> stage)
 {

@@ -29,6 +29,8 @@ public:
     QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                          QString *error = nullptr) override;
     QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
+    // From the attempt rows of the window (minutes: no aggregates needed).
+    QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
     qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
     std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
     // Counts of generations per state, and per public code among failures, in a time range.

@@ -3,6 +3,7 @@
 
 #include "compareview.h"
 #include "failuresview.h"
+#include "healthstrip.h"
 #include "latencyview.h"
 #include "liveview.h"
 #include "models/historyqueue.h"
@@ -37,6 +38,7 @@
 #include <QMenuBar>
 #include <QTimer>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace bullpen {
 
@@ -82,7 +84,15 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(settingsTab, tr("Settings"));
-    setCentralWidget(m_tabs);
+    // Provider health above every tab: "is anything wrong right now" is never a click away.
+    m_health = new HealthStrip(m_queue);
+    auto *central = new QWidget;
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(2);
+    centralLayout->addWidget(m_health);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
 
     auto *engineLabel = new QLabel;
     m_engineLabel = engineLabel;

@@ -18,6 +18,7 @@ class EngineConfigView;
 class EngineConnection;
 class FailuresView;
 class LatencyView;
+class HealthStrip;
 class SettingsView;
 class HistoryQueue;
 class EventBatcher;
@@ -51,6 +52,7 @@ public:
     // Starts a comparison of the Run view's story (primary and relief provider, each alone).
     QString compare();
     QTabWidget *tabs() const { return m_tabs; }
+    HealthStrip *healthStrip() const { return m_health; }
     void generate(int count);
     void cancelAll();
 
@@ -72,6 +74,7 @@ private:
     GenerationListModel *m_generations;
     EventLogModel *m_events;
     QTabWidget *m_tabs;
+    HealthStrip *m_health = nullptr;
     RunView *m_run;
     LiveView *m_live;
     ResultView *m_result;

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "providerhealthmodel.h"
+
+#include "views/charts.h"
+#include "views/tones.h"
+
+#include <QLocale>
+
+#include <map>
+
+namespace bullpen {
+
+ProviderHealthModel::ProviderHealthModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+QString ProviderHealthModel::ruleText()
+{
+    return tr("Failing now: over the last 5 minutes at least %1 attempts reached the provider and %2 % or more of them failed. "
+              "Degraded: the same minimum and %3 % or more. Attempts that never left Bullpen (NOT_SENT) or were cancelled "
+              "are not the provider's and are not counted.")
+        .arg(ProviderHealth::kMinAttempts)
+        .arg(ProviderHealth::kFailingPercent, 0, 'f', 0)
+        .arg(ProviderHealth::kDegradedPercent, 0, 'f', 0);
+}
+
+QString ProviderHealthModel::stateText(ProviderHealth::State state)
+{
+    switch (state) {
+    case ProviderHealth::State::Failing:
+        return tr("failing now");
+    case ProviderHealth::State::Degraded:
+        return tr("degraded");
+    case ProviderHealth::State::Healthy:
+        break;
+    }
+    return tr("healthy");
+}
+
+void ProviderHealthModel::setHealth(const QList<ProviderHealth> &last5, const QList<ProviderHealth> &last15)
+{
+    std::map<std::pair<Provider, Role>, Row> by;
+    for (const ProviderHealth &h : last15) {
+        Row &r = by[{h.provider, h.role}];
+        r.last15 = h;
+        r.last5.provider = h.provider;
+        r.last5.role = h.role;
+    }
+    for (const ProviderHealth &h : last5) {
+        Row &r = by[{h.provider, h.role}];
+        r.last5 = h;
+        if (r.last15.attempts == 0 && r.last15.notProviders == 0) { // the windows were read a moment apart
+            r.last15.provider = h.provider;
+            r.last15.role = h.role;
+        }
+    }
+    QList<Row> rows;
+    for (const auto &[key, r] : by)
+        rows << r;
+    const bool sameKeys = rows.size() == m_rows.size()
+                          && std::equal(rows.cbegin(), rows.cend(), m_rows.cbegin(), [](const Row &a, const Row &b) {
+                                 return a.last5.provider == b.last5.provider && a.last5.role == b.last5.role;
+                             });
+    if (!sameKeys) {
+        beginResetModel();
+        m_rows = rows;
+        endResetModel();
+        return;
+    }
+    m_rows = rows;
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+int ProviderHealthModel::rowOf(Provider provider, Role role) const
+{
+    for (int i = 0; i < m_rows.size(); ++i) {
+        if (m_rows[i].last5.provider == provider && m_rows[i].last5.role == role)
+            return i;
+    }
+    return -1;
+}
+
+int ProviderHealthModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+
+int ProviderHealthModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows.at(index.row());
+    const int c = index.column();
+    const bool five = c <= P90_5;
+    const ProviderHealth &h = five ? r.last5 : r.last15;
+    const int field = c >= Attempts15 ? c - Attempts15 : c - Attempts5; // 0 attempts … 5 p90
+    if (role == StateRole)
+        return static_cast<int>(r.last5.state());
+    if (role == ValueRole) {
+        switch (c) {
+        case ProviderColumn:
+            return toId(r.last5.provider);
+        case RoleColumn:
+            return toId(r.last5.role);
+        case StateColumn:
+            return static_cast<int>(r.last5.state());
+        default:
+            break;
+        }
+        if (h.attempts == 0 && field != 0)
+            return {};
+        switch (field) {
+        case 0:
+            return h.attempts;
+        case 1:
+            return h.errorPercent();
+        case 2:
+            return h.topKind ? enumName(*h.topKind) : QVariant();
+        case 3:
+            return h.reliefPercent() ? QVariant(*h.reliefPercent()) : QVariant();
+        case 4:
+            return h.p50Ms;
+        case 5:
+            return h.p90Ms;
+        }
+        return {};
+    }
+    if (role == Qt::ForegroundRole && c == StateColumn) {
+        const auto s = r.last5.state();
+        return s == ProviderHealth::State::Failing    ? tones::color(tones::Tone::Failure)
+               : s == ProviderHealth::State::Degraded ? tones::color(tones::Tone::Warning)
+                                                      : tones::color(tones::Tone::Success);
+    }
+    if (role == Qt::ToolTipRole && c == StateColumn)
+        return ruleText();
+    if (role == Qt::TextAlignmentRole && c > StateColumn)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    const QLocale l;
+    switch (c) {
+    case ProviderColumn:
+        return toId(r.last5.provider);
+    case RoleColumn:
+        return r.last5.role == Role::Primary ? tr("primary") : tr("fallback");
+    case StateColumn:
+        return stateText(r.last5.state());
+    default:
+        break;
+    }
+    if (h.attempts == 0)
+        return field == 0 ? QStringLiteral("0") : QStringLiteral("–");
+    switch (field) {
+    case 0:
+        return l.toString(h.attempts);
+    case 1:
+        return QString(l.toString(h.errorPercent(), 'f', 1) + QStringLiteral(" %"));
+    case 2:
+        return h.topKind ? QStringLiteral("%1 ×%2").arg(enumName(*h.topKind), l.toString(h.topKindCount)) : QStringLiteral("–");
+    case 3:
+        return h.reliefPercent() ? QString(l.toString(*h.reliefPercent(), 'f', 0) + QStringLiteral(" %")) : QStringLiteral("–");
+    case 4:
+        return charts::duration(h.p50Ms);
+    case 5:
+        return charts::duration(h.p90Ms);
+    }
+    return {};
+}
+
+QVariant ProviderHealthModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        if (section == StateColumn)
+            return ruleText();
+        const int field = section >= Attempts15 ? section - Attempts15 : section - Attempts5;
+        if (field == 3)
+            return tr("Of this provider's failed primary attempts, the share handed to the fallback provider (which then had its one attempt)");
+        return {};
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case ProviderColumn:
+        return tr("Provider");
+    case RoleColumn:
+        return tr("Role");
+    case StateColumn:
+        return tr("Now");
+    default:
+        break;
+    }
+    const QString window = section >= Attempts15 ? tr("15 min") : tr("5 min");
+    const int field = section >= Attempts15 ? section - Attempts15 : section - Attempts5;
+    const QString names[] = {tr("attempts"), tr("errors"), tr("top kind"), tr("to fallback"), tr("p50"), tr("p90")};
+    return QStringLiteral("%1 %2").arg(window, names[field]);
+}
+
+} // namespace bullpen

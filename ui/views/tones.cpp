@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "tones.h"
+
+#include <QGuiApplication>
+#include <QPalette>
+
+namespace bullpen::tones {
+
+namespace {
+
+struct Pair
+{
+    QRgb light; // on a light window
+    QRgb dark;  // on a dark window
+};
+
+Pair colours(Tone t)
+{
+    switch (t) {
+    case Tone::Failure:
+        return {0xc0392b, 0xff6b5b};
+    case Tone::Success:
+        return {0x1e8449, 0x58d68d};
+    case Tone::Warning:
+        return {0xd35400, 0xf5b041};
+    case Tone::Relief:
+        return {0xb7950b, 0xf4d03f};
+    case Tone::Running:
+        return {0x2e86c1, 0x5dade2};
+    case Tone::Own:
+        return {0x7a5a00, 0xe0c060};
+    case Tone::Simulator:
+        return {0x8e44ad, 0xc39bd3};
+    case Tone::Accent:
+        return {0x2980b9, 0x5dade2};
+    case Tone::Muted:
+        return {0xd5d8dc, 0x4d5656};
+    case Tone::Changed:
+        return {0xb7950b, 0xf4d03f};
+    }
+    return {0x000000, 0xffffff};
+}
+
+Pair backgrounds(Tone t)
+{
+    switch (t) {
+    case Tone::Failure:
+        return {0xfdecea, 0x4a2320};
+    case Tone::Success:
+        return {0xe9f7ef, 0x1d3b2a};
+    case Tone::Warning:
+        return {0xfdf2e9, 0x4a3519};
+    case Tone::Relief:
+        return {0xfff1cc, 0x4d4015};
+    case Tone::Changed:
+        return {0xfde68a, 0x5c4d10};
+    case Tone::Running:
+    case Tone::Accent:
+        return {0xeaf2f8, 0x1b3246};
+    case Tone::Own:
+        return {0xfcf3cf, 0x3d3410};
+    case Tone::Simulator:
+        return {0xf4ecf7, 0x3b2646};
+    case Tone::Muted:
+        return {0xf2f3f4, 0x2c3333};
+    }
+    return {0xffffff, 0x000000};
+}
+
+} // namespace
+
+bool isDark(const QPalette &palette) { return palette.color(QPalette::Window).lightness() < 128; }
+
+bool isDark() { return isDark(QGuiApplication::palette()); }
+
+QColor color(Tone tone)
+{
+    const Pair p = colours(tone);
+    return QColor::fromRgb(isDark() ? p.dark : p.light);
+}
+
+QColor background(Tone tone)
+{
+    const Pair p = backgrounds(tone);
+    return QColor::fromRgb(isDark() ? p.dark : p.light);
+}
+
+QColor onColor(Tone tone)
+{
+    // Light fills in the dark set take dark text; the light set's strong fills take white.
+    const QColor fill = color(tone);
+    return fill.lightness() > 150 ? QColor::fromRgb(0x1b1b1b) : QColor::fromRgb(0xffffff);
+}
+
+QString css(const QColor &c) { return c.name(QColor::HexRgb); }
+
+QString boxStyle(Tone tone, int paddingPx)
+{
+    return QStringLiteral("QLabel { background: %1; color: %2; border: 1px solid %3; padding: %4px; }")
+        .arg(css(background(tone)), css(QGuiApplication::palette().color(QPalette::WindowText)), css(color(tone)))
+        .arg(paddingPx);
+}
+
+QString textStyle(Tone tone, bool bold, int pixelSize)
+{
+    QString s = QStringLiteral("QLabel { color: %1;").arg(css(color(tone)));
+    if (bold)
+        s += QStringLiteral(" font-weight: bold;");
+    if (pixelSize > 0)
+        s += QStringLiteral(" font-size: %1px;").arg(pixelSize);
+    return s + QStringLiteral(" }");
+}
+
+} // namespace bullpen::tones
