@@ -6,6 +6,7 @@
 #include "analytics/durationhistogram.h"
 #include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
+#include "analytics/providerhealth.h"
 #include "config/settings.h"
 #include "contract/textdiff.h"
 #include "pipeline/comparison.h"
@@ -36,6 +37,53 @@ class tst_Analytics : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The health rule (docs/contract.md §9.8): what reached the provider counts, what did not is apart;
+    // a failed primary is relieved when its stage gave the fallback provider its attempt; the state
+    // needs the minimum count.
+    void providerHealthRule()
+    {
+        using K = FailureKind;
+        auto attempt = [](const char *gen, Provider p, Role r, bool ok, std::optional<K> kind, double ms) {
+            return CompletedAttempt{QLatin1StringView(gen), Stage::Storyboard, p, r, ok, kind, ms};
+        };
+        QList<CompletedAttempt> a = {
+            attempt("g1", Provider::Gemini, Role::Primary, false, K::TIMEOUT, 2000),
+            attempt("g1", Provider::Qwen, Role::Fallback, true, {}, 300),
+            attempt("g2", Provider::Gemini, Role::Primary, false, K::TIMEOUT, 2000),
+            attempt("g3", Provider::Gemini, Role::Primary, false, K::RATE_LIMITED, 50),
+            attempt("g3", Provider::Qwen, Role::Fallback, false, K::RATE_LIMITED, 40),
+            attempt("g4", Provider::Gemini, Role::Primary, true, {}, 400),
+            attempt("g5", Provider::Gemini, Role::Primary, false, K::NOT_SENT, 0),
+            attempt("g6", Provider::Gemini, Role::Primary, false, K::CANCELLED, 10),
+        };
+        QList<ProviderHealth> h = ProviderHealth::summarise(a);
+        QCOMPARE(h.size(), 2);
+        const ProviderHealth &gemini = h[0];
+        QCOMPARE(gemini.provider, Provider::Gemini);
+        QCOMPARE(gemini.role, Role::Primary);
+        QCOMPARE(gemini.attempts, 4);
+        QCOMPARE(gemini.failures, 3);
+        QCOMPARE(gemini.notProviders, 2);
+        QCOMPARE(gemini.topKind, std::optional(K::TIMEOUT));
+        QCOMPARE(gemini.topKindCount, 2);
+        QCOMPARE(gemini.primaryFailures, 3);
+        QCOMPARE(gemini.relieved, 2); // g1 and g3 went to qwen; g2 did not
+        QCOMPARE(gemini.p50Ms, 1200.0); // halfway between the middle two of 50, 400, 2000, 2000
+        QCOMPARE(gemini.state(), ProviderHealth::State::Healthy); // 4 attempts: under the minimum
+        a << attempt("g7", Provider::Gemini, Role::Primary, true, {}, 400);
+        h = ProviderHealth::summarise(a);
+        QCOMPARE(h[0].attempts, ProviderHealth::kMinAttempts);
+        QCOMPARE(h[0].state(), ProviderHealth::State::Failing); // 3 of 5
+        QCOMPARE(h[1].role, Role::Fallback);
+        QCOMPARE(h[1].reliefPercent(), std::nullopt); // no primary attempts
+        for (int i = 0; i < 20; ++i)
+            a << attempt("ok", Provider::Gemini, Role::Primary, true, {}, 100);
+        QCOMPARE(ProviderHealth::summarise(a)[0].state(), ProviderHealth::State::Degraded); // 3 of 25: 12 %
+        for (int i = 0; i < 10; ++i)
+            a << attempt("ok", Provider::Gemini, Role::Primary, true, {}, 100);
+        QCOMPARE(ProviderHealth::summarise(a)[0].state(), ProviderHealth::State::Healthy); // 3 of 35: 8.6 %
+    }
+
     void initTestCase()
     {
         BULLPEN_REQUIRE_TEST_STORE();

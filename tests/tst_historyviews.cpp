@@ -10,6 +10,7 @@
 #include "models/comparisonlistmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
+#include "models/providerhealthmodel.h"
 #include "pipeline/comparison.h"
 #include "engineprocess.h"
 #include "remote/remoteconnection.h"
@@ -17,6 +18,7 @@
 #include "store/historyfiller.h"
 #include "views/compareview.h"
 #include "views/failuresview.h"
+#include "views/healthstrip.h"
 #include "views/latencyview.h"
 #include "views/mainwindow.h"
 #include "views/runview.h"
@@ -32,6 +34,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -245,6 +249,76 @@ private Q_SLOTS:
         const qint64 onB = m_store->count(view.currentFilter());
         QVERIFY(onB > 0 && onB < m_store->count(all)); // about half
         QCOMPARE(instance->count(), 3); // the other engine stays choosable
+    }
+
+    // The health strip's numbers are the store's: counted here with SQL of our own, per provider and
+    // role, over the same two windows.
+    void healthStripEqualsADirectStoreCount()
+    {
+        HistoryQueue queue(m_history);
+        HealthStrip strip(&queue);
+        const qint64 at = m_now; // the seeded history ends a second before
+        strip.setClock([at] { return at; });
+        QAbstractItemModelTester tester(strip.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy updated(&strip, &HealthStrip::updated);
+        if (updated.isEmpty())
+            QVERIFY(updated.wait(10000)); // the first read starts by itself
+        QVERIFY2(strip.lastError().isEmpty(), qPrintable(strip.lastError()));
+        QCOMPARE(strip.lastReadAtMs(), at);
+
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("healthCount"));
+        db.setDatabaseName(m_store->databasePath());
+        QVERIFY(db.open());
+        int rowsWithAttempts = 0;
+        {
+            QSqlQuery q(db);
+            for (const qint64 window : {5LL * 60'000, 15LL * 60'000}) {
+                QVERIFY(q.exec(QStringLiteral("SELECT provider, role, COUNT(*), SUM(1 - success) FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
+                                              "AND (success = 1 OR kind NOT IN ('NOT_SENT', 'CANCELLED')) GROUP BY provider, role")
+                                   .arg(at - window)
+                                   .arg(at + 1)));
+                while (q.next()) {
+                    const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()));
+                    QVERIFY2(row >= 0, qPrintable(q.value(0).toString()));
+                    const ProviderHealth h = window == 5LL * 60'000 ? strip.model()->last5(row) : strip.model()->last15(row);
+                    QCOMPARE(h.attempts, q.value(2).toLongLong());
+                    QCOMPARE(h.failures, q.value(3).toLongLong());
+                    const int column = window == 5LL * 60'000 ? ProviderHealthModel::Attempts5 : ProviderHealthModel::Attempts15;
+                    QCOMPARE(strip.model()->index(row, column).data(ProviderHealthModel::ValueRole).toLongLong(), q.value(2).toLongLong());
+                    ++rowsWithAttempts;
+                }
+            }
+            // The most frequent failure kind of the 15 minutes, per provider and role.
+            QVERIFY(q.exec(QStringLiteral("SELECT provider, role, kind, COUNT(*) AS n FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
+                                          "AND success = 0 AND kind NOT IN ('NOT_SENT', 'CANCELLED') GROUP BY provider, role, kind "
+                                          "ORDER BY provider, role, n DESC")
+                               .arg(at - 15 * 60'000)
+                               .arg(at + 1)));
+            QString last;
+            while (q.next()) {
+                const QString key = q.value(0).toString() + q.value(1).toString();
+                if (key == last)
+                    continue;
+                last = key;
+                const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()));
+                QCOMPARE(strip.model()->last15(row).topKindCount, q.value(3).toLongLong());
+            }
+        }
+        db.close();
+        db = {};
+        QSqlDatabase::removeDatabase(QStringLiteral("healthCount"));
+        QVERIFY2(rowsWithAttempts > 0, "the seeded history has no attempts in the last 15 minutes: nothing was compared");
+        QCOMPARE(strip.model()->rowCount(), strip.findChildren<QLabel *>(QRegularExpression(QStringLiteral("^healthCard_"))).size());
+
+        // Paused, the clock moving on changes nothing; resumed, it reads again.
+        strip.setPaused(true);
+        strip.setClock([at] { return at + 3'600'000; });
+        strip.refresh();
+        QCOMPARE(strip.lastReadAtMs(), at);
+        updated.clear();
+        strip.setPaused(false);
+        QVERIFY(updated.wait(10000));
+        QCOMPARE(strip.model()->rowCount(), 0); // an hour after the history ends: nothing in either window
     }
 
     void eventsRebuiltFromAttempts()

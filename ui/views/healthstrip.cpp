@@ -106,7 +106,8 @@ void HealthStrip::refresh()
         QList<ProviderHealth> last5, last15;
         QString error;
     };
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+    m_readAtMs = now;
     m_queue->run<Windows>(
         this,
         [now](HistoryReader &history) {

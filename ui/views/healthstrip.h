@@ -4,6 +4,8 @@
 #include <QDateTime>
 #include <QWidget>
 
+#include <functional>
+
 class QHBoxLayout;
 class QLabel;
 class QTimer;
@@ -34,6 +36,9 @@ public:
     bool isPaused() const { return m_paused; }
     QDateTime lastUpdated() const { return m_updated; }
     QString lastError() const { return m_error; }
+    // The windows end at clock() (ms since the epoch; the wall clock unless set): a test pins them.
+    void setClock(std::function<qint64()> clock) { m_clock = std::move(clock); }
+    qint64 lastReadAtMs() const { return m_readAtMs; }
 
 Q_SIGNALS:
     void updated();
@@ -52,6 +57,8 @@ private:
     QString m_error;
     bool m_paused = false;
     bool m_reading = false;
+    std::function<qint64()> m_clock;
+    qint64 m_readAtMs = 0;
 };
 
 } // namespace bullpen
