@@ -16,6 +16,7 @@
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "store/historyfiller.h"
+#include "store/masking.h"
 #include "views/compareview.h"
 #include "views/failuresview.h"
 #include "views/healthstrip.h"
@@ -34,6 +35,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QClipboard>
+#include <QApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QToolButton>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTableView>
@@ -55,6 +62,30 @@ class tst_HistoryViews : public QObject
     std::unique_ptr<test::Engine> m_process;
     std::unique_ptr<RemoteHistory> m_remote;
     QString m_token;
+    std::optional<Masking> m_masking;
+    QTemporaryDir m_home;
+
+    // A generation run by another process (bullpen-cli) on this store; its id.
+    QString generateElsewhere(const QString &user, const QString &scenario)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys()) {
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")))
+                env.remove(k);
+        }
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("BULLPEN_DATA_DIR"), m_dir.path());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A cat learns to fly."),
+                                              QStringLiteral("--user"), user, QStringLiteral("--scenario"), scenario, QStringLiteral("--json"),
+                                              QStringLiteral("--fresh")});
+        if (!p.waitForFinished(60'000)) {
+            p.kill();
+            return {};
+        }
+        return QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QLatin1StringView("generation_id")).toString();
+    }
 
     static bool attached() { return qEnvironmentVariableIsSet("BULLPEN_TEST_ATTACHED"); }
 
@@ -70,6 +101,10 @@ private Q_SLOTS:
                                                                                    {QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700")}});
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         m_history = m_store.get();
+        // The installation's key, as an engine on this data folder loads it: searches by user hash with it.
+        m_masking = Masking::loadOrCreate(QDir(m_dir.path()).filePath(QStringLiteral("masking.key")), &error);
+        QVERIFY2(m_masking && m_store->adoptMaskingKey(m_masking->fingerprint(), &error), qPrintable(error));
+        m_store->setMasking(&*m_masking);
         if (attached()) {
             m_process = std::make_unique<test::Engine>(m_dir.path());
             m_token = m_process->token(QStringLiteral("views"), QStringLiteral("operator"));
@@ -319,6 +354,103 @@ private Q_SLOTS:
         strip.setPaused(false);
         QVERIFY(updated.wait(10000));
         QCOMPARE(strip.model()->rowCount(), 0); // an hour after the history ends: nothing in either window
+    }
+
+    // Failures as an investigation tool: rows another process writes appear by themselves; a search by
+    // user finds exactly that user's rows (matched on the keyed hash, the raw id never kept on screen);
+    // a search by id prefix; a bar click filters; the detail pane collapses; Copy id copies.
+    void failuresInvestigation()
+    {
+        HistoryQueue queue(m_history);
+        FailuresView view(m_history, &queue);
+        view.resize(1200, 800);
+        QSignalSpy charted(&view, &FailuresView::chartsUpdated);
+        QVERIFY(charted.wait(10000));
+        view.setRefreshInterval(200);
+
+        // Written by bullpen-cli, a process of its own: the view finds it without being told.
+        const QString haru = QStringLiteral("haru_paul@example.com");
+        const QString first = generateElsewhere(haru, QStringLiteral("primary-auth"));
+        QVERIFY(first.startsWith(u"gen_"));
+        const auto shown = [&view](const QString &id) {
+            for (int r = 0; r < view.model()->rowCount(); ++r) {
+                if (view.model()->index(r, 0).data(FailureHistoryModel::GenerationIdRole).toString() == id)
+                    return true;
+            }
+            return false;
+        };
+        QSignalSpy refreshed(&view, &FailuresView::refreshed);
+        for (int i = 0; i < 50 && !shown(first); ++i)
+            QVERIFY(refreshed.wait(5000));
+        QVERIFY(shown(first));
+        QVERIFY(view.updatedText().contains(QDateTime::currentDateTime().toString(QStringLiteral("HH:"))));
+
+        // Paused, a new row stays out until resumed.
+        view.setRefreshPaused(true);
+        const QString second = generateElsewhere(haru, QStringLiteral("primary-auth"));
+        const QString other = generateElsewhere(QStringLiteral("someone.else@example.org"), QStringLiteral("primary-auth"));
+        QVERIFY(!second.isEmpty() && !other.isEmpty());
+        QTest::qWait(600); // three intervals: nothing may arrive while paused
+        QVERIFY(!shown(second));
+        view.setRefreshPaused(false);
+        for (int i = 0; i < 50 && !(shown(second) && shown(other)); ++i)
+            QVERIFY(refreshed.wait(5000));
+        view.setRefreshPaused(true);
+
+        // By user: exactly haru's two, shown masked; the raw id is not left in the box.
+        QSignalSpy loaded(view.model(), &FailureHistoryModel::pageLoaded);
+        view.search(haru);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.model()->rowCount(), 2);
+        QSet<QString> ids;
+        for (int r = 0; r < 2; ++r) {
+            ids.insert(view.model()->index(r, 0).data(FailureHistoryModel::GenerationIdRole).toString());
+            QCOMPARE(view.model()->index(r, FailureHistoryModel::User).data().toString(), Masking::displayUser(haru));
+        }
+        QCOMPARE(ids, (QSet<QString>{first, second}));
+        auto *box = view.findChild<QLineEdit *>(QStringLiteral("searchEdit"));
+        QVERIFY(!box->text().contains(haru) && !box->placeholderText().contains(haru));
+        QCOMPARE(view.searchMask(), QStringLiteral("user %1").arg(Masking::displayUser(haru)));
+        // An id the installation's key has never seen matches nothing.
+        view.search(QStringLiteral("nobody@example.com"));
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.model()->rowCount(), 0);
+
+        // By id prefix: the generation, and only ids that start so.
+        view.search(other.left(12));
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(view.model()->rowCount() >= 1);
+        for (int r = 0; r < view.model()->rowCount(); ++r)
+            QVERIFY(view.model()->index(r, 0).data(FailureHistoryModel::GenerationIdRole).toString().startsWith(other.left(12)));
+        QVERIFY(shown(other));
+
+        // A bar click (the kind chart's TIMEOUT bar): the kind filter, the table and the rate follow.
+        view.search(QString());
+        QVERIFY(loaded.wait(10000));
+        charted.clear();
+        view.filterByBar(HistoryGroup::Kind, QStringLiteral("TIMEOUT"));
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.currentFilter().kind, std::optional(FailureKind::TIMEOUT));
+        QVERIFY(view.model()->rowCount() > 0);
+        for (int r = 0; r < view.model()->rowCount(); ++r)
+            QCOMPARE(view.model()->index(r, FailureHistoryModel::Kind).data().toString(), QStringLiteral("TIMEOUT"));
+        QVERIFY(charted.wait(10000));
+        QCOMPARE(view.countsByKind().size(), 1);
+        QVERIFY(view.rateSegments() >= 1);
+
+        // Collapse and Copy id.
+        view.setDetailCollapsed(true);
+        QVERIFY(view.isDetailCollapsed());
+        view.setDetailCollapsed(false);
+        QVERIFY(!view.isDetailCollapsed());
+        view.openGeneration(first);
+        QSignalSpy detail(&view, &FailuresView::detailShown);
+        QVERIFY(detail.wait(10000) || view.detailGenerationId() == first);
+        QCOMPARE(view.detailGenerationId(), first);
+        QVERIFY(loaded.count() > 0 || loaded.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(shown(first) && view.model()->rowCount() == 1, 10000);
+        view.copyDetailId();
+        QCOMPARE(QApplication::clipboard()->text(), first);
     }
 
     void eventsRebuiltFromAttempts()

@@ -20,6 +20,7 @@
 #include "views/resultview.h"
 #include "views/runview.h"
 #include "views/settingsview.h"
+#include "views/tones.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -34,6 +35,7 @@
 #include <QSqlQuery>
 #include <QSqlDatabase>
 #include <QSettings>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -164,32 +166,18 @@ private:
         next();
     }
 
-    void captureHistory()
+    // Once the failures view has both its charts and the selected generation's detail (each read on
+    // the reader thread, in either order), `then` runs.
+    void whenFailuresSettled(const std::function<void()> &then)
     {
-        save(m_window.compareView(), QStringLiteral("10-compare.png"));
-        // The tour's own runs are on disk: the failures view shows them on top of the synthetic week.
         FailuresView *failures = m_window.failuresView();
-        // The picture waits for both the charts and the selected generation's detail (each read on
-        // the reader thread, in either order).
         auto charted = std::make_shared<bool>(false);
         auto detailed = std::make_shared<bool>(false);
-        const auto bothIn = [this, failures, charted, detailed] {
+        const auto bothIn = [this, failures, charted, detailed, then] {
             if (!*charted || (!*detailed && !failures->detailGenerationId().isEmpty()))
                 return;
             disconnect(failures, nullptr, this, nullptr);
-            save(failures, QStringLiteral("11-failures.png"));
-            LatencyView *latency = m_window.latencyView();
-            connect(latency, &LatencyView::loaded, this, [this, latency] {
-                disconnect(latency, nullptr, this, nullptr);
-                save(latency, QStringLiteral("12-latency.png"));
-                // A timeout without a unit: refused beside its field, Save off (SPEC 4.6).
-                m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
-                save(m_window.settingsView(), QStringLiteral("13-settings.png"));
-                captureStoreWarning();
-            });
-            latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
-            latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
-            latency->reload();
+            then();
         };
         connect(failures, &FailuresView::chartsUpdated, this, [charted, bothIn] {
             *charted = true;
@@ -199,8 +187,40 @@ private:
             *detailed = true;
             bothIn();
         });
-        failures->applyFilter();
+    }
+
+    void captureHistory()
+    {
+        save(m_window.compareView(), QStringLiteral("10-compare.png"));
+        // The tour's own runs are on disk: the failures view shows them on top of the synthetic week.
         // The newest failure (the tour's auth failure) is selected: its detail pane is in the picture.
+        FailuresView *failures = m_window.failuresView();
+        whenFailuresSettled([this, failures] {
+            save(failures, QStringLiteral("11-failures.png"));
+            // An investigation: the TIMEOUT bar clicked, the table filtered to it, the newest one's detail.
+            whenFailuresSettled([this, failures] {
+                save(failures, QStringLiteral("15-investigation.png"));
+                captureLatency();
+            });
+            failures->filterByBar(HistoryGroup::Kind, QStringLiteral("TIMEOUT"));
+        });
+        failures->applyFilter();
+    }
+
+    void captureLatency()
+    {
+        LatencyView *latency = m_window.latencyView();
+        connect(latency, &LatencyView::loaded, this, [this, latency] {
+            disconnect(latency, nullptr, this, nullptr);
+            save(latency, QStringLiteral("12-latency.png"));
+            // A timeout without a unit: refused beside its field, Save off (SPEC 4.6).
+            m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
+            save(m_window.settingsView(), QStringLiteral("13-settings.png"));
+            captureStoreWarning();
+        });
+        latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
+        latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
+        latency->reload();
     }
 
     // The status bar after record writes failed (SPEC 5): the tour's store loses a table underneath
@@ -375,7 +395,7 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console."));
     parser.addHelpOption();
     const QCommandLineOption screenshots(QStringLiteral("screenshots"),
-                                         QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English) and DIR/ko (Korean), exit."),
+                                         QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English), DIR/ko (Korean) and DIR/dark (a dark palette), exit."),
                                          QStringLiteral("dir"));
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario to start with."), QStringLiteral("name"));
     const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Interface language: en or ko (default: settings, then the system's)."),
@@ -385,11 +405,30 @@ int main(int argc, char *argv[])
                                                       "BULLPEN_ENGINE_TOKEN or the key file)."),
                                        QStringLiteral("url"));
     const QCommandLineOption grab(QStringLiteral("grab"), QStringLiteral("Run one generation, save the window to FILE, exit."), QStringLiteral("file"));
-    parser.addOptions({screenshots, scenario, lang, engineUrl, grab});
+    const QCommandLineOption open(QStringLiteral("open"),
+                                  QStringLiteral("Open on the Failures tab with this generation's detail (its full id, gen_…; Copy id in the "
+                                                 "detail pane gives it)."),
+                                  QStringLiteral("generation"));
+    const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light, dark, or system (default)."), QStringLiteral("name"));
+    parser.addOptions({screenshots, scenario, lang, engineUrl, grab, open, theme});
     parser.process(app);
     if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
         QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
         return 2;
+    }
+
+    if (parser.isSet(open) && !parser.value(open).startsWith(QLatin1StringView("gen_"))) {
+        QTextStream(stderr) << "bullpen: --open takes a generation id (gen_…), as Copy id or bullpen-cli history --json gives it\n";
+        return 2;
+    }
+    const QString themeName = parser.value(theme);
+    if (!themeName.isEmpty() && themeName != u"light" && themeName != u"dark" && themeName != u"system") {
+        QTextStream(stderr) << "bullpen: --theme takes light, dark or system\n";
+        return 2;
+    }
+    if (themeName == u"dark" || themeName == u"light") {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(themeName == u"dark" ? tones::darkPalette() : QApplication::style()->standardPalette());
     }
 
     Translations translations;
@@ -413,15 +452,22 @@ int main(int argc, char *argv[])
         }
         if (parser.isSet(grab))
             grabWhenReady(host, parser.value(grab));
+        if (parser.isSet(open) && host.window())
+            host.window()->openGeneration(parser.value(open));
         return app.exec();
     }
 
-    // The tour, once per language, each on a fresh store.
+    // The tour, once per language and then in English on a dark palette, each on a fresh store.
     const QString root = parser.value(screenshots);
-    for (const QString &language : {QStringLiteral("en"), QStringLiteral("ko")}) {
-        const QString dir = language == u"en" ? root : QDir(root).filePath(language);
+    for (const auto &[language, subdir] : {std::pair{QStringLiteral("en"), QString()}, std::pair{QStringLiteral("ko"), QStringLiteral("ko")},
+                                           std::pair{QStringLiteral("en"), QStringLiteral("dark")}}) {
+        const QString dir = subdir.isEmpty() ? root : QDir(root).filePath(subdir);
         QDir().mkpath(dir);
         translations.use(language);
+        if (subdir == u"dark") {
+            QApplication::setStyle(QStringLiteral("Fusion"));
+            QApplication::setPalette(tones::darkPalette());
+        }
         QTemporaryDir data;
         SetupOptions options;
         options.forceSimulator = true; // the tour is scripted against the simulator

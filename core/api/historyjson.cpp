@@ -14,7 +14,8 @@ QJsonValue count(qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) 
 
 const QStringList kFilterFields{QStringLiteral("from_ms"), QStringLiteral("to_ms"), QStringLiteral("state"),   QStringLiteral("code"),
                                 QStringLiteral("kind"),    QStringLiteral("stage"), QStringLiteral("provider"), QStringLiteral("user"),
-                                QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"), QStringLiteral("instance")};
+                                QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"), QStringLiteral("instance"),
+                                QStringLiteral("user_id"), QStringLiteral("id_prefix")};
 
 template<typename E>
 std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
@@ -146,6 +147,10 @@ QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
         put(QStringLiteral("provider"), toId(*f.provider));
     if (!f.userKey.isEmpty())
         put(QStringLiteral("user"), f.userKey);
+    if (!f.userId.isEmpty())
+        put(QStringLiteral("user_id"), f.userId);
+    if (!f.idPrefix.isEmpty())
+        put(QStringLiteral("id_prefix"), f.idPrefix);
     if (!f.instance.isEmpty())
         put(QStringLiteral("instance"), f.instance);
     if (f.fallbackApplied)
@@ -220,6 +225,8 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
     if (auto e = pick(QStringLiteral("provider"), &f.provider))
         return *e;
     f.userKey = query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded).left(128);
+    f.userId = query.queryItemValue(QStringLiteral("user_id"), QUrl::FullyDecoded).left(256);
+    f.idPrefix = query.queryItemValue(QStringLiteral("id_prefix"), QUrl::FullyDecoded).left(128);
     f.instance = query.queryItemValue(QStringLiteral("instance"), QUrl::FullyDecoded).left(128);
     if (query.hasQueryItem(QStringLiteral("relieved"))) {
         const QString v = query.queryItemValue(QStringLiteral("relieved"), QUrl::FullyDecoded);

@@ -62,7 +62,12 @@ struct HistoryFilter
     std::optional<FailureKind> kind;
     std::optional<Stage> stage; // the stage that failed
     std::optional<Provider> provider; // primary or final provider
-    QString userKey;
+    QString userKey; // the keyed hash of a user id (Masking::userKey)
+    // A raw user id to match, for a reader that holds the installation's masking key (the store hashes
+    // it into userKey; attached, the engine does). Never stored, never shown; without the key it
+    // matches nothing.
+    QString userId;
+    QString idPrefix; // generations whose id starts with this (a whole id is its own prefix)
     std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
     QString instance; // only this engine instance's generations
     // Keyset paging: rows strictly older than (beforeMs, beforeId).
@@ -147,7 +152,11 @@ public:
     // When the oldest generation was created (ms since the epoch); nothing in an empty history.
     virtual std::optional<qint64> oldestGenerationMs(QString *error = nullptr) = 0;
     virtual QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) = 0;
-    virtual QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) = 0;
+    // Generations and relief per bucket in [fromMs, toMs), of those `scope` selects by provider,
+    // instance, user and id (its time, state, code, kind and stage are not used: a rate is over every
+    // outcome, and codes, kinds and stages describe failures only).
+    virtual QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr,
+                                           const HistoryFilter &scope = {}) = 0;
     // One generation's recorded events and attempt rows, as stored (JSON objects).
     virtual QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) = 0;
     virtual QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) = 0;

@@ -144,9 +144,15 @@ QList<std::pair<QString, qint64>> RemoteHistory::countBy(HistoryGroup group, con
     return o ? HistoryJson::countsFromJson(o->value(QLatin1StringView("counts")).toArray()) : QList<std::pair<QString, qint64>>{};
 }
 
-QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error, const HistoryFilter &scope)
 {
-    QUrlQuery q;
+    HistoryFilter only; // what the rate follows (HistoryReader::fallbackRate); the range is sent below
+    only.provider = scope.provider;
+    only.instance = scope.instance;
+    only.userKey = scope.userKey;
+    only.userId = scope.userId;
+    only.idPrefix = scope.idPrefix;
+    QUrlQuery q = HistoryJson::filterQuery(only);
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));

@@ -180,6 +180,8 @@ bool EngineSetup::init(const SetupOptions &options)
         m_masking = Masking::loadOrCreate(keyPath, &why);
         if (m_masking && !m_store->adoptMaskingKey(m_masking->fingerprint(), &why))
             m_masking.reset();
+        if (m_masking)
+            m_store->setMasking(&*m_masking); // searches by raw user id are hashed in the store
         if (!m_masking) {
             m_errors << ConfigError{named ? keyVariable : QStringLiteral("data directory"), why};
             m_store.reset();

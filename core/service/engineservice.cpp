@@ -643,9 +643,12 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         qint64 b = 0;
         if (!bucketOf(&b))
             return;
-        answerLater(socket, [history, from, to, b] {
+        auto scope = HistoryJson::filterFromQuery(query, {QStringLiteral("bucket_ms")});
+        if (const auto *e = std::get_if<FieldError>(&scope))
+            return fail(*e);
+        answerLater(socket, [history, from, to, b, scope = std::get<HistoryFilter>(scope)] {
             QString why;
-            const auto buckets = history->fallbackRate(from, to, b, &why);
+            const auto buckets = history->fallbackRate(from, to, b, &why, scope);
             return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets)}}) : historyUnreadable(why);
         });
         return;

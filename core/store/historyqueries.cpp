@@ -3,6 +3,7 @@
 
 #include "aggregates.h"
 #include "analytics/durationhistogram.h"
+#include "masking.h"
 #include "storedatabase.h"
 
 #include <QHash>
@@ -104,6 +105,12 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
         where << QStringLiteral("user_key = ?");
         binds << f.userKey;
     }
+    if (!f.idPrefix.isEmpty()) {
+        QString pattern = f.idPrefix;
+        pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('%'), QStringLiteral("\\%")).replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        where << QStringLiteral("id LIKE ? ESCAPE '\\'");
+        binds << QString(pattern + QLatin1Char('%'));
+    }
     if (f.beforeMs) {
         where << QStringLiteral("(created_at_ms < ? OR (created_at_ms = ? AND id < ?))");
         binds << *f.beforeMs << *f.beforeMs << f.beforeId;
@@ -141,7 +148,7 @@ bool hourBuckets(qint64 fromMs, qint64 bucketMs) { return bucketMs % kHour == 0 
 
 // The aggregates hold finished generations by dimensions a filter can name; a user or a page cannot be
 // answered from them.
-bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && !f.beforeMs; }
+bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs; }
 
 QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &binds)
 {
@@ -185,8 +192,20 @@ HistoryQueries::HistoryQueries(StoreDatabase &db)
 
 QString HistoryQueries::location() const { return m_db.path(); }
 
-QList<GenerationRow> HistoryQueries::generations(const HistoryFilter &filter, int limit, QString *error)
+HistoryFilter HistoryQueries::resolved(const HistoryFilter &filter) const
 {
+    if (filter.userId.isEmpty())
+        return filter;
+    HistoryFilter f = filter;
+    // Keys are lower-case hex: "-" matches no row, which is the honest answer without the key.
+    f.userKey = m_masking ? m_masking->userKey(filter.userId) : QStringLiteral("-");
+    f.userId.clear();
+    return f;
+}
+
+QList<GenerationRow> HistoryQueries::generations(const HistoryFilter &requested, int limit, QString *error)
+{
+    const HistoryFilter filter = resolved(requested);
     QVariantList binds;
     const QString sql = QStringLiteral("SELECT * FROM generations") + whereFor(filter, binds)
                         + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1));
@@ -282,8 +301,9 @@ std::optional<qint64> HistoryQueries::oldestGenerationMs(QString *error)
     return oldest > 0 ? std::optional<qint64>(oldest) : std::nullopt;
 }
 
-QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, const HistoryFilter &filter, QString *error)
+QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, const HistoryFilter &requested, QString *error)
 {
+    const HistoryFilter filter = resolved(requested);
     const QLatin1StringView column = group == HistoryGroup::PublicCode ? QLatin1StringView("public_code")
                                      : group == HistoryGroup::Kind     ? QLatin1StringView("kind")
                                                                        : QLatin1StringView("state");
@@ -326,10 +346,24 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
     return out;
 }
 
-QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error, const HistoryFilter &requested)
 {
     if (bucketMs <= 0)
         return {};
+    // The scope's provider, instance, user and id; not its time, outcome, code, kind or stage.
+    HistoryFilter scope;
+    {
+        const HistoryFilter r = resolved(requested);
+        scope.provider = r.provider;
+        scope.instance = r.instance;
+        scope.userKey = r.userKey;
+        scope.idPrefix = r.idPrefix;
+    }
+    QVariantList scopeBinds;
+    const QString scopeWhere = [&] {
+        const QString w = whereFor(scope, scopeBinds);
+        return w.isEmpty() ? QString() : QStringLiteral(" AND ") + w.mid(7); // without " WHERE "
+    }();
     std::map<qint64, std::pair<qint64, qint64>> buckets; // index → generations, relieved
     // Integer division is portable (SQLite and PostgreSQL both truncate BIGINT / BIGINT). Groups are
     // named by position: PostgreSQL takes two parameterised expressions for different ones.
@@ -337,9 +371,9 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
         QSqlQuery q;
         if (!m_db.read(q,
                        QStringLiteral("SELECT (created_at_ms - ?) / ?, COUNT(*), SUM(fallback_applied) FROM generations "
-                                      "WHERE created_at_ms >= ? AND created_at_ms < ?%1 GROUP BY 1")
-                           .arg(runningOnly ? QStringLiteral(" AND state = 'running'") : QString()),
-                       {fromMs, bucketMs, from, to}, error))
+                                      "WHERE created_at_ms >= ? AND created_at_ms < ?%1%2 GROUP BY 1")
+                           .arg(runningOnly ? QStringLiteral(" AND state = 'running'") : QString(), scopeWhere),
+                       QVariantList{fromMs, bucketMs, from, to} + scopeBinds, error))
             return false;
         while (q.next()) {
             auto &b = buckets[q.value(0).toLongLong()];
@@ -348,17 +382,19 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
         }
         return true;
     };
-    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut{};
+    const Cut cut = hourBuckets(fromMs, bucketMs) && aggregatable(scope) ? cutRange(fromMs, toMs) : Cut{};
     if (!cut.useAggregates()) {
         if (!fromRows(fromMs, toMs, false))
             return {};
     } else {
         QSqlQuery q;
+        QVariantList binds{fromMs, bucketMs};
+        const QString where = aggregateWhere(scope, cut, binds);
         if (!fromRows(cut.aggTo, toMs, false) || !fromRows(cut.aggFrom, cut.aggTo, true)
             || !m_db.read(q,
-                          QStringLiteral("SELECT (hour_ms - ?) / ?, SUM(n), SUM(n * fallback_applied) FROM agg_generations "
-                                         "WHERE hour_ms >= ? AND hour_ms < ? GROUP BY 1"),
-                          {fromMs, bucketMs, cut.aggFrom, cut.aggTo}, error))
+                          QStringLiteral("SELECT (hour_ms - ?) / ?, SUM(n), SUM(n * fallback_applied) FROM agg_generations") + where
+                              + QStringLiteral(" GROUP BY 1"),
+                          binds, error))
             return {};
         while (q.next()) {
             auto &b = buckets[q.value(0).toLongLong()];
@@ -413,8 +449,9 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     return out;
 }
 
-qint64 HistoryQueries::count(const HistoryFilter &filter, QString *error)
+qint64 HistoryQueries::count(const HistoryFilter &requested, QString *error)
 {
+    const HistoryFilter filter = resolved(requested);
     qint64 total = 0;
     auto fromRows = [&](const HistoryFilter &f) {
         QVariantList binds;

@@ -5,6 +5,7 @@
 
 namespace bullpen {
 
+class Masking;
 class StoreDatabase;
 
 // The history's typed queries (HistoryReader) over the store's database, in portable SQL: failure
@@ -36,7 +37,10 @@ public:
     // Counts of generations per state, and per public code among failures, in a time range.
     QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) override;
     // Generations and relief per time bucket (fallback rate over time).
-    QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
+    QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr,
+                                   const HistoryFilter &scope = {}) override;
+    // The installation's key, for filters that name a raw user id (HistoryFilter::userId).
+    void setMasking(const Masking *masking) { m_masking = masking; }
     // Newest first; keyset paging with (beforeMs, beforeId).
     QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                      QString *error = nullptr) override;
@@ -65,7 +69,10 @@ public:
     std::optional<Comic> comic(const QString &sha256, QString *error = nullptr);
 
 private:
+    HistoryFilter resolved(const HistoryFilter &filter) const;
+
     StoreDatabase &m_db;
+    const Masking *m_masking = nullptr;
 };
 
 } // namespace bullpen

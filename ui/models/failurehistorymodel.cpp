@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "failurehistorymodel.h"
 
+#include "views/tones.h"
+
 #include "historyqueue.h"
 #include "store/masking.h"
 
@@ -112,28 +114,68 @@ void FailureHistoryModel::refreshNewest()
     f.beforeMs.reset();
     f.beforeId.clear();
     if (!m_rows.isEmpty())
-        f.fromMs = std::max(f.fromMs.value_or(0), m_rows.constFirst().createdAtMs);
+        f.fromMs = std::max(f.fromMs.value_or(0), m_rows.constFirst().createdAtMs - kLookbackMs);
     read(f, [this](const QList<GenerationRow> &rows) { insertNewest(rows); });
 }
 
 void FailureHistoryModel::insertNewest(const QList<GenerationRow> &rows)
 {
-    // What is shown now (a page may have arrived meanwhile): the rows at the newest time.
-    QSet<QString> shown;
-    for (const Row &r : std::as_const(m_rows)) {
-        if (r.createdAtMs < m_rows.constFirst().createdAtMs)
-            break;
-        shown.insert(r.id);
+    // Rows are newest first by (created, id); everything read lies within the lookback of the top.
+    const auto newer = [](qint64 atA, const QString &idA, qint64 atB, const QString &idB) {
+        return atA > atB || (atA == atB && idA > idB);
+    };
+    if (rows.size() >= kPageSize && !m_rows.isEmpty()
+        && newer(rows.constLast().createdAtMs, rows.constLast().id, m_rows.constFirst().createdAtMs, m_rows.constFirst().id)) {
+        // More new rows than a page: between the newest page and what is shown there may be rows not
+        // read. The newest page replaces everything; the rest comes page by page again (fetchMore).
+        beginResetModel();
+        m_rows.clear();
+        for (const GenerationRow &g : rows)
+            m_rows << take(g);
+        m_exhausted = false;
+        endResetModel();
+        Q_EMIT pageLoaded(false);
+        return;
     }
-    const qint64 newest = m_rows.isEmpty() ? 0 : m_rows.constFirst().createdAtMs;
+    const qint64 oldestRead = rows.isEmpty() ? 0 : rows.constLast().createdAtMs;
+    QHash<QString, int> shown;
+    for (int i = 0; i < m_rows.size() && m_rows[i].createdAtMs >= oldestRead; ++i)
+        shown.insert(m_rows[i].id, i);
     QList<Row> fresh;
     for (const GenerationRow &g : rows) {
-        if (g.createdAtMs >= newest && !shown.contains(g.id))
+        if (const auto it = shown.constFind(g.id); it != shown.cend()) {
+            Row &r = m_rows[*it];
+            const Row now = take(g);
+            if (now.state != r.state || now.publicCode != r.publicCode || now.elapsedMs != r.elapsedMs) {
+                r = now; // a generation that was running when last read has finished
+                Q_EMIT dataChanged(index(*it, 0), index(*it, ColumnCount - 1));
+            }
+            continue;
+        }
+        // Below the last page read, a row belongs to a later page: fetchMore() brings it.
+        if (m_exhausted || m_rows.isEmpty() || !newer(m_rows.constLast().createdAtMs, m_rows.constLast().id, g.createdAtMs, g.id))
             fresh << take(g);
     }
-    if (!fresh.isEmpty()) {
-        beginInsertRows({}, 0, static_cast<int>(fresh.size()) - 1);
-        m_rows = fresh + m_rows;
+    // Oldest first, each at its place; consecutive ones at the top go in as one block.
+    int block = 0;
+    for (const Row &r : std::as_const(fresh)) {
+        if (m_rows.isEmpty() || newer(r.createdAtMs, r.id, m_rows.constFirst().createdAtMs, m_rows.constFirst().id))
+            ++block;
+        else
+            break;
+    }
+    if (block > 0) {
+        beginInsertRows({}, 0, block - 1);
+        m_rows = fresh.mid(0, block) + m_rows;
+        endInsertRows();
+    }
+    for (int k = block; k < fresh.size(); ++k) {
+        const Row &r = fresh[k];
+        const auto at = std::partition_point(m_rows.cbegin(), m_rows.cend(),
+                                             [&](const Row &x) { return newer(x.createdAtMs, x.id, r.createdAtMs, r.id); });
+        const int pos = static_cast<int>(at - m_rows.cbegin());
+        beginInsertRows({}, pos, pos);
+        m_rows.insert(pos, r);
         endInsertRows();
     }
     Q_EMIT pageLoaded(false);
@@ -168,11 +210,11 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
         return index.column() == Duration ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == PublicCode && r.state == u"failed")
-            return QColor(0xc0, 0x39, 0x2b);
+            return tones::color(tones::Tone::Failure);
         return {};
     case Qt::ToolTipRole:
         if (index.column() == Generation)
-            return tr("Select the row to see the full id in the detail pane");
+            return tr("Select the row to see the full id in the detail pane (Copy id copies it)");
         return {};
     case Qt::DisplayRole:
         switch (index.column()) {

@@ -22,7 +22,8 @@ class FailureHistoryModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Time, User, Generation, Stage, PublicCode, Kind, Providers, Instance, Duration, ColumnCount };
+    // What an investigation reads first comes first: what failed, how, where and how long it took.
+    enum Column { PublicCode, Kind, Providers, Duration, Stage, Time, User, Generation, Instance, ColumnCount };
     enum DataRole { GenerationIdRole = Qt::UserRole + 1, StateRole, FallbackRole, CreatedAtRole };
 
     static constexpr int kPageSize = 200;
@@ -36,8 +37,11 @@ public:
     // queue, one insert).
     void setFilter(const HistoryFilter &filter);
     const HistoryFilter &filter() const { return m_filter; }
-    // Rows newer than the newest shown that match the filter, inserted at the top (live runs ending).
+    // Rows that match the filter and were written since the last read, by this console or any other
+    // writer of the store: those created from kLookbackMs before the newest shown row are read again;
+    // new ones go in at their place (newest first), rows whose state changed are updated in place.
     void refreshNewest();
+    static constexpr qint64 kLookbackMs = 15 * 60'000; // longer than any generation's budget
     QString lastError() const { return m_error; }
     // A page is being read, or the filter's pages are all in.
     bool isLoading() const { return m_fetching; }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "charts.h"
 
+#include "tones.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -15,6 +17,7 @@ namespace bullpen::charts {
 QChartView *makeView(const QString &title, QWidget *parent)
 {
     auto *chart = new QChart;
+    applyTheme(chart);
     chart->setTitle(title);
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -33,6 +36,7 @@ QChart *renew(QChartView *view)
 {
     QChart *old = view->chart();
     auto *chart = new QChart;
+    applyTheme(chart);
     chart->setTitle(old->title());
     chart->setTitleFont(old->titleFont());
     chart->setAnimationOptions(QChart::NoAnimation);
@@ -45,7 +49,16 @@ QChart *renew(QChartView *view)
     return chart;
 }
 
-void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, const QColor &color, const QString &emptyText)
+void applyTheme(QChart *chart)
+{
+    const QFont title = chart->titleFont();
+    chart->setTheme(tones::isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setTitleFont(title); // a theme resets fonts
+    chart->setBackgroundRoundness(0);
+}
+
+void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, const QColor &color, const QString &emptyText,
+             std::function<void(const QString &label)> clicked)
 {
     QChart *chart = renew(view);
     chart->setToolTip(counts.isEmpty() ? emptyText : QString());
@@ -54,7 +67,7 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
     auto *set = new QBarSet(QString());
     set->setColor(color);
     set->setBorderColor(color.darker(120));
-    set->setLabelColor(Qt::white);
+    set->setLabelColor(color.lightness() > 150 ? QColor::fromRgb(0x1b1b1b) : QColor::fromRgb(0xffffff));
     QStringList labels;
     qint64 max = 0;
     // Horizontal bars draw the first category at the bottom: reverse so the largest is on top.
@@ -65,6 +78,17 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
     }
     auto *series = new QHorizontalBarSeries;
     series->append(set);
+    if (clicked) {
+        QStringList keys; // as counted (an empty key is "(none)" on screen)
+        for (qsizetype i = counts.size() - 1; i >= 0; --i)
+            keys << counts[i].first;
+        QObject::connect(set, &QBarSet::clicked, view, [keys, clicked](int index) {
+            if (index >= 0 && index < keys.size())
+                clicked(keys.at(index));
+        });
+        view->setCursor(Qt::PointingHandCursor);
+        view->setToolTip(QCoreApplication::translate("bullpen::charts", "Click a bar to filter the table by it"));
+    }
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
     series->setBarWidth(0.7);

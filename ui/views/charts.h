@@ -5,6 +5,7 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <utility>
 
 class QChart;
@@ -19,7 +20,11 @@ QChartView *makeView(const QString &title, QWidget *parent = nullptr);
 // (Qt Charts 6.4 leaves stale axis labels drawn when axes are removed and re-added on a live chart.)
 QChart *renew(QChartView *view);
 // Replaces a view's chart with horizontal bars, one per (label, count), largest first.
-void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, const QColor &color, const QString &emptyText);
+// `clicked`, when given, is called with a bar's label when the operator clicks it (the cursor says so).
+void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, const QColor &color, const QString &emptyText,
+             std::function<void(const QString &label)> clicked = {});
+// The chart's colours follow the application palette (a dark theme on a dark palette).
+void applyTheme(QChart *chart);
 // "1.2 s", "340 ms", "2.0 min": a duration for an axis or a label.
 QString duration(double ms);
 

@@ -7,8 +7,11 @@
 #include "models/historyqueue.h"
 #include "store/masking.h"
 #include "timelinewidget.h"
+#include "tones.h"
 
+#include <QApplication>
 #include <QChart>
+#include <QClipboard>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateTime>
@@ -20,6 +23,7 @@
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QMenu>
 #include <QMetaEnum>
@@ -28,6 +32,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -72,6 +77,7 @@ struct ChartData
     qint64 total = 0;
     qint64 fromMs = 0;
     qint64 toMs = 0;
+    qint64 bucketMs = 0;
     double elapsedMs = 0;
     QString error;
 };
@@ -130,6 +136,19 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     exportButton->setToolTip(tr("Export what the filter selects, masked as on screen"));
     connect(exportButton, &QToolButton::clicked, this, &FailuresView::chooseExport);
 
+    m_search = new QLineEdit;
+    m_search->setObjectName(QStringLiteral("searchEdit"));
+    m_search->setPlaceholderText(tr("gen_… or a user id, then Enter"));
+    m_search->setToolTip(tr("A generation id (whole, or its first characters) or a user id. A user id is matched on its keyed "
+                            "hash with the installation's key: it is never stored, and the box then shows only its mask."));
+    m_search->setMinimumWidth(150);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    m_searchClear = new QToolButton;
+    m_searchClear->setObjectName(QStringLiteral("searchClear"));
+    m_searchClear->setText(tr("Clear search"));
+    m_searchClear->hide();
+    connect(m_searchClear, &QToolButton::clicked, this, [this] { search(QString()); });
+
     auto *filters = new QHBoxLayout;
     filters->addWidget(m_range);
     filters->addWidget(m_outcome);
@@ -138,11 +157,27 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     filters->addWidget(m_stage);
     filters->addWidget(m_provider);
     filters->addWidget(m_instance);
-    filters->addStretch(1);
+    filters->addWidget(m_search, 1);
+    filters->addWidget(m_searchClear);
     filters->addWidget(exportButton);
 
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("failuresSummary"));
+    m_updated = new QLabel(tr("not read yet"));
+    m_updated->setObjectName(QStringLiteral("failuresUpdated"));
+    m_refreshPause = new QToolButton;
+    m_refreshPause->setObjectName(QStringLiteral("failuresPause"));
+    m_refreshPause->setCheckable(true);
+    m_refreshPause->setText(tr("Pause updates"));
+    m_refreshPause->setToolTip(tr("Stop reading new rows and counts from the store (what is shown stays)"));
+    connect(m_refreshPause, &QToolButton::toggled, this, &FailuresView::setRefreshPaused);
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(10'000);
+    connect(m_refreshTimer, &QTimer::timeout, this, &FailuresView::refreshNewest);
+    auto *summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_updated);
+    summaryRow->addWidget(m_refreshPause);
 
     m_codeChart = charts::makeView(tr("Count by public code"));
     m_kindChart = charts::makeView(tr("Count by kind"));
@@ -164,7 +199,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
-    const int widths[] = {140, 110, 120, 80, 210, 150, 110};
+    const int widths[] = {190, 140, 120, 70, 80, 140, 110, 120, 110}; // FailureHistoryModel::Column
     for (int c = 0; c < int(std::size(widths)); ++c)
         m_table->setColumnWidth(c, widths[c]);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
@@ -181,7 +216,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_nextStep = new QLabel;
     m_nextStep->setObjectName(QStringLiteral("detailNextStep"));
     m_nextStep->setWordWrap(true);
-    m_nextStep->setStyleSheet(QStringLiteral("QLabel { background: #fdf2e9; border: 1px solid #e67e22; padding: 6px; }"));
+    m_nextStep->setStyleSheet(tones::boxStyle(tones::Tone::Warning));
     m_nextStep->hide();
     m_timeline = new TimelineWidget;
     m_timeline->setObjectName(QStringLiteral("detailTimeline"));
@@ -192,8 +227,23 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_eventsTable->verticalHeader()->hide();
     m_eventsTable->horizontalHeader()->setStretchLastSection(true);
     m_eventsTable->verticalHeader()->setDefaultSectionSize(m_eventsTable->fontMetrics().height() + 4);
+    m_copyId = new QToolButton;
+    m_copyId->setObjectName(QStringLiteral("copyIdButton"));
+    m_copyId->setText(tr("Copy id"));
+    m_copyId->setToolTip(tr("Copy this generation's full id (for bullpen --open, the CLI or a ticket)"));
+    m_copyId->setEnabled(false);
+    connect(m_copyId, &QToolButton::clicked, this, &FailuresView::copyDetailId);
+    m_collapse = new QToolButton;
+    m_collapse->setObjectName(QStringLiteral("collapseDetail"));
+    m_collapse->setText(tr("Hide detail"));
+    m_collapse->setToolTip(tr("Hide the detail pane and give the table the width"));
     auto *detail = new QWidget;
+    m_detail = detail;
     auto *detailLayout = new QVBoxLayout(detail);
+    auto *detailTools = new QHBoxLayout;
+    detailTools->addStretch(1);
+    detailTools->addWidget(m_copyId);
+    detailLayout->addLayout(detailTools);
     detailLayout->addWidget(m_detailHeader);
     detailLayout->addWidget(m_nextStep);
     detailLayout->addWidget(m_timeline, 2);
@@ -210,9 +260,12 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
 
+    connect(m_collapse, &QToolButton::clicked, this, [this] { setDetailCollapsed(!isDetailCollapsed()); });
+    summaryRow->insertWidget(1, m_collapse);
+
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(filters);
-    layout->addWidget(m_summary);
+    layout->addLayout(summaryRow);
     layout->addWidget(split, 1);
 
     connect(m_model, &FailureHistoryModel::queryFailed, this, [this](const QString &error) {
@@ -225,6 +278,13 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     }
     m_model->setQueue(m_queue);
     m_model->setHistory(m_history);
+    connect(m_model, &FailureHistoryModel::pageLoaded, this, [this](bool first) {
+        m_updatedAt = QDateTime::currentDateTime();
+        m_updated->setText(updatedText());
+        if (!first)
+            Q_EMIT refreshed();
+    });
+    m_refreshTimer->start();
     // The filter's first page is in: the newest generation's detail is shown.
     connect(m_model, &FailureHistoryModel::pageLoaded, this, [this](bool first) {
         if (!first)
@@ -259,6 +319,8 @@ HistoryFilter FailuresView::currentFilter() const
     f.stage = stageFromId(m_stage->currentData().toString());
     f.provider = providerFromId(m_provider->currentData().toString());
     f.instance = m_instance->currentData().toString();
+    f.idPrefix = m_idSearch;
+    f.userId = m_userSearch;
     return f;
 }
 
@@ -272,7 +334,7 @@ void FailuresView::applyFilter()
 
 void FailuresView::refreshNewest()
 {
-    if (!m_history)
+    if (!m_history || m_refreshPaused)
         return;
     m_model->refreshNewest();
     updateCharts();
@@ -301,7 +363,8 @@ void FailuresView::updateCharts()
                 d.fromMs = store.oldestGenerationMs(&d.error).value_or(now - 24 * kHour);
             }
             d.fromMs -= d.fromMs % r.bucketMs;
-            d.rate = store.fallbackRate(d.fromMs, now + 1, r.bucketMs, &d.error);
+            d.bucketMs = r.bucketMs;
+            d.rate = store.fallbackRate(d.fromMs, now + 1, r.bucketMs, &d.error, filter);
             d.elapsedMs = double(timer.nsecsElapsed()) / 1e6;
             return d;
         },
@@ -312,19 +375,39 @@ void FailuresView::updateCharts()
             // failures only, with successes as "(none)".
             m_byCode = d.byCode;
             m_byKind = d.byKind;
-            charts::setBars(m_codeChart, d.byCode, QColor(0xc0, 0x39, 0x2b), tr("No generations match"));
-            charts::setBars(m_kindChart, d.byKind, QColor(0xe6, 0x7e, 0x22), tr("No generations match"));
+            charts::setBars(m_codeChart, d.byCode, tones::color(tones::Tone::Failure), tr("No generations match"),
+                            [this](const QString &key) { filterByBar(HistoryGroup::PublicCode, key); });
+            charts::setBars(m_kindChart, d.byKind, tones::color(tones::Tone::Warning), tr("No generations match"),
+                            [this](const QString &key) { filterByBar(HistoryGroup::Kind, key); });
             QChart *rate = charts::renew(m_rateChart);
-            auto *line = new QLineSeries;
-            line->setName(tr("fallback rate"));
-            line->setColor(QColor(0x29, 0x80, 0xb9));
-            qint64 gens = 0, relieved = 0;
+            m_rateChart->setToolTip(tr("Of the generations in range that match the provider, instance and search (every outcome: "
+                                       "codes, kinds and stages describe failures only), the share a fallback provider answered. "
+                                       "Buckets without traffic are left empty, not bridged."));
+            // One line per run of buckets with traffic: no line is drawn across a bucket without any.
+            QList<QLineSeries *> lines;
+            QLineSeries *line = nullptr;
+            qint64 gens = 0, relieved = 0, previous = std::numeric_limits<qint64>::min();
             for (const RateBucket &b : std::as_const(d.rate)) {
                 gens += b.generations;
                 relieved += b.fallbacks;
-                line->append(double(b.startMs), b.generations ? 100.0 * double(b.fallbacks) / double(b.generations) : 0.0);
+                if (b.generations == 0) {
+                    line = nullptr;
+                    continue;
+                }
+                if (!line || b.startMs - previous > d.bucketMs) {
+                    line = new QLineSeries;
+                    line->setColor(tones::color(tones::Tone::Accent));
+                    line->setPointsVisible(true);
+                    lines << line;
+                }
+                line->append(double(b.startMs), 100.0 * double(b.fallbacks) / double(b.generations));
+                previous = b.startMs;
             }
-            rate->addSeries(line);
+            m_rateSegments = static_cast<int>(lines.size());
+            for (QLineSeries *l : std::as_const(lines)) {
+                l->setName(tr("fallback rate"));
+                rate->addSeries(l);
+            }
             auto *x = new QDateTimeAxis;
             x->setFormat(d.toMs - d.fromMs > 2 * 24 * kHour ? QStringLiteral("MM-dd") : QStringLiteral("HH:mm"));
             x->setRange(QDateTime::fromMSecsSinceEpoch(d.fromMs), QDateTime::fromMSecsSinceEpoch(d.toMs));
@@ -335,8 +418,10 @@ void FailuresView::updateCharts()
             y->setTickCount(5);
             rate->addAxis(x, Qt::AlignBottom);
             rate->addAxis(y, Qt::AlignLeft);
-            line->attachAxis(x);
-            line->attachAxis(y);
+            for (QLineSeries *l : std::as_const(lines)) {
+                l->attachAxis(x);
+                l->attachAxis(y);
+            }
             const QString overall = gens ? QLocale().toString(100.0 * double(relieved) / double(gens), 'f', 1) : QStringLiteral("–");
             m_summary->setText(d.error.isEmpty() ? tr("%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · "
                                                       "counted in %4 ms")
@@ -345,6 +430,8 @@ void FailuresView::updateCharts()
                                                        .arg(gens)
                                                        .arg(d.elapsedMs, 0, 'f', 0)
                                                  : tr("The store could not be read: %1").arg(d.error));
+            m_updatedAt = QDateTime::currentDateTime();
+            m_updated->setText(updatedText());
             Q_EMIT chartsUpdated();
         });
 }
@@ -353,6 +440,7 @@ void FailuresView::showDetail(const QString &generationId)
 {
     m_detailId = generationId;
     m_events->clear();
+    m_copyId->setEnabled(!generationId.isEmpty());
     if (generationId.isEmpty() || !m_history) {
         m_detailHeader->setText(tr("Select a generation to see its attempts."));
         m_nextStep->hide();
@@ -473,6 +561,84 @@ void FailuresView::exportTo(const QString &path, HistoryExport::Format format)
                                                  : tr("Export failed: %1. Choose another file or free some space.").arg(o.error));
             Q_EMIT exportFinished(path, o.rows, o.error);
         });
+}
+
+void FailuresView::search(const QString &text)
+{
+    const QString t = text.trimmed();
+    m_idSearch.clear();
+    m_userSearch.clear();
+    if (t.startsWith(QLatin1StringView("gen_"), Qt::CaseInsensitive))
+        m_idSearch = t.toLower();
+    else
+        m_userSearch = t;
+    // The raw user id leaves the box at once: it shows the mask, as every other view does.
+    m_search->setText(m_userSearch.isEmpty() ? m_idSearch : QString());
+    m_search->setPlaceholderText(m_userSearch.isEmpty() ? tr("gen_… or a user id, then Enter") : searchMask());
+    m_searchClear->setVisible(!t.isEmpty());
+    applyFilter();
+}
+
+QString FailuresView::searchMask() const
+{
+    if (!m_userSearch.isEmpty())
+        return tr("user %1").arg(Masking::displayUser(m_userSearch));
+    return m_idSearch;
+}
+
+void FailuresView::openGeneration(const QString &generationId)
+{
+    m_range->setCurrentIndex(int(std::size(kRanges)) - 1); // all time
+    m_outcome->setCurrentIndex(m_outcome->findData(QString()));
+    for (QComboBox *c : {m_code, m_kind, m_stage, m_provider, m_instance})
+        c->setCurrentIndex(0);
+    search(generationId);
+    showDetail(generationId);
+}
+
+void FailuresView::filterByBar(HistoryGroup group, const QString &key)
+{
+    QComboBox *box = group == HistoryGroup::Kind ? m_kind : m_code;
+    const int i = box->findData(key);
+    if (i < 0)
+        return; // "(none)": successes carry no code or kind
+    box->setCurrentIndex(i);
+    applyFilter();
+}
+
+void FailuresView::setRefreshInterval(int ms) { m_refreshTimer->setInterval(ms); }
+
+void FailuresView::setRefreshPaused(bool paused)
+{
+    m_refreshPaused = paused;
+    if (m_refreshPause->isChecked() != paused)
+        m_refreshPause->setChecked(paused);
+    m_refreshPause->setText(paused ? tr("Resume updates") : tr("Pause updates"));
+    m_updated->setText(updatedText());
+    if (!paused)
+        refreshNewest();
+}
+
+QString FailuresView::updatedText() const
+{
+    if (!m_updatedAt.isValid())
+        return tr("not read yet");
+    const QString at = m_updatedAt.toString(QStringLiteral("HH:mm:ss"));
+    return m_refreshPaused ? tr("paused · updated %1").arg(at) : tr("updated %1").arg(at);
+}
+
+bool FailuresView::isDetailCollapsed() const { return m_detail && !m_detail->isVisibleTo(this); }
+
+void FailuresView::setDetailCollapsed(bool collapsed)
+{
+    m_detail->setVisible(!collapsed);
+    m_collapse->setText(collapsed ? tr("Show detail") : tr("Hide detail"));
+}
+
+void FailuresView::copyDetailId()
+{
+    if (!m_detailId.isEmpty())
+        QApplication::clipboard()->setText(m_detailId);
 }
 
 } // namespace bullpen

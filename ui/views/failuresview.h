@@ -5,11 +5,15 @@
 #include "store/historyexport.h"
 #include "history/historyreader.h"
 
+#include <QDateTime>
 #include <QWidget>
 
 class QChartView;
 class QComboBox;
 class QLabel;
+class QLineEdit;
+class QTimer;
+class QToolButton;
 class QTableView;
 class QTextBrowser;
 
@@ -51,10 +55,34 @@ public:
     // Runs in the background; exportFinished() reports.
     void exportTo(const QString &path, HistoryExport::Format format);
 
+    // The search box: "gen_…" (a whole id or its start) or a user id. A user id is matched on its keyed
+    // hash by whoever holds the installation's key (the store, or the attached engine); it is kept in
+    // memory for the filter only, and the box then shows its display mask.
+    void search(const QString &text);
+    QString searchMask() const; // what the box shows for the current search
+    // `bullpen --open gen_…`: every time, every outcome, that id; its detail when it arrives.
+    void openGeneration(const QString &generationId);
+    // Filters by a bar's key (a public code or a kind), as clicking it does.
+    void filterByBar(HistoryGroup group, const QString &key);
+
+    // Auto-refresh: new rows and charts from every writer of the store, every interval (10 s by default).
+    void setRefreshInterval(int ms);
+    void setRefreshPaused(bool paused);
+    bool isRefreshPaused() const { return m_refreshPaused; }
+    QString updatedText() const;
+    // The rate chart's segments: runs of buckets with traffic, each its own line (gaps are not bridged).
+    int rateSegments() const { return m_rateSegments; }
+    bool isDetailCollapsed() const;
+    void setDetailCollapsed(bool collapsed);
+    // Copies the detail pane's full generation id to the clipboard.
+    void copyDetailId();
+
     // The attempt chain of a stored generation as events, for generations recorded without their event
 
 Q_SIGNALS:
     void chartsUpdated();
+    // An auto-refresh (or refreshNewest()) has read the newest rows.
+    void refreshed();
     void detailShown(const QString &generationId);
     void exportFinished(const QString &path, qint64 rows, const QString &error);
 
@@ -73,6 +101,19 @@ private:
     QComboBox *m_stage;
     QComboBox *m_instance = nullptr;
     QComboBox *m_provider;
+    QLineEdit *m_search;
+    QToolButton *m_searchClear;
+    QString m_userSearch; // a raw user id being searched for: memory only, never shown
+    QString m_idSearch;
+    QTimer *m_refreshTimer;
+    QToolButton *m_refreshPause;
+    QLabel *m_updated;
+    QDateTime m_updatedAt;
+    bool m_refreshPaused = false;
+    int m_rateSegments = 0;
+    QWidget *m_detail = nullptr;
+    QToolButton *m_collapse = nullptr;
+    QToolButton *m_copyId = nullptr;
     QLabel *m_summary;
     QChartView *m_codeChart;
     QChartView *m_kindChart;

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -49,12 +50,24 @@ HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     setToolTip(ProviderHealthModel::ruleText());
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 2, 6, 2);
-    m_cards = new QHBoxLayout;
+    // The cards scroll sideways rather than widen the window (four providers in two roles fit ~1,900 px).
+    auto *cards = new QWidget;
+    m_cards = new QHBoxLayout(cards);
+    m_cards->setContentsMargins(0, 0, 0, 0);
     m_cards->setSpacing(6);
     m_empty = new QLabel(tr("No provider attempts in the last 15 minutes."));
     m_empty->setObjectName(QStringLiteral("healthEmpty"));
     m_cards->addWidget(m_empty);
-    layout->addLayout(m_cards, 1);
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("healthCards"));
+    scroll->setWidget(cards);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    scroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    scroll->setMinimumHeight(4 * fontMetrics().height() + 8);
+    layout->addWidget(scroll, 1);
     auto *side = new QVBoxLayout;
     m_stamp = new QLabel(tr("not read yet"));
     m_stamp->setObjectName(QStringLiteral("healthUpdated"));

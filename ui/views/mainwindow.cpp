@@ -239,6 +239,12 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
         resize(1280, 860);
 }
 
+void MainWindow::openGeneration(const QString &generationId)
+{
+    m_tabs->setCurrentWidget(m_failures);
+    m_failures->openGeneration(generationId);
+}
+
 MainWindow::~MainWindow()
 {
     // The views first (an export in progress is told to stop), then the reader thread they used.

@@ -54,6 +54,8 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     HealthStrip *healthStrip() const { return m_health; }
     void generate(int count);
+    // `bullpen --open gen_…`: the Failures tab on that generation (any time, any outcome) and its detail.
+    void openGeneration(const QString &generationId);
     void cancelAll();
 
     // Engine → Connect…: asks for a running engine's URL and token (kept in the 0600 key file as

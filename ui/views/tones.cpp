@@ -69,6 +69,32 @@ Pair backgrounds(Tone t)
 
 } // namespace
 
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window = QColor::fromRgb(0x2b2d30), base = QColor::fromRgb(0x1e1f22), text = QColor::fromRgb(0xdfe1e5);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor::fromRgb(0x26282b));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor::fromRgb(0x8c8f94));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor::fromRgb(0x3c3f41));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor::fromRgb(0xff6b5b));
+    p.setColor(QPalette::Link, QColor::fromRgb(0x5dade2));
+    p.setColor(QPalette::Highlight, QColor::fromRgb(0x2f65ca));
+    p.setColor(QPalette::HighlightedText, QColor::fromRgb(0xffffff));
+    p.setColor(QPalette::Mid, QColor::fromRgb(0x4e5157));
+    p.setColor(QPalette::Dark, QColor::fromRgb(0x1a1b1d));
+    p.setColor(QPalette::Light, QColor::fromRgb(0x505357));
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor::fromRgb(0x7a7d82));
+    return p;
+}
+
 bool isDark(const QPalette &palette) { return palette.color(QPalette::Window).lightness() < 128; }
 
 bool isDark() { return isDark(QGuiApplication::palette()); }

@@ -24,6 +24,9 @@ enum class Tone {
     Changed,   // a cell that differs between primary and relief output
 };
 
+// A dark palette for `bullpen --theme dark` and the screenshot tour's dark set (with the Fusion style).
+QPalette darkPalette();
+
 bool isDark(const QPalette &palette);
 bool isDark(); // the application's palette
 
