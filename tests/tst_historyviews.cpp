@@ -453,6 +453,32 @@ private Q_SLOTS:
         QCOMPARE(QApplication::clipboard()->text(), first);
     }
 
+    // The latency view reads the store again by itself: an attempt another process wrote is counted
+    // without this console having seen it; paused, it is not read again.
+    void latencyViewRefreshesFromOtherWriters()
+    {
+        HistoryQueue queue(m_history);
+        LatencyView view(m_history, &queue);
+        QSignalSpy loaded(&view, &LatencyView::loaded);
+        QVERIFY(loaded.wait(10000));
+        view.setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
+        view.setRange(3'600'000, 60'000);
+        view.reload();
+        QVERIFY(loaded.wait(10000));
+        const qint64 before = view.stats().total();
+        view.setRefreshInterval(200);
+        QVERIFY(!generateElsewhere(QStringLiteral("latency@example.com"), QStringLiteral("healthy")).isEmpty());
+        for (int i = 0; i < 50 && view.stats().total() == before; ++i)
+            QVERIFY(loaded.wait(5000));
+        QCOMPARE(view.stats().total(), before + 1);
+        QVERIFY(view.updatedText().startsWith(u"updated "));
+        view.setRefreshPaused(true); // straight after a read came in: none is under way
+        loaded.clear();
+        QTest::qWait(600); // three intervals: no read while paused
+        QCOMPARE(loaded.count(), 0);
+        QVERIFY(view.updatedText().startsWith(u"paused"));
+    }
+
     void eventsRebuiltFromAttempts()
     {
         HistoryFilter relieved;

@@ -21,6 +21,7 @@
 #include <QStackedBarSeries>
 #include <QTimer>
 #include <QValueAxis>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace bullpen {
@@ -119,6 +120,22 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     controls->addWidget(m_range);
     controls->addWidget(m_bucket);
     controls->addStretch(1);
+    m_updated = new QLabel(tr("not read yet"));
+    m_updated->setObjectName(QStringLiteral("latencyUpdated"));
+    m_refreshPause = new QToolButton;
+    m_refreshPause->setObjectName(QStringLiteral("latencyPause"));
+    m_refreshPause->setCheckable(true);
+    m_refreshPause->setText(tr("Pause updates"));
+    m_refreshPause->setToolTip(tr("Stop reading the store again (this console's own attempts are still added)"));
+    connect(m_refreshPause, &QToolButton::toggled, this, &LatencyView::setRefreshPaused);
+    controls->addWidget(m_updated);
+    controls->addWidget(m_refreshPause);
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(30'000);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] {
+        if (!m_refreshPaused && !m_loading)
+            reload();
+    });
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("latencySummary"));
     m_summary->setWordWrap(true);
@@ -147,7 +164,29 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
         setEnabled(false);
         return;
     }
+    m_refreshTimer->start();
     reload();
+}
+
+void LatencyView::setRefreshInterval(int ms) { m_refreshTimer->setInterval(ms); }
+
+void LatencyView::setRefreshPaused(bool paused)
+{
+    m_refreshPaused = paused;
+    if (m_refreshPause->isChecked() != paused)
+        m_refreshPause->setChecked(paused);
+    m_refreshPause->setText(paused ? tr("Resume updates") : tr("Pause updates"));
+    m_updated->setText(updatedText());
+    if (!paused && !m_loading)
+        reload();
+}
+
+QString LatencyView::updatedText() const
+{
+    if (!m_updatedAt.isValid())
+        return tr("not read yet");
+    const QString at = m_updatedAt.toString(QStringLiteral("HH:mm:ss"));
+    return m_refreshPaused ? tr("paused · updated %1").arg(at) : tr("updated %1").arg(at);
 }
 
 qint64 LatencyView::spanMs() const { return m_range->currentData().toLongLong(); }
@@ -220,6 +259,9 @@ void LatencyView::reload()
             m_lastDrawMs = double(t.nsecsElapsed()) / 1e6;
             if (!l.error.isEmpty())
                 m_summary->setText(tr("The store could not be read: %1").arg(l.error));
+            else
+                m_updatedAt = QDateTime::currentDateTime();
+            m_updated->setText(updatedText());
             Q_EMIT loaded();
         });
 }

@@ -5,6 +5,7 @@
 #include "analytics/latencystats.h"
 #include "events/event.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QWidget>
 
@@ -13,6 +14,8 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QLineSeries;
+class QTimer;
+class QToolButton;
 
 namespace bullpen {
 
@@ -32,6 +35,12 @@ public:
     void setRange(qint64 spanMs, qint64 bucketMs); // picks the matching combo entries
     void reload();
     void addEvents(const QList<Event> &batch);
+    // Auto-refresh: the store is read again every interval (30 s by default), so attempts of every
+    // engine writing there are drawn, not only this console's; "updated hh:mm:ss" and a pause.
+    void setRefreshInterval(int ms);
+    void setRefreshPaused(bool paused);
+    bool isRefreshPaused() const { return m_refreshPaused; }
+    QString updatedText() const;
 
     const LatencyStats &stats() const { return m_stats; }
     int pointCount() const; // points of the p50 series
@@ -60,6 +69,11 @@ private:
     QComboBox *m_range;
     QComboBox *m_bucket;
     QLabel *m_summary;
+    QLabel *m_updated = nullptr;
+    QToolButton *m_refreshPause = nullptr;
+    QTimer *m_refreshTimer = nullptr;
+    QDateTime m_updatedAt;
+    bool m_refreshPaused = false;
     QChartView *m_timeChart;
     QChartView *m_histChart;
     QChartView *m_extraChart;
