@@ -4,6 +4,7 @@
 // (ctest's tst_console_attached), the same assertions hold with the console attached to a bullpen-engine
 // child process over loopback (SPEC 12).
 #include "models/generationlistmodel.h"
+#include "models/eventlogmodel.h"
 #include "engineprocess.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
@@ -13,6 +14,7 @@
 #include "views/runview.h"
 #include "views/timelinewidget.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -198,6 +200,43 @@ private Q_SLOTS:
         QTRY_COMPARE(table->model()->rowCount(), 200);
         qInfo("Generate x200: worst GUI-thread stall %lld ms", static_cast<long long>(worstStallMs));
         QVERIFY2(worstStallMs < 2000, "the console froze"); // a freeze, not a latency target (that is issue 7's benchmark)
+    }
+
+    // The operator's selection is theirs: Generate ×50 adds rows without taking it, and the event
+    // stream shows the selected generation's events until asked for all.
+    void selectionSurvivesGenerateFifty()
+    {
+        RunView *run = m_window->runView();
+        run->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        const GenerationResult first = runScenario(QStringLiteral("primary-overloaded"));
+        const GenerationResult second = runScenario(QStringLiteral("healthy"));
+        QVERIFY(!first.generationId.isEmpty() && !second.generationId.isEmpty());
+        LiveView *live = m_window->liveView();
+        QTRY_COMPARE(live->selectedGeneration(), second.generationId); // followed while nothing was chosen
+        live->select(first.generationId); // the operator chooses an older one
+        QCOMPARE(live->selectedGeneration(), first.generationId);
+
+        run->findChild<QSpinBox *>()->setValue(50);
+        QSignalSpy done(m_window.get(), &MainWindow::generationFinished);
+        QTest::mouseClick(run->findChild<QPushButton *>(QStringLiteral("generateManyButton")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 50, 120'000);
+        auto *table = live->findChild<QTableView *>(QStringLiteral("generationTable"));
+        QTRY_COMPARE(table->model()->rowCount(), 52);
+        QCOMPARE(live->selectedGeneration(), first.generationId);
+
+        // Its events only, then every generation's.
+        QAbstractItemModel *stream = live->eventStream();
+        QVERIFY(live->eventsFollowSelection());
+        QVERIFY(stream->rowCount() >= 4);
+        for (int r = 0; r < stream->rowCount(); ++r)
+            QCOMPARE(stream->index(r, 0).data(EventLogModel::GenerationIdRole).toString(), first.generationId);
+        const int own = stream->rowCount();
+        live->findChild<QCheckBox *>(QStringLiteral("eventsFollowSelection"))->setChecked(false);
+        QVERIFY(stream->rowCount() > 50 * own / 2);
+        // The outcome column says what happened, in words.
+        const int row = table->currentIndex().row();
+        QCOMPARE(table->model()->index(row, GenerationListModel::StateColumn).data().toString(),
+                 QStringLiteral("succeeded · relieved gemini → qwen"));
     }
 
     void retryRerunsTheSameRequest()

@@ -205,10 +205,15 @@ private Q_SLOTS:
         // Row 1 was relieved, row 2 failed on auth.
         QCOMPARE(model.data(model.index(1, 0), GenerationListModel::FallbackRole).toBool(), true);
         QVERIFY(model.data(model.index(1, 0), Qt::BackgroundRole).isValid());
-        QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded"));
+        // The outcome in words: the relief chain, or where and how it failed (not the image stage's provider).
+        QCOMPARE(model.data(model.index(0, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded"));
+        QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded · relieved gemini → qwen"));
         QCOMPARE(model.data(model.index(2, GenerationListModel::StateColumn)).toString(),
-                 QStringLiteral("failed — AI_PROVIDER_CONFIG/AUTH_CONFIG"));
-        QCOMPARE(model.data(model.index(1, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("qwen (fallback)"));
+                 QStringLiteral("failed at storyboard: AI_PROVIDER_CONFIG (AUTH_CONFIG)"));
+        QCOMPARE(model.data(model.index(1, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("gemini → qwen"));
+        QCOMPARE(model.data(model.index(0, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("gemini"));
+        QCOMPARE(model.data(model.index(2, GenerationListModel::StageColumn)).toString(), QStringLiteral("storyboard"));
+        QCOMPARE(model.data(model.index(0, GenerationListModel::StageColumn)).toString(), QString());
         for (int r = 0; r < model.rowCount(); ++r)
             QCOMPARE(model.data(model.index(r, 0), GenerationListModel::FinishedRole).toBool(), true);
         // Embedded, no instance; an engine's stream names the one running each generation.

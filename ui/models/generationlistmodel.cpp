@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "generationlistmodel.h"
 
+#include "views/tones.h"
+
 #include "store/masking.h"
 
 #include <QColor>
@@ -45,6 +47,7 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
         if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
             r.budget = g->budget;
             r.provider = g->primary;
+            r.primary = g->primary;
             r.userMask = g->user;
             r.instance = g->instance;
         } else if (const auto *q = std::get_if<StageQueued>(&e.body)) {
@@ -61,13 +64,17 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
             r.provider = s->provider;
             r.role = s->role;
         } else if (const auto *f = std::get_if<FallbackTriggered>(&e.body)) {
-            Q_UNUSED(f)
             r.fallback = true;
+            r.relievedFrom = f->from;
+            r.relievedTo = f->to;
         } else if (const auto *fin = std::get_if<GenerationFinished>(&e.body)) {
             r.finished = true;
             r.state = toId(fin->state);
             r.fallback = r.fallback || fin->fallbackApplied;
             r.failure = fin->publicCode ? enumName(*fin->publicCode) + QLatin1Char('/') + enumName(*fin->kind) : QString();
+            r.failedStage = fin->stage;
+            r.publicCode = fin->publicCode;
+            r.kind = fin->kind;
         }
         low = low < 0 ? row : std::min(low, row);
         high = std::max(high, row);
@@ -111,6 +118,29 @@ void GenerationListModel::trim()
     Q_EMIT generationsDropped(dropped);
 }
 
+QString GenerationListModel::outcome(const Row &r)
+{
+    const QString chain = r.relievedFrom && r.relievedTo ? QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo)) : QString();
+    if (!r.finished) {
+        if (r.queued)
+            return r.state; // "queued behind n": waiting on Bullpen's own limit
+        return chain.isEmpty() ? tr("running") : tr("running · relieving %1").arg(chain);
+    }
+    const QString failure = r.publicCode && r.kind ? QStringLiteral("%1 (%2)").arg(enumName(*r.publicCode), enumName(*r.kind)) : QString();
+    const QString stage = r.failedStage ? toId(*r.failedStage) : QString();
+    if (r.state == u"succeeded")
+        return chain.isEmpty() ? tr("succeeded") : tr("succeeded · relieved %1").arg(chain);
+    if (r.state == u"failed") {
+        QString text = stage.isEmpty() ? tr("failed: %1").arg(failure) : tr("failed at %1: %2").arg(stage, failure);
+        if (!chain.isEmpty())
+            text += tr(" · after relief %1").arg(chain);
+        return text;
+    }
+    if (r.state == u"cancelled")
+        return stage.isEmpty() ? tr("cancelled") : tr("cancelled at %1").arg(stage);
+    return r.state; // abandoned: its engine went away
+}
+
 double GenerationListModel::elapsedMs(const Row &row) const
 {
     return row.finished ? static_cast<double>(row.lastAt.count()) / 1000.0 : static_cast<double>(row.clock.elapsed());
@@ -144,15 +174,20 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
         case UserColumn:
             return r.userMask;
         case StageColumn:
-            return toId(r.stage);
+            return !r.finished ? toId(r.stage) : r.failedStage ? toId(*r.failedStage) : QString();
         case ProviderColumn:
-            return r.provider ? QStringLiteral("%1 (%2)").arg(toId(*r.provider), toId(r.role)) : QString();
+            if (r.finished && r.relievedFrom && r.relievedTo)
+                return QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo));
+            if (r.finished)
+                return r.primary ? toId(*r.primary) : QString();
+            return r.provider ? QStringLiteral("%1 (%2)").arg(toId(*r.provider), r.role == bullpen::Role::Primary ? tr("primary") : tr("fallback"))
+                              : QString();
         case ElapsedColumn:
             return tr("%1 ms").arg(elapsedMs(r), 0, 'f', 0);
         case BudgetColumn:
             return r.finished ? QString() : tr("%1 %").arg(left * 100.0, 0, 'f', 0);
         case StateColumn:
-            return r.failure.isEmpty() ? r.state : r.state + QStringLiteral(" — ") + r.failure;
+            return outcome(r);
         case InstanceColumn:
             return r.instance;
         }
@@ -177,15 +212,15 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
     case FinishedRole:
         return r.finished;
     case Qt::ToolTipRole:
-        return index.column() == GenerationColumn ? r.generationId : QVariant();
+        return index.column() == GenerationColumn ? QVariant(r.generationId) : index.column() == StateColumn ? QVariant(outcome(r)) : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == StateColumn && r.state == u"failed")
-            return QColor(0xb0, 0x20, 0x20);
+            return tones::color(tones::Tone::Failure);
         if (index.column() == StateColumn && r.queued)
-            return QColor(0x7a, 0x5a, 0x00); // waiting on Bullpen's own limit, not on a provider
+            return tones::color(tones::Tone::Own); // waiting on Bullpen's own limit, not on a provider
         return {};
     case Qt::BackgroundRole:
-        return r.fallback ? QVariant(QColor(0xff, 0xf1, 0xcc)) : QVariant(); // relief stands out
+        return r.fallback ? QVariant(tones::background(tones::Tone::Relief)) : QVariant(); // relief stands out
     default:
         return {};
     }
@@ -205,7 +240,7 @@ QVariant GenerationListModel::headerData(int section, Qt::Orientation orientatio
     case StageColumn:
         return tr("Stage");
     case ProviderColumn:
-        return tr("Provider");
+        return tr("Providers");
     case ElapsedColumn:
         return tr("Elapsed");
     case BudgetColumn:
@@ -213,7 +248,7 @@ QVariant GenerationListModel::headerData(int section, Qt::Orientation orientatio
     case InstanceColumn:
         return tr("Instance");
     case StateColumn:
-        return tr("State");
+        return tr("Outcome");
     }
     return {};
 }

@@ -26,12 +26,13 @@ public:
         StartedColumn,
         GenerationColumn,
         UserColumn,
-        StageColumn,
-        ProviderColumn,
+        StageColumn,    // running: the stage now; finished: the stage that failed
+        ProviderColumn, // running: the provider called now and its role; finished: the storyboard's chain
+        
         ElapsedColumn,
         BudgetColumn,
         InstanceColumn, // the engine instance running it (attached to an engine of a shared store); empty embedded
-        StateColumn,
+        StateColumn,    // the outcome in words: "succeeded · relieved gemini → qwen", "failed at storyboard: …"
         ColumnCount
     };
     enum DataRole {
@@ -61,6 +62,12 @@ public:
         QString state = QStringLiteral("running");
         QString failure; // public code / kind when failed
         QString instance;
+        std::optional<Provider> primary;      // the storyboard's primary provider
+        std::optional<Provider> relievedFrom; // storyboard relief: the primary that failed
+        std::optional<Provider> relievedTo;   // and the provider that got the one attempt
+        std::optional<Stage> failedStage;
+        std::optional<PublicCode> publicCode;
+        std::optional<FailureKind> kind;
     };
 
     static constexpr int kKeep = 5'000;
@@ -72,6 +79,8 @@ public:
     void setPinned(const QString &generationId) { m_pinned = generationId; }
 
     void appendBatch(const QList<Event> &events);
+    // The outcome column's text for a row (also its tooltip's first line).
+    static QString outcome(const Row &row);
     int rowOf(const QString &generationId) const { return m_rowOf.value(generationId, -1); }
     const Row &rowAt(int row) const { return m_rows.at(row); }
 

@@ -6,7 +6,9 @@
 #include "budgetbardelegate.h"
 #include "timelinewidget.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
@@ -17,6 +19,35 @@
 #include <QVBoxLayout>
 
 namespace bullpen {
+
+// The event stream's filter: by type (a suffix such as "_attempt_completed") and by generation.
+class LiveView::EventFilter final : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    void setFilters(const QString &type, const QString &generationId)
+    {
+        if (type == m_type && generationId == m_generation)
+            return;
+        m_type = type;
+        m_generation = generationId;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex &parent) const override
+    {
+        const QModelIndex i = sourceModel()->index(row, 0, parent);
+        if (!m_generation.isEmpty() && i.data(EventLogModel::GenerationIdRole).toString() != m_generation)
+            return false;
+        return m_type.isEmpty() || i.data(EventLogModel::TypeRole).toString().contains(m_type);
+    }
+
+private:
+    QString m_type;
+    QString m_generation;
+};
 
 LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWidget *parent)
     : QWidget(parent)
@@ -73,9 +104,8 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
 
     m_timeline = new TimelineWidget;
 
-    m_eventProxy = new QSortFilterProxyModel(this);
+    m_eventProxy = new EventFilter(this);
     m_eventProxy->setSourceModel(events);
-    m_eventProxy->setFilterRole(EventLogModel::TypeRole);
     m_eventTable = new QTableView;
     m_eventTable->setObjectName(QStringLiteral("eventTable"));
     m_eventTable->setModel(m_eventProxy);
@@ -90,14 +120,20 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     for (const char *t : {"generation_started", "_attempt_started", "_attempt_completed", "_fallback_triggered", "_retry_scheduled",
                           "late_result_discarded", "generation_finished"})
         m_typeFilter->addItem(QString::fromLatin1(t).remove(0, t[0] == '_' ? 1 : 0), QString::fromLatin1(t));
-    connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] {
-        m_eventProxy->setFilterFixedString(m_typeFilter->currentData().toString());
-    });
+    connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] { setEventsFollowSelection(m_followSelection); });
+    m_followBox = new QCheckBox(tr("Only the selected generation"));
+    m_followBox->setObjectName(QStringLiteral("eventsFollowSelection"));
+    m_followBox->setToolTip(tr("Show the events of the generation selected above; clear it to see every generation's events"));
+    m_followBox->setChecked(true);
+    connect(m_followBox, &QCheckBox::toggled, this, &LiveView::setEventsFollowSelection);
 
     auto *eventsBox = new QWidget;
     auto *eventsLayout = new QVBoxLayout(eventsBox);
     eventsLayout->setContentsMargins(0, 0, 0, 0);
-    eventsLayout->addWidget(m_typeFilter);
+    auto *eventTools = new QHBoxLayout;
+    eventTools->addWidget(m_typeFilter, 1);
+    eventTools->addWidget(m_followBox);
+    eventsLayout->addLayout(eventTools);
     eventsLayout->addWidget(m_eventTable);
 
     auto *generationsBox = new QWidget;
@@ -124,6 +160,7 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
         m_generations->setPinned(selectedGeneration());
+        setEventsFollowSelection(m_followSelection);
         showTimeline();
         Q_EMIT generationSelected(selectedGeneration());
     });
@@ -160,6 +197,16 @@ void LiveView::select(const QString &generationId)
     m_table->setCurrentIndex(idx);
     showTimeline();
 }
+
+void LiveView::setEventsFollowSelection(bool follow)
+{
+    m_followSelection = follow;
+    if (m_followBox->isChecked() != follow)
+        m_followBox->setChecked(follow);
+    m_eventProxy->setFilters(m_typeFilter->currentData().toString(), follow ? selectedGeneration() : QString());
+}
+
+QAbstractItemModel *LiveView::eventStream() const { return m_eventProxy; }
 
 QString LiveView::selectedGeneration() const
 {

@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QWidget>
 
+class QAbstractItemModel;
+class QCheckBox;
 class QComboBox;
 class QSortFilterProxyModel;
 class QTableView;
@@ -29,6 +31,10 @@ public:
     QString selectedGeneration() const;
     // Generations whose events are kept for their timeline (the list's, no more).
     int timelineCount() const { return static_cast<int>(m_byGeneration.size()); }
+    // The event stream shows the selected generation's events only (the default), or every event.
+    void setEventsFollowSelection(bool follow);
+    bool eventsFollowSelection() const { return m_followSelection; }
+    QAbstractItemModel *eventStream() const;
 
 Q_SIGNALS:
     void generationSelected(const QString &generationId);
@@ -38,7 +44,10 @@ private:
 
     GenerationListModel *m_generations;
     QSortFilterProxyModel *m_generationProxy;
-    QSortFilterProxyModel *m_eventProxy;
+    class EventFilter;
+    EventFilter *m_eventProxy;
+    QCheckBox *m_followBox = nullptr;
+    bool m_followSelection = true;
     QTableView *m_table;
     QTableView *m_eventTable;
     QComboBox *m_typeFilter;
