@@ -239,6 +239,33 @@ private Q_SLOTS:
                  QStringLiteral("succeeded · relieved gemini → qwen"));
     }
 
+    // The timeline: its label column fits its labels, no deadline label on attempts that ended by
+    // themselves, and each bar's tooltip names provider, model, result, HTTP status, duration,
+    // deadline and tokens.
+    void timelineFitsLabelsAndExplainsEachSpan()
+    {
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        const GenerationResult r = runScenario(QStringLiteral("primary-overloaded"));
+        QVERIFY(r.storyboard.fallback.applied);
+        auto *timeline = m_window->liveView()->findChild<TimelineWidget *>();
+        QVERIFY(timeline);
+        QTRY_VERIFY(!timeline->grab().isNull() && timeline->tips().size() >= 5); // budget, 2 storyboard, captions, image
+        timeline->resize(900, 300);
+        timeline->grab();
+        const QFontMetricsF fm(timeline->font());
+        QVERIFY(timeline->labelWidth() >= fm.horizontalAdvance(QStringLiteral("storyboard gemini")));
+        QCOMPARE(timeline->deadlineLabelsDrawn(), 0);
+        QString relief;
+        for (const auto &[rect, tip] : timeline->tips()) {
+            if (tip.contains(u"qwen") && tip.contains(u"fallback"))
+                relief = timeline->toolTipAt(rect.center());
+        }
+        QVERIFY2(relief.contains(u"qwen-plus") && relief.contains(u"HTTP 200") && relief.contains(u"took") && relief.contains(u"deadline at"),
+                 qPrintable(relief));
+        QVERIFY2(relief.contains(u"tokens in"), qPrintable(relief));
+        QVERIFY(timeline->toolTipAt(QPointF(1, timeline->height() - 1)).isEmpty());
+    }
+
     void retryRerunsTheSameRequest()
     {
         m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));

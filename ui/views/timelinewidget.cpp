@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "timelinewidget.h"
 
+#include "charts.h"
+#include "tones.h"
+
+#include <QHelpEvent>
+#include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 
 #include <map>
 
@@ -12,10 +18,6 @@ namespace {
 
 double ms(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
 
-const QColor kOk(0x2e, 0x8b, 0x57);
-const QColor kFail(0xc0, 0x39, 0x2b);
-const QColor kRelief(0xe6, 0x7e, 0x22);
-const QColor kGrid(0xdd, 0xdd, 0xdd);
 
 } // namespace
 
@@ -33,11 +35,38 @@ void TimelineWidget::setEvents(const QList<Event> &events)
     update();
 }
 
+bool TimelineWidget::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QString tip = toolTipAt(help->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QString TimelineWidget::toolTipAt(const QPointF &pos) const
+{
+    for (const auto &[r, tip] : m_tips) {
+        if (r.adjusted(-2, -2, 2, 2).contains(pos))
+            return tip;
+    }
+    return {};
+}
+
 void TimelineWidget::paintEvent(QPaintEvent *)
 {
+    const QColor kFail = tones::color(tones::Tone::Failure);
+    const QColor kRelief = tones::color(tones::Tone::Warning);
+    const QColor kGrid = tones::color(tones::Tone::Muted);
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    const QRectF area = QRectF(rect()).adjusted(110, 26, -16, -28);
+    m_tips.clear();
+    m_deadlineLabels = 0;
     if (m_events.isEmpty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter, tr("Select a generation to see its timeline."));
@@ -51,6 +80,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         double start = 0, end = -1, deadline = 0, cancelled = -1;
         bool success = false, aborted = false, done = false;
         QString kind;
+        QString tip;
     };
     std::vector<Span> spans;
     std::map<quint64, std::size_t> byAttempt;
@@ -71,8 +101,13 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 budgetFrom = ms(e.at);
         } else if (const auto *s = std::get_if<AttemptStarted>(&e.body)) {
             byAttempt[s->attemptId] = spans.size();
-            spans.push_back(Span{QStringLiteral("%1 %2").arg(toId(s->stage), toId(s->provider)) + (s->round > 1 ? QStringLiteral(" r%1").arg(s->round) : QString()),
-                                 ms(e.at), -1, ms(s->deadline), -1, false, false, false, QString()});
+            Span span{QStringLiteral("%1 %2").arg(toId(s->stage), toId(s->provider)) + (s->round > 1 ? QStringLiteral(" r%1").arg(s->round) : QString()),
+                      ms(e.at), -1, ms(s->deadline), -1, false, false, false, QString(), QString()};
+            span.tip = tr("<b>%1</b> %2 · %3 · round %4<br>running · deadline at %5")
+                           .arg(toId(s->provider), s->model.toHtmlEscaped(), s->role == Role::Primary ? tr("primary") : tr("fallback"))
+                           .arg(s->round)
+                           .arg(charts::duration(ms(s->deadline)));
+            spans.push_back(span);
         } else if (const auto *c = std::get_if<AttemptCompleted>(&e.body)) {
             const auto it = byAttempt.find(c->attemptId);
             if (it != byAttempt.end()) {
@@ -84,6 +119,22 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 sp.kind = c->failure ? enumName(c->failure->kind) : QString();
                 if (c->cancelledAt)
                     sp.cancelled = ms(*c->cancelledAt);
+                const QLocale l;
+                QStringList lines;
+                lines << tr("<b>%1</b> %2 · %3 · round %4")
+                             .arg(toId(c->provider), c->model.toHtmlEscaped(), c->role == Role::Primary ? tr("primary") : tr("fallback"))
+                             .arg(c->round);
+                lines << (c->success ? tr("succeeded") : tr("failed: %1").arg(sp.kind))
+                             + (c->httpStatus ? tr(" · HTTP %1").arg(*c->httpStatus) : tr(" · no HTTP status"))
+                             + (c->abortedBy != AbortReason::None ? tr(" · aborted: %1").arg(enumName(c->abortedBy).toLower()) : QString());
+                lines << tr("took %1 · deadline at %2").arg(charts::duration(ms(c->duration)), charts::duration(sp.deadline));
+                if (c->tokens.known())
+                    lines << tr("tokens in %1 / out %2")
+                                 .arg(c->tokens.input >= 0 ? l.toString(c->tokens.input) : QStringLiteral("–"),
+                                      c->tokens.output >= 0 ? l.toString(c->tokens.output) : QStringLiteral("–"));
+                if (c->failure && !c->failure->detail.isEmpty())
+                    lines << c->failure->detail.left(200).toHtmlEscaped();
+                sp.tip = lines.join(QStringLiteral("<br>"));
             }
         } else if (std::holds_alternative<FallbackTriggered>(e.body)) {
             fallbackAt = ms(e.at);
@@ -101,6 +152,13 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             visible = std::max(visible, s.deadline);
     }
     const double scale = std::max(visible, 1.0) * 1.12;
+    // The label column fits the longest label (and "budget …"), within reason.
+    const QFontMetricsF fm(font());
+    double labelW = fm.horizontalAdvance(tr("budget %1 s").arg(budget / 1000.0));
+    for (const Span &s : spans)
+        labelW = std::max(labelW, fm.horizontalAdvance(s.label));
+    m_labelWidth = std::clamp(labelW + 12, 80.0, width() * 0.4);
+    const QRectF area = QRectF(rect()).adjusted(m_labelWidth + 6, 26, -16, -28);
     auto x = [&](double t) { return area.left() + area.width() * t / scale; };
 
     // Axis and grid.
@@ -121,13 +179,28 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter, t >= 1000 ? tr("%1 s").arg(t / 1000.0) : tr("%1 ms").arg(t));
     }
-    // Budget band.
+    // Budget band, on the spans' scale: where it ends beyond the view, the band runs to the edge and
+    // says where it ends.
     if (budget > 0) {
+        QColor band = tones::color(tones::Tone::Running);
+        band.setAlpha(70);
         p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0x34, 0x98, 0xdb, 60));
-        p.drawRect(QRectF(x(budgetFrom), area.top() - 18, std::min(x(budgetFrom + budget), area.right()) - x(budgetFrom), 10));
+        p.setBrush(band);
+        const double budgetEnd = budgetFrom + budget;
+        const bool beyond = budgetEnd > scale;
+        const QRectF bandRect(x(budgetFrom), area.top() - 18, (beyond ? area.right() : x(budgetEnd)) - x(budgetFrom), 10);
+        p.drawRect(bandRect);
+        m_tips << std::pair{bandRect, tr("Storyboard budget: %1 for primary and fallback together, from %2")
+                                          .arg(charts::duration(budget), charts::duration(budgetFrom))};
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(4, area.top() - 22, 104, 16), Qt::AlignLeft, tr("budget %1 s").arg(budget / 1000.0));
+        p.drawText(QRectF(4, area.top() - 22, m_labelWidth, 16), Qt::AlignLeft, tr("budget %1 s").arg(budget / 1000.0));
+        if (beyond) {
+            p.drawText(QRectF(area.right() - 160, area.top() - 20, 160, 12), Qt::AlignRight | Qt::AlignVCenter,
+                       tr("ends at %1 →").arg(charts::duration(budgetEnd)));
+        } else {
+            p.setPen(QPen(band.darker(150), 2));
+            p.drawLine(QPointF(x(budgetEnd), area.top() - 20), QPointF(x(budgetEnd), area.top() - 6));
+        }
     }
     // Attempts.
     const double rowH = std::min(28.0, area.height() / std::max<std::size_t>(spans.size(), 1));
@@ -135,29 +208,40 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         const Span &s = spans[i];
         const double y = area.top() + static_cast<double>(i) * rowH;
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(4, y, 104, rowH), Qt::AlignVCenter | Qt::AlignLeft, s.label);
+        p.drawText(QRectF(4, y, m_labelWidth, rowH), Qt::AlignVCenter | Qt::AlignLeft, s.label);
         const double stop = s.done ? s.end : end;
-        const QColor c = !s.done ? QColor(0x34, 0x98, 0xdb) : s.success ? kOk : kFail;
+        const tones::Tone tone = !s.done ? tones::Tone::Running : s.success ? tones::Tone::Success : tones::Tone::Failure;
+        const QRectF bar(x(s.start), y + rowH * 0.2, std::max(2.0, x(stop) - x(s.start)), rowH * 0.6);
         p.setPen(Qt::NoPen);
-        p.setBrush(c);
-        p.drawRoundedRect(QRectF(x(s.start), y + rowH * 0.2, std::max(2.0, x(stop) - x(s.start)), rowH * 0.6), 3, 3);
+        p.setBrush(tones::color(tone));
+        p.drawRoundedRect(bar, 3, 3);
+        m_tips << std::pair{bar, s.tip};
         if (!s.kind.isEmpty()) {
-            p.setPen(Qt::white);
+            p.setPen(tones::onColor(tone));
             p.drawText(QRectF(x(s.start) + 4, y, std::max(0.0, x(stop) - x(s.start) - 6), rowH), Qt::AlignVCenter | Qt::AlignLeft, s.kind);
         }
-        // Deadline tick, or an arrow with its time when it lies beyond the view.
+        // The deadline matters where it bit or may still bite: a tick where it lies in view, or its
+        // time at the edge, on aborted and running attempts only (not on one that ended by itself),
+        // and never over a bar.
+        const bool matters = !s.done || s.aborted;
         p.setPen(QPen(kFail, 2, Qt::DashLine));
-        if (s.deadline <= 0) {
-            // Not known (a timeline rebuilt from stored attempt records): no tick.
+        if (s.deadline <= 0 || !matters) {
+            // Not known (a timeline rebuilt from stored attempt records), or an attempt that succeeded.
         } else if (s.deadline <= scale) {
             p.drawLine(QPointF(x(s.deadline), y + 2), QPointF(x(s.deadline), y + rowH - 2));
         } else {
-            p.setPen(kFail);
-            p.drawText(QRectF(area.right() - 150, y, 150, rowH), Qt::AlignVCenter | Qt::AlignRight, tr("deadline %1 s →").arg(s.deadline / 1000.0, 0, 'f', 1));
+            const QString text = tr("deadline %1 →").arg(charts::duration(s.deadline));
+            const double w = fm.horizontalAdvance(text) + 4;
+            const QRectF label(area.right() - w, y, w, rowH);
+            if (label.left() > bar.right() + 4) {
+                p.setPen(kFail);
+                p.drawText(label, Qt::AlignVCenter | Qt::AlignRight, text);
+                ++m_deadlineLabels;
+            }
         }
         // Cancel point: where the cancel handlers ran.
         if (s.cancelled >= 0) {
-            p.setPen(QPen(Qt::black, 2));
+            p.setPen(QPen(palette().color(QPalette::Text), 2));
             const QPointF c0(x(s.cancelled), y + rowH / 2);
             p.drawLine(c0 + QPointF(-5, -5), c0 + QPointF(5, 5));
             p.drawLine(c0 + QPointF(-5, 5), c0 + QPointF(5, -5));
@@ -167,9 +251,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     for (const auto &[from, until] : queued) {
         const double to = until < 0 ? end : until;
         p.setPen(Qt::NoPen);
-        p.setBrush(QBrush(QColor(0x7a, 0x5a, 0x00, 90), Qt::BDiagPattern));
+        p.setBrush(QBrush(tones::color(tones::Tone::Own), Qt::BDiagPattern));
         p.drawRect(QRectF(x(from), area.top() - 6, std::max(2.0, x(to) - x(from)), area.height() + 6));
-        p.setPen(QColor(0x7a, 0x5a, 0x00));
+        p.setPen(tones::color(tones::Tone::Own));
         p.drawText(QRectF(x(from) + 2, area.bottom() - 18, 200, 16), Qt::AlignLeft, tr("queued (budget not started)"));
     }
     // The relief moment stands out.
@@ -183,7 +267,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.drawText(QPointF(x(t) - 3, area.bottom() - 4), QStringLiteral("✕"));
     }
     for (double t : std::as_const(retryAt)) {
-        p.setPen(QPen(Qt::darkGray, 1, Qt::DotLine));
+        p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
         p.drawLine(QPointF(x(t), area.top()), QPointF(x(t), area.bottom()));
     }
 }

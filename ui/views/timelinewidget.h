@@ -22,11 +22,25 @@ public:
     QSize sizeHint() const override { return {720, 220}; }
     QSize minimumSizeHint() const override { return {360, 160}; }
 
+    // What the tooltip says at a point (after the widget has been painted): an attempt's provider,
+    // model, role, round, result (kind, HTTP status), duration, deadline and tokens; empty elsewhere.
+    QString toolTipAt(const QPointF &pos) const;
+    // The width given to the labels on the left: the longest label's, within [80, 40 % of the width].
+    double labelWidth() const { return m_labelWidth; }
+    // Deadline labels drawn in the last paint (for tests: never on a successful attempt, never on a bar).
+    int deadlineLabelsDrawn() const { return m_deadlineLabels; }
+    // The budget band and each attempt's bar with its tooltip, as last painted.
+    const QList<std::pair<QRectF, QString>> &tips() const { return m_tips; }
+
 protected:
     void paintEvent(QPaintEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
     QList<Event> m_events;
+    QList<std::pair<QRectF, QString>> m_tips; // each span's rectangle and its tooltip, from the last paint
+    double m_labelWidth = 0;
+    int m_deadlineLabels = 0;
 };
 
 } // namespace bullpen
