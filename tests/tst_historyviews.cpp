@@ -30,6 +30,8 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QRegularExpression>
+#include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -720,6 +722,37 @@ private Q_SLOTS:
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QByteArray text = written.readAll();
         QVERIFY(!text.contains("environment-key") && !text.contains("sk-qwen"));
+    }
+
+    // Dark mode holds only if every colour comes from the palette helper (ui/views/tones.cpp): no colour
+    // literal anywhere else in the console's sources.
+    void noColourOutsideThePaletteHelper()
+    {
+        const QRegularExpression literal(QStringLiteral(
+            R"(QColor\s*\(|QColor::fromRgb|QColor::fromHsv|#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|Qt::(red|green|blue|white|black|gray|darkGray|lightGray|yellow|cyan|magenta|darkRed|darkGreen|darkBlue|darkYellow)\b|rgba?\s*\(|:\s*(white|black|red|green|blue|gray|grey|silver|yellow|orange)\s*[;}])"));
+        QStringList offenders;
+        int files = 0;
+        for (const QString &dir : {QStringLiteral("ui"), QStringLiteral("app/gui")}) {
+            QDirIterator it(QStringLiteral(BULLPEN_SOURCE_DIR) + QLatin1Char('/') + dir, {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                            QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = it.next();
+                if (path.endsWith(u"/views/tones.cpp"))
+                    continue;
+                QFile f(path);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                ++files;
+                int line = 0;
+                while (!f.atEnd()) {
+                    const QString text = QString::fromUtf8(f.readLine());
+                    ++line;
+                    if (literal.match(text).hasMatch())
+                        offenders << QStringLiteral("%1:%2: %3").arg(path.section(QLatin1Char('/'), -3)).arg(line).arg(text.trimmed());
+                }
+            }
+        }
+        QVERIFY(files > 30);
+        QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(QLatin1Char('\n'))));
     }
 
     void koreanTranslationIsCompleteAndLoads()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "comparemodel.h"
 
+#include "views/tones.h"
+
 #include "contract/textdiff.h"
 
 #include <QColor>
@@ -9,7 +11,8 @@ namespace bullpen {
 
 namespace {
 
-const QString kChanged = QStringLiteral("background-color:#fde68a;");
+// Words that differ, marked in the palette's "changed" tone.
+QString changedStyle() { return QStringLiteral("background-color:%1;").arg(tones::css(tones::background(tones::Tone::Changed))); }
 
 } // namespace
 
@@ -48,7 +51,7 @@ void CompareModel::setComparison(const Comparison &comparison)
     for (int r = 0; r < RowCount; ++r) {
         const QString left = rowText(comparison.primary, r);
         const QString right = rowText(comparison.fallback, r);
-        auto html = [](const QList<DiffSpan> &spans) { return TextDiff::toHtml(spans, kChanged).replace(QLatin1Char('\n'), QStringLiteral("<br>")); };
+        auto html = [](const QList<DiffSpan> &spans) { return TextDiff::toHtml(spans, changedStyle()).replace(QLatin1Char('\n'), QStringLiteral("<br>")); };
         if (left.isEmpty() || right.isEmpty()) {
             // One side has nothing to compare with: shown plain.
             m_cells[r][0] = Cell{left, left.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), 0};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "comparisonlistmodel.h"
+#include "views/tones.h"
 
 #include "historyqueue.h"
 #include "history/historyreader.h"
@@ -71,7 +72,7 @@ QVariant ComparisonListModel::data(const QModelIndex &index, int role) const
         return c.id;
     if (role == Qt::ForegroundRole && index.column() == Outcome) {
         const bool both = c.primary.state == FinalState::Succeeded && c.fallback.state == FinalState::Succeeded;
-        return both ? QColor(0x1e, 0x84, 0x49) : QColor(0xc0, 0x39, 0x2b);
+        return tones::color(both ? tones::Tone::Success : tones::Tone::Failure);
     }
     if (role != Qt::DisplayRole)
         return {};

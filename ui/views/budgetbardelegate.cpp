@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "budgetbardelegate.h"
+#include "views/tones.h"
 
 #include "models/generationlistmodel.h"
 
@@ -17,11 +18,12 @@ void BudgetBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
     const QRectF frame = QRectF(option.rect).adjusted(4, 4, -4, -4);
     painter->save();
     painter->setPen(Qt::NoPen);
-    painter->setBrush(QColor(0xe0, 0xe0, 0xe0));
+    painter->setBrush(tones::color(tones::Tone::Muted));
     painter->drawRect(frame);
-    painter->setBrush(left > 0.5 ? QColor(0x2e, 0x8b, 0x57) : left > 0.2 ? QColor(0xe6, 0x7e, 0x22) : QColor(0xc0, 0x39, 0x2b));
+    const tones::Tone tone = left > 0.5 ? tones::Tone::Success : left > 0.2 ? tones::Tone::Warning : tones::Tone::Failure;
+    painter->setBrush(tones::color(tone));
     painter->drawRect(QRectF(frame.left(), frame.top(), frame.width() * left, frame.height()));
-    painter->setPen(Qt::black);
+    painter->setPen(left > 0.5 ? tones::onColor(tone) : option.palette.color(QPalette::Text));
     painter->drawText(frame, Qt::AlignCenter, index.data(Qt::DisplayRole).toString());
     painter->restore();
 }

@@ -67,7 +67,7 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
     auto *set = new QBarSet(QString());
     set->setColor(color);
     set->setBorderColor(color.darker(120));
-    set->setLabelColor(color.lightness() > 150 ? QColor::fromRgb(0x1b1b1b) : QColor::fromRgb(0xffffff));
+    set->setLabelColor(tones::textOn(color));
     QStringList labels;
     qint64 max = 0;
     // Horizontal bars draw the first category at the bottom: reverse so the largest is on top.

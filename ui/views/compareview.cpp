@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "compareview.h"
+#include "tones.h"
 
 #include "charts.h"
 #include "models/comparemodel.h"
@@ -107,7 +108,7 @@ CompareView::CompareView(HistoryReader *history, HistoryQueue *queue, QWidget *p
         m_side[i]->setWordWrap(true);
         m_side[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
         m_side[i]->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        m_side[i]->setStyleSheet(QStringLiteral("QLabel { border: 1px solid #bbb; padding: 6px; background: white; }"));
+        m_side[i]->setStyleSheet(tones::panelStyle());
         m_image[i] = new QLabel;
         m_image[i]->setObjectName(i == 0 ? QStringLiteral("primaryImage") : QStringLiteral("fallbackImage"));
         m_image[i]->setAlignment(Qt::AlignCenter);
@@ -169,8 +170,10 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
     if (!s.done) {
         lines << tr("running… (timeout %1)").arg(charts::duration(double(s.timeout.count())));
     } else {
-        lines << (s.state == FinalState::Succeeded ? tr("<span style=\"color:#1e8449\">succeeded</span>")
-                                                   : tr("<span style=\"color:#c0392b\">%1</span> %2 (%3)").arg(toId(s.state), s.publicCode, s.kind));
+        lines << (s.state == FinalState::Succeeded
+                      ? tr("<span style=\"color:%1\">succeeded</span>").arg(tones::css(tones::color(tones::Tone::Success)))
+                      : tr("<span style=\"color:%1\">%2</span> %3 (%4)")
+                            .arg(tones::css(tones::color(tones::Tone::Failure)), toId(s.state), s.publicCode, s.kind));
         lines << tr("<b>Validation</b> %1").arg(s.validation == u"valid" ? tr("valid (SPEC 2.1)") : s.validation.toHtmlEscaped());
         lines << tr("<b>Storyboard</b> %1 of %2 · <b>whole generation</b> %3")
                      .arg(charts::duration(s.storyboardMs), charts::duration(double(s.timeout.count())), charts::duration(s.totalMs));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "latencyview.h"
+#include "tones.h"
 
 #include "charts.h"
 #include "models/historyqueue.h"
@@ -280,10 +281,12 @@ void LatencyView::rebuildCharts()
     m_p99->setName(QStringLiteral("p99"));
     m_success = new QLineSeries;
     m_success->setName(tr("success rate"));
-    m_p50->setColor(QColor(0x27, 0xae, 0x60));
-    m_p90->setColor(QColor(0xe6, 0x7e, 0x22));
-    m_p99->setColor(QColor(0xc0, 0x39, 0x2b));
-    QPen dashed(QColor(0x29, 0x80, 0xb9));
+    // One meaning per colour across the latency charts: p50, p90 and p99 in their own three colours
+    // (the extra-wait chart uses the same), green for success, red for failure.
+    m_p50->setColor(tones::color(tones::Tone::Accent));
+    m_p90->setColor(tones::color(tones::Tone::Warning));
+    m_p99->setColor(tones::color(tones::Tone::Simulator));
+    QPen dashed(tones::color(tones::Tone::Success));
     dashed.setStyle(Qt::DashLine);
     dashed.setWidthF(1.5);
     m_success->setPen(dashed);
@@ -334,9 +337,9 @@ void LatencyView::rebuildCharts()
     // Histogram, successes and failures stacked.
     QChart *hist = charts::renew(m_histChart);
     m_histOk = new QBarSet(tr("succeeded"));
-    m_histOk->setColor(QColor(0x27, 0xae, 0x60));
+    m_histOk->setColor(tones::color(tones::Tone::Success));
     m_histFail = new QBarSet(tr("failed"));
-    m_histFail->setColor(QColor(0xc0, 0x39, 0x2b));
+    m_histFail->setColor(tones::color(tones::Tone::Failure));
     QStringList labels;
     qint64 maxBin = 1;
     for (std::size_t i = 0; i < LatencyStats::histogramEdges().size(); ++i) {
@@ -368,10 +371,10 @@ void LatencyView::rebuildCharts()
     QChart *extra = charts::renew(m_extraChart);
     m_extra50 = new QLineSeries;
     m_extra50->setName(tr("extra wait p50"));
-    m_extra50->setColor(QColor(0x8e, 0x44, 0xad));
+    m_extra50->setColor(tones::color(tones::Tone::Accent));
     m_extra90 = new QLineSeries;
     m_extra90->setName(tr("extra wait p90"));
-    m_extra90->setColor(QColor(0xc0, 0x39, 0x2b));
+    m_extra90->setColor(tones::color(tones::Tone::Warning));
     m_extraPointOf.assign(buckets.size(), -1);
     QList<QPointF> e50, e90;
     double maxExtra = 1, minExtra = 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
+#include "tones.h"
 
 #include "compareview.h"
 #include "failuresview.h"
@@ -106,7 +107,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
         modelWarning->setObjectName(QStringLiteral("modelWarning"));
         modelWarning->setWordWrap(false);
         modelWarning->setToolTip(warnings.join(QLatin1Char('\n')));
-        modelWarning->setStyleSheet(QStringLiteral("QLabel { color: #7a5a00; font-weight: bold; }"));
+        modelWarning->setStyleSheet(tones::textStyle(tones::Tone::Own, true));
         statusBar()->addPermanentWidget(modelWarning);
     }
 
@@ -124,7 +125,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     warningLayout->setContentsMargins(0, 0, 0, 0);
     m_storeWarningLabel = new QLabel;
     m_storeWarningLabel->setObjectName(QStringLiteral("storeWarningText"));
-    m_storeWarningLabel->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-weight: bold; }"));
+    m_storeWarningLabel->setStyleSheet(tones::textStyle(tones::Tone::Failure, true));
     m_storeWarningLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *acknowledge = new QToolButton;
     acknowledge->setObjectName(QStringLiteral("storeWarningAcknowledge"));
@@ -314,7 +315,7 @@ void MainWindow::connectToEngine()
     keep->setChecked(true);
     auto *error = new QLabel;
     error->setObjectName(QStringLiteral("connectError"));
-    error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    error->setStyleSheet(tones::textStyle(tones::Tone::Failure));
     error->setWordWrap(true);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     auto *form = new QFormLayout(&dialog);
@@ -353,8 +354,9 @@ void MainWindow::showEngineStatus()
     // Purple on the simulator (never mistaken for real providers), red while an attached engine is lost.
     m_engineLabel->setText(m_engine.describe());
     m_engineLabel->setToolTip(m_engine.describe());
-    const QString colour = !m_engine.usable() ? QStringLiteral("#c0392b") : !m_engine.scenarios().isEmpty() ? QStringLiteral("#8e44ad") : QString();
-    m_engineLabel->setStyleSheet(colour.isEmpty() ? QString() : QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour));
+    m_engineLabel->setStyleSheet(!m_engine.usable()                 ? tones::textStyle(tones::Tone::Failure, true)
+                                 : !m_engine.scenarios().isEmpty() ? tones::textStyle(tones::Tone::Simulator, true)
+                                                                   : QString());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "resultview.h"
+#include "tones.h"
 
 #include "store/masking.h"
 
@@ -27,7 +28,7 @@ ResultView::ResultView(QWidget *parent)
     m_failure = new QLabel;
     m_failure->setObjectName(QStringLiteral("failureBox"));
     m_failure->setWordWrap(true);
-    m_failure->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; border: 1px solid #c0392b; padding: 8px; }"));
+    m_failure->setStyleSheet(tones::boxStyle(tones::Tone::Failure, 8));
     m_failure->hide();
     m_retry = new QPushButton(tr("Retry"));
     m_retry->setObjectName(QStringLiteral("retryButton"));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "runview.h"
+#include "tones.h"
 
 #include "config/settings.h"
 
@@ -73,7 +74,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_compare->setToolTip(tr("Run the story on the primary and on the relief provider at once, each alone, and show them side by side"));
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("settingsError"));
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_error->setStyleSheet(tones::textStyle(tones::Tone::Failure));
     m_error->setWordWrap(true);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("runStatus"));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "settingsview.h"
+#include "tones.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -109,7 +110,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
                                    "by this build: headless machines have no secret service to hold it.")
                                     .arg(m_paths.keyFile));
     keychain->setWordWrap(true);
-    keychain->setStyleSheet(QStringLiteral("QLabel { color: #555; }"));
+    keychain->setStyleSheet(tones::quietTextStyle());
     grid->addWidget(keychain, row, 0, 1, 5);
     grid->setColumnStretch(1, 3);
     grid->setColumnStretch(2, 2);
@@ -220,12 +221,12 @@ QWidget *SettingsView::withError(QWidget *field, const QString &setting)
     // One line: a wrapping label reports its height only for a width, which the form's nested layout
     // does not ask for, so a wrapped message would overlap the next row.
     error->setWordWrap(false);
-    error->setStyleSheet(QStringLiteral("QLabel { color: #c0392b; font-size: 11px; }"));
+    error->setStyleSheet(tones::textStyle(tones::Tone::Failure, false, 11));
     error->hide();
     l->addWidget(error);
     if (m_environment.contains(setting) && !setting.endsWith(QLatin1StringView("_API_KEY"))) {
         auto *note = new QLabel(tr("overridden now by %1 in the environment").arg(setting));
-        note->setStyleSheet(QStringLiteral("QLabel { color: #8e44ad; font-size: 11px; }"));
+        note->setStyleSheet(tones::textStyle(tones::Tone::Simulator, false, 11));
         l->addWidget(note);
     }
     m_errorLabels.insert(setting, error);

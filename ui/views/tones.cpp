@@ -111,10 +111,11 @@ QColor background(Tone tone)
     return QColor::fromRgb(isDark() ? p.dark : p.light);
 }
 
-QColor onColor(Tone tone)
+QColor onColor(Tone tone) { return textOn(color(tone)); }
+
+QColor textOn(const QColor &fill)
 {
-    // Light fills in the dark set take dark text; the light set's strong fills take white.
-    const QColor fill = color(tone);
+    // Light fills (the dark set's) take dark text; the light set's strong fills take white.
     return fill.lightness() > 150 ? QColor::fromRgb(0x1b1b1b) : QColor::fromRgb(0xffffff);
 }
 
@@ -126,6 +127,17 @@ QString boxStyle(Tone tone, int paddingPx)
         .arg(css(background(tone)), css(QGuiApplication::palette().color(QPalette::WindowText)), css(color(tone)))
         .arg(paddingPx);
 }
+
+QString panelStyle(int paddingPx)
+{
+    const QPalette p = QGuiApplication::palette();
+    return QStringLiteral("QLabel { border: 1px solid %1; padding: %2px; background: %3; color: %4; }")
+        .arg(css(p.color(QPalette::Mid)))
+        .arg(paddingPx)
+        .arg(css(p.color(QPalette::Base)), css(p.color(QPalette::Text)));
+}
+
+QString quietTextStyle() { return QStringLiteral("QLabel { color: %1; }").arg(css(QGuiApplication::palette().color(QPalette::PlaceholderText))); }
 
 QString textStyle(Tone tone, bool bold, int pixelSize)
 {

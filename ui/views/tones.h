@@ -34,12 +34,17 @@ bool isDark(); // the application's palette
 QColor color(Tone tone);
 // A background for a box or a highlighted row, with enough contrast to the palette's text.
 QColor background(Tone tone);
-// Text drawn on a fill of color(tone) (bar labels, span labels).
+// Text drawn on a fill of color(tone) (bar labels, span labels), or on any fill.
 QColor onColor(Tone tone);
+QColor textOn(const QColor &fill);
 // "#rrggbb", for rich text and style sheets.
 QString css(const QColor &color);
 // A style sheet for a QLabel box in a tone: its background, a border in the tone and padding.
 QString boxStyle(Tone tone, int paddingPx = 6);
+// A plain panel: the palette's base colour, a mid border (text boxes that must stand out from the window).
+QString panelStyle(int paddingPx = 6);
+// Secondary text: the palette's placeholder colour (notes under a form).
+QString quietTextStyle();
 // A style sheet for a QLabel's text in a tone (`bold`: font-weight bold).
 QString textStyle(Tone tone, bool bold = false, int pixelSize = 0);
 
