@@ -156,6 +156,10 @@ private Q_SLOTS:
             QVERIFY2(result->findChild<QLabel *>(QStringLiteral("panelCard%1").arg(i)), qPrintable(QString::number(i)));
         QVERIFY(result->findChild<QLabel *>(QStringLiteral("panelCard1"))->text().contains(QStringLiteral("SETUP")));
         const QString meta = result->findChild<QLabel *>(QStringLiteral("fallbackMetadata"))->text();
+        // People's labels on screen, the field names behind them in the tooltip; tokens in and out.
+        QVERIFY2(meta.contains(u"Fallback used: yes") && meta.contains(u"tokens in "), qPrintable(meta));
+        QVERIFY(!meta.contains(u"provider_fallback_applied"));
+        QVERIFY(result->findChild<QLabel *>(QStringLiteral("fallbackMetadata"))->toolTip().contains(u"provider_fallback_applied"));
         QVERIFY2(meta.contains(QStringLiteral("gemini_provider_unavailable")), qPrintable(meta));
         QVERIFY(meta.contains(QStringLiteral("qwen-plus")));
         QVERIFY(!result->findChild<QLabel *>(QStringLiteral("comicImage"))->pixmap().isNull());
@@ -173,6 +177,13 @@ private Q_SLOTS:
         QVERIFY2(failure->text().contains(QStringLiteral("AI_PROVIDER_CONFIG")), qPrintable(failure->text()));
         QVERIFY(failure->text().contains(QStringLiteral("GEMINI_API_KEY")));
         QVERIFY(!m_window->resultView()->findChild<QPushButton *>(QStringLiteral("retryButton"))->isVisible()); // fix settings, not retry
+        // The next step names the button that is there, and that button opens the Settings tab.
+        QVERIFY2(!failure->text().contains(u"then Retry"), qPrintable(failure->text()));
+        auto *openSettings = m_window->resultView()->findChild<QPushButton *>(QStringLiteral("openSettingsButton"));
+        QVERIFY(openSettings->isVisible());
+        QVERIFY(failure->text().contains(u"Settings"));
+        QTest::mouseClick(openSettings, Qt::LeftButton);
+        QCOMPARE(m_window->tabs()->currentIndex(), m_window->tabs()->count() - 1);
         QCOMPARE(m_window->resultView()->findChild<QLabel *>(QStringLiteral("resultHeadline"))->text(), QStringLiteral("FAILED at the storyboard stage"));
     }
 

@@ -83,7 +83,7 @@ NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, 
     case FailureKind::AUTH_CONFIG:
         s.action = Action::FixSettings;
         s.message = QStringLiteral("%1 rejected Bullpen's configuration%2. Check %3 (the key), %4 (the endpoint) and %5 (the model) in "
-                                   "Settings or the environment, then Retry.")
+                                   "Settings or the environment, then run the generation again.")
                         .arg(who, where, apiKeyVariable(provider), baseUrlVariable(provider), modelVariable(provider));
         break;
     case FailureKind::TLS:

@@ -214,6 +214,8 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     });
     connect(m_run, &RunView::generateRequested, this, &MainWindow::generate);
     connect(m_run, &RunView::cancelRequested, this, &MainWindow::cancelAll);
+    connect(m_result, &ResultView::settingsRequested, this, [this, settingsTab] { m_tabs->setCurrentWidget(settingsTab); });
+    connect(m_result, &ResultView::storyEditRequested, this, [this] { m_tabs->setCurrentWidget(m_run); });
     connect(m_result, &ResultView::retryRequested, this, [this] {
         if (!m_lastRequest.story.isEmpty()) {
             GenerationRequest again = m_lastRequest;

@@ -8,6 +8,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPixmap>
 #include <QPushButton>
 #include <QScrollArea>
@@ -34,6 +35,14 @@ ResultView::ResultView(QWidget *parent)
     m_retry->setObjectName(QStringLiteral("retryButton"));
     m_retry->hide();
     connect(m_retry, &QPushButton::clicked, this, &ResultView::retryRequested);
+    m_openSettings = new QPushButton(tr("Open Settings"));
+    m_openSettings->setObjectName(QStringLiteral("openSettingsButton"));
+    m_openSettings->hide();
+    connect(m_openSettings, &QPushButton::clicked, this, &ResultView::settingsRequested);
+    m_editStory = new QPushButton(tr("Edit story"));
+    m_editStory->setObjectName(QStringLiteral("editStoryButton"));
+    m_editStory->hide();
+    connect(m_editStory, &QPushButton::clicked, this, &ResultView::storyEditRequested);
 
     auto *cardsBox = new QWidget;
     m_cards = new QGridLayout(cardsBox);
@@ -55,7 +64,12 @@ ResultView::ResultView(QWidget *parent)
     body->addWidget(m_image, 2);
     auto *failureRow = new QHBoxLayout;
     failureRow->addWidget(m_failure, 1);
-    failureRow->addWidget(m_retry, 0, Qt::AlignTop);
+    auto *actions = new QVBoxLayout;
+    actions->addWidget(m_retry);
+    actions->addWidget(m_openSettings);
+    actions->addWidget(m_editStory);
+    actions->addStretch(1);
+    failureRow->addLayout(actions);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_headline);
     layout->addLayout(failureRow);
@@ -77,6 +91,8 @@ void ResultView::showResult(const GenerationResult &r)
                                 .arg(r.fromCache ? tr(" (from cache)") : r.degraded ? tr(" (degraded: default captions)") : QString()));
         m_failure->hide();
         m_retry->hide();
+        m_openSettings->hide();
+        m_editStory->hide();
     } else {
         m_headline->setText(tr("%1 at the %2 stage").arg(toId(r.state).toUpper(), toId(r.failedStage)));
         m_failure->setText(QStringLiteral("<b>%1</b> · %2<br>%3<br><br>%4")
@@ -84,7 +100,11 @@ void ResultView::showResult(const GenerationResult &r)
                                     r.failure ? r.failure->detail.toHtmlEscaped() : QString(),
                                     r.nextStep ? r.nextStep->message.toHtmlEscaped() : QString()));
         m_failure->show();
-        m_retry->setVisible(r.nextStep && r.nextStep->action == NextStep::Action::Retry);
+        // The button the next step names, and no other.
+        const NextStep::Action action = r.nextStep ? r.nextStep->action : NextStep::Action::None;
+        m_retry->setVisible(action == NextStep::Action::Retry);
+        m_openSettings->setVisible(action == NextStep::Action::FixSettings);
+        m_editStory->setVisible(action == NextStep::Action::ChangeInput);
     }
     if (sb.storyboard) {
         for (int i = 0; i < sb.storyboard->panels.size(); ++i) {
@@ -115,11 +135,19 @@ void ResultView::showResult(const GenerationResult &r)
     else
         m_image->setText(tr("No image"));
 
-    QString meta = QStringLiteral("<b>%1</b><br>").arg(tr("Relief"));
-    meta += tr("provider_fallback_applied: %1<br>provider_fallback_reason: %2<br>primary_final_model_provider: %3<br>final_model_provider: %4<br>final_model_id: %5<br>")
-                .arg(sb.fallback.applied ? tr("yes") : tr("no"), sb.fallback.reason.isEmpty() ? QStringLiteral("—") : sb.fallback.reason,
-                     toId(sb.fallback.primaryProvider), sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"),
-                     sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
+    // People's words, each with its field name (as the API and the store spell it) in a tooltip.
+    QStringList fieldNames;
+    const auto field = [&fieldNames](const QString &label, const QString &name, const QString &value) {
+        fieldNames << QStringLiteral("%1 = %2").arg(label, name);
+        return QStringLiteral("%1: %2<br>").arg(label, value.toHtmlEscaped());
+    };
+    QString meta = QStringLiteral("<b>%1</b><br>").arg(tr("Fallback"));
+    meta += field(tr("Fallback used"), QStringLiteral("provider_fallback_applied"), sb.fallback.applied ? tr("yes") : tr("no"));
+    meta += field(tr("Why"), QStringLiteral("provider_fallback_reason"), sb.fallback.reason.isEmpty() ? QStringLiteral("—") : sb.fallback.reason);
+    meta += field(tr("Primary provider"), QStringLiteral("primary_final_model_provider"), toId(sb.fallback.primaryProvider));
+    meta += field(tr("Answered by"), QStringLiteral("final_model_provider"),
+                  sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"));
+    meta += field(tr("Model"), QStringLiteral("final_model_id"), sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
     meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(sb.decision.toHtmlEscaped(), tr("Attempts"));
     const QList<AttemptRecord> attempts = r.attempts();
     for (const AttemptRecord &a : attempts) {
@@ -127,13 +155,16 @@ void ResultView::showResult(const GenerationResult &r)
                     .arg(toId(a.stage), toId(a.provider), toId(a.role), a.success ? tr("ok") : enumName(a.failure->kind))
                     .arg(static_cast<double>(a.duration.count()) / 1000.0, 0, 'f', 0);
         if (a.tokens.known())
-            meta += tr(" · tokens %1/%2").arg(a.tokens.input).arg(a.tokens.output);
+            meta += tr(" · tokens in %1 / out %2")
+                        .arg(a.tokens.input >= 0 ? QLocale().toString(a.tokens.input) : QStringLiteral("–"),
+                             a.tokens.output >= 0 ? QLocale().toString(a.tokens.output) : QStringLiteral("–"));
         if (a.abortedBy != AbortReason::None)
             meta += tr(" · cancelled by us (the provider may still have computed and billed it)");
         meta += QStringLiteral("<br>");
     }
     meta += QStringLiteral("<br><small>%1</small>").arg(Masking::displayGenerationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
     m_metadata->setText(meta);
+    m_metadata->setToolTip(tr("Field names in the API, the store and exports:\n%1").arg(fieldNames.join(QLatin1Char('\n'))));
 }
 
 } // namespace bullpen
