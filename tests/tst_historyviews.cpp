@@ -463,10 +463,19 @@ private Q_SLOTS:
         LatencyView view(m_history, &queue);
         QSignalSpy loaded(&view, &LatencyView::loaded);
         QVERIFY(loaded.wait(10000));
+        // Captions: no storyboard timeout to draw. Storyboard: the primary's 60 s timeout as a line,
+        // and values in seconds (a 60 s scale in milliseconds reads as 60000).
+        view.setStoryboardTimeouts(60'000, 30'000);
+        view.setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("captions"));
+        view.reload();
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(!view.hasTimeoutLine());
         view.setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
         view.setRange(3'600'000, 60'000);
         view.reload();
         QVERIFY(loaded.wait(10000));
+        QVERIFY(view.hasTimeoutLine());
+        QCOMPARE(view.unitMs(), 1000.0);
         const qint64 before = view.stats().total();
         view.setRefreshInterval(200);
         QVERIFY(!generateElsewhere(QStringLiteral("latency@example.com"), QStringLiteral("healthy")).isEmpty());

@@ -60,13 +60,16 @@ struct Loaded
     QString error;
 };
 
-// Upper bound of a bin in seconds ("0.25", "2", "90+"): short enough to stay level under each bar.
+// A bin by its range in seconds ("≤0.25", "0.25–0.5", "90+"): what it holds, not one edge of it.
 QString binLabel(std::size_t i)
 {
     const auto &e = LatencyStats::histogramEdges();
+    const QLocale l;
     if (i + 1 >= e.size())
-        return QLocale().toString(e[i] / 1000.0) + QLatin1Char('+');
-    return QLocale().toString(e[i + 1] / 1000.0);
+        return l.toString(e[i] / 1000.0) + QLatin1Char('+');
+    if (i == 0 || e[i] <= 0)
+        return QStringLiteral("≤") + l.toString(e[i + 1] / 1000.0);
+    return l.toString(e[i] / 1000.0) + QStringLiteral("–") + l.toString(e[i + 1] / 1000.0);
 }
 
 // A bucket's first point: its index in the series (points are in time order), recorded in `pointOf`;
@@ -170,6 +173,12 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
 }
 
 void LatencyView::setRefreshInterval(int ms) { m_refreshTimer->setInterval(ms); }
+
+void LatencyView::setStoryboardTimeouts(double primaryMs, double fallbackMs)
+{
+    m_primaryTimeoutMs = primaryMs;
+    m_fallbackTimeoutMs = fallbackMs;
+}
 
 void LatencyView::setRefreshPaused(bool paused)
 {
@@ -292,18 +301,27 @@ void LatencyView::rebuildCharts()
     m_success->setPen(dashed);
     m_pointOf.assign(buckets.size(), -1);
     QList<QPointF> p50, p90, p99, ok;
-    double maxMs = 1;
+    const bool storyboard = m_stage->currentData().toString() == toId(Stage::Storyboard); // the timeouts known here
+    const double timeoutMs = !storyboard                                                 ? 0.0
+                             : m_role->currentData().toString() == toId(Role::Fallback) ? m_fallbackTimeoutMs
+                                                                                        : m_primaryTimeoutMs;
+    double maxMs = std::max(1.0, timeoutMs);
+    for (const LatencyBucket &b : buckets) {
+        if (!b.isEmpty())
+            maxMs = std::max(maxMs, b.percentile(99));
+    }
+    // Seconds once values reach 10 s: "60" reads where "60000" does not.
+    m_unitMs = maxMs >= 10'000 ? 1000.0 : 1.0;
     for (std::size_t i = 0; i < buckets.size(); ++i) {
         const LatencyBucket &b = buckets[i];
         if (b.isEmpty())
             continue;
         m_pointOf[i] = static_cast<int>(p50.size());
         const double x = double(b.startMs);
-        p50 << QPointF(x, b.percentile(50));
-        p90 << QPointF(x, b.percentile(90));
-        p99 << QPointF(x, b.percentile(99));
+        p50 << QPointF(x, b.percentile(50) / m_unitMs);
+        p90 << QPointF(x, b.percentile(90) / m_unitMs);
+        p99 << QPointF(x, b.percentile(99) / m_unitMs);
         ok << QPointF(x, 100.0 * b.successRate());
-        maxMs = std::max(maxMs, b.percentile(99));
     }
     m_p50->replace(p50);
     m_p90->replace(p90);
@@ -311,14 +329,27 @@ void LatencyView::rebuildCharts()
     m_success->replace(ok);
     for (QLineSeries *s : {m_p50, m_p90, m_p99, m_success})
         chart->addSeries(s);
+    // The configured timeout as a line: where a percentile meets it, attempts are being cut off.
+    m_timeoutLine = nullptr;
+    if (timeoutMs > 0) {
+        m_timeoutLine = new QLineSeries;
+        m_timeoutLine->setName(tr("timeout %1").arg(charts::duration(timeoutMs)));
+        QPen pen(tones::color(tones::Tone::Failure));
+        pen.setStyle(Qt::DotLine);
+        pen.setWidthF(1.5);
+        m_timeoutLine->setPen(pen);
+        m_timeoutLine->append(double(m_stats.fromMs()), timeoutMs / m_unitMs);
+        m_timeoutLine->append(double(m_stats.toMs()), timeoutMs / m_unitMs);
+        chart->addSeries(m_timeoutLine);
+    }
     auto *x = new QDateTimeAxis;
     x->setFormat(m_stats.toMs() - m_stats.fromMs() > 2 * 24 * kHour ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
     x->setRange(QDateTime::fromMSecsSinceEpoch(m_stats.fromMs()), QDateTime::fromMSecsSinceEpoch(m_stats.toMs()));
     x->setTickCount(7);
     auto *y = new QValueAxis;
-    y->setTitleText(tr("ms"));
-    y->setRange(0, maxMs * 1.1);
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setTitleText(m_unitMs > 1 ? tr("s") : tr("ms"));
+    y->setRange(0, maxMs * 1.1 / m_unitMs);
+    y->setLabelFormat(m_unitMs > 1 && maxMs < 100'000 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     y->applyNiceNumbers();
     auto *rate = new QValueAxis;
     rate->setTitleText(tr("success %"));
@@ -357,7 +388,8 @@ void LatencyView::rebuildCharts()
     QFont small = hx->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     hx->setLabelsFont(small);
-    hx->setTitleText(tr("attempt duration up to, s"));
+    hx->setLabelsAngle(-45); // ranges ("0.25–0.5") need the room
+    hx->setTitleText(tr("attempt duration, s"));
     auto *hy = new QValueAxis;
     hy->setRange(0, double(maxBin) * 1.1);
     hy->setLabelFormat(QStringLiteral("%d"));
@@ -375,8 +407,11 @@ void LatencyView::rebuildCharts()
     m_extra90 = new QLineSeries;
     m_extra90->setName(tr("extra wait p90"));
     m_extra90->setColor(tones::color(tones::Tone::Warning));
+    m_extra99 = new QLineSeries; // the summary line quotes p99: so does the chart
+    m_extra99->setName(tr("extra wait p99"));
+    m_extra99->setColor(tones::color(tones::Tone::Simulator));
     m_extraPointOf.assign(buckets.size(), -1);
-    QList<QPointF> e50, e90;
+    QList<QPointF> e50, e90, e99;
     double maxExtra = 1, minExtra = 0;
     for (std::size_t i = 0; i < buckets.size(); ++i) {
         if (m_stats.extraWaitCount(int(i)) == 0)
@@ -385,13 +420,16 @@ void LatencyView::rebuildCharts()
         const double x0 = double(m_stats.fromMs() + qint64(i) * m_stats.bucketMs());
         e50 << QPointF(x0, m_stats.extraWaitPercentile(int(i), 50) / 1000.0);
         e90 << QPointF(x0, m_stats.extraWaitPercentile(int(i), 90) / 1000.0);
-        maxExtra = std::max(maxExtra, e90.last().y());
+        e99 << QPointF(x0, m_stats.extraWaitPercentile(int(i), 99) / 1000.0);
+        maxExtra = std::max(maxExtra, e99.last().y());
         minExtra = std::min(minExtra, e50.last().y());
     }
     m_extra50->replace(e50);
     m_extra90->replace(e90);
+    m_extra99->replace(e99);
     extra->addSeries(m_extra50);
     extra->addSeries(m_extra90);
+    extra->addSeries(m_extra99);
     auto *ex = new QDateTimeAxis;
     ex->setFormat(x->format());
     ex->setRange(x->min(), x->max());
@@ -402,7 +440,7 @@ void LatencyView::rebuildCharts()
     ey->applyNiceNumbers();
     extra->addAxis(ex, Qt::AlignBottom);
     extra->addAxis(ey, Qt::AlignLeft);
-    for (QLineSeries *s : {m_extra50, m_extra90}) {
+    for (QLineSeries *s : {m_extra50, m_extra90, m_extra99}) {
         s->attachAxis(ex);
         s->attachAxis(ey);
     }
@@ -443,7 +481,10 @@ void LatencyView::updateBucket(int bucket)
         m_pointOf.resize(buckets.size(), -1);
     const LatencyBucket &b = buckets[std::size_t(bucket)];
     const double x = double(b.startMs);
-    const QPointF pts[] = {{x, b.percentile(50)}, {x, b.percentile(90)}, {x, b.percentile(99)}, {x, 100.0 * b.successRate()}};
+    const QPointF pts[] = {{x, b.percentile(50) / m_unitMs},
+                           {x, b.percentile(90) / m_unitMs},
+                           {x, b.percentile(99) / m_unitMs},
+                           {x, 100.0 * b.successRate()}};
     QLineSeries *series[] = {m_p50, m_p90, m_p99, m_success};
     int &at = m_pointOf[std::size_t(bucket)];
     if (at >= 0) {
@@ -524,17 +565,20 @@ void LatencyView::updateExtraWait(int b)
     const double x0 = double(m_stats.fromMs() + qint64(b) * m_stats.bucketMs());
     const QPointF p50(x0, m_stats.extraWaitPercentile(b, 50) / 1000.0);
     const QPointF p90(x0, m_stats.extraWaitPercentile(b, 90) / 1000.0);
+    const QPointF p99(x0, m_stats.extraWaitPercentile(b, 99) / 1000.0);
     if (static_cast<int>(m_extraPointOf.size()) <= b)
         m_extraPointOf.resize(std::size_t(b) + 1, -1);
     int &at = m_extraPointOf[std::size_t(b)];
     if (at >= 0) {
         m_extra50->replace(at, p50);
         m_extra90->replace(at, p90);
+        m_extra99->replace(at, p99);
         return;
     }
     const int index = claimPoint(m_extraPointOf, b);
     m_extra50->insert(index, p50);
     m_extra90->insert(index, p90);
+    m_extra99->insert(index, p99);
 }
 
 } // namespace bullpen

@@ -41,6 +41,12 @@ public:
     void setRefreshPaused(bool paused);
     bool isRefreshPaused() const { return m_refreshPaused; }
     QString updatedText() const;
+    // The configured storyboard timeouts: the percentile chart draws the selected role's as a line
+    // (0: none configured, no line).
+    void setStoryboardTimeouts(double primaryMs, double fallbackMs);
+    // The unit the percentile chart's values are drawn in: 1 (ms), or 1000 (s) once they reach 10 s.
+    double unitMs() const { return m_unitMs; }
+    bool hasTimeoutLine() const { return m_timeoutLine != nullptr; }
 
     const LatencyStats &stats() const { return m_stats; }
     int pointCount() const; // points of the p50 series
@@ -81,8 +87,13 @@ private:
     QLineSeries *m_p90 = nullptr;
     QLineSeries *m_p99 = nullptr;
     QLineSeries *m_success = nullptr;
+    QLineSeries *m_timeoutLine = nullptr;
+    double m_unitMs = 1;
+    double m_primaryTimeoutMs = 0;
+    double m_fallbackTimeoutMs = 0;
     QLineSeries *m_extra50 = nullptr;
     QLineSeries *m_extra90 = nullptr;
+    QLineSeries *m_extra99 = nullptr;
     QBarSet *m_histOk = nullptr;
     QBarSet *m_histFail = nullptr;
     std::vector<int> m_pointOf; // bucket → index of its point in the series, -1 if empty
