@@ -89,7 +89,7 @@ private Q_SLOTS:
         BULLPEN_REQUIRE_TEST_STORE();
     }
 
-    // The live extra wait: a relief attempt joined with its generation's primary time in that stage.
+    // The live extra wait: a fallback attempt joined with its generation's primary time in that stage.
     void fallbackWaitTrackerJoinsReliefWithPrimaryTime()
     {
         FallbackWaitTracker tracker(Stage::Storyboard);
@@ -340,7 +340,7 @@ private Q_SLOTS:
         // Every failure has its next step.
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'failed' AND next_step IS NULL")), 0);
 
-        // Fallback waits: one per relief attempt, with the primary's time of the same generation.
+        // Fallback waits: one per fallback attempt, with the primary's time of the same generation.
         const QList<FallbackWait> waits = store->fallbackWaits(Stage::Storyboard, now - 86'400'000, now + 86'400'000, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(qint64(waits.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE role = 'fallback'")));

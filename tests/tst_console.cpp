@@ -247,7 +247,7 @@ private Q_SLOTS:
         // The outcome column says what happened, in words.
         const int row = table->currentIndex().row();
         QCOMPARE(table->model()->index(row, GenerationListModel::StateColumn).data().toString(),
-                 QStringLiteral("succeeded · relieved gemini → qwen"));
+                 QStringLiteral("succeeded · fallback gemini → qwen"));
     }
 
     // The timeline: its label column fits its labels, no deadline label on attempts that ended by

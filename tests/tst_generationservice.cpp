@@ -206,7 +206,7 @@ private Q_SLOTS:
         QCOMPARE(h.gemini.calls(), 1); // never back to the primary
         QCOMPARE(h.qwen.calls(), 1);
         QCOMPARE(r.attempts.size(), 2);
-        QCOMPARE(r.failure->kind, FailureKind::RATE_LIMITED); // the final failure is the relief provider's
+        QCOMPARE(r.failure->kind, FailureKind::RATE_LIMITED); // the final failure is the fallback provider's
         QCOMPARE(r.fallback.applied, false);
         QCOMPARE(r.fallback.reason, QStringLiteral("gemini_provider_unavailable"));
         QCOMPARE(m_clock.pendingTimers(), std::size_t(0));

@@ -476,6 +476,7 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(10000));
         QVERIFY(view.hasTimeoutLine());
         QCOMPARE(view.unitMs(), 1000.0);
+        QCOMPARE(view.comparedPointCount(), 0);
         const qint64 before = view.stats().total();
         view.setRefreshInterval(200);
         QVERIFY(!generateElsewhere(QStringLiteral("latency@example.com"), QStringLiteral("healthy")).isEmpty());
@@ -488,6 +489,18 @@ private Q_SLOTS:
         QTest::qWait(600); // three intervals: no read while paused
         QCOMPARE(loaded.count(), 0);
         QVERIFY(view.updatedText().startsWith(u"paused"));
+
+        // Another provider on the same chart: gemini's captions attempt of that generation, beside
+        // qwen's captions (none here).
+        view.setSelection(QStringLiteral("qwen"), QStringLiteral("primary"), QStringLiteral("captions"));
+        view.setComparedProvider(QStringLiteral("gemini"));
+        view.reload();
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(view.comparedPointCount() >= 1);
+        view.setComparedProvider(QString());
+        view.reload();
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(view.comparedPointCount(), 0);
     }
 
     void eventsRebuiltFromAttempts()
@@ -681,7 +694,7 @@ private Q_SLOTS:
         fallback->setCurrentIndex(fallback->findData(QStringLiteral("gemini")));
         QVERIFY(view.errorFor(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")).contains(QStringLiteral("same provider")));
         QVERIFY(!save->isEnabled());
-        // A real relief provider needs its key: said beside that provider's key.
+        // A real fallback provider needs its key: said beside that provider's key.
         fallback->setCurrentIndex(fallback->findData(QStringLiteral("qwen")));
         QVERIFY(view.errorFor(QStringLiteral("DASHSCOPE_API_KEY")).contains(QStringLiteral("DASHSCOPE_API_KEY")));
         QVERIFY(view.errorFor(QStringLiteral("GEMINI_API_KEY")).isEmpty()); // from the environment

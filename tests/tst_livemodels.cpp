@@ -207,7 +207,7 @@ private Q_SLOTS:
         QVERIFY(model.data(model.index(1, 0), Qt::BackgroundRole).isValid());
         // The outcome in words: the relief chain, or where and how it failed (not the image stage's provider).
         QCOMPARE(model.data(model.index(0, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded"));
-        QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded · relieved gemini → qwen"));
+        QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded · fallback gemini → qwen"));
         QCOMPARE(model.data(model.index(2, GenerationListModel::StateColumn)).toString(),
                  QStringLiteral("failed at storyboard: AI_PROVIDER_CONFIG (AUTH_CONFIG)"));
         QCOMPARE(model.data(model.index(1, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("gemini → qwen"));

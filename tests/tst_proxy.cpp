@@ -131,7 +131,7 @@ private Q_SLOTS:
     }
 
     // The deadline holds through a proxy, and the cancelled attempt's tunnel is closed at once: the
-    // abort reaches the wire through the proxy; the relief provider answers through its own tunnel.
+    // abort reaches the wire through the proxy; the fallback provider answers through its own tunnel.
     void deadlineCancelsThroughTheProxy()
     {
         ConnectProxy proxy;
@@ -167,7 +167,7 @@ private Q_SLOTS:
         QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1);
     }
 
-    // The whole CLI through the proxy: storyboard (relieved), captions and image. Every request the
+    // The whole CLI through the proxy: storyboard (fallback), captions and image. Every request the
     // simulator saw went through a tunnel; no_proxy sends one provider direct.
     void cliGeneratesThroughTheProxy_data()
     {

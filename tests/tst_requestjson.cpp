@@ -67,7 +67,7 @@ private Q_SLOTS:
         QVERIFY(!r.scenario.isSet());
         QVERIFY(r.storyboardPolicy);
         QVERIFY(*r.storyboardPolicy == engineDefaults());
-        // "none" and null both mean no relief provider.
+        // "none" and null both mean no fallback provider.
         for (const char *body : {R"({"story":"s","user_id":"u","fallback":"none"})", R"({"story":"s","user_id":"u","fallback":null})"}) {
             const auto noRelief = GenerationRequestJson::parse(json(body), engineDefaults());
             QVERIFY(std::holds_alternative<GenerationRequest>(noRelief));

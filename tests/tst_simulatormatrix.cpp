@@ -42,7 +42,7 @@ struct Expected
     FailureKind primaryKind; // UNKNOWN here means "the primary succeeds"
     bool relief;
     FinalState state;
-    std::optional<FailureKind> reliefKind; // when the relief provider fails too
+    std::optional<FailureKind> reliefKind; // when the fallback provider fails too
     bool clientCloses = false;             // the simulator must see the primary's connection closed by us
 };
 

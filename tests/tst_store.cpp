@@ -67,7 +67,7 @@ private Q_SLOTS:
             QVERIFY(QFile::exists(store->databasePath() + QStringLiteral("-wal")));
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), 30);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'")), 0);
-        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 40); // 10 generations had a relief attempt
+        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 40); // 10 generations had a fallback attempt
         QCOMPARE(store->integrityCheck(), QStringLiteral("ok"));
 
         const auto row = store->generation(results.at(1).generationId);

@@ -32,7 +32,7 @@ QString toolUsage()
         "\n"
         "Commands:\n"
         "  generate   run one generation (storyboard, captions, image) and print its result\n"
-        "  compare    run one story on two providers side by side, no relief, and print both and their differences\n"
+        "  compare    run one story on two providers side by side, no fallback, and print both and their differences\n"
         "  history    list generations from the store, newest first, with filters\n"
         "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
         "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"

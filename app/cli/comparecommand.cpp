@@ -60,7 +60,7 @@ int runCompare(const QStringList &arguments)
     QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Run one story on two providers at once, each alone with no relief (the console's Compare), and print both storyboards "
+        "Run one story on two providers at once, each alone with no fallback (the console's Compare), and print both storyboards "
         "and the words that differ. Both runs are recorded like any generation. With no provider key configured, both run on the "
         "built-in simulator."));
     parser.addHelpOption();
@@ -69,11 +69,11 @@ int runCompare(const QStringList &arguments)
     const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
     const QCommandLineOption left(QStringLiteral("primary"), QStringLiteral("Left side (default: the configured primary)."), QStringLiteral("provider"));
     const QCommandLineOption right(QStringLiteral("fallback"),
-                                   QStringLiteral("Right side (default: the configured relief provider)."), QStringLiteral("provider"));
+                                   QStringLiteral("Right side (default: the configured fallback provider)."), QStringLiteral("provider"));
     const QCommandLineOption leftTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Left side's timeout (default: the configured primary timeout)."),
                                          QStringLiteral("duration"));
     const QCommandLineOption rightTimeout(QStringLiteral("fallback-timeout"),
-                                          QStringLiteral("Right side's timeout (default: the configured relief timeout)."), QStringLiteral("duration"));
+                                          QStringLiteral("Right side's timeout (default: the configured fallback timeout)."), QStringLiteral("duration"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the whole comparison as one JSON object."));
     const EngineFlags engine;
     const RemoteFlag remote;

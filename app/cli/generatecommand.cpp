@@ -161,9 +161,9 @@ int runGenerate(const QStringList &arguments)
     const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
     const QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."), QStringLiteral("preset"));
     const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."), QStringLiteral("provider"));
-    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider, or none (default: the configured one; none, or qwen on the simulator)."), QStringLiteral("provider"));
+    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Fallback provider, or none (default: the configured one; none, or qwen on the simulator)."), QStringLiteral("provider"));
     const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration"));
-    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("The relief provider's timeout (default: the configured one, 60s)."), QStringLiteral("duration"));
+    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("The fallback provider's timeout (default: the configured one, 60s)."), QStringLiteral("duration"));
     const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."), QStringLiteral("duration"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached."));

@@ -822,7 +822,7 @@ int runSoak(const QStringList &arguments)
     const QCommandLineOption concurrency(QStringLiteral("concurrency"), QStringLiteral("Generations in flight (default 16)."), QStringLiteral("k"),
                                          QStringLiteral("16"));
     const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"), QStringLiteral("gemini"));
-    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Relief provider."), QStringLiteral("provider"), QStringLiteral("qwen"));
+    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Fallback provider."), QStringLiteral("provider"), QStringLiteral("qwen"));
     const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Default 2s (hanging scenarios wait this long)."),
                                            QStringLiteral("duration"), QStringLiteral("2s"));
     const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("Default 2s."), QStringLiteral("duration"),

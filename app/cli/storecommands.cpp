@@ -189,7 +189,7 @@ int runHistory(const QStringList &arguments)
         line(QStringLiteral("started (local)"), QStringLiteral("generation"), QStringLiteral("user"), QStringLiteral("state"),
              QStringLiteral("public code / kind"), QStringLiteral("providers"), QStringLiteral("elapsed"));
     for (const GenerationRow &r : rows) {
-        // The provider chain as the console shows it: one name when no relief provider answered.
+        // The provider chain as the console shows it: one name when no fallback provider answered.
         QString chain = r.providerChain();
         if (r.fallbackApplied)
             chain += QStringLiteral(" (%1)").arg(r.fallbackReason);

@@ -10,7 +10,7 @@
 
 namespace bullpen {
 
-// "The extra wait that fallback added", live: joins each relief attempt of one stage with the time its
+// "The extra wait that fallback added", live: joins each fallback attempt of one stage with the time its
 // generation's primary attempts of that stage took, from the event stream (the store's fallbackWaits()
 // answers the same question for recorded history). Generations that never needed relief are forgotten
 // once more than 10,000 are pending.
@@ -23,7 +23,7 @@ public:
     }
     void setStage(Stage stage);
 
-    // The wait, when `event` completes a relief attempt of the stage.
+    // The wait, when `event` completes a fallback attempt of the stage.
     std::optional<FallbackWait> add(const Event &event);
 
     // Whether a wait belongs on the chart of `provider` in `role` ("primary": the provider that

@@ -30,7 +30,7 @@ ProviderHealth::State ProviderHealth::state() const
 
 QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &attempts)
 {
-    // Stages that gave a relief provider its attempt: a failed primary of that stage was relieved.
+    // Stages that gave a fallback provider its attempt: a failed primary of that stage was relieved.
     QSet<QString> reliefStages;
     for (const CompletedAttempt &a : attempts) {
         if (a.role == Role::Fallback)

@@ -112,7 +112,7 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
         }
     }
     if (p.fallback && *p.fallback == p.primary)
-        return FieldError{QStringLiteral("fallback"), QStringLiteral("is the primary (%1); a relief provider must be another one, or none").arg(toId(p.primary))};
+        return FieldError{QStringLiteral("fallback"), QStringLiteral("is the primary (%1); a fallback provider must be another one, or none").arg(toId(p.primary))};
     if (const QJsonValue v = o.value(QLatin1StringView("timeouts")); !v.isUndefined()) {
         if (!v.isObject())
             return wrongType(QStringLiteral("timeouts"), QStringLiteral("an object"), v);

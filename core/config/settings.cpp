@@ -139,7 +139,7 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
                               QStringLiteral("unknown policy \"%1\"; use one of %2").arg(sb.preset, StagePolicy::presetNames().join(QStringLiteral(", ")))};
     if (sb.fallback && *sb.fallback == sb.primary)
         errors << ConfigError{QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"),
-                              QStringLiteral("is the same provider as STORYBOARD_PROVIDER (%1); a relief provider must be another "
+                              QStringLiteral("is the same provider as STORYBOARD_PROVIDER (%1); a fallback provider must be another "
                                              "provider, or set it to none")
                                   .arg(toId(sb.primary))};
     if (sb.primaryTimeout <= milliseconds::zero())

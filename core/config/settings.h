@@ -59,7 +59,7 @@ struct Settings
     // 4.6), timeouts and budget. The preset's routing (which kinds are relieved, rounds) follows from
     // the preset: read it through storyboardPolicy().
     StagePolicy storyboard;
-    bool storyboardFallbackChosen = false; // the file or the environment chose a relief provider, or none
+    bool storyboardFallbackChosen = false; // the file or the environment chose a fallback provider, or none
     PipelineSettings pipeline;
     std::map<Provider, ProviderSettings> providers;
     QString settingsFile; // the file that was read, if any

@@ -47,7 +47,7 @@ void AttemptRunner::start(const StageRequest &request)
             return;
         if (const auto complete = m_context->answerCompleteAt(); complete && *complete < m_spec.deadline)
             return; // the whole answer arrived in time and is being read: on time (SPEC 12.3)
-        // Deadlines first: the abort happens now; what follows from it (a relief attempt, the end of
+        // Deadlines first: the abort happens now; what follows from it (a fallback attempt, the end of
         // the generation, its records) is handed on from the event loop, so that every other deadline
         // due in this same instant is aborted before any of that work runs.
         m_deferFinish = true;

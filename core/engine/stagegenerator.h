@@ -25,7 +25,7 @@ struct ScenarioChoice
     std::optional<Provider> fallback;
 
     bool isSet() const { return !name.isEmpty(); }
-    // "gemini,qwen", "gemini," (no relief); empty when the primary is not known.
+    // "gemini,qwen", "gemini," (no fallback); empty when the primary is not known.
     QByteArray rolesHeader() const
     {
         if (!primary)

@@ -69,7 +69,7 @@ struct StageResult
     FallbackMetadata fallback;
     QList<AttemptRecord> attempts;
     TokenUsage tokens; // of the provider whose storyboard is used
-    QString decision;  // why the engine did or did not call the relief provider, in one line
+    QString decision;  // why the engine did or did not call the fallback provider, in one line
     std::chrono::microseconds elapsed{0}; // from the stage's request to its end, admission wait included
     std::chrono::microseconds queued{0};  // of which waiting for admission, before the budget started
 

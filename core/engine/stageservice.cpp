@@ -198,21 +198,21 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     run.current = nullptr;
     run.attempts.append(rec);
 
-    // Would the policy hand this failure to the relief provider? (Shown on the attempt, decided below.)
+    // Would the policy hand this failure to the fallback provider? (Shown on the attempt, decided below.)
     bool fallbackEligible = false;
     QString notEligibleWhy;
     if (!rec.success && rec.role == Role::Primary && p.fallback) {
         const Failure &f = *rec.failure;
         StageGenerator *fb = generator(*p.fallback);
         if (!p.fallbackOn.contains(f.kind))
-            notEligibleWhy = QStringLiteral("%1 is not a kind the %2 policy hands to a relief provider").arg(enumName(f.kind), p.preset);
+            notEligibleWhy = QStringLiteral("%1 is not a kind the %2 policy hands to a fallback provider").arg(enumName(f.kind), p.preset);
         else if (p.fallbackNeedsCapacityMarker && !f.capacity)
-            notEligibleWhy = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy relieves only overload");
+            notEligibleWhy = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload");
         else if (p.fallbackNeedsDistinctModel && !fb->isConfigured())
-            notEligibleWhy = QStringLiteral("the relief provider %1 has no key").arg(toId(*p.fallback));
+            notEligibleWhy = QStringLiteral("the fallback provider %1 has no key").arg(toId(*p.fallback));
         else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider()
                  && fb->model() == generator(p.primary)->model())
-            notEligibleWhy = QStringLiteral("the relief provider is the same provider and model");
+            notEligibleWhy = QStringLiteral("the fallback provider is the same provider and model");
         else
             fallbackEligible = true;
     }
@@ -224,10 +224,10 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
 
     if (rec.success) {
         if (rec.role == Role::Primary)
-            run.decision = rec.round == 1 ? QStringLiteral("the primary succeeded; no relief needed")
+            run.decision = rec.round == 1 ? QStringLiteral("the primary succeeded; no fallback needed")
                                           : QStringLiteral("the primary succeeded in round %1").arg(rec.round);
         else
-            run.decision = QStringLiteral("the primary failed with %1; the relief provider %2 succeeded")
+            run.decision = QStringLiteral("the primary failed with %1; the fallback provider %2 succeeded")
                                .arg(enumName(run.primaryFailure->kind), toId(rec.provider));
         finishRun(run, FinalState::Succeeded, std::nullopt, outcome.output);
         return;
@@ -237,7 +237,7 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     if (rec.role == Role::Primary)
         run.primaryFailure = failure;
     if (run.stopping && failure.kind != FailureKind::CANCELLED) {
-        // The attempt had already ended (its deadline) when the cancel came; no relief, no next round.
+        // The attempt had already ended (its deadline) when the cancel came; no fallback, no next round.
         run.decision = QStringLiteral("cancelled right after the attempt ended with %1; nothing further is started").arg(enumName(failure.kind));
         finishRun(run, FinalState::Cancelled,
                   Failure{FailureKind::CANCELLED,
@@ -248,7 +248,7 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
         return;
     }
     if (failure.kind == FailureKind::CANCELLED) {
-        run.decision = QStringLiteral("cancelled; no relief provider is started for a cancelled generation");
+        run.decision = QStringLiteral("cancelled; no fallback provider is started for a cancelled generation");
         finishRun(run, FinalState::Cancelled, failure, StageOutput{});
         return;
     }
@@ -275,12 +275,12 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
 
     if (rec.role == Role::Primary && p.fallback) {
         if (!fallbackEligible) {
-            run.decision = QStringLiteral("no relief: ") + notEligibleWhy;
+            run.decision = QStringLiteral("no fallback: ") + notEligibleWhy;
         } else if (run.budget.exhausted()) {
-            run.decision = QStringLiteral("no relief: the stage budget of %1 ms was used up by the primary")
+            run.decision = QStringLiteral("no fallback: the stage budget of %1 ms was used up by the primary")
                                .arg(p.effectiveBudget().count());
         } else if (!takeReliefSlot(run)) {
-            run.decision = QStringLiteral("no relief: %1 already has %2 attempts in flight (the in-flight limit), and a relief attempt "
+            run.decision = QStringLiteral("no fallback: %1 already has %2 attempts in flight (the in-flight limit), and a fallback attempt "
                                           "never waits once the stage budget runs")
                                .arg(toId(*p.fallback))
                                .arg(m_admission->inFlight(*p.fallback));
@@ -294,10 +294,10 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             return;
         }
     } else if (rec.role == Role::Fallback) {
-        run.decision = QStringLiteral("the relief provider %1 failed too; the primary is never called again").arg(toId(rec.provider));
+        run.decision = QStringLiteral("the fallback provider %1 failed too; the primary is never called again").arg(toId(rec.provider));
     } else if (run.decision.isEmpty()) {
         run.decision = rec.round > 1 ? QStringLiteral("%1 after %2 rounds").arg(enumName(failure.kind)).arg(rec.round)
-                                     : QStringLiteral("no relief provider is configured");
+                                     : QStringLiteral("no fallback provider is configured");
     }
     finishRun(run, FinalState::Failed, failure, StageOutput{});
 }

@@ -70,7 +70,7 @@ struct AttemptStarted
 };
 
 // One attempt as it ended: the engine's own record of it (the same value a StageResult lists), plus
-// whether the policy would hand its failure to the relief provider.
+// whether the policy would hand its failure to the fallback provider.
 struct AttemptCompleted : AttemptRecord
 {
     bool fallbackEligible = false;

@@ -38,7 +38,7 @@ struct GenerationRow
     qint64 tokensIn = -1;
     qint64 tokensOut = -1;
     double elapsedMs = 0;
-    QString fallbackProvider; // configured relief provider, empty for none
+    QString fallbackProvider; // configured fallback provider, empty for none
     QString nextStep;         // SPEC 7 message of a final failure
     QString imagePath;   // on this machine; empty for a remote engine's row
     QString imageSha256; // the comic's name everywhere (a remote engine serves it at /v1/images/{sha256})
@@ -75,14 +75,14 @@ struct HistoryFilter
     QString beforeId;
 };
 
-// A relieved stage: what the primary spent before it failed, and what the relief provider then took.
+// A relieved stage: what the primary spent before it failed, and what the fallback provider then took.
 struct FallbackWait
 {
-    qint64 atMs = 0; // when the relief attempt completed
+    qint64 atMs = 0; // when the fallback attempt completed
     QString primaryProvider;
     QString fallbackProvider;
     double primaryMs = 0;  // every primary attempt of that stage, summed
-    double fallbackMs = 0; // the relief attempt
+    double fallbackMs = 0; // the fallback attempt
     bool fallbackSucceeded = false;
 };
 

@@ -18,7 +18,7 @@ class EngineClient;
 class Store;
 struct ComparisonRow;
 
-// One side of a comparison: one provider run alone (no relief) on the story, under its own timeout.
+// One side of a comparison: one provider run alone (no fallback) on the story, under its own timeout.
 struct ComparisonSide
 {
     Provider provider = Provider::Gemini;

@@ -40,7 +40,7 @@ struct GenerationRequest
     QString generationId;
     bool fresh = false; // skip the cache
     // This request's storyboard policy instead of the pipeline's (the compare view runs one provider
-    // alone, with no relief).
+    // alone, with no fallback).
     std::optional<StagePolicy> storyboardPolicy;
     // The built-in simulator's scenario for this request (every stage). Roles left unset are taken from
     // the storyboard policy (its primary and relief).

@@ -67,7 +67,7 @@ NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, 
     case FailureKind::QUOTA_EXHAUSTED:
         s.action = Action::FixSettings;
         s.message = QStringLiteral("%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in "
-                                   "the provider's console (or a relief provider is configured).")
+                                   "the provider's console (or a fallback provider is configured).")
                         .arg(who, where);
         break;
     case FailureKind::TIMEOUT:

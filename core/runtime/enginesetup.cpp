@@ -114,7 +114,7 @@ bool EngineSetup::init(const SetupOptions &options)
         }
         m_simulator = &m_simulatorThread->simulator();
         if (!m_settings.storyboardFallbackChosen) {
-            // Against the simulator, with no relief provider chosen anywhere, run the relief path of the
+            // Against the simulator, with no fallback provider chosen anywhere, run the relief path of the
             // source write-up (Gemini primary, Qwen relief) so that scenarios show it. Real providers
             // keep SPEC 4.6's default of none.
             m_settings.storyboard.fallback = m_settings.storyboard.primary == Provider::Qwen ? Provider::Gemini : Provider::Qwen;
@@ -247,7 +247,7 @@ QString EngineSetup::describe() const
             .arg(m_simulator->port())
             .arg(m_simulator->scenario().name, toId(m_settings.storyboard.primary),
                  m_settings.storyboard.fallback ? toId(*m_settings.storyboard.fallback) : QStringLiteral("none"),
-                 m_simulatedFallback ? QStringLiteral(" (relief provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)")
+                 m_simulatedFallback ? QStringLiteral(" (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)")
                                      : QString());
     QStringList live;
     for (const auto &entry : m_settings.providers) {

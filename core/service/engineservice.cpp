@@ -467,7 +467,7 @@ EngineService::Reply EngineService::startComparison(const QHttpServerRequest &re
 {
     if (m_draining)
         return error(503, QStringLiteral("this engine is shutting down and takes no new comparisons"));
-    // The same body as a generation's; the relief provider is the other side, run alone.
+    // The same body as a generation's; the fallback provider is the other side, run alone.
     std::variant<GenerationRequest, FieldError> parsed = GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
@@ -1007,7 +1007,7 @@ void EngineService::logFinished(const GenerationResult &result, bool plain) cons
         fields.insert(QStringLiteral("stage"), toId(result.failedStage));
     }
     logging::note(plain ? QtDebugMsg : QtInfoMsg, lcGeneration(),
-                  result.state == FinalState::Succeeded ? (fb.applied ? QStringLiteral("generation succeeded with relief") : QStringLiteral("generation succeeded"))
+                  result.state == FinalState::Succeeded ? (fb.applied ? QStringLiteral("generation succeeded with fallback") : QStringLiteral("generation succeeded"))
                                                         : QStringLiteral("generation %1").arg(toId(result.state)),
                   fields);
 }

@@ -89,7 +89,7 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         out += "bullpen_attempts_total{" + label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ',' + label("role", toId(role))
                + ',' + label("result", result) + "} " + QByteArray::number(n) + '\n';
     }
-    head("bullpen_fallbacks_total", "counter", "Relief attempts triggered, by stage, from, to and the primary's failure kind.");
+    head("bullpen_fallbacks_total", "counter", "Fallback attempts triggered, by stage, from, to and the primary's failure kind.");
     for (const auto &[key, n] : m_fallbacks) {
         const auto &[stage, from, to, kind] = key;
         out += "bullpen_fallbacks_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to)) + ','

@@ -62,7 +62,7 @@ private:
         Role role = Role::Primary;
         bool success = false;
         std::optional<FailureKind> kind;
-        bool relieved = false; // a relief attempt followed this failed primary
+        bool relieved = false; // a fallback attempt followed this failed primary
         double durationMs = 0;
     };
     void prune(qint64 nowMs) const;

@@ -173,8 +173,8 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     while (q.next())
         d.addAttempt(q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
                      q.value(5).toInt() != 0, q.value(6).toDouble());
-    // Relieved stages: each relief attempt with the primary attempts of its stage before it, joined here
-    // by generation and stage (two scans; a correlated subquery per relief attempt walked an index of
+    // Relieved stages: each fallback attempt with the primary attempts of its stage before it, joined here
+    // by generation and stage (two scans; a correlated subquery per fallback attempt walked an index of
     // every primary attempt on SQLite).
     struct Relief
     {
@@ -186,7 +186,7 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
         QString primary;
     };
     std::vector<Relief> relief;
-    QHash<QString, std::vector<std::size_t>> reliefOf; // generation + stage → relief attempts
+    QHash<QString, std::vector<std::size_t>> reliefOf; // generation + stage → fallback attempts
     if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'")))
         return false;
     while (q.next()) {

@@ -28,7 +28,7 @@ public:
 
     void addAttempt(qint64 atMs, const QString &provider, const QString &role, const QString &stage, const QString &instance, bool success,
                     double durationMs);
-    // A relief attempt just written: its stage's primary attempts are read on `db` (the same transaction).
+    // A fallback attempt just written: its stage's primary attempts are read on `db` (the same transaction).
     bool addRelief(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider, qint64 atMs,
                    double fallbackMs, QString *error);
     // A generation that just got its final state: its row is read on `db` (the same transaction).

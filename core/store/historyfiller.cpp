@@ -180,7 +180,7 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 g.addBindValue(finalFailure ? QVariant(enumName(finalFailure->kind)) : noText);
                 g.addBindValue(finalFailure ? QVariant(toId(finalStage)) : noText);
                 g.addBindValue(finalFailure ? QVariant(finalFailure->detail) : noText);
-                g.addBindValue(relieved ? QStringLiteral("relief provider called once") : QStringLiteral("no relief needed"));
+                g.addBindValue(relieved ? QStringLiteral("fallback provider called once") : QStringLiteral("no fallback needed"));
                 g.addBindValue(relieved && (!finalFailure || finalStage == Stage::Image) ? 1 : 0);
                 g.addBindValue(relieved ? QVariant(reliefReason) : noText);
                 g.addBindValue(finalProvider);

@@ -410,7 +410,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
 
 QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error)
 {
-    // Two range scans of one covering index (relief attempts in the range, then the primary attempts
+    // Two range scans of one covering index (fallback attempts in the range, then the primary attempts
     // that can precede them) joined here by generation: at a million attempts this is several times
     // quicker than a join in SQL, whose per-row lookups land on random pages.
     QList<FallbackWait> out;

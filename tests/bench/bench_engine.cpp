@@ -220,7 +220,7 @@ int main(int argc, char *argv[])
     // --- deadline precision: `hanging` primaries in flight, 1 s timeout, relief after each. Twice: all
     // started in the same instant (every deadline due in the same millisecond: the worst case for one
     // event loop), and started evenly over one timeout (the same number in flight, deadlines spread).
-    // A third run: the burst again with no relief provider, to show what the relief starts cost.
+    // A third run: the burst again with no fallback provider, to show what the relief starts cost.
     for (const int variant : {0, 1, 2}) {
         const bool spread = variant == 1;
         const bool relief = variant != 2;
@@ -266,7 +266,7 @@ int main(int argc, char *argv[])
                    .arg(hanging)
                    .arg(spread ? QStringLiteral("started evenly over 1 s")
                         : relief ? QStringLiteral("all started at once: every deadline in the same ms")
-                                 : QStringLiteral("all started at once, no relief provider"))
+                                 : QStringLiteral("all started at once, no fallback provider"))
                    .arg(threads);
         out << "  deadline fired late by, ms      " << fireLate.summary(3) << "\n";
         out << "  abort completed late by, ms     " << abortLate.summary(3) << "\n";
@@ -278,7 +278,7 @@ int main(int argc, char *argv[])
         allOnTheWire = allOnTheWire && received == attempts;
     }
 
-    // --- on the wire: `wireCount` hanging primaries to one host at once, no relief, limit raised to match.
+    // --- on the wire: `wireCount` hanging primaries to one host at once, no fallback, limit raised to match.
     // The provider is a separate bullpen-sim process, as a real one would be: its receipt times and
     // counts come from its /_sim/counters, and this process's memory is the engine's alone.
     {

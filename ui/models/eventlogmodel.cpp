@@ -60,7 +60,7 @@ struct Summary
     QString operator()(const GenerationFinished &e) const
     {
         if (e.state == FinalState::Succeeded)
-            return e.fallbackApplied ? EventLogModel::tr("succeeded with relief") : EventLogModel::tr("succeeded");
+            return e.fallbackApplied ? EventLogModel::tr("succeeded with fallback") : EventLogModel::tr("succeeded");
         return EventLogModel::tr("%1 at %2: %3 (%4)")
             .arg(toId(e.state), e.stage ? toId(*e.stage) : QString(), e.publicCode ? enumName(*e.publicCode) : QString(), e.kind ? enumName(*e.kind) : QString());
     }

@@ -225,7 +225,7 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
         case Generation:
             return Masking::displayGenerationId(r.id);
         case Stage:
-            return r.stage.isEmpty() ? (r.state == u"failed" ? QString() : tr("(relieved)")) : r.stage;
+            return r.stage.isEmpty() ? (r.state == u"failed" ? QString() : tr("(fallback)")) : r.stage;
         case PublicCode:
             return r.publicCode;
         case Kind:

@@ -124,16 +124,16 @@ QString GenerationListModel::outcome(const Row &r)
     if (!r.finished) {
         if (r.queued)
             return r.state; // "queued behind n": waiting on Bullpen's own limit
-        return chain.isEmpty() ? tr("running") : tr("running · relieving %1").arg(chain);
+        return chain.isEmpty() ? tr("running") : tr("running · fallback %1").arg(chain);
     }
     const QString failure = r.publicCode && r.kind ? QStringLiteral("%1 (%2)").arg(enumName(*r.publicCode), enumName(*r.kind)) : QString();
     const QString stage = r.failedStage ? toId(*r.failedStage) : QString();
     if (r.state == u"succeeded")
-        return chain.isEmpty() ? tr("succeeded") : tr("succeeded · relieved %1").arg(chain);
+        return chain.isEmpty() ? tr("succeeded") : tr("succeeded · fallback %1").arg(chain);
     if (r.state == u"failed") {
         QString text = stage.isEmpty() ? tr("failed: %1").arg(failure) : tr("failed at %1: %2").arg(stage, failure);
         if (!chain.isEmpty())
-            text += tr(" · after relief %1").arg(chain);
+            text += tr(" · after fallback %1").arg(chain);
         return text;
     }
     if (r.state == u"cancelled")

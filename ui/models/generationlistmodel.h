@@ -38,7 +38,7 @@ public:
     enum DataRole {
         SortRole = Qt::UserRole + 1,
         GenerationIdRole,
-        FallbackRole,        // bool: a relief provider was called
+        FallbackRole,        // bool: a fallback provider was called
         BudgetFractionRole,  // double 0..1: how much of the storyboard budget is left
         FinishedRole,        // bool
     };

@@ -36,10 +36,6 @@
         <translation>실행 화면의 이야기 비교</translation>
     </message>
     <message>
-        <source>Runs the story on the primary and on the fallback provider at once, each alone (no relief), each under its own timeout from the Run view</source>
-        <translation>이야기를 기본 제공자와 대체 제공자에서 동시에, 각각 단독으로(대체 없이), 실행 화면의 각자 제한 시간으로 실행합니다</translation>
-    </message>
-    <message>
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
@@ -61,19 +57,11 @@
     </message>
     <message>
         <source>Fallback</source>
-        <translation>대체</translation>
+        <translation>대체 제공자</translation>
     </message>
     <message>
         <source>running… (timeout %1)</source>
         <translation>실행 중… (제한 시간 %1)</translation>
-    </message>
-    <message>
-        <source>&lt;span style="color:#1e8449"&gt;succeeded&lt;/span&gt;</source>
-        <translation>&lt;span style="color:#1e8449"&gt;성공&lt;/span&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;span style="color:#c0392b"&gt;%1&lt;/span&gt; %2 (%3)</source>
-        <translation>&lt;span style="color:#c0392b"&gt;%1&lt;/span&gt; %2 (%3)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Validation&lt;/b&gt; %1</source>
@@ -113,7 +101,7 @@
     </message>
     <message>
         <source>Compared %1 and %2.</source>
-        <translation>%1와(과) %2를 비교했습니다.</translation>
+        <translation>두 제공자를 비교했습니다: %1, %2.</translation>
     </message>
     <message>
         <source>%1 of %2 words differ between the two storyboards (highlighted).</source>
@@ -122,6 +110,18 @@
     <message>
         <source>Nothing to compare word by word yet: a side has no storyboard.</source>
         <translation>아직 단어별로 비교할 것이 없습니다. 한쪽에 스토리보드가 없습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;span style="color:%1"&gt;succeeded&lt;/span&gt;</source>
+        <translation>&lt;span style="color:%1"&gt;성공&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style="color:%1"&gt;%2&lt;/span&gt; %3 (%4)</source>
+        <translation>&lt;span style="color:%1"&gt;%2&lt;/span&gt; %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Runs the story on the primary and on the fallback provider at once, each alone (no fallback), each under its own timeout from the Run view</source>
+        <translation>이야기를 기본 제공자와 대체 제공자에서 동시에, 각각 단독으로(대체 없이), 실행 화면의 각자 제한 시간으로 실행합니다</translation>
     </message>
 </context>
 <context>
@@ -168,7 +168,7 @@
     </message>
     <message>
         <source>Fallback</source>
-        <translation>대체</translation>
+        <translation>대체 제공자</translation>
     </message>
     <message>
         <source>Outcome</source>
@@ -249,10 +249,6 @@
         <translation>%1 %2가 마감 %3 ms 후에 응답함. 거부됨</translation>
     </message>
     <message>
-        <source>succeeded with relief</source>
-        <translation>대체로 성공</translation>
-    </message>
-    <message>
         <source>succeeded</source>
         <translation>성공</translation>
     </message>
@@ -284,20 +280,16 @@
         <source>%1 admitted after waiting %2 ms; the budget starts now</source>
         <translation>%1: %2 ms 대기 후 시작 허가, 지금 예산이 시작됩니다</translation>
     </message>
+    <message>
+        <source>succeeded with fallback</source>
+        <translation>대체 제공자 응답으로 성공</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::FailureHistoryModel</name>
     <message>
-        <source>Select the row to see the full id in the detail pane</source>
-        <translation>행을 선택하면 상세 창에 전체 ID가 보입니다</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>(없음)</translation>
-    </message>
-    <message>
-        <source>(relieved)</source>
-        <translation>(대체됨)</translation>
     </message>
     <message>
         <source> s</source>
@@ -339,6 +331,14 @@
         <source>Instance</source>
         <translation>인스턴스</translation>
     </message>
+    <message>
+        <source>Select the row to see the full id in the detail pane (Copy id copies it)</source>
+        <translation>행을 선택하면 상세 창에 전체 ID가 보입니다 (ID 복사로 복사)</translation>
+    </message>
+    <message>
+        <source>(fallback)</source>
+        <translation>(대체 제공자 응답)</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::FailuresView</name>
@@ -365,10 +365,6 @@
     <message>
         <source>Failed</source>
         <translation>실패</translation>
-    </message>
-    <message>
-        <source>Relieved by fallback</source>
-        <translation>대체로 구제됨</translation>
     </message>
     <message>
         <source>Cancelled</source>
@@ -467,10 +463,6 @@
         <translation>&lt;b&gt;실패 단계&lt;/b&gt; %1, &lt;b&gt;%2&lt;/b&gt; (%3): %4</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Relief&lt;/b&gt; %1 (%2)</source>
-        <translation>&lt;b&gt;대체&lt;/b&gt; %1 (%2)</translation>
-    </message>
-    <message>
         <source>applied</source>
         <translation>적용됨</translation>
     </message>
@@ -512,11 +504,11 @@
     </message>
     <message>
         <source>Exporting to %1…</source>
-        <translation>%1(으)로 내보내는 중…</translation>
+        <translation>내보내는 중: %1…</translation>
     </message>
     <message>
         <source>Exported %L1 row(s) to %2</source>
-        <translation>%L1행을 %2(으)로 내보냈습니다</translation>
+        <translation>%L1행을 내보냈습니다: %2</translation>
     </message>
     <message>
         <source>Export failed: %1. Choose another file or free some space.</source>
@@ -533,6 +525,78 @@
     <message>
         <source> · &lt;b&gt;instance&lt;/b&gt; %1</source>
         <translation> · &lt;b&gt;인스턴스&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>gen_… or a user id, then Enter</source>
+        <translation>gen_… 또는 사용자 ID 입력 후 Enter</translation>
+    </message>
+    <message>
+        <source>A generation id (whole, or its first characters) or a user id. A user id is matched on its keyed hash with the installation's key: it is never stored, and the box then shows only its mask.</source>
+        <translation>생성 ID(전체 또는 앞부분) 또는 사용자 ID. 사용자 ID는 이 설치의 키로 만든 해시로만 대조하며 저장하지 않습니다. 검색 후 입력란에는 마스킹된 값만 보입니다.</translation>
+    </message>
+    <message>
+        <source>Clear search</source>
+        <translation>검색 지우기</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>아직 읽지 않음</translation>
+    </message>
+    <message>
+        <source>Pause updates</source>
+        <translation>갱신 일시 정지</translation>
+    </message>
+    <message>
+        <source>Stop reading new rows and counts from the store (what is shown stays)</source>
+        <translation>저장소에서 새 행과 집계를 더 읽지 않습니다 (보이는 내용은 그대로)</translation>
+    </message>
+    <message>
+        <source>Copy id</source>
+        <translation>ID 복사</translation>
+    </message>
+    <message>
+        <source>Copy this generation's full id (for bullpen --open, the CLI or a ticket)</source>
+        <translation>이 생성의 전체 ID를 복사합니다 (bullpen --open, CLI, 티켓용)</translation>
+    </message>
+    <message>
+        <source>Hide detail</source>
+        <translation>상세 숨기기</translation>
+    </message>
+    <message>
+        <source>Hide the detail pane and give the table the width</source>
+        <translation>상세 창을 숨기고 표를 넓게 봅니다</translation>
+    </message>
+    <message>
+        <source>Of the generations in range that match the provider, instance and search (every outcome: codes, kinds and stages describe failures only), the share a fallback provider answered. Buckets without traffic are left empty, not bridged.</source>
+        <translation>기간 안에서 제공자·인스턴스·검색 조건에 맞는 생성(모든 결과 포함: 코드·종류·단계는 실패에만 있음) 가운데 대체 제공자가 응답한 비율입니다. 트래픽이 없던 구간은 선으로 잇지 않고 비워 둡니다.</translation>
+    </message>
+    <message>
+        <source>user %1</source>
+        <translation>사용자 %1</translation>
+    </message>
+    <message>
+        <source>Resume updates</source>
+        <translation>갱신 재개</translation>
+    </message>
+    <message>
+        <source>paused · updated %1</source>
+        <translation>일시 정지 · %1에 갱신</translation>
+    </message>
+    <message>
+        <source>updated %1</source>
+        <translation>%1에 갱신</translation>
+    </message>
+    <message>
+        <source>Show detail</source>
+        <translation>상세 보기</translation>
+    </message>
+    <message>
+        <source>Answered by the fallback</source>
+        <translation>대체 제공자가 응답함</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fallback&lt;/b&gt; %1 (%2)</source>
+        <translation>&lt;b&gt;대체 호출&lt;/b&gt; %1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -562,10 +626,6 @@
         <translation>단계</translation>
     </message>
     <message>
-        <source>Provider</source>
-        <translation>제공자</translation>
-    </message>
-    <message>
         <source>Elapsed</source>
         <translation>경과</translation>
     </message>
@@ -574,16 +634,143 @@
         <translation>남은 예산</translation>
     </message>
     <message>
-        <source>State</source>
-        <translation>상태</translation>
-    </message>
-    <message>
         <source>queued behind %1</source>
         <translation>%1개 뒤에서 대기 중</translation>
     </message>
     <message>
         <source>Instance</source>
         <translation>인스턴스</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>실패: %1</translation>
+    </message>
+    <message>
+        <source>failed at %1: %2</source>
+        <translation>%1 단계에서 실패: %2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <source>cancelled at %1</source>
+        <translation>%1 단계에서 취소됨</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>running · fallback %1</source>
+        <translation>실행 중 · 대체 호출 %1</translation>
+    </message>
+    <message>
+        <source>succeeded · fallback %1</source>
+        <translation>성공 · 대체 호출 %1</translation>
+    </message>
+    <message>
+        <source> · after fallback %1</source>
+        <translation> · 대체 호출 %1 이후</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::HealthStrip</name>
+    <message>
+        <source>%1: no attempts</source>
+        <translation>%1: 시도 없음</translation>
+    </message>
+    <message>
+        <source>%1: %L2 attempts</source>
+        <translation>%1: 시도 %L2건</translation>
+    </message>
+    <message>
+        <source>%1 % errors</source>
+        <translation>오류 %1 %</translation>
+    </message>
+    <message>
+        <source>%1 % to fallback</source>
+        <translation>대체 호출 %1 %</translation>
+    </message>
+    <message>
+        <source>p50 %1 · p90 %2</source>
+        <translation>p50 %1 · p90 %2</translation>
+    </message>
+    <message>
+        <source>No provider attempts in the last 15 minutes.</source>
+        <translation>최근 15분 동안 제공자 시도가 없습니다.</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>아직 읽지 않음</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시 정지</translation>
+    </message>
+    <message>
+        <source>Stop refreshing the provider health (the numbers stay as they are)</source>
+        <translation>제공자 상태 갱신을 멈춥니다 (숫자는 그대로 남습니다)</translation>
+    </message>
+    <message>
+        <source>Provider health needs the history (Bullpen was started without a store).</source>
+        <translation>제공자 상태를 보려면 기록이 필요합니다 (Bullpen이 저장소 없이 시작됨).</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>재개</translation>
+    </message>
+    <message>
+        <source>not updated: the store could not be read</source>
+        <translation>갱신 안 됨: 저장소를 읽지 못했습니다</translation>
+    </message>
+    <message>
+        <source>updated %1</source>
+        <translation>%1에 갱신</translation>
+    </message>
+    <message>
+        <source>Read from the store every %1 s: every engine writing there is counted</source>
+        <translation>%1초마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 · &lt;span style="color:%3"&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%5&lt;br&gt;%6&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · &lt;span style="color:%3"&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%5&lt;br&gt;%6&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>5 min</source>
+        <translation>5분</translation>
+    </message>
+    <message>
+        <source>15 min</source>
+        <translation>15분</translation>
     </message>
 </context>
 <context>
@@ -629,10 +816,6 @@
         <translation>기본으로</translation>
     </message>
     <message>
-        <source>as relief</source>
-        <translation>대체로</translation>
-    </message>
-    <message>
         <source>Latency percentiles and success rate</source>
         <translation>지연 시간 백분위수와 성공률</translation>
     </message>
@@ -642,7 +825,7 @@
     </message>
     <message>
         <source>Extra wait fallback added</source>
-        <translation>대체로 늘어난 대기 시간</translation>
+        <translation>대체 호출이 늘린 대기 시간</translation>
     </message>
     <message>
         <source>Latency history is off: Bullpen was started without a store (--no-store).</source>
@@ -693,20 +876,68 @@
         <translation>%1 %2, %3 단계: 시도 %L4건, 성공 %5 %, p50 %6 · p90 %7 · p99 %8.</translation>
     </message>
     <message>
-        <source>Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 relieved stage(s) (primary's time + relief's time − the primary's success median %5).</source>
-        <translation>대체로 구제된 단계 %L4건에서 대기가 p50 %1 · p90 %2 · p99 %3 늘었습니다 (기본 소요 + 대체 소요 − 기본 성공 중앙값 %5).</translation>
-    </message>
-    <message>
-        <source>No relieved stage in this range.</source>
-        <translation>이 기간에는 대체로 구제된 단계가 없습니다.</translation>
-    </message>
-    <message>
-        <source>attempt duration up to, s</source>
-        <translation>시도 소요 시간 상한, 초</translation>
-    </message>
-    <message>
         <source>Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.</source>
         <translation>백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>아직 읽지 않음</translation>
+    </message>
+    <message>
+        <source>Pause updates</source>
+        <translation>갱신 일시 정지</translation>
+    </message>
+    <message>
+        <source>Stop reading the store again (this console's own attempts are still added)</source>
+        <translation>저장소를 다시 읽지 않습니다 (이 콘솔의 시도는 계속 더해집니다)</translation>
+    </message>
+    <message>
+        <source>Resume updates</source>
+        <translation>갱신 재개</translation>
+    </message>
+    <message>
+        <source>paused · updated %1</source>
+        <translation>일시 정지 · %1에 갱신</translation>
+    </message>
+    <message>
+        <source>updated %1</source>
+        <translation>%1에 갱신</translation>
+    </message>
+    <message>
+        <source>timeout %1</source>
+        <translation>제한 시간 %1</translation>
+    </message>
+    <message>
+        <source>attempt duration, s</source>
+        <translation>시도 소요 시간, 초</translation>
+    </message>
+    <message>
+        <source>extra wait p99</source>
+        <translation>추가 대기 p99</translation>
+    </message>
+    <message>
+        <source>as fallback</source>
+        <translation>대체 제공자 역할</translation>
+    </message>
+    <message>
+        <source>Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + fallback's time − the primary's success median %5).</source>
+        <translation>대체 제공자가 응답한 단계 %L4건에서 대기가 p50 %1 · p90 %2 · p99 %3 늘었습니다 (기본 소요 + 대체 소요 − 기본 성공 중앙값 %5).</translation>
+    </message>
+    <message>
+        <source>No stage the fallback answered in this range.</source>
+        <translation>이 기간에는 대체 제공자가 응답한 단계가 없습니다.</translation>
+    </message>
+    <message>
+        <source>compare with…</source>
+        <translation>비교 대상…</translation>
+    </message>
+    <message>
+        <source>compare with %1</source>
+        <translation>비교: %1</translation>
+    </message>
+    <message>
+        <source>Draw another provider's p50 and p90 (dashed) in the same role and stage</source>
+        <translation>같은 역할과 단계에서 다른 제공자의 p50, p90을 점선으로 함께 그립니다</translation>
     </message>
 </context>
 <context>
@@ -718,6 +949,14 @@
     <message>
         <source>All instances</source>
         <translation>모든 인스턴스</translation>
+    </message>
+    <message>
+        <source>Only the selected generation</source>
+        <translation>선택한 생성만</translation>
+    </message>
+    <message>
+        <source>Show the events of the generation selected above; clear it to see every generation's events</source>
+        <translation>위에서 선택한 생성의 이벤트만 보여줍니다. 해제하면 모든 생성의 이벤트를 봅니다</translation>
     </message>
 </context>
 <context>
@@ -813,6 +1052,81 @@
     </message>
 </context>
 <context>
+    <name>bullpen::ProviderHealthModel</name>
+    <message>
+        <source>Failing now: over the last 5 minutes at least %1 attempts reached the provider and %2 % or more of them failed. Degraded: the same minimum and %3 % or more. Attempts that never left Bullpen (NOT_SENT) or were cancelled are not the provider's and are not counted.</source>
+        <translation>지금 장애: 최근 5분 동안 제공자에 도달한 시도가 %1건 이상이고 그중 %2 % 이상이 실패했습니다. 저하: 같은 최소 건수에 %3 % 이상 실패. Bullpen을 떠나지 못한 시도(NOT_SENT)와 취소된 시도는 제공자 탓이 아니므로 세지 않습니다.</translation>
+    </message>
+    <message>
+        <source>failing now</source>
+        <translation>지금 장애</translation>
+    </message>
+    <message>
+        <source>degraded</source>
+        <translation>저하</translation>
+    </message>
+    <message>
+        <source>healthy</source>
+        <translation>정상</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>Of this provider's failed primary attempts, the share handed to the fallback provider (which then had its one attempt)</source>
+        <translation>이 제공자의 실패한 기본 시도 가운데 대체 제공자에게 넘어간 비율 (대체 제공자는 한 번 시도)</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>지금</translation>
+    </message>
+    <message>
+        <source>15 min</source>
+        <translation>15분</translation>
+    </message>
+    <message>
+        <source>5 min</source>
+        <translation>5분</translation>
+    </message>
+    <message>
+        <source>attempts</source>
+        <translation>시도</translation>
+    </message>
+    <message>
+        <source>errors</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>top kind</source>
+        <translation>최다 종류</translation>
+    </message>
+    <message>
+        <source>to fallback</source>
+        <translation>대체 호출</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::ResultView</name>
     <message>
         <source>No result yet: run a generation.</source>
@@ -825,10 +1139,6 @@
     <message>
         <source>Succeeded in %1 ms%2%3</source>
         <translation>%1 ms 만에 성공%2%3</translation>
-    </message>
-    <message>
-        <source> — relief by %1</source>
-        <translation> — %1(으)로 대체</translation>
     </message>
     <message>
         <source> (from cache)</source>
@@ -855,14 +1165,6 @@
         <translation>이미지 없음</translation>
     </message>
     <message>
-        <source>Relief</source>
-        <translation>대체</translation>
-    </message>
-    <message>
-        <source>provider_fallback_applied: %1&lt;br&gt;provider_fallback_reason: %2&lt;br&gt;primary_final_model_provider: %3&lt;br&gt;final_model_provider: %4&lt;br&gt;final_model_id: %5&lt;br&gt;</source>
-        <translation>provider_fallback_applied: %1&lt;br&gt;provider_fallback_reason: %2&lt;br&gt;primary_final_model_provider: %3&lt;br&gt;final_model_provider: %4&lt;br&gt;final_model_id: %5&lt;br&gt;</translation>
-    </message>
-    <message>
         <source>yes</source>
         <translation>예</translation>
     </message>
@@ -879,12 +1181,54 @@
         <translation>성공</translation>
     </message>
     <message>
-        <source> · tokens %1/%2</source>
-        <translation> · 토큰 %1/%2</translation>
-    </message>
-    <message>
         <source> · cancelled by us (the provider may still have computed and billed it)</source>
         <translation> · 우리가 취소함 (제공자는 이미 계산하고 과금했을 수 있음)</translation>
+    </message>
+    <message>
+        <source>Open Settings</source>
+        <translation>설정 열기</translation>
+    </message>
+    <message>
+        <source>Edit story</source>
+        <translation>이야기 수정</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>대체 제공자</translation>
+    </message>
+    <message>
+        <source>Fallback used</source>
+        <translation>대체 제공자 사용</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>Primary provider</source>
+        <translation>기본 제공자</translation>
+    </message>
+    <message>
+        <source>Answered by</source>
+        <translation>응답한 제공자</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source> · tokens in %1 / out %2</source>
+        <translation> · 토큰 입력 %1 / 출력 %2</translation>
+    </message>
+    <message>
+        <source>Field names in the API, the store and exports:
+%1</source>
+        <translation>API, 저장소, 내보내기에서의 필드 이름:
+%1</translation>
+    </message>
+    <message>
+        <source> — answered by the fallback %1</source>
+        <translation> — 대체 제공자 %1 응답</translation>
     </message>
 </context>
 <context>
@@ -922,10 +1266,6 @@
         <translation>비교</translation>
     </message>
     <message>
-        <source>Run the story on the primary and on the relief provider at once, each alone, and show them side by side</source>
-        <translation>이야기를 기본 제공자와 대체 제공자에서 동시에 각각 단독으로 실행하고 나란히 보여줍니다</translation>
-    </message>
-    <message>
         <source>User</source>
         <translation>사용자</translation>
     </message>
@@ -938,16 +1278,8 @@
         <translation>기본</translation>
     </message>
     <message>
-        <source>Relief</source>
-        <translation>대체</translation>
-    </message>
-    <message>
         <source>Primary timeout</source>
         <translation>기본 제한 시간</translation>
-    </message>
-    <message>
-        <source>Relief timeout</source>
-        <translation>대체 제한 시간</translation>
     </message>
     <message>
         <source>Stage budget</source>
@@ -967,20 +1299,32 @@
             <numerusform>생성 %n건 실행 중</numerusform></translation>
     </message>
     <message>
-        <source>Relief: the same provider as the primary; choose another or none (STORYBOARD_FALLBACK_PROVIDER).</source>
-        <translation>대체: 기본과 같은 제공자입니다. 다른 제공자나 없음을 고르세요 (STORYBOARD_FALLBACK_PROVIDER).</translation>
-    </message>
-    <message>
         <source>Primary timeout: %1</source>
         <translation>기본 제한 시간: %1</translation>
     </message>
     <message>
-        <source>Relief timeout: %1</source>
-        <translation>대체 제한 시간: %1</translation>
-    </message>
-    <message>
         <source>Stage budget: %1</source>
         <translation>단계 예산: %1</translation>
+    </message>
+    <message>
+        <source>Run the story on the primary and on the fallback provider at once, each alone, and show them side by side</source>
+        <translation>이야기를 기본 제공자와 대체 제공자에서 동시에 각각 단독으로 실행하고 나란히 보여줍니다</translation>
+    </message>
+    <message>
+        <source>Fallback</source>
+        <translation>대체 제공자</translation>
+    </message>
+    <message>
+        <source>Fallback timeout</source>
+        <translation>대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Fallback: the same provider as the primary; choose another or none (STORYBOARD_FALLBACK_PROVIDER).</source>
+        <translation>대체: 기본과 같은 제공자입니다. 다른 제공자나 없음을 고르세요 (STORYBOARD_FALLBACK_PROVIDER).</translation>
+    </message>
+    <message>
+        <source>Fallback timeout: %1</source>
+        <translation>대체 제한 시간: %1</translation>
     </message>
 </context>
 <context>
@@ -1107,7 +1451,7 @@
     </message>
     <message>
         <source>overridden now by %1 in the environment</source>
-        <translation>지금은 환경 변수 %1이(가) 우선함</translation>
+        <translation>지금은 환경 변수 %1 값이 우선함</translation>
     </message>
     <message>
         <source>The settings file has problems; fix them here and Save: %1</source>
@@ -1159,7 +1503,7 @@
     </message>
     <message>
         <source>Saved to the key file, but %1 in the environment still wins.</source>
-        <translation>키 파일에 저장했지만 환경 변수 %1이(가) 여전히 우선합니다.</translation>
+        <translation>키 파일에 저장했지만 환경 변수 %1 값이 여전히 우선합니다.</translation>
     </message>
     <message>
         <source>Key saved to %1. Restart Bullpen to use it.</source>
@@ -1229,16 +1573,68 @@
         <translation>예산 %1초</translation>
     </message>
     <message>
-        <source>deadline %1 s →</source>
-        <translation>마감 %1초 →</translation>
-    </message>
-    <message>
-        <source>relief triggered</source>
-        <translation>대체 시작</translation>
-    </message>
-    <message>
         <source>queued (budget not started)</source>
         <translation>대기 중 (예산 시작 전)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · round %4&lt;br&gt;running · deadline at %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · %4회차&lt;br&gt;실행 중 · 마감 %5</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · round %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · %4회차</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>실패: %1</translation>
+    </message>
+    <message>
+        <source> · HTTP %1</source>
+        <translation> · HTTP %1</translation>
+    </message>
+    <message>
+        <source> · no HTTP status</source>
+        <translation> · HTTP 상태 없음</translation>
+    </message>
+    <message>
+        <source> · aborted: %1</source>
+        <translation> · 중단: %1</translation>
+    </message>
+    <message>
+        <source>took %1 · deadline at %2</source>
+        <translation>소요 %1 · 마감 %2</translation>
+    </message>
+    <message>
+        <source>tokens in %1 / out %2</source>
+        <translation>토큰 입력 %1 / 출력 %2</translation>
+    </message>
+    <message>
+        <source>Storyboard budget: %1 for primary and fallback together, from %2</source>
+        <translation>스토리보드 예산: 기본과 대체 제공자를 합쳐 %1, %2부터</translation>
+    </message>
+    <message>
+        <source>ends at %1 →</source>
+        <translation>%1에 끝남 →</translation>
+    </message>
+    <message>
+        <source>deadline %1 →</source>
+        <translation>마감 %1 →</translation>
+    </message>
+    <message>
+        <source>fallback triggered</source>
+        <translation>대체 호출 시작</translation>
     </message>
 </context>
 <context>
@@ -1246,6 +1642,10 @@
     <message>
         <source>(none)</source>
         <translation>(없음)</translation>
+    </message>
+    <message>
+        <source>Click a bar to filter the table by it</source>
+        <translation>막대를 누르면 표가 그 값으로 걸러집니다</translation>
     </message>
 </context>
 </TS>

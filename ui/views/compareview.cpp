@@ -67,7 +67,7 @@ CompareView::CompareView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     setObjectName(QStringLiteral("compareView"));
     m_compare = new QPushButton(tr("Compare the Run view's story"));
     m_compare->setObjectName(QStringLiteral("compareButton"));
-    m_compare->setToolTip(tr("Runs the story on the primary and on the fallback provider at once, each alone (no relief), each under its "
+    m_compare->setToolTip(tr("Runs the story on the primary and on the fallback provider at once, each alone (no fallback), each under its "
                              "own timeout from the Run view"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);

@@ -103,7 +103,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_range->setCurrentIndex(2);
     m_outcome = combo("outcomeCombo");
     m_outcome->addItem(tr("Failed"), QStringLiteral("failed"));
-    m_outcome->addItem(tr("Relieved by fallback"), QStringLiteral("relieved"));
+    m_outcome->addItem(tr("Answered by the fallback"), QStringLiteral("relieved"));
     m_outcome->addItem(tr("Cancelled"), QStringLiteral("cancelled"));
     m_outcome->addItem(tr("All generations"), QString());
     m_code = combo("codeCombo");
@@ -497,7 +497,7 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
     if (!r.publicCode.isEmpty())
         lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4").arg(r.stage, r.publicCode, r.kind, r.detail.toHtmlEscaped());
     if (r.fallbackApplied || !r.fallbackReason.isEmpty())
-        lines << tr("<b>Relief</b> %1 (%2)").arg(r.fallbackApplied ? tr("applied") : tr("tried, failed"), r.fallbackReason.toHtmlEscaped());
+        lines << tr("<b>Fallback</b> %1 (%2)").arg(r.fallbackApplied ? tr("applied") : tr("tried, failed"), r.fallbackReason.toHtmlEscaped());
     if (!r.decision.isEmpty())
         lines << tr("<b>Decision</b> %1").arg(r.decision.toHtmlEscaped());
     if (rebuilt)

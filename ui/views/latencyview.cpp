@@ -56,6 +56,7 @@ constexpr int kMaxBuckets = 2000;
 struct Loaded
 {
     LatencyStats stats;
+    LatencyStats compared; // another provider in the same role and stage, when one is chosen
     double elapsedMs = 0;
     QString error;
 };
@@ -102,9 +103,14 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     m_provider = combo("latencyProvider");
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
         m_provider->addItem(toId(p), toId(p));
+    m_compareWith = combo("latencyCompareWith");
+    m_compareWith->addItem(tr("compare with…"), QString());
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        m_compareWith->addItem(tr("compare with %1").arg(toId(p)), toId(p));
+    m_compareWith->setToolTip(tr("Draw another provider's p50 and p90 (dashed) in the same role and stage"));
     m_role = combo("latencyRole");
     m_role->addItem(tr("as primary"), toId(Role::Primary));
-    m_role->addItem(tr("as relief"), toId(Role::Fallback));
+    m_role->addItem(tr("as fallback"), toId(Role::Fallback));
     m_stage = combo("latencyStage");
     for (Stage s : {Stage::Storyboard, Stage::Captions, Stage::Image})
         m_stage->addItem(toId(s), toId(s));
@@ -123,6 +129,7 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     controls->addWidget(m_stage);
     controls->addWidget(m_range);
     controls->addWidget(m_bucket);
+    controls->addWidget(m_compareWith);
     controls->addStretch(1);
     m_updated = new QLabel(tr("not read yet"));
     m_updated->setObjectName(QStringLiteral("latencyUpdated"));
@@ -173,6 +180,13 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
 }
 
 void LatencyView::setRefreshInterval(int ms) { m_refreshTimer->setInterval(ms); }
+
+void LatencyView::setComparedProvider(const QString &provider)
+{
+    m_compareWith->setCurrentIndex(std::max(0, m_compareWith->findData(provider)));
+}
+
+int LatencyView::comparedPointCount() const { return m_compared90 ? static_cast<int>(m_compared90->count()) : 0; }
 
 void LatencyView::setStoryboardTimeouts(double primaryMs, double fallbackMs)
 {
@@ -231,6 +245,7 @@ void LatencyView::reload()
     const QString provider = m_provider->currentData().toString();
     const QString role = m_role->currentData().toString();
     const QString stage = m_stage->currentData().toString();
+    const QString compared = m_compareWith->currentData().toString();
     const qint64 to = QDateTime::currentMSecsSinceEpoch();
     const qint64 bucket = bucketMs();
     qint64 from = to - spanMs();
@@ -240,7 +255,7 @@ void LatencyView::reload()
     m_summary->setText(tr("Reading attempts from the store…"));
     m_queue->run<Loaded>(
         this,
-        [provider, role, stage, from, to, bucket](HistoryReader &store) {
+        [provider, role, stage, compared, from, to, bucket](HistoryReader &store) {
             QElapsedTimer t;
             t.start();
             Loaded l;
@@ -254,6 +269,10 @@ void LatencyView::reload()
                 return !FallbackWaitTracker::concerns(FallbackWait{0, c.primaryProvider, c.fallbackProvider, 0, 0, false}, provider, role);
             });
             l.stats.setReliefCells(relief);
+            if (const auto other = providerFromId(compared); other && compared != provider) {
+                l.compared = LatencyStats(from, to, bucket);
+                l.compared.addCells(store.latencyHistogram(*other, roleFromId(role).value_or(Role::Primary), stageValue, from, to, bucket, &l.error));
+            }
             l.elapsedMs = double(t.nsecsElapsed()) / 1e6;
             return l;
         },
@@ -262,6 +281,7 @@ void LatencyView::reload()
                 return;
             m_loading = false;
             m_stats = std::move(l.stats);
+            m_comparedStats = std::move(l.compared);
             m_lastLoadMs = l.elapsedMs;
             QElapsedTimer t;
             t.start();
@@ -310,6 +330,10 @@ void LatencyView::rebuildCharts()
         if (!b.isEmpty())
             maxMs = std::max(maxMs, b.percentile(99));
     }
+    for (const LatencyBucket &b : m_comparedStats.buckets()) {
+        if (!b.isEmpty())
+            maxMs = std::max(maxMs, b.percentile(90));
+    }
     // Seconds once values reach 10 s: "60" reads where "60000" does not.
     m_unitMs = maxMs >= 10'000 ? 1000.0 : 1.0;
     for (std::size_t i = 0; i < buckets.size(); ++i) {
@@ -329,6 +353,29 @@ void LatencyView::rebuildCharts()
     m_success->replace(ok);
     for (QLineSeries *s : {m_p50, m_p90, m_p99, m_success})
         chart->addSeries(s);
+    // Another provider beside it: its p50 and p90 dashed, in the same colours.
+    m_compared50 = m_compared90 = nullptr;
+    if (!m_comparedStats.buckets().empty()) {
+        const QString other = m_compareWith->currentData().toString();
+        m_compared50 = new QLineSeries;
+        m_compared50->setName(QStringLiteral("%1 p50").arg(other));
+        m_compared90 = new QLineSeries;
+        m_compared90->setName(QStringLiteral("%1 p90").arg(other));
+        for (auto [series, tone] : {std::pair{m_compared50, tones::Tone::Accent}, std::pair{m_compared90, tones::Tone::Warning}}) {
+            QPen pen(tones::color(tone));
+            pen.setStyle(Qt::DashLine);
+            pen.setWidthF(1.5);
+            series->setPen(pen);
+        }
+        for (const LatencyBucket &b : m_comparedStats.buckets()) {
+            if (b.isEmpty())
+                continue;
+            m_compared50->append(double(b.startMs), b.percentile(50) / m_unitMs);
+            m_compared90->append(double(b.startMs), b.percentile(90) / m_unitMs);
+        }
+        chart->addSeries(m_compared50);
+        chart->addSeries(m_compared90);
+    }
     // The configured timeout as a line: where a percentile meets it, attempts are being cut off.
     m_timeoutLine = nullptr;
     if (timeoutMs > 0) {
@@ -358,7 +405,9 @@ void LatencyView::rebuildCharts()
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addAxis(rate, Qt::AlignRight);
-    for (QLineSeries *s : {m_p50, m_p90, m_p99}) {
+    for (QLineSeries *s : {m_p50, m_p90, m_p99, m_timeoutLine, m_compared50, m_compared90}) {
+        if (!s)
+            continue;
         s->attachAxis(x);
         s->attachAxis(y);
     }
@@ -459,14 +508,14 @@ void LatencyView::updateSummary()
                             charts::duration(m_stats.percentile(99)));
     if (m_stats.extraWaitCount() > 0)
         text += QLatin1Char(' ')
-                + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 relieved stage(s) (primary's time + relief's time − "
+                + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + fallback's time − "
                      "the primary's success median %5).")
                       .arg(charts::duration(m_stats.extraWaitPercentile(50)), charts::duration(m_stats.extraWaitPercentile(90)),
                            charts::duration(m_stats.extraWaitPercentile(99)))
                       .arg(m_stats.extraWaitCount())
                       .arg(charts::duration(m_stats.successMedian()));
     else
-        text += QLatin1Char(' ') + tr("No relieved stage in this range.");
+        text += QLatin1Char(' ') + tr("No stage the fallback answered in this range.");
     m_summary->setToolTip(tr("Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.")
                               .arg(QLocale().toString(100.0 * DurationHistogram::relativeError(), 'f', 1)));
     m_summary->setText(text);

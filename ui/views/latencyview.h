@@ -47,6 +47,11 @@ public:
     // The unit the percentile chart's values are drawn in: 1 (ms), or 1000 (s) once they reach 10 s.
     double unitMs() const { return m_unitMs; }
     bool hasTimeoutLine() const { return m_timeoutLine != nullptr; }
+    // Another provider in the same role and stage drawn beside the selected one (its p50 and p90,
+    // dashed); empty: none.
+    void setComparedProvider(const QString &provider);
+    // Points of the compared provider's p90 line (0 without a comparison).
+    int comparedPointCount() const;
 
     const LatencyStats &stats() const { return m_stats; }
     int pointCount() const; // points of the p50 series
@@ -74,6 +79,10 @@ private:
     QComboBox *m_stage;
     QComboBox *m_range;
     QComboBox *m_bucket;
+    QComboBox *m_compareWith;
+    QLineSeries *m_compared50 = nullptr;
+    QLineSeries *m_compared90 = nullptr;
+    LatencyStats m_comparedStats;
     QLabel *m_summary;
     QLabel *m_updated = nullptr;
     QToolButton *m_refreshPause = nullptr;

@@ -49,7 +49,7 @@ public:
     SettingsView *settingsView() const { return m_settingsView; }         // embedded only
     EngineConfigView *engineConfigView() const { return m_engineConfig; } // attached only
     ComparisonRunner *comparisons() const { return m_comparisons; }
-    // Starts a comparison of the Run view's story (primary and relief provider, each alone).
+    // Starts a comparison of the Run view's story (primary and fallback provider, each alone).
     QString compare();
     QTabWidget *tabs() const { return m_tabs; }
     HealthStrip *healthStrip() const { return m_health; }

@@ -87,7 +87,7 @@ void ResultView::showResult(const GenerationResult &r)
     if (r.state == FinalState::Succeeded) {
         m_headline->setText(tr("Succeeded in %1 ms%2%3")
                                 .arg(static_cast<double>(r.elapsed.count()) / 1000.0, 0, 'f', 0)
-                                .arg(sb.fallback.applied ? tr(" — relief by %1").arg(sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QString()) : QString())
+                                .arg(sb.fallback.applied ? tr(" — answered by the fallback %1").arg(sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QString()) : QString())
                                 .arg(r.fromCache ? tr(" (from cache)") : r.degraded ? tr(" (degraded: default captions)") : QString()));
         m_failure->hide();
         m_retry->hide();

@@ -71,7 +71,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_compare = new QPushButton(tr("Compare"));
     m_compare->setObjectName(QStringLiteral("runCompareButton"));
-    m_compare->setToolTip(tr("Run the story on the primary and on the relief provider at once, each alone, and show them side by side"));
+    m_compare->setToolTip(tr("Run the story on the primary and on the fallback provider at once, each alone, and show them side by side"));
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("settingsError"));
     m_error->setStyleSheet(tones::textStyle(tones::Tone::Failure));
@@ -84,9 +84,9 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     form->addRow(tr("User"), m_user);
     form->addRow(tr("Policy"), m_preset);
     form->addRow(tr("Primary"), m_primary);
-    form->addRow(tr("Relief"), m_fallback);
+    form->addRow(tr("Fallback"), m_fallback);
     form->addRow(tr("Primary timeout"), m_primaryTimeout);
-    form->addRow(tr("Relief timeout"), m_fallbackTimeout);
+    form->addRow(tr("Fallback timeout"), m_fallbackTimeout);
     form->addRow(tr("Stage budget"), m_budget);
     form->addRow(tr("Simulator scenario"), m_scenario);
     form->addRow(QString(), m_error);
@@ -174,11 +174,11 @@ void RunView::validate()
     QStringList errors;
     QString why;
     if (m_primary->currentData() == m_fallback->currentData())
-        errors << tr("Relief: the same provider as the primary; choose another or none (STORYBOARD_FALLBACK_PROVIDER).");
+        errors << tr("Fallback: the same provider as the primary; choose another or none (STORYBOARD_FALLBACK_PROVIDER).");
     if (!parseDuration(m_primaryTimeout->text(), &why))
         errors << tr("Primary timeout: %1").arg(why);
     if (!parseDuration(m_fallbackTimeout->text(), &why))
-        errors << tr("Relief timeout: %1").arg(why);
+        errors << tr("Fallback timeout: %1").arg(why);
     if (!m_budget->text().trimmed().isEmpty() && !parseDuration(m_budget->text(), &why))
         errors << tr("Stage budget: %1").arg(why);
     m_error->setText(errors.join(QLatin1Char('\n')));

@@ -260,7 +260,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     if (fallbackAt >= 0) {
         p.setPen(QPen(kRelief, 3));
         p.drawLine(QPointF(x(fallbackAt), area.top() - 6), QPointF(x(fallbackAt), area.bottom()));
-        p.drawText(QRectF(x(fallbackAt) + 4, area.top() - 24, 160, 16), Qt::AlignLeft, tr("relief triggered"));
+        p.drawText(QRectF(x(fallbackAt) + 4, area.top() - 24, 160, 16), Qt::AlignLeft, tr("fallback triggered"));
     }
     for (double t : std::as_const(lateAt)) {
         p.setPen(QPen(kFail, 1));

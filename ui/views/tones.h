@@ -15,7 +15,7 @@ enum class Tone {
     Failure,   // a failed attempt or generation, an error message
     Success,   // a succeeded attempt or generation
     Warning,   // degraded, a next step to take, p90
-    Relief,    // a generation a relief provider answered (row highlight)
+    Relief,    // a generation a fallback provider answered (row highlight)
     Running,   // an attempt in flight
     Own,       // waiting on Bullpen's own limit or deadline, never a provider's
     Simulator, // the built-in simulator or a scripted scenario
