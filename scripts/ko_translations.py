@@ -6,6 +6,53 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; no provider key is configured or --simulator was given':
+        '내장 시뮬레이터 http://127.0.0.1:%1 (요청이 따로 지정하지 않으면 시나리오 %2), %3 → %4%5. 제공자 키가 설정되지 않았거나 --simulator가 주어졌습니다',
+    ' (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)': ' (시뮬레이터용으로 고른 대체 제공자. 바꾸려면 STORYBOARD_FALLBACK_PROVIDER 설정)',
+    'live providers: %1': '실제 제공자: %1',
+    # The engine's text a console shows (core/translations/bullpen_core_ko.ts). A provider name is
+    # followed by 제공자, never by a particle that depends on its pronunciation.
+    ' (%1 stage)': ' (%1 단계)',
+    '%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); Retry after that.':
+        '%1 제공자가 요청 수를 제한하고 있습니다%2. 약 %3초 뒤(UTC %4)에 풀릴 예정이니 그 뒤에 다시 시도하세요.',
+    '%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Retry then.':
+        '%1 제공자가 요청 수를 제한하고 있으며%2 기간은 알려 주지 않았습니다. 분당 제한은 보통 1분 안에 풀리니 그때 다시 시도하세요.',
+    "%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in the provider's console (or a fallback provider is configured).":
+        '%1 제공자의 할당량 또는 결제 한도가 소진되었습니다%2. 크레딧을 추가하거나 제공자 콘솔에서 할당량을 올리기 전(또는 대체 제공자를 설정하기 전)에는 다시 시도해도 소용없습니다.',
+    '%1 failed in a way that is usually temporary (%2)%3. Retry runs the same request again%4.':
+        '%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 다시 시도하면 같은 요청을 한 번 더 보냅니다%4.',
+    '; the provider reported overload, so waiting a minute helps': '. 제공자가 과부하를 알렸으니 1분쯤 기다리면 도움이 됩니다',
+    "%1 rejected Bullpen's configuration%2. Check %3 (the key), %4 (the endpoint) and %5 (the model) in Settings or the environment, then run the generation again.":
+        '%1 제공자가 Bullpen의 설정을 거부했습니다%2. 설정 또는 환경 변수에서 %3(키), %4(엔드포인트), %5(모델)를 확인한 뒤 생성을 다시 실행하세요.',
+    "The secure connection to %1 failed%2 (certificate or handshake). Check %3 and the system's certificate store; Bullpen never ignores TLS errors.":
+        '%1 제공자와의 보안 연결이 실패했습니다%2 (인증서 또는 핸드셰이크). %3 값과 시스템 인증서 저장소를 확인하세요. Bullpen은 TLS 오류를 무시하지 않습니다.',
+    '%1 refused this input%2 (safety or content policy). The same input will be refused again: change the story before retrying.':
+        '%1 제공자가 이 입력을 거부했습니다%2 (안전 또는 콘텐츠 정책). 같은 입력은 다시 거부되니 이야기를 고친 뒤 시도하세요.',
+    "%1 rejected the request itself as invalid%2; retrying sends the same request. Check the model in the settings; if it is right, report it with the generation's event log.":
+        '%1 제공자가 요청 자체를 잘못된 요청으로 거부했습니다%2. 다시 시도해도 같은 요청을 보냅니다. 설정의 모델을 확인하고, 맞다면 생성의 이벤트 로그와 함께 보고하세요.',
+    'Cancelled. Retry starts the generation again. A cancelled request may still have been computed and billed by the provider.':
+        '취소되었습니다. 다시 시도하면 생성을 처음부터 다시 시작합니다. 취소된 요청도 제공자 쪽에서는 계산되고 과금되었을 수 있습니다.',
+    "A fault in Bullpen itself%1. Please report it with the generation's event log.": 'Bullpen 자체의 결함입니다%1. 생성의 이벤트 로그와 함께 보고해 주세요.',
+    'The request never reached %1%2: Bullpen itself was at its limit (its own queue was full, or it was too busy to send before the deadline). The provider is not to blame. Retry when fewer generations are in flight, or raise the in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.':
+        '요청이 %1 제공자에 도달하지 못했습니다%2: Bullpen 자체가 한도에 걸렸습니다 (자체 대기열이 가득 찼거나 마감 전에 보낼 여유가 없었습니다). 제공자 탓이 아닙니다. 진행 중인 생성이 줄었을 때 다시 시도하거나, 제공자가 허용한다면 동시 진행 한도(BULLPEN_MAX_IN_FLIGHT)를 올리세요.',
+    '%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.':
+        '%1 제공자가 Bullpen이 알지 못하는 방식으로 실패했습니다%2. 그래서 일시적인 실패로 보지 않았습니다. 일시적이라고 판단되면 다시 시도하세요.',
+    'the engine did not start the comparison: %1': '엔진이 비교를 시작하지 않았습니다: %1',
+    'Attached: %1': '연결됨: %1',
+    'Attached: %1 — %2': '연결됨: %1 — %2',
+    'connecting to %1': '%1에 연결하는 중',
+    'connected to %1': '%1에 연결됨',
+    'reconnecting to %1 since %2 (%3)': '%2부터 %1에 다시 연결하는 중 (%3)',
+    'refused by %1: %2': '%1에서 거부됨: %2',
+    'the token was refused; connect again with a valid token': '토큰이 거부되었습니다. 올바른 토큰으로 다시 연결하세요',
+    'the engine closed the event stream': '엔진이 이벤트 스트림을 닫았습니다',
+    'the engine at %1 did not start it: %2': '%1 엔진이 시작하지 않았습니다: %2',
+    'the engine at %1 could not be reached: %2': '%1 엔진에 연결할 수 없습니다: %2',
+    'the engine at %1 refused it: %2': '%1 엔진이 거부했습니다: %2',
+    'the engine at %1 has no record of this generation (it may have stopped before writing it)': '%1 엔진에 이 생성의 기록이 없습니다 (기록하기 전에 멈췄을 수 있습니다)',
+    'unreadable result from the engine: %1': '엔진이 보낸 결과를 읽을 수 없습니다: %1',
+    'The engine at %1: %2': '%1 엔진: %2',
+    'The engine at %1 reaches its store again': '%1 엔진이 다시 저장소에 연결되었습니다',
     'compare with…': '비교 대상…',
     'compare with %1': '비교: %1',
     "Draw another provider's p50 and p90 (dashed) in the same role and stage": '같은 역할과 단계에서 다른 제공자의 p50, p90을 점선으로 함께 그립니다',
@@ -415,4 +462,6 @@ def main(path):
     return 1 if missing else 0
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else 'ui/translations/bullpen_ko.ts'))
+    # Both files by default: the console's text, and the engine's text a console shows.
+    paths = sys.argv[1:] or ['ui/translations/bullpen_ko.ts', 'core/translations/bullpen_core_ko.ts']
+    sys.exit(max(main(p) for p in paths))

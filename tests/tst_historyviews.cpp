@@ -12,6 +12,7 @@
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
 #include "pipeline/comparison.h"
+#include "pipeline/nextstep.h"
 #include "engineprocess.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
@@ -788,6 +789,25 @@ private Q_SLOTS:
         const QByteArray text = ts.readAll();
         QVERIFY(text.contains("<message"));
         QCOMPARE(text.count("type=\"unfinished\""), 0); // every string has its Korean
+
+        // The engine's text a console shows: its own file, as complete, and used for next steps.
+        QFile coreTs(QStringLiteral(BULLPEN_CORE_TS_FILE));
+        QVERIFY(coreTs.open(QIODevice::ReadOnly));
+        const QByteArray coreText = coreTs.readAll();
+        QVERIFY(coreText.count("<message") >= 20);
+        QCOMPARE(coreText.count("type=\"unfinished\""), 0);
+        QTranslator core;
+        QVERIFY(core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
+        const NextStep step = NextStep::forFailure(Failure{FailureKind::AUTH_CONFIG, QStringLiteral("401"), false, std::nullopt},
+                                                   Provider::Gemini, Stage::Storyboard);
+        QVERIFY(step.message.contains(u"rejected Bullpen's configuration")); // what records keep
+        QVERIFY(QCoreApplication::installTranslator(&core));
+        const QString korean = step.localizedMessage();
+        QCoreApplication::removeTranslator(&core);
+        QVERIFY2(korean.contains(u"설정을 거부했습니다") && korean.contains(u"GEMINI_API_KEY"), qPrintable(korean));
+        QVERIFY(step.message.contains(u"rejected Bullpen's configuration")); // unchanged
+        // One read back from JSON has only its English.
+        QCOMPARE(NextStep::fromJson(step.toJson()).localizedMessage(), step.message);
     }
 };
 

@@ -83,20 +83,24 @@ class Translations
 public:
     void use(const QString &language)
     {
-        for (QTranslator *t : {&m_bullpen, &m_qt})
+        for (QTranslator *t : {&m_bullpen, &m_core, &m_qt})
             QCoreApplication::removeTranslator(t);
         if (language != u"ko")
             return;
-        if (m_bullpen.load(QStringLiteral(":/i18n/bullpen_ko.qm")))
-            QCoreApplication::installTranslator(&m_bullpen);
-        else
-            QTextStream(stderr) << "bullpen: the Korean translation is missing from this build; showing English\n";
+        // The console's own text, and the engine's text it shows (next steps, connection state).
+        for (auto [translator, file] : {std::pair{&m_bullpen, ":/i18n/bullpen_ko.qm"}, std::pair{&m_core, ":/i18n/bullpen_core_ko.qm"}}) {
+            if (translator->load(QString::fromLatin1(file)))
+                QCoreApplication::installTranslator(translator);
+            else
+                QTextStream(stderr) << "bullpen: " << file << " is missing from this build; that text shows in English\n";
+        }
         if (m_qt.load(QLocale(QLocale::Korean), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(&m_qt);
     }
 
 private:
     QTranslator m_bullpen;
+    QTranslator m_core;
     QTranslator m_qt;
 };
 

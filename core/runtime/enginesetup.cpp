@@ -241,20 +241,24 @@ QStringList EngineSetup::warnings() const
 
 QString EngineSetup::describe() const
 {
+    // In the application's language where a console installed one (the status bar); English in the
+    // CLI and the service, which install none.
     if (m_simulator)
-        return QStringLiteral("built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; no provider key is configured or "
-                              "--simulator was given")
+        return QCoreApplication::translate("bullpen::EngineSetup",
+                                           "built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; "
+                                           "no provider key is configured or --simulator was given")
             .arg(m_simulator->port())
             .arg(m_simulator->scenario().name, toId(m_settings.storyboard.primary),
                  m_settings.storyboard.fallback ? toId(*m_settings.storyboard.fallback) : QStringLiteral("none"),
-                 m_simulatedFallback ? QStringLiteral(" (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)")
+                 m_simulatedFallback ? QCoreApplication::translate("bullpen::EngineSetup",
+                                                                   " (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)")
                                      : QString());
     QStringList live;
     for (const auto &entry : m_settings.providers) {
         if (entry.second.hasKey())
             live << toId(entry.first);
     }
-    return QStringLiteral("live providers: ") + live.join(QStringLiteral(", "));
+    return QCoreApplication::translate("bullpen::EngineSetup", "live providers: %1").arg(live.join(QStringLiteral(", ")));
 }
 
 } // namespace bullpen

@@ -98,7 +98,7 @@ void ResultView::showResult(const GenerationResult &r)
         m_failure->setText(QStringLiteral("<b>%1</b> · %2<br>%3<br><br>%4")
                                .arg(r.failure ? enumName(r.failure->publicCode()) : QString(), r.failure ? enumName(r.failure->kind) : QString(),
                                     r.failure ? r.failure->detail.toHtmlEscaped() : QString(),
-                                    r.nextStep ? r.nextStep->message.toHtmlEscaped() : QString()));
+                                    r.nextStep ? r.nextStep->localizedMessage().toHtmlEscaped() : QString()));
         m_failure->show();
         // The button the next step names, and no other.
         const NextStep::Action action = r.nextStep ? r.nextStep->action : NextStep::Action::None;
