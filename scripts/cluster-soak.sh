@@ -3,7 +3,7 @@
 # The cluster soak (docs/store.md, "Several engines"): a throwaway PostgreSQL, three bullpen-engine
 # instances on it sharing one masking key, and `bullpen-cli soak --engine A,B,C` spreading generations
 # over them round-robin. Mid-run the second engine is killed with SIGKILL and started again. The soak
-# then checks SPEC 11's invariants over the union, that every generation is final (the killed engine's
+# then checks docs/contract.md §11's invariants over the union, that every generation is final (the killed engine's
 # in-flight ones ABANDONED within two lease periods), that a user's keyed hash is the same on every
 # engine, and that every answered generation is in the history as it was answered.
 #   bash scripts/cluster-soak.sh [count, default 1500] [build dir, default build/dev]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # CI's hardening stages, run after the README's test command (scripts/test.sh) has built `dev`:
-#   1. fault soak: every simulator scenario through the whole pipeline; fails on any SPEC 11 invariant;
+#   1. fault soak: every simulator scenario through the whole pipeline; fails on any docs/contract.md §11 invariant;
 #   2. cluster soak: PostgreSQL, three bullpen-engine instances, one killed and restarted mid-run
 #      (scripts/cluster-soak.sh); fails on any invariant over the union;
 #   3. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;

@@ -199,7 +199,7 @@ KO = {
     '<span style="color:#1e8449">succeeded</span>': '<span style="color:#1e8449">성공</span>',
     '<span style="color:#c0392b">%1</span> %2 (%3)': '<span style="color:#c0392b">%1</span> %2 (%3)',
     '<b>Validation</b> %1': '<b>검증</b> %1',
-    'valid (SPEC 2.1)': '유효 (SPEC 2.1)',
+    'valid (four panels in order; docs/contract.md §2.1)': '유효 (네 칸이 순서대로; docs/contract.md §2.1)',
     '<b>Storyboard</b> %1 of %2 · <b>whole generation</b> %3': '<b>스토리보드</b> %1 / %2 · <b>전체 생성</b> %3',
     '<b>Tokens</b> in %1 · out %2': '<b>토큰</b> 입력 %1 · 출력 %2',
     'n/a': '없음',
@@ -256,8 +256,8 @@ KO = {
     'Answered by the fallback': '대체 제공자가 응답함',
     'attempt duration up to, s': '시도 소요 시간 상한, 초',
     'Store prompts and responses': '프롬프트와 응답 저장',
-    'Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (SPEC 5.1).':
-        '이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (SPEC 5.1).',
+    'Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (docs/contract.md §5.1).':
+        '이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (docs/contract.md §5.1).',
     'Cancelled': '취소됨',
     'All generations': '모든 생성',
     'Any public code': '모든 공개 코드',
@@ -402,8 +402,8 @@ KO = {
     'Language': '언어',
     'Save': '저장',
     'Revert': '되돌리기',
-    'Settings file: %1 · the environment overrides it (SPEC 4.6); changes apply at the next start.':
-        '설정 파일: %1 · 환경 변수가 우선합니다 (SPEC 4.6). 변경은 다음 시작 때 적용됩니다.',
+    'Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.':
+        '설정 파일: %1 · 환경 변수가 우선합니다 (docs/contract.md §4.6). 변경은 다음 시작 때 적용됩니다.',
     'overridden now by %1 in the environment': '지금은 환경 변수 %1 값이 우선함',
     'The settings file has problems; fix them here and Save: %1': '설정 파일에 문제가 있습니다. 여기서 고치고 저장하세요: %1',
     'environment %1: %2': '환경 변수 %1: %2',

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 4.3: cancel handlers run once, in order, before the attempt is marked failed; late deliveries
+// docs/contract.md §4.3: cancel handlers run once, in order, before the attempt is marked failed; late deliveries
 // reach the runner, which refuses them.
 #include "engine/attemptcontext.h"
 #include "engine/manualclock.h"

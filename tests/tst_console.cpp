@@ -2,7 +2,7 @@
 // The console as an operator drives it (issue 5): Run → Generate → Live → Result, against the built-in
 // simulator over real HTTP, for a relief run and for a final failure. Run with BULLPEN_TEST_ATTACHED=1
 // (ctest's tst_console_attached), the same assertions hold with the console attached to a bullpen-engine
-// child process over loopback (SPEC 12).
+// child process over loopback (docs/contract.md §12).
 #include "models/generationlistmodel.h"
 #include "models/eventlogmodel.h"
 #include "engineprocess.h"
@@ -292,7 +292,7 @@ private Q_SLOTS:
         QVERIFY(done.first().first().value<GenerationResult>().generationId != first.generationId);
     }
 
-    // SPEC 5: store write failures are shown in the status bar until acknowledged.
+    // docs/contract.md §5: store write failures are shown in the status bar until acknowledged.
     void storeWriteFailuresAreShownUntilAcknowledged()
     {
         if (attached())

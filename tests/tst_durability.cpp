@@ -165,7 +165,7 @@ private Q_SLOTS:
             ++files;
         }
         everything += written;
-        // Without BULLPEN_STORE_CONTENT, nothing derived from the story is kept (SPEC 5.1).
+        // Without BULLPEN_STORE_CONTENT, nothing derived from the story is kept (docs/contract.md §5.1).
         QVERIFY(written.contains("storyboard_attempt_completed"));
         QVERIFY2(!written.contains("finds a key"), "story content was stored without the operator turning that on");
         QVERIFY(files >= 8); // database, WAL, key, six exports

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bullpen-engine over loopback, as a client sees it (SPEC 12.1, docs/api.md): real child processes, real
+// bullpen-engine over loopback, as a client sees it (docs/contract.md §12.1, docs/api.md): real child processes, real
 // HTTP through QNetworkAccessManager, the real store. Tokens and roles, field errors and limits, results
 // and cancel, the event stream's resume and overflow, RemoteEngine and RemoteHistory against it, a
 // SIGTERM drain, and a kill -9 that leaves nothing running.
@@ -162,7 +162,7 @@ private Q_SLOTS:
         if (m_engine) {
             m_engine->stop();
             const QByteArray log = m_engine->stderrText();
-            // SPEC 11.9 on the service: no token value or raw user id in any log line.
+            // docs/contract.md §11.9 on the service: no token value or raw user id in any log line.
             for (const QString &secret : std::as_const(m_secrets))
                 QVERIFY2(!log.contains(secret.toLatin1()), "a token value reached the engine's log");
             QVERIFY2(!log.contains("alice@example.com"), "a raw user id reached the engine's log");
@@ -300,7 +300,7 @@ private Q_SLOTS:
         QCOMPARE(call("POST", QStringLiteral("/v1/generations/gen_0123456789abcdef0123456789abcdef/cancel"), m_operator, "{}").status, 404);
     }
 
-    // SPEC 12.1: Last-Event-ID resumes without loss or repeats, compared with a subscriber that never
+    // docs/contract.md §12.1: Last-Event-ID resumes without loss or repeats, compared with a subscriber that never
     // dropped.
     void eventStreamResumesWithoutLossOrRepeats()
     {
@@ -441,7 +441,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(refused.state(), RemoteEngine::State::Refused, 10000);
     }
 
-    // SPEC 12 for the CLI: generate, history, compare and export on the engine, same output as embedded.
+    // docs/contract.md §12 for the CLI: generate, history, compare and export on the engine, same output as embedded.
     void cliDrivesTheEngine()
     {
         const auto cli = [this](const QStringList &args, const QString &token, QByteArray *outText = nullptr) {
@@ -842,7 +842,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body.contains("bullpen_sse_subscribers 0"), 10000);
     }
 
-    // SPEC 12.1 shutdown: /readyz 503, no new generations, the running ones end and are recorded, exit 0.
+    // docs/contract.md §12.1 shutdown: /readyz 503, no new generations, the running ones end and are recorded, exit 0.
     void sigtermDrainsAndRecordsEveryGeneration()
     {
         Engine engine(m_dir.filePath(QStringLiteral("drain")));
@@ -884,7 +884,7 @@ private Q_SLOTS:
         StoreLocation::disconnect(QStringLiteral("drain-check"));
     }
 
-    // SPEC 12.2: two engines share one store. One is killed with generations running; the other, still
+    // docs/contract.md §12.2: two engines share one store. One is killed with generations running; the other, still
     // up, finishes each of them as ABANDONED once its lease runs out (no restart needed), names both
     // instances in the detail, and lists the dead one as gone in /v1/instances.
     void anotherEngineFinishesADeadOnesWork()
@@ -1069,7 +1069,7 @@ private Q_SLOTS:
         QCOMPARE(call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url).status, 200);
     }
 
-    // SPEC 12.2: one masking key per deployment. The store keeps the first engine's key fingerprint; an
+    // docs/contract.md §12.2: one masking key per deployment. The store keeps the first engine's key fingerprint; an
     // engine with another key is refused, naming both; one given the same file starts.
     void engineWithAnotherMaskingKeyIsRefused()
     {
@@ -1095,7 +1095,7 @@ private Q_SLOTS:
         QVERIFY(colleague.start());
     }
 
-    // SPEC 11.10 across the wire: the engine is killed with 20 generations running; the client sees the
+    // docs/contract.md §11.10 across the wire: the engine is killed with 20 generations running; the client sees the
     // loss, reconnects to the restarted engine, and each of the 20 ends ABANDONED, once.
     void killedEngineLeavesNothingRunning()
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 5: every event is a JSON value type, and reads back to the same value.
+// docs/contract.md §5: every event is a JSON value type, and reads back to the same value.
 #include "engine/stagepolicy.h"
 #include "events/event.h"
 

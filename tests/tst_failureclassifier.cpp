@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 3 / 3.1: one row for every row of PROVIDERS.md section 7 and the error examples of sections
+// docs/contract.md §3 / 3.1: one row for every row of PROVIDERS.md section 7 and the error examples of sections
 // 1.6, 2.4, 3.4 and 4.3.
 #include "failure/failureclassifier.h"
 #include "failure/secretscrubber.h"
@@ -458,7 +458,7 @@ private Q_SLOTS:
         QCOMPARE(hint ? hint->count() : qint64(-1), ms);
     }
 
-    // SPEC 11.9: a key quoted back by a provider never survives into a record.
+    // docs/contract.md §11.9: a key quoted back by a provider never survives into a record.
     void scrub_data()
     {
         QTest::addColumn<QString>("text");

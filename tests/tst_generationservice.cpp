@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The storyboard stage's routing rules (SPEC 4.1-4.3, seed 000's six checks) on a ManualClock: no
+// The storyboard stage's routing rules (docs/contract.md §4.1-4.3, seed 000's six checks) on a ManualClock: no
 // sleeping, exact times. Each scenario's event log is compared with the expected log.
 #include "engine/admission.h"
 #include "engine/attemptrunner.h"
@@ -149,7 +149,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<FailureKind>("kind");
         QTest::addColumn<bool>("fallback");
-        // SPEC 4 `relief`: these may fall back …
+        // docs/contract.md §4 `relief`: these may fall back …
         for (FailureKind k : {FailureKind::TIMEOUT, FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED,
                               FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID, FailureKind::NETWORK,
                               FailureKind::TRANSIENT_SERVER})
@@ -577,7 +577,7 @@ private Q_SLOTS:
         m_clock.advance(10min);
         QCOMPARE(h.log, expected);
 
-        // SPEC 11 invariants 6-8 over the same log.
+        // docs/contract.md §11 invariants 6-8 over the same log.
         const auto count = [&](const QString &type) {
             return std::count_if(h.events.cbegin(), h.events.cend(), [&](const Event &e) { return e.type() == type; });
         };
@@ -607,7 +607,7 @@ private Q_SLOTS:
         QVERIFY(!result.contains("haru@example.com"));
     }
 
-    // SPEC 4.3: "at or after the deadline" is refused; a valid result at exactly the deadline instant,
+    // docs/contract.md §4.3: "at or after the deadline" is refused; a valid result at exactly the deadline instant,
     // delivered before the deadline timer runs, is a TIMEOUT with a late_result_discarded (late by 0).
     // --- Admission: a stage that cannot start its attempt waits before its budget starts.
 
@@ -883,7 +883,7 @@ private:
     }
 
 private Q_SLOTS:
-    // SPEC 12.3: the whole answer arrived 10 ms before the deadline; reading it (a 6 MB body on a pool
+    // docs/contract.md §12.3: the whole answer arrived 10 ms before the deadline; reading it (a 6 MB body on a pool
     // thread) ends 200 ms after. The deadline does not abort it meanwhile, and it is accepted.
     void answerWhoseLastByteCameInTime_isAcceptedAfterALongRead()
     {

@@ -246,7 +246,7 @@ private Q_SLOTS:
         QCOMPARE(r->attempts.first().requestsSent, 1);
     }
 
-    // SPEC 12.3: a 6 MB answer whose last byte arrives well before its deadline is accepted, however long
+    // docs/contract.md §12.3: a 6 MB answer whose last byte arrives well before its deadline is accepted, however long
     // it takes to read; it is read off the engine thread, so another attempt's deadline that falls due
     // meanwhile is served on time.
     void largeAnswerInTimeIsAcceptedWhileOtherDeadlinesHold()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 12.3: the engine on engine threads, never on the caller's; events and results come back to the
+// docs/contract.md §12.3: the engine on engine threads, never on the caller's; events and results come back to the
 // caller's thread in order; cancel reaches the thread a generation lives on.
 #include "runtime/enginesetup.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 5.1: keyed hashes to group a user's records, display masks for people, a 0600 key file.
+// docs/contract.md §5.1: keyed hashes to group a user's records, display masks for people, a 0600 key file.
 #include "store/masking.h"
 
 #include <QFile>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 4.4 over real HTTP/1.1: Qt's QNetworkAccessManager silently resends a POST when the server
+// docs/contract.md §4.4 over real HTTP/1.1: Qt's QNetworkAccessManager silently resends a POST when the server
 // closes the connection after reading it (shown here with a plain QByteArray body), and Bullpen's
 // adapters send exactly one request in the same situation, on a fresh and on a reused connection.
 #include "loopbackrig.h"
@@ -99,7 +99,7 @@ private Q_SLOTS:
         QCOMPARE(rig.simulator().counters(Provider::OpenAI).requests, 1);
     }
 
-    // SPEC 4.5 / 11.12: every attempt is on the wire when its budget starts. Qt keeps at most 6
+    // docs/contract.md §4.5 / 11.12: every attempt is on the wire when its budget starts. Qt keeps at most 6
     // connections per host and manager and queues the rest, deadline running; the adapters' pool
     // of managers must put all 40 hanging primaries at the provider well before their deadline, and
     // still send each exactly once.

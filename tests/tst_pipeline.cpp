@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 2 on a ManualClock: captions are nice to have (defaults, degraded); the image stage retries on
+// docs/contract.md §2 on a ManualClock: captions are nice to have (defaults, degraded); the image stage retries on
 // its own with backoff honouring Retry-After, and its failure is final without re-running the storyboard.
 #include "engine/manualclock.h"
 #include "pipeline/generationpipeline.h"
@@ -114,7 +114,7 @@ class tst_Pipeline : public QObject
     };
 
 private Q_SLOTS:
-    // SPEC 6: "identical" is judged by the request's own settings, not the ones the engine started with.
+    // docs/contract.md §6: "identical" is judged by the request's own settings, not the ones the engine started with.
     void cacheKeyFollowsTheRequestsOwnSettings()
     {
         Harness h;

@@ -100,7 +100,7 @@ private Q_SLOTS:
         QVERIFY(!(qt.capabilities() & QNetworkProxy::CachingCapability)); // plain http is tunnelled too
     }
 
-    // SPEC 4.4 through a proxy: the call goes through a tunnel, and a connection the provider drops
+    // docs/contract.md §4.4 through a proxy: the call goes through a tunnel, and a connection the provider drops
     // after reading the request is not resent, on a fresh and on a reused tunnel.
     void sentOnceThroughTheProxy()
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 12.1: the `POST /v1/generations` body becomes a typed GenerationRequest before the engine sees
+// docs/contract.md §12.1: the `POST /v1/generations` body becomes a typed GenerationRequest before the engine sees
 // it, or is refused naming the field; what a client sends for a request parses back to that request.
 #include "api/generationrequestjson.h"
 #include "api/historyjson.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 4.6: environment over settings file over defaults; start-up refusals that name the setting.
+// docs/contract.md §4.6: environment over settings file over defaults; start-up refusals that name the setting.
 #include "config/modeldeprecations.h"
 #include "config/settings.h"
 

@@ -131,7 +131,7 @@ private Q_SLOTS:
             QVERIFY(r.tokens.known());
         }
 
-        // SPEC 4.4 / 11.1: one HTTP request per attempt, counted on both sides.
+        // docs/contract.md §4.4 / 11.1: one HTTP request per attempt, counted on both sides.
         QCOMPARE(rig.simulator().counters(primary).requests, 1);
         QCOMPARE(rig.simulator().counters(relief).requests, want.relief ? 1 : 0);
         for (const AttemptRecord &a : r.attempts)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 4.2: one monotonic budget; attempt deadline = min(now + own timeout, end of budget).
+// docs/contract.md §4.2: one monotonic budget; attempt deadline = min(now + own timeout, end of budget).
 #include "engine/manualclock.h"
 #include "engine/stagebudget.h"
 #include "engine/stagepolicy.h"

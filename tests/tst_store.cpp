@@ -287,7 +287,7 @@ private Q_SLOTS:
         QVERIFY(committed.isEmpty()); // never reported durable
     }
 
-    // Three engines starting together on one new store: it is migrated once (SPEC 12.2), and each of
+    // Three engines starting together on one new store: it is migrated once (docs/contract.md §12.2), and each of
     // them opens it.
     void enginesStartingTogetherMigrateOnce()
     {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// SPEC 2.1: one parser and one validator for every provider; each rule has its own detail text.
+// docs/contract.md §2.1: one parser and one validator for every provider; each rule has its own detail text.
 #include "contract/storyboardparser.h"
 
 #include <QJsonArray>

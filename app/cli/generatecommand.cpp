@@ -220,7 +220,7 @@ int runGenerate(const QStringList &arguments)
         return runRemote(parser, remote, body, parser.isSet(json), parser.isSet(imageOut) ? parser.value(imageOut) : QString());
     }
 
-    // Command-line choices are environment overrides by another name (SPEC 4.6 order: they win).
+    // Command-line choices are environment overrides by another name (docs/contract.md §4.6 order: they win).
     EngineSetup setup;
     if (!engine.start(parser,
                       {{&policy, "STORYBOARD_POLICY"},
@@ -248,7 +248,7 @@ int runGenerate(const QStringList &arguments)
     int exitCode = kExitFailed;
     QObject::connect(&pipeline, &GenerationPipeline::finished, &pipeline, [&](const GenerationResult &r) {
         exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
-        // SPEC 5: a failed write never fails the generation, but it is said, and the exit code says it.
+        // docs/contract.md §5: a failed write never fails the generation, but it is said, and the exit code says it.
         QString notDurable;
         if (Store *store = setup.store()) {
             const bool flushed = store->flush(std::chrono::seconds(30));

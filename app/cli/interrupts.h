@@ -9,7 +9,7 @@ class QSocketNotifier;
 
 namespace bullpen::cli {
 
-// SIGINT and SIGTERM as an operator cancel (SPEC 4.3): the first one calls `onCancel` on the event
+// SIGINT and SIGTERM as an operator cancel (docs/contract.md §4.3): the first one calls `onCancel` on the event
 // loop (the cancel handlers run and the generation ends CANCELLED, its record written); a second one
 // exits at once with 130. The signal handler only writes a byte to a pipe (async-signal-safe).
 class Interrupts final : public QObject

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bullpen-cli: the headless front end (SPEC 10). Same engine, JSON output.
+// bullpen-cli: the headless front end (docs/contract.md §10). Same engine, JSON output.
 #include "clihelp.h"
 #include "comparecommand.h"
 #include "generatecommand.h"

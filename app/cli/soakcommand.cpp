@@ -341,7 +341,7 @@ struct EngineLane
     std::set<QString> relayedFinished; // other engines' generations whose end this engine's stream carried
 };
 
-// A generation whose engine was lost while it ran: judged from the store alone (SPEC 12.2's leases).
+// A generation whose engine was lost while it ran: judged from the store alone (docs/contract.md §12.2's leases).
 struct Orphan
 {
     int lane = 0;
@@ -814,7 +814,7 @@ int runSoak(const QStringList &arguments)
     QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Run N generations against the built-in simulator with a mix of scenarios and check "
-                                                    "SPEC 11's invariants; with --engine, the load test of a running bullpen-engine."));
+                                                    "the invariants of docs/contract.md §11; with --engine, the load test of a running bullpen-engine."));
     parser.addHelpOption();
     const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Generations (default 200)."), QStringLiteral("n"), QStringLiteral("200"));
     const QCommandLineOption mix(QStringLiteral("scenario-mix"), QStringLiteral("Comma-separated scenarios, or all (default)."),

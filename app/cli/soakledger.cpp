@@ -91,7 +91,7 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
         ++m_attemptsPer[a.provider];
         if (a.requestsSent > 1)
             violate(1, QStringLiteral("%1: %2 sent %3 requests").arg(g.generationId, toId(a.provider)).arg(a.requestsSent));
-        if (a.requestsSent == 0) { // failed before its request left: never the provider's failure (SPEC 4.5)
+        if (a.requestsSent == 0) { // failed before its request left: never the provider's failure (docs/contract.md §4.5)
             ++m_unsent;
             violate(12, QStringLiteral("%1: %2 %3 attempt never left Bullpen (%4)")
                             .arg(g.generationId, toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString()));
@@ -234,7 +234,7 @@ void SoakLedger::print(QTextStream &out, const QJsonObject &summary) const
         out << "  " << qSetFieldWidth(28) << Qt::left << name << qSetFieldWidth(0) << parts.join(QStringLiteral(", ")) << "\n";
     }
     if (m_unsent)
-        out << QStringLiteral("%1 attempt(s) failed before their request left (not resent, SPEC 4.4), e.g. %2\n").arg(m_unsent).arg(m_unsentExample);
+        out << QStringLiteral("%1 attempt(s) failed before their request left (not resent, docs/contract.md §4.4), e.g. %2\n").arg(m_unsent).arg(m_unsentExample);
     out << QStringLiteral("deadline overrun p99 %1 ms (max %2 ms); budget overrun max %3 ms\n")
                .arg(summary.value(QLatin1StringView("deadline_overrun_p99_ms")).toDouble(), 0, 'f', 2)
                .arg(summary.value(QLatin1StringView("deadline_overrun_max_ms")).toDouble(), 0, 'f', 2)

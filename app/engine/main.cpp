@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bullpen-engine: the engine as a service (SPEC 12.1, docs/api.md). The same engine the console and the
+// bullpen-engine: the engine as a service (docs/contract.md §12.1, docs/api.md). The same engine the console and the
 // CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
 #include "../cli/interrupts.h"
 #include "config/processlimits.h"

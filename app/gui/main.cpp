@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bullpen: the operator console (SPEC 9). With no provider key configured it runs on the built-in
+// bullpen: the operator console (docs/contract.md §9). With no provider key configured it runs on the built-in
 // simulator over real HTTP and says so in the status bar. The interface language follows the system
 // locale (English or Korean), or Settings → Language, or --lang.
 //
@@ -217,7 +217,7 @@ private:
         connect(latency, &LatencyView::loaded, this, [this, latency] {
             disconnect(latency, nullptr, this, nullptr);
             save(latency, QStringLiteral("12-latency.png"));
-            // A timeout without a unit: refused beside its field, Save off (SPEC 4.6).
+            // A timeout without a unit: refused beside its field, Save off (docs/contract.md §4.6).
             m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
             save(m_window.settingsView(), QStringLiteral("13-settings.png"));
             captureStoreWarning();
@@ -227,7 +227,7 @@ private:
         latency->reload();
     }
 
-    // The status bar after record writes failed (SPEC 5): the tour's store loses a table underneath
+    // The status bar after record writes failed (docs/contract.md §5): the tour's store loses a table underneath
     // the writer, and one more generation runs.
     void captureStoreWarning()
     {
@@ -450,7 +450,7 @@ int main(int argc, char *argv[])
         } else {
             SetupOptions options;
             options.scenario = parser.value(scenario);
-            options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (SPEC 12.3)
+            options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (docs/contract.md §12.3)
             if (!host.embedded(options))
                 return 2;
         }

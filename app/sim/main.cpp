@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bullpen-sim: the provider simulator on its own (SPEC 8).
+// bullpen-sim: the provider simulator on its own (docs/contract.md §8).
 #include "config/processlimits.h"
 #include "sim/providersimulator.h"
 

@@ -11,7 +11,7 @@
 namespace bullpen {
 
 // One time bucket of one provider and role: its completed attempts' durations in log-spaced bins, so
-// that a live attempt is added in constant time (SPEC 9.5) and the store's hourly aggregates load as
+// that a live attempt is added in constant time (docs/contract.md §9.5) and the store's hourly aggregates load as
 // they are. Percentiles are within DurationHistogram::relativeError() of the exact ones.
 struct LatencyBucket
 {

@@ -13,7 +13,7 @@
 
 namespace bullpen {
 
-// What one request body may hold (SPEC 12.1 limits; the service answers a larger body with 413 before
+// What one request body may hold (docs/contract.md §12.1 limits; the service answers a larger body with 413 before
 // parsing).
 struct RequestLimits
 {
@@ -32,7 +32,7 @@ struct FieldError
     QString toString() const { return field.isEmpty() ? message : field + QStringLiteral(": ") + message; }
 };
 
-// SPEC 12.1's `POST /v1/generations` body, both ways:
+// docs/contract.md §12.1's `POST /v1/generations` body, both ways:
 //   {"story": "...", "user_id": "...", "policy": "relief", "primary": "gemini", "fallback": "qwen" | "none",
 //    "timeouts": {"primary_ms": 60000, "fallback_ms": 60000, "budget_ms": 120000}, "fresh": false,
 //    "scenario": "primary-hang", "generation_id": "gen_<32 hex>"}

@@ -120,7 +120,7 @@ StagePolicy Settings::storyboardPolicy() const
 Settings Settings::defaults()
 {
     Settings s;
-    s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no relief unless configured (SPEC 4.6)
+    s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no relief unless configured (docs/contract.md §4.6)
     for (const ProviderNames &n : kProviders) {
         ProviderSettings ps;
         ps.baseUrl = QUrl(QLatin1StringView(n.defaultUrl));
@@ -552,7 +552,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         keys = KeyFile::readAll(keyFile, &errors);
     }
 
-    // 3. The environment overrides everything (SPEC 4.6). A front end that turns its flags into these
+    // 3. The environment overrides everything (docs/contract.md §4.6). A front end that turns its flags into these
     // overrides names the flag in BULLPEN_FLAG_<NAME>, so a refusal points at what the user typed.
     auto envPlace = [&](const QString &name) {
         const QString flag = env.value(QStringLiteral("BULLPEN_FLAG_") + name);

@@ -29,7 +29,7 @@ struct ProviderSettings
     bool hasKey() const { return !apiKey.isEmpty(); }
 };
 
-// SPEC 2: the stages after the storyboard keep their own settings.
+// docs/contract.md §2: the stages after the storyboard keep their own settings.
 struct PipelineSettings
 {
     QString imageModel = QStringLiteral("gemini-2.5-flash-image");
@@ -37,8 +37,8 @@ struct PipelineSettings
     int imageRetries = 2;
     bool captions = true;
     std::chrono::milliseconds captionsTimeout{25'000};
-    // SPEC 5.1: prompts and responses (story-derived content) are stored only when the operator turns
-    // this on. The 24 h cache (SPEC 6) serves stored results, so it works only when this is on.
+    // docs/contract.md §5.1: prompts and responses (story-derived content) are stored only when the operator turns
+    // this on. The 24 h cache (docs/contract.md §6) serves stored results, so it works only when this is on.
     bool storeContent = false;
     // Admission (docs/contract.md): attempts on the wire per provider, and generations that may wait for a
     // slot (before their budget starts) until the next one is refused.
@@ -76,7 +76,7 @@ struct Settings
     QString proxy;
 
     const ProviderSettings &provider(Provider p) const { return providers.at(p); }
-    // True when no provider has a key: Bullpen then runs against its built-in simulator (SPEC 7).
+    // True when no provider has a key: Bullpen then runs against its built-in simulator (docs/contract.md §7).
     bool noProviderConfigured() const;
     // `storyboard` with its preset's routing applied (an unknown preset, refused by validate(), keeps relief's).
     StagePolicy storyboardPolicy() const;
@@ -85,7 +85,7 @@ struct Settings
     static Settings defaults();
 };
 
-// SPEC 4.6: names of the environment variables, per provider.
+// docs/contract.md §4.6: names of the environment variables, per provider.
 QString apiKeyVariable(Provider p);  // GEMINI_API_KEY, DASHSCOPE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
 QString baseUrlVariable(Provider p); // GEMINI_BASE_URL, DASHSCOPE_BASE_URL, …
 QString modelVariable(Provider p);   // GEMINI_MODEL, DASHSCOPE_MODEL, …
@@ -104,7 +104,7 @@ struct SettingsLoad
 };
 
 // Reads, in order: defaults, the JSON settings file (if it exists), the key file (mode 0600 only), then
-// the environment, which overrides both. Then refuses what SPEC 4.6 refuses: the same provider as
+// the environment, which overrides both. Then refuses what docs/contract.md §4.6 refuses: the same provider as
 // primary and fallback; a selected provider with no key or no usable endpoint; a timeout that does not
 // parse or is not positive. `requireKeys` is false when the built-in simulator supplies the endpoints.
 // The settings file as the console's Settings view writes it: every non-secret value (an API key is

@@ -12,7 +12,7 @@
 namespace bullpen {
 Q_NAMESPACE
 
-// SPEC 3: exactly one kind per failed attempt. Names are the SPEC's, so they are also the JSON spelling.
+// docs/contract.md §3: exactly one kind per failed attempt. Names are the SPEC's, so they are also the JSON spelling.
 enum class FailureKind {
     TIMEOUT,
     RATE_LIMITED,
@@ -32,7 +32,7 @@ enum class FailureKind {
 };
 Q_ENUM_NS(FailureKind)
 
-// SPEC 3: the broad code shown to users. Fallback decisions never use it.
+// docs/contract.md §3: the broad code shown to users. Fallback decisions never use it.
 enum class PublicCode {
     AI_PROVIDER_TIMEOUT,
     AI_PROVIDER_RATE_LIMITED,
@@ -55,11 +55,11 @@ enum class Stage { Storyboard, Image, Captions };
 Q_ENUM_NS(Stage)
 
 // Why *we* ended an attempt. Qt reports every one of these as OperationCanceledError, so the engine
-// keeps its own record and classifies from it (SPEC 3).
+// keeps its own record and classifies from it (docs/contract.md §3).
 enum class AbortReason { None, Deadline, Operator, Shutdown };
 Q_ENUM_NS(AbortReason)
 
-// Abandoned: its process ended before it finished (found and written once by the next opener; SPEC 4.5).
+// Abandoned: its process ended before it finished (found and written once by the next opener; docs/contract.md §4.5).
 enum class FinalState { Succeeded, Failed, Cancelled, Abandoned };
 Q_ENUM_NS(FinalState)
 

@@ -14,7 +14,7 @@
 
 namespace bullpen {
 
-// Times travel as milliseconds with microsecond decimals (SPEC 5's JSON).
+// Times travel as milliseconds with microsecond decimals (docs/contract.md §5's JSON).
 inline double toJsonMs(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
 inline std::chrono::microseconds fromJsonMs(double ms) { return std::chrono::microseconds(std::llround(ms * 1000.0)); }
 

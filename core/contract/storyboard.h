@@ -9,7 +9,7 @@
 
 namespace bullpen {
 
-// SPEC 2.1: the storyboard every provider must produce. Plain values; one parser and one validator
+// docs/contract.md §2.1: the storyboard every provider must produce. Plain values; one parser and one validator
 // (StoryboardParser, StoryboardValidator) build it from any provider's text.
 struct DialogueLine
 {

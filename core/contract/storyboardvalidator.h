@@ -10,7 +10,7 @@
 
 namespace bullpen {
 
-// The rules of SPEC 2.1, one value per rule, so tests and the console can say which one broke.
+// The rules of docs/contract.md §2.1, one value per rule, so tests and the console can say which one broke.
 class StoryboardRules
 {
     Q_GADGET
@@ -59,7 +59,7 @@ public:
     static constexpr int kMaxDialogueLines = 4;
     static constexpr int kMaxDialogueChars = 200; // Unicode code points, not UTF-16 units
 
-    // Checks a parsed JSON object against SPEC 2.1 and reports the first rule it breaks.
+    // Checks a parsed JSON object against docs/contract.md §2.1 and reports the first rule it breaks.
     static StoryboardCheck validate(const QJsonObject &object);
 };
 

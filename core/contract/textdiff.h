@@ -6,7 +6,7 @@
 
 namespace bullpen {
 
-// A word-level difference between two texts, for the compare view's highlighting (SPEC 9.6). Words are
+// A word-level difference between two texts, for the compare view's highlighting (docs/contract.md §9.6). Words are
 // runs of letters and digits (Hangul included); punctuation marks are words of their own; whitespace
 // travels with the word before it and is never "changed" by itself.
 struct DiffSpan

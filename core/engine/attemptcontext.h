@@ -11,7 +11,7 @@
 
 namespace bullpen {
 
-// The fresh context every attempt gets (SPEC 4.3). The generator registers cancel handlers on it (abort
+// The fresh context every attempt gets (docs/contract.md §4.3). The generator registers cancel handlers on it (abort
 // the HTTP request, interrupt a worker) and delivers its one response through it. The runner cancels
 // it on deadline, operator cancel or shutdown: the handlers run, in the order registered, before the
 // attempt is marked failed. A fallback attempt gets a new context and never inherits a cancelled state.
@@ -42,7 +42,7 @@ public:
     // Hand over the one response of this attempt. A second delivery is a generator bug and is dropped.
     void deliver(ProviderResponse response);
     bool delivered() const { return m_delivered; }
-    // Adapters call this from QNetworkReply::requestSent; more than one is a hidden retry (SPEC 4.4).
+    // Adapters call this from QNetworkReply::requestSent; more than one is a hidden retry (docs/contract.md §4.4).
     void noteRequestSent()
     {
         if (++m_requestsSent == 1 && m_clock)
@@ -52,7 +52,7 @@ public:
     std::optional<Clock::time_point> firstSentAt() const { return m_firstSentAt; }
     // The attempt's clock (std::chrono::steady_clock without one).
     Clock::time_point now() const { return m_clock ? m_clock->now() : std::chrono::steady_clock::now(); }
-    // The last byte of the answer is here (SPEC 12.3): the attempt is on time if this is before its
+    // The last byte of the answer is here (docs/contract.md §12.3): the attempt is on time if this is before its
     // deadline, however long reading the answer then takes. The deadline no longer aborts it.
     void noteAnswerComplete(Clock::time_point at)
     {

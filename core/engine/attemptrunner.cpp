@@ -46,7 +46,7 @@ void AttemptRunner::start(const StageRequest &request)
         if (!m_running)
             return;
         if (const auto complete = m_context->answerCompleteAt(); complete && *complete < m_spec.deadline)
-            return; // the whole answer arrived in time and is being read: on time (SPEC 12.3)
+            return; // the whole answer arrived in time and is being read: on time (docs/contract.md §12.3)
         // Deadlines first: the abort happens now; what follows from it (a fallback attempt, the end of
         // the generation, its records) is handed on from the event loop, so that every other deadline
         // due in this same instant is aborted before any of that work runs.
@@ -111,7 +111,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
     }
 
     m_answered = true; // whatever it says, the request was sent
-    // On time is decided by when the last byte arrived, not by when reading it ended (SPEC 12.3).
+    // On time is decided by when the last byte arrived, not by when reading it ended (docs/contract.md §12.3).
     const Clock::time_point arrived = m_context->answerCompleteAt().value_or(m_clock.now());
     if (arrived >= m_spec.deadline) {
         // Arrived after the deadline but before our timer fired: refused all the same.
@@ -177,7 +177,7 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
     }
     if (r.requestsSent > 1)
         qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent
-                            << "requests (SPEC 4.4 allows one)";
+                            << "requests (docs/contract.md §4.4 allows one)";
     outcome.output = std::move(output);
     if (m_deferFinish) {
         m_pending = std::move(outcome);

@@ -19,7 +19,7 @@ public:
 // (docs/contract.md 4.8).
 enum class TimerUrgency { Work, Deadline };
 
-// The engine's only source of time: monotonic, never wall-clock (SPEC 4.2). Injected so that tests can
+// The engine's only source of time: monotonic, never wall-clock (docs/contract.md §4.2). Injected so that tests can
 // drive a ManualClock and never sleep.
 class Clock
 {
@@ -47,7 +47,7 @@ protected:
 };
 
 // std::chrono::steady_clock, with every timer of a thread kept in one ordered queue per thread served by
-// one Qt::PreciseTimer (SPEC 12.3; a coarse timer may fire 5 % late). A sweep runs every due deadline
+// one Qt::PreciseTimer (docs/contract.md §12.3; a coarse timer may fire 5 % late). A sweep runs every due deadline
 // first, then due work one item at a time, checking for newly due deadlines before each; after about a
 // millisecond of work it hands the thread back to its event loop (sockets, posted events) and
 // continues on the next turn.

@@ -7,7 +7,7 @@
 
 namespace bullpen {
 
-// One monotonic time budget for a whole stage, primary and fallback together (SPEC 4.2). It starts
+// One monotonic time budget for a whole stage, primary and fallback together (docs/contract.md §4.2). It starts
 // when the stage is requested, so request building, receiving, parsing and validation count. The one
 // wait that does not count is admission (Admission): a stage that waits for a slot restarts its budget
 // when it gets one, before any attempt exists.

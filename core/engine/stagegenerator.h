@@ -37,7 +37,7 @@ struct ScenarioChoice
 struct StageRequest
 {
     QString story;
-    QString userId; // raw: never logged, stored or put in an event (SPEC 5.1)
+    QString userId; // raw: never logged, stored or put in an event (docs/contract.md §5.1)
     QString generationId; // empty: the service makes one
     // Which stage asks. Storyboard: `story` is the user's story. Captions and Image: `stageInput` is
     // what the stage works from (the storyboard as JSON).
@@ -58,7 +58,7 @@ struct StageRequest
 // it too). generate() starts exactly one request and returns; the response arrives later through
 // context->deliver(). The generator knows nothing of fallbacks, budgets or other providers. It must
 // register a cancel handler that really stops its work (aborts the HTTP request) and must not retry on
-// its own (SPEC 4.4).
+// its own (docs/contract.md §4.4).
 class StageGenerator
 {
 public:

@@ -16,7 +16,7 @@ namespace bullpen {
 // What a successful attempt of a stage produced, checked against that stage's contract.
 struct StageOutput
 {
-    std::optional<Storyboard> storyboard; // storyboard stage (SPEC 2.1)
+    std::optional<Storyboard> storyboard; // storyboard stage (docs/contract.md §2.1)
     QStringList captions;                 // captions stage: one line per panel
     QByteArray image;                     // image stage: PNG or JPEG bytes
     QString imageMime;

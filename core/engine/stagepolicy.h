@@ -33,7 +33,7 @@ private:
     quint32 m_bits = 0;
 };
 
-// The routing policy of one stage (SPEC 4): which provider goes first, who may relieve it, on which
+// The routing policy of one stage (docs/contract.md §4): which provider goes first, who may relieve it, on which
 // kinds, how long each may take, and how many same-provider rounds there are. The three presets are
 // data fed to one flow (StageService), not three copies of it.
 struct StagePolicy
@@ -59,7 +59,7 @@ struct StagePolicy
     std::chrono::milliseconds backoffMax{8'000};
     double backoffJitter = 0.25;
 
-    // SPEC 4.2: primary + fallback when a fallback is set, else the primary timeout alone. With rounds,
+    // docs/contract.md §4.2: primary + fallback when a fallback is set, else the primary timeout alone. With rounds,
     // each round and pause (the longest backoff, when exponential) is included so that a later round is
     // not starved by construction.
     std::chrono::milliseconds effectiveBudget() const;
@@ -67,10 +67,10 @@ struct StagePolicy
     static StagePolicy relief(Provider primary, std::optional<Provider> fallback);
     static StagePolicy capacity(Provider primary, std::optional<Provider> fallback);
     static StagePolicy sameProviderRounds(Provider primary);
-    // SPEC 2: the image stage's own settings: primary only, 90 s per try, up to 2 inner retries with
+    // docs/contract.md §2: the image stage's own settings: primary only, 90 s per try, up to 2 inner retries with
     // exponential backoff on 429/5xx honouring Retry-After.
     static StagePolicy imageStage(Provider provider, std::chrono::milliseconds timeout = std::chrono::seconds(90), int innerRetries = 2);
-    // SPEC 2: captions are nice to have: one try, a short deadline (25 s), no relief.
+    // docs/contract.md §2: captions are nice to have: one try, a short deadline (25 s), no relief.
     static StagePolicy captionsStage(Provider provider);
     // "relief", "capacity" or "rounds"; nothing for an unknown name.
     static std::optional<StagePolicy> fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback);

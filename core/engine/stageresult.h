@@ -45,7 +45,7 @@ struct AttemptRecord
     static std::optional<AttemptRecord> fromJson(const QJsonObject &json, QString *error = nullptr);
 };
 
-// SPEC 4.5: what every result carries about relief.
+// docs/contract.md §4.5: what every result carries about relief.
 struct FallbackMetadata
 {
     bool applied = false;       // provider_fallback_applied
@@ -55,7 +55,7 @@ struct FallbackMetadata
     QString finalModelId;                        // final_model_id
 };
 
-// The final state of one stage run (SPEC 4.5); for the storyboard stage alone, of a generation.
+// The final state of one stage run (docs/contract.md §4.5); for the storyboard stage alone, of a generation.
 struct StageResult
 {
     QString generationId;

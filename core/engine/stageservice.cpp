@@ -77,7 +77,7 @@ QString StageService::newGenerationId()
 
 QString StageService::start(const StageRequest &request, const StagePolicy &policy)
 {
-    // The budget starts now, when the stage is requested (SPEC 4.2), unless the stage must wait for
+    // The budget starts now, when the stage is requested (docs/contract.md §4.2), unless the stage must wait for
     // admission: then it starts again when the slot is granted, before any attempt.
     const QString id = request.generationId.isEmpty() ? newGenerationId() : request.generationId;
     auto run = std::make_unique<Run>(m_clock, id, request, policy);
@@ -357,7 +357,7 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
         result.fallback.finalProvider = last.provider;
         result.fallback.finalModelId = last.model;
         if (last.success)
-            result.tokens = last.tokens; // the successful provider's usage travels on (SPEC 4.5)
+            result.tokens = last.tokens; // the successful provider's usage travels on (docs/contract.md §4.5)
     }
 
     GenerationFinished fin;

@@ -15,7 +15,7 @@ using namespace std::chrono;
 
 namespace {
 
-// JSON keys are snake_case, as in SPEC 5.
+// JSON keys are snake_case, as in docs/contract.md §5.
 double toMs(microseconds us) { return toJsonMs(us); }
 microseconds fromMs(double ms) { return fromJsonMs(ms); }
 

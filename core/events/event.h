@@ -18,8 +18,8 @@
 
 namespace bullpen {
 
-// SPEC 5: the structured events of a generation. Plain values, JSON both ways (so they can be stored
-// and can cross a wire unchanged, SPEC 12). Times are monotonic offsets from the generation's start;
+// docs/contract.md §5: the structured events of a generation. Plain values, JSON both ways (so they can be stored
+// and can cross a wire unchanged, docs/contract.md §12). Times are monotonic offsets from the generation's start;
 // the wall-clock stamp is for people only and never used to measure.
 
 struct StagePolicy;
@@ -30,8 +30,8 @@ struct GenerationStarted
     Provider primary = Provider::Gemini;
     std::optional<Provider> fallback;
     std::chrono::milliseconds budget{0};
-    QString user; // the display mask ("ha****ul"), never the raw id (SPEC 5.1); empty: no user given
-    QString instance; // the engine instance running it, as its event stream says (SPEC 12.2); empty embedded
+    QString user; // the display mask ("ha****ul"), never the raw id (docs/contract.md §5.1); empty: no user given
+    QString instance; // the engine instance running it, as its event stream says (docs/contract.md §12.2); empty embedded
 
     // The one place this event is built, by whichever part of the engine starts the generation.
     static GenerationStarted of(const StagePolicy &policy, const QString &rawUserId);

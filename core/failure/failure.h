@@ -11,12 +11,12 @@
 
 namespace bullpen {
 
-// One classified failure of one attempt (SPEC 3): exactly one kind, its public code, a one-line detail.
+// One classified failure of one attempt (docs/contract.md §3): exactly one kind, its public code, a one-line detail.
 struct Failure
 {
     FailureKind kind = FailureKind::UNKNOWN;
     QString detail;
-    bool capacity = false; // TRANSIENT_SERVER with a capacity marker (SPEC 3.1)
+    bool capacity = false; // TRANSIENT_SERVER with a capacity marker (docs/contract.md §3.1)
     std::optional<std::chrono::milliseconds> retryAfter; // when the provider said the limit lifts
 
     PublicCode publicCode() const { return publicCodeFor(kind); }

@@ -141,7 +141,7 @@ FailureKind kindFromStatus(int status)
     default:
         break;
     }
-    // SPEC 3: a status not in the table (418, 520, …) with a body not recognised is UNKNOWN, never
+    // docs/contract.md §3: a status not in the table (418, 520, …) with a body not recognised is UNKNOWN, never
     // guessed transient or the request's fault.
     return FailureKind::UNKNOWN;
 }
@@ -270,7 +270,7 @@ std::optional<FailureKind> bodyKind(Provider provider, std::optional<int> status
     return std::nullopt;
 }
 
-// SPEC 3 / PROVIDERS.md 7: finish or stop reasons of a 2xx body. Empty means "no failure".
+// docs/contract.md §3 / PROVIDERS.md 7: finish or stop reasons of a 2xx body. Empty means "no failure".
 std::optional<Failure> finishReasonFailure(Provider provider, const QString &reason)
 {
     if (reason.isEmpty() || reason == u"null")
@@ -454,7 +454,7 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         const QString bodyText = QString::fromUtf8(r.errorBody);
         const bool marker = hasCapacityMarker(bodyText) || status == 503 || e.reason == u"MODEL_CAPACITY_EXHAUSTED";
         if (kind == FailureKind::UNKNOWN && marker)
-            kind = FailureKind::TRANSIENT_SERVER; // SPEC 3: error text with a capacity marker
+            kind = FailureKind::TRANSIENT_SERVER; // docs/contract.md §3: error text with a capacity marker
         Failure f{kind, errorDetail(decisive, success, e, r.errorBody), kind == FailureKind::TRANSIENT_SERVER && marker, {}};
         if (kind == FailureKind::RATE_LIMITED || kind == FailureKind::QUOTA_EXHAUSTED || kind == FailureKind::TRANSIENT_SERVER) {
             f.retryAfter = r.retryAfterHeader;

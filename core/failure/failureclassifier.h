@@ -10,7 +10,7 @@
 
 namespace bullpen {
 
-// SPEC 3: a pure function from (provider, HTTP status, error body, Qt network error, finish reason,
+// docs/contract.md §3: a pure function from (provider, HTTP status, error body, Qt network error, finish reason,
 // who aborted) to one failure kind. Order of evaluation (PROVIDERS.md 7): our own abort first, then
 // local configuration, transport errors without a status, errors inside a stream, cut-off bodies,
 // HTTP error statuses with the provider's body, then 2xx finish reasons and refusals.
@@ -21,7 +21,7 @@ public:
     static std::optional<Failure> classify(Provider provider, const ProviderResponse &response,
                                            AbortReason abortedBy = AbortReason::None);
 
-    // SPEC 3.1: "503", "unavailable", "high demand", "overloaded", "temporarily unavailable",
+    // docs/contract.md §3.1: "503", "unavailable", "high demand", "overloaded", "temporarily unavailable",
     // "try again later", case-insensitive.
     static bool hasCapacityMarker(QStringView text);
 

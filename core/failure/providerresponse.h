@@ -21,7 +21,7 @@ struct ProviderResponse
     QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
     QString networkErrorString;
     QString localConfigError; // found before sending: missing key, bad base URL, unsupported scheme
-    int requestsSent = 0;     // QNetworkReply::requestSent count for this attempt (SPEC 4.4)
+    int requestsSent = 0;     // QNetworkReply::requestSent count for this attempt (docs/contract.md §4.4)
     // Set when the egress guard (egressguard.h) answered instead of the provider: its verdict code
     // ("head-too-large", "interim-flood", "not-http", "closed", "unreachable") and what it saw.
     QByteArray guardCode;

@@ -7,7 +7,7 @@
 namespace bullpen {
 
 // Removes credentials from text a provider sent back before it is recorded, printed or shown
-// (SPEC 4.6, 11.9): providers quote the key they were sent in their auth errors. Replaces the
+// (docs/contract.md §4.6, 11.9): providers quote the key they were sent in their auth errors. Replaces the
 // configured key values wherever they appear, and anything shaped like a credential (`Bearer …`,
 // `key=…`, `x-api-key: …`, `sk-…`, `AIza…`, Bullpen's own `bp_…` API tokens and `sim-…` simulator keys), with a `…9f3c` tail, the same form the Settings view
 // shows. Control characters become spaces, so terminal escapes in provider text never reach a tty.

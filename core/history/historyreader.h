@@ -39,10 +39,10 @@ struct GenerationRow
     qint64 tokensOut = -1;
     double elapsedMs = 0;
     QString fallbackProvider; // configured fallback provider, empty for none
-    QString nextStep;         // SPEC 7 message of a final failure
+    QString nextStep;         // docs/contract.md §7 message of a final failure
     QString imagePath;   // on this machine; empty for a remote engine's row
     QString imageSha256; // the comic's name everywhere (a remote engine serves it at /v1/images/{sha256})
-    QString instance;    // the engine instance that ran it (SPEC 12.2); empty in stores older than schema 6
+    QString instance;    // the engine instance that ran it (docs/contract.md §12.2); empty in stores older than schema 6
 
     // "gemini", or "gemini → qwen" when another provider gave the final answer (one spelling for the
     // console, the CLI and exports).
@@ -86,7 +86,7 @@ struct FallbackWait
     bool fallbackSucceeded = false;
 };
 
-// A stored side-by-side comparison (SPEC 9.6).
+// A stored side-by-side comparison (docs/contract.md §9.6).
 struct ComparisonRow
 {
     QString id;
@@ -197,7 +197,7 @@ struct HistoryWriteStats
     quint64 queued = 0;
     quint64 written = 0;
     quint64 failed = 0;
-    quint64 finalStateConflicts = 0; // a second final state for one generation (SPEC 11.6)
+    quint64 finalStateConflicts = 0; // a second final state for one generation (docs/contract.md §11.6)
     QString lastError;
     QString firstError; // the first failure since the history was opened: usually the cause
     qint64 unreachableSinceMs = 0; // the store's connection is lost and being re-made (0: reachable)

@@ -31,7 +31,7 @@ struct ComparisonSide
     QString kind;
     QString detail;
     QString nextStep;
-    QString validation;        // "valid", or the SPEC 2.1 rule the output broke
+    QString validation;        // "valid", or the docs/contract.md §2.1 rule the output broke
     double storyboardMs = 0;   // the storyboard stage
     double totalMs = 0;        // the whole generation, image included
     TokenUsage tokens;
@@ -44,7 +44,7 @@ struct ComparisonSide
     static ComparisonSide fromJson(const QJsonObject &json);
 };
 
-// SPEC 9.6: the same story on the primary and on the fallback provider, both at once, explicitly.
+// docs/contract.md §9.6: the same story on the primary and on the fallback provider, both at once, explicitly.
 struct Comparison
 {
     QString id;
@@ -52,7 +52,7 @@ struct Comparison
     QString userMask;
     ComparisonSide primary;
     ComparisonSide fallback;
-    bool contentStored = false; // false: reopened comparisons show metadata only (SPEC 5.1)
+    bool contentStored = false; // false: reopened comparisons show metadata only (docs/contract.md §5.1)
 
     bool finished() const { return primary.done && fallback.done; }
     ComparisonRow toRow(bool withContent) const;

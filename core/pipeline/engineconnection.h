@@ -15,7 +15,7 @@ class ComparisonRunner;
 class HistoryReader;
 class HistoryWrites;
 
-// An engine as a front end holds it (SPEC 12, docs/architecture.md): embedded in this process
+// An engine as a front end holds it (docs/contract.md §12, docs/architecture.md): embedded in this process
 // (EngineSetup) or attached to a running bullpen-engine (RemoteConnection). The console's views use
 // only this, so every view works the same in both modes.
 class EngineConnection : public QObject

@@ -114,7 +114,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
 
     emitEvent(r, GenerationStarted::of(p, request.userId));
 
-    // SPEC 6: an identical request within the window is served from the store.
+    // docs/contract.md §6: an identical request within the window is served from the store.
     if (m_store && m_options.storeContent && !request.fresh) {
         const qint64 since = QDateTime::currentMSecsSinceEpoch() - duration_cast<milliseconds>(m_options.cacheWindow).count();
         if (const auto cached = m_store->cachedResult(r.result.cacheKey, since)) {
@@ -249,7 +249,7 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
         return;
     }
     // Storage: content-addressed, written atomically, off the engine thread (hashing a comic and the
-    // fsync of a new file take milliseconds that other attempts' deadlines need, SPEC 12.3).
+    // fsync of a new file take milliseconds that other attempts' deadlines need, docs/contract.md §12.3).
     struct Stored
     {
         QString sha256;
@@ -351,7 +351,7 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
         if (m_options.storeContent) {
             extras.cacheKey = r.cacheKey;
         } else {
-            // Metadata only: what the user's story became is not kept (SPEC 5.1).
+            // Metadata only: what the user's story became is not kept (docs/contract.md §5.1).
             extras.resultJson.remove(QStringLiteral("storyboard"));
             extras.resultJson.remove(QStringLiteral("captions"));
         }

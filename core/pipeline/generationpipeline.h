@@ -29,7 +29,7 @@ struct PipelineOptions
     // request's own policy, models and scenario it makes the cache key (settingsDigest).
     QString providerOrigin = QStringLiteral("live");
     std::chrono::hours cacheWindow{24};
-    // Off (the default, SPEC 5.1): no storyboard or captions are stored, and so nothing is served from cache.
+    // Off (the default, docs/contract.md §5.1): no storyboard or captions are stored, and so nothing is served from cache.
     bool storeContent = false;
 };
 
@@ -47,11 +47,11 @@ struct GenerationRequest
     ScenarioChoice scenario;
 };
 
-// SPEC 2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,
+// docs/contract.md §2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,
 // result degraded) → image stage (its own client, timeout and retries; a failure is final and never
 // re-runs the storyboard) → storage. One generation_started and one generation_finished around all of
 // it; the stages' events re-numbered into one stream. Identical requests within 24 h are served from
-// the store (SPEC 6) unless `fresh`.
+// the store (docs/contract.md §6) unless `fresh`.
 class GenerationPipeline final : public QObject
 {
     Q_OBJECT
@@ -70,7 +70,7 @@ public:
     int activeCount() const { return static_cast<int>(m_runs.size()); }
 
     static QString cacheKey(const QString &story, const QString &settingsDigest);
-    // What makes two requests the same (SPEC 6), computed from the request's own settings: the storyboard
+    // What makes two requests the same (docs/contract.md §6), computed from the request's own settings: the storyboard
     // policy's preset, providers and their models, the image model, captions on or off, where the
     // providers are, and the simulator scenario it asked for.
     QString settingsDigest(const StagePolicy &storyboard, const ScenarioChoice &scenario) const;

@@ -19,7 +19,7 @@ QList<AttemptRecord> GenerationResult::attempts() const
 
 QJsonObject GenerationResult::toJson() const
 {
-    // The storyboard stage's JSON carries SPEC 4.5's fallback fields at the top level, as before.
+    // The storyboard stage's JSON carries docs/contract.md §4.5's fallback fields at the top level, as before.
     QJsonObject o = storyboard.toJson();
     o.insert(QStringLiteral("generation_id"), generationId);
     o.insert(QStringLiteral("state"), toId(state));

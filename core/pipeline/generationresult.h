@@ -11,14 +11,14 @@
 
 namespace bullpen {
 
-// A whole generation (SPEC 2): storyboard, captions, image, storage, with its one final state.
+// A whole generation (docs/contract.md §2): storyboard, captions, image, storage, with its one final state.
 struct GenerationResult
 {
     QString generationId;
     FinalState state = FinalState::Failed;
     std::optional<Failure> failure;
     Stage failedStage = Stage::Storyboard;
-    std::optional<NextStep> nextStep; // SPEC 7, with every final failure
+    std::optional<NextStep> nextStep; // docs/contract.md §7, with every final failure
 
     StageResult storyboard;          // stage result: attempts, fallback metadata, tokens
     std::optional<StageResult> captions;

@@ -12,7 +12,7 @@
 
 namespace bullpen {
 
-// SPEC 7: what a person should do about a final failure, not only what happened.
+// docs/contract.md §7: what a person should do about a final failure, not only what happened.
 struct NextStep
 {
     enum class Action { Retry, FixSettings, ChangeInput, Report, None };

@@ -54,7 +54,7 @@ void HttpExchange::releaseLease()
 
 void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray body)
 {
-    // SPEC 4.4: exactly one transmission. Redirects off; the body comes from a device Qt may not
+    // docs/contract.md §4.4: exactly one transmission. Redirects off; the body comes from a device Qt may not
     // buffer or rewind, so a dropped connection fails with ContentReSendError instead of a resend.
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
@@ -105,7 +105,7 @@ void HttpExchange::abort()
 {
     // The attempt's owner cancelled it (deadline, operator, shutdown) and has already ended the attempt:
     // nothing is delivered. Our slots go first, so the abort is only Qt's own work (it runs for every
-    // due deadline before anything else, SPEC 12.3); the request is dropped on the wire all the same.
+    // due deadline before anything else, docs/contract.md §12.3); the request is dropped on the wire all the same.
     if (m_done || !m_reply)
         return;
     m_done = true;
@@ -159,7 +159,7 @@ void HttpExchange::onFinished()
     if (m_done)
         return;
     m_done = true;
-    // The last byte is here: whether the attempt is on time is decided now (SPEC 12.3).
+    // The last byte is here: whether the attempt is on time is decided now (docs/contract.md §12.3).
     m_context->noteAnswerComplete(m_context->now());
     if (!m_tooLarge && m_reply->isOpen())
         onReadyRead(); // whatever is left in the buffer (an aborted reply is already closed)

@@ -23,7 +23,7 @@ class HttpExchange final : public QObject
     Q_OBJECT
 public:
     static constexpr qint64 kReadBufferBytes = 256 * 1024;
-    // A 2xx body at least this large is parsed on a pool thread, off the engine thread (SPEC 12.3).
+    // A 2xx body at least this large is parsed on a pool thread, off the engine thread (docs/contract.md §12.3).
     static constexpr qint64 kParseOffLoopBytes = 256 * 1024;
 
     HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,

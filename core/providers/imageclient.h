@@ -15,7 +15,7 @@ namespace bullpen {
 
 class StageService;
 
-// The image stage's own client (SPEC 2, 4.4): its own QNetworkAccessManager and a Gemini
+// The image stage's own client (docs/contract.md §2, 4.4): its own QNetworkAccessManager and a Gemini
 // image-generation adapter, so that nothing the storyboard policy sets can reach it, and the
 // other way round.
 class ImageClient final : public QObject

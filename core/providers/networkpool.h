@@ -11,13 +11,13 @@
 
 namespace bullpen {
 
-// Puts every request on the wire when its attempt starts (SPEC 4.5): no client-side queue may eat a
+// Puts every request on the wire when its attempt starts (docs/contract.md §4.5): no client-side queue may eat a
 // budget. One QNetworkAccessManager opens at most 6 HTTP/1.1 connections per host and queues further
 // requests inside Qt, where their deadline already runs (Qt 6.4 has no setting for it). The pool
 // hands each request a manager with fewer than 6 requests in flight to that origin, and makes a new
 // manager (each with its own network thread) when all are busy. Managers are kept for reuse.
 //
-// No manager ever resends (SPEC 4.4): the adapters' request settings apply on every one of them.
+// No manager ever resends (docs/contract.md §4.4): the adapters' request settings apply on every one of them.
 //
 // Ownership, one owner each: the pool owns its managers (m_managers) and the exchanges in flight (its
 // QObject children); each exchange owns its reply. The destructor deletes the exchanges, and with them

@@ -18,7 +18,7 @@ class StageService;
 
 // The storyboard stage's own HTTP client: its own QNetworkAccessManager and one adapter per provider,
 // built from Settings. The image stage gets a separate client, so nothing set here (timeouts, retries)
-// can change it (SPEC 4.4).
+// can change it (docs/contract.md §4.4).
 class StoryboardClient final : public QObject
 {
     Q_OBJECT

@@ -6,7 +6,7 @@
 
 namespace bullpen {
 
-// What every provider is asked, in the same words, so that their answers are comparable (SPEC 2.1).
+// What every provider is asked, in the same words, so that their answers are comparable (docs/contract.md §2.1).
 class StoryboardPrompt final
 {
 public:

@@ -19,7 +19,7 @@ QNetworkRequest EngineEndpoint::request(const QString &path, const QUrlQuery &qu
     r.setRawHeader("Accept", "application/json");
     r.setTransferTimeout(static_cast<int>(timeout.count()));
     // Every request is answered or refused by the engine itself: nothing is resent on a dropped
-    // connection (a POST must never start a generation twice, SPEC 4.4).
+    // connection (a POST must never start a generation twice, docs/contract.md §4.4).
     r.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (!trusted.isEmpty()) {

@@ -17,7 +17,7 @@ class QNetworkReply;
 
 namespace bullpen {
 
-// A running bullpen-engine as an EngineClient (SPEC 12, docs/api.md): start and cancel over HTTP, every
+// A running bullpen-engine as an EngineClient (docs/contract.md §12, docs/api.md): start and cancel over HTTP, every
 // event of every generation from its event stream (GET /v1/events), and the final result of each
 // generation started through this client (GET /v1/generations/{id}). One QNetworkAccessManager on the
 // caller's thread; every request has a timeout.
@@ -26,7 +26,7 @@ namespace bullpen {
 // backoff (0.25 s doubling to 10 s). When the engine cannot continue from that id (it restarted, or the
 // gap is older than what it keeps), this client asks the engine for the result of each generation it
 // is still waiting for, so that none is left without its final state: an engine that restarted reports
-// what it found (ABANDONED for work its previous run left running; SPEC 11.10).
+// what it found (ABANDONED for work its previous run left running; docs/contract.md §11.10).
 class RemoteEngine final : public EngineClient
 {
     Q_OBJECT

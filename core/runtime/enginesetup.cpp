@@ -116,7 +116,7 @@ bool EngineSetup::init(const SetupOptions &options)
         if (!m_settings.storyboardFallbackChosen) {
             // Against the simulator, with no fallback provider chosen anywhere, run the relief path of the
             // source write-up (Gemini primary, Qwen relief) so that scenarios show it. Real providers
-            // keep SPEC 4.6's default of none.
+            // keep docs/contract.md §4.6's default of none.
             m_settings.storyboard.fallback = m_settings.storyboard.primary == Provider::Qwen ? Provider::Gemini : Provider::Qwen;
             m_simulatedFallback = true;
         }
@@ -173,7 +173,7 @@ bool EngineSetup::init(const SetupOptions &options)
         m_store->setIdentity(QSysInfo::machineHostName() + QLatin1Char(':') + QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
                              QCoreApplication::applicationVersion());
         m_store->setRetention(m_settings.retention, QDir(m_dataDir).filePath(QStringLiteral("images")));
-        // One key per deployment (SPEC 12.2): engines sharing a store are given the same file.
+        // One key per deployment (docs/contract.md §12.2): engines sharing a store are given the same file.
         const QString keyVariable = QStringLiteral("BULLPEN_MASKING_KEY_FILE");
         const bool named = !options.environment.value(keyVariable).isEmpty();
         const QString keyPath = named ? options.environment.value(keyVariable) : QDir(m_dataDir).filePath(QStringLiteral("masking.key"));

@@ -39,9 +39,9 @@ struct SetupOptions
     int engineThreads = 0;
 };
 
-// Builds the engine the way every front end runs it: settings loaded and validated (SPEC 4.6); with no
+// Builds the engine the way every front end runs it: settings loaded and validated (docs/contract.md §4.6); with no
 // provider key at all (or when asked), the built-in simulator started in-process on 127.0.0.1 and every
-// provider pointed at it over real HTTP (SPEC 7, 8); the storyboard client and the generation service
+// provider pointed at it over real HTTP (docs/contract.md §7, 8); the storyboard client and the generation service
 // wired together.
 class EngineSetup final : public EngineConnection
 {

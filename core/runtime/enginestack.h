@@ -31,7 +31,7 @@ public:
     GenerationPipeline &pipeline() { return m_pipeline; }
     Admission &admission() { return m_admission; }
 
-    // The stage policies Settings describe (SPEC 2, 4); the caller adds storage and the cache digest.
+    // The stage policies Settings describe (docs/contract.md §2, 4); the caller adds storage and the cache digest.
     static PipelineOptions optionsFor(const Settings &settings);
 
 private:

@@ -17,7 +17,7 @@ class EngineStack;
 class Masking;
 class Store;
 
-// The engine in this process (SPEC 12.3). With threads > 0 it runs on that many engine threads, never
+// The engine in this process (docs/contract.md §12.3). With threads > 0 it runs on that many engine threads, never
 // on the caller's: each thread builds its own EngineStack (network managers, clients, admission, its
 // own deadline queue) inside the thread, and a generation lives on the thread that had the fewest
 // running when it started. Events and results come back to the caller's thread in batches, one queued

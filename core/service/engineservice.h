@@ -54,7 +54,7 @@ struct ServiceOptions
     std::optional<QSslConfiguration> tls; // serve HTTPS (loadServerTls); else plain HTTP
 };
 
-// bullpen-engine's HTTP API (docs/api.md, SPEC 12.1) over one running engine: generations, the event
+// bullpen-engine's HTTP API (docs/api.md, docs/contract.md §12.1) over one running engine: generations, the event
 // stream, history and dashboards, comparisons, images, configuration, health and metrics. Every `/v1`
 // path and `/metrics` needs a bearer token (ApiTokens); a viewer reads, an operator may also start,
 // cancel and compare, and what an operator did is written to the audit table with the token's name.
@@ -72,7 +72,7 @@ public:
     QString instance() const { return m_options.instance; }
     const ServiceOptions &options() const { return m_options; }
 
-    // SIGTERM (SPEC 12.1): /readyz answers 503 and new generations are refused; running ones may
+    // SIGTERM (docs/contract.md §12.1): /readyz answers 503 and new generations are refused; running ones may
     // finish within the drain time, then the rest are cancelled. drained() follows once every one has
     // its final state.
     void beginDrain();

@@ -562,7 +562,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         SimWire::ErrorReply r = SimWire::error(provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
         if (name == u"auth_echo") {
             // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
-            // "Bearer sk-…"): the engine must scrub it before anything is recorded (SPEC 11.9).
+            // "Bearer sk-…"): the engine must scrub it before anything is recorded (docs/contract.md §11.9).
             QByteArray key = b.receivedKey.left(200).replace('"', "").replace('\\', "");
             r.body.replace("\"message\":\"", QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
         }

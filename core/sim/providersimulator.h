@@ -23,7 +23,7 @@ class QThreadPool;
 
 namespace bullpen {
 
-// The provider simulator (SPEC 8): a real HTTP/1.1 server on 127.0.0.1 speaking the Gemini, OpenAI,
+// The provider simulator (docs/contract.md §8): a real HTTP/1.1 server on 127.0.0.1 speaking the Gemini, OpenAI,
 // DashScope-compatible and Anthropic formats, scripted per provider and per request by a Scenario.
 // Responses are written by hand on the socket, so that it can drip, cut a stream, or close a
 // connection without a byte; every delayed write first checks that the client is still there.
@@ -48,7 +48,7 @@ public:
 
     struct Counters
     {
-        int requests = 0;           // requests received (SPEC 11.1 counts these)
+        int requests = 0;           // requests received (docs/contract.md §11.1 counts these)
         int answered = 0;           // responses finished
         int closedByClient = 0;     // connections the client closed while we still owed an answer
         // When the last request arrived, on the system's monotonic clock (CLOCK_MONOTONIC, the same in

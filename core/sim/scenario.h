@@ -14,7 +14,7 @@
 
 namespace bullpen {
 
-// What the simulator does with one request (SPEC 8).
+// What the simulator does with one request (docs/contract.md §8).
 struct SimBehaviour
 {
     enum class Action {
@@ -24,7 +24,7 @@ struct SimBehaviour
         Drip,              // answer, very slowly
         Truncated,         // finish reason MAX_TOKENS / length / max_tokens, partial JSON
         Malformed,         // a 200 whose body (or a stream chunk) is not JSON
-        InvalidStoryboard, // valid JSON that breaks SPEC 2.1 (three panels)
+        InvalidStoryboard, // valid JSON that breaks docs/contract.md §2.1 (three panels)
         Refused,           // safety block / refusal / content filter, provider-shaped
         Reset,             // read the request, then close the connection without a byte
         StreamCut,         // start answering, then cut the connection before the end marker

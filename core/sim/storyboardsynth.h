@@ -16,7 +16,7 @@ public:
     // The same story as one provider tells it: each has its own small habit (a shot direction per
     // panel, a framing phrase), so a side-by-side comparison shows real differences, deterministically.
     static Storyboard fromStory(const QString &story, Provider provider);
-    // The same, deliberately breaking one rule of SPEC 2.1 (three panels), for invalid-output scenarios.
+    // The same, deliberately breaking one rule of docs/contract.md §2.1 (three panels), for invalid-output scenarios.
     static Storyboard brokenFromStory(const QString &story);
 };
 

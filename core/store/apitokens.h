@@ -14,7 +14,7 @@
 
 namespace bullpen {
 
-// What a bearer of an API token may do (SPEC 12.1): a viewer reads; an operator may also start,
+// What a bearer of an API token may do (docs/contract.md §12.1): a viewer reads; an operator may also start,
 // cancel and compare.
 enum class ApiRole { Viewer, Operator };
 QString toId(ApiRole role);

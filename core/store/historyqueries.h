@@ -47,7 +47,7 @@ public:
     std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;
     void releaseThreadConnection() override;
 
-    // The engines that share this store, by their heartbeat rows (SPEC 12.2), by name.
+    // The engines that share this store, by their heartbeat rows (docs/contract.md §12.2), by name.
     struct InstanceRow
     {
         QString name;

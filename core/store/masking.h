@@ -8,7 +8,7 @@
 
 namespace bullpen {
 
-// SPEC 5.1: the raw user id is never stored or shown. The store keeps a keyed hash (HMAC-SHA256 with a
+// docs/contract.md §5.1: the raw user id is never stored or shown. The store keeps a keyed hash (HMAC-SHA256 with a
 // per-installation key kept in a file only its owner can read) to group a user's failures, and a
 // display mask for people.
 class Masking final
@@ -23,7 +23,7 @@ public:
     // Lower-case hex HMAC-SHA256 of the id: stable per installation, useless elsewhere.
     QString userKey(const QString &rawUserId) const;
     // 16 hex characters naming the key without revealing it (an HMAC of a fixed label): what a store
-    // shared by several engines keeps, so that an engine with another key is refused (SPEC 12.2).
+    // shared by several engines keeps, so that an engine with another key is refused (docs/contract.md §12.2).
     QString fingerprint() const;
 
     // "haru_ul" → "ha****ul"; "haru@example.com" → "h***@e***.com"; short ids keep one character.

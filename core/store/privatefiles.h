@@ -6,7 +6,7 @@
 
 namespace bullpen {
 
-// Files only their owner may read (SPEC 5.1; docs/hostile-providers.md "Hostile neighbours"). The
+// Files only their owner may read (docs/contract.md §5.1; docs/hostile-providers.md "Hostile neighbours"). The
 // mode is given to open(2) itself, never set afterwards: a chmod after creation leaves a window in
 // which another local user can open the file.
 namespace PrivateFiles {

@@ -10,7 +10,7 @@ namespace bullpen {
 
 class StoreDatabase;
 
-// SPEC 6: identical requests within the window are served from the store. The key is the pipeline's
+// docs/contract.md §6: identical requests within the window are served from the store. The key is the pipeline's
 // (story plus the request's own settings, GenerationPipeline::settingsDigest).
 class ResultCache final
 {

@@ -22,14 +22,14 @@ namespace bullpen {
 class StoreDatabase;
 class StoreWriter;
 
-// SPEC 5: the durable store (SQLite in WAL mode, or PostgreSQL: storelocation.h), through Qt Sql, put
+// docs/contract.md §5: the durable store (SQLite in WAL mode, or PostgreSQL: storelocation.h), through Qt Sql, put
 // together from its parts, one job each:
 //   StoreDatabase   the database, its schema and migrations, orphans, per-thread read connections;
 //   StoreWriter     a writer thread committing events, results and comparisons in batched transactions
 //                   (record*() only queues: the engine and the GUI never wait on disk; a failed write is
 //                   counted and reported through stats() and writeFailed(), never thrown at a generation);
 //   HistoryQueries  the typed reads (HistoryReader), on the calling thread's connection;
-//   ResultCache     SPEC 6's lookup of an identical request's stored result.
+//   ResultCache     docs/contract.md §6's lookup of an identical request's stored result.
 class Store final : public HistoryWrites, public HistoryQueries
 {
     Q_OBJECT
@@ -53,7 +53,7 @@ public:
     // The SQLite file, or the PostgreSQL URL without its password: for messages.
     QString databasePath() const;
 
-    // SPEC 12.2: the store keeps the fingerprint of the masking key its user keys were made with. The
+    // docs/contract.md §12.2: the store keeps the fingerprint of the masking key its user keys were made with. The
     // first opener's key is adopted; an opener with another key gets false and a message naming both.
     bool adoptMaskingKey(const QString &fingerprint, QString *error);
 
@@ -68,7 +68,7 @@ public:
     void recordEvent(const Event &event);
     void recordFinished(const StageResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras = {});
     void recordComparison(const ComparisonRow &comparison, const QString &primaryGenerationId, const QString &fallbackGenerationId);
-    // SPEC 6 (ResultCache::lookup).
+    // docs/contract.md §6 (ResultCache::lookup).
     std::optional<QJsonObject> cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error = nullptr);
     // Waits (outside the engine) until everything queued so far is committed or has failed.
     bool flush(std::chrono::milliseconds timeout = std::chrono::seconds(30));

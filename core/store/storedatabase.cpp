@@ -104,7 +104,7 @@ std::unique_ptr<StoreDatabase> StoreDatabase::openPostgres(const StoreLocation &
     return store;
 }
 
-// SPEC 4.5, 11.10: a generation whose process is gone is finished once, as ABANDONED, by whoever
+// docs/contract.md §4.5, 11.10: a generation whose process is gone is finished once, as ABANDONED, by whoever
 // opens the store next. Returns how many were.
 int StoreDatabase::abandonOrphans(QSqlDatabase &db)
 {

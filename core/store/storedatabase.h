@@ -42,7 +42,7 @@ public:
 
     // For invariant checks.
     qint64 scalar(const QString &sql, QString *error = nullptr);
-    int orphanedRunning(); // generations still `running` whose process is gone (SPEC 11.10)
+    int orphanedRunning(); // generations still `running` whose process is gone (docs/contract.md §11.10)
     QString integrityCheck();
 
     // Runs a read on the calling thread's connection into `q`. On PostgreSQL, a failed read is tried

@@ -44,7 +44,7 @@ const char *const kVersion1[] = {
     "CREATE INDEX generations_code_created ON generations (public_code, created_at_ms)",
     "CREATE INDEX generations_kind_created ON generations (kind, created_at_ms)",
     "CREATE INDEX generations_user ON generations (user_key, created_at_ms)",
-    // One row per completed attempt (SPEC 11.7: exactly one per started attempt).
+    // One row per completed attempt (docs/contract.md §11.7: exactly one per started attempt).
     "CREATE TABLE attempts ("
     " generation_id TEXT NOT NULL,"
     " attempt_id BIGINT NOT NULL,"
@@ -95,7 +95,7 @@ const char *const kVersion2[] = {
     "UPDATE bullpen_schema SET version = 2",
 };
 
-// Version 3: side-by-side comparisons (SPEC 9.6), kept so they can be reopened.
+// Version 3: side-by-side comparisons (docs/contract.md §9.6), kept so they can be reopened.
 const char *const kVersion3[] = {
     "CREATE TABLE comparisons ("
     " id TEXT PRIMARY KEY,"
@@ -124,7 +124,7 @@ const char *const kVersion4[] = {
 };
 
 // Version 5: bullpen-engine's API tokens (only a SHA-256 of each token is kept) and who did what with
-// them (SPEC 12.1): token names, never user ids.
+// them (docs/contract.md §12.1): token names, never user ids.
 const char *const kVersion5[] = {
     "CREATE TABLE api_tokens ("
     " name TEXT PRIMARY KEY,"
@@ -142,7 +142,7 @@ const char *const kVersion5[] = {
     "UPDATE bullpen_schema SET version = 5",
 };
 
-// Version 6: many engines on one store (SPEC 12.2). Each row says which instance wrote it; a running
+// Version 6: many engines on one store (docs/contract.md §12.2). Each row says which instance wrote it; a running
 // generation holds a lease its instance renews, and any instance finishes an expired one as ABANDONED;
 // each instance keeps a heartbeat row.
 const char *const kVersion6[] = {
@@ -165,7 +165,7 @@ const char *const kVersion6[] = {
 };
 
 // Version 7: facts about the store itself; first, the fingerprint of the masking key its user keys were
-// made with (one key per deployment: SPEC 12.2). Events name their instance too.
+// made with (one key per deployment: docs/contract.md §12.2). Events name their instance too.
 const char *const kVersion7[] = {
     "CREATE TABLE store_facts (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "ALTER TABLE events ADD COLUMN instance TEXT", // the events of version 6 are the generation's

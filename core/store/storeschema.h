@@ -8,7 +8,7 @@ namespace bullpen {
 
 // The store's schema and its migrations. SQL kept to what SQLite and PostgreSQL (Qt's QSQLITE and
 // QPSQL drivers) both accept: plain types, INSERT and UPDATE, upserts (ON CONFLICT … DO UPDATE: SQLite 3.24+, PostgreSQL
-// 9.5+), no JSON functions (SPEC 12).
+// 9.5+), no JSON functions (docs/contract.md §12).
 class StoreSchema final
 {
 public:

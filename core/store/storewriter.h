@@ -78,7 +78,7 @@ public:
                 std::function<void(bool reachable, const QString &message)> onReachability = {});
     ~StoreWriter(); // writes what is queued, then stops
 
-    // Who writes (SPEC 12.2): stamped on generations and attempts, and this process's heartbeat row in
+    // Who writes (docs/contract.md §12.2): stamped on generations and attempts, and this process's heartbeat row in
     // `instances`. Set before start(), or any time after (the next rows and heartbeat carry it).
     struct Identity
     {

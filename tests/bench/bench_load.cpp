@@ -3,7 +3,7 @@
 //   throughput [count per level, default 400]  - generations per second through the whole pipeline at
 //                                                concurrency 1, 16, 64 and 256, with the CPU time per
 //                                                generation of the engine process and of the simulator,
-//                                                on 1 engine thread and on 2 (SPEC 12.3), and the ratio;
+//                                                on 1 engine thread and on 2 (docs/contract.md §12.3), and the ratio;
 //   memory [count, default 100000]             - resident memory of the engine process as it runs that
 //                                                many generations (concurrency 32), sampled every 5 %.
 // The simulator answers at once (a zero-latency scenario) and draws every comic, so the figures are

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the engine service's `POST /v1/generations` body (SPEC 12.1). Every input is either
+// libFuzzer target: the engine service's `POST /v1/generations` body (docs/contract.md §12.1). Every input is either
 // refused naming what is wrong, or becomes a request whose own body parses back to the same request.
 #include "api/generationrequestjson.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: model text into the storyboard parser and validator (SPEC 2.1). What it accepts
+// libFuzzer target: model text into the storyboard parser and validator (docs/contract.md §2.1). What it accepts
 // must survive a round trip through toJson() unchanged.
 #include "contract/storyboardparser.h"
 #include "contract/storyboardvalidator.h"

@@ -7,7 +7,7 @@
 
 namespace bullpen {
 
-// SPEC 9.6: two storyboards side by side, row by row (title, then panels 1–4, then captions), with the
+// docs/contract.md §9.6: two storyboards side by side, row by row (title, then panels 1–4, then captions), with the
 // words that differ marked. Column 0 is the primary provider's, column 1 the fallback provider's.
 class CompareModel final : public QAbstractTableModel
 {

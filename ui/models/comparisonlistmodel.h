@@ -10,7 +10,7 @@ namespace bullpen {
 class HistoryQueue;
 class HistoryReader;
 
-// Past comparisons (SPEC 9.6), newest first, paged in from the store with fetchMore(); a comparison
+// Past comparisons (docs/contract.md §9.6), newest first, paged in from the store with fetchMore(); a comparison
 // that ends is put on top. With a HistoryQueue each page is read on the console's reader thread and
 // inserted when it arrives (pageLoaded); without one, at once.
 class ComparisonListModel final : public QAbstractTableModel

@@ -8,7 +8,7 @@
 
 namespace bullpen {
 
-// The live event stream (SPEC 9.2): append-only, fed in batches. One beginInsertRows per batch, never a
+// The live event stream (docs/contract.md §9.2): append-only, fed in batches. One beginInsertRows per batch, never a
 // reset for an append; when it grows past kMaxRows the oldest kTrimRows go in one removal.
 class EventLogModel final : public QAbstractTableModel
 {

@@ -11,7 +11,7 @@ namespace bullpen {
 
 class HistoryQueue;
 
-// SPEC 9.4: the store's history for the failures view, newest first, paged in with fetchMore() (keyset
+// docs/contract.md §9.4: the store's history for the failures view, newest first, paged in with fetchMore() (keyset
 // paging, never the whole history in memory at once). Users and generation ids are masked; the full id
 // is only behind GenerationIdRole, for the detail pane.
 //

@@ -10,7 +10,7 @@
 
 namespace bullpen {
 
-// In-flight and recent generations (SPEC 9.2), built from the event stream in batches: new generations
+// In-flight and recent generations (docs/contract.md §9.2), built from the event stream in batches: new generations
 // are appended with one beginInsertRows per batch, changed ones signalled with dataChanged.
 //
 // Bounded for a console that stays attached to a busy engine for weeks: it keeps the last kKeep

@@ -12,7 +12,7 @@ namespace bullpen {
 
 class HistoryReader;
 
-// The console's reader thread (SPEC 9: long work never runs on the GUI thread). History pages,
+// The console's reader thread (docs/contract.md §9: long work never runs on the GUI thread). History pages,
 // details, aggregates, charts and exports run here in order, on the thread's own read connection
 // (attached: requests to the engine); their results come back on the GUI thread, to a receiver that
 // may be gone by then (then they are dropped).

@@ -68,10 +68,6 @@
         <translation>&lt;b&gt;검증&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <source>valid (SPEC 2.1)</source>
-        <translation>유효 (SPEC 2.1)</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Storyboard&lt;/b&gt; %1 of %2 · &lt;b&gt;whole generation&lt;/b&gt; %3</source>
         <translation>&lt;b&gt;스토리보드&lt;/b&gt; %1 / %2 · &lt;b&gt;전체 생성&lt;/b&gt; %3</translation>
     </message>
@@ -122,6 +118,10 @@
     <message>
         <source>Runs the story on the primary and on the fallback provider at once, each alone (no fallback), each under its own timeout from the Run view</source>
         <translation>이야기를 기본 제공자와 대체 제공자에서 동시에, 각각 단독으로(대체 없이), 실행 화면의 각자 제한 시간으로 실행합니다</translation>
+    </message>
+    <message>
+        <source>valid (four panels in order; docs/contract.md §2.1)</source>
+        <translation>유효 (네 칸이 순서대로; docs/contract.md §2.1)</translation>
     </message>
 </context>
 <context>
@@ -1446,10 +1446,6 @@
         <translation>되돌리기</translation>
     </message>
     <message>
-        <source>Settings file: %1 · the environment overrides it (SPEC 4.6); changes apply at the next start.</source>
-        <translation>설정 파일: %1 · 환경 변수가 우선합니다 (SPEC 4.6). 변경은 다음 시작 때 적용됩니다.</translation>
-    </message>
-    <message>
         <source>overridden now by %1 in the environment</source>
         <translation>지금은 환경 변수 %1 값이 우선함</translation>
     </message>
@@ -1514,10 +1510,6 @@
         <translation>프롬프트와 응답 저장</translation>
     </message>
     <message>
-        <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (SPEC 5.1).</source>
-        <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (SPEC 5.1).</translation>
-    </message>
-    <message>
         <source>30d</source>
         <translation>30d</translation>
     </message>
@@ -1552,6 +1544,14 @@
     <message>
         <source>Proxy</source>
         <translation>프록시</translation>
+    </message>
+    <message>
+        <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (docs/contract.md §5.1).</source>
+        <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (docs/contract.md §5.1).</translation>
+    </message>
+    <message>
+        <source>Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.</source>
+        <translation>설정 파일: %1 · 환경 변수가 우선합니다 (docs/contract.md §4.6). 변경은 다음 시작 때 적용됩니다.</translation>
     </message>
 </context>
 <context>

@@ -174,7 +174,7 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
                       ? tr("<span style=\"color:%1\">succeeded</span>").arg(tones::css(tones::color(tones::Tone::Success)))
                       : tr("<span style=\"color:%1\">%2</span> %3 (%4)")
                             .arg(tones::css(tones::color(tones::Tone::Failure)), toId(s.state), s.publicCode, s.kind));
-        lines << tr("<b>Validation</b> %1").arg(s.validation == u"valid" ? tr("valid (SPEC 2.1)") : s.validation.toHtmlEscaped());
+        lines << tr("<b>Validation</b> %1").arg(s.validation == u"valid" ? tr("valid (four panels in order; docs/contract.md §2.1)") : s.validation.toHtmlEscaped());
         lines << tr("<b>Storyboard</b> %1 of %2 · <b>whole generation</b> %3")
                      .arg(charts::duration(s.storyboardMs), charts::duration(double(s.timeout.count())), charts::duration(s.totalMs));
         lines << tr("<b>Tokens</b> in %1 · out %2")

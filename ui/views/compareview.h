@@ -17,7 +17,7 @@ class CompareModel;
 class ComparisonListModel;
 class HistoryReader;
 
-// SPEC 9.6: the same story on the primary and on the fallback provider, explicitly and at once, each
+// docs/contract.md §9.6: the same story on the primary and on the fallback provider, explicitly and at once, each
 // under its own timeout. Side by side: each side's outcome, validation result, latency and tokens,
 // the storyboards panel by panel with the words that differ highlighted, and both images. Past
 // comparisons are listed from the store and reopen on a click.

@@ -24,7 +24,7 @@ class FailureHistoryModel;
 class HistoryQueue;
 class TimelineWidget;
 
-// SPEC 9.4: why did generations fail. The store's history with masked users and generation ids,
+// docs/contract.md §9.4: why did generations fail. The store's history with masked users and generation ids,
 // filters (time range, outcome, public code, kind, stage, provider), counts by public code and by kind
 // as bar charts and the fallback rate over time as a line chart (both computed off the GUI thread), a
 // detail pane with the attempt chain drawn as the live view's timeline, the events and the next step,

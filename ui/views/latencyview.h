@@ -22,7 +22,7 @@ namespace bullpen {
 class HistoryReader;
 class HistoryQueue;
 
-// SPEC 9.5: per provider, role and stage, p50/p90/p99 over time buckets with the success rate, a
+// docs/contract.md §9.5: per provider, role and stage, p50/p90/p99 over time buckets with the success rate, a
 // histogram, and the extra wait fallback added. The store is read off the GUI thread; live attempts are
 // then added one at a time and only the bucket they fall in is redrawn (a point replaced or inserted).
 class LatencyView final : public QWidget

@@ -18,7 +18,7 @@ class EventLogModel;
 class GenerationListModel;
 class TimelineWidget;
 
-// SPEC 9.2: in-flight and recent generations, the selected one's timeline, and the live event stream
+// docs/contract.md §9.2: in-flight and recent generations, the selected one's timeline, and the live event stream
 // filterable by type.
 class LiveView final : public QWidget
 {

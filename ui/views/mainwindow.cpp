@@ -122,7 +122,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
         m_live->addEvents(batch);
         m_latency->addEvents(batch);
     });
-    // SPEC 5: a failed record write never fails a generation, but it is shown until acknowledged.
+    // docs/contract.md §5: a failed record write never fails a generation, but it is shown until acknowledged.
     m_storeWarning = new QWidget;
     m_storeWarning->setObjectName(QStringLiteral("storeWarning"));
     auto *warningLayout = new QHBoxLayout(m_storeWarning);

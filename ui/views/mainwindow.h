@@ -28,7 +28,7 @@ class LiveView;
 class ResultView;
 class RunView;
 
-// The console (SPEC 9): Run, Live and Result in tabs, a status bar that always says which engine
+// The console (docs/contract.md §9): Run, Live and Result in tabs, a status bar that always says which engine
 // (embedded, or the URL and instance of an attached one, with its connection state) and which providers
 // are live or that the built-in simulator is in use, Ctrl+Return to generate and Esc to cancel, and
 // window state kept between runs. It holds the engine only as an EngineConnection: the same views

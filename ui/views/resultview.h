@@ -12,7 +12,7 @@ class QPushButton;
 
 namespace bullpen {
 
-// SPEC 9.3: the four panels as cards, the comic, the captions (marked when defaulted), the fallback
+// docs/contract.md §9.3: the four panels as cards, the comic, the captions (marked when defaulted), the fallback
 // metadata with per-attempt durations and tokens; a final failure with its code, kind, detail and the
 // next-step message, and the one button that message names (Retry, Open Settings, Edit story).
 class ResultView final : public QWidget

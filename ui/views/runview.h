@@ -15,8 +15,8 @@ class QSpinBox;
 
 namespace bullpen {
 
-// SPEC 9.1: story, user id, policy preset, providers, timeouts and budget, simulator scenario;
-// Generate, Generate ×N, Cancel. A setting that start-up would refuse (SPEC 4.6) shows its error beside
+// docs/contract.md §9.1: story, user id, policy preset, providers, timeouts and budget, simulator scenario;
+// Generate, Generate ×N, Cancel. A setting that start-up would refuse (docs/contract.md §4.6) shows its error beside
 // the field and Generate stays off.
 class RunView final : public QWidget
 {

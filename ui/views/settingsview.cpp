@@ -136,7 +136,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     m_dataDir->setPlaceholderText(QDir::toNativeSeparators(m_paths.dataDir));
     m_storeContent = new QCheckBox(tr("Store prompts and responses"));
     m_storeContent->setToolTip(tr("Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
-                                  "with their text. Off by default (SPEC 5.1)."));
+                                  "with their text. Off by default (docs/contract.md §5.1)."));
     m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
     // Retention (docs/store.md, "Retention") and the proxy (docs/contract.md 12.3).
     m_retention = edit("retentionSetting");
@@ -190,7 +190,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
     auto *contentLayout = new QVBoxLayout(content);
-    auto *where = new QLabel(tr("Settings file: %1 · the environment overrides it (SPEC 4.6); changes apply at the next start.")
+    auto *where = new QLabel(tr("Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.")
                                  .arg(QDir::toNativeSeparators(m_paths.settingsFile)));
     where->setWordWrap(true);
     contentLayout->addWidget(where);
@@ -349,7 +349,7 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     retention(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), s.retention.generations ? QStringLiteral("400d") : QStringLiteral("off"),
               &s.retention.aggregates);
     s.proxy = m_proxy->text().trimmed();
-    // SPEC 4.6, as start-up applies it. Keys are required only once real providers are in use.
+    // docs/contract.md §4.6, as start-up applies it. Keys are required only once real providers are in use.
     for (const ConfigError &e : SettingsLoader::validate(s, !m_usingSimulator)) {
         if (!errors->contains(e.setting))
             errors->insert(e.setting, e.message);

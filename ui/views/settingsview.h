@@ -16,9 +16,9 @@ class QSpinBox;
 
 namespace bullpen {
 
-// SPEC 9.7: providers (kind, base URL, model, where the key comes from), stage policies and timeouts,
+// docs/contract.md §9.7: providers (kind, base URL, model, where the key comes from), stage policies and timeouts,
 // the data directory, whether prompts and responses are stored, and the interface language. Validated
-// as SPEC 4.6 while typing, each message beside its field; Save stays off while anything is refused.
+// as docs/contract.md §4.6 while typing, each message beside its field; Save stays off while anything is refused.
 // Keys are never shown back: only where they come from and a mask (`AIza…9f3c`). A key typed here goes
 // to the 0600 key file, never to the settings file.
 class SettingsView final : public QWidget
@@ -33,7 +33,7 @@ public:
     };
     SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent = nullptr);
 
-    // The settings the fields describe, and what SPEC 4.6 refuses in them (setting name → message).
+    // The settings the fields describe, and what docs/contract.md §4.6 refuses in them (setting name → message).
     Settings draft(QMap<QString, QString> *errors) const;
     QString errorFor(const QString &setting) const; // as shown beside the field; empty when fine
     bool save();

@@ -8,7 +8,7 @@
 
 namespace bullpen {
 
-// One generation's timeline drawn to scale (SPEC 9.2): the storyboard budget, each attempt's span and
+// One generation's timeline drawn to scale (docs/contract.md §9.2): the storyboard budget, each attempt's span and
 // deadline, the cancel point, the moment relief was triggered, late results discarded, retries, and
 // the captions and image stages. Fed with the generation's events.
 class TimelineWidget final : public QWidget
