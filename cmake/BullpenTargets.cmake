@@ -10,7 +10,8 @@ function(bullpen_target_defaults target)
         QT_NO_FOREACH
         QT_NO_KEYWORDS
         QT_USE_QSTRINGBUILDER
-        QT_STRICT_ITERATORS)
+        QT_STRICT_ITERATORS
+        BULLPEN_VERSION="${PROJECT_VERSION}") # every program's --version, from project(VERSION …)
     if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
         target_compile_options(${target} PRIVATE
             -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 / Ubuntu 24.04 packages Bullpen needs to build, test and run (clang and its
 # runtime only for the libFuzzer targets, scripts/fuzz.sh; the PostgreSQL server only for the tests
-# that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl).
+# that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl;
+# desktop-file-utils and lintian only for scripts/package.sh --check).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
 
@@ -14,6 +15,7 @@ packages=(
     libqt6sql6-sqlite libqt6sql6-psql postgresql curl
     fonts-noto-cjk
     clang libclang-rt-dev
+    desktop-file-utils lintian
 )
 
 sudo_cmd=()

@@ -34,7 +34,7 @@ int main(int argc, char *argv[])
     QGuiApplication app(argc, argv);
     bullpen::raiseOpenFileLimit(); // soak builds its engines without EngineSetup
     QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
 
     QStringList args = logArgs; // without the log options
     const QString command = args.size() > 1 ? args.at(1) : QString();

@@ -324,7 +324,7 @@ int main(int argc, char *argv[])
     QGuiApplication app(argc, argv);
     raiseOpenFileLimit();
     QCoreApplication::setApplicationName(QStringLiteral("bullpen"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
     const QStringList args = QCoreApplication::arguments();
     if (args.value(1) == u"token")
         return runToken(args);

@@ -394,10 +394,11 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("bullpen"));
     QApplication::setOrganizationName(QStringLiteral("bullpen"));
-    QApplication::setApplicationVersion(QStringLiteral("0.2.0"));
+    QApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console."));
     parser.addHelpOption();
+    parser.addVersionOption();
     const QCommandLineOption screenshots(QStringLiteral("screenshots"),
                                          QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English), DIR/ko (Korean) and DIR/dark (a dark palette), exit."),
                                          QStringLiteral("dir"));

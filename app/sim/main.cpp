@@ -16,10 +16,12 @@ int main(int argc, char *argv[])
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QGuiApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("bullpen-sim"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Bullpen's provider simulator: Gemini, OpenAI, DashScope (Qwen) and Anthropic "
                                                     "wire formats on 127.0.0.1, scripted by a scenario."));
     parser.addHelpOption();
+    parser.addVersionOption();
     const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("Port on 127.0.0.1 (0: any free port)."), QStringLiteral("port"),
                                         QStringLiteral("0"));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Built-in scenario name or JSON file."),

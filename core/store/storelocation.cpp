@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storelocation.h"
 
+#include <QFile>
+
 #include <QDir>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -89,7 +91,24 @@ std::optional<StoreLocation> StoreLocation::fromUrl(const QString &text, QString
 
 std::optional<StoreLocation> StoreLocation::resolve(const QString &dataDir, const QProcessEnvironment &environment, QString *error)
 {
-    const QString url = environment.value(QString::fromLatin1(kUrlVariable));
+    QString url = environment.value(QString::fromLatin1(kUrlVariable));
+    // BULLPEN_DATABASE_URL_FILE: the URL (with its password) in a file, e.g. a systemd credential
+    // ($CREDENTIALS_DIRECTORY/database.url), so it is in no environment a process listing shows.
+    if (const QString file = environment.value(QString::fromLatin1(kUrlFileVariable)); url.trimmed().isEmpty() && !file.isEmpty()) {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly)) {
+            if (error)
+                *error = QStringLiteral("%1=%2 cannot be read (%3); it should hold the postgresql:// URL")
+                             .arg(QString::fromLatin1(kUrlFileVariable), file, f.errorString());
+            return std::nullopt;
+        }
+        url = QString::fromUtf8(f.read(4096)).trimmed();
+        if (url.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("%1=%2 is empty; it should hold the postgresql:// URL").arg(QString::fromLatin1(kUrlFileVariable), file);
+            return std::nullopt;
+        }
+    }
     if (url.trimmed().isEmpty())
         return sqliteIn(dataDir);
     std::optional<StoreLocation> l = fromUrl(url, error);

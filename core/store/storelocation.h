@@ -22,12 +22,14 @@ public:
     enum class Access { ReadWrite, ReadOnly };
 
     static constexpr const char *kUrlVariable = "BULLPEN_DATABASE_URL";
+    static constexpr const char *kUrlFileVariable = "BULLPEN_DATABASE_URL_FILE"; // the URL in a file (a systemd credential)
 
     // The SQLite file in `dataDir`.
     static StoreLocation sqliteIn(const QString &dataDir);
     // A postgresql:// (or postgres://) URL; nullopt with the reason (never echoing a password).
     static std::optional<StoreLocation> fromUrl(const QString &url, QString *error);
-    // BULLPEN_DATABASE_URL from `environment` when set, else the SQLite file in `dataDir`.
+    // BULLPEN_DATABASE_URL from `environment` when set, else the URL in the file BULLPEN_DATABASE_URL_FILE
+    // names, else the SQLite file in `dataDir`.
     static std::optional<StoreLocation> resolve(const QString &dataDir, const QProcessEnvironment &environment, QString *error);
 
     // The same server and credentials, another database (PostgreSQL only; tests and tools).

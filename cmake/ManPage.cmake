@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+# Writes a man page from a program's own --help (so the two never disagree), then gzips it.
+# cmake -DPROGRAM=… -DNAME=… -DSUMMARY=… -DVERSION=… -DSUBCOMMANDS="a;b" -DOUTPUT=….1.gz -P ManPage.cmake
+set(ENV{QT_QPA_PLATFORM} offscreen)
+set(ENV{XDG_RUNTIME_DIR} "${CMAKE_CURRENT_BINARY_DIR}")
+
+function(help_of out)
+    execute_process(COMMAND ${PROGRAM} ${ARGN} --help OUTPUT_VARIABLE text ERROR_VARIABLE ignored RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "${PROGRAM} ${ARGN} --help exited ${rc}")
+    endif()
+    # The usage line names the program as it was run (a build path): name it as installed.
+    string(REPLACE "${PROGRAM}" "${NAME}" text "${text}")
+    # roff: a backslash is \e; a line starting with . or ' would be a request.
+    string(REPLACE "\\" "\\e" text "${text}")
+    string(REGEX REPLACE "(^|\n)([.'])" "\\1\\\\&\\2" text "${text}")
+    set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+string(TOUPPER "${NAME}" upper)
+help_of(main)
+set(page ".TH ${upper} 1 \"\" \"Bullpen ${VERSION}\" \"User Commands\"\n")
+string(APPEND page ".SH NAME\n${NAME} \\- ${SUMMARY}\n")
+string(APPEND page ".SH DESCRIPTION\nWhat follows is the output of \\fB${NAME} --help\\fR")
+if(SUBCOMMANDS)
+    string(APPEND page ", then of each command's \\fB--help\\fR")
+endif()
+string(APPEND page ".\n.PP\n.nf\n${main}\n.fi\n")
+foreach(command IN LISTS SUBCOMMANDS)
+    help_of(sub ${command})
+    string(TOUPPER "${command}" commandUpper)
+    string(APPEND page ".SH ${commandUpper}\n.nf\n${sub}\n.fi\n")
+endforeach()
+string(APPEND page ".SH SEE ALSO\n\\fBbullpen\\fR(1), \\fBbullpen-cli\\fR(1), \\fBbullpen-engine\\fR(1), \\fBbullpen-sim\\fR(1)\n")
+string(REGEX REPLACE "\\.1\\.gz$" ".1" plain "${OUTPUT}")
+file(WRITE "${plain}" "${page}")
+execute_process(COMMAND gzip -9nf "${plain}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip ${plain} failed")
+endif()

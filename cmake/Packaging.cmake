@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+# Install rules (FHS places) and the Debian packages CPack makes from them (scripts/package.sh):
+#   bullpen         the console, the CLI and the standalone simulator, the desktop entry and icon
+#   bullpen-engine  the service and its systemd unit
+# Translations and the simulator's scenarios are compiled into the programs; there are no data files.
+include(GNUInstallDirs)
+
+# Man pages from each program's --help, at build time (cmake/ManPage.cmake), so they cannot drift.
+set(bullpen_man_pages)
+function(bullpen_man_page target summary)
+    set(out ${CMAKE_BINARY_DIR}/man/${target}.1.gz)
+    add_custom_command(OUTPUT ${out}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
+        COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${target}> -DNAME=${target} "-DSUMMARY=${summary}"
+                -DVERSION=${PROJECT_VERSION} "-DSUBCOMMANDS=${ARGN}" -DOUTPUT=${out} -P ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
+        DEPENDS ${target} ${PROJECT_SOURCE_DIR}/cmake/ManPage.cmake
+        COMMENT "Man page for ${target} from its --help"
+        VERBATIM)
+    set(bullpen_man_pages ${bullpen_man_pages} ${out} PARENT_SCOPE)
+endfunction()
+bullpen_man_page(bullpen "operator console for an AI generation engine with fallback providers")
+bullpen_man_page(bullpen-cli "the Bullpen engine headless: generate, compare, history, export, purge, soak"
+                 generate compare history export purge soak)
+bullpen_man_page(bullpen-engine "the Bullpen generation engine as an HTTP service" token)
+bullpen_man_page(bullpen-sim "simulator of the Gemini, OpenAI, DashScope and Anthropic APIs for Bullpen")
+add_custom_target(man_pages ALL DEPENDS ${bullpen_man_pages})
+
+install(TARGETS bullpen bullpen-cli bullpen-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT console)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/bullpen.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications COMPONENT console)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/bullpen.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps COMPONENT console)
+install(FILES ${CMAKE_BINARY_DIR}/man/bullpen.1.gz ${CMAKE_BINARY_DIR}/man/bullpen-cli.1.gz ${CMAKE_BINARY_DIR}/man/bullpen-sim.1.gz
+        DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT console)
+
+install(TARGETS bullpen-engine RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT engine)
+install(FILES ${CMAKE_BINARY_DIR}/man/bullpen-engine.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT engine)
+# Debian 12 keeps units in /lib/systemd/system and defaults in /etc/default, whatever the prefix.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.service DESTINATION /lib/systemd/system COMPONENT engine)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.default DESTINATION /etc/default RENAME bullpen-engine COMPONENT engine)
+# Each package's copyright file (Debian policy).
+foreach(package bullpen bullpen-engine)
+    install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package}
+            COMPONENT $<IF:$<STREQUAL:${package},bullpen>,console,engine>)
+endforeach()
+
+set(CPACK_PACKAGE_NAME bullpen)
+set(CPACK_PACKAGE_VENDOR "Bullpen")
+set(CPACK_PACKAGE_CONTACT "Bullpen maintainers <bullpen@localhost>")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_GROUPING IGNORE)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # runtime dependencies computed by dpkg-shlibdeps, not hand-listed
+set(CPACK_STRIP_FILES ON) # release binaries without their symbols (lintian: unstripped-binary-or-object)
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_NAME bullpen)
+set(CPACK_DEBIAN_ENGINE_PACKAGE_NAME bullpen-engine)
+set(CPACK_COMPONENT_CONSOLE_DESCRIPTION "operator console for an AI generation engine with fallback providers
+ Bullpen turns a story into a four-panel storyboard and a comic through AI providers, and shows what
+ happens when they fail: every attempt on a timeline, every fallback and why, failure history with
+ masked user ids, latency charts and provider health. Includes bullpen-cli and bullpen-sim.")
+set(CPACK_COMPONENT_ENGINE_DESCRIPTION "Bullpen generation engine as an HTTP service
+ bullpen-engine runs Bullpen's engine (one budget across primary and fallback, cancelled timeouts, no
+ hidden retries) behind an HTTP API with bearer tokens, an event stream and metrics, with a hardened
+ systemd unit that takes its secrets as credentials.")
+set(CPACK_DEBIAN_ENGINE_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/resources/packaging/postinst
+                                              ${PROJECT_SOURCE_DIR}/resources/packaging/conffiles)
+set(CPACK_DEBIAN_ENGINE_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+include(CPack)
