@@ -36,15 +36,28 @@ install(FILES ${CMAKE_BINARY_DIR}/man/bullpen-engine.1.gz DESTINATION ${CMAKE_IN
 # Debian 12 keeps units in /lib/systemd/system and defaults in /etc/default, whatever the prefix.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.service DESTINATION /lib/systemd/system COMPONENT engine)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.default DESTINATION /etc/default RENAME bullpen-engine COMPONENT engine)
-# Each package's copyright file (Debian policy).
-foreach(package bullpen bullpen-engine)
-    install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package}
-            COMPONENT $<IF:$<STREQUAL:${package},bullpen>,console,engine>)
+# Each package's copyright file and changelog (Debian policy 12.5 and 12.7; a native package).
+set(bullpen_changelog ${CMAKE_BINARY_DIR}/changelog.gz)
+add_custom_command(OUTPUT ${bullpen_changelog}
+    COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/resources/packaging/changelog > ${bullpen_changelog}
+    DEPENDS ${PROJECT_SOURCE_DIR}/resources/packaging/changelog VERBATIM)
+add_custom_target(package_changelog ALL DEPENDS ${bullpen_changelog})
+foreach(package IN ITEMS bullpen bullpen-engine)
+    if(package STREQUAL "bullpen")
+        set(component console)
+    else()
+        set(component engine)
+    endif()
+    install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright ${bullpen_changelog}
+            DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/${package} COMPONENT ${component})
 endforeach()
 
 set(CPACK_PACKAGE_NAME bullpen)
 set(CPACK_PACKAGE_VENDOR "Bullpen")
-set(CPACK_PACKAGE_CONTACT "Bullpen maintainers <bullpen@localhost>")
+# No public maintainer address yet: set BULLPEN_PACKAGE_MAINTAINER when publishing (lintian's
+# bogus-mail-host is explained in scripts/lintian-explained.txt until then).
+set(BULLPEN_PACKAGE_MAINTAINER "Bullpen maintainers <bullpen@localhost>" CACHE STRING "Maintainer field of the Debian packages")
+set(CPACK_PACKAGE_CONTACT "${BULLPEN_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
@@ -57,14 +70,25 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 set(CPACK_DEBIAN_CONSOLE_PACKAGE_NAME bullpen)
 set(CPACK_DEBIAN_ENGINE_PACKAGE_NAME bullpen-engine)
-set(CPACK_COMPONENT_CONSOLE_DESCRIPTION "operator console for an AI generation engine with fallback providers
- Bullpen turns a story into a four-panel storyboard and a comic through AI providers, and shows what
- happens when they fail: every attempt on a timeline, every fallback and why, failure history with
- masked user ids, latency charts and provider health. Includes bullpen-cli and bullpen-sim.")
-set(CPACK_COMPONENT_ENGINE_DESCRIPTION "Bullpen generation engine as an HTTP service
- bullpen-engine runs Bullpen's engine (one budget across primary and fallback, cancelled timeouts, no
- hidden retries) behind an HTTP API with bearer tokens, an event stream and metrics, with a hardened
- systemd unit that takes its secrets as credentials.")
+# What dpkg-shlibdeps cannot see, because no binary links it: Qt's plugins. The store needs the SQLite
+# driver, the console a platform plugin; PostgreSQL (a shared store) and the Korean font are optional.
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_DEPENDS "libqt6sql6-sqlite, qt6-qpa-plugins")
+set(CPACK_DEBIAN_CONSOLE_PACKAGE_RECOMMENDS "fonts-noto-cjk, libqt6sql6-psql")
+set(CPACK_DEBIAN_ENGINE_PACKAGE_DEPENDS "libqt6sql6-sqlite")
+set(CPACK_DEBIAN_ENGINE_PACKAGE_RECOMMENDS "libqt6sql6-psql")
+# Synopsis, then the extended description (lines under 80 columns, Debian policy 3.4).
+set(CPACK_DEBIAN_CONSOLE_DESCRIPTION "operator console for an AI generation engine with fallback
+ Bullpen turns a story into a four-panel storyboard and a comic through AI
+ providers, and shows what happens when they fail: every attempt on a
+ timeline, every fallback and why, failure history with masked user ids,
+ latency charts and provider health. Includes bullpen-cli and bullpen-sim.")
+set(CPACK_DEBIAN_ENGINE_DESCRIPTION "Bullpen generation engine as an HTTP service
+ bullpen-engine runs Bullpen's engine (one budget across primary and
+ fallback, cancelled timeouts, no hidden retries) behind an HTTP API with
+ bearer tokens, an event stream and metrics, with a hardened systemd unit
+ that takes its secrets as credentials.")
+set(CPACK_COMPONENT_CONSOLE_DESCRIPTION "${CPACK_DEBIAN_CONSOLE_DESCRIPTION}")
+set(CPACK_COMPONENT_ENGINE_DESCRIPTION "${CPACK_DEBIAN_ENGINE_DESCRIPTION}")
 set(CPACK_DEBIAN_ENGINE_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/resources/packaging/postinst
                                               ${PROJECT_SOURCE_DIR}/resources/packaging/conffiles)
 set(CPACK_DEBIAN_ENGINE_PACKAGE_CONTROL_STRICT_PERMISSION ON)

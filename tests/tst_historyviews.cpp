@@ -437,8 +437,9 @@ private Q_SLOTS:
         QVERIFY(view.model()->rowCount() > 0);
         for (int r = 0; r < view.model()->rowCount(); ++r)
             QCOMPARE(view.model()->index(r, FailureHistoryModel::Kind).data().toString(), QStringLiteral("TIMEOUT"));
-        QVERIFY(charted.wait(10000));
-        QCOMPARE(view.countsByKind().size(), 1);
+        // The charts' read may have come in while the table's did: wait for it only if it has not.
+        QTRY_COMPARE_WITH_TIMEOUT(view.countsByKind().size(), 1, 10000);
+        QCOMPARE(view.countsByKind().constFirst().first, QStringLiteral("TIMEOUT"));
         QVERIFY(view.rateSegments() >= 1);
 
         // Collapse and Copy id.
