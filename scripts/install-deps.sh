@@ -3,7 +3,8 @@
 # Installs the Debian 12 / Ubuntu 24.04 packages Bullpen needs to build, test and run (clang and its
 # runtime only for the libFuzzer targets, scripts/fuzz.sh; the PostgreSQL server only for the tests
 # that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl;
-# desktop-file-utils and lintian only for scripts/package.sh --check).
+# desktop-file-utils and lintian only for scripts/package.sh --check; gnome-keyring and dbus-daemon
+# only for tst_keychain's private Secret Service).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
 
@@ -16,6 +17,7 @@ packages=(
     fonts-noto-cjk
     clang libclang-rt-dev
     desktop-file-utils lintian
+    qtkeychain-qt6-dev gnome-keyring dbus-daemon
 )
 
 sudo_cmd=()

@@ -6,6 +6,21 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Keep the token in the system keychain as BULLPEN_ENGINE_TOKEN': '토큰을 시스템 키체인에 BULLPEN_ENGINE_TOKEN으로 보관',
+    'Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the key file %1 (mode 0600). Set key… stores a key in the system keychain.':
+        '키는 다음 순서로 찾습니다: 환경 변수(*_API_KEY), 시스템 키체인(Secret Service), 키 파일 %1(권한 0600). 키 설정…은 키를 시스템 키체인에 보관합니다.',
+    'Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 (mode 0600). There is no system keychain here (%2), so Set key… writes the key file.':
+        '키는 다음 순서로 찾습니다: 환경 변수(*_API_KEY), 시스템 키체인, 키 파일 %1(권한 0600). 이곳에는 시스템 키체인이 없으므로(%2) 키 설정…은 키 파일에 기록합니다.',
+    'system keychain: %1': '시스템 키체인: %1',
+    'the system keychain': '시스템 키체인',
+    '%1 (mode 0600)': '%1 (권한 0600)',
+    'Paste the key. It is kept in %1 and never shown again. Leave empty to remove it.': '키를 붙여 넣으세요. %1에 보관되며 다시 표시되지 않습니다. 비워 두면 삭제합니다.',
+    'Key removed from the system keychain.': '시스템 키체인에서 키를 삭제했습니다.',
+    'Key saved in the system keychain.': '시스템 키체인에 키를 저장했습니다.',
+    'Key saved to %1.': '키를 저장했습니다: %1.',
+    'No system keychain here (%1): key saved to %2 (mode 0600) instead.': '이곳에는 시스템 키체인이 없어(%1) 대신 %2(권한 0600)에 키를 저장했습니다.',
+    '%1 But %2 in the environment still wins.': '%1 하지만 환경 변수 %2 값이 여전히 우선합니다.',
+    '%1 Restart Bullpen to use it.': '%1 사용하려면 Bullpen을 다시 시작하세요.',
     'built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; no provider key is configured or --simulator was given':
         '내장 시뮬레이터 http://127.0.0.1:%1 (요청이 따로 지정하지 않으면 시나리오 %2), %3 → %4%5. 제공자 키가 설정되지 않았거나 --simulator가 주어졌습니다',
     ' (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)': ' (시뮬레이터용으로 고른 대체 제공자. 바꾸려면 STORYBOARD_FALLBACK_PROVIDER 설정)',

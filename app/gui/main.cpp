@@ -11,6 +11,7 @@
 #include "pipeline/comparison.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
+#include "runtime/secretstore.h"
 #include "store/historyfiller.h"
 #include "views/compareview.h"
 #include "views/failuresview.h"
@@ -334,7 +335,12 @@ std::optional<EngineEndpoint> endpointFor(const QString &url, QString *error)
     EngineEndpoint e;
     if (!EngineEndpoint::parseUrl(url, &e.base, error) || !e.trustFromEnvironment(error))
         return std::nullopt;
+    // The environment, then the system keychain, then the 0600 key file (docs/install.md, "Keys").
     e.token = qgetenv("BULLPEN_ENGINE_TOKEN").trimmed();
+    if (e.token.isEmpty()) {
+        if (const secrets::Result r = secrets::read(QStringLiteral("BULLPEN_ENGINE_TOKEN")); r.status == secrets::Status::Ok)
+            e.token = r.value.trimmed().toLatin1();
+    }
     if (e.token.isEmpty()) {
         QString why;
         e.token = KeyFile::value(EngineSetup::defaultKeyFile(), QStringLiteral("BULLPEN_ENGINE_TOKEN"), &why).value_or(QString()).toLatin1();
@@ -452,6 +458,7 @@ int main(int argc, char *argv[])
             SetupOptions options;
             options.scenario = parser.value(scenario);
             options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (docs/contract.md §12.3)
+            options.useKeychain = true; // provider keys kept by Set key… in the system keychain
             if (!host.embedded(options))
                 return 2;
         }

@@ -348,8 +348,8 @@ QString maskApiKey(const QString &key)
     return key.left(4) + QStringLiteral("…") + key.right(4);
 }
 
-SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env,
-                                  bool requireKeys)
+SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
+                                  const QProcessEnvironment &keychain)
 {
     SettingsLoad out;
     out.settings = Settings::defaults();
@@ -569,6 +569,10 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         if (keys.contains(apiKeyVariable(n.provider))) {
             ps.apiKey = keys.value(apiKeyVariable(n.provider));
             ps.keySource = SettingSource::KeyFile;
+        }
+        if (const QString k = keychain.value(apiKeyVariable(n.provider)).trimmed(); !k.isEmpty()) {
+            ps.apiKey = k;
+            ps.keySource = SettingSource::Keychain;
         }
         if (auto v = envValue(apiKeyVariable(n.provider)); v && !v->trimmed().isEmpty()) {
             ps.apiKey = v->trimmed();

@@ -17,7 +17,7 @@
 namespace bullpen {
 
 // Where a value came from, so that a refusal can name the place to fix.
-enum class SettingSource { Default, File, Environment, KeyFile };
+enum class SettingSource { Default, File, Environment, KeyFile, Keychain };
 
 struct ProviderSettings
 {
@@ -135,8 +135,10 @@ QString maskApiKey(const QString &key);
 class SettingsLoader final
 {
 public:
+    // `keychain`: provider keys found in the system keychain (runtime/secretstore.h), between the key
+    // file and the environment: environment, then keychain, then key file.
     static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env,
-                             bool requireKeys = true);
+                             bool requireKeys = true, const QProcessEnvironment &keychain = {});
     static QList<ConfigError> validate(const Settings &settings, bool requireKeys = true);
 };
 

@@ -3,6 +3,7 @@
 
 #include "logsink.h"
 #include "providers/proxyrules.h"
+#include "secretstore.h"
 
 #include "config/modeldeprecations.h"
 
@@ -62,6 +63,19 @@ QString EngineSetup::defaultKeyFile()
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)).filePath(QStringLiteral("bullpen/keys.env"));
 }
 
+QProcessEnvironment EngineSetup::keychainKeys()
+{
+    QProcessEnvironment found;
+    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+        const secrets::Result r = secrets::read(apiKeyVariable(p));
+        if (r.status == secrets::Status::Unavailable)
+            break; // no keychain here: asking for the others would only wait again
+        if (r.status == secrets::Status::Ok)
+            found.insert(apiKeyVariable(p), r.value);
+    }
+    return found;
+}
+
 bool EngineSetup::init(const SetupOptions &options)
 {
     raiseOpenFileLimit();
@@ -80,7 +94,10 @@ bool EngineSetup::init(const SetupOptions &options)
     }
 
     // First without requiring keys: whether any key exists decides between real providers and the simulator.
-    SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false);
+    QProcessEnvironment keychain;
+    if (options.useKeychain)
+        keychain = keychainKeys();
+    SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
     m_errors = load.errors;
     m_settings = load.settings;
     if (!m_errors.isEmpty())

@@ -37,6 +37,9 @@ struct SetupOptions
     // engine threads (engine() only). kThreadsFromEnvironment: BULLPEN_ENGINE_THREADS, else the cores.
     static constexpr int kThreadsFromEnvironment = -1;
     int engineThreads = 0;
+    // Look for provider keys in the system keychain too (runtime/secretstore.h): the console does; the
+    // service (systemd credentials) and the CLI do not.
+    bool useKeychain = false;
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (docs/contract.md §4.6); with no
@@ -52,6 +55,8 @@ public:
 
     // False on a refusal; errors() then names each setting and what to do.
     bool init(const SetupOptions &options);
+    // The provider keys the system keychain holds (empty where there is none).
+    static QProcessEnvironment keychainKeys();
     const QList<ConfigError> &errors() const { return m_errors; }
 
     const Settings &settings() const { return m_settings; }

@@ -829,6 +829,7 @@ EngineService::Reply EngineService::config() const
     for (const auto &[provider, ps] : s.providers) {
         const QString source = ps.keySource == SettingSource::Environment ? QStringLiteral("environment")
                                : ps.keySource == SettingSource::KeyFile   ? QStringLiteral("key_file")
+                               : ps.keySource == SettingSource::Keychain  ? QStringLiteral("keychain")
                                : ps.keySource == SettingSource::File      ? QStringLiteral("settings_file")
                                                                           : QStringLiteral("none");
         // Against the built-in simulator the key is the simulator's own per-run secret: nothing of it is shown.

@@ -1050,6 +1050,10 @@
         <source>Store unreachable since %1 — records are held and written when it is back</source>
         <translation>%1부터 저장소에 연결할 수 없음 — 기록은 보관 중이며 연결되면 기록합니다</translation>
     </message>
+    <message>
+        <source>Keep the token in the system keychain as BULLPEN_ENGINE_TOKEN</source>
+        <translation>토큰을 시스템 키체인에 BULLPEN_ENGINE_TOKEN으로 보관</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ProviderHealthModel</name>
@@ -1394,10 +1398,6 @@
         <translation>키 설정…</translation>
     </message>
     <message>
-        <source>Keys come from the environment (*_API_KEY) or the key file %1 (mode 0600). The OS keychain is not used by this build: headless machines have no secret service to hold it.</source>
-        <translation>키는 환경 변수(*_API_KEY)나 키 파일 %1(권한 0600)에서 읽습니다. 이 빌드는 OS 키체인을 쓰지 않습니다. 화면 없는 머신에는 키를 보관할 비밀 서비스가 없습니다.</translation>
-    </message>
-    <message>
         <source>Generate captions (a failure falls back to default captions)</source>
         <translation>캡션 생성 (실패하면 기본 캡션 사용)</translation>
     </message>
@@ -1494,18 +1494,6 @@
         <translation>%1 API 키</translation>
     </message>
     <message>
-        <source>Paste the key. It is written to %1 (mode 0600) and never shown again. Leave empty to remove it.</source>
-        <translation>키를 붙여 넣으세요. %1(권한 0600)에 저장되며 다시 표시되지 않습니다. 비워 두면 삭제합니다.</translation>
-    </message>
-    <message>
-        <source>Saved to the key file, but %1 in the environment still wins.</source>
-        <translation>키 파일에 저장했지만 환경 변수 %1 값이 여전히 우선합니다.</translation>
-    </message>
-    <message>
-        <source>Key saved to %1. Restart Bullpen to use it.</source>
-        <translation>%1에 키를 저장했습니다. 쓰려면 Bullpen을 다시 시작하세요.</translation>
-    </message>
-    <message>
         <source>Store prompts and responses</source>
         <translation>프롬프트와 응답 저장</translation>
     </message>
@@ -1552,6 +1540,54 @@
     <message>
         <source>Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.</source>
         <translation>설정 파일: %1 · 환경 변수가 우선합니다 (docs/contract.md §4.6). 변경은 다음 시작 때 적용됩니다.</translation>
+    </message>
+    <message>
+        <source>Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the key file %1 (mode 0600). Set key… stores a key in the system keychain.</source>
+        <translation>키는 다음 순서로 찾습니다: 환경 변수(*_API_KEY), 시스템 키체인(Secret Service), 키 파일 %1(권한 0600). 키 설정…은 키를 시스템 키체인에 보관합니다.</translation>
+    </message>
+    <message>
+        <source>Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 (mode 0600). There is no system keychain here (%2), so Set key… writes the key file.</source>
+        <translation>키는 다음 순서로 찾습니다: 환경 변수(*_API_KEY), 시스템 키체인, 키 파일 %1(권한 0600). 이곳에는 시스템 키체인이 없으므로(%2) 키 설정…은 키 파일에 기록합니다.</translation>
+    </message>
+    <message>
+        <source>system keychain: %1</source>
+        <translation>시스템 키체인: %1</translation>
+    </message>
+    <message>
+        <source>the system keychain</source>
+        <translation>시스템 키체인</translation>
+    </message>
+    <message>
+        <source>%1 (mode 0600)</source>
+        <translation>%1 (권한 0600)</translation>
+    </message>
+    <message>
+        <source>Paste the key. It is kept in %1 and never shown again. Leave empty to remove it.</source>
+        <translation>키를 붙여 넣으세요. %1에 보관되며 다시 표시되지 않습니다. 비워 두면 삭제합니다.</translation>
+    </message>
+    <message>
+        <source>Key removed from the system keychain.</source>
+        <translation>시스템 키체인에서 키를 삭제했습니다.</translation>
+    </message>
+    <message>
+        <source>Key saved in the system keychain.</source>
+        <translation>시스템 키체인에 키를 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>Key saved to %1.</source>
+        <translation>키를 저장했습니다: %1.</translation>
+    </message>
+    <message>
+        <source>No system keychain here (%1): key saved to %2 (mode 0600) instead.</source>
+        <translation>이곳에는 시스템 키체인이 없어(%1) 대신 %2(권한 0600)에 키를 저장했습니다.</translation>
+    </message>
+    <message>
+        <source>%1 But %2 in the environment still wins.</source>
+        <translation>%1 하지만 환경 변수 %2 값이 여전히 우선합니다.</translation>
+    </message>
+    <message>
+        <source>%1 Restart Bullpen to use it.</source>
+        <translation>%1 사용하려면 Bullpen을 다시 시작하세요.</translation>
     </message>
 </context>
 <context>

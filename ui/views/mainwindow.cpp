@@ -19,6 +19,7 @@
 #include "pipeline/engineconnection.h"
 #include "views/engineconfigview.h"
 #include "runview.h"
+#include "runtime/secretstore.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -316,7 +317,9 @@ void MainWindow::connectToEngine()
     token->setObjectName(QStringLiteral("engineTokenEdit"));
     token->setEchoMode(QLineEdit::Password);
     token->setPlaceholderText(tr("bp_… (from `bullpen-engine token add NAME --role operator`)"));
-    auto *keep = new QCheckBox(tr("Keep the token in the key file (mode 0600) as BULLPEN_ENGINE_TOKEN"));
+    const bool keychain = secrets::probe().status == secrets::Status::Ok;
+    auto *keep = new QCheckBox(keychain ? tr("Keep the token in the system keychain as BULLPEN_ENGINE_TOKEN")
+                                        : tr("Keep the token in the key file (mode 0600) as BULLPEN_ENGINE_TOKEN"));
     keep->setObjectName(QStringLiteral("keepTokenCheck"));
     keep->setChecked(true);
     auto *error = new QLabel;
@@ -343,9 +346,12 @@ void MainWindow::connectToEngine()
             error->setText(tr("The engine refuses every request without a token."));
             return;
         }
+        // The keychain where one answers, else the 0600 key file (docs/install.md, "Keys").
         const QString keyFile = m_engine.keyFilePath().isEmpty() ? QString() : m_engine.keyFilePath();
-        if (keep->isChecked() && !keyFile.isEmpty()
-            && !KeyFile::setKey(keyFile, QStringLiteral("BULLPEN_ENGINE_TOKEN"), QString::fromLatin1(endpoint.token), &why)) {
+        const QString value = QString::fromLatin1(endpoint.token);
+        const bool inKeychain = keep->isChecked() && keychain
+                                && secrets::write(QStringLiteral("BULLPEN_ENGINE_TOKEN"), value).status == secrets::Status::Ok;
+        if (keep->isChecked() && !inKeychain && !keyFile.isEmpty() && !KeyFile::setKey(keyFile, QStringLiteral("BULLPEN_ENGINE_TOKEN"), value, &why)) {
             error->setText(tr("Could not keep the token: %1").arg(why));
             return;
         }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "settingsview.h"
+
+#include "runtime/secretstore.h"
 #include "tones.h"
 
 #include <QCheckBox>
@@ -35,6 +37,11 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     , m_usingSimulator(usingSimulator)
 {
     setObjectName(QStringLiteral("settingsView"));
+    {
+        const secrets::Result probe = secrets::probe();
+        m_keychainAvailable = probe.status == secrets::Status::Ok;
+        m_keychainReason = probe.reason;
+    }
     auto edit = [this](const char *name) {
         auto *e = new QLineEdit;
         e->setObjectName(QLatin1StringView(name));
@@ -106,9 +113,14 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         m_providers.insert(p, r);
         ++row;
     }
-    auto *keychain = new QLabel(tr("Keys come from the environment (*_API_KEY) or the key file %1 (mode 0600). The OS keychain is not used "
-                                   "by this build: headless machines have no secret service to hold it.")
-                                    .arg(m_paths.keyFile));
+    auto *keychain = new QLabel(
+        (m_keychainAvailable ? tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the "
+                                  "key file %1 (mode 0600). Set key… stores a key in the system keychain.")
+                                   .arg(m_paths.keyFile)
+                             : tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 "
+                                  "(mode 0600). There is no system keychain here (%2), so Set key… writes the key file.")
+                                   .arg(m_paths.keyFile, m_keychainReason)));
+    keychain->setObjectName(QStringLiteral("keychainNote"));
     keychain->setWordWrap(true);
     keychain->setStyleSheet(tones::quietTextStyle());
     grid->addWidget(keychain, row, 0, 1, 5);
@@ -277,8 +289,11 @@ void SettingsView::describeKey(Provider p, const Settings &loaded)
     const ProviderRow &r = m_providers[p];
     const QString var = apiKeyVariable(p);
     const QString fromEnv = m_environment.value(var).trimmed();
+    const secrets::Result kept = m_keychainAvailable ? secrets::read(var) : secrets::Result{};
     if (!fromEnv.isEmpty())
         r.keySource->setText(tr("environment %1: %2").arg(var, maskApiKey(fromEnv)));
+    else if (kept.status == secrets::Status::Ok && !kept.value.isEmpty())
+        r.keySource->setText(tr("system keychain: %1").arg(maskApiKey(kept.value)));
     else if (loaded.provider(p).hasKey())
         r.keySource->setText(tr("key file (0600): %1").arg(maskApiKey(loaded.provider(p).apiKey)));
     else
@@ -406,25 +421,47 @@ bool SettingsView::save()
 void SettingsView::setKey(Provider p)
 {
     bool ok = false;
+    const QString where = m_keychainAvailable ? tr("the system keychain") : tr("%1 (mode 0600)").arg(m_paths.keyFile);
     const QString key = QInputDialog::getText(this, tr("API key for %1").arg(toId(p)),
-                                              tr("Paste the key. It is written to %1 (mode 0600) and never shown again. Leave empty to "
-                                                 "remove it.")
-                                                  .arg(m_paths.keyFile),
+                                              tr("Paste the key. It is kept in %1 and never shown again. Leave empty to remove it.").arg(where),
                                               QLineEdit::Password, QString(), &ok)
                           .trimmed();
-    if (!ok)
-        return;
-    QString why;
-    if (!KeyFile::setKey(m_paths.keyFile, apiKeyVariable(p), key, &why)) {
-        m_status->setText(why);
-        return;
+    if (ok)
+        setKeyValue(p, key);
+}
+
+void SettingsView::setKeyValue(Provider p, const QString &key)
+{
+    const QString var = apiKeyVariable(p);
+    QString saved;
+    if (m_keychainAvailable) {
+        const secrets::Result r = secrets::write(var, key);
+        if (r.status == secrets::Status::Ok) {
+            saved = key.isEmpty() ? tr("Key removed from the system keychain.") : tr("Key saved in the system keychain.");
+        } else {
+            // The keychain was there at start and is not now (locked, gone): the key file still works.
+            m_keychainAvailable = false;
+            m_keychainReason = r.reason;
+        }
+    }
+    if (saved.isEmpty()) {
+        QString why;
+        if (!KeyFile::setKey(m_paths.keyFile, var, key, &why)) {
+            m_status->setText(why);
+            return;
+        }
+        saved = m_keychainReason.isEmpty() ? tr("Key saved to %1.").arg(m_paths.keyFile)
+                                           : tr("No system keychain here (%1): key saved to %2 (mode 0600) instead.").arg(m_keychainReason, m_paths.keyFile);
     }
     const Settings loaded = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
     describeKey(p, loaded);
-    m_status->setText(m_environment.contains(apiKeyVariable(p))
-                          ? tr("Saved to the key file, but %1 in the environment still wins.").arg(apiKeyVariable(p))
-                          : tr("Key saved to %1. Restart Bullpen to use it.").arg(m_paths.keyFile));
-    validate();
+    validate(); // before the status line: it sets one of its own
+    m_status->setText(m_environment.contains(var) ? tr("%1 But %2 in the environment still wins.").arg(saved, var)
+                                                   : tr("%1 Restart Bullpen to use it.").arg(saved));
 }
+
+QString SettingsView::keySourceText(Provider p) const { return m_providers.value(p).keySource ? m_providers.value(p).keySource->text() : QString(); }
+
+QString SettingsView::statusText() const { return m_status->text(); }
 
 } // namespace bullpen

@@ -39,6 +39,14 @@ public:
     bool save();
     void reload();
 
+    // Set key…'s work without its dialog: the system keychain where one answers, else the 0600 key file
+    // (an empty key removes it); the status line says where it went and why.
+    void setKeyValue(Provider provider, const QString &key);
+    // Where a provider's key was found, as the row shows it ("system keychain: AIza…9f3c").
+    QString keySourceText(Provider provider) const;
+    bool keychainAvailable() const { return m_keychainAvailable; }
+    QString statusText() const;
+
 Q_SIGNALS:
     void saved(const QString &path);
 
@@ -59,6 +67,8 @@ private:
     Paths m_paths;
     QProcessEnvironment m_environment;
     bool m_usingSimulator;
+    bool m_keychainAvailable = false;
+    QString m_keychainReason; // why there is none
     QComboBox *m_policy;
     QComboBox *m_primary;
     QComboBox *m_fallback;
