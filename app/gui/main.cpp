@@ -15,6 +15,7 @@
 #include "store/historyfiller.h"
 #include "views/compareview.h"
 #include "views/failuresview.h"
+#include "views/healthstrip.h"
 #include "views/latencyview.h"
 #include "views/liveview.h"
 #include "views/mainwindow.h"
@@ -364,7 +365,9 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
         window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         window->runView()->setScenario(QStringLiteral("primary-overloaded"));
         QObject::connect(window, &MainWindow::generationFinished, window, [window, file] {
-            QTimer::singleShot(500, window, [window, file] {
+            // Once the health strip has read the store again (its run is in it), not before.
+            QTimer::singleShot(1500, window, [window] { window->healthStrip()->refresh(); });
+            QObject::connect(window->healthStrip(), &HealthStrip::updated, window, [window, file] {
                 // The Live view, then the Settings tab (an attached engine's running configuration) beside it.
                 bool ok = true;
                 const QString settingsFile = QFileInfo(file).path() + QLatin1Char('/') + QFileInfo(file).completeBaseName()
@@ -378,7 +381,7 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
                     ok = ok && saved;
                 }
                 QApplication::exit(ok ? 0 : 1);
-            });
+            }, Qt::SingleShotConnection);
         }, Qt::SingleShotConnection);
         window->generate(1);
     };

@@ -197,6 +197,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             QTimer::singleShot(1000, this, [this] {
                 m_historyRefreshPending = false;
                 m_failures->refreshNewest();
+                m_health->refresh(); // this console's own runs show in the health strip at once, not at its next tick
             });
         });
     }
