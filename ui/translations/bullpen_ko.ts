@@ -579,14 +579,6 @@
         <translation>갱신 재개</translation>
     </message>
     <message>
-        <source>paused · updated %1</source>
-        <translation>일시 정지 · %1에 갱신</translation>
-    </message>
-    <message>
-        <source>updated %1</source>
-        <translation>%1에 갱신</translation>
-    </message>
-    <message>
         <source>Show detail</source>
         <translation>상세 보기</translation>
     </message>
@@ -745,10 +737,6 @@
         <translation>갱신 안 됨: 저장소를 읽지 못했습니다</translation>
     </message>
     <message>
-        <source>updated %1</source>
-        <translation>%1에 갱신</translation>
-    </message>
-    <message>
         <source>Read from the store every %1 s: every engine writing there is counted</source>
         <translation>%1초마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
     </message>
@@ -894,14 +882,6 @@
     <message>
         <source>Resume updates</source>
         <translation>갱신 재개</translation>
-    </message>
-    <message>
-        <source>paused · updated %1</source>
-        <translation>일시 정지 · %1에 갱신</translation>
-    </message>
-    <message>
-        <source>updated %1</source>
-        <translation>%1에 갱신</translation>
     </message>
     <message>
         <source>timeout %1</source>
@@ -1682,6 +1662,18 @@
     <message>
         <source>Click a bar to filter the table by it</source>
         <translation>막대를 누르면 표가 그 값으로 걸러집니다</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>아직 읽지 않음</translation>
+    </message>
+    <message>
+        <source>paused · updated %1</source>
+        <translation>일시 정지 · %1에 갱신</translation>
+    </message>
+    <message>
+        <source>updated %1</source>
+        <translation>%1에 갱신</translation>
     </message>
 </context>
 </TS>

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QHorizontalBarSeries>
 #include <QLocale>
 #include <QValueAxis>
@@ -107,6 +108,15 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);
     series->attachAxis(y);
+}
+
+QString updatedText(const QDateTime &at, bool paused)
+{
+    if (!at.isValid())
+        return QCoreApplication::translate("bullpen::charts", "not read yet");
+    const QString time = at.toString(QStringLiteral("HH:mm:ss"));
+    return paused ? QCoreApplication::translate("bullpen::charts", "paused · updated %1").arg(time)
+                  : QCoreApplication::translate("bullpen::charts", "updated %1").arg(time);
 }
 
 QString duration(double ms)

@@ -9,6 +9,7 @@
 #include <utility>
 
 class QChart;
+class QDateTime;
 class QChartView;
 class QWidget;
 
@@ -25,6 +26,9 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
              std::function<void(const QString &label)> clicked = {});
 // The chart's colours follow the application palette (a dark theme on a dark palette).
 void applyTheme(QChart *chart);
+// What an auto-refreshing view says about its last read: "updated 14:02:07", "paused · updated …",
+// "not read yet" (Failures, Latency, the health strip).
+QString updatedText(const QDateTime &at, bool paused);
 // "1.2 s", "340 ms", "2.0 min": a duration for an axis or a label.
 QString duration(double ms);
 

@@ -619,13 +619,7 @@ void FailuresView::setRefreshPaused(bool paused)
         refreshNewest();
 }
 
-QString FailuresView::updatedText() const
-{
-    if (!m_updatedAt.isValid())
-        return tr("not read yet");
-    const QString at = m_updatedAt.toString(QStringLiteral("HH:mm:ss"));
-    return m_refreshPaused ? tr("paused · updated %1").arg(at) : tr("updated %1").arg(at);
-}
+QString FailuresView::updatedText() const { return charts::updatedText(m_updatedAt, m_refreshPaused); }
 
 bool FailuresView::isDetailCollapsed() const { return m_detail && !m_detail->isVisibleTo(this); }
 

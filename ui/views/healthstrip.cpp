@@ -140,7 +140,7 @@ void HealthStrip::refresh()
             } else {
                 m_updated = QDateTime::currentDateTime();
                 m_model->setHealth(w.last5, w.last15);
-                m_stamp->setText(tr("updated %1").arg(m_updated.toString(QStringLiteral("HH:mm:ss"))));
+                m_stamp->setText(charts::updatedText(m_updated, m_paused));
                 m_stamp->setToolTip(tr("Read from the store every %1 s: every engine writing there is counted").arg(m_timer->interval() / 1000.0));
                 m_stamp->setStyleSheet(QString());
             }

@@ -205,13 +205,7 @@ void LatencyView::setRefreshPaused(bool paused)
         reload();
 }
 
-QString LatencyView::updatedText() const
-{
-    if (!m_updatedAt.isValid())
-        return tr("not read yet");
-    const QString at = m_updatedAt.toString(QStringLiteral("HH:mm:ss"));
-    return m_refreshPaused ? tr("paused · updated %1").arg(at) : tr("updated %1").arg(at);
-}
+QString LatencyView::updatedText() const { return charts::updatedText(m_updatedAt, m_refreshPaused); }
 
 qint64 LatencyView::spanMs() const { return m_range->currentData().toLongLong(); }
 
