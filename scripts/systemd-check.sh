@@ -174,6 +174,16 @@ echo "systemd-check: after a restart, $gen reads: $drained"
 # It was in flight when SIGTERM came (its primary had 3.5 s left) and finished inside the drain.
 [ "$stopped" -ge 3 ] || fail "systemctl stop returned in ${stopped} s: the engine did not wait for the generation in flight"
 case "$drained" in "succeeded history"*) ;; *) fail "the drained generation should read succeeded from the history: $row" ;; esac
+# A settings error (exit 2) is not restarted in a loop: the unit stays failed with the engine's message.
+in_ns systemctl stop bullpen-engine
+in_ns sh -c 'echo STORYBOARD_PROVIDER=nosuchprovider >> /etc/default/bullpen-engine'
+in_ns systemctl start bullpen-engine 2>/dev/null || true
+for _ in $(seq 50); do [ "$(in_ns systemctl show -p ActiveState --value bullpen-engine)" = failed ] && break; sleep 0.2; done
+sleep 2.5   # longer than RestartSec: a restart would have happened by now
+misconfigured="$(in_ns systemctl show -p ActiveState --value bullpen-engine) $(in_ns systemctl show -p NRestarts --value bullpen-engine) $(in_ns systemctl show -p ExecMainStatus --value bullpen-engine)"
+echo "systemd-check: with STORYBOARD_PROVIDER=nosuchprovider: ActiveState, NRestarts, exit status = $misconfigured"
+[ "$misconfigured" = "failed 0 2" ] || fail "a settings error should leave the unit failed without restarts (exit 2)"
+in_ns journalctl --no-pager -o cat -u bullpen-engine | grep -q nosuchprovider || fail "the journal does not name the bad setting"
 score=$(in_ns systemd-analyze security --no-pager bullpen-engine 2>/dev/null | tail -1 || true)
 echo "systemd-check: systemd-analyze security: ${score:-n/a}"
-echo "systemd-check: the packaged unit starts, serves, takes its first token and drains under systemd"
+echo "systemd-check: the packaged unit starts, serves, takes its first token, drains on stop and stays failed on a settings error under systemd"
