@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §5: every event is a JSON value type, and reads back to the same value.
+#include "contract/isotime.h"
 #include "engine/stagepolicy.h"
 #include "events/event.h"
 
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace bullpen;
@@ -26,6 +28,21 @@ class tst_Events : public QObject
     }
 
 private Q_SLOTS:
+    // Every event and log line carries its wall time in this form; it must read as Qt writes it.
+    void wallTimeIsQtsIsoText()
+    {
+        const auto qt = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs); };
+        QList<qint64> times{0, -1, 1, 999, 1000, -86'400'000, 86'399'999, 951'782'400'000 /* 2000-02-29 */, 4'107'542'399'999 /* 2100-02-28 */,
+                            253'402'300'799'999 /* 9999-12-31 */, -62'135'596'800'000 /* 0001-01-01 */};
+        QRandomGenerator rng(7);
+        for (int i = 0; i < 20'000; ++i)
+            times << rng.bounded(qint64(-2'208'988'800'000), qint64(4'102'444'800'000)); // 1900–2100
+        for (const qint64 ms : std::as_const(times))
+            QCOMPARE(isoUtcWithMs(ms), qt(ms));
+        QCOMPARE(isoUtcWithMs(1'764'640'375'123), QStringLiteral("2025-12-02T01:52:55.123Z"));
+        QCOMPARE(make(EventBody{}).toJson().value(QStringLiteral("wall_time")).toString(), QStringLiteral("2026-10-14T09:30:00.125Z"));
+    }
+
     void roundTrip_data()
     {
         QTest::addColumn<Event>("event");

@@ -4,12 +4,14 @@
 // pass as a success.
 #include "contract/storyboardparser.h"
 #include "failure/failureclassifier.h"
+#include "providers/base64.h"
 #include "providers/sseparser.h"
 #include "providers/wireformat.h"
 #include "sim/simwire.h"
 #include "sim/storyboardsynth.h"
 
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace bullpen;
@@ -74,6 +76,78 @@ private Q_SLOTS:
         QCOMPARE(r.usage.output, 22);
         QVERIFY(!FailureClassifier::classify(provider, r));
         QVERIFY(StoryboardParser::parse(r.text).ok());
+    }
+
+    // A comic crosses as base64 inside the JSON: the bytes the simulator sends are the bytes the engine
+    // keeps, and text that is not strict base64 is a malformed body, never an image.
+    void imageBodyRoundTrip()
+    {
+        QRandomGenerator rng(20261202);
+        for (const qsizetype size : {qsizetype(1), qsizetype(2), qsizetype(3), qsizetype(70'001)}) {
+            QByteArray image(size, Qt::Uninitialized);
+            for (char &c : image)
+                c = char(rng.bounded(256));
+            const QByteArray body = SimWire::imageBody(QStringLiteral("gemini-2.5-flash-image"), image.toBase64(), QStringLiteral("image/png"), TokenUsage{5, 1290});
+            ProviderResponse r;
+            r.httpStatus = 200;
+            WireFormat::create(Provider::Gemini)->parseBody(body, r);
+            QVERIFY2(r.malformedBody.isEmpty(), qPrintable(r.malformedBody));
+            QCOMPARE(r.binary, image);
+            QCOMPARE(r.binaryMime, QStringLiteral("image/png"));
+            QCOMPARE(r.usage.output, 1290);
+        }
+        QByteArray bad = SimWire::imageBody(QStringLiteral("m"), QByteArray("AAAA").toBase64(), QStringLiteral("image/png"), TokenUsage{5, 6});
+        bad.replace(QByteArray("AAAA").toBase64(), "QUF=QQ==");
+        ProviderResponse r;
+        r.httpStatus = 200;
+        WireFormat::create(Provider::Gemini)->parseBody(bad, r);
+        QCOMPARE(r.malformedBody, QStringLiteral("inlineData is not valid base64"));
+        QVERIFY(r.binary.isEmpty());
+    }
+
+    // decodeBase64Strict answers exactly as Qt's strict decoding does (same bytes, same refusals), on
+    // every short text over an alphabet with the characters that matter, and on real encodings.
+    void base64DecodesAsQtDoes()
+    {
+        const auto qt = [](const QString &text) -> std::optional<QByteArray> {
+            const auto r = QByteArray::fromBase64Encoding(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+            return r ? std::optional<QByteArray>(r.decoded) : std::nullopt;
+        };
+        const auto check = [&](const QString &text) {
+            const std::optional<QByteArray> ours = decodeBase64Strict(text);
+            const std::optional<QByteArray> theirs = qt(text);
+            if (ours.has_value() != theirs.has_value() || (ours && *ours != *theirs))
+                QFAIL(qPrintable(QStringLiteral("\"%1\": ours %2, Qt %3")
+                                     .arg(text, ours ? QString::fromLatin1(ours->toHex()) : QStringLiteral("refused"),
+                                          theirs ? QString::fromLatin1(theirs->toHex()) : QStringLiteral("refused"))));
+        };
+        // Every text of up to 5 characters over A / + = space - and a non-Latin-1 letter.
+        const QString alphabet = QStringLiteral("AQ/+= -\u00e9\uac00");
+        int checked = 0;
+        for (int length = 0; length <= 5; ++length) {
+            qint64 combinations = 1;
+            for (int i = 0; i < length; ++i)
+                combinations *= alphabet.size();
+            for (qint64 n = 0; n < combinations; ++n) {
+                QString text;
+                for (qint64 k = n, i = 0; i < length; ++i, k /= alphabet.size())
+                    text += alphabet.at(int(k % alphabet.size()));
+                check(text);
+                ++checked;
+            }
+        }
+        QRandomGenerator rng(42);
+        for (int round = 0; round < 2000; ++round) {
+            QByteArray bytes(rng.bounded(200), Qt::Uninitialized);
+            for (char &c : bytes)
+                c = char(rng.bounded(256));
+            QString text = QString::fromLatin1(bytes.toBase64(round % 2 ? QByteArray::OmitTrailingEquals : QByteArray::Base64Encoding));
+            if (round % 3 == 0 && !text.isEmpty()) // one character changed, anywhere
+                text[rng.bounded(int(text.size()))] = alphabet.at(rng.bounded(int(alphabet.size())));
+            check(text);
+            ++checked;
+        }
+        QCOMPARE(checked, 66'430 + 2000); // 9^0 + … + 9^5 short texts, and the encodings
     }
 
     void streamRoundTrip_data()

@@ -3,6 +3,7 @@
 
 #include <QJsonDocument>
 
+#include "contract/isotime.h"
 #include "contract/jsonfields.h"
 #include "engine/stagepolicy.h"
 #include "store/masking.h"
@@ -255,7 +256,7 @@ QJsonObject Event::toJson() const
     o.insert(QStringLiteral("generation_id"), generationId);
     o.insert(QStringLiteral("seq"), static_cast<double>(sequence));
     o.insert(QStringLiteral("t_ms"), toMs(at));
-    o.insert(QStringLiteral("wall_time"), wallTime.isValid() ? wallTime.toUTC().toString(Qt::ISODateWithMs) : QString());
+    o.insert(QStringLiteral("wall_time"), wallTime.isValid() ? isoUtcWithMs(wallTime.toMSecsSinceEpoch()) : QString());
     std::visit(Writer{o}, body);
     return o;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "geminiformat.h"
 
+#include "base64.h"
 #include "jsonread.h"
 #include "storyboardprompt.h"
 
@@ -31,8 +32,7 @@ void readResponse(const QJsonObject &root, ProviderResponse &out)
                 out.text += text.toString();
             const QJsonObject inlineData = part.value(QLatin1StringView("inlineData")).toObject();
             if (!inlineData.isEmpty()) {
-                const auto decoded = QByteArray::fromBase64Encoding(inlineData.value(QLatin1StringView("data")).toString().toLatin1(),
-                                                                    QByteArray::AbortOnBase64DecodingErrors);
+                const std::optional<QByteArray> decoded = decodeBase64Strict(inlineData.value(QLatin1StringView("data")).toString());
                 if (!decoded)
                     out.malformedBody = QStringLiteral("inlineData is not valid base64");
                 else

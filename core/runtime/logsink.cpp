@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "logsink.h"
 
+#include "contract/isotime.h"
 #include "failure/secretscrubber.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QStringList>
-#include <QTimeZone>
 
 #include <cstdio>
 #include <mutex>
@@ -71,7 +71,7 @@ QByteArray formatLocked(const Options &o, const QStringList &secrets, QtMsgType 
     message = SecretScrubber::scrub(message, secrets);
     const QString category_ = QString::fromLatin1(category ? category : "default");
     if (o.format == Format::Json) {
-        QJsonObject line{{QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(nowMs, QTimeZone::utc()).toString(Qt::ISODateWithMs)},
+        QJsonObject line{{QStringLiteral("time"), isoUtcWithMs(nowMs)},
                          {QStringLiteral("level"), QLatin1StringView(levelName(type))},
                          {QStringLiteral("program"), o.program},
                          {QStringLiteral("category"), category_},

@@ -429,11 +429,12 @@ void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocke
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n" + requestIdLine(provider)
                   + "Transfer-Encoding: chunked\r\n\r\n");
     auto finish = [this, provider, socket, cutBeforeEnd] {
-        if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+        QTcpSocket *const open = socket.data();
+        if (!open || open->state() != QAbstractSocket::ConnectedState)
             return;
         if (cutBeforeEnd) {
-            m_owed.erase(socket); // our own close, not the client's
-            socket->disconnectFromHost(); // flushes what was written, then FIN: the chunked body never ends
+            m_owed.erase(open); // our own close, not the client's
+            open->disconnectFromHost(); // flushes what was written, then FIN: the chunked body never ends
             return;
         }
         socket->write("0\r\n\r\n");
@@ -483,26 +484,32 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         board = check.ok() ? *check.storyboard : StoryboardSynth::fromStory(story);
     }
     QString storyboard = QString::fromUtf8(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact));
-    QString invalidText = QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    QJsonArray captionLines;
     if (kind == Kind::Captions) {
-        QJsonArray lines;
         for (const Panel &panel : std::as_const(board.panels))
-            lines.append(QStringLiteral("Panel %1 (%2): %3").arg(panel.index).arg(panel.role, panel.scene));
-        storyboard = QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), lines}}).toJson(QJsonDocument::Compact));
-        lines.removeLast();
-        invalidText = QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), lines}}).toJson(QJsonDocument::Compact));
+            captionLines.append(QStringLiteral("Panel %1 (%2): %3").arg(panel.index).arg(panel.role, panel.scene));
+        storyboard = QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), captionLines}}).toJson(QJsonDocument::Compact));
     }
+    // The answer that parses but breaks the contract: made only for the scenario that sends it.
+    const auto invalidText = [&] {
+        if (kind == Kind::Captions) {
+            QJsonArray shorter = captionLines;
+            shorter.removeLast();
+            return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), shorter}}).toJson(QJsonDocument::Compact));
+        }
+        return QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    };
     const TokenUsage usage{120 + story.size() / 3, storyboard.size() / 3};
 
     if (kind == Kind::Image && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
-        auto reply = [this, provider, socket, model, usage](const QByteArray &image) {
+        auto reply = [this, provider, socket, model, usage](const QByteArray &imageBase64) {
             if (!socket || socket->state() != QAbstractSocket::ConnectedState)
                 return;
-            writeJson(socket, 200, SimWire::imageBody(model, image, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}), {}, provider);
+            writeJson(socket, 200, SimWire::imageBody(model, imageBase64, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}), {}, provider);
             finished(provider, socket);
         };
         if (b.action != A::Ok) {
-            reply(b.action == A::InvalidStoryboard ? QByteArray("this is not an image") : QByteArray());
+            reply(b.action == A::InvalidStoryboard ? QByteArray("this is not an image").toBase64() : QByteArray());
             return;
         }
         // Drawing takes tens of milliseconds: off the event loop, which the engine may share with us.
@@ -513,26 +520,27 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         }
         m_painters->start([self, board, reply] {
             yieldToOtherThreads();
-            // The same storyboard draws the same comic: the last 32 are kept, so that load tests measure
-            // the engine rather than the simulator's painting (the bytes on the wire are identical).
+            // The same storyboard draws the same comic: the last 32 are kept, as base64 ready to send, so
+            // that load tests measure the engine rather than the simulator's painting and encoding (the
+            // bytes on the wire are identical).
             static QMutex cacheLock;
             static QCache<QByteArray, QByteArray> drawn(32);
             const QByteArray key = QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
-            QByteArray png;
+            QByteArray base64;
             {
                 const QMutexLocker lock(&cacheLock);
                 if (const QByteArray *hit = drawn.object(key))
-                    png = *hit;
+                    base64 = *hit;
             }
-            if (png.isEmpty()) {
-                png = ComicRenderer::renderPng(board);
+            if (base64.isEmpty()) {
+                base64 = ComicRenderer::renderPng(board).toBase64();
                 const QMutexLocker lock(&cacheLock);
-                drawn.insert(key, new QByteArray(png));
+                drawn.insert(key, new QByteArray(base64));
             }
             QMetaObject::invokeMethod(
-                self.data(), [self, reply, png] {
+                self.data(), [self, reply, base64] {
                     if (self)
-                        reply(png);
+                        reply(base64);
                 },
                 Qt::QueuedConnection);
         });
@@ -621,7 +629,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         }
         break;
     case A::InvalidStoryboard:
-        success(invalidText, SimWire::Ending::Stop);
+        success(invalidText(), SimWire::Ending::Stop);
         break;
     case A::Refused:
         if (SimWire::refusesWithHttpError(provider)) {

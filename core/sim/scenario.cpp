@@ -252,11 +252,15 @@ std::optional<Scenario> Scenario::load(const QString &nameOrFile, QString *error
 
 QStringList Scenario::builtInNames()
 {
-    initScenarioResources();
-    QStringList names;
-    const QStringList files = QDir(QStringLiteral(":/bullpen/scenarios")).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
-    for (const QString &f : files)
-        names << f.chopped(5);
+    // Compiled-in resources never change: listed once (the service checks every request's scenario).
+    static const QStringList names = [] {
+        initScenarioResources();
+        QStringList out;
+        const QStringList files = QDir(QStringLiteral(":/bullpen/scenarios")).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        for (const QString &f : files)
+            out << f.chopped(5);
+        return out;
+    }();
     return names;
 }
 

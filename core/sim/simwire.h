@@ -49,8 +49,9 @@ public:
     // Qwen refuses by moderation with an HTTP 400, the others inside a 200.
     static bool refusesWithHttpError(Provider provider) { return provider == Provider::Qwen; }
 
-    // Gemini image generation: a 2xx body carrying `image` as inlineData.
-    static QByteArray imageBody(const QString &model, const QByteArray &image, const QString &mime, TokenUsage usage);
+    // Gemini image generation: a 2xx body carrying an image as inlineData, given as its base64 text
+    // (the simulator keeps a drawn comic's base64 with it, so that a load test measures the engine).
+    static QByteArray imageBody(const QString &model, const QByteArray &imageBase64, const QString &mime, TokenUsage usage);
 
     // The story a request carries, read back from any of the four request formats.
     static QString storyFromRequest(Provider provider, const QByteArray &requestBody);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "historyexport.h"
 
+#include "contract/isotime.h"
 #include "failure/secretscrubber.h"
 
 #include "masking.h"
@@ -26,7 +27,7 @@ QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
 {
     const QString chain = r.providerChain();
     QJsonObject o{
-        {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(r.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+        {QStringLiteral("created_at"), isoUtcWithMs(r.createdAtMs)},
         {QStringLiteral("user"), r.userMask},
         {QStringLiteral("generation"), Masking::displayGenerationId(r.id)},
         {QStringLiteral("state"), r.state},
