@@ -4,7 +4,8 @@
 # runtime only for the libFuzzer targets, scripts/fuzz.sh; the PostgreSQL server only for the tests
 # that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl;
 # desktop-file-utils and lintian only for scripts/package.sh --check; gnome-keyring and dbus-daemon
-# only for tst_keychain's private Secret Service; systemd and python3 for scripts/systemd-check.sh).
+# only for tst_keychain's private Secret Service; systemd and python3 for scripts/systemd-check.sh;
+# libssl-dev is optional: OpenSSL's SHA-256 for comic digests, else Qt's).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
 set -euo pipefail
 
@@ -19,6 +20,7 @@ packages=(
     desktop-file-utils lintian
     qtkeychain-qt6-dev gnome-keyring dbus-daemon
     systemd python3
+    libssl-dev
 )
 
 sudo_cmd=()

@@ -2,6 +2,7 @@
 // The four wire formats without a network: what the simulator writes, each adapter reads back exactly
 // (bodies and streams, fed whole and byte by byte); and hostile bodies never crash a parser and never
 // pass as a success.
+#include "contract/sha256.h"
 #include "contract/storyboardparser.h"
 #include "failure/failureclassifier.h"
 #include "providers/base64.h"
@@ -10,6 +11,7 @@
 #include "sim/simwire.h"
 #include "sim/storyboardsynth.h"
 
+#include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QTest>
@@ -103,6 +105,19 @@ private Q_SLOTS:
         WireFormat::create(Provider::Gemini)->parseBody(bad, r);
         QCOMPARE(r.malformedBody, QStringLiteral("inlineData is not valid base64"));
         QVERIFY(r.binary.isEmpty());
+    }
+
+    // A comic's content address: the SHA-256 Qt computes, whichever implementation the build uses.
+    void comicDigestIsSha256()
+    {
+        QCOMPARE(sha256Hex(QByteArray()), QByteArray("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+        QRandomGenerator rng(3);
+        for (const qsizetype size : {qsizetype(1), qsizetype(55), qsizetype(56), qsizetype(64), qsizetype(65'813), qsizetype(1'000'003)}) {
+            QByteArray data(size, Qt::Uninitialized);
+            for (char &c : data)
+                c = char(rng.bounded(256));
+            QCOMPARE(sha256Hex(data), QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+        }
     }
 
     // decodeBase64Strict answers exactly as Qt's strict decoding does (same bytes, same refusals), on

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "generationpipeline.h"
 
+#include "contract/sha256.h"
 #include "store/privatefiles.h"
 
 #include "store/masking.h"
@@ -257,7 +258,7 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
         QString error;
     };
     if (m_options.imageDir.isEmpty()) { // nothing to write (no store): only the digest, here
-        run.result.imageSha256 = QString::fromLatin1(QCryptographicHash::hash(ir.image, QCryptographicHash::Sha256).toHex());
+        run.result.imageSha256 = QString::fromLatin1(sha256Hex(ir.image));
         finish(run, FinalState::Succeeded, std::nullopt, Stage::Image);
         return;
     }
@@ -287,7 +288,7 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
     m_storage->start([promise, image = ir.image, mime = ir.imageMime, imageDir = m_options.imageDir] {
         promise->start();
         Stored out;
-        const QByteArray digest = QCryptographicHash::hash(image, QCryptographicHash::Sha256).toHex();
+        const QByteArray digest = sha256Hex(image);
         out.sha256 = QString::fromLatin1(digest);
         {
             const QString ext = mime == u"image/jpeg" ? QStringLiteral("jpg") : mime == u"image/webp" ? QStringLiteral("webp") : QStringLiteral("png");
