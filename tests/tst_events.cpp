@@ -98,6 +98,14 @@ private Q_SLOTS:
             << QStringLiteral("generation_finished");
         QTest::newRow("generation_finished ok") << make(GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, true})
                                                 << QStringLiteral("generation_finished");
+        // Text a provider sent back, in the detail: every escape JSON has, beyond ASCII, a lone surrogate.
+        QString hostile = QStringLiteral("say \"hi\" \\ back\n\tand\r\b\f") + QChar(0x01) + QChar(0x1f) + QChar(0x7f)
+                          + QStringLiteral(" 한국어 \U0001F600 ") + QChar(0xD800) + QStringLiteral(" end/");
+        Event odd = make(GenerationFinished{FinalState::Failed, PublicCode::AI_PROVIDER_ERROR, FailureKind::OUTPUT_INVALID,
+                                            Stage::Captions, hostile, false});
+        odd.sequence = (quint64(1) << 53) - 1;
+        odd.at = 123'456'789'012us;
+        QTest::newRow("generation_finished hostile detail") << odd << QStringLiteral("generation_finished");
     }
 
     void roundTrip()

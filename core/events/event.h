@@ -137,6 +137,8 @@ struct Event
     // the engine thread that records the event never spends time on it.
     QByteArray compactJson() const;
     void shareJson();
+    template<typename Object>
+    void writeFields(Object &o) const; // toJson()'s fields, into a QJsonObject or straight to bytes
     struct JsonCache
     {
         std::once_flag once;
