@@ -106,6 +106,11 @@ private Q_SLOTS:
         odd.sequence = (quint64(1) << 53) - 1;
         odd.at = 123'456'789'012us;
         QTest::newRow("generation_finished hostile detail") << odd << QStringLiteral("generation_finished");
+        // The same escapes in plain ASCII (which is written without Qt's encoder).
+        QString ascii = QStringLiteral("say \"hi\" \\ back\n\tand\r\b\f") + QChar(0x01) + QChar(0x1f) + QChar(0x7f) + QStringLiteral(" end/");
+        QTest::newRow("fallback_triggered ascii escapes")
+            << make(FallbackTriggered{Stage::Storyboard, Provider::OpenAI, Provider::Anthropic, FailureKind::REFUSED, 1500ms, ascii})
+            << QStringLiteral("storyboard_fallback_triggered");
     }
 
     void roundTrip()
