@@ -8,6 +8,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <limits>
+
 using namespace bullpen;
 using namespace std::chrono;
 using namespace std::chrono_literals;
@@ -32,7 +34,8 @@ private Q_SLOTS:
     void wallTimeIsQtsIsoText()
     {
         const auto qt = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs); };
-        QList<qint64> times{0, -1, 1, 999, 1000, -86'400'000, 86'399'999, 951'782'400'000 /* 2000-02-29 */, 4'107'542'399'999 /* 2100-02-28 */,
+        QList<qint64> times{0, -1, 1, 999, 1000, std::numeric_limits<qint64>::max(), std::numeric_limits<qint64>::min(),
+                            -62'135'596'800'001 /* the last millisecond of 1 BC */, 253'402'300'800'000 /* 10000-01-01 */, -86'400'000, 86'399'999, 951'782'400'000 /* 2000-02-29 */, 4'107'542'399'999 /* 2100-02-28 */,
                             253'402'300'799'999 /* 9999-12-31 */, -62'135'596'800'000 /* 0001-01-01 */};
         QRandomGenerator rng(7);
         for (int i = 0; i < 20'000; ++i)

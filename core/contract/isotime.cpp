@@ -17,7 +17,7 @@ QString isoUtcWithMs(qint64 msSinceEpoch)
     }
     int year = 0, month = 0, day = 0;
     QDate::fromJulianDay(2'440'588 + days).getDate(&year, &month, &day); // 2440588: 1970-01-01
-    if (year < 0 || year > 9999)
+    if (year < 1 || year > 9999) // before year 1, after 9999, or no valid date at all: as Qt writes it
         return QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC).toString(Qt::ISODateWithMs);
     const auto seconds = int(ms / 1000);
     char text[24];

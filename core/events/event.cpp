@@ -58,15 +58,17 @@ struct TypeName
 class FlatObject
 {
 public:
-    void insert(const QString &key, const QJsonValue &value)
+    void insert(const QString &key, const QJsonValue &value) // as QJsonObject::insert: undefined removes
     {
-        for (auto &field : m_fields) {
-            if (field.first == key) {
-                field.second = value;
-                return;
-            }
+        const auto same = std::find_if(m_fields.begin(), m_fields.end(), [&key](const auto &field) { return field.first == key; });
+        if (value.isUndefined()) {
+            if (same != m_fields.end())
+                m_fields.erase(same);
+        } else if (same != m_fields.end()) {
+            same->second = value;
+        } else {
+            m_fields.emplace_back(key, value);
         }
-        m_fields.emplace_back(key, value);
     }
 
     QByteArray bytes()
@@ -127,7 +129,7 @@ private:
     {
         switch (value.type()) {
         case QJsonValue::Null:
-        case QJsonValue::Undefined:
+        case QJsonValue::Undefined: // never stored (insert removes the key)
             out += "null";
             return;
         case QJsonValue::Bool:

@@ -437,7 +437,7 @@ void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocke
             open->disconnectFromHost(); // flushes what was written, then FIN: the chunked body never ends
             return;
         }
-        socket->write("0\r\n\r\n");
+        open->write("0\r\n\r\n");
         finished(provider, socket);
     };
     if (intervalMs <= 0) {
