@@ -438,7 +438,11 @@ private Q_SLOTS:
         for (int r = 0; r < view.model()->rowCount(); ++r)
             QCOMPARE(view.model()->index(r, FailureHistoryModel::Kind).data().toString(), QStringLiteral("TIMEOUT"));
         // The charts' read may have come in while the table's did: wait for it only if it has not.
-        QTRY_COMPARE_WITH_TIMEOUT(view.countsByKind().size(), 1, 10000);
+        // (Its size alone says nothing: the id-prefix search before left one kind on the chart too.
+        // Older reads are discarded by the view, so the first update after the click is this filter's.)
+        if (charted.isEmpty())
+            QVERIFY(charted.wait(10000));
+        QCOMPARE(view.countsByKind().size(), 1);
         QCOMPARE(view.countsByKind().constFirst().first, QStringLiteral("TIMEOUT"));
         QVERIFY(view.rateSegments() >= 1);
 
