@@ -81,8 +81,9 @@ fail() {
     exit 1
 }
 
-# The package's postinst, as dpkg runs it.
-in_ns sh "$work/control/postinst" configure
+# The package's postinst, as dpkg runs it (read from stdin: inside, /tmp is a fresh tmpfs, and this
+# checkout may be under it).
+in_ns sh -s configure < "$work/control/postinst"
 in_ns stat -c '%a %U %n' /etc/bullpen /etc/bullpen/keys.env /etc/bullpen/masking.key
 [ "$(in_ns stat -c %a /etc/bullpen/keys.env)" = 600 ] || fail "keys.env is not 0600"
 [ "$(in_ns stat -c %a /etc/bullpen/masking.key)" = 600 ] || fail "masking.key is not 0600"
