@@ -171,6 +171,10 @@ KO = {
     'Keep generations': '생성 기록 보관 기간',
     'Keep aggregates': '집계 보관 기간',
     'Proxy': '프록시',
+    'Provider CA file': '제공자 CA 파일',
+    "the system's certificate authorities only": '시스템 인증 기관만 사용',
+    "A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy that inspects TLS with a certificate of its own, or a gateway with a private CA.":
+        '제공자 호출이 시스템 인증 기관 외에 추가로 신뢰할 인증 기관의 PEM 파일입니다. 자체 인증서로 TLS를 검사하는 프록시나 사설 CA를 쓰는 게이트웨이에 씁니다.',
     'All instances': '모든 인스턴스',
     'Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.': '백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.',
     'Instance': '인스턴스',

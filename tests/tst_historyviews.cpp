@@ -731,6 +731,20 @@ private Q_SLOTS:
         QVERIFY(!view.errorFor(QStringLiteral("BULLPEN_PROXY")).isEmpty());
         proxy->setText(QStringLiteral("http://proxy.internal:3128"));
         QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROXY")).isEmpty());
+        // The provider CA file: a file that is missing or holds no certificate is refused beside it.
+        auto *providerCa = view.findChild<QLineEdit *>(QStringLiteral("providerCaSetting"));
+        QVERIFY(providerCa);
+        providerCa->setText(dir.filePath(QStringLiteral("no-such-ca.pem")));
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROVIDER_CA")).contains(QStringLiteral("no-such-ca.pem")));
+        QFile notPem(dir.filePath(QStringLiteral("not-a-ca.pem")));
+        QVERIFY(notPem.open(QIODevice::WriteOnly) && notPem.write("{\"ca\": \"no\"}\n") > 0);
+        notPem.close();
+        providerCa->setText(notPem.fileName());
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROVIDER_CA")).contains(QStringLiteral("no PEM certificate")));
+        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
+        QVERIFY(!ca.isEmpty());
+        providerCa->setText(ca);
+        QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROVIDER_CA")).isEmpty());
 
         QString error;
         QVERIFY(KeyFile::setKey(paths.keyFile, QStringLiteral("DASHSCOPE_API_KEY"), QStringLiteral("sk-qwen-key-000000000000"), &error));
@@ -746,6 +760,7 @@ private Q_SLOTS:
         QCOMPARE(load.settings.retention.generations, std::optional<std::chrono::milliseconds>(std::chrono::hours(24 * 14)));
         QCOMPARE(load.settings.retention.aggregates, std::optional<std::chrono::milliseconds>(std::chrono::hours(24 * 365)));
         QCOMPARE(load.settings.proxy, QStringLiteral("http://proxy.internal:3128"));
+        QCOMPARE(load.settings.providerCa, ca);
         QFile written(paths.settingsFile);
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QByteArray text = written.readAll();

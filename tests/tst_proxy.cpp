@@ -6,12 +6,16 @@
 #include "connectproxy.h"
 #include "loopbackrig.h"
 #include "providers/proxyrules.h"
+#include "sim/httpserving.h"
 #include "sim/simulatorthread.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -183,43 +187,18 @@ private Q_SLOTS:
         QVERIFY2(proxy.start(&error), qPrintable(error));
         SimulatorThread sim;
         QVERIFY2(sim.start(0, &error), qPrintable(error));
-        sim.simulator().setScenario(*Scenario::load(QStringLiteral("primary-overloaded"), &error));
-        sim.simulator().setRoles(Provider::Gemini, Provider::Qwen);
         QTemporaryDir home;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : env.keys()) {
-            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.endsWith(QLatin1StringView("_BASE_URL"))
-                || k.compare(QLatin1StringView("no_proxy"), Qt::CaseInsensitive) == 0 || k.endsWith(QLatin1StringView("_proxy"), Qt::CaseInsensitive))
-                env.remove(k);
-        }
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
-        env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
+        QProcessEnvironment env = cliEnvironment(sim, home);
         env.insert(QStringLiteral("http_proxy"), proxy.url());
         if (bypassGemini)
             env.insert(QStringLiteral("no_proxy"), QStringLiteral("127.0.0.1"));
-        QUrl qwenUrl = sim.simulator().baseUrl(Provider::Qwen);
-        qwenUrl.setHost(QStringLiteral("localhost"));
-        env.insert(QStringLiteral("GEMINI_BASE_URL"), sim.simulator().baseUrl(Provider::Gemini).toString());
-        env.insert(QStringLiteral("DASHSCOPE_BASE_URL"), qwenUrl.toString());
-        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("sim-key"));
-        env.insert(QStringLiteral("DASHSCOPE_API_KEY"), QStringLiteral("sim-key"));
-        env.insert(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), QStringLiteral("qwen"));
-        QProcess cli;
-        cli.setProcessEnvironment(env);
-        cli.start(QStringLiteral(BULLPEN_CLI),
-                  {QStringLiteral("generate"), QStringLiteral("--json"), QStringLiteral("--story"),
-                   QStringLiteral("Mina walks to school. A cat follows her. They walk home together."), QStringLiteral("--data-dir"),
-                   home.filePath(QStringLiteral("data"))});
-        QVERIFY(cli.waitForFinished(60'000));
-        const QByteArray err = cli.readAllStandardError();
-        QCOMPARE(cli.exitCode(), 0);
-        const QJsonObject result = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
-        QCOMPARE(result.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
-        QVERIFY(result.value(QStringLiteral("provider_fallback_applied")).toBool());
+        const CliRun run = generate(env, home);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.result.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
+        QVERIFY(run.result.value(QStringLiteral("provider_fallback_applied")).toBool());
 
         const QString gemini = hostPort(sim.simulator().baseUrl(Provider::Gemini));
-        const QString qwen = hostPort(qwenUrl);
+        const QString qwen = hostPort(qwenUrl(sim));
         const int geminiRequests = sim.simulator().counters(Provider::Gemini).requests;
         const int qwenRequests = sim.simulator().counters(Provider::Qwen).requests;
         QVERIFY(geminiRequests >= 2); // the overloaded storyboard attempt, and the image (captions, if any)
@@ -233,7 +212,140 @@ private Q_SLOTS:
             QVERIFY(proxy.target(gemini).tunnels >= 1 && proxy.target(gemini).tunnels <= geminiRequests);
         }
         QCOMPARE(proxy.refused(), 0);
-        Q_UNUSED(err)
+    }
+
+    // Providers speak https, and there Qt keeps its connections: through https_proxy each provider gets
+    // one tunnel per client that calls it (the image stage keeps a client of its own, docs/contract.md
+    // §4.4), not one per request; each attempt reached the simulator once. The simulator's certificate
+    // comes from a private CA, trusted through BULLPEN_PROVIDER_CA: without it, the handshake fails, no
+    // request reaches the provider, and the failure is TLS, naming the setting.
+    void cliGeneratesOverHttpsThroughTheProxy_data()
+    {
+        QTest::addColumn<bool>("trusted");
+        QTest::newRow("private CA trusted") << true;
+        QTest::newRow("private CA not trusted") << false;
+    }
+    void cliGeneratesOverHttpsThroughTheProxy()
+    {
+        QFETCH(bool, trusted);
+        const QString cert = QFINDTESTDATA("data/tls/engine.pem");
+        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
+        const QString keySource = QFINDTESTDATA("data/tls/engine.key");
+        QVERIFY(!cert.isEmpty() && !ca.isEmpty() && !keySource.isEmpty());
+        QTemporaryDir home;
+        const QString key = home.filePath(QStringLiteral("sim.key"));
+        QVERIFY(QFile::copy(keySource, key));
+        QVERIFY(QFile::setPermissions(key, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QString error;
+        const std::optional<QSslConfiguration> tls = loadServerTls(cert, key, &error);
+        QVERIFY2(tls, qPrintable(error));
+
+        ConnectProxy proxy;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        SimulatorThread sim;
+        QVERIFY2(sim.start(0, &error, tls), qPrintable(error));
+        QCOMPARE(sim.simulator().baseUrl(Provider::Gemini).scheme(), QStringLiteral("https"));
+        QProcessEnvironment env = cliEnvironment(sim, home);
+        env.insert(QStringLiteral("https_proxy"), proxy.url());
+        if (trusted)
+            env.insert(QStringLiteral("BULLPEN_PROVIDER_CA"), ca);
+        const CliRun run = generate(env, home);
+
+        const QString gemini = hostPort(sim.simulator().baseUrl(Provider::Gemini));
+        const QString qwen = hostPort(qwenUrl(sim));
+        const ProviderSimulator::Counters geminiSeen = sim.simulator().counters(Provider::Gemini);
+        const ProviderSimulator::Counters qwenSeen = sim.simulator().counters(Provider::Qwen);
+        QCOMPARE(proxy.refused(), 0);
+        if (!trusted) {
+            QCOMPARE(run.exitCode, 1);
+            QCOMPARE(run.result.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
+            QCOMPARE(run.result.value(QStringLiteral("kind")).toString(), QStringLiteral("TLS"));
+            QVERIFY2(run.stdoutText.contains("BULLPEN_PROVIDER_CA"), run.stdoutText.constData()); // what to do next
+            QCOMPARE(geminiSeen.requests + qwenSeen.requests, 0); // nothing reached a provider
+            QVERIFY(proxy.target(gemini).tunnels >= 1); // the handshake went through the tunnel
+            return;
+        }
+        QVERIFY2(run.exitCode == 0, run.stderrText.constData());
+        QCOMPARE(run.result.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
+        QVERIFY(run.result.value(QStringLiteral("provider_fallback_applied")).toBool());
+        // What reached the simulator is what the engine recorded sending, one request per attempt:
+        // gemini's overloaded storyboard attempt and the image, qwen's relief (and the captions).
+        QCOMPARE(geminiSeen.requests, run.requestsSent.value(QStringLiteral("gemini")));
+        QCOMPARE(qwenSeen.requests, run.requestsSent.value(QStringLiteral("qwen")));
+        QVERIFY(geminiSeen.requests >= 2);
+        QVERIFY(qwenSeen.requests >= 2); // the relief and the captions: two requests, below, one tunnel
+        // One tunnel per provider and client: gemini is called by the storyboard and the image clients.
+        QCOMPARE(run.clients.value(QStringLiteral("gemini")).size(), 2);
+        QCOMPARE(proxy.target(gemini).tunnels, 2);
+        QCOMPARE(proxy.target(qwen).tunnels, run.clients.value(QStringLiteral("qwen")).size());
+        QCOMPARE(proxy.target(gemini).requests, 0); // encrypted: the proxy saw no request line
+    }
+
+private:
+    static QUrl qwenUrl(const SimulatorThread &sim)
+    {
+        // Qwen at "localhost": its own tunnel target, told apart from gemini's at the proxy.
+        QUrl url = sim.simulator().baseUrl(Provider::Qwen);
+        url.setHost(QStringLiteral("localhost"));
+        return url;
+    }
+
+    // The CLI's environment: the simulator's gemini as primary (overloaded) and qwen as fallback, no
+    // provider or proxy setting from the caller's environment, and a home of its own.
+    static QProcessEnvironment cliEnvironment(SimulatorThread &sim, const QTemporaryDir &home)
+    {
+        QString error;
+        sim.simulator().setScenario(*Scenario::load(QStringLiteral("primary-overloaded"), &error));
+        sim.simulator().setRoles(Provider::Gemini, Provider::Qwen);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys()) {
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.endsWith(QLatin1StringView("_BASE_URL"))
+                || k.compare(QLatin1StringView("no_proxy"), Qt::CaseInsensitive) == 0 || k.endsWith(QLatin1StringView("_proxy"), Qt::CaseInsensitive)
+                || k.startsWith(QLatin1StringView("BULLPEN_")))
+                env.remove(k);
+        }
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("GEMINI_BASE_URL"), sim.simulator().baseUrl(Provider::Gemini).toString());
+        env.insert(QStringLiteral("DASHSCOPE_BASE_URL"), qwenUrl(sim).toString());
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("sim-key"));
+        env.insert(QStringLiteral("DASHSCOPE_API_KEY"), QStringLiteral("sim-key"));
+        env.insert(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), QStringLiteral("qwen"));
+        return env;
+    }
+
+    struct CliRun
+    {
+        int exitCode = -1;
+        QByteArray stdoutText;
+        QByteArray stderrText;
+        QJsonObject result;
+        QHash<QString, int> requestsSent; // by provider, summed over the generation's recorded attempts
+        QHash<QString, QSet<QString>> clients; // by provider: the clients that called it
+    };
+    static CliRun generate(const QProcessEnvironment &env, const QTemporaryDir &home)
+    {
+        CliRun run;
+        QProcess cli;
+        cli.setProcessEnvironment(env);
+        const QString dataDir = home.filePath(QStringLiteral("data"));
+        cli.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("generate"), QStringLiteral("--json"), QStringLiteral("--story"),
+                                                QStringLiteral("Mina walks to school. A cat follows her. They walk home together."),
+                                                QStringLiteral("--data-dir"), dataDir});
+        if (!cli.waitForFinished(60'000))
+            return run;
+        run.exitCode = cli.exitCode();
+        run.stdoutText = cli.readAllStandardOutput();
+        run.stderrText = cli.readAllStandardError();
+        run.result = QJsonDocument::fromJson(run.stdoutText).object();
+        for (const QJsonValue &value : run.result.value(QStringLiteral("attempts")).toArray()) {
+            const QJsonObject a = value.toObject();
+            const QString provider = a.value(QStringLiteral("provider")).toString();
+            run.requestsSent[provider] += a.value(QStringLiteral("requests_sent")).toInt();
+            // The image stage has a client of its own; storyboard and captions share one.
+            run.clients[provider].insert(a.value(QStringLiteral("stage")).toString() == u"image" ? QStringLiteral("image") : QStringLiteral("storyboard"));
+        }
+        return run;
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bullpen-sim: the provider simulator on its own (docs/contract.md §8).
 #include "config/processlimits.h"
+#include "sim/httpserving.h"
 #include "sim/providersimulator.h"
 
 #include <QCommandLineParser>
@@ -35,7 +36,13 @@ int main(int argc, char *argv[])
                                        QStringLiteral("Answer only requests carrying this key (provider key header, or x-sim-key for /_sim/*); "
                                                       "others get 401. Without it any key is accepted."),
                                        QStringLiteral("key"));
-    parser.addOptions({portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption});
+    const QCommandLineOption tlsCertOption(QStringLiteral("tls-cert"),
+                                           QStringLiteral("Serve HTTPS, as providers do: the certificate (PEM, its chain after it). With --tls-key; "
+                                                          "clients trust its CA through BULLPEN_PROVIDER_CA."),
+                                           QStringLiteral("file"));
+    const QCommandLineOption tlsKeyOption(QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, no passphrase, mode 0600)."),
+                                          QStringLiteral("file"));
+    parser.addOptions({portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption, tlsCertOption, tlsKeyOption});
     parser.process(app);
 
     QTextStream out(stdout);
@@ -63,9 +70,21 @@ int main(int argc, char *argv[])
         err << "bullpen-sim: " << why << "\n";
         return 2;
     }
+    std::optional<QSslConfiguration> tls;
+    if (parser.isSet(tlsCertOption) != parser.isSet(tlsKeyOption)) {
+        err << "bullpen-sim: --tls-cert and --tls-key go together\n";
+        return 2;
+    }
+    if (parser.isSet(tlsCertOption)) {
+        tls = loadServerTls(parser.value(tlsCertOption), parser.value(tlsKeyOption), &why);
+        if (!tls) {
+            err << "bullpen-sim: " << why << "\n";
+            return 2;
+        }
+    }
     raiseOpenFileLimit(); // a provider stand-in must take a burst of connections
     ProviderSimulator sim;
-    if (!sim.start(static_cast<quint16>(port), &why)) {
+    if (!sim.start(static_cast<quint16>(port), &why, tls)) {
         err << "bullpen-sim: " << why << "\n";
         return 2;
     }
@@ -73,10 +92,11 @@ int main(int argc, char *argv[])
     if (parser.isSet(keyOption))
         sim.setRequiredKey(parser.value(keyOption).toUtf8());
     sim.setRoles(*primary, fallback);
-    out << "bullpen-sim: scenario " << scenario->name << " on http://127.0.0.1:" << sim.port() << "\n";
+    const QString origin = QStringLiteral("%1://127.0.0.1:%2").arg(tls ? QStringLiteral("https") : QStringLiteral("http")).arg(sim.port());
+    out << "bullpen-sim: scenario " << scenario->name << " on " << origin << "\n";
     for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
         out << "  " << toId(p) << "\t" << sim.baseUrl(p).toString() << "\n";
-    out << "  counters\thttp://127.0.0.1:" << sim.port() << "/_sim/counters\n";
+    out << "  counters\t" << origin << "/_sim/counters\n";
     out.flush();
     return app.exec();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include "providers/providertrust.h"
 #include "providers/proxyrules.h"
 
 #include "store/privatefiles.h"
@@ -156,6 +157,8 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
                                   .arg(formatRetention(s.retention.aggregates), formatRetention(s.retention.generations))};
     if (QString why; !ProxyRules::from(s.proxy, {}, &why))
         errors << ConfigError{QStringLiteral("BULLPEN_PROXY"), why.section(QStringLiteral(": "), 1)};
+    if (QString why; !s.providerCa.isEmpty() && !readPemCertificates(s.providerCa, &why))
+        errors << ConfigError{QStringLiteral("BULLPEN_PROVIDER_CA"), why};
 
     auto checkSelected = [&](Provider p, const QString &selector) {
         const ProviderSettings &ps = s.provider(p);
@@ -216,6 +219,10 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
         root.remove(QStringLiteral("proxy"));
     else
         root.insert(QStringLiteral("proxy"), s.proxy);
+    if (s.providerCa.isEmpty())
+        root.remove(QStringLiteral("provider_ca"));
+    else
+        root.insert(QStringLiteral("provider_ca"), s.providerCa);
     if (s.dataDir.isEmpty())
         root.remove(QStringLiteral("data_dir"));
     else
@@ -474,6 +481,10 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     s.proxy = v.trimmed();
                     origins.set(QStringLiteral("BULLPEN_PROXY"), fileTag);
                 }
+                if (fileString(root, "provider_ca", QStringLiteral("provider_ca"), &v)) {
+                    s.providerCa = v.trimmed();
+                    origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), fileTag);
+                }
                 const QJsonObject pl = root.value(QLatin1StringView("pipeline")).toObject();
                 if (fileString(pl, "image_model", QStringLiteral("pipeline.image_model"), &v))
                     s.pipeline.imageModel = v.trimmed();
@@ -663,6 +674,10 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     if (auto v = envValue(QStringLiteral("BULLPEN_PROXY"))) {
         s.proxy = v->trimmed();
         origins.set(QStringLiteral("BULLPEN_PROXY"), envPlace(QStringLiteral("BULLPEN_PROXY")));
+    }
+    if (auto v = envValue(QStringLiteral("BULLPEN_PROVIDER_CA"))) {
+        s.providerCa = v->trimmed();
+        origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), envPlace(QStringLiteral("BULLPEN_PROVIDER_CA")));
     }
 
     // 4. Refusals that need the whole picture, naming where each value came from.

@@ -74,6 +74,9 @@ struct Settings
     // http://host:port URL, "none" for direct connections, or empty for the environment's
     // https_proxy / http_proxy / no_proxy (docs/contract.md, "Proxies").
     QString proxy;
+    // Certificate authorities that provider calls trust besides the system's ("provider_ca",
+    // BULLPEN_PROVIDER_CA): a PEM file, for a proxy that inspects TLS or a gateway with a private CA.
+    QString providerCa;
 
     const ProviderSettings &provider(Provider p) const { return providers.at(p); }
     // True when no provider has a key: Bullpen then runs against its built-in simulator (docs/contract.md §7).

@@ -337,7 +337,8 @@ std::optional<Failure> transportFailure(const ProviderResponse &r)
     case E::ProxyTimeoutError:
         return fail(FailureKind::TIMEOUT, QStringLiteral("the connection timed out"));
     case E::SslHandshakeFailedError:
-        return fail(FailureKind::TLS, QStringLiteral("TLS handshake or certificate check failed"));
+        return fail(FailureKind::TLS, QStringLiteral("TLS handshake or certificate check failed (a proxy that inspects TLS, or a private CA: "
+                                                    "give its CA certificate as BULLPEN_PROVIDER_CA)"));
     case E::InsecureRedirectError:
     case E::ProxyAuthenticationRequiredError:
         return fail(FailureKind::AUTH_CONFIG, QStringLiteral("the endpoint or proxy settings are wrong"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engineendpoint.h"
 
+#include "providers/providertrust.h"
+
 #include <QFile>
 #include <QSslConfiguration>
 
@@ -22,11 +24,8 @@ QNetworkRequest EngineEndpoint::request(const QString &path, const QUrlQuery &qu
     // connection (a POST must never start a generation twice, docs/contract.md §4.4).
     r.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     r.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (!trusted.isEmpty()) {
-        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-        tls.addCaCertificates(trusted);
-        r.setSslConfiguration(tls);
-    }
+    if (!trusted.isEmpty())
+        r.setSslConfiguration(trustingAlso(trusted));
     return r;
 }
 
@@ -35,16 +34,13 @@ bool EngineEndpoint::trustFromEnvironment(QString *error)
     const QString path = qEnvironmentVariable("BULLPEN_ENGINE_CA");
     if (path.isEmpty())
         return true;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("BULLPEN_ENGINE_CA=%1: %2").arg(path, file.errorString());
+    QString why;
+    const std::optional<QList<QSslCertificate>> certificates = readPemCertificates(path, &why);
+    if (!certificates) {
+        *error = QStringLiteral("BULLPEN_ENGINE_CA=%1 (the engine's CA certificate, or its own if self-signed)").arg(why);
         return false;
     }
-    trusted = QSslCertificate::fromData(file.read(1 << 20), QSsl::Pem);
-    if (trusted.isEmpty()) {
-        *error = QStringLiteral("BULLPEN_ENGINE_CA=%1: no PEM certificate in it (give the engine's CA certificate, or its own if self-signed)").arg(path);
-        return false;
-    }
+    trusted = *certificates;
     return true;
 }
 

@@ -2,6 +2,7 @@
 #include "enginesetup.h"
 
 #include "logsink.h"
+#include "providers/providertrust.h"
 #include "providers/proxyrules.h"
 #include "secretstore.h"
 
@@ -168,6 +169,20 @@ bool EngineSetup::init(const SetupOptions &options)
                 addDirectOrigin(entry.second.baseUrl);
         }
         m_proxyDescription = rules->describe();
+    }
+    // Authorities trusted for https providers besides the system's (a TLS-inspecting proxy, a private CA).
+    {
+        QList<QSslCertificate> extra;
+        if (!m_settings.providerCa.isEmpty()) {
+            QString why;
+            const std::optional<QList<QSslCertificate>> read = readPemCertificates(m_settings.providerCa, &why);
+            if (!read) {
+                m_errors << ConfigError{QStringLiteral("BULLPEN_PROVIDER_CA"), why};
+                return false;
+            }
+            extra = *read;
+        }
+        installProviderTrust(extra);
     }
 
     if (options.useStore) {

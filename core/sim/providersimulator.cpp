@@ -91,9 +91,12 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
            || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key;
 }
 
-bool ProviderSimulator::start(quint16 port, QString *error)
+bool ProviderSimulator::start(quint16 port, QString *error, const std::optional<QSslConfiguration> &tls)
 {
     auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes, "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}", this);
+    if (tls)
+        server->setTls(*tls);
+    m_https = tls.has_value();
     // A real provider accepts a burst of connections; Qt's default backlog of 50 would drop SYNs and
     // delay the rest by the kernel's one-second retry (the clamp is net.core.somaxconn).
     server->setListenBacklogSize(4096);
@@ -111,7 +114,7 @@ bool ProviderSimulator::start(quint16 port, QString *error)
 QUrl ProviderSimulator::baseUrl(Provider provider) const
 {
     QUrl url;
-    url.setScheme(QStringLiteral("http"));
+    url.setScheme(m_https ? QStringLiteral("https") : QStringLiteral("http"));
     url.setHost(QStringLiteral("127.0.0.1"));
     url.setPort(m_port);
     switch (provider) {

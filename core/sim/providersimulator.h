@@ -12,6 +12,7 @@
 #include <QMutex>
 #include <QPointer>
 #include <QRandomGenerator64>
+#include <QSslConfiguration>
 #include <QTcpSocket>
 #include <QTimer>
 #include <QUrl>
@@ -65,8 +66,9 @@ public:
     // CPU time the engine's deadlines need (a real provider is another machine).
     static void yieldToOtherThreads();
 
-    // port 0: pick a free one. Returns false and says why in *error.
-    bool start(quint16 port = 0, QString *error = nullptr);
+    // port 0: pick a free one. Returns false and says why in *error. With `tls` (loadServerTls), it
+    // serves HTTPS, as real providers do: a proxy then sees one tunnel per connection Qt keeps open.
+    bool start(quint16 port = 0, QString *error = nullptr, const std::optional<QSslConfiguration> &tls = std::nullopt);
     quint16 port() const { return m_port; }
     // The base URL an adapter for `provider` should use.
     QUrl baseUrl(Provider provider) const;
@@ -123,6 +125,7 @@ private:
     QTimer *m_pollTimer = nullptr;
     std::map<Provider, QRandomGenerator64> m_random;
     quint16 m_port = 0;
+    bool m_https = false;
     bool carriesKey(const QHttpServerRequest &request) const;
     QByteArray m_key;
     QHash<QTcpSocket *, qint64> m_requestBytes;

@@ -21,15 +21,15 @@ SimulatorThread::~SimulatorThread()
     m_thread->wait();
 }
 
-bool SimulatorThread::start(quint16 port, QString *error)
+bool SimulatorThread::start(quint16 port, QString *error, const std::optional<QSslConfiguration> &tls)
 {
     bool started = false;
     ProviderSimulator *sim = m_simulator.get();
     QMetaObject::invokeMethod(
         sim,
-        [sim, port, &started, error] {
+        [sim, port, &started, error, &tls] {
             ProviderSimulator::yieldToOtherThreads();
-            started = sim->start(port, error);
+            started = sim->start(port, error, tls);
         },
         Qt::BlockingQueuedConnection);
     return started;

@@ -20,8 +20,8 @@ public:
     SimulatorThread(const SimulatorThread &) = delete;
     SimulatorThread &operator=(const SimulatorThread &) = delete;
 
-    // port 0: any free one. False with the reason in *error.
-    bool start(quint16 port, QString *error);
+    // port 0: any free one; with `tls`, HTTPS. False with the reason in *error.
+    bool start(quint16 port, QString *error, const std::optional<QSslConfiguration> &tls = std::nullopt);
     ProviderSimulator &simulator() const { return *m_simulator; }
 
 private:

@@ -163,6 +163,10 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     m_proxy->setPlaceholderText(tr("from https_proxy / http_proxy / no_proxy"));
     m_proxy->setToolTip(tr("The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none "
                            "for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy."));
+    m_providerCa = edit("providerCaSetting");
+    m_providerCa->setPlaceholderText(tr("the system's certificate authorities only"));
+    m_providerCa->setToolTip(tr("A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy "
+                                "that inspects TLS with a certificate of its own, or a gateway with a private CA."));
     m_language = new QComboBox;
     m_language->setObjectName(QStringLiteral("languageSetting"));
     m_language->addItem(tr("System language"), QString());
@@ -175,6 +179,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     storeForm->addRow(tr("Keep generations"), withError(m_retention, QStringLiteral("BULLPEN_RETENTION")));
     storeForm->addRow(tr("Keep aggregates"), withError(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION")));
     storeForm->addRow(tr("Proxy"), withError(m_proxy, QStringLiteral("BULLPEN_PROXY")));
+    storeForm->addRow(tr("Provider CA file"), withError(m_providerCa, QStringLiteral("BULLPEN_PROVIDER_CA")));
     storeForm->addRow(tr("Language"), m_language);
 
     m_save = new QPushButton(tr("Save"));
@@ -274,6 +279,7 @@ void SettingsView::reload()
     m_retention->setText(formatRetention(s.retention.generations));
     m_aggregateRetention->setText(s.aggregateRetentionChosen ? formatRetention(s.retention.aggregates) : QString());
     m_proxy->setText(s.proxy);
+    m_providerCa->setText(s.providerCa);
     m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
     validate();
     if (!load.errors.isEmpty()) {
@@ -364,6 +370,7 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     retention(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), s.retention.generations ? QStringLiteral("400d") : QStringLiteral("off"),
               &s.retention.aggregates);
     s.proxy = m_proxy->text().trimmed();
+    s.providerCa = m_providerCa->text().trimmed();
     // docs/contract.md §4.6, as start-up applies it. Keys are required only once real providers are in use.
     for (const ConfigError &e : SettingsLoader::validate(s, !m_usingSimulator)) {
         if (!errors->contains(e.setting))

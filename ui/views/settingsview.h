@@ -84,6 +84,7 @@ private:
     QLineEdit *m_retention;
     QLineEdit *m_aggregateRetention;
     QLineEdit *m_proxy;
+    QLineEdit *m_providerCa;
     QCheckBox *m_storeContent;
     QComboBox *m_language;
     QMap<Provider, ProviderRow> m_providers;

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "providertrust.h"
+
+#include <QFile>
+#include <QSslConfiguration>
+
+#include <mutex>
+
+namespace bullpen {
+
+namespace {
+
+struct Installed
+{
+    std::mutex mutex;
+    std::optional<QSslConfiguration> configuration; // the system's authorities plus the extra ones
+};
+
+Installed &installed()
+{
+    static Installed instance;
+    return instance;
+}
+
+} // namespace
+
+std::optional<QList<QSslCertificate>> readPemCertificates(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QList<QSslCertificate> certificates = QSslCertificate::fromData(file.read(1 << 20), QSsl::Pem);
+    if (certificates.isEmpty()) {
+        *error = QStringLiteral("%1: no PEM certificate in it (give the CA's certificate, the block from -----BEGIN CERTIFICATE----- "
+                                "to -----END CERTIFICATE-----)")
+                     .arg(path);
+        return std::nullopt;
+    }
+    return certificates;
+}
+
+const QList<QSslCertificate> &systemAuthorities()
+{
+    static const QList<QSslCertificate> certificates = QSslConfiguration::systemCaCertificates();
+    return certificates;
+}
+
+QSslConfiguration trustingAlso(const QList<QSslCertificate> &extra)
+{
+    // Set, not added: Qt loads the system's authorities on demand during a handshake only while a
+    // configuration's list was never set explicitly, and adding to it counts as setting it.
+    QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+    configuration.setCaCertificates(systemAuthorities() + extra);
+    return configuration;
+}
+
+void installProviderTrust(const QList<QSslCertificate> &extra)
+{
+    std::optional<QSslConfiguration> configuration;
+    if (!extra.isEmpty())
+        configuration = trustingAlso(extra);
+    std::lock_guard lock(installed().mutex);
+    installed().configuration = std::move(configuration);
+}
+
+void applyProviderTrust(QNetworkRequest &request)
+{
+    if (request.url().scheme() != u"https")
+        return;
+    std::lock_guard lock(installed().mutex);
+    if (installed().configuration)
+        request.setSslConfiguration(*installed().configuration);
+}
+
+} // namespace bullpen
