@@ -9,6 +9,7 @@
 #include "store/historyfiller.h"
 #include "store/retention.h"
 #include "store/store.h"
+#include "store/walcheckpointer.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -313,6 +314,44 @@ private Q_SLOTS:
         QCOMPARE(store->scalar(QStringLiteral("PRAGMA freelist_count")), 0);
         const qint64 pagesAfter = store->scalar(QStringLiteral("PRAGMA page_count"));
         QVERIFY2(pagesAfter * 4 < pagesBefore, qPrintable(QStringLiteral("%1 pages before, %2 after").arg(pagesBefore).arg(pagesAfter)));
+    }
+
+    // SQLite: a writer's commits leave the WAL's checkpoints to the checkpointer's thread, so that no
+    // write pays for copying a purge's pages (walcheckpointer.h). A commit that leaves the WAL at the
+    // threshold wakes it, and it copies every frame back.
+    void writersLeaveCheckpointsToTheirThread()
+    {
+        if (TestStore::postgres())
+            QSKIP("PostgreSQL has no WAL checkpoints to hand over");
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        store->flush();
+        WalCheckpointer checkpointer(store->storeLocation());
+        Connection writer(*store); // closed before the checkpointer goes
+        QVERIFY(checkpointer.takeOver(writer.db()));
+        // Over the threshold in one commit: 1,500 events of 4 KiB each, one page or more apiece.
+        QSqlQuery q(writer.db());
+        QVERIFY(writer.db().transaction());
+        QVERIFY(q.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES ('gen_ckpt', ?, 'Probe', 0, ?)")));
+        const QString body(4096, QLatin1Char('x'));
+        for (int i = 0; i < 1500; ++i) {
+            q.addBindValue(i);
+            q.addBindValue(body);
+            QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+        }
+        QVERIFY(writer.db().commit());
+        // Only the commit's hook wakes the thread.
+        QTRY_VERIFY_WITH_TIMEOUT(checkpointer.checkpoints() >= 1, 5000);
+        // Everything in the WAL is in the file now: a further passive checkpoint finds nothing left.
+        QSqlQuery check(writer.db());
+        QVERIFY(check.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)")) && check.next());
+        QCOMPARE(check.value(0).toInt(), 0);                          // not busy
+        QCOMPARE(check.value(1).toInt(), check.value(2).toInt());     // every frame checkpointed
+        QVERIFY(check.value(1).toInt() >= WalCheckpointer::kWakeFrames);
+        check.finish();
+        q.finish();
     }
 };
 

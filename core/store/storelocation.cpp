@@ -8,6 +8,14 @@
 #include <QSqlQuery>
 #include <QUrl>
 #include <QUrlQuery>
+#include <QSqlDriver>
+
+#ifdef BULLPEN_HAVE_SQLITE3
+#include <sqlite3.h>
+
+#include <chrono>
+#include <thread>
+#endif
 
 namespace bullpen {
 
@@ -25,6 +33,42 @@ const QStringList &passedKeywords()
                                   QStringLiteral("sslkey"),          QStringLiteral("connect_timeout"), QStringLiteral("application_name"),
                                   QStringLiteral("target_session_attrs")};
     return keys;
+}
+
+#ifdef BULLPEN_HAVE_SQLITE3
+// SQLite's own busy timeout sleeps 1, 2, 5, 10, 15, 20, 25… ms between tries at a lock: a write that
+// finds the lock taken for 16 ms waits 18 ms, one that finds it taken for 34 ms waits 53 ms. This
+// handler tries every millisecond instead, so a write waits about as long as the lock was held, and
+// gives up after the same 5 s (the error then says the store is busy).
+constexpr auto kLockWait = std::chrono::seconds(5);
+
+int retryLockEveryMillisecond(void *, int tries)
+{
+    thread_local std::chrono::steady_clock::time_point firstTry;
+    const auto now = std::chrono::steady_clock::now();
+    if (tries == 0)
+        firstTry = now;
+    else if (now - firstTry >= kLockWait)
+        return 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return 1;
+}
+#endif
+
+// On SQLite, waits for another connection's lock in 1 ms steps (above). Qt's driver and this file link
+// the same system libsqlite3, so its handle is ours to configure; without the library at build time,
+// SQLite's own busy timeout (QSQLITE_BUSY_TIMEOUT) stays.
+void waitForLocksFinely(const QSqlDatabase &db)
+{
+#ifdef BULLPEN_HAVE_SQLITE3
+    const QVariant handle = db.driver()->handle();
+    if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
+        if (sqlite3 *connection = *static_cast<sqlite3 *const *>(handle.constData()))
+            sqlite3_busy_handler(connection, retryLockEveryMillisecond, nullptr);
+    }
+#else
+    Q_UNUSED(db)
+#endif
 }
 
 } // namespace
@@ -212,8 +256,11 @@ QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString 
                 }
             }
         }
-        if (failure.isEmpty())
+        if (failure.isEmpty()) {
+            if (!pg)
+                waitForLocksFinely(db);
             return db;
+        }
         db.close();
     }
     QSqlDatabase::removeDatabase(name);

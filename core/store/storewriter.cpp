@@ -5,6 +5,7 @@
 #include "owner.h"
 #include "retention.h"
 #include "storedatabase.h"
+#include "walcheckpointer.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -432,9 +433,12 @@ void StoreWriter::run()
     if (!connected)
         return; // connect() removed the connection
 
+    // SQLite: this writer's commits leave the WAL's checkpoints to a thread of their own (walcheckpointer.h).
+    WalCheckpointer checkpointer(m_location);
     for (;;) {
         {
             QSqlDatabase db = QSqlDatabase::database(name, false);
+            checkpointer.takeOver(db);
             Statements statements(db);
             statements.onPostgres = m_location.isPostgres();
             if (writeUntilLost(db, statements))

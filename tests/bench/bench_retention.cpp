@@ -6,11 +6,15 @@
 // long the purge held the store: its longest step, and the longest and p99 probe write during purges.
 // Not part of the test run:
 //   build/release/tests/bench/bench_retention [days=60] [rate=0.1] [retain=30] [data dir]
-// With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead.
+// With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead. A simulated day
+// lasts seconds, far less than autovacuum needs to catch up with a day of deletes (at real speed it
+// runs every minute): so on PostgreSQL each day ends with a plain VACUUM of the purged tables, standing
+// in for that day's autovacuum runs (BENCH_NO_VACUUM=1 leaves it to autovacuum alone).
 #include "benchstats.h"
 #include "store/historyfiller.h"
 #include "store/retention.h"
 #include "store/store.h"
+#include "store/walcheckpointer.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -66,6 +70,11 @@ private:
         QString why;
         {
             QSqlDatabase db = m_location.connect(QStringLiteral("probe"), StoreLocation::Access::ReadWrite, &why);
+            // As an engine's store writer does (storewriter.cpp), unless BENCH_COMMIT_CHECKPOINTS=1: then
+            // the probe's commits checkpoint the WAL themselves, as SQLite does by default.
+            WalCheckpointer checkpointer(m_location);
+            if (qEnvironmentVariableIsEmpty("BENCH_COMMIT_CHECKPOINTS"))
+                checkpointer.takeOver(db);
             QSqlQuery q(db);
             q.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES ('gen_probe', ?, 'Probe', ?, '{}')"));
             qint64 seq = 0;
@@ -89,6 +98,8 @@ private:
                 }
                 std::this_thread::sleep_for(std::chrono::milliseconds(2)); // a busy engine's writer, not a saturating one
             }
+            q = QSqlQuery();
+            db.close(); // before its checkpointer goes
         }
         StoreLocation::disconnect(QStringLiteral("probe"));
         std::lock_guard lock(m_mutex);
@@ -155,6 +166,7 @@ int main(int argc, char *argv[])
     bench::Sample allProbes;
     double longestStep = 0;
     double longestCheckpoint = 0;
+    double longestVacuum = 0;
     qint64 peakBytes = 0;
     qint64 bytesAtRetention = 0;
     for (int day = 0; day < days; ++day) {
@@ -188,6 +200,16 @@ int main(int argc, char *argv[])
         }
         probe.setProbing(false);
         const bench::Sample probes = probe.take();
+        if (postgres && qEnvironmentVariableIsEmpty("BENCH_NO_VACUUM")) {
+            QElapsedTimer vacuum;
+            vacuum.start();
+            QSqlQuery q(db);
+            if (!q.exec(QStringLiteral("VACUUM generations, attempts, events, comparisons, images"))) {
+                out << "bench_retention: VACUUM failed: " << q.lastError().text() << "\n";
+                return 1;
+            }
+            longestVacuum = std::max(longestVacuum, double(vacuum.nsecsElapsed()) / 1e6);
+        }
         longestStep = std::max(longestStep, purger.longestStepMs());
         longestCheckpoint = std::max(longestCheckpoint, purger.longestCheckpointMs());
         allProbes.values.insert(allProbes.values.end(), probes.values.begin(), probes.values.end());
@@ -220,6 +242,10 @@ int main(int argc, char *argv[])
                .arg(allProbes.at(99), 0, 'f', 1)
                .arg(allProbes.at(50), 0, 'f', 2)
                .arg(longestCheckpoint, 0, 'f', 1);
+    if (postgres)
+        out << QStringLiteral("longest daily VACUUM %1 ms%2\n")
+                   .arg(longestVacuum, 0, 'f', 1)
+                   .arg(qEnvironmentVariableIsEmpty("BENCH_NO_VACUUM") ? QString() : QStringLiteral(" (none: BENCH_NO_VACUUM)"));
     if (bytesAtRetention > 0)
         out << QStringLiteral("store size at day %1: %2 MiB; at day %3: %4 MiB (peak %5 MiB)\n")
                    .arg(retain)

@@ -1569,6 +1569,18 @@
         <source>%1 Restart Bullpen to use it.</source>
         <translation>%1 사용하려면 Bullpen을 다시 시작하세요.</translation>
     </message>
+    <message>
+        <source>the system's certificate authorities only</source>
+        <translation>시스템 인증 기관만 사용</translation>
+    </message>
+    <message>
+        <source>A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy that inspects TLS with a certificate of its own, or a gateway with a private CA.</source>
+        <translation>제공자 호출이 시스템 인증 기관 외에 추가로 신뢰할 인증 기관의 PEM 파일입니다. 자체 인증서로 TLS를 검사하는 프록시나 사설 CA를 쓰는 게이트웨이에 씁니다.</translation>
+    </message>
+    <message>
+        <source>Provider CA file</source>
+        <translation>제공자 CA 파일</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::TimelineWidget</name>
