@@ -207,6 +207,58 @@ private Q_SLOTS:
         StoreLocation::disconnect(QStringLiteral("check-batch"));
     }
 
+    // A batch's events go in a few multi-row statements (64 rows each): 150 events in one batch, three
+    // statements of 64, 64 and 22 rows, all stored, each row with its own values, in the order written
+    // (the store's order, which the other instances' relays follow).
+    void manyEventsInOneBatch_allStoredInOrder()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const StoreLocation location = TestStore::fresh(dir.path());
+        {
+            auto store = Store::open(location, &error);
+            QVERIFY2(store, qPrintable(error));
+        }
+        StoreWriter writer(location, [](const QString &) {});
+        constexpr int kGenerations = 50;
+        for (int g = 0; g < kGenerations; ++g) {
+            for (quint64 seq = 0; seq < 3; ++seq) {
+                Event e;
+                e.generationId = QStringLiteral("gen_%1").arg(g, 3, 10, QLatin1Char('0'));
+                e.sequence = seq;
+                if (seq == 0)
+                    e.body = GenerationStarted{QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}};
+                else if (seq == 1)
+                    e.body = StageAdmitted{Stage::Storyboard, Provider::Gemini, 250us};
+                else
+                    e.body = GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false};
+                writer.enqueue(e); // queued before the writer starts: one batch
+            }
+        }
+        QVERIFY2(writer.start(&error), qPrintable(error));
+        QVERIFY(writer.flush(10s));
+        QCOMPARE(writer.counters().written, quint64(kGenerations * 3));
+        QCOMPARE(writer.counters().failed, quint64(0));
+        {
+            QSqlDatabase db = location.connect(QStringLiteral("check-many"), StoreLocation::Access::ReadOnly, &error);
+            QVERIFY2(db.isOpen(), qPrintable(error));
+            QSqlQuery q(db);
+            // The store's order: a sequence on PostgreSQL, the row id on SQLite.
+            QVERIFY(q.exec(QStringLiteral("SELECT generation_id, seq, type FROM events ORDER BY %1")
+                               .arg(location.isPostgres() ? QStringLiteral("store_order") : QStringLiteral("rowid"))));
+            int row = 0;
+            while (q.next()) {
+                QCOMPARE(q.value(0).toString(), QStringLiteral("gen_%1").arg(row / 3, 3, 10, QLatin1Char('0')));
+                QCOMPARE(q.value(1).toInt(), row % 3);
+                const char *const types[] = {"generation_started", "storyboard_admitted", "generation_finished"};
+                QCOMPARE(q.value(2).toString(), QLatin1StringView(types[row % 3]));
+                ++row;
+            }
+            QCOMPARE(row, kGenerations * 3);
+        }
+        StoreLocation::disconnect(QStringLiteral("check-many"));
+    }
+
     // The writer keeps the hourly aggregates in the rows' own transactions, on every path that writes a
     // final state or an attempt: after generations (with relief), a conflicting second final state, and
     // another process's generation finished by its expired lease, they equal a rebuild from the rows.
