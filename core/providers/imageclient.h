@@ -2,9 +2,8 @@
 #pragma once
 
 #include "config/settings.h"
-#include "egressguard.h"
-#include "networkpool.h"
 #include "httpstagegenerator.h"
+#include "providertransport.h"
 
 #include <QNetworkAccessManager>
 #include <QObject>
@@ -15,23 +14,23 @@ namespace bullpen {
 
 class StageService;
 
-// The image stage's own client (docs/contract.md §2, 4.4): its own QNetworkAccessManager and a Gemini
-// image-generation adapter, so that nothing the storyboard policy sets can reach it, and the
-// other way round.
+// The image stage's own client (docs/contract.md §2, 4.4): a Gemini image-generation adapter of its
+// own, so that nothing the storyboard policy sets can reach it, and the other way round. The
+// connections are the engine stack's (providertransport.h), or the client's own when none is given.
 class ImageClient final : public QObject
 {
     Q_OBJECT
 public:
-    explicit ImageClient(const Settings &settings, QObject *parent = nullptr);
+    explicit ImageClient(const Settings &settings, ProviderTransport *transport = nullptr, QObject *parent = nullptr);
     ~ImageClient() override;
 
     HttpStageGenerator &generator() const { return *m_generator; }
     void registerWith(StageService &service) const;
-    NetworkPool &network() { return m_pool; }
+    NetworkPool &network() { return m_transport.pool; }
 
 private:
-    EgressGuard m_guard; // first: outlives the manager and every exchange
-    NetworkPool m_pool; // managers enough that every request is on the wire when its attempt starts
+    std::unique_ptr<ProviderTransport> m_ownTransport; // when not given the stack's; outlives the adapter
+    ProviderTransport &m_transport;
     std::unique_ptr<HttpStageGenerator> m_generator;
 };
 

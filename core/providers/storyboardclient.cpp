@@ -5,17 +5,20 @@
 
 namespace bullpen {
 
-StoryboardClient::StoryboardClient(const Settings &settings, QObject *parent)
+StoryboardClient::StoryboardClient(const Settings &settings, ProviderTransport *transport, QObject *parent)
     : QObject(parent)
+    , m_ownTransport(transport ? nullptr : std::make_unique<ProviderTransport>())
+    , m_transport(transport ? *transport : *m_ownTransport)
 {
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
+        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_transport.pool, endpointFor(settings, entry.first), &m_transport.guard);
 }
 
 StoryboardClient::~StoryboardClient()
 {
-    // Pending exchanges are children of the pool: abort them before the adapters go.
-    const QList<QObject *> children = m_pool.children();
+    // Pending exchanges are children of the pool: abort them before the adapters go (on a shared pool,
+    // the other client's too, whose adapters outlive them).
+    const QList<QObject *> children = m_transport.pool.children();
     for (QObject *child : children)
         delete child;
 }

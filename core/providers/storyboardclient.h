@@ -2,9 +2,8 @@
 #pragma once
 
 #include "config/settings.h"
-#include "egressguard.h"
-#include "networkpool.h"
 #include "httpstagegenerator.h"
+#include "providertransport.h"
 
 #include <QNetworkAccessManager>
 #include <QObject>
@@ -16,25 +15,25 @@ namespace bullpen {
 
 class StageService;
 
-// The storyboard stage's own HTTP client: its own QNetworkAccessManager and one adapter per provider,
-// built from Settings. The image stage gets a separate client, so nothing set here (timeouts, retries)
-// can change it (docs/contract.md §4.4).
+// The HTTP client of the text stages (storyboard and captions): one adapter per provider, built from
+// Settings. The image stage gets a separate client, so nothing set here (timeouts, retries) can change
+// it. The connections are the engine stack's (providertransport.h), or the client's own when none is given.
 class StoryboardClient final : public QObject
 {
     Q_OBJECT
 public:
-    explicit StoryboardClient(const Settings &settings, QObject *parent = nullptr);
+    explicit StoryboardClient(const Settings &settings, ProviderTransport *transport = nullptr, QObject *parent = nullptr);
     ~StoryboardClient() override;
 
     HttpStageGenerator *generator(Provider provider) const;
     void registerWith(StageService &service) const;
-    NetworkPool &network() { return m_pool; }
+    NetworkPool &network() { return m_transport.pool; }
 
     static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
 
 private:
-    EgressGuard m_guard; // first: outlives the manager and every exchange
-    NetworkPool m_pool; // managers enough that every request is on the wire when its attempt starts
+    std::unique_ptr<ProviderTransport> m_ownTransport; // when not given the stack's; outlives the adapters
+    ProviderTransport &m_transport;
     std::map<Provider, std::unique_ptr<HttpStageGenerator>> m_generators;
 };
 

@@ -36,6 +36,7 @@ public:
 
 private:
     Admission m_admission; // first in, last out: every stage releases its slots into it
+    ProviderTransport m_transport; // the connections both clients share; outlives them
     StoryboardClient m_client;
     ImageClient m_imageClient;
     StageService m_storyboard;
