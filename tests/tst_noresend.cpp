@@ -3,8 +3,14 @@
 // closes the connection after reading it (shown here with a plain QByteArray body), and Bullpen's
 // adapters send exactly one request in the same situation, on a fresh and on a reused connection.
 #include "loopbackrig.h"
+#include "providers/providertrust.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QStandardPaths>
 #include <QNetworkReply>
 #include <QSignalSpy>
 #include <QTest>
@@ -124,6 +130,62 @@ private Q_SLOTS:
             QCOMPARE(r.attempts.first().requestsSent, 1);
         }
         QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, kConcurrent); // none resent
+    }
+
+    // §4.4 over HTTP/2, which Qt negotiates with an https provider that offers it (ALPN). A GOAWAY, or a
+    // stream refused, is where an HTTP/2 client may send a request again on a new connection. A
+    // provider that speaks only h2 (tests/h2/h2provider.mjs, on Node's http2) breaks the attempt each
+    // way: it receives exactly one stream (so the request did go as HTTP/2), and the attempt fails
+    // without a second one.
+    void http2GoawayAndRefusalAreNotResent_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("GOAWAY, nothing processed") << QStringLiteral("goaway-unprocessed");
+        QTest::newRow("GOAWAY after the body was read") << QStringLiteral("goaway-after-read");
+        QTest::newRow("RST_STREAM REFUSED_STREAM") << QStringLiteral("refused");
+    }
+    void http2GoawayAndRefusalAreNotResent()
+    {
+        QFETCH(QString, mode);
+        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+        if (node.isEmpty())
+            QSKIP("node is not installed (Node.js 18 or newer): the HTTP/2 provider runs on it");
+        const QString script = QFINDTESTDATA("h2/h2provider.mjs");
+        const QString cert = QFINDTESTDATA("data/tls/engine.pem");
+        const QString key = QFINDTESTDATA("data/tls/engine.key");
+        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
+        QVERIFY(!script.isEmpty() && !cert.isEmpty() && !key.isEmpty() && !ca.isEmpty());
+        QProcess provider;
+        provider.start(node, {script, cert, key, mode});
+        QVERIFY2(provider.waitForReadyRead(10'000), provider.readAllStandardError().constData());
+        const int port = QJsonDocument::fromJson(provider.readLine()).object().value(QStringLiteral("port")).toInt();
+        QVERIFY(port > 0);
+
+        QString error;
+        const auto authorities = readPemCertificates(ca, &error);
+        QVERIFY2(authorities, qPrintable(error));
+        installProviderTrust(*authorities); // the provider's certificate comes from the test CA
+        const auto untrust = qScopeGuard([] { installProviderTrust({}); });
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false, [port](Settings &s) {
+            s.providers[Provider::Gemini].baseUrl = QUrl(QStringLiteral("https://127.0.0.1:%1/v1beta").arg(port));
+        });
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A short story."));
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Failed);
+        QCOMPARE(r->attempts.size(), 1);
+        QVERIFY2(r->attempts.first().requestsSent <= 1, "Qt reported the request sent twice");
+        // The attempt has ended: had Qt sent the request again, that second stream would have left
+        // before it reported the failure. There is no event for "nothing more arrives"; a moment for
+        // the provider's log of it to reach us.
+        QTest::qWait(300);
+        QByteArray log = provider.readAllStandardOutput();
+        const int streams = static_cast<int>(log.count("\"stream\""));
+        QVERIFY2(streams == 1, log.constData());
+        qInfo("%s: one stream at the provider; the attempt ended %s (%s)", qPrintable(mode), qPrintable(enumName(r->attempts.first().failure->kind)),
+              qPrintable(r->attempts.first().failure->detail));
+        provider.kill();
+        provider.waitForFinished();
     }
 };
 
