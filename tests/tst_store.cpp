@@ -207,9 +207,8 @@ private Q_SLOTS:
         StoreLocation::disconnect(QStringLiteral("check-batch"));
     }
 
-    // A batch's events go in a few multi-row statements (64 rows each): 150 events in one batch, three
-    // statements of 64, 64 and 22 rows, all stored, each row with its own values, in the order written
-    // (the store's order, which the other instances' relays follow).
+    // 150 events in one batch (one transaction): all stored, each row with its own values, in the order
+    // written (the store's order, which the other instances' relays follow).
     void manyEventsInOneBatch_allStoredInOrder()
     {
         QTemporaryDir dir;

@@ -14,7 +14,7 @@ ImageClient::ImageClient(const Settings &settings, ProviderTransport *transport,
     ProviderEndpoint e = StoryboardClient::endpointFor(settings, Provider::Gemini);
     e.model = settings.pipeline.imageModel;
     e.stream = false; // images come whole
-    m_generator = std::make_unique<HttpStageGenerator>(m_transport.pool, e, &m_transport.guard);
+    m_generator = std::make_unique<HttpStageGenerator>(m_transport.pool, e, &m_guard);
 }
 
 ImageClient::~ImageClient()

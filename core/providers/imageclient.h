@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
+#include "egressguard.h"
 #include "httpstagegenerator.h"
 #include "providertransport.h"
 
@@ -29,6 +30,7 @@ public:
     NetworkPool &network() { return m_transport.pool; }
 
 private:
+    EgressGuard m_guard; // first: outlives every exchange
     std::unique_ptr<ProviderTransport> m_ownTransport; // when not given the stack's; outlives the adapter
     ProviderTransport &m_transport;
     std::unique_ptr<HttpStageGenerator> m_generator;

@@ -11,7 +11,7 @@ StoryboardClient::StoryboardClient(const Settings &settings, ProviderTransport *
     , m_transport(transport ? *transport : *m_ownTransport)
 {
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_transport.pool, endpointFor(settings, entry.first), &m_transport.guard);
+        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_transport.pool, endpointFor(settings, entry.first), &m_guard);
 }
 
 StoryboardClient::~StoryboardClient()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
+#include "egressguard.h"
 #include "httpstagegenerator.h"
 #include "providertransport.h"
 
@@ -32,6 +33,7 @@ public:
     static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
 
 private:
+    EgressGuard m_guard; // first: outlives every exchange
     std::unique_ptr<ProviderTransport> m_ownTransport; // when not given the stack's; outlives the adapters
     ProviderTransport &m_transport;
     std::map<Provider, std::unique_ptr<HttpStageGenerator>> m_generators;

@@ -19,8 +19,6 @@
 #include <QSet>
 #include <QUuid>
 
-#include <map>
-
 namespace bullpen {
 
 namespace {
@@ -36,6 +34,7 @@ struct StoreWriter::Statements
 {
     explicit Statements(const QSqlDatabase &database)
         : db(database)
+        , event(db)
         , generation(db)
         , attempt(db)
         , finish(db)
@@ -49,6 +48,7 @@ struct StoreWriter::Statements
         exists.prepare(QStringLiteral("SELECT 1 FROM generations WHERE id = ?"));
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+        event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"));
         generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
                                           "instance, lease_until_ms) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
@@ -70,27 +70,8 @@ struct StoreWriter::Statements
             return fresh.lastError().text();
         return q.lastError().text();
     }
-    // The transaction's event rows, inserted a chunk per statement at its end (flushEvents): one round
-    // trip to PostgreSQL for up to kEventsPerInsert rows, where one per event cost ~9 % of an engine's CPU.
-    // Nothing in a transaction reads the events table, and no row refers to an event.
-    static constexpr int kEventsPerInsert = 64;
-    static constexpr int kEventColumns = 6;
-    QVariantList pendingEvents; // kEventColumns values per row, in the order written
-    QSqlQuery &eventInsert(int rows)
-    {
-        auto it = eventInserts.find(rows);
-        if (it == eventInserts.end()) {
-            QString sql = QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES ");
-            for (int i = 0; i < rows; ++i)
-                sql += i ? QStringLiteral(", (?, ?, ?, ?, ?, ?)") : QStringLiteral("(?, ?, ?, ?, ?, ?)");
-            it = eventInserts.emplace(rows, QSqlQuery(db)).first;
-            it->second.prepare(sql);
-        }
-        return it->second;
-    }
     QSqlDatabase db;
-    std::map<int, QSqlQuery> eventInserts; // prepared per row count, on first use
-    QSqlQuery generation, attempt, finish, comparison, exists, comic, comicKnown;
+    QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
     bool onPostgres = false; // comics go into the store, and new events are notified (bullpen_events)
     QSet<QString> comicsKnown; // in the store already (at most 4096 remembered, for at most kComicsKnownMs)
     qint64 comicsKnownSinceMs = 0;
@@ -109,8 +90,16 @@ using Statements = StoreWriter::Statements;
 bool writeEvent(Statements &s, const Event &e, QString *error)
 {
     const qint64 wall = e.wallTime.isValid() ? e.wallTime.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-    s.pendingEvents << e.generationId << static_cast<qint64>(e.sequence) << e.type() << wall << QString::fromUtf8(e.compactJson())
-                    << nullable(s.instance);
+    s.event.addBindValue(e.generationId);
+    s.event.addBindValue(static_cast<qint64>(e.sequence));
+    s.event.addBindValue(e.type());
+    s.event.addBindValue(wall);
+    s.event.addBindValue(QString::fromUtf8(e.compactJson()));
+    s.event.addBindValue(nullable(s.instance));
+    if (!s.event.exec()) {
+        *error = s.why(s.event);
+        return false;
+    }
     if (const auto *g = std::get_if<GenerationStarted>(&e.body)) {
         s.generation.addBindValue(e.generationId);
         s.generation.addBindValue(wall);
@@ -155,25 +144,6 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
             && !s.aggregates.addRelief(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
             return false;
     }
-    return true;
-}
-
-// The transaction's pending event rows, in chunks of up to kEventsPerInsert rows per statement, in order.
-bool flushEvents(Statements &s, QString *error)
-{
-    const auto rows = static_cast<int>(s.pendingEvents.size() / Statements::kEventColumns);
-    for (int from = 0; from < rows; from += Statements::kEventsPerInsert) {
-        const int n = std::min(Statements::kEventsPerInsert, rows - from);
-        QSqlQuery &insert = s.eventInsert(n);
-        for (int v = from * Statements::kEventColumns; v < (from + n) * Statements::kEventColumns; ++v)
-            insert.addBindValue(s.pendingEvents.at(v));
-        if (!insert.exec()) {
-            *error = s.why(insert);
-            s.pendingEvents.clear();
-            return false;
-        }
-    }
-    s.pendingEvents.clear();
     return true;
 }
 
@@ -675,9 +645,6 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
                     *conflicts += conflict ? 1 : 0;
                 }
             }
-            ok = ok && flushEvents(statements, failure);
-            if (!ok)
-                statements.pendingEvents.clear();
             ok = ok && statements.aggregates.apply(db, failure);
             // PostgreSQL: the other engines' relays read the new events once this commits (the
             // notification is delivered at commit, and not at all on rollback).
