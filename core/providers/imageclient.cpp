@@ -6,20 +6,20 @@
 
 namespace bullpen {
 
-ImageClient::ImageClient(const Settings &settings, ProviderTransport *transport, QObject *parent)
+ImageClient::ImageClient(const Settings &settings, NetworkPool *sharedPool, QObject *parent)
     : QObject(parent)
-    , m_ownTransport(transport ? nullptr : std::make_unique<ProviderTransport>())
-    , m_transport(transport ? *transport : *m_ownTransport)
+    , m_ownPool(sharedPool ? nullptr : std::make_unique<NetworkPool>())
+    , m_pool(sharedPool ? *sharedPool : *m_ownPool)
 {
     ProviderEndpoint e = StoryboardClient::endpointFor(settings, Provider::Gemini);
     e.model = settings.pipeline.imageModel;
     e.stream = false; // images come whole
-    m_generator = std::make_unique<HttpStageGenerator>(m_transport.pool, e, &m_guard);
+    m_generator = std::make_unique<HttpStageGenerator>(m_pool, e, &m_guard);
 }
 
 ImageClient::~ImageClient()
 {
-    const QList<QObject *> children = m_transport.pool.children(); // pending exchanges abort before the adapter goes
+    const QList<QObject *> children = m_pool.children(); // pending exchanges abort before the adapter goes
     for (QObject *child : children)
         delete child;
 }

@@ -22,6 +22,13 @@ Installed &installed()
     return instance;
 }
 
+// Read once per process: Qt reads the system's certificate files on every call.
+const QList<QSslCertificate> &systemAuthorities()
+{
+    static const QList<QSslCertificate> certificates = QSslConfiguration::systemCaCertificates();
+    return certificates;
+}
+
 } // namespace
 
 std::optional<QList<QSslCertificate>> readPemCertificates(const QString &path, QString *error)
@@ -38,12 +45,6 @@ std::optional<QList<QSslCertificate>> readPemCertificates(const QString &path, Q
                      .arg(path);
         return std::nullopt;
     }
-    return certificates;
-}
-
-const QList<QSslCertificate> &systemAuthorities()
-{
-    static const QList<QSslCertificate> certificates = QSslConfiguration::systemCaCertificates();
     return certificates;
 }
 

@@ -5,20 +5,20 @@
 
 namespace bullpen {
 
-StoryboardClient::StoryboardClient(const Settings &settings, ProviderTransport *transport, QObject *parent)
+StoryboardClient::StoryboardClient(const Settings &settings, NetworkPool *sharedPool, QObject *parent)
     : QObject(parent)
-    , m_ownTransport(transport ? nullptr : std::make_unique<ProviderTransport>())
-    , m_transport(transport ? *transport : *m_ownTransport)
+    , m_ownPool(sharedPool ? nullptr : std::make_unique<NetworkPool>())
+    , m_pool(sharedPool ? *sharedPool : *m_ownPool)
 {
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_transport.pool, endpointFor(settings, entry.first), &m_guard);
+        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
 }
 
 StoryboardClient::~StoryboardClient()
 {
     // Pending exchanges are children of the pool: abort them before the adapters go (on a shared pool,
     // the other client's too, whose adapters outlive them).
-    const QList<QObject *> children = m_transport.pool.children();
+    const QList<QObject *> children = m_pool.children();
     for (QObject *child : children)
         delete child;
 }

@@ -5,8 +5,8 @@ namespace bullpen {
 
 EngineStack::EngineStack(const Settings &settings, Clock &clock)
     : m_admission(clock)
-    , m_client(settings, &m_transport)
-    , m_imageClient(settings, &m_transport)
+    , m_client(settings, &m_pool)
+    , m_imageClient(settings, &m_pool)
     , m_storyboard(clock)
     , m_captions(clock)
     , m_image(clock)

@@ -36,7 +36,11 @@ public:
 
 private:
     Admission m_admission; // first in, last out: every stage releases its slots into it
-    ProviderTransport m_transport; // the connections both clients share; outlives them
+    // The connections both clients share, so that a provider serving several stages is one set of kept
+    // connections: one TLS handshake, and through a proxy one tunnel (docs/contract.md 12.3). Each
+    // client keeps its own adapters, timeouts and retries (they travel with each request, never with a
+    // connection) and its own egress guard. Outlives both clients.
+    NetworkPool m_pool;
     StoryboardClient m_client;
     ImageClient m_imageClient;
     StageService m_storyboard;

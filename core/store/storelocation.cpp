@@ -6,9 +6,9 @@
 #include <QDir>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QSqlDriver>
 #include <QUrl>
 #include <QUrlQuery>
-#include <QSqlDriver>
 
 #ifdef BULLPEN_HAVE_SQLITE3
 #include <sqlite3.h>
@@ -55,23 +55,19 @@ int retryLockEveryMillisecond(void *, int tries)
 }
 #endif
 
-// On SQLite, waits for another connection's lock in 1 ms steps (above). Qt's driver and this file link
-// the same system libsqlite3, so its handle is ours to configure; without the library at build time,
-// SQLite's own busy timeout (QSQLITE_BUSY_TIMEOUT) stays.
-void waitForLocksFinely(const QSqlDatabase &db)
+} // namespace
+
+sqlite3 *StoreLocation::sqliteHandle(const QSqlDatabase &db)
 {
 #ifdef BULLPEN_HAVE_SQLITE3
     const QVariant handle = db.driver()->handle();
-    if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
-        if (sqlite3 *connection = *static_cast<sqlite3 *const *>(handle.constData()))
-            sqlite3_busy_handler(connection, retryLockEveryMillisecond, nullptr);
-    }
+    if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0)
+        return *static_cast<sqlite3 *const *>(handle.constData());
 #else
     Q_UNUSED(db)
 #endif
+    return nullptr;
 }
-
-} // namespace
 
 StoreLocation StoreLocation::sqliteIn(const QString &dataDir)
 {
@@ -257,8 +253,12 @@ QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString 
             }
         }
         if (failure.isEmpty()) {
-            if (!pg)
-                waitForLocksFinely(db);
+#ifdef BULLPEN_HAVE_SQLITE3
+            // Waits for another connection's lock in 1 ms steps (above); without SQLite's headers at
+            // build time, SQLite's own busy timeout (QSQLITE_BUSY_TIMEOUT) stays.
+            if (sqlite3 *connection = sqliteHandle(db))
+                sqlite3_busy_handler(connection, retryLockEveryMillisecond, nullptr);
+#endif
             return db;
         }
         db.close();

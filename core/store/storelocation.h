@@ -7,6 +7,8 @@
 
 #include <optional>
 
+struct sqlite3;
+
 namespace bullpen {
 
 // Where the store lives, and everything about a connection that depends on it (docs/store.md):
@@ -39,6 +41,9 @@ public:
     Backend backend() const { return m_backend; }
     // The backend of an open connection (the schema's PostgreSQL-only steps).
     static bool isPostgres(const QSqlDatabase &db);
+    // The sqlite3 handle under a Qt SQLite connection (Qt's driver and Bullpen link the same system
+    // libsqlite3), or nullptr: another backend, or Bullpen built without SQLite's headers.
+    static sqlite3 *sqliteHandle(const QSqlDatabase &db);
     bool isPostgres() const { return m_backend == Backend::PostgreSQL; }
     // SQLite: the file. PostgreSQL: empty.
     QString sqlitePath() const { return m_backend == Backend::SQLite ? m_database : QString(); }

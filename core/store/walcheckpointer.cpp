@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "walcheckpointer.h"
 
-#include <QSqlDriver>
 #include <QSqlQuery>
 #include <QUuid>
 
@@ -54,10 +53,7 @@ bool WalCheckpointer::takeOver(const QSqlDatabase &db)
         if (!*m_connected)
             return false; // nobody would checkpoint: SQLite keeps doing it in the commits
     }
-    const QVariant handle = db.driver()->handle();
-    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return false;
-    sqlite3 *connection = *static_cast<sqlite3 *const *>(handle.constData());
+    sqlite3 *connection = StoreLocation::sqliteHandle(db);
     if (!connection)
         return false;
     sqlite3_wal_hook(connection, afterCommit, this); // replaces SQLite's automatic checkpoint on this connection
