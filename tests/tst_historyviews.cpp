@@ -383,6 +383,13 @@ private Q_SLOTS:
             return false;
         };
         QSignalSpy refreshed(&view, &FailuresView::refreshed);
+        // Off screen, the view does not read (the console asks every second under load); shown, it
+        // catches up at once.
+        QTest::qWait(600); // three intervals
+        QCOMPARE(refreshed.count(), 0);
+        QVERIFY(!shown(first));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
         for (int i = 0; i < 50 && !shown(first); ++i)
             QVERIFY(refreshed.wait(5000));
         QVERIFY(shown(first));
@@ -486,6 +493,14 @@ private Q_SLOTS:
         const qint64 before = view.stats().total();
         view.setRefreshInterval(200);
         QVERIFY(!generateElsewhere(QStringLiteral("latency@example.com"), QStringLiteral("healthy")).isEmpty());
+        // Off screen, no read and no redraw; shown, it catches up at once.
+        loaded.clear();
+        QTest::qWait(600); // three intervals
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(view.stats().total(), before);
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
         for (int i = 0; i < 50 && view.stats().total() == before; ++i)
             QVERIFY(loaded.wait(5000));
         QCOMPARE(view.stats().total(), before + 1);

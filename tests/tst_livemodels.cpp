@@ -12,6 +12,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -105,6 +106,48 @@ private Q_SLOTS:
         filter->setCurrentIndex(0);
         QCOMPARE(table->model()->rowCount(), 3);
         QCOMPARE(generations.headerData(GenerationListModel::InstanceColumn, Qt::Horizontal).toString(), QStringLiteral("Instance"));
+    }
+
+    // The generation table's columns fit the rows on screen at most twice a second and only grow; a
+    // column the operator dragged keeps the operator's width; nothing is laid out per batch.
+    void liveViewColumnsFitButTheOperatorsWidthStays()
+    {
+        GenerationListModel generations;
+        EventLogModel events;
+        LiveView view(&generations, &events);
+        view.resize(1400, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto *table = view.findChild<QTableView *>(QStringLiteral("generationTable"));
+        QVERIFY(table);
+        QHeaderView *header = table->horizontalHeader();
+        QCOMPARE(header->sectionResizeMode(GenerationListModel::UserColumn), QHeaderView::Interactive);
+
+        QSignalSpy fitted(&view, &LiveView::columnsFitted);
+        QList<Event> batch = engineEvents(3);
+        generations.appendBatch(batch);
+        QVERIFY(fitted.wait(3000));
+        // Every column but the stretching last one is as wide as its widest text on screen.
+        const auto fits = [&](int column) {
+            int widest = 0;
+            for (int r = 0; r < table->model()->rowCount(); ++r)
+                widest = std::max(widest, table->fontMetrics().horizontalAdvance(table->model()->index(r, column).data().toString()));
+            return header->sectionSize(column) >= widest;
+        };
+        for (int column = 0; column < header->count() - 1; ++column)
+            QVERIFY2(table->isColumnHidden(column) || fits(column), qPrintable(QStringLiteral("column %1").arg(column)));
+        const int userWidth = header->sectionSize(GenerationListModel::UserColumn);
+        const int stageWidth = header->sectionSize(GenerationListModel::StageColumn);
+        QVERIFY(userWidth > 30);
+
+        // The operator narrows the User column; more rows arrive and are fitted.
+        header->resizeSection(GenerationListModel::UserColumn, 30);
+        fitted.clear();
+        generations.appendBatch(engineEvents(5));
+        QVERIFY(fitted.wait(3000));
+        QCOMPARE(header->sectionSize(GenerationListModel::UserColumn), 30);
+        QVERIFY(header->sectionSize(GenerationListModel::StageColumn) >= stageWidth); // never narrowed
+        QVERIFY(fits(GenerationListModel::StageColumn));
     }
 
     // The event log, fed past its bound: the oldest go kTrimRows at a time, in one removal each, and the

@@ -37,6 +37,8 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace bullpen {
 
 using namespace std::chrono;
@@ -336,8 +338,21 @@ void FailuresView::refreshNewest()
 {
     if (!m_history || m_refreshPaused)
         return;
+    // Off screen, the view neither reads nor redraws: under Generate ×200 the console asks every
+    // second, and each chart rebuild took up to ~20 ms of the GUI thread. It catches up as it is shown.
+    if (!isVisible()) {
+        m_missedRefresh = true;
+        return;
+    }
     m_model->refreshNewest();
     updateCharts();
+}
+
+void FailuresView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (std::exchange(m_missedRefresh, false))
+        refreshNewest();
 }
 
 void FailuresView::updateCharts()

@@ -47,7 +47,8 @@ public:
 
     // Re-reads with the filter the controls describe: the table at once, the charts in the background.
     void applyFilter();
-    // New final states were committed: rows that match go on top; charts are refreshed.
+    // New final states were committed: rows that match go on top; charts are refreshed. Off screen,
+    // this waits until the view is shown.
     void refreshNewest();
     // Reads the generation and its timeline on the reader thread (attached, that is a request to the
     // engine); detailShown() follows once the pane shows it. A newer selection supersedes it.
@@ -86,6 +87,9 @@ Q_SIGNALS:
     void detailShown(const QString &generationId);
     void exportFinished(const QString &path, qint64 rows, const QString &error);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void updateCharts();
     void fillDetail(const GenerationRow &row, const HistoryReader::Timeline &timeline);
@@ -110,6 +114,7 @@ private:
     QLabel *m_updated;
     QDateTime m_updatedAt;
     bool m_refreshPaused = false;
+    bool m_missedRefresh = false; // an auto-refresh fell while the view was off screen
     int m_rateSegments = 0;
     QWidget *m_detail = nullptr;
     QToolButton *m_collapse = nullptr;

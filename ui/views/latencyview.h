@@ -63,6 +63,9 @@ Q_SIGNALS:
     void loaded(); // the store's samples are in and drawn
     void liveUpdated(int bucket);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void rebuildCharts();
     void updateBucket(int bucket);
@@ -89,6 +92,7 @@ private:
     QTimer *m_refreshTimer = nullptr;
     QDateTime m_updatedAt;
     bool m_refreshPaused = false;
+    bool m_missedRefresh = false; // an auto-refresh fell while the view was off screen
     QChartView *m_timeChart;
     QChartView *m_histChart;
     QChartView *m_extraChart;

@@ -18,6 +18,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace bullpen {
 
 // The event stream's filter: by type (a suffix such as "_attempt_completed") and by generation.
@@ -95,12 +97,34 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     // Elapsed time and budget bars move while generations run.
     auto *tick = new QTimer(this);
     tick->setInterval(250);
-    connect(tick, &QTimer::timeout, m_table->viewport(), qOverload<>(&QWidget::update));
+    // Only those two columns are repainted: a whole-table repaint four times a second was the console's
+    // largest GUI-thread cost under Generate ×200 (text layout of every cell on screen).
+    connect(tick, &QTimer::timeout, this, [this] {
+        for (const int column : {GenerationListModel::ElapsedColumn, GenerationListModel::BudgetColumn}) {
+            if (!m_table->isColumnHidden(column))
+                m_table->viewport()->update(m_table->columnViewportPosition(column), 0, m_table->columnWidth(column),
+                                            m_table->viewport()->height());
+        }
+    });
     tick->start();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Fit the rows on screen only: by default Qt lays out the text of up to 1,000 rows per column after
-    // every batch of changes, which stalled the GUI for ~300 ms under Generate ×200.
-    m_table->horizontalHeader()->setResizeContentsPrecision(0);
+    // Columns fit what is on screen, at most twice a second, and only ever grow; one the operator has
+    // dragged keeps its width. A table that changes every few milliseconds under Generate ×200 thus does
+    // not lay out every row's text after each batch (QHeaderView::ResizeToContents did, and stalled the
+    // GUI for up to 45 ms at a time; with its default precision, ~300 ms).
+    m_table->horizontalHeader()->setResizeContentsPrecision(0); // the rows on screen
+    m_fitColumns = new QTimer(this);
+    m_fitColumns->setSingleShot(true);
+    connect(m_fitColumns, &QTimer::timeout, this, &LiveView::fitColumns);
+    const auto scheduleFit = [this] { // at once after a quiet half second, else when it has passed
+        if (m_fitColumns->isActive())
+            return;
+        const qint64 since = m_lastFit.isValid() ? m_lastFit.elapsed() : kFitIntervalMs;
+        m_fitColumns->start(static_cast<int>(std::max<qint64>(0, kFitIntervalMs - since)));
+    };
+    connect(m_generationProxy, &QAbstractItemModel::rowsInserted, this, scheduleFit);
+    connect(m_generationProxy, &QAbstractItemModel::dataChanged, this, scheduleFit);
+    connect(m_generationProxy, &QAbstractItemModel::modelReset, this, scheduleFit);
+    scheduleFit(); // the headers' own widths
 
     m_timeline = new TimelineWidget;
 
@@ -212,6 +236,28 @@ QString LiveView::selectedGeneration() const
 {
     const QModelIndex idx = m_table->currentIndex();
     return idx.isValid() ? idx.data(GenerationListModel::GenerationIdRole).toString() : QString();
+}
+
+void LiveView::fitColumns()
+{
+    m_lastFit.start();
+    QHeaderView *header = m_table->horizontalHeader();
+    const QAbstractItemView *view = m_table; // QTableView hides sizeHintForColumn
+    const int last = header->count() - 1;
+    for (int column = 0; column < last; ++column) { // the last one stretches
+        if (m_table->isColumnHidden(column))
+            continue;
+        const auto fitted = m_fittedWidths.constFind(column);
+        // A width that is not the one this set last was the operator's: it stays theirs.
+        if (fitted != m_fittedWidths.cend() && *fitted != header->sectionSize(column))
+            continue;
+        // The first fit sets the width (Qt's default is 100 px whatever the column holds); later ones widen.
+        const int wanted = std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column));
+        if (fitted == m_fittedWidths.cend() || wanted > header->sectionSize(column))
+            header->resizeSection(column, wanted);
+        m_fittedWidths.insert(column, header->sectionSize(column));
+    }
+    Q_EMIT columnsFitted();
 }
 
 void LiveView::showTimeline() { m_timeline->setEvents(m_byGeneration.value(selectedGeneration())); }

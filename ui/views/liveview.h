@@ -3,6 +3,7 @@
 
 #include "events/event.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QWidget>
 
@@ -11,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QSortFilterProxyModel;
 class QTableView;
+class QTimer;
 
 namespace bullpen {
 
@@ -38,9 +40,11 @@ public:
 
 Q_SIGNALS:
     void generationSelected(const QString &generationId);
+    void columnsFitted(); // the generation table's columns were fitted to the rows on screen
 
 private:
     void showTimeline();
+    void fitColumns(); // widens columns to what the rows on screen need; never narrows one, nor touches the operator's
 
     GenerationListModel *m_generations;
     QSortFilterProxyModel *m_generationProxy;
@@ -53,6 +57,10 @@ private:
     QComboBox *m_typeFilter;
     QComboBox *m_instanceFilter;
     TimelineWidget *m_timeline;
+    static constexpr qint64 kFitIntervalMs = 500;
+    QTimer *m_fitColumns;
+    QElapsedTimer m_lastFit;
+    QHash<int, int> m_fittedWidths; // column → the width fitColumns() left it at
     QHash<QString, QList<Event>> m_byGeneration;
     QString m_followed; // the newest generation, selected by following (not by the operator)
 };
