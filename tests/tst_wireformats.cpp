@@ -6,6 +6,7 @@
 #include "contract/storyboardparser.h"
 #include "failure/failureclassifier.h"
 #include "providers/base64.h"
+#include "providers/bodytemplate.h"
 #include "providers/sseparser.h"
 #include "providers/wireformat.h"
 #include "sim/simwire.h"
@@ -431,6 +432,46 @@ private Q_SLOTS:
         QVERIFY(!body.contains("secret-key-123"));
         QCOMPARE(SimWire::storyFromRequest(provider, body), kStory);
         QVERIFY(SimWire::requestWantsStream(provider, body, req.url().path()));
+    }
+
+    // The engine sends a template with the text spliced in (BodyTemplate): it must be exactly the body
+    // the format writes, for every provider, stage, endpoint option and text that JSON must escape.
+    void splicedBodiesAreTheFormatsOwn_data() { providers(); }
+    void splicedBodiesAreTheFormatsOwn()
+    {
+        QFETCH(Provider, provider);
+        const auto format = WireFormat::create(provider);
+        const QStringList texts{
+            kStory,
+            QString(),
+            QStringLiteral("quotes \" and \\ backslashes, a tab\t, lines\r\n and a NUL \u0000 and \u001f, \u2028 \u2029"),
+            QStringLiteral("emoji \U0001F600, a lone surrogate \xD800 and </script> & <b>"),
+            QStringLiteral("BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86 (the marker itself) BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86"),
+            QString(5000, QLatin1Char('x')),
+        };
+        for (const bool stream : {true, false}) {
+            ProviderEndpoint e;
+            e.provider = provider;
+            e.baseUrl = QUrl(QStringLiteral("https://example.invalid/v1/"));
+            e.model = QStringLiteral("model-\"x\"");
+            e.apiKey = QStringLiteral("k");
+            e.stream = stream;
+            e.maxOutputTokens = 1234;
+            BodyTemplate bodies(*format, e);
+            for (const Stage stage : {Stage::Storyboard, Stage::Captions, Stage::Image}) {
+                // Every format writes the text once, as given; only Gemini has an image stage (the others
+                // would not send the stage input at all, and are built in full).
+                QCOMPARE(bodies.splices(stage), stage != Stage::Image || provider == Provider::Gemini);
+                for (const QString &text : texts) {
+                    StageRequest r;
+                    r.stage = stage;
+                    (stage == Stage::Storyboard ? r.story : r.stageInput) = text;
+                    const QByteArray spliced = bodies.body(r);
+                    QCOMPARE(spliced, format->body(e, r));
+                    QVERIFY(QJsonDocument::fromJson(spliced).isObject());
+                }
+            }
+        }
     }
 };
 

@@ -19,6 +19,7 @@ HttpStageGenerator::HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpo
     : m_pool(pool)
     , m_endpoint(std::move(endpoint))
     , m_format(WireFormat::create(m_endpoint.provider))
+    , m_bodies(*m_format, m_endpoint)
 {
     if (guard && m_endpoint.baseUrl.scheme() == u"http" && !m_endpoint.baseUrl.host().isEmpty())
         m_route = guard->route(m_endpoint.baseUrl, &m_routeError);
@@ -71,7 +72,7 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
         httpRequest.setRawHeader("x-bullpen-roles", request.scenario.rolesHeader());
     }
     auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
-    exchange->start(m_pool, httpRequest, m_format->body(m_endpoint, request));
+    exchange->start(m_pool, httpRequest, m_bodies.body(request));
 }
 
 std::optional<milliseconds> HttpStageGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "bodytemplate.h"
 #include "engine/stagegenerator.h"
 #include "wireformat.h"
 
@@ -43,6 +44,7 @@ private:
     NetworkPool &m_pool;
     ProviderEndpoint m_endpoint;
     std::unique_ptr<WireFormat> m_format;
+    BodyTemplate m_bodies; // of m_format and m_endpoint
     std::optional<QUrl> m_route; // the guard's relay for m_endpoint.baseUrl
     QString m_routeError;
 };
