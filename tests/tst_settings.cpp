@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §4.6: environment over settings file over defaults; start-up refusals that name the setting.
+#include "config/eventloops.h"
 #include "config/modeldeprecations.h"
 #include "config/settings.h"
 
+#include <QAbstractEventDispatcher>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 using namespace bullpen;
 using namespace std::chrono_literals;
@@ -242,6 +245,47 @@ private Q_SLOTS:
         const Settings d = Settings::defaults();
         for (const auto &[p, ps] : d.providers)
             QVERIFY2(!deprecationOf(p, ps.model), qPrintable(ps.model));
+    }
+
+    // The programs give every thread but the GUI thread Qt's own event loop (config/eventloops.h): a
+    // thread started after the choice, as the engine's and Qt's network threads are, gets it; a choice
+    // the user made in the environment, even an empty one, is left alone.
+    void threadsStartedAfterTheChoiceRunQtsOwnEventLoop()
+    {
+        const QByteArray noGlib = qgetenv("QT_NO_GLIB");
+        const bool noGlibSet = qEnvironmentVariableIsSet("QT_NO_GLIB");
+        const QByteArray noThreaded = qgetenv("QT_NO_THREADED_GLIB");
+        const bool noThreadedSet = qEnvironmentVariableIsSet("QT_NO_THREADED_GLIB");
+        const auto dispatcherOfANewThread = [] {
+            QByteArray name;
+            std::unique_ptr<QThread> thread(QThread::create([&name] {
+                QEventLoop loop; // makes the thread's dispatcher
+                name = QAbstractEventDispatcher::instance()->metaObject()->className();
+            }));
+            thread->start();
+            thread->wait();
+            return name;
+        };
+
+        qunsetenv("QT_NO_GLIB");
+        qputenv("QT_NO_THREADED_GLIB", QByteArray()); // the user's: GLib everywhere
+        chooseEventLoops(GlibLoops::GuiThreadOnly);
+        QCOMPARE(qgetenv("QT_NO_THREADED_GLIB"), QByteArray());
+        QVERIFY(!qEnvironmentVariableIsSet("QT_NO_GLIB"));
+
+        qunsetenv("QT_NO_THREADED_GLIB");
+        chooseEventLoops(GlibLoops::GuiThreadOnly);
+        QCOMPARE(qgetenv("QT_NO_THREADED_GLIB"), QByteArrayLiteral("1"));
+        QVERIFY(!qEnvironmentVariableIsSet("QT_NO_GLIB"));
+        QCOMPARE(dispatcherOfANewThread(), QByteArrayLiteral("QEventDispatcherUNIX"));
+
+        qunsetenv("QT_NO_THREADED_GLIB");
+        chooseEventLoops(GlibLoops::None);
+        QCOMPARE(qgetenv("QT_NO_GLIB"), QByteArrayLiteral("1"));
+        QCOMPARE(dispatcherOfANewThread(), QByteArrayLiteral("QEventDispatcherUNIX"));
+
+        noGlibSet ? qputenv("QT_NO_GLIB", noGlib) : qunsetenv("QT_NO_GLIB");
+        noThreadedSet ? qputenv("QT_NO_THREADED_GLIB", noThreaded) : qunsetenv("QT_NO_THREADED_GLIB");
     }
 };
 

@@ -3,6 +3,7 @@
 #include "clihelp.h"
 #include "comparecommand.h"
 #include "generatecommand.h"
+#include "config/eventloops.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "soakcommand.h"
@@ -13,6 +14,7 @@
 
 int main(int argc, char *argv[])
 {
+    bullpen::chooseEventLoops(bullpen::GlibLoops::None); // before Qt makes any event loop (config/eventloops.h)
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -2,6 +2,7 @@
 // bullpen-engine: the engine as a service (docs/contract.md §12.1, docs/api.md). The same engine the console and the
 // CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
 #include "../cli/interrupts.h"
+#include "config/eventloops.h"
 #include "config/processlimits.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
@@ -306,6 +307,7 @@ int runServe(const QStringList &arguments)
 
 int main(int argc, char *argv[])
 {
+    bullpen::chooseEventLoops(bullpen::GlibLoops::None); // before Qt makes any event loop (config/eventloops.h)
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

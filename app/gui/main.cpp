@@ -8,6 +8,7 @@
 // of synthetic history (HistoryFiller) under the tour's own real runs: healthy, fallback on overload,
 // timeout fallback, final auth failure, then a comparison. It runs once in English (DIR/*.png) and once
 // in Korean (DIR/ko/*.png).
+#include "config/eventloops.h"
 #include "pipeline/comparison.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
@@ -397,6 +398,7 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
 
 int main(int argc, char *argv[])
 {
+    bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
     // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -12,13 +12,16 @@
 //               console runs (4th argument, default 2): how late each attempt's
 //               deadline fired (the attempt's end minus its deadline) and how late its abort completed
 //               (cancel handlers done minus the deadline). Target: p99 <= 5 ms. Every run checks with the
-//               simulator's own count that each attempt's request reached it (exit 4 if not).
+//               simulator's own count that each attempt's request reached it (exit 4 if not), and says
+//               how long the engine thread(s) ran and how long they sat runnable waiting for a core
+//               (Linux schedstat): on 2 cores a late deadline is mostly the latter.
 //   on the wire - 1,000 hanging primaries to one provider host at once (in-flight limit raised to match):
 //               how soon after the first start the simulator had received every request (target 100 ms),
 //               and the process's resident memory with all of them in flight (target 300 MiB).
 //   build/dev/tests/bench/bench_engine [overhead runs, default 500] [concurrent hanging attempts, default 200]
 //                                      [attempts on the wire at once, default 1000] [engine threads, default 2]
 #include "benchstats.h"
+#include "config/eventloops.h"
 #include "engine/stageservice.h"
 #include "providers/httpstagegenerator.h"
 #include "providers/networkpool.h"
@@ -39,6 +42,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QThread>
 #include <QTimer>
 
 using namespace bullpen;
@@ -81,6 +85,7 @@ int simulatorRequests(const EngineSetup &engine)
 
 int main(int argc, char *argv[])
 {
+    chooseEventLoops(GlibLoops::None); // as the programs do (config/eventloops.h)
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     const int runs = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 500;
@@ -254,6 +259,13 @@ int main(int argc, char *argv[])
             g.storyboardPolicy = policy; // the request's own, as the console sends it
             engine->engine().start(g);
         };
+        // Where a late deadline's time went: the engine thread(s) on a core, or runnable and waiting
+        // for one (Linux schedstat), over the whole run; and what the whole process used meanwhile.
+        const QByteArray engineThreads = threads > 0 ? QByteArrayLiteral("bullpen-engine-") : QByteArray();
+        const SchedTotals schedBefore = schedTotals(engineThreads);
+        const double processCpuBefore = cpuMs();
+        QElapsedTimer runClock;
+        runClock.start();
         if (spread) {
             for (int i = 0; i < hanging; ++i)
                 QTimer::singleShot(i * 1000 / hanging, Qt::PreciseTimer, &app, startOne);
@@ -262,6 +274,9 @@ int main(int argc, char *argv[])
                 startOne();
         }
         app.exec();
+        const SchedTotals sched = schedTotals(engineThreads) - schedBefore;
+        const double runMs = double(runClock.nsecsElapsed()) / 1e6;
+        const double processCpu = cpuMs() - processCpuBefore;
         out << QStringLiteral("deadline precision (%1 hanging primaries, 1 s timeout, over loopback HTTP, %3 engine thread(s), %2):\n")
                    .arg(hanging)
                    .arg(spread ? QStringLiteral("started evenly over 1 s")
@@ -270,6 +285,16 @@ int main(int argc, char *argv[])
                    .arg(threads);
         out << "  deadline fired late by, ms      " << fireLate.summary(3) << "\n";
         out << "  abort completed late by, ms     " << abortLate.summary(3) << "\n";
+        out << QStringLiteral("  engine thread(s) over the %1 ms run: %2 ms on a core, %3 ms runnable but waiting for one (%4 waits, "
+                              "%5 ms each on average); the whole process used %6 ms of CPU, %7 % of what %8 cores give in that time\n")
+                   .arg(runMs, 0, 'f', 0)
+                   .arg(sched.cpuMs, 0, 'f', 1)
+                   .arg(sched.waitMs, 0, 'f', 1)
+                   .arg(sched.waits)
+                   .arg(sched.waits > 0 ? sched.waitMs / double(sched.waits) : 0.0, 0, 'f', 3)
+                   .arg(processCpu, 0, 'f', 0)
+                   .arg(100.0 * processCpu / (runMs * QThread::idealThreadCount()), 0, 'f', 0)
+                   .arg(QThread::idealThreadCount());
         const int received = simulatorRequests(*engine);
         out << QStringLiteral("  on the wire: the simulator received %1 requests for %2 attempts%3\n")
                    .arg(received)

@@ -2,6 +2,7 @@
 // bench_handoff: from a hanging primary's deadline to the relief request reaching the simulator, over
 // real loopback HTTP, N times in a row. Prints median, p90, p99 and max. Run by hand:
 //   build/dev/tests/bench/bench_handoff [runs]
+#include "config/eventloops.h"
 #include "engine/stageservice.h"
 #include "providers/storyboardclient.h"
 #include "sim/providersimulator.h"
@@ -17,6 +18,7 @@ using namespace std::chrono;
 
 int main(int argc, char *argv[])
 {
+    chooseEventLoops(GlibLoops::None); // as the programs do (config/eventloops.h)
     QCoreApplication app(argc, argv);
     const int runs = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 200;
     QString error;

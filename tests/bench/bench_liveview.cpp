@@ -8,6 +8,7 @@
 // 50 MiB of RSS after 50,000. Not part of the test run:
 //   build/release/tests/bench/bench_liveview [generations, default 1000000]
 #include "benchstats.h"
+#include "config/eventloops.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -28,6 +29,7 @@ using bullpen::bench::residentMiB;
 
 int main(int argc, char *argv[])
 {
+    chooseEventLoops(GlibLoops::GuiThreadOnly); // as the programs do (config/eventloops.h)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

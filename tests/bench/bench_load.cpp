@@ -10,6 +10,7 @@
 // the engine's and the simulator's own costs. The store is on (WAL, in a temporary folder).
 //   build/dev/tests/bench/bench_load throughput|memory [count]
 #include "benchstats.h"
+#include "config/eventloops.h"
 #include "runtime/enginesetup.h"
 
 #include <QCoreApplication>
@@ -111,6 +112,7 @@ int run(EngineSetup &engine, int count, int concurrency, const std::function<voi
 
 int main(int argc, char *argv[])
 {
+    chooseEventLoops(GlibLoops::None); // as the programs do (config/eventloops.h)
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     const QString mode = argc > 1 ? QString::fromLatin1(argv[1]) : QStringLiteral("throughput");

@@ -2,6 +2,8 @@
 // Shared by the benchmark programs: percentiles of a sample and the process's CPU time and memory.
 #pragma once
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QString>
 
@@ -46,6 +48,43 @@ inline double cpuMs()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
+}
+
+// Linux schedstat of this process's threads whose name starts with `prefix` (or of the main thread for
+// an empty prefix), summed: time on a core, time runnable but waiting for one, and the number of waits.
+struct SchedTotals
+{
+    double cpuMs = 0;
+    double waitMs = 0;
+    qint64 waits = 0;
+    int threads = 0;
+
+    SchedTotals operator-(const SchedTotals &o) const { return {cpuMs - o.cpuMs, waitMs - o.waitMs, waits - o.waits, threads}; }
+};
+
+inline SchedTotals schedTotals(const QByteArray &prefix)
+{
+    SchedTotals t;
+    QDir tasks(QStringLiteral("/proc/self/task"));
+    const QString self = QString::number(QCoreApplication::applicationPid());
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (prefix.isEmpty() ? tid != self : ![&] {
+                QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+                return comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith(prefix);
+            }())
+            continue;
+        QFile f(tasks.filePath(tid + QStringLiteral("/schedstat"))); // "run ns, run-queue wait ns, slices"
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> fields = f.readAll().trimmed().split(' ');
+        if (fields.size() < 3)
+            continue;
+        t.cpuMs += fields[0].toDouble() / 1e6;
+        t.waitMs += fields[1].toDouble() / 1e6;
+        t.waits += fields[2].toLongLong();
+        ++t.threads;
+    }
+    return t;
 }
 
 // The fields of /proc/PID/stat after the command name (state first), or none.

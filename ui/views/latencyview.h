@@ -47,6 +47,7 @@ public:
     // The unit the percentile chart's values are drawn in: 1 (ms), or 1000 (s) once they reach 10 s.
     double unitMs() const { return m_unitMs; }
     bool hasTimeoutLine() const { return m_timeoutLine != nullptr; }
+    bool isReading() const { return m_loading; } // a read of the store is under way
     // Another provider in the same role and stage drawn beside the selected one (its p50 and p90,
     // dashed); empty: none.
     void setComparedProvider(const QString &provider);
