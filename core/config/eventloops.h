@@ -7,8 +7,9 @@ namespace bullpen {
 // thread's event loop on GLib's main loop unless QT_NO_GLIB or QT_NO_THREADED_GLIB says otherwise. The
 // engine's threads and Qt's network threads post to each other for every request and every abort, and
 // GLib's loop costs more per wake-up than Qt's own (it writes the wake-up descriptor for every posted
-// event; Qt's writes it once until the thread has woken): 200 deadlines due together were aborted
-// p99 ~10 ms late on GLib's loops and ~6.7 ms on Qt's own here (bench_engine, alternating runs).
+// event; Qt's writes it once until the thread has woken). Measured on 2 cores: 200 deadlines due within
+// 2 ms on one engine thread were aborted p99 10.0 ms late on GLib's loops and 6.7 ms on Qt's (medians
+// of six alternating bench_engine runs); on two engine threads the difference was within the noise.
 enum class GlibLoops {
     GuiThreadOnly, // the console: desktop integration (a GTK platform theme) wants GLib on the GUI thread
     None,          // headless programs
