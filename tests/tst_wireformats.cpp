@@ -444,6 +444,7 @@ private Q_SLOTS:
         const QStringList texts{
             kStory,
             QString(),
+            QStringLiteral("ASCII only: quotes \" and \\ backslashes, a tab\t, lines\r\n, \b\f, a NUL \u0000 and \u001f / <>&"),
             QStringLiteral("quotes \" and \\ backslashes, a tab\t, lines\r\n and a NUL \u0000 and \u001f, \u2028 \u2029"),
             QStringLiteral("emoji \U0001F600, a lone surrogate \xD800 and </script> & <b>"),
             QStringLiteral("BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86 (the marker itself) BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86"),

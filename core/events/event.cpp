@@ -8,6 +8,7 @@
 
 #include "contract/isotime.h"
 #include "contract/jsonfields.h"
+#include "contract/jsonstring.h"
 #include "engine/stagepolicy.h"
 #include "store/masking.h"
 
@@ -93,35 +94,8 @@ public:
 private:
     static void appendString(QByteArray &out, const QString &text)
     {
-        for (const QChar c : text) {
-            if (c.unicode() >= 0x80) { // beyond ASCII: Qt's own encoder, for identical bytes
-                const QByteArray whole = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
-                out += QByteArrayView(whole).sliced(1, whole.size() - 2);
-                return;
-            }
-        }
         out += '"';
-        for (const QChar c : text) {
-            const auto u = char(c.unicode());
-            switch (u) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (uchar(u) < 0x20) {
-                    static const char hex[] = "0123456789abcdef";
-                    out += "\\u00";
-                    out += hex[uchar(u) >> 4];
-                    out += hex[uchar(u) & 0xf];
-                } else {
-                    out += u;
-                }
-            }
-        }
+        appendJsonStringContents(out, text);
         out += '"';
     }
 

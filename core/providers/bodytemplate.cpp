@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bodytemplate.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "contract/jsonstring.h"
 
 namespace bullpen {
 
@@ -12,7 +11,12 @@ namespace {
 // splice is by position, so the story is still sent as written.
 const QString kMarker = QStringLiteral("BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86");
 
-QString &textOf(StageRequest &request) { return request.stage == Stage::Storyboard ? request.story : request.stageInput; }
+// The one text of a request that varies: the story, or the stage's input.
+template<class Request>
+auto &textOf(Request &request)
+{
+    return request.stage == Stage::Storyboard ? request.story : request.stageInput;
+}
 
 } // namespace
 
@@ -22,13 +26,7 @@ BodyTemplate::BodyTemplate(const WireFormat &format, ProviderEndpoint endpoint)
 {
 }
 
-QByteArray BodyTemplate::jsonEscaped(const QString &text)
-{
-    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["…"]
-    return array.sliced(2, array.size() - 4);
-}
-
-std::optional<BodyTemplate::Parts> BodyTemplate::partsFor(Stage stage)
+const BodyTemplate::Parts *BodyTemplate::partsFor(Stage stage)
 {
     auto &slot = m_parts.at(static_cast<size_t>(stage));
     if (!slot) {
@@ -43,21 +41,20 @@ std::optional<BodyTemplate::Parts> BodyTemplate::partsFor(Stage stage)
         else
             slot.emplace(Parts{whole.first(at), whole.sliced(at + marker.size())});
     }
-    return *slot;
+    return *slot ? &**slot : nullptr;
 }
 
 QByteArray BodyTemplate::body(const StageRequest &request)
 {
-    const auto index = static_cast<size_t>(request.stage);
-    if (index >= m_parts.size())
-        return m_format.body(m_endpoint, request);
-    const std::optional<Parts> parts = partsFor(request.stage);
+    const Parts *parts = partsFor(request.stage);
     if (!parts)
         return m_format.body(m_endpoint, request);
-    const QByteArray text = jsonEscaped(request.stage == Stage::Storyboard ? request.story : request.stageInput);
+    const QString &text = textOf(request);
     QByteArray out;
-    out.reserve(parts->before.size() + text.size() + parts->after.size());
-    out.append(parts->before).append(text).append(parts->after);
+    out.reserve(parts->before.size() + text.size() + 16 + parts->after.size());
+    out += parts->before;
+    appendJsonStringContents(out, text);
+    out += parts->after;
     return out;
 }
 

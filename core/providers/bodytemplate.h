@@ -24,10 +24,7 @@ public:
 
     QByteArray body(const StageRequest &request);
     // Whether this stage's bodies are spliced (false: built in full each time).
-    bool splices(Stage stage) { return partsFor(stage).has_value(); }
-
-    // `text` as the inside of a JSON string, escaped as QJsonDocument escapes it.
-    static QByteArray jsonEscaped(const QString &text);
+    bool splices(Stage stage) { return partsFor(stage) != nullptr; }
 
 private:
     struct Parts
@@ -35,7 +32,7 @@ private:
         QByteArray before;
         QByteArray after;
     };
-    std::optional<Parts> partsFor(Stage stage);
+    const Parts *partsFor(Stage stage); // made at the first request of the stage; null: not spliced
 
     const WireFormat &m_format;
     ProviderEndpoint m_endpoint;

@@ -7,9 +7,19 @@
 
 namespace bullpen {
 
-namespace {
+QString StoryboardPrompt::systemInstruction()
+{
+    return QStringLiteral(
+        "You turn a user's short story into a four-panel comic storyboard. Answer with one JSON object and "
+        "nothing else: {\"title\": string, \"panels\": [4 panels]}. Each panel is {\"index\": 1-4, \"role\": "
+        "\"SETUP\"|\"DEVELOPMENT\"|\"TURN\"|\"CONCLUSION\" (in this order, the 기승전결 structure), \"scene\": "
+        "what the panel shows, \"characters\": [names], \"dialogue\": [{\"speaker\": name, \"text\": line}]}. "
+        "At most 4 dialogue lines per panel, each at most 200 characters. Write in the language of the story.");
+}
 
-QJsonObject buildStoryboardSchema()
+QString StoryboardPrompt::userMessage(const QString &story) { return QStringLiteral("Story:\n") + story; }
+
+QJsonObject StoryboardPrompt::jsonSchema()
 {
     const QJsonObject str{{QStringLiteral("type"), QStringLiteral("string")}};
     const QJsonObject dialogueLine{
@@ -46,41 +56,6 @@ QJsonObject buildStoryboardSchema()
     };
 }
 
-QJsonObject buildCaptionsSchema()
-{
-    return QJsonObject{
-        {QStringLiteral("type"), QStringLiteral("object")},
-        {QStringLiteral("properties"),
-         QJsonObject{{QStringLiteral("captions"),
-                      QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
-                                  {QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}},
-        {QStringLiteral("required"), QJsonArray{QStringLiteral("captions")}},
-        {QStringLiteral("additionalProperties"), false},
-    };
-}
-
-} // namespace
-
-QString StoryboardPrompt::systemInstruction()
-{
-    return QStringLiteral(
-        "You turn a user's short story into a four-panel comic storyboard. Answer with one JSON object and "
-        "nothing else: {\"title\": string, \"panels\": [4 panels]}. Each panel is {\"index\": 1-4, \"role\": "
-        "\"SETUP\"|\"DEVELOPMENT\"|\"TURN\"|\"CONCLUSION\" (in this order, the 기승전결 structure), \"scene\": "
-        "what the panel shows, \"characters\": [names], \"dialogue\": [{\"speaker\": name, \"text\": line}]}. "
-        "At most 4 dialogue lines per panel, each at most 200 characters. Write in the language of the story.");
-}
-
-QString StoryboardPrompt::userMessage(const QString &story) { return QStringLiteral("Story:\n") + story; }
-
-QJsonObject StoryboardPrompt::jsonSchema()
-{
-    // Constants, built once per process (thread-safe static initialisation): every request sends one,
-    // and building it each time was a fifth of the engine thread's work while starting 1,000 attempts.
-    static const QJsonObject schema = buildStoryboardSchema();
-    return schema;
-}
-
 QString StoryboardPrompt::captionsInstruction()
 {
     return QStringLiteral("Write alt text for a four-panel comic: one short sentence per panel describing what it shows, for a reader who "
@@ -92,8 +67,15 @@ QString StoryboardPrompt::captionsMessage(const QString &storyboardJson) { retur
 
 QJsonObject StoryboardPrompt::captionsSchema()
 {
-    static const QJsonObject schema = buildCaptionsSchema();
-    return schema;
+    return QJsonObject{
+        {QStringLiteral("type"), QStringLiteral("object")},
+        {QStringLiteral("properties"),
+         QJsonObject{{QStringLiteral("captions"),
+                      QJsonObject{{QStringLiteral("type"), QStringLiteral("array")},
+                                  {QStringLiteral("items"), QJsonObject{{QStringLiteral("type"), QStringLiteral("string")}}}}}}},
+        {QStringLiteral("required"), QJsonArray{QStringLiteral("captions")}},
+        {QStringLiteral("additionalProperties"), false},
+    };
 }
 
 QString StoryboardPrompt::imagePrompt(const QString &storyboardJson)

@@ -67,11 +67,13 @@ inline SchedTotals schedTotals(const QByteArray &prefix)
     SchedTotals t;
     QDir tasks(QStringLiteral("/proc/self/task"));
     const QString self = QString::number(QCoreApplication::applicationPid());
+    const auto named = [&tasks](const QString &tid) {
+        QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+        return comm.open(QIODevice::ReadOnly) ? comm.readAll() : QByteArray();
+    };
     for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        if (prefix.isEmpty() ? tid != self : ![&] {
-                QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
-                return comm.open(QIODevice::ReadOnly) && comm.readAll().startsWith(prefix);
-            }())
+        const bool wanted = prefix.isEmpty() ? tid == self : named(tid).startsWith(prefix);
+        if (!wanted)
             continue;
         QFile f(tasks.filePath(tid + QStringLiteral("/schedstat"))); // "run ns, run-queue wait ns, slices"
         if (!f.open(QIODevice::ReadOnly))
