@@ -10,6 +10,7 @@
 #include "engineprocess.h"
 #include "store/apitokens.h"
 #include "store/masking.h"
+#include "service/storerelay.h"
 #include "teststore.h"
 
 #include <QCryptographicHash>
@@ -123,7 +124,38 @@ class tst_EngineService : public QObject
 
     // Two engines on a's store with one masking key, named NAME-a and NAME-b: an operator token for
     // both, or empty if either failed to start.
-    QString startSharingOneStore(Engine &a, Engine &b, const QString &name)
+    // A raw `GET /v1/events` reader: the cursors and event types as they arrive.
+    struct SseStream
+    {
+        QPointer<QNetworkReply> reply;
+        SseParser parser;
+        QStringList ids;
+        QStringList types;
+        QList<QByteArray> data;
+        int resets = 0;
+    };
+    void openStream(SseStream &s, const QUrl &engine, const QString &token, const QByteArray &lastId)
+    {
+        QUrl url = engine;
+        url.setPath(QStringLiteral("/v1/events"));
+        QNetworkRequest r(url);
+        r.setRawHeader("Authorization", "Bearer " + token.toLatin1());
+        if (!lastId.isEmpty())
+            r.setRawHeader("Last-Event-ID", lastId);
+        s.reply = m_network.get(r);
+        QObject::connect(s.reply, &QNetworkReply::readyRead, s.reply, [&s] {
+            for (const SseEvent &e : s.parser.feed(s.reply->readAll())) {
+                s.resets += e.event == "reset" ? 1 : 0;
+                if (!e.id.isEmpty()) {
+                    s.ids << QString::fromLatin1(e.id);
+                    s.types << QString::fromLatin1(e.event);
+                    s.data << e.data;
+                }
+            }
+        });
+    }
+
+    QString startSharingOneStore(Engine &a, Engine &b, const QString &name, const QStringList &extraArguments = {})
     {
         b.store = a.store;
         const QString key = m_dir.filePath(name + QStringLiteral(".key"));
@@ -131,7 +163,8 @@ class tst_EngineService : public QObject
         b.extraEnvironment.insert(QStringLiteral("BULLPEN_MASKING_KEY_FILE"), key);
         const QString token = a.token(QStringLiteral("ops"), QStringLiteral("operator"));
         m_secrets << token;
-        if (!a.start({QStringLiteral("--instance"), name + QStringLiteral("-a")}) || !b.start({QStringLiteral("--instance"), name + QStringLiteral("-b")}))
+        if (!a.start(QStringList{QStringLiteral("--instance"), name + QStringLiteral("-a")} + extraArguments)
+            || !b.start(QStringList{QStringLiteral("--instance"), name + QStringLiteral("-b")} + extraArguments))
             return {};
         return token;
     }
@@ -304,33 +337,9 @@ private Q_SLOTS:
     // dropped.
     void eventStreamResumesWithoutLossOrRepeats()
     {
-        struct Stream
-        {
-            QPointer<QNetworkReply> reply;
-            SseParser parser;
-            QStringList ids;
-            QStringList types;
-        };
-        const auto open = [this](Stream &s, const QByteArray &lastId) {
-            QUrl url = m_engine->url;
-            url.setPath(QStringLiteral("/v1/events"));
-            QNetworkRequest r(url);
-            r.setRawHeader("Authorization", "Bearer " + m_viewer.toLatin1());
-            if (!lastId.isEmpty())
-                r.setRawHeader("Last-Event-ID", lastId);
-            s.reply = m_network.get(r);
-            QObject::connect(s.reply, &QNetworkReply::readyRead, s.reply, [&s] {
-                for (const SseEvent &e : s.parser.feed(s.reply->readAll())) {
-                    if (!e.id.isEmpty()) {
-                        s.ids << QString::fromLatin1(e.id);
-                        s.types << QString::fromLatin1(e.event);
-                    }
-                }
-            });
-        };
-        Stream steady, dropped;
-        open(steady, {});
-        open(dropped, {});
+        SseStream steady, dropped;
+        openStream(steady, m_engine->url, m_viewer, {});
+        openStream(dropped, m_engine->url, m_viewer, {});
         QTest::qWait(200); // both subscribed
         const QString first = startGeneration(hang(300));
         QTRY_VERIFY_WITH_TIMEOUT(dropped.ids.size() >= 3, 20000);
@@ -338,14 +347,15 @@ private Q_SLOTS:
         const QByteArray lastSeen = dropped.ids.last().toLatin1();
         const QString second = startGeneration();
         QTRY_VERIFY_WITH_TIMEOUT(steady.types.count(QStringLiteral("generation_finished")) == 2, 30000);
-        Stream resumed;
-        open(resumed, lastSeen);
+        SseStream resumed;
+        openStream(resumed, m_engine->url, m_viewer, lastSeen);
         QTRY_VERIFY_WITH_TIMEOUT(!resumed.ids.isEmpty() && resumed.ids.last() == steady.ids.last(), 20000);
         const QStringList joined = dropped.ids + resumed.ids;
         QCOMPARE(joined.size(), QSet<QString>(joined.begin(), joined.end()).size()); // nothing twice
         const qsizetype from = steady.ids.indexOf(dropped.ids.first());
         QVERIFY(from >= 0);
         QCOMPARE(joined, steady.ids.mid(from, joined.size())); // nothing lost, same order
+        QCOMPARE(resumed.resets, 0);
         QVERIFY(!first.isEmpty() && !second.isEmpty());
         steady.reply->abort();
         resumed.reply->abort();
@@ -1037,6 +1047,124 @@ private Q_SLOTS:
             // Every event the store holds for it, and no other.
             QCOMPARE(qsizetype(events.last().sequence) + 1, events.size());
         }
+    }
+
+    // Issue 16: on PostgreSQL every instance streams the store's events in the store's order, so a client
+    // that loses one engine resumes on another from its cursor: nothing lost, nothing twice, in the order
+    // of a subscriber that never dropped. The engines keep 4 events in memory, so the resumed part comes
+    // back from the store.
+    void streamResumesOnAnotherInstance()
+    {
+        if (!TestStore::postgres())
+            QSKIP("one SQLite file has one engine; on PostgreSQL a cursor resumes on any engine (tst_engineservice_postgres)");
+        Engine a(m_dir.filePath(QStringLiteral("resume-a"))), b(m_dir.filePath(QStringLiteral("resume-b")));
+        const QString token = startSharingOneStore(a, b, QStringLiteral("resume"), {QStringLiteral("--event-memory"), QStringLiteral("4")});
+        QVERIFY(!token.isEmpty());
+        SseStream steady, dropped;
+        openStream(steady, b.url, token, {});
+        openStream(dropped, a.url, token, {});
+        for (const QUrl &engine : {a.url, b.url})
+            QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), token, {}, {}, engine).body.contains("bullpen_sse_subscribers 1"), 10'000);
+        const auto start = [&](const QUrl &engine, int i) {
+            const QJsonObject o{{QStringLiteral("story"), QStringLiteral("An otter stacks stones, part %1.").arg(i)}, {QStringLiteral("fresh"), true}};
+            return call("POST", QStringLiteral("/v1/generations"), token, body(o), {}, engine).status;
+        };
+        QCOMPARE(start(a.url, 1), 202);
+        QCOMPARE(start(b.url, 2), 202);
+        QTRY_VERIFY_WITH_TIMEOUT(dropped.ids.size() >= 3, 20'000);
+        dropped.reply->abort();
+        const QByteArray lastSeen = dropped.ids.last().toLatin1();
+        for (int i = 3; i <= 6; ++i)
+            QCOMPARE(start(i % 2 ? a.url : b.url, i), 202);
+        QTRY_COMPARE_WITH_TIMEOUT(steady.types.count(QStringLiteral("generation_finished")), 6, 30'000);
+        SseStream resumed;
+        openStream(resumed, b.url, token, lastSeen);
+        QTRY_VERIFY_WITH_TIMEOUT(!resumed.ids.isEmpty() && resumed.ids.last() == steady.ids.last(), 20'000);
+        QCOMPARE(resumed.resets, 0);
+        const QStringList joined = dropped.ids + resumed.ids;
+        QCOMPARE(joined.size(), QSet<QString>(joined.begin(), joined.end()).size()); // nothing twice
+        const qsizetype from = steady.ids.indexOf(dropped.ids.first());
+        QVERIFY(from >= 0);
+        QCOMPARE(joined, steady.ids.mid(from)); // nothing lost, same order
+        // The cursors are places in the store's order, rising.
+        qint64 previous = 0;
+        for (const QString &id : std::as_const(steady.ids)) {
+            QVERIFY2(id.startsWith(QLatin1Char('s')) && id.mid(1).toLongLong() > previous, qPrintable(id));
+            previous = id.mid(1).toLongLong();
+        }
+        // More events than the engine keeps in memory came after the cursor: the store supplied them.
+        QVERIFY(resumed.ids.size() > 4);
+        const QByteArray metrics = call("GET", QStringLiteral("/metrics"), token, {}, {}, b.url).body;
+        const qsizetype at = metrics.indexOf("\nbullpen_sse_backfilled_events_total ");
+        QVERIFY(at >= 0);
+        QVERIFY2(metrics.mid(at + 37, 12).split('\n').first().toLongLong() >= resumed.ids.size() - 4, metrics.mid(at, 60).constData());
+        steady.reply->abort();
+        resumed.reply->abort();
+    }
+
+    // docs/store.md, "Live events across instances": a row waits for a hole below it exactly as long as a
+    // transaction that drew the hole is open, then both follow in the store's order; a hole left by a
+    // rollback is given up as soon as no transaction can fill it (not after the 5 s backstop).
+    void streamWaitsForAHoleAndNoLonger()
+    {
+        if (!TestStore::postgres())
+            QSKIP("the store's order is PostgreSQL's (tst_engineservice_postgres)");
+        Engine engine(m_dir.filePath(QStringLiteral("holes")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("viewer"));
+        m_secrets << token;
+        QVERIFY(engine.start({QStringLiteral("--instance"), QStringLiteral("holes")}));
+        SseStream stream;
+        openStream(stream, engine.url, token, {});
+        QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body.contains("bullpen_sse_subscribers 1"), 10'000);
+        QString why;
+        QSqlDatabase held = engine.store.connect(QStringLiteral("hole-held"), StoreLocation::Access::ReadWrite, &why);
+        QVERIFY2(held.isOpen(), qPrintable(why));
+        QSqlDatabase other = engine.store.connect(QStringLiteral("hole-other"), StoreLocation::Access::ReadWrite, &why);
+        QVERIFY2(other.isOpen(), qPrintable(why));
+        const auto insert = [](QSqlDatabase &db, const QString &generation) {
+            Event e;
+            e.generationId = generation;
+            e.body = GenerationStarted{};
+            QSqlQuery q(db);
+            q.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, 0, ?, 0, ?, 'elsewhere')"));
+            q.addBindValue(generation);
+            q.addBindValue(e.type());
+            q.addBindValue(QString::fromUtf8(e.compactJson()));
+            return q.exec() && QSqlQuery(db).exec(QStringLiteral("NOTIFY bullpen_events"));
+        };
+        const QString first = QStringLiteral("gen_%1").arg(1, 32, 10, QLatin1Char('0'));
+        const QString second = QStringLiteral("gen_%1").arg(2, 32, 10, QLatin1Char('0'));
+        const QString rolledBack = QStringLiteral("gen_%1").arg(3, 32, 10, QLatin1Char('0'));
+        const QString third = QStringLiteral("gen_%1").arg(4, 32, 10, QLatin1Char('0'));
+        // `first` draws its place and stays open; `second`, drawn after it, commits.
+        QVERIFY(held.transaction());
+        QVERIFY(insert(held, first));
+        QVERIFY(insert(other, second));
+        // Nothing to await here: the relay reads `second` at once (notified) and must hold it. Three of
+        // its hole re-reads and more than the grace pass; then `first` commits and both follow, in order.
+        QTest::qWait(1500);
+        QCOMPARE(stream.ids.size(), 0);
+        QVERIFY(held.commit());
+        QTRY_COMPARE_WITH_TIMEOUT(stream.ids.size(), 2, 10'000);
+        QVERIFY(stream.ids.at(0).mid(1).toLongLong() < stream.ids.at(1).mid(1).toLongLong());
+        QVERIFY(stream.data.at(0).contains(first.toLatin1()));
+        QVERIFY(stream.data.at(1).contains(second.toLatin1()));
+        // A rolled-back place: the row after it follows once no transaction is left that could fill it.
+        QVERIFY(held.transaction());
+        QVERIFY(insert(held, rolledBack));
+        QVERIFY(insert(other, third));
+        QElapsedTimer sinceRollback;
+        QVERIFY(held.rollback());
+        sinceRollback.start();
+        QTRY_COMPARE_WITH_TIMEOUT(stream.ids.size(), 3, 10'000);
+        QVERIFY(stream.data.at(2).contains(third.toLatin1()));
+        QVERIFY2(sinceRollback.elapsed() < StoreRelay::kGapPatienceMs - 1000, qPrintable(QString::number(sinceRollback.elapsed())));
+        QCOMPARE(stream.types, (QStringList{3, QStringLiteral("generation_started")}));
+        held = {};
+        other = {};
+        StoreLocation::disconnect(QStringLiteral("hole-held"));
+        StoreLocation::disconnect(QStringLiteral("hole-other"));
+        stream.reply->abort();
     }
 
     // An attached console learns of its engine's store outage from the engine's /readyz (RemoteStoreWatch,

@@ -158,6 +158,10 @@ int runServe(const QStringList &arguments)
     const QCommandLineOption backlog(QStringLiteral("subscriber-backlog"),
                                      QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
                                      QStringLiteral("bytes"), QStringLiteral("4194304"));
+    const QCommandLineOption eventMemory(QStringLiteral("event-memory"),
+                                         QStringLiteral("Events kept in memory for event-stream clients that resume (default 65536). On PostgreSQL "
+                                                        "older ones are read back from the store."),
+                                         QStringLiteral("n"), QStringLiteral("65536"));
     const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
                                      QStringLiteral("n"));
     const QCommandLineOption tlsCert(QStringLiteral("tls-cert"),
@@ -170,7 +174,7 @@ int runServe(const QStringList &arguments)
     const QCommandLineOption logLevel(QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
                                       QStringLiteral("level"), QStringLiteral("info"));
     parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, lease, maxInFlight, rate, maxSubscribers, backlog,
-                       threads, tlsCert, tlsKey, logFormat, logLevel});
+                       eventMemory, threads, tlsCert, tlsKey, logFormat, logLevel});
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
         return 2;
@@ -238,6 +242,10 @@ int runServe(const QStringList &arguments)
     if (!positive(backlog, 1 << 30, &backlogBytes))
         return 2;
     o.events.backlogBytes = backlogBytes;
+    int eventMemoryValue = 0;
+    if (!positive(eventMemory, 10'000'000, &eventMemoryValue))
+        return 2;
+    o.events.retention = static_cast<std::size_t>(eventMemoryValue);
     if (parser.isSet(tlsCert)) {
         o.tls = loadServerTls(parser.value(tlsCert), parser.value(tlsKey), &why);
         if (!o.tls) {

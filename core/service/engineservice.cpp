@@ -14,6 +14,8 @@
 #include <QFile>
 #include <QHostInfo>
 #include <QSslCertificate>
+#include <QSqlDatabase>
+#include <QUuid>
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -83,6 +85,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_audit(tokens.location())
     , m_options(std::move(options))
     , m_events(m_options.events)
+    , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
     , m_startedAt(QDateTime::currentDateTimeUtc())
 {
     connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
@@ -118,6 +121,7 @@ EngineService::~EngineService()
     // The history thread's work answers through this object: it ends first, releasing its connection.
     if (HistoryReader *history = m_setup.history())
         QMetaObject::invokeMethod(m_historyContext, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(m_historyContext, [this] { StoreLocation::disconnect(m_backfillConnection); }, Qt::BlockingQueuedConnection);
     m_historyThread.quit();
     m_historyThread.wait();
 }
@@ -152,17 +156,42 @@ bool EngineService::listen(QString *error)
         m_options.instance = QHostInfo::localHostName() + QLatin1Char(':') + QString::number(m_options.port);
     if (Store *store = m_setup.store()) {
         store->setIdentity(m_options.instance, m_options.version, url().toString());
-        // Engines sharing a PostgreSQL store stream one another's events (StoreRelay).
+        // On PostgreSQL the stream is the store's: every instance's events, in the store's order, with
+        // cursors that mean the same on every instance (StoreRelay, EventStream::followStore).
         if (store->storeLocation().isPostgres()) {
-            m_relay = std::make_unique<StoreRelay>(store->storeLocation(), m_options.instance);
-            connect(m_relay.get(), &StoreRelay::relayed, this, [this](const QList<Event> &events) {
-                for (const Event &e : events)
-                    m_events.publish(e);
+            const StoreLocation location = store->storeLocation();
+            QString why;
+            const std::optional<qint64> newest = StoreRelay::newestOrder(location, &why);
+            if (!newest) {
+                if (error)
+                    *error = QStringLiteral("cannot read the store's events (%1); check BULLPEN_DATABASE_URL and that the server is up").arg(why);
+                return false;
+            }
+            m_events.followStore(*newest, [this, location](qint64 after, qint64 through, int limit, std::function<void(EventStream::Backfill)> done) {
+                // On the history thread, with a connection of its own there (closed in the destructor).
+                QMetaObject::invokeMethod(m_historyContext, [this, location, after, through, limit, done = std::move(done)] {
+                    EventStream::Backfill read;
+                    {
+                        QSqlDatabase db = QSqlDatabase::database(m_backfillConnection, false);
+                        if (!db.isValid() || !db.isOpen())
+                            db = location.connect(m_backfillConnection, StoreLocation::Access::ReadOnly, &read.error);
+                        if (db.isOpen() && !StoreRelay::readRange(db, after, through, limit, &read.rows, &read.oldest, &read.error) && read.error.isEmpty())
+                            read.error = QStringLiteral("the read failed");
+                    }
+                    if (!read.error.isEmpty())
+                        StoreLocation::disconnect(m_backfillConnection); // made afresh at the next resume
+                    QMetaObject::invokeMethod(&m_events, [done, read] { done(read); });
+                });
+            });
+            m_relay = std::make_unique<StoreRelay>(location);
+            connect(m_relay.get(), &StoreRelay::relayed, this, [this](const QList<StoredEvent> &rows) {
+                for (const StoredEvent &row : rows)
+                    m_events.publishStored(row);
             }, Qt::QueuedConnection);
-            connect(m_relay.get(), &StoreRelay::failed, this, [](const QString &why) {
-                qCWarning(lcApi) << "the relay of other instances' events cannot read the store:" << why << "(it tries again every second)";
+            connect(m_relay.get(), &StoreRelay::failed, this, [](const QString &failure) {
+                qCWarning(lcApi) << "the event stream cannot read the store:" << failure << "(it tries again every second)";
             }, Qt::QueuedConnection);
-            m_relay->start();
+            m_relay->start(*newest);
         }
     }
     m_audit.setInstance(m_options.instance);
@@ -955,6 +984,7 @@ EngineService::Reply EngineService::metrics() const
     g.generationsInFlight = m_setup.engine().activeCount();
     g.sseSubscribers = m_events.subscribers();
     g.sseOverflows = m_events.overflows();
+    g.sseBackfilled = m_events.backfilledEvents();
     if (HistoryWrites *w = m_setup.historyWrites()) {
         const HistoryWriteStats st = w->writeStats();
         g.storeWriteFailures = st.failed;
@@ -985,10 +1015,13 @@ void EngineService::onEvent(const Event &event)
         std::get<GenerationStarted>(named.body).instance = m_options.instance;
         named.jsonCache.reset();
         named.shareJson();
-        m_events.publish(named);
+        if (!m_events.followsStore())
+            m_events.publish(named);
         return;
     }
-    m_events.publish(event);
+    // Following a store, this engine's events reach its stream from the store, in the store's order.
+    if (!m_events.followsStore())
+        m_events.publish(event);
 }
 
 void EngineService::logFinished(const GenerationResult &result, bool plain) const

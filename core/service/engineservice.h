@@ -128,7 +128,7 @@ private:
     AuditTrail m_audit;
     ServiceOptions m_options;
     EventStream m_events;
-    std::unique_ptr<StoreRelay> m_relay; // PostgreSQL: the other instances' events into m_events
+    std::unique_ptr<StoreRelay> m_relay; // PostgreSQL: every instance's events into m_events, in the store's order
     ServiceMetrics m_metrics;
     ComparisonRunner *m_comparisons = nullptr;
     std::map<QString, QJsonObject> m_liveComparisons;
@@ -160,6 +160,7 @@ private:
 
     QThread m_historyThread;
     QObject *m_historyContext = nullptr; // lives on m_historyThread
+    const QString m_backfillConnection; // on m_historyThread: resumed event streams read the store through it
 
     QDateTime m_startedAt;
     bool m_draining = false;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "events/event.h"
+#include "storerelay.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <vector>
 
 class QTcpSocket;
@@ -18,13 +20,20 @@ class QTcpSocket;
 namespace bullpen {
 
 // `GET /v1/events` (docs/api.md): every event the engine records, as Server-Sent Events, each with an
-// `id:` cursor "<epoch>-<n>" (epoch: random per engine start; n counts up from 1). The last
-// `retention` events are kept; a subscriber that sends `Last-Event-ID` gets every later event it would
-// have seen, in order, then the live ones, with nothing lost or repeated. A cursor this engine cannot
-// continue from (another start, or older than what is kept) gets `event: reset` first, naming the oldest
-// cursor kept, so the client knows to reconcile from the generations' results. A comment line is
-// written every `heartbeat`. A subscriber whose unsent bytes pass `backlogBytes` gets `event: overflow`
-// and is closed: its socket never buffers without bound.
+// `id:` cursor. A subscriber that sends `Last-Event-ID` gets every later event it would have seen, in
+// order, then the live ones, with nothing lost or repeated. A comment line is written every `heartbeat`.
+// A subscriber whose unsent bytes pass `backlogBytes` gets `event: overflow` and is closed: its socket
+// never buffers without bound.
+//
+// Two kinds of cursor:
+// - On its own (SQLite, or no store) the stream numbers the engine's events as they happen: "<epoch>-<n>",
+//   the epoch random per engine start. The last `retention` events are kept in memory to resume from; a
+//   cursor of another start, or older than that, gets `event: reset` first (events may be missing).
+// - Following a PostgreSQL store (followStore), the stream carries every instance's events in the
+//   store's order, as StoreRelay hands them on, and the cursor is the place in that order: "s<order>".
+//   Every instance streams the same events in the same order, so a cursor from one instance resumes on
+//   any other. What is older than the memory is read back from the store (`backfillLimit` events at
+//   most, else `event: reset`).
 class EventStream final : public QObject
 {
     Q_OBJECT
@@ -35,22 +44,40 @@ public:
         qint64 backlogBytes = 4 * 1024 * 1024;
         std::chrono::milliseconds heartbeat{15000};
         int maxSubscribers = 64;
+        int backfillLimit = 100000;
     };
+    // What a read of the store for a resumed subscriber gave: rows after a place, in the store's order.
+    struct Backfill
+    {
+        QList<StoredEvent> rows;
+        qint64 oldest = 0; // the oldest row the store still holds
+        QString error;     // empty: read
+    };
+    // Reads rows `after < order <= through`, at most `limit`, somewhere off this thread, and calls `done`
+    // on this object's thread.
+    using BackfillReader = std::function<void(qint64 after, qint64 through, int limit, std::function<void(Backfill)> done)>;
+
     explicit EventStream(Options options, QObject *parent = nullptr);
     ~EventStream() override;
 
-    void publish(const Event &event);
+    // From now on the stream carries the store's events (publishStored), starting after `position`.
+    void followStore(qint64 position, BackfillReader reader);
+    bool followsStore() const { return static_cast<bool>(m_backfill); }
+
+    void publish(const Event &event);             // not following a store: numbered here
+    void publishStored(const StoredEvent &row);   // following a store: in the store's order
     // False when the subscriber limit is reached (the caller answers 429).
     bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId);
     int subscribers() const { return static_cast<int>(m_subscribers.size()); }
     quint64 overflows() const { return m_overflows; }
+    quint64 backfilledEvents() const { return m_backfilled; }
     // Ends every stream (shutdown): subscribers see the connection close and reconnect elsewhere.
     void closeAll();
 
 private:
     struct Entry
     {
-        quint64 n = 0;
+        qint64 position = 0; // n, or the store's order
         QString generationId;
         QByteArray frame;
     };
@@ -58,18 +85,35 @@ private:
     {
         QPointer<QTcpSocket> socket;
         QString generation; // empty: all
+        quint64 id = 0;
+        qint64 after = 0;       // following a store: the last place this subscriber has had
+        bool catchingUp = false; // reading the store; live events wait in memory meanwhile
+        int backfilled = 0;
     };
+    Entry entry(qint64 position, const Event &event) const;
+    void append(Entry e);
     bool send(Subscriber &s, const QByteArray &frame); // false: overflowed and closed
+    void sendReset(Subscriber &s, const QByteArray &why, const QString &oldest);
+    void resumeFromMemory(Subscriber &s, qint64 after);
+    void resumeStored(Subscriber &s, const QString &lastEventId);
+    void catchUp(quint64 subscriberId);
+    void caughtUp(quint64 subscriberId, const Backfill &read, qint64 through, int limit);
+    Subscriber *find(quint64 subscriberId);
     void heartbeat();
     void prune();
 
     Options m_options;
     QString m_epoch;
-    quint64 m_next = 1;
+    qint64 m_next = 1;
     std::deque<Entry> m_kept;
     std::vector<Subscriber> m_subscribers;
+    quint64 m_nextSubscriber = 1;
     QTimer m_heartbeat;
     quint64 m_overflows = 0;
+    quint64 m_backfilled = 0;
+    // Following a store:
+    BackfillReader m_backfill;
+    qint64 m_memoryFrom = 0; // m_kept holds every event handed on after this place
 };
 
 } // namespace bullpen

@@ -134,6 +134,8 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     out += "bullpen_sse_subscribers " + QByteArray::number(g.sseSubscribers) + '\n';
     head("bullpen_sse_overflows_total", "counter", "Event subscribers closed for reading too slowly.");
     out += "bullpen_sse_overflows_total " + QByteArray::number(g.sseOverflows) + '\n';
+    head("bullpen_sse_backfilled_events_total", "counter", "Events read back from the store for subscribers resuming from an older cursor.");
+    out += "bullpen_sse_backfilled_events_total " + QByteArray::number(g.sseBackfilled) + '\n';
     head("bullpen_api_responses_total", "counter", "API answers, by HTTP status.");
     for (const auto &[status, n] : m_requests)
         out += "bullpen_api_responses_total{" + label("status", QString::number(status)) + "} " + QByteArray::number(n) + '\n';

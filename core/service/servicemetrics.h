@@ -26,6 +26,7 @@ public:
         int generationsInFlight = 0;
         int sseSubscribers = 0;
         quint64 sseOverflows = 0;
+        quint64 sseBackfilled = 0; // events read back from the store for resumed subscribers
         quint64 storeWriteFailures = 0;
         quint64 storeWritesQueued = 0;
         quint64 storeWriteBacklog = 0; // queued, neither written nor failed yet

@@ -12,59 +12,93 @@
 #include <QTimer>
 
 #include <map>
-#include <set>
+
+class QSqlDatabase;
 
 namespace bullpen {
 
-// Live events across instances (docs/store.md, "Live events across instances"): on a PostgreSQL store,
-// every engine's writer notifies `bullpen_events` when it commits events, and each engine's relay
-// (a thread with its own connection, LISTENing) reads the new rows in the store's order and hands the
-// other instances' events to the engine's event stream. So any instance's `/v1/events` carries every
-// instance's generations.
+// One `events` row of a PostgreSQL store, with its place in the store's order (`events.store_order`).
+struct StoredEvent
+{
+    qint64 order = 0;
+    Event event;
+};
+
+// The event stream of an engine on a PostgreSQL store (docs/store.md, "Live events across instances"):
+// every engine's writer notifies `bullpen_events` when it commits events, and each engine's relay (a
+// thread with its own connection, LISTENing) reads the new rows and hands them, its own engine's too, to
+// the engine's event stream in the store's order. So every instance streams the same events in the same
+// order, and a stream's cursor (a place in that order) means the same on every instance.
 //
 // The store's order is a sequence, taken when a row is inserted, so a row may become visible after a
-// later one (two engines' transactions commit in another order than they drew). The relay keeps a
-// cursor below which it has seen every row, reads everything above it, and steps over a missing row
-// only once it has stayed missing for kGapPatienceMs (a rolled-back transaction leaves a hole forever).
-// A notification may be missed (a reconnect): the relay also reads every kPollMs.
+// later one (two engines' transactions commit in another order than they drew), and a rolled-back
+// transaction leaves a hole for ever. The relay hands on a row only once every row below it has been
+// handed on or is known never to come: rows above a hole wait for it. A hole is given up once every
+// transaction that could still fill it has ended: kXidGraceMs after the hole is seen, the relay notes
+// the server's next transaction id; when the oldest transaction still running is at or past it, the
+// hole stays a hole (the drawing transaction gets its id within microseconds of its draw, long before
+// the grace ends). Should the server not say (a failed snapshot query), a hole is given up after
+// kGapPatienceMs. While a hole is open the relay reads again every kHoleRecheckMs; otherwise on each
+// notification, and every kPollMs in case one was missed (a reconnect).
 class StoreRelay final : public QObject
 {
     Q_OBJECT
 public:
     static constexpr qint64 kGapPatienceMs = 5000;
+    static constexpr qint64 kXidGraceMs = 100;
+    static constexpr int kHoleRecheckMs = 50;
     static constexpr int kPollMs = 1000;
     static constexpr int kBatch = 2000;
 
-    // `instance`: this engine's; its own rows are not relayed (its stream has them already).
-    StoreRelay(StoreLocation location, QString instance);
+    explicit StoreRelay(StoreLocation location);
     ~StoreRelay() override;
 
-    // Runs the relay on a thread of its own from now on (only rows written after this are relayed).
-    void start();
+    // The newest row's place in the store's order now (0: none), on a connection of the caller's thread.
+    static std::optional<qint64> newestOrder(const StoreLocation &location, QString *why);
+    // Rows with `after < store_order <= through`, in the store's order, at most `limit`; *oldest: the
+    // oldest row the store still holds (0: none). False on a read error, said in *why.
+    static bool readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest, QString *why);
+
+    // Runs the relay on a thread of its own from now on, handing on the rows after `cursor` (usually
+    // newestOrder(): what is written from then on).
+    void start(qint64 cursor);
     quint64 relayedCount() const { return m_relayed; }
 
 Q_SIGNALS:
-    // On the relay's thread; connect with a queued connection.
-    void relayed(const QList<bullpen::Event> &events);
+    // On the relay's thread, in the store's order; connect with a queued connection.
+    void relayed(const QList<bullpen::StoredEvent> &events);
     void failed(const QString &why);
 
 private:
+    struct Snapshot
+    {
+        qint64 oldestRunningXid = 0; // every transaction below it has ended
+        qint64 nextXid = 0;          // not yet given to any transaction
+    };
+    static std::optional<Snapshot> serverSnapshot(QSqlDatabase &db);
     void open();
     void read();
     void close();
 
     StoreLocation m_location;
-    QString m_instance;
     QString m_connection;
     QThread m_thread;
     QTimer *m_poll = nullptr; // on m_thread
     bool m_open = false;
-    qint64 m_cursor = 0;              // every row at or below it has been seen (or given up)
-    std::set<qint64> m_seenAbove;     // rows above the cursor already seen
-    std::map<qint64, qint64> m_missingSince; // a hole above the cursor → when it was first noticed (ms, monotonic)
+    qint64 m_cursor = 0;                     // every row at or below it has been handed on (or given up)
+    std::map<qint64, Event> m_waiting;       // rows above the cursor, read, waiting for a hole below them
+    struct Hole
+    {
+        qint64 noticedMs = 0;         // monotonic
+        std::optional<qint64> xidBar; // the server's next transaction id, noted kXidGraceMs after
+    };
+    std::map<qint64, Hole> m_holes; // rows above the cursor not read yet
+    bool m_recheckScheduled = false;
     QElapsedTimer m_clock;
     QString m_lastFailure;
     quint64 m_relayed = 0;
 };
 
 } // namespace bullpen
+
+Q_DECLARE_METATYPE(bullpen::StoredEvent)

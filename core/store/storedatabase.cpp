@@ -7,6 +7,8 @@
 #include "privatefiles.h"
 #include "storeschema.h"
 
+#include "events/event.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -133,7 +135,8 @@ int StoreDatabase::abandonOrphans(QSqlDatabase &db)
         if (!db.transaction())
             continue;
         const bool finished = finish.exec() && finish.numRowsAffected() == 1;
-        if (finished && aggregates.addFinished(db, id, &why) && aggregates.apply(db, &why) && db.commit())
+        if (finished && aggregates.addFinished(db, id, &why) && aggregates.apply(db, &why)
+            && recordAbandonedEvent(db, id, QDateTime::currentMSecsSinceEpoch(), &why) && notifyEvents(db, &why) && db.commit())
             ++done;
         else
             db.rollback();
@@ -299,6 +302,47 @@ QString StoreDatabase::integrityCheck()
 {
     QSqlDatabase db = readConnection();
     return m_location.integrityCheck(db);
+}
+
+bool StoreDatabase::recordAbandonedEvent(QSqlDatabase &db, const QString &id, qint64 nowMs, QString *error)
+{
+    QSqlQuery q(db);
+    if (!run(q, QStringLiteral("SELECT g.detail, g.created_at_ms, g.instance, (SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE generation_id = g.id) "
+                               "FROM generations g WHERE g.id = ?"),
+             {id}, error))
+        return false;
+    if (!q.next()) {
+        if (error)
+            *error = QStringLiteral("generation %1 is not in the store").arg(id);
+        return false;
+    }
+    Event e;
+    e.generationId = id;
+    e.sequence = static_cast<quint64>(q.value(3).toLongLong());
+    e.at = std::chrono::milliseconds(std::max<qint64>(0, nowMs - q.value(1).toLongLong()));
+    e.wallTime = QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC);
+    GenerationFinished finished;
+    finished.state = FinalState::Abandoned;
+    finished.publicCode = PublicCode::INTERNAL_ERROR;
+    finished.kind = FailureKind::INTERNAL;
+    finished.detail = q.value(0).toString();
+    e.body = finished;
+    const QVariant instance = q.value(2);
+    q.finish();
+    return run(q, QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"),
+               {id, static_cast<qint64>(e.sequence), e.type(), nowMs, QString::fromUtf8(e.compactJson()), instance}, error);
+}
+
+bool StoreDatabase::notifyEvents(QSqlDatabase &db, QString *error)
+{
+    if (!StoreLocation::isPostgres(db))
+        return true;
+    QSqlQuery q(db);
+    if (q.exec(QStringLiteral("NOTIFY bullpen_events"))) // not prepared: PostgreSQL cannot PREPARE a NOTIFY
+        return true;
+    if (error)
+        *error = q.lastError().text();
+    return false;
 }
 
 bool StoreDatabase::run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error)

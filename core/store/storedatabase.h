@@ -50,6 +50,13 @@ public:
     bool read(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error);
     // Prepares, binds and runs a statement; false with the reason in *error.
     static bool run(QSqlQuery &q, const QString &sql, const QVariantList &binds, QString *error);
+    // After generation `id` was just finished as ABANDONED (in the caller's transaction): its last event,
+    // `generation_finished` with the row's detail, so that every event stream and timeline shows the end
+    // (docs/contract.md §11.10). On PostgreSQL the caller's transaction also notifies the relays.
+    static bool recordAbandonedEvent(QSqlDatabase &db, const QString &id, qint64 nowMs, QString *error);
+    // PostgreSQL: `NOTIFY bullpen_events`, delivered to the engines' relays when the caller's transaction
+    // commits (docs/store.md, "Live events across instances"). SQLite: nothing to do.
+    static bool notifyEvents(QSqlDatabase &db, QString *error);
 
 private:
     explicit StoreDatabase(StoreLocation location);

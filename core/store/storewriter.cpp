@@ -72,7 +72,7 @@ struct StoreWriter::Statements
     }
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
-    bool onPostgres = false; // comics go into the store, and new events are notified (bullpen_events)
+    bool onPostgres = false; // comics go into the store
     QSet<QString> comicsKnown; // in the store already (at most 4096 remembered, for at most kComicsKnownMs)
     qint64 comicsKnownSinceMs = 0;
     // Shorter than the shortest retention (retention.h): a comic remembered here was referred to by a
@@ -558,10 +558,10 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
              {now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, id, now});
         if (ok && q.numRowsAffected() == 1) {
             ++abandoned;
-            ok = aggregates.addFinished(db, id, &failure);
+            ok = aggregates.addFinished(db, id, &failure) && StoreDatabase::recordAbandonedEvent(db, id, now, &failure);
         }
     }
-    ok = ok && aggregates.apply(db, &failure);
+    ok = ok && aggregates.apply(db, &failure) && (abandoned == 0 || StoreDatabase::notifyEvents(db, &failure));
     if (!me.instance.isEmpty() && !me.url.isEmpty()) { // a serving engine (the console and the CLI name their rows only)
         step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), {Owner::thisProcess()});
         const int inFlight = ok && q.next() ? q.value(0).toInt() : 0;
@@ -646,14 +646,10 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
                 }
             }
             ok = ok && statements.aggregates.apply(db, failure);
-            // PostgreSQL: the other engines' relays read the new events once this commits (the
-            // notification is delivered at commit, and not at all on rollback).
-            if (ok && events && statements.onPostgres) {
-                QSqlQuery notify(db);
-                ok = notify.exec(QStringLiteral("NOTIFY bullpen_events"));
-                if (!ok)
-                    *failure = notify.lastError().text();
-            }
+            // PostgreSQL: the engines' relays read the new events once this commits (the notification
+            // is delivered at commit, and not at all on rollback).
+            if (ok && events)
+                ok = StoreDatabase::notifyEvents(db, failure);
             if (ok && !db.commit()) {
                 ok = false;
                 *failure = db.lastError().text();
