@@ -4,6 +4,7 @@
 //   2. one generation through the service (POST → its generation_finished on the event stream) against
 //      the same request on an embedded engine, alternately: the cost the service adds
 //   3. the event stream: recorded → received by each of 20 subscribers while 200 generations/s start
+//      (BENCH_SSE_RATE=N for another rate; on BULLPEN_TEST_STORE=postgres the stream is the store's)
 //   4. 1000 concurrent keep-alive clients for D seconds: answers by status, the engine's RSS over time
 // Usage: [BENCH_PARTS=1,3] bench_service [seconds for 4, default 60]. Build with the release preset.
 #include "benchstats.h"
@@ -271,8 +272,9 @@ int main(int argc, char *argv[])
             << QString::number(double(minorFaultsOf(pid) - faultsBefore) / 300.0, 'f', 0) << " minor page faults\n";
     }
 
-    // 3. Event fan-out: 20 subscribers, 200 generations/s for 10 s.
+    // 3. Event fan-out: 20 subscribers, 200 generations/s (BENCH_SSE_RATE) for 10 s.
     if (runs(3)) {
+        const int rate = std::clamp(qEnvironmentVariableIntValue("BENCH_SSE_RATE"), 0, 1000);
         Sample lateness;
         qint64 frames = 0;
         std::vector<std::unique_ptr<Subscriber>> subscribers;
@@ -296,7 +298,7 @@ int main(int argc, char *argv[])
         int sent = 0, refused = 0;
         QTimer tick;
         tick.setTimerType(Qt::PreciseTimer);
-        tick.setInterval(5); // 200 per second
+        tick.setInterval(1000 / (rate > 0 ? rate : 200));
         QObject::connect(&tick, &QTimer::timeout, &app, [&] {
             for (auto &p : posters) {
                 if (!p->busy()) {
