@@ -1008,6 +1008,8 @@ void EngineService::onEvent(const Event &event)
     if (std::holds_alternative<GenerationStarted>(event.body))
         m_running.insert(event.generationId); // started here by any front end (comparisons too)
     m_metrics.record(event, nowMs());
+    if (m_events.followsStore())
+        return; // this engine's events reach its stream from the store, in the store's order
     if (const auto *started = std::get_if<GenerationStarted>(&event.body); started && started->instance.isEmpty()) {
         // The stream names the instance that runs each generation (several engines share one history).
         // A copy with its own JSON: the store's writer keeps the engine's (its rows carry the instance).
@@ -1015,13 +1017,10 @@ void EngineService::onEvent(const Event &event)
         std::get<GenerationStarted>(named.body).instance = m_options.instance;
         named.jsonCache.reset();
         named.shareJson();
-        if (!m_events.followsStore())
-            m_events.publish(named);
+        m_events.publish(named);
         return;
     }
-    // Following a store, this engine's events reach its stream from the store, in the store's order.
-    if (!m_events.followsStore())
-        m_events.publish(event);
+    m_events.publish(event);
 }
 
 void EngineService::logFinished(const GenerationResult &result, bool plain) const
