@@ -33,27 +33,29 @@ void EventStream::followStore(qint64 position, BackfillReader reader)
     m_kept.clear();
 }
 
-EventStream::Entry EventStream::entry(qint64 position, const Event &event) const
+EventStream::Entry EventStream::entry(qint64 position, const QString &generationId, const QString &type, const QByteArray &json) const
 {
     Entry e;
     e.position = position;
-    e.generationId = event.generationId;
+    e.generationId = generationId;
     const QByteArray id = m_backfill ? QByteArray('s' + QByteArray::number(position)) : QByteArray(m_epoch.toLatin1() + '-' + QByteArray::number(position));
-    // One line of JSON per event: `data:` must not contain a line break, and compact JSON has none.
-    e.frame = "id: " + id + "\nevent: " + event.type().toLatin1() + "\ndata: " + event.compactJson() + "\n\n";
+    // One line of JSON per event: `data:` must not contain a line break, and compact JSON has none (the
+    // store's bodies are the engine's compact JSON too).
+    e.frame = "id: " + id + "\nevent: " + type.toLatin1() + "\ndata: " + json + "\n\n";
     return e;
 }
 
 void EventStream::publish(const Event &event)
 {
     Q_ASSERT(!m_backfill);
-    append(entry(m_next++, event));
+    const qint64 n = m_next++;
+    append(entry(n, event.generationId, event.type(), event.compactJson()));
 }
 
 void EventStream::publishStored(const StoredEvent &row)
 {
     Q_ASSERT(m_backfill);
-    append(entry(row.order, row.event));
+    append(entry(row.order, row.generationId, row.type, row.json));
 }
 
 void EventStream::append(Entry e)
@@ -104,22 +106,18 @@ bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter,
     const bool ours = ok && n >= 0 && QStringView(lastEventId).left(dash) == m_epoch;
     const qint64 oldest = m_kept.empty() ? m_next : m_kept.front().position;
     if (ours && n + 1 >= oldest && n < m_next)
-        resumeFromMemory(s, n);
+        resumeFrom(s, n);
     else
         sendReset(s, ours ? "older than the events this engine keeps" : "from another start of this engine, or not a cursor",
                   m_epoch + QLatin1Char('-') + QString::number(oldest));
     return true;
 }
 
-void EventStream::resumeFromMemory(Subscriber &s, qint64 after)
+void EventStream::resumeFrom(Subscriber &s, qint64 after)
 {
     s.after = after;
-    const auto from = std::upper_bound(m_kept.begin(), m_kept.end(), after, [](qint64 v, const Entry &e) { return v < e.position; });
-    for (auto it = from; it != m_kept.end(); ++it) {
-        s.after = it->position;
-        if ((s.generation.isEmpty() || s.generation == it->generationId) && !send(s, it->frame))
-            return; // overflowed during the replay: closed, as any slow subscriber
-    }
+    s.catchingUp = true;
+    catchUp(s.id);
 }
 
 void EventStream::resumeStored(Subscriber &s, const QString &lastEventId)
@@ -130,13 +128,13 @@ void EventStream::resumeStored(Subscriber &s, const QString &lastEventId)
         sendReset(s, "not a cursor of this store (one of another engine's own?)", QString());
         return;
     }
-    if (after >= m_memoryFrom) {
-        resumeFromMemory(s, after); // a cursor ahead of this engine: the live events after it follow
-        return;
-    }
-    s.after = after;
-    s.catchingUp = true;
-    catchUp(s.id);
+    resumeFrom(s, after); // a cursor ahead of this engine: the live events after it follow
+}
+
+int EventStream::roundSize() const
+{
+    // A round's frames stay well inside the backlog (events are ~0.5–1 KiB of JSON).
+    return static_cast<int>(std::clamp<qint64>(m_options.backlogBytes / 2 / 1024, 10, kBackfillBatch));
 }
 
 void EventStream::catchUp(quint64 subscriberId)
@@ -144,12 +142,35 @@ void EventStream::catchUp(quint64 subscriberId)
     Subscriber *s = find(subscriberId);
     if (!s)
         return;
-    const qint64 through = m_memoryFrom;
-    const int limit = std::min(kBackfillBatch, std::max(1, m_options.backfillLimit - s->backfilled));
-    m_backfill(s->after, through, limit, [self = QPointer<EventStream>(this), subscriberId, through, limit](const Backfill &read) {
-        if (self)
-            self->caughtUp(subscriberId, read, through, limit);
-    });
+    if (s->after < m_memoryFrom) {
+        if (!m_backfill) {
+            sendReset(*s, "older than the events this engine keeps", m_epoch + QLatin1Char('-') + QString::number(m_memoryFrom + 1));
+            s->after = m_memoryFrom;
+        } else if (s->backfilled >= m_options.backfillLimit) {
+            sendReset(*s, "more than " + QByteArray::number(m_options.backfillLimit) + " events behind", QStringLiteral("s%1").arg(m_memoryFrom + 1));
+            s->after = m_memoryFrom;
+        } else {
+            // Older than the memory: from the store, a round at a time.
+            const qint64 through = m_memoryFrom;
+            const int limit = std::min(roundSize(), m_options.backfillLimit - s->backfilled);
+            m_backfill(s->after, through, limit, [self = QPointer<EventStream>(this), subscriberId, through, limit](const Backfill &read) {
+                if (self)
+                    self->caughtUp(subscriberId, read, through, limit);
+            });
+            return;
+        }
+    }
+    // From memory, a round at a time.
+    auto it = std::upper_bound(m_kept.begin(), m_kept.end(), s->after, [](qint64 v, const Entry &e) { return v < e.position; });
+    for (int n = 0; it != m_kept.end() && n < roundSize(); ++it, ++n) {
+        s->after = it->position;
+        if ((s->generation.isEmpty() || s->generation == it->generationId) && !send(*s, it->frame))
+            return; // overflowed: closed, as any slow subscriber
+    }
+    if (it == m_kept.end())
+        s->catchingUp = false; // live from here on
+    else
+        paced(*s);
 }
 
 void EventStream::caughtUp(quint64 subscriberId, const Backfill &read, qint64 through, int limit)
@@ -157,37 +178,46 @@ void EventStream::caughtUp(quint64 subscriberId, const Backfill &read, qint64 th
     Subscriber *s = find(subscriberId);
     if (!s)
         return;
-    const QString oldestKept = QStringLiteral("s%1").arg(m_memoryFrom + 1);
     if (!read.error.isEmpty()) {
-        sendReset(*s, "older than this engine's memory, and the store could not be read (" + read.error.toUtf8().replace('"', '\'') + ")", oldestKept);
-        s->catchingUp = false;
-        resumeFromMemory(*s, m_memoryFrom);
+        sendReset(*s, "older than this engine's memory, and the store could not be read (" + read.error.toUtf8().replace('"', '\'') + ")",
+                  QStringLiteral("s%1").arg(m_memoryFrom + 1));
+        s->after = std::max(s->after, m_memoryFrom);
+        paced(*s);
         return;
     }
     if (s->backfilled == 0 && read.oldest > s->after + 1)
         sendReset(*s, "older than the history the store keeps", QStringLiteral("s%1").arg(read.oldest));
     for (const StoredEvent &row : read.rows) {
         s->after = row.order;
-        if (row.event.generationId.isEmpty())
-            continue; // a row this build cannot read
-        const Entry e = entry(row.order, row.event);
+        const Entry e = entry(row.order, row.generationId, row.type, row.json);
         if ((s->generation.isEmpty() || s->generation == e.generationId) && !send(*s, e.frame))
             return;
     }
     s->backfilled += static_cast<int>(read.rows.size());
     m_backfilled += static_cast<quint64>(read.rows.size());
     if (read.rows.size() < limit)
-        s->after = through; // every row up to `through` is final: nothing more below it will appear
-    if (s->after < m_memoryFrom) { // more to read (or the memory moved on meanwhile)
-        if (s->backfilled < m_options.backfillLimit) {
-            catchUp(subscriberId);
-            return;
-        }
-        sendReset(*s, "more than " + QByteArray::number(m_options.backfillLimit) + " events behind", oldestKept);
-        s->after = m_memoryFrom;
+        s->after = std::max(s->after, through); // every row up to `through` is final: nothing more below it will appear
+    paced(*s);
+}
+
+void EventStream::paced(Subscriber &s)
+{
+    // The next round once the socket has sent most of this one: a resuming subscriber is never closed
+    // for the size of its own replay, only for reading slowly.
+    const quint64 id = s.id;
+    QTcpSocket *socket = s.socket;
+    const auto next = [this, id] { QMetaObject::invokeMethod(this, [this, id] { catchUp(id); }, Qt::QueuedConnection); };
+    if (socket->bytesToWrite() <= m_options.backlogBytes / 4) {
+        next();
+        return;
     }
-    s->catchingUp = false;
-    resumeFromMemory(*s, s->after);
+    auto drained = std::make_shared<QMetaObject::Connection>();
+    *drained = connect(socket, &QTcpSocket::bytesWritten, this, [this, socket, drained, next] {
+        if (socket->bytesToWrite() > m_options.backlogBytes / 4)
+            return;
+        disconnect(*drained);
+        next();
+    });
 }
 
 EventStream::Subscriber *EventStream::find(quint64 subscriberId)

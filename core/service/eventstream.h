@@ -87,17 +87,21 @@ private:
         QString generation; // empty: all
         quint64 id = 0;
         qint64 after = 0;       // following a store: the last place this subscriber has had
-        bool catchingUp = false; // reading the store; live events wait in memory meanwhile
+        bool catchingUp = false; // resuming; live events wait in memory meanwhile
         int backfilled = 0;
     };
-    Entry entry(qint64 position, const Event &event) const;
+    Entry entry(qint64 position, const QString &generationId, const QString &type, const QByteArray &json) const;
     void append(Entry e);
     bool send(Subscriber &s, const QByteArray &frame); // false: overflowed and closed
     void sendReset(Subscriber &s, const QByteArray &why, const QString &oldest);
-    void resumeFromMemory(Subscriber &s, qint64 after);
+    // A resumed subscriber catches up in rounds (from the store while older than the memory, then from
+    // the memory), each once the socket has sent most of the last; live events wait in memory meanwhile.
+    void resumeFrom(Subscriber &s, qint64 after);
     void resumeStored(Subscriber &s, const QString &lastEventId);
+    int roundSize() const;
     void catchUp(quint64 subscriberId);
     void caughtUp(quint64 subscriberId, const Backfill &read, qint64 through, int limit);
+    void paced(Subscriber &s);
     Subscriber *find(quint64 subscriberId);
     void heartbeat();
     void prune();

@@ -47,7 +47,8 @@ std::optional<qint64> StoreRelay::newestOrder(const StoreLocation &location, QSt
     return newest;
 }
 
-bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest, QString *why)
+bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest, QString *why,
+                           const std::map<qint64, StoredEvent> *skip)
 {
     QSqlQuery q(db);
     q.setForwardOnly(true);
@@ -59,7 +60,8 @@ bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int l
         *oldest = q.value(0).toLongLong();
         q.finish();
     }
-    q.prepare(QStringLiteral("SELECT store_order, instance, body FROM events WHERE store_order > ? AND store_order <= ? ORDER BY store_order LIMIT ?"));
+    q.prepare(QStringLiteral("SELECT store_order, generation_id, type, body, instance FROM events WHERE store_order > ? AND store_order <= ? "
+                             "ORDER BY store_order LIMIT ?"));
     q.addBindValue(after);
     q.addBindValue(through);
     q.addBindValue(limit);
@@ -70,26 +72,41 @@ bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int l
     while (q.next()) {
         StoredEvent row;
         row.order = q.value(0).toLongLong();
-        // A row this build cannot read keeps its place (an empty generation id), so that it is not
-        // mistaken for a hole; the stream skips it, and the history still has it.
-        if (std::optional<Event> e = Event::fromJson(QJsonDocument::fromJson(q.value(2).toString().toUtf8()).object())) {
-            row.event = std::move(*e);
-            if (auto *g = std::get_if<GenerationStarted>(&row.event.body); g && g->instance.isEmpty())
-                g->instance = q.value(1).toString();
-            row.event.shareJson();
+        if (!skip || !skip->count(row.order)) {
+            row.generationId = q.value(1).toString();
+            row.type = q.value(2).toString();
+            row.json = q.value(3).toString().toUtf8();
+            // A line break would end the frame early: only the engine's compact JSON goes out as it is.
+            if (row.json.contains('\n') || row.json.contains('\r'))
+                row.json = QJsonDocument::fromJson(row.json).toJson(QJsonDocument::Compact);
+            if (row.type.contains(QLatin1Char('\n')) || row.type.contains(QLatin1Char('\r')))
+                row.type = QStringLiteral("unknown");
+            // The stream names the instance that runs each generation; the row has it beside the event.
+            if (row.type == u"generation_started") {
+                QJsonObject o = QJsonDocument::fromJson(row.json).object();
+                if (!o.contains(QLatin1StringView("instance")) && !q.value(4).isNull()) {
+                    o.insert(QStringLiteral("instance"), q.value(4).toString());
+                    row.json = QJsonDocument(o).toJson(QJsonDocument::Compact);
+                }
+            }
         }
         rows->append(std::move(row));
     }
     return true;
 }
 
-std::optional<StoreRelay::Snapshot> StoreRelay::serverSnapshot(QSqlDatabase &db)
+std::optional<StoreRelay::OpenTransactions> StoreRelay::openTransactions(QSqlDatabase &db)
 {
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint FROM (SELECT pg_current_snapshot() AS s) AS now"))
+    if (!q.exec(QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT), CAST(EXTRACT(EPOCH FROM MIN(xact_start)) * 1000 AS BIGINT) "
+                               "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"))
         || !q.next())
         return std::nullopt;
-    return Snapshot{q.value(0).toLongLong(), q.value(1).toLongLong()};
+    OpenTransactions t;
+    t.nowMs = q.value(0).toLongLong();
+    if (!q.value(1).isNull())
+        t.oldestMs = q.value(1).toLongLong();
+    return t;
 }
 
 void StoreRelay::start(qint64 cursor)
@@ -147,11 +164,20 @@ void StoreRelay::read()
     }
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     for (;;) {
+        // While a hole is open, the question about open transactions first, then the rows: a transaction
+        // that had ended by the question has its rows in the read that follows, so a hole still empty
+        // then is one no ended transaction will fill (the other order would give up a hole that commits
+        // in between).
+        ++m_reads;
+        std::optional<OpenTransactions> open;
+        const bool asked = !m_holes.empty();
+        if (asked)
+            open = openTransactions(db);
         // The rows already waiting come back too: ask for kBatch beyond them.
         const int limit = kBatch + static_cast<int>(m_waiting.size());
         QList<StoredEvent> rows;
         QString why;
-        if (!readRange(db, m_cursor, std::numeric_limits<qint64>::max(), limit, &rows, nullptr, &why)) {
+        if (!readRange(db, m_cursor, std::numeric_limits<qint64>::max(), limit, &rows, nullptr, &why, &m_waiting)) {
             if (why != m_lastFailure)
                 Q_EMIT failed(why);
             m_lastFailure = why;
@@ -163,7 +189,7 @@ void StoreRelay::read()
         int added = 0;
         for (StoredEvent &row : rows) {
             highest = std::max(highest, row.order);
-            if (m_waiting.try_emplace(row.order, std::move(row.event)).second) {
+            if (m_waiting.try_emplace(row.order, std::move(row)).second) {
                 ++added;
                 m_holes.erase(row.order);
             }
@@ -172,22 +198,24 @@ void StoreRelay::read()
         const qint64 now = m_clock.elapsed();
         for (qint64 order = m_cursor + 1; order < std::min(highest, m_cursor + 100'000); ++order) {
             if (!m_waiting.count(order))
-                m_holes.try_emplace(order, Hole{now, std::nullopt});
+                m_holes.try_emplace(order, Hole{now, m_reads, std::nullopt});
         }
-        const std::optional<Snapshot> snapshot = m_holes.empty() ? std::nullopt : serverSnapshot(db);
         const auto settled = [&](Hole &hole) {
-            if (!snapshot)
-                return now - hole.noticedMs > kGapPatienceMs;
-            if (!hole.xidBar && now - hole.noticedMs >= kXidGraceMs)
-                hole.xidBar = snapshot->nextXid;
-            return hole.xidBar && snapshot->oldestRunningXid >= *hole.xidBar;
+            if (hole.noticedInRead == m_reads)
+                return false; // this read's question came before the read that saw it
+            if (!open) // a hole seen first in this read waits for the next; an unanswered question, for the backstop
+                return asked && now - hole.noticedMs > kGapPatienceMs;
+            if (!hole.serverSeenMs) {
+                hole.serverSeenMs = open->nowMs;
+                return !open->oldestMs; // nothing open at all
+            }
+            return !open->oldestMs || *open->oldestMs > *hole.serverSeenMs || now - hole.noticedMs > kHoleBackstopMs;
         };
         QList<StoredEvent> out;
         for (;;) {
             const qint64 next = m_cursor + 1;
             if (const auto row = m_waiting.find(next); row != m_waiting.end()) {
-                if (!row->second.generationId.isEmpty()) // unreadable: skipped, in its place
-                    out.append(StoredEvent{next, std::move(row->second)});
+                out.append(std::move(row->second));
                 m_waiting.erase(row);
                 m_cursor = next;
             } else if (const auto hole = m_holes.find(next); hole != m_holes.end() && settled(hole->second)) {
@@ -197,9 +225,9 @@ void StoreRelay::read()
                 break;
             }
         }
-        for (auto &[order, hole] : m_holes) { // the grace runs for every hole, not only the lowest
-            if (snapshot && !hole.xidBar && now - hole.noticedMs >= kXidGraceMs)
-                hole.xidBar = snapshot->nextXid;
+        for (auto &[order, hole] : m_holes) { // every open hole's server time, not only the lowest one's
+            if (open && !hole.serverSeenMs && hole.noticedInRead < m_reads)
+                hole.serverSeenMs = open->nowMs;
         }
         if (!m_holes.empty() && !m_recheckScheduled) {
             m_recheckScheduled = true;

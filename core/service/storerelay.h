@@ -17,11 +17,14 @@ class QSqlDatabase;
 
 namespace bullpen {
 
-// One `events` row of a PostgreSQL store, with its place in the store's order (`events.store_order`).
+// One `events` row of a PostgreSQL store, with its place in the store's order (`events.store_order`):
+// the event as the store holds it (`body`, compact JSON), streamed as it is, not read back into an Event.
 struct StoredEvent
 {
     qint64 order = 0;
-    Event event;
+    QString generationId;
+    QString type;
+    QByteArray json;
 };
 
 // The event stream of an engine on a PostgreSQL store (docs/store.md, "Live events across instances"):
@@ -33,19 +36,21 @@ struct StoredEvent
 // The store's order is a sequence, taken when a row is inserted, so a row may become visible after a
 // later one (two engines' transactions commit in another order than they drew), and a rolled-back
 // transaction leaves a hole for ever. The relay hands on a row only once every row below it has been
-// handed on or is known never to come: rows above a hole wait for it. A hole is given up once every
-// transaction that could still fill it has ended: kXidGraceMs after the hole is seen, the relay notes
-// the server's next transaction id; when the oldest transaction still running is at or past it, the
-// hole stays a hole (the drawing transaction gets its id within microseconds of its draw, long before
-// the grace ends). Should the server not say (a failed snapshot query), a hole is given up after
-// kGapPatienceMs. While a hole is open the relay reads again every kHoleRecheckMs; otherwise on each
-// notification, and every kPollMs in case one was missed (a reconnect).
+// handed on or is known never to come: rows above a hole wait for it. A hole is known never to come once
+// every transaction of the database that was open when the hole was seen has ended: the one that drew
+// it was among them, and had it committed, its rows would be in the read that follows. Each read while a
+// hole is open first asks the server for its clock and the start of its oldest open transaction
+// (pg_stat_activity: the engines must connect as one role, as BULLPEN_DATABASE_URL makes them), then
+// reads the rows. A transaction open for kHoleBackstopMs (a session left idle in a transaction) no
+// longer holds the stream; should the question fail, a hole is given up after kGapPatienceMs. While a
+// hole is open the relay reads again every kHoleRecheckMs; otherwise on each notification, and every
+// kPollMs in case one was missed (a reconnect).
 class StoreRelay final : public QObject
 {
     Q_OBJECT
 public:
     static constexpr qint64 kGapPatienceMs = 5000;
-    static constexpr qint64 kXidGraceMs = 100;
+    static constexpr qint64 kHoleBackstopMs = 60000;
     static constexpr int kHoleRecheckMs = 50;
     static constexpr int kPollMs = 1000;
     static constexpr int kBatch = 2000;
@@ -57,7 +62,9 @@ public:
     static std::optional<qint64> newestOrder(const StoreLocation &location, QString *why);
     // Rows with `after < store_order <= through`, in the store's order, at most `limit`; *oldest: the
     // oldest row the store still holds (0: none). False on a read error, said in *why.
-    static bool readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest, QString *why);
+    // Rows in `skip` come back with their place only (already read).
+    static bool readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest, QString *why,
+                          const std::map<qint64, StoredEvent> *skip = nullptr);
 
     // Runs the relay on a thread of its own from now on, handing on the rows after `cursor` (usually
     // newestOrder(): what is written from then on).
@@ -70,12 +77,12 @@ Q_SIGNALS:
     void failed(const QString &why);
 
 private:
-    struct Snapshot
+    struct OpenTransactions
     {
-        qint64 oldestRunningXid = 0; // every transaction below it has ended
-        qint64 nextXid = 0;          // not yet given to any transaction
+        qint64 nowMs = 0;                 // the server's clock
+        std::optional<qint64> oldestMs;   // when the oldest open transaction of the database began
     };
-    static std::optional<Snapshot> serverSnapshot(QSqlDatabase &db);
+    static std::optional<OpenTransactions> openTransactions(QSqlDatabase &db);
     void open();
     void read();
     void close();
@@ -86,14 +93,16 @@ private:
     QTimer *m_poll = nullptr; // on m_thread
     bool m_open = false;
     qint64 m_cursor = 0;                     // every row at or below it has been handed on (or given up)
-    std::map<qint64, Event> m_waiting;       // rows above the cursor, read, waiting for a hole below them
+    std::map<qint64, StoredEvent> m_waiting; // rows above the cursor, read, waiting for a hole below them
     struct Hole
     {
-        qint64 noticedMs = 0;         // monotonic
-        std::optional<qint64> xidBar; // the server's next transaction id, noted kXidGraceMs after
+        qint64 noticedMs = 0;               // monotonic
+        quint64 noticedInRead = 0;
+        std::optional<qint64> serverSeenMs; // the server's clock at the first question after the read that saw it
     };
     std::map<qint64, Hole> m_holes; // rows above the cursor not read yet
     bool m_recheckScheduled = false;
+    quint64 m_reads = 0;
     QElapsedTimer m_clock;
     QString m_lastFailure;
     quint64 m_relayed = 0;
