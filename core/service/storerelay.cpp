@@ -188,10 +188,11 @@ void StoreRelay::read()
         qint64 highest = m_cursor;
         int added = 0;
         for (StoredEvent &row : rows) {
-            highest = std::max(highest, row.order);
-            if (m_waiting.try_emplace(row.order, std::move(row)).second) {
+            const qint64 order = row.order;
+            highest = std::max(highest, order);
+            if (m_waiting.try_emplace(order, std::move(row)).second) {
                 ++added;
-                m_holes.erase(row.order);
+                m_holes.erase(order);
             }
         }
         // Holes between the cursor and the highest row read: waited for until no transaction can fill them.

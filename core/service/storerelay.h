@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "events/event.h"
 #include "store/storelocation.h"
+
+#include <QByteArray>
 
 #include <QElapsedTimer>
 #include <QList>
@@ -12,6 +13,7 @@
 #include <QTimer>
 
 #include <map>
+#include <optional>
 
 class QSqlDatabase;
 
