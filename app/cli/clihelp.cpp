@@ -36,6 +36,7 @@ QString toolUsage()
         "  history    list generations from the store, newest first, with filters\n"
         "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
         "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
+        "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
         "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
         "\n"
         "With no provider key configured, every command runs on the built-in simulator.\n"

@@ -3,6 +3,7 @@
 #include "clihelp.h"
 #include "comparecommand.h"
 #include "generatecommand.h"
+#include "providercommand.h"
 #include "config/eventloops.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
@@ -47,6 +48,7 @@ int main(int argc, char *argv[])
         {"history", bullpen::cli::runHistory},
         {"export", bullpen::cli::runExport},
         {"purge", bullpen::cli::runPurge},
+        {"provider", bullpen::cli::runProvider},
         {"soak", bullpen::cli::runSoak},
     };
     for (const auto &[name, run] : commands) {

@@ -216,7 +216,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     // --- after the run
     std::map<Provider, int> requestsPer;
     for (const Lane &lane : lanes) {
-        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        for (Provider p : kAllProviders)
             requestsPer[p] += lane.sim->counters(p).requests;
     }
     ledger.compareRequests(requestsPer);

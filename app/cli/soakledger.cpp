@@ -126,7 +126,7 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
 
 void SoakLedger::compareRequests(const std::map<Provider, int> &requestsPer)
 {
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+    for (Provider p : kAllProviders) {
         const auto seen = requestsPer.count(p) ? requestsPer.at(p) : 0;
         const auto made = m_attemptsPer.count(p) ? m_attemptsPer.at(p) : 0;
         if (seen > made)

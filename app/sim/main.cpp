@@ -96,7 +96,7 @@ int main(int argc, char *argv[])
     sim.setRoles(*primary, fallback);
     const QString origin = QStringLiteral("%1://127.0.0.1:%2").arg(tls ? QStringLiteral("https") : QStringLiteral("http")).arg(sim.port());
     out << "bullpen-sim: scenario " << scenario->name << " on " << origin << "\n";
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : kAllProviders)
         out << "  " << toId(p) << "\t" << sim.baseUrl(p).toString() << "\n";
     out << "  counters\t" << origin << "/_sim/counters\n";
     out.flush();

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
+#include "settingstable.h"
 
 #include "providers/providertrust.h"
 #include "providers/proxyrules.h"
@@ -223,6 +224,7 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
         root.remove(QStringLiteral("provider_ca"));
     else
         root.insert(QStringLiteral("provider_ca"), s.providerCa);
+    writeSettingRows(s, root);
     if (s.dataDir.isEmpty())
         root.remove(QStringLiteral("data_dir"));
     else
@@ -402,6 +404,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             errors << ConfigError{setting, why};
     };
 
+    std::optional<QJsonObject> fileRoot; // for the settings table's rows, read with the environment below
     // 1. The settings file (JSON). A missing file is fine; a broken one is refused, and nothing is guessed.
     if (!settingsFile.isEmpty() && QFileInfo::exists(settingsFile)) {
         s.settingsFile = settingsFile;
@@ -429,6 +432,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                                                         : QStringLiteral("must hold a JSON object")};
             } else {
                 const QJsonObject root = doc.object();
+                fileRoot = root;
                 // A section of the wrong type is refused, not read as empty.
                 for (const char *section : {"storyboard", "pipeline", "providers"}) {
                     const QJsonValue v = root.value(QLatin1StringView(section));
@@ -679,6 +683,9 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         s.providerCa = v->trimmed();
         origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), envPlace(QStringLiteral("BULLPEN_PROVIDER_CA")));
     }
+
+    // The settings table's rows: the file's value, then the environment's (settingstable.h).
+    applySettingRows(s, fileRoot ? &*fileRoot : nullptr, settingsFile, env, envSetting, &errors);
 
     // 4. Refusals that need the whole picture, naming where each value came from.
     for (ConfigError e : validate(s, requireKeys)) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "engine/breakersettings.h"
 #include "engine/stagepolicy.h"
 #include "store/retention.h"
 
@@ -77,6 +78,8 @@ struct Settings
     // Certificate authorities that provider calls trust besides the system's ("provider_ca",
     // BULLPEN_PROVIDER_CA): a PEM file, for a proxy that inspects TLS or a gateway with a private CA.
     QString providerCa;
+    // Breakers (docs/contract.md §13); read and written through the settings table (settingstable.h).
+    BreakerSettings breaker;
 
     const ProviderSettings &provider(Provider p) const { return providers.at(p); }
     // True when no provider has a key: Bullpen then runs against its built-in simulator (docs/contract.md §7).

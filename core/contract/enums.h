@@ -54,6 +54,10 @@ Q_ENUM_NS(Role)
 enum class Stage { Storyboard, Image, Captions };
 Q_ENUM_NS(Stage)
 
+// Every provider, in the order lists, pickers, filters and metrics show them: the one place they are
+// named together. A loop over providers reads this, never a list of its own.
+inline constexpr Provider kAllProviders[] = {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic};
+
 // Why *we* ended an attempt. Qt reports every one of these as OperationCanceledError, so the engine
 // keeps its own record and classifies from it (docs/contract.md §3).
 enum class AbortReason { None, Deadline, Operator, Shutdown };

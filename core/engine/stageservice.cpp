@@ -42,6 +42,9 @@ struct StageService::Run
     std::unique_ptr<Timer> startTimer;  // begin() runs from the event loop, not inside start()
     QList<AttemptRecord> attempts;
     std::optional<Failure> primaryFailure;
+    Role first = Role::Primary;            // Fallback when the primary's breaker is open or it is drained
+    std::optional<PrimarySkipped> skipped; // why the primary was not called
+    bool trial[2] = {false, false};        // the role's next attempt is its breaker's one HALF_OPEN trial
     QString decision;
     bool fallbackApplied = false;
     bool finished = false;
@@ -108,17 +111,19 @@ void StageService::begin(Run &run)
                   StageOutput{});
         return;
     }
-    if (!m_admission || m_admission->tryAcquire(p.primary)) {
-        run.slot = p.primary;
-        startAttempt(run, Role::Primary, 1);
+    run.first = chooseFirst(run);
+    const Provider first = run.first == Role::Primary ? p.primary : *p.fallback;
+    if (!m_admission || m_admission->tryAcquire(first)) {
+        run.slot = first;
+        startAttempt(run, run.first, 1);
         return;
     }
 
     // Every slot is taken: wait in line, before the budget starts.
-    const int ahead = m_admission->waiting(p.primary);
-    const int inFlight = m_admission->inFlight(p.primary);
+    const int ahead = m_admission->waiting(first);
+    const int inFlight = m_admission->inFlight(first);
     const QString id = run.generationId;
-    run.ticket = m_admission->enqueue(p.primary, [this, id, provider = p.primary] {
+    run.ticket = m_admission->enqueue(first, [this, id, provider = first] {
         const auto it = m_runs.find(id);
         if (it != m_runs.end())
             admitted(*it->second);
@@ -126,12 +131,12 @@ void StageService::begin(Run &run)
             m_admission->release(provider);
     });
     if (run.ticket == 0) {
-        run.decision = QStringLiteral("not started: Bullpen's own queue for %1 is full").arg(toId(p.primary));
+        run.decision = QStringLiteral("not started: Bullpen's own queue for %1 is full").arg(toId(first));
         finishRun(run, FinalState::Failed,
                   Failure{FailureKind::NOT_SENT,
                           QStringLiteral("Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; "
                                          "nothing was sent. Try again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more")
-                              .arg(toId(p.primary))
+                              .arg(toId(first))
                               .arg(inFlight)
                               .arg(ahead),
                           false, {}},
@@ -139,17 +144,54 @@ void StageService::begin(Run &run)
         return;
     }
     run.queuedAt = m_clock.now();
-    emitEvent(run, StageQueued{p.stage, p.primary, ahead, inFlight, m_admission->limits().inFlight});
+    emitEvent(run, StageQueued{p.stage, first, ahead, inFlight, m_admission->limits().inFlight});
+}
+
+Role StageService::chooseFirst(Run &run)
+{
+    if (!m_breakers)
+        return Role::Primary;
+    const StagePolicy &p = run.policy;
+    const auto now = m_clock.now();
+    const BreakerKey primary{p.primary, Role::Primary, p.stage};
+    StageGenerator *fb = p.fallback ? generator(*p.fallback) : nullptr;
+    // A skip needs a fallback this policy could hand the stage to at all.
+    const bool fallbackUsable = fb && !p.fallbackOn.isEmpty() && (!p.fallbackNeedsDistinctModel || fb->isConfigured());
+    const BreakerGate gate = m_breakers->admit(primary, now);
+    if (gate.verdict != BreakerGate::Skip || !fallbackUsable) {
+        run.trial[0] = gate.verdict == BreakerGate::Trial;
+        return Role::Primary; // no fallback to go to: the primary is tried as usual
+    }
+    const BreakerGate fallbackGate = m_breakers->admit(BreakerKey{*p.fallback, Role::Fallback, p.stage}, now);
+    if (fallbackGate.verdict == BreakerGate::Skip)
+        return Role::Primary; // the fallback is open or drained too: a breaker never makes a possible success a certain failure
+    run.trial[1] = fallbackGate.verdict == BreakerGate::Trial;
+    const QString reason = toId(p.primary) + (gate.state == u"drained" ? QStringLiteral("_drained") : QStringLiteral("_circuit_open"));
+    run.skipped = PrimarySkipped{p.stage, p.primary, *p.fallback, gate.state, gate.since, gate.why, reason,
+                                 duration_cast<milliseconds>(run.budget.remaining())};
+    run.fallbackApplied = true;
+    emitEvent(run, *run.skipped);
+    return Role::Fallback;
+}
+
+void StageService::recordForBreaker(Run &run, const AttemptRecord &rec)
+{
+    if (!m_breakers)
+        return;
+    bool &trial = run.trial[rec.role == Role::Primary ? 0 : 1];
+    m_breakers->record(BreakerKey{rec.provider, rec.role, run.policy.stage}, breakerCount(rec), trial, m_clock.now(), rec.kind());
+    trial = false;
 }
 
 void StageService::admitted(Run &run)
 {
     run.ticket = 0;
-    run.slot = run.policy.primary;
+    const Provider first = run.first == Role::Primary ? run.policy.primary : *run.policy.fallback;
+    run.slot = first;
     run.queued = m_clock.now() - run.queuedAt.value_or(m_clock.now());
     run.budget.restart();
-    emitEvent(run, StageAdmitted{run.policy.stage, run.policy.primary, duration_cast<microseconds>(run.queued)});
-    startAttempt(run, Role::Primary, 1);
+    emitEvent(run, StageAdmitted{run.policy.stage, first, duration_cast<microseconds>(run.queued)});
+    startAttempt(run, run.first, 1);
 }
 
 void StageService::startAttempt(Run &run, Role role, int round)
@@ -197,6 +239,7 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     const StagePolicy &p = run.policy;
     run.current = nullptr;
     run.attempts.append(rec);
+    recordForBreaker(run, rec);
 
     // Would the policy hand this failure to the fallback provider? (Shown on the attempt, decided below.)
     bool fallbackEligible = false;
@@ -226,6 +269,9 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
         if (rec.role == Role::Primary)
             run.decision = rec.round == 1 ? QStringLiteral("the primary succeeded; no fallback needed")
                                           : QStringLiteral("the primary succeeded in round %1").arg(rec.round);
+        else if (run.skipped)
+            run.decision = QStringLiteral("the primary %1 was skipped (%2); the fallback provider %3 succeeded")
+                               .arg(toId(p.primary), run.skipped->why, toId(rec.provider));
         else
             run.decision = QStringLiteral("the primary failed with %1; the fallback provider %2 succeeded")
                                .arg(enumName(run.primaryFailure->kind), toId(rec.provider));
@@ -285,7 +331,11 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
                                .arg(toId(*p.fallback))
                                .arg(m_admission->inFlight(*p.fallback));
         } else {
-            // The primary's cancel handlers have already run (inside its runner, before it finished).
+            // The primary's cancel handlers have already run (inside its runner, before it finished). The
+            // fallback is called whatever its breaker says (docs/contract.md §4.1); its gate only tells
+            // whether this call is a HALF_OPEN breaker's trial.
+            if (m_breakers)
+                run.trial[1] = m_breakers->admit(BreakerKey{*p.fallback, Role::Fallback, p.stage}, m_clock.now()).verdict == BreakerGate::Trial;
             run.fallbackApplied = true;
             emitEvent(run, FallbackTriggered{p.stage, rec.provider, *p.fallback, failure.kind,
                                              duration_cast<milliseconds>(run.budget.remaining()),
@@ -293,6 +343,9 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             startAttempt(run, Role::Fallback, 1);
             return;
         }
+    } else if (rec.role == Role::Fallback && run.skipped) {
+        run.decision = QStringLiteral("the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage")
+                           .arg(toId(p.primary), run.skipped->why, toId(rec.provider));
     } else if (rec.role == Role::Fallback) {
         run.decision = QStringLiteral("the fallback provider %1 failed too; the primary is never called again").arg(toId(rec.provider));
     } else if (run.decision.isEmpty()) {
@@ -334,6 +387,13 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
     }
     run.ticket = 0;
     run.slot.reset();
+    // A trial handed out for an attempt that never ran (cancelled while queued) goes back to its breaker.
+    for (const Role role : {Role::Primary, Role::Fallback}) {
+        if (m_breakers && run.trial[role == Role::Primary ? 0 : 1]) {
+            const Provider provider = role == Role::Primary ? run.policy.primary : *run.policy.fallback;
+            m_breakers->record(BreakerKey{provider, role, run.policy.stage}, BreakerCount::Ignored, true, m_clock.now());
+        }
+    }
 
     StageResult result;
     result.generationId = run.generationId;
@@ -350,7 +410,9 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
     result.queued = duration_cast<microseconds>(run.queued);
     result.fallback.primaryProvider = run.policy.primary;
     result.fallback.applied = run.fallbackApplied && state == FinalState::Succeeded;
-    if (run.fallbackApplied && run.primaryFailure)
+    if (run.skipped)
+        result.fallback.reason = run.skipped->reason;
+    else if (run.fallbackApplied && run.primaryFailure)
         result.fallback.reason = fallbackReason(run.policy.primary, *run.primaryFailure);
     if (!run.attempts.isEmpty()) {
         const AttemptRecord &last = run.attempts.constLast();

@@ -3,6 +3,7 @@
 
 #include "admission.h"
 #include "attemptrunner.h"
+#include "breakerboard.h"
 #include "clock.h"
 #include "events/event.h"
 #include "stagebudget.h"
@@ -35,6 +36,9 @@ public:
     void addGenerator(StageGenerator *generator);
     // Shared by every stage of one engine; not owned. Without it, attempts are never limited.
     void setAdmission(Admission *admission) { m_admission = admission; }
+    // The engine's breakers and drains (docs/contract.md §13), shared by every stage and engine thread;
+    // not owned. Without it, every stage calls its primary first, as with `breaker = off`.
+    void setBreakers(BreakerBoard *breakers) { m_breakers = breakers; }
     StageGenerator *generator(Provider provider) const;
 
     // Starts a generation and returns its id ("gen_" + 32 hex digits). Events and the result arrive
@@ -64,6 +68,8 @@ Q_SIGNALS:
 private:
     struct Run;
     void begin(Run &run);
+    Role chooseFirst(Run &run);
+    void recordForBreaker(Run &run, const AttemptRecord &record);
     void admitted(Run &run);
     bool takeReliefSlot(Run &run);
     void startAttempt(Run &run, Role role, int round);
@@ -74,6 +80,7 @@ private:
 
     Clock &m_clock;
     Admission *m_admission = nullptr;
+    BreakerBoard *m_breakers = nullptr;
     std::map<Provider, StageGenerator *> m_generators;
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals

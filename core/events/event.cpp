@@ -48,6 +48,7 @@ struct TypeName
     QString operator()(const AttemptCompleted &e) const { return toId(e.stage) + QStringLiteral("_attempt_completed"); }
     QString operator()(const FallbackTriggered &e) const { return toId(e.stage) + QStringLiteral("_fallback_triggered"); }
     QString operator()(const RetryScheduled &e) const { return toId(e.stage) + QStringLiteral("_retry_scheduled"); }
+    QString operator()(const PrimarySkipped &e) const { return toId(e.stage) + QStringLiteral("_primary_skipped"); }
     QString operator()(const LateResultDiscarded &) const { return QStringLiteral("late_result_discarded"); }
     QString operator()(const GenerationFinished &) const { return QStringLiteral("generation_finished"); }
 };
@@ -193,6 +194,17 @@ struct Writer
         o.insert(QStringLiteral("remaining_budget_ms"), static_cast<double>(e.remainingBudget.count()));
         o.insert(QStringLiteral("reason"), e.reason);
     }
+    void operator()(const PrimarySkipped &e) const
+    {
+        o.insert(QStringLiteral("stage"), toId(e.stage));
+        o.insert(QStringLiteral("provider"), toId(e.provider));
+        o.insert(QStringLiteral("to"), toId(e.to));
+        o.insert(QStringLiteral("state"), e.state);
+        o.insert(QStringLiteral("since"), e.since.isValid() ? isoUtcWithMs(e.since.toMSecsSinceEpoch()) : QString());
+        o.insert(QStringLiteral("why"), e.why);
+        o.insert(QStringLiteral("reason"), e.reason);
+        o.insert(QStringLiteral("remaining_budget_ms"), static_cast<double>(e.remainingBudget.count()));
+    }
     void operator()(const RetryScheduled &e) const
     {
         o.insert(QStringLiteral("stage"), toId(e.stage));
@@ -284,6 +296,18 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
         e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
         e.reason = r.string("reason");
+        return e;
+    }
+    if (auto stage = stageOf(QStringLiteral("_primary_skipped"))) {
+        PrimarySkipped e;
+        e.stage = *stage;
+        e.provider = r.id<Provider>("provider", providerFromId);
+        e.to = r.id<Provider>("to", providerFromId);
+        e.state = r.string("state");
+        e.since = QDateTime::fromString(r.optString("since"), Qt::ISODateWithMs);
+        e.why = r.string("why");
+        e.reason = r.string("reason");
+        e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_retry_scheduled"))) {

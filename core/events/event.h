@@ -86,6 +86,20 @@ struct FallbackTriggered
     QString reason; // provider_fallback_reason, e.g. gemini_provider_unavailable
 };
 
+// docs/contract.md §13: the primary was not called because its breaker is open (or half-open with its
+// trial in flight) or an operator drained it; the fallback gets the stage at once, with the whole budget.
+struct PrimarySkipped
+{
+    Stage stage = Stage::Storyboard;
+    Provider provider = Provider::Gemini; // the primary that was skipped
+    Provider to = Provider::Qwen;         // the fallback that gets the stage
+    QString state;                        // open, half_open or drained
+    QDateTime since;                      // of that state
+    QString why;                          // the breaker's or the drain's reason, in words
+    QString reason;                       // provider_fallback_reason: <provider>_circuit_open or <provider>_drained
+    std::chrono::milliseconds remainingBudget{0};
+};
+
 struct RetryScheduled
 {
     Stage stage = Stage::Storyboard;
@@ -118,7 +132,7 @@ struct GenerationFinished
 };
 
 using EventBody = std::variant<GenerationStarted, StageQueued, StageAdmitted, AttemptStarted, AttemptCompleted, FallbackTriggered, RetryScheduled,
-                               LateResultDiscarded, GenerationFinished>;
+                               LateResultDiscarded, GenerationFinished, PrimarySkipped>;
 
 struct Event
 {

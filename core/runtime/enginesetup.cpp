@@ -67,7 +67,7 @@ QString EngineSetup::defaultKeyFile()
 QProcessEnvironment EngineSetup::keychainKeys()
 {
     QProcessEnvironment found;
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+    for (Provider p : kAllProviders) {
         const secrets::Result r = secrets::read(apiKeyVariable(p));
         if (r.status == secrets::Status::Unavailable)
             break; // no keychain here: asking for the others would only wait again

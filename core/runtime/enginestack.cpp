@@ -21,6 +21,12 @@ EngineStack::EngineStack(const Settings &settings, Clock &clock)
     m_pipeline.setOptions(optionsFor(settings));
 }
 
+void EngineStack::setBreakers(BreakerBoard *breakers)
+{
+    for (StageService *service : {&m_storyboard, &m_captions, &m_image})
+        service->setBreakers(breakers);
+}
+
 EngineStack::~EngineStack()
 {
     for (StageService *service : {&m_storyboard, &m_captions, &m_image})

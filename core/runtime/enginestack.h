@@ -30,6 +30,8 @@ public:
     StageService &image() { return m_image; }
     GenerationPipeline &pipeline() { return m_pipeline; }
     Admission &admission() { return m_admission; }
+    // The engine's breakers and drains, shared with the other engine threads' stacks; not owned.
+    void setBreakers(BreakerBoard *breakers);
 
     // The stage policies Settings describe (docs/contract.md §2, 4); the caller adds storage and the cache digest.
     static PipelineOptions optionsFor(const Settings &settings);

@@ -2,6 +2,7 @@
 #include "localengine.h"
 
 #include "enginestack.h"
+#include "engine/breakerboard.h"
 #include "engine/stageservice.h"
 #include "store/store.h"
 
@@ -58,9 +59,11 @@ private:
 namespace {
 
 // One stack as every thread runs it: the engine's options, recording into the store when there is one.
-std::unique_ptr<EngineStack> makeStack(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking)
+std::unique_ptr<EngineStack> makeStack(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking,
+                                       BreakerBoard *breakers)
 {
     auto stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
+    stack->setBreakers(breakers);
     stack->pipeline().setOptions(options);
     if (store)
         stack->pipeline().setStore(store, masking);
@@ -85,10 +88,11 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
     : EngineClient(parent)
     , m_store(store)
     , m_threaded(threads > 0)
+    , m_breakers(std::make_unique<BreakerBoard>(settings.breaker))
 {
     if (!m_threaded) {
         auto lane = std::make_unique<Lane>();
-        lane->stack = makeStack(settings, options, store, masking);
+        lane->stack = makeStack(settings, options, store, masking, m_breakers.get());
         GenerationPipeline &pipeline = lane->stack->pipeline();
         connect(&pipeline, &GenerationPipeline::eventRecorded, this, &EngineClient::eventRecorded);
         connect(&pipeline, &GenerationPipeline::finished, this, [this](const GenerationResult &r) {
@@ -114,8 +118,8 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
         // Built on its own thread: the network managers, sockets and timers belong to it.
         QMetaObject::invokeMethod(
             l->relay,
-            [l, &share, &options, store, masking] {
-                l->stack = makeStack(share, options, store, masking);
+            [l, &share, &options, store, masking, breakers = m_breakers.get()] {
+                l->stack = makeStack(share, options, store, masking, breakers);
                 GenerationPipeline &pipeline = l->stack->pipeline();
                 Relay *relay = l->relay;
                 connect(&pipeline, &GenerationPipeline::eventRecorded, relay, [relay](const Event &e) { relay->add(e); });

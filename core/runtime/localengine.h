@@ -13,6 +13,7 @@
 
 namespace bullpen {
 
+class BreakerBoard;
 class EngineStack;
 class Masking;
 class Store;
@@ -43,6 +44,8 @@ public:
     int threadCount() const { return m_threaded ? static_cast<int>(m_lanes.size()) : 0; }
     // Generations running on each thread, in thread order (for benchmarks and the status bar).
     std::vector<int> activePerThread() const;
+    // Breakers and drains (docs/contract.md §13): one board for every engine thread.
+    BreakerBoard &breakers() const { return *m_breakers; }
     // Only with threads == 0: the stack on the calling thread.
     EngineStack *inlineStack() const;
 
@@ -57,6 +60,7 @@ private:
     std::map<QString, Lane *> m_owner;
     Store *m_store;
     bool m_threaded;
+    std::unique_ptr<BreakerBoard> m_breakers; // the destructor ends every lane's stack before it goes
 };
 
 } // namespace bullpen

@@ -343,8 +343,8 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
 
     const QString what = path.value(1);
     const bool post = method == Method::Post;
-    if (post && token->role != ApiRole::Operator && (what == u"generations" || what == u"comparisons")) {
-        answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel or compare")));
+    if (post && token->role != ApiRole::Operator && (what == u"generations" || what == u"comparisons" || what == u"providers")) {
+        answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel, compare, drain or restore")));
         return true;
     }
     if (method != Method::Get && !post) {
@@ -393,6 +393,15 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
             answer(error(404, QStringLiteral("no such path under /v1/comparisons")));
     } else if (what == u"images" && path.size() == 3 && !post) {
         image(path.at(2), socket);
+    } else if (what == u"providers") {
+        if (path.size() == 2 && !post)
+            answer(providers());
+        else if (path.size() == 4 && post && path.at(3) == u"drain")
+            answer(drainProvider(request, path.at(2), *token));
+        else if (path.size() == 4 && post && path.at(3) == u"restore")
+            answer(restoreProvider(request, path.at(2), *token));
+        else
+            answer(error(404, QStringLiteral("no such path under /v1/providers")));
     } else if (what == u"config" && path.size() == 2 && !post) {
         answer(config());
     } else if (what == u"instances" && path.size() == 2 && !post) {
@@ -996,8 +1005,10 @@ EngineService::Reply EngineService::metrics() const
         g.retention = store->retentionStats();
     g.draining = m_draining;
     g.auditWriteFailures = m_audit.failures();
+    g.breakers = m_setup.engine().breakers().breakers(SteadyClock::instance().now());
+    g.drains = m_setup.engine().breakers().drains();
     if (const ProviderSimulator *simulator = m_setup.simulator()) {
-        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        for (Provider p : kAllProviders)
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
     return Reply{200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {}};

@@ -113,6 +113,10 @@ private:
     void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config() const;
+    // docs/api.md "Providers": breakers and drains (providerroutes.cpp).
+    Reply providers() const;
+    Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     void instances(QTcpSocket *socket);
     Reply readiness() const;
     Reply metrics() const;

@@ -53,6 +53,8 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
                 break;
             }
         }
+    } else if (const auto *k = std::get_if<PrimarySkipped>(&event.body)) {
+        ++m_skips[{k->stage, k->provider, k->to, k->state}];
     } else if (std::holds_alternative<LateResultDiscarded>(event.body)) {
         ++m_late;
     } else if (const auto *g = std::get_if<GenerationFinished>(&event.body)) {
@@ -95,6 +97,29 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         out += "bullpen_fallbacks_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to)) + ','
                + label("kind", enumName(kind)) + "} " + QByteArray::number(n) + '\n';
     }
+    head("bullpen_primary_skipped_total", "counter",
+         "Stages sent straight to their fallback because the primary's breaker was open or the primary drained, by stage, from, to and state.");
+    for (const auto &[key, n] : m_skips) {
+        const auto &[stage, from, to, state] = key;
+        out += "bullpen_primary_skipped_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to)) + ','
+               + label("state", state) + "} " + QByteArray::number(n) + '\n';
+    }
+    head("bullpen_breaker_state", "gauge", "Each breaker that has seen an attempt: 0 closed, 1 half-open, 2 open.");
+    for (const BreakerView &b : g.breakers)
+        out += "bullpen_breaker_state{" + label("provider", toId(b.key.provider)) + ',' + label("role", toId(b.key.role)) + ','
+               + label("stage", toId(b.key.stage)) + "} " + QByteArray::number(b.state == BreakerState::Closed ? 0 : b.state == BreakerState::HalfOpen ? 1 : 2)
+               + '\n';
+    head("bullpen_breaker_opened_total", "counter", "Times each breaker opened since the engine started.");
+    for (const BreakerView &b : g.breakers)
+        out += "bullpen_breaker_opened_total{" + label("provider", toId(b.key.provider)) + ',' + label("role", toId(b.key.role)) + ','
+               + label("stage", toId(b.key.stage)) + "} " + QByteArray::number(b.opened) + '\n';
+    head("bullpen_provider_drains", "gauge", "Drains in force, by provider, role and stage (\"any\": every one).");
+    std::map<std::tuple<QString, QString, QString>, int> drains;
+    for (const Drain &d : g.drains)
+        ++drains[{toId(d.provider), d.role ? toId(*d.role) : QStringLiteral("any"), d.stage ? toId(*d.stage) : QStringLiteral("any")}];
+    for (const auto &[key, n] : drains)
+        out += "bullpen_provider_drains{" + label("provider", std::get<0>(key)) + ',' + label("role", std::get<1>(key)) + ','
+               + label("stage", std::get<2>(key)) + "} " + QByteArray::number(n) + '\n';
     head("bullpen_attempt_duration_seconds", "histogram", "Attempt durations (to the last byte or the deadline).");
     for (const auto &[key, h] : m_durations) {
         const auto &[stage, provider, role] = key;
@@ -153,7 +178,7 @@ QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
 {
     prune(nowMs);
     QJsonObject out;
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+    for (Provider p : kAllProviders) {
         qint64 attempts = 0, failures = 0, primaryFailures = 0, relieved = 0;
         std::map<FailureKind, int> kinds;
         std::vector<double> durations;

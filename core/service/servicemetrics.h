@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "engine/breakerboard.h"
 #include "events/event.h"
 #include "store/retention.h"
 
@@ -37,6 +38,9 @@ public:
         // What the built-in simulator received per provider (the provider's side of the wire), when the
         // engine runs on it: `soak --engine` compares these with the attempts (invariants 1 and 12).
         std::map<Provider, int> simulatorRequests;
+        // Breakers and drains (docs/contract.md §13), as the board says them when the page is written.
+        std::vector<BreakerView> breakers;
+        std::vector<Drain> drains;
     };
 
     void record(const Event &event, qint64 nowMs);
@@ -70,6 +74,7 @@ private:
 
     std::map<std::tuple<Stage, Provider, Role, QString>, quint64> m_attempts; // result: success or a kind
     std::map<std::tuple<Stage, Provider, Provider, FailureKind>, quint64> m_fallbacks;
+    std::map<std::tuple<Stage, Provider, Provider, QString>, quint64> m_skips; // primary skipped: stage, from, to, state
     std::map<std::tuple<Stage, Provider, Role>, Histogram> m_durations;
     std::map<QString, quint64> m_finished; // by final state
     std::map<int, quint64> m_requests;     // API answers by status

@@ -137,7 +137,7 @@ void ProviderSimulator::setScenario(const Scenario &scenario)
     const QMutexLocker lock(&m_lock);
     m_scenario = scenario;
     m_random.clear();
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : kAllProviders)
         m_random[p] = QRandomGenerator64(scenario.seed * 1000003ULL + static_cast<quint64>(p) + 1);
 }
 
@@ -164,7 +164,7 @@ ProviderSimulator::Counters ProviderSimulator::counters(Provider provider) const
 QJsonObject ProviderSimulator::countersJson() const
 {
     QJsonObject o;
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : kAllProviders)
         o.insert(toId(p), counters(p).toJson());
     o.insert(QStringLiteral("scenario"), scenario().name);
     return o;

@@ -236,6 +236,10 @@ struct Formatter
             .arg(e.remainingBudget.count())
             .arg(e.reason);
     }
+    QString operator()(const PrimarySkipped &e) const
+    {
+        return QStringLiteral("%1_primary_skipped %2->%3 %4 remaining=%5 %6").arg(toId(e.stage), toId(e.provider), toId(e.to), e.state).arg(e.remainingBudget.count()).arg(e.reason);
+    }
     QString operator()(const RetryScheduled &e) const
     {
         return QStringLiteral("%1_retry_scheduled %2 %3 next=r%4 pause=%5")

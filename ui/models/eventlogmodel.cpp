@@ -49,6 +49,12 @@ struct Summary
             .arg(e.remainingBudget.count())
             .arg(e.reason);
     }
+    QString operator()(const PrimarySkipped &e) const
+    {
+        return EventLogModel::tr("%1 skipped (%2): %3; %4 gets the stage with %5 ms of budget")
+            .arg(toId(e.provider), e.state, e.why, toId(e.to))
+            .arg(e.remainingBudget.count());
+    }
     QString operator()(const RetryScheduled &e) const
     {
         return EventLogModel::tr("%1 again after %2 ms (%3), round %4").arg(toId(e.provider)).arg(e.pause.count()).arg(enumName(e.kind)).arg(e.nextRound);

@@ -67,6 +67,11 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
             r.fallback = true;
             r.relievedFrom = f->from;
             r.relievedTo = f->to;
+        } else if (const auto *k = std::get_if<PrimarySkipped>(&e.body)) {
+            r.fallback = true;
+            r.relievedFrom = k->provider;
+            r.relievedTo = k->to;
+            r.skipped = k->state;
         } else if (const auto *fin = std::get_if<GenerationFinished>(&e.body)) {
             r.finished = true;
             r.state = toId(fin->state);
@@ -120,7 +125,9 @@ void GenerationListModel::trim()
 
 QString GenerationListModel::outcome(const Row &r)
 {
-    const QString chain = r.relievedFrom && r.relievedTo ? QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo)) : QString();
+    QString chain = r.relievedFrom && r.relievedTo ? QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo)) : QString();
+    if (!r.skipped.isEmpty())
+        chain += r.skipped == u"drained" ? tr(" · primary skipped (drained)") : tr(" · primary skipped (circuit open)");
     if (!r.finished) {
         if (r.queued)
             return r.state; // "queued behind n": waiting on Bullpen's own limit

@@ -65,6 +65,7 @@ public:
         std::optional<Provider> primary;      // the storyboard's primary provider
         std::optional<Provider> relievedFrom; // storyboard relief: the primary that failed
         std::optional<Provider> relievedTo;   // and the provider that got the one attempt
+        QString skipped;                      // the primary was skipped: "open", "half_open" or "drained"
         std::optional<Stage> failedStage;
         std::optional<PublicCode> publicCode;
         std::optional<FailureKind> kind;

@@ -120,7 +120,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
         m_stage->addItem(toId(s), toId(s));
     m_provider = combo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : kAllProviders)
         m_provider->addItem(toId(p), toId(p));
     // Engines sharing one store (docs/store.md): the instances the rows have named so far.
     m_instance = combo("instanceCombo");

@@ -103,11 +103,11 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
         return c;
     };
     m_provider = combo("latencyProvider");
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : kAllProviders)
         m_provider->addItem(toId(p), toId(p));
     m_compareWith = combo("latencyCompareWith");
     m_compareWith->addItem(tr("compare with…"), QString());
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : kAllProviders)
         m_compareWith->addItem(tr("compare with %1").arg(toId(p)), toId(p));
     m_compareWith->setToolTip(tr("Draw another provider's p50 and p90 (dashed) in the same role and stage"));
     m_role = combo("latencyRole");

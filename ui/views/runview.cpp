@@ -42,7 +42,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_fallback = new QComboBox;
     m_fallback->setObjectName(QStringLiteral("fallbackCombo"));
     m_fallback->addItem(tr("none"), QString());
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+    for (Provider p : kAllProviders) {
         m_primary->addItem(toId(p), toId(p));
         m_fallback->addItem(toId(p), toId(p));
     }

@@ -26,7 +26,7 @@ using namespace std::chrono;
 
 namespace {
 
-constexpr Provider kProviders[] = {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic};
+constexpr const auto &kProviders = kAllProviders;
 
 } // namespace
 

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+#include "providercommand.h"
+
+#include "clihelp.h"
+#include "config/settings.h"
+#include "runtime/logsink.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QEventLoop>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTextStream>
+
+namespace bullpen::cli {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitUnreachable = 3;
+constexpr qint64 kMaxAnswerBytes = 4 * 1024 * 1024; // an engine's provider list is a few KiB
+
+struct Answer
+{
+    int status = 0; // 0: no HTTP answer
+    QByteArray body;
+    QString error;
+};
+
+// One request to the engine, waited for here (the CLI has nothing else to do meanwhile); the answer
+// is capped as it arrives.
+Answer call(const EngineEndpoint &endpoint, const QString &path, const QByteArray *postBody)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request = endpoint.request(path);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = postBody ? network.post(request, *postBody) : network.get(request);
+    bool tooLarge = false;
+    QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [&](qint64 received, qint64) {
+        if (received > kMaxAnswerBytes) {
+            tooLarge = true;
+            reply->abort();
+        }
+    });
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    Answer a;
+    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    a.body = tooLarge ? QByteArray() : reply->read(kMaxAnswerBytes);
+    if (tooLarge)
+        a.error = QStringLiteral("the engine's answer is over %1 bytes; is %2 a bullpen-engine?").arg(kMaxAnswerBytes).arg(endpoint.display());
+    else if (a.status < 200 || a.status > 299)
+        a.error = EngineEndpoint::errorOf(a.status, a.body, reply->errorString());
+    reply->deleteLater();
+    return a;
+}
+
+QString since(const QJsonValue &iso)
+{
+    const QDateTime t = QDateTime::fromString(iso.toString(), Qt::ISODateWithMs);
+    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QStringLiteral("-");
+}
+
+void printList(QTextStream &out, const QJsonObject &o)
+{
+    const QJsonObject b = o.value(QLatin1StringView("breaker")).toObject();
+    out << (b.value(QLatin1StringView("enabled")).toBool() ? QStringLiteral("breakers on") : QStringLiteral("breakers off")) << "\n";
+    for (const QJsonValue &pv : o.value(QLatin1StringView("providers")).toArray()) {
+        const QJsonObject p = pv.toObject();
+        QStringList notes;
+        for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
+            const QJsonObject d = dv.toObject();
+            const QString scope = QStringLiteral("%1/%2").arg(d.value(QLatin1StringView("role")).toString(QStringLiteral("any")),
+                                                              d.value(QLatin1StringView("stage")).toString(QStringLiteral("any")));
+            QString n = QStringLiteral("DRAINED %1 by %2 since %3").arg(scope, d.value(QLatin1StringView("by")).toString(),
+                                                                        since(d.value(QLatin1StringView("since"))));
+            if (d.value(QLatin1StringView("until")).isString())
+                n += QStringLiteral(" until %1").arg(since(d.value(QLatin1StringView("until"))));
+            notes << n + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
+        }
+        for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
+            const QJsonObject k = bv.toObject();
+            const QString state = k.value(QLatin1StringView("state")).toString();
+            const QString where = QStringLiteral("%1/%2").arg(k.value(QLatin1StringView("role")).toString(), k.value(QLatin1StringView("stage")).toString());
+            if (state == u"closed")
+                notes << QStringLiteral("%1 closed (%2 failed of %3 in the window)")
+                             .arg(where)
+                             .arg(k.value(QLatin1StringView("window_failures")).toInt())
+                             .arg(k.value(QLatin1StringView("window_attempts")).toInt());
+            else
+                notes << QStringLiteral("%1 %2 since %3: %4").arg(where, state.toUpper(), since(k.value(QLatin1StringView("since"))),
+                                                                  k.value(QLatin1StringView("reason")).toString());
+        }
+        out << QStringLiteral("%1  %2").arg(p.value(QLatin1StringView("id")).toString(), -10).arg(notes.isEmpty() ? QStringLiteral("no traffic yet") : notes.takeFirst())
+            << "\n";
+        for (const QString &n : notes)
+            out << QString(12, QLatin1Char(' ')) << n << "\n";
+    }
+}
+
+} // namespace
+
+int runProvider(const QStringList &arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(logging::stderrDevice());
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("A running engine's providers: list breakers and drains, drain a provider (its stages go "
+                                                    "to their fallbacks at once) or restore it.\n"
+                                                    "  provider list | drain ID --reason TEXT [--role R] [--stage S] [--for D | --until T] | restore ID"));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, drain or restore"));
+    parser.addPositionalArgument(QStringLiteral("provider"), QStringLiteral("the provider's id (drain, restore)"));
+    const QCommandLineOption reason(QStringLiteral("reason"), QStringLiteral("Why (required to drain; kept in the audit)."), QStringLiteral("text"));
+    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("Drain one role only: primary or fallback."), QStringLiteral("role"));
+    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Drain one stage only: storyboard, captions or image."), QStringLiteral("stage"));
+    const QCommandLineOption forDuration(QStringLiteral("for"), QStringLiteral("The drain ends by itself after this long (e.g. 30m)."), QStringLiteral("duration"));
+    const QCommandLineOption until(QStringLiteral("until"), QStringLiteral("The drain ends by itself then (ISO 8601 with a zone)."), QStringLiteral("time"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the engine's JSON answer."));
+    const RemoteFlag remote;
+    parser.addOptions({reason, role, stage, forDuration, until, json, remote.engine});
+    if (!parser.parse(arguments)) {
+        err << "bullpen-cli provider: " << parser.errorText() << "\n";
+        return kExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out << commandHelp(parser, QStringLiteral("provider"),
+                           {{kExitOk, QStringLiteral("done")},
+                            {kExitUsage, QStringLiteral("usage refused, or refused by the engine (a viewer's token, an unknown provider, a bad field)")},
+                            {kExitUnreachable, QStringLiteral("the engine could not be reached or failed")}});
+        return kExitOk;
+    }
+    const QStringList pos = parser.positionalArguments();
+    const QString action = pos.value(0);
+    if (action != u"list" && action != u"drain" && action != u"restore") {
+        err << "bullpen-cli provider: say list, drain ID or restore ID\n";
+        return kExitUsage;
+    }
+    if ((action == u"list") != (pos.size() == 1) || pos.size() > 2) {
+        err << "bullpen-cli provider: " << (action == u"list" ? "list takes no provider" : "name one provider, e.g. `provider drain gemini`") << "\n";
+        return kExitUsage;
+    }
+    if (!remote.isSet(parser)) {
+        err << "bullpen-cli provider: breakers and drains live in a running engine; pass --engine URL (BULLPEN_ENGINE_TOKEN for its token)\n";
+        return kExitUsage;
+    }
+    EngineEndpoint endpoint;
+    QString error;
+    if (!remote.endpoint(parser, &endpoint, &error)) {
+        err << "bullpen-cli provider: " << error << "\n";
+        return kExitUsage;
+    }
+
+    Answer answer;
+    if (action == u"list") {
+        answer = call(endpoint, QStringLiteral("/v1/providers"), nullptr);
+    } else {
+        QJsonObject body;
+        if (parser.isSet(reason))
+            body.insert(QStringLiteral("reason"), parser.value(reason));
+        if (action == u"drain") {
+            if (parser.isSet(role))
+                body.insert(QStringLiteral("role"), parser.value(role));
+            if (parser.isSet(stage))
+                body.insert(QStringLiteral("stage"), parser.value(stage));
+            if (parser.isSet(forDuration) && parser.isSet(until)) {
+                err << "bullpen-cli provider: --for or --until, not both\n";
+                return kExitUsage;
+            }
+            if (parser.isSet(forDuration)) {
+                QString why;
+                const auto d = parseDuration(parser.value(forDuration), &why);
+                if (!d) {
+                    err << "bullpen-cli provider: --for: " << why << "\n";
+                    return kExitUsage;
+                }
+                body.insert(QStringLiteral("until"), QDateTime::currentDateTimeUtc().addMSecs(d->count()).toString(Qt::ISODateWithMs));
+            } else if (parser.isSet(until)) {
+                body.insert(QStringLiteral("until"), parser.value(until));
+            }
+        }
+        const QByteArray bytes = QJsonDocument(body).toJson(QJsonDocument::Compact);
+        answer = call(endpoint, QStringLiteral("/v1/providers/%1/%2").arg(pos.at(1), action), &bytes);
+    }
+    if (!answer.error.isEmpty()) {
+        err << "bullpen-cli provider: " << endpoint.display() << ": " << answer.error << "\n";
+        return answer.status >= 400 && answer.status < 500 ? kExitUsage : kExitUnreachable;
+    }
+    const QJsonObject o = QJsonDocument::fromJson(answer.body).object();
+    if (parser.isSet(json) || action != u"list") {
+        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        return kExitOk;
+    }
+    printList(out, o);
+    return kExitOk;
+}
+
+} // namespace bullpen::cli

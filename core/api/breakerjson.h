@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "api/generationrequestjson.h"
+#include "engine/breakerboard.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <variant>
+
+namespace bullpen {
+
+// Breakers and drains on the wire (docs/api.md, "Providers"): what `GET /v1/providers` answers and
+// `bullpen-cli provider list` prints, and the body of `POST /v1/providers/{id}/drain`.
+class BreakerJson final
+{
+public:
+    static QJsonObject breaker(const BreakerView &view);
+    static QJsonObject drain(const Drain &drain);
+    // Every provider this engine knows, each with its breakers and drains.
+    static QJsonObject providers(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance);
+
+    // {"reason": "...", "role"?: "primary"|"fallback", "stage"?: "storyboard"|"captions"|"image",
+    //  "until"?: ISO 8601 with a zone, in the future}. `now` judges `until`.
+    static std::variant<Drain, FieldError> drainFromJson(const QByteArray &body, Provider provider, const QString &by, const QDateTime &now);
+};
+
+} // namespace bullpen

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+#include "breakerboard.h"
+
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcBreaker, "bullpen.breaker")
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+QString BreakerKey::toString() const
+{
+    return QStringLiteral("%1/%2/%3").arg(toId(provider), toId(role), toId(stage));
+}
+
+QString toId(BreakerState state)
+{
+    switch (state) {
+    case BreakerState::Closed:
+        return QStringLiteral("closed");
+    case BreakerState::Open:
+        return QStringLiteral("open");
+    case BreakerState::HalfOpen:
+        return QStringLiteral("half_open");
+    }
+    return {};
+}
+
+BreakerCount breakerCount(std::optional<FailureKind> kind)
+{
+    if (!kind)
+        return BreakerCount::Success;
+    switch (*kind) {
+    case FailureKind::TRANSIENT_SERVER:
+    case FailureKind::RATE_LIMITED:
+    case FailureKind::QUOTA_EXHAUSTED:
+    case FailureKind::TIMEOUT:
+    case FailureKind::NETWORK:
+    case FailureKind::OUTPUT_INVALID:
+    case FailureKind::OUTPUT_TRUNCATED:
+    case FailureKind::AUTH_CONFIG:
+    case FailureKind::UNKNOWN:
+        return BreakerCount::Blamed;
+    case FailureKind::REQUEST_REJECTED:
+    case FailureKind::REFUSED:
+    case FailureKind::TLS:
+        return BreakerCount::Neutral; // the provider answered (or its certificate did): not its outage
+    case FailureKind::CANCELLED:
+    case FailureKind::NOT_SENT:
+    case FailureKind::INTERNAL:
+        return BreakerCount::Ignored; // says nothing about the provider
+    }
+    return BreakerCount::Ignored;
+}
+
+BreakerCount breakerCount(const AttemptRecord &record)
+{
+    if (record.success)
+        return BreakerCount::Success;
+    return breakerCount(record.kind().value_or(FailureKind::UNKNOWN));
+}
+
+bool Drain::covers(const BreakerKey &key) const
+{
+    return provider == key.provider && (!role || *role == key.role) && (!stage || *stage == key.stage);
+}
+
+BreakerBoard::BreakerBoard(BreakerSettings settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(settings)
+    , m_wallNow([] { return QDateTime::currentDateTimeUtc(); })
+{
+    qRegisterMetaType<BreakerChange>();
+}
+
+BreakerBoard::~BreakerBoard() = default;
+
+milliseconds BreakerBoard::bucketWidth() const
+{
+    // 60 buckets per window: the window's edge is exact to 1/60 of it (1 s of the default 60 s).
+    return std::max(milliseconds(1), m_settings.window / 60);
+}
+
+void BreakerBoard::prune(Breaker &b, Clock::time_point now) const
+{
+    while (!b.buckets.empty() && b.buckets.front().start + bucketWidth() <= now - m_settings.window)
+        b.buckets.pop_front();
+}
+
+const Drain *BreakerBoard::drainFor(const BreakerKey &key, const QDateTime &now) const
+{
+    for (const Drain &d : m_drains)
+        if (d.covers(key) && (!d.until || *d.until > now))
+            return &d;
+    return nullptr;
+}
+
+void BreakerBoard::expireDrains(const QDateTime &now, std::vector<BreakerChange> *changes)
+{
+    const auto expired = std::stable_partition(m_drains.begin(), m_drains.end(), [&](const Drain &d) { return !d.until || *d.until > now; });
+    for (auto it = expired; it != m_drains.end(); ++it)
+        changes->push_back({QStringLiteral("provider_restored"), BreakerKey{it->provider, it->role.value_or(Role::Primary),
+                                                                            it->stage.value_or(Stage::Storyboard)},
+                            *it, QStringLiteral("the drain ran until %1").arg(it->until->toString(Qt::ISODate)), now});
+    m_drains.erase(expired, m_drains.end());
+}
+
+BreakerChange BreakerBoard::open(const BreakerKey &key, Breaker &b, Clock::time_point now, milliseconds cooldown, QString reason)
+{
+    b.state = BreakerState::Open;
+    b.changedAt = now;
+    b.since = m_wallNow();
+    b.cooldown = std::min(cooldown, m_settings.maxCooldown);
+    b.trialOut = false;
+    b.buckets.clear();
+    ++b.opened;
+    b.reason = std::move(reason);
+    qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "opened for" << b.cooldown.count() << "ms:" << b.reason;
+    return BreakerChange{QStringLiteral("breaker_opened"), key, std::nullopt, b.reason, b.since};
+}
+
+BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point now, std::vector<BreakerChange> *changes, bool take)
+{
+    const QDateTime wall = m_wallNow();
+    if (changes)
+        expireDrains(wall, changes);
+    if (const Drain *d = drainFor(key, wall)) {
+        QString why = QStringLiteral("drained by %1").arg(d->by);
+        if (!d->reason.isEmpty())
+            why += QStringLiteral(": ") + d->reason;
+        if (d->until)
+            why += QStringLiteral(" (until %1)").arg(d->until->toString(Qt::ISODate));
+        return BreakerGate{BreakerGate::Skip, QStringLiteral("drained"), d->since, why};
+    }
+    if (!m_settings.enabled)
+        return {};
+    const auto it = m_breakers.find(key);
+    if (it == m_breakers.end())
+        return {};
+    Breaker &b = it->second;
+    if (b.state == BreakerState::Closed)
+        return {};
+    if (b.state == BreakerState::Open && now >= b.changedAt + b.cooldown) {
+        if (!take) // peek: the next request would be the trial
+            return BreakerGate{BreakerGate::Trial, {}, {}, {}};
+        b.state = BreakerState::HalfOpen;
+        b.changedAt = now;
+        b.since = wall;
+        qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "half-open: the next request tries the provider";
+        if (changes)
+            changes->push_back({QStringLiteral("breaker_half_open"), key, std::nullopt,
+                                QStringLiteral("cooldown of %1 ms over").arg(b.cooldown.count()), wall});
+    }
+    if (b.state == BreakerState::HalfOpen && !b.trialOut) {
+        if (take)
+            b.trialOut = true;
+        return BreakerGate{BreakerGate::Trial, {}, {}, {}};
+    }
+    const QString why = b.state == BreakerState::Open
+                            ? QStringLiteral("circuit open: %1; tried again after a cooldown of %2 ms").arg(b.reason).arg(b.cooldown.count())
+                            : QStringLiteral("circuit half-open: its one trial request is in flight (%1)").arg(b.reason);
+    return BreakerGate{BreakerGate::Skip, toId(b.state), b.since, why};
+}
+
+BreakerGate BreakerBoard::admit(const BreakerKey &key, Clock::time_point now)
+{
+    std::vector<BreakerChange> changes;
+    BreakerGate gate;
+    {
+        std::lock_guard lock(m_mutex);
+        gate = gateLocked(key, now, &changes, true);
+    }
+    announce(changes);
+    return gate;
+}
+
+BreakerGate BreakerBoard::peek(const BreakerKey &key, Clock::time_point now) const
+{
+    std::lock_guard lock(m_mutex);
+    return const_cast<BreakerBoard *>(this)->gateLocked(key, now, nullptr, false);
+}
+
+void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial, Clock::time_point now, std::optional<FailureKind> kind)
+{
+    if (!m_settings.enabled)
+        return;
+    std::vector<BreakerChange> changes;
+    {
+        std::lock_guard lock(m_mutex);
+        Breaker &b = m_breakers[key];
+        if (b.state == BreakerState::HalfOpen && trial) {
+            b.trialOut = false;
+            if (count == BreakerCount::Success || count == BreakerCount::Neutral) {
+                // The provider answered: a refusal or a rejected request is about the request, not an outage.
+                b.state = BreakerState::Closed;
+                b.changedAt = now;
+                b.since = m_wallNow();
+                b.cooldown = milliseconds(0);
+                b.buckets.clear();
+                const QString why = count == BreakerCount::Success
+                                        ? QStringLiteral("the trial request succeeded")
+                                        : QStringLiteral("the trial request reached the provider (%1)").arg(enumName(kind.value_or(FailureKind::UNKNOWN)));
+                qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
+                changes.push_back({QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since});
+            } else if (count == BreakerCount::Blamed) {
+                // The trial failed the provider: open again, for twice as long (at most maxCooldown).
+                changes.push_back(open(key, b, now, b.cooldown * 2,
+                                       QStringLiteral("the trial request failed (%1)").arg(enumName(kind.value_or(FailureKind::UNKNOWN)))));
+            } // Ignored: the trial said nothing; the next request is the trial.
+        } else if (b.state == BreakerState::Closed && count != BreakerCount::Ignored) {
+            prune(b, now);
+            if (b.buckets.empty() || b.buckets.back().start + bucketWidth() <= now)
+                b.buckets.push_back(Bucket{now});
+            Bucket &bucket = b.buckets.back();
+            ++bucket.attempts;
+            if (count == BreakerCount::Blamed) {
+                ++bucket.failures;
+                ++bucket.kinds[static_cast<size_t>(kind.value_or(FailureKind::UNKNOWN)) % bucket.kinds.size()];
+            }
+            int attempts = 0;
+            int failures = 0;
+            std::array<int, 16> kinds{};
+            for (const Bucket &k : b.buckets) {
+                attempts += k.attempts;
+                failures += k.failures;
+                for (size_t i = 0; i < kinds.size(); ++i)
+                    kinds[i] += k.kinds[i];
+            }
+            if (attempts >= m_settings.minAttempts && failures > 0 && failures >= m_settings.failureRatio * attempts) {
+                QStringList top;
+                for (size_t i = 0; i < kinds.size(); ++i)
+                    if (kinds[i] > 0)
+                        top << QStringLiteral("%1 ×%2").arg(enumName(static_cast<FailureKind>(i))).arg(kinds[i]);
+                const QString reason = QStringLiteral("%1 of %2 attempts in the last %3 s failed (%4)")
+                                           .arg(failures)
+                                           .arg(attempts)
+                                           .arg(duration_cast<duration<double>>(m_settings.window).count())
+                                           .arg(top.join(QStringLiteral(", ")));
+                changes.push_back(open(key, b, now, m_settings.cooldown, reason));
+            }
+        } // OPEN, or HALF_OPEN and not the trial: attempts started before the breaker opened say nothing new.
+    }
+    announce(changes);
+}
+
+Drain BreakerBoard::drain(Drain d)
+{
+    if (!d.since.isValid())
+        d.since = m_wallNow();
+    {
+        std::lock_guard lock(m_mutex);
+        std::erase_if(m_drains, [&](const Drain &o) { return o.provider == d.provider && o.role == d.role && o.stage == d.stage; });
+        m_drains.push_back(d);
+    }
+    qCInfo(lcBreaker).noquote() << "provider" << toId(d.provider) << "drained by" << d.by << ":" << d.reason;
+    announce({{QStringLiteral("provider_drained"), BreakerKey{d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard)},
+               d, d.reason, d.since}});
+    return d;
+}
+
+int BreakerBoard::restore(Provider provider, const QString &by, const QString &reason)
+{
+    std::vector<BreakerChange> changes;
+    {
+        std::lock_guard lock(m_mutex);
+        const QDateTime now = m_wallNow();
+        for (const Drain &d : m_drains)
+            if (d.provider == provider)
+                changes.push_back({QStringLiteral("provider_restored"),
+                                   BreakerKey{d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard)}, d,
+                                   reason.isEmpty() ? QStringLiteral("restored by %1").arg(by) : QStringLiteral("restored by %1: %2").arg(by, reason),
+                                   now});
+        std::erase_if(m_drains, [&](const Drain &d) { return d.provider == provider; });
+    }
+    if (!changes.empty())
+        qCInfo(lcBreaker).noquote() << "provider" << toId(provider) << "restored by" << by;
+    announce(changes);
+    return static_cast<int>(changes.size());
+}
+
+std::vector<Drain> BreakerBoard::drains() const
+{
+    std::lock_guard lock(m_mutex);
+    const QDateTime now = m_wallNow();
+    std::vector<Drain> out;
+    std::copy_if(m_drains.begin(), m_drains.end(), std::back_inserter(out), [&](const Drain &d) { return !d.until || *d.until > now; });
+    return out;
+}
+
+std::vector<BreakerView> BreakerBoard::breakers(Clock::time_point now) const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<BreakerView> out;
+    for (const auto &[key, b] : m_breakers) {
+        BreakerView v;
+        v.key = key;
+        v.state = b.state;
+        v.since = b.since;
+        v.opened = b.opened;
+        v.reason = b.reason;
+        if (b.state != BreakerState::Closed)
+            v.cooldown = b.cooldown;
+        if (b.state == BreakerState::Open)
+            v.retryAt = m_wallNow().addMSecs(duration_cast<milliseconds>(b.changedAt + b.cooldown - now).count());
+        for (const Bucket &k : b.buckets) {
+            if (k.start + bucketWidth() <= now - m_settings.window)
+                continue;
+            v.attempts += k.attempts;
+            v.failures += k.failures;
+        }
+        out.push_back(v);
+    }
+    return out;
+}
+
+void BreakerBoard::announce(const std::vector<BreakerChange> &changes)
+{
+    for (const BreakerChange &c : changes)
+        Q_EMIT changed(c);
+}
+
+} // namespace bullpen

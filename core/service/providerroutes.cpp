@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// EngineService's handlers under /v1/providers (docs/api.md, "Providers"): breakers and drains.
+#include "engineservice.h"
+
+#include "api/breakerjson.h"
+#include "runtime/enginesetup.h"
+#include "store/apitokens.h"
+
+#include <QHttpServerRequest>
+#include <QJsonDocument>
+
+namespace bullpen {
+
+EngineService::Reply EngineService::providers() const
+{
+    BreakerBoard &board = m_setup.engine().breakers();
+    QJsonObject o = BreakerJson::providers(board.breakers(SteadyClock::instance().now()), board.drains(), m_options.instance);
+    const BreakerSettings &b = board.settings();
+    o.insert(QStringLiteral("breaker"), QJsonObject{{QStringLiteral("enabled"), b.enabled},
+                                                    {QStringLiteral("window_ms"), static_cast<double>(b.window.count())},
+                                                    {QStringLiteral("min_attempts"), b.minAttempts},
+                                                    {QStringLiteral("failure_ratio"), b.failureRatio},
+                                                    {QStringLiteral("cooldown_ms"), static_cast<double>(b.cooldown.count())},
+                                                    {QStringLiteral("max_cooldown_ms"), static_cast<double>(b.maxCooldown.count())}});
+    return json(200, o);
+}
+
+EngineService::Reply EngineService::drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token)
+{
+    const auto provider = providerFromId(id);
+    if (!provider)
+        return error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
+    auto parsed = BreakerJson::drainFromJson(request.body(), *provider, token.name, QDateTime::currentDateTimeUtc());
+    if (const auto *e = std::get_if<FieldError>(&parsed))
+        return error(400, e->toString(), e->field);
+    const Drain d = m_setup.engine().breakers().drain(std::get<Drain>(std::move(parsed)));
+    m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)));
+    return json(200, BreakerJson::drain(d));
+}
+
+EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token)
+{
+    const auto provider = providerFromId(id);
+    if (!provider)
+        return error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
+    QString reason;
+    if (!request.body().trimmed().isEmpty()) {
+        const QJsonDocument doc = QJsonDocument::fromJson(request.body());
+        if (!doc.isObject() || (doc.object().contains(QLatin1StringView("reason")) && !doc.object().value(QLatin1StringView("reason")).isString()))
+            return error(400, QStringLiteral("the body, if any, is {\"reason\": \"...\"}"), QStringLiteral("reason"));
+        reason = doc.object().value(QLatin1StringView("reason")).toString().trimmed().left(500);
+    }
+    const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason);
+    m_audit.record(token.name, QStringLiteral("restore"), reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
+    return json(200, QJsonObject{{QStringLiteral("provider"), toId(*provider)}, {QStringLiteral("restored"), restored}});
+}
+
+} // namespace bullpen

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+// Breakers and drains (docs/contract.md §13) on a ManualClock: the board's rule on its own, then the
+// storyboard stage that obeys it (skip to the fallback with the whole budget, half-open trials, the
+// fallback also open, breakers off), then the settings that configure it.
+#include "config/settings.h"
+#include "config/settingstable.h"
+#include "engine/breakerboard.h"
+#include "engine/manualclock.h"
+#include "engine/stageservice.h"
+#include "scriptedgenerator.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono_literals;
+
+Q_DECLARE_METATYPE(bullpen::BreakerCount)
+
+namespace {
+
+const BreakerKey kGeminiPrimary{Provider::Gemini, Role::Primary, Stage::Storyboard};
+const BreakerKey kQwenFallback{Provider::Qwen, Role::Fallback, Stage::Storyboard};
+
+// The storyboard stage of one engine with gemini → qwen, and a board shared by its generations.
+struct Rig
+{
+    explicit Rig(ManualClock &c, BreakerSettings settings = {}, bool withBoard = true)
+        : clock(c)
+        , board(settings)
+        , gemini(c, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls)
+        , qwen(c, Provider::Qwen, QStringLiteral("qwen-plus"), &calls)
+        , service(c)
+    {
+        board.setWallClock([this] { return wall; });
+        service.addGenerator(&gemini);
+        service.addGenerator(&qwen);
+        if (withBoard)
+            service.setBreakers(&board);
+        QObject::connect(&service, &StageService::eventRecorded, &service, [this](const Event &e) {
+            events << e;
+            log << formatEvent(e);
+        });
+        QObject::connect(&service, &StageService::finished, &service, [this](const StageResult &r) { results << r; });
+        QObject::connect(&board, &BreakerBoard::changed, &board, [this](const BreakerChange &change) { changes << change.type; });
+    }
+
+    // One generation from start to end (the clock moves on by `span`).
+    StageResult run(const StagePolicy &policy, std::chrono::milliseconds span = 10min)
+    {
+        service.start(StageRequest::forStory(QStringLiteral("A cat finds a hat."), QStringLiteral("haru@example.com")), policy);
+        clock.advance(span);
+        return results.last();
+    }
+    // `n` generations whose primary fails with `kind` after 1 s and whose fallback answers after 1 s.
+    void failPrimary(int n, FailureKind kind = FailureKind::TIMEOUT)
+    {
+        for (int i = 0; i < n; ++i) {
+            gemini.script({Step::failWith(kind, 1s)});
+            qwen.script({Step::ok(1s)});
+            run(relief(), 3s);
+        }
+    }
+    static StagePolicy relief() { return StagePolicy::relief(Provider::Gemini, Provider::Qwen); }
+
+    ManualClock &clock;
+    QDateTime wall = QDateTime(QDate(2026, 12, 3), QTime(3, 0), Qt::UTC);
+    BreakerBoard board;
+    QStringList calls;
+    ScriptedGenerator gemini;
+    ScriptedGenerator qwen;
+    StageService service;
+    QList<Event> events;
+    QStringList log;
+    QList<StageResult> results;
+    QStringList changes;
+};
+
+template<typename T>
+QList<T> bodies(const QList<Event> &events)
+{
+    QList<T> out;
+    for (const Event &e : events)
+        if (const auto *b = std::get_if<T>(&e.body))
+            out << *b;
+    return out;
+}
+
+} // namespace
+
+class tst_Breakers : public QObject
+{
+    Q_OBJECT
+
+    ManualClock m_clock;
+
+private Q_SLOTS:
+    // --- The rule, on the board alone ---
+
+    void countsEachKind_data()
+    {
+        QTest::addColumn<int>("kind"); // -1: success
+        QTest::addColumn<BreakerCount>("count");
+        QTest::addColumn<bool>("opens"); // five of them in a row open the breaker
+        QTest::addRow("success") << -1 << BreakerCount::Success << false;
+        for (FailureKind k : {FailureKind::TRANSIENT_SERVER, FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED, FailureKind::TIMEOUT,
+                              FailureKind::NETWORK, FailureKind::OUTPUT_INVALID, FailureKind::OUTPUT_TRUNCATED, FailureKind::AUTH_CONFIG,
+                              FailureKind::UNKNOWN})
+            QTest::addRow("%s blames the provider", qPrintable(enumName(k))) << int(k) << BreakerCount::Blamed << true;
+        for (FailureKind k : {FailureKind::REQUEST_REJECTED, FailureKind::REFUSED, FailureKind::TLS})
+            QTest::addRow("%s reached it, no outage", qPrintable(enumName(k))) << int(k) << BreakerCount::Neutral << false;
+        for (FailureKind k : {FailureKind::CANCELLED, FailureKind::NOT_SENT, FailureKind::INTERNAL})
+            QTest::addRow("%s is not counted", qPrintable(enumName(k))) << int(k) << BreakerCount::Ignored << false;
+    }
+
+    void countsEachKind()
+    {
+        QFETCH(int, kind);
+        QFETCH(BreakerCount, count);
+        QFETCH(bool, opens);
+        const std::optional<FailureKind> k = kind < 0 ? std::nullopt : std::optional(static_cast<FailureKind>(kind));
+        QCOMPARE(breakerCount(k), count);
+        BreakerBoard board({});
+        const auto t0 = m_clock.now();
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, breakerCount(k), false, t0 + i * 1s, k);
+        QCOMPARE(board.admit(kGeminiPrimary, t0 + 5s).verdict == BreakerGate::Skip, opens);
+    }
+
+    void opensAtTheMinimumAndTheRatio()
+    {
+        BreakerBoard board({});
+        const auto t0 = m_clock.now();
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + i * 1s, FailureKind::TIMEOUT);
+        QCOMPARE(board.admit(kGeminiPrimary, t0 + 4s).verdict, BreakerGate::Pass); // 4 of 4: below the minimum of 5
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + 5s, FailureKind::TIMEOUT);
+        const BreakerGate gate = board.admit(kGeminiPrimary, t0 + 5s);
+        QCOMPARE(gate.verdict, BreakerGate::Skip);
+        QCOMPARE(gate.state, QStringLiteral("open"));
+        QVERIFY2(gate.why.contains(QStringLiteral("5 of 5 attempts in the last 60 s failed (TIMEOUT ×5)")), qPrintable(gate.why));
+
+        // 2 failures in 5 (40 %) stay closed; the third failure in 6 (50 %) opens.
+        BreakerBoard ratio({});
+        for (bool fail : {true, false, true, false, false})
+            ratio.record(kGeminiPrimary, fail ? BreakerCount::Blamed : BreakerCount::Success, false, t0, FailureKind::RATE_LIMITED);
+        QCOMPARE(ratio.admit(kGeminiPrimary, t0).verdict, BreakerGate::Pass);
+        ratio.record(kGeminiPrimary, BreakerCount::Blamed, false, t0, FailureKind::RATE_LIMITED);
+        QCOMPARE(ratio.admit(kGeminiPrimary, t0).verdict, BreakerGate::Skip);
+    }
+
+    void forgetsWhatLeftTheWindow()
+    {
+        BreakerBoard board({});
+        const auto t0 = m_clock.now();
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0, FailureKind::TIMEOUT);
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + 62s, FailureKind::TIMEOUT);
+        QCOMPARE(board.admit(kGeminiPrimary, t0 + 62s).verdict, BreakerGate::Pass);
+        QCOMPARE(board.breakers(t0 + 62s).front().attempts, 1);
+    }
+
+    void cooldownDoublesUpToItsCap()
+    {
+        BreakerBoard board({});
+        QSignalSpy changes(&board, &BreakerBoard::changed);
+        auto t = m_clock.now();
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TRANSIENT_SERVER);
+        QList<qint64> cooldowns;
+        for (int round = 0; round < 6; ++round) {
+            const BreakerView v = board.breakers(t).front();
+            QCOMPARE(v.state, BreakerState::Open);
+            cooldowns << v.cooldown.count();
+            QCOMPARE(board.admit(kGeminiPrimary, t + v.cooldown - 1ms).verdict, BreakerGate::Skip); // not a moment early
+            t += v.cooldown;
+            QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+            QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Skip); // exactly one trial
+            board.record(kGeminiPrimary, BreakerCount::Blamed, true, t + 1s, FailureKind::TIMEOUT);
+            t += 1s;
+        }
+        QCOMPARE(cooldowns, (QList<qint64>{30'000, 60'000, 120'000, 240'000, 300'000, 300'000}));
+        // A trial that succeeds closes it, and the cooldown starts again from 30 s next time.
+        t += 300s;
+        QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+        board.record(kGeminiPrimary, BreakerCount::Success, true, t + 1s);
+        QCOMPARE(board.breakers(t).front().state, BreakerState::Closed);
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 2s).front().cooldown, 30s);
+        QStringList types;
+        for (const auto &args : changes)
+            types << args.first().value<BreakerChange>().type;
+        QCOMPARE(types.count(QStringLiteral("breaker_opened")), 8); // the first, six trials failed, and after closing
+        QCOMPARE(types.count(QStringLiteral("breaker_half_open")), 7);
+        QCOMPARE(types.count(QStringLiteral("breaker_closed")), 1);
+    }
+
+    void uncountedTrialHandsTheTrialBack()
+    {
+        BreakerBoard board({});
+        auto t = m_clock.now();
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+        t += 30s;
+        QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+        board.record(kGeminiPrimary, BreakerCount::Ignored, true, t, FailureKind::CANCELLED);
+        QCOMPARE(board.breakers(t).front().state, BreakerState::HalfOpen);
+        QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+    }
+
+    // --- The stage that obeys it ---
+
+    void openPrimaryIsSkippedWithTheWholeBudget()
+    {
+        Rig r(m_clock);
+        r.failPrimary(5);
+        QCOMPARE(r.gemini.calls(), 5);
+        QCOMPARE(r.changes, QStringList{QStringLiteral("breaker_opened")});
+
+        r.qwen.script({Step::ok(200ms, QStringLiteral("By Qwen"))});
+        const auto start = m_clock.now();
+        const StageResult res = r.run(Rig::relief(), 1s);
+        QCOMPARE(r.gemini.calls(), 5); // not called
+        QCOMPARE(r.qwen.calls(), 6);
+        QCOMPARE(res.state, FinalState::Succeeded);
+        QVERIFY(res.fallback.applied);
+        QCOMPARE(res.fallback.reason, QStringLiteral("gemini_circuit_open"));
+        QCOMPARE(res.fallback.primaryProvider, Provider::Gemini);
+        QCOMPARE(res.fallback.finalProvider, Provider::Qwen);
+        QCOMPARE(res.attempts.size(), 1);
+        QCOMPARE(res.attempts.first().role, Role::Fallback);
+        QCOMPARE(res.elapsed, std::chrono::microseconds(200ms)); // no primary timeout paid
+        QVERIFY2(res.decision.contains(QStringLiteral("skipped")), qPrintable(res.decision));
+        // The fallback's deadline: its own timeout from the start, with the whole 120 s budget behind it.
+        QCOMPARE(r.qwen.deadlines().last(), start + 60s);
+
+        const QList<PrimarySkipped> skips = bodies<PrimarySkipped>(r.events);
+        QCOMPARE(skips.size(), 1);
+        QCOMPARE(skips.first().state, QStringLiteral("open"));
+        QCOMPARE(skips.first().to, Provider::Qwen);
+        QCOMPARE(skips.first().reason, QStringLiteral("gemini_circuit_open"));
+        QCOMPARE(skips.first().remainingBudget, 120s);
+        QVERIFY2(skips.first().why.contains(QStringLiteral("TIMEOUT")), qPrintable(skips.first().why));
+        QVERIFY(r.log.contains(QStringLiteral("0 storyboard_primary_skipped gemini->qwen open remaining=120000 gemini_circuit_open")));
+        // The event reads back as it was written.
+        const Event skipEvent = *std::find_if(r.events.begin(), r.events.end(), [](const Event &e) { return std::holds_alternative<PrimarySkipped>(e.body); });
+        const auto back = Event::fromJson(skipEvent.toJson());
+        QVERIFY(back);
+        QCOMPARE(back->type(), QStringLiteral("storyboard_primary_skipped"));
+        QCOMPARE(std::get<PrimarySkipped>(back->body).why, skips.first().why);
+    }
+
+    void halfOpenLetsExactlyOneRequestThrough()
+    {
+        Rig r(m_clock);
+        r.failPrimary(5);
+        m_clock.advance(30s); // the cooldown
+        // Three generations at the same instant: one is the trial, the other two go to the fallback.
+        r.gemini.script({Step::ok(2s)});
+        r.qwen.script({Step::ok(1s), Step::ok(1s)});
+        for (int i = 0; i < 3; ++i)
+            r.service.start(StageRequest::forStory(QStringLiteral("story"), {}), Rig::relief());
+        m_clock.advance(5s);
+        QCOMPARE(r.gemini.calls(), 6);
+        QCOMPARE(r.qwen.calls(), 5 + 2);
+        QCOMPARE(bodies<PrimarySkipped>(r.events).size(), 2);
+        QCOMPARE(bodies<PrimarySkipped>(r.events).first().state, QStringLiteral("half_open"));
+        QCOMPARE(r.changes, (QStringList{QStringLiteral("breaker_opened"), QStringLiteral("breaker_half_open"), QStringLiteral("breaker_closed")}));
+        // Closed again: the next one goes to the primary.
+        r.gemini.script({Step::ok(1s)});
+        QCOMPARE(r.run(Rig::relief(), 2s).fallback.applied, false);
+        QCOMPARE(r.gemini.calls(), 7);
+    }
+
+    void fallbackAlsoOpenMeansThePrimaryIsTried()
+    {
+        Rig r(m_clock);
+        for (int i = 0; i < 5; ++i) { // both fail: both breakers open
+            r.gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+            r.qwen.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+            r.run(Rig::relief(), 3s);
+        }
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Skip);
+        QCOMPARE(r.board.peek(kQwenFallback, m_clock.now()).verdict, BreakerGate::Skip);
+        r.gemini.script({Step::ok(1s)});
+        const StageResult res = r.run(Rig::relief(), 2s);
+        QCOMPARE(res.state, FinalState::Succeeded); // a breaker never made a possible success a certain failure
+        QCOMPARE(r.gemini.calls(), 6);
+        QCOMPARE(bodies<PrimarySkipped>(r.events).size(), 0);
+    }
+
+    void noFallbackMeansThePrimaryIsTried()
+    {
+        Rig r(m_clock);
+        for (int i = 0; i < 5; ++i) {
+            r.gemini.script({Step::failWith(FailureKind::TIMEOUT, 1s)});
+            r.run(StagePolicy::relief(Provider::Gemini, std::nullopt), 2s);
+        }
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Skip);
+        r.gemini.script({Step::failWith(FailureKind::TIMEOUT, 1s)});
+        r.run(StagePolicy::relief(Provider::Gemini, std::nullopt), 2s);
+        QCOMPARE(r.gemini.calls(), 6);
+        // The `rounds` preset never switches provider: its primary is tried too.
+        r.gemini.script({Step::ok(1s)});
+        QCOMPARE(r.run(StagePolicy::sameProviderRounds(Provider::Gemini), 2s).state, FinalState::Succeeded);
+        QCOMPARE(r.gemini.calls(), 7);
+        // `capacity` skips only to a fallback it could use: one with a key.
+        r.qwen.setConfigured(false);
+        r.gemini.script({Step::ok(1s)});
+        r.run(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), 2s);
+        QCOMPARE(r.gemini.calls(), 8);
+        r.qwen.setConfigured(true);
+        r.qwen.script({Step::ok(1s)});
+        QCOMPARE(r.run(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), 2s).fallback.reason, QStringLiteral("gemini_circuit_open"));
+        QCOMPARE(r.gemini.calls(), 8);
+    }
+
+    void breakerOffKeepsTheStrictLog()
+    {
+        BreakerSettings off;
+        off.enabled = false;
+        QStringList logs[2];
+        int geminiCalls[2] = {0, 0};
+        for (int withBoard = 0; withBoard < 2; ++withBoard) {
+            ManualClock clock;
+            Rig r(clock, off, withBoard == 1);
+            r.failPrimary(12);
+            logs[withBoard] = r.log;
+            geminiCalls[withBoard] = r.gemini.calls();
+        }
+        QCOMPARE(geminiCalls[1], 12);
+        QCOMPARE(logs[1], logs[0]);
+    }
+
+    void drainSkipsUntilItExpires()
+    {
+        Rig r(m_clock);
+        QSignalSpy changes(&r.board, &BreakerBoard::changed);
+        Drain d;
+        d.provider = Provider::Gemini;
+        d.reason = QStringLiteral("provider incident 4711");
+        d.by = QStringLiteral("ops");
+        d.until = r.wall.addSecs(600);
+        r.board.drain(d);
+        r.qwen.script({Step::ok(1s)});
+        const StageResult res = r.run(Rig::relief(), 2s);
+        QCOMPARE(r.gemini.calls(), 0);
+        QCOMPARE(res.fallback.reason, QStringLiteral("gemini_drained"));
+        const PrimarySkipped skip = bodies<PrimarySkipped>(r.events).first();
+        QCOMPARE(skip.state, QStringLiteral("drained"));
+        QVERIFY2(skip.why.contains(QStringLiteral("drained by ops: provider incident 4711")), qPrintable(skip.why));
+        // A drain that names no role or stage covers every one.
+        QCOMPARE(r.board.peek(BreakerKey{Provider::Gemini, Role::Primary, Stage::Image}, m_clock.now()).verdict, BreakerGate::Skip);
+        // Past `until` the drain ends by itself, and says so.
+        r.wall = r.wall.addSecs(601);
+        r.gemini.script({Step::ok(1s)});
+        QCOMPARE(r.run(Rig::relief(), 2s).fallback.applied, false);
+        QCOMPARE(r.gemini.calls(), 1);
+        QVERIFY(r.board.drains().empty());
+        QCOMPARE(changes.last().first().value<BreakerChange>().type, QStringLiteral("provider_restored"));
+
+        // Restore ends a drain without `until`; drains hold with breakers off too.
+        BreakerSettings off;
+        off.enabled = false;
+        BreakerBoard strict(off);
+        Drain forever;
+        forever.provider = Provider::Qwen;
+        forever.role = Role::Fallback;
+        strict.drain(forever);
+        QCOMPARE(strict.peek(kQwenFallback, m_clock.now()).verdict, BreakerGate::Skip);
+        QCOMPARE(strict.peek(BreakerKey{Provider::Qwen, Role::Primary, Stage::Storyboard}, m_clock.now()).verdict, BreakerGate::Pass);
+        QCOMPARE(strict.restore(Provider::Qwen, QStringLiteral("ops")), 1);
+        QCOMPARE(strict.peek(kQwenFallback, m_clock.now()).verdict, BreakerGate::Pass);
+    }
+
+    void cancelledTrialIsHandedBack()
+    {
+        Rig r(m_clock);
+        r.failPrimary(5);
+        m_clock.advance(30s);
+        r.gemini.script({Step::hang()});
+        const QString id = r.service.start(StageRequest::forStory(QStringLiteral("story"), {}), Rig::relief());
+        m_clock.advance(1s);
+        QVERIFY(r.service.cancel(id));
+        m_clock.advance(1s);
+        QCOMPARE(r.results.last().state, FinalState::Cancelled);
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Trial);
+    }
+
+    // --- Settings ---
+
+    void settingsRowsReadFileAndEnvironment()
+    {
+        const Settings defaults = Settings::defaults();
+        QCOMPARE(defaults.breaker, BreakerSettings{});
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("BULLPEN_BREAKER"), QStringLiteral("off"));
+        env.insert(QStringLiteral("BULLPEN_BREAKER_WINDOW"), QStringLiteral("2m"));
+        env.insert(QStringLiteral("BULLPEN_BREAKER_MIN_ATTEMPTS"), QStringLiteral("8"));
+        env.insert(QStringLiteral("BULLPEN_BREAKER_FAILURE_RATIO"), QStringLiteral("75%"));
+        env.insert(QStringLiteral("BULLPEN_BREAKER_COOLDOWN"), QStringLiteral("45s"));
+        const SettingsLoad load = SettingsLoader::load({}, {}, env, false);
+        QVERIFY2(load.ok(), qPrintable(load.errors.isEmpty() ? QString() : load.errors.first().toString()));
+        QCOMPARE(load.settings.breaker.enabled, false);
+        QCOMPARE(load.settings.breaker.window, 120s);
+        QCOMPARE(load.settings.breaker.minAttempts, 8);
+        QCOMPARE(load.settings.breaker.failureRatio, 0.75);
+        QCOMPARE(load.settings.breaker.cooldown, 45s);
+
+        // Written to the file and read back, the same values.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("settings.json"));
+        QString error;
+        QVERIFY2(SettingsFile::save(load.settings, file, &error), qPrintable(error));
+        const SettingsLoad again = SettingsLoader::load(file, {}, {}, false);
+        QVERIFY(again.ok());
+        QCOMPARE(again.settings.breaker, load.settings.breaker);
+    }
+
+    void settingsRowsRefuseNamingThePlace_data()
+    {
+        QTest::addColumn<QString>("variable");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("switch") << "BULLPEN_BREAKER" << "maybe" << "is not on or off";
+        QTest::newRow("window unit") << "BULLPEN_BREAKER_WINDOW" << "60" << "write it with a unit";
+        QTest::newRow("window long") << "BULLPEN_BREAKER_WINDOW" << "2h" << "is longer than 3600s";
+        QTest::newRow("min zero") << "BULLPEN_BREAKER_MIN_ATTEMPTS" << "0" << "a whole number from 1 to 10000";
+        QTest::newRow("ratio zero") << "BULLPEN_BREAKER_FAILURE_RATIO" << "0" << "a share above 0 and at most 1";
+        QTest::newRow("ratio over") << "BULLPEN_BREAKER_FAILURE_RATIO" << "120%" << "a share above 0 and at most 1";
+        QTest::newRow("cooldown cap") << "BULLPEN_BREAKER_COOLDOWN" << "10m" << "is longer than 300s";
+    }
+
+    void settingsRowsRefuseNamingThePlace()
+    {
+        QFETCH(QString, variable);
+        QFETCH(QString, value);
+        QFETCH(QString, says);
+        QProcessEnvironment env;
+        env.insert(variable, value);
+        const SettingsLoad load = SettingsLoader::load({}, {}, env, false);
+        QCOMPARE(load.errors.size(), 1);
+        QVERIFY2(load.errors.first().setting.startsWith(variable), qPrintable(load.errors.first().toString()));
+        QVERIFY2(load.errors.first().message.contains(says), qPrintable(load.errors.first().toString()));
+
+        // The same in the settings file names the file and the key.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("settings.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const SettingRow *row = nullptr;
+        for (const SettingRow &r : settingRows())
+            if (r.envVar == variable)
+                row = &r;
+        QVERIFY(row);
+        f.write(QStringLiteral("{\"%1\": \"%2\"}").arg(row->fileKey, value).toUtf8());
+        f.close();
+        const SettingsLoad fromFile = SettingsLoader::load(file, {}, {}, false);
+        QCOMPARE(fromFile.errors.size(), 1);
+        QCOMPARE(fromFile.errors.first().setting, QStringLiteral("%1: %2").arg(file, row->fileKey));
+    }
+
+    void configurationDocListsEveryRow()
+    {
+        // docs/configuration.md carries the table the rows make; when a row changes, this test fails
+        // and prints the table to paste there.
+        QFile doc(QStringLiteral(BULLPEN_SOURCE_DIR "/docs/configuration.md"));
+        QVERIFY2(doc.open(QIODevice::ReadOnly), "docs/configuration.md is missing");
+        const QString text = QString::fromUtf8(doc.readAll());
+        QVERIFY2(text.contains(settingsTableMarkdown()), qPrintable(QStringLiteral("docs/configuration.md does not hold the current table:\n")
+                                                                    + settingsTableMarkdown()));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Breakers)
+#include "tst_breakers.moc"
