@@ -151,6 +151,26 @@ private Q_SLOTS:
         QCOMPARE(ratio.admit(kGeminiPrimary, t0).verdict, BreakerGate::Skip);
     }
 
+    void opensOnFailuresInARowDespiteEarlierSuccesses()
+    {
+        // A busy provider: 100 successes, then it starts to fail. By the window's ratio alone it would stay
+        // closed for dozens more failures; five in a row open it.
+        BreakerBoard board({});
+        const auto t0 = m_clock.now();
+        for (int i = 0; i < 100; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Success, false, t0);
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + 10s, FailureKind::TIMEOUT);
+        board.record(kGeminiPrimary, BreakerCount::Neutral, false, t0 + 10s, FailureKind::REFUSED); // an answer breaks the row
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + 10s, FailureKind::TIMEOUT);
+        QCOMPARE(board.admit(kGeminiPrimary, t0 + 10s).verdict, BreakerGate::Pass);
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + 10s, FailureKind::TIMEOUT);
+        const BreakerGate gate = board.admit(kGeminiPrimary, t0 + 10s);
+        QCOMPARE(gate.verdict, BreakerGate::Skip);
+        QVERIFY2(gate.why.contains(QStringLiteral("the last 5 attempts failed in a row (9 of 110")), qPrintable(gate.why));
+    }
+
     void forgetsWhatLeftTheWindow()
     {
         BreakerBoard board({});

@@ -32,11 +32,11 @@ SoakLedger::SoakLedger(milliseconds budget)
           {1, QStringLiteral("each provider receives at most one HTTP request per stage attempt"), 0, {}},
           {2, QStringLiteral("no attempt outlives its deadline by more than 5 ms (p99)"), 0, {}},
           {3, QStringLiteral("no result is accepted after its deadline"), 0, {}},
-          {4, QStringLiteral("the fallback request is sent only after the primary's cancel handlers have run"), 0, {}},
+          {4, QStringLiteral("the fallback request is sent only after the primary's cancel handlers have run (or the primary was skipped, never called)"), 0, {}},
           {5, QStringLiteral("the stage never exceeds its total budget by more than 5 ms"), 0, {}},
           {6, QStringLiteral("every generation reaches exactly one final state, written once"), 0, {}},
           {7, QStringLiteral("every started attempt has exactly one *_attempt_completed record"), 0, {}},
-          {8, QStringLiteral("storyboard_fallback_triggered exists if and only if a fallback attempt ran"), 0, {}},
+          {8, QStringLiteral("storyboard_fallback_triggered or storyboard_primary_skipped exists if and only if a fallback attempt ran"), 0, {}},
           {9, QStringLiteral("no raw user id or API key appears in the store, logs or exports"), 0, {}},
           {10, QStringLiteral("no generation stays running once its engine is gone (ABANDONED at the next open, written once)"), 0, {}},
           {11, QStringLiteral("several engines on one store: each engine's event stream carries every engine's generations, and 1-10 hold for their union"), 0, {}},
@@ -77,9 +77,10 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
     const auto completedCount = typeCount([](const Event &e) { return std::holds_alternative<AttemptCompleted>(e.body); });
     if (startedCount != completedCount || attempts.size() != completedCount)
         violate(7, g.generationId + QStringLiteral(": attempts started %1, completed %2, recorded %3").arg(startedCount).arg(completedCount).arg(attempts.size()));
-    // 8: fallback_triggered iff a fallback attempt ran
+    // 8: fallback_triggered (or, for a skipped primary, primary_skipped) iff a fallback attempt ran
     const bool fallbackRan = std::any_of(attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.role == Role::Fallback; });
-    if ((typeCount(isType(QStringLiteral("storyboard_fallback_triggered"))) == 1) != fallbackRan)
+    const auto skipped = typeCount(isType(QStringLiteral("storyboard_primary_skipped")));
+    if ((typeCount(isType(QStringLiteral("storyboard_fallback_triggered"))) + skipped == 1) != fallbackRan)
         violate(8, g.generationId);
     // 5: the storyboard stage's budget
     const double over = toMs(r.elapsed) - static_cast<double>(m_budget.count());
@@ -107,6 +108,11 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
     for (const AttemptRecord &a : r.attempts) {
         if (a.role != Role::Fallback)
             continue;
+        if (skipped == 1) { // docs/contract.md §13: a skipped primary is never called
+            if (std::any_of(r.attempts.cbegin(), r.attempts.cend(), [](const AttemptRecord &x) { return x.role == Role::Primary; }))
+                violate(4, g.generationId + QStringLiteral(": primary skipped and called"));
+            continue;
+        }
         const AttemptRecord &p = r.attempts.first();
         const bool handlersFirst = !p.cancelledAt || *p.cancelledAt <= a.startedAt;
         // and by the event log: the primary's completion precedes the fallback's start

@@ -217,6 +217,13 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
             Bucket &bucket = b.buckets.back();
             ++bucket.attempts;
             if (count == BreakerCount::Blamed) {
+                b.inARow.push_back(now);
+                while (b.inARow.front() < now - m_settings.window || b.inARow.size() > size_t(m_settings.minAttempts))
+                    b.inARow.pop_front();
+            } else {
+                b.inARow.clear();
+            }
+            if (count == BreakerCount::Blamed) {
                 ++bucket.failures;
                 ++bucket.kinds[static_cast<size_t>(kind.value_or(FailureKind::UNKNOWN)) % bucket.kinds.size()];
             }
@@ -229,17 +236,29 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 for (size_t i = 0; i < kinds.size(); ++i)
                     kinds[i] += k.kinds[i];
             }
-            if (attempts >= m_settings.minAttempts && failures > 0 && failures >= m_settings.failureRatio * attempts) {
+            // The window's ratio, or min_attempts failures in a row: without the second, a busy provider's
+            // successes from before an outage would hold it closed for about half the window (its hanging
+            // requests count only once they time out).
+            const bool byRatio = attempts >= m_settings.minAttempts && failures > 0 && failures >= m_settings.failureRatio * attempts;
+            const bool inARow = b.inARow.size() >= size_t(m_settings.minAttempts);
+            if (byRatio || inARow) {
                 QStringList top;
                 for (size_t i = 0; i < kinds.size(); ++i)
                     if (kinds[i] > 0)
                         top << QStringLiteral("%1 ×%2").arg(enumName(static_cast<FailureKind>(i))).arg(kinds[i]);
-                const QString reason = QStringLiteral("%1 of %2 attempts in the last %3 s failed (%4)")
-                                           .arg(failures)
-                                           .arg(attempts)
-                                           .arg(duration_cast<duration<double>>(m_settings.window).count())
-                                           .arg(top.join(QStringLiteral(", ")));
-                changes.push_back(open(key, b, now, m_settings.cooldown, reason));
+                QString reason = byRatio ? QStringLiteral("%1 of %2 attempts in the last %3 s failed (%4)")
+                                               .arg(failures)
+                                               .arg(attempts)
+                                               .arg(duration_cast<duration<double>>(m_settings.window).count())
+                                               .arg(top.join(QStringLiteral(", ")))
+                                         : QStringLiteral("the last %1 attempts failed in a row (%2 of %3 in the last %4 s: %5)")
+                                               .arg(b.inARow.size())
+                                               .arg(failures)
+                                               .arg(attempts)
+                                               .arg(duration_cast<duration<double>>(m_settings.window).count())
+                                               .arg(top.join(QStringLiteral(", ")));
+                b.inARow.clear();
+                changes.push_back(open(key, b, now, m_settings.cooldown, std::move(reason)));
             }
         } // OPEN, or HALF_OPEN and not the trial: attempts started before the breaker opened say nothing new.
     }

@@ -138,6 +138,7 @@ private:
         QDateTime since;
         std::chrono::milliseconds cooldown{0};
         bool trialOut = false;
+        std::deque<Clock::time_point> inARow; // the current row of blamed failures within the window (at most min_attempts)
         int opened = 0;
         QString reason;
     };

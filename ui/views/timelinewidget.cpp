@@ -85,6 +85,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     std::vector<Span> spans;
     std::map<quint64, std::size_t> byAttempt;
     double budget = 0, fallbackAt = -1, end = 0;
+    QString skipped; // the primary was skipped (open breaker or drain): why, for the mark's tooltip
     double budgetFrom = 0;                  // the storyboard budget starts at admission when it had to wait
     std::vector<std::pair<double, double>> queued; // waits for admission: [from, until) (until < 0: still waiting)
     QList<double> lateAt, retryAt;
@@ -138,6 +139,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             }
         } else if (std::holds_alternative<FallbackTriggered>(e.body)) {
             fallbackAt = ms(e.at);
+        } else if (const auto *k = std::get_if<PrimarySkipped>(&e.body)) {
+            fallbackAt = ms(e.at);
+            skipped = tr("%1 was not called: %2").arg(toId(k->provider), k->why.toHtmlEscaped());
         } else if (std::holds_alternative<LateResultDiscarded>(e.body)) {
             lateAt << ms(e.at);
         } else if (std::holds_alternative<RetryScheduled>(e.body)) {
@@ -260,7 +264,11 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     if (fallbackAt >= 0) {
         p.setPen(QPen(kRelief, 3));
         p.drawLine(QPointF(x(fallbackAt), area.top() - 6), QPointF(x(fallbackAt), area.bottom()));
-        p.drawText(QRectF(x(fallbackAt) + 4, area.top() - 24, 160, 16), Qt::AlignLeft, tr("fallback triggered"));
+        const QString label = skipped.isEmpty() ? tr("fallback triggered") : tr("primary skipped");
+        const QRectF labelRect(x(fallbackAt) + 4, area.top() - 24, 160, 16);
+        p.drawText(labelRect, Qt::AlignLeft, label);
+        if (!skipped.isEmpty())
+            m_tips << std::pair{labelRect, skipped};
     }
     for (double t : std::as_const(lateAt)) {
         p.setPen(QPen(kFail, 1));

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+// An outage, with breakers on and off, side by side in one run (docs/contract.md §13).
+//
+// The storyboard stage (the real StageService and BreakerBoard) on a ManualClock: generations arrive at
+// 10 per second for 300 s; the primary answers in 300 ms, except from 90 s to 210 s, when it hangs until
+// its 10 s timeout; the fallback answers in 200 ms. The clock is exact, so the figures are the engine's
+// decisions, not this machine's speed; what a real network adds on top is bench_engine's and the
+// soak's to say. Last, the engine's own cost per generation with the board and without, paired blocks
+// on a healthy primary (wall time on this machine; judged as a ratio).
+//
+//   bench_outage [--json]      exits 1 when a target is missed
+#include "benchstats.h"
+#include "engine/breakerboard.h"
+#include "engine/manualclock.h"
+#include "engine/stageservice.h"
+#include "scriptedgenerator.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <cstdio>
+#include <map>
+
+using namespace bullpen;
+using namespace std::chrono;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto kRun = 300s;
+constexpr auto kOutageFrom = 90s;
+constexpr auto kOutageTo = 210s;
+constexpr auto kEvery = 100ms;
+constexpr auto kPrimaryTimeout = 10s;
+constexpr auto kPrimaryLatency = 300ms;
+constexpr auto kFallbackLatency = 200ms;
+
+// A provider whose answer depends on the clock: healthy, or hanging during [from, to).
+class TimedProvider final : public StageGenerator
+{
+public:
+    TimedProvider(ManualClock &clock, Provider provider, milliseconds latency, Clock::time_point from, Clock::time_point to)
+        : m_clock(clock)
+        , m_provider(provider)
+        , m_latency(latency)
+        , m_from(from)
+        , m_to(to)
+    {
+        if (provider != Provider::Gemini) // the sample is in Gemini's words; a normal stop in this provider's
+            m_ok.finishReason = provider == Provider::Anthropic ? QStringLiteral("end_turn") : QStringLiteral("stop");
+    }
+    Provider provider() const override { return m_provider; }
+    QString model() const override { return toId(m_provider) + QStringLiteral("-model"); }
+    bool isConfigured() const override { return true; }
+    void generate(const StageRequest &, std::shared_ptr<AttemptContext> context) override
+    {
+        sentAt.push_back(m_clock.now());
+        context->noteRequestSent();
+        const bool hang = m_clock.now() >= m_from && m_clock.now() < m_to;
+        auto timer = std::make_shared<std::unique_ptr<Timer>>();
+        if (!hang) {
+            std::weak_ptr<AttemptContext> weak = context;
+            *timer = m_clock.arm(m_clock.now() + m_latency, [weak, this] {
+                if (auto c = weak.lock())
+                    c->deliver(m_ok);
+            });
+        }
+        context->onCancel([timer] { timer->reset(); });
+    }
+    std::vector<Clock::time_point> sentAt;
+
+private:
+    ManualClock &m_clock;
+    Provider m_provider;
+    milliseconds m_latency;
+    Clock::time_point m_from, m_to;
+    ProviderResponse m_ok = *test::Step::ok(0ms).response;
+};
+
+struct OutageRun
+{
+    bench::Sample outageSeconds;     // time to result of generations started during the outage, once open (on) / all (off)
+    int primaryRequestsInOutage = 0; // sent during [from, to)
+    int primaryRequestsBeforeAnyFailure = 0; // of which sent before the first timeout could be seen
+    int trialsWhileOpen = 0;
+    double openAfterS = -1;         // outage start → breaker opened
+    double backAfterS = -1;         // recovery → first primary success
+    int failed = 0;
+    int generations = 0;
+};
+
+OutageRun runOutage(bool breakers)
+{
+    ManualClock clock;
+    const auto t0 = clock.now();
+    TimedProvider gemini(clock, Provider::Gemini, kPrimaryLatency, t0 + kOutageFrom, t0 + kOutageTo);
+    TimedProvider qwen(clock, Provider::Qwen, kFallbackLatency, t0 + 1000h, t0 + 1000h);
+    BreakerSettings settings;
+    settings.enabled = breakers;
+    BreakerBoard board(settings);
+    StageService service(clock);
+    service.addGenerator(&gemini);
+    service.addGenerator(&qwen);
+    service.setBreakers(&board);
+    StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+    policy.primaryTimeout = kPrimaryTimeout;
+
+    OutageRun out;
+    std::map<QString, Clock::time_point> startedAt;
+    std::optional<Clock::time_point> openedAt;
+    QObject::connect(&board, &BreakerBoard::changed, &board, [&](const BreakerChange &c) {
+        if (c.type == u"breaker_opened" && c.key.role == Role::Primary && !openedAt)
+            openedAt = clock.now();
+    });
+    QObject::connect(&service, &StageService::finished, &service, [&](const StageResult &r) {
+        const auto begun = startedAt.at(r.generationId);
+        ++out.generations;
+        if (r.state != FinalState::Succeeded)
+            ++out.failed;
+        const bool duringOutage = begun >= t0 + kOutageFrom && begun < t0 + kOutageTo;
+        if (duringOutage && (!breakers || (openedAt && begun >= *openedAt)))
+            out.outageSeconds.add(duration<double>(clock.now() - begun).count());
+        const bool primaryAnswered = !r.attempts.isEmpty() && r.attempts.first().role == Role::Primary && r.attempts.first().success;
+        if (primaryAnswered && out.backAfterS < 0 && begun >= t0 + kOutageTo)
+            out.backAfterS = duration<double>(clock.now() - (t0 + kOutageTo)).count();
+    });
+    for (auto at = t0; at < t0 + kRun; at += kEvery) {
+        clock.advanceTo(at);
+        const QString id = service.start(StageRequest::forStory(QStringLiteral("story")), policy);
+        startedAt[id] = at;
+    }
+    // Run on until the primary is back (breakers on), at most 10 more minutes.
+    for (auto at = t0 + kRun; out.backAfterS < 0 && at < t0 + kRun + 10min; at += kEvery) {
+        clock.advanceTo(at);
+        startedAt[service.start(StageRequest::forStory(QStringLiteral("story")), policy)] = at;
+    }
+    clock.advance(5min);
+    const auto firstFailureVisible = t0 + kOutageFrom + kPrimaryTimeout;
+    for (const auto sent : gemini.sentAt) {
+        if (sent < t0 + kOutageFrom || sent >= t0 + kOutageTo)
+            continue;
+        ++out.primaryRequestsInOutage;
+        if (sent < firstFailureVisible)
+            ++out.primaryRequestsBeforeAnyFailure;
+        else if (openedAt && sent >= *openedAt)
+            ++out.trialsWhileOpen;
+    }
+    if (openedAt)
+        out.openAfterS = duration<double>(*openedAt - (t0 + kOutageFrom)).count();
+    return out;
+}
+
+// Engine time per healthy generation, board on and off, in paired blocks.
+std::pair<double, double> overheadUs()
+{
+    constexpr int kBlock = 2000;
+    constexpr int kBlocks = 9;
+    bench::Sample on, off;
+    for (int b = 0; b < kBlocks * 2; ++b) {
+        const bool withBoard = b % 2 == 0;
+        ManualClock clock;
+        TimedProvider gemini(clock, Provider::Gemini, kPrimaryLatency, clock.now() + 1000h, clock.now() + 1000h);
+        TimedProvider qwen(clock, Provider::Qwen, kFallbackLatency, clock.now() + 1000h, clock.now() + 1000h);
+        BreakerBoard board({});
+        StageService service(clock);
+        service.addGenerator(&gemini);
+        service.addGenerator(&qwen);
+        if (withBoard)
+            service.setBreakers(&board);
+        const StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        QElapsedTimer t;
+        t.start();
+        for (int i = 0; i < kBlock; ++i) {
+            service.start(StageRequest::forStory(QStringLiteral("story")), policy);
+            clock.advance(1ms);
+        }
+        clock.advance(1s);
+        QCoreApplication::processEvents(); // finished runs are destroyed from the event loop
+        (withBoard ? on : off).add(double(t.nsecsElapsed()) / 1000.0 / kBlock);
+    }
+    return {on.at(50), off.at(50)};
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const bool json = app.arguments().contains(QStringLiteral("--json"));
+    const OutageRun on = runOutage(true);
+    const OutageRun off = runOutage(false);
+    const auto [usOn, usOff] = overheadUs();
+    const double overhead = usOn / usOff - 1.0;
+
+    const double fallbackS = duration<double>(kFallbackLatency).count();
+    const double timeoutS = duration<double>(kPrimaryTimeout).count();
+    const int cooldowns = 1 + int(duration<double>(kOutageTo - kOutageFrom).count() / 30.0);
+    struct Target
+    {
+        const char *name;
+        double value;
+        double bound;
+        bool atMost;
+        QString text;
+    };
+    const std::vector<Target> targets = {
+        {"outage_p50_on_s", on.outageSeconds.at(50), fallbackS + 0.1, true, QStringLiteral("≤ fallback + 100 ms")},
+        {"outage_p95_on_s", on.outageSeconds.at(95), fallbackS + 0.1, true, QStringLiteral("≤ fallback + 100 ms")},
+        {"outage_p50_off_s", off.outageSeconds.at(50), timeoutS, false, QStringLiteral("≥ primary timeout")},
+        {"open_after_s", on.openAfterS, timeoutS + 2.0, true, QStringLiteral("≤ primary timeout + 2 s")},
+        {"primary_requests_after_first_failure_on", double(on.primaryRequestsInOutage - on.primaryRequestsBeforeAnyFailure),
+         double(BreakerSettings{}.minAttempts + cooldowns), true, QStringLiteral("≤ min_attempts + 1 per cooldown")},
+        {"primary_requests_off", double(off.primaryRequestsInOutage), double(off.primaryRequestsInOutage), false,
+         QStringLiteral("every generation of the outage")},
+        {"back_after_s", on.backAfterS, 120.0 + timeoutS + duration<double>(kPrimaryLatency).count(), true,
+         QStringLiteral("≤ cooldown in force (120 s) + a trial sent before recovery (10 s timeout) + one request")},
+        {"overhead_ratio", overhead, 0.05, true, QStringLiteral("≤ 5 % more engine time per generation")},
+    };
+    QTextStream out(stdout);
+    bool ok = true;
+    for (const Target &t : targets) {
+        const bool met = t.atMost ? t.value <= t.bound : t.value >= t.bound;
+        ok = ok && met;
+        if (json)
+            out << QJsonDocument(QJsonObject{{QStringLiteral("bench"), QStringLiteral("outage")},
+                                             {QStringLiteral("figure"), QLatin1StringView(t.name)},
+                                             {QStringLiteral("value"), t.value},
+                                             {QStringLiteral("target"), QStringLiteral("%1 %2").arg(t.atMost ? QStringLiteral("<=") : QStringLiteral(">=")).arg(t.bound)},
+                                             {QStringLiteral("met"), met}})
+                       .toJson(QJsonDocument::Compact)
+                << "\n";
+        else
+            out << QStringLiteral("%1 %2  target %3 (%4)  %5\n")
+                       .arg(QLatin1StringView(t.name), -42)
+                       .arg(t.value, 10, 'f', 3)
+                       .arg(t.bound, 0, 'f', 3)
+                       .arg(t.text, met ? QStringLiteral("met") : QStringLiteral("MISSED"));
+    }
+    if (!json)
+        out << QStringLiteral("primary requests during the outage: on %1 (%2 before its first timeout could be seen, %3 trials once open), off %4\n"
+                              "generations: on %5 (%6 failed), off %7 (%8 failed); engine time per generation: on %9 us, off %10 us\n")
+                   .arg(on.primaryRequestsInOutage)
+                   .arg(on.primaryRequestsBeforeAnyFailure)
+                   .arg(on.trialsWhileOpen)
+                   .arg(off.primaryRequestsInOutage)
+                   .arg(on.generations)
+                   .arg(on.failed)
+                   .arg(off.generations)
+                   .arg(off.failed)
+                   .arg(usOn, 0, 'f', 2)
+                   .arg(usOff, 0, 'f', 2);
+    return ok ? 0 : 1;
+}
