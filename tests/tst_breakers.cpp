@@ -67,15 +67,16 @@ struct Rig
 
     ManualClock &clock;
     QDateTime wall = QDateTime(QDate(2026, 12, 3), QTime(3, 0), Qt::UTC);
+    // Before the service: its destructor cancels what still runs, and the handlers above write here.
+    QList<Event> events;
+    QStringList log;
+    QList<StageResult> results;
+    QStringList changes;
     BreakerBoard board;
     QStringList calls;
     ScriptedGenerator gemini;
     ScriptedGenerator qwen;
     StageService service;
-    QList<Event> events;
-    QStringList log;
-    QList<StageResult> results;
-    QStringList changes;
 };
 
 template<typename T>
