@@ -5,6 +5,7 @@
 # that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl;
 # desktop-file-utils and lintian only for scripts/package.sh --check; gnome-keyring and dbus-daemon
 # only for tst_keychain's private Secret Service; systemd and python3 for scripts/systemd-check.sh;
+# nodejs and npm for tst_sdk (the official provider SDKs) and tst_noresend's HTTP/2 provider;
 # libssl-dev and libsqlite3-dev are optional: OpenSSL's SHA-256 for comic digests, else Qt's; SQLite lock
 # waits in 1 ms steps, else SQLite's own busy timeout).
 # Uses sudo when not root. Safe to run again: apt-get skips what is already installed.
@@ -22,6 +23,7 @@ packages=(
     qtkeychain-qt6-dev gnome-keyring dbus-daemon
     systemd python3
     libssl-dev libsqlite3-dev
+    nodejs npm
 )
 
 sudo_cmd=()

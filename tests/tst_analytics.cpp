@@ -69,7 +69,7 @@ private Q_SLOTS:
         QCOMPARE(gemini.primaryFailures, 3);
         QCOMPARE(gemini.relieved, 2); // g1 and g3 went to qwen; g2 did not
         QCOMPARE(gemini.p50Ms, 1200.0); // halfway between the middle two of 50, 400, 2000, 2000
-        QCOMPARE(gemini.state(), ProviderHealth::State::Healthy); // 4 attempts: under the minimum
+        QCOMPARE(gemini.state(), ProviderHealth::State::TooFew); // 4 attempts: under the minimum, never healthy
         a << attempt("g7", Provider::Gemini, Role::Primary, true, {}, 400);
         h = ProviderHealth::summarise(a);
         QCOMPARE(h[0].attempts, ProviderHealth::kMinAttempts);

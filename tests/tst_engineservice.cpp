@@ -245,6 +245,57 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
     }
 
+    // docs/contract.md §13, docs/api.md "Providers": a drain through the API, obeyed by the next
+    // generation, audited, in the metrics, and ended by restore.
+    void drainRoutesToTheFallbackAndIsAudited()
+    {
+        const Answer list = call("GET", QStringLiteral("/v1/providers"), m_viewer);
+        QCOMPARE(list.status, 200);
+        const QJsonObject listed = list.json();
+        QCOMPARE(listed.value(QLatin1StringView("providers")).toArray().size(), 4);
+        QVERIFY(listed.value(QLatin1StringView("breaker")).toObject().value(QLatin1StringView("enabled")).toBool());
+
+        const QByteArray drainBody = body({{QStringLiteral("reason"), QStringLiteral("incident 4711")}});
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/drain"), m_viewer, drainBody).status, 403);
+        const Answer noReason = call("POST", QStringLiteral("/v1/providers/gemini/drain"), m_operator, "{}");
+        QCOMPARE(noReason.status, 400);
+        QVERIFY2(noReason.body.contains("reason"), noReason.body.constData());
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/nosuch/drain"), m_operator, drainBody).status, 404);
+        const Answer past = call("POST", QStringLiteral("/v1/providers/gemini/drain"), m_operator,
+                                 body({{QStringLiteral("reason"), QStringLiteral("x")}, {QStringLiteral("until"), QStringLiteral("2001-01-01T00:00:00Z")}}));
+        QCOMPARE(past.status, 400);
+        QVERIFY2(past.body.contains("until"), past.body.constData());
+
+        const Answer drained = call("POST", QStringLiteral("/v1/providers/gemini/drain"), m_operator, drainBody);
+        QCOMPARE(drained.status, 200);
+        QCOMPARE(drained.json().value(QLatin1StringView("by")).toString(), QStringLiteral("ops"));
+        const QString id = startGeneration({{QStringLiteral("primary"), QStringLiteral("gemini")}, {QStringLiteral("fallback"), QStringLiteral("qwen")}});
+        const Answer result = waitForResult(id);
+        QCOMPARE(result.status, 200);
+        QVERIFY2(result.body.contains("gemini_drained"), result.body.constData());
+        QVERIFY(call("GET", QStringLiteral("/metrics"), m_viewer).body.contains("bullpen_provider_drains{provider=\"gemini\",role=\"any\",stage=\"any\"} 1"));
+        QVERIFY(call("GET", QStringLiteral("/metrics"), m_viewer).body.contains("bullpen_primary_skipped_total{stage=\"storyboard\",from=\"gemini\",to=\"qwen\",state=\"drained\"} 1"));
+
+        const Answer restored = call("POST", QStringLiteral("/v1/providers/gemini/restore"), m_operator, body({{QStringLiteral("reason"), QStringLiteral("fixed")}}));
+        QCOMPARE(restored.status, 200);
+        QCOMPARE(restored.json().value(QLatin1StringView("restored")).toInt(), 1);
+        const QString after = startGeneration({{QStringLiteral("primary"), QStringLiteral("gemini")}, {QStringLiteral("fallback"), QStringLiteral("qwen")}});
+        QVERIFY(!waitForResult(after).body.contains("gemini_drained"));
+
+        QString why;
+        const auto tokens = ApiTokens::open(m_engine->store, &why);
+        QVERIFY2(tokens, qPrintable(why));
+        const auto audited = [&] {
+            bool drain = false, restore = false;
+            for (const AuditEntry &e : tokens->auditLog(100)) {
+                drain = drain || (e.action == u"drain" && e.tokenName == u"ops" && e.target.contains(QLatin1StringView("incident 4711")));
+                restore = restore || (e.action == u"restore" && e.tokenName == u"ops");
+            }
+            return drain && restore;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
+    }
+
     void revokedTokenIsRefusedAtOnce()
     {
         const QString temp = m_engine->token(QStringLiteral("temp"), QStringLiteral("viewer"));

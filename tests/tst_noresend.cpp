@@ -148,8 +148,11 @@ private Q_SLOTS:
     {
         QFETCH(QString, mode);
         const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
-        if (node.isEmpty())
+        if (node.isEmpty()) {
+            QVERIFY2(qEnvironmentVariable("BULLPEN_TEST_REQUIRE_NODE") != u"1",
+                     "node is not installed and BULLPEN_TEST_REQUIRE_NODE=1: the HTTP/2 provider runs on it");
             QSKIP("node is not installed (Node.js 18 or newer): the HTTP/2 provider runs on it");
+        }
         const QString script = QFINDTESTDATA("h2/h2provider.mjs");
         const QString cert = QFINDTESTDATA("data/tls/engine.pem");
         const QString key = QFINDTESTDATA("data/tls/engine.key");

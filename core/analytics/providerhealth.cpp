@@ -23,7 +23,7 @@ double interpolatedPercentile(std::vector<double> v, double p)
 ProviderHealth::State ProviderHealth::state() const
 {
     if (attempts < kMinAttempts)
-        return State::Healthy;
+        return State::TooFew;
     const double e = errorPercent();
     return e >= kFailingPercent ? State::Failing : e >= kDegradedPercent ? State::Degraded : State::Healthy;
 }

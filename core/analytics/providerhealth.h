@@ -30,11 +30,12 @@ struct CompletedAttempt
 // (CANCELLED) are counted apart: they say nothing about the provider.
 struct ProviderHealth
 {
-    enum class State { Healthy, Degraded, Failing };
+    enum class State { TooFew, Healthy, Degraded, Failing };
 
     // The "failing now" rule, stated once for the tooltip, the README and the tests: over the window,
     // at least kMinAttempts attempts reached the provider and kFailingPercent % or more of them failed.
-    // Degraded: the same minimum and kDegradedPercent % or more. Fewer attempts never change state.
+    // Degraded: the same minimum and kDegradedPercent % or more. Below the minimum: TooFew (grey), never
+    // healthy on one or two attempts.
     static constexpr qint64 kMinAttempts = 5;
     static constexpr double kFailingPercent = 50.0;
     static constexpr double kDegradedPercent = 10.0;

@@ -4,6 +4,7 @@
 #include "engine/stagepolicy.h"
 #include "pipeline/engineclient.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QObject>
 #include <QProcessEnvironment>
@@ -50,11 +51,27 @@ public:
     // Attached: the connection is healthy (connected), not merely configured.
     virtual bool usable() const { return true; }
 
+    // Breakers and drains (docs/contract.md §13), in GET /v1/providers' shape. refreshProviders() asks,
+    // providersChanged() answers (embedded: from the event loop; attached: when the engine answers).
+    virtual void refreshProviders() {}
+    // An operator's drain of every role and stage of `provider` until restored (or `until`), and its
+    // restore; providersChanged follows, or providerActionFailed with the reason (attached with a
+    // viewer's token: the engine's 403).
+    virtual void drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
+    {
+        Q_UNUSED(provider);
+        Q_UNUSED(reason);
+        Q_UNUSED(until);
+    }
+    virtual void restoreProvider(Provider provider) { Q_UNUSED(provider); }
+
 Q_SIGNALS:
     // describe() or usable() changed (a remote engine connected, was lost, came back).
     void statusChanged();
     // The running configuration arrived or changed (attached).
     void configChanged();
+    void providersChanged(const QJsonObject &providers);
+    void providerActionFailed(const QString &message);
 };
 
 } // namespace bullpen

@@ -4,6 +4,8 @@
 #include "remotecomparisonrunner.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkReply>
 
 namespace bullpen {
 
@@ -61,6 +63,61 @@ ComparisonRunner *RemoteConnection::newComparisonRunner(QObject *parent)
 {
     // The engine runs both sides and keeps the comparison, as an embedded engine does.
     return new RemoteComparisonRunner(*m_engine, parent);
+}
+
+} // namespace bullpen
+
+namespace bullpen {
+
+namespace {
+
+constexpr qint64 kMaxProvidersBytes = 1024 * 1024; // the engine's provider list is a few KiB
+
+} // namespace
+
+void RemoteConnection::refreshProviders()
+{
+    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/providers"));
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > kMaxProvidersBytes)
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->read(kMaxProvidersBytes);
+        if (status == 200)
+            Q_EMIT providersChanged(QJsonDocument::fromJson(body).object());
+    });
+}
+
+void RemoteConnection::drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
+{
+    QJsonObject body{{QStringLiteral("reason"), reason.trimmed().left(500)}};
+    if (until)
+        body.insert(QStringLiteral("until"), until->toUTC().toString(Qt::ISODateWithMs));
+    QNetworkReply *reply = m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(provider)), body);
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 200)
+            refreshProviders();
+        else
+            Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, reply->read(64 * 1024), reply->errorString()));
+    });
+}
+
+void RemoteConnection::restoreProvider(Provider provider)
+{
+    QNetworkReply *reply = m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject{});
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 200)
+            refreshProviders();
+        else
+            Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, reply->read(64 * 1024), reply->errorString()));
+    });
 }
 
 } // namespace bullpen

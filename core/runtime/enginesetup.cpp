@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "enginesetup.h"
 
+#include "api/breakerjson.h"
+#include "engine/breakerboard.h"
+
 #include "logsink.h"
 #include "providers/providertrust.h"
 #include "providers/proxyrules.h"
@@ -224,7 +227,40 @@ bool EngineSetup::init(const SetupOptions &options)
     const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
                                                                                         : std::max(0, options.engineThreads);
     m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), m_store.get(), m_masking ? &*m_masking : nullptr, threads);
+    // A breaker that opens or closes on an engine thread reaches the console's cards (queued to this thread).
+    connect(&m_engine->breakers(), &BreakerBoard::changed, this, [this] { refreshProviders(); });
     return true;
+}
+
+void EngineSetup::refreshProviders()
+{
+    if (!m_engine)
+        return;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            const BreakerBoard &board = m_engine->breakers();
+            Q_EMIT providersChanged(BreakerJson::providers(board.breakers(SteadyClock::instance().now()), board.drains(), {}));
+        },
+        Qt::QueuedConnection);
+}
+
+void EngineSetup::drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
+{
+    if (!m_engine)
+        return;
+    Drain d;
+    d.provider = provider;
+    d.reason = reason.trimmed().left(500);
+    d.by = QStringLiteral("console");
+    d.until = until;
+    m_engine->breakers().drain(d);
+}
+
+void EngineSetup::restoreProvider(Provider provider)
+{
+    if (m_engine)
+        m_engine->breakers().restore(provider, QStringLiteral("console"));
 }
 
 PipelineOptions EngineSetup::pipelineOptions() const

@@ -85,6 +85,9 @@ public:
     QStringList scenarios() const override;
     QString defaultScenario() const override;
     bool attached() const override { return false; }
+    void refreshProviders() override;
+    void drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until) override;
+    void restoreProvider(Provider provider) override;
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "engineprocess.h"
 
+#include <QTest>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include "teststore.h"
 
 #include <QRegularExpression>
@@ -76,20 +81,62 @@ bool Engine::start(const QStringList &extra, quint16 port)
 
 void Engine::stop()
 {
-    if (m_process.state() == QProcess::NotRunning)
+    if (m_process.state() == QProcess::NotRunning) {
+        judge(false);
         return;
+    }
     m_process.terminate();
     if (!m_process.waitForFinished(60000))
         m_process.kill();
     m_process.waitForFinished(5000);
-    m_stderr += m_process.readAllStandardError();
+    judge(true);
 }
 
 void Engine::kill()
 {
     ::kill(static_cast<pid_t>(m_process.processId()), SIGKILL);
     m_process.waitForFinished(10000);
+    judge(false);
+}
+
+QByteArray Engine::sanitizerReport(const QByteArray &text)
+{
+    for (const char *marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer", "runtime error: ",
+                               "ERROR: UndefinedBehaviorSanitizer"}) {
+        const qsizetype at = text.indexOf(marker);
+        if (at < 0)
+            continue;
+        const qsizetype lineStart = text.lastIndexOf('\n', at) + 1;
+        qsizetype end = lineStart;
+        for (int lines = 0; lines < 12 && end >= 0 && end < text.size(); ++lines)
+            end = text.indexOf('\n', end + 1);
+        return text.mid(lineStart, end < 0 ? -1 : end - lineStart);
+    }
+    return {};
+}
+
+void Engine::judge(bool terminated)
+{
     m_stderr += m_process.readAllStandardError();
+    const QByteArray report = sanitizerReport(m_stderr.mid(m_judgedUpTo));
+    m_judgedUpTo = m_stderr.size();
+    QByteArray problem;
+    if (!report.isEmpty())
+        problem = "bullpen-engine's stderr holds a sanitizer report:\n" + report;
+    else if (terminated && (m_process.exitStatus() != QProcess::NormalExit || m_process.exitCode() != 0))
+        problem = "bullpen-engine did not exit 0 after SIGTERM (exit code " + QByteArray::number(m_process.exitCode())
+                  + (m_process.exitStatus() == QProcess::NormalExit ? QByteArray(")") : QByteArray(", crashed)")) + "; its stderr ends:\n"
+                  + m_stderr.right(2000);
+    if (problem.isEmpty())
+        return;
+    if (QTest::currentTestFunction()) {
+        QTest::qFail(problem.constData(), __FILE__, __LINE__);
+        return;
+    }
+    // Outside any test function (a fixture torn down after the last one): nothing else would say it.
+    std::fprintf(stderr, "FAIL: %s\n", problem.constData());
+    std::fflush(stderr);
+    std::_Exit(1);
 }
 
 QByteArray Engine::stderrText()

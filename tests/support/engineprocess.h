@@ -24,8 +24,12 @@ public:
     int tokenCommand(const QStringList &args);
     // Starts `bullpen-engine --simulator --listen 127.0.0.1:PORT` and waits for its "listening on" line.
     bool start(const QStringList &extra = {}, quint16 port = 0);
-    void stop(); // SIGTERM, then waits for the drain
-    void kill(); // SIGKILL
+    // SIGTERM, then waits for the drain. The engine must then have exited 0, and its stderr must hold no
+    // sanitizer report (ASan, UBSan, LSan, TSan): otherwise the test that owns it fails.
+    void stop();
+    void kill(); // SIGKILL (its stderr is still searched for sanitizer reports)
+    // The first sanitizer report in `text` (its first lines), or nothing.
+    static QByteArray sanitizerReport(const QByteArray &text);
     QByteArray stderrText();
 
     QProcess m_process;
@@ -35,7 +39,9 @@ public:
     QMap<QString, QString> extraEnvironment; // set in the child's environment after the cleaning
 
 private:
+    void judge(bool terminated);
     QString m_dataDir;
+    qsizetype m_judgedUpTo = 0; // stderr bytes already searched
     QByteArray m_stderr;
 };
 

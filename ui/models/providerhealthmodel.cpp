@@ -18,8 +18,8 @@ ProviderHealthModel::ProviderHealthModel(QObject *parent)
 QString ProviderHealthModel::ruleText()
 {
     return tr("Failing now: over the last 5 minutes at least %1 attempts reached the provider and %2 % or more of them failed. "
-              "Degraded: the same minimum and %3 % or more. Attempts that never left Bullpen (NOT_SENT) or were cancelled "
-              "are not the provider's and are not counted.")
+              "Degraded: the same minimum and %3 % or more. Fewer than %1 attempts: too few to judge (grey). Attempts that "
+              "never left Bullpen (NOT_SENT) or were cancelled are not the provider's and are not counted.")
         .arg(ProviderHealth::kMinAttempts)
         .arg(ProviderHealth::kFailingPercent, 0, 'f', 0)
         .arg(ProviderHealth::kDegradedPercent, 0, 'f', 0);
@@ -32,6 +32,8 @@ QString ProviderHealthModel::stateText(ProviderHealth::State state)
         return tr("failing now");
     case ProviderHealth::State::Degraded:
         return tr("degraded");
+    case ProviderHealth::State::TooFew:
+        return tr("too few attempts");
     case ProviderHealth::State::Healthy:
         break;
     }
@@ -130,6 +132,7 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
         const auto s = r.last5.state();
         return s == ProviderHealth::State::Failing    ? tones::color(tones::Tone::Failure)
                : s == ProviderHealth::State::Degraded ? tones::color(tones::Tone::Warning)
+               : s == ProviderHealth::State::TooFew   ? tones::color(tones::Tone::Muted)
                                                       : tones::color(tones::Tone::Success);
     }
     if (role == Qt::ToolTipRole && c == StateColumn)

@@ -284,6 +284,10 @@
         <source>succeeded with fallback</source>
         <translation>대체 제공자 응답으로 성공</translation>
     </message>
+    <message>
+        <source>%1 skipped (%2): %3; %4 gets the stage with %5 ms of budget</source>
+        <translation>제공자 %1 건너뜀(%2): %3. 제공자 %4 응답으로 진행, 예산 %5 ms</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::FailureHistoryModel</name>
@@ -684,6 +688,14 @@
     <message>
         <source> · after fallback %1</source>
         <translation> · 대체 호출 %1 이후</translation>
+    </message>
+    <message>
+        <source> · primary skipped (drained)</source>
+        <translation> · 기본 제공자 건너뜀(운영자가 제외함)</translation>
+    </message>
+    <message>
+        <source> · primary skipped (circuit open)</source>
+        <translation> · 기본 제공자 건너뜀(차단기 열림)</translation>
     </message>
 </context>
 <context>
@@ -1663,6 +1675,14 @@
     <message>
         <source>fallback triggered</source>
         <translation>대체 호출 시작</translation>
+    </message>
+    <message>
+        <source>%1 was not called: %2</source>
+        <translation>제공자 %1 호출 안 함: %2</translation>
+    </message>
+    <message>
+        <source>primary skipped</source>
+        <translation>기본 제공자 건너뜀</translation>
     </message>
 </context>
 <context>

@@ -163,6 +163,7 @@ void HealthStrip::rebuildCards()
         const ProviderHealth::State state = five.state();
         const tones::Tone tone = state == ProviderHealth::State::Failing    ? tones::Tone::Failure
                                  : state == ProviderHealth::State::Degraded ? tones::Tone::Warning
+                                 : state == ProviderHealth::State::TooFew   ? tones::Tone::Muted
                                                                             : tones::Tone::Success;
         auto *card = new QLabel;
         card->setObjectName(QStringLiteral("healthCard_%1_%2").arg(toId(five.provider), toId(five.role)));
