@@ -8,6 +8,7 @@
 #include "engineprocess.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
+#include "views/healthstrip.h"
 #include "views/liveview.h"
 #include "views/mainwindow.h"
 #include "views/resultview.h"
@@ -24,6 +25,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QSpinBox>
 #include <QTest>
 #include <QTimer>
@@ -107,6 +109,42 @@ private Q_SLOTS:
     {
         m_window.reset();
         m_engine.reset();
+    }
+
+    // docs/contract.md §13 from the console: a drain made through the engine shows on the provider's
+    // health card (by whom, why), sends the next generation to the fallback, and restore ends it.
+    void drainShowsOnTheHealthCardUntilRestored()
+    {
+        auto *strip = m_window->findChild<HealthStrip *>();
+        QVERIFY(strip);
+        const auto restore = qScopeGuard([this, strip] { // whatever happens, the engine (shared, attached) is left undrained
+            m_engine->restoreProvider(Provider::Gemini);
+            QTRY_VERIFY_WITH_TIMEOUT(strip->controlLine(Provider::Gemini, Role::Primary).isEmpty(), 10'000);
+        });
+        m_engine->drainProvider(Provider::Gemini, QStringLiteral("incident 4711"), std::nullopt);
+        QTRY_VERIFY_WITH_TIMEOUT(strip->controlLine(Provider::Gemini, Role::Primary).contains(QStringLiteral("DRAINED by")), 10'000);
+        QVERIFY(strip->controlLine(Provider::Gemini, Role::Primary).contains(QStringLiteral("incident 4711")));
+        auto *card = strip->findChild<QLabel *>(QStringLiteral("healthCard_gemini_primary"));
+        QVERIFY(card);
+        QVERIFY(card->text().contains(QStringLiteral("DRAINED")));
+        QCOMPARE(card->actions().size(), 2); // Drain…, Restore
+        QCOMPARE(card->contextMenuPolicy(), Qt::ActionsContextMenu);
+
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        const GenerationResult r = runScenario(QStringLiteral("healthy"));
+        QVERIFY2(r.storyboard.fallback.reason == u"gemini_drained", qPrintable(r.storyboard.decision));
+        auto *table = m_window->liveView()->findChild<QTableView *>(QStringLiteral("generationTable"));
+        QVERIFY(table);
+        const auto outcomeSaysSkipped = [table] {
+            for (int row = 0; row < table->model()->rowCount(); ++row)
+                if (table->model()->index(row, GenerationListModel::StateColumn).data().toString().contains(QStringLiteral("primary skipped (drained)")))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(outcomeSaysSkipped(), 5000);
+
+        card->actions().at(1)->trigger(); // Restore
+        QTRY_VERIFY_WITH_TIMEOUT(strip->controlLine(Provider::Gemini, Role::Primary).isEmpty(), 10'000);
     }
 
     void statusBarSaysSimulator()

@@ -5,7 +5,13 @@
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
+#include "pipeline/engineconnection.h"
 #include "tones.h"
+
+#include <QAction>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QMessageBox>
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -15,6 +21,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <set>
 
 namespace bullpen {
 
@@ -36,6 +44,12 @@ QString windowLine(const QString &window, const ProviderHealth &h)
         parts << HealthStrip::tr("%1 % to fallback").arg(l.toString(*relief, 'f', 0));
     parts << HealthStrip::tr("p50 %1 · p90 %2").arg(charts::duration(h.p50Ms), charts::duration(h.p90Ms));
     return parts.join(QStringLiteral(" · "));
+}
+
+QString clock(const QJsonValue &iso)
+{
+    const QDateTime t = QDateTime::fromString(iso.toString(), Qt::ISODateWithMs);
+    return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm:ss")) : QString();
 }
 
 } // namespace
@@ -109,8 +123,82 @@ void HealthStrip::setPaused(bool paused)
         refresh();
 }
 
+void HealthStrip::setEngine(EngineConnection *engine)
+{
+    m_engine = engine;
+    if (!engine)
+        return;
+    connect(engine, &EngineConnection::providersChanged, this, [this](const QJsonObject &providers) {
+        if (providers == m_providers)
+            return;
+        m_providers = providers;
+        rebuildCards();
+    });
+    connect(engine, &EngineConnection::providerActionFailed, this, [this](const QString &message) {
+        m_stamp->setText(tr("drain or restore refused"));
+        m_stamp->setToolTip(message);
+        m_stamp->setStyleSheet(tones::textStyle(tones::Tone::Failure));
+    });
+    engine->refreshProviders();
+}
+
+QString HealthStrip::controlLine(Provider provider, Role role) const
+{
+    QStringList parts;
+    for (const QJsonValue &pv : m_providers.value(QLatin1StringView("providers")).toArray()) {
+        const QJsonObject p = pv.toObject();
+        if (p.value(QLatin1StringView("id")).toString() != toId(provider))
+            continue;
+        for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
+            const QJsonObject d = dv.toObject();
+            const QString dRole = d.value(QLatin1StringView("role")).toString();
+            if (!dRole.isEmpty() && dRole != toId(role))
+                continue;
+            QString line = tr("DRAINED by %1 since %2").arg(d.value(QLatin1StringView("by")).toString(), clock(d.value(QLatin1StringView("since"))));
+            if (d.value(QLatin1StringView("until")).isString())
+                line += tr(", until %1").arg(clock(d.value(QLatin1StringView("until"))));
+            parts << line + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
+        }
+        for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
+            const QJsonObject b = bv.toObject();
+            const QString state = b.value(QLatin1StringView("state")).toString();
+            if (b.value(QLatin1StringView("role")).toString() != toId(role) || state == u"closed")
+                continue;
+            const QString stage = b.value(QLatin1StringView("stage")).toString();
+            parts << (state == u"open" ? tr("breaker OPEN (%1) since %2, next try %3").arg(stage, clock(b.value(QLatin1StringView("since"))),
+                                                                                          clock(b.value(QLatin1StringView("retry_at"))))
+                                       : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(stage));
+        }
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+void HealthStrip::askToDrain(Provider provider)
+{
+    if (!m_engine)
+        return;
+    bool ok = false;
+    const QString reason = QInputDialog::getText(this, tr("Drain %1").arg(toId(provider)),
+                                                 tr("Why? (kept in the audit; other operators see it on this card)"), QLineEdit::Normal, {}, &ok)
+                               .trimmed();
+    if (!ok)
+        return;
+    if (reason.isEmpty()) {
+        QMessageBox::information(this, tr("Drain %1").arg(toId(provider)), tr("A drain needs a reason; nothing was changed."));
+        return;
+    }
+    const auto answer = QMessageBox::question(this, tr("Drain %1").arg(toId(provider)),
+                                              tr("Every stage with %1 as its primary goes straight to its fallback, with the whole budget, "
+                                                 "until %1 is restored. Stages with no fallback still call %1. Drain it?")
+                                                  .arg(toId(provider)));
+    if (answer == QMessageBox::Yes)
+        m_engine->drainProvider(provider, reason, std::nullopt);
+}
+
 void HealthStrip::refresh()
 {
+    if (m_engine)
+        m_engine->refreshProviders();
     if (m_paused || m_reading || !m_queue || !m_queue->history())
         return;
     m_reading = true;
@@ -157,6 +245,7 @@ void HealthStrip::rebuildCards()
     }
     m_cards->addWidget(m_empty);
     m_empty->setVisible(m_model->rowCount() == 0);
+    std::set<std::pair<Provider, Role>> shown;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const ProviderHealth five = m_model->last5(row);
         const ProviderHealth fifteen = m_model->last15(row);
@@ -175,9 +264,46 @@ void HealthStrip::rebuildCards()
         card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }")
                                 .arg(tones::css(tones::color(tone))));
         card->setToolTip(ProviderHealthModel::ruleText());
+        addControls(card, five.provider, five.role);
         m_cards->addWidget(card);
+        shown.insert({five.provider, five.role});
+    }
+    // A drained or broken provider keeps its card when it has had no traffic (a drained primary gets
+    // none): that card is where it is restored.
+    for (const Provider provider : kAllProviders) {
+        for (const Role role : {Role::Primary, Role::Fallback}) {
+            if (shown.count({provider, role}) || controlLine(provider, role).isEmpty())
+                continue;
+            m_empty->hide();
+            auto *card = new QLabel;
+            card->setObjectName(QStringLiteral("healthCard_%1_%2").arg(toId(provider), toId(role)));
+            card->setTextFormat(Qt::RichText);
+            card->setText(tr("<b>%1</b> %2<br><small>no attempts in the last 15 minutes</small>")
+                              .arg(toId(provider), role == Role::Primary ? tr("primary") : tr("fallback")));
+            card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }")
+                                    .arg(tones::css(tones::color(tones::Tone::Warning))));
+            addControls(card, provider, role);
+            m_cards->addWidget(card);
+        }
     }
     m_cards->addStretch(1);
+}
+
+void HealthStrip::addControls(QLabel *card, Provider provider, Role role)
+{
+    if (const QString control = controlLine(provider, role); !control.isEmpty())
+        card->setText(card->text() + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
+                                         .arg(tones::css(tones::color(tones::Tone::Warning)), control.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"))));
+    if (!m_engine)
+        return;
+    auto *drain = new QAction(tr("Drain %1…").arg(toId(provider)), card);
+    drain->setObjectName(QStringLiteral("drainAction"));
+    connect(drain, &QAction::triggered, this, [this, provider] { askToDrain(provider); });
+    auto *restore = new QAction(tr("Restore %1").arg(toId(provider)), card);
+    restore->setObjectName(QStringLiteral("restoreAction"));
+    connect(restore, &QAction::triggered, this, [this, provider] { m_engine->restoreProvider(provider); });
+    card->addActions({drain, restore});
+    card->setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
 } // namespace bullpen

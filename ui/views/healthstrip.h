@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/enums.h"
+
 #include <QDateTime>
+#include <QJsonObject>
 #include <QWidget>
 
 #include <functional>
@@ -13,6 +16,7 @@ class QToolButton;
 
 namespace bullpen {
 
+class EngineConnection;
 class HistoryQueue;
 class ProviderHealthModel;
 
@@ -28,6 +32,11 @@ public:
     explicit HealthStrip(HistoryQueue *queue, QWidget *parent = nullptr);
 
     ProviderHealthModel *model() const { return m_model; }
+    // The engine whose breakers and drains the cards show (docs/contract.md §13), and through which
+    // each card's menu drains or restores its provider. Without it, the cards show the history alone.
+    void setEngine(EngineConnection *engine);
+    // The breaker and drain line of a card, as shown (empty: closed and not drained); for tests.
+    QString controlLine(Provider provider, Role role) const;
     // Reads both windows now (unless a read is already on its way); updated() follows.
     void refresh();
     void setInterval(int ms);
@@ -45,6 +54,8 @@ Q_SIGNALS:
 
 private:
     void rebuildCards();
+    void askToDrain(Provider provider);
+    void addControls(QLabel *card, Provider provider, Role role); // the breaker and drain line, and the menu
 
     HistoryQueue *m_queue;
     ProviderHealthModel *m_model;
@@ -59,6 +70,8 @@ private:
     bool m_reading = false;
     std::function<qint64()> m_clock;
     qint64 m_readAtMs = 0;
+    EngineConnection *m_engine = nullptr;
+    QJsonObject m_providers; // GET /v1/providers' shape
 };
 
 } // namespace bullpen

@@ -92,6 +92,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_tabs->addTab(settingsTab, tr("Settings"));
     // Provider health above every tab: "is anything wrong right now" is never a click away.
     m_health = new HealthStrip(m_queue);
+    m_health->setEngine(&m_engine);
     auto *central = new QWidget;
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
