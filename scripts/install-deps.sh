@@ -23,8 +23,12 @@ packages=(
     qtkeychain-qt6-dev gnome-keyring dbus-daemon
     systemd python3
     libssl-dev libsqlite3-dev
-    nodejs npm
 )
+# Node.js and npm, unless a Node.js with its own npm is there already (NodeSource's nodejs bundles npm
+# and conflicts with Debian's npm package).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    packages+=(nodejs npm)
+fi
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

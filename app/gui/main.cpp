@@ -57,6 +57,7 @@ struct DemoStep
     const char *scenario;
     const char *name;
     const char *primaryTimeout;
+    bool drainPrimary = false; // an operator drained gemini first: the stage goes straight to the fallback
 };
 
 constexpr DemoStep kDemo[] = {
@@ -64,6 +65,7 @@ constexpr DemoStep kDemo[] = {
     {"primary-overloaded", "fallback-overload", "60s"},
     {"primary-hang", "fallback-timeout", "2s"},
     {"primary-auth", "auth-failure", "60s"},
+    {"healthy", "primary-drained", "60s", true},
 };
 
 const QString kDemoStory = QStringLiteral(
@@ -160,15 +162,22 @@ private:
         run->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutEdit"))->setText(QString::fromLatin1(s.primaryTimeout));
         if (m_step == 0)
             save(run, QStringLiteral("01-run.png"));
+        if (s.drainPrimary) {
+            // Shown on gemini's health card too; restored once captured.
+            m_engine.drainProvider(Provider::Gemini, QStringLiteral("incident 4711: 503s since 03:10"), std::nullopt);
+            m_engine.refreshProviders();
+        }
         m_window.generate(1);
     }
 
     void capture()
     {
         const QString name = QString::fromLatin1(kDemo[m_step].name);
-        const int n = 2 + m_step * 2;
+        const int n = m_step < 4 ? 2 + m_step * 2 : 16 + (m_step - 4) * 2; // 10-15 are the comparison and history views
         save(m_window.liveView(), QStringLiteral("%1-live-%2.png").arg(n, 2, 10, QLatin1Char('0')).arg(name));
         save(m_window.resultView(), QStringLiteral("%1-result-%2.png").arg(n + 1, 2, 10, QLatin1Char('0')).arg(name));
+        if (kDemo[m_step].drainPrimary)
+            m_engine.restoreProvider(Provider::Gemini);
         ++m_step;
         next();
     }

@@ -772,6 +772,54 @@
         <source>15 min</source>
         <translation>15분</translation>
     </message>
+    <message>
+        <source>drain or restore refused</source>
+        <translation>제외 또는 복원이 거부됨</translation>
+    </message>
+    <message>
+        <source>DRAINED by %1 since %2</source>
+        <translation>제외됨: %1, %2부터</translation>
+    </message>
+    <message>
+        <source>, until %1</source>
+        <translation>, %1까지</translation>
+    </message>
+    <message>
+        <source>breaker OPEN (%1) since %2, next try %3</source>
+        <translation>차단기 열림(%1): %2부터, 다음 시도 %3</translation>
+    </message>
+    <message>
+        <source>breaker HALF-OPEN (%1): one trial request is testing it</source>
+        <translation>차단기 반열림(%1): 시험 요청 하나가 확인하는 중</translation>
+    </message>
+    <message>
+        <source>Drain %1</source>
+        <translation>제공자 %1 제외</translation>
+    </message>
+    <message>
+        <source>Why? (kept in the audit; other operators see it on this card)</source>
+        <translation>이유를 적으세요 (감사 기록에 남고, 다른 운영자도 이 카드에서 봅니다)</translation>
+    </message>
+    <message>
+        <source>A drain needs a reason; nothing was changed.</source>
+        <translation>제외하려면 이유가 필요합니다. 아무것도 바뀌지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Every stage with %1 as its primary goes straight to its fallback, with the whole budget, until %1 is restored. Stages with no fallback still call %1. Drain it?</source>
+        <translation>기본 제공자 %1: 이 제공자를 기본으로 쓰는 모든 단계가 복원될 때까지 예산 전체를 가지고 곧바로 대체 제공자로 갑니다. 대체 제공자가 없는 단계는 여전히 이 제공자를 호출합니다. 제외할까요?</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2&lt;br&gt;&lt;small&gt;no attempts in the last 15 minutes&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2&lt;br&gt;&lt;small&gt;최근 15분 동안 시도 없음&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Drain %1…</source>
+        <translation>제공자 %1 제외…</translation>
+    </message>
+    <message>
+        <source>Restore %1</source>
+        <translation>제공자 %1 복원</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -1050,12 +1098,8 @@
 <context>
     <name>bullpen::ProviderHealthModel</name>
     <message>
-        <source>Failing now: over the last 5 minutes at least %1 attempts reached the provider and %2 % or more of them failed. Degraded: the same minimum and %3 % or more. Attempts that never left Bullpen (NOT_SENT) or were cancelled are not the provider's and are not counted.</source>
-        <translation>지금 장애: 최근 5분 동안 제공자에 도달한 시도가 %1건 이상이고 그중 %2 % 이상이 실패했습니다. 저하: 같은 최소 건수에 %3 % 이상 실패. Bullpen을 떠나지 못한 시도(NOT_SENT)와 취소된 시도는 제공자 탓이 아니므로 세지 않습니다.</translation>
-    </message>
-    <message>
         <source>failing now</source>
-        <translation>지금 장애</translation>
+        <translation>장애 발생 중</translation>
     </message>
     <message>
         <source>degraded</source>
@@ -1120,6 +1164,14 @@
     <message>
         <source>p90</source>
         <translation>p90</translation>
+    </message>
+    <message>
+        <source>Failing now: over the last 5 minutes at least %1 attempts reached the provider and %2 % or more of them failed. Degraded: the same minimum and %3 % or more. Fewer than %1 attempts: too few to judge (grey). Attempts that never left Bullpen (NOT_SENT) or were cancelled are not the provider's and are not counted.</source>
+        <translation>장애 발생 중: 최근 5분 동안 제공자에 도달한 시도가 %1건 이상이고 그중 %2 % 이상이 실패했습니다. 저하: 같은 최소 건수에 %3 % 이상 실패. 시도가 %1건 미만이면 판단하기에 너무 적습니다(회색). Bullpen을 떠나지 못한 시도(NOT_SENT)와 취소된 시도는 제공자 탓이 아니므로 세지 않습니다.</translation>
+    </message>
+    <message>
+        <source>too few attempts</source>
+        <translation>시도가 너무 적음</translation>
     </message>
 </context>
 <context>

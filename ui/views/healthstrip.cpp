@@ -72,7 +72,7 @@ HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     m_empty = new QLabel(tr("No provider attempts in the last 15 minutes."));
     m_empty->setObjectName(QStringLiteral("healthEmpty"));
     m_cards->addWidget(m_empty);
-    auto *scroll = new QScrollArea;
+    auto *scroll = m_scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("healthCards"));
     scroll->setWidget(cards);
     scroll->setWidgetResizable(true);
@@ -259,7 +259,9 @@ void HealthStrip::rebuildCards()
         card->setTextFormat(Qt::RichText);
         card->setText(tr("<b>%1</b> %2 · <span style=\"color:%3\"><b>%4</b></span><br><small>%5<br>%6</small>")
                           .arg(toId(five.provider), five.role == Role::Primary ? tr("primary") : tr("fallback"),
-                               tones::css(tones::color(tone)), ProviderHealthModel::stateText(state).toUpper(),
+                               // grey that reads: the palette's hint text, not the pale grid tone
+                               tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
+                               ProviderHealthModel::stateText(state).toUpper(),
                                windowLine(tr("5 min"), five).toHtmlEscaped(), windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
         card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }")
                                 .arg(tones::css(tones::color(tone))));
@@ -270,10 +272,16 @@ void HealthStrip::rebuildCards()
     }
     // A drained or broken provider keeps its card when it has had no traffic (a drained primary gets
     // none): that card is where it is restored.
+    bool controls = false;
+    for (const auto &[provider, role] : shown)
+        controls = controls || !controlLine(provider, role).isEmpty();
     for (const Provider provider : kAllProviders) {
         for (const Role role : {Role::Primary, Role::Fallback}) {
-            if (shown.count({provider, role}) || controlLine(provider, role).isEmpty())
+            // One card per provider is enough to restore it: a drain of every role shows on the primary's.
+            if (shown.count({provider, Role::Primary}) || shown.count({provider, Role::Fallback}) || controlLine(provider, role).isEmpty())
                 continue;
+            shown.insert({provider, role});
+            controls = true;
             m_empty->hide();
             auto *card = new QLabel;
             card->setObjectName(QStringLiteral("healthCard_%1_%2").arg(toId(provider), toId(role)));
@@ -287,6 +295,8 @@ void HealthStrip::rebuildCards()
         }
     }
     m_cards->addStretch(1);
+    // A breaker or drain line is a fifth line on its card: the strip grows for it, and only then.
+    m_scroll->setMinimumHeight((controls ? 5 : 4) * fontMetrics().height() + 8 + (controls ? 4 : 0));
 }
 
 void HealthStrip::addControls(QLabel *card, Provider provider, Role role)

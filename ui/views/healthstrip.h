@@ -11,6 +11,7 @@
 
 class QHBoxLayout;
 class QLabel;
+class QScrollArea;
 class QTimer;
 class QToolButton;
 
@@ -63,6 +64,7 @@ private:
     QHBoxLayout *m_cards;
     QLabel *m_empty;
     QLabel *m_stamp;
+    QScrollArea *m_scroll;
     QToolButton *m_pause;
     QDateTime m_updated;
     QString m_error;
