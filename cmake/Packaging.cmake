@@ -35,6 +35,9 @@ install(TARGETS bullpen-engine RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPO
 install(FILES ${CMAKE_BINARY_DIR}/man/bullpen-engine.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT engine)
 # Debian 12 keeps units in /lib/systemd/system and defaults in /etc/default, whatever the prefix.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.service DESTINATION /lib/systemd/system COMPONENT engine)
+# Prometheus alerting rules and their unit tests, for the operator's Prometheus (docs/operations.md).
+install(FILES ${PROJECT_SOURCE_DIR}/resources/monitoring/bullpen-alerts.yml ${PROJECT_SOURCE_DIR}/resources/monitoring/bullpen-alerts.test.yml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bullpen-engine/monitoring COMPONENT engine)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.default DESTINATION /etc/default RENAME bullpen-engine COMPONENT engine)
 # Each package's copyright file and changelog (Debian policy 12.5 and 12.7; a native package).
 set(bullpen_changelog ${CMAKE_BINARY_DIR}/changelog.gz)

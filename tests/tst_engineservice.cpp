@@ -29,6 +29,7 @@
 #include <QFile>
 #include <QTcpSocket>
 #include <QTemporaryDir>
+#include <QStandardPaths>
 #include <QTest>
 
 #include <csignal>
@@ -838,6 +839,25 @@ private Q_SLOTS:
         QCOMPARE(call("GET", QStringLiteral("/v1/history?limit=501"), m_viewer).errorField(), QStringLiteral("limit"));
         QCOMPARE(call("GET", QStringLiteral("/v1/history?colour=red"), m_viewer).errorField(), QStringLiteral("colour"));
         QCOMPARE(call("GET", QStringLiteral("/v1/images/notahash"), m_viewer).status, 400);
+    }
+
+    // Prometheus' own checker accepts the page, with the breaker series and build_info in it (the
+    // shipped alerting rules read them; tst_alert_rules tests the rules).
+    void metricsPassPromtool()
+    {
+        const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+        QVERIFY2(!promtool.isEmpty(), "promtool is not installed (apt-get install prometheus; scripts/install-deps.sh does)");
+        QCOMPARE(waitForResult(startGeneration(hang(300))).status, 200); // a fallback: every family has a series
+        const QByteArray page = call("GET", QStringLiteral("/metrics"), m_viewer).body;
+        QVERIFY(page.contains("bullpen_build_info{version=\""));
+        QVERIFY(page.contains("bullpen_breaker_state{provider=\"gemini\",role=\"primary\",stage=\"storyboard\"}"));
+        QProcess check;
+        check.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
+        QVERIFY(check.waitForStarted(10'000));
+        check.write(page);
+        check.closeWriteChannel();
+        QVERIFY(check.waitForFinished(30'000));
+        QVERIFY2(check.exitCode() == 0, QByteArray(check.readAllStandardOutput() + check.readAllStandardError()).constData());
     }
 
     void limitsAnswerWithTheirStatusAndMessage()

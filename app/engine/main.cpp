@@ -292,6 +292,9 @@ int runServe(const QStringList &arguments)
         anyLive = anyLive || !t.revokedAtMs;
     if (!anyLive)
         qCWarning(lcEngine) << "no API token yet; every /v1 request is refused until you make one: bullpen-engine token add NAME --role operator";
+    // SIGTERM drains from before the line below: a supervisor that stops the engine the moment it
+    // says it listens gets a drain, not the default action (the engine killed with nothing recorded).
+    cli::Interrupts interrupts([&service] { service.beginDrain(); });
     // One line a supervisor or a test can read: where, which instance, what it runs on.
     out() << "bullpen-engine " << o.version << " listening on " << service.url().toString() << " (instance " << service.instance() << ", "
           << setup.engine().threadCount() << " engine threads); " << setup.describe() << "\n";
@@ -304,7 +307,6 @@ int runServe(const QStringList &arguments)
                    {QStringLiteral("runs_on"), setup.describe()},
                    {QStringLiteral("proxy"), setup.proxyDescription()}});
 
-    cli::Interrupts interrupts([&service] { service.beginDrain(); });
     QObject::connect(&service, &EngineService::drained, qApp, [] { QCoreApplication::exit(0); });
     const int code = QCoreApplication::exec();
     qCInfo(lcEngine) << "stopped; every generation it ran is recorded in a final state";

@@ -1007,6 +1007,7 @@ EngineService::Reply EngineService::metrics() const
     g.auditWriteFailures = m_audit.failures();
     g.breakers = m_setup.engine().breakers().breakers(SteadyClock::instance().now());
     g.drains = m_setup.engine().breakers().drains();
+    g.version = m_options.version;
     if (const ProviderSimulator *simulator = m_setup.simulator()) {
         for (Provider p : kAllProviders)
             g.simulatorRequests[p] = simulator->counters(p).requests;

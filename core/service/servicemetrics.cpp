@@ -78,6 +78,8 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     const auto head = [&](const char *name, const char *type, const char *help) {
         out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
     };
+    head("bullpen_build_info", "gauge", "Always 1; its label says which Bullpen this engine is.");
+    out += "bullpen_build_info{" + label("version", g.version) + "} 1\n";
     head("bullpen_generations_started_total", "counter", "Generations started on this engine.");
     out += "bullpen_generations_started_total " + QByteArray::number(m_started) + '\n';
     head("bullpen_generations_finished_total", "counter", "Generations ended, by final state.");

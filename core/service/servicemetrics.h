@@ -41,6 +41,7 @@ public:
         // Breakers and drains (docs/contract.md §13), as the board says them when the page is written.
         std::vector<BreakerView> breakers;
         std::vector<Drain> drains;
+        QString version; // bullpen_build_info
     };
 
     void record(const Event &event, qint64 nowMs);
