@@ -1027,6 +1027,65 @@ private Q_SLOTS:
         QCOMPARE(status.value(QStringLiteral("lease-a")), QStringLiteral("gone"));
     }
 
+    // docs/contract.md §13: a drain is kept in the store, so a restarted engine still obeys it.
+    void drainOutlivesARestart()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("drain-restart")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const QByteArray drain = body({{QStringLiteral("reason"), QStringLiteral("maintenance window")}});
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/qwen/drain"), token, drain, {}, engine.url).status, 200);
+        engine.stop();
+        QVERIFY(engine.start());
+        const auto drainedBy = [&] {
+            const QJsonArray providers = call("GET", QStringLiteral("/v1/providers"), token, {}, {}, engine.url).json().value(QLatin1StringView("providers")).toArray();
+            for (const QJsonValue &p : providers)
+                if (p.toObject().value(QLatin1StringView("id")).toString() == u"qwen")
+                    return p.toObject().value(QLatin1StringView("drains")).toArray().first().toObject().value(QLatin1StringView("by")).toString();
+            return QString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QStringLiteral("ops"), 5000);
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, {}, {}, engine.url).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QString(), 5000);
+    }
+
+    // docs/contract.md §13 on PostgreSQL: a drain made through one engine is obeyed by another within
+    // 2 s, and a restore through the other ends it on the first.
+    void drainIsObeyedByEveryEngineWithinTwoSeconds()
+    {
+        if (!TestStore::postgres())
+            QSKIP("one SQLite store has one engine; tst_engineservice_postgres runs this on PostgreSQL");
+        Engine a(m_dir.filePath(QStringLiteral("drains-a"))), b(m_dir.filePath(QStringLiteral("drains-b")));
+        const QString token = startSharingOneStore(a, b, QStringLiteral("drains"));
+        QVERIFY(!token.isEmpty());
+        const auto drained = [&](const QUrl &engine) {
+            const QJsonArray providers = call("GET", QStringLiteral("/v1/providers"), token, {}, {}, engine).json().value(QLatin1StringView("providers")).toArray();
+            for (const QJsonValue &p : providers)
+                if (p.toObject().value(QLatin1StringView("id")).toString() == u"gemini")
+                    return p.toObject().value(QLatin1StringView("drained")).toBool();
+            return false;
+        };
+        QElapsedTimer took;
+        took.start();
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/drain"), token, body({{QStringLiteral("reason"), QStringLiteral("incident")}}), {}, a.url).status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(drained(b.url), 2000);
+        qInfo() << "drain through a seen by b after" << took.elapsed() << "ms";
+        const QJsonObject o{{QStringLiteral("story"), QStringLiteral("A kite learns to land.")},
+                            {QStringLiteral("primary"), QStringLiteral("gemini")},
+                            {QStringLiteral("fallback"), QStringLiteral("qwen")}};
+        const Answer started = call("POST", QStringLiteral("/v1/generations"), token, body(o), {}, b.url);
+        QCOMPARE(started.status, 202);
+        const QString id = started.json().value(QLatin1StringView("generation_id")).toString();
+        Answer done;
+        QTRY_VERIFY_WITH_TIMEOUT((done = call("GET", QStringLiteral("/v1/generations/") + id, token, {}, {}, b.url)).status == 200, 20000);
+        QVERIFY2(done.body.contains("gemini_drained"), done.body.constData());
+        took.restart();
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/restore"), token, {}, {}, b.url).status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!drained(a.url), 2000);
+        qInfo() << "restore through b seen by a after" << took.elapsed() << "ms";
+    }
+
     // Issue 16: on PostgreSQL the comics are in the store, once each by their SHA-256, so that any engine
     // serves any engine's comic; two generations of one story make one comic and one stored copy.
     void comicsAreServedByEveryEngine()

@@ -300,6 +300,28 @@ int BreakerBoard::restore(Provider provider, const QString &by, const QString &r
     return static_cast<int>(changes.size());
 }
 
+void BreakerBoard::replaceDrains(std::vector<Drain> next)
+{
+    const auto sameScope = [](const Drain &a, const Drain &b) { return a.provider == b.provider && a.role == b.role && a.stage == b.stage; };
+    const auto keyOf = [](const Drain &d) { return BreakerKey{d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard)}; };
+    std::vector<BreakerChange> changes;
+    {
+        std::lock_guard lock(m_mutex);
+        const QDateTime now = m_wallNow();
+        for (const Drain &d : next) {
+            const auto old = std::find_if(m_drains.begin(), m_drains.end(), [&](const Drain &o) { return sameScope(o, d); });
+            if (old == m_drains.end() || !(*old == d))
+                changes.push_back({QStringLiteral("provider_drained"), keyOf(d), d, d.reason, now});
+        }
+        for (const Drain &o : m_drains) {
+            if (std::none_of(next.begin(), next.end(), [&](const Drain &d) { return sameScope(o, d); }))
+                changes.push_back({QStringLiteral("provider_restored"), keyOf(o), o, QStringLiteral("no longer in the store"), now});
+        }
+        m_drains = std::move(next);
+    }
+    announce(changes);
+}
+
 std::vector<Drain> BreakerBoard::drains() const
 {
     std::lock_guard lock(m_mutex);

@@ -115,6 +115,9 @@ public:
     // Removes every drain of `provider` (any role and stage); returns how many.
     int restore(Provider provider, const QString &by, const QString &reason = {});
     std::vector<Drain> drains() const;
+    // Makes the drains exactly `drains` (those a shared store holds), announcing each one that begins
+    // and each one that ends.
+    void replaceDrains(std::vector<Drain> drains);
     // Every breaker that has seen an attempt, in key order.
     std::vector<BreakerView> breakers(Clock::time_point now) const;
 

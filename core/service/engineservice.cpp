@@ -7,6 +7,7 @@
 #include "sim/httpserving.h"
 #include "sim/scenario.h"
 #include "store/apitokens.h"
+#include "store/drainrecords.h"
 #include "runtime/logsink.h"
 #include "store/store.h"
 
@@ -104,6 +105,18 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     connect(&m_historyThread, &QThread::finished, m_historyContext, &QObject::deleteLater);
     m_historyThread.setObjectName(QStringLiteral("bullpen-history"));
     m_historyThread.start();
+
+    // Drains live in the store: every engine on it obeys them within two seconds (docs/contract.md §13).
+    QString why;
+    m_drainRecords = DrainRecords::open(m_tokens.location(), &why);
+    if (m_drainRecords) {
+        m_drainSync.setInterval(1000);
+        connect(&m_drainSync, &QTimer::timeout, this, &EngineService::syncDrains);
+        m_drainSync.start();
+        syncDrains();
+    } else {
+        qCWarning(lcApi).noquote() << "drains are kept by this engine alone (the store has none:" << why << ")";
+    }
 
     m_drainTimer.setSingleShot(true);
     connect(&m_drainTimer, &QTimer::timeout, this, [this] {

@@ -30,6 +30,7 @@ class QTcpSocket;
 namespace bullpen {
 
 class ApiTokens;
+class DrainRecords;
 class ComparisonRunner;
 class EngineSetup;
 struct ApiToken;
@@ -117,6 +118,7 @@ private:
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    void syncDrains();
     void instances(QTcpSocket *socket);
     Reply readiness() const;
     Reply metrics() const;
@@ -129,6 +131,9 @@ private:
 
     EngineSetup &m_setup;
     ApiTokens &m_tokens;
+    std::unique_ptr<DrainRecords> m_drainRecords; // drains in the store, shared by every engine on it
+    QTimer m_drainSync;                           // reads them back every second
+    QString m_drainSyncError;                     // the last failure, said once
     AuditTrail m_audit;
     ServiceOptions m_options;
     EventStream m_events;

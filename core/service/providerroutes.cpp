@@ -5,9 +5,13 @@
 #include "api/breakerjson.h"
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
+#include "store/drainrecords.h"
 
 #include <QHttpServerRequest>
 #include <QJsonDocument>
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcApi)
 
 namespace bullpen {
 
@@ -33,7 +37,14 @@ EngineService::Reply EngineService::drainProvider(const QHttpServerRequest &requ
     auto parsed = BreakerJson::drainFromJson(request.body(), *provider, token.name, QDateTime::currentDateTimeUtc());
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return error(400, e->toString(), e->field);
-    const Drain d = m_setup.engine().breakers().drain(std::get<Drain>(std::move(parsed)));
+    const Drain asked = std::get<Drain>(std::move(parsed));
+    QString why;
+    if (m_drainRecords && !m_drainRecords->save(asked, m_options.instance, &why)) {
+        Reply r = error(503, QStringLiteral("the drain could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
+        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        return r;
+    }
+    const Drain d = m_setup.engine().breakers().drain(asked);
     m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)));
     return json(200, BreakerJson::drain(d));
 }
@@ -50,9 +61,29 @@ EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &re
             return error(400, QStringLiteral("the body, if any, is {\"reason\": \"...\"}"), QStringLiteral("reason"));
         reason = doc.object().value(QLatin1StringView("reason")).toString().trimmed().left(500);
     }
+    QString why;
+    if (m_drainRecords && m_drainRecords->remove(*provider, &why) < 0) {
+        Reply r = error(503, QStringLiteral("the restore could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
+        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        return r;
+    }
     const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason);
     m_audit.record(token.name, QStringLiteral("restore"), reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
     return json(200, QJsonObject{{QStringLiteral("provider"), toId(*provider)}, {QStringLiteral("restored"), restored}});
+}
+
+void EngineService::syncDrains()
+{
+    QString why;
+    std::vector<Drain> drains = m_drainRecords->load(QDateTime::currentDateTimeUtc(), &why);
+    if (!why.isEmpty()) {
+        if (why != m_drainSyncError) // said once per distinct failure; the drains in force stay as they were
+            qCWarning(lcApi).noquote() << "could not read the drains from the store:" << why;
+        m_drainSyncError = why;
+        return;
+    }
+    m_drainSyncError.clear();
+    m_setup.engine().breakers().replaceDrains(std::move(drains));
 }
 
 } // namespace bullpen

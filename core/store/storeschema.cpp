@@ -229,6 +229,22 @@ const char *const kVersion9[] = {
     "UPDATE bullpen_schema SET version = 9",
 };
 
+// Version 10: drains (docs/contract.md §13), kept in the store so that every engine sharing it obeys
+// them and a restart keeps them. `role` and `stage` are 'any' when the drain covers them all.
+const char *const kVersion10[] = {
+    "CREATE TABLE drains ("
+    " provider TEXT NOT NULL,"
+    " role TEXT NOT NULL,"
+    " stage TEXT NOT NULL,"
+    " reason TEXT NOT NULL,"
+    " by_token TEXT NOT NULL,"
+    " instance TEXT,"
+    " since_ms BIGINT NOT NULL,"
+    " until_ms BIGINT,"
+    " PRIMARY KEY (provider, role, stage))",
+    "UPDATE bullpen_schema SET version = 10",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -342,6 +358,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 8 && !step(kVersion8, 8, &version8Extras))
         return false;
     if (v < 9 && !step(kVersion9, 9))
+        return false;
+    if (v < 10 && !step(kVersion10, 10))
         return false;
     return true;
 }

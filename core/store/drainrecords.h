@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/breakerboard.h"
+#include "storelocation.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace bullpen {
+
+// Drains kept in the store (docs/contract.md §13): bullpen-engine writes an operator's drain here and
+// every engine sharing the store reads the table back every second (BreakerBoard::replaceDrains), so a
+// drain made through one engine is obeyed by all within two seconds and outlives a restart. One
+// connection of its own, on the calling thread.
+class DrainRecords final
+{
+public:
+    // The store must exist and be migrated (StoreDatabase::open).
+    static std::unique_ptr<DrainRecords> open(const StoreLocation &location, QString *error);
+    ~DrainRecords();
+    DrainRecords(const DrainRecords &) = delete;
+    DrainRecords &operator=(const DrainRecords &) = delete;
+
+    // Replaces the drain of the same provider, role and stage.
+    bool save(const Drain &drain, const QString &instance, QString *error);
+    // Removes every drain of `provider`; how many, or -1 on failure.
+    int remove(Provider provider, QString *error);
+    // The drains in force at `now` (expired ones are deleted on the way); nothing with *error set on failure.
+    std::vector<Drain> load(const QDateTime &now, QString *error);
+
+private:
+    DrainRecords(StoreLocation location, QString connectionName);
+    StoreLocation m_location;
+    QString m_connection;
+};
+
+} // namespace bullpen
