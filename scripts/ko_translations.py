@@ -446,6 +446,10 @@ KO = {
     'deadline %1 s →': '마감 %1초 →',
     'fallback triggered': '대체 호출 시작',
     'primary skipped': '기본 제공자 건너뜀',
+    "Bullpen: %1's breaker opened (%2)": 'Bullpen: 제공자 %1 차단기 열림(%2)',
+    'Bullpen: %1 (%2) is failing now': 'Bullpen: 제공자 %1(%2) 장애 발생 중',
+    'Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)':
+        '제공자에 장애가 발생하거나 차단기가 열리면 데스크톱 알림 (제공자마다 5분에 한 번까지)',
     'drain or restore refused': '제외 또는 복원이 거부됨',
     'DRAINED by %1 since %2': '제외됨: %1, %2부터',
     ', until %1': ', %1까지',

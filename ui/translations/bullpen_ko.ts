@@ -820,6 +820,14 @@
         <source>Restore %1</source>
         <translation>제공자 %1 복원</translation>
     </message>
+    <message>
+        <source>Bullpen: %1's breaker opened (%2)</source>
+        <translation>Bullpen: 제공자 %1 차단기 열림(%2)</translation>
+    </message>
+    <message>
+        <source>Bullpen: %1 (%2) is failing now</source>
+        <translation>Bullpen: 제공자 %1(%2) 장애 발생 중</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -1644,6 +1652,10 @@
     <message>
         <source>Provider CA file</source>
         <translation>제공자 CA 파일</translation>
+    </message>
+    <message>
+        <source>Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)</source>
+        <translation>제공자에 장애가 발생하거나 차단기가 열리면 데스크톱 알림 (제공자마다 5분에 한 번까지)</translation>
     </message>
 </context>
 <context>

@@ -132,6 +132,22 @@ void HealthStrip::setEngine(EngineConnection *engine)
         if (providers == m_providers)
             return;
         m_providers = providers;
+        std::set<QString> open;
+        for (const QJsonValue &pv : providers.value(QLatin1StringView("providers")).toArray()) {
+            for (const QJsonValue &bv : pv.toObject().value(QLatin1StringView("breakers")).toArray()) {
+                const QJsonObject b = bv.toObject();
+                if (b.value(QLatin1StringView("state")).toString() != u"open")
+                    continue;
+                const QString key = QStringLiteral("%1/%2/%3").arg(b.value(QLatin1StringView("provider")).toString(),
+                                                                   b.value(QLatin1StringView("role")).toString(), b.value(QLatin1StringView("stage")).toString());
+                open.insert(key);
+                const auto provider = providerFromId(b.value(QLatin1StringView("provider")).toString());
+                if (provider && !m_openBreakers.count(key))
+                    Q_EMIT alert(*provider, tr("Bullpen: %1's breaker opened (%2)").arg(toId(*provider), key),
+                                 b.value(QLatin1StringView("reason")).toString());
+            }
+        }
+        m_openBreakers = std::move(open);
         rebuildCards();
     });
     connect(engine, &EngineConnection::providerActionFailed, this, [this](const QString &message) {
@@ -246,10 +262,18 @@ void HealthStrip::rebuildCards()
     m_cards->addWidget(m_empty);
     m_empty->setVisible(m_model->rowCount() == 0);
     std::set<std::pair<Provider, Role>> shown;
+    std::set<std::pair<Provider, Role>> failing;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const ProviderHealth five = m_model->last5(row);
         const ProviderHealth fifteen = m_model->last15(row);
         const ProviderHealth::State state = five.state();
+        if (state == ProviderHealth::State::Failing) {
+            failing.insert({five.provider, five.role});
+            if (!m_failing.count({five.provider, five.role}))
+                Q_EMIT alert(five.provider,
+                             tr("Bullpen: %1 (%2) is failing now").arg(toId(five.provider), five.role == Role::Primary ? tr("primary") : tr("fallback")),
+                             windowLine(tr("5 min"), five));
+        }
         const tones::Tone tone = state == ProviderHealth::State::Failing    ? tones::Tone::Failure
                                  : state == ProviderHealth::State::Degraded ? tones::Tone::Warning
                                  : state == ProviderHealth::State::TooFew   ? tones::Tone::Muted
@@ -294,6 +318,7 @@ void HealthStrip::rebuildCards()
             m_cards->addWidget(card);
         }
     }
+    m_failing = std::move(failing);
     m_cards->addStretch(1);
     // A breaker or drain line is a fifth line on its card: the strip grows for it, and only then.
     m_scroll->setMinimumHeight((controls ? 5 : 4) * fontMetrics().height() + 8 + (controls ? 4 : 0));

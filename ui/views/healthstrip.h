@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <set>
 
 class QHBoxLayout;
 class QLabel;
@@ -52,6 +53,8 @@ public:
 
 Q_SIGNALS:
     void updated();
+    // A card turned *failing now*, or a breaker of its provider opened: for a desktop notification.
+    void alert(bullpen::Provider provider, const QString &summary, const QString &body);
 
 private:
     void rebuildCards();
@@ -74,6 +77,8 @@ private:
     qint64 m_readAtMs = 0;
     EngineConnection *m_engine = nullptr;
     QJsonObject m_providers; // GET /v1/providers' shape
+    std::set<std::pair<Provider, Role>> m_failing; // cards failing now at the last rebuild
+    std::set<QString> m_openBreakers;              // "provider/role/stage" open at the last answer
 };
 
 } // namespace bullpen

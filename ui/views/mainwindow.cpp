@@ -4,6 +4,7 @@
 
 #include "compareview.h"
 #include "failuresview.h"
+#include "desktopnotifier.h"
 #include "healthstrip.h"
 #include "latencyview.h"
 #include "liveview.h"
@@ -93,6 +94,9 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     // Provider health above every tab: "is anything wrong right now" is never a click away.
     m_health = new HealthStrip(m_queue);
     m_health->setEngine(&m_engine);
+    auto *notifier = new DesktopNotifier(this);
+    notifier->setObjectName(QStringLiteral("desktopNotifier"));
+    connect(m_health, &HealthStrip::alert, notifier, &DesktopNotifier::notify);
     auto *central = new QWidget;
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "settingsview.h"
 
+#include "desktopnotifier.h"
+
 #include "runtime/secretstore.h"
 #include "tones.h"
 
@@ -181,6 +183,9 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     storeForm->addRow(tr("Proxy"), withError(m_proxy, QStringLiteral("BULLPEN_PROXY")));
     storeForm->addRow(tr("Provider CA file"), withError(m_providerCa, QStringLiteral("BULLPEN_PROVIDER_CA")));
     storeForm->addRow(tr("Language"), m_language);
+    m_notifications = new QCheckBox(tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
+    m_notifications->setObjectName(QStringLiteral("notificationsSetting"));
+    storeForm->addRow(QString(), m_notifications);
 
     m_save = new QPushButton(tr("Save"));
     m_save->setObjectName(QStringLiteral("saveSettings"));
@@ -281,6 +286,7 @@ void SettingsView::reload()
     m_proxy->setText(s.proxy);
     m_providerCa->setText(s.providerCa);
     m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
+    m_notifications->setChecked(DesktopNotifier::enabledInSettings());
     validate();
     if (!load.errors.isEmpty()) {
         QStringList lines;
@@ -420,6 +426,9 @@ bool SettingsView::save()
         return false;
     }
     QSettings().setValue(QStringLiteral("ui/language"), m_language->currentData().toString());
+    DesktopNotifier::setEnabledInSettings(m_notifications->isChecked());
+    if (auto *notifier = window()->findChild<DesktopNotifier *>(QStringLiteral("desktopNotifier")))
+        notifier->setEnabled(m_notifications->isChecked()); // at once, unlike the engine's settings
     m_status->setText(tr("Saved to %1. Restart Bullpen to use the new settings.").arg(QDir::toNativeSeparators(m_paths.settingsFile)));
     Q_EMIT saved(m_paths.settingsFile);
     return true;

@@ -86,6 +86,7 @@ private:
     QLineEdit *m_proxy;
     QLineEdit *m_providerCa;
     QCheckBox *m_storeContent;
+    QCheckBox *m_notifications = nullptr;
     QComboBox *m_language;
     QMap<Provider, ProviderRow> m_providers;
     QMap<QString, QLabel *> m_errorLabels;
