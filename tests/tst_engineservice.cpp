@@ -965,6 +965,36 @@ private Q_SLOTS:
         StoreLocation::disconnect(QStringLiteral("drain-check"));
     }
 
+    // When the drain time runs out, what still runs is cancelled and recorded as the engine shutting
+    // down, not as an operator's cancel.
+    void drainTimeUpRecordsAShutdownCancel()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("drain-short")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start({QStringLiteral("--drain"), QStringLiteral("500ms")}));
+        const Answer a = call("POST", QStringLiteral("/v1/generations"), token,
+                              body({{QStringLiteral("story"), QStringLiteral("s")}, {QStringLiteral("user_id"), QStringLiteral("u")},
+                                    {QStringLiteral("scenario"), QStringLiteral("primary-hang")},
+                                    {QStringLiteral("timeouts"), QJsonObject{{QStringLiteral("primary_ms"), 30000}}}}),
+                              {}, engine.url);
+        QCOMPARE(a.status, 202);
+        const QString id = a.json().value(QLatin1StringView("generation_id")).toString();
+        engine.stop(); // SIGTERM; exit 0 is judged there
+        QString why;
+        {
+            QSqlDatabase db = engine.store.connect(QStringLiteral("drain-short-check"), StoreLocation::Access::ReadOnly, &why);
+            QVERIFY2(db.isOpen(), qPrintable(why));
+            QSqlQuery q(db);
+            q.prepare(QStringLiteral("SELECT state, detail FROM generations WHERE id = ?"));
+            q.addBindValue(id);
+            QVERIFY(q.exec() && q.next());
+            QCOMPARE(q.value(0).toString(), QStringLiteral("cancelled"));
+            QVERIFY2(q.value(1).toString().contains(QStringLiteral("shutting down")), qPrintable(q.value(1).toString()));
+        }
+        StoreLocation::disconnect(QStringLiteral("drain-short-check"));
+    }
+
     // docs/contract.md §12.2: two engines share one store. One is killed with generations running; the other, still
     // up, finishes each of them as ABANDONED once its lease runs out (no restart needed), names both
     // instances in the detail, and lists the dead one as gone in /v1/instances.

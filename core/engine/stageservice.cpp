@@ -445,22 +445,25 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
     Q_EMIT finished(result);
 }
 
-bool StageService::cancel(const QString &generationId)
+bool StageService::cancel(const QString &generationId, AbortReason reason)
 {
     const auto it = m_runs.find(generationId);
     if (it == m_runs.end())
         return false;
     Run &run = *it->second;
-    run.stopping = AbortReason::Operator;
+    run.stopping = reason;
     if (run.current) {
-        run.current->cancel(AbortReason::Operator);
+        run.current->cancel(reason);
         return true;
     }
     // Between rounds, or not begun yet.
-    run.decision = QStringLiteral("cancelled by the operator before the next attempt");
+    const bool shutdown = reason == AbortReason::Shutdown;
+    run.decision = shutdown ? QStringLiteral("Bullpen shut down before the next attempt") : QStringLiteral("cancelled by the operator before the next attempt");
     if (run.startTimer && !m_sink)
         emitEvent(run, GenerationStarted::of(run.policy, run.request.userId));
-    finishRun(run, FinalState::Cancelled, Failure{FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {}},
+    finishRun(run, FinalState::Cancelled,
+              Failure{FailureKind::CANCELLED, shutdown ? QStringLiteral("cancelled: Bullpen is shutting down") : QStringLiteral("cancelled by the operator"),
+                      false, {}},
               StageOutput{});
     return true;
 }

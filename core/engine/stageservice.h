@@ -44,8 +44,9 @@ public:
     // Starts a generation and returns its id ("gen_" + 32 hex digits). Events and the result arrive
     // through the signals, never from inside this call.
     QString start(const StageRequest &request, const StagePolicy &policy);
-    // Operator cancel: the running attempt's cancel handlers run, no fallback follows. False if unknown.
-    bool cancel(const QString &generationId);
+    // Operator cancel (or, with AbortReason::Shutdown, an engine that is shutting down): the running
+    // attempt's cancel handlers run, no fallback follows. False if unknown.
+    bool cancel(const QString &generationId, AbortReason reason = AbortReason::Operator);
     // Cancels everything with AbortReason::Shutdown.
     void shutdown();
     int activeCount() const { return static_cast<int>(m_runs.size()); }

@@ -151,18 +151,18 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     return id;
 }
 
-bool GenerationPipeline::cancel(const QString &generationId)
+bool GenerationPipeline::cancel(const QString &generationId, AbortReason reason)
 {
     const auto it = m_runs.find(generationId);
     if (it == m_runs.end())
         return false;
     switch (it->second->current) {
     case Stage::Storyboard:
-        return m_storyboard.cancel(generationId);
+        return m_storyboard.cancel(generationId, reason);
     case Stage::Captions:
-        return m_captions.cancel(generationId);
+        return m_captions.cancel(generationId, reason);
     case Stage::Image:
-        return m_image.cancel(generationId);
+        return m_image.cancel(generationId, reason);
     }
     return false;
 }

@@ -66,7 +66,7 @@ public:
     void setStore(Store *store, const Masking *masking);
 
     QString start(const GenerationRequest &request);
-    bool cancel(const QString &generationId);
+    bool cancel(const QString &generationId, AbortReason reason = AbortReason::Operator);
     int activeCount() const { return static_cast<int>(m_runs.size()); }
 
     static QString cacheKey(const QString &story, const QString &settingsDigest);

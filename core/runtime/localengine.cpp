@@ -191,15 +191,15 @@ QString LocalEngine::start(const GenerationRequest &request)
     return id;
 }
 
-bool LocalEngine::cancel(const QString &generationId)
+bool LocalEngine::cancel(const QString &generationId, AbortReason reason)
 {
     const auto it = m_owner.find(generationId);
     if (it == m_owner.end())
         return false;
     Lane *l = it->second;
     if (!m_threaded)
-        return l->stack->pipeline().cancel(generationId);
-    QMetaObject::invokeMethod(l->relay, [l, generationId] { l->stack->pipeline().cancel(generationId); }, Qt::QueuedConnection);
+        return l->stack->pipeline().cancel(generationId, reason);
+    QMetaObject::invokeMethod(l->relay, [l, generationId, reason] { l->stack->pipeline().cancel(generationId, reason); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -38,7 +38,9 @@ public:
     ~LocalEngine() override;
 
     QString start(const GenerationRequest &request) override;
-    bool cancel(const QString &generationId) override;
+    bool cancel(const QString &generationId) override { return cancel(generationId, AbortReason::Operator); }
+    // AbortReason::Shutdown: the engine is shutting down (recorded as such, not as an operator's cancel).
+    bool cancel(const QString &generationId, AbortReason reason);
     int activeCount() const override { return static_cast<int>(m_owner.size()); }
 
     int threadCount() const { return m_threaded ? static_cast<int>(m_lanes.size()) : 0; }

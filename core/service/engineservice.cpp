@@ -123,7 +123,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
         qCInfo(lcApi) << "drain time is up:" << m_running.size() << "generations still running are cancelled";
         const QSet<QString> running = m_running;
         for (const QString &id : running)
-            m_setup.engine().cancel(id);
+            m_setup.engine().cancel(id, AbortReason::Shutdown); // recorded as "cancelled: Bullpen is shutting down"
         checkDrained();
     });
 }
