@@ -120,8 +120,12 @@ private Q_SLOTS:
         QVERIFY(FallbackWaitTracker::concerns(*w, QStringLiteral("gemini"), QStringLiteral("primary")));
         QVERIFY(FallbackWaitTracker::concerns(*w, QStringLiteral("qwen"), QStringLiteral("fallback")));
         QVERIFY(!FallbackWaitTracker::concerns(*w, QStringLiteral("qwen"), QStringLiteral("primary")));
-        // Joined once: a second relief completion of g1 has no primary time left.
-        QCOMPARE(tracker.add(completed(QStringLiteral("g1"), Stage::Storyboard, Provider::Qwen, Role::Fallback, 10, true))->primaryMs, 0.0);
+        // Joined once: a second relief completion of g1 has no primary time left. So has a fallback whose
+        // primary was skipped (an open breaker, a drain): no wait, counted apart, never a zero.
+        QCOMPARE(tracker.skippedPrimaries(), 0);
+        QVERIFY(!tracker.add(completed(QStringLiteral("g1"), Stage::Storyboard, Provider::Qwen, Role::Fallback, 10, true)));
+        QVERIFY(!tracker.add(completed(QStringLiteral("g3"), Stage::Storyboard, Provider::Qwen, Role::Fallback, 200, true)));
+        QCOMPARE(tracker.skippedPrimaries(), 2);
     }
 
     void diff_data()

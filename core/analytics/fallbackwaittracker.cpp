@@ -7,8 +7,10 @@ namespace bullpen {
 
 void FallbackWaitTracker::setStage(Stage stage)
 {
-    if (stage != m_stage)
+    if (stage != m_stage) {
         m_primaryOf.clear();
+        m_skipped = 0;
+    }
     m_stage = stage;
 }
 
@@ -28,6 +30,11 @@ std::optional<FallbackWait> FallbackWaitTracker::add(const Event &event)
     }
     if (a->role != Role::Fallback)
         return std::nullopt;
+    const auto found = m_primaryOf.constFind(event.generationId);
+    if (found == m_primaryOf.constEnd()) {
+        ++m_skipped;
+        return std::nullopt;
+    }
     const PrimaryTime t = m_primaryOf.take(event.generationId);
     FallbackWait w;
     w.atMs = event.wallTime.isValid() ? event.wallTime.toMSecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();

@@ -23,8 +23,11 @@ public:
     }
     void setStage(Stage stage);
 
-    // The wait, when `event` completes a fallback attempt of the stage.
+    // The wait, when `event` completes a fallback attempt of the stage. A fallback with no primary attempt
+    // before it (the primary was skipped: an open breaker or a drain, docs/contract.md §13) added no
+    // wait: it is counted in skippedPrimaries() instead of as a zero.
     std::optional<FallbackWait> add(const Event &event);
+    int skippedPrimaries() const { return m_skipped; }
 
     // Whether a wait belongs on the chart of `provider` in `role` ("primary": the provider that
     // failed; "fallback": the one that relieved it).
@@ -38,6 +41,7 @@ private:
     };
     Stage m_stage;
     QHash<QString, PrimaryTime> m_primaryOf;
+    int m_skipped = 0;
 };
 
 } // namespace bullpen

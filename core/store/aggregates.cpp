@@ -93,6 +93,8 @@ bool AggregateDeltas::addRelief(QSqlDatabase &db, const QString &generationId, c
             primary = provider;
     }
     q.finish();
+    if (primary.isEmpty())
+        return true; // the primary was skipped (docs/contract.md §13): no wait to count
     ++m_relief[{stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs)}];
     return true;
 }
@@ -212,7 +214,8 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
         }
     }
     for (const Relief &r : relief)
-        ++d.m_relief[{r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms)}];
+        if (!r.primary.isEmpty()) // a skipped primary added no wait
+            ++d.m_relief[{r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms)}];
     q.finish();
     return d.apply(db, error);
 }

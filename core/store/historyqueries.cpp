@@ -446,6 +446,9 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
         if (w.primaryProvider.isEmpty())
             w.primaryProvider = p.value(2).toString();
     }
+    // A fallback with no primary attempt before it had its primary skipped (docs/contract.md §13): it
+    // added no wait, and a zero would pull the figures down.
+    out.removeIf([](const FallbackWait &w) { return w.primaryProvider.isEmpty(); });
     return out;
 }
 
