@@ -96,20 +96,16 @@ void RemoteConnection::drainProvider(Provider provider, const QString &reason, c
     QJsonObject body{{QStringLiteral("reason"), reason.trimmed().left(500)}};
     if (until)
         body.insert(QStringLiteral("until"), until->toUTC().toString(Qt::ISODateWithMs));
-    QNetworkReply *reply = m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(provider)), body);
-    connect(reply, &QNetworkReply::finished, this, [this, reply] {
-        reply->deleteLater();
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (status == 200)
-            refreshProviders();
-        else
-            Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, reply->read(64 * 1024), reply->errorString()));
-    });
+    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(provider)), body));
 }
 
 void RemoteConnection::restoreProvider(Provider provider)
 {
-    QNetworkReply *reply = m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject{});
+    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject{}));
+}
+
+void RemoteConnection::providerAction(QNetworkReply *reply)
+{
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

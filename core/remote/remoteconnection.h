@@ -48,6 +48,8 @@ public:
     void setKeyFilePath(const QString &path) { m_keyFile = path; }
 
 private:
+    // A drain's or restore's answer: the providers read again, or the engine's refusal said.
+    void providerAction(QNetworkReply *reply);
     std::unique_ptr<RemoteEngine> m_engine;
     std::unique_ptr<RemoteHistory> m_history;
     std::unique_ptr<RemoteStoreWatch> m_storeWatch;
