@@ -446,6 +446,7 @@ KO = {
     'deadline %1 s →': '마감 %1초 →',
     'fallback triggered': '대체 호출 시작',
     'primary skipped': '기본 제공자 건너뜀',
+    'Desktop notifications': '데스크톱 알림',
     "Bullpen: %1's breaker opened (%2)": 'Bullpen: 제공자 %1 차단기 열림(%2)',
     'Bullpen: %1 (%2) is failing now': 'Bullpen: 제공자 %1(%2) 장애 발생 중',
     'Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)':

@@ -1657,6 +1657,10 @@
         <source>Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)</source>
         <translation>제공자에 장애가 발생하거나 차단기가 열리면 데스크톱 알림 (제공자마다 5분에 한 번까지)</translation>
     </message>
+    <message>
+        <source>Desktop notifications</source>
+        <translation>데스크톱 알림</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::TimelineWidget</name>

@@ -183,8 +183,9 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     storeForm->addRow(tr("Proxy"), withError(m_proxy, QStringLiteral("BULLPEN_PROXY")));
     storeForm->addRow(tr("Provider CA file"), withError(m_providerCa, QStringLiteral("BULLPEN_PROVIDER_CA")));
     storeForm->addRow(tr("Language"), m_language);
-    m_notifications = new QCheckBox(tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
+    m_notifications = new QCheckBox(tr("Desktop notifications"));
     m_notifications->setObjectName(QStringLiteral("notificationsSetting"));
+    m_notifications->setToolTip(tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
     storeForm->addRow(QString(), m_notifications);
 
     m_save = new QPushButton(tr("Save"));
