@@ -85,11 +85,29 @@ SECONDS=0
 "$cli_bin" soak --engine "$urls" --count "$count" --concurrency "$concurrency" --scenario-mix "$mix" \
     --primary-timeout 2s --fallback-timeout 2s --lease "$lease" ${advisory:+--advisory "$advisory"} > "$work/soak.out" 2> "$work/soak.err" &
 soak=$!
-# Kill the second engine once the run is under way (a third of the generations, at ~30/s), then bring
-# it back on the same port, name and store.
+# Kill the second engine once a third of the generations have started (counted from the engines' own
+# /metrics, not guessed from a rate: with breakers a run can be three times faster), then bring it back
+# on the same port, name and store. A kill that lands after the run, or finds the engine idle, fails.
+started() { # generations the three engines have started so far
+    local total=0 n
+    for i in 0 1 2; do
+        n=$(curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "http://127.0.0.1:$((base_port + i))/metrics" 2> /dev/null \
+            | awk '$1 == "bullpen_generations_started_total" { print $2 }')
+        total=$((total + ${n:-0}))
+    done
+    echo "$total"
+}
 if [[ $kill_one == 1 ]]; then
-    sleep $(( count / 90 > 3 ? count / 90 : 3 ))
-    echo "cluster-soak: kill -9 engine-1 (pid ${pids[1]}) after $SECONDS s"
+    while (( $(started) < count / 3 )); do
+        if ! kill -0 "$soak" 2> /dev/null; then
+            echo "cluster-soak: the run ended before a third of it had started; the kill would not land mid-run" >&2
+            exit 1
+        fi
+        sleep 0.05
+    done
+    in_flight=$(curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "http://127.0.0.1:$((base_port + 1))/metrics" \
+        | awk '$1 == "bullpen_generations_in_flight" { print $2 }')
+    echo "cluster-soak: kill -9 engine-1 (pid ${pids[1]}) after $SECONDS s, $(started) generations started, ${in_flight:-0} in flight on engine-1"
     kill -9 "${pids[1]}"
     wait "${pids[1]}" 2> /dev/null || true
     sleep 1
@@ -98,6 +116,10 @@ if [[ $kill_one == 1 ]]; then
 fi
 status=0
 wait "$soak" || status=$?
+if [[ $kill_one == 1 && ${in_flight:-0} == 0 ]]; then
+    echo "cluster-soak: engine-1 had nothing in flight when it was killed: the kill proved nothing" >&2
+    status=1
+fi
 cat "$work/soak.err" >&2
 cat "$work/soak.out"
 echo "cluster-soak: soak exited $status after $SECONDS s"
