@@ -133,6 +133,8 @@ class tst_EngineService : public QObject
         QStringList ids;
         QStringList types;
         QList<QByteArray> data;
+        QStringList noticeTypes; // frames without an id: the engine's notices
+        QList<QJsonObject> notices;
         int resets = 0;
     };
     void openStream(SseStream &s, const QUrl &engine, const QString &token, const QByteArray &lastId)
@@ -151,6 +153,9 @@ class tst_EngineService : public QObject
                     s.ids << QString::fromLatin1(e.id);
                     s.types << QString::fromLatin1(e.event);
                     s.data << e.data;
+                } else if (e.event != "reset" && e.event != "overflow") {
+                    s.noticeTypes << QString::fromLatin1(e.event);
+                    s.notices << QJsonDocument::fromJson(e.data).object();
                 }
             }
         });
@@ -1078,6 +1083,54 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QStringLiteral("ops"), 5000);
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, {}, {}, engine.url).status, 200);
         QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QString(), 5000);
+    }
+
+    // docs/api.md, "Event stream": breakers opening and drains are notices on the stream, without a
+    // cursor; a stream of one generation does not get them.
+    void breakersAndDrainsAreNoticesOnTheStream()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("notices")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        SseStream all, one;
+        openStream(all, engine.url, token, {});
+        QUrl oneUrl = engine.url;
+        oneUrl.setQuery(QStringLiteral("generation=gen_none"));
+        openStream(one, oneUrl, token, {});
+        QTRY_VERIFY_WITH_TIMEOUT(all.reply->isRunning() && all.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200, 10000);
+        const QJsonObject overloaded{{QStringLiteral("story"), QStringLiteral("A cat finds a hat on a windy day.")},
+                                     {QStringLiteral("scenario"), QStringLiteral("primary-overloaded")},
+                                     {QStringLiteral("primary"), QStringLiteral("gemini")},
+                                     {QStringLiteral("fallback"), QStringLiteral("qwen")}};
+        // min_attempts (5) blamed failures in a row open gemini's storyboard breaker.
+        for (int i = 0; i < 5; ++i) {
+            const QString id = call("POST", QStringLiteral("/v1/generations"), token, body(overloaded), {}, engine.url).json().value(QLatin1StringView("generation_id")).toString();
+            QVERIFY(!id.isEmpty());
+            QTRY_COMPARE_WITH_TIMEOUT(call("GET", QStringLiteral("/v1/generations/") + id, token, {}, {}, engine.url).status, 200, 20000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(all.noticeTypes.contains(QStringLiteral("breaker_opened")), 10000);
+        const QJsonObject opened = all.notices.at(all.noticeTypes.indexOf(QStringLiteral("breaker_opened")));
+        QCOMPARE(opened.value(QLatin1StringView("provider")).toString(), QStringLiteral("gemini"));
+        QCOMPARE(opened.value(QLatin1StringView("role")).toString(), QStringLiteral("primary"));
+        QCOMPARE(opened.value(QLatin1StringView("stage")).toString(), QStringLiteral("storyboard"));
+        QCOMPARE(opened.value(QLatin1StringView("breaker")).toObject().value(QLatin1StringView("state")).toString(), QStringLiteral("open"));
+        QVERIFY2(opened.value(QLatin1StringView("reason")).toString().contains(QLatin1StringView("TRANSIENT_SERVER")), qPrintable(opened.value(QLatin1StringView("reason")).toString()));
+
+        const QByteArray drain = body({{QStringLiteral("reason"), QStringLiteral("incident 4712")}, {QStringLiteral("stage"), QStringLiteral("captions")}});
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/qwen/drain"), token, drain, {}, engine.url).status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(all.noticeTypes.contains(QStringLiteral("provider_drained")), 10000);
+        const QJsonObject drained = all.notices.at(all.noticeTypes.indexOf(QStringLiteral("provider_drained")));
+        QCOMPARE(drained.value(QLatin1StringView("provider")).toString(), QStringLiteral("qwen"));
+        QVERIFY(drained.value(QLatin1StringView("role")).isNull()); // every role
+        QCOMPARE(drained.value(QLatin1StringView("stage")).toString(), QStringLiteral("captions"));
+        QCOMPARE(drained.value(QLatin1StringView("drain")).toObject().value(QLatin1StringView("by")).toString(), QStringLiteral("ops"));
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, {}, {}, engine.url).status, 200);
+        QTRY_VERIFY_WITH_TIMEOUT(all.noticeTypes.contains(QStringLiteral("provider_restored")), 10000);
+        QVERIFY(!all.ids.isEmpty());     // the generations' events have cursors …
+        QVERIFY(one.noticeTypes.isEmpty()); // … and a stream of one generation gets no notice
+        all.reply->abort();
+        one.reply->abort();
     }
 
     // docs/contract.md §13 on PostgreSQL: a drain made through one engine is obeyed by another within

@@ -45,6 +45,24 @@ QJsonObject BreakerJson::drain(const Drain &d)
     };
 }
 
+QJsonObject BreakerJson::change(const BreakerChange &c, const std::optional<BreakerView> &view, const QString &instance)
+{
+    QJsonObject o{
+        {QStringLiteral("type"), c.type},
+        {QStringLiteral("instance"), instance},
+        {QStringLiteral("provider"), toId(c.key.provider)},
+        {QStringLiteral("role"), c.drain && !c.drain->role ? QJsonValue() : QJsonValue(toId(c.key.role))},
+        {QStringLiteral("stage"), c.drain && !c.drain->stage ? QJsonValue() : QJsonValue(toId(c.key.stage))},
+        {QStringLiteral("at"), time(c.at)},
+        {QStringLiteral("reason"), c.reason},
+    };
+    if (c.drain)
+        o.insert(QStringLiteral("drain"), drain(*c.drain));
+    if (view)
+        o.insert(QStringLiteral("breaker"), breaker(*view));
+    return o;
+}
+
 QJsonObject BreakerJson::providers(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance)
 {
     QJsonArray list;

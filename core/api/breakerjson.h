@@ -18,6 +18,10 @@ class BreakerJson final
 public:
     static QJsonObject breaker(const BreakerView &view);
     static QJsonObject drain(const Drain &drain);
+    // A breaker's or a drain's change as the event stream's notice (docs/api.md, "Event stream"):
+    // {"type", "instance", "provider", "role", "stage", "at", "reason", "breaker"?: {...}, "drain"?: {...}}.
+    // A drain's role and stage are null when it covers every role or stage.
+    static QJsonObject change(const BreakerChange &change, const std::optional<BreakerView> &breaker, const QString &instance);
     // Every provider this engine knows, each with its breakers and drains.
     static QJsonObject providers(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance);
 

@@ -21,6 +21,8 @@ RemoteConnection::RemoteConnection(EngineEndpoint endpoint, QObject *parent)
         Q_EMIT configChanged();
         Q_EMIT statusChanged();
     });
+    // A breaker or drain changed on the engine: show it now, not at the next refresh.
+    connect(m_engine.get(), &RemoteEngine::noticeReceived, this, &RemoteConnection::refreshProviders);
 }
 
 RemoteConnection::~RemoteConnection() = default;

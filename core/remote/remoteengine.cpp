@@ -137,6 +137,10 @@ void RemoteEngine::onStreamData()
         }
         if (f.event == "overflow")
             continue; // the engine closes the stream next; we resume from the last id
+        if (f.event.startsWith("breaker_") || f.event.startsWith("provider_")) {
+            Q_EMIT noticeReceived(QString::fromLatin1(f.event), QJsonDocument::fromJson(f.data).object());
+            continue;
+        }
         QString why;
         const std::optional<Event> event = Event::fromJson(QJsonDocument::fromJson(f.data).object(), &why);
         if (!event)

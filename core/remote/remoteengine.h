@@ -63,6 +63,9 @@ public:
 Q_SIGNALS:
     void stateChanged(bullpen::RemoteEngine::State state);
     void configReceived(const QJsonObject &config);
+    // A notice on the engine's event stream: a breaker of that engine changed, or it learnt of a drain
+    // (breaker_opened, breaker_half_open, breaker_closed, provider_drained, provider_restored).
+    void noticeReceived(const QString &type, const QJsonObject &notice);
 
 private:
     void openStream();

@@ -118,6 +118,9 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
         qCWarning(lcApi).noquote() << "drains are kept by this engine alone (the store has none:" << why << ")";
     }
 
+    // Breakers opening and closing, and drains this engine learns of, go on its event stream as notices.
+    connect(&m_setup.engine().breakers(), &BreakerBoard::changed, this, &EngineService::announce);
+
     m_drainTimer.setSingleShot(true);
     connect(&m_drainTimer, &QTimer::timeout, this, [this] {
         qCInfo(lcApi) << "drain time is up:" << m_running.size() << "generations still running are cancelled";

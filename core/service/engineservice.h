@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/generationrequestjson.h"
+#include "engine/breakerboard.h"
 #include "audittrail.h"
 #include "eventstream.h"
 #include "servicemetrics.h"
@@ -118,6 +119,7 @@ private:
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    void announce(const BreakerChange &change);
     void syncDrains();
     void instances(QTcpSocket *socket);
     Reply readiness() const;

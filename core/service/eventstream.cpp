@@ -58,6 +58,18 @@ void EventStream::publishStored(const StoredEvent &row)
     append(entry(row.order, row.generationId, row.type, row.json));
 }
 
+void EventStream::publishNotice(const QString &type, const QByteArray &json)
+{
+    const QByteArray frame = "event: " + type.toLatin1() + "\ndata: " + json + "\n\n";
+    for (Subscriber &s : m_subscribers) {
+        // One still catching up gets the notice now, ahead of the older events it is being sent: a
+        // notice says what holds now and has no place in the order.
+        if (s.socket && s.generation.isEmpty())
+            send(s, frame);
+    }
+    prune();
+}
+
 void EventStream::append(Entry e)
 {
     for (Subscriber &s : m_subscribers) {

@@ -34,6 +34,11 @@ namespace bullpen {
 //   Every instance streams the same events in the same order, so a cursor from one instance resumes on
 //   any other. What is older than the memory is read back from the store (`backfillLimit` events at
 //   most, else `event: reset`).
+//
+// Besides a generation's events the stream carries this engine's notices (publishNotice: its breakers
+// opening and closing, drains it learns of). They are live only: written without an `id:`, so a
+// client's cursor stays on the last generation event, and neither kept nor replayed on resume (the
+// state they announce is always at GET /v1/providers). A subscriber of one generation does not get them.
 class EventStream final : public QObject
 {
     Q_OBJECT
@@ -66,6 +71,7 @@ public:
 
     void publish(const Event &event);             // not following a store: numbered here
     void publishStored(const StoredEvent &row);   // following a store: in the store's order
+    void publishNotice(const QString &type, const QByteArray &json); // live only, no cursor (see above)
     // False when the subscriber limit is reached (the caller answers 429).
     bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId);
     int subscribers() const { return static_cast<int>(m_subscribers.size()); }

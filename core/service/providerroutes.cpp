@@ -72,6 +72,17 @@ EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &re
     return json(200, QJsonObject{{QStringLiteral("provider"), toId(*provider)}, {QStringLiteral("restored"), restored}});
 }
 
+void EngineService::announce(const BreakerChange &change)
+{
+    std::optional<BreakerView> view;
+    if (!change.drain) {
+        for (const BreakerView &v : m_setup.engine().breakers().breakers(SteadyClock::instance().now()))
+            if (v.key == change.key)
+                view = v;
+    }
+    m_events.publishNotice(change.type, QJsonDocument(BreakerJson::change(change, view, m_options.instance)).toJson(QJsonDocument::Compact));
+}
+
 void EngineService::syncDrains()
 {
     QString why;
