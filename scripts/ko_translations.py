@@ -6,6 +6,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>': '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>',
+    'Bullpen: %1 (%2, %3) is failing now': 'Bullpen: 제공자 %1(%2, %3) 장애 발생 중',
+    'Click to see these failures in Failures.': '클릭하면 실패 탭에서 이 실패들을 봅니다.',
+    'Any fallback reason': '모든 폴백 사유',
+    "Why the fallback got the stage, for every provider: circuit_open and drained are primaries skipped by a breaker or an operator; the others are the primary's failure": '폴백이 단계를 맡은 이유(모든 제공자): circuit_open과 drained는 차단기나 운영자가 건너뛴 기본 제공자이고, 나머지는 기본 제공자의 실패입니다',
+    'Only generations in which this provider, in this role, failed an attempt of this stage (from its health card). Click to remove.': '이 제공자가 이 역할로 이 단계의 시도에 실패한 생성만 표시합니다(상태 카드에서). 클릭하면 해제합니다.',
+    '%1 %2 %3 failed ✕': '%1 %2 %3 실패 ✕',
     'Keep the token in the system keychain as BULLPEN_ENGINE_TOKEN': '토큰을 시스템 키체인에 BULLPEN_ENGINE_TOKEN으로 보관',
     'Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the key file %1 (mode 0600). Set key… stores a key in the system keychain.':
         '키는 다음 순서로 찾습니다: 환경 변수(*_API_KEY), 시스템 키체인(Secret Service), 키 파일 %1(권한 0600). 키 설정…은 키를 시스템 키체인에 보관합니다.',

@@ -84,6 +84,30 @@ private Q_SLOTS:
         QCOMPARE(ProviderHealth::summarise(a)[0].state(), ProviderHealth::State::Healthy); // 3 of 35: 8.6 %
     }
 
+    // docs/contract.md §9.8: per provider, role and stage. A storyboard primary failing every time is
+    // failing now, however well the same provider's images do (one card per provider and role read
+    // 81 failures of 81 storyboards as degraded, 46–49 %).
+    void providerHealthIsPerStage()
+    {
+        QList<CompletedAttempt> a;
+        for (int i = 0; i < 81; ++i) {
+            const QString gen = QStringLiteral("g%1").arg(i);
+            a << CompletedAttempt{gen, Stage::Storyboard, Provider::Gemini, Role::Primary, false, FailureKind::TIMEOUT, 10'000};
+            a << CompletedAttempt{gen, Stage::Storyboard, Provider::Qwen, Role::Fallback, true, {}, 300};
+            a << CompletedAttempt{gen, Stage::Image, Provider::Gemini, Role::Primary, true, {}, 4000};
+        }
+        const QList<ProviderHealth> h = ProviderHealth::summarise(a);
+        QCOMPARE(h.size(), 3);
+        QCOMPARE(h[0].stage, Stage::Storyboard); // gemini primary: storyboard before image
+        QCOMPARE(h[0].attempts, 81);
+        QCOMPARE(h[0].state(), ProviderHealth::State::Failing);
+        QCOMPARE(h[0].relieved, 81);
+        QCOMPARE(h[1].stage, Stage::Image);
+        QCOMPARE(h[1].state(), ProviderHealth::State::Healthy);
+        QCOMPARE(h[2].provider, Provider::Qwen);
+        QCOMPARE(h[2].role, Role::Fallback);
+    }
+
     void initTestCase()
     {
         BULLPEN_REQUIRE_TEST_STORE();

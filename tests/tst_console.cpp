@@ -5,6 +5,9 @@
 // child process over loopback (docs/contract.md §12).
 #include "models/generationlistmodel.h"
 #include "models/eventlogmodel.h"
+#include "models/failurehistorymodel.h"
+#include "models/providerhealthmodel.h"
+#include "views/failuresview.h"
 #include "engineprocess.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
@@ -21,6 +24,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -124,9 +128,14 @@ private Q_SLOTS:
         m_engine->drainProvider(Provider::Gemini, QStringLiteral("incident 4711"), std::nullopt);
         QTRY_VERIFY_WITH_TIMEOUT(strip->controlLine(Provider::Gemini, Role::Primary).contains(QStringLiteral("DRAINED by")), 10'000);
         QVERIFY(strip->controlLine(Provider::Gemini, Role::Primary).contains(QStringLiteral("incident 4711")));
-        auto *card = strip->findChild<QLabel *>(QStringLiteral("healthCard_gemini_primary"));
-        QVERIFY(card);
-        QVERIFY(card->text().contains(QStringLiteral("DRAINED")));
+        const auto drainedCard = [strip]() -> QLabel * { // gemini's card with traffic (one per stage), or the one without
+            for (QLabel *c : strip->findChildren<QLabel *>(QRegularExpression(QStringLiteral("^healthCard_gemini_primary"))))
+                if (c->text().contains(QStringLiteral("DRAINED")))
+                    return c;
+            return nullptr;
+        };
+        QTRY_VERIFY(drainedCard());
+        QLabel *card = drainedCard();
         QCOMPARE(card->actions().size(), 2); // Drain…, Restore
         QCOMPARE(card->contextMenuPolicy(), Qt::ActionsContextMenu);
 
@@ -145,6 +154,38 @@ private Q_SLOTS:
 
         card->actions().at(1)->trigger(); // Restore
         QTRY_VERIFY_WITH_TIMEOUT(strip->controlLine(Provider::Gemini, Role::Primary).isEmpty(), 10'000);
+    }
+
+    // docs/contract.md §9.8: a card per provider, role and stage, and a way in: clicking one opens
+    // Failures filtered to it.
+    void healthCardOpensItsFailures()
+    {
+        if (!attached())
+            QSKIP("the embedded console of these cases has no store, so no health cards; tst_console_attached runs this");
+        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        const GenerationResult r = runScenario(QStringLiteral("primary-overloaded"));
+        QVERIFY2(r.storyboard.fallback.applied, qPrintable(r.storyboard.decision));
+        auto *strip = m_window->findChild<HealthStrip *>();
+        strip->refresh();
+        HealthCard *card = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((card = strip->findChild<HealthCard *>(QStringLiteral("healthCard_gemini_primary_storyboard"))), 10'000);
+        QVERIFY(card->text().contains(QStringLiteral("storyboard")));
+        QVERIFY(strip->model()->rowOf(Provider::Gemini, Role::Primary, Stage::Storyboard) >= 0);
+        QTest::mouseClick(card, Qt::LeftButton);
+        FailuresView *failures = m_window->failuresView();
+        QVERIFY(failures->isVisible());
+        QVERIFY(failures->currentFilter().failedAttempt == (HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Storyboard}));
+        QTRY_VERIFY_WITH_TIMEOUT(!failures->model()->isLoading() && failures->model()->rowCount() > 0, 10'000);
+        bool found = false;
+        for (int row = 0; row < failures->model()->rowCount(); ++row)
+            found = found || failures->model()->index(row, 0).data(FailureHistoryModel::GenerationIdRole).toString() == r.generationId;
+        QVERIFY2(found, qPrintable(r.generationId));
+        // The keyboard does the same: the card takes focus, Enter opens it.
+        m_window->findChild<QTabWidget *>(QStringLiteral("viewTabs"))->setCurrentIndex(0);
+        card = strip->findChild<HealthCard *>(QStringLiteral("healthCard_gemini_primary_storyboard"));
+        card->setFocus();
+        QTest::keyClick(card, Qt::Key_Return);
+        QVERIFY(failures->isVisible());
     }
 
     void statusBarSaysSimulator()

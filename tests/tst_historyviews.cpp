@@ -314,6 +314,76 @@ private Q_SLOTS:
         QCOMPARE(instance->count(), 3); // the other engine stays choosable
     }
 
+    // A health card's way into Failures (docs/contract.md §9.8), and the fallback-reason filter: the
+    // rows are the store's, counted here with SQL of our own.
+    void failuresViewFiltersByCardAndFallbackReason()
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("cardCount"));
+        db.setDatabaseName(m_store->databasePath());
+        QVERIFY(db.open());
+        QSet<QString> failedPrimary;
+        QMap<QString, qint64> reasons; // whole reason → generations
+        {
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT DISTINCT generation_id FROM attempts WHERE provider = 'gemini' AND role = 'primary' "
+                                          "AND stage = 'storyboard' AND success = 0 AND kind NOT IN ('NOT_SENT', 'CANCELLED')")));
+            while (q.next())
+                failedPrimary.insert(q.value(0).toString());
+            QVERIFY(q.exec(QStringLiteral("SELECT fallback_reason FROM generations WHERE fallback_reason IS NOT NULL")));
+            while (q.next())
+                ++reasons[q.value(0).toString()];
+        }
+        db.close();
+        db = {};
+        QSqlDatabase::removeDatabase(QStringLiteral("cardCount"));
+        QVERIFY2(!failedPrimary.isEmpty() && reasons.size() > 1, "the seeded history has no failed gemini storyboard primary or one reason only");
+
+        HistoryFilter card;
+        card.failedAttempt = HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Storyboard};
+        QCOMPARE(m_store->count(card), qint64(failedPrimary.size()));
+        for (const GenerationRow &row : m_history->generations(card, 200)) // attached: the engine's answer
+            QVERIFY2(failedPrimary.contains(row.id), qPrintable(row.id));
+        card.failedAttempt->role = Role::Fallback;
+        QVERIFY(m_store->count(card) < qint64(failedPrimary.size()));
+
+        const QString whole = reasons.firstKey();
+        const QString ending = whole.mid(whole.indexOf(QLatin1Char('_')) + 1);
+        qint64 withEnding = 0;
+        for (auto it = reasons.cbegin(); it != reasons.cend(); ++it)
+            withEnding += it.key().endsWith(QLatin1Char('_') + ending) ? it.value() : 0;
+        HistoryFilter byReason;
+        byReason.fallbackReason = whole;
+        QCOMPARE(m_store->count(byReason), reasons.value(whole));
+        byReason.fallbackReason = ending; // every provider's
+        QCOMPARE(m_store->count(byReason), withEnding);
+        for (const GenerationRow &row : m_history->generations(byReason, 50))
+            QVERIFY2(row.fallbackReason.endsWith(QLatin1Char('_') + ending), qPrintable(row.fallbackReason));
+
+        // The view: a card's scope, shown as a button that removes it; the reason box.
+        HistoryQueue queue(m_history);
+        FailuresView view(m_history, &queue);
+        QSignalSpy charts(&view, &FailuresView::chartsUpdated);
+        QVERIFY(charts.wait(10'000));
+        view.filterByCard(Provider::Gemini, Role::Primary, Stage::Storyboard);
+        QVERIFY(view.currentFilter().failedAttempt == (HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Storyboard}));
+        QVERIFY(view.currentFilter().states.isEmpty()); // every outcome: a failed primary is often a relieved generation
+        auto *scope = view.findChild<QToolButton *>(QStringLiteral("scopeButton"));
+        QVERIFY(scope && scope->isVisibleTo(&view));
+        QTRY_VERIFY(!view.model()->isLoading());
+        for (int r = 0; r < view.model()->rowCount(); ++r)
+            QVERIFY(failedPrimary.contains(view.model()->index(r, 0).data(FailureHistoryModel::GenerationIdRole).toString()));
+        scope->click();
+        QVERIFY(!view.currentFilter().failedAttempt);
+        QVERIFY(!scope->isVisibleTo(&view));
+        auto *reason = view.findChild<QComboBox *>(QStringLiteral("reasonCombo"));
+        QVERIFY(reason);
+        QVERIFY(reason->findData(QStringLiteral("circuit_open")) > 0);
+        QVERIFY(reason->findData(QStringLiteral("drained")) > 0);
+        reason->setCurrentIndex(reason->findData(ending));
+        QVERIFY2(reason->currentIndex() > 0, qPrintable(ending));
+        QCOMPARE(view.currentFilter().fallbackReason, ending);
+    }
+
     // The health strip's numbers are the store's: counted here with SQL of our own, per provider and
     // role, over the same two windows.
     void healthStripEqualsADirectStoreCount()
@@ -336,12 +406,13 @@ private Q_SLOTS:
         {
             QSqlQuery q(db);
             for (const qint64 window : {5LL * 60'000, 15LL * 60'000}) {
-                QVERIFY(q.exec(QStringLiteral("SELECT provider, role, COUNT(*), SUM(1 - success) FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
-                                              "AND (success = 1 OR kind NOT IN ('NOT_SENT', 'CANCELLED')) GROUP BY provider, role")
+                QVERIFY(q.exec(QStringLiteral("SELECT provider, role, COUNT(*), SUM(1 - success), stage FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
+                                              "AND (success = 1 OR kind NOT IN ('NOT_SENT', 'CANCELLED')) GROUP BY provider, role, stage")
                                    .arg(at - window)
                                    .arg(at + 1)));
                 while (q.next()) {
-                    const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()));
+                    const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()),
+                                                         *stageFromId(q.value(4).toString()));
                     QVERIFY2(row >= 0, qPrintable(q.value(0).toString()));
                     const ProviderHealth h = window == 5LL * 60'000 ? strip.model()->last5(row) : strip.model()->last15(row);
                     QCOMPARE(h.attempts, q.value(2).toLongLong());
@@ -351,19 +422,20 @@ private Q_SLOTS:
                     ++rowsWithAttempts;
                 }
             }
-            // The most frequent failure kind of the 15 minutes, per provider and role.
-            QVERIFY(q.exec(QStringLiteral("SELECT provider, role, kind, COUNT(*) AS n FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
-                                          "AND success = 0 AND kind NOT IN ('NOT_SENT', 'CANCELLED') GROUP BY provider, role, kind "
-                                          "ORDER BY provider, role, n DESC")
+            // The most frequent failure kind of the 15 minutes, per provider, role and stage.
+            QVERIFY(q.exec(QStringLiteral("SELECT provider, role, kind, COUNT(*) AS n, stage FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
+                                          "AND success = 0 AND kind NOT IN ('NOT_SENT', 'CANCELLED') GROUP BY provider, role, stage, kind "
+                                          "ORDER BY provider, role, stage, n DESC")
                                .arg(at - 15 * 60'000)
                                .arg(at + 1)));
             QString last;
             while (q.next()) {
-                const QString key = q.value(0).toString() + q.value(1).toString();
+                const QString key = q.value(0).toString() + q.value(1).toString() + q.value(4).toString();
                 if (key == last)
                     continue;
                 last = key;
-                const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()));
+                const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()),
+                                                     *stageFromId(q.value(4).toString()));
                 QCOMPARE(strip.model()->last15(row).topKindCount, q.value(3).toLongLong());
             }
         }

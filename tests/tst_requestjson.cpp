@@ -173,6 +173,8 @@ private Q_SLOTS:
         f.fallbackApplied = false;
         f.beforeMs = 5;
         f.beforeId = QStringLiteral("gen_1");
+        f.failedAttempt = HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Captions};
+        f.fallbackReason = QStringLiteral("circuit_open");
         const auto back = HistoryJson::filterFromQuery(HistoryJson::filterQuery(f));
         QVERIFY(std::holds_alternative<HistoryFilter>(back));
         const HistoryFilter &b = std::get<HistoryFilter>(back);
@@ -182,6 +184,8 @@ private Q_SLOTS:
         QCOMPARE(b.provider, f.provider);
         QCOMPARE(b.fallbackApplied, f.fallbackApplied);
         QCOMPARE(b.beforeId, f.beforeId);
+        QVERIFY(b.failedAttempt == f.failedAttempt);
+        QCOMPARE(b.fallbackReason, f.fallbackReason);
         QVERIFY(std::holds_alternative<HistoryFilter>(HistoryJson::filterFromQuery(QUrlQuery(QStringLiteral("kind=timeout&&state=FAILED")))));
         const auto field = [](const QString &query) {
             const auto r = HistoryJson::filterFromQuery(QUrlQuery(query), {QStringLiteral("limit")});
@@ -191,6 +195,8 @@ private Q_SLOTS:
         QCOMPARE(field(QStringLiteral("colour=red")), QStringLiteral("colour"));
         QCOMPARE(field(QStringLiteral("state=failed,bogus")), QStringLiteral("state"));
         QCOMPARE(field(QStringLiteral("relieved=yes")), QStringLiteral("relieved"));
+        QCOMPARE(field(QStringLiteral("failed_attempt=gemini/primary")), QStringLiteral("failed_attempt"));
+        QCOMPARE(field(QStringLiteral("failed_attempt=gemini/boss/storyboard")), QStringLiteral("failed_attempt"));
         QCOMPARE(field(QStringLiteral("from_ms=-1")), QStringLiteral("from_ms"));
         QCOMPARE(field(QStringLiteral("kind=timeout&kind=timeout")), QStringLiteral("kind"));
         QCOMPARE(field(QStringLiteral("=x")), QStringLiteral("(unnamed)"));

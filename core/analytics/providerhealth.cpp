@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace bullpen {
 
@@ -42,11 +43,12 @@ QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &a
         std::map<FailureKind, qint64> kinds;
         std::vector<double> durations;
     };
-    std::map<std::pair<Provider, Role>, Sums> by;
+    std::map<std::tuple<Provider, Role, Stage>, Sums> by;
     for (const CompletedAttempt &a : attempts) {
-        Sums &s = by[{a.provider, a.role}];
+        Sums &s = by[{a.provider, a.role, a.stage}];
         s.health.provider = a.provider;
         s.health.role = a.role;
+        s.health.stage = a.stage;
         if (!a.success && a.kind && (*a.kind == FailureKind::NOT_SENT || *a.kind == FailureKind::CANCELLED)) {
             ++s.health.notProviders;
             continue;

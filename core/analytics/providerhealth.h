@@ -23,8 +23,10 @@ struct CompletedAttempt
     double durationMs = 0;
 };
 
-// How one provider in one role has been doing over a window (docs/contract.md §9.8): what the console's
-// health strip shows per provider and role for the last 5 and 15 minutes.
+// How one provider in one role of one stage has been doing over a window (docs/contract.md §9.8): what
+// the console's health strip shows per provider, role and stage for the last 5 and 15 minutes. Per stage
+// because a provider's stages fail apart: a storyboard primary failing every request must not read as
+// degraded because the same provider's images succeed.
 //
 // Attempts that never reached the provider (NOT_SENT) or that an operator or the engine cancelled
 // (CANCELLED) are counted apart: they say nothing about the provider.
@@ -42,6 +44,7 @@ struct ProviderHealth
 
     Provider provider = Provider::Gemini;
     Role role = Role::Primary;
+    Stage stage = Stage::Storyboard;
     qint64 attempts = 0; // reached the provider
     qint64 failures = 0;
     qint64 notProviders = 0; // NOT_SENT and CANCELLED, not in `attempts`
@@ -60,7 +63,8 @@ struct ProviderHealth
     }
     State state() const;
 
-    // One entry per provider and role that has any attempt, providers in enum order, primary first.
+    // One entry per provider, role and stage that has any attempt: providers in enum order, primary
+    // first, stages in enum order.
     static QList<ProviderHealth> summarise(const QList<CompletedAttempt> &attempts);
 };
 

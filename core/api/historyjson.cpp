@@ -15,7 +15,7 @@ QJsonValue count(qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) 
 const QStringList kFilterFields{QStringLiteral("from_ms"), QStringLiteral("to_ms"), QStringLiteral("state"),   QStringLiteral("code"),
                                 QStringLiteral("kind"),    QStringLiteral("stage"), QStringLiteral("provider"), QStringLiteral("user"),
                                 QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"), QStringLiteral("instance"),
-                                QStringLiteral("user_id"), QStringLiteral("id_prefix")};
+                                QStringLiteral("user_id"), QStringLiteral("id_prefix"), QStringLiteral("failed_attempt"), QStringLiteral("fallback_reason")};
 
 template<typename E>
 std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
@@ -155,6 +155,10 @@ QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
         put(QStringLiteral("instance"), f.instance);
     if (f.fallbackApplied)
         put(QStringLiteral("relieved"), *f.fallbackApplied ? QStringLiteral("true") : QStringLiteral("false"));
+    if (f.failedAttempt)
+        put(QStringLiteral("failed_attempt"), f.failedAttempt->toString());
+    if (!f.fallbackReason.isEmpty())
+        put(QStringLiteral("fallback_reason"), f.fallbackReason);
     if (f.beforeMs)
         put(QStringLiteral("before_ms"), QString::number(*f.beforeMs));
     if (!f.beforeId.isEmpty())
@@ -234,6 +238,13 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
             return FieldError{QStringLiteral("relieved"), QStringLiteral("must be true or false")};
         f.fallbackApplied = v == u"true";
     }
+    if (query.hasQueryItem(QStringLiteral("failed_attempt"))) {
+        const QString v = query.queryItemValue(QStringLiteral("failed_attempt"), QUrl::FullyDecoded);
+        f.failedAttempt = HistoryFilter::AttemptScope::fromString(v);
+        if (!f.failedAttempt)
+            return FieldError{QStringLiteral("failed_attempt"), QStringLiteral("\"%1\" is not provider/role/stage, such as gemini/primary/storyboard").arg(v.left(64))};
+    }
+    f.fallbackReason = query.queryItemValue(QStringLiteral("fallback_reason"), QUrl::FullyDecoded).left(128);
     f.beforeId = query.queryItemValue(QStringLiteral("before_id"), QUrl::FullyDecoded).left(128);
     return f;
 }
@@ -339,6 +350,7 @@ QJsonArray HistoryJson::providerHealth(const QList<ProviderHealth> &health)
     for (const ProviderHealth &h : health)
         a.append(QJsonObject{{QStringLiteral("provider"), toId(h.provider)},
                              {QStringLiteral("role"), toId(h.role)},
+                             {QStringLiteral("stage"), toId(h.stage)},
                              {QStringLiteral("attempts"), static_cast<double>(h.attempts)},
                              {QStringLiteral("failures"), static_cast<double>(h.failures)},
                              {QStringLiteral("not_provider"), static_cast<double>(h.notProviders)},
@@ -358,11 +370,13 @@ QList<ProviderHealth> HistoryJson::providerHealthFromJson(const QJsonArray &json
         const QJsonObject o = v.toObject();
         const auto provider = providerFromId(o.value(QLatin1StringView("provider")).toString());
         const auto role = roleFromId(o.value(QLatin1StringView("role")).toString());
-        if (!provider || !role)
-            continue; // a provider this console does not know
+        const auto stage = stageFromId(o.value(QLatin1StringView("stage")).toString());
+        if (!provider || !role || !stage)
+            continue; // a provider or stage this console does not know
         ProviderHealth h;
         h.provider = *provider;
         h.role = *role;
+        h.stage = *stage;
         const auto n = [&](const char *name) { return o.value(QLatin1StringView(name)).toInteger(); };
         h.attempts = n("attempts");
         h.failures = n("failures");

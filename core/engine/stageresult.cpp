@@ -161,36 +161,46 @@ QJsonObject StageResult::toJson() const
     };
 }
 
+namespace {
+
+// What a fallback reason says after the provider's id: by the failure's kind (and, for a server
+// error, whether the provider said it was at capacity), or a skipped primary's state.
+struct ReasonEnding
+{
+    std::optional<FailureKind> kind; // none: a skip
+    bool capacity = false;
+    const char *ending;
+};
+constexpr ReasonEnding kReasonEndings[] = {
+    {FailureKind::TIMEOUT, false, "timeout"},
+    {FailureKind::TRANSIENT_SERVER, true, "provider_unavailable"},
+    {FailureKind::TRANSIENT_SERVER, false, "server_error"},
+    {FailureKind::RATE_LIMITED, false, "rate_limited"},
+    {FailureKind::QUOTA_EXHAUSTED, false, "quota_exhausted"},
+    {FailureKind::OUTPUT_TRUNCATED, false, "output_truncated"},
+    {FailureKind::OUTPUT_INVALID, false, "invalid_output"},
+    {FailureKind::NETWORK, false, "network_error"},
+    {std::nullopt, false, "circuit_open"},
+    {std::nullopt, false, "drained"},
+};
+
+} // namespace
+
 QString fallbackReason(Provider from, const Failure &failure)
 {
-    QString why;
-    switch (failure.kind) {
-    case FailureKind::TIMEOUT:
-        why = QStringLiteral("timeout");
-        break;
-    case FailureKind::RATE_LIMITED:
-        why = QStringLiteral("rate_limited");
-        break;
-    case FailureKind::QUOTA_EXHAUSTED:
-        why = QStringLiteral("quota_exhausted");
-        break;
-    case FailureKind::OUTPUT_TRUNCATED:
-        why = QStringLiteral("output_truncated");
-        break;
-    case FailureKind::OUTPUT_INVALID:
-        why = QStringLiteral("invalid_output");
-        break;
-    case FailureKind::NETWORK:
-        why = QStringLiteral("network_error");
-        break;
-    case FailureKind::TRANSIENT_SERVER:
-        why = failure.capacity ? QStringLiteral("provider_unavailable") : QStringLiteral("server_error");
-        break;
-    default:
-        why = enumName(failure.kind).toLower();
-        break;
+    for (const ReasonEnding &e : kReasonEndings) {
+        if (e.kind == failure.kind && (e.kind != FailureKind::TRANSIENT_SERVER || e.capacity == failure.capacity))
+            return toId(from) + QLatin1Char('_') + QLatin1StringView(e.ending);
     }
-    return toId(from) + QLatin1Char('_') + why;
+    return toId(from) + QLatin1Char('_') + enumName(failure.kind).toLower();
+}
+
+QStringList fallbackReasonEndings()
+{
+    QStringList out;
+    for (const ReasonEnding &e : kReasonEndings)
+        out << QLatin1StringView(e.ending);
+    return out;
 }
 
 } // namespace bullpen

@@ -81,6 +81,10 @@ struct StageResult
 
 // "gemini_provider_unavailable", "gemini_timeout", "qwen_rate_limited" …
 QString fallbackReason(Provider from, const Failure &failure);
+// What fallback reasons end with after "<provider>_", most common first: timeout, provider_unavailable,
+// …, and a skipped primary's circuit_open and drained (docs/contract.md §13). Kinds not listed end
+// with their own name in lower case.
+QStringList fallbackReasonEndings();
 
 } // namespace bullpen
 

@@ -69,6 +69,21 @@ struct HistoryFilter
     QString userId;
     QString idPrefix; // generations whose id starts with this (a whole id is its own prefix)
     std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
+    // Only generations in which this provider, in this role, failed an attempt of this stage (not
+    // counting NOT_SENT and CANCELLED, as the health cards do): a health card's way into Failures.
+    struct AttemptScope
+    {
+        Provider provider = Provider::Gemini;
+        Role role = Role::Primary;
+        Stage stage = Stage::Storyboard;
+        friend bool operator==(const AttemptScope &, const AttemptScope &) = default;
+        QString toString() const; // "gemini/primary/storyboard"
+        static std::optional<AttemptScope> fromString(const QString &text);
+    };
+    std::optional<AttemptScope> failedAttempt;
+    // Only generations with this fallback reason: a whole one ("gemini_circuit_open") or, naming no
+    // provider, an ending (fallbackReasonEndings(): "circuit_open") that matches every provider's.
+    QString fallbackReason;
     QString instance; // only this engine instance's generations
     // Keyset paging: rows strictly older than (beforeMs, beforeId).
     std::optional<qint64> beforeMs;

@@ -88,6 +88,28 @@ void dimensionClauses(const HistoryFilter &f, QStringList &where, QVariantList &
     }
 }
 
+// The conditions only the rows can answer (the aggregates have neither attempts nor reasons).
+void rowOnlyClauses(const HistoryFilter &f, QStringList &where, QVariantList &binds)
+{
+    if (f.failedAttempt) {
+        where << QStringLiteral("EXISTS (SELECT 1 FROM attempts a WHERE a.generation_id = generations.id AND a.provider = ? AND a.role = ? "
+                                "AND a.stage = ? AND a.success = 0 AND COALESCE(a.kind, '') NOT IN ('NOT_SENT', 'CANCELLED'))");
+        binds << toId(f.failedAttempt->provider) << toId(f.failedAttempt->role) << toId(f.failedAttempt->stage);
+    }
+    if (!f.fallbackReason.isEmpty()) {
+        const qsizetype cut = f.fallbackReason.indexOf(QLatin1Char('_'));
+        if (cut > 0 && providerFromId(f.fallbackReason.left(cut))) {
+            where << QStringLiteral("fallback_reason = ?");
+            binds << f.fallbackReason;
+        } else { // an ending: every provider's
+            QString ending = f.fallbackReason;
+            ending.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('%'), QStringLiteral("\\%")).replace(QLatin1Char('_'), QStringLiteral("\\_"));
+            where << QStringLiteral("fallback_reason LIKE ? ESCAPE '\\'");
+            binds << QString(QStringLiteral("%\\_") + ending);
+        }
+    }
+}
+
 // WHERE clause and bound values for a history filter over the rows (portable SQL).
 QString whereFor(const HistoryFilter &f, QVariantList &binds)
 {
@@ -101,6 +123,7 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
         binds << *f.toMs;
     }
     dimensionClauses(f, where, binds);
+    rowOnlyClauses(f, where, binds);
     if (!f.userKey.isEmpty()) {
         where << QStringLiteral("user_key = ?");
         binds << f.userKey;
@@ -148,7 +171,7 @@ bool hourBuckets(qint64 fromMs, qint64 bucketMs) { return bucketMs % kHour == 0 
 
 // The aggregates hold finished generations by dimensions a filter can name; a user or a page cannot be
 // answered from them.
-bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs; }
+bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs && !f.failedAttempt && f.fallbackReason.isEmpty(); }
 
 QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &binds)
 {

@@ -7,6 +7,7 @@
 #include <QLocale>
 
 #include <map>
+#include <tuple>
 
 namespace bullpen {
 
@@ -42,28 +43,27 @@ QString ProviderHealthModel::stateText(ProviderHealth::State state)
 
 void ProviderHealthModel::setHealth(const QList<ProviderHealth> &last5, const QList<ProviderHealth> &last15)
 {
-    std::map<std::pair<Provider, Role>, Row> by;
-    for (const ProviderHealth &h : last15) {
-        Row &r = by[{h.provider, h.role}];
-        r.last15 = h;
-        r.last5.provider = h.provider;
-        r.last5.role = h.role;
-    }
+    const auto keyOf = [](const ProviderHealth &h) { return std::tuple(h.provider, h.role, h.stage); };
+    const auto empty = [](const ProviderHealth &h) {
+        ProviderHealth e;
+        e.provider = h.provider;
+        e.role = h.role;
+        e.stage = h.stage;
+        return e;
+    };
+    std::map<std::tuple<Provider, Role, Stage>, Row> by;
+    for (const ProviderHealth &h : last15)
+        by[keyOf(h)] = Row{empty(h), h};
     for (const ProviderHealth &h : last5) {
-        Row &r = by[{h.provider, h.role}];
-        r.last5 = h;
-        if (r.last15.attempts == 0 && r.last15.notProviders == 0) { // the windows were read a moment apart
-            r.last15.provider = h.provider;
-            r.last15.role = h.role;
-        }
+        auto [it, added] = by.try_emplace(keyOf(h), Row{h, empty(h)}); // added: the windows were read a moment apart
+        if (!added)
+            it->second.last5 = h;
     }
     QList<Row> rows;
     for (const auto &[key, r] : by)
         rows << r;
     const bool sameKeys = rows.size() == m_rows.size()
-                          && std::equal(rows.cbegin(), rows.cend(), m_rows.cbegin(), [](const Row &a, const Row &b) {
-                                 return a.last5.provider == b.last5.provider && a.last5.role == b.last5.role;
-                             });
+                          && std::equal(rows.cbegin(), rows.cend(), m_rows.cbegin(), [&](const Row &a, const Row &b) { return keyOf(a.last5) == keyOf(b.last5); });
     if (!sameKeys) {
         beginResetModel();
         m_rows = rows;
@@ -75,10 +75,11 @@ void ProviderHealthModel::setHealth(const QList<ProviderHealth> &last5, const QL
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
-int ProviderHealthModel::rowOf(Provider provider, Role role) const
+int ProviderHealthModel::rowOf(Provider provider, Role role, Stage stage) const
 {
     for (int i = 0; i < m_rows.size(); ++i) {
-        if (m_rows[i].last5.provider == provider && m_rows[i].last5.role == role)
+        const ProviderHealth &h = m_rows[i].last5;
+        if (h.provider == provider && h.role == role && h.stage == stage)
             return i;
     }
     return -1;
@@ -105,6 +106,8 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
             return toId(r.last5.provider);
         case RoleColumn:
             return toId(r.last5.role);
+        case StageColumn:
+            return toId(r.last5.stage);
         case StateColumn:
             return static_cast<int>(r.last5.state());
         default:
@@ -147,6 +150,8 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
         return toId(r.last5.provider);
     case RoleColumn:
         return r.last5.role == Role::Primary ? tr("primary") : tr("fallback");
+    case StageColumn:
+        return toId(r.last5.stage);
     case StateColumn:
         return stateText(r.last5.state());
     default:
@@ -190,6 +195,8 @@ QVariant ProviderHealthModel::headerData(int section, Qt::Orientation orientatio
         return tr("Provider");
     case RoleColumn:
         return tr("Role");
+    case StageColumn:
+        return tr("Stage");
     case StateColumn:
         return tr("Now");
     default:

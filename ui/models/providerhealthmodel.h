@@ -7,10 +7,11 @@
 
 namespace bullpen {
 
-// The health strip's numbers (docs/contract.md §9.8): one row per provider and role seen in the last
-// 15 minutes, with the last 5 minutes' and the last 15 minutes' attempts, error %, top failure kind,
+// The health strip's numbers (docs/contract.md §9.8): one row per provider, role and stage seen in the
+// last 15 minutes, with the last 5 minutes' and the last 15 minutes' attempts, error %, top failure kind,
 // relief % and p50/p90, and the state of the 5-minute window ("failing now"). Fed whole by setHealth()
-// from the store's summaries; rows keep their order (providers in enum order, primary first).
+// from the store's summaries; rows keep their order (providers in enum order, primary first, stages in
+// enum order).
 class ProviderHealthModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -18,6 +19,7 @@ public:
     enum Column {
         ProviderColumn,
         RoleColumn,
+        StageColumn,
         StateColumn,
         Attempts5,
         Errors5,
@@ -39,10 +41,10 @@ public:
     explicit ProviderHealthModel(QObject *parent = nullptr);
 
     void setHealth(const QList<ProviderHealth> &last5, const QList<ProviderHealth> &last15);
-    // The summaries of one row, by provider and role (empty ones where it had no attempts).
+    // The summaries of one row, by provider, role and stage (empty ones where it had no attempts).
     ProviderHealth last5(int row) const { return m_rows.value(row).last5; }
     ProviderHealth last15(int row) const { return m_rows.value(row).last15; }
-    int rowOf(Provider provider, Role role) const;
+    int rowOf(Provider provider, Role role, Stage stage) const;
     // The rule behind StateColumn, in words (tooltip, README).
     static QString ruleText();
     static QString stateText(ProviderHealth::State state);

@@ -594,6 +594,30 @@
         <source>&lt;b&gt;Fallback&lt;/b&gt; %1 (%2)</source>
         <translation>&lt;b&gt;대체 호출&lt;/b&gt; %1 (%2)</translation>
     </message>
+    <message>
+        <source>Any fallback reason</source>
+        <translation>모든 폴백 사유</translation>
+    </message>
+    <message>
+        <source>Why the fallback got the stage, for every provider: circuit_open and drained are primaries skipped by a breaker or an operator; the others are the primary's failure</source>
+        <translation>폴백이 단계를 맡은 이유(모든 제공자): circuit_open과 drained는 차단기나 운영자가 건너뛴 기본 제공자이고, 나머지는 기본 제공자의 실패입니다</translation>
+    </message>
+    <message>
+        <source>Only generations in which this provider, in this role, failed an attempt of this stage (from its health card). Click to remove.</source>
+        <translation>이 제공자가 이 역할로 이 단계의 시도에 실패한 생성만 표시합니다(상태 카드에서). 클릭하면 해제합니다.</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 failed ✕</source>
+        <translation>%1 %2 %3 실패 ✕</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>
@@ -753,10 +777,6 @@
         <translation>%1초마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; %2 · &lt;span style="color:%3"&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%5&lt;br&gt;%6&lt;/small&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · &lt;span style="color:%3"&gt;&lt;b&gt;%4&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%5&lt;br&gt;%6&lt;/small&gt;</translation>
-    </message>
-    <message>
         <source>primary</source>
         <translation>기본</translation>
     </message>
@@ -825,8 +845,16 @@
         <translation>Bullpen: 제공자 %1 차단기 열림(%2)</translation>
     </message>
     <message>
-        <source>Bullpen: %1 (%2) is failing now</source>
-        <translation>Bullpen: 제공자 %1(%2) 장애 발생 중</translation>
+        <source>Bullpen: %1 (%2, %3) is failing now</source>
+        <translation>Bullpen: 제공자 %1(%2, %3) 장애 발생 중</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · &lt;span style="color:%4"&gt;&lt;b&gt;%5&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%6&lt;br&gt;%7&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · &lt;span style="color:%4"&gt;&lt;b&gt;%5&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%6&lt;br&gt;%7&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Click to see these failures in Failures.</source>
+        <translation>클릭하면 실패 탭에서 이 실패들을 봅니다.</translation>
     </message>
 </context>
 <context>
@@ -1180,6 +1208,10 @@
     <message>
         <source>too few attempts</source>
         <translation>시도가 너무 적음</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 #include "failuresview.h"
 
 #include "charts.h"
+#include "engine/stageresult.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
@@ -122,6 +123,22 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_provider->addItem(tr("Any provider"), QString());
     for (Provider p : kAllProviders)
         m_provider->addItem(toId(p), toId(p));
+    m_reason = combo("reasonCombo");
+    m_reason->addItem(tr("Any fallback reason"), QString());
+    for (const QString &ending : fallbackReasonEndings())
+        m_reason->addItem(ending, ending);
+    m_reason->setToolTip(tr("Why the fallback got the stage, for every provider: circuit_open and drained are primaries "
+                            "skipped by a breaker or an operator; the others are the primary's failure"));
+    m_scope = new QToolButton;
+    m_scope->setObjectName(QStringLiteral("scopeButton"));
+    m_scope->setToolTip(tr("Only generations in which this provider, in this role, failed an attempt of this stage "
+                           "(from its health card). Click to remove."));
+    m_scope->hide();
+    connect(m_scope, &QToolButton::clicked, this, [this] {
+        m_failedAttempt.reset();
+        m_scope->hide();
+        applyFilter();
+    });
     // Engines sharing one store (docs/store.md): the instances the rows have named so far.
     m_instance = combo("instanceCombo");
     m_instance->addItem(tr("Any instance"), QString());
@@ -158,7 +175,9 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     filters->addWidget(m_kind);
     filters->addWidget(m_stage);
     filters->addWidget(m_provider);
+    filters->addWidget(m_reason);
     filters->addWidget(m_instance);
+    filters->addWidget(m_scope);
     filters->addWidget(m_search, 1);
     filters->addWidget(m_searchClear);
     filters->addWidget(exportButton);
@@ -321,6 +340,8 @@ HistoryFilter FailuresView::currentFilter() const
     f.stage = stageFromId(m_stage->currentData().toString());
     f.provider = providerFromId(m_provider->currentData().toString());
     f.instance = m_instance->currentData().toString();
+    f.fallbackReason = m_reason->currentData().toString();
+    f.failedAttempt = m_failedAttempt;
     f.idPrefix = m_idSearch;
     f.userId = m_userSearch;
     return f;
@@ -605,10 +626,29 @@ void FailuresView::openGeneration(const QString &generationId)
 {
     m_range->setCurrentIndex(int(std::size(kRanges)) - 1); // all time
     m_outcome->setCurrentIndex(m_outcome->findData(QString()));
-    for (QComboBox *c : {m_code, m_kind, m_stage, m_provider, m_instance})
+    for (QComboBox *c : {m_code, m_kind, m_stage, m_provider, m_reason, m_instance})
         c->setCurrentIndex(0);
+    m_failedAttempt.reset();
+    m_scope->hide();
     search(generationId);
     showDetail(generationId);
+}
+
+void FailuresView::filterByCard(Provider provider, Role role, Stage stage)
+{
+    m_range->setCurrentIndex(0); // the last hour: the card's windows are 5 and 15 minutes
+    m_outcome->setCurrentIndex(m_outcome->findData(QString())); // a failed primary is often a relieved generation
+    for (QComboBox *c : {m_code, m_kind, m_stage, m_provider, m_reason, m_instance})
+        c->setCurrentIndex(0);
+    m_idSearch.clear();
+    m_userSearch.clear();
+    m_search->clear();
+    m_search->setPlaceholderText(tr("gen_… or a user id, then Enter"));
+    m_searchClear->hide();
+    m_failedAttempt = HistoryFilter::AttemptScope{provider, role, stage};
+    m_scope->setText(tr("%1 %2 %3 failed ✕").arg(toId(provider), role == Role::Primary ? tr("primary") : tr("fallback"), toId(stage)));
+    m_scope->show();
+    applyFilter();
 }
 
 void FailuresView::filterByBar(HistoryGroup group, const QString &key)

@@ -65,6 +65,10 @@ public:
     void openGeneration(const QString &generationId);
     // Filters by a bar's key (a public code or a kind), as clicking it does.
     void filterByBar(HistoryGroup group, const QString &key);
+    // A health card's way in (docs/contract.md §9.8): the last hour's generations, whatever their
+    // outcome, in which this provider, in this role, failed an attempt of this stage; the other filters
+    // cleared. The scope shows as a button that removes it.
+    void filterByCard(Provider provider, Role role, Stage stage);
 
     // Auto-refresh: new rows and charts from every writer of the store, every interval (10 s by default).
     void setRefreshInterval(int ms);
@@ -105,6 +109,9 @@ private:
     QComboBox *m_stage;
     QComboBox *m_instance = nullptr;
     QComboBox *m_provider;
+    QComboBox *m_reason; // fallback reason: an ending every provider's reasons share
+    QToolButton *m_scope; // a health card's scope, while one is in force; clicking removes it
+    std::optional<HistoryFilter::AttemptScope> m_failedAttempt;
     QLineEdit *m_search;
     QToolButton *m_searchClear;
     QString m_userSearch; // a raw user id being searched for: memory only, never shown

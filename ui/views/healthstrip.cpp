@@ -10,6 +10,8 @@
 
 #include <QAction>
 #include <QInputDialog>
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QJsonArray>
 #include <QMessageBox>
 
@@ -53,6 +55,29 @@ QString clock(const QJsonValue &iso)
 }
 
 } // namespace
+
+HealthCard::HealthCard(QWidget *parent)
+    : QLabel(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setCursor(Qt::PointingHandCursor);
+}
+
+void HealthCard::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton && rect().contains(event->position().toPoint()))
+        Q_EMIT activated();
+    QLabel::mouseReleaseEvent(event);
+}
+
+void HealthCard::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space) {
+        Q_EMIT activated();
+        return;
+    }
+    QLabel::keyPressEvent(event);
+}
 
 HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     : QWidget(parent)
@@ -158,7 +183,7 @@ void HealthStrip::setEngine(EngineConnection *engine)
     engine->refreshProviders();
 }
 
-QString HealthStrip::controlLine(Provider provider, Role role) const
+QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Stage> stage) const
 {
     QStringList parts;
     for (const QJsonValue &pv : m_providers.value(QLatin1StringView("providers")).toArray()) {
@@ -168,7 +193,8 @@ QString HealthStrip::controlLine(Provider provider, Role role) const
         for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
             const QJsonObject d = dv.toObject();
             const QString dRole = d.value(QLatin1StringView("role")).toString();
-            if (!dRole.isEmpty() && dRole != toId(role))
+            const QString dStage = d.value(QLatin1StringView("stage")).toString();
+            if ((!dRole.isEmpty() && dRole != toId(role)) || (stage && !dStage.isEmpty() && dStage != toId(*stage)))
                 continue;
             QString line = tr("DRAINED by %1 since %2").arg(d.value(QLatin1StringView("by")).toString(), clock(d.value(QLatin1StringView("since"))));
             if (d.value(QLatin1StringView("until")).isString())
@@ -178,12 +204,12 @@ QString HealthStrip::controlLine(Provider provider, Role role) const
         for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
             const QJsonObject b = bv.toObject();
             const QString state = b.value(QLatin1StringView("state")).toString();
-            if (b.value(QLatin1StringView("role")).toString() != toId(role) || state == u"closed")
+            const QString bStage = b.value(QLatin1StringView("stage")).toString();
+            if (b.value(QLatin1StringView("role")).toString() != toId(role) || state == u"closed" || (stage && bStage != toId(*stage)))
                 continue;
-            const QString stage = b.value(QLatin1StringView("stage")).toString();
-            parts << (state == u"open" ? tr("breaker OPEN (%1) since %2, next try %3").arg(stage, clock(b.value(QLatin1StringView("since"))),
+            parts << (state == u"open" ? tr("breaker OPEN (%1) since %2, next try %3").arg(bStage, clock(b.value(QLatin1StringView("since"))),
                                                                                           clock(b.value(QLatin1StringView("retry_at"))))
-                                       : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(stage));
+                                       : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(bStage));
         }
     }
     return parts.join(QLatin1Char('\n'));
@@ -261,61 +287,50 @@ void HealthStrip::rebuildCards()
     }
     m_cards->addWidget(m_empty);
     m_empty->setVisible(m_model->rowCount() == 0);
-    std::set<std::pair<Provider, Role>> shown;
-    std::set<std::pair<Provider, Role>> failing;
+    std::set<Provider> shown;
+    std::set<std::tuple<Provider, Role, Stage>> failing;
+    bool controls = false;
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const ProviderHealth five = m_model->last5(row);
         const ProviderHealth fifteen = m_model->last15(row);
         const ProviderHealth::State state = five.state();
+        const QString role = five.role == Role::Primary ? tr("primary") : tr("fallback");
         if (state == ProviderHealth::State::Failing) {
-            failing.insert({five.provider, five.role});
-            if (!m_failing.count({five.provider, five.role}))
-                Q_EMIT alert(five.provider,
-                             tr("Bullpen: %1 (%2) is failing now").arg(toId(five.provider), five.role == Role::Primary ? tr("primary") : tr("fallback")),
+            failing.insert({five.provider, five.role, five.stage});
+            if (!m_failing.count({five.provider, five.role, five.stage}))
+                Q_EMIT alert(five.provider, tr("Bullpen: %1 (%2, %3) is failing now").arg(toId(five.provider), role, toId(five.stage)),
                              windowLine(tr("5 min"), five));
         }
         const tones::Tone tone = state == ProviderHealth::State::Failing    ? tones::Tone::Failure
                                  : state == ProviderHealth::State::Degraded ? tones::Tone::Warning
                                  : state == ProviderHealth::State::TooFew   ? tones::Tone::Muted
                                                                             : tones::Tone::Success;
-        auto *card = new QLabel;
-        card->setObjectName(QStringLiteral("healthCard_%1_%2").arg(toId(five.provider), toId(five.role)));
-        card->setTextFormat(Qt::RichText);
-        card->setText(tr("<b>%1</b> %2 · <span style=\"color:%3\"><b>%4</b></span><br><small>%5<br>%6</small>")
-                          .arg(toId(five.provider), five.role == Role::Primary ? tr("primary") : tr("fallback"),
+        auto *card = newCard(QStringLiteral("healthCard_%1_%2_%3").arg(toId(five.provider), toId(five.role), toId(five.stage)), tone);
+        card->setText(tr("<b>%1</b> %2 · %3 · <span style=\"color:%4\"><b>%5</b></span><br><small>%6<br>%7</small>")
+                          .arg(toId(five.provider), role, toId(five.stage),
                                // grey that reads: the palette's hint text, not the pale grid tone
                                tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
                                ProviderHealthModel::stateText(state).toUpper(),
                                windowLine(tr("5 min"), five).toHtmlEscaped(), windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
-        card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }")
-                                .arg(tones::css(tones::color(tone))));
-        card->setToolTip(ProviderHealthModel::ruleText());
-        addControls(card, five.provider, five.role);
-        m_cards->addWidget(card);
-        shown.insert({five.provider, five.role});
+        card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n") + tr("Click to see these failures in Failures."));
+        connect(card, &HealthCard::activated, this, [this, p = five.provider, r = five.role, st = five.stage] { Q_EMIT cardActivated(p, r, st); });
+        controls = !controlLine(five.provider, five.role, five.stage).isEmpty() || controls;
+        addControls(card, five.provider, five.role, five.stage);
+        shown.insert(five.provider);
     }
-    // A drained or broken provider keeps its card when it has had no traffic (a drained primary gets
+    // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
     // none): that card is where it is restored.
-    bool controls = false;
-    for (const auto &[provider, role] : shown)
-        controls = controls || !controlLine(provider, role).isEmpty();
     for (const Provider provider : kAllProviders) {
         for (const Role role : {Role::Primary, Role::Fallback}) {
-            // One card per provider is enough to restore it: a drain of every role shows on the primary's.
-            if (shown.count({provider, Role::Primary}) || shown.count({provider, Role::Fallback}) || controlLine(provider, role).isEmpty())
+            if (shown.count(provider) || controlLine(provider, role).isEmpty())
                 continue;
-            shown.insert({provider, role});
+            shown.insert(provider); // one card per provider is enough to restore it
             controls = true;
             m_empty->hide();
-            auto *card = new QLabel;
-            card->setObjectName(QStringLiteral("healthCard_%1_%2").arg(toId(provider), toId(role)));
-            card->setTextFormat(Qt::RichText);
+            auto *card = newCard(QStringLiteral("healthCard_%1_%2").arg(toId(provider), toId(role)), tones::Tone::Warning);
             card->setText(tr("<b>%1</b> %2<br><small>no attempts in the last 15 minutes</small>")
                               .arg(toId(provider), role == Role::Primary ? tr("primary") : tr("fallback")));
-            card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }")
-                                    .arg(tones::css(tones::color(tones::Tone::Warning))));
-            addControls(card, provider, role);
-            m_cards->addWidget(card);
+            addControls(card, provider, role, std::nullopt);
         }
     }
     m_failing = std::move(failing);
@@ -324,9 +339,21 @@ void HealthStrip::rebuildCards()
     m_scroll->setMinimumHeight((controls ? 5 : 4) * fontMetrics().height() + 8 + (controls ? 4 : 0));
 }
 
-void HealthStrip::addControls(QLabel *card, Provider provider, Role role)
+HealthCard *HealthStrip::newCard(const QString &name, tones::Tone tone)
 {
-    if (const QString control = controlLine(provider, role); !control.isEmpty())
+    auto *card = new HealthCard;
+    card->setObjectName(name);
+    card->setTextFormat(Qt::RichText);
+    card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }"
+                                       "QLabel:focus { border-width: 2px; }")
+                            .arg(tones::css(tones::color(tone))));
+    m_cards->addWidget(card);
+    return card;
+}
+
+void HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage)
+{
+    if (const QString control = controlLine(provider, role, stage); !control.isEmpty())
         card->setText(card->text() + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
                                          .arg(tones::css(tones::color(tones::Tone::Warning)), control.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"))));
     if (!m_engine)

@@ -2,16 +2,19 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "tones.h"
 
 #include <QDateTime>
 #include <QJsonObject>
+#include <QLabel>
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <set>
+#include <tuple>
 
 class QHBoxLayout;
-class QLabel;
 class QScrollArea;
 class QTimer;
 class QToolButton;
@@ -22,11 +25,27 @@ class EngineConnection;
 class HistoryQueue;
 class ProviderHealthModel;
 
-// "Is anything wrong right now" (docs/contract.md §9.8): one card per provider and role with the last 5
-// and 15 minutes' attempts, error %, top failure kind, share handed to the fallback provider and
+// "Is anything wrong right now" (docs/contract.md §9.8): one card per provider, role and stage with the
+// last 5 and 15 minutes' attempts, error %, top failure kind, share handed to the fallback provider and
 // p50/p90, and its state (failing now, degraded, healthy; the rule is in the tooltip). Read from the
 // store on the console's reader thread, so it counts every engine writing there, not only this
-// console's; refreshed every interval (5 s by default) with "updated hh:mm:ss" and a pause.
+// console's; refreshed every interval (5 s by default) with "updated hh:mm:ss" and a pause. A card is
+// a way in: clicking it (or Enter on it) asks for Failures filtered to it (cardActivated).
+// One card of the strip: a label that can be clicked, or focused and activated with Enter or Space.
+class HealthCard final : public QLabel
+{
+    Q_OBJECT
+public:
+    explicit HealthCard(QWidget *parent = nullptr);
+
+Q_SIGNALS:
+    void activated();
+
+protected:
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+};
+
 class HealthStrip final : public QWidget
 {
     Q_OBJECT
@@ -37,8 +56,9 @@ public:
     // The engine whose breakers and drains the cards show (docs/contract.md §13), and through which
     // each card's menu drains or restores its provider. Without it, the cards show the history alone.
     void setEngine(EngineConnection *engine);
-    // The breaker and drain line of a card, as shown (empty: closed and not drained); for tests.
-    QString controlLine(Provider provider, Role role) const;
+    // The breaker and drain line of a card, as shown (empty: closed and not drained); no stage: the card
+    // of a provider with no traffic, which shows every stage's.
+    QString controlLine(Provider provider, Role role, std::optional<Stage> stage = std::nullopt) const;
     // Reads both windows now (unless a read is already on its way); updated() follows.
     void refresh();
     void setInterval(int ms);
@@ -55,11 +75,14 @@ Q_SIGNALS:
     void updated();
     // A card turned *failing now*, or a breaker of its provider opened: for a desktop notification.
     void alert(bullpen::Provider provider, const QString &summary, const QString &body);
+    // A card was clicked: show the failures of this provider in this role at this stage.
+    void cardActivated(bullpen::Provider provider, bullpen::Role role, bullpen::Stage stage);
 
 private:
     void rebuildCards();
+    HealthCard *newCard(const QString &name, tones::Tone tone); // added to the strip
     void askToDrain(Provider provider);
-    void addControls(QLabel *card, Provider provider, Role role); // the breaker and drain line, and the menu
+    void addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage); // the breaker and drain line, and the menu
 
     HistoryQueue *m_queue;
     ProviderHealthModel *m_model;
@@ -77,7 +100,7 @@ private:
     qint64 m_readAtMs = 0;
     EngineConnection *m_engine = nullptr;
     QJsonObject m_providers; // GET /v1/providers' shape
-    std::set<std::pair<Provider, Role>> m_failing; // cards failing now at the last rebuild
+    std::set<std::tuple<Provider, Role, Stage>> m_failing; // cards failing now at the last rebuild
     std::set<QString> m_openBreakers;              // "provider/role/stage" open at the last answer
 };
 

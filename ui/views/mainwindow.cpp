@@ -97,6 +97,10 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     auto *notifier = new DesktopNotifier(this);
     notifier->setObjectName(QStringLiteral("desktopNotifier"));
     connect(m_health, &HealthStrip::alert, notifier, &DesktopNotifier::notify);
+    connect(m_health, &HealthStrip::cardActivated, this, [this](Provider provider, Role role, Stage stage) {
+        m_tabs->setCurrentWidget(m_failures);
+        m_failures->filterByCard(provider, role, stage);
+    });
     auto *central = new QWidget;
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
