@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.': '생성 %L1건은 이 기본 제공자를 건너뛰었습니다(차단기 열림 또는 드레인): 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.',
     '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>': '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>',
     'Bullpen: %1 (%2, %3) is failing now': 'Bullpen: 제공자 %1(%2, %3) 장애 발생 중',
     'Click to see these failures in Failures.': '클릭하면 실패 탭에서 이 실패들을 봅니다.',

@@ -1015,6 +1015,10 @@
         <source>Draw another provider's p50 and p90 (dashed) in the same role and stage</source>
         <translation>같은 역할과 단계에서 다른 제공자의 p50, p90을 점선으로 함께 그립니다</translation>
     </message>
+    <message>
+        <source>%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.</source>
+        <translation>생성 %L1건은 이 기본 제공자를 건너뛰었습니다(차단기 열림 또는 드레인): 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LiveView</name>

@@ -59,6 +59,7 @@ struct Loaded
 {
     LatencyStats stats;
     LatencyStats compared; // another provider in the same role and stage, when one is chosen
+    qint64 skipped = 0;    // storyboard primary: generations that skipped it (breaker open, drained)
     double elapsedMs = 0;
     QString error;
 };
@@ -278,6 +279,18 @@ void LatencyView::reload()
                 return !FallbackWaitTracker::concerns(FallbackWait{0, c.primaryProvider, c.fallbackProvider, 0, 0, false}, provider, role);
             });
             l.stats.setReliefCells(relief);
+            // A skipped primary (docs/contract.md §13) has no attempt and added no wait, so the figures
+            // above leave it out; say how many there were. The history row keeps the storyboard's
+            // fallback reason, so this is counted for that stage.
+            if (stageValue == Stage::Storyboard && role == u"primary") {
+                for (const char *ending : {"_circuit_open", "_drained"}) {
+                    HistoryFilter f;
+                    f.fromMs = from;
+                    f.toMs = to;
+                    f.fallbackReason = provider + QLatin1StringView(ending);
+                    l.skipped += std::max<qint64>(0, store.count(f, &l.error));
+                }
+            }
             if (const auto other = providerFromId(compared); other && compared != provider) {
                 l.compared = LatencyStats(from, to, bucket);
                 l.compared.addCells(store.latencyHistogram(*other, roleFromId(role).value_or(Role::Primary), stageValue, from, to, bucket, &l.error));
@@ -291,6 +304,7 @@ void LatencyView::reload()
             m_loading = false;
             m_stats = std::move(l.stats);
             m_comparedStats = std::move(l.compared);
+            m_skipped = l.skipped;
             m_lastLoadMs = l.elapsedMs;
             QElapsedTimer t;
             t.start();
@@ -525,6 +539,9 @@ void LatencyView::updateSummary()
                       .arg(charts::duration(m_stats.successMedian()));
     else
         text += QLatin1Char(' ') + tr("No stage the fallback answered in this range.");
+    if (m_skipped > 0)
+        text += QLatin1Char(' ') + tr("%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.")
+                                       .arg(m_skipped);
     m_summary->setToolTip(tr("Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.")
                               .arg(QLocale().toString(100.0 * DurationHistogram::relativeError(), 'f', 1)));
     m_summary->setText(text);

@@ -54,6 +54,7 @@ public:
     // Points of the compared provider's p90 line (0 without a comparison).
     int comparedPointCount() const;
 
+    qint64 skippedPrimaries() const { return m_skipped; }
     const LatencyStats &stats() const { return m_stats; }
     int pointCount() const; // points of the p50 series
     double lastLoadMs() const { return m_lastLoadMs; }
@@ -86,6 +87,7 @@ private:
     QComboBox *m_compareWith;
     QLineSeries *m_compared50 = nullptr;
     QLineSeries *m_compared90 = nullptr;
+    qint64 m_skipped = 0; // storyboard primary: generations that skipped it in the range
     LatencyStats m_comparedStats;
     QLabel *m_summary;
     QLabel *m_updated = nullptr;
