@@ -13,6 +13,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <atomic>
+
 using namespace bullpen;
 using namespace bullpen::test;
 using namespace std::chrono_literals;
@@ -188,6 +190,52 @@ private Q_SLOTS:
         QVERIFY2(u.attempts.first().failure->detail.contains(QStringLiteral("unknown simulator scenario")),
                  qPrintable(u.attempts.first().failure->detail));
         QCOMPARE(rig.simulator().scenario().name, QStringLiteral("healthy"));
+    }
+
+    // An outage in time (a scenario's phases): healthy, then overloaded from 10 s to 20 s after the
+    // first request, then healthy again; /_sim/reset (resetCounters) restarts the clock.
+    void phasesScriptAnOutageInTime()
+    {
+        QString error;
+        const auto scenario = Scenario::fromJson(R"({"name": "outage", "providers": {"primary": {"latency_ms": 5,
+            "phases": [{"from_s": 10, "to_s": 20, "do": "error", "error": "overloaded"}]}, "*": {"do": "ok"}}})",
+                                                 &error);
+        QVERIFY2(scenario, qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        std::atomic<qint64> now{1'000'000};
+        rig.simulator().setClock([&now] { return now.load(); });
+        rig.simulator().setScenario(*scenario);
+        QSignalSpy finished(&rig.service(), &StageService::finished);
+        const auto primaryKindAt = [&](qint64 ms) -> std::optional<FailureKind> {
+            now = 1'000'000 + ms;
+            StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+            policy.primaryTimeout = 5s;
+            policy.fallbackTimeout = 5s;
+            finished.clear();
+            rig.service().start(StageRequest::forStory(kStory, QStringLiteral("tester@example.com")), policy);
+            if (!finished.wait(10'000))
+                return FailureKind::INTERNAL; // reported below as a wrong kind
+            const auto r = finished.first().first().value<StageResult>();
+            return r.attempts.first().failure ? std::optional(r.attempts.first().failure->kind) : std::nullopt;
+        };
+        QCOMPARE(primaryKindAt(0), std::nullopt);        // the first request starts the clock
+        QCOMPARE(primaryKindAt(9'999), std::nullopt);    // before the phase
+        QCOMPARE(primaryKindAt(10'000), std::optional(FailureKind::TRANSIENT_SERVER)); // from_s is inclusive
+        QCOMPARE(primaryKindAt(19'999), std::optional(FailureKind::TRANSIENT_SERVER));
+        QCOMPARE(primaryKindAt(20'000), std::nullopt);   // to_s is not
+        rig.simulator().resetCounters();
+        QCOMPARE(primaryKindAt(30'000), std::nullopt);   // the clock starts again here …
+        QCOMPARE(primaryKindAt(40'000), std::optional(FailureKind::TRANSIENT_SERVER)); // … so 10 s later is the outage
+
+        // Malformed phases are refused naming the field.
+        for (const char *bad : {R"({"name":"x","providers":{"primary":{"phases":[{"from_s":5,"to_s":5,"do":"hang"}]}}})",
+                                R"({"name":"x","providers":{"primary":{"phases":[{"from_s":0,"to_s":9,"do":"hang"},{"from_s":5,"to_s":20,"do":"ok"}]}}})",
+                                R"({"name":"x","providers":{"primary":{"phases":[{"to_s":9,"do":"hang"}]}}})",
+                                R"({"name":"x","providers":{"primary":{"phases":[]}}})"}) {
+            QVERIFY2(!Scenario::fromJson(bad, &error), bad);
+            QVERIFY2(error.contains(QStringLiteral("phases")), qPrintable(error));
+        }
     }
 
     void eachProvidersOwnDialect()

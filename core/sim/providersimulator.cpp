@@ -12,6 +12,7 @@
 #include <QCache>
 #include <QCryptographicHash>
 #include <QMutex>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTcpServer>
@@ -174,6 +175,14 @@ void ProviderSimulator::resetCounters()
 {
     const QMutexLocker lock(&m_lock);
     m_counters.clear();
+    m_phaseOrigin.clear();
+}
+
+void ProviderSimulator::setClock(std::function<qint64()> msNow)
+{
+    const QMutexLocker lock(&m_lock);
+    m_clock = std::move(msNow);
+    m_phaseOrigin.clear();
 }
 
 const Scenario *ProviderSimulator::namedScenario(const QString &name)
@@ -216,6 +225,17 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind, co
     }
     if (!script)
         return SimBehaviour{};
+    if (!script->phases.empty()) {
+        static const QElapsedTimer steady = [] {
+            QElapsedTimer t;
+            t.start();
+            return t;
+        }();
+        const qint64 now = m_clock ? m_clock() : steady.elapsed();
+        const qint64 origin = m_phaseOrigin.try_emplace(scenario.name, now).first->second;
+        if (const SimPhase *phase = script->phaseAt(double(now - origin) / 1000.0))
+            return phase->behaviour;
+    }
     if (!script->mix.empty()) {
         int total = 0;
         for (const auto &entry : script->mix)

@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QUrl>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -78,6 +79,10 @@ public:
     // Which providers play the "primary" and "fallback" roles of a scenario.
     void setRoles(Provider primary, std::optional<Provider> fallback);
 
+    // Scenarios' phases (SimPhase) are timed from the first request under each scenario, on this
+    // clock (ms, monotonic; a steady clock unless a test sets its own). resetCounters() restarts them.
+    void setClock(std::function<qint64()> msNow);
+
     Counters counters(Provider provider) const;
     QJsonObject countersJson() const;
     void resetCounters();
@@ -124,6 +129,8 @@ private:
     std::map<QTcpSocket *, std::pair<QPointer<QTcpSocket>, Provider>> m_owed;
     QTimer *m_pollTimer = nullptr;
     std::map<Provider, QRandomGenerator64> m_random;
+    std::function<qint64()> m_clock;
+    std::map<QString, qint64> m_phaseOrigin; // scenario name → its first request, on m_clock
     quint16 m_port = 0;
     bool m_https = false;
     bool carriesKey(const QHttpServerRequest &request) const;

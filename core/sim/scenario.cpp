@@ -117,7 +117,45 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
     return b;
 }
 
+// "phases": [{"from_s": 30, "to_s": 90, "do": "hang"}, …]: each a behaviour with its time span; spans
+// in order and not overlapping.
+bool readPhases(const QJsonValue &value, const QString &where, std::vector<SimPhase> *into, QString *error)
+{
+    if (!value.isArray() || value.toArray().isEmpty()) {
+        *error = where + QStringLiteral(": expected a non-empty array like [{\"from_s\": 30, \"to_s\": 90, \"do\": \"hang\"}]");
+        return false;
+    }
+    const QJsonArray phases = value.toArray();
+    for (qsizetype i = 0; i < phases.size(); ++i) {
+        const QString at = QStringLiteral("%1[%2]").arg(where).arg(i);
+        auto b = readBehaviour(phases.at(i), at, error);
+        if (!b)
+            return false;
+        const QJsonObject o = phases.at(i).toObject();
+        const QJsonValue from = o.value(QLatin1StringView("from_s")), to = o.value(QLatin1StringView("to_s"));
+        if (!from.isDouble() || !to.isDouble() || from.toDouble() < 0 || to.toDouble() <= from.toDouble() || to.toDouble() > 7 * 24 * 3600.0) {
+            *error = at + QStringLiteral(": expected seconds \"from_s\" >= 0 and \"to_s\" > from_s (at most a week)");
+            return false;
+        }
+        if (!into->empty() && from.toDouble() < into->back().toS) {
+            *error = at + QStringLiteral(".from_s: phases must be in time order and must not overlap (the one before ends at %1 s)").arg(into->back().toS);
+            return false;
+        }
+        into->push_back(SimPhase{from.toDouble(), to.toDouble(), *b});
+    }
+    return true;
+}
+
 } // namespace
+
+const SimPhase *SimScript::phaseAt(double seconds) const
+{
+    for (const SimPhase &p : phases) {
+        if (seconds >= p.fromS && seconds < p.toS)
+            return &p;
+    }
+    return nullptr;
+}
 
 std::optional<SimBehaviour::Action> SimBehaviour::actionFromName(QStringView name)
 {
@@ -211,11 +249,17 @@ std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *erro
                 script.sequence.push_back(*b);
             }
         } else {
-            auto b = readBehaviour(v, where, error);
+            QJsonObject o = v.toObject();
+            if (v.isObject() && !o.contains(QLatin1StringView("do")) && o.contains(QLatin1StringView("phases")))
+                o.insert(QStringLiteral("do"), QStringLiteral("ok")); // outside its phases, a provider is healthy
+            auto b = readBehaviour(v.isObject() ? QJsonValue(o) : v, where, error);
             if (!b)
                 return std::nullopt;
             script.sequence.push_back(*b);
         }
+        if (v.isObject() && v.toObject().contains(QLatin1StringView("phases"))
+            && !readPhases(v.toObject().value(QLatin1StringView("phases")), where + QStringLiteral(".phases"), &script.phases, error))
+            return std::nullopt;
         s.scripts[key] = std::move(script);
     }
     return s;

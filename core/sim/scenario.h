@@ -48,15 +48,26 @@ struct SimBehaviour
     static QString actionName(Action action);
 };
 
+// A stretch of time in which a provider behaves otherwise: an outage that starts and ends. Seconds
+// from the first request the simulator served under this scenario (or since /_sim/reset).
+struct SimPhase
+{
+    double fromS = 0; // inclusive
+    double toS = 0;   // exclusive
+    SimBehaviour behaviour;
+};
+
 // How one provider (or role) behaves: a sequence used in order (the last one repeats), or a weighted
-// mix drawn from the scenario's seeded generator.
+// mix drawn from the scenario's seeded generator; inside a phase, the phase's behaviour instead.
 struct SimScript
 {
     std::vector<SimBehaviour> sequence;
     std::vector<std::pair<int, SimBehaviour>> mix;
+    std::vector<SimPhase> phases;
+    const SimPhase *phaseAt(double seconds) const; // null: no phase then
 };
 
-// A scenario file (JSON, documented in the README). Keys of "providers" are a provider id
+// A scenario file (JSON, documented in docs/scenarios.md). Keys of "providers" are a provider id
 // ("gemini"), a role ("primary", "fallback") or "*"; the most specific one applies. Image and captions
 // requests follow only the keys "image" and "captions" (healthy without them).
 struct Scenario
