@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The cluster soak (docs/store.md, "Several engines"): a throwaway PostgreSQL, three bullpen-engine
-# instances on it sharing one masking key, and `bullpen-cli soak --engine A,B,C` spreading generations
-# over them round-robin. Mid-run the second engine is killed with SIGKILL and started again. The soak
-# then checks docs/contract.md §11's invariants over the union, that every generation is final (the killed engine's
-# in-flight ones ABANDONED within two lease periods), that a user's keyed hash is the same on every
-# engine, and that every answered generation is in the history as it was answered.
+# The cluster soak (docs/store.md, "Several engines"), as a deployment runs: a throwaway PostgreSQL,
+# three bullpen-engine instances on it sharing one masking key, and HAProxy in front of them
+# (round-robin, health-checked on /readyz). `bullpen-cli soak --engine <the balancer>` sends every
+# request, and follows the event stream, through the balancer. Mid-run:
+# - a drain of gemini's storyboard primary is made through one engine and must be obeyed by all three
+#   within 2 s (docs/contract.md §13), then restored through another;
+# - the second engine is killed with SIGKILL (the stream resumes on another engine through the
+#   balancer) and started again.
+# The soak then checks docs/contract.md §11's invariants, that every generation is final (the killed
+# engine's in-flight ones ABANDONED within two lease periods), that a user's keyed hash is the same on
+# every engine, and that every answered generation is in the history as it was answered.
 #   bash scripts/cluster-soak.sh [count, default 1500] [build dir, default build/dev]
-# Exits with the soak's status (0: every check passed). Prints how long each step took.
-# For a throughput figure instead (no kill, the zero-latency scenario, more in flight):
+# Exits with the soak's status (0: every check passed; 1 also when the drain took longer than 2 s).
+# Prints how long each step took. CLUSTER_SOAK_DIRECT=1 sends to the three engines round-robin
+# instead of through HAProxy. For a throughput figure instead (no kill, the zero-latency scenario):
 #   CLUSTER_SOAK_KILL=0 CLUSTER_SOAK_MIX=instant CLUSTER_SOAK_CONCURRENCY=192 CLUSTER_SOAK_ADVISORY= \
 #       bash scripts/cluster-soak.sh 6000 build/release
 set -euo pipefail
@@ -28,6 +34,12 @@ concurrency=${CLUSTER_SOAK_CONCURRENCY:-48}
 # request the simulator did read (flaky's reset), counting it as never sent. Set it empty to judge all.
 advisory=${CLUSTER_SOAK_ADVISORY-2,5,12}
 base_port=$((18700 + RANDOM % 1000))
+lb_port=$((base_port + 10))
+direct=${CLUSTER_SOAK_DIRECT:-0}
+if [[ $direct != 1 ]] && ! command -v haproxy > /dev/null; then
+    echo "cluster-soak: haproxy is missing (Debian package haproxy; scripts/install-deps.sh installs it)" >&2
+    exit 2
+fi
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [[ -z "$pg_bin" || ! -x "$pg_bin/initdb" ]]; then
@@ -81,8 +93,83 @@ for i in 0 1 2; do start_engine "$i"; done
 urls="http://127.0.0.1:$base_port,http://127.0.0.1:$((base_port + 1)),http://127.0.0.1:$((base_port + 2))"
 echo "cluster-soak: three engines ready in $SECONDS s ($urls), lease $lease"
 
+# The balancer: round-robin over the engines that answer /readyz (checked every 250 ms, out after one
+# failure, back after two successes); long server and tunnel timeouts for the event streams.
+if [[ $direct != 1 ]]; then
+    cat > "$work/haproxy.cfg" <<CFG
+global
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 1h
+    timeout server 1h
+    timeout tunnel 1h
+    retries 0
+frontend bullpen
+    bind 127.0.0.1:$lb_port
+    default_backend engines
+backend engines
+    balance roundrobin
+    option httpchk GET /readyz
+    default-server inter 250ms fall 1 rise 2
+    server engine-0 127.0.0.1:$base_port check
+    server engine-1 127.0.0.1:$((base_port + 1)) check
+    server engine-2 127.0.0.1:$((base_port + 2)) check
+CFG
+    haproxy -f "$work/haproxy.cfg" -db > "$work/haproxy.log" 2>&1 &
+    pids[9]=$!
+    for _ in $(seq 1 100); do
+        if curl -fs "http://127.0.0.1:$lb_port/readyz" > /dev/null 2>&1; then break; fi
+        sleep 0.1
+    done
+    curl -fs "http://127.0.0.1:$lb_port/readyz" > /dev/null || { echo "cluster-soak: haproxy did not come up:" >&2; cat "$work/haproxy.log" >&2; exit 1; }
+    soak_urls="http://127.0.0.1:$lb_port"
+    echo "cluster-soak: haproxy balancing the three on $soak_urls"
+else
+    soak_urls=$urls
+fi
+
+# A drain through one engine (POST to it, not to the balancer), and how long until every engine says
+# gemini's storyboard primary is drained (or, for a restore, no longer is). Judged: at most 2 s.
+drained_on() { # engine index → "yes" when its GET /v1/providers lists a drain of gemini
+    curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "http://127.0.0.1:$((base_port + $1))/v1/providers" 2> /dev/null \
+        | python3 -c 'import json,sys; d=json.load(sys.stdin); print("yes" if any(p["id"]=="gemini" and p["drains"] for p in d["providers"]) else "no")' \
+        2> /dev/null || echo "unknown"
+}
+drain_status=0
+measure_drain() { # action (drain|restore) through-engine want(yes|no)
+    local action=$1 through=$2 want=$3 t0 body
+    body='{"reason":"cluster soak: drain seen by every engine","role":"primary","stage":"storyboard"}'
+    [[ $action == restore ]] && body='{"reason":"cluster soak"}'
+    t0=$(date +%s%N)
+    curl -fs -X POST -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" -H 'Content-Type: application/json' -d "$body" \
+        "http://127.0.0.1:$((base_port + through))/v1/providers/gemini/$action" > /dev/null
+    local seen=() left=3 i now
+    while (( left > 0 )); do
+        for i in 0 1 2; do
+            if [[ -z ${seen[$i]:-} && $(drained_on "$i") == "$want" ]]; then
+                now=$(date +%s%N)
+                seen[$i]=$(( (now - t0) / 1000000 ))
+                left=$((left - 1))
+            fi
+        done
+        if (( ( $(date +%s%N) - t0 ) / 1000000 > 10000 )); then break; fi
+        sleep 0.05
+    done
+    local worst=0
+    for i in 0 1 2; do
+        if [[ -z ${seen[$i]:-} ]]; then worst=99999; else (( seen[$i] > worst )) && worst=${seen[$i]}; fi
+    done
+    echo "cluster-soak: $action through engine-$through seen by engine-0/1/2 after ${seen[0]:-never}/${seen[1]:-never}/${seen[2]:-never} ms (target 2000)"
+    if (( worst > 2000 )); then
+        echo "cluster-soak: the $action took longer than 2 s to reach every engine" >&2
+        drain_status=1
+    fi
+}
+
 SECONDS=0
-"$cli_bin" soak --engine "$urls" --count "$count" --concurrency "$concurrency" --scenario-mix "$mix" \
+"$cli_bin" soak --engine "$soak_urls" --count "$count" --concurrency "$concurrency" --scenario-mix "$mix" \
     --primary-timeout 2s --fallback-timeout 2s --lease "$lease" ${advisory:+--advisory "$advisory"} > "$work/soak.out" 2> "$work/soak.err" &
 soak=$!
 # Kill the second engine once a third of the generations have started (counted from the engines' own
@@ -98,6 +185,15 @@ started() { # generations the three engines have started so far
     echo "$total"
 }
 if [[ $kill_one == 1 ]]; then
+    while (( $(started) < count / 6 )); do
+        if ! kill -0 "$soak" 2> /dev/null; then
+            echo "cluster-soak: the run ended before a sixth of it had started; the drain would not land mid-run" >&2
+            exit 1
+        fi
+        sleep 0.05
+    done
+    measure_drain drain 2 yes
+    measure_drain restore 0 no
     while (( $(started) < count / 3 )); do
         if ! kill -0 "$soak" 2> /dev/null; then
             echo "cluster-soak: the run ended before a third of it had started; the kill would not land mid-run" >&2
@@ -120,6 +216,7 @@ if [[ $kill_one == 1 && ${in_flight:-0} == 0 ]]; then
     echo "cluster-soak: engine-1 had nothing in flight when it was killed: the kill proved nothing" >&2
     status=1
 fi
+if [[ $drain_status != 0 && $status == 0 ]]; then status=1; fi
 cat "$work/soak.err" >&2
 cat "$work/soak.out"
 echo "cluster-soak: soak exited $status after $SECONDS s"

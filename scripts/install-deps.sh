@@ -5,7 +5,8 @@
 # that run the store on PostgreSQL, ctest label `postgres`, and scripts/cluster-soak.sh, with curl;
 # desktop-file-utils and lintian only for scripts/package.sh --check; gnome-keyring and dbus-daemon
 # only for tst_keychain's private Secret Service; systemd and python3 for scripts/systemd-check.sh;
-# prometheus for promtool (tst_alert_rules, tst_engineservice's /metrics check);
+# prometheus for promtool (tst_alert_rules, tst_engineservice's /metrics check); haproxy for the
+# cluster soak's load balancer (scripts/cluster-soak.sh);
 # nodejs and npm for tst_sdk (the official provider SDKs) and tst_noresend's HTTP/2 provider;
 # libssl-dev and libsqlite3-dev are optional: OpenSSL's SHA-256 for comic digests, else Qt's; SQLite lock
 # waits in 1 ms steps, else SQLite's own busy timeout).
@@ -24,7 +25,7 @@ packages=(
     qtkeychain-qt6-dev gnome-keyring dbus-daemon
     systemd python3
     libssl-dev libsqlite3-dev
-    prometheus
+    prometheus haproxy
 )
 # Node.js and npm, unless a Node.js with its own npm is there already (NodeSource's nodejs bundles npm
 # and conflicts with Debian's npm package).

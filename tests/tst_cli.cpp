@@ -493,6 +493,29 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("STORYBOARD_PRIMARY_TIMEOUT"));
     }
+
+    // `bullpen --data-dir DIR` keeps the console's history there (README), and refuses it beside --engine.
+    void consoleTakesADataDir()
+    {
+        QTemporaryDir data;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());
+        env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
+        p.setProcessEnvironment(env);
+        const QString shot = data.filePath(QStringLiteral("window.png"));
+        p.start(QStringLiteral(BULLPEN_GUI), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--grab"), shot});
+        QVERIFY(p.waitForFinished(60'000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY(QFile::exists(shot));
+        QVERIFY(QFile::exists(data.filePath(QStringLiteral("bullpen.sqlite"))));
+        p.start(QStringLiteral(BULLPEN_GUI), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--engine"), QStringLiteral("http://127.0.0.1:9")});
+        QVERIFY(p.waitForFinished(30'000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("--data-dir"));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_Cli)

@@ -307,8 +307,40 @@ private Q_SLOTS:
         const QString temp = m_engine->token(QStringLiteral("temp"), QStringLiteral("viewer"));
         m_secrets << temp;
         QCOMPARE(call("GET", QStringLiteral("/v1/instances"), temp).status, 200);
+        // One token holds at most a quarter of the stream slots (16 of 64) … (raw sockets: QNAM would
+        // queue all but six of them)
+        std::vector<std::unique_ptr<QTcpSocket>> streams;
+        for (int i = 0; i < 16; ++i) {
+            auto &socket = streams.emplace_back(std::make_unique<QTcpSocket>());
+            socket->connectToHost(QHostAddress::LocalHost, m_engine->m_port);
+            QVERIFY(socket->waitForConnected(5000));
+            socket->write("GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + temp.toLatin1() + "\r\n\r\n");
+            QByteArray got;
+            QTRY_VERIFY_WITH_TIMEOUT((got += socket->readAll()).startsWith("HTTP/1.1 200"), 10'000);
+        }
+        const Answer seventeenth = call("GET", QStringLiteral("/v1/events"), temp);
+        QCOMPARE(seventeenth.status, 429);
+        QVERIFY2(seventeenth.body.contains("per token"), seventeenth.body.constData());
+        SseStream other; // … and another token still gets one
+        openStream(other, m_engine->url, m_viewer, {});
+        QTRY_COMPARE_WITH_TIMEOUT(other.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200, 10'000);
         QCOMPARE(m_engine->tokenCommand({QStringLiteral("revoke"), QStringLiteral("temp")}), 0);
         QCOMPARE(call("GET", QStringLiteral("/v1/instances"), temp).status, 401);
+        // A revoked token's open streams end within a second (the check's tick included: under 2.5 s).
+        QElapsedTimer closing;
+        closing.start();
+        const auto allClosed = [&] {
+            for (const auto &socket : streams) {
+                socket->readAll();
+                if (socket->state() == QAbstractSocket::ConnectedState)
+                    return false;
+            }
+            return true;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allClosed(), 5'000);
+        QVERIFY2(closing.elapsed() < 2500, qPrintable(QString::number(closing.elapsed())));
+        QVERIFY(other.reply->isRunning()); // not another token's
+        other.reply->abort();
         QVERIFY(m_engine->tokenCommand({QStringLiteral("revoke"), QStringLiteral("temp")}) != 0); // gone already
         QVERIFY(m_engine->token(QStringLiteral("temp"), QStringLiteral("viewer")).isEmpty());      // names are not reused
     }
@@ -554,9 +586,11 @@ private Q_SLOTS:
         // Without a token: refused before anything is sent, saying where the token goes.
         QCOMPARE(cli({QStringLiteral("history")}, {}, &text), 2);
         QVERIFY(text.contains("BULLPEN_ENGINE_TOKEN"));
-        // A viewer cannot start one: the engine's 403 is the generation's failure.
-        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("x")}, m_viewer, &text), 1);
-        QVERIFY2(text.contains("viewer"), text.constData());
+        // A viewer cannot start one: the engine's 403 is named as the refusal it is (usage, exit 2),
+        // never as a fault in Bullpen.
+        QCOMPARE(cli({QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("x")}, m_viewer, &text), 2);
+        QVERIFY2(text.contains("viewer") && text.contains("HTTP 403") && text.contains("operator role"), text.constData());
+        QVERIFY2(!text.contains("INTERNAL_ERROR") && !text.contains("report it"), text.constData());
     }
 
     // `soak --engine`: the load test of a running engine, judged by its events, its results, its history

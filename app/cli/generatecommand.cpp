@@ -115,8 +115,19 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
             generationId = engine.startBody(body);
         }
     });
+    bool refused = false;
+    QObject::connect(&engine, &RemoteEngine::startRefused, &engine, [&](const QString &id, int status, const QString &message) {
+        if (id != generationId)
+            return;
+        refused = true;
+        err << "bullpen-cli generate: the engine at " << endpoint.display() << " refused the request (HTTP " << status << "): " << message
+            << "\n"
+            << (status == 401 || status == 403 ? "  Use a token with the operator role (bullpen-engine token add NAME --role operator).\n"
+                                               : "  Nothing was started; correct the request and run it again.\n");
+        QCoreApplication::exit(kExitUsage);
+    });
     QObject::connect(&engine, &EngineClient::finished, &engine, [&](const GenerationResult &r) {
-        if (r.generationId != generationId)
+        if (r.generationId != generationId || refused)
             return;
         exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
         if (!imageOut.isEmpty() && !r.imageSha256.isEmpty()) {

@@ -153,7 +153,7 @@ int runServe(const QStringList &arguments)
                                          QStringLiteral("n"), QStringLiteral("1000"));
     const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Requests per second per token (default 200; bursts of twice that)."),
                                   QStringLiteral("n"), QStringLiteral("200"));
-    const QCommandLineOption maxSubscribers(QStringLiteral("max-subscribers"), QStringLiteral("Event stream clients at once (default 64)."),
+    const QCommandLineOption maxSubscribers(QStringLiteral("max-subscribers"), QStringLiteral("Event stream clients at once (default 64); one token may hold a quarter of them."),
                                             QStringLiteral("n"), QStringLiteral("64"));
     const QCommandLineOption backlog(QStringLiteral("subscriber-backlog"),
                                      QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
@@ -238,6 +238,7 @@ int runServe(const QStringList &arguments)
     if (!positive(maxInFlight, 100000, &o.maxInFlight) || !positive(rate, 1000000, &rateValue)
         || !positive(maxSubscribers, 10000, &o.events.maxSubscribers))
         return 2;
+    o.events.maxPerToken = std::max(1, o.events.maxSubscribers / 4); // one token cannot take every slot
     int backlogBytes = 0;
     if (!positive(backlog, 1 << 30, &backlogBytes))
         return 2;

@@ -435,7 +435,11 @@ int main(int argc, char *argv[])
                                                  "detail pane gives it)."),
                                   QStringLiteral("generation"));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light, dark, or system (default)."), QStringLiteral("name"));
-    parser.addOptions({screenshots, scenario, lang, engineUrl, grab, open, theme});
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     QStringLiteral("Where the history, the masking key and images are kept (default: BULLPEN_DATA_DIR, "
+                                                    "then ~/.local/share/bullpen). Not with --engine: an attached console keeps nothing."),
+                                     QStringLiteral("dir"));
+    parser.addOptions({screenshots, scenario, lang, engineUrl, grab, open, theme, dataDir});
     parser.process(app);
     if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
         QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
@@ -444,6 +448,10 @@ int main(int argc, char *argv[])
 
     if (parser.isSet(open) && !parser.value(open).startsWith(QLatin1StringView("gen_"))) {
         QTextStream(stderr) << "bullpen: --open takes a generation id (gen_…), as Copy id or bullpen-cli history --json gives it\n";
+        return 2;
+    }
+    if (parser.isSet(dataDir) && parser.isSet(engineUrl)) {
+        QTextStream(stderr) << "bullpen: --data-dir is for the embedded engine; with --engine the engine keeps the history\n";
         return 2;
     }
     const QString themeName = parser.value(theme);
@@ -471,6 +479,8 @@ int main(int argc, char *argv[])
         } else {
             SetupOptions options;
             options.scenario = parser.value(scenario);
+            if (parser.isSet(dataDir))
+                options.dataDir = parser.value(dataDir);
             options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (docs/contract.md §12.3)
             options.useKeychain = true; // provider keys kept by Set key… in the system keychain
             if (!host.embedded(options))

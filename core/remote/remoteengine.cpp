@@ -227,6 +227,8 @@ QString RemoteEngine::startBody(QJsonObject body)
             else
                 fail(id, FailureKind::NETWORK, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why));
         } else {
+            if (status >= 400 && status < 500)
+                Q_EMIT startRefused(id, status, why);
             fail(id, FailureKind::INTERNAL, tr("the engine at %1 refused it: %2").arg(m_endpoint.display(), why));
         }
     });

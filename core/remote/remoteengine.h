@@ -66,6 +66,10 @@ Q_SIGNALS:
     // A notice on the engine's event stream: a breaker of that engine changed, or it learnt of a drain
     // (breaker_opened, breaker_half_open, breaker_closed, provider_drained, provider_restored).
     void noticeReceived(const QString &type, const QJsonObject &notice);
+    // The engine refused to start a generation (startBody) with a 4xx other than 429: the token's role,
+    // a bad request, a body too large. The generation then finishes failed, as not started; a front end
+    // says what the engine said (its status and message) instead of a fault of its own.
+    void startRefused(const QString &generationId, int status, const QString &message);
 
 private:
     void openStream();

@@ -118,6 +118,11 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
         qCWarning(lcApi).noquote() << "drains are kept by this engine alone (the store has none:" << why << ")";
     }
 
+    // A revoked token's event streams end within a second (every other request is checked as it comes).
+    m_streamOwners.setInterval(1000);
+    connect(&m_streamOwners, &QTimer::timeout, this, &EngineService::closeRevokedStreams);
+    m_streamOwners.start();
+
     // Breakers opening and closing, and drains this engine learns of, go on its event stream as notices.
     connect(&m_setup.engine().breakers(), &BreakerBoard::changed, this, &EngineService::announce);
 
@@ -383,7 +388,11 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         QString last = QString::fromLatin1(httpHeader(request, "last-event-id")).left(64);
         if (last.isEmpty())
             last = query.queryItemValue(QStringLiteral("last_event_id"), QUrl::FullyDecoded).left(64);
-        if (!m_events.subscribe(socket, generation, last))
+        if (m_events.subscribersOf(token->name) >= m_options.events.maxPerToken)
+            answer(error(429, QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
+                                  .arg(token->name)
+                                  .arg(m_options.events.maxPerToken)));
+        else if (!m_events.subscribe(socket, generation, last, token->name))
             answer(error(429, QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
                                   .arg(m_options.events.maxSubscribers)));
         else
@@ -1029,6 +1038,24 @@ EngineService::Reply EngineService::metrics() const
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
     return Reply{200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {}};
+}
+
+void EngineService::closeRevokedStreams()
+{
+    const QSet<QString> owners = m_events.owners();
+    if (owners.isEmpty())
+        return;
+    QString why;
+    const QList<ApiToken> tokens = m_tokens.list(&why);
+    if (!why.isEmpty())
+        return; // the store cannot be read now: the next second tries again (requests are refused meanwhile)
+    QSet<QString> live;
+    for (const ApiToken &t : tokens)
+        if (!t.revokedAtMs)
+            live.insert(t.name);
+    const QSet<QString> revoked = owners - live;
+    if (const int closed = revoked.isEmpty() ? 0 : m_events.closeOwnedBy(revoked))
+        qCInfo(lcApi).noquote() << "closed" << closed << "event stream(s) of revoked token(s)" << QStringList(revoked.begin(), revoked.end()).join(QStringLiteral(", "));
 }
 
 void EngineService::onEvent(const Event &event)

@@ -119,6 +119,7 @@ private:
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    void closeRevokedStreams();
     void announce(const BreakerChange &change);
     void syncDrains();
     void instances(QTcpSocket *socket);
@@ -138,6 +139,7 @@ private:
     QString m_drainSyncError;                     // the last failure, said once
     AuditTrail m_audit;
     ServiceOptions m_options;
+    QTimer m_streamOwners; // closeRevokedStreams, every second
     EventStream m_events;
     std::unique_ptr<StoreRelay> m_relay; // PostgreSQL: every instance's events into m_events, in the store's order
     ServiceMetrics m_metrics;

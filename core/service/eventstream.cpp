@@ -87,7 +87,37 @@ void EventStream::append(Entry e)
     prune();
 }
 
-bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId)
+int EventStream::subscribersOf(const QString &owner) const
+{
+    return static_cast<int>(std::count_if(m_subscribers.begin(), m_subscribers.end(), [&](const Subscriber &s) { return s.socket && s.owner == owner; }));
+}
+
+QSet<QString> EventStream::owners() const
+{
+    QSet<QString> out;
+    for (const Subscriber &s : m_subscribers)
+        if (s.socket)
+            out.insert(s.owner);
+    return out;
+}
+
+int EventStream::closeOwnedBy(const QSet<QString> &owners)
+{
+    int closed = 0;
+    for (Subscriber &s : m_subscribers) {
+        if (s.socket && owners.contains(s.owner)) {
+            QTcpSocket *socket = s.socket;
+            socket->disconnectFromHost();
+            QTimer::singleShot(2000, socket, [socket] { socket->abort(); }); // one that does not read even the close
+            s.socket = nullptr;
+            ++closed;
+        }
+    }
+    prune();
+    return closed;
+}
+
+bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId, const QString &owner)
 {
     prune();
     if (static_cast<int>(m_subscribers.size()) >= m_options.maxSubscribers)
@@ -101,6 +131,7 @@ bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter,
     Subscriber added;
     added.socket = socket;
     added.generation = generationFilter;
+    added.owner = owner;
     added.id = m_nextSubscriber++;
     added.after = m_kept.empty() ? (m_backfill ? m_memoryFrom : m_next - 1) : m_kept.back().position;
     m_subscribers.push_back(std::move(added));

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 #include <QTimer>
 
@@ -49,6 +50,7 @@ public:
         qint64 backlogBytes = 4 * 1024 * 1024;
         std::chrono::milliseconds heartbeat{15000};
         int maxSubscribers = 64;
+        int maxPerToken = 16; // one token cannot take every slot
         int backfillLimit = 100000;
     };
     // What a read of the store for a resumed subscriber gave: rows after a place, in the store's order.
@@ -72,9 +74,14 @@ public:
     void publish(const Event &event);             // not following a store: numbered here
     void publishStored(const StoredEvent &row);   // following a store: in the store's order
     void publishNotice(const QString &type, const QByteArray &json); // live only, no cursor (see above)
-    // False when the subscriber limit is reached (the caller answers 429).
-    bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId);
+    // False when the subscriber limit is reached (the caller answers 429). `owner`: the token's name,
+    // for subscribersOf() and closeOwnedBy().
+    bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId, const QString &owner = {});
     int subscribers() const { return static_cast<int>(m_subscribers.size()); }
+    int subscribersOf(const QString &owner) const;
+    QSet<QString> owners() const;
+    // Ends the streams of these owners at once (their tokens were revoked).
+    int closeOwnedBy(const QSet<QString> &owners);
     quint64 overflows() const { return m_overflows; }
     quint64 backfilledEvents() const { return m_backfilled; }
     // Ends every stream (shutdown): subscribers see the connection close and reconnect elsewhere.
@@ -91,6 +98,7 @@ private:
     {
         QPointer<QTcpSocket> socket;
         QString generation; // empty: all
+        QString owner;      // the token's name
         quint64 id = 0;
         qint64 after = 0;       // following a store: the last place this subscriber has had
         bool catchingUp = false; // resuming; live events wait in memory meanwhile
