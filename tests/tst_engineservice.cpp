@@ -1119,6 +1119,32 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QString(), 5000);
     }
 
+    // A result read back after a restart (from the history) has the shape of the one answered from
+    // memory: the same fields, the same attempts, plus "source": "history".
+    void resultReadAfterARestartHasTheSameShape()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("same-shape")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const QJsonObject request{{QStringLiteral("story"), QStringLiteral("A cat finds a hat. It is windy. The hat flies. The cat laughs.")},
+                                  {QStringLiteral("scenario"), QStringLiteral("primary-overloaded")}};
+        const QString id = call("POST", QStringLiteral("/v1/generations"), token, body(request), {}, engine.url).json().value(QLatin1StringView("generation_id")).toString();
+        QVERIFY(!id.isEmpty());
+        Answer fromMemory;
+        QTRY_COMPARE_WITH_TIMEOUT((fromMemory = call("GET", QStringLiteral("/v1/generations/") + id, token, {}, {}, engine.url)).status, 200, 20'000);
+        engine.stop();
+        QVERIFY(engine.start());
+        const Answer fromHistory = call("GET", QStringLiteral("/v1/generations/") + id, token, {}, {}, engine.url);
+        QCOMPARE(fromHistory.status, 200);
+        QJsonObject memory = fromMemory.json(), history = fromHistory.json();
+        QCOMPARE(history.value(QLatin1StringView("source")).toString(), QStringLiteral("history"));
+        history.remove(QStringLiteral("source"));
+        QCOMPARE(QStringList(history.keys()), QStringList(memory.keys()));
+        QCOMPARE(history.value(QLatin1StringView("attempts")), memory.value(QLatin1StringView("attempts")));
+        QCOMPARE(history.value(QLatin1StringView("provider_fallback_reason")).toString(), QStringLiteral("gemini_provider_unavailable"));
+    }
+
     // docs/api.md, "Event stream": breakers opening and drains are notices on the stream, without a
     // cursor; a stream of one generation does not get them.
     void breakersAndDrainsAreNoticesOnTheStream()

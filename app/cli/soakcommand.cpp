@@ -345,7 +345,7 @@ struct EngineLane
 struct Orphan
 {
     int lane = 0;
-    qint64 lostAtMs = 0;
+    qint64 lostAtMs = 0; // 0: not known (its result said ABANDONED; through a balancer no lane was lost)
 };
 
 // `soak --engine URL[,URL…]`: the load test of running bullpen-engines. The same requests, through their
@@ -498,7 +498,12 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 sendLater(slot, *g.failure->retryAfter);
                 return;
             }
-            if (ranNothing && g.failure) {
+            if (g.state == FinalState::Abandoned) {
+                // Its engine died under it while this lane stayed up (a balancer in front of several
+                // engines): judged from the store like a lost lane's, without the loss time.
+                orphans[g.generationId] = Orphan{int(i), 0};
+                ledger.forget(g.generationId);
+            } else if (ranNothing && g.failure) {
                 if (lanes[i].lost && !lanes[i].up) { // sent as its engine went away: the store says whether it ran
                     orphans[g.generationId] = Orphan{int(i), lanes[i].lostAtMs};
                     ledger.forget(g.generationId);
@@ -737,7 +742,9 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             continue;
         }
         ++orphansFinal;
-        if (state == u"abandoned") {
+        if (state == u"abandoned" && orphan.lostAtMs == 0) {
+            ++orphansAbandoned; // the loss time is not known here: not timed
+        } else if (state == u"abandoned") {
             ++orphansAbandoned;
             const qint64 tookMs = row.value(QLatin1StringView("finished_at_ms")).toInteger() - orphan.lostAtMs;
             abandonedMaxMs = std::max(abandonedMaxMs, tookMs);

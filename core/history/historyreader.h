@@ -163,6 +163,14 @@ public:
     // Newest first, `limit` at most; keyset paging with filter.beforeMs / beforeId.
     virtual QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr) = 0;
     virtual std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr) = 0;
+    // The result as the engine answered it when it finished (GenerationResult's JSON; without the
+    // storyboard and captions when content is not stored), where this reader has it: an engine's store.
+    virtual std::optional<QJsonObject> storedResult(const QString &id, QString *error = nullptr)
+    {
+        Q_UNUSED(id);
+        Q_UNUSED(error);
+        return std::nullopt;
+    }
     virtual qint64 count(const HistoryFilter &filter, QString *error = nullptr) = 0;
     // When the oldest generation was created (ms since the epoch); nothing in an empty history.
     virtual std::optional<qint64> oldestGenerationMs(QString *error = nullptr) = 0;

@@ -290,8 +290,9 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
         }
         const QJsonObject json = QJsonDocument::fromJson(body).object();
         QString why;
-        const bool fromHistory = json.value(QLatin1StringView("source")).toString() == u"history";
-        std::optional<GenerationResult> result = fromHistory ? std::nullopt : GenerationResult::fromJson(json, &why);
+        // A result from the history is the one answered when it finished; older engines answered with
+        // the history row instead, which GenerationResult::fromJson does not read.
+        std::optional<GenerationResult> result = GenerationResult::fromJson(json, &why);
         if (!result) {
             // Older than the results the engine keeps whole: its history row says how it ended.
             const QString state = json.value(QLatin1StringView("state")).toString();

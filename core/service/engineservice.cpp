@@ -2,6 +2,7 @@
 #include "engineservice.h"
 
 #include "api/historyjson.h"
+#include "pipeline/generationresult.h"
 #include "pipeline/comparison.h"
 #include "runtime/enginesetup.h"
 #include "sim/httpserving.h"
@@ -110,7 +111,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     QString why;
     m_drainRecords = DrainRecords::open(m_tokens.location(), &why);
     if (m_drainRecords) {
-        m_drainSync.setInterval(1000);
+        m_drainSync.setInterval(500); // read twice a second: every engine obeys a drain well within 2 s
         connect(&m_drainSync, &QTimer::timeout, this, &EngineService::syncDrains);
         m_drainSync.start();
         syncDrains();
@@ -503,6 +504,15 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
             return json(409, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("status"), 409},
                                                                               {QStringLiteral("message"), QStringLiteral("still running")}}},
                                          {QStringLiteral("state"), QStringLiteral("running")}});
+        // The result as it was answered when it finished, in the same shape as one kept in memory
+        // (an engine that did not run it, or this one after a restart, answers alike).
+        if (const auto stored = history->storedResult(id, &why)) {
+            if (const auto result = GenerationResult::fromJson(*stored)) {
+                QJsonObject o = result->toJson();
+                o.insert(QStringLiteral("source"), QStringLiteral("history"));
+                return json(200, o);
+            }
+        }
         QJsonObject o = HistoryJson::row(*row);
         QJsonArray attempts;
         for (const QJsonObject &a : history->attempts(id, &why))

@@ -249,6 +249,15 @@ std::optional<GenerationRow> HistoryQueries::generation(const QString &id, QStri
     return rowFrom(q);
 }
 
+std::optional<QJsonObject> HistoryQueries::storedResult(const QString &id, QString *error)
+{
+    QSqlQuery q;
+    if (!m_db.read(q, QStringLiteral("SELECT result_json FROM generations WHERE id = ? AND result_json IS NOT NULL"), {id}, error) || !q.next())
+        return std::nullopt;
+    const QJsonDocument doc = QJsonDocument::fromJson(q.value(0).toByteArray());
+    return doc.isObject() ? std::optional(doc.object()) : std::nullopt;
+}
+
 QList<QJsonObject> HistoryQueries::events(const QString &generationId, QString *error)
 {
     QSqlQuery q;

@@ -21,6 +21,7 @@ public:
     QString location() const override;
     QList<GenerationRow> generations(const HistoryFilter &filter, int limit, QString *error = nullptr) override;
     std::optional<GenerationRow> generation(const QString &id, QString *error = nullptr) override;
+    std::optional<QJsonObject> storedResult(const QString &id, QString *error = nullptr) override;
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
     QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
