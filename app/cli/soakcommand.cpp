@@ -498,7 +498,8 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 sendLater(slot, *g.failure->retryAfter);
                 return;
             }
-            if (g.state == FinalState::Abandoned) {
+            const bool unrecorded = ranNothing && g.failure && g.failure->kind == FailureKind::NOT_SENT; // the engine that took it died before writing it
+            if (g.state == FinalState::Abandoned || unrecorded) {
                 // Its engine died under it while this lane stayed up (a balancer in front of several
                 // engines): judged from the store like a lost lane's, without the loss time.
                 orphans[g.generationId] = Orphan{int(i), 0};

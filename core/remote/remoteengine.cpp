@@ -14,6 +14,7 @@ namespace bullpen {
 
 namespace {
 constexpr std::chrono::milliseconds kStreamSilence{45000}; // three missed heartbeats: the stream is dead
+constexpr std::chrono::milliseconds kSilenceCheck{5000}; // a pending generation silent for twice this is asked for
 constexpr int kResultTries = 40;                            // a result follows its last event within ms
 } // namespace
 
@@ -26,6 +27,27 @@ RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
     useProxyRules(*m_network); // an engine behind a proxy (proxyrules.h)
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &RemoteEngine::openStream);
+    // Behind a load balancer the engine that took a generation can die without this client's stream
+    // noticing (the stream is on another engine): a generation silent for a while is asked for.
+    m_silence.setInterval(kSilenceCheck);
+    connect(&m_silence, &QTimer::timeout, this, &RemoteEngine::askSilent);
+    m_silence.start();
+}
+
+void RemoteEngine::askSilent()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const QString &id : QSet<QString>(m_pending)) {
+        const qint64 heard = m_lastHeard.value(id, 0);
+        if (heard == 0) {
+            m_lastHeard.insert(id, now); // first seen by this check
+            continue;
+        }
+        if (now - heard >= kSilenceCheck.count() * 2 && !m_fetching.contains(id) && !m_posting.contains(id)) {
+            m_lastHeard.insert(id, now);
+            fetchResult(id);
+        }
+    }
 }
 
 RemoteEngine::~RemoteEngine()
@@ -146,6 +168,8 @@ void RemoteEngine::onStreamData()
         if (!event)
             continue; // a newer engine's event type this client does not know
         Q_EMIT eventRecorded(*event);
+        if (m_pending.contains(event->generationId))
+            m_lastHeard.insert(event->generationId, QDateTime::currentMSecsSinceEpoch());
         if (std::holds_alternative<GenerationFinished>(event->body) && m_pending.contains(event->generationId))
             fetchResult(event->generationId);
     }
@@ -280,7 +304,7 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
         }
         m_fetching.remove(id);
         if (status == 404) {
-            fail(id, FailureKind::INTERNAL, tr("the engine at %1 has no record of this generation (it may have stopped before writing it)")
+            fail(id, FailureKind::NOT_SENT, tr("the engine at %1 has no record of this generation (it may have stopped before writing it)")
                                                 .arg(m_endpoint.display()));
             return;
         }
@@ -313,6 +337,7 @@ void RemoteEngine::deliver(GenerationResult result)
 {
     if (!m_fetchImages || result.imageSha256.isEmpty()) {
         m_pending.remove(result.generationId);
+        m_lastHeard.remove(result.generationId);
         Q_EMIT finished(result);
         return;
     }
@@ -327,12 +352,14 @@ void RemoteEngine::deliver(GenerationResult result)
         }
         result.imagePath.clear(); // the engine's file, not one on this machine
         m_pending.remove(result.generationId);
+        m_lastHeard.remove(result.generationId);
         Q_EMIT finished(result);
     });
 }
 
 void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter)
 {
+    m_lastHeard.remove(id);
     if (!m_pending.remove(id))
         return;
     GenerationResult r;

@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QPointer>
+#include <QHash>
 #include <QSet>
 #include <QTimer>
 
@@ -89,6 +90,9 @@ private:
     QByteArray m_lastEventId;
     QSet<QString> m_pending;  // started here, no result delivered yet
     QSet<QString> m_fetching; // results being asked for
+    QHash<QString, qint64> m_lastHeard; // pending generation → when its last event came (ms since the epoch)
+    QTimer m_silence;                   // askSilent, every few seconds
+    void askSilent();
     QSet<QString> m_posting;  // started, the engine's answer to the POST not yet in
     QSet<QString> m_askAfterPost;
     State m_state = State::Connecting;
