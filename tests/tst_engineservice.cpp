@@ -47,6 +47,8 @@ struct Answer
     QNetworkReply::NetworkError error = QNetworkReply::NoError;
     QByteArray retryAfter;
     QByteArray wwwAuthenticate;
+    QByteArray allow;
+    QByteArray location;
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
     QString errorField() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("field")).toString(); }
     QString message() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString(); }
@@ -92,6 +94,8 @@ class tst_EngineService : public QObject
         a.error = reply->error();
         a.retryAfter = reply->rawHeader("Retry-After");
         a.wwwAuthenticate = reply->rawHeader("WWW-Authenticate");
+        a.allow = reply->rawHeader("Allow");
+        a.location = reply->rawHeader("Location");
         reply->deleteLater();
         return a;
     }
@@ -302,6 +306,23 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
     }
 
+    // HTTP's own rules: a 405 says what is allowed; a 202 that made a resource says where it is.
+    void methodsAndLocations()
+    {
+        const Answer wrongMethod = call("DELETE", QStringLiteral("/v1/history"), m_viewer);
+        QCOMPARE(wrongMethod.status, 405);
+        QCOMPARE(wrongMethod.allow, QByteArray("GET, POST"));
+        const Answer metricsPut = call("PUT", QStringLiteral("/metrics"), m_viewer, "x");
+        QCOMPARE(metricsPut.status, 405);
+        QCOMPARE(metricsPut.allow, QByteArray("GET"));
+        const Answer compared = call("POST", QStringLiteral("/v1/comparisons"), m_operator,
+                                     body({{QStringLiteral("story"), QStringLiteral("A fox and a crow. The crow sings. The cheese falls. The fox eats.")},
+                                           {QStringLiteral("fallback"), QStringLiteral("qwen")}}));
+        QCOMPARE(compared.status, 202);
+        QCOMPARE(compared.location, QString(QStringLiteral("/v1/comparisons/") + compared.json().value(QLatin1StringView("comparison_id")).toString()).toLatin1());
+        QCOMPARE(call("GET", QString::fromLatin1(compared.location), m_viewer).status, 200);
+    }
+
     void revokedTokenIsRefusedAtOnce()
     {
         const QString temp = m_engine->token(QStringLiteral("temp"), QStringLiteral("viewer"));
@@ -429,7 +450,8 @@ private Q_SLOTS:
         SseStream steady, dropped;
         openStream(steady, m_engine->url, m_viewer, {});
         openStream(dropped, m_engine->url, m_viewer, {});
-        QTest::qWait(200); // both subscribed
+        const auto subscribed = [](const SseStream &s) { return s.reply && s.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200; };
+        QTRY_VERIFY_WITH_TIMEOUT(subscribed(steady) && subscribed(dropped), 10'000); // the engine wrote both streams' heads
         const QString first = startGeneration(hang(300));
         QTRY_VERIFY_WITH_TIMEOUT(dropped.ids.size() >= 3, 20000);
         dropped.reply->abort();

@@ -195,6 +195,7 @@ private Q_SLOTS:
         QCOMPARE(field(QStringLiteral("colour=red")), QStringLiteral("colour"));
         QCOMPARE(field(QStringLiteral("state=failed,bogus")), QStringLiteral("state"));
         QCOMPARE(field(QStringLiteral("relieved=yes")), QStringLiteral("relieved"));
+        QCOMPARE(field(QStringLiteral("relieved=TRUE")), QString()); // any case, as every filter
         QCOMPARE(field(QStringLiteral("failed_attempt=gemini/primary")), QStringLiteral("failed_attempt"));
         QCOMPARE(field(QStringLiteral("failed_attempt=gemini/boss/storyboard")), QStringLiteral("failed_attempt"));
         QCOMPARE(field(QStringLiteral("from_ms=-1")), QStringLiteral("from_ms"));

@@ -233,7 +233,7 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
     f.idPrefix = query.queryItemValue(QStringLiteral("id_prefix"), QUrl::FullyDecoded).left(128);
     f.instance = query.queryItemValue(QStringLiteral("instance"), QUrl::FullyDecoded).left(128);
     if (query.hasQueryItem(QStringLiteral("relieved"))) {
-        const QString v = query.queryItemValue(QStringLiteral("relieved"), QUrl::FullyDecoded);
+        const QString v = query.queryItemValue(QStringLiteral("relieved"), QUrl::FullyDecoded).toLower(); // any case, as every filter
         if (v != u"true" && v != u"false")
             return FieldError{QStringLiteral("relieved"), QStringLiteral("must be true or false")};
         f.fallbackApplied = v == u"true";

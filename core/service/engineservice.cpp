@@ -356,9 +356,11 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         return true;
     }
     if (isMetrics) {
-        if (method != Method::Get)
-            answer(error(405, QStringLiteral("GET only")));
-        else
+        if (method != Method::Get) {
+            Reply r = error(405, QStringLiteral("GET only"));
+            r.headers.append({QByteArray("Allow"), QByteArray("GET")});
+            answer(r);
+        } else
             answer(metrics());
         return true;
     }
@@ -370,7 +372,9 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         return true;
     }
     if (method != Method::Get && !post) {
-        answer(error(405, QStringLiteral("GET or POST only")));
+        Reply r = error(405, QStringLiteral("GET or POST only"));
+        r.headers.append({QByteArray("Allow"), QByteArray("GET, POST")});
+        answer(r);
         return true;
     }
 
@@ -538,8 +542,11 @@ EngineService::Reply EngineService::cancelGeneration(const QString &id, const Ap
 
 EngineService::Reply EngineService::startComparison(const QHttpServerRequest &request, const ApiToken &token)
 {
-    if (m_draining)
-        return error(503, QStringLiteral("this engine is shutting down and takes no new comparisons"));
+    if (m_draining) {
+        Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new comparisons; send it to another instance"));
+        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        return r;
+    }
     // The same body as a generation's; the fallback provider is the other side, run alone.
     std::variant<GenerationRequest, FieldError> parsed = GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
     if (const auto *e = std::get_if<FieldError>(&parsed))
@@ -563,7 +570,17 @@ EngineService::Reply EngineService::startComparison(const QHttpServerRequest &re
     c.scenario = g.scenario.name;
     const QString id = m_comparisons->start(c);
     m_audit.record(token.name, QStringLiteral("compare"), id);
-    return json(202, QJsonObject{{QStringLiteral("comparison_id"), id}, {QStringLiteral("result"), QString(QStringLiteral("/v1/comparisons/") + id)}});
+    if (!m_liveComparisons.count(id)) { // answerable at its Location before either side has ended
+        ComparisonRow started;
+        started.id = id;
+        started.createdAtMs = QDateTime::currentMSecsSinceEpoch();
+        started.primaryProvider = toId(c.primary);
+        started.fallbackProvider = toId(c.fallback);
+        m_liveComparisons[id] = HistoryJson::comparison(started);
+    }
+    Reply r = json(202, QJsonObject{{QStringLiteral("comparison_id"), id}, {QStringLiteral("result"), QString(QStringLiteral("/v1/comparisons/") + id)}});
+    r.headers.append({QByteArray("Location"), QString(QStringLiteral("/v1/comparisons/") + id).toLatin1()});
+    return r;
 }
 
 void EngineService::history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)
