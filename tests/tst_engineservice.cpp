@@ -1001,6 +1001,9 @@ private Q_SLOTS:
             QCOMPARE(a.status, 202);
             ids << a.json().value(QLatin1StringView("generation_id")).toString();
         }
+        SseStream watching; // the drain closes it only once every generation's end is on it
+        openStream(watching, engine.url, token, {});
+        QTRY_COMPARE_WITH_TIMEOUT(watching.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200, 10'000);
         engine.m_process.terminate();
         QTRY_COMPARE_WITH_TIMEOUT(call("GET", QStringLiteral("/readyz"), {}, {}, {}, engine.url).status, 503, 5000);
         QCOMPARE(call("POST", QStringLiteral("/v1/generations"), token, body({{QStringLiteral("story"), QStringLiteral("s")}, {QStringLiteral("user_id"), QStringLiteral("u")}}),
@@ -1010,6 +1013,13 @@ private Q_SLOTS:
         QVERIFY(engine.m_process.waitForFinished(30000));
         QCOMPARE(engine.m_process.exitStatus(), QProcess::NormalExit);
         QCOMPARE(engine.m_process.exitCode(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(watching.reply->isFinished(), 5000);
+        for (const QString &id : std::as_const(ids)) {
+            bool ended = false;
+            for (qsizetype i = 0; i < watching.types.size(); ++i)
+                ended = ended || (watching.types.at(i) == u"generation_finished" && watching.data.at(i).contains(id.toLatin1()));
+            QVERIFY2(ended, qPrintable(id + QStringLiteral(": its generation_finished never reached the stream before it closed; it had: ") + watching.types.join(QLatin1Char(','))));
+        }
         // Each is in the store in its final state: relieved after its primary's 1.5 s deadline.
         {
             QString why;

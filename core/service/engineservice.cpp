@@ -35,6 +35,10 @@ Q_LOGGING_CATEGORY(lcGeneration, "bullpen.generation", QtInfoMsg)
 namespace bullpen {
 
 namespace {
+constexpr std::chrono::milliseconds kStreamGrace{5000}; // draining: how long the streams wait for relayed final events
+} // namespace
+
+namespace {
 
 using Method = QHttpServerRequest::Method;
 
@@ -207,8 +211,13 @@ bool EngineService::listen(QString *error)
             });
             m_relay = std::make_unique<StoreRelay>(location);
             connect(m_relay.get(), &StoreRelay::relayed, this, [this](const QList<StoredEvent> &rows) {
-                for (const StoredEvent &row : rows)
+                bool ended = false;
+                for (const StoredEvent &row : rows) {
                     m_events.publishStored(row);
+                    ended = (row.type == u"generation_finished" && m_awaitingStream.remove(row.generationId)) || ended;
+                }
+                if (ended && m_draining)
+                    checkDrained();
             }, Qt::QueuedConnection);
             connect(m_relay.get(), &StoreRelay::failed, this, [](const QString &failure) {
                 qCWarning(lcApi) << "the event stream cannot read the store:" << failure << "(it tries again every second)";
@@ -1087,6 +1096,8 @@ void EngineService::closeRevokedStreams()
 
 void EngineService::onEvent(const Event &event)
 {
+    if (!m_events.followsStore() && std::holds_alternative<GenerationFinished>(event.body))
+        m_awaitingStream.remove(event.generationId); // published just below
     if (std::holds_alternative<GenerationStarted>(event.body))
         m_running.insert(event.generationId); // started here by any front end (comparisons too)
     m_metrics.record(event, nowMs());
@@ -1164,6 +1175,7 @@ void EngineService::beginDrain()
     if (m_draining)
         return;
     m_draining = true;
+    m_awaitingStream = m_running; // their last events reach the streams before the streams close
     qCInfo(lcApi) << "draining:" << m_running.size() << "generations running, up to" << m_options.drain.count() << "ms to finish";
     m_drainTimer.start(m_options.drain);
     checkDrained();
@@ -1173,6 +1185,20 @@ void EngineService::checkDrained()
 {
     if (m_drainedSent || m_setup.engine().activeCount() > 0)
         return;
+    // docs/api.md: streams close once every generation has its final state on them. Following a
+    // store, this engine's own events come back through it after the writer commits: wait for them,
+    // at most kStreamGrace.
+    if (!m_awaitingStream.isEmpty()) {
+        if (!m_streamGrace.isValid()) {
+            m_streamGrace.start();
+            QTimer::singleShot(kStreamGrace, this, &EngineService::checkDrained);
+            return;
+        }
+        if (!m_streamGrace.hasExpired(kStreamGrace.count()))
+            return;
+        qCWarning(lcApi) << m_awaitingStream.size() << "generation(s) ended without their final events reaching the event stream in"
+                         << kStreamGrace.count() << "ms; the store has them";
+    }
     m_drainedSent = true;
     m_drainTimer.stop();
     m_events.closeAll();

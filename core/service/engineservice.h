@@ -140,6 +140,8 @@ private:
     AuditTrail m_audit;
     ServiceOptions m_options;
     QTimer m_streamOwners; // closeRevokedStreams, every second
+    QSet<QString> m_awaitingStream; // draining: generations whose generation_finished has not reached the stream yet
+    QElapsedTimer m_streamGrace;     // since the engine had nothing running but streams still waited
     EventStream m_events;
     std::unique_ptr<StoreRelay> m_relay; // PostgreSQL: every instance's events into m_events, in the store's order
     ServiceMetrics m_metrics;

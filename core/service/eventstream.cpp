@@ -310,8 +310,12 @@ void EventStream::prune()
 void EventStream::closeAll()
 {
     for (Subscriber &s : m_subscribers) {
-        if (s.socket)
-            s.socket->disconnectFromHost();
+        if (!s.socket)
+            continue;
+        // What is still buffered goes to the kernel now: the engine may exit right after this (a drain),
+        // and Qt's own buffer would go with the process.
+        s.socket->flush();
+        s.socket->disconnectFromHost();
     }
     m_subscribers.clear();
 }
