@@ -320,7 +320,9 @@ private Q_SLOTS:
                                            {QStringLiteral("fallback"), QStringLiteral("qwen")}}));
         QCOMPARE(compared.status, 202);
         QCOMPARE(compared.location, QString(QStringLiteral("/v1/comparisons/") + compared.json().value(QLatin1StringView("comparison_id")).toString()).toLatin1());
-        QCOMPARE(call("GET", QString::fromLatin1(compared.location), m_viewer).status, 200);
+        const Answer comparison = call("GET", QString::fromLatin1(compared.location), m_viewer);
+        QCOMPARE(comparison.status, 200);
+        QVERIFY2(!comparison.body.contains("image_path"), comparison.body.constData());
     }
 
     void revokedTokenIsRefusedAtOnce()
@@ -1175,6 +1177,11 @@ private Q_SLOTS:
         QCOMPARE(QStringList(history.keys()), QStringList(memory.keys()));
         QCOMPARE(history.value(QLatin1StringView("attempts")), memory.value(QLatin1StringView("attempts")));
         QCOMPARE(history.value(QLatin1StringView("provider_fallback_reason")).toString(), QStringLiteral("gemini_provider_unavailable"));
+        // The comic by URL and digest, never the server's file path.
+        QVERIFY(!memory.contains(QLatin1StringView("image_path")));
+        const QString image = memory.value(QLatin1StringView("image_url")).toString();
+        QCOMPARE(image, QStringLiteral("/v1/images/") + memory.value(QLatin1StringView("image_sha256")).toString());
+        QCOMPARE(call("GET", image, token, {}, {}, engine.url).status, 200);
     }
 
     // docs/api.md, "Event stream": breakers opening and drains are notices on the stream, without a

@@ -36,6 +36,28 @@ namespace bullpen {
 
 namespace {
 constexpr std::chrono::milliseconds kStreamGrace{5000}; // draining: how long the streams wait for relayed final events
+
+// A result (or a comparison's side) as the API gives it: the comic by its URL and digest, never the
+// server's file path (docs/api.md).
+QJsonObject withImageUrl(QJsonObject o)
+{
+    o.remove(QStringLiteral("image_path"));
+    const QString sha = o.value(QLatin1StringView("image_sha256")).toString();
+    o.insert(QStringLiteral("image_url"), sha.isEmpty() ? QJsonValue() : QJsonValue(QStringLiteral("/v1/images/") + sha));
+    return o;
+}
+
+// A comparison's JSON with each side's result as the API gives it.
+QJsonObject comparisonForApi(QJsonObject o)
+{
+    QJsonObject body = o.value(QLatin1StringView("body")).toObject();
+    for (const QString &side : {QStringLiteral("primary"), QStringLiteral("fallback")}) {
+        if (body.value(side).isObject())
+            body.insert(side, withImageUrl(body.value(side).toObject()));
+    }
+    o.insert(QStringLiteral("body"), body);
+    return o;
+}
 } // namespace
 
 namespace {
@@ -98,7 +120,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
     m_comparisons = m_setup.newComparisonRunner(this);
     const auto keep = [this](const Comparison &c) {
-        m_liveComparisons[c.id] = HistoryJson::comparison(c.toRow(true));
+        m_liveComparisons[c.id] = comparisonForApi(HistoryJson::comparison(c.toRow(true)));
         if (m_liveComparisons.size() > 1000)
             m_liveComparisons.erase(m_liveComparisons.begin());
     };
@@ -521,7 +543,7 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
         // (an engine that did not run it, or this one after a restart, answers alike).
         if (const auto stored = history->storedResult(id, &why)) {
             if (const auto result = GenerationResult::fromJson(*stored)) {
-                QJsonObject o = result->toJson();
+                QJsonObject o = withImageUrl(result->toJson());
                 o.insert(QStringLiteral("source"), QStringLiteral("history"));
                 return json(200, o);
             }
@@ -854,7 +876,7 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
             if (!row)
                 return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64)))
                                      : historyUnreadable(why);
-            QJsonObject o = HistoryJson::comparison(*row);
+            QJsonObject o = comparisonForApi(HistoryJson::comparison(*row));
             o.insert(QStringLiteral("running"), false);
             return json(200, o);
         });
@@ -885,7 +907,7 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
             return historyUnreadable(why);
         QJsonArray out;
         for (const ComparisonRow &r : rows)
-            out.append(HistoryJson::comparison(r));
+            out.append(comparisonForApi(HistoryJson::comparison(r)));
         return json(200, QJsonObject{{QStringLiteral("comparisons"), out}});
     });
 }
@@ -1164,7 +1186,7 @@ void EngineService::onFinished(const GenerationResult &result)
 const QByteArray &EngineService::resultJson(KeptResult &kept)
 {
     if (kept.json.isEmpty() && kept.result) {
-        kept.json = QJsonDocument(kept.result->toJson()).toJson(QJsonDocument::Compact);
+        kept.json = QJsonDocument(withImageUrl(kept.result->toJson())).toJson(QJsonDocument::Compact);
         kept.result.reset();
     }
     return kept.json;
