@@ -306,6 +306,40 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
     }
 
+    // RFC 9112 §6.3: no request smuggling. Both Content-Length and Transfer-Encoding, or two lengths
+    // that disagree: 400 and the connection closed, so the request hidden in the body never runs; an
+    // unknown transfer coding: 501. "bearer" is the scheme in any case.
+    void framingThatHidesARequestIsRefused()
+    {
+        const QByteArray smuggled = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n\r\n";
+        const auto exchange = [&](const QByteArray &framing, const QByteArray &bodyBytes) {
+            QTcpSocket socket;
+            socket.connectToHost(QHostAddress::LocalHost, m_engine->m_port);
+            if (!socket.waitForConnected(5000))
+                return QByteArray("no connection");
+            socket.write("POST /v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_operator.toLatin1()
+                         + "\r\nContent-Type: application/json\r\n" + framing + "\r\n" + bodyBytes);
+            QByteArray got;
+            QElapsedTimer t;
+            t.start();
+            while (socket.state() == QAbstractSocket::ConnectedState && t.elapsed() < 5000) {
+                socket.waitForReadyRead(200);
+                got += socket.readAll();
+            }
+            got += socket.readAll();
+            return socket.state() == QAbstractSocket::ConnectedState ? got + "\n(still open)" : got;
+        };
+        const QByteArray chunk = "0\r\n\r\n" + smuggled;
+        const QByteArray both = exchange("Content-Length: " + QByteArray::number(chunk.size()) + "\r\nTransfer-Encoding: chunked\r\n", chunk);
+        QVERIFY2(both.startsWith("HTTP/1.1 400"), both.constData());
+        QVERIFY2(!both.contains("still open") && both.count("HTTP/1.1") == 1, both.constData()); // closed; the hidden GET never answered
+        const QByteArray twoLengths = exchange("Content-Length: 2\r\nContent-Length: 40\r\n", "{}" + smuggled);
+        QVERIFY2(twoLengths.startsWith("HTTP/1.1 400") && twoLengths.count("HTTP/1.1") == 1, twoLengths.constData());
+        const QByteArray gzip = exchange("Transfer-Encoding: gzip\r\n", "x");
+        QVERIFY2(gzip.startsWith("HTTP/1.1 501") || gzip.startsWith("HTTP/1.1 400"), gzip.constData()); // Qt's parser may refuse it first
+        QCOMPARE(call("GET", QStringLiteral("/v1/instances"), {}, {}, {{QByteArray("Authorization"), "bEaReR " + m_viewer.toLatin1()}}).status, 200);
+    }
+
     // HTTP's own rules: a 405 says what is allowed; a 202 that made a resource says where it is.
     void methodsAndLocations()
     {

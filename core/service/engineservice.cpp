@@ -299,10 +299,36 @@ void EngineService::answerLater(QTcpSocket *socket, std::function<Reply()> work)
     });
 }
 
+// RFC 9112 §6.3: a request that gives both Content-Length and Transfer-Encoding, or Content-Lengths
+// that disagree, has no one length: 400, and the connection is closed. A transfer coding other than
+// chunked: 501.
+std::optional<EngineService::Reply> EngineService::framingRefusal(const QHttpServerRequest &request)
+{
+    QSet<QByteArray> lengths;
+    QByteArray coding;
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("content-length", Qt::CaseInsensitive) == 0)
+            lengths.insert(value.trimmed());
+        else if (name.compare("transfer-encoding", Qt::CaseInsensitive) == 0)
+            coding = value.trimmed().toLower();
+    }
+    std::optional<Reply> r;
+    if (!coding.isEmpty() && !lengths.isEmpty())
+        r = error(400, QStringLiteral("both Content-Length and Transfer-Encoding: send one of them"));
+    else if (lengths.size() > 1)
+        r = error(400, QStringLiteral("Content-Length headers that disagree: send one"));
+    else if (!coding.isEmpty() && coding != "chunked")
+        r = error(501, QStringLiteral("transfer coding \"%1\" is not supported; send the body with Content-Length or chunked").arg(QString::fromLatin1(coding.left(32))));
+    if (r)
+        r->headers.append({QByteArray("Connection"), QByteArray("close")});
+    return r;
+}
+
 std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &request, Reply *refusal)
 {
     const QByteArray header = httpHeader(request, "authorization");
-    const QByteArray bearer = header.startsWith("Bearer ") ? header.mid(7).trimmed() : QByteArray();
+    // The scheme in any case (RFC 9110 §11.1), then the token.
+    const QByteArray bearer = header.left(7).compare("bearer ", Qt::CaseInsensitive) == 0 ? header.mid(7).trimmed() : QByteArray();
     std::optional<ApiToken> token = m_tokens.check(bearer);
     if (!token) {
         // No hint of why (missing, unknown, revoked): the same answer for all.
@@ -353,6 +379,12 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
 
     if (headerBytes(request) > m_options.maxHeaderBytes) {
         answer(error(431, QStringLiteral("request line and headers over %1 bytes").arg(m_options.maxHeaderBytes)));
+        return true;
+    }
+    if (const std::optional<Reply> refused = framingRefusal(request)) {
+        // What follows on this connection may be a request smuggled in this one's body: none of it is read.
+        answer(*refused);
+        socket->disconnectFromHost();
         return true;
     }
     if (request.body().size() > m_options.maxBodyBytes) {

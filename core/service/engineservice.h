@@ -119,6 +119,7 @@ private:
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     void closeRevokedStreams();
     void announce(const BreakerChange &change);
     void syncDrains();
