@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?': '스트림의 이벤트 하나가 끝나지 않은 채 %1 MiB를 넘었습니다. %2이(가) Bullpen 엔진이 맞습니까?',
     '%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.': '생성 %L1건은 이 기본 제공자를 건너뛰었습니다(차단기 열림 또는 드레인): 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.',
     '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>': '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>',
     'Bullpen: %1 (%2, %3) is failing now': 'Bullpen: 제공자 %1(%2, %3) 장애 발생 중',

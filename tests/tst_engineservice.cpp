@@ -27,6 +27,7 @@
 #include <QSslSocket>
 #include <QDir>
 #include <QFile>
+#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QStandardPaths>
@@ -338,6 +339,41 @@ private Q_SLOTS:
         const QByteArray gzip = exchange("Transfer-Encoding: gzip\r\n", "x");
         QVERIFY2(gzip.startsWith("HTTP/1.1 501") || gzip.startsWith("HTTP/1.1 400"), gzip.constData()); // Qt's parser may refuse it first
         QCOMPARE(call("GET", QStringLiteral("/v1/instances"), {}, {}, {{QByteArray("Authorization"), "bEaReR " + m_viewer.toLatin1()}}).status, 200);
+    }
+
+    // The attach path against a hostile "engine": an event stream that is one endless data line. The
+    // client gives up on it past 4 MiB, says why, and has read a bounded amount.
+    void attachedClientCapsAnEndlessEvent()
+    {
+        QTcpServer fake;
+        QVERIFY(fake.listen(QHostAddress::LocalHost));
+        qint64 sent = 0;
+        QObject::connect(&fake, &QTcpServer::newConnection, &fake, [&] {
+            QTcpSocket *socket = fake.nextPendingConnection();
+            QObject::connect(socket, &QTcpSocket::readyRead, socket, [&, socket] {
+                const QByteArray request = socket->readAll();
+                if (request.startsWith("GET /v1/config")) {
+                    const QByteArray body = R"({"instance":"fake","version":"9"})";
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    return;
+                }
+                if (!request.startsWith("GET /v1/events"))
+                    return;
+                socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ");
+                auto *pump = new QTimer(socket);
+                QObject::connect(pump, &QTimer::timeout, socket, [&, socket] {
+                    if (socket->state() != QAbstractSocket::ConnectedState || socket->bytesToWrite() > 1024 * 1024)
+                        return;
+                    socket->write(QByteArray(256 * 1024, 'x'));
+                    sent += 256 * 1024;
+                });
+                pump->start(1);
+            });
+        });
+        RemoteEngine engine(EngineEndpoint{QUrl(QStringLiteral("http://127.0.0.1:%1").arg(fake.serverPort())), "bp_fake"});
+        engine.connectToEngine();
+        QTRY_VERIFY_WITH_TIMEOUT(engine.describeState().contains(QStringLiteral("passed 4 MiB")), 20'000);
+        QVERIFY2(sent < 16 * 1024 * 1024, qPrintable(QString::number(sent))); // read as it came, not buffered without end
     }
 
     // HTTP's own rules: a 405 says what is allowed; a 202 that made a resource says where it is.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engineendpoint.h"
 
+#include <QNetworkReply>
+
 #include "providers/providertrust.h"
 
 #include <QFile>
@@ -78,5 +80,20 @@ bool EngineEndpoint::parseUrl(const QString &text, QUrl *url, QString *error)
     *url = clean;
     return true;
 }
+
+void EngineEndpoint::cap(QNetworkReply *reply, qint64 maxBytes)
+{
+    QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [reply, maxBytes](qint64 received, qint64 total) {
+        if (received <= maxBytes && total <= maxBytes)
+            return;
+        reply->setProperty("bullpen_capped",
+                           QStringLiteral("the engine's answer passed %1 MiB; is %2 a Bullpen engine?")
+                               .arg(maxBytes / (1024 * 1024))
+                               .arg(reply->url().adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveUserInfo).toString()));
+        reply->abort();
+    });
+}
+
+QString EngineEndpoint::capped(const QNetworkReply *reply) { return reply->property("bullpen_capped").toString(); }
 
 } // namespace bullpen

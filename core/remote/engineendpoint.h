@@ -37,6 +37,10 @@ struct EngineEndpoint
     QString display() const;
     // The message of an error answer ({"error":{"message":…}}), else the reply's own; never the token.
     static QString errorOf(int status, const QByteArray &body, const QString &transportError);
+    // The attach path reads an engine that may be hostile (or not an engine): a reply is aborted once
+    // it brings more than `maxBytes`, counted as they arrive; capped() then says why, for the caller.
+    static void cap(QNetworkReply *reply, qint64 maxBytes);
+    static QString capped(const QNetworkReply *reply); // empty: not capped
     // Checks a URL a person typed: http or https, a host, no path beyond "/", no credentials.
     static bool parseUrl(const QString &text, QUrl *url, QString *error);
 };

@@ -15,7 +15,11 @@ namespace bullpen {
 namespace {
 constexpr std::chrono::milliseconds kStreamSilence{45000}; // three missed heartbeats: the stream is dead
 constexpr std::chrono::milliseconds kSilenceCheck{5000}; // a pending generation silent for twice this is asked for
-constexpr int kResultTries = 40;                            // a result follows its last event within ms
+constexpr int kResultTries = 40;
+constexpr qint64 kMaxEventBytes = 4 * 1024 * 1024;    // one event of the stream (real ones: a few KiB)
+constexpr qint64 kMaxResultBytes = 16 * 1024 * 1024;  // a result without its comic (real ones: tens of KiB)
+constexpr qint64 kMaxImageBytes = 64 * 1024 * 1024;   // a comic
+constexpr qint64 kMaxSmallBytes = 1024 * 1024;        // a config, a start's answer                            // a result follows its last event within ms
 } // namespace
 
 RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
@@ -75,6 +79,7 @@ QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)
 void RemoteEngine::fetchConfig()
 {
     QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/config")));
+    EngineEndpoint::cap(reply, kMaxSmallBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
@@ -125,6 +130,7 @@ void RemoteEngine::openStream()
         request.setRawHeader("Last-Event-ID", m_lastEventId);
     m_parser = SseParser{};
     m_stream = m_network->get(request);
+    m_stream->setReadBufferSize(256 * 1024); // read as it comes: Qt holds no more than this for us
     connect(m_stream, &QNetworkReply::metaDataChanged, this, [this] {
         const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 200) {
@@ -149,6 +155,18 @@ void RemoteEngine::onStreamData()
     if (m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
         return; // an error answer: read whole in onStreamEnded
     const QList<SseEvent> frames = m_parser.feed(m_stream->readAll());
+    if (m_parser.bufferedBytes() > kMaxEventBytes) {
+        // An event that never ends (or a line without an end): not a Bullpen engine's stream.
+        QNetworkReply *stream = m_stream;
+        m_stream = nullptr;
+        stream->abort();
+        stream->deleteLater();
+        m_parser = SseParser{};
+        scheduleReconnect(tr("an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?")
+                              .arg(kMaxEventBytes / (1024 * 1024))
+                              .arg(m_endpoint.display()));
+        return;
+    }
     for (const SseEvent &f : frames) {
         if (!f.id.isEmpty())
             m_lastEventId = f.id;
@@ -230,6 +248,7 @@ QString RemoteEngine::startBody(QJsonObject body)
     QNetworkRequest post = m_endpoint.request(QStringLiteral("/v1/generations"));
     post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = m_network->post(post, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    EngineEndpoint::cap(reply, kMaxSmallBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply, id] {
         reply->deleteLater();
         m_posting.remove(id);
@@ -280,10 +299,16 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
     }
     m_fetching.insert(id);
     QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/generations/") + id));
+    EngineEndpoint::cap(reply, kMaxResultBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply, id, attempt] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray body = reply->readAll();
+        if (const QString capped = EngineEndpoint::capped(reply); !capped.isEmpty()) {
+            m_fetching.remove(id);
+            fail(id, FailureKind::INTERNAL, capped);
+            return;
+        }
         if (status == 429 || status == 503) {
             // The token's rate (or a drain): asked again when the engine says, not counted as a try.
             const int after = std::clamp(reply->rawHeader("Retry-After").toInt(), 1, 60);
@@ -342,6 +367,7 @@ void RemoteEngine::deliver(GenerationResult result)
         return;
     }
     QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/images/") + result.imageSha256));
+    EngineEndpoint::cap(reply, kMaxImageBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply, result]() mutable {
         reply->deleteLater();
         if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200) {

@@ -11,6 +11,11 @@
 
 namespace bullpen {
 
+namespace {
+// A history page (500 rows), an export page or a comic: well under this.
+constexpr qint64 kMaxAnswerBytes = 64LL * 1024 * 1024;
+} // namespace
+
 RemoteHistory::RemoteHistory(EngineEndpoint endpoint)
     : m_endpoint(std::move(endpoint))
 {
@@ -37,13 +42,19 @@ RemoteHistory::Answer RemoteHistory::get(const QString &path, const QUrlQuery &q
     const QNetworkRequest request = m_endpoint.request(path, query);
     QMetaObject::invokeMethod(m_network, [this, request, promise] {
         QNetworkReply *reply = m_network->get(request);
+        EngineEndpoint::cap(reply, kMaxAnswerBytes);
         QObject::connect(reply, &QNetworkReply::finished, reply, [reply, promise] {
             reply->deleteLater();
             Answer a;
             a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             a.body = reply->readAll();
-            if (a.status < 200 || a.status > 299)
+            if (const QString capped = EngineEndpoint::capped(reply); !capped.isEmpty()) {
+                a.status = 0;
+                a.body.clear();
+                a.error = capped;
+            } else if (a.status < 200 || a.status > 299) {
                 a.error = EngineEndpoint::errorOf(a.status, a.body, reply->errorString());
+            }
             promise->set_value(std::move(a));
         });
     });

@@ -138,6 +138,10 @@
         <source>unreadable result from the engine: %1</source>
         <translation>엔진이 보낸 결과를 읽을 수 없습니다: %1</translation>
     </message>
+    <message>
+        <source>an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?</source>
+        <translation>스트림의 이벤트 하나가 끝나지 않은 채 %1 MiB를 넘었습니다. %2이(가) Bullpen 엔진이 맞습니까?</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::RemoteStoreWatch</name>
