@@ -186,23 +186,20 @@ started() { # generations the three engines have started so far
     done
     echo "$total"
 }
-if [[ $kill_one == 1 ]]; then
-    while (( $(started) < count / 6 )); do
+wait_started() { # generations, what lands then: waits until that many have started, fails if the run ends first
+    while (( $(started) < $1 )); do
         if ! kill -0 "$soak" 2> /dev/null; then
-            echo "cluster-soak: the run ended before a sixth of it had started; the drain would not land mid-run" >&2
+            echo "cluster-soak: the run ended before $1 generations had started; the $2 would not land mid-run" >&2
             exit 1
         fi
         sleep 0.05
     done
+}
+if [[ $kill_one == 1 ]]; then
+    wait_started $((count / 6)) drain
     measure_drain drain 2 yes
     measure_drain restore 0 no
-    while (( $(started) < count / 3 )); do
-        if ! kill -0 "$soak" 2> /dev/null; then
-            echo "cluster-soak: the run ended before a third of it had started; the kill would not land mid-run" >&2
-            exit 1
-        fi
-        sleep 0.05
-    done
+    wait_started $((count / 3)) kill
     in_flight=$(curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "http://127.0.0.1:$((base_port + 1))/metrics" \
         | awk '$1 == "bullpen_generations_in_flight" { print $2 }')
     echo "cluster-soak: kill -9 engine-1 (pid ${pids[1]}) after $SECONDS s, $(started) generations started, ${in_flight:-0} in flight on engine-1"

@@ -183,6 +183,8 @@ constexpr ReasonEnding kReasonEndings[] = {
     {std::nullopt, false, "circuit_open"},
     {std::nullopt, false, "drained"},
 };
+constexpr const char *kCircuitOpen = kReasonEndings[std::size(kReasonEndings) - 2].ending;
+constexpr const char *kDrained = kReasonEndings[std::size(kReasonEndings) - 1].ending;
 
 } // namespace
 
@@ -193,6 +195,11 @@ QString fallbackReason(Provider from, const Failure &failure)
             return toId(from) + QLatin1Char('_') + QLatin1StringView(e.ending);
     }
     return toId(from) + QLatin1Char('_') + enumName(failure.kind).toLower();
+}
+
+QString skipReason(Provider primary, bool drained)
+{
+    return toId(primary) + QLatin1Char('_') + QLatin1StringView(drained ? kDrained : kCircuitOpen);
 }
 
 QStringList fallbackReasonEndings()

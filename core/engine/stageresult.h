@@ -81,6 +81,8 @@ struct StageResult
 
 // "gemini_provider_unavailable", "gemini_timeout", "qwen_rate_limited" …
 QString fallbackReason(Provider from, const Failure &failure);
+// A skipped primary's (docs/contract.md §13): "gemini_drained", else "gemini_circuit_open".
+QString skipReason(Provider primary, bool drained);
 // What fallback reasons end with after "<provider>_", most common first: timeout, provider_unavailable,
 // …, and a skipped primary's circuit_open and drained (docs/contract.md §13). Kinds not listed end
 // with their own name in lower case.

@@ -166,7 +166,7 @@ Role StageService::chooseFirst(Run &run)
     if (fallbackGate.verdict == BreakerGate::Skip)
         return Role::Primary; // the fallback is open or drained too: a breaker never makes a possible success a certain failure
     run.trial[1] = fallbackGate.verdict == BreakerGate::Trial;
-    const QString reason = toId(p.primary) + (gate.state == u"drained" ? QStringLiteral("_drained") : QStringLiteral("_circuit_open"));
+    const QString reason = skipReason(p.primary, gate.state == u"drained");
     run.skipped = PrimarySkipped{p.stage, p.primary, *p.fallback, gate.state, gate.since, gate.why, reason,
                                  duration_cast<milliseconds>(run.budget.remaining())};
     run.fallbackApplied = true;

@@ -15,11 +15,11 @@ namespace bullpen {
 namespace {
 constexpr std::chrono::milliseconds kStreamSilence{45000}; // three missed heartbeats: the stream is dead
 constexpr std::chrono::milliseconds kSilenceCheck{5000}; // a pending generation silent for twice this is asked for
-constexpr int kResultTries = 40;
-constexpr qint64 kMaxEventBytes = 4 * 1024 * 1024;    // one event of the stream (real ones: a few KiB)
-constexpr qint64 kMaxResultBytes = 16 * 1024 * 1024;  // a result without its comic (real ones: tens of KiB)
-constexpr qint64 kMaxImageBytes = 64 * 1024 * 1024;   // a comic
-constexpr qint64 kMaxSmallBytes = 1024 * 1024;        // a config, a start's answer                            // a result follows its last event within ms
+constexpr int kResultTries = 40;                         // a result follows its last event within ms
+constexpr qint64 kMaxEventBytes = 4 * 1024 * 1024;       // one event of the stream (real ones: a few KiB)
+constexpr qint64 kMaxResultBytes = 16 * 1024 * 1024;     // a result without its comic (real ones: tens of KiB)
+constexpr qint64 kMaxImageBytes = 64 * 1024 * 1024;      // a comic
+constexpr qint64 kMaxSmallBytes = 1024 * 1024;           // a config, a start's answer
 } // namespace
 
 RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
@@ -186,9 +186,10 @@ void RemoteEngine::onStreamData()
         if (!event)
             continue; // a newer engine's event type this client does not know
         Q_EMIT eventRecorded(*event);
-        if (m_pending.contains(event->generationId))
-            m_lastHeard.insert(event->generationId, QDateTime::currentMSecsSinceEpoch());
-        if (std::holds_alternative<GenerationFinished>(event->body) && m_pending.contains(event->generationId))
+        if (!m_pending.contains(event->generationId))
+            continue;
+        m_lastHeard.insert(event->generationId, QDateTime::currentMSecsSinceEpoch());
+        if (std::holds_alternative<GenerationFinished>(event->body))
             fetchResult(event->generationId);
     }
 }

@@ -106,10 +106,7 @@ int EventStream::closeOwnedBy(const QSet<QString> &owners)
     int closed = 0;
     for (Subscriber &s : m_subscribers) {
         if (s.socket && owners.contains(s.owner)) {
-            QTcpSocket *socket = s.socket;
-            socket->disconnectFromHost();
-            QTimer::singleShot(2000, socket, [socket] { socket->abort(); }); // one that does not read even the close
-            s.socket = nullptr;
+            close(s);
             ++closed;
         }
     }
@@ -277,6 +274,15 @@ void EventStream::sendReset(Subscriber &s, const QByteArray &why, const QString 
     send(s, "event: reset\ndata: " + data + "}\n\n");
 }
 
+void EventStream::close(Subscriber &s)
+{
+    QTcpSocket *socket = s.socket;
+    socket->disconnectFromHost();
+    // A reader that stopped reading never drains even the goodbye: drop it after a grace period.
+    QTimer::singleShot(2000, socket, [socket] { socket->abort(); });
+    s.socket = nullptr;
+}
+
 bool EventStream::send(Subscriber &s, const QByteArray &frame)
 {
     QTcpSocket *socket = s.socket;
@@ -285,10 +291,7 @@ bool EventStream::send(Subscriber &s, const QByteArray &frame)
     if (socket->bytesToWrite() + frame.size() > m_options.backlogBytes) {
         ++m_overflows;
         socket->write("event: overflow\ndata: {\"reason\":\"this subscriber read too slowly; reconnect with Last-Event-ID to resume\"}\n\n");
-        socket->disconnectFromHost();
-        // A reader that stopped reading never drains even the goodbye: drop it after a grace period.
-        QTimer::singleShot(2000, socket, [socket] { socket->abort(); });
-        s.socket = nullptr;
+        close(s);
         return false;
     }
     socket->write(frame);

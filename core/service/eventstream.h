@@ -107,6 +107,7 @@ private:
     Entry entry(qint64 position, const QString &generationId, const QString &type, const QByteArray &json) const;
     void append(Entry e);
     bool send(Subscriber &s, const QByteArray &frame); // false: overflowed and closed
+    void close(Subscriber &s); // disconnects it now, aborts it in 2 s if it never reads the close
     void sendReset(Subscriber &s, const QByteArray &why, const QString &oldest);
     // A resumed subscriber catches up in rounds (from the store while older than the memory, then from
     // the memory), each once the socket has sent most of the last; live events wait in memory meanwhile.

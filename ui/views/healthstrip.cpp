@@ -314,8 +314,7 @@ void HealthStrip::rebuildCards()
                                windowLine(tr("5 min"), five).toHtmlEscaped(), windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
         card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n") + tr("Click to see these failures in Failures."));
         connect(card, &HealthCard::activated, this, [this, p = five.provider, r = five.role, st = five.stage] { Q_EMIT cardActivated(p, r, st); });
-        controls = !controlLine(five.provider, five.role, five.stage).isEmpty() || controls;
-        addControls(card, five.provider, five.role, five.stage);
+        controls = addControls(card, five.provider, five.role, five.stage) || controls;
         shown.insert(five.provider);
     }
     // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
@@ -351,13 +350,14 @@ HealthCard *HealthStrip::newCard(const QString &name, tones::Tone tone)
     return card;
 }
 
-void HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage)
+bool HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage)
 {
-    if (const QString control = controlLine(provider, role, stage); !control.isEmpty())
+    const QString control = controlLine(provider, role, stage);
+    if (!control.isEmpty())
         card->setText(card->text() + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
                                          .arg(tones::css(tones::color(tones::Tone::Warning)), control.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"))));
     if (!m_engine)
-        return;
+        return !control.isEmpty();
     auto *drain = new QAction(tr("Drain %1…").arg(toId(provider)), card);
     drain->setObjectName(QStringLiteral("drainAction"));
     connect(drain, &QAction::triggered, this, [this, provider] { askToDrain(provider); });
@@ -366,6 +366,7 @@ void HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::o
     connect(restore, &QAction::triggered, this, [this, provider] { m_engine->restoreProvider(provider); });
     card->addActions({drain, restore});
     card->setContextMenuPolicy(Qt::ActionsContextMenu);
+    return !control.isEmpty();
 }
 
 } // namespace bullpen

@@ -82,7 +82,8 @@ private:
     void rebuildCards();
     HealthCard *newCard(const QString &name, tones::Tone tone); // added to the strip
     void askToDrain(Provider provider);
-    void addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage); // the breaker and drain line, and the menu
+    // The breaker and drain line, and the menu; true when it added a line.
+    bool addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage);
 
     HistoryQueue *m_queue;
     ProviderHealthModel *m_model;

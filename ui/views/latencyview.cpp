@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "latencyview.h"
+
+#include "engine/stageresult.h"
 #include "tones.h"
 
 #include "charts.h"
@@ -283,11 +285,11 @@ void LatencyView::reload()
             // above leave it out; say how many there were. The history row keeps the storyboard's
             // fallback reason, so this is counted for that stage.
             if (stageValue == Stage::Storyboard && role == u"primary") {
-                for (const char *ending : {"_circuit_open", "_drained"}) {
+                for (const bool drained : {false, true}) {
                     HistoryFilter f;
                     f.fromMs = from;
                     f.toMs = to;
-                    f.fallbackReason = provider + QLatin1StringView(ending);
+                    f.fallbackReason = skipReason(providerFromId(provider).value_or(Provider::Gemini), drained);
                     l.skipped += std::max<qint64>(0, store.count(f, &l.error));
                 }
             }
