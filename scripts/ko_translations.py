@@ -6,6 +6,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '%1 s': '%1초',
+    '%1 min': '%1분',
+    '%1 h': '%1시간',
+    'last probe %1 ago: ok %2': '마지막 프로브 %1 전: 정상 %2',
+    'last probe %1 ago: %2 after %3': '마지막 프로브 %1 전: %3 후 %2',
+    'failed': '실패',
+    'Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.': '프로브는 합성 요청입니다(bullpen-engine --probe-every). 위의 어떤 수치에도 포함되지 않습니다.',
     'an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?': '스트림의 이벤트 하나가 끝나지 않은 채 %1 MiB를 넘었습니다. %2이(가) Bullpen 엔진이 맞습니까?',
     '%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.': '생성 %L1건은 이 기본 제공자를 건너뛰었습니다(차단기 열림 또는 드레인): 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.',
     '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>': '<b>%1</b> %2 · %3 · <span style="color:%4"><b>%5</b></span><br><small>%6<br>%7</small>',

@@ -296,6 +296,71 @@ private Q_SLOTS:
         QCOMPARE(r.gemini.calls(), 7);
     }
 
+    // A probe (docs/contract.md §13) calls only its role's provider, once, and records it in that role.
+    void probeCallsOnlyItsRoleOnce()
+    {
+        Rig r(m_clock);
+        r.qwen.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+        StageRequest probe = StageRequest::forStory(QStringLiteral("Probe"));
+        probe.probeRole = Role::Fallback;
+        r.service.start(probe, Rig::relief());
+        m_clock.advance(5s);
+        QCOMPARE(r.gemini.calls(), 0);
+        QCOMPARE(r.qwen.calls(), 1); // no round, no other provider
+        const StageResult &res = r.results.last();
+        QCOMPARE(res.state, FinalState::Failed);
+        QCOMPARE(res.attempts.size(), 1);
+        QCOMPARE(res.attempts.first().role, Role::Fallback);
+        QVERIFY2(res.decision.startsWith(QStringLiteral("probe failed")), qPrintable(res.decision));
+        QVERIFY(bodies<FallbackTriggered>(r.events).isEmpty());
+        // The failure counts on the fallback's own breaker.
+        const auto views = r.board.breakers(m_clock.now());
+        QCOMPARE(views.size(), std::size_t(1));
+        QCOMPARE(views.front().key, kQwenFallback);
+        QCOMPARE(views.front().failures, 1);
+
+        // A primary's probe that fails is not handed to the fallback either.
+        r.gemini.script({Step::failWith(FailureKind::TIMEOUT, 1s)});
+        probe.probeRole = Role::Primary;
+        r.service.start(probe, Rig::relief());
+        m_clock.advance(5s);
+        QCOMPARE(r.gemini.calls(), 1);
+        QCOMPARE(r.qwen.calls(), 1);
+        QCOMPARE(r.results.last().fallback.applied, false);
+    }
+
+    // An open breaker waits out its cooldown and a drain is an operator's word: a probe sends nothing.
+    // Once HALF_OPEN, a probe is the one trial, and its success closes the breaker.
+    void probeObeysTheBreakerAndIsTheHalfOpenTrial()
+    {
+        Rig r(m_clock);
+        r.failPrimary(5);
+        QCOMPARE(r.gemini.calls(), 5);
+        StageRequest probe = StageRequest::forStory(QStringLiteral("Probe"));
+        probe.probeRole = Role::Primary;
+        r.service.start(probe, Rig::relief());
+        m_clock.advance(1s);
+        QCOMPARE(r.gemini.calls(), 5);
+        QCOMPARE(r.results.last().state, FinalState::Failed);
+        QCOMPARE(r.results.last().failure->kind, FailureKind::NOT_SENT);
+        QVERIFY2(r.results.last().decision.contains(QStringLiteral("open")), qPrintable(r.results.last().decision));
+
+        m_clock.advance(30s); // the cooldown: HALF_OPEN
+        r.gemini.script({Step::ok(500ms)});
+        r.service.start(probe, Rig::relief());
+        m_clock.advance(2s);
+        QCOMPARE(r.gemini.calls(), 6);
+        QCOMPARE(r.results.last().state, FinalState::Succeeded);
+        QCOMPARE(r.changes.last(), QStringLiteral("breaker_closed"));
+
+        r.board.drain(Drain{Provider::Gemini, std::nullopt, std::nullopt, QStringLiteral("maintenance"), QStringLiteral("ops"), r.wall, std::nullopt});
+        r.service.start(probe, Rig::relief());
+        m_clock.advance(1s);
+        QCOMPARE(r.gemini.calls(), 6);
+        QCOMPARE(r.results.last().failure->kind, FailureKind::NOT_SENT);
+        QVERIFY2(r.results.last().decision.contains(QStringLiteral("drained")), qPrintable(r.results.last().decision));
+    }
+
     void fallbackAlsoOpenMeansThePrimaryIsTried()
     {
         Rig r(m_clock);

@@ -1304,6 +1304,82 @@ private Q_SLOTS:
 
     // docs/contract.md §13 on PostgreSQL: a drain made through one engine is obeyed by another within
     // 2 s, and a restore through the other ends it on the first.
+    // docs/contract.md §13: an idle provider, role and stage gets a synthetic generation; probes are
+    // listed only when asked for, are in none of the users' figures, and show as each card's last probe.
+    void probesAreSyntheticAndKeptApart()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("probes")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start({QStringLiteral("--probe-every"), QStringLiteral("1s")}));
+        QCOMPARE(call("GET", QStringLiteral("/v1/config"), token, {}, {}, engine.url).json().value(QLatin1StringView("probe_every_ms")).toInt(), 1000);
+        const auto probed = [&] {
+            QSet<QString> targets;
+            const QJsonArray rows = call("GET", QStringLiteral("/v1/history?synthetic=only"), token, {}, {}, engine.url)
+                                        .json().value(QLatin1StringView("generations")).toArray();
+            for (const QJsonValue &v : rows) {
+                if (v.toObject().value(QLatin1StringView("synthetic")).toBool() && v.toObject().value(QLatin1StringView("state")).toString() == u"succeeded")
+                    targets.insert(v.toObject().value(QLatin1StringView("probe")).toString());
+            }
+            return targets;
+        };
+        // The simulator's default policies: gemini → qwen for storyboards, gemini for captions and images.
+        const QSet<QString> every{QStringLiteral("gemini/primary/storyboard"), QStringLiteral("qwen/fallback/storyboard"),
+                                  QStringLiteral("gemini/primary/captions"), QStringLiteral("gemini/primary/image")};
+        QTRY_COMPARE_WITH_TIMEOUT(probed(), every, 15000);
+        QCOMPARE(call("GET", QStringLiteral("/v1/history"), token, {}, {}, engine.url).json().value(QLatin1StringView("generations")).toArray().size(), 0);
+        QCOMPARE(call("GET", QStringLiteral("/v1/history?synthetic=sometimes"), token, {}, {}, engine.url).status, 400);
+
+        const QJsonObject story{{QStringLiteral("story"), QStringLiteral("A cat finds a hat on a windy day.")}};
+        const QString id = call("POST", QStringLiteral("/v1/generations"), token, body(story), {}, engine.url).json().value(QLatin1StringView("generation_id")).toString();
+        QVERIFY(!id.isEmpty());
+        Answer done;
+        QTRY_VERIFY_WITH_TIMEOUT((done = call("GET", QStringLiteral("/v1/generations/") + id, token, {}, {}, engine.url)).status == 200, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(call("GET", QStringLiteral("/v1/history"), token, {}, {}, engine.url).json().value(QLatin1StringView("generations")).toArray().size(), 1, 5000);
+        // The card of gemini's storyboard primary: one user's attempt, and its last probe apart.
+        QJsonObject card;
+        for (const QJsonValue &v : call("GET", QStringLiteral("/v1/stats/health"), token, {}, {}, engine.url).json().value(QLatin1StringView("providers")).toArray())
+            if (v.toObject().value(QLatin1StringView("provider")).toString() == u"gemini" && v.toObject().value(QLatin1StringView("stage")).toString() == u"storyboard")
+                card = v.toObject();
+        QCOMPARE(card.value(QLatin1StringView("attempts")).toInt(), 1);
+        QVERIFY2(card.value(QLatin1StringView("last_probe")).toObject().value(QLatin1StringView("ok")).toBool(), QJsonDocument(card).toJson().constData());
+        const QByteArray metrics = call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body;
+        QVERIFY2(metrics.contains("bullpen_generations_started_total 1\n"), metrics.constData());
+        QVERIFY(metrics.contains("bullpen_probes_total{provider=\"qwen\",role=\"fallback\",stage=\"storyboard\",result=\"ok\"}"));
+        QVERIFY(metrics.contains("bullpen_probe_success{provider=\"gemini\",role=\"primary\",stage=\"image\"} 1"));
+    }
+
+    // On PostgreSQL one engine probes (the probers' advisory lock); when it stops, another takes over.
+    void oneEngineProbesPerStore()
+    {
+        if (!TestStore::postgres())
+            QSKIP("one SQLite store has one engine; tst_engineservice_postgres runs this on PostgreSQL");
+        Engine a(m_dir.filePath(QStringLiteral("probes-a"))), b(m_dir.filePath(QStringLiteral("probes-b")));
+        const QString token = startSharingOneStore(a, b, QStringLiteral("probers"), {QStringLiteral("--probe-every"), QStringLiteral("1s")});
+        QVERIFY(!token.isEmpty());
+        qsizetype probes = 0;
+        const auto instances = [&] {
+            QSet<QString> seen;
+            const QJsonArray rows = call("GET", QStringLiteral("/v1/history?synthetic=only"), token, {}, {}, a.url).json().value(QLatin1StringView("generations")).toArray();
+            for (const QJsonValue &v : rows)
+                seen.insert(v.toObject().value(QLatin1StringView("instance")).toString());
+            probes = rows.size();
+            return seen;
+        };
+        // Three rounds of the four targets, a second apart at least: both engines asked many times.
+        QTRY_VERIFY_WITH_TIMEOUT((instances(), probes >= 12), 20000);
+        const QSet<QString> first = instances();
+        QCOMPARE(first.size(), 1);
+        Engine &prober = *first.begin() == u"probers-a" ? a : b;
+        Engine &other = &prober == &a ? b : a;
+        prober.stop();
+        const auto byOther = [&] {
+            const QJsonArray rows = call("GET", QStringLiteral("/v1/history?synthetic=only"), token, {}, {}, other.url).json().value(QLatin1StringView("generations")).toArray();
+            return std::any_of(rows.begin(), rows.end(), [&](const QJsonValue &v) { return v.toObject().value(QLatin1StringView("instance")).toString() != *first.begin(); });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(byOther(), 15000);
+    }
+
     void drainIsObeyedByEveryEngineWithinTwoSeconds()
     {
         if (!TestStore::postgres())

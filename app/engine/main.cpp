@@ -145,6 +145,10 @@ int runServe(const QStringList &arguments)
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."), QStringLiteral("name"));
     const QCommandLineOption drain(QStringLiteral("drain"), QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
                                    QStringLiteral("duration"), QStringLiteral("30s"));
+    const QCommandLineOption probeEvery(QStringLiteral("probe-every"),
+                                        QStringLiteral("Probes: a provider, role and stage with no traffic for this long gets one minimal synthetic "
+                                                       "generation (it costs a request; off by default; on PostgreSQL one engine probes)."),
+                                        QStringLiteral("duration"));
     const QCommandLineOption lease(QStringLiteral("lease"),
                                    QStringLiteral("How long a running generation's lease lasts unless renewed (every third of it); when an engine "
                                                   "dies, another finishes its generations as ABANDONED once the lease runs out (default 15s)."),
@@ -173,7 +177,7 @@ int runServe(const QStringList &arguments)
                                        QStringLiteral("format"), QStringLiteral("json"));
     const QCommandLineOption logLevel(QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
                                       QStringLiteral("level"), QStringLiteral("info"));
-    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, lease, maxInFlight, rate, maxSubscribers, backlog,
+    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, probeEvery, lease, maxInFlight, rate, maxSubscribers, backlog,
                        eventMemory, threads, tlsCert, tlsKey, logFormat, logLevel});
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
@@ -219,6 +223,14 @@ int runServe(const QStringList &arguments)
         return 2;
     }
     o.drain = *drainTime;
+    if (parser.isSet(probeEvery)) {
+        const auto every = parseDuration(parser.value(probeEvery), &why);
+        if (!every || *every < std::chrono::seconds(1)) {
+            qCCritical(lcEngine).noquote() << "--probe-every:" << (every ? QStringLiteral("at least 1s") : why) << "(e.g. 60s)";
+            return 2;
+        }
+        o.probeEvery = *every;
+    }
     const auto leaseTime = parseDuration(parser.value(lease), &why);
     if (!leaseTime || *leaseTime < std::chrono::milliseconds(300)) {
         qCCritical(lcEngine).noquote() << "--lease:" << (leaseTime ? QStringLiteral("at least 300ms") : why);

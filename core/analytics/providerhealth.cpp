@@ -80,4 +80,25 @@ QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &a
     return out;
 }
 
+void ProviderHealth::addProbes(QList<ProviderHealth> &health, const QList<CompletedAttempt> &probes, const QList<qint64> &probeTimesMs)
+{
+    const auto keyOf = [](const ProviderHealth &h) { return std::tuple(h.provider, h.role, h.stage); };
+    for (qsizetype i = 0; i < probes.size() && i < probeTimesMs.size(); ++i) {
+        const CompletedAttempt &a = probes.at(i);
+        const Probe probe{probeTimesMs.at(i), a.success, a.kind, a.durationMs};
+        auto it = std::find_if(health.begin(), health.end(), [&](const ProviderHealth &h) { return keyOf(h) == std::tuple(a.provider, a.role, a.stage); });
+        if (it == health.end()) {
+            ProviderHealth idle;
+            idle.provider = a.provider;
+            idle.role = a.role;
+            idle.stage = a.stage;
+            health << idle;
+            it = health.end() - 1;
+        }
+        if (!it->lastProbe || it->lastProbe->atMs <= probe.atMs)
+            it->lastProbe = probe;
+    }
+    std::stable_sort(health.begin(), health.end(), [&](const ProviderHealth &a, const ProviderHealth &b) { return keyOf(a) < keyOf(b); });
+}
+
 } // namespace bullpen

@@ -54,6 +54,17 @@ struct ProviderHealth
     qint64 relieved = 0;        // of those, the ones whose stage then gave a fallback provider its attempt
     double p50Ms = 0;           // over `attempts`, successes and failures alike; 0 when there are none
     double p90Ms = 0;
+    // The latest probe of this provider, role and stage (docs/contract.md §13). Probes are synthetic: they
+    // are in none of the figures above, which are users' attempts only.
+    struct Probe
+    {
+        qint64 atMs = 0;
+        bool ok = false;
+        std::optional<FailureKind> kind; // a failed probe's kind
+        double durationMs = 0;
+        friend bool operator==(const Probe &, const Probe &) = default;
+    };
+    std::optional<Probe> lastProbe;
 
     double errorPercent() const { return attempts ? 100.0 * double(failures) / double(attempts) : 0.0; }
     // Role Primary: of its failed attempts, the share handed to relief; nothing without failures.
@@ -66,6 +77,9 @@ struct ProviderHealth
     // One entry per provider, role and stage that has any attempt: providers in enum order, primary
     // first, stages in enum order.
     static QList<ProviderHealth> summarise(const QList<CompletedAttempt> &attempts);
+    // Puts each probe on its provider, role and stage's entry (the latest one wins), adding an entry
+    // with no users' attempts for a probe of an idle one; keeps summarise()'s order.
+    static void addProbes(QList<ProviderHealth> &health, const QList<CompletedAttempt> &probes, const QList<qint64> &probeTimesMs);
 };
 
 // Linear interpolation between the closest ranks (what the /v1/stats/providers summary and the health

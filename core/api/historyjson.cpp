@@ -15,7 +15,11 @@ QJsonValue count(qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) 
 const QStringList kFilterFields{QStringLiteral("from_ms"), QStringLiteral("to_ms"), QStringLiteral("state"),   QStringLiteral("code"),
                                 QStringLiteral("kind"),    QStringLiteral("stage"), QStringLiteral("provider"), QStringLiteral("user"),
                                 QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"), QStringLiteral("instance"),
-                                QStringLiteral("user_id"), QStringLiteral("id_prefix"), QStringLiteral("failed_attempt"), QStringLiteral("fallback_reason")};
+                                QStringLiteral("user_id"), QStringLiteral("id_prefix"), QStringLiteral("failed_attempt"), QStringLiteral("fallback_reason"),
+                                QStringLiteral("synthetic")};
+
+// The values of `synthetic`, in HistoryFilter::Synthetic's order.
+const QStringList kSyntheticValues{QStringLiteral("exclude"), QStringLiteral("include"), QStringLiteral("only")};
 
 template<typename E>
 std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
@@ -81,6 +85,8 @@ QJsonObject HistoryJson::row(const GenerationRow &r)
         {QStringLiteral("elapsed_ms"), r.elapsedMs},
         {QStringLiteral("next_step"), orNull(r.nextStep)},
         {QStringLiteral("instance"), orNull(r.instance)},
+        {QStringLiteral("synthetic"), r.synthetic()},
+        {QStringLiteral("probe"), orNull(r.probe)},
         {QStringLiteral("image_sha256"), orNull(!r.imageSha256.isEmpty() ? r.imageSha256
                                                 : r.imagePath.isEmpty()  ? QString()
                                                                          : QFileInfo(r.imagePath).completeBaseName())},
@@ -118,6 +124,7 @@ std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
     r.elapsedMs = o.value(QLatin1StringView("elapsed_ms")).toDouble();
     r.nextStep = text("next_step");
     r.instance = text("instance");
+    r.probe = text("probe");
     // The image lives with the engine: a remote history names it by hash (GET /v1/images/{sha256}).
     r.imageSha256 = text("image_sha256");
     return r;
@@ -159,6 +166,8 @@ QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
         put(QStringLiteral("failed_attempt"), f.failedAttempt->toString());
     if (!f.fallbackReason.isEmpty())
         put(QStringLiteral("fallback_reason"), f.fallbackReason);
+    if (f.synthetic != HistoryFilter::Synthetic::Exclude)
+        put(QStringLiteral("synthetic"), kSyntheticValues.at(static_cast<int>(f.synthetic)));
     if (f.beforeMs)
         put(QStringLiteral("before_ms"), QString::number(*f.beforeMs));
     if (!f.beforeId.isEmpty())
@@ -245,6 +254,13 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
             return FieldError{QStringLiteral("failed_attempt"), QStringLiteral("\"%1\" is not provider/role/stage, such as gemini/primary/storyboard").arg(v.left(64))};
     }
     f.fallbackReason = query.queryItemValue(QStringLiteral("fallback_reason"), QUrl::FullyDecoded).left(128);
+    if (query.hasQueryItem(QStringLiteral("synthetic"))) {
+        const QString v = query.queryItemValue(QStringLiteral("synthetic"), QUrl::FullyDecoded).toLower();
+        const qsizetype at = kSyntheticValues.indexOf(v);
+        if (at < 0)
+            return FieldError{QStringLiteral("synthetic"), QStringLiteral("must be %1 (probes are left out by default)").arg(kSyntheticValues.join(QStringLiteral(", ")))};
+        f.synthetic = static_cast<HistoryFilter::Synthetic>(at);
+    }
     f.beforeId = query.queryItemValue(QStringLiteral("before_id"), QUrl::FullyDecoded).left(128);
     return f;
 }
@@ -344,6 +360,30 @@ QList<RateBucket> HistoryJson::rateBucketsFromJson(const QJsonArray &json)
     return out;
 }
 
+namespace {
+
+QJsonValue probeJson(const std::optional<ProviderHealth::Probe> &probe)
+{
+    if (!probe)
+        return QJsonValue();
+    return QJsonObject{{QStringLiteral("at_ms"), static_cast<double>(probe->atMs)},
+                       {QStringLiteral("ok"), probe->ok},
+                       {QStringLiteral("kind"), probe->kind ? QJsonValue(enumName(*probe->kind)) : QJsonValue()},
+                       {QStringLiteral("duration_ms"), probe->durationMs}};
+}
+
+std::optional<ProviderHealth::Probe> probeFromJson(const QJsonValue &v)
+{
+    if (!v.isObject())
+        return std::nullopt;
+    const QJsonObject o = v.toObject();
+    return ProviderHealth::Probe{o.value(QLatin1StringView("at_ms")).toInteger(), o.value(QLatin1StringView("ok")).toBool(),
+                                 enumFromName<FailureKind>(o.value(QLatin1StringView("kind")).toString()),
+                                 o.value(QLatin1StringView("duration_ms")).toDouble()};
+}
+
+} // namespace
+
 QJsonArray HistoryJson::providerHealth(const QList<ProviderHealth> &health)
 {
     QJsonArray a;
@@ -359,7 +399,8 @@ QJsonArray HistoryJson::providerHealth(const QList<ProviderHealth> &health)
                              {QStringLiteral("primary_failures"), static_cast<double>(h.primaryFailures)},
                              {QStringLiteral("relieved"), static_cast<double>(h.relieved)},
                              {QStringLiteral("p50_ms"), h.p50Ms},
-                             {QStringLiteral("p90_ms"), h.p90Ms}});
+                             {QStringLiteral("p90_ms"), h.p90Ms},
+                             {QStringLiteral("last_probe"), probeJson(h.lastProbe)}});
     return a;
 }
 
@@ -387,6 +428,7 @@ QList<ProviderHealth> HistoryJson::providerHealthFromJson(const QJsonArray &json
         h.relieved = n("relieved");
         h.p50Ms = o.value(QLatin1StringView("p50_ms")).toDouble();
         h.p90Ms = o.value(QLatin1StringView("p90_ms")).toDouble();
+        h.lastProbe = probeFromJson(o.value(QLatin1StringView("last_probe")));
         out << h;
     }
     return out;

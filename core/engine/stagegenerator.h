@@ -44,6 +44,8 @@ struct StageRequest
     Stage stage = Stage::Storyboard;
     QString stageInput;
     ScenarioChoice scenario;
+    // A probe (docs/contract.md §13): only this role's provider is called, once; no fallback, no round.
+    std::optional<Role> probeRole;
 
     static StageRequest forStory(QString story, QString userId = {})
     {

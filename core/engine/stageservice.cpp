@@ -111,6 +111,8 @@ void StageService::begin(Run &run)
                   StageOutput{});
         return;
     }
+    if (run.request.probeRole && !probeMaySend(run))
+        return;
     run.first = chooseFirst(run);
     const Provider first = run.first == Role::Primary ? p.primary : *p.fallback;
     if (!m_admission || m_admission->tryAcquire(first)) {
@@ -147,8 +149,32 @@ void StageService::begin(Run &run)
     emitEvent(run, StageQueued{p.stage, first, ahead, inFlight, m_admission->limits().inFlight});
 }
 
+bool StageService::probeMaySend(Run &run)
+{
+    const StagePolicy &p = run.policy;
+    const Role role = *run.request.probeRole;
+    if (role == Role::Fallback && !p.fallback) {
+        run.decision = QStringLiteral("probe not sent: the %1 stage has no fallback provider").arg(toId(p.stage));
+        finishRun(run, FinalState::Failed, Failure{FailureKind::NOT_SENT, run.decision, false, {}}, StageOutput{});
+        return false;
+    }
+    const Provider provider = role == Role::Primary ? p.primary : *p.fallback;
+    const BreakerGate gate = m_breakers ? m_breakers->admit(BreakerKey{provider, role, p.stage}, m_clock.now()) : BreakerGate{};
+    if (gate.verdict == BreakerGate::Skip) {
+        // An open breaker waits out its cooldown and a drain is an operator's word: a probe sends nothing.
+        run.decision = QStringLiteral("probe not sent: %1 is %2 (%3)").arg(BreakerKey{provider, role, p.stage}.toString(), gate.state, gate.why);
+        finishRun(run, FinalState::Failed, Failure{FailureKind::NOT_SENT, run.decision, false, {}}, StageOutput{});
+        return false;
+    }
+    run.trial[role == Role::Primary ? 0 : 1] = gate.verdict == BreakerGate::Trial;
+    run.first = role;
+    return true;
+}
+
 Role StageService::chooseFirst(Run &run)
 {
+    if (run.request.probeRole)
+        return *run.request.probeRole; // probeMaySend() asked its breaker
     if (!m_breakers)
         return Role::Primary;
     const StagePolicy &p = run.policy;
@@ -266,7 +292,9 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     emitEvent(run, done);
 
     if (rec.success) {
-        if (rec.role == Role::Primary)
+        if (run.request.probeRole)
+            run.decision = QStringLiteral("probe succeeded");
+        else if (rec.role == Role::Primary)
             run.decision = rec.round == 1 ? QStringLiteral("the primary succeeded; no fallback needed")
                                           : QStringLiteral("the primary succeeded in round %1").arg(rec.round);
         else if (run.skipped)
@@ -280,6 +308,11 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     }
 
     const Failure &failure = *rec.failure;
+    if (run.request.probeRole) {
+        run.decision = QStringLiteral("probe failed with %1; a probe has no fallback and no second round").arg(enumName(failure.kind));
+        finishRun(run, failure.kind == FailureKind::CANCELLED ? FinalState::Cancelled : FinalState::Failed, failure, StageOutput{});
+        return;
+    }
     if (rec.role == Role::Primary)
         run.primaryFailure = failure;
     if (run.stopping && failure.kind != FailureKind::CANCELLED) {

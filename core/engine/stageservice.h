@@ -69,6 +69,7 @@ Q_SIGNALS:
 private:
     struct Run;
     void begin(Run &run);
+    bool probeMaySend(Run &run);
     Role chooseFirst(Run &run);
     void recordForBreaker(Run &run, const AttemptRecord &record);
     void admitted(Run &run);

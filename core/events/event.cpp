@@ -151,6 +151,10 @@ struct Writer
             o.insert(QStringLiteral("user"), e.user);
         if (!e.instance.isEmpty())
             o.insert(QStringLiteral("instance"), e.instance);
+        if (e.probe) {
+            o.insert(QStringLiteral("synthetic"), true);
+            o.insert(QStringLiteral("probe"), e.probe->toString());
+        }
     }
     void operator()(const StageQueued &e) const
     {
@@ -250,6 +254,11 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.budget = milliseconds(static_cast<qint64>(r.number("budget_ms")));
         e.user = r.optString("user");
         e.instance = r.optString("instance");
+        if (r.optBoolean("synthetic")) {
+            e.probe = ProbeTarget::fromString(r.optString("probe"));
+            if (!e.probe)
+                r.fail("probe", "provider/role/stage of a synthetic generation");
+        }
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_queued"))) {
@@ -349,7 +358,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
 GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString &rawUserId)
 {
     return GenerationStarted{policy.preset, policy.primary, policy.fallback, policy.effectiveBudget(),
-                             rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId), {}};
+                             rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId), {}, std::nullopt};
 }
 
 QString Event::type() const { return std::visit(TypeName{}, body); }

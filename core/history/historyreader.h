@@ -43,6 +43,9 @@ struct GenerationRow
     QString imagePath;   // on this machine; empty for a remote engine's row
     QString imageSha256; // the comic's name everywhere (a remote engine serves it at /v1/images/{sha256})
     QString instance;    // the engine instance that ran it (docs/contract.md §12.2); empty in stores older than schema 6
+    // A probe (docs/contract.md §13): what it tried, "openai/fallback/storyboard"; empty for a user's generation.
+    QString probe;
+    bool synthetic() const { return !probe.isEmpty(); }
 
     // "gemini", or "gemini → qwen" when another provider gave the final answer (one spelling for the
     // console, the CLI and exports).
@@ -85,6 +88,10 @@ struct HistoryFilter
     // provider, an ending (fallbackReasonEndings(): "circuit_open") that matches every provider's.
     QString fallbackReason;
     QString instance; // only this engine instance's generations
+    // Probes (synthetic generations, docs/contract.md §13) are left out unless asked for: every count
+    // and rate is users' traffic.
+    enum class Synthetic { Exclude, Include, Only };
+    Synthetic synthetic = Synthetic::Exclude;
     // Keyset paging: rows strictly older than (beforeMs, beforeId).
     std::optional<qint64> beforeMs;
     QString beforeId;

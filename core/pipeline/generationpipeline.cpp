@@ -113,6 +113,10 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     const QString id = r.request.generationId;
     m_runs.emplace(id, std::move(run));
 
+    if (r.request.probe) {
+        startProbe(r);
+        return id;
+    }
     emitEvent(r, GenerationStarted::of(p, request.userId));
 
     // docs/contract.md §6: an identical request within the window is served from the store.
@@ -181,6 +185,8 @@ void GenerationPipeline::onStoryboardDone(const StageResult &sr)
     if (it == m_runs.end())
         return;
     Run &run = *it->second;
+    if (probeDone(run, sr))
+        return;
     run.result.storyboard = sr;
     if (sr.state != FinalState::Succeeded) {
         finish(run, sr.state, sr.failure, Stage::Storyboard);
@@ -209,6 +215,8 @@ void GenerationPipeline::onCaptionsDone(const StageResult &cr)
     if (it == m_runs.end())
         return;
     Run &run = *it->second;
+    if (probeDone(run, cr))
+        return;
     run.result.captions = cr;
     if (cr.state == FinalState::Cancelled) { // operator or shutdown: no default captions, no image
         finish(run, FinalState::Cancelled, cr.failure, Stage::Captions);
@@ -224,6 +232,73 @@ void GenerationPipeline::onCaptionsDone(const StageResult &cr)
         run.result.degraded = true;
     }
     startImage(run);
+}
+
+namespace {
+
+// What a probe asks for: a story of one line, and for the later stages a storyboard of four short panels.
+// Nothing of any user's is in it.
+const QString kProbeStory = QStringLiteral("Probe: a cat finds a hat.");
+
+QString probeStoryboardJson()
+{
+    Storyboard board;
+    board.title = QStringLiteral("Probe");
+    for (int i = 0; i < panelRoles().size(); ++i)
+        board.panels << Panel{i + 1, panelRoles().at(i), QStringLiteral("A cat and a hat, panel %1.").arg(i + 1), {QStringLiteral("Cat")}, {}};
+    return QString::fromUtf8(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+void GenerationPipeline::startProbe(Run &run)
+{
+    const ProbeTarget target = *run.request.probe;
+    const StagePolicy &policy = target.stage == Stage::Storyboard ? m_options.storyboard
+                                : target.stage == Stage::Captions ? m_options.captions
+                                                                  : m_options.image;
+    run.result.probe = target;
+    run.current = target.stage;
+    GenerationStarted started = GenerationStarted::of(policy, {});
+    started.probe = target;
+    emitEvent(run, started);
+
+    StageRequest sr = StageRequest::forStory(kProbeStory);
+    sr.generationId = run.request.generationId;
+    sr.scenario = run.request.scenario;
+    sr.stage = target.stage;
+    sr.probeRole = target.role;
+    if (target.stage != Stage::Storyboard)
+        sr.stageInput = probeStoryboardJson();
+    const std::optional<Provider> configured = target.role == Role::Primary ? std::optional(policy.primary) : policy.fallback;
+    if (configured != target.provider) {
+        const QString why = QStringLiteral("probe not sent: %1 is not the %2 of the %3 stage").arg(toId(target.provider), toId(target.role), toId(target.stage));
+        QMetaObject::invokeMethod(this, [this, id = sr.generationId, why, stage = target.stage] {
+            const auto it = m_runs.find(id);
+            if (it != m_runs.end())
+                finish(*it->second, FinalState::Failed, Failure{FailureKind::NOT_SENT, why, false, {}}, stage);
+        }, Qt::QueuedConnection);
+        return;
+    }
+    StageService &service = target.stage == Stage::Storyboard ? m_storyboard : target.stage == Stage::Captions ? m_captions : m_image;
+    service.start(sr, policy);
+}
+
+bool GenerationPipeline::probeDone(Run &run, const StageResult &result)
+{
+    if (!run.request.probe)
+        return false;
+    const Stage stage = run.request.probe->stage;
+    if (stage == Stage::Storyboard)
+        run.result.storyboard = result;
+    else if (stage == Stage::Captions)
+        run.result.captions = result;
+    else
+        run.result.image = result;
+    if (result.state == FinalState::Succeeded && stage == Stage::Image)
+        run.result.imageSha256 = QString::fromLatin1(sha256Hex(result.image)); // a probe's comic is not kept
+    finish(run, result.state, result.failure, run.request.probe->stage);
+    return true;
 }
 
 void GenerationPipeline::startImage(Run &run)
@@ -243,6 +318,8 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
     if (it == m_runs.end())
         return;
     Run &run = *it->second;
+    if (probeDone(run, ir))
+        return;
     run.result.image = ir;
     if (ir.state != FinalState::Succeeded) {
         // Final for the generation: the storyboard is never generated again for an image failure.
@@ -349,14 +426,17 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
         extras.imagePath = r.imagePath;
         extras.nextStep = r.nextStep ? r.nextStep->message : QString();
         extras.resultJson = r.toJson();
-        if (m_options.storeContent) {
+        if (m_options.storeContent && !r.probe) { // a probe's answer is never served to anyone
             extras.cacheKey = r.cacheKey;
         } else {
             // Metadata only: what the user's story became is not kept (docs/contract.md §5.1).
             extras.resultJson.remove(QStringLiteral("storyboard"));
             extras.resultJson.remove(QStringLiteral("captions"));
         }
-        StageResult stored = r.storyboard;
+        // The stage the generation is judged by: the storyboard's, or the one stage a probe ran.
+        StageResult stored = !r.probe || r.probe->stage == Stage::Storyboard ? r.storyboard
+                             : r.probe->stage == Stage::Captions          ? r.captions.value_or(StageResult{})
+                                                                          : r.image.value_or(StageResult{});
         stored.generationId = r.generationId;
         stored.state = state;
         stored.failure = r.failure;

@@ -45,6 +45,9 @@ struct GenerationRequest
     // The built-in simulator's scenario for this request (every stage). Roles left unset are taken from
     // the storyboard policy (its primary and relief).
     ScenarioChoice scenario;
+    // A probe (docs/contract.md §13): one minimal synthetic request to this provider in this role of this
+    // stage, under the pipeline's policy for the stage, and nothing else; recorded as synthetic.
+    std::optional<ProbeTarget> probe;
 };
 
 // docs/contract.md §2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,
@@ -86,6 +89,9 @@ private:
     void onCaptionsDone(const StageResult &r);
     void onImageDone(const StageResult &r);
     void startImage(Run &run);
+    void startProbe(Run &run);
+    // A probe's one stage ended: the generation ends with it.
+    bool probeDone(Run &run, const StageResult &result);
     void finish(Run &run, FinalState state, std::optional<Failure> failure, Stage stage);
     void emitEvent(Run &run, EventBody body, std::optional<std::chrono::microseconds> at = std::nullopt);
 

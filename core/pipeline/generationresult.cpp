@@ -60,6 +60,10 @@ QJsonObject GenerationResult::toJson() const
     o.insert(QStringLiteral("storyboard_elapsed_ms"), toJsonMs(storyboard.elapsed));
     o.insert(QStringLiteral("captions_state"), captions ? QJsonValue(toId(captions->state)) : QJsonValue());
     o.insert(QStringLiteral("image_state"), image ? QJsonValue(toId(image->state)) : QJsonValue());
+    if (probe) {
+        o.insert(QStringLiteral("synthetic"), true);
+        o.insert(QStringLiteral("probe"), probe->toString());
+    }
     return o;
 }
 
@@ -124,6 +128,11 @@ std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &js
     g.imageSha256 = r.optString("image_sha256");
     g.fromCache = r.optBoolean("from_cache");
     g.elapsed = fromJsonMs(r.optNumber("elapsed_ms").value_or(0));
+    if (r.optBoolean("synthetic")) {
+        g.probe = ProbeTarget::fromString(r.optString("probe"));
+        if (!g.probe)
+            r.fail("probe", "provider/role/stage of a synthetic generation");
+    }
     if (!r.error().isEmpty()) {
         if (error)
             *error = r.error();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/probetarget.h"
 #include "engine/stageresult.h"
 #include "nextstep.h"
 
@@ -31,6 +32,8 @@ struct GenerationResult
     bool fromCache = false;
     QString cacheKey;
     std::chrono::microseconds elapsed{0};
+    // A synthetic generation (docs/contract.md §13): one attempt at this provider, role and stage, and nothing else.
+    std::optional<ProbeTarget> probe;
 
     QList<AttemptRecord> attempts() const; // every stage's, in order
     QJsonObject toJson() const;

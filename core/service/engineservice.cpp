@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "engineservice.h"
+#include "prober.h"
 
 #include "api/historyjson.h"
 #include "pipeline/generationresult.h"
@@ -9,6 +10,7 @@
 #include "sim/scenario.h"
 #include "store/apitokens.h"
 #include "store/drainrecords.h"
+#include "store/proberecords.h"
 #include "runtime/logsink.h"
 #include "store/store.h"
 
@@ -248,7 +250,24 @@ bool EngineService::listen(QString *error)
         }
     }
     m_audit.setInstance(m_options.instance);
+    startProbes();
     return true;
+}
+
+void EngineService::startProbes()
+{
+    if (m_options.probeEvery <= std::chrono::milliseconds::zero())
+        return;
+    QString why;
+    std::unique_ptr<ProbeRecords> records = m_setup.store() ? ProbeRecords::open(m_setup.store()->storeLocation(), &why) : nullptr;
+    if (!records) {
+        qCWarning(lcApi).noquote() << "probes are off: they need the store to know which provider had traffic (" << why << ")";
+        return;
+    }
+    m_prober = std::make_unique<Prober>(m_setup.engine(), m_setup.engine().breakers(), m_setup.pipelineOptions(), std::move(records),
+                                        m_options.probeEvery);
+    qCInfo(lcApi) << "probes: every provider, role and stage without traffic for" << m_options.probeEvery.count() << "ms gets one";
+    m_prober->start();
 }
 
 QUrl EngineService::url() const
@@ -1010,6 +1029,7 @@ EngineService::Reply EngineService::config() const
                          {QStringLiteral("scenario"), m_setup.defaultScenario()},
                          {QStringLiteral("keys"), keys},
                          {QStringLiteral("simulator"), m_setup.usingSimulator()},
+                         {QStringLiteral("probe_every_ms"), m_prober ? QJsonValue(static_cast<double>(m_options.probeEvery.count())) : QJsonValue()},
                          {QStringLiteral("store"), [&]() -> QJsonValue {
                               const Store *store = m_setup.store();
                               if (!store)
@@ -1229,6 +1249,8 @@ void EngineService::beginDrain()
     if (m_draining)
         return;
     m_draining = true;
+    if (m_prober)
+        m_prober->stop();
     m_awaitingStream = m_running; // their last events reach the streams before the streams close
     qCInfo(lcApi) << "draining:" << m_running.size() << "generations running, up to" << m_options.drain.count() << "ms to finish";
     m_drainTimer.start(m_options.drain);

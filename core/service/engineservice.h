@@ -32,6 +32,7 @@ namespace bullpen {
 
 class ApiTokens;
 class DrainRecords;
+class Prober;
 class ComparisonRunner;
 class EngineSetup;
 struct ApiToken;
@@ -54,6 +55,8 @@ struct ServiceOptions
     int resultsKept = 2000;   // whole results answered from memory (~8 KB each); older ones from the history
     std::chrono::milliseconds drain{30000};
     std::optional<QSslConfiguration> tls; // serve HTTPS (loadServerTls); else plain HTTP
+    // Probes (docs/contract.md §13): a target with no traffic this long gets a synthetic generation; 0: none.
+    std::chrono::milliseconds probeEvery{0};
 };
 
 // bullpen-engine's HTTP API (docs/api.md, docs/contract.md §12.1) over one running engine: generations, the event
@@ -123,6 +126,7 @@ private:
     void closeRevokedStreams();
     void announce(const BreakerChange &change);
     void syncDrains();
+    void startProbes();
     void instances(QTcpSocket *socket);
     Reply readiness() const;
     Reply metrics() const;
@@ -137,6 +141,7 @@ private:
     ApiTokens &m_tokens;
     std::unique_ptr<DrainRecords> m_drainRecords; // drains in the store, shared by every engine on it
     QTimer m_drainSync;                           // reads them back every second
+    std::unique_ptr<Prober> m_prober;             // with --probe-every
     QString m_drainSyncError;                     // the last failure, said once
     AuditTrail m_audit;
     ServiceOptions m_options;

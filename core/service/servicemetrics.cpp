@@ -30,6 +30,23 @@ QByteArray number(double v) { return std::isfinite(v) ? QByteArray::number(v, 'g
 
 void ServiceMetrics::record(const Event &event, qint64 nowMs)
 {
+    // A probe's events (docs/contract.md §13) count as probes only, never in users' figures.
+    if (const auto *g = std::get_if<GenerationStarted>(&event.body); g && g->probe) {
+        m_probing.insert(event.generationId);
+        return;
+    }
+    if (m_probing.contains(event.generationId)) {
+        if (const auto *a = std::get_if<AttemptCompleted>(&event.body)) {
+            ProbeSeen &seen = m_probes[{a->stage, a->provider, a->role}];
+            ++seen.runs[a->success ? 0 : 1];
+            seen.ok = a->success;
+            seen.atMs = nowMs;
+            seen.seconds = static_cast<double>(a->duration.count()) / 1e6;
+        } else if (std::holds_alternative<GenerationFinished>(event.body)) {
+            m_probing.remove(event.generationId);
+        }
+        return;
+    }
     if (std::holds_alternative<GenerationStarted>(event.body)) {
         ++m_started;
     } else if (const auto *a = std::get_if<AttemptCompleted>(&event.body)) {
@@ -61,6 +78,32 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
         ++m_finished[toId(g->state)];
     }
     prune(nowMs);
+}
+
+void ServiceMetrics::writeProbes(QByteArray &out) const
+{
+    const auto labels = [](const auto &key) -> QByteArray {
+        const auto &[stage, provider, role] = key;
+        return label("provider", toId(provider)) + ',' + label("role", toId(role)) + ',' + label("stage", toId(stage));
+    };
+    out += "# HELP bullpen_probes_total Probes this engine sent (synthetic generations), by provider, role, stage and result.\n"
+           "# TYPE bullpen_probes_total counter\n";
+    for (const auto &[key, seen] : m_probes) {
+        out += "bullpen_probes_total{" + labels(key) + ",result=\"ok\"} " + QByteArray::number(seen.runs[0]) + '\n';
+        out += "bullpen_probes_total{" + labels(key) + ",result=\"failed\"} " + QByteArray::number(seen.runs[1]) + '\n';
+    }
+    out += "# HELP bullpen_probe_success Whether the latest probe of each provider, role and stage succeeded (1) or failed (0).\n"
+           "# TYPE bullpen_probe_success gauge\n";
+    for (const auto &[key, seen] : m_probes)
+        out += "bullpen_probe_success{" + labels(key) + "} " + (seen.ok ? "1" : "0") + '\n';
+    out += "# HELP bullpen_probe_last_timestamp_seconds When the latest probe of each provider, role and stage ended (Unix time).\n"
+           "# TYPE bullpen_probe_last_timestamp_seconds gauge\n";
+    for (const auto &[key, seen] : m_probes)
+        out += "bullpen_probe_last_timestamp_seconds{" + labels(key) + "} " + QByteArray::number(static_cast<double>(seen.atMs) / 1000.0, 'f', 3) + '\n';
+    out += "# HELP bullpen_probe_duration_seconds How long the latest probe of each provider, role and stage took.\n"
+           "# TYPE bullpen_probe_duration_seconds gauge\n";
+    for (const auto &[key, seen] : m_probes)
+        out += "bullpen_probe_duration_seconds{" + labels(key) + "} " + QByteArray::number(seen.seconds, 'g', 6) + '\n';
 }
 
 void ServiceMetrics::prune(qint64 nowMs) const
@@ -122,6 +165,7 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     for (const auto &[key, n] : drains)
         out += "bullpen_provider_drains{" + label("provider", std::get<0>(key)) + ',' + label("role", std::get<1>(key)) + ','
                + label("stage", std::get<2>(key)) + "} " + QByteArray::number(n) + '\n';
+    writeProbes(out);
     head("bullpen_attempt_duration_seconds", "histogram", "Attempt durations (to the last byte or the deadline).");
     for (const auto &[key, h] : m_durations) {
         const auto &[stage, provider, role] = key;

@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QSet>
 
 #include <array>
 #include <deque>
@@ -72,6 +73,16 @@ private:
         double durationMs = 0;
     };
     void prune(qint64 nowMs) const;
+    void writeProbes(QByteArray &out) const;
+    struct ProbeSeen
+    {
+        std::array<quint64, 2> runs{}; // ok, failed
+        bool ok = false;               // the latest
+        qint64 atMs = 0;
+        double seconds = 0;
+    };
+    QSet<QString> m_probing; // probes running: their events are not users'
+    std::map<std::tuple<Stage, Provider, Role>, ProbeSeen> m_probes;
 
     std::map<std::tuple<Stage, Provider, Role, QString>, quint64> m_attempts; // result: success or a kind
     std::map<std::tuple<Stage, Provider, Provider, FailureKind>, quint64> m_fallbacks;

@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QSqlError>
+#include <QSqlRecord>
 #include <QVariant>
 
 #include <vector>
@@ -48,7 +49,7 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
     };
     const bool ok = make(m_finishedRow,
                          "SELECT created_at_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied "
-                         "FROM generations WHERE id = ? AND state <> 'running'")
+                         "FROM generations WHERE id = ? AND state <> 'running' AND synthetic = 0")
                     // By the generation alone, filtered here: a condition on role and stage would let a
                     // planner take the (role, stage, at_ms) index and walk every primary attempt before it.
                     && make(m_primaryOf, "SELECT stage, role, at_ms, provider, duration_ms FROM attempts WHERE generation_id = ?")
@@ -160,17 +161,20 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
         return false;
     AggregateDeltas d;
     q.setForwardOnly(true);
+    // Users' rows only; probes (schema 11) are not in the aggregates. Schema 8's upgrade rebuilds too, before the column exists.
+    const bool probes = db.record(QStringLiteral("attempts")).contains(QStringLiteral("synthetic"));
+    const QString users = probes ? QStringLiteral(" AND synthetic = 0") : QString();
     // Generations: grouped by the database (an hour is integer arithmetic in both dialects).
     if (!exec(QStringLiteral("SELECT created_at_ms - created_at_ms % 3600000, state, COALESCE(public_code, ''), COALESCE(kind, ''), "
                              "COALESCE(stage, ''), COALESCE(primary_provider, ''), COALESCE(final_provider, ''), COALESCE(instance, ''), "
-                             "fallback_applied, COUNT(*) FROM generations WHERE state <> 'running' GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9")))
+                             "fallback_applied, COUNT(*) FROM generations WHERE state <> 'running'%1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9").arg(users)))
         return false;
     while (q.next()) {
         d.m_generations[{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
                          q.value(5).toString(), q.value(6).toString(), q.value(7).toString(), q.value(8).toInt()}] += q.value(9).toLongLong();
     }
     // Attempts: binned here (no portable logarithm in SQL).
-    if (!exec(QStringLiteral("SELECT at_ms, provider, role, stage, COALESCE(instance, ''), success, duration_ms FROM attempts")))
+    if (!exec(QStringLiteral("SELECT at_ms, provider, role, stage, COALESCE(instance, ''), success, duration_ms FROM attempts WHERE 1 = 1%1").arg(users)))
         return false;
     while (q.next())
         d.addAttempt(q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
@@ -189,14 +193,14 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     };
     std::vector<Relief> relief;
     QHash<QString, std::vector<std::size_t>> reliefOf; // generation + stage → fallback attempts
-    if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'")))
+    if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'%1").arg(users)))
         return false;
     while (q.next()) {
         reliefOf[q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString()].push_back(relief.size());
         relief.push_back({q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {}});
     }
     if (!relief.empty()) {
-        if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'")))
+        if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'%1").arg(users)))
             return false;
         while (q.next()) {
             const auto it = reliefOf.constFind(q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString());

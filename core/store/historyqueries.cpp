@@ -52,6 +52,7 @@ GenerationRow rowFrom(const QSqlQuery &q)
     r.instance = text("instance");
     r.nextStep = text("next_step");
     r.imagePath = text("image_path");
+    r.probe = text("probe");
     return r;
 }
 
@@ -88,9 +89,12 @@ void dimensionClauses(const HistoryFilter &f, QStringList &where, QVariantList &
     }
 }
 
-// The conditions only the rows can answer (the aggregates have neither attempts nor reasons).
+// The conditions only the rows can answer (the aggregates have neither attempts nor reasons, and hold
+// users' generations only).
 void rowOnlyClauses(const HistoryFilter &f, QStringList &where, QVariantList &binds)
 {
+    if (f.synthetic != HistoryFilter::Synthetic::Include)
+        where << (f.synthetic == HistoryFilter::Synthetic::Only ? QStringLiteral("synthetic = 1") : QStringLiteral("synthetic = 0"));
     if (f.failedAttempt) {
         where << QStringLiteral("EXISTS (SELECT 1 FROM attempts a WHERE a.generation_id = generations.id AND a.provider = ? AND a.role = ? "
                                 "AND a.stage = ? AND a.success = 0 AND COALESCE(a.kind, '') NOT IN ('NOT_SENT', 'CANCELLED'))");
@@ -171,7 +175,8 @@ bool hourBuckets(qint64 fromMs, qint64 bucketMs) { return bucketMs % kHour == 0 
 
 // The aggregates hold finished generations by dimensions a filter can name; a user or a page cannot be
 // answered from them.
-bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs && !f.failedAttempt && f.fallbackReason.isEmpty(); }
+bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs && !f.failedAttempt && f.fallbackReason.isEmpty()
+                                                    && f.synthetic == HistoryFilter::Synthetic::Exclude; }
 
 QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &binds)
 {
@@ -285,14 +290,11 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
     return out;
 }
 
-QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
+namespace {
+
+// Rows of (generation_id, stage, provider, role, success, kind, duration_ms[, at_ms]).
+QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nullptr)
 {
-    QSqlQuery q;
-    if (!m_db.read(q,
-                   QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms FROM attempts "
-                                  "WHERE at_ms >= ? AND at_ms < ?"),
-                   {fromMs, toMs}, error))
-        return {};
     QList<CompletedAttempt> rows;
     while (q.next()) {
         const auto stage = stageFromId(q.value(1).toString());
@@ -301,29 +303,78 @@ QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs,
         if (!stage || !provider || !role)
             continue; // written by a newer Bullpen: not this one's to summarise
         rows << CompletedAttempt{q.value(0).toString(), *stage, *provider, *role, q.value(4).toInt() != 0,
-                               enumFromName<FailureKind>(q.value(5).toString()), q.value(6).toDouble()};
+                                 enumFromName<FailureKind>(q.value(5).toString()), q.value(6).toDouble()};
+        if (atMs)
+            *atMs << q.value(7).toLongLong();
     }
-    return ProviderHealth::summarise(rows);
+    return rows;
+}
+
+} // namespace
+
+QSet<QString> HistoryQueries::syntheticGenerations(qint64 fromMs, qint64 toMs, QString *error)
+{
+    QSqlQuery q;
+    QSet<QString> out;
+    if (m_db.read(q, QStringLiteral("SELECT generation_id FROM attempts WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"), {fromMs, toMs}, error)) {
+        while (q.next())
+            out.insert(q.value(0).toString());
+    }
+    return out;
+}
+
+QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
+{
+    QSqlQuery q;
+    if (!m_db.read(q,
+                   QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms FROM attempts "
+                                  "WHERE at_ms >= ? AND at_ms < ?"),
+                   {fromMs, toMs}, error))
+        return {};
+    QList<CompletedAttempt> rows = completedAttempts(q);
+    // Probes are not users' attempts (docs/contract.md §13): read apart, through their own index, and
+    // shown as each card's last probe. The last day's, so that a quiet provider's card still has one.
+    QSqlQuery p;
+    if (!m_db.read(p,
+                   QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms, at_ms FROM attempts "
+                                  "WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"),
+                   {std::min(fromMs, toMs - 24 * 3'600'000LL), toMs}, error))
+        return {};
+    QList<qint64> probeTimes;
+    const QList<CompletedAttempt> probes = completedAttempts(p, &probeTimes);
+    if (!probes.isEmpty()) {
+        QSet<QString> synthetic;
+        for (const CompletedAttempt &a : probes)
+            synthetic.insert(a.generationId);
+        rows.removeIf([&](const CompletedAttempt &a) { return synthetic.contains(a.generationId); });
+    }
+    QList<ProviderHealth> health = ProviderHealth::summarise(rows);
+    ProviderHealth::addProbes(health, probes, probeTimes);
+    return health;
 }
 
 QList<LatencySample> HistoryQueries::latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error,
                                                     std::optional<Stage> stage)
 {
+    // Read first: on PostgreSQL a second statement on the connection ends a result still being read.
+    const QSet<QString> synthetic = syntheticGenerations(fromMs, toMs, error); // probes are not users' latency
     QSqlQuery q;
     QList<LatencySample> out;
     const bool ok = !stage
                         ? m_db.read(q,
-                              QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
+                              QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
                                              "AND at_ms < ? ORDER BY at_ms"),
                               {toId(provider), toId(role), fromMs, toMs}, error)
                         : m_db.read(q,
-                              QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
+                              QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
                                              "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
                               {toId(provider), toId(role), toId(*stage), fromMs, toMs}, error);
     if (!ok)
         return out;
-    while (q.next())
-        out << LatencySample{q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0};
+    while (q.next()) {
+        if (synthetic.isEmpty() || !synthetic.contains(q.value(3).toString()))
+            out << LatencySample{q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0};
+    }
     return out;
 }
 
@@ -446,6 +497,8 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     // that can precede them) joined here by generation: at a million attempts this is several times
     // quicker than a join in SQL, whose per-row lookups land on random pages.
     QList<FallbackWait> out;
+    // Read first: on PostgreSQL a second statement on the connection ends a result still being read.
+    const QSet<QString> synthetic = syntheticGenerations(fromMs, toMs, error); // a fallback's probe waited for nothing
     QSqlQuery q;
     const QString sql = QStringLiteral("SELECT at_ms, generation_id, provider, duration_ms, success FROM attempts "
                                        "WHERE role = ? AND stage = ? AND at_ms >= ? AND at_ms < ? ORDER BY role, stage, at_ms");
@@ -453,6 +506,8 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
         return out;
     QHash<QString, qsizetype> waiting; // generation → index in out
     while (q.next()) {
+        if (!synthetic.isEmpty() && synthetic.contains(q.value(1).toString()))
+            continue;
         FallbackWait w;
         w.atMs = q.value(0).toLongLong();
         w.fallbackProvider = q.value(2).toString();

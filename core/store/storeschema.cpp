@@ -245,6 +245,17 @@ const char *const kVersion10[] = {
     "UPDATE bullpen_schema SET version = 10",
 };
 
+// Version 11: synthetic generations (probes, docs/contract.md §13), kept apart from users' figures.
+// `probe` names what was probed ("openai/fallback/storyboard"); attempts carry the flag so that the
+// health and latency reads need no join.
+const char *const kVersion11[] = {
+    "ALTER TABLE generations ADD COLUMN synthetic INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE generations ADD COLUMN probe TEXT",
+    "ALTER TABLE attempts ADD COLUMN synthetic INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX attempts_synthetic ON attempts (synthetic, at_ms)",
+    "UPDATE bullpen_schema SET version = 11",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -360,6 +371,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 9 && !step(kVersion9, 9))
         return false;
     if (v < 10 && !step(kVersion10, 10))
+        return false;
+    if (v < 11 && !step(kVersion11, 11))
         return false;
     return true;
 }

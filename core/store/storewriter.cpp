@@ -50,11 +50,11 @@ struct StoreWriter::Statements
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"));
         generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
-                                          "instance, lease_until_ms) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?)"));
+                                          "instance, lease_until_ms, synthetic, probe) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
-            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance, synthetic) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
@@ -79,6 +79,9 @@ struct StoreWriter::Statements
     // generation committed since, which a purge does not remove yet, so a purge never removes it.
     static constexpr qint64 kComicsKnownMs = 10 * 60'000;
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
+    // Probes (docs/contract.md §13) started through this connection and not finished: their attempts
+    // are marked synthetic and left out of the aggregates.
+    QSet<QString> probes;
     QString instance; // stamped on the rows of this batch
     qint64 leaseMs = 0;
 };
@@ -109,6 +112,10 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.generation.addBindValue(Owner::thisProcess());
         s.generation.addBindValue(nullable(s.instance));
         s.generation.addBindValue(QDateTime::currentMSecsSinceEpoch() + s.leaseMs);
+        s.generation.addBindValue(g->probe ? 1 : 0);
+        s.generation.addBindValue(g->probe ? QVariant(g->probe->toString()) : QVariant(QMetaType::fromType<QString>()));
+        if (g->probe)
+            s.probes.insert(e.generationId);
         if (!s.generation.exec()) {
             *error = s.why(s.generation);
             return false;
@@ -135,10 +142,14 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(toId(a->abortedBy));
         s.attempt.addBindValue(nullable(a->failure ? a->failure->detail : QString()));
         s.attempt.addBindValue(nullable(s.instance));
+        const bool synthetic = s.probes.contains(e.generationId);
+        s.attempt.addBindValue(synthetic ? 1 : 0);
         if (!s.attempt.exec()) {
             *error = s.why(s.attempt);
             return false;
         }
+        if (synthetic)
+            return true; // users' figures only
         s.aggregates.addAttempt(wall, toId(a->provider), toId(a->role), toId(a->stage), s.instance, a->success, ms(a->duration));
         if (a->role == Role::Fallback
             && !s.aggregates.addRelief(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
@@ -242,6 +253,7 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
         *error = s.why(s.finish);
         return false;
     }
+    s.probes.remove(r.generationId);
     if (s.finish.numRowsAffected() == 1) {
         if (s.onPostgres && !x.imagePath.isEmpty() && !writeComic(s, x.imagePath, error))
             return false;

@@ -856,6 +856,34 @@
         <source>Click to see these failures in Failures.</source>
         <translation>클릭하면 실패 탭에서 이 실패들을 봅니다.</translation>
     </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1분</translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation>%1시간</translation>
+    </message>
+    <message>
+        <source>last probe %1 ago: ok %2</source>
+        <translation>마지막 프로브 %1 전: 정상 %2</translation>
+    </message>
+    <message>
+        <source>last probe %1 ago: %2 after %3</source>
+        <translation>마지막 프로브 %1 전: %3 후 %2</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.</source>
+        <translation>프로브는 합성 요청입니다(bullpen-engine --probe-every). 위의 어떤 수치에도 포함되지 않습니다.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>

@@ -48,6 +48,19 @@ QString windowLine(const QString &window, const ProviderHealth &h)
     return parts.join(QStringLiteral(" · "));
 }
 
+// "last probe 3 min ago: ok 840 ms" (docs/contract.md §13): a probe is synthetic, apart from the figures above it.
+QString probeLine(const ProviderHealth::Probe &probe, qint64 nowMs)
+{
+    const qint64 seconds = std::max<qint64>(0, (nowMs - probe.atMs) / 1000);
+    const QString ago = seconds < 90     ? HealthStrip::tr("%1 s").arg(seconds)
+                        : seconds < 5400 ? HealthStrip::tr("%1 min").arg(seconds / 60)
+                                         : HealthStrip::tr("%1 h").arg(seconds / 3600);
+    if (probe.ok)
+        return HealthStrip::tr("last probe %1 ago: ok %2").arg(ago, charts::duration(probe.durationMs));
+    return HealthStrip::tr("last probe %1 ago: %2 after %3")
+        .arg(ago, probe.kind ? enumName(*probe.kind) : HealthStrip::tr("failed"), charts::duration(probe.durationMs));
+}
+
 QString clock(const QJsonValue &iso)
 {
     const QDateTime t = QDateTime::fromString(iso.toString(), Qt::ISODateWithMs);
@@ -290,6 +303,8 @@ void HealthStrip::rebuildCards()
     std::set<Provider> shown;
     std::set<std::tuple<Provider, Role, Stage>> failing;
     bool controls = false;
+    bool probes = false;
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const ProviderHealth five = m_model->last5(row);
         const ProviderHealth fifteen = m_model->last15(row);
@@ -312,7 +327,12 @@ void HealthStrip::rebuildCards()
                                tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
                                ProviderHealthModel::stateText(state).toUpper(),
                                windowLine(tr("5 min"), five).toHtmlEscaped(), windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
-        card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n") + tr("Click to see these failures in Failures."));
+        if (fifteen.lastProbe) {
+            probes = true;
+            card->setText(card->text() + QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped()));
+        }
+        card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n") + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
+                         + QStringLiteral("\n") + tr("Click to see these failures in Failures."));
         connect(card, &HealthCard::activated, this, [this, p = five.provider, r = five.role, st = five.stage] { Q_EMIT cardActivated(p, r, st); });
         controls = addControls(card, five.provider, five.role, five.stage) || controls;
         shown.insert(five.provider);
@@ -334,8 +354,9 @@ void HealthStrip::rebuildCards()
     }
     m_failing = std::move(failing);
     m_cards->addStretch(1);
-    // A breaker or drain line is a fifth line on its card: the strip grows for it, and only then.
-    m_scroll->setMinimumHeight((controls ? 5 : 4) * fontMetrics().height() + 8 + (controls ? 4 : 0));
+    // A breaker or drain line, or a probe's, is one more line on its card: the strip grows for it, and only then.
+    const int lines = 4 + (controls ? 1 : 0) + (probes ? 1 : 0);
+    m_scroll->setMinimumHeight(lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0));
 }
 
 HealthCard *HealthStrip::newCard(const QString &name, tones::Tone tone)

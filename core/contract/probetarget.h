@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "enums.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace bullpen {
+
+// What a probe (docs/contract.md §13) tries: one provider in one role of one stage, with one minimal
+// synthetic request and nothing else (no other stage, no fallback, no second round).
+struct ProbeTarget
+{
+    Provider provider = Provider::Gemini;
+    Role role = Role::Primary;
+    Stage stage = Stage::Storyboard;
+
+    friend auto operator<=>(const ProbeTarget &, const ProbeTarget &) = default;
+    // "openai/fallback/storyboard": how events, results, the history and the metrics name it.
+    QString toString() const { return toId(provider) + QLatin1Char('/') + toId(role) + QLatin1Char('/') + toId(stage); }
+    static std::optional<ProbeTarget> fromString(QStringView text)
+    {
+        const auto parts = text.split(QLatin1Char('/'));
+        if (parts.size() != 3)
+            return std::nullopt;
+        const auto provider = providerFromId(parts[0]);
+        const auto role = roleFromId(parts[1]);
+        const auto stage = stageFromId(parts[2]);
+        if (!provider || !role || !stage)
+            return std::nullopt;
+        return ProbeTarget{*provider, *role, *stage};
+    }
+};
+
+} // namespace bullpen

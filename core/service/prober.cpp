@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#include "prober.h"
+
+#include "pipeline/engineclient.h"
+#include "store/proberecords.h"
+
+#include <QDateTime>
+#include <QLoggingCategory>
+
+#include <algorithm>
+
+Q_LOGGING_CATEGORY(lcProbe, "bullpen.probe")
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+Prober::Prober(EngineClient &engine, BreakerBoard &breakers, const PipelineOptions &options, std::unique_ptr<ProbeRecords> records,
+               milliseconds every, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_breakers(breakers)
+    , m_targets(targetsOf(options))
+    , m_records(std::move(records))
+    , m_every(every)
+{
+    // Often enough that a target is probed soon after its interval ends, seldom enough to cost nothing.
+    m_timer.setInterval(std::clamp<milliseconds>(every / 4, 250ms, 5s));
+    connect(&m_timer, &QTimer::timeout, this, &Prober::tick);
+    connect(&m_engine, &EngineClient::finished, this, &Prober::onFinished);
+}
+
+Prober::~Prober() = default;
+
+QList<ProbeTarget> Prober::targetsOf(const PipelineOptions &options)
+{
+    QList<ProbeTarget> out;
+    const auto add = [&out](const StagePolicy &p) {
+        out << ProbeTarget{p.primary, Role::Primary, p.stage};
+        if (p.fallback)
+            out << ProbeTarget{*p.fallback, Role::Fallback, p.stage};
+    };
+    add(options.storyboard);
+    if (options.captionsEnabled)
+        add(options.captions);
+    add(options.image);
+    return out;
+}
+
+void Prober::start()
+{
+    m_timer.start();
+    tick();
+}
+
+void Prober::stop() { m_timer.stop(); }
+
+void Prober::tick()
+{
+    QString why;
+    if (m_records && !m_records->lead(&why)) {
+        if (!why.isEmpty() && why != m_lastError)
+            qCWarning(lcProbe) << "probes: cannot ask the store which engine probes:" << why;
+        m_lastError = why;
+        return; // another engine probes
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    std::optional<QSet<QString>> recent = m_records ? m_records->recentTraffic(now - m_every.count(), &why) : QSet<QString>{};
+    if (!recent) {
+        if (why != m_lastError)
+            qCWarning(lcProbe) << "probes: cannot read recent traffic from the store:" << why << "; no probe until it answers";
+        m_lastError = why;
+        return;
+    }
+    m_lastError.clear();
+    const Clock::time_point steadyNow = steady_clock::now(); // the engine threads' SteadyClock
+    for (const ProbeTarget &t : std::as_const(m_targets)) {
+        if (std::any_of(m_running.begin(), m_running.end(), [&t](const auto &run) { return run.second == t; }))
+            continue;
+        const BreakerGate gate = m_breakers.peek(BreakerKey{t.provider, t.role, t.stage}, steadyNow);
+        if (gate.verdict == BreakerGate::Skip)
+            continue; // open (its cooldown runs) or drained
+        const auto last = m_lastStartMs.find(t);
+        const bool probedLately = last != m_lastStartMs.end() && now - last->second < m_every.count(); // its record may still be on the way
+        if (gate.verdict != BreakerGate::Trial && (probedLately || recent->contains(t.toString())))
+            continue; // it has traffic: a probe would tell nothing new
+        GenerationRequest request;
+        request.probe = t;
+        request.fresh = true;
+        const QString id = m_engine.start(request);
+        m_running.emplace(id, t);
+        m_lastStartMs[t] = now;
+        qCInfo(lcProbe) << "probe" << t.toString() << id << (gate.verdict == BreakerGate::Trial ? "(the half-open breaker's trial)" : "");
+        Q_EMIT probeStarted(t, id);
+    }
+}
+
+void Prober::onFinished(const GenerationResult &result)
+{
+    const auto it = m_running.find(result.generationId);
+    if (it == m_running.end())
+        return;
+    qCInfo(lcProbe) << "probe" << it->second.toString() << (result.state == FinalState::Succeeded ? "ok" : "failed")
+                    << (result.failure ? enumName(result.failure->kind) : QString()) << duration_cast<milliseconds>(result.elapsed).count() << "ms";
+    m_running.erase(it);
+}
+
+} // namespace bullpen

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/probetarget.h"
+#include "engine/breakerboard.h"
+#include "pipeline/generationpipeline.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <chrono>
+#include <map>
+#include <memory>
+
+namespace bullpen {
+
+class EngineClient;
+class ProbeRecords;
+struct GenerationResult;
+
+// Probes (docs/contract.md §13, `bullpen-engine --probe-every`): every provider in every role of every
+// stage the engine's policies name gets one minimal synthetic generation when it has had no traffic
+// (users' or probes', from any engine on the store) for the whole interval, and at once when its
+// breaker is HALF_OPEN and no request has taken the trial. Never one while its breaker is open or it is
+// drained, never two at once for one target, and on PostgreSQL only on the engine holding the probers'
+// lock. Probes are recorded as synthetic and kept out of every user-facing figure.
+class Prober final : public QObject
+{
+    Q_OBJECT
+public:
+    Prober(EngineClient &engine, BreakerBoard &breakers, const PipelineOptions &options, std::unique_ptr<ProbeRecords> records,
+           std::chrono::milliseconds every, QObject *parent = nullptr);
+    ~Prober() override;
+
+    // Every target of these policies: primary and fallback of the storyboard, captions (when on) and image.
+    static QList<ProbeTarget> targetsOf(const PipelineOptions &options);
+    void start();
+    void stop();
+    // Starts what is due now (the timer calls it; tests may too).
+    void tick();
+
+Q_SIGNALS:
+    void probeStarted(const bullpen::ProbeTarget &target, const QString &generationId);
+
+private:
+    void onFinished(const GenerationResult &result);
+
+    EngineClient &m_engine;
+    BreakerBoard &m_breakers;
+    QList<ProbeTarget> m_targets;
+    std::unique_ptr<ProbeRecords> m_records;
+    std::chrono::milliseconds m_every;
+    QTimer m_timer;
+    std::map<QString, ProbeTarget> m_running; // generation id → target
+    std::map<ProbeTarget, qint64> m_lastStartMs; // this engine's last probe of each target (wall ms)
+    QString m_lastError;                      // said once
+};
+
+} // namespace bullpen
