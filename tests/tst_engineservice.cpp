@@ -1399,6 +1399,8 @@ private Q_SLOTS:
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/drain"), token, body({{QStringLiteral("reason"), QStringLiteral("incident")}}), {}, a.url).status, 200);
         QTRY_VERIFY_WITH_TIMEOUT(drained(b.url), 2000);
         qInfo() << "drain through a seen by b after" << took.elapsed() << "ms";
+        // Told at once (LISTEN/NOTIFY), not found by the once-a-second read.
+        QVERIFY2(took.elapsed() < 500, "the drain was not announced to the other engine");
         const QJsonObject o{{QStringLiteral("story"), QStringLiteral("A kite learns to land.")},
                             {QStringLiteral("primary"), QStringLiteral("gemini")},
                             {QStringLiteral("fallback"), QStringLiteral("qwen")}};
@@ -1412,6 +1414,7 @@ private Q_SLOTS:
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/restore"), token, {}, {}, b.url).status, 200);
         QTRY_VERIFY_WITH_TIMEOUT(!drained(a.url), 2000);
         qInfo() << "restore through b seen by a after" << took.elapsed() << "ms";
+        QVERIFY2(took.elapsed() < 500, "the restore was not announced to the other engine");
     }
 
     // Issue 16: on PostgreSQL the comics are in the store, once each by their SHA-256, so that any engine

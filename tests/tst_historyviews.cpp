@@ -384,6 +384,74 @@ private Q_SLOTS:
         QCOMPARE(view.currentFilter().fallbackReason, ending);
     }
 
+    // A probe (docs/contract.md §13) is its card's "last probe" line and in none of its figures; a target
+    // only probed gets a card of its own.
+    void healthCardShowsTheLastProbeApart()
+    {
+        QTemporaryDir dir; // a store of its own, read in-process in the attached run too
+        QString error;
+        std::unique_ptr<Store> store = Store::open(dir.path(), &error);
+        QVERIFY2(store, qPrintable(error));
+        const auto write = [&](const QString &id, std::optional<ProbeTarget> probe, Provider provider, Role role, std::optional<FailureKind> kind) {
+            const auto event = [&](quint64 seq, EventBody body) {
+                Event e;
+                e.generationId = id;
+                e.sequence = seq;
+                e.wallTime = QDateTime::currentDateTimeUtc();
+                e.body = std::move(body);
+                return e;
+            };
+            GenerationStarted started{QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), {}, {}, probe};
+            store->recordEvent(event(0, started));
+            AttemptCompleted a;
+            a.attemptId = 1;
+            a.provider = provider;
+            a.role = role;
+            a.success = !kind;
+            if (kind)
+                a.failure = Failure{*kind, QStringLiteral("no answer"), false, std::nullopt};
+            a.duration = std::chrono::milliseconds(840);
+            store->recordEvent(event(1, a));
+            StageResult r;
+            r.generationId = id;
+            r.state = kind ? FinalState::Failed : FinalState::Succeeded;
+            r.failure = a.failure;
+            r.attempts << a;
+            store->recordFinished(r, {}, {});
+        };
+        write(QStringLiteral("gen_probe_qwen"), ProbeTarget{Provider::Qwen, Role::Fallback, Stage::Storyboard}, Provider::Qwen, Role::Fallback,
+              FailureKind::TIMEOUT);
+        write(QStringLiteral("gen_probe_gemini"), ProbeTarget{Provider::Gemini, Role::Primary, Stage::Storyboard}, Provider::Gemini, Role::Primary,
+              std::nullopt);
+        write(QStringLiteral("gen_user"), std::nullopt, Provider::Gemini, Role::Primary, FailureKind::RATE_LIMITED);
+        QVERIFY(store->flush());
+
+        HistoryQueue queue(store.get());
+        HealthStrip strip(&queue);
+        QSignalSpy updated(&strip, &HealthStrip::updated);
+        QVERIFY(updated.wait(10000));
+        QCOMPARE(strip.model()->rowCount(), 2);
+        const int gemini = strip.model()->rowOf(Provider::Gemini, Role::Primary, Stage::Storyboard);
+        const int qwen = strip.model()->rowOf(Provider::Qwen, Role::Fallback, Stage::Storyboard);
+        QVERIFY(gemini >= 0 && qwen >= 0);
+        QCOMPARE(strip.model()->last15(gemini).attempts, 1); // the user's, not the probe
+        QCOMPARE(strip.model()->last15(gemini).failures, 1);
+        QCOMPARE(strip.model()->last15(qwen).attempts, 0);
+        auto *geminiCard = strip.findChild<QLabel *>(QStringLiteral("healthCard_gemini_primary_storyboard"));
+        auto *qwenCard = strip.findChild<QLabel *>(QStringLiteral("healthCard_qwen_fallback_storyboard"));
+        QVERIFY(geminiCard && qwenCard);
+        QVERIFY2(geminiCard->text().contains(QStringLiteral("ago: ok 840 ms")), qPrintable(geminiCard->text()));
+        QVERIFY2(qwenCard->text().contains(QStringLiteral("ago: TIMEOUT after 840 ms")), qPrintable(qwenCard->text()));
+        QVERIFY2(qwenCard->text().contains(QStringLiteral("no attempts")), qPrintable(qwenCard->text()));
+        // The Failures list is users' generations: the probes are not in it.
+        HistoryFilter all;
+        const QList<GenerationRow> rows = store->generations(all, 10, &error);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().id, QStringLiteral("gen_user"));
+        all.synthetic = HistoryFilter::Synthetic::Only;
+        QCOMPARE(store->generations(all, 10, &error).size(), 2);
+    }
+
     // The health strip's numbers are the store's: counted here with SQL of our own, per provider and
     // role, over the same two windows.
     void healthStripEqualsADirectStoreCount()

@@ -2,6 +2,7 @@
 #include "drainrecords.h"
 
 #include <QSqlDatabase>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -73,6 +74,7 @@ bool DrainRecords::save(const Drain &d, const QString &instance, QString *error)
         db.rollback();
         return false;
     }
+    notify();
     return true;
 }
 
@@ -85,7 +87,33 @@ int DrainRecords::remove(Provider provider, QString *error)
         *error = q.lastError().text();
         return -1;
     }
+    notify();
     return q.numRowsAffected();
+}
+
+void DrainRecords::notify()
+{
+    if (!m_location.isPostgres())
+        return;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (!q.exec(QStringLiteral("NOTIFY %1").arg(QLatin1StringView(kChannel))))
+        qWarning("bullpen: drains saved, but the other engines were not told at once (%s); they read them within a second",
+                 qUtf8Printable(q.lastError().text()));
+}
+
+bool DrainRecords::listen(std::function<void()> changed)
+{
+    if (!m_location.isPostgres())
+        return false;
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlDriver *driver = db.driver();
+    if (!driver || !driver->subscribeToNotification(QLatin1StringView(kChannel)))
+        return false;
+    QObject::connect(driver, &QSqlDriver::notification, driver, [changed = std::move(changed)](const QString &name) {
+        if (name == QLatin1StringView(kChannel))
+            changed();
+    });
+    return true;
 }
 
 std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <functional>
+
 #include <memory>
 #include <vector>
 
@@ -30,9 +32,15 @@ public:
     int remove(Provider provider, QString *error);
     // The drains in force at `now` (expired ones are deleted on the way); nothing with *error set on failure.
     std::vector<Drain> load(const QDateTime &now, QString *error);
+    // PostgreSQL: `changed` runs (on this thread, from its event loop) as soon as any engine on the store
+    // saves or removes a drain (LISTEN/NOTIFY on kChannel). False on SQLite, or when the server refused:
+    // then only the caller's periodic load() sees other engines' drains.
+    bool listen(std::function<void()> changed);
+    static constexpr const char *kChannel = "bullpen_drains";
 
 private:
     DrainRecords(StoreLocation location, QString connectionName);
+    void notify(); // PostgreSQL: tells every listening engine that the drains changed
     StoreLocation m_location;
     QString m_connection;
 };
