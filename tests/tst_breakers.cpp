@@ -551,13 +551,15 @@ private Q_SLOTS:
 
     void configurationDocListsEveryRow()
     {
-        // docs/configuration.md carries the table the rows make; when a row changes, this test fails
-        // and prints the table to paste there.
-        QFile doc(QStringLiteral(BULLPEN_SOURCE_DIR "/docs/configuration.md"));
-        QVERIFY2(doc.open(QIODevice::ReadOnly), "docs/configuration.md is missing");
-        const QString text = QString::fromUtf8(doc.readAll());
-        QVERIFY2(text.contains(settingsTableMarkdown()), qPrintable(QStringLiteral("docs/configuration.md does not hold the current table:\n")
-                                                                    + settingsTableMarkdown()));
+        // docs/configuration.md and the README carry the table the rows make; when a row changes, this
+        // test fails and prints the table to paste there.
+        for (const char *name : {"docs/configuration.md", "README.md"}) {
+            QFile doc(QStringLiteral(BULLPEN_SOURCE_DIR "/") + QLatin1StringView(name));
+            QVERIFY2(doc.open(QIODevice::ReadOnly), name);
+            const QString text = QString::fromUtf8(doc.readAll());
+            QVERIFY2(text.contains(settingsTableMarkdown()),
+                     qPrintable(QLatin1StringView(name) + QStringLiteral(" does not hold the current table:\n") + settingsTableMarkdown()));
+        }
     }
 };
 
