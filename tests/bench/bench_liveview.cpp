@@ -125,5 +125,14 @@ int main(int argc, char *argv[])
                    .arg(at50k, 0, 'f', 1)
                    .arg(residentMiB() - at50k, 0, 'f', 1)
                    .arg(peak, 0, 'f', 1);
-    return 0;
+    bench::Judge judge(QStringLiteral("bench_liveview"));
+    if (at50k <= 0 || fed <= 50'000) {
+        QTextStream(stderr) << "bench_liveview: give more than 50,000 generations (the baseline is taken at 50,000)\n";
+        return 2;
+    }
+    judge.atMost("rss_growth_mib_after_50k", residentMiB() - at50k, 50, "MiB",
+                 QStringLiteral("the console's RSS after %L1 generations minus after 50,000").arg(fed));
+    judge.report("rss_peak_mib", peak, "MiB");
+    judge.report("generations_per_second_fed", double(fed) / (double(clock.elapsed()) / 1000.0), "1/s");
+    return judge.exitCode();
 }

@@ -8,7 +8,7 @@
 // soak's to say. Last, the engine's own cost per generation with the board and without, paired blocks
 // on a healthy primary (wall time on this machine; judged as a ratio).
 //
-//   bench_outage [--json]      exits 1 when a target is missed
+//   bench_outage [--json]      prints each figure as a JSON line and a line for people; exits 1 when a target is missed
 #include "benchstats.h"
 #include "engine/breakerboard.h"
 #include "engine/manualclock.h"
@@ -189,7 +189,7 @@ std::pair<double, double> overheadUs()
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
-    const bool json = app.arguments().contains(QStringLiteral("--json"));
+    const bool json = app.arguments().contains(QStringLiteral("--json")); // the JSON lines only
     const OutageRun on = runOutage(true);
     const OutageRun off = runOutage(false);
     const auto [usOn, usOff] = overheadUs();
@@ -198,47 +198,21 @@ int main(int argc, char *argv[])
     const double fallbackS = duration<double>(kFallbackLatency).count();
     const double timeoutS = duration<double>(kPrimaryTimeout).count();
     const int cooldowns = 1 + int(duration<double>(kOutageTo - kOutageFrom).count() / 30.0);
-    struct Target
-    {
-        const char *name;
-        double value;
-        double bound;
-        bool atMost;
-        QString text;
-    };
-    const std::vector<Target> targets = {
-        {"outage_p50_on_s", on.outageSeconds.at(50), fallbackS + 0.1, true, QStringLiteral("≤ fallback + 100 ms")},
-        {"outage_p95_on_s", on.outageSeconds.at(95), fallbackS + 0.1, true, QStringLiteral("≤ fallback + 100 ms")},
-        {"outage_p50_off_s", off.outageSeconds.at(50), timeoutS, false, QStringLiteral("≥ primary timeout")},
-        {"open_after_s", on.openAfterS, timeoutS + 2.0, true, QStringLiteral("≤ primary timeout + 2 s")},
-        {"primary_requests_after_first_failure_on", double(on.primaryRequestsInOutage - on.primaryRequestsBeforeAnyFailure),
-         double(BreakerSettings{}.minAttempts + cooldowns), true, QStringLiteral("≤ min_attempts + 1 per cooldown")},
-        {"primary_requests_off", double(off.primaryRequestsInOutage), double(off.primaryRequestsInOutage), false,
-         QStringLiteral("every generation of the outage")},
-        {"back_after_s", on.backAfterS, 120.0 + timeoutS + duration<double>(kPrimaryLatency).count(), true,
-         QStringLiteral("≤ cooldown in force (120 s) + a trial sent before recovery (10 s timeout) + one request")},
-        {"overhead_ratio", overhead, 0.05, true, QStringLiteral("≤ 5 % more engine time per generation")},
-    };
+    bench::Judge judge(QStringLiteral("bench_outage"));
+    judge.atMost("outage_p50_on_s", on.outageSeconds.at(50), fallbackS + 0.1, "s", QStringLiteral("time to result during the outage, breakers on: ≤ fallback + 100 ms"));
+    judge.atMost("outage_p95_on_s", on.outageSeconds.at(95), fallbackS + 0.1, "s", QStringLiteral("the same, p95"));
+    judge.atLeast("outage_p50_off_s", off.outageSeconds.at(50), timeoutS, "s", QStringLiteral("breakers off: every user waits the primary's timeout"));
+    judge.atMost("open_after_s", on.openAfterS, timeoutS + 2.0, "s", QStringLiteral("outage start → breaker open: ≤ primary timeout + 2 s"));
+    judge.atMost("primary_requests_after_first_failure_on", double(on.primaryRequestsInOutage - on.primaryRequestsBeforeAnyFailure),
+                 double(BreakerSettings{}.minAttempts + cooldowns), "requests", QStringLiteral("≤ min_attempts + 1 per cooldown"));
+    judge.atLeast("primary_requests_off", double(off.primaryRequestsInOutage), double((kOutageTo - kOutageFrom) / kEvery), "requests",
+                  QStringLiteral("breakers off: every generation of the outage"));
+    judge.atMost("back_after_s", on.backAfterS, 120.0 + timeoutS + duration<double>(kPrimaryLatency).count(), "s",
+                 QStringLiteral("recovery → traffic back: ≤ cooldown in force (120 s) + a trial sent before recovery (10 s timeout) + one request"));
+    judge.atMost("overhead_ratio", overhead, 0.05, "ratio", QStringLiteral("engine time per generation, breakers on over off, minus 1 (paired blocks)"));
+    judge.report("engine_us_per_generation_on", usOn, "us");
+    judge.report("engine_us_per_generation_off", usOff, "us");
     QTextStream out(stdout);
-    bool ok = true;
-    for (const Target &t : targets) {
-        const bool met = t.atMost ? t.value <= t.bound : t.value >= t.bound;
-        ok = ok && met;
-        if (json)
-            out << QJsonDocument(QJsonObject{{QStringLiteral("bench"), QStringLiteral("outage")},
-                                             {QStringLiteral("figure"), QLatin1StringView(t.name)},
-                                             {QStringLiteral("value"), t.value},
-                                             {QStringLiteral("target"), QStringLiteral("%1 %2").arg(t.atMost ? QStringLiteral("<=") : QStringLiteral(">=")).arg(t.bound)},
-                                             {QStringLiteral("met"), met}})
-                       .toJson(QJsonDocument::Compact)
-                << "\n";
-        else
-            out << QStringLiteral("%1 %2  target %3 (%4)  %5\n")
-                       .arg(QLatin1StringView(t.name), -42)
-                       .arg(t.value, 10, 'f', 3)
-                       .arg(t.bound, 0, 'f', 3)
-                       .arg(t.text, met ? QStringLiteral("met") : QStringLiteral("MISSED"));
-    }
     if (!json)
         out << QStringLiteral("primary requests during the outage: on %1 (%2 before its first timeout could be seen, %3 trials once open), off %4\n"
                               "generations: on %5 (%6 failed), off %7 (%8 failed); engine time per generation: on %9 us, off %10 us\n")
@@ -252,5 +226,5 @@ int main(int argc, char *argv[])
                    .arg(off.failed)
                    .arg(usOn, 0, 'f', 2)
                    .arg(usOff, 0, 'f', 2);
-    return ok ? 0 : 1;
+    return judge.exitCode();
 }

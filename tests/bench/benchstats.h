@@ -5,7 +5,10 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QString>
+#include <QTextStream>
 
 #include <algorithm>
 #include <sys/resource.h>
@@ -129,5 +132,55 @@ inline double residentMiB()
     }
     return -1;
 }
+
+// A benchmark's verdict (docs/performance.md): every figure is printed as one JSON line (what
+// scripts/bench.sh collects) and one line for people. A gated figure has a target and a missed one
+// makes the program exit 1; gates are ratios and paired differences measured in the same run, or
+// memory, which hold on a noisy machine. Absolute times are reported, never gated.
+class Judge
+{
+public:
+    explicit Judge(QString bench)
+        : m_bench(std::move(bench))
+    {
+    }
+    void atMost(const char *figure, double value, double bound, const char *unit, const QString &what = {}) { gate(figure, value, bound, true, unit, what); }
+    void atLeast(const char *figure, double value, double bound, const char *unit, const QString &what = {}) { gate(figure, value, bound, false, unit, what); }
+    void report(const char *figure, double value, const char *unit, const QString &what = {})
+    {
+        print(figure, value, unit, QJsonValue(), true, what);
+    }
+    bool met() const { return m_met; }
+    int exitCode() const { return m_met ? 0 : 1; }
+
+private:
+    void gate(const char *figure, double value, double bound, bool atMost, const char *unit, const QString &what)
+    {
+        const bool ok = atMost ? value <= bound : value >= bound;
+        m_met = m_met && ok;
+        print(figure, value, unit, QStringLiteral("%1 %2").arg(atMost ? QStringLiteral("<=") : QStringLiteral(">=")).arg(bound), ok, what);
+    }
+    void print(const char *figure, double value, const char *unit, const QJsonValue &target, bool ok, const QString &what)
+    {
+        QTextStream out(stdout);
+        out << QJsonDocument(QJsonObject{{QStringLiteral("bench"), m_bench},
+                                         {QStringLiteral("figure"), QLatin1StringView(figure)},
+                                         {QStringLiteral("value"), value},
+                                         {QStringLiteral("unit"), QLatin1StringView(unit)},
+                                         {QStringLiteral("target"), target},
+                                         {QStringLiteral("met"), target.isNull() ? QJsonValue() : QJsonValue(ok)},
+                                         {QStringLiteral("what"), what}})
+                   .toJson(QJsonDocument::Compact)
+            << '\n';
+        out << QStringLiteral("  %1 %2 %3%4%5\n")
+                   .arg(QLatin1StringView(figure), -40)
+                   .arg(value, 12, 'f', 3)
+                   .arg(QLatin1StringView(unit))
+                   .arg(target.isNull() ? QString() : QStringLiteral("  target %1").arg(target.toString()))
+                   .arg(target.isNull() ? QString() : ok ? QStringLiteral("  met") : QStringLiteral("  MISSED"));
+    }
+    QString m_bench;
+    bool m_met = true;
+};
 
 } // namespace bullpen::bench

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The benchmarks that judge (docs/performance.md). Each program states its targets in code, prints
+# every figure as one JSON line and exits 1 when a target is missed. This script builds them in the
+# release preset, runs a set, collects the JSON lines in BUILD_DIR/bench/results.jsonl, and writes
+# the table of the set into docs/performance.md between its markers (--write-docs).
+#
+#   bash scripts/bench.sh --gate [BUILD_DIR]          the short set CI runs (under 10 minutes on 2 cores)
+#   bash scripts/bench.sh --gate --write-docs         the same, and its table into docs/performance.md
+#
+# The gate judges only what holds on a noisy 2-core machine: ratios and paired differences measured in
+# the same run (breakers on vs off, the storyboard stage over a bare POST, the service over the same
+# generation embedded) and memory bounds. Absolute times are printed and written, never gated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+gate=0
+write_docs=0
+build=build/release
+for arg in "$@"; do
+    case $arg in
+        --gate) gate=1 ;;
+        --write-docs) write_docs=1 ;;
+        -h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+        -*) echo "bench.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
+        *) build=$arg ;;
+    esac
+done
+if (( ! gate )); then
+    echo "bench.sh: only --gate is defined so far; the longer benchmarks run by hand (docs/performance.md)" >&2
+    exit 2
+fi
+
+SECONDS=0
+if [[ ! -f $build/CMakeCache.txt ]]; then
+    cmake --preset release > /dev/null
+fi
+cmake --build "$build" --parallel "$(nproc)" --target bench_outage bench_engine bench_service bench_liveview bullpen-engine bullpen-sim
+echo "=== bench.sh: built in $SECONDS s"
+
+out=$build/bench
+mkdir -p "$out"
+results=$out/results.jsonl
+: > "$results"
+status=0
+# name | command (run from the repository root) | environment
+set_lines=(
+    "bench_outage|$build/tests/bench/bench_outage|"
+    "bench_engine|$build/tests/bench/bench_engine 300 200 500 2|"
+    "bench_service|$build/tests/bench/bench_service|BENCH_PARTS=2"
+    "bench_liveview|$build/tests/bench/bench_liveview 150000|QT_QPA_PLATFORM=offscreen"
+)
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[[ -z $(git status --porcelain 2>/dev/null) ]] || commit="$commit+changes"
+today=$(date -u +%Y-%m-%d)
+for line in "${set_lines[@]}"; do
+    IFS='|' read -r name command environment <<< "$line"
+    SECONDS=0
+    echo "=== $name: ${environment:+$environment }$command"
+    log=$out/$name.log
+    # shellcheck disable=SC2086 # the command and its environment are words
+    if env $environment $command > "$log" 2>&1; then rc=0; else rc=$?; fi
+    grep -v '^{"bench"' "$log" | sed 's/^/    /' || true
+    grep '^{"bench"' "$log" | while IFS= read -r json; do
+        printf '%s\n' "${json%\}},\"command\":\"${environment:+$environment }$command\",\"preset\":\"release\",\"commit\":\"$commit\",\"date\":\"$today\"}"
+    done >> "$results"
+    if (( rc != 0 )); then
+        echo "=== $name: exit $rc (a target missed, or the program failed: see $log)" >&2
+        status=1
+    fi
+    echo "=== $name took $SECONDS s"
+done
+
+# The table: one row per figure, gated ones with their target and verdict.
+table=$(python3 - "$results" <<'EOF'
+import json, sys
+rows = ["| benchmark | figure | value | target | verdict | command |", "|---|---|---|---|---|---|"]
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    value = r["value"]
+    shown = f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
+    verdict = "" if r["met"] is None else ("met" if r["met"] else "**missed**")
+    what = f" ({r['what']})" if r.get("what") else ""
+    rows.append(f"| {r['bench']} | `{r['figure']}`{what} | {shown} {r['unit']} | {r['target'] or 'reported'} | {verdict} | `{r['command']}` |")
+print("\n".join(rows))
+EOF
+)
+echo
+echo "$table"
+if (( write_docs )); then
+    python3 - docs/performance.md "$table" "$commit" "$today" <<'EOF'
+import sys
+path, table, commit, today = sys.argv[1:5]
+text = open(path).read()
+begin, end = "<!-- bench.sh --gate: begin -->", "<!-- bench.sh --gate: end -->"
+if begin not in text or end not in text:
+    sys.exit(f"{path}: the markers {begin} / {end} are missing")
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+note = f"Written by `bash scripts/bench.sh --gate --write-docs`: release preset, commit `{commit}`, {today}, this machine.\n\n"
+open(path, "w").write(head + begin + "\n" + note + table + "\n" + end + tail)
+EOF
+    echo "bench.sh: the table is in docs/performance.md"
+fi
+exit $status
