@@ -268,23 +268,8 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     recordForBreaker(run, rec);
 
     // Would the policy hand this failure to the fallback provider? (Shown on the attempt, decided below.)
-    bool fallbackEligible = false;
     QString notEligibleWhy;
-    if (!rec.success && rec.role == Role::Primary && p.fallback) {
-        const Failure &f = *rec.failure;
-        StageGenerator *fb = generator(*p.fallback);
-        if (!p.fallbackOn.contains(f.kind))
-            notEligibleWhy = QStringLiteral("%1 is not a kind the %2 policy hands to a fallback provider").arg(enumName(f.kind), p.preset);
-        else if (p.fallbackNeedsCapacityMarker && !f.capacity)
-            notEligibleWhy = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload");
-        else if (p.fallbackNeedsDistinctModel && !fb->isConfigured())
-            notEligibleWhy = QStringLiteral("the fallback provider %1 has no key").arg(toId(*p.fallback));
-        else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider()
-                 && fb->model() == generator(p.primary)->model())
-            notEligibleWhy = QStringLiteral("the fallback provider is the same provider and model");
-        else
-            fallbackEligible = true;
-    }
+    const bool fallbackEligible = !rec.success && rec.role == Role::Primary && p.fallback && fallbackTakes(p, *rec.failure, &notEligibleWhy);
 
     AttemptCompleted done;
     static_cast<AttemptRecord &>(done) = rec;
@@ -386,6 +371,22 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
                                      : QStringLiteral("no fallback provider is configured");
     }
     finishRun(run, FinalState::Failed, failure, StageOutput{});
+}
+
+bool StageService::fallbackTakes(const StagePolicy &p, const Failure &f, QString *why) const
+{
+    StageGenerator *fb = generator(*p.fallback);
+    if (!p.fallbackOn.contains(f.kind))
+        *why = QStringLiteral("%1 is not a kind the %2 policy hands to a fallback provider").arg(enumName(f.kind), p.preset);
+    else if (p.fallbackNeedsCapacityMarker && !f.capacity)
+        *why = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload");
+    else if (p.fallbackNeedsDistinctModel && !fb->isConfigured())
+        *why = QStringLiteral("the fallback provider %1 has no key").arg(toId(*p.fallback));
+    else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider() && fb->model() == generator(p.primary)->model())
+        *why = QStringLiteral("the fallback provider is the same provider and model");
+    else
+        return true;
+    return false;
 }
 
 bool StageService::takeReliefSlot(Run &run)

@@ -73,6 +73,8 @@ private:
     Role chooseFirst(Run &run);
     void recordForBreaker(Run &run, const AttemptRecord &record);
     void admitted(Run &run);
+    // Does policy `p` hand the primary's failure `f` to its fallback provider? If not, *why says why.
+    bool fallbackTakes(const StagePolicy &p, const Failure &f, QString *why) const;
     bool takeReliefSlot(Run &run);
     void startAttempt(Run &run, Role role, int round);
     void onAttemptFinished(Run &run, const AttemptOutcome &outcome);
