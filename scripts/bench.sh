@@ -46,9 +46,9 @@ status=0
 # name | command (run from the repository root) | environment
 set_lines=(
     "bench_outage|$build/tests/bench/bench_outage|"
-    "bench_engine|$build/tests/bench/bench_engine 300 200 500 2|"
+    "bench_engine|$build/tests/bench/bench_engine 500 200 1000 2|"
     "bench_service|$build/tests/bench/bench_service|BENCH_PARTS=2"
-    "bench_liveview|$build/tests/bench/bench_liveview 150000|QT_QPA_PLATFORM=offscreen"
+    "bench_liveview|$build/tests/bench/bench_liveview 250000|QT_QPA_PLATFORM=offscreen"
 )
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -z $(git status --porcelain 2>/dev/null) ]] || commit="$commit+changes"

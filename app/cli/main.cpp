@@ -5,6 +5,7 @@
 #include "generatecommand.h"
 #include "providercommand.h"
 #include "config/eventloops.h"
+#include "config/qtnoise.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "soakcommand.h"
@@ -16,6 +17,7 @@
 int main(int argc, char *argv[])
 {
     bullpen::chooseEventLoops(bullpen::GlibLoops::None); // before Qt makes any event loop (config/eventloops.h)
+    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

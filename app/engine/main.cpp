@@ -3,6 +3,7 @@
 // CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
 #include "../cli/interrupts.h"
 #include "config/eventloops.h"
+#include "config/qtnoise.h"
 #include "config/processlimits.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
@@ -331,6 +332,7 @@ int runServe(const QStringList &arguments)
 int main(int argc, char *argv[])
 {
     bullpen::chooseEventLoops(bullpen::GlibLoops::None); // before Qt makes any event loop (config/eventloops.h)
+    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

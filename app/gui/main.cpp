@@ -9,6 +9,7 @@
 // timeout fallback, final auth failure, then a comparison. It runs once in English (DIR/*.png) and once
 // in Korean (DIR/ko/*.png).
 #include "config/eventloops.h"
+#include "config/qtnoise.h"
 #include "pipeline/comparison.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
@@ -408,6 +409,7 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
 int main(int argc, char *argv[])
 {
     bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
+    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
     // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bullpen-sim: the provider simulator on its own (docs/contract.md §8).
 #include "config/eventloops.h"
+#include "config/qtnoise.h"
 #include "config/processlimits.h"
 #include "sim/httpserving.h"
 #include "sim/providersimulator.h"
@@ -14,6 +15,7 @@ using namespace bullpen;
 int main(int argc, char *argv[])
 {
     bullpen::chooseEventLoops(bullpen::GlibLoops::None); // before Qt makes any event loop (config/eventloops.h)
+    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
     // Headless: the simulator draws comics (QPainter text needs a QGuiApplication), never windows.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

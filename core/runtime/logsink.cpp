@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "logsink.h"
 
+#include "config/qtnoise.h"
 #include "contract/isotime.h"
 #include "failure/secretscrubber.h"
 
@@ -100,7 +101,7 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &m
     QByteArray line;
     {
         std::lock_guard lock(s.mutex);
-        if (rank(type) < rank(s.options.level))
+        if (rank(type) < rank(s.options.level) || isQtNoise(context.category, message))
             return;
         line = formatLocked(s.options, s.secrets, type, context.category, message, QDateTime::currentMSecsSinceEpoch());
         // One write per line, under the lock: lines from engine threads never interleave.

@@ -469,7 +469,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         else if (path.size() == 3 && !post)
             generationResult(path.at(2), socket);
         else if (path.size() == 4 && post && path.at(3) == u"cancel")
-            answer(cancelGeneration(path.at(2), *token));
+            cancelGeneration(path.at(2), *token, socket);
         else
             answer(error(404, QStringLiteral("no such path under /v1/generations")));
     } else if (what == u"events" && path.size() == 2 && !post) {
@@ -518,7 +518,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         else
             answer(error(404, QStringLiteral("no such path under /v1/providers")));
     } else if (what == u"config" && path.size() == 2 && !post) {
-        answer(config());
+        answer(config(token->role));
     } else if (what == u"instances" && path.size() == 2 && !post) {
         instances(socket);
     } else {
@@ -612,17 +612,36 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
     });
 }
 
-EngineService::Reply EngineService::cancelGeneration(const QString &id, const ApiToken &token)
+void EngineService::cancelGeneration(const QString &id, const ApiToken &token, QTcpSocket *socket)
 {
+    const auto ended = [id](const QString &state) {
+        return json(200, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), false}, {QStringLiteral("state"), state}});
+    };
     if (m_running.contains(id)) {
         m_setup.engine().cancel(id);
         m_audit.record(token.name, QStringLiteral("cancel"), id);
-        return json(202, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), true}});
+        write(socket, json(202, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), true}}));
+        return;
     }
-    if (m_results.contains(id)) // idempotent: it has ended already
-        return json(200, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), false},
-                                     {QStringLiteral("state"), toId(m_results.value(id).state)}});
-    return error(404, QStringLiteral("no generation %1 is running here").arg(id.left(64)));
+    if (m_results.contains(id)) { // idempotent: it has ended already
+        write(socket, ended(toId(m_results.value(id).state)));
+        return;
+    }
+    HistoryReader *history = m_setup.history();
+    if (!history) {
+        write(socket, error(404, QStringLiteral("no generation %1 is running here").arg(id.left(64))));
+        return;
+    }
+    // Ended longer ago, or on another engine of the store: its final state, as GET answers it.
+    answerLater(socket, [history, id, ended] {
+        QString why;
+        const std::optional<GenerationRow> row = history->generation(id, &why);
+        if (!row)
+            return why.isEmpty() ? error(404, QStringLiteral("no generation %1 is known here").arg(id.left(64))) : historyUnreadable(why);
+        if (row->state == u"running") // another engine runs it: only that engine can stop it
+            return error(409, QStringLiteral("generation %1 runs on engine %2; send the cancel there").arg(id.left(64), row->instance));
+        return ended(row->state);
+    });
 }
 
 EngineService::Reply EngineService::startComparison(const QHttpServerRequest &request, const ApiToken &token)
@@ -997,7 +1016,7 @@ void EngineService::image(const QString &sha256, QTcpSocket *socket)
     });
 }
 
-EngineService::Reply EngineService::config() const
+EngineService::Reply EngineService::config(ApiRole role) const
 {
     const Settings &s = m_setup.settings();
     QJsonObject keys;
@@ -1037,9 +1056,10 @@ EngineService::Reply EngineService::config() const
                               const Store *store = m_setup.store();
                               if (!store)
                                   return QJsonValue::Null;
+                              // Where it is (never the password) is the operators' to know, not a viewer's.
                               return QJsonObject{{QStringLiteral("backend"), store->storeLocation().isPostgres() ? QStringLiteral("postgresql")
                                                                                                                : QStringLiteral("sqlite")},
-                                                 {QStringLiteral("location"), store->databasePath()}}; // never the password
+                                                 {QStringLiteral("location"), role == ApiRole::Operator ? QJsonValue(store->databasePath()) : QJsonValue()}};
                           }()},
                          {QStringLiteral("tls"), [&]() -> QJsonValue {
                               if (!m_options.tls)

@@ -36,6 +36,7 @@ class Prober;
 class ComparisonRunner;
 class EngineSetup;
 struct ApiToken;
+enum class ApiRole;
 struct Comparison;
 struct GenerationResult;
 
@@ -111,13 +112,14 @@ private:
 
     Reply startGeneration(const QHttpServerRequest &request, const ApiToken &token);
     void generationResult(const QString &id, QTcpSocket *socket);
-    Reply cancelGeneration(const QString &id, const ApiToken &token);
+    // 202 while it runs here; its final state (200) once ended, here or on another engine of the store.
+    void cancelGeneration(const QString &id, const ApiToken &token, QTcpSocket *socket);
     Reply startComparison(const QHttpServerRequest &request, const ApiToken &token);
     void history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket);
     void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void image(const QString &sha256, QTcpSocket *socket);
-    Reply config() const;
+    Reply config(ApiRole role) const; // a viewer is not told where the store is
     // docs/api.md "Providers": breakers and drains (providerroutes.cpp).
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
