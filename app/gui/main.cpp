@@ -406,6 +406,18 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
 
 } // namespace
 
+// --theme: light or dark on Fusion; system (or nothing) leaves the platform's palette. False for anything else.
+bool applyTheme(const QString &name)
+{
+    if (!name.isEmpty() && name != u"light" && name != u"dark" && name != u"system")
+        return false;
+    if (name == u"dark" || name == u"light") {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(name == u"dark" ? tones::darkPalette() : QApplication::style()->standardPalette());
+    }
+    return true;
+}
+
 int main(int argc, char *argv[])
 {
     bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
@@ -456,14 +468,9 @@ int main(int argc, char *argv[])
         QTextStream(stderr) << "bullpen: --data-dir is for the embedded engine; with --engine the engine keeps the history\n";
         return 2;
     }
-    const QString themeName = parser.value(theme);
-    if (!themeName.isEmpty() && themeName != u"light" && themeName != u"dark" && themeName != u"system") {
+    if (!applyTheme(parser.value(theme))) {
         QTextStream(stderr) << "bullpen: --theme takes light, dark or system\n";
         return 2;
-    }
-    if (themeName == u"dark" || themeName == u"light") {
-        QApplication::setStyle(QStringLiteral("Fusion"));
-        QApplication::setPalette(themeName == u"dark" ? tones::darkPalette() : QApplication::style()->standardPalette());
     }
 
     Translations translations;
