@@ -26,7 +26,6 @@
 
 #include <cmath>
 #include <map>
-
 #include <sys/stat.h>
 
 using namespace bullpen;
@@ -44,7 +43,7 @@ private Q_SLOTS:
     {
         using K = FailureKind;
         auto attempt = [](const char *gen, Provider p, Role r, bool ok, std::optional<K> kind, double ms) {
-            return CompletedAttempt{QLatin1StringView(gen), Stage::Storyboard, p, r, ok, kind, ms};
+            return CompletedAttempt { QLatin1StringView(gen), Stage::Storyboard, p, r, ok, kind, ms };
         };
         QList<CompletedAttempt> a = {
             attempt("g1", Provider::Gemini, Role::Primary, false, K::TIMEOUT, 2000),
@@ -92,9 +91,9 @@ private Q_SLOTS:
         QList<CompletedAttempt> a;
         for (int i = 0; i < 81; ++i) {
             const QString gen = QStringLiteral("g%1").arg(i);
-            a << CompletedAttempt{gen, Stage::Storyboard, Provider::Gemini, Role::Primary, false, FailureKind::TIMEOUT, 10'000};
-            a << CompletedAttempt{gen, Stage::Storyboard, Provider::Qwen, Role::Fallback, true, {}, 300};
-            a << CompletedAttempt{gen, Stage::Image, Provider::Gemini, Role::Primary, true, {}, 4000};
+            a << CompletedAttempt { gen, Stage::Storyboard, Provider::Gemini, Role::Primary, false, FailureKind::TIMEOUT, 10'000 };
+            a << CompletedAttempt { gen, Stage::Storyboard, Provider::Qwen, Role::Fallback, true, {}, 300 };
+            a << CompletedAttempt { gen, Stage::Image, Provider::Gemini, Role::Primary, true, {}, 4000 };
         }
         const QList<ProviderHealth> h = ProviderHealth::summarise(a);
         QCOMPARE(h.size(), 3);
@@ -108,10 +107,7 @@ private Q_SLOTS:
         QCOMPARE(h[2].role, Role::Fallback);
     }
 
-    void initTestCase()
-    {
-        BULLPEN_REQUIRE_TEST_STORE();
-    }
+    void initTestCase() { BULLPEN_REQUIRE_TEST_STORE(); }
 
     // The live extra wait: a fallback attempt joined with its generation's primary time in that stage.
     void fallbackWaitTrackerJoinsReliefWithPrimaryTime()
@@ -160,13 +156,23 @@ private Q_SLOTS:
         QTest::addColumn<int>("changedRight");
         QTest::addColumn<QString>("leftChanged"); // the changed text on the left, joined
         QTest::addColumn<QString>("rightChanged");
-        QTest::newRow("identical") << "the cat sat" << "the cat sat" << 0 << 0 << "" << "";
-        QTest::newRow("one word replaced") << "the cat sat" << "the dog sat" << 1 << 1 << "cat " << "dog ";
-        QTest::newRow("prefix added") << "a quiet road" << "Wide shot: a quiet road" << 0 << 3 << "" << "Wide shot: ";
+        QTest::newRow("identical") << "the cat sat"
+                                   << "the cat sat" << 0 << 0 << ""
+                                   << "";
+        QTest::newRow("one word replaced") << "the cat sat"
+                                           << "the dog sat" << 1 << 1 << "cat "
+                                           << "dog ";
+        QTest::newRow("prefix added") << "a quiet road"
+                                      << "Wide shot: a quiet road" << 0 << 3 << ""
+                                      << "Wide shot: ";
         QTest::newRow("hangul") << QStringLiteral("하루는 학교에 간다.") << QStringLiteral("하루는 집에 간다.") << 1 << 1
                                 << QStringLiteral("학교에 ") << QStringLiteral("집에 ");
-        QTest::newRow("punctuation is a word") << "yes." << "yes!" << 1 << 1 << "." << "!";
-        QTest::newRow("whitespace only differs") << "a  b" << "a b" << 0 << 0 << "" << "";
+        QTest::newRow("punctuation is a word") << "yes."
+                                               << "yes!" << 1 << 1 << "."
+                                               << "!";
+        QTest::newRow("whitespace only differs") << "a  b"
+                                                 << "a b" << 0 << 0 << ""
+                                                 << "";
     }
 
     void diff()
@@ -235,7 +241,7 @@ private Q_SLOTS:
         }
         std::sort(exact.begin(), exact.end());
         QCOMPARE(h.total(), qint64(exact.size()));
-        for (double p : {0.1, 1.0, 10.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
+        for (double p : { 0.1, 1.0, 10.0, 50.0, 90.0, 99.0, 99.9, 100.0 }) {
             const double e = exact[std::size_t(std::ceil(p / 100.0 * double(exact.size()))) - 1];
             const double got = h.percentile(p);
             if (e < 1.0)
@@ -259,14 +265,14 @@ private Q_SLOTS:
     {
         LatencyStats stats(0, 3000, 1000);
         for (int i = 1; i <= 100; ++i)
-            stats.add(LatencySample{500, double(i), i % 4 != 0});
-        stats.add(LatencySample{1500, 7, true});
-        stats.add(LatencySample{-1, 9, true}); // before the range: ignored
+            stats.add(LatencySample { 500, double(i), i % 4 != 0 });
+        stats.add(LatencySample { 1500, 7, true });
+        stats.add(LatencySample { -1, 9, true }); // before the range: ignored
         QCOMPARE(stats.buckets().size(), std::size_t(3));
         const LatencyBucket &b = stats.buckets()[0];
         QCOMPARE(b.count(), 100);
         const double err = DurationHistogram::relativeError();
-        for (double p : {50.0, 90.0, 99.0})
+        for (double p : { 50.0, 90.0, 99.0 })
             QVERIFY2(std::abs(b.percentile(p) / p - 1.0) <= err, qPrintable(QString::number(b.percentile(p))));
         QCOMPARE(b.successRate(), 0.75);
         QVERIFY(std::abs(stats.buckets()[1].percentile(50) / 7.0 - 1.0) <= err);
@@ -274,7 +280,7 @@ private Q_SLOTS:
         QCOMPARE(stats.total(), 101);
         QVERIFY(std::abs(stats.percentile(50) / 50.0 - 1.0) <= err);
         // A live sample past the end extends the range.
-        QCOMPARE(stats.add(LatencySample{5500, 3, true}), 5);
+        QCOMPARE(stats.add(LatencySample { 5500, 3, true }), 5);
         QCOMPARE(stats.buckets().size(), std::size_t(6));
     }
 
@@ -283,16 +289,16 @@ private Q_SLOTS:
     {
         QList<LatencySample> samples;
         for (int i = 0; i < 5000; ++i)
-            samples << LatencySample{(i * 7919) % 100'000, double((i * 104729) % 30'000), i % 3 != 0};
+            samples << LatencySample { (i * 7919) % 100'000, double((i * 104729) % 30'000), i % 3 != 0 };
         LatencyStats one(0, 100'000, 10'000), cells(0, 100'000, 10'000);
         std::map<std::tuple<qint64, bool, int>, qint64> counted;
         for (const LatencySample &s : samples) {
             one.add(s);
-            ++counted[{s.atMs / 10'000 * 10'000, s.success, DurationHistogram::binOf(s.durationMs)}];
+            ++counted[{ s.atMs / 10'000 * 10'000, s.success, DurationHistogram::binOf(s.durationMs) }];
         }
         QList<DurationCell> list;
         for (const auto &[k, n] : counted)
-            list << DurationCell{std::get<0>(k), std::get<1>(k), std::get<2>(k), n};
+            list << DurationCell { std::get<0>(k), std::get<1>(k), std::get<2>(k), n };
         cells.addCells(list);
         for (std::size_t i = 0; i < one.buckets().size(); ++i) {
             QCOMPARE(one.buckets()[i].durations.nonEmptyBins(), cells.buckets()[i].durations.nonEmptyBins());
@@ -314,15 +320,17 @@ private Q_SLOTS:
     void extraWait()
     {
         LatencyStats stats(0, 10'000, 10'000);
-        for (double ms : {1000.0, 2000.0, 3000.0}) // primary success median: 2000
-            stats.add(LatencySample{100, ms, true});
-        stats.setFallbackWaits({FallbackWait{200, QStringLiteral("gemini"), QStringLiteral("qwen"), 60'000, 2500, true},
-                                FallbackWait{300, QStringLiteral("gemini"), QStringLiteral("qwen"), 500, 1000, true}});
+        for (double ms : { 1000.0, 2000.0, 3000.0 }) // primary success median: 2000
+            stats.add(LatencySample { 100, ms, true });
+        stats.setFallbackWaits({ FallbackWait { 200, QStringLiteral("gemini"), QStringLiteral("qwen"), 60'000, 2500, true },
+                                 FallbackWait { 300, QStringLiteral("gemini"), QStringLiteral("qwen"), 500, 1000, true } });
         QCOMPARE(stats.extraWaitCount(), 2);
         // Relief can be quicker than the primary: 1500 − 2000 = −500; 62500 − 2000 = 60500. Each term is
         // read from a bin, so each may be off by 2.5 %.
         const double err = DurationHistogram::relativeError();
-        const auto near = [&](double got, double total) { return std::abs(got - (total - 2000)) <= err * (total + 2000) + 1e-9; };
+        const auto near = [&](double got, double total) {
+            return std::abs(got - (total - 2000)) <= err * (total + 2000) + 1e-9;
+        };
         QVERIFY2(near(stats.extraWaitPercentile(0, 50), 1500), qPrintable(QString::number(stats.extraWaitPercentile(0, 50))));
         QVERIFY2(near(stats.extraWaitPercentile(0, 90), 62'500), qPrintable(QString::number(stats.extraWaitPercentile(0, 90))));
         QVERIFY(near(stats.extraWaitPercentile(50), 1500));
@@ -336,7 +344,7 @@ private Q_SLOTS:
         auto store = Store::open(TestStore::fresh(dir.path()), &error);
         QVERIFY2(store, qPrintable(error));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {20'000, now - 86'400'000, now, 3, {}});
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 20'000, now - 86'400'000, now, 3, {} });
         QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
         QCOMPARE(filled.attempts, 20'000);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 20'000);
@@ -344,11 +352,11 @@ private Q_SLOTS:
         // Same seed, same history.
         QTemporaryDir dir2;
         auto store2 = Store::open(TestStore::fresh(dir2.path()), &error);
-        QCOMPARE(HistoryFiller::fill(store2->storeLocation(), {20'000, now - 86'400'000, now, 3, {}}).generations, filled.generations);
+        QCOMPARE(HistoryFiller::fill(store2->storeLocation(), { 20'000, now - 86'400'000, now, 3, {} }).generations, filled.generations);
 
         // The filter's count agrees with its pages.
         HistoryFilter failed;
-        failed.states = {HistoryState::Failed};
+        failed.states = { HistoryState::Failed };
         const qint64 count = store->count(failed);
         QVERIFY(count > 100);
         qint64 paged = 0;
@@ -377,7 +385,8 @@ private Q_SLOTS:
             QCOMPARE(w.fallbackProvider, QStringLiteral("qwen"));
             QVERIFY(w.primaryMs > 0);
         }
-        const QList<LatencySample> image = store->latencySamples(Provider::Gemini, Role::Primary, 0, now + 86'400'000, &error, Stage::Image);
+        const QList<LatencySample> image =
+            store->latencySamples(Provider::Gemini, Role::Primary, 0, now + 86'400'000, &error, Stage::Image);
         QCOMPARE(qint64(image.size()), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE stage = 'image'")));
     }
 
@@ -391,8 +400,8 @@ private Q_SLOTS:
         QVERIFY2(store, qPrintable(error));
         constexpr qint64 kHour = 3'600'000;
         const qint64 now = QDateTime::currentMSecsSinceEpoch() / kHour * kHour + 1'234'567; // inside an hour, whatever the clock
-        const HistoryFillResult filled =
-            HistoryFiller::fill(store->storeLocation(), {20'000, now - 3 * 24 * kHour, now, 11, {QStringLiteral("a"), QStringLiteral("b")}});
+        const HistoryFillResult filled = HistoryFiller::fill(
+            store->storeLocation(), { 20'000, now - 3 * 24 * kHour, now, 11, { QStringLiteral("a"), QStringLiteral("b") } });
         QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
         QVERIFY(store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts")) > 0);
         // A generation still running inside the aggregated hours is counted from its row.
@@ -421,10 +430,11 @@ private Q_SLOTS:
         narrow.toMs = now - 3 * kHour - 99;
         narrow.provider = Provider::Qwen;
         narrow.instance = QStringLiteral("b");
-        narrow.states = {HistoryState::Failed, HistoryState::Succeeded, HistoryState::Running};
-        const QString narrowRows = QStringLiteral("created_at_ms < %1 AND (primary_provider = 'qwen' OR final_provider = 'qwen') AND instance = 'b' "
-                                                  "AND state IN ('failed', 'succeeded', 'running') AND ")
-                                       .arg(*narrow.toMs);
+        narrow.states = { HistoryState::Failed, HistoryState::Succeeded, HistoryState::Running };
+        const QString narrowRows =
+            QStringLiteral("created_at_ms < %1 AND (primary_provider = 'qwen' OR final_provider = 'qwen') AND instance = 'b' "
+                           "AND state IN ('failed', 'succeeded', 'running') AND ")
+                .arg(*narrow.toMs);
         const auto byKind = store->countBy(HistoryGroup::Kind, narrow);
         QVERIFY(!byKind.isEmpty());
         for (const auto &[kind, n] : byKind)
@@ -438,7 +448,8 @@ private Q_SLOTS:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY2(rate.size() >= 50, qPrintable(QString::number(rate.size())));
         for (const RateBucket &b : rate) {
-            const QString in = QStringLiteral("created_at_ms >= %1 AND created_at_ms < %2").arg(b.startMs).arg(std::min(b.startMs + kHour, now + 1));
+            const QString in =
+                QStringLiteral("created_at_ms >= %1 AND created_at_ms < %2").arg(b.startMs).arg(std::min(b.startMs + kHour, now + 1));
             QCOMPARE(b.generations, store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE ") + in));
             QCOMPARE(b.fallbacks, store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE fallback_applied = 1 AND ") + in));
         }
@@ -448,19 +459,20 @@ private Q_SLOTS:
         const qint64 histFrom = (now - 2 * 24 * kHour) / bucket * bucket;
         std::map<std::tuple<qint64, bool, int>, qint64> expected;
         for (const LatencySample &s : store->latencySamples(Provider::Gemini, Role::Primary, histFrom, now, &error, Stage::Storyboard))
-            ++expected[{histFrom + (s.atMs - histFrom) / bucket * bucket, s.success, DurationHistogram::binOf(s.durationMs)}];
+            ++expected[{ histFrom + (s.atMs - histFrom) / bucket * bucket, s.success, DurationHistogram::binOf(s.durationMs) }];
         std::map<std::tuple<qint64, bool, int>, qint64> got;
-        for (const DurationCell &c : store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, histFrom, now, bucket, &error))
-            got[{c.startMs, c.success, c.bin}] += c.count;
+        for (const DurationCell &c :
+             store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, histFrom, now, bucket, &error))
+            got[{ c.startMs, c.success, c.bin }] += c.count;
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(expected.size() > 100);
         QCOMPARE(got, expected);
         std::map<std::tuple<qint64, QString, QString, int>, qint64> expectedRelief, gotRelief;
         for (const FallbackWait &w : store->fallbackWaits(Stage::Storyboard, histFrom, now, &error))
-            ++expectedRelief[{histFrom + (w.atMs - histFrom) / bucket * bucket, w.primaryProvider, w.fallbackProvider,
-                              DurationHistogram::binOf(w.primaryMs + w.fallbackMs)}];
+            ++expectedRelief[{ histFrom + (w.atMs - histFrom) / bucket * bucket, w.primaryProvider, w.fallbackProvider,
+                               DurationHistogram::binOf(w.primaryMs + w.fallbackMs) }];
         for (const ReliefCell &c : store->fallbackWaitHistogram(Stage::Storyboard, histFrom, now, bucket, &error))
-            gotRelief[{c.startMs, c.primaryProvider, c.fallbackProvider, c.bin}] += c.count;
+            gotRelief[{ c.startMs, c.primaryProvider, c.fallbackProvider, c.bin }] += c.count;
         QVERIFY(expectedRelief.size() > 20);
         QCOMPARE(gotRelief, expectedRelief);
     }
@@ -471,14 +483,15 @@ private Q_SLOTS:
         QString error;
         auto store = Store::open(TestStore::fresh(dir.path()), &error);
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        HistoryFiller::fill(store->storeLocation(), {3000, now - 3'600'000, now, 5, {}});
+        HistoryFiller::fill(store->storeLocation(), { 3000, now - 3'600'000, now, 5, {} });
         HistoryFilter failed;
-        failed.states = {HistoryState::Failed};
+        failed.states = { HistoryState::Failed };
         const qint64 count = store->count(failed);
         QByteArray csv;
         QBuffer out(&csv);
         out.open(QIODevice::WriteOnly);
-        const HistoryExport::Outcome o = HistoryExport::write(*store, failed, HistoryExport::Format::Csv, HistoryExport::Ids::MaskedOnly, out);
+        const HistoryExport::Outcome o =
+            HistoryExport::write(*store, failed, HistoryExport::Format::Csv, HistoryExport::Ids::MaskedOnly, out);
         QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
         QCOMPARE(o.rows, count);
         const QList<QByteArray> lines = csv.trimmed().split('\n');
@@ -494,7 +507,8 @@ private Q_SLOTS:
         QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("=HYPERLINK(1)"))), QStringLiteral("'=HYPERLINK(1)"));
         QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("a,\"b\""))), QStringLiteral("\"a,\"\"b\"\"\""));
         QCOMPARE(HistoryExport::csvField(QJsonValue(-3.5)), QStringLiteral("-3.5"));
-        QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("bad\x1b]0;title\x07 text"))), QStringLiteral("bad ]0;title  text")); // no escapes reach a terminal
+        QCOMPARE(HistoryExport::csvField(QJsonValue(QStringLiteral("bad\x1b]0;title\x07 text"))),
+                 QStringLiteral("bad ]0;title  text")); // no escapes reach a terminal
         QCOMPARE(HistoryExport::csvField(QJsonValue()), QString());
 
         QByteArray jsonl;
@@ -519,11 +533,11 @@ private Q_SLOTS:
         c.primary.done = true;
         c.primary.state = FinalState::Succeeded;
         c.primary.storyboardMs = 812.5;
-        c.primary.tokens = TokenUsage{10, 20};
+        c.primary.tokens = TokenUsage { 10, 20 };
         Storyboard board;
         board.title = QStringLiteral("T");
         for (int i = 1; i <= 4; ++i)
-            board.panels << Panel{i, panelRoles().at(i - 1), QStringLiteral("scene %1").arg(i), {QStringLiteral("A")}, {}};
+            board.panels << Panel { i, panelRoles().at(i - 1), QStringLiteral("scene %1").arg(i), { QStringLiteral("A") }, {} };
         c.primary.storyboard = board;
         c.fallback.provider = Provider::Qwen;
         c.fallback.done = true;
@@ -543,7 +557,7 @@ private Q_SLOTS:
         const auto back = Comparison::fromRow(rows.last());
         QVERIFY(back);
         QCOMPARE(back->primary.storyboardMs, 812.5);
-        QCOMPARE(back->primary.tokens, (TokenUsage{10, 20}));
+        QCOMPARE(back->primary.tokens, (TokenUsage { 10, 20 }));
         QCOMPARE(back->fallback.validation, QStringLiteral("panels: expected 4, got 3"));
         QVERIFY(!back->contentStored);
         QVERIFY(!back->primary.storyboard); // content off: metadata only
@@ -615,7 +629,9 @@ private Q_SLOTS:
         QVERIFY(KeyFile::setKey(path, QStringLiteral("GEMINI_API_KEY"), QStringLiteral("g-1"), &error));
         QVERIFY(KeyFile::setKey(path, QStringLiteral("OPENAI_API_KEY"), QStringLiteral("o-1"), &error));
         QVERIFY(KeyFile::setKey(path, QStringLiteral("GEMINI_API_KEY"), QStringLiteral("g-2"), &error));
-        struct stat st{};
+        struct stat st
+        {
+        };
         QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
         QCOMPARE(st.st_mode & 0777, 0600u);
         const SettingsLoad load = SettingsLoader::load(QString(), path, QProcessEnvironment(), false);

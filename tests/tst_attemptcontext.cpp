@@ -23,7 +23,7 @@ private Q_SLOTS:
         QVERIFY(!ctx.isCancelled());
         QVERIFY(ctx.cancel(AbortReason::Deadline));
         QVERIFY(!ctx.cancel(AbortReason::Operator)); // the first reason stands
-        QCOMPARE(ran, (QStringList{QStringLiteral("abort reply"), QStringLiteral("interrupt worker")}));
+        QCOMPARE(ran, (QStringList { QStringLiteral("abort reply"), QStringLiteral("interrupt worker") }));
         QCOMPARE(ctx.abortReason(), AbortReason::Deadline);
         QCOMPARE(ctx.cancelHandlersRun(), 2);
     }
@@ -48,7 +48,7 @@ private Q_SLOTS:
             ctx.onCancel([&] { ran << QStringLiteral("nested"); });
         });
         ctx.cancel(AbortReason::Shutdown);
-        QCOMPARE(ran, (QStringList{QStringLiteral("first"), QStringLiteral("nested")}));
+        QCOMPARE(ran, (QStringList { QStringLiteral("first"), QStringLiteral("nested") }));
     }
 
     void deliversOnce()
@@ -64,7 +64,7 @@ private Q_SLOTS:
         ProviderResponse second;
         second.httpStatus = 500;
         ctx.deliver(second);
-        QCOMPARE(statuses, QList<int>{200});
+        QCOMPARE(statuses, QList<int> { 200 });
         QVERIFY(ctx.delivered());
         QCOMPARE(ctx.requestsSent(), 1);
     }

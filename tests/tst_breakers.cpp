@@ -21,8 +21,8 @@ Q_DECLARE_METATYPE(bullpen::BreakerCount)
 
 namespace {
 
-const BreakerKey kGeminiPrimary{Provider::Gemini, Role::Primary, Stage::Storyboard};
-const BreakerKey kQwenFallback{Provider::Qwen, Role::Fallback, Stage::Storyboard};
+const BreakerKey kGeminiPrimary { Provider::Gemini, Role::Primary, Stage::Storyboard };
+const BreakerKey kQwenFallback { Provider::Qwen, Role::Fallback, Stage::Storyboard };
 
 // The storyboard stage of one engine with gemini → qwen, and a board shared by its generations.
 struct Rig
@@ -58,8 +58,8 @@ struct Rig
     void failPrimary(int n, FailureKind kind = FailureKind::TIMEOUT)
     {
         for (int i = 0; i < n; ++i) {
-            gemini.script({Step::failWith(kind, 1s)});
-            qwen.script({Step::ok(1s)});
+            gemini.script({ Step::failWith(kind, 1s) });
+            qwen.script({ Step::ok(1s) });
             run(relief(), 3s);
         }
     }
@@ -79,8 +79,7 @@ struct Rig
     StageService service;
 };
 
-template<typename T>
-QList<T> bodies(const QList<Event> &events)
+template<typename T> QList<T> bodies(const QList<Event> &events)
 {
     QList<T> out;
     for (const Event &e : events)
@@ -106,13 +105,13 @@ private Q_SLOTS:
         QTest::addColumn<BreakerCount>("count");
         QTest::addColumn<bool>("opens"); // five of them in a row open the breaker
         QTest::addRow("success") << -1 << BreakerCount::Success << false;
-        for (FailureKind k : {FailureKind::TRANSIENT_SERVER, FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED, FailureKind::TIMEOUT,
-                              FailureKind::NETWORK, FailureKind::OUTPUT_INVALID, FailureKind::OUTPUT_TRUNCATED, FailureKind::AUTH_CONFIG,
-                              FailureKind::UNKNOWN})
+        for (FailureKind k : { FailureKind::TRANSIENT_SERVER, FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED, FailureKind::TIMEOUT,
+                               FailureKind::NETWORK, FailureKind::OUTPUT_INVALID, FailureKind::OUTPUT_TRUNCATED, FailureKind::AUTH_CONFIG,
+                               FailureKind::UNKNOWN })
             QTest::addRow("%s blames the provider", qPrintable(enumName(k))) << int(k) << BreakerCount::Blamed << true;
-        for (FailureKind k : {FailureKind::REQUEST_REJECTED, FailureKind::REFUSED, FailureKind::TLS})
+        for (FailureKind k : { FailureKind::REQUEST_REJECTED, FailureKind::REFUSED, FailureKind::TLS })
             QTest::addRow("%s reached it, no outage", qPrintable(enumName(k))) << int(k) << BreakerCount::Neutral << false;
-        for (FailureKind k : {FailureKind::CANCELLED, FailureKind::NOT_SENT, FailureKind::INTERNAL})
+        for (FailureKind k : { FailureKind::CANCELLED, FailureKind::NOT_SENT, FailureKind::INTERNAL })
             QTest::addRow("%s is not counted", qPrintable(enumName(k))) << int(k) << BreakerCount::Ignored << false;
     }
 
@@ -145,7 +144,7 @@ private Q_SLOTS:
 
         // 2 failures in 5 (40 %) stay closed; the third failure in 6 (50 %) opens.
         BreakerBoard ratio({});
-        for (bool fail : {true, false, true, false, false})
+        for (bool fail : { true, false, true, false, false })
             ratio.record(kGeminiPrimary, fail ? BreakerCount::Blamed : BreakerCount::Success, false, t0, FailureKind::RATE_LIMITED);
         QCOMPARE(ratio.admit(kGeminiPrimary, t0).verdict, BreakerGate::Pass);
         ratio.record(kGeminiPrimary, BreakerCount::Blamed, false, t0, FailureKind::RATE_LIMITED);
@@ -202,7 +201,7 @@ private Q_SLOTS:
             board.record(kGeminiPrimary, BreakerCount::Blamed, true, t + 1s, FailureKind::TIMEOUT);
             t += 1s;
         }
-        QCOMPARE(cooldowns, (QList<qint64>{30'000, 60'000, 120'000, 240'000, 300'000, 300'000}));
+        QCOMPARE(cooldowns, (QList<qint64> { 30'000, 60'000, 120'000, 240'000, 300'000, 300'000 }));
         // A trial that succeeds closes it, and the cooldown starts again from 30 s next time.
         t += 300s;
         QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
@@ -239,9 +238,9 @@ private Q_SLOTS:
         Rig r(m_clock);
         r.failPrimary(5);
         QCOMPARE(r.gemini.calls(), 5);
-        QCOMPARE(r.changes, QStringList{QStringLiteral("breaker_opened")});
+        QCOMPARE(r.changes, QStringList { QStringLiteral("breaker_opened") });
 
-        r.qwen.script({Step::ok(200ms, QStringLiteral("By Qwen"))});
+        r.qwen.script({ Step::ok(200ms, QStringLiteral("By Qwen")) });
         const auto start = m_clock.now();
         const StageResult res = r.run(Rig::relief(), 1s);
         QCOMPARE(r.gemini.calls(), 5); // not called
@@ -267,7 +266,8 @@ private Q_SLOTS:
         QVERIFY2(skips.first().why.contains(QStringLiteral("TIMEOUT")), qPrintable(skips.first().why));
         QVERIFY(r.log.contains(QStringLiteral("0 storyboard_primary_skipped gemini->qwen open remaining=120000 gemini_circuit_open")));
         // The event reads back as it was written.
-        const Event skipEvent = *std::find_if(r.events.begin(), r.events.end(), [](const Event &e) { return std::holds_alternative<PrimarySkipped>(e.body); });
+        const Event skipEvent =
+            *std::find_if(r.events.begin(), r.events.end(), [](const Event &e) { return std::holds_alternative<PrimarySkipped>(e.body); });
         const auto back = Event::fromJson(skipEvent.toJson());
         QVERIFY(back);
         QCOMPARE(back->type(), QStringLiteral("storyboard_primary_skipped"));
@@ -280,8 +280,8 @@ private Q_SLOTS:
         r.failPrimary(5);
         m_clock.advance(30s); // the cooldown
         // Three generations at the same instant: one is the trial, the other two go to the fallback.
-        r.gemini.script({Step::ok(2s)});
-        r.qwen.script({Step::ok(1s), Step::ok(1s)});
+        r.gemini.script({ Step::ok(2s) });
+        r.qwen.script({ Step::ok(1s), Step::ok(1s) });
         for (int i = 0; i < 3; ++i)
             r.service.start(StageRequest::forStory(QStringLiteral("story"), {}), Rig::relief());
         m_clock.advance(5s);
@@ -289,9 +289,10 @@ private Q_SLOTS:
         QCOMPARE(r.qwen.calls(), 5 + 2);
         QCOMPARE(bodies<PrimarySkipped>(r.events).size(), 2);
         QCOMPARE(bodies<PrimarySkipped>(r.events).first().state, QStringLiteral("half_open"));
-        QCOMPARE(r.changes, (QStringList{QStringLiteral("breaker_opened"), QStringLiteral("breaker_half_open"), QStringLiteral("breaker_closed")}));
+        QCOMPARE(r.changes,
+                 (QStringList { QStringLiteral("breaker_opened"), QStringLiteral("breaker_half_open"), QStringLiteral("breaker_closed") }));
         // Closed again: the next one goes to the primary.
-        r.gemini.script({Step::ok(1s)});
+        r.gemini.script({ Step::ok(1s) });
         QCOMPARE(r.run(Rig::relief(), 2s).fallback.applied, false);
         QCOMPARE(r.gemini.calls(), 7);
     }
@@ -300,7 +301,7 @@ private Q_SLOTS:
     void probeCallsOnlyItsRoleOnce()
     {
         Rig r(m_clock);
-        r.qwen.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+        r.qwen.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) });
         StageRequest probe = StageRequest::forStory(QStringLiteral("Probe"));
         probe.probeRole = Role::Fallback;
         r.service.start(probe, Rig::relief());
@@ -320,7 +321,7 @@ private Q_SLOTS:
         QCOMPARE(views.front().failures, 1);
 
         // A primary's probe that fails is not handed to the fallback either.
-        r.gemini.script({Step::failWith(FailureKind::TIMEOUT, 1s)});
+        r.gemini.script({ Step::failWith(FailureKind::TIMEOUT, 1s) });
         probe.probeRole = Role::Primary;
         r.service.start(probe, Rig::relief());
         m_clock.advance(5s);
@@ -346,14 +347,15 @@ private Q_SLOTS:
         QVERIFY2(r.results.last().decision.contains(QStringLiteral("open")), qPrintable(r.results.last().decision));
 
         m_clock.advance(30s); // the cooldown: HALF_OPEN
-        r.gemini.script({Step::ok(500ms)});
+        r.gemini.script({ Step::ok(500ms) });
         r.service.start(probe, Rig::relief());
         m_clock.advance(2s);
         QCOMPARE(r.gemini.calls(), 6);
         QCOMPARE(r.results.last().state, FinalState::Succeeded);
         QCOMPARE(r.changes.last(), QStringLiteral("breaker_closed"));
 
-        r.board.drain(Drain{Provider::Gemini, std::nullopt, std::nullopt, QStringLiteral("maintenance"), QStringLiteral("ops"), r.wall, std::nullopt});
+        r.board.drain(Drain { Provider::Gemini, std::nullopt, std::nullopt, QStringLiteral("maintenance"), QStringLiteral("ops"), r.wall,
+                              std::nullopt });
         r.service.start(probe, Rig::relief());
         m_clock.advance(1s);
         QCOMPARE(r.gemini.calls(), 6);
@@ -365,13 +367,13 @@ private Q_SLOTS:
     {
         Rig r(m_clock);
         for (int i = 0; i < 5; ++i) { // both fail: both breakers open
-            r.gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
-            r.qwen.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+            r.gemini.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) });
+            r.qwen.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) });
             r.run(Rig::relief(), 3s);
         }
         QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Skip);
         QCOMPARE(r.board.peek(kQwenFallback, m_clock.now()).verdict, BreakerGate::Skip);
-        r.gemini.script({Step::ok(1s)});
+        r.gemini.script({ Step::ok(1s) });
         const StageResult res = r.run(Rig::relief(), 2s);
         QCOMPARE(res.state, FinalState::Succeeded); // a breaker never made a possible success a certain failure
         QCOMPARE(r.gemini.calls(), 6);
@@ -382,24 +384,24 @@ private Q_SLOTS:
     {
         Rig r(m_clock);
         for (int i = 0; i < 5; ++i) {
-            r.gemini.script({Step::failWith(FailureKind::TIMEOUT, 1s)});
+            r.gemini.script({ Step::failWith(FailureKind::TIMEOUT, 1s) });
             r.run(StagePolicy::relief(Provider::Gemini, std::nullopt), 2s);
         }
         QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Skip);
-        r.gemini.script({Step::failWith(FailureKind::TIMEOUT, 1s)});
+        r.gemini.script({ Step::failWith(FailureKind::TIMEOUT, 1s) });
         r.run(StagePolicy::relief(Provider::Gemini, std::nullopt), 2s);
         QCOMPARE(r.gemini.calls(), 6);
         // The `rounds` preset never switches provider: its primary is tried too.
-        r.gemini.script({Step::ok(1s)});
+        r.gemini.script({ Step::ok(1s) });
         QCOMPARE(r.run(StagePolicy::sameProviderRounds(Provider::Gemini), 2s).state, FinalState::Succeeded);
         QCOMPARE(r.gemini.calls(), 7);
         // `capacity` skips only to a fallback it could use: one with a key.
         r.qwen.setConfigured(false);
-        r.gemini.script({Step::ok(1s)});
+        r.gemini.script({ Step::ok(1s) });
         r.run(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), 2s);
         QCOMPARE(r.gemini.calls(), 8);
         r.qwen.setConfigured(true);
-        r.qwen.script({Step::ok(1s)});
+        r.qwen.script({ Step::ok(1s) });
         QCOMPARE(r.run(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), 2s).fallback.reason, QStringLiteral("gemini_circuit_open"));
         QCOMPARE(r.gemini.calls(), 8);
     }
@@ -409,7 +411,7 @@ private Q_SLOTS:
         BreakerSettings off;
         off.enabled = false;
         QStringList logs[2];
-        int geminiCalls[2] = {0, 0};
+        int geminiCalls[2] = { 0, 0 };
         for (int withBoard = 0; withBoard < 2; ++withBoard) {
             ManualClock clock;
             Rig r(clock, off, withBoard == 1);
@@ -431,7 +433,7 @@ private Q_SLOTS:
         d.by = QStringLiteral("ops");
         d.until = r.wall.addSecs(600);
         r.board.drain(d);
-        r.qwen.script({Step::ok(1s)});
+        r.qwen.script({ Step::ok(1s) });
         const StageResult res = r.run(Rig::relief(), 2s);
         QCOMPARE(r.gemini.calls(), 0);
         QCOMPARE(res.fallback.reason, QStringLiteral("gemini_drained"));
@@ -439,10 +441,10 @@ private Q_SLOTS:
         QCOMPARE(skip.state, QStringLiteral("drained"));
         QVERIFY2(skip.why.contains(QStringLiteral("drained by ops: provider incident 4711")), qPrintable(skip.why));
         // A drain that names no role or stage covers every one.
-        QCOMPARE(r.board.peek(BreakerKey{Provider::Gemini, Role::Primary, Stage::Image}, m_clock.now()).verdict, BreakerGate::Skip);
+        QCOMPARE(r.board.peek(BreakerKey { Provider::Gemini, Role::Primary, Stage::Image }, m_clock.now()).verdict, BreakerGate::Skip);
         // Past `until` the drain ends by itself, and says so.
         r.wall = r.wall.addSecs(601);
-        r.gemini.script({Step::ok(1s)});
+        r.gemini.script({ Step::ok(1s) });
         QCOMPARE(r.run(Rig::relief(), 2s).fallback.applied, false);
         QCOMPARE(r.gemini.calls(), 1);
         QVERIFY(r.board.drains().empty());
@@ -457,7 +459,7 @@ private Q_SLOTS:
         forever.role = Role::Fallback;
         strict.drain(forever);
         QCOMPARE(strict.peek(kQwenFallback, m_clock.now()).verdict, BreakerGate::Skip);
-        QCOMPARE(strict.peek(BreakerKey{Provider::Qwen, Role::Primary, Stage::Storyboard}, m_clock.now()).verdict, BreakerGate::Pass);
+        QCOMPARE(strict.peek(BreakerKey { Provider::Qwen, Role::Primary, Stage::Storyboard }, m_clock.now()).verdict, BreakerGate::Pass);
         QCOMPARE(strict.restore(Provider::Qwen, QStringLiteral("ops")), 1);
         QCOMPARE(strict.peek(kQwenFallback, m_clock.now()).verdict, BreakerGate::Pass);
     }
@@ -467,7 +469,7 @@ private Q_SLOTS:
         Rig r(m_clock);
         r.failPrimary(5);
         m_clock.advance(30s);
-        r.gemini.script({Step::hang()});
+        r.gemini.script({ Step::hang() });
         const QString id = r.service.start(StageRequest::forStory(QStringLiteral("story"), {}), Rig::relief());
         m_clock.advance(1s);
         QVERIFY(r.service.cancel(id));
@@ -481,7 +483,7 @@ private Q_SLOTS:
     void settingsRowsReadFileAndEnvironment()
     {
         const Settings defaults = Settings::defaults();
-        QCOMPARE(defaults.breaker, BreakerSettings{});
+        QCOMPARE(defaults.breaker, BreakerSettings {});
         QProcessEnvironment env;
         env.insert(QStringLiteral("BULLPEN_BREAKER"), QStringLiteral("off"));
         env.insert(QStringLiteral("BULLPEN_BREAKER_WINDOW"), QStringLiteral("2m"));
@@ -511,13 +513,27 @@ private Q_SLOTS:
         QTest::addColumn<QString>("variable");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("says");
-        QTest::newRow("switch") << "BULLPEN_BREAKER" << "maybe" << "is not on or off";
-        QTest::newRow("window unit") << "BULLPEN_BREAKER_WINDOW" << "60" << "write it with a unit";
-        QTest::newRow("window long") << "BULLPEN_BREAKER_WINDOW" << "2h" << "is longer than 3600s";
-        QTest::newRow("min zero") << "BULLPEN_BREAKER_MIN_ATTEMPTS" << "0" << "a whole number from 1 to 10000";
-        QTest::newRow("ratio zero") << "BULLPEN_BREAKER_FAILURE_RATIO" << "0" << "a share above 0 and at most 1";
-        QTest::newRow("ratio over") << "BULLPEN_BREAKER_FAILURE_RATIO" << "120%" << "a share above 0 and at most 1";
-        QTest::newRow("cooldown cap") << "BULLPEN_BREAKER_COOLDOWN" << "10m" << "is longer than 300s";
+        QTest::newRow("switch") << "BULLPEN_BREAKER"
+                                << "maybe"
+                                << "is not on or off";
+        QTest::newRow("window unit") << "BULLPEN_BREAKER_WINDOW"
+                                     << "60"
+                                     << "write it with a unit";
+        QTest::newRow("window long") << "BULLPEN_BREAKER_WINDOW"
+                                     << "2h"
+                                     << "is longer than 3600s";
+        QTest::newRow("min zero") << "BULLPEN_BREAKER_MIN_ATTEMPTS"
+                                  << "0"
+                                  << "a whole number from 1 to 10000";
+        QTest::newRow("ratio zero") << "BULLPEN_BREAKER_FAILURE_RATIO"
+                                    << "0"
+                                    << "a share above 0 and at most 1";
+        QTest::newRow("ratio over") << "BULLPEN_BREAKER_FAILURE_RATIO"
+                                    << "120%"
+                                    << "a share above 0 and at most 1";
+        QTest::newRow("cooldown cap") << "BULLPEN_BREAKER_COOLDOWN"
+                                      << "10m"
+                                      << "is longer than 300s";
     }
 
     void settingsRowsRefuseNamingThePlace()
@@ -553,7 +569,7 @@ private Q_SLOTS:
     {
         // docs/configuration.md and the README carry the table the rows make; when a row changes, this
         // test fails and prints the table to paste there.
-        for (const char *name : {"docs/configuration.md", "README.md"}) {
+        for (const char *name : { "docs/configuration.md", "README.md" }) {
             QFile doc(QStringLiteral(BULLPEN_SOURCE_DIR "/") + QLatin1StringView(name));
             QVERIFY2(doc.open(QIODevice::ReadOnly), name);
             const QString text = QString::fromUtf8(doc.readAll());

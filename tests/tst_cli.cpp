@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // bullpen-cli generate as a user runs it: a separate process, the built-in simulator, JSON out.
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QSqlQuery>
 #include <QSqlDatabase>
-#include <QDir>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,7 +22,8 @@ struct Run
     QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
 };
 
-const QString kStory = QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
+const QString kStory =
+    QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
 
 } // namespace
 
@@ -48,7 +49,7 @@ class tst_Cli : public QObject
                 env.remove(k);
         }
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path()); // no settings or key file of the machine's user
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());   // and no store of theirs
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path()); // and no store of theirs
         env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
         for (const QString &kv : extraEnv)
             env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
@@ -68,8 +69,8 @@ class tst_Cli : public QObject
 private Q_SLOTS:
     void overloadedPrimaryFallsBackToQwen()
     {
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"),
-                           QStringLiteral("--json")});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"),
+                            QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("built-in simulator"), r.err.constData());
         const QJsonObject o = r.json();
@@ -84,11 +85,13 @@ private Q_SLOTS:
         QStringList stages;
         for (const QJsonValue &a : attempts)
             stages << a.toObject().value(QStringLiteral("stage")).toString();
-        QCOMPARE(stages, (QStringList{QStringLiteral("storyboard"), QStringLiteral("storyboard"), QStringLiteral("captions"), QStringLiteral("image")}));
+        QCOMPARE(stages,
+                 (QStringList { QStringLiteral("storyboard"), QStringLiteral("storyboard"), QStringLiteral("captions"),
+                                QStringLiteral("image") }));
         QCOMPARE(o.value(QStringLiteral("captions")).toArray().size(), 4);
         QVERIFY(o.value(QStringLiteral("image_path")).toString().endsWith(QStringLiteral(".png")));
-        for (const char *key : {"stage", "provider", "model", "role", "success", "kind", "http_status", "duration_ms", "deadline_ms",
-                                "requests_sent", "tokens_in", "tokens_out"})
+        for (const char *key : { "stage", "provider", "model", "role", "success", "kind", "http_status", "duration_ms", "deadline_ms",
+                                 "requests_sent", "tokens_in", "tokens_out" })
             QVERIFY2(attempts.at(0).toObject().contains(QLatin1StringView(key)), key);
         QCOMPARE(attempts.at(0).toObject().value(QStringLiteral("http_status")).toInt(), 503);
         QCOMPARE(attempts.at(0).toObject().value(QStringLiteral("requests_sent")).toInt(), 1);
@@ -96,19 +99,27 @@ private Q_SLOTS:
         QVERIFY(o.value(QStringLiteral("events")).toArray().size() >= 7);
         // Token counts say what they cover: no ambiguous top-level tokens_in/out.
         QVERIFY(!o.contains(QStringLiteral("tokens_in")) && !o.contains(QStringLiteral("tokens_out")));
-        QCOMPARE(o.value(QStringLiteral("storyboard_tokens_out")).toInteger(), attempts.at(1).toObject().value(QStringLiteral("tokens_out")).toInteger());
+        QCOMPARE(o.value(QStringLiteral("storyboard_tokens_out")).toInteger(),
+                 attempts.at(1).toObject().value(QStringLiteral("tokens_out")).toInteger());
         qint64 totalOut = 0;
         for (const QJsonValue &a : attempts)
             totalOut += std::max<qint64>(0, a.toObject().value(QStringLiteral("tokens_out")).toInteger(-1));
         QCOMPARE(o.value(QStringLiteral("total_tokens_out")).toInteger(), totalOut);
         QVERIFY(totalOut > o.value(QStringLiteral("storyboard_tokens_out")).toInteger());
         // Gemini: the failed storyboard request and the image request (its own stage and client).
-        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 2);
+        QCOMPARE(o.value(QStringLiteral("simulator"))
+                     .toObject()
+                     .value(QStringLiteral("gemini"))
+                     .toObject()
+                     .value(QStringLiteral("requests"))
+                     .toInt(),
+                 2);
     }
 
     void authFailureIsFinal()
     {
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-auth"), QStringLiteral("--json")});
+        const Run r = cli(
+            { QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-auth"), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 1);
         const QJsonObject o = r.json();
         QCOMPARE(o.value(QStringLiteral("state")).toString(), QStringLiteral("failed"));
@@ -119,8 +130,8 @@ private Q_SLOTS:
 
     void hangingPrimaryTimesOutThenFallsBack()
     {
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-hang"),
-                           QStringLiteral("--primary-timeout"), QStringLiteral("2s"), QStringLiteral("--json")});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-hang"),
+                            QStringLiteral("--primary-timeout"), QStringLiteral("2s"), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray attempts = r.json().value(QStringLiteral("attempts")).toArray();
         QCOMPARE(attempts.size(), 4);
@@ -136,8 +147,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("comic.png"));
-        const Run r = cli({QStringLiteral("--story"), QStringLiteral("하루가 고양이를 만난다. \"안녕,\" 하루가 말한다. 고양이가 웃는다. 둘은 친구가 된다."),
-                           QStringLiteral("--image-out"), png, QStringLiteral("--fresh")});
+        const Run r = cli({ QStringLiteral("--story"),
+                            QStringLiteral("하루가 고양이를 만난다. \"안녕,\" 하루가 말한다. 고양이가 웃는다. 둘은 친구가 된다."),
+                            QStringLiteral("--image-out"), png, QStringLiteral("--fresh") });
         QCOMPARE(r.exitCode, 0);
         QFile f(png);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -149,21 +161,29 @@ private Q_SLOTS:
     void identicalRequestIsServedFromCache()
     {
         const QString story = QStringLiteral("A unique story for the cache test. It has four sentences. Really. The end.");
-        const QStringList storeContent{QStringLiteral("BULLPEN_STORE_CONTENT=1")};
+        const QStringList storeContent { QStringLiteral("BULLPEN_STORE_CONTENT=1") };
         // Without the operator's consent to store content, nothing can be served from cache.
-        QCOMPARE(cli({QStringLiteral("--story"), story, QStringLiteral("--json")}).json().value(QStringLiteral("from_cache")).toBool(), false);
-        QCOMPARE(cli({QStringLiteral("--story"), story, QStringLiteral("--json")}).json().value(QStringLiteral("from_cache")).toBool(), false);
-        const Run first = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")}, storeContent);
+        QCOMPARE(cli({ QStringLiteral("--story"), story, QStringLiteral("--json") }).json().value(QStringLiteral("from_cache")).toBool(),
+                 false);
+        QCOMPARE(cli({ QStringLiteral("--story"), story, QStringLiteral("--json") }).json().value(QStringLiteral("from_cache")).toBool(),
+                 false);
+        const Run first = cli({ QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh") }, storeContent);
         QCOMPARE(first.exitCode, 0);
         QCOMPARE(first.json().value(QStringLiteral("from_cache")).toBool(), false);
-        const Run second = cli({QStringLiteral("--story"), story, QStringLiteral("--json")}, storeContent);
+        const Run second = cli({ QStringLiteral("--story"), story, QStringLiteral("--json") }, storeContent);
         QCOMPARE(second.exitCode, 0);
         const QJsonObject o = second.json();
         QCOMPARE(o.value(QStringLiteral("from_cache")).toBool(), true);
         QCOMPARE(o.value(QStringLiteral("attempts")).toArray().size(), 0);
-        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 0);
+        QCOMPARE(o.value(QStringLiteral("simulator"))
+                     .toObject()
+                     .value(QStringLiteral("gemini"))
+                     .toObject()
+                     .value(QStringLiteral("requests"))
+                     .toInt(),
+                 0);
         QCOMPARE(o.value(QStringLiteral("storyboard")).toObject(), first.json().value(QStringLiteral("storyboard")).toObject());
-        const Run third = cli({QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh")}, storeContent);
+        const Run third = cli({ QStringLiteral("--story"), story, QStringLiteral("--json"), QStringLiteral("--fresh") }, storeContent);
         QCOMPARE(third.json().value(QStringLiteral("from_cache")).toBool(), false);
     }
 
@@ -177,8 +197,8 @@ private Q_SLOTS:
         f.close();
         const QString story = QStringLiteral("Another story, for the degraded test. Two. Three. Four.");
         for (int i = 0; i < 2; ++i) {
-            const Run r = cli({QStringLiteral("--story"), story, QStringLiteral("--scenario"), scenario, QStringLiteral("--json")},
-                              {QStringLiteral("BULLPEN_STORE_CONTENT=1")});
+            const Run r = cli({ QStringLiteral("--story"), story, QStringLiteral("--scenario"), scenario, QStringLiteral("--json") },
+                              { QStringLiteral("BULLPEN_STORE_CONTENT=1") });
             QCOMPARE(r.exitCode, 0);
             const QJsonObject o = r.json();
             QCOMPARE(o.value(QStringLiteral("degraded")).toBool(), true);
@@ -196,7 +216,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"name\":\"image-down\",\"providers\":{\"image\":{\"do\":\"error\",\"error\":\"overloaded\",\"retry_after_s\":0}}}");
         f.close();
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), scenario, QStringLiteral("--json"), QStringLiteral("--fresh")});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), scenario, QStringLiteral("--json"),
+                            QStringLiteral("--fresh") });
         QCOMPARE(r.exitCode, 1);
         const QJsonObject o = r.json();
         QCOMPARE(o.value(QStringLiteral("stage")).toString(), QStringLiteral("image"));
@@ -211,24 +232,35 @@ private Q_SLOTS:
         QCOMPARE(storyboardAttempts, 1);
         QCOMPARE(imageAttempts, 3); // the image stage's own inner retries: 1 + 2
         // Gemini got one storyboard request, one captions request and the three image requests, nothing more.
-        QCOMPARE(o.value(QStringLiteral("simulator")).toObject().value(QStringLiteral("gemini")).toObject().value(QStringLiteral("requests")).toInt(), 5);
-        QVERIFY(o.value(QStringLiteral("next_step")).toObject().value(QStringLiteral("message")).toString().contains(QStringLiteral("image stage")));
+        QCOMPARE(o.value(QStringLiteral("simulator"))
+                     .toObject()
+                     .value(QStringLiteral("gemini"))
+                     .toObject()
+                     .value(QStringLiteral("requests"))
+                     .toInt(),
+                 5);
+        QVERIFY(o.value(QStringLiteral("next_step"))
+                    .toObject()
+                    .value(QStringLiteral("message"))
+                    .toString()
+                    .contains(QStringLiteral("image stage")));
     }
 
     void rateLimitSaysWhenItLifts()
     {
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-rate-limited"),
-                           QStringLiteral("--fallback"), QStringLiteral("none"), QStringLiteral("--json"), QStringLiteral("--fresh")});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-rate-limited"),
+                            QStringLiteral("--fallback"), QStringLiteral("none"), QStringLiteral("--json"), QStringLiteral("--fresh") });
         QCOMPARE(r.exitCode, 1);
         const QJsonObject next = r.json().value(QStringLiteral("next_step")).toObject();
         QCOMPARE(next.value(QStringLiteral("action")).toString(), QStringLiteral("retry"));
-        QVERIFY2(next.value(QStringLiteral("message")).toString().contains(QStringLiteral("30 s")), qPrintable(next.value(QStringLiteral("message")).toString()));
+        QVERIFY2(next.value(QStringLiteral("message")).toString().contains(QStringLiteral("30 s")),
+                 qPrintable(next.value(QStringLiteral("message")).toString()));
         QVERIFY(!next.value(QStringLiteral("retry_after")).toString().isEmpty());
     }
 
     void humanOutput()
     {
-        const Run r = cli({QStringLiteral("--story"), kStory});
+        const Run r = cli({ QStringLiteral("--story"), kStory });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("SUCCEEDED"), r.out.constData());
         QVERIFY(r.out.contains("SETUP"));
@@ -239,14 +271,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QByteArray>("says");
-        QTest::newRow("same provider twice") << QStringList{QStringLiteral("--fallback"), QStringLiteral("gemini")}
+        QTest::newRow("same provider twice") << QStringList { QStringLiteral("--fallback"), QStringLiteral("gemini") }
                                              << QByteArray("STORYBOARD_FALLBACK_PROVIDER");
-        QTest::newRow("zero timeout") << QStringList{QStringLiteral("--primary-timeout"), QStringLiteral("0s")}
+        QTest::newRow("zero timeout") << QStringList { QStringLiteral("--primary-timeout"), QStringLiteral("0s") }
                                       << QByteArray("STORYBOARD_PRIMARY_TIMEOUT");
-        QTest::newRow("unit missing") << QStringList{QStringLiteral("--budget"), QStringLiteral("120")} << QByteArray("with a unit");
-        QTest::newRow("unknown scenario") << QStringList{QStringLiteral("--scenario"), QStringLiteral("sunny")} << QByteArray("primary-overloaded");
-        QTest::newRow("unknown policy") << QStringList{QStringLiteral("--policy"), QStringLiteral("yolo")} << QByteArray("STORYBOARD_POLICY");
-        QTest::newRow("no story") << QStringList{} << QByteArray("--story");
+        QTest::newRow("unit missing") << QStringList { QStringLiteral("--budget"), QStringLiteral("120") } << QByteArray("with a unit");
+        QTest::newRow("unknown scenario") << QStringList { QStringLiteral("--scenario"), QStringLiteral("sunny") }
+                                          << QByteArray("primary-overloaded");
+        QTest::newRow("unknown policy") << QStringList { QStringLiteral("--policy"), QStringLiteral("yolo") }
+                                        << QByteArray("STORYBOARD_POLICY");
+        QTest::newRow("no story") << QStringList {} << QByteArray("--story");
     }
 
     void refusals()
@@ -263,8 +297,8 @@ private Q_SLOTS:
 
     void rawUserIdIsNeverPrinted()
     {
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--user"), QStringLiteral("haru.secret@example.com"),
-                           QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"), QStringLiteral("--json")});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--user"), QStringLiteral("haru.secret@example.com"),
+                            QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"), QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(!r.out.contains("haru.secret"));
         QVERIFY(!r.err.contains("haru.secret"));
@@ -277,7 +311,7 @@ private Q_SLOTS:
     void recordsNotDurableExitFour()
     {
         QTemporaryDir data;
-        const Run first = cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), data.path()});
+        const Run first = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), data.path() });
         QCOMPARE(first.exitCode, 0);
         const QString db = QDir(data.path()).filePath(QStringLiteral("bullpen.sqlite"));
         {
@@ -290,7 +324,8 @@ private Q_SLOTS:
             d.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("saboteur"));
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--fresh"), QStringLiteral("--json"), QStringLiteral("--data-dir"), data.path()});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--fresh"), QStringLiteral("--json"),
+                            QStringLiteral("--data-dir"), data.path() });
         QCOMPARE(r.exitCode, 4);
         QVERIFY2(r.err.contains("record not durable") && r.err.contains(db.toUtf8()), r.err.constData());
         QVERIFY(r.json().value(QStringLiteral("store_warning")).toString().contains(u"record write"));
@@ -301,16 +336,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QByteArray>("says");
-        QTest::newRow("story file /dev/zero") << QStringList{QStringLiteral("--story-file"), QStringLiteral("/dev/zero")} << QByteArray("32 KiB");
-        QTest::newRow("settings /dev/zero") << QStringList{QStringLiteral("--story"), kStory, QStringLiteral("--settings"), QStringLiteral("/dev/zero")}
+        QTest::newRow("story file /dev/zero") << QStringList { QStringLiteral("--story-file"), QStringLiteral("/dev/zero") }
+                                              << QByteArray("32 KiB");
+        QTest::newRow("settings /dev/zero") << QStringList { QStringLiteral("--story"), kStory, QStringLiteral("--settings"),
+                                                             QStringLiteral("/dev/zero") }
                                             << QByteArray("larger than 1 MiB");
-        QTest::newRow("missing key file") << QStringList{QStringLiteral("--story"), kStory, QStringLiteral("--key-file"), QStringLiteral("/nonexistent/keys.env")}
+        QTest::newRow("missing key file") << QStringList { QStringLiteral("--story"), kStory, QStringLiteral("--key-file"),
+                                                           QStringLiteral("/nonexistent/keys.env") }
                                           << QByteArray("does not exist");
-        QTest::newRow("story over 32 KiB") << QStringList{QStringLiteral("--story"), QString(33 * 1024, QLatin1Char('a'))} << QByteArray("32 KiB");
-        QTest::newRow("flag named in a refusal")
-            << QStringList{QStringLiteral("--story"), kStory, QStringLiteral("--primary"), QStringLiteral("gemini"), QStringLiteral("--fallback"),
-                           QStringLiteral("gemini")}
-            << QByteArray("command-line flag --fallback");
+        QTest::newRow("story over 32 KiB") << QStringList { QStringLiteral("--story"), QString(33 * 1024, QLatin1Char('a')) }
+                                           << QByteArray("32 KiB");
+        QTest::newRow("flag named in a refusal") << QStringList { QStringLiteral("--story"),    kStory,
+                                                                  QStringLiteral("--primary"),  QStringLiteral("gemini"),
+                                                                  QStringLiteral("--fallback"), QStringLiteral("gemini") }
+                                                 << QByteArray("command-line flag --fallback");
     }
 
     void hostileInputsAreRefused()
@@ -325,19 +364,19 @@ private Q_SLOTS:
     // Defect 10: the console's start-up refusal under offscreen prints and exits 2 (no dialog to click).
     void helpAndUnknownCommands()
     {
-        const Run help = raw({QStringLiteral("--help")});
+        const Run help = raw({ QStringLiteral("--help") });
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.startsWith("Usage: bullpen-cli COMMAND"));
-        for (const char *command : {"generate", "compare", "history", "export", "purge", "soak"})
+        for (const char *command : { "generate", "compare", "history", "export", "purge", "soak" })
             QVERIFY2(help.out.contains(QByteArray(QByteArray("  ") + command + " ")), command);
         const Run bare = raw({});
         QCOMPARE(bare.exitCode, 2);
         QVERIFY(bare.out.startsWith("Usage: bullpen-cli COMMAND")); // usage on stdout, a command is required
-        const Run unknown = raw({QStringLiteral("frobnicate")});
+        const Run unknown = raw({ QStringLiteral("frobnicate") });
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY2(unknown.err.contains("unknown command \"frobnicate\"") && unknown.err.contains("compare"), unknown.err.constData());
-        for (const char *command : {"generate", "compare", "history", "export", "purge", "soak"}) {
-            const Run h = raw({QString::fromLatin1(command), QStringLiteral("--help")});
+        for (const char *command : { "generate", "compare", "history", "export", "purge", "soak" }) {
+            const Run h = raw({ QString::fromLatin1(command), QStringLiteral("--help") });
             QCOMPARE(h.exitCode, 0);
             QVERIFY2(h.out.startsWith(QByteArray(QByteArray("Usage: bullpen-cli ") + command + " [options]")), h.out.left(80).constData());
             QVERIFY2(h.out.contains("Exit codes:\n  0  "), command);
@@ -347,27 +386,31 @@ private Q_SLOTS:
     void historyRefusesFiltersItDoesNotKnow()
     {
         const QString dir = m_home.filePath(QStringLiteral("history-filters"));
-        QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"), QStringLiteral("--data-dir"), dir})
+        QCOMPARE(cli({ QStringLiteral("--story"), kStory, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded"),
+                       QStringLiteral("--data-dir"), dir })
                      .exitCode,
                  0);
-        const Run bogus = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--state"), QStringLiteral("bogus")});
+        const Run bogus =
+            raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--state"), QStringLiteral("bogus") });
         QCOMPARE(bogus.exitCode, 2);
         QVERIFY2(bogus.err.contains("--state bogus: not one of running, succeeded, failed, cancelled, abandoned"), bogus.err.constData());
-        const Run kind = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--kind"), QStringLiteral("timeouts")});
+        const Run kind =
+            raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--kind"), QStringLiteral("timeouts") });
         QCOMPARE(kind.exitCode, 2);
         QVERIFY2(kind.err.contains("TIMEOUT") && kind.err.contains("NOT_SENT"), kind.err.constData());
         // Any case, written the store's way: the relieved generation is found by its state.
-        const Run found = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--state"), QStringLiteral("SUCCEEDED"),
-                               QStringLiteral("--provider"), QStringLiteral("Gemini")});
+        const Run found = raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--state"),
+                                QStringLiteral("SUCCEEDED"), QStringLiteral("--provider"), QStringLiteral("Gemini") });
         QCOMPARE(found.exitCode, 0);
         const QList<QByteArray> lines = found.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 2); // the header and the one generation
         QVERIFY(lines.at(0).startsWith("started (local)"));
         // Aligned in characters (a masked id holds a 3-byte '…').
-        QCOMPARE(QString::fromUtf8(lines.at(0)).indexOf(QStringLiteral("providers")), QString::fromUtf8(lines.at(1)).indexOf(QStringLiteral("gemini → qwen")));
+        QCOMPARE(QString::fromUtf8(lines.at(0)).indexOf(QStringLiteral("providers")),
+                 QString::fromUtf8(lines.at(1)).indexOf(QStringLiteral("gemini → qwen")));
         // Without relief, one provider name, not "gemini -> gemini".
-        QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir}).exitCode, 0);
-        const Run all = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir});
+        QCOMPARE(cli({ QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir }).exitCode, 0);
+        const Run all = raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir });
         QVERIFY2(!all.out.contains("gemini -> gemini") && !all.out.contains("gemini → gemini"), all.out.constData());
     }
 
@@ -375,19 +418,20 @@ private Q_SLOTS:
     // object; a wrong value is refused before anything runs.
     void logFormatJsonMakesEveryStderrLineJson()
     {
-        const Run r = cli({QStringLiteral("--log-format"), QStringLiteral("json"), QStringLiteral("--story"), kStory, QStringLiteral("--json"),
-                           QStringLiteral("--data-dir"), m_home.filePath(QStringLiteral("json-log"))});
+        const Run r = cli({ QStringLiteral("--log-format"), QStringLiteral("json"), QStringLiteral("--story"), kStory,
+                            QStringLiteral("--json"), QStringLiteral("--data-dir"), m_home.filePath(QStringLiteral("json-log")) });
         QCOMPARE(r.exitCode, 0);
         int lines = 0;
         for (const QByteArray &line : r.err.split('\n')) {
             if (line.isEmpty())
                 continue;
             const QJsonObject o = QJsonDocument::fromJson(line).object();
-            QVERIFY2(o.value(QStringLiteral("program")).toString() == u"bullpen-cli" && o.contains(QStringLiteral("message")), line.constData());
+            QVERIFY2(o.value(QStringLiteral("program")).toString() == u"bullpen-cli" && o.contains(QStringLiteral("message")),
+                     line.constData());
             ++lines;
         }
         QVERIFY(lines >= 1); // at least what the engine runs on
-        const Run wrong = raw({QStringLiteral("history"), QStringLiteral("--log-format"), QStringLiteral("xml")});
+        const Run wrong = raw({ QStringLiteral("history"), QStringLiteral("--log-format"), QStringLiteral("xml") });
         QCOMPARE(wrong.exitCode, 2);
         QVERIFY2(wrong.err.contains("--log-format xml: text or json"), wrong.err.constData());
     }
@@ -397,7 +441,7 @@ private Q_SLOTS:
     {
         const QString dir = m_home.filePath(QStringLiteral("purge"));
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(cli({QStringLiteral("--story"), kStory, QStringLiteral("--fresh"), QStringLiteral("--data-dir"), dir}).exitCode, 0);
+            QCOMPARE(cli({ QStringLiteral("--story"), kStory, QStringLiteral("--fresh"), QStringLiteral("--data-dir"), dir }).exitCode, 0);
         {
             // Two of the three made 10 days ago.
             QSqlDatabase d = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("ager"));
@@ -411,49 +455,52 @@ private Q_SLOTS:
             d.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("ager"));
-        const Run refused = raw({QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7")});
+        const Run refused =
+            raw({ QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7") });
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains("--older-than") && refused.err.contains("30d"), refused.err.constData());
-        const Run dry = raw({QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7d"),
-                             QStringLiteral("--dry-run")});
+        const Run dry = raw({ QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"),
+                              QStringLiteral("7d"), QStringLiteral("--dry-run") });
         QCOMPARE(dry.exitCode, 0);
         const QJsonObject planned = dry.json().value(QStringLiteral("would_remove")).toObject();
         QCOMPARE(planned.value(QStringLiteral("generations")).toInt(), 2);
         QVERIFY(planned.value(QStringLiteral("events")).toInt() > 10);
-        const Run done = raw({QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7d")});
+        const Run done =
+            raw({ QStringLiteral("purge"), QStringLiteral("--data-dir"), dir, QStringLiteral("--older-than"), QStringLiteral("7d") });
         QCOMPARE(done.exitCode, 0);
         const QJsonObject removed = done.json().value(QStringLiteral("removed")).toObject();
-        for (const char *what : {"generations", "attempts", "events"})
+        for (const char *what : { "generations", "attempts", "events" })
             QCOMPARE(removed.value(QLatin1StringView(what)).toInt(), planned.value(QLatin1StringView(what)).toInt());
         QVERIFY(done.json().value(QStringLiteral("file_bytes_after")).toDouble() > 0);
-        const Run left = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--json")});
+        const Run left = raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--json") });
         QCOMPARE(QJsonDocument::fromJson(left.out).array().size(), 1);
     }
 
     void generatePrintsItsIdAndCompareRunsBothSides()
     {
         const QString dir = m_home.filePath(QStringLiteral("compare"));
-        const Run g = cli({QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir});
+        const Run g = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir });
         QCOMPARE(g.exitCode, 0);
         QVERIFY2(g.out.startsWith("generation gen_"), g.out.left(80).constData());
         QCOMPARE(g.out.indexOf('\n'), qsizetype(QByteArray("generation gen_").size() + 32)); // the whole id
 
-        const Run c = raw({QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir, QStringLiteral("--json"),
-                           QStringLiteral("--scenario"), QStringLiteral("primary-overloaded")});
+        const Run c = raw({ QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir,
+                            QStringLiteral("--json"), QStringLiteral("--scenario"), QStringLiteral("primary-overloaded") });
         QCOMPARE(c.exitCode, 1); // the left side (the overloaded primary) failed: compare never relieves it
         const QJsonObject o = c.json();
         QCOMPARE(o.value(QStringLiteral("primary")).toObject().value(QStringLiteral("provider")).toString(), QStringLiteral("gemini"));
         QCOMPARE(o.value(QStringLiteral("fallback")).toObject().value(QStringLiteral("provider")).toString(), QStringLiteral("qwen"));
-        QCOMPARE(o.value(QStringLiteral("primary")).toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("TRANSIENT_SERVER"));
+        QCOMPARE(o.value(QStringLiteral("primary")).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("TRANSIENT_SERVER"));
         QCOMPARE(o.value(QStringLiteral("fallback")).toObject().value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
         QVERIFY(o.value(QStringLiteral("comparison_id")).toString().startsWith(QStringLiteral("cmp_")));
         QCOMPARE(o.value(QStringLiteral("words_total")).toInt(), 0); // one side failed: nothing is counted as "different"
 
-        const Run both = raw({QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir});
+        const Run both = raw({ QStringLiteral("compare"), QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir });
         QCOMPARE(both.exitCode, 0);
         QVERIFY2(both.out.contains("words differ between the two storyboards") && both.out.contains("--- panel 4"), both.out.constData());
         // Both sides are real generations in the store, whole ids in --json.
-        const Run history = raw({QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--json")});
+        const Run history = raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--json") });
         const QJsonArray rows = QJsonDocument::fromJson(history.out).array();
         QCOMPARE(rows.size(), 5);
         QCOMPARE(rows.at(0).toObject().value(QStringLiteral("generation_id")).toString().size(), 36);
@@ -462,20 +509,20 @@ private Q_SLOTS:
     void deprecatedModelIsWarnedAbout()
     {
         // A live configuration (nothing listens on port 9: the generation fails fast, the warning comes first).
-        const Run r = cli({QStringLiteral("--story"), kStory, QStringLiteral("--json")},
-                          {QStringLiteral("ANTHROPIC_API_KEY=test-key"), QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1"),
-                           QStringLiteral("ANTHROPIC_MODEL=claude-sonnet-4-5"), QStringLiteral("GEMINI_API_KEY=test-key"),
-                           QStringLiteral("GEMINI_BASE_URL=http://127.0.0.1:9/v1beta"), QStringLiteral("STORYBOARD_PROVIDER=anthropic"),
-                           QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=none")});
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--json") },
+                          { QStringLiteral("ANTHROPIC_API_KEY=test-key"), QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1"),
+                            QStringLiteral("ANTHROPIC_MODEL=claude-sonnet-4-5"), QStringLiteral("GEMINI_API_KEY=test-key"),
+                            QStringLiteral("GEMINI_BASE_URL=http://127.0.0.1:9/v1beta"), QStringLiteral("STORYBOARD_PROVIDER=anthropic"),
+                            QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=none") });
         QVERIFY2(r.err.contains("warning: anthropic model claude-sonnet-4-5 re"), r.err.constData());
         QVERIFY2(r.err.contains("end of life") && r.err.contains("2026-11-30") && r.err.contains("ANTHROPIC_MODEL")
                      && r.err.contains("claude-sonnet-4-6"),
                  r.err.constData());
         // The default is not on the list.
-        const Run fine = cli({QStringLiteral("--story"), kStory, QStringLiteral("--json")},
-                             {QStringLiteral("ANTHROPIC_API_KEY=test-key"), QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1"),
-                              QStringLiteral("GEMINI_API_KEY=test-key"), QStringLiteral("GEMINI_BASE_URL=http://127.0.0.1:9/v1beta"),
-                              QStringLiteral("STORYBOARD_PROVIDER=anthropic"), QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=none")});
+        const Run fine = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--json") },
+                             { QStringLiteral("ANTHROPIC_API_KEY=test-key"), QStringLiteral("ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1"),
+                               QStringLiteral("GEMINI_API_KEY=test-key"), QStringLiteral("GEMINI_BASE_URL=http://127.0.0.1:9/v1beta"),
+                               QStringLiteral("STORYBOARD_PROVIDER=anthropic"), QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=none") });
         QVERIFY2(!fine.err.contains("end of life"), fine.err.constData());
     }
 
@@ -506,12 +553,13 @@ private Q_SLOTS:
         env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
         p.setProcessEnvironment(env);
         const QString shot = data.filePath(QStringLiteral("window.png"));
-        p.start(QStringLiteral(BULLPEN_GUI), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--grab"), shot});
+        p.start(QStringLiteral(BULLPEN_GUI), { QStringLiteral("--data-dir"), data.path(), QStringLiteral("--grab"), shot });
         QVERIFY(p.waitForFinished(60'000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         QVERIFY(QFile::exists(shot));
         QVERIFY(QFile::exists(data.filePath(QStringLiteral("bullpen.sqlite"))));
-        p.start(QStringLiteral(BULLPEN_GUI), {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--engine"), QStringLiteral("http://127.0.0.1:9")});
+        p.start(QStringLiteral(BULLPEN_GUI),
+                { QStringLiteral("--data-dir"), data.path(), QStringLiteral("--engine"), QStringLiteral("http://127.0.0.1:9") });
         QVERIFY(p.waitForFinished(30'000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("--data-dir"));

@@ -3,14 +3,15 @@
 // simulator over real HTTP, for a relief run and for a final failure. Run with BULLPEN_TEST_ATTACHED=1
 // (ctest's tst_console_attached), the same assertions hold with the console attached to a bullpen-engine
 // child process over loopback (docs/contract.md §12).
-#include "models/generationlistmodel.h"
+#include "engineprocess.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
+#include "models/generationlistmodel.h"
 #include "models/providerhealthmodel.h"
-#include "views/failuresview.h"
-#include "engineprocess.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
+#include "store/store.h"
+#include "views/failuresview.h"
 #include "views/healthstrip.h"
 #include "views/latencyview.h"
 #include "views/liveview.h"
@@ -21,24 +22,23 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSignalSpy>
-#include <QTabWidget>
-#include <QTableView>
-#include <QElapsedTimer>
 #include <QScopeGuard>
+#include <QSignalSpy>
 #include <QSpinBox>
-#include <QTest>
-#include <QTimer>
-#include <QTemporaryDir>
-#include <QToolButton>
 #include <QSqlDatabase>
 #include <QSqlQuery>
-#include "store/store.h"
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
 
 using namespace bullpen;
 
@@ -79,7 +79,7 @@ private Q_SLOTS:
         m_process->extraEnvironment.insert(QStringLiteral("BULLPEN_BREAKER"), QStringLiteral("off"));
         m_token = m_process->token(QStringLiteral("console"), QStringLiteral("operator"));
         QVERIFY(!m_token.isEmpty());
-        QVERIFY(m_process->start({QStringLiteral("--rate"), QStringLiteral("100000")}));
+        QVERIFY(m_process->start({ QStringLiteral("--rate"), QStringLiteral("100000") }));
     }
 
     void cleanupTestCase()
@@ -91,7 +91,7 @@ private Q_SLOTS:
     void init()
     {
         if (attached()) {
-            auto remote = std::make_unique<RemoteConnection>(EngineEndpoint{m_process->url, m_token.toLatin1()});
+            auto remote = std::make_unique<RemoteConnection>(EngineEndpoint { m_process->url, m_token.toLatin1() });
             remote->open();
             QTRY_VERIFY_WITH_TIMEOUT(remote->usable() && !remote->runningConfig().isEmpty(), 10'000);
             m_engine = std::move(remote);
@@ -140,14 +140,20 @@ private Q_SLOTS:
         QCOMPARE(card->actions().size(), 2); // Drain…, Restore
         QCOMPARE(card->contextMenuPolicy(), Qt::ActionsContextMenu);
 
-        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral("A story. Two. Three. Four."));
         const GenerationResult r = runScenario(QStringLiteral("healthy"));
         QVERIFY2(r.storyboard.fallback.reason == u"gemini_drained", qPrintable(r.storyboard.decision));
         auto *table = m_window->liveView()->findChild<QTableView *>(QStringLiteral("generationTable"));
         QVERIFY(table);
         const auto outcomeSaysSkipped = [table] {
             for (int row = 0; row < table->model()->rowCount(); ++row)
-                if (table->model()->index(row, GenerationListModel::StateColumn).data().toString().contains(QStringLiteral("primary skipped (drained)")))
+                if (table->model()
+                        ->index(row, GenerationListModel::StateColumn)
+                        .data()
+                        .toString()
+                        .contains(QStringLiteral("primary skipped (drained)")))
                     return true;
             return false;
         };
@@ -160,7 +166,8 @@ private Q_SLOTS:
             latency->reload();
             QVERIFY(loaded.wait(10'000));
             QVERIFY(latency->skippedPrimaries() >= 1);
-            QVERIFY(latency->findChild<QLabel *>(QStringLiteral("latencySummary"))->text().contains(QStringLiteral("skipped this primary")));
+            QVERIFY(
+                latency->findChild<QLabel *>(QStringLiteral("latencySummary"))->text().contains(QStringLiteral("skipped this primary")));
         }
 
         card->actions().at(1)->trigger(); // Restore
@@ -179,7 +186,9 @@ private Q_SLOTS:
             QVERIFY(strip->findChild<QLabel *>(QStringLiteral("healthEmpty"))->text().contains(QStringLiteral("needs the history")));
             return;
         }
-        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral("A story. Two. Three. Four."));
         const GenerationResult r = runScenario(QStringLiteral("primary-overloaded"));
         QVERIFY2(r.storyboard.fallback.applied, qPrintable(r.storyboard.decision));
         strip->refresh();
@@ -190,7 +199,8 @@ private Q_SLOTS:
         QTest::mouseClick(card, Qt::LeftButton);
         FailuresView *failures = m_window->failuresView();
         QVERIFY(failures->isVisible());
-        QVERIFY(failures->currentFilter().failedAttempt == (HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Storyboard}));
+        QVERIFY(failures->currentFilter().failedAttempt
+                == (HistoryFilter::AttemptScope { Provider::Gemini, Role::Primary, Stage::Storyboard }));
         QTRY_VERIFY_WITH_TIMEOUT(!failures->model()->isLoading() && failures->model()->rowCount() > 0, 10'000);
         bool found = false;
         for (int row = 0; row < failures->model()->rowCount(); ++row)
@@ -210,7 +220,8 @@ private Q_SLOTS:
         QVERIFY(status);
         QVERIFY2(status->text().contains(QStringLiteral("simulator")), qPrintable(status->text()));
         if (attached()) // which engine, and that it is connected
-            QVERIFY2(status->text().contains(m_process->url.toString()) && status->text().contains(u"connected"), qPrintable(status->text()));
+            QVERIFY2(status->text().contains(m_process->url.toString()) && status->text().contains(u"connected"),
+                     qPrintable(status->text()));
     }
 
     void invalidSettingsBlockGenerate()
@@ -232,8 +243,10 @@ private Q_SLOTS:
 
     void reliefRunShowsInLiveAndResult()
     {
-        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(
-            QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together."));
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral(
+                "Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together."));
         m_window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         const GenerationResult r = runScenario(QStringLiteral("primary-overloaded"));
         QCOMPARE(r.state, FinalState::Succeeded);
@@ -267,7 +280,9 @@ private Q_SLOTS:
 
     void finalFailureShowsNextStep()
     {
-        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral("A story. Two. Three. Four."));
         const GenerationResult r = runScenario(QStringLiteral("primary-auth"));
         QCOMPARE(r.state, FinalState::Failed);
         m_window->tabs()->setCurrentWidget(m_window->resultView());
@@ -283,7 +298,8 @@ private Q_SLOTS:
         QVERIFY(failure->text().contains(u"Settings"));
         QTest::mouseClick(openSettings, Qt::LeftButton);
         QCOMPARE(m_window->tabs()->currentIndex(), m_window->tabs()->count() - 1);
-        QCOMPARE(m_window->resultView()->findChild<QLabel *>(QStringLiteral("resultHeadline"))->text(), QStringLiteral("FAILED at the storyboard stage"));
+        QCOMPARE(m_window->resultView()->findChild<QLabel *>(QStringLiteral("resultHeadline"))->text(),
+                 QStringLiteral("FAILED at the storyboard stage"));
     }
 
     void generateTwoHundredKeepsUp()
@@ -297,9 +313,7 @@ private Q_SLOTS:
         qint64 worstStallMs = 0;
         QTimer heartbeat;
         heartbeat.setInterval(10);
-        connect(&heartbeat, &QTimer::timeout, this, [&] {
-            worstStallMs = std::max(worstStallMs, beat.restart() - 10);
-        });
+        connect(&heartbeat, &QTimer::timeout, this, [&] { worstStallMs = std::max(worstStallMs, beat.restart() - 10); });
         QSignalSpy done(m_window.get(), &MainWindow::generationFinished);
         beat.start();
         heartbeat.start();
@@ -354,7 +368,9 @@ private Q_SLOTS:
     // deadline and tokens.
     void timelineFitsLabelsAndExplainsEachSpan()
     {
-        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral("A story. Two. Three. Four."));
         const GenerationResult r = runScenario(QStringLiteral("primary-overloaded"));
         QVERIFY(r.storyboard.fallback.applied);
         auto *timeline = m_window->liveView()->findChild<TimelineWidget *>();
@@ -370,7 +386,8 @@ private Q_SLOTS:
             if (tip.contains(u"qwen") && tip.contains(u"fallback"))
                 relief = timeline->toolTipAt(rect.center());
         }
-        QVERIFY2(relief.contains(u"qwen-plus") && relief.contains(u"HTTP 200") && relief.contains(u"took") && relief.contains(u"deadline at"),
+        QVERIFY2(relief.contains(u"qwen-plus") && relief.contains(u"HTTP 200") && relief.contains(u"took")
+                     && relief.contains(u"deadline at"),
                  qPrintable(relief));
         QVERIFY2(relief.contains(u"tokens in"), qPrintable(relief));
         QVERIFY(timeline->toolTipAt(QPointF(1, timeline->height() - 1)).isEmpty());
@@ -378,7 +395,9 @@ private Q_SLOTS:
 
     void retryRerunsTheSameRequest()
     {
-        m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral("A story. Two. Three. Four."));
         m_window->runView()->findChild<QComboBox *>(QStringLiteral("fallbackCombo"))->setCurrentText(QStringLiteral("none"));
         const GenerationResult first = runScenario(QStringLiteral("primary-overloaded"));
         QCOMPARE(first.state, FinalState::Failed);

@@ -40,9 +40,9 @@ private Q_SLOTS:
         QProcess soak;
         soak.setProcessEnvironment(cleanEnv());
         soak.start(QStringLiteral(BULLPEN_CLI),
-                   {QStringLiteral("soak"), QStringLiteral("--count"), QStringLiteral("100000"), QStringLiteral("--concurrency"),
-                    QStringLiteral("16"), QStringLiteral("--scenario-mix"), QStringLiteral("healthy,primary-overloaded,primary-auth"),
-                    QStringLiteral("--progress"), QStringLiteral("--data-dir"), data.path()});
+                   { QStringLiteral("soak"), QStringLiteral("--count"), QStringLiteral("100000"), QStringLiteral("--concurrency"),
+                     QStringLiteral("16"), QStringLiteral("--scenario-mix"), QStringLiteral("healthy,primary-overloaded,primary-auth"),
+                     QStringLiteral("--progress"), QStringLiteral("--data-dir"), data.path() });
         QVERIFY(soak.waitForStarted());
         QStringList committed;
         QByteArray pending;
@@ -72,7 +72,9 @@ private Q_SLOTS:
         }
         // Whatever was mid-flight is finished once, as abandoned, by this open: nothing stays running.
         QVERIFY(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")) >= committed.size());
-        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state NOT IN ('succeeded','failed','cancelled','abandoned')")), 0);
+        QCOMPARE(store->scalar(
+                     QStringLiteral("SELECT COUNT(*) FROM generations WHERE state NOT IN ('succeeded','failed','cancelled','abandoned')")),
+                 0);
         QVERIFY(store->abandonedAtOpen() > 0); // 16 were in flight
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'abandoned' AND kind = 'INTERNAL' "
                                               "AND public_code = 'INTERNAL_ERROR' AND detail LIKE '%ended before it finished%'")),
@@ -92,9 +94,9 @@ private Q_SLOTS:
         QTemporaryDir data;
         QProcess gen;
         gen.setProcessEnvironment(cleanEnv());
-        gen.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("generate"), QStringLiteral("--scenario"), QStringLiteral("primary-hang"),
-                                                QStringLiteral("--story"), QStringLiteral("A cat."), QStringLiteral("--json"),
-                                                QStringLiteral("--data-dir"), data.path()});
+        gen.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("generate"), QStringLiteral("--scenario"), QStringLiteral("primary-hang"), QStringLiteral("--story"),
+                    QStringLiteral("A cat."), QStringLiteral("--json"), QStringLiteral("--data-dir"), data.path() });
         QVERIFY(gen.waitForStarted());
         gen.setReadChannel(QProcess::StandardError);
         QByteArray errText;
@@ -123,24 +125,25 @@ private Q_SLOTS:
         QProcessEnvironment env = cleanEnv();
         env.insert(QStringLiteral("GEMINI_API_KEY"), secretKey); // configured, though --simulator runs instead
         QByteArray everything;
-        for (const char *scenario : {"primary-overloaded", "primary-auth", "primary-hang"}) {
+        for (const char *scenario : { "primary-overloaded", "primary-auth", "primary-hang" }) {
             QProcess p;
             p.setProcessEnvironment(env);
             p.start(QStringLiteral(BULLPEN_CLI),
-                    {QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A cat finds a key."), QStringLiteral("--user"), rawUser,
-                     QStringLiteral("--simulator"), QStringLiteral("--scenario"), QString::fromLatin1(scenario), QStringLiteral("--primary-timeout"),
-                     QStringLiteral("500ms"), QStringLiteral("--data-dir"), data.path(), QStringLiteral("--json")});
+                    { QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A cat finds a key."), QStringLiteral("--user"),
+                      rawUser, QStringLiteral("--simulator"), QStringLiteral("--scenario"), QString::fromLatin1(scenario),
+                      QStringLiteral("--primary-timeout"), QStringLiteral("500ms"), QStringLiteral("--data-dir"), data.path(),
+                      QStringLiteral("--json") });
             QVERIFY(p.waitForFinished(30'000));
             everything += p.readAllStandardOutput() + p.readAllStandardError();
         }
-        for (const char *table : {"generations", "attempts", "events"}) {
-            for (const char *format : {"jsonl", "csv"}) {
+        for (const char *table : { "generations", "attempts", "events" }) {
+            for (const char *format : { "jsonl", "csv" }) {
                 const QString out = data.filePath(QStringLiteral("export-%1.%2").arg(QLatin1StringView(table), QLatin1StringView(format)));
                 QProcess p;
                 p.setProcessEnvironment(env);
-                p.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("export"), QStringLiteral("--table"), QString::fromLatin1(table),
-                                                      QStringLiteral("--format"), QString::fromLatin1(format), QStringLiteral("--out"), out,
-                                                      QStringLiteral("--data-dir"), data.path()});
+                p.start(QStringLiteral(BULLPEN_CLI),
+                        { QStringLiteral("export"), QStringLiteral("--table"), QString::fromLatin1(table), QStringLiteral("--format"),
+                          QString::fromLatin1(format), QStringLiteral("--out"), out, QStringLiteral("--data-dir"), data.path() });
                 QVERIFY(p.waitForFinished(30'000));
                 QCOMPARE(p.exitCode(), 0);
                 everything += p.readAllStandardError();
@@ -149,7 +152,8 @@ private Q_SLOTS:
         {
             QProcess p;
             p.setProcessEnvironment(env);
-            p.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("history"), QStringLiteral("--json"), QStringLiteral("--data-dir"), data.path()});
+            p.start(QStringLiteral(BULLPEN_CLI),
+                    { QStringLiteral("history"), QStringLiteral("--json"), QStringLiteral("--data-dir"), data.path() });
             QVERIFY(p.waitForFinished(30'000));
             const QByteArray history = p.readAllStandardOutput();
             QVERIFY2(history.contains("v***@e***.com"), history.constData()); // the mask is there

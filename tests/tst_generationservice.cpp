@@ -54,7 +54,7 @@ protected:
     std::unique_ptr<Timer> schedule(time_point, std::function<void()>, TimerUrgency) override { return std::make_unique<Timer>(); }
 
 public:
-    time_point at{};
+    time_point at {};
 };
 
 // Keeps the attempt's context so the test can deliver through it when it chooses.
@@ -120,7 +120,10 @@ private:
     };
 
     static StagePolicy relief() { return StagePolicy::relief(Provider::Gemini, Provider::Qwen); }
-    static StageRequest request() { return StageRequest::forStory(QStringLiteral("Mina finds a talking cat."), QStringLiteral("haru@example.com")); }
+    static StageRequest request()
+    {
+        return StageRequest::forStory(QStringLiteral("Mina finds a talking cat."), QStringLiteral("haru@example.com"));
+    }
 
     ManualClock m_clock;
 
@@ -128,7 +131,7 @@ private Q_SLOTS:
     void primarySucceeds_fallbackNeverCalled()
     {
         Harness h(m_clock);
-        h.gemini.script({Step::ok(2s, QStringLiteral("By Gemini"), {100, 200})});
+        h.gemini.script({ Step::ok(2s, QStringLiteral("By Gemini"), { 100, 200 }) });
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
@@ -142,7 +145,7 @@ private Q_SLOTS:
         QCOMPARE(r.fallback.finalProvider, Provider::Gemini);
         QCOMPARE(r.tokens.output, 200);
         QCOMPARE(r.attempts.size(), 1);
-        QCOMPARE(h.gemini.stories(), QStringList{request().story});
+        QCOMPARE(h.gemini.stories(), QStringList { request().story });
     }
 
     void kindDecidesFallback_data()
@@ -150,13 +153,12 @@ private Q_SLOTS:
         QTest::addColumn<FailureKind>("kind");
         QTest::addColumn<bool>("fallback");
         // docs/contract.md §4 `relief`: these may fall back …
-        for (FailureKind k : {FailureKind::TIMEOUT, FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED,
-                              FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID, FailureKind::NETWORK,
-                              FailureKind::TRANSIENT_SERVER})
+        for (FailureKind k : { FailureKind::TIMEOUT, FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED, FailureKind::OUTPUT_TRUNCATED,
+                               FailureKind::OUTPUT_INVALID, FailureKind::NETWORK, FailureKind::TRANSIENT_SERVER })
             QTest::addRow("%s falls back", qPrintable(enumName(k))) << k << true;
         // … and these end the stage (CANCELLED has its own test: it comes from us, not the provider).
-        for (FailureKind k : {FailureKind::AUTH_CONFIG, FailureKind::TLS, FailureKind::REQUEST_REJECTED, FailureKind::REFUSED,
-                              FailureKind::INTERNAL, FailureKind::UNKNOWN})
+        for (FailureKind k : { FailureKind::AUTH_CONFIG, FailureKind::TLS, FailureKind::REQUEST_REJECTED, FailureKind::REFUSED,
+                               FailureKind::INTERNAL, FailureKind::UNKNOWN })
             QTest::addRow("%s ends the stage", qPrintable(enumName(k))) << k << false;
     }
 
@@ -165,8 +167,8 @@ private Q_SLOTS:
         QFETCH(FailureKind, kind);
         QFETCH(bool, fallback);
         Harness h(m_clock);
-        h.gemini.script({Step::failWith(kind, 3s)});
-        h.qwen.script({Step::ok(4s, QStringLiteral("By Qwen"), {50, 60})});
+        h.gemini.script({ Step::failWith(kind, 3s) });
+        h.qwen.script({ Step::ok(4s, QStringLiteral("By Qwen"), { 50, 60 }) });
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
@@ -196,8 +198,8 @@ private Q_SLOTS:
     void fallbackFails_stageFailsWithoutThirdCall()
     {
         Harness h(m_clock);
-        h.gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s), Step::ok(1s)});
-        h.qwen.script({Step::failWith(FailureKind::RATE_LIMITED, 2s), Step::ok(1s)});
+        h.gemini.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s), Step::ok(1s) });
+        h.qwen.script({ Step::failWith(FailureKind::RATE_LIMITED, 2s), Step::ok(1s) });
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
@@ -215,8 +217,8 @@ private Q_SLOTS:
     void primaryTimeout_cancelHandlersRunBeforeFallbackStarts()
     {
         Harness h(m_clock);
-        h.gemini.script({Step::hang()});
-        h.qwen.script({Step::ok(5s)});
+        h.gemini.script({ Step::hang() });
+        h.qwen.script({ Step::ok(5s) });
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
@@ -235,7 +237,7 @@ private Q_SLOTS:
         QVERIFY(primary.cancelledAt.has_value());
         QVERIFY(*primary.cancelledAt <= r.attempts.at(1).startedAt);
         // The fallback got a fresh context: not cancelled when its request went out.
-        QCOMPARE(h.qwen.contextCancelledAtStart(), QList<bool>{false});
+        QCOMPARE(h.qwen.contextCancelledAtStart(), QList<bool> { false });
     }
 
     void budget_data()
@@ -265,8 +267,8 @@ private Q_SLOTS:
         QFETCH(qint64, fallbackDeadlineMs);
 
         Harness h(m_clock);
-        h.gemini.script({primary});
-        h.qwen.script({Step::hang()});
+        h.gemini.script({ primary });
+        h.qwen.script({ Step::hang() });
         StagePolicy p = relief();
         p.totalBudget = budget;
         const Clock::time_point stageStart = m_clock.now();
@@ -291,10 +293,10 @@ private Q_SLOTS:
     void lateResultAfterDeadline_isRefusedAndLogged()
     {
         Harness h(m_clock);
-        Step late = Step::ok(70s, QStringLiteral("Too late"), {10, 999});
+        Step late = Step::ok(70s, QStringLiteral("Too late"), { 10, 999 });
         late.ignoreCancel = true; // the provider keeps computing after we hang up
-        h.gemini.script({late});
-        h.qwen.script({Step::ok(20s, QStringLiteral("On time"))});
+        h.gemini.script({ late });
+        h.qwen.script({ Step::ok(20s, QStringLiteral("On time")) });
         h.service.start(request(), relief());
         m_clock.advance(10min);
 
@@ -303,7 +305,7 @@ private Q_SLOTS:
         QCOMPARE(r.storyboard->title, QStringLiteral("On time"));
         QCOMPARE(r.attempts.at(0).failure->kind, FailureKind::TIMEOUT);
         QCOMPARE(h.log.filter(QStringLiteral("late_result_discarded")),
-                 QStringList{QStringLiteral("70000 late_result_discarded gemini primary late=10000 tokens_out=999")});
+                 QStringList { QStringLiteral("70000 late_result_discarded gemini primary late=10000 tokens_out=999") });
         const auto lateEvent = std::find_if(h.events.cbegin(), h.events.cend(),
                                             [](const Event &e) { return std::holds_alternative<LateResultDiscarded>(e.body); });
         QVERIFY(std::get<LateResultDiscarded>(lateEvent->body).wouldHaveSucceeded);
@@ -314,8 +316,8 @@ private Q_SLOTS:
         // The deadline timer is "late" (never fires here); the result lands 1 s after the deadline.
         DeafAtClock deaf(m_clock, m_clock.now() + 60s);
         Harness h(deaf);
-        h.gemini.script({Step::ok(61s, QStringLiteral("Valid but late"))});
-        h.qwen.script({Step::ok(1s, QStringLiteral("Relief"))});
+        h.gemini.script({ Step::ok(61s, QStringLiteral("Valid but late")) });
+        h.qwen.script({ Step::ok(1s, QStringLiteral("Relief")) });
         StagePolicy p = relief();
         h.service.start(request(), p);
         m_clock.advance(10min);
@@ -331,8 +333,8 @@ private Q_SLOTS:
     void operatorCancelDuringPrimary_cancelsWithoutFallback()
     {
         Harness h(m_clock);
-        h.gemini.script({Step::hang()});
-        h.qwen.script({Step::ok(1s)});
+        h.gemini.script({ Step::hang() });
+        h.qwen.script({ Step::ok(1s) });
         const QString id = h.service.start(request(), relief());
         m_clock.advance(10s);
         QVERIFY(h.service.cancel(id));
@@ -352,7 +354,7 @@ private Q_SLOTS:
     void shutdown_cancelsRunningAttempts()
     {
         auto h = std::make_unique<Harness>(m_clock);
-        h->gemini.script({Step::hang()});
+        h->gemini.script({ Step::hang() });
         h->service.start(request(), relief());
         m_clock.advance(1s);
         h->service.shutdown();
@@ -387,8 +389,8 @@ private Q_SLOTS:
         QFETCH(bool, qwenHasKey);
         QFETCH(bool, fallback);
         Harness h(m_clock);
-        h.gemini.script({primary});
-        h.qwen.script({Step::ok(1s)});
+        h.gemini.script({ primary });
+        h.qwen.script({ Step::ok(1s) });
         h.qwen.setConfigured(qwenHasKey);
         h.service.start(request(), StagePolicy::capacity(Provider::Gemini, Provider::Qwen));
         m_clock.advance(10min);
@@ -407,14 +409,15 @@ private Q_SLOTS:
         QTest::addColumn<FinalState>("state");
         QTest::addColumn<qint64>("secondStartMs");
         QTest::addRow("503 then success after the 4 s pause")
-            << QList<Step>{Step::failWith(FailureKind::TRANSIENT_SERVER, 2s), Step::ok(3s)} << 2 << FinalState::Succeeded << qint64(6000);
-        QTest::addRow("invalid output twice") << QList<Step>{Step::failWith(FailureKind::OUTPUT_INVALID, 1s),
-                                                             Step::failWith(FailureKind::OUTPUT_INVALID, 1s)}
+            << QList<Step> { Step::failWith(FailureKind::TRANSIENT_SERVER, 2s), Step::ok(3s) } << 2 << FinalState::Succeeded
+            << qint64(6000);
+        QTest::addRow("invalid output twice") << QList<Step> { Step::failWith(FailureKind::OUTPUT_INVALID, 1s),
+                                                               Step::failWith(FailureKind::OUTPUT_INVALID, 1s) }
                                               << 2 << FinalState::Failed << qint64(5000);
-        QTest::addRow("auth is never retried") << QList<Step>{Step::failWith(FailureKind::AUTH_CONFIG, 1s), Step::ok(1s)} << 1
+        QTest::addRow("auth is never retried") << QList<Step> { Step::failWith(FailureKind::AUTH_CONFIG, 1s), Step::ok(1s) } << 1
                                                << FinalState::Failed << qint64(-1);
-        QTest::addRow("refusal is never retried") << QList<Step>{Step::failWith(FailureKind::REFUSED, 1s), Step::ok(1s)} << 1
-                                                  << FinalState::Failed << qint64(-1);
+        QTest::addRow("refusal is never retried")
+            << QList<Step> { Step::failWith(FailureKind::REFUSED, 1s), Step::ok(1s) } << 1 << FinalState::Failed << qint64(-1);
     }
 
     void roundsPreset()
@@ -424,8 +427,8 @@ private Q_SLOTS:
         QFETCH(FinalState, state);
         QFETCH(qint64, secondStartMs);
         Harness h(m_clock);
-        h.gemini.script({steps.value(0), steps.value(1)});
-        h.qwen.script({Step::ok(1s)});
+        h.gemini.script({ steps.value(0), steps.value(1) });
+        h.qwen.script({ Step::ok(1s) });
         StagePolicy p = StagePolicy::sameProviderRounds(Provider::Gemini);
         h.service.start(request(), p);
         m_clock.advance(10min);
@@ -441,7 +444,7 @@ private Q_SLOTS:
     void cancelDuringRoundPause()
     {
         Harness h(m_clock);
-        h.gemini.script({Step::failWith(FailureKind::NETWORK, 1s), Step::ok(1s)});
+        h.gemini.script({ Step::failWith(FailureKind::NETWORK, 1s), Step::ok(1s) });
         const QString id = h.service.start(request(), StagePolicy::sameProviderRounds(Provider::Gemini));
         m_clock.advance(2s); // inside the 4 s pause
         QVERIFY(h.service.cancel(id));
@@ -470,28 +473,29 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("expected");
 
         const QList<Step> none;
-        QTest::addRow("healthy") << QList<Step>{Step::ok(1500ms)} << none << QStringLiteral("relief") << true
-                                 << QStringList{
+        QTest::addRow("healthy") << QList<Step> { Step::ok(1500ms) } << none << QStringLiteral("relief") << true
+                                 << QStringList {
                                         QStringLiteral("0 generation_started relief gemini->qwen budget=120000"),
                                         QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                                         QStringLiteral("1500 storyboard_attempt_completed gemini primary r1 ok"),
                                         QStringLiteral("1500 generation_finished succeeded"),
                                     };
         QTest::addRow("overloaded primary, relief succeeds")
-            << QList<Step>{Step::failWith(FailureKind::TRANSIENT_SERVER, 800ms)} << QList<Step>{Step::ok(2s)} << QStringLiteral("relief")
-            << true
-            << QStringList{
+            << QList<Step> { Step::failWith(FailureKind::TRANSIENT_SERVER, 800ms) } << QList<Step> { Step::ok(2s) }
+            << QStringLiteral("relief") << true
+            << QStringList {
                    QStringLiteral("0 generation_started relief gemini->qwen budget=120000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("800 storyboard_attempt_completed gemini primary r1 TRANSIENT_SERVER eligible"),
-                   QStringLiteral("800 storyboard_fallback_triggered gemini->qwen TRANSIENT_SERVER remaining=119200 gemini_provider_unavailable"),
+                   QStringLiteral(
+                       "800 storyboard_fallback_triggered gemini->qwen TRANSIENT_SERVER remaining=119200 gemini_provider_unavailable"),
                    QStringLiteral("800 storyboard_attempt_started qwen fallback r1 deadline=60800"),
                    QStringLiteral("2800 storyboard_attempt_completed qwen fallback r1 ok"),
                    QStringLiteral("2800 generation_finished succeeded fallback_applied"),
                };
         QTest::addRow("primary hangs, relief succeeds")
-            << QList<Step>{Step::hang()} << QList<Step>{Step::ok(3s)} << QStringLiteral("relief") << true
-            << QStringList{
+            << QList<Step> { Step::hang() } << QList<Step> { Step::ok(3s) } << QStringLiteral("relief") << true
+            << QStringList {
                    QStringLiteral("0 generation_started relief gemini->qwen budget=120000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("60000 storyboard_attempt_completed gemini primary r1 TIMEOUT eligible aborted=deadline"),
@@ -501,17 +505,17 @@ private Q_SLOTS:
                    QStringLiteral("63000 generation_finished succeeded fallback_applied"),
                };
         QTest::addRow("auth failure ends the stage")
-            << QList<Step>{Step::failWith(FailureKind::AUTH_CONFIG, 300ms)} << none << QStringLiteral("relief") << true
-            << QStringList{
+            << QList<Step> { Step::failWith(FailureKind::AUTH_CONFIG, 300ms) } << none << QStringLiteral("relief") << true
+            << QStringList {
                    QStringLiteral("0 generation_started relief gemini->qwen budget=120000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("300 storyboard_attempt_completed gemini primary r1 AUTH_CONFIG"),
                    QStringLiteral("300 generation_finished failed AI_PROVIDER_CONFIG/AUTH_CONFIG"),
                };
         QTest::addRow("both down")
-            << QList<Step>{Step::failWith(FailureKind::NETWORK, 100ms)} << QList<Step>{Step::failWith(FailureKind::TRANSIENT_SERVER, 200ms)}
-            << QStringLiteral("relief") << true
-            << QStringList{
+            << QList<Step> { Step::failWith(FailureKind::NETWORK, 100ms) }
+            << QList<Step> { Step::failWith(FailureKind::TRANSIENT_SERVER, 200ms) } << QStringLiteral("relief") << true
+            << QStringList {
                    QStringLiteral("0 generation_started relief gemini->qwen budget=120000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("100 storyboard_attempt_completed gemini primary r1 NETWORK eligible"),
@@ -521,8 +525,9 @@ private Q_SLOTS:
                    QStringLiteral("300 generation_finished failed AI_PROVIDER_ERROR/TRANSIENT_SERVER"),
                };
         QTest::addRow("relief hangs too")
-            << QList<Step>{Step::failWith(FailureKind::RATE_LIMITED, 1s)} << QList<Step>{Step::hang()} << QStringLiteral("relief") << true
-            << QStringList{
+            << QList<Step> { Step::failWith(FailureKind::RATE_LIMITED, 1s) } << QList<Step> { Step::hang() } << QStringLiteral("relief")
+            << true
+            << QStringList {
                    QStringLiteral("0 generation_started relief gemini->qwen budget=120000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("1000 storyboard_attempt_completed gemini primary r1 RATE_LIMITED eligible"),
@@ -532,16 +537,16 @@ private Q_SLOTS:
                    QStringLiteral("61000 generation_finished failed AI_PROVIDER_TIMEOUT/TIMEOUT"),
                };
         QTest::addRow("no fallback configured")
-            << QList<Step>{Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)} << none << QStringLiteral("relief") << false
-            << QStringList{
+            << QList<Step> { Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) } << none << QStringLiteral("relief") << false
+            << QStringList {
                    QStringLiteral("0 generation_started relief gemini->none budget=60000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("1000 storyboard_attempt_completed gemini primary r1 TRANSIENT_SERVER"),
                    QStringLiteral("1000 generation_finished failed AI_PROVIDER_ERROR/TRANSIENT_SERVER"),
                };
         QTest::addRow("rounds: retry after pause")
-            << QList<Step>{Step::failWith(FailureKind::RATE_LIMITED, 1s), Step::ok(2s)} << none << QStringLiteral("rounds") << false
-            << QStringList{
+            << QList<Step> { Step::failWith(FailureKind::RATE_LIMITED, 1s), Step::ok(2s) } << none << QStringLiteral("rounds") << false
+            << QStringList {
                    QStringLiteral("0 generation_started rounds gemini->none budget=124000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("1000 storyboard_attempt_completed gemini primary r1 RATE_LIMITED"),
@@ -551,9 +556,10 @@ private Q_SLOTS:
                    QStringLiteral("7000 generation_finished succeeded"),
                };
         QTest::addRow("capacity: plain 500 is not relieved")
-            << QList<Step>{Step::http(1s, 500, R"({"error":{"code":500,"message":"An internal error has occurred.","status":"INTERNAL"}})")}
-            << QList<Step>{Step::ok(1s)} << QStringLiteral("capacity") << true
-            << QStringList{
+            << QList<Step> { Step::http(1s, 500,
+                                        R"({"error":{"code":500,"message":"An internal error has occurred.","status":"INTERNAL"}})") }
+            << QList<Step> { Step::ok(1s) } << QStringLiteral("capacity") << true
+            << QStringList {
                    QStringLiteral("0 generation_started capacity gemini->qwen budget=120000"),
                    QStringLiteral("0 storyboard_attempt_started gemini primary r1 deadline=60000"),
                    QStringLiteral("1000 storyboard_attempt_completed gemini primary r1 TRANSIENT_SERVER"),
@@ -569,8 +575,8 @@ private Q_SLOTS:
         QFETCH(bool, withFallback);
         QFETCH(QStringList, expected);
         Harness h(m_clock);
-        h.gemini.script({geminiSteps.value(0, Step::hang()), geminiSteps.value(1, Step::hang())});
-        h.qwen.script({qwenSteps.value(0, Step::hang())});
+        h.gemini.script({ geminiSteps.value(0, Step::hang()), geminiSteps.value(1, Step::hang()) });
+        h.qwen.script({ qwenSteps.value(0, Step::hang()) });
         const auto policy = StagePolicy::fromPreset(preset, Provider::Gemini, withFallback ? std::optional(Provider::Qwen) : std::nullopt);
         QVERIFY(policy);
         h.service.start(request(), *policy);
@@ -595,8 +601,8 @@ private Q_SLOTS:
     void rawUserIdNeverInEvents()
     {
         Harness h(m_clock);
-        h.gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
-        h.qwen.script({Step::ok(1s)});
+        h.gemini.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) });
+        h.qwen.script({ Step::ok(1s) });
         h.service.start(request(), relief());
         m_clock.advance(10min);
         for (const Event &e : std::as_const(h.events)) {
@@ -615,9 +621,9 @@ private Q_SLOTS:
     {
         Harness h(m_clock);
         Admission admission(m_clock);
-        admission.setLimits({1, 8});
+        admission.setLimits({ 1, 8 });
         h.service.setAdmission(&admission);
-        h.gemini.script({Step::ok(3s, QStringLiteral("First")), Step::ok(2s, QStringLiteral("Second"))});
+        h.gemini.script({ Step::ok(3s, QStringLiteral("First")), Step::ok(2s, QStringLiteral("Second")) });
         StagePolicy p = relief();
         p.primaryTimeout = 4s;
         p.totalBudget = 4s; // the second generation would be out of budget if its wait counted
@@ -658,9 +664,9 @@ private Q_SLOTS:
     {
         Harness h(m_clock);
         Admission admission(m_clock);
-        admission.setLimits({2, 8});
+        admission.setLimits({ 2, 8 });
         h.service.setAdmission(&admission);
-        h.gemini.script({Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s)});
+        h.gemini.script({ Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s), Step::ok(1s) });
         QStringList ids;
         for (int i = 0; i < 6; ++i)
             ids << h.service.start(request(), relief());
@@ -679,9 +685,9 @@ private Q_SLOTS:
     {
         Harness h(m_clock);
         Admission admission(m_clock);
-        admission.setLimits({1, 0});
+        admission.setLimits({ 1, 0 });
         h.service.setAdmission(&admission);
-        h.gemini.script({Step::ok(3s), Step::ok(1s)});
+        h.gemini.script({ Step::ok(3s), Step::ok(1s) });
         h.service.start(request(), relief());
         const QString refused = h.service.start(request(), relief());
         m_clock.advance(1ms);
@@ -704,9 +710,9 @@ private Q_SLOTS:
     {
         Harness h(m_clock);
         Admission admission(m_clock);
-        admission.setLimits({1, 8});
+        admission.setLimits({ 1, 8 });
         h.service.setAdmission(&admission);
-        h.gemini.script({Step::ok(3s), Step::ok(1s)});
+        h.gemini.script({ Step::ok(3s), Step::ok(1s) });
         h.service.start(request(), relief());
         const QString waiting = h.service.start(request(), relief());
         m_clock.advance(1s);
@@ -728,9 +734,9 @@ private Q_SLOTS:
         // admission runs: the slot goes to the next in line, not lost.
         Harness h(m_clock);
         Admission admission(m_clock);
-        admission.setLimits({1, 8});
+        admission.setLimits({ 1, 8 });
         h.service.setAdmission(&admission);
-        h.gemini.script({Step::ok(1s, QStringLiteral("a")), Step::ok(1s, QStringLiteral("c"))});
+        h.gemini.script({ Step::ok(1s, QStringLiteral("a")), Step::ok(1s, QStringLiteral("c")) });
         h.service.start(request(), relief());
         const QString b = h.service.start(request(), relief());
         const QString c = h.service.start(request(), relief());
@@ -751,11 +757,11 @@ private Q_SLOTS:
     {
         Harness h(m_clock);
         Admission admission(m_clock);
-        admission.setLimits({1, 8});
+        admission.setLimits({ 1, 8 });
         h.service.setAdmission(&admission);
         // Generation A holds the one qwen slot (qwen as its primary); B's gemini fails over to qwen.
-        h.qwen.script({Step::ok(5s, QStringLiteral("A by qwen")), Step::ok(1s)});
-        h.gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
+        h.qwen.script({ Step::ok(5s, QStringLiteral("A by qwen")), Step::ok(1s) });
+        h.gemini.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) });
         h.service.start(request(), StagePolicy::relief(Provider::Qwen, Provider::Gemini));
         const QString b = h.service.start(request(), relief());
         m_clock.advance(10min);
@@ -777,7 +783,7 @@ private Q_SLOTS:
         HeldGenerator held;
         StageService service(m_clock);
         ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
-        qwen.script({Step::ok(1s)});
+        qwen.script({ Step::ok(1s) });
         service.addGenerator(&held);
         service.addGenerator(&qwen);
         QSignalSpy finished(&service, &StageService::finished);
@@ -789,7 +795,8 @@ private Q_SLOTS:
         const StageResult r = finished.first().first().value<StageResult>();
         QCOMPARE(r.attempts.first().failure->kind, FailureKind::NOT_SENT);
         QCOMPARE(r.attempts.first().requestsSent, 0);
-        QVERIFY2(r.attempts.first().failure->detail.contains(QStringLiteral("never received")), qPrintable(r.attempts.first().failure->detail));
+        QVERIFY2(r.attempts.first().failure->detail.contains(QStringLiteral("never received")),
+                 qPrintable(r.attempts.first().failure->detail));
         QCOMPARE(qwen.calls(), 0); // the provider is not blamed, and relief is not its to trigger
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.failure->kind, FailureKind::NOT_SENT);
@@ -803,14 +810,16 @@ private Q_SLOTS:
         AbortHookGenerator primary;
         StageService service(m_clock);
         ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);
-        qwen.script({Step::ok(1s)});
+        qwen.script({ Step::ok(1s) });
         service.addGenerator(&primary);
         service.addGenerator(&qwen);
         QSignalSpy finished(&service, &StageService::finished);
         StagePolicy p = relief();
         p.primaryTimeout = 2s;
         const QString id = service.start(request(), p);
-        primary.onAbort = [&] { QVERIFY(service.cancel(id)); };
+        primary.onAbort = [&] {
+            QVERIFY(service.cancel(id));
+        };
         m_clock.advance(10min);
         QCOMPARE(finished.count(), 1);
         const StageResult r = finished.first().first().value<StageResult>();
@@ -898,8 +907,8 @@ private Q_SLOTS:
         generator.context->noteRequestSent(); // on the wire 3 ms after the attempt started
         clock.advance(4987ms);
         generator.context->noteAnswerComplete(clock.now()); // the adapter: last byte in, parsing starts
-        clock.advance(200ms);                               // the deadline passes while it parses
-        QCOMPARE(finished.size(), 0);                       // not aborted
+        clock.advance(200ms); // the deadline passes while it parses
+        QCOMPARE(finished.size(), 0); // not aborted
         QCOMPARE(generator.context->cancelHandlersRun(), 0);
         generator.context->deliver(Step::ok(0ms).response.value());
         QCOMPARE(finished.size(), 1);

@@ -6,6 +6,7 @@
 // BULLPEN_TEST_ATTACHED=1 (ctest's tst_historyviews_attached) the views read the same store through a
 // bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
 // assertions are the same.
+#include "engineprocess.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
 #include "models/failurehistorymodel.h"
@@ -13,7 +14,6 @@
 #include "models/providerhealthmodel.h"
 #include "pipeline/comparison.h"
 #include "pipeline/nextstep.h"
-#include "engineprocess.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "store/historyfiller.h"
@@ -28,27 +28,27 @@
 #include "views/timelinewidget.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
-#include <QFile>
-#include <QRegularExpression>
 #include <QDirIterator>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QPushButton>
-#include <QSignalSpy>
-#include <QClipboard>
-#include <QApplication>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
-#include <QToolButton>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTranslator>
 
 using namespace bullpen;
@@ -80,16 +80,17 @@ class tst_HistoryViews : public QObject
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
         env.insert(QStringLiteral("BULLPEN_DATA_DIR"), m_dir.path());
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A cat learns to fly."),
-                                              QStringLiteral("--user"), user, QStringLiteral("--scenario"), scenario, QStringLiteral("--json"),
-                                              QStringLiteral("--fresh")});
+        p.start(QStringLiteral(BULLPEN_CLI),
+                { QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A cat learns to fly."), QStringLiteral("--user"),
+                  user, QStringLiteral("--scenario"), scenario, QStringLiteral("--json"), QStringLiteral("--fresh") });
         if (!p.waitForFinished(60'000)) {
             p.kill();
             return {};
         }
         m_lastCliExit = p.exitCode();
         m_lastCliStderr = p.readAllStandardError();
-        if (m_lastCliExit == 4) // the result was produced but its records did not all reach the store (1 is a failed generation, expected here)
+        if (m_lastCliExit
+            == 4) // the result was produced but its records did not all reach the store (1 is a failed generation, expected here)
             qWarning().noquote() << "bullpen-cli generate: records not durable:" << m_lastCliStderr.right(600);
         return QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QLatin1StringView("generation_id")).toString();
     }
@@ -105,9 +106,10 @@ class tst_HistoryViews : public QObject
             QSqlDatabase db = m_store->storeLocation().connect(QStringLiteral("latency-check"), StoreLocation::Access::ReadOnly, &why);
             QSqlQuery q(db);
             if (db.isOpen()
-                && q.exec(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE provider = 'gemini' AND role = 'primary' AND stage = 'storyboard' "
-                                         "AND at_ms >= %1")
-                              .arg(QDateTime::currentMSecsSinceEpoch() - 3'600'000))
+                && q.exec(
+                    QStringLiteral("SELECT COUNT(*) FROM attempts WHERE provider = 'gemini' AND role = 'primary' AND stage = 'storyboard' "
+                                   "AND at_ms >= %1")
+                        .arg(QDateTime::currentMSecsSinceEpoch() - 3'600'000))
                 && q.next())
                 fresh = q.value(0).toLongLong();
         }
@@ -125,8 +127,9 @@ private Q_SLOTS:
         QVERIFY2(m_store, qPrintable(error));
         m_now = QDateTime::currentMSecsSinceEpoch();
         // Two engines' history in one store (docs/store.md).
-        const HistoryFillResult r = HistoryFiller::fill(m_store->storeLocation(), {8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11,
-                                                                                   {QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700")}});
+        const HistoryFillResult r = HistoryFiller::fill(
+            m_store->storeLocation(),
+            { 8000, m_now - 6LL * 24 * 3'600'000, m_now - 1000, 11, { QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700") } });
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         m_history = m_store.get();
         // The installation's key, as an engine on this data folder loads it: searches by user hash with it.
@@ -137,8 +140,8 @@ private Q_SLOTS:
             m_process = std::make_unique<test::Engine>(m_dir.path());
             m_token = m_process->token(QStringLiteral("views"), QStringLiteral("operator"));
             QVERIFY(!m_token.isEmpty());
-            QVERIFY(m_process->start({QStringLiteral("--rate"), QStringLiteral("100000")}));
-            m_remote = std::make_unique<RemoteHistory>(EngineEndpoint{m_process->url, m_token.toLatin1()});
+            QVERIFY(m_process->start({ QStringLiteral("--rate"), QStringLiteral("100000") }));
+            m_remote = std::make_unique<RemoteHistory>(EngineEndpoint { m_process->url, m_token.toLatin1() });
             m_history = m_remote.get();
         }
     }
@@ -156,7 +159,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setHistory(m_history);
         HistoryFilter failed;
-        failed.states = {HistoryState::Failed};
+        failed.states = { HistoryState::Failed };
         model.setFilter(failed);
         const qint64 expected = m_store->count(failed);
         QVERIFY(expected > FailureHistoryModel::kPageSize);
@@ -200,9 +203,9 @@ private Q_SLOTS:
         model.setQueue(&queue);
         QSignalSpy loaded(&model, &FailureHistoryModel::pageLoaded);
         model.setHistory(m_history);
-        model.setFilter(HistoryFilter{}); // a first page for the empty filter, replaced at once:
+        model.setFilter(HistoryFilter {}); // a first page for the empty filter, replaced at once:
         HistoryFilter failed;
-        failed.states = {HistoryState::Failed};
+        failed.states = { HistoryState::Failed };
         model.setFilter(failed);
         QCOMPARE(model.rowCount(), 0);
         QVERIFY(model.isLoading());
@@ -336,10 +339,11 @@ private Q_SLOTS:
         db.close();
         db = {};
         QSqlDatabase::removeDatabase(QStringLiteral("cardCount"));
-        QVERIFY2(!failedPrimary.isEmpty() && reasons.size() > 1, "the seeded history has no failed gemini storyboard primary or one reason only");
+        QVERIFY2(!failedPrimary.isEmpty() && reasons.size() > 1,
+                 "the seeded history has no failed gemini storyboard primary or one reason only");
 
         HistoryFilter card;
-        card.failedAttempt = HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Storyboard};
+        card.failedAttempt = HistoryFilter::AttemptScope { Provider::Gemini, Role::Primary, Stage::Storyboard };
         QCOMPARE(m_store->count(card), qint64(failedPrimary.size()));
         for (const GenerationRow &row : m_history->generations(card, 200)) // attached: the engine's answer
             QVERIFY2(failedPrimary.contains(row.id), qPrintable(row.id));
@@ -365,7 +369,7 @@ private Q_SLOTS:
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         QVERIFY(charts.wait(10'000));
         view.filterByCard(Provider::Gemini, Role::Primary, Stage::Storyboard);
-        QVERIFY(view.currentFilter().failedAttempt == (HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Storyboard}));
+        QVERIFY(view.currentFilter().failedAttempt == (HistoryFilter::AttemptScope { Provider::Gemini, Role::Primary, Stage::Storyboard }));
         QVERIFY(view.currentFilter().states.isEmpty()); // every outcome: a failed primary is often a relieved generation
         auto *scope = view.findChild<QToolButton *>(QStringLiteral("scopeButton"));
         QVERIFY(scope && scope->isVisibleTo(&view));
@@ -392,7 +396,8 @@ private Q_SLOTS:
         QString error;
         std::unique_ptr<Store> store = Store::open(dir.path(), &error);
         QVERIFY2(store, qPrintable(error));
-        const auto write = [&](const QString &id, std::optional<ProbeTarget> probe, Provider provider, Role role, std::optional<FailureKind> kind) {
+        const auto write = [&](const QString &id, std::optional<ProbeTarget> probe, Provider provider, Role role,
+                               std::optional<FailureKind> kind) {
             const auto event = [&](quint64 seq, EventBody body) {
                 Event e;
                 e.generationId = id;
@@ -401,7 +406,9 @@ private Q_SLOTS:
                 e.body = std::move(body);
                 return e;
             };
-            GenerationStarted started{QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), {}, {}, probe};
+            GenerationStarted started {
+                QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), {}, {}, probe
+            };
             store->recordEvent(event(0, started));
             AttemptCompleted a;
             a.attemptId = 1;
@@ -409,7 +416,7 @@ private Q_SLOTS:
             a.role = role;
             a.success = !kind;
             if (kind)
-                a.failure = Failure{*kind, QStringLiteral("no answer"), false, std::nullopt};
+                a.failure = Failure { *kind, QStringLiteral("no answer"), false, std::nullopt };
             a.duration = std::chrono::milliseconds(840);
             store->recordEvent(event(1, a));
             StageResult r;
@@ -419,10 +426,10 @@ private Q_SLOTS:
             r.attempts << a;
             store->recordFinished(r, {}, {});
         };
-        write(QStringLiteral("gen_probe_qwen"), ProbeTarget{Provider::Qwen, Role::Fallback, Stage::Storyboard}, Provider::Qwen, Role::Fallback,
-              FailureKind::TIMEOUT);
-        write(QStringLiteral("gen_probe_gemini"), ProbeTarget{Provider::Gemini, Role::Primary, Stage::Storyboard}, Provider::Gemini, Role::Primary,
-              std::nullopt);
+        write(QStringLiteral("gen_probe_qwen"), ProbeTarget { Provider::Qwen, Role::Fallback, Stage::Storyboard }, Provider::Qwen,
+              Role::Fallback, FailureKind::TIMEOUT);
+        write(QStringLiteral("gen_probe_gemini"), ProbeTarget { Provider::Gemini, Role::Primary, Stage::Storyboard }, Provider::Gemini,
+              Role::Primary, std::nullopt);
         write(QStringLiteral("gen_user"), std::nullopt, Provider::Gemini, Role::Primary, FailureKind::RATE_LIMITED);
         QVERIFY(store->flush());
 
@@ -473,11 +480,13 @@ private Q_SLOTS:
         int rowsWithAttempts = 0;
         {
             QSqlQuery q(db);
-            for (const qint64 window : {5LL * 60'000, 15LL * 60'000}) {
-                QVERIFY(q.exec(QStringLiteral("SELECT provider, role, COUNT(*), SUM(1 - success), stage FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
-                                              "AND (success = 1 OR kind NOT IN ('NOT_SENT', 'CANCELLED')) GROUP BY provider, role, stage")
-                                   .arg(at - window)
-                                   .arg(at + 1)));
+            for (const qint64 window : { 5LL * 60'000, 15LL * 60'000 }) {
+                QVERIFY(
+                    q.exec(QStringLiteral(
+                               "SELECT provider, role, COUNT(*), SUM(1 - success), stage FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
+                               "AND (success = 1 OR kind NOT IN ('NOT_SENT', 'CANCELLED')) GROUP BY provider, role, stage")
+                               .arg(at - window)
+                               .arg(at + 1)));
                 while (q.next()) {
                     const int row = strip.model()->rowOf(*providerFromId(q.value(0).toString()), *roleFromId(q.value(1).toString()),
                                                          *stageFromId(q.value(4).toString()));
@@ -491,11 +500,12 @@ private Q_SLOTS:
                 }
             }
             // The most frequent failure kind of the 15 minutes, per provider, role and stage.
-            QVERIFY(q.exec(QStringLiteral("SELECT provider, role, kind, COUNT(*) AS n, stage FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
-                                          "AND success = 0 AND kind NOT IN ('NOT_SENT', 'CANCELLED') GROUP BY provider, role, stage, kind "
-                                          "ORDER BY provider, role, stage, n DESC")
-                               .arg(at - 15 * 60'000)
-                               .arg(at + 1)));
+            QVERIFY(
+                q.exec(QStringLiteral("SELECT provider, role, kind, COUNT(*) AS n, stage FROM attempts WHERE at_ms >= %1 AND at_ms < %2 "
+                                      "AND success = 0 AND kind NOT IN ('NOT_SENT', 'CANCELLED') GROUP BY provider, role, stage, kind "
+                                      "ORDER BY provider, role, stage, n DESC")
+                           .arg(at - 15 * 60'000)
+                           .arg(at + 1)));
             QString last;
             while (q.next()) {
                 const QString key = q.value(0).toString() + q.value(1).toString() + q.value(4).toString();
@@ -582,7 +592,7 @@ private Q_SLOTS:
             ids.insert(view.model()->index(r, 0).data(FailureHistoryModel::GenerationIdRole).toString());
             QCOMPARE(view.model()->index(r, FailureHistoryModel::User).data().toString(), Masking::displayUser(haru));
         }
-        QCOMPARE(ids, (QSet<QString>{first, second}));
+        QCOMPARE(ids, (QSet<QString> { first, second }));
         auto *box = view.findChild<QLineEdit *>(QStringLiteral("searchEdit"));
         QVERIFY(!box->text().contains(haru) && !box->placeholderText().contains(haru));
         QCOMPARE(view.searchMask(), QStringLiteral("user %1").arg(Masking::displayUser(haru)));
@@ -680,12 +690,13 @@ private Q_SLOTS:
         if (view.stats().total() != before + 1) {
             // This failed twice under load (2026-12-02): say which side is stale, the store or the view's reads.
             const qint64 fresh = freshPrimaryCount();
-            QFAIL(qPrintable(QStringLiteral("the view counts %1 storyboard attempts of gemini as primary, expected %2; a new connection counts %3 "
-                                            "in the last hour %4")
-                                 .arg(view.stats().total())
-                                 .arg(before + 1)
-                                 .arg(fresh)
-                                 .arg(QString::fromUtf8(m_lastCliStderr.right(300)))));
+            QFAIL(qPrintable(
+                QStringLiteral("the view counts %1 storyboard attempts of gemini as primary, expected %2; a new connection counts %3 "
+                               "in the last hour %4")
+                    .arg(view.stats().total())
+                    .arg(before + 1)
+                    .arg(fresh)
+                    .arg(QString::fromUtf8(m_lastCliStderr.right(300)))));
         }
         QVERIFY(view.updatedText().startsWith(u"updated "));
         view.setRefreshPaused(true);
@@ -758,7 +769,7 @@ private Q_SLOTS:
         a.duration = std::chrono::microseconds(1'234'000);
         e.body = a;
         QSignalSpy live(&view, &LatencyView::liveUpdated);
-        view.addEvents({e});
+        view.addEvents({ e });
         QCOMPARE(live.count(), 1);
         QCOMPARE(view.stats().total(), stored + 1);
         QCOMPARE(view.fullRedraws(), redraws);
@@ -766,7 +777,7 @@ private Q_SLOTS:
         // Another provider's attempt changes nothing here.
         a.provider = Provider::Qwen;
         e.body = a;
-        view.addEvents({e});
+        view.addEvents({ e });
         QCOMPARE(live.count(), 1);
     }
 
@@ -782,7 +793,7 @@ private Q_SLOTS:
         std::unique_ptr<EngineConnection> engine;
         Store *store = nullptr; // where the engine records: checked directly
         if (attached()) {
-            auto remote = std::make_unique<RemoteConnection>(EngineEndpoint{m_process->url, m_token.toLatin1()});
+            auto remote = std::make_unique<RemoteConnection>(EngineEndpoint { m_process->url, m_token.toLatin1() });
             remote->open();
             QTRY_VERIFY_WITH_TIMEOUT(remote->usable() && !remote->runningConfig().isEmpty(), 10'000);
             engine = std::move(remote);
@@ -797,7 +808,8 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         RunView *run = window.runView();
-        run->setStory(QStringLiteral("Mina finds a lost dog. \"Where is your home?\" Mina asks. The dog runs to the park. Its family waits there."));
+        run->setStory(
+            QStringLiteral("Mina finds a lost dog. \"Where is your home?\" Mina asks. The dog runs to the park. Its family waits there."));
         run->setScenario(QStringLiteral("healthy"));
         QAbstractItemModelTester tester(window.compareView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester listTester(window.compareView()->history(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -819,7 +831,8 @@ private Q_SLOTS:
         QVERIFY(c.primary.storyboardMs > 0 && c.fallback.storyboardMs > 0);
         if (attached()) // the engine's writer, in another process: committed soon
             QTRY_VERIFY_WITH_TIMEOUT(store->generation(c.primary.generationId) && store->generation(c.primary.generationId)->finishedAtMs
-                                         && store->generation(c.fallback.generationId) && store->generation(c.fallback.generationId)->finishedAtMs,
+                                         && store->generation(c.fallback.generationId)
+                                         && store->generation(c.fallback.generationId)->finishedAtMs,
                                      10'000);
         else
             QVERIFY(store->flush());
@@ -883,7 +896,7 @@ private Q_SLOTS:
     void settingsValidatedBesideEachField()
     {
         QTemporaryDir dir;
-        SettingsView::Paths paths{dir.filePath(QStringLiteral("bullpen.json")), dir.filePath(QStringLiteral("keys.env")), dir.path()};
+        SettingsView::Paths paths { dir.filePath(QStringLiteral("bullpen.json")), dir.filePath(QStringLiteral("keys.env")), dir.path() };
         QProcessEnvironment env;
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("AIzaSyD-environment-key-9f3c"));
         SettingsView view(paths, env, /*usingSimulator=*/false);
@@ -977,9 +990,9 @@ private Q_SLOTS:
             R"(QColor\s*\(|QColor::fromRgb|QColor::fromHsv|#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|Qt::(red|green|blue|white|black|gray|darkGray|lightGray|yellow|cyan|magenta|darkRed|darkGreen|darkBlue|darkYellow)\b|rgba?\s*\(|:\s*(white|black|red|green|blue|gray|grey|silver|yellow|orange)\s*[;}])"));
         QStringList offenders;
         int files = 0;
-        for (const QString &dir : {QStringLiteral("ui"), QStringLiteral("app/gui")}) {
-            QDirIterator it(QStringLiteral(BULLPEN_SOURCE_DIR) + QLatin1Char('/') + dir, {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
-                            QDirIterator::Subdirectories);
+        for (const QString &dir : { QStringLiteral("ui"), QStringLiteral("app/gui") }) {
+            QDirIterator it(QStringLiteral(BULLPEN_SOURCE_DIR) + QLatin1Char('/') + dir, { QStringLiteral("*.cpp"), QStringLiteral("*.h") },
+                            QDir::Files, QDirIterator::Subdirectories);
             while (it.hasNext()) {
                 const QString path = it.next();
                 if (path.endsWith(u"/views/tones.cpp"))
@@ -1020,7 +1033,7 @@ private Q_SLOTS:
         QCOMPARE(coreText.count("type=\"unfinished\""), 0);
         QTranslator core;
         QVERIFY(core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
-        const NextStep step = NextStep::forFailure(Failure{FailureKind::AUTH_CONFIG, QStringLiteral("401"), false, std::nullopt},
+        const NextStep step = NextStep::forFailure(Failure { FailureKind::AUTH_CONFIG, QStringLiteral("401"), false, std::nullopt },
                                                    Provider::Gemini, Stage::Storyboard);
         QVERIFY(step.message.contains(u"rejected Bullpen's configuration")); // what records keep
         QVERIFY(QCoreApplication::installTranslator(&core));

@@ -53,14 +53,16 @@ private Q_SLOTS:
         const QByteArray text = "{\\\"title\\\":\\\"t\\\"}";
         QTest::newRow("gemini 8.9e94") << int(Provider::Gemini)
                                        << "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"" + text
-                                              + "\"}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":8.88889e94,"
-                                                "\"candidatesTokenCount\":-3}}";
+                + "\"}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":8.88889e94,"
+                  "\"candidatesTokenCount\":-3}}";
         QTest::newRow("openai inf-like") << int(Provider::OpenAI)
-                                         << QByteArray("{\"choices\":[{\"message\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}],\"usage\":"
-                                            "{\"prompt_tokens\":1e308,\"completion_tokens\":2.5}}");
+                                         << QByteArray(
+                                                "{\"choices\":[{\"message\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}],\"usage\":"
+                                                "{\"prompt_tokens\":1e308,\"completion_tokens\":2.5}}");
         QTest::newRow("anthropic huge") << int(Provider::Anthropic)
-                                        << QByteArray("{\"content\":[{\"type\":\"text\",\"text\":\"x\"}],\"stop_reason\":\"end_turn\",\"usage\":"
-                                           "{\"input_tokens\":1e300,\"output_tokens\":9007199254740993e10}}");
+                                        << QByteArray(
+                                               "{\"content\":[{\"type\":\"text\",\"text\":\"x\"}],\"stop_reason\":\"end_turn\",\"usage\":"
+                                               "{\"input_tokens\":1e300,\"output_tokens\":9007199254740993e10}}");
     }
 
     void hugeTokenCountsAreNotCounts()
@@ -92,14 +94,17 @@ private Q_SLOTS:
         QTest::newRow("truncated") << QByteArray("{\"storyboard\": {\"provider\": \"gem") << QStringLiteral("not valid JSON");
         QTest::newRow("oversized") << QByteArray(2 * 1024 * 1024, ' ') << QStringLiteral("larger than 1 MiB");
         QTest::newRow("not an object") << QByteArray("[1, 2]") << QStringLiteral("must hold a JSON object");
-        QTest::newRow("section wrongly typed") << QByteArray("{\"storyboard\": [\"gemini\"]}") << QStringLiteral("storyboard: must be a JSON object");
-        QTest::newRow("provider wrongly typed") << QByteArray("{\"providers\": {\"qwen\": \"https://x\"}}")
-                                                << QStringLiteral("providers.qwen: must be a JSON object");
-        QTest::newRow("number for a string") << QByteArray("{\"storyboard\": {\"primary_timeout\": 60}}") << QStringLiteral("must be a string");
+        QTest::newRow("section wrongly typed") << QByteArray("{\"storyboard\": [\"gemini\"]}")
+                                               << QStringLiteral("storyboard: must be a JSON object");
+        QTest::newRow("provider wrongly typed")
+            << QByteArray("{\"providers\": {\"qwen\": \"https://x\"}}") << QStringLiteral("providers.qwen: must be a JSON object");
+        QTest::newRow("number for a string") << QByteArray("{\"storyboard\": {\"primary_timeout\": 60}}")
+                                             << QStringLiteral("must be a string");
         QTest::newRow("retries out of range") << QByteArray("{\"pipeline\": {\"image_retries\": 1e300}}") << QStringLiteral("0 to 5");
         QTest::newRow("latin-1") << QByteArray("{\"storyboard\": {\"policy\": \"caf\xe9\"}}") << QStringLiteral("not UTF-8");
         QTest::newRow("utf-16") << QByteArray("\xff\xfe{\0}\0", 6) << QStringLiteral("UTF-16");
-        QTest::newRow("api key in the file") << QByteArray("{\"providers\": {\"gemini\": {\"api_key\": \"k\"}}}") << QStringLiteral("do not belong");
+        QTest::newRow("api key in the file") << QByteArray("{\"providers\": {\"gemini\": {\"api_key\": \"k\"}}}")
+                                             << QStringLiteral("do not belong");
     }
 
     void settingsFiles()
@@ -145,11 +150,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("says");
-        QTest::newRow("truncated") << QByteArray("{\"name\": \"x\", \"providers\": {\"gemini\": {\"action\": \"o") << QStringLiteral("not valid JSON");
+        QTest::newRow("truncated") << QByteArray("{\"name\": \"x\", \"providers\": {\"gemini\": {\"action\": \"o")
+                                   << QStringLiteral("not valid JSON");
         QTest::newRow("oversized") << QByteArray(2 * 1024 * 1024, ' ') << QStringLiteral("larger than 1 MiB");
         QTest::newRow("wrongly typed") << QByteArray("{\"name\": 7, \"providers\": {}}") << QStringLiteral("\"name\"");
         QTest::newRow("latin-1") << QByteArray("{\"name\": \"caf\xe9\", \"providers\": {}}") << QStringLiteral("not valid JSON");
-        QTest::newRow("unknown action") << QByteArray("{\"name\": \"x\", \"providers\": {\"gemini\": {\"do\": \"explode\"}}}") << QStringLiteral("explode");
+        QTest::newRow("unknown action") << QByteArray("{\"name\": \"x\", \"providers\": {\"gemini\": {\"do\": \"explode\"}}}")
+                                        << QStringLiteral("explode");
     }
 
     void scenarioFiles()

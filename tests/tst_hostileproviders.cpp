@@ -186,7 +186,7 @@ private Q_SLOTS:
         QTest::addColumn<Provider>("provider");
         QTest::addColumn<bool>("stream");
         QTest::addColumn<Mode>("mode");
-        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
+        for (Provider p : { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic }) {
             QTest::addRow("%s data: {} stream", qPrintable(toId(p))) << p << true << Mode::SseDataFlood;
             QTest::addRow("%s bare CR stream", qPrintable(toId(p))) << p << true << Mode::SseCrFlood;
             QTest::addRow("%s endless JSON body", qPrintable(toId(p))) << p << false << Mode::JsonBodyFlood;
@@ -211,9 +211,11 @@ private Q_SLOTS:
         QVERIFY(r);
         QCOMPARE(r->state, FinalState::Failed);
         const double peak = procMiB("VmHWM:");
-        qInfo("%s after %.0f ms; attacker sent %lld MiB; peak RSS %.1f MiB (%.1f MiB over the row's start)", qPrintable(enumName(r->failure->kind)),
-              double(r->attempts.first().duration.count()) / 1000.0, hostile.record().bytesSent / (1024 * 1024), peak, peak - before);
-        QVERIFY2(peak - before < kPeakLimitMiB, qPrintable(QStringLiteral("peak RSS %1 MiB, %2 MiB over the row's start").arg(peak).arg(peak - before)));
+        qInfo("%s after %.0f ms; attacker sent %lld MiB; peak RSS %.1f MiB (%.1f MiB over the row's start)",
+              qPrintable(enumName(r->failure->kind)), double(r->attempts.first().duration.count()) / 1000.0,
+              hostile.record().bytesSent / (1024 * 1024), peak, peak - before);
+        QVERIFY2(peak - before < kPeakLimitMiB,
+                 qPrintable(QStringLiteral("peak RSS %1 MiB, %2 MiB over the row's start").arg(peak).arg(peak - before)));
     }
 
     // Defect 10: a decompression bomb is an answer we refuse, not a network fault worth relief blame.
@@ -229,7 +231,8 @@ private Q_SLOTS:
         QCOMPARE(r->state, FinalState::Failed);
         QCOMPARE(r->failure->kind, FailureKind::OUTPUT_INVALID);
         QVERIFY2(r->failure->detail.contains(u"compressed body was refused"), qPrintable(r->failure->detail));
-        QVERIFY2(procMiB("VmHWM:") - before < kPeakLimitMiB, qPrintable(QStringLiteral("peak %1 MiB over the start").arg(procMiB("VmHWM:") - before)));
+        QVERIFY2(procMiB("VmHWM:") - before < kPeakLimitMiB,
+                 qPrintable(QStringLiteral("peak %1 MiB over the start").arg(procMiB("VmHWM:") - before)));
     }
 
     // Defect 10: a connection closed before any byte of the answer says so (not "Unknown error").
@@ -252,16 +255,18 @@ private Q_SLOTS:
     void largeAnswerInTimeIsAcceptedWhileOtherDeadlinesHold()
     {
         const QString story = QStringLiteral("A fox learns to sail. The sea is rough. A gull helps. They reach the island.");
-        QByteArray body = SimWire::body(Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
-                                        QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact)),
-                                        SimWire::Ending::Stop, TokenUsage{100, 200});
+        QByteArray body =
+            SimWire::body(Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
+                          QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact)),
+                          SimWire::Ending::Stop, TokenUsage { 100, 200 });
         QVERIFY(body.endsWith('}'));
         body.chop(1);
         // Padding that is slow to read for its size (small objects), so that reading outlasts the transfer.
         body += ",\"padding\":[" + QByteArray("{\"k\":1},").repeated(6 * 1024 * 1024 / 8) + "0]}";
         QVERIFY(body.size() > 6 * 1024 * 1024);
         Arena arena(Mode::Fixed, Provider::Gemini, std::nullopt, false,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n"
+                        + body);
         arena.hostile.setAnswerDelay(700ms);
         QVERIFY2(arena.ok(), qPrintable(arena.error));
         LoopbackRig &rig = *arena.rig;
@@ -299,9 +304,10 @@ private Q_SLOTS:
         // Transfer and reading took this long after the server began to answer at 700 ms; had the
         // reading held the engine thread, a deadline due as it began would be late by about as much.
         const double readMs = double(big->attempts.first().duration.count()) / 1000.0 - 700.0;
-        qInfo("6 MB answer: transferred and read %.1f ms after the server began; worst lateness of %d deadlines around it: %.2f ms",
-              readMs, hangingCount, worstLateMs);
-        QVERIFY2(worstLateMs < readMs / 2, qPrintable(QStringLiteral("a deadline was %1 ms late while a %2 ms read ran").arg(worstLateMs).arg(readMs)));
+        qInfo("6 MB answer: transferred and read %.1f ms after the server began; worst lateness of %d deadlines around it: %.2f ms", readMs,
+              hangingCount, worstLateMs);
+        QVERIFY2(worstLateMs < readMs / 2,
+                 qPrintable(QStringLiteral("a deadline was %1 ms late while a %2 ms read ran").arg(worstLateMs).arg(readMs)));
     }
 
     // A provider's copy of the guard's marker header is removed: it cannot forge a verdict.
@@ -363,7 +369,8 @@ private Q_SLOTS:
                 req.setRawHeader("x-goog-api-key", headerKey);
             QNetworkReply *reply = nam.post(req, body);
             uploaded = 0;
-            connect(reply, &QNetworkReply::uploadProgress, reply, [&uploaded](qint64 sent, qint64) { uploaded = std::max(uploaded, sent); });
+            connect(reply, &QNetworkReply::uploadProgress, reply,
+                    [&uploaded](qint64 sent, qint64) { uploaded = std::max(uploaded, sent); });
             QSignalSpy done(reply, &QNetworkReply::finished);
             done.wait(20'000);
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

@@ -25,7 +25,8 @@ class tst_Keychain : public QObject
 
     SettingsView::Paths paths() const
     {
-        return {QDir(m_dir.path()).filePath(QStringLiteral("bullpen.json")), QDir(m_dir.path()).filePath(QStringLiteral("keys.env")), m_dir.path()};
+        return { QDir(m_dir.path()).filePath(QStringLiteral("bullpen.json")), QDir(m_dir.path()).filePath(QStringLiteral("keys.env")),
+                 m_dir.path() };
     }
 
     bool keyFileHolds(const QString &text) const
@@ -42,7 +43,8 @@ private Q_SLOTS:
         if (probe.status != secrets::Status::Ok) {
             if (qEnvironmentVariableIsSet("BULLPEN_TEST_REQUIRE_KEYCHAIN"))
                 QFAIL(qPrintable(QStringLiteral("no Secret Service: %1").arg(probe.reason)));
-            QSKIP(qPrintable(QStringLiteral("no Secret Service here (%1); ctest runs this under dbus-run-session with gnome-keyring").arg(probe.reason)));
+            QSKIP(qPrintable(QStringLiteral("no Secret Service here (%1); ctest runs this under dbus-run-session with gnome-keyring")
+                                 .arg(probe.reason)));
         }
         const QString key = QStringLiteral("AIzaKeychainTest0000000000000000009f3c");
         SettingsView view(paths(), QProcessEnvironment(), true);
@@ -54,7 +56,8 @@ private Q_SLOTS:
         const secrets::Result back = secrets::read(QStringLiteral("GEMINI_API_KEY"));
         QCOMPARE(back.status, secrets::Status::Ok);
         QCOMPARE(back.value, key);
-        QVERIFY2(view.keySourceText(Provider::Gemini).startsWith(u"system keychain: AIza"), qPrintable(view.keySourceText(Provider::Gemini)));
+        QVERIFY2(view.keySourceText(Provider::Gemini).startsWith(u"system keychain: AIza"),
+                 qPrintable(view.keySourceText(Provider::Gemini)));
         QVERIFY(!view.keySourceText(Provider::Gemini).contains(key));
 
         // Start-up finds it there, says so, and the environment still wins over it.
@@ -92,7 +95,8 @@ private Q_SLOTS:
         QVERIFY2(view.findChild<QLabel *>(QStringLiteral("keychainNote"))->text().contains(u"no system keychain here"),
                  qPrintable(view.findChild<QLabel *>(QStringLiteral("keychainNote"))->text()));
         view.setKeyValue(Provider::Anthropic, key);
-        QVERIFY2(view.statusText().contains(u"No system keychain here") && view.statusText().contains(paths().keyFile), qPrintable(view.statusText()));
+        QVERIFY2(view.statusText().contains(u"No system keychain here") && view.statusText().contains(paths().keyFile),
+                 qPrintable(view.statusText()));
         QVERIFY(keyFileHolds(key));
         QCOMPARE(QFile(paths().keyFile).permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
         QVERIFY(view.keySourceText(Provider::Anthropic).startsWith(u"key file (0600)"));

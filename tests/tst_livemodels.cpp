@@ -92,7 +92,7 @@ private Q_SLOTS:
         Event named = embedded.constFirst();
         named.generationId = QStringLiteral("gen_attached");
         std::get<GenerationStarted>(named.body).instance = QStringLiteral("engine-b:8700");
-        generations.appendBatch({named});
+        generations.appendBatch({ named });
         QVERIFY(!table->isColumnHidden(GenerationListModel::InstanceColumn));
         // And its filter: every instance seen, one at a time.
         auto *filter = view.findChild<QComboBox *>(QStringLiteral("instanceFilter"));
@@ -187,8 +187,8 @@ private Q_SLOTS:
         // One generation that never finishes (its GenerationStarted only), fed first: the oldest row.
         Event running = template_.constFirst();
         running.generationId = QStringLiteral("gen_still_running");
-        model.appendBatch({running});
-        view.addEvents({running});
+        model.appendBatch({ running });
+        view.addEvents({ running });
         // And the operator's selection, early on.
         int fed = 0;
         auto feed = [&](int generations) {
@@ -229,7 +229,7 @@ private Q_SLOTS:
         // A late event for a dropped generation adds no timeline; the kept ones still have theirs.
         Event late = template_.constLast();
         late.generationId = QStringLiteral("gen_00000004");
-        view.addEvents({late});
+        view.addEvents({ late });
         QCOMPARE(view.timelineCount(), model.rowCount());
     }
 
@@ -250,7 +250,8 @@ private Q_SLOTS:
         QVERIFY(model.data(model.index(1, 0), Qt::BackgroundRole).isValid());
         // The outcome in words: the relief chain, or where and how it failed (not the image stage's provider).
         QCOMPARE(model.data(model.index(0, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded"));
-        QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded · fallback gemini → qwen"));
+        QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(),
+                 QStringLiteral("succeeded · fallback gemini → qwen"));
         QCOMPARE(model.data(model.index(2, GenerationListModel::StateColumn)).toString(),
                  QStringLiteral("failed at storyboard: AI_PROVIDER_CONFIG (AUTH_CONFIG)"));
         QCOMPARE(model.data(model.index(1, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("gemini → qwen"));
@@ -264,7 +265,7 @@ private Q_SLOTS:
         Event named = events.constFirst();
         named.generationId = QStringLiteral("gen_elsewhere");
         std::get<GenerationStarted>(named.body).instance = QStringLiteral("engine-b:8700");
-        model.appendBatch({named});
+        model.appendBatch({ named });
         QCOMPARE(model.data(model.index(model.rowOf(QStringLiteral("gen_elsewhere")), GenerationListModel::InstanceColumn)).toString(),
                  QStringLiteral("engine-b:8700"));
     }
@@ -274,9 +275,9 @@ private Q_SLOTS:
         // Real engine events: one slot for gemini, two generations; the second waits for the first.
         ManualClock clock;
         ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), nullptr);
-        gemini.script({Step::ok(2s), Step::ok(1s)});
+        gemini.script({ Step::ok(2s), Step::ok(1s) });
         Admission admission(clock);
-        admission.setLimits({1, 8});
+        admission.setLimits({ 1, 8 });
         StageService service(clock);
         service.addGenerator(&gemini);
         service.setAdmission(&admission);

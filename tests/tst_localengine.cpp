@@ -40,7 +40,7 @@ class tst_LocalEngine : public QObject
     static int requestsReceived(const EngineSetup &setup)
     {
         int n = 0;
-        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+        for (Provider p : { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic })
             n += setup.simulator()->counters(p).requests;
         return n;
     }
@@ -52,7 +52,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("BULLPEN_ENGINE_THREADS"), QStringLiteral("3"));
         QCOMPARE(LocalEngine::threadsFromEnvironment(env), 3);
         const int cores = std::max(1, QThread::idealThreadCount());
-        for (const QString &bad : {QStringLiteral("0"), QStringLiteral("65"), QStringLiteral("two")}) {
+        for (const QString &bad : { QStringLiteral("0"), QStringLiteral("65"), QStringLiteral("two") }) {
             env.insert(QStringLiteral("BULLPEN_ENGINE_THREADS"), bad);
             QCOMPARE(LocalEngine::threadsFromEnvironment(env), cores);
         }
@@ -113,7 +113,7 @@ private Q_SLOTS:
             engine.start(g);
             busiestSecond = std::max(busiestSecond, engine.activePerThread().at(1));
         }
-        QCOMPARE(engine.activePerThread(), (std::vector<int>{count / 2, count / 2})); // the fewest running first
+        QCOMPARE(engine.activePerThread(), (std::vector<int> { count / 2, count / 2 })); // the fewest running first
         QTRY_COMPARE_WITH_TIMEOUT(int(results.size()), count, 30'000);
         QVERIFY(!wrongThread);
         QVERIFY(!eventAfterResult);
@@ -124,11 +124,11 @@ private Q_SLOTS:
             for (qsizetype i = 0; i < list.size(); ++i)
                 QCOMPARE(list.at(i).sequence, quint64(i));
         }
-        QCOMPARE(engine.activePerThread(), (std::vector<int>{0, 0}));
+        QCOMPARE(engine.activePerThread(), (std::vector<int> { 0, 0 }));
         QVERIFY(busiestSecond > 0);
         // Recorded from both threads into the one store.
         QVERIFY(setup->store()->flush());
-        QCOMPARE(setup->store()->count(HistoryFilter{}), qint64(count));
+        QCOMPARE(setup->store()->count(HistoryFilter {}), qint64(count));
     }
 
     // The comic is written off the engine thread, content-addressed and owner-only; a folder that cannot
@@ -150,7 +150,8 @@ private Q_SLOTS:
         QVERIFY2(comic.open(QIODevice::ReadOnly), qPrintable(ok.imagePath));
         QCOMPARE(QString::fromLatin1(QCryptographicHash::hash(comic.readAll(), QCryptographicHash::Sha256).toHex()), ok.imageSha256);
         QVERIFY(ok.imagePath.contains(ok.imageSha256));
-        QCOMPARE(comic.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther),
+        QCOMPARE(comic.permissions()
+                     & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther),
                  QFileDevice::Permissions());
         comic.close();
 

@@ -8,11 +8,11 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QScopeGuard>
-#include <QStandardPaths>
-#include <QNetworkReply>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTest>
 
 using namespace bullpen;
@@ -50,8 +50,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<Provider>("provider");
         QTest::addColumn<bool>("stream");
-        for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
-            for (bool stream : {true, false})
+        for (Provider p : { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic })
+            for (bool stream : { true, false })
                 QTest::addRow("%s%s", qPrintable(toId(p)), stream ? "" : " (no stream)") << p << stream;
     }
 
@@ -73,7 +73,8 @@ private Q_SLOTS:
     {
         // First request succeeds and leaves the connection open; the second is read and dropped.
         QString error;
-        auto scenario = Scenario::fromJson("{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}", &error);
+        auto scenario = Scenario::fromJson(
+            "{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}", &error);
         QVERIFY2(scenario, qPrintable(error));
         LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false);
         QVERIFY(rig.ok());
@@ -94,7 +95,8 @@ private Q_SLOTS:
     {
         // A 307 would make Qt re-post the body elsewhere; with redirects off it is a configuration error.
         QString error;
-        auto scenario = Scenario::fromJson("{\"name\":\"redirect\",\"providers\":{\"*\":{\"do\":\"error\",\"error\":\"server_error\",\"status\":307}}}", &error);
+        auto scenario = Scenario::fromJson(
+            "{\"name\":\"redirect\",\"providers\":{\"*\":{\"do\":\"error\",\"error\":\"server_error\",\"status\":307}}}", &error);
         QVERIFY2(scenario, qPrintable(error));
         LoopbackRig rig(QStringLiteral("healthy"), Provider::OpenAI, std::nullopt);
         QVERIFY(rig.ok());
@@ -159,7 +161,7 @@ private Q_SLOTS:
         const QString ca = QFINDTESTDATA("data/tls/ca.pem");
         QVERIFY(!script.isEmpty() && !cert.isEmpty() && !key.isEmpty() && !ca.isEmpty());
         QProcess provider;
-        provider.start(node, {script, cert, key, mode});
+        provider.start(node, { script, cert, key, mode });
         QVERIFY2(provider.waitForReadyRead(10'000), provider.readAllStandardError().constData());
         const int port = QJsonDocument::fromJson(provider.readLine()).object().value(QStringLiteral("port")).toInt();
         QVERIFY(port > 0);
@@ -185,8 +187,8 @@ private Q_SLOTS:
         QByteArray log = provider.readAllStandardOutput();
         const int streams = static_cast<int>(log.count("\"stream\""));
         QVERIFY2(streams == 1, log.constData());
-        qInfo("%s: one stream at the provider; the attempt ended %s (%s)", qPrintable(mode), qPrintable(enumName(r->attempts.first().failure->kind)),
-              qPrintable(r->attempts.first().failure->detail));
+        qInfo("%s: one stream at the provider; the attempt ended %s (%s)", qPrintable(mode),
+              qPrintable(enumName(r->attempts.first().failure->kind)), qPrintable(r->attempts.first().failure->detail));
         provider.kill();
         provider.waitForFinished();
     }

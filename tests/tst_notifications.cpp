@@ -20,8 +20,8 @@ public:
     QStringList summaries;
 
 public Q_SLOTS:
-    uint Notify(const QString &app, uint replaces, const QString &icon, const QString &summary, const QString &body, const QStringList &actions,
-                const QVariantMap &hints, int timeout)
+    uint Notify(const QString &app, uint replaces, const QString &icon, const QString &summary, const QString &body,
+                const QStringList &actions, const QVariantMap &hints, int timeout)
     {
         Q_UNUSED(replaces);
         Q_UNUSED(icon);

@@ -79,12 +79,12 @@ class tst_Pipeline : public QObject
     {
         ManualClock clock;
         QStringList calls;
-        ScriptedGenerator story{clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls};
-        ScriptedGenerator captionsGen{clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls};
-        ScriptedGenerator imageGen{clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash-image"), &calls};
-        StageService storyboard{clock}, captions{clock}, image{clock};
-        GenerationPipeline pipeline{clock, storyboard, captions, image};
-        QSignalSpy done{&pipeline, &GenerationPipeline::finished};
+        ScriptedGenerator story { clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls };
+        ScriptedGenerator captionsGen { clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls };
+        ScriptedGenerator imageGen { clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash-image"), &calls };
+        StageService storyboard { clock }, captions { clock }, image { clock };
+        GenerationPipeline pipeline { clock, storyboard, captions, image };
+        QSignalSpy done { &pipeline, &GenerationPipeline::finished };
         QList<Event> events;
         Harness()
         {
@@ -102,7 +102,7 @@ class tst_Pipeline : public QObject
             req.story = QStringLiteral("A story.");
             pipeline.start(req);
             clock.advance(30min);
-            return done.isEmpty() ? GenerationResult{} : done.last().first().value<GenerationResult>();
+            return done.isEmpty() ? GenerationResult {} : done.last().first().value<GenerationResult>();
         }
         QStringList types() const
         {
@@ -118,7 +118,7 @@ private Q_SLOTS:
     void cacheKeyFollowsTheRequestsOwnSettings()
     {
         Harness h;
-        ScriptedGenerator qwen{h.clock, Provider::Qwen, QStringLiteral("qwen-plus"), &h.calls};
+        ScriptedGenerator qwen { h.clock, Provider::Qwen, QStringLiteral("qwen-plus"), &h.calls };
         h.storyboard.addGenerator(&qwen);
         const StagePolicy alone = StagePolicy::relief(Provider::Gemini, std::nullopt);
         const StagePolicy relieved = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
@@ -128,8 +128,9 @@ private Q_SLOTS:
         QCOMPARE(h.pipeline.settingsDigest(slower, {}), base);
         QVERIFY(h.pipeline.settingsDigest(relieved, {}) != base);
         QVERIFY(h.pipeline.settingsDigest(relieved, {}).contains(QStringLiteral("qwen-plus"))); // the relief's model
-        QVERIFY(h.pipeline.settingsDigest(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), {}) != h.pipeline.settingsDigest(relieved, {}));
-        QVERIFY(h.pipeline.settingsDigest(alone, ScenarioChoice{QStringLiteral("primary-hang"), Provider::Gemini, {}}) != base);
+        QVERIFY(h.pipeline.settingsDigest(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), {})
+                != h.pipeline.settingsDigest(relieved, {}));
+        QVERIFY(h.pipeline.settingsDigest(alone, ScenarioChoice { QStringLiteral("primary-hang"), Provider::Gemini, {} }) != base);
 
         // A request with its own policy gets that policy's key.
         GenerationRequest req;
@@ -146,18 +147,20 @@ private Q_SLOTS:
     void wholeGenerationInOneEventStream()
     {
         Harness h;
-        h.story.script({Step::ok(1s)});
-        h.captionsGen.script({Step::respond(500ms, captionsOk())});
-        h.imageGen.script({Step::respond(3s, imageOk())});
+        h.story.script({ Step::ok(1s) });
+        h.captionsGen.script({ Step::respond(500ms, captionsOk()) });
+        h.imageGen.script({ Step::respond(3s, imageOk()) });
         const GenerationResult r = h.run();
         QCOMPARE(r.state, FinalState::Succeeded);
-        QCOMPARE(r.captionLines, (QStringList{QStringLiteral("One."), QStringLiteral("Two."), QStringLiteral("Three."), QStringLiteral("Four.")}));
+        QCOMPARE(r.captionLines,
+                 (QStringList { QStringLiteral("One."), QStringLiteral("Two."), QStringLiteral("Three."), QStringLiteral("Four.") }));
         QVERIFY(!r.degraded);
         QVERIFY(r.image && r.image->image.startsWith("\x89PNG"));
-        QCOMPARE(h.types(), (QStringList{QStringLiteral("generation_started"), QStringLiteral("storyboard_attempt_started"),
-                                         QStringLiteral("storyboard_attempt_completed"), QStringLiteral("captions_attempt_started"),
-                                         QStringLiteral("captions_attempt_completed"), QStringLiteral("image_attempt_started"),
-                                         QStringLiteral("image_attempt_completed"), QStringLiteral("generation_finished")}));
+        QCOMPARE(h.types(),
+                 (QStringList { QStringLiteral("generation_started"), QStringLiteral("storyboard_attempt_started"),
+                                QStringLiteral("storyboard_attempt_completed"), QStringLiteral("captions_attempt_started"),
+                                QStringLiteral("captions_attempt_completed"), QStringLiteral("image_attempt_started"),
+                                QStringLiteral("image_attempt_completed"), QStringLiteral("generation_finished") }));
         for (qsizetype i = 0; i < h.events.size(); ++i)
             QCOMPARE(h.events.at(i).sequence, quint64(i));
         QCOMPARE(std::chrono::duration_cast<std::chrono::milliseconds>(h.events.last().at).count(), 4500);
@@ -179,9 +182,9 @@ private Q_SLOTS:
     {
         QFETCH(Step, step);
         Harness h;
-        h.story.script({Step::ok(1s)});
-        h.captionsGen.script({step});
-        h.imageGen.script({Step::respond(1s, imageOk())});
+        h.story.script({ Step::ok(1s) });
+        h.captionsGen.script({ step });
+        h.imageGen.script({ Step::respond(1s, imageOk()) });
         const GenerationResult r = h.run();
         QCOMPARE(r.state, FinalState::Succeeded);
         QVERIFY(r.degraded);
@@ -195,9 +198,9 @@ private Q_SLOTS:
     void imageRetriesHonourRetryAfter()
     {
         Harness h;
-        h.story.script({Step::ok(1s)});
-        h.captionsGen.script({Step::respond(1s, captionsOk())});
-        h.imageGen.script({Step::respond(1s, rateLimited(5)), Step::respond(1s, rateLimited(0)), Step::respond(1s, imageOk())});
+        h.story.script({ Step::ok(1s) });
+        h.captionsGen.script({ Step::respond(1s, captionsOk()) });
+        h.imageGen.script({ Step::respond(1s, rateLimited(5)), Step::respond(1s, rateLimited(0)), Step::respond(1s, imageOk()) });
         const GenerationResult r = h.run();
         QCOMPARE(r.state, FinalState::Succeeded);
         QCOMPARE(h.imageGen.calls(), 3);
@@ -210,22 +213,22 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(pauses.size(), 2);
-        QCOMPARE(pauses.at(0), 5000);                          // Retry-After wins over the 1 s backoff
+        QCOMPARE(pauses.at(0), 5000); // Retry-After wins over the 1 s backoff
         QVERIFY(pauses.at(1) >= 1500 && pauses.at(1) <= 2500); // 2 s ± 25 % jitter
     }
 
     void imageFailureIsFinal()
     {
         Harness h;
-        h.story.script({Step::ok(1s)});
-        h.captionsGen.script({Step::respond(1s, captionsOk())});
-        h.imageGen.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s), Step::failWith(FailureKind::TRANSIENT_SERVER, 1s),
-                           Step::failWith(FailureKind::TRANSIENT_SERVER, 1s), Step::respond(1s, imageOk())});
+        h.story.script({ Step::ok(1s) });
+        h.captionsGen.script({ Step::respond(1s, captionsOk()) });
+        h.imageGen.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s), Step::failWith(FailureKind::TRANSIENT_SERVER, 1s),
+                            Step::failWith(FailureKind::TRANSIENT_SERVER, 1s), Step::respond(1s, imageOk()) });
         const GenerationResult r = h.run();
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.failedStage, Stage::Image);
         QCOMPARE(h.imageGen.calls(), 3); // 1 + 2 inner retries, then final
-        QCOMPARE(h.story.calls(), 1);    // never the storyboard again
+        QCOMPARE(h.story.calls(), 1); // never the storyboard again
         QVERIFY(r.nextStep);
         QCOMPARE(r.nextStep->action, NextStep::Action::Retry);
         QCOMPARE(h.types().count(QStringLiteral("generation_finished")), 1);
@@ -235,9 +238,9 @@ private Q_SLOTS:
     void authOnImageIsNotRetried()
     {
         Harness h;
-        h.story.script({Step::ok(1s)});
-        h.captionsGen.script({Step::respond(1s, captionsOk())});
-        h.imageGen.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s), Step::respond(1s, imageOk())});
+        h.story.script({ Step::ok(1s) });
+        h.captionsGen.script({ Step::respond(1s, captionsOk()) });
+        h.imageGen.script({ Step::failWith(FailureKind::AUTH_CONFIG, 1s), Step::respond(1s, imageOk()) });
         const GenerationResult r = h.run();
         QCOMPARE(r.failure->kind, FailureKind::AUTH_CONFIG);
         QCOMPARE(h.imageGen.calls(), 1);
@@ -248,9 +251,9 @@ private Q_SLOTS:
     void cancelDuringImage()
     {
         Harness h;
-        h.story.script({Step::ok(1s)});
-        h.captionsGen.script({Step::respond(1s, captionsOk())});
-        h.imageGen.script({Step::hang()});
+        h.story.script({ Step::ok(1s) });
+        h.captionsGen.script({ Step::respond(1s, captionsOk()) });
+        h.imageGen.script({ Step::hang() });
         GenerationRequest req;
         req.story = QStringLiteral("x");
         const QString id = h.pipeline.start(req);

@@ -20,7 +20,9 @@ using namespace bullpen;
 namespace {
 mode_t modeOf(const QString &path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? (st.st_mode & 07777) : 0;
 }
 } // namespace
@@ -37,12 +39,14 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("masking.key"));
-        std::atomic<bool> stop{false};
-        std::atomic<int> exposed{0}, seen{0};
+        std::atomic<bool> stop { false };
+        std::atomic<int> exposed { 0 }, seen { 0 };
         std::thread watcher([&] {
             const QByteArray native = QFile::encodeName(path);
             while (!stop) {
-                struct stat st{};
+                struct stat st
+                {
+                };
                 if (::stat(native.constData(), &st) == 0) {
                     ++seen;
                     if (st.st_mode & 077)

@@ -33,7 +33,10 @@ QProcessEnvironment environment(std::initializer_list<std::pair<const char *, co
     return env;
 }
 
-QString hostPort(const QUrl &url) { return QStringLiteral("%1:%2").arg(url.host()).arg(url.port()); }
+QString hostPort(const QUrl &url)
+{
+    return QStringLiteral("%1:%2").arg(url.host()).arg(url.port());
+}
 
 } // namespace
 
@@ -49,31 +52,52 @@ private Q_SLOTS:
         QTest::addColumn<QProcessEnvironment>("env");
         QTest::addColumn<QString>("target");
         QTest::addColumn<QString>("proxy"); // empty: direct
-        const auto both = environment({{"https_proxy", "http://secure:3128"}, {"http_proxy", "plain:8080"}});
-        QTest::newRow("https target") << QString() << both << "https://api.example.com/v1" << "http://secure:3128";
-        QTest::newRow("http target, no scheme given") << QString() << both << "http://api.example.com/v1" << "http://plain:8080";
-        QTest::newRow("upper case HTTPS_PROXY") << QString() << environment({{"HTTPS_PROXY", "http://up:1"}}) << "https://a.b/" << "http://up:1";
-        QTest::newRow("upper case HTTP_PROXY ignored (httpoxy)") << QString() << environment({{"HTTP_PROXY", "http://up:1"}}) << "http://a.b/"
-                                                                << "";
-        QTest::newRow("nothing set") << QString() << QProcessEnvironment() << "https://a.b/" << "";
-        QTest::newRow("setting wins") << "http://chosen:9" << both << "https://a.b/" << "http://chosen:9";
-        QTest::newRow("none wins") << "none" << both << "https://a.b/" << "";
+        const auto both = environment({ { "https_proxy", "http://secure:3128" }, { "http_proxy", "plain:8080" } });
+        QTest::newRow("https target") << QString() << both << "https://api.example.com/v1"
+                                      << "http://secure:3128";
+        QTest::newRow("http target, no scheme given") << QString() << both << "http://api.example.com/v1"
+                                                      << "http://plain:8080";
+        QTest::newRow("upper case HTTPS_PROXY") << QString() << environment({ { "HTTPS_PROXY", "http://up:1" } }) << "https://a.b/"
+                                                << "http://up:1";
+        QTest::newRow("upper case HTTP_PROXY ignored (httpoxy)")
+            << QString() << environment({ { "HTTP_PROXY", "http://up:1" } }) << "http://a.b/"
+            << "";
+        QTest::newRow("nothing set") << QString() << QProcessEnvironment() << "https://a.b/"
+                                     << "";
+        QTest::newRow("setting wins") << "http://chosen:9" << both << "https://a.b/"
+                                      << "http://chosen:9";
+        QTest::newRow("none wins") << "none" << both << "https://a.b/"
+                                   << "";
         const auto except = [&](const char *list) {
             auto e = both;
             e.insert(QStringLiteral("no_proxy"), QLatin1StringView(list));
             return e;
         };
-        QTest::newRow("no_proxy subdomain") << QString() << except("example.com") << "https://api.example.com/" << "";
-        QTest::newRow("no_proxy leading dot") << QString() << except(".example.com") << "https://example.com/" << "";
-        QTest::newRow("no_proxy not a suffix") << QString() << except("example.com") << "https://notexample.com/" << "http://secure:3128";
-        QTest::newRow("no_proxy port matches") << QString() << except("a.b:443") << "https://a.b/" << "";
-        QTest::newRow("no_proxy port differs") << QString() << except("a.b:8443") << "https://a.b/" << "http://secure:3128";
-        QTest::newRow("no_proxy cidr") << QString() << except("10.0.0.0/8, 192.168.1.1") << "https://10.2.3.4/" << "";
-        QTest::newRow("no_proxy ip") << QString() << except("10.0.0.0/8 192.168.1.1") << "http://192.168.1.1:80/" << "";
-        QTest::newRow("no_proxy ipv6") << QString() << except("::1") << "http://[::1]:8700/" << "";
-        QTest::newRow("no_proxy star") << QString() << except("*") << "https://anything/" << "";
-        QTest::newRow("NO_PROXY upper case") << QString() << [&] { auto e = both; e.insert(QStringLiteral("NO_PROXY"), QStringLiteral("a.b")); return e; }()
-                                             << "https://x.a.b/" << "";
+        QTest::newRow("no_proxy subdomain") << QString() << except("example.com") << "https://api.example.com/"
+                                            << "";
+        QTest::newRow("no_proxy leading dot") << QString() << except(".example.com") << "https://example.com/"
+                                              << "";
+        QTest::newRow("no_proxy not a suffix") << QString() << except("example.com") << "https://notexample.com/"
+                                               << "http://secure:3128";
+        QTest::newRow("no_proxy port matches") << QString() << except("a.b:443") << "https://a.b/"
+                                               << "";
+        QTest::newRow("no_proxy port differs") << QString() << except("a.b:8443") << "https://a.b/"
+                                               << "http://secure:3128";
+        QTest::newRow("no_proxy cidr") << QString() << except("10.0.0.0/8, 192.168.1.1") << "https://10.2.3.4/"
+                                       << "";
+        QTest::newRow("no_proxy ip") << QString() << except("10.0.0.0/8 192.168.1.1") << "http://192.168.1.1:80/"
+                                     << "";
+        QTest::newRow("no_proxy ipv6") << QString() << except("::1") << "http://[::1]:8700/"
+                                       << "";
+        QTest::newRow("no_proxy star") << QString() << except("*") << "https://anything/"
+                                       << "";
+        QTest::newRow("NO_PROXY upper case") << QString() <<
+            [&] {
+                auto e = both;
+                e.insert(QStringLiteral("NO_PROXY"), QStringLiteral("a.b"));
+                return e;
+            }() << "https://x.a.b/"
+                                             << "";
     }
     void rulesReadTheEnvironmentAsCurlDoes()
     {
@@ -93,9 +117,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!ProxyRules::from(QStringLiteral("ftp://proxy:21"), {}, &error));
         QVERIFY2(error.contains(u"ftp://proxy:21") && error.contains(u"http://host:port"), qPrintable(error));
-        QVERIFY(!ProxyRules::from({}, environment({{"https_proxy", "https://proxy:443"}}), &error));
+        QVERIFY(!ProxyRules::from({}, environment({ { "https_proxy", "https://proxy:443" } }), &error));
         QVERIFY2(error.startsWith(u"https_proxy"), qPrintable(error));
-        const auto rules = ProxyRules::from({}, environment({{"https_proxy", "http://ops:hunter2@proxy:3128"}}), &error);
+        const auto rules = ProxyRules::from({}, environment({ { "https_proxy", "http://ops:hunter2@proxy:3128" } }), &error);
         QVERIFY(rules);
         QVERIFY2(!rules->describe().contains(u"hunter2") && rules->describe().contains(u"proxy:3128"), qPrintable(rules->describe()));
         const QNetworkProxy qt = RulesProxyFactory::toQt(*rules->proxyFor(QUrl(QStringLiteral("https://a.b/"))));
@@ -113,8 +137,8 @@ private Q_SLOTS:
         QVERIFY2(proxy.start(&error), qPrintable(error));
         installProxyRules(*ProxyRules::from(proxy.url(), {}, &error));
         QString scenarioError;
-        auto scenario = Scenario::fromJson("{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}",
-                                           &scenarioError);
+        auto scenario = Scenario::fromJson(
+            "{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}", &scenarioError);
         QVERIFY2(scenario, qPrintable(scenarioError));
         LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false);
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
@@ -300,9 +324,9 @@ private:
         sim.simulator().setRoles(Provider::Gemini, Provider::Qwen);
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const QString &k : env.keys()) {
-            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.endsWith(QLatin1StringView("_BASE_URL"))
-                || k.compare(QLatin1StringView("no_proxy"), Qt::CaseInsensitive) == 0 || k.endsWith(QLatin1StringView("_proxy"), Qt::CaseInsensitive)
-                || k.startsWith(QLatin1StringView("BULLPEN_")))
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_"))
+                || k.endsWith(QLatin1StringView("_BASE_URL")) || k.compare(QLatin1StringView("no_proxy"), Qt::CaseInsensitive) == 0
+                || k.endsWith(QLatin1StringView("_proxy"), Qt::CaseInsensitive) || k.startsWith(QLatin1StringView("BULLPEN_")))
                 env.remove(k);
         }
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
@@ -330,9 +354,10 @@ private:
         QProcess cli;
         cli.setProcessEnvironment(env);
         const QString dataDir = home.filePath(QStringLiteral("data"));
-        cli.start(QStringLiteral(BULLPEN_CLI), {QStringLiteral("generate"), QStringLiteral("--json"), QStringLiteral("--story"),
-                                                QStringLiteral("Mina walks to school. A cat follows her. They walk home together."),
-                                                QStringLiteral("--data-dir"), dataDir});
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("generate"), QStringLiteral("--json"), QStringLiteral("--story"),
+                    QStringLiteral("Mina walks to school. A cat follows her. They walk home together."), QStringLiteral("--data-dir"),
+                    dataDir });
         if (!cli.waitForFinished(60'000))
             return run;
         run.exitCode = cli.exitCode();
@@ -344,7 +369,8 @@ private:
             const QString provider = a.value(QStringLiteral("provider")).toString();
             run.requestsSent[provider] += a.value(QStringLiteral("requests_sent")).toInt();
             // The image stage has a client of its own; storyboard and captions share one.
-            run.clients[provider].insert(a.value(QStringLiteral("stage")).toString() == u"image" ? QStringLiteral("image") : QStringLiteral("storyboard"));
+            run.clients[provider].insert(a.value(QStringLiteral("stage")).toString() == u"image" ? QStringLiteral("image")
+                                                                                                 : QStringLiteral("storyboard"));
         }
         return run;
     }

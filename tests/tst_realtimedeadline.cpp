@@ -23,8 +23,8 @@ private Q_SLOTS:
         QStringList calls;
         ScriptedGenerator gemini(clock, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), &calls);
         ScriptedGenerator qwen(clock, Provider::Qwen, QStringLiteral("qwen-plus"), &calls);
-        gemini.script({Step::hang()});
-        qwen.script({Step::ok(20ms)});
+        gemini.script({ Step::hang() });
+        qwen.script({ Step::ok(20ms) });
         StageService service(clock);
         service.addGenerator(&gemini);
         service.addGenerator(&qwen);
@@ -51,7 +51,8 @@ private Q_SLOTS:
         const auto handoff = r.attempts.at(1).startedAt - *primary.cancelledAt;
         QVERIFY(handoff >= 0us);
         QVERIFY2(handoff < 500ms, qPrintable(QString::number(handoff.count())));
-        QVERIFY(calls.indexOf(QStringLiteral("gemini: cancel handler ran (deadline)")) < calls.indexOf(QStringLiteral("qwen: request sent")));
+        QVERIFY(calls.indexOf(QStringLiteral("gemini: cancel handler ran (deadline)"))
+                < calls.indexOf(QStringLiteral("qwen: request sent")));
     }
 };
 

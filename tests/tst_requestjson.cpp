@@ -20,7 +20,10 @@ StagePolicy engineDefaults()
     return p;
 }
 
-QByteArray json(const char *text) { return QByteArray(text); }
+QByteArray json(const char *text)
+{
+    return QByteArray(text);
+}
 
 // The refusal's text, or nothing (QVERIFY2 evaluates its message whether or not it fails).
 QByteArray refusal(const std::variant<GenerationRequest, FieldError> &parsed)
@@ -68,7 +71,7 @@ private Q_SLOTS:
         QVERIFY(r.storyboardPolicy);
         QVERIFY(*r.storyboardPolicy == engineDefaults());
         // "none" and null both mean no fallback provider.
-        for (const char *body : {R"({"story":"s","user_id":"u","fallback":"none"})", R"({"story":"s","user_id":"u","fallback":null})"}) {
+        for (const char *body : { R"({"story":"s","user_id":"u","fallback":"none"})", R"({"story":"s","user_id":"u","fallback":null})" }) {
             const auto noRelief = GenerationRequestJson::parse(json(body), engineDefaults());
             QVERIFY(std::holds_alternative<GenerationRequest>(noRelief));
             QVERIFY(!std::get<GenerationRequest>(noRelief).storyboardPolicy->fallback);
@@ -111,12 +114,14 @@ private Q_SLOTS:
         QTest::newRow("an array") << json(R"([{"story":"s"}])") << QString() << QStringLiteral("not an object");
         QTest::newRow("empty") << QByteArray() << QString() << QStringLiteral("send one JSON object");
         QTest::newRow("no story") << json(R"({"user_id":"u"})") << QStringLiteral("story") << QStringLiteral("required");
-        QTest::newRow("story a number") << json(R"({"story":7,"user_id":"u"})") << QStringLiteral("story") << QStringLiteral("got a number");
+        QTest::newRow("story a number") << json(R"({"story":7,"user_id":"u"})") << QStringLiteral("story")
+                                        << QStringLiteral("got a number");
         QTest::newRow("story blank") << json(R"({"story":"  ","user_id":"u"})") << QStringLiteral("story") << QStringLiteral("empty");
         QTest::newRow("story too long") << (json(R"({"user_id":"u","story":")") + QByteArray(40 * 1024, 'a') + json(R"("})"))
                                         << QStringLiteral("story") << QStringLiteral("at most 32768");
         QTest::newRow("user blank") << json(R"({"story":"s","user_id":" "})") << QStringLiteral("user_id") << QStringLiteral("empty");
-        QTest::newRow("user an object") << json(R"({"story":"s","user_id":{}})") << QStringLiteral("user_id") << QStringLiteral("got an object");
+        QTest::newRow("user an object") << json(R"({"story":"s","user_id":{}})") << QStringLiteral("user_id")
+                                        << QStringLiteral("got an object");
         QTest::newRow("unknown field") << json(R"({"story":"s","user_id":"u","colour":"red"})") << QStringLiteral("colour")
                                        << QStringLiteral("unknown field");
         QTest::newRow("unknown preset") << json(R"({"story":"s","user_id":"u","policy":"yolo"})") << QStringLiteral("policy")
@@ -135,8 +140,8 @@ private Q_SLOTS:
                                             << QStringLiteral("timeouts.budget_ms") << QStringLiteral("whole number");
         QTest::newRow("timeout too long") << json(R"({"story":"s","user_id":"u","timeouts":{"fallback_ms":600001}})")
                                           << QStringLiteral("timeouts.fallback_ms") << QStringLiteral("from 1 to 600000");
-        QTest::newRow("unknown timeout") << json(R"({"story":"s","user_id":"u","timeouts":{"total":5}})") << QStringLiteral("timeouts.total")
-                                         << QStringLiteral("unknown field");
+        QTest::newRow("unknown timeout") << json(R"({"story":"s","user_id":"u","timeouts":{"total":5}})")
+                                         << QStringLiteral("timeouts.total") << QStringLiteral("unknown field");
         QTest::newRow("fresh a string") << json(R"({"story":"s","user_id":"u","fresh":"yes"})") << QStringLiteral("fresh")
                                         << QStringLiteral("true or false");
         QTest::newRow("scenario a path") << json(R"({"story":"s","user_id":"u","scenario":"/etc/passwd"})") << QStringLiteral("scenario")
@@ -164,7 +169,7 @@ private Q_SLOTS:
         HistoryFilter f;
         f.fromMs = 1;
         f.toMs = 1796104327025;
-        f.states = {HistoryState::Failed, HistoryState::Cancelled};
+        f.states = { HistoryState::Failed, HistoryState::Cancelled };
         f.publicCode = PublicCode::AI_PROVIDER_TIMEOUT;
         f.kind = FailureKind::TIMEOUT;
         f.stage = Stage::Storyboard;
@@ -173,7 +178,7 @@ private Q_SLOTS:
         f.fallbackApplied = false;
         f.beforeMs = 5;
         f.beforeId = QStringLiteral("gen_1");
-        f.failedAttempt = HistoryFilter::AttemptScope{Provider::Gemini, Role::Primary, Stage::Captions};
+        f.failedAttempt = HistoryFilter::AttemptScope { Provider::Gemini, Role::Primary, Stage::Captions };
         f.fallbackReason = QStringLiteral("circuit_open");
         const auto back = HistoryJson::filterFromQuery(HistoryJson::filterQuery(f));
         QVERIFY(std::holds_alternative<HistoryFilter>(back));
@@ -186,9 +191,10 @@ private Q_SLOTS:
         QCOMPARE(b.beforeId, f.beforeId);
         QVERIFY(b.failedAttempt == f.failedAttempt);
         QCOMPARE(b.fallbackReason, f.fallbackReason);
-        QVERIFY(std::holds_alternative<HistoryFilter>(HistoryJson::filterFromQuery(QUrlQuery(QStringLiteral("kind=timeout&&state=FAILED")))));
+        QVERIFY(
+            std::holds_alternative<HistoryFilter>(HistoryJson::filterFromQuery(QUrlQuery(QStringLiteral("kind=timeout&&state=FAILED")))));
         const auto field = [](const QString &query) {
-            const auto r = HistoryJson::filterFromQuery(QUrlQuery(query), {QStringLiteral("limit")});
+            const auto r = HistoryJson::filterFromQuery(QUrlQuery(query), { QStringLiteral("limit") });
             return std::holds_alternative<FieldError>(r) ? std::get<FieldError>(r).field : QString();
         };
         QCOMPARE(field(QStringLiteral("kind=NOPE")), QStringLiteral("kind"));

@@ -3,13 +3,13 @@
 // that its dry run counts exactly what it then removes, that a running generation and a comic still
 // referred to survive, that the writer purges beside its own writes, and the settings that choose it.
 // Runs on SQLite (tst_retention) and PostgreSQL (tst_retention_postgres).
-#include "scriptedgenerator.h"
-#include "teststore.h"
 #include "config/settings.h"
+#include "scriptedgenerator.h"
 #include "store/historyfiller.h"
 #include "store/retention.h"
 #include "store/store.h"
 #include "store/walcheckpointer.h"
+#include "teststore.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -77,7 +77,10 @@ QString fillHistory(const Store &store, qint64 attempts, qint64 fromMs, qint64 t
     return HistoryFiller::fill(store.storeLocation(), fill).error;
 }
 
-QString digest(char c) { return QString(64, QLatin1Char(c)); }
+QString digest(char c)
+{
+    return QString(64, QLatin1Char(c));
+}
 
 bool writeFile(const QString &path, qint64 modifiedMs)
 {
@@ -144,15 +147,15 @@ private Q_SLOTS:
         QCOMPARE(defaults.settings.retention.generations, std::optional<std::chrono::milliseconds>(24h * 30));
         QCOMPARE(defaults.settings.retention.aggregates, std::optional<std::chrono::milliseconds>(24h * 400));
 
-        const SettingsLoad off = load({{"BULLPEN_RETENTION", "off"}});
+        const SettingsLoad off = load({ { "BULLPEN_RETENTION", "off" } });
         QVERIFY(off.ok());
         QVERIFY(off.settings.retention.isOff()); // rows for ever: their aggregates too
 
-        const SettingsLoad shorter = load({{"BULLPEN_RETENTION", "30d"}, {"BULLPEN_AGGREGATE_RETENTION", "7d"}});
+        const SettingsLoad shorter = load({ { "BULLPEN_RETENTION", "30d" }, { "BULLPEN_AGGREGATE_RETENTION", "7d" } });
         QVERIFY(!shorter.ok());
         QVERIFY2(shorter.errors.first().toString().contains(u"BULLPEN_AGGREGATE_RETENTION"), qPrintable(shorter.errors.first().toString()));
 
-        const SettingsLoad typo = load({{"BULLPEN_RETENTION", "30 days"}});
+        const SettingsLoad typo = load({ { "BULLPEN_RETENTION", "30 days" } });
         QVERIFY(!typo.ok());
         QVERIFY(typo.errors.first().toString().contains(u"30 days"));
     }
@@ -176,36 +179,44 @@ private Q_SLOTS:
         const QString oldReferenced = QStringLiteral("%1/bb/%2.png").arg(imagesDir, digest('b'));
         const QString newUnreferenced = QStringLiteral("%1/cc/%2.png").arg(imagesDir, digest('c'));
         const QString onlyOldRefers = QStringLiteral("%1/dd/%2.png").arg(imagesDir, digest('d'));
-        QVERIFY(writeFile(oldUnreferenced, now - 35 * kDay) && writeFile(oldReferenced, now - 35 * kDay) && writeFile(newUnreferenced, now - kDay)
-                && writeFile(onlyOldRefers, now - 35 * kDay));
+        QVERIFY(writeFile(oldUnreferenced, now - 35 * kDay) && writeFile(oldReferenced, now - 35 * kDay)
+                && writeFile(newUnreferenced, now - kDay) && writeFile(onlyOldRefers, now - 35 * kDay));
         const QString insert = QStringLiteral(
             "INSERT INTO generations (id, created_at_ms, state, primary_provider, owner, instance, lease_until_ms, image_sha256) "
             "VALUES (?, ?, ?, 'gemini', 'test', 'test', ?, ?)");
-        QVERIFY2(c.exec(insert, {QStringLiteral("gen_old_running"), now - 35 * kDay, QStringLiteral("running"), now + 60'000, QVariant()}),
-                 qPrintable(c.error()));
-        QVERIFY(c.exec(insert, {QStringLiteral("gen_new_with_b"), now - kDay, QStringLiteral("succeeded"), 0, digest('b')}));
-        QVERIFY(c.exec(insert, {QStringLiteral("gen_old_with_d"), now - 35 * kDay, QStringLiteral("succeeded"), 0, digest('d')}));
+        QVERIFY2(
+            c.exec(insert, { QStringLiteral("gen_old_running"), now - 35 * kDay, QStringLiteral("running"), now + 60'000, QVariant() }),
+            qPrintable(c.error()));
+        QVERIFY(c.exec(insert, { QStringLiteral("gen_new_with_b"), now - kDay, QStringLiteral("succeeded"), 0, digest('b') }));
+        QVERIFY(c.exec(insert, { QStringLiteral("gen_old_with_d"), now - 35 * kDay, QStringLiteral("succeeded"), 0, digest('d') }));
         const QString image = QStringLiteral("INSERT INTO images (sha256, mime, bytes, created_at_ms) VALUES (?, 'image/png', ?, ?)");
-        QVERIFY2(c.exec(image, {digest('a'), QByteArray("png"), now - 35 * kDay}), qPrintable(c.error()));
-        QVERIFY(c.exec(image, {digest('b'), QByteArray("png"), now - 35 * kDay}));
-        QVERIFY(c.exec(image, {digest('c'), QByteArray("png"), now - kDay}));
-        QVERIFY(c.exec(image, {digest('d'), QByteArray("png"), now - 35 * kDay}));
+        QVERIFY2(c.exec(image, { digest('a'), QByteArray("png"), now - 35 * kDay }), qPrintable(c.error()));
+        QVERIFY(c.exec(image, { digest('b'), QByteArray("png"), now - 35 * kDay }));
+        QVERIFY(c.exec(image, { digest('c'), QByteArray("png"), now - kDay }));
+        QVERIFY(c.exec(image, { digest('d'), QByteArray("png"), now - 35 * kDay }));
         const QString comparison = QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, body) "
                                                   "VALUES (?, ?, 'gemini', 'qwen', '{}')");
-        QVERIFY(c.exec(comparison, {QStringLiteral("cmp_old"), now - 35 * kDay}));
-        QVERIFY(c.exec(comparison, {QStringLiteral("cmp_new"), now - kDay}));
-        QVERIFY(c.exec(QStringLiteral("INSERT INTO audit (at_ms, token_name, action) VALUES (?, 'ops', 'generate')"), {now - 500 * kDay}));
+        QVERIFY(c.exec(comparison, { QStringLiteral("cmp_old"), now - 35 * kDay }));
+        QVERIFY(c.exec(comparison, { QStringLiteral("cmp_new"), now - kDay }));
+        QVERIFY(
+            c.exec(QStringLiteral("INSERT INTO audit (at_ms, token_name, action) VALUES (?, 'ops', 'generate')"), { now - 500 * kDay }));
 
         const qint64 cutoff = now - 30 * kDay;
-        auto scalar = [&](const QString &sql) { return store->scalar(sql.arg(cutoff)); };
-        const qint64 oldGenerations = scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE created_at_ms < %1 AND state <> 'running'"));
-        const qint64 oldAttempts = scalar(
-            QStringLiteral("SELECT COUNT(*) FROM attempts a JOIN generations g ON g.id = a.generation_id WHERE g.created_at_ms < %1 AND g.state <> 'running'"));
-        const qint64 keptGenerations = scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE created_at_ms >= %1 OR state = 'running'"));
+        auto scalar = [&](const QString &sql) {
+            return store->scalar(sql.arg(cutoff));
+        };
+        const qint64 oldGenerations =
+            scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE created_at_ms < %1 AND state <> 'running'"));
+        const qint64 oldAttempts = scalar(QStringLiteral("SELECT COUNT(*) FROM attempts a JOIN generations g ON g.id = a.generation_id "
+                                                         "WHERE g.created_at_ms < %1 AND g.state <> 'running'"));
+        const qint64 keptGenerations =
+            scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE created_at_ms >= %1 OR state = 'running'"));
         const qint64 keptAttempts = store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")) - oldAttempts;
-        const qint64 keptEvents = scalar(QStringLiteral("SELECT COUNT(*) FROM events e JOIN generations g ON g.id = e.generation_id WHERE g.created_at_ms >= %1"));
+        const qint64 keptEvents = scalar(
+            QStringLiteral("SELECT COUNT(*) FROM events e JOIN generations g ON g.id = e.generation_id WHERE g.created_at_ms >= %1"));
         const qint64 aggregatesBefore = store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_generations"));
-        QVERIFY2(oldGenerations > 100 && keptGenerations > 500 && oldAttempts > 0, qPrintable(QStringLiteral("%1 old, %2 kept").arg(oldGenerations).arg(keptGenerations)));
+        QVERIFY2(oldGenerations > 100 && keptGenerations > 500 && oldAttempts > 0,
+                 qPrintable(QStringLiteral("%1 old, %2 kept").arg(oldGenerations).arg(keptGenerations)));
 
         RetentionPolicy policy; // 30 d, aggregates 400 d
         PurgeCounts planned;
@@ -223,7 +234,7 @@ private Q_SLOTS:
         QCOMPARE(removed.attempts, oldAttempts);
         QCOMPARE(removed.events, (oldGenerations - 1) * 3); // gen_old_with_d has none
         QCOMPARE(removed.comparisons, 1);
-        QCOMPARE(removed.images, 2);     // a and d: b is referred to by a newer generation, c is new
+        QCOMPARE(removed.images, 2); // a and d: b is referred to by a newer generation, c is new
         QCOMPARE(removed.imageFiles, 2); // likewise
         QCOMPARE(removed.aggregateRows, 0);
         QCOMPARE(removed.auditRows, 1); // 500 days old
@@ -239,7 +250,9 @@ private Q_SLOTS:
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE id = 'gen_old_running'")), 1);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), keptAttempts);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM events")), keptEvents);
-        QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts a WHERE NOT EXISTS (SELECT 1 FROM generations g WHERE g.id = a.generation_id)")), 0);
+        QCOMPARE(store->scalar(QStringLiteral(
+                     "SELECT COUNT(*) FROM attempts a WHERE NOT EXISTS (SELECT 1 FROM generations g WHERE g.id = a.generation_id)")),
+                 0);
         QVERIFY(!QFile::exists(oldUnreferenced) && !QFile::exists(onlyOldRefers));
         QVERIFY(QFile::exists(oldReferenced) && QFile::exists(newUnreferenced));
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM images")), 2);
@@ -252,9 +265,10 @@ private Q_SLOTS:
 
         // Aggregates go by their own retention, an hour at a time.
         policy.aggregates = std::chrono::milliseconds(35 * kDay);
-        const qint64 oldAggregateRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts WHERE hour_ms < %1").arg(now - 35 * kDay))
-                                        + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_generations WHERE hour_ms < %1").arg(now - 35 * kDay))
-                                        + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_relief WHERE hour_ms < %1").arg(now - 35 * kDay));
+        const qint64 oldAggregateRows =
+            store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts WHERE hour_ms < %1").arg(now - 35 * kDay))
+            + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_generations WHERE hour_ms < %1").arg(now - 35 * kDay))
+            + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_relief WHERE hour_ms < %1").arg(now - 35 * kDay));
         QVERIFY(oldAggregateRows > 0);
         Purger aggregates(c.db(), policy, now, imagesDir);
         QVERIFY2(aggregates.runToEnd(&error), qPrintable(error));
@@ -308,7 +322,7 @@ private Q_SLOTS:
         QVERIFY(fillHistory(*store, 20'000, now - 50 * kDay, now - 40 * kDay, 4).isEmpty());
         const qint64 pagesBefore = store->scalar(QStringLiteral("PRAGMA page_count"));
         Connection c(*store);
-        Purger purger(c.db(), RetentionPolicy{}, now);
+        Purger purger(c.db(), RetentionPolicy {}, now);
         QVERIFY2(purger.runToEnd(&error), qPrintable(error));
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations")), 0);
         QCOMPARE(store->scalar(QStringLiteral("PRAGMA freelist_count")), 0);
@@ -334,7 +348,8 @@ private Q_SLOTS:
         // Over the threshold in one commit: 1,500 events of 4 KiB each, one page or more apiece.
         QSqlQuery q(writer.db());
         QVERIFY(writer.db().transaction());
-        QVERIFY(q.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES ('gen_ckpt', ?, 'Probe', 0, ?)")));
+        QVERIFY(
+            q.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES ('gen_ckpt', ?, 'Probe', 0, ?)")));
         const QString body(4096, QLatin1Char('x'));
         for (int i = 0; i < 1500; ++i) {
             q.addBindValue(i);
@@ -347,8 +362,8 @@ private Q_SLOTS:
         // Everything in the WAL is in the file now: a further passive checkpoint finds nothing left.
         QSqlQuery check(writer.db());
         QVERIFY(check.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)")) && check.next());
-        QCOMPARE(check.value(0).toInt(), 0);                          // not busy
-        QCOMPARE(check.value(1).toInt(), check.value(2).toInt());     // every frame checkpointed
+        QCOMPARE(check.value(0).toInt(), 0); // not busy
+        QCOMPARE(check.value(1).toInt(), check.value(2).toInt()); // every frame checkpointed
         QVERIFY(check.value(1).toInt() >= WalCheckpointer::kWakeFrames);
         check.finish();
         q.finish();

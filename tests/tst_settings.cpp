@@ -53,7 +53,7 @@ class tst_Settings : public QObject
 private Q_SLOTS:
     void defaults()
     {
-        const SettingsLoad load = SettingsLoader::load({}, {}, env({{"GEMINI_API_KEY", "g-key"}}));
+        const SettingsLoad load = SettingsLoader::load({}, {}, env({ { "GEMINI_API_KEY", "g-key" } }));
         QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
         const Settings &s = load.settings;
         QCOMPARE(s.storyboard.primary, Provider::Gemini);
@@ -68,13 +68,13 @@ private Q_SLOTS:
     void environmentFromTheSourceDocument()
     {
         const SettingsLoad load = SettingsLoader::load({}, {},
-                                                       env({{"STORYBOARD_PROVIDER", "gemini"},
-                                                            {"STORYBOARD_FALLBACK_PROVIDER", "qwen"},
-                                                            {"STORYBOARD_PRIMARY_TIMEOUT", "60s"},
-                                                            {"STORYBOARD_FALLBACK_TIMEOUT", "45s"},
-                                                            {"GEMINI_API_KEY", "g"},
-                                                            {"DASHSCOPE_API_KEY", "d"},
-                                                            {"DASHSCOPE_BASE_URL", "http://127.0.0.1:8080/compatible-mode/v1"}}));
+                                                       env({ { "STORYBOARD_PROVIDER", "gemini" },
+                                                             { "STORYBOARD_FALLBACK_PROVIDER", "qwen" },
+                                                             { "STORYBOARD_PRIMARY_TIMEOUT", "60s" },
+                                                             { "STORYBOARD_FALLBACK_TIMEOUT", "45s" },
+                                                             { "GEMINI_API_KEY", "g" },
+                                                             { "DASHSCOPE_API_KEY", "d" },
+                                                             { "DASHSCOPE_BASE_URL", "http://127.0.0.1:8080/compatible-mode/v1" } }));
         QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
         const StagePolicy p = load.settings.storyboardPolicy();
         QCOMPARE(p.fallback, Provider::Qwen);
@@ -89,27 +89,27 @@ private Q_SLOTS:
         QTest::addColumn<QString>("setting");
         QTest::addColumn<QString>("says");
 
-        QTest::newRow("same provider twice") << env({{"STORYBOARD_FALLBACK_PROVIDER", "gemini"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("same provider twice") << env({ { "STORYBOARD_FALLBACK_PROVIDER", "gemini" }, { "GEMINI_API_KEY", "g" } })
                                              << QStringLiteral("STORYBOARD_FALLBACK_PROVIDER") << QStringLiteral("same provider");
         QTest::newRow("missing primary key") << env({}) << QStringLiteral("GEMINI_API_KEY") << QStringLiteral("STORYBOARD_PROVIDER=gemini");
-        QTest::newRow("missing fallback key") << env({{"STORYBOARD_FALLBACK_PROVIDER", "qwen"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("missing fallback key") << env({ { "STORYBOARD_FALLBACK_PROVIDER", "qwen" }, { "GEMINI_API_KEY", "g" } })
                                               << QStringLiteral("DASHSCOPE_API_KEY") << QStringLiteral("STORYBOARD_FALLBACK_PROVIDER=qwen");
-        QTest::newRow("empty key counts as missing") << env({{"GEMINI_API_KEY", "  "}}) << QStringLiteral("GEMINI_API_KEY")
-                                                     << QStringLiteral("needs an API key");
-        QTest::newRow("timeout without unit") << env({{"STORYBOARD_PRIMARY_TIMEOUT", "60"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("empty key counts as missing")
+            << env({ { "GEMINI_API_KEY", "  " } }) << QStringLiteral("GEMINI_API_KEY") << QStringLiteral("needs an API key");
+        QTest::newRow("timeout without unit") << env({ { "STORYBOARD_PRIMARY_TIMEOUT", "60" }, { "GEMINI_API_KEY", "g" } })
                                               << QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT") << QStringLiteral("with a unit");
-        QTest::newRow("zero timeout") << env({{"STORYBOARD_FALLBACK_TIMEOUT", "0s"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("zero timeout") << env({ { "STORYBOARD_FALLBACK_TIMEOUT", "0s" }, { "GEMINI_API_KEY", "g" } })
                                       << QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT") << QStringLiteral("greater than zero");
-        QTest::newRow("negative timeout") << env({{"STORYBOARD_PRIMARY_TIMEOUT", "-5s"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("negative timeout") << env({ { "STORYBOARD_PRIMARY_TIMEOUT", "-5s" }, { "GEMINI_API_KEY", "g" } })
                                           << QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT") << QStringLiteral("not a duration");
-        QTest::newRow("garbage budget") << env({{"STORYBOARD_TOTAL_BUDGET", "two minutes"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("garbage budget") << env({ { "STORYBOARD_TOTAL_BUDGET", "two minutes" }, { "GEMINI_API_KEY", "g" } })
                                         << QStringLiteral("STORYBOARD_TOTAL_BUDGET") << QStringLiteral("not a duration");
-        QTest::newRow("unknown provider") << env({{"STORYBOARD_PROVIDER", "bard"}, {"GEMINI_API_KEY", "g"}})
+        QTest::newRow("unknown provider") << env({ { "STORYBOARD_PROVIDER", "bard" }, { "GEMINI_API_KEY", "g" } })
                                           << QStringLiteral("STORYBOARD_PROVIDER") << QStringLiteral("unknown provider \"bard\"");
-        QTest::newRow("bad base URL") << env({{"GEMINI_BASE_URL", "ftp://x"}, {"GEMINI_API_KEY", "g"}}) << QStringLiteral("GEMINI_BASE_URL")
-                                      << QStringLiteral("http(s) endpoint");
-        QTest::newRow("unknown policy") << env({{"STORYBOARD_POLICY", "yolo"}, {"GEMINI_API_KEY", "g"}}) << QStringLiteral("STORYBOARD_POLICY")
-                                        << QStringLiteral("relief, capacity, rounds");
+        QTest::newRow("bad base URL") << env({ { "GEMINI_BASE_URL", "ftp://x" }, { "GEMINI_API_KEY", "g" } })
+                                      << QStringLiteral("GEMINI_BASE_URL") << QStringLiteral("http(s) endpoint");
+        QTest::newRow("unknown policy") << env({ { "STORYBOARD_POLICY", "yolo" }, { "GEMINI_API_KEY", "g" } })
+                                        << QStringLiteral("STORYBOARD_POLICY") << QStringLiteral("relief, capacity, rounds");
     }
 
     void refusals()
@@ -120,15 +120,14 @@ private Q_SLOTS:
         const SettingsLoad load = SettingsLoader::load({}, {}, environment);
         QVERIFY(!load.ok());
         const QString all = joined(load.errors);
-        const bool found = std::any_of(load.errors.cbegin(), load.errors.cend(), [&](const ConfigError &e) {
-            return e.setting.startsWith(setting) && e.toString().contains(says);
-        });
+        const bool found = std::any_of(load.errors.cbegin(), load.errors.cend(),
+                                       [&](const ConfigError &e) { return e.setting.startsWith(setting) && e.toString().contains(says); });
         QVERIFY2(found, qPrintable(all));
     }
 
     void fallbackNoneAndSimulatorMode()
     {
-        const SettingsLoad load = SettingsLoader::load({}, {}, env({{"STORYBOARD_FALLBACK_PROVIDER", "none"}}), /*requireKeys=*/false);
+        const SettingsLoad load = SettingsLoader::load({}, {}, env({ { "STORYBOARD_FALLBACK_PROVIDER", "none" } }), /*requireKeys=*/false);
         QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
         QVERIFY(!load.settings.storyboard.fallback);
         QVERIFY(load.settings.noProviderConfigured());
@@ -143,8 +142,8 @@ private Q_SLOTS:
                            "primary_timeout": "30s", "fallback_timeout": "1500ms", "total_budget": "40s"},
             "providers": {"openai": {"base_url": "http://127.0.0.1:9/v1", "model": "gpt-test"}}})",
                                        kOwnerRw | QFileDevice::ReadGroup | QFileDevice::ReadOther);
-        const SettingsLoad load = SettingsLoader::load(file, {}, env({{"STORYBOARD_PRIMARY_TIMEOUT", "20s"}, {"GEMINI_API_KEY", "g"},
-                                                                     {"OPENAI_API_KEY", "o"}}));
+        const SettingsLoad load = SettingsLoader::load(
+            file, {}, env({ { "STORYBOARD_PRIMARY_TIMEOUT", "20s" }, { "GEMINI_API_KEY", "g" }, { "OPENAI_API_KEY", "o" } }));
         QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
         const StagePolicy p = load.settings.storyboardPolicy();
         QCOMPARE(p.preset, QStringLiteral("capacity"));
@@ -167,8 +166,8 @@ private Q_SLOTS:
         QTest::newRow("key in settings file") << QByteArray(R"({"providers":{"gemini":{"api_key":"AIza-secret"}}})")
                                               << QStringLiteral("do not belong in the settings file");
         QTest::newRow("unknown provider section") << QByteArray(R"({"providers":{"bard":{}}})") << QStringLiteral("providers.bard");
-        QTest::newRow("same provider from file") << QByteArray(R"({"storyboard":{"provider":"qwen","fallback_provider":"qwen"}})")
-                                                 << QStringLiteral("settings file");
+        QTest::newRow("same provider from file")
+            << QByteArray(R"({"storyboard":{"provider":"qwen","fallback_provider":"qwen"}})") << QStringLiteral("settings file");
     }
 
     void brokenFiles()
@@ -177,7 +176,7 @@ private Q_SLOTS:
         QFETCH(QString, says);
         QTemporaryDir dir;
         const QString file = writeFile(dir, "bullpen.json", content, kOwnerRw);
-        const SettingsLoad load = SettingsLoader::load(file, {}, env({{"GEMINI_API_KEY", "g"}, {"DASHSCOPE_API_KEY", "d"}}));
+        const SettingsLoad load = SettingsLoader::load(file, {}, env({ { "GEMINI_API_KEY", "g" }, { "DASHSCOPE_API_KEY", "d" } }));
         QVERIFY(!load.ok());
         const QString all = joined(load.errors);
         QVERIFY2(all.contains(says), qPrintable(all));
@@ -189,7 +188,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString keys = writeFile(dir, "keys.env", "# Bullpen keys\nGEMINI_API_KEY = from-file\nDASHSCOPE_API_KEY=d\n", kOwnerRw);
-        const SettingsLoad load = SettingsLoader::load({}, keys, env({{"STORYBOARD_FALLBACK_PROVIDER", "qwen"}, {"DASHSCOPE_API_KEY", "env-wins"}}));
+        const SettingsLoad load =
+            SettingsLoader::load({}, keys, env({ { "STORYBOARD_FALLBACK_PROVIDER", "qwen" }, { "DASHSCOPE_API_KEY", "env-wins" } }));
         QVERIFY2(load.ok(), qPrintable(joined(load.errors)));
         QCOMPARE(load.settings.provider(Provider::Gemini).apiKey, QStringLiteral("from-file"));
         QCOMPARE(load.settings.provider(Provider::Gemini).keySource, SettingSource::KeyFile);
@@ -199,7 +199,8 @@ private Q_SLOTS:
     void keyFileReadableByOthersIsRefused()
     {
         QTemporaryDir dir;
-        const QString keys = writeFile(dir, "keys.env", "GEMINI_API_KEY=leaky\n", kOwnerRw | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        const QString keys =
+            writeFile(dir, "keys.env", "GEMINI_API_KEY=leaky\n", kOwnerRw | QFileDevice::ReadGroup | QFileDevice::ReadOther);
         const SettingsLoad load = SettingsLoader::load({}, keys, env({}));
         QVERIFY(!load.ok());
         const QString all = joined(load.errors);

@@ -21,7 +21,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const QString kStory = QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
+const QString kStory =
+    QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
 
 Provider reliefFor(Provider p)
 {
@@ -45,26 +46,26 @@ struct Expected
     bool relief;
     FinalState state;
     std::optional<FailureKind> reliefKind; // when the fallback provider fails too
-    bool clientCloses = false;             // the simulator must see the primary's connection closed by us
+    bool clientCloses = false; // the simulator must see the primary's connection closed by us
 };
 
 const Expected kMatrix[] = {
-    {"healthy", FailureKind::UNKNOWN, false, FinalState::Succeeded, {}},
-    {"instant", FailureKind::UNKNOWN, false, FinalState::Succeeded, {}},
-    {"primary-overloaded", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {}},
-    {"primary-rate-limited", FailureKind::RATE_LIMITED, true, FinalState::Succeeded, {}},
-    {"primary-hang", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true},
-    {"primary-slow-drip", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true},
-    {"primary-truncated", FailureKind::OUTPUT_TRUNCATED, true, FinalState::Succeeded, {}},
-    {"primary-malformed", FailureKind::OUTPUT_INVALID, true, FinalState::Succeeded, {}},
-    {"primary-invalid-storyboard", FailureKind::OUTPUT_INVALID, true, FinalState::Succeeded, {}},
-    {"primary-auth", FailureKind::AUTH_CONFIG, false, FinalState::Failed, {}},
-    {"primary-refused", FailureKind::REFUSED, false, FinalState::Failed, {}},
-    {"primary-reset", FailureKind::NETWORK, true, FinalState::Succeeded, {}},
-    {"primary-stream-cut", FailureKind::NETWORK, true, FinalState::Succeeded, {}},
-    {"primary-stream-error", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {}},
-    {"both-down", FailureKind::TRANSIENT_SERVER, true, FinalState::Failed, FailureKind::TRANSIENT_SERVER},
-    {"fallback-hang", FailureKind::TRANSIENT_SERVER, true, FinalState::Failed, FailureKind::TIMEOUT},
+    { "healthy", FailureKind::UNKNOWN, false, FinalState::Succeeded, {} },
+    { "instant", FailureKind::UNKNOWN, false, FinalState::Succeeded, {} },
+    { "primary-overloaded", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {} },
+    { "primary-rate-limited", FailureKind::RATE_LIMITED, true, FinalState::Succeeded, {} },
+    { "primary-hang", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true },
+    { "primary-slow-drip", FailureKind::TIMEOUT, true, FinalState::Succeeded, {}, true },
+    { "primary-truncated", FailureKind::OUTPUT_TRUNCATED, true, FinalState::Succeeded, {} },
+    { "primary-malformed", FailureKind::OUTPUT_INVALID, true, FinalState::Succeeded, {} },
+    { "primary-invalid-storyboard", FailureKind::OUTPUT_INVALID, true, FinalState::Succeeded, {} },
+    { "primary-auth", FailureKind::AUTH_CONFIG, false, FinalState::Failed, {} },
+    { "primary-refused", FailureKind::REFUSED, false, FinalState::Failed, {} },
+    { "primary-reset", FailureKind::NETWORK, true, FinalState::Succeeded, {} },
+    { "primary-stream-cut", FailureKind::NETWORK, true, FinalState::Succeeded, {} },
+    { "primary-stream-error", FailureKind::TRANSIENT_SERVER, true, FinalState::Succeeded, {} },
+    { "both-down", FailureKind::TRANSIENT_SERVER, true, FinalState::Failed, FailureKind::TRANSIENT_SERVER },
+    { "fallback-hang", FailureKind::TRANSIENT_SERVER, true, FinalState::Failed, FailureKind::TIMEOUT },
 };
 
 } // namespace
@@ -80,8 +81,9 @@ private Q_SLOTS:
         QTest::addColumn<bool>("stream");
         QTest::addColumn<int>("row");
         for (int i = 0; i < int(std::size(kMatrix)); ++i) {
-            for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic}) {
-                QTest::addRow("%s / %s", kMatrix[i].scenario, qPrintable(toId(p))) << QString::fromLatin1(kMatrix[i].scenario) << p << true << i;
+            for (Provider p : { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic }) {
+                QTest::addRow("%s / %s", kMatrix[i].scenario, qPrintable(toId(p)))
+                    << QString::fromLatin1(kMatrix[i].scenario) << p << true << i;
                 const QString s = QString::fromLatin1(kMatrix[i].scenario);
                 if (s == u"healthy" || s == u"primary-reset" || s == u"primary-truncated" || s == u"primary-malformed"
                     || s == u"primary-refused" || s == u"primary-stream-cut")
@@ -116,7 +118,8 @@ private Q_SLOTS:
             QVERIFY2(first.success, first.failure ? qPrintable(first.failure->detail) : "");
         } else {
             QVERIFY(!first.success);
-            QVERIFY2(first.failure->kind == want.primaryKind, qPrintable(enumName(first.failure->kind) + QStringLiteral(": ") + first.failure->detail));
+            QVERIFY2(first.failure->kind == want.primaryKind,
+                     qPrintable(enumName(first.failure->kind) + QStringLiteral(": ") + first.failure->detail));
         }
         QCOMPARE(r.attempts.size(), want.relief ? 2 : 1);
         if (want.relief) {
@@ -156,7 +159,7 @@ private Q_SLOTS:
         auto start = [&](const QString &scenario, Provider primary, Provider relief) {
             StageRequest request = StageRequest::forStory(kStory, QStringLiteral("tester@example.com"));
             if (!scenario.isEmpty())
-                request.scenario = ScenarioChoice{scenario, primary, relief};
+                request.scenario = ScenarioChoice { scenario, primary, relief };
             StagePolicy policy = StagePolicy::relief(primary, relief);
             policy.primaryTimeout = 5s;
             policy.fallbackTimeout = 5s;
@@ -203,7 +206,7 @@ private Q_SLOTS:
         QVERIFY2(scenario, qPrintable(error));
         LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen);
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
-        std::atomic<qint64> now{1'000'000};
+        std::atomic<qint64> now { 1'000'000 };
         rig.simulator().setClock([&now] { return now.load(); });
         rig.simulator().setScenario(*scenario);
         QSignalSpy finished(&rig.service(), &StageService::finished);
@@ -219,20 +222,21 @@ private Q_SLOTS:
             const auto r = finished.first().first().value<StageResult>();
             return r.attempts.first().failure ? std::optional(r.attempts.first().failure->kind) : std::nullopt;
         };
-        QCOMPARE(primaryKindAt(0), std::nullopt);        // the first request starts the clock
-        QCOMPARE(primaryKindAt(9'999), std::nullopt);    // before the phase
+        QCOMPARE(primaryKindAt(0), std::nullopt); // the first request starts the clock
+        QCOMPARE(primaryKindAt(9'999), std::nullopt); // before the phase
         QCOMPARE(primaryKindAt(10'000), std::optional(FailureKind::TRANSIENT_SERVER)); // from_s is inclusive
         QCOMPARE(primaryKindAt(19'999), std::optional(FailureKind::TRANSIENT_SERVER));
-        QCOMPARE(primaryKindAt(20'000), std::nullopt);   // to_s is not
+        QCOMPARE(primaryKindAt(20'000), std::nullopt); // to_s is not
         rig.simulator().resetCounters();
-        QCOMPARE(primaryKindAt(30'000), std::nullopt);   // the clock starts again here …
+        QCOMPARE(primaryKindAt(30'000), std::nullopt); // the clock starts again here …
         QCOMPARE(primaryKindAt(40'000), std::optional(FailureKind::TRANSIENT_SERVER)); // … so 10 s later is the outage
 
         // Malformed phases are refused naming the field.
-        for (const char *bad : {R"({"name":"x","providers":{"primary":{"phases":[{"from_s":5,"to_s":5,"do":"hang"}]}}})",
-                                R"({"name":"x","providers":{"primary":{"phases":[{"from_s":0,"to_s":9,"do":"hang"},{"from_s":5,"to_s":20,"do":"ok"}]}}})",
-                                R"({"name":"x","providers":{"primary":{"phases":[{"to_s":9,"do":"hang"}]}}})",
-                                R"({"name":"x","providers":{"primary":{"phases":[]}}})"}) {
+        for (const char *bad :
+             { R"({"name":"x","providers":{"primary":{"phases":[{"from_s":5,"to_s":5,"do":"hang"}]}}})",
+               R"({"name":"x","providers":{"primary":{"phases":[{"from_s":0,"to_s":9,"do":"hang"},{"from_s":5,"to_s":20,"do":"ok"}]}}})",
+               R"({"name":"x","providers":{"primary":{"phases":[{"to_s":9,"do":"hang"}]}}})",
+               R"({"name":"x","providers":{"primary":{"phases":[]}}})" }) {
             QVERIFY2(!Scenario::fromJson(bad, &error), bad);
             QVERIFY2(error.contains(QStringLiteral("phases")), qPrintable(error));
         }
@@ -261,7 +265,7 @@ private Q_SLOTS:
             QSignalSpy done(reply, &QNetworkReply::finished);
             if (!reply->isFinished())
                 done.wait(10'000);
-            Reply r{reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll(), reply};
+            Reply r { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll(), reply };
             reply->deleteLater();
             return r;
         };
@@ -278,13 +282,14 @@ private Q_SLOTS:
         QVERIFY2(chunks.size() >= 2, array.body.left(200).constData());
         QVERIFY(chunks.last().toObject().contains(QStringLiteral("usageMetadata")));
         // Anthropic: a bearer token is a key; every reply names its request id.
-        const Reply anthropic = post(QStringLiteral("/v1/messages"), {{"authorization", "Bearer k"}, {"anthropic-version", "2023-06-01"}}, body);
+        const Reply anthropic =
+            post(QStringLiteral("/v1/messages"), { { "authorization", "Bearer k" }, { "anthropic-version", "2023-06-01" } }, body);
         QCOMPARE(anthropic.status, 200);
         QVERIFY(anthropic.raw->rawHeader("request-id").startsWith("req_"));
         // OpenAI: LF framing, `created` on chunks, no usage chunk unless asked for.
         QByteArray stream = body;
         stream.replace(R"("max_tokens":100)", R"("max_tokens":100,"stream":true)");
-        const Reply plain = post(QStringLiteral("/v1/chat/completions"), {{"authorization", "Bearer k"}}, stream);
+        const Reply plain = post(QStringLiteral("/v1/chat/completions"), { { "authorization", "Bearer k" } }, stream);
         QCOMPARE(plain.status, 200);
         QVERIFY(!plain.body.contains('\r'));
         QVERIFY(plain.body.contains("\"created\""));
@@ -292,7 +297,7 @@ private Q_SLOTS:
         QVERIFY(!plain.raw->rawHeader("x-request-id").isEmpty());
         QByteArray withUsage = stream;
         withUsage.replace(R"("stream":true)", R"("stream":true,"stream_options":{"include_usage":true})");
-        const Reply usage = post(QStringLiteral("/v1/chat/completions"), {{"authorization", "Bearer k"}}, withUsage);
+        const Reply usage = post(QStringLiteral("/v1/chat/completions"), { { "authorization", "Bearer k" } }, withUsage);
         QVERIFY(usage.body.contains("\"choices\":[],"));
         QVERIFY(usage.body.contains("\"usage\""));
     }
@@ -304,7 +309,7 @@ private Q_SLOTS:
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         policy.primaryTimeout = 800ms;
         policy.fallbackTimeout = 800ms;
-        int attempts[2] = {0, 0};
+        int attempts[2] = { 0, 0 };
         for (int i = 0; i < 24; ++i) {
             const auto r = rig.run(policy, kStory + QString::number(i));
             QVERIFY(r);

@@ -79,9 +79,9 @@ private Q_SLOTS:
     {
         const StagePolicy relief = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         QCOMPARE(relief.fallbackOn.names(),
-                 (QStringList{QStringLiteral("TIMEOUT"), QStringLiteral("RATE_LIMITED"), QStringLiteral("QUOTA_EXHAUSTED"),
-                              QStringLiteral("OUTPUT_TRUNCATED"), QStringLiteral("OUTPUT_INVALID"), QStringLiteral("NETWORK"),
-                              QStringLiteral("TRANSIENT_SERVER")}));
+                 (QStringList { QStringLiteral("TIMEOUT"), QStringLiteral("RATE_LIMITED"), QStringLiteral("QUOTA_EXHAUSTED"),
+                                QStringLiteral("OUTPUT_TRUNCATED"), QStringLiteral("OUTPUT_INVALID"), QStringLiteral("NETWORK"),
+                                QStringLiteral("TRANSIENT_SERVER") }));
         QCOMPARE(relief.rounds, 1);
         // One struct for the configured and the running policy: a changed preset re-applies its routing
         // and keeps the configured limits.
@@ -91,14 +91,14 @@ private Q_SLOTS:
         configured.preset = QStringLiteral("capacity");
         const std::optional<StagePolicy> routed = configured.routed();
         QVERIFY(routed);
-        QCOMPARE(routed->fallbackOn.names(), QStringList{QStringLiteral("TRANSIENT_SERVER")});
+        QCOMPARE(routed->fallbackOn.names(), QStringList { QStringLiteral("TRANSIENT_SERVER") });
         QVERIFY(routed->fallbackNeedsCapacityMarker);
         QCOMPARE(routed->primaryTimeout, 7s);
         QCOMPARE(routed->totalBudget, std::optional<std::chrono::milliseconds>(20s));
         configured.preset = QStringLiteral("no-such-preset");
         QVERIFY(!configured.routed());
         const StagePolicy capacity = StagePolicy::capacity(Provider::Gemini, Provider::OpenAI);
-        QCOMPARE(capacity.fallbackOn.names(), QStringList{QStringLiteral("TRANSIENT_SERVER")});
+        QCOMPARE(capacity.fallbackOn.names(), QStringList { QStringLiteral("TRANSIENT_SERVER") });
         QVERIFY(capacity.fallbackNeedsCapacityMarker);
         QVERIFY(capacity.fallbackNeedsDistinctModel);
         const StagePolicy rounds = StagePolicy::sameProviderRounds(Provider::Anthropic);
@@ -118,7 +118,7 @@ private Q_SLOTS:
         auto d = clock.arm(clock.now() + 3s, [&] { fired << QStringLiteral("d"); });
         d.reset(); // cancelled
         clock.advance(10s);
-        QCOMPARE(fired, (QStringList{QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("a")}));
+        QCOMPARE(fired, (QStringList { QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("a") }));
         QCOMPARE(clock.pendingTimers(), std::size_t(0));
     }
 
@@ -133,8 +133,9 @@ private Q_SLOTS:
         auto w2 = clock.arm(clock.now() + 500ms, [&] { fired << QStringLiteral("earlier work"); });
         auto d2 = clock.armDeadline(at, [&] { fired << QStringLiteral("deadline2"); });
         clock.advance(2s);
-        QCOMPARE(fired, (QStringList{QStringLiteral("earlier work"), QStringLiteral("deadline1"), QStringLiteral("deadline2"),
-                                     QStringLiteral("work1")}));
+        QCOMPARE(fired,
+                 (QStringList { QStringLiteral("earlier work"), QStringLiteral("deadline1"), QStringLiteral("deadline2"),
+                                QStringLiteral("work1") }));
     }
 
     // The same on the real clock's per-thread queue: work that is due and was armed first still waits for

@@ -3,11 +3,11 @@
 // failure path with a message that names the path and what to do. Runs on SQLite (tst_store) and on a
 // throwaway PostgreSQL cluster (tst_store_postgres: teststore.h).
 #include "scriptedgenerator.h"
-#include "teststore.h"
 #include "store/aggregates.h"
 #include "store/store.h"
 #include "store/storeschema.h"
 #include "store/storewriter.h"
+#include "teststore.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -46,10 +46,7 @@ class tst_Store : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        BULLPEN_REQUIRE_TEST_STORE();
-    }
+    void initTestCase() { BULLPEN_REQUIRE_TEST_STORE(); }
 
     void createsWalStoreAndRecords()
     {
@@ -109,14 +106,14 @@ private Q_SLOTS:
         QVERIFY(store->flush(10s));
         {
             qint64 oldest = std::numeric_limits<qint64>::max();
-            for (const GenerationRow &r : store->generations(HistoryFilter{}, 100))
+            for (const GenerationRow &r : store->generations(HistoryFilter {}, 100))
                 oldest = std::min(oldest, r.createdAtMs);
             QCOMPARE(history.oldestGenerationMs(), std::optional<qint64>(oldest));
         }
-        const auto byState = history.countBy(HistoryGroup::State, HistoryFilter{});
+        const auto byState = history.countBy(HistoryGroup::State, HistoryFilter {});
         QCOMPARE(byState.size(), 2);
         HistoryFilter failed;
-        failed.states = {HistoryState::Failed};
+        failed.states = { HistoryState::Failed };
         QCOMPARE(store->generations(failed, 100).size(), 15);
         HistoryFilter code;
         code.publicCode = PublicCode::AI_PROVIDER_CONFIG;
@@ -138,7 +135,7 @@ private Q_SLOTS:
         }
         QCOMPARE(seen.size(), 45);
         QCOMPARE(QSet<QString>(seen.cbegin(), seen.cend()).size(), 45);
-        const auto byCode = store->countBy(HistoryGroup::State, HistoryFilter{});
+        const auto byCode = store->countBy(HistoryGroup::State, HistoryFilter {});
         QCOMPARE(byCode.size(), 2);
         QCOMPARE(byCode.first().second, 30);
     }
@@ -186,11 +183,14 @@ private Q_SLOTS:
             return e;
         };
         // Queued before the writer starts, so all five are one batch; the fourth repeats (gen_a, 1).
-        writer.enqueue(event(QStringLiteral("gen_a"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt}));
-        writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false}));
-        writer.enqueue(event(QStringLiteral("gen_b"), 0, GenerationStarted{QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms, {}, {}, std::nullopt}));
-        writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished{FinalState::Failed, {}, {}, {}, {}, false}));
-        writer.enqueue(event(QStringLiteral("gen_b"), 1, GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false}));
+        writer.enqueue(
+            event(QStringLiteral("gen_a"), 0,
+                  GenerationStarted { QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt }));
+        writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished { FinalState::Succeeded, {}, {}, {}, {}, false }));
+        writer.enqueue(event(QStringLiteral("gen_b"), 0,
+                             GenerationStarted { QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms, {}, {}, std::nullopt }));
+        writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished { FinalState::Failed, {}, {}, {}, {}, false }));
+        writer.enqueue(event(QStringLiteral("gen_b"), 1, GenerationFinished { FinalState::Succeeded, {}, {}, {}, {}, false }));
         QVERIFY2(writer.start(&error), qPrintable(error));
         QVERIFY(writer.flush(10s));
         QCOMPARE(writer.counters().failed, quint64(1));
@@ -226,11 +226,11 @@ private Q_SLOTS:
                 e.generationId = QStringLiteral("gen_%1").arg(g, 3, 10, QLatin1Char('0'));
                 e.sequence = seq;
                 if (seq == 0)
-                    e.body = GenerationStarted{QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt};
+                    e.body = GenerationStarted { QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt };
                 else if (seq == 1)
-                    e.body = StageAdmitted{Stage::Storyboard, Provider::Gemini, 250us};
+                    e.body = StageAdmitted { Stage::Storyboard, Provider::Gemini, 250us };
                 else
-                    e.body = GenerationFinished{FinalState::Succeeded, {}, {}, {}, {}, false};
+                    e.body = GenerationFinished { FinalState::Succeeded, {}, {}, {}, {}, false };
                 writer.enqueue(e); // queued before the writer starts: one batch
             }
         }
@@ -249,7 +249,7 @@ private Q_SLOTS:
             while (q.next()) {
                 QCOMPARE(q.value(0).toString(), QStringLiteral("gen_%1").arg(row / 3, 3, 10, QLatin1Char('0')));
                 QCOMPARE(q.value(1).toInt(), row % 3);
-                const char *const types[] = {"generation_started", "storyboard_admitted", "generation_finished"};
+                const char *const types[] = { "generation_started", "storyboard_admitted", "generation_finished" };
                 QCOMPARE(q.value(2).toString(), QLatin1StringView(types[row % 3]));
                 ++row;
             }
@@ -278,22 +278,25 @@ private Q_SLOTS:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         {
             QSqlQuery q(db);
-            QVERIFY(q.exec(QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, owner, instance, lease_until_ms) "
-                                          "VALUES ('gen_elsewhere', %1, 'running', 'gemini', 'otherhost:1:1', 'other', 1)")
-                               .arg(QDateTime::currentMSecsSinceEpoch())));
+            QVERIFY(q.exec(
+                QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, owner, instance, lease_until_ms) "
+                               "VALUES ('gen_elsewhere', %1, 'running', 'gemini', 'otherhost:1:1', 'other', 1)")
+                    .arg(QDateTime::currentMSecsSinceEpoch())));
         }
         store->setLease(3s); // keeps the leases at once: the other process's expired one is finished
-        QTRY_COMPARE_WITH_TIMEOUT(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE id = 'gen_elsewhere' AND state = 'abandoned'")),
-                                  1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE id = 'gen_elsewhere' AND state = 'abandoned'")), 1, 10000);
         QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_generations")), 41);
-        QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_attempts")), store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")));
+        QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_attempts")),
+                 store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")));
         QVERIFY(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_relief")) > 0);
         auto snapshot = [&] {
             QStringList rows;
-            for (const char *sql : {"SELECT hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied, n "
-                                    "FROM agg_generations ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9",
-                                    "SELECT provider, role, stage, hour_ms, instance, success, bin, n FROM agg_attempts ORDER BY 1, 2, 3, 4, 5, 6, 7",
-                                    "SELECT stage, hour_ms, primary_provider, fallback_provider, bin, n FROM agg_relief ORDER BY 1, 2, 3, 4, 5"}) {
+            for (const char *sql :
+                 { "SELECT hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied, n "
+                   "FROM agg_generations ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9",
+                   "SELECT provider, role, stage, hour_ms, instance, success, bin, n FROM agg_attempts ORDER BY 1, 2, 3, 4, 5, 6, 7",
+                   "SELECT stage, hour_ms, primary_provider, fallback_provider, bin, n FROM agg_relief ORDER BY 1, 2, 3, 4, 5" }) {
                 QSqlQuery q(db);
                 if (!q.exec(QString::fromLatin1(sql)))
                     rows << q.lastError().text();
@@ -345,7 +348,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const StoreLocation location = TestStore::fresh(dir.path());
         std::array<QString, 3> errors;
-        std::array<bool, 3> opened{};
+        std::array<bool, 3> opened {};
         std::vector<std::unique_ptr<QThread>> threads;
         for (int i = 0; i < 3; ++i) {
             threads.emplace_back(QThread::create([&, i] {
@@ -387,7 +390,7 @@ private Q_SLOTS:
         QSignalSpy reachability(store.get(), &Store::reachabilityChanged);
         fill(*store, 6);
         QVERIFY(store->flush(10s));
-        QCOMPARE(store->generations(HistoryFilter{}, 100).size(), 6); // this thread's read connection exists
+        QCOMPARE(store->generations(HistoryFilter {}, 100).size(), 6); // this thread's read connection exists
 
         if (restart) {
             QVERIFY2(TestStore::stopServer(&error), qPrintable(error));
@@ -399,7 +402,8 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(reachability.size() >= 1, 10'000);
             QCOMPARE(reachability.first().at(0).toBool(), false);
             QVERIFY(store->stats().unreachableSinceMs > 0);
-            QVERIFY2(reachability.first().at(1).toString().contains(QLatin1StringView("held")), qPrintable(reachability.first().at(1).toString()));
+            QVERIFY2(reachability.first().at(1).toString().contains(QLatin1StringView("held")),
+                     qPrintable(reachability.first().at(1).toString()));
             QVERIFY(!store->flush(300ms)); // nothing is written, nothing is given up
             QCOMPARE(store->stats().failed, quint64(0));
             QVERIFY2(TestStore::startServer(&error), qPrintable(error));
@@ -412,7 +416,7 @@ private Q_SLOTS:
         QTRY_VERIFY(reachability.size() >= 2);
         QCOMPARE(reachability.last().at(0).toBool(), true);
         // Every record is there once, read on a new connection.
-        QCOMPARE(store->generations(HistoryFilter{}, 100, &error).size(), 15);
+        QCOMPARE(store->generations(HistoryFilter {}, 100, &error).size(), 15);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running'")), 0);
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")), 20);
@@ -510,11 +514,12 @@ private:
             return ok;
         };
         if (setup == u"newer")
-            QVERIFY(exec({QStringLiteral("CREATE TABLE bullpen_schema (version INTEGER NOT NULL)"),
-                          QStringLiteral("INSERT INTO bullpen_schema (version) VALUES (99)"), QStringLiteral("CREATE TABLE generations (id TEXT)"),
-                          QStringLiteral("INSERT INTO generations VALUES ('keep-me')")}));
+            QVERIFY(exec({ QStringLiteral("CREATE TABLE bullpen_schema (version INTEGER NOT NULL)"),
+                           QStringLiteral("INSERT INTO bullpen_schema (version) VALUES (99)"),
+                           QStringLiteral("CREATE TABLE generations (id TEXT)"),
+                           QStringLiteral("INSERT INTO generations VALUES ('keep-me')") }));
         else
-            QVERIFY(exec({QStringLiteral("CREATE TABLE customers (id TEXT)")}));
+            QVERIFY(exec({ QStringLiteral("CREATE TABLE customers (id TEXT)") }));
         QVERIFY(!Store::open(location, &error));
         QVERIFY2(error.contains(says), qPrintable(error));
         QVERIFY2(error.contains(location.display()), qPrintable(error));

@@ -16,21 +16,23 @@ QJsonObject validObject()
     QJsonArray panels;
     const QStringList roles = panelRoles();
     for (int i = 0; i < 4; ++i)
-        panels.append(QJsonObject{{QStringLiteral("index"), i + 1},
-                                  {QStringLiteral("role"), roles.at(i)},
-                                  {QStringLiteral("scene"), QStringLiteral("Scene %1").arg(i + 1)},
-                                  {QStringLiteral("characters"), QJsonArray{QStringLiteral("하루")}},
-                                  {QStringLiteral("dialogue"),
-                                   QJsonArray{QJsonObject{{QStringLiteral("speaker"), QStringLiteral("하루")},
-                                                          {QStringLiteral("text"), QStringLiteral("안녕!")}}}}});
-    return QJsonObject{{QStringLiteral("title"), QStringLiteral("고양이의 하루")}, {QStringLiteral("panels"), panels}};
+        panels.append(QJsonObject { { QStringLiteral("index"), i + 1 },
+                                    { QStringLiteral("role"), roles.at(i) },
+                                    { QStringLiteral("scene"), QStringLiteral("Scene %1").arg(i + 1) },
+                                    { QStringLiteral("characters"), QJsonArray { QStringLiteral("하루") } },
+                                    { QStringLiteral("dialogue"),
+                                      QJsonArray { QJsonObject { { QStringLiteral("speaker"), QStringLiteral("하루") },
+                                                                 { QStringLiteral("text"), QStringLiteral("안녕!") } } } } });
+    return QJsonObject { { QStringLiteral("title"), QStringLiteral("고양이의 하루") }, { QStringLiteral("panels"), panels } };
 }
 
-QByteArray toText(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray toText(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 
 // Applies `edit` to panels[panel] of a valid storyboard.
-template<typename F>
-QByteArray withPanel(int panel, F edit)
+template<typename F> QByteArray withPanel(int panel, F edit)
 {
     QJsonObject o = validObject();
     QJsonArray panels = o.value(QStringLiteral("panels")).toArray();
@@ -62,14 +64,15 @@ private Q_SLOTS:
             p[QStringLiteral("characters")] = QJsonArray();
         });
         QTest::addRow("200 Korean characters") << withPanel(0, [](QJsonObject &p) {
-            p[QStringLiteral("dialogue")] = QJsonArray{QJsonObject{{QStringLiteral("speaker"), QStringLiteral("하루")},
-                                                                   {QStringLiteral("text"), QString(200, QChar(0xD558))}}};
+            p[QStringLiteral("dialogue")] = QJsonArray { QJsonObject { { QStringLiteral("speaker"), QStringLiteral("하루") },
+                                                                       { QStringLiteral("text"), QString(200, QChar(0xD558)) } } };
         });
         QTest::addRow("200 emoji (surrogate pairs)") << withPanel(0, [](QJsonObject &p) {
             QString text;
             for (int i = 0; i < 200; ++i)
                 text += QString::fromUcs4(U"\U0001F431", 1);
-            p[QStringLiteral("dialogue")] = QJsonArray{QJsonObject{{QStringLiteral("speaker"), QStringLiteral("Cat")}, {QStringLiteral("text"), text}}};
+            p[QStringLiteral("dialogue")] =
+                QJsonArray { QJsonObject { { QStringLiteral("speaker"), QStringLiteral("Cat") }, { QStringLiteral("text"), text } } };
         });
     }
 
@@ -105,9 +108,11 @@ private Q_SLOTS:
         QTest::addRow("truncated UTF-8 sequence") << QByteArray("{\"title\":\"\xed\x95") << Rule::Utf8 << QStringLiteral("UTF-8");
         QTest::addRow("UTF-16 surrogate encoded") << QByteArray("\"\xed\xa0\x80\"") << Rule::Utf8 << QStringLiteral("UTF-8");
         QTest::addRow("empty") << QByteArray("  \n") << Rule::Json << QStringLiteral("empty");
-        QTest::addRow("prose before the JSON") << QByteArray("Here is your storyboard: " + json) << Rule::Json << QStringLiteral("not JSON");
+        QTest::addRow("prose before the JSON") << QByteArray("Here is your storyboard: " + json) << Rule::Json
+                                               << QStringLiteral("not JSON");
         QTest::addRow("prose before a fence") << QByteArray("Sure!\n```json\n" + json + "\n```") << Rule::Fence << QStringLiteral("before");
-        QTest::addRow("prose after a fence") << QByteArray("```json\n" + json + "\n```\nHope it helps") << Rule::Fence << QStringLiteral("not closed");
+        QTest::addRow("prose after a fence") << QByteArray("```json\n" + json + "\n```\nHope it helps") << Rule::Fence
+                                             << QStringLiteral("not closed");
         QTest::addRow("unclosed fence") << QByteArray("```json\n" + json) << Rule::Fence << QStringLiteral("not closed");
         QTest::addRow("two fences") << QByteArray("```json\n" + json + "\n```\n```json\n" + json + "\n```") << Rule::Fence
                                     << QStringLiteral("more than one");
@@ -156,28 +161,30 @@ private Q_SLOTS:
                                        << QStringLiteral("got missing");
         QTest::addRow("characters missing") << withPanel(0, [](QJsonObject &p) { p.remove(QStringLiteral("characters")); })
                                             << Rule::Characters << QStringLiteral("characters");
-        QTest::addRow("character is a number") << withPanel(0, [](QJsonObject &p) { p[QStringLiteral("characters")] = QJsonArray{1}; })
+        QTest::addRow("character is a number") << withPanel(0, [](QJsonObject &p) { p[QStringLiteral("characters")] = QJsonArray { 1 }; })
                                                << Rule::Characters << QStringLiteral("characters[0]");
         QTest::addRow("dialogue missing") << withPanel(0, [](QJsonObject &p) { p.remove(QStringLiteral("dialogue")); })
                                           << Rule::DialogueArray << QStringLiteral("dialogue");
         QTest::addRow("five dialogue lines") << withPanel(1, [](QJsonObject &p) {
             QJsonArray lines;
             for (int i = 0; i < 5; ++i)
-                lines.append(QJsonObject{{QStringLiteral("speaker"), QStringLiteral("A")}, {QStringLiteral("text"), QStringLiteral("x")}});
+                lines.append(
+                    QJsonObject { { QStringLiteral("speaker"), QStringLiteral("A") }, { QStringLiteral("text"), QStringLiteral("x") } });
             p[QStringLiteral("dialogue")] = lines;
         }) << Rule::DialogueCount << QStringLiteral("at most 4 lines per panel, got 5");
-        QTest::addRow("dialogue line is a string") << withPanel(1, [](QJsonObject &p) {
-            p[QStringLiteral("dialogue")] = QJsonArray{QStringLiteral("A: hi")};
-        }) << Rule::DialogueLineObject << QStringLiteral("dialogue[0]");
+        QTest::addRow("dialogue line is a string")
+            << withPanel(1, [](QJsonObject &p) { p[QStringLiteral("dialogue")] = QJsonArray { QStringLiteral("A: hi") }; })
+            << Rule::DialogueLineObject << QStringLiteral("dialogue[0]");
         QTest::addRow("speaker empty") << withPanel(1, [](QJsonObject &p) {
-            p[QStringLiteral("dialogue")] = QJsonArray{QJsonObject{{QStringLiteral("speaker"), QString()}, {QStringLiteral("text"), QStringLiteral("hi")}}};
+            p[QStringLiteral("dialogue")] =
+                QJsonArray { QJsonObject { { QStringLiteral("speaker"), QString() }, { QStringLiteral("text"), QStringLiteral("hi") } } };
         }) << Rule::DialogueSpeaker << QStringLiteral("speaker");
         QTest::addRow("text missing") << withPanel(1, [](QJsonObject &p) {
-            p[QStringLiteral("dialogue")] = QJsonArray{QJsonObject{{QStringLiteral("speaker"), QStringLiteral("A")}}};
+            p[QStringLiteral("dialogue")] = QJsonArray { QJsonObject { { QStringLiteral("speaker"), QStringLiteral("A") } } };
         }) << Rule::DialogueText << QStringLiteral("text");
         QTest::addRow("201 characters") << withPanel(2, [](QJsonObject &p) {
-            p[QStringLiteral("dialogue")] = QJsonArray{QJsonObject{{QStringLiteral("speaker"), QStringLiteral("A")},
-                                                                   {QStringLiteral("text"), QString(201, QLatin1Char('a'))}}};
+            p[QStringLiteral("dialogue")] = QJsonArray { QJsonObject { { QStringLiteral("speaker"), QStringLiteral("A") },
+                                                                       { QStringLiteral("text"), QString(201, QLatin1Char('a')) } } };
         }) << Rule::DialogueLength << QStringLiteral("at most 200 characters, got 201");
     }
 

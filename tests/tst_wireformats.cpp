@@ -54,7 +54,7 @@ ProviderResponse decodeStream(Provider p, const QList<QByteArray> &events, int s
 void providers()
 {
     QTest::addColumn<Provider>("provider");
-    for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic})
+    for (Provider p : { Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic })
         QTest::newRow(qPrintable(toId(p))) << p;
 }
 
@@ -69,7 +69,7 @@ private Q_SLOTS:
     {
         QFETCH(Provider, provider);
         const QString text = storyboardText();
-        const QByteArray body = SimWire::body(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, TokenUsage{11, 22});
+        const QByteArray body = SimWire::body(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, TokenUsage { 11, 22 });
         ProviderResponse r;
         r.httpStatus = 200;
         WireFormat::create(provider)->parseBody(body, r);
@@ -86,11 +86,12 @@ private Q_SLOTS:
     void imageBodyRoundTrip()
     {
         QRandomGenerator rng(20261202);
-        for (const qsizetype size : {qsizetype(1), qsizetype(2), qsizetype(3), qsizetype(70'001)}) {
+        for (const qsizetype size : { qsizetype(1), qsizetype(2), qsizetype(3), qsizetype(70'001) }) {
             QByteArray image(size, Qt::Uninitialized);
             for (char &c : image)
                 c = char(rng.bounded(256));
-            const QByteArray body = SimWire::imageBody(QStringLiteral("gemini-2.5-flash-image"), image.toBase64(), QStringLiteral("image/png"), TokenUsage{5, 1290});
+            const QByteArray body = SimWire::imageBody(QStringLiteral("gemini-2.5-flash-image"), image.toBase64(),
+                                                       QStringLiteral("image/png"), TokenUsage { 5, 1290 });
             ProviderResponse r;
             r.httpStatus = 200;
             WireFormat::create(Provider::Gemini)->parseBody(body, r);
@@ -99,7 +100,8 @@ private Q_SLOTS:
             QCOMPARE(r.binaryMime, QStringLiteral("image/png"));
             QCOMPARE(r.usage.output, 1290);
         }
-        QByteArray bad = SimWire::imageBody(QStringLiteral("m"), QByteArray("AAAA").toBase64(), QStringLiteral("image/png"), TokenUsage{5, 6});
+        QByteArray bad =
+            SimWire::imageBody(QStringLiteral("m"), QByteArray("AAAA").toBase64(), QStringLiteral("image/png"), TokenUsage { 5, 6 });
         bad.replace(QByteArray("AAAA").toBase64(), "QUF=QQ==");
         ProviderResponse r;
         r.httpStatus = 200;
@@ -113,7 +115,8 @@ private Q_SLOTS:
     {
         QCOMPARE(sha256Hex(QByteArray()), QByteArray("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
         QRandomGenerator rng(3);
-        for (const qsizetype size : {qsizetype(1), qsizetype(55), qsizetype(56), qsizetype(64), qsizetype(65'813), qsizetype(1'000'003)}) {
+        for (const qsizetype size :
+             { qsizetype(1), qsizetype(55), qsizetype(56), qsizetype(64), qsizetype(65'813), qsizetype(1'000'003) }) {
             QByteArray data(size, Qt::Uninitialized);
             for (char &c : data)
                 c = char(rng.bounded(256));
@@ -170,8 +173,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<Provider>("provider");
         QTest::addColumn<int>("slice");
-        for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic})
-            for (int slice : {1, 7, 100000})
+        for (Provider p : { Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic })
+            for (int slice : { 1, 7, 100000 })
                 QTest::addRow("%s, %d-byte reads", qPrintable(toId(p)), slice) << p << slice;
     }
     void streamRoundTrip()
@@ -181,7 +184,8 @@ private Q_SLOTS:
         const QString text = storyboardText();
         bool terminated = false;
         const ProviderResponse r =
-            decodeStream(provider, SimWire::stream(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, TokenUsage{5, 9}, 5), slice, &terminated);
+            decodeStream(provider, SimWire::stream(provider, QStringLiteral("m"), text, SimWire::Ending::Stop, TokenUsage { 5, 9 }, 5),
+                         slice, &terminated);
         QVERIFY(terminated);
         QCOMPARE(r.text, text);
         QCOMPARE(r.usage.output, 9);
@@ -193,7 +197,7 @@ private Q_SLOTS:
         QTest::addColumn<Provider>("provider");
         QTest::addColumn<SimWire::Ending>("ending");
         QTest::addColumn<FailureKind>("kind");
-        for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic}) {
+        for (Provider p : { Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic }) {
             QTest::addRow("%s max tokens", qPrintable(toId(p))) << p << SimWire::Ending::MaxTokens << FailureKind::OUTPUT_TRUNCATED;
             QTest::addRow("%s refused", qPrintable(toId(p))) << p << SimWire::Ending::Refused << FailureKind::REFUSED;
         }
@@ -209,7 +213,8 @@ private Q_SLOTS:
         WireFormat::create(provider)->parseBody(SimWire::body(provider, QStringLiteral("m"), text, ending, {}), body);
         QCOMPARE(FailureClassifier::classify(provider, body)->kind, kind);
         bool terminated = false;
-        const ProviderResponse streamed = decodeStream(provider, SimWire::stream(provider, QStringLiteral("m"), text, ending, {}), 3, &terminated);
+        const ProviderResponse streamed =
+            decodeStream(provider, SimWire::stream(provider, QStringLiteral("m"), text, ending, {}), 3, &terminated);
         QVERIFY(terminated);
         QCOMPARE(FailureClassifier::classify(provider, streamed)->kind, kind);
     }
@@ -260,7 +265,8 @@ private Q_SLOTS:
     {
         // As the official SDK does: an event without a name, or with a name it does not know, is skipped
         // unread, even with broken JSON; the message around it is whole and succeeds.
-        QList<QByteArray> events = SimWire::stream(Provider::Anthropic, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, {100, 200}, 4);
+        QList<QByteArray> events =
+            SimWire::stream(Provider::Anthropic, QStringLiteral("m"), storyboardText(), SimWire::Ending::Stop, { 100, 200 }, 4);
         events.insert(2, QByteArray("data: {\"candidates\": [ {\"content\": oops\n\n"));
         events.insert(3, QByteArray("event: future_event_type\ndata: {not json either\n\n"));
         bool terminated = false;
@@ -290,9 +296,11 @@ private Q_SLOTS:
 
     void openAiUsageChunkOnlyWhenAskedFor()
     {
-        for (Provider p : {Provider::OpenAI, Provider::Qwen}) {
-            const QList<QByteArray> with = SimWire::stream(p, QStringLiteral("m"), QStringLiteral("text"), SimWire::Ending::Stop, {1, 2}, 2, true);
-            const QList<QByteArray> without = SimWire::stream(p, QStringLiteral("m"), QStringLiteral("text"), SimWire::Ending::Stop, {1, 2}, 2, false);
+        for (Provider p : { Provider::OpenAI, Provider::Qwen }) {
+            const QList<QByteArray> with =
+                SimWire::stream(p, QStringLiteral("m"), QStringLiteral("text"), SimWire::Ending::Stop, { 1, 2 }, 2, true);
+            const QList<QByteArray> without =
+                SimWire::stream(p, QStringLiteral("m"), QStringLiteral("text"), SimWire::Ending::Stop, { 1, 2 }, 2, false);
             QCOMPARE(without.size(), with.size() - 1);
             QVERIFY(with.at(with.size() - 2).contains("\"choices\":[]"));
             QVERIFY(with.at(with.size() - 2).contains("\"usage\""));
@@ -338,22 +346,26 @@ private Q_SLOTS:
         for (int i = 0; i < 5000; ++i)
             deep += '[';
         const QList<std::pair<const char *, QByteArray>> bodies = {
-            {"empty", QByteArray()},
-            {"whitespace", QByteArray(" \n\t ")},
-            {"truncated JSON", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"{\\\"ti")},
-            {"array", QByteArray("[1,2,3]")},
-            {"null", QByteArray("null")},
-            {"string", QByteArray("\"hello\"")},
-            {"wrong types", QByteArray("{\"candidates\":\"x\",\"choices\":5,\"content\":{},\"usage\":\"lots\",\"usageMetadata\":[1]}")},
-            {"parts not objects", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[1,null,\"x\"]}}],\"choices\":[null],\"content\":[1,\"x\",null]}")},
-            {"text not a string", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":42}]},\"finishReason\":7}],\"choices\":[{\"message\":{\"content\":{\"a\":1}},\"finish_reason\":[]}],\"content\":[{\"type\":\"text\",\"text\":[1]}],\"stop_reason\":{}}")},
-            {"invalid UTF-8", QByteArray("{\"choices\":[{\"message\":{\"content\":\"\xff\xfe\xfd\"},\"finish_reason\":\"stop\"}]}")},
-            {"NUL bytes", QByteArray("{\"content\":[{\"type\":\"text\",\"text\":\"a\0b\"}]}", 40)},
-            {"huge string", huge},
-            {"deep nesting", deep},
-            {"HTML error page", QByteArray("<html><body><h1>502 Bad Gateway</h1></body></html>")},
+            { "empty", QByteArray() },
+            { "whitespace", QByteArray(" \n\t ") },
+            { "truncated JSON", QByteArray("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"{\\\"ti") },
+            { "array", QByteArray("[1,2,3]") },
+            { "null", QByteArray("null") },
+            { "string", QByteArray("\"hello\"") },
+            { "wrong types", QByteArray("{\"candidates\":\"x\",\"choices\":5,\"content\":{},\"usage\":\"lots\",\"usageMetadata\":[1]}") },
+            { "parts not objects",
+              QByteArray("{\"candidates\":[{\"content\":{\"parts\":[1,null,\"x\"]}}],\"choices\":[null],\"content\":[1,\"x\",null]}") },
+            { "text not a string",
+              QByteArray(
+                  "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":42}]},\"finishReason\":7}],\"choices\":[{\"message\":{\"content\":{"
+                  "\"a\":1}},\"finish_reason\":[]}],\"content\":[{\"type\":\"text\",\"text\":[1]}],\"stop_reason\":{}}") },
+            { "invalid UTF-8", QByteArray("{\"choices\":[{\"message\":{\"content\":\"\xff\xfe\xfd\"},\"finish_reason\":\"stop\"}]}") },
+            { "NUL bytes", QByteArray("{\"content\":[{\"type\":\"text\",\"text\":\"a\0b\"}]}", 40) },
+            { "huge string", huge },
+            { "deep nesting", deep },
+            { "HTML error page", QByteArray("<html><body><h1>502 Bad Gateway</h1></body></html>") },
         };
-        for (Provider p : {Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic})
+        for (Provider p : { Provider::Gemini, Provider::OpenAI, Provider::Qwen, Provider::Anthropic })
             for (const auto &[name, body] : bodies)
                 QTest::addRow("%s: %s", qPrintable(toId(p)), name) << p << body;
     }
@@ -370,7 +382,8 @@ private Q_SLOTS:
         QVERIFY2(failure || !StoryboardParser::parse(r.text).ok(), "garbage accepted as a storyboard");
         // As a stream: fed byte-wise chunks of garbage, the decoder stays sane and does not call it whole.
         bool terminated = false;
-        const ProviderResponse streamed = decodeStream(provider, {QByteArray("data: ") + body.left(200000) + "\r\n\r\n"}, 4096, &terminated);
+        const ProviderResponse streamed =
+            decodeStream(provider, { QByteArray("data: ") + body.left(200000) + "\r\n\r\n" }, 4096, &terminated);
         QVERIFY(FailureClassifier::classify(provider, streamed).has_value());
         // As an error body with a 500: classified, one-line detail, never a success.
         ProviderResponse error;
@@ -385,20 +398,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("stream");
         QTest::addColumn<QStringList>("events");
-        QTest::newRow("LF") << QByteArray("data: a\n\ndata: b\n\n") << QStringList{QStringLiteral("|a"), QStringLiteral("|b")};
-        QTest::newRow("CRLF") << QByteArray("data: a\r\n\r\ndata: b\r\n\r\n") << QStringList{QStringLiteral("|a"), QStringLiteral("|b")};
-        QTest::newRow("CR") << QByteArray("data: a\r\rdata: b\r\r") << QStringList{QStringLiteral("|a"), QStringLiteral("|b")};
+        QTest::newRow("LF") << QByteArray("data: a\n\ndata: b\n\n") << QStringList { QStringLiteral("|a"), QStringLiteral("|b") };
+        QTest::newRow("CRLF") << QByteArray("data: a\r\n\r\ndata: b\r\n\r\n") << QStringList { QStringLiteral("|a"), QStringLiteral("|b") };
+        QTest::newRow("CR") << QByteArray("data: a\r\rdata: b\r\r") << QStringList { QStringLiteral("|a"), QStringLiteral("|b") };
         QTest::newRow("named events") << QByteArray("event: ping\ndata: {}\n\nevent: error\ndata: {\"x\":1}\n\n")
-                                      << QStringList{QStringLiteral("ping|{}"), QStringLiteral("error|{\"x\":1}")};
-        QTest::newRow("multi-line data") << QByteArray("data: a\ndata: b\n\n") << QStringList{QStringLiteral("|a\nb")};
-        QTest::newRow("comments and ids") << QByteArray(":HTTP_STATUS/200\nid: 1\ndata:x\n\n") << QStringList{QStringLiteral("|x")};
-        QTest::newRow("unterminated last event") << QByteArray("data: a\n\ndata: b") << QStringList{QStringLiteral("|a")};
+                                      << QStringList { QStringLiteral("ping|{}"), QStringLiteral("error|{\"x\":1}") };
+        QTest::newRow("multi-line data") << QByteArray("data: a\ndata: b\n\n") << QStringList { QStringLiteral("|a\nb") };
+        QTest::newRow("comments and ids") << QByteArray(":HTTP_STATUS/200\nid: 1\ndata:x\n\n") << QStringList { QStringLiteral("|x") };
+        QTest::newRow("unterminated last event") << QByteArray("data: a\n\ndata: b") << QStringList { QStringLiteral("|a") };
     }
     void sseFraming()
     {
         QFETCH(QByteArray, stream);
         QFETCH(QStringList, events);
-        for (int slice : {1, 2, 1000}) {
+        for (int slice : { 1, 2, 1000 }) {
             SseParser parser;
             QStringList got;
             for (qsizetype i = 0; i < stream.size(); i += slice) {
@@ -441,7 +454,7 @@ private Q_SLOTS:
     {
         QFETCH(Provider, provider);
         const auto format = WireFormat::create(provider);
-        const QStringList texts{
+        const QStringList texts {
             kStory,
             QString(),
             QStringLiteral("ASCII only: quotes \" and \\ backslashes, a tab\t, lines\r\n, \b\f, a NUL \u0000 and \u001f / <>&"),
@@ -450,7 +463,7 @@ private Q_SLOTS:
             QStringLiteral("BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86 (the marker itself) BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86"),
             QString(5000, QLatin1Char('x')),
         };
-        for (const bool stream : {true, false}) {
+        for (const bool stream : { true, false }) {
             ProviderEndpoint e;
             e.provider = provider;
             e.baseUrl = QUrl(QStringLiteral("https://example.invalid/v1/"));
@@ -459,7 +472,7 @@ private Q_SLOTS:
             e.stream = stream;
             e.maxOutputTokens = 1234;
             BodyTemplate bodies(*format, e);
-            for (const Stage stage : {Stage::Storyboard, Stage::Captions, Stage::Image}) {
+            for (const Stage stage : { Stage::Storyboard, Stage::Captions, Stage::Image }) {
                 // Every format writes the text once, as given; only Gemini has an image stage (the others
                 // would not send the stage input at all, and are built in full).
                 QCOMPARE(bodies.splices(stage), stage != Stage::Image || provider == Provider::Gemini);

@@ -27,20 +27,19 @@ QString commandHelp(const QCommandLineParser &parser, const QString &command, co
 
 QString toolUsage()
 {
-    return QStringLiteral(
-        "Usage: bullpen-cli COMMAND [options]   (bullpen-cli COMMAND --help for each command's options and exit codes)\n"
-        "\n"
-        "Commands:\n"
-        "  generate   run one generation (storyboard, captions, image) and print its result\n"
-        "  compare    run one story on two providers side by side, no fallback, and print both and their differences\n"
-        "  history    list generations from the store, newest first, with filters\n"
-        "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
-        "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
-        "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
-        "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
-        "\n"
-        "With no provider key configured, every command runs on the built-in simulator.\n"
-        "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n");
+    return QStringLiteral("Usage: bullpen-cli COMMAND [options]   (bullpen-cli COMMAND --help for each command's options and exit codes)\n"
+                          "\n"
+                          "Commands:\n"
+                          "  generate   run one generation (storyboard, captions, image) and print its result\n"
+                          "  compare    run one story on two providers side by side, no fallback, and print both and their differences\n"
+                          "  history    list generations from the store, newest first, with filters\n"
+                          "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
+                          "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
+                          "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
+                          "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
+                          "\n"
+                          "With no provider key configured, every command runs on the built-in simulator.\n"
+                          "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n");
 }
 
 bool readStory(const QCommandLineParser &parser, const QCommandLineOption &story, const QCommandLineOption &storyFile,
@@ -64,7 +63,8 @@ bool readStory(const QCommandLineParser &parser, const QCommandLineOption &story
         *text = QString::fromUtf8(bytes);
     }
     if (text->toUtf8().size() > kMaxStoryBytes) {
-        err << "bullpen-cli " << command << ": the story is " << text->toUtf8().size() << " bytes; a story may be at most 32 KiB: shorten it\n";
+        err << "bullpen-cli " << command << ": the story is " << text->toUtf8().size()
+            << " bytes; a story may be at most 32 KiB: shorten it\n";
         return false;
     }
     if (text->trimmed().isEmpty()) {
@@ -80,7 +80,8 @@ bool EngineFlags::start(const QCommandLineParser &parser, const Overrides &overr
     for (const auto &[option, variable] : overrides) {
         if (parser.isSet(*option)) {
             options.environment.insert(QLatin1StringView(variable), parser.value(*option));
-            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable), QStringLiteral("--") + option->names().constFirst());
+            options.environment.insert(QStringLiteral("BULLPEN_FLAG_") + QLatin1StringView(variable),
+                                       QStringLiteral("--") + option->names().constFirst());
         }
     }
     options.settingsFile = parser.value(settings);

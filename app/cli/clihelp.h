@@ -32,17 +32,20 @@ struct EngineFlags
 {
     using Overrides = QList<std::pair<const QCommandLineOption *, const char *>>;
 
-    QCommandLineOption scenario{QStringLiteral("scenario"),
-                                QStringLiteral("Simulator scenario: built-in name or JSON file (default: healthy; bullpen-sim --list)."),
-                                QStringLiteral("name|file")};
-    QCommandLineOption simulator{QStringLiteral("simulator"), QStringLiteral("Use the built-in simulator even when keys are configured.")};
-    QCommandLineOption settings{QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path")};
-    QCommandLineOption keyFile{QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."), QStringLiteral("path")};
-    QCommandLineOption dataDir{QStringLiteral("data-dir"), QStringLiteral("Where the store lives (default: BULLPEN_DATA_DIR or the user's data folder)."),
-                               QStringLiteral("path")};
-    QCommandLineOption noStore{QStringLiteral("no-store"), QStringLiteral("Record nothing (and use no cache).")};
+    QCommandLineOption scenario { QStringLiteral("scenario"),
+                                  QStringLiteral("Simulator scenario: built-in name or JSON file (default: healthy; bullpen-sim --list)."),
+                                  QStringLiteral("name|file") };
+    QCommandLineOption simulator { QStringLiteral("simulator"),
+                                   QStringLiteral("Use the built-in simulator even when keys are configured.") };
+    QCommandLineOption settings { QStringLiteral("settings"), QStringLiteral("Settings file (JSON)."), QStringLiteral("path") };
+    QCommandLineOption keyFile { QStringLiteral("key-file"), QStringLiteral("Key file (NAME=value lines, mode 0600)."),
+                                 QStringLiteral("path") };
+    QCommandLineOption dataDir { QStringLiteral("data-dir"),
+                                 QStringLiteral("Where the store lives (default: BULLPEN_DATA_DIR or the user's data folder)."),
+                                 QStringLiteral("path") };
+    QCommandLineOption noStore { QStringLiteral("no-store"), QStringLiteral("Record nothing (and use no cache).") };
 
-    void add(QCommandLineParser &parser) const { parser.addOptions({scenario, simulator, settings, keyFile, dataDir, noStore}); }
+    void add(QCommandLineParser &parser) const { parser.addOptions({ scenario, simulator, settings, keyFile, dataDir, noStore }); }
 
     // Builds `setup` from the options; `overrides` are options that stand for settings variables (they win,
     // and a refusal names the flag). False after printing each refusal.
@@ -53,10 +56,10 @@ struct EngineFlags
 // comes from BULLPEN_ENGINE_TOKEN only (never a flag: command lines are visible to other local users).
 struct RemoteFlag
 {
-    QCommandLineOption engine{QStringLiteral("engine"),
-                              QStringLiteral("A running bullpen-engine to use instead of an embedded engine, e.g. http://127.0.0.1:8700 "
-                                             "(token from BULLPEN_ENGINE_TOKEN)."),
-                              QStringLiteral("url")};
+    QCommandLineOption engine { QStringLiteral("engine"),
+                                QStringLiteral("A running bullpen-engine to use instead of an embedded engine, e.g. http://127.0.0.1:8700 "
+                                               "(token from BULLPEN_ENGINE_TOKEN)."),
+                                QStringLiteral("url") };
 
     bool isSet(const QCommandLineParser &parser) const { return parser.isSet(engine); }
     // False with the reason in *error: a URL that is not an engine's, or no token.

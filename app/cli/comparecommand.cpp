@@ -2,18 +2,16 @@
 #include "comparecommand.h"
 
 #include "clihelp.h"
-#include "interrupts.h"
-#include "runtime/logsink.h"
-
 #include "contract/textdiff.h"
 #include "failure/secretscrubber.h"
+#include "interrupts.h"
 #include "pipeline/comparison.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
-
-#include <QElapsedTimer>
+#include "runtime/logsink.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -33,15 +31,15 @@ QList<std::pair<QString, QString>> parts(const ComparisonSide &side)
     QList<std::pair<QString, QString>> out;
     if (!side.storyboard)
         return out;
-    out.append({QStringLiteral("title"), side.storyboard->title});
+    out.append({ QStringLiteral("title"), side.storyboard->title });
     for (const Panel &p : side.storyboard->panels) {
-        QStringList lines{p.scene};
+        QStringList lines { p.scene };
         for (const DialogueLine &d : p.dialogue)
             lines << d.speaker + QStringLiteral(": ") + d.text;
-        out.append({QStringLiteral("panel %1").arg(p.index), lines.join(QLatin1Char('\n'))});
+        out.append({ QStringLiteral("panel %1").arg(p.index), lines.join(QLatin1Char('\n')) });
     }
     if (!side.captions.isEmpty())
-        out.append({QStringLiteral("captions"), side.captions.join(QLatin1Char('\n'))});
+        out.append({ QStringLiteral("captions"), side.captions.join(QLatin1Char('\n')) });
     return out;
 }
 
@@ -65,19 +63,23 @@ int runCompare(const QStringList &arguments)
         "built-in simulator."));
     parser.addHelpOption();
     const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
-    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."), QStringLiteral("path"));
+    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."),
+                                       QStringLiteral("path"));
     const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
-    const QCommandLineOption left(QStringLiteral("primary"), QStringLiteral("Left side (default: the configured primary)."), QStringLiteral("provider"));
-    const QCommandLineOption right(QStringLiteral("fallback"),
-                                   QStringLiteral("Right side (default: the configured fallback provider)."), QStringLiteral("provider"));
-    const QCommandLineOption leftTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Left side's timeout (default: the configured primary timeout)."),
+    const QCommandLineOption left(QStringLiteral("primary"), QStringLiteral("Left side (default: the configured primary)."),
+                                  QStringLiteral("provider"));
+    const QCommandLineOption right(QStringLiteral("fallback"), QStringLiteral("Right side (default: the configured fallback provider)."),
+                                   QStringLiteral("provider"));
+    const QCommandLineOption leftTimeout(QStringLiteral("primary-timeout"),
+                                         QStringLiteral("Left side's timeout (default: the configured primary timeout)."),
                                          QStringLiteral("duration"));
     const QCommandLineOption rightTimeout(QStringLiteral("fallback-timeout"),
-                                          QStringLiteral("Right side's timeout (default: the configured fallback timeout)."), QStringLiteral("duration"));
+                                          QStringLiteral("Right side's timeout (default: the configured fallback timeout)."),
+                                          QStringLiteral("duration"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the whole comparison as one JSON object."));
     const EngineFlags engine;
     const RemoteFlag remote;
-    parser.addOptions({story, storyFile, user, left, right, leftTimeout, rightTimeout, json, remote.engine});
+    parser.addOptions({ story, storyFile, user, left, right, leftTimeout, rightTimeout, json, remote.engine });
     engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli compare: " << parser.errorText() << "\n";
@@ -85,10 +87,10 @@ int runCompare(const QStringList &arguments)
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(parser, QStringLiteral("compare"),
-                           {{kExitOk, QStringLiteral("both sides succeeded")},
-                            {kExitFailed, QStringLiteral("at least one side failed (each side's reason is printed)")},
-                            {kExitUsage, QStringLiteral("usage or configuration refused")},
-                            {kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM)")}});
+                           { { kExitOk, QStringLiteral("both sides succeeded") },
+                             { kExitFailed, QStringLiteral("at least one side failed (each side's reason is printed)") },
+                             { kExitUsage, QStringLiteral("usage or configuration refused") },
+                             { kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM)") } });
         return kExitOk;
     }
     QString storyText;
@@ -119,7 +121,7 @@ int runCompare(const QStringList &arguments)
             return kExitUsage;
         }
         policy = attached->storyboardPolicy();
-        for (const auto &[option, into] : {std::pair{&left, &policy.primary}}) {
+        for (const auto &[option, into] : { std::pair { &left, &policy.primary } }) {
             if (parser.isSet(*option)) {
                 const auto p = providerFromId(parser.value(*option));
                 if (!p) {
@@ -136,7 +138,8 @@ int runCompare(const QStringList &arguments)
                 return kExitUsage;
             }
         }
-        for (const auto &[option, into] : {std::pair{&leftTimeout, &policy.primaryTimeout}, std::pair{&rightTimeout, &policy.fallbackTimeout}}) {
+        for (const auto &[option, into] :
+             { std::pair { &leftTimeout, &policy.primaryTimeout }, std::pair { &rightTimeout, &policy.fallbackTimeout } }) {
             if (!parser.isSet(*option))
                 continue;
             const auto d = parseDuration(parser.value(*option), &why);
@@ -152,16 +155,17 @@ int runCompare(const QStringList &arguments)
         // The two sides are the storyboard settings by another name: the same validation names the flag.
         setup = std::make_unique<EngineSetup>();
         if (!engine.start(parser,
-                          {{&left, "STORYBOARD_PROVIDER"},
-                           {&right, "STORYBOARD_FALLBACK_PROVIDER"},
-                           {&leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
-                           {&rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT"}},
+                          { { &left, "STORYBOARD_PROVIDER" },
+                            { &right, "STORYBOARD_FALLBACK_PROVIDER" },
+                            { &leftTimeout, "STORYBOARD_PRIMARY_TIMEOUT" },
+                            { &rightTimeout, "STORYBOARD_FALLBACK_TIMEOUT" } },
                           *setup))
             return kExitUsage;
         policy = setup->storyboardPolicy();
     }
     if (!policy.fallback || *policy.fallback == policy.primary) {
-        err << "bullpen-cli compare: a comparison needs two providers: give --fallback PROVIDER (or configure STORYBOARD_FALLBACK_PROVIDER)\n";
+        err << "bullpen-cli compare: a comparison needs two providers: give --fallback PROVIDER (or configure "
+               "STORYBOARD_FALLBACK_PROVIDER)\n";
         return kExitUsage;
     }
     if (setup)
@@ -214,44 +218,50 @@ int runCompare(const QStringList &arguments)
         const QString r = i < rightParts.size() ? rightParts.at(i).second : QString();
         // One side has nothing to compare with (it failed): shown, not counted, as in the console.
         const bool oneSided = l.isEmpty() || r.isEmpty();
-        const TextDiff d = oneSided ? TextDiff{} : TextDiff::compute(l, r);
+        const TextDiff d = oneSided ? TextDiff {} : TextDiff::compute(l, r);
         if (!oneSided) {
             changed += d.changedLeft + d.changedRight;
             total += static_cast<int>(TextDiff::words(l).size() + TextDiff::words(r).size());
         }
-        diffRows.append(QJsonObject{{QStringLiteral("part"), name},
-                                    {QStringLiteral("left"), l},
-                                    {QStringLiteral("right"), r},
-                                    {QStringLiteral("changed_left"), d.changedLeft},
-                                    {QStringLiteral("changed_right"), d.changedRight}});
+        diffRows.append(QJsonObject { { QStringLiteral("part"), name },
+                                      { QStringLiteral("left"), l },
+                                      { QStringLiteral("right"), r },
+                                      { QStringLiteral("changed_left"), d.changedLeft },
+                                      { QStringLiteral("changed_right"), d.changedRight } });
     }
 
     if (parser.isSet(json)) {
-        QJsonObject o{{QStringLiteral("comparison_id"), c.id},
-                      {QStringLiteral("created_at"), QDateTime::fromMSecsSinceEpoch(c.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs)},
-                      {QStringLiteral("primary"), c.primary.toJson(true)},
-                      {QStringLiteral("fallback"), c.fallback.toJson(true)},
-                      {QStringLiteral("words_changed"), changed},
-                      {QStringLiteral("words_total"), total},
-                      {QStringLiteral("parts"), diffRows}};
+        QJsonObject o { { QStringLiteral("comparison_id"), c.id },
+                        { QStringLiteral("created_at"),
+                          QDateTime::fromMSecsSinceEpoch(c.createdAtMs, Qt::UTC).toString(Qt::ISODateWithMs) },
+                        { QStringLiteral("primary"), c.primary.toJson(true) },
+                        { QStringLiteral("fallback"), c.fallback.toJson(true) },
+                        { QStringLiteral("words_changed"), changed },
+                        { QStringLiteral("words_total"), total },
+                        { QStringLiteral("parts"), diffRows } };
         out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
         const auto row = [&](const QString &label, const QString &a, const QString &b) {
             out << QStringLiteral("%1 %2 %3\n").arg(label, -16).arg(SecretScrubber::printable(a), -44).arg(SecretScrubber::printable(b));
         };
         out << "comparison " << c.id << "\n";
-        row(QString(), QStringLiteral("%1 (left)").arg(toId(c.primary.provider)), QStringLiteral("%1 (right)").arg(toId(c.fallback.provider)));
+        row(QString(), QStringLiteral("%1 (left)").arg(toId(c.primary.provider)),
+            QStringLiteral("%1 (right)").arg(toId(c.fallback.provider)));
         row(QStringLiteral("generation"), c.primary.generationId, c.fallback.generationId);
         row(QStringLiteral("outcome"), outcome(c.primary), outcome(c.fallback));
         row(QStringLiteral("model"), c.primary.model, c.fallback.model);
-        row(QStringLiteral("storyboard ms"), QString::number(c.primary.storyboardMs, 'f', 0), QString::number(c.fallback.storyboardMs, 'f', 0));
+        row(QStringLiteral("storyboard ms"), QString::number(c.primary.storyboardMs, 'f', 0),
+            QString::number(c.fallback.storyboardMs, 'f', 0));
         row(QStringLiteral("total ms"), QString::number(c.primary.totalMs, 'f', 0), QString::number(c.fallback.totalMs, 'f', 0));
-        const auto tokens = [](const TokenUsage &t) { return t.known() ? QStringLiteral("%1 / %2").arg(t.input).arg(t.output) : QStringLiteral("unknown"); };
+        const auto tokens = [](const TokenUsage &t) {
+            return t.known() ? QStringLiteral("%1 / %2").arg(t.input).arg(t.output) : QStringLiteral("unknown");
+        };
         row(QStringLiteral("tokens in/out"), tokens(c.primary.tokens), tokens(c.fallback.tokens));
         row(QStringLiteral("validation"), c.primary.validation, c.fallback.validation);
-        for (const ComparisonSide *s : {&c.primary, &c.fallback}) {
+        for (const ComparisonSide *s : { &c.primary, &c.fallback }) {
             if (s->state != FinalState::Succeeded)
-                out << toId(s->provider) << ": " << SecretScrubber::printable(s->detail) << (s->nextStep.isEmpty() ? QString() : QStringLiteral(" — ") + s->nextStep) << "\n";
+                out << toId(s->provider) << ": " << SecretScrubber::printable(s->detail)
+                    << (s->nextStep.isEmpty() ? QString() : QStringLiteral(" — ") + s->nextStep) << "\n";
         }
         for (const QJsonValue &v : std::as_const(diffRows)) {
             const QJsonObject p = v.toObject();
@@ -261,9 +271,12 @@ int runCompare(const QStringList &arguments)
             if (l.isEmpty() || r.isEmpty())
                 out << QStringLiteral(" (only %1 has it)\n").arg(toId(l.isEmpty() ? c.fallback.provider : c.primary.provider));
             else
-                out << QStringLiteral(" (%1 / %2 words differ)\n").arg(p.value(QStringLiteral("changed_left")).toInt()).arg(p.value(QStringLiteral("changed_right")).toInt());
+                out << QStringLiteral(" (%1 / %2 words differ)\n")
+                           .arg(p.value(QStringLiteral("changed_left")).toInt())
+                           .arg(p.value(QStringLiteral("changed_right")).toInt());
             const auto side = [](const QString &text) {
-                return text.isEmpty() ? QStringLiteral("—") : SecretScrubber::printable(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" / ")));
+                return text.isEmpty() ? QStringLiteral("—")
+                                      : SecretScrubber::printable(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" / ")));
             };
             out << QStringLiteral("  %1 %2\n").arg(toId(c.primary.provider) + QLatin1Char(':'), -10).arg(side(l));
             out << QStringLiteral("  %1 %2\n").arg(toId(c.fallback.provider) + QLatin1Char(':'), -10).arg(side(r));

@@ -2,13 +2,12 @@
 #include "generatecommand.h"
 
 #include "clihelp.h"
-#include "interrupts.h"
-#include "runtime/logsink.h"
-
 #include "failure/secretscrubber.h"
+#include "interrupts.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
+#include "runtime/logsink.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -28,9 +27,15 @@ constexpr int kExitCancelled = 3;
 constexpr int kExitNotDurable = 4; // the result was produced, but its records did not all commit
 
 // Provider text on a terminal: control characters (ESC/OSC sequences) become spaces.
-QString printable(const QString &text) { return SecretScrubber::printable(text); }
+QString printable(const QString &text)
+{
+    return SecretScrubber::printable(text);
+}
 
-QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1); }
+QString ms(std::chrono::microseconds us)
+{
+    return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 1);
+}
 
 void printHuman(QTextStream &out, const GenerationResult &g)
 {
@@ -44,7 +49,9 @@ void printHuman(QTextStream &out, const GenerationResult &g)
             out << "ok";
         else
             out << enumName(a.failure->kind) << " — " << printable(a.failure->detail);
-        out << QStringLiteral(" [%1 ms of %2 ms deadline, %3 request(s)").arg(ms(a.duration), ms(a.deadline - a.startedAt)).arg(a.requestsSent);
+        out << QStringLiteral(" [%1 ms of %2 ms deadline, %3 request(s)")
+                   .arg(ms(a.duration), ms(a.deadline - a.startedAt))
+                   .arg(a.requestsSent);
         if (a.tokens.known())
             out << QStringLiteral(", tokens %1/%2").arg(a.tokens.input).arg(a.tokens.output);
         out << "]\n";
@@ -70,8 +77,8 @@ void printHuman(QTextStream &out, const GenerationResult &g)
             out << "image: " << g.imagePath << "\n";
     } else {
         out << QStringLiteral("%1 at the %2 stage: %3 (%4) in %5 ms: %6\n")
-                   .arg(toId(g.state).toUpper(), toId(g.failedStage), enumName(g.failure->publicCode()), enumName(g.failure->kind), ms(g.elapsed),
-                        g.failure->detail);
+                   .arg(toId(g.state).toUpper(), toId(g.failedStage), enumName(g.failure->publicCode()), enumName(g.failure->kind),
+                        ms(g.elapsed), g.failure->detail);
         if (g.nextStep)
             out << "next: " << g.nextStep->message << "\n";
     }
@@ -134,8 +141,10 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
             RemoteHistory fetch(endpoint);
             const RemoteHistory::Answer image = fetch.get(QStringLiteral("/v1/images/") + r.imageSha256);
             QFile file(imageOut);
-            if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(image.body) != image.body.size())
-                err << "bullpen-cli generate: could not write --image-out " << imageOut << (image.error.isEmpty() ? QString() : QStringLiteral(": ") + image.error) << "\n";
+            if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+                || file.write(image.body) != image.body.size())
+                err << "bullpen-cli generate: could not write --image-out " << imageOut
+                    << (image.error.isEmpty() ? QString() : QStringLiteral(": ") + image.error) << "\n";
         }
         if (asJson) {
             QJsonObject o = r.toJson();
@@ -168,20 +177,35 @@ int runGenerate(const QStringList &arguments)
                                                     "built-in simulator and runs against it over real HTTP."));
     parser.addHelpOption();
     const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
-    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."), QStringLiteral("path"));
+    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."),
+                                       QStringLiteral("path"));
     const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
-    const QCommandLineOption policy(QStringLiteral("policy"), QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."), QStringLiteral("preset"));
-    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."), QStringLiteral("provider"));
-    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Fallback provider, or none (default: the configured one; none, or qwen on the simulator)."), QStringLiteral("provider"));
-    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration"));
-    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("The fallback provider's timeout (default: the configured one, 60s)."), QStringLiteral("duration"));
-    const QCommandLineOption budget(QStringLiteral("budget"), QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."), QStringLiteral("duration"));
+    const QCommandLineOption policy(QStringLiteral("policy"),
+                                    QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."),
+                                    QStringLiteral("preset"));
+    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."),
+                                     QStringLiteral("provider"));
+    const QCommandLineOption fallback(
+        QStringLiteral("fallback"),
+        QStringLiteral("Fallback provider, or none (default: the configured one; none, or qwen on the simulator)."),
+        QStringLiteral("provider"));
+    const QCommandLineOption primaryTimeout(
+        QStringLiteral("primary-timeout"),
+        QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration"));
+    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"),
+                                             QStringLiteral("The fallback provider's timeout (default: the configured one, 60s)."),
+                                             QStringLiteral("duration"));
+    const QCommandLineOption budget(QStringLiteral("budget"),
+                                    QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."),
+                                    QStringLiteral("duration"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
     const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached."));
-    const QCommandLineOption imageOut(QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."), QStringLiteral("path"));
+    const QCommandLineOption imageOut(QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."),
+                                      QStringLiteral("path"));
     const EngineFlags engine;
     const RemoteFlag remote;
-    parser.addOptions({story, storyFile, user, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget, json, fresh, imageOut, remote.engine});
+    parser.addOptions({ story, storyFile, user, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget, json, fresh, imageOut,
+                        remote.engine });
     engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli generate: " << parser.errorText() << "\n";
@@ -189,11 +213,11 @@ int runGenerate(const QStringList &arguments)
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(parser, QStringLiteral("generate"),
-                           {{kExitOk, QStringLiteral("succeeded")},
-                            {kExitFailed, QStringLiteral("failed (the reason and the next step are printed)")},
-                            {kExitUsage, QStringLiteral("usage or configuration refused")},
-                            {kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM; a second signal exits at once)")},
-                            {kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store")}});
+                           { { kExitOk, QStringLiteral("succeeded") },
+                             { kExitFailed, QStringLiteral("failed (the reason and the next step are printed)") },
+                             { kExitUsage, QStringLiteral("usage or configuration refused") },
+                             { kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM; a second signal exits at once)") },
+                             { kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store") } });
         return kExitOk;
     }
 
@@ -203,15 +227,17 @@ int runGenerate(const QStringList &arguments)
 
     if (remote.isSet(parser)) {
         // The request as the API takes it: what the flags leave out is the engine's own setting.
-        QJsonObject body{{QStringLiteral("story"), storyText}};
+        QJsonObject body { { QStringLiteral("story"), storyText } };
         if (parser.isSet(user))
             body.insert(QStringLiteral("user_id"), parser.value(user));
-        for (const auto &[option, field] : {std::pair{&policy, "policy"}, std::pair{&primary, "primary"}, std::pair{&fallback, "fallback"}}) {
+        for (const auto &[option, field] :
+             { std::pair { &policy, "policy" }, std::pair { &primary, "primary" }, std::pair { &fallback, "fallback" } }) {
             if (parser.isSet(*option))
                 body.insert(QLatin1StringView(field), parser.value(*option));
         }
         QJsonObject timeouts;
-        for (const auto &[option, field] : {std::pair{&primaryTimeout, "primary_ms"}, std::pair{&fallbackTimeout, "fallback_ms"}, std::pair{&budget, "budget_ms"}}) {
+        for (const auto &[option, field] : { std::pair { &primaryTimeout, "primary_ms" }, std::pair { &fallbackTimeout, "fallback_ms" },
+                                             std::pair { &budget, "budget_ms" } }) {
             if (!parser.isSet(*option))
                 continue;
             QString why;
@@ -234,12 +260,12 @@ int runGenerate(const QStringList &arguments)
     // Command-line choices are environment overrides by another name (docs/contract.md §4.6 order: they win).
     EngineSetup setup;
     if (!engine.start(parser,
-                      {{&policy, "STORYBOARD_POLICY"},
-                       {&primary, "STORYBOARD_PROVIDER"},
-                       {&fallback, "STORYBOARD_FALLBACK_PROVIDER"},
-                       {&primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT"},
-                       {&fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT"},
-                       {&budget, "STORYBOARD_TOTAL_BUDGET"}},
+                      { { &policy, "STORYBOARD_POLICY" },
+                        { &primary, "STORYBOARD_PROVIDER" },
+                        { &fallback, "STORYBOARD_FALLBACK_PROVIDER" },
+                        { &primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT" },
+                        { &fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT" },
+                        { &budget, "STORYBOARD_TOTAL_BUDGET" } },
                       setup))
         return kExitUsage;
     // Installed before anything is announced; the cancel itself runs from the event loop, after the
@@ -265,9 +291,10 @@ int runGenerate(const QStringList &arguments)
             const bool flushed = store->flush(std::chrono::seconds(30));
             const Store::Stats st = store->stats();
             if (!flushed || st.failed > failedBefore)
-                notDurable = QStringLiteral("%1 record write(s) failed — %2: %3")
-                                 .arg(st.failed - failedBefore)
-                                 .arg(store->databasePath(), flushed ? st.firstError : QStringLiteral("the writer did not finish within 30 s"));
+                notDurable =
+                    QStringLiteral("%1 record write(s) failed — %2: %3")
+                        .arg(st.failed - failedBefore)
+                        .arg(store->databasePath(), flushed ? st.firstError : QStringLiteral("the writer did not finish within 30 s"));
         }
         if (parser.isSet(imageOut) && r.state == FinalState::Succeeded) {
             QFile::remove(parser.value(imageOut));

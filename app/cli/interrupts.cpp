@@ -11,7 +11,7 @@
 namespace bullpen::cli {
 
 namespace {
-int g_fds[2] = {-1, -1};
+int g_fds[2] = { -1, -1 };
 volatile sig_atomic_t g_count = 0;
 
 void onSignal(int)
@@ -37,7 +37,9 @@ Interrupts::Interrupts(std::function<void()> onCancel, QObject *parent)
         if (m_onCancel)
             m_onCancel();
     });
-    struct sigaction sa{};
+    struct sigaction sa
+    {
+    };
     sa.sa_handler = onSignal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;

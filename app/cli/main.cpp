@@ -2,10 +2,10 @@
 // bullpen-cli: the headless front end (docs/contract.md §10). Same engine, JSON output.
 #include "clihelp.h"
 #include "comparecommand.h"
-#include "generatecommand.h"
-#include "providercommand.h"
 #include "config/eventloops.h"
 #include "config/qtnoise.h"
+#include "generatecommand.h"
+#include "providercommand.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "soakcommand.h"
@@ -27,7 +27,7 @@ int main(int argc, char *argv[])
     for (int i = 0; i < argc; ++i)
         logArgs << QString::fromLocal8Bit(argv[i]);
     {
-        bullpen::logging::Options log{bullpen::logging::Format::Text, QtInfoMsg, QStringLiteral("bullpen-cli"), QString()};
+        bullpen::logging::Options log { bullpen::logging::Format::Text, QtInfoMsg, QStringLiteral("bullpen-cli"), QString() };
         QString why;
         if (!bullpen::logging::takeArguments(&logArgs, &log, &why)) {
             QTextStream(stderr) << "bullpen-cli: " << why << "\n";
@@ -45,13 +45,9 @@ int main(int argc, char *argv[])
     const QString command = args.size() > 1 ? args.at(1) : QString();
     using Command = int (*)(const QStringList &);
     const std::pair<const char *, Command> commands[] = {
-        {"generate", bullpen::cli::runGenerate},
-        {"compare", bullpen::cli::runCompare},
-        {"history", bullpen::cli::runHistory},
-        {"export", bullpen::cli::runExport},
-        {"purge", bullpen::cli::runPurge},
-        {"provider", bullpen::cli::runProvider},
-        {"soak", bullpen::cli::runSoak},
+        { "generate", bullpen::cli::runGenerate }, { "compare", bullpen::cli::runCompare }, { "history", bullpen::cli::runHistory },
+        { "export", bullpen::cli::runExport },     { "purge", bullpen::cli::runPurge },     { "provider", bullpen::cli::runProvider },
+        { "soak", bullpen::cli::runSoak },
     };
     for (const auto &[name, run] : commands) {
         if (command == QLatin1StringView(name)) {

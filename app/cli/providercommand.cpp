@@ -52,7 +52,8 @@ Answer call(const EngineEndpoint &endpoint, const QString &path, const QByteArra
     a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     a.body = tooLarge ? QByteArray() : reply->read(kMaxAnswerBytes);
     if (tooLarge)
-        a.error = QStringLiteral("the engine's answer is over %1 bytes; is %2 a bullpen-engine?").arg(kMaxAnswerBytes).arg(endpoint.display());
+        a.error =
+            QStringLiteral("the engine's answer is over %1 bytes; is %2 a bullpen-engine?").arg(kMaxAnswerBytes).arg(endpoint.display());
     else if (a.status < 200 || a.status > 299)
         a.error = EngineEndpoint::errorOf(a.status, a.body, reply->errorString());
     reply->deleteLater();
@@ -76,8 +77,8 @@ void printList(QTextStream &out, const QJsonObject &o)
             const QJsonObject d = dv.toObject();
             const QString scope = QStringLiteral("%1/%2").arg(d.value(QLatin1StringView("role")).toString(QStringLiteral("any")),
                                                               d.value(QLatin1StringView("stage")).toString(QStringLiteral("any")));
-            QString n = QStringLiteral("DRAINED %1 by %2 since %3").arg(scope, d.value(QLatin1StringView("by")).toString(),
-                                                                        since(d.value(QLatin1StringView("since"))));
+            QString n = QStringLiteral("DRAINED %1 by %2 since %3")
+                            .arg(scope, d.value(QLatin1StringView("by")).toString(), since(d.value(QLatin1StringView("since"))));
             if (d.value(QLatin1StringView("until")).isString())
                 n += QStringLiteral(" until %1").arg(since(d.value(QLatin1StringView("until"))));
             notes << n + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
@@ -85,17 +86,21 @@ void printList(QTextStream &out, const QJsonObject &o)
         for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
             const QJsonObject k = bv.toObject();
             const QString state = k.value(QLatin1StringView("state")).toString();
-            const QString where = QStringLiteral("%1/%2").arg(k.value(QLatin1StringView("role")).toString(), k.value(QLatin1StringView("stage")).toString());
+            const QString where =
+                QStringLiteral("%1/%2").arg(k.value(QLatin1StringView("role")).toString(), k.value(QLatin1StringView("stage")).toString());
             if (state == u"closed")
                 notes << QStringLiteral("%1 closed (%2 failed of %3 in the window)")
                              .arg(where)
                              .arg(k.value(QLatin1StringView("window_failures")).toInt())
                              .arg(k.value(QLatin1StringView("window_attempts")).toInt());
             else
-                notes << QStringLiteral("%1 %2 since %3: %4").arg(where, state.toUpper(), since(k.value(QLatin1StringView("since"))),
-                                                                  k.value(QLatin1StringView("reason")).toString());
+                notes << QStringLiteral("%1 %2 since %3: %4")
+                             .arg(where, state.toUpper(), since(k.value(QLatin1StringView("since"))),
+                                  k.value(QLatin1StringView("reason")).toString());
         }
-        out << QStringLiteral("%1  %2").arg(p.value(QLatin1StringView("id")).toString(), -10).arg(notes.isEmpty() ? QStringLiteral("no traffic yet") : notes.takeFirst())
+        out << QStringLiteral("%1  %2")
+                   .arg(p.value(QLatin1StringView("id")).toString(), -10)
+                   .arg(notes.isEmpty() ? QStringLiteral("no traffic yet") : notes.takeFirst())
             << "\n";
         for (const QString &n : notes)
             out << QString(12, QLatin1Char(' ')) << n << "\n";
@@ -109,29 +114,37 @@ int runProvider(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("A running engine's providers: list breakers and drains, drain a provider (its stages go "
-                                                    "to their fallbacks at once) or restore it.\n"
-                                                    "  provider list | drain ID --reason TEXT [--role R] [--stage S] [--for D | --until T] | restore ID"));
+    parser.setApplicationDescription(
+        QStringLiteral("A running engine's providers: list breakers and drains, drain a provider (its stages go "
+                       "to their fallbacks at once) or restore it.\n"
+                       "  provider list | drain ID --reason TEXT [--role R] [--stage S] [--for D | --until T] | restore ID"));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, drain or restore"));
     parser.addPositionalArgument(QStringLiteral("provider"), QStringLiteral("the provider's id (drain, restore)"));
-    const QCommandLineOption reason(QStringLiteral("reason"), QStringLiteral("Why (required to drain; kept in the audit)."), QStringLiteral("text"));
-    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("Drain one role only: primary or fallback."), QStringLiteral("role"));
-    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Drain one stage only: storyboard, captions or image."), QStringLiteral("stage"));
-    const QCommandLineOption forDuration(QStringLiteral("for"), QStringLiteral("The drain ends by itself after this long (e.g. 30m)."), QStringLiteral("duration"));
-    const QCommandLineOption until(QStringLiteral("until"), QStringLiteral("The drain ends by itself then (ISO 8601 with a zone)."), QStringLiteral("time"));
+    const QCommandLineOption reason(QStringLiteral("reason"), QStringLiteral("Why (required to drain; kept in the audit)."),
+                                    QStringLiteral("text"));
+    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("Drain one role only: primary or fallback."),
+                                  QStringLiteral("role"));
+    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Drain one stage only: storyboard, captions or image."),
+                                   QStringLiteral("stage"));
+    const QCommandLineOption forDuration(QStringLiteral("for"), QStringLiteral("The drain ends by itself after this long (e.g. 30m)."),
+                                         QStringLiteral("duration"));
+    const QCommandLineOption until(QStringLiteral("until"), QStringLiteral("The drain ends by itself then (ISO 8601 with a zone)."),
+                                   QStringLiteral("time"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the engine's JSON answer."));
     const RemoteFlag remote;
-    parser.addOptions({reason, role, stage, forDuration, until, json, remote.engine});
+    parser.addOptions({ reason, role, stage, forDuration, until, json, remote.engine });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli provider: " << parser.errorText() << "\n";
         return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << commandHelp(parser, QStringLiteral("provider"),
-                           {{kExitOk, QStringLiteral("done")},
-                            {kExitUsage, QStringLiteral("usage refused, or refused by the engine (a viewer's token, an unknown provider, a bad field)")},
-                            {kExitUnreachable, QStringLiteral("the engine could not be reached or failed")}});
+        out << commandHelp(
+            parser, QStringLiteral("provider"),
+            { { kExitOk, QStringLiteral("done") },
+              { kExitUsage,
+                QStringLiteral("usage refused, or refused by the engine (a viewer's token, an unknown provider, a bad field)") },
+              { kExitUnreachable, QStringLiteral("the engine could not be reached or failed") } });
         return kExitOk;
     }
     const QStringList pos = parser.positionalArguments();
@@ -141,11 +154,13 @@ int runProvider(const QStringList &arguments)
         return kExitUsage;
     }
     if ((action == u"list") != (pos.size() == 1) || pos.size() > 2) {
-        err << "bullpen-cli provider: " << (action == u"list" ? "list takes no provider" : "name one provider, e.g. `provider drain gemini`") << "\n";
+        err << "bullpen-cli provider: "
+            << (action == u"list" ? "list takes no provider" : "name one provider, e.g. `provider drain gemini`") << "\n";
         return kExitUsage;
     }
     if (!remote.isSet(parser)) {
-        err << "bullpen-cli provider: breakers and drains live in a running engine; pass --engine URL (BULLPEN_ENGINE_TOKEN for its token)\n";
+        err << "bullpen-cli provider: breakers and drains live in a running engine; pass --engine URL (BULLPEN_ENGINE_TOKEN for its "
+               "token)\n";
         return kExitUsage;
     }
     EngineEndpoint endpoint;

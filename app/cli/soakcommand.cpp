@@ -2,31 +2,29 @@
 #include "soakcommand.h"
 
 #include "clihelp.h"
-#include "remote/remoteengine.h"
-#include "remote/remotehistory.h"
-#include "runtime/logsink.h"
-#include "soakledger.h"
-
-#include "interrupts.h"
-#include "store/owner.h"
-
 #include "config/settings.h"
 #include "engine/stageservice.h"
-#include "runtime/enginestack.h"
+#include "interrupts.h"
+#include "remote/remoteengine.h"
+#include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
+#include "runtime/enginestack.h"
+#include "runtime/localengine.h"
+#include "runtime/logsink.h"
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
-#include "runtime/localengine.h"
+#include "soakledger.h"
 #include "store/masking.h"
+#include "store/owner.h"
 #include "store/store.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
-#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -45,10 +43,13 @@ namespace {
 
 const QStringList kStories = {
     QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together."),
-    QStringLiteral("하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" 고양이가 말한다. 하루와 고양이는 함께 집으로 돌아간다."),
+    QStringLiteral("하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" 고양이가 말한다. 하루와 "
+                   "고양이는 함께 집으로 돌아간다."),
     QStringLiteral("Jun bakes bread at midnight. The oven sings. \"Too much yeast!\" shouts Jun. By morning the loaf fills the kitchen."),
-    QStringLiteral("비가 오는 날, 서윤은 우산을 잃어버린다. 낯선 할머니가 우산을 건넨다. \"내일 돌려주렴,\" 할머니가 웃는다. 다음 날 가게는 사라지고 없다."),
-    QStringLiteral("A robot learns to whistle. Birds gather on the roof. \"Again,\" chirps the smallest bird. The robot whistles until dawn."),
+    QStringLiteral("비가 오는 날, 서윤은 우산을 잃어버린다. 낯선 할머니가 우산을 건넨다. \"내일 돌려주렴,\" 할머니가 웃는다. 다음 날 "
+                   "가게는 사라지고 없다."),
+    QStringLiteral(
+        "A robot learns to whistle. Birds gather on the roof. \"Again,\" chirps the smallest bird. The robot whistles until dawn."),
 };
 
 struct Lane
@@ -73,7 +74,10 @@ struct SoakOptions
     std::set<int> advisory; // reported, not judged
 };
 
-QString rawUserFor(const QString &generationId) { return QStringLiteral("soak-user-%1@example.com").arg(qHash(generationId) % 50); }
+QString rawUserFor(const QString &generationId)
+{
+    return QStringLiteral("soak-user-%1@example.com").arg(qHash(generationId) % 50);
+}
 
 void report(QTextStream &out, const SoakLedger &ledger, const QJsonObject &summary, bool json, const QString &recordsLine)
 {
@@ -134,8 +138,9 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     std::optional<Masking> masking;
     QString storeDir;
     if (!parser.isSet(noStore)) {
-        storeDir = parser.isSet(dataDir) ? parser.value(dataDir)
-                                         : QDir::temp().filePath(QStringLiteral("bullpen-soak-%1").arg(QDateTime::currentMSecsSinceEpoch()));
+        storeDir = parser.isSet(dataDir)
+            ? parser.value(dataDir)
+            : QDir::temp().filePath(QStringLiteral("bullpen-soak-%1").arg(QDateTime::currentMSecsSinceEpoch()));
         store = Store::open(storeDir, &why);
         if (store)
             masking = Masking::loadOrCreate(QDir(storeDir).filePath(QStringLiteral("masking.key")), &why);
@@ -229,24 +234,31 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
         QCoreApplication::sendPostedEvents(); // the last batch's "committed" lines (queued from the writer)
         const Store::Stats st = store->stats();
         // Only this run's generations: a reused data folder holds earlier runs too.
-        const QString mine = QStringLiteral("owner = '%1'").arg(QString(Owner::thisProcess()).replace(QLatin1Char('\''), QStringLiteral("''")));
+        const QString mine =
+            QStringLiteral("owner = '%1'").arg(QString(Owner::thisProcess()).replace(QLatin1Char('\''), QStringLiteral("''")));
         const QString myIds = QStringLiteral("generation_id IN (SELECT id FROM generations WHERE %1)").arg(mine);
         const qint64 rows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE ") + mine);
         const qint64 running = store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND ") + mine);
         const qint64 attemptRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE ") + myIds);
-        const qint64 startedEvents = store->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE type LIKE '%_attempt_started' AND ") + myIds);
+        const qint64 startedEvents =
+            store->scalar(QStringLiteral("SELECT COUNT(*) FROM events WHERE type LIKE '%_attempt_started' AND ") + myIds);
         const qint64 attemptsTotal = ledger.attemptsTotal();
         if (rows != started || running != 0 || st.finalStateConflicts != 0 || st.failed != 0)
-            ledger.violate(6, QStringLiteral("store: %1 generations, %2 not final, %3 second final states, %4 failed writes")
-                                  .arg(rows)
-                                  .arg(running)
-                                  .arg(st.finalStateConflicts)
-                                  .arg(st.failed));
+            ledger.violate(6,
+                           QStringLiteral("store: %1 generations, %2 not final, %3 second final states, %4 failed writes")
+                               .arg(rows)
+                               .arg(running)
+                               .arg(st.finalStateConflicts)
+                               .arg(st.failed));
         if (attemptRows != attemptsTotal || startedEvents != attemptsTotal)
-            ledger.violate(7, QStringLiteral("store: %1 attempt rows, %2 started events, %3 attempts").arg(attemptRows).arg(startedEvents).arg(attemptsTotal));
+            ledger.violate(7,
+                           QStringLiteral("store: %1 attempt rows, %2 started events, %3 attempts")
+                               .arg(attemptRows)
+                               .arg(startedEvents)
+                               .arg(attemptsTotal));
         // 9: grep the database files for every raw user id and every key used.
         QByteArray bytes;
-        for (const QString &suffix : {QString(), QStringLiteral("-wal")}) {
+        for (const QString &suffix : { QString(), QStringLiteral("-wal") }) {
             QFile f(store->databasePath() + suffix);
             if (f.open(QIODevice::ReadOnly))
                 bytes += f.readAll();
@@ -261,12 +273,12 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
         // and nothing of anyone's is left running with its process gone.
         if (const int orphans = store->orphanedRunning(); orphans != 0)
             ledger.violate(10, QStringLiteral("%1 generation(s) still running with their process gone").arg(orphans));
-        storeSummary = QJsonObject{{QStringLiteral("path"), store->databasePath()},
-                                   {QStringLiteral("generations"), rows},
-                                   {QStringLiteral("attempts"), attemptRows},
-                                   {QStringLiteral("records_written"), static_cast<double>(st.written)},
-                                   {QStringLiteral("records_failed"), static_cast<double>(st.failed)},
-                                   {QStringLiteral("integrity"), store->integrityCheck()}};
+        storeSummary = QJsonObject { { QStringLiteral("path"), store->databasePath() },
+                                     { QStringLiteral("generations"), rows },
+                                     { QStringLiteral("attempts"), attemptRows },
+                                     { QStringLiteral("records_written"), static_cast<double>(st.written) },
+                                     { QStringLiteral("records_failed"), static_cast<double>(st.failed) },
+                                     { QStringLiteral("integrity"), store->integrityCheck() } };
         storeLine = QStringLiteral("store: %1 — %2 generations, %3 attempts, integrity %4")
                         .arg(store->databasePath())
                         .arg(rows)
@@ -334,8 +346,8 @@ struct EngineLane
     QJsonObject config;
     std::optional<EngineCounters> before;
     bool up = false;
-    bool lost = false;     // its stream ended during the run (killed, restarted, cut off)
-    qint64 lostAtMs = 0;   // the last time it did
+    bool lost = false; // its stream ended during the run (killed, restarted, cut off)
+    qint64 lostAtMs = 0; // the last time it did
     std::set<QString> inFlight;
     int ran = 0;
     std::set<QString> relayedFinished; // other engines' generations whose end this engine's stream carried
@@ -392,7 +404,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                    "simulator (bullpen-engine --simulator)\n";
             return 2;
         }
-        scenarios = {QString()}; // the engine's own providers, no scenario
+        scenarios = { QString() }; // the engine's own providers, no scenario
     }
 
     SoakLedger ledger(o.policy.effectiveBudget());
@@ -447,14 +459,14 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         nextLane = (chosen + 1) % int(lanes.size());
         EngineLane &lane = lanes[std::size_t(chosen)];
         const QString scenario = scenarios.at(slot % scenarios.size());
-        QJsonObject timeouts{{QStringLiteral("primary_ms"), static_cast<double>(o.policy.primaryTimeout.count())},
-                             {QStringLiteral("fallback_ms"), static_cast<double>(o.policy.fallbackTimeout.count())}};
-        QJsonObject body{{QStringLiteral("story"), kStories.at(slot % kStories.size())},
-                         {QStringLiteral("generation_id"), StageService::newGenerationId()},
-                         {QStringLiteral("primary"), toId(o.policy.primary)},
-                         {QStringLiteral("fallback"), toId(*o.policy.fallback)},
-                         {QStringLiteral("timeouts"), timeouts},
-                         {QStringLiteral("fresh"), true}};
+        QJsonObject timeouts { { QStringLiteral("primary_ms"), static_cast<double>(o.policy.primaryTimeout.count()) },
+                               { QStringLiteral("fallback_ms"), static_cast<double>(o.policy.fallbackTimeout.count()) } };
+        QJsonObject body { { QStringLiteral("story"), kStories.at(slot % kStories.size()) },
+                           { QStringLiteral("generation_id"), StageService::newGenerationId() },
+                           { QStringLiteral("primary"), toId(o.policy.primary) },
+                           { QStringLiteral("fallback"), toId(*o.policy.fallback) },
+                           { QStringLiteral("timeouts"), timeouts },
+                           { QStringLiteral("fresh"), true } };
         body.insert(QStringLiteral("user_id"), rawUserFor(body.value(QLatin1StringView("generation_id")).toString()));
         if (!scenario.isEmpty())
             body.insert(QStringLiteral("scenario"), scenario);
@@ -498,15 +510,16 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 sendLater(slot, *g.failure->retryAfter);
                 return;
             }
-            const bool unrecorded = ranNothing && g.failure && g.failure->kind == FailureKind::NOT_SENT; // the engine that took it died before writing it
+            const bool unrecorded =
+                ranNothing && g.failure && g.failure->kind == FailureKind::NOT_SENT; // the engine that took it died before writing it
             if (g.state == FinalState::Abandoned || unrecorded) {
                 // Its engine died under it while this lane stayed up (a balancer in front of several
                 // engines): judged from the store like a lost lane's, without the loss time.
-                orphans[g.generationId] = Orphan{int(i), 0};
+                orphans[g.generationId] = Orphan { int(i), 0 };
                 ledger.forget(g.generationId);
             } else if (ranNothing && g.failure) {
                 if (lanes[i].lost && !lanes[i].up) { // sent as its engine went away: the store says whether it ran
-                    orphans[g.generationId] = Orphan{int(i), lanes[i].lostAtMs};
+                    orphans[g.generationId] = Orphan { int(i), lanes[i].lostAtMs };
                     ledger.forget(g.generationId);
                 } else {
                     ledger.violate(0, g.generationId + QStringLiteral(": ") + g.failure->detail);
@@ -514,7 +527,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 }
             } else {
                 ledger.finished(g, scenario.isEmpty() ? QStringLiteral("(the engine's providers)") : scenario, rawUserFor(g.generationId));
-                finished.push_back({g.generationId, g.state, int(i), QDateTime::currentMSecsSinceEpoch()});
+                finished.push_back({ g.generationId, g.state, int(i), QDateTime::currentMSecsSinceEpoch() });
                 ++lanes[i].ran;
             }
             startNext();
@@ -538,7 +551,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 for (const QString &id : lost) {
                     if (slotOf.erase(id) == 0)
                         continue;
-                    orphans[id] = Orphan{int(i), l.lostAtMs};
+                    orphans[id] = Orphan { int(i), l.lostAtMs };
                     ledger.forget(id);
                     startNext();
                 }
@@ -561,7 +574,8 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         });
     }
     Interrupts interrupts([&] {
-        err << "bullpen-cli soak: interrupted; cancelling " << slotOf.size() << " in flight on the engine(s) (a second signal exits at once)\n";
+        err << "bullpen-cli soak: interrupted; cancelling " << slotOf.size()
+            << " in flight on the engine(s) (a second signal exits at once)\n";
         err.flush();
         interrupted = true;
         const auto pending = slotOf;
@@ -571,7 +585,8 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     });
     QStringList names;
     for (const EngineLane &lane : lanes)
-        names << lane.endpoint.display() + QStringLiteral(" (") + lane.config.value(QLatin1StringView("instance")).toString() + QLatin1Char(')');
+        names << lane.endpoint.display() + QStringLiteral(" (") + lane.config.value(QLatin1StringView("instance")).toString()
+                + QLatin1Char(')');
     err << "bullpen-cli soak: " << o.total << " generations on " << names.join(QStringLiteral(", ")) << ", " << scenarios.size()
         << " scenario(s), concurrency " << o.inFlight << "\n";
     err.flush();
@@ -602,10 +617,14 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 if (lane.relayedFinished.count(f.id))
                     ++carried;
                 else if (!lane.lost)
-                    ledger.violate(11, QStringLiteral("%1 (run by %2) never reached the event stream of %3")
-                                           .arg(f.id, lanes[std::size_t(f.lane)].endpoint.display(), lane.endpoint.display()));
+                    ledger.violate(11,
+                                   QStringLiteral("%1 (run by %2) never reached the event stream of %3")
+                                       .arg(f.id, lanes[std::size_t(f.lane)].endpoint.display(), lane.endpoint.display()));
             }
-            relayLines << QStringLiteral("%1 carried %2 of %3").arg(lane.config.value(QLatin1StringView("instance")).toString()).arg(carried).arg(others);
+            relayLines << QStringLiteral("%1 carried %2 of %3")
+                              .arg(lane.config.value(QLatin1StringView("instance")).toString())
+                              .arg(carried)
+                              .arg(others);
         }
     }
 
@@ -637,8 +656,11 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     if (onSimulator && countersWhole && startedOnEngines == admitted)
         ledger.compareRequests(requestsPer);
     else if (onSimulator)
-        err << "bullpen-cli soak: " << (anyLost ? QStringLiteral("an engine was lost (its counters started again)")
-                                                : QStringLiteral("the engines started %1 generations during this run, %2 of them this run's").arg(startedOnEngines).arg(admitted))
+        err << "bullpen-cli soak: "
+            << (anyLost ? QStringLiteral("an engine was lost (its counters started again)")
+                        : QStringLiteral("the engines started %1 generations during this run, %2 of them this run's")
+                              .arg(startedOnEngines)
+                              .arg(admitted))
             << ": invariants 1 and 12 are judged by each attempt's own count only\n";
     ledger.checkDeadlineOverruns();
 
@@ -699,12 +721,16 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         if (finishedEvents != 1 && !(lostRightAfter && rowState == u"abandoned"))
             ledger.violate(6, QStringLiteral("%1: %2 generation_finished records in the history").arg(f.id).arg(finishedEvents));
         if (startedEvents != attempts.size() && !lostRightAfter)
-            ledger.violate(7, QStringLiteral("%1: %2 attempt rows, %3 started events in the history").arg(f.id).arg(attempts.size()).arg(startedEvents));
+            ledger.violate(
+                7,
+                QStringLiteral("%1: %2 attempt rows, %3 started events in the history").arg(f.id).arg(attempts.size()).arg(startedEvents));
         if (a.body.contains(rawUserFor(f.id).toUtf8()))
             ledger.violate(9, QStringLiteral("%1: the raw user id in the history").arg(f.id));
     }
     if (historyAttempts != ledger.attemptsTotal() && answeredNotCommitted == 0)
-        ledger.violate(7, QStringLiteral("the history: %1 attempt rows for %2 attempts in the results").arg(historyAttempts).arg(ledger.attemptsTotal()));
+        ledger.violate(
+            7,
+            QStringLiteral("the history: %1 attempt rows for %2 attempts in the results").arg(historyAttempts).arg(ledger.attemptsTotal()));
 
     // The lost engines' generations: each final in the store, an abandoned one within two lease periods
     // of the loss (the lease runs out, then the next renewal of any engine finishes it).
@@ -721,8 +747,8 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             row = QJsonDocument::fromJson(a.body).object().value(QLatin1StringView("generation")).toObject();
             const bool final = a.status == 200 && row.value(QLatin1StringView("state")).toString() != u"running";
             // No row 2 s after the loss: the engine died before its writer recorded the start.
-            if (final || (a.status == 404 && QDateTime::currentMSecsSinceEpoch() - orphan.lostAtMs > 2000) || (a.status != 200 && a.status != 404)
-                || patience.hasExpired(limitMs))
+            if (final || (a.status == 404 && QDateTime::currentMSecsSinceEpoch() - orphan.lostAtMs > 2000)
+                || (a.status != 200 && a.status != 404) || patience.hasExpired(limitMs))
                 break;
             QThread::msleep(100);
         }
@@ -731,15 +757,17 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             continue;
         }
         if (a.status != 200) {
-            ledger.violate(10, QStringLiteral("%1 (of the lost engine %2): %3").arg(id, lanes[std::size_t(orphan.lane)].endpoint.display(), a.error));
+            ledger.violate(
+                10, QStringLiteral("%1 (of the lost engine %2): %3").arg(id, lanes[std::size_t(orphan.lane)].endpoint.display(), a.error));
             continue;
         }
         noteRow(id, row);
         const QString state = row.value(QLatin1StringView("state")).toString();
         if (state == u"running") {
-            ledger.violate(10, QStringLiteral("%1 (of the lost engine %2): still running %3 s after the loss")
-                                   .arg(id, lanes[std::size_t(orphan.lane)].endpoint.display())
-                                   .arg(double(QDateTime::currentMSecsSinceEpoch() - orphan.lostAtMs) / 1000.0, 0, 'f', 1));
+            ledger.violate(10,
+                           QStringLiteral("%1 (of the lost engine %2): still running %3 s after the loss")
+                               .arg(id, lanes[std::size_t(orphan.lane)].endpoint.display())
+                               .arg(double(QDateTime::currentMSecsSinceEpoch() - orphan.lostAtMs) / 1000.0, 0, 'f', 1));
             continue;
         }
         ++orphansFinal;
@@ -750,10 +778,12 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             const qint64 tookMs = row.value(QLatin1StringView("finished_at_ms")).toInteger() - orphan.lostAtMs;
             abandonedMaxMs = std::max(abandonedMaxMs, tookMs);
             if (tookMs > 2 * lease.count())
-                ledger.violate(10, QStringLiteral("%1: recorded as abandoned %2 ms after its engine was lost; the lease is %3 ms (at most two periods)")
-                                       .arg(id)
-                                       .arg(tookMs)
-                                       .arg(lease.count()));
+                ledger.violate(
+                    10,
+                    QStringLiteral("%1: recorded as abandoned %2 ms after its engine was lost; the lease is %3 ms (at most two periods)")
+                        .arg(id)
+                        .arg(tookMs)
+                        .arg(lease.count()));
         }
     }
     // One masking key per deployment: a user's keyed hash is the same whichever engine served them.
@@ -766,50 +796,54 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
 
     QJsonArray engineList;
     for (const EngineLane &lane : lanes)
-        engineList.append(QJsonObject{{QStringLiteral("url"), lane.endpoint.display()},
-                                      {QStringLiteral("instance"), lane.config.value(QLatin1StringView("instance"))},
-                                      {QStringLiteral("version"), lane.config.value(QLatin1StringView("version"))},
-                                      {QStringLiteral("ran"), lane.ran},
-                                      {QStringLiteral("lost"), lane.lost}});
-    const QJsonObject engineSummary{{QStringLiteral("engines"), engineList},
-                                    {QStringLiteral("url"), lanes.front().endpoint.display()},
-                                    {QStringLiteral("instance"), lanes.front().config.value(QLatin1StringView("instance"))},
-                                    {QStringLiteral("simulator"), onSimulator},
-                                    {QStringLiteral("admitted"), admitted},
-                                    {QStringLiteral("refused_429"), refused},
-                                    {QStringLiteral("history_checked"), checked},
-                                    {QStringLiteral("history_attempts"), static_cast<double>(historyAttempts)},
-                                    {QStringLiteral("instances_in_history"), static_cast<int>(instancesSeen.size())},
-                                    {QStringLiteral("users"), static_cast<int>(keysOfUser.size())},
-                                    {QStringLiteral("orphans"), static_cast<int>(orphans.size())},
-                                    {QStringLiteral("orphans_final"), orphansFinal},
-                                    {QStringLiteral("orphans_abandoned"), orphansAbandoned},
-                                    {QStringLiteral("orphans_unrecorded"), orphansUnrecorded},
-                                    {QStringLiteral("abandoned_within_ms"), static_cast<double>(abandonedMaxMs)},
-                                    {QStringLiteral("lease_ms"), static_cast<double>(lease.count())},
-                                    {QStringLiteral("answered_not_committed"), answeredNotCommitted}};
-    QString engineLine = QStringLiteral("engine(s): %1 — %2 generations ran and answered, %3 read back from the history (%4 attempts, %5 "
-                                        "instance(s)); %6 starts answered 429 and sent again after Retry-After; %7 user(s), each with one keyed hash")
-                             .arg(names.join(QStringLiteral(", ")))
-                             .arg(admitted)
-                             .arg(checked)
-                             .arg(historyAttempts)
-                             .arg(instancesSeen.size())
-                             .arg(refused)
-                             .arg(usersOnSeveral);
+        engineList.append(QJsonObject { { QStringLiteral("url"), lane.endpoint.display() },
+                                        { QStringLiteral("instance"), lane.config.value(QLatin1StringView("instance")) },
+                                        { QStringLiteral("version"), lane.config.value(QLatin1StringView("version")) },
+                                        { QStringLiteral("ran"), lane.ran },
+                                        { QStringLiteral("lost"), lane.lost } });
+    const QJsonObject engineSummary { { QStringLiteral("engines"), engineList },
+                                      { QStringLiteral("url"), lanes.front().endpoint.display() },
+                                      { QStringLiteral("instance"), lanes.front().config.value(QLatin1StringView("instance")) },
+                                      { QStringLiteral("simulator"), onSimulator },
+                                      { QStringLiteral("admitted"), admitted },
+                                      { QStringLiteral("refused_429"), refused },
+                                      { QStringLiteral("history_checked"), checked },
+                                      { QStringLiteral("history_attempts"), static_cast<double>(historyAttempts) },
+                                      { QStringLiteral("instances_in_history"), static_cast<int>(instancesSeen.size()) },
+                                      { QStringLiteral("users"), static_cast<int>(keysOfUser.size()) },
+                                      { QStringLiteral("orphans"), static_cast<int>(orphans.size()) },
+                                      { QStringLiteral("orphans_final"), orphansFinal },
+                                      { QStringLiteral("orphans_abandoned"), orphansAbandoned },
+                                      { QStringLiteral("orphans_unrecorded"), orphansUnrecorded },
+                                      { QStringLiteral("abandoned_within_ms"), static_cast<double>(abandonedMaxMs) },
+                                      { QStringLiteral("lease_ms"), static_cast<double>(lease.count()) },
+                                      { QStringLiteral("answered_not_committed"), answeredNotCommitted } };
+    QString engineLine =
+        QStringLiteral("engine(s): %1 — %2 generations ran and answered, %3 read back from the history (%4 attempts, %5 "
+                       "instance(s)); %6 starts answered 429 and sent again after Retry-After; %7 user(s), each with one keyed hash")
+            .arg(names.join(QStringLiteral(", ")))
+            .arg(admitted)
+            .arg(checked)
+            .arg(historyAttempts)
+            .arg(instancesSeen.size())
+            .arg(refused)
+            .arg(usersOnSeveral);
     if (!relayLines.isEmpty())
-        engineLine += QStringLiteral("\n  other engines' generations in each stream (relayed through the store): ") + relayLines.join(QStringLiteral(", "));
+        engineLine += QStringLiteral("\n  other engines' generations in each stream (relayed through the store): ")
+            + relayLines.join(QStringLiteral(", "));
     if (anyLost)
-        engineLine += QStringLiteral("\n  lost engine(s): %1 generation(s) in flight judged from the store: %2 final (%3 abandoned, at most %4 ms after "
-                                     "the loss; lease %5 ms), %6 never recorded (the engine died before writing their start); %7 answered "
-                                     "just before the loss and recorded abandoned (the engine answers before its writer commits)")
-                          .arg(orphans.size())
-                          .arg(orphansFinal)
-                          .arg(orphansAbandoned)
-                          .arg(abandonedMaxMs)
-                          .arg(lease.count())
-                          .arg(orphansUnrecorded)
-                          .arg(answeredNotCommitted);
+        engineLine +=
+            QStringLiteral(
+                "\n  lost engine(s): %1 generation(s) in flight judged from the store: %2 final (%3 abandoned, at most %4 ms after "
+                "the loss; lease %5 ms), %6 never recorded (the engine died before writing their start); %7 answered "
+                "just before the loss and recorded abandoned (the engine answers before its writer commits)")
+                .arg(orphans.size())
+                .arg(orphansFinal)
+                .arg(orphansAbandoned)
+                .arg(abandonedMaxMs)
+                .arg(lease.count())
+                .arg(orphansUnrecorded)
+                .arg(answeredNotCommitted);
     report(out, ledger, ledger.summary(std::max(1, admitted), seconds, QStringLiteral("engine"), engineSummary), o.json, engineLine);
     return ledger.allPass() ? 0 : 1;
 }
@@ -821,46 +855,56 @@ int runSoak(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Run N generations against the built-in simulator with a mix of scenarios and check "
-                                                    "the invariants of docs/contract.md §11; with --engine, the load test of a running bullpen-engine."));
+    parser.setApplicationDescription(
+        QStringLiteral("Run N generations against the built-in simulator with a mix of scenarios and check "
+                       "the invariants of docs/contract.md §11; with --engine, the load test of a running bullpen-engine."));
     parser.addHelpOption();
-    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Generations (default 200)."), QStringLiteral("n"), QStringLiteral("200"));
+    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Generations (default 200)."), QStringLiteral("n"),
+                                   QStringLiteral("200"));
     const QCommandLineOption mix(QStringLiteral("scenario-mix"), QStringLiteral("Comma-separated scenarios, or all (default)."),
                                  QStringLiteral("names"), QStringLiteral("all"));
-    const QCommandLineOption concurrency(QStringLiteral("concurrency"), QStringLiteral("Generations in flight (default 16)."), QStringLiteral("k"),
-                                         QStringLiteral("16"));
-    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"), QStringLiteral("gemini"));
-    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Fallback provider."), QStringLiteral("provider"), QStringLiteral("qwen"));
-    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"), QStringLiteral("Default 2s (hanging scenarios wait this long)."),
-                                           QStringLiteral("duration"), QStringLiteral("2s"));
+    const QCommandLineOption concurrency(QStringLiteral("concurrency"), QStringLiteral("Generations in flight (default 16)."),
+                                         QStringLiteral("k"), QStringLiteral("16"));
+    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider."), QStringLiteral("provider"),
+                                     QStringLiteral("gemini"));
+    const QCommandLineOption fallback(QStringLiteral("fallback"), QStringLiteral("Fallback provider."), QStringLiteral("provider"),
+                                      QStringLiteral("qwen"));
+    const QCommandLineOption primaryTimeout(QStringLiteral("primary-timeout"),
+                                            QStringLiteral("Default 2s (hanging scenarios wait this long)."), QStringLiteral("duration"),
+                                            QStringLiteral("2s"));
     const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"), QStringLiteral("Default 2s."), QStringLiteral("duration"),
                                              QStringLiteral("2s"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("Store folder (default: a new folder under the temp dir)."),
                                      QStringLiteral("path"));
     const QCommandLineOption noStore(QStringLiteral("no-store"), QStringLiteral("Record nothing."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the summary as JSON."));
-    const QCommandLineOption progress(QStringLiteral("progress"),
-                                      QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
+    const QCommandLineOption progress(
+        QStringLiteral("progress"),
+        QStringLiteral("Print \"committed <generation id>\" as each final state becomes durable in the store."));
     const RemoteFlag remote;
-    const QCommandLineOption advisory(QStringLiteral("advisory"),
-                                      QStringLiteral("Comma-separated invariant numbers to report without judging (e.g. 2,5 for a debug build "
-                                                     "on a busy machine); the others decide the exit code."),
-                                      QStringLiteral("numbers"));
-    const QCommandLineOption lease(QStringLiteral("lease"),
-                                   QStringLiteral("With --engine: the engines' lease (bullpen-engine --lease, default 15s); a lost engine's "
-                                                  "generations must be final within two of them."),
-                                   QStringLiteral("duration"), QStringLiteral("15s"));
-    parser.addOptions({count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress, remote.engine, lease, advisory});
+    const QCommandLineOption advisory(
+        QStringLiteral("advisory"),
+        QStringLiteral("Comma-separated invariant numbers to report without judging (e.g. 2,5 for a debug build "
+                       "on a busy machine); the others decide the exit code."),
+        QStringLiteral("numbers"));
+    const QCommandLineOption lease(
+        QStringLiteral("lease"),
+        QStringLiteral("With --engine: the engines' lease (bullpen-engine --lease, default 15s); a lost engine's "
+                       "generations must be final within two of them."),
+        QStringLiteral("duration"), QStringLiteral("15s"));
+    parser.addOptions({ count, mix, concurrency, primary, fallback, primaryTimeout, fallbackTimeout, dataDir, noStore, json, progress,
+                        remote.engine, lease, advisory });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli soak: " << parser.errorText() << "\n";
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out << commandHelp(parser, QStringLiteral("soak"),
-                           {{0, QStringLiteral("every invariant passed")},
-                            {1, QStringLiteral("an invariant failed (each FAIL line says which and an example)")},
-                            {2, QStringLiteral("usage refused, or the engine given by --engine could not be used")},
-                            {130, QStringLiteral("a second SIGINT/SIGTERM (the first cancels what is in flight, then reports as above)")}});
+        out << commandHelp(
+            parser, QStringLiteral("soak"),
+            { { 0, QStringLiteral("every invariant passed") },
+              { 1, QStringLiteral("an invariant failed (each FAIL line says which and an example)") },
+              { 2, QStringLiteral("usage refused, or the engine given by --engine could not be used") },
+              { 130, QStringLiteral("a second SIGINT/SIGTERM (the first cancels what is in flight, then reports as above)") } });
         return 0;
     }
 
@@ -877,8 +921,8 @@ int runSoak(const QStringList &arguments)
     o.scenarios = parser.value(mix) == u"all" ? Scenario::builtInNames() : parser.value(mix).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (QString &name : o.scenarios)
         name = name.trimmed();
-    if (o.total < 1 || o.inFlight < 1 || !primaryProvider || !reliefProvider || *primaryProvider == *reliefProvider || !pTimeout || !fTimeout
-        || o.scenarios.isEmpty()) {
+    if (o.total < 1 || o.inFlight < 1 || !primaryProvider || !reliefProvider || *primaryProvider == *reliefProvider || !pTimeout
+        || !fTimeout || o.scenarios.isEmpty()) {
         err << "bullpen-cli soak: --count and --concurrency take whole numbers >= 1; --primary and --fallback two different providers; "
                "timeouts a duration like 2s"
             << (why.isEmpty() ? QString() : QStringLiteral(" (") + why + QLatin1Char(')')) << "\n";
@@ -899,7 +943,7 @@ int runSoak(const QStringList &arguments)
 
     if (!remote.isSet(parser))
         return runLocal(parser, o, dataDir, noStore, progress);
-    for (const QCommandLineOption *local : {&dataDir, &noStore, &progress}) {
+    for (const QCommandLineOption *local : { &dataDir, &noStore, &progress }) {
         if (parser.isSet(*local)) {
             err << "bullpen-cli soak: --" << local->names().first()
                 << " is for the embedded engine; with --engine the engine's own store is used and read back\n";

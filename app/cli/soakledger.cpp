@@ -13,7 +13,10 @@ using namespace std::chrono;
 
 namespace {
 
-double toMs(microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
+double toMs(microseconds us)
+{
+    return static_cast<double>(us.count()) / 1000.0;
+}
 
 } // namespace
 
@@ -22,27 +25,39 @@ double percentile(std::vector<double> v, double p)
     if (v.empty())
         return 0;
     std::sort(v.begin(), v.end());
-    const std::size_t i = std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size()))) - (p > 0 ? 1 : 0));
+    const std::size_t i =
+        std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size()))) - (p > 0 ? 1 : 0));
     return v[i];
 }
 
 SoakLedger::SoakLedger(milliseconds budget)
     : m_budget(budget)
-    , m_checks{
-          {1, QStringLiteral("each provider receives at most one HTTP request per stage attempt"), 0, {}},
-          {2, QStringLiteral("no attempt outlives its deadline by more than 5 ms (p99)"), 0, {}},
-          {3, QStringLiteral("no result is accepted after its deadline"), 0, {}},
-          {4, QStringLiteral("the fallback request is sent only after the primary's cancel handlers have run (or the primary was skipped, never called)"), 0, {}},
-          {5, QStringLiteral("the stage never exceeds its total budget by more than 5 ms"), 0, {}},
-          {6, QStringLiteral("every generation reaches exactly one final state, written once"), 0, {}},
-          {7, QStringLiteral("every started attempt has exactly one *_attempt_completed record"), 0, {}},
-          {8, QStringLiteral("storyboard_fallback_triggered or storyboard_primary_skipped exists if and only if a fallback attempt ran"), 0, {}},
-          {9, QStringLiteral("no raw user id or API key appears in the store, logs or exports"), 0, {}},
-          {10, QStringLiteral("no generation stays running once its engine is gone (ABANDONED at the next open, written once)"), 0, {}},
-          {11, QStringLiteral("several engines on one store: each engine's event stream carries every engine's generations, and 1-10 hold for their union"), 0, {}},
-          {12, QStringLiteral("every attempt whose budget started reached its provider (counted by the simulator)"), 0, {}},
-          {0, QStringLiteral("the engine answered every request it was sent (429 with Retry-After excepted)"), 0, {}},
-      }
+    , m_checks {
+        { 1, QStringLiteral("each provider receives at most one HTTP request per stage attempt"), 0, {} },
+        { 2, QStringLiteral("no attempt outlives its deadline by more than 5 ms (p99)"), 0, {} },
+        { 3, QStringLiteral("no result is accepted after its deadline"), 0, {} },
+        { 4,
+          QStringLiteral(
+              "the fallback request is sent only after the primary's cancel handlers have run (or the primary was skipped, never called)"),
+          0,
+          {} },
+        { 5, QStringLiteral("the stage never exceeds its total budget by more than 5 ms"), 0, {} },
+        { 6, QStringLiteral("every generation reaches exactly one final state, written once"), 0, {} },
+        { 7, QStringLiteral("every started attempt has exactly one *_attempt_completed record"), 0, {} },
+        { 8,
+          QStringLiteral("storyboard_fallback_triggered or storyboard_primary_skipped exists if and only if a fallback attempt ran"),
+          0,
+          {} },
+        { 9, QStringLiteral("no raw user id or API key appears in the store, logs or exports"), 0, {} },
+        { 10, QStringLiteral("no generation stays running once its engine is gone (ABANDONED at the next open, written once)"), 0, {} },
+        { 11,
+          QStringLiteral(
+              "several engines on one store: each engine's event stream carries every engine's generations, and 1-10 hold for their union"),
+          0,
+          {} },
+        { 12, QStringLiteral("every attempt whose budget started reached its provider (counted by the simulator)"), 0, {} },
+        { 0, QStringLiteral("the engine answered every request it was sent (429 with Retry-After excepted)"), 0, {} },
+    }
 {
 }
 
@@ -60,15 +75,22 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
         violate(6, g.generationId + QStringLiteral(" finished twice"));
     const QList<Event> events = m_eventsOf[g.generationId];
     m_eventsOf.erase(g.generationId);
-    m_outcomes[scenario][toId(g.state) + (g.failure ? QLatin1Char('/') + toId(g.failedStage) + QLatin1Char('/') + enumName(g.failure->kind)
-                                                   : (g.degraded ? QStringLiteral("/degraded") : QString()))]++;
+    m_outcomes[scenario][toId(g.state)
+                         + (g.failure ? QLatin1Char('/') + toId(g.failedStage) + QLatin1Char('/') + enumName(g.failure->kind)
+                                      : (g.degraded ? QStringLiteral("/degraded") : QString()))]++;
     if (r.fallback.applied)
         ++m_fallbacks;
     const QList<AttemptRecord> attempts = g.attempts();
 
     // 6: exactly one generation_finished event
-    const auto typeCount = [&](auto match) { return std::count_if(events.cbegin(), events.cend(), match); };
-    const auto isType = [](const QString &type) { return [type](const Event &e) { return e.type() == type; }; };
+    const auto typeCount = [&](auto match) {
+        return std::count_if(events.cbegin(), events.cend(), match);
+    };
+    const auto isType = [](const QString &type) {
+        return [type](const Event &e) {
+            return e.type() == type;
+        };
+    };
     const auto finishedEvents = typeCount(isType(QStringLiteral("generation_finished")));
     if (finishedEvents != 1)
         violate(6, g.generationId + QStringLiteral(": generation_finished events: %1").arg(finishedEvents));
@@ -76,9 +98,15 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
     const auto startedCount = typeCount([](const Event &e) { return std::holds_alternative<AttemptStarted>(e.body); });
     const auto completedCount = typeCount([](const Event &e) { return std::holds_alternative<AttemptCompleted>(e.body); });
     if (startedCount != completedCount || attempts.size() != completedCount)
-        violate(7, g.generationId + QStringLiteral(": attempts started %1, completed %2, recorded %3").arg(startedCount).arg(completedCount).arg(attempts.size()));
+        violate(7,
+                g.generationId
+                    + QStringLiteral(": attempts started %1, completed %2, recorded %3")
+                          .arg(startedCount)
+                          .arg(completedCount)
+                          .arg(attempts.size()));
     // 8: fallback_triggered (or, for a skipped primary, primary_skipped) iff a fallback attempt ran
-    const bool fallbackRan = std::any_of(attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.role == Role::Fallback; });
+    const bool fallbackRan =
+        std::any_of(attempts.cbegin(), attempts.cend(), [](const AttemptRecord &a) { return a.role == Role::Fallback; });
     const auto skipped = typeCount(isType(QStringLiteral("storyboard_primary_skipped")));
     if ((typeCount(isType(QStringLiteral("storyboard_fallback_triggered"))) + skipped == 1) != fallbackRan)
         violate(8, g.generationId);
@@ -88,16 +116,18 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
     if (over > 5.0)
         violate(5, QStringLiteral("%1: %2 ms over").arg(g.generationId).arg(over, 0, 'f', 2));
     for (const AttemptRecord &a : attempts) {
-        m_latency[{toId(a.stage) + QLatin1Char('/') + toId(a.provider), toId(a.role)}].push_back(toMs(a.duration));
+        m_latency[{ toId(a.stage) + QLatin1Char('/') + toId(a.provider), toId(a.role) }].push_back(toMs(a.duration));
         ++m_attemptsPer[a.provider];
         if (a.requestsSent > 1)
             violate(1, QStringLiteral("%1: %2 sent %3 requests").arg(g.generationId, toId(a.provider)).arg(a.requestsSent));
         if (a.requestsSent == 0) { // failed before its request left: never the provider's failure (docs/contract.md §4.5)
             ++m_unsent;
-            violate(12, QStringLiteral("%1: %2 %3 attempt never left Bullpen (%4)")
-                            .arg(g.generationId, toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString()));
+            violate(12,
+                    QStringLiteral("%1: %2 %3 attempt never left Bullpen (%4)")
+                        .arg(g.generationId, toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString()));
             if (m_unsentExample.isEmpty())
-                m_unsentExample = QStringLiteral("%1 %2: %3").arg(toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString());
+                m_unsentExample =
+                    QStringLiteral("%1 %2: %3").arg(toId(a.stage), toId(a.provider), a.failure ? a.failure->detail : QString());
         }
         const double past = toMs(a.startedAt + a.duration - a.deadline);
         if (a.abortedBy == AbortReason::Deadline)
@@ -159,7 +189,8 @@ qint64 SoakLedger::attemptsTotal() const
 
 bool SoakLedger::allPass() const
 {
-    return std::all_of(m_checks.cbegin(), m_checks.cend(), [this](const Check &c) { return c.violations == 0 || m_advisory.count(c.number); });
+    return std::all_of(m_checks.cbegin(), m_checks.cend(),
+                       [this](const Check &c) { return c.violations == 0 || m_advisory.count(c.number); });
 }
 
 QJsonObject SoakLedger::summary(int total, double seconds, const QString &recordsKey, const QJsonObject &records) const
@@ -172,17 +203,19 @@ QJsonObject SoakLedger::summary(int total, double seconds, const QString &record
     QJsonObject lat;
     for (const auto &[key, values] : m_latency)
         lat.insert(key.first + QLatin1Char('/') + key.second,
-                   QJsonObject{{QStringLiteral("n"), static_cast<int>(values.size())},
-                               {QStringLiteral("p50_ms"), percentile(values, 50)},
-                               {QStringLiteral("p90_ms"), percentile(values, 90)},
-                               {QStringLiteral("p99_ms"), percentile(values, 99)}});
+                   QJsonObject { { QStringLiteral("n"), static_cast<int>(values.size()) },
+                                 { QStringLiteral("p50_ms"), percentile(values, 50) },
+                                 { QStringLiteral("p90_ms"), percentile(values, 90) },
+                                 { QStringLiteral("p99_ms"), percentile(values, 99) } });
     summary.insert(QStringLiteral("latency"), lat);
     summary.insert(QStringLiteral("deadline_overrun_p99_ms"), percentile(m_deadlineOverruns, 99));
     summary.insert(QStringLiteral("attempts_without_request"), m_unsent);
     if (!m_unsentExample.isEmpty())
         summary.insert(QStringLiteral("attempt_without_request_example"), m_unsentExample);
-    summary.insert(QStringLiteral("deadline_overrun_max_ms"), m_deadlineOverruns.empty() ? 0.0 : *std::max_element(m_deadlineOverruns.begin(), m_deadlineOverruns.end()));
-    summary.insert(QStringLiteral("budget_overrun_max_ms"), m_budgetOverruns.empty() ? 0.0 : *std::max_element(m_budgetOverruns.begin(), m_budgetOverruns.end()));
+    summary.insert(QStringLiteral("deadline_overrun_max_ms"),
+                   m_deadlineOverruns.empty() ? 0.0 : *std::max_element(m_deadlineOverruns.begin(), m_deadlineOverruns.end()));
+    summary.insert(QStringLiteral("budget_overrun_max_ms"),
+                   m_budgetOverruns.empty() ? 0.0 : *std::max_element(m_budgetOverruns.begin(), m_budgetOverruns.end()));
     QJsonObject perScenario;
     for (const auto &[name, counts] : m_outcomes) {
         QJsonObject o;
@@ -196,12 +229,12 @@ QJsonObject SoakLedger::summary(int total, double seconds, const QString &record
     QJsonArray invariants;
     QJsonArray service;
     for (const Check &c : m_checks) {
-        const QJsonObject o{{QStringLiteral("number"), c.number},
-                            {QStringLiteral("pass"), c.violations == 0},
-                            {QStringLiteral("advisory"), m_advisory.count(c.number) != 0},
-                            {QStringLiteral("text"), c.text},
-                            {QStringLiteral("violations"), static_cast<double>(c.violations)},
-                            {QStringLiteral("example"), c.worst}};
+        const QJsonObject o { { QStringLiteral("number"), c.number },
+                              { QStringLiteral("pass"), c.violations == 0 },
+                              { QStringLiteral("advisory"), m_advisory.count(c.number) != 0 },
+                              { QStringLiteral("text"), c.text },
+                              { QStringLiteral("violations"), static_cast<double>(c.violations) },
+                              { QStringLiteral("example"), c.worst } };
         if (c.number == 11 && !m_severalEngines)
             continue;
         if (c.number != 0)
@@ -240,7 +273,9 @@ void SoakLedger::print(QTextStream &out, const QJsonObject &summary) const
         out << "  " << qSetFieldWidth(28) << Qt::left << name << qSetFieldWidth(0) << parts.join(QStringLiteral(", ")) << "\n";
     }
     if (m_unsent)
-        out << QStringLiteral("%1 attempt(s) failed before their request left (not resent, docs/contract.md §4.4), e.g. %2\n").arg(m_unsent).arg(m_unsentExample);
+        out << QStringLiteral("%1 attempt(s) failed before their request left (not resent, docs/contract.md §4.4), e.g. %2\n")
+                   .arg(m_unsent)
+                   .arg(m_unsentExample);
     out << QStringLiteral("deadline overrun p99 %1 ms (max %2 ms); budget overrun max %3 ms\n")
                .arg(summary.value(QLatin1StringView("deadline_overrun_p99_ms")).toDouble(), 0, 'f', 2)
                .arg(summary.value(QLatin1StringView("deadline_overrun_max_ms")).toDouble(), 0, 'f', 2)
@@ -249,7 +284,9 @@ void SoakLedger::print(QTextStream &out, const QJsonObject &summary) const
         if ((c.number == 0 && !m_serviceChecked) || (c.number == 11 && !m_severalEngines))
             continue;
         const bool advisory = m_advisory.count(c.number) != 0;
-        out << (c.violations == 0 ? "PASS " : advisory ? "WARN " : "FAIL ")
+        out << (c.violations == 0 ? "PASS "
+                    : advisory    ? "WARN "
+                                  : "FAIL ")
             << (c.number == 0 ? QStringLiteral("service") : QStringLiteral("invariant %1").arg(c.number)) << ": " << c.text
             << (c.violations ? QStringLiteral(" — %1 violation(s), e.g. %2").arg(c.violations).arg(c.worst) : QString())
             << (advisory && c.violations ? QStringLiteral(" (advisory in this run: not in the exit code)") : QString()) << "\n";

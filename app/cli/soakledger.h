@@ -74,7 +74,7 @@ private:
     std::map<QString, QList<Event>> m_eventsOf; // per generation, until it ends
     std::set<QString> m_finishedIds;
     std::set<QString> m_rawUserIds;
-    std::map<QString, std::map<QString, int>> m_outcomes;                 // scenario → state/kind → count
+    std::map<QString, std::map<QString, int>> m_outcomes; // scenario → state/kind → count
     std::map<std::pair<QString, QString>, std::vector<double>> m_latency; // (stage/provider, role) → ms
     std::map<Provider, int> m_attemptsPer;
     std::vector<double> m_deadlineOverruns; // ms past the deadline, for attempts ended by it

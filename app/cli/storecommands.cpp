@@ -2,15 +2,10 @@
 #include "storecommands.h"
 
 #include "clihelp.h"
-#include "remote/remotehistory.h"
-#include "runtime/logsink.h"
-
-#include <QFileInfo>
-
-#include <QDir>
-
 #include "config/settings.h"
+#include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
+#include "runtime/logsink.h"
 #include "store/historyexport.h"
 #include "store/masking.h"
 #include "store/retention.h"
@@ -18,9 +13,10 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
-#include <QTimeZone>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlDatabase>
@@ -29,6 +25,7 @@
 #include <QSqlRecord>
 #include <QTextStream>
 #include <QThread>
+#include <QTimeZone>
 
 #include <cmath>
 
@@ -38,15 +35,18 @@ namespace {
 
 struct StoreArgs
 {
-    QCommandLineOption dataDir{QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path")};
-    QCommandLineOption since{QStringLiteral("since"), QStringLiteral("Only the last DURATION (e.g. 24h, 30m)."), QStringLiteral("duration")};
-    QCommandLineOption state{QStringLiteral("state"), QStringLiteral("succeeded, failed, cancelled, abandoned or running (any case)."), QStringLiteral("state")};
-    QCommandLineOption code{QStringLiteral("code"), QStringLiteral("Public code, e.g. AI_PROVIDER_ERROR (any case)."), QStringLiteral("code")};
-    QCommandLineOption kind{QStringLiteral("kind"), QStringLiteral("Failure kind, e.g. TIMEOUT (any case)."), QStringLiteral("kind")};
-    QCommandLineOption stage{QStringLiteral("stage"), QStringLiteral("storyboard, image or captions."), QStringLiteral("stage")};
-    QCommandLineOption provider{QStringLiteral("provider"), QStringLiteral("Primary or final provider."), QStringLiteral("provider")};
+    QCommandLineOption dataDir { QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path") };
+    QCommandLineOption since { QStringLiteral("since"), QStringLiteral("Only the last DURATION (e.g. 24h, 30m)."),
+                               QStringLiteral("duration") };
+    QCommandLineOption state { QStringLiteral("state"), QStringLiteral("succeeded, failed, cancelled, abandoned or running (any case)."),
+                               QStringLiteral("state") };
+    QCommandLineOption code { QStringLiteral("code"), QStringLiteral("Public code, e.g. AI_PROVIDER_ERROR (any case)."),
+                              QStringLiteral("code") };
+    QCommandLineOption kind { QStringLiteral("kind"), QStringLiteral("Failure kind, e.g. TIMEOUT (any case)."), QStringLiteral("kind") };
+    QCommandLineOption stage { QStringLiteral("stage"), QStringLiteral("storyboard, image or captions."), QStringLiteral("stage") };
+    QCommandLineOption provider { QStringLiteral("provider"), QStringLiteral("Primary or final provider."), QStringLiteral("provider") };
 
-    void add(QCommandLineParser &p) const { p.addOptions({dataDir, since, state, code, kind, stage, provider}); }
+    void add(QCommandLineParser &p) const { p.addOptions({ dataDir, since, state, code, kind, stage, provider }); }
 
     // False (with a message) when an option does not parse.
     bool filter(const QCommandLineParser &p, HistoryFilter *f, QString *error) const
@@ -84,7 +84,7 @@ struct StoreArgs
             || !pick(stage, true, &f->stage) || !pick(provider, true, &f->provider))
             return false;
         if (stateValue)
-            f->states = {*stateValue};
+            f->states = { *stateValue };
         return true;
     }
 
@@ -109,9 +109,15 @@ struct StoreArgs
     }
 };
 
-QJsonObject rowJson(const GenerationRow &r) { return HistoryExport::rowJson(r, HistoryExport::Ids::WithFull); }
+QJsonObject rowJson(const GenerationRow &r)
+{
+    return HistoryExport::rowJson(r, HistoryExport::Ids::WithFull);
+}
 
-QString csvField(const QJsonValue &v) { return HistoryExport::csvField(v); }
+QString csvField(const QJsonValue &v)
+{
+    return HistoryExport::csvField(v);
+}
 
 } // namespace
 
@@ -124,18 +130,19 @@ int runHistory(const QStringList &arguments)
     parser.addHelpOption();
     StoreArgs args;
     args.add(parser);
-    const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("How many (default 20)."), QStringLiteral("n"), QStringLiteral("20"));
+    const QCommandLineOption limit(QStringLiteral("limit"), QStringLiteral("How many (default 20)."), QStringLiteral("n"),
+                                   QStringLiteral("20"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("One JSON array."));
     const RemoteFlag remote;
-    parser.addOptions({limit, json, remote.engine});
+    parser.addOptions({ limit, json, remote.engine });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli history: " << parser.errorText() << "\n";
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(parser, QStringLiteral("history"),
-                           {{0, QStringLiteral("listed (an empty result says so on stderr)")},
-                            {2, QStringLiteral("usage refused: a filter value not in its list, or no store")}});
+                           { { 0, QStringLiteral("listed (an empty result says so on stderr)") },
+                             { 2, QStringLiteral("usage refused: a filter value not in its list, or no store") } });
         return 0;
     }
     HistoryFilter filter;
@@ -193,8 +200,8 @@ int runHistory(const QStringList &arguments)
         QString chain = r.providerChain();
         if (r.fallbackApplied)
             chain += QStringLiteral(" (%1)").arg(r.fallbackReason);
-        line(QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), Masking::displayGenerationId(r.id),
-             r.userMask.isEmpty() ? QStringLiteral("-") : r.userMask, r.state,
+        line(QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+             Masking::displayGenerationId(r.id), r.userMask.isEmpty() ? QStringLiteral("-") : r.userMask, r.state,
              r.publicCode.isEmpty() ? QStringLiteral("-") : r.publicCode + QLatin1Char('/') + r.kind, chain,
              QStringLiteral("%1 ms").arg(r.elapsedMs, 0, 'f', 0));
     }
@@ -214,19 +221,21 @@ int runExport(const QStringList &arguments)
     args.add(parser);
     const QCommandLineOption table(QStringLiteral("table"), QStringLiteral("generations, attempts or events."), QStringLiteral("table"),
                                    QStringLiteral("generations"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("jsonl or csv."), QStringLiteral("format"), QStringLiteral("jsonl"));
-    const QCommandLineOption outFile(QStringLiteral("out"), QStringLiteral("Write to a file instead of standard output."), QStringLiteral("path"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("jsonl or csv."), QStringLiteral("format"),
+                                    QStringLiteral("jsonl"));
+    const QCommandLineOption outFile(QStringLiteral("out"), QStringLiteral("Write to a file instead of standard output."),
+                                     QStringLiteral("path"));
     const RemoteFlag remote;
-    parser.addOptions({table, format, outFile, remote.engine});
+    parser.addOptions({ table, format, outFile, remote.engine });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli export: " << parser.errorText() << "\n";
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         QTextStream(stdout) << commandHelp(parser, QStringLiteral("export"),
-                                           {{0, QStringLiteral("written (the row count is printed on stderr)")},
-                                            {1, QStringLiteral("a read or write failed part-way")},
-                                            {2, QStringLiteral("usage refused, or no store")}});
+                                           { { 0, QStringLiteral("written (the row count is printed on stderr)") },
+                                             { 1, QStringLiteral("a read or write failed part-way") },
+                                             { 2, QStringLiteral("usage refused, or no store") } });
         return 0;
     }
     const QString tableName = parser.value(table);
@@ -336,34 +345,37 @@ int runPurge(const QStringList &arguments)
                                        QStringLiteral("Generations older than this (e.g. 7d, 12h, 2w); default: the configured retention "
                                                       "(BULLPEN_RETENTION, 30d)."),
                                        QStringLiteral("period"));
-    const QCommandLineOption aggregatesOlderThan(QStringLiteral("aggregates-older-than"),
-                                                 QStringLiteral("Hourly aggregates and audit rows older than this; default: the configured "
-                                                                "aggregate retention (BULLPEN_AGGREGATE_RETENTION, 400d), never shorter than "
-                                                                "--older-than."),
-                                                 QStringLiteral("period"));
+    const QCommandLineOption aggregatesOlderThan(
+        QStringLiteral("aggregates-older-than"),
+        QStringLiteral("Hourly aggregates and audit rows older than this; default: the configured "
+                       "aggregate retention (BULLPEN_AGGREGATE_RETENTION, 400d), never shorter than "
+                       "--older-than."),
+        QStringLiteral("period"));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("Count what would be removed; remove nothing."));
-    const QCommandLineOption vacuum(QStringLiteral("vacuum"),
-                                    QStringLiteral("Afterwards, compact the store (SQLite: VACUUM, converting an older store to incremental "
-                                                   "vacuum; PostgreSQL: VACUUM ANALYZE). Holds the store while it runs: use it when no "
-                                                   "engine is writing."));
-    parser.addOptions({dataDir, olderThan, aggregatesOlderThan, dryRun, vacuum});
+    const QCommandLineOption vacuum(
+        QStringLiteral("vacuum"),
+        QStringLiteral("Afterwards, compact the store (SQLite: VACUUM, converting an older store to incremental "
+                       "vacuum; PostgreSQL: VACUUM ANALYZE). Holds the store while it runs: use it when no "
+                       "engine is writing."));
+    parser.addOptions({ dataDir, olderThan, aggregatesOlderThan, dryRun, vacuum });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli purge: " << parser.errorText() << "\n";
         return 2;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(parser, QStringLiteral("purge"),
-                           {{0, QStringLiteral("purged (or counted, with --dry-run)")},
-                            {1, QStringLiteral("a step failed part-way: what was removed stays removed; run it again")},
-                            {2, QStringLiteral("usage refused, or no store")},
-                            {3, QStringLiteral("another engine is purging this store now; try again later")}});
+                           { { 0, QStringLiteral("purged (or counted, with --dry-run)") },
+                             { 1, QStringLiteral("a step failed part-way: what was removed stays removed; run it again") },
+                             { 2, QStringLiteral("usage refused, or no store") },
+                             { 3, QStringLiteral("another engine is purging this store now; try again later") } });
         return 0;
     }
     const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     const SettingsLoad load = SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(), environment, false);
     RetentionPolicy policy = load.settings.retention;
     const bool configured = !parser.isSet(olderThan);
-    for (const auto &[option, into] : {std::pair{&olderThan, &policy.generations}, std::pair{&aggregatesOlderThan, &policy.aggregates}}) {
+    for (const auto &[option, into] :
+         { std::pair { &olderThan, &policy.generations }, std::pair { &aggregatesOlderThan, &policy.aggregates } }) {
         if (!parser.isSet(*option))
             continue;
         QString why;
@@ -400,7 +412,7 @@ int runPurge(const QStringList &arguments)
     }
     const auto fileBytes = [&] {
         qint64 n = 0;
-        for (const char *suffix : {"", "-wal"})
+        for (const char *suffix : { "", "-wal" })
             n += QFileInfo(location->sqlitePath() + QLatin1StringView(suffix)).size();
         return n;
     };
@@ -414,7 +426,8 @@ int runPurge(const QStringList &arguments)
             err << "bullpen-cli purge: " << error << "\n";
             return 2;
         }
-        const QString imagesDir = location->isPostgres() && !parser.isSet(dataDir) ? QString() : QDir(dir).filePath(QStringLiteral("images"));
+        const QString imagesDir =
+            location->isPostgres() && !parser.isSet(dataDir) ? QString() : QDir(dir).filePath(QStringLiteral("images"));
         Purger purger(db, policy, QDateTime::currentMSecsSinceEpoch(), imagesDir);
         QElapsedTimer timer;
         timer.start();
@@ -425,51 +438,60 @@ int runPurge(const QStringList &arguments)
         } else {
             for (bool going = true; going;) {
                 switch (purger.step(&error)) {
-                case Purger::Step::More: QThread::msleep(static_cast<unsigned long>(purger.pause().count())); break;
-                case Purger::Step::Done: going = false; break;
-                case Purger::Step::Busy: code = 3; going = false; break;
-                case Purger::Step::Failed: code = 1; going = false; break;
+                case Purger::Step::More:
+                    QThread::msleep(static_cast<unsigned long>(purger.pause().count()));
+                    break;
+                case Purger::Step::Done:
+                    going = false;
+                    break;
+                case Purger::Step::Busy:
+                    code = 3;
+                    going = false;
+                    break;
+                case Purger::Step::Failed:
+                    code = 1;
+                    going = false;
+                    break;
                 }
             }
             counts = purger.counts();
             if (code == 0 && parser.isSet(vacuum)) {
                 QSqlQuery q(db);
                 const QStringList statements = location->isPostgres()
-                                                   ? QStringList{QStringLiteral("VACUUM ANALYZE")}
-                                                   : QStringList{QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("VACUUM"),
-                                                                 QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")};
+                    ? QStringList { QStringLiteral("VACUUM ANALYZE") }
+                    : QStringList { QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("VACUUM"),
+                                    QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)") };
                 for (const QString &sql : statements) {
                     if (!q.exec(sql)) {
                         error = q.lastError().text();
                         code = 1;
                         break;
                     }
-                    while (q.next()) {
-                    }
+                    while (q.next()) { }
                 }
             }
         }
-        const auto cutoff = [](qint64 ms) { return ms ? QJsonValue(QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODate)) : QJsonValue(); };
-        report = QJsonObject{
-            {QStringLiteral("store"), location->display()},
-            {QStringLiteral("dry_run"), parser.isSet(dryRun)},
-            {QStringLiteral("retention"), formatRetention(policy.generations)},
-            {QStringLiteral("aggregate_retention"), formatRetention(policy.aggregates)},
-            {QStringLiteral("generations_before"), cutoff(purger.generationCutoffMs())},
-            {QStringLiteral("aggregates_before"), cutoff(purger.aggregateCutoffMs())},
-            {parser.isSet(dryRun) ? QStringLiteral("would_remove") : QStringLiteral("removed"),
-             QJsonObject{{QStringLiteral("generations"), counts.generations},
-                         {QStringLiteral("attempts"), counts.attempts},
-                         {QStringLiteral("events"), counts.events},
-                         {QStringLiteral("comparisons"), counts.comparisons},
-                         {QStringLiteral("images"), counts.images},
-                         {QStringLiteral("image_files"), counts.imageFiles},
-                         {QStringLiteral("aggregate_rows"), counts.aggregateRows},
-                         {QStringLiteral("audit_rows"), counts.auditRows}}},
-            {QStringLiteral("steps"), purger.steps()},
-            {QStringLiteral("longest_step_ms"), std::round(purger.longestStepMs() * 100) / 100},
-            {QStringLiteral("seconds"), std::round(double(timer.elapsed()) / 10) / 100}
+        const auto cutoff = [](qint64 ms) {
+            return ms ? QJsonValue(QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODate)) : QJsonValue();
         };
+        report = QJsonObject { { QStringLiteral("store"), location->display() },
+                               { QStringLiteral("dry_run"), parser.isSet(dryRun) },
+                               { QStringLiteral("retention"), formatRetention(policy.generations) },
+                               { QStringLiteral("aggregate_retention"), formatRetention(policy.aggregates) },
+                               { QStringLiteral("generations_before"), cutoff(purger.generationCutoffMs()) },
+                               { QStringLiteral("aggregates_before"), cutoff(purger.aggregateCutoffMs()) },
+                               { parser.isSet(dryRun) ? QStringLiteral("would_remove") : QStringLiteral("removed"),
+                                 QJsonObject { { QStringLiteral("generations"), counts.generations },
+                                               { QStringLiteral("attempts"), counts.attempts },
+                                               { QStringLiteral("events"), counts.events },
+                                               { QStringLiteral("comparisons"), counts.comparisons },
+                                               { QStringLiteral("images"), counts.images },
+                                               { QStringLiteral("image_files"), counts.imageFiles },
+                                               { QStringLiteral("aggregate_rows"), counts.aggregateRows },
+                                               { QStringLiteral("audit_rows"), counts.auditRows } } },
+                               { QStringLiteral("steps"), purger.steps() },
+                               { QStringLiteral("longest_step_ms"), std::round(purger.longestStepMs() * 100) / 100 },
+                               { QStringLiteral("seconds"), std::round(double(timer.elapsed()) / 10) / 100 } };
     }
     StoreLocation::disconnect(name);
     if (bytesBefore >= 0) {

@@ -3,8 +3,8 @@
 // CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
 #include "../cli/interrupts.h"
 #include "config/eventloops.h"
-#include "config/qtnoise.h"
 #include "config/processlimits.h"
+#include "config/qtnoise.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "service/engineservice.h"
@@ -48,11 +48,12 @@ int runToken(QStringList arguments)
     parser.setApplicationDescription(QStringLiteral("API tokens of this engine's store. A token is printed once, when it is made; only its "
                                                     "SHA-256 is kept."));
     parser.addHelpOption();
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("The store's folder (default: BULLPEN_DATA_DIR, else the user's data folder)."),
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     QStringLiteral("The store's folder (default: BULLPEN_DATA_DIR, else the user's data folder)."),
                                      QStringLiteral("path"));
     const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("viewer (reads) or operator (also starts, cancels, compares)."),
                                   QStringLiteral("role"));
-    parser.addOptions({dataDir, role});
+    parser.addOptions({ dataDir, role });
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("add NAME, list, or revoke NAME"));
     arguments.removeAt(1); // "token"
     if (!parser.parse(arguments)) {
@@ -96,8 +97,9 @@ int runToken(QStringList arguments)
                          .arg(t.name, -24)
                          .arg(toId(t.role), -8)
                          .arg(QDateTime::fromMSecsSinceEpoch(t.createdAtMs).toString(Qt::ISODate),
-                              t.revokedAtMs ? QStringLiteral("  revoked ") + QDateTime::fromMSecsSinceEpoch(*t.revokedAtMs).toString(Qt::ISODate)
-                                            : QString());
+                              t.revokedAtMs
+                                  ? QStringLiteral("  revoked ") + QDateTime::fromMSecsSinceEpoch(*t.revokedAtMs).toString(Qt::ISODate)
+                                  : QString());
         return 0;
     }
     const QString name = args.value(1);
@@ -132,54 +134,71 @@ int runToken(QStringList arguments)
 int runServe(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Serves the engine's HTTP API (docs/api.md). SIGTERM drains: no new generations, running "
-                                                    "ones finish or are cancelled within --drain, every one is recorded, exit 0."));
+    parser.setApplicationDescription(
+        QStringLiteral("Serves the engine's HTTP API (docs/api.md). SIGTERM drains: no new generations, running "
+                       "ones finish or are cancelled within --drain, every one is recorded, exit 0."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption listen(QStringLiteral("listen"), QStringLiteral("Address and port (default 127.0.0.1:8700; port 0: any free one)."),
+    const QCommandLineOption listen(QStringLiteral("listen"),
+                                    QStringLiteral("Address and port (default 127.0.0.1:8700; port 0: any free one)."),
                                     QStringLiteral("host:port"), QStringLiteral("127.0.0.1:8700"));
-    const QCommandLineOption instance(QStringLiteral("instance"), QStringLiteral("This engine's name (default: host name and port)."), QStringLiteral("name"));
+    const QCommandLineOption instance(QStringLiteral("instance"), QStringLiteral("This engine's name (default: host name and port)."),
+                                      QStringLiteral("name"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path"));
     const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file."), QStringLiteral("file"));
     const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("The 0600 key file."), QStringLiteral("file"));
-    const QCommandLineOption simulator(QStringLiteral("simulator"), QStringLiteral("Run on the built-in simulator even when keys are configured."));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."), QStringLiteral("name"));
-    const QCommandLineOption drain(QStringLiteral("drain"), QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
+    const QCommandLineOption simulator(QStringLiteral("simulator"),
+                                       QStringLiteral("Run on the built-in simulator even when keys are configured."));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."),
+                                      QStringLiteral("name"));
+    const QCommandLineOption drain(QStringLiteral("drain"),
+                                   QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
                                    QStringLiteral("duration"), QStringLiteral("30s"));
-    const QCommandLineOption probeEvery(QStringLiteral("probe-every"),
-                                        QStringLiteral("Probes: a provider, role and stage with no traffic for this long gets one minimal synthetic "
-                                                       "generation (it costs a request; off by default; on PostgreSQL one engine probes)."),
-                                        QStringLiteral("duration"));
-    const QCommandLineOption lease(QStringLiteral("lease"),
-                                   QStringLiteral("How long a running generation's lease lasts unless renewed (every third of it); when an engine "
-                                                  "dies, another finishes its generations as ABANDONED once the lease runs out (default 15s)."),
-                                   QStringLiteral("duration"), QStringLiteral("15s"));
-    const QCommandLineOption maxInFlight(QStringLiteral("max-in-flight"), QStringLiteral("Generations running at once; beyond it 429 (default 1000)."),
-                                         QStringLiteral("n"), QStringLiteral("1000"));
-    const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Requests per second per token (default 200; bursts of twice that)."),
-                                  QStringLiteral("n"), QStringLiteral("200"));
-    const QCommandLineOption maxSubscribers(QStringLiteral("max-subscribers"), QStringLiteral("Event stream clients at once (default 64); one token may hold a quarter of them."),
-                                            QStringLiteral("n"), QStringLiteral("64"));
-    const QCommandLineOption backlog(QStringLiteral("subscriber-backlog"),
-                                     QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
-                                     QStringLiteral("bytes"), QStringLiteral("4194304"));
-    const QCommandLineOption eventMemory(QStringLiteral("event-memory"),
-                                         QStringLiteral("Events kept in memory for event-stream clients that resume (default 65536). On PostgreSQL "
-                                                        "older ones are read back from the store."),
-                                         QStringLiteral("n"), QStringLiteral("65536"));
-    const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
+    const QCommandLineOption probeEvery(
+        QStringLiteral("probe-every"),
+        QStringLiteral("Probes: a provider, role and stage with no traffic for this long gets one minimal synthetic "
+                       "generation (it costs a request; off by default; on PostgreSQL one engine probes)."),
+        QStringLiteral("duration"));
+    const QCommandLineOption lease(
+        QStringLiteral("lease"),
+        QStringLiteral("How long a running generation's lease lasts unless renewed (every third of it); when an engine "
+                       "dies, another finishes its generations as ABANDONED once the lease runs out (default 15s)."),
+        QStringLiteral("duration"), QStringLiteral("15s"));
+    const QCommandLineOption maxInFlight(QStringLiteral("max-in-flight"),
+                                         QStringLiteral("Generations running at once; beyond it 429 (default 1000)."), QStringLiteral("n"),
+                                         QStringLiteral("1000"));
+    const QCommandLineOption rate(QStringLiteral("rate"),
+                                  QStringLiteral("Requests per second per token (default 200; bursts of twice that)."), QStringLiteral("n"),
+                                  QStringLiteral("200"));
+    const QCommandLineOption maxSubscribers(
+        QStringLiteral("max-subscribers"),
+        QStringLiteral("Event stream clients at once (default 64); one token may hold a quarter of them."), QStringLiteral("n"),
+        QStringLiteral("64"));
+    const QCommandLineOption backlog(
+        QStringLiteral("subscriber-backlog"),
+        QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
+        QStringLiteral("bytes"), QStringLiteral("4194304"));
+    const QCommandLineOption eventMemory(
+        QStringLiteral("event-memory"),
+        QStringLiteral("Events kept in memory for event-stream clients that resume (default 65536). On PostgreSQL "
+                       "older ones are read back from the store."),
+        QStringLiteral("n"), QStringLiteral("65536"));
+    const QCommandLineOption threads(QStringLiteral("threads"),
+                                     QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
                                      QStringLiteral("n"));
     const QCommandLineOption tlsCert(QStringLiteral("tls-cert"),
-                                     QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."), QStringLiteral("file"));
-    const QCommandLineOption tlsKey(QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
+                                     QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."),
+                                     QStringLiteral("file"));
+    const QCommandLineOption tlsKey(QStringLiteral("tls-key"),
+                                    QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
                                     QStringLiteral("file"));
     const QCommandLineOption logFormat(QStringLiteral("log-format"),
                                        QStringLiteral("json (one object per line, the default: for journald and containers) or text."),
                                        QStringLiteral("format"), QStringLiteral("json"));
     const QCommandLineOption logLevel(QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
                                       QStringLiteral("level"), QStringLiteral("info"));
-    parser.addOptions({listen, instance, dataDir, settings, keyFile, simulator, scenario, drain, probeEvery, lease, maxInFlight, rate, maxSubscribers, backlog,
-                       eventMemory, threads, tlsCert, tlsKey, logFormat, logLevel});
+    parser.addOptions({ listen,      instance, dataDir,        settings, keyFile,     simulator, scenario, drain,  probeEvery, lease,
+                        maxInFlight, rate,     maxSubscribers, backlog,  eventMemory, threads,   tlsCert,  tlsKey, logFormat,  logLevel });
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
         return 2;
@@ -200,7 +219,7 @@ int runServe(const QStringList &arguments)
         return 2;
     }
     // From here on every diagnostic is a log line (docs/contract.md, "Logs").
-    logging::install({*format, *level, QStringLiteral("bullpen-engine"), QString()});
+    logging::install({ *format, *level, QStringLiteral("bullpen-engine"), QString() });
     ServiceOptions o;
     if (parser.isSet(tlsCert) != parser.isSet(tlsKey)) {
         qCCritical(lcEngine) << "--tls-cert and --tls-key go together";
@@ -211,7 +230,8 @@ int runServe(const QStringList &arguments)
     const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
     bool portOk = false;
     const uint port = colon > 0 ? hostPort.mid(colon + 1).toUInt(&portOk) : 0;
-    if (colon <= 0 || !portOk || port > 65535 || o.address.setAddress(hostPort.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']'))) == false) {
+    if (colon <= 0 || !portOk || port > 65535
+        || o.address.setAddress(hostPort.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']'))) == false) {
         qCCritical(lcEngine).noquote() << "--listen" << hostPort << ": expected HOST:PORT with a numeric address, e.g. 127.0.0.1:8700";
         return 2;
     }
@@ -298,14 +318,16 @@ int runServe(const QStringList &arguments)
         return 1;
     }
     if (!o.address.isLoopback() && !o.tls)
-        qCWarning(lcEngine).noquote() << "listening on" << o.address.toString()
-                                      << "without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a "
-                                         "TLS-terminating proxy in front";
+        qCWarning(lcEngine).noquote()
+            << "listening on" << o.address.toString()
+            << "without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a "
+               "TLS-terminating proxy in front";
     bool anyLive = false;
     for (const ApiToken &t : tokens->list())
         anyLive = anyLive || !t.revokedAtMs;
     if (!anyLive)
-        qCWarning(lcEngine) << "no API token yet; every /v1 request is refused until you make one: bullpen-engine token add NAME --role operator";
+        qCWarning(lcEngine)
+            << "no API token yet; every /v1 request is refused until you make one: bullpen-engine token add NAME --role operator";
     // SIGTERM drains from before the line below: a supervisor that stops the engine the moment it
     // says it listens gets a drain, not the default action (the engine killed with nothing recorded).
     cli::Interrupts interrupts([&service] { service.beginDrain(); });
@@ -315,11 +337,11 @@ int runServe(const QStringList &arguments)
     out().flush();
     logging::setInstance(service.instance());
     logging::note(QtInfoMsg, lcEngine(), QStringLiteral("listening"),
-                  {{QStringLiteral("url"), service.url().toString()},
-                   {QStringLiteral("version"), o.version},
-                   {QStringLiteral("engine_threads"), setup.engine().threadCount()},
-                   {QStringLiteral("runs_on"), setup.describe()},
-                   {QStringLiteral("proxy"), setup.proxyDescription()}});
+                  { { QStringLiteral("url"), service.url().toString() },
+                    { QStringLiteral("version"), o.version },
+                    { QStringLiteral("engine_threads"), setup.engine().threadCount() },
+                    { QStringLiteral("runs_on"), setup.describe() },
+                    { QStringLiteral("proxy"), setup.proxyDescription() } });
 
     QObject::connect(&service, &EngineService::drained, qApp, [] { QCoreApplication::exit(0); });
     const int code = QCoreApplication::exec();
@@ -339,7 +361,7 @@ int main(int argc, char *argv[])
     // Logging first, so that even Qt's start-up warnings are log lines (docs/contract.md 12.4); the
     // options are read again, and refused if wrong, with the others.
     {
-        logging::Options log{logging::Format::Json, QtInfoMsg, QStringLiteral("bullpen-engine"), QString()};
+        logging::Options log { logging::Format::Json, QtInfoMsg, QStringLiteral("bullpen-engine"), QString() };
         QStringList arguments;
         for (int i = 0; i < argc; ++i)
             arguments << QString::fromLocal8Bit(argv[i]);

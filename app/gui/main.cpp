@@ -15,6 +15,7 @@
 #include "runtime/enginesetup.h"
 #include "runtime/secretstore.h"
 #include "store/historyfiller.h"
+#include "store/store.h"
 #include "views/compareview.h"
 #include "views/failuresview.h"
 #include "views/healthstrip.h"
@@ -31,14 +32,13 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLibraryInfo>
 #include <QLineEdit>
-#include <QGuiApplication>
 #include <QMessageBox>
-#include "store/store.h"
-#include <QSqlQuery>
-#include <QSqlDatabase>
 #include <QSettings>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
@@ -62,15 +62,15 @@ struct DemoStep
 };
 
 constexpr DemoStep kDemo[] = {
-    {"healthy", "healthy", "60s"},
-    {"primary-overloaded", "fallback-overload", "60s"},
-    {"primary-hang", "fallback-timeout", "2s"},
-    {"primary-auth", "auth-failure", "60s"},
-    {"healthy", "primary-drained", "60s", true},
+    { "healthy", "healthy", "60s" },
+    { "primary-overloaded", "fallback-overload", "60s" },
+    { "primary-hang", "fallback-timeout", "2s" },
+    { "primary-auth", "auth-failure", "60s" },
+    { "healthy", "primary-drained", "60s", true },
 };
 
-const QString kDemoStory = QStringLiteral(
-    "하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" 고양이가 말한다. 하루와 고양이는 함께 집으로 돌아간다.");
+const QString kDemoStory = QStringLiteral("하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" "
+                                          "고양이가 말한다. 하루와 고양이는 함께 집으로 돌아간다.");
 
 // "ko", "en" or "" (the system's).
 QString chooseLanguage(const QString &fromCommandLine)
@@ -89,18 +89,20 @@ class Translations
 public:
     void use(const QString &language)
     {
-        for (QTranslator *t : {&m_bullpen, &m_core, &m_qt})
+        for (QTranslator *t : { &m_bullpen, &m_core, &m_qt })
             QCoreApplication::removeTranslator(t);
         if (language != u"ko")
             return;
         // The console's own text, and the engine's text it shows (next steps, connection state).
-        for (auto [translator, file] : {std::pair{&m_bullpen, ":/i18n/bullpen_ko.qm"}, std::pair{&m_core, ":/i18n/bullpen_core_ko.qm"}}) {
+        for (auto [translator, file] :
+             { std::pair { &m_bullpen, ":/i18n/bullpen_ko.qm" }, std::pair { &m_core, ":/i18n/bullpen_core_ko.qm" } }) {
             if (translator->load(QString::fromLatin1(file)))
                 QCoreApplication::installTranslator(translator);
             else
                 QTextStream(stderr) << "bullpen: " << file << " is missing from this build; that text shows in English\n";
         }
-        if (m_qt.load(QLocale(QLocale::Korean), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        if (m_qt.load(QLocale(QLocale::Korean), QStringLiteral("qtbase"), QStringLiteral("_"),
+                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             QCoreApplication::installTranslator(&m_qt);
     }
 
@@ -123,9 +125,8 @@ public:
             if (m_step < int(std::size(kDemo)))
                 QTimer::singleShot(200, this, [this] { capture(); });
         });
-        connect(m_window.comparisons(), &ComparisonRunner::finished, this, [this](const Comparison &) {
-            QTimer::singleShot(300, this, [this] { captureHistory(); });
-        });
+        connect(m_window.comparisons(), &ComparisonRunner::finished, this,
+                [this](const Comparison &) { QTimer::singleShot(300, this, [this] { captureHistory(); }); });
     }
 
     void start() { next(); }
@@ -257,12 +258,15 @@ private:
             db.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("tour-saboteur"));
-        connect(store, &Store::writeFailed, this, [this] {
-            QTimer::singleShot(300, this, [this] {
-                save(m_window.runView(), QStringLiteral("14-store-warning.png"));
-                QApplication::quit();
-            });
-        }, Qt::SingleShotConnection);
+        connect(
+            store, &Store::writeFailed, this,
+            [this] {
+                QTimer::singleShot(300, this, [this] {
+                    save(m_window.runView(), QStringLiteral("14-store-warning.png"));
+                    QApplication::quit();
+                });
+            },
+            Qt::SingleShotConnection);
         m_window.runView()->setScenario(QStringLiteral("healthy"));
         m_window.generate(1);
     }
@@ -355,7 +359,8 @@ std::optional<EngineEndpoint> endpointFor(const QString &url, QString *error)
     }
     if (e.token.isEmpty()) {
         QString why;
-        e.token = KeyFile::value(EngineSetup::defaultKeyFile(), QStringLiteral("BULLPEN_ENGINE_TOKEN"), &why).value_or(QString()).toLatin1();
+        e.token =
+            KeyFile::value(EngineSetup::defaultKeyFile(), QStringLiteral("BULLPEN_ENGINE_TOKEN"), &why).value_or(QString()).toLatin1();
         if (e.token.isEmpty()) {
             *error = why.isEmpty() ? QStringLiteral("no API token for the engine: set BULLPEN_ENGINE_TOKEN, or start the console and use "
                                                     "Engine → Connect… to keep one in the key file")
@@ -375,25 +380,32 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
         window->runView()->setStory(kDemoStory);
         window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         window->runView()->setScenario(QStringLiteral("primary-overloaded"));
-        QObject::connect(window, &MainWindow::generationFinished, window, [window, file] {
-            // Once the health strip has read the store again (its run is in it), not before.
-            QTimer::singleShot(1500, window, [window] { window->healthStrip()->refresh(); });
-            QObject::connect(window->healthStrip(), &HealthStrip::updated, window, [window, file] {
-                // The Live view, then the Settings tab (an attached engine's running configuration) beside it.
-                bool ok = true;
-                const QString settingsFile = QFileInfo(file).path() + QLatin1Char('/') + QFileInfo(file).completeBaseName()
-                                             + QStringLiteral("-settings.png");
-                for (const auto &[tab, path] : {std::pair{0, file}, std::pair{1, settingsFile}}) {
-                    window->tabs()->setCurrentIndex(tab == 0 ? window->tabs()->indexOf(window->liveView()) : window->tabs()->count() - 1);
-                    for (int i = 0; i < 3; ++i)
-                        QApplication::processEvents();
-                    const bool saved = window->grab().save(path);
-                    QTextStream(saved ? stdout : stderr) << "bullpen: " << (saved ? "wrote " : "could not write ") << path << "\n";
-                    ok = ok && saved;
-                }
-                QApplication::exit(ok ? 0 : 1);
-            }, Qt::SingleShotConnection);
-        }, Qt::SingleShotConnection);
+        QObject::connect(
+            window, &MainWindow::generationFinished, window,
+            [window, file] {
+                // Once the health strip has read the store again (its run is in it), not before.
+                QTimer::singleShot(1500, window, [window] { window->healthStrip()->refresh(); });
+                QObject::connect(
+                    window->healthStrip(), &HealthStrip::updated, window,
+                    [window, file] {
+                        // The Live view, then the Settings tab (an attached engine's running configuration) beside it.
+                        bool ok = true;
+                        const QString settingsFile = QFileInfo(file).path() + QLatin1Char('/') + QFileInfo(file).completeBaseName()
+                            + QStringLiteral("-settings.png");
+                        for (const auto &[tab, path] : { std::pair { 0, file }, std::pair { 1, settingsFile } }) {
+                            window->tabs()->setCurrentIndex(tab == 0 ? window->tabs()->indexOf(window->liveView())
+                                                                     : window->tabs()->count() - 1);
+                            for (int i = 0; i < 3; ++i)
+                                QApplication::processEvents();
+                            const bool saved = window->grab().save(path);
+                            QTextStream(saved ? stdout : stderr) << "bullpen: " << (saved ? "wrote " : "could not write ") << path << "\n";
+                            ok = ok && saved;
+                        }
+                        QApplication::exit(ok ? 0 : 1);
+                    },
+                    Qt::SingleShotConnection);
+            },
+            Qt::SingleShotConnection);
         window->generate(1);
     };
     EngineConnection *c = host.connection();
@@ -401,7 +413,8 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
         QTimer::singleShot(300, go);
         return;
     }
-    QObject::connect(c, &EngineConnection::configChanged, c, [go] { QTimer::singleShot(300, go); }, Qt::SingleShotConnection);
+    QObject::connect(
+        c, &EngineConnection::configChanged, c, [go] { QTimer::singleShot(300, go); }, Qt::SingleShotConnection);
 }
 
 } // namespace
@@ -423,7 +436,8 @@ int main(int argc, char *argv[])
     bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
     bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
     // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("bullpen"));
@@ -433,27 +447,32 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
-                                         QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English), DIR/ko (Korean) and DIR/dark (a dark palette), exit."),
-                                         QStringLiteral("dir"));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario to start with."), QStringLiteral("name"));
-    const QCommandLineOption lang(QStringLiteral("lang"), QStringLiteral("Interface language: en or ko (default: settings, then the system's)."),
+    const QCommandLineOption screenshots(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English), DIR/ko (Korean) and DIR/dark (a dark palette), exit."),
+        QStringLiteral("dir"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario to start with."),
+                                      QStringLiteral("name"));
+    const QCommandLineOption lang(QStringLiteral("lang"),
+                                  QStringLiteral("Interface language: en or ko (default: settings, then the system's)."),
                                   QStringLiteral("code"));
     const QCommandLineOption engineUrl(QStringLiteral("engine"),
                                        QStringLiteral("Attach to a running bullpen-engine at URL instead of embedding one (token from "
                                                       "BULLPEN_ENGINE_TOKEN or the key file)."),
                                        QStringLiteral("url"));
-    const QCommandLineOption grab(QStringLiteral("grab"), QStringLiteral("Run one generation, save the window to FILE, exit."), QStringLiteral("file"));
-    const QCommandLineOption open(QStringLiteral("open"),
-                                  QStringLiteral("Open on the Failures tab with this generation's detail (its full id, gen_…; Copy id in the "
-                                                 "detail pane gives it)."),
-                                  QStringLiteral("generation"));
+    const QCommandLineOption grab(QStringLiteral("grab"), QStringLiteral("Run one generation, save the window to FILE, exit."),
+                                  QStringLiteral("file"));
+    const QCommandLineOption open(
+        QStringLiteral("open"),
+        QStringLiteral("Open on the Failures tab with this generation's detail (its full id, gen_…; Copy id in the "
+                       "detail pane gives it)."),
+        QStringLiteral("generation"));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light, dark, or system (default)."), QStringLiteral("name"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
                                      QStringLiteral("Where the history, the masking key and images are kept (default: BULLPEN_DATA_DIR, "
                                                     "then ~/.local/share/bullpen). Not with --engine: an attached console keeps nothing."),
                                      QStringLiteral("dir"));
-    parser.addOptions({screenshots, scenario, lang, engineUrl, grab, open, theme, dataDir});
+    parser.addOptions({ screenshots, scenario, lang, engineUrl, grab, open, theme, dataDir });
     parser.process(app);
     if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
         QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
@@ -504,8 +523,9 @@ int main(int argc, char *argv[])
 
     // The tour, once per language and then in English on a dark palette, each on a fresh store.
     const QString root = parser.value(screenshots);
-    for (const auto &[language, subdir] : {std::pair{QStringLiteral("en"), QString()}, std::pair{QStringLiteral("ko"), QStringLiteral("ko")},
-                                           std::pair{QStringLiteral("en"), QStringLiteral("dark")}}) {
+    for (const auto &[language, subdir] :
+         { std::pair { QStringLiteral("en"), QString() }, std::pair { QStringLiteral("ko"), QStringLiteral("ko") },
+           std::pair { QStringLiteral("en"), QStringLiteral("dark") } }) {
         const QString dir = subdir.isEmpty() ? root : QDir(root).filePath(subdir);
         QDir().mkpath(dir);
         translations.use(language);
@@ -527,9 +547,13 @@ int main(int argc, char *argv[])
             return 2;
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const HistoryFillResult filled = HistoryFiller::fill(engine.store()->storeLocation(),
-                                                             HistoryFillOptions{30'000, now - 7LL * 24 * 3'600'000, now - 60'000, 7,
-                                                                                {QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700")}});
+        const HistoryFillResult filled =
+            HistoryFiller::fill(engine.store()->storeLocation(),
+                                HistoryFillOptions { 30'000,
+                                                     now - 7LL * 24 * 3'600'000,
+                                                     now - 60'000,
+                                                     7,
+                                                     { QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700") } });
         if (!filled.error.isEmpty()) {
             QTextStream(stderr) << "bullpen: could not seed the tour's history: " << filled.error << "\n";
             return 2;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // bullpen-sim: the provider simulator on its own (docs/contract.md §8).
 #include "config/eventloops.h"
-#include "config/qtnoise.h"
 #include "config/processlimits.h"
+#include "config/qtnoise.h"
 #include "sim/httpserving.h"
 #include "sim/providersimulator.h"
 
@@ -27,8 +27,8 @@ int main(int argc, char *argv[])
                                                     "wire formats on 127.0.0.1, scripted by a scenario."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("Port on 127.0.0.1 (0: any free port)."), QStringLiteral("port"),
-                                        QStringLiteral("0"));
+    const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("Port on 127.0.0.1 (0: any free port)."),
+                                        QStringLiteral("port"), QStringLiteral("0"));
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), QStringLiteral("Built-in scenario name or JSON file."),
                                             QStringLiteral("name|file"), QStringLiteral("healthy"));
     const QCommandLineOption primaryOption(QStringLiteral("primary"), QStringLiteral("Provider playing the primary role."),
@@ -36,17 +36,20 @@ int main(int argc, char *argv[])
     const QCommandLineOption fallbackOption(QStringLiteral("fallback"), QStringLiteral("Provider playing the fallback role, or none."),
                                             QStringLiteral("provider"), QStringLiteral("qwen"));
     const QCommandLineOption listOption(QStringLiteral("list"), QStringLiteral("List the built-in scenarios and exit."));
-    const QCommandLineOption keyOption(QStringLiteral("key"),
-                                       QStringLiteral("Answer only requests carrying this key (provider key header, or x-sim-key for /_sim/*); "
-                                                      "others get 401. Without it any key is accepted."),
-                                       QStringLiteral("key"));
-    const QCommandLineOption tlsCertOption(QStringLiteral("tls-cert"),
-                                           QStringLiteral("Serve HTTPS, as providers do: the certificate (PEM, its chain after it). With --tls-key; "
-                                                          "clients trust its CA through BULLPEN_PROVIDER_CA."),
-                                           QStringLiteral("file"));
-    const QCommandLineOption tlsKeyOption(QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, no passphrase, mode 0600)."),
+    const QCommandLineOption keyOption(
+        QStringLiteral("key"),
+        QStringLiteral("Answer only requests carrying this key (provider key header, or x-sim-key for /_sim/*); "
+                       "others get 401. Without it any key is accepted."),
+        QStringLiteral("key"));
+    const QCommandLineOption tlsCertOption(
+        QStringLiteral("tls-cert"),
+        QStringLiteral("Serve HTTPS, as providers do: the certificate (PEM, its chain after it). With --tls-key; "
+                       "clients trust its CA through BULLPEN_PROVIDER_CA."),
+        QStringLiteral("file"));
+    const QCommandLineOption tlsKeyOption(QStringLiteral("tls-key"),
+                                          QStringLiteral("The certificate's private key (PEM, no passphrase, mode 0600)."),
                                           QStringLiteral("file"));
-    parser.addOptions({portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption, tlsCertOption, tlsKeyOption});
+    parser.addOptions({ portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption, tlsCertOption, tlsKeyOption });
     parser.process(app);
 
     QTextStream out(stdout);
@@ -55,7 +58,7 @@ int main(int argc, char *argv[])
         const QStringList names = Scenario::builtInNames();
         for (const QString &name : names) {
             QString why;
-            out << name << "\t" << Scenario::load(name, &why).value_or(Scenario{}).description << "\n";
+            out << name << "\t" << Scenario::load(name, &why).value_or(Scenario {}).description << "\n";
         }
         return 0;
     }

@@ -10,7 +10,10 @@ namespace {
 const double kLogRatio = std::log(DurationHistogram::kRatio);
 }
 
-double DurationHistogram::relativeError() { return std::sqrt(kRatio) - 1.0; }
+double DurationHistogram::relativeError()
+{
+    return std::sqrt(kRatio) - 1.0;
+}
 
 int DurationHistogram::binOf(double durationMs)
 {
@@ -26,7 +29,10 @@ int DurationHistogram::binOf(double durationMs)
     return bin;
 }
 
-double DurationHistogram::lowerEdge(int bin) { return bin <= 0 ? 0.0 : std::pow(kRatio, bin - 1); }
+double DurationHistogram::lowerEdge(int bin)
+{
+    return bin <= 0 ? 0.0 : std::pow(kRatio, bin - 1);
+}
 
 double DurationHistogram::valueOf(int bin)
 {

@@ -7,7 +7,7 @@ namespace bullpen {
 
 const std::vector<double> &LatencyStats::histogramEdges()
 {
-    static const std::vector<double> edges{0, 250, 500, 1000, 2000, 3000, 5000, 7500, 10000, 20000, 30000, 60000, 90000};
+    static const std::vector<double> edges { 0, 250, 500, 1000, 2000, 3000, 5000, 7500, 10000, 20000, 30000, 60000, 90000 };
     return edges;
 }
 

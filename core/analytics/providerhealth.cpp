@@ -45,7 +45,7 @@ QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &a
     };
     std::map<std::tuple<Provider, Role, Stage>, Sums> by;
     for (const CompletedAttempt &a : attempts) {
-        Sums &s = by[{a.provider, a.role, a.stage}];
+        Sums &s = by[{ a.provider, a.role, a.stage }];
         s.health.provider = a.provider;
         s.health.role = a.role;
         s.health.stage = a.stage;
@@ -82,11 +82,14 @@ QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &a
 
 void ProviderHealth::addProbes(QList<ProviderHealth> &health, const QList<CompletedAttempt> &probes, const QList<qint64> &probeTimesMs)
 {
-    const auto keyOf = [](const ProviderHealth &h) { return std::tuple(h.provider, h.role, h.stage); };
+    const auto keyOf = [](const ProviderHealth &h) {
+        return std::tuple(h.provider, h.role, h.stage);
+    };
     for (qsizetype i = 0; i < probes.size() && i < probeTimesMs.size(); ++i) {
         const CompletedAttempt &a = probes.at(i);
-        const Probe probe{probeTimesMs.at(i), a.success, a.kind, a.durationMs};
-        auto it = std::find_if(health.begin(), health.end(), [&](const ProviderHealth &h) { return keyOf(h) == std::tuple(a.provider, a.role, a.stage); });
+        const Probe probe { probeTimesMs.at(i), a.success, a.kind, a.durationMs };
+        auto it = std::find_if(health.begin(), health.end(),
+                               [&](const ProviderHealth &h) { return keyOf(h) == std::tuple(a.provider, a.role, a.stage); });
         if (it == health.end()) {
             ProviderHealth idle;
             idle.provider = a.provider;

@@ -51,8 +51,8 @@ struct ProviderHealth
     std::optional<FailureKind> topKind; // the most frequent failure kind (ties: the first in the enum)
     qint64 topKindCount = 0;
     qint64 primaryFailures = 0; // role Primary: failed attempts
-    qint64 relieved = 0;        // of those, the ones whose stage then gave a fallback provider its attempt
-    double p50Ms = 0;           // over `attempts`, successes and failures alike; 0 when there are none
+    qint64 relieved = 0; // of those, the ones whose stage then gave a fallback provider its attempt
+    double p50Ms = 0; // over `attempts`, successes and failures alike; 0 when there are none
     double p90Ms = 0;
     // The latest probe of this provider, role and stage (docs/contract.md §13). Probes are synthetic: they
     // are in none of the figures above, which are users' attempts only.

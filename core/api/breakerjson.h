@@ -27,7 +27,8 @@ public:
 
     // {"reason": "...", "role"?: "primary"|"fallback", "stage"?: "storyboard"|"captions"|"image",
     //  "until"?: ISO 8601 with a zone, in the future}. `now` judges `until`.
-    static std::variant<Drain, FieldError> drainFromJson(const QByteArray &body, Provider provider, const QString &by, const QDateTime &now);
+    static std::variant<Drain, FieldError> drainFromJson(const QByteArray &body, Provider provider, const QString &by,
+                                                         const QDateTime &now);
 };
 
 } // namespace bullpen

@@ -19,7 +19,7 @@ struct RequestLimits
 {
     qsizetype maxStoryBytes = 32 * 1024; // UTF-8
     qsizetype maxUserIdChars = 256;
-    std::chrono::milliseconds maxTimeout{10 * 60 * 1000};
+    std::chrono::milliseconds maxTimeout { 10 * 60 * 1000 };
 };
 
 // A refused request: which field (dotted for nested ones, empty for the body as a whole) and why, in

@@ -9,20 +9,27 @@ namespace bullpen {
 
 namespace {
 
-QJsonValue orNull(const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
-QJsonValue count(qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue(); }
+QJsonValue orNull(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
+}
+QJsonValue count(qint64 n)
+{
+    return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue();
+}
 
-const QStringList kFilterFields{QStringLiteral("from_ms"), QStringLiteral("to_ms"), QStringLiteral("state"),   QStringLiteral("code"),
-                                QStringLiteral("kind"),    QStringLiteral("stage"), QStringLiteral("provider"), QStringLiteral("user"),
-                                QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"), QStringLiteral("instance"),
-                                QStringLiteral("user_id"), QStringLiteral("id_prefix"), QStringLiteral("failed_attempt"), QStringLiteral("fallback_reason"),
-                                QStringLiteral("synthetic")};
+const QStringList kFilterFields {
+    QStringLiteral("from_ms"),  QStringLiteral("to_ms"),     QStringLiteral("state"),          QStringLiteral("code"),
+    QStringLiteral("kind"),     QStringLiteral("stage"),     QStringLiteral("provider"),       QStringLiteral("user"),
+    QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"),      QStringLiteral("instance"),
+    QStringLiteral("user_id"),  QStringLiteral("id_prefix"), QStringLiteral("failed_attempt"), QStringLiteral("fallback_reason"),
+    QStringLiteral("synthetic")
+};
 
 // The values of `synthetic`, in HistoryFilter::Synthetic's order.
-const QStringList kSyntheticValues{QStringLiteral("exclude"), QStringLiteral("include"), QStringLiteral("only")};
+const QStringList kSyntheticValues { QStringLiteral("exclude"), QStringLiteral("include"), QStringLiteral("only") };
 
-template<typename E>
-std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
+template<typename E> std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower)
 {
     const QMetaEnum me = QMetaEnum::fromType<E>();
     for (int i = 0; i < me.keyCount(); ++i) {
@@ -34,8 +41,7 @@ std::optional<E> enumByName(const QString &given, QStringList *valid, bool lower
     return std::nullopt;
 }
 
-template<typename E>
-QString enumId(E value, bool lower)
+template<typename E> QString enumId(E value, bool lower)
 {
     const QString name = QString::fromLatin1(QMetaEnum::fromType<E>().valueToKey(static_cast<int>(value)));
     return lower ? name.toLower() : name;
@@ -43,8 +49,7 @@ QString enumId(E value, bool lower)
 
 } // namespace
 
-template<typename E>
-std::variant<std::optional<E>, FieldError> HistoryJson::enumValue(const QUrlQuery &query, const QString &name)
+template<typename E> std::variant<std::optional<E>, FieldError> HistoryJson::enumValue(const QUrlQuery &query, const QString &name)
 {
     if (!query.hasQueryItem(name))
         return std::optional<E>();
@@ -52,7 +57,7 @@ std::variant<std::optional<E>, FieldError> HistoryJson::enumValue(const QUrlQuer
     const QString given = query.queryItemValue(name, QUrl::FullyDecoded).trimmed();
     if (auto v = enumByName<E>(given, &valid, !std::is_same_v<E, FailureKind> && !std::is_same_v<E, PublicCode>))
         return std::optional<E>(*v);
-    return FieldError{name, QStringLiteral("\"%1\" is not one of %2").arg(given.left(64), valid.join(QStringLiteral(", ")))};
+    return FieldError { name, QStringLiteral("\"%1\" is not one of %2").arg(given.left(64), valid.join(QStringLiteral(", "))) };
 }
 
 template std::variant<std::optional<Provider>, FieldError> HistoryJson::enumValue<Provider>(const QUrlQuery &, const QString &);
@@ -61,35 +66,36 @@ template std::variant<std::optional<Stage>, FieldError> HistoryJson::enumValue<S
 
 QJsonObject HistoryJson::row(const GenerationRow &r)
 {
-    return QJsonObject{
-        {QStringLiteral("generation_id"), r.id},
-        {QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs)},
-        {QStringLiteral("finished_at_ms"), r.finishedAtMs ? QJsonValue(static_cast<double>(*r.finishedAtMs)) : QJsonValue()},
-        {QStringLiteral("user"), orNull(r.userMask)},
-        {QStringLiteral("user_key"), orNull(r.userKey)},
-        {QStringLiteral("policy"), r.policy},
-        {QStringLiteral("state"), r.state},
-        {QStringLiteral("public_code"), orNull(r.publicCode)},
-        {QStringLiteral("kind"), orNull(r.kind)},
-        {QStringLiteral("stage"), orNull(r.stage)},
-        {QStringLiteral("detail"), orNull(r.detail)},
-        {QStringLiteral("decision"), orNull(r.decision)},
-        {QStringLiteral("provider_fallback_applied"), r.fallbackApplied},
-        {QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason)},
-        {QStringLiteral("primary_provider"), r.primaryProvider},
-        {QStringLiteral("final_provider"), orNull(r.finalProvider)},
-        {QStringLiteral("final_model"), orNull(r.finalModel)},
-        {QStringLiteral("fallback_provider"), orNull(r.fallbackProvider)},
-        {QStringLiteral("tokens_in"), count(r.tokensIn)},
-        {QStringLiteral("tokens_out"), count(r.tokensOut)},
-        {QStringLiteral("elapsed_ms"), r.elapsedMs},
-        {QStringLiteral("next_step"), orNull(r.nextStep)},
-        {QStringLiteral("instance"), orNull(r.instance)},
-        {QStringLiteral("synthetic"), r.synthetic()},
-        {QStringLiteral("probe"), orNull(r.probe)},
-        {QStringLiteral("image_sha256"), orNull(!r.imageSha256.isEmpty() ? r.imageSha256
-                                                : r.imagePath.isEmpty()  ? QString()
-                                                                         : QFileInfo(r.imagePath).completeBaseName())},
+    return QJsonObject {
+        { QStringLiteral("generation_id"), r.id },
+        { QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs) },
+        { QStringLiteral("finished_at_ms"), r.finishedAtMs ? QJsonValue(static_cast<double>(*r.finishedAtMs)) : QJsonValue() },
+        { QStringLiteral("user"), orNull(r.userMask) },
+        { QStringLiteral("user_key"), orNull(r.userKey) },
+        { QStringLiteral("policy"), r.policy },
+        { QStringLiteral("state"), r.state },
+        { QStringLiteral("public_code"), orNull(r.publicCode) },
+        { QStringLiteral("kind"), orNull(r.kind) },
+        { QStringLiteral("stage"), orNull(r.stage) },
+        { QStringLiteral("detail"), orNull(r.detail) },
+        { QStringLiteral("decision"), orNull(r.decision) },
+        { QStringLiteral("provider_fallback_applied"), r.fallbackApplied },
+        { QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason) },
+        { QStringLiteral("primary_provider"), r.primaryProvider },
+        { QStringLiteral("final_provider"), orNull(r.finalProvider) },
+        { QStringLiteral("final_model"), orNull(r.finalModel) },
+        { QStringLiteral("fallback_provider"), orNull(r.fallbackProvider) },
+        { QStringLiteral("tokens_in"), count(r.tokensIn) },
+        { QStringLiteral("tokens_out"), count(r.tokensOut) },
+        { QStringLiteral("elapsed_ms"), r.elapsedMs },
+        { QStringLiteral("next_step"), orNull(r.nextStep) },
+        { QStringLiteral("instance"), orNull(r.instance) },
+        { QStringLiteral("synthetic"), r.synthetic() },
+        { QStringLiteral("probe"), orNull(r.probe) },
+        { QStringLiteral("image_sha256"),
+          orNull(!r.imageSha256.isEmpty()    ? r.imageSha256
+                     : r.imagePath.isEmpty() ? QString()
+                                             : QFileInfo(r.imagePath).completeBaseName()) },
     };
 }
 
@@ -103,7 +109,9 @@ std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
     r.createdAtMs = o.value(QLatin1StringView("created_at_ms")).toInteger();
     if (const QJsonValue f = o.value(QLatin1StringView("finished_at_ms")); f.isDouble())
         r.finishedAtMs = f.toInteger();
-    const auto text = [&](const char *key) { return o.value(QLatin1StringView(key)).toString(); };
+    const auto text = [&](const char *key) {
+        return o.value(QLatin1StringView(key)).toString();
+    };
     r.userMask = text("user");
     r.userKey = text("user_key");
     r.policy = text("policy");
@@ -133,7 +141,9 @@ std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
 QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
 {
     QUrlQuery q;
-    const auto put = [&](const QString &name, const QString &value) { q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value))); };
+    const auto put = [&](const QString &name, const QString &value) {
+        q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
+    };
     if (f.fromMs)
         put(QStringLiteral("from_ms"), QString::number(*f.fromMs));
     if (f.toMs)
@@ -183,7 +193,7 @@ std::variant<std::optional<qint64>, FieldError> HistoryJson::integer(const QUrlQ
     const QString given = query.queryItemValue(name, QUrl::FullyDecoded);
     const qint64 v = given.toLongLong(&ok);
     if (!ok || v < min || v > max)
-        return FieldError{name, QStringLiteral("must be a whole number from %1 to %2").arg(min).arg(max)};
+        return FieldError { name, QStringLiteral("must be a whole number from %1 to %2").arg(min).arg(max) };
     return std::optional<qint64>(v);
 }
 
@@ -195,18 +205,20 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
         if (name.isEmpty()) {
             if (value.isEmpty())
                 continue; // "a=1&&b=2": an empty pair says nothing
-            return FieldError{QStringLiteral("(unnamed)"), QStringLiteral("a parameter without a name (\"=%1\")").arg(value.left(32))};
+            return FieldError { QStringLiteral("(unnamed)"), QStringLiteral("a parameter without a name (\"=%1\")").arg(value.left(32)) };
         }
         if (!kFilterFields.contains(name) && !extra.contains(name))
-            return FieldError{name, QStringLiteral("unknown parameter; the parameters are %1").arg((kFilterFields + extra).join(QStringLiteral(", ")))};
+            return FieldError {
+                name, QStringLiteral("unknown parameter; the parameters are %1").arg((kFilterFields + extra).join(QStringLiteral(", ")))
+            };
         if (seen.contains(name))
-            return FieldError{name, QStringLiteral("given twice")};
+            return FieldError { name, QStringLiteral("given twice") };
         seen << name;
     }
     HistoryFilter f;
     constexpr qint64 kFar = 253402300799999; // 9999-12-31
-    for (const auto &[name, into] : {std::pair{QStringLiteral("from_ms"), &f.fromMs}, std::pair{QStringLiteral("to_ms"), &f.toMs},
-                                     std::pair{QStringLiteral("before_ms"), &f.beforeMs}}) {
+    for (const auto &[name, into] : { std::pair { QStringLiteral("from_ms"), &f.fromMs }, std::pair { QStringLiteral("to_ms"), &f.toMs },
+                                      std::pair { QStringLiteral("before_ms"), &f.beforeMs } }) {
         auto v = integer(query, name, 0, kFar);
         if (auto *e = std::get_if<FieldError>(&v))
             return *e;
@@ -218,7 +230,8 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
             QStringList valid;
             const auto state = enumByName<HistoryState>(s.trimmed(), &valid, true);
             if (!state)
-                return FieldError{QStringLiteral("state"), QStringLiteral("\"%1\" is not one of %2").arg(s.left(64), valid.join(QStringLiteral(", ")))};
+                return FieldError { QStringLiteral("state"),
+                                    QStringLiteral("\"%1\" is not one of %2").arg(s.left(64), valid.join(QStringLiteral(", "))) };
             f.states << *state;
         }
     }
@@ -244,21 +257,25 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
     if (query.hasQueryItem(QStringLiteral("relieved"))) {
         const QString v = query.queryItemValue(QStringLiteral("relieved"), QUrl::FullyDecoded).toLower(); // any case, as every filter
         if (v != u"true" && v != u"false")
-            return FieldError{QStringLiteral("relieved"), QStringLiteral("must be true or false")};
+            return FieldError { QStringLiteral("relieved"), QStringLiteral("must be true or false") };
         f.fallbackApplied = v == u"true";
     }
     if (query.hasQueryItem(QStringLiteral("failed_attempt"))) {
         const QString v = query.queryItemValue(QStringLiteral("failed_attempt"), QUrl::FullyDecoded);
         f.failedAttempt = HistoryFilter::AttemptScope::fromString(v);
         if (!f.failedAttempt)
-            return FieldError{QStringLiteral("failed_attempt"), QStringLiteral("\"%1\" is not provider/role/stage, such as gemini/primary/storyboard").arg(v.left(64))};
+            return FieldError { QStringLiteral("failed_attempt"),
+                                QStringLiteral("\"%1\" is not provider/role/stage, such as gemini/primary/storyboard").arg(v.left(64)) };
     }
     f.fallbackReason = query.queryItemValue(QStringLiteral("fallback_reason"), QUrl::FullyDecoded).left(128);
     if (query.hasQueryItem(QStringLiteral("synthetic"))) {
         const QString v = query.queryItemValue(QStringLiteral("synthetic"), QUrl::FullyDecoded).toLower();
         const qsizetype at = kSyntheticValues.indexOf(v);
         if (at < 0)
-            return FieldError{QStringLiteral("synthetic"), QStringLiteral("must be %1 (probes are left out by default)").arg(kSyntheticValues.join(QStringLiteral(", ")))};
+            return FieldError {
+                QStringLiteral("synthetic"),
+                QStringLiteral("must be %1 (probes are left out by default)").arg(kSyntheticValues.join(QStringLiteral(", ")))
+            };
         f.synthetic = static_cast<HistoryFilter::Synthetic>(at);
     }
     f.beforeId = query.queryItemValue(QStringLiteral("before_id"), QUrl::FullyDecoded).left(128);
@@ -267,18 +284,18 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
 
 QJsonObject HistoryJson::comparison(const ComparisonRow &r)
 {
-    return QJsonObject{{QStringLiteral("comparison_id"), r.id},
-                       {QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs)},
-                       {QStringLiteral("primary_provider"), r.primaryProvider},
-                       {QStringLiteral("fallback_provider"), r.fallbackProvider},
-                       {QStringLiteral("body"), r.body}};
+    return QJsonObject { { QStringLiteral("comparison_id"), r.id },
+                         { QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs) },
+                         { QStringLiteral("primary_provider"), r.primaryProvider },
+                         { QStringLiteral("fallback_provider"), r.fallbackProvider },
+                         { QStringLiteral("body"), r.body } };
 }
 
 ComparisonRow HistoryJson::comparisonFromJson(const QJsonObject &o)
 {
-    return ComparisonRow{o.value(QLatin1StringView("comparison_id")).toString(), o.value(QLatin1StringView("created_at_ms")).toInteger(),
-                         o.value(QLatin1StringView("primary_provider")).toString(), o.value(QLatin1StringView("fallback_provider")).toString(),
-                         o.value(QLatin1StringView("body")).toObject()};
+    return ComparisonRow { o.value(QLatin1StringView("comparison_id")).toString(), o.value(QLatin1StringView("created_at_ms")).toInteger(),
+                           o.value(QLatin1StringView("primary_provider")).toString(),
+                           o.value(QLatin1StringView("fallback_provider")).toString(), o.value(QLatin1StringView("body")).toObject() };
 }
 
 // Compact arrays: a latency chart may carry tens of thousands of samples.
@@ -286,7 +303,7 @@ QJsonArray HistoryJson::samples(const QList<LatencySample> &samples)
 {
     QJsonArray a;
     for (const LatencySample &s : samples)
-        a.append(QJsonArray{static_cast<double>(s.atMs), s.durationMs, s.success});
+        a.append(QJsonArray { static_cast<double>(s.atMs), s.durationMs, s.success });
     return a;
 }
 
@@ -296,7 +313,7 @@ QList<LatencySample> HistoryJson::samplesFromJson(const QJsonArray &json)
     out.reserve(json.size());
     for (const QJsonValue &v : json) {
         const QJsonArray s = v.toArray();
-        out << LatencySample{s.at(0).toInteger(), s.at(1).toDouble(), s.at(2).toBool()};
+        out << LatencySample { s.at(0).toInteger(), s.at(1).toDouble(), s.at(2).toBool() };
     }
     return out;
 }
@@ -305,7 +322,7 @@ QJsonArray HistoryJson::durationCells(const QList<DurationCell> &cells)
 {
     QJsonArray a;
     for (const DurationCell &c : cells)
-        a.append(QJsonArray{static_cast<double>(c.startMs), c.success, c.bin, static_cast<double>(c.count)});
+        a.append(QJsonArray { static_cast<double>(c.startMs), c.success, c.bin, static_cast<double>(c.count) });
     return a;
 }
 
@@ -315,7 +332,7 @@ QList<DurationCell> HistoryJson::durationCellsFromJson(const QJsonArray &json)
     out.reserve(json.size());
     for (const QJsonValue &v : json) {
         const QJsonArray c = v.toArray();
-        out << DurationCell{c.at(0).toInteger(), c.at(1).toBool(), c.at(2).toInt(), c.at(3).toInteger()};
+        out << DurationCell { c.at(0).toInteger(), c.at(1).toBool(), c.at(2).toInt(), c.at(3).toInteger() };
     }
     return out;
 }
@@ -324,7 +341,7 @@ QJsonArray HistoryJson::reliefCells(const QList<ReliefCell> &cells)
 {
     QJsonArray a;
     for (const ReliefCell &c : cells)
-        a.append(QJsonArray{static_cast<double>(c.startMs), c.primaryProvider, c.fallbackProvider, c.bin, static_cast<double>(c.count)});
+        a.append(QJsonArray { static_cast<double>(c.startMs), c.primaryProvider, c.fallbackProvider, c.bin, static_cast<double>(c.count) });
     return a;
 }
 
@@ -334,7 +351,7 @@ QList<ReliefCell> HistoryJson::reliefCellsFromJson(const QJsonArray &json)
     out.reserve(json.size());
     for (const QJsonValue &v : json) {
         const QJsonArray c = v.toArray();
-        out << ReliefCell{c.at(0).toInteger(), c.at(1).toString(), c.at(2).toString(), c.at(3).toInt(), c.at(4).toInteger()};
+        out << ReliefCell { c.at(0).toInteger(), c.at(1).toString(), c.at(2).toString(), c.at(3).toInt(), c.at(4).toInteger() };
     }
     return out;
 }
@@ -343,9 +360,9 @@ QJsonArray HistoryJson::rateBuckets(const QList<RateBucket> &buckets)
 {
     QJsonArray a;
     for (const RateBucket &b : buckets)
-        a.append(QJsonObject{{QStringLiteral("start_ms"), static_cast<double>(b.startMs)},
-                             {QStringLiteral("generations"), static_cast<double>(b.generations)},
-                             {QStringLiteral("fallbacks"), static_cast<double>(b.fallbacks)}});
+        a.append(QJsonObject { { QStringLiteral("start_ms"), static_cast<double>(b.startMs) },
+                               { QStringLiteral("generations"), static_cast<double>(b.generations) },
+                               { QStringLiteral("fallbacks"), static_cast<double>(b.fallbacks) } });
     return a;
 }
 
@@ -354,8 +371,8 @@ QList<RateBucket> HistoryJson::rateBucketsFromJson(const QJsonArray &json)
     QList<RateBucket> out;
     for (const QJsonValue &v : json) {
         const QJsonObject o = v.toObject();
-        out << RateBucket{o.value(QLatin1StringView("start_ms")).toInteger(), o.value(QLatin1StringView("generations")).toInteger(),
-                          o.value(QLatin1StringView("fallbacks")).toInteger()};
+        out << RateBucket { o.value(QLatin1StringView("start_ms")).toInteger(), o.value(QLatin1StringView("generations")).toInteger(),
+                            o.value(QLatin1StringView("fallbacks")).toInteger() };
     }
     return out;
 }
@@ -366,10 +383,10 @@ QJsonValue probeJson(const std::optional<ProviderHealth::Probe> &probe)
 {
     if (!probe)
         return QJsonValue();
-    return QJsonObject{{QStringLiteral("at_ms"), static_cast<double>(probe->atMs)},
-                       {QStringLiteral("ok"), probe->ok},
-                       {QStringLiteral("kind"), probe->kind ? QJsonValue(enumName(*probe->kind)) : QJsonValue()},
-                       {QStringLiteral("duration_ms"), probe->durationMs}};
+    return QJsonObject { { QStringLiteral("at_ms"), static_cast<double>(probe->atMs) },
+                         { QStringLiteral("ok"), probe->ok },
+                         { QStringLiteral("kind"), probe->kind ? QJsonValue(enumName(*probe->kind)) : QJsonValue() },
+                         { QStringLiteral("duration_ms"), probe->durationMs } };
 }
 
 std::optional<ProviderHealth::Probe> probeFromJson(const QJsonValue &v)
@@ -377,9 +394,9 @@ std::optional<ProviderHealth::Probe> probeFromJson(const QJsonValue &v)
     if (!v.isObject())
         return std::nullopt;
     const QJsonObject o = v.toObject();
-    return ProviderHealth::Probe{o.value(QLatin1StringView("at_ms")).toInteger(), o.value(QLatin1StringView("ok")).toBool(),
-                                 enumFromName<FailureKind>(o.value(QLatin1StringView("kind")).toString()),
-                                 o.value(QLatin1StringView("duration_ms")).toDouble()};
+    return ProviderHealth::Probe { o.value(QLatin1StringView("at_ms")).toInteger(), o.value(QLatin1StringView("ok")).toBool(),
+                                   enumFromName<FailureKind>(o.value(QLatin1StringView("kind")).toString()),
+                                   o.value(QLatin1StringView("duration_ms")).toDouble() };
 }
 
 } // namespace
@@ -388,19 +405,19 @@ QJsonArray HistoryJson::providerHealth(const QList<ProviderHealth> &health)
 {
     QJsonArray a;
     for (const ProviderHealth &h : health)
-        a.append(QJsonObject{{QStringLiteral("provider"), toId(h.provider)},
-                             {QStringLiteral("role"), toId(h.role)},
-                             {QStringLiteral("stage"), toId(h.stage)},
-                             {QStringLiteral("attempts"), static_cast<double>(h.attempts)},
-                             {QStringLiteral("failures"), static_cast<double>(h.failures)},
-                             {QStringLiteral("not_provider"), static_cast<double>(h.notProviders)},
-                             {QStringLiteral("top_kind"), h.topKind ? QJsonValue(enumName(*h.topKind)) : QJsonValue()},
-                             {QStringLiteral("top_kind_count"), static_cast<double>(h.topKindCount)},
-                             {QStringLiteral("primary_failures"), static_cast<double>(h.primaryFailures)},
-                             {QStringLiteral("relieved"), static_cast<double>(h.relieved)},
-                             {QStringLiteral("p50_ms"), h.p50Ms},
-                             {QStringLiteral("p90_ms"), h.p90Ms},
-                             {QStringLiteral("last_probe"), probeJson(h.lastProbe)}});
+        a.append(QJsonObject { { QStringLiteral("provider"), toId(h.provider) },
+                               { QStringLiteral("role"), toId(h.role) },
+                               { QStringLiteral("stage"), toId(h.stage) },
+                               { QStringLiteral("attempts"), static_cast<double>(h.attempts) },
+                               { QStringLiteral("failures"), static_cast<double>(h.failures) },
+                               { QStringLiteral("not_provider"), static_cast<double>(h.notProviders) },
+                               { QStringLiteral("top_kind"), h.topKind ? QJsonValue(enumName(*h.topKind)) : QJsonValue() },
+                               { QStringLiteral("top_kind_count"), static_cast<double>(h.topKindCount) },
+                               { QStringLiteral("primary_failures"), static_cast<double>(h.primaryFailures) },
+                               { QStringLiteral("relieved"), static_cast<double>(h.relieved) },
+                               { QStringLiteral("p50_ms"), h.p50Ms },
+                               { QStringLiteral("p90_ms"), h.p90Ms },
+                               { QStringLiteral("last_probe"), probeJson(h.lastProbe) } });
     return a;
 }
 
@@ -418,7 +435,9 @@ QList<ProviderHealth> HistoryJson::providerHealthFromJson(const QJsonArray &json
         h.provider = *provider;
         h.role = *role;
         h.stage = *stage;
-        const auto n = [&](const char *name) { return o.value(QLatin1StringView(name)).toInteger(); };
+        const auto n = [&](const char *name) {
+            return o.value(QLatin1StringView(name)).toInteger();
+        };
         h.attempts = n("attempts");
         h.failures = n("failures");
         h.notProviders = n("not_provider");
@@ -438,12 +457,12 @@ QJsonArray HistoryJson::fallbackWaits(const QList<FallbackWait> &waits)
 {
     QJsonArray a;
     for (const FallbackWait &w : waits)
-        a.append(QJsonObject{{QStringLiteral("at_ms"), static_cast<double>(w.atMs)},
-                             {QStringLiteral("primary_provider"), w.primaryProvider},
-                             {QStringLiteral("fallback_provider"), w.fallbackProvider},
-                             {QStringLiteral("primary_ms"), w.primaryMs},
-                             {QStringLiteral("fallback_ms"), w.fallbackMs},
-                             {QStringLiteral("fallback_succeeded"), w.fallbackSucceeded}});
+        a.append(QJsonObject { { QStringLiteral("at_ms"), static_cast<double>(w.atMs) },
+                               { QStringLiteral("primary_provider"), w.primaryProvider },
+                               { QStringLiteral("fallback_provider"), w.fallbackProvider },
+                               { QStringLiteral("primary_ms"), w.primaryMs },
+                               { QStringLiteral("fallback_ms"), w.fallbackMs },
+                               { QStringLiteral("fallback_succeeded"), w.fallbackSucceeded } });
     return a;
 }
 
@@ -452,9 +471,12 @@ QList<FallbackWait> HistoryJson::fallbackWaitsFromJson(const QJsonArray &json)
     QList<FallbackWait> out;
     for (const QJsonValue &v : json) {
         const QJsonObject o = v.toObject();
-        out << FallbackWait{o.value(QLatin1StringView("at_ms")).toInteger(), o.value(QLatin1StringView("primary_provider")).toString(),
-                            o.value(QLatin1StringView("fallback_provider")).toString(), o.value(QLatin1StringView("primary_ms")).toDouble(),
-                            o.value(QLatin1StringView("fallback_ms")).toDouble(), o.value(QLatin1StringView("fallback_succeeded")).toBool()};
+        out << FallbackWait { o.value(QLatin1StringView("at_ms")).toInteger(),
+                              o.value(QLatin1StringView("primary_provider")).toString(),
+                              o.value(QLatin1StringView("fallback_provider")).toString(),
+                              o.value(QLatin1StringView("primary_ms")).toDouble(),
+                              o.value(QLatin1StringView("fallback_ms")).toDouble(),
+                              o.value(QLatin1StringView("fallback_succeeded")).toBool() };
     }
     return out;
 }
@@ -463,7 +485,7 @@ QJsonArray HistoryJson::counts(const QList<std::pair<QString, qint64>> &counts)
 {
     QJsonArray a;
     for (const auto &[key, n] : counts)
-        a.append(QJsonObject{{QStringLiteral("key"), key}, {QStringLiteral("count"), static_cast<double>(n)}});
+        a.append(QJsonObject { { QStringLiteral("key"), key }, { QStringLiteral("count"), static_cast<double>(n) } });
     return a;
 }
 
@@ -472,7 +494,7 @@ QList<std::pair<QString, qint64>> HistoryJson::countsFromJson(const QJsonArray &
     QList<std::pair<QString, qint64>> out;
     for (const QJsonValue &v : json) {
         const QJsonObject o = v.toObject();
-        out.append({o.value(QLatin1StringView("key")).toString(), o.value(QLatin1StringView("count")).toInteger()});
+        out.append({ o.value(QLatin1StringView("key")).toString(), o.value(QLatin1StringView("count")).toInteger() });
     }
     return out;
 }

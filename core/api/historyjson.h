@@ -53,8 +53,7 @@ public:
     // A whole number parameter in [min, max]; nothing when absent; an error naming it when not.
     static std::variant<std::optional<qint64>, FieldError> integer(const QUrlQuery &query, const QString &name, qint64 min, qint64 max);
     // An enum parameter by name, any case (e.g. kind=timeout).
-    template<typename E>
-    static std::variant<std::optional<E>, FieldError> enumValue(const QUrlQuery &query, const QString &name);
+    template<typename E> static std::variant<std::optional<E>, FieldError> enumValue(const QUrlQuery &query, const QString &name);
 };
 
 } // namespace bullpen

@@ -12,7 +12,7 @@ namespace bullpen {
 // of six alternating bench_engine runs); on two engine threads the difference was within the noise.
 enum class GlibLoops {
     GuiThreadOnly, // the console: desktop integration (a GTK platform theme) wants GLib on the GUI thread
-    None,          // headless programs
+    None, // headless programs
 };
 
 // Call first thing in main(), before the application object and before any thread starts. Leaves the

@@ -12,7 +12,7 @@ namespace bullpen {
 
 void raiseOpenFileLimit()
 {
-    rlimit lim{};
+    rlimit lim {};
     if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
         lim.rlim_cur = lim.rlim_max;
         if (setrlimit(RLIMIT_NOFILE, &lim) != 0)

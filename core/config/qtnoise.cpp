@@ -36,6 +36,9 @@ bool isQtNoise(const char *category, const QString &message)
     return message.startsWith(QLatin1StringView("QStandardPaths: XDG_RUNTIME_DIR not set"));
 }
 
-void muteQtNoise() { g_previous = qInstallMessageHandler(filter); }
+void muteQtNoise()
+{
+    g_previous = qInstallMessageHandler(filter);
+}
 
 } // namespace bullpen

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
-#include "settingstable.h"
 
 #include "providers/providertrust.h"
 #include "providers/proxyrules.h"
-
+#include "settingstable.h"
 #include "store/privatefiles.h"
 
 #include <QDir>
@@ -35,10 +34,10 @@ struct ProviderNames
 };
 
 constexpr ProviderNames kProviders[] = {
-    {Provider::Gemini, "GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash"},
-    {Provider::Qwen, "DASHSCOPE", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus"},
-    {Provider::OpenAI, "OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini"},
-    {Provider::Anthropic, "ANTHROPIC", "https://api.anthropic.com/v1", "claude-sonnet-4-6"},
+    { Provider::Gemini, "GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash" },
+    { Provider::Qwen, "DASHSCOPE", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus" },
+    { Provider::OpenAI, "OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini" },
+    { Provider::Anthropic, "ANTHROPIC", "https://api.anthropic.com/v1", "claude-sonnet-4-6" },
 };
 
 const ProviderNames &names(Provider p)
@@ -50,7 +49,10 @@ const ProviderNames &names(Provider p)
     return kProviders[0];
 }
 
-QString var(Provider p, const char *suffix) { return QLatin1StringView(names(p).prefix) + QLatin1StringView(suffix); }
+QString var(Provider p, const char *suffix)
+{
+    return QLatin1StringView(names(p).prefix) + QLatin1StringView(suffix);
+}
 
 // Where each storyboard setting was last set, to name the right place in a refusal.
 struct Origins
@@ -73,10 +75,22 @@ std::optional<Provider> parseProviderName(QStringView v)
 
 } // namespace
 
-QString apiKeyVariable(Provider p) { return var(p, "_API_KEY"); }
-QString baseUrlVariable(Provider p) { return var(p, "_BASE_URL"); }
-QString modelVariable(Provider p) { return var(p, "_MODEL"); }
-QString streamVariable(Provider p) { return var(p, "_STREAM"); }
+QString apiKeyVariable(Provider p)
+{
+    return var(p, "_API_KEY");
+}
+QString baseUrlVariable(Provider p)
+{
+    return var(p, "_BASE_URL");
+}
+QString modelVariable(Provider p)
+{
+    return var(p, "_MODEL");
+}
+QString streamVariable(Provider p)
+{
+    return var(p, "_STREAM");
+}
 
 std::optional<milliseconds> parseDuration(QStringView text, QString *why)
 {
@@ -137,44 +151,47 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
     QList<ConfigError> errors;
     const StagePolicy &sb = s.storyboard;
     if (!sb.routed())
-        errors << ConfigError{QStringLiteral("STORYBOARD_POLICY"),
-                              QStringLiteral("unknown policy \"%1\"; use one of %2").arg(sb.preset, StagePolicy::presetNames().join(QStringLiteral(", ")))};
+        errors << ConfigError {
+            QStringLiteral("STORYBOARD_POLICY"),
+            QStringLiteral("unknown policy \"%1\"; use one of %2").arg(sb.preset, StagePolicy::presetNames().join(QStringLiteral(", ")))
+        };
     if (sb.fallback && *sb.fallback == sb.primary)
-        errors << ConfigError{QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"),
-                              QStringLiteral("is the same provider as STORYBOARD_PROVIDER (%1); a fallback provider must be another "
-                                             "provider, or set it to none")
-                                  .arg(toId(sb.primary))};
+        errors << ConfigError { QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"),
+                                QStringLiteral("is the same provider as STORYBOARD_PROVIDER (%1); a fallback provider must be another "
+                                               "provider, or set it to none")
+                                    .arg(toId(sb.primary)) };
     if (sb.primaryTimeout <= milliseconds::zero())
-        errors << ConfigError{QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), QStringLiteral("must be greater than zero")};
+        errors << ConfigError { QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), QStringLiteral("must be greater than zero") };
     if (sb.fallbackTimeout <= milliseconds::zero())
-        errors << ConfigError{QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), QStringLiteral("must be greater than zero")};
+        errors << ConfigError { QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), QStringLiteral("must be greater than zero") };
     if (sb.totalBudget && *sb.totalBudget <= milliseconds::zero())
-        errors << ConfigError{QStringLiteral("STORYBOARD_TOTAL_BUDGET"), QStringLiteral("must be greater than zero")};
+        errors << ConfigError { QStringLiteral("STORYBOARD_TOTAL_BUDGET"), QStringLiteral("must be greater than zero") };
     // The dashboards read whole hours from the aggregates: they must outlive the rows they count.
     if (s.retention.aggregates && (!s.retention.generations || *s.retention.aggregates < *s.retention.generations))
-        errors << ConfigError{QStringLiteral("BULLPEN_AGGREGATE_RETENTION"),
-                              QStringLiteral("is %1, shorter than the generations' retention (%2); the dashboards would lose hours "
-                                             "the store still has rows for: make it at least %2, or off")
-                                  .arg(formatRetention(s.retention.aggregates), formatRetention(s.retention.generations))};
+        errors << ConfigError { QStringLiteral("BULLPEN_AGGREGATE_RETENTION"),
+                                QStringLiteral("is %1, shorter than the generations' retention (%2); the dashboards would lose hours "
+                                               "the store still has rows for: make it at least %2, or off")
+                                    .arg(formatRetention(s.retention.aggregates), formatRetention(s.retention.generations)) };
     if (QString why; !ProxyRules::from(s.proxy, {}, &why))
-        errors << ConfigError{QStringLiteral("BULLPEN_PROXY"), why.section(QStringLiteral(": "), 1)};
+        errors << ConfigError { QStringLiteral("BULLPEN_PROXY"), why.section(QStringLiteral(": "), 1) };
     if (QString why; !s.providerCa.isEmpty() && !readPemCertificates(s.providerCa, &why))
-        errors << ConfigError{QStringLiteral("BULLPEN_PROVIDER_CA"), why};
+        errors << ConfigError { QStringLiteral("BULLPEN_PROVIDER_CA"), why };
 
     auto checkSelected = [&](Provider p, const QString &selector) {
         const ProviderSettings &ps = s.provider(p);
         const QUrl &u = ps.baseUrl;
         if (!u.isValid() || u.host().isEmpty() || (u.scheme() != u"http" && u.scheme() != u"https"))
-            errors << ConfigError{baseUrlVariable(p),
-                                  QStringLiteral("%1=%2 needs an http(s) endpoint with a host; got \"%3\"")
-                                      .arg(selector, toId(p), u.toString())};
+            errors << ConfigError {
+                baseUrlVariable(p),
+                QStringLiteral("%1=%2 needs an http(s) endpoint with a host; got \"%3\"").arg(selector, toId(p), u.toString())
+            };
         if (ps.model.trimmed().isEmpty())
-            errors << ConfigError{modelVariable(p), QStringLiteral("%1=%2 needs a model name").arg(selector, toId(p))};
+            errors << ConfigError { modelVariable(p), QStringLiteral("%1=%2 needs a model name").arg(selector, toId(p)) };
         if (requireKeys && !ps.hasKey())
-            errors << ConfigError{apiKeyVariable(p),
-                                  QStringLiteral("%1=%2 needs an API key: set %3 in the environment or in the key file "
-                                                 "(one NAME=value per line, mode 0600)")
-                                      .arg(selector, toId(p), apiKeyVariable(p))};
+            errors << ConfigError { apiKeyVariable(p),
+                                    QStringLiteral("%1=%2 needs an API key: set %3 in the environment or in the key file "
+                                                   "(one NAME=value per line, mode 0600)")
+                                        .arg(selector, toId(p), apiKeyVariable(p)) };
     };
     checkSelected(sb.primary, QStringLiteral("STORYBOARD_PROVIDER"));
     if (sb.fallback && *sb.fallback != sb.primary)
@@ -266,21 +283,22 @@ QProcessEnvironment KeyFile::readAll(const QString &keyFile, QList<ConfigError> 
     QProcessEnvironment keys;
     const QFileDevice::Permissions perms = QFileInfo(keyFile).permissions();
     const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
-                                            | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+        | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
     QFile f(keyFile);
     if (perms & others) {
-        *errors << ConfigError{keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile)};
+        *errors << ConfigError { keyFile, QStringLiteral("holds API keys but others can read it; run: chmod 600 %1").arg(keyFile) };
     } else if (!f.open(QIODevice::ReadOnly)) {
-        *errors << ConfigError{keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString())};
+        *errors << ConfigError { keyFile, QStringLiteral("cannot be read (%1)").arg(f.errorString()) };
     } else if (const QByteArray all = f.read(64 * 1024 + 1); all.size() > 64 * 1024) {
-        *errors << ConfigError{keyFile, QStringLiteral("is larger than 64 KiB; it is not a key file (NAME=value lines)")};
+        *errors << ConfigError { keyFile, QStringLiteral("is larger than 64 KiB; it is not a key file (NAME=value lines)") };
     } else {
         int lineNo = 0;
         const QList<QByteArray> rawLines = all.split('\n');
         for (const QByteArray &raw : rawLines) {
             ++lineNo;
             if (!QUtf8StringView(raw).isValidUtf8() || raw.contains('\0')) {
-                *errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("is not UTF-8 text; save the file as UTF-8")};
+                *errors << ConfigError { QStringLiteral("%1:%2").arg(keyFile).arg(lineNo),
+                                         QStringLiteral("is not UTF-8 text; save the file as UTF-8") };
                 continue;
             }
             const QString line = QString::fromUtf8(raw).trimmed();
@@ -288,7 +306,7 @@ QProcessEnvironment KeyFile::readAll(const QString &keyFile, QList<ConfigError> 
                 continue;
             const qsizetype eq = line.indexOf(QLatin1Char('='));
             if (eq <= 0) {
-                *errors << ConfigError{QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("expected NAME=value")};
+                *errors << ConfigError { QStringLiteral("%1:%2").arg(keyFile).arg(lineNo), QStringLiteral("expected NAME=value") };
                 continue;
             }
             keys.insert(line.left(eq).trimmed(), line.mid(eq + 1).trimmed());
@@ -379,15 +397,16 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         else if (p)
             s.storyboard.primary = *p;
         else
-            errors << ConfigError{setting, QStringLiteral("unknown provider \"%1\"; use gemini, qwen, openai or anthropic%2")
-                                               .arg(value, fallback ? QStringLiteral(", or none") : QString())};
+            errors << ConfigError { setting,
+                                    QStringLiteral("unknown provider \"%1\"; use gemini, qwen, openai or anthropic%2")
+                                        .arg(value, fallback ? QStringLiteral(", or none") : QString()) };
     };
     auto applyRetention = [&](const QString &setting, const QString &value, bool aggregates) {
         QString why;
         bool off = false;
         const auto period = parseRetention(value, &off, &why);
         if (!period && !off) {
-            errors << ConfigError{setting, why};
+            errors << ConfigError { setting, why };
             return;
         }
         (aggregates ? s.retention.aggregates : s.retention.generations) = period;
@@ -401,7 +420,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         if (auto d = parseDuration(value, &why))
             setter(*d);
         else
-            errors << ConfigError{setting, why};
+            errors << ConfigError { setting, why };
     };
 
     std::optional<QJsonObject> fileRoot; // for the settings table's rows, read with the environment below
@@ -411,34 +430,37 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         QFile f(settingsFile);
         const QString fileTag = QStringLiteral("settings file ") + settingsFile;
         if (!f.open(QIODevice::ReadOnly)) {
-            errors << ConfigError{settingsFile, QStringLiteral("cannot be read (%1); fix its permissions or remove it").arg(f.errorString())};
+            errors << ConfigError { settingsFile,
+                                    QStringLiteral("cannot be read (%1); fix its permissions or remove it").arg(f.errorString()) };
         } else if (const QByteArray bytes = f.read(1024 * 1024 + 1); bytes.size() > 1024 * 1024) {
             // Read with a cap, not by the size stat() reports (0 for /dev/zero, a FIFO or /proc).
-            errors << ConfigError{settingsFile, QStringLiteral("is larger than 1 MiB; it is not a Bullpen settings file")};
+            errors << ConfigError { settingsFile, QStringLiteral("is larger than 1 MiB; it is not a Bullpen settings file") };
         } else {
-            QJsonParseError perr{};
+            QJsonParseError perr {};
             const QJsonDocument doc = QJsonDocument::fromJson(bytes, &perr);
             const bool utf16 = bytes.startsWith("\xff\xfe") || bytes.startsWith("\xfe\xff");
             if (utf16) {
-                errors << ConfigError{settingsFile, QStringLiteral("is UTF-16 text; save it as UTF-8")};
+                errors << ConfigError { settingsFile, QStringLiteral("is UTF-16 text; save it as UTF-8") };
             } else if (perr.error == QJsonParseError::IllegalUTF8String) {
-                errors << ConfigError{settingsFile, QStringLiteral("is not UTF-8 (an invalid byte sequence at offset %1); save it as UTF-8")
-                                                        .arg(perr.offset)};
+                errors << ConfigError {
+                    settingsFile, QStringLiteral("is not UTF-8 (an invalid byte sequence at offset %1); save it as UTF-8").arg(perr.offset)
+                };
             } else if (perr.error != QJsonParseError::NoError || !doc.isObject()) {
-                errors << ConfigError{settingsFile, perr.error != QJsonParseError::NoError
-                                                        ? QStringLiteral("is not valid JSON: %1 at offset %2; fix or remove the file")
-                                                              .arg(perr.errorString())
-                                                              .arg(perr.offset)
-                                                        : QStringLiteral("must hold a JSON object")};
+                errors << ConfigError { settingsFile,
+                                        perr.error != QJsonParseError::NoError
+                                            ? QStringLiteral("is not valid JSON: %1 at offset %2; fix or remove the file")
+                                                  .arg(perr.errorString())
+                                                  .arg(perr.offset)
+                                            : QStringLiteral("must hold a JSON object") };
             } else {
                 const QJsonObject root = doc.object();
                 fileRoot = root;
                 // A section of the wrong type is refused, not read as empty.
-                for (const char *section : {"storyboard", "pipeline", "providers"}) {
+                for (const char *section : { "storyboard", "pipeline", "providers" }) {
                     const QJsonValue v = root.value(QLatin1StringView(section));
                     if (!v.isUndefined() && !v.isObject())
-                        errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, QLatin1StringView(section)),
-                                              QStringLiteral("must be a JSON object")};
+                        errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, QLatin1StringView(section)),
+                                                QStringLiteral("must be a JSON object") };
                 }
                 const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
                 auto fileString = [&](const QJsonObject &o, const char *key, const QString &path, QString *value) {
@@ -446,7 +468,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     if (v.isUndefined())
                         return false;
                     if (!v.isString()) {
-                        errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, path), QStringLiteral("must be a string")};
+                        errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, path), QStringLiteral("must be a string") };
                         return false;
                     }
                     *value = v.toString();
@@ -503,8 +525,8 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     if (b.isBool())
                         *value = b.toBool();
                     else if (!b.isUndefined())
-                        errors << ConfigError{QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
-                                              QStringLiteral("must be true or false")};
+                        errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
+                                                QStringLiteral("must be true or false") };
                 };
                 fileBool("captions", &s.pipeline.captions);
                 fileBool("store_content", &s.pipeline.storeContent);
@@ -515,8 +537,8 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     if (n.isDouble() && n.toDouble() >= low && n.toDouble() <= high && n.toDouble() == double(int(n.toDouble())))
                         *value = int(n.toDouble());
                     else
-                        errors << ConfigError{QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
-                                              QStringLiteral("must be a whole number from %1 to %2").arg(low).arg(high)};
+                        errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
+                                                QStringLiteral("must be a whole number from %1 to %2").arg(low).arg(high) };
                 };
                 fileCount("max_in_flight_per_provider", 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
                 fileCount("max_queued_per_provider", 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
@@ -524,29 +546,29 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     if (r.isDouble() && r.toDouble() >= 0 && r.toDouble() <= 5 && r.toDouble() == double(int(r.toDouble())))
                         s.pipeline.imageRetries = int(r.toDouble());
                     else
-                        errors << ConfigError{QStringLiteral("%1: pipeline.image_retries").arg(settingsFile),
-                                              QStringLiteral("must be a whole number from 0 to 5")};
+                        errors << ConfigError { QStringLiteral("%1: pipeline.image_retries").arg(settingsFile),
+                                                QStringLiteral("must be a whole number from 0 to 5") };
                 }
 
                 const QJsonObject providers = root.value(QLatin1StringView("providers")).toObject();
                 for (auto it = providers.begin(); it != providers.end(); ++it) {
                     const auto p = parseProviderName(it.key());
                     if (!p) {
-                        errors << ConfigError{QStringLiteral("%1: providers.%2").arg(settingsFile, it.key()),
-                                              QStringLiteral("unknown provider; use gemini, qwen, openai or anthropic")};
+                        errors << ConfigError { QStringLiteral("%1: providers.%2").arg(settingsFile, it.key()),
+                                                QStringLiteral("unknown provider; use gemini, qwen, openai or anthropic") };
                         continue;
                     }
                     const QString base = QStringLiteral("providers.") + it.key();
                     if (!it.value().isObject()) {
-                        errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, base), QStringLiteral("must be a JSON object")};
+                        errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, base), QStringLiteral("must be a JSON object") };
                         continue;
                     }
                     const QJsonObject po = it.value().toObject();
                     if (po.contains(QLatin1StringView("api_key")))
-                        errors << ConfigError{QStringLiteral("%1: %2.api_key").arg(settingsFile, base),
-                                              QStringLiteral("API keys do not belong in the settings file; move it to %1 in the "
-                                                             "environment or the 0600 key file")
-                                                  .arg(apiKeyVariable(*p))};
+                        errors << ConfigError { QStringLiteral("%1: %2.api_key").arg(settingsFile, base),
+                                                QStringLiteral("API keys do not belong in the settings file; move it to %1 in the "
+                                                               "environment or the 0600 key file")
+                                                    .arg(apiKeyVariable(*p)) };
                     if (fileString(po, "base_url", base + QStringLiteral(".base_url"), &v))
                         s.providers[*p].baseUrl = QUrl(v.trimmed());
                     if (fileString(po, "model", base + QStringLiteral(".model"), &v))
@@ -554,7 +576,8 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     if (const QJsonValue stream = po.value(QLatin1StringView("stream")); stream.isBool())
                         s.providers[*p].stream = stream.toBool();
                     else if (!stream.isUndefined())
-                        errors << ConfigError{QStringLiteral("%1: %2.stream").arg(settingsFile, base), QStringLiteral("must be true or false")};
+                        errors << ConfigError { QStringLiteral("%1: %2.stream").arg(settingsFile, base),
+                                                QStringLiteral("must be true or false") };
                 }
             }
         }
@@ -573,7 +596,9 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         const QString flag = env.value(QStringLiteral("BULLPEN_FLAG_") + name);
         return flag.isEmpty() ? QStringLiteral("environment") : QStringLiteral("command-line flag %1").arg(flag);
     };
-    auto envSetting = [&](const QString &name) { return QStringLiteral("%1 (%2)").arg(name, envPlace(name)); };
+    auto envSetting = [&](const QString &name) {
+        return QStringLiteral("%1 (%2)").arg(name, envPlace(name));
+    };
     auto envValue = [&](const QString &name) -> std::optional<QString> {
         if (!env.contains(name))
             return std::nullopt;
@@ -604,7 +629,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             else if (b == u"0" || b == u"false" || b == u"no")
                 ps.stream = false;
             else
-                errors << ConfigError{streamVariable(n.provider), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v)};
+                errors << ConfigError { streamVariable(n.provider), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v) };
         }
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {
@@ -620,9 +645,11 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), envPlace(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")))
-        applyDuration(envSetting(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")), *v, [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
+        applyDuration(envSetting(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")), *v,
+                      [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
     if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")))
-        applyDuration(envSetting(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")), *v, [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
+        applyDuration(envSetting(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")), *v,
+                      [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
     if (auto v = envValue(QStringLiteral("GEMINI_IMAGE_MODEL")))
         s.pipeline.imageModel = v->trimmed();
     if (auto v = envValue(QStringLiteral("IMAGE_TIMEOUT")))
@@ -635,7 +662,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         if (ok && n >= 0 && n <= 5)
             s.pipeline.imageRetries = n;
         else
-            errors << ConfigError{QStringLiteral("IMAGE_RETRIES"), QStringLiteral("\"%1\" is not a whole number from 0 to 5").arg(*v)};
+            errors << ConfigError { QStringLiteral("IMAGE_RETRIES"), QStringLiteral("\"%1\" is not a whole number from 0 to 5").arg(*v) };
     }
     if (auto v = envValue(QStringLiteral("BULLPEN_STORE_CONTENT"))) {
         const QString b = v->trimmed().toLower();
@@ -644,7 +671,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         else if (b == u"0" || b == u"off" || b == u"false")
             s.pipeline.storeContent = false;
         else
-            errors << ConfigError{QStringLiteral("BULLPEN_STORE_CONTENT"), QStringLiteral("\"%1\" is not on or off").arg(*v)};
+            errors << ConfigError { QStringLiteral("BULLPEN_STORE_CONTENT"), QStringLiteral("\"%1\" is not on or off").arg(*v) };
     }
     auto envCount = [&](const QString &name, int low, int high, int *value) {
         if (auto v = envValue(name)) {
@@ -653,7 +680,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             if (ok && n >= low && n <= high)
                 *value = n;
             else
-                errors << ConfigError{name, QStringLiteral("\"%1\" is not a whole number from %2 to %3").arg(*v).arg(low).arg(high)};
+                errors << ConfigError { name, QStringLiteral("\"%1\" is not a whole number from %2 to %3").arg(*v).arg(low).arg(high) };
         }
     };
     envCount(QStringLiteral("BULLPEN_MAX_IN_FLIGHT"), 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
@@ -665,7 +692,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         else if (b == u"0" || b == u"off" || b == u"false")
             s.pipeline.captions = false;
         else
-            errors << ConfigError{QStringLiteral("CAPTIONS"), QStringLiteral("\"%1\" is not on or off").arg(*v)};
+            errors << ConfigError { QStringLiteral("CAPTIONS"), QStringLiteral("\"%1\" is not on or off").arg(*v) };
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_TOTAL_BUDGET")))
         applyDuration(QStringLiteral("STORYBOARD_TOTAL_BUDGET"), *v, [&](milliseconds d) { s.storyboard.totalBudget = d; });

@@ -34,10 +34,10 @@ struct ProviderSettings
 struct PipelineSettings
 {
     QString imageModel = QStringLiteral("gemini-2.5-flash-image");
-    std::chrono::milliseconds imageTimeout{90'000};
+    std::chrono::milliseconds imageTimeout { 90'000 };
     int imageRetries = 2;
     bool captions = true;
-    std::chrono::milliseconds captionsTimeout{25'000};
+    std::chrono::milliseconds captionsTimeout { 25'000 };
     // docs/contract.md §5.1: prompts and responses (story-derived content) are stored only when the operator turns
     // this on. The 24 h cache (docs/contract.md §6) serves stored results, so it works only when this is on.
     bool storeContent = false;
@@ -64,8 +64,8 @@ struct Settings
     PipelineSettings pipeline;
     std::map<Provider, ProviderSettings> providers;
     QString settingsFile; // the file that was read, if any
-    QString keyFile;      // the 0600 key file that was read, if any
-    QString dataDir;      // from the settings file ("data_dir"); empty: BULLPEN_DATA_DIR or the default
+    QString keyFile; // the 0600 key file that was read, if any
+    QString dataDir; // from the settings file ("data_dir"); empty: BULLPEN_DATA_DIR or the default
     // How long the store keeps generations and aggregates (retention.h; "retention", "aggregate_retention",
     // BULLPEN_RETENTION, BULLPEN_AGGREGATE_RETENTION). With generations kept for ever and no aggregate
     // retention chosen, aggregates are kept for ever too.
@@ -92,10 +92,10 @@ struct Settings
 };
 
 // docs/contract.md §4.6: names of the environment variables, per provider.
-QString apiKeyVariable(Provider p);  // GEMINI_API_KEY, DASHSCOPE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
+QString apiKeyVariable(Provider p); // GEMINI_API_KEY, DASHSCOPE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY
 QString baseUrlVariable(Provider p); // GEMINI_BASE_URL, DASHSCOPE_BASE_URL, …
-QString modelVariable(Provider p);   // GEMINI_MODEL, DASHSCOPE_MODEL, …
-QString streamVariable(Provider p);  // GEMINI_STREAM, … (1/0, true/false)
+QString modelVariable(Provider p); // GEMINI_MODEL, DASHSCOPE_MODEL, …
+QString streamVariable(Provider p); // GEMINI_STREAM, … (1/0, true/false)
 
 // "60s", "1500ms", "2m", "1.5s". A bare number is refused: its unit would be a guess.
 std::optional<std::chrono::milliseconds> parseDuration(QStringView text, QString *why = nullptr);
@@ -143,8 +143,8 @@ class SettingsLoader final
 public:
     // `keychain`: provider keys found in the system keychain (runtime/secretstore.h), between the key
     // file and the environment: environment, then keychain, then key file.
-    static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env,
-                             bool requireKeys = true, const QProcessEnvironment &keychain = {});
+    static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys = true,
+                             const QProcessEnvironment &keychain = {});
     static QList<ConfigError> validate(const Settings &settings, bool requireKeys = true);
 };
 

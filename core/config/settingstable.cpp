@@ -17,8 +17,12 @@ SettingRow durationRow(const char *key, const char *env, const char *doc, millis
     r.type = SettingType::Duration;
     r.doc = QString::fromUtf8(doc);
     r.high = static_cast<double>(high.count());
-    r.set = [field](Settings &s, const QVariant &v) { s.breaker.*field = milliseconds(v.toLongLong()); };
-    r.get = [field](const Settings &s) { return QVariant::fromValue<qint64>((s.breaker.*field).count()); };
+    r.set = [field](Settings &s, const QVariant &v) {
+        s.breaker.*field = milliseconds(v.toLongLong());
+    };
+    r.get = [field](const Settings &s) {
+        return QVariant::fromValue<qint64>((s.breaker.*field).count());
+    };
     return r;
 }
 
@@ -32,11 +36,16 @@ QList<SettingRow> buildRows()
         r.type = SettingType::Switch;
         r.doc = QStringLiteral("Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
                                "off: every request tries its primary first.");
-        r.set = [](Settings &s, const QVariant &v) { s.breaker.enabled = v.toBool(); };
-        r.get = [](const Settings &s) { return QVariant(s.breaker.enabled); };
+        r.set = [](Settings &s, const QVariant &v) {
+            s.breaker.enabled = v.toBool();
+        };
+        r.get = [](const Settings &s) {
+            return QVariant(s.breaker.enabled);
+        };
         rows << r;
     }
-    rows << durationRow("breaker_window", "BULLPEN_BREAKER_WINDOW", "How far back a breaker counts attempts.", minutes(60), &BreakerSettings::window);
+    rows << durationRow("breaker_window", "BULLPEN_BREAKER_WINDOW", "How far back a breaker counts attempts.", minutes(60),
+                        &BreakerSettings::window);
     {
         SettingRow r;
         r.fileKey = QStringLiteral("breaker_min_attempts");
@@ -45,8 +54,12 @@ QList<SettingRow> buildRows()
         r.doc = QStringLiteral("Attempts that must have reached the provider within the window before its breaker may open.");
         r.low = 1;
         r.high = 10'000;
-        r.set = [](Settings &s, const QVariant &v) { s.breaker.minAttempts = v.toInt(); };
-        r.get = [](const Settings &s) { return QVariant(s.breaker.minAttempts); };
+        r.set = [](Settings &s, const QVariant &v) {
+            s.breaker.minAttempts = v.toInt();
+        };
+        r.get = [](const Settings &s) {
+            return QVariant(s.breaker.minAttempts);
+        };
         rows << r;
     }
     {
@@ -57,8 +70,12 @@ QList<SettingRow> buildRows()
         r.doc = QStringLiteral("The share of those attempts failing by the provider's fault that opens the breaker.");
         r.low = 0;
         r.high = 1;
-        r.set = [](Settings &s, const QVariant &v) { s.breaker.failureRatio = v.toDouble(); };
-        r.get = [](const Settings &s) { return QVariant(s.breaker.failureRatio); };
+        r.set = [](Settings &s, const QVariant &v) {
+            s.breaker.failureRatio = v.toDouble();
+        };
+        r.get = [](const Settings &s) {
+            return QVariant(s.breaker.failureRatio);
+        };
         rows << r;
     }
     rows << durationRow("breaker_cooldown", "BULLPEN_BREAKER_COOLDOWN",
@@ -170,14 +187,14 @@ void applySettingRows(Settings &settings, const QJsonObject *root, const QString
             if (value)
                 row.set(settings, *value);
             else
-                *errors << ConfigError{QStringLiteral("%1: %2").arg(settingsFile, row.fileKey),
-                                       text ? why : QStringLiteral("must be %1").arg(typeWords(row))};
+                *errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, row.fileKey),
+                                         text ? why : QStringLiteral("must be %1").arg(typeWords(row)) };
         }
         if (env.contains(row.envVar)) {
             if (const auto value = parse(row, env.value(row.envVar), &why))
                 row.set(settings, *value);
             else
-                *errors << ConfigError{place(row.envVar), why};
+                *errors << ConfigError { place(row.envVar), why };
         }
     }
 }

@@ -21,16 +21,16 @@ namespace bullpen {
 // The settings that are not rows yet (providers, the storyboard policy, retention, proxy) are read by
 // SettingsLoader itself.
 enum class SettingType {
-    Switch,   // on/off (file: true/false or "on"/"off"; environment: on, off, 1, 0, true, false)
+    Switch, // on/off (file: true/false or "on"/"off"; environment: on, off, 1, 0, true, false)
     Duration, // "60s", "1500ms", "2m"
-    Count,    // a whole number within [low, high]
-    Ratio,    // a fraction within (low, high]: 0.5 or "50%"
+    Count, // a whole number within [low, high]
+    Ratio, // a fraction within (low, high]: 0.5 or "50%"
 };
 
 struct SettingRow
 {
     QString fileKey; // top-level key of the settings file
-    QString envVar;  // the environment variable that overrides it
+    QString envVar; // the environment variable that overrides it
     SettingType type = SettingType::Switch;
     QString doc; // one sentence, for --help, the docs and the Settings view's tooltip
     double low = 0;

@@ -35,14 +35,12 @@ PublicCode publicCodeFor(FailureKind kind)
 
 namespace {
 
-template<typename E>
-QString lowerId(E value)
+template<typename E> QString lowerId(E value)
 {
     return enumName(value).toLower();
 }
 
-template<typename E>
-std::optional<E> fromLowerId(QStringView id)
+template<typename E> std::optional<E> fromLowerId(QStringView id)
 {
     const QMetaEnum me = QMetaEnum::fromType<E>();
     for (int i = 0; i < me.keyCount(); ++i) {
@@ -54,17 +52,53 @@ std::optional<E> fromLowerId(QStringView id)
 
 } // namespace
 
-QString toId(Provider provider) { return lowerId(provider); }
-QString toId(Role role) { return lowerId(role); }
-QString toId(Stage stage) { return lowerId(stage); }
-QString toId(AbortReason reason) { return lowerId(reason); }
-QString toId(FinalState state) { return lowerId(state); }
-QString toId(HistoryState state) { return lowerId(state); }
-std::optional<Provider> providerFromId(QStringView id) { return fromLowerId<Provider>(id); }
-std::optional<Role> roleFromId(QStringView id) { return fromLowerId<Role>(id); }
-std::optional<Stage> stageFromId(QStringView id) { return fromLowerId<Stage>(id); }
-std::optional<AbortReason> abortReasonFromId(QStringView id) { return fromLowerId<AbortReason>(id); }
-std::optional<FinalState> finalStateFromId(QStringView id) { return fromLowerId<FinalState>(id); }
-std::optional<HistoryState> historyStateFromId(QStringView id) { return fromLowerId<HistoryState>(id); }
+QString toId(Provider provider)
+{
+    return lowerId(provider);
+}
+QString toId(Role role)
+{
+    return lowerId(role);
+}
+QString toId(Stage stage)
+{
+    return lowerId(stage);
+}
+QString toId(AbortReason reason)
+{
+    return lowerId(reason);
+}
+QString toId(FinalState state)
+{
+    return lowerId(state);
+}
+QString toId(HistoryState state)
+{
+    return lowerId(state);
+}
+std::optional<Provider> providerFromId(QStringView id)
+{
+    return fromLowerId<Provider>(id);
+}
+std::optional<Role> roleFromId(QStringView id)
+{
+    return fromLowerId<Role>(id);
+}
+std::optional<Stage> stageFromId(QStringView id)
+{
+    return fromLowerId<Stage>(id);
+}
+std::optional<AbortReason> abortReasonFromId(QStringView id)
+{
+    return fromLowerId<AbortReason>(id);
+}
+std::optional<FinalState> finalStateFromId(QStringView id)
+{
+    return fromLowerId<FinalState>(id);
+}
+std::optional<HistoryState> historyStateFromId(QStringView id)
+{
+    return fromLowerId<HistoryState>(id);
+}
 
 } // namespace bullpen

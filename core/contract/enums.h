@@ -56,7 +56,7 @@ Q_ENUM_NS(Stage)
 
 // Every provider, in the order lists, pickers, filters and metrics show them: the one place they are
 // named together. A loop over providers reads this, never a list of its own.
-inline constexpr Provider kAllProviders[] = {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic};
+inline constexpr Provider kAllProviders[] = { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic };
 
 // Why *we* ended an attempt. Qt reports every one of these as OperationCanceledError, so the engine
 // keeps its own record and classifies from it (docs/contract.md §3).
@@ -89,14 +89,12 @@ std::optional<FinalState> finalStateFromId(QStringView id);
 std::optional<HistoryState> historyStateFromId(QStringView id);
 
 // Upper-case SPEC spelling for kinds and public codes ("RATE_LIMITED", "AI_PROVIDER_CONFIG").
-template<typename E>
-QString enumName(E value)
+template<typename E> QString enumName(E value)
 {
     return QString::fromLatin1(QMetaEnum::fromType<E>().valueToKey(static_cast<int>(value)));
 }
 
-template<typename E>
-std::optional<E> enumFromName(QStringView name)
+template<typename E> std::optional<E> enumFromName(QStringView name)
 {
     bool ok = false;
     const int v = QMetaEnum::fromType<E>().keyToValue(name.toLatin1().constData(), &ok);

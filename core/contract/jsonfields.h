@@ -15,8 +15,14 @@
 namespace bullpen {
 
 // Times travel as milliseconds with microsecond decimals (docs/contract.md §5's JSON).
-inline double toJsonMs(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
-inline std::chrono::microseconds fromJsonMs(double ms) { return std::chrono::microseconds(std::llround(ms * 1000.0)); }
+inline double toJsonMs(std::chrono::microseconds us)
+{
+    return static_cast<double>(us.count()) / 1000.0;
+}
+inline std::chrono::microseconds fromJsonMs(double ms)
+{
+    return std::chrono::microseconds(std::llround(ms * 1000.0));
+}
 
 // Reads the fields of one JSON object that Bullpen wrote (events, attempt records, results), keeping the
 // first thing that was wrong as "field \"x\": expected y": the caller reads every field it needs, then
@@ -57,18 +63,16 @@ public:
             fail(key, "true or false");
         return v.toBool();
     }
-    template<typename E, typename F>
-    E id(const char *key, F parse)
+    template<typename E, typename F> E id(const char *key, F parse)
     {
         const auto v = parse(string(key));
         if (!v) {
             fail(key, "a known name");
-            return E{};
+            return E {};
         }
         return *v;
     }
-    template<typename F>
-    auto optId(const char *key, F parse) -> decltype(parse(QStringView()))
+    template<typename F> auto optId(const char *key, F parse) -> decltype(parse(QStringView()))
     {
         const QJsonValue v = m_o.value(QLatin1StringView(key));
         if (v.isNull() || v.isUndefined())
@@ -78,8 +82,7 @@ public:
             fail(key, "a known name or null");
         return parsed;
     }
-    template<typename E>
-    std::optional<E> optEnum(const char *key)
+    template<typename E> std::optional<E> optEnum(const char *key)
     {
         return optId(key, [](QStringView s) { return enumFromName<E>(s); });
     }

@@ -30,7 +30,7 @@ struct ProbeTarget
         const auto stage = stageFromId(parts[2]);
         if (!provider || !role || !stage)
             return std::nullopt;
-        return ProbeTarget{*provider, *role, *stage};
+        return ProbeTarget { *provider, *role, *stage };
     }
 };
 

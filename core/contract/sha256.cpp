@@ -16,7 +16,7 @@ QByteArray sha256Hex(QByteArrayView data)
     unsigned int length = 0;
     if (EVP_Digest(data.data(), size_t(data.size()), digest, &length, EVP_sha256(), nullptr) == 1 && length == sizeof digest)
         return QByteArray::fromRawData(reinterpret_cast<const char *>(digest), sizeof digest).toHex();
-    // OpenSSL refused (a FIPS provider without SHA-256 is not a thing, but never return a wrong digest).
+        // OpenSSL refused (a FIPS provider without SHA-256 is not a thing, but never return a wrong digest).
 #endif
     return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
 }

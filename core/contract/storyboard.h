@@ -40,14 +40,14 @@ struct Storyboard
 // The Korean 기승전결 structure, in the order panels 1..4 must follow.
 inline const QStringList &panelRoles()
 {
-    static const QStringList roles{QStringLiteral("SETUP"), QStringLiteral("DEVELOPMENT"),
-                                   QStringLiteral("TURN"), QStringLiteral("CONCLUSION")};
+    static const QStringList roles { QStringLiteral("SETUP"), QStringLiteral("DEVELOPMENT"), QStringLiteral("TURN"),
+                                     QStringLiteral("CONCLUSION") };
     return roles;
 }
 
 struct TokenUsage
 {
-    qint64 input = -1;  // -1: the provider did not say
+    qint64 input = -1; // -1: the provider did not say
     qint64 output = -1;
     bool known() const { return input >= 0 || output >= 0; }
     friend bool operator==(const TokenUsage &, const TokenUsage &) = default;

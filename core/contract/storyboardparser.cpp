@@ -11,7 +11,7 @@ namespace {
 StoryboardCheck violation(StoryboardRule rule, QString detail)
 {
     StoryboardCheck check;
-    check.violation = StoryboardViolation{rule, std::move(detail)};
+    check.violation = StoryboardViolation { rule, std::move(detail) };
     return check;
 }
 
@@ -55,7 +55,10 @@ qsizetype firstInvalidUtf8(QByteArrayView bytes)
     return -1;
 }
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 QByteArrayView trimmed(QByteArrayView v)
 {
@@ -103,10 +106,11 @@ StoryboardCheck StoryboardParser::parse(QByteArrayView utf8Text)
             return violation(StoryboardRule::Fence, QStringLiteral("output holds more than one code fence"));
         body = inner;
     } else if (body.contains(fence)) {
-        return violation(StoryboardRule::Fence, QStringLiteral("text before the code fence; only the JSON or one fenced JSON block is accepted"));
+        return violation(StoryboardRule::Fence,
+                         QStringLiteral("text before the code fence; only the JSON or one fenced JSON block is accepted"));
     }
 
-    QJsonParseError error{};
+    QJsonParseError error {};
     const QJsonDocument doc = QJsonDocument::fromJson(body.toByteArray(), &error);
     if (error.error != QJsonParseError::NoError)
         return violation(StoryboardRule::Json,

@@ -12,7 +12,7 @@ namespace {
 StoryboardCheck violation(StoryboardRule rule, QString detail)
 {
     StoryboardCheck check;
-    check.violation = StoryboardViolation{rule, std::move(detail)};
+    check.violation = StoryboardViolation { rule, std::move(detail) };
     return check;
 }
 
@@ -27,7 +27,10 @@ qsizetype codePoints(const QString &s)
     return n;
 }
 
-bool isBlank(const QString &s) { return s.trimmed().isEmpty(); }
+bool isBlank(const QString &s)
+{
+    return s.trimmed().isEmpty();
+}
 
 } // namespace
 
@@ -41,8 +44,7 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
 
     const QJsonValue panelsValue = object.value(QLatin1StringView("panels"));
     if (!panelsValue.isArray())
-        return violation(StoryboardRule::PanelsArray,
-                         QStringLiteral("panels: expected an array, got %1").arg(jsonTypeName(panelsValue)));
+        return violation(StoryboardRule::PanelsArray, QStringLiteral("panels: expected an array, got %1").arg(jsonTypeName(panelsValue)));
     const QJsonArray panelArray = panelsValue.toArray();
     if (panelArray.size() != kPanelCount)
         return violation(StoryboardRule::PanelCount,
@@ -71,11 +73,11 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
         const QJsonValue roleValue = po.value(QLatin1StringView("role"));
         const QString &expectedRole = panelRoles().at(i);
         if (!roleValue.isString() || roleValue.toString() != expectedRole)
-            return violation(StoryboardRule::PanelRole,
-                             QStringLiteral("%1.role: expected \"%2\" (SETUP, DEVELOPMENT, TURN, CONCLUSION in order), got %3")
-                                 .arg(where, expectedRole,
-                                      roleValue.isString() ? QLatin1Char('"') + roleValue.toString() + QLatin1Char('"')
-                                                           : jsonTypeName(roleValue)));
+            return violation(
+                StoryboardRule::PanelRole,
+                QStringLiteral("%1.role: expected \"%2\" (SETUP, DEVELOPMENT, TURN, CONCLUSION in order), got %3")
+                    .arg(where, expectedRole,
+                         roleValue.isString() ? QLatin1Char('"') + roleValue.toString() + QLatin1Char('"') : jsonTypeName(roleValue)));
         panel.role = expectedRole;
 
         const QJsonValue sceneValue = po.value(QLatin1StringView("scene"));
@@ -131,12 +133,10 @@ StoryboardCheck StoryboardValidator::validate(const QJsonObject &object)
                                      .arg(lineWhere, text.isString() ? QStringLiteral("an empty string") : jsonTypeName(text)));
             const qsizetype length = codePoints(text.toString());
             if (length > kMaxDialogueChars)
-                return violation(StoryboardRule::DialogueLength,
-                                 QStringLiteral("%1.text: at most %2 characters, got %3")
-                                     .arg(lineWhere)
-                                     .arg(kMaxDialogueChars)
-                                     .arg(length));
-            panel.dialogue.append(DialogueLine{speaker.toString(), text.toString()});
+                return violation(
+                    StoryboardRule::DialogueLength,
+                    QStringLiteral("%1.text: at most %2 characters, got %3").arg(lineWhere).arg(kMaxDialogueChars).arg(length));
+            panel.dialogue.append(DialogueLine { speaker.toString(), text.toString() });
         }
         board.panels.append(std::move(panel));
     }

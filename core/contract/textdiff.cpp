@@ -25,8 +25,9 @@ QStringList TextDiff::words(const QString &text)
             continue;
         }
         const bool wordChar = c.isLetterOrNumber() || c.isMark() || c.isSurrogate();
-        if (!current.isEmpty() && (current.back().isSpace() || !wordChar
-                                   || !(current.back().isLetterOrNumber() || current.back().isMark() || current.back().isSurrogate())))
+        if (!current.isEmpty()
+            && (current.back().isSpace() || !wordChar
+                || !(current.back().isLetterOrNumber() || current.back().isMark() || current.back().isSurrogate())))
             flush();
         current += c;
     }
@@ -39,11 +40,13 @@ TextDiff TextDiff::compute(const QString &left, const QString &right, int maxWor
     TextDiff d;
     const QStringList a = words(left);
     const QStringList b = words(right);
-    auto key = [](const QString &w) { return w.trimmed(); };
+    auto key = [](const QString &w) {
+        return w.trimmed();
+    };
     if (a.size() > maxWords || b.size() > maxWords) {
         const bool same = left == right;
-        d.left = {DiffSpan{left, !same}};
-        d.right = {DiffSpan{right, !same}};
+        d.left = { DiffSpan { left, !same } };
+        d.right = { DiffSpan { right, !same } };
         d.changedLeft = same ? 0 : static_cast<int>(a.size());
         d.changedRight = same ? 0 : static_cast<int>(b.size());
         return d;
@@ -59,7 +62,7 @@ TextDiff TextDiff::compute(const QString &left, const QString &right, int maxWor
         if (!spans.isEmpty() && spans.last().changed == changed)
             spans.last().text += w;
         else
-            spans << DiffSpan{w, changed};
+            spans << DiffSpan { w, changed };
     };
     std::size_t i = 0, j = 0;
     while (i < n || j < m) {
@@ -90,7 +93,7 @@ QString TextDiff::toHtml(const QList<DiffSpan> &spans, const QString &changedSty
                 return e;
             }();
             html += QStringLiteral("<span style=\"%1\">").arg(changedStyle) + s.text.left(end).toHtmlEscaped() + QStringLiteral("</span>")
-                    + s.text.mid(end).toHtmlEscaped();
+                + s.text.mid(end).toHtmlEscaped();
         } else {
             html += s.text.toHtmlEscaped();
         }

@@ -20,7 +20,7 @@ struct TextDiff
 {
     QList<DiffSpan> left;
     QList<DiffSpan> right;
-    int changedLeft = 0;  // words only on the left
+    int changedLeft = 0; // words only on the left
     int changedRight = 0; // words only on the right
     bool identical() const { return changedLeft == 0 && changedRight == 0; }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "admission.h"
 
-
 #include <algorithm>
 
 namespace bullpen {
@@ -50,7 +49,7 @@ quint64 Admission::enqueue(Provider provider, std::function<void()> admitted)
     if (static_cast<int>(lane.queue.size()) >= m_limits.queued)
         return 0;
     const quint64 ticket = ++m_nextTicket;
-    lane.queue.push_back(Waiter{ticket, std::move(admitted)});
+    lane.queue.push_back(Waiter { ticket, std::move(admitted) });
     Q_EMIT changed(provider, lane.inFlight, static_cast<int>(lane.queue.size()));
     // A slot may be free already (the queue was joined by a caller that did not try first).
     grantFromQueue(provider);
@@ -102,7 +101,7 @@ void Admission::grantFromQueue(Provider provider)
             m_granted.erase(it);
             admitted();
         });
-        m_granted.emplace(ticket, Grant{provider, std::move(call)});
+        m_granted.emplace(ticket, Grant { provider, std::move(call) });
         Q_EMIT changed(provider, lane.inFlight, static_cast<int>(lane.queue.size()));
     }
 }

@@ -30,7 +30,7 @@ public:
     struct Limits
     {
         int inFlight = 256; // attempts on the wire per provider
-        int queued = 4096;  // generations waiting per provider before the next is refused
+        int queued = 4096; // generations waiting per provider before the next is refused
     };
 
     explicit Admission(Clock &clock, QObject *parent = nullptr);

@@ -30,7 +30,10 @@ AttemptRunner::~AttemptRunner()
     }
 }
 
-microseconds AttemptRunner::offset(Clock::time_point t) const { return duration_cast<microseconds>(t - m_spec.stageStart); }
+microseconds AttemptRunner::offset(Clock::time_point t) const
+{
+    return duration_cast<microseconds>(t - m_spec.stageStart);
+}
 
 void AttemptRunner::start(const StageRequest &request)
 {
@@ -71,18 +74,19 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
     m_deadlineTimer.reset();
     m_context->cancel(reason); // cancel handlers run here, before the attempt is marked failed
     m_cancelledAt = m_clock.now();
-    std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), ProviderResponse{}, reason);
+    std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), ProviderResponse {}, reason);
     if (!detailOverride.isEmpty())
         failure->detail = detailOverride;
     if (reason == AbortReason::Deadline && !m_answered && m_context->requestsSent() == 0) {
         // The provider never saw this request: the time went inside Bullpen. Ours, never its TIMEOUT.
-        failure = Failure{FailureKind::NOT_SENT,
-                          QStringLiteral("the attempt deadline passed before the request left Bullpen (%1 ms after the attempt "
-                                         "started); the provider never received it")
-                              .arg(duration_cast<milliseconds>(m_clock.now() - m_startedAt).count()),
-                          false, {}};
+        failure = Failure { FailureKind::NOT_SENT,
+                            QStringLiteral("the attempt deadline passed before the request left Bullpen (%1 ms after the attempt "
+                                           "started); the provider never received it")
+                                .arg(duration_cast<milliseconds>(m_clock.now() - m_startedAt).count()),
+                            false,
+                            {} };
     }
-    finish(std::move(failure), StageOutput{}, nullptr);
+    finish(std::move(failure), StageOutput {}, nullptr);
 }
 
 void AttemptRunner::reportLate(const ProviderResponse &response, bool wouldHaveSucceeded)
@@ -103,8 +107,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
     if (!m_running || m_context->isCancelled()) {
         // The attempt already ended (deadline or cancel). An OperationCanceledError is only the echo of
         // our own abort; anything else is a real answer that came too late.
-        if (m_context->abortReason() == AbortReason::Deadline
-            && response.networkError != QNetworkReply::OperationCanceledError) {
+        if (m_context->abortReason() == AbortReason::Deadline && response.networkError != QNetworkReply::OperationCanceledError) {
             reportLate(response, wouldSucceed(response));
         }
         return;
@@ -137,7 +140,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
 bool AttemptRunner::wouldSucceed(const ProviderResponse &response) const
 {
     return !FailureClassifier::classify(m_generator.provider(), response)
-           && std::holds_alternative<StageOutput>(validateStageOutput(m_spec.stage, response));
+        && std::holds_alternative<StageOutput>(validateStageOutput(m_spec.stage, response));
 }
 
 void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response)

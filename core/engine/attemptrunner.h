@@ -4,9 +4,9 @@
 #include "attemptcontext.h"
 #include "clock.h"
 #include "contract/storyboard.h"
-#include "stageoutput.h"
 #include "events/event.h"
 #include "stagegenerator.h"
+#include "stageoutput.h"
 #include "stageresult.h"
 
 #include <QObject>
@@ -22,7 +22,7 @@ struct AttemptSpec
     Stage stage = Stage::Storyboard;
     Role role = Role::Primary;
     int round = 1;
-    Clock::time_point deadline;   // min(start + timeout, end of the stage budget)
+    Clock::time_point deadline; // min(start + timeout, end of the stage budget)
     Clock::time_point stageStart; // offsets in records are measured from here
     // The instant the deadline was computed from; the attempt's duration is measured from it too, so a
     // deadline that fires on time never reads as shorter than the timeout. Unset: when start() runs.
@@ -75,7 +75,7 @@ private:
     std::optional<Clock::time_point> m_cancelledAt;
     bool m_running = false;
     bool m_answered = false; // a response (or a transport error) came back
-    bool m_deferFinish = false;           // ended by the deadline timer: `finished` follows from the event loop
+    bool m_deferFinish = false; // ended by the deadline timer: `finished` follows from the event loop
     std::optional<AttemptOutcome> m_pending;
     std::unique_ptr<Timer> m_pendingTimer;
 };

@@ -100,11 +100,12 @@ const Drain *BreakerBoard::drainFor(const BreakerKey &key, const QDateTime &now)
 
 void BreakerBoard::expireDrains(const QDateTime &now, std::vector<BreakerChange> *changes)
 {
-    const auto expired = std::stable_partition(m_drains.begin(), m_drains.end(), [&](const Drain &d) { return !d.until || *d.until > now; });
+    const auto expired =
+        std::stable_partition(m_drains.begin(), m_drains.end(), [&](const Drain &d) { return !d.until || *d.until > now; });
     for (auto it = expired; it != m_drains.end(); ++it)
-        changes->push_back({QStringLiteral("provider_restored"), BreakerKey{it->provider, it->role.value_or(Role::Primary),
-                                                                            it->stage.value_or(Stage::Storyboard)},
-                            *it, QStringLiteral("the drain ran until %1").arg(it->until->toString(Qt::ISODate)), now});
+        changes->push_back({ QStringLiteral("provider_restored"),
+                             BreakerKey { it->provider, it->role.value_or(Role::Primary), it->stage.value_or(Stage::Storyboard) }, *it,
+                             QStringLiteral("the drain ran until %1").arg(it->until->toString(Qt::ISODate)), now });
     m_drains.erase(expired, m_drains.end());
 }
 
@@ -119,7 +120,7 @@ BreakerChange BreakerBoard::open(const BreakerKey &key, Breaker &b, Clock::time_
     ++b.opened;
     b.reason = std::move(reason);
     qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "opened for" << b.cooldown.count() << "ms:" << b.reason;
-    return BreakerChange{QStringLiteral("breaker_opened"), key, std::nullopt, b.reason, b.since};
+    return BreakerChange { QStringLiteral("breaker_opened"), key, std::nullopt, b.reason, b.since };
 }
 
 BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point now, std::vector<BreakerChange> *changes, bool take)
@@ -133,7 +134,7 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
             why += QStringLiteral(": ") + d->reason;
         if (d->until)
             why += QStringLiteral(" (until %1)").arg(d->until->toString(Qt::ISODate));
-        return BreakerGate{BreakerGate::Skip, QStringLiteral("drained"), d->since, why};
+        return BreakerGate { BreakerGate::Skip, QStringLiteral("drained"), d->since, why };
     }
     if (!m_settings.enabled)
         return {};
@@ -145,24 +146,24 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
         return {};
     if (b.state == BreakerState::Open && now >= b.changedAt + b.cooldown) {
         if (!take) // peek: the next request would be the trial
-            return BreakerGate{BreakerGate::Trial, {}, {}, {}};
+            return BreakerGate { BreakerGate::Trial, {}, {}, {} };
         b.state = BreakerState::HalfOpen;
         b.changedAt = now;
         b.since = wall;
         qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "half-open: the next request tries the provider";
         if (changes)
-            changes->push_back({QStringLiteral("breaker_half_open"), key, std::nullopt,
-                                QStringLiteral("cooldown of %1 ms over").arg(b.cooldown.count()), wall});
+            changes->push_back({ QStringLiteral("breaker_half_open"), key, std::nullopt,
+                                 QStringLiteral("cooldown of %1 ms over").arg(b.cooldown.count()), wall });
     }
     if (b.state == BreakerState::HalfOpen && !b.trialOut) {
         if (take)
             b.trialOut = true;
-        return BreakerGate{BreakerGate::Trial, {}, {}, {}};
+        return BreakerGate { BreakerGate::Trial, {}, {}, {} };
     }
     const QString why = b.state == BreakerState::Open
-                            ? QStringLiteral("circuit open: %1; tried again after a cooldown of %2 ms").arg(b.reason).arg(b.cooldown.count())
-                            : QStringLiteral("circuit half-open: its one trial request is in flight (%1)").arg(b.reason);
-    return BreakerGate{BreakerGate::Skip, toId(b.state), b.since, why};
+        ? QStringLiteral("circuit open: %1; tried again after a cooldown of %2 ms").arg(b.reason).arg(b.cooldown.count())
+        : QStringLiteral("circuit half-open: its one trial request is in flight (%1)").arg(b.reason);
+    return BreakerGate { BreakerGate::Skip, toId(b.state), b.since, why };
 }
 
 BreakerGate BreakerBoard::admit(const BreakerKey &key, Clock::time_point now)
@@ -201,10 +202,10 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 b.cooldown = milliseconds(0);
                 b.buckets.clear();
                 const QString why = count == BreakerCount::Success
-                                        ? QStringLiteral("the trial request succeeded")
-                                        : QStringLiteral("the trial request reached the provider (%1)").arg(enumName(kind.value_or(FailureKind::UNKNOWN)));
+                    ? QStringLiteral("the trial request succeeded")
+                    : QStringLiteral("the trial request reached the provider (%1)").arg(enumName(kind.value_or(FailureKind::UNKNOWN)));
                 qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
-                changes.push_back({QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since});
+                changes.push_back({ QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since });
             } else if (count == BreakerCount::Blamed) {
                 // The trial failed the provider: open again, for twice as long (at most maxCooldown).
                 changes.push_back(open(key, b, now, b.cooldown * 2,
@@ -213,7 +214,7 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
         } else if (b.state == BreakerState::Closed && count != BreakerCount::Ignored) {
             prune(b, now);
             if (b.buckets.empty() || b.buckets.back().start + bucketWidth() <= now)
-                b.buckets.push_back(Bucket{now});
+                b.buckets.push_back(Bucket { now });
             Bucket &bucket = b.buckets.back();
             ++bucket.attempts;
             if (count == BreakerCount::Blamed) {
@@ -229,7 +230,7 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
             }
             int attempts = 0;
             int failures = 0;
-            std::array<int, 16> kinds{};
+            std::array<int, 16> kinds {};
             for (const Bucket &k : b.buckets) {
                 attempts += k.attempts;
                 failures += k.failures;
@@ -275,8 +276,8 @@ Drain BreakerBoard::drain(Drain d)
         m_drains.push_back(d);
     }
     qCInfo(lcBreaker).noquote() << "provider" << toId(d.provider) << "drained by" << d.by << ":" << d.reason;
-    announce({{QStringLiteral("provider_drained"), BreakerKey{d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard)},
-               d, d.reason, d.since}});
+    announce({ { QStringLiteral("provider_drained"),
+                 BreakerKey { d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard) }, d, d.reason, d.since } });
     return d;
 }
 
@@ -288,10 +289,11 @@ int BreakerBoard::restore(Provider provider, const QString &by, const QString &r
         const QDateTime now = m_wallNow();
         for (const Drain &d : m_drains)
             if (d.provider == provider)
-                changes.push_back({QStringLiteral("provider_restored"),
-                                   BreakerKey{d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard)}, d,
-                                   reason.isEmpty() ? QStringLiteral("restored by %1").arg(by) : QStringLiteral("restored by %1: %2").arg(by, reason),
-                                   now});
+                changes.push_back(
+                    { QStringLiteral("provider_restored"),
+                      BreakerKey { d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard) }, d,
+                      reason.isEmpty() ? QStringLiteral("restored by %1").arg(by) : QStringLiteral("restored by %1: %2").arg(by, reason),
+                      now });
         std::erase_if(m_drains, [&](const Drain &d) { return d.provider == provider; });
     }
     if (!changes.empty())
@@ -302,8 +304,12 @@ int BreakerBoard::restore(Provider provider, const QString &by, const QString &r
 
 void BreakerBoard::replaceDrains(std::vector<Drain> next)
 {
-    const auto sameScope = [](const Drain &a, const Drain &b) { return a.provider == b.provider && a.role == b.role && a.stage == b.stage; };
-    const auto keyOf = [](const Drain &d) { return BreakerKey{d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard)}; };
+    const auto sameScope = [](const Drain &a, const Drain &b) {
+        return a.provider == b.provider && a.role == b.role && a.stage == b.stage;
+    };
+    const auto keyOf = [](const Drain &d) {
+        return BreakerKey { d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard) };
+    };
     std::vector<BreakerChange> changes;
     {
         std::lock_guard lock(m_mutex);
@@ -311,11 +317,11 @@ void BreakerBoard::replaceDrains(std::vector<Drain> next)
         for (const Drain &d : next) {
             const auto old = std::find_if(m_drains.begin(), m_drains.end(), [&](const Drain &o) { return sameScope(o, d); });
             if (old == m_drains.end() || !(*old == d))
-                changes.push_back({QStringLiteral("provider_drained"), keyOf(d), d, d.reason, now});
+                changes.push_back({ QStringLiteral("provider_drained"), keyOf(d), d, d.reason, now });
         }
         for (const Drain &o : m_drains) {
             if (std::none_of(next.begin(), next.end(), [&](const Drain &d) { return sameScope(o, d); }))
-                changes.push_back({QStringLiteral("provider_restored"), keyOf(o), o, QStringLiteral("no longer in the store"), now});
+                changes.push_back({ QStringLiteral("provider_restored"), keyOf(o), o, QStringLiteral("no longer in the store"), now });
         }
         m_drains = std::move(next);
     }

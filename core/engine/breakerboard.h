@@ -46,7 +46,7 @@ BreakerCount breakerCount(std::optional<FailureKind> kind);
 struct Drain
 {
     Provider provider = Provider::Gemini;
-    std::optional<Role> role;   // none: every role
+    std::optional<Role> role; // none: every role
     std::optional<Stage> stage; // none: every stage
     QString reason;
     QString by; // the token's name, or "console"
@@ -72,10 +72,10 @@ struct BreakerView
 {
     BreakerKey key;
     BreakerState state = BreakerState::Closed;
-    QDateTime since;                       // of the current state
-    std::chrono::milliseconds cooldown{0}; // the current one, while OPEN or HALF_OPEN
-    std::optional<QDateTime> retryAt;      // OPEN: when the next request becomes the trial
-    int attempts = 0;                      // counted in the window (CLOSED)
+    QDateTime since; // of the current state
+    std::chrono::milliseconds cooldown { 0 }; // the current one, while OPEN or HALF_OPEN
+    std::optional<QDateTime> retryAt; // OPEN: when the next request becomes the trial
+    int attempts = 0; // counted in the window (CLOSED)
     int failures = 0;
     int opened = 0; // times this breaker opened since the engine started
     QString reason; // why it opened
@@ -131,7 +131,7 @@ private:
         Clock::time_point start;
         int attempts = 0;
         int failures = 0;
-        std::array<int, 16> kinds{};
+        std::array<int, 16> kinds {};
     };
     struct Breaker
     {
@@ -139,7 +139,7 @@ private:
         std::deque<Bucket> buckets;
         Clock::time_point changedAt;
         QDateTime since;
-        std::chrono::milliseconds cooldown{0};
+        std::chrono::milliseconds cooldown { 0 };
         bool trialOut = false;
         std::deque<Clock::time_point> inARow; // the current row of blamed failures within the window (at most min_attempts)
         int opened = 0;

@@ -11,11 +11,11 @@ namespace bullpen {
 struct BreakerSettings
 {
     bool enabled = true;
-    std::chrono::milliseconds window{60'000};
+    std::chrono::milliseconds window { 60'000 };
     int minAttempts = 5;
     double failureRatio = 0.5;
-    std::chrono::milliseconds cooldown{30'000};
-    std::chrono::milliseconds maxCooldown{300'000}; // the doubling stops here
+    std::chrono::milliseconds cooldown { 30'000 };
+    std::chrono::milliseconds maxCooldown { 300'000 }; // the doubling stops here
     friend bool operator==(const BreakerSettings &, const BreakerSettings &) = default;
 };
 

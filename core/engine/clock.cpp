@@ -11,7 +11,6 @@
 #include <cstring>
 #include <map>
 #include <optional>
-
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -71,7 +70,7 @@ public:
 
     Key add(Clock::time_point at, std::function<void()> callback, TimerUrgency urgency)
     {
-        const Key key{at, m_next++};
+        const Key key { at, m_next++ };
         entries(urgency).emplace(key, std::move(callback));
         if (!m_sweeping)
             rearm();
@@ -86,10 +85,7 @@ public:
     }
 
 private:
-    std::map<Key, std::function<void()>> &entries(TimerUrgency urgency)
-    {
-        return urgency == TimerUrgency::Deadline ? m_deadlines : m_work;
-    }
+    std::map<Key, std::function<void()>> &entries(TimerUrgency urgency) { return urgency == TimerUrgency::Deadline ? m_deadlines : m_work; }
 
     static bool due(const std::map<Key, std::function<void()>> &map, Clock::time_point now)
     {
@@ -135,7 +131,7 @@ private:
         if (m_fd >= 0) {
             // Absolute CLOCK_MONOTONIC time; a time already past fires at once (zero would disarm).
             const auto ns = std::max<qint64>(duration_cast<nanoseconds>(next->time_since_epoch()).count(), 1);
-            itimerspec spec{};
+            itimerspec spec {};
             spec.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
             spec.it_value.tv_nsec = static_cast<long>(ns % 1'000'000'000);
             if (timerfd_settime(m_fd, TFD_TIMER_ABSTIME, &spec, nullptr) != 0)
@@ -153,7 +149,7 @@ private:
             return;
         m_armed = false;
         if (m_fd >= 0) {
-            const itimerspec off{};
+            const itimerspec off {};
             timerfd_settime(m_fd, 0, &off, nullptr);
         } else {
             m_timer.stop();
@@ -194,7 +190,10 @@ private:
 
 } // namespace
 
-Clock::time_point SteadyClock::now() const { return steady_clock::now(); }
+Clock::time_point SteadyClock::now() const
+{
+    return steady_clock::now();
+}
 
 std::unique_ptr<Timer> SteadyClock::schedule(time_point at, std::function<void()> callback, TimerUrgency urgency)
 {

@@ -29,14 +29,20 @@ ManualClock::~ManualClock() = default;
 
 std::unique_ptr<Timer> ManualClock::schedule(time_point at, std::function<void()> callback, TimerUrgency urgency)
 {
-    const Key key{at, urgency == TimerUrgency::Deadline ? 0 : 1, m_nextSequence++};
+    const Key key { at, urgency == TimerUrgency::Deadline ? 0 : 1, m_nextSequence++ };
     m_timers.emplace(key, std::move(callback));
     return std::make_unique<ManualTimer>(this, key);
 }
 
-void ManualClock::cancel(const Key &key) { m_timers.erase(key); }
+void ManualClock::cancel(const Key &key)
+{
+    m_timers.erase(key);
+}
 
-void ManualClock::advance(duration by) { advanceTo(m_now + by); }
+void ManualClock::advance(duration by)
+{
+    advanceTo(m_now + by);
+}
 
 void ManualClock::advanceTo(time_point to)
 {

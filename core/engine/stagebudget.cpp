@@ -12,9 +12,15 @@ StageBudget::StageBudget(const Clock &clock, std::chrono::milliseconds total)
 {
 }
 
-Clock::duration StageBudget::elapsed() const { return m_clock->now() - m_start; }
+Clock::duration StageBudget::elapsed() const
+{
+    return m_clock->now() - m_start;
+}
 
-Clock::duration StageBudget::remaining() const { return std::max(end() - m_clock->now(), Clock::duration::zero()); }
+Clock::duration StageBudget::remaining() const
+{
+    return std::max(end() - m_clock->now(), Clock::duration::zero());
+}
 
 Clock::time_point StageBudget::attemptDeadline(std::chrono::milliseconds ownTimeout, Clock::time_point attemptStart) const
 {

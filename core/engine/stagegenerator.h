@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QStringList>
-
 #include "contract/enums.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>

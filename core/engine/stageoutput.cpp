@@ -11,7 +11,10 @@ namespace bullpen {
 
 namespace {
 
-Failure invalid(const QString &detail) { return Failure{FailureKind::OUTPUT_INVALID, detail, false, {}}; }
+Failure invalid(const QString &detail)
+{
+    return Failure { FailureKind::OUTPUT_INVALID, detail, false, {} };
+}
 
 QString unfenced(QString text)
 {
@@ -38,7 +41,7 @@ std::variant<Failure, StageOutput> validateStageOutput(Stage stage, const Provid
         return out;
     }
     case Stage::Captions: {
-        QJsonParseError error{};
+        QJsonParseError error {};
         const QJsonDocument doc = QJsonDocument::fromJson(unfenced(response.text).toUtf8(), &error);
         if (error.error != QJsonParseError::NoError || !doc.isObject())
             return invalid(QStringLiteral("captions are not a JSON object"));

@@ -17,8 +17,8 @@ namespace bullpen {
 struct StageOutput
 {
     std::optional<Storyboard> storyboard; // storyboard stage (docs/contract.md §2.1)
-    QStringList captions;                 // captions stage: one line per panel
-    QByteArray image;                     // image stage: PNG or JPEG bytes
+    QStringList captions; // captions stage: one line per panel
+    QByteArray image; // image stage: PNG or JPEG bytes
     QString imageMime;
 };
 

@@ -37,9 +37,8 @@ StagePolicy StagePolicy::relief(Provider primary, std::optional<Provider> fallba
     p.preset = QStringLiteral("relief");
     p.primary = primary;
     p.fallback = fallback;
-    p.fallbackOn = {FailureKind::TIMEOUT,         FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED,
-                    FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID, FailureKind::NETWORK,
-                    FailureKind::TRANSIENT_SERVER};
+    p.fallbackOn = { FailureKind::TIMEOUT,        FailureKind::RATE_LIMITED, FailureKind::QUOTA_EXHAUSTED, FailureKind::OUTPUT_TRUNCATED,
+                     FailureKind::OUTPUT_INVALID, FailureKind::NETWORK,      FailureKind::TRANSIENT_SERVER };
     return p;
 }
 
@@ -49,7 +48,7 @@ StagePolicy StagePolicy::capacity(Provider primary, std::optional<Provider> fall
     p.preset = QStringLiteral("capacity");
     p.primary = primary;
     p.fallback = fallback;
-    p.fallbackOn = {FailureKind::TRANSIENT_SERVER};
+    p.fallbackOn = { FailureKind::TRANSIENT_SERVER };
     p.fallbackNeedsCapacityMarker = true;
     p.fallbackNeedsDistinctModel = true;
     return p;
@@ -64,8 +63,8 @@ StagePolicy StagePolicy::sameProviderRounds(Provider primary)
     p.rounds = 2;
     p.roundPause = 4s;
     // seed 003: 409/429/5xx, connection errors (timeouts included) and unusable output
-    p.retryOn = {FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER, FailureKind::NETWORK, FailureKind::TIMEOUT,
-                 FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID};
+    p.retryOn = { FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER, FailureKind::NETWORK,
+                  FailureKind::TIMEOUT,      FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID };
     return p;
 }
 
@@ -79,7 +78,7 @@ StagePolicy StagePolicy::imageStage(Provider provider, std::chrono::milliseconds
     p.rounds = 1 + std::max(innerRetries, 0); // each retry is a recorded round, never a hidden resend
     p.roundPause = 1s;
     p.exponentialBackoff = true;
-    p.retryOn = {FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER};
+    p.retryOn = { FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER };
     return p; // budget: effectiveBudget() counts every try and the longest pauses
 }
 
@@ -106,7 +105,7 @@ std::optional<StagePolicy> StagePolicy::fromPreset(QStringView name, Provider pr
 
 QStringList StagePolicy::presetNames()
 {
-    return {QStringLiteral("relief"), QStringLiteral("capacity"), QStringLiteral("rounds")};
+    return { QStringLiteral("relief"), QStringLiteral("capacity"), QStringLiteral("rounds") };
 }
 
 std::optional<StagePolicy> StagePolicy::routed() const

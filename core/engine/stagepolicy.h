@@ -42,21 +42,21 @@ struct StagePolicy
     QString preset = QStringLiteral("relief");
     Provider primary = Provider::Gemini;
     std::optional<Provider> fallback; // none by default: no automatic fallback
-    std::chrono::milliseconds primaryTimeout{60'000};
-    std::chrono::milliseconds fallbackTimeout{60'000};
+    std::chrono::milliseconds primaryTimeout { 60'000 };
+    std::chrono::milliseconds fallbackTimeout { 60'000 };
     std::optional<std::chrono::milliseconds> totalBudget; // unset: derived, see effectiveBudget()
 
     KindSet fallbackOn;
     bool fallbackNeedsCapacityMarker = false; // `capacity`: only capacity-marked TRANSIENT_SERVER
-    bool fallbackNeedsDistinctModel = false;  // `capacity`: fallback must have a key and differ in provider+model
+    bool fallbackNeedsDistinctModel = false; // `capacity`: fallback must have a key and differ in provider+model
 
     int rounds = 1; // calls of the same provider per role; 1 = no same-provider retry
-    std::chrono::milliseconds roundPause{0};
+    std::chrono::milliseconds roundPause { 0 };
     KindSet retryOn;
     // Pause between rounds grows as base * 2^(round-1), randomised by ±jitter, capped, and never shorter
     // than the provider's Retry-After (the image stage). Off: roundPause as is.
     bool exponentialBackoff = false;
-    std::chrono::milliseconds backoffMax{8'000};
+    std::chrono::milliseconds backoffMax { 8'000 };
     double backoffJitter = 0.25;
 
     // docs/contract.md §4.2: primary + fallback when a fallback is set, else the primary timeout alone. With rounds,

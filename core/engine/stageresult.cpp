@@ -9,37 +9,43 @@
 namespace bullpen {
 
 namespace {
-double toMs(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
-QJsonValue tokenValue(qint64 n) { return n >= 0 ? QJsonValue(n) : QJsonValue(); }
+double toMs(std::chrono::microseconds us)
+{
+    return static_cast<double>(us.count()) / 1000.0;
+}
+QJsonValue tokenValue(qint64 n)
+{
+    return n >= 0 ? QJsonValue(n) : QJsonValue();
+}
 } // namespace
 
 QJsonObject AttemptRecord::toJson() const
 {
-    return QJsonObject{
-        {QStringLiteral("attempt_id"), static_cast<double>(attemptId)},
-        {QStringLiteral("stage"), toId(stage)},
-        {QStringLiteral("provider"), toId(provider)},
-        {QStringLiteral("model"), model},
-        {QStringLiteral("role"), toId(role)},
-        {QStringLiteral("round"), round},
-        {QStringLiteral("success"), success},
-        {QStringLiteral("kind"), failure ? QJsonValue(enumName(failure->kind)) : QJsonValue()},
-        {QStringLiteral("public_code"), failure ? QJsonValue(enumName(failure->publicCode())) : QJsonValue()},
-        {QStringLiteral("detail"), failure ? QJsonValue(failure->detail) : QJsonValue()},
-        {QStringLiteral("capacity"), failure && failure->capacity},
-        {QStringLiteral("retry_after_ms"),
-         failure && failure->retryAfter ? QJsonValue(static_cast<double>(failure->retryAfter->count())) : QJsonValue()},
-        {QStringLiteral("http_status"), httpStatus ? QJsonValue(*httpStatus) : QJsonValue()},
-        {QStringLiteral("started_at_ms"), toMs(startedAt)},
-        {QStringLiteral("duration_ms"), toMs(duration)},
-        {QStringLiteral("deadline_ms"), toMs(deadline)},
-        {QStringLiteral("cancelled_at_ms"), cancelledAt ? QJsonValue(toMs(*cancelledAt)) : QJsonValue()},
-        {QStringLiteral("sent_at_ms"), sentAt ? QJsonValue(toMs(*sentAt)) : QJsonValue()},
-        {QStringLiteral("aborted_by"), toId(abortedBy)},
-        {QStringLiteral("requests_sent"), requestsSent},
-        {QStringLiteral("cancel_handlers_run"), cancelHandlersRun},
-        {QStringLiteral("tokens_in"), tokenValue(tokens.input)},
-        {QStringLiteral("tokens_out"), tokenValue(tokens.output)},
+    return QJsonObject {
+        { QStringLiteral("attempt_id"), static_cast<double>(attemptId) },
+        { QStringLiteral("stage"), toId(stage) },
+        { QStringLiteral("provider"), toId(provider) },
+        { QStringLiteral("model"), model },
+        { QStringLiteral("role"), toId(role) },
+        { QStringLiteral("round"), round },
+        { QStringLiteral("success"), success },
+        { QStringLiteral("kind"), failure ? QJsonValue(enumName(failure->kind)) : QJsonValue() },
+        { QStringLiteral("public_code"), failure ? QJsonValue(enumName(failure->publicCode())) : QJsonValue() },
+        { QStringLiteral("detail"), failure ? QJsonValue(failure->detail) : QJsonValue() },
+        { QStringLiteral("capacity"), failure && failure->capacity },
+        { QStringLiteral("retry_after_ms"),
+          failure && failure->retryAfter ? QJsonValue(static_cast<double>(failure->retryAfter->count())) : QJsonValue() },
+        { QStringLiteral("http_status"), httpStatus ? QJsonValue(*httpStatus) : QJsonValue() },
+        { QStringLiteral("started_at_ms"), toMs(startedAt) },
+        { QStringLiteral("duration_ms"), toMs(duration) },
+        { QStringLiteral("deadline_ms"), toMs(deadline) },
+        { QStringLiteral("cancelled_at_ms"), cancelledAt ? QJsonValue(toMs(*cancelledAt)) : QJsonValue() },
+        { QStringLiteral("sent_at_ms"), sentAt ? QJsonValue(toMs(*sentAt)) : QJsonValue() },
+        { QStringLiteral("aborted_by"), toId(abortedBy) },
+        { QStringLiteral("requests_sent"), requestsSent },
+        { QStringLiteral("cancel_handlers_run"), cancelHandlersRun },
+        { QStringLiteral("tokens_in"), tokenValue(tokens.input) },
+        { QStringLiteral("tokens_out"), tokenValue(tokens.output) },
     };
 }
 
@@ -100,7 +106,7 @@ std::optional<StageResult> StageResult::fromJson(const QJsonObject &json, QStrin
     s.generationId = r.string("generation_id");
     s.state = r.id<FinalState>("state", finalStateFromId);
     if (const auto kind = r.optEnum<FailureKind>("kind")) {
-        s.failure = Failure{*kind, r.optString("detail"), false, std::nullopt};
+        s.failure = Failure { *kind, r.optString("detail"), false, std::nullopt };
         s.failedStage = r.optId("stage", stageFromId).value_or(Stage::Storyboard);
     }
     s.decision = r.optString("decision");
@@ -139,25 +145,25 @@ QJsonObject StageResult::toJson() const
     QJsonArray attemptArray;
     for (const AttemptRecord &a : attempts)
         attemptArray.append(a.toJson());
-    return QJsonObject{
-        {QStringLiteral("generation_id"), generationId},
-        {QStringLiteral("state"), toId(state)},
-        {QStringLiteral("public_code"), failure ? QJsonValue(enumName(failure->publicCode())) : QJsonValue()},
-        {QStringLiteral("kind"), failure ? QJsonValue(enumName(failure->kind)) : QJsonValue()},
-        {QStringLiteral("stage"), failure ? QJsonValue(toId(failedStage)) : QJsonValue()},
-        {QStringLiteral("detail"), failure ? QJsonValue(failure->detail) : QJsonValue()},
-        {QStringLiteral("decision"), decision},
-        {QStringLiteral("provider_fallback_applied"), fallback.applied},
-        {QStringLiteral("provider_fallback_reason"), fallback.reason.isEmpty() ? QJsonValue() : QJsonValue(fallback.reason)},
-        {QStringLiteral("primary_final_model_provider"), toId(fallback.primaryProvider)},
-        {QStringLiteral("final_model_provider"), fallback.finalProvider ? QJsonValue(toId(*fallback.finalProvider)) : QJsonValue()},
-        {QStringLiteral("final_model_id"), fallback.finalModelId.isEmpty() ? QJsonValue() : QJsonValue(fallback.finalModelId)},
-        {QStringLiteral("tokens_in"), tokenValue(tokens.input)},
-        {QStringLiteral("tokens_out"), tokenValue(tokens.output)},
-        {QStringLiteral("elapsed_ms"), toMs(elapsed)},
-        {QStringLiteral("queued_ms"), toMs(queued)},
-        {QStringLiteral("attempts"), attemptArray},
-        {QStringLiteral("storyboard"), storyboard ? QJsonValue(storyboard->toJson()) : QJsonValue()},
+    return QJsonObject {
+        { QStringLiteral("generation_id"), generationId },
+        { QStringLiteral("state"), toId(state) },
+        { QStringLiteral("public_code"), failure ? QJsonValue(enumName(failure->publicCode())) : QJsonValue() },
+        { QStringLiteral("kind"), failure ? QJsonValue(enumName(failure->kind)) : QJsonValue() },
+        { QStringLiteral("stage"), failure ? QJsonValue(toId(failedStage)) : QJsonValue() },
+        { QStringLiteral("detail"), failure ? QJsonValue(failure->detail) : QJsonValue() },
+        { QStringLiteral("decision"), decision },
+        { QStringLiteral("provider_fallback_applied"), fallback.applied },
+        { QStringLiteral("provider_fallback_reason"), fallback.reason.isEmpty() ? QJsonValue() : QJsonValue(fallback.reason) },
+        { QStringLiteral("primary_final_model_provider"), toId(fallback.primaryProvider) },
+        { QStringLiteral("final_model_provider"), fallback.finalProvider ? QJsonValue(toId(*fallback.finalProvider)) : QJsonValue() },
+        { QStringLiteral("final_model_id"), fallback.finalModelId.isEmpty() ? QJsonValue() : QJsonValue(fallback.finalModelId) },
+        { QStringLiteral("tokens_in"), tokenValue(tokens.input) },
+        { QStringLiteral("tokens_out"), tokenValue(tokens.output) },
+        { QStringLiteral("elapsed_ms"), toMs(elapsed) },
+        { QStringLiteral("queued_ms"), toMs(queued) },
+        { QStringLiteral("attempts"), attemptArray },
+        { QStringLiteral("storyboard"), storyboard ? QJsonValue(storyboard->toJson()) : QJsonValue() },
     };
 }
 
@@ -172,16 +178,16 @@ struct ReasonEnding
     const char *ending;
 };
 constexpr ReasonEnding kReasonEndings[] = {
-    {FailureKind::TIMEOUT, false, "timeout"},
-    {FailureKind::TRANSIENT_SERVER, true, "provider_unavailable"},
-    {FailureKind::TRANSIENT_SERVER, false, "server_error"},
-    {FailureKind::RATE_LIMITED, false, "rate_limited"},
-    {FailureKind::QUOTA_EXHAUSTED, false, "quota_exhausted"},
-    {FailureKind::OUTPUT_TRUNCATED, false, "output_truncated"},
-    {FailureKind::OUTPUT_INVALID, false, "invalid_output"},
-    {FailureKind::NETWORK, false, "network_error"},
-    {std::nullopt, false, "circuit_open"},
-    {std::nullopt, false, "drained"},
+    { FailureKind::TIMEOUT, false, "timeout" },
+    { FailureKind::TRANSIENT_SERVER, true, "provider_unavailable" },
+    { FailureKind::TRANSIENT_SERVER, false, "server_error" },
+    { FailureKind::RATE_LIMITED, false, "rate_limited" },
+    { FailureKind::QUOTA_EXHAUSTED, false, "quota_exhausted" },
+    { FailureKind::OUTPUT_TRUNCATED, false, "output_truncated" },
+    { FailureKind::OUTPUT_INVALID, false, "invalid_output" },
+    { FailureKind::NETWORK, false, "network_error" },
+    { std::nullopt, false, "circuit_open" },
+    { std::nullopt, false, "drained" },
 };
 constexpr const char *kCircuitOpen = kReasonEndings[std::size(kReasonEndings) - 2].ending;
 constexpr const char *kDrained = kReasonEndings[std::size(kReasonEndings) - 1].ending;

@@ -28,9 +28,9 @@ struct AttemptRecord
     bool success = false;
     std::optional<Failure> failure;
     std::optional<int> httpStatus;
-    std::chrono::microseconds startedAt{0}; // offsets from the generation's start
-    std::chrono::microseconds duration{0};
-    std::chrono::microseconds deadline{0};
+    std::chrono::microseconds startedAt { 0 }; // offsets from the generation's start
+    std::chrono::microseconds duration { 0 };
+    std::chrono::microseconds deadline { 0 };
     std::optional<std::chrono::microseconds> cancelledAt;
     std::optional<std::chrono::microseconds> sentAt; // when the request had been written (absent: never sent)
     AbortReason abortedBy = AbortReason::None;
@@ -48,11 +48,11 @@ struct AttemptRecord
 // docs/contract.md §4.5: what every result carries about relief.
 struct FallbackMetadata
 {
-    bool applied = false;       // provider_fallback_applied
-    QString reason;             // provider_fallback_reason, e.g. gemini_provider_unavailable
+    bool applied = false; // provider_fallback_applied
+    QString reason; // provider_fallback_reason, e.g. gemini_provider_unavailable
     Provider primaryProvider = Provider::Gemini; // primary_final_model_provider
-    std::optional<Provider> finalProvider;       // final_model_provider
-    QString finalModelId;                        // final_model_id
+    std::optional<Provider> finalProvider; // final_model_provider
+    QString finalModelId; // final_model_id
 };
 
 // The final state of one stage run (docs/contract.md §4.5); for the storyboard stage alone, of a generation.
@@ -61,17 +61,17 @@ struct StageResult
     QString generationId;
     FinalState state = FinalState::Failed;
     std::optional<Storyboard> storyboard; // storyboard stage
-    QStringList captions;                 // captions stage
-    QByteArray image;                     // image stage
+    QStringList captions; // captions stage
+    QByteArray image; // image stage
     QString imageMime;
     std::optional<Failure> failure; // the final failure: FAILED or CANCELLED
     Stage failedStage = Stage::Storyboard;
     FallbackMetadata fallback;
     QList<AttemptRecord> attempts;
     TokenUsage tokens; // of the provider whose storyboard is used
-    QString decision;  // why the engine did or did not call the fallback provider, in one line
-    std::chrono::microseconds elapsed{0}; // from the stage's request to its end, admission wait included
-    std::chrono::microseconds queued{0};  // of which waiting for admission, before the budget started
+    QString decision; // why the engine did or did not call the fallback provider, in one line
+    std::chrono::microseconds elapsed { 0 }; // from the stage's request to its end, admission wait included
+    std::chrono::microseconds queued { 0 }; // of which waiting for admission, before the budget started
 
     QJsonObject toJson() const;
     // Reads what toJson() wrote. Captions and image bytes are not part of it (a result names its image

@@ -29,22 +29,22 @@ struct StageService::Run
     StageRequest request;
     StagePolicy policy;
     Clock::time_point requestedAt; // offsets in events and records are measured from here
-    StageBudget budget;            // restarted at admission when the stage had to wait for a slot
-    std::optional<Provider> slot;  // the admission slot held for the current (or paused) attempt
-    quint64 ticket = 0;            // waiting for admission
+    StageBudget budget; // restarted at admission when the stage had to wait for a slot
+    std::optional<Provider> slot; // the admission slot held for the current (or paused) attempt
+    quint64 ticket = 0; // waiting for admission
     std::optional<AbortReason> stopping; // operator cancel or shutdown asked for: nothing new starts
     std::optional<Clock::time_point> queuedAt;
-    Clock::duration queued{0};
+    Clock::duration queued { 0 };
     quint64 nextSequence = 0;
     std::vector<std::unique_ptr<AttemptRunner>> runners; // kept to the end, so late results are still logged
     AttemptRunner *current = nullptr;
-    std::unique_ptr<Timer> pauseTimer;  // between same-provider rounds
-    std::unique_ptr<Timer> startTimer;  // begin() runs from the event loop, not inside start()
+    std::unique_ptr<Timer> pauseTimer; // between same-provider rounds
+    std::unique_ptr<Timer> startTimer; // begin() runs from the event loop, not inside start()
     QList<AttemptRecord> attempts;
     std::optional<Failure> primaryFailure;
-    Role first = Role::Primary;            // Fallback when the primary's breaker is open or it is drained
+    Role first = Role::Primary; // Fallback when the primary's breaker is open or it is drained
     std::optional<PrimarySkipped> skipped; // why the primary was not called
-    bool trial[2] = {false, false};        // the role's next attempt is its breaker's one HALF_OPEN trial
+    bool trial[2] = { false, false }; // the role's next attempt is its breaker's one HALF_OPEN trial
     QString decision;
     bool fallbackApplied = false;
     bool finished = false;
@@ -107,8 +107,11 @@ void StageService::begin(Run &run)
     if (!missing.isEmpty()) {
         run.decision = QStringLiteral("no provider was started");
         finishRun(run, FinalState::Failed,
-                  Failure{FailureKind::AUTH_CONFIG, QStringLiteral("no %1 adapter is configured; check the provider settings").arg(missing), false, {}},
-                  StageOutput{});
+                  Failure { FailureKind::AUTH_CONFIG,
+                            QStringLiteral("no %1 adapter is configured; check the provider settings").arg(missing),
+                            false,
+                            {} },
+                  StageOutput {});
         return;
     }
     if (run.request.probeRole && !probeMaySend(run))
@@ -135,18 +138,20 @@ void StageService::begin(Run &run)
     if (run.ticket == 0) {
         run.decision = QStringLiteral("not started: Bullpen's own queue for %1 is full").arg(toId(first));
         finishRun(run, FinalState::Failed,
-                  Failure{FailureKind::NOT_SENT,
-                          QStringLiteral("Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; "
-                                         "nothing was sent. Try again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more")
-                              .arg(toId(first))
-                              .arg(inFlight)
-                              .arg(ahead),
-                          false, {}},
-                  StageOutput{});
+                  Failure { FailureKind::NOT_SENT,
+                            QStringLiteral(
+                                "Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; "
+                                "nothing was sent. Try again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more")
+                                .arg(toId(first))
+                                .arg(inFlight)
+                                .arg(ahead),
+                            false,
+                            {} },
+                  StageOutput {});
         return;
     }
     run.queuedAt = m_clock.now();
-    emitEvent(run, StageQueued{p.stage, first, ahead, inFlight, m_admission->limits().inFlight});
+    emitEvent(run, StageQueued { p.stage, first, ahead, inFlight, m_admission->limits().inFlight });
 }
 
 bool StageService::probeMaySend(Run &run)
@@ -155,15 +160,16 @@ bool StageService::probeMaySend(Run &run)
     const Role role = *run.request.probeRole;
     if (role == Role::Fallback && !p.fallback) {
         run.decision = QStringLiteral("probe not sent: the %1 stage has no fallback provider").arg(toId(p.stage));
-        finishRun(run, FinalState::Failed, Failure{FailureKind::NOT_SENT, run.decision, false, {}}, StageOutput{});
+        finishRun(run, FinalState::Failed, Failure { FailureKind::NOT_SENT, run.decision, false, {} }, StageOutput {});
         return false;
     }
     const Provider provider = role == Role::Primary ? p.primary : *p.fallback;
-    const BreakerGate gate = m_breakers ? m_breakers->admit(BreakerKey{provider, role, p.stage}, m_clock.now()) : BreakerGate{};
+    const BreakerGate gate = m_breakers ? m_breakers->admit(BreakerKey { provider, role, p.stage }, m_clock.now()) : BreakerGate {};
     if (gate.verdict == BreakerGate::Skip) {
         // An open breaker waits out its cooldown and a drain is an operator's word: a probe sends nothing.
-        run.decision = QStringLiteral("probe not sent: %1 is %2 (%3)").arg(BreakerKey{provider, role, p.stage}.toString(), gate.state, gate.why);
-        finishRun(run, FinalState::Failed, Failure{FailureKind::NOT_SENT, run.decision, false, {}}, StageOutput{});
+        run.decision =
+            QStringLiteral("probe not sent: %1 is %2 (%3)").arg(BreakerKey { provider, role, p.stage }.toString(), gate.state, gate.why);
+        finishRun(run, FinalState::Failed, Failure { FailureKind::NOT_SENT, run.decision, false, {} }, StageOutput {});
         return false;
     }
     run.trial[role == Role::Primary ? 0 : 1] = gate.verdict == BreakerGate::Trial;
@@ -179,7 +185,7 @@ Role StageService::chooseFirst(Run &run)
         return Role::Primary;
     const StagePolicy &p = run.policy;
     const auto now = m_clock.now();
-    const BreakerKey primary{p.primary, Role::Primary, p.stage};
+    const BreakerKey primary { p.primary, Role::Primary, p.stage };
     StageGenerator *fb = p.fallback ? generator(*p.fallback) : nullptr;
     // A skip needs a fallback this policy could hand the stage to at all.
     const bool fallbackUsable = fb && !p.fallbackOn.isEmpty() && (!p.fallbackNeedsDistinctModel || fb->isConfigured());
@@ -188,13 +194,13 @@ Role StageService::chooseFirst(Run &run)
         run.trial[0] = gate.verdict == BreakerGate::Trial;
         return Role::Primary; // no fallback to go to: the primary is tried as usual
     }
-    const BreakerGate fallbackGate = m_breakers->admit(BreakerKey{*p.fallback, Role::Fallback, p.stage}, now);
+    const BreakerGate fallbackGate = m_breakers->admit(BreakerKey { *p.fallback, Role::Fallback, p.stage }, now);
     if (fallbackGate.verdict == BreakerGate::Skip)
         return Role::Primary; // the fallback is open or drained too: a breaker never makes a possible success a certain failure
     run.trial[1] = fallbackGate.verdict == BreakerGate::Trial;
     const QString reason = skipReason(p.primary, gate.state == u"drained");
-    run.skipped = PrimarySkipped{p.stage, p.primary, *p.fallback, gate.state, gate.since, gate.why, reason,
-                                 duration_cast<milliseconds>(run.budget.remaining())};
+    run.skipped = PrimarySkipped { p.stage,    p.primary, *p.fallback, gate.state,
+                                   gate.since, gate.why,  reason,      duration_cast<milliseconds>(run.budget.remaining()) };
     run.fallbackApplied = true;
     emitEvent(run, *run.skipped);
     return Role::Fallback;
@@ -205,7 +211,7 @@ void StageService::recordForBreaker(Run &run, const AttemptRecord &rec)
     if (!m_breakers)
         return;
     bool &trial = run.trial[rec.role == Role::Primary ? 0 : 1];
-    m_breakers->record(BreakerKey{rec.provider, rec.role, run.policy.stage}, breakerCount(rec), trial, m_clock.now(), rec.kind());
+    m_breakers->record(BreakerKey { rec.provider, rec.role, run.policy.stage }, breakerCount(rec), trial, m_clock.now(), rec.kind());
     trial = false;
 }
 
@@ -216,7 +222,7 @@ void StageService::admitted(Run &run)
     run.slot = first;
     run.queued = m_clock.now() - run.queuedAt.value_or(m_clock.now());
     run.budget.restart();
-    emitEvent(run, StageAdmitted{run.policy.stage, first, duration_cast<microseconds>(run.queued)});
+    emitEvent(run, StageAdmitted { run.policy.stage, first, duration_cast<microseconds>(run.queued) });
     startAttempt(run, run.first, 1);
 }
 
@@ -228,7 +234,7 @@ void StageService::startAttempt(Run &run, Role role, int round)
     const milliseconds timeout = role == Role::Primary ? p.primaryTimeout : p.fallbackTimeout;
 
     AttemptSpec spec;
-    static std::atomic<quint64> nextAttemptId{0}; // unique across every stage's service in the process
+    static std::atomic<quint64> nextAttemptId { 0 }; // unique across every stage's service in the process
     spec.attemptId = ++nextAttemptId;
     spec.stage = p.stage;
     spec.role = role;
@@ -237,9 +243,10 @@ void StageService::startAttempt(Run &run, Role role, int round)
     spec.deadline = run.budget.attemptDeadline(timeout, *spec.startedAt);
     spec.stageStart = run.requestedAt;
 
-    emitEvent(run, AttemptStarted{p.stage, spec.attemptId, provider, gen->model(), role, round, timeout,
-                                  duration_cast<microseconds>(spec.deadline - spec.stageStart),
-                                  duration_cast<milliseconds>(run.budget.remaining())});
+    emitEvent(run,
+              AttemptStarted { p.stage, spec.attemptId, provider, gen->model(), role, round, timeout,
+                               duration_cast<microseconds>(spec.deadline - spec.stageStart),
+                               duration_cast<milliseconds>(run.budget.remaining()) });
 
     auto runner = std::make_unique<AttemptRunner>(m_clock, *gen, spec);
     AttemptRunner *raw = runner.get();
@@ -269,7 +276,8 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
 
     // Would the policy hand this failure to the fallback provider? (Shown on the attempt, decided below.)
     QString notEligibleWhy;
-    const bool fallbackEligible = !rec.success && rec.role == Role::Primary && p.fallback && fallbackTakes(p, *rec.failure, &notEligibleWhy);
+    const bool fallbackEligible =
+        !rec.success && rec.role == Role::Primary && p.fallback && fallbackTakes(p, *rec.failure, &notEligibleWhy);
 
     AttemptCompleted done;
     static_cast<AttemptRecord &>(done) = rec;
@@ -295,25 +303,27 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     const Failure &failure = *rec.failure;
     if (run.request.probeRole) {
         run.decision = QStringLiteral("probe failed with %1; a probe has no fallback and no second round").arg(enumName(failure.kind));
-        finishRun(run, failure.kind == FailureKind::CANCELLED ? FinalState::Cancelled : FinalState::Failed, failure, StageOutput{});
+        finishRun(run, failure.kind == FailureKind::CANCELLED ? FinalState::Cancelled : FinalState::Failed, failure, StageOutput {});
         return;
     }
     if (rec.role == Role::Primary)
         run.primaryFailure = failure;
     if (run.stopping && failure.kind != FailureKind::CANCELLED) {
         // The attempt had already ended (its deadline) when the cancel came; no fallback, no next round.
-        run.decision = QStringLiteral("cancelled right after the attempt ended with %1; nothing further is started").arg(enumName(failure.kind));
+        run.decision =
+            QStringLiteral("cancelled right after the attempt ended with %1; nothing further is started").arg(enumName(failure.kind));
         finishRun(run, FinalState::Cancelled,
-                  Failure{FailureKind::CANCELLED,
-                          *run.stopping == AbortReason::Shutdown ? QStringLiteral("cancelled: Bullpen is shutting down")
-                                                                 : QStringLiteral("cancelled by the operator"),
-                          false, {}},
-                  StageOutput{});
+                  Failure { FailureKind::CANCELLED,
+                            *run.stopping == AbortReason::Shutdown ? QStringLiteral("cancelled: Bullpen is shutting down")
+                                                                   : QStringLiteral("cancelled by the operator"),
+                            false,
+                            {} },
+                  StageOutput {});
         return;
     }
     if (failure.kind == FailureKind::CANCELLED) {
         run.decision = QStringLiteral("cancelled; no fallback provider is started for a cancelled generation");
-        finishRun(run, FinalState::Cancelled, failure, StageOutput{});
+        finishRun(run, FinalState::Cancelled, failure, StageOutput {});
         return;
     }
 
@@ -321,7 +331,7 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
     if (p.retryOn.contains(failure.kind) && rec.round < p.rounds) {
         const milliseconds pause = pauseBefore(p, rec.round + 1, failure);
         if (run.budget.remaining() > pause) {
-            emitEvent(run, RetryScheduled{p.stage, rec.provider, rec.role, rec.round + 1, failure.kind, pause});
+            emitEvent(run, RetryScheduled { p.stage, rec.provider, rec.role, rec.round + 1, failure.kind, pause });
             const Role role = rec.role;
             const int next = rec.round + 1;
             run.pauseTimer = m_clock.arm(m_clock.now() + pause, [this, &run, role, next] {
@@ -330,10 +340,9 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             });
             return;
         }
-        run.decision = QStringLiteral("%1; no round %2: the stage budget ends before the pause does")
-                           .arg(enumName(failure.kind))
-                           .arg(rec.round + 1);
-        finishRun(run, FinalState::Failed, failure, StageOutput{});
+        run.decision =
+            QStringLiteral("%1; no round %2: the stage budget ends before the pause does").arg(enumName(failure.kind)).arg(rec.round + 1);
+        finishRun(run, FinalState::Failed, failure, StageOutput {});
         return;
     }
 
@@ -341,8 +350,8 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
         if (!fallbackEligible) {
             run.decision = QStringLiteral("no fallback: ") + notEligibleWhy;
         } else if (run.budget.exhausted()) {
-            run.decision = QStringLiteral("no fallback: the stage budget of %1 ms was used up by the primary")
-                               .arg(p.effectiveBudget().count());
+            run.decision =
+                QStringLiteral("no fallback: the stage budget of %1 ms was used up by the primary").arg(p.effectiveBudget().count());
         } else if (!takeReliefSlot(run)) {
             run.decision = QStringLiteral("no fallback: %1 already has %2 attempts in flight (the in-flight limit), and a fallback attempt "
                                           "never waits once the stage budget runs")
@@ -353,24 +362,26 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             // fallback is called whatever its breaker says (docs/contract.md §4.1); its gate only tells
             // whether this call is a HALF_OPEN breaker's trial.
             if (m_breakers)
-                run.trial[1] = m_breakers->admit(BreakerKey{*p.fallback, Role::Fallback, p.stage}, m_clock.now()).verdict == BreakerGate::Trial;
+                run.trial[1] =
+                    m_breakers->admit(BreakerKey { *p.fallback, Role::Fallback, p.stage }, m_clock.now()).verdict == BreakerGate::Trial;
             run.fallbackApplied = true;
-            emitEvent(run, FallbackTriggered{p.stage, rec.provider, *p.fallback, failure.kind,
-                                             duration_cast<milliseconds>(run.budget.remaining()),
-                                             fallbackReason(rec.provider, failure)});
+            emitEvent(run,
+                      FallbackTriggered { p.stage, rec.provider, *p.fallback, failure.kind,
+                                          duration_cast<milliseconds>(run.budget.remaining()), fallbackReason(rec.provider, failure) });
             startAttempt(run, Role::Fallback, 1);
             return;
         }
     } else if (rec.role == Role::Fallback && run.skipped) {
-        run.decision = QStringLiteral("the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage")
-                           .arg(toId(p.primary), run.skipped->why, toId(rec.provider));
+        run.decision =
+            QStringLiteral("the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage")
+                .arg(toId(p.primary), run.skipped->why, toId(rec.provider));
     } else if (rec.role == Role::Fallback) {
         run.decision = QStringLiteral("the fallback provider %1 failed too; the primary is never called again").arg(toId(rec.provider));
     } else if (run.decision.isEmpty()) {
         run.decision = rec.round > 1 ? QStringLiteral("%1 after %2 rounds").arg(enumName(failure.kind)).arg(rec.round)
                                      : QStringLiteral("no fallback provider is configured");
     }
-    finishRun(run, FinalState::Failed, failure, StageOutput{});
+    finishRun(run, FinalState::Failed, failure, StageOutput {});
 }
 
 bool StageService::fallbackTakes(const StagePolicy &p, const Failure &f, QString *why) const
@@ -382,7 +393,8 @@ bool StageService::fallbackTakes(const StagePolicy &p, const Failure &f, QString
         *why = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload");
     else if (p.fallbackNeedsDistinctModel && !fb->isConfigured())
         *why = QStringLiteral("the fallback provider %1 has no key").arg(toId(*p.fallback));
-    else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider() && fb->model() == generator(p.primary)->model())
+    else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider()
+             && fb->model() == generator(p.primary)->model())
         *why = QStringLiteral("the fallback provider is the same provider and model");
     else
         return true;
@@ -422,10 +434,10 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
     run.ticket = 0;
     run.slot.reset();
     // A trial handed out for an attempt that never ran (cancelled while queued) goes back to its breaker.
-    for (const Role role : {Role::Primary, Role::Fallback}) {
+    for (const Role role : { Role::Primary, Role::Fallback }) {
         if (m_breakers && run.trial[role == Role::Primary ? 0 : 1]) {
             const Provider provider = role == Role::Primary ? run.policy.primary : *run.policy.fallback;
-            m_breakers->record(BreakerKey{provider, role, run.policy.stage}, BreakerCount::Ignored, true, m_clock.now());
+            m_breakers->record(BreakerKey { provider, role, run.policy.stage }, BreakerCount::Ignored, true, m_clock.now());
         }
     }
 
@@ -474,7 +486,8 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
     if (it != m_runs.end()) {
         m_finishedRuns.push_back(std::move(it->second));
         m_runs.erase(it);
-        QMetaObject::invokeMethod(this, [this] { m_finishedRuns.clear(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { m_finishedRuns.clear(); }, Qt::QueuedConnection);
     }
     Q_EMIT finished(result);
 }
@@ -492,13 +505,16 @@ bool StageService::cancel(const QString &generationId, AbortReason reason)
     }
     // Between rounds, or not begun yet.
     const bool shutdown = reason == AbortReason::Shutdown;
-    run.decision = shutdown ? QStringLiteral("Bullpen shut down before the next attempt") : QStringLiteral("cancelled by the operator before the next attempt");
+    run.decision = shutdown ? QStringLiteral("Bullpen shut down before the next attempt")
+                            : QStringLiteral("cancelled by the operator before the next attempt");
     if (run.startTimer && !m_sink)
         emitEvent(run, GenerationStarted::of(run.policy, run.request.userId));
     finishRun(run, FinalState::Cancelled,
-              Failure{FailureKind::CANCELLED, shutdown ? QStringLiteral("cancelled: Bullpen is shutting down") : QStringLiteral("cancelled by the operator"),
-                      false, {}},
-              StageOutput{});
+              Failure { FailureKind::CANCELLED,
+                        shutdown ? QStringLiteral("cancelled: Bullpen is shutting down") : QStringLiteral("cancelled by the operator"),
+                        false,
+                        {} },
+              StageOutput {});
     return true;
 }
 
@@ -518,7 +534,7 @@ void StageService::shutdown()
         } else {
             run.decision = QStringLiteral("Bullpen shut down before the next attempt");
             finishRun(run, FinalState::Cancelled,
-                      Failure{FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {}}, StageOutput{});
+                      Failure { FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {} }, StageOutput {});
         }
     }
     m_finishedRuns.clear();

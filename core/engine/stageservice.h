@@ -7,8 +7,8 @@
 #include "clock.h"
 #include "events/event.h"
 #include "stagebudget.h"
-#include "stagepolicy.h"
 #include "stagegenerator.h"
+#include "stagepolicy.h"
 #include "stageresult.h"
 
 #include <QObject>
@@ -89,7 +89,7 @@ private:
     std::map<QString, std::unique_ptr<Run>> m_runs;
     std::vector<std::unique_ptr<Run>> m_finishedRuns; // destroyed from the event loop, never inside their own signals
     EventSink m_sink;
-    QRandomGenerator m_random{20261014u};
+    QRandomGenerator m_random { 20261014u };
 };
 
 } // namespace bullpen

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "event.h"
 
-#include <QCborValue>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QLocale>
-
 #include "contract/isotime.h"
 #include "contract/jsonfields.h"
 #include "contract/jsonstring.h"
 #include "engine/stagepolicy.h"
 #include "store/masking.h"
+
+#include <QCborValue>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
 
 #include <algorithm>
 #include <cmath>
@@ -23,18 +23,22 @@ using namespace std::chrono;
 namespace {
 
 // JSON keys are snake_case, as in docs/contract.md §5.
-double toMs(microseconds us) { return toJsonMs(us); }
-microseconds fromMs(double ms) { return fromJsonMs(ms); }
+double toMs(microseconds us)
+{
+    return toJsonMs(us);
+}
+microseconds fromMs(double ms)
+{
+    return fromJsonMs(ms);
+}
 
-template<typename Object>
-void putTokens(Object &o, const TokenUsage &t)
+template<typename Object> void putTokens(Object &o, const TokenUsage &t)
 {
     o.insert(QStringLiteral("tokens_in"), t.input >= 0 ? QJsonValue(t.input) : QJsonValue());
     o.insert(QStringLiteral("tokens_out"), t.output >= 0 ? QJsonValue(t.output) : QJsonValue());
 }
 
-template<typename T, typename F>
-QJsonValue orNull(const std::optional<T> &v, F f)
+template<typename T, typename F> QJsonValue orNull(const std::optional<T> &v, F f)
 {
     return v ? QJsonValue(f(*v)) : QJsonValue();
 }
@@ -136,8 +140,7 @@ private:
 };
 
 // An event's fields, written into a QJsonObject (toJson) or straight to compact bytes (FlatObject).
-template<typename Object>
-struct Writer
+template<typename Object> struct Writer
 {
     Object &o;
 
@@ -357,21 +360,28 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
 
 GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString &rawUserId)
 {
-    return GenerationStarted{policy.preset, policy.primary, policy.fallback, policy.effectiveBudget(),
-                             rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId), {}, std::nullopt};
+    return GenerationStarted { policy.preset,
+                               policy.primary,
+                               policy.fallback,
+                               policy.effectiveBudget(),
+                               rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId),
+                               {},
+                               std::nullopt };
 }
 
-QString Event::type() const { return std::visit(TypeName{}, body); }
+QString Event::type() const
+{
+    return std::visit(TypeName {}, body);
+}
 
-template<typename Object>
-void Event::writeFields(Object &o) const
+template<typename Object> void Event::writeFields(Object &o) const
 {
     o.insert(QStringLiteral("type"), type());
     o.insert(QStringLiteral("generation_id"), generationId);
     o.insert(QStringLiteral("seq"), static_cast<double>(sequence));
     o.insert(QStringLiteral("t_ms"), toMs(at));
     o.insert(QStringLiteral("wall_time"), wallTime.isValid() ? isoUtcWithMs(wallTime.toMSecsSinceEpoch()) : QString());
-    std::visit(Writer<Object>{o}, body);
+    std::visit(Writer<Object> { o }, body);
 }
 
 QByteArray Event::compactJson() const
@@ -387,7 +397,10 @@ QByteArray Event::compactJson() const
     return jsonCache->bytes;
 }
 
-void Event::shareJson() { jsonCache = std::make_shared<JsonCache>(); }
+void Event::shareJson()
+{
+    jsonCache = std::make_shared<JsonCache>();
+}
 
 QJsonObject Event::toJson() const
 {

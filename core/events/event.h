@@ -12,9 +12,9 @@
 #include <QString>
 
 #include <chrono>
-#include <optional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <variant>
 
 namespace bullpen {
@@ -30,7 +30,7 @@ struct GenerationStarted
     QString preset;
     Provider primary = Provider::Gemini;
     std::optional<Provider> fallback;
-    std::chrono::milliseconds budget{0};
+    std::chrono::milliseconds budget { 0 };
     QString user; // the display mask ("ha****ul"), never the raw id (docs/contract.md §5.1); empty: no user given
     QString instance; // the engine instance running it, as its event stream says (docs/contract.md §12.2); empty embedded
     std::optional<ProbeTarget> probe; // a synthetic generation: a probe of this provider, role and stage (docs/contract.md §13)
@@ -45,9 +45,9 @@ struct StageQueued
 {
     Stage stage = Stage::Storyboard;
     Provider provider = Provider::Gemini;
-    int ahead = 0;    // generations waiting in front of this one
+    int ahead = 0; // generations waiting in front of this one
     int inFlight = 0; // the provider's attempts in flight when it joined
-    int limit = 0;    // the in-flight limit per provider
+    int limit = 0; // the in-flight limit per provider
 };
 
 // A queued stage got its slot; its budget starts now.
@@ -55,7 +55,7 @@ struct StageAdmitted
 {
     Stage stage = Stage::Storyboard;
     Provider provider = Provider::Gemini;
-    std::chrono::microseconds waited{0};
+    std::chrono::microseconds waited { 0 };
 };
 
 struct AttemptStarted
@@ -66,9 +66,9 @@ struct AttemptStarted
     QString model;
     Role role = Role::Primary;
     int round = 1;
-    std::chrono::milliseconds timeout{0};
-    std::chrono::microseconds deadline{0};      // offset of the attempt's deadline
-    std::chrono::milliseconds remainingBudget{0}; // of the stage, when the attempt started
+    std::chrono::milliseconds timeout { 0 };
+    std::chrono::microseconds deadline { 0 }; // offset of the attempt's deadline
+    std::chrono::milliseconds remainingBudget { 0 }; // of the stage, when the attempt started
 };
 
 // One attempt as it ended: the engine's own record of it (the same value a StageResult lists), plus
@@ -84,7 +84,7 @@ struct FallbackTriggered
     Provider from = Provider::Gemini;
     Provider to = Provider::Qwen;
     FailureKind kind = FailureKind::UNKNOWN;
-    std::chrono::milliseconds remainingBudget{0};
+    std::chrono::milliseconds remainingBudget { 0 };
     QString reason; // provider_fallback_reason, e.g. gemini_provider_unavailable
 };
 
@@ -94,12 +94,12 @@ struct PrimarySkipped
 {
     Stage stage = Stage::Storyboard;
     Provider provider = Provider::Gemini; // the primary that was skipped
-    Provider to = Provider::Qwen;         // the fallback that gets the stage
-    QString state;                        // open, half_open or drained
-    QDateTime since;                      // of that state
-    QString why;                          // the breaker's or the drain's reason, in words
-    QString reason;                       // provider_fallback_reason: <provider>_circuit_open or <provider>_drained
-    std::chrono::milliseconds remainingBudget{0};
+    Provider to = Provider::Qwen; // the fallback that gets the stage
+    QString state; // open, half_open or drained
+    QDateTime since; // of that state
+    QString why; // the breaker's or the drain's reason, in words
+    QString reason; // provider_fallback_reason: <provider>_circuit_open or <provider>_drained
+    std::chrono::milliseconds remainingBudget { 0 };
 };
 
 struct RetryScheduled
@@ -109,7 +109,7 @@ struct RetryScheduled
     Role role = Role::Primary;
     int nextRound = 2;
     FailureKind kind = FailureKind::UNKNOWN;
-    std::chrono::milliseconds pause{0};
+    std::chrono::milliseconds pause { 0 };
 };
 
 struct LateResultDiscarded
@@ -118,7 +118,7 @@ struct LateResultDiscarded
     quint64 attemptId = 0;
     Provider provider = Provider::Gemini;
     Role role = Role::Primary;
-    std::chrono::microseconds lateBy{0}; // how long after the deadline it arrived
+    std::chrono::microseconds lateBy { 0 }; // how long after the deadline it arrived
     bool wouldHaveSucceeded = false;
     TokenUsage tokens;
 };
@@ -133,15 +133,15 @@ struct GenerationFinished
     bool fallbackApplied = false;
 };
 
-using EventBody = std::variant<GenerationStarted, StageQueued, StageAdmitted, AttemptStarted, AttemptCompleted, FallbackTriggered, RetryScheduled,
-                               LateResultDiscarded, GenerationFinished, PrimarySkipped>;
+using EventBody = std::variant<GenerationStarted, StageQueued, StageAdmitted, AttemptStarted, AttemptCompleted, FallbackTriggered,
+                               RetryScheduled, LateResultDiscarded, GenerationFinished, PrimarySkipped>;
 
 struct Event
 {
     QString generationId;
-    quint64 sequence = 0;                 // 0, 1, 2 … within one generation
-    std::chrono::microseconds at{0};      // monotonic offset from generation start
-    QDateTime wallTime;                   // UTC, for display only
+    quint64 sequence = 0; // 0, 1, 2 … within one generation
+    std::chrono::microseconds at { 0 }; // monotonic offset from generation start
+    QDateTime wallTime; // UTC, for display only
     EventBody body;
 
     // "generation_started", "storyboard_attempt_started", "storyboard_fallback_triggered", …
@@ -153,14 +153,13 @@ struct Event
     // the engine thread that records the event never spends time on it.
     QByteArray compactJson() const;
     void shareJson();
-    template<typename Object>
-    void writeFields(Object &o) const; // toJson()'s fields, into a QJsonObject or straight to bytes
+    template<typename Object> void writeFields(Object &o) const; // toJson()'s fields, into a QJsonObject or straight to bytes
     struct JsonCache
     {
         std::once_flag once;
         QByteArray bytes;
     };
-    std::shared_ptr<JsonCache> jsonCache{}; // set by shareJson(); shared by copies
+    std::shared_ptr<JsonCache> jsonCache {}; // set by shareJson(); shared by copies
     // Reads what toJson() wrote; on failure returns nothing and says why in *error.
     static std::optional<Event> fromJson(const QJsonObject &object, QString *error = nullptr);
 };

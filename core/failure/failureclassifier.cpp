@@ -22,13 +22,13 @@ constexpr qsizetype kMaxDetail = 300;
 struct ErrorInfo
 {
     bool parsed = false;
-    QString status;  // Gemini google.rpc status name
-    QString type;    // OpenAI / Anthropic / DashScope-compat error.type
-    QString code;    // OpenAI / DashScope string code
+    QString status; // Gemini google.rpc status name
+    QString type; // OpenAI / Anthropic / DashScope-compat error.type
+    QString code; // OpenAI / DashScope string code
     QString message;
-    QString reason;  // Gemini ErrorInfo.reason
+    QString reason; // Gemini ErrorInfo.reason
     QString detailsErrorCode; // Anthropic error.details.error_code
-    QStringList quotaIds;     // Gemini QuotaFailure violations
+    QStringList quotaIds; // Gemini QuotaFailure violations
     std::optional<milliseconds> retryDelay; // Gemini RetryInfo.retryDelay
 };
 
@@ -48,7 +48,7 @@ std::optional<milliseconds> parseDurationText(QStringView text)
 ErrorInfo parseErrorBody(const QByteArray &body)
 {
     ErrorInfo info;
-    QJsonParseError perr{};
+    QJsonParseError perr {};
     const QJsonDocument doc = QJsonDocument::fromJson(body, &perr);
     if (perr.error != QJsonParseError::NoError || !doc.isObject())
         return info;
@@ -94,7 +94,10 @@ ErrorInfo parseErrorBody(const QByteArray &body)
     return info;
 }
 
-bool containsCi(QStringView haystack, QStringView needle) { return haystack.contains(needle, Qt::CaseInsensitive); }
+bool containsCi(QStringView haystack, QStringView needle)
+{
+    return haystack.contains(needle, Qt::CaseInsensitive);
+}
 
 QString oneLine(QString s)
 {
@@ -186,7 +189,9 @@ std::optional<FailureKind> geminiKind(std::optional<int> status, const ErrorInfo
 
 std::optional<FailureKind> openAiKind(std::optional<int> status, const ErrorInfo &e)
 {
-    auto is = [&](QStringView v) { return e.code == v || e.type == v; };
+    auto is = [&](QStringView v) {
+        return e.code == v || e.type == v;
+    };
     if (is(u"insufficient_quota") || is(u"credit_balance_exhausted") || is(u"billing_hard_limit_reached"))
         return FailureKind::QUOTA_EXHAUSTED; // on OpenAI these words mean billing, not a per-minute limit
     if (is(u"rate_limit_exceeded") || ((is(u"tokens") || is(u"requests")) && (!status || status == 429)))
@@ -228,8 +233,12 @@ std::optional<FailureKind> anthropicKind(const ErrorInfo &e)
 std::optional<FailureKind> dashScopeKind(const ErrorInfo &e)
 {
     const QString c = e.code.isEmpty() ? e.type : e.code;
-    auto is = [&](QStringView v) { return e.code == v || e.type == v; };
-    auto starts = [&](QStringView prefix) { return c.startsWith(prefix) || e.type.startsWith(prefix); };
+    auto is = [&](QStringView v) {
+        return e.code == v || e.type == v;
+    };
+    auto starts = [&](QStringView prefix) {
+        return c.startsWith(prefix) || e.type.startsWith(prefix);
+    };
     if (is(u"data_inspection_failed") || is(u"DataInspectionFailed") || c.endsWith(QLatin1StringView(".DataInspectionFailed"))
         || is(u"FaqRuleBlocked") || is(u"CustomRoleBlocked"))
         return FailureKind::REFUSED;
@@ -247,8 +256,8 @@ std::optional<FailureKind> dashScopeKind(const ErrorInfo &e)
         return FailureKind::RATE_LIMITED;
     if (starts(u"InternalError") || is(u"SystemError") || is(u"ModelServiceFailed") || is(u"ModelUnavailable"))
         return FailureKind::TRANSIENT_SERVER;
-    if (is(u"InvalidParameter") || starts(u"BadRequest") || is(u"InvalidURL") || is(u"UnsupportedOperation")
-        || is(u"invalid_request_error") || is(u"invalid_parameter_error"))
+    if (is(u"InvalidParameter") || starts(u"BadRequest") || is(u"InvalidURL") || is(u"UnsupportedOperation") || is(u"invalid_request_error")
+        || is(u"invalid_parameter_error"))
         return FailureKind::REQUEST_REJECTED;
     return std::nullopt;
 }
@@ -276,7 +285,7 @@ std::optional<Failure> finishReasonFailure(Provider provider, const QString &rea
     if (reason.isEmpty() || reason == u"null")
         return std::nullopt;
     auto fail = [&](FailureKind kind, const char *what) {
-        return Failure{kind, QStringLiteral("finish reason %1: %2").arg(reason, QLatin1StringView(what)), false, {}};
+        return Failure { kind, QStringLiteral("finish reason %1: %2").arg(reason, QLatin1StringView(what)), false, {} };
     };
     switch (provider) {
     case Provider::Gemini: {
@@ -284,14 +293,20 @@ std::optional<Failure> finishReasonFailure(Provider provider, const QString &rea
             return std::nullopt;
         if (reason == u"MAX_TOKENS")
             return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
-        static const QStringList refused{QStringLiteral("SAFETY"), QStringLiteral("RECITATION"), QStringLiteral("BLOCKLIST"),
-                                         QStringLiteral("PROHIBITED_CONTENT"), QStringLiteral("SPII"), QStringLiteral("LANGUAGE"),
-                                         QStringLiteral("IMAGE_SAFETY"), QStringLiteral("IMAGE_PROHIBITED_CONTENT"),
-                                         QStringLiteral("IMAGE_RECITATION"), QStringLiteral("MODEL_ARMOR")};
+        static const QStringList refused { QStringLiteral("SAFETY"),
+                                           QStringLiteral("RECITATION"),
+                                           QStringLiteral("BLOCKLIST"),
+                                           QStringLiteral("PROHIBITED_CONTENT"),
+                                           QStringLiteral("SPII"),
+                                           QStringLiteral("LANGUAGE"),
+                                           QStringLiteral("IMAGE_SAFETY"),
+                                           QStringLiteral("IMAGE_PROHIBITED_CONTENT"),
+                                           QStringLiteral("IMAGE_RECITATION"),
+                                           QStringLiteral("MODEL_ARMOR") };
         if (refused.contains(reason))
             return fail(FailureKind::REFUSED, "the provider blocked the output");
-        static const QStringList invalid{QStringLiteral("MALFORMED_FUNCTION_CALL"), QStringLiteral("UNEXPECTED_TOOL_CALL"),
-                                         QStringLiteral("TOO_MANY_TOOL_CALLS"), QStringLiteral("MALFORMED_RESPONSE")};
+        static const QStringList invalid { QStringLiteral("MALFORMED_FUNCTION_CALL"), QStringLiteral("UNEXPECTED_TOOL_CALL"),
+                                           QStringLiteral("TOO_MANY_TOOL_CALLS"), QStringLiteral("MALFORMED_RESPONSE") };
         if (invalid.contains(reason))
             return fail(FailureKind::OUTPUT_INVALID, "the model produced no usable answer");
         if (reason == u"MISSING_THOUGHT_SIGNATURE")
@@ -327,7 +342,9 @@ std::optional<Failure> transportFailure(const ProviderResponse &r)
 {
     using E = QNetworkReply::NetworkError;
     const QString qtText = r.networkErrorString.isEmpty() ? QString() : QStringLiteral(": ") + r.networkErrorString;
-    auto fail = [&](FailureKind kind, const QString &what) { return Failure{kind, oneLine(what + qtText), false, {}}; };
+    auto fail = [&](FailureKind kind, const QString &what) {
+        return Failure { kind, oneLine(what + qtText), false, {} };
+    };
     switch (r.networkError) {
     case E::NoError:
         return std::nullopt;
@@ -337,8 +354,9 @@ std::optional<Failure> transportFailure(const ProviderResponse &r)
     case E::ProxyTimeoutError:
         return fail(FailureKind::TIMEOUT, QStringLiteral("the connection timed out"));
     case E::SslHandshakeFailedError:
-        return fail(FailureKind::TLS, QStringLiteral("TLS handshake or certificate check failed (a proxy that inspects TLS, or a private CA: "
-                                                    "give its CA certificate as BULLPEN_PROVIDER_CA)"));
+        return fail(FailureKind::TLS,
+                    QStringLiteral("TLS handshake or certificate check failed (a proxy that inspects TLS, or a private CA: "
+                                   "give its CA certificate as BULLPEN_PROVIDER_CA)"));
     case E::InsecureRedirectError:
     case E::ProxyAuthenticationRequiredError:
         return fail(FailureKind::AUTH_CONFIG, QStringLiteral("the endpoint or proxy settings are wrong"));
@@ -377,7 +395,7 @@ QString errorDetail(std::optional<int> status, bool inStream, const ErrorInfo &e
         return oneLine(raw.isEmpty() ? head : head + QStringLiteral(" (unreadable body): ") + raw);
     }
     QStringList names;
-    for (const QString &n : {e.status, e.type, e.code, e.reason, e.detailsErrorCode}) {
+    for (const QString &n : { e.status, e.type, e.code, e.reason, e.detailsErrorCode }) {
         if (!n.isEmpty() && !names.contains(n))
             names << n;
     }
@@ -390,8 +408,9 @@ QString errorDetail(std::optional<int> status, bool inStream, const ErrorInfo &e
 
 bool FailureClassifier::hasCapacityMarker(QStringView text)
 {
-    static const QStringView markers[] = {u"503", u"unavailable", u"high demand", u"overloaded", u"temporarily unavailable",
-                                          u"try again later"};
+    static const QStringView markers[] = {
+        u"503", u"unavailable", u"high demand", u"overloaded", u"temporarily unavailable", u"try again later"
+    };
     for (QStringView m : markers) {
         if (text.contains(m, Qt::CaseInsensitive))
             return true;
@@ -416,36 +435,39 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     // 1. Our own abort decides, whatever Qt reported for it.
     switch (abortedBy) {
     case AbortReason::Operator:
-        return Failure{FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {}};
+        return Failure { FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {} };
     case AbortReason::Shutdown:
-        return Failure{FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {}};
+        return Failure { FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {} };
     case AbortReason::Deadline:
-        return Failure{FailureKind::TIMEOUT, QStringLiteral("the attempt deadline passed; the request was aborted"), false, {}};
+        return Failure { FailureKind::TIMEOUT, QStringLiteral("the attempt deadline passed; the request was aborted"), false, {} };
     case AbortReason::None:
         break;
     }
 
     // 2. Found wrong before anything was sent.
     if (!r.localConfigError.isEmpty())
-        return Failure{FailureKind::AUTH_CONFIG, oneLine(r.localConfigError), false, {}};
+        return Failure { FailureKind::AUTH_CONFIG, oneLine(r.localConfigError), false, {} };
 
     // 3. The egress guard answered: the provider broke HTTP (a verdict on its output) or was unreachable.
     if (!r.guardCode.isEmpty()) {
         const QString detail = oneLine(r.guardDetail.isEmpty() ? QString::fromLatin1(r.guardCode) : r.guardDetail);
         if (r.guardCode == "closed" || r.guardCode == "unreachable")
-            return Failure{FailureKind::NETWORK, detail, false, {}};
-        return Failure{FailureKind::OUTPUT_INVALID, detail, false, {}};
+            return Failure { FailureKind::NETWORK, detail, false, {} };
+        return Failure { FailureKind::OUTPUT_INVALID, detail, false, {} };
     }
 
     // 4. Transport failure with no status line.
     if (!r.httpStatus)
-        return transportFailure(r).value_or(Failure{FailureKind::UNKNOWN, QStringLiteral("no HTTP status and no network error"), false, {}});
+        return transportFailure(r).value_or(
+            Failure { FailureKind::UNKNOWN, QStringLiteral("no HTTP status and no network error"), false, {} });
 
     const int status = *r.httpStatus;
     const bool success = status >= 200 && status < 300;
     if (status >= 300 && status < 400) // redirects are never followed (a 307 would re-post the body)
-        return Failure{FailureKind::AUTH_CONFIG,
-                       QStringLiteral("HTTP %1 redirect; Bullpen does not follow redirects: check the base URL").arg(status), false, {}};
+        return Failure { FailureKind::AUTH_CONFIG,
+                         QStringLiteral("HTTP %1 redirect; Bullpen does not follow redirects: check the base URL").arg(status),
+                         false,
+                         {} };
 
     // 5. An error body: the HTTP error, or an error event inside a 2xx stream.
     if (!success || (r.errorInStream && !r.errorBody.isEmpty())) {
@@ -456,7 +478,7 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         const bool marker = hasCapacityMarker(bodyText) || status == 503 || e.reason == u"MODEL_CAPACITY_EXHAUSTED";
         if (kind == FailureKind::UNKNOWN && marker)
             kind = FailureKind::TRANSIENT_SERVER; // docs/contract.md §3: error text with a capacity marker
-        Failure f{kind, errorDetail(decisive, success, e, r.errorBody), kind == FailureKind::TRANSIENT_SERVER && marker, {}};
+        Failure f { kind, errorDetail(decisive, success, e, r.errorBody), kind == FailureKind::TRANSIENT_SERVER && marker, {} };
         if (kind == FailureKind::RATE_LIMITED || kind == FailureKind::QUOTA_EXHAUSTED || kind == FailureKind::TRANSIENT_SERVER) {
             f.retryAfter = r.retryAfterHeader;
             if (!f.retryAfter)
@@ -470,30 +492,31 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     // 6. A 2xx whose body or stream was cut off before its terminal marker, or whose compressed body
     // Qt refused to expand (a decompression bomb is an answer we refuse, not a network fault).
     if (r.networkErrorString.startsWith(u"Decompression failed", Qt::CaseInsensitive))
-        return Failure{FailureKind::OUTPUT_INVALID,
-                       oneLine(QStringLiteral("the compressed body was refused (it expands past Qt's safety limit or is corrupt): ")
-                               + r.networkErrorString),
-                       false, {}};
+        return Failure { FailureKind::OUTPUT_INVALID,
+                         oneLine(QStringLiteral("the compressed body was refused (it expands past Qt's safety limit or is corrupt): ")
+                                 + r.networkErrorString),
+                         false,
+                         {} };
     if (r.bodyTruncated || r.networkError != QNetworkReply::NoError) {
         QString what = QStringLiteral("HTTP %1 but the body or stream ended before its terminal marker").arg(status);
         if (!r.networkErrorString.isEmpty())
             what += QStringLiteral(": ") + r.networkErrorString;
-        return Failure{FailureKind::NETWORK, oneLine(what), false, {}};
+        return Failure { FailureKind::NETWORK, oneLine(what), false, {} };
     }
 
     // 7. A complete 2xx: can its content be used?
     if (!r.malformedBody.isEmpty())
-        return Failure{FailureKind::OUTPUT_INVALID, oneLine(QStringLiteral("unreadable response body: ") + r.malformedBody), false, {}};
+        return Failure { FailureKind::OUTPUT_INVALID, oneLine(QStringLiteral("unreadable response body: ") + r.malformedBody), false, {} };
     if (!r.blockReason.isEmpty())
-        return Failure{FailureKind::REFUSED, oneLine(QStringLiteral("prompt blocked: ") + r.blockReason), false, {}};
+        return Failure { FailureKind::REFUSED, oneLine(QStringLiteral("prompt blocked: ") + r.blockReason), false, {} };
     if (!r.refusal.isEmpty())
-        return Failure{FailureKind::REFUSED, oneLine(QStringLiteral("the model refused: ") + r.refusal), false, {}};
+        return Failure { FailureKind::REFUSED, oneLine(QStringLiteral("the model refused: ") + r.refusal), false, {} };
     if (auto f = finishReasonFailure(provider, r.finishReason))
         return f;
     if (r.text.trimmed().isEmpty() && r.binary.isEmpty())
-        return Failure{FailureKind::OUTPUT_INVALID, QStringLiteral("the response holds no text"), false, {}};
+        return Failure { FailureKind::OUTPUT_INVALID, QStringLiteral("the response holds no text"), false, {} };
     if (status != 200 && status != 201)
-        return Failure{FailureKind::UNKNOWN, QStringLiteral("unexpected success status %1").arg(status), false, {}};
+        return Failure { FailureKind::UNKNOWN, QStringLiteral("unexpected success status %1").arg(status), false, {} };
     return std::nullopt;
 }
 

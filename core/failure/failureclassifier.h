@@ -18,8 +18,7 @@ namespace bullpen {
 class FailureClassifier final
 {
 public:
-    static std::optional<Failure> classify(Provider provider, const ProviderResponse &response,
-                                           AbortReason abortedBy = AbortReason::None);
+    static std::optional<Failure> classify(Provider provider, const ProviderResponse &response, AbortReason abortedBy = AbortReason::None);
 
     // docs/contract.md §3.1: "503", "unavailable", "high demand", "overloaded", "temporarily unavailable",
     // "try again later", case-insensitive.

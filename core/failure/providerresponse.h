@@ -21,7 +21,7 @@ struct ProviderResponse
     QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
     QString networkErrorString;
     QString localConfigError; // found before sending: missing key, bad base URL, unsupported scheme
-    int requestsSent = 0;     // QNetworkReply::requestSent count for this attempt (docs/contract.md §4.4)
+    int requestsSent = 0; // QNetworkReply::requestSent count for this attempt (docs/contract.md §4.4)
     // Set when the egress guard (egressguard.h) answered instead of the provider: its verdict code
     // ("head-too-large", "interim-flood", "not-http", "closed", "unreachable") and what it saw.
     QByteArray guardCode;
@@ -35,12 +35,12 @@ struct ProviderResponse
 
     // Success body, already reduced by the adapter
     bool bodyTruncated = false; // 2xx body or stream ended before its terminal marker
-    QString malformedBody;      // set when a 2xx body could not be read: says what was wrong
-    QString finishReason;       // provider spelling: STOP, length, max_tokens, ...
-    QString blockReason;        // Gemini promptFeedback.blockReason
-    QString refusal;            // OpenAI message.refusal
-    QString text;               // model text, thought/thinking parts skipped
-    QByteArray binary;          // inline data (an image), decoded
+    QString malformedBody; // set when a 2xx body could not be read: says what was wrong
+    QString finishReason; // provider spelling: STOP, length, max_tokens, ...
+    QString blockReason; // Gemini promptFeedback.blockReason
+    QString refusal; // OpenAI message.refusal
+    QString text; // model text, thought/thinking parts skipped
+    QByteArray binary; // inline data (an image), decoded
     QString binaryMime;
     TokenUsage usage;
     QString modelVersion;

@@ -18,9 +18,9 @@ QString scrub(const QString &text, const QStringList &secrets)
             out.replace(s, tail(s));
     }
     // Credential shapes: the value group is replaced by its tail.
-    static const QRegularExpression shapes(
-        QStringLiteral(R"((?i)(bearer\s+|x-api-key\s*[:=]\s*|x-goog-api-key\s*[:=]\s*|api[_-]?key\s*[:=]\s*["']?|[?&\s(]key=)([A-Za-z0-9._~+/=\-]{6,}))"
-                       R"(|\b(sk-[A-Za-z0-9_\-]{12,}|AIza[0-9A-Za-z_\-]{20,}|bp_[A-Za-z0-9_\-]{16,}|sim-[A-Za-z0-9_\-]{16,})\b)"));
+    static const QRegularExpression shapes(QStringLiteral(
+        R"((?i)(bearer\s+|x-api-key\s*[:=]\s*|x-goog-api-key\s*[:=]\s*|api[_-]?key\s*[:=]\s*["']?|[?&\s(]key=)([A-Za-z0-9._~+/=\-]{6,}))"
+        R"(|\b(sk-[A-Za-z0-9_\-]{12,}|AIza[0-9A-Za-z_\-]{20,}|bp_[A-Za-z0-9_\-]{16,}|sim-[A-Za-z0-9_\-]{16,})\b)"));
     QString result;
     result.reserve(out.size());
     qsizetype last = 0;
@@ -37,7 +37,10 @@ QString scrub(const QString &text, const QStringList &secrets)
     return printable(std::move(result));
 }
 
-bool isControl(QChar c) { return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format; }
+bool isControl(QChar c)
+{
+    return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+}
 
 QString printable(QString text, bool keepLineBreaks)
 {

@@ -24,7 +24,7 @@ std::optional<HistoryFilter::AttemptScope> HistoryFilter::AttemptScope::fromStri
     const auto stage = stageFromId(parts[2]);
     if (!provider || !role || !stage)
         return std::nullopt;
-    return AttemptScope{*provider, *role, *stage};
+    return AttemptScope { *provider, *role, *stage };
 }
 
 HistoryReader::Timeline HistoryReader::timeline(const GenerationRow &row, QString *error)
@@ -99,7 +99,7 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
         c.success = a.value(QLatin1StringView("success")).toInteger() != 0;
         c.duration = microseconds(qint64(durationMs * 1000));
         if (const auto kind = enumFromName<FailureKind>(a.value(QLatin1StringView("kind")).toString()))
-            c.failure = Failure{*kind, a.value(QLatin1StringView("detail")).toString(), false, {}};
+            c.failure = Failure { *kind, a.value(QLatin1StringView("detail")).toString(), false, {} };
         if (const QJsonValue status = a.value(QLatin1StringView("http_status")); status.isDouble())
             c.httpStatus = status.toInt();
         c.fallbackEligible = a.value(QLatin1StringView("fallback_eligible")).toInteger() != 0;

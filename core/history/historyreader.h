@@ -39,10 +39,10 @@ struct GenerationRow
     qint64 tokensOut = -1;
     double elapsedMs = 0;
     QString fallbackProvider; // configured fallback provider, empty for none
-    QString nextStep;         // docs/contract.md §7 message of a final failure
-    QString imagePath;   // on this machine; empty for a remote engine's row
+    QString nextStep; // docs/contract.md §7 message of a final failure
+    QString imagePath; // on this machine; empty for a remote engine's row
     QString imageSha256; // the comic's name everywhere (a remote engine serves it at /v1/images/{sha256})
-    QString instance;    // the engine instance that ran it (docs/contract.md §12.2); empty in stores older than schema 6
+    QString instance; // the engine instance that ran it (docs/contract.md §12.2); empty in stores older than schema 6
     // A probe (docs/contract.md §13): what it tried, "openai/fallback/storyboard"; empty for a user's generation.
     QString probe;
     bool synthetic() const { return !probe.isEmpty(); }
@@ -59,8 +59,8 @@ struct GenerationRow
 struct HistoryFilter
 {
     std::optional<qint64> fromMs; // wall-clock milliseconds since the epoch, inclusive
-    std::optional<qint64> toMs;   // exclusive
-    QList<HistoryState> states;   // empty: any
+    std::optional<qint64> toMs; // exclusive
+    QList<HistoryState> states; // empty: any
     std::optional<PublicCode> publicCode;
     std::optional<FailureKind> kind;
     std::optional<Stage> stage; // the stage that failed
@@ -103,7 +103,7 @@ struct FallbackWait
     qint64 atMs = 0; // when the fallback attempt completed
     QString primaryProvider;
     QString fallbackProvider;
-    double primaryMs = 0;  // every primary attempt of that stage, summed
+    double primaryMs = 0; // every primary attempt of that stage, summed
     double fallbackMs = 0; // the fallback attempt
     bool fallbackSucceeded = false;
 };

@@ -46,23 +46,23 @@ void ComparisonSide::takeResult(const GenerationResult &r)
 
 QJsonObject ComparisonSide::toJson(bool withContent) const
 {
-    QJsonObject o{
-        {QStringLiteral("provider"), toId(provider)},
-        {QStringLiteral("timeout_ms"), qint64(timeout.count())},
-        {QStringLiteral("generation_id"), generationId},
-        {QStringLiteral("done"), done},
-        {QStringLiteral("state"), toId(state)},
-        {QStringLiteral("model"), model},
-        {QStringLiteral("public_code"), publicCode},
-        {QStringLiteral("kind"), kind},
-        {QStringLiteral("detail"), detail},
-        {QStringLiteral("next_step"), nextStep},
-        {QStringLiteral("validation"), validation},
-        {QStringLiteral("storyboard_ms"), storyboardMs},
-        {QStringLiteral("total_ms"), totalMs},
-        {QStringLiteral("tokens_in"), tokens.input},
-        {QStringLiteral("tokens_out"), tokens.output},
-        {QStringLiteral("image_path"), imagePath},
+    QJsonObject o {
+        { QStringLiteral("provider"), toId(provider) },
+        { QStringLiteral("timeout_ms"), qint64(timeout.count()) },
+        { QStringLiteral("generation_id"), generationId },
+        { QStringLiteral("done"), done },
+        { QStringLiteral("state"), toId(state) },
+        { QStringLiteral("model"), model },
+        { QStringLiteral("public_code"), publicCode },
+        { QStringLiteral("kind"), kind },
+        { QStringLiteral("detail"), detail },
+        { QStringLiteral("next_step"), nextStep },
+        { QStringLiteral("validation"), validation },
+        { QStringLiteral("storyboard_ms"), storyboardMs },
+        { QStringLiteral("total_ms"), totalMs },
+        { QStringLiteral("tokens_in"), tokens.input },
+        { QStringLiteral("tokens_out"), tokens.output },
+        { QStringLiteral("image_path"), imagePath },
     };
     if (withContent) {
         if (storyboard)
@@ -107,13 +107,13 @@ ComparisonRow Comparison::toRow(bool withContent) const
     row.createdAtMs = createdAtMs;
     row.primaryProvider = toId(primary.provider);
     row.fallbackProvider = toId(fallback.provider);
-    row.body = QJsonObject{
-        {QStringLiteral("id"), id},
-        {QStringLiteral("created_at_ms"), createdAtMs},
-        {QStringLiteral("user"), userMask},
-        {QStringLiteral("content_stored"), withContent},
-        {QStringLiteral("primary"), primary.toJson(withContent)},
-        {QStringLiteral("fallback"), fallback.toJson(withContent)},
+    row.body = QJsonObject {
+        { QStringLiteral("id"), id },
+        { QStringLiteral("created_at_ms"), createdAtMs },
+        { QStringLiteral("user"), userMask },
+        { QStringLiteral("content_stored"), withContent },
+        { QStringLiteral("primary"), primary.toJson(withContent) },
+        { QStringLiteral("fallback"), fallback.toJson(withContent) },
     };
     return row;
 }
@@ -166,7 +166,7 @@ QString ComparisonRunner::start(const ComparisonRequest &request)
         g.fresh = true;
         g.storyboardPolicy = p;
         if (!request.scenario.isEmpty())
-            g.scenario = ScenarioChoice{request.scenario, request.primary, request.fallback};
+            g.scenario = ScenarioChoice { request.scenario, request.primary, request.fallback };
         g.generationId = StageService::newGenerationId();
         side.generationId = g.generationId;
         return g;
@@ -196,9 +196,9 @@ void ComparisonRunner::onGenerationFinished(const GenerationResult &result)
 {
     for (auto it = m_running.begin(); it != m_running.end(); ++it) {
         Comparison &c = it->second;
-        ComparisonSide *side = c.primary.generationId == result.generationId    ? &c.primary
-                               : c.fallback.generationId == result.generationId ? &c.fallback
-                                                                                : nullptr;
+        ComparisonSide *side = c.primary.generationId == result.generationId ? &c.primary
+            : c.fallback.generationId == result.generationId                 ? &c.fallback
+                                                                             : nullptr;
         if (!side)
             continue;
         side->takeResult(result);

@@ -22,7 +22,7 @@ struct ComparisonRow;
 struct ComparisonSide
 {
     Provider provider = Provider::Gemini;
-    std::chrono::milliseconds timeout{60'000};
+    std::chrono::milliseconds timeout { 60'000 };
     QString generationId;
     bool done = false;
     FinalState state = FinalState::Failed;
@@ -31,9 +31,9 @@ struct ComparisonSide
     QString kind;
     QString detail;
     QString nextStep;
-    QString validation;        // "valid", or the docs/contract.md §2.1 rule the output broke
-    double storyboardMs = 0;   // the storyboard stage
-    double totalMs = 0;        // the whole generation, image included
+    QString validation; // "valid", or the docs/contract.md §2.1 rule the output broke
+    double storyboardMs = 0; // the storyboard stage
+    double totalMs = 0; // the whole generation, image included
     TokenUsage tokens;
     std::optional<Storyboard> storyboard; // only kept in the store when content storage is on
     QStringList captions;
@@ -65,8 +65,8 @@ struct ComparisonRequest
     QString userId;
     Provider primary = Provider::Gemini;
     Provider fallback = Provider::Qwen;
-    std::chrono::milliseconds primaryTimeout{60'000};
-    std::chrono::milliseconds fallbackTimeout{60'000};
+    std::chrono::milliseconds primaryTimeout { 60'000 };
+    std::chrono::milliseconds fallbackTimeout { 60'000 };
     // The built-in simulator's scenario for both sides; `primary` plays its primary, `fallback` its relief.
     QString scenario;
 };

@@ -53,7 +53,7 @@ public:
 
     // Breakers and drains (docs/contract.md §13), in GET /v1/providers' shape. refreshProviders() asks,
     // providersChanged() answers (embedded: from the event loop; attached: when the engine answers).
-    virtual void refreshProviders() {}
+    virtual void refreshProviders() { }
     // An operator's drain of every role and stage of `provider` until restored (or `until`), and its
     // restore; providersChanged follows, or providerActionFailed with the reason (attached with a
     // viewer's token: the engine's 403).

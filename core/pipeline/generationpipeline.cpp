@@ -2,21 +2,20 @@
 #include "generationpipeline.h"
 
 #include "contract/sha256.h"
-#include "store/privatefiles.h"
-
 #include "store/masking.h"
+#include "store/privatefiles.h"
 #include "store/store.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
-#include <QFutureWatcher>
-#include <QPromise>
-#include <QThreadPool>
 #include <QDir>
 #include <QFile>
+#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QPromise>
 #include <QSaveFile>
+#include <QThreadPool>
 
 Q_LOGGING_CATEGORY(lcPipeline, "bullpen.pipeline")
 
@@ -36,15 +35,14 @@ struct GenerationPipeline::Run
     bool finished = false;
 };
 
-GenerationPipeline::GenerationPipeline(Clock &clock, StageService &storyboard, StageService &captions,
-                                       StageService &image, QObject *parent)
+GenerationPipeline::GenerationPipeline(Clock &clock, StageService &storyboard, StageService &captions, StageService &image, QObject *parent)
     : QObject(parent)
     , m_clock(clock)
     , m_storyboard(storyboard)
     , m_captions(captions)
     , m_image(image)
 {
-    for (StageService *s : {&m_storyboard, &m_captions, &m_image}) {
+    for (StageService *s : { &m_storyboard, &m_captions, &m_image }) {
         s->setEventSink([this](const QString &generationId, EventBody body) { onStageEvent(generationId, std::move(body)); });
     }
     connect(&m_storyboard, &StageService::finished, this, &GenerationPipeline::onStoryboardDone);
@@ -56,7 +54,7 @@ GenerationPipeline::~GenerationPipeline()
 {
     if (m_storage)
         m_storage->waitForDone(); // a write in progress ends; its watcher, our child, never reports
-    for (StageService *s : {&m_storyboard, &m_captions, &m_image}) {
+    for (StageService *s : { &m_storyboard, &m_captions, &m_image }) {
         disconnect(s, nullptr, this, nullptr);
         s->setEventSink({});
     }
@@ -70,7 +68,8 @@ void GenerationPipeline::setStore(Store *store, const Masking *masking)
 
 QString GenerationPipeline::cacheKey(const QString &story, const QString &settingsDigest)
 {
-    return QString::fromLatin1(QCryptographicHash::hash((story.trimmed() + QChar(0x1f) + settingsDigest).toUtf8(), QCryptographicHash::Sha256).toHex());
+    return QString::fromLatin1(
+        QCryptographicHash::hash((story.trimmed() + QChar(0x1f) + settingsDigest).toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
 QString GenerationPipeline::settingsDigest(const StagePolicy &storyboard, const ScenarioChoice &scenario) const
@@ -79,15 +78,16 @@ QString GenerationPipeline::settingsDigest(const StagePolicy &storyboard, const 
         const StageGenerator *g = stage.generator(provider);
         return g ? g->model() : QStringLiteral("-");
     };
-    QStringList digest{storyboard.preset, toId(storyboard.primary), modelOf(m_storyboard, storyboard.primary)};
+    QStringList digest { storyboard.preset, toId(storyboard.primary), modelOf(m_storyboard, storyboard.primary) };
     if (storyboard.fallback)
         digest << toId(*storyboard.fallback) << modelOf(m_storyboard, *storyboard.fallback);
     else
         digest << QStringLiteral("none");
     digest << modelOf(m_image, m_options.image.primary)
            << (m_options.captionsEnabled ? QStringLiteral("captions") : QStringLiteral("no-captions")) << m_options.providerOrigin
-           << (scenario.isSet() ? QStringLiteral("scenario:") + scenario.name + QLatin1Char(':') + QString::fromLatin1(scenario.rolesHeader())
-                                : QString());
+           << (scenario.isSet()
+                   ? QStringLiteral("scenario:") + scenario.name + QLatin1Char(':') + QString::fromLatin1(scenario.rolesHeader())
+                   : QString());
     return digest.join(QLatin1Char('|'));
 }
 
@@ -138,11 +138,14 @@ QString GenerationPipeline::start(const GenerationRequest &request)
                 r.result.storyboard.generationId = id;
                 r.result.storyboard.decision = QStringLiteral("served from cache: an identical request succeeded within 24 h");
                 // Deliver from the event loop, like every other result.
-                QMetaObject::invokeMethod(this, [this, id] {
-                    const auto it = m_runs.find(id);
-                    if (it != m_runs.end())
-                        finish(*it->second, FinalState::Succeeded, std::nullopt, Stage::Storyboard);
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, id] {
+                        const auto it = m_runs.find(id);
+                        if (it != m_runs.end())
+                            finish(*it->second, FinalState::Succeeded, std::nullopt, Stage::Storyboard);
+                    },
+                    Qt::QueuedConnection);
                 return id;
             }
         }
@@ -245,7 +248,9 @@ QString probeStoryboardJson()
     Storyboard board;
     board.title = QStringLiteral("Probe");
     for (int i = 0; i < panelRoles().size(); ++i)
-        board.panels << Panel{i + 1, panelRoles().at(i), QStringLiteral("A cat and a hat, panel %1.").arg(i + 1), {QStringLiteral("Cat")}, {}};
+        board.panels << Panel {
+            i + 1, panelRoles().at(i), QStringLiteral("A cat and a hat, panel %1.").arg(i + 1), { QStringLiteral("Cat") }, {}
+        };
     return QString::fromUtf8(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact));
 }
 
@@ -255,7 +260,7 @@ void GenerationPipeline::startProbe(Run &run)
 {
     const ProbeTarget target = *run.request.probe;
     const StagePolicy &policy = target.stage == Stage::Storyboard ? m_options.storyboard
-                                : target.stage == Stage::Captions ? m_options.captions
+        : target.stage == Stage::Captions                         ? m_options.captions
                                                                   : m_options.image;
     run.result.probe = target;
     run.current = target.stage;
@@ -272,12 +277,16 @@ void GenerationPipeline::startProbe(Run &run)
         sr.stageInput = probeStoryboardJson();
     const std::optional<Provider> configured = target.role == Role::Primary ? std::optional(policy.primary) : policy.fallback;
     if (configured != target.provider) {
-        const QString why = QStringLiteral("probe not sent: %1 is not the %2 of the %3 stage").arg(toId(target.provider), toId(target.role), toId(target.stage));
-        QMetaObject::invokeMethod(this, [this, id = sr.generationId, why, stage = target.stage] {
-            const auto it = m_runs.find(id);
-            if (it != m_runs.end())
-                finish(*it->second, FinalState::Failed, Failure{FailureKind::NOT_SENT, why, false, {}}, stage);
-        }, Qt::QueuedConnection);
+        const QString why = QStringLiteral("probe not sent: %1 is not the %2 of the %3 stage")
+                                .arg(toId(target.provider), toId(target.role), toId(target.stage));
+        QMetaObject::invokeMethod(
+            this,
+            [this, id = sr.generationId, why, stage = target.stage] {
+                const auto it = m_runs.find(id);
+                if (it != m_runs.end())
+                    finish(*it->second, FinalState::Failed, Failure { FailureKind::NOT_SENT, why, false, {} }, stage);
+            },
+            Qt::QueuedConnection);
         return;
     }
     StageService &service = target.stage == Stage::Storyboard ? m_storyboard : target.stage == Stage::Captions ? m_captions : m_image;
@@ -355,7 +364,7 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
         Run &r = *found->second;
         r.result.imageSha256 = stored.sha256;
         if (!stored.error.isEmpty()) {
-            finish(r, FinalState::Failed, Failure{FailureKind::INTERNAL, stored.error, false, {}}, Stage::Image);
+            finish(r, FinalState::Failed, Failure { FailureKind::INTERNAL, stored.error, false, {} }, Stage::Image);
             return;
         }
         r.result.imagePath = stored.path;
@@ -368,20 +377,23 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
         const QByteArray digest = sha256Hex(image);
         out.sha256 = QString::fromLatin1(digest);
         {
-            const QString ext = mime == u"image/jpeg" ? QStringLiteral("jpg") : mime == u"image/webp" ? QStringLiteral("webp") : QStringLiteral("png");
+            const QString ext = mime == u"image/jpeg" ? QStringLiteral("jpg")
+                : mime == u"image/webp"               ? QStringLiteral("webp")
+                                                      : QStringLiteral("png");
             const QString dir = QDir(imageDir).filePath(QString::fromLatin1(digest.left(2)));
             const QString path = QDir(dir).filePath(QString::fromLatin1(digest) + QLatin1Char('.') + ext);
             QString why;
             QFile existing(path);
             // A comic made again is touched: retention removes only files nothing made for its period.
             const bool reused = existing.exists() && existing.open(QIODevice::ReadWrite | QIODevice::ExistingOnly)
-                                && existing.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
+                && existing.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
             existing.close();
             // Owner-only (0600 from open(2)): with content storage off, the comic is the story's only trace.
             if (!reused
                 && (!PrivateFiles::ensureDirectory(imageDir, &why) || !PrivateFiles::ensureDirectory(dir, &why)
                     || !PrivateFiles::replace(path, image, &why))) {
-                out.error = QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions").arg(path, why);
+                out.error =
+                    QStringLiteral("cannot write the image to %1 (%2); free space or fix the data folder's permissions").arg(path, why);
             } else {
                 out.path = path;
             }
@@ -403,8 +415,8 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
     r.elapsed = duration_cast<microseconds>(m_clock.now() - run.start);
     if (r.failure) {
         const StageResult *stageResult = stage == Stage::Image ? &*r.image : stage == Stage::Captions ? &*r.captions : &r.storyboard;
-        const Provider provider = stageResult && !stageResult->attempts.isEmpty() ? stageResult->attempts.constLast().provider
-                                                                                  : m_options.storyboard.primary;
+        const Provider provider =
+            stageResult && !stageResult->attempts.isEmpty() ? stageResult->attempts.constLast().provider : m_options.storyboard.primary;
         r.nextStep = NextStep::forFailure(*r.failure, provider, stage);
     }
 
@@ -435,8 +447,8 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
         }
         // The stage the generation is judged by: the storyboard's, or the one stage a probe ran.
         StageResult stored = !r.probe || r.probe->stage == Stage::Storyboard ? r.storyboard
-                             : r.probe->stage == Stage::Captions          ? r.captions.value_or(StageResult{})
-                                                                          : r.image.value_or(StageResult{});
+            : r.probe->stage == Stage::Captions                              ? r.captions.value_or(StageResult {})
+                                                                             : r.image.value_or(StageResult {});
         stored.generationId = r.generationId;
         stored.state = state;
         stored.failure = r.failure;

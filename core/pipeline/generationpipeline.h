@@ -24,11 +24,11 @@ struct PipelineOptions
     StagePolicy captions = StagePolicy::captionsStage(Provider::Gemini);
     StagePolicy image = StagePolicy::imageStage(Provider::Gemini);
     bool captionsEnabled = true;
-    QString imageDir;        // content-addressed image files go here; empty: images are not written
+    QString imageDir; // content-addressed image files go here; empty: images are not written
     // Where the providers are ("live", or the simulator and the scenario it started with). With the
     // request's own policy, models and scenario it makes the cache key (settingsDigest).
     QString providerOrigin = QStringLiteral("live");
-    std::chrono::hours cacheWindow{24};
+    std::chrono::hours cacheWindow { 24 };
     // Off (the default, docs/contract.md §5.1): no storyboard or captions are stored, and so nothing is served from cache.
     bool storeContent = false;
 };
@@ -59,8 +59,7 @@ class GenerationPipeline final : public QObject
 {
     Q_OBJECT
 public:
-    GenerationPipeline(Clock &clock, StageService &storyboard, StageService &captions,
-                       StageService &image, QObject *parent = nullptr);
+    GenerationPipeline(Clock &clock, StageService &storyboard, StageService &captions, StageService &image, QObject *parent = nullptr);
     ~GenerationPipeline() override;
 
     void setOptions(const PipelineOptions &options) { m_options = options; }

@@ -37,7 +37,9 @@ QJsonObject GenerationResult::toJson() const
     // attempt of every stage (what the providers may bill). Unknown counts are left out of the totals.
     o.remove(QStringLiteral("tokens_in"));
     o.remove(QStringLiteral("tokens_out"));
-    const auto known = [](qint64 n) { return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue(); };
+    const auto known = [](qint64 n) {
+        return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue();
+    };
     o.insert(QStringLiteral("storyboard_tokens_in"), known(storyboard.tokens.input));
     o.insert(QStringLiteral("storyboard_tokens_out"), known(storyboard.tokens.output));
     qint64 totalIn = 0, totalOut = 0;
@@ -73,14 +75,16 @@ std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &js
     // time and every stage's attempts over it; what was overwritten travels under its own name.
     QJsonObject storyboardJson = json;
     // (Results cached by builds before 2026-12 carry no storyboard_state; they were all successes.)
-    storyboardJson.insert(QStringLiteral("state"), json.value(QLatin1StringView(json.contains(QLatin1StringView("storyboard_state")) ? "storyboard_state" : "state")));
+    storyboardJson.insert(
+        QStringLiteral("state"),
+        json.value(QLatin1StringView(json.contains(QLatin1StringView("storyboard_state")) ? "storyboard_state" : "state")));
     storyboardJson.insert(QStringLiteral("elapsed_ms"), json.value(QLatin1StringView("storyboard_elapsed_ms")));
     storyboardJson.insert(QStringLiteral("tokens_in"), json.value(QLatin1StringView("storyboard_tokens_in")));
     storyboardJson.insert(QStringLiteral("tokens_out"), json.value(QLatin1StringView("storyboard_tokens_out")));
-    for (const char *key : {"kind", "public_code", "stage", "detail"})
+    for (const char *key : { "kind", "public_code", "stage", "detail" })
         storyboardJson.remove(QLatin1StringView(key));
     if (json.value(QLatin1StringView("stage")).toString() == u"storyboard") {
-        for (const char *key : {"kind", "stage", "detail"})
+        for (const char *key : { "kind", "stage", "detail" })
             storyboardJson.insert(QLatin1StringView(key), json.value(QLatin1StringView(key)));
     }
     std::optional<StageResult> storyboard = StageResult::fromJson(storyboardJson, error);
@@ -92,7 +96,7 @@ std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &js
     g.generationId = r.string("generation_id");
     g.state = r.id<FinalState>("state", finalStateFromId);
     if (const auto kind = r.optEnum<FailureKind>("kind")) {
-        g.failure = Failure{*kind, r.optString("detail"), false, std::nullopt};
+        g.failure = Failure { *kind, r.optString("detail"), false, std::nullopt };
         g.failedStage = r.optId("stage", stageFromId).value_or(Stage::Storyboard);
     }
     if (const QJsonValue next = json.value(QLatin1StringView("next_step")); next.isObject())
@@ -114,7 +118,7 @@ std::optional<GenerationResult> GenerationResult::fromJson(const QJsonObject &js
     g.image = stageOf("image_state");
     for (const AttemptRecord &a : all) {
         StageResult *owner = a.stage == Stage::Captions && g.captions ? &*g.captions
-                             : a.stage == Stage::Image && g.image     ? &*g.image
+            : a.stage == Stage::Image && g.image                      ? &*g.image
                                                                       : &*storyboard;
         owner->attempts << a;
     }

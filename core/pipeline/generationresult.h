@@ -21,17 +21,17 @@ struct GenerationResult
     Stage failedStage = Stage::Storyboard;
     std::optional<NextStep> nextStep; // docs/contract.md §7, with every final failure
 
-    StageResult storyboard;          // stage result: attempts, fallback metadata, tokens
+    StageResult storyboard; // stage result: attempts, fallback metadata, tokens
     std::optional<StageResult> captions;
-    QStringList captionLines;             // what is shown: the model's, or defaults from the scenes
+    QStringList captionLines; // what is shown: the model's, or defaults from the scenes
     bool captionsDefaulted = false;
-    bool degraded = false;                // a default caption was substituted (never cached)
+    bool degraded = false; // a default caption was substituted (never cached)
     std::optional<StageResult> image;
-    QString imagePath;                    // content-addressed under the data directory
+    QString imagePath; // content-addressed under the data directory
     QString imageSha256;
     bool fromCache = false;
     QString cacheKey;
-    std::chrono::microseconds elapsed{0};
+    std::chrono::microseconds elapsed { 0 };
     // A synthetic generation (docs/contract.md §13): one attempt at this provider, role and stage, and nothing else.
     std::optional<ProbeTarget> probe;
 

@@ -17,7 +17,7 @@ struct NextStep
 {
     enum class Action { Retry, FixSettings, ChangeInput, Report, None };
     Action action = Action::None;
-    QString message;        // one or two sentences for the operator
+    QString message; // one or two sentences for the operator
     QDateTime retryAfterAt; // RATE_LIMITED: when the limit should lift (UTC), if known
 
     QString actionId() const; // retry, fix_settings, change_input, report, none
@@ -26,7 +26,8 @@ struct NextStep
 
     // `now` is injected so tests can check the time the limit lifts. The message is English: it is what
     // the store, the API and logs keep, whatever language a console shows.
-    static NextStep forFailure(const Failure &failure, Provider provider, Stage stage, const QDateTime &now = QDateTime::currentDateTimeUtc());
+    static NextStep forFailure(const Failure &failure, Provider provider, Stage stage,
+                               const QDateTime &now = QDateTime::currentDateTimeUtc());
 
     // The message in the application's language (QCoreApplication::translate, context
     // "bullpen::NextStep"; core/translations), for a next step this process made with forFailure();

@@ -20,8 +20,10 @@ public:
             return;
         // Anthropic names every event. Like the official SDK, an unnamed or unknown event is skipped
         // unread (future event types must not fail a stream); a known one with broken JSON is not.
-        static const QSet<QByteArray> known{"message_start", "content_block_start", "content_block_delta", "content_block_stop",
-                                            "message_delta", "message_stop", "ping", "error"};
+        static const QSet<QByteArray> known {
+            "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping",
+            "error"
+        };
         if (!known.contains(event.event))
             return;
         const auto data = chunk(event, out);
@@ -56,6 +58,7 @@ public:
         }
         // ping, content_block_stop: nothing to read
     }
+
 private:
     QHash<int, bool> m_textBlocks;
 };
@@ -73,15 +76,17 @@ QNetworkRequest AnthropicFormat::request(const ProviderEndpoint &endpoint) const
 QByteArray AnthropicFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
 {
     const PromptParts prompt = promptFor(request);
-    const QJsonObject root{
-        {QStringLiteral("model"), endpoint.model},
-        {QStringLiteral("max_tokens"), endpoint.maxOutputTokens},
-        {QStringLiteral("system"), prompt.system},
-        {QStringLiteral("messages"),
-         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), prompt.user}}}},
-        {QStringLiteral("output_config"),
-         QJsonObject{{QStringLiteral("format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")}, {QStringLiteral("schema"), prompt.schema}}}}},
-        {QStringLiteral("stream"), endpoint.stream},
+    const QJsonObject root {
+        { QStringLiteral("model"), endpoint.model },
+        { QStringLiteral("max_tokens"), endpoint.maxOutputTokens },
+        { QStringLiteral("system"), prompt.system },
+        { QStringLiteral("messages"),
+          QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt.user } } } },
+        { QStringLiteral("output_config"),
+          QJsonObject { { QStringLiteral("format"),
+                          QJsonObject { { QStringLiteral("type"), QStringLiteral("json_schema") },
+                                        { QStringLiteral("schema"), prompt.schema } } } } },
+        { QStringLiteral("stream"), endpoint.stream },
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
@@ -110,6 +115,9 @@ void AnthropicFormat::parseBody(const QByteArray &body, ProviderResponse &out) c
     out.modelVersion = root->value(QLatin1StringView("model")).toString();
 }
 
-std::unique_ptr<StreamDecoder> AnthropicFormat::streamDecoder() const { return std::make_unique<AnthropicStream>(); }
+std::unique_ptr<StreamDecoder> AnthropicFormat::streamDecoder() const
+{
+    return std::make_unique<AnthropicStream>();
+}
 
 } // namespace bullpen

@@ -11,7 +11,7 @@ constexpr quint8 Invalid = 0xFF;
 
 constexpr std::array<quint8, 128> makeTable()
 {
-    std::array<quint8, 128> t{};
+    std::array<quint8, 128> t {};
     for (quint8 &v : t)
         v = Invalid;
     for (int i = 0; i < 26; ++i) {
@@ -27,7 +27,10 @@ constexpr std::array<quint8, 128> makeTable()
 
 constexpr std::array<quint8, 128> table = makeTable();
 
-inline quint8 valueOf(char16_t c) { return c < 128 ? table[c] : Invalid; }
+inline quint8 valueOf(char16_t c)
+{
+    return c < 128 ? table[c] : Invalid;
+}
 
 } // namespace
 

@@ -12,8 +12,7 @@ namespace {
 const QString kMarker = QStringLiteral("BULLPEN-STAGE-TEXT-3c1f0e9a57b24d86");
 
 // The one text of a request that varies: the story, or the stage's input.
-template<class Request>
-auto &textOf(Request &request)
+template<class Request> auto &textOf(Request &request)
 {
     return request.stage == Stage::Storyboard ? request.story : request.stageInput;
 }
@@ -39,7 +38,7 @@ const BodyTemplate::Parts *BodyTemplate::partsFor(Stage stage)
         if (at < 0 || whole.indexOf(marker, at + 1) >= 0)
             slot.emplace(std::nullopt);
         else
-            slot.emplace(Parts{whole.first(at), whole.sliced(at + marker.size())});
+            slot.emplace(Parts { whole.first(at), whole.sliced(at + marker.size()) });
     }
     return *slot ? &**slot : nullptr;
 }

@@ -154,15 +154,17 @@ private:
             m_head += m_up.read(m_limits.maxHeadBytes + 1 - m_head.size());
         while (m_responsePhase == Phase::Head) {
             if (m_head.size() >= 5 && !m_head.startsWith("HTTP/"))
-                return violate("not-http", QStringLiteral("the provider's answer is not HTTP (it starts \"%1\")")
-                                               .arg(QString::fromLatin1(m_head.left(16).toPercentEncoding(" /.:"))));
+                return violate("not-http",
+                               QStringLiteral("the provider's answer is not HTTP (it starts \"%1\")")
+                                   .arg(QString::fromLatin1(m_head.left(16).toPercentEncoding(" /.:"))));
             const qsizetype end = headEnd(m_head, m_headScan);
             if (end < 0) {
                 m_headScan = std::max<qsizetype>(0, m_head.size() - 3);
                 if (m_head.size() > m_limits.maxHeadBytes)
-                    return violate("head-too-large", QStringLiteral("the provider sent more than %1 KiB of status and header lines "
-                                                                    "without ending its response head")
-                                                         .arg(m_limits.maxHeadBytes / 1024));
+                    return violate("head-too-large",
+                                   QStringLiteral("the provider sent more than %1 KiB of status and header lines "
+                                                  "without ending its response head")
+                                       .arg(m_limits.maxHeadBytes / 1024));
                 if (m_up.isOpen() && m_up.bytesAvailable() > 0)
                     m_head += m_up.read(m_limits.maxHeadBytes + 1 - m_head.size());
                 else
@@ -178,8 +180,9 @@ private:
                 return violate("not-http", QStringLiteral("the provider switched protocols (HTTP 101) without being asked"));
             if (status >= 100 && status < 200) {
                 if (++m_interim > m_limits.maxInterimResponses)
-                    return violate("interim-flood", QStringLiteral("the provider sent more than %1 interim (1xx) responses before its answer")
-                                                        .arg(m_limits.maxInterimResponses));
+                    return violate("interim-flood",
+                                   QStringLiteral("the provider sent more than %1 interim (1xx) responses before its answer")
+                                       .arg(m_limits.maxInterimResponses));
                 continue; // Qt ignores them too; never forwarded
             }
             m_pending = rewriteHead(head, {}) + m_head;
@@ -222,11 +225,12 @@ private:
     // The guard's own answer, given only while nothing of the provider's response has been forwarded.
     void respond(const char *code, const QString &detail)
     {
-        const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("message"), detail}}}})
-                                    .toJson(QJsonDocument::Compact);
+        const QByteArray body =
+            QJsonDocument(QJsonObject { { QStringLiteral("error"), QJsonObject { { QStringLiteral("message"), detail } } } })
+                .toJson(QJsonDocument::Compact);
         QByteArray head = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
-                          + "\r\nConnection: close\r\n" + kGuardHeader + ": " + code + "\r\n" + kGuardReachedHeader + ": "
-                          + (m_reached ? "1" : "0") + "\r\n\r\n";
+            + "\r\nConnection: close\r\n" + kGuardHeader + ": " + code + "\r\n" + kGuardReachedHeader + ": " + (m_reached ? "1" : "0")
+            + "\r\n\r\n";
         m_down.write(head + body);
         finish();
     }
@@ -239,9 +243,10 @@ private:
         if (m_responsePhase == Phase::Head) {
             readHead();
             if (m_responsePhase == Phase::Head)
-                respond("closed", m_head.isEmpty() && m_interim == 0
-                                      ? QStringLiteral("the provider closed the connection after the request was sent, before any byte of its answer")
-                                      : QStringLiteral("the provider closed the connection in the middle of its response head"));
+                respond("closed",
+                        m_head.isEmpty() && m_interim == 0
+                            ? QStringLiteral("the provider closed the connection after the request was sent, before any byte of its answer")
+                            : QStringLiteral("the provider closed the connection in the middle of its response head"));
         }
         if (m_responsePhase == Phase::Body)
             pumpResponse();

@@ -14,9 +14,9 @@ namespace bullpen {
 // Bounds on what one provider response may send before its body (docs/hostile-providers.md).
 struct GuardLimits
 {
-    qsizetype maxHeadBytes = 64 * 1024;      // status line and header lines of one response
-    int maxInterimResponses = 8;             // 1xx heads before the final one
-    qint64 maxBufferedBytes = 256 * 1024;    // read-ahead per connection while the engine is behind
+    qsizetype maxHeadBytes = 64 * 1024; // status line and header lines of one response
+    int maxInterimResponses = 8; // 1xx heads before the final one
+    qint64 maxBufferedBytes = 256 * 1024; // read-ahead per connection while the engine is behind
     // Body bytes passed to Qt per response: a little over the adapters' 8 MiB cap, so that they see
     // "too large" and say so, while Qt (which may read a fast body in a loop without looking at its
     // read-buffer limit) never holds more than this.
@@ -24,7 +24,7 @@ struct GuardLimits
 };
 
 // Names the guard writes on its own answers; a copy sent by a provider is removed before Qt sees it.
-inline constexpr char kGuardHeader[] = "X-Bullpen-Guard";          // the guard's verdict code
+inline constexpr char kGuardHeader[] = "X-Bullpen-Guard"; // the guard's verdict code
 inline constexpr char kGuardReachedHeader[] = "X-Bullpen-Guard-Reached"; // "1" when the request reached the provider
 inline constexpr int kListenBacklog = 4096; // pending connections to the relay (the kernel clamps to somaxconn)
 
@@ -74,7 +74,7 @@ private:
     GuardLimits m_limits;
     QThread m_thread;
     std::map<QString, quint16> m_ports; // "host:port" → local port
-    QObject *m_home = nullptr;          // lives on m_thread; parent of every listener
+    QObject *m_home = nullptr; // lives on m_thread; parent of every listener
     mutable QMutex m_mutex;
     Stats m_stats;
 };

@@ -95,26 +95,28 @@ QNetworkRequest GeminiFormat::request(const ProviderEndpoint &endpoint) const
 QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
 {
     auto userContents = [](const QString &text) {
-        return QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                      {QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), text}}}}}};
+        return QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("user") },
+                                          { QStringLiteral("parts"), QJsonArray { QJsonObject { { QStringLiteral("text"), text } } } } } };
     };
     if (request.stage == Stage::Image) {
         // Image generation: generateContent answering with an inlineData PNG.
-        const QJsonObject root{
-            {QStringLiteral("contents"), userContents(StoryboardPrompt::imagePrompt(request.stageInput))},
-            {QStringLiteral("generationConfig"), QJsonObject{{QStringLiteral("responseModalities"), QJsonArray{QStringLiteral("IMAGE")}}}},
+        const QJsonObject root {
+            { QStringLiteral("contents"), userContents(StoryboardPrompt::imagePrompt(request.stageInput)) },
+            { QStringLiteral("generationConfig"),
+              QJsonObject { { QStringLiteral("responseModalities"), QJsonArray { QStringLiteral("IMAGE") } } } },
         };
         return QJsonDocument(root).toJson(QJsonDocument::Compact);
     }
     const PromptParts prompt = promptFor(request);
-    const QJsonObject root{
-        {QStringLiteral("contents"), userContents(prompt.user)},
-        {QStringLiteral("systemInstruction"), QJsonObject{{QStringLiteral("parts"), QJsonArray{QJsonObject{{QStringLiteral("text"), prompt.system}}}}}},
-        {QStringLiteral("generationConfig"),
-         QJsonObject{{QStringLiteral("maxOutputTokens"), endpoint.maxOutputTokens},
-                     {QStringLiteral("temperature"), 0.7},
-                     {QStringLiteral("responseMimeType"), QStringLiteral("application/json")},
-                     {QStringLiteral("responseJsonSchema"), prompt.schema}}},
+    const QJsonObject root {
+        { QStringLiteral("contents"), userContents(prompt.user) },
+        { QStringLiteral("systemInstruction"),
+          QJsonObject { { QStringLiteral("parts"), QJsonArray { QJsonObject { { QStringLiteral("text"), prompt.system } } } } } },
+        { QStringLiteral("generationConfig"),
+          QJsonObject { { QStringLiteral("maxOutputTokens"), endpoint.maxOutputTokens },
+                        { QStringLiteral("temperature"), 0.7 },
+                        { QStringLiteral("responseMimeType"), QStringLiteral("application/json") },
+                        { QStringLiteral("responseJsonSchema"), prompt.schema } } },
     };
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
@@ -127,6 +129,9 @@ void GeminiFormat::parseBody(const QByteArray &body, ProviderResponse &out) cons
     readResponse(*root, out);
 }
 
-std::unique_ptr<StreamDecoder> GeminiFormat::streamDecoder() const { return std::make_unique<GeminiStream>(); }
+std::unique_ptr<StreamDecoder> GeminiFormat::streamDecoder() const
+{
+    return std::make_unique<GeminiStream>();
+}
 
 } // namespace bullpen

@@ -126,7 +126,7 @@ bool HttpExchange::isSuccessStatus() const
 bool HttpExchange::isEventStream() const
 {
     return m_streamRequested && m_decoder && isSuccessStatus()
-           && m_reply->header(QNetworkRequest::ContentTypeHeader).toString().contains(QLatin1StringView("text/event-stream"));
+        && m_reply->header(QNetworkRequest::ContentTypeHeader).toString().contains(QLatin1StringView("text/event-stream"));
 }
 
 void HttpExchange::onReadyRead()
@@ -175,7 +175,12 @@ void HttpExchange::onFinished()
         // The egress guard answered for a provider that broke HTTP or could not be reached.
         r.httpStatus.reset();
         r.guardCode = guard.left(32);
-        r.guardDetail = QJsonDocument::fromJson(m_guardBody).object().value(QStringLiteral("error")).toObject().value(QStringLiteral("message")).toString();
+        r.guardDetail = QJsonDocument::fromJson(m_guardBody)
+                            .object()
+                            .value(QStringLiteral("error"))
+                            .toObject()
+                            .value(QStringLiteral("message"))
+                            .toString();
         r.notSent = m_reply->rawHeader(kGuardReachedHeader) == "0";
         finishWith(std::move(r));
         return;

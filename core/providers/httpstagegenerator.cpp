@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "httpstagegenerator.h"
 
-#include "engine/attemptcontext.h"
 #include "egressguard.h"
+#include "engine/attemptcontext.h"
 #include "httpexchange.h"
 #include "networkpool.h"
 
@@ -31,7 +31,7 @@ bool HttpStageGenerator::isConfigured() const
 {
     const QString scheme = m_endpoint.baseUrl.scheme();
     return !m_endpoint.apiKey.isEmpty() && m_endpoint.baseUrl.isValid() && !m_endpoint.baseUrl.host().isEmpty()
-           && (scheme == u"http" || scheme == u"https") && !m_endpoint.model.isEmpty();
+        && (scheme == u"http" || scheme == u"https") && !m_endpoint.model.isEmpty();
 }
 
 namespace {
@@ -51,8 +51,8 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
         // Found before anything is sent: a configuration failure, not a network one.
         ProviderResponse r;
         r.localConfigError = m_endpoint.apiKey.isEmpty()
-                                 ? QStringLiteral("no API key for %1").arg(toId(m_endpoint.provider))
-                                 : QStringLiteral("unusable endpoint for %1: \"%2\"").arg(toId(m_endpoint.provider), m_endpoint.baseUrl.toString());
+            ? QStringLiteral("no API key for %1").arg(toId(m_endpoint.provider))
+            : QStringLiteral("unusable endpoint for %1: \"%2\"").arg(toId(m_endpoint.provider), m_endpoint.baseUrl.toString());
         context->deliver(r);
         return;
     }
@@ -87,8 +87,9 @@ std::optional<milliseconds> HttpStageGenerator::retryAfter(const QByteArray &ret
         return std::nullopt;
     const double seconds = value.toDouble(&ok);
     if (ok)
-        return std::isfinite(seconds) && seconds >= 0 && seconds * 1000 <= kMaxMs ? std::optional(milliseconds(std::llround(seconds * 1000)))
-                                                                                  : std::nullopt;
+        return std::isfinite(seconds) && seconds >= 0 && seconds * 1000 <= kMaxMs
+            ? std::optional(milliseconds(std::llround(seconds * 1000)))
+            : std::nullopt;
     const QDateTime when = QDateTime::fromString(QString::fromLatin1(value), Qt::RFC2822Date);
     if (!when.isValid())
         return std::nullopt;

@@ -7,9 +7,8 @@
 
 #include <QNetworkAccessManager>
 
-#include <optional>
-
 #include <memory>
+#include <optional>
 
 namespace bullpen {
 
@@ -31,7 +30,7 @@ public:
     Provider provider() const override { return m_endpoint.provider; }
     QString model() const override { return m_endpoint.model; }
     bool isConfigured() const override;
-    QStringList secrets() const override { return {m_endpoint.apiKey}; }
+    QStringList secrets() const override { return { m_endpoint.apiKey }; }
     void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) override;
 
     const ProviderEndpoint &endpoint() const { return m_endpoint; }

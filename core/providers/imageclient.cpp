@@ -24,6 +24,9 @@ ImageClient::~ImageClient()
         delete child;
 }
 
-void ImageClient::registerWith(StageService &service) const { service.addGenerator(m_generator.get()); }
+void ImageClient::registerWith(StageService &service) const
+{
+    service.addGenerator(m_generator.get());
+}
 
 } // namespace bullpen

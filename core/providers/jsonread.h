@@ -18,7 +18,7 @@ inline std::optional<QJsonObject> object(const QByteArray &bytes, QString *why)
         *why = QStringLiteral("empty body");
         return std::nullopt;
     }
-    QJsonParseError error{};
+    QJsonParseError error {};
     const QJsonDocument doc = QJsonDocument::fromJson(bytes, &error);
     if (error.error != QJsonParseError::NoError) {
         *why = QStringLiteral("body is not JSON (%1 at offset %2)").arg(error.errorString()).arg(error.offset);
@@ -55,6 +55,9 @@ inline std::optional<qint64> wholeNumber(const QJsonValue &v)
 }
 
 // A token count as providers send it; -1 when absent or not a whole number >= 0.
-inline qint64 count(const QJsonValue &v) { return wholeNumber(v).value_or(-1); }
+inline qint64 count(const QJsonValue &v)
+{
+    return wholeNumber(v).value_or(-1);
+}
 
 } // namespace bullpen::jsonread

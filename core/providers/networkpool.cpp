@@ -20,7 +20,8 @@ NetworkPool::~NetworkPool()
 
 QString NetworkPool::origin(const QUrl &url)
 {
-    return url.scheme() + QStringLiteral("://") + url.host() + QLatin1Char(':') + QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
+    return url.scheme() + QStringLiteral("://") + url.host() + QLatin1Char(':')
+        + QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
 }
 
 QNetworkAccessManager *NetworkPool::acquire(const QUrl &url)
@@ -28,7 +29,7 @@ QNetworkAccessManager *NetworkPool::acquire(const QUrl &url)
     const QString key = origin(url);
     QNetworkAccessManager *chosen = nullptr;
     for (const auto &m : m_managers) {
-        if (m_inFlight[{m.get(), key}] < kPerManager) {
+        if (m_inFlight[{ m.get(), key }] < kPerManager) {
             chosen = m.get();
             break;
         }
@@ -41,14 +42,14 @@ QNetworkAccessManager *NetworkPool::acquire(const QUrl &url)
         chosen = manager.get();
         m_managers.push_back(std::move(manager));
     }
-    ++m_inFlight[{chosen, key}];
+    ++m_inFlight[{ chosen, key }];
     ++m_total;
     return chosen;
 }
 
 void NetworkPool::release(QNetworkAccessManager *manager, const QUrl &url)
 {
-    const auto it = m_inFlight.find({manager, origin(url)});
+    const auto it = m_inFlight.find({ manager, origin(url) });
     if (it == m_inFlight.end() || it->second <= 0)
         return;
     --it->second;

@@ -70,27 +70,28 @@ QNetworkRequest OpenAiFormat::request(const ProviderEndpoint &endpoint) const
 QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
 {
     const PromptParts prompt = promptFor(request);
-    QJsonObject root{
-        {QStringLiteral("model"), endpoint.model},
-        {QStringLiteral("messages"),
-         QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), prompt.system}},
-                    QJsonObject{{QStringLiteral("role"), QStringLiteral("user")}, {QStringLiteral("content"), prompt.user}}}},
-        {QStringLiteral("stream"), endpoint.stream},
+    QJsonObject root {
+        { QStringLiteral("model"), endpoint.model },
+        { QStringLiteral("messages"),
+          QJsonArray { QJsonObject { { QStringLiteral("role"), QStringLiteral("system") }, { QStringLiteral("content"), prompt.system } },
+                       QJsonObject { { QStringLiteral("role"), QStringLiteral("user") }, { QStringLiteral("content"), prompt.user } } } },
+        { QStringLiteral("stream"), endpoint.stream },
     };
     if (endpoint.stream)
-        root.insert(QStringLiteral("stream_options"), QJsonObject{{QStringLiteral("include_usage"), true}});
+        root.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
     if (m_provider == Provider::Qwen) {
         // DashScope: max_tokens, JSON mode, and thinking off (non-streaming thinking calls are refused).
         root.insert(QStringLiteral("max_tokens"), endpoint.maxOutputTokens);
-        root.insert(QStringLiteral("response_format"), QJsonObject{{QStringLiteral("type"), QStringLiteral("json_object")}});
+        root.insert(QStringLiteral("response_format"), QJsonObject { { QStringLiteral("type"), QStringLiteral("json_object") } });
         root.insert(QStringLiteral("enable_thinking"), false);
     } else {
         root.insert(QStringLiteral("max_completion_tokens"), endpoint.maxOutputTokens);
         root.insert(QStringLiteral("response_format"),
-                    QJsonObject{{QStringLiteral("type"), QStringLiteral("json_schema")},
-                                {QStringLiteral("json_schema"), QJsonObject{{QStringLiteral("name"), toId(request.stage)},
-                                                                            {QStringLiteral("strict"), true},
-                                                                            {QStringLiteral("schema"), prompt.schema}}}});
+                    QJsonObject { { QStringLiteral("type"), QStringLiteral("json_schema") },
+                                  { QStringLiteral("json_schema"),
+                                    QJsonObject { { QStringLiteral("name"), toId(request.stage) },
+                                                  { QStringLiteral("strict"), true },
+                                                  { QStringLiteral("schema"), prompt.schema } } } });
     }
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
@@ -116,6 +117,9 @@ void OpenAiFormat::parseBody(const QByteArray &body, ProviderResponse &out) cons
     out.modelVersion = root->value(QLatin1StringView("model")).toString();
 }
 
-std::unique_ptr<StreamDecoder> OpenAiFormat::streamDecoder() const { return std::make_unique<OpenAiStream>(); }
+std::unique_ptr<StreamDecoder> OpenAiFormat::streamDecoder() const
+{
+    return std::make_unique<OpenAiStream>();
+}
 
 } // namespace bullpen

@@ -13,7 +13,7 @@ namespace {
 QString originOf(const QUrl &url)
 {
     return url.scheme().toLower() + QStringLiteral("://") + url.host().toLower() + QLatin1Char(':')
-           + QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
+        + QString::number(url.port(url.scheme() == u"https" ? 443 : 80));
 }
 
 // "proxy:3128" → http://proxy:3128; a scheme other than http or socks5 is refused.
@@ -50,7 +50,9 @@ Installed &installed()
 std::optional<ProxyRules> ProxyRules::from(const QString &setting, const QProcessEnvironment &environment, QString *error)
 {
     ProxyRules rules;
-    const auto env = [&](const char *name) { return environment.value(QLatin1StringView(name)).trimmed(); };
+    const auto env = [&](const char *name) {
+        return environment.value(QLatin1StringView(name)).trimmed();
+    };
     QString noProxy = env("no_proxy");
     if (noProxy.isEmpty())
         noProxy = env("NO_PROXY");
@@ -74,7 +76,7 @@ std::optional<ProxyRules> ProxyRules::from(const QString &setting, const QProces
         rules.m_httpFrom = rules.m_httpsFrom = QStringLiteral("proxy setting");
         return rules;
     }
-    for (const char *name : {"https_proxy", "HTTPS_PROXY"}) {
+    for (const char *name : { "https_proxy", "HTTPS_PROXY" }) {
         if (const QString v = env(name); !v.isEmpty()) {
             rules.m_https = parseProxy(v, QLatin1StringView(name), error);
             if (!rules.m_https)
@@ -155,7 +157,8 @@ QNetworkProxy RulesProxyFactory::toQt(const QUrl &proxy)
 {
     const bool socks = proxy.scheme().startsWith(u"socks");
     QNetworkProxy p(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
-                    static_cast<quint16>(proxy.port(socks ? 1080 : 80)), proxy.userName(QUrl::FullyDecoded), proxy.password(QUrl::FullyDecoded));
+                    static_cast<quint16>(proxy.port(socks ? 1080 : 80)), proxy.userName(QUrl::FullyDecoded),
+                    proxy.password(QUrl::FullyDecoded));
     if (!socks) {
         // Without the caching capability Qt tunnels plain http:// too (CONNECT), instead of handing the
         // proxy a request it could resend.
@@ -175,7 +178,10 @@ QNetworkProxy proxyFor(const QUrl &target)
     return proxy ? RulesProxyFactory::toQt(*proxy) : QNetworkProxy(QNetworkProxy::NoProxy);
 }
 
-QList<QNetworkProxy> RulesProxyFactory::queryProxy(const QNetworkProxyQuery &query) { return {proxyFor(query.url())}; }
+QList<QNetworkProxy> RulesProxyFactory::queryProxy(const QNetworkProxyQuery &query)
+{
+    return { proxyFor(query.url()) };
+}
 
 void installProxyRules(const ProxyRules &rules)
 {
@@ -189,6 +195,9 @@ void addDirectOrigin(const QUrl &url)
     installed().direct.insert(originOf(url));
 }
 
-void useProxyRules(QNetworkAccessManager &manager) { manager.setProxyFactory(new RulesProxyFactory); }
+void useProxyRules(QNetworkAccessManager &manager)
+{
+    manager.setProxyFactory(new RulesProxyFactory);
+}
 
 } // namespace bullpen

@@ -27,7 +27,7 @@ void SseParser::processLine(QByteArrayView line, QList<SseEvent> &out)
     if (line.isEmpty()) {
         if (m_inEvent)
             out.append(m_current);
-        m_current = SseEvent{};
+        m_current = SseEvent {};
         m_inEvent = false;
         return;
     }

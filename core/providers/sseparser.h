@@ -9,8 +9,8 @@ namespace bullpen {
 struct SseEvent
 {
     QByteArray event; // empty: the default "message"
-    QByteArray data;  // data lines joined with '\n'
-    QByteArray id;    // the event's `id:` (a resume cursor), if it had one
+    QByteArray data; // data lines joined with '\n'
+    QByteArray id; // the event's `id:` (a resume cursor), if it had one
 };
 
 // Incremental text/event-stream parser (WHATWG rules that matter here): events end at a blank line;

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "engineendpoint.h"
 
-#include <QNetworkReply>
-
 #include "providers/providertrust.h"
 
 #include <QFile>
-#include <QSslConfiguration>
-
 #include <QJsonDocument>
+#include <QNetworkReply>
+#include <QSslConfiguration>
 
 namespace bullpen {
 
@@ -46,17 +44,22 @@ bool EngineEndpoint::trustFromEnvironment(QString *error)
     return true;
 }
 
-QString EngineEndpoint::display() const { return base.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery); }
+QString EngineEndpoint::display() const
+{
+    return base.toString(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery);
+}
 
 QString EngineEndpoint::errorOf(int status, const QByteArray &body, const QString &transportError)
 {
-    const QString message = QJsonDocument::fromJson(body).object().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString();
+    const QString message =
+        QJsonDocument::fromJson(body).object().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString();
     if (!message.isEmpty())
         return status > 0 ? QStringLiteral("%1 (HTTP %2)").arg(message.left(500)).arg(status) : message.left(500);
     if (status > 0)
         return QStringLiteral("HTTP %1 from the engine").arg(status);
     if (transportError.contains(QLatin1StringView("SSL"), Qt::CaseInsensitive) || transportError.contains(QLatin1StringView("certificate")))
-        return transportError + QStringLiteral(" (an engine whose certificate is its own or a private CA's: point BULLPEN_ENGINE_CA at that PEM file)");
+        return transportError
+            + QStringLiteral(" (an engine whose certificate is its own or a private CA's: point BULLPEN_ENGINE_CA at that PEM file)");
     return transportError.isEmpty() ? QStringLiteral("no answer from the engine") : transportError;
 }
 
@@ -94,6 +97,9 @@ void EngineEndpoint::cap(QNetworkReply *reply, qint64 maxBytes)
     });
 }
 
-QString EngineEndpoint::capped(const QNetworkReply *reply) { return reply->property("bullpen_capped").toString(); }
+QString EngineEndpoint::capped(const QNetworkReply *reply)
+{
+    return reply->property("bullpen_capped").toString();
+}
 
 } // namespace bullpen

@@ -22,10 +22,10 @@ struct EngineEndpoint
 {
     QUrl base; // http://127.0.0.1:8700
     QByteArray token;
-    std::chrono::milliseconds timeout{15000}; // each request, except the event stream
+    std::chrono::milliseconds timeout { 15000 }; // each request, except the event stream
     // Certificate authorities trusted for an https engine besides the system's (an engine with a
     // private CA or a self-signed certificate): from BULLPEN_ENGINE_CA.
-    QList<QSslCertificate> trusted{};
+    QList<QSslCertificate> trusted {};
 
     // Reads BULLPEN_ENGINE_CA, a PEM file of one or more CA certificates, into `trusted`. True when it
     // is unset; false with the reason in *error when it is set but unreadable or holds no certificate.

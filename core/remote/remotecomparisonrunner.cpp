@@ -23,16 +23,17 @@ QString RemoteComparisonRunner::start(const ComparisonRequest &request)
     // The id is the engine's, known once it answers; until then the caller holds a local one that the
     // signals carry too (a comparison's id is the engine's from its first update on).
     const QString localId = QStringLiteral("cmp_") + QUuid::createUuid().toString(QUuid::Id128);
-    QJsonObject body{{QStringLiteral("story"), request.story},
-                     {QStringLiteral("primary"), toId(request.primary)},
-                     {QStringLiteral("fallback"), toId(request.fallback)},
-                     {QStringLiteral("timeouts"), QJsonObject{{QStringLiteral("primary_ms"), static_cast<double>(request.primaryTimeout.count())},
-                                                               {QStringLiteral("fallback_ms"), static_cast<double>(request.fallbackTimeout.count())}}}};
+    QJsonObject body { { QStringLiteral("story"), request.story },
+                       { QStringLiteral("primary"), toId(request.primary) },
+                       { QStringLiteral("fallback"), toId(request.fallback) },
+                       { QStringLiteral("timeouts"),
+                         QJsonObject { { QStringLiteral("primary_ms"), static_cast<double>(request.primaryTimeout.count()) },
+                                       { QStringLiteral("fallback_ms"), static_cast<double>(request.fallbackTimeout.count()) } } } };
     if (!request.userId.isEmpty())
         body.insert(QStringLiteral("user_id"), request.userId);
     if (!request.scenario.isEmpty())
         body.insert(QStringLiteral("scenario"), request.scenario);
-    m_following[localId] = Followed{};
+    m_following[localId] = Followed {};
     QNetworkReply *reply = m_remote.post(QStringLiteral("/v1/comparisons"), body);
     connect(reply, &QNetworkReply::finished, this, [this, reply, localId, request] {
         reply->deleteLater();
@@ -59,7 +60,7 @@ void RemoteComparisonRunner::refused(const QString &localId, const ComparisonReq
     Comparison c;
     c.id = localId;
     c.createdAtMs = QDateTime::currentMSecsSinceEpoch();
-    for (auto [side, provider] : {std::pair{&c.primary, request.primary}, std::pair{&c.fallback, request.fallback}}) {
+    for (auto [side, provider] : { std::pair { &c.primary, request.primary }, std::pair { &c.fallback, request.fallback } }) {
         side->provider = provider;
         side->done = true;
         side->state = FinalState::Failed;

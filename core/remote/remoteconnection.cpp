@@ -52,7 +52,10 @@ QStringList RemoteConnection::scenarios() const
     return out;
 }
 
-QString RemoteConnection::defaultScenario() const { return m_engine->config().value(QLatin1StringView("scenario")).toString(); }
+QString RemoteConnection::defaultScenario() const
+{
+    return m_engine->config().value(QLatin1StringView("scenario")).toString();
+}
 
 QString RemoteConnection::describe() const
 {
@@ -95,7 +98,7 @@ void RemoteConnection::refreshProviders()
 
 void RemoteConnection::drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
 {
-    QJsonObject body{{QStringLiteral("reason"), reason.trimmed().left(500)}};
+    QJsonObject body { { QStringLiteral("reason"), reason.trimmed().left(500) } };
     if (until)
         body.insert(QStringLiteral("until"), until->toUTC().toString(Qt::ISODateWithMs));
     providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(provider)), body));
@@ -103,7 +106,7 @@ void RemoteConnection::drainProvider(Provider provider, const QString &reason, c
 
 void RemoteConnection::restoreProvider(Provider provider)
 {
-    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject{}));
+    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject {}));
 }
 
 void RemoteConnection::providerAction(QNetworkReply *reply)

@@ -13,13 +13,13 @@
 namespace bullpen {
 
 namespace {
-constexpr std::chrono::milliseconds kStreamSilence{45000}; // three missed heartbeats: the stream is dead
-constexpr std::chrono::milliseconds kSilenceCheck{5000}; // a pending generation silent for twice this is asked for
-constexpr int kResultTries = 40;                         // a result follows its last event within ms
-constexpr qint64 kMaxEventBytes = 4 * 1024 * 1024;       // one event of the stream (real ones: a few KiB)
-constexpr qint64 kMaxResultBytes = 16 * 1024 * 1024;     // a result without its comic (real ones: tens of KiB)
-constexpr qint64 kMaxImageBytes = 64 * 1024 * 1024;      // a comic
-constexpr qint64 kMaxSmallBytes = 1024 * 1024;           // a config, a start's answer
+constexpr std::chrono::milliseconds kStreamSilence { 45000 }; // three missed heartbeats: the stream is dead
+constexpr std::chrono::milliseconds kSilenceCheck { 5000 }; // a pending generation silent for twice this is asked for
+constexpr int kResultTries = 40; // a result follows its last event within ms
+constexpr qint64 kMaxEventBytes = 4 * 1024 * 1024; // one event of the stream (real ones: a few KiB)
+constexpr qint64 kMaxResultBytes = 16 * 1024 * 1024; // a result without its comic (real ones: tens of KiB)
+constexpr qint64 kMaxImageBytes = 64 * 1024 * 1024; // a comic
+constexpr qint64 kMaxSmallBytes = 1024 * 1024; // a config, a start's answer
 } // namespace
 
 RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
@@ -67,7 +67,10 @@ void RemoteEngine::connectToEngine()
     openStream();
 }
 
-QNetworkReply *RemoteEngine::get(const QString &path) { return m_network->get(m_endpoint.request(path)); }
+QNetworkReply *RemoteEngine::get(const QString &path)
+{
+    return m_network->get(m_endpoint.request(path));
+}
 
 QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)
 {
@@ -128,7 +131,7 @@ void RemoteEngine::openStream()
     request.setTransferTimeout(static_cast<int>(kStreamSilence.count())); // inactivity: heartbeats keep it alive
     if (!m_lastEventId.isEmpty())
         request.setRawHeader("Last-Event-ID", m_lastEventId);
-    m_parser = SseParser{};
+    m_parser = SseParser {};
     m_stream = m_network->get(request);
     m_stream->setReadBufferSize(256 * 1024); // read as it comes: Qt holds no more than this for us
     connect(m_stream, &QNetworkReply::metaDataChanged, this, [this] {
@@ -161,7 +164,7 @@ void RemoteEngine::onStreamData()
         m_stream = nullptr;
         stream->abort();
         stream->deleteLater();
-        m_parser = SseParser{};
+        m_parser = SseParser {};
         scheduleReconnect(tr("an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?")
                               .arg(kMaxEventBytes / (1024 * 1024))
                               .arg(m_endpoint.display()));
@@ -209,8 +212,8 @@ void RemoteEngine::onStreamEnded()
         return; // retrying cannot help
     }
     const QString why = status > 0 && status != 200 ? EngineEndpoint::errorOf(status, reply->readAll(), {})
-                        : reply->error() != QNetworkReply::NoError ? reply->errorString()
-                                                                   : tr("the engine closed the event stream");
+        : reply->error() != QNetworkReply::NoError  ? reply->errorString()
+                                                    : tr("the engine closed the event stream");
     scheduleReconnect(why);
 }
 
@@ -257,7 +260,7 @@ QString RemoteEngine::startBody(QJsonObject body)
         if (status == 202) {
             if (m_askAfterPost.remove(id))
                 fetchResult(id); // a reset or a reconnect asked while the engine had not yet answered
-            return;            // else its events and then its result follow
+            return; // else its events and then its result follow
         }
         const QString why = EngineEndpoint::errorOf(status, reply->readAll(), reply->errorString());
         if (status == 429 || status == 503) {
@@ -330,8 +333,8 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
         }
         m_fetching.remove(id);
         if (status == 404) {
-            fail(id, FailureKind::NOT_SENT, tr("the engine at %1 has no record of this generation (it may have stopped before writing it)")
-                                                .arg(m_endpoint.display()));
+            fail(id, FailureKind::NOT_SENT,
+                 tr("the engine at %1 has no record of this generation (it may have stopped before writing it)").arg(m_endpoint.display()));
             return;
         }
         if (status != 200) {
@@ -350,9 +353,9 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
             r.generationId = id;
             r.state = finalStateFromId(state).value_or(FinalState::Failed);
             if (const auto kind = enumFromName<FailureKind>(json.value(QLatin1StringView("kind")).toString()))
-                r.failure = Failure{*kind, json.value(QLatin1StringView("detail")).toString(), false, std::nullopt};
+                r.failure = Failure { *kind, json.value(QLatin1StringView("detail")).toString(), false, std::nullopt };
             else if (r.state != FinalState::Succeeded)
-                r.failure = Failure{FailureKind::INTERNAL, tr("unreadable result from the engine: %1").arg(why), false, std::nullopt};
+                r.failure = Failure { FailureKind::INTERNAL, tr("unreadable result from the engine: %1").arg(why), false, std::nullopt };
             result = r;
         }
         deliver(std::move(*result));
@@ -373,7 +376,7 @@ void RemoteEngine::deliver(GenerationResult result)
         reply->deleteLater();
         if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200) {
             if (!result.image)
-                result.image = StageResult{};
+                result.image = StageResult {};
             result.image->image = reply->readAll();
             result.image->imageMime = reply->header(QNetworkRequest::ContentTypeHeader).toString();
         }
@@ -392,7 +395,7 @@ void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &deta
     GenerationResult r;
     r.generationId = id;
     r.state = FinalState::Failed;
-    r.failure = Failure{kind, detail, false, retryAfter};
+    r.failure = Failure { kind, detail, false, retryAfter };
     r.storyboard.generationId = id;
     r.nextStep = NextStep::forFailure(*r.failure, Provider::Gemini, Stage::Storyboard);
     Q_EMIT finished(r);

@@ -7,9 +7,9 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QJsonObject>
 #include <QPointer>
-#include <QHash>
 #include <QSet>
 #include <QTimer>
 
@@ -80,7 +80,8 @@ private:
     void setState(State state, const QString &detail);
     void fetchResult(const QString &id, int attempt = 0);
     void reconcile();
-    void fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter = std::nullopt);
+    void fail(const QString &id, FailureKind kind, const QString &detail,
+              std::optional<std::chrono::milliseconds> retryAfter = std::nullopt);
     void fetchConfig();
 
     EngineEndpoint m_endpoint;
@@ -88,12 +89,12 @@ private:
     QPointer<QNetworkReply> m_stream;
     SseParser m_parser;
     QByteArray m_lastEventId;
-    QSet<QString> m_pending;  // started here, no result delivered yet
+    QSet<QString> m_pending; // started here, no result delivered yet
     QSet<QString> m_fetching; // results being asked for
     QHash<QString, qint64> m_lastHeard; // pending generation → when its last event came (ms since the epoch)
-    QTimer m_silence;                   // askSilent, every few seconds
+    QTimer m_silence; // askSilent, every few seconds
     void askSilent();
-    QSet<QString> m_posting;  // started, the engine's answer to the POST not yet in
+    QSet<QString> m_posting; // started, the engine's answer to the POST not yet in
     QSet<QString> m_askAfterPost;
     State m_state = State::Connecting;
     QDateTime m_stateSince;

@@ -33,7 +33,10 @@ RemoteHistory::~RemoteHistory()
     m_thread.wait();
 }
 
-QString RemoteHistory::location() const { return m_endpoint.display(); }
+QString RemoteHistory::location() const
+{
+    return m_endpoint.display();
+}
 
 RemoteHistory::Answer RemoteHistory::get(const QString &path, const QUrlQuery &query)
 {
@@ -148,11 +151,12 @@ std::optional<qint64> RemoteHistory::oldestGenerationMs(QString *error)
 QList<std::pair<QString, qint64>> RemoteHistory::countBy(HistoryGroup group, const HistoryFilter &filter, QString *error)
 {
     QUrlQuery q = HistoryJson::filterQuery(filter);
-    q.addQueryItem(QStringLiteral("by"), group == HistoryGroup::Kind    ? QStringLiteral("kind")
-                                         : group == HistoryGroup::State ? QStringLiteral("state")
-                                                                        : QStringLiteral("public_code"));
+    q.addQueryItem(QStringLiteral("by"),
+                   group == HistoryGroup::Kind        ? QStringLiteral("kind")
+                       : group == HistoryGroup::State ? QStringLiteral("state")
+                                                      : QStringLiteral("public_code"));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/counts"), q, error);
-    return o ? HistoryJson::countsFromJson(o->value(QLatin1StringView("counts")).toArray()) : QList<std::pair<QString, qint64>>{};
+    return o ? HistoryJson::countsFromJson(o->value(QLatin1StringView("counts")).toArray()) : QList<std::pair<QString, qint64>> {};
 }
 
 QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error, const HistoryFilter &scope)
@@ -168,7 +172,7 @@ QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-rate"), q, error);
-    return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket>{};
+    return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket> {};
 }
 
 QList<ProviderHealth> RemoteHistory::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
@@ -177,7 +181,7 @@ QList<ProviderHealth> RemoteHistory::providerHealth(qint64 fromMs, qint64 toMs, 
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/health"), q, error);
-    return o ? HistoryJson::providerHealthFromJson(o->value(QLatin1StringView("providers")).toArray()) : QList<ProviderHealth>{};
+    return o ? HistoryJson::providerHealthFromJson(o->value(QLatin1StringView("providers")).toArray()) : QList<ProviderHealth> {};
 }
 
 QList<QJsonObject> RemoteHistory::events(const QString &generationId, QString *error)
@@ -211,7 +215,7 @@ QList<LatencySample> RemoteHistory::latencySamples(Provider provider, Role role,
     if (stage)
         q.addQueryItem(QStringLiteral("stage"), toId(*stage));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/latency"), q, error);
-    return o ? HistoryJson::samplesFromJson(o->value(QLatin1StringView("samples")).toArray()) : QList<LatencySample>{};
+    return o ? HistoryJson::samplesFromJson(o->value(QLatin1StringView("samples")).toArray()) : QList<LatencySample> {};
 }
 
 QList<FallbackWait> RemoteHistory::fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error)
@@ -221,7 +225,7 @@ QList<FallbackWait> RemoteHistory::fallbackWaits(Stage stage, qint64 fromMs, qin
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-waits"), q, error);
-    return o ? HistoryJson::fallbackWaitsFromJson(o->value(QLatin1StringView("waits")).toArray()) : QList<FallbackWait>{};
+    return o ? HistoryJson::fallbackWaitsFromJson(o->value(QLatin1StringView("waits")).toArray()) : QList<FallbackWait> {};
 }
 
 QList<DurationCell> RemoteHistory::latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
@@ -235,7 +239,7 @@ QList<DurationCell> RemoteHistory::latencyHistogram(Provider provider, Role role
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/latency-histogram"), q, error);
-    return o ? HistoryJson::durationCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<DurationCell>{};
+    return o ? HistoryJson::durationCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<DurationCell> {};
 }
 
 QList<ReliefCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
@@ -246,7 +250,7 @@ QList<ReliefCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromM
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-wait-histogram"), q, error);
-    return o ? HistoryJson::reliefCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<ReliefCell>{};
+    return o ? HistoryJson::reliefCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<ReliefCell> {};
 }
 
 QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)

@@ -7,9 +7,8 @@
 #include <QElapsedTimer>
 #include <QThread>
 
-#include <mutex>
-
 #include <future>
+#include <mutex>
 
 class QNetworkAccessManager;
 
@@ -46,7 +45,7 @@ public:
     QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                      QString *error = nullptr) override;
     std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;
-    void releaseThreadConnection() override {}
+    void releaseThreadConnection() override { }
 
     struct Answer
     {

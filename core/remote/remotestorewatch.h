@@ -19,7 +19,8 @@ class RemoteStoreWatch final : public HistoryWrites
 {
     Q_OBJECT
 public:
-    explicit RemoteStoreWatch(EngineEndpoint endpoint, std::chrono::milliseconds every = std::chrono::seconds(5), QObject *parent = nullptr);
+    explicit RemoteStoreWatch(EngineEndpoint endpoint, std::chrono::milliseconds every = std::chrono::seconds(5),
+                              QObject *parent = nullptr);
 
     void start();
     HistoryWriteStats writeStats() const override { return m_stats; }

@@ -2,24 +2,20 @@
 #include "enginesetup.h"
 
 #include "api/breakerjson.h"
+#include "config/modeldeprecations.h"
 #include "engine/breakerboard.h"
-
 #include "logsink.h"
 #include "providers/providertrust.h"
 #include "providers/proxyrules.h"
 #include "secretstore.h"
 
-#include "config/modeldeprecations.h"
-
 #include <QCoreApplication>
-#include <QFileInfo>
-#include <QSysInfo>
-#include <QRandomGenerator>
-
 #include <QDir>
+#include <QFileInfo>
 #include <QLoggingCategory>
+#include <QRandomGenerator>
 #include <QStandardPaths>
-
+#include <QSysInfo>
 
 Q_LOGGING_CATEGORY(lcSetup, "bullpen.setup")
 
@@ -90,9 +86,10 @@ bool EngineSetup::init(const SetupOptions &options)
     m_environment = options.environment;
 
     // A file named on purpose must exist: a typo must not quietly fall back to the simulator.
-    for (const auto &[given, flag] : {std::pair{options.settingsFile, QStringLiteral("--settings")}, std::pair{options.keyFile, QStringLiteral("--key-file")}}) {
+    for (const auto &[given, flag] : { std::pair { options.settingsFile, QStringLiteral("--settings") },
+                                       std::pair { options.keyFile, QStringLiteral("--key-file") } }) {
         if (options.namedFilesMustExist && !given.isEmpty() && !QFileInfo::exists(given)) {
-            m_errors << ConfigError{flag, QStringLiteral("%1 does not exist; check the path").arg(given)};
+            m_errors << ConfigError { flag, QStringLiteral("%1 does not exist; check the path").arg(given) };
             return false;
         }
     }
@@ -110,9 +107,9 @@ bool EngineSetup::init(const SetupOptions &options)
     const bool simulate = options.forceSimulator || m_settings.noProviderConfigured();
     if (!simulate) {
         if (!options.scenario.isEmpty()) {
-            m_errors << ConfigError{QStringLiteral("--scenario"),
-                                    QStringLiteral("scenarios script the built-in simulator, but provider keys are configured; "
-                                                   "add --simulator to use it anyway")};
+            m_errors << ConfigError { QStringLiteral("--scenario"),
+                                      QStringLiteral("scenarios script the built-in simulator, but provider keys are configured; "
+                                                     "add --simulator to use it anyway") };
             return false;
         }
         m_errors = SettingsLoader::validate(m_settings, /*requireKeys=*/true);
@@ -120,16 +117,17 @@ bool EngineSetup::init(const SetupOptions &options)
             return false;
     } else {
         QString why;
-        const std::optional<Scenario> scenario = Scenario::load(options.scenario.isEmpty() ? QStringLiteral("healthy") : options.scenario, &why);
+        const std::optional<Scenario> scenario =
+            Scenario::load(options.scenario.isEmpty() ? QStringLiteral("healthy") : options.scenario, &why);
         if (!scenario) {
-            m_errors << ConfigError{QStringLiteral("--scenario"), why};
+            m_errors << ConfigError { QStringLiteral("--scenario"), why };
             return false;
         }
         // On a thread of its own: the provider's side of every exchange never competes with the
         // engine's deadlines for the engine's event loop (a real provider is another machine).
         m_simulatorThread = std::make_unique<SimulatorThread>();
         if (!m_simulatorThread->start(options.simulatorPort, &why)) {
-            m_errors << ConfigError{QStringLiteral("simulator"), why + QStringLiteral("; choose another port")};
+            m_errors << ConfigError { QStringLiteral("simulator"), why + QStringLiteral("; choose another port") };
             m_simulatorThread.reset();
             return false;
         }
@@ -146,7 +144,8 @@ bool EngineSetup::init(const SetupOptions &options)
         // A key for this run only: other local users cannot drive (or reset) this process's simulator.
         QByteArray secret(18, Qt::Uninitialized);
         QRandomGenerator::system()->generate(secret.begin(), secret.end());
-        const QString key = QStringLiteral("sim-") + QString::fromLatin1(secret.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        const QString key =
+            QStringLiteral("sim-") + QString::fromLatin1(secret.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
         m_simulator->setRequiredKey(key.toLatin1());
         for (auto &entry : m_settings.providers) {
             entry.second.baseUrl = m_simulator->baseUrl(entry.first);
@@ -163,7 +162,7 @@ bool EngineSetup::init(const SetupOptions &options)
         QString why;
         const std::optional<ProxyRules> rules = ProxyRules::from(m_settings.proxy, options.environment, &why);
         if (!rules) {
-            m_errors << ConfigError{QStringLiteral("proxy"), why};
+            m_errors << ConfigError { QStringLiteral("proxy"), why };
             return false;
         }
         installProxyRules(*rules);
@@ -180,7 +179,7 @@ bool EngineSetup::init(const SetupOptions &options)
             QString why;
             const std::optional<QList<QSslCertificate>> read = readPemCertificates(m_settings.providerCa, &why);
             if (!read) {
-                m_errors << ConfigError{QStringLiteral("BULLPEN_PROVIDER_CA"), why};
+                m_errors << ConfigError { QStringLiteral("BULLPEN_PROVIDER_CA"), why };
                 return false;
             }
             extra = *read;
@@ -192,16 +191,16 @@ bool EngineSetup::init(const SetupOptions &options)
         m_dataDir = options.dataDir;
         if (m_dataDir.isEmpty())
             m_dataDir = options.environment.contains(QStringLiteral("BULLPEN_DATA_DIR")) || m_settings.dataDir.isEmpty()
-                            ? defaultDataDir(options.environment)
-                            : m_settings.dataDir;
+                ? defaultDataDir(options.environment)
+                : m_settings.dataDir;
         QString why;
         const std::optional<StoreLocation> location = StoreLocation::resolve(m_dataDir, options.environment, &why);
         if (location)
             m_store = Store::open(*location, &why);
         if (!m_store) {
-            m_errors << ConfigError{location && location->isPostgres() ? QString::fromLatin1(StoreLocation::kUrlVariable)
-                                                                      : QStringLiteral("data directory"),
-                                    why};
+            m_errors << ConfigError { location && location->isPostgres() ? QString::fromLatin1(StoreLocation::kUrlVariable)
+                                                                         : QStringLiteral("data directory"),
+                                      why };
             return false;
         }
         // Until a front end names it (bullpen-engine: --instance, else host:port): host and program.
@@ -218,14 +217,14 @@ bool EngineSetup::init(const SetupOptions &options)
         if (m_masking)
             m_store->setMasking(&*m_masking); // searches by raw user id are hashed in the store
         if (!m_masking) {
-            m_errors << ConfigError{named ? keyVariable : QStringLiteral("data directory"), why};
+            m_errors << ConfigError { named ? keyVariable : QStringLiteral("data directory"), why };
             m_store.reset();
             return false;
         }
     }
 
     const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
-                                                                                        : std::max(0, options.engineThreads);
+                                                                                       : std::max(0, options.engineThreads);
     m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), m_store.get(), m_masking ? &*m_masking : nullptr, threads);
     // A breaker that opens or closes on an engine thread reaches the console's cards (queued to this thread).
     connect(&m_engine->breakers(), &BreakerBoard::changed, this, [this] { refreshProviders(); });
@@ -272,9 +271,15 @@ PipelineOptions EngineSetup::pipelineOptions() const
     return o;
 }
 
-QStringList EngineSetup::scenarios() const { return m_simulator ? Scenario::builtInNames() : QStringList{}; }
+QStringList EngineSetup::scenarios() const
+{
+    return m_simulator ? Scenario::builtInNames() : QStringList {};
+}
 
-QString EngineSetup::defaultScenario() const { return m_simulator ? m_simulator->scenario().name : QString(); }
+QString EngineSetup::defaultScenario() const
+{
+    return m_simulator ? m_simulator->scenario().name : QString();
+}
 
 ComparisonRunner *EngineSetup::newComparisonRunner(QObject *parent)
 {
@@ -293,7 +298,7 @@ QStringList EngineSetup::warnings() const
     QStringList out;
     if (m_simulator)
         return out; // the simulator answers any model name
-    std::vector<Provider> used{m_settings.storyboard.primary};
+    std::vector<Provider> used { m_settings.storyboard.primary };
     if (m_settings.storyboard.fallback)
         used.push_back(*m_settings.storyboard.fallback);
     for (Provider p : used) {
@@ -312,14 +317,15 @@ QString EngineSetup::describe() const
     // In the application's language where a console installed one (the status bar); English in the
     // CLI and the service, which install none.
     if (m_simulator)
-        return QCoreApplication::translate("bullpen::EngineSetup",
-                                           "built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; "
-                                           "no provider key is configured or --simulator was given")
+        return QCoreApplication::translate(
+                   "bullpen::EngineSetup",
+                   "built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; "
+                   "no provider key is configured or --simulator was given")
             .arg(m_simulator->port())
             .arg(m_simulator->scenario().name, toId(m_settings.storyboard.primary),
                  m_settings.storyboard.fallback ? toId(*m_settings.storyboard.fallback) : QStringLiteral("none"),
-                 m_simulatedFallback ? QCoreApplication::translate("bullpen::EngineSetup",
-                                                                   " (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)")
+                 m_simulatedFallback ? QCoreApplication::translate(
+                     "bullpen::EngineSetup", " (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)")
                                      : QString());
     QStringList live;
     for (const auto &entry : m_settings.providers) {

@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/processlimits.h"
 #include "config/settings.h"
 #include "engine/stageservice.h"
 #include "enginestack.h"
-#include "pipeline/comparison.h"
 #include "localengine.h"
+#include "pipeline/comparison.h"
+#include "pipeline/engineconnection.h"
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
 #include "store/masking.h"
 #include "store/store.h"
 
-#include "pipeline/engineconnection.h"
-
 #include <QObject>
-
-#include "config/processlimits.h"
 
 #include <memory>
 
@@ -24,14 +22,14 @@ namespace bullpen {
 // What a front end (CLI, console, tests) asks for.
 struct SetupOptions
 {
-    QString settingsFile;   // empty: the default location
-    QString keyFile;        // empty: the default location
+    QString settingsFile; // empty: the default location
+    QString keyFile; // empty: the default location
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     bool forceSimulator = false; // run on the simulator even when keys are configured
-    QString scenario;            // built-in name or file; only with the simulator
-    quint16 simulatorPort = 0;   // 0: any free port
-    QString dataDir;             // empty: BULLPEN_DATA_DIR, else the user's data location
-    bool useStore = true;        // false: nothing is written (e.g. --no-store)
+    QString scenario; // built-in name or file; only with the simulator
+    quint16 simulatorPort = 0; // 0: any free port
+    QString dataDir; // empty: BULLPEN_DATA_DIR, else the user's data location
+    bool useStore = true; // false: nothing is written (e.g. --no-store)
     bool namedFilesMustExist = false; // settingsFile/keyFile were typed by the user: a missing one is refused
     // 0: the engine runs on the calling thread (pipeline() and the stage accessors work). n > 0: on n
     // engine threads (engine() only). kThreadsFromEnvironment: BULLPEN_ENGINE_THREADS, else the cores.

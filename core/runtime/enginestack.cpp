@@ -12,8 +12,8 @@ EngineStack::EngineStack(const Settings &settings, Clock &clock)
     , m_image(clock)
     , m_pipeline(clock, m_storyboard, m_captions, m_image)
 {
-    m_admission.setLimits({settings.pipeline.maxInFlightPerProvider, settings.pipeline.maxQueuedPerProvider});
-    for (StageService *service : {&m_storyboard, &m_captions, &m_image})
+    m_admission.setLimits({ settings.pipeline.maxInFlightPerProvider, settings.pipeline.maxQueuedPerProvider });
+    for (StageService *service : { &m_storyboard, &m_captions, &m_image })
         service->setAdmission(&m_admission);
     m_client.registerWith(m_storyboard);
     m_client.registerWith(m_captions);
@@ -23,13 +23,13 @@ EngineStack::EngineStack(const Settings &settings, Clock &clock)
 
 void EngineStack::setBreakers(BreakerBoard *breakers)
 {
-    for (StageService *service : {&m_storyboard, &m_captions, &m_image})
+    for (StageService *service : { &m_storyboard, &m_captions, &m_image })
         service->setBreakers(breakers);
 }
 
 EngineStack::~EngineStack()
 {
-    for (StageService *service : {&m_storyboard, &m_captions, &m_image})
+    for (StageService *service : { &m_storyboard, &m_captions, &m_image })
         service->shutdown();
 }
 

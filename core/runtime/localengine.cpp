@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "localengine.h"
 
-#include "enginestack.h"
 #include "engine/breakerboard.h"
 #include "engine/stageservice.h"
+#include "enginestack.h"
 #include "store/store.h"
 
 #include <QLoggingCategory>
@@ -19,10 +19,10 @@ using Item = std::variant<Event, GenerationResult>;
 
 struct LocalEngine::Lane
 {
-    std::unique_ptr<QThread> thread;    // none when the engine runs on the caller's thread
+    std::unique_ptr<QThread> thread; // none when the engine runs on the caller's thread
     std::unique_ptr<EngineStack> stack; // built and destroyed on `thread`
-    Relay *relay = nullptr;             // lives on `thread`
-    int active = 0;                     // generations started here and not yet delivered back
+    Relay *relay = nullptr; // lives on `thread`
+    int active = 0; // generations started here and not yet delivered back
 };
 
 // On an engine thread: gathers what the thread's pipeline reports and hands it to the engine's own
@@ -40,7 +40,8 @@ public:
         const bool first = m_batch.empty();
         m_batch.push_back(std::move(item));
         if (first)
-            QMetaObject::invokeMethod(this, [this] { flush(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { flush(); }, Qt::QueuedConnection);
     }
 
 private:
@@ -49,7 +50,8 @@ private:
         auto batch = std::make_shared<std::vector<Item>>(std::move(m_batch));
         m_batch.clear();
         LocalEngine *engine = m_engine;
-        QMetaObject::invokeMethod(engine, [engine, batch] { engine->deliver(std::move(*batch)); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            engine, [engine, batch] { engine->deliver(std::move(*batch)); }, Qt::QueuedConnection);
     }
 
     LocalEngine *m_engine;
@@ -186,7 +188,8 @@ QString LocalEngine::start(const GenerationRequest &request)
         lane.stack->pipeline().start(r);
     } else {
         Lane *l = &lane;
-        QMetaObject::invokeMethod(l->relay, [l, r] { l->stack->pipeline().start(r); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            l->relay, [l, r] { l->stack->pipeline().start(r); }, Qt::QueuedConnection);
     }
     return id;
 }
@@ -199,7 +202,8 @@ bool LocalEngine::cancel(const QString &generationId, AbortReason reason)
     Lane *l = it->second;
     if (!m_threaded)
         return l->stack->pipeline().cancel(generationId, reason);
-    QMetaObject::invokeMethod(l->relay, [l, generationId, reason] { l->stack->pipeline().cancel(generationId, reason); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        l->relay, [l, generationId, reason] { l->stack->pipeline().cancel(generationId, reason); }, Qt::QueuedConnection);
     return true;
 }
 

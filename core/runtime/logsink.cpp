@@ -37,11 +37,16 @@ State &state()
 int rank(QtMsgType type)
 {
     switch (type) {
-    case QtDebugMsg: return 0;
-    case QtInfoMsg: return 1;
-    case QtWarningMsg: return 2;
-    case QtCriticalMsg: return 3;
-    case QtFatalMsg: return 4;
+    case QtDebugMsg:
+        return 0;
+    case QtInfoMsg:
+        return 1;
+    case QtWarningMsg:
+        return 2;
+    case QtCriticalMsg:
+        return 3;
+    case QtFatalMsg:
+        return 4;
     }
     return 2;
 }
@@ -49,16 +54,22 @@ int rank(QtMsgType type)
 const char *levelName(QtMsgType type)
 {
     switch (type) {
-    case QtDebugMsg: return "debug";
-    case QtInfoMsg: return "info";
-    case QtWarningMsg: return "warning";
-    case QtCriticalMsg: return "error";
-    case QtFatalMsg: return "fatal";
+    case QtDebugMsg:
+        return "debug";
+    case QtInfoMsg:
+        return "info";
+    case QtWarningMsg:
+        return "warning";
+    case QtCriticalMsg:
+        return "error";
+    case QtFatalMsg:
+        return "fatal";
     }
     return "warning";
 }
 
-QByteArray formatLocked(const Options &o, const QStringList &secrets, QtMsgType type, const char *category, const QString &raw, qint64 nowMs)
+QByteArray formatLocked(const Options &o, const QStringList &secrets, QtMsgType type, const char *category, const QString &raw,
+                        qint64 nowMs)
 {
     QString message = raw;
     QJsonObject fields;
@@ -72,11 +83,11 @@ QByteArray formatLocked(const Options &o, const QStringList &secrets, QtMsgType 
     message = SecretScrubber::scrub(message, secrets);
     const QString category_ = QString::fromLatin1(category ? category : "default");
     if (o.format == Format::Json) {
-        QJsonObject line{{QStringLiteral("time"), isoUtcWithMs(nowMs)},
-                         {QStringLiteral("level"), QLatin1StringView(levelName(type))},
-                         {QStringLiteral("program"), o.program},
-                         {QStringLiteral("category"), category_},
-                         {QStringLiteral("message"), message}};
+        QJsonObject line { { QStringLiteral("time"), isoUtcWithMs(nowMs) },
+                           { QStringLiteral("level"), QLatin1StringView(levelName(type)) },
+                           { QStringLiteral("program"), o.program },
+                           { QStringLiteral("category"), category_ },
+                           { QStringLiteral("message"), message } };
         if (!o.instance.isEmpty())
             line.insert(QStringLiteral("instance"), o.instance);
         for (auto it = fields.begin(); it != fields.end(); ++it) {
@@ -176,7 +187,7 @@ std::optional<Format> parseFormat(const QString &text, QString *error)
 
 std::optional<QtMsgType> parseLevel(const QString &text, QString *error)
 {
-    for (QtMsgType t : {QtDebugMsg, QtInfoMsg, QtWarningMsg, QtCriticalMsg}) {
+    for (QtMsgType t : { QtDebugMsg, QtInfoMsg, QtWarningMsg, QtCriticalMsg }) {
         if (text == QLatin1StringView(levelName(t)))
             return t;
     }
@@ -225,7 +236,8 @@ void install(const Options &options)
         s.installed = true;
     }
     // Bullpen's own debug lines are off unless asked for.
-    QLoggingCategory::setFilterRules(options.level == QtDebugMsg ? QStringLiteral("bullpen.*.debug=true") : QStringLiteral("bullpen.*.debug=false"));
+    QLoggingCategory::setFilterRules(options.level == QtDebugMsg ? QStringLiteral("bullpen.*.debug=true")
+                                                                 : QStringLiteral("bullpen.*.debug=false"));
     qInstallMessageHandler(handler);
 }
 
@@ -248,15 +260,23 @@ void note(QtMsgType type, const QLoggingCategory &category, const QString &messa
 {
     if (!category.isEnabled(type))
         return;
-    const QString text = fields.isEmpty() ? message
-                                          : QChar(kFieldsMark) + QString::fromUtf8(QJsonDocument(fields).toJson(QJsonDocument::Compact))
-                                                + QChar(kFieldsMark) + message;
+    const QString text = fields.isEmpty()
+        ? message
+        : QChar(kFieldsMark) + QString::fromUtf8(QJsonDocument(fields).toJson(QJsonDocument::Compact)) + QChar(kFieldsMark) + message;
     QMessageLogger logger(nullptr, 0, nullptr, category.categoryName());
     switch (type) {
-    case QtDebugMsg: logger.debug("%s", qUtf8Printable(text)); break;
-    case QtInfoMsg: logger.info("%s", qUtf8Printable(text)); break;
-    case QtWarningMsg: logger.warning("%s", qUtf8Printable(text)); break;
-    default: logger.critical("%s", qUtf8Printable(text)); break;
+    case QtDebugMsg:
+        logger.debug("%s", qUtf8Printable(text));
+        break;
+    case QtInfoMsg:
+        logger.info("%s", qUtf8Printable(text));
+        break;
+    case QtWarningMsg:
+        logger.warning("%s", qUtf8Printable(text));
+        break;
+    default:
+        logger.critical("%s", qUtf8Printable(text));
+        break;
     }
 }
 

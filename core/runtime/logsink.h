@@ -23,7 +23,7 @@ struct Options
 {
     Format format = Format::Text;
     QtMsgType level = QtInfoMsg; // the least severe level written
-    QString program;             // bullpen-engine, bullpen-cli
+    QString program; // bullpen-engine, bullpen-cli
     QString instance;
 };
 

@@ -21,7 +21,7 @@ Result run(QKeychain::Job *job, int timeoutMs, const std::function<void(Result &
     // No session bus: no Secret Service to ask (QtKeychain would fail the same way, only later).
     if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
         delete job;
-        return Result{Status::Unavailable, {}, QStringLiteral("no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS is not set)")};
+        return Result { Status::Unavailable, {}, QStringLiteral("no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS is not set)") };
     }
     QEventLoop loop;
     bool done = false;
@@ -36,7 +36,9 @@ Result run(QKeychain::Job *job, int timeoutMs, const std::function<void(Result &
         loop.exec(QEventLoop::ExcludeUserInputEvents);
     if (!done) {
         job->deleteLater(); // it may still finish; nothing waits for it
-        return Result{Status::Unavailable, {}, QStringLiteral("the Secret Service did not answer within %1 ms (locked?)").arg(timeoutMs)};
+        return Result { Status::Unavailable,
+                        {},
+                        QStringLiteral("the Secret Service did not answer within %1 ms (locked?)").arg(timeoutMs) };
     }
     switch (job->error()) {
     case QKeychain::NoError:
@@ -81,7 +83,7 @@ Result read(const QString &name, int timeoutMs)
 #else
     Q_UNUSED(name)
     Q_UNUSED(timeoutMs)
-    return Result{Status::Unavailable, {}, QStringLiteral("this build has no keychain support (QtKeychain)")};
+    return Result { Status::Unavailable, {}, QStringLiteral("this build has no keychain support (QtKeychain)") };
 #endif
 }
 
@@ -104,7 +106,7 @@ Result write(const QString &name, const QString &value, int timeoutMs)
     Q_UNUSED(name)
     Q_UNUSED(value)
     Q_UNUSED(timeoutMs)
-    return Result{Status::Unavailable, {}, QStringLiteral("this build has no keychain support (QtKeychain)")};
+    return Result { Status::Unavailable, {}, QStringLiteral("this build has no keychain support (QtKeychain)") };
 #endif
 }
 
@@ -112,7 +114,7 @@ Result probe(int timeoutMs)
 {
     Result r = read(QStringLiteral("BULLPEN_KEYCHAIN_PROBE"), timeoutMs);
     if (r.status == Status::NotFound || r.status == Status::Ok)
-        return Result{Status::Ok, {}, {}};
+        return Result { Status::Ok, {}, {} };
     return r;
 }
 

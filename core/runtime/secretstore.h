@@ -19,7 +19,7 @@ enum class Status { Ok, NotFound, Unavailable, Failed };
 struct Result
 {
     Status status = Status::Unavailable;
-    QString value;  // read: the secret
+    QString value; // read: the secret
     QString reason; // Unavailable and Failed: why, for people
 };
 

@@ -29,7 +29,8 @@ AuditTrail::AuditTrail(const StoreLocation &location)
 AuditTrail::~AuditTrail()
 {
     flush();
-    QMetaObject::invokeMethod(m_context, [this] { m_tokens.reset(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context, [this] { m_tokens.reset(); }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }
@@ -40,7 +41,7 @@ void AuditTrail::record(const QString &tokenName, const QString &action, const Q
     {
         QMutexLocker locker(&m_lock);
         first = m_pending.isEmpty();
-        m_pending.append(AuditEntry{QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, {}, m_instance});
+        m_pending.append(AuditEntry { QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, {}, m_instance });
     }
     if (first) // one write is asked for per batch: what arrives meanwhile joins it
         QMetaObject::invokeMethod(m_context, [this] { writePending(); });
@@ -54,7 +55,8 @@ void AuditTrail::setInstance(const QString &instance)
 
 void AuditTrail::flush()
 {
-    QMetaObject::invokeMethod(m_context, [this] { writePending(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_context, [this] { writePending(); }, Qt::BlockingQueuedConnection);
 }
 
 void AuditTrail::writePending()
@@ -69,7 +71,8 @@ void AuditTrail::writePending()
     QString why;
     if (!m_tokens || !m_tokens->audit(batch, &why)) {
         m_failures += static_cast<quint64>(batch.size());
-        qCWarning(lcAudit) << batch.size() << "audit rows were not written:" << (m_tokens ? why : QStringLiteral("no connection to the store"));
+        qCWarning(lcAudit) << batch.size()
+                           << "audit rows were not written:" << (m_tokens ? why : QStringLiteral("no connection to the store"));
     }
 }
 

@@ -37,12 +37,12 @@ private:
     void writePending(); // on m_thread
 
     QThread m_thread;
-    QObject *m_context = nullptr;        // lives on m_thread
+    QObject *m_context = nullptr; // lives on m_thread
     std::unique_ptr<ApiTokens> m_tokens; // opened, used and closed on m_thread
     QMutex m_lock;
     QList<AuditEntry> m_pending;
     QString m_instance;
-    std::atomic<quint64> m_failures{0};
+    std::atomic<quint64> m_failures { 0 };
 };
 
 } // namespace bullpen

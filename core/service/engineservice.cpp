@@ -1,32 +1,32 @@
 // SPDX-License-Identifier: MIT
 #include "engineservice.h"
-#include "prober.h"
 
 #include "api/historyjson.h"
-#include "pipeline/generationresult.h"
 #include "pipeline/comparison.h"
+#include "pipeline/generationresult.h"
+#include "prober.h"
 #include "runtime/enginesetup.h"
+#include "runtime/logsink.h"
 #include "sim/httpserving.h"
 #include "sim/scenario.h"
 #include "store/apitokens.h"
 #include "store/drainrecords.h"
 #include "store/proberecords.h"
-#include "runtime/logsink.h"
 #include "store/store.h"
 
 #include <QDir>
 #include <QFile>
 #include <QHostInfo>
-#include <QSslCertificate>
-#include <QSqlDatabase>
-#include <QUuid>
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
 #include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSslCertificate>
 #include <QTcpSocket>
 #include <QUrlQuery>
+#include <QUuid>
 
 #include <cmath>
 
@@ -37,7 +37,7 @@ Q_LOGGING_CATEGORY(lcGeneration, "bullpen.generation", QtInfoMsg)
 namespace bullpen {
 
 namespace {
-constexpr std::chrono::milliseconds kStreamGrace{5000}; // draining: how long the streams wait for relayed final events
+constexpr std::chrono::milliseconds kStreamGrace { 5000 }; // draining: how long the streams wait for relayed final events
 
 // A result (or a comparison's side) as the API gives it: the comic by its URL and digest, never the
 // server's file path (docs/api.md).
@@ -53,7 +53,7 @@ QJsonObject withImageUrl(QJsonObject o)
 QJsonObject comparisonForApi(QJsonObject o)
 {
     QJsonObject body = o.value(QLatin1StringView("body")).toObject();
-    for (const QString &side : {QStringLiteral("primary"), QStringLiteral("fallback")}) {
+    for (const QString &side : { QStringLiteral("primary"), QStringLiteral("fallback") }) {
         if (body.value(side).isObject())
             body.insert(side, withImageUrl(body.value(side).toObject()));
     }
@@ -66,7 +66,10 @@ namespace {
 
 using Method = QHttpServerRequest::Method;
 
-qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
 // The path's segments after the leading slash: "/v1/generations/gen_1/cancel" → v1, generations, gen_1, cancel.
 QStringList segments(const QUrl &url)
@@ -173,8 +176,10 @@ EngineService::~EngineService()
     m_relay.reset(); // its thread and connection end before the store's
     // The history thread's work answers through this object: it ends first, releasing its connection.
     if (HistoryReader *history = m_setup.history())
-        QMetaObject::invokeMethod(m_historyContext, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
-    QMetaObject::invokeMethod(m_historyContext, [this] { StoreLocation::disconnect(m_backfillConnection); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_historyContext, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_historyContext, [this] { StoreLocation::disconnect(m_backfillConnection); }, Qt::BlockingQueuedConnection);
     m_historyThread.quit();
     m_historyThread.wait();
 }
@@ -183,12 +188,13 @@ bool EngineService::listen(QString *error)
 {
     // Request line and headers plus the body, counted as the bytes arrive: anything larger never
     // reaches memory. Smaller oversize requests get their precise 413 or 431 in handleRequest.
-    const QByteArray tooLarge = QJsonDocument(QJsonObject{{QStringLiteral("error"),
-                                                           QJsonObject{{QStringLiteral("status"), 413},
-                                                                       {QStringLiteral("message"),
-                                                                        QStringLiteral("request over %1 bytes; send a smaller body")
-                                                                            .arg(m_options.maxBodyBytes + m_options.maxHeaderBytes)}}}})
-                                    .toJson(QJsonDocument::Compact);
+    const QByteArray tooLarge =
+        QJsonDocument(QJsonObject { { QStringLiteral("error"),
+                                      QJsonObject { { QStringLiteral("status"), 413 },
+                                                    { QStringLiteral("message"),
+                                                      QStringLiteral("request over %1 bytes; send a smaller body")
+                                                          .arg(m_options.maxBodyBytes + m_options.maxHeaderBytes) } } } })
+            .toJson(QJsonDocument::Compact);
     auto *server = new CappedTcpServer(m_options.maxBodyBytes + m_options.maxHeaderBytes, &m_requestBytes, tooLarge, this);
     server->setListenBacklogSize(4096);
     server->setLowDelay(true);
@@ -217,38 +223,47 @@ bool EngineService::listen(QString *error)
             const std::optional<qint64> newest = StoreRelay::newestOrder(location, &why);
             if (!newest) {
                 if (error)
-                    *error = QStringLiteral("cannot read the store's events (%1); check BULLPEN_DATABASE_URL and that the server is up").arg(why);
+                    *error = QStringLiteral("cannot read the store's events (%1); check BULLPEN_DATABASE_URL and that the server is up")
+                                 .arg(why);
                 return false;
             }
-            m_events.followStore(*newest, [this, location](qint64 after, qint64 through, int limit, std::function<void(EventStream::Backfill)> done) {
-                // On the history thread, with a connection of its own there (closed in the destructor).
-                QMetaObject::invokeMethod(m_historyContext, [this, location, after, through, limit, done = std::move(done)] {
-                    EventStream::Backfill read;
-                    {
-                        QSqlDatabase db = QSqlDatabase::database(m_backfillConnection, false);
-                        if (!db.isValid() || !db.isOpen())
-                            db = location.connect(m_backfillConnection, StoreLocation::Access::ReadOnly, &read.error);
-                        if (db.isOpen() && !StoreRelay::readRange(db, after, through, limit, &read.rows, &read.oldest, &read.error) && read.error.isEmpty())
-                            read.error = QStringLiteral("the read failed");
-                    }
-                    if (!read.error.isEmpty())
-                        StoreLocation::disconnect(m_backfillConnection); // made afresh at the next resume
-                    QMetaObject::invokeMethod(&m_events, [done, read] { done(read); });
+            m_events.followStore(
+                *newest, [this, location](qint64 after, qint64 through, int limit, std::function<void(EventStream::Backfill)> done) {
+                    // On the history thread, with a connection of its own there (closed in the destructor).
+                    QMetaObject::invokeMethod(m_historyContext, [this, location, after, through, limit, done = std::move(done)] {
+                        EventStream::Backfill read;
+                        {
+                            QSqlDatabase db = QSqlDatabase::database(m_backfillConnection, false);
+                            if (!db.isValid() || !db.isOpen())
+                                db = location.connect(m_backfillConnection, StoreLocation::Access::ReadOnly, &read.error);
+                            if (db.isOpen() && !StoreRelay::readRange(db, after, through, limit, &read.rows, &read.oldest, &read.error)
+                                && read.error.isEmpty())
+                                read.error = QStringLiteral("the read failed");
+                        }
+                        if (!read.error.isEmpty())
+                            StoreLocation::disconnect(m_backfillConnection); // made afresh at the next resume
+                        QMetaObject::invokeMethod(&m_events, [done, read] { done(read); });
+                    });
                 });
-            });
             m_relay = std::make_unique<StoreRelay>(location);
-            connect(m_relay.get(), &StoreRelay::relayed, this, [this](const QList<StoredEvent> &rows) {
-                bool ended = false;
-                for (const StoredEvent &row : rows) {
-                    m_events.publishStored(row);
-                    ended = (row.type == u"generation_finished" && m_awaitingStream.remove(row.generationId)) || ended;
-                }
-                if (ended && m_draining)
-                    checkDrained();
-            }, Qt::QueuedConnection);
-            connect(m_relay.get(), &StoreRelay::failed, this, [](const QString &failure) {
-                qCWarning(lcApi) << "the event stream cannot read the store:" << failure << "(it tries again every second)";
-            }, Qt::QueuedConnection);
+            connect(
+                m_relay.get(), &StoreRelay::relayed, this,
+                [this](const QList<StoredEvent> &rows) {
+                    bool ended = false;
+                    for (const StoredEvent &row : rows) {
+                        m_events.publishStored(row);
+                        ended = (row.type == u"generation_finished" && m_awaitingStream.remove(row.generationId)) || ended;
+                    }
+                    if (ended && m_draining)
+                        checkDrained();
+                },
+                Qt::QueuedConnection);
+            connect(
+                m_relay.get(), &StoreRelay::failed, this,
+                [](const QString &failure) {
+                    qCWarning(lcApi) << "the event stream cannot read the store:" << failure << "(it tries again every second)";
+                },
+                Qt::QueuedConnection);
             m_relay->start(*newest);
         }
     }
@@ -284,7 +299,7 @@ QUrl EngineService::url() const
 
 EngineService::Reply EngineService::json(int status, const QJsonObject &body)
 {
-    return Reply{status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", {}};
+    return Reply { status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", {} };
 }
 
 EngineService::Reply EngineService::historyUnreadable(const QString &why)
@@ -294,10 +309,10 @@ EngineService::Reply EngineService::historyUnreadable(const QString &why)
 
 EngineService::Reply EngineService::error(int status, const QString &message, const QString &field)
 {
-    QJsonObject e{{QStringLiteral("status"), status}, {QStringLiteral("message"), message}};
+    QJsonObject e { { QStringLiteral("status"), status }, { QStringLiteral("message"), message } };
     if (!field.isEmpty())
         e.insert(QStringLiteral("field"), field);
-    return json(status, QJsonObject{{QStringLiteral("error"), e}});
+    return json(status, QJsonObject { { QStringLiteral("error"), e } });
 }
 
 void EngineService::write(QTcpSocket *socket, const Reply &r)
@@ -306,7 +321,7 @@ void EngineService::write(QTcpSocket *socket, const Reply &r)
         return;
     m_metrics.countRequest(r.status);
     QByteArray head = "HTTP/1.1 " + QByteArray::number(r.status) + ' ' + httpReasonPhrase(r.status) + "\r\nContent-Type: " + r.contentType
-                      + "\r\nContent-Length: " + QByteArray::number(r.body.size()) + "\r\nCache-Control: no-store\r\n";
+        + "\r\nContent-Length: " + QByteArray::number(r.body.size()) + "\r\nCache-Control: no-store\r\n";
     for (const auto &[name, value] : r.headers)
         head += name + ": " + value + "\r\n";
     socket->write(head + "\r\n" + r.body);
@@ -340,9 +355,11 @@ std::optional<EngineService::Reply> EngineService::framingRefusal(const QHttpSer
     else if (lengths.size() > 1)
         r = error(400, QStringLiteral("Content-Length headers that disagree: send one"));
     else if (!coding.isEmpty() && coding != "chunked")
-        r = error(501, QStringLiteral("transfer coding \"%1\" is not supported; send the body with Content-Length or chunked").arg(QString::fromLatin1(coding.left(32))));
+        r = error(501,
+                  QStringLiteral("transfer coding \"%1\" is not supported; send the body with Content-Length or chunked")
+                      .arg(QString::fromLatin1(coding.left(32))));
     if (r)
-        r->headers.append({QByteArray("Connection"), QByteArray("close")});
+        r->headers.append({ QByteArray("Connection"), QByteArray("close") });
     return r;
 }
 
@@ -354,9 +371,10 @@ std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &reque
     std::optional<ApiToken> token = m_tokens.check(bearer);
     if (!token) {
         // No hint of why (missing, unknown, revoked): the same answer for all.
-        *refusal = error(401, QStringLiteral("a valid bearer token is required (Authorization: Bearer TOKEN); "
-                                             "an operator of this engine makes one with `bullpen-engine token add NAME --role viewer`"));
-        refusal->headers.append({QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"bullpen\"")});
+        *refusal = error(401,
+                         QStringLiteral("a valid bearer token is required (Authorization: Bearer TOKEN); "
+                                        "an operator of this engine makes one with `bullpen-engine token add NAME --role viewer`"));
+        refusal->headers.append({ QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"bullpen\"") });
     }
     return token;
 }
@@ -374,8 +392,9 @@ bool EngineService::withinRate(const QString &tokenName, Reply *refusal)
         return true;
     }
     const int wait = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / m_options.tokenRate)));
-    *refusal = error(429, QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait));
-    refusal->headers.append({QByteArray("Retry-After"), QByteArray(QByteArray::number(wait))});
+    *refusal =
+        error(429, QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait));
+    refusal->headers.append({ QByteArray("Retry-After"), QByteArray(QByteArray::number(wait)) });
     return false;
 }
 
@@ -394,7 +413,8 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     };
     const auto logLine = qScopeGuard([&] {
         // Never the query, a header or the body: they may hold a token or a user's hash.
-        qCDebug(lcApi).noquote() << methodName(method) << request.url().path() << (status ? QString::number(status) : QStringLiteral("async"))
+        qCDebug(lcApi).noquote() << methodName(method) << request.url().path()
+                                 << (status ? QString::number(status) : QStringLiteral("async"))
                                  << QString::number(static_cast<double>(took.nsecsElapsed()) / 1e6, 'f', 2) + QStringLiteral(" ms")
                                  << tokenName;
     });
@@ -410,20 +430,21 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         return true;
     }
     if (request.body().size() > m_options.maxBodyBytes) {
-        answer(error(413, QStringLiteral("body of %1 bytes; at most %2 are accepted").arg(request.body().size()).arg(m_options.maxBodyBytes)));
+        answer(
+            error(413, QStringLiteral("body of %1 bytes; at most %2 are accepted").arg(request.body().size()).arg(m_options.maxBodyBytes)));
         return true;
     }
 
     // No token needed: liveness and readiness, for a supervisor.
-    if (path == QStringList{QStringLiteral("healthz")} && method == Method::Get) {
-        answer(json(200, QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")}}));
+    if (path == QStringList { QStringLiteral("healthz") } && method == Method::Get) {
+        answer(json(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } }));
         return true;
     }
-    if (path == QStringList{QStringLiteral("readyz")} && method == Method::Get) {
+    if (path == QStringList { QStringLiteral("readyz") } && method == Method::Get) {
         answer(readiness());
         return true;
     }
-    const bool isMetrics = path == QStringList{QStringLiteral("metrics")};
+    const bool isMetrics = path == QStringList { QStringLiteral("metrics") };
     if (!isMetrics && (path.isEmpty() || path.first() != u"v1")) {
         answer(error(404, QStringLiteral("no such path; the API is under /v1 (see docs/api.md)")));
         return true;
@@ -443,7 +464,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     if (isMetrics) {
         if (method != Method::Get) {
             Reply r = error(405, QStringLiteral("GET only"));
-            r.headers.append({QByteArray("Allow"), QByteArray("GET")});
+            r.headers.append({ QByteArray("Allow"), QByteArray("GET") });
             answer(r);
         } else
             answer(metrics());
@@ -458,7 +479,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     }
     if (method != Method::Get && !post) {
         Reply r = error(405, QStringLiteral("GET or POST only"));
-        r.headers.append({QByteArray("Allow"), QByteArray("GET, POST")});
+        r.headers.append({ QByteArray("Allow"), QByteArray("GET, POST") });
         answer(r);
         return true;
     }
@@ -479,12 +500,14 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         if (last.isEmpty())
             last = query.queryItemValue(QStringLiteral("last_event_id"), QUrl::FullyDecoded).left(64);
         if (m_events.subscribersOf(token->name) >= m_options.events.maxPerToken)
-            answer(error(429, QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
-                                  .arg(token->name)
-                                  .arg(m_options.events.maxPerToken)));
+            answer(error(429,
+                         QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
+                             .arg(token->name)
+                             .arg(m_options.events.maxPerToken)));
         else if (!m_events.subscribe(socket, generation, last, token->name))
-            answer(error(429, QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
-                                  .arg(m_options.events.maxSubscribers)));
+            answer(error(429,
+                         QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
+                             .arg(m_options.events.maxSubscribers)));
         else
             status = 200;
     } else if (what == u"history" && !post) {
@@ -500,8 +523,9 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
                 m_comparisons->cancel(path.at(2));
                 m_audit.record(token->name, QStringLiteral("cancel"), path.at(2));
             }
-            answer(running ? json(202, QJsonObject{{QStringLiteral("comparison_id"), path.at(2)}, {QStringLiteral("cancelling"), true}})
-                           : error(404, QStringLiteral("no comparison %1 is running here").arg(path.at(2).left(64))));
+            answer(running
+                       ? json(202, QJsonObject { { QStringLiteral("comparison_id"), path.at(2) }, { QStringLiteral("cancelling"), true } })
+                       : error(404, QStringLiteral("no comparison %1 is running here").arg(path.at(2).left(64))));
         } else if (!post)
             comparisons(request, path, socket);
         else
@@ -536,45 +560,55 @@ EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &re
 {
     if (m_draining) {
         Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new generations; send it to another instance"));
-        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
-    std::variant<GenerationRequest, FieldError> parsed = GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
+    std::variant<GenerationRequest, FieldError> parsed =
+        GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
     GenerationRequest g = std::get<GenerationRequest>(std::move(parsed));
     if (g.scenario.isSet() && !m_setup.usingSimulator())
-        return error(400, QStringLiteral("this engine talks to real providers; a scenario applies only to the built-in simulator"), QStringLiteral("scenario"));
+        return error(400, QStringLiteral("this engine talks to real providers; a scenario applies only to the built-in simulator"),
+                     QStringLiteral("scenario"));
     if (g.scenario.isSet() && !Scenario::builtInNames().contains(g.scenario.name))
-        return error(400, QStringLiteral("\"%1\" is not a built-in scenario; GET /v1/config lists them").arg(g.scenario.name), QStringLiteral("scenario"));
+        return error(400, QStringLiteral("\"%1\" is not a built-in scenario; GET /v1/config lists them").arg(g.scenario.name),
+                     QStringLiteral("scenario"));
     if (m_setup.engine().activeCount() >= m_options.maxInFlight) {
-        Reply r = error(429, QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s, or raise --max-in-flight")
-                                 .arg(m_options.maxInFlight));
-        r.headers.append({QByteArray("Retry-After"), QByteArray("1")});
+        Reply r = error(429,
+                        QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s, or raise --max-in-flight")
+                            .arg(m_options.maxInFlight));
+        r.headers.append({ QByteArray("Retry-After"), QByteArray("1") });
         return r;
     }
     if (!g.generationId.isEmpty() && (m_running.contains(g.generationId) || m_results.contains(g.generationId)))
-        return error(409, QStringLiteral("a generation with this id exists; leave generation_id out to get a new one"), QStringLiteral("generation_id"));
+        return error(409, QStringLiteral("a generation with this id exists; leave generation_id out to get a new one"),
+                     QStringLiteral("generation_id"));
     const QString id = m_setup.startGeneration(g);
     m_running.insert(id);
     m_audit.record(token.name, QStringLiteral("start"), id);
-    Reply r = json(202, QJsonObject{{QStringLiteral("generation_id"), id},
-                                    {QStringLiteral("result"), QString(QStringLiteral("/v1/generations/") + id)},
-                                    {QStringLiteral("events"), QString(QStringLiteral("/v1/events?generation=") + id)}});
-    r.headers.append({QByteArray("Location"), QByteArray("/v1/generations/" + id.toLatin1())});
+    Reply r = json(202,
+                   QJsonObject { { QStringLiteral("generation_id"), id },
+                                 { QStringLiteral("result"), QString(QStringLiteral("/v1/generations/") + id) },
+                                 { QStringLiteral("events"), QString(QStringLiteral("/v1/events?generation=") + id) } });
+    r.headers.append({ QByteArray("Location"), QByteArray("/v1/generations/" + id.toLatin1()) });
     return r;
 }
 
 void EngineService::generationResult(const QString &id, QTcpSocket *socket)
 {
     if (const auto it = m_results.find(id); it != m_results.end()) {
-        write(socket, Reply{200, resultJson(*it), "application/json", {}});
+        write(socket, Reply { 200, resultJson(*it), "application/json", {} });
         return;
     }
     if (m_running.contains(id)) {
-        write(socket, json(409, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("status"), 409},
-                                                                                 {QStringLiteral("message"), QStringLiteral("still running; follow /v1/events?generation=%1").arg(id)}}},
-                                            {QStringLiteral("state"), QStringLiteral("running")}}));
+        write(socket,
+              json(409,
+                   QJsonObject { { QStringLiteral("error"),
+                                   QJsonObject { { QStringLiteral("status"), 409 },
+                                                 { QStringLiteral("message"),
+                                                   QStringLiteral("still running; follow /v1/events?generation=%1").arg(id) } } },
+                                 { QStringLiteral("state"), QStringLiteral("running") } }));
         return;
     }
     HistoryReader *history = m_setup.history();
@@ -587,12 +621,13 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
         QString why;
         const std::optional<GenerationRow> row = history->generation(id, &why);
         if (!row)
-            return why.isEmpty() ? error(404, QStringLiteral("no generation %1 is known here").arg(id.left(64)))
-                                 : historyUnreadable(why);
+            return why.isEmpty() ? error(404, QStringLiteral("no generation %1 is known here").arg(id.left(64))) : historyUnreadable(why);
         if (row->state == u"running")
-            return json(409, QJsonObject{{QStringLiteral("error"), QJsonObject{{QStringLiteral("status"), 409},
-                                                                              {QStringLiteral("message"), QStringLiteral("still running")}}},
-                                         {QStringLiteral("state"), QStringLiteral("running")}});
+            return json(409,
+                        QJsonObject { { QStringLiteral("error"),
+                                        QJsonObject { { QStringLiteral("status"), 409 },
+                                                      { QStringLiteral("message"), QStringLiteral("still running") } } },
+                                      { QStringLiteral("state"), QStringLiteral("running") } });
         // The result as it was answered when it finished, in the same shape as one kept in memory
         // (an engine that did not run it, or this one after a restart, answers alike).
         if (const auto stored = history->storedResult(id, &why)) {
@@ -615,12 +650,15 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
 void EngineService::cancelGeneration(const QString &id, const ApiToken &token, QTcpSocket *socket)
 {
     const auto ended = [id](const QString &state) {
-        return json(200, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), false}, {QStringLiteral("state"), state}});
+        return json(200,
+                    QJsonObject { { QStringLiteral("generation_id"), id },
+                                  { QStringLiteral("cancelling"), false },
+                                  { QStringLiteral("state"), state } });
     };
     if (m_running.contains(id)) {
         m_setup.engine().cancel(id);
         m_audit.record(token.name, QStringLiteral("cancel"), id);
-        write(socket, json(202, QJsonObject{{QStringLiteral("generation_id"), id}, {QStringLiteral("cancelling"), true}}));
+        write(socket, json(202, QJsonObject { { QStringLiteral("generation_id"), id }, { QStringLiteral("cancelling"), true } }));
         return;
     }
     if (m_results.contains(id)) { // idempotent: it has ended already
@@ -648,20 +686,22 @@ EngineService::Reply EngineService::startComparison(const QHttpServerRequest &re
 {
     if (m_draining) {
         Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new comparisons; send it to another instance"));
-        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     // The same body as a generation's; the fallback provider is the other side, run alone.
-    std::variant<GenerationRequest, FieldError> parsed = GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
+    std::variant<GenerationRequest, FieldError> parsed =
+        GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
     const GenerationRequest g = std::get<GenerationRequest>(std::move(parsed));
     const StagePolicy &p = *g.storyboardPolicy;
     if (!p.fallback)
-        return error(400, QStringLiteral("a comparison needs two providers: name the other one as \"fallback\""), QStringLiteral("fallback"));
+        return error(400, QStringLiteral("a comparison needs two providers: name the other one as \"fallback\""),
+                     QStringLiteral("fallback"));
     if (m_setup.engine().activeCount() + 2 > m_options.maxInFlight) {
         Reply r = error(429, QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s").arg(m_options.maxInFlight));
-        r.headers.append({QByteArray("Retry-After"), QByteArray("1")});
+        r.headers.append({ QByteArray("Retry-After"), QByteArray("1") });
         return r;
     }
     ComparisonRequest c;
@@ -682,8 +722,10 @@ EngineService::Reply EngineService::startComparison(const QHttpServerRequest &re
         started.fallbackProvider = toId(c.fallback);
         m_liveComparisons[id] = HistoryJson::comparison(started);
     }
-    Reply r = json(202, QJsonObject{{QStringLiteral("comparison_id"), id}, {QStringLiteral("result"), QString(QStringLiteral("/v1/comparisons/") + id)}});
-    r.headers.append({QByteArray("Location"), QString(QStringLiteral("/v1/comparisons/") + id).toLatin1()});
+    Reply r = json(202,
+                   QJsonObject { { QStringLiteral("comparison_id"), id },
+                                 { QStringLiteral("result"), QString(QStringLiteral("/v1/comparisons/") + id) } });
+    r.headers.append({ QByteArray("Location"), QString(QStringLiteral("/v1/comparisons/") + id).toLatin1() });
     return r;
 }
 
@@ -707,9 +749,10 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
                 attempts.append(a);
             for (const QJsonObject &e : history->events(id, &why))
                 events.append(e);
-            return json(200, QJsonObject{{QStringLiteral("generation"), HistoryJson::row(*row)},
-                                         {QStringLiteral("attempts"), attempts},
-                                         {QStringLiteral("events"), events}});
+            return json(200,
+                        QJsonObject { { QStringLiteral("generation"), HistoryJson::row(*row) },
+                                      { QStringLiteral("attempts"), attempts },
+                                      { QStringLiteral("events"), events } });
         });
         return;
     }
@@ -718,7 +761,7 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
         return;
     }
     const QUrlQuery query(request.url());
-    auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("limit")});
+    auto filter = HistoryJson::filterFromQuery(query, { QStringLiteral("limit") });
     if (const auto *e = std::get_if<FieldError>(&filter)) {
         write(socket, error(400, e->toString(), e->field));
         return;
@@ -738,10 +781,11 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
         QJsonArray out;
         for (const GenerationRow &r : rows)
             out.append(HistoryJson::row(r));
-        const QJsonValue next = rows.size() < n ? QJsonValue()
-                                                : QJsonValue(QJsonObject{{QStringLiteral("before_ms"), static_cast<double>(rows.last().createdAtMs)},
-                                                                         {QStringLiteral("before_id"), rows.last().id}});
-        return json(200, QJsonObject{{QStringLiteral("generations"), out}, {QStringLiteral("next"), next}});
+        const QJsonValue next = rows.size() < n
+            ? QJsonValue()
+            : QJsonValue(QJsonObject { { QStringLiteral("before_ms"), static_cast<double>(rows.last().createdAtMs) },
+                                       { QStringLiteral("before_id"), rows.last().id } });
+        return json(200, QJsonObject { { QStringLiteral("generations"), out }, { QStringLiteral("next"), next } });
     });
 }
 
@@ -752,14 +796,14 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         // second, however many dashboards ask.
         const qint64 now = nowMs();
         if (m_providersAnswer.isEmpty() || now - m_providersAtMs >= 1000) {
-            m_providersAnswer = QJsonDocument(QJsonObject{{QStringLiteral("instance"), m_options.instance},
-                                                          {QStringLiteral("at_ms"), static_cast<double>(now)},
-                                                          {QStringLiteral("last_5m"), m_metrics.providers(now, 5 * 60 * 1000)},
-                                                          {QStringLiteral("last_15m"), m_metrics.providers(now, 15 * 60 * 1000)}})
+            m_providersAnswer = QJsonDocument(QJsonObject { { QStringLiteral("instance"), m_options.instance },
+                                                            { QStringLiteral("at_ms"), static_cast<double>(now) },
+                                                            { QStringLiteral("last_5m"), m_metrics.providers(now, 5 * 60 * 1000) },
+                                                            { QStringLiteral("last_15m"), m_metrics.providers(now, 15 * 60 * 1000) } })
                                     .toJson(QJsonDocument::Compact);
             m_providersAtMs = now;
         }
-        write(socket, Reply{200, m_providersAnswer, "application/json", {}});
+        write(socket, Reply { 200, m_providersAnswer, "application/json", {} });
         return;
     }
     HistoryReader *history = m_setup.history();
@@ -768,7 +812,9 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         return;
     }
     const QUrlQuery query(request.url());
-    const auto fail = [&](const FieldError &e) { write(socket, error(400, e.toString(), e.field)); };
+    const auto fail = [&](const FieldError &e) {
+        write(socket, error(400, e.toString(), e.field));
+    };
     const auto range = [&](qint64 *from, qint64 *to) -> bool {
         constexpr qint64 kFar = 253402300799999;
         auto f = HistoryJson::integer(query, QStringLiteral("from_ms"), 0, kFar);
@@ -783,7 +829,7 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
     };
 
     if (what == u"counts" || what == u"count") {
-        auto filter = HistoryJson::filterFromQuery(query, {QStringLiteral("by")});
+        auto filter = HistoryJson::filterFromQuery(query, { QStringLiteral("by") });
         if (const auto *e = std::get_if<FieldError>(&filter))
             return fail(*e);
         const HistoryFilter f = std::get<HistoryFilter>(filter);
@@ -791,22 +837,24 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             answerLater(socket, [history, f] {
                 QString why;
                 const qint64 n = history->count(f, &why);
-                return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("count"), static_cast<double>(n)}}) : historyUnreadable(why);
+                return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("count"), static_cast<double>(n) } })
+                                     : historyUnreadable(why);
             });
             return;
         }
         const QString by = query.queryItemValue(QStringLiteral("by"));
         const std::optional<HistoryGroup> group = by == u"public_code" || by.isEmpty() ? std::optional(HistoryGroup::PublicCode)
-                                                  : by == u"kind"                      ? std::optional(HistoryGroup::Kind)
-                                                  : by == u"state"                     ? std::optional(HistoryGroup::State)
+            : by == u"kind"                                                            ? std::optional(HistoryGroup::Kind)
+            : by == u"state"                                                           ? std::optional(HistoryGroup::State)
                                                                                        : std::nullopt;
         if (!group)
-            return fail(FieldError{QStringLiteral("by"), QStringLiteral("must be public_code, kind or state")});
+            return fail(FieldError { QStringLiteral("by"), QStringLiteral("must be public_code, kind or state") });
         answerLater(socket, [history, f, group, by] {
             QString why;
             const auto counts = history->countBy(*group, f, &why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("by"), by.isEmpty() ? QStringLiteral("public_code") : by},
-                                                         {QStringLiteral("counts"), HistoryJson::counts(counts)}})
+            return why.isEmpty() ? json(200,
+                                        QJsonObject { { QStringLiteral("by"), by.isEmpty() ? QStringLiteral("public_code") : by },
+                                                      { QStringLiteral("counts"), HistoryJson::counts(counts) } })
                                  : historyUnreadable(why);
         });
         return;
@@ -815,8 +863,10 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         answerLater(socket, [history] {
             QString why;
             const std::optional<qint64> oldest = history->oldestGenerationMs(&why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("oldest_ms"), oldest ? QJsonValue(static_cast<double>(*oldest)) : QJsonValue()}})
-                                 : historyUnreadable(why);
+            return why.isEmpty()
+                ? json(200,
+                       QJsonObject { { QStringLiteral("oldest_ms"), oldest ? QJsonValue(static_cast<double>(*oldest)) : QJsonValue() } })
+                : historyUnreadable(why);
         });
         return;
     }
@@ -830,20 +880,22 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             return fail(*e), false;
         *b = std::get<std::optional<qint64>>(bucket).value_or(3600 * 1000);
         if ((to - from) / *b > 10000)
-            return fail(FieldError{QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one")}), false;
+            return fail(FieldError { QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one") }),
+                   false;
         return true;
     };
     if (what == u"fallback-rate") {
         qint64 b = 0;
         if (!bucketOf(&b))
             return;
-        auto scope = HistoryJson::filterFromQuery(query, {QStringLiteral("bucket_ms")});
+        auto scope = HistoryJson::filterFromQuery(query, { QStringLiteral("bucket_ms") });
         if (const auto *e = std::get_if<FieldError>(&scope))
             return fail(*e);
         answerLater(socket, [history, from, to, b, scope = std::get<HistoryFilter>(scope)] {
             QString why;
             const auto buckets = history->fallbackRate(from, to, b, &why, scope);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets)}}) : historyUnreadable(why);
+            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets) } })
+                                 : historyUnreadable(why);
         });
         return;
     }
@@ -859,13 +911,14 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             return fail(*e);
         const std::optional<Provider> p = std::get<std::optional<Provider>>(provider);
         if (!p)
-            return fail(FieldError{QStringLiteral("provider"), QStringLiteral("required")});
+            return fail(FieldError { QStringLiteral("provider"), QStringLiteral("required") });
         const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
         const std::optional<Stage> s = std::get<std::optional<Stage>>(stage);
         answerLater(socket, [history, p, r, s, from, to] {
             QString why;
             const QList<LatencySample> samples = history->latencySamples(*p, r, from, to, &why, s);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("samples"), HistoryJson::samples(samples)}}) : historyUnreadable(why);
+            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("samples"), HistoryJson::samples(samples) } })
+                                 : historyUnreadable(why);
         });
         return;
     }
@@ -881,7 +934,8 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             answerLater(socket, [history, s, from, to, b] {
                 QString why;
                 const auto cells = history->fallbackWaitHistogram(s, from, to, b, &why);
-                return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("cells"), HistoryJson::reliefCells(cells)}}) : historyUnreadable(why);
+                return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("cells"), HistoryJson::reliefCells(cells) } })
+                                     : historyUnreadable(why);
             });
             return;
         }
@@ -893,22 +947,25 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
             return fail(*e);
         const std::optional<Provider> p = std::get<std::optional<Provider>>(provider);
         if (!p)
-            return fail(FieldError{QStringLiteral("provider"), QStringLiteral("required")});
+            return fail(FieldError { QStringLiteral("provider"), QStringLiteral("required") });
         const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
         answerLater(socket, [history, p, r, s, from, to, b] {
             QString why;
             const auto cells = history->latencyHistogram(*p, r, s, from, to, b, &why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("cells"), HistoryJson::durationCells(cells)}}) : historyUnreadable(why);
+            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("cells"), HistoryJson::durationCells(cells) } })
+                                 : historyUnreadable(why);
         });
         return;
     }
     if (what == u"health") {
         if (to - from > 24LL * 3600 * 1000)
-            return fail(FieldError{QStringLiteral("from_ms"), QStringLiteral("the health window is at most 24 hours; use the latency statistics for more")});
+            return fail(FieldError { QStringLiteral("from_ms"),
+                                     QStringLiteral("the health window is at most 24 hours; use the latency statistics for more") });
         answerLater(socket, [history, from, to] {
             QString why;
             const auto health = history->providerHealth(from, to, &why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("providers"), HistoryJson::providerHealth(health)}}) : historyUnreadable(why);
+            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("providers"), HistoryJson::providerHealth(health) } })
+                                 : historyUnreadable(why);
         });
         return;
     }
@@ -920,12 +977,15 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         answerLater(socket, [history, s, from, to] {
             QString why;
             const auto waits = history->fallbackWaits(s, from, to, &why);
-            return why.isEmpty() ? json(200, QJsonObject{{QStringLiteral("waits"), HistoryJson::fallbackWaits(waits)}}) : historyUnreadable(why);
+            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("waits"), HistoryJson::fallbackWaits(waits) } })
+                                 : historyUnreadable(why);
         });
         return;
     }
-    write(socket, error(404, QStringLiteral("no such statistic; the statistics are counts, count, oldest, fallback-rate, latency, "
-                                            "latency-histogram, fallback-waits, fallback-wait-histogram, health and providers")));
+    write(socket,
+          error(404,
+                QStringLiteral("no such statistic; the statistics are counts, count, oldest, fallback-rate, latency, "
+                               "latency-histogram, fallback-waits, fallback-wait-histogram, health and providers")));
 }
 
 void EngineService::comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)
@@ -947,8 +1007,7 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
             QString why;
             const std::optional<ComparisonRow> row = history->comparison(id, &why);
             if (!row)
-                return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64)))
-                                     : historyUnreadable(why);
+                return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64))) : historyUnreadable(why);
             QJsonObject o = comparisonForApi(HistoryJson::comparison(*row));
             o.insert(QStringLiteral("running"), false);
             return json(200, o);
@@ -956,7 +1015,8 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
         return;
     }
     if (path.size() != 2 || !history) {
-        write(socket, error(404, history ? QStringLiteral("no such path under /v1/comparisons") : QStringLiteral("this engine keeps no history")));
+        write(socket,
+              error(404, history ? QStringLiteral("no such path under /v1/comparisons") : QStringLiteral("this engine keeps no history")));
         return;
     }
     const QUrlQuery query(request.url());
@@ -981,7 +1041,7 @@ void EngineService::comparisons(const QHttpServerRequest &request, const QString
         QJsonArray out;
         for (const ComparisonRow &r : rows)
             out.append(comparisonForApi(HistoryJson::comparison(r)));
-        return json(200, QJsonObject{{QStringLiteral("comparisons"), out}});
+        return json(200, QJsonObject { { QStringLiteral("comparisons"), out } });
     });
 }
 
@@ -997,18 +1057,19 @@ void EngineService::image(const QString &sha256, QTcpSocket *socket)
     // keeps its comics (any instance serves any instance's).
     Store *store = m_setup.store() && m_setup.store()->storeLocation().isPostgres() ? m_setup.store() : nullptr;
     answerLater(socket, [dir, sha256, store] {
-        for (const auto &[ext, mime] : {std::pair{"png", "image/png"}, std::pair{"jpg", "image/jpeg"}, std::pair{"webp", "image/webp"}}) {
+        for (const auto &[ext, mime] :
+             { std::pair { "png", "image/png" }, std::pair { "jpg", "image/jpeg" }, std::pair { "webp", "image/webp" } }) {
             QFile f(QDir(dir).filePath(sha256 + QLatin1Char('.') + QLatin1StringView(ext)));
             if (!f.open(QIODevice::ReadOnly))
                 continue;
             if (f.size() > 64 * 1024 * 1024)
                 return error(500, QStringLiteral("the stored image is over 64 MiB; it is not served"));
-            return Reply{200, f.readAll(), mime, {}};
+            return Reply { 200, f.readAll(), mime, {} };
         }
         if (store) {
             QString why;
             if (const auto comic = store->comic(sha256, &why))
-                return Reply{200, comic->bytes, comic->mime.toLatin1(), {}};
+                return Reply { 200, comic->bytes, comic->mime.toLatin1(), {} };
             if (!why.isEmpty())
                 return historyUnreadable(why);
         }
@@ -1022,63 +1083,73 @@ EngineService::Reply EngineService::config(ApiRole role) const
     QJsonObject keys;
     for (const auto &[provider, ps] : s.providers) {
         const QString source = ps.keySource == SettingSource::Environment ? QStringLiteral("environment")
-                               : ps.keySource == SettingSource::KeyFile   ? QStringLiteral("key_file")
-                               : ps.keySource == SettingSource::Keychain  ? QStringLiteral("keychain")
-                               : ps.keySource == SettingSource::File      ? QStringLiteral("settings_file")
+            : ps.keySource == SettingSource::KeyFile                      ? QStringLiteral("key_file")
+            : ps.keySource == SettingSource::Keychain                     ? QStringLiteral("keychain")
+            : ps.keySource == SettingSource::File                         ? QStringLiteral("settings_file")
                                                                           : QStringLiteral("none");
         // Against the built-in simulator the key is the simulator's own per-run secret: nothing of it is shown.
         const bool configured = ps.hasKey() && ps.keySource != SettingSource::Default && !m_setup.usingSimulator();
-        keys.insert(toId(provider), QJsonObject{{QStringLiteral("source"), m_setup.usingSimulator() ? QStringLiteral("simulator")
-                                                                           : configured              ? source
-                                                                                                     : QStringLiteral("none")},
-                                                {QStringLiteral("last4"), configured && ps.apiKey.size() >= 12 ? QJsonValue(ps.apiKey.right(4)) : QJsonValue()}});
+        keys.insert(toId(provider),
+                    QJsonObject { { QStringLiteral("source"),
+                                    m_setup.usingSimulator() ? QStringLiteral("simulator")
+                                        : configured         ? source
+                                                             : QStringLiteral("none") },
+                                  { QStringLiteral("last4"),
+                                    configured && ps.apiKey.size() >= 12 ? QJsonValue(ps.apiKey.right(4)) : QJsonValue() } });
     }
-    return json(200, QJsonObject{
-                         {QStringLiteral("instance"), m_options.instance},
-                         {QStringLiteral("version"), m_options.version},
-                         {QStringLiteral("settings"), SettingsFile::toJson(s)},
-                         {QStringLiteral("storyboard_policy"), [&] {
-                              const StagePolicy p = m_setup.storyboardPolicy();
-                              QJsonObject o{{QStringLiteral("policy"), p.preset},
-                                            {QStringLiteral("primary"), toId(p.primary)},
-                                            {QStringLiteral("fallback"), p.fallback ? QJsonValue(toId(*p.fallback)) : QJsonValue()},
-                                            {QStringLiteral("primary_ms"), static_cast<double>(p.primaryTimeout.count())},
-                                            {QStringLiteral("fallback_ms"), static_cast<double>(p.fallbackTimeout.count())}};
-                              if (p.totalBudget)
-                                  o.insert(QStringLiteral("budget_ms"), static_cast<double>(p.totalBudget->count()));
-                              return o;
-                          }()},
-                         {QStringLiteral("scenario"), m_setup.defaultScenario()},
-                         {QStringLiteral("keys"), keys},
-                         {QStringLiteral("simulator"), m_setup.usingSimulator()},
-                         {QStringLiteral("probe_every_ms"), m_prober ? QJsonValue(static_cast<double>(m_options.probeEvery.count())) : QJsonValue()},
-                         {QStringLiteral("store"), [&]() -> QJsonValue {
-                              const Store *store = m_setup.store();
-                              if (!store)
-                                  return QJsonValue::Null;
-                              // Where it is (never the password) is the operators' to know, not a viewer's.
-                              return QJsonObject{{QStringLiteral("backend"), store->storeLocation().isPostgres() ? QStringLiteral("postgresql")
-                                                                                                               : QStringLiteral("sqlite")},
-                                                 {QStringLiteral("location"), role == ApiRole::Operator ? QJsonValue(store->databasePath()) : QJsonValue()}};
-                          }()},
-                         {QStringLiteral("tls"), [&]() -> QJsonValue {
-                              if (!m_options.tls)
-                                  return QJsonValue::Null;
-                              const QSslCertificate leaf = m_options.tls->localCertificate();
-                              return QJsonObject{{QStringLiteral("subject"), leaf.subjectDisplayName()},
-                                                 {QStringLiteral("issuer"), leaf.issuerDisplayName()},
-                                                 {QStringLiteral("expires"), leaf.expiryDate().toString(Qt::ISODate)}};
-                          }()},
-                         {QStringLiteral("scenarios"), m_setup.usingSimulator() ? QJsonArray::fromStringList(Scenario::builtInNames()) : QJsonArray()},
-                         {QStringLiteral("engine_threads"), m_setup.engine().threadCount()},
-                         {QStringLiteral("describe"), m_setup.describe()},
-                         {QStringLiteral("limits"), QJsonObject{{QStringLiteral("max_body_bytes"), static_cast<double>(m_options.maxBodyBytes)},
-                                                                {QStringLiteral("max_story_bytes"), static_cast<double>(m_options.request.maxStoryBytes)},
-                                                                {QStringLiteral("max_header_bytes"), static_cast<double>(m_options.maxHeaderBytes)},
-                                                                {QStringLiteral("max_in_flight"), m_options.maxInFlight},
-                                                                {QStringLiteral("token_rate_per_s"), m_options.tokenRate},
-                                                                {QStringLiteral("max_subscribers"), m_options.events.maxSubscribers}}},
-                     });
+    return json(
+        200,
+        QJsonObject {
+            { QStringLiteral("instance"), m_options.instance },
+            { QStringLiteral("version"), m_options.version },
+            { QStringLiteral("settings"), SettingsFile::toJson(s) },
+            { QStringLiteral("storyboard_policy"),
+              [&] {
+                  const StagePolicy p = m_setup.storyboardPolicy();
+                  QJsonObject o { { QStringLiteral("policy"), p.preset },
+                                  { QStringLiteral("primary"), toId(p.primary) },
+                                  { QStringLiteral("fallback"), p.fallback ? QJsonValue(toId(*p.fallback)) : QJsonValue() },
+                                  { QStringLiteral("primary_ms"), static_cast<double>(p.primaryTimeout.count()) },
+                                  { QStringLiteral("fallback_ms"), static_cast<double>(p.fallbackTimeout.count()) } };
+                  if (p.totalBudget)
+                      o.insert(QStringLiteral("budget_ms"), static_cast<double>(p.totalBudget->count()));
+                  return o;
+              }() },
+            { QStringLiteral("scenario"), m_setup.defaultScenario() },
+            { QStringLiteral("keys"), keys },
+            { QStringLiteral("simulator"), m_setup.usingSimulator() },
+            { QStringLiteral("probe_every_ms"), m_prober ? QJsonValue(static_cast<double>(m_options.probeEvery.count())) : QJsonValue() },
+            { QStringLiteral("store"),
+              [&]() -> QJsonValue {
+                  const Store *store = m_setup.store();
+                  if (!store)
+                      return QJsonValue::Null;
+                  // Where it is (never the password) is the operators' to know, not a viewer's.
+                  return QJsonObject { { QStringLiteral("backend"),
+                                         store->storeLocation().isPostgres() ? QStringLiteral("postgresql") : QStringLiteral("sqlite") },
+                                       { QStringLiteral("location"),
+                                         role == ApiRole::Operator ? QJsonValue(store->databasePath()) : QJsonValue() } };
+              }() },
+            { QStringLiteral("tls"),
+              [&]() -> QJsonValue {
+                  if (!m_options.tls)
+                      return QJsonValue::Null;
+                  const QSslCertificate leaf = m_options.tls->localCertificate();
+                  return QJsonObject { { QStringLiteral("subject"), leaf.subjectDisplayName() },
+                                       { QStringLiteral("issuer"), leaf.issuerDisplayName() },
+                                       { QStringLiteral("expires"), leaf.expiryDate().toString(Qt::ISODate) } };
+              }() },
+            { QStringLiteral("scenarios"), m_setup.usingSimulator() ? QJsonArray::fromStringList(Scenario::builtInNames()) : QJsonArray() },
+            { QStringLiteral("engine_threads"), m_setup.engine().threadCount() },
+            { QStringLiteral("describe"), m_setup.describe() },
+            { QStringLiteral("limits"),
+              QJsonObject { { QStringLiteral("max_body_bytes"), static_cast<double>(m_options.maxBodyBytes) },
+                            { QStringLiteral("max_story_bytes"), static_cast<double>(m_options.request.maxStoryBytes) },
+                            { QStringLiteral("max_header_bytes"), static_cast<double>(m_options.maxHeaderBytes) },
+                            { QStringLiteral("max_in_flight"), m_options.maxInFlight },
+                            { QStringLiteral("token_rate_per_s"), m_options.tokenRate },
+                            { QStringLiteral("max_subscribers"), m_options.events.maxSubscribers } } },
+        });
 }
 
 void EngineService::instances(QTcpSocket *socket)
@@ -1086,18 +1157,18 @@ void EngineService::instances(QTcpSocket *socket)
     // This engine as it is now, and every other one by its heartbeat row in the shared store: "up"
     // while its heartbeat is younger than its lease, "gone" after (its running generations are then
     // finished as ABANDONED by whichever engine sees them first).
-    const QJsonObject self{{QStringLiteral("name"), m_options.instance},
-                           {QStringLiteral("version"), m_options.version},
-                           {QStringLiteral("started_at"), m_startedAt.toString(Qt::ISODateWithMs)},
-                           {QStringLiteral("in_flight"), m_setup.engine().activeCount()},
-                           {QStringLiteral("last_heartbeat"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)},
-                           {QStringLiteral("draining"), m_draining},
-                           {QStringLiteral("status"), m_draining ? QStringLiteral("draining") : QStringLiteral("up")},
-                           {QStringLiteral("this"), true},
-                           {QStringLiteral("url"), url().toString()}};
+    const QJsonObject self { { QStringLiteral("name"), m_options.instance },
+                             { QStringLiteral("version"), m_options.version },
+                             { QStringLiteral("started_at"), m_startedAt.toString(Qt::ISODateWithMs) },
+                             { QStringLiteral("in_flight"), m_setup.engine().activeCount() },
+                             { QStringLiteral("last_heartbeat"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
+                             { QStringLiteral("draining"), m_draining },
+                             { QStringLiteral("status"), m_draining ? QStringLiteral("draining") : QStringLiteral("up") },
+                             { QStringLiteral("this"), true },
+                             { QStringLiteral("url"), url().toString() } };
     Store *store = m_setup.store();
     if (!store) {
-        write(socket, json(200, QJsonObject{{QStringLiteral("instances"), QJsonArray{self}}}));
+        write(socket, json(200, QJsonObject { { QStringLiteral("instances"), QJsonArray { self } } }));
         return;
     }
     const QString me = m_options.instance;
@@ -1106,43 +1177,47 @@ void EngineService::instances(QTcpSocket *socket)
         const QList<HistoryQueries::InstanceRow> rows = store->instances(&why);
         if (!why.isEmpty())
             return historyUnreadable(why);
-        QJsonArray out{self};
+        QJsonArray out { self };
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (const HistoryQueries::InstanceRow &r : rows) {
             if (r.name == me)
                 continue;
-            const auto iso = [](qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs); };
-            out.append(QJsonObject{{QStringLiteral("name"), r.name},
-                                   {QStringLiteral("version"), r.version},
-                                   {QStringLiteral("started_at"), iso(r.startedAtMs)},
-                                   {QStringLiteral("in_flight"), r.inFlight},
-                                   {QStringLiteral("last_heartbeat"), iso(r.heartbeatMs)},
-                                   {QStringLiteral("status"), now - r.heartbeatMs <= r.leaseMs ? QStringLiteral("up") : QStringLiteral("gone")},
-                                   {QStringLiteral("this"), false},
-                                   {QStringLiteral("url"), r.url.isEmpty() ? QJsonValue() : QJsonValue(r.url)}});
+            const auto iso = [](qint64 ms) {
+                return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+            };
+            out.append(QJsonObject {
+                { QStringLiteral("name"), r.name },
+                { QStringLiteral("version"), r.version },
+                { QStringLiteral("started_at"), iso(r.startedAtMs) },
+                { QStringLiteral("in_flight"), r.inFlight },
+                { QStringLiteral("last_heartbeat"), iso(r.heartbeatMs) },
+                { QStringLiteral("status"), now - r.heartbeatMs <= r.leaseMs ? QStringLiteral("up") : QStringLiteral("gone") },
+                { QStringLiteral("this"), false },
+                { QStringLiteral("url"), r.url.isEmpty() ? QJsonValue() : QJsonValue(r.url) } });
         }
-        return json(200, QJsonObject{{QStringLiteral("instances"), out}});
+        return json(200, QJsonObject { { QStringLiteral("instances"), out } });
     });
 }
 
 EngineService::Reply EngineService::readiness() const
 {
     QString reason;
-    const HistoryWriteStats writes = m_setup.historyWrites() ? m_setup.historyWrites()->writeStats() : HistoryWriteStats{};
+    const HistoryWriteStats writes = m_setup.historyWrites() ? m_setup.historyWrites()->writeStats() : HistoryWriteStats {};
     if (m_draining)
         reason = QStringLiteral("draining: this engine is shutting down");
     else if (writes.unreachableSinceMs > 0)
-        reason = QStringLiteral("the store is unreachable since %1 (%2); records are held and the connection is being re-made")
-                     .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
+        reason =
+            QStringLiteral("the store is unreachable since %1 (%2); records are held and the connection is being re-made")
+                .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
     else if (writes.failed > 0 && writes.lastError == writes.firstError && writes.written == 0)
         reason = QStringLiteral("the store has failed every write so far: ") + writes.lastError;
     if (!reason.isEmpty()) {
-        QJsonObject o{{QStringLiteral("ready"), false}, {QStringLiteral("reason"), reason}};
+        QJsonObject o { { QStringLiteral("ready"), false }, { QStringLiteral("reason"), reason } };
         if (writes.unreachableSinceMs > 0) // for an attached console's status bar (RemoteStoreWatch)
             o.insert(QStringLiteral("store_unreachable_since_ms"), static_cast<double>(writes.unreachableSinceMs));
         return json(503, o);
     }
-    return json(200, QJsonObject{{QStringLiteral("ready"), true}, {QStringLiteral("instance"), m_options.instance}});
+    return json(200, QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("instance"), m_options.instance } });
 }
 
 EngineService::Reply EngineService::metrics() const
@@ -1170,7 +1245,7 @@ EngineService::Reply EngineService::metrics() const
         for (Provider p : kAllProviders)
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
-    return Reply{200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {}};
+    return Reply { 200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {} };
 }
 
 void EngineService::closeRevokedStreams()
@@ -1188,7 +1263,8 @@ void EngineService::closeRevokedStreams()
             live.insert(t.name);
     const QSet<QString> revoked = owners - live;
     if (const int closed = revoked.isEmpty() ? 0 : m_events.closeOwnedBy(revoked))
-        qCInfo(lcApi).noquote() << "closed" << closed << "event stream(s) of revoked token(s)" << QStringList(revoked.begin(), revoked.end()).join(QStringLiteral(", "));
+        qCInfo(lcApi).noquote() << "closed" << closed << "event stream(s) of revoked token(s)"
+                                << QStringList(revoked.begin(), revoked.end()).join(QStringLiteral(", "));
 }
 
 void EngineService::onEvent(const Event &event)
@@ -1216,10 +1292,10 @@ void EngineService::onEvent(const Event &event)
 void EngineService::logFinished(const GenerationResult &result, bool plain) const
 {
     const FallbackMetadata &fb = result.storyboard.fallback;
-    QJsonObject fields{{QStringLiteral("generation_id"), result.generationId},
-                       {QStringLiteral("state"), toId(result.state)},
-                       {QStringLiteral("elapsed_ms"), double(result.elapsed.count() / 100) / 10.0},
-                       {QStringLiteral("provider"), toId(fb.primaryProvider)}};
+    QJsonObject fields { { QStringLiteral("generation_id"), result.generationId },
+                         { QStringLiteral("state"), toId(result.state) },
+                         { QStringLiteral("elapsed_ms"), double(result.elapsed.count() / 100) / 10.0 },
+                         { QStringLiteral("provider"), toId(fb.primaryProvider) } };
     if (fb.applied) {
         fields.insert(QStringLiteral("fallback_provider"), fb.finalProvider ? toId(*fb.finalProvider) : QString());
         fields.insert(QStringLiteral("fallback_reason"), fb.reason);
@@ -1230,8 +1306,9 @@ void EngineService::logFinished(const GenerationResult &result, bool plain) cons
         fields.insert(QStringLiteral("stage"), toId(result.failedStage));
     }
     logging::note(plain ? QtDebugMsg : QtInfoMsg, lcGeneration(),
-                  result.state == FinalState::Succeeded ? (fb.applied ? QStringLiteral("generation succeeded with fallback") : QStringLiteral("generation succeeded"))
-                                                        : QStringLiteral("generation %1").arg(toId(result.state)),
+                  result.state == FinalState::Succeeded
+                      ? (fb.applied ? QStringLiteral("generation succeeded with fallback") : QStringLiteral("generation succeeded"))
+                      : QStringLiteral("generation %1").arg(toId(result.state)),
                   fields);
 }
 
@@ -1249,7 +1326,7 @@ void EngineService::onFinished(const GenerationResult &result)
     auto kept = std::make_shared<GenerationResult>(result);
     if (kept->image)
         kept->image->image.clear(); // the comic is on disk (GET /v1/images/{sha256}); its JSON never held it
-    m_results.insert(result.generationId, KeptResult{result.state, std::move(kept), {}});
+    m_results.insert(result.generationId, KeptResult { result.state, std::move(kept), {} });
     while (m_resultOrder.size() > static_cast<std::size_t>(m_options.resultsKept)) {
         m_results.remove(m_resultOrder.front());
         m_resultOrder.pop_front();

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "api/generationrequestjson.h"
-#include "engine/breakerboard.h"
 #include "audittrail.h"
+#include "engine/breakerboard.h"
 #include "eventstream.h"
 #include "servicemetrics.h"
 #include "storerelay.h"
@@ -13,9 +13,9 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QHostAddress>
-#include <QSslConfiguration>
 #include <QPointer>
 #include <QSet>
+#include <QSslConfiguration>
 #include <QThread>
 #include <QTimer>
 #include <QUrl>
@@ -44,20 +44,20 @@ struct ServiceOptions
 {
     QHostAddress address = QHostAddress::LocalHost;
     quint16 port = 8700; // 0: any free port
-    QString instance;    // empty: host name and port
+    QString instance; // empty: host name and port
     QString version;
     qint64 maxBodyBytes = 256 * 1024;
     qint64 maxHeaderBytes = 16 * 1024;
     RequestLimits request;
-    int maxInFlight = 1000;   // generations running at once; beyond it, 429
-    double tokenRate = 200;   // requests per second per token, sustained
-    double tokenBurst = 400;  // and in a burst
+    int maxInFlight = 1000; // generations running at once; beyond it, 429
+    double tokenRate = 200; // requests per second per token, sustained
+    double tokenBurst = 400; // and in a burst
     EventStream::Options events;
-    int resultsKept = 2000;   // whole results answered from memory (~8 KB each); older ones from the history
-    std::chrono::milliseconds drain{30000};
+    int resultsKept = 2000; // whole results answered from memory (~8 KB each); older ones from the history
+    std::chrono::milliseconds drain { 30000 };
     std::optional<QSslConfiguration> tls; // serve HTTPS (loadServerTls); else plain HTTP
     // Probes (docs/contract.md §13): a target with no traffic this long gets a synthetic generation; 0: none.
-    std::chrono::milliseconds probeEvery{0};
+    std::chrono::milliseconds probeEvery { 0 };
 };
 
 // bullpen-engine's HTTP API (docs/api.md, docs/contract.md §12.1) over one running engine: generations, the event
@@ -142,21 +142,21 @@ private:
     EngineSetup &m_setup;
     ApiTokens &m_tokens;
     std::unique_ptr<DrainRecords> m_drainRecords; // drains in the store, shared by every engine on it
-    QTimer m_drainSync;                           // reads them back every second
-    std::unique_ptr<Prober> m_prober;             // with --probe-every
-    QString m_drainSyncError;                     // the last failure, said once
+    QTimer m_drainSync; // reads them back every second
+    std::unique_ptr<Prober> m_prober; // with --probe-every
+    QString m_drainSyncError; // the last failure, said once
     AuditTrail m_audit;
     ServiceOptions m_options;
     QTimer m_streamOwners; // closeRevokedStreams, every second
     QSet<QString> m_awaitingStream; // draining: generations whose generation_finished has not reached the stream yet
-    QElapsedTimer m_streamGrace;     // since the engine had nothing running but streams still waited
+    QElapsedTimer m_streamGrace; // since the engine had nothing running but streams still waited
     EventStream m_events;
     std::unique_ptr<StoreRelay> m_relay; // PostgreSQL: every instance's events into m_events, in the store's order
     ServiceMetrics m_metrics;
     ComparisonRunner *m_comparisons = nullptr;
     std::map<QString, QJsonObject> m_liveComparisons;
 
-    QSet<QString> m_running;                   // generations started and not yet finished (any front end)
+    QSet<QString> m_running; // generations started and not yet finished (any front end)
     // Finished generations, the newest m_options.resultsKept: the result (without its image bytes,
     // which are on disk) and its JSON, written when a client first asks for it, not on the thread's
     // way to the next event.
@@ -164,7 +164,7 @@ private:
     {
         FinalState state = FinalState::Failed;
         std::shared_ptr<const GenerationResult> result; // until its JSON is written, then released
-        QByteArray json;                                // empty until asked for
+        QByteArray json; // empty until asked for
     };
     QHash<QString, KeptResult> m_results;
     const QByteArray &resultJson(KeptResult &kept);

@@ -38,7 +38,8 @@ EventStream::Entry EventStream::entry(qint64 position, const QString &generation
     Entry e;
     e.position = position;
     e.generationId = generationId;
-    const QByteArray id = m_backfill ? QByteArray('s' + QByteArray::number(position)) : QByteArray(m_epoch.toLatin1() + '-' + QByteArray::number(position));
+    const QByteArray id =
+        m_backfill ? QByteArray('s' + QByteArray::number(position)) : QByteArray(m_epoch.toLatin1() + '-' + QByteArray::number(position));
     // One line of JSON per event: `data:` must not contain a line break, and compact JSON has none (the
     // store's bodies are the engine's compact JSON too).
     e.frame = "id: " + id + "\nevent: " + type.toLatin1() + "\ndata: " + json + "\n\n";
@@ -89,7 +90,8 @@ void EventStream::append(Entry e)
 
 int EventStream::subscribersOf(const QString &owner) const
 {
-    return static_cast<int>(std::count_if(m_subscribers.begin(), m_subscribers.end(), [&](const Subscriber &s) { return s.socket && s.owner == owner; }));
+    return static_cast<int>(
+        std::count_if(m_subscribers.begin(), m_subscribers.end(), [&](const Subscriber &s) { return s.socket && s.owner == owner; }));
 }
 
 QSet<QString> EventStream::owners() const
@@ -187,7 +189,8 @@ void EventStream::catchUp(quint64 subscriberId)
             sendReset(*s, "older than the events this engine keeps", m_epoch + QLatin1Char('-') + QString::number(m_memoryFrom + 1));
             s->after = m_memoryFrom;
         } else if (s->backfilled >= m_options.backfillLimit) {
-            sendReset(*s, "more than " + QByteArray::number(m_options.backfillLimit) + " events behind", QStringLiteral("s%1").arg(m_memoryFrom + 1));
+            sendReset(*s, "more than " + QByteArray::number(m_options.backfillLimit) + " events behind",
+                      QStringLiteral("s%1").arg(m_memoryFrom + 1));
             s->after = m_memoryFrom;
         } else {
             // Older than the memory: from the store, a round at a time.
@@ -246,7 +249,10 @@ void EventStream::paced(Subscriber &s)
     // for the size of its own replay, only for reading slowly.
     const quint64 id = s.id;
     QTcpSocket *socket = s.socket;
-    const auto next = [this, id] { QMetaObject::invokeMethod(this, [this, id] { catchUp(id); }, Qt::QueuedConnection); };
+    const auto next = [this, id] {
+        QMetaObject::invokeMethod(
+            this, [this, id] { catchUp(id); }, Qt::QueuedConnection);
+    };
     if (socket->bytesToWrite() <= m_options.backlogBytes / 4) {
         next();
         return;
@@ -262,7 +268,8 @@ void EventStream::paced(Subscriber &s)
 
 EventStream::Subscriber *EventStream::find(quint64 subscriberId)
 {
-    const auto it = std::find_if(m_subscribers.begin(), m_subscribers.end(), [subscriberId](const Subscriber &s) { return s.id == subscriberId; });
+    const auto it =
+        std::find_if(m_subscribers.begin(), m_subscribers.end(), [subscriberId](const Subscriber &s) { return s.id == subscriberId; });
     return it != m_subscribers.end() && it->socket ? &*it : nullptr;
 }
 
@@ -290,7 +297,8 @@ bool EventStream::send(Subscriber &s, const QByteArray &frame)
         return false;
     if (socket->bytesToWrite() + frame.size() > m_options.backlogBytes) {
         ++m_overflows;
-        socket->write("event: overflow\ndata: {\"reason\":\"this subscriber read too slowly; reconnect with Last-Event-ID to resume\"}\n\n");
+        socket->write(
+            "event: overflow\ndata: {\"reason\":\"this subscriber read too slowly; reconnect with Last-Event-ID to resume\"}\n\n");
         close(s);
         return false;
     }

@@ -48,7 +48,7 @@ public:
     {
         std::size_t retention = 65536;
         qint64 backlogBytes = 4 * 1024 * 1024;
-        std::chrono::milliseconds heartbeat{15000};
+        std::chrono::milliseconds heartbeat { 15000 };
         int maxSubscribers = 64;
         int maxPerToken = 16; // one token cannot take every slot
         int backfillLimit = 100000;
@@ -58,7 +58,7 @@ public:
     {
         QList<StoredEvent> rows;
         qint64 oldest = 0; // the oldest row the store still holds
-        QString error;     // empty: read
+        QString error; // empty: read
     };
     // Reads rows `after < order <= through`, at most `limit`, somewhere off this thread, and calls `done`
     // on this object's thread.
@@ -71,8 +71,8 @@ public:
     void followStore(qint64 position, BackfillReader reader);
     bool followsStore() const { return static_cast<bool>(m_backfill); }
 
-    void publish(const Event &event);             // not following a store: numbered here
-    void publishStored(const StoredEvent &row);   // following a store: in the store's order
+    void publish(const Event &event); // not following a store: numbered here
+    void publishStored(const StoredEvent &row); // following a store: in the store's order
     void publishNotice(const QString &type, const QByteArray &json); // live only, no cursor (see above)
     // False when the subscriber limit is reached (the caller answers 429). `owner`: the token's name,
     // for subscribersOf() and closeOwnedBy().
@@ -98,9 +98,9 @@ private:
     {
         QPointer<QTcpSocket> socket;
         QString generation; // empty: all
-        QString owner;      // the token's name
+        QString owner; // the token's name
         quint64 id = 0;
-        qint64 after = 0;       // following a store: the last place this subscriber has had
+        qint64 after = 0; // following a store: the last place this subscriber has had
         bool catchingUp = false; // resuming; live events wait in memory meanwhile
         int backfilled = 0;
     };

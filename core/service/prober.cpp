@@ -36,9 +36,9 @@ QList<ProbeTarget> Prober::targetsOf(const PipelineOptions &options)
 {
     QList<ProbeTarget> out;
     const auto add = [&out](const StagePolicy &p) {
-        out << ProbeTarget{p.primary, Role::Primary, p.stage};
+        out << ProbeTarget { p.primary, Role::Primary, p.stage };
         if (p.fallback)
-            out << ProbeTarget{*p.fallback, Role::Fallback, p.stage};
+            out << ProbeTarget { *p.fallback, Role::Fallback, p.stage };
     };
     add(options.storyboard);
     if (options.captionsEnabled)
@@ -53,7 +53,10 @@ void Prober::start()
     tick();
 }
 
-void Prober::stop() { m_timer.stop(); }
+void Prober::stop()
+{
+    m_timer.stop();
+}
 
 void Prober::tick()
 {
@@ -65,7 +68,7 @@ void Prober::tick()
         return; // another engine probes
     }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    std::optional<QSet<QString>> recent = m_records ? m_records->recentTraffic(now - m_every.count(), &why) : QSet<QString>{};
+    std::optional<QSet<QString>> recent = m_records ? m_records->recentTraffic(now - m_every.count(), &why) : QSet<QString> {};
     if (!recent) {
         if (why != m_lastError)
             qCWarning(lcProbe) << "probes: cannot read recent traffic from the store:" << why << "; no probe until it answers";
@@ -77,7 +80,7 @@ void Prober::tick()
     for (const ProbeTarget &t : std::as_const(m_targets)) {
         if (std::any_of(m_running.begin(), m_running.end(), [&t](const auto &run) { return run.second == t; }))
             continue;
-        const BreakerGate gate = m_breakers.peek(BreakerKey{t.provider, t.role, t.stage}, steadyNow);
+        const BreakerGate gate = m_breakers.peek(BreakerKey { t.provider, t.role, t.stage }, steadyNow);
         if (gate.verdict == BreakerGate::Skip)
             continue; // open (its cooldown runs) or drained
         const auto last = m_lastStartMs.find(t);
@@ -101,7 +104,8 @@ void Prober::onFinished(const GenerationResult &result)
     if (it == m_running.end())
         return;
     qCInfo(lcProbe) << "probe" << it->second.toString() << (result.state == FinalState::Succeeded ? "ok" : "failed")
-                    << (result.failure ? enumName(result.failure->kind) : QString()) << duration_cast<milliseconds>(result.elapsed).count() << "ms";
+                    << (result.failure ? enumName(result.failure->kind) : QString()) << duration_cast<milliseconds>(result.elapsed).count()
+                    << "ms";
     m_running.erase(it);
 }
 

@@ -53,7 +53,7 @@ private:
     QTimer m_timer;
     std::map<QString, ProbeTarget> m_running; // generation id → target
     std::map<ProbeTarget, qint64> m_lastStartMs; // this engine's last probe of each target (wall ms)
-    QString m_lastError;                      // said once
+    QString m_lastError; // said once
 };
 
 } // namespace bullpen

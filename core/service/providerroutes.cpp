@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers under /v1/providers (docs/api.md, "Providers"): breakers and drains.
-#include "engineservice.h"
-
 #include "api/breakerjson.h"
+#include "engineservice.h"
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
 #include "store/drainrecords.h"
@@ -20,12 +19,13 @@ EngineService::Reply EngineService::providers() const
     BreakerBoard &board = m_setup.engine().breakers();
     QJsonObject o = BreakerJson::providers(board.breakers(SteadyClock::instance().now()), board.drains(), m_options.instance);
     const BreakerSettings &b = board.settings();
-    o.insert(QStringLiteral("breaker"), QJsonObject{{QStringLiteral("enabled"), b.enabled},
-                                                    {QStringLiteral("window_ms"), static_cast<double>(b.window.count())},
-                                                    {QStringLiteral("min_attempts"), b.minAttempts},
-                                                    {QStringLiteral("failure_ratio"), b.failureRatio},
-                                                    {QStringLiteral("cooldown_ms"), static_cast<double>(b.cooldown.count())},
-                                                    {QStringLiteral("max_cooldown_ms"), static_cast<double>(b.maxCooldown.count())}});
+    o.insert(QStringLiteral("breaker"),
+             QJsonObject { { QStringLiteral("enabled"), b.enabled },
+                           { QStringLiteral("window_ms"), static_cast<double>(b.window.count()) },
+                           { QStringLiteral("min_attempts"), b.minAttempts },
+                           { QStringLiteral("failure_ratio"), b.failureRatio },
+                           { QStringLiteral("cooldown_ms"), static_cast<double>(b.cooldown.count()) },
+                           { QStringLiteral("max_cooldown_ms"), static_cast<double>(b.maxCooldown.count()) } });
     return json(200, o);
 }
 
@@ -40,8 +40,10 @@ EngineService::Reply EngineService::drainProvider(const QHttpServerRequest &requ
     const Drain asked = std::get<Drain>(std::move(parsed));
     QString why;
     if (m_drainRecords && !m_drainRecords->save(asked, m_options.instance, &why)) {
-        Reply r = error(503, QStringLiteral("the drain could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
-        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        Reply r = error(
+            503,
+            QStringLiteral("the drain could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
+        r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     const Drain d = m_setup.engine().breakers().drain(asked);
@@ -57,19 +59,23 @@ EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &re
     QString reason;
     if (!request.body().trimmed().isEmpty()) {
         const QJsonDocument doc = QJsonDocument::fromJson(request.body());
-        if (!doc.isObject() || (doc.object().contains(QLatin1StringView("reason")) && !doc.object().value(QLatin1StringView("reason")).isString()))
+        if (!doc.isObject()
+            || (doc.object().contains(QLatin1StringView("reason")) && !doc.object().value(QLatin1StringView("reason")).isString()))
             return error(400, QStringLiteral("the body, if any, is {\"reason\": \"...\"}"), QStringLiteral("reason"));
         reason = doc.object().value(QLatin1StringView("reason")).toString().trimmed().left(500);
     }
     QString why;
     if (m_drainRecords && m_drainRecords->remove(*provider, &why) < 0) {
-        Reply r = error(503, QStringLiteral("the restore could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
-        r.headers.append({QByteArray("Retry-After"), QByteArray("5")});
+        Reply r = error(503,
+                        QStringLiteral("the restore could not be stored (%1); nothing was changed. Try again when the store answers")
+                            .arg(why.left(200)));
+        r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason);
-    m_audit.record(token.name, QStringLiteral("restore"), reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
-    return json(200, QJsonObject{{QStringLiteral("provider"), toId(*provider)}, {QStringLiteral("restored"), restored}});
+    m_audit.record(token.name, QStringLiteral("restore"),
+                   reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
+    return json(200, QJsonObject { { QStringLiteral("provider"), toId(*provider) }, { QStringLiteral("restored"), restored } });
 }
 
 void EngineService::announce(const BreakerChange &change)
@@ -80,7 +86,8 @@ void EngineService::announce(const BreakerChange &change)
             if (v.key == change.key)
                 view = v;
     }
-    m_events.publishNotice(change.type, QJsonDocument(BreakerJson::change(change, view, m_options.instance)).toJson(QJsonDocument::Compact));
+    m_events.publishNotice(change.type,
+                           QJsonDocument(BreakerJson::change(change, view, m_options.instance)).toJson(QJsonDocument::Compact));
 }
 
 void EngineService::syncDrains()

@@ -19,12 +19,16 @@ QByteArray label(const char *name, const QString &value)
 {
     // Label values are ids and enum names: no quotes or backslashes to escape, but be safe.
     QString v = value;
-    v.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\"")).replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    v.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QLatin1Char('"'), QStringLiteral("\\\""))
+        .replace(QLatin1Char('\n'), QStringLiteral("\\n"));
     return QByteArray(name) + "=\"" + v.toUtf8() + '"';
 }
 
-QByteArray number(double v) { return std::isfinite(v) ? QByteArray::number(v, 'g', 12) : QByteArray("NaN"); }
-
+QByteArray number(double v)
+{
+    return std::isfinite(v) ? QByteArray::number(v, 'g', 12) : QByteArray("NaN");
+}
 
 } // namespace
 
@@ -37,7 +41,7 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
     }
     if (m_probing.contains(event.generationId)) {
         if (const auto *a = std::get_if<AttemptCompleted>(&event.body)) {
-            ProbeSeen &seen = m_probes[{a->stage, a->provider, a->role}];
+            ProbeSeen &seen = m_probes[{ a->stage, a->provider, a->role }];
             ++seen.runs[a->success ? 0 : 1];
             seen.ok = a->success;
             seen.atMs = nowMs;
@@ -51,8 +55,8 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
         ++m_started;
     } else if (const auto *a = std::get_if<AttemptCompleted>(&event.body)) {
         const QString result = a->success ? QStringLiteral("success") : a->failure ? enumName(a->failure->kind) : QStringLiteral("UNKNOWN");
-        ++m_attempts[{a->stage, a->provider, a->role, result}];
-        Histogram &h = m_durations[{a->stage, a->provider, a->role}];
+        ++m_attempts[{ a->stage, a->provider, a->role, result }];
+        Histogram &h = m_durations[{ a->stage, a->provider, a->role }];
         const double seconds = static_cast<double>(a->duration.count()) / 1e6;
         for (std::size_t i = 0; i < kBucketsSeconds.size(); ++i) {
             if (seconds <= kBucketsSeconds[i])
@@ -60,9 +64,10 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
         }
         ++h.count;
         h.sum += seconds;
-        m_recent.push_back(Recent{nowMs, a->provider, a->role, a->success, a->kind(), false, static_cast<double>(a->duration.count()) / 1000.0});
+        m_recent.push_back(
+            Recent { nowMs, a->provider, a->role, a->success, a->kind(), false, static_cast<double>(a->duration.count()) / 1000.0 });
     } else if (const auto *f = std::get_if<FallbackTriggered>(&event.body)) {
-        ++m_fallbacks[{f->stage, f->from, f->to, f->kind}];
+        ++m_fallbacks[{ f->stage, f->from, f->to, f->kind }];
         // The primary attempt that was just relieved is the newest failed one of that provider.
         for (auto it = m_recent.rbegin(); it != m_recent.rend(); ++it) {
             if (it->provider == f->from && it->role == Role::Primary && !it->success) {
@@ -71,7 +76,7 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
             }
         }
     } else if (const auto *k = std::get_if<PrimarySkipped>(&event.body)) {
-        ++m_skips[{k->stage, k->provider, k->to, k->state}];
+        ++m_skips[{ k->stage, k->provider, k->to, k->state }];
     } else if (std::holds_alternative<LateResultDiscarded>(event.body)) {
         ++m_late;
     } else if (const auto *g = std::get_if<GenerationFinished>(&event.body)) {
@@ -99,7 +104,8 @@ void ServiceMetrics::writeProbes(QByteArray &out) const
     out += "# HELP bullpen_probe_last_timestamp_seconds When the latest probe of each provider, role and stage ended (Unix time).\n"
            "# TYPE bullpen_probe_last_timestamp_seconds gauge\n";
     for (const auto &[key, seen] : m_probes)
-        out += "bullpen_probe_last_timestamp_seconds{" + labels(key) + "} " + QByteArray::number(static_cast<double>(seen.atMs) / 1000.0, 'f', 3) + '\n';
+        out += "bullpen_probe_last_timestamp_seconds{" + labels(key) + "} "
+            + QByteArray::number(static_cast<double>(seen.atMs) / 1000.0, 'f', 3) + '\n';
     out += "# HELP bullpen_probe_duration_seconds How long the latest probe of each provider, role and stage took.\n"
            "# TYPE bullpen_probe_duration_seconds gauge\n";
     for (const auto &[key, seen] : m_probes)
@@ -133,38 +139,42 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     head("bullpen_attempts_total", "counter", "Provider attempts, by stage, provider, role and result (success or failure kind).");
     for (const auto &[key, n] : m_attempts) {
         const auto &[stage, provider, role, result] = key;
-        out += "bullpen_attempts_total{" + label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ',' + label("role", toId(role))
-               + ',' + label("result", result) + "} " + QByteArray::number(n) + '\n';
+        out += "bullpen_attempts_total{" + label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ','
+            + label("role", toId(role)) + ',' + label("result", result) + "} " + QByteArray::number(n) + '\n';
     }
     head("bullpen_fallbacks_total", "counter", "Fallback attempts triggered, by stage, from, to and the primary's failure kind.");
     for (const auto &[key, n] : m_fallbacks) {
         const auto &[stage, from, to, kind] = key;
-        out += "bullpen_fallbacks_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to)) + ','
-               + label("kind", enumName(kind)) + "} " + QByteArray::number(n) + '\n';
+        out += "bullpen_fallbacks_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to))
+            + ',' + label("kind", enumName(kind)) + "} " + QByteArray::number(n) + '\n';
     }
     head("bullpen_primary_skipped_total", "counter",
-         "Stages sent straight to their fallback because the primary's breaker was open or the primary drained, by stage, from, to and state.");
+         "Stages sent straight to their fallback because the primary's breaker was open or the primary drained, by stage, from, to and "
+         "state.");
     for (const auto &[key, n] : m_skips) {
         const auto &[stage, from, to, state] = key;
-        out += "bullpen_primary_skipped_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to)) + ','
-               + label("state", state) + "} " + QByteArray::number(n) + '\n';
+        out += "bullpen_primary_skipped_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ','
+            + label("to", toId(to)) + ',' + label("state", state) + "} " + QByteArray::number(n) + '\n';
     }
     head("bullpen_breaker_state", "gauge", "Each breaker that has seen an attempt: 0 closed, 1 half-open, 2 open.");
     for (const BreakerView &b : g.breakers)
         out += "bullpen_breaker_state{" + label("provider", toId(b.key.provider)) + ',' + label("role", toId(b.key.role)) + ','
-               + label("stage", toId(b.key.stage)) + "} " + QByteArray::number(b.state == BreakerState::Closed ? 0 : b.state == BreakerState::HalfOpen ? 1 : 2)
-               + '\n';
+            + label("stage", toId(b.key.stage)) + "} "
+            + QByteArray::number(b.state == BreakerState::Closed         ? 0
+                                     : b.state == BreakerState::HalfOpen ? 1
+                                                                         : 2)
+            + '\n';
     head("bullpen_breaker_opened_total", "counter", "Times each breaker opened since the engine started.");
     for (const BreakerView &b : g.breakers)
         out += "bullpen_breaker_opened_total{" + label("provider", toId(b.key.provider)) + ',' + label("role", toId(b.key.role)) + ','
-               + label("stage", toId(b.key.stage)) + "} " + QByteArray::number(b.opened) + '\n';
+            + label("stage", toId(b.key.stage)) + "} " + QByteArray::number(b.opened) + '\n';
     head("bullpen_provider_drains", "gauge", "Drains in force, by provider, role and stage (\"any\": every one).");
     std::map<std::tuple<QString, QString, QString>, int> drains;
     for (const Drain &d : g.drains)
-        ++drains[{toId(d.provider), d.role ? toId(*d.role) : QStringLiteral("any"), d.stage ? toId(*d.stage) : QStringLiteral("any")}];
+        ++drains[{ toId(d.provider), d.role ? toId(*d.role) : QStringLiteral("any"), d.stage ? toId(*d.stage) : QStringLiteral("any") }];
     for (const auto &[key, n] : drains)
         out += "bullpen_provider_drains{" + label("provider", std::get<0>(key)) + ',' + label("role", std::get<1>(key)) + ','
-               + label("stage", std::get<2>(key)) + "} " + QByteArray::number(n) + '\n';
+            + label("stage", std::get<2>(key)) + "} " + QByteArray::number(n) + '\n';
     writeProbes(out);
     head("bullpen_attempt_duration_seconds", "histogram", "Attempt durations (to the last byte or the deadline).");
     for (const auto &[key, h] : m_durations) {
@@ -172,7 +182,7 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         const QByteArray labels = label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ',' + label("role", toId(role));
         for (std::size_t i = 0; i < kBucketsSeconds.size(); ++i)
             out += "bullpen_attempt_duration_seconds_bucket{" + labels + ',' + label("le", QString::number(kBucketsSeconds[i])) + "} "
-                   + QByteArray::number(h.buckets[i]) + '\n';
+                + QByteArray::number(h.buckets[i]) + '\n';
         out += "bullpen_attempt_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} " + QByteArray::number(h.count) + '\n';
         out += "bullpen_attempt_duration_seconds_sum{" + labels + "} " + number(h.sum) + '\n';
         out += "bullpen_attempt_duration_seconds_count{" + labels + "} " + QByteArray::number(h.count) + '\n';
@@ -185,27 +195,33 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
     head("bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
     out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
-    head("bullpen_store_reachable", "gauge", "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
+    head("bullpen_store_reachable", "gauge",
+         "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
     out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
     head("bullpen_store_purged_rows_total", "counter", "Rows (and comic files) this engine's retention removed, by what they were.");
-    const std::pair<const char *, qint64> purged[] = {
-        {"generations", g.retention.purged.generations}, {"attempts", g.retention.purged.attempts},
-        {"events", g.retention.purged.events},           {"comparisons", g.retention.purged.comparisons},
-        {"images", g.retention.purged.images},           {"image_files", g.retention.purged.imageFiles},
-        {"aggregate_rows", g.retention.purged.aggregateRows}, {"audit_rows", g.retention.purged.auditRows}};
+    const std::pair<const char *, qint64> purged[] = { { "generations", g.retention.purged.generations },
+                                                       { "attempts", g.retention.purged.attempts },
+                                                       { "events", g.retention.purged.events },
+                                                       { "comparisons", g.retention.purged.comparisons },
+                                                       { "images", g.retention.purged.images },
+                                                       { "image_files", g.retention.purged.imageFiles },
+                                                       { "aggregate_rows", g.retention.purged.aggregateRows },
+                                                       { "audit_rows", g.retention.purged.auditRows } };
     for (const auto &[what, n] : purged)
         out += "bullpen_store_purged_rows_total{" + label("what", QString::fromLatin1(what)) + "} " + QByteArray::number(n) + '\n';
     head("bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
     out += "bullpen_store_purge_step_max_seconds " + number(g.retention.longestStepMs / 1000.0) + '\n';
     head("bullpen_store_purge_last_done_timestamp_seconds", "gauge", "When a purge pass last found nothing more to remove (0: not yet).");
     out += "bullpen_store_purge_last_done_timestamp_seconds " + number(double(g.retention.lastPassDoneMs) / 1000.0) + '\n';
-    head("bullpen_audit_write_failures_total", "counter", "Audit rows (who started, cancelled or compared what) the store could not write.");
+    head("bullpen_audit_write_failures_total", "counter",
+         "Audit rows (who started, cancelled or compared what) the store could not write.");
     out += "bullpen_audit_write_failures_total " + QByteArray::number(g.auditWriteFailures) + '\n';
     head("bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");
     out += "bullpen_sse_subscribers " + QByteArray::number(g.sseSubscribers) + '\n';
     head("bullpen_sse_overflows_total", "counter", "Event subscribers closed for reading too slowly.");
     out += "bullpen_sse_overflows_total " + QByteArray::number(g.sseOverflows) + '\n';
-    head("bullpen_sse_backfilled_events_total", "counter", "Events read back from the store for subscribers resuming from an older cursor.");
+    head("bullpen_sse_backfilled_events_total", "counter",
+         "Events read back from the store for subscribers resuming from an older cursor.");
     out += "bullpen_sse_backfilled_events_total " + QByteArray::number(g.sseBackfilled) + '\n';
     head("bullpen_api_responses_total", "counter", "API answers, by HTTP status.");
     for (const auto &[status, n] : m_requests)
@@ -213,7 +229,8 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     head("bullpen_draining", "gauge", "1 while the engine drains before it exits.");
     out += QByteArray("bullpen_draining ") + (g.draining ? "1" : "0") + '\n';
     if (!g.simulatorRequests.empty()) {
-        head("bullpen_simulator_requests_total", "counter", "Requests the built-in simulator received, by provider (only on the simulator).");
+        head("bullpen_simulator_requests_total", "counter",
+             "Requests the built-in simulator received, by provider (only on the simulator).");
         for (const auto &[provider, n] : g.simulatorRequests)
             out += "bullpen_simulator_requests_total{" + label("provider", toId(provider)) + "} " + QByteArray::number(n) + '\n';
     }
@@ -246,16 +263,17 @@ QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
         if (attempts == 0)
             continue;
         const auto top = std::max_element(kinds.begin(), kinds.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
-        out.insert(toId(p), QJsonObject{
-                                {QStringLiteral("attempts"), static_cast<double>(attempts)},
-                                {QStringLiteral("error_percent"), 100.0 * static_cast<double>(failures) / static_cast<double>(attempts)},
-                                {QStringLiteral("top_kind"), top == kinds.end() ? QJsonValue() : QJsonValue(enumName(top->first))},
-                                {QStringLiteral("relief_percent"), primaryFailures == 0 ? QJsonValue()
-                                                                                        : QJsonValue(100.0 * static_cast<double>(relieved)
-                                                                                                     / static_cast<double>(primaryFailures))},
-                                {QStringLiteral("p50_ms"), interpolatedPercentile(durations, 0.5)},
-                                {QStringLiteral("p90_ms"), interpolatedPercentile(durations, 0.9)},
-                            });
+        out.insert(toId(p),
+                   QJsonObject {
+                       { QStringLiteral("attempts"), static_cast<double>(attempts) },
+                       { QStringLiteral("error_percent"), 100.0 * static_cast<double>(failures) / static_cast<double>(attempts) },
+                       { QStringLiteral("top_kind"), top == kinds.end() ? QJsonValue() : QJsonValue(enumName(top->first)) },
+                       { QStringLiteral("relief_percent"),
+                         primaryFailures == 0 ? QJsonValue()
+                                              : QJsonValue(100.0 * static_cast<double>(relieved) / static_cast<double>(primaryFailures)) },
+                       { QStringLiteral("p50_ms"), interpolatedPercentile(durations, 0.5) },
+                       { QStringLiteral("p90_ms"), interpolatedPercentile(durations, 0.9) },
+                   });
     }
     return out;
 }

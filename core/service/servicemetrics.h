@@ -53,12 +53,12 @@ public:
     // the most frequent failure kind, how often a failed primary was relieved, p50/p90 duration.
     QJsonObject providers(qint64 nowMs, qint64 windowMs) const;
 
-    static constexpr std::array<double, 12> kBucketsSeconds{0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+    static constexpr std::array<double, 12> kBucketsSeconds { 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60 };
 
 private:
     struct Histogram
     {
-        std::array<quint64, kBucketsSeconds.size()> buckets{};
+        std::array<quint64, kBucketsSeconds.size()> buckets {};
         quint64 count = 0;
         double sum = 0;
     };
@@ -76,8 +76,8 @@ private:
     void writeProbes(QByteArray &out) const;
     struct ProbeSeen
     {
-        std::array<quint64, 2> runs{}; // ok, failed
-        bool ok = false;               // the latest
+        std::array<quint64, 2> runs {}; // ok, failed
+        bool ok = false; // the latest
         qint64 atMs = 0;
         double seconds = 0;
     };
@@ -89,7 +89,7 @@ private:
     std::map<std::tuple<Stage, Provider, Provider, QString>, quint64> m_skips; // primary skipped: stage, from, to, state
     std::map<std::tuple<Stage, Provider, Role>, Histogram> m_durations;
     std::map<QString, quint64> m_finished; // by final state
-    std::map<int, quint64> m_requests;     // API answers by status
+    std::map<int, quint64> m_requests; // API answers by status
     quint64 m_late = 0;
     quint64 m_started = 0;
     mutable std::deque<Recent> m_recent; // the last 15 minutes

@@ -23,7 +23,8 @@ StoreRelay::StoreRelay(StoreLocation location)
 StoreRelay::~StoreRelay()
 {
     if (m_thread.isRunning()) {
-        QMetaObject::invokeMethod(m_poll, [this] { close(); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_poll, [this] { close(); }, Qt::BlockingQueuedConnection);
         m_thread.quit();
         m_thread.wait();
     }
@@ -47,8 +48,8 @@ std::optional<qint64> StoreRelay::newestOrder(const StoreLocation &location, QSt
     return newest;
 }
 
-bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest, QString *why,
-                           const std::map<qint64, StoredEvent> *skip)
+bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int limit, QList<StoredEvent> *rows, qint64 *oldest,
+                           QString *why, const std::map<qint64, StoredEvent> *skip)
 {
     QSqlQuery q(db);
     q.setForwardOnly(true);
@@ -60,8 +61,9 @@ bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int l
         *oldest = q.value(0).toLongLong();
         q.finish();
     }
-    q.prepare(QStringLiteral("SELECT store_order, generation_id, type, body, instance FROM events WHERE store_order > ? AND store_order <= ? "
-                             "ORDER BY store_order LIMIT ?"));
+    q.prepare(
+        QStringLiteral("SELECT store_order, generation_id, type, body, instance FROM events WHERE store_order > ? AND store_order <= ? "
+                       "ORDER BY store_order LIMIT ?"));
     q.addBindValue(after);
     q.addBindValue(through);
     q.addBindValue(limit);
@@ -98,8 +100,10 @@ bool StoreRelay::readRange(QSqlDatabase &db, qint64 after, qint64 through, int l
 std::optional<StoreRelay::OpenTransactions> StoreRelay::openTransactions(QSqlDatabase &db)
 {
     QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT), CAST(EXTRACT(EPOCH FROM MIN(xact_start)) * 1000 AS BIGINT) "
-                               "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"))
+    if (!q.exec(QStringLiteral(
+            "SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT), CAST(EXTRACT(EPOCH FROM MIN(xact_start)) * 1000 AS "
+            "BIGINT) "
+            "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"))
         || !q.next())
         return std::nullopt;
     OpenTransactions t;
@@ -199,7 +203,7 @@ void StoreRelay::read()
         const qint64 now = m_clock.elapsed();
         for (qint64 order = m_cursor + 1; order < std::min(highest, m_cursor + 100'000); ++order) {
             if (!m_waiting.count(order))
-                m_holes.try_emplace(order, Hole{now, m_reads, std::nullopt});
+                m_holes.try_emplace(order, Hole { now, m_reads, std::nullopt });
         }
         const auto settled = [&](Hole &hole) {
             if (hole.noticedInRead == m_reads)

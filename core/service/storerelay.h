@@ -4,7 +4,6 @@
 #include "store/storelocation.h"
 
 #include <QByteArray>
-
 #include <QElapsedTimer>
 #include <QList>
 #include <QObject>
@@ -81,8 +80,8 @@ Q_SIGNALS:
 private:
     struct OpenTransactions
     {
-        qint64 nowMs = 0;                 // the server's clock
-        std::optional<qint64> oldestMs;   // when the oldest open transaction of the database began
+        qint64 nowMs = 0; // the server's clock
+        std::optional<qint64> oldestMs; // when the oldest open transaction of the database began
     };
     static std::optional<OpenTransactions> openTransactions(QSqlDatabase &db);
     void open();
@@ -94,11 +93,11 @@ private:
     QThread m_thread;
     QTimer *m_poll = nullptr; // on m_thread
     bool m_open = false;
-    qint64 m_cursor = 0;                     // every row at or below it has been handed on (or given up)
+    qint64 m_cursor = 0; // every row at or below it has been handed on (or given up)
     std::map<qint64, StoredEvent> m_waiting; // rows above the cursor, read, waiting for a hole below them
     struct Hole
     {
-        qint64 noticedMs = 0;               // monotonic
+        qint64 noticedMs = 0; // monotonic
         quint64 noticedInRead = 0;
         std::optional<qint64> serverSeenMs; // the server's clock at the first question after the read that saw it
     };

@@ -15,8 +15,8 @@ namespace {
 QFont comicFont(qreal pixelSize, bool bold = false)
 {
     QFont f;
-    f.setFamilies({QStringLiteral("Noto Sans CJK KR"), QStringLiteral("Noto Sans CJK JP"), QStringLiteral("Noto Sans"),
-                   QStringLiteral("DejaVu Sans"), QStringLiteral("Sans Serif")});
+    f.setFamilies({ QStringLiteral("Noto Sans CJK KR"), QStringLiteral("Noto Sans CJK JP"), QStringLiteral("Noto Sans"),
+                    QStringLiteral("DejaVu Sans"), QStringLiteral("Sans Serif") });
     f.setPixelSize(static_cast<int>(pixelSize));
     f.setBold(bold);
     return f;
@@ -64,7 +64,8 @@ QImage ComicRenderer::render(const Storyboard &storyboard)
     const bool canDrawText = qobject_cast<QGuiApplication *>(QCoreApplication::instance()) != nullptr;
     const qreal margin = 18;
     const qreal cell = (kSize - 3 * margin) / 2;
-    static const QColor tints[] = {QColor(0xe8, 0xf1, 0xfb), QColor(0xfb, 0xf1, 0xe3), QColor(0xfb, 0xe6, 0xe6), QColor(0xe7, 0xf6, 0xe9)};
+    static const QColor tints[] = { QColor(0xe8, 0xf1, 0xfb), QColor(0xfb, 0xf1, 0xe3), QColor(0xfb, 0xe6, 0xe6),
+                                    QColor(0xe7, 0xf6, 0xe9) };
     for (int i = 0; i < storyboard.panels.size() && i < 4; ++i) {
         const Panel &panel = storyboard.panels.at(i);
         const QRectF frame(margin + (i % 2) * (cell + margin), margin + (i / 2) * (cell + margin), cell, cell);

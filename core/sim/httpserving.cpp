@@ -78,7 +78,8 @@ std::optional<QSslConfiguration> loadServerTls(const QString &certificatePath, c
         return std::nullopt;
     }
     if (keyFile.permissions() & (QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther | QFileDevice::WriteOther)) {
-        *error = QStringLiteral("--tls-key %1: other users may read this private key; make it the engine's own (chmod 600 %1)").arg(keyPath);
+        *error =
+            QStringLiteral("--tls-key %1: other users may read this private key; make it the engine's own (chmod 600 %1)").arg(keyPath);
         return std::nullopt;
     }
     const QByteArray keyPem = keyFile.read(1 << 20);

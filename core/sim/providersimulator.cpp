@@ -1,32 +1,30 @@
 // SPDX-License-Identifier: MIT
 #include "providersimulator.h"
 
-#include "httpserving.h"
-#include "simwire.h"
 #include "comicrenderer.h"
 #include "contract/storyboardparser.h"
+#include "httpserving.h"
 #include "providers/storyboardprompt.h"
+#include "simwire.h"
 #include "storyboardsynth.h"
 
-#include <QHttpServerRequest>
 #include <QCache>
+#include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QMutex>
 #include <QElapsedTimer>
+#include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLoggingCategory>
+#include <QMutex>
 #include <QTcpServer>
-#include <QUrlQuery>
-#include <QCoreApplication>
 #include <QThreadPool>
 #include <QTimer>
-
-#include <QLoggingCategory>
+#include <QUrlQuery>
 
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,11 +35,14 @@ namespace bullpen {
 
 namespace {
 
-QByteArray chunk(const QByteArray &data) { return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n"; }
+QByteArray chunk(const QByteArray &data)
+{
+    return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
+}
 
 QByteArray requestIdLine(Provider provider)
 {
-    static std::atomic<quint64> next{0};
+    static std::atomic<quint64> next { 0 };
     const QByteArray name = SimWire::requestIdHeader(provider);
     if (name.isEmpty())
         return {};
@@ -53,10 +54,10 @@ QByteArray requestIdLine(Provider provider)
 
 QJsonObject ProviderSimulator::Counters::toJson() const
 {
-    return QJsonObject{{QStringLiteral("requests"), requests},
-                       {QStringLiteral("answered"), answered},
-                       {QStringLiteral("closed_by_client"), closedByClient},
-                       {QStringLiteral("last_request_monotonic_ns"), static_cast<double>(lastRequestMonotonicNs)}};
+    return QJsonObject { { QStringLiteral("requests"), requests },
+                         { QStringLiteral("answered"), answered },
+                         { QStringLiteral("closed_by_client"), closedByClient },
+                         { QStringLiteral("last_request_monotonic_ns"), static_cast<double>(lastRequestMonotonicNs) } };
 }
 
 ProviderSimulator::ProviderSimulator(QObject *parent)
@@ -88,13 +89,14 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
     }();
     const QByteArray bearer = "Bearer " + key;
     return httpHeader(request, "x-goog-api-key") == key || httpHeader(request, "x-api-key") == key
-           || httpHeader(request, "authorization") == bearer || httpHeader(request, "x-sim-key") == key
-           || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key;
+        || httpHeader(request, "authorization") == bearer || httpHeader(request, "x-sim-key") == key
+        || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key;
 }
 
 bool ProviderSimulator::start(quint16 port, QString *error, const std::optional<QSslConfiguration> &tls)
 {
-    auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes, "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}", this);
+    auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes,
+                                       "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}", this);
     if (tls)
         server->setTls(*tls);
     m_https = tls.has_value();
@@ -159,7 +161,7 @@ ProviderSimulator::Counters ProviderSimulator::counters(Provider provider) const
 {
     const QMutexLocker lock(&m_lock);
     const auto it = m_counters.find(provider);
-    return it == m_counters.end() ? Counters{} : it->second;
+    return it == m_counters.end() ? Counters {} : it->second;
 }
 
 QJsonObject ProviderSimulator::countersJson() const
@@ -206,14 +208,14 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind, co
     const Provider primary = asked.primary.value_or(m_primary);
     const std::optional<Provider> fallback = asked.primary ? asked.fallback : m_fallback;
     const SimScript *script = nullptr;
-    const QString role = provider == primary ? QStringLiteral("primary")
-                         : (fallback && provider == *fallback) ? QStringLiteral("fallback")
-                                                                : QString();
+    const QString role = provider == primary  ? QStringLiteral("primary")
+        : (fallback && provider == *fallback) ? QStringLiteral("fallback")
+                                              : QString();
     // Image and captions requests follow only their own keys: a scenario about the storyboard's
     // primary leaves the later stages healthy unless it says otherwise.
-    const QStringList keys = kind == Kind::Image      ? QStringList{QStringLiteral("image")}
-                             : kind == Kind::Captions ? QStringList{QStringLiteral("captions")}
-                                                      : QStringList{toId(provider), role, QStringLiteral("*")};
+    const QStringList keys = kind == Kind::Image ? QStringList { QStringLiteral("image") }
+        : kind == Kind::Captions                 ? QStringList { QStringLiteral("captions") }
+                                                 : QStringList { toId(provider), role, QStringLiteral("*") };
     for (const QString &key : keys) {
         if (key.isEmpty())
             continue;
@@ -224,7 +226,7 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind, co
         }
     }
     if (!script)
-        return SimBehaviour{};
+        return SimBehaviour {};
     if (!script->phases.empty()) {
         static const QElapsedTimer steady = [] {
             QElapsedTimer t;
@@ -309,10 +311,11 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         }
         if (!asked.scenario) {
             writeJson(socket, 400,
-                      QJsonDocument(QJsonObject{{QStringLiteral("error"),
-                                                 QJsonObject{{QStringLiteral("message"),
-                                                              QStringLiteral("unknown simulator scenario \"%1\"; built-in: %2")
-                                                                  .arg(QString::fromUtf8(name).left(64), Scenario::builtInNames().join(u", "))}}}})
+                      QJsonDocument(QJsonObject { { QStringLiteral("error"),
+                                                    QJsonObject { { QStringLiteral("message"),
+                                                                    QStringLiteral("unknown simulator scenario \"%1\"; built-in: %2")
+                                                                        .arg(QString::fromUtf8(name).left(64),
+                                                                             Scenario::builtInNames().join(u", ")) } } } })
                           .toJson(QJsonDocument::Compact));
             return true;
         }
@@ -330,7 +333,8 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         const QMutexLocker lock(&m_lock);
         Counters &c = m_counters[*provider];
         index = ++c.requests;
-        c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+        c.lastRequestMonotonicNs =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     }
     Q_EMIT requestReceived(*provider, index);
 
@@ -339,37 +343,37 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     const QUrlQuery query(request.url());
     const bool bearer = httpHeader(request, "authorization").startsWith("Bearer ") && httpHeader(request, "authorization").size() > 7;
     const bool hasKey = *provider == Provider::Gemini
-                            ? !httpHeader(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
-                        : *provider == Provider::Anthropic ? !httpHeader(request, "x-api-key").isEmpty() || bearer
-                                                           : bearer;
+        ? !httpHeader(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
+        : *provider == Provider::Anthropic ? !httpHeader(request, "x-api-key").isEmpty() || bearer
+                                           : bearer;
     const QString story = SimWire::storyFromRequest(*provider, body);
-    const Kind kind = SimWire::isImageRequest(*provider, body)                    ? Kind::Image
-                      : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
-                                                                                : Kind::Storyboard;
+    const Kind kind = SimWire::isImageRequest(*provider, body) ? Kind::Image
+        : story.startsWith(StoryboardPrompt::kCaptionsMarker)  ? Kind::Captions
+                                                               : Kind::Storyboard;
     QMutexLocker lock(&m_lock);
-    SimBehaviour behaviour = hasKey ? pick(*provider, index, kind, asked) : SimBehaviour{};
+    SimBehaviour behaviour = hasKey ? pick(*provider, index, kind, asked) : SimBehaviour {};
     if (!hasKey) {
         behaviour.action = SimBehaviour::Action::Error;
         behaviour.error = QStringLiteral("unauthenticated");
         behaviour.status = 0; // the provider's own status for it (Gemini 403 PERMISSION_DENIED, the others 401)
     }
     const QJsonObject requestJson = QJsonDocument::fromJson(body).object();
-    behaviour.streamUsage = requestJson.value(QLatin1StringView("stream_options")).toObject().value(QLatin1StringView("include_usage")).toBool();
+    behaviour.streamUsage =
+        requestJson.value(QLatin1StringView("stream_options")).toObject().value(QLatin1StringView("include_usage")).toBool();
     behaviour.geminiSse = query.queryItemValue(QStringLiteral("alt")) == u"sse";
 
     if (behaviour.error == u"auth_echo") {
-        behaviour.receivedKey = httpHeader(request, "x-goog-api-key") + httpHeader(request, "x-api-key") + query.queryItemValue(QStringLiteral("key")).toUtf8();
+        behaviour.receivedKey =
+            httpHeader(request, "x-goog-api-key") + httpHeader(request, "x-api-key") + query.queryItemValue(QStringLiteral("key")).toUtf8();
         if (behaviour.receivedKey.isEmpty())
             behaviour.receivedKey = httpHeader(request, "authorization").mid(7);
     }
     const bool stream = SimWire::requestWantsStream(*provider, body, path);
     watch(*provider, socket);
 
-    const int latency = behaviour.latencyMaxMs > behaviour.latencyMinMs
-                            ? behaviour.latencyMinMs
-                                  + static_cast<int>(m_random[*provider].bounded(
-                                      static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
-                            : behaviour.latencyMinMs;
+    const int latency = behaviour.latencyMaxMs > behaviour.latencyMinMs ? behaviour.latencyMinMs
+            + static_cast<int>(m_random[*provider].bounded(static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
+                                                                        : behaviour.latencyMinMs;
     lock.unlock();
     QPointer<QTcpSocket> guarded(socket);
     const Provider p = *provider;
@@ -385,13 +389,13 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
 
 void ProviderSimulator::missingHandler(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    const QJsonObject error{{QStringLiteral("message"), QString(QStringLiteral("no simulated endpoint at ") + request.url().path())}};
-    writeJson(socket, 404, QJsonDocument(QJsonObject{{QStringLiteral("error"), error}}).toJson(QJsonDocument::Compact));
+    const QJsonObject error { { QStringLiteral("message"), QString(QStringLiteral("no simulated endpoint at ") + request.url().path()) } };
+    writeJson(socket, 404, QJsonDocument(QJsonObject { { QStringLiteral("error"), error } }).toJson(QJsonDocument::Compact));
 }
 
 void ProviderSimulator::watch(Provider provider, QTcpSocket *socket)
 {
-    m_owed[socket] = {QPointer<QTcpSocket>(socket), provider};
+    m_owed[socket] = { QPointer<QTcpSocket>(socket), provider };
     connect(socket, &QTcpSocket::disconnected, this, &ProviderSimulator::onSocketGone, Qt::UniqueConnection);
     if (!m_pollTimer) {
         m_pollTimer = new QTimer(this);
@@ -401,7 +405,10 @@ void ProviderSimulator::watch(Provider provider, QTcpSocket *socket)
     m_pollTimer->start();
 }
 
-void ProviderSimulator::onSocketGone() { pollOwed(); }
+void ProviderSimulator::onSocketGone()
+{
+    pollOwed();
+}
 
 void ProviderSimulator::pollOwed()
 {
@@ -431,12 +438,14 @@ void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)
     }
 }
 
-void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers,
-                                  std::optional<Provider> provider)
+void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body,
+                                  const QList<QPair<QByteArray, QByteArray>> &headers, std::optional<Provider> provider)
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + httpReasonPhrase(status) + "\r\n"
-                      "Content-Type: application/json\r\n"
-                      "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + httpReasonPhrase(status)
+        + "\r\n"
+          "Content-Type: application/json\r\n"
+          "Content-Length: "
+        + QByteArray::number(body.size()) + "\r\n";
     if (provider)
         head += requestIdLine(*provider);
     for (const auto &h : headers)
@@ -489,8 +498,8 @@ void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocke
     timer->start();
 }
 
-void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour &b, const QString &story, const QString &model, bool stream,
-                                QPointer<QTcpSocket> socket)
+void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour &b, const QString &story, const QString &model,
+                                bool stream, QPointer<QTcpSocket> socket)
 {
     // The client may have given up while we waited (a deadline): never touch a socket that is gone.
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
@@ -511,24 +520,27 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     if (kind == Kind::Captions) {
         for (const Panel &panel : std::as_const(board.panels))
             captionLines.append(QStringLiteral("Panel %1 (%2): %3").arg(panel.index).arg(panel.role, panel.scene));
-        storyboard = QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), captionLines}}).toJson(QJsonDocument::Compact));
+        storyboard =
+            QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("captions"), captionLines } }).toJson(QJsonDocument::Compact));
     }
     // The answer that parses but breaks the contract: made only for the scenario that sends it.
     const auto invalidText = [&] {
         if (kind == Kind::Captions) {
             QJsonArray shorter = captionLines;
             shorter.removeLast();
-            return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("captions"), shorter}}).toJson(QJsonDocument::Compact));
+            return QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("captions"), shorter } }).toJson(QJsonDocument::Compact));
         }
         return QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
     };
-    const TokenUsage usage{120 + story.size() / 3, storyboard.size() / 3};
+    const TokenUsage usage { 120 + story.size() / 3, storyboard.size() / 3 };
 
-    if (kind == Kind::Image && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
+    if (kind == Kind::Image
+        && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
         auto reply = [this, provider, socket, model, usage](const QByteArray &imageBase64) {
             if (!socket || socket->state() != QAbstractSocket::ConnectedState)
                 return;
-            writeJson(socket, 200, SimWire::imageBody(model, imageBase64, QStringLiteral("image/png"), TokenUsage{usage.input, 1290}), {}, provider);
+            writeJson(socket, 200, SimWire::imageBody(model, imageBase64, QStringLiteral("image/png"), TokenUsage { usage.input, 1290 }),
+                      {}, provider);
             finished(provider, socket);
         };
         if (b.action != A::Ok) {
@@ -539,7 +551,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         QPointer<ProviderSimulator> self(this);
         if (!m_painters) {
             m_painters = new QThreadPool(this); // waited for in the destructor: a painter never outlives us
-            m_painters->setMaxThreadCount(1);   // leave the other core to the event loops
+            m_painters->setMaxThreadCount(1); // leave the other core to the event loops
         }
         m_painters->start([self, board, reply] {
             yieldToOtherThreads();
@@ -548,7 +560,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             // bytes on the wire are identical).
             static QMutex cacheLock;
             static QCache<QByteArray, QByteArray> drawn(32);
-            const QByteArray key = QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
+            const QByteArray key =
+                QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
             QByteArray base64;
             {
                 const QMutexLocker lock(&cacheLock);
@@ -561,7 +574,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
                 drawn.insert(key, new QByteArray(base64));
             }
             QMetaObject::invokeMethod(
-                self.data(), [self, reply, base64] {
+                self.data(),
+                [self, reply, base64] {
                     if (self)
                         reply(base64);
                 },
@@ -583,7 +597,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             writeJson(socket, 200, array + "]", {}, provider);
             finished(provider, socket);
         } else if (stream) {
-            writeChunkedStream(provider, socket, SimWire::stream(provider, model, text, ending, usage, pieces, b.streamUsage), intervalMs, false);
+            writeChunkedStream(provider, socket, SimWire::stream(provider, model, text, ending, usage, pieces, b.streamUsage), intervalMs,
+                               false);
         } else {
             writeJson(socket, 200, SimWire::body(provider, model, text, ending, usage), {}, provider);
             finished(provider, socket);
@@ -595,7 +610,9 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
             // "Bearer sk-…"): the engine must scrub it before anything is recorded (docs/contract.md §11.9).
             QByteArray key = b.receivedKey.left(200).replace('"', "").replace('\\', "");
-            r.body.replace("\"message\":\"", QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
+            r.body.replace(
+                "\"message\":\"",
+                QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
         }
         writeJson(socket, r.status, r.body, r.headers, provider);
         finished(provider, socket);
@@ -612,7 +629,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break; // owed forever; the client's abort shows up as closed_by_client
     case A::Drip:
         if (stream) {
-            writeChunkedStream(provider, socket, SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64, b.streamUsage),
+            writeChunkedStream(provider, socket,
+                               SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64, b.streamUsage),
                                b.dripIntervalMs, false);
         } else {
             // Headers now, the body one slice per interval.
@@ -656,9 +674,10 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break;
     case A::Refused:
         if (SimWire::refusesWithHttpError(provider)) {
-            writeJson(socket, 400,
-                      R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})",
-                      {}, provider);
+            writeJson(
+                socket, 400,
+                R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})",
+                {}, provider);
             finished(provider, socket);
         } else {
             success(QString(), SimWire::Ending::Refused);
@@ -674,8 +693,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             writeChunkedStream(provider, socket, events.mid(0, std::max<qsizetype>(1, events.size() / 2)), 0, true);
         } else {
             const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
-            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider) + "Content-Length: "
-                          + QByteArray::number(body.size()) + "\r\n\r\n" + body.left(body.size() / 2));
+            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
+                          + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body.left(body.size() / 2));
             m_owed.erase(socket);
             socket->disconnectFromHost();
         }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QHash>
-
 #include "contract/enums.h"
 #include "scenario.h"
 
 #include <QAbstractHttpServer>
+#include <QHash>
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QMutex>
@@ -50,9 +49,9 @@ public:
 
     struct Counters
     {
-        int requests = 0;           // requests received (docs/contract.md §11.1 counts these)
-        int answered = 0;           // responses finished
-        int closedByClient = 0;     // connections the client closed while we still owed an answer
+        int requests = 0; // requests received (docs/contract.md §11.1 counts these)
+        int answered = 0; // responses finished
+        int closedByClient = 0; // connections the client closed while we still owed an answer
         // When the last request arrived, on the system's monotonic clock (CLOCK_MONOTONIC, the same in
         // every process on the machine): lets a benchmark in another process time its requests' arrival.
         qint64 lastRequestMonotonicNs = 0;
@@ -102,7 +101,7 @@ private:
     struct RequestScript
     {
         const Scenario *scenario = nullptr; // null: m_scenario
-        std::optional<Provider> primary;    // unset: m_primary / m_fallback
+        std::optional<Provider> primary; // unset: m_primary / m_fallback
         std::optional<Provider> fallback;
     };
     SimBehaviour pick(Provider provider, int index, Kind kind, const RequestScript &asked);

@@ -28,25 +28,25 @@ struct ActionName
 };
 
 constexpr ActionName kActions[] = {
-    {SimBehaviour::Action::Ok, "ok"},
-    {SimBehaviour::Action::Error, "error"},
-    {SimBehaviour::Action::Hang, "hang"},
-    {SimBehaviour::Action::Drip, "drip"},
-    {SimBehaviour::Action::Truncated, "truncated"},
-    {SimBehaviour::Action::Malformed, "malformed"},
-    {SimBehaviour::Action::InvalidStoryboard, "invalid_storyboard"},
-    {SimBehaviour::Action::Refused, "refused"},
-    {SimBehaviour::Action::Reset, "reset"},
-    {SimBehaviour::Action::StreamCut, "stream_cut"},
-    {SimBehaviour::Action::StreamError, "stream_error"},
-    {SimBehaviour::Action::Empty, "empty"},
+    { SimBehaviour::Action::Ok, "ok" },
+    { SimBehaviour::Action::Error, "error" },
+    { SimBehaviour::Action::Hang, "hang" },
+    { SimBehaviour::Action::Drip, "drip" },
+    { SimBehaviour::Action::Truncated, "truncated" },
+    { SimBehaviour::Action::Malformed, "malformed" },
+    { SimBehaviour::Action::InvalidStoryboard, "invalid_storyboard" },
+    { SimBehaviour::Action::Refused, "refused" },
+    { SimBehaviour::Action::Reset, "reset" },
+    { SimBehaviour::Action::StreamCut, "stream_cut" },
+    { SimBehaviour::Action::StreamError, "stream_error" },
+    { SimBehaviour::Action::Empty, "empty" },
 };
 
 const QStringList &errorNames()
 {
-    static const QStringList names{QStringLiteral("overloaded"), QStringLiteral("rate_limited"), QStringLiteral("auth"),
-                                   QStringLiteral("quota"),      QStringLiteral("bad_request"),  QStringLiteral("server_error"),
-                                   QStringLiteral("not_found"),  QStringLiteral("timeout"),      QStringLiteral("auth_echo")};
+    static const QStringList names { QStringLiteral("overloaded"), QStringLiteral("rate_limited"), QStringLiteral("auth"),
+                                     QStringLiteral("quota"),      QStringLiteral("bad_request"),  QStringLiteral("server_error"),
+                                     QStringLiteral("not_found"),  QStringLiteral("timeout"),      QStringLiteral("auth_echo") };
     return names;
 }
 
@@ -63,9 +63,11 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
         QStringList names;
         for (const ActionName &a : kActions)
             names << QLatin1StringView(a.name);
-        *error = QStringLiteral("%1.do: got %2; expected one of %3")
-                     .arg(where, action.isString() ? QLatin1Char('"') + action.toString().left(40) + QLatin1Char('"') : QStringLiteral("no string"),
-                          names.join(QStringLiteral(", ")));
+        *error =
+            QStringLiteral("%1.do: got %2; expected one of %3")
+                .arg(where,
+                     action.isString() ? QLatin1Char('"') + action.toString().left(40) + QLatin1Char('"') : QStringLiteral("no string"),
+                     names.join(QStringLiteral(", ")));
         return std::nullopt;
     }
     b.action = *SimBehaviour::actionFromName(action.toString());
@@ -86,9 +88,10 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
     }
     if (const QJsonValue e = o.value(QLatin1StringView("error")); !e.isUndefined()) {
         if (!e.isString() || !errorNames().contains(e.toString())) {
-            *error = QStringLiteral("%1.error: got %2; expected one of %3")
-                         .arg(where, e.isString() ? QLatin1Char('"') + e.toString().left(40) + QLatin1Char('"') : QStringLiteral("no string"),
-                              errorNames().join(QStringLiteral(", ")));
+            *error =
+                QStringLiteral("%1.error: got %2; expected one of %3")
+                    .arg(where, e.isString() ? QLatin1Char('"') + e.toString().left(40) + QLatin1Char('"') : QStringLiteral("no string"),
+                         errorNames().join(QStringLiteral(", ")));
             return std::nullopt;
         }
         b.error = e.toString();
@@ -133,15 +136,18 @@ bool readPhases(const QJsonValue &value, const QString &where, std::vector<SimPh
             return false;
         const QJsonObject o = phases.at(i).toObject();
         const QJsonValue from = o.value(QLatin1StringView("from_s")), to = o.value(QLatin1StringView("to_s"));
-        if (!from.isDouble() || !to.isDouble() || from.toDouble() < 0 || to.toDouble() <= from.toDouble() || to.toDouble() > 7 * 24 * 3600.0) {
+        if (!from.isDouble() || !to.isDouble() || from.toDouble() < 0 || to.toDouble() <= from.toDouble()
+            || to.toDouble() > 7 * 24 * 3600.0) {
             *error = at + QStringLiteral(": expected seconds \"from_s\" >= 0 and \"to_s\" > from_s (at most a week)");
             return false;
         }
         if (!into->empty() && from.toDouble() < into->back().toS) {
-            *error = at + QStringLiteral(".from_s: phases must be in time order and must not overlap (the one before ends at %1 s)").arg(into->back().toS);
+            *error = at
+                + QStringLiteral(".from_s: phases must be in time order and must not overlap (the one before ends at %1 s)")
+                      .arg(into->back().toS);
             return false;
         }
-        into->push_back(SimPhase{from.toDouble(), to.toDouble(), *b});
+        into->push_back(SimPhase { from.toDouble(), to.toDouble(), *b });
     }
     return true;
 }
@@ -177,7 +183,7 @@ QString SimBehaviour::actionName(Action action)
 
 std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *error)
 {
-    QJsonParseError perr{};
+    QJsonParseError perr {};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
     if (perr.error != QJsonParseError::NoError) {
         *error = QStringLiteral("not valid JSON: %1 at offset %2").arg(perr.errorString()).arg(perr.offset);
@@ -212,7 +218,8 @@ std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *erro
     for (auto it = po.begin(); it != po.end(); ++it) {
         const QString key = it.key();
         if (key != u"*" && key != u"primary" && key != u"fallback" && key != u"image" && key != u"captions" && !providerFromId(key)) {
-            *error = QStringLiteral("providers.%1: expected gemini, qwen, openai, anthropic, primary, fallback, image, captions or *").arg(key);
+            *error =
+                QStringLiteral("providers.%1: expected gemini, qwen, openai, anthropic, primary, fallback, image, captions or *").arg(key);
             return std::nullopt;
         }
         const QString where = QStringLiteral("providers.") + key;
@@ -300,7 +307,8 @@ QStringList Scenario::builtInNames()
     static const QStringList names = [] {
         initScenarioResources();
         QStringList out;
-        const QStringList files = QDir(QStringLiteral(":/bullpen/scenarios")).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        const QStringList files =
+            QDir(QStringLiteral(":/bullpen/scenarios")).entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
         for (const QString &f : files)
             out << f.chopped(5);
         return out;

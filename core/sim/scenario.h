@@ -18,18 +18,18 @@ namespace bullpen {
 struct SimBehaviour
 {
     enum class Action {
-        Ok,                // a valid storyboard derived from the story
-        Error,             // a provider-shaped HTTP error (see `error`, `status`)
-        Hang,              // accept and never answer
-        Drip,              // answer, very slowly
-        Truncated,         // finish reason MAX_TOKENS / length / max_tokens, partial JSON
-        Malformed,         // a 200 whose body (or a stream chunk) is not JSON
+        Ok, // a valid storyboard derived from the story
+        Error, // a provider-shaped HTTP error (see `error`, `status`)
+        Hang, // accept and never answer
+        Drip, // answer, very slowly
+        Truncated, // finish reason MAX_TOKENS / length / max_tokens, partial JSON
+        Malformed, // a 200 whose body (or a stream chunk) is not JSON
         InvalidStoryboard, // valid JSON that breaks docs/contract.md §2.1 (three panels)
-        Refused,           // safety block / refusal / content filter, provider-shaped
-        Reset,             // read the request, then close the connection without a byte
-        StreamCut,         // start answering, then cut the connection before the end marker
-        StreamError,       // an error event inside an otherwise normal stream
-        Empty,             // a 200 with no text
+        Refused, // safety block / refusal / content filter, provider-shaped
+        Reset, // read the request, then close the connection without a byte
+        StreamCut, // start answering, then cut the connection before the end marker
+        StreamError, // an error event inside an otherwise normal stream
+        Empty, // a 200 with no text
     };
 
     Action action = Action::Ok;
@@ -39,9 +39,9 @@ struct SimBehaviour
     QByteArray receivedKey; // filled per request for the "auth_echo" error, which quotes it back
     // Filled per request from what the request asked for:
     bool streamUsage = true; // OpenAI/DashScope: stream_options.include_usage (the closing usage chunk)
-    bool geminiSse = true;   // Gemini :streamGenerateContent with alt=sse; without it the answer is a JSON array
-    int status = 0;                               // 0: the provider's usual status for `error`
-    int retryAfterSeconds = -1;                   // -1: no Retry-After header
+    bool geminiSse = true; // Gemini :streamGenerateContent with alt=sse; without it the answer is a JSON array
+    int status = 0; // 0: the provider's usual status for `error`
+    int retryAfterSeconds = -1; // -1: no Retry-After header
     int dripIntervalMs = 400;
 
     static std::optional<Action> actionFromName(QStringView name);
@@ -53,7 +53,7 @@ struct SimBehaviour
 struct SimPhase
 {
     double fromS = 0; // inclusive
-    double toS = 0;   // exclusive
+    double toS = 0; // exclusive
     SimBehaviour behaviour;
 };
 

@@ -16,7 +16,8 @@ SimulatorThread::~SimulatorThread()
 {
     // Its sockets and timers belong to its thread: destroy it there, then end the thread.
     ProviderSimulator *sim = m_simulator.release();
-    QMetaObject::invokeMethod(sim, [sim] { delete sim; }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        sim, [sim] { delete sim; }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
 }

@@ -9,7 +9,10 @@ namespace bullpen {
 
 namespace {
 
-QByteArray compact(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray compact(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 // Gemini frames events with CRLF; OpenAI, DashScope and Anthropic with bare LF (some clients split
 // only on "\n\n", so the difference matters).
 QByteArray sse(Provider provider, const QByteArray &data, const QByteArray &event = {})
@@ -53,7 +56,7 @@ QStringList split(const QString &text, int pieces)
 {
     QStringList out;
     if (text.isEmpty() || pieces <= 1)
-        return {text};
+        return { text };
     const qsizetype step = std::max<qsizetype>(1, text.size() / pieces);
     for (qsizetype i = 0; i < text.size(); i += step) {
         qsizetype n = std::min(step, text.size() - i);
@@ -75,7 +78,7 @@ QString finishWord(Provider p, SimWire::Ending e)
         return e == SimWire::Ending::MaxTokens ? QStringLiteral("length") : QStringLiteral("stop");
     case Provider::Anthropic:
         return e == SimWire::Ending::MaxTokens ? QStringLiteral("max_tokens")
-               : e == SimWire::Ending::Refused ? QStringLiteral("refusal")
+            : e == SimWire::Ending::Refused    ? QStringLiteral("refusal")
                                                : QStringLiteral("end_turn");
     }
     return {};
@@ -83,31 +86,33 @@ QString finishWord(Provider p, SimWire::Ending e)
 
 QJsonObject geminiUsage(TokenUsage u)
 {
-    return QJsonObject{{QStringLiteral("promptTokenCount"), u.input},
-                       {QStringLiteral("candidatesTokenCount"), u.output},
-                       {QStringLiteral("thoughtsTokenCount"), 0},
-                       {QStringLiteral("totalTokenCount"), u.input + u.output}};
+    return QJsonObject { { QStringLiteral("promptTokenCount"), u.input },
+                         { QStringLiteral("candidatesTokenCount"), u.output },
+                         { QStringLiteral("thoughtsTokenCount"), 0 },
+                         { QStringLiteral("totalTokenCount"), u.input + u.output } };
 }
 
 QJsonObject geminiChunk(const QString &text, const QString &finish, bool withThought)
 {
     QJsonArray parts;
     if (withThought)
-        parts.append(QJsonObject{{QStringLiteral("text"), QStringLiteral("Planning four panels…")}, {QStringLiteral("thought"), true}});
+        parts.append(
+            QJsonObject { { QStringLiteral("text"), QStringLiteral("Planning four panels…") }, { QStringLiteral("thought"), true } });
     if (!text.isEmpty())
-        parts.append(QJsonObject{{QStringLiteral("text"), text}});
-    QJsonObject candidate{{QStringLiteral("content"), QJsonObject{{QStringLiteral("role"), QStringLiteral("model")}, {QStringLiteral("parts"), parts}}},
-                          {QStringLiteral("index"), 0}};
+        parts.append(QJsonObject { { QStringLiteral("text"), text } });
+    QJsonObject candidate { { QStringLiteral("content"),
+                              QJsonObject { { QStringLiteral("role"), QStringLiteral("model") }, { QStringLiteral("parts"), parts } } },
+                            { QStringLiteral("index"), 0 } };
     if (!finish.isEmpty())
         candidate.insert(QStringLiteral("finishReason"), finish);
-    return QJsonObject{{QStringLiteral("candidates"), QJsonArray{candidate}}};
+    return QJsonObject { { QStringLiteral("candidates"), QJsonArray { candidate } } };
 }
 
 QJsonObject openAiUsage(TokenUsage u)
 {
-    return QJsonObject{{QStringLiteral("prompt_tokens"), u.input},
-                       {QStringLiteral("completion_tokens"), u.output},
-                       {QStringLiteral("total_tokens"), u.input + u.output}};
+    return QJsonObject { { QStringLiteral("prompt_tokens"), u.input },
+                         { QStringLiteral("completion_tokens"), u.output },
+                         { QStringLiteral("total_tokens"), u.input + u.output } };
 }
 
 } // namespace
@@ -117,9 +122,10 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
     switch (provider) {
     case Provider::Gemini: {
         if (ending == Ending::Refused)
-            return compact(QJsonObject{{QStringLiteral("promptFeedback"), QJsonObject{{QStringLiteral("blockReason"), QStringLiteral("SAFETY")}}},
-                                       {QStringLiteral("usageMetadata"), geminiUsage(TokenUsage{usage.input, 0})},
-                                       {QStringLiteral("modelVersion"), model}});
+            return compact(QJsonObject {
+                { QStringLiteral("promptFeedback"), QJsonObject { { QStringLiteral("blockReason"), QStringLiteral("SAFETY") } } },
+                { QStringLiteral("usageMetadata"), geminiUsage(TokenUsage { usage.input, 0 }) },
+                { QStringLiteral("modelVersion"), model } });
         QJsonObject o = geminiChunk(text, finishWord(provider, ending), true);
         o.insert(QStringLiteral("usageMetadata"), geminiUsage(usage));
         o.insert(QStringLiteral("modelVersion"), model);
@@ -128,7 +134,7 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
     }
     case Provider::OpenAI:
     case Provider::Qwen: {
-        QJsonObject message{{QStringLiteral("role"), QStringLiteral("assistant")}};
+        QJsonObject message { { QStringLiteral("role"), QStringLiteral("assistant") } };
         if (ending == Ending::Refused) {
             message.insert(QStringLiteral("content"), QJsonValue());
             message.insert(QStringLiteral("refusal"), QStringLiteral("I can't help with that request."));
@@ -136,32 +142,34 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
             message.insert(QStringLiteral("content"), text);
             message.insert(QStringLiteral("refusal"), QJsonValue());
         }
-        return compact(QJsonObject{
-            {QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
-            {QStringLiteral("object"), QStringLiteral("chat.completion")},
-            {QStringLiteral("created"), 1760400000},
-            {QStringLiteral("model"), model},
-            {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                               {QStringLiteral("message"), message},
-                                                               {QStringLiteral("finish_reason"), finishWord(provider, ending)}}}},
-            {QStringLiteral("usage"), openAiUsage(usage)},
+        return compact(QJsonObject {
+            { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
+            { QStringLiteral("object"), QStringLiteral("chat.completion") },
+            { QStringLiteral("created"), 1760400000 },
+            { QStringLiteral("model"), model },
+            { QStringLiteral("choices"),
+              QJsonArray { QJsonObject { { QStringLiteral("index"), 0 },
+                                         { QStringLiteral("message"), message },
+                                         { QStringLiteral("finish_reason"), finishWord(provider, ending) } } } },
+            { QStringLiteral("usage"), openAiUsage(usage) },
         });
     }
     case Provider::Anthropic: {
-        QJsonArray content{QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")},
-                                       {QStringLiteral("thinking"), QStringLiteral("Planning four panels…")},
-                                       {QStringLiteral("signature"), QStringLiteral("sim")}}};
+        QJsonArray content { QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
+                                           { QStringLiteral("thinking"), QStringLiteral("Planning four panels…") },
+                                           { QStringLiteral("signature"), QStringLiteral("sim") } } };
         if (ending != Ending::Refused)
-            content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")}, {QStringLiteral("text"), text}});
-        return compact(QJsonObject{
-            {QStringLiteral("id"), QStringLiteral("msg_sim")},
-            {QStringLiteral("type"), QStringLiteral("message")},
-            {QStringLiteral("role"), QStringLiteral("assistant")},
-            {QStringLiteral("model"), model},
-            {QStringLiteral("content"), content},
-            {QStringLiteral("stop_reason"), finishWord(provider, ending)},
-            {QStringLiteral("stop_sequence"), QJsonValue()},
-            {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), usage.input}, {QStringLiteral("output_tokens"), usage.output}}},
+            content.append(QJsonObject { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("text"), text } });
+        return compact(QJsonObject {
+            { QStringLiteral("id"), QStringLiteral("msg_sim") },
+            { QStringLiteral("type"), QStringLiteral("message") },
+            { QStringLiteral("role"), QStringLiteral("assistant") },
+            { QStringLiteral("model"), model },
+            { QStringLiteral("content"), content },
+            { QStringLiteral("stop_reason"), finishWord(provider, ending) },
+            { QStringLiteral("stop_sequence"), QJsonValue() },
+            { QStringLiteral("usage"),
+              QJsonObject { { QStringLiteral("input_tokens"), usage.input }, { QStringLiteral("output_tokens"), usage.output } } },
         });
     }
     }
@@ -172,7 +180,7 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
                                   bool includeUsage)
 {
     QList<QByteArray> out;
-    const QStringList parts = ending == Ending::Refused ? QStringList{} : split(text, pieces);
+    const QStringList parts = ending == Ending::Refused ? QStringList {} : split(text, pieces);
     switch (provider) {
     case Provider::Gemini: {
         if (ending == Ending::Refused) {
@@ -193,81 +201,103 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
     case Provider::OpenAI:
     case Provider::Qwen: {
         auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
-            return sse(provider, compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
-                                           {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
-                                           {QStringLiteral("created"), 1760400000},
-                                           {QStringLiteral("model"), model},
-                                           {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                                                              {QStringLiteral("delta"), delta},
-                                                                                              {QStringLiteral("finish_reason"), finish}}}}}));
+            return sse(provider,
+                       compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
+                                             { QStringLiteral("object"), QStringLiteral("chat.completion.chunk") },
+                                             { QStringLiteral("created"), 1760400000 },
+                                             { QStringLiteral("model"), model },
+                                             { QStringLiteral("choices"),
+                                               QJsonArray { QJsonObject { { QStringLiteral("index"), 0 },
+                                                                          { QStringLiteral("delta"), delta },
+                                                                          { QStringLiteral("finish_reason"), finish } } } } }));
         };
-        out << chunk(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QString()}}, QJsonValue());
+        out << chunk(QJsonObject { { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("content"), QString() } },
+                     QJsonValue());
         if (ending == Ending::Refused)
-            out << chunk(QJsonObject{{QStringLiteral("refusal"), QStringLiteral("I can't help with that request.")}}, QJsonValue());
+            out << chunk(QJsonObject { { QStringLiteral("refusal"), QStringLiteral("I can't help with that request.") } }, QJsonValue());
         for (const QString &p : parts)
-            out << chunk(QJsonObject{{QStringLiteral("content"), p}}, QJsonValue());
-        out << chunk(QJsonObject{}, finishWord(provider, ending));
+            out << chunk(QJsonObject { { QStringLiteral("content"), p } }, QJsonValue());
+        out << chunk(QJsonObject {}, finishWord(provider, ending));
         if (includeUsage)
-            out << sse(provider, compact(QJsonObject{{QStringLiteral("id"), QStringLiteral("chatcmpl-sim")},
-                                                     {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
-                                                     {QStringLiteral("created"), 1760400000},
-                                                     {QStringLiteral("model"), model},
-                                                     {QStringLiteral("choices"), QJsonArray{}},
-                                                     {QStringLiteral("usage"), openAiUsage(usage)}}));
+            out << sse(provider,
+                       compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
+                                             { QStringLiteral("object"), QStringLiteral("chat.completion.chunk") },
+                                             { QStringLiteral("created"), 1760400000 },
+                                             { QStringLiteral("model"), model },
+                                             { QStringLiteral("choices"), QJsonArray {} },
+                                             { QStringLiteral("usage"), openAiUsage(usage) } }));
         out << sse(provider, "[DONE]");
         break;
     }
     case Provider::Anthropic: {
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_start")},
-                                       {QStringLiteral("message"),
-                                        QJsonObject{{QStringLiteral("id"), QStringLiteral("msg_sim")},
-                                                    {QStringLiteral("type"), QStringLiteral("message")},
-                                                    {QStringLiteral("role"), QStringLiteral("assistant")},
-                                                    {QStringLiteral("model"), model},
-                                                    {QStringLiteral("content"), QJsonArray{}},
-                                                    {QStringLiteral("stop_reason"), QJsonValue()},
-                                                    {QStringLiteral("usage"), QJsonObject{{QStringLiteral("input_tokens"), usage.input},
-                                                                                          {QStringLiteral("output_tokens"), 1}}}}}}),
+        out << sse(provider,
+                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_start") },
+                                         { QStringLiteral("message"),
+                                           QJsonObject { { QStringLiteral("id"), QStringLiteral("msg_sim") },
+                                                         { QStringLiteral("type"), QStringLiteral("message") },
+                                                         { QStringLiteral("role"), QStringLiteral("assistant") },
+                                                         { QStringLiteral("model"), model },
+                                                         { QStringLiteral("content"), QJsonArray {} },
+                                                         { QStringLiteral("stop_reason"), QJsonValue() },
+                                                         { QStringLiteral("usage"),
+                                                           QJsonObject { { QStringLiteral("input_tokens"), usage.input },
+                                                                         { QStringLiteral("output_tokens"), 1 } } } } } }),
                    "message_start");
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
-                                       {QStringLiteral("index"), 0},
-                                       {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking")},
-                                                                                     {QStringLiteral("thinking"), QString()}}}}),
+        out << sse(provider,
+                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_start") },
+                                         { QStringLiteral("index"), 0 },
+                                         { QStringLiteral("content_block"),
+                                           QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
+                                                         { QStringLiteral("thinking"), QString() } } } }),
                    "content_block_start");
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
-                                       {QStringLiteral("index"), 0},
-                                       {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("thinking_delta")},
-                                                                             {QStringLiteral("thinking"), QStringLiteral("Planning…")}}}}),
+        out << sse(provider,
+                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                                         { QStringLiteral("index"), 0 },
+                                         { QStringLiteral("delta"),
+                                           QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking_delta") },
+                                                         { QStringLiteral("thinking"), QStringLiteral("Planning…") } } } }),
                    "content_block_delta");
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
-                                                 {QStringLiteral("index"), 0},
-                                                 {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("signature_delta")},
-                                                                                       {QStringLiteral("signature"), QStringLiteral("c2ltLXNpZ25hdHVyZQ==")}}}}),
+        out << sse(provider,
+                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                                         { QStringLiteral("index"), 0 },
+                                         { QStringLiteral("delta"),
+                                           QJsonObject { { QStringLiteral("type"), QStringLiteral("signature_delta") },
+                                                         { QStringLiteral("signature"), QStringLiteral("c2ltLXNpZ25hdHVyZQ==") } } } }),
                    "content_block_delta");
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 0}}),
-                   "content_block_stop");
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("ping")}}), "ping");
+        out << sse(
+            provider,
+            compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 0 } }),
+            "content_block_stop");
+        out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("ping") } }), "ping");
         if (ending != Ending::Refused) {
-            out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_start")},
-                                           {QStringLiteral("index"), 1},
-                                           {QStringLiteral("content_block"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                                                         {QStringLiteral("text"), QString()}}}}),
+            out << sse(provider,
+                       compact(QJsonObject {
+                           { QStringLiteral("type"), QStringLiteral("content_block_start") },
+                           { QStringLiteral("index"), 1 },
+                           { QStringLiteral("content_block"),
+                             QJsonObject { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("text"), QString() } } } }),
                        "content_block_start");
             for (const QString &p : parts)
-                out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_delta")},
-                                               {QStringLiteral("index"), 1},
-                                               {QStringLiteral("delta"), QJsonObject{{QStringLiteral("type"), QStringLiteral("text_delta")},
-                                                                                     {QStringLiteral("text"), p}}}}),
+                out << sse(provider,
+                           compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                                                 { QStringLiteral("index"), 1 },
+                                                 { QStringLiteral("delta"),
+                                                   QJsonObject { { QStringLiteral("type"), QStringLiteral("text_delta") },
+                                                                 { QStringLiteral("text"), p } } } }),
                            "content_block_delta");
-            out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("content_block_stop")}, {QStringLiteral("index"), 1}}),
-                       "content_block_stop");
+            out << sse(
+                provider,
+                compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 1 } }),
+                "content_block_stop");
         }
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_delta")},
-                                       {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), finishWord(provider, ending)},
-                                                                             {QStringLiteral("stop_sequence"), QJsonValue()}}},
-                                       {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), usage.output}}}}),
+        out << sse(provider,
+                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_delta") },
+                                         { QStringLiteral("delta"),
+                                           QJsonObject { { QStringLiteral("stop_reason"), finishWord(provider, ending) },
+                                                         { QStringLiteral("stop_sequence"), QJsonValue() } } },
+                                         { QStringLiteral("usage"), QJsonObject { { QStringLiteral("output_tokens"), usage.output } } } }),
                    "message_delta");
-        out << sse(provider, compact(QJsonObject{{QStringLiteral("type"), QStringLiteral("message_stop")}}), "message_stop");
+        out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_stop") } }), "message_stop");
         break;
     }
     }
@@ -278,11 +308,16 @@ QByteArray SimWire::streamErrorEvent(Provider provider)
 {
     switch (provider) {
     case Provider::Gemini:
-        return sse(provider, R"({"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}})");
+        return sse(provider,
+                   R"({"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}})");
     case Provider::OpenAI:
-        return sse(provider, R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":"server_is_overloaded"}})");
+        return sse(
+            provider,
+            R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":"server_is_overloaded"}})");
     case Provider::Qwen:
-        return sse(provider, R"({"error":{"code":"ModelUnavailable","param":null,"message":"Model is unavailable, please try again later.","type":"ModelUnavailable"}})");
+        return sse(
+            provider,
+            R"({"error":{"code":"ModelUnavailable","param":null,"message":"Model is unavailable, please try again later.","type":"ModelUnavailable"}})");
     case Provider::Anthropic:
         return sse(provider, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", "error");
     }
@@ -296,7 +331,8 @@ QByteArray SimWire::malformedStreamEvent(Provider provider)
         return sse(provider, R"({"candidates": [ {"content": oops)");
     case Provider::OpenAI:
     case Provider::Qwen:
-        return sse(provider, R"({"id":"chatcmpl-sim","object":"chat.completion.chunk","created":1760400000,"choices":[{"index":0,"delta": oops)");
+        return sse(provider,
+                   R"({"id":"chatcmpl-sim","object":"chat.completion.chunk","created":1760400000,"choices":[{"index":0,"delta": oops)");
     case Provider::Anthropic:
         return sse(provider, R"({"type":"content_block_delta","index":1,"delta": oops)", "content_block_delta");
     }
@@ -337,17 +373,17 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
     auto gemini = [&](int status, const char *rpc, const char *message, const char *details = "[]") {
         r.status = status;
         r.body = QByteArray(R"({"error":{"code":)") + QByteArray::number(status) + R"(,"message":")" + message + R"(","status":")" + rpc
-                 + R"(","details":)" + details + "}}";
+            + R"(","details":)" + details + "}}";
     };
     auto openai = [&](int status, const char *type, const char *code, const char *message) {
         r.status = status;
         r.body = QByteArray(R"({"error":{"message":")") + message + R"(","type":")" + type + R"(","param":null,"code":)"
-                 + (code ? QByteArray("\"") + code + "\"" : QByteArray("null")) + "}}";
+            + (code ? QByteArray("\"") + code + "\"" : QByteArray("null")) + "}}";
     };
     auto dashscope = [&](int status, const char *code, const char *message) {
         r.status = status;
         r.body = QByteArray(R"({"error":{"code":")") + code + R"(","param":null,"message":")" + message + R"(","type":")" + code
-                 + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})";
+            + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})";
     };
     auto anthropic = [&](int status, const char *type, const char *message) {
         r.status = status;
@@ -362,21 +398,27 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
     case Provider::Gemini:
         // Gemini never sends Retry-After: the delay is the RetryInfo detail in the body.
         if (overloaded)
-            gemini(503, "UNAVAILABLE", "This model is currently experiencing high demand. Spikes in demand are usually temporary. Please try again later.");
+            gemini(503, "UNAVAILABLE",
+                   "This model is currently experiencing high demand. Spikes in demand are usually temporary. Please try again later.");
         else if (rate)
-            gemini(429, "RESOURCE_EXHAUSTED", QByteArray("You exceeded your current quota. Please retry in " + retrySeconds + "s.").constData(),
-                   QByteArray(R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":")"
-                              + retrySeconds + R"(s"}])")
-                       .constData());
+            gemini(
+                429, "RESOURCE_EXHAUSTED",
+                QByteArray("You exceeded your current quota. Please retry in " + retrySeconds + "s.").constData(),
+                QByteArray(
+                    R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":")"
+                    + retrySeconds + R"(s"}])")
+                    .constData());
         else if (unauthenticated)
             gemini(403, "PERMISSION_DENIED",
-                   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
+                   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of "
+                   "API consumer identity to call this API.");
         else if (auth)
             gemini(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.",
                    R"([{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}])");
         else if (quota)
-            gemini(429, "RESOURCE_EXHAUSTED", "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0",
-                   R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}])");
+            gemini(
+                429, "RESOURCE_EXHAUSTED", "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0",
+                R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}])");
         else if (bad)
             gemini(400, "INVALID_ARGUMENT", "Invalid JSON payload received.");
         else if (notFound)
@@ -396,11 +438,13 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
                        .constData());
         else if (unauthenticated)
             openai(401, "invalid_request_error", nullptr,
-                   "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).");
+                   "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. "
+                   "Authorization: Bearer YOUR_KEY).");
         else if (auth)
             openai(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-sim***.");
         else if (quota)
-            openai(429, "insufficient_quota", "insufficient_quota", "You exceeded your current quota, please check your plan and billing details.");
+            openai(429, "insufficient_quota", "insufficient_quota",
+                   "You exceeded your current quota, please check your plan and billing details.");
         else if (bad)
             openai(400, "invalid_request_error", nullptr, "Invalid value for 'messages'.");
         else if (notFound)
@@ -506,15 +550,18 @@ QByteArray SimWire::imageBody(const QString &model, const QByteArray &imageBase6
     static const QByteArray placeholder = QByteArrayLiteral("@bullpen-sim-image-base64@");
     QJsonArray parts;
     if (!imageBase64.isEmpty())
-        parts.append(QJsonObject{{QStringLiteral("inlineData"),
-                                  QJsonObject{{QStringLiteral("mimeType"), mime}, {QStringLiteral("data"), QString::fromLatin1(placeholder)}}}});
-    QByteArray body = compact(QJsonObject{
-        {QStringLiteral("candidates"),
-         QJsonArray{QJsonObject{{QStringLiteral("content"), QJsonObject{{QStringLiteral("role"), QStringLiteral("model")}, {QStringLiteral("parts"), parts}}},
-                                {QStringLiteral("finishReason"), QStringLiteral("STOP")},
-                                {QStringLiteral("index"), 0}}}},
-        {QStringLiteral("usageMetadata"), geminiUsage(usage)},
-        {QStringLiteral("modelVersion"), model},
+        parts.append(QJsonObject {
+            { QStringLiteral("inlineData"),
+              QJsonObject { { QStringLiteral("mimeType"), mime }, { QStringLiteral("data"), QString::fromLatin1(placeholder) } } } });
+    QByteArray body = compact(QJsonObject {
+        { QStringLiteral("candidates"),
+          QJsonArray {
+              QJsonObject { { QStringLiteral("content"),
+                              QJsonObject { { QStringLiteral("role"), QStringLiteral("model") }, { QStringLiteral("parts"), parts } } },
+                            { QStringLiteral("finishReason"), QStringLiteral("STOP") },
+                            { QStringLiteral("index"), 0 } } } },
+        { QStringLiteral("usageMetadata"), geminiUsage(usage) },
+        { QStringLiteral("modelVersion"), model },
     });
     if (!imageBase64.isEmpty())
         body.replace(body.indexOf(placeholder), placeholder.size(), imageBase64);

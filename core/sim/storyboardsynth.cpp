@@ -3,9 +3,9 @@
 
 #include "contract/storyboardvalidator.h"
 
-#include <algorithm>
-
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace bullpen {
 
@@ -46,15 +46,17 @@ QStringList namesOf(const QString &text)
     static const QRegularExpression english(QStringLiteral(R"(\b([A-Z][a-z]{1,20})\b)"));
     static const QRegularExpression korean(QStringLiteral(R"(([가-힣]{2,4})(?:가|은|는|와|과)(?=\s))"));
     // Words that start sentences or name times, not people.
-    static const QStringList notNames{
-        QStringLiteral("The"), QStringLiteral("A"), QStringLiteral("An"), QStringLiteral("They"), QStringLiteral("He"),
-        QStringLiteral("She"), QStringLiteral("It"), QStringLiteral("You"), QStringLiteral("We"), QStringLiteral("I"),
-        QStringLiteral("Then"), QStringLiteral("But"), QStringLiteral("And"), QStringLiteral("When"), QStringLiteral("One"),
-        QStringLiteral("Today"), QStringLiteral("Tomorrow"), QStringLiteral("Yesterday"), QStringLiteral("Thanks"),
-        QStringLiteral("오늘"), QStringLiteral("내일"), QStringLiteral("어제"), QStringLiteral("아침"), QStringLiteral("저녁"),
-        QStringLiteral("그날"), QStringLiteral("우리"), QStringLiteral("모두"), QStringLiteral("둘"), QStringLiteral("그것"), QStringLiteral("마리"), QStringLiteral("사람"), QStringLiteral("한 마리")};
+    static const QStringList notNames {
+        QStringLiteral("The"),   QStringLiteral("A"),        QStringLiteral("An"),        QStringLiteral("They"),   QStringLiteral("He"),
+        QStringLiteral("She"),   QStringLiteral("It"),       QStringLiteral("You"),       QStringLiteral("We"),     QStringLiteral("I"),
+        QStringLiteral("Then"),  QStringLiteral("But"),      QStringLiteral("And"),       QStringLiteral("When"),   QStringLiteral("One"),
+        QStringLiteral("Today"), QStringLiteral("Tomorrow"), QStringLiteral("Yesterday"), QStringLiteral("Thanks"), QStringLiteral("오늘"),
+        QStringLiteral("내일"),  QStringLiteral("어제"),     QStringLiteral("아침"),      QStringLiteral("저녁"),   QStringLiteral("그날"),
+        QStringLiteral("우리"),  QStringLiteral("모두"),     QStringLiteral("둘"),        QStringLiteral("그것"),   QStringLiteral("마리"),
+        QStringLiteral("사람"),  QStringLiteral("한 마리")
+    };
     QStringList out;
-    for (const QRegularExpression *re : {&english, &korean}) {
+    for (const QRegularExpression *re : { &english, &korean }) {
         auto it = re->globalMatch(text);
         while (it.hasNext()) {
             const QString name = it.next().captured(1);
@@ -73,8 +75,8 @@ Storyboard StoryboardSynth::fromStory(const QString &story)
     if (sentences.isEmpty())
         sentences << QStringLiteral("An empty page waits for a story.");
     const QStringList allNames = namesOf(story);
-    const QString fallbackName = story.contains(QRegularExpression(QStringLiteral("[가-힣]"))) ? QStringLiteral("주인공")
-                                                                                            : QStringLiteral("Narrator");
+    const QString fallbackName =
+        story.contains(QRegularExpression(QStringLiteral("[가-힣]"))) ? QStringLiteral("주인공") : QStringLiteral("Narrator");
     Storyboard board;
     board.title = clip(sentences.first(), 40);
 
@@ -102,8 +104,8 @@ Storyboard StoryboardSynth::fromStory(const QString &story)
         for (const QString &line : std::as_const(lines)) {
             if (p.dialogue.size() == StoryboardValidator::kMaxDialogueLines)
                 break;
-            p.dialogue.append(DialogueLine{p.characters.at(p.dialogue.size() % p.characters.size()),
-                                           clip(line, StoryboardValidator::kMaxDialogueChars - 1)});
+            p.dialogue.append(DialogueLine { p.characters.at(p.dialogue.size() % p.characters.size()),
+                                             clip(line, StoryboardValidator::kMaxDialogueChars - 1) });
         }
         board.panels.append(p);
     }
@@ -120,7 +122,7 @@ Storyboard StoryboardSynth::brokenFromStory(const QString &story)
 Storyboard StoryboardSynth::fromStory(const QString &story, Provider provider)
 {
     Storyboard board = fromStory(story);
-    static const char *const kShots[] = {"Wide shot", "Medium shot", "Close-up", "Long shot"};
+    static const char *const kShots[] = { "Wide shot", "Medium shot", "Close-up", "Long shot" };
     for (Panel &p : board.panels) {
         const auto i = static_cast<std::size_t>(std::clamp(p.index - 1, 0, 3));
         switch (provider) {

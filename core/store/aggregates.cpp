@@ -15,7 +15,10 @@ namespace bullpen {
 namespace {
 
 // A dimension is never NULL in the aggregates ('' for none): Qt binds a null QString as NULL.
-QVariant dimension(const QString &s) { return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s); }
+QVariant dimension(const QString &s)
+{
+    return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
+}
 
 bool run(QSqlQuery &q, QString *error)
 {
@@ -47,22 +50,23 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
         }
         return true;
     };
-    const bool ok = make(m_finishedRow,
-                         "SELECT created_at_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied "
-                         "FROM generations WHERE id = ? AND state <> 'running' AND synthetic = 0")
-                    // By the generation alone, filtered here: a condition on role and stage would let a
-                    // planner take the (role, stage, at_ms) index and walk every primary attempt before it.
-                    && make(m_primaryOf, "SELECT stage, role, at_ms, provider, duration_ms FROM attempts WHERE generation_id = ?")
-                    && make(m_upsertGeneration,
-                            "INSERT INTO agg_generations (hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, "
-                            "fallback_applied, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hour_ms, state, public_code, kind, stage, "
-                            "primary_provider, final_provider, instance, fallback_applied) DO UPDATE SET n = agg_generations.n + excluded.n")
-                    && make(m_upsertAttempt,
-                            "INSERT INTO agg_attempts (provider, role, stage, hour_ms, instance, success, bin, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                            "ON CONFLICT (provider, role, stage, hour_ms, instance, success, bin) DO UPDATE SET n = agg_attempts.n + excluded.n")
-                    && make(m_upsertRelief,
-                            "INSERT INTO agg_relief (stage, hour_ms, primary_provider, fallback_provider, bin, n) VALUES (?, ?, ?, ?, ?, ?) "
-                            "ON CONFLICT (stage, hour_ms, primary_provider, fallback_provider, bin) DO UPDATE SET n = agg_relief.n + excluded.n");
+    const bool ok =
+        make(m_finishedRow,
+             "SELECT created_at_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied "
+             "FROM generations WHERE id = ? AND state <> 'running' AND synthetic = 0")
+        // By the generation alone, filtered here: a condition on role and stage would let a
+        // planner take the (role, stage, at_ms) index and walk every primary attempt before it.
+        && make(m_primaryOf, "SELECT stage, role, at_ms, provider, duration_ms FROM attempts WHERE generation_id = ?")
+        && make(m_upsertGeneration,
+                "INSERT INTO agg_generations (hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, "
+                "fallback_applied, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hour_ms, state, public_code, kind, stage, "
+                "primary_provider, final_provider, instance, fallback_applied) DO UPDATE SET n = agg_generations.n + excluded.n")
+        && make(m_upsertAttempt,
+                "INSERT INTO agg_attempts (provider, role, stage, hour_ms, instance, success, bin, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (provider, role, stage, hour_ms, instance, success, bin) DO UPDATE SET n = agg_attempts.n + excluded.n")
+        && make(m_upsertRelief,
+                "INSERT INTO agg_relief (stage, hour_ms, primary_provider, fallback_provider, bin, n) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (stage, hour_ms, primary_provider, fallback_provider, bin) DO UPDATE SET n = agg_relief.n + excluded.n");
     if (!ok)
         m_finishedRow.reset();
     return ok;
@@ -71,7 +75,7 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
 void AggregateDeltas::addAttempt(qint64 atMs, const QString &provider, const QString &role, const QString &stage, const QString &instance,
                                  bool success, double durationMs)
 {
-    ++m_attempts[{provider, role, stage, hourOf(atMs), instance, success ? 1 : 0, DurationHistogram::binOf(durationMs)}];
+    ++m_attempts[{ provider, role, stage, hourOf(atMs), instance, success ? 1 : 0, DurationHistogram::binOf(durationMs) }];
 }
 
 bool AggregateDeltas::addRelief(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider,
@@ -96,7 +100,7 @@ bool AggregateDeltas::addRelief(QSqlDatabase &db, const QString &generationId, c
     q.finish();
     if (primary.isEmpty())
         return true; // the primary was skipped (docs/contract.md §13): no wait to count
-    ++m_relief[{stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs)}];
+    ++m_relief[{ stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs) }];
     return true;
 }
 
@@ -109,8 +113,8 @@ bool AggregateDeltas::addFinished(QSqlDatabase &db, const QString &generationId,
     if (!run(q, error))
         return false;
     if (q.next()) {
-        ++m_generations[{hourOf(q.value(0).toLongLong()), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
-                         q.value(4).toString(), q.value(5).toString(), q.value(6).toString(), q.value(7).toString(), q.value(8).toInt()}];
+        ++m_generations[{ hourOf(q.value(0).toLongLong()), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+                          q.value(4).toString(), q.value(5).toString(), q.value(6).toString(), q.value(7).toString(), q.value(8).toInt() }];
     }
     q.finish();
     return true;
@@ -129,18 +133,20 @@ bool AggregateDeltas::apply(QSqlDatabase &db, QString *error)
     };
     for (const auto &[k, n] : m_generations) {
         const auto &[hour, state, code, kind, stage, primary, final, instance, relieved] = k;
-        if (!upsert(*m_upsertGeneration, {hour, dimension(state), dimension(code), dimension(kind), dimension(stage), dimension(primary),
-                                          dimension(final), dimension(instance), relieved, n}))
+        if (!upsert(*m_upsertGeneration,
+                    { hour, dimension(state), dimension(code), dimension(kind), dimension(stage), dimension(primary), dimension(final),
+                      dimension(instance), relieved, n }))
             return false;
     }
     for (const auto &[k, n] : m_attempts) {
         const auto &[provider, role, stage, hour, instance, success, bin] = k;
-        if (!upsert(*m_upsertAttempt, {dimension(provider), dimension(role), dimension(stage), hour, dimension(instance), success, bin, n}))
+        if (!upsert(*m_upsertAttempt,
+                    { dimension(provider), dimension(role), dimension(stage), hour, dimension(instance), success, bin, n }))
             return false;
     }
     for (const auto &[k, n] : m_relief) {
         const auto &[stage, hour, primary, fallback, bin] = k;
-        if (!upsert(*m_upsertRelief, {dimension(stage), hour, dimension(primary), dimension(fallback), bin, n}))
+        if (!upsert(*m_upsertRelief, { dimension(stage), hour, dimension(primary), dimension(fallback), bin, n }))
             return false;
     }
     clear();
@@ -167,14 +173,18 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     // Generations: grouped by the database (an hour is integer arithmetic in both dialects).
     if (!exec(QStringLiteral("SELECT created_at_ms - created_at_ms % 3600000, state, COALESCE(public_code, ''), COALESCE(kind, ''), "
                              "COALESCE(stage, ''), COALESCE(primary_provider, ''), COALESCE(final_provider, ''), COALESCE(instance, ''), "
-                             "fallback_applied, COUNT(*) FROM generations WHERE state <> 'running'%1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9").arg(users)))
+                             "fallback_applied, COUNT(*) FROM generations WHERE state <> 'running'%1 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9")
+                  .arg(users)))
         return false;
     while (q.next()) {
-        d.m_generations[{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
-                         q.value(5).toString(), q.value(6).toString(), q.value(7).toString(), q.value(8).toInt()}] += q.value(9).toLongLong();
+        d.m_generations[{ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(),
+                          q.value(4).toString(), q.value(5).toString(), q.value(6).toString(), q.value(7).toString(),
+                          q.value(8).toInt() }] += q.value(9).toLongLong();
     }
     // Attempts: binned here (no portable logarithm in SQL).
-    if (!exec(QStringLiteral("SELECT at_ms, provider, role, stage, COALESCE(instance, ''), success, duration_ms FROM attempts WHERE 1 = 1%1").arg(users)))
+    if (!exec(
+            QStringLiteral("SELECT at_ms, provider, role, stage, COALESCE(instance, ''), success, duration_ms FROM attempts WHERE 1 = 1%1")
+                .arg(users)))
         return false;
     while (q.next())
         d.addAttempt(q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
@@ -193,14 +203,16 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     };
     std::vector<Relief> relief;
     QHash<QString, std::vector<std::size_t>> reliefOf; // generation + stage → fallback attempts
-    if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'%1").arg(users)))
+    if (!exec(
+            QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'%1").arg(users)))
         return false;
     while (q.next()) {
         reliefOf[q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString()].push_back(relief.size());
-        relief.push_back({q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {}});
+        relief.push_back({ q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {} });
     }
     if (!relief.empty()) {
-        if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'%1").arg(users)))
+        if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'%1")
+                      .arg(users)))
             return false;
         while (q.next()) {
             const auto it = reliefOf.constFind(q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString());
@@ -219,7 +231,7 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     }
     for (const Relief &r : relief)
         if (!r.primary.isEmpty()) // a skipped primary added no wait
-            ++d.m_relief[{r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms)}];
+            ++d.m_relief[{ r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms) }];
     q.finish();
     return d.apply(db, error);
 }

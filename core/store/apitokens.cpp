@@ -15,7 +15,10 @@
 
 namespace bullpen {
 
-QString toId(ApiRole role) { return role == ApiRole::Operator ? QStringLiteral("operator") : QStringLiteral("viewer"); }
+QString toId(ApiRole role)
+{
+    return role == ApiRole::Operator ? QStringLiteral("operator") : QStringLiteral("viewer");
+}
 
 std::optional<ApiRole> apiRoleFromId(QStringView id)
 {
@@ -38,11 +41,14 @@ ApiTokens::~ApiTokens()
     StoreLocation::disconnect(m_connection);
 }
 
-QSqlDatabase ApiTokens::db() const { return QSqlDatabase::database(m_connection, false); }
+QSqlDatabase ApiTokens::db() const
+{
+    return QSqlDatabase::database(m_connection, false);
+}
 
 std::unique_ptr<ApiTokens> ApiTokens::open(const StoreLocation &location, QString *error)
 {
-    static std::atomic<int> next{0};
+    static std::atomic<int> next { 0 };
     const QString name = QStringLiteral("bullpen-tokens-%1").arg(next++);
     QString why;
     bool ok = false;
@@ -85,17 +91,19 @@ std::optional<QString> ApiTokens::add(const QString &name, ApiRole role, QString
         if (t.name == name) {
             if (error)
                 *error = QStringLiteral("a token named \"%1\" exists already (names are never reused, so the audit stays clear); "
-                                        "choose another name").arg(name);
+                                        "choose another name")
+                             .arg(name);
             return std::nullopt;
         }
     }
     QByteArray raw(32, Qt::Uninitialized);
     QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(raw.data()), reinterpret_cast<quint32 *>(raw.data() + raw.size()));
-    const QString token = QStringLiteral("bp_") + QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    const QString token =
+        QStringLiteral("bp_") + QString::fromLatin1(raw.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
     QSqlQuery q(db());
     QString why;
     if (!StoreDatabase::run(q, QStringLiteral("INSERT INTO api_tokens (name, role, token_sha256, created_at_ms) VALUES (?, ?, ?, ?)"),
-                            {name, toId(role), hashOf(token.toLatin1()), QDateTime::currentMSecsSinceEpoch()}, &why)) {
+                            { name, toId(role), hashOf(token.toLatin1()), QDateTime::currentMSecsSinceEpoch() }, &why)) {
         if (error)
             *error = QStringLiteral("cannot store the token: %1").arg(why);
         return std::nullopt;
@@ -109,7 +117,7 @@ bool ApiTokens::revoke(const QString &name, QString *error)
     QSqlQuery q(db());
     QString why;
     if (!StoreDatabase::run(q, QStringLiteral("UPDATE api_tokens SET revoked_at_ms = ? WHERE name = ? AND revoked_at_ms IS NULL"),
-                            {QDateTime::currentMSecsSinceEpoch(), name}, &why)) {
+                            { QDateTime::currentMSecsSinceEpoch(), name }, &why)) {
         if (error)
             *error = QStringLiteral("cannot revoke: %1").arg(why);
         return false;
@@ -128,8 +136,8 @@ QList<ApiToken> ApiTokens::list(QString *error)
     QList<ApiToken> out;
     QSqlQuery q(db());
     QString why;
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT name, role, created_at_ms, revoked_at_ms FROM api_tokens ORDER BY created_at_ms, name"), {},
-                            &why)) {
+    if (!StoreDatabase::run(
+            q, QStringLiteral("SELECT name, role, created_at_ms, revoked_at_ms FROM api_tokens ORDER BY created_at_ms, name"), {}, &why)) {
         if (error)
             *error = why;
         return out;
@@ -155,7 +163,8 @@ std::optional<ApiToken> ApiTokens::check(QByteArrayView presented)
     if (!m_check) {
         m_check = std::make_unique<QSqlQuery>(db());
         m_check->setForwardOnly(true);
-        if (!m_check->prepare(QStringLiteral("SELECT name, role, created_at_ms FROM api_tokens WHERE token_sha256 = ? AND revoked_at_ms IS NULL"))) {
+        if (!m_check->prepare(
+                QStringLiteral("SELECT name, role, created_at_ms FROM api_tokens WHERE token_sha256 = ? AND revoked_at_ms IS NULL"))) {
             m_check.reset();
             return std::nullopt;
         }
@@ -180,7 +189,7 @@ bool ApiTokens::audit(const QString &tokenName, const QString &action, const QSt
 {
     QSqlQuery q(db());
     return StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
-                              {QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail}, error);
+                              { QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail }, error);
 }
 
 bool ApiTokens::audit(const QList<AuditEntry> &entries, QString *error)
@@ -193,10 +202,11 @@ bool ApiTokens::audit(const QList<AuditEntry> &entries, QString *error)
     }
     QSqlQuery q(d);
     for (const AuditEntry &e : entries) {
-        if (!StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail, instance) VALUES (?, ?, ?, ?, ?, ?)"),
-                                {e.atMs, e.tokenName, e.action, e.target, e.detail,
-                                 e.instance.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(e.instance)},
-                                error)) {
+        if (!StoreDatabase::run(
+                q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail, instance) VALUES (?, ?, ?, ?, ?, ?)"),
+                { e.atMs, e.tokenName, e.action, e.target, e.detail,
+                  e.instance.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(e.instance) },
+                error)) {
             d.rollback();
             return false;
         }
@@ -214,12 +224,13 @@ QList<AuditEntry> ApiTokens::auditLog(int limit, QString *error)
 {
     QList<AuditEntry> out;
     QSqlQuery q(db());
-    if (!StoreDatabase::run(q, QStringLiteral("SELECT at_ms, token_name, action, target, detail, instance FROM audit ORDER BY at_ms DESC LIMIT ?"),
-                            {limit}, error))
+    if (!StoreDatabase::run(
+            q, QStringLiteral("SELECT at_ms, token_name, action, target, detail, instance FROM audit ORDER BY at_ms DESC LIMIT ?"),
+            { limit }, error))
         return out;
     while (q.next())
-        out << AuditEntry{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
-                          q.value(5).toString()};
+        out << AuditEntry { q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(),
+                            q.value(3).toString(),   q.value(4).toString(), q.value(5).toString() };
     return out;
 }
 

@@ -12,7 +12,10 @@ namespace bullpen {
 
 namespace {
 
-QString any(const std::optional<QString> &id) { return id.value_or(QStringLiteral("any")); }
+QString any(const std::optional<QString> &id)
+{
+    return id.value_or(QStringLiteral("any"));
+}
 
 } // namespace
 
@@ -22,11 +25,14 @@ DrainRecords::DrainRecords(StoreLocation location, QString connectionName)
 {
 }
 
-DrainRecords::~DrainRecords() { StoreLocation::disconnect(m_connection); }
+DrainRecords::~DrainRecords()
+{
+    StoreLocation::disconnect(m_connection);
+}
 
 std::unique_ptr<DrainRecords> DrainRecords::open(const StoreLocation &location, QString *error)
 {
-    static std::atomic<int> next{0};
+    static std::atomic<int> next { 0 };
     const QString name = QStringLiteral("bullpen-drains-%1").arg(next++);
     QString why;
     bool ok = false;
@@ -60,7 +66,8 @@ bool DrainRecords::save(const Drain &d, const QString &instance, QString *error)
     del.addBindValue(role);
     del.addBindValue(stage);
     QSqlQuery ins(db);
-    ins.prepare(QStringLiteral("INSERT INTO drains (provider, role, stage, reason, by_token, instance, since_ms, until_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    ins.prepare(QStringLiteral(
+        "INSERT INTO drains (provider, role, stage, reason, by_token, instance, since_ms, until_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
     ins.addBindValue(toId(d.provider));
     ins.addBindValue(role);
     ins.addBindValue(stage);
@@ -124,7 +131,9 @@ std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)
     expire.addBindValue(now.toMSecsSinceEpoch());
     QSqlQuery q(db);
     std::vector<Drain> out;
-    if (!expire.exec() || !q.exec(QStringLiteral("SELECT provider, role, stage, reason, by_token, since_ms, until_ms FROM drains ORDER BY provider, role, stage"))) {
+    if (!expire.exec()
+        || !q.exec(QStringLiteral(
+            "SELECT provider, role, stage, reason, by_token, since_ms, until_ms FROM drains ORDER BY provider, role, stage"))) {
         *error = (expire.lastError().isValid() ? expire.lastError() : q.lastError()).text();
         return out;
     }

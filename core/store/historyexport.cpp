@@ -3,7 +3,6 @@
 
 #include "contract/isotime.h"
 #include "failure/secretscrubber.h"
-
 #include "masking.h"
 
 #include <QDateTime>
@@ -13,39 +12,58 @@ namespace bullpen {
 
 namespace {
 
-QJsonValue orNull(const QString &s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+QJsonValue orNull(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
+}
 
 // Column order of both formats: stable, and the same as the failures table on screen.
-const char *const kColumns[] = {"created_at", "user", "generation", "generation_id", "state", "stage", "public_code", "kind",
-                                "provider_chain", "elapsed_ms", "policy", "provider_fallback_applied", "provider_fallback_reason",
-                                "primary_final_model_provider", "final_model_provider", "final_model_id", "detail", "decision",
-                                "next_step", "instance"};
+const char *const kColumns[] = { "created_at",
+                                 "user",
+                                 "generation",
+                                 "generation_id",
+                                 "state",
+                                 "stage",
+                                 "public_code",
+                                 "kind",
+                                 "provider_chain",
+                                 "elapsed_ms",
+                                 "policy",
+                                 "provider_fallback_applied",
+                                 "provider_fallback_reason",
+                                 "primary_final_model_provider",
+                                 "final_model_provider",
+                                 "final_model_id",
+                                 "detail",
+                                 "decision",
+                                 "next_step",
+                                 "instance" };
 
 } // namespace
 
 QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
 {
     const QString chain = r.providerChain();
-    QJsonObject o{
-        {QStringLiteral("created_at"), isoUtcWithMs(r.createdAtMs)},
-        {QStringLiteral("user"), r.userMask},
-        {QStringLiteral("generation"), Masking::displayGenerationId(r.id)},
-        {QStringLiteral("state"), r.state},
-        {QStringLiteral("stage"), orNull(r.stage)},
-        {QStringLiteral("public_code"), orNull(r.publicCode)},
-        {QStringLiteral("kind"), orNull(r.kind)},
-        {QStringLiteral("provider_chain"), chain},
-        {QStringLiteral("elapsed_ms"), r.elapsedMs},
-        {QStringLiteral("policy"), r.policy},
-        {QStringLiteral("provider_fallback_applied"), r.fallbackApplied},
-        {QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason)},
-        {QStringLiteral("primary_final_model_provider"), r.primaryProvider},
-        {QStringLiteral("final_model_provider"), r.finalProvider},
-        {QStringLiteral("final_model_id"), r.finalModel},
-        {QStringLiteral("detail"), r.detail},
-        {QStringLiteral("decision"), r.decision},
-        {QStringLiteral("instance"), orNull(r.instance)},
-        {QStringLiteral("next_step"), orNull(r.nextStep)},
+    QJsonObject o {
+        { QStringLiteral("created_at"), isoUtcWithMs(r.createdAtMs) },
+        { QStringLiteral("user"), r.userMask },
+        { QStringLiteral("generation"), Masking::displayGenerationId(r.id) },
+        { QStringLiteral("state"), r.state },
+        { QStringLiteral("stage"), orNull(r.stage) },
+        { QStringLiteral("public_code"), orNull(r.publicCode) },
+        { QStringLiteral("kind"), orNull(r.kind) },
+        { QStringLiteral("provider_chain"), chain },
+        { QStringLiteral("elapsed_ms"), r.elapsedMs },
+        { QStringLiteral("policy"), r.policy },
+        { QStringLiteral("provider_fallback_applied"), r.fallbackApplied },
+        { QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason) },
+        { QStringLiteral("primary_final_model_provider"), r.primaryProvider },
+        { QStringLiteral("final_model_provider"), r.finalProvider },
+        { QStringLiteral("final_model_id"), r.finalModel },
+        { QStringLiteral("detail"), r.detail },
+        { QStringLiteral("decision"), r.decision },
+        { QStringLiteral("instance"), orNull(r.instance) },
+        { QStringLiteral("next_step"), orNull(r.nextStep) },
     };
     if (ids == Ids::WithFull)
         o.insert(QStringLiteral("generation_id"), r.id);
@@ -54,10 +72,10 @@ QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
 
 QString HistoryExport::csvField(const QJsonValue &v)
 {
-    QString s = v.isString() ? v.toString()
-                : v.isNull() || v.isUndefined() ? QString()
-                : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                             : QString::number(v.toDouble(), 'g', 15);
+    QString s = v.isString()            ? v.toString()
+        : v.isNull() || v.isUndefined() ? QString()
+        : v.isBool()                    ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                        : QString::number(v.toDouble(), 'g', 15);
     // Control characters (ESC/OSC sequences a provider put in its text) become spaces; a CSV is
     // often looked at with cat. Line breaks stay, quoted.
     s = SecretScrubber::printable(std::move(s), /*keepLineBreaks=*/true);

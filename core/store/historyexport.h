@@ -19,7 +19,7 @@ public:
     enum class Format { JsonLines, Csv };
     enum class Ids {
         MaskedOnly, // as on screen: `gen_7f3a…c91e` and the user's display mask (the console's export)
-        WithFull,   // also the full generation id (the CLI's export, for joining with attempts and events)
+        WithFull, // also the full generation id (the CLI's export, for joining with attempts and events)
     };
     struct Outcome
     {

@@ -2,7 +2,6 @@
 #include "historyfiller.h"
 
 #include "aggregates.h"
-
 #include "contract/enums.h"
 #include "engine/stageresult.h"
 #include "failure/failure.h"
@@ -29,9 +28,9 @@ struct KindWeight
 
 // Primary failures by kind, roughly as seed 001 saw them.
 constexpr KindWeight kPrimaryFailures[] = {
-    {FailureKind::TRANSIENT_SERVER, 38, 503}, {FailureKind::RATE_LIMITED, 20, 429}, {FailureKind::TIMEOUT, 18, 0},
-    {FailureKind::OUTPUT_INVALID, 9, 200},    {FailureKind::OUTPUT_TRUNCATED, 6, 200}, {FailureKind::NETWORK, 4, 0},
-    {FailureKind::AUTH_CONFIG, 3, 401},       {FailureKind::REFUSED, 2, 200},
+    { FailureKind::TRANSIENT_SERVER, 38, 503 }, { FailureKind::RATE_LIMITED, 20, 429 },    { FailureKind::TIMEOUT, 18, 0 },
+    { FailureKind::OUTPUT_INVALID, 9, 200 },    { FailureKind::OUTPUT_TRUNCATED, 6, 200 }, { FailureKind::NETWORK, 4, 0 },
+    { FailureKind::AUTH_CONFIG, 3, 401 },       { FailureKind::REFUSED, 2, 200 },
 };
 
 bool reliefKind(FailureKind k)
@@ -74,12 +73,14 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
             QSqlQuery g(db), a(db), e(db);
             e.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?,?,?,?,?,?)"));
             g.prepare(QStringLiteral(
-                "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, fallback_provider, "
+                "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, "
+                "fallback_provider, "
                 "state, public_code, kind, stage, detail, decision, fallback_applied, fallback_reason, final_provider, final_model, "
                 "tokens_in, tokens_out, elapsed_ms, next_step, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-            a.prepare(QStringLiteral("INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, "
-                                     "public_code, http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, "
-                                     "aborted_by, detail, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+            a.prepare(QStringLiteral(
+                "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, "
+                "public_code, http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, "
+                "aborted_by, detail, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
             QRandomGenerator rng(options.seed);
             db.transaction();
             const qint64 span = std::max<qint64>(options.toMs - options.fromMs, 1);
@@ -87,8 +88,9 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
             const QVariant noInt(QMetaType::fromType<int>());
             qint64 attemptId = 0;
             while (attemptId < options.attempts && out.error.isEmpty()) {
-                const QString id = QStringLiteral("gen_%1").arg(QString::fromLatin1(
-                    QByteArray::number(rng.generate64(), 16).rightJustified(16, '0') + QByteArray::number(rng.generate64(), 16).rightJustified(16, '0')));
+                const QString id =
+                    QStringLiteral("gen_%1").arg(QString::fromLatin1(QByteArray::number(rng.generate64(), 16).rightJustified(16, '0')
+                                                                     + QByteArray::number(rng.generate64(), 16).rightJustified(16, '0')));
                 const qint64 created = options.fromMs + static_cast<qint64>(rng.bounded(static_cast<quint64>(span)));
                 double clock = 0; // ms since the generation started
                 std::optional<Failure> finalFailure;
@@ -96,8 +98,9 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 bool relieved = false;
                 QString reliefReason;
                 // Round robin over the instances (no draw from the generator: the rows stay the same).
-                const QVariant instance = options.instances.isEmpty() ? noText
-                                                                      : QVariant(options.instances.at(static_cast<qsizetype>(out.generations % options.instances.size())));
+                const QVariant instance = options.instances.isEmpty()
+                    ? noText
+                    : QVariant(options.instances.at(static_cast<qsizetype>(out.generations % options.instances.size())));
                 QString finalProvider = QStringLiteral("gemini");
                 QString finalModel = QStringLiteral("gemini-2.5-flash");
 
@@ -138,28 +141,29 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                     attempt(Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, k, d);
                     if (reliefKind(k.kind)) {
                         relieved = true;
-                        reliefReason = fallbackReason(Provider::Gemini, Failure{k.kind, {}, k.kind == FailureKind::TRANSIENT_SERVER, {}});
+                        reliefReason =
+                            fallbackReason(Provider::Gemini, Failure { k.kind, {}, k.kind == FailureKind::TRANSIENT_SERVER, {} });
                         clock += 1.5; // handoff
                         if (rng.bounded(100) < 12) {
                             const KindWeight f = kPrimaryFailures[rng.bounded(3)];
                             const double fd = f.kind == FailureKind::TIMEOUT ? 60000.0 : latency(rng, 1200, 0.5);
                             attempt(Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, f, fd);
-                            finalFailure = Failure{f.kind, QStringLiteral("synthetic %1").arg(enumName(f.kind)), false, {}};
+                            finalFailure = Failure { f.kind, QStringLiteral("synthetic %1").arg(enumName(f.kind)), false, {} };
                         } else {
                             attempt(Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, std::nullopt, latency(rng, 5200, 0.3));
                         }
                         finalProvider = QStringLiteral("qwen");
                         finalModel = QStringLiteral("qwen-plus");
                     } else {
-                        finalFailure = Failure{k.kind, QStringLiteral("synthetic %1").arg(enumName(k.kind)), false, {}};
+                        finalFailure = Failure { k.kind, QStringLiteral("synthetic %1").arg(enumName(k.kind)), false, {} };
                     }
                 }
                 // Image: one attempt (rarely a failure) once there is a storyboard.
                 if (!finalFailure && attemptId < options.attempts) {
                     if (rng.bounded(100) < 3) {
-                        const KindWeight k{FailureKind::TRANSIENT_SERVER, 1, 503};
+                        const KindWeight k { FailureKind::TRANSIENT_SERVER, 1, 503 };
                         attempt(Stage::Image, "gemini", "gemini-2.5-flash-image", Role::Primary, k, latency(rng, 700, 0.5));
-                        finalFailure = Failure{k.kind, QStringLiteral("synthetic image failure"), true, {}};
+                        finalFailure = Failure { k.kind, QStringLiteral("synthetic image failure"), true, {} };
                         finalStage = Stage::Image;
                     } else {
                         attempt(Stage::Image, "gemini", "gemini-2.5-flash-image", Role::Primary, std::nullopt, latency(rng, 6500, 0.3));
@@ -188,10 +192,11 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 g.addBindValue(finalFailure ? QVariant() : QVariant(700));
                 g.addBindValue(finalFailure ? QVariant() : QVariant(1100));
                 g.addBindValue(clock);
-                g.addBindValue(finalFailure ? QVariant(NextStep::forFailure(*finalFailure, finalProvider == u"qwen" ? Provider::Qwen : Provider::Gemini,
-                                                                            finalStage)
-                                                           .message)
-                                            : noText);
+                g.addBindValue(finalFailure
+                                   ? QVariant(NextStep::forFailure(*finalFailure,
+                                                                   finalProvider == u"qwen" ? Provider::Qwen : Provider::Gemini, finalStage)
+                                                  .message)
+                                   : noText);
                 g.addBindValue(instance);
                 if (!g.exec())
                     out.error = g.lastError().text();

@@ -22,7 +22,7 @@ struct HistoryFillOptions
     quint32 seed = 42;
     QStringList instances; // engine instances the generations are spread over, round robin; empty: unnamed
     int eventsPerGeneration = 0; // events rows for each generation (bodies like the engine's, ~200 bytes); 0: none
-    bool aggregates = true;      // rebuild the hourly aggregates from every row afterwards
+    bool aggregates = true; // rebuild the hourly aggregates from every row afterwards
 };
 
 struct HistoryFillResult

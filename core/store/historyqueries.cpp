@@ -21,7 +21,9 @@ namespace {
 GenerationRow rowFrom(const QSqlQuery &q)
 {
     const QSqlRecord rec = q.record();
-    auto text = [&](const char *c) { return q.value(rec.indexOf(QLatin1StringView(c))).toString(); };
+    auto text = [&](const char *c) {
+        return q.value(rec.indexOf(QLatin1StringView(c))).toString();
+    };
     auto num = [&](const char *c, qint64 missing) {
         const QVariant v = q.value(rec.indexOf(QLatin1StringView(c)));
         return v.isNull() ? missing : v.toLongLong();
@@ -69,10 +71,10 @@ void dimensionClauses(const HistoryFilter &f, QStringList &where, QVariantList &
         where << QStringLiteral("state IN (%1)").arg(marks.join(QLatin1Char(',')));
     }
     // Stored as the SPEC spells them: kinds and codes upper case, stages and providers as ids.
-    const std::pair<QString, const char *> exact[] = {{f.publicCode ? enumName(*f.publicCode) : QString(), "public_code"},
-                                                      {f.kind ? enumName(*f.kind) : QString(), "kind"},
-                                                      {f.stage ? toId(*f.stage) : QString(), "stage"},
-                                                      {f.instance, "instance"}};
+    const std::pair<QString, const char *> exact[] = { { f.publicCode ? enumName(*f.publicCode) : QString(), "public_code" },
+                                                       { f.kind ? enumName(*f.kind) : QString(), "kind" },
+                                                       { f.stage ? toId(*f.stage) : QString(), "stage" },
+                                                       { f.instance, "instance" } };
     for (const auto &[value, column] : exact) {
         if (!value.isEmpty()) {
             where << QLatin1StringView(column) + QStringLiteral(" = ?");
@@ -107,7 +109,9 @@ void rowOnlyClauses(const HistoryFilter &f, QStringList &where, QVariantList &bi
             binds << f.fallbackReason;
         } else { // an ending: every provider's
             QString ending = f.fallbackReason;
-            ending.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('%'), QStringLiteral("\\%")).replace(QLatin1Char('_'), QStringLiteral("\\_"));
+            ending.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+                .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+                .replace(QLatin1Char('_'), QStringLiteral("\\_"));
             where << QStringLiteral("fallback_reason LIKE ? ESCAPE '\\'");
             binds << QString(QStringLiteral("%\\_") + ending);
         }
@@ -134,7 +138,9 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
     }
     if (!f.idPrefix.isEmpty()) {
         QString pattern = f.idPrefix;
-        pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('%'), QStringLiteral("\\%")).replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        pattern.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
         where << QStringLiteral("id LIKE ? ESCAPE '\\'");
         binds << QString(pattern + QLatin1Char('%'));
     }
@@ -147,12 +153,15 @@ QString whereFor(const HistoryFilter &f, QVariantList &binds)
 
 ComparisonRow comparisonFrom(const QSqlQuery &q)
 {
-    return ComparisonRow{q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString(),
-                         QJsonDocument::fromJson(q.value(4).toString().toUtf8()).object()};
+    return ComparisonRow { q.value(0).toString(), q.value(1).toLongLong(), q.value(2).toString(), q.value(3).toString(),
+                           QJsonDocument::fromJson(q.value(4).toString().toUtf8()).object() };
 }
 
 constexpr qint64 kHour = AggregateDeltas::kHourMs;
-qint64 ceilHour(qint64 ms) { return AggregateDeltas::hourOf(ms) == ms ? ms : AggregateDeltas::hourOf(ms) + kHour; }
+qint64 ceilHour(qint64 ms)
+{
+    return AggregateDeltas::hourOf(ms) == ms ? ms : AggregateDeltas::hourOf(ms) + kHour;
+}
 
 // A time range cut where the hourly aggregates answer (docs/store.md): whole hours, [aggFrom, aggTo),
 // from the aggregates; the partial hours at either edge from the rows. Unbounded ends stay unbounded.
@@ -167,20 +176,26 @@ Cut cutRange(std::optional<qint64> from, std::optional<qint64> to)
 {
     const qint64 a = from ? ceilHour(*from) : std::numeric_limits<qint64>::min();
     const qint64 b = to ? AggregateDeltas::hourOf(*to) : std::numeric_limits<qint64>::max();
-    return a < b ? Cut{a, b} : Cut{};
+    return a < b ? Cut { a, b } : Cut {};
 }
 
 // Buckets that whole hours fall into whole: hour-aligned start, a whole number of hours each.
-bool hourBuckets(qint64 fromMs, qint64 bucketMs) { return bucketMs % kHour == 0 && AggregateDeltas::hourOf(fromMs) == fromMs; }
+bool hourBuckets(qint64 fromMs, qint64 bucketMs)
+{
+    return bucketMs % kHour == 0 && AggregateDeltas::hourOf(fromMs) == fromMs;
+}
 
 // The aggregates hold finished generations by dimensions a filter can name; a user or a page cannot be
 // answered from them.
-bool aggregatable(const HistoryFilter &f) { return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs && !f.failedAttempt && f.fallbackReason.isEmpty()
-                                                    && f.synthetic == HistoryFilter::Synthetic::Exclude; }
+bool aggregatable(const HistoryFilter &f)
+{
+    return f.userKey.isEmpty() && f.idPrefix.isEmpty() && !f.beforeMs && !f.failedAttempt && f.fallbackReason.isEmpty()
+        && f.synthetic == HistoryFilter::Synthetic::Exclude;
+}
 
 QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &binds)
 {
-    QStringList where{QStringLiteral("hour_ms >= ?"), QStringLiteral("hour_ms < ?")};
+    QStringList where { QStringLiteral("hour_ms >= ?"), QStringLiteral("hour_ms < ?") };
     binds << cut.aggFrom << cut.aggTo;
     dimensionClauses(f, where, binds);
     return QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
@@ -205,7 +220,7 @@ QList<HistoryFilter> rowParts(const HistoryFilter &filter, const Cut &cut)
         HistoryFilter running = filter;
         running.fromMs = filter.fromMs ? std::optional(cut.aggFrom) : std::nullopt;
         running.toMs = filter.toMs ? std::optional(cut.aggTo) : std::nullopt;
-        running.states = {HistoryState::Running};
+        running.states = { HistoryState::Running };
         parts << running;
     }
     return parts;
@@ -218,7 +233,10 @@ HistoryQueries::HistoryQueries(StoreDatabase &db)
 {
 }
 
-QString HistoryQueries::location() const { return m_db.path(); }
+QString HistoryQueries::location() const
+{
+    return m_db.path();
+}
 
 HistoryFilter HistoryQueries::resolved(const HistoryFilter &filter) const
 {
@@ -236,7 +254,7 @@ QList<GenerationRow> HistoryQueries::generations(const HistoryFilter &requested,
     const HistoryFilter filter = resolved(requested);
     QVariantList binds;
     const QString sql = QStringLiteral("SELECT * FROM generations") + whereFor(filter, binds)
-                        + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1));
+        + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1));
     QSqlQuery q;
     QList<GenerationRow> out;
     if (!m_db.read(q, sql, binds, error))
@@ -249,7 +267,7 @@ QList<GenerationRow> HistoryQueries::generations(const HistoryFilter &requested,
 std::optional<GenerationRow> HistoryQueries::generation(const QString &id, QString *error)
 {
     QSqlQuery q;
-    if (!m_db.read(q, QStringLiteral("SELECT * FROM generations WHERE id = ?"), {id}, error) || !q.next())
+    if (!m_db.read(q, QStringLiteral("SELECT * FROM generations WHERE id = ?"), { id }, error) || !q.next())
         return std::nullopt;
     return rowFrom(q);
 }
@@ -257,7 +275,8 @@ std::optional<GenerationRow> HistoryQueries::generation(const QString &id, QStri
 std::optional<QJsonObject> HistoryQueries::storedResult(const QString &id, QString *error)
 {
     QSqlQuery q;
-    if (!m_db.read(q, QStringLiteral("SELECT result_json FROM generations WHERE id = ? AND result_json IS NOT NULL"), {id}, error) || !q.next())
+    if (!m_db.read(q, QStringLiteral("SELECT result_json FROM generations WHERE id = ? AND result_json IS NOT NULL"), { id }, error)
+        || !q.next())
         return std::nullopt;
     const QJsonDocument doc = QJsonDocument::fromJson(q.value(0).toByteArray());
     return doc.isObject() ? std::optional(doc.object()) : std::nullopt;
@@ -267,7 +286,7 @@ QList<QJsonObject> HistoryQueries::events(const QString &generationId, QString *
 {
     QSqlQuery q;
     QList<QJsonObject> out;
-    if (!m_db.read(q, QStringLiteral("SELECT body FROM events WHERE generation_id = ? ORDER BY seq"), {generationId}, error))
+    if (!m_db.read(q, QStringLiteral("SELECT body FROM events WHERE generation_id = ? ORDER BY seq"), { generationId }, error))
         return out;
     while (q.next())
         out << QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object();
@@ -278,7 +297,7 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
 {
     QSqlQuery q;
     QList<QJsonObject> out;
-    if (!m_db.read(q, QStringLiteral("SELECT * FROM attempts WHERE generation_id = ? ORDER BY attempt_id"), {generationId}, error))
+    if (!m_db.read(q, QStringLiteral("SELECT * FROM attempts WHERE generation_id = ? ORDER BY attempt_id"), { generationId }, error))
         return out;
     while (q.next()) {
         QJsonObject o;
@@ -302,8 +321,10 @@ QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nu
         const auto role = roleFromId(q.value(3).toString());
         if (!stage || !provider || !role)
             continue; // written by a newer Bullpen: not this one's to summarise
-        rows << CompletedAttempt{q.value(0).toString(), *stage, *provider, *role, q.value(4).toInt() != 0,
-                                 enumFromName<FailureKind>(q.value(5).toString()), q.value(6).toDouble()};
+        rows << CompletedAttempt {
+            q.value(0).toString(), *stage, *provider, *role, q.value(4).toInt() != 0, enumFromName<FailureKind>(q.value(5).toString()),
+            q.value(6).toDouble()
+        };
         if (atMs)
             *atMs << q.value(7).toLongLong();
     }
@@ -316,7 +337,8 @@ QSet<QString> HistoryQueries::syntheticGenerations(qint64 fromMs, qint64 toMs, Q
 {
     QSqlQuery q;
     QSet<QString> out;
-    if (m_db.read(q, QStringLiteral("SELECT generation_id FROM attempts WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"), {fromMs, toMs}, error)) {
+    if (m_db.read(q, QStringLiteral("SELECT generation_id FROM attempts WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"),
+                  { fromMs, toMs }, error)) {
         while (q.next())
             out.insert(q.value(0).toString());
     }
@@ -329,7 +351,7 @@ QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs,
     if (!m_db.read(q,
                    QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms FROM attempts "
                                   "WHERE at_ms >= ? AND at_ms < ?"),
-                   {fromMs, toMs}, error))
+                   { fromMs, toMs }, error))
         return {};
     QList<CompletedAttempt> rows = completedAttempts(q);
     // Probes are not users' attempts (docs/contract.md §13): read apart, through their own index, and
@@ -338,7 +360,7 @@ QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs,
     if (!m_db.read(p,
                    QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms, at_ms FROM attempts "
                                   "WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"),
-                   {std::min(fromMs, toMs - 24 * 3'600'000LL), toMs}, error))
+                   { std::min(fromMs, toMs - 24 * 3'600'000LL), toMs }, error))
         return {};
     QList<qint64> probeTimes;
     const QList<CompletedAttempt> probes = completedAttempts(p, &probeTimes);
@@ -361,19 +383,21 @@ QList<LatencySample> HistoryQueries::latencySamples(Provider provider, Role role
     QSqlQuery q;
     QList<LatencySample> out;
     const bool ok = !stage
-                        ? m_db.read(q,
-                              QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
-                                             "AND at_ms < ? ORDER BY at_ms"),
-                              {toId(provider), toId(role), fromMs, toMs}, error)
-                        : m_db.read(q,
-                              QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
-                                             "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
-                              {toId(provider), toId(role), toId(*stage), fromMs, toMs}, error);
+        ? m_db.read(
+            q,
+            QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
+                           "AND at_ms < ? ORDER BY at_ms"),
+            { toId(provider), toId(role), fromMs, toMs }, error)
+        : m_db.read(
+            q,
+            QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
+                           "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
+            { toId(provider), toId(role), toId(*stage), fromMs, toMs }, error);
     if (!ok)
         return out;
     while (q.next()) {
         if (synthetic.isEmpty() || !synthetic.contains(q.value(3).toString()))
-            out << LatencySample{q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0};
+            out << LatencySample { q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0 };
     }
     return out;
 }
@@ -388,13 +412,13 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
 {
     const HistoryFilter filter = resolved(requested);
     const QLatin1StringView column = group == HistoryGroup::PublicCode ? QLatin1StringView("public_code")
-                                     : group == HistoryGroup::Kind     ? QLatin1StringView("kind")
+        : group == HistoryGroup::Kind                                  ? QLatin1StringView("kind")
                                                                        : QLatin1StringView("state");
     std::map<QString, qint64> sums;
     auto fromRows = [&](const HistoryFilter &f) {
         QVariantList binds;
         const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(f, binds)
-                            + QStringLiteral(" GROUP BY %1").arg(column);
+            + QStringLiteral(" GROUP BY %1").arg(column);
         QSqlQuery q;
         if (!m_db.read(q, sql, binds, error))
             return false;
@@ -402,7 +426,7 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
             sums[q.value(0).toString()] += q.value(1).toLongLong();
         return true;
     };
-    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut{};
+    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut {};
     if (!cut.useAggregates()) {
         if (!fromRows(filter))
             return {};
@@ -413,7 +437,7 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
         }
         QVariantList binds;
         const QString sql = QStringLiteral("SELECT %1, SUM(n) FROM agg_generations").arg(column) + aggregateWhere(filter, cut, binds)
-                            + QStringLiteral(" GROUP BY %1").arg(column);
+            + QStringLiteral(" GROUP BY %1").arg(column);
         QSqlQuery q;
         if (!m_db.read(q, sql, binds, error))
             return {};
@@ -423,7 +447,7 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
     QList<std::pair<QString, qint64>> out;
     for (const auto &[key, n] : sums) {
         if (n > 0)
-            out.append({key, n});
+            out.append({ key, n });
     }
     std::stable_sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
     return out;
@@ -456,7 +480,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
                        QStringLiteral("SELECT (created_at_ms - ?) / ?, COUNT(*), SUM(fallback_applied) FROM generations "
                                       "WHERE created_at_ms >= ? AND created_at_ms < ?%1%2 GROUP BY 1")
                            .arg(runningOnly ? QStringLiteral(" AND state = 'running'") : QString(), scopeWhere),
-                       QVariantList{fromMs, bucketMs, from, to} + scopeBinds, error))
+                       QVariantList { fromMs, bucketMs, from, to } + scopeBinds, error))
             return false;
         while (q.next()) {
             auto &b = buckets[q.value(0).toLongLong()];
@@ -465,13 +489,13 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
         }
         return true;
     };
-    const Cut cut = hourBuckets(fromMs, bucketMs) && aggregatable(scope) ? cutRange(fromMs, toMs) : Cut{};
+    const Cut cut = hourBuckets(fromMs, bucketMs) && aggregatable(scope) ? cutRange(fromMs, toMs) : Cut {};
     if (!cut.useAggregates()) {
         if (!fromRows(fromMs, toMs, false))
             return {};
     } else {
         QSqlQuery q;
-        QVariantList binds{fromMs, bucketMs};
+        QVariantList binds { fromMs, bucketMs };
         const QString where = aggregateWhere(scope, cut, binds);
         if (!fromRows(cut.aggTo, toMs, false) || !fromRows(cut.aggFrom, cut.aggTo, true)
             || !m_db.read(q,
@@ -487,7 +511,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
     }
     QList<RateBucket> out;
     for (const auto &[index, n] : buckets)
-        out << RateBucket{fromMs + index * bucketMs, n.first, n.second};
+        out << RateBucket { fromMs + index * bucketMs, n.first, n.second };
     return out;
 }
 
@@ -502,7 +526,7 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     QSqlQuery q;
     const QString sql = QStringLiteral("SELECT at_ms, generation_id, provider, duration_ms, success FROM attempts "
                                        "WHERE role = ? AND stage = ? AND at_ms >= ? AND at_ms < ? ORDER BY role, stage, at_ms");
-    if (!m_db.read(q, sql, {QStringLiteral("fallback"), toId(stage), fromMs, toMs}, error))
+    if (!m_db.read(q, sql, { QStringLiteral("fallback"), toId(stage), fromMs, toMs }, error))
         return out;
     QHash<QString, qsizetype> waiting; // generation → index in out
     while (q.next()) {
@@ -520,7 +544,7 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
         return out;
     // A primary attempt ends before its relief starts: no stage runs longer than an hour.
     QSqlQuery p;
-    if (!m_db.read(p, sql, {QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs}, error))
+    if (!m_db.read(p, sql, { QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs }, error))
         return {};
     while (p.next()) {
         const auto it = waiting.constFind(p.value(1).toString());
@@ -551,7 +575,7 @@ qint64 HistoryQueries::count(const HistoryFilter &requested, QString *error)
         total += q.value(0).toLongLong();
         return true;
     };
-    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut{};
+    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut {};
     if (!cut.useAggregates())
         return fromRows(filter) ? total : -1;
     for (const HistoryFilter &part : rowParts(filter, cut)) {
@@ -571,7 +595,7 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
     std::map<std::tuple<qint64, int, int>, qint64> cells; // (bucket, success, bin) → attempts
-    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut{};
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
             return true;
@@ -583,7 +607,7 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
             return false;
         }
         for (const LatencySample &s : samples)
-            ++cells[{(s.atMs - fromMs) / bucketMs, s.success ? 1 : 0, DurationHistogram::binOf(s.durationMs)}];
+            ++cells[{ (s.atMs - fromMs) / bucketMs, s.success ? 1 : 0, DurationHistogram::binOf(s.durationMs) }];
         return true;
     };
     if (!cut.useAggregates()) {
@@ -592,18 +616,19 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
     } else {
         QSqlQuery q;
         if (!fromRows(fromMs, cut.aggFrom) || !fromRows(cut.aggTo, toMs)
-            || !m_db.read(q,
-                          QStringLiteral("SELECT (hour_ms - ?) / ?, success, bin, SUM(n) FROM agg_attempts WHERE provider = ? AND role = ? AND "
-                                         "stage = ? AND hour_ms >= ? AND hour_ms < ? GROUP BY 1, 2, 3"),
-                          {fromMs, bucketMs, toId(provider), toId(role), toId(stage), cut.aggFrom, cut.aggTo}, error))
+            || !m_db.read(
+                q,
+                QStringLiteral("SELECT (hour_ms - ?) / ?, success, bin, SUM(n) FROM agg_attempts WHERE provider = ? AND role = ? AND "
+                               "stage = ? AND hour_ms >= ? AND hour_ms < ? GROUP BY 1, 2, 3"),
+                { fromMs, bucketMs, toId(provider), toId(role), toId(stage), cut.aggFrom, cut.aggTo }, error))
             return {};
         while (q.next())
-            cells[{q.value(0).toLongLong(), q.value(1).toInt() != 0 ? 1 : 0, q.value(2).toInt()}] += q.value(3).toLongLong();
+            cells[{ q.value(0).toLongLong(), q.value(1).toInt() != 0 ? 1 : 0, q.value(2).toInt() }] += q.value(3).toLongLong();
     }
     QList<DurationCell> out;
     out.reserve(qsizetype(cells.size()));
     for (const auto &[k, n] : cells)
-        out << DurationCell{fromMs + std::get<0>(k) * bucketMs, std::get<1>(k) != 0, std::get<2>(k), n};
+        out << DurationCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k) != 0, std::get<2>(k), n };
     return out;
 }
 
@@ -612,7 +637,7 @@ QList<ReliefCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 from
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
     std::map<std::tuple<qint64, QString, QString, int>, qint64> cells; // (bucket, primary, relief, bin) → relieved stages
-    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut{};
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
             return true;
@@ -624,7 +649,8 @@ QList<ReliefCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 from
             return false;
         }
         for (const FallbackWait &w : waits)
-            ++cells[{(w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider, DurationHistogram::binOf(w.primaryMs + w.fallbackMs)}];
+            ++cells[{ (w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider,
+                      DurationHistogram::binOf(w.primaryMs + w.fallbackMs) }];
         return true;
     };
     if (!cut.useAggregates()) {
@@ -636,15 +662,15 @@ QList<ReliefCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 from
             || !m_db.read(q,
                           QStringLiteral("SELECT (hour_ms - ?) / ?, primary_provider, fallback_provider, bin, SUM(n) FROM agg_relief WHERE "
                                          "stage = ? AND hour_ms >= ? AND hour_ms < ? GROUP BY 1, 2, 3, 4"),
-                          {fromMs, bucketMs, toId(stage), cut.aggFrom, cut.aggTo}, error))
+                          { fromMs, bucketMs, toId(stage), cut.aggFrom, cut.aggTo }, error))
             return {};
         while (q.next())
-            cells[{q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt()}] += q.value(4).toLongLong();
+            cells[{ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt() }] += q.value(4).toLongLong();
     }
     QList<ReliefCell> out;
     out.reserve(qsizetype(cells.size()));
     for (const auto &[k, n] : cells)
-        out << ReliefCell{fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n};
+        out << ReliefCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n };
     return out;
 }
 
@@ -659,9 +685,9 @@ QList<ComparisonRow> HistoryQueries::comparisons(int limit, std::optional<qint64
         binds << *beforeMs << *beforeMs << beforeId;
     }
     if (!m_db.read(q,
-             QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons") + where
-                 + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1)),
-             binds, error))
+                   QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons") + where
+                       + QStringLiteral(" ORDER BY created_at_ms DESC, id DESC LIMIT %1").arg(std::max(limit, 1)),
+                   binds, error))
         return out;
     while (q.next())
         out << comparisonFrom(q);
@@ -671,8 +697,8 @@ QList<ComparisonRow> HistoryQueries::comparisons(int limit, std::optional<qint64
 std::optional<ComparisonRow> HistoryQueries::comparison(const QString &id, QString *error)
 {
     QSqlQuery q;
-    if (!m_db.read(q, QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons WHERE id = ?"), {id},
-             error)
+    if (!m_db.read(q, QStringLiteral("SELECT id, created_at_ms, primary_provider, fallback_provider, body FROM comparisons WHERE id = ?"),
+                   { id }, error)
         || !q.next())
         return std::nullopt;
     return comparisonFrom(q);
@@ -682,23 +708,27 @@ QList<HistoryQueries::InstanceRow> HistoryQueries::instances(QString *error)
 {
     QSqlQuery q;
     QList<InstanceRow> out;
-    if (!m_db.read(q, QStringLiteral("SELECT name, version, url, started_at_ms, heartbeat_ms, in_flight, lease_ms FROM instances ORDER BY name"), {},
-                   error))
+    if (!m_db.read(
+            q, QStringLiteral("SELECT name, version, url, started_at_ms, heartbeat_ms, in_flight, lease_ms FROM instances ORDER BY name"),
+            {}, error))
         return out;
     while (q.next())
-        out << InstanceRow{q.value(0).toString(),     q.value(1).toString(), q.value(2).toString(), q.value(3).toLongLong(),
-                           q.value(4).toLongLong(),   q.value(5).toInt(),    q.value(6).toLongLong()};
+        out << InstanceRow { q.value(0).toString(),   q.value(1).toString(), q.value(2).toString(),  q.value(3).toLongLong(),
+                             q.value(4).toLongLong(), q.value(5).toInt(),    q.value(6).toLongLong() };
     return out;
 }
 
 std::optional<HistoryQueries::Comic> HistoryQueries::comic(const QString &sha256, QString *error)
 {
     QSqlQuery q;
-    if (!m_db.read(q, QStringLiteral("SELECT bytes, mime FROM images WHERE sha256 = ?"), {sha256}, error) || !q.next())
+    if (!m_db.read(q, QStringLiteral("SELECT bytes, mime FROM images WHERE sha256 = ?"), { sha256 }, error) || !q.next())
         return std::nullopt;
-    return Comic{q.value(0).toByteArray(), q.value(1).toString()};
+    return Comic { q.value(0).toByteArray(), q.value(1).toString() };
 }
 
-void HistoryQueries::releaseThreadConnection() { m_db.releaseThreadConnection(); }
+void HistoryQueries::releaseThreadConnection()
+{
+    m_db.releaseThreadConnection();
+}
 
 } // namespace bullpen

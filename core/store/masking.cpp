@@ -15,7 +15,7 @@ namespace bullpen {
 namespace {
 constexpr int kKeyBytes = 32;
 constexpr QFileDevice::Permissions kOthers = QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup
-                                             | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+    | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
 } // namespace
 
 Masking::Masking(QByteArray key)
@@ -71,7 +71,9 @@ QString Masking::userKey(const QString &rawUserId) const
 QString Masking::fingerprint() const
 {
     return QString::fromLatin1(
-        QMessageAuthenticationCode::hash(QByteArrayLiteral("bullpen masking key fingerprint"), m_key, QCryptographicHash::Sha256).toHex().left(16));
+        QMessageAuthenticationCode::hash(QByteArrayLiteral("bullpen masking key fingerprint"), m_key, QCryptographicHash::Sha256)
+            .toHex()
+            .left(16));
 }
 
 QString Masking::displayUser(const QString &rawUserId)

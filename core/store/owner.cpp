@@ -30,8 +30,8 @@ QString startTicks(qint64 pid)
 
 QString thisProcess()
 {
-    static const QString tag = QSysInfo::machineHostName() + QLatin1Char('/') + QString::number(::getpid()) + QLatin1Char('/')
-                               + startTicks(::getpid());
+    static const QString tag =
+        QSysInfo::machineHostName() + QLatin1Char('/') + QString::number(::getpid()) + QLatin1Char('/') + startTicks(::getpid());
     return tag;
 }
 

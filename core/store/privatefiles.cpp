@@ -15,7 +15,10 @@ namespace bullpen::PrivateFiles {
 
 namespace {
 
-QString sysError() { return QString::fromLocal8Bit(std::strerror(errno)); }
+QString sysError()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
 
 bool writeAll(int fd, const QByteArray &bytes)
 {
@@ -81,7 +84,9 @@ bool ensureDirectory(const QString &dir, QString *error)
         *error = QStringLiteral("%1: cannot create the data folder (%2)").arg(abs, sysError());
         return false;
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(QFile::encodeName(abs).constData(), &st) != 0) {
         *error = QStringLiteral("%1: cannot inspect (%2)").arg(abs, sysError());
         return false;
@@ -110,7 +115,9 @@ bool ensureDirectory(const QString &dir, QString *error)
 
 bool checkEntry(const QString &path, bool secret, QString *error)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(QFile::encodeName(path).constData(), &st) != 0)
         return true; // absent: it will be created private
     if (S_ISLNK(st.st_mode)) {

@@ -16,11 +16,14 @@ ProbeRecords::ProbeRecords(StoreLocation location, QString connectionName)
 {
 }
 
-ProbeRecords::~ProbeRecords() { StoreLocation::disconnect(m_connection); }
+ProbeRecords::~ProbeRecords()
+{
+    StoreLocation::disconnect(m_connection);
+}
 
 std::unique_ptr<ProbeRecords> ProbeRecords::open(const StoreLocation &location, QString *error)
 {
-    static std::atomic<int> next{0};
+    static std::atomic<int> next { 0 };
     const QString name = QStringLiteral("bullpen-probes-%1").arg(next++);
     QString why;
     {

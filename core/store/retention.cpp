@@ -26,7 +26,7 @@ namespace {
 
 // pg_try_advisory_xact_lock's key for "a purge step is running" (any constant all engines share).
 constexpr qint64 kPurgeLockKey = 0x42756c6c70656e; // "Bullpen"
-constexpr int kVacuumPagesPerStep = 2048;           // 8 MiB of 4 KiB pages
+constexpr int kVacuumPagesPerStep = 2048; // 8 MiB of 4 KiB pages
 
 QString placeholders(qsizetype n)
 {
@@ -59,7 +59,7 @@ qint64 count(QSqlQuery &q, const QString &sql, const QVariantList &binds, QStrin
 QStringList comicFilesBefore(const QString &imagesDir, const QDateTime &cutoff)
 {
     QStringList out;
-    QDirIterator it(imagesDir, {QStringLiteral("*.png"), QStringLiteral("*.jpg"), QStringLiteral("*.webp")}, QDir::Files,
+    QDirIterator it(imagesDir, { QStringLiteral("*.png"), QStringLiteral("*.jpg"), QStringLiteral("*.webp") }, QDir::Files,
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
@@ -90,8 +90,8 @@ std::optional<milliseconds> parseRetention(QStringView text, bool *off, QString 
     static const QRegularExpression re(QStringLiteral(R"(^([0-9]+(?:\.[0-9]+)?)\s*(h|d|w)$)"));
     const auto m = re.match(t);
     if (!m.hasMatch()) {
-        *why = QStringLiteral("\"%1\" is not a retention period; write hours, days or weeks (e.g. 12h, 30d, 2w) or off")
-                   .arg(text.toString());
+        *why =
+            QStringLiteral("\"%1\" is not a retention period; write hours, days or weeks (e.g. 12h, 30d, 2w) or off").arg(text.toString());
         return std::nullopt;
     }
     const double hours = m.captured(1).toDouble() * (m.captured(2) == u"h" ? 1.0 : m.captured(2) == u"d" ? 24.0 : 168.0);
@@ -162,7 +162,8 @@ Purger::Step Purger::step(QString *error)
         }
         if (m_postgres) {
             QSqlQuery lock(m_db);
-            if (!StoreDatabase::run(lock, QStringLiteral("SELECT pg_try_advisory_xact_lock(?)"), {kPurgeLockKey}, error) || !lock.next()) {
+            if (!StoreDatabase::run(lock, QStringLiteral("SELECT pg_try_advisory_xact_lock(?)"), { kPurgeLockKey }, error)
+                || !lock.next()) {
                 m_db.rollback();
                 return Step::Failed;
             }
@@ -174,14 +175,29 @@ Purger::Step Purger::step(QString *error)
         }
     }
     switch (m_phase) {
-    case Phase::Generations: ok = stepGenerations(&removed, error); break;
-    case Phase::Comparisons: ok = stepComparisons(&removed, error); break;
-    case Phase::Images: ok = stepImages(&removed, error); break;
-    case Phase::ImageFiles: ok = stepImageFiles(&removed, error); break;
-    case Phase::Aggregates: ok = stepAggregates(&removed, error); break;
-    case Phase::Audit: ok = stepAudit(&removed, error); break;
-    case Phase::Vacuum: ok = stepVacuum(&removed, error); break;
-    case Phase::Done: break;
+    case Phase::Generations:
+        ok = stepGenerations(&removed, error);
+        break;
+    case Phase::Comparisons:
+        ok = stepComparisons(&removed, error);
+        break;
+    case Phase::Images:
+        ok = stepImages(&removed, error);
+        break;
+    case Phase::ImageFiles:
+        ok = stepImageFiles(&removed, error);
+        break;
+    case Phase::Aggregates:
+        ok = stepAggregates(&removed, error);
+        break;
+    case Phase::Audit:
+        ok = stepAudit(&removed, error);
+        break;
+    case Phase::Vacuum:
+        ok = stepVacuum(&removed, error);
+        break;
+    case Phase::Done:
+        break;
     }
     if (transactional) {
         if (ok && !m_db.commit()) {
@@ -199,8 +215,7 @@ Purger::Step Purger::step(QString *error)
         checkpoint.start();
         QSqlQuery q(m_db);
         if (q.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)")))
-            while (q.next()) {
-            }
+            while (q.next()) { }
         m_longestCheckpointMs = std::max(m_longestCheckpointMs, double(checkpoint.nsecsElapsed()) / 1e6);
     }
     ++m_steps;
@@ -216,14 +231,28 @@ Purger::Step Purger::step(QString *error)
     if (removed == 0) {
         // This phase has nothing more: the next one (skipping what the policy keeps).
         switch (m_phase) {
-        case Phase::Generations: m_phase = Phase::Comparisons; break;
-        case Phase::Comparisons: m_phase = Phase::Images; break;
-        case Phase::Images: m_phase = Phase::ImageFiles; break;
-        case Phase::ImageFiles: m_phase = m_aggregateCutoff ? Phase::Aggregates : Phase::Vacuum; break;
-        case Phase::Aggregates: m_phase = Phase::Audit; break;
-        case Phase::Audit: m_phase = Phase::Vacuum; break;
+        case Phase::Generations:
+            m_phase = Phase::Comparisons;
+            break;
+        case Phase::Comparisons:
+            m_phase = Phase::Images;
+            break;
+        case Phase::Images:
+            m_phase = Phase::ImageFiles;
+            break;
+        case Phase::ImageFiles:
+            m_phase = m_aggregateCutoff ? Phase::Aggregates : Phase::Vacuum;
+            break;
+        case Phase::Aggregates:
+            m_phase = Phase::Audit;
+            break;
+        case Phase::Audit:
+            m_phase = Phase::Vacuum;
+            break;
         case Phase::Vacuum:
-        case Phase::Done: m_phase = Phase::Done; break;
+        case Phase::Done:
+            m_phase = Phase::Done;
+            break;
         }
         if (m_phase == Phase::Aggregates && !m_aggregateCutoff)
             m_phase = Phase::Vacuum;
@@ -240,12 +269,15 @@ bool Purger::runToEnd(QString *error)
 {
     for (;;) {
         switch (step(error)) {
-        case Step::Done: return true;
-        case Step::Failed: return false;
+        case Step::Done:
+            return true;
+        case Step::Failed:
+            return false;
         case Step::Busy:
             *error = QStringLiteral("another engine is purging this store now; try again when it is done");
             return false;
-        case Step::More: break;
+        case Step::More:
+            break;
         }
         QThread::msleep(static_cast<unsigned long>(pause().count()));
     }
@@ -258,7 +290,7 @@ bool Purger::stepGenerations(int *removed, QString *error)
     QVariantList ids;
     if (!column(q,
                 QStringLiteral("SELECT id FROM generations WHERE created_at_ms < ? AND state <> 'running' ORDER BY created_at_ms LIMIT ?"),
-                {m_generationCutoff, m_batch}, &ids, error))
+                { m_generationCutoff, m_batch }, &ids, error))
         return false;
     if (ids.isEmpty())
         return true;
@@ -280,8 +312,8 @@ bool Purger::stepComparisons(int *removed, QString *error)
 {
     QSqlQuery q(m_db);
     QVariantList ids;
-    if (!column(q, QStringLiteral("SELECT id FROM comparisons WHERE created_at_ms < ? ORDER BY created_at_ms LIMIT ?"), {m_generationCutoff, m_batch},
-                &ids, error))
+    if (!column(q, QStringLiteral("SELECT id FROM comparisons WHERE created_at_ms < ? ORDER BY created_at_ms LIMIT ?"),
+                { m_generationCutoff, m_batch }, &ids, error))
         return false;
     if (ids.isEmpty())
         return true;
@@ -301,16 +333,16 @@ bool Purger::stepImages(int *removed, QString *error)
     if (!column(q,
                 QStringLiteral("SELECT sha256 FROM images WHERE created_at_ms < ? AND NOT EXISTS "
                                "(SELECT 1 FROM generations g WHERE g.image_sha256 = images.sha256) LIMIT ?"),
-                {m_generationCutoff, m_batch}, &ids, error))
+                { m_generationCutoff, m_batch }, &ids, error))
         return false;
     if (ids.isEmpty())
         return true;
     // Checked again in the delete: a generation written since the select keeps its comic.
     if (!StoreDatabase::run(q,
-             QStringLiteral("DELETE FROM images WHERE sha256 IN (%1) AND NOT EXISTS "
-                            "(SELECT 1 FROM generations g WHERE g.image_sha256 = images.sha256)")
-                 .arg(placeholders(ids.size())),
-             ids, error))
+                            QStringLiteral("DELETE FROM images WHERE sha256 IN (%1) AND NOT EXISTS "
+                                           "(SELECT 1 FROM generations g WHERE g.image_sha256 = images.sha256)")
+                                .arg(placeholders(ids.size())),
+                            ids, error))
         return false;
     m_counts.images += q.numRowsAffected();
     *removed = static_cast<int>(ids.size());
@@ -355,7 +387,7 @@ bool Purger::stepImageFiles(int *removed, QString *error)
 bool Purger::stepAggregates(int *removed, QString *error)
 {
     QSqlQuery q(m_db);
-    for (const char *table : {"agg_generations", "agg_attempts", "agg_relief"}) {
+    for (const char *table : { "agg_generations", "agg_attempts", "agg_relief" }) {
         const QString t = QLatin1StringView(table);
         if (!StoreDatabase::run(q, QStringLiteral("SELECT MIN(hour_ms) FROM %1").arg(t), {}, error))
             return false;
@@ -363,7 +395,7 @@ bool Purger::stepAggregates(int *removed, QString *error)
         q.finish();
         if (oldest.isNull() || oldest.toLongLong() >= m_aggregateCutoff)
             continue;
-        if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM %1 WHERE hour_ms = ?").arg(t), {oldest.toLongLong()}, error))
+        if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM %1 WHERE hour_ms = ?").arg(t), { oldest.toLongLong() }, error))
             return false;
         m_counts.aggregateRows += q.numRowsAffected();
         *removed += std::max(q.numRowsAffected(), 1);
@@ -374,8 +406,9 @@ bool Purger::stepAggregates(int *removed, QString *error)
 bool Purger::stepAudit(int *removed, QString *error)
 {
     QSqlQuery q(m_db);
-    if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM audit WHERE at_ms IN (SELECT at_ms FROM audit WHERE at_ms < ? ORDER BY at_ms LIMIT ?)"),
-             {m_aggregateCutoff, m_batch}, error))
+    if (!StoreDatabase::run(
+            q, QStringLiteral("DELETE FROM audit WHERE at_ms IN (SELECT at_ms FROM audit WHERE at_ms < ? ORDER BY at_ms LIMIT ?)"),
+            { m_aggregateCutoff, m_batch }, error))
         return false;
     m_counts.auditRows += q.numRowsAffected();
     *removed = q.numRowsAffected();
@@ -426,19 +459,22 @@ bool Purger::countOnly(PurgeCounts *counts, QString *error)
     QSqlQuery q(m_db);
     PurgeCounts c;
     if (m_generationCutoff) {
-        const QVariantList cut{m_generationCutoff};
+        const QVariantList cut { m_generationCutoff };
         const QString old = QStringLiteral("g.created_at_ms < ? AND g.state <> 'running'");
         c.generations = count(q, QStringLiteral("SELECT COUNT(*) FROM generations g WHERE %1").arg(old), cut, error);
-        c.attempts = count(q, QStringLiteral("SELECT COUNT(*) FROM attempts a JOIN generations g ON g.id = a.generation_id WHERE %1").arg(old), cut,
-                           error);
-        c.events = count(q, QStringLiteral("SELECT COUNT(*) FROM events e JOIN generations g ON g.id = e.generation_id WHERE %1").arg(old), cut,
-                         error);
+        c.attempts =
+            count(q, QStringLiteral("SELECT COUNT(*) FROM attempts a JOIN generations g ON g.id = a.generation_id WHERE %1").arg(old), cut,
+                  error);
+        c.events = count(q, QStringLiteral("SELECT COUNT(*) FROM events e JOIN generations g ON g.id = e.generation_id WHERE %1").arg(old),
+                         cut, error);
         c.comparisons = count(q, QStringLiteral("SELECT COUNT(*) FROM comparisons WHERE created_at_ms < ?"), cut, error);
         // Comics that only generations about to go refer to.
-        const QString kept = QStringLiteral("SELECT 1 FROM generations g WHERE g.image_sha256 = %1 AND (g.created_at_ms >= ? OR g.state = 'running')");
+        const QString kept =
+            QStringLiteral("SELECT 1 FROM generations g WHERE g.image_sha256 = %1 AND (g.created_at_ms >= ? OR g.state = 'running')");
         c.images = count(q,
-                         QStringLiteral("SELECT COUNT(*) FROM images WHERE created_at_ms < ? AND NOT EXISTS (%1)").arg(kept.arg(QStringLiteral("images.sha256"))),
-                         {m_generationCutoff, m_generationCutoff}, error);
+                         QStringLiteral("SELECT COUNT(*) FROM images WHERE created_at_ms < ? AND NOT EXISTS (%1)")
+                             .arg(kept.arg(QStringLiteral("images.sha256"))),
+                         { m_generationCutoff, m_generationCutoff }, error);
         if (!m_imagesDir.isEmpty()) {
             const QDateTime cutoff = QDateTime::fromMSecsSinceEpoch(m_generationCutoff);
             if (!q.prepare(kept.arg(QStringLiteral("?")))) {
@@ -459,9 +495,10 @@ bool Purger::countOnly(PurgeCounts *counts, QString *error)
         }
     }
     if (m_aggregateCutoff) {
-        for (const char *table : {"agg_generations", "agg_attempts", "agg_relief"})
-            c.aggregateRows += count(q, QStringLiteral("SELECT COUNT(*) FROM %1 WHERE hour_ms < ?").arg(QLatin1StringView(table)), {m_aggregateCutoff}, error);
-        c.auditRows = count(q, QStringLiteral("SELECT COUNT(*) FROM audit WHERE at_ms < ?"), {m_aggregateCutoff}, error);
+        for (const char *table : { "agg_generations", "agg_attempts", "agg_relief" })
+            c.aggregateRows += count(q, QStringLiteral("SELECT COUNT(*) FROM %1 WHERE hour_ms < ?").arg(QLatin1StringView(table)),
+                                     { m_aggregateCutoff }, error);
+        c.auditRows = count(q, QStringLiteral("SELECT COUNT(*) FROM audit WHERE at_ms < ?"), { m_aggregateCutoff }, error);
     }
     if (!error->isEmpty())
         return false;

@@ -41,7 +41,7 @@ struct PurgeCounts
     qint64 attempts = 0;
     qint64 events = 0;
     qint64 comparisons = 0;
-    qint64 images = 0;     // rows of the `images` table (comics kept in a PostgreSQL store)
+    qint64 images = 0; // rows of the `images` table (comics kept in a PostgreSQL store)
     qint64 imageFiles = 0; // comic files in the data folder no generation refers to any more
     qint64 aggregateRows = 0;
     qint64 auditRows = 0;
@@ -53,8 +53,8 @@ struct PurgeCounts
 struct RetentionStats
 {
     PurgeCounts purged;
-    qint64 lastPassDoneMs = 0;  // when a pass last found nothing more to remove (0: none yet)
-    double longestStepMs = 0;   // the longest a step held the store; writes queue behind it
+    qint64 lastPassDoneMs = 0; // when a pass last found nothing more to remove (0: none yet)
+    double longestStepMs = 0; // the longest a step held the store; writes queue behind it
 };
 
 // Removes what a RetentionPolicy no longer keeps, in small transactions (Purger::step), so that a purge
@@ -68,7 +68,7 @@ class Purger final
 public:
     enum class Step { More, Done, Busy, Failed };
 
-    static constexpr std::chrono::milliseconds kStepTarget{15};
+    static constexpr std::chrono::milliseconds kStepTarget { 15 };
     static constexpr int kMinBatch = 16;
     static constexpr int kMaxBatch = 2000;
 
@@ -107,7 +107,7 @@ private:
     QSqlDatabase m_db;
     bool m_postgres = false;
     qint64 m_generationCutoff = 0; // 0: generations are kept
-    qint64 m_aggregateCutoff = 0;  // 0: aggregates are kept
+    qint64 m_aggregateCutoff = 0; // 0: aggregates are kept
     QString m_imagesDir;
     QStringList m_imageFiles; // the comic files older than the cutoff, listed once per pass
     bool m_imageFilesListed = false;

@@ -46,12 +46,17 @@ std::unique_ptr<Store> Store::open(const StoreLocation &location, QString *error
     Store *raw = store.get();
     store->m_writer = std::make_unique<StoreWriter>(
         location,
-        [raw](const QString &why) { QMetaObject::invokeMethod(raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection); },
+        [raw](const QString &why) {
+            QMetaObject::invokeMethod(
+                raw, [raw, why] { Q_EMIT raw->writeFailed(why); }, Qt::QueuedConnection);
+        },
         [raw](const QStringList &ids) {
-            QMetaObject::invokeMethod(raw, [raw, ids] { Q_EMIT raw->finalStatesCommitted(ids); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                raw, [raw, ids] { Q_EMIT raw->finalStatesCommitted(ids); }, Qt::QueuedConnection);
         },
         [raw](bool reachable, const QString &message) {
-            QMetaObject::invokeMethod(raw, [raw, reachable, message] { Q_EMIT raw->reachabilityChanged(reachable, message); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                raw, [raw, reachable, message] { Q_EMIT raw->reachabilityChanged(reachable, message); }, Qt::QueuedConnection);
         });
     if (!store->m_writer->start(&failure)) {
         *error = QStringLiteral("%1: the writer cannot open the store (%2)").arg(path, failure);
@@ -65,12 +70,30 @@ Store::~Store()
     m_writer.reset(); // writes what is queued, then stops; the database's read connections close after
 }
 
-QString Store::databasePath() const { return m_db->path(); }
-const StoreLocation &Store::storeLocation() const { return m_db->location(); }
-int Store::abandonedAtOpen() const { return m_db->abandonedAtOpen(); }
-int Store::orphanedRunning() { return m_db->orphanedRunning(); }
-qint64 Store::scalar(const QString &sql, QString *error) { return m_db->scalar(sql, error); }
-QString Store::integrityCheck() { return m_db->integrityCheck(); }
+QString Store::databasePath() const
+{
+    return m_db->path();
+}
+const StoreLocation &Store::storeLocation() const
+{
+    return m_db->location();
+}
+int Store::abandonedAtOpen() const
+{
+    return m_db->abandonedAtOpen();
+}
+int Store::orphanedRunning()
+{
+    return m_db->orphanedRunning();
+}
+qint64 Store::scalar(const QString &sql, QString *error)
+{
+    return m_db->scalar(sql, error);
+}
+QString Store::integrityCheck()
+{
+    return m_db->integrityCheck();
+}
 
 bool Store::adoptMaskingKey(const QString &fingerprint, QString *error)
 {
@@ -81,9 +104,11 @@ bool Store::adoptMaskingKey(const QString &fingerprint, QString *error)
         QSqlDatabase db = m_db->location().connect(name, StoreLocation::Access::ReadWrite, &failure);
         const auto read = [&] {
             QSqlQuery q(db);
-            return StoreDatabase::run(q, QStringLiteral("SELECT value FROM store_facts WHERE name = 'masking_key_fingerprint'"), {}, &failure) && q.next()
-                       ? q.value(0).toString()
-                       : QString();
+            return StoreDatabase::run(q, QStringLiteral("SELECT value FROM store_facts WHERE name = 'masking_key_fingerprint'"), {},
+                                      &failure)
+                    && q.next()
+                ? q.value(0).toString()
+                : QString();
         };
         if (failure.isEmpty())
             kept = read();
@@ -91,8 +116,8 @@ bool Store::adoptMaskingKey(const QString &fingerprint, QString *error)
             // The first engine's key becomes the store's; two first engines racing: one INSERT wins,
             // the other reads what won.
             QSqlQuery insert(db);
-            if (!StoreDatabase::run(insert, QStringLiteral("INSERT INTO store_facts (name, value) VALUES ('masking_key_fingerprint', ?)"), {fingerprint},
-                                    &failure))
+            if (!StoreDatabase::run(insert, QStringLiteral("INSERT INTO store_facts (name, value) VALUES ('masking_key_fingerprint', ?)"),
+                                    { fingerprint }, &failure))
                 failure.clear();
             kept = read();
         }
@@ -103,8 +128,9 @@ bool Store::adoptMaskingKey(const QString &fingerprint, QString *error)
         return false;
     }
     if (kept != fingerprint) {
-        *error = QStringLiteral("%1 groups users with the masking key whose fingerprint is %2, and this engine's key has fingerprint %3; give every "
-                                "engine sharing the store the same key file (BULLPEN_MASKING_KEY_FILE, mode 0600)")
+        *error = QStringLiteral(
+                     "%1 groups users with the masking key whose fingerprint is %2, and this engine's key has fingerprint %3; give every "
+                     "engine sharing the store the same key file (BULLPEN_MASKING_KEY_FILE, mode 0600)")
                      .arg(databasePath(), kept, fingerprint);
         return false;
     }
@@ -115,7 +141,7 @@ void Store::setIdentity(const QString &instance, const QString &version, const Q
 {
     m_instance = instance;
     if (m_writer)
-        m_writer->setIdentity({instance, version, url});
+        m_writer->setIdentity({ instance, version, url });
 }
 
 void Store::setLease(std::chrono::milliseconds lease)
@@ -130,9 +156,15 @@ void Store::setRetention(const RetentionPolicy &policy, const QString &imagesDir
         m_writer->setRetention(policy, imagesDir);
 }
 
-RetentionStats Store::retentionStats() const { return m_writer ? m_writer->counters().retention : RetentionStats{}; }
+RetentionStats Store::retentionStats() const
+{
+    return m_writer ? m_writer->counters().retention : RetentionStats {};
+}
 
-QString Store::instance() const { return m_instance; }
+QString Store::instance() const
+{
+    return m_instance;
+}
 
 void Store::recordEvent(const Event &event)
 {
@@ -143,14 +175,14 @@ void Store::recordEvent(const Event &event)
 void Store::recordFinished(const StageResult &result, const QString &userKey, const QString &userMask, const FinishedExtras &extras)
 {
     if (m_writer)
-        m_writer->enqueue(StoreWriter::Finished{result, userKey, userMask, extras});
+        m_writer->enqueue(StoreWriter::Finished { result, userKey, userMask, extras });
 }
 
 void Store::recordComparison(const ComparisonRow &c, const QString &primaryGenerationId, const QString &fallbackGenerationId)
 {
     if (m_writer)
-        m_writer->enqueue(StoreWriter::Comparison{c.id, c.createdAtMs, c.primaryProvider, c.fallbackProvider, primaryGenerationId,
-                                              fallbackGenerationId, QJsonDocument(c.body).toJson(QJsonDocument::Compact)});
+        m_writer->enqueue(StoreWriter::Comparison { c.id, c.createdAtMs, c.primaryProvider, c.fallbackProvider, primaryGenerationId,
+                                                    fallbackGenerationId, QJsonDocument(c.body).toJson(QJsonDocument::Compact) });
 }
 
 std::optional<QJsonObject> Store::cachedResult(const QString &cacheKey, qint64 sinceMs, QString *error)
@@ -158,14 +190,17 @@ std::optional<QJsonObject> Store::cachedResult(const QString &cacheKey, qint64 s
     return m_cache.lookup(cacheKey, sinceMs, error);
 }
 
-bool Store::flush(std::chrono::milliseconds timeout) { return !m_writer || m_writer->flush(timeout); }
+bool Store::flush(std::chrono::milliseconds timeout)
+{
+    return !m_writer || m_writer->flush(timeout);
+}
 
 Store::Stats Store::stats() const
 {
     if (!m_writer)
         return {};
     const StoreWriter::Counters c = m_writer->counters();
-    return Stats{c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError, c.firstError, c.unreachableSinceMs, c.dropped};
+    return Stats { c.queued, c.written, c.failed, c.finalStateConflicts, c.lastError, c.firstError, c.unreachableSinceMs, c.dropped };
 }
 
 } // namespace bullpen

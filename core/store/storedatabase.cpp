@@ -2,12 +2,10 @@
 #include "storedatabase.h"
 
 #include "aggregates.h"
-
+#include "events/event.h"
 #include "owner.h"
 #include "privatefiles.h"
 #include "storeschema.h"
-
-#include "events/event.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -48,7 +46,8 @@ std::unique_ptr<StoreDatabase> StoreDatabase::openReadOnly(const StoreLocation &
     const QString dataDir = location.dataDir();
     const QString path = location.sqlitePath();
     if (!QFileInfo::exists(path)) {
-        *error = QStringLiteral("no store at %1 (no %2 there); check --data-dir or BULLPEN_DATA_DIR. Nothing was created.").arg(dataDir, kFileName);
+        *error = QStringLiteral("no store at %1 (no %2 there); check --data-dir or BULLPEN_DATA_DIR. Nothing was created.")
+                     .arg(dataDir, kFileName);
         return nullptr;
     }
     if (!PrivateFiles::checkEntry(path, false, error))
@@ -85,9 +84,10 @@ std::unique_ptr<StoreDatabase> StoreDatabase::openPostgres(const StoreLocation &
             if (!StoreSchema::check(db, &why))
                 failure = location.display() + QStringLiteral(": ") + why;
             else if (StoreSchema::version(db, &why) == 0)
-                failure = QStringLiteral("no Bullpen store in %1; check %2 (start bullpen-engine once with it to create the store). Nothing "
-                                         "was created.")
-                              .arg(location.display(), QString::fromLatin1(StoreLocation::kUrlVariable));
+                failure =
+                    QStringLiteral("no Bullpen store in %1; check %2 (start bullpen-engine once with it to create the store). Nothing "
+                                   "was created.")
+                        .arg(location.display(), QString::fromLatin1(StoreLocation::kUrlVariable));
         } else if (!location.lockMigrations(db, &why)) {
             failure = location.display() + QStringLiteral(": ") + why;
         } else {
@@ -117,7 +117,7 @@ int StoreDatabase::abandonOrphans(QSqlDatabase &db)
     while (running.next()) {
         const QString owner = running.value(1).toString();
         if (!Owner::isAlive(owner))
-            orphans.append({running.value(0).toString(), owner});
+            orphans.append({ running.value(0).toString(), owner });
     }
     running.finish();
     int done = 0;
@@ -125,8 +125,9 @@ int StoreDatabase::abandonOrphans(QSqlDatabase &db)
     finish.prepare(QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', "
                                   "detail = ?, finished_at_ms = ? WHERE id = ? AND state = 'running'"));
     for (const auto &[id, owner] : orphans) {
-        finish.addBindValue(QStringLiteral("its process (%1) ended before it finished; recorded as abandoned when the store was next opened")
-                                .arg(owner.isEmpty() ? QStringLiteral("unknown") : owner));
+        finish.addBindValue(
+            QStringLiteral("its process (%1) ended before it finished; recorded as abandoned when the store was next opened")
+                .arg(owner.isEmpty() ? QStringLiteral("unknown") : owner));
         finish.addBindValue(QDateTime::currentMSecsSinceEpoch());
         finish.addBindValue(id);
         // With its count in the hourly aggregates, in one transaction.
@@ -164,7 +165,7 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const StoreLocation &location
     // Owner-only files (the store lets anyone who reads it test guessed user ids against the masks):
     // refuse symlinks and foreign files, tighten our own older 0644 files, create the database 0600
     // (SQLite gives its -wal and -shm files the database's mode).
-    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") }) {
         const QString file = QDir(dataDir).filePath(kFileName + suffix);
         if (!PrivateFiles::checkEntry(file, false, error))
             return nullptr;
@@ -214,7 +215,8 @@ std::unique_ptr<StoreDatabase> StoreDatabase::open(const StoreLocation &location
                                          "new store")
                               .arg(path, q.lastError().text());
             } else if (q.value(0).toString().compare(u"wal", Qt::CaseInsensitive) != 0) {
-                failure = QStringLiteral("%1: SQLite refused WAL mode (%2); put the data folder on a local disk").arg(path, q.value(0).toString());
+                failure = QStringLiteral("%1: SQLite refused WAL mode (%2); put the data folder on a local disk")
+                              .arg(path, q.value(0).toString());
             } else {
                 q.finish(); // an unfinished statement would block the migration's commit
                 QString why;
@@ -307,9 +309,11 @@ QString StoreDatabase::integrityCheck()
 bool StoreDatabase::recordAbandonedEvent(QSqlDatabase &db, const QString &id, qint64 nowMs, QString *error)
 {
     QSqlQuery q(db);
-    if (!run(q, QStringLiteral("SELECT g.detail, g.created_at_ms, g.instance, (SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE generation_id = g.id) "
-                               "FROM generations g WHERE g.id = ?"),
-             {id}, error))
+    if (!run(q,
+             QStringLiteral(
+                 "SELECT g.detail, g.created_at_ms, g.instance, (SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE generation_id = g.id) "
+                 "FROM generations g WHERE g.id = ?"),
+             { id }, error))
         return false;
     if (!q.next()) {
         if (error)
@@ -330,7 +334,7 @@ bool StoreDatabase::recordAbandonedEvent(QSqlDatabase &db, const QString &id, qi
     const QVariant instance = q.value(2);
     q.finish();
     return run(q, QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"),
-               {id, static_cast<qint64>(e.sequence), e.type(), nowMs, QString::fromUtf8(e.compactJson()), instance}, error);
+               { id, static_cast<qint64>(e.sequence), e.type(), nowMs, QString::fromUtf8(e.compactJson()), instance }, error);
 }
 
 bool StoreDatabase::notifyEvents(QSqlDatabase &db, QString *error)

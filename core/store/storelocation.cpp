@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "storelocation.h"
 
-#include <QFile>
-
 #include <QDir>
+#include <QFile>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QSqlDriver>
 #include <QUrl>
 #include <QUrlQuery>
 
 #ifdef BULLPEN_HAVE_SQLITE3
-#include <sqlite3.h>
-
 #include <chrono>
+#include <sqlite3.h>
 #include <thread>
 #endif
 
@@ -29,9 +27,13 @@ constexpr qint64 kMigrationLock = 0x62756c6c70656eLL;
 // address); anything else is refused by name, so that a typo is not silently ignored.
 const QStringList &passedKeywords()
 {
-    static const QStringList keys{QStringLiteral("sslmode"),         QStringLiteral("sslrootcert"),   QStringLiteral("sslcert"),
-                                  QStringLiteral("sslkey"),          QStringLiteral("connect_timeout"), QStringLiteral("application_name"),
-                                  QStringLiteral("target_session_attrs")};
+    static const QStringList keys { QStringLiteral("sslmode"),
+                                    QStringLiteral("sslrootcert"),
+                                    QStringLiteral("sslcert"),
+                                    QStringLiteral("sslkey"),
+                                    QStringLiteral("connect_timeout"),
+                                    QStringLiteral("application_name"),
+                                    QStringLiteral("target_session_attrs") };
     return keys;
 }
 
@@ -82,8 +84,9 @@ std::optional<StoreLocation> StoreLocation::fromUrl(const QString &text, QString
 {
     const QUrl url(text.trimmed(), QUrl::StrictMode);
     const auto refuse = [&](const QString &why) {
-        *error = QStringLiteral("%1 is not a PostgreSQL URL Bullpen can use: %2 (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
-                     .arg(QString::fromLatin1(kUrlVariable), why);
+        *error =
+            QStringLiteral("%1 is not a PostgreSQL URL Bullpen can use: %2 (expected postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)")
+                .arg(QString::fromLatin1(kUrlVariable), why);
         return std::nullopt;
     };
     if (!url.isValid())
@@ -118,7 +121,8 @@ std::optional<StoreLocation> StoreLocation::fromUrl(const QString &text, QString
                 return refuse(QStringLiteral("the value of %1 holds a space, ';' or a quote").arg(key));
             options << key + QLatin1Char('=') + value;
         } else {
-            return refuse(QStringLiteral("unknown parameter \"%1\" (known: host, port, %2)").arg(key.left(40), passedKeywords().join(QStringLiteral(", "))));
+            return refuse(QStringLiteral("unknown parameter \"%1\" (known: host, port, %2)")
+                              .arg(key.left(40), passedKeywords().join(QStringLiteral(", "))));
         }
     }
     if (l.m_host.isEmpty())
@@ -145,7 +149,8 @@ std::optional<StoreLocation> StoreLocation::resolve(const QString &dataDir, cons
         url = QString::fromUtf8(f.read(4096)).trimmed();
         if (url.isEmpty()) {
             if (error)
-                *error = QStringLiteral("%1=%2 is empty; it should hold the postgresql:// URL").arg(QString::fromLatin1(kUrlFileVariable), file);
+                *error =
+                    QStringLiteral("%1=%2 is empty; it should hold the postgresql:// URL").arg(QString::fromLatin1(kUrlFileVariable), file);
             return std::nullopt;
         }
     }
@@ -169,7 +174,8 @@ QString StoreLocation::display() const
     if (m_backend == Backend::SQLite)
         return m_database;
     const QString host = m_host.startsWith(QLatin1Char('/')) ? QStringLiteral("[%1]").arg(m_host) : m_host;
-    return QStringLiteral("postgresql://%1@%2%3/%4").arg(m_user, host, m_port > 0 ? QStringLiteral(":%1").arg(m_port) : QString(), m_database);
+    return QStringLiteral("postgresql://%1@%2%3/%4")
+        .arg(m_user, host, m_port > 0 ? QStringLiteral(":%1").arg(m_port) : QString(), m_database);
 }
 
 QString StoreLocation::url() const
@@ -196,7 +202,10 @@ QString StoreLocation::url() const
     return u.toString(QUrl::FullyEncoded);
 }
 
-bool StoreLocation::isPostgres(const QSqlDatabase &db) { return db.driverName() == u"QPSQL"; }
+bool StoreLocation::isPostgres(const QSqlDatabase &db)
+{
+    return db.driverName() == u"QPSQL";
+}
 
 QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString *error) const
 {
@@ -234,20 +243,21 @@ QSqlDatabase StoreLocation::connect(const QString &name, Access access, QString 
             // writer's durability (WAL commits are not fsynced; a crash of the process loses nothing,
             // a power cut may lose the last moment's rows), and the WAL file cut back to 64 MiB once
             // checkpointed (a burst or a purge may grow it; months of running must not keep that).
-            const QStringList setup = pg ? (access == Access::ReadOnly
-                                                ? QStringList{QStringLiteral("SET client_min_messages = warning"),
-                                                              QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")}
-                                                : QStringList{QStringLiteral("SET client_min_messages = warning")})
-                                         : (access == Access::ReadOnly ? QStringList{}
-                                                                                       : QStringList{QStringLiteral("PRAGMA synchronous=NORMAL"),
-                                                                                                     QStringLiteral("PRAGMA journal_size_limit=67108864")});
+            const QStringList setup = pg
+                ? (access == Access::ReadOnly ? QStringList { QStringLiteral("SET client_min_messages = warning"),
+                                                              QStringLiteral("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY") }
+                                              : QStringList { QStringLiteral("SET client_min_messages = warning") })
+                : (access == Access::ReadOnly
+                       ? QStringList {}
+                       : QStringList { QStringLiteral("PRAGMA synchronous=NORMAL"), QStringLiteral("PRAGMA journal_size_limit=67108864") });
             for (const QString &sql : setup) {
                 if (!q.exec(sql)) {
                     // SQLite reads the file's header here: a file that is not a database fails first.
-                    failure = pg ? QStringLiteral("%1: %2 failed (%3)").arg(display(), sql, q.lastError().text())
-                                 : QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to "
-                                                  "begin a new store")
-                                       .arg(m_database, q.lastError().text());
+                    failure = pg
+                        ? QStringLiteral("%1: %2 failed (%3)").arg(display(), sql, q.lastError().text())
+                        : QStringLiteral("%1 is damaged or not a database (%2); move it aside (nothing was deleted) and restart to "
+                                         "begin a new store")
+                              .arg(m_database, q.lastError().text());
                     break;
                 }
             }

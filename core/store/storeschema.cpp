@@ -272,9 +272,9 @@ bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 bool version8Extras(QSqlDatabase &db, QString *error)
 {
     if (StoreLocation::isPostgres(db)) {
-        for (const char *sql : {"CREATE SEQUENCE events_store_order",
-                                "ALTER TABLE events ADD COLUMN store_order BIGINT DEFAULT nextval('events_store_order')",
-                                "CREATE INDEX events_by_store_order ON events (store_order)"}) {
+        for (const char *sql : { "CREATE SEQUENCE events_store_order",
+                                 "ALTER TABLE events ADD COLUMN store_order BIGINT DEFAULT nextval('events_store_order')",
+                                 "CREATE INDEX events_by_store_order ON events (store_order)" }) {
             if (!exec(db, QString::fromLatin1(sql), error))
                 return false;
         }
@@ -308,8 +308,9 @@ bool StoreSchema::check(QSqlDatabase &db, QString *error)
     QString why;
     const int v = version(db, &why);
     if (v < 0) {
-        *error = why.isEmpty() ? QStringLiteral("this database holds tables but is not a Bullpen store; point Bullpen at another data folder")
-                               : QStringLiteral("cannot read the schema version (%1); the file may be damaged: move it aside and restart").arg(why);
+        *error = why.isEmpty()
+            ? QStringLiteral("this database holds tables but is not a Bullpen store; point Bullpen at another data folder")
+            : QStringLiteral("cannot read the schema version (%1); the file may be damaged: move it aside and restart").arg(why);
         return false;
     }
     if (v > kCurrentVersion) {

@@ -11,21 +11,30 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QSet>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QUuid>
 
 namespace bullpen {
 
 namespace {
 
-QVariant nullable(const QString &s) { return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s); }
-QVariant nullable(qint64 n) { return n < 0 ? QVariant(QMetaType::fromType<qint64>()) : QVariant(n); }
-double ms(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
+QVariant nullable(const QString &s)
+{
+    return s.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(s);
+}
+QVariant nullable(qint64 n)
+{
+    return n < 0 ? QVariant(QMetaType::fromType<qint64>()) : QVariant(n);
+}
+double ms(std::chrono::microseconds us)
+{
+    return static_cast<double>(us.count()) / 1000.0;
+}
 
 } // namespace
 
@@ -44,13 +53,15 @@ struct StoreWriter::Statements
         , comicKnown(db)
     {
         comicKnown.prepare(QStringLiteral("SELECT 1 FROM images WHERE sha256 = ?"));
-        comic.prepare(QStringLiteral("INSERT INTO images (sha256, mime, bytes, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
+        comic.prepare(
+            QStringLiteral("INSERT INTO images (sha256, mime, bytes, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
         exists.prepare(QStringLiteral("SELECT 1 FROM generations WHERE id = ?"));
         comparison.prepare(QStringLiteral("INSERT INTO comparisons (id, created_at_ms, primary_provider, fallback_provider, "
                                           "primary_generation_id, fallback_generation_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"));
-        generation.prepare(QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
-                                          "instance, lease_until_ms, synthetic, probe) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)"));
+        generation.prepare(
+            QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
+                           "instance, lease_until_ms, synthetic, probe) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
             "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance, synthetic) "
@@ -58,7 +69,8 @@ struct StoreWriter::Statements
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
-            "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, image_sha256 = ?, "
+            "tokens_out = ?, elapsed_ms = ?, result_json = ?, cache_key = ?, degraded = ?, from_cache = ?, image_path = ?, image_sha256 = "
+            "?, "
             "next_step = ? WHERE id = ? AND state = 'running'"));
     }
     // Qt reports a statement whose table went away as "Parameter count mismatch": preparing it
@@ -208,7 +220,9 @@ bool writeComic(Statements &s, const QString &path, QString *error)
     }
     const QString suffix = info.suffix();
     s.comic.addBindValue(sha256);
-    s.comic.addBindValue(suffix == u"jpg" ? QStringLiteral("image/jpeg") : suffix == u"webp" ? QStringLiteral("image/webp") : QStringLiteral("image/png"));
+    s.comic.addBindValue(suffix == u"jpg"        ? QStringLiteral("image/jpeg")
+                             : suffix == u"webp" ? QStringLiteral("image/webp")
+                                                 : QStringLiteral("image/png"));
     s.comic.addBindValue(file.readAll());
     s.comic.addBindValue(QDateTime::currentMSecsSinceEpoch());
     if (!s.comic.exec()) {
@@ -279,7 +293,8 @@ bool writeFinished(Statements &s, const StoreWriter::Finished &f, bool *conflict
 } // namespace
 
 StoreWriter::StoreWriter(StoreLocation location, std::function<void(const QString &)> onFailure,
-                         std::function<void(const QStringList &)> onFinalCommitted, std::function<void(bool, const QString &)> onReachability)
+                         std::function<void(const QStringList &)> onFinalCommitted,
+                         std::function<void(bool, const QString &)> onReachability)
     : m_location(std::move(location))
     , m_onFailure(std::move(onFailure))
     , m_onFinalCommitted(std::move(onFinalCommitted))
@@ -408,10 +423,12 @@ void StoreWriter::enqueue(Item item)
         }
     }
     if (dropped && m_onFailure) {
-        m_onFailure(QStringLiteral("records not written to %1: %2 were already waiting for it%3, so newer ones are dropped")
-                        .arg(m_location.display())
-                        .arg(kMaxQueued)
-                        .arg(since ? QStringLiteral(" (unreachable since %1)").arg(QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate)) : QString()));
+        m_onFailure(
+            QStringLiteral("records not written to %1: %2 were already waiting for it%3, so newer ones are dropped")
+                .arg(m_location.display())
+                .arg(kMaxQueued)
+                .arg(since ? QStringLiteral(" (unreachable since %1)").arg(QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate))
+                           : QString()));
     }
     m_wake.notify_one();
 }
@@ -460,11 +477,12 @@ void StoreWriter::run()
         // queue holds; reconnect with backoff, jittered so that engines sharing a server do not retry
         // in step.
         StoreLocation::disconnect(name);
-        std::chrono::milliseconds backoff{250};
+        std::chrono::milliseconds backoff { 250 };
         for (bool stopping = false;;) {
             {
                 std::unique_lock lock(m_mutex);
-                const auto jittered = backoff / 2 + std::chrono::milliseconds(QRandomGenerator::global()->bounded(static_cast<int>(backoff.count() / 2) + 1));
+                const auto jittered =
+                    backoff / 2 + std::chrono::milliseconds(QRandomGenerator::global()->bounded(static_cast<int>(backoff.count() / 2) + 1));
                 m_wake.wait_for(lock, jittered, [this] { return m_stop; });
                 stopping = m_stop;
             }
@@ -479,10 +497,11 @@ void StoreWriter::run()
                     held = m_queue.size();
                 }
                 if (m_onReachability)
-                    m_onReachability(true, QStringLiteral("the store at %1 is reachable again after %2 s; writing the %3 record(s) it held")
-                                               .arg(m_location.display())
-                                               .arg(static_cast<double>(QDateTime::currentMSecsSinceEpoch() - since) / 1000.0, 0, 'f', 1)
-                                               .arg(held));
+                    m_onReachability(true,
+                                     QStringLiteral("the store at %1 is reachable again after %2 s; writing the %3 record(s) it held")
+                                         .arg(m_location.display())
+                                         .arg(static_cast<double>(QDateTime::currentMSecsSinceEpoch() - since) / 1000.0, 0, 'f', 1)
+                                         .arg(held));
                 break;
             }
             if (stopping) {
@@ -497,7 +516,9 @@ void StoreWriter::run()
                 }
                 m_done.notify_all();
                 if (lost && m_onFailure)
-                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: it was unreachable at shutdown (%3)").arg(lost).arg(m_location.display(), why));
+                    m_onFailure(QStringLiteral("%1 record(s) not written to %2: it was unreachable at shutdown (%3)")
+                                    .arg(lost)
+                                    .arg(m_location.display(), why));
                 return;
             }
             {
@@ -523,16 +544,17 @@ void StoreWriter::noteUnreachable(const QString &failure)
         held = m_queue.size();
     }
     if (m_onReachability)
-        m_onReachability(false, QStringLiteral("the store at %1 is unreachable since %2 (%3); %4 record(s) held, retrying")
-                                    .arg(m_location.display(), QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate), failure.trimmed())
-                                    .arg(held));
+        m_onReachability(false,
+                         QStringLiteral("the store at %1 is unreachable since %2 (%3); %4 record(s) held, retrying")
+                             .arg(m_location.display(), QDateTime::fromMSecsSinceEpoch(since).toString(Qt::ISODate), failure.trimmed())
+                             .arg(held));
 }
 
 bool StoreWriter::keepLeases(QSqlDatabase &db)
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Identity me;
-    std::chrono::milliseconds lease{};
+    std::chrono::milliseconds lease {};
     {
         std::lock_guard lock(m_mutex);
         if (now - m_leasesKeptAtMs < (m_lease / 3).count() && !m_upkeepNow)
@@ -553,10 +575,11 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
         ok = StoreDatabase::run(q, sql, binds, &failure);
     };
     QSqlQuery q(db);
-    step(q, QStringLiteral("UPDATE generations SET lease_until_ms = ? WHERE state = 'running' AND owner = ?"), {static_cast<qint64>(now + lease.count()), Owner::thisProcess()});
+    step(q, QStringLiteral("UPDATE generations SET lease_until_ms = ? WHERE state = 'running' AND owner = ?"),
+         { static_cast<qint64>(now + lease.count()), Owner::thisProcess() });
     // Each expired generation on its own, in id order (engines racing take the rows' locks in one order),
     // so that the hourly aggregates count exactly the ones this UPDATE finished.
-    step(q, QStringLiteral("SELECT id FROM generations WHERE state = 'running' AND lease_until_ms < ? ORDER BY id"), {now});
+    step(q, QStringLiteral("SELECT id FROM generations WHERE state = 'running' AND lease_until_ms < ? ORDER BY id"), { now });
     QStringList expired;
     while (ok && q.next())
         expired << q.value(0).toString();
@@ -564,10 +587,11 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
     AggregateDeltas aggregates;
     for (const QString &id : std::as_const(expired)) {
         step(q,
-             QStringLiteral("UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', finished_at_ms = ?, "
-                            "detail = 'its instance (' || COALESCE(instance, 'unnamed') || ') stopped renewing its lease; recorded as abandoned by ' "
-                            "|| CAST(? AS TEXT) WHERE id = ? AND state = 'running' AND lease_until_ms < ?"),
-             {now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, id, now});
+             QStringLiteral(
+                 "UPDATE generations SET state = 'abandoned', public_code = 'INTERNAL_ERROR', kind = 'INTERNAL', finished_at_ms = ?, "
+                 "detail = 'its instance (' || COALESCE(instance, 'unnamed') || ') stopped renewing its lease; recorded as abandoned by ' "
+                 "|| CAST(? AS TEXT) WHERE id = ? AND state = 'running' AND lease_until_ms < ?"),
+             { now, me.instance.isEmpty() ? Owner::thisProcess() : me.instance, id, now });
         if (ok && q.numRowsAffected() == 1) {
             ++abandoned;
             ok = aggregates.addFinished(db, id, &failure) && StoreDatabase::recordAbandonedEvent(db, id, now, &failure);
@@ -575,17 +599,21 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
     }
     ok = ok && aggregates.apply(db, &failure) && (abandoned == 0 || StoreDatabase::notifyEvents(db, &failure));
     if (!me.instance.isEmpty() && !me.url.isEmpty()) { // a serving engine (the console and the CLI name their rows only)
-        step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), {Owner::thisProcess()});
+        step(q, QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'running' AND owner = ?"), { Owner::thisProcess() });
         const int inFlight = ok && q.next() ? q.value(0).toInt() : 0;
         q.finish();
-        const QVariantList row{me.version, nullable(me.url), Owner::thisProcess(), m_startedAtMs, now, inFlight, static_cast<qint64>(lease.count()),
-                               me.instance};
-        step(q, QStringLiteral("UPDATE instances SET version = ?, url = ?, owner = ?, started_at_ms = ?, heartbeat_ms = ?, in_flight = ?, "
-                               "lease_ms = ? WHERE name = ?"),
+        const QVariantList row {
+            me.version, nullable(me.url), Owner::thisProcess(), m_startedAtMs, now, inFlight, static_cast<qint64>(lease.count()),
+            me.instance
+        };
+        step(q,
+             QStringLiteral("UPDATE instances SET version = ?, url = ?, owner = ?, started_at_ms = ?, heartbeat_ms = ?, in_flight = ?, "
+                            "lease_ms = ? WHERE name = ?"),
              row);
         if (ok && q.numRowsAffected() == 0)
-            step(q, QStringLiteral("INSERT INTO instances (version, url, owner, started_at_ms, heartbeat_ms, in_flight, lease_ms, name) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+            step(q,
+                 QStringLiteral("INSERT INTO instances (version, url, owner, started_at_ms, heartbeat_ms, in_flight, lease_ms, name) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
                  row);
     }
     if (ok && !db.commit()) {
@@ -597,7 +625,7 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
         QSqlQuery ping(db);
         if (!ping.exec(QStringLiteral("SELECT 1"))) {
             noteUnreachable(failure); // an idle writer learns of an outage here first
-            return false;             // the connection is gone: run() re-makes it
+            return false; // the connection is gone: run() re-makes it
         }
         if (failure != m_leaseFailure) // said once per cause, not every third of a lease
             qWarning("bullpen: the store's leases could not be kept: %s", qUtf8Printable(failure));
@@ -625,7 +653,8 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
             if (m_purger)
                 wait = m_purger->pause(); // records arriving meanwhile are written at once
             else if (m_retention && !m_retention->isOff())
-                wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()), std::chrono::milliseconds::zero(), wait);
+                wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()),
+                                  std::chrono::milliseconds::zero(), wait);
             m_wake.wait_for(lock, wait, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
             if (m_queue.empty() && m_stop)
                 return true;
@@ -634,7 +663,8 @@ bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
             statements.instance = m_identity.instance;
             statements.leaseMs = static_cast<qint64>(m_lease.count());
             const std::size_t n = std::min(m_queue.size(), kMaxBatch);
-            batch.assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
+            batch.assign(std::make_move_iterator(m_queue.begin()),
+                         std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
             m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
         }
         // One transaction for the batch; if it fails, each record on its own, so that one bad

@@ -15,8 +15,8 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <variant>
 
@@ -89,7 +89,7 @@ public:
     void setIdentity(const Identity &identity);
     // How long a running generation's lease lasts; renewed every third of it. Default 15 s.
     void setLease(std::chrono::milliseconds lease);
-    static constexpr std::chrono::milliseconds kDefaultLease{15'000};
+    static constexpr std::chrono::milliseconds kDefaultLease { 15'000 };
     // Retention (retention.h): this writer purges between its batches, one short step at a time, a pass
     // every policy.interval (the first a minute after start). Off until set. `imagesDir`: the data
     // folder's comics.

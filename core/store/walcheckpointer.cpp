@@ -102,8 +102,7 @@ void WalCheckpointer::run()
                 break;
             QSqlQuery q(db);
             if (q.exec(QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"))) {
-                while (q.next()) {
-                }
+                while (q.next()) { }
                 std::lock_guard lock(m_mutex);
                 ++m_checkpoints;
             }

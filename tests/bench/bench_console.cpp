@@ -45,7 +45,10 @@ struct Figures
     }
 };
 
-double ms(const QElapsedTimer &t) { return double(t.nsecsElapsed()) / 1e6; }
+double ms(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
 
 bool waitFor(QSignalSpy &spy, int timeoutMs = 60'000)
 {
@@ -84,7 +87,7 @@ int main(int argc, char *argv[])
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QElapsedTimer fill;
     fill.start();
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {attempts, now - 7LL * 24 * 3'600'000, now, 42, {}});
+    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { attempts, now - 7LL * 24 * 3'600'000, now, 42, {} });
     if (!filled.error.isEmpty()) {
         out << "bench_console: " << filled.error << "\n";
         return 1;
@@ -181,7 +184,10 @@ int main(int argc, char *argv[])
     auto row = [&](const QString &name, const Figures &f) {
         out << QStringLiteral("  %1 %2 %3\n").arg(name, -58).arg(f.at(50), 10, 'f', 1).arg(f.at(90), 10, 'f', 1);
     };
-    out << QStringLiteral("  %1 %2 %3\n").arg(QStringLiteral("measure (ms)"), -58).arg(QStringLiteral("median"), 10).arg(QStringLiteral("p90"), 10);
+    out << QStringLiteral("  %1 %2 %3\n")
+               .arg(QStringLiteral("measure (ms)"), -58)
+               .arg(QStringLiteral("median"), 10)
+               .arg(QStringLiteral("p90"), 10);
     row(QStringLiteral("failures view: open, first page shown"), openTable);
     row(QStringLiteral("failures view: open, charts drawn (background)"), openCharts);
     row(QStringLiteral("failures view: filter by public code, table"), filterTable);

@@ -31,15 +31,15 @@
 #include "sim/providersimulator.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QDir>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QThread>
@@ -51,7 +51,10 @@ using namespace std::chrono;
 
 namespace {
 
-double ms(microseconds us) { return double(us.count()) / 1000.0; }
+double ms(microseconds us)
+{
+    return double(us.count()) / 1000.0;
+}
 
 std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryDir &dir, const QProcessEnvironment &env = {},
                                       int threads = 0)
@@ -76,7 +79,7 @@ std::unique_ptr<EngineSetup> engineOn(const QString &scenario, const QTemporaryD
 int simulatorRequests(const EngineSetup &engine)
 {
     int n = 0;
-    for (Provider p : {Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic})
+    for (Provider p : { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic })
         n += engine.simulator()->counters(p).requests;
     return n;
 }
@@ -134,7 +137,7 @@ int main(int argc, char *argv[])
         QNetworkAccessManager nam;
         const int warmUp = 20;
         QEventLoop loop;
-        for (const bool guarded : {true, false}) {
+        for (const bool guarded : { true, false }) {
             StageService service(SteadyClock::instance());
             if (guarded)
                 client.registerWith(service);
@@ -174,7 +177,8 @@ int main(int argc, char *argv[])
             service.shutdown();
             out << QStringLiteral("stage cost (storyboard stage alone vs a bare QNAM POST of the same body; zero-latency simulator "
                                   "in-process; sequential; %1):\n")
-                       .arg(guarded ? QStringLiteral("through the egress guard, as shipped") : QStringLiteral("adapter straight to the simulator"));
+                       .arg(guarded ? QStringLiteral("through the egress guard, as shipped")
+                                    : QStringLiteral("adapter straight to the simulator"));
             out << "  storyboard stage, ms            " << stageMs.summary(3) << "\n";
             out << "  bare POST, ms                   " << postMs.summary(3) << "\n";
             out << "  stage minus POST (paired), ms   " << costMs.summary(3) << "\n";
@@ -184,8 +188,10 @@ int main(int argc, char *argv[])
             if (guarded)
                 judge.report("stage_cost_through_guard_relay_ms_median", costMs.at(50), "ms");
             else
-                judge.atMost("stage_cost_ms_median", costMs.at(50), 0.25, "ms",
-                             QStringLiteral("storyboard stage alone minus a bare POST of the same body, paired, median; adapter straight to the provider"));
+                judge.atMost(
+                    "stage_cost_ms_median", costMs.at(50), 0.25, "ms",
+                    QStringLiteral(
+                        "storyboard stage alone minus a bare POST of the same body, paired, median; adapter straight to the provider"));
         }
     }
 
@@ -198,7 +204,8 @@ int main(int argc, char *argv[])
         const int warmUp = 20;
         QObject::connect(&engine->pipeline(), &GenerationPipeline::finished, &app, [&](const GenerationResult &r) {
             if (r.state != FinalState::Succeeded) {
-                QTextStream(stderr) << "bench_engine: a zero-latency generation failed: " << (r.failure ? r.failure->detail : QString()) << "\n";
+                QTextStream(stderr) << "bench_engine: a zero-latency generation failed: " << (r.failure ? r.failure->detail : QString())
+                                    << "\n";
                 QCoreApplication::exit(3);
                 return;
             }
@@ -230,14 +237,15 @@ int main(int argc, char *argv[])
     out << "  wall time per generation, ms    " << wall.summary() << "\n";
     out << "  on the wire (sum of attempts)   " << wire.summary() << "\n";
     out << "  engine overhead, ms             " << overhead.summary(3) << "\n";
-    judge.report("overhead_ms_median", overhead.at(50), "ms", QStringLiteral("a generation's wall time minus its attempts' time on the wire"));
+    judge.report("overhead_ms_median", overhead.at(50), "ms",
+                 QStringLiteral("a generation's wall time minus its attempts' time on the wire"));
     judge.report("overhead_ms_p99", overhead.at(99), "ms");
 
     // --- deadline precision: `hanging` primaries in flight, 1 s timeout, relief after each. Twice: all
     // started in the same instant (every deadline due in the same millisecond: the worst case for one
     // event loop), and started evenly over one timeout (the same number in flight, deadlines spread).
     // A third run: the burst again with no fallback provider, to show what the relief starts cost.
-    for (const int variant : {0, 1, 2}) {
+    for (const int variant : { 0, 1, 2 }) {
         const bool spread = variant == 1;
         const bool relief = variant != 2;
         Sample fireLate, abortLate;
@@ -290,13 +298,15 @@ int main(int argc, char *argv[])
         const double processCpu = cpuMs() - processCpuBefore;
         out << QStringLiteral("deadline precision (%1 hanging primaries, 1 s timeout, over loopback HTTP, %3 engine thread(s), %2):\n")
                    .arg(hanging)
-                   .arg(spread ? QStringLiteral("started evenly over 1 s")
-                        : relief ? QStringLiteral("all started at once: every deadline in the same ms")
-                                 : QStringLiteral("all started at once, no fallback provider"))
+                   .arg(spread       ? QStringLiteral("started evenly over 1 s")
+                            : relief ? QStringLiteral("all started at once: every deadline in the same ms")
+                                     : QStringLiteral("all started at once, no fallback provider"))
                    .arg(threads);
         out << "  deadline fired late by, ms      " << fireLate.summary(3) << "\n";
         out << "  abort completed late by, ms     " << abortLate.summary(3) << "\n";
-        judge.report(variant == 0 ? "deadline_late_ms_p99_burst" : variant == 1 ? "deadline_late_ms_p99_spread" : "deadline_late_ms_p99_burst_no_fallback",
+        judge.report(variant == 0       ? "deadline_late_ms_p99_burst"
+                         : variant == 1 ? "deadline_late_ms_p99_spread"
+                                        : "deadline_late_ms_p99_burst_no_fallback",
                      fireLate.at(99), "ms");
         out << QStringLiteral("  engine thread(s) over the %1 ms run: %2 ms on a core, %3 ms runnable but waiting for one (%4 waits, "
                               "%5 ms each on average); the whole process used %6 ms of CPU, %7 % of what %8 cores give in that time\n")
@@ -321,8 +331,9 @@ int main(int argc, char *argv[])
     // counts come from its /_sim/counters, and this process's memory is the engine's alone.
     {
         QProcess sim;
-        sim.start(QStringLiteral(BULLPEN_SIM_PATH), {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
-                                                     QStringLiteral("primary-hang"), QStringLiteral("--fallback"), QStringLiteral("none")});
+        sim.start(QStringLiteral(BULLPEN_SIM_PATH),
+                  { QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), QStringLiteral("primary-hang"),
+                    QStringLiteral("--fallback"), QStringLiteral("none") });
         QString geminiUrl, countersUrl;
         while (sim.waitForReadyRead(10'000) || sim.canReadLine()) {
             while (sim.canReadLine()) {
@@ -358,7 +369,9 @@ int main(int argc, char *argv[])
         const double rssBefore = residentMiB();
         double lastStartMs = -1, rssInFlight = -1;
         int done = 0, attempts = 0;
-        const auto monotonicNs = [] { return std::chrono::duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count(); };
+        const auto monotonicNs = [] {
+            return std::chrono::duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
+        };
         qint64 startNs = 0;
         QObject::connect(&engine->pipeline(), &GenerationPipeline::eventRecorded, &app, [&](const Event &e) {
             if (std::holds_alternative<AttemptStarted>(e.body))
@@ -396,7 +409,8 @@ int main(int argc, char *argv[])
         const QJsonObject gemini = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("gemini")).toObject();
         reply->deleteLater();
         const int counted = gemini.value(QStringLiteral("requests")).toInt();
-        const double lastArrivalMs = (gemini.value(QStringLiteral("last_request_monotonic_ns")).toDouble() - static_cast<double>(startNs)) / 1e6;
+        const double lastArrivalMs =
+            (gemini.value(QStringLiteral("last_request_monotonic_ns")).toDouble() - static_cast<double>(startNs)) / 1e6;
         sim.kill();
         sim.waitForFinished();
         out << QStringLiteral("on the wire (%1 hanging primaries to one host at once, in-flight limit %1, 3 s timeout; bullpen-sim in "
@@ -407,7 +421,8 @@ int main(int argc, char *argv[])
                    .arg(lastStartMs, 0, 'f', 1);
         out << "  each request written to its connection after its attempt started, ms " << sendLag.summary(1)
             << QStringLiteral(" (%1 never written)\n").arg(neverSent);
-        judge.atMost("rss_mib_with_all_in_flight", rssInFlight, 300, "MiB", QStringLiteral("the engine with every hanging attempt in flight"));
+        judge.atMost("rss_mib_with_all_in_flight", rssInFlight, 300, "MiB",
+                     QStringLiteral("the engine with every hanging attempt in flight"));
         judge.report("last_request_reached_provider_ms", lastArrivalMs, "ms");
         out << QStringLiteral("  resident memory of the engine: %1 MiB before, %2 MiB with all %3 in flight\n")
                    .arg(rssBefore, 0, 'f', 1)

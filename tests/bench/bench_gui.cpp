@@ -6,9 +6,9 @@
 //   build/dev/tests/bench/bench_gui [generations, default 200] [runs, default 3]
 #include "benchstats.h"
 #include "config/eventloops.h"
+#include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "views/liveview.h"
-#include "remote/remoteconnection.h"
 #include "views/mainwindow.h"
 #include "views/runview.h"
 
@@ -16,12 +16,12 @@
 #include <QElapsedTimer>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextStream>
-#include <QPointer>
 #include <QThread>
 #include <QTimer>
 
@@ -105,14 +105,15 @@ int main(int argc, char *argv[])
     o.keyFile = dir.filePath(QStringLiteral("none.env"));
     o.environment = QProcessEnvironment();
     // Engine threads as the console runs them (BULLPEN_ENGINE_THREADS, else the cores); 0 = on the GUI thread.
-    const int threads = argc > 3 ? QString::fromLatin1(argv[3]).toInt() : LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment());
+    const int threads =
+        argc > 3 ? QString::fromLatin1(argv[3]).toInt() : LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment());
     o.engineThreads = threads;
     // BULLPEN_BENCH_ENGINE=URL (and BULLPEN_ENGINE_TOKEN): the console attached to that running
     // bullpen-engine instead (start it with --scenario flaky and a high --rate).
     std::unique_ptr<EngineConnection> connection;
     const QString attachTo = qEnvironmentVariable("BULLPEN_BENCH_ENGINE");
     if (!attachTo.isEmpty()) {
-        auto remote = std::make_unique<RemoteConnection>(EngineEndpoint{QUrl(attachTo), qgetenv("BULLPEN_ENGINE_TOKEN")});
+        auto remote = std::make_unique<RemoteConnection>(EngineEndpoint { QUrl(attachTo), qgetenv("BULLPEN_ENGINE_TOKEN") });
         remote->open();
         QElapsedTimer wait;
         wait.start();
@@ -157,7 +158,7 @@ int main(int argc, char *argv[])
     };
     std::vector<Stall> stalls;
     const auto threadCpuNs = [] {
-        timespec t{};
+        timespec t {};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
         return qint64(t.tv_sec) * 1000000000 + t.tv_nsec;
     };
@@ -191,7 +192,7 @@ int main(int argc, char *argv[])
                 const double lateMs = std::max(0.0, double(now - last) / 1e6 - 5.0);
                 late.add(lateMs);
                 if (lateMs > 16)
-                    stalls.push_back({lateMs, double(cpu - lastCpu) / 1e6, double(wait - lastWait) / 1e6, double(now) / 1e6});
+                    stalls.push_back({ lateMs, double(cpu - lastCpu) / 1e6, double(wait - lastWait) / 1e6, double(now) / 1e6 });
             }
             last = now;
             lastCpu = cpu;
@@ -205,16 +206,18 @@ int main(int argc, char *argv[])
         beat.stop();
         QObject::disconnect(c);
     }
-    out << QStringLiteral("GUI event-loop stall while Generate ×%1 runs (%2 runs, scenario flaky, Live view open, %3), heartbeat lateness ms:\n")
+    out << QStringLiteral(
+               "GUI event-loop stall while Generate ×%1 runs (%2 runs, scenario flaky, Live view open, %3), heartbeat lateness ms:\n")
                .arg(count)
                .arg(runs)
                .arg(!attachTo.isEmpty() ? QStringLiteral("attached to bullpen-engine at %1").arg(attachTo)
-                    : threads > 0     ? QStringLiteral("%1 engine threads").arg(threads)
-                                      : QStringLiteral("engine on the GUI thread"));
+                        : threads > 0   ? QStringLiteral("%1 engine threads").arg(threads)
+                                        : QStringLiteral("engine on the GUI thread"));
     out << "  " << late.summary(2) << "\n";
     std::sort(stalls.begin(), stalls.end(), [](const Stall &a, const Stall &b) { return a.lateMs > b.lateMs; });
     if (!stalls.empty())
-        out << "  beats over 16 ms late: " << stalls.size() << "; the worst (lateness / GUI thread CPU inside it / waiting for a core / ms into the run):\n";
+        out << "  beats over 16 ms late: " << stalls.size()
+            << "; the worst (lateness / GUI thread CPU inside it / waiting for a core / ms into the run):\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(stalls.size(), 5); ++i)
         out << QStringLiteral("    %1 / %2 / %3 / %4\n")
                    .arg(stalls[i].lateMs, 0, 'f', 1)

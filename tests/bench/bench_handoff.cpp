@@ -58,12 +58,15 @@ int main(int argc, char *argv[])
     service.start(StageRequest::forStory(QStringLiteral("A cat. A key. A door. Home.")), policy);
     app.exec();
     std::sort(handoffMs.begin(), handoffMs.end());
-    auto pct = [&](double p) { return handoffMs[std::min(handoffMs.size() - 1, static_cast<std::size_t>(p / 100.0 * handoffMs.size()))]; };
-    QTextStream(stdout) << QStringLiteral("primary deadline -> relief request at the simulator, %1 runs: median %2 ms, p90 %3 ms, p99 %4 ms, max %5 ms\n")
-                               .arg(handoffMs.size())
-                               .arg(pct(50), 0, 'f', 2)
-                               .arg(pct(90), 0, 'f', 2)
-                               .arg(pct(99), 0, 'f', 2)
-                               .arg(handoffMs.back(), 0, 'f', 2);
+    auto pct = [&](double p) {
+        return handoffMs[std::min(handoffMs.size() - 1, static_cast<std::size_t>(p / 100.0 * handoffMs.size()))];
+    };
+    QTextStream(stdout)
+        << QStringLiteral("primary deadline -> relief request at the simulator, %1 runs: median %2 ms, p90 %3 ms, p99 %4 ms, max %5 ms\n")
+               .arg(handoffMs.size())
+               .arg(pct(50), 0, 'f', 2)
+               .arg(pct(90), 0, 'f', 2)
+               .arg(pct(99), 0, 'f', 2)
+               .arg(handoffMs.back(), 0, 'f', 2);
     return 0;
 }

@@ -100,7 +100,7 @@ int main(int argc, char *argv[])
     double at50k = 0;
     double peak = 0;
     qint64 fed = 0;
-    for (const qint64 checkpoint : {50'000LL, 100'000LL, 250'000LL, 500'000LL, 750'000LL, 1'000'000LL, 2'000'000LL}) {
+    for (const qint64 checkpoint : { 50'000LL, 100'000LL, 250'000LL, 500'000LL, 750'000LL, 1'000'000LL, 2'000'000LL }) {
         if (checkpoint > total)
             break;
         feed(fed, checkpoint);

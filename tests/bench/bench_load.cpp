@@ -37,7 +37,7 @@ struct Simulator
 bool startSimulator(Simulator &sim, const QString &scenario)
 {
     sim.process.setProgram(QStringLiteral(BULLPEN_SIM));
-    sim.process.setArguments({QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), scenario});
+    sim.process.setArguments({ QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), scenario });
     sim.process.setProcessChannelMode(QProcess::SeparateChannels);
     sim.process.start();
     if (!sim.process.waitForStarted(10'000))
@@ -133,9 +133,11 @@ int main(int argc, char *argv[])
 
     if (mode == u"throughput") {
         const int count = argc > 2 ? QString::fromLatin1(argv[2]).toInt() : 400;
-        out << QStringLiteral("throughput, whole pipeline, bullpen-sim as a separate process (pid %1), %2 generations per level\n").arg(simPid).arg(count);
+        out << QStringLiteral("throughput, whole pipeline, bullpen-sim as a separate process (pid %1), %2 generations per level\n")
+                   .arg(simPid)
+                   .arg(count);
         std::map<std::pair<int, int>, double> rate; // (threads, concurrency) -> gen/s
-        for (const int threads : {1, 2}) {
+        for (const int threads : { 1, 2 }) {
             engine = engineFor(sim.port, dir.filePath(QStringLiteral("data-%1").arg(threads)), dir, threads);
             if (!engine)
                 return 2;
@@ -147,13 +149,13 @@ int main(int argc, char *argv[])
                        .arg(QStringLiteral("engine CPU ms/gen"), 20)
                        .arg(QStringLiteral("sim CPU ms/gen"), 16)
                        .arg(QStringLiteral("failed"), 8);
-            for (int concurrency : {1, 16, 64, 256}) {
+            for (int concurrency : { 1, 16, 64, 256 }) {
                 const double cpu0 = cpuMs(), sim0 = cpuMsOf(simPid);
                 QElapsedTimer t;
                 t.start();
                 const int failed = run(*engine, count, concurrency);
                 const double seconds = double(t.nsecsElapsed()) / 1e9;
-                rate[{threads, concurrency}] = double(count) / seconds;
+                rate[{ threads, concurrency }] = double(count) / seconds;
                 out << QStringLiteral("  %1 %2 %3 %4 %5\n")
                            .arg(concurrency, 12)
                            .arg(double(count) / seconds, 10, 'f', 1)
@@ -164,12 +166,13 @@ int main(int argc, char *argv[])
             }
             engine.reset();
         }
-        for (int concurrency : {16, 256})
+        for (int concurrency : { 16, 256 })
             out << QStringLiteral("  2 engine threads vs 1 at concurrency %1: %2x\n")
                        .arg(concurrency)
-                       .arg(rate[{2, concurrency}] / rate[{1, concurrency}], 0, 'f', 2);
+                       .arg(rate[{ 2, concurrency }] / rate[{ 1, concurrency }], 0, 'f', 2);
     } else {
-        engine = engineFor(sim.port, dir.filePath(QStringLiteral("data")), dir, LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment()));
+        engine = engineFor(sim.port, dir.filePath(QStringLiteral("data")), dir,
+                           LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment()));
         if (!engine)
             return 2;
         run(*engine, 20, 4);

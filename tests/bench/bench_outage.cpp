@@ -82,12 +82,12 @@ private:
 
 struct OutageRun
 {
-    bench::Sample outageSeconds;     // time to result of generations started during the outage, once open (on) / all (off)
+    bench::Sample outageSeconds; // time to result of generations started during the outage, once open (on) / all (off)
     int primaryRequestsInOutage = 0; // sent during [from, to)
     int primaryRequestsBeforeAnyFailure = 0; // of which sent before the first timeout could be seen
     int trialsWhileOpen = 0;
-    double openAfterS = -1;         // outage start → breaker opened
-    double backAfterS = -1;         // recovery → first primary success
+    double openAfterS = -1; // outage start → breaker opened
+    double backAfterS = -1; // recovery → first primary success
     int failed = 0;
     int generations = 0;
 };
@@ -181,7 +181,7 @@ std::pair<double, double> overheadUs()
         QCoreApplication::processEvents(); // finished runs are destroyed from the event loop
         (withBoard ? on : off).add(double(t.nsecsElapsed()) / 1000.0 / kBlock);
     }
-    return {on.at(50), off.at(50)};
+    return { on.at(50), off.at(50) };
 }
 
 } // namespace
@@ -199,23 +199,29 @@ int main(int argc, char *argv[])
     const double timeoutS = duration<double>(kPrimaryTimeout).count();
     const int cooldowns = 1 + int(duration<double>(kOutageTo - kOutageFrom).count() / 30.0);
     bench::Judge judge(QStringLiteral("bench_outage"));
-    judge.atMost("outage_p50_on_s", on.outageSeconds.at(50), fallbackS + 0.1, "s", QStringLiteral("time to result during the outage, breakers on: ≤ fallback + 100 ms"));
+    judge.atMost("outage_p50_on_s", on.outageSeconds.at(50), fallbackS + 0.1, "s",
+                 QStringLiteral("time to result during the outage, breakers on: ≤ fallback + 100 ms"));
     judge.atMost("outage_p95_on_s", on.outageSeconds.at(95), fallbackS + 0.1, "s", QStringLiteral("the same, p95"));
-    judge.atLeast("outage_p50_off_s", off.outageSeconds.at(50), timeoutS, "s", QStringLiteral("breakers off: every user waits the primary's timeout"));
-    judge.atMost("open_after_s", on.openAfterS, timeoutS + 2.0, "s", QStringLiteral("outage start → breaker open: ≤ primary timeout + 2 s"));
+    judge.atLeast("outage_p50_off_s", off.outageSeconds.at(50), timeoutS, "s",
+                  QStringLiteral("breakers off: every user waits the primary's timeout"));
+    judge.atMost("open_after_s", on.openAfterS, timeoutS + 2.0, "s",
+                 QStringLiteral("outage start → breaker open: ≤ primary timeout + 2 s"));
     judge.atMost("primary_requests_after_first_failure_on", double(on.primaryRequestsInOutage - on.primaryRequestsBeforeAnyFailure),
-                 double(BreakerSettings{}.minAttempts + cooldowns), "requests", QStringLiteral("≤ min_attempts + 1 per cooldown"));
+                 double(BreakerSettings {}.minAttempts + cooldowns), "requests", QStringLiteral("≤ min_attempts + 1 per cooldown"));
     judge.atLeast("primary_requests_off", double(off.primaryRequestsInOutage), double((kOutageTo - kOutageFrom) / kEvery), "requests",
                   QStringLiteral("breakers off: every generation of the outage"));
-    judge.atMost("back_after_s", on.backAfterS, 120.0 + timeoutS + duration<double>(kPrimaryLatency).count(), "s",
-                 QStringLiteral("recovery → traffic back: ≤ cooldown in force (120 s) + a trial sent before recovery (10 s timeout) + one request"));
-    judge.atMost("overhead_ratio", overhead, 0.05, "ratio", QStringLiteral("engine time per generation, breakers on over off, minus 1 (paired blocks)"));
+    judge.atMost(
+        "back_after_s", on.backAfterS, 120.0 + timeoutS + duration<double>(kPrimaryLatency).count(), "s",
+        QStringLiteral("recovery → traffic back: ≤ cooldown in force (120 s) + a trial sent before recovery (10 s timeout) + one request"));
+    judge.atMost("overhead_ratio", overhead, 0.05, "ratio",
+                 QStringLiteral("engine time per generation, breakers on over off, minus 1 (paired blocks)"));
     judge.report("engine_us_per_generation_on", usOn, "us");
     judge.report("engine_us_per_generation_off", usOff, "us");
     QTextStream out(stdout);
     if (!json)
-        out << QStringLiteral("primary requests during the outage: on %1 (%2 before its first timeout could be seen, %3 trials once open), off %4\n"
-                              "generations: on %5 (%6 failed), off %7 (%8 failed); engine time per generation: on %9 us, off %10 us\n")
+        out << QStringLiteral(
+                   "primary requests during the outage: on %1 (%2 before its first timeout could be seen, %3 trials once open), off %4\n"
+                   "generations: on %5 (%6 failed), off %7 (%8 failed); engine time per generation: on %9 us, off %10 us\n")
                    .arg(on.primaryRequestsInOutage)
                    .arg(on.primaryRequestsBeforeAnyFailure)
                    .arg(on.trialsWhileOpen)

@@ -56,7 +56,7 @@ public:
     bench::Sample take()
     {
         std::lock_guard lock(m_mutex);
-        return bench::Sample{std::exchange(m_latencies, {})};
+        return bench::Sample { std::exchange(m_latencies, {}) };
     }
     QString error() const
     {
@@ -76,7 +76,8 @@ private:
             if (qEnvironmentVariableIsEmpty("BENCH_COMMIT_CHECKPOINTS"))
                 checkpointer.takeOver(db);
             QSqlQuery q(db);
-            q.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES ('gen_probe', ?, 'Probe', ?, '{}')"));
+            q.prepare(
+                QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body) VALUES ('gen_probe', ?, 'Probe', ?, '{}')"));
             qint64 seq = 0;
             while (!m_stop && why.isEmpty()) {
                 if (!m_probing) {
@@ -108,8 +109,8 @@ private:
 
     StoreLocation m_location;
     std::thread m_thread;
-    std::atomic<bool> m_stop{false};
-    std::atomic<bool> m_probing{false};
+    std::atomic<bool> m_stop { false };
+    std::atomic<bool> m_probing { false };
     mutable std::mutex m_mutex;
     std::vector<double> m_latencies;
     QString m_error;
@@ -143,7 +144,9 @@ int main(int argc, char *argv[])
         QSqlQuery q(db);
         return q.exec(sql) && q.next() ? q.value(0).toLongLong() : -1;
     };
-    auto walBytes = [&] { return postgres ? 0 : QFileInfo(location->sqlitePath() + QStringLiteral("-wal")).size(); };
+    auto walBytes = [&] {
+        return postgres ? 0 : QFileInfo(location->sqlitePath() + QStringLiteral("-wal")).size();
+    };
     auto storeBytes = [&] {
         if (postgres)
             return scalar(QStringLiteral("SELECT pg_database_size(current_database())"));
@@ -161,7 +164,8 @@ int main(int argc, char *argv[])
                .arg(days)
                .arg(rate)
                .arg(retain);
-    out << "  day  generations      events  store MiB  (WAL MiB)  purged gens  steps  longest step ms  probe writes  probe max ms  probe p99 ms\n";
+    out << "  day  generations      events  store MiB  (WAL MiB)  purged gens  steps  longest step ms  probe writes  probe max ms  probe "
+           "p99 ms\n";
     Probe probe(*location);
     bench::Sample allProbes;
     double longestStep = 0;
@@ -188,8 +192,7 @@ int main(int argc, char *argv[])
         if (!postgres) {
             QSqlQuery checkpoint(db);
             checkpoint.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
-            while (checkpoint.next()) {
-            }
+            while (checkpoint.next()) { }
         }
         // The end of the simulated day: an engine's pass.
         probe.setProbing(true);
@@ -234,8 +237,9 @@ int main(int argc, char *argv[])
     }
     if (!probe.error().isEmpty())
         out << "probe failed: " << probe.error() << "\n";
-    out << QStringLiteral("longest purge step %1 ms (its checkpoints, without the write lock: up to %6 ms); probe writes during purges: %2, "
-                          "max %3 ms, p99 %4 ms, median %5 ms\n")
+    out << QStringLiteral(
+               "longest purge step %1 ms (its checkpoints, without the write lock: up to %6 ms); probe writes during purges: %2, "
+               "max %3 ms, p99 %4 ms, median %5 ms\n")
                .arg(longestStep, 0, 'f', 1)
                .arg(allProbes.values.size())
                .arg(allProbes.max(), 0, 'f', 1)

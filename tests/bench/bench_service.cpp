@@ -10,8 +10,8 @@
 #include "benchstats.h"
 #include "config/processlimits.h"
 #include "engineprocess.h"
-#include "runtime/enginesetup.h"
 #include "providers/sseparser.h"
+#include "runtime/enginesetup.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -135,8 +135,9 @@ void spin(const std::function<bool()> &until, int timeoutMs)
 
 QByteArray storyBody(const QString &id = {})
 {
-    QJsonObject o{{QStringLiteral("story"), QStringLiteral("Mina finds a key. \"Whose is it?\" she asks. A cat meows at the door. They open it.")},
-                  {QStringLiteral("fresh"), true}};
+    QJsonObject o { { QStringLiteral("story"),
+                      QStringLiteral("Mina finds a key. \"Whose is it?\" she asks. A cat meows at the door. They open it.") },
+                    { QStringLiteral("fresh"), true } };
     if (!id.isEmpty())
         o.insert(QStringLiteral("generation_id"), id);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
@@ -155,19 +156,23 @@ int main(int argc, char *argv[])
     const int soakSeconds = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 60;
     // BENCH_PARTS=3 (or 1,3 …): only those parts, for a quick comparison of one figure.
     const QStringList parts = qEnvironmentVariable("BENCH_PARTS").split(QLatin1Char(','), Qt::SkipEmptyParts);
-    const auto runs = [&parts](int part) { return parts.isEmpty() || parts.contains(QString::number(part)); };
+    const auto runs = [&parts](int part) {
+        return parts.isEmpty() || parts.contains(QString::number(part));
+    };
     QTemporaryDir dir;
     const QString scenario = dir.filePath(QStringLiteral("instant.json"));
     {
         QFile f(scenario);
         f.open(QIODevice::WriteOnly);
-        f.write(R"({"name": "instant", "description": "every provider answers at once", "seed": 1, "providers": {"*": {"do": "ok", "latency_ms": [0, 0]}}})");
+        f.write(
+            R"({"name": "instant", "description": "every provider answers at once", "seed": 1, "providers": {"*": {"do": "ok", "latency_ms": [0, 0]}}})");
     }
     test::Engine engine(dir.filePath(QStringLiteral("engine")));
     const QByteArray token = engine.token(QStringLiteral("bench"), QStringLiteral("operator")).toLatin1();
-    if (token.isEmpty() || !engine.start({QStringLiteral("--scenario"), scenario, QStringLiteral("--rate"), QStringLiteral("1000000"),
-                                          QStringLiteral("--max-in-flight"), QStringLiteral("100000"), QStringLiteral("--max-subscribers"),
-                                          QStringLiteral("100")})) {
+    if (token.isEmpty()
+        || !engine.start({ QStringLiteral("--scenario"), scenario, QStringLiteral("--rate"), QStringLiteral("1000000"),
+                           QStringLiteral("--max-in-flight"), QStringLiteral("100000"), QStringLiteral("--max-subscribers"),
+                           QStringLiteral("100") })) {
         out << "bench_service: the engine did not start\n";
         return 2;
     }
@@ -241,7 +246,7 @@ int main(int argc, char *argv[])
         const qint64 faultsBefore = minorFaultsOf(pid);
         const double cpuBefore = cpuMsOf(pid);
         for (int i = 0; i < 300; ++i) {
-            for (const bool remote : {true, false}) {
+            for (const bool remote : { true, false }) {
                 waitingFor = QStringLiteral("gen_") + QUuid::createUuid().toString(QUuid::Id128);
                 finished = false;
                 QElapsedTimer t;
@@ -309,7 +314,8 @@ int main(int argc, char *argv[])
         QObject::connect(&tick, &QTimer::timeout, &app, [&] {
             for (auto &p : posters) {
                 if (!p->busy()) {
-                    p->send("POST", "/v1/generations", storyBody(), [&](int status, const QByteArray &) { refused += status == 202 ? 0 : 1; });
+                    p->send("POST", "/v1/generations", storyBody(),
+                            [&](int status, const QByteArray &) { refused += status == 202 ? 0 : 1; });
                     ++sent;
                     return;
                 }
@@ -373,9 +379,11 @@ int main(int argc, char *argv[])
         QString rssLine;
         for (double r : rssEvery10s)
             rssLine += QStringLiteral(" %1").arg(r, 0, 'f', 1);
-        out << "4. " << connected << " concurrent keep-alive clients for " << soakSeconds << " s (~1 request/s each: instances, provider stats, "
-            << "every 50th a generation): answers" << byStatus << "\n   answer time ms: " << answerMs.summary(2) << "\n   engine RSS MiB: start "
-            << QString::number(rssStart, 'f', 1) << ", every 10 s:" << rssLine << ", max " << QString::number(rssMax, 'f', 1) << "\n";
+        out << "4. " << connected << " concurrent keep-alive clients for " << soakSeconds
+            << " s (~1 request/s each: instances, provider stats, "
+            << "every 50th a generation): answers" << byStatus << "\n   answer time ms: " << answerMs.summary(2)
+            << "\n   engine RSS MiB: start " << QString::number(rssStart, 'f', 1) << ", every 10 s:" << rssLine << ", max "
+            << QString::number(rssMax, 'f', 1) << "\n";
     }
     engine.stop();
     return judge.exitCode();

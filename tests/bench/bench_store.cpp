@@ -59,7 +59,7 @@ int main(int argc, char *argv[])
     const qint64 week = 7LL * 24 * 3600 * 1000;
     QElapsedTimer fillTimer;
     fillTimer.start();
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), {attempts, now - week, now, 42, {}});
+    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { attempts, now - week, now, 42, {} });
     if (!filled.error.isEmpty()) {
         out << "bench_store: " << filled.error << "\n";
         return 1;
@@ -77,14 +77,20 @@ int main(int argc, char *argv[])
         }
         StoreLocation::disconnect(QStringLiteral("bench-analyze"));
     }
-    out << "backend: " << (location->isPostgres() ? QStringLiteral("PostgreSQL (") + location->display() + QLatin1Char(')') : QStringLiteral("SQLite"))
+    out << "backend: "
+        << (location->isPostgres() ? QStringLiteral("PostgreSQL (") + location->display() + QLatin1Char(')') : QStringLiteral("SQLite"))
         << "\n";
 
-    out << QStringLiteral("store with %1 attempts, %2 generations over 7 days (filled in %3 s)\n").arg(attempts).arg(generations).arg(fillS, 0, 'f', 1);
+    out << QStringLiteral("store with %1 attempts, %2 generations over 7 days (filled in %3 s)\n")
+               .arg(attempts)
+               .arg(generations)
+               .arg(fillS, 0, 'f', 1);
     out << "query                                                  median ms\n";
-    auto row = [&](const QString &name, double ms) { out << QStringLiteral("  %1 %2\n").arg(name, -52).arg(ms, 9, 'f', 2); };
+    auto row = [&](const QString &name, double ms) {
+        out << QStringLiteral("  %1 %2\n").arg(name, -52).arg(ms, 9, 'f', 2);
+    };
     HistoryFilter failed;
-    failed.states = {HistoryState::Failed};
+    failed.states = { HistoryState::Failed };
     failed.fromMs = now - week;
     row(QStringLiteral("failures, newest page of 100 (7 days)"), medianMs([&] { store->generations(failed, 100); }));
     HistoryFilter code = failed;
@@ -103,7 +109,8 @@ int main(int argc, char *argv[])
             store->generations(f, 100);
         }));
     row(QStringLiteral("count failures by public code (7 days)"), medianMs([&] { store->countBy(HistoryGroup::PublicCode, failed); }, 5));
-    row(QStringLiteral("fallback rate, 1 h buckets off the hour (rows)"), medianMs([&] { store->fallbackRate(now - week, now, 3600 * 1000); }, 5));
+    row(QStringLiteral("fallback rate, 1 h buckets off the hour (rows)"),
+        medianMs([&] { store->fallbackRate(now - week, now, 3600 * 1000); }, 5));
     row(QStringLiteral("latency samples gemini/primary, 1 day"),
         medianMs([&] { store->latencySamples(Provider::Gemini, Role::Primary, now - week / 7, now); }, 5));
     row(QStringLiteral("latency samples gemini/primary, 7 days"),
@@ -150,8 +157,8 @@ int main(int argc, char *argv[])
                .arg(extra90, 0, 'f', 0)
                .arg(100 * DurationHistogram::relativeError(), 0, 'f', 2);
     const qint64 aggregateRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_generations"))
-                                 + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts"))
-                                 + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_relief"));
+        + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts"))
+        + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_relief"));
     out << QStringLiteral("  aggregate rows: %L1 for %L2 attempts\n").arg(aggregateRows).arg(attempts);
     return 0;
 }

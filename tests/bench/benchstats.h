@@ -48,7 +48,7 @@ struct Sample
 // User + system CPU of this process, in milliseconds.
 inline double cpuMs()
 {
-    rusage u{};
+    rusage u {};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0;
 }
@@ -62,7 +62,7 @@ struct SchedTotals
     qint64 waits = 0;
     int threads = 0;
 
-    SchedTotals operator-(const SchedTotals &o) const { return {cpuMs - o.cpuMs, waitMs - o.waitMs, waits - o.waits, threads}; }
+    SchedTotals operator-(const SchedTotals &o) const { return { cpuMs - o.cpuMs, waitMs - o.waitMs, waits - o.waits, threads }; }
 };
 
 inline SchedTotals schedTotals(const QByteArray &prefix)
@@ -144,8 +144,14 @@ public:
         : m_bench(std::move(bench))
     {
     }
-    void atMost(const char *figure, double value, double bound, const char *unit, const QString &what = {}) { gate(figure, value, bound, true, unit, what); }
-    void atLeast(const char *figure, double value, double bound, const char *unit, const QString &what = {}) { gate(figure, value, bound, false, unit, what); }
+    void atMost(const char *figure, double value, double bound, const char *unit, const QString &what = {})
+    {
+        gate(figure, value, bound, true, unit, what);
+    }
+    void atLeast(const char *figure, double value, double bound, const char *unit, const QString &what = {})
+    {
+        gate(figure, value, bound, false, unit, what);
+    }
     void report(const char *figure, double value, const char *unit, const QString &what = {})
     {
         print(figure, value, unit, QJsonValue(), true, what);
@@ -163,13 +169,13 @@ private:
     void print(const char *figure, double value, const char *unit, const QJsonValue &target, bool ok, const QString &what)
     {
         QTextStream out(stdout);
-        out << QJsonDocument(QJsonObject{{QStringLiteral("bench"), m_bench},
-                                         {QStringLiteral("figure"), QLatin1StringView(figure)},
-                                         {QStringLiteral("value"), value},
-                                         {QStringLiteral("unit"), QLatin1StringView(unit)},
-                                         {QStringLiteral("target"), target},
-                                         {QStringLiteral("met"), target.isNull() ? QJsonValue() : QJsonValue(ok)},
-                                         {QStringLiteral("what"), what}})
+        out << QJsonDocument(QJsonObject { { QStringLiteral("bench"), m_bench },
+                                           { QStringLiteral("figure"), QLatin1StringView(figure) },
+                                           { QStringLiteral("value"), value },
+                                           { QStringLiteral("unit"), QLatin1StringView(unit) },
+                                           { QStringLiteral("target"), target },
+                                           { QStringLiteral("met"), target.isNull() ? QJsonValue() : QJsonValue(ok) },
+                                           { QStringLiteral("what"), what } })
                    .toJson(QJsonDocument::Compact)
             << '\n';
         out << QStringLiteral("  %1 %2 %3%4%5\n")
@@ -177,7 +183,9 @@ private:
                    .arg(value, 12, 'f', 3)
                    .arg(QLatin1StringView(unit))
                    .arg(target.isNull() ? QString() : QStringLiteral("  target %1").arg(target.toString()))
-                   .arg(target.isNull() ? QString() : ok ? QStringLiteral("  met") : QStringLiteral("  MISSED"));
+                   .arg(target.isNull() ? QString()
+                            : ok        ? QStringLiteral("  met")
+                                        : QStringLiteral("  MISSED"));
     }
     QString m_bench;
     bool m_met = true;

@@ -13,15 +13,15 @@ namespace {
 bool same(const HistoryFilter &a, const HistoryFilter &b)
 {
     return a.fromMs == b.fromMs && a.toMs == b.toMs && a.states == b.states && a.publicCode == b.publicCode && a.kind == b.kind
-           && a.stage == b.stage && a.provider == b.provider && a.userKey == b.userKey && a.fallbackApplied == b.fallbackApplied
-           && a.beforeMs == b.beforeMs && a.beforeId == b.beforeId;
+        && a.stage == b.stage && a.provider == b.provider && a.userKey == b.userKey && a.fallbackApplied == b.fallbackApplied
+        && a.beforeMs == b.beforeMs && a.beforeId == b.beforeId;
 }
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QUrlQuery query(QString::fromUtf8(reinterpret_cast<const char *>(data), static_cast<qsizetype>(size)));
-    const auto parsed = HistoryJson::filterFromQuery(query, {QStringLiteral("limit")});
+    const auto parsed = HistoryJson::filterFromQuery(query, { QStringLiteral("limit") });
     if (const auto *error = std::get_if<FieldError>(&parsed)) {
         if (error->message.isEmpty() || error->field.isEmpty())
             __builtin_trap(); // a refusal names the parameter and says why

@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const auto back = GenerationRequestJson::parse(again, defaults);
     const auto *r = std::get_if<GenerationRequest>(&back);
     if (!r || r->story != request.story || r->userId != request.userId || r->fresh != request.fresh
-        || r->scenario.name != request.scenario.name || r->generationId != request.generationId || !(r->storyboardPolicy == request.storyboardPolicy))
+        || r->scenario.name != request.scenario.name || r->generationId != request.generationId
+        || !(r->storyboardPolicy == request.storyboardPolicy))
         __builtin_trap(); // what a client would send for an accepted request must mean the same request
     return 0;
 }

@@ -39,16 +39,17 @@ int main(int argc, char *argv[])
     const QDir root(QString::fromLocal8Bit(argv[1]));
     const QString story = QStringLiteral("하루는 학교에 간다. \"안녕,\" 고양이가 말한다. Mina finds a key. They go home together.");
     const QString text = QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact));
-    const QString broken = QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
-    const TokenUsage usage{120, 340};
-    const SimWire::Ending endings[] = {SimWire::Ending::Stop, SimWire::Ending::MaxTokens, SimWire::Ending::Refused};
-    const char *const errors[] = {"overloaded", "rate_limited", "auth", "quota", "bad_request", "server_error", "not_found", "timeout"};
+    const QString broken =
+        QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
+    const TokenUsage usage { 120, 340 };
+    const SimWire::Ending endings[] = { SimWire::Ending::Stop, SimWire::Ending::MaxTokens, SimWire::Ending::Refused };
+    const char *const errors[] = { "overloaded", "rate_limited", "auth", "quota", "bad_request", "server_error", "not_found", "timeout" };
     for (int p = 0; p < 4; ++p) {
         const auto provider = static_cast<Provider>(p);
         const QByteArray tag(1, char(p));
         int n = 0;
         for (SimWire::Ending e : endings) {
-            for (const QString &t : {text, broken}) {
+            for (const QString &t : { text, broken }) {
                 put(root.filePath(QStringLiteral("fuzz_provider_body")), QStringLiteral("%1-%2").arg(toId(provider)).arg(n),
                     tag + char(0) + SimWire::body(provider, QStringLiteral("m"), t, e, usage));
                 put(root.filePath(QStringLiteral("fuzz_sse_stream")), QStringLiteral("%1-%2").arg(toId(provider)).arg(n),
@@ -61,8 +62,8 @@ int main(int argc, char *argv[])
                 + SimWire::streamErrorEvent(provider));
         for (int i = 0; i < int(std::size(errors)); ++i) {
             const SimWire::ErrorReply r = SimWire::error(provider, QLatin1StringView(errors[i]));
-            put(root.filePath(QStringLiteral("fuzz_provider_body")), QStringLiteral("%1-%2").arg(toId(provider), QLatin1StringView(errors[i])),
-                tag + char(1 + i) + r.body);
+            put(root.filePath(QStringLiteral("fuzz_provider_body")),
+                QStringLiteral("%1-%2").arg(toId(provider), QLatin1StringView(errors[i])), tag + char(1 + i) + r.body);
         }
     }
     put(root.filePath(QStringLiteral("fuzz_storyboard")), QStringLiteral("valid"), text.toUtf8());
@@ -75,7 +76,8 @@ int main(int argc, char *argv[])
     }
     put(root.filePath(QStringLiteral("fuzz_settings")), QStringLiteral("settings"),
         QByteArray(1, '\0')
-            + "{\"storyboard\": {\"policy\": \"relief\", \"provider\": \"gemini\", \"fallback_provider\": \"qwen\", \"primary_timeout\": \"60s\","
+            + "{\"storyboard\": {\"policy\": \"relief\", \"provider\": \"gemini\", \"fallback_provider\": \"qwen\", \"primary_timeout\": "
+              "\"60s\","
               " \"fallback_timeout\": \"1500ms\", \"total_budget\": \"2m\"}, \"pipeline\": {\"image_retries\": 2, \"captions\": true,"
               " \"image_timeout\": \"90s\"}, \"data_dir\": \"/tmp/x\", \"providers\": {\"qwen\": {\"base_url\": \"https://a.b/v1\","
               " \"model\": \"qwen-plus\", \"stream\": false}}}");

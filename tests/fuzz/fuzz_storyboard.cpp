@@ -13,7 +13,8 @@ using namespace bullpen;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const StoryboardCheck check = StoryboardParser::parse(QByteArrayView(reinterpret_cast<const char *>(data), static_cast<qsizetype>(size)));
+    const StoryboardCheck check =
+        StoryboardParser::parse(QByteArrayView(reinterpret_cast<const char *>(data), static_cast<qsizetype>(size)));
     if (check.ok() == check.violation.has_value())
         __builtin_trap(); // exactly one of the two
     if (check.ok()) {

@@ -42,7 +42,7 @@ private:
     static int requestLines(const QByteArray &bytes)
     {
         int n = 0;
-        for (const char *method : {"POST /", "GET /"}) {
+        for (const char *method : { "POST /", "GET /" }) {
             for (qsizetype at = bytes.indexOf(method); at >= 0; at = bytes.indexOf(method, at + 1)) {
                 if (at == 0 || bytes.at(at - 1) == '\n')
                     ++n;
@@ -149,7 +149,8 @@ ConnectProxy::ConnectProxy() = default;
 ConnectProxy::~ConnectProxy()
 {
     if (m_thread) {
-        QMetaObject::invokeMethod(m_worker, [w = m_worker] { delete w; }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker] { delete w; }, Qt::BlockingQueuedConnection);
         m_thread->quit();
         m_thread->wait();
     }

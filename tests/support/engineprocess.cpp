@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "engineprocess.h"
 
-#include <QTest>
-
-#include <cstdio>
-#include <cstdlib>
-
 #include "teststore.h"
 
 #include <QRegularExpression>
+#include <QTest>
 
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 
 namespace bullpen::test {
 
@@ -24,7 +22,8 @@ QProcessEnvironment Engine::environment() const
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const QString &k : env.keys()) {
-        if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")) || k.startsWith(QLatin1StringView("BULLPEN_")))
+        if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_"))
+            || k.startsWith(QLatin1StringView("BULLPEN_")))
             env.remove(k);
     }
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dataDir + QStringLiteral("/config")); // no settings of the machine's user
@@ -40,8 +39,9 @@ QString Engine::token(const QString &name, const QString &role)
 {
     QProcess p;
     p.setProcessEnvironment(environment());
-    p.start(QStringLiteral(BULLPEN_ENGINE), {QStringLiteral("token"), QStringLiteral("add"), name, QStringLiteral("--role"), role,
-                                             QStringLiteral("--data-dir"), m_dataDir});
+    p.start(
+        QStringLiteral(BULLPEN_ENGINE),
+        { QStringLiteral("token"), QStringLiteral("add"), name, QStringLiteral("--role"), role, QStringLiteral("--data-dir"), m_dataDir });
     if (!p.waitForFinished(30000) || p.exitCode() != 0)
         return {};
     return QString::fromLatin1(p.readAllStandardOutput().trimmed());
@@ -51,16 +51,18 @@ int Engine::tokenCommand(const QStringList &args)
 {
     QProcess p;
     p.setProcessEnvironment(environment());
-    p.start(QStringLiteral(BULLPEN_ENGINE), QStringList{QStringLiteral("token")} + args + QStringList{QStringLiteral("--data-dir"), m_dataDir});
+    p.start(QStringLiteral(BULLPEN_ENGINE),
+            QStringList { QStringLiteral("token") } + args + QStringList { QStringLiteral("--data-dir"), m_dataDir });
     return p.waitForFinished(30000) ? p.exitCode() : -1;
 }
 
 bool Engine::start(const QStringList &extra, quint16 port)
 {
     m_process.setProcessEnvironment(environment());
-    m_process.start(QStringLiteral(BULLPEN_ENGINE), QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port),
-                                                                QStringLiteral("--data-dir"), m_dataDir, QStringLiteral("--simulator")}
-                                                        + extra);
+    m_process.start(QStringLiteral(BULLPEN_ENGINE),
+                    QStringList { QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--data-dir"),
+                                  m_dataDir, QStringLiteral("--simulator") }
+                        + extra);
     if (!m_process.waitForStarted(10000))
         return false;
     static const QRegularExpression listening(QStringLiteral("listening on (https?://127\\.0\\.0\\.1:(\\d+))"));
@@ -101,8 +103,8 @@ void Engine::kill()
 
 QByteArray Engine::sanitizerReport(const QByteArray &text)
 {
-    for (const char *marker : {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer", "runtime error: ",
-                               "ERROR: UndefinedBehaviorSanitizer"}) {
+    for (const char *marker : { "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer",
+                                "runtime error: ", "ERROR: UndefinedBehaviorSanitizer" }) {
         const qsizetype at = text.indexOf(marker);
         if (at < 0)
             continue;
@@ -125,8 +127,8 @@ void Engine::judge(bool terminated)
         problem = "bullpen-engine's stderr holds a sanitizer report:\n" + report;
     else if (terminated && (m_process.exitStatus() != QProcess::NormalExit || m_process.exitCode() != 0))
         problem = "bullpen-engine did not exit 0 after SIGTERM (exit code " + QByteArray::number(m_process.exitCode())
-                  + (m_process.exitStatus() == QProcess::NormalExit ? QByteArray(")") : QByteArray(", crashed)")) + "; its stderr ends:\n"
-                  + m_stderr.right(2000);
+            + (m_process.exitStatus() == QProcess::NormalExit ? QByteArray(")") : QByteArray(", crashed)")) + "; its stderr ends:\n"
+            + m_stderr.right(2000);
     if (problem.isEmpty())
         return;
     if (QTest::currentTestFunction()) {

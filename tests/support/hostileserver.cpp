@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "hostileserver.h"
 
-#include <QPointer>
-
 #include <QMutexLocker>
+#include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -19,7 +18,7 @@ QByteArray gzipBomb()
     // 4 GiB of zeros deflate to ~4 MiB; 64 MiB of them (~64 KiB compressed) already exceed any sane
     // ratio, which is what Qt's safety check looks at.
     QByteArray out;
-    z_stream z{};
+    z_stream z {};
     deflateInit2(&z, 9, Z_DEFLATED, 16 + 15, 9, Z_DEFAULT_STRATEGY);
     QByteArray zeros(1 << 20, '\0');
     QByteArray buf(1 << 16, '\0');
@@ -78,8 +77,7 @@ protected:
     }
 
 private:
-    template<typename F>
-    void bump(F f)
+    template<typename F> void bump(F f)
     {
         QMutexLocker lock(&m_owner->m_mutex);
         f(m_owner->m_record);
@@ -135,8 +133,9 @@ private:
             return flood(s, QByteArray("{},").repeated(20000));
         case M::GzipBomb: {
             const QByteArray body = gzipBomb();
-            send(s, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: "
-                        + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            send(s,
+                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: "
+                     + QByteArray::number(body.size()) + "\r\n\r\n" + body);
             return;
         }
         case M::Fixed: {
@@ -192,7 +191,10 @@ bool HostileServer::start(QString *error)
     return m_worker != nullptr;
 }
 
-QUrl HostileServer::baseUrl() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port)); }
+QUrl HostileServer::baseUrl() const
+{
+    return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_port));
+}
 
 HostileServer::Record HostileServer::record() const
 {

@@ -18,16 +18,16 @@ class HostileServer
 {
 public:
     enum class Mode {
-        ContinueFlood,     // endless "HTTP/1.1 100 Continue" heads
-        HeaderFlood,       // a 200 status line, then endless header lines
+        ContinueFlood, // endless "HTTP/1.1 100 Continue" heads
+        HeaderFlood, // a 200 status line, then endless header lines
         EndlessHeaderLine, // one header line that never ends
         EndlessStatusLine, // a status line that never ends
-        HeaderDrip,        // a header line every 20 ms, never the end of the head
-        SseDataFlood,      // a 200 event stream of endless "data: {}\n\n"
-        SseCrFlood,        // a 200 event stream of endless bare "\r"
-        JsonBodyFlood,     // a 200 application/json body that never ends
-        GzipBomb,          // a small gzip body that inflates to 4 GiB
-        Fixed,             // one scripted answer (setAnswer), then close
+        HeaderDrip, // a header line every 20 ms, never the end of the head
+        SseDataFlood, // a 200 event stream of endless "data: {}\n\n"
+        SseCrFlood, // a 200 event stream of endless bare "\r"
+        JsonBodyFlood, // a 200 application/json body that never ends
+        GzipBomb, // a small gzip body that inflates to 4 GiB
+        Fixed, // one scripted answer (setAnswer), then close
     };
 
     explicit HostileServer(Mode mode);
@@ -43,7 +43,7 @@ public:
     struct Record
     {
         int connections = 0;
-        int requests = 0;          // request heads read
+        int requests = 0; // request heads read
         QByteArray lastRequestHead;
         qint64 bytesSent = 0;
         std::optional<Clock::time_point> firstClose; // when the client closed its side
@@ -54,7 +54,7 @@ private:
     friend class HostileWorker;
     Mode m_mode;
     QByteArray m_answer;
-    std::chrono::milliseconds m_answerDelay{0};
+    std::chrono::milliseconds m_answerDelay { 0 };
     QThread m_thread;
     QObject *m_home = nullptr;
     QObject *m_worker = nullptr;

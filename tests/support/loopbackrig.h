@@ -9,7 +9,6 @@
 #include <QList>
 
 #include <functional>
-
 #include <memory>
 
 namespace bullpen::test {

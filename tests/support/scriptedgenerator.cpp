@@ -27,19 +27,25 @@ Step Step::ok(milliseconds after, const QString &title, TokenUsage usage)
     r.finishReason = QStringLiteral("STOP");
     r.text = sampleStoryboardJson(title);
     r.usage = usage;
-    return Step{after, r, false};
+    return Step { after, r, false };
 }
 
-Step Step::respond(milliseconds after, ProviderResponse response) { return Step{after, std::move(response), false}; }
+Step Step::respond(milliseconds after, ProviderResponse response)
+{
+    return Step { after, std::move(response), false };
+}
 
-Step Step::hang() { return Step{}; }
+Step Step::hang()
+{
+    return Step {};
+}
 
 Step Step::http(milliseconds after, int status, const QByteArray &body)
 {
     ProviderResponse r;
     r.httpStatus = status;
     r.errorBody = body;
-    return Step{after, r, false};
+    return Step { after, r, false };
 }
 
 ProviderResponse geminiResponseFor(FailureKind kind)
@@ -104,7 +110,10 @@ ProviderResponse geminiResponseFor(FailureKind kind)
     return r;
 }
 
-Step Step::failWith(FailureKind kind, milliseconds after) { return Step{after, geminiResponseFor(kind), false}; }
+Step Step::failWith(FailureKind kind, milliseconds after)
+{
+    return Step { after, geminiResponseFor(kind), false };
+}
 
 ScriptedGenerator::ScriptedGenerator(Clock &clock, Provider provider, QString model, QStringList *sharedLog)
     : m_clock(clock)
@@ -177,14 +186,14 @@ void runMixedGenerations(int n, const std::function<void(const Event &)> &onEven
     for (int i = 0; i < n; ++i) {
         switch (i % 3) {
         case 0:
-            gemini.script({Step::ok(1s)});
+            gemini.script({ Step::ok(1s) });
             break;
         case 1:
-            gemini.script({Step::failWith(FailureKind::TRANSIENT_SERVER, 1s)});
-            qwen.script({Step::ok(2s)});
+            gemini.script({ Step::failWith(FailureKind::TRANSIENT_SERVER, 1s) });
+            qwen.script({ Step::ok(2s) });
             break;
         default:
-            gemini.script({Step::failWith(FailureKind::AUTH_CONFIG, 1s)});
+            gemini.script({ Step::failWith(FailureKind::AUTH_CONFIG, 1s) });
             break;
         }
         service.start(StageRequest::forStory(QStringLiteral("story"), QStringLiteral("haru@example.com")),
@@ -194,7 +203,10 @@ void runMixedGenerations(int n, const std::function<void(const Event &)> &onEven
 }
 
 namespace {
-qint64 ms(microseconds us) { return duration_cast<milliseconds>(us).count(); }
+qint64 ms(microseconds us)
+{
+    return duration_cast<milliseconds>(us).count();
+}
 
 struct Formatter
 {
@@ -206,7 +218,11 @@ struct Formatter
     }
     QString operator()(const StageQueued &e) const
     {
-        return QStringLiteral("%1_queued %2 ahead=%3 in_flight=%4 limit=%5").arg(toId(e.stage), toId(e.provider)).arg(e.ahead).arg(e.inFlight).arg(e.limit);
+        return QStringLiteral("%1_queued %2 ahead=%3 in_flight=%4 limit=%5")
+            .arg(toId(e.stage), toId(e.provider))
+            .arg(e.ahead)
+            .arg(e.inFlight)
+            .arg(e.limit);
     }
     QString operator()(const StageAdmitted &e) const
     {
@@ -238,7 +254,10 @@ struct Formatter
     }
     QString operator()(const PrimarySkipped &e) const
     {
-        return QStringLiteral("%1_primary_skipped %2->%3 %4 remaining=%5 %6").arg(toId(e.stage), toId(e.provider), toId(e.to), e.state).arg(e.remainingBudget.count()).arg(e.reason);
+        return QStringLiteral("%1_primary_skipped %2->%3 %4 remaining=%5 %6")
+            .arg(toId(e.stage), toId(e.provider), toId(e.to), e.state)
+            .arg(e.remainingBudget.count())
+            .arg(e.reason);
     }
     QString operator()(const RetryScheduled &e) const
     {
@@ -268,7 +287,7 @@ struct Formatter
 
 QString formatEvent(const Event &event)
 {
-    return QStringLiteral("%1 ").arg(ms(event.at)) + std::visit(Formatter{}, event.body);
+    return QStringLiteral("%1 ").arg(ms(event.at)) + std::visit(Formatter {}, event.body);
 }
 
 } // namespace bullpen::test

@@ -23,11 +23,11 @@ namespace bullpen::test {
 // adapters are tested over loopback HTTP). Each call to generate() takes the next scripted step.
 struct Step
 {
-    std::chrono::milliseconds after{0};
+    std::chrono::milliseconds after { 0 };
     std::optional<ProviderResponse> response; // nothing: hang until cancelled
-    bool ignoreCancel = false;                // keep going after cancel and deliver anyway (a late result)
+    bool ignoreCancel = false; // keep going after cancel and deliver anyway (a late result)
 
-    static Step ok(std::chrono::milliseconds after, const QString &title = QStringLiteral("Sample"), TokenUsage usage = {120, 340});
+    static Step ok(std::chrono::milliseconds after, const QString &title = QStringLiteral("Sample"), TokenUsage usage = { 120, 340 });
     static Step respond(std::chrono::milliseconds after, ProviderResponse response);
     static Step hang();
     // A Gemini-shaped response that the classifier maps to `kind` (not for CANCELLED).

@@ -50,7 +50,7 @@ public:
                 *why = QStringLiteral("running as root and there is no `postgres` user to run initdb and pg_ctl as (they refuse root)");
                 return false;
             }
-            m_asUser = {QStringLiteral("runuser"), QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--")};
+            m_asUser = { QStringLiteral("runuser"), QStringLiteral("-u"), QStringLiteral("postgres"), QStringLiteral("--") };
             m_uid = pw->pw_uid;
             m_gid = pw->pw_gid;
         }
@@ -66,13 +66,14 @@ public:
         }
         const QString data = m_dir + QStringLiteral("/data");
         if (!run(m_bin + QStringLiteral("/initdb"),
-                 {QStringLiteral("-D"), data, QStringLiteral("-U"), QStringLiteral("bullpen"), QStringLiteral("--auth=trust"), QStringLiteral("-E"),
-                  QStringLiteral("UTF8"), QStringLiteral("--no-locale"), QStringLiteral("-N")},
+                 { QStringLiteral("-D"), data, QStringLiteral("-U"), QStringLiteral("bullpen"), QStringLiteral("--auth=trust"),
+                   QStringLiteral("-E"), QStringLiteral("UTF8"), QStringLiteral("--no-locale"), QStringLiteral("-N") },
                  why))
             return false;
         // A unix socket in the cluster's folder only: nothing listens on the network. fsync off: a test
         // cluster that dies is thrown away anyway.
-        m_options = QStringLiteral("-k %1 -c listen_addresses='' -p 5432 -c fsync=off -c full_page_writes=off -c max_connections=400").arg(m_dir);
+        m_options =
+            QStringLiteral("-k %1 -c listen_addresses='' -p 5432 -c fsync=off -c full_page_writes=off -c max_connections=400").arg(m_dir);
         if (!resume(why))
             return false;
         m_running = true;
@@ -80,10 +81,12 @@ public:
         const QString stop = QString(m_asUser.join(QLatin1Char(' ')) + QLatin1Char(' ') + m_bin + QStringLiteral("/pg_ctl -D ") + data
                                      + QStringLiteral(" stop -m immediate"))
                                  .trimmed();
-        QProcess::startDetached(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("while kill -0 %1 2>/dev/null; do sleep 1; done; %2 "
-                                                                                              ">/dev/null 2>&1; rm -rf %3")
-                                                                                   .arg(QCoreApplication::applicationPid())
-                                                                                   .arg(stop, m_dir)});
+        QProcess::startDetached(QStringLiteral("sh"),
+                                { QStringLiteral("-c"),
+                                  QStringLiteral("while kill -0 %1 2>/dev/null; do sleep 1; done; %2 "
+                                                 ">/dev/null 2>&1; rm -rf %3")
+                                      .arg(QCoreApplication::applicationPid())
+                                      .arg(stop, m_dir) });
         QString error;
         const std::optional<StoreLocation> admin =
             StoreLocation::fromUrl(QStringLiteral("postgresql://bullpen@/postgres?host=%1&port=5432").arg(m_dir), &error);
@@ -98,16 +101,17 @@ public:
     bool pause(QString *why)
     {
         return run(m_bin + QStringLiteral("/pg_ctl"),
-                   {QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("-w"), QStringLiteral("stop"), QStringLiteral("-m"),
-                    QStringLiteral("fast")},
+                   { QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("-w"), QStringLiteral("stop"),
+                     QStringLiteral("-m"), QStringLiteral("fast") },
                    why);
     }
 
     bool resume(QString *why)
     {
         return run(m_bin + QStringLiteral("/pg_ctl"),
-                   {QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("-l"), m_dir + QStringLiteral("/server.log"),
-                    QStringLiteral("-w"), QStringLiteral("-t"), QStringLiteral("60"), QStringLiteral("-o"), m_options, QStringLiteral("start")},
+                   { QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("-l"), m_dir + QStringLiteral("/server.log"),
+                     QStringLiteral("-w"), QStringLiteral("-t"), QStringLiteral("60"), QStringLiteral("-o"), m_options,
+                     QStringLiteral("start") },
                    why);
     }
 
@@ -115,8 +119,9 @@ public:
     {
         if (m_running) {
             QString ignored;
-            run(m_bin + QStringLiteral("/pg_ctl"), {QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("stop"), QStringLiteral("-m"),
-                                                    QStringLiteral("immediate")},
+            run(m_bin + QStringLiteral("/pg_ctl"),
+                { QStringLiteral("-D"), m_dir + QStringLiteral("/data"), QStringLiteral("stop"), QStringLiteral("-m"),
+                  QStringLiteral("immediate") },
                 &ignored);
             m_running = false;
         }
@@ -136,9 +141,10 @@ private:
         if (m_asUser.isEmpty())
             p.start(program, args);
         else
-            p.start(m_asUser.first(), m_asUser.mid(1) + QStringList{program} + args);
+            p.start(m_asUser.first(), m_asUser.mid(1) + QStringList { program } + args);
         if (!p.waitForFinished(120'000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-            *why = QStringLiteral("%1 failed: %2").arg(QFileInfo(program).fileName(), QString::fromLocal8Bit(p.readAll()).trimmed().right(600));
+            *why = QStringLiteral("%1 failed: %2")
+                       .arg(QFileInfo(program).fileName(), QString::fromLocal8Bit(p.readAll()).trimmed().right(600));
             return false;
         }
         return true;
@@ -171,7 +177,7 @@ State &state()
 
 bool adminExec(const QString &sql, QString *why)
 {
-    static std::atomic<int> next{0};
+    static std::atomic<int> next { 0 };
     const QString name = QStringLiteral("bullpen-test-admin-%1").arg(next++);
     bool ok = false;
     {
@@ -200,11 +206,20 @@ void cleanUp()
 
 } // namespace
 
-bool TestStore::postgres() { return qEnvironmentVariable("BULLPEN_TEST_STORE") == u"postgres"; }
+bool TestStore::postgres()
+{
+    return qEnvironmentVariable("BULLPEN_TEST_STORE") == u"postgres";
+}
 
-bool TestStore::required() { return qEnvironmentVariable("BULLPEN_TEST_REQUIRE_POSTGRES") == u"1"; }
+bool TestStore::required()
+{
+    return qEnvironmentVariable("BULLPEN_TEST_REQUIRE_POSTGRES") == u"1";
+}
 
-QString TestStore::backendName() { return postgres() ? QStringLiteral("postgres") : QStringLiteral("sqlite"); }
+QString TestStore::backendName()
+{
+    return postgres() ? QStringLiteral("postgres") : QStringLiteral("sqlite");
+}
 
 bool TestStore::ready(QString *why)
 {
@@ -261,7 +276,7 @@ bool TestStore::startServer(QString *why)
 
 int TestStore::dropConnections(const StoreLocation &location, QString *why)
 {
-    static std::atomic<int> next{0};
+    static std::atomic<int> next { 0 };
     const QString name = QStringLiteral("bullpen-test-dropper-%1").arg(next++);
     int ended = -1;
     {
@@ -283,7 +298,7 @@ StoreLocation TestStore::fresh(const QString &dataDir)
 {
     if (!postgres())
         return StoreLocation::sqliteIn(dataDir);
-    static std::atomic<int> next{0};
+    static std::atomic<int> next { 0 };
     const QString name = QStringLiteral("bullpen_t%1_%2").arg(QCoreApplication::applicationPid()).arg(next++);
     QString why;
     if (!ready(&why) || !adminExec(QStringLiteral("CREATE DATABASE %1").arg(name), &why))

@@ -19,7 +19,7 @@ namespace bullpen::test {
 #define BULLPEN_REQUIRE_TEST_STORE()                                                                                                       \
     do {                                                                                                                                   \
         QString why_;                                                                                                                      \
-        if (!bullpen::test::TestStore::ready(&why_)) {                                                                                      \
+        if (!bullpen::test::TestStore::ready(&why_)) {                                                                                     \
             if (bullpen::test::TestStore::required())                                                                                      \
                 QFAIL(qPrintable(why_));                                                                                                   \
             QSKIP(qPrintable(why_));                                                                                                       \

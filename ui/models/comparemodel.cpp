@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "comparemodel.h"
 
-#include "views/tones.h"
-
 #include "contract/textdiff.h"
+#include "views/tones.h"
 
 #include <QColor>
 
@@ -12,7 +11,10 @@ namespace bullpen {
 namespace {
 
 // Words that differ, marked in the palette's "changed" tone.
-QString changedStyle() { return QStringLiteral("background-color:%1;").arg(tones::css(tones::background(tones::Tone::Changed))); }
+QString changedStyle()
+{
+    return QStringLiteral("background-color:%1;").arg(tones::css(tones::background(tones::Tone::Changed)));
+}
 
 } // namespace
 
@@ -51,25 +53,33 @@ void CompareModel::setComparison(const Comparison &comparison)
     for (int r = 0; r < RowCount; ++r) {
         const QString left = rowText(comparison.primary, r);
         const QString right = rowText(comparison.fallback, r);
-        auto html = [](const QList<DiffSpan> &spans) { return TextDiff::toHtml(spans, changedStyle()).replace(QLatin1Char('\n'), QStringLiteral("<br>")); };
+        auto html = [](const QList<DiffSpan> &spans) {
+            return TextDiff::toHtml(spans, changedStyle()).replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        };
         if (left.isEmpty() || right.isEmpty()) {
             // One side has nothing to compare with: shown plain.
-            m_cells[r][0] = Cell{left, left.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), 0};
-            m_cells[r][1] = Cell{right, right.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), 0};
+            m_cells[r][0] = Cell { left, left.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), 0 };
+            m_cells[r][1] = Cell { right, right.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")), 0 };
             continue;
         }
         const TextDiff d = TextDiff::compute(left, right);
-        m_cells[r][0] = Cell{left, html(d.left), d.changedLeft};
-        m_cells[r][1] = Cell{right, html(d.right), d.changedRight};
+        m_cells[r][0] = Cell { left, html(d.left), d.changedLeft };
+        m_cells[r][1] = Cell { right, html(d.right), d.changedRight };
         m_changedWords += d.changedLeft + d.changedRight;
         m_totalWords += static_cast<int>(TextDiff::words(left).size() + TextDiff::words(right).size());
     }
     endResetModel();
 }
 
-int CompareModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : RowCount; }
+int CompareModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : RowCount;
+}
 
-int CompareModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : 2; }
+int CompareModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : 2;
+}
 
 QVariant CompareModel::data(const QModelIndex &index, int role) const
 {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "comparisonlistmodel.h"
-#include "views/tones.h"
 
-#include "historyqueue.h"
 #include "history/historyreader.h"
+#include "historyqueue.h"
+#include "views/tones.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -50,9 +50,15 @@ int ComparisonListModel::indexOf(const QString &id) const
     return -1;
 }
 
-int ComparisonListModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+int ComparisonListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
 
-int ComparisonListModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ComparisonListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString ComparisonListModel::sideText(const ComparisonSide &s)
 {
@@ -112,7 +118,10 @@ QVariant ComparisonListModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-bool ComparisonListModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && !m_fetching; }
+bool ComparisonListModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_exhausted && !m_fetching;
+}
 
 void ComparisonListModel::fetchMore(const QModelIndex &parent)
 {
@@ -124,7 +133,9 @@ void ComparisonListModel::fetchMore(const QModelIndex &parent)
         beforeMs = m_rows.constLast().createdAtMs;
         beforeId = m_rows.constLast().id;
     }
-    const auto read = [beforeMs, beforeId](HistoryReader &history) { return history.comparisons(kPageSize, beforeMs, beforeId); };
+    const auto read = [beforeMs, beforeId](HistoryReader &history) {
+        return history.comparisons(kPageSize, beforeMs, beforeId);
+    };
     m_fetching = true;
     if (!m_queue) {
         append(read(*m_history));

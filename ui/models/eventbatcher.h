@@ -17,7 +17,7 @@ class EventBatcher final : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr std::chrono::milliseconds kFrameBudget{50};
+    static constexpr std::chrono::milliseconds kFrameBudget { 50 };
 
     explicit EventBatcher(QObject *parent = nullptr);
 

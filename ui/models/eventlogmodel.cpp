@@ -7,7 +7,10 @@ namespace bullpen {
 
 namespace {
 
-QString ms(std::chrono::microseconds us) { return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 0); }
+QString ms(std::chrono::microseconds us)
+{
+    return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 0);
+}
 
 struct Summary
 {
@@ -31,11 +34,16 @@ struct Summary
     }
     QString operator()(const AttemptStarted &e) const
     {
-        return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5 ms").arg(toId(e.provider), toId(e.role), e.model).arg(e.round).arg(ms(e.deadline));
+        return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5 ms")
+            .arg(toId(e.provider), toId(e.role), e.model)
+            .arg(e.round)
+            .arg(ms(e.deadline));
     }
     QString operator()(const AttemptCompleted &e) const
     {
-        QString s = EventLogModel::tr("%1 %2 %3 in %4 ms").arg(toId(e.provider), toId(e.role), e.success || !e.failure ? EventLogModel::tr("ok") : enumName(e.failure->kind), ms(e.duration));
+        QString s = EventLogModel::tr("%1 %2 %3 in %4 ms")
+                        .arg(toId(e.provider), toId(e.role), e.success || !e.failure ? EventLogModel::tr("ok") : enumName(e.failure->kind),
+                             ms(e.duration));
         if (e.httpStatus)
             s += EventLogModel::tr(" (HTTP %1)").arg(*e.httpStatus);
         if (e.abortedBy != AbortReason::None)
@@ -57,7 +65,11 @@ struct Summary
     }
     QString operator()(const RetryScheduled &e) const
     {
-        return EventLogModel::tr("%1 again after %2 ms (%3), round %4").arg(toId(e.provider)).arg(e.pause.count()).arg(enumName(e.kind)).arg(e.nextRound);
+        return EventLogModel::tr("%1 again after %2 ms (%3), round %4")
+            .arg(toId(e.provider))
+            .arg(e.pause.count())
+            .arg(enumName(e.kind))
+            .arg(e.nextRound);
     }
     QString operator()(const LateResultDiscarded &e) const
     {
@@ -68,7 +80,8 @@ struct Summary
         if (e.state == FinalState::Succeeded)
             return e.fallbackApplied ? EventLogModel::tr("succeeded with fallback") : EventLogModel::tr("succeeded");
         return EventLogModel::tr("%1 at %2: %3 (%4)")
-            .arg(toId(e.state), e.stage ? toId(*e.stage) : QString(), e.publicCode ? enumName(*e.publicCode) : QString(), e.kind ? enumName(*e.kind) : QString());
+            .arg(toId(e.state), e.stage ? toId(*e.stage) : QString(), e.publicCode ? enumName(*e.publicCode) : QString(),
+                 e.kind ? enumName(*e.kind) : QString());
     }
 };
 
@@ -79,7 +92,10 @@ EventLogModel::EventLogModel(QObject *parent)
 {
 }
 
-QString EventLogModel::summary(const Event &event) { return std::visit(Summary{}, event.body); }
+QString EventLogModel::summary(const Event &event)
+{
+    return std::visit(Summary {}, event.body);
+}
 
 void EventLogModel::appendBatch(const QList<Event> &events)
 {
@@ -105,9 +121,15 @@ void EventLogModel::clear()
     endRemoveRows();
 }
 
-int EventLogModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_events.size()); }
+int EventLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_events.size());
+}
 
-int EventLogModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int EventLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant EventLogModel::data(const QModelIndex &index, int role) const
 {

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "failurehistorymodel.h"
 
-#include "views/tones.h"
-
 #include "historyqueue.h"
 #include "store/masking.h"
+#include "views/tones.h"
 
 #include <QColor>
 #include <QDateTime>
 #include <QLocale>
-
 #include <QSet>
 
 namespace bullpen {
@@ -188,9 +186,15 @@ FailureHistoryModel::Row FailureHistoryModel::take(const GenerationRow &g)
     return rowFrom(g);
 }
 
-int FailureHistoryModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+int FailureHistoryModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
 
-int FailureHistoryModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int FailureHistoryModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
 {
@@ -269,7 +273,10 @@ QVariant FailureHistoryModel::headerData(int section, Qt::Orientation orientatio
     return {};
 }
 
-bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && !m_exhausted && !m_fetching && m_history; }
+bool FailureHistoryModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_exhausted && !m_fetching && m_history;
+}
 
 void FailureHistoryModel::fetchMore(const QModelIndex &parent)
 {

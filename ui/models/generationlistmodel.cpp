@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "generationlistmodel.h"
 
-#include "views/tones.h"
-
 #include "store/masking.h"
+#include "views/tones.h"
 
 #include <QColor>
 
@@ -102,7 +101,7 @@ void GenerationListModel::trim()
         if (!runs.isEmpty() && runs.last().second == i - 1)
             runs.last().second = i;
         else
-            runs.append({i, i});
+            runs.append({ i, i });
     }
     if (runs.isEmpty())
         return;
@@ -160,9 +159,15 @@ double GenerationListModel::budgetUsedMs(const Row &row) const
     return std::max(0.0, elapsedMs(row) - static_cast<double>(row.queuedFor.count()) / 1000.0);
 }
 
-int GenerationListModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : static_cast<int>(m_rows.size()); }
+int GenerationListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
 
-int GenerationListModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int GenerationListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant GenerationListModel::data(const QModelIndex &index, int role) const
 {
@@ -187,8 +192,9 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
                 return QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo));
             if (r.finished)
                 return r.primary ? toId(*r.primary) : QString();
-            return r.provider ? QStringLiteral("%1 (%2)").arg(toId(*r.provider), r.role == bullpen::Role::Primary ? tr("primary") : tr("fallback"))
-                              : QString();
+            return r.provider
+                ? QStringLiteral("%1 (%2)").arg(toId(*r.provider), r.role == bullpen::Role::Primary ? tr("primary") : tr("fallback"))
+                : QString();
         case ElapsedColumn:
             return tr("%1 ms").arg(elapsedMs(r), 0, 'f', 0);
         case BudgetColumn:
@@ -219,7 +225,9 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
     case FinishedRole:
         return r.finished;
     case Qt::ToolTipRole:
-        return index.column() == GenerationColumn ? QVariant(r.generationId) : index.column() == StateColumn ? QVariant(outcome(r)) : QVariant();
+        return index.column() == GenerationColumn ? QVariant(r.generationId)
+            : index.column() == StateColumn       ? QVariant(outcome(r))
+                                                  : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == StateColumn && r.state == u"failed")
             return tones::color(tones::Tone::Failure);

@@ -26,21 +26,21 @@ public:
         StartedColumn,
         GenerationColumn,
         UserColumn,
-        StageColumn,    // running: the stage now; finished: the stage that failed
+        StageColumn, // running: the stage now; finished: the stage that failed
         ProviderColumn, // running: the provider called now and its role; finished: the storyboard's chain
-        
+
         ElapsedColumn,
         BudgetColumn,
         InstanceColumn, // the engine instance running it (attached to an engine of a shared store); empty embedded
-        StateColumn,    // the outcome in words: "succeeded · relieved gemini → qwen", "failed at storyboard: …"
+        StateColumn, // the outcome in words: "succeeded · relieved gemini → qwen", "failed at storyboard: …"
         ColumnCount
     };
     enum DataRole {
         SortRole = Qt::UserRole + 1,
         GenerationIdRole,
-        FallbackRole,        // bool: a fallback provider was called
-        BudgetFractionRole,  // double 0..1: how much of the storyboard budget is left
-        FinishedRole,        // bool
+        FallbackRole, // bool: a fallback provider was called
+        BudgetFractionRole, // double 0..1: how much of the storyboard budget is left
+        FinishedRole, // bool
     };
     Q_ENUM(Column)
 
@@ -50,22 +50,22 @@ public:
         QString userMask;
         QDateTime started;
         QElapsedTimer clock; // monotonic, for the live elapsed time
-        std::chrono::milliseconds budget{0};
-        std::chrono::microseconds lastAt{0};
+        std::chrono::milliseconds budget { 0 };
+        std::chrono::microseconds lastAt { 0 };
         Stage stage = Stage::Storyboard;
         std::optional<Provider> provider;
         bullpen::Role role = bullpen::Role::Primary;
         bool fallback = false;
         bool finished = false;
-        bool queued = false;                    // waiting for admission: the budget has not started
-        std::chrono::microseconds queuedFor{0}; // admission waits so far (not spent from the budget)
+        bool queued = false; // waiting for admission: the budget has not started
+        std::chrono::microseconds queuedFor { 0 }; // admission waits so far (not spent from the budget)
         QString state = QStringLiteral("running");
         QString failure; // public code / kind when failed
         QString instance;
-        std::optional<Provider> primary;      // the storyboard's primary provider
+        std::optional<Provider> primary; // the storyboard's primary provider
         std::optional<Provider> relievedFrom; // storyboard relief: the primary that failed
-        std::optional<Provider> relievedTo;   // and the provider that got the one attempt
-        QString skipped;                      // the primary was skipped: "open", "half_open" or "drained"
+        std::optional<Provider> relievedTo; // and the provider that got the one attempt
+        QString skipped; // the primary was skipped: "open", "half_open" or "drained"
         std::optional<Stage> failedStage;
         std::optional<PublicCode> publicCode;
         std::optional<FailureKind> kind;

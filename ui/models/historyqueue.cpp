@@ -21,7 +21,8 @@ HistoryQueue::~HistoryQueue()
     if (m_history) {
         HistoryReader *history = m_history;
         // Runs after the jobs already queued (events are handled in order), so nothing reads after it.
-        QMetaObject::invokeMethod(m_worker, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [history] { history->releaseThreadConnection(); }, Qt::BlockingQueuedConnection);
     }
     m_thread.quit();
     m_thread.wait();
@@ -32,7 +33,8 @@ void HistoryQueue::post(std::function<void(HistoryReader &)> job)
     if (!m_history)
         return;
     HistoryReader *history = m_history;
-    QMetaObject::invokeMethod(m_worker, [history, job = std::move(job)] { job(*history); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [history, job = std::move(job)] { job(*history); }, Qt::QueuedConnection);
 }
 
 } // namespace bullpen

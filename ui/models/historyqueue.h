@@ -25,16 +25,18 @@ public:
 
     HistoryReader *history() const { return m_history; }
 
-    template <class Result>
-    void run(QObject *receiver, std::function<Result(HistoryReader &)> job, std::function<void(Result)> done)
+    template<class Result> void run(QObject *receiver, std::function<Result(HistoryReader &)> job, std::function<void(Result)> done)
     {
         auto shared = std::make_shared<std::function<Result(HistoryReader &)>>(std::move(job));
         post([this, receiver = QPointer<QObject>(receiver), shared, done = std::move(done)](HistoryReader &history) mutable {
             auto result = std::make_shared<Result>((*shared)(history));
-            QMetaObject::invokeMethod(this, [receiver, result, done] {
-                if (receiver)
-                    done(std::move(*result));
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this,
+                [receiver, result, done] {
+                    if (receiver)
+                        done(std::move(*result));
+                },
+                Qt::QueuedConnection);
         });
     }
 

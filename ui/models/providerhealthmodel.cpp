@@ -43,7 +43,9 @@ QString ProviderHealthModel::stateText(ProviderHealth::State state)
 
 void ProviderHealthModel::setHealth(const QList<ProviderHealth> &last5, const QList<ProviderHealth> &last15)
 {
-    const auto keyOf = [](const ProviderHealth &h) { return std::tuple(h.provider, h.role, h.stage); };
+    const auto keyOf = [](const ProviderHealth &h) {
+        return std::tuple(h.provider, h.role, h.stage);
+    };
     const auto empty = [](const ProviderHealth &h) {
         ProviderHealth e;
         e.provider = h.provider;
@@ -53,9 +55,9 @@ void ProviderHealthModel::setHealth(const QList<ProviderHealth> &last5, const QL
     };
     std::map<std::tuple<Provider, Role, Stage>, Row> by;
     for (const ProviderHealth &h : last15)
-        by[keyOf(h)] = Row{empty(h), h};
+        by[keyOf(h)] = Row { empty(h), h };
     for (const ProviderHealth &h : last5) {
-        auto [it, added] = by.try_emplace(keyOf(h), Row{h, empty(h)}); // added: the windows were read a moment apart
+        auto [it, added] = by.try_emplace(keyOf(h), Row { h, empty(h) }); // added: the windows were read a moment apart
         if (!added)
             it->second.last5 = h;
     }
@@ -63,7 +65,8 @@ void ProviderHealthModel::setHealth(const QList<ProviderHealth> &last5, const QL
     for (const auto &[key, r] : by)
         rows << r;
     const bool sameKeys = rows.size() == m_rows.size()
-                          && std::equal(rows.cbegin(), rows.cend(), m_rows.cbegin(), [&](const Row &a, const Row &b) { return keyOf(a.last5) == keyOf(b.last5); });
+        && std::equal(rows.cbegin(), rows.cend(), m_rows.cbegin(),
+                      [&](const Row &a, const Row &b) { return keyOf(a.last5) == keyOf(b.last5); });
     if (!sameKeys) {
         beginResetModel();
         m_rows = rows;
@@ -85,9 +88,15 @@ int ProviderHealthModel::rowOf(Provider provider, Role role, Stage stage) const
     return -1;
 }
 
-int ProviderHealthModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int ProviderHealthModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
 
-int ProviderHealthModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProviderHealthModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
 {
@@ -133,10 +142,10 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ForegroundRole && c == StateColumn) {
         const auto s = r.last5.state();
-        return s == ProviderHealth::State::Failing    ? tones::color(tones::Tone::Failure)
-               : s == ProviderHealth::State::Degraded ? tones::color(tones::Tone::Warning)
-               : s == ProviderHealth::State::TooFew   ? tones::color(tones::Tone::Muted)
-                                                      : tones::color(tones::Tone::Success);
+        return s == ProviderHealth::State::Failing ? tones::color(tones::Tone::Failure)
+            : s == ProviderHealth::State::Degraded ? tones::color(tones::Tone::Warning)
+            : s == ProviderHealth::State::TooFew   ? tones::color(tones::Tone::Muted)
+                                                   : tones::color(tones::Tone::Success);
     }
     if (role == Qt::ToolTipRole && c == StateColumn)
         return ruleText();
@@ -185,7 +194,8 @@ QVariant ProviderHealthModel::headerData(int section, Qt::Orientation orientatio
             return ruleText();
         const int field = section >= Attempts15 ? section - Attempts15 : section - Attempts5;
         if (field == 3)
-            return tr("Of this provider's failed primary attempts, the share handed to the fallback provider (which then had its one attempt)");
+            return tr(
+                "Of this provider's failed primary attempts, the share handed to the fallback provider (which then had its one attempt)");
         return {};
     }
     if (role != Qt::DisplayRole)
@@ -204,7 +214,7 @@ QVariant ProviderHealthModel::headerData(int section, Qt::Orientation orientatio
     }
     const QString window = section >= Attempts15 ? tr("15 min") : tr("5 min");
     const int field = section >= Attempts15 ? section - Attempts15 : section - Attempts5;
-    const QString names[] = {tr("attempts"), tr("errors"), tr("top kind"), tr("to fallback"), tr("p50"), tr("p90")};
+    const QString names[] = { tr("attempts"), tr("errors"), tr("top kind"), tr("to fallback"), tr("p50"), tr("p90") };
     return QStringLiteral("%1 %2").arg(window, names[field]);
 }
 

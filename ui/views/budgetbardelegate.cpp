@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "budgetbardelegate.h"
-#include "views/tones.h"
 
 #include "models/generationlistmodel.h"
+#include "views/tones.h"
 
 #include <QPainter>
 

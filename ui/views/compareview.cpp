@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "compareview.h"
-#include "tones.h"
 
 #include "charts.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
+#include "tones.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QGridLayout>
@@ -53,7 +53,7 @@ public:
         doc.setHtml(index.data(CompareModel::HtmlRole).toString());
         const int width = option.rect.width() > 0 ? option.rect.width() : 360;
         doc.setTextWidth(width - 8);
-        return {width, int(doc.size().height()) + 6};
+        return { width, int(doc.size().height()) + 6 };
     }
 };
 
@@ -72,7 +72,7 @@ CompareView::CompareView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setEnabled(false);
     m_status = new QLabel(history ? tr("Past comparisons are kept in the store; click one to reopen it.")
-                                : tr("Without a store, comparisons are shown but not kept."));
+                                  : tr("Without a store, comparisons are shown but not kept."));
     m_status->setObjectName(QStringLiteral("compareStatus"));
     connect(m_compare, &QPushButton::clicked, this, &CompareView::compareRequested);
     connect(m_cancel, &QPushButton::clicked, this, &CompareView::cancelRequested);
@@ -141,7 +141,7 @@ CompareView::CompareView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
-    split->setSizes({400, 880}); // the list shows all four columns at 1280 px
+    split->setSizes({ 400, 880 }); // the list shows all four columns at 1280 px
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -149,10 +149,13 @@ CompareView::CompareView(HistoryReader *history, HistoryQueue *queue, QWidget *p
 
     m_history->setQueue(queue);
     m_history->setHistory(history);
-    showComparison(Comparison{});
+    showComparison(Comparison {});
 }
 
-QString CompareView::shownComparison() const { return m_model->comparison().id; }
+QString CompareView::shownComparison() const
+{
+    return m_model->comparison().id;
+}
 
 void CompareView::setRunning(bool running)
 {
@@ -174,7 +177,9 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
                       ? tr("<span style=\"color:%1\">succeeded</span>").arg(tones::css(tones::color(tones::Tone::Success)))
                       : tr("<span style=\"color:%1\">%2</span> %3 (%4)")
                             .arg(tones::css(tones::color(tones::Tone::Failure)), toId(s.state), s.publicCode, s.kind));
-        lines << tr("<b>Validation</b> %1").arg(s.validation == u"valid" ? tr("valid (four panels in order; docs/contract.md §2.1)") : s.validation.toHtmlEscaped());
+        lines << tr("<b>Validation</b> %1")
+                     .arg(s.validation == u"valid" ? tr("valid (four panels in order; docs/contract.md §2.1)")
+                                                   : s.validation.toHtmlEscaped());
         lines << tr("<b>Storyboard</b> %1 of %2 · <b>whole generation</b> %3")
                      .arg(charts::duration(s.storyboardMs), charts::duration(double(s.timeout.count())), charts::duration(s.totalMs));
         lines << tr("<b>Tokens</b> in %1 · out %2")
@@ -210,9 +215,10 @@ void CompareView::showComparison(const Comparison &c)
         setRunning(false);
         m_status->setText(tr("Compared %1 and %2.").arg(toId(c.primary.provider), toId(c.fallback.provider)));
     }
-    m_diffSummary->setText(m_model->totalWords() > 0
-                               ? tr("%1 of %2 words differ between the two storyboards (highlighted).").arg(m_model->changedWords()).arg(m_model->totalWords())
-                               : tr("Nothing to compare word by word yet: a side has no storyboard."));
+    m_diffSummary->setText(
+        m_model->totalWords() > 0
+            ? tr("%1 of %2 words differ between the two storyboards (highlighted).").arg(m_model->changedWords()).arg(m_model->totalWords())
+            : tr("Nothing to compare word by word yet: a side has no storyboard."));
 }
 
 } // namespace bullpen

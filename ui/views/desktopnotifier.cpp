@@ -19,9 +19,15 @@ DesktopNotifier::DesktopNotifier(QObject *parent)
 {
 }
 
-bool DesktopNotifier::enabledInSettings() { return QSettings().value(QStringLiteral("ui/notifications"), true).toBool(); }
+bool DesktopNotifier::enabledInSettings()
+{
+    return QSettings().value(QStringLiteral("ui/notifications"), true).toBool();
+}
 
-void DesktopNotifier::setEnabledInSettings(bool enabled) { QSettings().setValue(QStringLiteral("ui/notifications"), enabled); }
+void DesktopNotifier::setEnabledInSettings(bool enabled)
+{
+    QSettings().setValue(QStringLiteral("ui/notifications"), enabled);
+}
 
 bool DesktopNotifier::notify(Provider provider, const QString &summary, const QString &body)
 {
@@ -35,8 +41,9 @@ bool DesktopNotifier::notify(Provider provider, const QString &summary, const QS
         qCDebug(lcNotify) << "no session bus; not shown:" << summary;
         return false;
     }
-    QDBusMessage call = QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("/org/freedesktop/Notifications"),
-                                                      QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("Notify"));
+    QDBusMessage call =
+        QDBusMessage::createMethodCall(QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("/org/freedesktop/Notifications"),
+                                       QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("Notify"));
     call << QStringLiteral("Bullpen") << 0u << QStringLiteral("bullpen") << summary << body << QStringList() << QVariantMap() << -1;
     // Asynchronous: a slow or missing notification service never holds the console.
     if (!bus.send(call)) {

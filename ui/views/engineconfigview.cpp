@@ -21,7 +21,7 @@ EngineConfigView::EngineConfigView(QWidget *parent)
     m_header->setText(tr("Waiting for the engine's configuration…"));
     m_tree->setObjectName(QStringLiteral("engineConfigTree"));
     m_tree->setColumnCount(2);
-    m_tree->setHeaderLabels({tr("Setting"), tr("Value")});
+    m_tree->setHeaderLabels({ tr("Setting"), tr("Value") });
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     m_tree->setAlternatingRowColors(true);
     auto *layout = new QVBoxLayout(this);
@@ -31,10 +31,11 @@ EngineConfigView::EngineConfigView(QWidget *parent)
 
 void EngineConfigView::setConfig(const QJsonObject &config)
 {
-    m_header->setText(tr("The running configuration of engine %1 (version %2), read-only. It is changed where the engine runs "
-                         "(its settings file, key file or environment), and the provider keys stay there: only where each "
-                         "comes from and its last four characters are shown.")
-                          .arg(config.value(QLatin1StringView("instance")).toString(), config.value(QLatin1StringView("version")).toString()));
+    m_header->setText(
+        tr("The running configuration of engine %1 (version %2), read-only. It is changed where the engine runs "
+           "(its settings file, key file or environment), and the provider keys stay there: only where each "
+           "comes from and its last four characters are shown.")
+            .arg(config.value(QLatin1StringView("instance")).toString(), config.value(QLatin1StringView("version")).toString()));
     m_tree->clear();
     for (auto it = config.begin(); it != config.end(); ++it)
         add(nullptr, it.key(), it.value());
@@ -53,7 +54,7 @@ void EngineConfigView::add(QTreeWidgetItem *parent, const QString &key, const QJ
     } else if (value.isArray()) {
         QStringList parts;
         for (const QJsonValue &v : value.toArray())
-            parts << (v.isString() ? v.toString() : QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)));
+            parts << (v.isString() ? v.toString() : QString::fromUtf8(QJsonDocument(QJsonArray { v }).toJson(QJsonDocument::Compact)));
         item->setText(1, parts.join(QStringLiteral(", ")));
     } else if (value.isBool()) {
         item->setText(1, value.toBool() ? tr("yes") : tr("no"));

@@ -12,8 +12,8 @@
 
 #include <QApplication>
 #include <QChart>
-#include <QClipboard>
 #include <QChartView>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
@@ -35,8 +35,8 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <utility>
 
@@ -57,15 +57,14 @@ struct Range
 
 // Time ranges and the bucket the fallback-rate chart uses for each (≤ ~170 points).
 constexpr Range kRanges[] = {
-    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last hour"), kHour, 5 * 60'000},
-    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 24 hours"), 24 * kHour, kHour},
-    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 7 days"), 7 * 24 * kHour, kHour},
-    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 30 days"), 30 * 24 * kHour, 6 * kHour},
-    {QT_TRANSLATE_NOOP("bullpen::FailuresView", "All time"), 0, 24 * kHour},
+    { QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last hour"), kHour, 5 * 60'000 },
+    { QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 24 hours"), 24 * kHour, kHour },
+    { QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 7 days"), 7 * 24 * kHour, kHour },
+    { QT_TRANSLATE_NOOP("bullpen::FailuresView", "Last 30 days"), 30 * 24 * kHour, 6 * kHour },
+    { QT_TRANSLATE_NOOP("bullpen::FailuresView", "All time"), 0, 24 * kHour },
 };
 
-template <class E>
-void addEnumItems(QComboBox *box)
+template<class E> void addEnumItems(QComboBox *box)
 {
     const QMetaEnum me = QMetaEnum::fromType<E>();
     for (int i = 0; i < me.keyCount(); ++i)
@@ -117,7 +116,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     addEnumItems<FailureKind>(m_kind);
     m_stage = combo("stageCombo");
     m_stage->addItem(tr("Any stage"), QString());
-    for (Stage s : {Stage::Storyboard, Stage::Captions, Stage::Image})
+    for (Stage s : { Stage::Storyboard, Stage::Captions, Stage::Image })
         m_stage->addItem(toId(s), toId(s));
     m_provider = combo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
@@ -220,7 +219,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
-    const int widths[] = {190, 140, 120, 70, 80, 140, 110, 120, 110}; // FailureHistoryModel::Column
+    const int widths[] = { 190, 140, 120, 70, 80, 140, 110, 120, 110 }; // FailureHistoryModel::Column
     for (int c = 0; c < int(std::size(widths)); ++c)
         m_table->setColumnWidth(c, widths[c]);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
@@ -289,9 +288,8 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     layout->addLayout(summaryRow);
     layout->addWidget(split, 1);
 
-    connect(m_model, &FailureHistoryModel::queryFailed, this, [this](const QString &error) {
-        m_summary->setText(tr("The store could not be read: %1").arg(error));
-    });
+    connect(m_model, &FailureHistoryModel::queryFailed, this,
+            [this](const QString &error) { m_summary->setText(tr("The store could not be read: %1").arg(error)); });
     if (!m_history) {
         m_summary->setText(tr("History is off: Bullpen was started without a store (--no-store)."));
         setEnabled(false);
@@ -334,7 +332,7 @@ HistoryFilter FailuresView::currentFilter() const
     if (outcome == u"relieved")
         f.fallbackApplied = true;
     else if (const auto state = historyStateFromId(outcome))
-        f.states = {*state};
+        f.states = { *state };
     f.publicCode = enumFromName<PublicCode>(m_code->currentData().toString());
     f.kind = enumFromName<FailureKind>(m_kind->currentData().toString());
     f.stage = stageFromId(m_stage->currentData().toString());
@@ -529,11 +527,12 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
                       QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
                       charts::duration(r.elapsedMs));
     lines << tr("<b>State</b> %1 · <b>policy</b> %2 · <b>providers</b> %3").arg(r.state, r.policy.toHtmlEscaped(), chain.toHtmlEscaped())
-                 + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
+            + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
     if (!r.publicCode.isEmpty())
         lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4").arg(r.stage, r.publicCode, r.kind, r.detail.toHtmlEscaped());
     if (r.fallbackApplied || !r.fallbackReason.isEmpty())
-        lines << tr("<b>Fallback</b> %1 (%2)").arg(r.fallbackApplied ? tr("applied") : tr("tried, failed"), r.fallbackReason.toHtmlEscaped());
+        lines
+            << tr("<b>Fallback</b> %1 (%2)").arg(r.fallbackApplied ? tr("applied") : tr("tried, failed"), r.fallbackReason.toHtmlEscaped());
     if (!r.decision.isEmpty())
         lines << tr("<b>Decision</b> %1").arg(r.decision.toHtmlEscaped());
     if (rebuilt)
@@ -552,9 +551,9 @@ void FailuresView::chooseExport()
     if (!chosen)
         return;
     const bool isCsv = chosen == csv;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export history"), isCsv ? QStringLiteral("bullpen-failures.csv")
-                                                                                        : QStringLiteral("bullpen-failures.jsonl"),
-                                                      isCsv ? tr("CSV (*.csv)") : tr("JSON Lines (*.jsonl)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export history"), isCsv ? QStringLiteral("bullpen-failures.csv") : QStringLiteral("bullpen-failures.jsonl"),
+        isCsv ? tr("CSV (*.csv)") : tr("JSON Lines (*.jsonl)"));
     if (!path.isEmpty())
         exportTo(path, isCsv ? HistoryExport::Format::Csv : HistoryExport::Format::JsonLines);
 }
@@ -581,7 +580,8 @@ void FailuresView::exportTo(const QString &path, HistoryExport::Format format)
                 o.error = QStringLiteral("%1: %2").arg(path, file.errorString());
                 return o;
             }
-            const HistoryExport::Outcome r = HistoryExport::write(store, filter, format, HistoryExport::Ids::MaskedOnly, file, {}, cancel.get());
+            const HistoryExport::Outcome r =
+                HistoryExport::write(store, filter, format, HistoryExport::Ids::MaskedOnly, file, {}, cancel.get());
             o.rows = r.rows;
             o.error = r.error;
             if (r.cancelled) {
@@ -626,7 +626,7 @@ void FailuresView::openGeneration(const QString &generationId)
 {
     m_range->setCurrentIndex(int(std::size(kRanges)) - 1); // all time
     m_outcome->setCurrentIndex(m_outcome->findData(QString()));
-    for (QComboBox *c : {m_code, m_kind, m_stage, m_provider, m_reason, m_instance})
+    for (QComboBox *c : { m_code, m_kind, m_stage, m_provider, m_reason, m_instance })
         c->setCurrentIndex(0);
     m_failedAttempt.reset();
     m_scope->hide();
@@ -638,14 +638,14 @@ void FailuresView::filterByCard(Provider provider, Role role, Stage stage)
 {
     m_range->setCurrentIndex(0); // the last hour: the card's windows are 5 and 15 minutes
     m_outcome->setCurrentIndex(m_outcome->findData(QString())); // a failed primary is often a relieved generation
-    for (QComboBox *c : {m_code, m_kind, m_stage, m_provider, m_reason, m_instance})
+    for (QComboBox *c : { m_code, m_kind, m_stage, m_provider, m_reason, m_instance })
         c->setCurrentIndex(0);
     m_idSearch.clear();
     m_userSearch.clear();
     m_search->clear();
     m_search->setPlaceholderText(tr("gen_… or a user id, then Enter"));
     m_searchClear->hide();
-    m_failedAttempt = HistoryFilter::AttemptScope{provider, role, stage};
+    m_failedAttempt = HistoryFilter::AttemptScope { provider, role, stage };
     m_scope->setText(tr("%1 %2 %3 failed ✕").arg(toId(provider), role == Role::Primary ? tr("primary") : tr("fallback"), toId(stage)));
     m_scope->show();
     applyFilter();
@@ -661,7 +661,10 @@ void FailuresView::filterByBar(HistoryGroup group, const QString &key)
     applyFilter();
 }
 
-void FailuresView::setRefreshInterval(int ms) { m_refreshTimer->setInterval(ms); }
+void FailuresView::setRefreshInterval(int ms)
+{
+    m_refreshTimer->setInterval(ms);
+}
 
 void FailuresView::setRefreshPaused(bool paused)
 {
@@ -674,9 +677,15 @@ void FailuresView::setRefreshPaused(bool paused)
         refreshNewest();
 }
 
-QString FailuresView::updatedText() const { return charts::updatedText(m_updatedAt, m_refreshPaused); }
+QString FailuresView::updatedText() const
+{
+    return charts::updatedText(m_updatedAt, m_refreshPaused);
+}
 
-bool FailuresView::isDetailCollapsed() const { return m_detail && !m_detail->isVisibleTo(this); }
+bool FailuresView::isDetailCollapsed() const
+{
+    return m_detail && !m_detail->isVisibleTo(this);
+}
 
 void FailuresView::setDetailCollapsed(bool collapsed)
 {

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "events/event.h"
-#include "store/historyexport.h"
 #include "history/historyreader.h"
+#include "store/historyexport.h"
 
 #include <QDateTime>
 #include <QWidget>

@@ -9,16 +9,15 @@
 #include "tones.h"
 
 #include <QAction>
-#include <QInputDialog>
-#include <QKeyEvent>
-#include <QMouseEvent>
-#include <QJsonArray>
-#include <QMessageBox>
-
 #include <QFrame>
 #include <QHBoxLayout>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
+#include <QMouseEvent>
 #include <QScrollArea>
 #include <QTimer>
 #include <QToolButton>
@@ -52,9 +51,9 @@ QString windowLine(const QString &window, const ProviderHealth &h)
 QString probeLine(const ProviderHealth::Probe &probe, qint64 nowMs)
 {
     const qint64 seconds = std::max<qint64>(0, (nowMs - probe.atMs) / 1000);
-    const QString ago = seconds < 90     ? HealthStrip::tr("%1 s").arg(seconds)
-                        : seconds < 5400 ? HealthStrip::tr("%1 min").arg(seconds / 60)
-                                         : HealthStrip::tr("%1 h").arg(seconds / 3600);
+    const QString ago = seconds < 90 ? HealthStrip::tr("%1 s").arg(seconds)
+        : seconds < 5400             ? HealthStrip::tr("%1 min").arg(seconds / 60)
+                                     : HealthStrip::tr("%1 h").arg(seconds / 3600);
     if (probe.ok)
         return HealthStrip::tr("last probe %1 ago: ok %2").arg(ago, charts::duration(probe.durationMs));
     return HealthStrip::tr("last probe %1 ago: %2 after %3")
@@ -147,9 +146,15 @@ HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     QTimer::singleShot(0, this, &HealthStrip::refresh);
 }
 
-void HealthStrip::setInterval(int ms) { m_timer->setInterval(ms); }
+void HealthStrip::setInterval(int ms)
+{
+    m_timer->setInterval(ms);
+}
 
-int HealthStrip::interval() const { return m_timer->interval(); }
+int HealthStrip::interval() const
+{
+    return m_timer->interval();
+}
 
 void HealthStrip::setPaused(bool paused)
 {
@@ -176,8 +181,9 @@ void HealthStrip::setEngine(EngineConnection *engine)
                 const QJsonObject b = bv.toObject();
                 if (b.value(QLatin1StringView("state")).toString() != u"open")
                     continue;
-                const QString key = QStringLiteral("%1/%2/%3").arg(b.value(QLatin1StringView("provider")).toString(),
-                                                                   b.value(QLatin1StringView("role")).toString(), b.value(QLatin1StringView("stage")).toString());
+                const QString key = QStringLiteral("%1/%2/%3")
+                                        .arg(b.value(QLatin1StringView("provider")).toString(),
+                                             b.value(QLatin1StringView("role")).toString(), b.value(QLatin1StringView("stage")).toString());
                 open.insert(key);
                 const auto provider = providerFromId(b.value(QLatin1StringView("provider")).toString());
                 if (provider && !m_openBreakers.count(key))
@@ -209,7 +215,8 @@ QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Sta
             const QString dStage = d.value(QLatin1StringView("stage")).toString();
             if ((!dRole.isEmpty() && dRole != toId(role)) || (stage && !dStage.isEmpty() && dStage != toId(*stage)))
                 continue;
-            QString line = tr("DRAINED by %1 since %2").arg(d.value(QLatin1StringView("by")).toString(), clock(d.value(QLatin1StringView("since"))));
+            QString line =
+                tr("DRAINED by %1 since %2").arg(d.value(QLatin1StringView("by")).toString(), clock(d.value(QLatin1StringView("since"))));
             if (d.value(QLatin1StringView("until")).isString())
                 line += tr(", until %1").arg(clock(d.value(QLatin1StringView("until"))));
             parts << line + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
@@ -220,9 +227,10 @@ QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Sta
             const QString bStage = b.value(QLatin1StringView("stage")).toString();
             if (b.value(QLatin1StringView("role")).toString() != toId(role) || state == u"closed" || (stage && bStage != toId(*stage)))
                 continue;
-            parts << (state == u"open" ? tr("breaker OPEN (%1) since %2, next try %3").arg(bStage, clock(b.value(QLatin1StringView("since"))),
-                                                                                          clock(b.value(QLatin1StringView("retry_at"))))
-                                       : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(bStage));
+            parts << (state == u"open"
+                          ? tr("breaker OPEN (%1) since %2, next try %3")
+                                .arg(bStage, clock(b.value(QLatin1StringView("since"))), clock(b.value(QLatin1StringView("retry_at"))))
+                          : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(bStage));
         }
     }
     return parts.join(QLatin1Char('\n'));
@@ -233,9 +241,10 @@ void HealthStrip::askToDrain(Provider provider)
     if (!m_engine)
         return;
     bool ok = false;
-    const QString reason = QInputDialog::getText(this, tr("Drain %1").arg(toId(provider)),
-                                                 tr("Why? (kept in the audit; other operators see it on this card)"), QLineEdit::Normal, {}, &ok)
-                               .trimmed();
+    const QString reason =
+        QInputDialog::getText(this, tr("Drain %1").arg(toId(provider)), tr("Why? (kept in the audit; other operators see it on this card)"),
+                              QLineEdit::Normal, {}, &ok)
+            .trimmed();
     if (!ok)
         return;
     if (reason.isEmpty()) {
@@ -284,7 +293,8 @@ void HealthStrip::refresh()
                 m_updated = QDateTime::currentDateTime();
                 m_model->setHealth(w.last5, w.last15);
                 m_stamp->setText(charts::updatedText(m_updated, m_paused));
-                m_stamp->setToolTip(tr("Read from the store every %1 s: every engine writing there is counted").arg(m_timer->interval() / 1000.0));
+                m_stamp->setToolTip(
+                    tr("Read from the store every %1 s: every engine writing there is counted").arg(m_timer->interval() / 1000.0));
                 m_stamp->setStyleSheet(QString());
             }
             Q_EMIT updated();
@@ -311,36 +321,39 @@ void HealthStrip::rebuildCards()
         const ProviderHealth::State state = five.state();
         const QString role = five.role == Role::Primary ? tr("primary") : tr("fallback");
         if (state == ProviderHealth::State::Failing) {
-            failing.insert({five.provider, five.role, five.stage});
-            if (!m_failing.count({five.provider, five.role, five.stage}))
+            failing.insert({ five.provider, five.role, five.stage });
+            if (!m_failing.count({ five.provider, five.role, five.stage }))
                 Q_EMIT alert(five.provider, tr("Bullpen: %1 (%2, %3) is failing now").arg(toId(five.provider), role, toId(five.stage)),
                              windowLine(tr("5 min"), five));
         }
-        const tones::Tone tone = state == ProviderHealth::State::Failing    ? tones::Tone::Failure
-                                 : state == ProviderHealth::State::Degraded ? tones::Tone::Warning
-                                 : state == ProviderHealth::State::TooFew   ? tones::Tone::Muted
-                                                                            : tones::Tone::Success;
+        const tones::Tone tone = state == ProviderHealth::State::Failing ? tones::Tone::Failure
+            : state == ProviderHealth::State::Degraded                   ? tones::Tone::Warning
+            : state == ProviderHealth::State::TooFew                     ? tones::Tone::Muted
+                                                                         : tones::Tone::Success;
         auto *card = newCard(QStringLiteral("healthCard_%1_%2_%3").arg(toId(five.provider), toId(five.role), toId(five.stage)), tone);
-        card->setText(tr("<b>%1</b> %2 · %3 · <span style=\"color:%4\"><b>%5</b></span><br><small>%6<br>%7</small>")
-                          .arg(toId(five.provider), role, toId(five.stage),
-                               // grey that reads: the palette's hint text, not the pale grid tone
-                               tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
-                               ProviderHealthModel::stateText(state).toUpper(),
-                               windowLine(tr("5 min"), five).toHtmlEscaped(), windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
+        card->setText(
+            tr("<b>%1</b> %2 · %3 · <span style=\"color:%4\"><b>%5</b></span><br><small>%6<br>%7</small>")
+                .arg(toId(five.provider), role, toId(five.stage),
+                     // grey that reads: the palette's hint text, not the pale grid tone
+                     tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
+                     ProviderHealthModel::stateText(state).toUpper(), windowLine(tr("5 min"), five).toHtmlEscaped(),
+                     windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
         if (fifteen.lastProbe) {
             probes = true;
             card->setText(card->text() + QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped()));
         }
-        card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n") + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
+        card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n")
+                         + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
                          + QStringLiteral("\n") + tr("Click to see these failures in Failures."));
-        connect(card, &HealthCard::activated, this, [this, p = five.provider, r = five.role, st = five.stage] { Q_EMIT cardActivated(p, r, st); });
+        connect(card, &HealthCard::activated, this,
+                [this, p = five.provider, r = five.role, st = five.stage] { Q_EMIT cardActivated(p, r, st); });
         controls = addControls(card, five.provider, five.role, five.stage) || controls;
         shown.insert(five.provider);
     }
     // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
     // none): that card is where it is restored.
     for (const Provider provider : kAllProviders) {
-        for (const Role role : {Role::Primary, Role::Fallback}) {
+        for (const Role role : { Role::Primary, Role::Fallback }) {
             if (shown.count(provider) || controlLine(provider, role).isEmpty())
                 continue;
             shown.insert(provider); // one card per provider is enough to restore it
@@ -375,8 +388,10 @@ bool HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::o
 {
     const QString control = controlLine(provider, role, stage);
     if (!control.isEmpty())
-        card->setText(card->text() + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
-                                         .arg(tones::css(tones::color(tones::Tone::Warning)), control.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"))));
+        card->setText(
+            card->text()
+            + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
+                  .arg(tones::css(tones::color(tones::Tone::Warning)), control.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"))));
     if (!m_engine)
         return !control.isEmpty();
     auto *drain = new QAction(tr("Drain %1…").arg(toId(provider)), card);
@@ -385,7 +400,7 @@ bool HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::o
     auto *restore = new QAction(tr("Restore %1").arg(toId(provider)), card);
     restore->setObjectName(QStringLiteral("restoreAction"));
     connect(restore, &QAction::triggered, this, [this, provider] { m_engine->restoreProvider(provider); });
-    card->addActions({drain, restore});
+    card->addActions({ drain, restore });
     card->setContextMenuPolicy(Qt::ActionsContextMenu);
     return !control.isEmpty();
 }

@@ -102,7 +102,7 @@ private:
     EngineConnection *m_engine = nullptr;
     QJsonObject m_providers; // GET /v1/providers' shape
     std::set<std::tuple<Provider, Role, Stage>> m_failing; // cards failing now at the last rebuild
-    std::set<QString> m_openBreakers;              // "provider/role/stage" open at the last answer
+    std::set<QString> m_openBreakers; // "provider/role/stage" open at the last answer
 };
 
 } // namespace bullpen

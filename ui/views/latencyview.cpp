@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "latencyview.h"
 
-#include "engine/stageresult.h"
-#include "tones.h"
-
 #include "charts.h"
-#include "models/historyqueue.h"
+#include "engine/stageresult.h"
 #include "history/historyreader.h"
+#include "models/historyqueue.h"
+#include "tones.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -23,9 +22,9 @@
 #include <QLocale>
 #include <QStackedBarSeries>
 #include <QTimer>
-#include <QValueAxis>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <utility>
 
@@ -43,17 +42,17 @@ struct Choice
 };
 
 constexpr Choice kRanges[] = {
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last hour"), kHour},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 24 hours"), 24 * kHour},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 7 days"), 7 * 24 * kHour},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 30 days"), 30 * 24 * kHour},
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last hour"), kHour },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 24 hours"), 24 * kHour },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 7 days"), 7 * 24 * kHour },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "Last 30 days"), 30 * 24 * kHour },
 };
 constexpr Choice kBuckets[] = {
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-minute buckets"), kMinute},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "5-minute buckets"), 5 * kMinute},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-hour buckets"), kHour},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "6-hour buckets"), 6 * kHour},
-    {QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-day buckets"), 24 * kHour},
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-minute buckets"), kMinute },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "5-minute buckets"), 5 * kMinute },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-hour buckets"), kHour },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "6-hour buckets"), 6 * kHour },
+    { QT_TRANSLATE_NOOP("bullpen::LatencyView", "1-day buckets"), 24 * kHour },
 };
 constexpr int kMaxBuckets = 2000;
 
@@ -61,7 +60,7 @@ struct Loaded
 {
     LatencyStats stats;
     LatencyStats compared; // another provider in the same role and stage, when one is chosen
-    qint64 skipped = 0;    // storyboard primary: generations that skipped it (breaker open, drained)
+    qint64 skipped = 0; // storyboard primary: generations that skipped it (breaker open, drained)
     double elapsedMs = 0;
     QString error;
 };
@@ -117,7 +116,7 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     m_role->addItem(tr("as primary"), toId(Role::Primary));
     m_role->addItem(tr("as fallback"), toId(Role::Fallback));
     m_stage = combo("latencyStage");
-    for (Stage s : {Stage::Storyboard, Stage::Captions, Stage::Image})
+    for (Stage s : { Stage::Storyboard, Stage::Captions, Stage::Image })
         m_stage->addItem(toId(s), toId(s));
     m_range = combo("latencyRange");
     for (const Choice &c : kRanges)
@@ -197,14 +196,20 @@ void LatencyView::showEvent(QShowEvent *event)
         reload();
 }
 
-void LatencyView::setRefreshInterval(int ms) { m_refreshTimer->setInterval(ms); }
+void LatencyView::setRefreshInterval(int ms)
+{
+    m_refreshTimer->setInterval(ms);
+}
 
 void LatencyView::setComparedProvider(const QString &provider)
 {
     m_compareWith->setCurrentIndex(std::max(0, m_compareWith->findData(provider)));
 }
 
-int LatencyView::comparedPointCount() const { return m_compared90 ? static_cast<int>(m_compared90->count()) : 0; }
+int LatencyView::comparedPointCount() const
+{
+    return m_compared90 ? static_cast<int>(m_compared90->count()) : 0;
+}
 
 void LatencyView::setStoryboardTimeouts(double primaryMs, double fallbackMs)
 {
@@ -223,9 +228,15 @@ void LatencyView::setRefreshPaused(bool paused)
         reload();
 }
 
-QString LatencyView::updatedText() const { return charts::updatedText(m_updatedAt, m_refreshPaused); }
+QString LatencyView::updatedText() const
+{
+    return charts::updatedText(m_updatedAt, m_refreshPaused);
+}
 
-qint64 LatencyView::spanMs() const { return m_range->currentData().toLongLong(); }
+qint64 LatencyView::spanMs() const
+{
+    return m_range->currentData().toLongLong();
+}
 
 qint64 LatencyView::bucketMs() const
 {
@@ -248,7 +259,10 @@ void LatencyView::setRange(qint64 span, qint64 bucket)
         m_bucket->setCurrentIndex(i);
 }
 
-int LatencyView::pointCount() const { return m_p50 ? static_cast<int>(m_p50->count()) : 0; }
+int LatencyView::pointCount() const
+{
+    return m_p50 ? static_cast<int>(m_p50->count()) : 0;
+}
 
 void LatencyView::reload()
 {
@@ -274,18 +288,19 @@ void LatencyView::reload()
             l.stats = LatencyStats(from, to, bucket);
             // The combo boxes hold ids of these enums only.
             const Stage stageValue = stageFromId(stage).value_or(Stage::Storyboard);
-            l.stats.addCells(store.latencyHistogram(providerFromId(provider).value_or(Provider::Gemini), roleFromId(role).value_or(Role::Primary),
-                                                    stageValue, from, to, bucket, &l.error));
+            l.stats.addCells(store.latencyHistogram(providerFromId(provider).value_or(Provider::Gemini),
+                                                    roleFromId(role).value_or(Role::Primary), stageValue, from, to, bucket, &l.error));
             QList<ReliefCell> relief = store.fallbackWaitHistogram(stageValue, from, to, bucket, &l.error);
             relief.removeIf([&](const ReliefCell &c) {
-                return !FallbackWaitTracker::concerns(FallbackWait{0, c.primaryProvider, c.fallbackProvider, 0, 0, false}, provider, role);
+                return !FallbackWaitTracker::concerns(FallbackWait { 0, c.primaryProvider, c.fallbackProvider, 0, 0, false }, provider,
+                                                      role);
             });
             l.stats.setReliefCells(relief);
             // A skipped primary (docs/contract.md §13) has no attempt and added no wait, so the figures
             // above leave it out; say how many there were. The history row keeps the storyboard's
             // fallback reason, so this is counted for that stage.
             if (stageValue == Stage::Storyboard && role == u"primary") {
-                for (const bool drained : {false, true}) {
+                for (const bool drained : { false, true }) {
                     HistoryFilter f;
                     f.fromMs = from;
                     f.toMs = to;
@@ -295,7 +310,8 @@ void LatencyView::reload()
             }
             if (const auto other = providerFromId(compared); other && compared != provider) {
                 l.compared = LatencyStats(from, to, bucket);
-                l.compared.addCells(store.latencyHistogram(*other, roleFromId(role).value_or(Role::Primary), stageValue, from, to, bucket, &l.error));
+                l.compared.addCells(
+                    store.latencyHistogram(*other, roleFromId(role).value_or(Role::Primary), stageValue, from, to, bucket, &l.error));
             }
             l.elapsedMs = double(t.nsecsElapsed()) / 1e6;
             return l;
@@ -347,9 +363,9 @@ void LatencyView::rebuildCharts()
     m_pointOf.assign(buckets.size(), -1);
     QList<QPointF> p50, p90, p99, ok;
     const bool storyboard = m_stage->currentData().toString() == toId(Stage::Storyboard); // the timeouts known here
-    const double timeoutMs = !storyboard                                                 ? 0.0
-                             : m_role->currentData().toString() == toId(Role::Fallback) ? m_fallbackTimeoutMs
-                                                                                        : m_primaryTimeoutMs;
+    const double timeoutMs = !storyboard                           ? 0.0
+        : m_role->currentData().toString() == toId(Role::Fallback) ? m_fallbackTimeoutMs
+                                                                   : m_primaryTimeoutMs;
     double maxMs = std::max(1.0, timeoutMs);
     for (const LatencyBucket &b : buckets) {
         if (!b.isEmpty())
@@ -376,7 +392,7 @@ void LatencyView::rebuildCharts()
     m_p90->replace(p90);
     m_p99->replace(p99);
     m_success->replace(ok);
-    for (QLineSeries *s : {m_p50, m_p90, m_p99, m_success})
+    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_success })
         chart->addSeries(s);
     // Another provider beside it: its p50 and p90 dashed, in the same colours.
     m_compared50 = m_compared90 = nullptr;
@@ -386,7 +402,7 @@ void LatencyView::rebuildCharts()
         m_compared50->setName(QStringLiteral("%1 p50").arg(other));
         m_compared90 = new QLineSeries;
         m_compared90->setName(QStringLiteral("%1 p90").arg(other));
-        for (auto [series, tone] : {std::pair{m_compared50, tones::Tone::Accent}, std::pair{m_compared90, tones::Tone::Warning}}) {
+        for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Accent }, std::pair { m_compared90, tones::Tone::Warning } }) {
             QPen pen(tones::color(tone));
             pen.setStyle(Qt::DashLine);
             pen.setWidthF(1.5);
@@ -430,7 +446,7 @@ void LatencyView::rebuildCharts()
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addAxis(rate, Qt::AlignRight);
-    for (QLineSeries *s : {m_p50, m_p90, m_p99, m_timeoutLine, m_compared50, m_compared90}) {
+    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_timeoutLine, m_compared50, m_compared90 }) {
         if (!s)
             continue;
         s->attachAxis(x);
@@ -514,7 +530,7 @@ void LatencyView::rebuildCharts()
     ey->applyNiceNumbers();
     extra->addAxis(ex, Qt::AlignBottom);
     extra->addAxis(ey, Qt::AlignLeft);
-    for (QLineSeries *s : {m_extra50, m_extra90, m_extra99}) {
+    for (QLineSeries *s : { m_extra50, m_extra90, m_extra99 }) {
         s->attachAxis(ex);
         s->attachAxis(ey);
     }
@@ -533,17 +549,19 @@ void LatencyView::updateSummary()
                             charts::duration(m_stats.percentile(99)));
     if (m_stats.extraWaitCount() > 0)
         text += QLatin1Char(' ')
-                + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + fallback's time − "
-                     "the primary's success median %5).")
-                      .arg(charts::duration(m_stats.extraWaitPercentile(50)), charts::duration(m_stats.extraWaitPercentile(90)),
-                           charts::duration(m_stats.extraWaitPercentile(99)))
-                      .arg(m_stats.extraWaitCount())
-                      .arg(charts::duration(m_stats.successMedian()));
+            + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + "
+                 "fallback's time − "
+                 "the primary's success median %5).")
+                  .arg(charts::duration(m_stats.extraWaitPercentile(50)), charts::duration(m_stats.extraWaitPercentile(90)),
+                       charts::duration(m_stats.extraWaitPercentile(99)))
+                  .arg(m_stats.extraWaitCount())
+                  .arg(charts::duration(m_stats.successMedian()));
     else
         text += QLatin1Char(' ') + tr("No stage the fallback answered in this range.");
     if (m_skipped > 0)
-        text += QLatin1Char(' ') + tr("%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.")
-                                       .arg(m_skipped);
+        text += QLatin1Char(' ')
+            + tr("%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.")
+                  .arg(m_skipped);
     m_summary->setToolTip(tr("Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.")
                               .arg(QLocale().toString(100.0 * DurationHistogram::relativeError(), 'f', 1)));
     m_summary->setText(text);
@@ -558,11 +576,11 @@ void LatencyView::updateBucket(int bucket)
         m_pointOf.resize(buckets.size(), -1);
     const LatencyBucket &b = buckets[std::size_t(bucket)];
     const double x = double(b.startMs);
-    const QPointF pts[] = {{x, b.percentile(50) / m_unitMs},
-                           {x, b.percentile(90) / m_unitMs},
-                           {x, b.percentile(99) / m_unitMs},
-                           {x, 100.0 * b.successRate()}};
-    QLineSeries *series[] = {m_p50, m_p90, m_p99, m_success};
+    const QPointF pts[] = { { x, b.percentile(50) / m_unitMs },
+                            { x, b.percentile(90) / m_unitMs },
+                            { x, b.percentile(99) / m_unitMs },
+                            { x, 100.0 * b.successRate() } };
+    QLineSeries *series[] = { m_p50, m_p90, m_p99, m_success };
     int &at = m_pointOf[std::size_t(bucket)];
     if (at >= 0) {
         for (int i = 0; i < 4; ++i)

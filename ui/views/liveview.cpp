@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "liveview.h"
 
+#include "budgetbardelegate.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
-#include "budgetbardelegate.h"
 #include "timelinewidget.h"
 
 #include <QCheckBox>
@@ -81,8 +81,8 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     m_generationProxy->setFilterKeyColumn(GenerationListModel::InstanceColumn);
     connect(m_instanceFilter, &QComboBox::currentIndexChanged, this, [this] {
         const QString instance = m_instanceFilter->currentData().toString();
-        m_generationProxy->setFilterRegularExpression(instance.isEmpty() ? QString()
-                                                                         : QLatin1Char('^') + QRegularExpression::escape(instance) + QLatin1Char('$'));
+        m_generationProxy->setFilterRegularExpression(
+            instance.isEmpty() ? QString() : QLatin1Char('^') + QRegularExpression::escape(instance) + QLatin1Char('$'));
     });
     connect(generations, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
         for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
@@ -100,7 +100,7 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     // Only those two columns are repainted: a whole-table repaint four times a second was the console's
     // largest GUI-thread cost under Generate ×200 (text layout of every cell on screen).
     connect(tick, &QTimer::timeout, this, [this] {
-        for (const int column : {GenerationListModel::ElapsedColumn, GenerationListModel::BudgetColumn}) {
+        for (const int column : { GenerationListModel::ElapsedColumn, GenerationListModel::BudgetColumn }) {
             if (!m_table->isColumnHidden(column))
                 m_table->viewport()->update(m_table->columnViewportPosition(column), 0, m_table->columnWidth(column),
                                             m_table->viewport()->height());
@@ -141,8 +141,8 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     m_typeFilter = new QComboBox;
     m_typeFilter->setObjectName(QStringLiteral("eventTypeFilter"));
     m_typeFilter->addItem(tr("All events"), QString());
-    for (const char *t : {"generation_started", "_attempt_started", "_attempt_completed", "_fallback_triggered", "_retry_scheduled",
-                          "late_result_discarded", "generation_finished"})
+    for (const char *t : { "generation_started", "_attempt_started", "_attempt_completed", "_fallback_triggered", "_retry_scheduled",
+                           "late_result_discarded", "generation_finished" })
         m_typeFilter->addItem(QString::fromLatin1(t).remove(0, t[0] == '_' ? 1 : 0), QString::fromLatin1(t));
     connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] { setEventsFollowSelection(m_followSelection); });
     m_followBox = new QCheckBox(tr("Only the selected generation"));
@@ -230,7 +230,10 @@ void LiveView::setEventsFollowSelection(bool follow)
     m_eventProxy->setFilters(m_typeFilter->currentData().toString(), follow ? selectedGeneration() : QString());
 }
 
-QAbstractItemModel *LiveView::eventStream() const { return m_eventProxy; }
+QAbstractItemModel *LiveView::eventStream() const
+{
+    return m_eventProxy;
+}
 
 QString LiveView::selectedGeneration() const
 {
@@ -260,6 +263,9 @@ void LiveView::fitColumns()
     Q_EMIT columnsFitted();
 }
 
-void LiveView::showTimeline() { m_timeline->setEvents(m_byGeneration.value(selectedGeneration())); }
+void LiveView::showTimeline()
+{
+    m_timeline->setEvents(m_byGeneration.value(selectedGeneration()));
+}
 
 } // namespace bullpen

@@ -1,44 +1,43 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
-#include "tones.h"
 
 #include "compareview.h"
-#include "failuresview.h"
+#include "config/settings.h"
 #include "desktopnotifier.h"
+#include "failuresview.h"
 #include "healthstrip.h"
 #include "latencyview.h"
 #include "liveview.h"
-#include "models/historyqueue.h"
-#include "config/settings.h"
-#include "pipeline/comparison.h"
-#include "settingsview.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
-#include "resultview.h"
+#include "models/historyqueue.h"
 #include "pipeline/comparison.h"
 #include "pipeline/engineconnection.h"
-#include "views/engineconfigview.h"
-#include "runview.h"
+#include "resultview.h"
 #include "runtime/secretstore.h"
+#include "runview.h"
+#include "settingsview.h"
+#include "tones.h"
+#include "views/engineconfigview.h"
 
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDateTime>
-#include <QLocale>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QCheckBox>
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QFormLayout>
-#include <QLineEdit>
-#include <QMenu>
-#include <QMenuBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -77,7 +76,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             m_run->setEngineDefaults(m_engine.storyboardPolicy(), m_engine.scenarios(), m_engine.defaultScenario());
         });
     } else {
-        m_settingsView = new SettingsView({engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir()}, engine.environment(),
+        m_settingsView = new SettingsView({ engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir() }, engine.environment(),
                                           !engine.scenarios().isEmpty());
         settingsTab = m_settingsView;
     }
@@ -171,8 +170,8 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             const QString shortReason = reason.size() > 60 ? reason.left(57) + QStringLiteral("…") : reason;
             m_failureText = tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(location).fileName(), shortReason);
             m_failureTip = tr("%n record write(s) failed — %1: %2", "", n).arg(location, reason) + QStringLiteral("\n")
-                           + tr("The generations themselves were not affected, but the history does not hold these records. "
-                                "Free disk space or repair the store; the count stays until you acknowledge it.");
+                + tr("The generations themselves were not affected, but the history does not hold these records. "
+                     "Free disk space or repair the store; the count stays until you acknowledge it.");
             if (m_storeUnreachable)
                 return; // the outage's notice stays up; the count is shown when the store is back
             m_storeWarningLabel->setText(m_failureText);
@@ -185,8 +184,9 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             m_storeUnreachable = !reachable;
             if (!reachable) {
                 const qint64 since = writes->writeStats().unreachableSinceMs;
-                m_storeWarningLabel->setText(tr("Store unreachable since %1 — records are held and written when it is back")
-                                                 .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(since).time(), QLocale::ShortFormat)));
+                m_storeWarningLabel->setText(
+                    tr("Store unreachable since %1 — records are held and written when it is back")
+                        .arg(QLocale().toString(QDateTime::fromMSecsSinceEpoch(since).time(), QLocale::ShortFormat)));
                 m_storeWarningLabel->setToolTip(message);
                 m_storeWarning->show();
             } else if (!m_failureText.isEmpty() && writes->writeStats().failed > m_acknowledgedWriteFailures) {
@@ -359,9 +359,10 @@ void MainWindow::connectToEngine()
         // The keychain where one answers, else the 0600 key file (docs/install.md, "Keys").
         const QString keyFile = m_engine.keyFilePath().isEmpty() ? QString() : m_engine.keyFilePath();
         const QString value = QString::fromLatin1(endpoint.token);
-        const bool inKeychain = keep->isChecked() && keychain
-                                && secrets::write(QStringLiteral("BULLPEN_ENGINE_TOKEN"), value).status == secrets::Status::Ok;
-        if (keep->isChecked() && !inKeychain && !keyFile.isEmpty() && !KeyFile::setKey(keyFile, QStringLiteral("BULLPEN_ENGINE_TOKEN"), value, &why)) {
+        const bool inKeychain =
+            keep->isChecked() && keychain && secrets::write(QStringLiteral("BULLPEN_ENGINE_TOKEN"), value).status == secrets::Status::Ok;
+        if (keep->isChecked() && !inKeychain && !keyFile.isEmpty()
+            && !KeyFile::setKey(keyFile, QStringLiteral("BULLPEN_ENGINE_TOKEN"), value, &why)) {
             error->setText(tr("Could not keep the token: %1").arg(why));
             return;
         }
@@ -376,9 +377,9 @@ void MainWindow::showEngineStatus()
     // Purple on the simulator (never mistaken for real providers), red while an attached engine is lost.
     m_engineLabel->setText(m_engine.describe());
     m_engineLabel->setToolTip(m_engine.describe());
-    m_engineLabel->setStyleSheet(!m_engine.usable()                 ? tones::textStyle(tones::Tone::Failure, true)
-                                 : !m_engine.scenarios().isEmpty() ? tones::textStyle(tones::Tone::Simulator, true)
-                                                                   : QString());
+    m_engineLabel->setStyleSheet(!m_engine.usable()                    ? tones::textStyle(tones::Tone::Failure, true)
+                                     : !m_engine.scenarios().isEmpty() ? tones::textStyle(tones::Tone::Simulator, true)
+                                                                       : QString());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -46,7 +46,7 @@ public:
     FailuresView *failuresView() const { return m_failures; }
     LatencyView *latencyView() const { return m_latency; }
     CompareView *compareView() const { return m_compare; }
-    SettingsView *settingsView() const { return m_settingsView; }         // embedded only
+    SettingsView *settingsView() const { return m_settingsView; } // embedded only
     EngineConfigView *engineConfigView() const { return m_engineConfig; } // attached only
     ComparisonRunner *comparisons() const { return m_comparisons; }
     // Starts a comparison of the Run view's story (primary and fallback provider, each alone).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "resultview.h"
-#include "tones.h"
 
 #include "store/masking.h"
+#include "tones.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -85,10 +85,16 @@ void ResultView::showResult(const GenerationResult &r)
     }
     const StageResult &sb = r.storyboard;
     if (r.state == FinalState::Succeeded) {
-        m_headline->setText(tr("Succeeded in %1 ms%2%3")
-                                .arg(static_cast<double>(r.elapsed.count()) / 1000.0, 0, 'f', 0)
-                                .arg(sb.fallback.applied ? tr(" — answered by the fallback %1").arg(sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QString()) : QString())
-                                .arg(r.fromCache ? tr(" (from cache)") : r.degraded ? tr(" (degraded: default captions)") : QString()));
+        m_headline->setText(
+            tr("Succeeded in %1 ms%2%3")
+                .arg(static_cast<double>(r.elapsed.count()) / 1000.0, 0, 'f', 0)
+                .arg(
+                    sb.fallback.applied
+                        ? tr(" — answered by the fallback %1").arg(sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QString())
+                        : QString())
+                .arg(r.fromCache      ? tr(" (from cache)")
+                         : r.degraded ? tr(" (degraded: default captions)")
+                                      : QString()));
         m_failure->hide();
         m_retry->hide();
         m_openSettings->hide();
@@ -96,7 +102,8 @@ void ResultView::showResult(const GenerationResult &r)
     } else {
         m_headline->setText(tr("%1 at the %2 stage").arg(toId(r.state).toUpper(), toId(r.failedStage)));
         m_failure->setText(QStringLiteral("<b>%1</b> · %2<br>%3<br><br>%4")
-                               .arg(r.failure ? enumName(r.failure->publicCode()) : QString(), r.failure ? enumName(r.failure->kind) : QString(),
+                               .arg(r.failure ? enumName(r.failure->publicCode()) : QString(),
+                                    r.failure ? enumName(r.failure->kind) : QString(),
                                     r.failure ? r.failure->detail.toHtmlEscaped() : QString(),
                                     r.nextStep ? r.nextStep->localizedMessage().toHtmlEscaped() : QString()));
         m_failure->show();
@@ -115,12 +122,14 @@ void ResultView::showResult(const GenerationResult &r)
             card->setFrameShape(QFrame::StyledPanel);
             card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
             card->setMinimumWidth(220);
-            QString html = QStringLiteral("<b>%1 · %2</b><br>%3<br><i>%4</i>").arg(p.index).arg(p.role, p.scene.toHtmlEscaped(),
-                                                                                   p.characters.join(QStringLiteral(", ")).toHtmlEscaped());
+            QString html = QStringLiteral("<b>%1 · %2</b><br>%3<br><i>%4</i>")
+                               .arg(p.index)
+                               .arg(p.role, p.scene.toHtmlEscaped(), p.characters.join(QStringLiteral(", ")).toHtmlEscaped());
             for (const DialogueLine &d : p.dialogue)
                 html += QStringLiteral("<br>“%1” — %2").arg(d.text.toHtmlEscaped(), d.speaker.toHtmlEscaped());
             if (i < r.captionLines.size())
-                html += QStringLiteral("<br><small>%1 %2</small>").arg(r.captionsDefaulted ? tr("alt (default):") : tr("alt:"), r.captionLines.at(i).toHtmlEscaped());
+                html += QStringLiteral("<br><small>%1 %2</small>")
+                            .arg(r.captionsDefaulted ? tr("alt (default):") : tr("alt:"), r.captionLines.at(i).toHtmlEscaped());
             card->setText(html);
             m_cards->addWidget(card, i / 2, i % 2);
         }
@@ -143,11 +152,13 @@ void ResultView::showResult(const GenerationResult &r)
     };
     QString meta = QStringLiteral("<b>%1</b><br>").arg(tr("Fallback"));
     meta += field(tr("Fallback used"), QStringLiteral("provider_fallback_applied"), sb.fallback.applied ? tr("yes") : tr("no"));
-    meta += field(tr("Why"), QStringLiteral("provider_fallback_reason"), sb.fallback.reason.isEmpty() ? QStringLiteral("—") : sb.fallback.reason);
+    meta += field(tr("Why"), QStringLiteral("provider_fallback_reason"),
+                  sb.fallback.reason.isEmpty() ? QStringLiteral("—") : sb.fallback.reason);
     meta += field(tr("Primary provider"), QStringLiteral("primary_final_model_provider"), toId(sb.fallback.primaryProvider));
     meta += field(tr("Answered by"), QStringLiteral("final_model_provider"),
                   sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"));
-    meta += field(tr("Model"), QStringLiteral("final_model_id"), sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
+    meta += field(tr("Model"), QStringLiteral("final_model_id"),
+                  sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
     meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(sb.decision.toHtmlEscaped(), tr("Attempts"));
     const QList<AttemptRecord> attempts = r.attempts();
     for (const AttemptRecord &a : attempts) {
@@ -162,7 +173,8 @@ void ResultView::showResult(const GenerationResult &r)
             meta += tr(" · cancelled by us (the provider may still have computed and billed it)");
         meta += QStringLiteral("<br>");
     }
-    meta += QStringLiteral("<br><small>%1</small>").arg(Masking::displayGenerationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
+    meta +=
+        QStringLiteral("<br><small>%1</small>").arg(Masking::displayGenerationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
     m_metadata->setText(meta);
     m_metadata->setToolTip(tr("Field names in the API, the store and exports:\n%1").arg(fieldNames.join(QLatin1Char('\n'))));
 }

@@ -25,8 +25,8 @@ public:
 
 Q_SIGNALS:
     void retryRequested();
-    void settingsRequested();   // a configuration failure: the Settings tab
-    void storyEditRequested();  // a refused input: the Run tab, to change the story
+    void settingsRequested(); // a configuration failure: the Settings tab
+    void storyEditRequested(); // a refused input: the Run tab, to change the story
 
 private:
     GenerationResult m_result;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runview.h"
-#include "tones.h"
 
 #include "config/settings.h"
+#include "tones.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -104,9 +104,9 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     layout->addLayout(form);
     layout->addLayout(buttons);
 
-    for (QComboBox *c : {m_preset, m_primary, m_fallback})
+    for (QComboBox *c : { m_preset, m_primary, m_fallback })
         connect(c, &QComboBox::currentIndexChanged, this, &RunView::validate);
-    for (QLineEdit *e : {m_primaryTimeout, m_fallbackTimeout, m_budget})
+    for (QLineEdit *e : { m_primaryTimeout, m_fallbackTimeout, m_budget })
         connect(e, &QLineEdit::textChanged, this, &RunView::validate);
     connect(m_story, &QPlainTextEdit::textChanged, this, &RunView::validate);
     connect(m_generate, &QPushButton::clicked, this, [this] { Q_EMIT generateRequested(1); });
@@ -134,11 +134,26 @@ void RunView::setEngineDefaults(const StagePolicy &defaults, const QStringList &
     validate();
 }
 
-QString RunView::story() const { return m_story->toPlainText(); }
-QString RunView::userId() const { return m_user->text(); }
-QString RunView::scenario() const { return m_scenario->isEnabled() ? m_scenario->currentText() : QString(); }
-void RunView::setStory(const QString &story) { m_story->setPlainText(story); }
-void RunView::setScenario(const QString &name) { m_scenario->setCurrentText(name); }
+QString RunView::story() const
+{
+    return m_story->toPlainText();
+}
+QString RunView::userId() const
+{
+    return m_user->text();
+}
+QString RunView::scenario() const
+{
+    return m_scenario->isEnabled() ? m_scenario->currentText() : QString();
+}
+void RunView::setStory(const QString &story)
+{
+    m_story->setPlainText(story);
+}
+void RunView::setScenario(const QString &name)
+{
+    m_scenario->setCurrentText(name);
+}
 
 void RunView::setRunning(int running)
 {

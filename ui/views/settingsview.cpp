@@ -2,7 +2,6 @@
 #include "settingsview.h"
 
 #include "desktopnotifier.h"
-
 #include "runtime/secretstore.h"
 #include "tones.h"
 
@@ -85,7 +84,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     // Providers.
     auto *providers = new QGroupBox(tr("Providers"));
     auto *grid = new QGridLayout(providers);
-    const QStringList headers{tr("Provider"), tr("Base URL"), tr("Model"), tr("Stream"), tr("API key")};
+    const QStringList headers { tr("Provider"), tr("Base URL"), tr("Model"), tr("Stream"), tr("API key") };
     for (int c = 0; c < headers.size(); ++c) {
         auto *h = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]));
         grid->addWidget(h, 0, c);
@@ -116,12 +115,13 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         ++row;
     }
     auto *keychain = new QLabel(
-        (m_keychainAvailable ? tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the "
-                                  "key file %1 (mode 0600). Set key… stores a key in the system keychain.")
-                                   .arg(m_paths.keyFile)
-                             : tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 "
-                                  "(mode 0600). There is no system keychain here (%2), so Set key… writes the key file.")
-                                   .arg(m_paths.keyFile, m_keychainReason)));
+        (m_keychainAvailable
+             ? tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the "
+                  "key file %1 (mode 0600). Set key… stores a key in the system keychain.")
+                   .arg(m_paths.keyFile)
+             : tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 "
+                  "(mode 0600). There is no system keychain here (%2), so Set key… writes the key file.")
+                   .arg(m_paths.keyFile, m_keychainReason)));
     keychain->setObjectName(QStringLiteral("keychainNote"));
     keychain->setWordWrap(true);
     keychain->setStyleSheet(tones::quietTextStyle());
@@ -185,7 +185,8 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     storeForm->addRow(tr("Language"), m_language);
     m_notifications = new QCheckBox(tr("Desktop notifications"));
     m_notifications->setObjectName(QStringLiteral("notificationsSetting"));
-    m_notifications->setToolTip(tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
+    m_notifications->setToolTip(
+        tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
     storeForm->addRow(QString(), m_notifications);
 
     m_save = new QPushButton(tr("Save"));
@@ -213,8 +214,9 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
     auto *contentLayout = new QVBoxLayout(content);
-    auto *where = new QLabel(tr("Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.")
-                                 .arg(QDir::toNativeSeparators(m_paths.settingsFile)));
+    auto *where =
+        new QLabel(tr("Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.")
+                       .arg(QDir::toNativeSeparators(m_paths.settingsFile)));
     where->setWordWrap(true);
     contentLayout->addWidget(where);
     contentLayout->addWidget(providers);
@@ -261,7 +263,7 @@ void SettingsView::reload()
     // What the file and the key file say, without the environment: that is what Save writes back.
     const SettingsLoad load = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false);
     const Settings &s = load.settings;
-    const QSignalBlocker blockers[] = {QSignalBlocker(m_policy), QSignalBlocker(m_primary), QSignalBlocker(m_fallback)};
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_policy), QSignalBlocker(m_primary), QSignalBlocker(m_fallback) };
     m_policy->setCurrentIndex(std::max(0, m_policy->findData(s.storyboard.preset)));
     m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));
     m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(s.storyboard.fallback ? toId(*s.storyboard.fallback) : QString())));
@@ -302,7 +304,7 @@ void SettingsView::describeKey(Provider p, const Settings &loaded)
     const ProviderRow &r = m_providers[p];
     const QString var = apiKeyVariable(p);
     const QString fromEnv = m_environment.value(var).trimmed();
-    const secrets::Result kept = m_keychainAvailable ? secrets::read(var) : secrets::Result{};
+    const secrets::Result kept = m_keychainAvailable ? secrets::read(var) : secrets::Result {};
     if (!fromEnv.isEmpty())
         r.keySource->setText(tr("environment %1: %2").arg(var, maskApiKey(fromEnv)));
     else if (kept.status == secrets::Status::Ok && !kept.value.isEmpty())
@@ -337,7 +339,7 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     s.storyboardFallbackChosen = true;
     duration(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), &s.storyboard.primaryTimeout, false);
     duration(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), &s.storyboard.fallbackTimeout, false);
-    milliseconds budget{0};
+    milliseconds budget { 0 };
     if (duration(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET"), &budget, true))
         s.storyboard.totalBudget = budget;
     else
@@ -374,8 +376,8 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     };
     retention(m_retention, QStringLiteral("BULLPEN_RETENTION"), QStringLiteral("30d"), &s.retention.generations);
     s.aggregateRetentionChosen = !m_aggregateRetention->text().trimmed().isEmpty();
-    retention(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), s.retention.generations ? QStringLiteral("400d") : QStringLiteral("off"),
-              &s.retention.aggregates);
+    retention(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION"),
+              s.retention.generations ? QStringLiteral("400d") : QStringLiteral("off"), &s.retention.aggregates);
     s.proxy = m_proxy->text().trimmed();
     s.providerCa = m_providerCa->text().trimmed();
     // docs/contract.md §4.6, as start-up applies it. Keys are required only once real providers are in use.
@@ -439,10 +441,11 @@ void SettingsView::setKey(Provider p)
 {
     bool ok = false;
     const QString where = m_keychainAvailable ? tr("the system keychain") : tr("%1 (mode 0600)").arg(m_paths.keyFile);
-    const QString key = QInputDialog::getText(this, tr("API key for %1").arg(toId(p)),
-                                              tr("Paste the key. It is kept in %1 and never shown again. Leave empty to remove it.").arg(where),
-                                              QLineEdit::Password, QString(), &ok)
-                          .trimmed();
+    const QString key =
+        QInputDialog::getText(this, tr("API key for %1").arg(toId(p)),
+                              tr("Paste the key. It is kept in %1 and never shown again. Leave empty to remove it.").arg(where),
+                              QLineEdit::Password, QString(), &ok)
+            .trimmed();
     if (ok)
         setKeyValue(p, key);
 }
@@ -467,18 +470,25 @@ void SettingsView::setKeyValue(Provider p, const QString &key)
             m_status->setText(why);
             return;
         }
-        saved = m_keychainReason.isEmpty() ? tr("Key saved to %1.").arg(m_paths.keyFile)
-                                           : tr("No system keychain here (%1): key saved to %2 (mode 0600) instead.").arg(m_keychainReason, m_paths.keyFile);
+        saved = m_keychainReason.isEmpty()
+            ? tr("Key saved to %1.").arg(m_paths.keyFile)
+            : tr("No system keychain here (%1): key saved to %2 (mode 0600) instead.").arg(m_keychainReason, m_paths.keyFile);
     }
     const Settings loaded = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
     describeKey(p, loaded);
     validate(); // before the status line: it sets one of its own
     m_status->setText(m_environment.contains(var) ? tr("%1 But %2 in the environment still wins.").arg(saved, var)
-                                                   : tr("%1 Restart Bullpen to use it.").arg(saved));
+                                                  : tr("%1 Restart Bullpen to use it.").arg(saved));
 }
 
-QString SettingsView::keySourceText(Provider p) const { return m_providers.value(p).keySource ? m_providers.value(p).keySource->text() : QString(); }
+QString SettingsView::keySourceText(Provider p) const
+{
+    return m_providers.value(p).keySource ? m_providers.value(p).keySource->text() : QString();
+}
 
-QString SettingsView::statusText() const { return m_status->text(); }
+QString SettingsView::statusText() const
+{
+    return m_status->text();
+}
 
 } // namespace bullpen

@@ -16,8 +16,10 @@ namespace bullpen {
 
 namespace {
 
-double ms(std::chrono::microseconds us) { return static_cast<double>(us.count()) / 1000.0; }
-
+double ms(std::chrono::microseconds us)
+{
+    return static_cast<double>(us.count()) / 1000.0;
+}
 
 } // namespace
 
@@ -86,7 +88,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     std::map<quint64, std::size_t> byAttempt;
     double budget = 0, fallbackAt = -1, end = 0;
     QString skipped; // the primary was skipped (open breaker or drain): why, for the mark's tooltip
-    double budgetFrom = 0;                  // the storyboard budget starts at admission when it had to wait
+    double budgetFrom = 0; // the storyboard budget starts at admission when it had to wait
     std::vector<std::pair<double, double>> queued; // waits for admission: [from, until) (until < 0: still waiting)
     QList<double> lateAt, retryAt;
     for (const Event &e : std::as_const(m_events)) {
@@ -102,8 +104,17 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 budgetFrom = ms(e.at);
         } else if (const auto *s = std::get_if<AttemptStarted>(&e.body)) {
             byAttempt[s->attemptId] = spans.size();
-            Span span{QStringLiteral("%1 %2").arg(toId(s->stage), toId(s->provider)) + (s->round > 1 ? QStringLiteral(" r%1").arg(s->round) : QString()),
-                      ms(e.at), -1, ms(s->deadline), -1, false, false, false, QString(), QString()};
+            Span span { QStringLiteral("%1 %2").arg(toId(s->stage), toId(s->provider))
+                            + (s->round > 1 ? QStringLiteral(" r%1").arg(s->round) : QString()),
+                        ms(e.at),
+                        -1,
+                        ms(s->deadline),
+                        -1,
+                        false,
+                        false,
+                        false,
+                        QString(),
+                        QString() };
             span.tip = tr("<b>%1</b> %2 · %3 · round %4<br>running · deadline at %5")
                            .arg(toId(s->provider), s->model.toHtmlEscaped(), s->role == Role::Primary ? tr("primary") : tr("fallback"))
                            .arg(s->round)
@@ -126,8 +137,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                              .arg(toId(c->provider), c->model.toHtmlEscaped(), c->role == Role::Primary ? tr("primary") : tr("fallback"))
                              .arg(c->round);
                 lines << (c->success ? tr("succeeded") : tr("failed: %1").arg(sp.kind))
-                             + (c->httpStatus ? tr(" · HTTP %1").arg(*c->httpStatus) : tr(" · no HTTP status"))
-                             + (c->abortedBy != AbortReason::None ? tr(" · aborted: %1").arg(enumName(c->abortedBy).toLower()) : QString());
+                        + (c->httpStatus ? tr(" · HTTP %1").arg(*c->httpStatus) : tr(" · no HTTP status"))
+                        + (c->abortedBy != AbortReason::None ? tr(" · aborted: %1").arg(enumName(c->abortedBy).toLower()) : QString());
                 lines << tr("took %1 · deadline at %2").arg(charts::duration(ms(c->duration)), charts::duration(sp.deadline));
                 if (c->tokens.known())
                     lines << tr("tokens in %1 / out %2")
@@ -163,14 +174,16 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         labelW = std::max(labelW, fm.horizontalAdvance(s.label));
     m_labelWidth = std::clamp(labelW + 12, 80.0, width() * 0.4);
     const QRectF area = QRectF(rect()).adjusted(m_labelWidth + 6, 26, -16, -28);
-    auto x = [&](double t) { return area.left() + area.width() * t / scale; };
+    auto x = [&](double t) {
+        return area.left() + area.width() * t / scale;
+    };
 
     // Axis and grid.
     p.setPen(kGrid);
     // A 1-2-5 step that gives at most 10 grid lines, whatever the span (42 ms or 120 s).
     double step = 1;
     for (double decade = 1; scale / step > 10; decade *= 10) {
-        for (double m : {1.0, 2.0, 5.0}) {
+        for (double m : { 1.0, 2.0, 5.0 }) {
             step = m * decade;
             if (scale / step <= 10)
                 break;
@@ -181,7 +194,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(kGrid);
         p.drawLine(QPointF(x(t), area.top()), QPointF(x(t), area.bottom()));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter, t >= 1000 ? tr("%1 s").arg(t / 1000.0) : tr("%1 ms").arg(t));
+        p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter,
+                   t >= 1000 ? tr("%1 s").arg(t / 1000.0) : tr("%1 ms").arg(t));
     }
     // Budget band, on the spans' scale: where it ends beyond the view, the band runs to the edge and
     // says where it ends.
@@ -194,8 +208,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         const bool beyond = budgetEnd > scale;
         const QRectF bandRect(x(budgetFrom), area.top() - 18, (beyond ? area.right() : x(budgetEnd)) - x(budgetFrom), 10);
         p.drawRect(bandRect);
-        m_tips << std::pair{bandRect, tr("Storyboard budget: %1 for primary and fallback together, from %2")
-                                          .arg(charts::duration(budget), charts::duration(budgetFrom))};
+        m_tips << std::pair { bandRect,
+                              tr("Storyboard budget: %1 for primary and fallback together, from %2")
+                                  .arg(charts::duration(budget), charts::duration(budgetFrom)) };
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(4, area.top() - 22, m_labelWidth, 16), Qt::AlignLeft, tr("budget %1 s").arg(budget / 1000.0));
         if (beyond) {
@@ -219,7 +234,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(Qt::NoPen);
         p.setBrush(tones::color(tone));
         p.drawRoundedRect(bar, 3, 3);
-        m_tips << std::pair{bar, s.tip};
+        m_tips << std::pair { bar, s.tip };
         if (!s.kind.isEmpty()) {
             p.setPen(tones::onColor(tone));
             p.drawText(QRectF(x(s.start) + 4, y, std::max(0.0, x(stop) - x(s.start) - 6), rowH), Qt::AlignVCenter | Qt::AlignLeft, s.kind);
@@ -268,7 +283,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         const QRectF labelRect(x(fallbackAt) + 4, area.top() - 24, 160, 16);
         p.drawText(labelRect, Qt::AlignLeft, label);
         if (!skipped.isEmpty())
-            m_tips << std::pair{labelRect, skipped};
+            m_tips << std::pair { labelRect, skipped };
     }
     for (double t : std::as_const(lateAt)) {
         p.setPen(QPen(kFail, 1));

@@ -19,8 +19,8 @@ public:
 
     void setEvents(const QList<Event> &events);
     void clear() { setEvents({}); }
-    QSize sizeHint() const override { return {720, 220}; }
-    QSize minimumSizeHint() const override { return {360, 160}; }
+    QSize sizeHint() const override { return { 720, 220 }; }
+    QSize minimumSizeHint() const override { return { 360, 160 }; }
 
     // What the tooltip says at a point (after the widget has been painted): an attempt's provider,
     // model, role, round, result (kind, HTTP status), duration, deadline and tokens; empty elsewhere.

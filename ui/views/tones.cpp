@@ -11,60 +11,60 @@ namespace {
 struct Pair
 {
     QRgb light; // on a light window
-    QRgb dark;  // on a dark window
+    QRgb dark; // on a dark window
 };
 
 Pair colours(Tone t)
 {
     switch (t) {
     case Tone::Failure:
-        return {0xc0392b, 0xff6b5b};
+        return { 0xc0392b, 0xff6b5b };
     case Tone::Success:
-        return {0x1e8449, 0x58d68d};
+        return { 0x1e8449, 0x58d68d };
     case Tone::Warning:
-        return {0xd35400, 0xf5b041};
+        return { 0xd35400, 0xf5b041 };
     case Tone::Relief:
-        return {0xb7950b, 0xf4d03f};
+        return { 0xb7950b, 0xf4d03f };
     case Tone::Running:
-        return {0x2e86c1, 0x5dade2};
+        return { 0x2e86c1, 0x5dade2 };
     case Tone::Own:
-        return {0x7a5a00, 0xe0c060};
+        return { 0x7a5a00, 0xe0c060 };
     case Tone::Simulator:
-        return {0x8e44ad, 0xc39bd3};
+        return { 0x8e44ad, 0xc39bd3 };
     case Tone::Accent:
-        return {0x2980b9, 0x5dade2};
+        return { 0x2980b9, 0x5dade2 };
     case Tone::Muted:
-        return {0xd5d8dc, 0x4d5656};
+        return { 0xd5d8dc, 0x4d5656 };
     case Tone::Changed:
-        return {0xb7950b, 0xf4d03f};
+        return { 0xb7950b, 0xf4d03f };
     }
-    return {0x000000, 0xffffff};
+    return { 0x000000, 0xffffff };
 }
 
 Pair backgrounds(Tone t)
 {
     switch (t) {
     case Tone::Failure:
-        return {0xfdecea, 0x4a2320};
+        return { 0xfdecea, 0x4a2320 };
     case Tone::Success:
-        return {0xe9f7ef, 0x1d3b2a};
+        return { 0xe9f7ef, 0x1d3b2a };
     case Tone::Warning:
-        return {0xfdf2e9, 0x4a3519};
+        return { 0xfdf2e9, 0x4a3519 };
     case Tone::Relief:
-        return {0xfff1cc, 0x4d4015};
+        return { 0xfff1cc, 0x4d4015 };
     case Tone::Changed:
-        return {0xfde68a, 0x5c4d10};
+        return { 0xfde68a, 0x5c4d10 };
     case Tone::Running:
     case Tone::Accent:
-        return {0xeaf2f8, 0x1b3246};
+        return { 0xeaf2f8, 0x1b3246 };
     case Tone::Own:
-        return {0xfcf3cf, 0x3d3410};
+        return { 0xfcf3cf, 0x3d3410 };
     case Tone::Simulator:
-        return {0xf4ecf7, 0x3b2646};
+        return { 0xf4ecf7, 0x3b2646 };
     case Tone::Muted:
-        return {0xf2f3f4, 0x2c3333};
+        return { 0xf2f3f4, 0x2c3333 };
     }
-    return {0xffffff, 0x000000};
+    return { 0xffffff, 0x000000 };
 }
 
 } // namespace
@@ -90,14 +90,20 @@ QPalette darkPalette()
     p.setColor(QPalette::Mid, QColor::fromRgb(0x4e5157));
     p.setColor(QPalette::Dark, QColor::fromRgb(0x1a1b1d));
     p.setColor(QPalette::Light, QColor::fromRgb(0x505357));
-    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+    for (const auto role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
         p.setColor(QPalette::Disabled, role, QColor::fromRgb(0x7a7d82));
     return p;
 }
 
-bool isDark(const QPalette &palette) { return palette.color(QPalette::Window).lightness() < 128; }
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
 
-bool isDark() { return isDark(QGuiApplication::palette()); }
+bool isDark()
+{
+    return isDark(QGuiApplication::palette());
+}
 
 QColor color(Tone tone)
 {
@@ -111,7 +117,10 @@ QColor background(Tone tone)
     return QColor::fromRgb(isDark() ? p.dark : p.light);
 }
 
-QColor onColor(Tone tone) { return textOn(color(tone)); }
+QColor onColor(Tone tone)
+{
+    return textOn(color(tone));
+}
 
 QColor textOn(const QColor &fill)
 {
@@ -119,7 +128,10 @@ QColor textOn(const QColor &fill)
     return fill.lightness() > 150 ? QColor::fromRgb(0x1b1b1b) : QColor::fromRgb(0xffffff);
 }
 
-QString css(const QColor &c) { return c.name(QColor::HexRgb); }
+QString css(const QColor &c)
+{
+    return c.name(QColor::HexRgb);
+}
 
 QString boxStyle(Tone tone, int paddingPx)
 {
@@ -137,7 +149,10 @@ QString panelStyle(int paddingPx)
         .arg(css(p.color(QPalette::Base)), css(p.color(QPalette::Text)));
 }
 
-QString quietTextStyle() { return QStringLiteral("QLabel { color: %1; }").arg(css(QGuiApplication::palette().color(QPalette::PlaceholderText))); }
+QString quietTextStyle()
+{
+    return QStringLiteral("QLabel { color: %1; }").arg(css(QGuiApplication::palette().color(QPalette::PlaceholderText)));
+}
 
 QString textStyle(Tone tone, bool bold, int pixelSize)
 {
