@@ -20,7 +20,7 @@ packages=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqt6sql6-sqlite libqt6sql6-psql postgresql curl
     fonts-noto-cjk
-    clang libclang-rt-dev
+    clang libclang-rt-dev clang-format
     desktop-file-utils lintian
     qtkeychain-qt6-dev gnome-keyring dbus-daemon
     systemd python3
