@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'kill "$engine" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 export BULLPEN_DATA_DIR=$work/data XDG_CONFIG_HOME=$work/config QT_QPA_PLATFORM=offscreen
 export BULLPEN_ENGINE_TOKEN=$("$bin/bullpen-engine" token add screenshots --role operator 2>/dev/null)
-"$bin/bullpen-engine" --listen 127.0.0.1:0 --instance demo-engine --simulator > "$work/engine.out" 2> "$work/engine.err" &
+"$bin/bullpen-engine" --listen 127.0.0.1:0 --instance demo-engine --simulator --probe-every 5s > "$work/engine.out" 2> "$work/engine.err" &
 engine=$!
 for _ in $(seq 100); do grep -q "listening on" "$work/engine.out" && break; sleep 0.1; done
 url=$(grep -o 'listening on http://[0-9.:]*' "$work/engine.out" | cut -d' ' -f3)

@@ -27,11 +27,11 @@ run_target() { # target
     local target=$1 corpus=build/fuzz/corpus/$1 log=build/fuzz/$1.log rc=0
     mkdir -p "$corpus"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "build/fuzz/tests/fuzz/$target" "$corpus" "$seeds/$target" -max_total_time="$seconds" -timeout=10 \
+        "build/fuzz/tests/fuzz/$target" "$corpus" "$seeds/$target" tests/fuzz/corpus/"$target" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target-" > "$log" 2>&1 || rc=$?
     echo "$rc" > "build/fuzz/$target.rc"
 }
-targets=(fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings fuzz_api_request fuzz_api_query)
+targets=(fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings fuzz_api_request fuzz_api_query fuzz_engine_json)
 jobs_at_once=$(nproc)
 running=0
 for target in "${targets[@]}"; do

@@ -8,9 +8,12 @@
 #include <QLatin1StringView>
 #include <QString>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
+#include <type_traits>
 
 namespace bullpen {
 
@@ -43,17 +46,43 @@ public:
         return v.toString();
     }
     QString optString(const char *key) const { return m_o.value(QLatin1StringView(key)).toString(); }
+    // Numbers within JSON's exact integers (±2^53), so that every conversion of one is defined: a value
+    // from another engine may be anything.
+    static constexpr double kExact = 9007199254740992.0;
     double number(const char *key)
     {
         const QJsonValue v = m_o.value(QLatin1StringView(key));
-        if (!v.isDouble())
-            fail(key, "a number");
+        if (!v.isDouble() || !(std::abs(v.toDouble()) <= kExact)) {
+            fail(key, "a number (within ±2^53)");
+            return 0;
+        }
         return v.toDouble();
     }
-    std::optional<double> optNumber(const char *key) const
+    std::optional<double> optNumber(const char *key)
     {
         const QJsonValue v = m_o.value(QLatin1StringView(key));
-        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+        if (!v.isDouble())
+            return std::nullopt;
+        if (!(std::abs(v.toDouble()) <= kExact)) {
+            fail(key, "a number (within ±2^53)");
+            return std::nullopt;
+        }
+        return v.toDouble();
+    }
+    // A whole number that fits I (truncated toward zero), or a failure naming the key.
+    template<typename I> I integer(const char *key)
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        if (!v.isDouble()) {
+            fail(key, "a number");
+            return I {};
+        }
+        return fitting<I>(key, v.toDouble()).value_or(I {});
+    }
+    template<typename I> std::optional<I> optInteger(const char *key)
+    {
+        const QJsonValue v = m_o.value(QLatin1StringView(key));
+        return v.isDouble() ? fitting<I>(key, v.toDouble()) : std::nullopt;
     }
     bool optBoolean(const char *key) const { return m_o.value(QLatin1StringView(key)).toBool(); }
     bool boolean(const char *key)
@@ -89,11 +118,21 @@ public:
     TokenUsage tokens()
     {
         TokenUsage t;
-        t.input = static_cast<qint64>(optNumber("tokens_in").value_or(-1));
-        t.output = static_cast<qint64>(optNumber("tokens_out").value_or(-1));
+        t.input = optInteger<qint64>("tokens_in").value_or(-1);
+        t.output = optInteger<qint64>("tokens_out").value_or(-1);
         return t;
     }
 
+    template<typename I> std::optional<I> fitting(const char *key, double d)
+    {
+        constexpr double low = std::is_signed_v<I> ? std::max(double(std::numeric_limits<I>::min()), -kExact) : 0.0;
+        constexpr double high = std::min(double(std::numeric_limits<I>::max()), kExact);
+        if (!(d >= low && d <= high)) {
+            fail(key, "a whole number in range");
+            return std::nullopt;
+        }
+        return static_cast<I>(d);
+    }
     void fail(const char *key, const char *expected)
     {
         if (m_error.isEmpty())

@@ -53,13 +53,13 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
 {
     using std::chrono::milliseconds;
     AttemptRecord a;
-    a.attemptId = static_cast<quint64>(r.number("attempt_id"));
+    a.attemptId = r.integer<quint64>("attempt_id");
     if (const std::optional<Stage> stage = r.optId("stage", stageFromId)) // an event's type names it too
         a.stage = *stage;
     a.provider = r.id<Provider>("provider", providerFromId);
     a.model = r.string("model");
     a.role = r.id<Role>("role", roleFromId);
-    a.round = static_cast<int>(r.number("round"));
+    a.round = r.integer<int>("round");
     a.success = r.boolean("success");
     a.duration = fromJsonMs(r.number("duration_ms"));
     if (const auto kind = r.optEnum<FailureKind>("kind")) {
@@ -67,13 +67,13 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
         f.kind = *kind;
         f.detail = r.optString("detail");
         f.capacity = r.optBoolean("capacity");
-        if (auto after = r.optNumber("retry_after_ms"))
-            f.retryAfter = milliseconds(static_cast<qint64>(*after));
+        if (auto after = r.optInteger<qint64>("retry_after_ms"))
+            f.retryAfter = milliseconds(*after);
         a.failure = f;
     }
     r.optEnum<PublicCode>("public_code"); // derived from the kind; checked, not kept
-    if (auto s = r.optNumber("http_status"))
-        a.httpStatus = static_cast<int>(*s);
+    if (auto s = r.optInteger<int>("http_status"))
+        a.httpStatus = *s;
     a.tokens = r.tokens();
     a.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
     a.startedAt = fromJsonMs(r.optNumber("started_at_ms").value_or(0));
@@ -82,8 +82,8 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
         a.cancelledAt = fromJsonMs(*c);
     if (auto c = r.optNumber("sent_at_ms"))
         a.sentAt = fromJsonMs(*c);
-    a.cancelHandlersRun = static_cast<int>(r.optNumber("cancel_handlers_run").value_or(0));
-    a.requestsSent = static_cast<int>(r.optNumber("requests_sent").value_or(0));
+    a.cancelHandlersRun = r.optInteger<int>("cancel_handlers_run").value_or(0);
+    a.requestsSent = r.optInteger<int>("requests_sent").value_or(0);
     return a;
 }
 

@@ -254,7 +254,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.preset = r.string("preset");
         e.primary = r.id<Provider>("primary", providerFromId);
         e.fallback = r.optId("fallback", providerFromId);
-        e.budget = milliseconds(static_cast<qint64>(r.number("budget_ms")));
+        e.budget = milliseconds(r.integer<qint64>("budget_ms"));
         e.user = r.optString("user");
         e.instance = r.optString("instance");
         if (r.optBoolean("synthetic")) {
@@ -268,9 +268,9 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         StageQueued e;
         e.stage = *stage;
         e.provider = r.id<Provider>("provider", providerFromId);
-        e.ahead = static_cast<int>(r.number("ahead"));
-        e.inFlight = static_cast<int>(r.number("in_flight"));
-        e.limit = static_cast<int>(r.number("limit"));
+        e.ahead = r.integer<int>("ahead");
+        e.inFlight = r.integer<int>("in_flight");
+        e.limit = r.integer<int>("limit");
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_admitted"))) {
@@ -283,14 +283,14 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (auto stage = stageOf(QStringLiteral("_attempt_started"))) {
         AttemptStarted e;
         e.stage = *stage;
-        e.attemptId = static_cast<quint64>(r.number("attempt_id"));
+        e.attemptId = r.integer<quint64>("attempt_id");
         e.provider = r.id<Provider>("provider", providerFromId);
         e.model = r.string("model");
         e.role = r.id<Role>("role", roleFromId);
-        e.round = static_cast<int>(r.number("round"));
-        e.timeout = milliseconds(static_cast<qint64>(r.number("timeout_ms")));
+        e.round = r.integer<int>("round");
+        e.timeout = milliseconds(r.integer<qint64>("timeout_ms"));
         e.deadline = fromMs(r.number("deadline_ms"));
-        e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
+        e.remainingBudget = milliseconds(r.integer<qint64>("remaining_budget_ms"));
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_attempt_completed"))) {
@@ -306,7 +306,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.from = r.id<Provider>("from", providerFromId);
         e.to = r.id<Provider>("to", providerFromId);
         e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
-        e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
+        e.remainingBudget = milliseconds(r.integer<qint64>("remaining_budget_ms"));
         e.reason = r.string("reason");
         return e;
     }
@@ -319,7 +319,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.since = QDateTime::fromString(r.optString("since"), Qt::ISODateWithMs);
         e.why = r.string("why");
         e.reason = r.string("reason");
-        e.remainingBudget = milliseconds(static_cast<qint64>(r.number("remaining_budget_ms")));
+        e.remainingBudget = milliseconds(r.integer<qint64>("remaining_budget_ms"));
         return e;
     }
     if (auto stage = stageOf(QStringLiteral("_retry_scheduled"))) {
@@ -327,15 +327,15 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.stage = *stage;
         e.provider = r.id<Provider>("provider", providerFromId);
         e.role = r.id<Role>("role", roleFromId);
-        e.nextRound = static_cast<int>(r.number("next_round"));
+        e.nextRound = r.integer<int>("next_round");
         e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
-        e.pause = milliseconds(static_cast<qint64>(r.number("pause_ms")));
+        e.pause = milliseconds(r.integer<qint64>("pause_ms"));
         return e;
     }
     if (type == u"late_result_discarded") {
         LateResultDiscarded e;
         e.stage = r.id<Stage>("stage", stageFromId);
-        e.attemptId = static_cast<quint64>(r.number("attempt_id"));
+        e.attemptId = r.integer<quint64>("attempt_id");
         e.provider = r.id<Provider>("provider", providerFromId);
         e.role = r.id<Role>("role", roleFromId);
         e.lateBy = fromMs(r.number("late_by_ms"));
@@ -415,7 +415,7 @@ std::optional<Event> Event::fromJson(const QJsonObject &object, QString *error)
     Event e;
     const QString type = r.string("type");
     e.generationId = r.string("generation_id");
-    e.sequence = static_cast<quint64>(r.number("seq"));
+    e.sequence = r.integer<quint64>("seq");
     e.at = fromMs(r.number("t_ms"));
     e.wallTime = QDateTime::fromString(r.optString("wall_time"), Qt::ISODateWithMs);
     std::optional<EventBody> body;

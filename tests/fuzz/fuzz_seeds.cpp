@@ -3,6 +3,8 @@
 // bodies, streams and error bodies), storyboards from StoryboardSynth, the built-in scenarios, and
 // example settings and key files. Built with the tests (dev preset); scripts/fuzz.sh runs it first.
 #include "contract/storyboard.h"
+#include "events/event.h"
+#include "pipeline/generationresult.h"
 #include "sim/scenario.h"
 #include "sim/simwire.h"
 #include "sim/storyboardsynth.h"
@@ -25,6 +27,65 @@ void put(const QString &dir, const QString &name, const QByteArray &bytes)
     QFile f(QDir(dir).filePath(name));
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size())
         ++g_written;
+}
+
+// What an engine sends an attached console: events of a relieved generation, a probe's start, a skip,
+// and results (fuzz_engine_json; the first byte picks event 0 or result 1).
+void engineJson(const QDir &root)
+{
+    const QString dir = root.filePath(QStringLiteral("fuzz_engine_json"));
+    const auto event = [](quint64 seq, EventBody body) -> QByteArray {
+        Event e;
+        e.generationId = QStringLiteral("gen_0123456789abcdef0123456789abcdef");
+        e.sequence = seq;
+        e.at = std::chrono::microseconds(1500 * seq);
+        e.wallTime = QDateTime::fromMSecsSinceEpoch(1796290879158, Qt::UTC);
+        e.body = std::move(body);
+        return QByteArray(1, '\0') + QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact);
+    };
+    GenerationStarted started {
+        QStringLiteral("relief"),        Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), QStringLiteral("ha****ul"),
+        QStringLiteral("engine-a:8700"), std::nullopt
+    };
+    put(dir, QStringLiteral("started"), event(0, started));
+    started.probe = ProbeTarget { Provider::Qwen, Role::Fallback, Stage::Storyboard };
+    put(dir, QStringLiteral("probe-started"), event(0, started));
+    AttemptCompleted failed;
+    failed.attemptId = 7;
+    failed.model = QStringLiteral("gemini-2.5-flash");
+    failed.failure = Failure { FailureKind::TIMEOUT, QStringLiteral("no answer within 60 s"), false, std::nullopt };
+    failed.duration = std::chrono::seconds(60);
+    failed.deadline = std::chrono::seconds(60);
+    failed.requestsSent = 1;
+    put(dir, QStringLiteral("attempt-failed"), event(2, failed));
+    put(dir, QStringLiteral("fallback"),
+        event(3,
+              FallbackTriggered { Stage::Storyboard, Provider::Gemini, Provider::Qwen, FailureKind::TIMEOUT, std::chrono::seconds(60),
+                                  QStringLiteral("gemini_timeout") }));
+    put(dir, QStringLiteral("skipped"),
+        event(1,
+              PrimarySkipped { Stage::Storyboard, Provider::Gemini, Provider::Qwen, QStringLiteral("open"),
+                               QDateTime::fromMSecsSinceEpoch(1796290870000, Qt::UTC), QStringLiteral("5 of 5 attempts failed (TIMEOUT)"),
+                               QStringLiteral("gemini_circuit_open"), std::chrono::seconds(120) }));
+    put(dir, QStringLiteral("finished"),
+        event(9, GenerationFinished { FinalState::Succeeded, std::nullopt, std::nullopt, std::nullopt, QString(), true }));
+    GenerationResult result;
+    result.generationId = QStringLiteral("gen_0123456789abcdef0123456789abcdef");
+    result.state = FinalState::Succeeded;
+    result.storyboard.state = FinalState::Succeeded;
+    result.storyboard.attempts << failed;
+    AttemptRecord ok = failed;
+    ok.attemptId = 8;
+    ok.provider = Provider::Qwen;
+    ok.role = Role::Fallback;
+    ok.success = true;
+    ok.failure.reset();
+    result.storyboard.attempts << ok;
+    result.captionLines << QStringLiteral("Panel 1: a cat");
+    result.imageSha256 = QStringLiteral("ab").repeated(32);
+    put(dir, QStringLiteral("result"), QByteArray(1, '\1') + QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact));
+    result.probe = ProbeTarget { Provider::Gemini, Role::Primary, Stage::Image };
+    put(dir, QStringLiteral("result-probe"), QByteArray(1, '\1') + QJsonDocument(result.toJson()).toJson(QJsonDocument::Compact));
 }
 
 } // namespace
@@ -95,6 +156,7 @@ int main(int argc, char *argv[])
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("refused"), "kind=NOPE&colour=red");
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("encoded"), "user=%E2%80%A6%25&before_id=a%26b");
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("empty-pairs"), "kind=timeout&&&=x&state=failed");
+    engineJson(root);
     QTextStream(stdout) << "fuzz_seeds: wrote " << g_written << " seed files under " << root.path() << "\n";
     return g_written > 0 ? 0 : 1;
 }
