@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The pure logic and store queries behind the console's history views (issue 6): word diff, latency
+// The pure logic and store queries behind the console's history views: word diff, latency
 // statistics, the extra wait fallback added, export masking and quoting, the synthetic history, stored
 // comparisons, and the settings and key files the Settings view writes. The store queries run on SQLite
 // (tst_analytics) and on PostgreSQL (tst_analytics_postgres: teststore.h).

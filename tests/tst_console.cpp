@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The console as an operator drives it (issue 5): Run → Generate → Live → Result, against the built-in
+// The console as an operator drives it: Run → Generate → Live → Result, against the built-in
 // simulator over real HTTP, for a relief run and for a final failure. Run with BULLPEN_TEST_ATTACHED=1
 // (ctest's tst_console_attached), the same assertions hold with the console attached to a bullpen-engine
 // child process over loopback (docs/contract.md §12).
@@ -323,7 +323,7 @@ private Q_SLOTS:
         auto *table = m_window->liveView()->findChild<QTableView *>(QStringLiteral("generationTable"));
         QTRY_COMPARE(table->model()->rowCount(), 200);
         qInfo("Generate x200: worst GUI-thread stall %lld ms", static_cast<long long>(worstStallMs));
-        QVERIFY2(worstStallMs < 2000, "the console froze"); // a freeze, not a latency target (that is issue 7's benchmark)
+        QVERIFY2(worstStallMs < 2000, "the console froze"); // a freeze, not a latency target (that is bench_gui)
     }
 
     // The operator's selection is theirs: Generate ×50 adds rows without taking it, and the event

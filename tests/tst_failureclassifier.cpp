@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// docs/contract.md §3 / 3.1: one row for every row of PROVIDERS.md section 7 and the error examples of sections
-// 1.6, 2.4, 3.4 and 4.3.
+// docs/contract.md §3 / 3.1: one row for every classification rule, and each provider's own error
+// bodies (docs/simulator-fidelity.md).
 #include "failure/failureclassifier.h"
 #include "failure/secretscrubber.h"
 
@@ -78,7 +78,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("retryAfterMs");
         const Provider G = Provider::Gemini, O = Provider::OpenAI, A = Provider::Anthropic, Q = Provider::Qwen;
 
-        // --- any provider: local causes first, then transport (PROVIDERS.md 7, rows "any")
+        // --- any provider: local causes first, then transport
         row("our operator cancel wins over Qt's error", G, net(E::OperationCanceledError), { K::CANCELLED }, AbortReason::Operator);
         row("shutdown", O, net(E::OperationCanceledError), { K::CANCELLED }, AbortReason::Shutdown);
         row("our deadline", A, net(E::OperationCanceledError), { K::TIMEOUT }, AbortReason::Deadline);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The storyboard stage's routing rules (docs/contract.md §4.1-4.3, seed 000's six checks) on a ManualClock: no
+// The storyboard stage's routing rules (docs/contract.md §4.1-4.3) on a ManualClock: no
 // sleeping, exact times. Each scenario's event log is compared with the expected log.
 #include "engine/admission.h"
 #include "engine/attemptrunner.h"

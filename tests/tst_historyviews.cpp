@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The console's history views (issue 6): the failures model and view over a real SQLite store (paging,
+// The console's history views: the failures model and view over a real SQLite store (paging,
 // filters, detail pane, export), the latency view (store load, then live updates that redraw one
 // bucket), compare over loopback against the simulator (both sides at once, diff, stored, reopened),
 // the settings view's validation beside each field, and the Korean translation. With
@@ -929,7 +929,7 @@ private Q_SLOTS:
         QVERIFY(source->text().contains(QStringLiteral("GEMINI_API_KEY")));
         QVERIFY(!source->text().contains(QStringLiteral("environment-key")));
 
-        // Retention and the proxy (issue 18): refused beside their fields, saved when right.
+        // Retention and the proxy: refused beside their fields, saved when right.
         auto *retention = view.findChild<QLineEdit *>(QStringLiteral("retentionSetting"));
         auto *aggregates = view.findChild<QLineEdit *>(QStringLiteral("aggregateRetentionSetting"));
         auto *proxy = view.findChild<QLineEdit *>(QStringLiteral("proxySetting"));

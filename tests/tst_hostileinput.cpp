@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Hostile input (issue 7): what the fuzzers found, kept as regression rows, and files opened from disk
+// Hostile input: what the fuzzers found, kept as regression rows, and files opened from disk
 // that are truncated, oversized, wrongly typed or wrongly encoded. Each gives a clear error that names
 // the file and the problem, and loses nothing.
 #include "config/settings.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Keys in the system keychain (issue 19, docs/install.md "Keys"), for real: ctest runs this under
+// Keys in the system keychain (docs/install.md "Keys"), for real: ctest runs this under
 // dbus-run-session with gnome-keyring-daemon's Secret Service unlocked (both headless). A key set
 // through the Settings view's own path lands in the keychain, not in the key file, reads back, and is
 // what the engine's start-up finds, named as coming from the keychain; with no Secret Service the key

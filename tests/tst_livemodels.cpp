@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The live view's models (issue 5): QAbstractItemModelTester throughout; a burst of 10,000 events
+// The live view's models: QAbstractItemModelTester throughout; a burst of 10,000 events
 // lands whole, in order, with batched inserts and no reset.
 #include "engine/admission.h"
 #include "engine/manualclock.h"
@@ -173,7 +173,7 @@ private Q_SLOTS:
         QCOMPARE(model.eventAt(model.rowCount() - 1).sequence, events.constLast().sequence);
     }
 
-    // Bounded (issue 18): fed far past its window, the list keeps the newest kKeep generations, every
+    // Bounded: fed far past its window, the list keeps the newest kKeep generations, every
     // running one and the pinned one; the Live view lets the dropped ones' timelines go.
     void generationListIsBoundedButKeepsRunningAndSelected()
     {

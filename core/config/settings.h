@@ -56,8 +56,8 @@ struct ConfigError
 
 struct Settings
 {
-    // The storyboard stage's policy as configured: preset, providers (no relief unless configured, SPEC
-    // 4.6), timeouts and budget. The preset's routing (which kinds are relieved, rounds) follows from
+    // The storyboard stage's policy as configured: preset, providers (no fallback unless configured,
+    // docs/contract.md §4.6), timeouts and budget. The preset's routing (which kinds are relieved, rounds) follows from
     // the preset: read it through storyboardPolicy().
     StagePolicy storyboard;
     bool storyboardFallbackChosen = false; // the file or the environment chose a fallback provider, or none

@@ -12,7 +12,7 @@
 namespace bullpen {
 Q_NAMESPACE
 
-// docs/contract.md §3: exactly one kind per failed attempt. Names are the SPEC's, so they are also the JSON spelling.
+// docs/contract.md §3: exactly one kind per failed attempt. Names are the contract's, so they are also the JSON spelling.
 enum class FailureKind {
     TIMEOUT,
     RATE_LIMITED,
@@ -88,7 +88,7 @@ std::optional<AbortReason> abortReasonFromId(QStringView id);
 std::optional<FinalState> finalStateFromId(QStringView id);
 std::optional<HistoryState> historyStateFromId(QStringView id);
 
-// Upper-case SPEC spelling for kinds and public codes ("RATE_LIMITED", "AI_PROVIDER_CONFIG").
+// Upper-case contract spelling for kinds and public codes ("RATE_LIMITED", "AI_PROVIDER_CONFIG").
 template<typename E> QString enumName(E value)
 {
     return QString::fromLatin1(QMetaEnum::fromType<E>().valueToKey(static_cast<int>(value)));

@@ -35,7 +35,7 @@ struct AttemptOutcome
     StageOutput output; // filled exactly when record.success
 };
 
-// Runs one attempt (seed 000's StoryboardAttemptRunner): one call to one generator under one deadline
+// Runs one attempt: one call to one generator under one deadline
 // and one fresh AttemptContext. It classifies what comes back, parses and validates the storyboard,
 // and refuses anything that lands at or after the deadline, even if valid (docs/contract.md §4.3). On deadline or
 // cancel the context's handlers run before the attempt is marked failed. It never retries.

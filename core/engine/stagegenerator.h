@@ -55,11 +55,9 @@ struct StageRequest
     }
 };
 
-// One provider's call for one stage (seed 000's StoryboardGenerator; the image and captions stages use
-// it too). generate() starts exactly one request and returns; the response arrives later through
-// context->deliver(). The generator knows nothing of fallbacks, budgets or other providers. It must
-// register a cancel handler that really stops its work (aborts the HTTP request) and must not retry on
-// its own (docs/contract.md §4.4).
+// One provider's call for one stage (the image and captions stages use it too). generate() starts exactly one request and returns; the
+// response arrives later through context->deliver(). The generator knows nothing of fallbacks, budgets or other providers. It must register
+// a cancel handler that really stops its work (aborts the HTTP request) and must not retry on its own (docs/contract.md §4.4).
 class StageGenerator
 {
 public:

@@ -62,7 +62,7 @@ StagePolicy StagePolicy::sameProviderRounds(Provider primary)
     p.fallback = std::nullopt; // never switches provider
     p.rounds = 2;
     p.roundPause = 4s;
-    // seed 003: 409/429/5xx, connection errors (timeouts included) and unusable output
+    // 409/429/5xx, connection errors (timeouts included) and unusable output
     p.retryOn = { FailureKind::RATE_LIMITED, FailureKind::TRANSIENT_SERVER, FailureKind::NETWORK,
                   FailureKind::TIMEOUT,      FailureKind::OUTPUT_TRUNCATED, FailureKind::OUTPUT_INVALID };
     return p;

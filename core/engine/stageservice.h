@@ -21,8 +21,7 @@
 
 namespace bullpen {
 
-// Runs one stage (storyboard, captions or image) under a StagePolicy (seed 000's
-// StoryboardGenerationService, named for what it does here): calls the primary, classifies, and
+// Runs one stage (storyboard, captions or image) under a StagePolicy: calls the primary, classifies, and
 // decides whether the fallback provider gets its one chance, or the same provider another round, inside
 // one StageBudget (docs/contract.md §4.1-4.3). Every step is an Event; the final state is written once. Generators
 // are not owned and must outlive the service.

@@ -279,7 +279,7 @@ std::optional<FailureKind> bodyKind(Provider provider, std::optional<int> status
     return std::nullopt;
 }
 
-// docs/contract.md §3 / PROVIDERS.md 7: finish or stop reasons of a 2xx body. Empty means "no failure".
+// docs/contract.md §3: finish or stop reasons of a 2xx body. Empty means "no failure".
 std::optional<Failure> finishReasonFailure(Provider provider, const QString &reason)
 {
     if (reason.isEmpty() || reason == u"null")

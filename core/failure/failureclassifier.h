@@ -11,7 +11,7 @@
 namespace bullpen {
 
 // docs/contract.md §3: a pure function from (provider, HTTP status, error body, Qt network error, finish reason,
-// who aborted) to one failure kind. Order of evaluation (PROVIDERS.md 7): our own abort first, then
+// who aborted) to one failure kind. Order of evaluation (docs/contract.md §3): our own abort first, then
 // local configuration, transport errors without a status, errors inside a stream, cut-off bodies,
 // HTTP error statuses with the provider's body, then 2xx finish reasons and refusals.
 // Returns nothing when the response is a success whose text should now be parsed.

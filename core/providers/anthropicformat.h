@@ -5,7 +5,7 @@
 
 namespace bullpen {
 
-// Anthropic Messages (PROVIDERS.md 3): text found by block type, never by position.
+// Anthropic Messages (docs/simulator-fidelity.md): text found by block type, never by position.
 class AnthropicFormat final : public WireFormat
 {
 public:

@@ -5,7 +5,7 @@
 
 namespace bullpen {
 
-// Gemini generateContent / streamGenerateContent?alt=sse (PROVIDERS.md 1).
+// Gemini generateContent / streamGenerateContent?alt=sse (docs/simulator-fidelity.md).
 class GeminiFormat final : public WireFormat
 {
 public:

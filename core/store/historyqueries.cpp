@@ -70,7 +70,7 @@ void dimensionClauses(const HistoryFilter &f, QStringList &where, QVariantList &
         }
         where << QStringLiteral("state IN (%1)").arg(marks.join(QLatin1Char(',')));
     }
-    // Stored as the SPEC spells them: kinds and codes upper case, stages and providers as ids.
+    // Stored as docs/contract.md spells them: kinds and codes upper case, stages and providers as ids.
     const std::pair<QString, const char *> exact[] = { { f.publicCode ? enumName(*f.publicCode) : QString(), "public_code" },
                                                        { f.kind ? enumName(*f.kind) : QString(), "kind" },
                                                        { f.stage ? toId(*f.stage) : QString(), "stage" },

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_console: the console's history views over a store with one million attempts (issue 6). Fills a
+// bench_console: the console's history views over a store with one million attempts. Fills a
 // store over 7 days (HistoryFiller), then times, on the real widgets with a real SQLite file:
 //   - opening the failures view: first page in the table, then the charts (reader thread);
 //   - applying a filter (public code): table reset, then charts;

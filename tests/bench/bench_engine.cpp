@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_engine: what the engine itself costs and how exactly it keeps time (issue 7), through the whole
+// bench_engine: what the engine itself costs and how exactly it keeps time, through the whole
 // pipeline over real loopback HTTP to the in-process simulator:
 //   stage cost - the storyboard stage alone (StageService, HTTP adapter through the egress guard,
 //               classify, parse, validate) against a zero-latency simulator, minus a bare

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_gui: the console's responsiveness (issue 7). The real console on the built-in simulator, the
+// bench_gui: the console's responsiveness. The real console on the built-in simulator, the
 // Live view open, Generate ×N pressed; a 5 ms heartbeat timer (Qt::PreciseTimer) on the GUI thread
 // records how late each beat fires: a late beat is an event loop stalled by the console's own work
 // (models, batches, timeline, charts). Target: p99 <= 16 ms (one frame at 60 Hz).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_liveview: the console's memory over a long attachment (issue 18). The real main window, shown
+// bench_liveview: the console's memory over a long attachment. The real main window, shown
 // (offscreen), on the Live view, receives the event stream of N generations through its own batcher,
 // as an attached console receives an engine's stream: the Live list, the event log, the timelines and
 // the live latency statistics all take every event. The events are a real engine's (relieved,

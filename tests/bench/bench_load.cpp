@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_load: the engine under load against `bullpen-sim` running as a separate process (issue 7).
+// bench_load: the engine under load against `bullpen-sim` running as a separate process.
 //   throughput [count per level, default 400]  - generations per second through the whole pipeline at
 //                                                concurrency 1, 16, 64 and 256, with the CPU time per
 //                                                generation of the engine process and of the simulator,

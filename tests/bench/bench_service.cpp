@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bullpen-engine as a service, measured from outside its process (docs/api.md; issue 15's targets):
+// bullpen-engine as a service, measured from outside its process (docs/api.md):
 //   1. POST /v1/generations → 202, keep-alive, on a zero-latency simulator: median / p99
 //   2. one generation through the service (POST → its generation_finished on the event stream) against
 //      the same request on an embedded engine, alternately: the cost the service adds

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: the engine service's history query strings (GET /v1/history, /v1/stats/…; SPEC
-// 12.1). Every input is either refused naming the parameter, or becomes a filter whose own query string
+// libFuzzer target: the engine service's history query strings (GET /v1/history, /v1/stats/…;
+// docs/contract.md §12.1). Every input is either refused naming the parameter, or becomes a filter whose own query string
 // (what RemoteHistory sends) parses back to the same filter.
 #include "api/historyjson.h"
 

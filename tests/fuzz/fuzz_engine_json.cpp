@@ -16,8 +16,7 @@ using namespace bullpen;
 
 namespace {
 
-template<typename T>
-void roundTrip(const QJsonObject &json)
+template<typename T> void roundTrip(const QJsonObject &json)
 {
     QString error;
     const std::optional<T> read = T::fromJson(json, &error);
@@ -38,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray(reinterpret_cast<const char *>(data) + 1, static_cast<qsizetype>(size - 1)));
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray(reinterpret_cast<const char *>(data) + 1, static_cast<qsizetype>(size - 1)));
     if (!doc.isObject())
         return 0;
     if (data[0] & 1)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The official provider SDKs against bullpen-sim (issue 13): for every built-in scenario, every provider
+// The official provider SDKs against bullpen-sim: for every built-in scenario, every provider
 // as the failing one, streaming and not, one SDK call with the SDK's own retries off. The outcome the SDK
 // reports (its error class and status, or text + finish reason + usage) must be what the same fault
 // produces on the real API (docs/simulator-fidelity.md), and every call must reach the simulator exactly
