@@ -2,6 +2,7 @@
 #include "comparecommand.h"
 
 #include "clihelp.h"
+#include "config/exitcode.h"
 #include "contract/textdiff.h"
 #include "failure/secretscrubber.h"
 #include "interrupts.h"
@@ -19,11 +20,6 @@
 namespace bullpen::cli {
 
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitCancelled = 3;
 
 // The parts of a storyboard compared side by side: the title, each panel, the captions.
 QList<std::pair<QString, QString>> parts(const ComparisonSide &side)

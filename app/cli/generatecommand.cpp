@@ -2,6 +2,7 @@
 #include "generatecommand.h"
 
 #include "clihelp.h"
+#include "config/exitcode.h"
 #include "failure/secretscrubber.h"
 #include "interrupts.h"
 #include "remote/remoteengine.h"
@@ -19,12 +20,6 @@
 namespace bullpen::cli {
 
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitCancelled = 3;
-constexpr int kExitNotDurable = 4; // the result was produced, but its records did not all commit
 
 // Provider text on a terminal: control characters (ESC/OSC sequences) become spaces.
 QString printable(const QString &text)

@@ -3,6 +3,7 @@
 #include "clihelp.h"
 #include "comparecommand.h"
 #include "config/eventloops.h"
+#include "config/exitcode.h"
 #include "config/qtnoise.h"
 #include "generatecommand.h"
 #include "providercommand.h"
@@ -31,7 +32,7 @@ int main(int argc, char *argv[])
         QString why;
         if (!bullpen::logging::takeArguments(&logArgs, &log, &why)) {
             QTextStream(stderr) << "bullpen-cli: " << why << "\n";
-            return 2;
+            return bullpen::kExitUsage;
         }
         if (log.format == bullpen::logging::Format::Json || log.level != QtInfoMsg)
             bullpen::logging::install(log);
@@ -65,8 +66,8 @@ int main(int argc, char *argv[])
     }
     if (command.isEmpty()) {
         QTextStream(stdout) << bullpen::cli::toolUsage();
-        return 2; // a command is required
+        return bullpen::kExitUsage; // a command is required
     }
     QTextStream(stderr) << "bullpen-cli: unknown command \"" << command << "\"\n\n" << bullpen::cli::toolUsage();
-    return 2;
+    return bullpen::kExitUsage;
 }

@@ -2,6 +2,7 @@
 #include "providercommand.h"
 
 #include "clihelp.h"
+#include "config/exitcode.h"
 #include "config/settings.h"
 #include "runtime/logsink.h"
 
@@ -18,9 +19,6 @@ namespace bullpen::cli {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitUsage = 2;
-constexpr int kExitUnreachable = 3;
 constexpr qint64 kMaxAnswerBytes = 4 * 1024 * 1024; // an engine's provider list is a few KiB
 
 struct Answer

@@ -2,6 +2,7 @@
 #include "soakcommand.h"
 
 #include "clihelp.h"
+#include "config/exitcode.h"
 #include "config/settings.h"
 #include "engine/stageservice.h"
 #include "interrupts.h"
@@ -107,7 +108,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
         const auto scenario = Scenario::load(name.trimmed(), &why);
         if (!scenario) {
             err << "bullpen-cli soak: " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
         Lane lane;
         lane.scenario = scenario->name;
@@ -115,7 +116,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
         lane.sim = &lane.simThread->simulator();
         if (!lane.simThread->start(0, &why)) {
             err << "bullpen-cli soak: " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
         lane.sim->setScenario(*scenario);
         lane.sim->setRoles(primaryProvider, reliefProvider);
@@ -146,7 +147,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
             masking = Masking::loadOrCreate(QDir(storeDir).filePath(QStringLiteral("masking.key")), &why);
         if (!store || !masking) {
             err << "bullpen-cli soak: " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
     }
 
@@ -375,7 +376,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     QString why;
     if (!remote.endpoints(parser, &endpoints, &why)) {
         err << "bullpen-cli soak: " << why << "\n";
-        return 2;
+        return kExitUsage;
     }
     std::vector<EngineLane> lanes(std::size_t(endpoints.size()));
     bool onSimulator = true;
@@ -386,14 +387,14 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         const auto config = lane.reader->getObject(QStringLiteral("/v1/config"), {}, &why);
         if (!config) {
             err << "bullpen-cli soak: " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
         lane.config = *config;
         onSimulator = onSimulator && config->value(QLatin1StringView("simulator")).toBool();
         lane.before = readCounters(*lane.reader, &why);
         if (!lane.before) {
             err << "bullpen-cli soak: " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
         lane.engine = std::make_unique<RemoteEngine>(lane.endpoint);
     }
@@ -402,7 +403,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         if (o.scenariosGiven) {
             err << "bullpen-cli soak: an engine given by --engine talks to real providers; --scenario-mix applies only to engines on their "
                    "simulator (bullpen-engine --simulator)\n";
-            return 2;
+            return kExitUsage;
         }
         scenarios = { QString() }; // the engine's own providers, no scenario
     }
@@ -593,7 +594,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     for (EngineLane &lane : lanes)
         lane.engine->connectToEngine();
     if (QCoreApplication::exec() == 2)
-        return 2;
+        return kExitUsage;
     const double seconds = static_cast<double>(wall.elapsed()) / 1000.0;
     const int admitted = static_cast<int>(finished.size());
     const bool anyLost = std::any_of(lanes.begin(), lanes.end(), [](const EngineLane &l) { return l.lost; });
@@ -896,7 +897,7 @@ int runSoak(const QStringList &arguments)
                         remote.engine, lease, advisory });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli soak: " << parser.errorText() << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(
@@ -926,14 +927,14 @@ int runSoak(const QStringList &arguments)
         err << "bullpen-cli soak: --count and --concurrency take whole numbers >= 1; --primary and --fallback two different providers; "
                "timeouts a duration like 2s"
             << (why.isEmpty() ? QString() : QStringLiteral(" (") + why + QLatin1Char(')')) << "\n";
-        return 2;
+        return kExitUsage;
     }
     for (const QString &n : parser.value(advisory).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
         const int number = n.trimmed().toInt(&ok);
         if (!ok || number < 1 || number > 12) {
             err << "bullpen-cli soak: --advisory takes invariant numbers 1-12, like 2,5\n";
-            return 2;
+            return kExitUsage;
         }
         o.advisory.insert(number);
     }
@@ -947,21 +948,21 @@ int runSoak(const QStringList &arguments)
         if (parser.isSet(*local)) {
             err << "bullpen-cli soak: --" << local->names().first()
                 << " is for the embedded engine; with --engine the engine's own store is used and read back\n";
-            return 2;
+            return kExitUsage;
         }
     }
     if (o.scenariosGiven) {
         for (const QString &name : std::as_const(o.scenarios)) {
             if (!Scenario::builtInNames().contains(name)) {
                 err << "bullpen-cli soak: \"" << name << "\" is not a built-in scenario (an engine runs only those; bullpen-sim --list)\n";
-                return 2;
+                return kExitUsage;
             }
         }
     }
     const auto leaseValue = parseDuration(parser.value(lease), &why);
     if (!leaseValue || leaseValue->count() < 1) {
         err << "bullpen-cli soak: --lease takes a duration like 2s\n";
-        return 2;
+        return kExitUsage;
     }
     return runRemote(remote, parser, o, *leaseValue);
 }

@@ -2,6 +2,7 @@
 #include "storecommands.h"
 
 #include "clihelp.h"
+#include "config/exitcode.h"
 #include "config/settings.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
@@ -137,7 +138,7 @@ int runHistory(const QStringList &arguments)
     parser.addOptions({ limit, json, remote.engine });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli history: " << parser.errorText() << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(parser, QStringLiteral("history"),
@@ -149,14 +150,14 @@ int runHistory(const QStringList &arguments)
     QString error;
     if (!args.filter(parser, &filter, &error)) {
         err << "bullpen-cli history: " << error << "\n";
-        return 2;
+        return kExitUsage;
     }
     std::unique_ptr<HistoryReader> store;
     if (remote.isSet(parser)) {
         EngineEndpoint endpoint;
         if (!remote.endpoint(parser, &endpoint, &error)) {
             err << "bullpen-cli history: " << error << "\n";
-            return 2;
+            return kExitUsage;
         }
         store = std::make_unique<RemoteHistory>(endpoint);
     } else {
@@ -164,12 +165,12 @@ int runHistory(const QStringList &arguments)
     }
     if (!store) {
         err << "bullpen-cli history: " << error << "\n";
-        return 2;
+        return kExitUsage;
     }
     const QList<GenerationRow> rows = store->generations(filter, parser.value(limit).toInt(), &error);
     if (!error.isEmpty()) {
         err << "bullpen-cli history: " << error << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(json)) {
         QJsonArray a;
@@ -229,7 +230,7 @@ int runExport(const QStringList &arguments)
     parser.addOptions({ table, format, outFile, remote.engine });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli export: " << parser.errorText() << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         QTextStream(stdout) << commandHelp(parser, QStringLiteral("export"),
@@ -242,20 +243,20 @@ int runExport(const QStringList &arguments)
     const QString fmt = parser.value(format);
     if ((tableName != u"generations" && tableName != u"attempts" && tableName != u"events") || (fmt != u"jsonl" && fmt != u"csv")) {
         err << "bullpen-cli export: --table takes generations, attempts or events; --format takes jsonl or csv\n";
-        return 2;
+        return kExitUsage;
     }
     HistoryFilter filter;
     QString error;
     if (!args.filter(parser, &filter, &error)) {
         err << "bullpen-cli export: " << error << "\n";
-        return 2;
+        return kExitUsage;
     }
     std::unique_ptr<HistoryReader> store;
     if (remote.isSet(parser)) {
         EngineEndpoint endpoint;
         if (!remote.endpoint(parser, &endpoint, &error)) {
             err << "bullpen-cli export: " << error << "\n";
-            return 2;
+            return kExitUsage;
         }
         store = std::make_unique<RemoteHistory>(endpoint);
     } else {
@@ -263,7 +264,7 @@ int runExport(const QStringList &arguments)
     }
     if (!store) {
         err << "bullpen-cli export: " << error << "\n";
-        return 2;
+        return kExitUsage;
     }
 
     QFile file;
@@ -271,7 +272,7 @@ int runExport(const QStringList &arguments)
         file.setFileName(parser.value(outFile));
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
             err << "bullpen-cli export: " << file.fileName() << ": " << file.errorString() << "\n";
-            return 2;
+            return kExitUsage;
         }
     } else {
         file.open(stdout, QIODevice::WriteOnly);
@@ -360,7 +361,7 @@ int runPurge(const QStringList &arguments)
     parser.addOptions({ dataDir, olderThan, aggregatesOlderThan, dryRun, vacuum });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli purge: " << parser.errorText() << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out << commandHelp(parser, QStringLiteral("purge"),
@@ -383,7 +384,7 @@ int runPurge(const QStringList &arguments)
         *into = parseRetention(parser.value(*option), &off, &why);
         if (!*into && !off) {
             err << "bullpen-cli purge: --" << option->names().constFirst() << ": " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
     }
     // The dashboards read whole hours from the aggregates: never drop them before the rows they count.
@@ -394,7 +395,7 @@ int runPurge(const QStringList &arguments)
     if (policy.isOff()) {
         err << "bullpen-cli purge: retention is off" << (configured ? " (BULLPEN_RETENTION=off)" : "")
             << ", nothing to remove; give --older-than PERIOD\n";
-        return 2;
+        return kExitUsage;
     }
 
     QString error;
@@ -402,13 +403,13 @@ int runPurge(const QStringList &arguments)
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, &error);
     if (!location || (!location->isPostgres() && !QFileInfo::exists(location->sqlitePath()))) {
         err << "bullpen-cli purge: " << (location ? QStringLiteral("no store at %1").arg(location->sqlitePath()) : error) << "\n";
-        return 2;
+        return kExitUsage;
     }
     // Opening it brings the schema up to date (the purge needs version 9's columns and indexes).
     std::unique_ptr<Store> store = Store::open(*location, &error);
     if (!store) {
         err << "bullpen-cli purge: " << error << "\n";
-        return 2;
+        return kExitUsage;
     }
     const auto fileBytes = [&] {
         qint64 n = 0;
@@ -424,7 +425,7 @@ int runPurge(const QStringList &arguments)
         QSqlDatabase db = location->connect(name, StoreLocation::Access::ReadWrite, &error);
         if (!error.isEmpty()) {
             err << "bullpen-cli purge: " << error << "\n";
-            return 2;
+            return kExitUsage;
         }
         const QString imagesDir =
             location->isPostgres() && !parser.isSet(dataDir) ? QString() : QDir(dir).filePath(QStringLiteral("images"));

@@ -3,6 +3,7 @@
 // CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
 #include "../cli/interrupts.h"
 #include "config/eventloops.h"
+#include "config/exitcode.h"
 #include "config/processlimits.h"
 #include "config/qtnoise.h"
 #include "runtime/enginesetup.h"
@@ -58,7 +59,7 @@ int runToken(QStringList arguments)
     arguments.removeAt(1); // "token"
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine token: " << parser.errorText() << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out() << parser.helpText();
@@ -68,7 +69,7 @@ int runToken(QStringList arguments)
     const QString action = args.value(0);
     if (action != u"add" && action != u"list" && action != u"revoke") {
         err() << "bullpen-engine token: say add NAME --role viewer|operator, list, or revoke NAME\n";
-        return 2;
+        return kExitUsage;
     }
     const QString dir = dataDirFrom(parser, dataDir);
     QString why;
@@ -105,7 +106,7 @@ int runToken(QStringList arguments)
     const QString name = args.value(1);
     if (name.isEmpty()) {
         err() << "bullpen-engine token " << action << ": name the token\n";
-        return 2;
+        return kExitUsage;
     }
     if (action == u"revoke") {
         if (!tokens->revoke(name, &why)) {
@@ -118,7 +119,7 @@ int runToken(QStringList arguments)
     const std::optional<ApiRole> r = apiRoleFromId(parser.value(role));
     if (!r) {
         err() << "bullpen-engine token add: --role viewer or --role operator is required\n";
-        return 2;
+        return kExitUsage;
     }
     const std::optional<QString> token = tokens->add(name, *r, &why);
     if (!token) {
@@ -201,7 +202,7 @@ int runServe(const QStringList &arguments)
                         maxInFlight, rate,     maxSubscribers, backlog,  eventMemory, threads,   tlsCert,  tlsKey, logFormat,  logLevel });
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
         out() << parser.helpText() << "\nAlso: bullpen-engine token add NAME --role viewer|operator | token list | token revoke NAME\n";
@@ -216,14 +217,14 @@ int runServe(const QStringList &arguments)
     const auto level = logging::parseLevel(parser.value(logLevel), &logError);
     if (!format || !level) {
         err() << "bullpen-engine: " << logError << "\n";
-        return 2;
+        return kExitUsage;
     }
     // From here on every diagnostic is a log line (docs/contract.md, "Logs").
     logging::install({ *format, *level, QStringLiteral("bullpen-engine"), QString() });
     ServiceOptions o;
     if (parser.isSet(tlsCert) != parser.isSet(tlsKey)) {
         qCCritical(lcEngine) << "--tls-cert and --tls-key go together";
-        return 2;
+        return kExitUsage;
     }
     o.version = QCoreApplication::applicationVersion();
     const QString hostPort = parser.value(listen);
@@ -233,7 +234,7 @@ int runServe(const QStringList &arguments)
     if (colon <= 0 || !portOk || port > 65535
         || o.address.setAddress(hostPort.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']'))) == false) {
         qCCritical(lcEngine).noquote() << "--listen" << hostPort << ": expected HOST:PORT with a numeric address, e.g. 127.0.0.1:8700";
-        return 2;
+        return kExitUsage;
     }
     o.port = static_cast<quint16>(port);
     o.instance = parser.value(instance);
@@ -241,21 +242,21 @@ int runServe(const QStringList &arguments)
     const auto drainTime = parseDuration(parser.value(drain), &why);
     if (!drainTime) {
         qCCritical(lcEngine).noquote() << "--drain:" << why;
-        return 2;
+        return kExitUsage;
     }
     o.drain = *drainTime;
     if (parser.isSet(probeEvery)) {
         const auto every = parseDuration(parser.value(probeEvery), &why);
         if (!every || *every < std::chrono::seconds(1)) {
             qCCritical(lcEngine).noquote() << "--probe-every:" << (every ? QStringLiteral("at least 1s") : why) << "(e.g. 60s)";
-            return 2;
+            return kExitUsage;
         }
         o.probeEvery = *every;
     }
     const auto leaseTime = parseDuration(parser.value(lease), &why);
     if (!leaseTime || *leaseTime < std::chrono::milliseconds(300)) {
         qCCritical(lcEngine).noquote() << "--lease:" << (leaseTime ? QStringLiteral("at least 300ms") : why);
-        return 2;
+        return kExitUsage;
     }
     const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
         bool ok = false;
@@ -270,21 +271,21 @@ int runServe(const QStringList &arguments)
     int rateValue = 0;
     if (!positive(maxInFlight, 100000, &o.maxInFlight) || !positive(rate, 1000000, &rateValue)
         || !positive(maxSubscribers, 10000, &o.events.maxSubscribers))
-        return 2;
+        return kExitUsage;
     o.events.maxPerToken = std::max(1, o.events.maxSubscribers / 4); // one token cannot take every slot
     int backlogBytes = 0;
     if (!positive(backlog, 1 << 30, &backlogBytes))
-        return 2;
+        return kExitUsage;
     o.events.backlogBytes = backlogBytes;
     int eventMemoryValue = 0;
     if (!positive(eventMemory, 10'000'000, &eventMemoryValue))
-        return 2;
+        return kExitUsage;
     o.events.retention = static_cast<std::size_t>(eventMemoryValue);
     if (parser.isSet(tlsCert)) {
         o.tls = loadServerTls(parser.value(tlsCert), parser.value(tlsKey), &why);
         if (!o.tls) {
             qCCritical(lcEngine).noquote() << why;
-            return 2;
+            return kExitUsage;
         }
     }
     o.tokenRate = rateValue;
@@ -299,12 +300,12 @@ int runServe(const QStringList &arguments)
     so.dataDir = parser.value(dataDir);
     so.engineThreads = SetupOptions::kThreadsFromEnvironment;
     if (parser.isSet(threads) && !positive(threads, 64, &so.engineThreads))
-        return 2;
+        return kExitUsage;
     EngineSetup setup;
     if (!setup.init(so)) {
         for (const ConfigError &e : setup.errors())
             qCCritical(lcEngine).noquote() << e.toString();
-        return 2;
+        return kExitUsage;
     }
     setup.store()->setLease(*leaseTime);
     const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);

@@ -9,6 +9,7 @@
 // timeout fallback, final auth failure, then a comparison. It runs once in English (DIR/*.png) and once
 // in Korean (DIR/ko/*.png).
 #include "config/eventloops.h"
+#include "config/exitcode.h"
 #include "config/qtnoise.h"
 #include "pipeline/comparison.h"
 #include "remote/remoteconnection.h"
@@ -476,20 +477,20 @@ int main(int argc, char *argv[])
     parser.process(app);
     if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
         QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
-        return 2;
+        return kExitUsage;
     }
 
     if (parser.isSet(open) && !parser.value(open).startsWith(QLatin1StringView("gen_"))) {
         QTextStream(stderr) << "bullpen: --open takes a generation id (gen_…), as Copy id or bullpen-cli history --json gives it\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(dataDir) && parser.isSet(engineUrl)) {
         QTextStream(stderr) << "bullpen: --data-dir is for the embedded engine; with --engine the engine keeps the history\n";
-        return 2;
+        return kExitUsage;
     }
     if (!applyTheme(parser.value(theme))) {
         QTextStream(stderr) << "bullpen: --theme takes light, dark or system\n";
-        return 2;
+        return kExitUsage;
     }
 
     Translations translations;
@@ -501,7 +502,7 @@ int main(int argc, char *argv[])
             const std::optional<EngineEndpoint> endpoint = endpointFor(parser.value(engineUrl), &why);
             if (!endpoint) {
                 ConsoleHost::refuse(QStringLiteral("--engine: ") + why);
-                return 2;
+                return kExitUsage;
             }
             host.attach(*endpoint);
         } else {
@@ -512,7 +513,7 @@ int main(int argc, char *argv[])
             options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (docs/contract.md §12.3)
             options.useKeychain = true; // provider keys kept by Set key… in the system keychain
             if (!host.embedded(options))
-                return 2;
+                return kExitUsage;
         }
         if (parser.isSet(grab))
             grabWhenReady(host, parser.value(grab));
@@ -544,7 +545,7 @@ int main(int argc, char *argv[])
         EngineSetup engine;
         if (!engine.init(options)) {
             QTextStream(stderr) << "bullpen: the screenshot tour could not start: " << engine.errors().constFirst().toString() << "\n";
-            return 2;
+            return kExitUsage;
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const HistoryFillResult filled =
@@ -556,7 +557,7 @@ int main(int argc, char *argv[])
                                                      { QStringLiteral("engine-a:8700"), QStringLiteral("engine-b:8700") } });
         if (!filled.error.isEmpty()) {
             QTextStream(stderr) << "bullpen: could not seed the tour's history: " << filled.error << "\n";
-            return 2;
+            return kExitUsage;
         }
         MainWindow window(engine);
         window.resize(1280, 860);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bullpen-sim: the provider simulator on its own (docs/contract.md §8).
 #include "config/eventloops.h"
+#include "config/exitcode.h"
 #include "config/processlimits.h"
 #include "config/qtnoise.h"
 #include "sim/httpserving.h"
@@ -69,31 +70,31 @@ int main(int argc, char *argv[])
     const auto fallback = providerFromId(fallbackName);
     if (!portOk || port > 65535 || !primary || (!fallback && fallbackName != u"none")) {
         err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take gemini, qwen, openai, anthropic (or none)\n";
-        return 2;
+        return kExitUsage;
     }
     QString why;
     const auto scenario = Scenario::load(parser.value(scenarioOption), &why);
     if (!scenario) {
         err << "bullpen-sim: " << why << "\n";
-        return 2;
+        return kExitUsage;
     }
     std::optional<QSslConfiguration> tls;
     if (parser.isSet(tlsCertOption) != parser.isSet(tlsKeyOption)) {
         err << "bullpen-sim: --tls-cert and --tls-key go together\n";
-        return 2;
+        return kExitUsage;
     }
     if (parser.isSet(tlsCertOption)) {
         tls = loadServerTls(parser.value(tlsCertOption), parser.value(tlsKeyOption), &why);
         if (!tls) {
             err << "bullpen-sim: " << why << "\n";
-            return 2;
+            return kExitUsage;
         }
     }
     raiseOpenFileLimit(); // a provider stand-in must take a burst of connections
     ProviderSimulator sim;
     if (!sim.start(static_cast<quint16>(port), &why, tls)) {
         err << "bullpen-sim: " << why << "\n";
-        return 2;
+        return kExitUsage;
     }
     sim.setScenario(*scenario);
     if (parser.isSet(keyOption))
