@@ -13,9 +13,18 @@ work=$(mktemp -d)
 trap 'kill "$engine" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 export BULLPEN_DATA_DIR=$work/data XDG_CONFIG_HOME=$work/config QT_QPA_PLATFORM=offscreen
 export BULLPEN_ENGINE_TOKEN=$("$bin/bullpen-engine" token add screenshots --role operator 2>/dev/null)
-"$bin/bullpen-engine" --listen 127.0.0.1:0 --instance demo-engine --simulator --probe-every 5s > "$work/engine.out" 2> "$work/engine.err" &
+"$bin/bullpen-engine" --listen 127.0.0.1:0 --instance demo-engine --simulator --probe-every 60s > "$work/engine.out" 2> "$work/engine.err" &
 engine=$!
 for _ in $(seq 100); do grep -q "listening on" "$work/engine.out" && break; sleep 0.1; done
 url=$(grep -o 'listening on http://[0-9.:]*' "$work/engine.out" | cut -d' ' -f3)
+# The engine's first round of probes ends before the console attaches, so that the Live list holds the
+# console's own generation and the health cards show each provider's last probe.
+for _ in $(seq 100); do
+    curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "$url/v1/history?synthetic=only" | grep -o '"state":"succeeded"' | wc -l | grep -qx 4 && break
+    sleep 0.1
+done
 mkdir -p "$out"
 "$bin/bullpen" --lang en --engine "$url" --grab "$out/attached-live.png"
+# The same in Korean and on a dark palette: the health cards' probe lines, the attached status bar.
+"$bin/bullpen" --lang ko --engine "$url" --grab "$out/attached-live-ko.png"
+"$bin/bullpen" --lang en --theme dark --engine "$url" --grab "$out/attached-live-dark.png"

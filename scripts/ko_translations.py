@@ -6,6 +6,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '%1 (primary probe)': '%1(기본 제공자 프로브)',
+    '%1 (fallback probe)': '%1(대체 제공자 프로브)',
+    'probe of the %1 stage · %2': '%1 단계 프로브 · %2',
     '%1 s': '%1초',
     '%1 min': '%1분',
     '%1 h': '%1시간',

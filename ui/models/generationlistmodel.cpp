@@ -49,6 +49,7 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
             r.primary = g->primary;
             r.userMask = g->user;
             r.instance = g->instance;
+            r.probe = g->probe;
         } else if (const auto *q = std::get_if<StageQueued>(&e.body)) {
             r.stage = q->stage;
             r.provider = q->provider;
@@ -124,6 +125,13 @@ void GenerationListModel::trim()
 
 QString GenerationListModel::outcome(const Row &r)
 {
+    if (r.probe) // synthetic: says so before anything else
+        return tr("probe of the %1 stage · %2").arg(toId(r.probe->stage), userOutcome(r));
+    return userOutcome(r);
+}
+
+QString GenerationListModel::userOutcome(const Row &r)
+{
     QString chain = r.relievedFrom && r.relievedTo ? QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo)) : QString();
     if (!r.skipped.isEmpty())
         chain += r.skipped == u"drained" ? tr(" · primary skipped (drained)") : tr(" · primary skipped (circuit open)");
@@ -188,6 +196,9 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
         case StageColumn:
             return !r.finished ? toId(r.stage) : r.failedStage ? toId(*r.failedStage) : QString();
         case ProviderColumn:
+            if (r.probe)
+                return r.probe->role == bullpen::Role::Primary ? tr("%1 (primary probe)").arg(toId(r.probe->provider))
+                                                               : tr("%1 (fallback probe)").arg(toId(r.probe->provider));
             if (r.finished && r.relievedFrom && r.relievedTo)
                 return QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo));
             if (r.finished)

@@ -69,6 +69,7 @@ public:
         std::optional<Stage> failedStage;
         std::optional<PublicCode> publicCode;
         std::optional<FailureKind> kind;
+        std::optional<ProbeTarget> probe; // a synthetic generation (docs/operations.md, "Probes")
     };
 
     static constexpr int kKeep = 5'000;
@@ -82,6 +83,7 @@ public:
     void appendBatch(const QList<Event> &events);
     // The outcome column's text for a row (also its tooltip's first line).
     static QString outcome(const Row &row);
+    static QString userOutcome(const Row &row); // what it did, without saying it was a probe
     int rowOf(const QString &generationId) const { return m_rowOf.value(generationId, -1); }
     const Row &rowAt(int row) const { return m_rows.at(row); }
 

@@ -721,6 +721,18 @@
         <source> · primary skipped (circuit open)</source>
         <translation> · 기본 제공자 건너뜀(차단기 열림)</translation>
     </message>
+    <message>
+        <source>probe of the %1 stage · %2</source>
+        <translation>%1 단계 프로브 · %2</translation>
+    </message>
+    <message>
+        <source>%1 (primary probe)</source>
+        <translation>%1(기본 제공자 프로브)</translation>
+    </message>
+    <message>
+        <source>%1 (fallback probe)</source>
+        <translation>%1(대체 제공자 프로브)</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::HealthStrip</name>

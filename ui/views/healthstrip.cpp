@@ -304,8 +304,10 @@ void HealthStrip::refresh()
 void HealthStrip::rebuildCards()
 {
     while (QLayoutItem *item = m_cards->takeAt(0)) {
-        if (item->widget() && item->widget() != m_empty)
+        if (item->widget() && item->widget() != m_empty) {
+            item->widget()->hide(); // gone from the strip now, not when the event loop deletes it
             item->widget()->deleteLater();
+        }
         delete item;
     }
     m_cards->addWidget(m_empty);
