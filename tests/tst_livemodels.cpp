@@ -270,6 +270,24 @@ private Q_SLOTS:
                  QStringLiteral("engine-b:8700"));
     }
 
+    // A probe (docs/operations.md, "Probes") says it is one: its provider and role, and the stage it tried.
+    void probeRowSaysItIsAProbe()
+    {
+        GenerationListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QList<Event> events = engineEvents(1); // a plain generation, made a probe of qwen's storyboard fallback
+        for (Event &e : events) {
+            e.generationId = QStringLiteral("gen_probe");
+            if (auto *g = std::get_if<GenerationStarted>(&e.body))
+                g->probe = ProbeTarget { Provider::Qwen, Role::Fallback, Stage::Storyboard };
+        }
+        model.appendBatch(events);
+        const int row = model.rowOf(QStringLiteral("gen_probe"));
+        QCOMPARE(model.data(model.index(row, GenerationListModel::ProviderColumn)).toString(), QStringLiteral("qwen (fallback probe)"));
+        QCOMPARE(model.data(model.index(row, GenerationListModel::StateColumn)).toString(),
+                 QStringLiteral("probe of the storyboard stage · succeeded"));
+    }
+
     void queuedGenerationShowsItsPlaceAndAFullBudget()
     {
         // Real engine events: one slot for gemini, two generations; the second waits for the first.
