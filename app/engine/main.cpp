@@ -238,26 +238,26 @@ int runServe(const QStringList &arguments)
     }
     o.port = static_cast<quint16>(port);
     o.instance = parser.value(instance);
-    QString why;
-    const auto drainTime = parseDuration(parser.value(drain), &why);
-    if (!drainTime) {
-        qCCritical(lcEngine).noquote() << "--drain:" << why;
-        return kExitUsage;
-    }
-    o.drain = *drainTime;
-    if (parser.isSet(probeEvery)) {
-        const auto every = parseDuration(parser.value(probeEvery), &why);
-        if (!every || *every < std::chrono::seconds(1)) {
-            qCCritical(lcEngine).noquote() << "--probe-every:" << (every ? QStringLiteral("at least 1s") : why) << "(e.g. 60s)";
-            return kExitUsage;
+    // A duration option at least `least` long, said with its name when refused.
+    const auto duration = [&](const QCommandLineOption &option, std::chrono::milliseconds least, const char *example,
+                              std::chrono::milliseconds *into) {
+        QString why;
+        const auto value = parseDuration(parser.value(option), &why);
+        if (!value || *value < least) {
+            qCCritical(lcEngine).noquote() << QStringLiteral("--%1:").arg(option.names().constFirst())
+                                           << (value ? QStringLiteral("at least %1 ms").arg(least.count()) : why)
+                                           << QStringLiteral("(e.g. %1)").arg(QLatin1StringView(example));
+            return false;
         }
-        o.probeEvery = *every;
-    }
-    const auto leaseTime = parseDuration(parser.value(lease), &why);
-    if (!leaseTime || *leaseTime < std::chrono::milliseconds(300)) {
-        qCCritical(lcEngine).noquote() << "--lease:" << (leaseTime ? QStringLiteral("at least 300ms") : why);
+        *into = *value;
+        return true;
+    };
+    std::chrono::milliseconds leaseTime { 0 };
+    if (!duration(drain, std::chrono::milliseconds(0), "30s", &o.drain)
+        || !duration(lease, std::chrono::milliseconds(300), "15s", &leaseTime)
+        || (parser.isSet(probeEvery) && !duration(probeEvery, std::chrono::seconds(1), "60s", &o.probeEvery)))
         return kExitUsage;
-    }
+    QString why;
     const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
         bool ok = false;
         const int v = parser.value(option).toInt(&ok);
@@ -307,7 +307,7 @@ int runServe(const QStringList &arguments)
             qCCritical(lcEngine).noquote() << e.toString();
         return kExitUsage;
     }
-    setup.store()->setLease(*leaseTime);
+    setup.store()->setLease(leaseTime);
     const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
     if (!tokens) {
         qCCritical(lcEngine).noquote() << why;

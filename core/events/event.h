@@ -2,7 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
-#include "contract/probetarget.h"
+#include "contract/providerrolestage.h"
 #include "contract/storyboard.h"
 #include "engine/stageresult.h"
 

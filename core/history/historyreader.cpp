@@ -9,24 +9,6 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-QString HistoryFilter::AttemptScope::toString() const
-{
-    return toId(provider) + QLatin1Char('/') + toId(role) + QLatin1Char('/') + toId(stage);
-}
-
-std::optional<HistoryFilter::AttemptScope> HistoryFilter::AttemptScope::fromString(const QString &text)
-{
-    const QStringList parts = text.split(QLatin1Char('/'));
-    if (parts.size() != 3)
-        return std::nullopt;
-    const auto provider = providerFromId(parts[0]);
-    const auto role = roleFromId(parts[1]);
-    const auto stage = stageFromId(parts[2]);
-    if (!provider || !role || !stage)
-        return std::nullopt;
-    return AttemptScope { *provider, *role, *stage };
-}
-
 HistoryReader::Timeline HistoryReader::timeline(const GenerationRow &row, QString *error)
 {
     Timeline t;

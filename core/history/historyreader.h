@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analytics/providerhealth.h"
+#include "contract/providerrolestage.h"
 #include "events/event.h"
 
 #include <QJsonObject>
@@ -74,15 +75,7 @@ struct HistoryFilter
     std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
     // Only generations in which this provider, in this role, failed an attempt of this stage (not
     // counting NOT_SENT and CANCELLED, as the health cards do): a health card's way into Failures.
-    struct AttemptScope
-    {
-        Provider provider = Provider::Gemini;
-        Role role = Role::Primary;
-        Stage stage = Stage::Storyboard;
-        friend bool operator==(const AttemptScope &, const AttemptScope &) = default;
-        QString toString() const; // "gemini/primary/storyboard"
-        static std::optional<AttemptScope> fromString(const QString &text);
-    };
+    using AttemptScope = ProviderRoleStage; // "gemini/primary/storyboard"
     std::optional<AttemptScope> failedAttempt;
     // Only generations with this fallback reason: a whole one ("gemini_circuit_open") or, naming no
     // provider, an ending (fallbackReasonEndings(): "circuit_open") that matches every provider's.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "contract/probetarget.h"
+#include "contract/providerrolestage.h"
 #include "engine/stageresult.h"
 #include "nextstep.h"
 

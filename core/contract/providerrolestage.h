@@ -9,18 +9,18 @@
 
 namespace bullpen {
 
-// What a probe (docs/contract.md §13) tries: one provider in one role of one stage, with one minimal
-// synthetic request and nothing else (no other stage, no fallback, no second round).
-struct ProbeTarget
+// One provider in one role of one stage: what a probe (docs/contract.md §13) tries, what a health card
+// stands for, and the scope of its failed attempts in the history.
+struct ProviderRoleStage
 {
     Provider provider = Provider::Gemini;
     Role role = Role::Primary;
     Stage stage = Stage::Storyboard;
 
-    friend auto operator<=>(const ProbeTarget &, const ProbeTarget &) = default;
+    friend auto operator<=>(const ProviderRoleStage &, const ProviderRoleStage &) = default;
     // "openai/fallback/storyboard": how events, results, the history and the metrics name it.
     QString toString() const { return toId(provider) + QLatin1Char('/') + toId(role) + QLatin1Char('/') + toId(stage); }
-    static std::optional<ProbeTarget> fromString(QStringView text)
+    static std::optional<ProviderRoleStage> fromString(QStringView text)
     {
         const auto parts = text.split(QLatin1Char('/'));
         if (parts.size() != 3)
@@ -30,8 +30,12 @@ struct ProbeTarget
         const auto stage = stageFromId(parts[2]);
         if (!provider || !role || !stage)
             return std::nullopt;
-        return ProbeTarget { *provider, *role, *stage };
+        return ProviderRoleStage { *provider, *role, *stage };
     }
 };
+
+// A probe sends one minimal synthetic request to it and nothing else (no other stage, no fallback, no
+// second round).
+using ProbeTarget = ProviderRoleStage;
 
 } // namespace bullpen
