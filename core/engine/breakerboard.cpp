@@ -11,11 +11,6 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-QString BreakerKey::toString() const
-{
-    return QStringLiteral("%1/%2/%3").arg(toId(provider), toId(role), toId(stage));
-}
-
 QString toId(BreakerState state)
 {
     switch (state) {

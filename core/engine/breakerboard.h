@@ -4,6 +4,7 @@
 #include "breakersettings.h"
 #include "clock.h"
 #include "contract/enums.h"
+#include "contract/providerrolestage.h"
 #include "engine/stageresult.h"
 
 #include <QDateTime>
@@ -21,15 +22,8 @@
 
 namespace bullpen {
 
-// One breaker: a provider in one role of one stage.
-struct BreakerKey
-{
-    Provider provider = Provider::Gemini;
-    Role role = Role::Primary;
-    Stage stage = Stage::Storyboard;
-    friend auto operator<=>(const BreakerKey &, const BreakerKey &) = default;
-    QString toString() const; // "gemini/primary/storyboard"
-};
+// One breaker: a provider in one role of one stage ("gemini/primary/storyboard").
+using BreakerKey = ProviderRoleStage;
 
 enum class BreakerState { Closed, Open, HalfOpen };
 QString toId(BreakerState state); // closed, open, half_open

@@ -789,21 +789,26 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
     });
 }
 
+EngineService::Reply EngineService::statsProviders()
+{
+    // Sorting the last 15 minutes' durations costs milliseconds under load: computed at most once a
+    // second, however many dashboards ask.
+    const qint64 now = nowMs();
+    if (m_providersAnswer.isEmpty() || now - m_providersAtMs >= 1000) {
+        m_providersAnswer = QJsonDocument(QJsonObject { { QStringLiteral("instance"), m_options.instance },
+                                                        { QStringLiteral("at_ms"), static_cast<double>(now) },
+                                                        { QStringLiteral("last_5m"), m_metrics.providers(now, 5 * 60 * 1000) },
+                                                        { QStringLiteral("last_15m"), m_metrics.providers(now, 15 * 60 * 1000) } })
+                                .toJson(QJsonDocument::Compact);
+        m_providersAtMs = now;
+    }
+    return Reply { 200, m_providersAnswer, "application/json", {} };
+}
+
 void EngineService::stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket)
 {
     if (what == u"providers") {
-        // Sorting the last 15 minutes' durations costs milliseconds under load: computed at most once a
-        // second, however many dashboards ask.
-        const qint64 now = nowMs();
-        if (m_providersAnswer.isEmpty() || now - m_providersAtMs >= 1000) {
-            m_providersAnswer = QJsonDocument(QJsonObject { { QStringLiteral("instance"), m_options.instance },
-                                                            { QStringLiteral("at_ms"), static_cast<double>(now) },
-                                                            { QStringLiteral("last_5m"), m_metrics.providers(now, 5 * 60 * 1000) },
-                                                            { QStringLiteral("last_15m"), m_metrics.providers(now, 15 * 60 * 1000) } })
-                                    .toJson(QJsonDocument::Compact);
-            m_providersAtMs = now;
-        }
-        write(socket, Reply { 200, m_providersAnswer, "application/json", {} });
+        write(socket, statsProviders());
         return;
     }
     HistoryReader *history = m_setup.history();
@@ -917,8 +922,18 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
         answerLater(socket, [history, p, r, s, from, to] {
             QString why;
             const QList<LatencySample> samples = history->latencySamples(*p, r, from, to, &why, s);
-            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("samples"), HistoryJson::samples(samples) } })
-                                 : historyUnreadable(why);
+            if (!why.isEmpty())
+                return historyUnreadable(why);
+            // Each sample is one attempt: an answer that grows with the history is refused, not sent.
+            constexpr qsizetype kMaxSamples = 100'000;
+            if (samples.size() > kMaxSamples)
+                return error(400,
+                             QStringLiteral("the range holds %1 attempts, more than %2; narrow from_ms and to_ms, or read "
+                                            "/v1/stats/latency-histogram, which answers any range")
+                                 .arg(samples.size())
+                                 .arg(kMaxSamples),
+                             QStringLiteral("from_ms"));
+            return json(200, QJsonObject { { QStringLiteral("samples"), HistoryJson::samples(samples) } });
         });
         return;
     }

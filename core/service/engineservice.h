@@ -117,6 +117,7 @@ private:
     Reply startComparison(const QHttpServerRequest &request, const ApiToken &token);
     void history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket);
+    Reply statsProviders(); // this engine's last 5 and 15 minutes, at most a second old
     void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config(ApiRole role) const; // a viewer is not told where the store is
