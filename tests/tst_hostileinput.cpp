@@ -51,15 +51,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("provider");
         QTest::addColumn<QByteArray>("body");
         const QByteArray text = "{\\\"title\\\":\\\"t\\\"}";
-        QTest::newRow("gemini 8.9e94") << int(Provider::Gemini)
+        QTest::newRow("gemini 8.9e94") << Provider::Gemini.index()
                                        << "{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"" + text
                 + "\"}]},\"finishReason\":\"STOP\"}],\"usageMetadata\":{\"promptTokenCount\":8.88889e94,"
                   "\"candidatesTokenCount\":-3}}";
-        QTest::newRow("openai inf-like") << int(Provider::OpenAI)
+        QTest::newRow("openai inf-like") << Provider::OpenAI.index()
                                          << QByteArray(
                                                 "{\"choices\":[{\"message\":{\"content\":\"x\"},\"finish_reason\":\"stop\"}],\"usage\":"
                                                 "{\"prompt_tokens\":1e308,\"completion_tokens\":2.5}}");
-        QTest::newRow("anthropic huge") << int(Provider::Anthropic)
+        QTest::newRow("anthropic huge") << Provider::Anthropic.index()
                                         << QByteArray(
                                                "{\"content\":[{\"type\":\"text\",\"text\":\"x\"}],\"stop_reason\":\"end_turn\",\"usage\":"
                                                "{\"input_tokens\":1e300,\"output_tokens\":9007199254740993e10}}");
@@ -71,7 +71,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, body);
         ProviderResponse r;
         r.httpStatus = 200;
-        WireFormat::create(static_cast<Provider>(provider))->parseBody(body, r);
+        WireFormat::create(Provider::atIndex(provider))->parseBody(body, r);
         QVERIFY2(r.malformedBody.isEmpty(), qPrintable(r.malformedBody));
         QCOMPARE(r.usage.input, -1);
         QCOMPARE(r.usage.output, -1);

@@ -26,17 +26,13 @@ const QString kStory =
 
 Provider reliefFor(Provider p)
 {
-    switch (p) {
-    case Provider::Gemini:
+    if (p == Provider::Gemini)
         return Provider::Qwen;
-    case Provider::Qwen:
+    if (p == Provider::Qwen)
         return Provider::OpenAI;
-    case Provider::OpenAI:
+    if (p == Provider::OpenAI)
         return Provider::Anthropic;
-    case Provider::Anthropic:
-        return Provider::Gemini;
-    }
-    return Provider::Qwen;
+    return Provider::Gemini;
 }
 
 struct Expected

@@ -4,6 +4,7 @@
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
+#include "contract/providerregistry.h"
 #include "engine/stageservice.h"
 #include "interrupts.h"
 #include "remote/remoteengine.h"
@@ -222,7 +223,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     // --- after the run
     std::map<Provider, int> requestsPer;
     for (const Lane &lane : lanes) {
-        for (Provider p : kAllProviders)
+        for (Provider p : ProviderRegistry::all())
             requestsPer[p] += lane.sim->counters(p).requests;
     }
     ledger.compareRequests(requestsPer);

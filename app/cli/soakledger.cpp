@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "soakledger.h"
 
+#include "contract/providerregistry.h"
+
 #include <QJsonArray>
 #include <QTextStream>
 
@@ -162,7 +164,7 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
 
 void SoakLedger::compareRequests(const std::map<Provider, int> &requestsPer)
 {
-    for (Provider p : kAllProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         const auto seen = requestsPer.count(p) ? requestsPer.at(p) : 0;
         const auto made = m_attemptsPer.count(p) ? m_attemptsPer.at(p) : 0;
         if (seen > made)

@@ -4,6 +4,7 @@
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
+#include "contract/providerregistry.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
@@ -67,15 +68,24 @@ struct StoreArgs
             if (!p.isSet(option))
                 return true;
             const QString given = p.value(option).trimmed();
-            const QMetaEnum me = QMetaEnum::fromType<E>();
             QStringList valid;
-            for (int i = 0; i < me.keyCount(); ++i) {
-                const QString name = QString::fromLatin1(me.key(i));
-                if (given.compare(name, Qt::CaseInsensitive) == 0) {
-                    *into = static_cast<E>(me.value(i));
+            if constexpr (std::is_same_v<E, Provider>) { // a provider is a registry id
+                if ((*into = providerFromId(given)))
                     return true;
+                for (const Provider known : ProviderRegistry::all())
+                    valid << toId(known);
+                *error = QStringLiteral("--%1 %2: not one of %3").arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
+                return false;
+            } else {
+                const QMetaEnum me = QMetaEnum::fromType<E>();
+                for (int i = 0; i < me.keyCount(); ++i) {
+                    const QString name = QString::fromLatin1(me.key(i));
+                    if (given.compare(name, Qt::CaseInsensitive) == 0) {
+                        *into = static_cast<E>(me.value(i));
+                        return true;
+                    }
+                    valid << (lower ? name.toLower() : name);
                 }
-                valid << (lower ? name.toLower() : name);
             }
             *error = QStringLiteral("--%1 %2: not one of %3").arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
             return false;

@@ -4,6 +4,7 @@
 #include "config/exitcode.h"
 #include "config/processlimits.h"
 #include "config/qtnoise.h"
+#include "contract/providerregistry.h"
 #include "sim/httpserving.h"
 #include "sim/providersimulator.h"
 
@@ -102,7 +103,7 @@ int main(int argc, char *argv[])
     sim.setRoles(*primary, fallback);
     const QString origin = QStringLiteral("%1://127.0.0.1:%2").arg(tls ? QStringLiteral("https") : QStringLiteral("http")).arg(sim.port());
     out << "bullpen-sim: scenario " << scenario->name << " on " << origin << "\n";
-    for (Provider p : kAllProviders)
+    for (Provider p : ProviderRegistry::all())
         out << "  " << toId(p) << "\t" << sim.baseUrl(p).toString() << "\n";
     out << "  counters\t" << origin << "/_sim/counters\n";
     out.flush();

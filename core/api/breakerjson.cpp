@@ -2,6 +2,7 @@
 #include "breakerjson.h"
 
 #include "contract/isotime.h"
+#include "contract/providerregistry.h"
 
 #include <QJsonDocument>
 
@@ -70,7 +71,7 @@ QJsonObject BreakerJson::change(const BreakerChange &c, const std::optional<Brea
 QJsonObject BreakerJson::providers(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance)
 {
     QJsonArray list;
-    for (const Provider p : kAllProviders) {
+    for (const Provider p : ProviderRegistry::all()) {
         QJsonArray b;
         for (const BreakerView &v : breakers)
             if (v.key.provider == p)

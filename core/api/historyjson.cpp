@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "historyjson.h"
 
+#include "contract/providerregistry.h"
+
 #include <QFileInfo>
 #include <QJsonValue>
 #include <QMetaEnum>
@@ -38,6 +40,16 @@ template<typename E> std::optional<E> enumByName(const QString &given, QStringLi
             return static_cast<E>(me.value(i));
         *valid << (lower ? name.toLower() : name);
     }
+    return std::nullopt;
+}
+
+// A provider is named by its registry id; the valid ones are the providers listed here.
+template<> std::optional<Provider> enumByName<Provider>(const QString &given, QStringList *valid, bool)
+{
+    if (const std::optional<Provider> p = providerFromId(given))
+        return p;
+    for (const Provider p : ProviderRegistry::all())
+        *valid << toId(p);
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include "contract/providerregistry.h"
 #include "providers/providertrust.h"
 #include "providers/proxyrules.h"
 #include "settingstable.h"
@@ -25,33 +26,14 @@ namespace {
 constexpr int kMaxInFlightLimit = 100'000; // far above what one process can hold open
 constexpr int kMaxQueuedLimit = 1'000'000;
 
-struct ProviderNames
-{
-    Provider provider;
-    const char *prefix; // environment prefix
-    const char *defaultUrl;
-    const char *defaultModel;
-};
-
-constexpr ProviderNames kProviders[] = {
-    { Provider::Gemini, "GEMINI", "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash" },
-    { Provider::Qwen, "DASHSCOPE", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus" },
-    { Provider::OpenAI, "OPENAI", "https://api.openai.com/v1", "gpt-4.1-mini" },
-    { Provider::Anthropic, "ANTHROPIC", "https://api.anthropic.com/v1", "claude-sonnet-4-6" },
-};
-
-const ProviderNames &names(Provider p)
-{
-    for (const ProviderNames &n : kProviders) {
-        if (n.provider == p)
-            return n;
-    }
-    return kProviders[0];
-}
-
+// A built-in provider's environment variable (GEMINI_BASE_URL); an added provider has none, and a
+// refusal names its settings-file field instead (providers.local-vllm.base_url).
 QString var(Provider p, const char *suffix)
 {
-    return QLatin1StringView(names(p).prefix) + QLatin1StringView(suffix);
+    const ProviderSpec spec = ProviderRegistry::spec(p);
+    if (!spec.envPrefix.isEmpty())
+        return spec.envPrefix + QLatin1StringView(suffix);
+    return QStringLiteral("providers.%1.%2").arg(spec.id, QLatin1StringView(suffix + 1).toString().toLower());
 }
 
 // Where each storyboard setting was last set, to name the right place in a refusal.
@@ -77,7 +59,7 @@ std::optional<Provider> parseProviderName(QStringView v)
 
 QString apiKeyVariable(Provider p)
 {
-    return var(p, "_API_KEY");
+    return ProviderRegistry::spec(p).keyVariable;
 }
 QString baseUrlVariable(Provider p)
 {
@@ -137,11 +119,13 @@ Settings Settings::defaults()
 {
     Settings s;
     s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no relief unless configured (docs/contract.md §4.6)
-    for (const ProviderNames &n : kProviders) {
+    for (const Provider p : ProviderRegistry::all()) {
+        const ProviderSpec spec = ProviderRegistry::spec(p);
         ProviderSettings ps;
-        ps.baseUrl = QUrl(QLatin1StringView(n.defaultUrl));
-        ps.model = QLatin1StringView(n.defaultModel);
-        s.providers[n.provider] = ps;
+        ps.baseUrl = spec.baseUrl;
+        ps.model = spec.model;
+        ps.stream = spec.stream;
+        s.providers[p] = ps;
     }
     return s;
 }
@@ -604,32 +588,35 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             return std::nullopt;
         return env.value(name);
     };
-    for (const ProviderNames &n : kProviders) {
-        ProviderSettings &ps = s.providers[n.provider];
-        if (keys.contains(apiKeyVariable(n.provider))) {
-            ps.apiKey = keys.value(apiKeyVariable(n.provider));
+    for (const Provider p : ProviderRegistry::all()) {
+        ProviderSettings &ps = s.providers[p];
+        const QString keyVar = apiKeyVariable(p);
+        if (!keyVar.isEmpty() && keys.contains(keyVar)) {
+            ps.apiKey = keys.value(keyVar);
             ps.keySource = SettingSource::KeyFile;
         }
-        if (const QString k = keychain.value(apiKeyVariable(n.provider)).trimmed(); !k.isEmpty()) {
+        if (const QString k = keyVar.isEmpty() ? QString() : keychain.value(keyVar).trimmed(); !k.isEmpty()) {
             ps.apiKey = k;
             ps.keySource = SettingSource::Keychain;
         }
-        if (auto v = envValue(apiKeyVariable(n.provider)); v && !v->trimmed().isEmpty()) {
+        if (auto v = keyVar.isEmpty() ? std::nullopt : envValue(keyVar); v && !v->trimmed().isEmpty()) {
             ps.apiKey = v->trimmed();
             ps.keySource = SettingSource::Environment;
         }
-        if (auto v = envValue(baseUrlVariable(n.provider)))
+        if (!ProviderRegistry::spec(p).builtIn)
+            continue; // an added provider is described by its settings-file entry alone
+        if (auto v = envValue(baseUrlVariable(p)))
             ps.baseUrl = QUrl(v->trimmed());
-        if (auto v = envValue(modelVariable(n.provider)))
+        if (auto v = envValue(modelVariable(p)))
             ps.model = v->trimmed();
-        if (auto v = envValue(streamVariable(n.provider))) {
+        if (auto v = envValue(streamVariable(p))) {
             const QString b = v->trimmed().toLower();
             if (b == u"1" || b == u"true" || b == u"yes")
                 ps.stream = true;
             else if (b == u"0" || b == u"false" || b == u"no")
                 ps.stream = false;
             else
-                errors << ConfigError { streamVariable(n.provider), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v) };
+                errors << ConfigError { streamVariable(p), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v) };
         }
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {

@@ -52,9 +52,9 @@ template<typename E> std::optional<E> fromLowerId(QStringView id)
 
 } // namespace
 
-QString toId(Provider provider)
+QString toId(WireDialect dialect)
 {
-    return lowerId(provider);
+    return lowerId(dialect);
 }
 QString toId(Role role)
 {
@@ -75,10 +75,6 @@ QString toId(FinalState state)
 QString toId(HistoryState state)
 {
     return lowerId(state);
-}
-std::optional<Provider> providerFromId(QStringView id)
-{
-    return fromLowerId<Provider>(id);
 }
 std::optional<Role> roleFromId(QStringView id)
 {

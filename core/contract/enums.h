@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "provider.h"
+
 #include <QMetaEnum>
 #include <QObject>
 #include <QString>
@@ -45,18 +47,16 @@ enum class PublicCode {
 };
 Q_ENUM_NS(PublicCode)
 
-enum class Provider { Gemini, Qwen, OpenAI, Anthropic };
-Q_ENUM_NS(Provider)
+// How a provider's requests and answers are spelled (docs/configuration.md, "Providers"): Google's
+// Gemini API, OpenAI's Chat Completions, DashScope's compatible mode of it, or Anthropic's Messages.
+enum class WireDialect { Gemini, OpenAI, DashScope, Anthropic };
+Q_ENUM_NS(WireDialect)
 
 enum class Role { Primary, Fallback };
 Q_ENUM_NS(Role)
 
 enum class Stage { Storyboard, Image, Captions };
 Q_ENUM_NS(Stage)
-
-// Every provider, in the order lists, pickers, filters and metrics show them: the one place they are
-// named together. A loop over providers reads this, never a list of its own.
-inline constexpr Provider kAllProviders[] = { Provider::Gemini, Provider::Qwen, Provider::OpenAI, Provider::Anthropic };
 
 // Why *we* ended an attempt. Qt reports every one of these as OperationCanceledError, so the engine
 // keeps its own record and classifies from it (docs/contract.md §3).
@@ -75,13 +75,12 @@ PublicCode publicCodeFor(FailureKind kind);
 
 // Lower-case identifiers used on the command line, in settings, JSON and event names
 // ("gemini", "primary", "storyboard", "deadline", "succeeded").
-QString toId(Provider provider);
+QString toId(WireDialect dialect);
 QString toId(Role role);
 QString toId(Stage stage);
 QString toId(AbortReason reason);
 QString toId(FinalState state);
 QString toId(HistoryState state);
-std::optional<Provider> providerFromId(QStringView id);
 std::optional<Role> roleFromId(QStringView id);
 std::optional<Stage> stageFromId(QStringView id);
 std::optional<AbortReason> abortReasonFromId(QStringView id);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "failureclassifier.h"
 
+#include "contract/providerregistry.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -266,14 +268,14 @@ std::optional<FailureKind> bodyKind(Provider provider, std::optional<int> status
 {
     if (!e.parsed)
         return std::nullopt;
-    switch (provider) {
-    case Provider::Gemini:
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini:
         return geminiKind(status, e);
-    case Provider::OpenAI:
+    case WireDialect::OpenAI:
         return openAiKind(status, e);
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         return anthropicKind(e);
-    case Provider::Qwen:
+    case WireDialect::DashScope:
         return dashScopeKind(e);
     }
     return std::nullopt;
@@ -287,8 +289,8 @@ std::optional<Failure> finishReasonFailure(Provider provider, const QString &rea
     auto fail = [&](FailureKind kind, const char *what) {
         return Failure { kind, QStringLiteral("finish reason %1: %2").arg(reason, QLatin1StringView(what)), false, {} };
     };
-    switch (provider) {
-    case Provider::Gemini: {
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini: {
         if (reason == u"STOP")
             return std::nullopt;
         if (reason == u"MAX_TOKENS")
@@ -313,8 +315,8 @@ std::optional<Failure> finishReasonFailure(Provider provider, const QString &rea
             return fail(FailureKind::INTERNAL, "our request was missing a thought signature (adapter bug)");
         return fail(FailureKind::UNKNOWN, "not a reason Bullpen knows; not assumed transient");
     }
-    case Provider::OpenAI:
-    case Provider::Qwen:
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
         if (reason == u"stop")
             return std::nullopt;
         if (reason == u"length")
@@ -324,7 +326,7 @@ std::optional<Failure> finishReasonFailure(Provider provider, const QString &rea
         if (reason == u"tool_calls" || reason == u"function_call")
             return fail(FailureKind::OUTPUT_INVALID, "the model called a tool instead of answering");
         return fail(FailureKind::UNKNOWN, "not a reason Bullpen knows; not assumed transient");
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         if (reason == u"end_turn" || reason == u"stop_sequence")
             return std::nullopt;
         if (reason == u"max_tokens" || reason == u"model_context_window_exceeded")

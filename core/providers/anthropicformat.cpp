@@ -67,8 +67,7 @@ private:
 
 QNetworkRequest AnthropicFormat::request(const ProviderEndpoint &endpoint) const
 {
-    QNetworkRequest req(joinUrl(endpoint.baseUrl, QStringLiteral("/messages")));
-    req.setRawHeader("x-api-key", endpoint.apiKey.toUtf8());
+    QNetworkRequest req = providerRequest(joinUrl(endpoint.baseUrl, QStringLiteral("/messages")), endpoint);
     req.setRawHeader("anthropic-version", "2023-06-01");
     return req;
 }

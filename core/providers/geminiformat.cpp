@@ -87,9 +87,7 @@ QNetworkRequest GeminiFormat::request(const ProviderEndpoint &endpoint) const
         query.addQueryItem(QStringLiteral("alt"), QStringLiteral("sse"));
         url.setQuery(query);
     }
-    QNetworkRequest req(url);
-    req.setRawHeader("x-goog-api-key", endpoint.apiKey.toUtf8());
-    return req;
+    return providerRequest(url, endpoint);
 }
 
 QByteArray GeminiFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const

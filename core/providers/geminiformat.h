@@ -9,11 +9,18 @@ namespace bullpen {
 class GeminiFormat final : public WireFormat
 {
 public:
-    Provider provider() const override { return Provider::Gemini; }
+    explicit GeminiFormat(Provider provider)
+        : m_provider(provider)
+    {
+    }
+    Provider provider() const override { return m_provider; }
     QNetworkRequest request(const ProviderEndpoint &endpoint) const override;
     QByteArray body(const ProviderEndpoint &endpoint, const StageRequest &request) const override;
     void parseBody(const QByteArray &body, ProviderResponse &out) const override;
     std::unique_ptr<StreamDecoder> streamDecoder() const override;
+
+private:
+    Provider m_provider;
 };
 
 } // namespace bullpen

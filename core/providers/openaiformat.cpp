@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "openaiformat.h"
 
+#include "contract/providerregistry.h"
 #include "jsonread.h"
 #include "storyboardprompt.h"
 
@@ -62,9 +63,7 @@ public:
 
 QNetworkRequest OpenAiFormat::request(const ProviderEndpoint &endpoint) const
 {
-    QNetworkRequest req(joinUrl(endpoint.baseUrl, QStringLiteral("/chat/completions")));
-    req.setRawHeader("Authorization", "Bearer " + endpoint.apiKey.toUtf8());
-    return req;
+    return providerRequest(joinUrl(endpoint.baseUrl, QStringLiteral("/chat/completions")), endpoint);
 }
 
 QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StageRequest &request) const
@@ -79,7 +78,7 @@ QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StageReque
     };
     if (endpoint.stream)
         root.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
-    if (m_provider == Provider::Qwen) {
+    if (dialectOf(m_provider) == WireDialect::DashScope) {
         // DashScope: max_tokens, JSON mode, and thinking off (non-streaming thinking calls are refused).
         root.insert(QStringLiteral("max_tokens"), endpoint.maxOutputTokens);
         root.insert(QStringLiteral("response_format"), QJsonObject { { QStringLiteral("type"), QStringLiteral("json_object") } });

@@ -2,22 +2,25 @@
 #include "wireformat.h"
 
 #include "anthropicformat.h"
+#include "contract/providerregistry.h"
 #include "geminiformat.h"
 #include "jsonread.h"
 #include "openaiformat.h"
+
+#include <QUrlQuery>
 
 namespace bullpen {
 
 std::unique_ptr<WireFormat> WireFormat::create(Provider provider)
 {
-    switch (provider) {
-    case Provider::Gemini:
-        return std::make_unique<GeminiFormat>();
-    case Provider::OpenAI:
-    case Provider::Qwen:
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini:
+        return std::make_unique<GeminiFormat>(provider);
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
         return std::make_unique<OpenAiFormat>(provider);
-    case Provider::Anthropic:
-        return std::make_unique<AnthropicFormat>();
+    case WireDialect::Anthropic:
+        return std::make_unique<AnthropicFormat>(provider);
     }
     return nullptr;
 }
@@ -38,6 +41,24 @@ void StreamDecoder::streamError(const SseEvent &event, ProviderResponse &out)
     out.errorBody = event.data;
     out.errorInStream = true;
     end();
+}
+
+QNetworkRequest providerRequest(QUrl url, const ProviderEndpoint &endpoint)
+{
+    const ProviderSpec spec = ProviderRegistry::spec(endpoint.provider);
+    if (!spec.query.isEmpty()) {
+        QUrlQuery query(url);
+        for (const auto &[name, value] : spec.query)
+            query.addQueryItem(name, value);
+        url.setQuery(query);
+    }
+    QNetworkRequest req(url);
+    if (!spec.authHeader.isEmpty() && (spec.builtIn || !endpoint.apiKey.isEmpty()))
+        req.setRawHeader(spec.authHeader,
+                         spec.authScheme.isEmpty() ? endpoint.apiKey.toUtf8() : spec.authScheme + ' ' + endpoint.apiKey.toUtf8());
+    else if (spec.authHeader.isEmpty() && !endpoint.apiKey.isEmpty())
+        req.setRawHeader("x-sim-key", endpoint.apiKey.toUtf8()); // a provider that takes no key has one only from the built-in simulator
+    return req;
 }
 
 QUrl joinUrl(const QUrl &base, const QString &path)

@@ -66,5 +66,8 @@ public:
 
 // The request path below base_url, e.g. "/models/gemini-2.5-flash:generateContent".
 QUrl joinUrl(const QUrl &base, const QString &path);
+// The request for `url` with the provider's extra query items (Azure's api-version) and the key in
+// the provider's auth header, as its registry entry says (contract/providerregistry.h).
+QNetworkRequest providerRequest(QUrl url, const ProviderEndpoint &endpoint);
 
 } // namespace bullpen

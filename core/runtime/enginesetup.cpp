@@ -3,6 +3,7 @@
 
 #include "api/breakerjson.h"
 #include "config/modeldeprecations.h"
+#include "contract/providerregistry.h"
 #include "engine/breakerboard.h"
 #include "logsink.h"
 #include "providers/providertrust.h"
@@ -66,7 +67,7 @@ QString EngineSetup::defaultKeyFile()
 QProcessEnvironment EngineSetup::keychainKeys()
 {
     QProcessEnvironment found;
-    for (Provider p : kAllProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         const secrets::Result r = secrets::read(apiKeyVariable(p));
         if (r.status == secrets::Status::Unavailable)
             break; // no keychain here: asking for the others would only wait again

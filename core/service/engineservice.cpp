@@ -2,6 +2,7 @@
 #include "engineservice.h"
 
 #include "api/historyjson.h"
+#include "contract/providerregistry.h"
 #include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
 #include "prober.h"
@@ -1257,7 +1258,7 @@ EngineService::Reply EngineService::metrics() const
     g.drains = m_setup.engine().breakers().drains();
     g.version = m_options.version;
     if (const ProviderSimulator *simulator = m_setup.simulator()) {
-        for (Provider p : kAllProviders)
+        for (Provider p : ProviderRegistry::all())
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
     return Reply { 200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {} };

@@ -2,6 +2,7 @@
 #include "servicemetrics.h"
 
 #include "analytics/providerhealth.h"
+#include "contract/providerregistry.h"
 
 #include <QJsonArray>
 
@@ -241,7 +242,7 @@ QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
 {
     prune(nowMs);
     QJsonObject out;
-    for (Provider p : kAllProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         qint64 attempts = 0, failures = 0, primaryFailures = 0, relieved = 0;
         std::map<FailureKind, int> kinds;
         std::vector<double> durations;

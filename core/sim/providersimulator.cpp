@@ -2,6 +2,7 @@
 #include "providersimulator.h"
 
 #include "comicrenderer.h"
+#include "contract/providerregistry.h"
 #include "contract/storyboardparser.h"
 #include "httpserving.h"
 #include "providers/storyboardprompt.h"
@@ -46,7 +47,7 @@ QByteArray requestIdLine(Provider provider)
     const QByteArray name = SimWire::requestIdHeader(provider);
     if (name.isEmpty())
         return {};
-    const QByteArray prefix = provider == Provider::Anthropic ? "req_sim" : "sim-req-";
+    const QByteArray prefix = dialectOf(provider) == WireDialect::Anthropic ? "req_sim" : "sim-req-";
     return name + ": " + prefix + QByteArray::number(++next) + "\r\n";
 }
 
@@ -57,7 +58,9 @@ QJsonObject ProviderSimulator::Counters::toJson() const
     return QJsonObject { { QStringLiteral("requests"), requests },
                          { QStringLiteral("answered"), answered },
                          { QStringLiteral("closed_by_client"), closedByClient },
-                         { QStringLiteral("last_request_monotonic_ns"), static_cast<double>(lastRequestMonotonicNs) } };
+                         { QStringLiteral("last_request_monotonic_ns"), static_cast<double>(lastRequestMonotonicNs) },
+                         { QStringLiteral("last_headers"), QJsonArray::fromStringList(lastHeaders) },
+                         { QStringLiteral("last_query"), lastQuery } };
 }
 
 ProviderSimulator::ProviderSimulator(QObject *parent)
@@ -88,9 +91,16 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
         return m_key;
     }();
     const QByteArray bearer = "Bearer " + key;
-    return httpHeader(request, "x-goog-api-key") == key || httpHeader(request, "x-api-key") == key
+    if (httpHeader(request, "x-goog-api-key") == key || httpHeader(request, "x-api-key") == key
         || httpHeader(request, "authorization") == bearer || httpHeader(request, "x-sim-key") == key
-        || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key;
+        || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key)
+        return true;
+    for (const Provider p : ProviderRegistry::all()) { // an added provider's own header (Azure's api-key)
+        const ProviderSpec spec = ProviderRegistry::spec(p);
+        if (!spec.authHeader.isEmpty() && httpHeader(request, spec.authHeader.toLower().constData()).endsWith(key))
+            return true;
+    }
+    return false;
 }
 
 bool ProviderSimulator::start(quint16 port, QString *error, const std::optional<QSslConfiguration> &tls)
@@ -120,18 +130,7 @@ QUrl ProviderSimulator::baseUrl(Provider provider) const
     url.setScheme(m_https ? QStringLiteral("https") : QStringLiteral("http"));
     url.setHost(QStringLiteral("127.0.0.1"));
     url.setPort(m_port);
-    switch (provider) {
-    case Provider::Gemini:
-        url.setPath(QStringLiteral("/v1beta"));
-        break;
-    case Provider::Qwen:
-        url.setPath(QStringLiteral("/compatible-mode/v1"));
-        break;
-    case Provider::OpenAI:
-    case Provider::Anthropic:
-        url.setPath(QStringLiteral("/v1"));
-        break;
-    }
+    url.setPath(ProviderRegistry::spec(provider).simulatorPath());
     return url;
 }
 
@@ -140,8 +139,8 @@ void ProviderSimulator::setScenario(const Scenario &scenario)
     const QMutexLocker lock(&m_lock);
     m_scenario = scenario;
     m_random.clear();
-    for (Provider p : kAllProviders)
-        m_random[p] = QRandomGenerator64(scenario.seed * 1000003ULL + static_cast<quint64>(p) + 1);
+    for (Provider p : ProviderRegistry::all())
+        m_random[p] = QRandomGenerator64(scenario.seed * 1000003ULL + static_cast<quint64>(p.index()) + 1);
 }
 
 void ProviderSimulator::setRoles(Provider primary, std::optional<Provider> fallback)
@@ -167,7 +166,7 @@ ProviderSimulator::Counters ProviderSimulator::counters(Provider provider) const
 QJsonObject ProviderSimulator::countersJson() const
 {
     QJsonObject o;
-    for (Provider p : kAllProviders)
+    for (Provider p : ProviderRegistry::all())
         o.insert(toId(p), counters(p).toJson());
     o.insert(QStringLiteral("scenario"), scenario().name);
     return o;
@@ -254,6 +253,32 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind, co
     return script->sequence.at(at);
 }
 
+std::optional<Provider> ProviderSimulator::route(const QString &path, QString *model)
+{
+    for (const Provider p : ProviderRegistry::all()) {
+        const ProviderSpec spec = ProviderRegistry::spec(p);
+        const QString base = spec.simulatorPath();
+        switch (spec.dialect) {
+        case WireDialect::Gemini:
+            if (path.startsWith(base + QStringLiteral("/models/"))) {
+                *model = path.mid(base.size() + 8).section(QLatin1Char(':'), 0, 0);
+                return p;
+            }
+            break;
+        case WireDialect::OpenAI:
+        case WireDialect::DashScope:
+            if (path == base + QStringLiteral("/chat/completions"))
+                return p;
+            break;
+        case WireDialect::Anthropic:
+            if (path == base + QStringLiteral("/messages"))
+                return p;
+            break;
+        }
+    }
+    return std::nullopt;
+}
+
 bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     m_requestBytes[socket] = 0; // this request is whole: the next one counts from zero
@@ -282,19 +307,8 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         return true;
     }
 
-    std::optional<Provider> provider;
     QString model;
-    static const QLatin1StringView geminiPrefix("/v1beta/models/");
-    if (path.startsWith(geminiPrefix)) {
-        provider = Provider::Gemini;
-        model = path.mid(geminiPrefix.size()).section(QLatin1Char(':'), 0, 0);
-    } else if (path == u"/compatible-mode/v1/chat/completions") {
-        provider = Provider::Qwen;
-    } else if (path == u"/v1/chat/completions") {
-        provider = Provider::OpenAI;
-    } else if (path == u"/v1/messages") {
-        provider = Provider::Anthropic;
-    }
+    const std::optional<Provider> provider = route(path, &model);
     if (!provider)
         return false;
     if (request.method() != QHttpServerRequest::Method::Post) {
@@ -342,10 +356,26 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     // Anthropic takes x-api-key or a bearer token (its current SDK sends the latter).
     const QUrlQuery query(request.url());
     const bool bearer = httpHeader(request, "authorization").startsWith("Bearer ") && httpHeader(request, "authorization").size() > 7;
-    const bool hasKey = *provider == Provider::Gemini
+    const ProviderSpec spec = ProviderRegistry::spec(*provider);
+    const bool hasKey = !spec.builtIn ? spec.authHeader.isEmpty() || !httpHeader(request, spec.authHeader.toLower().constData()).isEmpty()
+        : dialectOf(*provider) == WireDialect::Gemini
         ? !httpHeader(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
-        : *provider == Provider::Anthropic ? !httpHeader(request, "x-api-key").isEmpty() || bearer
-                                           : bearer;
+        : dialectOf(*provider) == WireDialect::Anthropic ? !httpHeader(request, "x-api-key").isEmpty() || bearer
+                                                         : bearer;
+    {
+        const QMutexLocker lock(&m_lock);
+        Counters &c = m_counters[*provider];
+        c.lastHeaders.clear();
+        for (const auto &[name, value] : request.headers())
+            c.lastHeaders << QString::fromLatin1(name).toLower();
+        c.lastQuery = request.url().query();
+    }
+    for (const auto &[name, value] : spec.query) {
+        if (!query.hasQueryItem(name)) { // Azure answers a request without api-version so
+            writeJson(socket, 404, R"({"error":{"code":"404","message":"Resource not found"}})", {}, provider);
+            return true;
+        }
+    }
     const QString story = SimWire::storyFromRequest(*provider, body);
     const Kind kind = SimWire::isImageRequest(*provider, body) ? Kind::Image
         : story.startsWith(StoryboardPrompt::kCaptionsMarker)  ? Kind::Captions
@@ -585,7 +615,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     }
 
     auto success = [&](const QString &text, SimWire::Ending ending, int intervalMs = 0, int pieces = 4) {
-        if (stream && provider == Provider::Gemini && !b.geminiSse) {
+        if (stream && dialectOf(provider) == WireDialect::Gemini && !b.geminiSse) {
             // :streamGenerateContent without alt=sse: the same chunks as one JSON array.
             QByteArray array = "[";
             const QList<QByteArray> events = SimWire::stream(provider, model, text, ending, usage, pieces);
@@ -662,7 +692,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         if (stream) {
             // The provider's own event with broken JSON, where an SDK reads it (Anthropic: a named event).
             QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 4, b.streamUsage);
-            events.insert(provider == Provider::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(provider));
+            events.insert(dialectOf(provider) == WireDialect::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(provider));
             writeChunkedStream(provider, socket, events, 0, false);
         } else {
             writeJson(socket, 200, SimWire::malformedBody(provider), {}, provider);

@@ -55,6 +55,8 @@ public:
         // When the last request arrived, on the system's monotonic clock (CLOCK_MONOTONIC, the same in
         // every process on the machine): lets a benchmark in another process time its requests' arrival.
         qint64 lastRequestMonotonicNs = 0;
+        QStringList lastHeaders; // the last request's header names, lower case (what a provider would see)
+        QString lastQuery; // and its query
         QJsonObject toJson() const;
     };
 
@@ -92,6 +94,8 @@ Q_SIGNALS:
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
+    // The provider whose simulated endpoint `path` is (every listed provider, at its simulator path).
+    static std::optional<Provider> route(const QString &path, QString *model);
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:

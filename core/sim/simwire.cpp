@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "simwire.h"
 
+#include "contract/providerregistry.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,7 +19,7 @@ QByteArray compact(const QJsonObject &o)
 // only on "\n\n", so the difference matters).
 QByteArray sse(Provider provider, const QByteArray &data, const QByteArray &event = {})
 {
-    const QByteArray eol = provider == Provider::Gemini ? QByteArray("\r\n") : QByteArray("\n");
+    const QByteArray eol = dialectOf(provider) == WireDialect::Gemini ? QByteArray("\r\n") : QByteArray("\n");
     QByteArray out;
     if (!event.isEmpty())
         out += "event: " + event + eol;
@@ -70,13 +72,13 @@ QStringList split(const QString &text, int pieces)
 
 QString finishWord(Provider p, SimWire::Ending e)
 {
-    switch (p) {
-    case Provider::Gemini:
+    switch (dialectOf(p)) {
+    case WireDialect::Gemini:
         return e == SimWire::Ending::MaxTokens ? QStringLiteral("MAX_TOKENS") : QStringLiteral("STOP");
-    case Provider::OpenAI:
-    case Provider::Qwen:
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
         return e == SimWire::Ending::MaxTokens ? QStringLiteral("length") : QStringLiteral("stop");
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         return e == SimWire::Ending::MaxTokens ? QStringLiteral("max_tokens")
             : e == SimWire::Ending::Refused    ? QStringLiteral("refusal")
                                                : QStringLiteral("end_turn");
@@ -119,8 +121,8 @@ QJsonObject openAiUsage(TokenUsage u)
 
 QByteArray SimWire::body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage)
 {
-    switch (provider) {
-    case Provider::Gemini: {
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini: {
         if (ending == Ending::Refused)
             return compact(QJsonObject {
                 { QStringLiteral("promptFeedback"), QJsonObject { { QStringLiteral("blockReason"), QStringLiteral("SAFETY") } } },
@@ -132,8 +134,8 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
         o.insert(QStringLiteral("responseId"), QStringLiteral("sim-response"));
         return compact(o);
     }
-    case Provider::OpenAI:
-    case Provider::Qwen: {
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope: {
         QJsonObject message { { QStringLiteral("role"), QStringLiteral("assistant") } };
         if (ending == Ending::Refused) {
             message.insert(QStringLiteral("content"), QJsonValue());
@@ -154,7 +156,7 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
             { QStringLiteral("usage"), openAiUsage(usage) },
         });
     }
-    case Provider::Anthropic: {
+    case WireDialect::Anthropic: {
         QJsonArray content { QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
                                            { QStringLiteral("thinking"), QStringLiteral("Planning four panels…") },
                                            { QStringLiteral("signature"), QStringLiteral("sim") } } };
@@ -181,8 +183,8 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
 {
     QList<QByteArray> out;
     const QStringList parts = ending == Ending::Refused ? QStringList {} : split(text, pieces);
-    switch (provider) {
-    case Provider::Gemini: {
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini: {
         if (ending == Ending::Refused) {
             out << sse(provider, body(provider, model, text, ending, usage));
             break;
@@ -198,8 +200,8 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
         }
         break;
     }
-    case Provider::OpenAI:
-    case Provider::Qwen: {
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope: {
         auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
             return sse(provider,
                        compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
@@ -229,7 +231,7 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
         out << sse(provider, "[DONE]");
         break;
     }
-    case Provider::Anthropic: {
+    case WireDialect::Anthropic: {
         out << sse(provider,
                    compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_start") },
                                          { QStringLiteral("message"),
@@ -306,19 +308,19 @@ QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const
 
 QByteArray SimWire::streamErrorEvent(Provider provider)
 {
-    switch (provider) {
-    case Provider::Gemini:
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini:
         return sse(provider,
                    R"({"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}})");
-    case Provider::OpenAI:
+    case WireDialect::OpenAI:
         return sse(
             provider,
             R"({"error":{"message":"The server is overloaded or not ready yet.","type":"server_error","param":null,"code":"server_is_overloaded"}})");
-    case Provider::Qwen:
+    case WireDialect::DashScope:
         return sse(
             provider,
             R"({"error":{"code":"ModelUnavailable","param":null,"message":"Model is unavailable, please try again later.","type":"ModelUnavailable"}})");
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         return sse(provider, R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})", "error");
     }
     return {};
@@ -326,14 +328,14 @@ QByteArray SimWire::streamErrorEvent(Provider provider)
 
 QByteArray SimWire::malformedStreamEvent(Provider provider)
 {
-    switch (provider) {
-    case Provider::Gemini:
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini:
         return sse(provider, R"({"candidates": [ {"content": oops)");
-    case Provider::OpenAI:
-    case Provider::Qwen:
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
         return sse(provider,
                    R"({"id":"chatcmpl-sim","object":"chat.completion.chunk","created":1760400000,"choices":[{"index":0,"delta": oops)");
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         return sse(provider, R"({"type":"content_block_delta","index":1,"delta": oops)", "content_block_delta");
     }
     return {};
@@ -341,13 +343,13 @@ QByteArray SimWire::malformedStreamEvent(Provider provider)
 
 QByteArray SimWire::malformedBody(Provider provider)
 {
-    switch (provider) {
-    case Provider::Gemini:
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini:
         return R"({"candidates": [{"content": {"parts": [{"text": "{\"title\")";
-    case Provider::OpenAI:
-    case Provider::Qwen:
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
         return R"({"id":"chatcmpl-sim","object":"chat.completion","created":1760400000,"choices":[{"index":0,"message":{"role":"assistant","content":"{\"title\")";
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         return R"({"id":"msg_sim","type":"message","role":"assistant","content":[{"type":"text","text":"{\"title\")";
     }
     return {};
@@ -355,13 +357,13 @@ QByteArray SimWire::malformedBody(Provider provider)
 
 QByteArray SimWire::requestIdHeader(Provider provider)
 {
-    switch (provider) {
-    case Provider::Anthropic:
+    switch (dialectOf(provider)) {
+    case WireDialect::Anthropic:
         return "request-id";
-    case Provider::OpenAI:
-    case Provider::Qwen:
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
         return "x-request-id";
-    case Provider::Gemini:
+    case WireDialect::Gemini:
         break;
     }
     return {};
@@ -394,8 +396,8 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
                bad = name == u"bad_request", notFound = name == u"not_found", timeout = name == u"timeout",
                unauthenticated = name == u"unauthenticated";
     const QByteArray retrySeconds = QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 30);
-    switch (provider) {
-    case Provider::Gemini:
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini:
         // Gemini never sends Retry-After: the delay is the RetryInfo detail in the body.
         if (overloaded)
             gemini(503, "UNAVAILABLE",
@@ -428,7 +430,7 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
         else
             gemini(500, "INTERNAL", "An internal error has occurred.");
         break;
-    case Provider::OpenAI:
+    case WireDialect::OpenAI:
         if (overloaded)
             openai(503, "service_unavailable_error", "server_is_overloaded", "The server is overloaded or not ready yet.");
         else if (rate)
@@ -454,7 +456,7 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
         else
             openai(500, "server_error", nullptr, "The server had an error while processing your request.");
         break;
-    case Provider::Qwen:
+    case WireDialect::DashScope:
         if (overloaded)
             dashscope(503, "ModelUnavailable", "Model is unavailable, please try again later.");
         else if (rate)
@@ -472,7 +474,7 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
         else
             dashscope(500, "InternalError", "An internal error has occurred.");
         break;
-    case Provider::Anthropic:
+    case WireDialect::Anthropic:
         if (overloaded)
             anthropic(529, "overloaded_error", "Overloaded");
         else if (rate)
@@ -495,7 +497,7 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
     }
     if (statusOverride > 0 && statusOverride != r.status) {
         r.status = statusOverride;
-        if (provider == Provider::Gemini) { // Gemini's body repeats the status: keep the two in agreement
+        if (dialectOf(provider) == WireDialect::Gemini) { // Gemini's body repeats the status: keep the two in agreement
             QJsonObject root = QJsonDocument::fromJson(r.body).object();
             QJsonObject e = root.value(QLatin1StringView("error")).toObject();
             e.insert(QStringLiteral("code"), statusOverride);
@@ -505,9 +507,9 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
         }
     }
     // Where each provider says when to come back (Gemini: only in the body, above).
-    if (retryAfterSeconds >= 0 && provider != Provider::Gemini) {
+    if (retryAfterSeconds >= 0 && dialectOf(provider) != WireDialect::Gemini) {
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray::number(retryAfterSeconds)));
-    } else if (provider == Provider::OpenAI && rate) {
+    } else if (dialectOf(provider) == WireDialect::OpenAI && rate) {
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("20"))); // the same 20 s the message names
     }
     return r;
@@ -517,8 +519,8 @@ QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBo
 {
     const QJsonObject root = QJsonDocument::fromJson(requestBody).object();
     QString text;
-    switch (provider) {
-    case Provider::Gemini: {
+    switch (dialectOf(provider)) {
+    case WireDialect::Gemini: {
         const QJsonArray contents = root.value(QLatin1StringView("contents")).toArray();
         for (const QJsonValue &c : contents) {
             const QJsonArray parts = c.toObject().value(QLatin1StringView("parts")).toArray();
@@ -527,9 +529,9 @@ QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBo
         }
         break;
     }
-    case Provider::OpenAI:
-    case Provider::Qwen:
-    case Provider::Anthropic: {
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
+    case WireDialect::Anthropic: {
         const QJsonArray messages = root.value(QLatin1StringView("messages")).toArray();
         for (const QJsonValue &m : messages) {
             const QJsonObject mo = m.toObject();
@@ -570,7 +572,7 @@ QByteArray SimWire::imageBody(const QString &model, const QByteArray &imageBase6
 
 bool SimWire::isImageRequest(Provider provider, const QByteArray &requestBody)
 {
-    if (provider != Provider::Gemini)
+    if (dialectOf(provider) != WireDialect::Gemini)
         return false;
     const QJsonArray modalities = QJsonDocument::fromJson(requestBody)
                                       .object()
@@ -583,7 +585,7 @@ bool SimWire::isImageRequest(Provider provider, const QByteArray &requestBody)
 
 bool SimWire::requestWantsStream(Provider provider, const QByteArray &requestBody, const QString &path)
 {
-    if (provider == Provider::Gemini)
+    if (dialectOf(provider) == WireDialect::Gemini)
         return path.endsWith(QLatin1StringView(":streamGenerateContent"));
     return QJsonDocument::fromJson(requestBody).object().value(QLatin1StringView("stream")).toBool();
 }

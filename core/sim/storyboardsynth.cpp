@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storyboardsynth.h"
 
+#include "contract/providerregistry.h"
 #include "contract/storyboardvalidator.h"
 
 #include <QRegularExpression>
@@ -125,21 +126,21 @@ Storyboard StoryboardSynth::fromStory(const QString &story, Provider provider)
     static const char *const kShots[] = { "Wide shot", "Medium shot", "Close-up", "Long shot" };
     for (Panel &p : board.panels) {
         const auto i = static_cast<std::size_t>(std::clamp(p.index - 1, 0, 3));
-        switch (provider) {
-        case Provider::Gemini:
+        switch (dialectOf(provider)) {
+        case WireDialect::Gemini:
             break;
-        case Provider::Qwen:
+        case WireDialect::DashScope:
             p.scene = QStringLiteral("%1: %2").arg(QLatin1StringView(kShots[i]), p.scene);
             break;
-        case Provider::OpenAI:
+        case WireDialect::OpenAI:
             p.scene = QStringLiteral("%1 (panel %2)").arg(p.scene).arg(p.index);
             break;
-        case Provider::Anthropic:
+        case WireDialect::Anthropic:
             p.scene = QStringLiteral("In this panel, %1").arg(p.scene);
             break;
         }
     }
-    if (provider == Provider::Qwen)
+    if (dialectOf(provider) == WireDialect::DashScope)
         board.title = QStringLiteral("%1 · 4컷").arg(board.title);
     return board;
 }

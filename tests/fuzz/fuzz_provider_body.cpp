@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
         return 0;
-    const Provider provider = static_cast<Provider>(data[0] % 4);
+    const Provider provider = Provider::atIndex(data[0] % 4);
     static const int kStatuses[] = { 200, 400, 401, 403, 404, 408, 429, 500, 502, 503, 504, 529, 302, 413 };
     const int status = kStatuses[data[1] % std::size(kStatuses)];
     const QByteArray body(reinterpret_cast<const char *>(data + 2), static_cast<qsizetype>(size - 2));

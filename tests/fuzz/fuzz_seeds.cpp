@@ -106,7 +106,7 @@ int main(int argc, char *argv[])
     const SimWire::Ending endings[] = { SimWire::Ending::Stop, SimWire::Ending::MaxTokens, SimWire::Ending::Refused };
     const char *const errors[] = { "overloaded", "rate_limited", "auth", "quota", "bad_request", "server_error", "not_found", "timeout" };
     for (int p = 0; p < 4; ++p) {
-        const auto provider = static_cast<Provider>(p);
+        const auto provider = Provider::atIndex(p);
         const QByteArray tag(1, char(p));
         int n = 0;
         for (SimWire::Ending e : endings) {

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
         return 0;
-    const Provider provider = static_cast<Provider>(data[0] % 4);
+    const Provider provider = Provider::atIndex(data[0] % 4);
     const size_t step = 1 + data[1] % 64;
     const auto format = WireFormat::create(provider);
     const auto decoder = format->streamDecoder();

@@ -2,6 +2,7 @@
 #include "failuresview.h"
 
 #include "charts.h"
+#include "contract/providerregistry.h"
 #include "engine/stageresult.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
@@ -120,7 +121,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
         m_stage->addItem(toId(s), toId(s));
     m_provider = combo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
-    for (Provider p : kAllProviders)
+    for (Provider p : ProviderRegistry::all())
         m_provider->addItem(toId(p), toId(p));
     m_reason = combo("reasonCombo");
     m_reason->addItem(tr("Any fallback reason"), QString());

@@ -2,6 +2,7 @@
 #include "healthstrip.h"
 
 #include "charts.h"
+#include "contract/providerregistry.h"
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
@@ -354,7 +355,7 @@ void HealthStrip::rebuildCards()
     }
     // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
     // none): that card is where it is restored.
-    for (const Provider provider : kAllProviders) {
+    for (const Provider provider : ProviderRegistry::all()) {
         for (const Role role : { Role::Primary, Role::Fallback }) {
             if (shown.count(provider) || controlLine(provider, role).isEmpty())
                 continue;

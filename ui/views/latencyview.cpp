@@ -2,6 +2,7 @@
 #include "latencyview.h"
 
 #include "charts.h"
+#include "contract/providerregistry.h"
 #include "engine/stageresult.h"
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
@@ -105,11 +106,11 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
         return c;
     };
     m_provider = combo("latencyProvider");
-    for (Provider p : kAllProviders)
+    for (Provider p : ProviderRegistry::all())
         m_provider->addItem(toId(p), toId(p));
     m_compareWith = combo("latencyCompareWith");
     m_compareWith->addItem(tr("compare with…"), QString());
-    for (Provider p : kAllProviders)
+    for (Provider p : ProviderRegistry::all())
         m_compareWith->addItem(tr("compare with %1").arg(toId(p)), toId(p));
     m_compareWith->setToolTip(tr("Draw another provider's p50 and p90 (dashed) in the same role and stage"));
     m_role = combo("latencyRole");

@@ -2,6 +2,7 @@
 #include "runview.h"
 
 #include "config/settings.h"
+#include "contract/providerregistry.h"
 #include "tones.h"
 
 #include <QComboBox>
@@ -42,7 +43,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_fallback = new QComboBox;
     m_fallback->setObjectName(QStringLiteral("fallbackCombo"));
     m_fallback->addItem(tr("none"), QString());
-    for (Provider p : kAllProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         m_primary->addItem(toId(p), toId(p));
         m_fallback->addItem(toId(p), toId(p));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "settingsview.h"
 
+#include "contract/providerregistry.h"
 #include "desktopnotifier.h"
 #include "runtime/secretstore.h"
 #include "tones.h"
@@ -27,8 +28,6 @@ using namespace std::chrono;
 
 namespace {
 
-constexpr const auto &kProviders = kAllProviders;
-
 } // namespace
 
 SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent)
@@ -54,7 +53,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         c->setObjectName(QLatin1StringView(name));
         if (withNone)
             c->addItem(tr("none (no automatic fallback)"), QString());
-        for (Provider p : kProviders)
+        for (Provider p : ProviderRegistry::all())
             c->addItem(toId(p), toId(p));
         connect(c, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
         return c;
@@ -90,7 +89,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         grid->addWidget(h, 0, c);
     }
     int row = 1;
-    for (Provider p : kProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         ProviderRow r;
         r.baseUrl = edit(qPrintable(toId(p) + QStringLiteral("BaseUrl")));
         r.model = edit(qPrintable(toId(p) + QStringLiteral("Model")));
@@ -270,7 +269,7 @@ void SettingsView::reload()
     m_primaryTimeout->setText(formatDuration(s.storyboard.primaryTimeout));
     m_fallbackTimeout->setText(formatDuration(s.storyboard.fallbackTimeout));
     m_budget->setText(s.storyboard.totalBudget ? formatDuration(*s.storyboard.totalBudget) : QString());
-    for (Provider p : kProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         const ProviderRow &r = m_providers[p];
         r.baseUrl->setText(s.provider(p).baseUrl.toString());
         r.model->setText(s.provider(p).model);
@@ -344,7 +343,7 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
         s.storyboard.totalBudget = budget;
     else
         s.storyboard.totalBudget.reset();
-    for (Provider p : kProviders) {
+    for (Provider p : ProviderRegistry::all()) {
         ProviderSettings &ps = s.providers[p];
         ps.baseUrl = QUrl(m_providers[p].baseUrl->text().trimmed());
         ps.model = m_providers[p].model->text().trimmed();
