@@ -2,6 +2,7 @@
 #include "settings.h"
 
 #include "contract/providerregistry.h"
+#include "providerentries.h"
 #include "providers/providertrust.h"
 #include "providers/proxyrules.h"
 #include "settingstable.h"
@@ -10,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -48,11 +50,38 @@ struct Origins
     }
 };
 
+// The file's providers: the added ones join the registry (with their defaults here), and the
+// built-ins take what the file overrides.
+void applyProviderEntries(Settings &s, const ProviderEntries &entries)
+{
+    for (const Provider p : ProviderRegistry::setAdded(entries.added)) {
+        const ProviderSpec spec = ProviderRegistry::spec(p);
+        s.providers[p] = ProviderSettings { spec.baseUrl, spec.model, {}, SettingSource::Default, spec.stream };
+    }
+    for (const auto &[p, o] : entries.builtIns) {
+        ProviderSettings &ps = s.providers[p];
+        ps.baseUrl = o.baseUrl.value_or(ps.baseUrl);
+        ps.model = o.model.value_or(ps.model).trimmed();
+        ps.stream = o.stream.value_or(ps.stream);
+    }
+}
+
+// "gemini, qwen, openai, anthropic, local-vllm": the listed providers, for refusals.
+QString providerIdList()
+{
+    QStringList ids;
+    for (const Provider p : ProviderRegistry::all())
+        ids << toId(p);
+    return ids.join(QStringLiteral(", "));
+}
+
 std::optional<Provider> parseProviderName(QStringView v)
 {
     if (v.compare(u"dashscope", Qt::CaseInsensitive) == 0)
         return Provider::Qwen;
-    return providerFromId(v.trimmed());
+    // Only a listed provider may be chosen: one the settings no longer add is history, not a choice.
+    const std::optional<Provider> p = providerFromId(v.trimmed());
+    return p && ProviderRegistry::all().contains(*p) ? p : std::nullopt;
 }
 
 } // namespace
@@ -101,10 +130,18 @@ std::optional<milliseconds> parseDuration(QStringView text, QString *why)
     return result;
 }
 
+const ProviderSettings &Settings::provider(Provider p) const
+{
+    static const ProviderSettings none;
+    const auto it = providers.find(p);
+    return it == providers.end() ? none : it->second;
+}
+
 bool Settings::noProviderConfigured() const
 {
-    for (const auto &entry : providers) {
-        if (entry.second.hasKey())
+    for (const auto &[p, ps] : providers) {
+        // A provider added by the settings file is meant to be called, with a key or without one.
+        if (ps.hasKey() || !ProviderRegistry::spec(p).builtIn)
             return false;
     }
     return true;
@@ -171,12 +208,26 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
             };
         if (ps.model.trimmed().isEmpty())
             errors << ConfigError { modelVariable(p), QStringLiteral("%1=%2 needs a model name").arg(selector, toId(p)) };
-        if (requireKeys && !ps.hasKey())
+        if (!ProviderRegistry::spec(p).serves(Stage::Storyboard))
+            errors << ConfigError { selector,
+                                    QStringLiteral("%1 does not serve the storyboard stage; add \"storyboard\" to its stages, or choose "
+                                                   "another provider")
+                                        .arg(toId(p)) };
+        if (requireKeys && ProviderRegistry::spec(p).takesKey() && !ps.hasKey())
             errors << ConfigError { apiKeyVariable(p),
                                     QStringLiteral("%1=%2 needs an API key: set %3 in the environment or in the key file "
                                                    "(one NAME=value per line, mode 0600)")
                                         .arg(selector, toId(p), apiKeyVariable(p)) };
     };
+    // An added provider that names a key variable must find a key there (docs/configuration.md, "Providers").
+    for (const auto &[p, ps] : s.providers) {
+        const ProviderSpec spec = ProviderRegistry::spec(p);
+        if (requireKeys && !spec.builtIn && spec.takesKey() && !ps.hasKey())
+            errors << ConfigError { QStringLiteral("providers (%1).key_variable").arg(spec.id),
+                                    QStringLiteral("names %1, which is empty or not set: set it in the environment or the key file, or "
+                                                   "remove key_variable if the provider takes no key")
+                                        .arg(spec.keyVariable) };
+    }
     checkSelected(sb.primary, QStringLiteral("STORYBOARD_PROVIDER"));
     if (sb.fallback && *sb.fallback != sb.primary)
         checkSelected(*sb.fallback, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"));
@@ -230,16 +281,7 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
         root.remove(QStringLiteral("data_dir"));
     else
         root.insert(QStringLiteral("data_dir"), s.dataDir);
-    QJsonObject providers = previous.value(QLatin1StringView("providers")).toObject();
-    for (const auto &[p, ps] : s.providers) {
-        QJsonObject po = providers.value(toId(p)).toObject();
-        po.remove(QStringLiteral("api_key")); // never in this file
-        po.insert(QStringLiteral("base_url"), ps.baseUrl.toString());
-        po.insert(QStringLiteral("model"), ps.model);
-        po.insert(QStringLiteral("stream"), ps.stream);
-        providers.insert(toId(p), po);
-    }
-    root.insert(QStringLiteral("providers"), providers);
+    root.insert(QStringLiteral("providers"), ProviderEntries::write(s, previous.value(QLatin1StringView("providers"))));
     return root;
 }
 
@@ -363,6 +405,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                                   const QProcessEnvironment &keychain)
 {
     SettingsLoad out;
+    ProviderRegistry::setAdded({}); // until the file adds its own
     out.settings = Settings::defaults();
     Settings &s = out.settings;
     Origins origins;
@@ -382,8 +425,8 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             s.storyboard.primary = *p;
         else
             errors << ConfigError { setting,
-                                    QStringLiteral("unknown provider \"%1\"; use gemini, qwen, openai or anthropic%2")
-                                        .arg(value, fallback ? QStringLiteral(", or none") : QString()) };
+                                    QStringLiteral("unknown provider \"%1\"; use %2%3")
+                                        .arg(value, providerIdList(), fallback ? QStringLiteral(", or none") : QString()) };
     };
     auto applyRetention = [&](const QString &setting, const QString &value, bool aggregates) {
         QString why;
@@ -440,12 +483,14 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                 const QJsonObject root = doc.object();
                 fileRoot = root;
                 // A section of the wrong type is refused, not read as empty.
-                for (const char *section : { "storyboard", "pipeline", "providers" }) {
+                for (const char *section : { "storyboard", "pipeline" }) {
                     const QJsonValue v = root.value(QLatin1StringView(section));
                     if (!v.isUndefined() && !v.isObject())
                         errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, QLatin1StringView(section)),
                                                 QStringLiteral("must be a JSON object") };
                 }
+                // Providers first: an added provider's id is then known to the storyboard's settings below.
+                applyProviderEntries(s, ProviderEntries::read(root.value(QLatin1StringView("providers")), settingsFile, &errors));
                 const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
                 auto fileString = [&](const QJsonObject &o, const char *key, const QString &path, QString *value) {
                     const QJsonValue v = o.value(QLatin1StringView(key));
@@ -532,36 +577,6 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                     else
                         errors << ConfigError { QStringLiteral("%1: pipeline.image_retries").arg(settingsFile),
                                                 QStringLiteral("must be a whole number from 0 to 5") };
-                }
-
-                const QJsonObject providers = root.value(QLatin1StringView("providers")).toObject();
-                for (auto it = providers.begin(); it != providers.end(); ++it) {
-                    const auto p = parseProviderName(it.key());
-                    if (!p) {
-                        errors << ConfigError { QStringLiteral("%1: providers.%2").arg(settingsFile, it.key()),
-                                                QStringLiteral("unknown provider; use gemini, qwen, openai or anthropic") };
-                        continue;
-                    }
-                    const QString base = QStringLiteral("providers.") + it.key();
-                    if (!it.value().isObject()) {
-                        errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, base), QStringLiteral("must be a JSON object") };
-                        continue;
-                    }
-                    const QJsonObject po = it.value().toObject();
-                    if (po.contains(QLatin1StringView("api_key")))
-                        errors << ConfigError { QStringLiteral("%1: %2.api_key").arg(settingsFile, base),
-                                                QStringLiteral("API keys do not belong in the settings file; move it to %1 in the "
-                                                               "environment or the 0600 key file")
-                                                    .arg(apiKeyVariable(*p)) };
-                    if (fileString(po, "base_url", base + QStringLiteral(".base_url"), &v))
-                        s.providers[*p].baseUrl = QUrl(v.trimmed());
-                    if (fileString(po, "model", base + QStringLiteral(".model"), &v))
-                        s.providers[*p].model = v.trimmed();
-                    if (const QJsonValue stream = po.value(QLatin1StringView("stream")); stream.isBool())
-                        s.providers[*p].stream = stream.toBool();
-                    else if (!stream.isUndefined())
-                        errors << ConfigError { QStringLiteral("%1: %2.stream").arg(settingsFile, base),
-                                                QStringLiteral("must be true or false") };
                 }
             }
         }

@@ -81,7 +81,8 @@ struct Settings
     // Breakers (docs/contract.md §13); read and written through the settings table (settingstable.h).
     BreakerSettings breaker;
 
-    const ProviderSettings &provider(Provider p) const { return providers.at(p); }
+    // A provider's settings; one not configured here (named by history or another engine) has none.
+    const ProviderSettings &provider(Provider p) const;
     // True when no provider has a key: Bullpen then runs against its built-in simulator (docs/contract.md §7).
     bool noProviderConfigured() const;
     // `storyboard` with its preset's routing applied (an unknown preset, refused by validate(), keeps relief's).

@@ -54,6 +54,9 @@ inline size_t qHash(Provider provider, size_t seed = 0) noexcept
 QString toId(Provider provider);
 // The registered provider with this id (case does not matter), if any.
 std::optional<Provider> providerFromId(QStringView id);
+// The same for an id read from a store, an event or another engine: a provider not configured here
+// (an engine's added provider, or one since removed) is still a provider, known by its id.
+std::optional<Provider> providerFromStored(QStringView id);
 
 } // namespace bullpen
 

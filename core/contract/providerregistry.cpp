@@ -2,6 +2,7 @@
 #include "providerregistry.h"
 
 #include <QReadWriteLock>
+#include <QRegularExpression>
 
 #include <vector>
 
@@ -207,6 +208,16 @@ QString toId(Provider provider)
 std::optional<Provider> providerFromId(QStringView id)
 {
     return ProviderRegistry::find(id);
+}
+
+std::optional<Provider> providerFromStored(QStringView id)
+{
+    if (const std::optional<Provider> known = ProviderRegistry::find(id))
+        return known;
+    static const QRegularExpression idShape(QStringLiteral("^[a-z][a-z0-9_-]{0,31}$"));
+    if (!idShape.match(id).hasMatch())
+        return std::nullopt;
+    return ProviderRegistry::intern(id);
 }
 
 } // namespace bullpen

@@ -56,7 +56,7 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
     a.attemptId = r.integer<quint64>("attempt_id");
     if (const std::optional<Stage> stage = r.optId("stage", stageFromId)) // an event's type names it too
         a.stage = *stage;
-    a.provider = r.id<Provider>("provider", providerFromId);
+    a.provider = r.id<Provider>("provider", providerFromStored);
     a.model = r.string("model");
     a.role = r.id<Role>("role", roleFromId);
     a.round = r.integer<int>("round");
@@ -112,8 +112,8 @@ std::optional<StageResult> StageResult::fromJson(const QJsonObject &json, QStrin
     s.decision = r.optString("decision");
     s.fallback.applied = r.optBoolean("provider_fallback_applied");
     s.fallback.reason = r.optString("provider_fallback_reason");
-    s.fallback.primaryProvider = r.id<Provider>("primary_final_model_provider", providerFromId);
-    s.fallback.finalProvider = r.optId("final_model_provider", providerFromId);
+    s.fallback.primaryProvider = r.id<Provider>("primary_final_model_provider", providerFromStored);
+    s.fallback.finalProvider = r.optId("final_model_provider", providerFromStored);
     s.fallback.finalModelId = r.optString("final_model_id");
     s.tokens = r.tokens();
     s.elapsed = fromJsonMs(r.optNumber("elapsed_ms").value_or(0));

@@ -252,8 +252,8 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (type == u"generation_started") {
         GenerationStarted e;
         e.preset = r.string("preset");
-        e.primary = r.id<Provider>("primary", providerFromId);
-        e.fallback = r.optId("fallback", providerFromId);
+        e.primary = r.id<Provider>("primary", providerFromStored);
+        e.fallback = r.optId("fallback", providerFromStored);
         e.budget = milliseconds(r.integer<qint64>("budget_ms"));
         e.user = r.optString("user");
         e.instance = r.optString("instance");
@@ -267,7 +267,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (auto stage = stageOf(QStringLiteral("_queued"))) {
         StageQueued e;
         e.stage = *stage;
-        e.provider = r.id<Provider>("provider", providerFromId);
+        e.provider = r.id<Provider>("provider", providerFromStored);
         e.ahead = r.integer<int>("ahead");
         e.inFlight = r.integer<int>("in_flight");
         e.limit = r.integer<int>("limit");
@@ -276,7 +276,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (auto stage = stageOf(QStringLiteral("_admitted"))) {
         StageAdmitted e;
         e.stage = *stage;
-        e.provider = r.id<Provider>("provider", providerFromId);
+        e.provider = r.id<Provider>("provider", providerFromStored);
         e.waited = fromMs(r.number("waited_ms"));
         return e;
     }
@@ -284,7 +284,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         AttemptStarted e;
         e.stage = *stage;
         e.attemptId = r.integer<quint64>("attempt_id");
-        e.provider = r.id<Provider>("provider", providerFromId);
+        e.provider = r.id<Provider>("provider", providerFromStored);
         e.model = r.string("model");
         e.role = r.id<Role>("role", roleFromId);
         e.round = r.integer<int>("round");
@@ -303,8 +303,8 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (auto stage = stageOf(QStringLiteral("_fallback_triggered"))) {
         FallbackTriggered e;
         e.stage = *stage;
-        e.from = r.id<Provider>("from", providerFromId);
-        e.to = r.id<Provider>("to", providerFromId);
+        e.from = r.id<Provider>("from", providerFromStored);
+        e.to = r.id<Provider>("to", providerFromStored);
         e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
         e.remainingBudget = milliseconds(r.integer<qint64>("remaining_budget_ms"));
         e.reason = r.string("reason");
@@ -313,8 +313,8 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (auto stage = stageOf(QStringLiteral("_primary_skipped"))) {
         PrimarySkipped e;
         e.stage = *stage;
-        e.provider = r.id<Provider>("provider", providerFromId);
-        e.to = r.id<Provider>("to", providerFromId);
+        e.provider = r.id<Provider>("provider", providerFromStored);
+        e.to = r.id<Provider>("to", providerFromStored);
         e.state = r.string("state");
         e.since = QDateTime::fromString(r.optString("since"), Qt::ISODateWithMs);
         e.why = r.string("why");
@@ -325,7 +325,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
     if (auto stage = stageOf(QStringLiteral("_retry_scheduled"))) {
         RetryScheduled e;
         e.stage = *stage;
-        e.provider = r.id<Provider>("provider", providerFromId);
+        e.provider = r.id<Provider>("provider", providerFromStored);
         e.role = r.id<Role>("role", roleFromId);
         e.nextRound = r.integer<int>("next_round");
         e.kind = r.id<FailureKind>("kind", [](QStringView s) { return enumFromName<FailureKind>(s); });
@@ -336,7 +336,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         LateResultDiscarded e;
         e.stage = r.id<Stage>("stage", stageFromId);
         e.attemptId = r.integer<quint64>("attempt_id");
-        e.provider = r.id<Provider>("provider", providerFromId);
+        e.provider = r.id<Provider>("provider", providerFromStored);
         e.role = r.id<Role>("role", roleFromId);
         e.lateBy = fromMs(r.number("late_by_ms"));
         e.wouldHaveSucceeded = r.boolean("would_have_succeeded");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "remoteconnection.h"
 
+#include "config/providerentries.h"
 #include "remotecomparisonrunner.h"
 
 #include <QJsonArray>
@@ -18,6 +19,7 @@ RemoteConnection::RemoteConnection(EngineEndpoint endpoint, QObject *parent)
     m_engine->setFetchImages(true); // the console shows the comic; the engine's files are not ours
     connect(m_engine.get(), &RemoteEngine::stateChanged, this, &EngineConnection::statusChanged);
     connect(m_engine.get(), &RemoteEngine::configReceived, this, [this] {
+        adoptProviders();
         Q_EMIT configChanged();
         Q_EMIT statusChanged();
     });
@@ -27,6 +29,21 @@ RemoteConnection::RemoteConnection(EngineEndpoint endpoint, QObject *parent)
 
 RemoteConnection::~RemoteConnection() = default;
 
+void RemoteConnection::adoptProviders()
+{
+    // The engine's added providers become this console's: its pickers, filters and cards list them.
+    QJsonArray added;
+    for (const QJsonValue &v : m_engine->config().value(QLatin1StringView("providers")).toArray()) {
+        QJsonObject o = v.toObject();
+        if (o.value(QLatin1StringView("built_in")).toBool(true))
+            continue;
+        o.remove(QStringLiteral("built_in"));
+        added.append(o);
+    }
+    QList<ConfigError> ignored; // an engine's list was valid there; an entry this console cannot read stays unlisted
+    ProviderRegistry::setAdded(ProviderEntries::read(added, QStringLiteral("engine"), &ignored).added);
+}
+
 StagePolicy RemoteConnection::storyboardPolicy() const
 {
     // The engine's own storyboard policy (GET /v1/config); until it arrives, the contract's defaults.
@@ -35,8 +52,8 @@ StagePolicy RemoteConnection::storyboardPolicy() const
     if (p.isEmpty())
         return policy;
     policy.preset = p.value(QLatin1StringView("policy")).toString(policy.preset);
-    policy.primary = providerFromId(p.value(QLatin1StringView("primary")).toString()).value_or(policy.primary);
-    policy.fallback = providerFromId(p.value(QLatin1StringView("fallback")).toString());
+    policy.primary = providerFromStored(p.value(QLatin1StringView("primary")).toString()).value_or(policy.primary);
+    policy.fallback = providerFromStored(p.value(QLatin1StringView("fallback")).toString());
     policy.primaryTimeout = std::chrono::milliseconds(p.value(QLatin1StringView("primary_ms")).toInteger(policy.primaryTimeout.count()));
     policy.fallbackTimeout = std::chrono::milliseconds(p.value(QLatin1StringView("fallback_ms")).toInteger(policy.fallbackTimeout.count()));
     if (p.value(QLatin1StringView("budget_ms")).isDouble())

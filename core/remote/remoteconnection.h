@@ -48,6 +48,7 @@ public:
     void setKeyFilePath(const QString &path) { m_keyFile = path; }
 
 private:
+    void adoptProviders();
     // A drain's or restore's answer: the providers read again, or the engine's refusal said.
     void providerAction(QNetworkReply *reply);
     std::unique_ptr<RemoteEngine> m_engine;

@@ -2,6 +2,7 @@
 #include "engineservice.h"
 
 #include "api/historyjson.h"
+#include "config/providerentries.h"
 #include "contract/providerregistry.h"
 #include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
@@ -1093,6 +1094,19 @@ void EngineService::image(const QString &sha256, QTcpSocket *socket)
     });
 }
 
+// The engine's providers as its registry lists them (an attached console's pickers follow this).
+QJsonArray EngineService::providersJson()
+{
+    QJsonArray out;
+    for (const Provider p : ProviderRegistry::all()) {
+        const ProviderSpec spec = ProviderRegistry::spec(p);
+        QJsonObject o = ProviderEntries::toJson(spec);
+        o.insert(QStringLiteral("built_in"), spec.builtIn);
+        out.append(o);
+    }
+    return out;
+}
+
 EngineService::Reply EngineService::config(ApiRole role) const
 {
     const Settings &s = m_setup.settings();
@@ -1133,6 +1147,7 @@ EngineService::Reply EngineService::config(ApiRole role) const
               }() },
             { QStringLiteral("scenario"), m_setup.defaultScenario() },
             { QStringLiteral("keys"), keys },
+            { QStringLiteral("providers"), providersJson() },
             { QStringLiteral("simulator"), m_setup.usingSimulator() },
             { QStringLiteral("probe_every_ms"), m_prober ? QJsonValue(static_cast<double>(m_options.probeEvery.count())) : QJsonValue() },
             { QStringLiteral("store"),

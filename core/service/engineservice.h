@@ -120,7 +120,8 @@ private:
     Reply statsProviders(); // this engine's last 5 and 15 minutes, at most a second old
     void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
     void image(const QString &sha256, QTcpSocket *socket);
-    Reply config(ApiRole role) const; // a viewer is not told where the store is
+    Reply config(ApiRole role) const;
+    static QJsonArray providersJson(); // a viewer is not told where the store is
     // docs/api.md "Providers": breakers and drains (providerroutes.cpp).
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);

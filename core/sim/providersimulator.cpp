@@ -41,6 +41,29 @@ QByteArray chunk(const QByteArray &data)
     return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
 }
 
+// A request without credentials gets the provider's own answer to that. Gemini also takes ?key=;
+// Anthropic takes x-api-key or a bearer token (its current SDK sends the latter); an added provider
+// takes its own header, or nothing when it takes no key.
+bool carriesCredentials(const QHttpServerRequest &request, Provider provider)
+{
+    const ProviderSpec spec = ProviderRegistry::spec(provider);
+    if (!spec.builtIn)
+        return spec.authHeader.isEmpty() || !httpHeader(request, spec.authHeader.toLower().constData()).isEmpty();
+    const QByteArray authorization = httpHeader(request, "authorization");
+    const bool bearer = authorization.startsWith("Bearer ") && authorization.size() > 7;
+    switch (spec.dialect) {
+    case WireDialect::Gemini:
+        return !httpHeader(request, "x-goog-api-key").isEmpty()
+            || !QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).isEmpty();
+    case WireDialect::Anthropic:
+        return !httpHeader(request, "x-api-key").isEmpty() || bearer;
+    case WireDialect::OpenAI:
+    case WireDialect::DashScope:
+        break;
+    }
+    return bearer;
+}
+
 QByteArray requestIdLine(Provider provider)
 {
     static std::atomic<quint64> next { 0 };
@@ -349,33 +372,21 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         index = ++c.requests;
         c.lastRequestMonotonicNs =
             std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    }
-    Q_EMIT requestReceived(*provider, index);
-
-    // A request without credentials gets the provider's own answer to that. Gemini also takes ?key=;
-    // Anthropic takes x-api-key or a bearer token (its current SDK sends the latter).
-    const QUrlQuery query(request.url());
-    const bool bearer = httpHeader(request, "authorization").startsWith("Bearer ") && httpHeader(request, "authorization").size() > 7;
-    const ProviderSpec spec = ProviderRegistry::spec(*provider);
-    const bool hasKey = !spec.builtIn ? spec.authHeader.isEmpty() || !httpHeader(request, spec.authHeader.toLower().constData()).isEmpty()
-        : dialectOf(*provider) == WireDialect::Gemini
-        ? !httpHeader(request, "x-goog-api-key").isEmpty() || !query.queryItemValue(QStringLiteral("key")).isEmpty()
-        : dialectOf(*provider) == WireDialect::Anthropic ? !httpHeader(request, "x-api-key").isEmpty() || bearer
-                                                         : bearer;
-    {
-        const QMutexLocker lock(&m_lock);
-        Counters &c = m_counters[*provider];
         c.lastHeaders.clear();
         for (const auto &[name, value] : request.headers())
             c.lastHeaders << QString::fromLatin1(name).toLower();
         c.lastQuery = request.url().query();
     }
-    for (const auto &[name, value] : spec.query) {
-        if (!query.hasQueryItem(name)) { // Azure answers a request without api-version so
+    Q_EMIT requestReceived(*provider, index);
+
+    const QUrlQuery query(request.url());
+    for (const auto &[name, value] : ProviderRegistry::spec(*provider).query) {
+        if (!query.hasQueryItem(name)) { // Azure answers a request without its api-version so
             writeJson(socket, 404, R"({"error":{"code":"404","message":"Resource not found"}})", {}, provider);
             return true;
         }
     }
+    const bool hasKey = carriesCredentials(request, *provider);
     const QString story = SimWire::storyFromRequest(*provider, body);
     const Kind kind = SimWire::isImageRequest(*provider, body) ? Kind::Image
         : story.startsWith(StoryboardPrompt::kCaptionsMarker)  ? Kind::Captions

@@ -138,7 +138,7 @@ std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)
         return out;
     }
     while (q.next()) {
-        const auto provider = providerFromId(q.value(0).toString());
+        const auto provider = providerFromStored(q.value(0).toString());
         if (!provider)
             continue; // a provider this build does not know: not ours to obey
         Drain d;

@@ -317,7 +317,7 @@ QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nu
     QList<CompletedAttempt> rows;
     while (q.next()) {
         const auto stage = stageFromId(q.value(1).toString());
-        const auto provider = providerFromId(q.value(2).toString());
+        const auto provider = providerFromStored(q.value(2).toString());
         const auto role = roleFromId(q.value(3).toString());
         if (!stage || !provider || !role)
             continue; // written by a newer Bullpen: not this one's to summarise

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/providerregistry.h"
+#include "settings.h"
+
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+#include <map>
+#include <optional>
+
+namespace bullpen {
+
+// What the settings file says of one built-in provider: its endpoint, model or streaming.
+struct BuiltInOverride
+{
+    std::optional<QUrl> baseUrl;
+    std::optional<QString> model;
+    std::optional<bool> stream;
+};
+
+// The settings file's "providers" (docs/configuration.md, "Providers"): a list of entries, each either
+// a built-in provider's id with the fields it overrides, or a provider added by configuration with
+// everything the registry needs. The older form, an object keyed by a built-in's id, is still read.
+struct ProviderEntries
+{
+    QList<ProviderSpec> added; // valid added providers, in the file's order
+    std::map<Provider, BuiltInOverride> builtIns;
+
+    // Reads `value`; every refusal names the file, the entry (by index and id) and the field.
+    static ProviderEntries read(const QJsonValue &value, const QString &settingsFile, QList<ConfigError> *errors);
+    // The list as the Settings view writes it back: the built-ins' endpoints, models and streaming,
+    // then every added provider whole; `previous` entries keep the fields Bullpen does not know.
+    static QJsonArray write(const Settings &settings, const QJsonValue &previous);
+    // One added provider as the settings file and GET /v1/config spell it.
+    static QJsonObject toJson(const ProviderSpec &spec);
+};
+
+} // namespace bullpen

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+// docs/configuration.md, "Providers": a provider added by the settings file is a provider everywhere a
+// built-in one is: settings and their refusals, the wire (its URL shape, auth header and query), the
+// simulator (its own path), the engine's fallback, the history filter, the metrics and health.
+#include "config/settings.h"
+#include "contract/providerregistry.h"
+#include "providers/wireformat.h"
+#include "runtime/enginesetup.h"
+#include "sim/providersimulator.h"
+#include "store/store.h"
+#include "support/engineprocess.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrlQuery>
+
+using namespace bullpen;
+
+namespace {
+
+QJsonObject localVllm()
+{
+    return QJsonObject { { QStringLiteral("id"), QStringLiteral("local-vllm") },
+                         { QStringLiteral("name"), QStringLiteral("Local vLLM") },
+                         { QStringLiteral("format"), QStringLiteral("openai") },
+                         { QStringLiteral("base_url"), QStringLiteral("http://10.0.0.5:8000/v1") },
+                         { QStringLiteral("model"), QStringLiteral("Qwen/Qwen2.5-7B-Instruct") } };
+}
+
+QJsonObject azure()
+{
+    return QJsonObject { { QStringLiteral("id"), QStringLiteral("azure") },
+                         { QStringLiteral("name"), QStringLiteral("Azure OpenAI") },
+                         { QStringLiteral("format"), QStringLiteral("openai") },
+                         { QStringLiteral("base_url"), QStringLiteral("https://contoso.openai.azure.com/openai/deployments/storyboard") },
+                         { QStringLiteral("model"), QStringLiteral("gpt-4.1-mini") },
+                         { QStringLiteral("key_variable"), QStringLiteral("AZURE_OPENAI_API_KEY") },
+                         { QStringLiteral("auth_header"), QStringLiteral("api-key") },
+                         { QStringLiteral("query"), QJsonObject { { QStringLiteral("api-version"), QStringLiteral("2024-10-21") } } } };
+}
+
+QJsonObject with(QJsonObject o, const QString &key, const QJsonValue &value)
+{
+    if (value.isUndefined())
+        o.remove(key);
+    else
+        o.insert(key, value);
+    return o;
+}
+
+QString writeSettings(const QTemporaryDir &dir, const QJsonObject &root)
+{
+    const QString path = dir.filePath(QStringLiteral("bullpen.json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    f.write(QJsonDocument(root).toJson());
+    return path;
+}
+
+QJsonObject settingsWith(const QJsonArray &providers, const QString &fallback = QStringLiteral("local-vllm"))
+{
+    return QJsonObject { { QStringLiteral("storyboard"),
+                           QJsonObject { { QStringLiteral("provider"), QStringLiteral("gemini") },
+                                         { QStringLiteral("fallback_provider"), fallback } } },
+                         { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), false } } },
+                         { QStringLiteral("providers"), providers } };
+}
+
+} // namespace
+
+class tst_AddedProviders : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void cleanup() { ProviderRegistry::setAdded({}); }
+
+    // Every refusal names the entry and the field, and says what to do.
+    void refusals_data()
+    {
+        QTest::addColumn<QJsonArray>("providers");
+        QTest::addColumn<QString>("setting"); // a part of the refusal's setting
+        QTest::addColumn<QString>("message"); // a part of its message
+        QTest::newRow("duplicate id") << QJsonArray { localVllm(), localVllm() } << QStringLiteral("providers[1] (local-vllm).id")
+                                      << QStringLiteral("listed twice");
+        QTest::newRow("malformed id") << QJsonArray { with(localVllm(), QStringLiteral("id"), QStringLiteral("Local vLLM!")) }
+                                      << QStringLiteral("providers[0] (Local vLLM!).id") << QStringLiteral("is not an id");
+        QTest::newRow("unknown format") << QJsonArray { with(localVllm(), QStringLiteral("format"), QStringLiteral("cohere")) }
+                                        << QStringLiteral("providers[0] (local-vllm).format") << QStringLiteral("use openai, gemini or anthropic");
+        QTest::newRow("missing base_url") << QJsonArray { with(localVllm(), QStringLiteral("base_url"), QJsonValue::Undefined) }
+                                          << QStringLiteral("providers[0] (local-vllm).base_url") << QStringLiteral("is required");
+        QTest::newRow("ftp base_url") << QJsonArray { with(localVllm(), QStringLiteral("base_url"), QStringLiteral("ftp://10.0.0.5/v1")) }
+                                      << QStringLiteral("providers[0] (local-vllm).base_url") << QStringLiteral("not an http(s) URL");
+        QTest::newRow("key variable named but empty")
+            << QJsonArray { with(localVllm(), QStringLiteral("key_variable"), QStringLiteral("LOCAL_VLLM_KEY")) }
+            << QStringLiteral("(local-vllm).key_variable") << QStringLiteral("LOCAL_VLLM_KEY, which is empty");
+        QTest::newRow("key in the file") << QJsonArray { with(localVllm(), QStringLiteral("api_key"), QStringLiteral("sk-123")) }
+                                         << QStringLiteral("providers[0] (local-vllm).api_key") << QStringLiteral("do not belong");
+        QTest::newRow("image without gemini") << QJsonArray { with(localVllm(), QStringLiteral("stages"), QJsonArray { QStringLiteral("image") }) }
+                                              << QStringLiteral("providers[0] (local-vllm).stages") << QStringLiteral("gemini format");
+        QTest::newRow("header without key") << QJsonArray { with(localVllm(), QStringLiteral("auth_header"), QStringLiteral("api-key")) }
+                                            << QStringLiteral("providers[0] (local-vllm).auth_header") << QStringLiteral("no key_variable");
+        QTest::newRow("built-in's key variable")
+            << QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("openai") }, { QStringLiteral("key_variable"), QStringLiteral("K") } } }
+            << QStringLiteral("providers[0] (openai).key_variable") << QStringLiteral("built-in");
+        QTest::newRow("not serving the storyboard")
+            << QJsonArray { with(localVllm(), QStringLiteral("stages"), QJsonArray { QStringLiteral("captions") }) }
+            << QStringLiteral("STORYBOARD_FALLBACK_PROVIDER") << QStringLiteral("does not serve the storyboard stage");
+    }
+
+    void refusals()
+    {
+        QFETCH(QJsonArray, providers);
+        QFETCH(QString, setting);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = writeSettings(dir, settingsWith(providers));
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("AIza-test-key"));
+        const SettingsLoad load = SettingsLoader::load(path, {}, env, /*requireKeys=*/true);
+        QStringList seen;
+        for (const ConfigError &e : load.errors)
+            seen << e.toString();
+        bool found = false;
+        for (const ConfigError &e : load.errors)
+            found = found || (e.setting.contains(setting) && e.message.contains(message));
+        QVERIFY2(found, qPrintable(seen.join(QStringLiteral("\n"))));
+    }
+
+    // The registry lists what the settings file adds, and forgets nothing it named before.
+    void registryFollowsTheSettings()
+    {
+        QTemporaryDir dir;
+        SettingsLoad load = SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm(), azure() })), {}, {}, false);
+        QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
+        const std::optional<Provider> vllm = providerFromId(u"local-vllm");
+        QVERIFY(vllm);
+        QVERIFY(ProviderRegistry::all().contains(*vllm));
+        QCOMPARE(ProviderRegistry::all().size(), 6);
+        QCOMPARE(*load.settings.storyboard.fallback, *vllm);
+        QCOMPARE(load.settings.provider(*vllm).model, QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
+        QCOMPARE(ProviderRegistry::name(*vllm), QStringLiteral("Local vLLM"));
+        QCOMPARE(apiKeyVariable(*vllm), QString()); // takes no key
+        QVERIFY(!load.settings.noProviderConfigured()); // an added provider is meant to be called
+
+        // Saved by the Settings view and read back: the same providers.
+        QVERIFY(SettingsFile::save(load.settings, dir.filePath(QStringLiteral("saved.json")), nullptr));
+        load = SettingsLoader::load(dir.filePath(QStringLiteral("saved.json")), {}, {}, false);
+        QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
+        QCOMPARE(ProviderRegistry::spec(*providerFromId(u"azure")).query.value(0).second, QStringLiteral("2024-10-21"));
+
+        // Removed from the file: no longer listed, still the same provider for the history that names it.
+        load = SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false);
+        QVERIFY(load.ok());
+        QVERIFY(!ProviderRegistry::all().contains(*vllm));
+        QCOMPARE(providerFromId(u"local-vllm"), vllm);
+        QCOMPARE(providerFromStored(u"from-another-engine"), providerFromStored(u"from-another-engine"));
+        QVERIFY(!providerFromStored(u"Not An Id"));
+    }
+
+    // Azure's shape: the deployment URL with api-version, the key in api-key, never in Authorization.
+    void azureRequestShape()
+    {
+        QTemporaryDir dir;
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("AZURE_OPENAI_API_KEY"), QStringLiteral("azure-secret"));
+        env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("AIza-test-key"));
+        const SettingsLoad load = SettingsLoader::load(writeSettings(dir, settingsWith({ azure() }, QStringLiteral("azure"))), {}, env, true);
+        QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
+        const Provider p = *providerFromId(u"azure");
+        ProviderEndpoint e;
+        e.provider = p;
+        e.baseUrl = load.settings.provider(p).baseUrl;
+        e.model = load.settings.provider(p).model;
+        e.apiKey = load.settings.provider(p).apiKey;
+        const QNetworkRequest r = WireFormat::create(p)->request(e);
+        QCOMPARE(r.url().toString(),
+                 QStringLiteral("https://contoso.openai.azure.com/openai/deployments/storyboard/chat/completions?api-version=2024-10-21"));
+        QCOMPARE(r.rawHeader("api-key"), QByteArray("azure-secret"));
+        QVERIFY(!r.hasRawHeader("Authorization"));
+    }
+
+    // The whole path in one engine on the simulator: gemini overloaded, local-vllm (no key) answers; the
+    // fallback metadata, the history filter and the simulator's own count name it.
+    void localFallbackBehindGemini()
+    {
+        QTemporaryDir dir;
+        SetupOptions o;
+        o.forceSimulator = true;
+        o.scenario = QStringLiteral("primary-overloaded");
+        o.dataDir = dir.path();
+        o.settingsFile = writeSettings(dir, settingsWith({ localVllm() }));
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.engineThreads = 1;
+        EngineSetup setup;
+        QVERIFY2(setup.init(o), setup.errors().isEmpty() ? "" : qPrintable(setup.errors().constFirst().toString()));
+        const Provider vllm = *providerFromId(u"local-vllm");
+        QVERIFY(setup.simulator()->baseUrl(vllm).path().startsWith(QStringLiteral("/p/local-vllm/v1")));
+
+        std::optional<GenerationResult> finished;
+        connect(&setup.engine(), &EngineClient::finished, this, [&](const GenerationResult &r) { finished = r; });
+        GenerationRequest g;
+        g.story = QStringLiteral("A lighthouse keeper finds a letter in a bottle.");
+        g.fresh = true;
+        setup.engine().start(g);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.has_value(), 30'000);
+        const GenerationResult result = *finished;
+        QCOMPARE(result.state, FinalState::Succeeded);
+        QVERIFY(result.storyboard.fallback.applied);
+        QCOMPARE(result.storyboard.fallback.finalProvider, std::optional<Provider>(vllm));
+        QCOMPARE(result.storyboard.fallback.reason, QStringLiteral("gemini_provider_unavailable"));
+        QCOMPARE(setup.simulator()->counters(vllm).requests, 1); // exactly one request, on its own path
+        QVERIFY(!setup.simulator()->counters(vllm).lastHeaders.contains(QStringLiteral("authorization")));
+        QCOMPARE(setup.simulator()->counters(Provider::Qwen).requests, 0);
+
+        QVERIFY(setup.store()->flush());
+        HistoryFilter f;
+        f.provider = vllm;
+        QCOMPARE(setup.store()->count(f), qint64(1));
+    }
+
+    // The service: the metrics carry provider="local-vllm", the health row is there, and the history
+    // filter accepts the id (an unknown one is refused with the valid ids).
+    void serviceNamesIt()
+    {
+        test::Engine engine(m_dir.filePath(QStringLiteral("service")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        const QString settings = writeSettings(m_dir, settingsWith({ localVllm() }));
+        QVERIFY(engine.start({ QStringLiteral("--settings"), settings, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded") }));
+        QNetworkAccessManager network;
+        auto call = [&](const QByteArray &method, const QString &pathAndQuery, const QByteArray &body = {}) {
+            QUrl url = engine.url;
+            url.setPath(pathAndQuery.section(QLatin1Char('?'), 0, 0));
+            url.setQuery(pathAndQuery.section(QLatin1Char('?'), 1));
+            QNetworkRequest r(url);
+            r.setRawHeader("Authorization", "Bearer " + token.toLatin1());
+            r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply *reply = network.sendCustomRequest(r, method, body);
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                done.wait(30'000);
+            const std::pair<int, QByteArray> out { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll() };
+            reply->deleteLater();
+            return out;
+        };
+        const auto [started, startBody] =
+            call("POST", QStringLiteral("/v1/generations"), R"({"story":"A fox learns to sail.","user_id":"u-1"})");
+        QCOMPARE(started, 202);
+        const QString id = QJsonDocument::fromJson(startBody).object().value(QLatin1StringView("generation_id")).toString();
+        QTRY_COMPARE_WITH_TIMEOUT(call("GET", QStringLiteral("/v1/generations/") + id).first, 200, 30'000);
+        const auto [status, result] = call("GET", QStringLiteral("/v1/generations/") + id);
+        QVERIFY2(result.contains(R"("final_model_provider":"local-vllm")"), result.constData());
+
+        const QByteArray metrics = call("GET", QStringLiteral("/metrics")).second;
+        QVERIFY2(metrics.contains(R"(provider="local-vllm")"), metrics.left(2000).constData());
+        QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/v1/history?provider=local-vllm")).second.contains(id.toLatin1()), 10'000);
+        const auto [refused, why] = call("GET", QStringLiteral("/v1/history?provider=nope"));
+        QCOMPARE(refused, 400);
+        QVERIFY2(why.contains("local-vllm"), why.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(call("GET", QStringLiteral("/v1/stats/health")).second.contains(R"("provider":"local-vllm")"), 10'000);
+        const QByteArray config = call("GET", QStringLiteral("/v1/config")).second;
+        QVERIFY2(config.contains(R"("id":"local-vllm")"), config.constData());
+        engine.stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_AddedProviders)
+#include "tst_addedproviders.moc"
