@@ -6,6 +6,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Added providers (a JSON list of entries: id, name, format, base_url, model, key_variable, auth_header, query, stages; see docs/configuration.md). After Save they are in the pickers.':
+        '추가 제공자(항목의 JSON 목록: id, name, format, base_url, model, key_variable, auth_header, query, stages. docs/configuration.md 참고). 저장하면 선택 목록에 나타납니다.',
+    'not JSON: %1 at character %2': 'JSON이 아닙니다: 문자 %2에서 %1',
+    'must be a JSON list of provider entries: [ { "id": …, "format": … } ]': '제공자 항목의 JSON 목록이어야 합니다: [ { "id": …, "format": … } ]',
+    '%1 is built in: set its endpoint and model in the table above': '%1은(는) 기본 내장 제공자입니다: 엔드포인트와 모델은 위 표에서 설정하십시오',
     '%1 (primary probe)': '%1(기본 제공자 프로브)',
     '%1 (fallback probe)': '%1(대체 제공자 프로브)',
     'probe of the %1 stage · %2': '%1 단계 프로브 · %2',

@@ -96,7 +96,8 @@ private Q_SLOTS:
         QTest::newRow("malformed id") << QJsonArray { with(localVllm(), QStringLiteral("id"), QStringLiteral("Local vLLM!")) }
                                       << QStringLiteral("providers[0] (Local vLLM!).id") << QStringLiteral("is not an id");
         QTest::newRow("unknown format") << QJsonArray { with(localVllm(), QStringLiteral("format"), QStringLiteral("cohere")) }
-                                        << QStringLiteral("providers[0] (local-vllm).format") << QStringLiteral("use openai, gemini or anthropic");
+                                        << QStringLiteral("providers[0] (local-vllm).format")
+                                        << QStringLiteral("use openai, gemini or anthropic");
         QTest::newRow("missing base_url") << QJsonArray { with(localVllm(), QStringLiteral("base_url"), QJsonValue::Undefined) }
                                           << QStringLiteral("providers[0] (local-vllm).base_url") << QStringLiteral("is required");
         QTest::newRow("ftp base_url") << QJsonArray { with(localVllm(), QStringLiteral("base_url"), QStringLiteral("ftp://10.0.0.5/v1")) }
@@ -106,13 +107,14 @@ private Q_SLOTS:
             << QStringLiteral("(local-vllm).key_variable") << QStringLiteral("LOCAL_VLLM_KEY, which is empty");
         QTest::newRow("key in the file") << QJsonArray { with(localVllm(), QStringLiteral("api_key"), QStringLiteral("sk-123")) }
                                          << QStringLiteral("providers[0] (local-vllm).api_key") << QStringLiteral("do not belong");
-        QTest::newRow("image without gemini") << QJsonArray { with(localVllm(), QStringLiteral("stages"), QJsonArray { QStringLiteral("image") }) }
+        QTest::newRow("image without gemini") << QJsonArray { with(localVllm(), QStringLiteral("stages"),
+                                                                   QJsonArray { QStringLiteral("image") }) }
                                               << QStringLiteral("providers[0] (local-vllm).stages") << QStringLiteral("gemini format");
         QTest::newRow("header without key") << QJsonArray { with(localVllm(), QStringLiteral("auth_header"), QStringLiteral("api-key")) }
                                             << QStringLiteral("providers[0] (local-vllm).auth_header") << QStringLiteral("no key_variable");
-        QTest::newRow("built-in's key variable")
-            << QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("openai") }, { QStringLiteral("key_variable"), QStringLiteral("K") } } }
-            << QStringLiteral("providers[0] (openai).key_variable") << QStringLiteral("built-in");
+        QTest::newRow("built-in's key variable") << QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("openai") },
+                                                                               { QStringLiteral("key_variable"), QStringLiteral("K") } } }
+                                                 << QStringLiteral("providers[0] (openai).key_variable") << QStringLiteral("built-in");
         QTest::newRow("not serving the storyboard")
             << QJsonArray { with(localVllm(), QStringLiteral("stages"), QJsonArray { QStringLiteral("captions") }) }
             << QStringLiteral("STORYBOARD_FALLBACK_PROVIDER") << QStringLiteral("does not serve the storyboard stage");
@@ -175,7 +177,8 @@ private Q_SLOTS:
         QProcessEnvironment env;
         env.insert(QStringLiteral("AZURE_OPENAI_API_KEY"), QStringLiteral("azure-secret"));
         env.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("AIza-test-key"));
-        const SettingsLoad load = SettingsLoader::load(writeSettings(dir, settingsWith({ azure() }, QStringLiteral("azure"))), {}, env, true);
+        const SettingsLoad load =
+            SettingsLoader::load(writeSettings(dir, settingsWith({ azure() }, QStringLiteral("azure"))), {}, env, true);
         QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
         const Provider p = *providerFromId(u"azure");
         ProviderEndpoint e;
@@ -237,7 +240,8 @@ private Q_SLOTS:
         const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
         QVERIFY(!token.isEmpty());
         const QString settings = writeSettings(m_dir, settingsWith({ localVllm() }));
-        QVERIFY(engine.start({ QStringLiteral("--settings"), settings, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded") }));
+        QVERIFY(
+            engine.start({ QStringLiteral("--settings"), settings, QStringLiteral("--scenario"), QStringLiteral("primary-overloaded") }));
         QNetworkAccessManager network;
         auto call = [&](const QByteArray &method, const QString &pathAndQuery, const QByteArray &body = {}) {
             QUrl url = engine.url;

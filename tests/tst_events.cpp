@@ -214,9 +214,11 @@ private Q_SLOTS:
         QTest::newRow("unknown type") << QByteArray(R"({"type":"x","generation_id":"g","seq":0,"t_ms":0})") << QStringLiteral("type");
         QTest::newRow("missing generation id") << QByteArray(R"({"type":"generation_finished","seq":0,"t_ms":0})")
                                                << QStringLiteral("generation_id");
-        QTest::newRow("unknown provider") << QByteArray(
-            R"({"type":"storyboard_fallback_triggered","generation_id":"g","seq":0,"t_ms":0,"stage":"storyboard","from":"bard","to":"qwen","kind":"TIMEOUT","remaining_budget_ms":1,"reason":"r"})")
-                                          << QStringLiteral("from");
+        // A well-formed id this process does not know is an engine's added provider (providerFromStored);
+        // one that cannot be an id is refused.
+        QTest::newRow("malformed provider") << QByteArray(
+            R"({"type":"storyboard_fallback_triggered","generation_id":"g","seq":0,"t_ms":0,"stage":"storyboard","from":"Bard!","to":"qwen","kind":"TIMEOUT","remaining_budget_ms":1,"reason":"r"})")
+                                            << QStringLiteral("from");
         QTest::newRow("unknown kind") << QByteArray(
             R"({"type":"storyboard_fallback_triggered","generation_id":"g","seq":0,"t_ms":0,"stage":"storyboard","from":"gemini","to":"qwen","kind":"SLOW","remaining_budget_ms":1,"reason":"r"})")
                                       << QStringLiteral("kind");

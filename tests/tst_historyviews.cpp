@@ -6,6 +6,7 @@
 // BULLPEN_TEST_ATTACHED=1 (ctest's tst_historyviews_attached) the views read the same store through a
 // bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
 // assertions are the same.
+#include "contract/providerregistry.h"
 #include "engineprocess.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
@@ -980,6 +981,43 @@ private Q_SLOTS:
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QByteArray text = written.readAll();
         QVERIFY(!text.contains("environment-key") && !text.contains("sk-qwen"));
+    }
+
+    // Added providers (docs/configuration.md, "Providers"): edited as JSON, refused as typed naming the
+    // entry and field, saved whole, and then choices in the pickers.
+    void settingsEditAddedProviders()
+    {
+        QTemporaryDir dir;
+        SettingsView::Paths paths { dir.filePath(QStringLiteral("bullpen.json")), dir.filePath(QStringLiteral("keys.env")), dir.path() };
+        SettingsView view(paths, QProcessEnvironment(), /*usingSimulator=*/true);
+        auto *added = view.findChild<QPlainTextEdit *>(QStringLiteral("addedProviders"));
+        auto *save = view.findChild<QPushButton *>(QStringLiteral("saveSettings"));
+        auto *fallback = view.findChild<QComboBox *>(QStringLiteral("fallbackCombo"));
+        QVERIFY(added && save && fallback);
+        QCOMPARE(fallback->findData(QStringLiteral("local-vllm")), -1);
+        added->setPlainText(QStringLiteral("[ { \"id\": \"local-vllm\", \"format\": \"openai\", \"model\": \"m\" "));
+        QVERIFY(view.errorFor(QStringLiteral("providers")).contains(QStringLiteral("not JSON")));
+        QVERIFY(!save->isEnabled());
+        added->setPlainText(QStringLiteral(
+            "[ { \"id\": \"local-vllm\", \"format\": \"cohere\", \"base_url\": \"http://10.0.0.5:8000/v1\", \"model\": \"m\" } ]"));
+        QVERIFY2(view.errorFor(QStringLiteral("providers")).contains(QStringLiteral("providers[0] (local-vllm).format")),
+                 qPrintable(view.errorFor(QStringLiteral("providers"))));
+        QVERIFY(!save->isEnabled());
+        added->setPlainText(QStringLiteral("[ { \"id\": \"local-vllm\", \"name\": \"Local vLLM\", \"format\": \"openai\", \"base_url\": "
+                                           "\"http://10.0.0.5:8000/v1\", \"model\": \"m\" } ]"));
+        QVERIFY2(view.errorFor(QStringLiteral("providers")).isEmpty(), qPrintable(view.errorFor(QStringLiteral("providers"))));
+        QVERIFY(save->isEnabled());
+        QVERIFY(view.save());
+        // Saved whole, and a choice now.
+        const SettingsLoad load = SettingsLoader::load(paths.settingsFile, QString(), QProcessEnvironment(), false);
+        QVERIFY(load.ok());
+        QCOMPARE(load.settings.added.size(), 1);
+        QCOMPARE(load.settings.added.constFirst().baseUrl, QUrl(QStringLiteral("http://10.0.0.5:8000/v1")));
+        QVERIFY(fallback->findData(QStringLiteral("local-vllm")) >= 0);
+        QVERIFY(fallback->itemText(fallback->findData(QStringLiteral("local-vllm"))).contains(QStringLiteral("Local vLLM")));
+        fallback->setCurrentIndex(fallback->findData(QStringLiteral("local-vllm")));
+        QVERIFY(view.errorFor(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")).isEmpty());
+        ProviderRegistry::setAdded({});
     }
 
     // Dark mode holds only if every colour comes from the palette helper (ui/views/tones.cpp): no colour

@@ -3,16 +3,50 @@
 #include "config/eventloops.h"
 #include "config/exitcode.h"
 #include "config/processlimits.h"
+#include "config/providerentries.h"
 #include "config/qtnoise.h"
 #include "contract/providerregistry.h"
 #include "sim/httpserving.h"
 #include "sim/providersimulator.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 using namespace bullpen;
+
+namespace {
+
+// --provider-file: a settings file's "providers", or the list alone; refused whole on any bad entry.
+bool addProviders(const QString &path, QString *why)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *why = QStringLiteral("%1: cannot be read (%2)").arg(path, f.errorString());
+        return false;
+    }
+    QJsonParseError perr {};
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(1024 * 1024), &perr);
+    if (perr.error != QJsonParseError::NoError) {
+        *why = QStringLiteral("%1: not JSON (%2 at offset %3)").arg(path, perr.errorString()).arg(perr.offset);
+        return false;
+    }
+    const QJsonValue list = doc.isArray() ? QJsonValue(doc.array()) : doc.object().value(QLatin1StringView("providers"));
+    QList<ConfigError> errors;
+    const ProviderEntries entries = ProviderEntries::read(list, path, &errors);
+    if (!errors.isEmpty()) {
+        *why = errors.constFirst().toString();
+        return false;
+    }
+    ProviderRegistry::setAdded(entries.added);
+    return true;
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -51,7 +85,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption tlsKeyOption(QStringLiteral("tls-key"),
                                           QStringLiteral("The certificate's private key (PEM, no passphrase, mode 0600)."),
                                           QStringLiteral("file"));
-    parser.addOptions({ portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption, tlsCertOption, tlsKeyOption });
+    const QCommandLineOption providerFileOption(
+        QStringLiteral("provider-file"),
+        QStringLiteral("Also serve the providers a deployment adds: a settings file (its \"providers\" list) or a JSON list of "
+                       "provider entries. Each is served at /p/<id> followed by its base URL's path."),
+        QStringLiteral("file"));
+    parser.addOptions({ portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption, tlsCertOption, tlsKeyOption,
+                        providerFileOption });
     parser.process(app);
 
     QTextStream out(stdout);
@@ -64,13 +104,23 @@ int main(int argc, char *argv[])
         }
         return 0;
     }
+    if (parser.isSet(providerFileOption)) {
+        QString why;
+        if (!addProviders(parser.value(providerFileOption), &why)) {
+            err << "bullpen-sim: " << why << "\n";
+            return kExitUsage;
+        }
+    }
     bool portOk = false;
     const uint port = parser.value(portOption).toUInt(&portOk);
     const auto primary = providerFromId(parser.value(primaryOption));
     const QString fallbackName = parser.value(fallbackOption);
     const auto fallback = providerFromId(fallbackName);
     if (!portOk || port > 65535 || !primary || (!fallback && fallbackName != u"none")) {
-        err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take gemini, qwen, openai, anthropic (or none)\n";
+        QStringList ids;
+        for (const Provider p : ProviderRegistry::all())
+            ids << toId(p);
+        err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take " << ids.join(QStringLiteral(", ")) << " (or none)\n";
         return kExitUsage;
     }
     QString why;

@@ -51,7 +51,8 @@ struct EntryReader
             return std::nullopt;
         const QUrl u(*t);
         if (!u.isValid() || u.host().isEmpty() || (u.scheme() != u"http" && u.scheme() != u"https")) {
-            refuse(QStringLiteral("base_url"), QStringLiteral("\"%1\" is not an http(s) URL with a host, e.g. http://10.0.0.5:8000/v1").arg(*t));
+            refuse(QStringLiteral("base_url"),
+                   QStringLiteral("\"%1\" is not an http(s) URL with a host, e.g. http://10.0.0.5:8000/v1").arg(*t));
             return std::nullopt;
         }
         return u;
@@ -71,8 +72,9 @@ struct EntryReader
     {
         for (auto it = o.begin(); it != o.end(); ++it) {
             if (it.key() == u"api_key")
-                refuse(it.key(), QStringLiteral("API keys do not belong in the settings file; put the key in the environment or the 0600 "
-                                                "key file and name its variable in key_variable"));
+                refuse(it.key(),
+                       QStringLiteral("API keys do not belong in the settings file; put the key in the environment or the 0600 "
+                                      "key file and name its variable in key_variable"));
             else if (!known.contains(it.key()))
                 refuse(it.key(), QStringLiteral("is not a field of %1; use %2").arg(what, known.join(QStringLiteral(", "))));
         }
@@ -106,7 +108,8 @@ void readStages(EntryReader &r, ProviderSpec &spec)
     for (const QJsonValue &s : v.toArray()) {
         const std::optional<Stage> stage = stageFromId(s.toString());
         if (!stage) {
-            r.refuse(QStringLiteral("stages"), QStringLiteral("\"%1\" is not a stage; use storyboard, captions or image").arg(s.toString()));
+            r.refuse(QStringLiteral("stages"),
+                     QStringLiteral("\"%1\" is not a stage; use storyboard, captions or image").arg(s.toString()));
             return;
         }
         if (*stage == Stage::Image && spec.dialect != WireDialect::Gemini) {
@@ -124,7 +127,8 @@ void readAuth(EntryReader &r, ProviderSpec &spec)
     static const QRegularExpression token(QStringLiteral("^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$"));
     if (const std::optional<QString> v = r.text(QStringLiteral("key_variable"), false); v && !v->isEmpty()) {
         if (!variable.match(*v).hasMatch())
-            r.refuse(QStringLiteral("key_variable"), QStringLiteral("\"%1\" is not an environment variable name, e.g. AZURE_OPENAI_API_KEY").arg(*v));
+            r.refuse(QStringLiteral("key_variable"),
+                     QStringLiteral("\"%1\" is not an environment variable name, e.g. AZURE_OPENAI_API_KEY").arg(*v));
         else
             spec.keyVariable = *v;
     }
@@ -140,7 +144,9 @@ void readAuth(EntryReader &r, ProviderSpec &spec)
     spec.authHeader = header ? header->toLatin1() : defaultAuthHeader(spec.dialect);
     if (!token.match(QString::fromLatin1(spec.authHeader)).hasMatch())
         r.refuse(QStringLiteral("auth_header"), QStringLiteral("\"%1\" is not a header name").arg(*header));
-    spec.authScheme = scheme ? scheme->toLatin1() : spec.authHeader.compare("Authorization", Qt::CaseInsensitive) == 0 ? QByteArray("Bearer") : QByteArray();
+    spec.authScheme = scheme                                                 ? scheme->toLatin1()
+        : spec.authHeader.compare("Authorization", Qt::CaseInsensitive) == 0 ? QByteArray("Bearer")
+                                                                             : QByteArray();
     if (!spec.authScheme.isEmpty() && !token.match(QString::fromLatin1(spec.authScheme)).hasMatch())
         r.refuse(QStringLiteral("auth_scheme"), QStringLiteral("\"%1\" is not a scheme word such as Bearer").arg(*scheme));
 }
@@ -151,7 +157,8 @@ void readQuery(EntryReader &r, ProviderSpec &spec)
     if (v.isUndefined())
         return;
     if (!v.isObject()) {
-        r.refuse(QStringLiteral("query"), QStringLiteral("must be an object of names and string values, e.g. {\"api-version\": \"2024-10-21\"}"));
+        r.refuse(QStringLiteral("query"),
+                 QStringLiteral("must be an object of names and string values, e.g. {\"api-version\": \"2024-10-21\"}"));
         return;
     }
     const QJsonObject q = v.toObject();
@@ -172,7 +179,8 @@ std::optional<ProviderSpec> readAdded(EntryReader &r, const QString &id)
     spec.name = r.text(QStringLiteral("name"), false).value_or(id);
     if (const std::optional<QString> f = r.text(QStringLiteral("format"), true)) {
         if (!kFormats.contains(*f))
-            r.refuse(QStringLiteral("format"), QStringLiteral("\"%1\" is not a format Bullpen speaks; use openai, gemini or anthropic").arg(*f));
+            r.refuse(QStringLiteral("format"),
+                     QStringLiteral("\"%1\" is not a format Bullpen speaks; use openai, gemini or anthropic").arg(*f));
         else
             spec.dialect = *ProviderRegistry::dialectFromId(*f);
     }
@@ -196,7 +204,8 @@ void readBuiltIn(EntryReader &r, Provider p, ProviderEntries &out)
 {
     r.onlyFields(kBuiltInFields, QStringLiteral("a built-in provider's entry (its key variable and headers are fixed)"));
     if (const std::optional<QString> f = r.text(QStringLiteral("format"), false); f && ProviderRegistry::dialectFromId(*f) != dialectOf(p))
-        r.refuse(QStringLiteral("format"), QStringLiteral("%1 is built in and speaks %2; remove the field").arg(toId(p), toId(dialectOf(p))));
+        r.refuse(QStringLiteral("format"),
+                 QStringLiteral("%1 is built in and speaks %2; remove the field").arg(toId(p), toId(dialectOf(p))));
     BuiltInOverride &o = out.builtIns[p];
     if (r.o.contains(QLatin1StringView("base_url"))) {
         // Kept as written, so that validation names a bad one as it names an environment override.
@@ -222,7 +231,10 @@ ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &se
         const QJsonArray list = value.toArray();
         for (qsizetype i = 0; i < list.size(); ++i) {
             const QString id = list.at(i).toObject().value(QLatin1StringView("id")).toString();
-            entries.append({ QStringLiteral("%1: providers[%2]%3").arg(settingsFile).arg(i).arg(id.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(id)),
+            entries.append({ QStringLiteral("%1: providers[%2]%3")
+                                 .arg(settingsFile)
+                                 .arg(i)
+                                 .arg(id.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(id)),
                              list.at(i) });
         }
     } else if (value.isObject()) {
@@ -230,7 +242,8 @@ ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &se
         for (auto it = byId.begin(); it != byId.end(); ++it) {
             QJsonObject o = it.value().toObject();
             o.insert(QStringLiteral("id"), it.key());
-            entries.append({ QStringLiteral("%1: providers.%2").arg(settingsFile, it.key()), it.value().isObject() ? QJsonValue(o) : it.value() });
+            entries.append(
+                { QStringLiteral("%1: providers.%2").arg(settingsFile, it.key()), it.value().isObject() ? QJsonValue(o) : it.value() });
         }
     } else {
         *errors << ConfigError { QStringLiteral("%1: providers").arg(settingsFile), QStringLiteral("must be a list of provider entries") };
@@ -250,9 +263,10 @@ ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &se
         if (id.compare(u"dashscope", Qt::CaseInsensitive) == 0)
             id = QStringLiteral("qwen"); // DashScope's own name for the qwen entry
         if (!idShape.match(id).hasMatch()) {
-            r.refuse(QStringLiteral("id"), QStringLiteral("\"%1\" is not an id: lower-case letters, digits, - and _, starting with a letter, "
-                                                          "at most 32")
-                                               .arg(id.left(64)));
+            r.refuse(QStringLiteral("id"),
+                     QStringLiteral("\"%1\" is not an id: lower-case letters, digits, - and _, starting with a letter, "
+                                    "at most 32")
+                         .arg(id.left(64)));
             continue;
         }
         if (seen.contains(id)) {
@@ -310,17 +324,22 @@ QJsonArray ProviderEntries::write(const Settings &settings, const QJsonValue &pr
     QJsonArray out;
     for (const auto &[p, ps] : settings.providers) {
         const ProviderSpec spec = ProviderRegistry::spec(p);
+        if (!spec.builtIn)
+            continue; // written whole below, from the settings' own list
         QJsonObject o = before[spec.id];
         o.remove(QStringLiteral("api_key")); // never in this file
         o.insert(QStringLiteral("id"), spec.id);
-        if (!spec.builtIn) {
-            const QJsonObject whole = toJson(spec);
-            for (auto it = whole.begin(); it != whole.end(); ++it)
-                o.insert(it.key(), it.value());
-        }
         o.insert(QStringLiteral("base_url"), ps.baseUrl.toString());
         o.insert(QStringLiteral("model"), ps.model);
         o.insert(QStringLiteral("stream"), ps.stream);
+        out.append(o);
+    }
+    for (const ProviderSpec &spec : settings.added) {
+        QJsonObject o = before[spec.id];
+        o.remove(QStringLiteral("api_key"));
+        const QJsonObject whole = toJson(spec);
+        for (auto it = whole.begin(); it != whole.end(); ++it)
+            o.insert(it.key(), it.value());
         out.append(o);
     }
     return out;

@@ -54,6 +54,7 @@ struct Origins
 // built-ins take what the file overrides.
 void applyProviderEntries(Settings &s, const ProviderEntries &entries)
 {
+    s.added = entries.added;
     for (const Provider p : ProviderRegistry::setAdded(entries.added)) {
         const ProviderSpec spec = ProviderRegistry::spec(p);
         s.providers[p] = ProviderSettings { spec.baseUrl, spec.model, {}, SettingSource::Default, spec.stream };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/providerregistry.h"
 #include "engine/breakersettings.h"
 #include "engine/stagepolicy.h"
 #include "store/retention.h"
@@ -62,7 +63,8 @@ struct Settings
     StagePolicy storyboard;
     bool storyboardFallbackChosen = false; // the file or the environment chose a fallback provider, or none
     PipelineSettings pipeline;
-    std::map<Provider, ProviderSettings> providers;
+    std::map<Provider, ProviderSettings> providers; // every listed provider, built-in or added
+    QList<ProviderSpec> added; // the providers the settings file adds, as it describes them (docs/configuration.md)
     QString settingsFile; // the file that was read, if any
     QString keyFile; // the 0600 key file that was read, if any
     QString dataDir; // from the settings file ("data_dir"); empty: BULLPEN_DATA_DIR or the default

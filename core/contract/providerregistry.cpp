@@ -102,6 +102,14 @@ QList<Provider> ProviderRegistry::all()
     return out;
 }
 
+QList<Provider> ProviderRegistry::builtIns()
+{
+    QList<Provider> out;
+    for (qsizetype i = 0; i < builtInProviders().size(); ++i)
+        out << Provider::atIndex(static_cast<int>(i));
+    return out;
+}
+
 QList<Provider> ProviderRegistry::serving(Stage stage)
 {
     Table &t = table();

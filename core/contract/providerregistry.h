@@ -50,6 +50,8 @@ class ProviderRegistry final
 public:
     // Every listed provider, built-ins first.
     static QList<Provider> all();
+    // The built-in providers (the first rows, always listed).
+    static QList<Provider> builtIns();
     // The listed providers that may serve `stage`.
     static QList<Provider> serving(Stage stage);
     static ProviderSpec spec(Provider provider);

@@ -9,7 +9,10 @@
 // Exit 0: every case matched. 1: a mismatch (each one printed). 2: could not run.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 
@@ -27,8 +30,21 @@ const TIMEOUT_MS = 1500; // the SDK's own timeout: hanging and dripping faults e
 const STORY = 'Story:\nMina finds a key. "Whose is it?" she asks. A cat meows at the door. They open it together.';
 
 // --- the simulator, one process per (scenario, failing provider)
+// Providers a deployment adds (docs/configuration.md, "Providers"), served by bullpen-sim --provider-file:
+// a local vLLM that takes no key, and Azure OpenAI (api-key header, api-version query, deployment URL).
+// The openai package must see from them what it sees from openai itself.
+const ADDED = [
+    { id: 'local-vllm', name: 'Local vLLM', format: 'openai', base_url: 'http://10.0.0.5:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' },
+    { id: 'azure', name: 'Azure OpenAI', format: 'openai', base_url: 'https://contoso.openai.azure.com/openai/deployments/storyboard',
+      model: 'storyboard', key_variable: 'AZURE_OPENAI_API_KEY', auth_header: 'api-key', query: { 'api-version': '2024-10-21' } },
+];
+const providerFile = join(mkdtempSync(join(tmpdir(), 'bullpen-sdk-')), 'providers.json');
+writeFileSync(providerFile, JSON.stringify({ providers: ADDED }));
+const AS_WIRE = { 'local-vllm': 'openai', azure: 'openai' }; // whose real API's outcomes they must match
+
 async function startSim(scenario, primary) {
-    const child = spawn(simPath, ['--port', '0', '--scenario', scenario, '--primary', primary, '--fallback', 'none'], {
+    const child = spawn(simPath, ['--port', '0', '--scenario', scenario, '--primary', primary, '--fallback', 'none',
+                                  '--provider-file', providerFile], {
         stdio: ['ignore', 'pipe', 'pipe'],
     });
     const urls = {};
@@ -58,8 +74,8 @@ function describeError(e) {
     return { cls: e?.constructor?.name ?? typeof e, status: e?.status ?? e?.code ?? null, message: String(e?.message ?? e).slice(0, 160) };
 }
 
-async function callOpenAICompatible(baseURL, model, stream) {
-    const client = new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0, timeout: TIMEOUT_MS });
+async function callOpenAICompatible(baseURL, model, stream, azure = null) {
+    const client = azure ?? new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0, timeout: TIMEOUT_MS });
     const body = { model, messages: [{ role: 'user', content: STORY }] };
     if (!stream) {
         const r = await client.chat.completions.create(body);
@@ -78,6 +94,13 @@ async function callOpenAICompatible(baseURL, model, stream) {
         if (chunk.usage) usage = chunk.usage.completion_tokens;
     }
     return { text, refusal, finish, usage, created };
+}
+
+async function callAzure(baseURL, stream) {
+    // AzureOpenAI builds <endpoint>/openai/deployments/<model>/chat/completions?api-version=… and sends api-key.
+    const endpoint = baseURL.replace(/\/openai\/deployments\/storyboard$/, '');
+    const client = new AzureOpenAI({ apiKey: KEY, endpoint, apiVersion: '2024-10-21', maxRetries: 0, timeout: TIMEOUT_MS });
+    return callOpenAICompatible(null, 'storyboard', stream, client);
 }
 
 async function callAnthropic(baseURL, model, stream) {
@@ -111,13 +134,15 @@ async function callGemini(baseURL, model, stream) {
     return { text, finish, usage, block };
 }
 
-const MODELS = { gemini: 'gemini-2.5-flash', qwen: 'qwen-plus', openai: 'gpt-5-mini', anthropic: 'claude-sonnet-4-6' };
+const MODELS = { gemini: 'gemini-2.5-flash', qwen: 'qwen-plus', openai: 'gpt-5-mini', anthropic: 'claude-sonnet-4-6',
+                 'local-vllm': 'Qwen/Qwen2.5-7B-Instruct' };
 
 async function call(provider, urls, stream) {
     const url = urls[provider];
     switch (provider) {
     case 'gemini': return callGemini(url, MODELS.gemini, stream);
     case 'anthropic': return callAnthropic(url, MODELS.anthropic, stream);
+    case 'azure': return callAzure(url, stream);
     default: return callOpenAICompatible(url, MODELS[provider], stream);
     }
 }
@@ -132,7 +157,7 @@ const scenarios = (await new Promise((resolve, reject) => {
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error('bullpen-sim --list failed'))));
 })).split('\n').map((l) => l.split('\t')[0]).filter((n) => n && (!only || only.has(n)));
 
-const providers = ['gemini', 'qwen', 'openai', 'anthropic'];
+const providers = ['gemini', 'qwen', 'openai', 'anthropic', ...ADDED.map((p) => p.id)];
 let mismatches = 0, cases = 0;
 const rows = [];
 for (const scenario of scenarios) {
@@ -157,8 +182,9 @@ for (const scenario of scenarios) {
                 }
                 const after = (await counters(urls))[provider]?.requests ?? 0;
                 const requests = after - before;
-                const got = describeOutcome(provider, outcome);
-                const want = expected(scenario, provider, stream);
+                const wire = AS_WIRE[provider] ?? provider;
+                const got = describeOutcome(wire, outcome);
+                const want = expected(scenario, wire, stream);
                 const ok = (want === null || want === got) && requests === 1;
                 ++cases;
                 if (!ok) ++mismatches;

@@ -1737,6 +1737,22 @@
         <source>Desktop notifications</source>
         <translation>데스크톱 알림</translation>
     </message>
+    <message>
+        <source>Added providers (a JSON list of entries: id, name, format, base_url, model, key_variable, auth_header, query, stages; see docs/configuration.md). After Save they are in the pickers.</source>
+        <translation>추가 제공자(항목의 JSON 목록: id, name, format, base_url, model, key_variable, auth_header, query, stages. docs/configuration.md 참고). 저장하면 선택 목록에 나타납니다.</translation>
+    </message>
+    <message>
+        <source>not JSON: %1 at character %2</source>
+        <translation>JSON이 아닙니다: 문자 %2에서 %1</translation>
+    </message>
+    <message>
+        <source>must be a JSON list of provider entries: [ { "id": …, "format": … } ]</source>
+        <translation>제공자 항목의 JSON 목록이어야 합니다: [ { "id": …, "format": … } ]</translation>
+    </message>
+    <message>
+        <source>%1 is built in: set its endpoint and model in the table above</source>
+        <translation>%1은(는) 기본 내장 제공자입니다: 엔드포인트와 모델은 위 표에서 설정하십시오</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::TimelineWidget</name>

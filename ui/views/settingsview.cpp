@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "settingsview.h"
 
+#include "config/providerentries.h"
 #include "contract/providerregistry.h"
 #include "desktopnotifier.h"
 #include "runtime/secretstore.h"
@@ -14,6 +15,8 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -53,8 +56,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         c->setObjectName(QLatin1StringView(name));
         if (withNone)
             c->addItem(tr("none (no automatic fallback)"), QString());
-        for (Provider p : ProviderRegistry::all())
-            c->addItem(toId(p), toId(p));
+        fillProviderPicker(c);
         connect(c, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
         return c;
     };
@@ -81,53 +83,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     stageForm->addRow(tr("Total budget"), withError(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET")));
 
     // Providers.
-    auto *providers = new QGroupBox(tr("Providers"));
-    auto *grid = new QGridLayout(providers);
-    const QStringList headers { tr("Provider"), tr("Base URL"), tr("Model"), tr("Stream"), tr("API key") };
-    for (int c = 0; c < headers.size(); ++c) {
-        auto *h = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]));
-        grid->addWidget(h, 0, c);
-    }
-    int row = 1;
-    for (Provider p : ProviderRegistry::all()) {
-        ProviderRow r;
-        r.baseUrl = edit(qPrintable(toId(p) + QStringLiteral("BaseUrl")));
-        r.model = edit(qPrintable(toId(p) + QStringLiteral("Model")));
-        r.stream = new QCheckBox;
-        r.keySource = new QLabel;
-        r.keySource->setObjectName(toId(p) + QStringLiteral("KeySource"));
-        r.keySource->setWordWrap(true);
-        r.setKey = new QPushButton(tr("Set key…"));
-        r.setKey->setObjectName(toId(p) + QStringLiteral("SetKey"));
-        connect(r.setKey, &QPushButton::clicked, this, [this, p] { setKey(p); });
-        auto *keyBox = new QWidget;
-        auto *keyLayout = new QHBoxLayout(keyBox);
-        keyLayout->setContentsMargins(0, 0, 0, 0);
-        keyLayout->addWidget(r.keySource, 1);
-        keyLayout->addWidget(r.setKey);
-        grid->addWidget(new QLabel(toId(p)), row, 0);
-        grid->addWidget(withError(r.baseUrl, baseUrlVariable(p)), row, 1);
-        grid->addWidget(withError(r.model, modelVariable(p)), row, 2);
-        grid->addWidget(r.stream, row, 3);
-        grid->addWidget(withError(keyBox, apiKeyVariable(p)), row, 4);
-        m_providers.insert(p, r);
-        ++row;
-    }
-    auto *keychain = new QLabel(
-        (m_keychainAvailable
-             ? tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the "
-                  "key file %1 (mode 0600). Set key… stores a key in the system keychain.")
-                   .arg(m_paths.keyFile)
-             : tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 "
-                  "(mode 0600). There is no system keychain here (%2), so Set key… writes the key file.")
-                   .arg(m_paths.keyFile, m_keychainReason)));
-    keychain->setObjectName(QStringLiteral("keychainNote"));
-    keychain->setWordWrap(true);
-    keychain->setStyleSheet(tones::quietTextStyle());
-    grid->addWidget(keychain, row, 0, 1, 5);
-    grid->setColumnStretch(1, 3);
-    grid->setColumnStretch(2, 2);
-    grid->setColumnStretch(4, 3);
+    QGroupBox *providers = providersBox();
 
     // Image and captions stages.
     m_imageModel = edit("imageModelSetting");
@@ -269,7 +225,22 @@ void SettingsView::reload()
     m_primaryTimeout->setText(formatDuration(s.storyboard.primaryTimeout));
     m_fallbackTimeout->setText(formatDuration(s.storyboard.fallbackTimeout));
     m_budget->setText(s.storyboard.totalBudget ? formatDuration(*s.storyboard.totalBudget) : QString());
-    for (Provider p : ProviderRegistry::all()) {
+    for (QComboBox *picker : { m_primary, m_fallback }) { // the file's added providers are choices now
+        const QString chosen = picker->currentData().toString();
+        const QSignalBlocker block(picker);
+        fillProviderPicker(picker);
+        picker->setCurrentIndex(std::max(0, picker->findData(chosen)));
+    }
+    m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));
+    m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(s.storyboard.fallback ? toId(*s.storyboard.fallback) : QString())));
+    {
+        QJsonArray added;
+        for (const ProviderSpec &spec : s.added)
+            added.append(ProviderEntries::toJson(spec));
+        const QSignalBlocker block(m_added);
+        m_added->setPlainText(added.isEmpty() ? QString() : QString::fromUtf8(QJsonDocument(added).toJson(QJsonDocument::Indented)));
+    }
+    for (Provider p : ProviderRegistry::builtIns()) {
         const ProviderRow &r = m_providers[p];
         r.baseUrl->setText(s.provider(p).baseUrl.toString());
         r.model->setText(s.provider(p).model);
@@ -314,6 +285,126 @@ void SettingsView::describeKey(Provider p, const Settings &loaded)
         r.keySource->setText(m_usingSimulator ? tr("not set (the built-in simulator answers)") : tr("not set"));
 }
 
+QGroupBox *SettingsView::providersBox()
+{
+    auto edit = [this](const QString &name) {
+        auto *e = new QLineEdit;
+        e->setObjectName(name);
+        connect(e, &QLineEdit::textChanged, this, &SettingsView::validate);
+        return e;
+    };
+    auto *providers = new QGroupBox(tr("Providers"));
+    auto *grid = new QGridLayout(providers);
+    const QStringList headers { tr("Provider"), tr("Base URL"), tr("Model"), tr("Stream"), tr("API key") };
+    for (int c = 0; c < headers.size(); ++c) {
+        auto *h = new QLabel(QStringLiteral("<b>%1</b>").arg(headers[c]));
+        grid->addWidget(h, 0, c);
+    }
+    int row = 1;
+    for (Provider p : ProviderRegistry::builtIns()) {
+        ProviderRow r;
+        r.baseUrl = edit(toId(p) + QStringLiteral("BaseUrl"));
+        r.model = edit(toId(p) + QStringLiteral("Model"));
+        r.stream = new QCheckBox;
+        r.keySource = new QLabel;
+        r.keySource->setObjectName(toId(p) + QStringLiteral("KeySource"));
+        r.keySource->setWordWrap(true);
+        r.setKey = new QPushButton(tr("Set key…"));
+        r.setKey->setObjectName(toId(p) + QStringLiteral("SetKey"));
+        connect(r.setKey, &QPushButton::clicked, this, [this, p] { setKey(p); });
+        auto *keyBox = new QWidget;
+        auto *keyLayout = new QHBoxLayout(keyBox);
+        keyLayout->setContentsMargins(0, 0, 0, 0);
+        keyLayout->addWidget(r.keySource, 1);
+        keyLayout->addWidget(r.setKey);
+        grid->addWidget(new QLabel(toId(p)), row, 0);
+        grid->addWidget(withError(r.baseUrl, baseUrlVariable(p)), row, 1);
+        grid->addWidget(withError(r.model, modelVariable(p)), row, 2);
+        grid->addWidget(r.stream, row, 3);
+        grid->addWidget(withError(keyBox, apiKeyVariable(p)), row, 4);
+        m_providers.insert(p, r);
+        ++row;
+    }
+    auto *keychain = new QLabel(
+        (m_keychainAvailable
+             ? tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain (Secret Service), then the "
+                  "key file %1 (mode 0600). Set key… stores a key in the system keychain.")
+                   .arg(m_paths.keyFile)
+             : tr("Keys are looked up in this order: the environment (*_API_KEY), the system keychain, then the key file %1 "
+                  "(mode 0600). There is no system keychain here (%2), so Set key… writes the key file.")
+                   .arg(m_paths.keyFile, m_keychainReason)));
+    keychain->setObjectName(QStringLiteral("keychainNote"));
+    keychain->setWordWrap(true);
+    keychain->setStyleSheet(tones::quietTextStyle());
+    grid->addWidget(keychain, row, 0, 1, 5);
+    // Providers the deployment adds: their settings-file entries, edited as JSON and checked as typed.
+    m_added = new QPlainTextEdit;
+    m_added->setObjectName(QStringLiteral("addedProviders"));
+    m_added->setPlaceholderText(
+        QStringLiteral(R"([ { "id": "local-vllm", "format": "openai", "base_url": "http://10.0.0.5:8000/v1", "model": "…" } ])"));
+    m_added->setTabChangesFocus(true);
+    m_added->setMinimumHeight(fontMetrics().lineSpacing() * 5);
+    connect(m_added, &QPlainTextEdit::textChanged, this, &SettingsView::validate);
+    auto *addedLabel = new QLabel(tr("Added providers (a JSON list of entries: id, name, format, base_url, model, key_variable, "
+                                     "auth_header, query, stages; see docs/configuration.md). After Save they are in the pickers."));
+    addedLabel->setWordWrap(true);
+    addedLabel->setStyleSheet(tones::quietTextStyle());
+    grid->addWidget(addedLabel, ++row, 0, 1, 5);
+    grid->addWidget(withError(m_added, QStringLiteral("providers")), ++row, 0, 1, 5);
+    grid->setColumnStretch(1, 3);
+    grid->setColumnStretch(2, 2);
+    grid->setColumnStretch(4, 3);
+
+    return providers;
+}
+
+void SettingsView::fillProviderPicker(QComboBox *picker)
+{
+    for (int i = picker->count() - 1; i >= 0; --i) {
+        if (!picker->itemData(i).toString().isEmpty())
+            picker->removeItem(i); // "none" stays
+    }
+    for (const Provider p : ProviderRegistry::all())
+        picker->addItem(ProviderRegistry::spec(p).builtIn ? toId(p) : QStringLiteral("%1 (%2)").arg(toId(p), ProviderRegistry::name(p)),
+                        toId(p));
+}
+
+void SettingsView::draftAdded(Settings &s, QMap<QString, QString> *errors) const
+{
+    s.added.clear();
+    const QString text = m_added->toPlainText().trimmed();
+    if (text.isEmpty())
+        return;
+    QJsonParseError perr {};
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &perr);
+    if (perr.error != QJsonParseError::NoError || !doc.isArray()) {
+        errors->insert(QStringLiteral("providers"),
+                       perr.error != QJsonParseError::NoError
+                           ? tr("not JSON: %1 at character %2").arg(perr.errorString()).arg(perr.offset)
+                           : tr("must be a JSON list of provider entries: [ { \"id\": …, \"format\": … } ]"));
+        return;
+    }
+    QList<ConfigError> refused;
+    const ProviderEntries entries = ProviderEntries::read(doc.array(), QStringLiteral("added"), &refused);
+    QStringList lines;
+    for (const ConfigError &e : refused)
+        lines << e.setting.section(QStringLiteral(": "), 1) + QStringLiteral(": ") + e.message;
+    for (const auto &[p, unused] : entries.builtIns)
+        lines << tr("%1 is built in: set its endpoint and model in the table above").arg(toId(p));
+    if (!lines.isEmpty())
+        errors->insert(QStringLiteral("providers"), lines.join(QLatin1Char('\n')));
+    s.added = entries.added;
+    for (const ProviderSpec &spec : entries.added) {
+        if (const std::optional<Provider> p = ProviderRegistry::find(spec.id)) {
+            ProviderSettings &ps = s.providers[*p];
+            const QString apiKey = ps.apiKey; // from the key file, as loaded
+            ps = ProviderSettings { spec.baseUrl, spec.model, apiKey, ps.keySource, spec.stream };
+            if (const QString fromEnv = m_environment.value(spec.keyVariable).trimmed(); spec.takesKey() && !fromEnv.isEmpty())
+                ps.apiKey = fromEnv;
+        }
+    }
+}
+
 Settings SettingsView::draft(QMap<QString, QString> *errors) const
 {
     Settings s = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
@@ -343,7 +434,8 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
         s.storyboard.totalBudget = budget;
     else
         s.storyboard.totalBudget.reset();
-    for (Provider p : ProviderRegistry::all()) {
+    draftAdded(s, errors);
+    for (Provider p : ProviderRegistry::builtIns()) {
         ProviderSettings &ps = s.providers[p];
         ps.baseUrl = QUrl(m_providers[p].baseUrl->text().trimmed());
         ps.model = m_providers[p].model->text().trimmed();
@@ -431,6 +523,8 @@ bool SettingsView::save()
     DesktopNotifier::setEnabledInSettings(m_notifications->isChecked());
     if (auto *notifier = window()->findChild<DesktopNotifier *>(QStringLiteral("desktopNotifier")))
         notifier->setEnabled(m_notifications->isChecked()); // at once, unlike the engine's settings
+    m_status->setText(tr("Saved to %1. Restart Bullpen to use the new settings.").arg(QDir::toNativeSeparators(m_paths.settingsFile)));
+    reload(); // the saved file's added providers join the pickers
     m_status->setText(tr("Saved to %1. Restart Bullpen to use the new settings.").arg(QDir::toNativeSeparators(m_paths.settingsFile)));
     Q_EMIT saved(m_paths.settingsFile);
     return true;

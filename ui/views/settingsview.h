@@ -3,7 +3,9 @@
 
 #include "config/settings.h"
 
+#include <QGroupBox>
 #include <QMap>
+#include <QPlainTextEdit>
 #include <QProcessEnvironment>
 #include <QWidget>
 
@@ -63,6 +65,9 @@ private:
     void validate();
     void setKey(Provider provider);
     void describeKey(Provider provider, const Settings &loaded);
+    QGroupBox *providersBox(); // the built-ins' rows, the keychain note and the added providers' entries
+    static void fillProviderPicker(QComboBox *picker);
+    void draftAdded(Settings &s, QMap<QString, QString> *errors) const;
 
     Paths m_paths;
     QProcessEnvironment m_environment;
@@ -88,7 +93,8 @@ private:
     QCheckBox *m_storeContent;
     QCheckBox *m_notifications = nullptr;
     QComboBox *m_language;
-    QMap<Provider, ProviderRow> m_providers;
+    QMap<Provider, ProviderRow> m_providers; // the built-ins' rows
+    QPlainTextEdit *m_added; // the added providers' entries
     QMap<QString, QLabel *> m_errorLabels;
     QPushButton *m_save;
     QLabel *m_status;
