@@ -37,6 +37,7 @@ QString toolUsage()
                           "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
                           "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
                           "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
+                          "  replay     play a stored generation again on the simulator: both timelines and a verdict\n"
                           "\n"
                           "With no provider key configured, every command runs on the built-in simulator.\n"
                           "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n");

@@ -7,6 +7,7 @@
 #include "config/qtnoise.h"
 #include "generatecommand.h"
 #include "providercommand.h"
+#include "replaycommand.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "soakcommand.h"
@@ -48,7 +49,7 @@ int main(int argc, char *argv[])
     const std::pair<const char *, Command> commands[] = {
         { "generate", bullpen::cli::runGenerate }, { "compare", bullpen::cli::runCompare }, { "history", bullpen::cli::runHistory },
         { "export", bullpen::cli::runExport },     { "purge", bullpen::cli::runPurge },     { "provider", bullpen::cli::runProvider },
-        { "soak", bullpen::cli::runSoak },
+        { "soak", bullpen::cli::runSoak },         { "replay", bullpen::cli::runReplay },
     };
     for (const auto &[name, run] : commands) {
         if (command == QLatin1StringView(name)) {

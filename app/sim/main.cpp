@@ -117,10 +117,7 @@ int main(int argc, char *argv[])
     const QString fallbackName = parser.value(fallbackOption);
     const auto fallback = providerFromId(fallbackName);
     if (!portOk || port > 65535 || !primary || (!fallback && fallbackName != u"none")) {
-        QStringList ids;
-        for (const Provider p : ProviderRegistry::all())
-            ids << toId(p);
-        err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take " << ids.join(QStringLiteral(", ")) << " (or none)\n";
+        err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take " << ProviderRegistry::idList() << " (or none)\n";
         return kExitUsage;
     }
     QString why;

@@ -2,6 +2,7 @@
 #include "generationrequestjson.h"
 
 #include "contract/jsontype.h"
+#include "contract/providerregistry.h"
 #include "providers/jsonread.h"
 
 #include <QJsonDocument>
@@ -28,7 +29,7 @@ FieldError wrongType(const QString &field, const QString &expected, const QJsonV
 
 QString providerList()
 {
-    return QStringLiteral("gemini, qwen, openai, anthropic");
+    return ProviderRegistry::idList();
 }
 
 // A whole number of milliseconds in [1, max].

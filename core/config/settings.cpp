@@ -67,15 +67,6 @@ void applyProviderEntries(Settings &s, const ProviderEntries &entries)
     }
 }
 
-// "gemini, qwen, openai, anthropic, local-vllm": the listed providers, for refusals.
-QString providerIdList()
-{
-    QStringList ids;
-    for (const Provider p : ProviderRegistry::all())
-        ids << toId(p);
-    return ids.join(QStringLiteral(", "));
-}
-
 std::optional<Provider> parseProviderName(QStringView v)
 {
     if (v.compare(u"dashscope", Qt::CaseInsensitive) == 0)
@@ -427,7 +418,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         else
             errors << ConfigError { setting,
                                     QStringLiteral("unknown provider \"%1\"; use %2%3")
-                                        .arg(value, providerIdList(), fallback ? QStringLiteral(", or none") : QString()) };
+                                        .arg(value, ProviderRegistry::idList(), fallback ? QStringLiteral(", or none") : QString()) };
     };
     auto applyRetention = [&](const QString &setting, const QString &value, bool aggregates) {
         QString why;

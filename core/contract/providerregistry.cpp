@@ -102,6 +102,14 @@ QList<Provider> ProviderRegistry::all()
     return out;
 }
 
+QString ProviderRegistry::idList()
+{
+    QStringList ids;
+    for (const Provider p : all())
+        ids << toId(p);
+    return ids.join(QStringLiteral(", "));
+}
+
 QList<Provider> ProviderRegistry::builtIns()
 {
     QList<Provider> out;

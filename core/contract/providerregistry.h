@@ -50,6 +50,8 @@ class ProviderRegistry final
 public:
     // Every listed provider, built-ins first.
     static QList<Provider> all();
+    // "gemini, qwen, openai, anthropic, local-vllm": the listed ids, for messages that name the choices.
+    static QString idList();
     // The built-in providers (the first rows, always listed).
     static QList<Provider> builtIns();
     // The listed providers that may serve `stage`.

@@ -7,6 +7,7 @@
 #include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
 #include "prober.h"
+#include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "sim/httpserving.h"
@@ -755,6 +756,22 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
                         QJsonObject { { QStringLiteral("generation"), HistoryJson::row(*row) },
                                       { QStringLiteral("attempts"), attempts },
                                       { QStringLiteral("events"), events } });
+        });
+        return;
+    }
+    if (path.size() == 4 && path.at(3) == u"scenario") { // docs/contract.md §14
+        const QString id = path.at(2);
+        answerLater(socket, [history, id] {
+            QString why;
+            const std::optional<ReplaySource> source = ReplaySource::read(*history, id, &why);
+            if (!source)
+                return why.startsWith(u"no generation") ? error(404, why)
+                    : why.contains(u"still running")    ? error(409, why)
+                                                        : historyUnreadable(why);
+            QJsonObject o = source->scenario().toJson();
+            o.insert(QStringLiteral("generation_id"), id);
+            o.insert(QStringLiteral("recorded_settings"), source->policy ? source->policy->settingsJson() : QJsonObject());
+            return json(200, o);
         });
         return;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scenario.h"
 
+#include "contract/providerregistry.h"
 #include "providers/jsonread.h"
 
 #include <QDir>
@@ -219,7 +220,7 @@ std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *erro
         const QString key = it.key();
         if (key != u"*" && key != u"primary" && key != u"fallback" && key != u"image" && key != u"captions" && !providerFromId(key)) {
             *error =
-                QStringLiteral("providers.%1: expected gemini, qwen, openai, anthropic, primary, fallback, image, captions or *").arg(key);
+                QStringLiteral("providers.%1: expected %2, primary, fallback, image, captions or *").arg(key, ProviderRegistry::idList());
             return std::nullopt;
         }
         const QString where = QStringLiteral("providers.") + key;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/providerregistry.h"
 #include "contract/storyboard.h"
 
 #include <QByteArray>
@@ -47,7 +48,7 @@ public:
     // DashScope); empty for Gemini, which sends none.
     static QByteArray requestIdHeader(Provider provider);
     // Qwen refuses by moderation with an HTTP 400, the others inside a 200.
-    static bool refusesWithHttpError(Provider provider) { return provider == Provider::Qwen; }
+    static bool refusesWithHttpError(Provider provider) { return dialectOf(provider) == WireDialect::DashScope; }
 
     // Gemini image generation: a 2xx body carrying an image as inlineData, given as its base64 text
     // (the simulator keeps a drawn comic's base64 with it, so that a load test measures the engine).

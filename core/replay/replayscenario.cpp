@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include "replayscenario.h"
+
+#include "engine/stageresult.h"
+#include "events/event.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+#include <map>
+
+namespace bullpen {
+
+using namespace std::chrono;
+
+namespace {
+
+QJsonObject behaviour(const char *action, double latencyMs = -1)
+{
+    QJsonObject o { { QStringLiteral("do"), QLatin1StringView(action) } };
+    if (latencyMs >= 0)
+        o.insert(QStringLiteral("latency_ms"), std::llround(latencyMs));
+    return o;
+}
+
+QJsonObject error(const char *name, const RecordedAttempt &a)
+{
+    QJsonObject o = behaviour("error", a.durationMs);
+    o.insert(QStringLiteral("error"), QLatin1StringView(name));
+    if (a.httpStatus)
+        o.insert(QStringLiteral("status"), *a.httpStatus);
+    return o;
+}
+
+// The simulator's behaviour for one recorded attempt; `why` says what it cannot reproduce exactly.
+QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
+{
+    if (a.success)
+        return behaviour("ok", a.durationMs);
+    const QString &k = a.kind;
+    const int status = a.httpStatus.value_or(0);
+    if (k == u"TIMEOUT") {
+        if (a.abortedBy != u"deadline")
+            *why = QStringLiteral("a provider-side timeout (%1) is played as a hang until our deadline").arg(status);
+        return behaviour("hang");
+    }
+    if (k == u"RATE_LIMITED")
+        return error("rate_limited", a);
+    if (k == u"QUOTA_EXHAUSTED")
+        return error("quota", a);
+    if (k == u"AUTH_CONFIG")
+        return error("auth", a);
+    if (k == u"REQUEST_REJECTED")
+        return error(status == 404 ? "not_found" : "bad_request", a);
+    if (k == u"TRANSIENT_SERVER")
+        return error(status == 503 || status == 529 ? "overloaded" : status == 504 ? "timeout" : "server_error", a);
+    if (k == u"OUTPUT_TRUNCATED")
+        return behaviour("truncated", a.durationMs);
+    if (k == u"REFUSED")
+        return behaviour("refused", a.durationMs);
+    if (k == u"OUTPUT_INVALID") {
+        const bool notJson = a.detail.contains(QLatin1StringView("JSON"), Qt::CaseInsensitive)
+            || a.detail.contains(QLatin1StringView("malformed"), Qt::CaseInsensitive);
+        *why = QStringLiteral("played as %1 output (the record keeps the kind, not the bytes)").arg(notJson ? u"malformed" : u"contract-breaking");
+        return behaviour(notJson ? "malformed" : "invalid_storyboard", a.durationMs);
+    }
+    if (k == u"NETWORK") {
+        const bool cut = a.detail.contains(QLatin1StringView("stream"), Qt::CaseInsensitive);
+        *why = cut ? QStringLiteral("the stream is cut after the simulator's own first events (events received are not recorded)")
+                   : QStringLiteral("played as a connection reset after %1 ms").arg(std::llround(a.durationMs));
+        return behaviour(cut ? "stream_cut" : "reset", a.durationMs);
+    }
+    if (k == u"TLS") {
+        *why = QStringLiteral("a TLS failure cannot be played by the plain-HTTP simulator; played as a connection reset");
+        return behaviour("reset", a.durationMs);
+    }
+    *why = QStringLiteral("%1 is not a provider behaviour the simulator plays; played as a server error").arg(k);
+    return error("server_error", a);
+}
+
+} // namespace
+
+QString RecordedAttempt::label() const
+{
+    const QString what = QStringLiteral("%1 %2 %3").arg(toId(provider), toId(role), success ? QStringLiteral("ok") : kind);
+    return stage == Stage::Storyboard ? what : toId(stage) + QStringLiteral(": ") + what;
+}
+
+RecordedAttempt RecordedAttempt::fromRecord(const AttemptRecord &record)
+{
+    RecordedAttempt a;
+    a.stage = record.stage;
+    a.provider = record.provider;
+    a.role = record.role;
+    a.success = record.success;
+    a.kind = record.failure ? enumName(record.failure->kind) : QString();
+    a.httpStatus = record.httpStatus;
+    a.durationMs = std::chrono::duration<double, std::milli>(record.duration).count();
+    a.requestsSent = record.requestsSent;
+    a.abortedBy = record.abortedBy == AbortReason::None ? QString() : toId(record.abortedBy);
+    a.detail = record.failure ? record.failure->detail : QString();
+    return a;
+}
+
+std::optional<RecordedAttempt> RecordedAttempt::fromRow(const QJsonObject &row)
+{
+    const auto stage = stageFromId(row.value(QLatin1StringView("stage")).toString());
+    const auto provider = providerFromStored(row.value(QLatin1StringView("provider")).toString());
+    const auto role = roleFromId(row.value(QLatin1StringView("role")).toString());
+    if (!stage || !provider || !role)
+        return std::nullopt;
+    RecordedAttempt a;
+    a.stage = *stage;
+    a.provider = *provider;
+    a.role = *role;
+    a.success = row.value(QLatin1StringView("success")).toInt() != 0;
+    a.kind = row.value(QLatin1StringView("kind")).toString();
+    if (const QJsonValue s = row.value(QLatin1StringView("http_status")); s.isDouble())
+        a.httpStatus = s.toInt();
+    a.durationMs = row.value(QLatin1StringView("duration_ms")).toDouble();
+    a.requestsSent = row.value(QLatin1StringView("requests_sent")).toInt();
+    a.abortedBy = row.value(QLatin1StringView("aborted_by")).toString().toLower();
+    a.detail = row.value(QLatin1StringView("detail")).toString();
+    return a;
+}
+
+std::optional<RecordedPolicy> RecordedPolicy::fromEvents(const QList<QJsonObject> &events)
+{
+    std::optional<RecordedPolicy> out;
+    for (const QJsonObject &json : events) {
+        const QJsonObject body = json.contains(QLatin1StringView("body")) && json.value(QLatin1StringView("body")).isString()
+            ? QJsonDocument::fromJson(json.value(QLatin1StringView("body")).toString().toUtf8()).object()
+            : json;
+        const std::optional<Event> e = Event::fromJson(body);
+        if (!e)
+            continue;
+        if (const auto *s = std::get_if<GenerationStarted>(&e->body)) {
+            out = RecordedPolicy {};
+            out->preset = s->preset;
+            out->primary = s->primary;
+            out->fallback = s->fallback;
+            out->budget = s->budget;
+        } else if (const auto *a = std::get_if<AttemptStarted>(&e->body); a && out) {
+            if (a->stage == Stage::Captions)
+                out->captions = true;
+            else if (a->stage == Stage::Storyboard)
+                (a->role == Role::Primary ? out->primaryTimeout : out->fallbackTimeout) = a->timeout;
+        }
+    }
+    return out;
+}
+
+QJsonObject RecordedPolicy::settingsJson() const
+{
+    QJsonObject sb { { QStringLiteral("policy"), preset },
+                     { QStringLiteral("provider"), toId(primary) },
+                     { QStringLiteral("fallback_provider"), fallback ? toId(*fallback) : QStringLiteral("none") } };
+    if (primaryTimeout.count() > 0)
+        sb.insert(QStringLiteral("primary_timeout"), QStringLiteral("%1ms").arg(primaryTimeout.count()));
+    if (fallbackTimeout.count() > 0)
+        sb.insert(QStringLiteral("fallback_timeout"), QStringLiteral("%1ms").arg(fallbackTimeout.count()));
+    if (budget.count() > 0)
+        sb.insert(QStringLiteral("total_budget"), QStringLiteral("%1ms").arg(budget.count()));
+    return QJsonObject { { QStringLiteral("storyboard"), sb },
+                         { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), captions } } } };
+}
+
+ReplayScenario ReplayScenario::from(const QString &generationId, const QList<RecordedAttempt> &attempts)
+{
+    ReplayScenario out;
+    std::map<QString, QJsonArray> scripts; // scenario key → its sequence
+    for (qsizetype i = 0; i < attempts.size(); ++i) {
+        const RecordedAttempt &a = attempts.at(i);
+        if (a.requestsSent == 0) {
+            out.approximations << QStringLiteral("attempt %1 (%2): never reached the provider (%3); nothing to play")
+                                      .arg(i + 1)
+                                      .arg(a.label(), a.kind.isEmpty() ? QStringLiteral("skipped") : a.kind);
+            continue;
+        }
+        if (a.kind == u"CANCELLED" || a.kind == u"NOT_SENT" || a.kind == u"INTERNAL") {
+            out.approximations << QStringLiteral("attempt %1 (%2): ended by Bullpen, not by the provider; played as a hang")
+                                      .arg(i + 1)
+                                      .arg(a.label());
+            out.approximate << i;
+            scripts[a.stage == Stage::Storyboard ? toId(a.provider) : toId(a.stage)].append(behaviour("hang"));
+            ++out.attempts;
+            continue;
+        }
+        QString why;
+        const QJsonObject b = behaviourFor(a, &why);
+        if (why.isEmpty() && a.success && a.stage == Stage::Image)
+            why = QStringLiteral("the simulator draws its own comic, in its own time");
+        if (!why.isEmpty()) {
+            out.approximations << QStringLiteral("attempt %1 (%2): %3").arg(i + 1).arg(a.label(), why);
+            out.approximate << i;
+        }
+        // Storyboard requests follow their provider's key; captions and image requests their stage's.
+        scripts[a.stage == Stage::Storyboard ? toId(a.provider) : toId(a.stage)].append(b);
+        ++out.attempts;
+    }
+    QJsonObject providers;
+    for (const auto &[key, sequence] : scripts)
+        providers.insert(key, sequence);
+    out.scenario = QJsonObject { { QStringLiteral("name"), QStringLiteral("replay-%1").arg(generationId.left(12)) },
+                                 { QStringLiteral("description"),
+                                   QStringLiteral("Replay of generation %1: each provider behaves as it did for that generation's "
+                                                  "attempts (docs/contract.md §14).")
+                                       .arg(generationId) },
+                                 { QStringLiteral("seed"), 1 },
+                                 { QStringLiteral("providers"), providers } };
+    return out;
+}
+
+QJsonObject ReplayScenario::toJson() const
+{
+    return QJsonObject { { QStringLiteral("scenario"), scenario },
+                         { QStringLiteral("attempts"), attempts },
+                         { QStringLiteral("approximations"), QJsonArray::fromStringList(approximations) } };
+}
+
+} // namespace bullpen

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "contract/enums.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+#include <optional>
+
+namespace bullpen {
+
+struct AttemptRecord;
+
+// One attempt as the history stored it (a row of the attempts table, docs/store.md): what a replay
+// needs of it, and what its verdict compares.
+struct RecordedAttempt
+{
+    Stage stage = Stage::Storyboard;
+    Provider provider;
+    Role role = Role::Primary;
+    bool success = false;
+    QString kind; // FailureKind's name, empty on success
+    std::optional<int> httpStatus;
+    double durationMs = 0;
+    int requestsSent = 0;
+    QString abortedBy; // "deadline", "operator", "shutdown", or empty
+    QString detail;
+
+    // "gemini primary TIMEOUT" / "qwen fallback ok": how timelines and verdicts name it.
+    QString label() const;
+    // An attempt as the engine recorded it (the replayed side of a verdict).
+    static RecordedAttempt fromRecord(const AttemptRecord &record);
+    // Reads one stored attempt row (HistoryReader::attempts); nothing for a row it cannot read.
+    static std::optional<RecordedAttempt> fromRow(const QJsonObject &row);
+};
+
+// The storyboard policy a generation ran under, from its recorded events.
+struct RecordedPolicy
+{
+    QString preset = QStringLiteral("relief");
+    Provider primary;
+    std::optional<Provider> fallback;
+    std::chrono::milliseconds primaryTimeout { 0 }; // 0: not recorded (the attempt never started)
+    std::chrono::milliseconds fallbackTimeout { 0 };
+    std::chrono::milliseconds budget { 0 };
+    bool captions = false; // a captions attempt was made
+
+    // From the events of one generation (HistoryReader::events); nothing without its generation_started.
+    static std::optional<RecordedPolicy> fromEvents(const QList<QJsonObject> &events);
+    // The settings file that runs this policy again (docs/configuration.md).
+    QJsonObject settingsJson() const;
+};
+
+// docs/contract.md §14: a simulator scenario (docs/scenarios.md) in which every provider behaves, for
+// each attempt of the recorded generation, as that attempt saw it: the same status and error shape for
+// its kind, after the same time; a hang where our deadline ended it. No story, user or provider text is
+// in it (the simulator writes its own storyboard). What the records cannot say is named per attempt
+// in `approximations`, never dropped silently.
+struct ReplayScenario
+{
+    QJsonObject scenario; // the scenario file's JSON
+    QStringList approximations; // "attempt 2 (qwen fallback NETWORK): …"
+    QList<qsizetype> approximate; // the attempts (indices) those name: their durations are not judged
+    int attempts = 0; // attempts that reached a provider and are played back
+
+    static ReplayScenario from(const QString &generationId, const QList<RecordedAttempt> &attempts);
+    // The scenario document for GET /v1/history/{id}/scenario and --scenario-out.
+    QJsonObject toJson() const;
+};
+
+} // namespace bullpen

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#include "replaysource.h"
+
+namespace bullpen {
+
+ReplayRun ReplaySource::run() const
+{
+    ReplayRun r;
+    r.state = row.state;
+    r.fallbackApplied = row.fallbackApplied;
+    r.fallbackReason = row.fallbackReason;
+    r.elapsedMs = row.elapsedMs;
+    r.attempts = attempts;
+    return r;
+}
+
+std::optional<ReplaySource> ReplaySource::read(HistoryReader &history, const QString &id, QString *why)
+{
+    QString error;
+    const std::optional<GenerationRow> row = history.generation(id, &error);
+    if (!row) {
+        *why = error.isEmpty() ? QStringLiteral("no generation %1 in the history").arg(id.left(64)) : error;
+        return std::nullopt;
+    }
+    if (row->state == u"running") {
+        *why = QStringLiteral("generation %1 is still running; replay it once it has ended").arg(id.left(64));
+        return std::nullopt;
+    }
+    ReplaySource s;
+    s.row = *row;
+    const QList<QJsonObject> attemptRows = history.attempts(id, &error);
+    const QList<QJsonObject> events = history.events(id, &error);
+    if (!error.isEmpty()) {
+        *why = error;
+        return std::nullopt;
+    }
+    for (const QJsonObject &a : attemptRows) {
+        if (const std::optional<RecordedAttempt> r = RecordedAttempt::fromRow(a))
+            s.attempts << *r;
+    }
+    s.policy = RecordedPolicy::fromEvents(events);
+    return s;
+}
+
+} // namespace bullpen

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "history/historyreader.h"
+#include "replayscenario.h"
+#include "replayverdict.h"
+
+#include <optional>
+
+namespace bullpen {
+
+// What the history holds of one generation, read for a replay (docs/contract.md §14): its row, its
+// attempts in order, and the policy it ran under.
+struct ReplaySource
+{
+    GenerationRow row;
+    QList<RecordedAttempt> attempts;
+    std::optional<RecordedPolicy> policy; // none when its events are gone (retention) or never recorded
+
+    ReplayRun run() const; // the recorded side of the verdict
+    ReplayScenario scenario() const { return ReplayScenario::from(row.id, attempts); }
+    // Nothing, with *why, for an unknown id ("no generation …") or an unreadable history.
+    static std::optional<ReplaySource> read(HistoryReader &history, const QString &id, QString *why);
+};
+
+} // namespace bullpen

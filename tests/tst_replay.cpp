@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+// docs/contract.md §14: a stored generation becomes a scenario in which each provider behaves as it did
+// for that generation's attempts; played again in an engine on the simulator, it ends the same way
+// (the verdict says "reproduced"), and under other settings the verdict says what they changed.
+#include "replay/replaysource.h"
+#include "runtime/enginesetup.h"
+#include "sim/scenario.h"
+#include "store/store.h"
+#include "support/engineprocess.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bullpen;
+
+namespace {
+
+RecordedAttempt attempt(Provider p, Role role, const char *kind, double ms, std::optional<int> status = std::nullopt,
+                        Stage stage = Stage::Storyboard)
+{
+    RecordedAttempt a;
+    a.stage = stage;
+    a.provider = p;
+    a.role = role;
+    a.success = QByteArray(kind).isEmpty();
+    a.kind = QString::fromLatin1(kind);
+    a.durationMs = ms;
+    a.httpStatus = status;
+    a.requestsSent = 1;
+    a.abortedBy = a.kind == u"TIMEOUT" ? QStringLiteral("deadline") : QString();
+    return a;
+}
+
+QString write(const QTemporaryDir &dir, const QString &name, const QJsonObject &o)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QJsonDocument(o).toJson());
+    return f.fileName();
+}
+
+struct Ran
+{
+    std::unique_ptr<EngineSetup> setup;
+    std::optional<GenerationResult> result;
+};
+
+// One generation in an embedded engine on the simulator with `scenario` and `settings`.
+Ran run(const QTemporaryDir &dir, const QString &scenario, const QString &settings, bool store)
+{
+    Ran r;
+    SetupOptions o;
+    o.forceSimulator = true;
+    o.scenario = scenario;
+    o.dataDir = dir.filePath(QStringLiteral("data"));
+    o.settingsFile = settings;
+    o.keyFile = dir.filePath(QStringLiteral("none.env"));
+    o.useStore = store;
+    o.engineThreads = 1;
+    r.setup = std::make_unique<EngineSetup>();
+    if (!r.setup->init(o)) {
+        qWarning() << r.setup->errors().constFirst().toString();
+        return r;
+    }
+    QObject::connect(&r.setup->engine(), &EngineClient::finished, r.setup.get(), [&r](const GenerationResult &g) { r.result = g; });
+    GenerationRequest g;
+    g.story = QStringLiteral("A fox learns to sail across the bay.");
+    g.fresh = true;
+    r.setup->engine().start(g);
+    QDeadlineTimer limit(30'000);
+    while (!r.result && !limit.hasExpired())
+        QTest::qWait(10);
+    return r;
+}
+
+ReplayRun replayedRun(const GenerationResult &g)
+{
+    ReplayRun run;
+    run.state = toId(g.state);
+    run.fallbackApplied = g.storyboard.fallback.applied;
+    run.fallbackReason = g.storyboard.fallback.reason;
+    run.elapsedMs = std::chrono::duration<double, std::milli>(g.elapsed).count();
+    for (const AttemptRecord &a : g.attempts())
+        run.attempts << RecordedAttempt::fromRecord(a);
+    return run;
+}
+
+} // namespace
+
+class tst_Replay : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Each recorded kind becomes the simulator behaviour that produces it, after the same time.
+    void scenarioPlaysEachKind_data()
+    {
+        QTest::addColumn<QByteArray>("kind");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("action");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<bool>("approximate");
+        QTest::newRow("ok") << QByteArray() << 0 << QStringLiteral("ok") << QString() << false;
+        QTest::newRow("timeout") << QByteArray("TIMEOUT") << 0 << QStringLiteral("hang") << QString() << false;
+        QTest::newRow("overloaded 503") << QByteArray("TRANSIENT_SERVER") << 503 << QStringLiteral("error") << QStringLiteral("overloaded") << false;
+        QTest::newRow("server 500") << QByteArray("TRANSIENT_SERVER") << 500 << QStringLiteral("error") << QStringLiteral("server_error") << false;
+        QTest::newRow("rate limited") << QByteArray("RATE_LIMITED") << 429 << QStringLiteral("error") << QStringLiteral("rate_limited") << false;
+        QTest::newRow("quota") << QByteArray("QUOTA_EXHAUSTED") << 429 << QStringLiteral("error") << QStringLiteral("quota") << false;
+        QTest::newRow("auth") << QByteArray("AUTH_CONFIG") << 401 << QStringLiteral("error") << QStringLiteral("auth") << false;
+        QTest::newRow("rejected 404") << QByteArray("REQUEST_REJECTED") << 404 << QStringLiteral("error") << QStringLiteral("not_found") << false;
+        QTest::newRow("truncated") << QByteArray("OUTPUT_TRUNCATED") << 200 << QStringLiteral("truncated") << QString() << false;
+        QTest::newRow("refused") << QByteArray("REFUSED") << 200 << QStringLiteral("refused") << QString() << false;
+        QTest::newRow("invalid") << QByteArray("OUTPUT_INVALID") << 200 << QStringLiteral("invalid_storyboard") << QString() << true;
+        QTest::newRow("network") << QByteArray("NETWORK") << 0 << QStringLiteral("reset") << QString() << true;
+        QTest::newRow("tls") << QByteArray("TLS") << 0 << QStringLiteral("reset") << QString() << true;
+    }
+
+    void scenarioPlaysEachKind()
+    {
+        QFETCH(QByteArray, kind);
+        QFETCH(int, status);
+        QFETCH(QString, action);
+        QFETCH(QString, error);
+        QFETCH(bool, approximate);
+        const ReplayScenario s = ReplayScenario::from(QStringLiteral("gen_x"),
+                                                      { attempt(Provider::Gemini, Role::Primary, kind.constData(), 1234,
+                                                                status ? std::optional<int>(status) : std::nullopt) });
+        const QJsonObject b = s.scenario.value(QLatin1StringView("providers")).toObject().value(QLatin1StringView("gemini")).toArray().at(0).toObject();
+        QCOMPARE(b.value(QLatin1StringView("do")).toString(), action);
+        QCOMPARE(b.value(QLatin1StringView("error")).toString(), error);
+        if (action != u"hang")
+            QCOMPARE(b.value(QLatin1StringView("latency_ms")).toInt(), 1234);
+        QCOMPARE(s.approximate.contains(0), approximate);
+        QCOMPARE(s.approximations.size(), approximate ? 1 : 0);
+        QString why;
+        QVERIFY2(Scenario::fromJson(QJsonDocument(s.scenario).toJson(), &why), qPrintable(why)); // the simulator reads it
+    }
+
+    // Never-sent attempts (a skipped primary) are named, not played; captions and image follow their stage's key.
+    void skippedAndOtherStages()
+    {
+        RecordedAttempt skipped = attempt(Provider::Gemini, Role::Primary, "NOT_SENT", 0);
+        skipped.requestsSent = 0;
+        const ReplayScenario s = ReplayScenario::from(QStringLiteral("gen_y"),
+                                                      { skipped, attempt(Provider::Qwen, Role::Fallback, "", 300),
+                                                        attempt(Provider::Qwen, Role::Primary, "", 40, 200, Stage::Captions),
+                                                        attempt(Provider::Gemini, Role::Primary, "", 90, 200, Stage::Image) });
+        const QJsonObject providers = s.scenario.value(QLatin1StringView("providers")).toObject();
+        QCOMPARE(s.attempts, 3);
+        QVERIFY(!providers.contains(QLatin1StringView("gemini")));
+        QVERIFY(providers.contains(QLatin1StringView("captions")) && providers.contains(QLatin1StringView("image")));
+        QVERIFY(s.approximations.constFirst().contains(QLatin1StringView("never reached the provider")));
+        QVERIFY(s.approximate.contains(3)); // the comic is the simulator's own
+    }
+
+    void verdictJudges()
+    {
+        ReplayRun recorded { QStringLiteral("succeeded"), true, QStringLiteral("gemini_timeout"), 2100,
+                             { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 2000), attempt(Provider::Qwen, Role::Fallback, "", 100) } };
+        ReplayRun same = recorded;
+        same.attempts[0].durationMs = 2150; // within 10 %
+        same.attempts[1].durationMs = 140; // within 50 ms
+        QVERIFY(ReplayVerdict::judge(recorded, same, true).reproduced);
+        ReplayRun slow = same;
+        slow.attempts[1].durationMs = 400;
+        ReplayVerdict v = ReplayVerdict::judge(recorded, slow, true);
+        QVERIFY(!v.reproduced);
+        QVERIFY2(v.summary.contains(QLatin1StringView("400 ms replayed")), qPrintable(v.summary));
+        QVERIFY(ReplayVerdict::judge(recorded, slow, true, { 1 }).reproduced); // an approximate attempt's time is not judged
+        ReplayRun failed { QStringLiteral("failed"), false, QString(), 60'000, { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 60'000) } };
+        v = ReplayVerdict::judge(failed, recorded, /*sameSettings=*/false);
+        QVERIFY(!v.reproduced);
+        QVERIFY2(v.summary.startsWith(QLatin1StringView("with these settings: succeeded by the fallback (gemini_timeout) at 2.1 s instead of failed at "
+                                                        "60.0 s")),
+                 qPrintable(v.summary));
+        QVERIFY(replayTimelines(recorded, slow).contains(QLatin1StringView("qwen fallback ok")));
+    }
+
+    // The whole loop: a generation stored, its scenario and policy read back, played again: reproduced.
+    // And "what if": the same scenario with the fallback turned off ends otherwise, and says so.
+    void storedGenerationReproduces()
+    {
+        QTemporaryDir dir;
+        const QString timeouts = write(dir, QStringLiteral("recorded.json"),
+                                       QJsonObject { { QStringLiteral("storyboard"),
+                                                       QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                                                     { QStringLiteral("primary_timeout"), QStringLiteral("1500ms") } } } });
+        Ran original = run(dir, QStringLiteral("primary-hang"), timeouts, true);
+        QVERIFY(original.result);
+        QCOMPARE(original.result->state, FinalState::Succeeded);
+        QVERIFY(original.setup->store()->flush());
+        QString why;
+        const std::optional<ReplaySource> source = ReplaySource::read(*original.setup->store(), original.result->generationId, &why);
+        QVERIFY2(source, qPrintable(why));
+        QVERIFY(source->policy);
+        QCOMPARE(source->policy->primaryTimeout, std::chrono::milliseconds(1500));
+        QCOMPARE(source->attempts.constFirst().kind, QStringLiteral("TIMEOUT"));
+        const ReplayScenario scenario = source->scenario();
+        QVERIFY(!QJsonDocument(scenario.scenario).toJson().contains("fox")); // no story in it
+
+        QTemporaryDir replayDir;
+        const QString scenarioFile = write(replayDir, QStringLiteral("scenario.json"), scenario.scenario);
+        const QString recordedSettings = write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson());
+        Ran replay = run(replayDir, scenarioFile, recordedSettings, false);
+        QVERIFY(replay.result);
+        const ReplayVerdict v = ReplayVerdict::judge(source->run(), replayedRun(*replay.result), true, scenario.approximate);
+        QVERIFY2(v.reproduced, qPrintable(v.differences.join(QLatin1Char('\n'))));
+
+        QJsonObject noFallback = source->policy->settingsJson();
+        QJsonObject sb = noFallback.value(QLatin1StringView("storyboard")).toObject();
+        sb.insert(QStringLiteral("fallback_provider"), QStringLiteral("none"));
+        noFallback.insert(QStringLiteral("storyboard"), sb);
+        Ran whatIf = run(replayDir, scenarioFile, write(replayDir, QStringLiteral("whatif.json"), noFallback), false);
+        QVERIFY(whatIf.result);
+        const ReplayVerdict w = ReplayVerdict::judge(source->run(), replayedRun(*whatIf.result), false, scenario.approximate);
+        QVERIFY(!w.reproduced);
+        QVERIFY2(w.summary.contains(QLatin1StringView("with these settings: failed")), qPrintable(w.summary));
+    }
+
+    // GET /v1/history/{id}/scenario: the scenario, its approximations and the recorded settings; 404 for an unknown id.
+    void serviceAnswersTheScenario()
+    {
+        QTemporaryDir dir;
+        test::Engine engine(dir.filePath(QStringLiteral("engine")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        QVERIFY(engine.start({ QStringLiteral("--scenario"), QStringLiteral("primary-overloaded") }));
+        QNetworkAccessManager network;
+        auto call = [&](const QByteArray &method, const QString &path, const QByteArray &body = {}) {
+            QUrl url = engine.url;
+            url.setPath(path);
+            QNetworkRequest r(url);
+            r.setRawHeader("Authorization", "Bearer " + token.toLatin1());
+            r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+            QNetworkReply *reply = network.sendCustomRequest(r, method, body);
+            QSignalSpy done(reply, &QNetworkReply::finished);
+            if (!reply->isFinished())
+                done.wait(30'000);
+            const std::pair<int, QByteArray> out { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), reply->readAll() };
+            reply->deleteLater();
+            return out;
+        };
+        const auto [started, body] = call("POST", QStringLiteral("/v1/generations"), R"({"story":"A fox learns to sail."})");
+        QCOMPARE(started, 202);
+        const QString id = QJsonDocument::fromJson(body).object().value(QLatin1StringView("generation_id")).toString();
+        QTRY_COMPARE_WITH_TIMEOUT(call("GET", QStringLiteral("/v1/history/%1/scenario").arg(id)).first, 200, 30'000);
+        const QJsonObject o = QJsonDocument::fromJson(call("GET", QStringLiteral("/v1/history/%1/scenario").arg(id)).second).object();
+        const QJsonObject providers = o.value(QLatin1StringView("scenario")).toObject().value(QLatin1StringView("providers")).toObject();
+        QCOMPARE(providers.value(QLatin1StringView("gemini")).toArray().at(0).toObject().value(QLatin1StringView("error")).toString(),
+                 QStringLiteral("overloaded"));
+        QCOMPARE(o.value(QLatin1StringView("recorded_settings")).toObject().value(QLatin1StringView("storyboard")).toObject().value(
+                     QLatin1StringView("fallback_provider")),
+                 QJsonValue(QStringLiteral("qwen")));
+        QCOMPARE(call("GET", QStringLiteral("/v1/history/gen_nope/scenario")).first, 404);
+        engine.stop();
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Replay)
+#include "tst_replay.moc"
