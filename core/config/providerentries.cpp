@@ -221,7 +221,7 @@ void readBuiltIn(EntryReader &r, Provider p, ProviderEntries &out)
 
 ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &settingsFile, QList<ConfigError> *errors)
 {
-    static const QRegularExpression idShape(QStringLiteral("^[a-z][a-z0-9_-]{0,31}$"));
+    static const QRegularExpression idShape(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
     ProviderEntries out;
     if (value.isUndefined() || value.isNull())
         return out;
@@ -264,8 +264,7 @@ ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &se
             id = QStringLiteral("qwen"); // DashScope's own name for the qwen entry
         if (!idShape.match(id).hasMatch()) {
             r.refuse(QStringLiteral("id"),
-                     QStringLiteral("\"%1\" is not an id: lower-case letters, digits, - and _, starting with a letter, "
-                                    "at most 32")
+                     QStringLiteral("\"%1\" is not an id: 1 to 32 lower-case letters, digits and -, not starting with -")
                          .arg(id.left(64)));
             continue;
         }

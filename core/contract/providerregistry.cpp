@@ -230,7 +230,7 @@ std::optional<Provider> providerFromStored(QStringView id)
 {
     if (const std::optional<Provider> known = ProviderRegistry::find(id))
         return known;
-    static const QRegularExpression idShape(QStringLiteral("^[a-z][a-z0-9_-]{0,31}$"));
+    static const QRegularExpression idShape(QStringLiteral("^[a-z0-9][a-z0-9-]{0,31}$"));
     if (!idShape.match(id).hasMatch())
         return std::nullopt;
     return ProviderRegistry::intern(id);

@@ -18,7 +18,7 @@ namespace bullpen {
 // list of providers, picker, filter, metric label, simulator route and soak mix reads the registry.
 struct ProviderSpec
 {
-    QString id; // lower-case letters, digits, '-' and '_', starting with a letter: "gemini", "local-vllm"
+    QString id; // 1 to 32 lower-case letters, digits and '-', not starting with '-': "gemini", "local-vllm"
     QString name; // shown to people: "Gemini", "Local vLLM"
     WireDialect dialect = WireDialect::OpenAI; // how requests and answers are spelled
     QUrl baseUrl; // the default endpoint; the request path is appended (".../chat/completions")
