@@ -6,6 +6,30 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Replay locally…': '로컬에서 재현…',
+    'Play this generation again on the built-in simulator, as recorded or with other settings, and compare': '이 생성을 내장 시뮬레이터에서 기록된 그대로 또는 다른 설정으로 다시 실행하고 비교합니다',
+    'Replay: %1': '재현: %1',
+    'Replay %1 locally': '%1 로컬 재현',
+    'Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider and nothing is stored.':
+        '이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 기록된 대로(같은 종류, 상태, 시간) 동작합니다. 제공자에게는 아무것도 보내지 않고 아무것도 저장하지 않습니다.',
+    'Every attempt can be played exactly.': '모든 시도를 정확히 재현할 수 있습니다.',
+    'Played approximately (their times are not judged):<br>%1': '근사 재현(시간은 판정하지 않음):<br>%1',
+    'Choose the settings and press Replay.': '설정을 고르고 재현을 누르십시오.',
+    'Replay': '재현',
+    'Close': '닫기',
+    '<b>Recorded</b>': '<b>기록</b>',
+    '<b>Replayed</b>': '<b>재현</b>',
+    'As recorded': '기록된 그대로',
+    'With these settings:': '다음 설정으로:',
+    'none': '없음',
+    'Breakers on': '차단기 켜기',
+    'Primary timeout': '기본 제공자 제한 시간',
+    'Fallback timeout': '대체 제공자 제한 시간',
+    'Total budget': '전체 예산',
+    'Fallback provider': '대체 제공자',
+    "The replay's files could not be written to a temporary folder.": '재현 파일을 임시 폴더에 쓸 수 없습니다.',
+    'These settings are refused: %1': '이 설정은 거부되었습니다: %1',
+    'Replaying…': '재현 중…',
     'Added providers (a JSON list of entries: id, name, format, base_url, model, key_variable, auth_header, query, stages; see docs/configuration.md). After Save they are in the pickers.':
         '추가 제공자(항목의 JSON 목록: id, name, format, base_url, model, key_variable, auth_header, query, stages. docs/configuration.md 참고). 저장하면 선택 목록에 나타납니다.',
     'not JSON: %1 at character %2': 'JSON이 아닙니다: 문자 %2에서 %1',

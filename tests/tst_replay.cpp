@@ -7,12 +7,18 @@
 #include "sim/scenario.h"
 #include "store/store.h"
 #include "support/engineprocess.h"
+#include "views/replaydialog.h"
+#include "views/timelinewidget.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -80,18 +86,6 @@ Ran run(const QTemporaryDir &dir, const QString &scenario, const QString &settin
     return r;
 }
 
-ReplayRun replayedRun(const GenerationResult &g)
-{
-    ReplayRun run;
-    run.state = toId(g.state);
-    run.fallbackApplied = g.storyboard.fallback.applied;
-    run.fallbackReason = g.storyboard.fallback.reason;
-    run.elapsedMs = std::chrono::duration<double, std::milli>(g.elapsed).count();
-    for (const AttemptRecord &a : g.attempts())
-        run.attempts << RecordedAttempt::fromRecord(a);
-    return run;
-}
-
 } // namespace
 
 class tst_Replay : public QObject
@@ -109,12 +103,16 @@ private Q_SLOTS:
         QTest::addColumn<bool>("approximate");
         QTest::newRow("ok") << QByteArray() << 0 << QStringLiteral("ok") << QString() << false;
         QTest::newRow("timeout") << QByteArray("TIMEOUT") << 0 << QStringLiteral("hang") << QString() << false;
-        QTest::newRow("overloaded 503") << QByteArray("TRANSIENT_SERVER") << 503 << QStringLiteral("error") << QStringLiteral("overloaded") << false;
-        QTest::newRow("server 500") << QByteArray("TRANSIENT_SERVER") << 500 << QStringLiteral("error") << QStringLiteral("server_error") << false;
-        QTest::newRow("rate limited") << QByteArray("RATE_LIMITED") << 429 << QStringLiteral("error") << QStringLiteral("rate_limited") << false;
+        QTest::newRow("overloaded 503") << QByteArray("TRANSIENT_SERVER") << 503 << QStringLiteral("error") << QStringLiteral("overloaded")
+                                        << false;
+        QTest::newRow("server 500") << QByteArray("TRANSIENT_SERVER") << 500 << QStringLiteral("error") << QStringLiteral("server_error")
+                                    << false;
+        QTest::newRow("rate limited") << QByteArray("RATE_LIMITED") << 429 << QStringLiteral("error") << QStringLiteral("rate_limited")
+                                      << false;
         QTest::newRow("quota") << QByteArray("QUOTA_EXHAUSTED") << 429 << QStringLiteral("error") << QStringLiteral("quota") << false;
         QTest::newRow("auth") << QByteArray("AUTH_CONFIG") << 401 << QStringLiteral("error") << QStringLiteral("auth") << false;
-        QTest::newRow("rejected 404") << QByteArray("REQUEST_REJECTED") << 404 << QStringLiteral("error") << QStringLiteral("not_found") << false;
+        QTest::newRow("rejected 404") << QByteArray("REQUEST_REJECTED") << 404 << QStringLiteral("error") << QStringLiteral("not_found")
+                                      << false;
         QTest::newRow("truncated") << QByteArray("OUTPUT_TRUNCATED") << 200 << QStringLiteral("truncated") << QString() << false;
         QTest::newRow("refused") << QByteArray("REFUSED") << 200 << QStringLiteral("refused") << QString() << false;
         QTest::newRow("invalid") << QByteArray("OUTPUT_INVALID") << 200 << QStringLiteral("invalid_storyboard") << QString() << true;
@@ -129,10 +127,11 @@ private Q_SLOTS:
         QFETCH(QString, action);
         QFETCH(QString, error);
         QFETCH(bool, approximate);
-        const ReplayScenario s = ReplayScenario::from(QStringLiteral("gen_x"),
-                                                      { attempt(Provider::Gemini, Role::Primary, kind.constData(), 1234,
-                                                                status ? std::optional<int>(status) : std::nullopt) });
-        const QJsonObject b = s.scenario.value(QLatin1StringView("providers")).toObject().value(QLatin1StringView("gemini")).toArray().at(0).toObject();
+        const ReplayScenario s = ReplayScenario::from(
+            QStringLiteral("gen_x"),
+            { attempt(Provider::Gemini, Role::Primary, kind.constData(), 1234, status ? std::optional<int>(status) : std::nullopt) });
+        const QJsonObject b =
+            s.scenario.value(QLatin1StringView("providers")).toObject().value(QLatin1StringView("gemini")).toArray().at(0).toObject();
         QCOMPARE(b.value(QLatin1StringView("do")).toString(), action);
         QCOMPARE(b.value(QLatin1StringView("error")).toString(), error);
         if (action != u"hang")
@@ -162,8 +161,12 @@ private Q_SLOTS:
 
     void verdictJudges()
     {
-        ReplayRun recorded { QStringLiteral("succeeded"), true, QStringLiteral("gemini_timeout"), 2100,
-                             { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 2000), attempt(Provider::Qwen, Role::Fallback, "", 100) } };
+        ReplayRun recorded { QStringLiteral("succeeded"),
+                             true,
+                             QStringLiteral("gemini_timeout"),
+                             2100,
+                             { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 2000),
+                               attempt(Provider::Qwen, Role::Fallback, "", 100) } };
         ReplayRun same = recorded;
         same.attempts[0].durationMs = 2150; // within 10 %
         same.attempts[1].durationMs = 140; // within 50 ms
@@ -174,11 +177,14 @@ private Q_SLOTS:
         QVERIFY(!v.reproduced);
         QVERIFY2(v.summary.contains(QLatin1StringView("400 ms replayed")), qPrintable(v.summary));
         QVERIFY(ReplayVerdict::judge(recorded, slow, true, { 1 }).reproduced); // an approximate attempt's time is not judged
-        ReplayRun failed { QStringLiteral("failed"), false, QString(), 60'000, { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 60'000) } };
+        ReplayRun failed {
+            QStringLiteral("failed"), false, QString(), 60'000, { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 60'000) }
+        };
         v = ReplayVerdict::judge(failed, recorded, /*sameSettings=*/false);
         QVERIFY(!v.reproduced);
-        QVERIFY2(v.summary.startsWith(QLatin1StringView("with these settings: succeeded by the fallback (gemini_timeout) at 2.1 s instead of failed at "
-                                                        "60.0 s")),
+        QVERIFY2(v.summary.startsWith(
+                     QLatin1StringView("with these settings: succeeded by the fallback (gemini_timeout) at 2.1 s instead of failed at "
+                                       "60.0 s")),
                  qPrintable(v.summary));
         QVERIFY(replayTimelines(recorded, slow).contains(QLatin1StringView("qwen fallback ok")));
     }
@@ -224,6 +230,43 @@ private Q_SLOTS:
         QVERIFY2(w.summary.contains(QLatin1StringView("with these settings: failed")), qPrintable(w.summary));
     }
 
+    // Failures → Replay locally…: the dialog plays the stored generation, draws both timelines on one
+    // scale and says "reproduced"; with the fallback turned off in its settings, what that changes.
+    void consoleDialogReplays()
+    {
+        QTemporaryDir dir;
+        Ran original = run(dir, QStringLiteral("primary-overloaded"), dir.filePath(QStringLiteral("none.json")), true);
+        QVERIFY(original.result);
+        QVERIFY(original.setup->store()->flush());
+        QString why;
+        std::optional<ReplaySource> source = ReplaySource::read(*original.setup->store(), original.result->generationId, &why);
+        QVERIFY2(source, qPrintable(why));
+        QList<Event> recorded;
+        for (const QJsonObject &e : original.setup->store()->events(original.result->generationId, &why))
+            recorded << *Event::fromJson(e);
+        ReplayDialog dialog(*source, recorded);
+        dialog.show();
+        QSignalSpy done(&dialog, &ReplayDialog::replayFinished);
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("replayRun")), Qt::LeftButton);
+        QVERIFY(done.wait(30'000));
+        QCOMPARE(done.constFirst().constFirst().toBool(), true);
+        QVERIFY2(dialog.verdictText().contains(QLatin1StringView("reproduced")), qPrintable(dialog.verdictText()));
+        auto *recordedLine = dialog.findChild<TimelineWidget *>(QStringLiteral("recordedTimeline"));
+        auto *replayedLine = dialog.findChild<TimelineWidget *>(QStringLiteral("replayedTimeline"));
+        QVERIFY(!replayedLine->events().isEmpty());
+        QVERIFY(!recordedLine->events().isEmpty());
+
+        dialog.findChild<QRadioButton *>(QStringLiteral("replayEdited"))->setChecked(true);
+        auto *fallback = dialog.findChild<QComboBox *>(QStringLiteral("replayFallback"));
+        fallback->setCurrentIndex(fallback->findData(QStringLiteral("none")));
+        QCOMPARE(dialog.replaySettings().value(QLatin1StringView("storyboard")).toObject().value(QLatin1StringView("fallback_provider")),
+                 QJsonValue(QStringLiteral("none")));
+        QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("replayRun")), Qt::LeftButton);
+        QVERIFY(done.wait(30'000));
+        QCOMPARE(done.at(1).constFirst().toBool(), false);
+        QVERIFY2(dialog.verdictText().contains(QLatin1StringView("with these settings: failed")), qPrintable(dialog.verdictText()));
+    }
+
     // GET /v1/history/{id}/scenario: the scenario, its approximations and the recorded settings; 404 for an unknown id.
     void serviceAnswersTheScenario()
     {
@@ -254,13 +297,16 @@ private Q_SLOTS:
         const QJsonObject providers = o.value(QLatin1StringView("scenario")).toObject().value(QLatin1StringView("providers")).toObject();
         QCOMPARE(providers.value(QLatin1StringView("gemini")).toArray().at(0).toObject().value(QLatin1StringView("error")).toString(),
                  QStringLiteral("overloaded"));
-        QCOMPARE(o.value(QLatin1StringView("recorded_settings")).toObject().value(QLatin1StringView("storyboard")).toObject().value(
-                     QLatin1StringView("fallback_provider")),
+        QCOMPARE(o.value(QLatin1StringView("recorded_settings"))
+                     .toObject()
+                     .value(QLatin1StringView("storyboard"))
+                     .toObject()
+                     .value(QLatin1StringView("fallback_provider")),
                  QJsonValue(QStringLiteral("qwen")));
         QCOMPARE(call("GET", QStringLiteral("/v1/history/gen_nope/scenario")).first, 404);
         engine.stop();
     }
 };
 
-QTEST_GUILESS_MAIN(tst_Replay)
+QTEST_MAIN(tst_Replay)
 #include "tst_replay.moc"

@@ -24,7 +24,8 @@ namespace {
 
 struct ReplayOptions
 {
-    QCommandLineOption dataDir { QStringLiteral("data-dir"), QStringLiteral("The store to read the generation from."), QStringLiteral("path") };
+    QCommandLineOption dataDir { QStringLiteral("data-dir"), QStringLiteral("The store to read the generation from."),
+                                 QStringLiteral("path") };
     QCommandLineOption settings { QStringLiteral("settings"),
                                   QStringLiteral("Replay under this settings file (\"what if\") instead of the recorded policy."),
                                   QStringLiteral("file") };
@@ -48,19 +49,6 @@ std::unique_ptr<HistoryReader> openHistory(const ReplayOptions &o, const QComman
     const QString dir = p.isSet(o.dataDir) ? p.value(o.dataDir) : EngineSetup::defaultDataDir(environment);
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, error);
     return location ? Store::openReadOnly(*location, error) : nullptr;
-}
-
-// The replayed side: the generation's attempts as the embedded engine on the scenario made them.
-ReplayRun replayedRun(const GenerationResult &r)
-{
-    ReplayRun run;
-    run.state = toId(r.state);
-    run.fallbackApplied = r.storyboard.fallback.applied;
-    run.fallbackReason = r.storyboard.fallback.reason;
-    run.elapsedMs = std::chrono::duration<double, std::milli>(r.elapsed).count();
-    for (const AttemptRecord &a : r.attempts())
-        run.attempts << RecordedAttempt::fromRecord(a);
-    return run;
 }
 
 // Runs the scenario in an embedded engine on the simulator, with nothing stored; nothing on failure.
@@ -124,8 +112,8 @@ int runReplay(const QStringList &arguments)
     }
     QString why;
     const std::unique_ptr<HistoryReader> history = openHistory(o, parser, &why);
-    const std::optional<ReplaySource> source = history ? ReplaySource::read(*history, parser.positionalArguments().constFirst(), &why)
-                                                       : std::nullopt;
+    const std::optional<ReplaySource> source =
+        history ? ReplaySource::read(*history, parser.positionalArguments().constFirst(), &why) : std::nullopt;
     if (!source) {
         err << "bullpen-cli replay: " << why << "\n";
         return kExitUsage;

@@ -264,8 +264,7 @@ ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &se
             id = QStringLiteral("qwen"); // DashScope's own name for the qwen entry
         if (!idShape.match(id).hasMatch()) {
             r.refuse(QStringLiteral("id"),
-                     QStringLiteral("\"%1\" is not an id: 1 to 32 lower-case letters, digits and -, not starting with -")
-                         .arg(id.left(64)));
+                     QStringLiteral("\"%1\" is not an id: 1 to 32 lower-case letters, digits and -, not starting with -").arg(id.left(64)));
             continue;
         }
         if (seen.contains(id)) {

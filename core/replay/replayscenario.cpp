@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "replayscenario.h"
 
+#include "config/providerentries.h"
 #include "engine/stageresult.h"
 #include "events/event.h"
 
@@ -62,7 +63,8 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
     if (k == u"OUTPUT_INVALID") {
         const bool notJson = a.detail.contains(QLatin1StringView("JSON"), Qt::CaseInsensitive)
             || a.detail.contains(QLatin1StringView("malformed"), Qt::CaseInsensitive);
-        *why = QStringLiteral("played as %1 output (the record keeps the kind, not the bytes)").arg(notJson ? u"malformed" : u"contract-breaking");
+        *why = QStringLiteral("played as %1 output (the record keeps the kind, not the bytes)")
+                   .arg(notJson ? u"malformed" : u"contract-breaking");
         return behaviour(notJson ? "malformed" : "invalid_storyboard", a.durationMs);
     }
     if (k == u"NETWORK") {
@@ -162,8 +164,15 @@ QJsonObject RecordedPolicy::settingsJson() const
         sb.insert(QStringLiteral("fallback_timeout"), QStringLiteral("%1ms").arg(fallbackTimeout.count()));
     if (budget.count() > 0)
         sb.insert(QStringLiteral("total_budget"), QStringLiteral("%1ms").arg(budget.count()));
+    // The providers this process adds, so that a replay's settings name the same ones.
+    QJsonArray added;
+    for (const Provider p : ProviderRegistry::all()) {
+        if (!ProviderRegistry::spec(p).builtIn)
+            added.append(ProviderEntries::toJson(ProviderRegistry::spec(p)));
+    }
     return QJsonObject { { QStringLiteral("storyboard"), sb },
-                         { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), captions } } } };
+                         { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), captions } } },
+                         { QStringLiteral("providers"), added } };
 }
 
 ReplayScenario ReplayScenario::from(const QString &generationId, const QList<RecordedAttempt> &attempts)
@@ -179,9 +188,8 @@ ReplayScenario ReplayScenario::from(const QString &generationId, const QList<Rec
             continue;
         }
         if (a.kind == u"CANCELLED" || a.kind == u"NOT_SENT" || a.kind == u"INTERNAL") {
-            out.approximations << QStringLiteral("attempt %1 (%2): ended by Bullpen, not by the provider; played as a hang")
-                                      .arg(i + 1)
-                                      .arg(a.label());
+            out.approximations
+                << QStringLiteral("attempt %1 (%2): ended by Bullpen, not by the provider; played as a hang").arg(i + 1).arg(a.label());
             out.approximate << i;
             scripts[a.stage == Stage::Storyboard ? toId(a.provider) : toId(a.stage)].append(behaviour("hang"));
             ++out.attempts;

@@ -1,7 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "replaysource.h"
 
+#include "pipeline/generationresult.h"
+
 namespace bullpen {
+
+ReplayRun replayedRun(const GenerationResult &result)
+{
+    ReplayRun run;
+    run.state = toId(result.state);
+    run.fallbackApplied = result.storyboard.fallback.applied;
+    run.fallbackReason = result.storyboard.fallback.reason;
+    run.elapsedMs = std::chrono::duration<double, std::milli>(result.elapsed).count();
+    for (const AttemptRecord &a : result.attempts())
+        run.attempts << RecordedAttempt::fromRecord(a);
+    return run;
+}
 
 ReplayRun ReplaySource::run() const
 {

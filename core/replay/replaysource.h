@@ -9,6 +9,11 @@
 
 namespace bullpen {
 
+struct GenerationResult;
+
+// The replayed side of a verdict: how the replay ended and its attempts, as the engine recorded them.
+ReplayRun replayedRun(const GenerationResult &result);
+
 // What the history holds of one generation, read for a replay (docs/contract.md §14): its row, its
 // attempts in order, and the policy it ran under.
 struct ReplaySource

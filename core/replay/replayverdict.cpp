@@ -81,7 +81,8 @@ QString replayTimelines(const ReplayRun &recorded, const ReplayRun &replayed, in
 {
     const double scale = std::max({ recorded.elapsedMs, replayed.elapsedMs, 1.0 });
     QString out;
-    for (const auto &[title, run] : { std::pair { QStringLiteral("recorded"), &recorded }, std::pair { QStringLiteral("replayed"), &replayed } }) {
+    for (const auto &[title, run] :
+         { std::pair { QStringLiteral("recorded"), &recorded }, std::pair { QStringLiteral("replayed"), &replayed } }) {
         out += QStringLiteral("%1: %2\n").arg(title, outcome(*run));
         double at = 0;
         for (const RecordedAttempt &a : run->attempts) {

@@ -618,6 +618,18 @@
         <source>fallback</source>
         <translation>대체</translation>
     </message>
+    <message>
+        <source>Replay locally…</source>
+        <translation>로컬에서 재현…</translation>
+    </message>
+    <message>
+        <source>Play this generation again on the built-in simulator, as recorded or with other settings, and compare</source>
+        <translation>이 생성을 내장 시뮬레이터에서 기록된 그대로 또는 다른 설정으로 다시 실행하고 비교합니다</translation>
+    </message>
+    <message>
+        <source>Replay: %1</source>
+        <translation>재현: %1</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>
@@ -1256,6 +1268,89 @@
     <message>
         <source>Stage</source>
         <translation>단계</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::ReplayDialog</name>
+    <message>
+        <source>Replay %1 locally</source>
+        <translation>%1 로컬 재현</translation>
+    </message>
+    <message>
+        <source>Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider and nothing is stored.</source>
+        <translation>이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 기록된 대로(같은 종류, 상태, 시간) 동작합니다. 제공자에게는 아무것도 보내지 않고 아무것도 저장하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Every attempt can be played exactly.</source>
+        <translation>모든 시도를 정확히 재현할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Played approximately (their times are not judged):&lt;br&gt;%1</source>
+        <translation>근사 재현(시간은 판정하지 않음):&lt;br&gt;%1</translation>
+    </message>
+    <message>
+        <source>Choose the settings and press Replay.</source>
+        <translation>설정을 고르고 재현을 누르십시오.</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>재현</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recorded&lt;/b&gt;</source>
+        <translation>&lt;b&gt;기록&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Replayed&lt;/b&gt;</source>
+        <translation>&lt;b&gt;재현&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>As recorded</source>
+        <translation>기록된 그대로</translation>
+    </message>
+    <message>
+        <source>With these settings:</source>
+        <translation>다음 설정으로:</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Breakers on</source>
+        <translation>차단기 켜기</translation>
+    </message>
+    <message>
+        <source>Primary timeout</source>
+        <translation>기본 제한 시간</translation>
+    </message>
+    <message>
+        <source>Fallback timeout</source>
+        <translation>대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Total budget</source>
+        <translation>전체 예산</translation>
+    </message>
+    <message>
+        <source>Fallback provider</source>
+        <translation>대체 제공자</translation>
+    </message>
+    <message>
+        <source>The replay's files could not be written to a temporary folder.</source>
+        <translation>재현 파일을 임시 폴더에 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>These settings are refused: %1</source>
+        <translation>이 설정은 거부되었습니다: %1</translation>
+    </message>
+    <message>
+        <source>Replaying…</source>
+        <translation>재현 중…</translation>
     </message>
 </context>
 <context>

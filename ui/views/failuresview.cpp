@@ -7,6 +7,7 @@
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
+#include "replaydialog.h"
 #include "store/masking.h"
 #include "timelinewidget.h"
 #include "tones.h"
@@ -248,12 +249,6 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_eventsTable->verticalHeader()->hide();
     m_eventsTable->horizontalHeader()->setStretchLastSection(true);
     m_eventsTable->verticalHeader()->setDefaultSectionSize(m_eventsTable->fontMetrics().height() + 4);
-    m_copyId = new QToolButton;
-    m_copyId->setObjectName(QStringLiteral("copyIdButton"));
-    m_copyId->setText(tr("Copy id"));
-    m_copyId->setToolTip(tr("Copy this generation's full id (for bullpen --open, the CLI or a ticket)"));
-    m_copyId->setEnabled(false);
-    connect(m_copyId, &QToolButton::clicked, this, &FailuresView::copyDetailId);
     m_collapse = new QToolButton;
     m_collapse->setObjectName(QStringLiteral("collapseDetail"));
     m_collapse->setText(tr("Hide detail"));
@@ -261,10 +256,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     auto *detail = new QWidget;
     m_detail = detail;
     auto *detailLayout = new QVBoxLayout(detail);
-    auto *detailTools = new QHBoxLayout;
-    detailTools->addStretch(1);
-    detailTools->addWidget(m_copyId);
-    detailLayout->addLayout(detailTools);
+    detailLayout->addLayout(makeDetailTools());
     detailLayout->addWidget(m_detailHeader);
     detailLayout->addWidget(m_nextStep);
     detailLayout->addWidget(m_timeline, 2);
@@ -471,11 +463,62 @@ void FailuresView::updateCharts()
         });
 }
 
+QHBoxLayout *FailuresView::makeDetailTools()
+{
+    m_replay = new QToolButton;
+    m_replay->setObjectName(QStringLiteral("replayButton"));
+    m_replay->setText(tr("Replay locally…"));
+    m_replay->setToolTip(tr("Play this generation again on the built-in simulator, as recorded or with other settings, and compare"));
+    m_replay->setEnabled(false);
+    connect(m_replay, &QToolButton::clicked, this, &FailuresView::replayDetail);
+    m_copyId = new QToolButton;
+    m_copyId->setObjectName(QStringLiteral("copyIdButton"));
+    m_copyId->setText(tr("Copy id"));
+    m_copyId->setToolTip(tr("Copy this generation's full id (for bullpen --open, the CLI or a ticket)"));
+    m_copyId->setEnabled(false);
+    connect(m_copyId, &QToolButton::clicked, this, &FailuresView::copyDetailId);
+    auto *tools = new QHBoxLayout;
+    tools->addStretch(1);
+    tools->addWidget(m_replay);
+    tools->addWidget(m_copyId);
+    return tools;
+}
+
+void FailuresView::replayDetail()
+{
+    if (m_detailId.isEmpty() || !m_queue)
+        return;
+    struct Read
+    {
+        std::optional<ReplaySource> source;
+        QString error;
+    };
+    const QString id = m_detailId;
+    m_queue->run<Read>(
+        this,
+        [id](HistoryReader &store) {
+            Read r;
+            r.source = ReplaySource::read(store, id, &r.error);
+            return r;
+        },
+        [this, id](Read r) {
+            if (!r.source) {
+                m_summary->setText(tr("Replay: %1").arg(r.error));
+                return;
+            }
+            auto *dialog = new ReplayDialog(std::move(*r.source), id == m_detailId ? m_timeline->events() : QList<Event> {}, this);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->show();
+            Q_EMIT replayOpened(dialog);
+        });
+}
+
 void FailuresView::showDetail(const QString &generationId)
 {
     m_detailId = generationId;
     m_events->clear();
     m_copyId->setEnabled(!generationId.isEmpty());
+    m_replay->setEnabled(false); // until the detail shows an ended generation
     if (generationId.isEmpty() || !m_history) {
         m_detailHeader->setText(tr("Select a generation to see its attempts."));
         m_nextStep->hide();
@@ -539,6 +582,7 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
     if (rebuilt)
         lines << tr("<i>Timeline rebuilt from the attempt records: this generation's event log is not in the store.</i>");
     m_detailHeader->setText(lines.join(QStringLiteral("<br>")));
+    m_replay->setEnabled(r.state != u"running");
     m_nextStep->setVisible(!r.nextStep.isEmpty());
     m_nextStep->setText(tr("<b>What to do next</b><br>%1").arg(r.nextStep.toHtmlEscaped()));
 }

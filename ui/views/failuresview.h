@@ -17,7 +17,11 @@ class QToolButton;
 class QTableView;
 class QTextBrowser;
 
+class QHBoxLayout;
+
 namespace bullpen {
+
+class ReplayDialog;
 
 class EventLogModel;
 class FailureHistoryModel;
@@ -81,6 +85,9 @@ public:
     void setDetailCollapsed(bool collapsed);
     // Copies the detail pane's full generation id to the clipboard.
     void copyDetailId();
+    // Replay locally…: reads the shown generation for a replay and opens its dialog (replayOpened()).
+    void replayDetail();
+    QHBoxLayout *makeDetailTools(); // Replay locally… and Copy id
 
     // The attempt chain of a stored generation as events, for generations recorded without their event
 
@@ -89,6 +96,7 @@ Q_SIGNALS:
     // An auto-refresh (or refreshNewest()) has read the newest rows.
     void refreshed();
     void detailShown(const QString &generationId);
+    void replayOpened(bullpen::ReplayDialog *dialog);
     void exportFinished(const QString &path, qint64 rows, const QString &error);
 
 protected:
@@ -126,6 +134,7 @@ private:
     QWidget *m_detail = nullptr;
     QToolButton *m_collapse = nullptr;
     QToolButton *m_copyId = nullptr;
+    QToolButton *m_replay = nullptr;
     QLabel *m_summary;
     QChartView *m_codeChart;
     QChartView *m_kindChart;

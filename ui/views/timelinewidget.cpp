@@ -60,6 +60,20 @@ QString TimelineWidget::toolTipAt(const QPointF &pos) const
     return {};
 }
 
+void TimelineWidget::setScaleAtLeast(double ms)
+{
+    m_scaleAtLeast = ms;
+    update();
+}
+
+double TimelineWidget::contentMs() const
+{
+    double end = 0;
+    for (const Event &e : m_events)
+        end = std::max(end, ms(e.at));
+    return end;
+}
+
 void TimelineWidget::paintEvent(QPaintEvent *)
 {
     const QColor kFail = tones::color(tones::Tone::Failure);
@@ -161,7 +175,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     }
     // Scale to what happened: the last event, and the deadlines that actually bit (aborted attempts);
     // a far deadline of an attempt that ended early is marked at the edge instead.
-    double visible = end;
+    double visible = std::max(end, m_scaleAtLeast);
     for (const Span &s : spans) {
         if (s.aborted || !s.done)
             visible = std::max(visible, s.deadline);

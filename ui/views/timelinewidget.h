@@ -18,6 +18,11 @@ public:
     explicit TimelineWidget(QWidget *parent = nullptr);
 
     void setEvents(const QList<Event> &events);
+    const QList<Event> &events() const { return m_events; }
+    // Draw at least this many milliseconds across (two timelines compared on one scale); 0: fit.
+    void setScaleAtLeast(double ms);
+    // When the last event happened, in milliseconds from the generation's start.
+    double contentMs() const;
     void clear() { setEvents({}); }
     QSize sizeHint() const override { return { 720, 220 }; }
     QSize minimumSizeHint() const override { return { 360, 160 }; }
@@ -41,6 +46,7 @@ private:
     QList<std::pair<QRectF, QString>> m_tips; // each span's rectangle and its tooltip, from the last paint
     double m_labelWidth = 0;
     int m_deadlineLabels = 0;
+    double m_scaleAtLeast = 0;
 };
 
 } // namespace bullpen

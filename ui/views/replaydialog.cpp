@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+#include "replaydialog.h"
+
+#include "config/settings.h"
+#include "pipeline/generationresult.h"
+#include "runtime/enginesetup.h"
+#include "timelinewidget.h"
+#include "tones.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+namespace {
+
+bool writeJson(const QString &path, const QJsonObject &o)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(o).toJson()) > 0;
+}
+
+QString durationText(std::chrono::milliseconds d)
+{
+    return d.count() > 0 ? formatDuration(d) : QString();
+}
+
+} // namespace
+
+ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, QWidget *parent)
+    : QDialog(parent)
+    , m_source(std::move(source))
+    , m_scenario(m_source.scenario())
+{
+    setObjectName(QStringLiteral("replayDialog"));
+    setWindowTitle(tr("Replay %1 locally").arg(m_source.row.id));
+    auto *intro = new QLabel(tr("Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as "
+                                "it did (the same kind, status and time). Nothing is sent to a provider and nothing is stored."));
+    intro->setWordWrap(true);
+    auto *approx = new QLabel(m_scenario.approximations.isEmpty()
+                                  ? tr("Every attempt can be played exactly.")
+                                  : tr("Played approximately (their times are not judged):<br>%1")
+                                        .arg(m_scenario.approximations.join(QStringLiteral("<br>")).toHtmlEscaped()));
+    approx->setObjectName(QStringLiteral("replayApproximations"));
+    approx->setWordWrap(true);
+    approx->setStyleSheet(tones::quietTextStyle());
+    m_recorded = new TimelineWidget;
+    m_recorded->setObjectName(QStringLiteral("recordedTimeline"));
+    m_recorded->setEvents(recordedEvents);
+    m_replayed = new TimelineWidget;
+    m_replayed->setObjectName(QStringLiteral("replayedTimeline"));
+    m_verdict = new QLabel(tr("Choose the settings and press Replay."));
+    m_verdict->setObjectName(QStringLiteral("replayVerdict"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_run = new QPushButton(tr("Replay"));
+    m_run->setObjectName(QStringLiteral("replayRun"));
+    m_run->setDefault(true);
+    connect(m_run, &QPushButton::clicked, this, &ReplayDialog::startReplay);
+    auto *close = new QPushButton(tr("Close"));
+    connect(close, &QPushButton::clicked, this, &QDialog::reject);
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_run);
+    buttons->addWidget(close);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(settingsBox());
+    layout->addWidget(approx);
+    layout->addWidget(new QLabel(tr("<b>Recorded</b>")));
+    layout->addWidget(m_recorded, 1);
+    layout->addWidget(new QLabel(tr("<b>Replayed</b>")));
+    layout->addWidget(m_replayed, 1);
+    layout->addWidget(m_verdict);
+    layout->addLayout(buttons);
+    resize(900, 760);
+}
+
+ReplayDialog::~ReplayDialog() = default;
+
+QWidget *ReplayDialog::settingsBox()
+{
+    auto *box = new QWidget;
+    auto *form = new QFormLayout(box);
+    m_asRecorded = new QRadioButton(tr("As recorded"));
+    m_asRecorded->setObjectName(QStringLiteral("replayAsRecorded"));
+    auto *edited = new QRadioButton(tr("With these settings:"));
+    edited->setObjectName(QStringLiteral("replayEdited"));
+    auto *group = new QButtonGroup(box);
+    group->addButton(m_asRecorded);
+    group->addButton(edited);
+    m_asRecorded->setChecked(true);
+    m_asRecorded->setEnabled(m_source.policy.has_value());
+    if (!m_source.policy)
+        edited->setChecked(true);
+    const RecordedPolicy policy = m_source.policy.value_or(RecordedPolicy {});
+    m_primaryTimeout = new QLineEdit(durationText(policy.primaryTimeout));
+    m_primaryTimeout->setObjectName(QStringLiteral("replayPrimaryTimeout"));
+    m_fallbackTimeout = new QLineEdit(durationText(policy.fallbackTimeout));
+    m_fallbackTimeout->setObjectName(QStringLiteral("replayFallbackTimeout"));
+    m_budget = new QLineEdit(durationText(policy.budget));
+    m_budget->setObjectName(QStringLiteral("replayBudget"));
+    m_fallback = new QComboBox;
+    m_fallback->setObjectName(QStringLiteral("replayFallback"));
+    m_fallback->addItem(tr("none"), QStringLiteral("none"));
+    for (const Provider p : ProviderRegistry::serving(Stage::Storyboard)) {
+        if (p != policy.primary)
+            m_fallback->addItem(toId(p), toId(p));
+    }
+    m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(policy.fallback ? toId(*policy.fallback) : QStringLiteral("none"))));
+    m_breaker = new QCheckBox(tr("Breakers on"));
+    m_breaker->setObjectName(QStringLiteral("replayBreaker"));
+    for (QWidget *w : std::initializer_list<QWidget *> { m_primaryTimeout, m_fallbackTimeout, m_budget, m_fallback, m_breaker })
+        w->setEnabled(edited->isChecked());
+    connect(edited, &QRadioButton::toggled, box, [this](bool on) {
+        for (QWidget *w : std::initializer_list<QWidget *> { m_primaryTimeout, m_fallbackTimeout, m_budget, m_fallback, m_breaker })
+            w->setEnabled(on);
+    });
+    auto *choice = new QHBoxLayout;
+    choice->addWidget(m_asRecorded);
+    choice->addWidget(edited);
+    choice->addStretch(1);
+    form->addRow(choice);
+    form->addRow(tr("Primary timeout"), m_primaryTimeout);
+    form->addRow(tr("Fallback timeout"), m_fallbackTimeout);
+    form->addRow(tr("Total budget"), m_budget);
+    form->addRow(tr("Fallback provider"), m_fallback);
+    form->addRow(QString(), m_breaker);
+    return box;
+}
+
+QJsonObject ReplayDialog::replaySettings() const
+{
+    QJsonObject settings = m_source.policy.value_or(RecordedPolicy {}).settingsJson();
+    if (m_asRecorded->isChecked())
+        return settings;
+    QJsonObject sb = settings.value(QLatin1StringView("storyboard")).toObject();
+    const std::pair<QLineEdit *, const char *> fields[] = { { m_primaryTimeout, "primary_timeout" },
+                                                            { m_fallbackTimeout, "fallback_timeout" },
+                                                            { m_budget, "total_budget" } };
+    for (const auto &[edit, key] : fields) {
+        if (edit->text().trimmed().isEmpty())
+            sb.remove(QLatin1StringView(key));
+        else
+            sb.insert(QLatin1StringView(key), edit->text().trimmed());
+    }
+    sb.insert(QStringLiteral("fallback_provider"), m_fallback->currentData().toString());
+    settings.insert(QStringLiteral("storyboard"), sb);
+    settings.insert(QStringLiteral("breaker"), m_breaker->isChecked());
+    return settings;
+}
+
+bool ReplayDialog::startReplay()
+{
+    if (m_setup)
+        return false;
+    const QString scenarioFile = m_work.filePath(QStringLiteral("scenario.json"));
+    const QString settingsFile = m_work.filePath(QStringLiteral("settings.json"));
+    if (!m_work.isValid() || !writeJson(scenarioFile, m_scenario.scenario) || !writeJson(settingsFile, replaySettings())) {
+        m_verdict->setText(tr("The replay's files could not be written to a temporary folder."));
+        return false;
+    }
+    SetupOptions o;
+    o.forceSimulator = true;
+    o.scenario = scenarioFile;
+    o.settingsFile = settingsFile;
+    o.keyFile = m_work.filePath(QStringLiteral("none.env"));
+    o.useStore = false;
+    o.engineThreads = 1;
+    o.environment = QProcessEnvironment();
+    m_setup = std::make_unique<EngineSetup>();
+    if (!m_setup->init(o)) {
+        QStringList why;
+        for (const ConfigError &e : m_setup->errors())
+            why << e.toString();
+        m_verdict->setText(tr("These settings are refused: %1").arg(why.join(QStringLiteral("; ")).toHtmlEscaped()));
+        m_setup.reset();
+        return false;
+    }
+    m_replayEvents.clear();
+    m_replayed->clear();
+    connect(&m_setup->engine(), &EngineClient::eventRecorded, this, [this](const Event &e) {
+        m_replayEvents << e;
+        m_replayed->setEvents(m_replayEvents);
+    });
+    connect(&m_setup->engine(), &EngineClient::finished, this, &ReplayDialog::finished);
+    m_run->setEnabled(false);
+    m_verdict->setText(tr("Replaying…"));
+    GenerationRequest g;
+    g.story = QStringLiteral("A replay: a lighthouse keeper finds a letter in a bottle and answers it."); // no user content
+    g.fresh = true;
+    m_setup->engine().start(g);
+    return true;
+}
+
+void ReplayDialog::finished(const GenerationResult &result)
+{
+    const bool asRecorded = m_asRecorded->isChecked();
+    const ReplayVerdict v = ReplayVerdict::judge(m_source.run(), replayedRun(result), asRecorded, m_scenario.approximate);
+    const double scale = std::max(m_recorded->contentMs(), m_replayed->contentMs());
+    m_recorded->setScaleAtLeast(scale);
+    m_replayed->setScaleAtLeast(scale);
+    const tones::Tone tone = v.reproduced ? tones::Tone::Success : asRecorded ? tones::Tone::Failure : tones::Tone::Warning;
+    QString text = QStringLiteral("<b>%1</b>").arg(v.summary.toHtmlEscaped());
+    if (!v.reproduced && v.differences.size() > 1)
+        text += QStringLiteral("<br>") + v.differences.join(QStringLiteral("<br>")).toHtmlEscaped();
+    m_verdict->setText(text);
+    m_verdict->setStyleSheet(tones::boxStyle(tone));
+    m_run->setEnabled(true);
+    // The engine ends after this signal has returned: never inside its own emission.
+    QTimer::singleShot(0, this, [this, reproduced = v.reproduced] {
+        m_setup.reset();
+        Q_EMIT replayFinished(reproduced);
+    });
+}
+
+QString ReplayDialog::verdictText() const
+{
+    return m_verdict->text();
+}
+
+} // namespace bullpen

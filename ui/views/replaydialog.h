@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "events/event.h"
+#include "replay/replaysource.h"
+
+#include <QDialog>
+#include <QTemporaryDir>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+
+namespace bullpen {
+
+class EngineSetup;
+struct GenerationResult;
+class TimelineWidget;
+
+// Failures → Replay locally… (docs/contract.md §14, docs/console.md): the selected generation played
+// again in an engine of its own on the built-in simulator (nothing stored), under the recorded policy
+// or edited settings (timeouts, budget, fallback provider, breaker). The recorded and the replayed
+// timelines are drawn one above the other on the same scale, with the verdict under them.
+class ReplayDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, QWidget *parent = nullptr);
+    ~ReplayDialog() override;
+
+    // Starts the replay (the Replay button's work); false, with the reason shown, when it cannot start.
+    bool startReplay();
+    QString verdictText() const;
+    bool running() const { return m_setup != nullptr; }
+    // The settings file the replay runs under (for tests): the recorded policy, or it edited.
+    QJsonObject replaySettings() const;
+
+Q_SIGNALS:
+    void replayFinished(bool reproduced);
+
+private:
+    void finished(const GenerationResult &result);
+    QWidget *settingsBox();
+
+    ReplaySource m_source;
+    ReplayScenario m_scenario;
+    QTemporaryDir m_work;
+    std::unique_ptr<EngineSetup> m_setup;
+    QList<Event> m_replayEvents;
+    QRadioButton *m_asRecorded = nullptr;
+    QLineEdit *m_primaryTimeout = nullptr;
+    QLineEdit *m_fallbackTimeout = nullptr;
+    QLineEdit *m_budget = nullptr;
+    QComboBox *m_fallback = nullptr;
+    QCheckBox *m_breaker = nullptr;
+    TimelineWidget *m_recorded = nullptr;
+    TimelineWidget *m_replayed = nullptr;
+    QLabel *m_verdict = nullptr;
+    QPushButton *m_run = nullptr;
+};
+
+} // namespace bullpen
