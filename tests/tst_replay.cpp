@@ -159,6 +159,24 @@ private Q_SLOTS:
         QVERIFY(s.approximate.contains(3)); // the comic is the simulator's own
     }
 
+    // A generation whose events are gone: its policy rebuilt from the row, said to be approximate.
+    void policyFromTheRow()
+    {
+        GenerationRow row;
+        row.id = QStringLiteral("gen_z");
+        row.policy = QStringLiteral("relief");
+        row.primaryProvider = QStringLiteral("gemini");
+        row.fallbackProvider = QStringLiteral("qwen");
+        bool rebuilt = false;
+        const std::optional<RecordedPolicy> p = RecordedPolicy::fromRow(
+            row, { attempt(Provider::Gemini, Role::Primary, "TIMEOUT", 1503), attempt(Provider::Qwen, Role::Fallback, "", 90) }, &rebuilt);
+        QVERIFY(p && rebuilt);
+        QCOMPARE(p->primaryTimeout, std::chrono::milliseconds(1500));
+        QCOMPARE(p->fallback, std::optional<Provider>(Provider::Qwen));
+        QCOMPARE(p->settingsJson().value(QLatin1StringView("storyboard")).toObject().value(QLatin1StringView("primary_timeout")),
+                 QJsonValue(QStringLiteral("1500ms")));
+    }
+
     void verdictJudges()
     {
         ReplayRun recorded { QStringLiteral("succeeded"),

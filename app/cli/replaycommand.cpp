@@ -137,7 +137,7 @@ int runReplay(const QStringList &arguments)
     QString settingsFile = parser.value(o.settings);
     if (asRecorded) {
         if (!source->policy) {
-            err << "bullpen-cli replay: its events (and so its policy) are no longer stored; give --settings FILE\n";
+            err << "bullpen-cli replay: its policy is not recorded (no events, no primary provider); give --settings FILE\n";
             return kExitUsage;
         }
         settingsFile = work.filePath(QStringLiteral("recorded.json"));

@@ -23,6 +23,7 @@
 #include "views/latencyview.h"
 #include "views/liveview.h"
 #include "views/mainwindow.h"
+#include "views/replaydialog.h"
 #include "views/resultview.h"
 #include "views/runview.h"
 #include "views/settingsview.h"
@@ -32,6 +33,7 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLibraryInfo>
@@ -72,6 +74,17 @@ constexpr DemoStep kDemo[] = {
 
 const QString kDemoStory = QStringLiteral("하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" "
                                           "고양이가 말한다. 하루와 고양이는 함께 집으로 돌아간다.");
+
+// The tour's settings file: a provider added by configuration (docs/configuration.md, "Providers"),
+// so that the pickers and Settings show one.
+QString writeTourSettings(const QString &path)
+{
+    QFile settings(path);
+    if (settings.open(QIODevice::WriteOnly))
+        settings.write(R"({ "providers": [ { "id": "local-vllm", "name": "Local vLLM", "format": "openai",
+                           "base_url": "http://10.0.0.5:8000/v1", "model": "Qwen/Qwen2.5-7B-Instruct" } ] })");
+    return path;
+}
 
 // "ko", "en" or "" (the system's).
 QString chooseLanguage(const QString &fromCommandLine)
@@ -122,7 +135,9 @@ public:
         , m_engine(engine)
         , m_dir(std::move(dir))
     {
-        connect(&m_window, &MainWindow::generationFinished, this, [this](const GenerationResult &) {
+        connect(&m_window, &MainWindow::generationFinished, this, [this](const GenerationResult &r) {
+            if (m_step < int(std::size(kDemo)) && QLatin1StringView(kDemo[m_step].name) == u"fallback-timeout")
+                m_replayed = r.generationId; // replayed later, from Failures
             if (m_step < int(std::size(kDemo)))
                 QTimer::singleShot(200, this, [this] { capture(); });
         });
@@ -219,11 +234,36 @@ private:
             // An investigation: the TIMEOUT bar clicked, the table filtered to it, the newest one's detail.
             whenFailuresSettled([this, failures] {
                 save(failures, QStringLiteral("15-investigation.png"));
-                captureLatency();
+                captureReplay();
             });
             failures->filterByBar(HistoryGroup::Kind, QStringLiteral("TIMEOUT"));
         });
         failures->applyFilter();
+    }
+
+    // Replay locally… on the investigated timeout, as recorded: both timelines and the verdict.
+    void captureReplay()
+    {
+        FailuresView *failures = m_window.failuresView();
+        connect(failures, &FailuresView::replayOpened, this, [this, failures](ReplayDialog *dialog) {
+            disconnect(failures, &FailuresView::replayOpened, this, nullptr);
+            connect(dialog, &ReplayDialog::replayFinished, this, [this, dialog] {
+                QTimer::singleShot(100, this, [this, dialog] {
+                    const QString path = QDir(m_dir).filePath(QStringLiteral("24-replay.png"));
+                    if (dialog->grab().save(path))
+                        QTextStream(stdout) << "bullpen: wrote " << path << "\n";
+                    dialog->close();
+                    captureLatency();
+                });
+            });
+            if (!dialog->startReplay())
+                captureLatency();
+        });
+        connect(failures, &FailuresView::detailShown, this, [this, failures] {
+            disconnect(failures, &FailuresView::detailShown, this, nullptr);
+            failures->replayDetail();
+        });
+        failures->showDetail(m_replayed);
     }
 
     void captureLatency()
@@ -276,6 +316,7 @@ private:
     EngineSetup &m_engine;
     QString m_dir;
     int m_step = 0;
+    QString m_replayed; // the fallback-timeout run: Replay locally… plays it for 24-replay.png
 };
 
 // The console's window and the engine it holds. Connect… replaces both: the old window goes, a new one
@@ -538,7 +579,7 @@ int main(int argc, char *argv[])
         SetupOptions options;
         options.forceSimulator = true; // the tour is scripted against the simulator
         options.dataDir = data.path();
-        options.settingsFile = QDir(data.path()).filePath(QStringLiteral("bullpen.json"));
+        options.settingsFile = writeTourSettings(QDir(data.path()).filePath(QStringLiteral("bullpen.json")));
         options.keyFile = QDir(data.path()).filePath(QStringLiteral("keys.env"));
         options.environment = QProcessEnvironment(); // the machine's keys and settings stay out of the pictures
         options.engineThreads = 2;

@@ -2,9 +2,12 @@
 #include "replayscenario.h"
 
 #include "config/providerentries.h"
+#include "engine/stagepolicy.h"
 #include "engine/stageresult.h"
 #include "events/event.h"
+#include "history/historyreader.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -12,6 +15,14 @@
 #include <map>
 
 namespace bullpen {
+
+namespace {
+// Text a console shows translated (core/translations); the CLI, with no translator, prints it as written.
+QString T(const char *source)
+{
+    return QCoreApplication::translate("bullpen::ReplayScenario", source);
+}
+} // namespace
 
 using namespace std::chrono;
 
@@ -43,7 +54,8 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
     const int status = a.httpStatus.value_or(0);
     if (k == u"TIMEOUT") {
         if (a.abortedBy != u"deadline")
-            *why = QStringLiteral("a provider-side timeout (%1) is played as a hang until our deadline").arg(status);
+            *why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "a provider-side timeout (%1) is played as a hang until our deadline"))
+                       .arg(status);
         return behaviour("hang");
     }
     if (k == u"RATE_LIMITED")
@@ -63,21 +75,25 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
     if (k == u"OUTPUT_INVALID") {
         const bool notJson = a.detail.contains(QLatin1StringView("JSON"), Qt::CaseInsensitive)
             || a.detail.contains(QLatin1StringView("malformed"), Qt::CaseInsensitive);
-        *why = QStringLiteral("played as %1 output (the record keeps the kind, not the bytes)")
+        *why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "played as %1 output (the record keeps the kind, not the bytes)"))
                    .arg(notJson ? u"malformed" : u"contract-breaking");
         return behaviour(notJson ? "malformed" : "invalid_storyboard", a.durationMs);
     }
     if (k == u"NETWORK") {
         const bool cut = a.detail.contains(QLatin1StringView("stream"), Qt::CaseInsensitive);
-        *why = cut ? QStringLiteral("the stream is cut after the simulator's own first events (events received are not recorded)")
-                   : QStringLiteral("played as a connection reset after %1 ms").arg(std::llround(a.durationMs));
+        *why = cut
+            ? T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario",
+                                  "the stream is cut after the simulator's own first events (events received are not recorded)"))
+            : T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "played as a connection reset after %1 ms")).arg(std::llround(a.durationMs));
         return behaviour(cut ? "stream_cut" : "reset", a.durationMs);
     }
     if (k == u"TLS") {
-        *why = QStringLiteral("a TLS failure cannot be played by the plain-HTTP simulator; played as a connection reset");
+        *why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario",
+                                   "a TLS failure cannot be played by the plain-HTTP simulator; played as a connection reset"));
         return behaviour("reset", a.durationMs);
     }
-    *why = QStringLiteral("%1 is not a provider behaviour the simulator plays; played as a server error").arg(k);
+    *why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "%1 is not a provider behaviour the simulator plays; played as a server error"))
+               .arg(k);
     return error("server_error", a);
 }
 
@@ -153,6 +169,26 @@ std::optional<RecordedPolicy> RecordedPolicy::fromEvents(const QList<QJsonObject
     return out;
 }
 
+std::optional<RecordedPolicy> RecordedPolicy::fromRow(const GenerationRow &row, const QList<RecordedAttempt> &attempts, bool *rebuilt)
+{
+    const std::optional<Provider> primary = providerFromStored(row.primaryProvider);
+    if (!primary)
+        return std::nullopt;
+    RecordedPolicy p;
+    if (const QString preset = row.policy.section(QLatin1Char(' '), 0, 0); StagePolicy::presetNames().contains(preset))
+        p.preset = preset;
+    p.primary = *primary;
+    p.fallback = row.fallbackProvider.isEmpty() ? std::nullopt : providerFromStored(row.fallbackProvider);
+    for (const RecordedAttempt &a : attempts) {
+        if (a.stage == Stage::Captions)
+            p.captions = true;
+        if (a.stage == Stage::Storyboard && a.kind == u"TIMEOUT" && a.abortedBy == u"deadline")
+            (a.role == Role::Primary ? p.primaryTimeout : p.fallbackTimeout) = milliseconds(std::llround(a.durationMs / 100.0) * 100);
+    }
+    *rebuilt = true;
+    return p;
+}
+
 QJsonObject RecordedPolicy::settingsJson() const
 {
     QJsonObject sb { { QStringLiteral("policy"), preset },
@@ -182,14 +218,17 @@ ReplayScenario ReplayScenario::from(const QString &generationId, const QList<Rec
     for (qsizetype i = 0; i < attempts.size(); ++i) {
         const RecordedAttempt &a = attempts.at(i);
         if (a.requestsSent == 0) {
-            out.approximations << QStringLiteral("attempt %1 (%2): never reached the provider (%3); nothing to play")
+            out.approximations << T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario",
+                                                      "attempt %1 (%2): never reached the provider (%3); nothing to play"))
                                       .arg(i + 1)
                                       .arg(a.label(), a.kind.isEmpty() ? QStringLiteral("skipped") : a.kind);
             continue;
         }
         if (a.kind == u"CANCELLED" || a.kind == u"NOT_SENT" || a.kind == u"INTERNAL") {
-            out.approximations
-                << QStringLiteral("attempt %1 (%2): ended by Bullpen, not by the provider; played as a hang").arg(i + 1).arg(a.label());
+            out.approximations << T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario",
+                                                      "attempt %1 (%2): ended by Bullpen, not by the provider; played as a hang"))
+                                      .arg(i + 1)
+                                      .arg(a.label());
             out.approximate << i;
             scripts[a.stage == Stage::Storyboard ? toId(a.provider) : toId(a.stage)].append(behaviour("hang"));
             ++out.attempts;
@@ -198,9 +237,9 @@ ReplayScenario ReplayScenario::from(const QString &generationId, const QList<Rec
         QString why;
         const QJsonObject b = behaviourFor(a, &why);
         if (why.isEmpty() && a.success && a.stage == Stage::Image)
-            why = QStringLiteral("the simulator draws its own comic, in its own time");
+            why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "the simulator draws its own comic, in its own time"));
         if (!why.isEmpty()) {
-            out.approximations << QStringLiteral("attempt %1 (%2): %3").arg(i + 1).arg(a.label(), why);
+            out.approximations << T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "attempt %1 (%2): %3")).arg(i + 1).arg(a.label(), why);
             out.approximate << i;
         }
         // Storyboard requests follow their provider's key; captions and image requests their stage's.

@@ -14,6 +14,7 @@
 namespace bullpen {
 
 struct AttemptRecord;
+struct GenerationRow;
 
 // One attempt as the history stored it (a row of the attempts table, docs/store.md): what a replay
 // needs of it, and what its verdict compares.
@@ -51,6 +52,9 @@ struct RecordedPolicy
 
     // From the events of one generation (HistoryReader::events); nothing without its generation_started.
     static std::optional<RecordedPolicy> fromEvents(const QList<QJsonObject> &events);
+    // Without events: the row's policy and providers; a timeout from an attempt our deadline ended
+    // (its duration), else none. *rebuilt is set: the replay says its policy is approximate.
+    static std::optional<RecordedPolicy> fromRow(const GenerationRow &row, const QList<RecordedAttempt> &attempts, bool *rebuilt);
     // The settings file that runs this policy again (docs/configuration.md).
     QJsonObject settingsJson() const;
 };

@@ -3,7 +3,17 @@
 
 #include "pipeline/generationresult.h"
 
+#include <QCoreApplication>
+
 namespace bullpen {
+
+namespace {
+// Text a console shows translated (core/translations); the CLI, with no translator, prints it as written.
+QString T(const char *source)
+{
+    return QCoreApplication::translate("bullpen::ReplayScenario", source);
+}
+} // namespace
 
 ReplayRun replayedRun(const GenerationResult &result)
 {
@@ -28,16 +38,27 @@ ReplayRun ReplaySource::run() const
     return r;
 }
 
+ReplayScenario ReplaySource::scenario() const
+{
+    ReplayScenario s = ReplayScenario::from(row.id, attempts);
+    if (policyRebuilt)
+        s.approximations.prepend(QStringLiteral("policy: rebuilt from the generation's row (its events are no longer stored); a timeout is "
+                                                "known only where our deadline ended an attempt"));
+    return s;
+}
+
 std::optional<ReplaySource> ReplaySource::read(HistoryReader &history, const QString &id, QString *why)
 {
     QString error;
     const std::optional<GenerationRow> row = history.generation(id, &error);
     if (!row) {
-        *why = error.isEmpty() ? QStringLiteral("no generation %1 in the history").arg(id.left(64)) : error;
+        *why =
+            error.isEmpty() ? T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "no generation %1 in the history")).arg(id.left(64)) : error;
         return std::nullopt;
     }
     if (row->state == u"running") {
-        *why = QStringLiteral("generation %1 is still running; replay it once it has ended").arg(id.left(64));
+        *why =
+            T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "generation %1 is still running; replay it once it has ended")).arg(id.left(64));
         return std::nullopt;
     }
     ReplaySource s;
@@ -53,6 +74,8 @@ std::optional<ReplaySource> ReplaySource::read(HistoryReader &history, const QSt
             s.attempts << *r;
     }
     s.policy = RecordedPolicy::fromEvents(events);
+    if (!s.policy) // its events are gone (retention, or an older store): what the row and attempts say
+        s.policy = RecordedPolicy::fromRow(*row, s.attempts, &s.policyRebuilt);
     return s;
 }
 

@@ -20,10 +20,12 @@ struct ReplaySource
 {
     GenerationRow row;
     QList<RecordedAttempt> attempts;
-    std::optional<RecordedPolicy> policy; // none when its events are gone (retention) or never recorded
+    std::optional<RecordedPolicy> policy; // from its events, else rebuilt from its row (policyRebuilt says so)
+    bool policyRebuilt = false;
 
     ReplayRun run() const; // the recorded side of the verdict
-    ReplayScenario scenario() const { return ReplayScenario::from(row.id, attempts); }
+    // The scenario; a rebuilt policy is named among its approximations.
+    ReplayScenario scenario() const;
     // Nothing, with *why, for an unknown id ("no generation …") or an unreadable history.
     static std::optional<ReplaySource> read(HistoryReader &history, const QString &id, QString *why);
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "replayverdict.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -9,18 +10,36 @@
 namespace bullpen {
 
 namespace {
+// Text a console shows translated (core/translations); the CLI, with no translator, prints it as written.
+QString T(const char *source)
+{
+    return QCoreApplication::translate("bullpen::ReplayVerdict", source);
+}
+} // namespace
+
+namespace {
 
 QString seconds(double ms)
 {
-    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 1);
+    return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 s")).arg(ms / 1000.0, 0, 'f', 1);
 }
 
 QString outcome(const ReplayRun &r)
 {
-    QString s = r.state;
     if (r.fallbackApplied)
-        s += QStringLiteral(" by the fallback (%1)").arg(r.fallbackReason);
-    return s + QStringLiteral(" at ") + seconds(r.elapsedMs);
+        return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 by the fallback (%2) at %3"))
+            .arg(r.state, r.fallbackReason, seconds(r.elapsedMs));
+    return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 at %2")).arg(r.state, seconds(r.elapsedMs));
+}
+
+// "applied (gemini_timeout)", "tried and failed (gemini_timeout)", "none".
+QString decision(const ReplayRun &r)
+{
+    if (r.fallbackReason.isEmpty())
+        return QStringLiteral("none");
+    return (r.fallbackApplied ? T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "applied (%1)"))
+                              : T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "tried and failed (%1)")))
+        .arg(r.fallbackReason);
 }
 
 } // namespace
@@ -30,30 +49,37 @@ ReplayVerdict ReplayVerdict::judge(const ReplayRun &recorded, const ReplayRun &r
 {
     ReplayVerdict v;
     if (recorded.state != replayed.state)
-        v.differences << QStringLiteral("outcome: recorded %1, replayed %2").arg(recorded.state, replayed.state);
+        v.differences
+            << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "outcome: recorded %1, replayed %2")).arg(recorded.state, replayed.state);
     if (recorded.fallbackApplied != replayed.fallbackApplied || recorded.fallbackReason != replayed.fallbackReason)
-        v.differences << QStringLiteral("fallback decision: recorded %1, replayed %2")
-                             .arg(recorded.fallbackApplied ? recorded.fallbackReason : QStringLiteral("none"),
-                                  replayed.fallbackApplied ? replayed.fallbackReason : QStringLiteral("none"));
+        v.differences << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "fallback decision: recorded %1, replayed %2"))
+                             .arg(decision(recorded), decision(replayed));
     const qsizetype n = std::max(recorded.attempts.size(), replayed.attempts.size());
     for (qsizetype i = 0; i < n; ++i) {
         if (i >= recorded.attempts.size()) {
-            v.differences << QStringLiteral("attempt %1: only in the replay (%2)").arg(i + 1).arg(replayed.attempts.at(i).label());
+            v.differences << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "attempt %1: only in the replay (%2)"))
+                                 .arg(i + 1)
+                                 .arg(replayed.attempts.at(i).label());
             continue;
         }
         if (i >= replayed.attempts.size()) {
-            v.differences << QStringLiteral("attempt %1: only recorded (%2)").arg(i + 1).arg(recorded.attempts.at(i).label());
+            v.differences << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "attempt %1: only recorded (%2)"))
+                                 .arg(i + 1)
+                                 .arg(recorded.attempts.at(i).label());
             continue;
         }
         const RecordedAttempt &a = recorded.attempts.at(i);
         const RecordedAttempt &b = replayed.attempts.at(i);
         if (a.stage != b.stage || a.label() != b.label()) {
-            v.differences << QStringLiteral("attempt %1: recorded %2, replayed %3").arg(i + 1).arg(a.label(), b.label());
+            v.differences << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "attempt %1: recorded %2, replayed %3"))
+                                 .arg(i + 1)
+                                 .arg(a.label(), b.label());
             continue;
         }
         const double tolerance = std::max(kToleranceFloorMs, kTolerance * a.durationMs);
         if (!approximate.contains(i) && std::abs(a.durationMs - b.durationMs) > tolerance)
-            v.differences << QStringLiteral("attempt %1 (%2): %3 ms recorded, %4 ms replayed (tolerance %5 ms)")
+            v.differences << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict",
+                                                 "attempt %1 (%2): %3 ms recorded, %4 ms replayed (tolerance %5 ms)"))
                                  .arg(i + 1)
                                  .arg(a.label())
                                  .arg(std::llround(a.durationMs))
@@ -62,11 +88,14 @@ ReplayVerdict ReplayVerdict::judge(const ReplayRun &recorded, const ReplayRun &r
     }
     v.reproduced = v.differences.isEmpty();
     if (v.reproduced)
-        v.summary = QStringLiteral("reproduced: %1, %2 attempt(s) alike").arg(outcome(recorded)).arg(recorded.attempts.size());
+        v.summary = T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "reproduced: %1, %2 attempt(s) alike"))
+                        .arg(outcome(recorded))
+                        .arg(recorded.attempts.size());
     else if (sameSettings)
-        v.summary = QStringLiteral("differs: %1").arg(v.differences.constFirst());
+        v.summary = T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "differs: %1")).arg(v.differences.constFirst());
     else // "what if": the difference the edited settings made
-        v.summary = QStringLiteral("with these settings: %1 instead of %2").arg(outcome(replayed), outcome(recorded));
+        v.summary = T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "with these settings: %1 instead of %2"))
+                        .arg(outcome(replayed), outcome(recorded));
     return v;
 }
 
@@ -94,7 +123,7 @@ QString replayTimelines(const ReplayRun &recorded, const ReplayRun &replayed, in
             at += a.durationMs;
         }
     }
-    out += QStringLiteral("  scale: %1 across %2 columns\n").arg(seconds(scale)).arg(width);
+    out += T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "  scale: %1 across %2 columns\n")).arg(seconds(scale)).arg(width);
     return out;
 }
 

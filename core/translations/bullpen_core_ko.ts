@@ -154,4 +154,120 @@
         <translation>%1 엔진이 다시 저장소에 연결되었습니다</translation>
     </message>
 </context>
+<context>
+    <name>bullpen::ReplayScenario</name>
+    <message>
+        <source>a provider-side timeout (%1) is played as a hang until our deadline</source>
+        <translation>제공자 쪽 시간 초과(%1)는 우리 마감까지 응답 없음으로 재현합니다</translation>
+    </message>
+    <message>
+        <source>played as %1 output (the record keeps the kind, not the bytes)</source>
+        <translation>%1 출력으로 재현합니다(기록에는 종류만 있고 바이트는 없습니다)</translation>
+    </message>
+    <message>
+        <source>the stream is cut after the simulator's own first events (events received are not recorded)</source>
+        <translation>시뮬레이터 자체의 첫 이벤트 뒤에 스트림을 끊습니다(받은 이벤트는 기록되지 않습니다)</translation>
+    </message>
+    <message>
+        <source>played as a connection reset after %1 ms</source>
+        <translation>%1 ms 뒤 연결 재설정으로 재현합니다</translation>
+    </message>
+    <message>
+        <source>a TLS failure cannot be played by the plain-HTTP simulator; played as a connection reset</source>
+        <translation>TLS 실패는 평문 HTTP 시뮬레이터로 재현할 수 없어 연결 재설정으로 재현합니다</translation>
+    </message>
+    <message>
+        <source>%1 is not a provider behaviour the simulator plays; played as a server error</source>
+        <translation>%1은(는) 시뮬레이터가 재현하는 제공자 동작이 아니므로 서버 오류로 재현합니다</translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2): never reached the provider (%3); nothing to play</source>
+        <translation>시도 %1 (%2): 제공자에 닿지 않았습니다(%3). 재현할 것이 없습니다</translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2): ended by Bullpen, not by the provider; played as a hang</source>
+        <translation>시도 %1 (%2): 제공자가 아니라 Bullpen이 끝냈습니다. 응답 없음으로 재현합니다</translation>
+    </message>
+    <message>
+        <source>the simulator draws its own comic, in its own time</source>
+        <translation>시뮬레이터가 자체 만화를 자체 시간에 그립니다</translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2): %3</source>
+        <translation>시도 %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>no generation %1 in the history</source>
+        <translation>기록에 생성 %1이(가) 없습니다</translation>
+    </message>
+    <message>
+        <source>generation %1 is still running; replay it once it has ended</source>
+        <translation>생성 %1이(가) 아직 실행 중입니다. 끝난 뒤 재현하십시오</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::ReplayVerdict</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>applied (%1)</source>
+        <translation>적용됨(%1)</translation>
+    </message>
+    <message>
+        <source>tried and failed (%1)</source>
+        <translation>시도했으나 실패(%1)</translation>
+    </message>
+    <message>
+        <source>outcome: recorded %1, replayed %2</source>
+        <translation>결과: 기록 %1, 재현 %2</translation>
+    </message>
+    <message>
+        <source>fallback decision: recorded %1, replayed %2</source>
+        <translation>대체 결정: 기록 %1, 재현 %2</translation>
+    </message>
+    <message>
+        <source>attempt %1: only in the replay (%2)</source>
+        <translation>시도 %1: 재현에만 있음(%2)</translation>
+    </message>
+    <message>
+        <source>attempt %1: only recorded (%2)</source>
+        <translation>시도 %1: 기록에만 있음(%2)</translation>
+    </message>
+    <message>
+        <source>attempt %1: recorded %2, replayed %3</source>
+        <translation>시도 %1: 기록 %2, 재현 %3</translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2): %3 ms recorded, %4 ms replayed (tolerance %5 ms)</source>
+        <translation>시도 %1 (%2): 기록 %3 ms, 재현 %4 ms (허용 오차 %5 ms)</translation>
+    </message>
+    <message>
+        <source>reproduced: %1, %2 attempt(s) alike</source>
+        <translation>재현됨: %1, 시도 %2건 동일</translation>
+    </message>
+    <message>
+        <source>differs: %1</source>
+        <translation>다름: %1</translation>
+    </message>
+    <message>
+        <source>with these settings: %1 instead of %2</source>
+        <translation>이 설정이라면: %2 대신 %1</translation>
+    </message>
+    <message>
+        <source>  scale: %1 across %2 columns
+</source>
+        <translation>  눈금: %2칸에 %1
+</translation>
+    </message>
+    <message>
+        <source>%1 by the fallback (%2) at %3</source>
+        <translation>%3에 대체 제공자로 %1(%2)</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%2에 %1</translation>
+    </message>
+</context>
 </TS>

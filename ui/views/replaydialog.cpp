@@ -49,10 +49,11 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
     auto *intro = new QLabel(tr("Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as "
                                 "it did (the same kind, status and time). Nothing is sent to a provider and nothing is stored."));
     intro->setWordWrap(true);
-    auto *approx = new QLabel(m_scenario.approximations.isEmpty()
-                                  ? tr("Every attempt can be played exactly.")
-                                  : tr("Played approximately (their times are not judged):<br>%1")
-                                        .arg(m_scenario.approximations.join(QStringLiteral("<br>")).toHtmlEscaped()));
+    auto *approx = new QLabel(m_scenario.approximations.isEmpty() ? tr("Every attempt can be played exactly.")
+                                                                  : tr("Played approximately (their times are not judged):<br>%1")
+                                                                        .arg(m_scenario.approximations.join(QStringLiteral("\n"))
+                                                                                 .toHtmlEscaped()
+                                                                                 .replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
     approx->setObjectName(QStringLiteral("replayApproximations"));
     approx->setWordWrap(true);
     approx->setStyleSheet(tones::quietTextStyle());
@@ -216,7 +217,8 @@ void ReplayDialog::finished(const GenerationResult &result)
     const tones::Tone tone = v.reproduced ? tones::Tone::Success : asRecorded ? tones::Tone::Failure : tones::Tone::Warning;
     QString text = QStringLiteral("<b>%1</b>").arg(v.summary.toHtmlEscaped());
     if (!v.reproduced && v.differences.size() > 1)
-        text += QStringLiteral("<br>") + v.differences.join(QStringLiteral("<br>")).toHtmlEscaped();
+        for (const QString &d : v.differences)
+            text += QStringLiteral("<br>") + d.toHtmlEscaped();
     m_verdict->setText(text);
     m_verdict->setStyleSheet(tones::boxStyle(tone));
     m_run->setEnabled(true);
