@@ -2,6 +2,7 @@
 // docs/configuration.md, "Providers": a provider added by the settings file is a provider everywhere a
 // built-in one is: settings and their refusals, the wire (its URL shape, auth header and query), the
 // simulator (its own path), the engine's fallback, the history filter, the metrics and health.
+#include "config/providerentries.h"
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "providers/wireformat.h"
@@ -83,7 +84,11 @@ class tst_AddedProviders : public QObject
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
-    void cleanup() { ProviderRegistry::setAdded({}); }
+    void cleanup()
+    {
+        ProviderRegistry::setAdded({});
+        ProviderRegistry::adopt({});
+    }
 
     // Every refusal names the entry and the field, and says what to do.
     void refusals_data()
@@ -168,6 +173,26 @@ private Q_SLOTS:
         QCOMPARE(providerFromId(u"local-vllm"), vllm);
         QCOMPARE(providerFromStored(u"from-another-engine"), providerFromStored(u"from-another-engine"));
         QVERIFY(!providerFromStored(u"Not An Id"));
+    }
+
+    // An attached console adopts its engine's providers; reading the local settings file (the Settings
+    // view does on every edit) never unlists them.
+    void adoptedProvidersOutliveLocalSettings()
+    {
+        QList<ConfigError> errors;
+        const ProviderEntries engine = ProviderEntries::read(QJsonArray { azure() }, QStringLiteral("engine"), &errors);
+        QVERIFY(errors.isEmpty());
+        ProviderRegistry::adopt(engine.added);
+        const Provider p = *providerFromId(u"azure");
+        QTemporaryDir dir;
+        QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false).ok());
+        QVERIFY(ProviderRegistry::all().contains(p));
+        QVERIFY(ProviderRegistry::all().contains(*providerFromId(u"local-vllm")));
+        QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false).ok());
+        QVERIFY(ProviderRegistry::all().contains(p));
+        QVERIFY(!ProviderRegistry::all().contains(*providerFromId(u"local-vllm")));
+        ProviderRegistry::adopt({}); // detached (or another engine)
+        QVERIFY(!ProviderRegistry::all().contains(p));
     }
 
     // Azure's shape: the deployment URL with api-version, the key in api-key, never in Authorization.

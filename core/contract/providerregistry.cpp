@@ -31,7 +31,9 @@ ProviderSpec builtIn(const char *id, const char *name, WireDialect dialect, cons
 struct Entry
 {
     ProviderSpec spec;
-    bool listed = true;
+    bool configured = false; // added by this process's settings
+    bool adopted = false; // added by an attached engine's configuration
+    bool listed() const { return spec.builtIn || configured || adopted; }
 };
 
 // The table behind every Provider value. Entries are only appended, so an index stays valid.
@@ -43,7 +45,7 @@ struct Table
     Table()
     {
         for (const ProviderSpec &s : builtInProviders())
-            entries.push_back(Entry { s, true });
+            entries.push_back(Entry { s });
     }
 
     // With the write lock held.
@@ -96,7 +98,7 @@ QList<Provider> ProviderRegistry::all()
     const QReadLocker lock(&t.lock);
     QList<Provider> out;
     for (std::size_t i = 0; i < t.entries.size(); ++i) {
-        if (t.entries[i].listed)
+        if (t.entries[i].listed())
             out << Provider::atIndex(static_cast<int>(i));
     }
     return out;
@@ -124,7 +126,7 @@ QList<Provider> ProviderRegistry::serving(Stage stage)
     const QReadLocker lock(&t.lock);
     QList<Provider> out;
     for (std::size_t i = 0; i < t.entries.size(); ++i) {
-        if (t.entries[i].listed && t.entries[i].spec.serves(stage))
+        if (t.entries[i].listed() && t.entries[i].spec.serves(stage))
             out << Provider::atIndex(static_cast<int>(i));
     }
     return out;
@@ -164,29 +166,43 @@ std::optional<Provider> ProviderRegistry::find(QStringView id)
     return Provider::atIndex(i);
 }
 
-QList<Provider> ProviderRegistry::setAdded(const QList<ProviderSpec> &added)
+namespace {
+
+// Replaces one source's added providers (the settings', or an attached engine's): `flag` marks them.
+QList<Provider> install(const QList<ProviderSpec> &added, bool Entry::*flag)
 {
     Table &t = table();
     const QWriteLocker lock(&t.lock);
-    for (Entry &e : t.entries) {
-        if (!e.spec.builtIn)
-            e.listed = false;
-    }
+    for (Entry &e : t.entries)
+        e.*flag = false;
     QList<Provider> out;
     for (const ProviderSpec &s : added) {
         int i = t.indexOf(s.id);
         if (i >= 0 && t.entries[static_cast<std::size_t>(i)].spec.builtIn)
             continue; // refused by the settings' validation; never replaces a built-in
         if (i < 0) {
-            t.entries.push_back(Entry { s, true });
+            t.entries.push_back(Entry { s });
             i = static_cast<int>(t.entries.size() - 1);
-        } else {
-            t.entries[static_cast<std::size_t>(i)] = Entry { s, true };
         }
-        t.entries[static_cast<std::size_t>(i)].spec.builtIn = false;
+        Entry &e = t.entries[static_cast<std::size_t>(i)];
+        e.spec = s;
+        e.spec.builtIn = false;
+        e.*flag = true;
         out << Provider::atIndex(i);
     }
     return out;
+}
+
+} // namespace
+
+QList<Provider> ProviderRegistry::setAdded(const QList<ProviderSpec> &added)
+{
+    return install(added, &Entry::configured);
+}
+
+QList<Provider> ProviderRegistry::adopt(const QList<ProviderSpec> &added)
+{
+    return install(added, &Entry::adopted);
 }
 
 Provider ProviderRegistry::intern(QStringView id)
@@ -200,7 +216,7 @@ Provider ProviderRegistry::intern(QStringView id)
     ProviderSpec s;
     s.id = id.toString().toLower();
     s.name = s.id;
-    t.entries.push_back(Entry { s, false });
+    t.entries.push_back(Entry { s });
     return Provider::atIndex(static_cast<int>(t.entries.size() - 1));
 }
 

@@ -41,7 +41,7 @@ void RemoteConnection::adoptProviders()
         added.append(o);
     }
     QList<ConfigError> ignored; // an engine's list was valid there; an entry this console cannot read stays unlisted
-    ProviderRegistry::setAdded(ProviderEntries::read(added, QStringLiteral("engine"), &ignored).added);
+    ProviderRegistry::adopt(ProviderEntries::read(added, QStringLiteral("engine"), &ignored).added);
 }
 
 StagePolicy RemoteConnection::storyboardPolicy() const
