@@ -199,6 +199,7 @@ bool ReplayDialog::startReplay()
     });
     connect(&m_setup->engine(), &EngineClient::finished, this, &ReplayDialog::finished);
     m_run->setEnabled(false);
+    m_runAsRecorded = m_asRecorded->isChecked();
     m_verdict->setText(tr("Replaying…"));
     GenerationRequest g;
     g.story = QStringLiteral("A replay: a lighthouse keeper finds a letter in a bottle and answers it."); // no user content
@@ -209,7 +210,7 @@ bool ReplayDialog::startReplay()
 
 void ReplayDialog::finished(const GenerationResult &result)
 {
-    const bool asRecorded = m_asRecorded->isChecked();
+    const bool asRecorded = m_runAsRecorded;
     const ReplayVerdict v = ReplayVerdict::judge(m_source.run(), replayedRun(result), asRecorded, m_scenario.approximate);
     const double scale = std::max(m_recorded->contentMs(), m_replayed->contentMs());
     m_recorded->setScaleAtLeast(scale);

@@ -62,6 +62,7 @@ private:
     TimelineWidget *m_replayed = nullptr;
     QLabel *m_verdict = nullptr;
     QPushButton *m_run = nullptr;
+    bool m_runAsRecorded = true; // what the running replay was started with (the radio may change meanwhile)
 };
 
 } // namespace bullpen
