@@ -91,6 +91,24 @@ struct Arena
     QString error;
 };
 
+// A complete, valid Gemini answer (not streamed) for `story`: the head and its body, framed as asked.
+QByteArray geminiAnswer(const QString &story, bool chunked, const QByteArray &after = {}, const QByteArray &trailer = {})
+{
+    const QByteArray body =
+        SimWire::body(Provider::Gemini, QStringLiteral("gemini-2.5-flash"),
+                      QString::fromUtf8(QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact)),
+                      SimWire::Ending::Stop, TokenUsage { 100, 200 });
+    if (!chunked)
+        return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body
+            + after;
+    QByteArray out = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    for (qsizetype at = 0; at < body.size(); at += 97) {
+        const QByteArray piece = body.mid(at, 97);
+        out += QByteArray::number(piece.size(), 16) + ";piece=1\r\n" + piece + "\r\n";
+    }
+    return out + "0\r\n" + trailer + "\r\n" + after;
+}
+
 } // namespace
 
 class tst_HostileProviders : public QObject
@@ -308,6 +326,79 @@ private Q_SLOTS:
               hangingCount, worstLateMs);
         QVERIFY2(worstLateMs < readMs / 2,
                  qPrintable(QStringLiteral("a deadline was %1 ms late while a %2 ms read ran").arg(worstLateMs).arg(readMs)));
+    }
+
+    void keepAliveCarriesTheNextExchange_data()
+    {
+        QTest::addColumn<bool>("chunked");
+        QTest::addColumn<QByteArray>("trailer");
+        QTest::addColumn<int>("connections");
+        QTest::addRow("Content-Length") << false << QByteArray() << 1;
+        QTest::addRow("chunked, with extensions") << true << QByteArray() << 1;
+        // Qt 6.4 reads the trailer section and then closes its connection by itself (a new one each time).
+        QTest::addRow("chunked, with a trailer") << true << QByteArray("X-Trailer: done\r\n") << 3;
+    }
+
+    // The egress guard relays exchange by exchange: while each answer's end is known from its framing,
+    // the next request goes on the same connections (Qt's to the relay and the relay's to the provider).
+    void keepAliveCarriesTheNextExchange()
+    {
+        QFETCH(bool, chunked);
+        QFETCH(QByteArray, trailer);
+        QFETCH(int, connections);
+        const QString story = QStringLiteral("A fox learns to sail. The sea is rough. A gull helps. They reach the island.");
+        Arena arena(Mode::KeepAlive, Provider::Gemini, std::nullopt, false, geminiAnswer(story, chunked, {}, trailer));
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        for (int i = 0; i < 3; ++i) {
+            const auto r = arena.rig->run(StagePolicy::relief(Provider::Gemini, std::nullopt), story, 20'000);
+            QVERIFY(r);
+            QVERIFY2(r->state == FinalState::Succeeded, qPrintable(r->failure ? r->failure->detail : QString()));
+        }
+        QCOMPARE(arena.hostile.record().requests, 3);
+        QCOMPARE(arena.hostile.record().connections, connections);
+    }
+
+    void surplusAfterAnAnswerIsNotTheNextAnswer_data()
+    {
+        QTest::addColumn<bool>("chunked");
+        QTest::addRow("Content-Length") << false;
+        QTest::addRow("chunked") << true;
+    }
+
+    // Bytes a provider sends past the end of its answer (here a whole second answer, smuggled) are not
+    // the next request's answer: that connection carries nothing more, and the next request gets its own.
+    void surplusAfterAnAnswerIsNotTheNextAnswer()
+    {
+        QFETCH(bool, chunked);
+        const QString story = QStringLiteral("A fox learns to sail. The sea is rough. A gull helps. They reach the island.");
+        const QByteArray smuggled = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+        Arena arena(Mode::KeepAlive, Provider::Gemini, std::nullopt, false, geminiAnswer(story, chunked, smuggled));
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        for (int i = 0; i < 2; ++i) {
+            const auto r = arena.rig->run(StagePolicy::relief(Provider::Gemini, std::nullopt), story, 20'000);
+            QVERIFY(r);
+            QVERIFY2(r->state == FinalState::Succeeded, qPrintable(r->failure ? r->failure->detail : QString()));
+        }
+        QCOMPARE(arena.hostile.record().requests, 2);
+        QCOMPARE(arena.hostile.record().connections, 2);
+    }
+
+    // A provider that closes an idle keep-alive connection costs the next request nothing: it goes on a
+    // new connection, not onto the closed one.
+    void idleCloseByTheProviderIsNotAFailure()
+    {
+        const QString story = QStringLiteral("A fox learns to sail. The sea is rough. A gull helps. They reach the island.");
+        Arena arena(Mode::KeepAlive, Provider::Gemini, std::nullopt, false, geminiAnswer(story, false));
+        arena.hostile.setIdleClose(30ms);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        for (int i = 0; i < 3; ++i) {
+            const auto r = arena.rig->run(StagePolicy::relief(Provider::Gemini, std::nullopt), story, 20'000);
+            QVERIFY(r);
+            QVERIFY2(r->state == FinalState::Succeeded, qPrintable(r->failure ? r->failure->detail : QString()));
+            QTRY_COMPARE_WITH_TIMEOUT(arena.hostile.record().closes, i + 1, 5'000); // closed while idle
+        }
+        QCOMPARE(arena.hostile.record().requests, 3);
+        QCOMPARE(arena.hostile.record().connections, 3);
     }
 
     // A provider's copy of the guard's marker header is removed: it cannot forge a verdict.

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "egressguard.h"
 
+#include "httpframing.h"
 #include "proxyrules.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMutexLocker>
+#include <QNetworkProxy>
 #include <QPointer>
 #include <QTcpServer>
 #include <QTcpSocket>
+
+#include <memory>
+#include <utility>
 
 Q_LOGGING_CATEGORY(lcGuard, "bullpen.guard")
 
@@ -41,9 +47,9 @@ bool isHopHeader(QByteArrayView line)
     return name == "connection" || name == "keep-alive" || name == "proxy-connection" || name.startsWith("x-bullpen-guard");
 }
 
-// Replaces hop-by-hop headers with `Connection: close` (and Host, when given); the guard's own
-// markers sent by anyone else are dropped.
-QByteArray rewriteHead(QByteArrayView head, const QByteArray &host)
+// Removes hop-by-hop headers and the guard's own markers sent by anyone else; sets Host when given,
+// and `Connection: close` when the connection carries nothing after this message.
+QByteArray rewriteHead(QByteArrayView head, const QByteArray &host, bool close)
 {
     QByteArray out;
     out.reserve(head.size() + 64);
@@ -65,13 +71,19 @@ QByteArray rewriteHead(QByteArrayView head, const QByteArray &host)
             out += "Host: " + host + "\r\n";
         first = false;
     }
-    out += "Connection: close\r\n\r\n";
+    out += close ? "Connection: close\r\n\r\n" : "\r\n";
     return out;
 }
 
+// A provider's connection left idle longer than this is not reused: servers close idle connections
+// after a few seconds (uvicorn, which vLLM runs on, and Node after 5 s), and a request written as
+// the provider closes would fail although the provider never read it.
+constexpr qint64 kUpstreamReuseMs = 2000;
+
 } // namespace
 
-// One relayed connection: Qt's socket on one side, the provider's on the other.
+// One connection from Qt, relayed exchange by exchange (keep-alive on both legs while every message's
+// end is known): Qt's socket on one side, a connection to the provider on the other.
 class GuardedConnection final : public QObject
 {
 public:
@@ -81,20 +93,14 @@ public:
         , m_limits(guard->m_limits)
         , m_host(host)
         , m_port(port)
+        // Through the configured proxy, if any (proxyrules.h): the relay is this process; the provider is not.
+        , m_proxy(proxyFor(QUrl(QStringLiteral("http://%1:%2/").arg(host).arg(port))))
     {
         m_down.setSocketDescriptor(descriptor);
-        m_up.setReadBufferSize(m_limits.maxBufferedBytes);
+        m_down.setSocketOption(QAbstractSocket::LowDelayOption, 1); // as Qt's own HTTP sockets: no Nagle delay
         connect(&m_down, &QTcpSocket::readyRead, this, &GuardedConnection::onRequestBytes);
         connect(&m_down, &QTcpSocket::disconnected, this, &GuardedConnection::onEngineClosed);
         connect(&m_down, &QTcpSocket::bytesWritten, this, &GuardedConnection::pumpResponse);
-        connect(&m_up, &QTcpSocket::connected, this, &GuardedConnection::onUpstreamConnected);
-        connect(&m_up, &QTcpSocket::readyRead, this, &GuardedConnection::onResponseBytes);
-        connect(&m_up, &QTcpSocket::disconnected, this, &GuardedConnection::onUpstreamClosed);
-        connect(&m_up, &QTcpSocket::errorOccurred, this, &GuardedConnection::onUpstreamError);
-        // Through the configured proxy, if any (proxyrules.h): the relay is this process; the provider is not.
-        m_up.setProxy(proxyFor(QUrl(QStringLiteral("http://%1:%2/").arg(m_host).arg(m_port))));
-        m_up.connectToHost(m_host, m_port);
-        m_guard->count([](EgressGuard::Stats &s) { ++s.connections; });
         onRequestBytes();
     }
 
@@ -103,33 +109,104 @@ public:
         // The sockets are members: cut their signals before they close, or a late disconnected()
         // would land in this half-destroyed object.
         m_down.disconnect(this);
-        m_up.disconnect(this);
+        if (m_up)
+            m_up->disconnect(this);
     }
 
 private:
-    enum class Phase { Head, Body, Done };
+    // Idle: between exchanges; Head: a request is going up, its response head is awaited; Body: the
+    // response body passes; Done: closing.
+    enum class Phase { Idle, Head, Body, Done };
 
     QByteArray hostHeader() const { return (m_host + QLatin1Char(':') + QString::number(m_port)).toLatin1(); }
 
     void onRequestBytes()
     {
-        if (m_responsePhase == Phase::Done)
+        if (m_phase == Phase::Done)
             return;
         m_request += m_down.readAll();
-        if (!m_requestHeadDone) {
-            const qsizetype end = headEnd(m_request, m_requestScan);
-            if (end < 0) {
-                m_requestScan = std::max<qsizetype>(0, m_request.size() - 3);
-                if (m_request.size() > m_limits.maxHeadBytes)
-                    finish();
-                return;
-            }
-            m_request = rewriteHead(QByteArrayView(m_request).first(end), hostHeader()) + m_request.sliced(end);
-            m_requestHeadDone = true;
+        if (m_phase == Phase::Idle && !startExchange())
+            return;
+        if (m_requestLeft != 0 && !m_request.isEmpty()) {
+            const qsizetype n = m_requestLeft < 0 ? m_request.size() : std::min<qsizetype>(m_requestLeft, m_request.size());
+            m_toProvider += m_request.first(n);
+            m_request.remove(0, n);
+            if (m_requestLeft > 0)
+                m_requestLeft -= n;
         }
-        if (m_upConnected && !m_request.isEmpty()) {
-            m_up.write(m_request);
-            m_request.clear();
+        flushRequest();
+    }
+
+    // Reads Qt's next request head; true when an exchange started with it.
+    bool startExchange()
+    {
+        const qsizetype end = headEnd(m_request, m_requestScan);
+        if (end < 0) {
+            m_requestScan = std::max<qsizetype>(0, m_request.size() - 3);
+            if (m_request.size() > m_limits.maxHeadBytes)
+                finish();
+            return false;
+        }
+        const QByteArrayView head = QByteArrayView(m_request).first(end);
+        const MessageHead request = readRequestHead(head);
+        m_method = request.method;
+        m_keepEngine = request.reusable;
+        m_requestLeft = request.framing == BodyFraming::Length ? request.length : request.framing == BodyFraming::None ? 0 : -1;
+        m_toProvider = rewriteHead(head, hostHeader(), !m_keepEngine);
+        m_request.remove(0, end);
+        m_requestScan = 0;
+        m_head.clear();
+        m_headScan = 0;
+        m_interim = 0;
+        m_bodyBytes = 0;
+        m_reached = false;
+        m_surplus = false;
+        m_bodyComplete = false;
+        m_chunks = {};
+        m_phase = Phase::Head;
+        connectProvider();
+        return true;
+    }
+
+    // A connection to the provider for this exchange: the last one when it is fresh enough, else a new one.
+    void connectProvider()
+    {
+        if (m_up && m_upConnected && !m_upClosed && m_up->state() == QAbstractSocket::ConnectedState && m_upIdle.isValid()
+            && m_upIdle.elapsed() < kUpstreamReuseMs)
+            return;
+        dropProvider();
+        m_up = std::make_unique<QTcpSocket>();
+        m_up->setReadBufferSize(m_limits.maxBufferedBytes);
+        connect(m_up.get(), &QTcpSocket::connected, this, &GuardedConnection::onUpstreamConnected);
+        connect(m_up.get(), &QTcpSocket::readyRead, this, &GuardedConnection::onResponseBytes);
+        connect(m_up.get(), &QTcpSocket::disconnected, this, &GuardedConnection::onUpstreamClosed);
+        connect(m_up.get(), &QTcpSocket::errorOccurred, this, &GuardedConnection::onUpstreamError);
+        m_up->setProxy(m_proxy);
+        m_up->connectToHost(m_host, m_port);
+        m_up->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        m_guard->count([](EgressGuard::Stats &s) { ++s.connections; });
+    }
+
+    // Closes the provider's connection now; its socket goes at the next turn of the loop (this may
+    // run inside one of its signals).
+    void dropProvider()
+    {
+        if (!m_up)
+            return;
+        m_up->disconnect(this);
+        m_up->abort();
+        m_up.release()->deleteLater();
+        m_upConnected = false;
+        m_upClosed = false;
+        m_upIdle.invalidate();
+    }
+
+    void flushRequest()
+    {
+        if (m_upConnected && !m_toProvider.isEmpty()) {
+            m_up->write(m_toProvider);
+            m_up->flush(); // now, not at the loop's next turn
+            m_toProvider.clear();
             m_reached = true;
         }
     }
@@ -137,22 +214,27 @@ private:
     void onUpstreamConnected()
     {
         m_upConnected = true;
-        onRequestBytes();
+        flushRequest();
     }
 
     void onResponseBytes()
     {
-        if (m_responsePhase == Phase::Head)
+        if (m_phase == Phase::Idle || m_phase == Phase::Done) {
+            // Bytes nobody asked for, between exchanges: that connection carries nothing more.
+            dropProvider();
+            return;
+        }
+        if (m_phase == Phase::Head)
             readHead();
-        if (m_responsePhase == Phase::Body)
+        if (m_phase == Phase::Body)
             pumpResponse();
     }
 
     void readHead()
     {
-        if (m_up.isOpen())
-            m_head += m_up.read(m_limits.maxHeadBytes + 1 - m_head.size());
-        while (m_responsePhase == Phase::Head) {
+        if (m_up->isOpen())
+            m_head += m_up->read(m_limits.maxHeadBytes + 1 - m_head.size());
+        while (m_phase == Phase::Head) {
             if (m_head.size() >= 5 && !m_head.startsWith("HTTP/"))
                 return violate("not-http",
                                QStringLiteral("the provider's answer is not HTTP (it starts \"%1\")")
@@ -165,8 +247,8 @@ private:
                                    QStringLiteral("the provider sent more than %1 KiB of status and header lines "
                                                   "without ending its response head")
                                        .arg(m_limits.maxHeadBytes / 1024));
-                if (m_up.isOpen() && m_up.bytesAvailable() > 0)
-                    m_head += m_up.read(m_limits.maxHeadBytes + 1 - m_head.size());
+                if (m_up->isOpen() && m_up->bytesAvailable() > 0)
+                    m_head += m_up->read(m_limits.maxHeadBytes + 1 - m_head.size());
                 else
                     return;
                 continue;
@@ -174,51 +256,121 @@ private:
             const QByteArray head = m_head.first(end);
             m_head.remove(0, end);
             m_headScan = 0;
-            const QList<QByteArray> statusParts = head.left(head.indexOf('\n')).simplified().split(' ');
-            const int status = statusParts.size() >= 2 ? statusParts.at(1).toInt() : 0;
-            if (status == 101)
+            const MessageHead response = readResponseHead(head, m_method);
+            if (response.status == 101)
                 return violate("not-http", QStringLiteral("the provider switched protocols (HTTP 101) without being asked"));
-            if (status >= 100 && status < 200) {
+            if (response.status >= 100 && response.status < 200) {
                 if (++m_interim > m_limits.maxInterimResponses)
                     return violate("interim-flood",
                                    QStringLiteral("the provider sent more than %1 interim (1xx) responses before its answer")
                                        .arg(m_limits.maxInterimResponses));
                 continue; // Qt ignores them too; never forwarded
             }
-            m_pending = rewriteHead(head, {}) + m_head;
-            m_head.clear();
-            m_responsePhase = Phase::Body;
+            beginBody(head, response);
         }
+    }
+
+    // The final head: Qt gets it (with `Connection: close` unless its connection carries more), and
+    // what was read past it is the body's start.
+    void beginBody(const QByteArray &head, const MessageHead &response)
+    {
+        m_framing = response.framing;
+        m_bodyLeft = response.length;
+        m_keepEngine = m_keepEngine && m_framing != BodyFraming::UntilClose;
+        m_keepProvider = m_keepEngine && response.reusable;
+        m_down.write(rewriteHead(head, {}, !m_keepEngine));
+        m_phase = Phase::Body;
+        const QByteArray early = std::exchange(m_head, {});
+        passBody(early);
+    }
+
+    // Passes body bytes to Qt, noting where the body ends by its framing; bytes past the end are the
+    // provider's surplus and go nowhere.
+    void passBody(QByteArray bytes)
+    {
+        switch (m_framing) {
+        case BodyFraming::None:
+            m_bodyComplete = true;
+            break;
+        case BodyFraming::Length:
+            if (bytes.size() >= m_bodyLeft) {
+                m_surplus = m_surplus || bytes.size() > m_bodyLeft;
+                bytes.truncate(m_bodyLeft);
+                m_bodyComplete = true;
+            }
+            m_bodyLeft -= bytes.size();
+            break;
+        case BodyFraming::Chunked: {
+            const qsizetype mine = m_chunks.consume(bytes);
+            if (m_chunks.failed()) {
+                // Qt reads the malformed body as it will; nothing after it is trusted on this connection.
+                m_keepEngine = m_keepProvider = false;
+                m_framing = BodyFraming::UntilClose;
+            } else if (m_chunks.done()) {
+                m_surplus = m_surplus || mine < bytes.size();
+                bytes.truncate(mine);
+                m_bodyComplete = true;
+            }
+            break;
+        }
+        case BodyFraming::UntilClose:
+            break;
+        }
+        if (m_framing == BodyFraming::None) {
+            m_surplus = m_surplus || !bytes.isEmpty();
+            return;
+        }
+        m_bodyBytes += bytes.size();
+        if (!bytes.isEmpty())
+            m_down.write(bytes);
     }
 
     // Forwards the body as fast as Qt reads it, never holding more than the limit in either buffer.
     void pumpResponse()
     {
-        if (m_responsePhase != Phase::Body)
+        if (m_phase != Phase::Body)
             return;
-        if (!m_pending.isEmpty()) {
-            m_down.write(m_pending);
-            m_pending.clear();
+        while (!m_bodyComplete && m_up && m_down.bytesToWrite() < m_limits.maxBufferedBytes && m_up->bytesAvailable() > 0
+               && m_bodyBytes < m_limits.maxBodyBytes) {
+            qint64 want = std::min(m_limits.maxBufferedBytes, m_limits.maxBodyBytes - m_bodyBytes);
+            if (m_framing == BodyFraming::Length)
+                want = std::min(want, m_bodyLeft);
+            passBody(m_up->read(want));
         }
-        while (m_down.bytesToWrite() < m_limits.maxBufferedBytes && m_up.bytesAvailable() > 0 && m_bodyBytes < m_limits.maxBodyBytes) {
-            const QByteArray chunk = m_up.read(std::min(m_limits.maxBufferedBytes, m_limits.maxBodyBytes - m_bodyBytes));
-            m_bodyBytes += chunk.size();
-            m_down.write(chunk);
-        }
+        m_down.flush(); // now, not at the loop's next turn
+        if (m_bodyComplete)
+            return endExchange();
         if (m_bodyBytes >= m_limits.maxBodyBytes) {
             // Enough for the adapter to refuse it as too large; the provider sends nothing more.
             m_guard->count([](EgressGuard::Stats &s) { ++s.violations; });
             return finish();
         }
-        if (m_upClosed && m_up.bytesAvailable() == 0)
+        if (m_framing == BodyFraming::UntilClose && !m_keepEngine && m_chunks.failed())
+            return finish(); // see passBody: Qt has every byte; the connection ends here
+        if (m_upClosed && (!m_up || m_up->bytesAvailable() == 0))
             finish();
+    }
+
+    // The response is complete: Qt's connection waits for its next request, the provider's is kept
+    // for it when its answer allowed.
+    void endExchange()
+    {
+        if (!m_keepEngine || m_requestLeft != 0 || !m_toProvider.isEmpty())
+            return finish(); // (the provider answered before it had the whole request: nothing after it is framed)
+        if (m_keepProvider && !m_surplus && !m_upClosed)
+            m_upIdle.start();
+        else
+            dropProvider();
+        m_phase = Phase::Idle;
+        if (!m_request.isEmpty())
+            onRequestBytes(); // Qt's next request was already here
     }
 
     void violate(const char *code, const QString &detail)
     {
         m_guard->count([](EgressGuard::Stats &s) { ++s.violations; });
         qCInfo(lcGuard) << "closed" << m_host << m_port << code << detail;
-        m_up.abort();
+        dropProvider();
         respond(code, detail);
     }
 
@@ -237,18 +389,22 @@ private:
 
     void onUpstreamClosed()
     {
-        if (m_responsePhase == Phase::Done)
+        if (m_phase == Phase::Idle) {
+            dropProvider(); // an idle keep-alive connection the provider closed: the next exchange opens another
+            return;
+        }
+        if (m_phase == Phase::Done)
             return;
         m_upClosed = true;
-        if (m_responsePhase == Phase::Head) {
+        if (m_phase == Phase::Head) {
             readHead();
-            if (m_responsePhase == Phase::Head)
+            if (m_phase == Phase::Head)
                 respond("closed",
                         m_head.isEmpty() && m_interim == 0
                             ? QStringLiteral("the provider closed the connection after the request was sent, before any byte of its answer")
                             : QStringLiteral("the provider closed the connection in the middle of its response head"));
         }
-        if (m_responsePhase == Phase::Body)
+        if (m_phase == Phase::Body)
             pumpResponse();
     }
 
@@ -256,26 +412,29 @@ private:
     {
         if (error == QAbstractSocket::RemoteHostClosedError)
             return; // onUpstreamClosed says it
-        if (!m_upConnected && m_responsePhase == Phase::Head)
-            respond("unreachable", QStringLiteral("could not connect to %1:%2: %3").arg(m_host).arg(m_port).arg(m_up.errorString()));
-        else if (m_responsePhase != Phase::Done)
+        if (m_phase == Phase::Idle)
+            dropProvider();
+        else if (!m_upConnected && m_phase == Phase::Head)
+            respond("unreachable", QStringLiteral("could not connect to %1:%2: %3").arg(m_host).arg(m_port).arg(m_up->errorString()));
+        else if (m_phase != Phase::Done)
             onUpstreamClosed();
     }
 
-    // Qt closed its side: the deadline, an operator cancel or shutdown aborted the reply.
+    // Qt closed its side: the deadline, an operator cancel or shutdown aborted the reply, or Qt let an
+    // idle keep-alive connection go.
     void onEngineClosed()
     {
-        if (m_responsePhase != Phase::Done && m_up.state() != QAbstractSocket::UnconnectedState)
+        if ((m_phase == Phase::Head || m_phase == Phase::Body) && m_up && m_up->state() != QAbstractSocket::UnconnectedState)
             m_guard->count([](EgressGuard::Stats &s) { ++s.closedByEngine; });
-        m_up.abort();
-        m_responsePhase = Phase::Done;
+        dropProvider();
+        m_phase = Phase::Done;
         deleteLater();
     }
 
     void finish()
     {
-        m_responsePhase = Phase::Done;
-        m_up.abort();
+        m_phase = Phase::Done;
+        dropProvider();
         m_down.disconnectFromHost(); // after what is queued for Qt has been written
         if (m_down.state() == QAbstractSocket::UnconnectedState)
             deleteLater();
@@ -285,20 +444,32 @@ private:
     GuardLimits m_limits;
     QString m_host;
     quint16 m_port;
+    QNetworkProxy m_proxy;
     QTcpSocket m_down;
-    QTcpSocket m_up;
-    QByteArray m_request;
-    qsizetype m_requestScan = 0;
-    bool m_requestHeadDone = false;
+    std::unique_ptr<QTcpSocket> m_up;
     bool m_upConnected = false;
     bool m_upClosed = false;
+    QElapsedTimer m_upIdle; // since the provider's connection last finished an exchange
+    Phase m_phase = Phase::Idle;
+    // Qt's request
+    QByteArray m_request; // bytes from Qt not yet passed on
+    qsizetype m_requestScan = 0;
+    qint64 m_requestLeft = 0; // body bytes of the current request still to pass; -1: all until close
+    QByteArray m_toProvider;
+    QByteArray m_method;
     bool m_reached = false;
+    // the provider's response
     QByteArray m_head;
     qsizetype m_headScan = 0;
     int m_interim = 0;
-    QByteArray m_pending;
+    BodyFraming m_framing = BodyFraming::UntilClose;
+    qint64 m_bodyLeft = 0;
+    ChunkedTracker m_chunks;
     qint64 m_bodyBytes = 0;
-    Phase m_responsePhase = Phase::Head;
+    bool m_bodyComplete = false;
+    bool m_surplus = false;
+    bool m_keepEngine = false; // Qt's connection carries another exchange after this one
+    bool m_keepProvider = false; // and so does the provider's
 };
 
 class GuardRelay final : public QTcpServer

@@ -156,6 +156,17 @@ int main(int argc, char *argv[])
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("refused"), "kind=NOPE&colour=red");
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("encoded"), "user=%E2%80%A6%25&before_id=a%26b");
     put(root.filePath(QStringLiteral("fuzz_api_query")), QStringLiteral("empty-pairs"), "kind=timeout&&&=x&state=failed");
+    // fuzz_http_framing: byte 0 is where the chunked body splits, the rest a head or a chunked body.
+    const QString framing = root.filePath(QStringLiteral("fuzz_http_framing"));
+    put(framing, QStringLiteral("length"), "\x07HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n");
+    put(framing, QStringLiteral("chunked-head"),
+        "\x03HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nConnection: keep-alive\r\n\r\n");
+    put(framing, QStringLiteral("ambiguous"),
+        "\x01HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n");
+    put(framing, QStringLiteral("chunked-body"),
+        QByteArray("\x09"
+                   "5;ext=1\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Trailer: 1\r\n\r\nHTTP/1.1"));
+    put(framing, QStringLiteral("request"), "\x02POST /v1/x HTTP/1.1\r\nHost: a\r\nContent-Length: 1786\r\n\r\n");
     engineJson(root);
     QTextStream(stdout) << "fuzz_seeds: wrote " << g_written << " seed files under " << root.path() << "\n";
     return g_written > 0 ? 0 : 1;

@@ -55,6 +55,8 @@ protected:
         auto *head = new QByteArray;
         connect(s, &QTcpSocket::destroyed, this, [head] { delete head; });
         connect(s, &QTcpSocket::readyRead, s, [this, s, head] {
+            if (m_owner->m_mode == HostileServer::Mode::KeepAlive)
+                return serveEach(s, head);
             if (head->contains("\r\n\r\n"))
                 return (void)s->readAll();
             *head += s->readAll();
@@ -69,6 +71,7 @@ protected:
         connect(s, &QTcpSocket::disconnected, s, [this, s] {
             const auto now = HostileServer::Clock::now();
             bump([now](HostileServer::Record &r) {
+                ++r.closes;
                 if (!r.firstClose)
                     r.firstClose = now;
             });
@@ -77,6 +80,33 @@ protected:
     }
 
 private:
+    // KeepAlive: every complete request (head and Content-Length body) in `buffer` gets the answer.
+    void serveEach(QTcpSocket *s, QByteArray *buffer)
+    {
+        *buffer += s->readAll();
+        for (;;) {
+            const qsizetype end = buffer->indexOf("\r\n\r\n");
+            if (end < 0)
+                return;
+            const QByteArray head = buffer->left(end);
+            qint64 length = 0;
+            for (const QByteArray &line : head.split('\n')) {
+                if (line.toLower().startsWith("content-length:"))
+                    length = line.mid(15).trimmed().toLongLong();
+            }
+            if (buffer->size() < end + 4 + length)
+                return;
+            buffer->remove(0, end + 4 + length);
+            bump([head](HostileServer::Record &r) {
+                ++r.requests;
+                r.lastRequestHead = head;
+            });
+            send(s, m_owner->m_answer);
+            if (m_owner->m_idleClose.count() > 0)
+                QTimer::singleShot(m_owner->m_idleClose, s, [s] { s->disconnectFromHost(); });
+        }
+    }
+
     template<typename F> void bump(F f)
     {
         QMutexLocker lock(&m_owner->m_mutex);
@@ -138,6 +168,8 @@ private:
                      + QByteArray::number(body.size()) + "\r\n\r\n" + body);
             return;
         }
+        case M::KeepAlive:
+            return; // serveEach
         case M::Fixed: {
             QPointer<QTcpSocket> guarded(s);
             QTimer::singleShot(m_owner->m_answerDelay, Qt::PreciseTimer, s, [this, guarded] {

@@ -28,6 +28,7 @@ public:
         JsonBodyFlood, // a 200 application/json body that never ends
         GzipBomb, // a small gzip body that inflates to 4 GiB
         Fixed, // one scripted answer (setAnswer), then close
+        KeepAlive, // the scripted answer to every request on a connection, which stays open (setIdleClose)
     };
 
     explicit HostileServer(Mode mode);
@@ -38,6 +39,8 @@ public:
     void setAnswer(const QByteArray &raw) { m_answer = raw; }
     // Fixed mode: wait this long after the request head before answering.
     void setAnswerDelay(std::chrono::milliseconds delay) { m_answerDelay = delay; }
+    // KeepAlive mode: close a connection this long after each answer (as servers close idle ones); 0: never.
+    void setIdleClose(std::chrono::milliseconds after) { m_idleClose = after; }
 
     using Clock = std::chrono::steady_clock;
     struct Record
@@ -47,6 +50,7 @@ public:
         QByteArray lastRequestHead;
         qint64 bytesSent = 0;
         std::optional<Clock::time_point> firstClose; // when the client closed its side
+        int closes = 0; // connections ended, by either side
     };
     Record record() const;
 
@@ -55,6 +59,7 @@ private:
     Mode m_mode;
     QByteArray m_answer;
     std::chrono::milliseconds m_answerDelay { 0 };
+    std::chrono::milliseconds m_idleClose { 0 };
     QThread m_thread;
     QObject *m_home = nullptr;
     QObject *m_worker = nullptr;
