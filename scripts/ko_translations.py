@@ -6,6 +6,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'attempt %1 (%2): first byte at %3 ms recorded, %4 ms replayed (tolerance %5 ms)': '시도 %1 (%2): 첫 바이트 기록 %3 ms, 재현 %4 ms(허용 오차 %5 ms)',
+    'attempt %1 (%2): an answer began on one side only': '시도 %1 (%2): 한쪽에서만 응답이 시작되었습니다',
+    'attempt %1 (%2): the stream ended after %3 events recorded, %4 replayed': '시도 %1 (%2): 스트림이 기록에서는 이벤트 %3개, 재현에서는 %4개 뒤에 끝났습니다',
     'a provider-side timeout (%1) is played as a hang until our deadline': '제공자 쪽 시간 초과(%1)는 우리 마감까지 응답 없음으로 재현합니다',
     'played as %1 output (the record keeps the kind, not the bytes)': '%1 출력으로 재현합니다(기록에는 종류만 있고 바이트는 없습니다)',
     "the stream is cut after the simulator's own first events (events received are not recorded)": '시뮬레이터 자체의 첫 이벤트 뒤에 스트림을 끊습니다(받은 이벤트는 기록되지 않습니다)',

@@ -22,7 +22,8 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("length");
         QTest::addColumn<bool>("reusable");
         const auto row = [](const char *name, const QByteArray &headers, const char *method, BodyFraming f, qint64 length, bool reusable) {
-            QTest::addRow("%s", name) << QByteArray("HTTP/1.1 200 OK\r\n" + headers + "\r\n") << QByteArray(method) << f << length << reusable;
+            QTest::addRow("%s", name) << QByteArray("HTTP/1.1 200 OK\r\n" + headers + "\r\n") << QByteArray(method) << f << length
+                                      << reusable;
         };
         row("length", "Content-Length: 12\r\n", "POST", BodyFraming::Length, 12, true);
         row("length repeated, same", "Content-Length: 12\r\ncontent-length: 12, 12\r\n", "POST", BodyFraming::Length, 12, true);
@@ -36,7 +37,8 @@ private Q_SLOTS:
         row("neither", "Content-Type: text/event-stream\r\n", "POST", BodyFraming::UntilClose, 0, false);
         row("close", "Content-Length: 12\r\nConnection: keep-alive, Close\r\n", "POST", BodyFraming::Length, 12, false);
         row("answer to HEAD", "Content-Length: 12\r\n", "HEAD", BodyFraming::None, 0, true);
-        QTest::addRow("204") << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << QByteArray("POST") << BodyFraming::None << qint64(0) << true;
+        QTest::addRow("204") << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << QByteArray("POST") << BodyFraming::None << qint64(0)
+                             << true;
         QTest::addRow("304 with a length") << QByteArray("HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n") << QByteArray("GET")
                                            << BodyFraming::None << qint64(0) << true;
         QTest::addRow("HTTP/1.0") << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\n") << QByteArray("POST") << BodyFraming::Length
@@ -92,8 +94,9 @@ private Q_SLOTS:
         QTest::addRow("data longer than its size") << QByteArray("3\r\nhello\r\n0\r\n\r\n") << false;
         QTest::addRow("size too large") << QByteArray("1000000000000000\r\nx") << false;
         QTest::addRow("extension too long") << QByteArray("5;" + QByteArray(ChunkedTracker::kMaxLineBytes + 1, 'x') + "\r\n") << false;
-        QTest::addRow("trailer too large")
-            << QByteArray("0\r\n" + QByteArray("X: y\r\n").repeated(ChunkedTracker::kMaxTrailerBytes / 6 + 1) + "\r\n") << false;
+        QTest::addRow("trailer too large") << QByteArray("0\r\n" + QByteArray("X: y\r\n").repeated(ChunkedTracker::kMaxTrailerBytes / 6 + 1)
+                                                         + "\r\n")
+                                           << false;
     }
 
     // Split into two at every byte (every 997th inside long bodies): the same end, or the same failure.

@@ -248,6 +248,80 @@ private Q_SLOTS:
         QVERIFY2(w.summary.contains(QLatin1StringView("with these settings: failed")), qPrintable(w.summary));
     }
 
+    void streamsReplayAsTheyCame_data()
+    {
+        QTest::addColumn<QJsonObject>("primary"); // what gemini did, recorded
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("events"); // stream events the primary's attempt received (-1: not judged here)
+        const auto o = [](std::initializer_list<std::pair<const char *, QJsonValue>> fields) {
+            QJsonObject out;
+            for (const auto &[k, v] : fields)
+                out.insert(QLatin1StringView(k), v);
+            return out;
+        };
+        QTest::addRow("a slow stream") << o({ { "do", QStringLiteral("ok") }, { "latency_ms", 300 }, { "total_ms", 800 } }) << QString()
+                                       << -1;
+        QTest::addRow("cut at event 7") << o(
+            { { "do", QStringLiteral("stream_cut") }, { "latency_ms", 200 }, { "after_events", 7 }, { "total_ms", 600 } })
+                                        << QStringLiteral("NETWORK") << 7;
+        QTest::addRow("stalls after 3 events") << o({ { "do", QStringLiteral("hang") }, { "latency_ms", 250 }, { "after_events", 3 } })
+                                               << QStringLiteral("TIMEOUT") << 3;
+    }
+
+    // docs/contract.md §14: a streamed attempt keeps when its answer began and how many events came, so
+    // that its replay sends its head as late and cuts or stalls the stream at the same event.
+    void streamsReplayAsTheyCame()
+    {
+        QFETCH(QJsonObject, primary);
+        QFETCH(QString, kind);
+        QFETCH(int, events);
+        QTemporaryDir dir;
+        const QJsonObject recordedScenario {
+            { QStringLiteral("name"), QStringLiteral("recorded") },
+            { QStringLiteral("seed"), 1 },
+            { QStringLiteral("providers"),
+              QJsonObject { { QStringLiteral("gemini"), primary },
+                            { QStringLiteral("*"), QJsonObject { { QStringLiteral("do"), QStringLiteral("ok") } } } } }
+        };
+        const QString settings = write(dir, QStringLiteral("recorded.json"),
+                                       QJsonObject { { QStringLiteral("storyboard"),
+                                                       QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                                                     { QStringLiteral("primary_timeout"), QStringLiteral("1200ms") } } } });
+        Ran original = run(dir, write(dir, QStringLiteral("scenario.json"), recordedScenario), settings, true);
+        QVERIFY(original.result);
+        QCOMPARE(original.result->state, FinalState::Succeeded);
+        QVERIFY(original.setup->store()->flush());
+        QString why;
+        const std::optional<ReplaySource> source = ReplaySource::read(*original.setup->store(), original.result->generationId, &why);
+        QVERIFY2(source, qPrintable(why));
+        const RecordedAttempt &first = source->attempts.constFirst();
+        QCOMPARE(first.kind, kind);
+        QVERIFY2(first.firstByteMs && std::abs(*first.firstByteMs - primary.value(QLatin1StringView("latency_ms")).toDouble()) < 50,
+                 qPrintable(QString::number(first.firstByteMs.value_or(-1))));
+        QVERIFY(first.streamEvents);
+        if (events >= 0)
+            QCOMPARE(*first.streamEvents, events);
+
+        const ReplayScenario scenario = source->scenario();
+        const QJsonObject played = scenario.scenario.value(QLatin1StringView("providers"))
+                                       .toObject()
+                                       .value(QLatin1StringView("gemini"))
+                                       .toArray()
+                                       .first()
+                                       .toObject();
+        QCOMPARE(played.value(QLatin1StringView("do")).toString(), primary.value(QLatin1StringView("do")).toString());
+        QVERIFY2(!scenario.approximate.contains(0), qPrintable(scenario.approximations.join(QLatin1Char('\n'))));
+        QTemporaryDir replayDir;
+        Ran replay = run(replayDir, write(replayDir, QStringLiteral("scenario.json"), scenario.scenario),
+                         write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson()), false);
+        QVERIFY(replay.result);
+        const ReplayRun replayed = replayedRun(*replay.result);
+        const ReplayVerdict v = ReplayVerdict::judge(source->run(), replayed, true, scenario.approximate);
+        QVERIFY2(v.reproduced, qPrintable(v.differences.join(QLatin1Char('\n'))));
+        if (events >= 0)
+            QCOMPARE(replayed.attempts.constFirst().streamEvents, first.streamEvents);
+    }
+
     // Failures → Replay locally…: the dialog plays the stored generation, draws both timelines on one
     // scale and says "reproduced"; with the fallback turned off in its settings, what that changes.
     void consoleDialogReplays()

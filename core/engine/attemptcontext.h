@@ -61,6 +61,20 @@ public:
     }
     std::optional<Clock::time_point> answerCompleteAt() const { return m_answerCompleteAt; }
     int requestsSent() const { return m_requestsSent; }
+    // Adapters call this as the provider's answer arrives (its head with 0 bytes, then each read of its
+    // body), and for a stream with the events those bytes completed: what a replay plays back
+    // (docs/contract.md §14), kept also when our deadline ends the attempt before any answer is delivered.
+    void noteReceived(qint64 bodyBytes, int streamEvents = -1)
+    {
+        if (!m_firstByteAt)
+            m_firstByteAt = now();
+        m_bytesReceived += bodyBytes;
+        if (streamEvents >= 0)
+            m_streamEvents = m_streamEvents.value_or(0) + streamEvents;
+    }
+    std::optional<Clock::time_point> firstByteAt() const { return m_firstByteAt; }
+    qint64 bytesReceived() const { return m_bytesReceived; }
+    std::optional<int> streamEvents() const { return m_streamEvents; } // none: not a stream
 
     // --- runner side
     void setDeliveryHandler(DeliveryHandler handler) { m_deliveryHandler = std::move(handler); }
@@ -81,6 +95,9 @@ private:
     const Clock *m_clock;
     std::optional<Clock::time_point> m_firstSentAt;
     std::optional<Clock::time_point> m_answerCompleteAt;
+    std::optional<Clock::time_point> m_firstByteAt;
+    qint64 m_bytesReceived = 0;
+    std::optional<int> m_streamEvents;
     bool m_delivered = false;
 };
 

@@ -171,6 +171,10 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
     r.requestsSent = m_context->requestsSent();
     if (const auto sent = m_context->firstSentAt())
         r.sentAt = offset(*sent);
+    if (const auto first = m_context->firstByteAt())
+        r.firstByteAt = offset(*first);
+    r.bytesReceived = m_context->bytesReceived();
+    r.streamEvents = m_context->streamEvents();
     if (response) {
         r.httpStatus = response->httpStatus;
         r.tokens = response->usage;

@@ -41,6 +41,9 @@ QJsonObject AttemptRecord::toJson() const
         { QStringLiteral("deadline_ms"), toMs(deadline) },
         { QStringLiteral("cancelled_at_ms"), cancelledAt ? QJsonValue(toMs(*cancelledAt)) : QJsonValue() },
         { QStringLiteral("sent_at_ms"), sentAt ? QJsonValue(toMs(*sentAt)) : QJsonValue() },
+        { QStringLiteral("first_byte_at_ms"), firstByteAt ? QJsonValue(toMs(*firstByteAt)) : QJsonValue() },
+        { QStringLiteral("bytes_received"), static_cast<double>(bytesReceived) },
+        { QStringLiteral("stream_events"), streamEvents ? QJsonValue(*streamEvents) : QJsonValue() },
         { QStringLiteral("aborted_by"), toId(abortedBy) },
         { QStringLiteral("requests_sent"), requestsSent },
         { QStringLiteral("cancel_handlers_run"), cancelHandlersRun },
@@ -82,6 +85,10 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
         a.cancelledAt = fromJsonMs(*c);
     if (auto c = r.optNumber("sent_at_ms"))
         a.sentAt = fromJsonMs(*c);
+    if (auto c = r.optNumber("first_byte_at_ms")) // records before 2026-12 have none of these three
+        a.firstByteAt = fromJsonMs(*c);
+    a.bytesReceived = r.optInteger<qint64>("bytes_received").value_or(0);
+    a.streamEvents = r.optInteger<int>("stream_events");
     a.cancelHandlersRun = r.optInteger<int>("cancel_handlers_run").value_or(0);
     a.requestsSent = r.optInteger<int>("requests_sent").value_or(0);
     return a;

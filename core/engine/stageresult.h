@@ -33,6 +33,9 @@ struct AttemptRecord
     std::chrono::microseconds deadline { 0 };
     std::optional<std::chrono::microseconds> cancelledAt;
     std::optional<std::chrono::microseconds> sentAt; // when the request had been written (absent: never sent)
+    std::optional<std::chrono::microseconds> firstByteAt; // when the provider's answer began (its head); absent: never
+    qint64 bytesReceived = 0; // bytes of the answer's body read
+    std::optional<int> streamEvents; // events of a streamed answer read (absent: not a stream)
     AbortReason abortedBy = AbortReason::None;
     int cancelHandlersRun = 0;
     int requestsSent = 0;

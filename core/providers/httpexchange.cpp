@@ -86,8 +86,11 @@ void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray 
     // side of the request, which it may not have: set it again when the head has arrived, before
     // any body byte is read.
     connect(reply, &QNetworkReply::metaDataChanged, this, [this] {
-        if (m_reply)
-            m_reply->setReadBufferSize(kReadBufferBytes);
+        if (!m_reply)
+            return;
+        m_reply->setReadBufferSize(kReadBufferBytes);
+        if (m_context && !m_reply->hasRawHeader(kGuardHeader)) // the guard's own answer is not the provider's
+            m_context->noteReceived(0, isEventStream() ? 0 : -1);
     });
     connect(reply, &QNetworkReply::requestSent, this, [this] {
         m_requestSent = true;
@@ -150,8 +153,10 @@ void HttpExchange::onReadyRead()
             const QList<SseEvent> events = m_sse.feed(chunk);
             for (const SseEvent &e : events)
                 m_decoder->onEvent(e, m_response);
+            m_context->noteReceived(chunk.size(), static_cast<int>(events.size()));
         } else {
             m_body += chunk;
+            m_context->noteReceived(chunk.size());
         }
     }
 }

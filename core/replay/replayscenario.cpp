@@ -46,13 +46,30 @@ QJsonObject error(const char *name, const RecordedAttempt &a)
 }
 
 // The simulator's behaviour for one recorded attempt; `why` says what it cannot reproduce exactly.
+// A stream as it came: its head after the recorded time to first byte, its events spread until the
+// attempt's end (and, for a cut or a stall, only as many events as were received).
+QJsonObject streamed(const char *action, const RecordedAttempt &a)
+{
+    QJsonObject o = behaviour(action, *a.firstByteMs);
+    o.insert(QStringLiteral("total_ms"), std::max(std::llround(a.durationMs), std::llround(*a.firstByteMs)));
+    if (QLatin1StringView(action) != QLatin1StringView("ok"))
+        o.insert(QStringLiteral("after_events"), *a.streamEvents);
+    return o;
+}
+
 QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
 {
+    const bool stream = a.firstByteMs && a.streamEvents;
     if (a.success)
-        return behaviour("ok", a.durationMs);
+        return stream ? streamed("ok", a) : behaviour("ok", a.durationMs);
     const QString &k = a.kind;
     const int status = a.httpStatus.value_or(0);
     if (k == u"TIMEOUT") {
+        if (stream && a.abortedBy == u"deadline" && *a.streamEvents > 0) { // a stream that stalled
+            QJsonObject o = streamed("hang", a);
+            o.remove(QStringLiteral("total_ms")); // its events went before the stall, not spread to the deadline
+            return o;
+        }
         if (a.abortedBy != u"deadline")
             *why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "a provider-side timeout (%1) is played as a hang until our deadline"))
                        .arg(status);
@@ -80,6 +97,8 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
         return behaviour(notJson ? "malformed" : "invalid_storyboard", a.durationMs);
     }
     if (k == u"NETWORK") {
+        if (stream)
+            return streamed("stream_cut", a); // cut after as many events as were received
         const bool cut = a.detail.contains(QLatin1StringView("stream"), Qt::CaseInsensitive);
         *why = cut
             ? T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario",
@@ -118,6 +137,9 @@ RecordedAttempt RecordedAttempt::fromRecord(const AttemptRecord &record)
     a.requestsSent = record.requestsSent;
     a.abortedBy = record.abortedBy == AbortReason::None ? QString() : toId(record.abortedBy);
     a.detail = record.failure ? record.failure->detail : QString();
+    if (record.firstByteAt)
+        a.firstByteMs = std::chrono::duration<double, std::milli>(*record.firstByteAt - record.startedAt).count();
+    a.streamEvents = record.streamEvents;
     return a;
 }
 
@@ -143,14 +165,33 @@ std::optional<RecordedAttempt> RecordedAttempt::fromRow(const QJsonObject &row)
     return a;
 }
 
+namespace {
+// One stored event (HistoryReader::events: the event's JSON, or a row whose `body` holds it).
+std::optional<Event> storedEvent(const QJsonObject &json)
+{
+    const QJsonObject body = json.contains(QLatin1StringView("body")) && json.value(QLatin1StringView("body")).isString()
+        ? QJsonDocument::fromJson(json.value(QLatin1StringView("body")).toString().toUtf8()).object()
+        : json;
+    return Event::fromJson(body);
+}
+} // namespace
+
+std::map<quint64, AttemptRecord> RecordedAttempt::fromEvents(const QList<QJsonObject> &events)
+{
+    std::map<quint64, AttemptRecord> out;
+    for (const QJsonObject &json : events) {
+        const std::optional<Event> e = storedEvent(json);
+        if (const auto *a = e ? std::get_if<AttemptCompleted>(&e->body) : nullptr)
+            out[a->attemptId] = *a;
+    }
+    return out;
+}
+
 std::optional<RecordedPolicy> RecordedPolicy::fromEvents(const QList<QJsonObject> &events)
 {
     std::optional<RecordedPolicy> out;
     for (const QJsonObject &json : events) {
-        const QJsonObject body = json.contains(QLatin1StringView("body")) && json.value(QLatin1StringView("body")).isString()
-            ? QJsonDocument::fromJson(json.value(QLatin1StringView("body")).toString().toUtf8()).object()
-            : json;
-        const std::optional<Event> e = Event::fromJson(body);
+        const std::optional<Event> e = storedEvent(json);
         if (!e)
             continue;
         if (const auto *s = std::get_if<GenerationStarted>(&e->body)) {

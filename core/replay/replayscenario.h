@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "engine/stageresult.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -9,11 +10,11 @@
 #include <QStringList>
 
 #include <chrono>
+#include <map>
 #include <optional>
 
 namespace bullpen {
 
-struct AttemptRecord;
 struct GenerationRow;
 
 // One attempt as the history stored it (a row of the attempts table, docs/store.md): what a replay
@@ -30,6 +31,9 @@ struct RecordedAttempt
     int requestsSent = 0;
     QString abortedBy; // "deadline", "operator", "shutdown", or empty
     QString detail;
+    // Kept by records from 2026-12 on (absent in older ones and in attempts rows):
+    std::optional<double> firstByteMs; // the answer's head after the attempt's start; absent: none came
+    std::optional<int> streamEvents; // events of a streamed answer received; absent: not a stream
 
     // "gemini primary TIMEOUT" / "qwen fallback ok": how timelines and verdicts name it.
     QString label() const;
@@ -37,6 +41,9 @@ struct RecordedAttempt
     static RecordedAttempt fromRecord(const AttemptRecord &record);
     // Reads one stored attempt row (HistoryReader::attempts); nothing for a row it cannot read.
     static std::optional<RecordedAttempt> fromRow(const QJsonObject &row);
+    // The attempt records in a generation's stored events (HistoryReader::events), by attempt id:
+    // the whole record, where a row keeps only part of it.
+    static std::map<quint64, AttemptRecord> fromEvents(const QList<QJsonObject> &events);
 };
 
 // The storyboard policy a generation ran under, from its recorded events.

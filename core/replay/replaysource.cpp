@@ -69,8 +69,14 @@ std::optional<ReplaySource> ReplaySource::read(HistoryReader &history, const QSt
         *why = error;
         return std::nullopt;
     }
+    // The attempt's whole record where its event is still stored (time to first byte, stream events),
+    // else what its row keeps.
+    const std::map<quint64, AttemptRecord> records = RecordedAttempt::fromEvents(events);
     for (const QJsonObject &a : attemptRows) {
-        if (const std::optional<RecordedAttempt> r = RecordedAttempt::fromRow(a))
+        const auto record = records.find(static_cast<quint64>(a.value(QLatin1StringView("attempt_id")).toDouble()));
+        if (record != records.end())
+            s.attempts << RecordedAttempt::fromRecord(record->second);
+        else if (const std::optional<RecordedAttempt> r = RecordedAttempt::fromRow(a))
             s.attempts << *r;
     }
     s.policy = RecordedPolicy::fromEvents(events);

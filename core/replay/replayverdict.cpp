@@ -42,6 +42,43 @@ QString decision(const ReplayRun &r)
         .arg(r.fallbackReason);
 }
 
+// One attempt's times and, for a stream that was cut or stalled, how far it got: each within the
+// tolerance where both sides know it (records before 2026-12 keep no time to first byte or events).
+QStringList timingDifferences(qsizetype i, const RecordedAttempt &a, const RecordedAttempt &b)
+{
+    QStringList out;
+    const double tolerance = std::max(ReplayVerdict::kToleranceFloorMs, ReplayVerdict::kTolerance * a.durationMs);
+    if (std::abs(a.durationMs - b.durationMs) > tolerance)
+        out << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "attempt %1 (%2): %3 ms recorded, %4 ms replayed (tolerance %5 ms)"))
+                   .arg(i + 1)
+                   .arg(a.label())
+                   .arg(std::llround(a.durationMs))
+                   .arg(std::llround(b.durationMs))
+                   .arg(std::llround(tolerance));
+    if (a.firstByteMs && b.firstByteMs) {
+        const double firstTolerance = std::max(ReplayVerdict::kToleranceFloorMs, ReplayVerdict::kTolerance * *a.firstByteMs);
+        if (std::abs(*a.firstByteMs - *b.firstByteMs) > firstTolerance)
+            out << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict",
+                                       "attempt %1 (%2): first byte at %3 ms recorded, %4 ms replayed (tolerance %5 ms)"))
+                       .arg(i + 1)
+                       .arg(a.label())
+                       .arg(std::llround(*a.firstByteMs))
+                       .arg(std::llround(*b.firstByteMs))
+                       .arg(std::llround(firstTolerance));
+    } else if (a.firstByteMs.has_value() != b.firstByteMs.has_value() && a.streamEvents && b.streamEvents) {
+        out << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "attempt %1 (%2): an answer began on one side only"))
+                   .arg(i + 1)
+                   .arg(a.label());
+    }
+    if (!a.success && a.streamEvents && b.streamEvents && *a.streamEvents != *b.streamEvents)
+        out << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "attempt %1 (%2): the stream ended after %3 events recorded, %4 replayed"))
+                   .arg(i + 1)
+                   .arg(a.label())
+                   .arg(*a.streamEvents)
+                   .arg(*b.streamEvents);
+    return out;
+}
+
 } // namespace
 
 ReplayVerdict ReplayVerdict::judge(const ReplayRun &recorded, const ReplayRun &replayed, bool sameSettings,
@@ -76,15 +113,8 @@ ReplayVerdict ReplayVerdict::judge(const ReplayRun &recorded, const ReplayRun &r
                                  .arg(a.label(), b.label());
             continue;
         }
-        const double tolerance = std::max(kToleranceFloorMs, kTolerance * a.durationMs);
-        if (!approximate.contains(i) && std::abs(a.durationMs - b.durationMs) > tolerance)
-            v.differences << T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict",
-                                                 "attempt %1 (%2): %3 ms recorded, %4 ms replayed (tolerance %5 ms)"))
-                                 .arg(i + 1)
-                                 .arg(a.label())
-                                 .arg(std::llround(a.durationMs))
-                                 .arg(std::llround(b.durationMs))
-                                 .arg(std::llround(tolerance));
+        if (!approximate.contains(i))
+            v.differences << timingDifferences(i, a, b);
     }
     v.reproduced = v.differences.isEmpty();
     if (v.reproduced)

@@ -36,6 +36,12 @@ namespace bullpen {
 
 namespace {
 
+// With total_ms: one event per interval, the last (or the stream's end) at total_ms after the request.
+int pacedInterval(const SimBehaviour &b, qsizetype events)
+{
+    return b.totalMs > b.appliedLatencyMs ? (b.totalMs - b.appliedLatencyMs) / static_cast<int>(events + 1) : 0;
+}
+
 QByteArray chunk(const QByteArray &data)
 {
     return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
@@ -411,10 +417,10 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     }
     const bool stream = SimWire::requestWantsStream(*provider, body, path);
     watch(*provider, socket);
-
     const int latency = behaviour.latencyMaxMs > behaviour.latencyMinMs ? behaviour.latencyMinMs
             + static_cast<int>(m_random[*provider].bounded(static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
                                                                         : behaviour.latencyMinMs;
+    behaviour.appliedLatencyMs = latency;
     lock.unlock();
     QPointer<QTcpSocket> guarded(socket);
     const Provider p = *provider;
@@ -495,17 +501,17 @@ void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArr
 }
 
 void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs,
-                                           bool cutBeforeEnd)
+                                           StreamEnd end)
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n" + requestIdLine(provider)
                   + "Transfer-Encoding: chunked\r\n\r\n");
-    auto finish = [this, provider, socket, cutBeforeEnd] {
+    auto finish = [this, provider, socket, end] {
         QTcpSocket *const open = socket.data();
-        if (!open || open->state() != QAbstractSocket::ConnectedState)
-            return;
-        if (cutBeforeEnd) {
+        if (!open || open->state() != QAbstractSocket::ConnectedState || end == StreamEnd::Hold)
+            return; // a held stream stays owed until the client gives up
+        if (end == StreamEnd::Cut) {
             m_owed.erase(open); // our own close, not the client's
             open->disconnectFromHost(); // flushes what was written, then FIN: the chunked body never ends
             return;
@@ -537,6 +543,38 @@ void ProviderSimulator::writeChunkedStream(Provider provider, QPointer<QTcpSocke
         socket->write(chunk(remaining->takeFirst()));
     });
     timer->start();
+}
+
+void ProviderSimulator::writeDrippedJson(Provider provider, QPointer<QTcpSocket> socket, const QByteArray &body, int intervalMs)
+{
+    // Headers now, the body one slice per interval.
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
+                  + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n");
+    QList<QByteArray> slices;
+    for (qsizetype i = 0; i < body.size(); i += 64)
+        slices << body.mid(i, 64);
+    auto remaining = std::make_shared<QList<QByteArray>>(slices);
+    auto timer = new QTimer(this);
+    timer->setInterval(intervalMs);
+    connect(timer, &QTimer::timeout, this, [this, timer, remaining, socket, provider] {
+        if (!socket || socket->state() != QAbstractSocket::ConnectedState || remaining->isEmpty()) {
+            if (socket && remaining->isEmpty())
+                finished(provider, socket);
+            timer->deleteLater();
+            return;
+        }
+        socket->write(remaining->takeFirst());
+    });
+    timer->start();
+}
+
+void ProviderSimulator::writeCutOrStall(Provider provider, QPointer<QTcpSocket> socket, const SimBehaviour &b,
+                                        const QList<QByteArray> &events)
+{
+    // A hang sends its `after_events` and stalls; a cut sends them (or half its stream) and closes.
+    const bool hang = b.action == SimBehaviour::Action::Hang;
+    const QList<QByteArray> sent = events.mid(0, b.afterEvents >= 0 ? b.afterEvents : std::max<qsizetype>(1, events.size() / 2));
+    writeChunkedStream(provider, socket, sent, pacedInterval(b, sent.size()), hang ? StreamEnd::Hold : StreamEnd::Cut);
 }
 
 void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour &b, const QString &story, const QString &model,
@@ -625,6 +663,9 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         return;
     }
 
+    const auto paced = [&b](qsizetype events) {
+        return pacedInterval(b, events);
+    };
     auto success = [&](const QString &text, SimWire::Ending ending, int intervalMs = 0, int pieces = 4) {
         if (stream && dialectOf(provider) == WireDialect::Gemini && !b.geminiSse) {
             // :streamGenerateContent without alt=sse: the same chunks as one JSON array.
@@ -638,8 +679,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             writeJson(socket, 200, array + "]", {}, provider);
             finished(provider, socket);
         } else if (stream) {
-            writeChunkedStream(provider, socket, SimWire::stream(provider, model, text, ending, usage, pieces, b.streamUsage), intervalMs,
-                               false);
+            const QList<QByteArray> events = SimWire::stream(provider, model, text, ending, usage, pieces, b.streamUsage);
+            writeChunkedStream(provider, socket, events, intervalMs > 0 ? intervalMs : paced(events.size()), StreamEnd::Finish);
         } else {
             writeJson(socket, 200, SimWire::body(provider, model, text, ending, usage), {}, provider);
             finished(provider, socket);
@@ -666,34 +707,18 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     case A::Error:
         httpError(b.error, b.status, b.retryAfterSeconds);
         break;
-    case A::Hang:
-        break; // owed forever; the client's abort shows up as closed_by_client
+    case A::Hang: // owed forever (a stream may send its first events); the client's abort shows up as closed_by_client
+        if (stream && b.afterEvents > 0)
+            writeCutOrStall(provider, socket, b,
+                            SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, b.afterEvents + 2, b.streamUsage));
+        break;
     case A::Drip:
         if (stream) {
             writeChunkedStream(provider, socket,
                                SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64, b.streamUsage),
-                               b.dripIntervalMs, false);
+                               b.dripIntervalMs, StreamEnd::Finish);
         } else {
-            // Headers now, the body one slice per interval.
-            const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
-            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
-                          + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n");
-            QList<QByteArray> slices;
-            for (qsizetype i = 0; i < body.size(); i += 64)
-                slices << body.mid(i, 64);
-            auto remaining = std::make_shared<QList<QByteArray>>(slices);
-            auto timer = new QTimer(this);
-            timer->setInterval(b.dripIntervalMs);
-            connect(timer, &QTimer::timeout, this, [this, timer, remaining, socket, provider] {
-                if (!socket || socket->state() != QAbstractSocket::ConnectedState || remaining->isEmpty()) {
-                    if (socket && remaining->isEmpty())
-                        finished(provider, socket);
-                    timer->deleteLater();
-                    return;
-                }
-                socket->write(remaining->takeFirst());
-            });
-            timer->start();
+            writeDrippedJson(provider, socket, SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage), b.dripIntervalMs);
         }
         break;
     case A::Truncated:
@@ -704,7 +729,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             // The provider's own event with broken JSON, where an SDK reads it (Anthropic: a named event).
             QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 4, b.streamUsage);
             events.insert(dialectOf(provider) == WireDialect::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(provider));
-            writeChunkedStream(provider, socket, events, 0, false);
+            writeChunkedStream(provider, socket, events, 0, StreamEnd::Finish);
         } else {
             writeJson(socket, 200, SimWire::malformedBody(provider), {}, provider);
             finished(provider, socket);
@@ -730,8 +755,9 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break;
     case A::StreamCut:
         if (stream) {
-            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6, b.streamUsage);
-            writeChunkedStream(provider, socket, events.mid(0, std::max<qsizetype>(1, events.size() / 2)), 0, true);
+            writeCutOrStall(
+                provider, socket, b,
+                SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, std::max(6, b.afterEvents + 2), b.streamUsage));
         } else {
             const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
             socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
@@ -745,7 +771,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
             QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6, b.streamUsage);
             QList<QByteArray> sent = events.mid(0, 2);
             sent << SimWire::streamErrorEvent(provider);
-            writeChunkedStream(provider, socket, sent, 0, false);
+            writeChunkedStream(provider, socket, sent, 0, StreamEnd::Finish);
         } else {
             httpError(QStringLiteral("overloaded"), 0, -1); // without a stream, the same overload as a status
         }

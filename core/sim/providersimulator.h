@@ -119,7 +119,11 @@ private:
     // With a provider, the reply carries that provider's request id header.
     void writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers = {},
                    std::optional<Provider> provider = std::nullopt);
-    void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, bool cutBeforeEnd);
+    // How a written stream ends: its end marker, a cut before it (the connection closes), or never (held open).
+    enum class StreamEnd { Finish, Cut, Hold };
+    void writeDrippedJson(Provider provider, QPointer<QTcpSocket> socket, const QByteArray &body, int intervalMs);
+    void writeCutOrStall(Provider provider, QPointer<QTcpSocket> socket, const SimBehaviour &b, const QList<QByteArray> &events);
+    void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, StreamEnd end);
 
     mutable QMutex m_lock; // guards the scenario, roles, counters and random streams (any thread reads them)
     Scenario m_scenario;

@@ -111,6 +111,20 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
             return std::nullopt;
         }
     }
+    if (const QJsonValue n = o.value(QLatin1StringView("after_events")); !n.isUndefined()) {
+        b.afterEvents = n.toInt(-1);
+        if (b.afterEvents < 0 || b.afterEvents > 100'000) {
+            *error = QStringLiteral("%1.after_events: expected a count of stream events 0..100000").arg(where);
+            return std::nullopt;
+        }
+    }
+    if (const QJsonValue t = o.value(QLatin1StringView("total_ms")); !t.isUndefined()) {
+        b.totalMs = t.toInt(-1);
+        if (b.totalMs < b.latencyMaxMs || b.totalMs > 3'600'000) {
+            *error = QStringLiteral("%1.total_ms: expected milliseconds from latency_ms to 3600000").arg(where);
+            return std::nullopt;
+        }
+    }
     if (const QJsonValue d = o.value(QLatin1StringView("drip_interval_ms")); !d.isUndefined()) {
         b.dripIntervalMs = d.toInt(-1);
         if (b.dripIntervalMs < 1 || b.dripIntervalMs > 600'000) {

@@ -43,6 +43,12 @@ struct SimBehaviour
     int status = 0; // 0: the provider's usual status for `error`
     int retryAfterSeconds = -1; // -1: no Retry-After header
     int dripIntervalMs = 400;
+    // A stream's shape in time, for replays of recorded attempts (docs/contract.md §14): the events sent
+    // before a stream_cut's cut or a hang's stall (-1: the simulator's choice; a hang sends none), and
+    // when a stream's last event (or its cut) goes, the events spread evenly after latency_ms (-1: at once).
+    int afterEvents = -1;
+    int totalMs = -1;
+    int appliedLatencyMs = 0; // filled per request: the latency drawn for it
 
     static std::optional<Action> actionFromName(QStringView name);
     static QString actionName(Action action);

@@ -269,5 +269,17 @@
         <source>%1 at %2</source>
         <translation>%2에 %1</translation>
     </message>
+    <message>
+        <source>attempt %1 (%2): first byte at %3 ms recorded, %4 ms replayed (tolerance %5 ms)</source>
+        <translation>시도 %1 (%2): 첫 바이트 기록 %3 ms, 재현 %4 ms(허용 오차 %5 ms)</translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2): an answer began on one side only</source>
+        <translation>시도 %1 (%2): 한쪽에서만 응답이 시작되었습니다</translation>
+    </message>
+    <message>
+        <source>attempt %1 (%2): the stream ended after %3 events recorded, %4 replayed</source>
+        <translation>시도 %1 (%2): 스트림이 기록에서는 이벤트 %3개, 재현에서는 %4개 뒤에 끝났습니다</translation>
+    </message>
 </context>
 </TS>
