@@ -6,6 +6,10 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider.': '이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 그때와 같이 동작합니다(같은 종류, 상태, 시간). 제공자에게는 아무것도 보내지 않습니다.',
+    "Each replay is kept in the history as a replay of this generation (synthetic: left out of users' figures; Failures finds it by its id).": '각 재현은 이 생성의 재현으로 기록에 남습니다(합성: 사용자 수치에서 제외되며, 실패 화면에서 ID로 찾을 수 있습니다).',
+    "Nothing is stored (the history is the attached engine's).": '아무것도 저장하지 않습니다(기록은 연결된 엔진의 것입니다).',
+    'Kept as %1.': '%1(으)로 보관했습니다.',
     'attempt %1 (%2): first byte at %3 ms recorded, %4 ms replayed (tolerance %5 ms)': '시도 %1 (%2): 첫 바이트 기록 %3 ms, 재현 %4 ms(허용 오차 %5 ms)',
     'attempt %1 (%2): an answer began on one side only': '시도 %1 (%2): 한쪽에서만 응답이 시작되었습니다',
     'attempt %1 (%2): the stream ended after %3 events recorded, %4 replayed': '시도 %1 (%2): 스트림이 기록에서는 이벤트 %3개, 재현에서는 %4개 뒤에 끝났습니다',

@@ -65,9 +65,15 @@ private Q_SLOTS:
         QTest::addColumn<Event>("event");
         QTest::addColumn<QString>("type");
 
-        QTest::newRow("generation_started") << make(GenerationStarted {
-            QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, 120s, QStringLiteral("ha****ul"), QStringLiteral("engine-a:8700"),
-            std::nullopt }) << QStringLiteral("generation_started");
+        QTest::newRow("generation_started") << make(GenerationStarted { QStringLiteral("relief"),
+                                                                        Provider::Gemini,
+                                                                        Provider::Qwen,
+                                                                        120s,
+                                                                        QStringLiteral("ha****ul"),
+                                                                        QStringLiteral("engine-a:8700"),
+                                                                        std::nullopt,
+                                                                        {} })
+                                            << QStringLiteral("generation_started");
         QTest::newRow("generation_started (probe)")
             << make(GenerationStarted { QStringLiteral("relief"),
                                         Provider::Gemini,
@@ -75,8 +81,18 @@ private Q_SLOTS:
                                         120s,
                                         {},
                                         QStringLiteral("engine-a:8700"),
-                                        ProbeTarget { Provider::Qwen, Role::Fallback, Stage::Storyboard } })
+                                        ProbeTarget { Provider::Qwen, Role::Fallback, Stage::Storyboard },
+                                        {} })
             << QStringLiteral("generation_started");
+        QTest::newRow("generation_started (replay)") << make(GenerationStarted { QStringLiteral("relief"),
+                                                                                 Provider::Gemini,
+                                                                                 Provider::Qwen,
+                                                                                 120s,
+                                                                                 {},
+                                                                                 {},
+                                                                                 std::nullopt,
+                                                                                 QStringLiteral("gen_3344c031b0c54cf7940d623478acb5f0") })
+                                                     << QStringLiteral("generation_started");
         QTest::newRow("attempt_started") << make(AttemptStarted {
             Stage::Storyboard, 11, Provider::Gemini, QStringLiteral("gemini-2.5-flash"), Role::Primary, 1, 60s, 60'000'500us, 120s })
                                          << QStringLiteral("storyboard_attempt_started");

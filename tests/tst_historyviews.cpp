@@ -408,7 +408,7 @@ private Q_SLOTS:
                 return e;
             };
             GenerationStarted started {
-                QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), {}, {}, probe
+                QStringLiteral("relief"), Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), {}, {}, probe, {}
             };
             store->recordEvent(event(0, started));
             AttemptCompleted a;

@@ -4,6 +4,7 @@
 // (the verdict says "reproduced"), and under other settings the verdict says what they changed.
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
+#include "runtime/replayrunner.h"
 #include "sim/scenario.h"
 #include "store/store.h"
 #include "support/engineprocess.h"
@@ -248,6 +249,57 @@ private Q_SLOTS:
         QVERIFY2(w.summary.contains(QLatin1StringView("with these settings: failed")), qPrintable(w.summary));
     }
 
+    // docs/contract.md §14: a replay made beside its original is kept in the same history, marked
+    // synthetic and linked to it: found by its id, absent from users' counts and latency.
+    void replayIsKeptApartFromUsers()
+    {
+        QTemporaryDir dir;
+        const QString timeouts = write(dir, QStringLiteral("recorded.json"),
+                                       QJsonObject { { QStringLiteral("storyboard"),
+                                                       QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                                                     { QStringLiteral("primary_timeout"), QStringLiteral("1200ms") } } } });
+        Ran original = run(dir, QStringLiteral("primary-hang"), timeouts, true);
+        QVERIFY(original.result);
+        Store &store = *original.setup->store();
+        QVERIFY(store.flush());
+        QString why;
+        const std::optional<ReplaySource> source = ReplaySource::read(store, original.result->generationId, &why);
+        QVERIFY2(source, qPrintable(why));
+        const HistoryFilter users; // the default: users' generations only
+        const qint64 usersBefore = store.count(users);
+        const qint64 samplesBefore =
+            store.latencySamples(Provider::Qwen, Role::Fallback, 0, QDateTime::currentMSecsSinceEpoch() + 60'000).size();
+
+        QTemporaryDir work;
+        const ReplayRunner::Options play { write(work, QStringLiteral("scenario.json"), source->scenario().scenario),
+                                           write(work, QStringLiteral("settings.json"), source->policy->settingsJson()),
+                                           work.filePath(QStringLiteral("none.env")),
+                                           source->row.id,
+                                           &store,
+                                           original.setup->masking() };
+        const std::optional<GenerationResult> replay = ReplayRunner::play(play, std::chrono::seconds(30), &why);
+        QVERIFY2(replay, qPrintable(why));
+        QVERIFY(store.flush());
+
+        const std::optional<GenerationRow> row = store.generation(replay->generationId);
+        QVERIFY(row);
+        QCOMPARE(row->replayOf, source->row.id);
+        QVERIFY(row->synthetic());
+        QCOMPARE(row->state, QStringLiteral("succeeded"));
+        QCOMPARE(store.count(users), usersBefore);
+        HistoryFilter byId;
+        byId.idPrefix = replay->generationId;
+        byId.synthetic = HistoryFilter::Synthetic::Include;
+        QCOMPARE(store.count(byId), 1);
+        QCOMPARE(store.latencySamples(Provider::Qwen, Role::Fallback, 0, QDateTime::currentMSecsSinceEpoch() + 60'000).size(),
+                 samplesBefore);
+        // Its events say what it is, to any reader of the stream.
+        const QList<QJsonObject> events = store.events(replay->generationId);
+        QVERIFY(!events.isEmpty());
+        const QByteArray first = QJsonDocument(events.constFirst()).toJson(QJsonDocument::Compact);
+        QVERIFY2(first.contains("replay_of") && first.contains(source->row.id.toUtf8()), first.constData());
+    }
+
     void streamsReplayAsTheyCame_data()
     {
         QTest::addColumn<QJsonObject>("primary"); // what gemini did, recorded
@@ -337,12 +389,22 @@ private Q_SLOTS:
         for (const QJsonObject &e : original.setup->store()->events(original.result->generationId, &why))
             recorded << *Event::fromJson(e);
         ReplayDialog dialog(*source, recorded);
+        dialog.recordInto(original.setup->store(), original.setup->masking()); // as an embedded console does
         dialog.show();
         QSignalSpy done(&dialog, &ReplayDialog::replayFinished);
         QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("replayRun")), Qt::LeftButton);
         QVERIFY(done.wait(30'000));
         QCOMPARE(done.constFirst().constFirst().toBool(), true);
+        QVERIFY(!dialog.running());
         QVERIFY2(dialog.verdictText().contains(QLatin1StringView("reproduced")), qPrintable(dialog.verdictText()));
+        // Kept beside the original: its id is in the verdict, and the store links it.
+        QVERIFY(original.setup->store()->flush());
+        HistoryFilter replays;
+        replays.synthetic = HistoryFilter::Synthetic::Only;
+        const QList<GenerationRow> kept = original.setup->store()->generations(replays, 10);
+        QCOMPARE(kept.size(), 1);
+        QCOMPARE(kept.constFirst().replayOf, source->row.id);
+        QVERIFY2(dialog.verdictText().contains(kept.constFirst().id), qPrintable(dialog.verdictText()));
         auto *recordedLine = dialog.findChild<TimelineWidget *>(QStringLiteral("recordedTimeline"));
         auto *replayedLine = dialog.findChild<TimelineWidget *>(QStringLiteral("replayedTimeline"));
         QVERIFY(!replayedLine->events().isEmpty());

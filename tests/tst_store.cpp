@@ -185,10 +185,11 @@ private Q_SLOTS:
         // Queued before the writer starts, so all five are one batch; the fourth repeats (gen_a, 1).
         writer.enqueue(
             event(QStringLiteral("gen_a"), 0,
-                  GenerationStarted { QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt }));
+                  GenerationStarted { QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt, {} }));
         writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished { FinalState::Succeeded, {}, {}, {}, {}, false }));
-        writer.enqueue(event(QStringLiteral("gen_b"), 0,
-                             GenerationStarted { QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms, {}, {}, std::nullopt }));
+        writer.enqueue(
+            event(QStringLiteral("gen_b"), 0,
+                  GenerationStarted { QStringLiteral("relief"), Provider::Qwen, std::nullopt, 60'000ms, {}, {}, std::nullopt, {} }));
         writer.enqueue(event(QStringLiteral("gen_a"), 1, GenerationFinished { FinalState::Failed, {}, {}, {}, {}, false }));
         writer.enqueue(event(QStringLiteral("gen_b"), 1, GenerationFinished { FinalState::Succeeded, {}, {}, {}, {}, false }));
         QVERIFY2(writer.start(&error), qPrintable(error));
@@ -226,7 +227,8 @@ private Q_SLOTS:
                 e.generationId = QStringLiteral("gen_%1").arg(g, 3, 10, QLatin1Char('0'));
                 e.sequence = seq;
                 if (seq == 0)
-                    e.body = GenerationStarted { QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt };
+                    e.body =
+                        GenerationStarted { QStringLiteral("relief"), Provider::Gemini, std::nullopt, 60'000ms, {}, {}, std::nullopt, {} };
                 else if (seq == 1)
                     e.body = StageAdmitted { Stage::Storyboard, Provider::Gemini, 250us };
                 else

@@ -7,16 +7,15 @@
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "runtime/replayrunner.h"
 #include "store/store.h"
 
 #include <QCommandLineParser>
-#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QTemporaryDir>
 #include <QTextStream>
-#include <QTimer>
 
 namespace bullpen::cli {
 
@@ -34,10 +33,15 @@ struct ReplayOptions
                                      QStringLiteral("file") };
     QCommandLineOption json { QStringLiteral("json"), QStringLiteral("The verdict, both runs and the scenario as one JSON object.") };
     QCommandLineOption noRun { QStringLiteral("scenario-only"), QStringLiteral("Write or print the scenario without running it.") };
+    QCommandLineOption noStore { QStringLiteral("no-store"),
+                                 QStringLiteral("Do not record the replay in the store it was read from (it is recorded there as a "
+                                                "synthetic generation linked to the original, left out of users' figures).") };
     RemoteFlag remote;
 };
 
-std::unique_ptr<HistoryReader> openHistory(const ReplayOptions &o, const QCommandLineParser &p, QString *error)
+// The history to read from; a local store is opened for writing too, unless --no-store, so that the
+// replay is recorded beside its original (*writable then names it).
+std::unique_ptr<HistoryReader> openHistory(const ReplayOptions &o, const QCommandLineParser &p, Store **writable, QString *error)
 {
     if (o.remote.isSet(p)) {
         EngineEndpoint endpoint;
@@ -48,41 +52,13 @@ std::unique_ptr<HistoryReader> openHistory(const ReplayOptions &o, const QComman
     const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     const QString dir = p.isSet(o.dataDir) ? p.value(o.dataDir) : EngineSetup::defaultDataDir(environment);
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, error);
-    return location ? Store::openReadOnly(*location, error) : nullptr;
-}
-
-// Runs the scenario in an embedded engine on the simulator, with nothing stored; nothing on failure.
-std::optional<GenerationResult> play(const QString &scenarioFile, const QString &settingsFile, const QString &keyFile,
-                                     std::chrono::milliseconds limit, QString *why)
-{
-    SetupOptions o;
-    o.forceSimulator = true;
-    o.scenario = scenarioFile;
-    o.settingsFile = settingsFile;
-    o.keyFile = keyFile;
-    o.useStore = false;
-    o.engineThreads = 1;
-    o.environment = QProcessEnvironment();
-    EngineSetup setup;
-    if (!setup.init(o)) {
-        *why = setup.errors().constFirst().toString();
-        return std::nullopt;
-    }
-    std::optional<GenerationResult> result;
-    QEventLoop loop;
-    QObject::connect(&setup.engine(), &EngineClient::finished, &loop, [&](const GenerationResult &r) {
-        result = r;
-        loop.quit();
-    });
-    QTimer::singleShot(limit, &loop, &QEventLoop::quit);
-    GenerationRequest g;
-    g.story = QStringLiteral("A replay: a lighthouse keeper finds a letter in a bottle and answers it."); // no user content
-    g.fresh = true;
-    setup.engine().start(g);
-    loop.exec();
-    if (!result)
-        *why = QStringLiteral("the replay did not end within %1 s").arg(limit.count() / 1000);
-    return result;
+    if (!location)
+        return nullptr;
+    if (p.isSet(o.noStore) || p.isSet(o.noRun))
+        return Store::openReadOnly(*location, error);
+    std::unique_ptr<Store> store = Store::open(*location, error);
+    *writable = store.get();
+    return store;
 }
 
 } // namespace
@@ -97,7 +73,7 @@ int runReplay(const QStringList &arguments)
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("generation"), QStringLiteral("The generation's id (a whole id)."));
     const ReplayOptions o;
-    parser.addOptions({ o.dataDir, o.settings, o.scenarioOut, o.json, o.noRun, o.remote.engine });
+    parser.addOptions({ o.dataDir, o.settings, o.scenarioOut, o.json, o.noRun, o.noStore, o.remote.engine });
     if (!parser.parse(arguments) || parser.positionalArguments().size() != 1) {
         err << "bullpen-cli replay: " << (parser.errorText().isEmpty() ? QStringLiteral("give one generation id") : parser.errorText())
             << "\n";
@@ -111,7 +87,8 @@ int runReplay(const QStringList &arguments)
         return 0;
     }
     QString why;
-    const std::unique_ptr<HistoryReader> history = openHistory(o, parser, &why);
+    Store *writable = nullptr;
+    const std::unique_ptr<HistoryReader> history = openHistory(o, parser, &writable, &why);
     const std::optional<ReplaySource> source =
         history ? ReplaySource::read(*history, parser.positionalArguments().constFirst(), &why) : std::nullopt;
     if (!source) {
@@ -149,11 +126,14 @@ int runReplay(const QStringList &arguments)
     }
     const ReplayRun recorded = source->run();
     const auto limit = std::chrono::milliseconds(static_cast<qint64>(recorded.elapsedMs * 3) + 30'000);
-    const std::optional<GenerationResult> result = play(scenarioFile, settingsFile, work.filePath(QStringLiteral("none.env")), limit, &why);
+    const ReplayRunner::Options play { scenarioFile, settingsFile, work.filePath(QStringLiteral("none.env")), source->row.id, writable };
+    const std::optional<GenerationResult> result = ReplayRunner::play(play, limit, &why);
     if (!result) {
         err << "bullpen-cli replay: " << why << "\n";
         return kExitUsage;
     }
+    if (writable && !writable->flush())
+        err << "bullpen-cli replay: the replay could not be recorded in the store (it ran; its verdict follows)\n";
     const ReplayRun replayed = replayedRun(*result);
     const ReplayVerdict verdict = ReplayVerdict::judge(recorded, replayed, asRecorded, scenario.approximate);
     if (parser.isSet(o.json)) {
@@ -161,11 +141,16 @@ int runReplay(const QStringList &arguments)
         j.insert(QStringLiteral("generation_id"), source->row.id);
         j.insert(QStringLiteral("as_recorded"), asRecorded);
         j.insert(QStringLiteral("scenario"), scenario.toJson());
+        j.insert(QStringLiteral("replay_id"), writable ? QJsonValue(result->generationId) : QJsonValue());
         out << QJsonDocument(j).toJson(QJsonDocument::Indented);
     } else {
         out << replayTimelines(recorded, replayed) << verdict.summary << "\n";
         for (const QString &d : verdict.differences)
             out << "  " << d << "\n";
+        out << (writable ? QStringLiteral("recorded as %1 (synthetic, replay of %2)\n").arg(result->generationId, source->row.id)
+                         : QStringLiteral("not recorded (%1)\n")
+                               .arg(o.remote.isSet(parser) ? QStringLiteral("the replay ran here, not on the engine")
+                                                           : QStringLiteral("--no-store")));
     }
     return verdict.reproduced || !asRecorded ? kExitOk : kExitFailed;
 }

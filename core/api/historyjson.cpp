@@ -104,6 +104,7 @@ QJsonObject HistoryJson::row(const GenerationRow &r)
         { QStringLiteral("instance"), orNull(r.instance) },
         { QStringLiteral("synthetic"), r.synthetic() },
         { QStringLiteral("probe"), orNull(r.probe) },
+        { QStringLiteral("replay_of"), orNull(r.replayOf) },
         { QStringLiteral("image_sha256"),
           orNull(!r.imageSha256.isEmpty()    ? r.imageSha256
                      : r.imagePath.isEmpty() ? QString()
@@ -145,6 +146,7 @@ std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
     r.nextStep = text("next_step");
     r.instance = text("instance");
     r.probe = text("probe");
+    r.replayOf = text("replay_of");
     // The image lives with the engine: a remote history names it by hash (GET /v1/images/{sha256}).
     r.imageSha256 = text("image_sha256");
     return r;

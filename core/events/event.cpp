@@ -157,6 +157,9 @@ template<typename Object> struct Writer
         if (e.probe) {
             o.insert(QStringLiteral("synthetic"), true);
             o.insert(QStringLiteral("probe"), e.probe->toString());
+        } else if (!e.replayOf.isEmpty()) {
+            o.insert(QStringLiteral("synthetic"), true);
+            o.insert(QStringLiteral("replay_of"), e.replayOf);
         }
     }
     void operator()(const StageQueued &e) const
@@ -257,10 +260,11 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.budget = milliseconds(r.integer<qint64>("budget_ms"));
         e.user = r.optString("user");
         e.instance = r.optString("instance");
-        if (r.optBoolean("synthetic")) {
+        e.replayOf = r.optString("replay_of");
+        if (r.optBoolean("synthetic") && e.replayOf.isEmpty()) {
             e.probe = ProbeTarget::fromString(r.optString("probe"));
             if (!e.probe)
-                r.fail("probe", "provider/role/stage of a synthetic generation");
+                r.fail("probe", "provider/role/stage of a synthetic generation (or replay_of, the generation a replay plays)");
         }
         return e;
     }
@@ -366,7 +370,8 @@ GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString
                                policy.effectiveBudget(),
                                rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId),
                                {},
-                               std::nullopt };
+                               std::nullopt,
+                               {} };
 }
 
 QString Event::type() const

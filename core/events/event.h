@@ -34,6 +34,7 @@ struct GenerationStarted
     QString user; // the display mask ("ha****ul"), never the raw id (docs/contract.md §5.1); empty: no user given
     QString instance; // the engine instance running it, as its event stream says (docs/contract.md §12.2); empty embedded
     std::optional<ProbeTarget> probe; // a synthetic generation: a probe of this provider, role and stage (docs/contract.md §13)
+    QString replayOf; // a synthetic generation: the replay of this stored one (docs/contract.md §14)
 
     // The one place this event is built, by whichever part of the engine starts the generation.
     static GenerationStarted of(const StagePolicy &policy, const QString &rawUserId);

@@ -46,7 +46,8 @@ struct GenerationRow
     QString instance; // the engine instance that ran it (docs/contract.md §12.2); empty in stores older than schema 6
     // A probe (docs/contract.md §13): what it tried, "openai/fallback/storyboard"; empty for a user's generation.
     QString probe;
-    bool synthetic() const { return !probe.isEmpty(); }
+    QString replayOf; // a replay (docs/contract.md §14): the generation it played; empty otherwise
+    bool synthetic() const { return !probe.isEmpty() || !replayOf.isEmpty(); }
 
     // "gemini", or "gemini → qwen" when another provider gave the final answer (one spelling for the
     // console, the CLI and exports).

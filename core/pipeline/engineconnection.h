@@ -15,6 +15,8 @@ namespace bullpen {
 class ComparisonRunner;
 class HistoryReader;
 class HistoryWrites;
+class Masking;
+class Store;
 
 // An engine as a front end holds it (docs/contract.md §12, docs/architecture.md): embedded in this process
 // (EngineSetup) or attached to a running bullpen-engine (RemoteConnection). The console's views use
@@ -47,6 +49,10 @@ public:
     virtual QString settingsFilePath() const { return {}; }
     virtual QString keyFilePath() const { return {}; }
     virtual QString dataDir() const { return {}; }
+    // Where a replay started here is recorded (docs/contract.md §14): the embedded engine's store and
+    // its masking key; none when attached (the replay runs in this process, the history is the engine's).
+    virtual Store *replayStore() const { return nullptr; }
+    virtual const Masking *replayMasking() const { return nullptr; }
     virtual QProcessEnvironment environment() const { return {}; }
     // Attached: the connection is healthy (connected), not merely configured.
     virtual bool usable() const { return true; }

@@ -117,7 +117,9 @@ QString GenerationPipeline::start(const GenerationRequest &request)
         startProbe(r);
         return id;
     }
-    emitEvent(r, GenerationStarted::of(p, request.userId));
+    GenerationStarted started = GenerationStarted::of(p, request.userId);
+    started.replayOf = request.replayOf;
+    emitEvent(r, started);
 
     // docs/contract.md §6: an identical request within the window is served from the store.
     if (m_store && m_options.storeContent && !request.fresh) {

@@ -48,6 +48,8 @@ struct GenerationRequest
     // A probe (docs/contract.md §13): one minimal synthetic request to this provider in this role of this
     // stage, under the pipeline's policy for the stage, and nothing else; recorded as synthetic.
     std::optional<ProbeTarget> probe;
+    // A replay (docs/contract.md §14) of this stored generation: recorded as synthetic, linked to it.
+    QString replayOf;
 };
 
 // docs/contract.md §2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,

@@ -337,9 +337,13 @@ private:
                 want = std::min(want, m_bodyLeft);
             passBody(m_up->read(want));
         }
-        m_down.flush(); // now, not at the loop's next turn
-        if (m_bodyComplete)
+        if (m_bodyComplete) {
+            // The last bytes go now, not at the loop's next turn. Only here: flush() inside a
+            // bytesWritten() emission writes without emitting another, and a body still passing
+            // would then wait for a signal that never comes.
+            m_down.flush();
             return endExchange();
+        }
         if (m_bodyBytes >= m_limits.maxBodyBytes) {
             // Enough for the adapter to refuse it as too large; the provider sends nothing more.
             m_guard->count([](EgressGuard::Stats &s) { ++s.violations; });

@@ -77,6 +77,45 @@ QProcessEnvironment EngineSetup::keychainKeys()
     return found;
 }
 
+// The store in the data directory (or BULLPEN_DATABASE_URL) with its masking key; false with errors().
+bool EngineSetup::openStore(const SetupOptions &options)
+{
+    m_dataDir = options.dataDir;
+    if (m_dataDir.isEmpty())
+        m_dataDir = options.environment.contains(QStringLiteral("BULLPEN_DATA_DIR")) || m_settings.dataDir.isEmpty()
+            ? defaultDataDir(options.environment)
+            : m_settings.dataDir;
+    QString why;
+    const std::optional<StoreLocation> location = StoreLocation::resolve(m_dataDir, options.environment, &why);
+    if (location)
+        m_store = Store::open(*location, &why);
+    if (!m_store) {
+        m_errors << ConfigError { location && location->isPostgres() ? QString::fromLatin1(StoreLocation::kUrlVariable)
+                                                                     : QStringLiteral("data directory"),
+                                  why };
+        return false;
+    }
+    // Until a front end names it (bullpen-engine: --instance, else host:port): host and program.
+    m_store->setIdentity(QSysInfo::machineHostName() + QLatin1Char(':') + QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
+                         QCoreApplication::applicationVersion());
+    m_store->setRetention(m_settings.retention, QDir(m_dataDir).filePath(QStringLiteral("images")));
+    // One key per deployment (docs/contract.md §12.2): engines sharing a store are given the same file.
+    const QString keyVariable = QStringLiteral("BULLPEN_MASKING_KEY_FILE");
+    const bool named = !options.environment.value(keyVariable).isEmpty();
+    const QString keyPath = named ? options.environment.value(keyVariable) : QDir(m_dataDir).filePath(QStringLiteral("masking.key"));
+    m_masking = Masking::loadOrCreate(keyPath, &why);
+    if (m_masking && !m_store->adoptMaskingKey(m_masking->fingerprint(), &why))
+        m_masking.reset();
+    if (m_masking)
+        m_store->setMasking(&*m_masking); // searches by raw user id are hashed in the store
+    if (!m_masking) {
+        m_errors << ConfigError { named ? keyVariable : QStringLiteral("data directory"), why };
+        m_store.reset();
+        return false;
+    }
+    return true;
+}
+
 bool EngineSetup::init(const SetupOptions &options)
 {
     raiseOpenFileLimit();
@@ -188,45 +227,14 @@ bool EngineSetup::init(const SetupOptions &options)
         installProviderTrust(extra);
     }
 
-    if (options.useStore) {
-        m_dataDir = options.dataDir;
-        if (m_dataDir.isEmpty())
-            m_dataDir = options.environment.contains(QStringLiteral("BULLPEN_DATA_DIR")) || m_settings.dataDir.isEmpty()
-                ? defaultDataDir(options.environment)
-                : m_settings.dataDir;
-        QString why;
-        const std::optional<StoreLocation> location = StoreLocation::resolve(m_dataDir, options.environment, &why);
-        if (location)
-            m_store = Store::open(*location, &why);
-        if (!m_store) {
-            m_errors << ConfigError { location && location->isPostgres() ? QString::fromLatin1(StoreLocation::kUrlVariable)
-                                                                         : QStringLiteral("data directory"),
-                                      why };
-            return false;
-        }
-        // Until a front end names it (bullpen-engine: --instance, else host:port): host and program.
-        m_store->setIdentity(QSysInfo::machineHostName() + QLatin1Char(':') + QFileInfo(QCoreApplication::applicationFilePath()).fileName(),
-                             QCoreApplication::applicationVersion());
-        m_store->setRetention(m_settings.retention, QDir(m_dataDir).filePath(QStringLiteral("images")));
-        // One key per deployment (docs/contract.md §12.2): engines sharing a store are given the same file.
-        const QString keyVariable = QStringLiteral("BULLPEN_MASKING_KEY_FILE");
-        const bool named = !options.environment.value(keyVariable).isEmpty();
-        const QString keyPath = named ? options.environment.value(keyVariable) : QDir(m_dataDir).filePath(QStringLiteral("masking.key"));
-        m_masking = Masking::loadOrCreate(keyPath, &why);
-        if (m_masking && !m_store->adoptMaskingKey(m_masking->fingerprint(), &why))
-            m_masking.reset();
-        if (m_masking)
-            m_store->setMasking(&*m_masking); // searches by raw user id are hashed in the store
-        if (!m_masking) {
-            m_errors << ConfigError { named ? keyVariable : QStringLiteral("data directory"), why };
-            m_store.reset();
-            return false;
-        }
-    }
+    if (options.useStore && !openStore(options))
+        return false;
 
     const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
                                                                                        : std::max(0, options.engineThreads);
-    m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), m_store.get(), m_masking ? &*m_masking : nullptr, threads);
+    Store *const store = m_store ? m_store.get() : options.writeInto;
+    const Masking *const masking = m_masking ? &*m_masking : options.writeIntoMasking;
+    m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), store, masking, threads);
     // A breaker that opens or closes on an engine thread reaches the console's cards (queued to this thread).
     connect(&m_engine->breakers(), &BreakerBoard::changed, this, [this] { refreshProviders(); });
     return true;

@@ -30,6 +30,10 @@ struct SetupOptions
     quint16 simulatorPort = 0; // 0: any free port
     QString dataDir; // empty: BULLPEN_DATA_DIR, else the user's data location
     bool useStore = true; // false: nothing is written (e.g. --no-store)
+    // With useStore false: the generations are written into this store (another engine's, which owns
+    // it and must outlive this one) instead of none. A replay (docs/contract.md §14) is recorded so.
+    Store *writeInto = nullptr;
+    const Masking *writeIntoMasking = nullptr;
     bool namedFilesMustExist = false; // settingsFile/keyFile were typed by the user: a missing one is refused
     // 0: the engine runs on the calling thread (pipeline() and the stage accessors work). n > 0: on n
     // engine threads (engine() only). kThreadsFromEnvironment: BULLPEN_ENGINE_THREADS, else the cores.
@@ -99,6 +103,8 @@ public:
     ComparisonRunner *newComparisonRunner(QObject *parent) override;
     const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
     QString dataDir() const override { return m_dataDir; }
+    Store *replayStore() const override { return m_store.get(); }
+    const Masking *replayMasking() const override { return masking(); }
     QString settingsFilePath() const override { return m_settingsFilePath; }
     QString keyFilePath() const override { return m_keyFilePath; }
     QProcessEnvironment environment() const override { return m_environment; }
@@ -115,6 +121,7 @@ public:
     static QString defaultDataDir(const QProcessEnvironment &environment);
 
 private:
+    bool openStore(const SetupOptions &options);
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;

@@ -55,6 +55,7 @@ GenerationRow rowFrom(const QSqlQuery &q)
     r.nextStep = text("next_step");
     r.imagePath = text("image_path");
     r.probe = text("probe");
+    r.replayOf = text("replay_of");
     return r;
 }
 

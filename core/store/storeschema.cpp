@@ -256,6 +256,12 @@ const char *const kVersion11[] = {
     "UPDATE bullpen_schema SET version = 11",
 };
 
+// Version 12: replays (docs/contract.md §14) are synthetic generations linked to the one they play.
+const char *const kVersion12[] = {
+    "ALTER TABLE generations ADD COLUMN replay_of TEXT",
+    "UPDATE bullpen_schema SET version = 12",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -374,6 +380,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 10 && !step(kVersion10, 10))
         return false;
     if (v < 11 && !step(kVersion11, 11))
+        return false;
+    if (v < 12 && !step(kVersion12, 12))
         return false;
     return true;
 }

@@ -61,7 +61,7 @@ struct StoreWriter::Statements
         event.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?, ?, ?, ?, ?, ?)"));
         generation.prepare(
             QStringLiteral("INSERT INTO generations (id, created_at_ms, policy, primary_provider, fallback_provider, state, owner, "
-                           "instance, lease_until_ms, synthetic, probe) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)"));
+                           "instance, lease_until_ms, synthetic, probe, replay_of) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
             "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance, synthetic) "
@@ -91,8 +91,8 @@ struct StoreWriter::Statements
     // generation committed since, which a purge does not remove yet, so a purge never removes it.
     static constexpr qint64 kComicsKnownMs = 10 * 60'000;
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
-    // Probes (docs/contract.md §13) started through this connection and not finished: their attempts
-    // are marked synthetic and left out of the aggregates.
+    // Probes and replays (docs/contract.md §13, §14) started through this connection and not finished:
+    // their attempts are marked synthetic and left out of the aggregates.
     QSet<QString> probes;
     QString instance; // stamped on the rows of this batch
     qint64 leaseMs = 0;
@@ -124,9 +124,11 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.generation.addBindValue(Owner::thisProcess());
         s.generation.addBindValue(nullable(s.instance));
         s.generation.addBindValue(QDateTime::currentMSecsSinceEpoch() + s.leaseMs);
-        s.generation.addBindValue(g->probe ? 1 : 0);
+        const bool synthetic = g->probe || !g->replayOf.isEmpty();
+        s.generation.addBindValue(synthetic ? 1 : 0);
         s.generation.addBindValue(g->probe ? QVariant(g->probe->toString()) : QVariant(QMetaType::fromType<QString>()));
-        if (g->probe)
+        s.generation.addBindValue(nullable(g->replayOf));
+        if (synthetic)
             s.probes.insert(e.generationId);
         if (!s.generation.exec()) {
             *error = s.why(s.generation);

@@ -43,13 +43,21 @@ void engineJson(const QDir &root)
         e.body = std::move(body);
         return QByteArray(1, '\0') + QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact);
     };
-    GenerationStarted started {
-        QStringLiteral("relief"),        Provider::Gemini, Provider::Qwen, std::chrono::seconds(120), QStringLiteral("ha****ul"),
-        QStringLiteral("engine-a:8700"), std::nullopt
-    };
+    GenerationStarted started { QStringLiteral("relief"),
+                                Provider::Gemini,
+                                Provider::Qwen,
+                                std::chrono::seconds(120),
+                                QStringLiteral("ha****ul"),
+                                QStringLiteral("engine-a:8700"),
+                                std::nullopt,
+                                {} };
     put(dir, QStringLiteral("started"), event(0, started));
     started.probe = ProbeTarget { Provider::Qwen, Role::Fallback, Stage::Storyboard };
     put(dir, QStringLiteral("probe-started"), event(0, started));
+    started.probe.reset();
+    started.replayOf = QStringLiteral("gen_3344c031b0c54cf7940d623478acb5f0");
+    put(dir, QStringLiteral("replay-started"), event(0, started));
+    started.replayOf.clear();
     AttemptCompleted failed;
     failed.attemptId = 7;
     failed.model = QStringLiteral("gemini-2.5-flash");

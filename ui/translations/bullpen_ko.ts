@@ -1277,10 +1277,6 @@
         <translation>%1 로컬 재현</translation>
     </message>
     <message>
-        <source>Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider and nothing is stored.</source>
-        <translation>이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 기록된 대로(같은 종류, 상태, 시간) 동작합니다. 제공자에게는 아무것도 보내지 않고 아무것도 저장하지 않습니다.</translation>
-    </message>
-    <message>
         <source>Every attempt can be played exactly.</source>
         <translation>모든 시도를 정확히 재현할 수 있습니다.</translation>
     </message>
@@ -1351,6 +1347,22 @@
     <message>
         <source>Replaying…</source>
         <translation>재현 중…</translation>
+    </message>
+    <message>
+        <source>Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider.</source>
+        <translation>이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 그때와 같이 동작합니다(같은 종류, 상태, 시간). 제공자에게는 아무것도 보내지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Each replay is kept in the history as a replay of this generation (synthetic: left out of users' figures; Failures finds it by its id).</source>
+        <translation>각 재현은 이 생성의 재현으로 기록에 남습니다(합성: 사용자 수치에서 제외되며, 실패 화면에서 ID로 찾을 수 있습니다).</translation>
+    </message>
+    <message>
+        <source>Nothing is stored (the history is the attached engine's).</source>
+        <translation>아무것도 저장하지 않습니다(기록은 연결된 엔진의 것입니다).</translation>
+    </message>
+    <message>
+        <source>Kept as %1.</source>
+        <translation>%1(으)로 보관했습니다.</translation>
     </message>
 </context>
 <context>

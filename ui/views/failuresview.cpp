@@ -335,6 +335,8 @@ HistoryFilter FailuresView::currentFilter() const
     f.failedAttempt = m_failedAttempt;
     f.idPrefix = m_idSearch;
     f.userId = m_userSearch;
+    if (!m_idSearch.isEmpty()) // an id names one generation: a probe's or a replay's is found too
+        f.synthetic = HistoryFilter::Synthetic::Include;
     return f;
 }
 
@@ -508,6 +510,7 @@ void FailuresView::replayDetail()
             }
             auto *dialog = new ReplayDialog(std::move(*r.source), id == m_detailId ? m_timeline->events() : QList<Event> {}, this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
+            dialog->recordInto(m_replayStore, m_replayMasking);
             dialog->show();
             Q_EMIT replayOpened(dialog);
         });

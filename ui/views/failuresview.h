@@ -22,6 +22,8 @@ class QHBoxLayout;
 namespace bullpen {
 
 class ReplayDialog;
+class Masking;
+class Store;
 
 class EventLogModel;
 class FailureHistoryModel;
@@ -85,6 +87,12 @@ public:
     void setDetailCollapsed(bool collapsed);
     // Copies the detail pane's full generation id to the clipboard.
     void copyDetailId();
+    // Where its replays are recorded (an embedded console's store); none: not recorded.
+    void setReplayStore(Store *store, const Masking *masking)
+    {
+        m_replayStore = store;
+        m_replayMasking = masking;
+    }
     // Replay locally…: reads the shown generation for a replay and opens its dialog (replayOpened()).
     void replayDetail();
     QHBoxLayout *makeDetailTools(); // Replay locally… and Copy id
@@ -109,6 +117,8 @@ private:
 
     HistoryReader *m_history;
     HistoryQueue *m_queue;
+    Store *m_replayStore = nullptr;
+    const Masking *m_replayMasking = nullptr;
     FailureHistoryModel *m_model;
     QComboBox *m_range;
     QComboBox *m_outcome;

@@ -60,11 +60,10 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_result = new ResultView;
     m_queue = new HistoryQueue(engine.history(), this);
     m_failures = new FailuresView(engine.history(), m_queue);
+    m_failures->setReplayStore(engine.replayStore(), engine.replayMasking());
     m_latency = new LatencyView(engine.history(), m_queue);
-    {
-        const StagePolicy policy = engine.storyboardPolicy();
-        m_latency->setStoryboardTimeouts(double(policy.primaryTimeout.count()), double(policy.fallbackTimeout.count()));
-    }
+    m_latency->setStoryboardTimeouts(double(engine.storyboardPolicy().primaryTimeout.count()),
+                                     double(engine.storyboardPolicy().fallbackTimeout.count()));
     m_compare = new CompareView(engine.history(), m_queue);
     QWidget *settingsTab = nullptr;
     if (engine.attached()) {

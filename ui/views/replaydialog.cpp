@@ -3,7 +3,7 @@
 
 #include "config/settings.h"
 #include "pipeline/generationresult.h"
-#include "runtime/enginesetup.h"
+#include "runtime/replayrunner.h"
 #include "timelinewidget.h"
 #include "tones.h"
 
@@ -46,9 +46,15 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
 {
     setObjectName(QStringLiteral("replayDialog"));
     setWindowTitle(tr("Replay %1 locally").arg(m_source.row.id));
-    auto *intro = new QLabel(tr("Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as "
-                                "it did (the same kind, status and time). Nothing is sent to a provider and nothing is stored."));
+    m_runner = new ReplayRunner(this);
+    connect(m_runner, &ReplayRunner::eventRecorded, this, [this](const Event &e) {
+        m_replayEvents << e;
+        m_replayed->setEvents(m_replayEvents);
+    });
+    connect(m_runner, &ReplayRunner::finished, this, &ReplayDialog::finished);
+    auto *intro = m_intro = new QLabel;
     intro->setWordWrap(true);
+    recordInto(nullptr, nullptr);
     auto *approx = new QLabel(m_scenario.approximations.isEmpty() ? tr("Every attempt can be played exactly.")
                                                                   : tr("Played approximately (their times are not judged):<br>%1")
                                                                         .arg(m_scenario.approximations.join(QStringLiteral("\n"))
@@ -91,6 +97,23 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
 }
 
 ReplayDialog::~ReplayDialog() = default;
+
+bool ReplayDialog::running() const
+{
+    return m_runner->running();
+}
+
+void ReplayDialog::recordInto(Store *store, const Masking *masking)
+{
+    m_into = store;
+    m_masking = masking;
+    const QString what = tr("Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it "
+                            "did (the same kind, status and time). Nothing is sent to a provider.");
+    m_intro->setText(what + QLatin1Char(' ')
+                     + (store ? tr("Each replay is kept in the history as a replay of this generation (synthetic: left out of users' "
+                                   "figures; Failures finds it by its id).")
+                              : tr("Nothing is stored (the history is the attached engine's).")));
+}
 
 QWidget *ReplayDialog::settingsBox()
 {
@@ -166,7 +189,7 @@ QJsonObject ReplayDialog::replaySettings() const
 
 bool ReplayDialog::startReplay()
 {
-    if (m_setup)
+    if (running())
         return false;
     const QString scenarioFile = m_work.filePath(QStringLiteral("scenario.json"));
     const QString settingsFile = m_work.filePath(QStringLiteral("settings.json"));
@@ -174,37 +197,18 @@ bool ReplayDialog::startReplay()
         m_verdict->setText(tr("The replay's files could not be written to a temporary folder."));
         return false;
     }
-    SetupOptions o;
-    o.forceSimulator = true;
-    o.scenario = scenarioFile;
-    o.settingsFile = settingsFile;
-    o.keyFile = m_work.filePath(QStringLiteral("none.env"));
-    o.useStore = false;
-    o.engineThreads = 1;
-    o.environment = QProcessEnvironment();
-    m_setup = std::make_unique<EngineSetup>();
-    if (!m_setup->init(o)) {
-        QStringList why;
-        for (const ConfigError &e : m_setup->errors())
-            why << e.toString();
-        m_verdict->setText(tr("These settings are refused: %1").arg(why.join(QStringLiteral("; ")).toHtmlEscaped()));
-        m_setup.reset();
-        return false;
-    }
     m_replayEvents.clear();
     m_replayed->clear();
-    connect(&m_setup->engine(), &EngineClient::eventRecorded, this, [this](const Event &e) {
-        m_replayEvents << e;
-        m_replayed->setEvents(m_replayEvents);
-    });
-    connect(&m_setup->engine(), &EngineClient::finished, this, &ReplayDialog::finished);
+    const ReplayRunner::Options options { scenarioFile,    settingsFile, m_work.filePath(QStringLiteral("none.env")),
+                                          m_source.row.id, m_into,       m_masking };
+    QString why;
+    if (!m_runner->start(options, &why)) {
+        m_verdict->setText(tr("These settings are refused: %1").arg(why.toHtmlEscaped()));
+        return false;
+    }
     m_run->setEnabled(false);
     m_runAsRecorded = m_asRecorded->isChecked();
     m_verdict->setText(tr("Replaying…"));
-    GenerationRequest g;
-    g.story = QStringLiteral("A replay: a lighthouse keeper finds a letter in a bottle and answers it."); // no user content
-    g.fresh = true;
-    m_setup->engine().start(g);
     return true;
 }
 
@@ -217,17 +221,16 @@ void ReplayDialog::finished(const GenerationResult &result)
     m_replayed->setScaleAtLeast(scale);
     const tones::Tone tone = v.reproduced ? tones::Tone::Success : asRecorded ? tones::Tone::Failure : tones::Tone::Warning;
     QString text = QStringLiteral("<b>%1</b>").arg(v.summary.toHtmlEscaped());
+    if (m_into)
+        text += QStringLiteral("<br>") + tr("Kept as %1.").arg(result.generationId.toHtmlEscaped());
     if (!v.reproduced && v.differences.size() > 1)
         for (const QString &d : v.differences)
             text += QStringLiteral("<br>") + d.toHtmlEscaped();
     m_verdict->setText(text);
     m_verdict->setStyleSheet(tones::boxStyle(tone));
     m_run->setEnabled(true);
-    // The engine ends after this signal has returned: never inside its own emission.
-    QTimer::singleShot(0, this, [this, reproduced = v.reproduced] {
-        m_setup.reset();
-        Q_EMIT replayFinished(reproduced);
-    });
+    // After the runner has let its engine go (it queued that first).
+    QTimer::singleShot(0, this, [this, reproduced = v.reproduced] { Q_EMIT replayFinished(reproduced); });
 }
 
 QString ReplayDialog::verdictText() const

@@ -18,12 +18,14 @@ class QRadioButton;
 
 namespace bullpen {
 
-class EngineSetup;
 struct GenerationResult;
+class Masking;
+class ReplayRunner;
+class Store;
 class TimelineWidget;
 
 // Failures → Replay locally… (docs/contract.md §14, docs/console.md): the selected generation played
-// again in an engine of its own on the built-in simulator (nothing stored), under the recorded policy
+// again in an engine of its own on the built-in simulator (ReplayRunner), under the recorded policy
 // or edited settings (timeouts, budget, fallback provider, breaker). The recorded and the replayed
 // timelines are drawn one above the other on the same scale, with the verdict under them.
 class ReplayDialog final : public QDialog
@@ -36,7 +38,10 @@ public:
     // Starts the replay (the Replay button's work); false, with the reason shown, when it cannot start.
     bool startReplay();
     QString verdictText() const;
-    bool running() const { return m_setup != nullptr; }
+    bool running() const;
+    // Records each replay in this store as a synthetic generation linked to the original (an embedded
+    // console's own store); without one (attached), nothing is stored.
+    void recordInto(Store *store, const Masking *masking);
     // The settings file the replay runs under (for tests): the recorded policy, or it edited.
     QJsonObject replaySettings() const;
 
@@ -50,7 +55,10 @@ private:
     ReplaySource m_source;
     ReplayScenario m_scenario;
     QTemporaryDir m_work;
-    std::unique_ptr<EngineSetup> m_setup;
+    ReplayRunner *m_runner;
+    Store *m_into = nullptr;
+    const Masking *m_masking = nullptr;
+    QLabel *m_intro = nullptr;
     QList<Event> m_replayEvents;
     QRadioButton *m_asRecorded = nullptr;
     QLineEdit *m_primaryTimeout = nullptr;
