@@ -4,6 +4,8 @@
 #   1. fault soak: every simulator scenario through the whole pipeline; fails on any docs/contract.md §11 invariant;
 #   2. cluster soak: PostgreSQL, three bullpen-engine instances, one killed and restarted mid-run
 #      (scripts/cluster-soak.sh); fails on any invariant over the union;
+#   2b. replay round trip (scripts/replay-roundtrip.sh): every built-in scenario × provider × stream,
+#      generated and replayed as recorded; fails on any that is not reproduced;
 #   3. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
 #   4. sanitizers: the `asan` preset (ASan + UBSan, LeakSanitizer on) built with warnings as errors and
 #      every test run under it, failing on any report.
@@ -27,6 +29,11 @@ done_stage "fault soak"
 stage "cluster soak: 1500 generations over three engines on PostgreSQL, one killed mid-run"
 bash scripts/cluster-soak.sh 1500 build/dev
 done_stage "cluster soak"
+
+stage "replay round trip: every scenario × each provider as primary × streaming on and off"
+bash scripts/replay-roundtrip.sh build/dev > build/dev/replay-roundtrip.md || { cat build/dev/replay-roundtrip.md; exit 1; }
+tail -1 build/dev/replay-roundtrip.md
+done_stage "replay round trip"
 
 stage "fuzzing: ${fuzz_seconds} s per target"
 bash scripts/fuzz.sh "$fuzz_seconds"

@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    "an error inside the stream is played as the simulator's overload event": '스트림 안의 오류는 시뮬레이터의 과부하 이벤트로 재현합니다',
     'Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider.': '이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 그때와 같이 동작합니다(같은 종류, 상태, 시간). 제공자에게는 아무것도 보내지 않습니다.',
     "Each replay is kept in the history as a replay of this generation (synthetic: left out of users' figures; Failures finds it by its id).": '각 재현은 이 생성의 재현으로 기록에 남습니다(합성: 사용자 수치에서 제외되며, 실패 화면에서 ID로 찾을 수 있습니다).',
     "Nothing is stored (the history is the attached engine's).": '아무것도 저장하지 않습니다(기록은 연결된 엔진의 것입니다).',

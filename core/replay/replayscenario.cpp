@@ -75,6 +75,13 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
                        .arg(status);
         return behaviour("hang");
     }
+    const bool inStream = status >= 200 && status < 300; // an error event inside a 200 stream
+    if (inStream && (k == u"TRANSIENT_SERVER" || k == u"RATE_LIMITED" || k == u"QUOTA_EXHAUSTED" || k == u"AUTH_CONFIG")) {
+        if (k != u"TRANSIENT_SERVER")
+            *why =
+                T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "an error inside the stream is played as the simulator's overload event"));
+        return behaviour("stream_error", a.durationMs);
+    }
     if (k == u"RATE_LIMITED")
         return error("rate_limited", a);
     if (k == u"QUOTA_EXHAUSTED")
@@ -241,11 +248,18 @@ QJsonObject RecordedPolicy::settingsJson() const
         sb.insert(QStringLiteral("fallback_timeout"), QStringLiteral("%1ms").arg(fallbackTimeout.count()));
     if (budget.count() > 0)
         sb.insert(QStringLiteral("total_budget"), QStringLiteral("%1ms").arg(budget.count()));
-    // The providers this process adds, so that a replay's settings name the same ones.
+    // The providers this process adds, so that a replay's settings name the same ones; and each
+    // provider streamed, or not, as recorded.
     QJsonArray added;
     for (const Provider p : ProviderRegistry::all()) {
-        if (!ProviderRegistry::spec(p).builtIn)
-            added.append(ProviderEntries::toJson(ProviderRegistry::spec(p)));
+        const ProviderSpec spec = ProviderRegistry::spec(p);
+        const auto recorded = streamed.find(p);
+        if (spec.builtIn && recorded == streamed.end())
+            continue;
+        QJsonObject entry = spec.builtIn ? QJsonObject { { QStringLiteral("id"), spec.id } } : ProviderEntries::toJson(spec);
+        if (recorded != streamed.end())
+            entry.insert(QStringLiteral("stream"), recorded->second);
+        added.append(entry);
     }
     return QJsonObject { { QStringLiteral("storyboard"), sb },
                          { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), captions } } },

@@ -56,6 +56,9 @@ struct RecordedPolicy
     std::chrono::milliseconds fallbackTimeout { 0 };
     std::chrono::milliseconds budget { 0 };
     bool captions = false; // a captions attempt was made
+    // Whether each provider's answers came as a stream, where a 2xx answer says so (records from
+    // 2026-12 on): the replay asks the same way (its settings' stream per provider).
+    std::map<Provider, bool> streamed;
 
     // From the events of one generation (HistoryReader::events); nothing without its generation_started.
     static std::optional<RecordedPolicy> fromEvents(const QList<QJsonObject> &events);

@@ -82,6 +82,12 @@ std::optional<ReplaySource> ReplaySource::read(HistoryReader &history, const QSt
     s.policy = RecordedPolicy::fromEvents(events);
     if (!s.policy) // its events are gone (retention, or an older store): what the row and attempts say
         s.policy = RecordedPolicy::fromRow(*row, s.attempts, &s.policyRebuilt);
+    for (const RecordedAttempt &a : std::as_const(s.attempts)) {
+        // A 2xx text answer shows whether it was asked for as a stream; an error's body never does, and
+        // an image is never streamed.
+        if (s.policy && a.stage != Stage::Image && a.firstByteMs && a.httpStatus && *a.httpStatus >= 200 && *a.httpStatus < 300)
+            s.policy->streamed[a.provider] = a.streamEvents.has_value();
+    }
     return s;
 }
 

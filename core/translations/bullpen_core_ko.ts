@@ -204,6 +204,10 @@
         <source>generation %1 is still running; replay it once it has ended</source>
         <translation>생성 %1이(가) 아직 실행 중입니다. 끝난 뒤 재현하십시오</translation>
     </message>
+    <message>
+        <source>an error inside the stream is played as the simulator's overload event</source>
+        <translation>스트림 안의 오류는 시뮬레이터의 과부하 이벤트로 재현합니다</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ReplayVerdict</name>
