@@ -269,7 +269,11 @@ QString RemoteEngine::startBody(QJsonObject body)
                  std::chrono::milliseconds(std::max(1, after) * 1000));
         } else if (status == 0) {
             // No answer: it may or may not have started. Its result is asked for once the stream is back.
-            if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::RemoteHostClosedError)
+            // An engine killed while it read the POST shows as any of these (Qt says "Unknown error"
+            // for a reset mid-request).
+            const QNetworkReply::NetworkError e = reply->error();
+            if (e == QNetworkReply::OperationCanceledError || e == QNetworkReply::RemoteHostClosedError
+                || e == QNetworkReply::UnknownNetworkError)
                 fetchResult(id);
             else
                 fail(id, FailureKind::NETWORK, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why));
