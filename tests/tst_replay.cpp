@@ -53,6 +53,15 @@ QString write(const QTemporaryDir &dir, const QString &name, const QJsonObject &
     return f.fileName();
 }
 
+// A settings file: qwen as the storyboard's fallback, and this primary timeout ("1500ms").
+QString qwenFallbackSettings(const QTemporaryDir &dir, const QString &primaryTimeout)
+{
+    return write(dir, QStringLiteral("recorded.json"),
+                 QJsonObject { { QStringLiteral("storyboard"),
+                                 QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                               { QStringLiteral("primary_timeout"), primaryTimeout } } } });
+}
+
 struct Ran
 {
     std::unique_ptr<EngineSetup> setup;
@@ -213,10 +222,7 @@ private Q_SLOTS:
     void storedGenerationReproduces()
     {
         QTemporaryDir dir;
-        const QString timeouts = write(dir, QStringLiteral("recorded.json"),
-                                       QJsonObject { { QStringLiteral("storyboard"),
-                                                       QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
-                                                                     { QStringLiteral("primary_timeout"), QStringLiteral("1500ms") } } } });
+        const QString timeouts = qwenFallbackSettings(dir, QStringLiteral("1500ms"));
         Ran original = run(dir, QStringLiteral("primary-hang"), timeouts, true);
         QVERIFY(original.result);
         QCOMPARE(original.result->state, FinalState::Succeeded);
@@ -254,10 +260,7 @@ private Q_SLOTS:
     void replayIsKeptApartFromUsers()
     {
         QTemporaryDir dir;
-        const QString timeouts = write(dir, QStringLiteral("recorded.json"),
-                                       QJsonObject { { QStringLiteral("storyboard"),
-                                                       QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
-                                                                     { QStringLiteral("primary_timeout"), QStringLiteral("1200ms") } } } });
+        const QString timeouts = qwenFallbackSettings(dir, QStringLiteral("1200ms"));
         Ran original = run(dir, QStringLiteral("primary-hang"), timeouts, true);
         QVERIFY(original.result);
         Store &store = *original.setup->store();
@@ -335,10 +338,7 @@ private Q_SLOTS:
               QJsonObject { { QStringLiteral("gemini"), primary },
                             { QStringLiteral("*"), QJsonObject { { QStringLiteral("do"), QStringLiteral("ok") } } } } }
         };
-        const QString settings = write(dir, QStringLiteral("recorded.json"),
-                                       QJsonObject { { QStringLiteral("storyboard"),
-                                                       QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
-                                                                     { QStringLiteral("primary_timeout"), QStringLiteral("1200ms") } } } });
+        const QString settings = qwenFallbackSettings(dir, QStringLiteral("1200ms"));
         Ran original = run(dir, write(dir, QStringLiteral("scenario.json"), recordedScenario), settings, true);
         QVERIFY(original.result);
         QCOMPARE(original.result->state, FinalState::Succeeded);

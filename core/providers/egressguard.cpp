@@ -183,7 +183,6 @@ private:
         connect(m_up.get(), &QTcpSocket::errorOccurred, this, &GuardedConnection::onUpstreamError);
         m_up->setProxy(m_proxy);
         m_up->connectToHost(m_host, m_port);
-        m_up->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         m_guard->count([](EgressGuard::Stats &s) { ++s.connections; });
     }
 
@@ -214,6 +213,7 @@ private:
     void onUpstreamConnected()
     {
         m_upConnected = true;
+        m_up->setSocketOption(QAbstractSocket::LowDelayOption, 1); // now that the socket exists (a host lookup defers it)
         flushRequest();
     }
 
