@@ -6,6 +6,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Export for a bug report…': '버그 보고용으로 내보내기…',
+    "The scenario, the settings, the verdict, this generation as exports show it (masked) and the replay's result, in one JSON file.": '시나리오, 설정, 판정, 내보내기와 같이 마스킹된 이 생성, 재현 결과를 JSON 파일 하나에 담습니다.',
+    "Replay first: the report holds the replay's result.": '먼저 재현하세요. 보고서에는 재현 결과가 들어갑니다.',
+    'Export the replay for a bug report': '버그 보고용으로 재현 내보내기',
+    'JSON (*.json)': 'JSON (*.json)',
+    'Export failed': '내보내기 실패',
+    '%1 could not be written: %2': '%1에 쓸 수 없습니다: %2',
     "an error inside the stream is played as the simulator's overload event": '스트림 안의 오류는 시뮬레이터의 과부하 이벤트로 재현합니다',
     'Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it did (the same kind, status and time). Nothing is sent to a provider.': '이 생성을 내장 시뮬레이터에서 다시 실행합니다. 각 제공자는 시도마다 그때와 같이 동작합니다(같은 종류, 상태, 시간). 제공자에게는 아무것도 보내지 않습니다.',
     "Each replay is kept in the history as a replay of this generation (synthetic: left out of users' figures; Failures finds it by its id).": '각 재현은 이 생성의 재현으로 기록에 남습니다(합성: 사용자 수치에서 제외되며, 실패 화면에서 ID로 찾을 수 있습니다).',

@@ -54,12 +54,16 @@ QString write(const QTemporaryDir &dir, const QString &name, const QJsonObject &
 }
 
 // A settings file: qwen as the storyboard's fallback, and this primary timeout ("1500ms").
-QString qwenFallbackSettings(const QTemporaryDir &dir, const QString &primaryTimeout)
+QString qwenFallbackSettings(const QTemporaryDir &dir, const QString &primaryTimeout, bool geminiStreams = true)
 {
-    return write(dir, QStringLiteral("recorded.json"),
-                 QJsonObject { { QStringLiteral("storyboard"),
-                                 QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
-                                               { QStringLiteral("primary_timeout"), primaryTimeout } } } });
+    QJsonObject settings { { QStringLiteral("storyboard"),
+                             QJsonObject { { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                           { QStringLiteral("primary_timeout"), primaryTimeout } } } };
+    if (!geminiStreams)
+        settings.insert(
+            QStringLiteral("providers"),
+            QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("gemini") }, { QStringLiteral("stream"), false } } });
+    return write(dir, QStringLiteral("recorded.json"), settings);
 }
 
 struct Ran
@@ -88,6 +92,7 @@ Ran run(const QTemporaryDir &dir, const QString &scenario, const QString &settin
     QObject::connect(&r.setup->engine(), &EngineClient::finished, r.setup.get(), [&r](const GenerationResult &g) { r.result = g; });
     GenerationRequest g;
     g.story = QStringLiteral("A fox learns to sail across the bay.");
+    g.userId = QStringLiteral("sailor-7731@example.com");
     g.fresh = true;
     r.setup->engine().start(g);
     QDeadlineTimer limit(30'000);
@@ -308,6 +313,7 @@ private Q_SLOTS:
         QTest::addColumn<QJsonObject>("primary"); // what gemini did, recorded
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("events"); // stream events the primary's attempt received (-1: not judged here)
+        QTest::addColumn<bool>("stream"); // gemini asked for a stream
         const auto o = [](std::initializer_list<std::pair<const char *, QJsonValue>> fields) {
             QJsonObject out;
             for (const auto &[k, v] : fields)
@@ -315,12 +321,16 @@ private Q_SLOTS:
             return out;
         };
         QTest::addRow("a slow stream") << o({ { "do", QStringLiteral("ok") }, { "latency_ms", 300 }, { "total_ms", 800 } }) << QString()
-                                       << -1;
+                                       << -1 << true;
         QTest::addRow("cut at event 7") << o(
             { { "do", QStringLiteral("stream_cut") }, { "latency_ms", 200 }, { "after_events", 7 }, { "total_ms", 600 } })
-                                        << QStringLiteral("NETWORK") << 7;
+                                        << QStringLiteral("NETWORK") << 7 << true;
         QTest::addRow("stalls after 3 events") << o({ { "do", QStringLiteral("hang") }, { "latency_ms", 250 }, { "after_events", 3 } })
-                                               << QStringLiteral("TIMEOUT") << 3;
+                                               << QStringLiteral("TIMEOUT") << 3 << true;
+        // Not a stream: the head at 200 ms, half the body, the connection cut at 700 ms.
+        QTest::addRow("a body cut after its head")
+            << o({ { "do", QStringLiteral("stream_cut") }, { "latency_ms", 200 }, { "total_ms", 700 } }) << QStringLiteral("NETWORK") << -1
+            << false;
     }
 
     // docs/contract.md §14: a streamed attempt keeps when its answer began and how many events came, so
@@ -330,6 +340,7 @@ private Q_SLOTS:
         QFETCH(QJsonObject, primary);
         QFETCH(QString, kind);
         QFETCH(int, events);
+        QFETCH(bool, stream);
         QTemporaryDir dir;
         const QJsonObject recordedScenario {
             { QStringLiteral("name"), QStringLiteral("recorded") },
@@ -338,7 +349,7 @@ private Q_SLOTS:
               QJsonObject { { QStringLiteral("gemini"), primary },
                             { QStringLiteral("*"), QJsonObject { { QStringLiteral("do"), QStringLiteral("ok") } } } } }
         };
-        const QString settings = qwenFallbackSettings(dir, QStringLiteral("1200ms"));
+        const QString settings = qwenFallbackSettings(dir, QStringLiteral("1200ms"), stream);
         Ran original = run(dir, write(dir, QStringLiteral("scenario.json"), recordedScenario), settings, true);
         QVERIFY(original.result);
         QCOMPARE(original.result->state, FinalState::Succeeded);
@@ -350,7 +361,9 @@ private Q_SLOTS:
         QCOMPARE(first.kind, kind);
         QVERIFY2(first.firstByteMs && std::abs(*first.firstByteMs - primary.value(QLatin1StringView("latency_ms")).toDouble()) < 50,
                  qPrintable(QString::number(first.firstByteMs.value_or(-1))));
-        QVERIFY(first.streamEvents);
+        QCOMPARE(first.streamEvents.has_value(), stream);
+        if (!stream) // ended 500 ms after its head, as the provider cut it
+            QVERIFY2(std::abs(first.durationMs - 700) < 50, qPrintable(QString::number(first.durationMs)));
         if (events >= 0)
             QCOMPARE(*first.streamEvents, events);
 
@@ -409,6 +422,9 @@ private Q_SLOTS:
         auto *replayedLine = dialog.findChild<TimelineWidget *>(QStringLiteral("replayedTimeline"));
         QVERIFY(!replayedLine->events().isEmpty());
         QVERIFY(!recordedLine->events().isEmpty());
+        checkBugReport(dialog, *source, kept.constFirst().id);
+        if (QTest::currentTestFailed())
+            return;
 
         dialog.findChild<QRadioButton *>(QStringLiteral("replayEdited"))->setChecked(true);
         auto *fallback = dialog.findChild<QComboBox *>(QStringLiteral("replayFallback"));
@@ -419,6 +435,43 @@ private Q_SLOTS:
         QVERIFY(done.wait(30'000));
         QCOMPARE(done.at(1).constFirst().toBool(), false);
         QVERIFY2(dialog.verdictText().contains(QLatin1StringView("with these settings: failed")), qPrintable(dialog.verdictText()));
+    }
+
+    // Export for a bug report: every part, masked as exports are, 0600; no story, user id or local path.
+    static void checkBugReport(const ReplayDialog &dialog, const ReplaySource &source, const QString &keptId)
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("report.json"));
+        QString why;
+        QVERIFY2(dialog.exportReport(path, &why), qPrintable(why));
+        QCOMPARE(QFile::permissions(path) & ~(QFile::ReadUser | QFile::WriteUser | QFile::ReadOwner | QFile::WriteOwner),
+                 QFile::Permissions());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        for (const char *secret : { "fox", "sailor-7731", "example.com", "image_path", "/tmp/" })
+            QVERIFY2(!bytes.contains(secret), secret);
+        const QJsonObject report = QJsonDocument::fromJson(bytes).object();
+        QCOMPARE(report.value(QLatin1StringView("generation_id")).toString(), source.row.id);
+        QCOMPARE(report.value(QLatin1StringView("replay_id")).toString(), keptId);
+        QCOMPARE(report.value(QLatin1StringView("verdict")).toObject().value(QLatin1StringView("reproduced")), QJsonValue(true));
+        QVERIFY(report.value(QLatin1StringView("scenario")).toObject().contains(QLatin1StringView("scenario")));
+        QVERIFY(report.value(QLatin1StringView("settings")).toObject().contains(QLatin1StringView("storyboard")));
+        const QJsonObject recorded = report.value(QLatin1StringView("recorded")).toObject();
+        QCOMPARE(recorded.value(QLatin1StringView("generation")).toObject().value(QLatin1StringView("user")).toString(),
+                 source.row.userMask);
+        QVERIFY(!source.row.userMask.isEmpty());
+        QCOMPARE(recorded.value(QLatin1StringView("run")).toObject().value(QLatin1StringView("attempts")).toArray().size(),
+                 source.attempts.size());
+        const QJsonObject replayed = report.value(QLatin1StringView("replayed")).toObject();
+        QCOMPARE(replayed.value(QLatin1StringView("result")).toObject().value(QLatin1StringView("generation_id")).toString(), keptId);
+        QVERIFY(!replayed.value(QLatin1StringView("run")).toObject().value(QLatin1StringView("attempts")).toArray().isEmpty());
+        // A recorded attempt reads back as it was written (one codec for an attempt row).
+        const QJsonObject first =
+            recorded.value(QLatin1StringView("run")).toObject().value(QLatin1StringView("attempts")).toArray().at(0).toObject();
+        const std::optional<RecordedAttempt> back = RecordedAttempt::fromRow(first);
+        QVERIFY(back);
+        QCOMPARE(back->toJson(), first);
     }
 
     // GET /v1/history/{id}/scenario: the scenario, its approximations and the recorded settings; 404 for an unknown id.

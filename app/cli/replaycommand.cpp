@@ -7,6 +7,7 @@
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "runtime/replayreport.h"
 #include "runtime/replayrunner.h"
 #include "store/store.h"
 
@@ -32,6 +33,11 @@ struct ReplayOptions
                                      QStringLiteral("Also write the scenario (docs/scenarios.md) to FILE, for bullpen --scenario."),
                                      QStringLiteral("file") };
     QCommandLineOption json { QStringLiteral("json"), QStringLiteral("The verdict, both runs and the scenario as one JSON object.") };
+    QCommandLineOption report { QStringLiteral("report"),
+                                QStringLiteral(
+                                    "Also write a bug report to FILE (mode 0600): the scenario, the settings, the verdict, the recorded "
+                                    "generation as exports show it (masked) and the replay's result."),
+                                QStringLiteral("file") };
     QCommandLineOption noRun { QStringLiteral("scenario-only"), QStringLiteral("Write or print the scenario without running it.") };
     QCommandLineOption noStore { QStringLiteral("no-store"),
                                  QStringLiteral("Do not record the replay in the store it was read from (it is recorded there as a "
@@ -73,7 +79,7 @@ int runReplay(const QStringList &arguments)
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("generation"), QStringLiteral("The generation's id (a whole id)."));
     const ReplayOptions o;
-    parser.addOptions({ o.dataDir, o.settings, o.scenarioOut, o.json, o.noRun, o.noStore, o.remote.engine });
+    parser.addOptions({ o.dataDir, o.settings, o.scenarioOut, o.json, o.report, o.noRun, o.noStore, o.remote.engine });
     if (!parser.parse(arguments) || parser.positionalArguments().size() != 1) {
         err << "bullpen-cli replay: " << (parser.errorText().isEmpty() ? QStringLiteral("give one generation id") : parser.errorText())
             << "\n";
@@ -112,17 +118,21 @@ int runReplay(const QStringList &arguments)
     }
     const bool asRecorded = !parser.isSet(o.settings);
     QString settingsFile = parser.value(o.settings);
+    QJsonObject settings;
     if (asRecorded) {
         if (!source->policy) {
             err << "bullpen-cli replay: its policy is not recorded (no events, no primary provider); give --settings FILE\n";
             return kExitUsage;
         }
+        settings = source->policy->settingsJson();
         settingsFile = work.filePath(QStringLiteral("recorded.json"));
         QFile s(settingsFile);
-        if (!s.open(QIODevice::WriteOnly) || s.write(QJsonDocument(source->policy->settingsJson()).toJson()) < 0) {
+        if (!s.open(QIODevice::WriteOnly) || s.write(QJsonDocument(settings).toJson()) < 0) {
             err << "bullpen-cli replay: " << settingsFile << ": cannot be written\n";
             return kExitUsage;
         }
+    } else if (QFile s(settingsFile); s.open(QIODevice::ReadOnly)) {
+        settings = QJsonDocument::fromJson(s.read(1 << 20)).object(); // for the report; the engine reads and judges the file
     }
     const ReplayRun recorded = source->run();
     const auto limit = std::chrono::milliseconds(static_cast<qint64>(recorded.elapsedMs * 3) + 30'000);
@@ -136,12 +146,26 @@ int runReplay(const QStringList &arguments)
         err << "bullpen-cli replay: the replay could not be recorded in the store (it ran; its verdict follows)\n";
     const ReplayRun replayed = replayedRun(*result);
     const ReplayVerdict verdict = ReplayVerdict::judge(recorded, replayed, asRecorded, scenario.approximate);
+    const QString replayId = writable ? result->generationId : QString();
+    if (parser.isSet(o.report)) {
+        const QJsonObject report = ReplayReport::build({ .source = *source,
+                                                         .scenario = scenario,
+                                                         .settings = settings,
+                                                         .asRecorded = asRecorded,
+                                                         .verdict = verdict,
+                                                         .replayed = *result,
+                                                         .replayId = replayId });
+        if (!ReplayReport::write(parser.value(o.report), report, &why))
+            err << "bullpen-cli replay: the report could not be written: " << why << " (the replay ran; its verdict follows)\n";
+    }
     if (parser.isSet(o.json)) {
         QJsonObject j = verdict.toJson();
         j.insert(QStringLiteral("generation_id"), source->row.id);
         j.insert(QStringLiteral("as_recorded"), asRecorded);
         j.insert(QStringLiteral("scenario"), scenario.toJson());
-        j.insert(QStringLiteral("replay_id"), writable ? QJsonValue(result->generationId) : QJsonValue());
+        j.insert(QStringLiteral("replay_id"), replayId.isEmpty() ? QJsonValue() : QJsonValue(replayId));
+        j.insert(QStringLiteral("recorded"), recorded.toJson());
+        j.insert(QStringLiteral("replayed"), replayed.toJson());
         out << QJsonDocument(j).toJson(QJsonDocument::Indented);
     } else {
         out << replayTimelines(recorded, replayed) << verdict.summary << "\n";

@@ -106,6 +106,11 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
     if (k == u"NETWORK") {
         if (stream)
             return streamed("stream_cut", a); // cut after as many events as were received
+        if (a.firstByteMs) { // an answer's head came, then its body was cut: the head and part of a body, cut at the same time
+            QJsonObject o = behaviour("stream_cut", *a.firstByteMs);
+            o.insert(QStringLiteral("total_ms"), std::max(std::llround(a.durationMs), std::llround(*a.firstByteMs)));
+            return o;
+        }
         const bool cut = a.detail.contains(QLatin1StringView("stream"), Qt::CaseInsensitive);
         *why = cut
             ? T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario",
@@ -169,7 +174,30 @@ std::optional<RecordedAttempt> RecordedAttempt::fromRow(const QJsonObject &row)
     a.requestsSent = row.value(QLatin1StringView("requests_sent")).toInt();
     a.abortedBy = row.value(QLatin1StringView("aborted_by")).toString().toLower();
     a.detail = row.value(QLatin1StringView("detail")).toString();
+    if (const QJsonValue v = row.value(QLatin1StringView("first_byte_at_ms")); v.isDouble())
+        a.firstByteMs = v.toDouble();
+    if (const QJsonValue v = row.value(QLatin1StringView("stream_events")); v.isDouble())
+        a.streamEvents = v.toInt();
     return a;
+}
+
+QJsonObject RecordedAttempt::toJson() const
+{
+    QJsonObject o { { QStringLiteral("stage"), toId(stage) },
+                    { QStringLiteral("provider"), toId(provider) },
+                    { QStringLiteral("role"), toId(role) },
+                    { QStringLiteral("success"), success ? 1 : 0 },
+                    { QStringLiteral("kind"), kind },
+                    { QStringLiteral("http_status"), httpStatus ? QJsonValue(*httpStatus) : QJsonValue() },
+                    { QStringLiteral("duration_ms"), durationMs },
+                    { QStringLiteral("requests_sent"), requestsSent },
+                    { QStringLiteral("aborted_by"), abortedBy },
+                    { QStringLiteral("detail"), detail } };
+    if (firstByteMs)
+        o.insert(QStringLiteral("first_byte_at_ms"), *firstByteMs);
+    if (streamEvents)
+        o.insert(QStringLiteral("stream_events"), *streamEvents);
+    return o;
 }
 
 namespace {

@@ -39,8 +39,11 @@ struct RecordedAttempt
     QString label() const;
     // An attempt as the engine recorded it (the replayed side of a verdict).
     static RecordedAttempt fromRecord(const AttemptRecord &record);
-    // Reads one stored attempt row (HistoryReader::attempts); nothing for a row it cannot read.
+    // Reads one stored attempt row (HistoryReader::attempts), or what toJson() wrote; nothing for a row
+    // it cannot read.
     static std::optional<RecordedAttempt> fromRow(const QJsonObject &row);
+    // As an attempt row, with first_byte_at_ms and stream_events where kept (a replay report's runs).
+    QJsonObject toJson() const;
     // The attempt records in a generation's stored events (HistoryReader::events), by attempt id:
     // the whole record, where a row keeps only part of it.
     static std::map<quint64, AttemptRecord> fromEvents(const QList<QJsonObject> &events);

@@ -129,6 +129,18 @@ ReplayVerdict ReplayVerdict::judge(const ReplayRun &recorded, const ReplayRun &r
     return v;
 }
 
+QJsonObject ReplayRun::toJson() const
+{
+    QJsonArray list;
+    for (const RecordedAttempt &a : attempts)
+        list.append(a.toJson());
+    return QJsonObject { { QStringLiteral("state"), state },
+                         { QStringLiteral("fallback_applied"), fallbackApplied },
+                         { QStringLiteral("fallback_reason"), fallbackReason.isEmpty() ? QJsonValue() : QJsonValue(fallbackReason) },
+                         { QStringLiteral("elapsed_ms"), elapsedMs },
+                         { QStringLiteral("attempts"), list } };
+}
+
 QJsonObject ReplayVerdict::toJson() const
 {
     return QJsonObject { { QStringLiteral("reproduced"), reproduced },

@@ -18,6 +18,8 @@ struct ReplayRun
     QString fallbackReason;
     double elapsedMs = 0;
     QList<RecordedAttempt> attempts;
+
+    QJsonObject toJson() const;
 };
 
 // docs/contract.md §14: *reproduced* when the replay has the same outcome, the same attempts in order

@@ -577,6 +577,24 @@ void ProviderSimulator::writeCutOrStall(Provider provider, QPointer<QTcpSocket> 
     writeChunkedStream(provider, socket, sent, pacedInterval(b, sent.size()), hang ? StreamEnd::Hold : StreamEnd::Cut);
 }
 
+void ProviderSimulator::writeCutBody(Provider provider, QPointer<QTcpSocket> socket, const SimBehaviour &b, const QByteArray &body)
+{
+    // The head and half the body; cut at once, or (total_ms: a replay of a body cut mid-transfer) that
+    // long after the request.
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
+                  + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body.left(body.size() / 2));
+    const auto cut = [this, socket] {
+        if (!socket)
+            return;
+        m_owed.erase(socket);
+        socket->disconnectFromHost();
+    };
+    if (b.totalMs > b.appliedLatencyMs)
+        QTimer::singleShot(b.totalMs - b.appliedLatencyMs, Qt::PreciseTimer, this, cut);
+    else
+        cut();
+}
+
 void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour &b, const QString &story, const QString &model,
                                 bool stream, QPointer<QTcpSocket> socket)
 {
@@ -759,11 +777,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
                 provider, socket, b,
                 SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, std::max(6, b.afterEvents + 2), b.streamUsage));
         } else {
-            const QByteArray body = SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage);
-            socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + requestIdLine(provider)
-                          + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body.left(body.size() / 2));
-            m_owed.erase(socket);
-            socket->disconnectFromHost();
+            writeCutBody(provider, socket, b, SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage));
         }
         break;
     case A::StreamError:

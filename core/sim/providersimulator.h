@@ -123,6 +123,7 @@ private:
     enum class StreamEnd { Finish, Cut, Hold };
     void writeDrippedJson(Provider provider, QPointer<QTcpSocket> socket, const QByteArray &body, int intervalMs);
     void writeCutOrStall(Provider provider, QPointer<QTcpSocket> socket, const SimBehaviour &b, const QList<QByteArray> &events);
+    void writeCutBody(Provider provider, QPointer<QTcpSocket> socket, const SimBehaviour &b, const QByteArray &body);
     void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, StreamEnd end);
 
     mutable QMutex m_lock; // guards the scenario, roles, counters and random streams (any thread reads them)

@@ -1364,6 +1364,34 @@
         <source>Kept as %1.</source>
         <translation>%1(으)로 보관했습니다.</translation>
     </message>
+    <message>
+        <source>Export for a bug report…</source>
+        <translation>버그 보고용으로 내보내기…</translation>
+    </message>
+    <message>
+        <source>The scenario, the settings, the verdict, this generation as exports show it (masked) and the replay's result, in one JSON file.</source>
+        <translation>시나리오, 설정, 판정, 내보내기와 같이 마스킹된 이 생성, 재현 결과를 JSON 파일 하나에 담습니다.</translation>
+    </message>
+    <message>
+        <source>Replay first: the report holds the replay's result.</source>
+        <translation>먼저 재현하세요. 보고서에는 재현 결과가 들어갑니다.</translation>
+    </message>
+    <message>
+        <source>Export the replay for a bug report</source>
+        <translation>버그 보고용으로 재현 내보내기</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>내보내기 실패</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>%1에 쓸 수 없습니다: %2</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ResultView</name>

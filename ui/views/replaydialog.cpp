@@ -3,6 +3,7 @@
 
 #include "config/settings.h"
 #include "pipeline/generationresult.h"
+#include "runtime/replayreport.h"
 #include "runtime/replayrunner.h"
 #include "timelinewidget.h"
 #include "tones.h"
@@ -11,12 +12,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QTimer>
@@ -76,9 +79,16 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
     m_run->setObjectName(QStringLiteral("replayRun"));
     m_run->setDefault(true);
     connect(m_run, &QPushButton::clicked, this, &ReplayDialog::startReplay);
+    m_export = new QPushButton(tr("Export for a bug report…"));
+    m_export->setObjectName(QStringLiteral("replayExport"));
+    m_export->setToolTip(tr("The scenario, the settings, the verdict, this generation as exports show it (masked) and the replay's "
+                            "result, in one JSON file."));
+    m_export->setEnabled(false);
+    connect(m_export, &QPushButton::clicked, this, &ReplayDialog::askAndExport);
     auto *close = new QPushButton(tr("Close"));
     connect(close, &QPushButton::clicked, this, &QDialog::reject);
     auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_export);
     buttons->addStretch(1);
     buttons->addWidget(m_run);
     buttons->addWidget(close);
@@ -208,6 +218,7 @@ bool ReplayDialog::startReplay()
     }
     m_run->setEnabled(false);
     m_runAsRecorded = m_asRecorded->isChecked();
+    m_runSettings = replaySettings();
     m_verdict->setText(tr("Replaying…"));
     return true;
 }
@@ -228,9 +239,37 @@ void ReplayDialog::finished(const GenerationResult &result)
             text += QStringLiteral("<br>") + d.toHtmlEscaped();
     m_verdict->setText(text);
     m_verdict->setStyleSheet(tones::boxStyle(tone));
+    m_report = ReplayReport::build({ .source = m_source,
+                                     .scenario = m_scenario,
+                                     .settings = m_runSettings,
+                                     .asRecorded = asRecorded,
+                                     .verdict = v,
+                                     .replayed = result,
+                                     .replayId = m_into ? result.generationId : QString() });
+    m_export->setEnabled(true);
     m_run->setEnabled(true);
     // After the runner has let its engine go (it queued that first).
     QTimer::singleShot(0, this, [this, reproduced = v.reproduced] { Q_EMIT replayFinished(reproduced); });
+}
+
+bool ReplayDialog::exportReport(const QString &path, QString *why) const
+{
+    if (m_report.isEmpty()) {
+        *why = tr("Replay first: the report holds the replay's result.");
+        return false;
+    }
+    return ReplayReport::write(path, m_report, why);
+}
+
+void ReplayDialog::askAndExport()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the replay for a bug report"),
+                                                      QStringLiteral("replay-%1.json").arg(m_source.row.id), tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString why;
+    if (!exportReport(path, &why))
+        QMessageBox::warning(this, tr("Export failed"), tr("%1 could not be written: %2").arg(path, why));
 }
 
 QString ReplayDialog::verdictText() const

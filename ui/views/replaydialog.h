@@ -44,12 +44,16 @@ public:
     void recordInto(Store *store, const Masking *masking);
     // The settings file the replay runs under (for tests): the recorded policy, or it edited.
     QJsonObject replaySettings() const;
+    // The last replay as a bug report (docs/contract.md §14; the Export… button's work, after it asks
+    // where): false, with *why, before a replay has ended or when the file cannot be written.
+    bool exportReport(const QString &path, QString *why) const;
 
 Q_SIGNALS:
     void replayFinished(bool reproduced);
 
 private:
     void finished(const GenerationResult &result);
+    void askAndExport();
     QWidget *settingsBox();
 
     ReplaySource m_source;
@@ -70,7 +74,10 @@ private:
     TimelineWidget *m_replayed = nullptr;
     QLabel *m_verdict = nullptr;
     QPushButton *m_run = nullptr;
+    QPushButton *m_export = nullptr;
     bool m_runAsRecorded = true; // what the running replay was started with (the radio may change meanwhile)
+    QJsonObject m_runSettings; // and its settings
+    QJsonObject m_report; // the last replay's, for Export…
 };
 
 } // namespace bullpen
