@@ -7,10 +7,13 @@
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "remote/remotestorewatch.h"
+#include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "service/engineservice.h"
 #include "service/storerelay.h"
 #include "store/apitokens.h"
 #include "store/masking.h"
+#include "store/store.h"
 #include "teststore.h"
 
 #include <QCryptographicHash>
@@ -395,9 +398,24 @@ private Q_SLOTS:
     // HTTP's own rules: a 405 says what is allowed; a 202 that made a resource says where it is.
     void methodsAndLocations()
     {
+        // The methods of the path that was asked for, from the route table: not a blanket list.
         const Answer wrongMethod = call("DELETE", QStringLiteral("/v1/history"), m_viewer);
         QCOMPARE(wrongMethod.status, 405);
-        QCOMPARE(wrongMethod.allow, QByteArray("GET, POST"));
+        QCOMPARE(wrongMethod.allow, QByteArray("GET"));
+        const Answer postHistory = call("POST", QStringLiteral("/v1/history"), m_operator, "{}");
+        QCOMPARE(postHistory.status, 405);
+        QCOMPARE(postHistory.allow, QByteArray("GET"));
+        const Answer getCancel = call("GET", QStringLiteral("/v1/generations/gen_x/cancel"), m_viewer);
+        QCOMPARE(getCancel.status, 405);
+        QCOMPARE(getCancel.allow, QByteArray("POST"));
+        const Answer putComparisons = call("PUT", QStringLiteral("/v1/comparisons"), m_operator, "x");
+        QCOMPARE(putComparisons.status, 405);
+        QCOMPARE(putComparisons.allow, QByteArray("GET, POST"));
+        QCOMPARE(call("GET", QStringLiteral("/v1/history/gen_x/nothing"), m_viewer).status, 404);
+        QCOMPARE(call("GET", QStringLiteral("/v2/history"), m_viewer).status, 404);
+        // A viewer's token reads; an operator's route refuses it, whatever the path's parameters.
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/drain"), m_viewer, "{}").status, 403);
+        QCOMPARE(call("POST", QStringLiteral("/v1/comparisons/cmp_x/cancel"), m_viewer, "{}").status, 403);
         const Answer metricsPut = call("PUT", QStringLiteral("/metrics"), m_viewer, "x");
         QCOMPARE(metricsPut.status, 405);
         QCOMPARE(metricsPut.allow, QByteArray("GET"));
@@ -412,6 +430,54 @@ private Q_SLOTS:
         const Answer comparison = call("GET", QString::fromLatin1(compared.location), m_viewer);
         QCOMPARE(comparison.status, 200);
         QVERIFY2(!comparison.body.contains("image_path"), comparison.body.constData());
+    }
+
+    // The route table and docs/api.md agree both ways: every route is documented, and every endpoint the
+    // document names is served (a `{what}` route: by the endpoints it stands for).
+    void everyRouteIsDocumented()
+    {
+        QTemporaryDir dir;
+        SetupOptions o;
+        o.forceSimulator = true;
+        o.dataDir = dir.filePath(QStringLiteral("data"));
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.engineThreads = 1;
+        EngineSetup setup;
+        QVERIFY(setup.init(o));
+        QString why;
+        const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
+        QVERIFY2(tokens, qPrintable(why));
+        ServiceOptions options;
+        options.port = 0;
+        const EngineService service(setup, *tokens, options);
+        const QStringList endpoints = service.endpoints();
+        QVERIFY(endpoints.size() >= 20);
+
+        QFile doc(QStringLiteral(BULLPEN_SOURCE_DIR "/docs/api.md"));
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        using Method = QHttpServerRequest::Method;
+        RouteTable<int> served;
+        for (const QString &e : endpoints) {
+            const QString method = e.section(QLatin1Char(' '), 0, 0);
+            const QString path = e.section(QLatin1Char(' '), 1);
+            served.add(method == u"POST" ? Method::Post : Method::Get, path, RouteAccess::Public, 0);
+            const QString documented = path.endsWith(u"{what}") ? path.chopped(6) : path + QLatin1Char('`');
+            const bool found = text.contains(QLatin1Char('`') + method + QLatin1Char(' ') + documented)
+                || text.contains(QLatin1Char('`') + method + QLatin1Char(' ') + path + QLatin1Char('?'))
+                || text.contains(QLatin1Char('`') + method + QLatin1Char(' ') + path + QLatin1Char('['));
+            QVERIFY2(found, qPrintable(e + QStringLiteral(" is served and not in docs/api.md")));
+        }
+        static const QRegularExpression named(QStringLiteral("`(GET|POST) (/[^`?\\[ ]*)"));
+        int checked = 0;
+        for (auto it = named.globalMatch(text); it.hasNext(); ++checked) {
+            const QRegularExpressionMatch m = it.next();
+            const auto match = served.match(m.captured(1) == u"POST" ? Method::Post : Method::Get,
+                                            m.captured(2).split(QLatin1Char('/'), Qt::SkipEmptyParts));
+            QVERIFY2(std::holds_alternative<RouteTable<int>::Found>(match),
+                     qPrintable(m.captured(0).mid(1) + QStringLiteral(" is in docs/api.md and not served")));
+        }
+        QVERIFY(checked >= endpoints.size());
     }
 
     void revokedTokenIsRefusedAtOnce()

@@ -124,6 +124,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
     , m_startedAt(QDateTime::currentDateTimeUtc())
 {
+    buildRoutes();
     connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
     connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
     m_comparisons = m_setup.newComparisonRunner(this);
@@ -438,119 +439,36 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         return true;
     }
 
-    // No token needed: liveness and readiness, for a supervisor.
-    if (path == QStringList { QStringLiteral("healthz") } && method == Method::Get) {
-        answer(json(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } }));
+    const auto match = m_routes.match(method, path);
+    if (std::holds_alternative<Routes::NotFound>(match)) {
+        answer(error(404,
+                     path.value(0) == u"v1" ? QStringLiteral("no such path; see docs/api.md for the API")
+                                            : QStringLiteral("no such path; the API is under /v1 (see docs/api.md)")));
         return true;
     }
-    if (path == QStringList { QStringLiteral("readyz") } && method == Method::Get) {
-        answer(readiness());
-        return true;
-    }
-    const bool isMetrics = path == QStringList { QStringLiteral("metrics") };
-    if (!isMetrics && (path.isEmpty() || path.first() != u"v1")) {
-        answer(error(404, QStringLiteral("no such path; the API is under /v1 (see docs/api.md)")));
-        return true;
-    }
-
-    Reply refusal;
-    const std::optional<ApiToken> token = authorize(request, &refusal);
-    if (!token) {
-        answer(refusal);
-        return true;
-    }
-    tokenName = token->name;
-    if (!withinRate(token->name, &refusal)) {
-        answer(refusal);
-        return true;
-    }
-    if (isMetrics) {
-        if (method != Method::Get) {
-            Reply r = error(405, QStringLiteral("GET only"));
-            r.headers.append({ QByteArray("Allow"), QByteArray("GET") });
-            answer(r);
-        } else
-            answer(metrics());
-        return true;
-    }
-
-    const QString what = path.value(1);
-    const bool post = method == Method::Post;
-    if (post && token->role != ApiRole::Operator && (what == u"generations" || what == u"comparisons" || what == u"providers")) {
-        answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel, compare, drain or restore")));
-        return true;
-    }
-    if (method != Method::Get && !post) {
-        Reply r = error(405, QStringLiteral("GET or POST only"));
-        r.headers.append({ QByteArray("Allow"), QByteArray("GET, POST") });
+    if (const auto *wrong = std::get_if<Routes::WrongMethod>(&match)) {
+        Reply r = error(405, QStringLiteral("%1 only").arg(QString::fromLatin1(wrong->allow)));
+        r.headers.append({ QByteArray("Allow"), wrong->allow });
         answer(r);
         return true;
     }
-
-    if (what == u"generations") {
-        if (path.size() == 2 && post)
-            answer(startGeneration(request, *token));
-        else if (path.size() == 3 && !post)
-            generationResult(path.at(2), socket);
-        else if (path.size() == 4 && post && path.at(3) == u"cancel")
-            cancelGeneration(path.at(2), *token, socket);
-        else
-            answer(error(404, QStringLiteral("no such path under /v1/generations")));
-    } else if (what == u"events" && path.size() == 2 && !post) {
-        const QUrlQuery query(request.url());
-        const QString generation = query.queryItemValue(QStringLiteral("generation"), QUrl::FullyDecoded).left(64);
-        QString last = QString::fromLatin1(httpHeader(request, "last-event-id")).left(64);
-        if (last.isEmpty())
-            last = query.queryItemValue(QStringLiteral("last_event_id"), QUrl::FullyDecoded).left(64);
-        if (m_events.subscribersOf(token->name) >= m_options.events.maxPerToken)
-            answer(error(429,
-                         QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
-                             .arg(token->name)
-                             .arg(m_options.events.maxPerToken)));
-        else if (!m_events.subscribe(socket, generation, last, token->name))
-            answer(error(429,
-                         QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
-                             .arg(m_options.events.maxSubscribers)));
-        else
-            status = 200;
-    } else if (what == u"history" && !post) {
-        history(request, path, socket);
-    } else if (what == u"stats" && path.size() == 3 && !post) {
-        stats(request, path.at(2), socket);
-    } else if (what == u"comparisons") {
-        if (path.size() == 2 && post) {
-            answer(startComparison(request, *token));
-        } else if (path.size() == 4 && post && path.at(3) == u"cancel") {
-            const bool running = m_comparisons->isRunning(path.at(2));
-            if (running) {
-                m_comparisons->cancel(path.at(2));
-                m_audit.record(token->name, QStringLiteral("cancel"), path.at(2));
-            }
-            answer(running
-                       ? json(202, QJsonObject { { QStringLiteral("comparison_id"), path.at(2) }, { QStringLiteral("cancelling"), true } })
-                       : error(404, QStringLiteral("no comparison %1 is running here").arg(path.at(2).left(64))));
-        } else if (!post)
-            comparisons(request, path, socket);
-        else
-            answer(error(404, QStringLiteral("no such path under /v1/comparisons")));
-    } else if (what == u"images" && path.size() == 3 && !post) {
-        image(path.at(2), socket);
-    } else if (what == u"providers") {
-        if (path.size() == 2 && !post)
-            answer(providers());
-        else if (path.size() == 4 && post && path.at(3) == u"drain")
-            answer(drainProvider(request, path.at(2), *token));
-        else if (path.size() == 4 && post && path.at(3) == u"restore")
-            answer(restoreProvider(request, path.at(2), *token));
-        else
-            answer(error(404, QStringLiteral("no such path under /v1/providers")));
-    } else if (what == u"config" && path.size() == 2 && !post) {
-        answer(config(token->role));
-    } else if (what == u"instances" && path.size() == 2 && !post) {
-        instances(socket);
-    } else {
-        answer(error(404, QStringLiteral("no such path; see docs/api.md for the API")));
+    const Routes::Found &found = std::get<Routes::Found>(match);
+    std::optional<ApiToken> token;
+    if (found.route->access != RouteAccess::Public) {
+        Reply refusal;
+        token = authorize(request, &refusal);
+        if (!token || !withinRate(token->name, &refusal)) {
+            answer(refusal);
+            return true;
+        }
+        tokenName = token->name;
+        if (found.route->access == RouteAccess::Operator && token->role != ApiRole::Operator) {
+            answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel, compare, drain or restore")));
+            return true;
+        }
     }
+    if (const std::optional<Reply> r = found.route->handler(Call { request, socket, token ? &*token : nullptr, found.params }))
+        answer(*r);
     return true;
 }
 
@@ -732,15 +650,17 @@ EngineService::Reply EngineService::startComparison(const QHttpServerRequest &re
     return r;
 }
 
-void EngineService::history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)
+HistoryReader *EngineService::historyOr404(QTcpSocket *socket)
 {
     HistoryReader *history = m_setup.history();
-    if (!history) {
+    if (!history)
         write(socket, error(404, QStringLiteral("this engine keeps no history (started with --no-store)")));
-        return;
-    }
-    if (path.size() == 3) {
-        const QString id = path.at(2);
+    return history;
+}
+
+void EngineService::historyEntry(const QString &id, QTcpSocket *socket)
+{
+    if (HistoryReader *history = historyOr404(socket)) {
         answerLater(socket, [history, id] {
             QString why;
             const std::optional<GenerationRow> row = history->generation(id, &why);
@@ -757,10 +677,12 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
                                       { QStringLiteral("attempts"), attempts },
                                       { QStringLiteral("events"), events } });
         });
-        return;
     }
-    if (path.size() == 4 && path.at(3) == u"scenario") { // docs/contract.md §14
-        const QString id = path.at(2);
+}
+
+void EngineService::historyScenario(const QString &id, QTcpSocket *socket) // docs/contract.md §14
+{
+    if (HistoryReader *history = historyOr404(socket)) {
         answerLater(socket, [history, id] {
             QString why;
             const std::optional<ReplaySource> source = ReplaySource::read(*history, id, &why);
@@ -773,12 +695,14 @@ void EngineService::history(const QHttpServerRequest &request, const QStringList
             o.insert(QStringLiteral("recorded_settings"), source->policy ? source->policy->settingsJson() : QJsonObject());
             return json(200, o);
         });
-        return;
     }
-    if (path.size() != 2) {
-        write(socket, error(404, QStringLiteral("no such path under /v1/history")));
+}
+
+void EngineService::historyList(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    HistoryReader *history = historyOr404(socket);
+    if (!history)
         return;
-    }
     const QUrlQuery query(request.url());
     auto filter = HistoryJson::filterFromQuery(query, { QStringLiteral("limit") });
     if (const auto *e = std::get_if<FieldError>(&filter)) {
@@ -1022,35 +946,35 @@ void EngineService::stats(const QHttpServerRequest &request, const QString &what
                                "latency-histogram, fallback-waits, fallback-wait-histogram, health and providers")));
 }
 
-void EngineService::comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket)
+void EngineService::comparisonEntry(const QString &id, QTcpSocket *socket)
 {
     HistoryReader *history = m_setup.history();
-    if (path.size() == 3) {
-        const QString id = path.at(2);
-        if (const auto it = m_liveComparisons.find(id); it != m_liveComparisons.end()) {
-            QJsonObject o = it->second;
-            o.insert(QStringLiteral("running"), m_comparisons->isRunning(id));
-            write(socket, json(200, o));
-            return;
-        }
-        if (!history) {
-            write(socket, error(404, QStringLiteral("no comparison %1 here").arg(id.left(64))));
-            return;
-        }
-        answerLater(socket, [history, id] {
-            QString why;
-            const std::optional<ComparisonRow> row = history->comparison(id, &why);
-            if (!row)
-                return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64))) : historyUnreadable(why);
-            QJsonObject o = comparisonForApi(HistoryJson::comparison(*row));
-            o.insert(QStringLiteral("running"), false);
-            return json(200, o);
-        });
+    if (const auto it = m_liveComparisons.find(id); it != m_liveComparisons.end()) {
+        QJsonObject o = it->second;
+        o.insert(QStringLiteral("running"), m_comparisons->isRunning(id));
+        write(socket, json(200, o));
         return;
     }
-    if (path.size() != 2 || !history) {
-        write(socket,
-              error(404, history ? QStringLiteral("no such path under /v1/comparisons") : QStringLiteral("this engine keeps no history")));
+    if (!history) {
+        write(socket, error(404, QStringLiteral("no comparison %1 here").arg(id.left(64))));
+        return;
+    }
+    answerLater(socket, [history, id] {
+        QString why;
+        const std::optional<ComparisonRow> row = history->comparison(id, &why);
+        if (!row)
+            return why.isEmpty() ? error(404, QStringLiteral("no comparison %1 here").arg(id.left(64))) : historyUnreadable(why);
+        QJsonObject o = comparisonForApi(HistoryJson::comparison(*row));
+        o.insert(QStringLiteral("running"), false);
+        return json(200, o);
+    });
+}
+
+void EngineService::comparisonList(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    HistoryReader *history = m_setup.history();
+    if (!history) {
+        write(socket, error(404, QStringLiteral("this engine keeps no history")));
         return;
     }
     const QUrlQuery query(request.url());

@@ -5,6 +5,7 @@
 #include "audittrail.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
+#include "routetable.h"
 #include "servicemetrics.h"
 #include "storerelay.h"
 
@@ -35,6 +36,7 @@ class DrainRecords;
 class Prober;
 class ComparisonRunner;
 class EngineSetup;
+class HistoryReader;
 struct ApiToken;
 enum class ApiRole;
 struct Comparison;
@@ -74,6 +76,8 @@ public:
     ~EngineService() override;
 
     bool listen(QString *error);
+    // Every route, "GET /v1/history/{id}", in the table's order (docs/api.md documents each).
+    QStringList endpoints() const;
     QUrl url() const;
     QString instance() const { return m_options.instance; }
     const ServiceOptions &options() const { return m_options; }
@@ -100,6 +104,21 @@ private:
         QList<std::pair<QByteArray, QByteArray>> headers;
     };
 
+    // One request as a route's handler sees it: the path's {…} segments in order; the token, except on
+    // a public route. A handler answers at once (a Reply) or later on the socket (nothing).
+    struct Call
+    {
+        const QHttpServerRequest &request;
+        QTcpSocket *socket;
+        const ApiToken *token;
+        const QStringList &params;
+        QString param(qsizetype i) const { return params.value(i); }
+    };
+    using Handler = std::function<std::optional<Reply>(const Call &)>;
+    using Routes = RouteTable<Handler>;
+    void buildRoutes(); // routes.cpp: every endpoint
+    std::optional<Reply> subscribeEvents(const Call &call);
+
     static Reply json(int status, const QJsonObject &body);
     static Reply error(int status, const QString &message, const QString &field = {});
     static Reply historyUnreadable(const QString &why); // 503: the store did not answer
@@ -115,10 +134,15 @@ private:
     // 202 while it runs here; its final state (200) once ended, here or on another engine of the store.
     void cancelGeneration(const QString &id, const ApiToken &token, QTcpSocket *socket);
     Reply startComparison(const QHttpServerRequest &request, const ApiToken &token);
-    void history(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
+    HistoryReader *historyOr404(QTcpSocket *socket); // none: answered 404 (started with --no-store)
+    void historyList(const QHttpServerRequest &request, QTcpSocket *socket);
+    void historyEntry(const QString &id, QTcpSocket *socket);
+    void historyScenario(const QString &id, QTcpSocket *socket);
     void stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket);
     Reply statsProviders(); // this engine's last 5 and 15 minutes, at most a second old
-    void comparisons(const QHttpServerRequest &request, const QStringList &path, QTcpSocket *socket);
+    void comparisonList(const QHttpServerRequest &request, QTcpSocket *socket);
+    void comparisonEntry(const QString &id, QTcpSocket *socket);
+    Reply cancelComparison(const QString &id, const ApiToken &token);
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config(ApiRole role) const;
     static QJsonArray providersJson(); // a viewer is not told where the store is
@@ -143,6 +167,7 @@ private:
 
     EngineSetup &m_setup;
     ApiTokens &m_tokens;
+    Routes m_routes;
     std::unique_ptr<DrainRecords> m_drainRecords; // drains in the store, shared by every engine on it
     QTimer m_drainSync; // reads them back every second
     std::unique_ptr<Prober> m_prober; // with --probe-every
