@@ -6,8 +6,12 @@
 #include "runtime/enginesetup.h"
 #include "runtime/replayrunner.h"
 #include "sim/scenario.h"
+#include "sim/simulatorthread.h"
+#include "sim/simwire.h"
+#include "store/privatefiles.h"
 #include "store/store.h"
 #include "support/engineprocess.h"
+#include "support/hostileserver.h"
 #include "views/replaydialog.h"
 #include "views/timelinewidget.h"
 
@@ -385,6 +389,114 @@ private Q_SLOTS:
         QVERIFY2(v.reproduced, qPrintable(v.differences.join(QLatin1Char('\n'))));
         if (events >= 0)
             QCOMPARE(replayed.attempts.constFirst().streamEvents, first.streamEvents);
+    }
+
+    // A generation recorded through a hostile provider (a raw server of the tests' own as openai, the
+    // primary; qwen and gemini's image on a simulator) replays on the simulator alone with the same
+    // kinds in order, and a stream cut at the same event.
+    void hostileRecordingReplays_data()
+    {
+        using Mode = test::HostileServer::Mode;
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<QString>("fallback"); // what qwen does
+        QTest::addColumn<int>("events"); // stream events the primary got (-1: not a stream's cut)
+        const QList<QByteArray> events = SimWire::stream(Provider::OpenAI, QStringLiteral("gpt-4.1-mini"), QStringLiteral("x").repeated(400),
+                                                         SimWire::Ending::Stop, TokenUsage { 10, 100 }, 12);
+        QByteArray cut = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+        for (const QByteArray &e : events.mid(0, 7))
+            cut += QByteArray::number(e.size(), 16) + "\r\n" + e + "\r\n"; // and no last chunk: the connection closes
+        const QByteArray overloaded = R"({"error":{"message":"The server is overloaded.","type":"server_error","code":null}})";
+        QTest::addRow("header flood") << int(Mode::HeaderFlood) << QByteArray() << QStringLiteral("ok") << -1;
+        QTest::addRow("stream cut at event 7") << int(Mode::Fixed) << cut << QStringLiteral("ok") << 7;
+        QTest::addRow("503, then the fallback hangs")
+            << int(Mode::Fixed)
+            << "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(overloaded.size())
+                + "\r\n\r\n" + overloaded
+            << QStringLiteral("hang") << -1;
+    }
+
+    void hostileRecordingReplays()
+    {
+        QFETCH(int, mode);
+        QFETCH(QByteArray, answer);
+        QFETCH(QString, fallback);
+        QFETCH(int, events);
+        QTemporaryDir dir;
+        QString why;
+        test::HostileServer hostile(static_cast<test::HostileServer::Mode>(mode));
+        hostile.setAnswer(answer);
+        hostile.setAnswerDelay(std::chrono::milliseconds(200));
+        QVERIFY2(hostile.start(&why), qPrintable(why));
+        SimulatorThread sim;
+        QVERIFY2(sim.start(0, &why), qPrintable(why));
+        const std::optional<Scenario> scenario = Scenario::fromJson(
+            QStringLiteral(R"({"name": "qwen", "providers": {"qwen": {"do": "%1", "latency_ms": 100}, "*": {"do": "ok"}}})").arg(fallback).toUtf8(),
+            &why);
+        QVERIFY2(scenario, qPrintable(why));
+        sim.simulator().setScenario(*scenario);
+        const auto entry = [](const char *id, const QUrl &url) {
+            return QJsonObject { { QStringLiteral("id"), QLatin1StringView(id) }, { QStringLiteral("base_url"), url.toString() } };
+        };
+        QUrl hostileBase = hostile.baseUrl();
+        hostileBase.setPath(QStringLiteral("/v1"));
+        const QString settings = write(
+            dir, QStringLiteral("settings.json"),
+            QJsonObject { { QStringLiteral("storyboard"),
+                            QJsonObject { { QStringLiteral("provider"), QStringLiteral("openai") },
+                                          { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                          { QStringLiteral("primary_timeout"), QStringLiteral("1500ms") },
+                                          { QStringLiteral("fallback_timeout"), QStringLiteral("1500ms") } } },
+                          { QStringLiteral("providers"),
+                            QJsonArray { entry("openai", hostileBase), entry("qwen", sim.simulator().baseUrl(Provider::Qwen)),
+                                         entry("gemini", sim.simulator().baseUrl(Provider::Gemini)) } } });
+        const QString keys = dir.filePath(QStringLiteral("keys.env"));
+        QVERIFY2(PrivateFiles::createNew(keys, "OPENAI_API_KEY=k1\nDASHSCOPE_API_KEY=k2\nGEMINI_API_KEY=k3\n", &why), qPrintable(why));
+        SetupOptions o;
+        o.dataDir = dir.filePath(QStringLiteral("data"));
+        o.settingsFile = settings;
+        o.keyFile = keys;
+        o.environment = QProcessEnvironment();
+        o.engineThreads = 1;
+        EngineSetup setup;
+        QVERIFY2(setup.init(o), qPrintable(setup.errors().isEmpty() ? QString() : setup.errors().constFirst().toString()));
+        QVERIFY(!setup.usingSimulator());
+        std::optional<GenerationResult> recorded;
+        connect(&setup.engine(), &EngineClient::finished, this, [&recorded](const GenerationResult &g) { recorded = g; });
+        GenerationRequest g;
+        g.story = QStringLiteral("A fox learns to sail across the bay.");
+        g.fresh = true;
+        setup.engine().start(g);
+        QTRY_VERIFY_WITH_TIMEOUT(recorded.has_value(), 30'000);
+        QVERIFY(setup.store()->flush());
+
+        const std::optional<ReplaySource> source = ReplaySource::read(*setup.store(), recorded->generationId, &why);
+        QVERIFY2(source, qPrintable(why));
+        QVERIFY(!source->attempts.isEmpty());
+        QCOMPARE(toId(source->attempts.constFirst().provider), QStringLiteral("openai"));
+        QVERIFY(!source->attempts.constFirst().success);
+        if (events >= 0)
+            QCOMPARE(source->attempts.constFirst().streamEvents, std::optional<int>(events));
+        const ReplayScenario played = source->scenario();
+        QVERIFY(!QJsonDocument(played.scenario).toJson().contains("fox"));
+        QTemporaryDir replayDir;
+        const ReplayRunner::Options options { write(replayDir, QStringLiteral("scenario.json"), played.scenario),
+                                              write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson()),
+                                              replayDir.filePath(QStringLiteral("none.env")), source->row.id, nullptr, nullptr };
+        const std::optional<GenerationResult> replay = ReplayRunner::play(options, std::chrono::seconds(30), &why);
+        QVERIFY2(replay, qPrintable(why));
+        const ReplayRun replayed = replayedRun(*replay);
+        QStringList kindsRecorded, kindsReplayed;
+        for (const RecordedAttempt &a : source->attempts)
+            kindsRecorded << a.label();
+        for (const RecordedAttempt &a : replayed.attempts)
+            kindsReplayed << a.label();
+        QCOMPARE(kindsReplayed, kindsRecorded);
+        if (events >= 0)
+            QCOMPARE(replayed.attempts.constFirst().streamEvents, std::optional<int>(events));
+        const ReplayVerdict v = ReplayVerdict::judge(source->run(), replayed, true, played.approximate);
+        QVERIFY2(v.reproduced, qPrintable(kindsRecorded.join(QLatin1Char(',')) + QLatin1Char('\n') + v.differences.join(QLatin1Char('\n'))
+                                          + QLatin1Char('\n') + played.approximations.join(QLatin1Char('\n'))));
     }
 
     // Failures → Replay locally…: the dialog plays the stored generation, draws both timelines on one
