@@ -53,6 +53,7 @@ struct Answer
     QByteArray wwwAuthenticate;
     QByteArray allow;
     QByteArray location;
+    QByteArray contentType;
     QJsonObject json() const { return QJsonDocument::fromJson(body).object(); }
     QString errorField() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("field")).toString(); }
     QString message() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString(); }
@@ -103,8 +104,36 @@ class tst_EngineService : public QObject
         a.wwwAuthenticate = reply->rawHeader("WWW-Authenticate");
         a.allow = reply->rawHeader("Allow");
         a.location = reply->rawHeader("Location");
+        a.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toByteArray();
         reply->deleteLater();
+        recordAnswer(method, url, a);
         return a;
+    }
+
+    // With BULLPEN_API_ANSWERS=FILE (ctest sets it), every answer received is appended to FILE as a
+    // JSON line, which tst_openapi checks against docs/openapi.yaml.
+    static void recordAnswer(const QByteArray &method, const QUrl &url, const Answer &a)
+    {
+        const QString file = qEnvironmentVariable("BULLPEN_API_ANSWERS");
+        if (file.isEmpty() || a.status == 0)
+            return;
+        QFile out(file);
+        if (!out.open(QIODevice::Append))
+            return;
+        QJsonParseError error;
+        const QJsonDocument body = QJsonDocument::fromJson(a.body, &error);
+        const QJsonObject line { { QStringLiteral("method"), QString::fromLatin1(method) },
+                                 { QStringLiteral("path"), url.path() },
+                                 { QStringLiteral("status"), a.status },
+                                 { QStringLiteral("content_type"), QString::fromLatin1(a.contentType) },
+                                 { QStringLiteral("allow"), QString::fromLatin1(a.allow) },
+                                 { QStringLiteral("location"), QString::fromLatin1(a.location) },
+                                 { QStringLiteral("retry_after"), QString::fromLatin1(a.retryAfter) },
+                                 { QStringLiteral("body"),
+                                   error.error == QJsonParseError::NoError && !body.isNull()
+                                       ? (body.isObject() ? QJsonValue(body.object()) : QJsonValue(body.array()))
+                                       : QJsonValue() } };
+        out.write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
     }
 
     QString startGeneration(const QJsonObject &extra = {}, const QString &token = {})
@@ -198,6 +227,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
+        if (const QString answers = qEnvironmentVariable("BULLPEN_API_ANSWERS"); !answers.isEmpty())
+            QFile::remove(answers); // this run's answers only
         BULLPEN_REQUIRE_TEST_STORE();
         m_engine = std::make_unique<Engine>(m_dir.filePath(QStringLiteral("main")));
         // Tokens are made before the engine runs, and (revoke) while it runs: both reach it.
@@ -430,6 +461,42 @@ private Q_SLOTS:
         const Answer comparison = call("GET", QString::fromLatin1(compared.location), m_viewer);
         QCOMPARE(comparison.status, 200);
         QVERIFY2(!comparison.body.contains("image_path"), comparison.body.constData());
+    }
+
+    // Every read answers 200 for a finished generation (and tst_openapi checks each answer's shape
+    // against docs/openapi.yaml).
+    void everyReadIsAnswered()
+    {
+        const QString id = startGeneration(); // healthy: a failing primary here would count against its breaker in later cases
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(waitForResult(id).status, 200);
+        const QString window = QStringLiteral("from_ms=%1&to_ms=%2")
+                                   .arg(QDateTime::currentMSecsSinceEpoch() - 3'600'000)
+                                   .arg(QDateTime::currentMSecsSinceEpoch() + 60'000);
+        const QStringList reads {
+            QStringLiteral("/v1/history?limit=5"),
+            QStringLiteral("/v1/history/") + id,
+            QStringLiteral("/v1/history/") + id + QStringLiteral("/scenario"),
+            QStringLiteral("/v1/comparisons?limit=5"),
+            QStringLiteral("/v1/stats/count?state=succeeded"),
+            QStringLiteral("/v1/stats/counts?by=kind"),
+            QStringLiteral("/v1/stats/fallback-rate?") + window + QStringLiteral("&bucket_ms=60000"),
+            QStringLiteral("/v1/stats/fallback-wait-histogram?stage=storyboard&") + window + QStringLiteral("&bucket_ms=60000"),
+            QStringLiteral("/v1/stats/fallback-waits?stage=storyboard&") + window,
+            QStringLiteral("/v1/stats/health?") + window,
+            QStringLiteral("/v1/stats/latency?provider=gemini&role=primary&stage=storyboard&") + window,
+            QStringLiteral("/v1/stats/latency-histogram?provider=gemini&role=primary&stage=storyboard&") + window
+                + QStringLiteral("&bucket_ms=60000"),
+            QStringLiteral("/v1/stats/oldest"),
+            QStringLiteral("/v1/stats/providers"),
+            QStringLiteral("/v1/config"),
+            QStringLiteral("/v1/providers"),
+            QStringLiteral("/v1/instances"),
+        };
+        for (const QString &path : reads) {
+            const Answer a = call("GET", path, m_viewer);
+            QVERIFY2(a.status == 200, qPrintable(path + QStringLiteral(": ") + QString::number(a.status) + QLatin1Char(' ') + a.message()));
+        }
     }
 
     // The route table and docs/api.md agree both ways: every route is documented, and every endpoint the

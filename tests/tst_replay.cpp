@@ -401,8 +401,9 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("answer");
         QTest::addColumn<QString>("fallback"); // what qwen does
         QTest::addColumn<int>("events"); // stream events the primary got (-1: not a stream's cut)
-        const QList<QByteArray> events = SimWire::stream(Provider::OpenAI, QStringLiteral("gpt-4.1-mini"), QStringLiteral("x").repeated(400),
-                                                         SimWire::Ending::Stop, TokenUsage { 10, 100 }, 12);
+        const QList<QByteArray> events =
+            SimWire::stream(Provider::OpenAI, QStringLiteral("gpt-4.1-mini"), QStringLiteral("x").repeated(400), SimWire::Ending::Stop,
+                            TokenUsage { 10, 100 }, 12);
         QByteArray cut = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
         for (const QByteArray &e : events.mid(0, 7))
             cut += QByteArray::number(e.size(), 16) + "\r\n" + e + "\r\n"; // and no last chunk: the connection closes
@@ -411,8 +412,8 @@ private Q_SLOTS:
         QTest::addRow("stream cut at event 7") << int(Mode::Fixed) << cut << QStringLiteral("ok") << 7;
         QTest::addRow("503, then the fallback hangs")
             << int(Mode::Fixed)
-            << "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(overloaded.size())
-                + "\r\n\r\n" + overloaded
+            << "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                + QByteArray::number(overloaded.size()) + "\r\n\r\n" + overloaded
             << QStringLiteral("hang") << -1;
     }
 
@@ -431,7 +432,9 @@ private Q_SLOTS:
         SimulatorThread sim;
         QVERIFY2(sim.start(0, &why), qPrintable(why));
         const std::optional<Scenario> scenario = Scenario::fromJson(
-            QStringLiteral(R"({"name": "qwen", "providers": {"qwen": {"do": "%1", "latency_ms": 100}, "*": {"do": "ok"}}})").arg(fallback).toUtf8(),
+            QStringLiteral(R"({"name": "qwen", "providers": {"qwen": {"do": "%1", "latency_ms": 100}, "*": {"do": "ok"}}})")
+                .arg(fallback)
+                .toUtf8(),
             &why);
         QVERIFY2(scenario, qPrintable(why));
         sim.simulator().setScenario(*scenario);
@@ -440,16 +443,16 @@ private Q_SLOTS:
         };
         QUrl hostileBase = hostile.baseUrl();
         hostileBase.setPath(QStringLiteral("/v1"));
-        const QString settings = write(
-            dir, QStringLiteral("settings.json"),
-            QJsonObject { { QStringLiteral("storyboard"),
-                            QJsonObject { { QStringLiteral("provider"), QStringLiteral("openai") },
-                                          { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
-                                          { QStringLiteral("primary_timeout"), QStringLiteral("1500ms") },
-                                          { QStringLiteral("fallback_timeout"), QStringLiteral("1500ms") } } },
-                          { QStringLiteral("providers"),
-                            QJsonArray { entry("openai", hostileBase), entry("qwen", sim.simulator().baseUrl(Provider::Qwen)),
-                                         entry("gemini", sim.simulator().baseUrl(Provider::Gemini)) } } });
+        const QString settings =
+            write(dir, QStringLiteral("settings.json"),
+                  QJsonObject { { QStringLiteral("storyboard"),
+                                  QJsonObject { { QStringLiteral("provider"), QStringLiteral("openai") },
+                                                { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                                                { QStringLiteral("primary_timeout"), QStringLiteral("1500ms") },
+                                                { QStringLiteral("fallback_timeout"), QStringLiteral("1500ms") } } },
+                                { QStringLiteral("providers"),
+                                  QJsonArray { entry("openai", hostileBase), entry("qwen", sim.simulator().baseUrl(Provider::Qwen)),
+                                               entry("gemini", sim.simulator().baseUrl(Provider::Gemini)) } } });
         const QString keys = dir.filePath(QStringLiteral("keys.env"));
         QVERIFY2(PrivateFiles::createNew(keys, "OPENAI_API_KEY=k1\nDASHSCOPE_API_KEY=k2\nGEMINI_API_KEY=k3\n", &why), qPrintable(why));
         SetupOptions o;
@@ -482,7 +485,10 @@ private Q_SLOTS:
         QTemporaryDir replayDir;
         const ReplayRunner::Options options { write(replayDir, QStringLiteral("scenario.json"), played.scenario),
                                               write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson()),
-                                              replayDir.filePath(QStringLiteral("none.env")), source->row.id, nullptr, nullptr };
+                                              replayDir.filePath(QStringLiteral("none.env")),
+                                              source->row.id,
+                                              nullptr,
+                                              nullptr };
         const std::optional<GenerationResult> replay = ReplayRunner::play(options, std::chrono::seconds(30), &why);
         QVERIFY2(replay, qPrintable(why));
         const ReplayRun replayed = replayedRun(*replay);
@@ -495,8 +501,9 @@ private Q_SLOTS:
         if (events >= 0)
             QCOMPARE(replayed.attempts.constFirst().streamEvents, std::optional<int>(events));
         const ReplayVerdict v = ReplayVerdict::judge(source->run(), replayed, true, played.approximate);
-        QVERIFY2(v.reproduced, qPrintable(kindsRecorded.join(QLatin1Char(',')) + QLatin1Char('\n') + v.differences.join(QLatin1Char('\n'))
-                                          + QLatin1Char('\n') + played.approximations.join(QLatin1Char('\n'))));
+        QVERIFY2(v.reproduced,
+                 qPrintable(kindsRecorded.join(QLatin1Char(',')) + QLatin1Char('\n') + v.differences.join(QLatin1Char('\n'))
+                            + QLatin1Char('\n') + played.approximations.join(QLatin1Char('\n'))));
     }
 
     // Failures → Replay locally…: the dialog plays the stored generation, draws both timelines on one

@@ -49,8 +49,8 @@ QJsonObject build(const Parts &parts)
         { QStringLiteral("recorded"),
           QJsonObject { { QStringLiteral("generation"), HistoryExport::rowJson(parts.source.row, HistoryExport::Ids::WithFull) },
                         { QStringLiteral("run"), parts.source.run().toJson() } } },
-        { QStringLiteral("replayed"), QJsonObject { { QStringLiteral("run"), replayedRun(parts.replayed).toJson() },
-                                                    { QStringLiteral("result"), result } } },
+        { QStringLiteral("replayed"),
+          QJsonObject { { QStringLiteral("run"), replayedRun(parts.replayed).toJson() }, { QStringLiteral("result"), result } } },
     };
 }
 

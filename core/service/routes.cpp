@@ -3,7 +3,6 @@
 // Authentication, rate limits, 403/404/405 and the request log are applied around every handler, once,
 // by EngineService::handleRequest.
 #include "engineservice.h"
-
 #include "pipeline/comparison.h"
 #include "sim/httpserving.h"
 #include "store/apitokens.h"
@@ -22,7 +21,9 @@ void EngineService::buildRoutes()
 {
     using A = RouteAccess;
     // Handlers answer at once (a Reply) or later, on the socket (nothing).
-    const auto now = [](auto f) { return Handler(f); };
+    const auto now = [](auto f) {
+        return Handler(f);
+    };
     const auto later = [](auto f) {
         return Handler([f](const Call &c) -> std::optional<Reply> {
             f(c);
@@ -31,8 +32,9 @@ void EngineService::buildRoutes()
     };
     Routes &r = m_routes;
     // A supervisor's liveness and readiness: no token.
-    r.add(Get, QStringLiteral("/healthz"), A::Public,
-          now([](const Call &) -> std::optional<Reply> { return json(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } }); }));
+    r.add(Get, QStringLiteral("/healthz"), A::Public, now([](const Call &) -> std::optional<Reply> {
+              return json(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
+          }));
     r.add(Get, QStringLiteral("/readyz"), A::Public, now([this](const Call &) -> std::optional<Reply> { return readiness(); }));
     r.add(Get, QStringLiteral("/metrics"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return metrics(); }));
 
@@ -45,7 +47,8 @@ void EngineService::buildRoutes()
 
     r.add(Get, QStringLiteral("/v1/history"), A::Viewer, later([this](const Call &c) { historyList(c.request, c.socket); }));
     r.add(Get, QStringLiteral("/v1/history/{id}"), A::Viewer, later([this](const Call &c) { historyEntry(c.param(0), c.socket); }));
-    r.add(Get, QStringLiteral("/v1/history/{id}/scenario"), A::Viewer, later([this](const Call &c) { historyScenario(c.param(0), c.socket); }));
+    r.add(Get, QStringLiteral("/v1/history/{id}/scenario"), A::Viewer,
+          later([this](const Call &c) { historyScenario(c.param(0), c.socket); }));
     r.add(Get, QStringLiteral("/v1/stats/{what}"), A::Viewer, later([this](const Call &c) { stats(c.request, c.param(0), c.socket); }));
 
     r.add(Post, QStringLiteral("/v1/comparisons"), A::Operator,
@@ -61,7 +64,8 @@ void EngineService::buildRoutes()
           now([this](const Call &c) -> std::optional<Reply> { return drainProvider(c.request, c.param(0), *c.token); }));
     r.add(Post, QStringLiteral("/v1/providers/{id}/restore"), A::Operator,
           now([this](const Call &c) -> std::optional<Reply> { return restoreProvider(c.request, c.param(0), *c.token); }));
-    r.add(Get, QStringLiteral("/v1/config"), A::Viewer, now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
+    r.add(Get, QStringLiteral("/v1/config"), A::Viewer,
+          now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
     r.add(Get, QStringLiteral("/v1/instances"), A::Viewer, later([this](const Call &c) { instances(c.socket); }));
 }
 
@@ -81,12 +85,14 @@ std::optional<EngineService::Reply> EngineService::subscribeEvents(const Call &c
     if (last.isEmpty())
         last = query.queryItemValue(QStringLiteral("last_event_id"), QUrl::FullyDecoded).left(64);
     if (m_events.subscribersOf(c.token->name) >= m_options.events.maxPerToken)
-        return error(429, QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
-                              .arg(c.token->name)
-                              .arg(m_options.events.maxPerToken));
+        return error(429,
+                     QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
+                         .arg(c.token->name)
+                         .arg(m_options.events.maxPerToken));
     if (!m_events.subscribe(c.socket, generation, last, c.token->name))
-        return error(429, QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
-                              .arg(m_options.events.maxSubscribers));
+        return error(429,
+                     QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
+                         .arg(m_options.events.maxSubscribers));
     return std::nullopt; // the stream answers
 }
 

@@ -19,8 +19,7 @@ enum class RouteAccess { Public, Viewer, Operator };
 // segments are literals or `{name}`, which matches any one non-empty segment and is handed to the
 // handler in order. A path that matches a template under another method is answered 405 with the
 // methods it allows (`Allow`), one that matches none 404.
-template <typename Handler>
-class RouteTable
+template<typename Handler> class RouteTable
 {
 public:
     using Method = QHttpServerRequest::Method;
@@ -76,14 +75,22 @@ public:
     static QByteArray methodName(Method m)
     {
         switch (m) {
-        case Method::Get: return "GET";
-        case Method::Post: return "POST";
-        case Method::Put: return "PUT";
-        case Method::Delete: return "DELETE";
-        case Method::Patch: return "PATCH";
-        case Method::Head: return "HEAD";
-        case Method::Options: return "OPTIONS";
-        default: return "OTHER";
+        case Method::Get:
+            return "GET";
+        case Method::Post:
+            return "POST";
+        case Method::Put:
+            return "PUT";
+        case Method::Delete:
+            return "DELETE";
+        case Method::Patch:
+            return "PATCH";
+        case Method::Head:
+            return "HEAD";
+        case Method::Options:
+            return "OPTIONS";
+        default:
+            return "OTHER";
         }
     }
 
