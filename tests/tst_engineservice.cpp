@@ -4,6 +4,7 @@
 // and cancel, the event stream's resume and overflow, RemoteEngine and RemoteHistory against it, a
 // SIGTERM drain, and a kill -9 that leaves nothing running.
 #include "engineprocess.h"
+#include "pipeline/generationresult.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "remote/remotestorewatch.h"
@@ -388,6 +389,76 @@ private Q_SLOTS:
         QCOMPARE(call("GET", QStringLiteral("/v1/instances"), {}, {}, { { QByteArray("Authorization"), "bEaReR " + m_viewer.toLatin1() } })
                      .status,
                  200);
+    }
+
+    // Behind a load balancer the engine that ran a generation can go away while this client's stream,
+    // on another engine, stays up: the balancer answers the result's GET with 502. That is asked again
+    // (not a reason to reconnect); any other failed read that does reconnect really does, and the
+    // client says "connected" again. (Before: a 502 set "reconnecting" while the stream stayed open,
+    // no new stream was made, and a soak through HAProxy waited for ever.)
+    void balancerLosingAnEngineIsAskedAgain_data()
+    {
+        QTest::addColumn<int>("firstStatus"); // what the first GET of the result gets
+        QTest::addColumn<int>("streams"); // event streams the client opens in all
+        QTest::addRow("502 from the balancer") << 502 << 1;
+        QTest::addRow("504 from the balancer") << 504 << 1;
+        QTest::addRow("500: reconnect, for real") << 500 << 2;
+    }
+
+    void balancerLosingAnEngineIsAskedAgain()
+    {
+        QFETCH(int, firstStatus);
+        QFETCH(int, streams);
+        GenerationResult done;
+        done.generationId = QStringLiteral("gen_balanced");
+        done.state = FinalState::Succeeded;
+        const QByteArray result = QJsonDocument(done.toJson()).toJson(QJsonDocument::Compact);
+        Event finished;
+        finished.generationId = done.generationId;
+        finished.body = GenerationFinished { FinalState::Succeeded, std::nullopt, std::nullopt, std::nullopt, QString(), false };
+        QTcpServer fake;
+        QVERIFY(fake.listen(QHostAddress::LocalHost));
+        int resultAsks = 0, streamsOpened = 0;
+        QPointer<QTcpSocket> stream;
+        const auto answer = [](QTcpSocket *socket, int status, const QByteArray &body) {
+            socket->write("HTTP/1.1 " + QByteArray::number(status) + " X\r\nContent-Type: application/json\r\nContent-Length: "
+                          + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        };
+        QObject::connect(&fake, &QTcpServer::newConnection, &fake, [&] {
+            QTcpSocket *socket = fake.nextPendingConnection();
+            QObject::connect(socket, &QTcpSocket::readyRead, socket, [&, socket] {
+                const QByteArray request = socket->readAll();
+                if (request.startsWith("GET /v1/config")) {
+                    answer(socket, 200, R"({"instance":"fake","version":"9"})");
+                } else if (request.startsWith("POST /v1/generations")) {
+                    answer(socket, 202, R"({"generation_id":"gen_balanced"})");
+                } else if (request.startsWith("GET /v1/generations/gen_balanced")) {
+                    const bool first = resultAsks++ == 0;
+                    answer(socket, first ? firstStatus : 200, first ? QByteArray("{}") : result);
+                } else if (request.startsWith("GET /v1/events")) {
+                    ++streamsOpened;
+                    stream = socket;
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: hello\n\n");
+                }
+            });
+        });
+        RemoteEngine engine(EngineEndpoint { QUrl(QStringLiteral("http://127.0.0.1:%1").arg(fake.serverPort())), "bp_fake" });
+        QSignalSpy delivered(&engine, &EngineClient::finished);
+        engine.connectToEngine();
+        QTRY_VERIFY_WITH_TIMEOUT(engine.state() == RemoteEngine::State::Connected, 10'000);
+        GenerationRequest request;
+        request.story = QStringLiteral("A story.");
+        request.generationId = done.generationId;
+        engine.start(request);
+        QTRY_COMPARE_WITH_TIMEOUT(engine.pendingSummary().startsWith(u"1 waiting for a result: 0 posting"), true, 10'000);
+        // Its end, on the stream of an engine that did not run it; the result's GET then meets the balancer.
+        QVERIFY(stream);
+        stream->write("event: generation_finished\nid: 1\ndata: " + finished.compactJson() + "\n\n");
+        QVERIFY(delivered.wait(10'000));
+        QCOMPARE(delivered.constFirst().constFirst().value<GenerationResult>().state, FinalState::Succeeded);
+        QCOMPARE(resultAsks, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(engine.state() == RemoteEngine::State::Connected, 10'000);
+        QCOMPARE(streamsOpened, streams);
     }
 
     // The attach path against a hostile "engine": an event stream that is one endless data line. The

@@ -355,6 +355,33 @@ struct EngineLane
     std::set<QString> relayedFinished; // other engines' generations whose end this engine's stream carried
 };
 
+// A remote run that has ended nothing for 20 s says, every 10 s, what it waits on: its own slots and
+// each engine client's state (stderr, flushed at once: a stall must be readable while it lasts).
+void reportIfStalled(QTextStream &err, qint64 lastEndMs, std::size_t inFlight, int waiting, const std::vector<EngineLane> &lanes)
+{
+    const qint64 quiet = QDateTime::currentMSecsSinceEpoch() - lastEndMs;
+    if (quiet < 20'000 || (inFlight == 0 && waiting == 0))
+        return;
+    err << "bullpen-cli soak: nothing has ended for " << quiet / 1000 << " s; " << inFlight << " in flight, " << waiting
+        << " waiting to be sent\n";
+    for (const EngineLane &l : lanes)
+        err << "  " << l.engine->describeState() << (l.up ? "" : " (down)") << "; " << l.engine->pendingSummary() << "\n";
+    err.flush();
+}
+
+// "bullpen-cli soak: 1500 generations on URL (engine-2), …"; the engines' names, for the report.
+QStringList announceRun(QTextStream &err, const std::vector<EngineLane> &lanes, int total, qsizetype scenarios, int inFlight)
+{
+    QStringList names;
+    for (const EngineLane &lane : lanes)
+        names << lane.endpoint.display() + QStringLiteral(" (") + lane.config.value(QLatin1StringView("instance")).toString()
+                + QLatin1Char(')');
+    err << "bullpen-cli soak: " << total << " generations on " << names.join(QStringLiteral(", ")) << ", " << scenarios
+        << " scenario(s), concurrency " << inFlight << "\n";
+    err.flush();
+    return names;
+}
+
 // A generation whose engine was lost while it ran: judged from the store alone (docs/contract.md §12.2's leases).
 struct Orphan
 {
@@ -430,6 +457,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
     bool interrupted = false;
     bool sending = false;
     QElapsedTimer wall;
+    qint64 lastEndMs = QDateTime::currentMSecsSinceEpoch(); // the last generation that ended
     const auto maybeQuit = [&] {
         if (slotOf.empty() && waiting == 0 && (interrupted || started >= o.total))
             QCoreApplication::quit();
@@ -498,6 +526,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 ledger.event(e);
         });
         QObject::connect(engine, &EngineClient::finished, engine, [&, i](const GenerationResult &g) {
+            lastEndMs = QDateTime::currentMSecsSinceEpoch();
             lanes[i].inFlight.erase(g.generationId);
             const auto it = slotOf.find(g.generationId);
             if (it == slotOf.end())
@@ -549,6 +578,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
                 l.lostAtMs = QDateTime::currentMSecsSinceEpoch();
                 err << "bullpen-cli soak: " << l.engine->describeState() << "; its " << l.inFlight.size()
                     << " generation(s) in flight are judged from the store\n";
+                err.flush();
                 const std::set<QString> lost = std::exchange(l.inFlight, {});
                 for (const QString &id : lost) {
                     if (slotOf.erase(id) == 0)
@@ -575,6 +605,9 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             }
         });
     }
+    QTimer watchdog; // every 10 s: a run that stopped moving says what it waits on
+    QObject::connect(&watchdog, &QTimer::timeout, [&] { reportIfStalled(err, lastEndMs, slotOf.size(), waiting, lanes); });
+    watchdog.start(10'000);
     Interrupts interrupts([&] {
         err << "bullpen-cli soak: interrupted; cancelling " << slotOf.size()
             << " in flight on the engine(s) (a second signal exits at once)\n";
@@ -585,13 +618,7 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
             lanes[std::size_t(laneOf[id])].engine->cancel(id);
         maybeQuit();
     });
-    QStringList names;
-    for (const EngineLane &lane : lanes)
-        names << lane.endpoint.display() + QStringLiteral(" (") + lane.config.value(QLatin1StringView("instance")).toString()
-                + QLatin1Char(')');
-    err << "bullpen-cli soak: " << o.total << " generations on " << names.join(QStringLiteral(", ")) << ", " << scenarios.size()
-        << " scenario(s), concurrency " << o.inFlight << "\n";
-    err.flush();
+    const QStringList names = announceRun(err, lanes, o.total, scenarios.size(), o.inFlight);
     for (EngineLane &lane : lanes)
         lane.engine->connectToEngine();
     if (QCoreApplication::exec() == 2)

@@ -16,6 +16,13 @@ namespace {
 constexpr std::chrono::milliseconds kStreamSilence { 45000 }; // three missed heartbeats: the stream is dead
 constexpr std::chrono::milliseconds kSilenceCheck { 5000 }; // a pending generation silent for twice this is asked for
 constexpr int kResultTries = 40; // a result follows its last event within ms
+
+// No answer from the engine itself: none at all, or a load balancer's 502/504 for an engine that went
+// away under the request (whether it ran is then asked of the engines behind it, never resent).
+bool engineDidNotAnswer(int status)
+{
+    return status == 0 || status == 502 || status == 504;
+}
 constexpr qint64 kMaxEventBytes = 4 * 1024 * 1024; // one event of the stream (real ones: a few KiB)
 constexpr qint64 kMaxResultBytes = 16 * 1024 * 1024; // a result without its comic (real ones: tens of KiB)
 constexpr qint64 kMaxImageBytes = 64 * 1024 * 1024; // a comic
@@ -111,6 +118,15 @@ QString RemoteEngine::describeState() const
     return who;
 }
 
+QString RemoteEngine::pendingSummary() const
+{
+    return tr("%1 waiting for a result: %2 posting, %3 being asked for, %4 to ask once posted")
+        .arg(m_pending.size())
+        .arg(m_posting.size())
+        .arg(m_fetching.size())
+        .arg(m_askAfterPost.size());
+}
+
 void RemoteEngine::setState(State state, const QString &detail)
 {
     const bool changed = state != m_state || detail != m_stateDetail;
@@ -139,8 +155,9 @@ void RemoteEngine::openStream()
         if (status == 200) {
             m_backoffStep = 0;
             // Without a cursor nothing is replayed: a generation started before the stream was open
-            // may have sent events we never saw. Ask for the results still owed (a reset does the same).
-            if (m_lastEventId.isEmpty())
+            // may have sent events we never saw. Ask for the results still owed (a reset does the same);
+            // and after any reconnect, whose cause may have been a result we failed to read.
+            if (m_lastEventId.isEmpty() || m_state == State::Reconnecting)
                 reconcile();
             if (m_config.isEmpty())
                 fetchConfig();
@@ -219,6 +236,14 @@ void RemoteEngine::onStreamEnded()
 
 void RemoteEngine::scheduleReconnect(const QString &why)
 {
+    // A stream still open (a request other than the stream failed) is closed and opened again: the
+    // state said here must be one the next connection ends (with the stream left open, openStream
+    // would do nothing and this client would say "reconnecting" while connected).
+    if (QNetworkReply *stream = std::exchange(m_stream, nullptr)) {
+        stream->disconnect(this);
+        stream->abort();
+        stream->deleteLater();
+    }
     setState(State::Reconnecting, why);
     // 0.25 s doubling to 10 s, each wait between half and the whole of it: many consoles that lost the
     // same engine do not come back at the same instant.
@@ -267,12 +292,12 @@ QString RemoteEngine::startBody(QJsonObject body)
             const int after = reply->rawHeader("Retry-After").toInt();
             fail(id, FailureKind::RATE_LIMITED, tr("the engine at %1 did not start it: %2").arg(m_endpoint.display(), why),
                  std::chrono::milliseconds(std::max(1, after) * 1000));
-        } else if (status == 0) {
+        } else if (engineDidNotAnswer(status)) {
             // No answer: it may or may not have started. Its result is asked for once the stream is back.
             // An engine killed while it read the POST shows as any of these (Qt says "Unknown error"
-            // for a reset mid-request).
+            // for a reset mid-request), or behind a balancer as its 502/504.
             const QNetworkReply::NetworkError e = reply->error();
-            if (e == QNetworkReply::OperationCanceledError || e == QNetworkReply::RemoteHostClosedError
+            if (status != 0 || e == QNetworkReply::OperationCanceledError || e == QNetworkReply::RemoteHostClosedError
                 || e == QNetworkReply::UnknownNetworkError)
                 fetchResult(id);
             else
@@ -326,7 +351,7 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
             });
             return;
         }
-        if (status == 409 || (status == 0 && attempt < kResultTries)) {
+        if (status == 409 || (engineDidNotAnswer(status) && attempt < kResultTries)) {
             // Still running (the result follows its last event by a moment), or no answer: ask again.
             if (status == 409 && attempt >= kResultTries) {
                 m_fetching.remove(id); // its events will say when it ends

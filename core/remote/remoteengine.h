@@ -47,6 +47,8 @@ public:
     QString startBody(QJsonObject body);
     bool cancel(const QString &generationId) override;
     int activeCount() const override { return static_cast<int>(m_pending.size()); }
+    // "48 waiting for a result: 0 posting, 3 being asked for" (a stalled client says what it waits on).
+    QString pendingSummary() const;
 
     State state() const { return m_state; }
     // For the status bar: "connected to http://… (instance a:8700, 0.1.0)", "reconnecting since 10:42:07 (…)".

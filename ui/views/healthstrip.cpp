@@ -48,6 +48,23 @@ QString windowLine(const QString &window, const ProviderHealth &h)
     return parts.join(QStringLiteral(" · "));
 }
 
+constexpr qsizetype kControlChars = 48; // a breaker or drain line on a card
+
+// The card's short form of a window (the whole line is in its tooltip): "5 min: 11 · 36.4 % err ·
+// TIMEOUT ×2" for the last 5 minutes, with p90 instead of the top kind for the last 15. A card stays
+// about 300 px wide, so that five fit beside each other at 1,400 px.
+QString cardLine(const QString &window, const ProviderHealth &h, bool withKind)
+{
+    if (h.attempts == 0)
+        return HealthStrip::tr("%1: no attempts").arg(window);
+    QString line = HealthStrip::tr("%1: %L2 · %3 % err").arg(window).arg(h.attempts).arg(QLocale().toString(h.errorPercent(), 'f', 1));
+    if (withKind && h.topKind)
+        line += QStringLiteral(" · %1 ×%L2").arg(enumName(*h.topKind)).arg(h.topKindCount);
+    else if (!withKind)
+        line += QStringLiteral(" · p90 %1").arg(charts::duration(h.p90Ms));
+    return line;
+}
+
 // "last probe 3 min ago: ok 840 ms" (docs/contract.md §13): a probe is synthetic, apart from the figures above it.
 QString probeLine(const ProviderHealth::Probe &probe, qint64 nowMs)
 {
@@ -339,13 +356,14 @@ void HealthStrip::rebuildCards()
                 .arg(toId(five.provider), role, toId(five.stage),
                      // grey that reads: the palette's hint text, not the pale grid tone
                      tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
-                     ProviderHealthModel::stateText(state).toUpper(), windowLine(tr("5 min"), five).toHtmlEscaped(),
-                     windowLine(tr("15 min"), fifteen).toHtmlEscaped()));
+                     ProviderHealthModel::stateText(state).toUpper(), cardLine(tr("5 min"), five, true).toHtmlEscaped(),
+                     cardLine(tr("15 min"), fifteen, false).toHtmlEscaped()));
         if (fifteen.lastProbe) {
             probes = true;
             card->setText(card->text() + QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped()));
         }
-        card->setToolTip(ProviderHealthModel::ruleText() + QStringLiteral("\n\n")
+        card->setToolTip(windowLine(tr("5 min"), five) + QLatin1Char('\n') + windowLine(tr("15 min"), fifteen) + QStringLiteral("\n\n")
+                         + ProviderHealthModel::ruleText() + QStringLiteral("\n\n")
                          + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
                          + QStringLiteral("\n") + tr("Click to see these failures in Failures."));
         connect(card, &HealthCard::activated, this,
@@ -390,11 +408,16 @@ HealthCard *HealthStrip::newCard(const QString &name, tones::Tone tone)
 bool HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage)
 {
     const QString control = controlLine(provider, role, stage);
-    if (!control.isEmpty())
-        card->setText(
-            card->text()
-            + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
-                  .arg(tones::css(tones::color(tones::Tone::Warning)), control.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"))));
+    if (!control.isEmpty()) {
+        // Each breaker or drain line cut to the card's width; whole in the tooltip.
+        QStringList lines = control.split(u'\n');
+        for (QString &line : lines)
+            line = (line.size() > kControlChars ? line.left(kControlChars - 1) + QChar(0x2026) : line).toHtmlEscaped();
+        card->setText(card->text()
+                      + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
+                            .arg(tones::css(tones::color(tones::Tone::Warning)), lines.join(QStringLiteral("<br>"))));
+        card->setToolTip(control + QStringLiteral("\n\n") + card->toolTip());
+    }
     if (!m_engine)
         return !control.isEmpty();
     auto *drain = new QAction(tr("Drain %1…").arg(toId(provider)), card);
