@@ -10,8 +10,8 @@
 # (the killed engine's in-flight ones ABANDONED within two lease periods), that a user's keyed hash is
 # the same on every engine, and that every answered generation is in the history as it was answered.
 # CLUSTER_SOAK_BALANCER=1 puts HAProxy in front of the three (round-robin, health-checked on /readyz)
-# and sends every request and the event stream through it, as a deployment does (see docs/operations.md
-# for what that run shows and its known problem).
+# and sends every request and the event stream through it, as a deployment does (docs/store.md,
+# "Several engines"); CI runs both.
 #   bash scripts/cluster-soak.sh [count, default 1500] [build dir, default build/dev]
 # Exits with the soak's status (0: every check passed; 1 also when a drain took longer than 2 s).
 # Prints how long each step took. For a throughput figure instead (no kill, the zero-latency scenario):

@@ -3,7 +3,7 @@
 # CI's hardening stages, run after the README's test command (scripts/test.sh) has built `dev`:
 #   1. fault soak: every simulator scenario through the whole pipeline; fails on any docs/contract.md §11 invariant;
 #   2. cluster soak: PostgreSQL, three bullpen-engine instances, one killed and restarted mid-run
-#      (scripts/cluster-soak.sh); fails on any invariant over the union;
+#      (scripts/cluster-soak.sh); fails on any invariant over the union; then again through HAProxy;
 #   2b. replay round trip (scripts/replay-roundtrip.sh): every built-in scenario × provider × stream,
 #      generated and replayed as recorded; fails on any that is not reproduced;
 #   3. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
@@ -29,6 +29,10 @@ done_stage "fault soak"
 stage "cluster soak: 1500 generations over three engines on PostgreSQL, one killed mid-run"
 bash scripts/cluster-soak.sh 1500 build/dev
 done_stage "cluster soak"
+
+stage "cluster soak through HAProxy: the same, every request and the event stream through the balancer"
+CLUSTER_SOAK_BALANCER=1 bash scripts/cluster-soak.sh 1500 build/dev
+done_stage "cluster soak through HAProxy"
 
 stage "replay round trip: every scenario × each provider as primary × streaming on and off"
 bash scripts/replay-roundtrip.sh build/dev > build/dev/replay-roundtrip.md || { cat build/dev/replay-roundtrip.md; exit 1; }

@@ -142,6 +142,10 @@
         <source>an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?</source>
         <translation>스트림의 이벤트 하나가 끝나지 않은 채 %1 MiB를 넘었습니다. %2이(가) Bullpen 엔진이 맞습니까?</translation>
     </message>
+    <message>
+        <source>%1 waiting for a result: %2 posting, %3 being asked for, %4 to ask once posted</source>
+        <translation type="unfinished" />
+    </message>
 </context>
 <context>
     <name>bullpen::RemoteStoreWatch</name>

@@ -908,6 +908,10 @@
         <source>Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.</source>
         <translation>프로브는 합성 요청입니다(bullpen-engine --probe-every). 위의 어떤 수치에도 포함되지 않습니다.</translation>
     </message>
+    <message>
+        <source>%1: %L2 · %3 % err</source>
+        <translation>%1: 시도 %L2건 · 오류 %3 %</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
