@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '%1 waiting for a result: %2 posting, %3 being asked for, %4 to ask once posted': '결과 대기 %1건: 전송 중 %2건, 조회 중 %3건, 전송 후 조회할 %4건',
     '%1: %L2 · %3 % err': '%1: 시도 %L2건 · 오류 %3 %',
     'Export for a bug report…': '버그 보고용으로 내보내기…',
     "The scenario, the settings, the verdict, this generation as exports show it (masked) and the replay's result, in one JSON file.": '시나리오, 설정, 판정, 내보내기와 같이 마스킹된 이 생성, 재현 결과를 JSON 파일 하나에 담습니다.',

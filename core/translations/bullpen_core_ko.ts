@@ -144,7 +144,7 @@
     </message>
     <message>
         <source>%1 waiting for a result: %2 posting, %3 being asked for, %4 to ask once posted</source>
-        <translation type="unfinished" />
+        <translation>결과 대기 %1건: 전송 중 %2건, 조회 중 %3건, 전송 후 조회할 %4건</translation>
     </message>
 </context>
 <context>
