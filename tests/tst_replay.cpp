@@ -593,6 +593,31 @@ private Q_SLOTS:
         QCOMPARE(back->toJson(), first);
     }
 
+    // A primary that hung until 2 s of a 62 s budget: on a 2.5 s scale "fallback triggered" (right of
+    // its line) would run into "ends at 62.0 s →" (right-aligned): it goes where there is room.
+    void timelineLabelsKeepClear()
+    {
+        QTemporaryDir dir;
+        Ran original = run(dir, QStringLiteral("primary-hang"), qwenFallbackSettings(dir, QStringLiteral("2000ms")), true);
+        QVERIFY(original.result);
+        QVERIFY(original.setup->store()->flush());
+        QList<Event> events;
+        for (const QJsonObject &e : original.setup->store()->events(original.result->generationId))
+            events << *Event::fromJson(e);
+        for (const int width : { 900, 700, 1400 }) {
+            TimelineWidget timeline;
+            timeline.setEvents(events);
+            timeline.resize(width, 220);
+            timeline.grab();
+            QVERIFY(!timeline.fallbackLabelRect().isEmpty());
+            QVERIFY(!timeline.budgetEndLabelRect().isEmpty());
+            QVERIFY2(!timeline.fallbackLabelRect().intersects(timeline.budgetEndLabelRect()), qPrintable(QString::number(width)));
+            const QRectF r = timeline.fallbackLabelRect();
+            QVERIFY2(QRectF(timeline.rect()).adjusted(0, -8, 0, 0).contains(r),
+                     qPrintable(QStringLiteral("%1,%2 %3x%4").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())));
+        }
+    }
+
     // GET /v1/history/{id}/scenario: the scenario, its approximations and the recorded settings; 404 for an unknown id.
     void serviceAnswersTheScenario()
     {

@@ -213,6 +213,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     }
     // Budget band, on the spans' scale: where it ends beyond the view, the band runs to the edge and
     // says where it ends.
+    QRectF &endsLabel = m_endsLabel; // where "ends at …" was written: the fallback's label keeps clear of it
+    endsLabel = QRectF();
+    m_fallbackLabel = QRectF();
     if (budget > 0) {
         QColor band = tones::color(tones::Tone::Running);
         band.setAlpha(70);
@@ -228,8 +231,10 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(palette().color(QPalette::Text));
         p.drawText(QRectF(4, area.top() - 22, m_labelWidth, 16), Qt::AlignLeft, tr("budget %1 s").arg(budget / 1000.0));
         if (beyond) {
-            p.drawText(QRectF(area.right() - 160, area.top() - 20, 160, 12), Qt::AlignRight | Qt::AlignVCenter,
-                       tr("ends at %1 →").arg(charts::duration(budgetEnd)));
+            const QString ends = tr("ends at %1 →").arg(charts::duration(budgetEnd));
+            const qreal w = p.fontMetrics().horizontalAdvance(ends) + 2;
+            endsLabel = QRectF(area.right() - w, area.top() - 20, w, 12);
+            p.drawText(endsLabel, Qt::AlignRight | Qt::AlignVCenter, ends);
         } else {
             p.setPen(QPen(band.darker(150), 2));
             p.drawLine(QPointF(x(budgetEnd), area.top() - 20), QPointF(x(budgetEnd), area.top() - 6));
@@ -294,8 +299,22 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(QPen(kRelief, 3));
         p.drawLine(QPointF(x(fallbackAt), area.top() - 6), QPointF(x(fallbackAt), area.bottom()));
         const QString label = skipped.isEmpty() ? tr("fallback triggered") : tr("primary skipped");
-        const QRectF labelRect(x(fallbackAt) + 4, area.top() - 24, 160, 16);
+        const qreal w = p.fontMetrics().horizontalAdvance(label) + 2;
+        // Above the spans right of the line, else left of it (where the right would run into "ends at
+        // …" or off the widget); under the spans where neither side has room above.
+        const qreal line = x(fallbackAt);
+        QRectF labelRect;
+        for (const qreal top : { area.top() - 24, area.bottom() - 18 }) {
+            for (const qreal left : { line + 4, line - 4 - w }) {
+                const QRectF r(left, top, w, 16);
+                if (labelRect.isNull() && !r.intersects(endsLabel) && r.left() >= area.left() && r.right() <= width())
+                    labelRect = r;
+            }
+        }
+        if (labelRect.isNull())
+            labelRect = QRectF(line + 4, area.top() - 24, w, 16);
         p.drawText(labelRect, Qt::AlignLeft, label);
+        m_fallbackLabel = labelRect;
         if (!skipped.isEmpty())
             m_tips << std::pair { labelRect, skipped };
     }

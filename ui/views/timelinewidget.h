@@ -36,6 +36,10 @@ public:
     int deadlineLabelsDrawn() const { return m_deadlineLabels; }
     // The budget band and each attempt's bar with its tooltip, as last painted.
     const QList<std::pair<QRectF, QString>> &tips() const { return m_tips; }
+    // Where "fallback triggered" (or "primary skipped") and "ends at …" were written in the last paint
+    // (for tests: never over each other); empty when not drawn.
+    QRectF fallbackLabelRect() const { return m_fallbackLabel; }
+    QRectF budgetEndLabelRect() const { return m_endsLabel; }
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -47,6 +51,8 @@ private:
     double m_labelWidth = 0;
     int m_deadlineLabels = 0;
     double m_scaleAtLeast = 0;
+    QRectF m_fallbackLabel;
+    QRectF m_endsLabel;
 };
 
 } // namespace bullpen
