@@ -216,6 +216,20 @@ if [[ $kill_one == 1 && ${in_flight:-0} == 0 ]]; then
     status=1
 fi
 if [[ $drain_status != 0 && $status == 0 ]]; then status=1; fi
+if [[ $direct != 1 && $status == 0 ]]; then
+    # The console attached through the balancer, as an operator attaches it: one generation (the demo
+    # story, gemini overloaded), its result read back through the balancer, the Live view drawn.
+    if QT_QPA_PLATFORM=offscreen timeout 60 "$PWD/$build/app/bullpen" --lang en --engine "$soak_urls" --grab "$work/console.png" \
+        > "$work/console.log" 2>&1 && [[ -s $work/console.png ]] \
+        && curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "$soak_urls/v1/history?user_id=haru_paul@example.com&limit=1" \
+        | grep -q '"state":"succeeded"'; then
+        echo "cluster-soak: the console attached through the balancer ran a generation to its result and drew it"
+    else
+        echo "cluster-soak: the console attached through the balancer did not run a generation to its result:" >&2
+        cat "$work/console.log" >&2
+        status=1
+    fi
+fi
 cat "$work/soak.err" >&2
 cat "$work/soak.out"
 echo "cluster-soak: soak exited $status after $SECONDS s"
