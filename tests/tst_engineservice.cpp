@@ -1241,6 +1241,22 @@ private Q_SLOTS:
         const QByteArray page = call("GET", QStringLiteral("/metrics"), m_viewer).body;
         QVERIFY(page.contains("bullpen_build_info{version=\""));
         QVERIFY(page.contains("bullpen_breaker_state{provider=\"gemini\",role=\"primary\",stage=\"storyboard\"}"));
+        // Every final state's series from 0; comic files apart from rows; the process collector's names.
+        for (const char *state : { "succeeded", "failed", "cancelled", "abandoned" })
+            QVERIFY2(page.contains(QByteArray(QByteArray("bullpen_generations_finished_total{state=\"") + state + "\"} ")), state);
+        QVERIFY(page.contains("\nbullpen_store_purged_files_total "));
+        QVERIFY(!page.contains("image_files"));
+        const auto value = [&page](const QByteArray &name) {
+            const qsizetype at = page.indexOf(QByteArray('\n' + name + ' '));
+            return at < 0 ? -1.0 : page.mid(at + name.size() + 2, page.indexOf('\n', at + 1) - at - name.size() - 2).toDouble();
+        };
+        QVERIFY(value("process_resident_memory_bytes") > 1e6);
+        QVERIFY(value("process_virtual_memory_bytes") >= value("process_resident_memory_bytes"));
+        QVERIFY(value("process_cpu_seconds_total") > 0);
+        QVERIFY(value("process_open_fds") > 3);
+        QVERIFY(value("process_max_fds") >= value("process_open_fds"));
+        const double started = value("process_start_time_seconds"), now = QDateTime::currentSecsSinceEpoch();
+        QVERIFY2(started > now - 3600 && started <= now + 1, qPrintable(QString::number(now - started))); // the engine started with this suite
         QProcess check;
         check.start(promtool, { QStringLiteral("check"), QStringLiteral("metrics") });
         QVERIFY(check.waitForStarted(10'000));

@@ -3,6 +3,7 @@
 
 #include "provider.h"
 
+#include <QList>
 #include <QMetaEnum>
 #include <QObject>
 #include <QString>
@@ -88,6 +89,16 @@ std::optional<FinalState> finalStateFromId(QStringView id);
 std::optional<HistoryState> historyStateFromId(QStringView id);
 
 // Upper-case contract spelling for kinds and public codes ("RATE_LIMITED", "AI_PROVIDER_CONFIG").
+// Every value of a Q_ENUM_NS enum, in declaration order (a list of them is never written out by hand).
+template<typename E> QList<E> enumValues()
+{
+    const QMetaEnum meta = QMetaEnum::fromType<E>();
+    QList<E> out;
+    for (int i = 0; i < meta.keyCount(); ++i)
+        out << static_cast<E>(meta.value(i));
+    return out;
+}
+
 template<typename E> QString enumName(E value)
 {
     return QString::fromLatin1(QMetaEnum::fromType<E>().valueToKey(static_cast<int>(value)));

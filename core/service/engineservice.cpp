@@ -7,6 +7,7 @@
 #include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
 #include "prober.h"
+#include "processmetrics.h"
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
@@ -1217,7 +1218,7 @@ EngineService::Reply EngineService::metrics() const
         for (Provider p : ProviderRegistry::all())
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
-    return Reply { 200, m_metrics.prometheus(g), "text/plain; version=0.0.4; charset=utf-8", {} };
+    return Reply { 200, m_metrics.prometheus(g) + processMetrics(), "text/plain; version=0.0.4; charset=utf-8", {} };
 }
 
 void EngineService::closeRevokedStreams()

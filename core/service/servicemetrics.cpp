@@ -133,8 +133,11 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     head("bullpen_generations_started_total", "counter", "Generations started on this engine.");
     out += "bullpen_generations_started_total " + QByteArray::number(m_started) + '\n';
     head("bullpen_generations_finished_total", "counter", "Generations ended, by final state.");
-    for (const auto &[state, n] : m_finished)
-        out += "bullpen_generations_finished_total{" + label("state", state) + "} " + QByteArray::number(n) + '\n';
+    for (const FinalState state : enumValues<FinalState>()) {
+        const auto n = m_finished.find(toId(state)); // every state from 0, so that rate() sees the first one
+        out += "bullpen_generations_finished_total{" + label("state", toId(state)) + "} "
+            + QByteArray::number(n == m_finished.end() ? 0 : n->second) + '\n';
+    }
     head("bullpen_generations_in_flight", "gauge", "Generations running now.");
     out += "bullpen_generations_in_flight " + QByteArray::number(g.generationsInFlight) + '\n';
     head("bullpen_attempts_total", "counter", "Provider attempts, by stage, provider, role and result (success or failure kind).");
@@ -199,17 +202,17 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     head("bullpen_store_reachable", "gauge",
          "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
     out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
-    head("bullpen_store_purged_rows_total", "counter", "Rows (and comic files) this engine's retention removed, by what they were.");
-    const std::pair<const char *, qint64> purged[] = { { "generations", g.retention.purged.generations },
-                                                       { "attempts", g.retention.purged.attempts },
-                                                       { "events", g.retention.purged.events },
-                                                       { "comparisons", g.retention.purged.comparisons },
-                                                       { "images", g.retention.purged.images },
-                                                       { "image_files", g.retention.purged.imageFiles },
-                                                       { "aggregate_rows", g.retention.purged.aggregateRows },
-                                                       { "audit_rows", g.retention.purged.auditRows } };
+    head("bullpen_store_purged_rows_total", "counter", "Rows this engine's retention removed, by what they were.");
+    const std::pair<const char *, qint64> purged[] = {
+        { "generations", g.retention.purged.generations }, { "attempts", g.retention.purged.attempts },
+        { "events", g.retention.purged.events },           { "comparisons", g.retention.purged.comparisons },
+        { "images", g.retention.purged.images },           { "aggregate_rows", g.retention.purged.aggregateRows },
+        { "audit_rows", g.retention.purged.auditRows }
+    };
     for (const auto &[what, n] : purged)
         out += "bullpen_store_purged_rows_total{" + label("what", QString::fromLatin1(what)) + "} " + QByteArray::number(n) + '\n';
+    head("bullpen_store_purged_files_total", "counter", "Comic files (SQLite stores keep them beside the database) retention removed.");
+    out += "bullpen_store_purged_files_total " + QByteArray::number(g.retention.purged.imageFiles) + '\n';
     head("bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
     out += "bullpen_store_purge_step_max_seconds " + number(g.retention.longestStepMs / 1000.0) + '\n';
     head("bullpen_store_purge_last_done_timestamp_seconds", "gauge", "When a purge pass last found nothing more to remove (0: not yet).");
