@@ -749,202 +749,25 @@ EngineService::Reply EngineService::statsProviders()
     return Reply { 200, m_providersAnswer, "application/json", {} };
 }
 
-void EngineService::stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket)
+void EngineService::answerStats(const QHttpServerRequest &request, QTcpSocket *socket, Statistics::Plan (*plan)(const QUrlQuery &))
 {
-    if (what == u"providers") {
-        write(socket, statsProviders());
+    HistoryReader *history = historyOr404(socket);
+    if (!history)
+        return;
+    Statistics::Plan planned = plan(QUrlQuery(request.url()));
+    if (const auto *e = std::get_if<FieldError>(&planned)) {
+        write(socket, error(400, e->toString(), e->field));
         return;
     }
-    HistoryReader *history = m_setup.history();
-    if (!history) {
-        write(socket, error(404, QStringLiteral("this engine keeps no history (started with --no-store)")));
-        return;
-    }
-    const QUrlQuery query(request.url());
-    const auto fail = [&](const FieldError &e) {
-        write(socket, error(400, e.toString(), e.field));
-    };
-    const auto range = [&](qint64 *from, qint64 *to) -> bool {
-        constexpr qint64 kFar = 253402300799999;
-        auto f = HistoryJson::integer(query, QStringLiteral("from_ms"), 0, kFar);
-        auto t = HistoryJson::integer(query, QStringLiteral("to_ms"), 0, kFar);
-        if (const auto *e = std::get_if<FieldError>(&f))
-            return fail(*e), false;
-        if (const auto *e = std::get_if<FieldError>(&t))
-            return fail(*e), false;
-        *to = std::get<std::optional<qint64>>(t).value_or(nowMs() + 1);
-        *from = std::get<std::optional<qint64>>(f).value_or(*to - 24LL * 3600 * 1000);
-        return true;
-    };
-
-    if (what == u"counts" || what == u"count") {
-        auto filter = HistoryJson::filterFromQuery(query, { QStringLiteral("by") });
-        if (const auto *e = std::get_if<FieldError>(&filter))
-            return fail(*e);
-        const HistoryFilter f = std::get<HistoryFilter>(filter);
-        if (what == u"count") {
-            answerLater(socket, [history, f] {
-                QString why;
-                const qint64 n = history->count(f, &why);
-                return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("count"), static_cast<double>(n) } })
-                                     : historyUnreadable(why);
-            });
-            return;
-        }
-        const QString by = query.queryItemValue(QStringLiteral("by"));
-        const std::optional<HistoryGroup> group = by == u"public_code" || by.isEmpty() ? std::optional(HistoryGroup::PublicCode)
-            : by == u"kind"                                                            ? std::optional(HistoryGroup::Kind)
-            : by == u"state"                                                           ? std::optional(HistoryGroup::State)
-                                                                                       : std::nullopt;
-        if (!group)
-            return fail(FieldError { QStringLiteral("by"), QStringLiteral("must be public_code, kind or state") });
-        answerLater(socket, [history, f, group, by] {
-            QString why;
-            const auto counts = history->countBy(*group, f, &why);
-            return why.isEmpty() ? json(200,
-                                        QJsonObject { { QStringLiteral("by"), by.isEmpty() ? QStringLiteral("public_code") : by },
-                                                      { QStringLiteral("counts"), HistoryJson::counts(counts) } })
-                                 : historyUnreadable(why);
-        });
-        return;
-    }
-    if (what == u"oldest") {
-        answerLater(socket, [history] {
-            QString why;
-            const std::optional<qint64> oldest = history->oldestGenerationMs(&why);
-            return why.isEmpty()
-                ? json(200,
-                       QJsonObject { { QStringLiteral("oldest_ms"), oldest ? QJsonValue(static_cast<double>(*oldest)) : QJsonValue() } })
-                : historyUnreadable(why);
-        });
-        return;
-    }
-    qint64 from = 0, to = 0;
-    if (!range(&from, &to))
-        return;
-    // Buckets of a chart: at least a second, at most 31 days, at most 10,000 of them.
-    const auto bucketOf = [&](qint64 *b) -> bool {
-        auto bucket = HistoryJson::integer(query, QStringLiteral("bucket_ms"), 1000, 31LL * 24 * 3600 * 1000);
-        if (const auto *e = std::get_if<FieldError>(&bucket))
-            return fail(*e), false;
-        *b = std::get<std::optional<qint64>>(bucket).value_or(3600 * 1000);
-        if ((to - from) / *b > 10000)
-            return fail(FieldError { QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one") }),
-                   false;
-        return true;
-    };
-    if (what == u"fallback-rate") {
-        qint64 b = 0;
-        if (!bucketOf(&b))
-            return;
-        auto scope = HistoryJson::filterFromQuery(query, { QStringLiteral("bucket_ms") });
-        if (const auto *e = std::get_if<FieldError>(&scope))
-            return fail(*e);
-        answerLater(socket, [history, from, to, b, scope = std::get<HistoryFilter>(scope)] {
-            QString why;
-            const auto buckets = history->fallbackRate(from, to, b, &why, scope);
-            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("buckets"), HistoryJson::rateBuckets(buckets) } })
-                                 : historyUnreadable(why);
-        });
-        return;
-    }
-    if (what == u"latency") {
-        auto provider = HistoryJson::enumValue<Provider>(query, QStringLiteral("provider"));
-        auto role = HistoryJson::enumValue<Role>(query, QStringLiteral("role"));
-        auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
-        if (const auto *e = std::get_if<FieldError>(&provider))
-            return fail(*e);
-        if (const auto *e = std::get_if<FieldError>(&role))
-            return fail(*e);
-        if (const auto *e = std::get_if<FieldError>(&stage))
-            return fail(*e);
-        const std::optional<Provider> p = std::get<std::optional<Provider>>(provider);
-        if (!p)
-            return fail(FieldError { QStringLiteral("provider"), QStringLiteral("required") });
-        const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
-        const std::optional<Stage> s = std::get<std::optional<Stage>>(stage);
-        answerLater(socket, [history, p, r, s, from, to] {
-            QString why;
-            const QList<LatencySample> samples = history->latencySamples(*p, r, from, to, &why, s);
-            if (!why.isEmpty())
-                return historyUnreadable(why);
-            // Each sample is one attempt: an answer that grows with the history is refused, not sent.
-            constexpr qsizetype kMaxSamples = 100'000;
-            if (samples.size() > kMaxSamples)
-                return error(400,
-                             QStringLiteral("the range holds %1 attempts, more than %2; narrow from_ms and to_ms, or read "
-                                            "/v1/stats/latency-histogram, which answers any range")
-                                 .arg(samples.size())
-                                 .arg(kMaxSamples),
-                             QStringLiteral("from_ms"));
-            return json(200, QJsonObject { { QStringLiteral("samples"), HistoryJson::samples(samples) } });
-        });
-        return;
-    }
-    if (what == u"latency-histogram" || what == u"fallback-wait-histogram") {
-        qint64 b = 0;
-        if (!bucketOf(&b))
-            return;
-        auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
-        if (const auto *e = std::get_if<FieldError>(&stage))
-            return fail(*e);
-        const Stage s = std::get<std::optional<Stage>>(stage).value_or(Stage::Storyboard);
-        if (what == u"fallback-wait-histogram") {
-            answerLater(socket, [history, s, from, to, b] {
-                QString why;
-                const auto cells = history->fallbackWaitHistogram(s, from, to, b, &why);
-                return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("cells"), HistoryJson::reliefCells(cells) } })
-                                     : historyUnreadable(why);
-            });
-            return;
-        }
-        auto provider = HistoryJson::enumValue<Provider>(query, QStringLiteral("provider"));
-        auto role = HistoryJson::enumValue<Role>(query, QStringLiteral("role"));
-        if (const auto *e = std::get_if<FieldError>(&provider))
-            return fail(*e);
-        if (const auto *e = std::get_if<FieldError>(&role))
-            return fail(*e);
-        const std::optional<Provider> p = std::get<std::optional<Provider>>(provider);
-        if (!p)
-            return fail(FieldError { QStringLiteral("provider"), QStringLiteral("required") });
-        const Role r = std::get<std::optional<Role>>(role).value_or(Role::Primary);
-        answerLater(socket, [history, p, r, s, from, to, b] {
-            QString why;
-            const auto cells = history->latencyHistogram(*p, r, s, from, to, b, &why);
-            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("cells"), HistoryJson::durationCells(cells) } })
-                                 : historyUnreadable(why);
-        });
-        return;
-    }
-    if (what == u"health") {
-        if (to - from > 24LL * 3600 * 1000)
-            return fail(FieldError { QStringLiteral("from_ms"),
-                                     QStringLiteral("the health window is at most 24 hours; use the latency statistics for more") });
-        answerLater(socket, [history, from, to] {
-            QString why;
-            const auto health = history->providerHealth(from, to, &why);
-            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("providers"), HistoryJson::providerHealth(health) } })
-                                 : historyUnreadable(why);
-        });
-        return;
-    }
-    if (what == u"fallback-waits") {
-        auto stage = HistoryJson::enumValue<Stage>(query, QStringLiteral("stage"));
-        if (const auto *e = std::get_if<FieldError>(&stage))
-            return fail(*e);
-        const Stage s = std::get<std::optional<Stage>>(stage).value_or(Stage::Storyboard);
-        answerLater(socket, [history, s, from, to] {
-            QString why;
-            const auto waits = history->fallbackWaits(s, from, to, &why);
-            return why.isEmpty() ? json(200, QJsonObject { { QStringLiteral("waits"), HistoryJson::fallbackWaits(waits) } })
-                                 : historyUnreadable(why);
-        });
-        return;
-    }
-    write(socket,
-          error(404,
-                QStringLiteral("no such statistic; the statistics are counts, count, oldest, fallback-rate, latency, "
-                               "latency-histogram, fallback-waits, fallback-wait-histogram, health and providers")));
+    answerLater(socket, [history, body = std::get<Statistics::Body>(std::move(planned))] {
+        QString why;
+        const std::variant<QJsonObject, FieldError> answer = body(*history, &why);
+        if (!why.isEmpty())
+            return historyUnreadable(why);
+        if (const auto *e = std::get_if<FieldError>(&answer))
+            return error(400, e->toString(), e->field);
+        return json(200, std::get<QJsonObject>(answer));
+    });
 }
 
 void EngineService::comparisonEntry(const QString &id, QTcpSocket *socket)

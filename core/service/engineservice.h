@@ -7,6 +7,7 @@
 #include "eventstream.h"
 #include "routetable.h"
 #include "servicemetrics.h"
+#include "statistics.h"
 #include "storerelay.h"
 
 #include <QAbstractHttpServer>
@@ -138,7 +139,8 @@ private:
     void historyList(const QHttpServerRequest &request, QTcpSocket *socket);
     void historyEntry(const QString &id, QTcpSocket *socket);
     void historyScenario(const QString &id, QTcpSocket *socket);
-    void stats(const QHttpServerRequest &request, const QString &what, QTcpSocket *socket);
+    // GET /v1/stats/<one of Statistics::endpoints()>: its query read, then answered from the history thread.
+    void answerStats(const QHttpServerRequest &request, QTcpSocket *socket, Statistics::Plan (*plan)(const QUrlQuery &));
     Reply statsProviders(); // this engine's last 5 and 15 minutes, at most a second old
     void comparisonList(const QHttpServerRequest &request, QTcpSocket *socket);
     void comparisonEntry(const QString &id, QTcpSocket *socket);

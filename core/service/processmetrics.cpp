@@ -6,7 +6,6 @@
 #include <QList>
 
 #include <optional>
-
 #include <sys/resource.h>
 #include <unistd.h>
 

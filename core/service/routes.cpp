@@ -49,7 +49,11 @@ void EngineService::buildRoutes()
     r.add(Get, QStringLiteral("/v1/history/{id}"), A::Viewer, later([this](const Call &c) { historyEntry(c.param(0), c.socket); }));
     r.add(Get, QStringLiteral("/v1/history/{id}/scenario"), A::Viewer,
           later([this](const Call &c) { historyScenario(c.param(0), c.socket); }));
-    r.add(Get, QStringLiteral("/v1/stats/{what}"), A::Viewer, later([this](const Call &c) { stats(c.request, c.param(0), c.socket); }));
+    r.add(Get, QStringLiteral("/v1/stats/providers"), A::Viewer,
+          now([this](const Call &) -> std::optional<Reply> { return statsProviders(); }));
+    for (const Statistics::Endpoint &e : Statistics::endpoints())
+        r.add(Get, QStringLiteral("/v1/stats/") + QLatin1StringView(e.name), A::Viewer,
+              later([this, plan = e.plan](const Call &c) { answerStats(c.request, c.socket, plan); }));
 
     r.add(Post, QStringLiteral("/v1/comparisons"), A::Operator,
           now([this](const Call &c) -> std::optional<Reply> { return startComparison(c.request, *c.token); }));

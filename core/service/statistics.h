@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "api/generationrequestjson.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QUrlQuery>
+
+#include <functional>
+#include <variant>
+
+namespace bullpen {
+
+class HistoryReader;
+
+// docs/api.md "History and dashboards": the statistics read from the history, as a table. Each reads
+// its query first (a wrong field: the FieldError, answered 400 naming it), then answers on the history
+// thread: the body, a FieldError (an answer too large to send), or an unreadable store (*why).
+namespace Statistics {
+
+using Body = std::function<std::variant<QJsonObject, FieldError>(HistoryReader &history, QString *why)>;
+using Plan = std::variant<Body, FieldError>;
+
+struct Endpoint
+{
+    const char *name; // GET /v1/stats/<name>
+    Plan (*plan)(const QUrlQuery &query);
+};
+
+const QList<Endpoint> &endpoints();
+
+} // namespace Statistics
+
+} // namespace bullpen
