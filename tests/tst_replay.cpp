@@ -262,6 +262,23 @@ private Q_SLOTS:
         const ReplayVerdict w = ReplayVerdict::judge(source->run(), replayedRun(*whatIf.result), false, scenario.approximate);
         QVERIFY(!w.reproduced);
         QVERIFY2(w.summary.contains(QLatin1StringView("with these settings: failed")), qPrintable(w.summary));
+
+        // What if the primary's timeout had been shorter: the same hang, given up on sooner, and the
+        // fallback answers that much earlier; the verdict says both times.
+        QJsonObject sooner = source->policy->settingsJson();
+        QJsonObject soonerSb = sooner.value(QLatin1StringView("storyboard")).toObject();
+        soonerSb.insert(QStringLiteral("primary_timeout"), QStringLiteral("300ms"));
+        sooner.insert(QStringLiteral("storyboard"), soonerSb);
+        Ran faster = run(replayDir, scenarioFile, write(replayDir, QStringLiteral("sooner.json"), sooner), false);
+        QVERIFY(faster.result);
+        QCOMPARE(faster.result->state, FinalState::Succeeded);
+        const ReplayRun fasterRun = replayedRun(*faster.result);
+        QVERIFY2(fasterRun.elapsedMs < source->run().elapsedMs - 1000,
+                 qPrintable(QStringLiteral("%1 vs %2 ms").arg(fasterRun.elapsedMs).arg(source->run().elapsedMs)));
+        const ReplayVerdict f = ReplayVerdict::judge(source->run(), fasterRun, false, scenario.approximate);
+        QVERIFY2(f.summary.contains(QLatin1StringView("with these settings: succeeded"))
+                     && f.summary.contains(QLatin1StringView("instead of")),
+                 qPrintable(f.summary));
     }
 
     // docs/contract.md §14: a replay made beside its original is kept in the same history, marked

@@ -17,7 +17,10 @@ constexpr qint64 kDayMs = 24LL * 3600 * 1000;
 class Query
 {
 public:
-    explicit Query(const QUrlQuery &query) : m_query(query) {}
+    explicit Query(const QUrlQuery &query)
+        : m_query(query)
+    {
+    }
     std::optional<FieldError> error;
 
     // from_ms and to_ms: by default the last 24 hours.
