@@ -461,6 +461,35 @@ private Q_SLOTS:
         QCOMPARE(streamsOpened, streams);
     }
 
+    // An engine that answers the stream and drops it at once, again and again: the client backs off
+    // (0.25 s doubling), not back to 0.25 s on each answer; over 4 s it opens a handful of streams, not
+    // one every quarter second.
+    void droppedStreamBacksOff()
+    {
+        QTcpServer fake;
+        QVERIFY(fake.listen(QHostAddress::LocalHost));
+        int streams = 0;
+        QObject::connect(&fake, &QTcpServer::newConnection, &fake, [&] {
+            QTcpSocket *socket = fake.nextPendingConnection();
+            QObject::connect(socket, &QTcpSocket::readyRead, socket, [&, socket] {
+                const QByteArray request = socket->readAll();
+                if (request.startsWith("GET /v1/config")) {
+                    const QByteArray body = R"({"instance":"fake","version":"9"})";
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+                                  + "\r\n\r\n" + body);
+                } else if (request.startsWith("GET /v1/events")) {
+                    ++streams;
+                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: hello\n\n");
+                    socket->disconnectFromHost();
+                }
+            });
+        });
+        RemoteEngine engine(EngineEndpoint { QUrl(QStringLiteral("http://127.0.0.1:%1").arg(fake.serverPort())), "bp_fake" });
+        engine.connectToEngine();
+        QTest::qWait(4000); // the span under test: how many streams a client opens in it
+        QVERIFY2(streams >= 3 && streams <= 7, qPrintable(QString::number(streams)));
+    }
+
     // The attach path against a hostile "engine": an event stream that is one endless data line. The
     // client gives up on it past 4 MiB, says why, and has read a bounded amount.
     void attachedClientCapsAnEndlessEvent()

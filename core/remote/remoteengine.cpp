@@ -16,6 +16,7 @@ namespace {
 constexpr std::chrono::milliseconds kStreamSilence { 45000 }; // three missed heartbeats: the stream is dead
 constexpr std::chrono::milliseconds kSilenceCheck { 5000 }; // a pending generation silent for twice this is asked for
 constexpr int kResultTries = 40; // a result follows its last event within ms
+constexpr std::chrono::milliseconds kStableStream { 10000 }; // a stream up this long resets the reconnect backoff
 
 // No answer from the engine itself: none at all, or a load balancer's 502/504 for an engine that went
 // away under the request (whether it ran is then asked of the engines behind it, never resent).
@@ -153,7 +154,9 @@ void RemoteEngine::openStream()
     connect(m_stream, &QNetworkReply::metaDataChanged, this, [this] {
         const int status = m_stream->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (status == 200) {
-            m_backoffStep = 0;
+            // The backoff starts again once a stream has stayed up a while, not on its first answer: an
+            // engine that drops it (or fails a read that reconnects) at once is not asked every 0.25 s.
+            QTimer::singleShot(kStableStream, m_stream, [this] { m_backoffStep = 0; });
             // Without a cursor nothing is replayed: a generation started before the stream was open
             // may have sent events we never saw. Ask for the results still owed (a reset does the same);
             // and after any reconnect, whose cause may have been a result we failed to read.
