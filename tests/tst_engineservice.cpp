@@ -60,6 +60,13 @@ struct Answer
     QString message() const { return json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("message")).toString(); }
 };
 
+// A fake engine's JSON answer on a raw socket.
+void answerRaw(QTcpSocket *socket, int status, const QByteArray &json)
+{
+    socket->write("HTTP/1.1 " + QByteArray::number(status)
+                  + " X\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json);
+}
+
 QByteArray body(const QJsonObject &o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
@@ -420,21 +427,17 @@ private Q_SLOTS:
         QVERIFY(fake.listen(QHostAddress::LocalHost));
         int resultAsks = 0, streamsOpened = 0;
         QPointer<QTcpSocket> stream;
-        const auto answer = [](QTcpSocket *socket, int status, const QByteArray &body) {
-            socket->write("HTTP/1.1 " + QByteArray::number(status) + " X\r\nContent-Type: application/json\r\nContent-Length: "
-                          + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-        };
         QObject::connect(&fake, &QTcpServer::newConnection, &fake, [&] {
             QTcpSocket *socket = fake.nextPendingConnection();
             QObject::connect(socket, &QTcpSocket::readyRead, socket, [&, socket] {
                 const QByteArray request = socket->readAll();
                 if (request.startsWith("GET /v1/config")) {
-                    answer(socket, 200, R"({"instance":"fake","version":"9"})");
+                    answerRaw(socket, 200, R"({"instance":"fake","version":"9"})");
                 } else if (request.startsWith("POST /v1/generations")) {
-                    answer(socket, 202, R"({"generation_id":"gen_balanced"})");
+                    answerRaw(socket, 202, R"({"generation_id":"gen_balanced"})");
                 } else if (request.startsWith("GET /v1/generations/gen_balanced")) {
                     const bool first = resultAsks++ == 0;
-                    answer(socket, first ? firstStatus : 200, first ? QByteArray("{}") : result);
+                    answerRaw(socket, first ? firstStatus : 200, first ? QByteArray("{}") : result);
                 } else if (request.startsWith("GET /v1/events")) {
                     ++streamsOpened;
                     stream = socket;
@@ -462,8 +465,8 @@ private Q_SLOTS:
     }
 
     // An engine that answers the stream and drops it at once, again and again: the client backs off
-    // (0.25 s doubling), not back to 0.25 s on each answer; over 4 s it opens a handful of streams, not
-    // one every quarter second.
+    // (0.25 s doubling, each wait at least half of it), not back to 0.25 s on each answer, so its fifth
+    // stream comes after at least 0.125 + 0.25 + 0.5 + 1 s (reset on each answer: within about 1 s).
     void droppedStreamBacksOff()
     {
         QTcpServer fake;
@@ -474,9 +477,7 @@ private Q_SLOTS:
             QObject::connect(socket, &QTcpSocket::readyRead, socket, [&, socket] {
                 const QByteArray request = socket->readAll();
                 if (request.startsWith("GET /v1/config")) {
-                    const QByteArray body = R"({"instance":"fake","version":"9"})";
-                    socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
-                                  + "\r\n\r\n" + body);
+                    answerRaw(socket, 200, R"({"instance":"fake","version":"9"})");
                 } else if (request.startsWith("GET /v1/events")) {
                     ++streams;
                     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n: hello\n\n");
@@ -485,9 +486,11 @@ private Q_SLOTS:
             });
         });
         RemoteEngine engine(EngineEndpoint { QUrl(QStringLiteral("http://127.0.0.1:%1").arg(fake.serverPort())), "bp_fake" });
+        QElapsedTimer took;
+        took.start();
         engine.connectToEngine();
-        QTest::qWait(4000); // the span under test: how many streams a client opens in it
-        QVERIFY2(streams >= 3 && streams <= 7, qPrintable(QString::number(streams)));
+        QTRY_VERIFY_WITH_TIMEOUT(streams >= 5, 20'000);
+        QVERIFY2(took.elapsed() >= 1800, qPrintable(QString::number(took.elapsed())));
     }
 
     // The attach path against a hostile "engine": an event stream that is one endless data line. The

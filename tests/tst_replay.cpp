@@ -70,6 +70,15 @@ QString qwenFallbackSettings(const QTemporaryDir &dir, const QString &primaryTim
     return write(dir, QStringLiteral("recorded.json"), settings);
 }
 
+// The settings `settings` with one storyboard field set to `value` (a "what if").
+QJsonObject withStoryboard(QJsonObject settings, const QString &field, const QString &value)
+{
+    QJsonObject sb = settings.value(QLatin1StringView("storyboard")).toObject();
+    sb.insert(field, value);
+    settings.insert(QStringLiteral("storyboard"), sb);
+    return settings;
+}
+
 struct Ran
 {
     std::unique_ptr<EngineSetup> setup;
@@ -253,10 +262,8 @@ private Q_SLOTS:
         const ReplayVerdict v = ReplayVerdict::judge(source->run(), replayedRun(*replay.result), true, scenario.approximate);
         QVERIFY2(v.reproduced, qPrintable(v.differences.join(QLatin1Char('\n'))));
 
-        QJsonObject noFallback = source->policy->settingsJson();
-        QJsonObject sb = noFallback.value(QLatin1StringView("storyboard")).toObject();
-        sb.insert(QStringLiteral("fallback_provider"), QStringLiteral("none"));
-        noFallback.insert(QStringLiteral("storyboard"), sb);
+        const QJsonObject noFallback =
+            withStoryboard(source->policy->settingsJson(), QStringLiteral("fallback_provider"), QStringLiteral("none"));
         Ran whatIf = run(replayDir, scenarioFile, write(replayDir, QStringLiteral("whatif.json"), noFallback), false);
         QVERIFY(whatIf.result);
         const ReplayVerdict w = ReplayVerdict::judge(source->run(), replayedRun(*whatIf.result), false, scenario.approximate);
@@ -265,10 +272,8 @@ private Q_SLOTS:
 
         // What if the primary's timeout had been shorter: the same hang, given up on sooner, and the
         // fallback answers that much earlier; the verdict says both times.
-        QJsonObject sooner = source->policy->settingsJson();
-        QJsonObject soonerSb = sooner.value(QLatin1StringView("storyboard")).toObject();
-        soonerSb.insert(QStringLiteral("primary_timeout"), QStringLiteral("300ms"));
-        sooner.insert(QStringLiteral("storyboard"), soonerSb);
+        const QJsonObject sooner =
+            withStoryboard(source->policy->settingsJson(), QStringLiteral("primary_timeout"), QStringLiteral("300ms"));
         Ran faster = run(replayDir, scenarioFile, write(replayDir, QStringLiteral("sooner.json"), sooner), false);
         QVERIFY(faster.result);
         QCOMPARE(faster.result->state, FinalState::Succeeded);

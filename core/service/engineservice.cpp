@@ -91,28 +91,6 @@ qint64 headerBytes(const QHttpServerRequest &request)
     return n;
 }
 
-QString methodName(Method m)
-{
-    switch (m) {
-    case Method::Get:
-        return QStringLiteral("GET");
-    case Method::Post:
-        return QStringLiteral("POST");
-    case Method::Put:
-        return QStringLiteral("PUT");
-    case Method::Delete:
-        return QStringLiteral("DELETE");
-    case Method::Head:
-        return QStringLiteral("HEAD");
-    case Method::Options:
-        return QStringLiteral("OPTIONS");
-    case Method::Patch:
-        return QStringLiteral("PATCH");
-    default:
-        return QStringLiteral("OTHER");
-    }
-}
-
 } // namespace
 
 EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptions options, QObject *parent)
@@ -418,7 +396,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     };
     const auto logLine = qScopeGuard([&] {
         // Never the query, a header or the body: they may hold a token or a user's hash.
-        qCDebug(lcApi).noquote() << methodName(method) << request.url().path()
+        qCDebug(lcApi).noquote() << Routes::methodName(method) << request.url().path()
                                  << (status ? QString::number(status) : QStringLiteral("async"))
                                  << QString::number(static_cast<double>(took.nsecsElapsed()) / 1e6, 'f', 2) + QStringLiteral(" ms")
                                  << tokenName;
