@@ -1333,6 +1333,144 @@ private Q_SLOTS:
         QCOMPARE(tight.m_process.exitCode(), 0);
     }
 
+    // A raw connection from `from` (any 127.0.0.0/8 address), `request` written; what came back until
+    // one whole answer arrived, the server closed, or 5 s passed.
+    static QByteArray rawExchange(quint16 port, const QByteArray &request, const QString &from = QStringLiteral("127.0.0.1"))
+    {
+        QTcpSocket socket;
+        socket.bind(QHostAddress(from), 0);
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        if (!socket.waitForConnected(5000))
+            return "no connection";
+        socket.write(request);
+        QByteArray got;
+        QElapsedTimer t;
+        t.start();
+        const auto whole = [&] {
+            const qsizetype end = got.indexOf("\r\n\r\n");
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral("(?i)content-length: (\\d+)")).match(QString::fromLatin1(got));
+            return end >= 0 && m.hasMatch() && got.size() - end - 4 >= m.captured(1).toLongLong();
+        };
+        while (socket.state() == QAbstractSocket::ConnectedState && !whole() && t.elapsed() < 5000) {
+            socket.waitForReadyRead(100);
+            got += socket.readAll();
+        }
+        return got + socket.readAll();
+    }
+
+    // Idle connections past the caps (in all, and per address) make room: the idlest is closed, so
+    // /healthz still answers at once; the caps follow the open-file limit (here 160 descriptors: 88
+    // connections, 44 per address). When every connection is busy mid-request, a new one gets 503
+    // with Retry-After and is closed. (Before: 1,100 idle connections took every descriptor, accept()
+    // failed, and /healthz timed out.)
+    void connectionsPastTheCapsMakeRoom()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("connections")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        engine.launcher = QStringList { QStringLiteral("prlimit"), QStringLiteral("--nofile=160:160"), QStringLiteral("--") };
+        QVERIFY(engine.start({ QStringLiteral("--threads"), QStringLiteral("1") }));
+        const QJsonObject limits = call("GET", QStringLiteral("/v1/config"), token, {}, {}, engine.url).json()[u"limits"].toObject();
+        QCOMPARE(limits[u"max_connections"].toInt(), 88);
+        QCOMPARE(limits[u"max_connections_per_address"].toInt(), 44);
+
+        std::vector<std::unique_ptr<QTcpSocket>> idle;
+        for (int i = 0; i < 300; ++i) {
+            idle.push_back(std::make_unique<QTcpSocket>());
+            idle.back()->connectToHost(QHostAddress::LocalHost, engine.m_port);
+            QVERIFY(idle.back()->waitForConnected(5000));
+        }
+        const QByteArray health = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+        QElapsedTimer took;
+        took.start();
+        const QByteArray sameAddress = rawExchange(engine.m_port, health);
+        QVERIFY2(sameAddress.startsWith("HTTP/1.1 200"), sameAddress.constData());
+        QVERIFY2(rawExchange(engine.m_port, health, QStringLiteral("127.0.0.2")).startsWith("HTTP/1.1 200"), "another address");
+        QVERIFY2(took.elapsed() < 3000, QByteArray::number(took.elapsed()).constData()); // not by a timeout: within the 10 s one
+
+        // 44 connections from one address, each mid-request: that address's next one is refused.
+        std::vector<std::unique_ptr<QTcpSocket>> busy;
+        for (int i = 0; i < 44; ++i) {
+            busy.push_back(std::make_unique<QTcpSocket>());
+            busy.back()->bind(QHostAddress(QStringLiteral("127.0.0.3")), 0);
+            busy.back()->connectToHost(QHostAddress::LocalHost, engine.m_port);
+            QVERIFY(busy.back()->waitForConnected(5000));
+            busy.back()->write("GET /healthz HTTP/1.1\r\n");
+            busy.back()->waitForBytesWritten(1000);
+        }
+        const QByteArray refused = rawExchange(engine.m_port, health, QStringLiteral("127.0.0.3"));
+        QVERIFY2(refused.startsWith("HTTP/1.1 503") && refused.contains("Retry-After: 1"), refused.constData());
+        QVERIFY2(rawExchange(engine.m_port, health, QStringLiteral("127.0.0.4")).startsWith("HTTP/1.1 200"), "a fourth address");
+
+        const QByteArray metrics = call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body;
+        const QRegularExpressionMatch evicted =
+            QRegularExpression(QStringLiteral("bullpen_connections_ended_total\\{reason=\"evicted\"\\} (\\d+)"))
+                .match(QString::fromUtf8(metrics));
+        QVERIFY2(evicted.hasMatch() && evicted.captured(1).toInt() >= 250, metrics.constData());
+        QVERIFY(metrics.contains("bullpen_connections_ended_total{reason=\"refused\"} 1"));
+        QTRY_VERIFY_WITH_TIMEOUT(engine.stderrText().contains("connection limits (88 in all, 44 per address) bit"), 15000);
+        idle.clear();
+        busy.clear();
+        engine.stop();
+        QCOMPARE(engine.m_process.exitCode(), 0);
+    }
+
+    // A connection that sends nothing, or half a request, is closed after --request-timeout (a half
+    // request is told 408); one idle after its answer after --idle-timeout; an event stream stays.
+    void idleAndHalfSentConnectionsTimeOut()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("timeouts")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("viewer"));
+        m_secrets << token;
+        QVERIFY(engine.start(
+            { QStringLiteral("--request-timeout"), QStringLiteral("500ms"), QStringLiteral("--idle-timeout"), QStringLiteral("1s") }));
+        const auto closedAfter = [&](const QByteArray &send, QByteArray *got) {
+            QTcpSocket socket;
+            socket.connectToHost(QHostAddress::LocalHost, engine.m_port);
+            if (!socket.waitForConnected(5000))
+                return qint64(-1);
+            socket.write(send);
+            QElapsedTimer t;
+            t.start();
+            while (socket.state() == QAbstractSocket::ConnectedState && t.elapsed() < 10000) {
+                socket.waitForReadyRead(100);
+                *got += socket.readAll();
+            }
+            *got += socket.readAll();
+            return socket.state() == QAbstractSocket::ConnectedState ? qint64(-1) : t.elapsed();
+        };
+        QByteArray silent, half, answered;
+        const qint64 silentMs = closedAfter({}, &silent);
+        QVERIFY2(silentMs >= 400 && silentMs < 3000 && silent.isEmpty(), QByteArray(QByteArray::number(silentMs) + silent).constData());
+        const qint64 halfMs = closedAfter("GET /healthz HTTP/1.1\r\nHost: x\r\n", &half);
+        QVERIFY2(halfMs >= 400 && halfMs < 3000 && half.startsWith("HTTP/1.1 408"),
+                 QByteArray(QByteArray::number(halfMs) + half).constData());
+        const qint64 idleMs = closedAfter("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", &answered);
+        QVERIFY2(idleMs >= 900 && idleMs < 4000 && answered.startsWith("HTTP/1.1 200"),
+                 QByteArray(QByteArray::number(idleMs) + answered).constData());
+
+        QTcpSocket stream;
+        stream.connectToHost(QHostAddress::LocalHost, engine.m_port);
+        QVERIFY(stream.waitForConnected(5000));
+        stream.write("GET /v1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Bearer " + token.toLatin1()
+                     + "\r\n\r\n");
+        QByteArray streamed;
+        QElapsedTimer t;
+        t.start();
+        while (stream.state() == QAbstractSocket::ConnectedState && t.elapsed() < 2500) {
+            stream.waitForReadyRead(100);
+            streamed += stream.readAll();
+        }
+        QVERIFY2(stream.state() == QAbstractSocket::ConnectedState && streamed.startsWith("HTTP/1.1 200"), streamed.constData());
+        const QByteArray metrics = call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body;
+        QVERIFY2(metrics.contains("bullpen_connections_ended_total{reason=\"request_timeout\"} 2")
+                     && metrics.contains("bullpen_connections_ended_total{reason=\"idle_timeout\"} 1"),
+                 metrics.constData());
+        engine.stop();
+        QCOMPARE(engine.m_process.exitCode(), 0);
+    }
+
     void slowSubscriberOverflowsAndIsClosed()
     {
         Engine engine(m_dir.filePath(QStringLiteral("overflow")));

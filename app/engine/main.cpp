@@ -132,6 +132,37 @@ int runToken(QStringList arguments)
     return 0;
 }
 
+// What an operator must hear at start: a network address without TLS, no token to call with.
+void warnOfExposure(const ServiceOptions &o, ApiTokens &tokens)
+{
+    if (!o.address.isLoopback() && !o.tls)
+        qCWarning(lcEngine).noquote()
+            << "listening on" << o.address.toString()
+            << "without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a "
+               "TLS-terminating proxy in front";
+    bool anyLive = false;
+    for (const ApiToken &t : tokens.list())
+        anyLive = anyLive || !t.revokedAtMs;
+    if (!anyLive)
+        qCWarning(lcEngine)
+            << "no API token yet; every /v1 request is refused until you make one: bullpen-engine token add NAME --role operator";
+}
+
+// One line a supervisor or a test can read, and the same as a log line.
+void announce(const ServiceOptions &o, const EngineService &service, EngineSetup &setup)
+{
+    out() << "bullpen-engine " << o.version << " listening on " << service.url().toString() << " (instance " << service.instance() << ", "
+          << setup.engine().threadCount() << " engine threads); " << setup.describe() << "\n";
+    out().flush();
+    logging::setInstance(service.instance());
+    logging::note(QtInfoMsg, lcEngine(), QStringLiteral("listening"),
+                  { { QStringLiteral("url"), service.url().toString() },
+                    { QStringLiteral("version"), o.version },
+                    { QStringLiteral("engine_threads"), setup.engine().threadCount() },
+                    { QStringLiteral("runs_on"), setup.describe() },
+                    { QStringLiteral("proxy"), setup.proxyDescription() } });
+}
+
 int runServe(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -175,6 +206,18 @@ int runServe(const QStringList &arguments)
         QStringLiteral("max-subscribers"),
         QStringLiteral("Event stream clients at once (default 64); one token may hold a quarter of them."), QStringLiteral("n"),
         QStringLiteral("64"));
+    const QCommandLineOption maxConnections(
+        QStringLiteral("max-connections"),
+        QStringLiteral("Client connections at once (default 1024, and no more than the open-file limit leaves room for); "
+                       "one address may hold half of them. Past it the idlest connection is closed to make room."),
+        QStringLiteral("n"), QStringLiteral("1024"));
+    const QCommandLineOption requestTimeout(
+        QStringLiteral("request-timeout"),
+        QStringLiteral("How long a request may take to arrive whole, from a new connection or its first byte (default 10s)."),
+        QStringLiteral("duration"), QStringLiteral("10s"));
+    const QCommandLineOption idleTimeout(QStringLiteral("idle-timeout"),
+                                         QStringLiteral("How long a connection may stay idle between requests (default 60s)."),
+                                         QStringLiteral("duration"), QStringLiteral("60s"));
     const QCommandLineOption backlog(
         QStringLiteral("subscriber-backlog"),
         QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
@@ -198,8 +241,9 @@ int runServe(const QStringList &arguments)
                                        QStringLiteral("format"), QStringLiteral("json"));
     const QCommandLineOption logLevel(QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
                                       QStringLiteral("level"), QStringLiteral("info"));
-    parser.addOptions({ listen,      instance, dataDir,        settings, keyFile,     simulator, scenario, drain,  probeEvery, lease,
-                        maxInFlight, rate,     maxSubscribers, backlog,  eventMemory, threads,   tlsCert,  tlsKey, logFormat,  logLevel });
+    parser.addOptions({ listen,     instance,    dataDir,     settings, keyFile,        simulator,      scenario,       drain,
+                        probeEvery, lease,       maxInFlight, rate,     maxSubscribers, maxConnections, requestTimeout, idleTimeout,
+                        backlog,    eventMemory, threads,     tlsCert,  tlsKey,         logFormat,      logLevel });
     if (!parser.parse(arguments)) {
         err() << "bullpen-engine: " << parser.errorText() << "\n";
         return kExitUsage;
@@ -255,7 +299,9 @@ int runServe(const QStringList &arguments)
     std::chrono::milliseconds leaseTime { 0 };
     if (!duration(drain, std::chrono::milliseconds(0), "30s", &o.drain)
         || !duration(lease, std::chrono::milliseconds(300), "15s", &leaseTime)
-        || (parser.isSet(probeEvery) && !duration(probeEvery, std::chrono::seconds(1), "60s", &o.probeEvery)))
+        || (parser.isSet(probeEvery) && !duration(probeEvery, std::chrono::seconds(1), "60s", &o.probeEvery))
+        || !duration(requestTimeout, std::chrono::milliseconds(100), "10s", &o.connections.request)
+        || !duration(idleTimeout, std::chrono::milliseconds(100), "60s", &o.connections.idle))
         return kExitUsage;
     QString why;
     const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
@@ -270,7 +316,7 @@ int runServe(const QStringList &arguments)
     };
     int rateValue = 0;
     if (!positive(maxInFlight, 100000, &o.maxInFlight) || !positive(rate, 1000000, &rateValue)
-        || !positive(maxSubscribers, 10000, &o.events.maxSubscribers))
+        || !positive(maxSubscribers, 10000, &o.events.maxSubscribers) || !positive(maxConnections, 1 << 20, &o.connections.maxConnections))
         return kExitUsage;
     o.events.maxPerToken = std::max(1, o.events.maxSubscribers / 4); // one token cannot take every slot
     int backlogBytes = 0;
@@ -318,31 +364,11 @@ int runServe(const QStringList &arguments)
         qCCritical(lcEngine).noquote() << why;
         return 1;
     }
-    if (!o.address.isLoopback() && !o.tls)
-        qCWarning(lcEngine).noquote()
-            << "listening on" << o.address.toString()
-            << "without TLS: tokens and stories cross the network in clear; give --tls-cert and --tls-key, or put a "
-               "TLS-terminating proxy in front";
-    bool anyLive = false;
-    for (const ApiToken &t : tokens->list())
-        anyLive = anyLive || !t.revokedAtMs;
-    if (!anyLive)
-        qCWarning(lcEngine)
-            << "no API token yet; every /v1 request is refused until you make one: bullpen-engine token add NAME --role operator";
+    warnOfExposure(o, *tokens);
     // SIGTERM drains from before the line below: a supervisor that stops the engine the moment it
     // says it listens gets a drain, not the default action (the engine killed with nothing recorded).
     cli::Interrupts interrupts([&service] { service.beginDrain(); });
-    // One line a supervisor or a test can read: where, which instance, what it runs on.
-    out() << "bullpen-engine " << o.version << " listening on " << service.url().toString() << " (instance " << service.instance() << ", "
-          << setup.engine().threadCount() << " engine threads); " << setup.describe() << "\n";
-    out().flush();
-    logging::setInstance(service.instance());
-    logging::note(QtInfoMsg, lcEngine(), QStringLiteral("listening"),
-                  { { QStringLiteral("url"), service.url().toString() },
-                    { QStringLiteral("version"), o.version },
-                    { QStringLiteral("engine_threads"), setup.engine().threadCount() },
-                    { QStringLiteral("runs_on"), setup.describe() },
-                    { QStringLiteral("proxy"), setup.proxyDescription() } });
+    announce(o, service, setup);
 
     QObject::connect(&service, &EngineService::drained, qApp, [] { QCoreApplication::exit(0); });
     const int code = QCoreApplication::exec();

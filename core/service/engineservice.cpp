@@ -11,6 +11,7 @@
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "sim/cappedtcpserver.h"
 #include "sim/httpserving.h"
 #include "sim/scenario.h"
 #include "store/apitokens.h"
@@ -178,8 +179,10 @@ bool EngineService::listen(QString *error)
                                                       QStringLiteral("request over %1 bytes; send a smaller body")
                                                           .arg(m_options.maxBodyBytes + m_options.maxHeaderBytes) } } } })
             .toJson(QJsonDocument::Compact);
-    auto *server = new CappedTcpServer(m_options.maxBodyBytes + m_options.maxHeaderBytes, &m_requestBytes, tooLarge, this);
+    auto *server = new CappedTcpServer(m_options.maxBodyBytes + m_options.maxHeaderBytes, tooLarge, this);
     server->setListenBacklogSize(4096);
+    server->setLimits(m_options.connections);
+    server->setReporter([](const QString &what) { qCWarning(lcApi).noquote() << what; });
     server->setLowDelay(true);
     if (m_options.tls)
         server->setTls(*m_options.tls);
@@ -193,6 +196,8 @@ bool EngineService::listen(QString *error)
         return false;
     }
     bind(server);
+    m_server = server;
+    m_options.connections = *server->limits(); // as the open-file limit leaves them
     m_options.port = server->serverPort();
     if (m_options.instance.isEmpty())
         m_options.instance = QHostInfo::localHostName() + QLatin1Char(':') + QString::number(m_options.port);
@@ -383,7 +388,7 @@ bool EngineService::withinRate(const QString &tokenName, Reply *refusal)
 
 bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    m_requestBytes[socket] = 0; // this request is whole: the next one counts from zero
+    m_server->requestWhole(socket); // the next request counts from zero
     QElapsedTimer took;
     took.start();
     const QStringList path = segments(request.url());
@@ -922,7 +927,11 @@ EngineService::Reply EngineService::config(ApiRole role) const
                             { QStringLiteral("max_header_bytes"), static_cast<double>(m_options.maxHeaderBytes) },
                             { QStringLiteral("max_in_flight"), m_options.maxInFlight },
                             { QStringLiteral("token_rate_per_s"), m_options.tokenRate },
-                            { QStringLiteral("max_subscribers"), m_options.events.maxSubscribers } } },
+                            { QStringLiteral("max_subscribers"), m_options.events.maxSubscribers },
+                            { QStringLiteral("max_connections"), m_options.connections.maxConnections },
+                            { QStringLiteral("max_connections_per_address"), m_options.connections.maxPerAddress },
+                            { QStringLiteral("request_timeout_ms"), static_cast<double>(m_options.connections.request.count()) },
+                            { QStringLiteral("idle_timeout_ms"), static_cast<double>(m_options.connections.idle.count()) } } },
         });
 }
 
@@ -1001,6 +1010,13 @@ EngineService::Reply EngineService::metrics() const
     g.sseSubscribers = m_events.subscribers();
     g.sseOverflows = m_events.overflows();
     g.sseBackfilled = m_events.backfilledEvents();
+    if (m_server) {
+        g.connectionsOpen = m_server->open();
+        for (int i = 0; i < CappedTcpServer::kEndedKinds; ++i) {
+            const auto e = static_cast<CappedTcpServer::Ended>(i);
+            g.connectionsEnded.emplace_back(CappedTcpServer::endedName(e), m_server->ended(e));
+        }
+    }
     if (HistoryWrites *w = m_setup.historyWrites()) {
         const HistoryWriteStats st = w->writeStats();
         g.storeWriteFailures = st.failed;

@@ -7,6 +7,7 @@
 #include "eventstream.h"
 #include "routetable.h"
 #include "servicemetrics.h"
+#include "sim/cappedtcpserver.h"
 #include "statistics.h"
 #include "storerelay.h"
 
@@ -56,6 +57,7 @@ struct ServiceOptions
     double tokenRate = 200; // requests per second per token, sustained
     double tokenBurst = 400; // and in a burst
     EventStream::Options events;
+    ConnectionLimits connections; // lowered to what the open-file limit leaves room for (listen())
     int resultsKept = 2000; // whole results answered from memory (~8 KB each); older ones from the history
     std::chrono::milliseconds drain { 30000 };
     std::optional<QSslConfiguration> tls; // serve HTTPS (loadServerTls); else plain HTTP
@@ -198,7 +200,7 @@ private:
     QHash<QString, KeptResult> m_results;
     const QByteArray &resultJson(KeptResult &kept);
     std::deque<QString> m_resultOrder;
-    QHash<QTcpSocket *, qint64> m_requestBytes; // CappedTcpServer's count per connection
+    CappedTcpServer *m_server = nullptr; // the listening socket, a child
 
     struct Bucket
     {

@@ -4,6 +4,7 @@
 // by EngineService::handleRequest.
 #include "engineservice.h"
 #include "pipeline/comparison.h"
+#include "sim/cappedtcpserver.h"
 #include "sim/httpserving.h"
 #include "store/apitokens.h"
 
@@ -97,6 +98,7 @@ std::optional<EngineService::Reply> EngineService::subscribeEvents(const Call &c
         return error(429,
                      QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
                          .arg(m_options.events.maxSubscribers));
+    m_server->markLongLived(c.socket); // heartbeats keep it; never closed to make room
     return std::nullopt; // the stream answers
 }
 

@@ -121,6 +121,40 @@ void ServiceMetrics::prune(qint64 nowMs) const
         m_recent.pop_front();
 }
 
+namespace {
+// The store's writer and its retention.
+void writeStore(QByteArray &out, const ServiceMetrics::Gauges &g)
+{
+    const auto head = [&](const char *name, const char *type, const char *help) {
+        out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+    };
+    head("bullpen_store_write_failures_total", "counter", "Records the store could not write (the generations themselves went on).");
+    out += "bullpen_store_write_failures_total " + QByteArray::number(g.storeWriteFailures) + '\n';
+    head("bullpen_store_writes_queued_total", "counter", "Records handed to the store's writer.");
+    out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
+    head("bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
+    out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
+    head("bullpen_store_reachable", "gauge",
+         "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
+    out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
+    head("bullpen_store_purged_rows_total", "counter", "Rows this engine's retention removed, by what they were.");
+    const std::pair<const char *, qint64> purged[] = {
+        { "generations", g.retention.purged.generations }, { "attempts", g.retention.purged.attempts },
+        { "events", g.retention.purged.events },           { "comparisons", g.retention.purged.comparisons },
+        { "images", g.retention.purged.images },           { "aggregate_rows", g.retention.purged.aggregateRows },
+        { "audit_rows", g.retention.purged.auditRows }
+    };
+    for (const auto &[what, n] : purged)
+        out += "bullpen_store_purged_rows_total{" + label("what", QString::fromLatin1(what)) + "} " + QByteArray::number(n) + '\n';
+    head("bullpen_store_purged_files_total", "counter", "Comic files (SQLite stores keep them beside the database) retention removed.");
+    out += "bullpen_store_purged_files_total " + QByteArray::number(g.retention.purged.imageFiles) + '\n';
+    head("bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
+    out += "bullpen_store_purge_step_max_seconds " + number(g.retention.longestStepMs / 1000.0) + '\n';
+    head("bullpen_store_purge_last_done_timestamp_seconds", "gauge", "When a purge pass last found nothing more to remove (0: not yet).");
+    out += "bullpen_store_purge_last_done_timestamp_seconds " + number(double(g.retention.lastPassDoneMs) / 1000.0) + '\n';
+}
+} // namespace
+
 QByteArray ServiceMetrics::prometheus(const Gauges &g) const
 {
     QByteArray out;
@@ -193,30 +227,7 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     }
     head("bullpen_late_results_discarded_total", "counter", "Answers that arrived after their deadline and were thrown away.");
     out += "bullpen_late_results_discarded_total " + QByteArray::number(m_late) + '\n';
-    head("bullpen_store_write_failures_total", "counter", "Records the store could not write (the generations themselves went on).");
-    out += "bullpen_store_write_failures_total " + QByteArray::number(g.storeWriteFailures) + '\n';
-    head("bullpen_store_writes_queued_total", "counter", "Records handed to the store's writer.");
-    out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
-    head("bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
-    out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
-    head("bullpen_store_reachable", "gauge",
-         "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
-    out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
-    head("bullpen_store_purged_rows_total", "counter", "Rows this engine's retention removed, by what they were.");
-    const std::pair<const char *, qint64> purged[] = {
-        { "generations", g.retention.purged.generations }, { "attempts", g.retention.purged.attempts },
-        { "events", g.retention.purged.events },           { "comparisons", g.retention.purged.comparisons },
-        { "images", g.retention.purged.images },           { "aggregate_rows", g.retention.purged.aggregateRows },
-        { "audit_rows", g.retention.purged.auditRows }
-    };
-    for (const auto &[what, n] : purged)
-        out += "bullpen_store_purged_rows_total{" + label("what", QString::fromLatin1(what)) + "} " + QByteArray::number(n) + '\n';
-    head("bullpen_store_purged_files_total", "counter", "Comic files (SQLite stores keep them beside the database) retention removed.");
-    out += "bullpen_store_purged_files_total " + QByteArray::number(g.retention.purged.imageFiles) + '\n';
-    head("bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
-    out += "bullpen_store_purge_step_max_seconds " + number(g.retention.longestStepMs / 1000.0) + '\n';
-    head("bullpen_store_purge_last_done_timestamp_seconds", "gauge", "When a purge pass last found nothing more to remove (0: not yet).");
-    out += "bullpen_store_purge_last_done_timestamp_seconds " + number(double(g.retention.lastPassDoneMs) / 1000.0) + '\n';
+    writeStore(out, g);
     head("bullpen_audit_write_failures_total", "counter",
          "Audit rows (who started, cancelled or compared what) the store could not write.");
     out += "bullpen_audit_write_failures_total " + QByteArray::number(g.auditWriteFailures) + '\n';
@@ -227,6 +238,12 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     head("bullpen_sse_backfilled_events_total", "counter",
          "Events read back from the store for subscribers resuming from an older cursor.");
     out += "bullpen_sse_backfilled_events_total " + QByteArray::number(g.sseBackfilled) + '\n';
+    head("bullpen_connections_open", "gauge", "Client connections open to the API.");
+    out += "bullpen_connections_open " + QByteArray::number(g.connectionsOpen) + '\n';
+    head("bullpen_connections_ended_total", "counter",
+         "Client connections the engine ended by its limits: timed out mid-request or idle, closed to make room, refused.");
+    for (const auto &[reason, n] : g.connectionsEnded)
+        out += "bullpen_connections_ended_total{" + label("reason", QString::fromLatin1(reason)) + "} " + QByteArray::number(n) + '\n';
     head("bullpen_api_responses_total", "counter", "API answers, by HTTP status.");
     for (const auto &[status, n] : m_requests)
         out += "bullpen_api_responses_total{" + label("status", QString::number(status)) + "} " + QByteArray::number(n) + '\n';

@@ -27,6 +27,8 @@ public:
     {
         int generationsInFlight = 0;
         int sseSubscribers = 0;
+        int connectionsOpen = 0;
+        std::vector<std::pair<QByteArray, quint64>> connectionsEnded; // by reason, every reason from 0
         quint64 sseOverflows = 0;
         quint64 sseBackfilled = 0; // events read back from the store for resumed subscribers
         quint64 storeWriteFailures = 0;

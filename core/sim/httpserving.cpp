@@ -8,67 +8,8 @@
 #include <QSslCertificate>
 #include <QSslKey>
 #include <QSslSocket>
-#include <QTcpSocket>
-#include <QTimer>
-
-#include <sys/socket.h>
 
 namespace bullpen {
-
-CappedTcpServer::CappedTcpServer(qint64 cap, QHash<QTcpSocket *, qint64> *pending, QByteArray body, QObject *parent)
-    : QTcpServer(parent)
-    , m_cap(cap)
-    , m_pending(pending)
-    , m_body(std::move(body))
-{
-}
-
-void CappedTcpServer::incomingConnection(qintptr fd)
-{
-    QTcpSocket *socket = nullptr;
-    if (m_tls) {
-        auto *tls = new QSslSocket(this);
-        tls->setSslConfiguration(*m_tls);
-        socket = tls;
-    } else {
-        socket = new QTcpSocket(this);
-    }
-    if (!socket->setSocketDescriptor(fd)) {
-        delete socket;
-        return;
-    }
-    // A client that does not speak TLS, or refuses the certificate, fails the handshake: QSslSocket
-    // closes the connection, nothing is answered.
-    if (auto *tls = qobject_cast<QSslSocket *>(socket))
-        tls->startServerEncryption();
-    if (m_lowDelay)
-        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    // Connected before the HTTP server's own readyRead handler: sees each arrival first.
-    connect(socket, &QTcpSocket::readyRead, socket, [this, socket] {
-        qint64 &count = (*m_pending)[socket];
-        if (count < 0) { // refused already: what still comes is read and dropped, up to one more cap's worth
-            count -= socket->readAll().size();
-            if (-count > m_cap)
-                socket->abort();
-            return;
-        }
-        count += socket->bytesAvailable(); // the server drains the buffer after each arrival
-        if (count > m_cap) {
-            count = -1;
-            socket->readAll();
-            socket->write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-                          + QByteArray::number(m_body.size()) + "\r\n\r\n" + m_body);
-            socket->flush();
-            // The answer, then our end of the stream; reading goes on. Closing outright with the
-            // client's bytes still arriving makes the kernel reset the connection, and a reset can
-            // reach the client before it has read the 413 (it would see no answer at all).
-            ::shutdown(static_cast<int>(socket->socketDescriptor()), SHUT_WR);
-            QTimer::singleShot(2000, socket, [socket] { socket->abort(); }); // a client that neither stops nor reads
-        }
-    });
-    connect(socket, &QObject::destroyed, this, [this, socket] { m_pending->remove(socket); });
-    addPendingConnection(socket);
-}
 
 std::optional<QSslConfiguration> loadServerTls(const QString &certificatePath, const QString &keyPath, QString *error)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "providersimulator.h"
 
+#include "cappedtcpserver.h"
 #include "comicrenderer.h"
 #include "contract/providerregistry.h"
 #include "contract/storyboardparser.h"
@@ -134,8 +135,7 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
 
 bool ProviderSimulator::start(quint16 port, QString *error, const std::optional<QSslConfiguration> &tls)
 {
-    auto *server = new CappedTcpServer(kMaxRequestBytes, &m_requestBytes,
-                                       "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}", this);
+    auto *server = new CappedTcpServer(kMaxRequestBytes, "{\"error\":{\"message\":\"request body over the simulator's 1 MiB cap\"}}", this);
     if (tls)
         server->setTls(*tls);
     m_https = tls.has_value();
@@ -149,6 +149,7 @@ bool ProviderSimulator::start(quint16 port, QString *error, const std::optional<
         return false;
     }
     bind(server);
+    m_server = server;
     m_port = server->serverPort();
     return true;
 }
@@ -310,7 +311,7 @@ std::optional<Provider> ProviderSimulator::route(const QString &path, QString *m
 
 bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    m_requestBytes[socket] = 0; // this request is whole: the next one counts from zero
+    m_server->requestWhole(socket); // the next request counts from zero
     const QString path = request.url().path();
     const bool keyed = [this] {
         const QMutexLocker lock(&m_lock);

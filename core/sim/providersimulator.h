@@ -24,6 +24,8 @@ class QThreadPool;
 
 namespace bullpen {
 
+class CappedTcpServer;
+
 // The provider simulator (docs/contract.md §8): a real HTTP/1.1 server on 127.0.0.1 speaking the Gemini, OpenAI,
 // DashScope-compatible and Anthropic formats, scripted per provider and per request by a Scenario.
 // Responses are written by hand on the socket, so that it can drip, cut a stream, or close a
@@ -143,7 +145,7 @@ private:
     bool m_https = false;
     bool carriesKey(const QHttpServerRequest &request) const;
     QByteArray m_key;
-    QHash<QTcpSocket *, qint64> m_requestBytes;
+    CappedTcpServer *m_server = nullptr; // a child
     QThreadPool *m_painters = nullptr; // draws comics off the simulator's loop
 };
 

@@ -59,10 +59,15 @@ int Engine::tokenCommand(const QStringList &args)
 bool Engine::start(const QStringList &extra, quint16 port)
 {
     m_process.setProcessEnvironment(environment());
-    m_process.start(QStringLiteral(BULLPEN_ENGINE),
-                    QStringList { QStringLiteral("--listen"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--data-dir"),
-                                  m_dataDir, QStringLiteral("--simulator") }
-                        + extra);
+    const QStringList arguments = QStringList { QStringLiteral(BULLPEN_ENGINE),
+                                                QStringLiteral("--listen"),
+                                                QStringLiteral("127.0.0.1:%1").arg(port),
+                                                QStringLiteral("--data-dir"),
+                                                m_dataDir,
+                                                QStringLiteral("--simulator") }
+        + extra;
+    const QStringList command = launcher + arguments;
+    m_process.start(command.constFirst(), command.mid(1));
     if (!m_process.waitForStarted(10000))
         return false;
     static const QRegularExpression listening(QStringLiteral("listening on (https?://127\\.0\\.0\\.1:(\\d+))"));

@@ -37,6 +37,7 @@ public:
     quint16 m_port = 0;
     StoreLocation store;
     QMap<QString, QString> extraEnvironment; // set in the child's environment after the cleaning
+    QStringList launcher; // a command the engine runs under (`prlimit --nofile=160:160 --`)
 
 private:
     void judge(bool terminated);
