@@ -20,6 +20,8 @@
 #include "views/runview.h"
 #include "views/timelinewidget.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -33,8 +35,10 @@
 #include <QSpinBox>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -212,6 +216,80 @@ private Q_SLOTS:
         card->setFocus();
         QTest::keyClick(card, Qt::Key_Return);
         QVERIFY(failures->isVisible());
+    }
+
+    // The keyboard alone (docs/console.md, Keyboard): Tab from a view's first control reaches every table and
+    // control of that view and leaves each table at the next Tab (a table is one stop; arrows move in
+    // it), without moving its current row; the Story box passes Tab on; Ctrl+Tab and Alt+N switch views
+    // from inside a table; F1 lists the shortcuts; Ctrl+Q quits.
+    void keyboardReachesEveryViewAndLeavesTables()
+    {
+        m_window->runView()
+            ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
+            ->setPlainText(QStringLiteral("A story in four panels."));
+        m_window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("keys@example.com"));
+        QVERIFY(!runScenario(QStringLiteral("healthy")).generationId.isEmpty());
+        QApplication::setActiveWindow(m_window.get());
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTabWidget *tabs = m_window->tabs();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QWidget *page = tabs->currentWidget();
+            tabs->tabBar()->setFocus(Qt::TabFocusReason);
+            QSet<QWidget *> visited;
+            for (int k = 0; k < 120; ++k) {
+                QWidget *focus = QApplication::focusWidget();
+                QVERIFY(focus);
+                if (page->isAncestorOf(focus))
+                    visited.insert(focus);
+                auto *table = qobject_cast<QAbstractItemView *>(focus);
+                const QModelIndex before = table ? table->currentIndex() : QModelIndex();
+                QTest::keyClick(focus, Qt::Key_Tab);
+                if (table) {
+                    QVERIFY2(QApplication::focusWidget() != table, qPrintable(tabs->tabText(i) + u' ' + table->objectName()));
+                    QCOMPARE(table->currentIndex(), before);
+                }
+            }
+            for (QWidget *w : page->findChildren<QWidget *>()) {
+                const bool stop = w->isVisible() && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus) && !w->focusProxy()
+                    && (qobject_cast<QAbstractItemView *>(w) || qobject_cast<QAbstractButton *>(w) || qobject_cast<QLineEdit *>(w));
+                if (stop && !qobject_cast<QTabBar *>(w) && w->window() == m_window.get())
+                    QVERIFY2(visited.contains(w),
+                             qPrintable(tabs->tabText(i) + u": never reached " + QString::fromLatin1(w->metaObject()->className()) + u' '
+                                        + w->objectName()));
+            }
+        }
+
+        tabs->setCurrentWidget(m_window->runView());
+        auto *story = m_window->runView()->findChild<QPlainTextEdit *>();
+        story->setFocus(Qt::TabFocusReason);
+        const QString text = story->toPlainText();
+        QTest::keyClick(story, Qt::Key_Tab);
+        QVERIFY(QApplication::focusWidget() != story);
+        QCOMPARE(story->toPlainText(), text);
+
+        tabs->setCurrentWidget(m_window->liveView());
+        auto *table = m_window->liveView()->findChild<QTableView *>();
+        table->setFocus(Qt::TabFocusReason);
+        const int live = tabs->currentIndex();
+        QTest::keyClick(table, Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), live + 1);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_1, Qt::AltModifier);
+        QCOMPARE(tabs->currentIndex(), 0);
+
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_F1);
+        QTRY_VERIFY(m_window->findChild<QTableWidget *>(QStringLiteral("shortcutTable")));
+        const QTableWidget *list = m_window->findChild<QTableWidget *>(QStringLiteral("shortcutTable"));
+        QStringList keys;
+        for (int r = 0; r < list->rowCount(); ++r)
+            keys << list->item(r, 0)->text();
+        for (const QString &expected :
+             { QStringLiteral("Ctrl+Q"), QStringLiteral("Ctrl+Return"), QStringLiteral("Esc"), QStringLiteral("F1") })
+            QVERIFY2(keys.contains(expected), qPrintable(keys.join(u", ")));
+        list->window()->close();
+
+        QTest::keyClick(m_window.get(), Qt::Key_Q, Qt::ControlModifier);
+        QTRY_VERIFY(!m_window->isVisible());
     }
 
     void statusBarSaysSimulator()

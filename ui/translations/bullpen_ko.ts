@@ -1190,6 +1190,90 @@
         <source>Keep the token in the system keychain as BULLPEN_ENGINE_TOKEN</source>
         <translation>토큰을 시스템 키체인에 BULLPEN_ENGINE_TOKEN으로 보관</translation>
     </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>생성(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Cancel &amp;everything running</source>
+        <translation>실행 중인 것 모두 취소(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Next view</source>
+        <translation>다음 화면</translation>
+    </message>
+    <message>
+        <source>Previous view</source>
+        <translation>이전 화면</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>단축키(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Bullpen</source>
+        <translation>Bullpen 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Bullpen</source>
+        <translation>Bullpen 정보</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Bullpen&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;An operator console for an AI generation engine with fallback providers: run test generations, watch every attempt and fallback, read failures and latency.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Bullpen&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;대체 공급자를 둔 AI 생성 엔진의 운영 콘솔입니다. 시험 생성을 실행하고, 모든 시도와 대체를 지켜보고, 실패와 지연 시간을 읽습니다.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Tab, Shift+Tab</source>
+        <translation>Tab, Shift+Tab</translation>
+    </message>
+    <message>
+        <source>Next or previous control; a table is one stop</source>
+        <translation>다음 또는 이전 컨트롤로 이동(표는 한 번에 지나감)</translation>
+    </message>
+    <message>
+        <source>Arrow keys</source>
+        <translation>화살표 키</translation>
+    </message>
+    <message>
+        <source>Move within a table or chart list</source>
+        <translation>표나 차트 목록 안에서 이동</translation>
+    </message>
+    <message>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <source>Open the selected row (Failures, Compare)</source>
+        <translation>선택한 행 열기(실패, 비교)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>단축키</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>동작</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ProviderHealthModel</name>

@@ -240,14 +240,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             m_tabs->setCurrentWidget(m_live);
         }
     });
-    QMenu *engineMenu = menuBar()->addMenu(tr("&Engine"));
-    QAction *connectAction = engineMenu->addAction(tr("&Connect to an engine…"), this, &MainWindow::connectToEngine);
-    connectAction->setObjectName(QStringLiteral("connectAction"));
-
-    auto *go = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    connect(go, &QShortcut::activated, this, [this] { generate(1); });
-    auto *stop = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(stop, &QShortcut::activated, this, &MainWindow::cancelAll);
+    buildMenusAndKeys();
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());

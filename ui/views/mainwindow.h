@@ -87,6 +87,8 @@ private:
     SettingsView *m_settingsView = nullptr;
     EngineConfigView *m_engineConfig = nullptr;
     void showEngineStatus();
+    void buildMenusAndKeys(); // mainwindowkeys.cpp
+    void showShortcuts();
     ComparisonRunner *m_comparisons;
     QString m_runningComparison;
     bool m_historyRefreshPending = false;

@@ -29,6 +29,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
 {
     setObjectName(QStringLiteral("runView"));
     m_story = new QPlainTextEdit;
+    m_story->setTabChangesFocus(true); // Tab leaves the story (a story has no use for a tab character)
     m_story->setObjectName(QStringLiteral("storyEdit"));
     m_story->setPlaceholderText(tr("Write a short story (Korean or English)…"));
     m_user = new QLineEdit;
