@@ -6,6 +6,14 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Generations still running': '아직 실행 중인 생성',
+    'Still running on the engine: %L1.': '엔진에서 실행 중인 생성 %L1건',
+    'The engine keeps running them after this window closes; their results stay in its history (Failures and Latency show them when you attach again).': '이 창을 닫아도 엔진은 계속 실행하며, 결과는 엔진의 기록에 남습니다(다시 연결하면 실패와 지연 시간 화면에 나타납니다).',
+    'Close the window': '창 닫기',
+    'Still running in this window: %L1.': '이 창에서 실행 중인 생성 %L1건',
+    'Quitting cancels them; each is recorded as cancelled.': '끝내면 모두 취소되고, 각각 취소됨으로 기록됩니다.',
+    'Cancel them and quit': '취소하고 끝내기',
+    'Keep running': '계속 실행',
     '&File': '파일(&F)',
     '&Quit': '끝내기(&Q)',
     '&Generate': '생성(&G)',

@@ -27,6 +27,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -530,6 +531,40 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(databasePath), qPrintable(tip));
         QTest::mouseClick(m_window->findChild<QToolButton *>(QStringLiteral("storeWarningAcknowledge")), Qt::LeftButton);
         QVERIFY(!warning->isVisible());
+    }
+
+    // Last: attached, the engine keeps the generation after the window has gone. Closing with a
+    // generation running asks (embedded: it would be cancelled) or says that the engine keeps running
+    // it (attached); "Keep running" leaves the window open.
+    void closingWithAGenerationRunningAsks()
+    {
+        RunView *run = m_window->runView();
+        run->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story."));
+        run->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutEdit"))->setText(QStringLiteral("5s"));
+        run->findChild<QComboBox *>(QStringLiteral("scenarioCombo"))->setCurrentText(QStringLiteral("primary-hang"));
+        QTest::mouseClick(run->findChild<QPushButton *>(QStringLiteral("generateButton")), Qt::LeftButton);
+        auto *table = m_window->liveView()->findChild<QTableView *>(QStringLiteral("generationTable"));
+        QTRY_COMPARE(table->model()->rowCount(), 1);
+        QString said;
+        const auto answer = [&said](const QString &button) {
+            auto *poll = new QTimer;
+            QObject::connect(poll, &QTimer::timeout, poll, [poll, button, &said] {
+                auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+                if (!box || box->objectName() != u"closeWhileRunning")
+                    return;
+                said = box->text() + u' ' + box->informativeText();
+                box->findChild<QPushButton *>(button)->click();
+                poll->deleteLater();
+            });
+            poll->start(20);
+        };
+        answer(QStringLiteral("keepRunning"));
+        m_window->close();
+        QVERIFY(m_window->isVisible());
+        QVERIFY2(said.contains(attached() ? u"engine keeps running them" : u"Quitting cancels them"), qPrintable(said));
+        answer(QStringLiteral("closeAnyway"));
+        m_window->close();
+        QVERIFY(!m_window->isVisible());
     }
 };
 

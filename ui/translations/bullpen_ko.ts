@@ -1274,6 +1274,38 @@
         <source>What</source>
         <translation>동작</translation>
     </message>
+    <message>
+        <source>Generations still running</source>
+        <translation>아직 실행 중인 생성</translation>
+    </message>
+    <message>
+        <source>Still running on the engine: %L1.</source>
+        <translation>엔진에서 실행 중인 생성 %L1건</translation>
+    </message>
+    <message>
+        <source>The engine keeps running them after this window closes; their results stay in its history (Failures and Latency show them when you attach again).</source>
+        <translation>이 창을 닫아도 엔진은 계속 실행하며, 결과는 엔진의 기록에 남습니다(다시 연결하면 실패와 지연 시간 화면에 나타납니다).</translation>
+    </message>
+    <message>
+        <source>Close the window</source>
+        <translation>창 닫기</translation>
+    </message>
+    <message>
+        <source>Still running in this window: %L1.</source>
+        <translation>이 창에서 실행 중인 생성 %L1건</translation>
+    </message>
+    <message>
+        <source>Quitting cancels them; each is recorded as cancelled.</source>
+        <translation>끝내면 모두 취소되고, 각각 취소됨으로 기록됩니다.</translation>
+    </message>
+    <message>
+        <source>Cancel them and quit</source>
+        <translation>취소하고 끝내기</translation>
+    </message>
+    <message>
+        <source>Keep running</source>
+        <translation>계속 실행</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ProviderHealthModel</name>

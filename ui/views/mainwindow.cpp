@@ -34,6 +34,8 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -376,10 +378,44 @@ void MainWindow::showEngineStatus()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!mayClose()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/tab"), m_tabs->currentIndex());
     QMainWindow::closeEvent(event);
+}
+
+// Closing with generations running: embedded, they would be cancelled, so the operator is asked;
+// attached, the engine keeps running them, and the operator is told so before the window goes.
+bool MainWindow::mayClose()
+{
+    const int running = static_cast<int>(m_running.size()) + (m_runningComparison.isEmpty() ? 0 : 1);
+    if (running == 0 || !isVisible())
+        return true;
+    QMessageBox box(this);
+    box.setObjectName(QStringLiteral("closeWhileRunning"));
+    box.setIcon(QMessageBox::Question);
+    box.setWindowTitle(tr("Generations still running"));
+    QPushButton *close = nullptr;
+    if (m_engine.attached()) {
+        box.setText(tr("Still running on the engine: %L1.").arg(running));
+        box.setInformativeText(tr("The engine keeps running them after this window closes; their results stay in its history "
+                                  "(Failures and Latency show them when you attach again)."));
+        close = box.addButton(tr("Close the window"), QMessageBox::AcceptRole);
+    } else {
+        box.setText(tr("Still running in this window: %L1.").arg(running));
+        box.setInformativeText(tr("Quitting cancels them; each is recorded as cancelled."));
+        close = box.addButton(tr("Cancel them and quit"), QMessageBox::DestructiveRole);
+    }
+    QPushButton *stay = box.addButton(tr("Keep running"), QMessageBox::RejectRole);
+    close->setObjectName(QStringLiteral("closeAnyway"));
+    stay->setObjectName(QStringLiteral("keepRunning"));
+    box.setDefaultButton(stay);
+    box.exec();
+    return box.clickedButton() == close;
 }
 
 } // namespace bullpen

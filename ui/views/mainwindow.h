@@ -88,6 +88,7 @@ private:
     EngineConfigView *m_engineConfig = nullptr;
     void showEngineStatus();
     void buildMenusAndKeys(); // mainwindowkeys.cpp
+    bool mayClose();
     void showShortcuts();
     ComparisonRunner *m_comparisons;
     QString m_runningComparison;

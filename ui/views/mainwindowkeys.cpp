@@ -41,11 +41,11 @@ void MainWindow::buildMenusAndKeys()
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();
-    QAction *next = view->addAction(tr("Next view"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
+    QAction *next =
+        view->addAction(tr("Next view"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab));
-    QAction *previous = view->addAction(tr("Previous view"), this, [this] {
-        m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count());
-    });
+    QAction *previous = view->addAction(
+        tr("Previous view"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + m_tabs->count() - 1) % m_tabs->count()); });
     previous->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
