@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Copied': '복사됨',
     'Generations still running': '아직 실행 중인 생성',
     'Still running on the engine: %L1.': '엔진에서 실행 중인 생성 %L1건',
     'The engine keeps running them after this window closes; their results stay in its history (Failures and Latency show them when you attach again).': '이 창을 닫아도 엔진은 계속 실행하며, 결과는 엔진의 기록에 남습니다(다시 연결하면 실패와 지연 시간 화면에 나타납니다).',

@@ -44,6 +44,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
+#include <QTranslator>
 
 using namespace bullpen;
 
@@ -291,6 +292,56 @@ private Q_SLOTS:
 
         QTest::keyClick(m_window.get(), Qt::Key_Q, Qt::ControlModifier);
         QTRY_VERIFY(!m_window->isVisible());
+    }
+
+    // Every view usable at 1024×700 (docs/console.md): the window's minimum fits in it, and at that size
+    // no label is narrower than its text unless it says the rest in a tooltip.
+    void everyViewFitsAt1024x700_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addRow("English") << QStringLiteral("en");
+        QTest::addRow("Korean") << QStringLiteral("ko");
+    }
+
+    void everyViewFitsAt1024x700()
+    {
+        QFETCH(QString, language);
+        QTranslator ui, core;
+        if (language == u"ko") { // a new window, made in Korean
+            QVERIFY(ui.load(QStringLiteral(":/i18n/bullpen_ko.qm")) && core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
+            QCoreApplication::installTranslator(&ui);
+            QCoreApplication::installTranslator(&core);
+            m_window = std::make_unique<MainWindow>(*m_engine);
+            m_window->show();
+            QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+            QCOMPARE(m_window->tabs()->tabText(0), QStringLiteral("실행"));
+        }
+        const auto english = qScopeGuard([&] {
+            QCoreApplication::removeTranslator(&ui);
+            QCoreApplication::removeTranslator(&core);
+        });
+        QTabWidget *tabs = m_window->tabs();
+        m_window->resize(1024, 700);
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QApplication::processEvents();
+            const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+            QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 700,
+                     qPrintable(tabs->tabText(i) + QStringLiteral(": the window needs %1×%2").arg(minimum.width()).arg(minimum.height())));
+            QCOMPARE(m_window->size(), QSize(1024, 700)); // it did not widen itself
+            for (const QLabel *label : m_window->findChildren<QLabel *>()) {
+                if (!label->isVisible() || label->wordWrap() || label->textFormat() == Qt::RichText || Qt::mightBeRichText(label->text())
+                    || label->text().isEmpty() || !label->toolTip().isEmpty())
+                    continue;
+                const int needs = label->fontMetrics().horizontalAdvance(label->text());
+                QVERIFY2(label->contentsRect().width() >= needs,
+                         qPrintable(tabs->tabText(i)
+                                    + QStringLiteral(": \"%1\" (%2) is %3 px of %4 and has no tooltip")
+                                          .arg(label->text(), label->objectName())
+                                          .arg(label->contentsRect().width())
+                                          .arg(needs)));
+            }
+        }
     }
 
     void statusBarSaysSimulator()

@@ -647,6 +647,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(shown(first) && view.model()->rowCount() == 1, 10000);
         view.copyDetailId();
         QCOMPARE(QApplication::clipboard()->text(), first);
+        auto *copy = view.findChild<QToolButton *>(QStringLiteral("copyIdButton"));
+        QCOMPARE(copy->text(), QStringLiteral("Copied")); // said on the button, then back
+        QTRY_COMPARE_WITH_TIMEOUT(copy->text(), QStringLiteral("Copy id"), 5000);
     }
 
     // The latency view reads the store again by itself: an attempt another process wrote is counted

@@ -630,6 +630,10 @@
         <source>Replay: %1</source>
         <translation>재현: %1</translation>
     </message>
+    <message>
+        <source>Copied</source>
+        <translation>복사됨</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>

@@ -29,7 +29,7 @@ QChartView *makeView(const QString &title, QWidget *parent)
     chart->setTitleFont(f);
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(180);
+    view->setMinimumHeight(120);
     return view;
 }
 

@@ -88,6 +88,27 @@ struct ChartData
 
 } // namespace
 
+// Two rows: what to count (range, outcome, code, kind, stage), then whose (provider, reason,
+// instance, scope, search) and the export.
+QLayout *FailuresView::makeFilterRows(QToolButton *exportButton)
+{
+    auto *filters = new QVBoxLayout;
+    auto *what = new QHBoxLayout;
+    for (QComboBox *c : { m_range, m_outcome, m_code, m_kind, m_stage })
+        what->addWidget(c);
+    what->addStretch(1);
+    auto *whose = new QHBoxLayout;
+    for (QComboBox *c : { m_provider, m_reason, m_instance })
+        whose->addWidget(c);
+    whose->addWidget(m_scope);
+    whose->addWidget(m_search, 1);
+    whose->addWidget(m_searchClear);
+    whose->addWidget(exportButton);
+    filters->addLayout(what);
+    filters->addLayout(whose);
+    return filters;
+}
+
 FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget *parent)
     : QWidget(parent)
     , m_history(history)
@@ -98,6 +119,10 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     auto combo = [this](const char *name) {
         auto *c = new QComboBox;
         c->setObjectName(QLatin1StringView(name));
+        // As wide as about 14 characters, the rest elided (the list shows every item whole): the
+        // filters fit a 1024 px window on two rows.
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(14);
         connect(c, &QComboBox::activated, this, &FailuresView::applyFilter);
         return c;
     };
@@ -118,7 +143,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     addEnumItems<FailureKind>(m_kind);
     m_stage = combo("stageCombo");
     m_stage->addItem(tr("Any stage"), QString());
-    for (Stage s : { Stage::Storyboard, Stage::Captions, Stage::Image })
+    for (const Stage s : enumValues<Stage>())
         m_stage->addItem(toId(s), toId(s));
     m_provider = combo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
@@ -169,19 +194,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     m_searchClear->hide();
     connect(m_searchClear, &QToolButton::clicked, this, [this] { search(QString()); });
 
-    auto *filters = new QHBoxLayout;
-    filters->addWidget(m_range);
-    filters->addWidget(m_outcome);
-    filters->addWidget(m_code);
-    filters->addWidget(m_kind);
-    filters->addWidget(m_stage);
-    filters->addWidget(m_provider);
-    filters->addWidget(m_reason);
-    filters->addWidget(m_instance);
-    filters->addWidget(m_scope);
-    filters->addWidget(m_search, 1);
-    filters->addWidget(m_searchClear);
-    filters->addWidget(exportButton);
+    QLayout *filters = makeFilterRows(exportButton);
 
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("failuresSummary"));
@@ -743,8 +756,12 @@ void FailuresView::setDetailCollapsed(bool collapsed)
 
 void FailuresView::copyDetailId()
 {
-    if (!m_detailId.isEmpty())
-        QApplication::clipboard()->setText(m_detailId);
+    if (m_detailId.isEmpty())
+        return;
+    QApplication::clipboard()->setText(m_detailId);
+    // Said where the operator looks: on the button, for a moment.
+    m_copyId->setText(tr("Copied"));
+    QTimer::singleShot(1500, m_copyId, [button = m_copyId] { button->setText(tr("Copy id")); });
 }
 
 } // namespace bullpen

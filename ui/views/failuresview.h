@@ -13,6 +13,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTimer;
+class QLayout;
 class QToolButton;
 class QTableView;
 class QTextBrowser;
@@ -95,6 +96,7 @@ public:
     }
     // Replay locally…: reads the shown generation for a replay and opens its dialog (replayOpened()).
     void replayDetail();
+    QLayout *makeFilterRows(QToolButton *exportButton);
     QHBoxLayout *makeDetailTools(); // Replay locally… and Copy id
 
     // The attempt chain of a stored generation as events, for generations recorded without their event

@@ -4,6 +4,7 @@
 #include "compareview.h"
 #include "config/settings.h"
 #include "desktopnotifier.h"
+#include "elidedlabel.h"
 #include "failuresview.h"
 #include "healthstrip.h"
 #include "latencyview.h"
@@ -109,7 +110,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     centralLayout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
-    auto *engineLabel = new QLabel;
+    auto *engineLabel = new ElidedLabel;
     m_engineLabel = engineLabel;
     engineLabel->setObjectName(QStringLiteral("engineStatus"));
     engineLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -369,8 +370,7 @@ void MainWindow::connectToEngine()
 void MainWindow::showEngineStatus()
 {
     // Purple on the simulator (never mistaken for real providers), red while an attached engine is lost.
-    m_engineLabel->setText(m_engine.describe());
-    m_engineLabel->setToolTip(m_engine.describe());
+    m_engineLabel->setFullText(m_engine.describe()); // the whole text in its tooltip when cut
     m_engineLabel->setStyleSheet(!m_engine.usable()                    ? tones::textStyle(tones::Tone::Failure, true)
                                      : !m_engine.scenarios().isEmpty() ? tones::textStyle(tones::Tone::Simulator, true)
                                                                        : QString());

@@ -14,6 +14,7 @@ namespace bullpen {
 
 class CompareView;
 class ComparisonRunner;
+class ElidedLabel;
 class EngineConfigView;
 class EngineConnection;
 class FailuresView;
@@ -94,7 +95,7 @@ private:
     QString m_runningComparison;
     bool m_historyRefreshPending = false;
     QStringList m_running;
-    QLabel *m_engineLabel = nullptr;
+    ElidedLabel *m_engineLabel = nullptr;
     GenerationRequest m_lastRequest;
     QWidget *m_storeWarning = nullptr;
     QLabel *m_storeWarningLabel = nullptr;
