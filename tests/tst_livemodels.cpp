@@ -7,15 +7,18 @@
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
+#include "models/units.h"
 #include "scriptedgenerator.h"
 #include "views/liveview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTranslator>
 
 using namespace bullpen;
 using namespace bullpen::test;
@@ -37,6 +40,40 @@ class tst_LiveModels : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // One way to say a duration (docs/console.md, Units): ms under a second, one decimal of seconds under
+    // a minute, then minutes and seconds; in Korean the same steps in Korean units. Event lines use it.
+    void durationsAreSaidOneWay()
+    {
+        QCOMPARE(units::duration(0.4), QStringLiteral("0 ms"));
+        QCOMPARE(units::duration(98.0), QStringLiteral("98 ms"));
+        QCOMPARE(units::duration(999.4), QStringLiteral("999 ms"));
+        QCOMPARE(units::duration(999.6), QStringLiteral("1.0 s"));
+        QCOMPARE(units::duration(1500.0), QStringLiteral("1.5 s"));
+        QCOMPARE(units::duration(59'940.0), QStringLiteral("59.9 s"));
+        QCOMPARE(units::duration(62'000.0), QStringLiteral("1 min 02 s"));
+        QCOMPARE(units::duration(std::chrono::milliseconds(120'000)), QStringLiteral("2 min 00 s"));
+        QCOMPARE(units::duration(std::chrono::microseconds(2'500)), QStringLiteral("3 ms"));
+        Event started;
+        started.body = AttemptStarted { Stage::Storyboard,
+                                        1,
+                                        Provider::Gemini,
+                                        QStringLiteral("m"),
+                                        Role::Primary,
+                                        1,
+                                        std::chrono::milliseconds(62'000),
+                                        std::chrono::microseconds(62'000'000),
+                                        {} };
+        QVERIFY2(EventLogModel::summary(started).endsWith(u"deadline at 1 min 02 s"), qPrintable(EventLogModel::summary(started)));
+
+        QTranslator ui;
+        QVERIFY(ui.load(QStringLiteral(":/i18n/bullpen_ko.qm")));
+        QCoreApplication::installTranslator(&ui);
+        const auto english = qScopeGuard([&] { QCoreApplication::removeTranslator(&ui); });
+        QCOMPARE(units::duration(62'000.0), QStringLiteral("1분 02초"));
+        QCOMPARE(units::duration(1'500.0), QStringLiteral("1.5초"));
+        QVERIFY2(EventLogModel::summary(started).endsWith(u"마감 1분 02초"), qPrintable(EventLogModel::summary(started)));
+    }
+
     void burstOfTenThousandEventsArrivesWholeAndInOrder()
     {
         EventLogModel model;

@@ -3,6 +3,7 @@
 
 #include "history/historyreader.h"
 #include "historyqueue.h"
+#include "units.h"
 #include "views/tones.h"
 
 #include <QColor>
@@ -64,9 +65,9 @@ QString ComparisonListModel::sideText(const ComparisonSide &s)
 {
     if (!s.done)
         return tr("%1 running…").arg(toId(s.provider));
-    const QString took = QLocale().toString(s.storyboardMs / 1000.0, 'f', 1);
-    return s.state == FinalState::Succeeded ? tr("%1 ok, %2 s").arg(toId(s.provider), took)
-                                            : tr("%1 %2, %3 s").arg(toId(s.provider), s.publicCode, took);
+    const QString took = units::duration(s.storyboardMs);
+    return s.state == FinalState::Succeeded ? tr("%1 ok, %2").arg(toId(s.provider), took)
+                                            : tr("%1 %2, %3").arg(toId(s.provider), s.publicCode, took);
 }
 
 QVariant ComparisonListModel::data(const QModelIndex &index, int role) const

@@ -2,6 +2,7 @@
 #include "eventlogmodel.h"
 
 #include "store/masking.h"
+#include "units.h"
 
 namespace bullpen {
 
@@ -9,16 +10,21 @@ namespace {
 
 QString ms(std::chrono::microseconds us)
 {
-    return QString::number(static_cast<double>(us.count()) / 1000.0, 'f', 0);
+    return units::duration(us);
+}
+
+QString ms(std::chrono::milliseconds d)
+{
+    return units::duration(d);
 }
 
 struct Summary
 {
     QString operator()(const GenerationStarted &e) const
     {
-        return EventLogModel::tr("%1 policy, %2 → %3, budget %4 ms")
+        return EventLogModel::tr("%1 policy, %2 → %3, budget %4")
             .arg(e.preset, toId(e.primary), e.fallback ? toId(*e.fallback) : EventLogModel::tr("none"))
-            .arg(e.budget.count());
+            .arg(ms(e.budget));
     }
     QString operator()(const StageQueued &e) const
     {
@@ -30,18 +36,18 @@ struct Summary
     }
     QString operator()(const StageAdmitted &e) const
     {
-        return EventLogModel::tr("%1 admitted after waiting %2 ms; the budget starts now").arg(toId(e.provider), ms(e.waited));
+        return EventLogModel::tr("%1 admitted after waiting %2; the budget starts now").arg(toId(e.provider), ms(e.waited));
     }
     QString operator()(const AttemptStarted &e) const
     {
-        return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5 ms")
+        return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5")
             .arg(toId(e.provider), toId(e.role), e.model)
             .arg(e.round)
             .arg(ms(e.deadline));
     }
     QString operator()(const AttemptCompleted &e) const
     {
-        QString s = EventLogModel::tr("%1 %2 %3 in %4 ms")
+        QString s = EventLogModel::tr("%1 %2 %3 in %4")
                         .arg(toId(e.provider), toId(e.role), e.success || !e.failure ? EventLogModel::tr("ok") : enumName(e.failure->kind),
                              ms(e.duration));
         if (e.httpStatus)
@@ -52,28 +58,28 @@ struct Summary
     }
     QString operator()(const FallbackTriggered &e) const
     {
-        return EventLogModel::tr("%1 → %2 on %3, %4 ms of budget left (%5)")
+        return EventLogModel::tr("%1 → %2 on %3, %4 of budget left (%5)")
             .arg(toId(e.from), toId(e.to), enumName(e.kind))
-            .arg(e.remainingBudget.count())
+            .arg(ms(e.remainingBudget))
             .arg(e.reason);
     }
     QString operator()(const PrimarySkipped &e) const
     {
-        return EventLogModel::tr("%1 skipped (%2): %3; %4 gets the stage with %5 ms of budget")
+        return EventLogModel::tr("%1 skipped (%2): %3; %4 gets the stage with %5 of budget")
             .arg(toId(e.provider), e.state, e.why, toId(e.to))
-            .arg(e.remainingBudget.count());
+            .arg(ms(e.remainingBudget));
     }
     QString operator()(const RetryScheduled &e) const
     {
-        return EventLogModel::tr("%1 again after %2 ms (%3), round %4")
+        return EventLogModel::tr("%1 again after %2 (%3), round %4")
             .arg(toId(e.provider))
-            .arg(e.pause.count())
+            .arg(ms(e.pause))
             .arg(enumName(e.kind))
             .arg(e.nextRound);
     }
     QString operator()(const LateResultDiscarded &e) const
     {
-        return EventLogModel::tr("%1 %2 answered %3 ms after its deadline; refused").arg(toId(e.provider), toId(e.role), ms(e.lateBy));
+        return EventLogModel::tr("%1 %2 answered %3 after its deadline; refused").arg(toId(e.provider), toId(e.role), ms(e.lateBy));
     }
     QString operator()(const GenerationFinished &e) const
     {

@@ -3,6 +3,7 @@
 
 #include "historyqueue.h"
 #include "store/masking.h"
+#include "units.h"
 #include "views/tones.h"
 
 #include <QColor>
@@ -239,7 +240,7 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
         case Instance:
             return r.instance;
         case Duration:
-            return QString(QLocale().toString(r.elapsedMs / 1000.0, 'f', 2) + tr(" s"));
+            return units::duration(r.elapsedMs);
         }
         return {};
     }

@@ -2,6 +2,7 @@
 #include "generationlistmodel.h"
 
 #include "store/masking.h"
+#include "units.h"
 #include "views/tones.h"
 
 #include <QColor>
@@ -207,7 +208,7 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
                 ? QStringLiteral("%1 (%2)").arg(toId(*r.provider), r.role == bullpen::Role::Primary ? tr("primary") : tr("fallback"))
                 : QString();
         case ElapsedColumn:
-            return tr("%1 ms").arg(elapsedMs(r), 0, 'f', 0);
+            return units::duration(elapsedMs(r));
         case BudgetColumn:
             return r.finished ? QString() : tr("%1 %").arg(left * 100.0, 0, 'f', 0);
         case StateColumn:

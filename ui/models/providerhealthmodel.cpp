@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "providerhealthmodel.h"
 
-#include "views/charts.h"
+#include "units.h"
 #include "views/tones.h"
 
 #include <QLocale>
@@ -178,9 +178,9 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
     case 3:
         return h.reliefPercent() ? QString(l.toString(*h.reliefPercent(), 'f', 0) + QStringLiteral(" %")) : QStringLiteral("–");
     case 4:
-        return charts::duration(h.p50Ms);
+        return units::duration(h.p50Ms);
     case 5:
-        return charts::duration(h.p90Ms);
+        return units::duration(h.p90Ms);
     }
     return {};
 }

@@ -131,14 +131,6 @@
         <translation>%1 실행 중…</translation>
     </message>
     <message>
-        <source>%1 ok, %2 s</source>
-        <translation>%1 성공, %2초</translation>
-    </message>
-    <message>
-        <source>%1 %2, %3 s</source>
-        <translation>%1 %2, %3초</translation>
-    </message>
-    <message>
         <source>running</source>
         <translation>실행 중</translation>
     </message>
@@ -173,6 +165,14 @@
     <message>
         <source>Outcome</source>
         <translation>결과</translation>
+    </message>
+    <message>
+        <source>%1 ok, %2</source>
+        <translation>%1 성공, %2</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3</source>
+        <translation>%1 %2, %3</translation>
     </message>
 </context>
 <context>
@@ -209,20 +209,8 @@
 <context>
     <name>bullpen::EventLogModel</name>
     <message>
-        <source>%1 policy, %2 → %3, budget %4 ms</source>
-        <translation>%1 정책, %2 → %3, 예산 %4 ms</translation>
-    </message>
-    <message>
         <source>none</source>
         <translation>없음</translation>
-    </message>
-    <message>
-        <source>%1 %2 (%3), round %4, deadline at %5 ms</source>
-        <translation>%1 %2 (%3), %4회차, 마감 %5 ms</translation>
-    </message>
-    <message>
-        <source>%1 %2 %3 in %4 ms</source>
-        <translation>%1 %2 %3, %4 ms</translation>
     </message>
     <message>
         <source>ok</source>
@@ -235,18 +223,6 @@
     <message>
         <source>, aborted: %1</source>
         <translation>, 중단: %1</translation>
-    </message>
-    <message>
-        <source>%1 → %2 on %3, %4 ms of budget left (%5)</source>
-        <translation>%3 때문에 %1 → %2, 남은 예산 %4 ms (%5)</translation>
-    </message>
-    <message>
-        <source>%1 again after %2 ms (%3), round %4</source>
-        <translation>%2 ms 후 %1 재시도 (%3), %4회차</translation>
-    </message>
-    <message>
-        <source>%1 %2 answered %3 ms after its deadline; refused</source>
-        <translation>%1 %2가 마감 %3 ms 후에 응답함. 거부됨</translation>
     </message>
     <message>
         <source>succeeded</source>
@@ -277,16 +253,40 @@
         <translation>%1의 진행 중 시도가 %3개 중 %2개입니다: %4개 뒤에서 대기 중이며 예산은 아직 시작되지 않았습니다</translation>
     </message>
     <message>
-        <source>%1 admitted after waiting %2 ms; the budget starts now</source>
-        <translation>%1: %2 ms 대기 후 시작 허가, 지금 예산이 시작됩니다</translation>
-    </message>
-    <message>
         <source>succeeded with fallback</source>
         <translation>대체 제공자 응답으로 성공</translation>
     </message>
     <message>
-        <source>%1 skipped (%2): %3; %4 gets the stage with %5 ms of budget</source>
-        <translation>제공자 %1 건너뜀(%2): %3. 제공자 %4 응답으로 진행, 예산 %5 ms</translation>
+        <source>%1 policy, %2 → %3, budget %4</source>
+        <translation>%1 정책, %2 → %3, 예산 %4</translation>
+    </message>
+    <message>
+        <source>%1 admitted after waiting %2; the budget starts now</source>
+        <translation>%1: %2 대기 후 시작 허가, 지금 예산이 시작됩니다</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3), round %4, deadline at %5</source>
+        <translation>%1 %2 (%3), %4회차, 마감 %5</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3 in %4</source>
+        <translation>%1 %2 %3, %4</translation>
+    </message>
+    <message>
+        <source>%1 → %2 on %3, %4 of budget left (%5)</source>
+        <translation>%3 때문에 %1 → %2, 남은 예산 %4 (%5)</translation>
+    </message>
+    <message>
+        <source>%1 skipped (%2): %3; %4 gets the stage with %5 of budget</source>
+        <translation>제공자 %1 건너뜀(%2): %3. 제공자 %4 응답으로 진행, 예산 %5</translation>
+    </message>
+    <message>
+        <source>%1 again after %2 (%3), round %4</source>
+        <translation>%2 후 %1 재시도 (%3), %4회차</translation>
+    </message>
+    <message>
+        <source>%1 %2 answered %3 after its deadline; refused</source>
+        <translation>%1 %2: 마감 %3 후에 응답함. 거부됨</translation>
     </message>
 </context>
 <context>
@@ -294,10 +294,6 @@
     <message>
         <source>(none)</source>
         <translation>(없음)</translation>
-    </message>
-    <message>
-        <source> s</source>
-        <translation>초</translation>
     </message>
     <message>
         <source>Time</source>
@@ -437,10 +433,6 @@
     <message>
         <source>fallback rate</source>
         <translation>대체 비율</translation>
-    </message>
-    <message>
-        <source>%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · counted in %4 ms</source>
-        <translation>생성 %L1건 일치 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4 ms</translation>
     </message>
     <message>
         <source>This generation is no longer in the store.</source>
@@ -634,13 +626,13 @@
         <source>Copied</source>
         <translation>복사됨</translation>
     </message>
+    <message>
+        <source>%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · counted in %4</source>
+        <translation>일치하는 생성 %L1건 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
     <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
@@ -1528,10 +1520,6 @@
         <translation>다시 시도</translation>
     </message>
     <message>
-        <source>Succeeded in %1 ms%2%3</source>
-        <translation>%1 ms 만에 성공%2%3</translation>
-    </message>
-    <message>
         <source> (from cache)</source>
         <translation> (캐시에서)</translation>
     </message>
@@ -1620,6 +1608,10 @@
     <message>
         <source> — answered by the fallback %1</source>
         <translation> — 대체 제공자 %1 응답</translation>
+    </message>
+    <message>
+        <source>Succeeded in %1%2%3</source>
+        <translation>%1 만에 성공%2%3</translation>
     </message>
 </context>
 <context>
@@ -2020,18 +2012,6 @@
         <translation>생성을 선택하면 타임라인이 보입니다.</translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation>%1초</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <source>budget %1 s</source>
-        <translation>예산 %1초</translation>
-    </message>
-    <message>
         <source>queued (budget not started)</source>
         <translation>대기 중 (예산 시작 전)</translation>
     </message>
@@ -2103,6 +2083,10 @@
         <source>primary skipped</source>
         <translation>기본 제공자 건너뜀</translation>
     </message>
+    <message>
+        <source>budget %1</source>
+        <translation>예산 %1</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::charts</name>
@@ -2125,6 +2109,21 @@
     <message>
         <source>updated %1</source>
         <translation>%1에 갱신</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::units</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
     </message>
 </context>
 </TS>

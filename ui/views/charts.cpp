@@ -119,14 +119,4 @@ QString updatedText(const QDateTime &at, bool paused)
                   : QCoreApplication::translate("bullpen::charts", "updated %1").arg(time);
 }
 
-QString duration(double ms)
-{
-    const QLocale l;
-    if (std::abs(ms) < 1000)
-        return l.toString(ms, 'f', 0) + QStringLiteral(" ms");
-    if (std::abs(ms) < 120'000)
-        return l.toString(ms / 1000.0, 'f', 1) + QStringLiteral(" s");
-    return l.toString(ms / 60'000.0, 'f', 1) + QStringLiteral(" min");
-}
-
 } // namespace bullpen::charts

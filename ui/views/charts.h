@@ -29,7 +29,5 @@ void applyTheme(QChart *chart);
 // What an auto-refreshing view says about its last read: "updated 14:02:07", "paused · updated …",
 // "not read yet" (Failures, Latency, the health strip).
 QString updatedText(const QDateTime &at, bool paused);
-// "1.2 s", "340 ms", "2.0 min": a duration for an axis or a label.
-QString duration(double ms);
 
 } // namespace bullpen::charts

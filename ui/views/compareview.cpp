@@ -4,6 +4,7 @@
 #include "charts.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
+#include "models/units.h"
 #include "tones.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -171,7 +172,7 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
     const QString role = column == 0 ? tr("Primary") : tr("Fallback");
     lines << QStringLiteral("<b>%1: %2</b> %3").arg(role, toId(s.provider), s.model.toHtmlEscaped());
     if (!s.done) {
-        lines << tr("running… (timeout %1)").arg(charts::duration(double(s.timeout.count())));
+        lines << tr("running… (timeout %1)").arg(units::duration(double(s.timeout.count())));
     } else {
         lines << (s.state == FinalState::Succeeded
                       ? tr("<span style=\"color:%1\">succeeded</span>").arg(tones::css(tones::color(tones::Tone::Success)))
@@ -181,7 +182,7 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
                      .arg(s.validation == u"valid" ? tr("valid (four panels in order; docs/contract.md §2.1)")
                                                    : s.validation.toHtmlEscaped());
         lines << tr("<b>Storyboard</b> %1 of %2 · <b>whole generation</b> %3")
-                     .arg(charts::duration(s.storyboardMs), charts::duration(double(s.timeout.count())), charts::duration(s.totalMs));
+                     .arg(units::duration(s.storyboardMs), units::duration(double(s.timeout.count())), units::duration(s.totalMs));
         lines << tr("<b>Tokens</b> in %1 · out %2")
                      .arg(s.tokens.input >= 0 ? QString::number(s.tokens.input) : tr("n/a"),
                           s.tokens.output >= 0 ? QString::number(s.tokens.output) : tr("n/a"));

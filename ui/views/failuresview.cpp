@@ -7,6 +7,7 @@
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
+#include "models/units.h"
 #include "replaydialog.h"
 #include "store/masking.h"
 #include "timelinewidget.h"
@@ -466,11 +467,11 @@ void FailuresView::updateCharts()
             }
             const QString overall = gens ? QLocale().toString(100.0 * double(relieved) / double(gens), 'f', 1) : QStringLiteral("–");
             m_summary->setText(d.error.isEmpty() ? tr("%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · "
-                                                      "counted in %4 ms")
+                                                      "counted in %4")
                                                        .arg(d.total)
                                                        .arg(overall)
                                                        .arg(gens)
-                                                       .arg(d.elapsedMs, 0, 'f', 0)
+                                                       .arg(units::duration(d.elapsedMs))
                                                  : tr("The store could not be read: %1").arg(d.error));
             m_updatedAt = QDateTime::currentDateTime();
             m_updated->setText(updatedText());
@@ -585,7 +586,7 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
     lines << tr("<b>User</b> %1 · <b>started</b> %2 · <b>took</b> %3")
                  .arg((r.userMask.isEmpty() ? tr("(none)") : r.userMask).toHtmlEscaped(),
                       QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
-                      charts::duration(r.elapsedMs));
+                      units::duration(r.elapsedMs));
     lines << tr("<b>State</b> %1 · <b>policy</b> %2 · <b>providers</b> %3").arg(r.state, r.policy.toHtmlEscaped(), chain.toHtmlEscaped())
             + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
     if (!r.publicCode.isEmpty())

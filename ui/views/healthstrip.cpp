@@ -6,6 +6,7 @@
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
+#include "models/units.h"
 #include "pipeline/engineconnection.h"
 #include "tones.h"
 
@@ -44,7 +45,7 @@ QString windowLine(const QString &window, const ProviderHealth &h)
         parts << QStringLiteral("%1 ×%L2").arg(enumName(*h.topKind)).arg(h.topKindCount);
     if (const auto relief = h.reliefPercent())
         parts << HealthStrip::tr("%1 % to fallback").arg(l.toString(*relief, 'f', 0));
-    parts << HealthStrip::tr("p50 %1 · p90 %2").arg(charts::duration(h.p50Ms), charts::duration(h.p90Ms));
+    parts << HealthStrip::tr("p50 %1 · p90 %2").arg(units::duration(h.p50Ms), units::duration(h.p90Ms));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -61,7 +62,7 @@ QString cardLine(const QString &window, const ProviderHealth &h, bool withKind)
     if (withKind && h.topKind)
         line += QStringLiteral(" · %1 ×%L2").arg(enumName(*h.topKind)).arg(h.topKindCount);
     else if (!withKind)
-        line += QStringLiteral(" · p90 %1").arg(charts::duration(h.p90Ms));
+        line += QStringLiteral(" · p90 %1").arg(units::duration(h.p90Ms));
     return line;
 }
 
@@ -73,9 +74,9 @@ QString probeLine(const ProviderHealth::Probe &probe, qint64 nowMs)
         : seconds < 5400             ? HealthStrip::tr("%1 min").arg(seconds / 60)
                                      : HealthStrip::tr("%1 h").arg(seconds / 3600);
     if (probe.ok)
-        return HealthStrip::tr("last probe %1 ago: ok %2").arg(ago, charts::duration(probe.durationMs));
+        return HealthStrip::tr("last probe %1 ago: ok %2").arg(ago, units::duration(probe.durationMs));
     return HealthStrip::tr("last probe %1 ago: %2 after %3")
-        .arg(ago, probe.kind ? enumName(*probe.kind) : HealthStrip::tr("failed"), charts::duration(probe.durationMs));
+        .arg(ago, probe.kind ? enumName(*probe.kind) : HealthStrip::tr("failed"), units::duration(probe.durationMs));
 }
 
 QString clock(const QJsonValue &iso)

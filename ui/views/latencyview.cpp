@@ -6,6 +6,7 @@
 #include "engine/stageresult.h"
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
+#include "models/units.h"
 #include "tones.h"
 
 #include <QBarCategoryAxis>
@@ -422,7 +423,7 @@ void LatencyView::rebuildCharts()
     m_timeoutLine = nullptr;
     if (timeoutMs > 0) {
         m_timeoutLine = new QLineSeries;
-        m_timeoutLine->setName(tr("timeout %1").arg(charts::duration(timeoutMs)));
+        m_timeoutLine->setName(tr("timeout %1").arg(units::duration(timeoutMs)));
         QPen pen(tones::color(tones::Tone::Failure));
         pen.setStyle(Qt::DotLine);
         pen.setWidthF(1.5);
@@ -541,22 +542,22 @@ void LatencyView::rebuildCharts()
 void LatencyView::updateSummary()
 {
     const QString provider = m_provider->currentText();
-    QString text = tr("%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.")
-                       .arg(provider, m_role->currentText(), m_stage->currentText())
-                       .arg(m_stats.total())
-                       .arg(m_stats.total() ? QLocale().toString(100.0 * double(m_stats.successes()) / double(m_stats.total()), 'f', 1)
-                                            : QStringLiteral("–"))
-                       .arg(charts::duration(m_stats.percentile(50)), charts::duration(m_stats.percentile(90)),
-                            charts::duration(m_stats.percentile(99)));
+    QString text =
+        tr("%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.")
+            .arg(provider, m_role->currentText(), m_stage->currentText())
+            .arg(m_stats.total())
+            .arg(m_stats.total() ? QLocale().toString(100.0 * double(m_stats.successes()) / double(m_stats.total()), 'f', 1)
+                                 : QStringLiteral("–"))
+            .arg(units::duration(m_stats.percentile(50)), units::duration(m_stats.percentile(90)), units::duration(m_stats.percentile(99)));
     if (m_stats.extraWaitCount() > 0)
         text += QLatin1Char(' ')
             + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + "
                  "fallback's time − "
                  "the primary's success median %5).")
-                  .arg(charts::duration(m_stats.extraWaitPercentile(50)), charts::duration(m_stats.extraWaitPercentile(90)),
-                       charts::duration(m_stats.extraWaitPercentile(99)))
+                  .arg(units::duration(m_stats.extraWaitPercentile(50)), units::duration(m_stats.extraWaitPercentile(90)),
+                       units::duration(m_stats.extraWaitPercentile(99)))
                   .arg(m_stats.extraWaitCount())
-                  .arg(charts::duration(m_stats.successMedian()));
+                  .arg(units::duration(m_stats.successMedian()));
     else
         text += QLatin1Char(' ') + tr("No stage the fallback answered in this range.");
     if (m_skipped > 0)

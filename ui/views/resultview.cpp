@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "resultview.h"
 
+#include "models/units.h"
 #include "store/masking.h"
 #include "tones.h"
 
@@ -86,8 +87,8 @@ void ResultView::showResult(const GenerationResult &r)
     const StageResult &sb = r.storyboard;
     if (r.state == FinalState::Succeeded) {
         m_headline->setText(
-            tr("Succeeded in %1 ms%2%3")
-                .arg(static_cast<double>(r.elapsed.count()) / 1000.0, 0, 'f', 0)
+            tr("Succeeded in %1%2%3")
+                .arg(units::duration(r.elapsed))
                 .arg(
                     sb.fallback.applied
                         ? tr(" — answered by the fallback %1").arg(sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QString())
@@ -162,9 +163,9 @@ void ResultView::showResult(const GenerationResult &r)
     meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(sb.decision.toHtmlEscaped(), tr("Attempts"));
     const QList<AttemptRecord> attempts = r.attempts();
     for (const AttemptRecord &a : attempts) {
-        meta += QStringLiteral("%1 · %2 %3 · %4 · %5 ms")
+        meta += QStringLiteral("%1 · %2 %3 · %4 · %5")
                     .arg(toId(a.stage), toId(a.provider), toId(a.role), a.success ? tr("ok") : enumName(a.failure->kind))
-                    .arg(static_cast<double>(a.duration.count()) / 1000.0, 0, 'f', 0);
+                    .arg(units::duration(a.duration));
         if (a.tokens.known())
             meta += tr(" · tokens in %1 / out %2")
                         .arg(a.tokens.input >= 0 ? QLocale().toString(a.tokens.input) : QStringLiteral("–"),

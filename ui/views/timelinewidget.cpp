@@ -2,6 +2,7 @@
 #include "timelinewidget.h"
 
 #include "charts.h"
+#include "models/units.h"
 #include "tones.h"
 
 #include <QHelpEvent>
@@ -132,7 +133,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             span.tip = tr("<b>%1</b> %2 · %3 · round %4<br>running · deadline at %5")
                            .arg(toId(s->provider), s->model.toHtmlEscaped(), s->role == Role::Primary ? tr("primary") : tr("fallback"))
                            .arg(s->round)
-                           .arg(charts::duration(ms(s->deadline)));
+                           .arg(units::duration(ms(s->deadline)));
             spans.push_back(span);
         } else if (const auto *c = std::get_if<AttemptCompleted>(&e.body)) {
             const auto it = byAttempt.find(c->attemptId);
@@ -153,7 +154,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 lines << (c->success ? tr("succeeded") : tr("failed: %1").arg(sp.kind))
                         + (c->httpStatus ? tr(" · HTTP %1").arg(*c->httpStatus) : tr(" · no HTTP status"))
                         + (c->abortedBy != AbortReason::None ? tr(" · aborted: %1").arg(enumName(c->abortedBy).toLower()) : QString());
-                lines << tr("took %1 · deadline at %2").arg(charts::duration(ms(c->duration)), charts::duration(sp.deadline));
+                lines << tr("took %1 · deadline at %2").arg(units::duration(ms(c->duration)), units::duration(sp.deadline));
                 if (c->tokens.known())
                     lines << tr("tokens in %1 / out %2")
                                  .arg(c->tokens.input >= 0 ? l.toString(c->tokens.input) : QStringLiteral("–"),
@@ -183,7 +184,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     const double scale = std::max(visible, 1.0) * 1.12;
     // The label column fits the longest label (and "budget …"), within reason.
     const QFontMetricsF fm(font());
-    double labelW = fm.horizontalAdvance(tr("budget %1 s").arg(budget / 1000.0));
+    double labelW = fm.horizontalAdvance(tr("budget %1").arg(units::duration(budget)));
     for (const Span &s : spans)
         labelW = std::max(labelW, fm.horizontalAdvance(s.label));
     m_labelWidth = std::clamp(labelW + 12, 80.0, width() * 0.4);
@@ -208,8 +209,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(kGrid);
         p.drawLine(QPointF(x(t), area.top()), QPointF(x(t), area.bottom()));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter,
-                   t >= 1000 ? tr("%1 s").arg(t / 1000.0) : tr("%1 ms").arg(t));
+        p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter, units::duration(t));
     }
     // Budget band, on the spans' scale: where it ends beyond the view, the band runs to the edge and
     // says where it ends.
@@ -225,13 +225,14 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         const bool beyond = budgetEnd > scale;
         const QRectF bandRect(x(budgetFrom), area.top() - 18, (beyond ? area.right() : x(budgetEnd)) - x(budgetFrom), 10);
         p.drawRect(bandRect);
-        m_tips << std::pair { bandRect,
-                              tr("Storyboard budget: %1 for primary and fallback together, from %2")
-                                  .arg(charts::duration(budget), charts::duration(budgetFrom)) };
+        m_tips << std::pair {
+            bandRect,
+            tr("Storyboard budget: %1 for primary and fallback together, from %2").arg(units::duration(budget), units::duration(budgetFrom))
+        };
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(4, area.top() - 22, m_labelWidth, 16), Qt::AlignLeft, tr("budget %1 s").arg(budget / 1000.0));
+        p.drawText(QRectF(4, area.top() - 22, m_labelWidth, 16), Qt::AlignLeft, tr("budget %1").arg(units::duration(budget)));
         if (beyond) {
-            const QString ends = tr("ends at %1 →").arg(charts::duration(budgetEnd));
+            const QString ends = tr("ends at %1 →").arg(units::duration(budgetEnd));
             const qreal w = p.fontMetrics().horizontalAdvance(ends) + 2;
             endsLabel = QRectF(area.right() - w, area.top() - 20, w, 12);
             p.drawText(endsLabel, Qt::AlignRight | Qt::AlignVCenter, ends);
@@ -268,7 +269,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         } else if (s.deadline <= scale) {
             p.drawLine(QPointF(x(s.deadline), y + 2), QPointF(x(s.deadline), y + rowH - 2));
         } else {
-            const QString text = tr("deadline %1 →").arg(charts::duration(s.deadline));
+            const QString text = tr("deadline %1 →").arg(units::duration(s.deadline));
             const double w = fm.horizontalAdvance(text) + 4;
             const QRectF label(area.right() - w, y, w, rowH);
             if (label.left() > bar.right() + 4) {

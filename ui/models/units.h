@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+
+#include <chrono>
+
+namespace bullpen::units {
+
+// The one way the console says a duration, in the reader's language: "850 ms" under a second,
+// "12.5 s" under a minute, "2 min 05 s" from there on. Charts' axes keep one unit per axis.
+QString duration(double ms);
+inline QString duration(std::chrono::microseconds us)
+{
+    return duration(static_cast<double>(us.count()) / 1000.0);
+}
+inline QString duration(std::chrono::milliseconds d)
+{
+    return duration(static_cast<double>(d.count()));
+}
+
+} // namespace bullpen::units
