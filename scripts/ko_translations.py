@@ -6,6 +6,15 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '%1 policy, %2 → %3 (budget not recorded)': '%1 정책, %2 → %3 (예산 기록 없음)',
+    '%1 %2 (%3), round %4': '%1 %2 (%3), %4회차',
+    '%1 → %2 on %3 (%4)': '%3 때문에 %1 → %2 (%4)',
+    'No generations in range': '기간 내 생성 없음',
+    '<b>Fallback</b> answered, after %1': '<b>대체</b> %1 뒤에 대체 제공자가 응답함',
+    '<b>Fallback</b> called after %1, and it failed too': '<b>대체</b> %1 뒤에 대체 제공자를 호출했으나 대체 제공자도 실패함',
+    '<b>%1</b> %2 · %3 · round %4<br>running': '<b>%1</b> %2 · %3 · %4회차<br>실행 중',
+    ' · deadline at %1': ' · 마감 %1',
+    'took %1': '소요 %1',
     '%1 min %2 s': '%1분 %2초',
     'Copied': '복사됨',
     'Generations still running': '아직 실행 중인 생성',
@@ -151,14 +160,14 @@ KO = {
     # The engine's text a console shows (core/translations/bullpen_core_ko.ts). A provider name is
     # followed by 제공자, never by a particle that depends on its pronunciation.
     ' (%1 stage)': ' (%1 단계)',
-    '%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); Retry after that.':
+    '%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that.':
         '%1 제공자가 요청 수를 제한하고 있습니다%2. 약 %3초 뒤(UTC %4)에 풀릴 예정이니 그 뒤에 다시 시도하세요.',
-    '%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Retry then.':
+    '%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Try again then.':
         '%1 제공자가 요청 수를 제한하고 있으며%2 기간은 알려 주지 않았습니다. 분당 제한은 보통 1분 안에 풀리니 그때 다시 시도하세요.',
     "%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in the provider's console (or a fallback provider is configured).":
         '%1 제공자의 할당량 또는 결제 한도가 소진되었습니다%2. 크레딧을 추가하거나 제공자 콘솔에서 할당량을 올리기 전(또는 대체 제공자를 설정하기 전)에는 다시 시도해도 소용없습니다.',
-    '%1 failed in a way that is usually temporary (%2)%3. Retry runs the same request again%4.':
-        '%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 다시 시도하면 같은 요청을 한 번 더 보냅니다%4.',
+    '%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or Generate) usually succeeds%4.':
+        '%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 같은 요청을 다시 보내면(결과 화면의 다시 시도, 또는 생성) 대개 성공합니다%4.',
     '; the provider reported overload, so waiting a minute helps': '. 제공자가 과부하를 알렸으니 1분쯤 기다리면 도움이 됩니다',
     "%1 rejected Bullpen's configuration%2. Check %3 (the key), %4 (the endpoint) and %5 (the model) in Settings or the environment, then run the generation again.":
         '%1 제공자가 Bullpen의 설정을 거부했습니다%2. 설정 또는 환경 변수에서 %3(키), %4(엔드포인트), %5(모델)를 확인한 뒤 생성을 다시 실행하세요.',

@@ -4,21 +4,27 @@
 #include "engine/admission.h"
 #include "engine/manualclock.h"
 #include "engine/stageservice.h"
+#include "history/historyreader.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
 #include "models/units.h"
 #include "scriptedgenerator.h"
+#include "views/charts.h"
 #include "views/liveview.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QJsonObject>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
+#include <QValueAxis>
 
 using namespace bullpen;
 using namespace bullpen::test;
@@ -42,6 +48,58 @@ class tst_LiveModels : public QObject
 private Q_SLOTS:
     // One way to say a duration (docs/console.md, Units): ms under a second, one decimal of seconds under
     // a minute, then minutes and seconds; in Korean the same steps in Korean units. Event lines use it.
+    // A timeline rebuilt from attempt rows (the event log purged) has no budget, deadlines or budget
+    // left: its lines say so instead of "budget 0 ms", "deadline at 0 ms", "0 ms of budget left".
+    void rebuiltTimelineSaysWhatIsNotRecorded()
+    {
+        GenerationRow row;
+        row.id = QStringLiteral("gen_rebuilt");
+        row.createdAtMs = 1'000'000;
+        row.policy = QStringLiteral("relief");
+        row.state = QStringLiteral("failed");
+        row.kind = QStringLiteral("TIMEOUT");
+        row.stage = QStringLiteral("storyboard");
+        row.primaryProvider = QStringLiteral("gemini");
+        row.fallbackProvider = QStringLiteral("qwen");
+        row.fallbackReason = QStringLiteral("gemini_timeout");
+        row.elapsedMs = 120'000;
+        const auto attempt = [](const char *provider, const char *role, qint64 atMs, double durationMs) {
+            return QJsonObject { { QStringLiteral("provider"), QLatin1StringView(provider) },
+                                 { QStringLiteral("role"), QLatin1StringView(role) },
+                                 { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                 { QStringLiteral("attempt_id"), atMs },
+                                 { QStringLiteral("at_ms"), atMs },
+                                 { QStringLiteral("duration_ms"), durationMs },
+                                 { QStringLiteral("success"), 0 },
+                                 { QStringLiteral("kind"), QStringLiteral("TIMEOUT") } };
+        };
+        const QList<Event> events = HistoryReader::eventsFromAttempts(
+            row, { attempt("gemini", "primary", 1'060'000, 60'000), attempt("qwen", "fallback", 1'120'000, 60'000) });
+        QStringList lines;
+        for (const Event &e : events)
+            lines << EventLogModel::summary(e);
+        const QString all = lines.join(u'\n');
+        QVERIFY2(!all.contains(u"0 ms") && all.contains(u"budget not recorded"), qPrintable(all));
+        QVERIFY2(all.contains(u"gemini → qwen on TIMEOUT (gemini_timeout)"), qPrintable(all));
+    }
+
+    // A count axis ticks at whole numbers (max 1 once read "0 0 1 2"); an empty chart says why in it.
+    void countAxesTickAtWholeNumbers()
+    {
+        QChartView view;
+        for (const qint64 max : { 1, 2, 3, 5, 17, 100, 12345 }) {
+            charts::setBars(&view, { { QStringLiteral("TIMEOUT"), max }, { QStringLiteral("NETWORK"), 1 } }, Qt::red, QString(), {});
+            const auto axes = view.chart()->axes(Qt::Horizontal);
+            QCOMPARE(axes.size(), 1);
+            const auto *x = qobject_cast<QValueAxis *>(axes.first());
+            const double step = (x->max() - x->min()) / (x->tickCount() - 1);
+            QVERIFY2(step >= 1 && step == std::floor(step) && x->max() > double(max) && x->tickCount() <= 5,
+                     qPrintable(QStringLiteral("max %1: %2 ticks to %3").arg(max).arg(x->tickCount()).arg(x->max())));
+        }
+        charts::setBars(&view, {}, Qt::red, QStringLiteral("No generations match"), {});
+        QCOMPARE(view.chart()->title(), QStringLiteral("No generations match"));
+    }
+
     void durationsAreSaidOneWay()
     {
         QCOMPARE(units::duration(0.4), QStringLiteral("0 ms"));

@@ -83,17 +83,17 @@ NextStep NextStep::build(const Failure &f, Provider provider, Stage stage, const
         s.action = Action::Retry;
         if (f.retryAfter) {
             s.retryAfterAt = now.addMSecs(f.retryAfter->count());
-            s.message =
-                T(QT_TRANSLATE_NOOP("bullpen::NextStep",
-                                    "%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); Retry after that."))
-                    .arg(who, where)
-                    .arg((f.retryAfter->count() + 999) / 1000)
-                    .arg(s.retryAfterAt.toString(QStringLiteral("HH:mm:ss")));
+            s.message = T(QT_TRANSLATE_NOOP(
+                              "bullpen::NextStep",
+                              "%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that."))
+                            .arg(who, where)
+                            .arg((f.retryAfter->count() + 999) / 1000)
+                            .arg(s.retryAfterAt.toString(QStringLiteral("HH:mm:ss")));
         } else {
             s.message =
                 T(QT_TRANSLATE_NOOP("bullpen::NextStep",
                                     "%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within "
-                                    "a minute. Retry then."))
+                                    "a minute. Try again then."))
                     .arg(who, where);
         }
         break;
@@ -112,8 +112,10 @@ NextStep NextStep::build(const Failure &f, Provider provider, Stage stage, const
     case FailureKind::OUTPUT_INVALID:
         s.action = Action::Retry;
         s.message =
-            T(QT_TRANSLATE_NOOP("bullpen::NextStep",
-                                "%1 failed in a way that is usually temporary (%2)%3. Retry runs the same request again%4."))
+            T(QT_TRANSLATE_NOOP(
+                  "bullpen::NextStep",
+                  "%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or "
+                  "Generate) usually succeeds%4."))
                 .arg(who, enumName(f.kind), where,
                      f.capacity ? T(QT_TRANSLATE_NOOP("bullpen::NextStep", "; the provider reported overload, so waiting a minute helps"))
                                 : QString());

@@ -22,20 +22,8 @@
         <translation> (%1 단계)</translation>
     </message>
     <message>
-        <source>%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); Retry after that.</source>
-        <translation>%1 제공자가 요청 수를 제한하고 있습니다%2. 약 %3초 뒤(UTC %4)에 풀릴 예정이니 그 뒤에 다시 시도하세요.</translation>
-    </message>
-    <message>
-        <source>%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Retry then.</source>
-        <translation>%1 제공자가 요청 수를 제한하고 있으며%2 기간은 알려 주지 않았습니다. 분당 제한은 보통 1분 안에 풀리니 그때 다시 시도하세요.</translation>
-    </message>
-    <message>
         <source>%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in the provider's console (or a fallback provider is configured).</source>
         <translation>%1 제공자의 할당량 또는 결제 한도가 소진되었습니다%2. 크레딧을 추가하거나 제공자 콘솔에서 할당량을 올리기 전(또는 대체 제공자를 설정하기 전)에는 다시 시도해도 소용없습니다.</translation>
-    </message>
-    <message>
-        <source>%1 failed in a way that is usually temporary (%2)%3. Retry runs the same request again%4.</source>
-        <translation>%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 다시 시도하면 같은 요청을 한 번 더 보냅니다%4.</translation>
     </message>
     <message>
         <source>; the provider reported overload, so waiting a minute helps</source>
@@ -72,6 +60,18 @@
     <message>
         <source>%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.</source>
         <translation>%1 제공자가 Bullpen이 알지 못하는 방식으로 실패했습니다%2. 그래서 일시적인 실패로 보지 않았습니다. 일시적이라고 판단되면 다시 시도하세요.</translation>
+    </message>
+    <message>
+        <source>%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that.</source>
+        <translation>%1 제공자가 요청 수를 제한하고 있습니다%2. 약 %3초 뒤(UTC %4)에 풀릴 예정이니 그 뒤에 다시 시도하세요.</translation>
+    </message>
+    <message>
+        <source>%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Try again then.</source>
+        <translation>%1 제공자가 요청 수를 제한하고 있으며%2 기간은 알려 주지 않았습니다. 분당 제한은 보통 1분 안에 풀리니 그때 다시 시도하세요.</translation>
+    </message>
+    <message>
+        <source>%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or Generate) usually succeeds%4.</source>
+        <translation>%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 같은 요청을 다시 보내면(결과 화면의 다시 시도, 또는 생성) 대개 성공합니다%4.</translation>
     </message>
 </context>
 <context>

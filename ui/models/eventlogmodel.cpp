@@ -22,6 +22,10 @@ struct Summary
 {
     QString operator()(const GenerationStarted &e) const
     {
+        // A timeline rebuilt from attempt rows has no budget, deadlines or budget left: said so, not "0 ms".
+        if (e.budget.count() <= 0)
+            return EventLogModel::tr("%1 policy, %2 → %3 (budget not recorded)")
+                .arg(e.preset, toId(e.primary), e.fallback ? toId(*e.fallback) : EventLogModel::tr("none"));
         return EventLogModel::tr("%1 policy, %2 → %3, budget %4")
             .arg(e.preset, toId(e.primary), e.fallback ? toId(*e.fallback) : EventLogModel::tr("none"))
             .arg(ms(e.budget));
@@ -40,6 +44,8 @@ struct Summary
     }
     QString operator()(const AttemptStarted &e) const
     {
+        if (e.deadline.count() <= 0)
+            return EventLogModel::tr("%1 %2 (%3), round %4").arg(toId(e.provider), toId(e.role), e.model).arg(e.round);
         return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5")
             .arg(toId(e.provider), toId(e.role), e.model)
             .arg(e.round)
@@ -58,6 +64,8 @@ struct Summary
     }
     QString operator()(const FallbackTriggered &e) const
     {
+        if (e.remainingBudget.count() <= 0)
+            return EventLogModel::tr("%1 → %2 on %3 (%4)").arg(toId(e.from), toId(e.to), enumName(e.kind), e.reason);
         return EventLogModel::tr("%1 → %2 on %3, %4 of budget left (%5)")
             .arg(toId(e.from), toId(e.to), enumName(e.kind))
             .arg(ms(e.remainingBudget))

@@ -22,9 +22,7 @@ QString duration(double ms)
         text = QCoreApplication::translate("bullpen::units", "%1 s").arg(l.toString(ms / 1000.0, 'f', 1));
     } else {
         const qint64 seconds = std::llround(ms / 1000.0);
-        text = QCoreApplication::translate("bullpen::units", "%1 min %2 s")
-                   .arg(seconds / 60)
-                   .arg(seconds % 60, 2, 10, QLatin1Char('0'));
+        text = QCoreApplication::translate("bullpen::units", "%1 min %2 s").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
     }
     return negative ? QStringLiteral("−") + text : text;
 }

@@ -288,6 +288,18 @@
         <source>%1 %2 answered %3 after its deadline; refused</source>
         <translation>%1 %2: 마감 %3 후에 응답함. 거부됨</translation>
     </message>
+    <message>
+        <source>%1 policy, %2 → %3 (budget not recorded)</source>
+        <translation>%1 정책, %2 → %3 (예산 기록 없음)</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3), round %4</source>
+        <translation>%1 %2 (%3), %4회차</translation>
+    </message>
+    <message>
+        <source>%1 → %2 on %3 (%4)</source>
+        <translation>%3 때문에 %1 → %2 (%4)</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::FailureHistoryModel</name>
@@ -459,14 +471,6 @@
         <translation>&lt;b&gt;실패 단계&lt;/b&gt; %1, &lt;b&gt;%2&lt;/b&gt; (%3): %4</translation>
     </message>
     <message>
-        <source>applied</source>
-        <translation>적용됨</translation>
-    </message>
-    <message>
-        <source>tried, failed</source>
-        <translation>시도했으나 실패</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Decision&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;판단&lt;/b&gt; %1</translation>
     </message>
@@ -583,10 +587,6 @@
         <translation>대체 제공자가 응답함</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Fallback&lt;/b&gt; %1 (%2)</source>
-        <translation>&lt;b&gt;대체 호출&lt;/b&gt; %1 (%2)</translation>
-    </message>
-    <message>
         <source>Any fallback reason</source>
         <translation>모든 폴백 사유</translation>
     </message>
@@ -629,6 +629,18 @@
     <message>
         <source>%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · counted in %4</source>
         <translation>일치하는 생성 %L1건 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4</translation>
+    </message>
+    <message>
+        <source>No generations in range</source>
+        <translation>기간 내 생성 없음</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fallback&lt;/b&gt; answered, after %1</source>
+        <translation>&lt;b&gt;대체&lt;/b&gt; %1 뒤에 대체 제공자가 응답함</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Fallback&lt;/b&gt; called after %1, and it failed too</source>
+        <translation>&lt;b&gt;대체&lt;/b&gt; %1 뒤에 대체 제공자를 호출했으나 대체 제공자도 실패함</translation>
     </message>
 </context>
 <context>
@@ -2016,10 +2028,6 @@
         <translation>대기 중 (예산 시작 전)</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · round %4&lt;br&gt;running · deadline at %5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · %4회차&lt;br&gt;실행 중 · 마감 %5</translation>
-    </message>
-    <message>
         <source>primary</source>
         <translation>기본</translation>
     </message>
@@ -2052,10 +2060,6 @@
         <translation> · 중단: %1</translation>
     </message>
     <message>
-        <source>took %1 · deadline at %2</source>
-        <translation>소요 %1 · 마감 %2</translation>
-    </message>
-    <message>
         <source>tokens in %1 / out %2</source>
         <translation>토큰 입력 %1 / 출력 %2</translation>
     </message>
@@ -2086,6 +2090,18 @@
     <message>
         <source>budget %1</source>
         <translation>예산 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · round %4&lt;br&gt;running</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · %4회차&lt;br&gt;실행 중</translation>
+    </message>
+    <message>
+        <source> · deadline at %1</source>
+        <translation> · 마감 %1</translation>
+    </message>
+    <message>
+        <source>took %1</source>
+        <translation>소요 %1</translation>
     </message>
 </context>
 <context>

@@ -13,6 +13,8 @@
 #include <QLocale>
 #include <QValueAxis>
 
+#include <cmath>
+
 namespace bullpen::charts {
 
 QChartView *makeView(const QString &title, QWidget *parent)
@@ -63,8 +65,10 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
 {
     QChart *chart = renew(view);
     chart->setToolTip(counts.isEmpty() ? emptyText : QString());
-    if (counts.isEmpty())
+    if (counts.isEmpty()) { // said in the chart, not only in a tooltip
+        chart->setTitle(emptyText);
         return;
+    }
     auto *set = new QBarSet(QString());
     set->setColor(color);
     set->setBorderColor(color.darker(120));
@@ -99,10 +103,14 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
     QFont small = y->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     y->setLabelsFont(small);
+    // Whole-number ticks (with max 1 the old 4 ticks over 0…2.08 read "0 0 1 2"), room for the label.
+    const qint64 want = qint64(std::ceil(double(max) * 1.08)) + 1;
+    const int ticks = int(std::min<qint64>(want, 4)) + 1;
+    const qint64 step = (want + ticks - 2) / (ticks - 1);
     auto *x = new QValueAxis;
-    x->setRange(0, double(max) * 1.08 + 1);
+    x->setRange(0, double(step * (ticks - 1)));
     x->setLabelFormat(QStringLiteral("%d"));
-    x->setTickCount(4);
+    x->setTickCount(ticks);
     x->setLabelsFont(small);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addAxis(x, Qt::AlignBottom);

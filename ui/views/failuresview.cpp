@@ -447,6 +447,8 @@ void FailuresView::updateCharts()
                 previous = b.startMs;
             }
             m_rateSegments = static_cast<int>(lines.size());
+            if (gens == 0)
+                rate->setTitle(tr("No generations in range"));
             for (QLineSeries *l : std::as_const(lines)) {
                 l->setName(tr("fallback rate"));
                 rate->addSeries(l);
@@ -591,9 +593,12 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
             + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
     if (!r.publicCode.isEmpty())
         lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4").arg(r.stage, r.publicCode, r.kind, r.detail.toHtmlEscaped());
-    if (r.fallbackApplied || !r.fallbackReason.isEmpty())
-        lines
-            << tr("<b>Fallback</b> %1 (%2)").arg(r.fallbackApplied ? tr("applied") : tr("tried, failed"), r.fallbackReason.toHtmlEscaped());
+    // The reason is why the fallback got the stage (the primary's failure, a breaker, a drain), never
+    // the fallback's own failure: said in that order.
+    if (r.fallbackApplied)
+        lines << tr("<b>Fallback</b> answered, after %1").arg(r.fallbackReason.toHtmlEscaped());
+    else if (!r.fallbackReason.isEmpty())
+        lines << tr("<b>Fallback</b> called after %1, and it failed too").arg(r.fallbackReason.toHtmlEscaped());
     if (!r.decision.isEmpty())
         lines << tr("<b>Decision</b> %1").arg(r.decision.toHtmlEscaped());
     if (rebuilt)

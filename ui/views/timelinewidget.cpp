@@ -130,10 +130,10 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                         false,
                         QString(),
                         QString() };
-            span.tip = tr("<b>%1</b> %2 · %3 · round %4<br>running · deadline at %5")
+            span.tip = tr("<b>%1</b> %2 · %3 · round %4<br>running")
                            .arg(toId(s->provider), s->model.toHtmlEscaped(), s->role == Role::Primary ? tr("primary") : tr("fallback"))
                            .arg(s->round)
-                           .arg(units::duration(ms(s->deadline)));
+                + (s->deadline.count() > 0 ? tr(" · deadline at %1").arg(units::duration(ms(s->deadline))) : QString());
             spans.push_back(span);
         } else if (const auto *c = std::get_if<AttemptCompleted>(&e.body)) {
             const auto it = byAttempt.find(c->attemptId);
@@ -154,7 +154,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 lines << (c->success ? tr("succeeded") : tr("failed: %1").arg(sp.kind))
                         + (c->httpStatus ? tr(" · HTTP %1").arg(*c->httpStatus) : tr(" · no HTTP status"))
                         + (c->abortedBy != AbortReason::None ? tr(" · aborted: %1").arg(enumName(c->abortedBy).toLower()) : QString());
-                lines << tr("took %1 · deadline at %2").arg(units::duration(ms(c->duration)), units::duration(sp.deadline));
+                lines << tr("took %1").arg(units::duration(ms(c->duration)))
+                        + (sp.deadline > 0 ? tr(" · deadline at %1").arg(units::duration(sp.deadline)) : QString());
                 if (c->tokens.known())
                     lines << tr("tokens in %1 / out %2")
                                  .arg(c->tokens.input >= 0 ? l.toString(c->tokens.input) : QStringLiteral("–"),
