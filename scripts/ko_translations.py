@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '<b>%1</b><br>not compared yet': '<b>%1</b><br>아직 비교하지 않음',
     '%1 policy, %2 → %3 (budget not recorded)': '%1 정책, %2 → %3 (예산 기록 없음)',
     '%1 %2 (%3), round %4': '%1 %2 (%3), %4회차',
     '%1 → %2 on %3 (%4)': '%3 때문에 %1 → %2 (%4)',

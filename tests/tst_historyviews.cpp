@@ -820,6 +820,11 @@ private Q_SLOTS:
         run->setStory(
             QStringLiteral("Mina finds a lost dog. \"Where is your home?\" Mina asks. The dog runs to the park. Its family waits there."));
         run->setScenario(QStringLiteral("healthy"));
+        const auto sideText = [&window](const char *name) {
+            return window.compareView()->findChild<QLabel *>(QLatin1StringView(name))->text();
+        };
+        QVERIFY2(sideText("primarySide").contains(u"not compared yet") && !sideText("fallbackSide").contains(u"running"),
+                 qPrintable(sideText("fallbackSide")));
         QAbstractItemModelTester tester(window.compareView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester listTester(window.compareView()->history(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
@@ -895,6 +900,12 @@ private Q_SLOTS:
         QVERIFY(bad.primary.validation != u"valid" && !bad.primary.validation.isEmpty());
         QCOMPARE(bad.fallback.state, FinalState::Succeeded);
         QCOMPARE(view->history()->rowCount(), 2);
+        // The failed side shows no comic (it kept the first comparison's); a comic is shown whole.
+        const auto *failedImage = view->findChild<QLabel *>(QStringLiteral("primaryImage"));
+        const auto *image = view->findChild<QLabel *>(QStringLiteral("fallbackImage"));
+        QVERIFY(failedImage->pixmap().isNull());
+        if (!attached()) // an attached console reads comics by digest, not from a path
+            QVERIFY(!image->pixmap().isNull() && image->pixmap().width() <= std::max(150, image->width()));
         // Reopen the first one with a click on its row.
         QTableView *list = view->historyTable();
         QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(list->model()->index(1, 0)).center());

@@ -123,6 +123,10 @@
         <source>valid (four panels in order; docs/contract.md §2.1)</source>
         <translation>유효 (네 칸이 순서대로; docs/contract.md §2.1)</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;not compared yet</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;아직 비교하지 않음</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ComparisonListModel</name>

@@ -170,6 +170,13 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
 {
     QStringList lines;
     const QString role = column == 0 ? tr("Primary") : tr("Fallback");
+    // setText("") on a label showing a pixmap whose text is already empty does nothing: cleared first, so a
+    // side without a comic never keeps the previous comparison's.
+    m_image[column]->clear();
+    if (c.id.isEmpty()) {
+        m_side[column]->setText(tr("<b>%1</b><br>not compared yet").arg(role));
+        return;
+    }
     lines << QStringLiteral("<b>%1: %2</b> %3").arg(role, toId(s.provider), s.model.toHtmlEscaped());
     if (!s.done) {
         lines << tr("running… (timeout %1)").arg(units::duration(double(s.timeout.count())));
@@ -196,7 +203,8 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
     m_side[column]->setText(lines.join(QStringLiteral("<br>")));
     QPixmap pixmap;
     if (!s.imagePath.isEmpty() && pixmap.load(s.imagePath))
-        m_image[column]->setPixmap(pixmap.scaledToHeight(std::max(150, m_image[column]->height()), Qt::SmoothTransformation));
+        m_image[column]->setPixmap(pixmap.scaled(m_image[column]->size().expandedTo(QSize(150, 150)), Qt::KeepAspectRatio,
+                                                 Qt::SmoothTransformation)); // whole, never cropped
     else
         m_image[column]->setText(s.done && s.state == FinalState::Succeeded ? tr("(image not on disk)") : QString());
 }
