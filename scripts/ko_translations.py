@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'timeout %1 (far above these values)': '제한 시간 %1 (이 값들보다 훨씬 위)',
     '<b>%1</b><br>not compared yet': '<b>%1</b><br>아직 비교하지 않음',
     '%1 policy, %2 → %3 (budget not recorded)': '%1 정책, %2 → %3 (예산 기록 없음)',
     '%1 %2 (%3), round %4': '%1 %2 (%3), %4회차',

@@ -671,9 +671,17 @@ private Q_SLOTS:
         view.setRange(kStillWindowMs, 3'600'000);
         view.reload();
         QVERIFY(loaded.wait(10000));
-        QVERIFY(view.hasTimeoutLine());
+        QVERIFY(view.hasTimeoutLine() && view.timeoutLineOnScale());
         QCOMPARE(view.unitMs(), 1000.0);
         QCOMPARE(view.comparedPointCount(), 0);
+        // A timeout far above every value is named in the legend, not drawn: it would lay them flat.
+        view.setStoryboardTimeouts(3'600'000, 30'000);
+        view.reload();
+        QVERIFY(loaded.wait(10000));
+        QVERIFY(view.hasTimeoutLine() && !view.timeoutLineOnScale());
+        view.setStoryboardTimeouts(60'000, 30'000);
+        view.reload();
+        QVERIFY(loaded.wait(10000));
         const qint64 before = view.stats().total();
         view.setRefreshInterval(200);
         // The precondition: another process wrote one more attempt. Under ASan on a busy 2-core machine

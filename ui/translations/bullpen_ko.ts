@@ -1087,6 +1087,10 @@
         <source>%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.</source>
         <translation>생성 %L1건은 이 기본 제공자를 건너뛰었습니다(차단기 열림 또는 드레인): 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
     </message>
+    <message>
+        <source>timeout %1 (far above these values)</source>
+        <translation>제한 시간 %1 (이 값들보다 훨씬 위)</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LiveView</name>

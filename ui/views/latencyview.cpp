@@ -339,125 +339,14 @@ void LatencyView::reload()
         });
 }
 
-void LatencyView::rebuildCharts()
+bool LatencyView::timeoutLineOnScale() const
 {
-    ++m_fullRedraws;
-    const auto &buckets = m_stats.buckets();
-    // Percentiles and success rate over time.
-    QChart *chart = charts::renew(m_timeChart);
-    m_p50 = new QLineSeries;
-    m_p50->setName(QStringLiteral("p50"));
-    m_p90 = new QLineSeries;
-    m_p90->setName(QStringLiteral("p90"));
-    m_p99 = new QLineSeries;
-    m_p99->setName(QStringLiteral("p99"));
-    m_success = new QLineSeries;
-    m_success->setName(tr("success rate"));
-    // One meaning per colour across the latency charts: p50, p90 and p99 in their own three colours
-    // (the extra-wait chart uses the same), green for success, red for failure.
-    m_p50->setColor(tones::color(tones::Tone::Accent));
-    m_p90->setColor(tones::color(tones::Tone::Warning));
-    m_p99->setColor(tones::color(tones::Tone::Simulator));
-    QPen dashed(tones::color(tones::Tone::Success));
-    dashed.setStyle(Qt::DashLine);
-    dashed.setWidthF(1.5);
-    m_success->setPen(dashed);
-    m_pointOf.assign(buckets.size(), -1);
-    QList<QPointF> p50, p90, p99, ok;
-    const bool storyboard = m_stage->currentData().toString() == toId(Stage::Storyboard); // the timeouts known here
-    const double timeoutMs = !storyboard                           ? 0.0
-        : m_role->currentData().toString() == toId(Role::Fallback) ? m_fallbackTimeoutMs
-                                                                   : m_primaryTimeoutMs;
-    double maxMs = std::max(1.0, timeoutMs);
-    for (const LatencyBucket &b : buckets) {
-        if (!b.isEmpty())
-            maxMs = std::max(maxMs, b.percentile(99));
-    }
-    for (const LatencyBucket &b : m_comparedStats.buckets()) {
-        if (!b.isEmpty())
-            maxMs = std::max(maxMs, b.percentile(90));
-    }
-    // Seconds once values reach 10 s: "60" reads where "60000" does not.
-    m_unitMs = maxMs >= 10'000 ? 1000.0 : 1.0;
-    for (std::size_t i = 0; i < buckets.size(); ++i) {
-        const LatencyBucket &b = buckets[i];
-        if (b.isEmpty())
-            continue;
-        m_pointOf[i] = static_cast<int>(p50.size());
-        const double x = double(b.startMs);
-        p50 << QPointF(x, b.percentile(50) / m_unitMs);
-        p90 << QPointF(x, b.percentile(90) / m_unitMs);
-        p99 << QPointF(x, b.percentile(99) / m_unitMs);
-        ok << QPointF(x, 100.0 * b.successRate());
-    }
-    m_p50->replace(p50);
-    m_p90->replace(p90);
-    m_p99->replace(p99);
-    m_success->replace(ok);
-    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_success })
-        chart->addSeries(s);
-    // Another provider beside it: its p50 and p90 dashed, in the same colours.
-    m_compared50 = m_compared90 = nullptr;
-    if (!m_comparedStats.buckets().empty()) {
-        const QString other = m_compareWith->currentData().toString();
-        m_compared50 = new QLineSeries;
-        m_compared50->setName(QStringLiteral("%1 p50").arg(other));
-        m_compared90 = new QLineSeries;
-        m_compared90->setName(QStringLiteral("%1 p90").arg(other));
-        for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Accent }, std::pair { m_compared90, tones::Tone::Warning } }) {
-            QPen pen(tones::color(tone));
-            pen.setStyle(Qt::DashLine);
-            pen.setWidthF(1.5);
-            series->setPen(pen);
-        }
-        for (const LatencyBucket &b : m_comparedStats.buckets()) {
-            if (b.isEmpty())
-                continue;
-            m_compared50->append(double(b.startMs), b.percentile(50) / m_unitMs);
-            m_compared90->append(double(b.startMs), b.percentile(90) / m_unitMs);
-        }
-        chart->addSeries(m_compared50);
-        chart->addSeries(m_compared90);
-    }
-    // The configured timeout as a line: where a percentile meets it, attempts are being cut off.
-    m_timeoutLine = nullptr;
-    if (timeoutMs > 0) {
-        m_timeoutLine = new QLineSeries;
-        m_timeoutLine->setName(tr("timeout %1").arg(units::duration(timeoutMs)));
-        QPen pen(tones::color(tones::Tone::Failure));
-        pen.setStyle(Qt::DotLine);
-        pen.setWidthF(1.5);
-        m_timeoutLine->setPen(pen);
-        m_timeoutLine->append(double(m_stats.fromMs()), timeoutMs / m_unitMs);
-        m_timeoutLine->append(double(m_stats.toMs()), timeoutMs / m_unitMs);
-        chart->addSeries(m_timeoutLine);
-    }
-    auto *x = new QDateTimeAxis;
-    x->setFormat(m_stats.toMs() - m_stats.fromMs() > 2 * 24 * kHour ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
-    x->setRange(QDateTime::fromMSecsSinceEpoch(m_stats.fromMs()), QDateTime::fromMSecsSinceEpoch(m_stats.toMs()));
-    x->setTickCount(7);
-    auto *y = new QValueAxis;
-    y->setTitleText(m_unitMs > 1 ? tr("s") : tr("ms"));
-    y->setRange(0, maxMs * 1.1 / m_unitMs);
-    y->setLabelFormat(m_unitMs > 1 && maxMs < 100'000 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    y->applyNiceNumbers();
-    auto *rate = new QValueAxis;
-    rate->setTitleText(tr("success %"));
-    rate->setRange(0, 100);
-    rate->setLabelFormat(QStringLiteral("%d"));
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    chart->addAxis(rate, Qt::AlignRight);
-    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_timeoutLine, m_compared50, m_compared90 }) {
-        if (!s)
-            continue;
-        s->attachAxis(x);
-        s->attachAxis(y);
-    }
-    m_success->attachAxis(x);
-    m_success->attachAxis(rate);
+    return m_timeoutLine && m_timeoutLine->count() > 0;
+}
 
-    // Histogram, successes and failures stacked.
+// Attempt durations in bins, successes and failures stacked.
+void LatencyView::rebuildHistogram()
+{
     QChart *hist = charts::renew(m_histChart);
     m_histOk = new QBarSet(tr("succeeded"));
     m_histOk->setColor(tones::color(tones::Tone::Success));
@@ -490,6 +379,139 @@ void LatencyView::rebuildCharts()
     hist->addAxis(hy, Qt::AlignLeft);
     bars->attachAxis(hx);
     bars->attachAxis(hy);
+}
+
+void LatencyView::rebuildCharts()
+{
+    ++m_fullRedraws;
+    const auto &buckets = m_stats.buckets();
+    // Percentiles and success rate over time.
+    QChart *chart = charts::renew(m_timeChart);
+    m_p50 = new QLineSeries;
+    m_p50->setName(QStringLiteral("p50"));
+    m_p90 = new QLineSeries;
+    m_p90->setName(QStringLiteral("p90"));
+    m_p99 = new QLineSeries;
+    m_p99->setName(QStringLiteral("p99"));
+    m_success = new QLineSeries;
+    m_success->setName(tr("success rate"));
+    // One meaning per colour across the latency charts: p50, p90 and p99 in their own three colours
+    // (the extra-wait chart uses the same), green for success, red for failure.
+    m_p50->setColor(tones::color(tones::Tone::Accent));
+    m_p90->setColor(tones::color(tones::Tone::Warning));
+    m_p99->setColor(tones::color(tones::Tone::Simulator));
+    QPen dashed(tones::color(tones::Tone::Success));
+    dashed.setStyle(Qt::DashLine);
+    dashed.setWidthF(1.5);
+    m_success->setPen(dashed);
+    m_pointOf.assign(buckets.size(), -1);
+    QList<QPointF> p50, p90, p99, ok;
+    const bool storyboard = m_stage->currentData().toString() == toId(Stage::Storyboard); // the timeouts known here
+    const double timeoutMs = !storyboard                           ? 0.0
+        : m_role->currentData().toString() == toId(Role::Fallback) ? m_fallbackTimeoutMs
+                                                                   : m_primaryTimeoutMs;
+    double maxMs = 1.0;
+    for (const LatencyBucket &b : buckets) {
+        if (!b.isEmpty())
+            maxMs = std::max(maxMs, b.percentile(99));
+    }
+    for (const LatencyBucket &b : m_comparedStats.buckets()) {
+        if (!b.isEmpty())
+            maxMs = std::max(maxMs, b.percentile(90));
+    }
+    // The timeout is on the scale only when the values come near it: a 60 s line over 3 s values would
+    // lay them flat. Far above them it is named in the legend instead.
+    const bool timeoutOnScale = timeoutMs > 0 && timeoutMs <= maxMs * 1.5;
+    if (timeoutOnScale)
+        maxMs = std::max(maxMs, timeoutMs);
+    // Seconds once values reach 10 s: "60" reads where "60000" does not.
+    m_unitMs = maxMs >= 10'000 ? 1000.0 : 1.0;
+    for (std::size_t i = 0; i < buckets.size(); ++i) {
+        const LatencyBucket &b = buckets[i];
+        if (b.isEmpty())
+            continue;
+        m_pointOf[i] = static_cast<int>(p50.size());
+        const double x = double(b.startMs);
+        p50 << QPointF(x, b.percentile(50) / m_unitMs);
+        p90 << QPointF(x, b.percentile(90) / m_unitMs);
+        p99 << QPointF(x, b.percentile(99) / m_unitMs);
+        ok << QPointF(x, 100.0 * b.successRate());
+    }
+    m_p50->replace(p50);
+    m_p90->replace(p90);
+    m_p99->replace(p99);
+    m_success->replace(ok);
+    // The configured timeout as a line: where a percentile meets it, attempts are being cut off. Added
+    // first, so that a percentile on it is drawn over it, not hidden.
+    m_timeoutLine = nullptr;
+    if (timeoutMs > 0) {
+        m_timeoutLine = new QLineSeries;
+        m_timeoutLine->setName(timeoutOnScale ? tr("timeout %1").arg(units::duration(timeoutMs))
+                                              : tr("timeout %1 (far above these values)").arg(units::duration(timeoutMs)));
+        QPen pen(tones::color(tones::Tone::Failure));
+        pen.setStyle(Qt::DotLine);
+        pen.setWidthF(1.5);
+        m_timeoutLine->setPen(pen);
+        if (timeoutOnScale) {
+            m_timeoutLine->append(double(m_stats.fromMs()), timeoutMs / m_unitMs);
+            m_timeoutLine->append(double(m_stats.toMs()), timeoutMs / m_unitMs);
+        }
+        chart->addSeries(m_timeoutLine);
+    }
+    // A line needs two points: with few, each point is drawn as well (all in one bucket drew nothing).
+    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_success }) {
+        s->setPointsVisible(p50.size() <= 3);
+        chart->addSeries(s);
+    }
+    // Another provider beside it: its p50 and p90 dashed, in the same colours.
+    m_compared50 = m_compared90 = nullptr;
+    if (!m_comparedStats.buckets().empty()) {
+        const QString other = m_compareWith->currentData().toString();
+        m_compared50 = new QLineSeries;
+        m_compared50->setName(QStringLiteral("%1 p50").arg(other));
+        m_compared90 = new QLineSeries;
+        m_compared90->setName(QStringLiteral("%1 p90").arg(other));
+        for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Accent }, std::pair { m_compared90, tones::Tone::Warning } }) {
+            QPen pen(tones::color(tone));
+            pen.setStyle(Qt::DashLine);
+            pen.setWidthF(1.5);
+            series->setPen(pen);
+        }
+        for (const LatencyBucket &b : m_comparedStats.buckets()) {
+            if (b.isEmpty())
+                continue;
+            m_compared50->append(double(b.startMs), b.percentile(50) / m_unitMs);
+            m_compared90->append(double(b.startMs), b.percentile(90) / m_unitMs);
+        }
+        chart->addSeries(m_compared50);
+        chart->addSeries(m_compared90);
+    }
+    auto *x = new QDateTimeAxis;
+    x->setFormat(m_stats.toMs() - m_stats.fromMs() > 2 * 24 * kHour ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(m_stats.fromMs()), QDateTime::fromMSecsSinceEpoch(m_stats.toMs()));
+    x->setTickCount(7);
+    auto *y = new QValueAxis;
+    y->setTitleText(m_unitMs > 1 ? tr("s") : tr("ms"));
+    y->setRange(0, maxMs * 1.1 / m_unitMs);
+    y->setLabelFormat(m_unitMs > 1 && maxMs < 100'000 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    y->applyNiceNumbers();
+    auto *rate = new QValueAxis;
+    rate->setTitleText(tr("success %"));
+    rate->setRange(0, 100);
+    rate->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addAxis(rate, Qt::AlignRight);
+    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_timeoutLine, m_compared50, m_compared90 }) {
+        if (!s)
+            continue;
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    m_success->attachAxis(x);
+    m_success->attachAxis(rate);
+
+    rebuildHistogram();
 
     // Extra wait per bucket.
     QChart *extra = charts::renew(m_extraChart);

@@ -47,6 +47,8 @@ public:
     // The unit the percentile chart's values are drawn in: 1 (ms), or 1000 (s) once they reach 10 s.
     double unitMs() const { return m_unitMs; }
     bool hasTimeoutLine() const { return m_timeoutLine != nullptr; }
+    // Drawn on the scale; else only named in the legend, far above the values.
+    bool timeoutLineOnScale() const;
     bool isReading() const { return m_loading; } // a read of the store is under way
     // Another provider in the same role and stage drawn beside the selected one (its p50 and p90,
     // dashed); empty: none.
@@ -70,6 +72,7 @@ protected:
 
 private:
     void rebuildCharts();
+    void rebuildHistogram();
     void updateBucket(int bucket);
     void updateHistogram(int bin);
     void updateSummary();
