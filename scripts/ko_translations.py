@@ -6,6 +6,14 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    '<b>The engine runs with</b> %1: %2 → %3, timeouts %4 and %5.': '<b>엔진이 지금 쓰는 설정</b> %1: %2 → %3, 제한 시간 %4 및 %5.',
+    '%1 in the environment': '환경 변수 %1',
+    'chosen for the built-in simulator; set %1 to change it': '내장 시뮬레이터용으로 선택됨. 바꾸려면 %1을(를) 설정하세요',
+    "the engine's default": '엔진 기본값',
+    'primary %1, not %2 (%3)': '기본 제공자는 %2이(가) 아니라 %1 (%3)',
+    'fallback %1, not %2 (%3)': '대체 제공자는 %2이(가) 아니라 %1 (%3)',
+    'policy %1, not %2 (%3)': '정책은 %2이(가) 아니라 %1 (%3)',
+    'Not what the file below says: %1.': '아래 파일과 다른 점: %1.',
     'timeout %1 (far above these values)': '제한 시간 %1 (이 값들보다 훨씬 위)',
     '<b>%1</b><br>not compared yet': '<b>%1</b><br>아직 비교하지 않음',
     '%1 policy, %2 → %3 (budget not recorded)': '%1 정책, %2 → %3 (예산 기록 없음)',

@@ -349,9 +349,18 @@ private Q_SLOTS:
         auto *status = m_window->findChild<QLabel *>(QStringLiteral("engineStatus"));
         QVERIFY(status);
         QVERIFY2(status->text().contains(QStringLiteral("simulator")), qPrintable(status->text()));
-        if (attached()) // which engine, and that it is connected
+        if (attached()) { // which engine, and that it is connected
             QVERIFY2(status->text().contains(m_process->url.toString()) && status->text().contains(u"connected"),
                      qPrintable(status->text()));
+            return;
+        }
+        // Settings says what the engine runs with when the file says otherwise, and why (the file names
+        // no fallback; the simulator pairs gemini with qwen).
+        const auto *inForce = m_window->findChild<QLabel *>(QStringLiteral("inForce"));
+        QVERIFY(inForce && !inForce->isHidden());
+        QVERIFY2(inForce->text().contains(u"gemini → qwen") && inForce->text().contains(u"fallback qwen, not none")
+                     && inForce->text().contains(u"chosen for the built-in simulator"),
+                 qPrintable(inForce->text()));
     }
 
     void invalidSettingsBlockGenerate()

@@ -2024,6 +2024,42 @@
         <source>%1 is built in: set its endpoint and model in the table above</source>
         <translation>%1은(는) 기본 내장 제공자입니다: 엔드포인트와 모델은 위 표에서 설정하십시오</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The engine runs with&lt;/b&gt; %1: %2 → %3, timeouts %4 and %5.</source>
+        <translation>&lt;b&gt;엔진이 지금 쓰는 설정&lt;/b&gt; %1: %2 → %3, 제한 시간 %4 및 %5.</translation>
+    </message>
+    <message>
+        <source>%1 in the environment</source>
+        <translation>환경 변수 %1</translation>
+    </message>
+    <message>
+        <source>chosen for the built-in simulator; set %1 to change it</source>
+        <translation>내장 시뮬레이터용으로 선택됨. 바꾸려면 %1을(를) 설정하세요</translation>
+    </message>
+    <message>
+        <source>the engine's default</source>
+        <translation>엔진 기본값</translation>
+    </message>
+    <message>
+        <source>primary %1, not %2 (%3)</source>
+        <translation>기본 제공자는 %2이(가) 아니라 %1 (%3)</translation>
+    </message>
+    <message>
+        <source>fallback %1, not %2 (%3)</source>
+        <translation>대체 제공자는 %2이(가) 아니라 %1 (%3)</translation>
+    </message>
+    <message>
+        <source>policy %1, not %2 (%3)</source>
+        <translation>정책은 %2이(가) 아니라 %1 (%3)</translation>
+    </message>
+    <message>
+        <source>Not what the file below says: %1.</source>
+        <translation>아래 파일과 다른 점: %1.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::TimelineWidget</name>

@@ -80,6 +80,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     } else {
         m_settingsView = new SettingsView({ engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir() }, engine.environment(),
                                           !engine.scenarios().isEmpty());
+        m_settingsView->setInForce(engine.storyboardPolicy());
         settingsTab = m_settingsView;
     }
     m_comparisons = engine.newComparisonRunner(this);

@@ -4,6 +4,7 @@
 #include "config/providerentries.h"
 #include "contract/providerregistry.h"
 #include "desktopnotifier.h"
+#include "models/units.h"
 #include "runtime/secretstore.h"
 #include "tones.h"
 
@@ -169,11 +170,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     columns->addLayout(left, 1);
     columns->addLayout(right, 1);
     auto *contentLayout = new QVBoxLayout(content);
-    auto *where =
-        new QLabel(tr("Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.")
-                       .arg(QDir::toNativeSeparators(m_paths.settingsFile)));
-    where->setWordWrap(true);
-    contentLayout->addWidget(where);
+    contentLayout->addWidget(makeHeader());
     contentLayout->addWidget(providers);
     contentLayout->addLayout(columns);
     contentLayout->addLayout(buttons);
@@ -186,6 +183,62 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
     reload();
+}
+
+// Where the settings come from, and what the engine runs with now when that is not what the file says.
+QWidget *SettingsView::makeHeader()
+{
+    auto *header = new QWidget;
+    auto *l = new QVBoxLayout(header);
+    l->setContentsMargins(0, 0, 0, 0);
+    auto *where =
+        new QLabel(tr("Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.")
+                       .arg(QDir::toNativeSeparators(m_paths.settingsFile)));
+    where->setWordWrap(true);
+    m_inForce = new QLabel;
+    m_inForce->setObjectName(QStringLiteral("inForce"));
+    m_inForce->setWordWrap(true);
+    m_inForce->hide();
+    l->addWidget(where);
+    l->addWidget(m_inForce);
+    return header;
+}
+
+void SettingsView::setInForce(const StagePolicy &policy)
+{
+    m_inForcePolicy = policy;
+    showInForce();
+}
+
+// The storyboard policy the engine runs with, and for each part that differs from the file, why.
+void SettingsView::showInForce()
+{
+    if (!m_inForcePolicy)
+        return;
+    const StagePolicy &p = *m_inForcePolicy;
+    const auto name = [this](const std::optional<Provider> &provider) {
+        return provider ? toId(*provider) : tr("none");
+    };
+    QString text =
+        tr("<b>The engine runs with</b> %1: %2 → %3, timeouts %4 and %5.")
+            .arg(p.preset, toId(p.primary), name(p.fallback), units::duration(p.primaryTimeout), units::duration(p.fallbackTimeout));
+    const auto because = [this](const QString &setting) {
+        return m_environment.contains(setting) ? tr("%1 in the environment").arg(setting)
+            : m_usingSimulator                 ? tr("chosen for the built-in simulator; set %1 to change it").arg(setting)
+                                               : tr("the engine's default");
+    };
+    QStringList differs;
+    if (p.primary != m_file.primary)
+        differs << tr("primary %1, not %2 (%3)").arg(toId(p.primary), toId(m_file.primary), because(QStringLiteral("STORYBOARD_PROVIDER")));
+    if (p.fallback != m_file.fallback)
+        differs << tr("fallback %1, not %2 (%3)")
+                       .arg(name(p.fallback), name(m_file.fallback), because(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
+    if (p.preset != m_file.preset)
+        differs << tr("policy %1, not %2 (%3)").arg(p.preset, m_file.preset, because(QStringLiteral("STORYBOARD_POLICY")));
+    if (!differs.isEmpty())
+        text += QStringLiteral("<br>") + tr("Not what the file below says: %1.").arg(differs.join(QStringLiteral("; ")).toHtmlEscaped());
+    m_inForce->setText(text);
+    m_inForce->show();
 }
 
 QWidget *SettingsView::withError(QWidget *field, const QString &setting)
@@ -218,6 +271,11 @@ void SettingsView::reload()
     // What the file and the key file say, without the environment: that is what Save writes back.
     const SettingsLoad load = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false);
     const Settings &s = load.settings;
+    m_file = StagePolicy {};
+    m_file.preset = s.storyboard.preset;
+    m_file.primary = s.storyboard.primary;
+    m_file.fallback = s.storyboard.fallback;
+    showInForce();
     const QSignalBlocker blockers[] = { QSignalBlocker(m_policy), QSignalBlocker(m_primary), QSignalBlocker(m_fallback) };
     m_policy->setCurrentIndex(std::max(0, m_policy->findData(s.storyboard.preset)));
     m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));

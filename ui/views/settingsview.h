@@ -40,6 +40,9 @@ public:
     QString errorFor(const QString &setting) const; // as shown beside the field; empty when fine
     bool save();
     void reload();
+    // What the engine runs with now (its storyboard policy): shown above the form, with why it differs
+    // from the file where it does (the environment, the simulator's own pairing).
+    void setInForce(const StagePolicy &policy);
 
     // Set key…'s work without its dialog: the system keychain where one answers, else the 0600 key file
     // (an empty key removes it); the status line says where it went and why.
@@ -53,6 +56,12 @@ Q_SIGNALS:
     void saved(const QString &path);
 
 private:
+    QWidget *makeHeader();
+    void showInForce();
+    QLabel *m_inForce = nullptr;
+    std::optional<StagePolicy> m_inForcePolicy;
+    StagePolicy m_file; // the storyboard policy's preset and providers as the file says them
+
     struct ProviderRow
     {
         QLineEdit *baseUrl;
