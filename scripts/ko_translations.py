@@ -6,6 +6,14 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Matching generations: %L1 · fallback rate %2 % of the %L3 in range · counted in %4': '일치하는 생성 %L1건 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4',
+    'Exported to %2 (rows: %L1)': '%2(으)로 내보냈습니다(%L1행)',
+    '%1: attempts %L2': '%1: 시도 %L2건',
+    '%1 %2, %3 stage: attempts %L4, success %5 %, p50 %6 · p90 %7 · p99 %8.': '%1 %2, %3 단계: 시도 %L4건, 성공 %5 %, p50 %6 · p90 %7 · p99 %8.',
+    "Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over the stages the fallback answered (%L4; primary's time + fallback's time − the primary's success median %5).": '대체 제공자가 응답한 단계 %L4건에서 대기가 p50 %1 · p90 %2 · p99 %3 늘었습니다 (기본 소요 + 대체 소요 − 기본 성공 중앙값 %5).',
+    'Generations that skipped this primary (breaker open or drained): %L1. They waited for nothing and are not in the extra wait.': '이 기본 제공자를 건너뛴 생성(차단기 열림 또는 드레인): %L1건. 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.',
+    'Record writes failed: %L1 — %2: %3': '기록 쓰기 실패 %L1건 — %2: %3',
+    'Generations running: %L1': '실행 중인 생성 %L1건',
     '<b>The engine runs with</b> %1: %2 → %3, timeouts %4 and %5.': '<b>엔진이 지금 쓰는 설정</b> %1: %2 → %3, 제한 시간 %4 및 %5.',
     '%1 in the environment': '환경 변수 %1',
     'chosen for the built-in simulator; set %1 to change it': '내장 시뮬레이터용으로 선택됨. 바꾸려면 %1을(를) 설정하세요',

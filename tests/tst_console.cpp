@@ -586,7 +586,7 @@ private Q_SLOTS:
         QCOMPARE(r.state, FinalState::Succeeded); // the generation is not failed by the store
         QTRY_VERIFY_WITH_TIMEOUT(warning->isVisible(), 10'000);
         const QString text = m_window->findChild<QLabel *>(QStringLiteral("storeWarningText"))->text();
-        QVERIFY2(text.contains(u"record write") && text.contains(u"bullpen.sqlite"), qPrintable(text));
+        QVERIFY2(text.contains(u"Record writes failed: ") && text.contains(u"bullpen.sqlite"), qPrintable(text));
         const QString tip = m_window->findChild<QLabel *>(QStringLiteral("storeWarningText"))->toolTip();
         QVERIFY2(tip.contains(databasePath), qPrintable(tip));
         QTest::mouseClick(m_window->findChild<QToolButton *>(QStringLiteral("storeWarningAcknowledge")), Qt::LeftButton);

@@ -511,10 +511,6 @@
         <translation>내보내는 중: %1…</translation>
     </message>
     <message>
-        <source>Exported %L1 row(s) to %2</source>
-        <translation>%L1행을 내보냈습니다: %2</translation>
-    </message>
-    <message>
         <source>Export failed: %1. Choose another file or free some space.</source>
         <translation>내보내기 실패: %1. 다른 파일을 고르거나 공간을 확보하세요.</translation>
     </message>
@@ -631,10 +627,6 @@
         <translation>복사됨</translation>
     </message>
     <message>
-        <source>%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · counted in %4</source>
-        <translation>일치하는 생성 %L1건 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4</translation>
-    </message>
-    <message>
         <source>No generations in range</source>
         <translation>기간 내 생성 없음</translation>
     </message>
@@ -645,6 +637,14 @@
     <message>
         <source>&lt;b&gt;Fallback&lt;/b&gt; called after %1, and it failed too</source>
         <translation>&lt;b&gt;대체&lt;/b&gt; %1 뒤에 대체 제공자를 호출했으나 대체 제공자도 실패함</translation>
+    </message>
+    <message>
+        <source>Matching generations: %L1 · fallback rate %2 % of the %L3 in range · counted in %4</source>
+        <translation>일치하는 생성 %L1건 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4</translation>
+    </message>
+    <message>
+        <source>Exported to %2 (rows: %L1)</source>
+        <translation>%2(으)로 내보냈습니다(%L1행)</translation>
     </message>
 </context>
 <context>
@@ -763,10 +763,6 @@
     <message>
         <source>%1: no attempts</source>
         <translation>%1: 시도 없음</translation>
-    </message>
-    <message>
-        <source>%1: %L2 attempts</source>
-        <translation>%1: 시도 %L2건</translation>
     </message>
     <message>
         <source>%1 % errors</source>
@@ -924,6 +920,10 @@
         <source>%1: %L2 · %3 % err</source>
         <translation>%1: 시도 %L2건 · 오류 %3 %</translation>
     </message>
+    <message>
+        <source>%1: attempts %L2</source>
+        <translation>%1: 시도 %L2건</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -1024,10 +1024,6 @@
         <translation>초</translation>
     </message>
     <message>
-        <source>%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.</source>
-        <translation>%1 %2, %3 단계: 시도 %L4건, 성공 %5 %, p50 %6 · p90 %7 · p99 %8.</translation>
-    </message>
-    <message>
         <source>Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.</source>
         <translation>백분위수는 로그 간격 구간에서 읽으며 정확한 값과 %1 % 이내로 다릅니다.</translation>
     </message>
@@ -1064,10 +1060,6 @@
         <translation>대체 제공자 역할</translation>
     </message>
     <message>
-        <source>Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + fallback's time − the primary's success median %5).</source>
-        <translation>대체 제공자가 응답한 단계 %L4건에서 대기가 p50 %1 · p90 %2 · p99 %3 늘었습니다 (기본 소요 + 대체 소요 − 기본 성공 중앙값 %5).</translation>
-    </message>
-    <message>
         <source>No stage the fallback answered in this range.</source>
         <translation>이 기간에는 대체 제공자가 응답한 단계가 없습니다.</translation>
     </message>
@@ -1084,12 +1076,20 @@
         <translation>같은 역할과 단계에서 다른 제공자의 p50, p90을 점선으로 함께 그립니다</translation>
     </message>
     <message>
-        <source>%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.</source>
-        <translation>생성 %L1건은 이 기본 제공자를 건너뛰었습니다(차단기 열림 또는 드레인): 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
-    </message>
-    <message>
         <source>timeout %1 (far above these values)</source>
         <translation>제한 시간 %1 (이 값들보다 훨씬 위)</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3 stage: attempts %L4, success %5 %, p50 %6 · p90 %7 · p99 %8.</source>
+        <translation>%1 %2, %3 단계: 시도 %L4건, 성공 %5 %, p50 %6 · p90 %7 · p99 %8.</translation>
+    </message>
+    <message>
+        <source>Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over the stages the fallback answered (%L4; primary's time + fallback's time − the primary's success median %5).</source>
+        <translation>대체 제공자가 응답한 단계 %L4건에서 대기가 p50 %1 · p90 %2 · p99 %3 늘었습니다 (기본 소요 + 대체 소요 − 기본 성공 중앙값 %5).</translation>
+    </message>
+    <message>
+        <source>Generations that skipped this primary (breaker open or drained): %L1. They waited for nothing and are not in the extra wait.</source>
+        <translation>이 기본 제공자를 건너뛴 생성(차단기 열림 또는 드레인): %L1건. 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
     </message>
 </context>
 <context>
@@ -1116,11 +1116,6 @@
     <message>
         <source>Acknowledge</source>
         <translation>확인</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n record write(s) failed — %1: %2</source>
-        <translation>
-            <numerusform>기록 %n건 쓰기 실패 — %1: %2</numerusform></translation>
     </message>
     <message>
         <source>The generations themselves were not affected, but the history does not hold these records. Free disk space or repair the store; the count stays until you acknowledge it.</source>
@@ -1321,6 +1316,10 @@
     <message>
         <source>Keep running</source>
         <translation>계속 실행</translation>
+    </message>
+    <message>
+        <source>Record writes failed: %L1 — %2: %3</source>
+        <translation>기록 쓰기 실패 %L1건 — %2: %3</translation>
     </message>
 </context>
 <context>
@@ -1696,11 +1695,6 @@
         <source>Story</source>
         <translation>이야기</translation>
     </message>
-    <message numerus="yes">
-        <source>%n generation(s) running</source>
-        <translation>
-            <numerusform>생성 %n건 실행 중</numerusform></translation>
-    </message>
     <message>
         <source>Primary timeout: %1</source>
         <translation>기본 제한 시간: %1</translation>
@@ -1728,6 +1722,10 @@
     <message>
         <source>Fallback timeout: %1</source>
         <translation>대체 제한 시간: %1</translation>
+    </message>
+    <message>
+        <source>Generations running: %L1</source>
+        <translation>실행 중인 생성 %L1건</translation>
     </message>
 </context>
 <context>

@@ -468,7 +468,7 @@ void FailuresView::updateCharts()
                 l->attachAxis(y);
             }
             const QString overall = gens ? QLocale().toString(100.0 * double(relieved) / double(gens), 'f', 1) : QStringLiteral("–");
-            m_summary->setText(d.error.isEmpty() ? tr("%L1 generation(s) match · fallback rate %2 % over %L3 generation(s) in range · "
+            m_summary->setText(d.error.isEmpty() ? tr("Matching generations: %L1 · fallback rate %2 % of the %L3 in range · "
                                                       "counted in %4")
                                                        .arg(d.total)
                                                        .arg(overall)
@@ -660,7 +660,7 @@ void FailuresView::exportTo(const QString &path, HistoryExport::Format format)
             return o;
         },
         [this, path](Outcome o) {
-            m_summary->setText(o.error.isEmpty() ? tr("Exported %L1 row(s) to %2").arg(o.rows).arg(path)
+            m_summary->setText(o.error.isEmpty() ? tr("Exported to %2 (rows: %L1)").arg(o.rows).arg(path)
                                                  : tr("Export failed: %1. Choose another file or free some space.").arg(o.error));
             Q_EMIT exportFinished(path, o.rows, o.error);
         });

@@ -39,7 +39,7 @@ QString windowLine(const QString &window, const ProviderHealth &h)
     if (h.attempts == 0)
         return HealthStrip::tr("%1: no attempts").arg(window);
     QStringList parts;
-    parts << HealthStrip::tr("%1: %L2 attempts").arg(window).arg(h.attempts);
+    parts << HealthStrip::tr("%1: attempts %L2").arg(window).arg(h.attempts);
     parts << HealthStrip::tr("%1 % errors").arg(l.toString(h.errorPercent(), 'f', 1));
     if (h.topKind)
         parts << QStringLiteral("%1 ×%L2").arg(enumName(*h.topKind)).arg(h.topKindCount);

@@ -565,7 +565,7 @@ void LatencyView::updateSummary()
 {
     const QString provider = m_provider->currentText();
     QString text =
-        tr("%1 %2, %3 stage: %L4 attempt(s), success %5 %, p50 %6 · p90 %7 · p99 %8.")
+        tr("%1 %2, %3 stage: attempts %L4, success %5 %, p50 %6 · p90 %7 · p99 %8.")
             .arg(provider, m_role->currentText(), m_stage->currentText())
             .arg(m_stats.total())
             .arg(m_stats.total() ? QLocale().toString(100.0 * double(m_stats.successes()) / double(m_stats.total()), 'f', 1)
@@ -573,7 +573,7 @@ void LatencyView::updateSummary()
             .arg(units::duration(m_stats.percentile(50)), units::duration(m_stats.percentile(90)), units::duration(m_stats.percentile(99)));
     if (m_stats.extraWaitCount() > 0)
         text += QLatin1Char(' ')
-            + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over %L4 stage(s) the fallback answered (primary's time + "
+            + tr("Fallback added an extra wait of p50 %1 · p90 %2 · p99 %3 over the stages the fallback answered (%L4; primary's time + "
                  "fallback's time − "
                  "the primary's success median %5).")
                   .arg(units::duration(m_stats.extraWaitPercentile(50)), units::duration(m_stats.extraWaitPercentile(90)),
@@ -584,7 +584,8 @@ void LatencyView::updateSummary()
         text += QLatin1Char(' ') + tr("No stage the fallback answered in this range.");
     if (m_skipped > 0)
         text += QLatin1Char(' ')
-            + tr("%L1 generation(s) skipped this primary (breaker open or drained): they waited for nothing and are not in the extra wait.")
+            + tr("Generations that skipped this primary (breaker open or drained): %L1. They waited for nothing and are not in the extra "
+                 "wait.")
                   .arg(m_skipped);
     m_summary->setToolTip(tr("Percentiles are read from log-spaced duration bins and are within %1 % of the exact values.")
                               .arg(QLocale().toString(100.0 * DurationHistogram::relativeError(), 'f', 1)));

@@ -171,8 +171,8 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             const QString &reason = m_firstWriteFailure;
             // The status bar is narrow: the file name and the first words of the reason; all of it in the tooltip.
             const QString shortReason = reason.size() > 60 ? reason.left(57) + QStringLiteral("…") : reason;
-            m_failureText = tr("%n record write(s) failed — %1: %2", "", n).arg(QFileInfo(location).fileName(), shortReason);
-            m_failureTip = tr("%n record write(s) failed — %1: %2", "", n).arg(location, reason) + QStringLiteral("\n")
+            m_failureText = tr("Record writes failed: %L1 — %2: %3").arg(n).arg(QFileInfo(location).fileName(), shortReason);
+            m_failureTip = tr("Record writes failed: %L1 — %2: %3").arg(n).arg(location, reason) + QStringLiteral("\n")
                 + tr("The generations themselves were not affected, but the history does not hold these records. "
                      "Free disk space or repair the store; the count stays until you acknowledge it.");
             if (m_storeUnreachable)

@@ -160,7 +160,7 @@ void RunView::setScenario(const QString &name)
 void RunView::setRunning(int running)
 {
     m_cancel->setEnabled(running > 0);
-    m_status->setText(running > 0 ? tr("%n generation(s) running", nullptr, running) : QString());
+    m_status->setText(running > 0 ? tr("Generations running: %L1").arg(running) : QString());
 }
 
 std::optional<StagePolicy> RunView::policy() const

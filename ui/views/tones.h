@@ -45,6 +45,10 @@ QString boxStyle(Tone tone, int paddingPx = 6);
 QString panelStyle(int paddingPx = 6);
 // Secondary text: the palette's placeholder colour (notes under a form).
 QString quietTextStyle();
+// WCAG contrast ratio of two colours (1 … 21).
+double contrast(const QColor &a, const QColor &b);
+// The tone as text on the window: at least 4.5:1 against it in either palette (textStyle uses it).
+QColor textColor(Tone tone);
 // A style sheet for a QLabel's text in a tone (`bold`: font-weight bold).
 QString textStyle(Tone tone, bool bold = false, int pixelSize = 0);
 
