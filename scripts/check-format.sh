@@ -12,7 +12,7 @@ fi
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
     mapfile -t files < <(git ls-files '*.cpp' '*.h' | grep -v '^tests/sdk/')
 else
-    mapfile -t files < <(find core ui app tests -name '*.cpp' -o -name '*.h' | grep -v '^tests/sdk/')
+    mapfile -t files < <(find core ui app devsupport tests -name '*.cpp' -o -name '*.h' | grep -v '^tests/sdk/')
 fi
 if [[ ${1:-} == --fix ]]; then
     "$formatter" -i "${files[@]}"

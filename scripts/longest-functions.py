@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# The longest functions of the product (core/, ui/, app/): each function body's lines, from the line of
+# The longest functions of the product (core/, ui/, app/) and its dev support (devsupport/): each function body's lines, from the line of
 # its opening brace to the line of its closing one, lambdas and local classes inside counted with it.
 # A paint routine (paintEvent, or a name starting with paint) may be longer than the bound.
 #
@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-ROOTS = ("core", "ui", "app")
+ROOTS = ("core", "ui", "app", "devsupport")
 SCOPE_WORDS = {"namespace", "class", "struct", "union", "enum"}
 
 

@@ -9,9 +9,9 @@
 #include "analytics/providerhealth.h"
 #include "config/settings.h"
 #include "contract/textdiff.h"
+#include "devsupport/historyfiller.h"
 #include "pipeline/comparison.h"
 #include "store/historyexport.h"
-#include "store/historyfiller.h"
 #include "store/store.h"
 #include "teststore.h"
 

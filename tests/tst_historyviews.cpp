@@ -7,6 +7,7 @@
 // bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
 // assertions are the same.
 #include "contract/providerregistry.h"
+#include "devsupport/historyfiller.h"
 #include "engineprocess.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
@@ -17,7 +18,6 @@
 #include "pipeline/nextstep.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
-#include "store/historyfiller.h"
 #include "store/masking.h"
 #include "views/compareview.h"
 #include "views/failuresview.h"

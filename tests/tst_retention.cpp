@@ -4,8 +4,8 @@
 // referred to survive, that the writer purges beside its own writes, and the settings that choose it.
 // Runs on SQLite (tst_retention) and PostgreSQL (tst_retention_postgres).
 #include "config/settings.h"
+#include "devsupport/historyfiller.h"
 #include "scriptedgenerator.h"
-#include "store/historyfiller.h"
 #include "store/retention.h"
 #include "store/store.h"
 #include "store/walcheckpointer.h"

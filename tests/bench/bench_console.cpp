@@ -8,9 +8,9 @@
 //   - building the latency chart for 7 days at 1-hour buckets: reading + statistics, then drawing.
 // Prints medians (and p90 where repeated) over several runs. Not part of the test run:
 //   build/dev/tests/bench/bench_console [attempts] [runs]
+#include "devsupport/historyfiller.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
-#include "store/historyfiller.h"
 #include "store/store.h"
 #include "views/failuresview.h"
 #include "views/latencyview.h"

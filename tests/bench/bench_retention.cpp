@@ -11,7 +11,7 @@
 // runs every minute): so on PostgreSQL each day ends with a plain VACUUM of the purged tables, standing
 // in for that day's autovacuum runs (BENCH_NO_VACUUM=1 leaves it to autovacuum alone).
 #include "benchstats.h"
-#include "store/historyfiller.h"
+#include "devsupport/historyfiller.h"
 #include "store/retention.h"
 #include "store/store.h"
 #include "store/walcheckpointer.h"

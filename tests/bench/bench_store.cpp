@@ -4,7 +4,7 @@
 //   build/dev/tests/bench/bench_store [attempts] [data dir]
 // With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead.
 #include "analytics/latencystats.h"
-#include "store/historyfiller.h"
+#include "devsupport/historyfiller.h"
 #include "store/store.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "storelocation.h"
+#include "store/storelocation.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "historyfiller.h"
 
-#include "aggregates.h"
 #include "contract/enums.h"
 #include "engine/stageresult.h"
 #include "failure/failure.h"
 #include "pipeline/nextstep.h"
+#include "store/aggregates.h"
 
 #include <QRandomGenerator>
 #include <QSqlDatabase>
