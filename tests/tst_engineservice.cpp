@@ -1409,6 +1409,7 @@ private Q_SLOTS:
                 .match(QString::fromUtf8(metrics));
         QVERIFY2(evicted.hasMatch() && evicted.captured(1).toInt() >= 250, metrics.constData());
         QVERIFY(metrics.contains("bullpen_connections_ended_total{reason=\"refused\"} 1"));
+        QVERIFY(metrics.contains("bullpen_api_responses_total{status=\"503\"} 1")); // answered before any route, and counted
         QTRY_VERIFY_WITH_TIMEOUT(engine.stderrText().contains("connection limits (88 in all, 44 per address) bit"), 15000);
         idle.clear();
         busy.clear();
@@ -1465,7 +1466,8 @@ private Q_SLOTS:
         QVERIFY2(stream.state() == QAbstractSocket::ConnectedState && streamed.startsWith("HTTP/1.1 200"), streamed.constData());
         const QByteArray metrics = call("GET", QStringLiteral("/metrics"), token, {}, {}, engine.url).body;
         QVERIFY2(metrics.contains("bullpen_connections_ended_total{reason=\"request_timeout\"} 2")
-                     && metrics.contains("bullpen_connections_ended_total{reason=\"idle_timeout\"} 1"),
+                     && metrics.contains("bullpen_connections_ended_total{reason=\"idle_timeout\"} 1")
+                     && metrics.contains("bullpen_api_responses_total{status=\"408\"} 1"),
                  metrics.constData());
         engine.stop();
         QCOMPARE(engine.m_process.exitCode(), 0);

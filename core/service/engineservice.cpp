@@ -183,6 +183,7 @@ bool EngineService::listen(QString *error)
     server->setListenBacklogSize(4096);
     server->setLimits(m_options.connections);
     server->setReporter([](const QString &what) { qCWarning(lcApi).noquote() << what; });
+    server->setAnswerCounter([this](int status) { m_metrics.countRequest(status); });
     server->setLowDelay(true);
     if (m_options.tls)
         server->setTls(*m_options.tls);

@@ -96,6 +96,8 @@ void CappedTcpServer::incomingConnection(qintptr fd)
         static const QByteArray busy =
             closingAnswer(503, "Service Unavailable", "too many connections to this engine; retry in a second", "Retry-After: 1\r\n");
         socket->write(busy);
+        if (m_countAnswer)
+            m_countAnswer(503);
         socket->disconnectFromHost();
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         QTimer::singleShot(1000, socket, [socket] { socket->abort(); });
@@ -144,6 +146,8 @@ void CappedTcpServer::onReadyRead(QTcpSocket *socket)
         socket->readAll();
         socket->write("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
                       + QByteArray::number(m_body.size()) + "\r\n\r\n" + m_body);
+        if (m_countAnswer)
+            m_countAnswer(413);
         socket->flush();
         // The answer, then our end of the stream; reading goes on. Closing outright with the
         // client's bytes still arriving makes the kernel reset the connection, and a reset can
@@ -218,8 +222,11 @@ void CappedTcpServer::end(QTcpSocket *socket, Ended why, const QByteArray &answe
         socket->abort();
         socket->deleteLater();
     } else { // the answer if any, then our end; the client's FIN or a second ends it
-        if (!answer.isEmpty())
+        if (!answer.isEmpty()) {
             socket->write(answer);
+            if (m_countAnswer)
+                m_countAnswer(408);
+        }
         socket->disconnectFromHost();
         QTimer::singleShot(1000, socket, [socket] {
             socket->abort();

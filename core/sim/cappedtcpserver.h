@@ -64,6 +64,9 @@ public:
     const std::optional<ConnectionLimits> &limits() const { return m_limits; }
     // Told once, then at most every 10 s while limits keep biting: what they did since the last report.
     void setReporter(std::function<void(const QString &)> report) { m_report = std::move(report); }
+    // Told the status of every answer written here, before any route (413, 408, 503): the server's own
+    // count of answers includes them.
+    void setAnswerCounter(std::function<void(int status)> count) { m_countAnswer = std::move(count); }
 
     void requestWhole(QTcpSocket *socket); // a whole request arrived: the next one counts from zero
     void markLongLived(QTcpSocket *socket); // an event stream: never closed for room or as idle
@@ -101,6 +104,7 @@ private:
     QElapsedTimer m_clock;
     QTimer m_sweep;
     std::function<void(const QString &)> m_report;
+    std::function<void(int)> m_countAnswer;
     quint64 m_ended[kEndedKinds] = {};
     quint64 m_reported[kEndedKinds] = {};
     qint64 m_reportedMs = -1;
