@@ -1048,10 +1048,6 @@
         <translation>제한 시간 %1</translation>
     </message>
     <message>
-        <source>attempt duration, s</source>
-        <translation>시도 소요 시간, 초</translation>
-    </message>
-    <message>
         <source>extra wait p99</source>
         <translation>추가 대기 p99</translation>
     </message>
@@ -1090,6 +1086,10 @@
     <message>
         <source>Generations that skipped this primary (breaker open or drained): %L1. They waited for nothing and are not in the extra wait.</source>
         <translation>이 기본 제공자를 건너뛴 생성(차단기 열림 또는 드레인): %L1건. 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>attempt duration, s (each bar: up to its label)</source>
+        <translation>시도 소요 시간, 초 (막대마다 표시된 값까지)</translation>
     </message>
 </context>
 <context>

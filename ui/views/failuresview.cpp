@@ -284,8 +284,8 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(chartRow);
     split->addWidget(lower);
-    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({ 200, 560 }); // charts tall enough for their labels at 1280×860; 120 px at the least
 
     connect(m_collapse, &QToolButton::clicked, this, [this] { setDetailCollapsed(!isDetailCollapsed()); });
     summaryRow->insertWidget(1, m_collapse);

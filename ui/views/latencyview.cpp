@@ -67,16 +67,15 @@ struct Loaded
     QString error;
 };
 
-// A bin by its range in seconds ("≤0.25", "0.25–0.5", "90+"): what it holds, not one edge of it.
+// A bin by its upper edge in seconds ("0.25", "0.5" … "90+"): a range ("0.25–0.5") was cut to "0.2…" at
+// the chart's usual width. The axis title says that each bar holds what is up to its label.
 QString binLabel(std::size_t i)
 {
     const auto &e = LatencyStats::histogramEdges();
     const QLocale l;
     if (i + 1 >= e.size())
         return l.toString(e[i] / 1000.0) + QLatin1Char('+');
-    if (i == 0 || e[i] <= 0)
-        return QStringLiteral("≤") + l.toString(e[i + 1] / 1000.0);
-    return l.toString(e[i] / 1000.0) + QStringLiteral("–") + l.toString(e[i + 1] / 1000.0);
+    return l.toString(e[i + 1] / 1000.0);
 }
 
 // A bucket's first point: its index in the series (points are in time order), recorded in `pointOf`;
@@ -369,8 +368,8 @@ void LatencyView::rebuildHistogram()
     QFont small = hx->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     hx->setLabelsFont(small);
-    hx->setLabelsAngle(-45); // ranges ("0.25–0.5") need the room
-    hx->setTitleText(tr("attempt duration, s"));
+    hx->setLabelsAngle(-45);
+    hx->setTitleText(tr("attempt duration, s (each bar: up to its label)"));
     auto *hy = new QValueAxis;
     hy->setRange(0, double(maxBin) * 1.1);
     hy->setLabelFormat(QStringLiteral("%d"));
