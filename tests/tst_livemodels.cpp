@@ -9,6 +9,7 @@
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
 #include "models/units.h"
+#include "models/words.h"
 #include "scriptedgenerator.h"
 #include "views/charts.h"
 #include "views/liveview.h"
@@ -154,6 +155,9 @@ private Q_SLOTS:
         QCoreApplication::installTranslator(&ui);
         const auto english = qScopeGuard([&] { QCoreApplication::removeTranslator(&ui); });
         QCOMPARE(units::duration(62'000.0), QStringLiteral("1분 02초"));
+        // Every state a generation can be in has its word (the table in words.cpp against the enum).
+        for (const HistoryState s : enumValues<HistoryState>())
+            QVERIFY2(words::state(toId(s)) != toId(s), qPrintable(toId(s)));
         QCOMPARE(units::duration(1'500.0), QStringLiteral("1.5초"));
         QVERIFY2(EventLogModel::summary(started).endsWith(u"마감 1분 02초"), qPrintable(EventLogModel::summary(started)));
     }

@@ -3,6 +3,7 @@
 
 #include "store/masking.h"
 #include "units.h"
+#include "words.h"
 
 namespace bullpen {
 
@@ -94,7 +95,7 @@ struct Summary
         if (e.state == FinalState::Succeeded)
             return e.fallbackApplied ? EventLogModel::tr("succeeded with fallback") : EventLogModel::tr("succeeded");
         return EventLogModel::tr("%1 at %2: %3 (%4)")
-            .arg(toId(e.state), e.stage ? toId(*e.stage) : QString(), e.publicCode ? enumName(*e.publicCode) : QString(),
+            .arg(words::state(toId(e.state)), e.stage ? toId(*e.stage) : QString(), e.publicCode ? enumName(*e.publicCode) : QString(),
                  e.kind ? enumName(*e.kind) : QString());
     }
 };

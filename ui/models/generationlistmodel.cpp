@@ -4,6 +4,7 @@
 #include "store/masking.h"
 #include "units.h"
 #include "views/tones.h"
+#include "words.h"
 
 #include <QColor>
 
@@ -153,7 +154,7 @@ QString GenerationListModel::userOutcome(const Row &r)
     }
     if (r.state == u"cancelled")
         return stage.isEmpty() ? tr("cancelled") : tr("cancelled at %1").arg(stage);
-    return r.state; // abandoned: its engine went away
+    return words::state(r.state); // abandoned: its engine went away
 }
 
 double GenerationListModel::elapsedMs(const Row &row) const

@@ -2184,4 +2184,27 @@
         <translation>%1분 %2초</translation>
     </message>
 </context>
+<context>
+    <name>bullpen::words</name>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <translation>중단됨(엔진 사라짐)</translation>
+    </message>
+</context>
 </TS>

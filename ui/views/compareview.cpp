@@ -5,6 +5,7 @@
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
 #include "models/units.h"
+#include "models/words.h"
 #include "tones.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -184,7 +185,7 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
         lines << (s.state == FinalState::Succeeded
                       ? tr("<span style=\"color:%1\">succeeded</span>").arg(tones::css(tones::color(tones::Tone::Success)))
                       : tr("<span style=\"color:%1\">%2</span> %3 (%4)")
-                            .arg(tones::css(tones::color(tones::Tone::Failure)), toId(s.state), s.publicCode, s.kind));
+                            .arg(tones::css(tones::color(tones::Tone::Failure)), words::state(toId(s.state)), s.publicCode, s.kind));
         lines << tr("<b>Validation</b> %1")
                      .arg(s.validation == u"valid" ? tr("valid (four panels in order; docs/contract.md §2.1)")
                                                    : s.validation.toHtmlEscaped());

@@ -8,6 +8,7 @@
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
 #include "models/units.h"
+#include "models/words.h"
 #include "replaydialog.h"
 #include "store/masking.h"
 #include "timelinewidget.h"
@@ -589,7 +590,8 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
                  .arg((r.userMask.isEmpty() ? tr("(none)") : r.userMask).toHtmlEscaped(),
                       QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
                       units::duration(r.elapsedMs));
-    lines << tr("<b>State</b> %1 · <b>policy</b> %2 · <b>providers</b> %3").arg(r.state, r.policy.toHtmlEscaped(), chain.toHtmlEscaped())
+    lines << tr("<b>State</b> %1 · <b>policy</b> %2 · <b>providers</b> %3")
+                 .arg(words::state(r.state), r.policy.toHtmlEscaped(), chain.toHtmlEscaped())
             + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
     if (!r.publicCode.isEmpty())
         lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4").arg(r.stage, r.publicCode, r.kind, r.detail.toHtmlEscaped());

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#include "words.h"
+
+#include <QCoreApplication>
+
+namespace bullpen::words {
+
+namespace {
+struct Word
+{
+    const char *id;
+    const char *text;
+};
+// One row per FinalState id (contract/enums.h), plus "running".
+constexpr Word kStates[] = {
+    { "running", QT_TRANSLATE_NOOP("bullpen::words", "running") },
+    { "succeeded", QT_TRANSLATE_NOOP("bullpen::words", "succeeded") },
+    { "failed", QT_TRANSLATE_NOOP("bullpen::words", "failed") },
+    { "cancelled", QT_TRANSLATE_NOOP("bullpen::words", "cancelled") },
+    { "abandoned", QT_TRANSLATE_NOOP("bullpen::words", "abandoned") },
+};
+} // namespace
+
+QString state(const QString &id)
+{
+    for (const Word &w : kStates) {
+        if (id == QLatin1StringView(w.id))
+            return QCoreApplication::translate("bullpen::words", w.text);
+    }
+    return id;
+}
+
+} // namespace bullpen::words
