@@ -13,6 +13,7 @@
 #include "scriptedgenerator.h"
 #include "views/charts.h"
 #include "views/liveview.h"
+#include "views/timelinewidget.h"
 #include "views/tones.h"
 
 #include <QAbstractItemModelTester>
@@ -20,6 +21,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDateTime>
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QScopeGuard>
@@ -125,6 +127,45 @@ private Q_SLOTS:
         // Quiet notes (the placeholder colour) in the dark palette too.
         QVERIFY(tones::contrast(tones::darkPalette().color(QPalette::PlaceholderText), tones::darkPalette().color(QPalette::Window))
                 >= 4.5);
+    }
+
+    // A running attempt's span grows with the clock between events (it stayed at its start), and stops
+    // once the generation has finished.
+    void runningSpanGrowsWithTheClock()
+    {
+        TimelineWidget timeline;
+        timeline.resize(900, 200);
+        const auto spanWidth = [&timeline](qint64 startedMsAgo) {
+            QList<Event> events;
+            Event started;
+            started.generationId = QStringLiteral("gen_live");
+            started.wallTime = QDateTime::currentDateTimeUtc().addMSecs(-startedMsAgo);
+            GenerationStarted g;
+            g.budget = std::chrono::milliseconds(120'000);
+            started.body = g;
+            Event attempt = started;
+            attempt.sequence = 1;
+            attempt.body = AttemptStarted { Stage::Storyboard,
+                                            1,
+                                            Provider::Gemini,
+                                            QStringLiteral("m"),
+                                            Role::Primary,
+                                            1,
+                                            std::chrono::milliseconds(60'000),
+                                            std::chrono::microseconds(60'000'000),
+                                            {} };
+            events << started << attempt;
+            timeline.setScaleAtLeast(10'000); // one scale for both pictures
+            timeline.setEvents(events);
+            timeline.grab(); // paints
+            for (const auto &[rect, tip] : timeline.tips()) {
+                if (tip.contains(u"running"))
+                    return rect.width();
+            }
+            return -1.0;
+        };
+        const double early = spanWidth(1'000), later = spanWidth(4'000);
+        QVERIFY2(later > early * 2, qPrintable(QStringLiteral("%1 px after 1 s, %2 px after 4 s").arg(early).arg(later)));
     }
 
     void durationsAreSaidOneWay()

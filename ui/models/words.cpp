@@ -13,10 +13,8 @@ struct Word
 };
 // One row per FinalState id (contract/enums.h), plus "running".
 constexpr Word kStates[] = {
-    { "running", QT_TRANSLATE_NOOP("bullpen::words", "running") },
-    { "succeeded", QT_TRANSLATE_NOOP("bullpen::words", "succeeded") },
-    { "failed", QT_TRANSLATE_NOOP("bullpen::words", "failed") },
-    { "cancelled", QT_TRANSLATE_NOOP("bullpen::words", "cancelled") },
+    { "running", QT_TRANSLATE_NOOP("bullpen::words", "running") },     { "succeeded", QT_TRANSLATE_NOOP("bullpen::words", "succeeded") },
+    { "failed", QT_TRANSLATE_NOOP("bullpen::words", "failed") },       { "cancelled", QT_TRANSLATE_NOOP("bullpen::words", "cancelled") },
     { "abandoned", QT_TRANSLATE_NOOP("bullpen::words", "abandoned") },
 };
 } // namespace

@@ -5,6 +5,7 @@
 #include "models/units.h"
 #include "tones.h"
 
+#include <QDateTime>
 #include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
@@ -30,12 +31,28 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     setObjectName(QStringLiteral("timeline"));
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
+    connect(&m_tick, &QTimer::timeout, this, qOverload<>(&QWidget::update));
 }
 
 void TimelineWidget::setEvents(const QList<Event> &events)
 {
     m_events = events;
+    // While the generation runs, its running attempts grow with the clock: redrawn five times a second.
+    if (liveNowMs() >= 0)
+        m_tick.start(200);
+    else
+        m_tick.stop();
     update();
+}
+
+double TimelineWidget::liveNowMs() const
+{
+    if (m_events.isEmpty() || std::holds_alternative<GenerationFinished>(m_events.constLast().body))
+        return -1;
+    const Event &first = m_events.constFirst();
+    if (!first.wallTime.isValid())
+        return -1;
+    return double(QDateTime::currentMSecsSinceEpoch() - first.wallTime.toMSecsSinceEpoch()) + ms(first.at);
 }
 
 bool TimelineWidget::event(QEvent *event)
@@ -173,6 +190,13 @@ void TimelineWidget::paintEvent(QPaintEvent *)
             lateAt << ms(e.at);
         } else if (std::holds_alternative<RetryScheduled>(e.body)) {
             retryAt << ms(e.at);
+        }
+    }
+    // A running attempt's span reaches the clock's now, not only its last event (never past its deadline).
+    if (const double now = liveNowMs(); now > end) {
+        for (const Span &s : spans) {
+            if (!s.done)
+                end = std::max(end, s.deadline > 0 ? std::min(now, s.deadline) : now);
         }
     }
     // Scale to what happened: the last event, and the deadlines that actually bit (aborted attempts);

@@ -4,6 +4,7 @@
 #include "events/event.h"
 
 #include <QList>
+#include <QTimer>
 #include <QWidget>
 
 namespace bullpen {
@@ -46,7 +47,10 @@ protected:
     bool event(QEvent *event) override;
 
 private:
+    // Milliseconds since the generation started, by the clock, while it runs; -1 once it has finished.
+    double liveNowMs() const;
     QList<Event> m_events;
+    QTimer m_tick;
     QList<std::pair<QRectF, QString>> m_tips; // each span's rectangle and its tooltip, from the last paint
     double m_labelWidth = 0;
     int m_deadlineLabels = 0;
