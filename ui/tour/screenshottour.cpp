@@ -220,11 +220,26 @@ private:
             // A timeout without a unit: refused beside its field, Save off (docs/contract.md §4.6).
             m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
             save(m_window.settingsView(), QStringLiteral("13-settings.png"));
+            captureSmall();
             captureStoreWarning();
         });
         latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
         latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
         latency->reload();
+    }
+
+    // The smallest window every view is made for (1024×700): the views an operator reads most.
+    void captureSmall()
+    {
+        const QSize usual = m_window.size();
+        m_window.resize(1024, 700);
+        const std::pair<QWidget *, const char *> views[] = { { m_window.liveView(), "30-small-live.png" },
+                                                             { m_window.failuresView(), "31-small-failures.png" },
+                                                             { m_window.latencyView(), "32-small-latency.png" },
+                                                             { m_window.settingsView(), "33-small-settings.png" } };
+        for (const auto &[view, name] : views)
+            save(view, QLatin1StringView(name));
+        m_window.resize(usual);
     }
 
     // The status bar after record writes failed (docs/contract.md §5): the tour's store loses a table underneath
