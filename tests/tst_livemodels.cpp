@@ -92,7 +92,8 @@ private Q_SLOTS:
     // A count axis ticks at whole numbers (max 1 once read "0 0 1 2"); an empty chart says why in it.
     void countAxesTickAtWholeNumbers()
     {
-        QChartView view;
+        QChartView &view = *charts::makeView(QStringLiteral("Count by kind"), nullptr);
+        const std::unique_ptr<QChartView> owner(&view);
         for (const qint64 max : { 1, 2, 3, 5, 17, 100, 12345 }) {
             charts::setBars(&view, { { QStringLiteral("TIMEOUT"), max }, { QStringLiteral("NETWORK"), 1 } }, Qt::red, QString(), {});
             const auto axes = view.chart()->axes(Qt::Horizontal);
@@ -104,6 +105,8 @@ private Q_SLOTS:
         }
         charts::setBars(&view, {}, Qt::red, QStringLiteral("No generations match"), {});
         QCOMPARE(view.chart()->title(), QStringLiteral("No generations match"));
+        charts::setBars(&view, { { QStringLiteral("TIMEOUT"), 3 } }, Qt::red, QStringLiteral("No generations match"), {});
+        QCOMPARE(view.chart()->title(), QStringLiteral("Count by kind")); // its own title again
     }
 
     // Text in a tone reads on the window in both palettes: WCAG 4.5:1 (the light palette's orange,

@@ -32,6 +32,7 @@ QChartView *makeView(const QString &title, QWidget *parent)
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(120);
+    view->setProperty("bullpen.title", title); // renew() keeps it
     return view;
 }
 
@@ -40,7 +41,9 @@ QChart *renew(QChartView *view)
     QChart *old = view->chart();
     auto *chart = new QChart;
     applyTheme(chart);
-    chart->setTitle(old->title());
+    // Its own title (makeView's), not the last one shown: an empty chart's title says why it is empty.
+    const QVariant own = view->property("bullpen.title");
+    chart->setTitle(own.isValid() ? own.toString() : old->title());
     chart->setTitleFont(old->titleFont());
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setMargins(old->margins());
