@@ -321,6 +321,10 @@ private Q_SLOTS:
             QCoreApplication::removeTranslator(&core);
         });
         QTabWidget *tabs = m_window->tabs();
+        // The health strip at its tallest: a card with a breaker or drain line and a probe line (six lines).
+        auto *strip = m_window->healthStrip()->findChild<QWidget *>(QStringLiteral("healthCards"));
+        QVERIFY(strip);
+        strip->setMinimumHeight(6 * strip->fontMetrics().height() + 12);
         m_window->resize(1024, 700);
         for (int i = 0; i < tabs->count(); ++i) {
             tabs->setCurrentIndex(i);

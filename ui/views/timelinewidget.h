@@ -26,7 +26,7 @@ public:
     double contentMs() const;
     void clear() { setEvents({}); }
     QSize sizeHint() const override { return { 720, 220 }; }
-    QSize minimumSizeHint() const override { return { 360, 160 }; }
+    QSize minimumSizeHint() const override { return { 360, 110 }; } // four rows at 1024×700
 
     // What the tooltip says at a point (after the widget has been painted): an attempt's provider,
     // model, role, round, result (kind, HTTP status), duration, deadline and tokens; empty elsewhere.
