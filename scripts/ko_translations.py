@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'New generation started, out of view: show it': '새 생성이 시작됨(화면 밖): 보기',
     'abandoned': '중단됨(엔진 사라짐)',
     'attempt duration, s (each bar: up to its label)': '시도 소요 시간, 초 (막대마다 표시된 값까지)',
     'Matching generations: %L1 · fallback rate %2 % of the %L3 in range · counted in %4': '일치하는 생성 %L1건 · 기간 내 생성 %L3건의 대체 비율 %2 % · 집계 %4',

@@ -33,6 +33,7 @@
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -490,6 +491,23 @@ private Q_SLOTS:
         auto *table = live->findChild<QTableView *>(QStringLiteral("generationTable"));
         QTRY_COMPARE(table->model()->rowCount(), 52);
         QCOMPARE(live->selectedGeneration(), first.generationId);
+        // A new run out of view is said above the list, and one click shows it; one in view is not.
+        auto *hint = live->findChild<QToolButton *>(QStringLiteral("newRunHint"));
+        QVERIFY(hint);
+        // Rows are added in the order generations start: the newest is the source model's last row.
+        const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(table->model());
+        QVERIFY(proxy);
+        const QModelIndex newest = proxy->mapFromSource(proxy->sourceModel()->index(proxy->sourceModel()->rowCount() - 1, 0));
+        const bool newestInView = table->viewport()->rect().intersects(table->visualRect(newest));
+        QCOMPARE(hint->isVisible(), !newestInView);
+        // Scrolled away from where new rows arrive, the next one is out of view.
+        table->scrollToBottom();
+        const bool newestOnTop = table->visualRect(newest).top() < table->visualRect(table->currentIndex()).top();
+        if (!newestOnTop)
+            table->scrollToTop();
+        QVERIFY(!runScenario(QStringLiteral("healthy")).generationId.isEmpty());
+        QCOMPARE(live->selectedGeneration(), first.generationId);
+        QVERIFY(hint->isVisible());
 
         // Its events only, then every generation's.
         QAbstractItemModel *stream = live->eventStream();
@@ -504,6 +522,11 @@ private Q_SLOTS:
         const int row = table->currentIndex().row();
         QCOMPARE(table->model()->index(row, GenerationListModel::StateColumn).data().toString(),
                  QStringLiteral("succeeded · fallback gemini → qwen"));
+        if (hint->isVisible()) {
+            QTest::mouseClick(hint, Qt::LeftButton);
+            QVERIFY(live->selectedGeneration() != first.generationId && !hint->isVisible());
+            QVERIFY(table->viewport()->rect().intersects(table->visualRect(table->currentIndex())));
+        }
     }
 
     // The timeline: its label column fits its labels, no deadline label on attempts that ended by

@@ -1110,6 +1110,10 @@
         <source>Show the events of the generation selected above; clear it to see every generation's events</source>
         <translation>위에서 선택한 생성의 이벤트만 보여줍니다. 해제하면 모든 생성의 이벤트를 봅니다</translation>
     </message>
+    <message>
+        <source>New generation started, out of view: show it</source>
+        <translation>새 생성이 시작됨(화면 밖): 보기</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::MainWindow</name>

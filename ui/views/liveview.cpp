@@ -16,6 +16,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -163,7 +164,7 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     auto *generationsBox = new QWidget;
     auto *generationsLayout = new QVBoxLayout(generationsBox);
     generationsLayout->setContentsMargins(0, 0, 0, 0);
-    generationsLayout->addWidget(m_instanceFilter, 0, Qt::AlignLeft);
+    generationsLayout->addLayout(makeListTools());
     generationsLayout->addWidget(m_table);
 
     auto *split = new QSplitter(Qt::Vertical);
@@ -190,6 +191,35 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     });
 }
 
+QLayout *LiveView::makeListTools()
+{
+    m_newRun = new QToolButton;
+    m_newRun->setObjectName(QStringLiteral("newRunHint"));
+    m_newRun->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_newRun->hide();
+    connect(m_newRun, &QToolButton::clicked, this, [this] {
+        m_followed = m_newRunId; // following the newest again
+        select(m_newRunId);
+        m_table->scrollTo(m_table->currentIndex());
+    });
+    auto *tools = new QHBoxLayout;
+    tools->addWidget(m_instanceFilter);
+    tools->addWidget(m_newRun);
+    tools->addStretch(1);
+    return tools;
+}
+
+void LiveView::noteNewRun(const QString &generationId)
+{
+    const int row = m_generations->rowOf(generationId);
+    const QModelIndex idx = row < 0 ? QModelIndex() : m_generationProxy->mapFromSource(m_generations->index(row, 0));
+    if (!idx.isValid() || m_table->viewport()->rect().intersects(m_table->visualRect(idx)))
+        return; // in view: the operator sees it
+    m_newRunId = generationId;
+    m_newRun->setText(tr("New generation started, out of view: show it"));
+    m_newRun->show();
+}
+
 void LiveView::addEvents(const QList<Event> &batch)
 {
     QString newest;
@@ -207,6 +237,8 @@ void LiveView::addEvents(const QList<Event> &batch)
         m_followed = newest;
     } else {
         showTimeline();
+        if (!newest.isEmpty())
+            noteNewRun(newest);
     }
     m_eventTable->scrollToBottom();
 }
@@ -216,6 +248,8 @@ void LiveView::select(const QString &generationId)
     const int row = m_generations->rowOf(generationId);
     if (row < 0)
         return;
+    if (generationId == m_newRunId)
+        m_newRun->hide();
     const QModelIndex idx = m_generationProxy->mapFromSource(m_generations->index(row, 0));
     m_table->selectRow(idx.row());
     m_table->setCurrentIndex(idx);

@@ -13,6 +13,8 @@ class QComboBox;
 class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
+class QToolButton;
+class QLayout;
 
 namespace bullpen {
 
@@ -63,6 +65,11 @@ private:
     QHash<int, int> m_fittedWidths; // column → the width fitColumns() left it at
     QHash<QString, QList<Event>> m_byGeneration;
     QString m_followed; // the newest generation, selected by following (not by the operator)
+    // A generation started while the operator looks at another one, out of view: said above the list.
+    QLayout *makeListTools();
+    void noteNewRun(const QString &generationId);
+    QToolButton *m_newRun = nullptr;
+    QString m_newRunId;
 };
 
 } // namespace bullpen
