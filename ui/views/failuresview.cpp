@@ -286,7 +286,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     split->addWidget(chartRow);
     split->addWidget(lower);
     split->setStretchFactor(1, 3);
-    split->setSizes({ 200, 560 }); // charts tall enough for their labels at 1280×860; 120 px at the least
+    split->setSizes({ 150, 610 }); // the charts as tall as before the filters took two rows; 120 px at the least
 
     connect(m_collapse, &QToolButton::clicked, this, [this] { setDetailCollapsed(!isDetailCollapsed()); });
     summaryRow->insertWidget(1, m_collapse);
