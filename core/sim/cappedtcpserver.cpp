@@ -92,6 +92,13 @@ void CappedTcpServer::incomingConnection(qintptr fd)
     }
     const QHostAddress peer = socket->peerAddress();
     if (m_limits && !makeRoom(peer)) {
+        ++m_ended[static_cast<int>(Ended::Refused)];
+        report();
+        if (m_tls) { // no handshake yet: a plain-text answer would be noise to a TLS client
+            socket->abort();
+            socket->deleteLater();
+            return;
+        }
         // Every connection is busy (mid-request, or a stream): this one is told so and closed.
         static const QByteArray busy =
             closingAnswer(503, "Service Unavailable", "too many connections to this engine; retry in a second", "Retry-After: 1\r\n");
@@ -101,8 +108,6 @@ void CappedTcpServer::incomingConnection(qintptr fd)
         socket->disconnectFromHost();
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         QTimer::singleShot(1000, socket, [socket] { socket->abort(); });
-        ++m_ended[static_cast<int>(Ended::Refused)];
-        report();
         return;
     }
     const qint64 now = m_clock.elapsed();
