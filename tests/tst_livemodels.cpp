@@ -51,6 +51,12 @@ QList<Event> engineEvents(int generations)
 class tst_LiveModels : public QObject
 {
     Q_OBJECT
+    // Gemini's first storyboard attempt as primary, its deadline `timeout` after the start.
+    static AttemptStarted primaryStarted(std::chrono::milliseconds timeout)
+    {
+        return AttemptStarted { Stage::Storyboard, 1, Provider::Gemini, QStringLiteral("m"), Role::Primary, 1, timeout, timeout, {} };
+    }
+
 private Q_SLOTS:
     // One way to say a duration (docs/console.md, Units): ms under a second, one decimal of seconds under
     // a minute, then minutes and seconds; in Korean the same steps in Korean units. Event lines use it.
@@ -148,15 +154,7 @@ private Q_SLOTS:
             started.body = g;
             Event attempt = started;
             attempt.sequence = 1;
-            attempt.body = AttemptStarted { Stage::Storyboard,
-                                            1,
-                                            Provider::Gemini,
-                                            QStringLiteral("m"),
-                                            Role::Primary,
-                                            1,
-                                            std::chrono::milliseconds(60'000),
-                                            std::chrono::microseconds(60'000'000),
-                                            {} };
+            attempt.body = primaryStarted(std::chrono::milliseconds(60'000));
             events << started << attempt;
             timeline.setScaleAtLeast(10'000); // one scale for both pictures
             timeline.setEvents(events);
@@ -183,15 +181,7 @@ private Q_SLOTS:
         QCOMPARE(units::duration(std::chrono::milliseconds(120'000)), QStringLiteral("2 min 00 s"));
         QCOMPARE(units::duration(std::chrono::microseconds(2'500)), QStringLiteral("3 ms"));
         Event started;
-        started.body = AttemptStarted { Stage::Storyboard,
-                                        1,
-                                        Provider::Gemini,
-                                        QStringLiteral("m"),
-                                        Role::Primary,
-                                        1,
-                                        std::chrono::milliseconds(62'000),
-                                        std::chrono::microseconds(62'000'000),
-                                        {} };
+        started.body = primaryStarted(std::chrono::milliseconds(62'000));
         QVERIFY2(EventLogModel::summary(started).endsWith(u"deadline at 1 min 02 s"), qPrintable(EventLogModel::summary(started)));
 
         QTranslator ui;

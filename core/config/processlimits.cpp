@@ -20,4 +20,12 @@ void raiseOpenFileLimit()
     }
 }
 
+qint64 openFileLimit()
+{
+    rlimit lim {};
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+        return qint64(1) << 40;
+    return static_cast<qint64>(lim.rlim_cur);
+}
+
 } // namespace bullpen

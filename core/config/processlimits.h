@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QtGlobal>
+
 namespace bullpen {
 
 // Every attempt in flight holds up to four descriptors (Qt's socket, both ends of the egress guard's
@@ -9,5 +11,7 @@ namespace bullpen {
 // allows (EngineSetup::init does; mains that build engines another way, and the simulator, call it
 // first).
 void raiseOpenFileLimit();
+// The open-file limit in force (the soft one); a very large number when there is none.
+qint64 openFileLimit();
 
 } // namespace bullpen

@@ -31,6 +31,12 @@ QByteArray number(double v)
     return std::isfinite(v) ? QByteArray::number(v, 'g', 12) : QByteArray("NaN");
 }
 
+// A metric's HELP and TYPE lines.
+void head(QByteArray &out, const char *name, const char *type, const char *help)
+{
+    out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
+}
+
 } // namespace
 
 void ServiceMetrics::record(const Event &event, qint64 nowMs)
@@ -125,19 +131,16 @@ namespace {
 // The store's writer and its retention.
 void writeStore(QByteArray &out, const ServiceMetrics::Gauges &g)
 {
-    const auto head = [&](const char *name, const char *type, const char *help) {
-        out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
-    };
-    head("bullpen_store_write_failures_total", "counter", "Records the store could not write (the generations themselves went on).");
+    head(out, "bullpen_store_write_failures_total", "counter", "Records the store could not write (the generations themselves went on).");
     out += "bullpen_store_write_failures_total " + QByteArray::number(g.storeWriteFailures) + '\n';
-    head("bullpen_store_writes_queued_total", "counter", "Records handed to the store's writer.");
+    head(out, "bullpen_store_writes_queued_total", "counter", "Records handed to the store's writer.");
     out += "bullpen_store_writes_queued_total " + QByteArray::number(g.storeWritesQueued) + '\n';
-    head("bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
+    head(out, "bullpen_store_write_backlog", "gauge", "Records handed to the store's writer and not yet written (or failed).");
     out += "bullpen_store_write_backlog " + QByteArray::number(g.storeWriteBacklog) + '\n';
-    head("bullpen_store_reachable", "gauge",
+    head(out, "bullpen_store_reachable", "gauge",
          "1 while the store's writer is connected; 0 while its connection is being re-made (records are held).");
     out += QByteArray("bullpen_store_reachable ") + (g.storeReachable ? "1" : "0") + '\n';
-    head("bullpen_store_purged_rows_total", "counter", "Rows this engine's retention removed, by what they were.");
+    head(out, "bullpen_store_purged_rows_total", "counter", "Rows this engine's retention removed, by what they were.");
     const std::pair<const char *, qint64> purged[] = {
         { "generations", g.retention.purged.generations }, { "attempts", g.retention.purged.attempts },
         { "events", g.retention.purged.events },           { "comparisons", g.retention.purged.comparisons },
@@ -146,11 +149,13 @@ void writeStore(QByteArray &out, const ServiceMetrics::Gauges &g)
     };
     for (const auto &[what, n] : purged)
         out += "bullpen_store_purged_rows_total{" + label("what", QString::fromLatin1(what)) + "} " + QByteArray::number(n) + '\n';
-    head("bullpen_store_purged_files_total", "counter", "Comic files (SQLite stores keep them beside the database) retention removed.");
+    head(out, "bullpen_store_purged_files_total", "counter",
+         "Comic files (SQLite stores keep them beside the database) retention removed.");
     out += "bullpen_store_purged_files_total " + QByteArray::number(g.retention.purged.imageFiles) + '\n';
-    head("bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
+    head(out, "bullpen_store_purge_step_max_seconds", "gauge", "The longest one purge step held the store (writes queue behind a step).");
     out += "bullpen_store_purge_step_max_seconds " + number(g.retention.longestStepMs / 1000.0) + '\n';
-    head("bullpen_store_purge_last_done_timestamp_seconds", "gauge", "When a purge pass last found nothing more to remove (0: not yet).");
+    head(out, "bullpen_store_purge_last_done_timestamp_seconds", "gauge",
+         "When a purge pass last found nothing more to remove (0: not yet).");
     out += "bullpen_store_purge_last_done_timestamp_seconds " + number(double(g.retention.lastPassDoneMs) / 1000.0) + '\n';
 }
 } // namespace
@@ -159,34 +164,31 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
 {
     QByteArray out;
     out.reserve(8192);
-    const auto head = [&](const char *name, const char *type, const char *help) {
-        out += QByteArray("# HELP ") + name + ' ' + help + "\n# TYPE " + name + ' ' + type + '\n';
-    };
-    head("bullpen_build_info", "gauge", "Always 1; its label says which Bullpen this engine is.");
+    head(out, "bullpen_build_info", "gauge", "Always 1; its label says which Bullpen this engine is.");
     out += "bullpen_build_info{" + label("version", g.version) + "} 1\n";
-    head("bullpen_generations_started_total", "counter", "Generations started on this engine.");
+    head(out, "bullpen_generations_started_total", "counter", "Generations started on this engine.");
     out += "bullpen_generations_started_total " + QByteArray::number(m_started) + '\n';
-    head("bullpen_generations_finished_total", "counter", "Generations ended, by final state.");
+    head(out, "bullpen_generations_finished_total", "counter", "Generations ended, by final state.");
     for (const FinalState state : enumValues<FinalState>()) {
         const auto n = m_finished.find(toId(state)); // every state from 0, so that rate() sees the first one
         out += "bullpen_generations_finished_total{" + label("state", toId(state)) + "} "
             + QByteArray::number(n == m_finished.end() ? 0 : n->second) + '\n';
     }
-    head("bullpen_generations_in_flight", "gauge", "Generations running now.");
+    head(out, "bullpen_generations_in_flight", "gauge", "Generations running now.");
     out += "bullpen_generations_in_flight " + QByteArray::number(g.generationsInFlight) + '\n';
-    head("bullpen_attempts_total", "counter", "Provider attempts, by stage, provider, role and result (success or failure kind).");
+    head(out, "bullpen_attempts_total", "counter", "Provider attempts, by stage, provider, role and result (success or failure kind).");
     for (const auto &[key, n] : m_attempts) {
         const auto &[stage, provider, role, result] = key;
         out += "bullpen_attempts_total{" + label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ','
             + label("role", toId(role)) + ',' + label("result", result) + "} " + QByteArray::number(n) + '\n';
     }
-    head("bullpen_fallbacks_total", "counter", "Fallback attempts triggered, by stage, from, to and the primary's failure kind.");
+    head(out, "bullpen_fallbacks_total", "counter", "Fallback attempts triggered, by stage, from, to and the primary's failure kind.");
     for (const auto &[key, n] : m_fallbacks) {
         const auto &[stage, from, to, kind] = key;
         out += "bullpen_fallbacks_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ',' + label("to", toId(to))
             + ',' + label("kind", enumName(kind)) + "} " + QByteArray::number(n) + '\n';
     }
-    head("bullpen_primary_skipped_total", "counter",
+    head(out, "bullpen_primary_skipped_total", "counter",
          "Stages sent straight to their fallback because the primary's breaker was open or the primary drained, by stage, from, to and "
          "state.");
     for (const auto &[key, n] : m_skips) {
@@ -194,7 +196,7 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         out += "bullpen_primary_skipped_total{" + label("stage", toId(stage)) + ',' + label("from", toId(from)) + ','
             + label("to", toId(to)) + ',' + label("state", state) + "} " + QByteArray::number(n) + '\n';
     }
-    head("bullpen_breaker_state", "gauge", "Each breaker that has seen an attempt: 0 closed, 1 half-open, 2 open.");
+    head(out, "bullpen_breaker_state", "gauge", "Each breaker that has seen an attempt: 0 closed, 1 half-open, 2 open.");
     for (const BreakerView &b : g.breakers)
         out += "bullpen_breaker_state{" + label("provider", toId(b.key.provider)) + ',' + label("role", toId(b.key.role)) + ','
             + label("stage", toId(b.key.stage)) + "} "
@@ -202,11 +204,11 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
                                      : b.state == BreakerState::HalfOpen ? 1
                                                                          : 2)
             + '\n';
-    head("bullpen_breaker_opened_total", "counter", "Times each breaker opened since the engine started.");
+    head(out, "bullpen_breaker_opened_total", "counter", "Times each breaker opened since the engine started.");
     for (const BreakerView &b : g.breakers)
         out += "bullpen_breaker_opened_total{" + label("provider", toId(b.key.provider)) + ',' + label("role", toId(b.key.role)) + ','
             + label("stage", toId(b.key.stage)) + "} " + QByteArray::number(b.opened) + '\n';
-    head("bullpen_provider_drains", "gauge", "Drains in force, by provider, role and stage (\"any\": every one).");
+    head(out, "bullpen_provider_drains", "gauge", "Drains in force, by provider, role and stage (\"any\": every one).");
     std::map<std::tuple<QString, QString, QString>, int> drains;
     for (const Drain &d : g.drains)
         ++drains[{ toId(d.provider), d.role ? toId(*d.role) : QStringLiteral("any"), d.stage ? toId(*d.stage) : QStringLiteral("any") }];
@@ -214,7 +216,7 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         out += "bullpen_provider_drains{" + label("provider", std::get<0>(key)) + ',' + label("role", std::get<1>(key)) + ','
             + label("stage", std::get<2>(key)) + "} " + QByteArray::number(n) + '\n';
     writeProbes(out);
-    head("bullpen_attempt_duration_seconds", "histogram", "Attempt durations (to the last byte or the deadline).");
+    head(out, "bullpen_attempt_duration_seconds", "histogram", "Attempt durations (to the last byte or the deadline).");
     for (const auto &[key, h] : m_durations) {
         const auto &[stage, provider, role] = key;
         const QByteArray labels = label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ',' + label("role", toId(role));
@@ -225,32 +227,32 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         out += "bullpen_attempt_duration_seconds_sum{" + labels + "} " + number(h.sum) + '\n';
         out += "bullpen_attempt_duration_seconds_count{" + labels + "} " + QByteArray::number(h.count) + '\n';
     }
-    head("bullpen_late_results_discarded_total", "counter", "Answers that arrived after their deadline and were thrown away.");
+    head(out, "bullpen_late_results_discarded_total", "counter", "Answers that arrived after their deadline and were thrown away.");
     out += "bullpen_late_results_discarded_total " + QByteArray::number(m_late) + '\n';
     writeStore(out, g);
-    head("bullpen_audit_write_failures_total", "counter",
+    head(out, "bullpen_audit_write_failures_total", "counter",
          "Audit rows (who started, cancelled or compared what) the store could not write.");
     out += "bullpen_audit_write_failures_total " + QByteArray::number(g.auditWriteFailures) + '\n';
-    head("bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");
+    head(out, "bullpen_sse_subscribers", "gauge", "Clients following GET /v1/events.");
     out += "bullpen_sse_subscribers " + QByteArray::number(g.sseSubscribers) + '\n';
-    head("bullpen_sse_overflows_total", "counter", "Event subscribers closed for reading too slowly.");
+    head(out, "bullpen_sse_overflows_total", "counter", "Event subscribers closed for reading too slowly.");
     out += "bullpen_sse_overflows_total " + QByteArray::number(g.sseOverflows) + '\n';
-    head("bullpen_sse_backfilled_events_total", "counter",
+    head(out, "bullpen_sse_backfilled_events_total", "counter",
          "Events read back from the store for subscribers resuming from an older cursor.");
     out += "bullpen_sse_backfilled_events_total " + QByteArray::number(g.sseBackfilled) + '\n';
-    head("bullpen_connections_open", "gauge", "Client connections open to the API.");
+    head(out, "bullpen_connections_open", "gauge", "Client connections open to the API.");
     out += "bullpen_connections_open " + QByteArray::number(g.connectionsOpen) + '\n';
-    head("bullpen_connections_ended_total", "counter",
+    head(out, "bullpen_connections_ended_total", "counter",
          "Client connections the engine ended by its limits: timed out mid-request or idle, closed to make room, refused.");
     for (const auto &[reason, n] : g.connectionsEnded)
         out += "bullpen_connections_ended_total{" + label("reason", QString::fromLatin1(reason)) + "} " + QByteArray::number(n) + '\n';
-    head("bullpen_api_responses_total", "counter", "API answers, by HTTP status.");
+    head(out, "bullpen_api_responses_total", "counter", "API answers, by HTTP status.");
     for (const auto &[status, n] : m_requests)
         out += "bullpen_api_responses_total{" + label("status", QString::number(status)) + "} " + QByteArray::number(n) + '\n';
-    head("bullpen_draining", "gauge", "1 while the engine drains before it exits.");
+    head(out, "bullpen_draining", "gauge", "1 while the engine drains before it exits.");
     out += QByteArray("bullpen_draining ") + (g.draining ? "1" : "0") + '\n';
     if (!g.simulatorRequests.empty()) {
-        head("bullpen_simulator_requests_total", "counter",
+        head(out, "bullpen_simulator_requests_total", "counter",
              "Requests the built-in simulator received, by provider (only on the simulator).");
         for (const auto &[provider, n] : g.simulatorRequests)
             out += "bullpen_simulator_requests_total{" + label("provider", toId(provider)) + "} " + QByteArray::number(n) + '\n';

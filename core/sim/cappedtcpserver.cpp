@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "cappedtcpserver.h"
 
+#include "config/processlimits.h"
+
 #include <QSslSocket>
 #include <QTcpSocket>
 
-#include <sys/resource.h>
 #include <sys/socket.h>
 
 namespace bullpen {
@@ -24,11 +25,7 @@ QByteArray closingAnswer(int status, const char *reason, const char *message, co
 // the providers' connections and the egress guard's relays.
 int connectionRoom()
 {
-    rlimit lim {};
-    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
-        return 1 << 20;
-    const qint64 files = static_cast<qint64>(lim.rlim_cur);
-    return static_cast<int>(std::clamp<qint64>(files * 3 / 4 - 32, 8, 1 << 20));
+    return static_cast<int>(std::clamp<qint64>(openFileLimit() * 3 / 4 - 32, 8, 1 << 20));
 }
 } // namespace
 
