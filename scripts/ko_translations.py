@@ -629,7 +629,7 @@ KO = {
         '생성 자체에는 영향이 없지만 이 기록은 이력에 남지 않았습니다. 디스크 공간을 확보하거나 저장소를 복구하세요. 확인할 때까지 개수가 표시됩니다.',
     'Store unreachable since %1 — records are held and written when it is back': '%1부터 저장소에 연결할 수 없음 — 기록은 보관 중이며 연결되면 기록합니다',
 }
-NUMERUS = {'%n generation(s) running': ['생성 %n건 실행 중'], '%n record write(s) failed — %1: %2': ['기록 %n건 쓰기 실패 — %1: %2']}
+NUMERUS = {}  # plural (%n) messages and their Korean forms; the console says counts as 'Label: N' and has none now
 
 def main(path):
     tree = ET.parse(path)
