@@ -144,6 +144,18 @@ private Q_SLOTS:
         };
         QTRY_VERIFY(drainedCard());
         QLabel *card = drainedCard();
+        // The drain's line made the strip taller; the tabs below it will not move back when it goes.
+        const auto tabBarY = [this] {
+            return m_window->tabs()->tabBar()->mapTo(m_window.get(), QPoint()).y();
+        };
+        const auto laidOut = [this, strip, &tabBarY] { // the strip at its height, the tabs below it
+            for (int level = 0; level < 6; ++level) // a size change climbs one parent per LayoutRequest
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            return strip->height() >= strip->minimumSizeHint().height()
+                && tabBarY() >= strip->mapTo(m_window.get(), QPoint(0, strip->height())).y();
+        };
+        QTRY_VERIFY(laidOut());
+        const int drainedY = tabBarY();
         QCOMPARE(card->actions().size(), 2); // Drain…, Restore
         QCOMPARE(card->contextMenuPolicy(), Qt::ActionsContextMenu);
 
@@ -179,6 +191,9 @@ private Q_SLOTS:
 
         card->actions().at(1)->trigger(); // Restore
         QTRY_VERIFY_WITH_TIMEOUT(strip->controlLine(Provider::Gemini, Role::Primary).isEmpty(), 10'000);
+        QTRY_VERIFY(!drainedCard());
+        QTRY_VERIFY(laidOut());
+        QCOMPARE(tabBarY(), drainedY);
     }
 
     // docs/contract.md §9.8: a card per provider, role and stage, and a way in: clicking one opens
@@ -219,6 +234,35 @@ private Q_SLOTS:
         card->setFocus();
         QTest::keyClick(card, Qt::Key_Return);
         QVERIFY(failures->isVisible());
+    }
+
+    // The focused cell of a table is framed 2 px wide in a colour that stands out from its row: the
+    // selected text's colour on a selected row, the highlight elsewhere (docs/console.md, Keyboard).
+    void focusedCellIsFramed()
+    {
+        QTableWidget table(3, 3);
+        table.setSelectionBehavior(QAbstractItemView::SelectRows);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                table.setItem(r, c, new QTableWidgetItem(QStringLiteral("cell")));
+        table.resize(400, 200);
+        table.show();
+        QApplication::setActiveWindow(&table);
+        QVERIFY(QTest::qWaitForWindowActive(&table));
+        table.setFocus();
+        QTRY_VERIFY(table.hasFocus());
+        const auto frameColour = [&table](int row, int column) {
+            table.setCurrentCell(row, column);
+            const QRect cell = table.visualRect(table.model()->index(row, column));
+            const QImage shot = table.viewport()->grab().toImage();
+            return shot.pixelColor(shot.devicePixelRatio() * QPoint(cell.left() + 1, cell.center().y()));
+        };
+        QCOMPARE(frameColour(1, 1), table.palette().color(QPalette::HighlightedText));
+        table.clearSelection();
+        table.selectionModel()->setCurrentIndex(table.model()->index(2, 0), QItemSelectionModel::NoUpdate);
+        const QRect cell = table.visualRect(table.model()->index(2, 0));
+        const QImage shot = table.viewport()->grab().toImage();
+        QCOMPARE(shot.pixelColor(QPoint(cell.left() + 1, cell.center().y())), table.palette().color(QPalette::Highlight));
     }
 
     // The keyboard alone (docs/console.md, Keyboard): Tab from a view's first control reaches every table and
@@ -296,17 +340,21 @@ private Q_SLOTS:
     }
 
     // Every view usable at 1024×700 (docs/console.md): the window's minimum fits in it, and at that size
-    // no label is narrower than its text unless it says the rest in a tooltip.
+    // and at 1600×1000 no label is narrower than its text unless it says the rest in a tooltip.
     void everyViewFitsAt1024x700_data()
     {
         QTest::addColumn<QString>("language");
-        QTest::addRow("English") << QStringLiteral("en");
-        QTest::addRow("Korean") << QStringLiteral("ko");
+        QTest::addColumn<QSize>("size");
+        QTest::addRow("English 1024x700") << QStringLiteral("en") << QSize(1024, 700);
+        QTest::addRow("English 1600x1000") << QStringLiteral("en") << QSize(1600, 1000);
+        QTest::addRow("Korean 1024x700") << QStringLiteral("ko") << QSize(1024, 700);
+        QTest::addRow("Korean 1600x1000") << QStringLiteral("ko") << QSize(1600, 1000);
     }
 
     void everyViewFitsAt1024x700()
     {
         QFETCH(QString, language);
+        QFETCH(QSize, size);
         QTranslator ui, core;
         if (language == u"ko") { // a new window, made in Korean
             QVERIFY(ui.load(QStringLiteral(":/i18n/bullpen_ko.qm")) && core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
@@ -326,14 +374,14 @@ private Q_SLOTS:
         auto *strip = m_window->healthStrip()->findChild<QWidget *>(QStringLiteral("healthCards"));
         QVERIFY(strip);
         strip->setMinimumHeight(6 * strip->fontMetrics().height() + 12);
-        m_window->resize(1024, 700);
+        m_window->resize(size);
         for (int i = 0; i < tabs->count(); ++i) {
             tabs->setCurrentIndex(i);
             QApplication::processEvents();
             const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
             QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 700,
                      qPrintable(tabs->tabText(i) + QStringLiteral(": the window needs %1×%2").arg(minimum.width()).arg(minimum.height())));
-            QCOMPARE(m_window->size(), QSize(1024, 700)); // it did not widen itself
+            QCOMPARE(m_window->size(), size); // it did not widen itself
             for (const QLabel *label : m_window->findChildren<QLabel *>()) {
                 if (!label->isVisible() || label->wordWrap() || label->textFormat() == Qt::RichText || Qt::mightBeRichText(label->text())
                     || label->text().isEmpty() || !label->toolTip().isEmpty())

@@ -7,6 +7,7 @@
 // bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
 // assertions are the same.
 #include "contract/providerregistry.h"
+#include "contract/recordtext.h"
 #include "devsupport/historyfiller.h"
 #include "engineprocess.h"
 #include "models/comparemodel.h"
@@ -1106,8 +1107,33 @@ private Q_SLOTS:
         QCoreApplication::removeTranslator(&core);
         QVERIFY2(korean.contains(u"설정을 거부했습니다") && korean.contains(u"GEMINI_API_KEY"), qPrintable(korean));
         QVERIFY(step.message.contains(u"rejected Bullpen's configuration")); // unchanged
-        // One read back from JSON has only its English.
-        QCOMPARE(NextStep::fromJson(step.toJson()).localizedMessage(), step.message);
+
+        // What a store or another engine kept is English only: it reads translated all the same,
+        // by its template, nested sentences too; words no template made stay as they are.
+        QVERIFY(QCoreApplication::installTranslator(&core));
+        QCOMPARE(NextStep::fromJson(step.toJson()).localizedMessage(), korean);
+        const NextStep imageRateLimited =
+            NextStep::forFailure(Failure { FailureKind::RATE_LIMITED, QStringLiteral("429"), false, std::chrono::milliseconds(30000) },
+                                 Provider::OpenAI, Stage::Image, QDateTime(QDate(2026, 12, 4), QTime(1, 2, 3), Qt::UTC));
+        const QString stored = imageRateLimited.message; // "openai is rate-limiting requests (image stage). … 30 s (at 01:02:33 UTC) …"
+        const QString skipped =
+            recordText(RecordText::SkippedPrimaryFallbackFailed,
+                       { QStringLiteral("gemini"),
+                         recordText(RecordText::DrainedByBecause, { QStringLiteral("ops"), QStringLiteral("vendor outage") }),
+                         QStringLiteral("qwen") });
+        const QString readStored = localizedRecordText(stored);
+        const QString readSkipped = localizedRecordText(skipped);
+        const QString providerWords = QStringLiteral("upstream connect error or disconnect/reset before headers");
+        const QString readProviderWords = localizedRecordText(providerWords);
+        QCoreApplication::removeTranslator(&core);
+        QVERIFY2(!readStored.contains(u"rate-limiting") && readStored.contains(u"openai") && readStored.contains(u"01:02:33")
+                     && readStored.contains(u"30") && readStored.contains(u"단계"),
+                 qPrintable(readStored));
+        QVERIFY2(!readSkipped.contains(u"drained by") && !readSkipped.contains(u"skipped") && readSkipped.contains(u"vendor outage")
+                     && readSkipped.contains(u"ops") && readSkipped.contains(u"qwen"),
+                 qPrintable(readSkipped));
+        QCOMPARE(readProviderWords, providerWords);
+        QCOMPARE(localizedRecordText(skipped), skipped); // no translator: the English as it was
     }
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "breakerboard.h"
 
+#include "contract/recordtext.h"
+
 #include <QLoggingCategory>
 
 #include <algorithm>
@@ -100,7 +102,7 @@ void BreakerBoard::expireDrains(const QDateTime &now, std::vector<BreakerChange>
     for (auto it = expired; it != m_drains.end(); ++it)
         changes->push_back({ QStringLiteral("provider_restored"),
                              BreakerKey { it->provider, it->role.value_or(Role::Primary), it->stage.value_or(Stage::Storyboard) }, *it,
-                             QStringLiteral("the drain ran until %1").arg(it->until->toString(Qt::ISODate)), now });
+                             recordText(RecordText::DrainRanUntil, { it->until->toString(Qt::ISODate) }), now });
     m_drains.erase(expired, m_drains.end());
 }
 
@@ -124,11 +126,11 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
     if (changes)
         expireDrains(wall, changes);
     if (const Drain *d = drainFor(key, wall)) {
-        QString why = QStringLiteral("drained by %1").arg(d->by);
-        if (!d->reason.isEmpty())
-            why += QStringLiteral(": ") + d->reason;
-        if (d->until)
-            why += QStringLiteral(" (until %1)").arg(d->until->toString(Qt::ISODate));
+        const QString until = d->until ? d->until->toString(Qt::ISODate) : QString();
+        const QString why = d->reason.isEmpty()
+            ? (d->until ? recordText(RecordText::DrainedByUntil, { d->by, until }) : recordText(RecordText::DrainedBy, { d->by }))
+            : (d->until ? recordText(RecordText::DrainedByBecauseUntil, { d->by, d->reason, until })
+                        : recordText(RecordText::DrainedByBecause, { d->by, d->reason }));
         return BreakerGate { BreakerGate::Skip, QStringLiteral("drained"), d->since, why };
     }
     if (!m_settings.enabled)
@@ -148,7 +150,7 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
         qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "half-open: the next request tries the provider";
         if (changes)
             changes->push_back({ QStringLiteral("breaker_half_open"), key, std::nullopt,
-                                 QStringLiteral("cooldown of %1 ms over").arg(b.cooldown.count()), wall });
+                                 recordText(RecordText::CooldownOver, { QString::number(b.cooldown.count()) }), wall });
     }
     if (b.state == BreakerState::HalfOpen && !b.trialOut) {
         if (take)
@@ -156,8 +158,8 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
         return BreakerGate { BreakerGate::Trial, {}, {}, {} };
     }
     const QString why = b.state == BreakerState::Open
-        ? QStringLiteral("circuit open: %1; tried again after a cooldown of %2 ms").arg(b.reason).arg(b.cooldown.count())
-        : QStringLiteral("circuit half-open: its one trial request is in flight (%1)").arg(b.reason);
+        ? recordText(RecordText::CircuitOpen, { b.reason, QString::number(b.cooldown.count()) })
+        : recordText(RecordText::CircuitHalfOpen, { b.reason });
     return BreakerGate { BreakerGate::Skip, toId(b.state), b.since, why };
 }
 
@@ -197,14 +199,14 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 b.cooldown = milliseconds(0);
                 b.buckets.clear();
                 const QString why = count == BreakerCount::Success
-                    ? QStringLiteral("the trial request succeeded")
-                    : QStringLiteral("the trial request reached the provider (%1)").arg(enumName(kind.value_or(FailureKind::UNKNOWN)));
+                    ? recordText(RecordText::TrialSucceeded)
+                    : recordText(RecordText::TrialReachedProvider, { enumName(kind.value_or(FailureKind::UNKNOWN)) });
                 qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
                 changes.push_back({ QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since });
             } else if (count == BreakerCount::Blamed) {
                 // The trial failed the provider: open again, for twice as long (at most maxCooldown).
                 changes.push_back(open(key, b, now, b.cooldown * 2,
-                                       QStringLiteral("the trial request failed (%1)").arg(enumName(kind.value_or(FailureKind::UNKNOWN)))));
+                                       recordText(RecordText::TrialFailed, { enumName(kind.value_or(FailureKind::UNKNOWN)) })));
             } // Ignored: the trial said nothing; the next request is the trial.
         } else if (b.state == BreakerState::Closed && count != BreakerCount::Ignored) {
             prune(b, now);
@@ -242,17 +244,13 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 for (size_t i = 0; i < kinds.size(); ++i)
                     if (kinds[i] > 0)
                         top << QStringLiteral("%1 ×%2").arg(enumName(static_cast<FailureKind>(i))).arg(kinds[i]);
-                QString reason = byRatio ? QStringLiteral("%1 of %2 attempts in the last %3 s failed (%4)")
-                                               .arg(failures)
-                                               .arg(attempts)
-                                               .arg(duration_cast<duration<double>>(m_settings.window).count())
-                                               .arg(top.join(QStringLiteral(", ")))
-                                         : QStringLiteral("the last %1 attempts failed in a row (%2 of %3 in the last %4 s: %5)")
-                                               .arg(b.inARow.size())
-                                               .arg(failures)
-                                               .arg(attempts)
-                                               .arg(duration_cast<duration<double>>(m_settings.window).count())
-                                               .arg(top.join(QStringLiteral(", ")));
+                const QString seconds = QString::number(duration_cast<duration<double>>(m_settings.window).count());
+                QString reason = byRatio
+                    ? recordText(RecordText::FailedByRatio,
+                                 { QString::number(failures), QString::number(attempts), seconds, top.join(QStringLiteral(", ")) })
+                    : recordText(RecordText::FailedInARow,
+                                 { QString::number(b.inARow.size()), QString::number(failures), QString::number(attempts), seconds,
+                                   top.join(QStringLiteral(", ")) });
                 b.inARow.clear();
                 changes.push_back(open(key, b, now, m_settings.cooldown, std::move(reason)));
             }
@@ -284,11 +282,11 @@ int BreakerBoard::restore(Provider provider, const QString &by, const QString &r
         const QDateTime now = m_wallNow();
         for (const Drain &d : m_drains)
             if (d.provider == provider)
-                changes.push_back(
-                    { QStringLiteral("provider_restored"),
-                      BreakerKey { d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard) }, d,
-                      reason.isEmpty() ? QStringLiteral("restored by %1").arg(by) : QStringLiteral("restored by %1: %2").arg(by, reason),
-                      now });
+                changes.push_back({ QStringLiteral("provider_restored"),
+                                    BreakerKey { d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard) }, d,
+                                    reason.isEmpty() ? recordText(RecordText::RestoredBy, { by })
+                                                     : recordText(RecordText::RestoredByBecause, { by, reason }),
+                                    now });
         std::erase_if(m_drains, [&](const Drain &d) { return d.provider == provider; });
     }
     if (!changes.empty())
@@ -316,7 +314,7 @@ void BreakerBoard::replaceDrains(std::vector<Drain> next)
         }
         for (const Drain &o : m_drains) {
             if (std::none_of(next.begin(), next.end(), [&](const Drain &d) { return sameScope(o, d); }))
-                changes.push_back({ QStringLiteral("provider_restored"), keyOf(o), o, QStringLiteral("no longer in the store"), now });
+                changes.push_back({ QStringLiteral("provider_restored"), keyOf(o), o, recordText(RecordText::DrainNoLongerStored), now });
         }
         m_drains = std::move(next);
     }

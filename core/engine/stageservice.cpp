@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "stageservice.h"
 
+#include "contract/recordtext.h"
+
 #include <QLoggingCategory>
 #include <QPointer>
 #include <QUuid>
@@ -105,12 +107,8 @@ void StageService::begin(Run &run)
     else if (p.fallback && !generator(*p.fallback))
         missing = toId(*p.fallback);
     if (!missing.isEmpty()) {
-        run.decision = QStringLiteral("no provider was started");
-        finishRun(run, FinalState::Failed,
-                  Failure { FailureKind::AUTH_CONFIG,
-                            QStringLiteral("no %1 adapter is configured; check the provider settings").arg(missing),
-                            false,
-                            {} },
+        run.decision = recordText(RecordText::NoProviderStarted);
+        finishRun(run, FinalState::Failed, Failure { FailureKind::AUTH_CONFIG, recordText(RecordText::NoAdapter, { missing }), false, {} },
                   StageOutput {});
         return;
     }
@@ -136,15 +134,10 @@ void StageService::begin(Run &run)
             m_admission->release(provider);
     });
     if (run.ticket == 0) {
-        run.decision = QStringLiteral("not started: Bullpen's own queue for %1 is full").arg(toId(first));
+        run.decision = recordText(RecordText::QueueFull, { toId(first) });
         finishRun(run, FinalState::Failed,
                   Failure { FailureKind::NOT_SENT,
-                            QStringLiteral(
-                                "Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; "
-                                "nothing was sent. Try again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more")
-                                .arg(toId(first))
-                                .arg(inFlight)
-                                .arg(ahead),
+                            recordText(RecordText::QueueFullDetail, { toId(first), QString::number(inFlight), QString::number(ahead) }),
                             false,
                             {} },
                   StageOutput {});
@@ -159,7 +152,7 @@ bool StageService::probeMaySend(Run &run)
     const StagePolicy &p = run.policy;
     const Role role = *run.request.probeRole;
     if (role == Role::Fallback && !p.fallback) {
-        run.decision = QStringLiteral("probe not sent: the %1 stage has no fallback provider").arg(toId(p.stage));
+        run.decision = recordText(RecordText::ProbeNoFallback, { toId(p.stage) });
         finishRun(run, FinalState::Failed, Failure { FailureKind::NOT_SENT, run.decision, false, {} }, StageOutput {});
         return false;
     }
@@ -167,8 +160,7 @@ bool StageService::probeMaySend(Run &run)
     const BreakerGate gate = m_breakers ? m_breakers->admit(BreakerKey { provider, role, p.stage }, m_clock.now()) : BreakerGate {};
     if (gate.verdict == BreakerGate::Skip) {
         // An open breaker waits out its cooldown and a drain is an operator's word: a probe sends nothing.
-        run.decision =
-            QStringLiteral("probe not sent: %1 is %2 (%3)").arg(BreakerKey { provider, role, p.stage }.toString(), gate.state, gate.why);
+        run.decision = recordText(RecordText::ProbeNotSent, { BreakerKey { provider, role, p.stage }.toString(), gate.state, gate.why });
         finishRun(run, FinalState::Failed, Failure { FailureKind::NOT_SENT, run.decision, false, {} }, StageOutput {});
         return false;
     }
@@ -286,23 +278,22 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
 
     if (rec.success) {
         if (run.request.probeRole)
-            run.decision = QStringLiteral("probe succeeded");
+            run.decision = recordText(RecordText::ProbeSucceeded);
         else if (rec.role == Role::Primary)
-            run.decision = rec.round == 1 ? QStringLiteral("the primary succeeded; no fallback needed")
-                                          : QStringLiteral("the primary succeeded in round %1").arg(rec.round);
+            run.decision = rec.round == 1 ? recordText(RecordText::PrimarySucceeded)
+                                          : recordText(RecordText::PrimarySucceededInRound, { QString::number(rec.round) });
         else if (run.skipped)
-            run.decision = QStringLiteral("the primary %1 was skipped (%2); the fallback provider %3 succeeded")
-                               .arg(toId(p.primary), run.skipped->why, toId(rec.provider));
+            run.decision =
+                recordText(RecordText::SkippedPrimaryFallbackSucceeded, { toId(p.primary), run.skipped->why, toId(rec.provider) });
         else
-            run.decision = QStringLiteral("the primary failed with %1; the fallback provider %2 succeeded")
-                               .arg(enumName(run.primaryFailure->kind), toId(rec.provider));
+            run.decision = recordText(RecordText::FallbackSucceeded, { enumName(run.primaryFailure->kind), toId(rec.provider) });
         finishRun(run, FinalState::Succeeded, std::nullopt, outcome.output);
         return;
     }
 
     const Failure &failure = *rec.failure;
     if (run.request.probeRole) {
-        run.decision = QStringLiteral("probe failed with %1; a probe has no fallback and no second round").arg(enumName(failure.kind));
+        run.decision = recordText(RecordText::ProbeFailed, { enumName(failure.kind) });
         finishRun(run, failure.kind == FailureKind::CANCELLED ? FinalState::Cancelled : FinalState::Failed, failure, StageOutput {});
         return;
     }
@@ -310,19 +301,18 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
         run.primaryFailure = failure;
     if (run.stopping && failure.kind != FailureKind::CANCELLED) {
         // The attempt had already ended (its deadline) when the cancel came; no fallback, no next round.
-        run.decision =
-            QStringLiteral("cancelled right after the attempt ended with %1; nothing further is started").arg(enumName(failure.kind));
+        run.decision = recordText(RecordText::CancelledAfterAttemptEnded, { enumName(failure.kind) });
         finishRun(run, FinalState::Cancelled,
                   Failure { FailureKind::CANCELLED,
-                            *run.stopping == AbortReason::Shutdown ? QStringLiteral("cancelled: Bullpen is shutting down")
-                                                                   : QStringLiteral("cancelled by the operator"),
+                            recordText(*run.stopping == AbortReason::Shutdown ? RecordText::CancelledShuttingDown
+                                                                              : RecordText::CancelledByOperator),
                             false,
                             {} },
                   StageOutput {});
         return;
     }
     if (failure.kind == FailureKind::CANCELLED) {
-        run.decision = QStringLiteral("cancelled; no fallback provider is started for a cancelled generation");
+        run.decision = recordText(RecordText::CancelledNoFallback);
         finishRun(run, FinalState::Cancelled, failure, StageOutput {});
         return;
     }
@@ -340,23 +330,19 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             });
             return;
         }
-        run.decision =
-            QStringLiteral("%1; no round %2: the stage budget ends before the pause does").arg(enumName(failure.kind)).arg(rec.round + 1);
+        run.decision = recordText(RecordText::NoNextRound, { enumName(failure.kind), QString::number(rec.round + 1) });
         finishRun(run, FinalState::Failed, failure, StageOutput {});
         return;
     }
 
     if (rec.role == Role::Primary && p.fallback) {
         if (!fallbackEligible) {
-            run.decision = QStringLiteral("no fallback: ") + notEligibleWhy;
+            run.decision = recordText(RecordText::NoFallbackBecause, { notEligibleWhy });
         } else if (run.budget.exhausted()) {
-            run.decision =
-                QStringLiteral("no fallback: the stage budget of %1 ms was used up by the primary").arg(p.effectiveBudget().count());
+            run.decision = recordText(RecordText::NoFallbackBudgetUsed, { QString::number(p.effectiveBudget().count()) });
         } else if (!takeReliefSlot(run)) {
-            run.decision = QStringLiteral("no fallback: %1 already has %2 attempts in flight (the in-flight limit), and a fallback attempt "
-                                          "never waits once the stage budget runs")
-                               .arg(toId(*p.fallback))
-                               .arg(m_admission->inFlight(*p.fallback));
+            run.decision =
+                recordText(RecordText::NoFallbackInFlight, { toId(*p.fallback), QString::number(m_admission->inFlight(*p.fallback)) });
         } else {
             // The primary's cancel handlers have already run (inside its runner, before it finished). The
             // fallback is called whatever its breaker says (docs/contract.md §4.1); its gate only tells
@@ -372,14 +358,12 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             return;
         }
     } else if (rec.role == Role::Fallback && run.skipped) {
-        run.decision =
-            QStringLiteral("the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage")
-                .arg(toId(p.primary), run.skipped->why, toId(rec.provider));
+        run.decision = recordText(RecordText::SkippedPrimaryFallbackFailed, { toId(p.primary), run.skipped->why, toId(rec.provider) });
     } else if (rec.role == Role::Fallback) {
-        run.decision = QStringLiteral("the fallback provider %1 failed too; the primary is never called again").arg(toId(rec.provider));
+        run.decision = recordText(RecordText::FallbackFailedToo, { toId(rec.provider) });
     } else if (run.decision.isEmpty()) {
-        run.decision = rec.round > 1 ? QStringLiteral("%1 after %2 rounds").arg(enumName(failure.kind)).arg(rec.round)
-                                     : QStringLiteral("no fallback provider is configured");
+        run.decision = rec.round > 1 ? recordText(RecordText::FailedAfterRounds, { enumName(failure.kind), QString::number(rec.round) })
+                                     : recordText(RecordText::NoFallbackConfigured);
     }
     finishRun(run, FinalState::Failed, failure, StageOutput {});
 }
@@ -388,14 +372,14 @@ bool StageService::fallbackTakes(const StagePolicy &p, const Failure &f, QString
 {
     StageGenerator *fb = generator(*p.fallback);
     if (!p.fallbackOn.contains(f.kind))
-        *why = QStringLiteral("%1 is not a kind the %2 policy hands to a fallback provider").arg(enumName(f.kind), p.preset);
+        *why = recordText(RecordText::KindNotHandedOn, { enumName(f.kind), p.preset });
     else if (p.fallbackNeedsCapacityMarker && !f.capacity)
-        *why = QStringLiteral("TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload");
+        *why = recordText(RecordText::NoCapacityMarker);
     else if (p.fallbackNeedsDistinctModel && !fb->isConfigured())
-        *why = QStringLiteral("the fallback provider %1 has no key").arg(toId(*p.fallback));
+        *why = recordText(RecordText::FallbackHasNoKey, { toId(*p.fallback) });
     else if (p.fallbackNeedsDistinctModel && fb->provider() == generator(p.primary)->provider()
              && fb->model() == generator(p.primary)->model())
-        *why = QStringLiteral("the fallback provider is the same provider and model");
+        *why = recordText(RecordText::FallbackIsSameModel);
     else
         return true;
     return false;
@@ -505,16 +489,14 @@ bool StageService::cancel(const QString &generationId, AbortReason reason)
     }
     // Between rounds, or not begun yet.
     const bool shutdown = reason == AbortReason::Shutdown;
-    run.decision = shutdown ? QStringLiteral("Bullpen shut down before the next attempt")
-                            : QStringLiteral("cancelled by the operator before the next attempt");
+    run.decision = recordText(shutdown ? RecordText::ShutDownBeforeNextAttempt : RecordText::CancelledBeforeNextAttempt);
     if (run.startTimer && !m_sink)
         emitEvent(run, GenerationStarted::of(run.policy, run.request.userId));
-    finishRun(run, FinalState::Cancelled,
-              Failure { FailureKind::CANCELLED,
-                        shutdown ? QStringLiteral("cancelled: Bullpen is shutting down") : QStringLiteral("cancelled by the operator"),
-                        false,
-                        {} },
-              StageOutput {});
+    finishRun(
+        run, FinalState::Cancelled,
+        Failure {
+            FailureKind::CANCELLED, recordText(shutdown ? RecordText::CancelledShuttingDown : RecordText::CancelledByOperator), false, {} },
+        StageOutput {});
     return true;
 }
 
@@ -532,9 +514,9 @@ void StageService::shutdown()
         if (run.current) {
             run.current->cancel(AbortReason::Shutdown);
         } else {
-            run.decision = QStringLiteral("Bullpen shut down before the next attempt");
+            run.decision = recordText(RecordText::ShutDownBeforeNextAttempt);
             finishRun(run, FinalState::Cancelled,
-                      Failure { FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {} }, StageOutput {});
+                      Failure { FailureKind::CANCELLED, recordText(RecordText::CancelledShuttingDown), false, {} }, StageOutput {});
         }
     }
     m_finishedRuns.clear();

@@ -2,6 +2,7 @@
 #include "failureclassifier.h"
 
 #include "contract/providerregistry.h"
+#include "contract/recordtext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -437,9 +438,9 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     // 1. Our own abort decides, whatever Qt reported for it.
     switch (abortedBy) {
     case AbortReason::Operator:
-        return Failure { FailureKind::CANCELLED, QStringLiteral("cancelled by the operator"), false, {} };
+        return Failure { FailureKind::CANCELLED, recordText(RecordText::CancelledByOperator), false, {} };
     case AbortReason::Shutdown:
-        return Failure { FailureKind::CANCELLED, QStringLiteral("cancelled: Bullpen is shutting down"), false, {} };
+        return Failure { FailureKind::CANCELLED, recordText(RecordText::CancelledShuttingDown), false, {} };
     case AbortReason::Deadline:
         return Failure { FailureKind::TIMEOUT, QStringLiteral("the attempt deadline passed; the request was aborted"), false, {} };
     case AbortReason::None:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "generationpipeline.h"
 
+#include "contract/recordtext.h"
 #include "contract/sha256.h"
 #include "store/masking.h"
 #include "store/privatefiles.h"
@@ -138,7 +139,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
                 r.result.cacheKey = key;
                 r.result.fromCache = true;
                 r.result.storyboard.generationId = id;
-                r.result.storyboard.decision = QStringLiteral("served from cache: an identical request succeeded within 24 h");
+                r.result.storyboard.decision = recordText(RecordText::ServedFromCache);
                 // Deliver from the event loop, like every other result.
                 QMetaObject::invokeMethod(
                     this,

@@ -8,8 +8,6 @@
 #include <QJsonObject>
 #include <QString>
 
-#include <optional>
-
 namespace bullpen {
 
 // docs/contract.md §7: what a person should do about a final failure, not only what happened.
@@ -24,25 +22,15 @@ struct NextStep
     QJsonObject toJson() const;
     static NextStep fromJson(const QJsonObject &json);
 
-    // `now` is injected so tests can check the time the limit lifts. The message is English: it is what
-    // the store, the API and logs keep, whatever language a console shows.
+    // `now` is injected so tests can check the time the limit lifts. The message is English
+    // (core/contract/recordtext.h): it is what the store, the API and logs keep, whatever language a
+    // console shows.
     static NextStep forFailure(const Failure &failure, Provider provider, Stage stage,
                                const QDateTime &now = QDateTime::currentDateTimeUtc());
 
-    // The message in the application's language (QCoreApplication::translate, context
-    // "bullpen::NextStep"; core/translations), for a next step this process made with forFailure();
-    // one read back from JSON or a store has only its English message, which is returned as it is.
+    // The message in the application's language (localizedRecordText), whether this process made
+    // the next step or read it back from JSON or a store.
     QString localizedMessage() const;
-
-private:
-    struct Inputs
-    {
-        Failure failure;
-        Provider provider = Provider::Gemini;
-        Stage stage = Stage::Storyboard;
-    };
-    std::optional<Inputs> m_inputs;
-    static NextStep build(const Failure &failure, Provider provider, Stage stage, const QDateTime &now, bool translate);
 };
 
 } // namespace bullpen

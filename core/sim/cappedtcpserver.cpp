@@ -6,6 +6,7 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 namespace bullpen {
@@ -26,6 +27,16 @@ QByteArray closingAnswer(int status, const char *reason, const char *message, co
 int connectionRoom()
 {
     return static_cast<int>(std::clamp<qint64>(openFileLimit() * 3 / 4 - 32, 8, 1 << 20));
+}
+
+// Bytes that reached the connection but were not read yet, by Qt or by the kernel. A connection
+// whose first bytes are still queued (its readyRead not handled yet) has begun a request.
+bool hasUnreadBytes(QTcpSocket *socket)
+{
+    if (socket->bytesAvailable() > 0)
+        return true;
+    int queued = 0;
+    return ::ioctl(static_cast<int>(socket->socketDescriptor()), FIONREAD, &queued) == 0 && queued > 0;
 }
 } // namespace
 
@@ -177,15 +188,16 @@ void CappedTcpServer::markLongLived(QTcpSocket *socket)
 }
 
 // The connection doing least, from `peer` only when given: one that has never sent a whole request
-// (the oldest first), else one idle between answered requests (the longest idle); none mid-request,
-// awaiting its answer or streaming.
+// (the oldest first), else one idle between answered requests (the longest idle); none mid-request
+// (bytes still queued count: the event loop may not have read them yet), awaiting its answer or
+// streaming.
 QTcpSocket *CappedTcpServer::leastBusy(const QHostAddress *peer) const
 {
     QTcpSocket *best = nullptr;
     std::pair<int, qint64> bestRank { 2, 0 };
     for (auto it = m_connections.cbegin(); it != m_connections.cend(); ++it) {
         const Connection &c = it.value();
-        if (c.longLived || c.bytes != 0 || (c.requests > 0 && !c.answered) || (peer && c.peer != *peer))
+        if (c.longLived || c.bytes != 0 || (c.requests > 0 && !c.answered) || (peer && c.peer != *peer) || hasUnreadBytes(it.key()))
             continue;
         const std::pair<int, qint64> rank { c.requests == 0 ? 0 : 1, c.requests == 0 ? c.openedMs : c.activeMs };
         if (!best || rank < bestRank) {

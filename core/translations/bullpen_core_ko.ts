@@ -16,14 +16,214 @@
     </message>
 </context>
 <context>
-    <name>bullpen::NextStep</name>
+    <name>bullpen::RecordText</name>
+    <message>
+        <source>no provider was started</source>
+        <translation>어떤 제공자도 시작하지 않음</translation>
+    </message>
+    <message>
+        <source>not started: Bullpen's own queue for %1 is full</source>
+        <translation>시작 안 함: Bullpen 자체 대기열(%1)이 가득 참</translation>
+    </message>
+    <message>
+        <source>probe not sent: the %1 stage has no fallback provider</source>
+        <translation>프로브 보내지 않음: %1 단계에 대체 제공자가 없음</translation>
+    </message>
+    <message>
+        <source>probe not sent: %1 is %2 (%3)</source>
+        <translation>프로브 보내지 않음: %1 상태 %2 (%3)</translation>
+    </message>
+    <message>
+        <source>probe succeeded</source>
+        <translation>프로브 성공</translation>
+    </message>
+    <message>
+        <source>probe failed with %1; a probe has no fallback and no second round</source>
+        <translation>프로브 실패(%1). 프로브에는 대체 제공자도 두 번째 회차도 없음</translation>
+    </message>
+    <message>
+        <source>the primary succeeded; no fallback needed</source>
+        <translation>기본 제공자 성공. 대체 필요 없음</translation>
+    </message>
+    <message>
+        <source>the primary succeeded in round %1</source>
+        <translation>기본 제공자가 %1회차에 성공</translation>
+    </message>
+    <message>
+        <source>the primary %1 was skipped (%2); the fallback provider %3 succeeded</source>
+        <translation>기본 제공자 %1 건너뜀(%2). 대체 제공자 %3 성공</translation>
+    </message>
+    <message>
+        <source>the primary failed with %1; the fallback provider %2 succeeded</source>
+        <translation>기본 제공자 실패(%1). 대체 제공자 %2 성공</translation>
+    </message>
+    <message>
+        <source>cancelled right after the attempt ended with %1; nothing further is started</source>
+        <translation>시도가 끝난 직후(%1) 취소됨. 더 시작하지 않음</translation>
+    </message>
+    <message>
+        <source>cancelled; no fallback provider is started for a cancelled generation</source>
+        <translation>취소됨. 취소된 생성에는 대체 제공자를 시작하지 않음</translation>
+    </message>
+    <message>
+        <source>%1; no round %2: the stage budget ends before the pause does</source>
+        <translation>%1. %2회차 없음: 대기 시간이 끝나기 전에 단계 예산이 끝남</translation>
+    </message>
+    <message>
+        <source>no fallback: %1</source>
+        <translation>대체 안 함: %1</translation>
+    </message>
+    <message>
+        <source>no fallback: the stage budget of %1 ms was used up by the primary</source>
+        <translation>대체 안 함: 단계 예산 %1 ms를 기본 제공자가 모두 씀</translation>
+    </message>
+    <message>
+        <source>no fallback: %1 already has %2 attempts in flight (the in-flight limit), and a fallback attempt never waits once the stage budget runs</source>
+        <translation>대체 안 함: 제공자 %1에 이미 진행 중인 시도가 %2건(동시 진행 한도)이며, 단계 예산이 흐르기 시작한 뒤에는 대체 시도가 기다리지 않음</translation>
+    </message>
+    <message>
+        <source>the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage</source>
+        <translation>기본 제공자 %1 건너뜀(%2). 대체 제공자 %3도 실패했으며, 이 단계에서는 기본 제공자를 호출하지 않음</translation>
+    </message>
+    <message>
+        <source>the fallback provider %1 failed too; the primary is never called again</source>
+        <translation>대체 제공자 %1도 실패함. 기본 제공자는 다시 호출하지 않음</translation>
+    </message>
+    <message>
+        <source>%1 after %2 rounds</source>
+        <translation>%2회차 뒤 %1</translation>
+    </message>
+    <message>
+        <source>no fallback provider is configured</source>
+        <translation>대체 제공자가 설정되지 않음</translation>
+    </message>
+    <message>
+        <source>Bullpen shut down before the next attempt</source>
+        <translation>다음 시도 전에 Bullpen이 종료됨</translation>
+    </message>
+    <message>
+        <source>cancelled by the operator before the next attempt</source>
+        <translation>다음 시도 전에 운영자가 취소함</translation>
+    </message>
+    <message>
+        <source>served from cache: an identical request succeeded within 24 h</source>
+        <translation>캐시에서 제공: 같은 요청이 24시간 안에 성공함</translation>
+    </message>
+    <message>
+        <source>%1 is not a kind the %2 policy hands to a fallback provider</source>
+        <translation>%1 실패는 %2 정책이 대체 제공자에게 넘기는 종류가 아님</translation>
+    </message>
+    <message>
+        <source>TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload</source>
+        <translation>용량 표시 없는 TRANSIENT_SERVER. capacity 정책은 과부하일 때만 대체함</translation>
+    </message>
+    <message>
+        <source>the fallback provider %1 has no key</source>
+        <translation>대체 제공자 %1의 키가 없음</translation>
+    </message>
+    <message>
+        <source>the fallback provider is the same provider and model</source>
+        <translation>대체 제공자가 기본 제공자와 같은 제공자·모델임</translation>
+    </message>
+    <message>
+        <source>cancelled by the operator</source>
+        <translation>운영자가 취소함</translation>
+    </message>
+    <message>
+        <source>cancelled: Bullpen is shutting down</source>
+        <translation>취소됨: Bullpen이 종료하는 중</translation>
+    </message>
+    <message>
+        <source>Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; nothing was sent. Try again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more</source>
+        <translation>제공자 %1의 Bullpen 대기열이 가득 찼습니다: 진행 중인 시도 %2건(한도), 대기 중인 생성 %3건. 아무것도 보내지 않았습니다. 나중에 다시 시도하거나, 제공자 %1에서 허용하면 BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED를 늘리세요</translation>
+    </message>
+    <message>
+        <source>no %1 adapter is configured; check the provider settings</source>
+        <translation>%1 어댑터가 설정되지 않음. 제공자 설정을 확인하세요</translation>
+    </message>
+    <message>
+        <source>drained by %1</source>
+        <translation>드레인(운영자 %1)</translation>
+    </message>
+    <message>
+        <source>drained by %1: %2</source>
+        <translation>드레인(운영자 %1): %2</translation>
+    </message>
+    <message>
+        <source>drained by %1 (until %2)</source>
+        <translation>드레인(운영자 %1, %2까지)</translation>
+    </message>
+    <message>
+        <source>drained by %1: %2 (until %3)</source>
+        <translation>드레인(운영자 %1, %3까지): %2</translation>
+    </message>
+    <message>
+        <source>circuit open: %1; tried again after a cooldown of %2 ms</source>
+        <translation>차단기 열림: %1. 대기 %2 ms 뒤 다시 시도</translation>
+    </message>
+    <message>
+        <source>circuit half-open: its one trial request is in flight (%1)</source>
+        <translation>차단기 반열림: 시험 요청 1건 진행 중 (%1)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 attempts in the last %3 s failed (%4)</source>
+        <translation>최근 %3초 동안 시도 %2건 중 %1건 실패 (%4)</translation>
+    </message>
+    <message>
+        <source>the last %1 attempts failed in a row (%2 of %3 in the last %4 s: %5)</source>
+        <translation>최근 시도 %1건 연속 실패 (최근 %4초 동안 %3건 중 %2건: %5)</translation>
+    </message>
+    <message>
+        <source>the trial request succeeded</source>
+        <translation>시험 요청 성공</translation>
+    </message>
+    <message>
+        <source>the trial request reached the provider (%1)</source>
+        <translation>시험 요청이 제공자에 도달함 (%1)</translation>
+    </message>
+    <message>
+        <source>the trial request failed (%1)</source>
+        <translation>시험 요청 실패 (%1)</translation>
+    </message>
+    <message>
+        <source>cooldown of %1 ms over</source>
+        <translation>대기 %1 ms 끝남</translation>
+    </message>
+    <message>
+        <source>the drain ran until %1</source>
+        <translation>드레인이 %1까지 이어짐</translation>
+    </message>
+    <message>
+        <source>restored by %1</source>
+        <translation>복원(운영자 %1)</translation>
+    </message>
+    <message>
+        <source>restored by %1: %2</source>
+        <translation>복원(운영자 %1): %2</translation>
+    </message>
+    <message>
+        <source>no longer in the store</source>
+        <translation>저장소에 더 이상 없음</translation>
+    </message>
     <message>
         <source> (%1 stage)</source>
         <translation> (%1 단계)</translation>
     </message>
     <message>
+        <source>%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that.</source>
+        <translation>%1 제공자가 요청 수를 제한하고 있습니다%2. 약 %3초 뒤(UTC %4)에 풀릴 예정이니 그 뒤에 다시 시도하세요.</translation>
+    </message>
+    <message>
+        <source>%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Try again then.</source>
+        <translation>%1 제공자가 요청 수를 제한하고 있으며%2 기간은 알려 주지 않았습니다. 분당 제한은 보통 1분 안에 풀리니 그때 다시 시도하세요.</translation>
+    </message>
+    <message>
         <source>%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in the provider's console (or a fallback provider is configured).</source>
         <translation>%1 제공자의 할당량 또는 결제 한도가 소진되었습니다%2. 크레딧을 추가하거나 제공자 콘솔에서 할당량을 올리기 전(또는 대체 제공자를 설정하기 전)에는 다시 시도해도 소용없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or Generate) usually succeeds%4.</source>
+        <translation>%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 같은 요청을 다시 보내면(결과 화면의 다시 시도, 또는 생성) 대개 성공합니다%4.</translation>
     </message>
     <message>
         <source>; the provider reported overload, so waiting a minute helps</source>
@@ -54,24 +254,12 @@
         <translation>Bullpen 자체의 결함입니다%1. 생성의 이벤트 로그와 함께 보고해 주세요.</translation>
     </message>
     <message>
-        <source>The request never reached %1%2: Bullpen itself was at its limit (its own queue was full, or it was too busy to send before the deadline). The provider is not to blame. Retry when fewer generations are in flight, or raise the in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.</source>
-        <translation>요청이 %1 제공자에 도달하지 못했습니다%2: Bullpen 자체가 한도에 걸렸습니다 (자체 대기열이 가득 찼거나 마감 전에 보낼 여유가 없었습니다). 제공자 탓이 아닙니다. 진행 중인 생성이 줄었을 때 다시 시도하거나, 제공자가 허용한다면 동시 진행 한도(BULLPEN_MAX_IN_FLIGHT)를 올리세요.</translation>
-    </message>
-    <message>
         <source>%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.</source>
         <translation>%1 제공자가 Bullpen이 알지 못하는 방식으로 실패했습니다%2. 그래서 일시적인 실패로 보지 않았습니다. 일시적이라고 판단되면 다시 시도하세요.</translation>
     </message>
     <message>
-        <source>%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that.</source>
-        <translation>%1 제공자가 요청 수를 제한하고 있습니다%2. 약 %3초 뒤(UTC %4)에 풀릴 예정이니 그 뒤에 다시 시도하세요.</translation>
-    </message>
-    <message>
-        <source>%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Try again then.</source>
-        <translation>%1 제공자가 요청 수를 제한하고 있으며%2 기간은 알려 주지 않았습니다. 분당 제한은 보통 1분 안에 풀리니 그때 다시 시도하세요.</translation>
-    </message>
-    <message>
-        <source>%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or Generate) usually succeeds%4.</source>
-        <translation>%1 제공자에서 보통 일시적인 실패(%2)가 났습니다%3. 같은 요청을 다시 보내면(결과 화면의 다시 시도, 또는 생성) 대개 성공합니다%4.</translation>
+        <source>The request%2 never reached %1: Bullpen itself was at its limit (its own queue was full, or it was too busy to send before the deadline). The provider is not to blame. Retry when fewer generations are in flight, or raise the in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.</source>
+        <translation>요청%2이 제공자 %1에 도달하지 못했습니다: Bullpen 자체가 한도에 걸렸습니다 (자체 대기열이 가득 찼거나 마감 전에 보낼 여유가 없었습니다). 제공자 탓이 아닙니다. 진행 중인 생성이 줄었을 때 다시 시도하거나, 제공자가 허용한다면 동시 진행 한도(BULLPEN_MAX_IN_FLIGHT)를 올리세요.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "eventlogmodel.h"
 
+#include "contract/recordtext.h"
 #include "store/masking.h"
 #include "units.h"
 #include "words.h"
@@ -75,7 +76,7 @@ struct Summary
     QString operator()(const PrimarySkipped &e) const
     {
         return EventLogModel::tr("%1 skipped (%2): %3; %4 gets the stage with %5 of budget")
-            .arg(toId(e.provider), e.state, e.why, toId(e.to))
+            .arg(toId(e.provider), e.state, localizedRecordText(e.why), toId(e.to))
             .arg(ms(e.remainingBudget));
     }
     QString operator()(const RetryScheduled &e) const

@@ -2,6 +2,7 @@
 #include "compareview.h"
 
 #include "charts.h"
+#include "contract/recordtext.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
 #include "models/units.h"
@@ -195,9 +196,9 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
                      .arg(s.tokens.input >= 0 ? QString::number(s.tokens.input) : tr("n/a"),
                           s.tokens.output >= 0 ? QString::number(s.tokens.output) : tr("n/a"));
         if (!s.detail.isEmpty() && s.state != FinalState::Succeeded)
-            lines << s.detail.toHtmlEscaped();
+            lines << localizedRecordText(s.detail).toHtmlEscaped();
         if (!s.nextStep.isEmpty())
-            lines << tr("<i>%1</i>").arg(s.nextStep.toHtmlEscaped());
+            lines << tr("<i>%1</i>").arg(localizedRecordText(s.nextStep).toHtmlEscaped());
         if (!c.contentStored && !s.storyboard && s.state == FinalState::Succeeded)
             lines << tr("<i>Storyboard text not stored (Settings → store prompts and responses is off).</i>");
     }

@@ -3,6 +3,7 @@
 
 #include "charts.h"
 #include "contract/providerregistry.h"
+#include "contract/recordtext.h"
 #include "engine/stageresult.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
@@ -594,7 +595,8 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
                  .arg(words::state(r.state), r.policy.toHtmlEscaped(), chain.toHtmlEscaped())
             + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
     if (!r.publicCode.isEmpty())
-        lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4").arg(r.stage, r.publicCode, r.kind, r.detail.toHtmlEscaped());
+        lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4")
+                     .arg(r.stage, r.publicCode, r.kind, localizedRecordText(r.detail).toHtmlEscaped());
     // The reason is why the fallback got the stage (the primary's failure, a breaker, a drain), never
     // the fallback's own failure: said in that order.
     if (r.fallbackApplied)
@@ -602,13 +604,13 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
     else if (!r.fallbackReason.isEmpty())
         lines << tr("<b>Fallback</b> called after %1, and it failed too").arg(r.fallbackReason.toHtmlEscaped());
     if (!r.decision.isEmpty())
-        lines << tr("<b>Decision</b> %1").arg(r.decision.toHtmlEscaped());
+        lines << tr("<b>Decision</b> %1").arg(localizedRecordText(r.decision).toHtmlEscaped());
     if (rebuilt)
         lines << tr("<i>Timeline rebuilt from the attempt records: this generation's event log is not in the store.</i>");
     m_detailHeader->setText(lines.join(QStringLiteral("<br>")));
     m_replay->setEnabled(r.state != u"running");
     m_nextStep->setVisible(!r.nextStep.isEmpty());
-    m_nextStep->setText(tr("<b>What to do next</b><br>%1").arg(r.nextStep.toHtmlEscaped()));
+    m_nextStep->setText(tr("<b>What to do next</b><br>%1").arg(localizedRecordText(r.nextStep).toHtmlEscaped()));
 }
 
 void FailuresView::chooseExport()

@@ -3,6 +3,7 @@
 
 #include "charts.h"
 #include "contract/providerregistry.h"
+#include "contract/recordtext.h"
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
@@ -25,6 +26,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace bullpen {
@@ -207,7 +209,7 @@ void HealthStrip::setEngine(EngineConnection *engine)
                 const auto provider = providerFromId(b.value(QLatin1StringView("provider")).toString());
                 if (provider && !m_openBreakers.count(key))
                     Q_EMIT alert(*provider, tr("Bullpen: %1's breaker opened (%2)").arg(toId(*provider), key),
-                                 b.value(QLatin1StringView("reason")).toString());
+                                 localizedRecordText(b.value(QLatin1StringView("reason")).toString()));
             }
         }
         m_openBreakers = std::move(open);
@@ -389,9 +391,11 @@ void HealthStrip::rebuildCards()
     }
     m_failing = std::move(failing);
     m_cards->addStretch(1);
-    // A breaker or drain line, or a probe's, is one more line on its card: the strip grows for it, and only then.
+    // A breaker or drain line, or a probe's, is one more line on its card: the strip grows for it, and
+    // only then. It does not shrink back when the line goes: the tabs below stay where the operator's
+    // eye and mouse are instead of moving with every breaker that opens and closes.
     const int lines = 4 + (controls ? 1 : 0) + (probes ? 1 : 0);
-    m_scroll->setMinimumHeight(lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0));
+    m_scroll->setMinimumHeight(std::max(m_scroll->minimumHeight(), lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0)));
 }
 
 HealthCard *HealthStrip::newCard(const QString &name, tones::Tone tone)

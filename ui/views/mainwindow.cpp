@@ -6,6 +6,7 @@
 #include "desktopnotifier.h"
 #include "elidedlabel.h"
 #include "failuresview.h"
+#include "focusframestyle.h"
 #include "healthstrip.h"
 #include "latencyview.h"
 #include "liveview.h"
@@ -53,6 +54,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Bullpen"));
+    FocusFrameStyle::ensureInstalled();
     m_batcher = new EventBatcher(this);
     m_generations = new GenerationListModel(this);
     m_events = new EventLogModel(this);

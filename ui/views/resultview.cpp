@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "resultview.h"
 
+#include "contract/recordtext.h"
 #include "models/units.h"
 #include "models/words.h"
 #include "store/masking.h"
@@ -106,7 +107,7 @@ void ResultView::showResult(const GenerationResult &r)
         m_failure->setText(QStringLiteral("<b>%1</b> · %2<br>%3<br><br>%4")
                                .arg(r.failure ? enumName(r.failure->publicCode()) : QString(),
                                     r.failure ? enumName(r.failure->kind) : QString(),
-                                    r.failure ? r.failure->detail.toHtmlEscaped() : QString(),
+                                    r.failure ? localizedRecordText(r.failure->detail).toHtmlEscaped() : QString(),
                                     r.nextStep ? r.nextStep->localizedMessage().toHtmlEscaped() : QString()));
         m_failure->show();
         // The button the next step names, and no other.
@@ -161,7 +162,7 @@ void ResultView::showResult(const GenerationResult &r)
                   sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"));
     meta += field(tr("Model"), QStringLiteral("final_model_id"),
                   sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
-    meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(sb.decision.toHtmlEscaped(), tr("Attempts"));
+    meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(localizedRecordText(sb.decision).toHtmlEscaped(), tr("Attempts"));
     const QList<AttemptRecord> attempts = r.attempts();
     for (const AttemptRecord &a : attempts) {
         meta += QStringLiteral("%1 · %2 %3 · %4 · %5")

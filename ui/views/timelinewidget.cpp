@@ -2,6 +2,7 @@
 #include "timelinewidget.h"
 
 #include "charts.h"
+#include "contract/recordtext.h"
 #include "models/units.h"
 #include "tones.h"
 
@@ -178,14 +179,14 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                                  .arg(c->tokens.input >= 0 ? l.toString(c->tokens.input) : QStringLiteral("–"),
                                       c->tokens.output >= 0 ? l.toString(c->tokens.output) : QStringLiteral("–"));
                 if (c->failure && !c->failure->detail.isEmpty())
-                    lines << c->failure->detail.left(200).toHtmlEscaped();
+                    lines << localizedRecordText(c->failure->detail).left(200).toHtmlEscaped();
                 sp.tip = lines.join(QStringLiteral("<br>"));
             }
         } else if (std::holds_alternative<FallbackTriggered>(e.body)) {
             fallbackAt = ms(e.at);
         } else if (const auto *k = std::get_if<PrimarySkipped>(&e.body)) {
             fallbackAt = ms(e.at);
-            skipped = tr("%1 was not called: %2").arg(toId(k->provider), k->why.toHtmlEscaped());
+            skipped = tr("%1 was not called: %2").arg(toId(k->provider), localizedRecordText(k->why).toHtmlEscaped());
         } else if (std::holds_alternative<LateResultDiscarded>(e.body)) {
             lateAt << ms(e.at);
         } else if (std::holds_alternative<RetryScheduled>(e.body)) {
