@@ -31,6 +31,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QBarCategoryAxis>
+#include <QChartView>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDateTime>
@@ -295,6 +297,46 @@ private Q_SLOTS:
         view.exportTo(m_dir.filePath(QStringLiteral("missing/export.csv")), HistoryExport::Format::Csv);
         QVERIFY(exported.wait(10'000));
         QVERIFY(!exported.first().at(2).toString().isEmpty());
+    }
+
+    // Each bar of the count charts is named in full beside it (a public code or kind, not "…"; Qt Charts
+    // cut "AI_PROVIDER_RATE_LIMITED" to "…" at this size), and again after a bar click has filtered
+    // the table.
+    void failureChartsNameEveryBar()
+    {
+        HistoryQueue queue(m_history);
+        FailuresView view(m_history, &queue);
+        QSignalSpy charts(&view, &FailuresView::chartsUpdated);
+        view.resize(1260, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(charts.wait(10'000));
+        const auto named = [&view](QString *why) {
+            int axes = 0;
+            for (QChartView *chartView : view.findChildren<QChartView *>()) {
+                for (QAbstractAxis *axis : chartView->chart()->axes()) {
+                    auto *categories = qobject_cast<QBarCategoryAxis *>(axis);
+                    if (!categories)
+                        continue;
+                    ++axes;
+                    if (chartView->chart()->plotArea().left() < 60) { // its labels not laid out yet
+                        *why = chartView->chart()->title() + QStringLiteral(": not laid out");
+                        return false;
+                    }
+                    if (categories->labelsTruncated()) {
+                        *why = chartView->chart()->title() + QStringLiteral(": ") + categories->categories().join(u", ");
+                        return false;
+                    }
+                }
+            }
+            *why = QStringLiteral("%1 category axes").arg(axes);
+            return axes == 2;
+        };
+        QString why;
+        QTRY_VERIFY2(named(&why), qPrintable(why));
+        view.filterByBar(HistoryGroup::Kind, QStringLiteral("TIMEOUT")); // what a bar click does
+        QVERIFY(charts.wait(10'000));
+        QTRY_VERIFY2(named(&why), qPrintable(why));
     }
 
     // Several engines share a store: the Instance column names each row's engine, the instance filter

@@ -51,11 +51,12 @@ private Q_SLOTS:
         QStringList wrong;
         for (int i = 0; i < static_cast<int>(RecordText::Count); ++i) {
             const auto text = static_cast<RecordText>(i);
-            const QString english = recordText(text, { QStringLiteral("w1"), QStringLiteral("w2"), QStringLiteral("w3"),
-                                                        QStringLiteral("w4"), QStringLiteral("w5") });
+            const QString english = recordText(
+                text, { QStringLiteral("w1"), QStringLiteral("w2"), QStringLiteral("w3"), QStringLiteral("w4"), QStringLiteral("w5") });
             const QString read = localizedRecordText(english);
-            const QString marked = recordText(text, { QStringLiteral("‹w1›"), QStringLiteral("‹w2›"), QStringLiteral("‹w3›"),
-                                                      QStringLiteral("‹w4›"), QStringLiteral("‹w5›") });
+            const QString marked = recordText(
+                text,
+                { QStringLiteral("‹w1›"), QStringLiteral("‹w2›"), QStringLiteral("‹w3›"), QStringLiteral("‹w4›"), QStringLiteral("‹w5›") });
             if (read != u'⟦' + marked + u'⟧')
                 wrong << QStringLiteral("%1: %2 → %3").arg(i).arg(english, read);
         }
@@ -65,8 +66,9 @@ private Q_SLOTS:
 
     void sentencesInsideSentencesAreReadToo()
     {
-        const QString drained = recordText(RecordText::DrainedByBecauseUntil,
-                                           { QStringLiteral("kim"), QStringLiteral("vendor incident #42"), QStringLiteral("2026-12-04T03:00:00Z") });
+        const QString drained =
+            recordText(RecordText::DrainedByBecauseUntil,
+                       { QStringLiteral("kim"), QStringLiteral("vendor incident #42"), QStringLiteral("2026-12-04T03:00:00Z") });
         const QString decision =
             recordText(RecordText::SkippedPrimaryFallbackSucceeded, { QStringLiteral("gemini"), drained, QStringLiteral("qwen") });
         BracketTranslator brackets;

@@ -27,39 +27,55 @@ constexpr Source kSources[] = {
     { RecordText::ProbeNoFallback, QT_TRANSLATE_NOOP("bullpen::RecordText", "probe not sent: the %1 stage has no fallback provider") },
     { RecordText::ProbeNotSent, QT_TRANSLATE_NOOP("bullpen::RecordText", "probe not sent: %1 is %2 (%3)") },
     { RecordText::ProbeSucceeded, QT_TRANSLATE_NOOP("bullpen::RecordText", "probe succeeded") },
-    { RecordText::ProbeFailed, QT_TRANSLATE_NOOP("bullpen::RecordText", "probe failed with %1; a probe has no fallback and no second round") },
+    { RecordText::ProbeFailed,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "probe failed with %1; a probe has no fallback and no second round") },
     { RecordText::PrimarySucceeded, QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary succeeded; no fallback needed") },
     { RecordText::PrimarySucceededInRound, QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary succeeded in round %1") },
-    { RecordText::SkippedPrimaryFallbackSucceeded, QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary %1 was skipped (%2); the fallback provider %3 succeeded") },
-    { RecordText::FallbackSucceeded, QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary failed with %1; the fallback provider %2 succeeded") },
-    { RecordText::CancelledAfterAttemptEnded, QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled right after the attempt ended with %1; nothing further is started") },
-    { RecordText::CancelledNoFallback, QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled; no fallback provider is started for a cancelled generation") },
+    { RecordText::SkippedPrimaryFallbackSucceeded,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary %1 was skipped (%2); the fallback provider %3 succeeded") },
+    { RecordText::FallbackSucceeded,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary failed with %1; the fallback provider %2 succeeded") },
+    { RecordText::CancelledAfterAttemptEnded,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled right after the attempt ended with %1; nothing further is started") },
+    { RecordText::CancelledNoFallback,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled; no fallback provider is started for a cancelled generation") },
     { RecordText::NoNextRound, QT_TRANSLATE_NOOP("bullpen::RecordText", "%1; no round %2: the stage budget ends before the pause does") },
     { RecordText::NoFallbackBecause, QT_TRANSLATE_NOOP("bullpen::RecordText", "no fallback: %1") },
-    { RecordText::NoFallbackBudgetUsed, QT_TRANSLATE_NOOP("bullpen::RecordText", "no fallback: the stage budget of %1 ms was used up by the primary") },
+    { RecordText::NoFallbackBudgetUsed,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "no fallback: the stage budget of %1 ms was used up by the primary") },
     { RecordText::NoFallbackInFlight,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "no fallback: %1 already has %2 attempts in flight (the in-flight limit), and a fallback attempt never waits once the "
-         "stage budget runs") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "no fallback: %1 already has %2 attempts in flight (the in-flight limit), and a fallback attempt never waits once the "
+          "stage budget runs") },
     { RecordText::SkippedPrimaryFallbackFailed,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage") },
-    { RecordText::FallbackFailedToo, QT_TRANSLATE_NOOP("bullpen::RecordText", "the fallback provider %1 failed too; the primary is never called again") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "the primary %1 was skipped (%2); the fallback provider %3 failed, and the primary is not called for this stage") },
+    { RecordText::FallbackFailedToo,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "the fallback provider %1 failed too; the primary is never called again") },
     { RecordText::FailedAfterRounds, QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 after %2 rounds") },
     { RecordText::NoFallbackConfigured, QT_TRANSLATE_NOOP("bullpen::RecordText", "no fallback provider is configured") },
     { RecordText::ShutDownBeforeNextAttempt, QT_TRANSLATE_NOOP("bullpen::RecordText", "Bullpen shut down before the next attempt") },
-    { RecordText::CancelledBeforeNextAttempt, QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled by the operator before the next attempt") },
-    { RecordText::ServedFromCache, QT_TRANSLATE_NOOP("bullpen::RecordText", "served from cache: an identical request succeeded within 24 h") },
+    { RecordText::CancelledBeforeNextAttempt,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled by the operator before the next attempt") },
+    { RecordText::ServedFromCache,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "served from cache: an identical request succeeded within 24 h") },
 
-    { RecordText::KindNotHandedOn, QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 is not a kind the %2 policy hands to a fallback provider") },
+    { RecordText::KindNotHandedOn,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 is not a kind the %2 policy hands to a fallback provider") },
     { RecordText::NoCapacityMarker,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "TRANSIENT_SERVER without a capacity marker; the capacity policy falls back only on overload") },
     { RecordText::FallbackHasNoKey, QT_TRANSLATE_NOOP("bullpen::RecordText", "the fallback provider %1 has no key") },
     { RecordText::FallbackIsSameModel, QT_TRANSLATE_NOOP("bullpen::RecordText", "the fallback provider is the same provider and model") },
 
     { RecordText::CancelledByOperator, QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled by the operator") },
     { RecordText::CancelledShuttingDown, QT_TRANSLATE_NOOP("bullpen::RecordText", "cancelled: Bullpen is shutting down") },
     { RecordText::QueueFullDetail,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; nothing was sent. Try "
-         "again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "Bullpen's queue for %1 is full: %2 attempts in flight (the limit) and %3 generations waiting; nothing was sent. Try "
+          "again later, or raise BULLPEN_MAX_IN_FLIGHT / BULLPEN_MAX_QUEUED if %1 allows more") },
     { RecordText::NoAdapter, QT_TRANSLATE_NOOP("bullpen::RecordText", "no %1 adapter is configured; check the provider settings") },
 
     { RecordText::DrainedBy, QT_TRANSLATE_NOOP("bullpen::RecordText", "drained by %1") },
@@ -69,7 +85,8 @@ constexpr Source kSources[] = {
     { RecordText::CircuitOpen, QT_TRANSLATE_NOOP("bullpen::RecordText", "circuit open: %1; tried again after a cooldown of %2 ms") },
     { RecordText::CircuitHalfOpen, QT_TRANSLATE_NOOP("bullpen::RecordText", "circuit half-open: its one trial request is in flight (%1)") },
     { RecordText::FailedByRatio, QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 of %2 attempts in the last %3 s failed (%4)") },
-    { RecordText::FailedInARow, QT_TRANSLATE_NOOP("bullpen::RecordText", "the last %1 attempts failed in a row (%2 of %3 in the last %4 s: %5)") },
+    { RecordText::FailedInARow,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "the last %1 attempts failed in a row (%2 of %3 in the last %4 s: %5)") },
     { RecordText::TrialSucceeded, QT_TRANSLATE_NOOP("bullpen::RecordText", "the trial request succeeded") },
     { RecordText::TrialReachedProvider, QT_TRANSLATE_NOOP("bullpen::RecordText", "the trial request reached the provider (%1)") },
     { RecordText::TrialFailed, QT_TRANSLATE_NOOP("bullpen::RecordText", "the trial request failed (%1)") },
@@ -81,39 +98,58 @@ constexpr Source kSources[] = {
 
     { RecordText::StepInStage, QT_TRANSLATE_NOOP("bullpen::RecordText", " (%1 stage)") },
     { RecordText::StepRateLimitedFor,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that.") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "%1 is rate-limiting requests%2. The limit should lift in about %3 s (at %4 UTC); try again after that.") },
     { RecordText::StepRateLimited,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Try again "
-         "then.") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "%1 is rate-limiting requests%2 and did not say for how long; per-minute limits usually lift within a minute. Try again "
+          "then.") },
     { RecordText::StepQuota,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in the "
-         "provider's console (or a fallback provider is configured).") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "%1's quota or billing is used up%2. Retrying will not help until credit is added or the quota is raised in the "
+                        "provider's console (or a fallback provider is configured).") },
     { RecordText::StepTemporary,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or "
-         "Generate) usually succeeds%4.") },
-    { RecordText::StepOverloadSuffix, QT_TRANSLATE_NOOP("bullpen::RecordText", "; the provider reported overload, so waiting a minute helps") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "%1 failed in a way that is usually temporary (%2)%3. The same request sent again (Retry on the Result view, or "
+                        "Generate) usually succeeds%4.") },
+    { RecordText::StepOverloadSuffix,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "; the provider reported overload, so waiting a minute helps") },
     { RecordText::StepAuthConfig,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 rejected Bullpen's configuration%2. Check %3 (the key), %4 (the endpoint) and %5 (the model) in Settings or the "
-         "environment, then run the generation again.") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "%1 rejected Bullpen's configuration%2. Check %3 (the key), %4 (the endpoint) and %5 (the model) in Settings or the "
+          "environment, then run the generation again.") },
     { RecordText::StepTls,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "The secure connection to %1 failed%2 (certificate or handshake). Check %3 and the system's certificate store; Bullpen "
-         "never ignores TLS errors.") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "The secure connection to %1 failed%2 (certificate or handshake). Check %3 and the system's certificate store; Bullpen "
+          "never ignores TLS errors.") },
     { RecordText::StepRefused,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 refused this input%2 (safety or content policy). The same input will be refused again: change the story before "
-         "retrying.") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "%1 refused this input%2 (safety or content policy). The same input will be refused again: change the story before "
+                        "retrying.") },
     { RecordText::StepRequestRejected,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 rejected the request itself as invalid%2; retrying sends the same request. Check the model in the settings; if it "
-         "is right, report it with the generation's event log.") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "%1 rejected the request itself as invalid%2; retrying sends the same request. Check the model in the settings; if it "
+          "is right, report it with the generation's event log.") },
     { RecordText::StepCancelled,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "Cancelled. Retry starts the generation again. A cancelled request may still have been computed and billed by the "
-         "provider.") },
-    { RecordText::StepInternal, QT_TRANSLATE_NOOP("bullpen::RecordText", "A fault in Bullpen itself%1. Please report it with the generation's event log.") },
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "Cancelled. Retry starts the generation again. A cancelled request may still have been computed and billed by the "
+                        "provider.") },
+    { RecordText::StepInternal,
+      QT_TRANSLATE_NOOP("bullpen::RecordText", "A fault in Bullpen itself%1. Please report it with the generation's event log.") },
     { RecordText::StepNotSent,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "The request%2 never reached %1: Bullpen itself was at its limit (its own queue was full, or it was too busy to send "
-         "before the deadline). The provider is not to blame. Retry when fewer generations are in flight, or raise the "
-         "in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "The request%2 never reached %1: Bullpen itself was at its limit (its own queue was full, or it was too busy to send "
+          "before the deadline). The provider is not to blame. Retry when fewer generations are in flight, or raise the "
+          "in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.") },
     { RecordText::StepUnknown,
-      QT_TRANSLATE_NOOP("bullpen::RecordText", "%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.") },
+      QT_TRANSLATE_NOOP(
+          "bullpen::RecordText",
+          "%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.") },
 };
 
 constexpr bool inOrder()

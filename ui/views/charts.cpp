@@ -106,6 +106,7 @@ void setBars(QChartView *view, const QList<std::pair<QString, qint64>> &counts, 
     QFont small = y->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.85);
     y->setLabelsFont(small);
+    y->setTruncateLabels(false);
     // Whole-number ticks (with max 1 the old 4 ticks over 0…2.08 read "0 0 1 2"), room for the label.
     const qint64 want = qint64(std::ceil(double(max) * 1.08)) + 1;
     const int ticks = int(std::min<qint64>(want, 4)) + 1;
