@@ -2,6 +2,7 @@
 #include "historyfiller.h"
 
 #include "contract/enums.h"
+#include "contract/recordtext.h"
 #include "engine/stageresult.h"
 #include "failure/failure.h"
 #include "pipeline/nextstep.h"
@@ -133,6 +134,7 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
 
                 // Storyboard: gemini primary, qwen relief.
                 const bool primaryFails = rng.bounded(100) < 35;
+                QString decision = recordText(RecordText::PrimarySucceeded); // as the engine words it
                 if (!primaryFails) {
                     attempt(Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, std::nullopt, latency(rng, 4200, 0.35));
                 } else {
@@ -149,13 +151,17 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                             const double fd = f.kind == FailureKind::TIMEOUT ? 60000.0 : latency(rng, 1200, 0.5);
                             attempt(Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, f, fd);
                             finalFailure = Failure { f.kind, QStringLiteral("synthetic %1").arg(enumName(f.kind)), false, {} };
+                            decision = recordText(RecordText::FallbackFailedToo, { QStringLiteral("qwen") });
                         } else {
+                            decision = recordText(RecordText::FallbackSucceeded, { enumName(k.kind), QStringLiteral("qwen") });
                             attempt(Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, std::nullopt, latency(rng, 5200, 0.3));
                         }
                         finalProvider = QStringLiteral("qwen");
                         finalModel = QStringLiteral("qwen-plus");
                     } else {
                         finalFailure = Failure { k.kind, QStringLiteral("synthetic %1").arg(enumName(k.kind)), false, {} };
+                        decision = recordText(RecordText::NoFallbackBecause,
+                                              { recordText(RecordText::KindNotHandedOn, { enumName(k.kind), QStringLiteral("relief") }) });
                     }
                 }
                 // Image: one attempt (rarely a failure) once there is a storyboard.
@@ -184,7 +190,7 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 g.addBindValue(finalFailure ? QVariant(enumName(finalFailure->kind)) : noText);
                 g.addBindValue(finalFailure ? QVariant(toId(finalStage)) : noText);
                 g.addBindValue(finalFailure ? QVariant(finalFailure->detail) : noText);
-                g.addBindValue(relieved ? QStringLiteral("fallback provider called once") : QStringLiteral("no fallback needed"));
+                g.addBindValue(decision);
                 g.addBindValue(relieved && (!finalFailure || finalStage == Stage::Image) ? 1 : 0);
                 g.addBindValue(relieved ? QVariant(reliefReason) : noText);
                 g.addBindValue(finalProvider);
