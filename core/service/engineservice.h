@@ -119,9 +119,15 @@ private:
     };
     using Handler = std::function<std::optional<Reply>(const Call &)>;
     using Routes = RouteTable<Handler>;
-    void buildRoutes(); // routes.cpp: every endpoint
+    // routes.cpp: every endpoint; the handlers by resource in generationroutes.cpp, comparisonroutes.cpp,
+    // historyroutes.cpp, providerroutes.cpp and adminroutes.cpp.
+    void buildRoutes();
     std::optional<Reply> subscribeEvents(const Call &call);
 
+    // A result (or a comparison's side) as the API gives it: the comic by its URL and digest, never the
+    // server's file path (docs/api.md).
+    static QJsonObject withImageUrl(QJsonObject result);
+    static QJsonObject comparisonForApi(QJsonObject comparison); // each side's result so
     static Reply json(int status, const QJsonObject &body);
     static Reply error(int status, const QString &message, const QString &field = {});
     static Reply historyUnreadable(const QString &why); // 503: the store did not answer
