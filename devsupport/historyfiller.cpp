@@ -62,6 +62,51 @@ double latency(QRandomGenerator &rng, double median, double spread)
     return median * std::exp(spread * z);
 }
 
+// Where an attempt row belongs: its generation, its number, when it ended, the engine instance.
+struct AttemptPlace
+{
+    QString generationId;
+    qint64 attemptId = 0;
+    qint64 atMs = 0;
+    QVariant instance;
+};
+
+struct AttemptWho
+{
+    Stage stage;
+    const char *provider;
+    const char *model;
+    Role role;
+};
+
+// The values of one attempt row, bound in the order of the INSERT HistoryFiller::fill prepares.
+void bindAttempt(QSqlQuery &a, const AttemptPlace &at, const AttemptWho &who, const std::optional<KindWeight> &failure, double duration,
+                 QRandomGenerator &rng)
+{
+    const QVariant noText(QMetaType::fromType<QString>());
+    const QVariant noInt(QMetaType::fromType<int>());
+    a.addBindValue(at.generationId);
+    a.addBindValue(at.attemptId);
+    a.addBindValue(at.atMs);
+    a.addBindValue(toId(who.stage));
+    a.addBindValue(QLatin1StringView(who.provider));
+    a.addBindValue(QLatin1StringView(who.model));
+    a.addBindValue(toId(who.role));
+    a.addBindValue(1);
+    a.addBindValue(failure ? 0 : 1);
+    a.addBindValue(failure ? QVariant(enumName(failure->kind)) : noText);
+    a.addBindValue(failure ? QVariant(enumName(publicCodeFor(failure->kind))) : noText);
+    a.addBindValue(failure ? (failure->httpStatus ? QVariant(failure->httpStatus) : noInt) : QVariant(200));
+    a.addBindValue(duration);
+    a.addBindValue(failure && reliefKind(failure->kind) ? 1 : 0);
+    a.addBindValue(1);
+    a.addBindValue(failure ? QVariant() : QVariant(600 + static_cast<int>(rng.bounded(300))));
+    a.addBindValue(failure ? QVariant() : QVariant(900 + static_cast<int>(rng.bounded(600))));
+    a.addBindValue(failure && failure->kind == FailureKind::TIMEOUT ? QStringLiteral("deadline") : QStringLiteral("none"));
+    a.addBindValue(failure ? QVariant(QStringLiteral("synthetic %1").arg(enumName(failure->kind))) : noText);
+    a.addBindValue(at.instance);
+}
+
 } // namespace
 
 HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const HistoryFillOptions &options)
@@ -86,7 +131,6 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
             db.transaction();
             const qint64 span = std::max<qint64>(options.toMs - options.fromMs, 1);
             const QVariant noText(QMetaType::fromType<QString>());
-            const QVariant noInt(QMetaType::fromType<int>());
             qint64 attemptId = 0;
             while (attemptId < options.attempts && out.error.isEmpty()) {
                 const QString id =
@@ -108,26 +152,8 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 auto attempt = [&](Stage stage, const char *provider, const char *model, Role role, std::optional<KindWeight> failure,
                                    double duration) {
                     clock += duration;
-                    a.addBindValue(id);
-                    a.addBindValue(++attemptId);
-                    a.addBindValue(created + static_cast<qint64>(clock));
-                    a.addBindValue(toId(stage));
-                    a.addBindValue(QLatin1StringView(provider));
-                    a.addBindValue(QLatin1StringView(model));
-                    a.addBindValue(toId(role));
-                    a.addBindValue(1);
-                    a.addBindValue(failure ? 0 : 1);
-                    a.addBindValue(failure ? QVariant(enumName(failure->kind)) : noText);
-                    a.addBindValue(failure ? QVariant(enumName(publicCodeFor(failure->kind))) : noText);
-                    a.addBindValue(failure ? (failure->httpStatus ? QVariant(failure->httpStatus) : noInt) : QVariant(200));
-                    a.addBindValue(duration);
-                    a.addBindValue(failure && reliefKind(failure->kind) ? 1 : 0);
-                    a.addBindValue(1);
-                    a.addBindValue(failure ? QVariant() : QVariant(600 + static_cast<int>(rng.bounded(300))));
-                    a.addBindValue(failure ? QVariant() : QVariant(900 + static_cast<int>(rng.bounded(600))));
-                    a.addBindValue(failure && failure->kind == FailureKind::TIMEOUT ? QStringLiteral("deadline") : QStringLiteral("none"));
-                    a.addBindValue(failure ? QVariant(QStringLiteral("synthetic %1").arg(enumName(failure->kind))) : noText);
-                    a.addBindValue(instance);
+                    bindAttempt(a, { id, ++attemptId, created + static_cast<qint64>(clock), instance }, { stage, provider, model, role },
+                                failure, duration, rng);
                     if (!a.exec())
                         out.error = a.lastError().text();
                 };

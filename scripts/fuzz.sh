@@ -31,7 +31,7 @@ run_target() { # target
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target-" > "$log" 2>&1 || rc=$?
     echo "$rc" > "build/fuzz/$target.rc"
 }
-targets=(fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings fuzz_api_request fuzz_api_query fuzz_engine_json fuzz_http_framing)
+targets=(fuzz_provider_body fuzz_sse_stream fuzz_storyboard fuzz_scenario fuzz_settings fuzz_api_request fuzz_api_query fuzz_engine_json fuzz_http_framing fuzz_service_request)
 jobs_at_once=$(nproc)
 running=0
 for target in "${targets[@]}"; do

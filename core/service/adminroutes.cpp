@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers about the engine itself (docs/api.md, "Operations"): its configuration,
 // the instances sharing its store, readiness and /metrics.
-#include "engineservice.h"
 #include "config/providerentries.h"
 #include "contract/providerregistry.h"
+#include "engineservice.h"
 #include "prober.h"
 #include "processmetrics.h"
 #include "runtime/enginesetup.h"
 #include "sim/cappedtcpserver.h"
 #include "sim/scenario.h"
 #include "store/store.h"
+
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers under /v1/comparisons (docs/api.md, "Comparisons"): start, read, list.
-#include "engineservice.h"
 #include "api/historyjson.h"
+#include "engineservice.h"
 #include "pipeline/comparison.h"
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
+
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QLoggingCategory>

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers under /v1/generations (docs/api.md, "Generations"): start, result, cancel.
-#include "engineservice.h"
 #include "api/historyjson.h"
+#include "engineservice.h"
 #include "pipeline/generationresult.h"
 #include "runtime/enginesetup.h"
 #include "sim/scenario.h"
 #include "store/apitokens.h"
+
 #include <QHttpServerRequest>
 #include <QJsonArray>
 #include <QJsonDocument>

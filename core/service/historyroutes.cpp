@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers that read the history (docs/api.md, "History" and "Statistics"): one
 // generation, its replay scenario, the list, the statistics and the comics, answered from the history thread.
-#include "engineservice.h"
 #include "api/historyjson.h"
+#include "engineservice.h"
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "sim/scenario.h"
 #include "store/store.h"
+
 #include <QDir>
 #include <QFile>
 #include <QHttpServerRequest>
