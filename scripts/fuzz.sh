@@ -25,7 +25,7 @@ mkdir -p build/fuzz/artifacts
 # The targets run side by side, one per core: each gets the whole of its time on a core of its own.
 run_target() { # target
     local target=$1 corpus=build/fuzz/corpus/$1 log=build/fuzz/$1.log rc=0
-    mkdir -p "$corpus"
+    mkdir -p "$corpus" "$seeds/$target" # a target fuzz_seeds writes nothing for starts from its committed corpus
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "build/fuzz/tests/fuzz/$target" "$corpus" "$seeds/$target" tests/fuzz/corpus/"$target" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target-" > "$log" 2>&1 || rc=$?

@@ -47,17 +47,17 @@ struct Summary
     QString operator()(const AttemptStarted &e) const
     {
         if (e.deadline.count() <= 0)
-            return EventLogModel::tr("%1 %2 (%3), round %4").arg(toId(e.provider), toId(e.role), e.model).arg(e.round);
+            return EventLogModel::tr("%1 %2 (%3), round %4").arg(toId(e.provider), words::role(e.role), e.model).arg(e.round);
         return EventLogModel::tr("%1 %2 (%3), round %4, deadline at %5")
-            .arg(toId(e.provider), toId(e.role), e.model)
+            .arg(toId(e.provider), words::role(e.role), e.model)
             .arg(e.round)
             .arg(ms(e.deadline));
     }
     QString operator()(const AttemptCompleted &e) const
     {
         QString s = EventLogModel::tr("%1 %2 %3 in %4")
-                        .arg(toId(e.provider), toId(e.role), e.success || !e.failure ? EventLogModel::tr("ok") : enumName(e.failure->kind),
-                             ms(e.duration));
+                        .arg(toId(e.provider), words::role(e.role),
+                             e.success || !e.failure ? EventLogModel::tr("ok") : enumName(e.failure->kind), ms(e.duration));
         if (e.httpStatus)
             s += EventLogModel::tr(" (HTTP %1)").arg(*e.httpStatus);
         if (e.abortedBy != AbortReason::None)
@@ -89,7 +89,7 @@ struct Summary
     }
     QString operator()(const LateResultDiscarded &e) const
     {
-        return EventLogModel::tr("%1 %2 answered %3 after its deadline; refused").arg(toId(e.provider), toId(e.role), ms(e.lateBy));
+        return EventLogModel::tr("%1 %2 answered %3 after its deadline; refused").arg(toId(e.provider), words::role(e.role), ms(e.lateBy));
     }
     QString operator()(const GenerationFinished &e) const
     {

@@ -28,4 +28,10 @@ QString state(const QString &id)
     return id;
 }
 
+QString role(Role role)
+{
+    return role == Role::Primary ? QCoreApplication::translate("bullpen::words", "primary")
+                                 : QCoreApplication::translate("bullpen::words", "fallback");
+}
+
 } // namespace bullpen::words

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/enums.h"
+
 #include <QString>
 
 namespace bullpen::words {
@@ -8,5 +10,8 @@ namespace bullpen::words {
 // A generation's state as the reader's language says it ("failed" → "실패"); records and the API keep
 // the id. An id this build does not know is shown as it is.
 QString state(const QString &id);
+
+// A provider's role in a stage as the reader's language says it ("primary" → "기본").
+QString role(Role role);
 
 } // namespace bullpen::words

@@ -2210,5 +2210,13 @@
         <source>abandoned</source>
         <translation>중단됨(엔진 사라짐)</translation>
     </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
 </context>
 </TS>
