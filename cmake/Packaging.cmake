@@ -4,6 +4,10 @@
 #   bullpen-engine  the service and its systemd unit
 # Translations and the simulator's scenarios are compiled into the programs; there are no data files.
 include(GNUInstallDirs)
+# Installing (and so CPack) builds nothing on its own: scripts/package.sh builds the programs, man pages
+# and changelog first. In the release tree, which also holds the tests and benchmarks, "all" would
+# otherwise be built whole just to package four programs.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 
 # Man pages from each program's --help, at build time (cmake/ManPage.cmake), so they cannot drift.
 set(bullpen_man_pages)
@@ -19,10 +23,10 @@ function(bullpen_man_page target summary)
     set(bullpen_man_pages ${bullpen_man_pages} ${out} PARENT_SCOPE)
 endfunction()
 bullpen_man_page(bullpen "operator console for an AI generation engine with fallback providers")
-bullpen_man_page(bullpen-cli "the Bullpen engine headless: generate, compare, history, export, purge, soak"
-                 generate compare history export purge soak)
+bullpen_man_page(bullpen-cli "the Bullpen engine headless: generate, compare, history, export, purge, provider, soak, replay"
+                 generate compare history export purge provider soak replay)
 bullpen_man_page(bullpen-engine "the Bullpen generation engine as an HTTP service" token)
-bullpen_man_page(bullpen-sim "simulator of the Gemini, OpenAI, DashScope and Anthropic APIs for Bullpen")
+bullpen_man_page(bullpen-sim "simulator of the built-in providers' APIs for Bullpen, scripted by scenarios")
 add_custom_target(man_pages ALL DEPENDS ${bullpen_man_pages})
 
 install(TARGETS bullpen bullpen-cli bullpen-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT console)

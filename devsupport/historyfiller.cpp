@@ -34,7 +34,7 @@ constexpr KindWeight kPrimaryFailures[] = {
     { FailureKind::AUTH_CONFIG, 3, 401 },       { FailureKind::REFUSED, 2, 200 },
 };
 
-bool reliefKind(FailureKind k)
+bool goesToFallback(FailureKind k)
 {
     return k != FailureKind::AUTH_CONFIG && k != FailureKind::REFUSED;
 }
@@ -98,7 +98,7 @@ void bindAttempt(QSqlQuery &a, const AttemptPlace &at, const AttemptWho &who, co
     a.addBindValue(failure ? QVariant(enumName(publicCodeFor(failure->kind))) : noText);
     a.addBindValue(failure ? (failure->httpStatus ? QVariant(failure->httpStatus) : noInt) : QVariant(200));
     a.addBindValue(duration);
-    a.addBindValue(failure && reliefKind(failure->kind) ? 1 : 0);
+    a.addBindValue(failure && goesToFallback(failure->kind) ? 1 : 0);
     a.addBindValue(1);
     a.addBindValue(failure ? QVariant() : QVariant(600 + static_cast<int>(rng.bounded(300))));
     a.addBindValue(failure ? QVariant() : QVariant(900 + static_cast<int>(rng.bounded(600))));
@@ -140,8 +140,8 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 double clock = 0; // ms since the generation started
                 std::optional<Failure> finalFailure;
                 Stage finalStage = Stage::Storyboard;
-                bool relieved = false;
-                QString reliefReason;
+                bool handedToFallback = false;
+                QString whyFallback;
                 // Round robin over the instances (no draw from the generator: the rows stay the same).
                 const QVariant instance = options.instances.isEmpty()
                     ? noText
@@ -158,7 +158,7 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                         out.error = a.lastError().text();
                 };
 
-                // Storyboard: gemini primary, qwen relief.
+                // Storyboard: gemini primary, qwen fallback.
                 const bool primaryFails = rng.bounded(100) < 35;
                 QString decision = recordText(RecordText::PrimarySucceeded); // as the engine words it
                 if (!primaryFails) {
@@ -167,10 +167,9 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                     const KindWeight k = pick(rng);
                     const double d = k.kind == FailureKind::TIMEOUT ? 60000.0 + rng.bounded(4000) / 1000.0 : latency(rng, 900, 0.6);
                     attempt(Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, k, d);
-                    if (reliefKind(k.kind)) {
-                        relieved = true;
-                        reliefReason =
-                            fallbackReason(Provider::Gemini, Failure { k.kind, {}, k.kind == FailureKind::TRANSIENT_SERVER, {} });
+                    if (goesToFallback(k.kind)) {
+                        handedToFallback = true;
+                        whyFallback = fallbackReason(Provider::Gemini, Failure { k.kind, {}, k.kind == FailureKind::TRANSIENT_SERVER, {} });
                         clock += 1.5; // handoff
                         if (rng.bounded(100) < 12) {
                             const KindWeight f = kPrimaryFailures[rng.bounded(3)];
@@ -217,8 +216,8 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 g.addBindValue(finalFailure ? QVariant(toId(finalStage)) : noText);
                 g.addBindValue(finalFailure ? QVariant(finalFailure->detail) : noText);
                 g.addBindValue(decision);
-                g.addBindValue(relieved && (!finalFailure || finalStage == Stage::Image) ? 1 : 0);
-                g.addBindValue(relieved ? QVariant(reliefReason) : noText);
+                g.addBindValue(handedToFallback && (!finalFailure || finalStage == Stage::Image) ? 1 : 0);
+                g.addBindValue(handedToFallback ? QVariant(whyFallback) : noText);
                 g.addBindValue(finalProvider);
                 g.addBindValue(finalModel);
                 g.addBindValue(finalFailure ? QVariant() : QVariant(700));

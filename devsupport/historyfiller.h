@@ -12,7 +12,7 @@ namespace bullpen {
 // a time range, written straight into a store in one transaction. Seeded, so two fills with the
 // same options are identical. Shaped like real traffic: a gemini primary failing ~35 % of the time
 // (overload, rate limits, 60 s timeouts, invalid or truncated output, now and then auth or refusal),
-// qwen relief for the relief kinds, and an image attempt for every generation that got a storyboard.
+// qwen as the fallback for the kinds that fall back, and an image attempt for every generation that got a storyboard.
 // Events are written only when asked for (the detail pane rebuilds the timeline from the attempts).
 struct HistoryFillOptions
 {

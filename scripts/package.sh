@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds the release preset and the Debian packages from it: bullpen (console, CLI, simulator) and
-# bullpen-engine (the service and its systemd unit), into build/release/packages/. Runtime
+# Builds the `package` preset (the hardened release build without tests; BULLPEN_PACKAGE_PRESET=release
+# packages from the release tree instead, as CI does) and the Debian packages from it: bullpen (console,
+# CLI, simulator) and bullpen-engine (the service and its systemd unit), into build/<preset>/packages/. Runtime
 # dependencies are computed by dpkg-shlibdeps. `scripts/package.sh --check` then unpacks both into a
 # temporary root and runs each program's --version and --help from there, desktop-file-validate,
 # systemd-analyze verify and lintian (docs/install.md).

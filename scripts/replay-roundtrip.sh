@@ -4,38 +4,39 @@
 # primary × streaming on and off. Each generation runs with bullpen-cli generate (embedded engine on
 # the simulator, short timeouts, its own store), is replayed as recorded with bullpen-cli replay, and
 # gives one row: reproduced, or the first difference; and how many attempts were played approximately.
-# Exits 1 when any row is not reproduced.
+# Exits 1 when any row is not reproduced. Rows run REPLAY_JOBS at a time (default 4: most of a row's
+# time is a provider's scripted wait, not CPU); the table keeps their order.
 #   bash scripts/replay-roundtrip.sh [BUILD_DIR [SCENARIO_GLOB]]   (default build/dev, every scenario)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/dev}
 cli=$build/app/bullpen-cli
-[[ -x $cli ]] || { echo "replay-roundtrip.sh: $cli not built" >&2; exit 2; }
+[[ -x $cli && -x $build/app/bullpen-sim ]] || { echo "replay-roundtrip.sh: $cli or bullpen-sim not built" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-providers=(gemini qwen openai anthropic)
+# The built-in providers (id, name, environment prefix), from the registry through the simulator.
+mapfile -t providers < <("$build/app/bullpen-sim" --providers | cut -f1)
+mapfile -t prefixes < <("$build/app/bullpen-sim" --providers | cut -f3)
+(( ${#providers[@]} >= 2 )) || { echo "replay-roundtrip.sh: bullpen-sim --providers listed fewer than two providers" >&2; exit 2; }
+parallel=${REPLAY_JOBS:-4}
 story="A fox learns to sail. The sea is rough. A gull helps. They reach the island."
 user="sailor-7731@example.com"
-failed=0 rows=0
-printf '| scenario | primary | stream | verdict | approximate attempts |\n|---|---|---|---|---|\n'
-for file in resources/scenarios/${2:-*}.json; do
-    scenario=$(basename "$file" .json)
-    for primary in "${providers[@]}"; do
-        fallback=qwen; [[ $primary == qwen ]] && fallback=gemini
-        for stream in 1 0; do
-            data=$work/$scenario-$primary-$stream
-            env GEMINI_STREAM=$stream DASHSCOPE_STREAM=$stream OPENAI_STREAM=$stream ANTHROPIC_STREAM=$stream \
-                "$cli" generate --data-dir "$data" --scenario "$scenario" --primary "$primary" --fallback "$fallback" \
-                --primary-timeout 1500ms --fallback-timeout 3000ms --story "$story" --user "$user" --fresh --json > "$data.gen" 2> /dev/null
-            id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["generation_id"])' "$data.gen" 2> /dev/null)
-            rows=$((rows + 1))
-            if [[ -z $id ]]; then
-                printf '| %s | %s | %s | the generation did not run | |\n' "$scenario" "$primary" "$stream"
-                failed=$((failed + 1))
-                continue
-            fi
-            "$cli" replay "$id" --data-dir "$data" --json --report "$data.report" > "$data.replay" 2> /dev/null
-            python3 - "$data.replay" "$scenario" "$primary" "$stream" "$data.report" "$story" "$user" <<'PY' || failed=$((failed + 1))
+# One row: generate, replay, judge. Prints the table row; exits 1 when it is not reproduced.
+row() {
+    local scenario=$1 primary=$2 stream=$3 fallback=${providers[1]} data id prefix streams=()
+    [[ $primary == "$fallback" ]] && fallback=${providers[0]}
+    data=$work/$scenario-$primary-$stream
+    for prefix in "${prefixes[@]}"; do streams+=("${prefix}_STREAM=$stream"); done
+    env "${streams[@]}" \
+        "$cli" generate --data-dir "$data" --scenario "$scenario" --primary "$primary" --fallback "$fallback" \
+        --primary-timeout 1500ms --fallback-timeout 3000ms --story "$story" --user "$user" --fresh --json > "$data.gen" 2> /dev/null
+    id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["generation_id"])' "$data.gen" 2> /dev/null)
+    if [[ -z $id ]]; then
+        printf '| %s | %s | %s | the generation did not run | |\n' "$scenario" "$primary" "$stream"
+        return 1
+    fi
+    "$cli" replay "$id" --data-dir "$data" --json --report "$data.report" > "$data.replay" 2> /dev/null
+    python3 - "$data.replay" "$scenario" "$primary" "$stream" "$data.report" "$story" "$user" <<'PY'
 import json, os, stat, sys
 path, scenario, primary, stream, report_path, story, user = sys.argv[1:]
 try:
@@ -56,9 +57,25 @@ if leaks or missing or stat.S_IMODE(os.stat(report_path).st_mode) != 0o600 or re
 print(f"| {scenario} | {primary} | {'on' if stream == '1' else 'off'} | {verdict} | {approx} |")
 sys.exit(0 if r["reproduced"] else 1)
 PY
+}
+
+mkdir -p "$work/rows"
+rows=0
+for file in resources/scenarios/${2:-*}.json; do
+    scenario=$(basename "$file" .json)
+    for primary in "${providers[@]}"; do
+        for stream in 1 0; do
+            rows=$((rows + 1))
+            while (( $(jobs -rp | wc -l) >= parallel )); do wait -n || true; done
+            n=$(printf '%04d' "$rows")
+            ( row "$scenario" "$primary" "$stream" > "$work/rows/$n.md"; echo $? > "$work/rows/$n.rc" ) &
         done
     done
 done
+wait
+printf '| scenario | primary | stream | verdict | approximate attempts |\n|---|---|---|---|---|\n'
+cat "$work"/rows/*.md
+failed=$(grep -Lx 0 "$work"/rows/*.rc | wc -l)
 echo
 echo "replay-roundtrip.sh: $((rows - failed)) of $rows reproduced"
 (( failed == 0 ))

@@ -80,7 +80,8 @@ int runReplay(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("generation"), QStringLiteral("The generation's id (a whole id)."));
     const ReplayOptions o;
     parser.addOptions({ o.dataDir, o.settings, o.scenarioOut, o.json, o.report, o.noRun, o.noStore, o.remote.engine });
-    if (!parser.parse(arguments) || parser.positionalArguments().size() != 1) {
+    const bool parsed = parser.parse(arguments);
+    if (!parsed || (parser.positionalArguments().size() != 1 && !parser.isSet(QStringLiteral("help")))) {
         err << "bullpen-cli replay: " << (parser.errorText().isEmpty() ? QStringLiteral("give one generation id") : parser.errorText())
             << "\n";
         return kExitUsage;

@@ -101,7 +101,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     QTextStream err(logging::stderrDevice());
     QString why;
     const Provider primaryProvider = o.policy.primary;
-    const Provider reliefProvider = *o.policy.fallback;
+    const Provider fallbackProvider = *o.policy.fallback;
 
     // --- one simulator, client and service per scenario, so scenarios can run side by side
     std::vector<Lane> lanes;
@@ -120,14 +120,14 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
             return kExitUsage;
         }
         lane.sim->setScenario(*scenario);
-        lane.sim->setRoles(primaryProvider, reliefProvider);
+        lane.sim->setRoles(primaryProvider, fallbackProvider);
         Settings settings = Settings::defaults();
         for (auto &entry : settings.providers) {
             entry.second.baseUrl = lane.sim->baseUrl(entry.first);
             entry.second.apiKey = QStringLiteral("soak-secret-key-") + toId(entry.first);
         }
         settings.storyboard.primary = primaryProvider;
-        settings.storyboard.fallback = reliefProvider;
+        settings.storyboard.fallback = fallbackProvider;
         settings.pipeline.imageTimeout = o.policy.primaryTimeout; // hanging image scenarios wait this long, not 90 s
         lane.settings = settings;
         lane.options = EngineStack::optionsFor(settings);
@@ -942,7 +942,7 @@ int runSoak(const QStringList &arguments)
     o.inFlight = parser.value(concurrency).toInt();
     o.json = parser.isSet(json);
     const auto primaryProvider = providerFromId(parser.value(primary));
-    const auto reliefProvider = providerFromId(parser.value(fallback));
+    const auto fallbackProvider = providerFromId(parser.value(fallback));
     QString why;
     const auto pTimeout = parseDuration(parser.value(primaryTimeout), &why);
     const auto fTimeout = parseDuration(parser.value(fallbackTimeout), &why);
@@ -950,7 +950,7 @@ int runSoak(const QStringList &arguments)
     o.scenarios = parser.value(mix) == u"all" ? Scenario::builtInNames() : parser.value(mix).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (QString &name : o.scenarios)
         name = name.trimmed();
-    if (o.total < 1 || o.inFlight < 1 || !primaryProvider || !reliefProvider || *primaryProvider == *reliefProvider || !pTimeout
+    if (o.total < 1 || o.inFlight < 1 || !primaryProvider || !fallbackProvider || *primaryProvider == *fallbackProvider || !pTimeout
         || !fTimeout || o.scenarios.isEmpty()) {
         err << "bullpen-cli soak: --count and --concurrency take whole numbers >= 1; --primary and --fallback two different providers; "
                "timeouts a duration like 2s"
@@ -966,7 +966,7 @@ int runSoak(const QStringList &arguments)
         }
         o.advisory.insert(number);
     }
-    o.policy = StagePolicy::relief(*primaryProvider, *reliefProvider);
+    o.policy = StagePolicy::relief(*primaryProvider, *fallbackProvider);
     o.policy.primaryTimeout = *pTimeout;
     o.policy.fallbackTimeout = *fTimeout;
 

@@ -4,12 +4,12 @@
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
+#include "contract/displaymask.h"
 #include "contract/providerregistry.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "store/historyexport.h"
-#include "store/masking.h"
 #include "store/retention.h"
 #include "store/store.h"
 
@@ -211,8 +211,8 @@ int runHistory(const QStringList &arguments)
         QString chain = r.providerChain();
         if (r.fallbackApplied)
             chain += QStringLiteral(" (%1)").arg(r.fallbackReason);
-        line(QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-             Masking::displayGenerationId(r.id), r.userMask.isEmpty() ? QStringLiteral("-") : r.userMask, r.state,
+        line(QDateTime::fromMSecsSinceEpoch(r.createdAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), DisplayMask::generationId(r.id),
+             r.userMask.isEmpty() ? QStringLiteral("-") : r.userMask, r.state,
              r.publicCode.isEmpty() ? QStringLiteral("-") : r.publicCode + QLatin1Char('/') + r.kind, chain,
              QStringLiteral("%1 ms").arg(r.elapsedMs, 0, 'f', 0));
     }

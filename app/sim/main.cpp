@@ -59,8 +59,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("bullpen-sim"));
     QCoreApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Bullpen's provider simulator: Gemini, OpenAI, DashScope (Qwen) and Anthropic "
-                                                    "wire formats on 127.0.0.1, scripted by a scenario."));
+    parser.setApplicationDescription(QStringLiteral("Bullpen's provider simulator: every built-in provider's wire format "
+                                                    "(--providers lists them) on 127.0.0.1, scripted by a scenario."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption portOption(QStringLiteral("port"), QStringLiteral("Port on 127.0.0.1 (0: any free port)."),
@@ -72,6 +72,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption fallbackOption(QStringLiteral("fallback"), QStringLiteral("Provider playing the fallback role, or none."),
                                             QStringLiteral("provider"), QStringLiteral("qwen"));
     const QCommandLineOption listOption(QStringLiteral("list"), QStringLiteral("List the built-in scenarios and exit."));
+    const QCommandLineOption providersOption(QStringLiteral("providers"),
+                                             QStringLiteral("List the built-in providers (id, name, environment prefix) and exit."));
     const QCommandLineOption keyOption(
         QStringLiteral("key"),
         QStringLiteral("Answer only requests carrying this key (provider key header, or x-sim-key for /_sim/*); "
@@ -90,8 +92,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Also serve the providers a deployment adds: a settings file (its \"providers\" list) or a JSON list of "
                        "provider entries. Each is served at /p/<id> followed by its base URL's path."),
         QStringLiteral("file"));
-    parser.addOptions({ portOption, scenarioOption, primaryOption, fallbackOption, listOption, keyOption, tlsCertOption, tlsKeyOption,
-                        providerFileOption });
+    parser.addOptions({ portOption, scenarioOption, primaryOption, fallbackOption, listOption, providersOption, keyOption, tlsCertOption,
+                        tlsKeyOption, providerFileOption });
     parser.process(app);
 
     QTextStream out(stdout);
@@ -102,6 +104,11 @@ int main(int argc, char *argv[])
             QString why;
             out << name << "\t" << Scenario::load(name, &why).value_or(Scenario {}).description << "\n";
         }
+        return 0;
+    }
+    if (parser.isSet(providersOption)) {
+        for (const ProviderSpec &spec : builtInProviders())
+            out << spec.id << "\t" << spec.name << "\t" << spec.envPrefix << "\n";
         return 0;
     }
     if (parser.isSet(providerFileOption)) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "events/event.h"
+#include "engine/event.h"
 #include "history/historyreader.h"
 
 #include <QHash>
@@ -12,7 +12,7 @@ namespace bullpen {
 
 // "The extra wait that fallback added", live: joins each fallback attempt of one stage with the time its
 // generation's primary attempts of that stage took, from the event stream (the store's fallbackWaits()
-// answers the same question for recorded history). Generations that never needed relief are forgotten
+// answers the same question for recorded history). Generations that never needed the fallback are forgotten
 // once more than 10,000 are pending.
 class FallbackWaitTracker
 {
@@ -30,7 +30,7 @@ public:
     int skippedPrimaries() const { return m_skipped; }
 
     // Whether a wait belongs on the chart of `provider` in `role` ("primary": the provider that
-    // failed; "fallback": the one that relieved it).
+    // failed; "fallback": the one that took over).
     static bool concerns(const FallbackWait &wait, const QString &provider, const QString &role);
 
 private:

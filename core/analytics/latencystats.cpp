@@ -114,12 +114,12 @@ int LatencyStats::addFallbackWait(const FallbackWait &w)
     return index;
 }
 
-void LatencyStats::setReliefCells(const QList<ReliefCell> &cells)
+void LatencyStats::setFallbackWaitCells(const QList<FallbackWaitCell> &cells)
 {
     for (auto &b : m_extra)
         b = {};
     m_extraAll = {};
-    for (const ReliefCell &c : cells) {
+    for (const FallbackWaitCell &c : cells) {
         const int index = bucketIndex(c.startMs);
         if (index < 0)
             continue;

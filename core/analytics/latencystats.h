@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "durationhistogram.h"
-#include "store/store.h"
+#include "history/durationhistogram.h"
+#include "history/historyreader.h"
 
 #include <QList>
 
@@ -61,13 +61,13 @@ public:
     // Median of successful attempts over the whole range: what the primary "would have taken".
     double successMedian() const { return m_successHist.percentile(50); }
 
-    // Extra wait that fallback added: for each relieved stage, the primary's time plus the relief's time
+    // Extra wait that fallback added: for each stage handed to the fallback, the primary's time plus the fallback's time
     // minus what the primary takes when it succeeds (its success median in this range).
     void setFallbackWaits(const QList<FallbackWait> &waits);
     int addFallbackWait(const FallbackWait &wait); // returns the bucket index or -1
-    // A store load: relieved stages already counted per bucket and bin (the caller keeps the cells of
+    // A store load: stages handed to the fallback already counted per bucket and bin (the caller keeps the cells of
     // the provider and role shown).
-    void setReliefCells(const QList<ReliefCell> &cells);
+    void setFallbackWaitCells(const QList<FallbackWaitCell> &cells);
     qint64 extraWaitCount() const { return m_extraAll.total(); }
     qint64 extraWaitCount(int bucket) const;
     double extraWaitPercentile(double p) const; // over the whole range
@@ -86,7 +86,7 @@ private:
     DurationHistogram m_all;
     DurationHistogram m_successHist; // for the success median
     qint64 m_successes = 0;
-    std::vector<DurationHistogram> m_extra; // per bucket: primary + relief time (the median is subtracted when read)
+    std::vector<DurationHistogram> m_extra; // per bucket: primary + fallback time (the median is subtracted when read)
     DurationHistogram m_extraAll;
 };
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "engine/stagepolicy.h"
-#include "pipeline/generationpipeline.h"
+#include "pipeline/generationrequest.h"
 
 #include <QByteArray>
 #include <QJsonObject>

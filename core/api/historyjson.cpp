@@ -11,15 +11,6 @@ namespace bullpen {
 
 namespace {
 
-QJsonValue orNull(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
-QJsonValue count(qint64 n)
-{
-    return n >= 0 ? QJsonValue(static_cast<double>(n)) : QJsonValue();
-}
-
 const QStringList kFilterFields {
     QStringLiteral("from_ms"),  QStringLiteral("to_ms"),     QStringLiteral("state"),          QStringLiteral("code"),
     QStringLiteral("kind"),     QStringLiteral("stage"),     QStringLiteral("provider"),       QStringLiteral("user"),
@@ -75,82 +66,6 @@ template<typename E> std::variant<std::optional<E>, FieldError> HistoryJson::enu
 template std::variant<std::optional<Provider>, FieldError> HistoryJson::enumValue<Provider>(const QUrlQuery &, const QString &);
 template std::variant<std::optional<Role>, FieldError> HistoryJson::enumValue<Role>(const QUrlQuery &, const QString &);
 template std::variant<std::optional<Stage>, FieldError> HistoryJson::enumValue<Stage>(const QUrlQuery &, const QString &);
-
-QJsonObject HistoryJson::row(const GenerationRow &r)
-{
-    return QJsonObject {
-        { QStringLiteral("generation_id"), r.id },
-        { QStringLiteral("created_at_ms"), static_cast<double>(r.createdAtMs) },
-        { QStringLiteral("finished_at_ms"), r.finishedAtMs ? QJsonValue(static_cast<double>(*r.finishedAtMs)) : QJsonValue() },
-        { QStringLiteral("user"), orNull(r.userMask) },
-        { QStringLiteral("user_key"), orNull(r.userKey) },
-        { QStringLiteral("policy"), r.policy },
-        { QStringLiteral("state"), r.state },
-        { QStringLiteral("public_code"), orNull(r.publicCode) },
-        { QStringLiteral("kind"), orNull(r.kind) },
-        { QStringLiteral("stage"), orNull(r.stage) },
-        { QStringLiteral("detail"), orNull(r.detail) },
-        { QStringLiteral("decision"), orNull(r.decision) },
-        { QStringLiteral("provider_fallback_applied"), r.fallbackApplied },
-        { QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason) },
-        { QStringLiteral("primary_provider"), r.primaryProvider },
-        { QStringLiteral("final_provider"), orNull(r.finalProvider) },
-        { QStringLiteral("final_model"), orNull(r.finalModel) },
-        { QStringLiteral("fallback_provider"), orNull(r.fallbackProvider) },
-        { QStringLiteral("tokens_in"), count(r.tokensIn) },
-        { QStringLiteral("tokens_out"), count(r.tokensOut) },
-        { QStringLiteral("elapsed_ms"), r.elapsedMs },
-        { QStringLiteral("next_step"), orNull(r.nextStep) },
-        { QStringLiteral("instance"), orNull(r.instance) },
-        { QStringLiteral("synthetic"), r.synthetic() },
-        { QStringLiteral("probe"), orNull(r.probe) },
-        { QStringLiteral("replay_of"), orNull(r.replayOf) },
-        { QStringLiteral("image_sha256"),
-          orNull(!r.imageSha256.isEmpty()    ? r.imageSha256
-                     : r.imagePath.isEmpty() ? QString()
-                                             : QFileInfo(r.imagePath).completeBaseName()) },
-    };
-}
-
-std::optional<GenerationRow> HistoryJson::rowFromJson(const QJsonObject &o)
-{
-    const QString id = o.value(QLatin1StringView("generation_id")).toString();
-    if (id.isEmpty() || !o.value(QLatin1StringView("created_at_ms")).isDouble())
-        return std::nullopt;
-    GenerationRow r;
-    r.id = id;
-    r.createdAtMs = o.value(QLatin1StringView("created_at_ms")).toInteger();
-    if (const QJsonValue f = o.value(QLatin1StringView("finished_at_ms")); f.isDouble())
-        r.finishedAtMs = f.toInteger();
-    const auto text = [&](const char *key) {
-        return o.value(QLatin1StringView(key)).toString();
-    };
-    r.userMask = text("user");
-    r.userKey = text("user_key");
-    r.policy = text("policy");
-    r.state = text("state");
-    r.publicCode = text("public_code");
-    r.kind = text("kind");
-    r.stage = text("stage");
-    r.detail = text("detail");
-    r.decision = text("decision");
-    r.fallbackApplied = o.value(QLatin1StringView("provider_fallback_applied")).toBool();
-    r.fallbackReason = text("provider_fallback_reason");
-    r.primaryProvider = text("primary_provider");
-    r.finalProvider = text("final_provider");
-    r.finalModel = text("final_model");
-    r.fallbackProvider = text("fallback_provider");
-    r.tokensIn = o.value(QLatin1StringView("tokens_in")).toInteger(-1);
-    r.tokensOut = o.value(QLatin1StringView("tokens_out")).toInteger(-1);
-    r.elapsedMs = o.value(QLatin1StringView("elapsed_ms")).toDouble();
-    r.nextStep = text("next_step");
-    r.instance = text("instance");
-    r.probe = text("probe");
-    r.replayOf = text("replay_of");
-    // The image lives with the engine: a remote history names it by hash (GET /v1/images/{sha256}).
-    r.imageSha256 = text("image_sha256");
-    return r;
-}
 
 QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
 {
@@ -351,21 +266,21 @@ QList<DurationCell> HistoryJson::durationCellsFromJson(const QJsonArray &json)
     return out;
 }
 
-QJsonArray HistoryJson::reliefCells(const QList<ReliefCell> &cells)
+QJsonArray HistoryJson::fallbackWaitCells(const QList<FallbackWaitCell> &cells)
 {
     QJsonArray a;
-    for (const ReliefCell &c : cells)
+    for (const FallbackWaitCell &c : cells)
         a.append(QJsonArray { static_cast<double>(c.startMs), c.primaryProvider, c.fallbackProvider, c.bin, static_cast<double>(c.count) });
     return a;
 }
 
-QList<ReliefCell> HistoryJson::reliefCellsFromJson(const QJsonArray &json)
+QList<FallbackWaitCell> HistoryJson::fallbackWaitCellsFromJson(const QJsonArray &json)
 {
-    QList<ReliefCell> out;
+    QList<FallbackWaitCell> out;
     out.reserve(json.size());
     for (const QJsonValue &v : json) {
         const QJsonArray c = v.toArray();
-        out << ReliefCell { c.at(0).toInteger(), c.at(1).toString(), c.at(2).toString(), c.at(3).toInt(), c.at(4).toInteger() };
+        out << FallbackWaitCell { c.at(0).toInteger(), c.at(1).toString(), c.at(2).toString(), c.at(3).toInt(), c.at(4).toInteger() };
     }
     return out;
 }
@@ -428,7 +343,7 @@ QJsonArray HistoryJson::providerHealth(const QList<ProviderHealth> &health)
                                { QStringLiteral("top_kind"), h.topKind ? QJsonValue(enumName(*h.topKind)) : QJsonValue() },
                                { QStringLiteral("top_kind_count"), static_cast<double>(h.topKindCount) },
                                { QStringLiteral("primary_failures"), static_cast<double>(h.primaryFailures) },
-                               { QStringLiteral("relieved"), static_cast<double>(h.relieved) },
+                               { QStringLiteral("relieved"), static_cast<double>(h.handedToFallback) },
                                { QStringLiteral("p50_ms"), h.p50Ms },
                                { QStringLiteral("p90_ms"), h.p90Ms },
                                { QStringLiteral("last_probe"), probeJson(h.lastProbe) } });
@@ -458,7 +373,7 @@ QList<ProviderHealth> HistoryJson::providerHealthFromJson(const QJsonArray &json
         h.topKind = enumFromName<FailureKind>(o.value(QLatin1StringView("top_kind")).toString());
         h.topKindCount = n("top_kind_count");
         h.primaryFailures = n("primary_failures");
-        h.relieved = n("relieved");
+        h.handedToFallback = n("relieved");
         h.p50Ms = o.value(QLatin1StringView("p50_ms")).toDouble();
         h.p90Ms = o.value(QLatin1StringView("p90_ms")).toDouble();
         h.lastProbe = probeFromJson(o.value(QLatin1StringView("last_probe")));

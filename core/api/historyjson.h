@@ -13,16 +13,13 @@
 
 namespace bullpen {
 
-// The history on the wire (docs/api.md), both ways: what bullpen-engine answers to `GET /v1/history…`
-// and `/v1/stats/…`, and what RemoteHistory reads back into the same values the console shows. Rows
-// travel whole (times as milliseconds since the epoch, the user's display mask and keyed hash, never a
-// raw id).
+// The history on the wire (docs/api.md), both ways: the filters of `GET /v1/history…` and the
+// statistics of `/v1/stats/…`, and what RemoteHistory reads back into the same values the console shows.
+// A generation's row has one codec of its own (history/generationrowjson.h). Times travel as
+// milliseconds since the epoch; users as their display mask and keyed hash, never a raw id.
 class HistoryJson final
 {
 public:
-    static QJsonObject row(const GenerationRow &row);
-    static std::optional<GenerationRow> rowFromJson(const QJsonObject &json);
-
     // A filter as query parameters: from_ms, to_ms, state (comma-separated), code, kind, stage,
     // provider, user, relieved, before_ms, before_id. Values in any case.
     static QUrlQuery filterQuery(const HistoryFilter &filter);
@@ -34,11 +31,11 @@ public:
     static ComparisonRow comparisonFromJson(const QJsonObject &json);
     static QJsonArray samples(const QList<LatencySample> &samples);
     static QList<LatencySample> samplesFromJson(const QJsonArray &json);
-    // [[start_ms, success, bin, count], …] and [[start_ms, primary, relief, bin, count], …]
+    // [[start_ms, success, bin, count], …] and [[start_ms, primary, fallback, bin, count], …]
     static QJsonArray durationCells(const QList<DurationCell> &cells);
     static QList<DurationCell> durationCellsFromJson(const QJsonArray &json);
-    static QJsonArray reliefCells(const QList<ReliefCell> &cells);
-    static QList<ReliefCell> reliefCellsFromJson(const QJsonArray &json);
+    static QJsonArray fallbackWaitCells(const QList<FallbackWaitCell> &cells);
+    static QList<FallbackWaitCell> fallbackWaitCellsFromJson(const QJsonArray &json);
     static QJsonArray rateBuckets(const QList<RateBucket> &buckets);
     static QList<RateBucket> rateBucketsFromJson(const QJsonArray &json);
     static QJsonArray fallbackWaits(const QList<FallbackWait> &waits);

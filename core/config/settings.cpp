@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "settings.h"
 
+#include "config/providertrust.h"
+#include "config/proxyrules.h"
 #include "contract/providerregistry.h"
 #include "providerentries.h"
-#include "providers/providertrust.h"
-#include "providers/proxyrules.h"
 #include "settingstable.h"
 #include "store/privatefiles.h"
 
@@ -147,7 +147,7 @@ StagePolicy Settings::storyboardPolicy() const
 Settings Settings::defaults()
 {
     Settings s;
-    s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no relief unless configured (docs/contract.md §4.6)
+    s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no fallback unless configured (docs/contract.md §4.6)
     for (const Provider p : ProviderRegistry::all()) {
         const ProviderSpec spec = ProviderRegistry::spec(p);
         ProviderSettings ps;

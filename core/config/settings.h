@@ -58,7 +58,7 @@ struct ConfigError
 struct Settings
 {
     // The storyboard stage's policy as configured: preset, providers (no fallback unless configured,
-    // docs/contract.md §4.6), timeouts and budget. The preset's routing (which kinds are relieved, rounds) follows from
+    // docs/contract.md §4.6), timeouts and budget. The preset's routing (which kinds are handed to the fallback, rounds) follows from
     // the preset: read it through storyboardPolicy().
     StagePolicy storyboard;
     bool storyboardFallbackChosen = false; // the file or the environment chose a fallback provider, or none
@@ -87,7 +87,7 @@ struct Settings
     const ProviderSettings &provider(Provider p) const;
     // True when no provider has a key: Bullpen then runs against its built-in simulator (docs/contract.md §7).
     bool noProviderConfigured() const;
-    // `storyboard` with its preset's routing applied (an unknown preset, refused by validate(), keeps relief's).
+    // `storyboard` with its preset's routing applied (an unknown preset, refused by validate(), keeps the `relief` preset's).
     StagePolicy storyboardPolicy() const;
 
     // Defaults: every provider with its public endpoint and a current model, no keys.

@@ -19,7 +19,7 @@ namespace bullpen {
 // comes the slot is taken for it and `admitted` runs from the event loop. A queue that is full refuses
 // at once: the caller says so instead of waiting without end.
 //
-// Relief attempts and further rounds never wait here: their budget is already running, so they either
+// Fallback attempts and further rounds never wait here: their budget is already running, so they either
 // take a free slot or are not started (the caller records why).
 //
 // One thread: the engine's. Counts are exact, never estimates.

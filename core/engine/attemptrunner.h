@@ -4,7 +4,7 @@
 #include "attemptcontext.h"
 #include "clock.h"
 #include "contract/storyboard.h"
-#include "events/event.h"
+#include "engine/event.h"
 #include "stagegenerator.h"
 #include "stageoutput.h"
 #include "stageresult.h"

@@ -15,7 +15,7 @@ public:
 };
 
 // What a timer is for. When several timers are due at once, every Deadline runs before any Work: an
-// attempt's abort never waits behind the records, events and relief starts that other aborts caused
+// attempt's abort never waits behind the records, events and fallback starts that other aborts caused
 // (docs/contract.md 4.8).
 enum class TimerUrgency { Work, Deadline };
 

@@ -14,7 +14,7 @@ namespace bullpen {
 class AttemptContext;
 
 // For the built-in simulator only (docs/contract.md 8): the scenario this request asks it to play, and
-// which provider plays the primary and which the relief in it. It travels with the request as headers
+// which provider plays the primary and which the fallback in it. It travels with the request as headers
 // (x-bullpen-scenario, x-bullpen-roles), so one simulator serves many consoles and many scenarios at
 // once and nothing engine-wide changes per click. Adapters send it only to a loopback endpoint.
 struct ScenarioChoice

@@ -33,7 +33,7 @@ private:
     quint32 m_bits = 0;
 };
 
-// The routing policy of one stage (docs/contract.md §4): which provider goes first, who may relieve it, on which
+// The routing policy of one stage (docs/contract.md §4): which provider goes first, who may take over from it, on which
 // kinds, how long each may take, and how many same-provider rounds there are. The three presets are
 // data fed to one flow (StageService), not three copies of it.
 struct StagePolicy
@@ -70,7 +70,7 @@ struct StagePolicy
     // docs/contract.md §2: the image stage's own settings: primary only, 90 s per try, up to 2 inner retries with
     // exponential backoff on 429/5xx honouring Retry-After.
     static StagePolicy imageStage(Provider provider, std::chrono::milliseconds timeout = std::chrono::seconds(90), int innerRetries = 2);
-    // docs/contract.md §2: captions are nice to have: one try, a short deadline (25 s), no relief.
+    // docs/contract.md §2: captions are nice to have: one try, a short deadline (25 s), no fallback.
     static StagePolicy captionsStage(Provider provider);
     // "relief", "capacity" or "rounds"; nothing for an unknown name.
     static std::optional<StagePolicy> fromPreset(QStringView name, Provider primary, std::optional<Provider> fallback);

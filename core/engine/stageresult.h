@@ -48,7 +48,7 @@ struct AttemptRecord
     static std::optional<AttemptRecord> fromJson(const QJsonObject &json, QString *error = nullptr);
 };
 
-// docs/contract.md §4.5: what every result carries about relief.
+// docs/contract.md §4.5: what every result carries about the fallback.
 struct FallbackMetadata
 {
     bool applied = false; // provider_fallback_applied

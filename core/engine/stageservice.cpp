@@ -340,7 +340,7 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             run.decision = recordText(RecordText::NoFallbackBecause, { notEligibleWhy });
         } else if (run.budget.exhausted()) {
             run.decision = recordText(RecordText::NoFallbackBudgetUsed, { QString::number(p.effectiveBudget().count()) });
-        } else if (!takeReliefSlot(run)) {
+        } else if (!takeFallbackSlot(run)) {
             run.decision =
                 recordText(RecordText::NoFallbackInFlight, { toId(*p.fallback), QString::number(m_admission->inFlight(*p.fallback)) });
         } else {
@@ -385,7 +385,7 @@ bool StageService::fallbackTakes(const StagePolicy &p, const Failure &f, QString
     return false;
 }
 
-bool StageService::takeReliefSlot(Run &run)
+bool StageService::takeFallbackSlot(Run &run)
 {
     if (!m_admission)
         return true;

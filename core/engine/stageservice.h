@@ -5,7 +5,7 @@
 #include "attemptrunner.h"
 #include "breakerboard.h"
 #include "clock.h"
-#include "events/event.h"
+#include "engine/event.h"
 #include "stagebudget.h"
 #include "stagegenerator.h"
 #include "stagepolicy.h"
@@ -74,7 +74,7 @@ private:
     void admitted(Run &run);
     // Does policy `p` hand the primary's failure `f` to its fallback provider? If not, *why says why.
     bool fallbackTakes(const StagePolicy &p, const Failure &f, QString *why) const;
-    bool takeReliefSlot(Run &run);
+    bool takeFallbackSlot(Run &run);
     void startAttempt(Run &run, Role role, int round);
     void onAttemptFinished(Run &run, const AttemptOutcome &outcome);
     void finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output);

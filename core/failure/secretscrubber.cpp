@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "secretscrubber.h"
 
+#include "contract/displaymask.h"
+
 #include <QRegularExpression>
 
 namespace bullpen::SecretScrubber {
@@ -39,7 +41,7 @@ QString scrub(const QString &text, const QStringList &secrets)
 
 bool isControl(QChar c)
 {
-    return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+    return DisplayMask::isControl(c);
 }
 
 QString printable(QString text, bool keepLineBreaks)

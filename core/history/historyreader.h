@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analytics/providerhealth.h"
 #include "contract/providerrolestage.h"
-#include "events/event.h"
+#include "engine/event.h"
+#include "history/providerhealth.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -16,7 +16,7 @@
 
 namespace bullpen {
 
-// A generation as the history shows it: masked user, final state, relief metadata.
+// A generation as the history shows it: masked user, final state, fallback metadata.
 struct GenerationRow
 {
     QString id;
@@ -73,7 +73,7 @@ struct HistoryFilter
     // matches nothing.
     QString userId;
     QString idPrefix; // generations whose id starts with this (a whole id is its own prefix)
-    std::optional<bool> fallbackApplied; // only relieved (true) or only unrelieved (false) generations
+    std::optional<bool> fallbackApplied; // only generations a fallback answered (true), or only the others (false)
     // Only generations in which this provider, in this role, failed an attempt of this stage (not
     // counting NOT_SENT and CANCELLED, as the health cards do): a health card's way into Failures.
     using AttemptScope = ProviderRoleStage; // "gemini/primary/storyboard"
@@ -91,7 +91,7 @@ struct HistoryFilter
     QString beforeId;
 };
 
-// A relieved stage: what the primary spent before it failed, and what the fallback provider then took.
+// A stage handed to the fallback: what the primary spent before it failed, and what the fallback provider then took.
 struct FallbackWait
 {
     qint64 atMs = 0; // when the fallback attempt completed
@@ -130,8 +130,8 @@ struct DurationCell
     qint64 count = 0;
 };
 
-// Relieved stages of one time bucket whose primary time plus relief time falls in one bin.
-struct ReliefCell
+// Stages handed to the fallback of one time bucket whose primary time plus fallback time falls in one bin.
+struct FallbackWaitCell
 {
     qint64 startMs = 0;
     QString primaryProvider;
@@ -140,7 +140,7 @@ struct ReliefCell
     qint64 count = 0;
 };
 
-// Generations and relief per time bucket (fallback rate over time).
+// Generations, and those the fallback answered, per time bucket (fallback rate over time).
 struct RateBucket
 {
     qint64 startMs = 0;
@@ -176,7 +176,7 @@ public:
     // When the oldest generation was created (ms since the epoch); nothing in an empty history.
     virtual std::optional<qint64> oldestGenerationMs(QString *error = nullptr) = 0;
     virtual QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) = 0;
-    // Generations and relief per bucket in [fromMs, toMs), of those `scope` selects by provider,
+    // Generations, and those the fallback answered, per bucket in [fromMs, toMs), of those `scope` selects by provider,
     // instance, user and id (its time, state, code, kind and stage are not used: a rate is over every
     // outcome, and codes, kinds and stages describe failures only).
     virtual QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr,
@@ -187,13 +187,14 @@ public:
     // Completed attempts of one provider in one role (and one stage, unless `stage` is unset).
     virtual QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
                                                 std::optional<Stage> stage = std::nullopt) = 0;
-    // Relieved attempts of one stage in a time range (for "the extra wait that fallback added").
+    // Fallback attempts of one stage in a time range (for "the extra wait that fallback added").
     virtual QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
     // The same two, counted per bucket of `bucketMs` from `fromMs` and per duration bin: what dashboards
     // read (their cost does not grow with the attempts in the range where whole hours are asked for).
     virtual QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                                  QString *error = nullptr) = 0;
-    virtual QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) = 0;
+    virtual QList<FallbackWaitCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                          QString *error = nullptr) = 0;
     // Every provider and role's attempts completed in [fromMs, toMs), summed up (the health strip).
     virtual QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) = 0;
     virtual QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
@@ -210,7 +211,7 @@ public:
         bool rebuilt = false;
     };
     Timeline timeline(const GenerationRow &row, QString *error = nullptr);
-    // The rebuild: start, each attempt's start and completion (with relief between), the final state.
+    // The rebuild: start, each attempt's start and completion (with fallback between), the final state.
     // Stored times are whole milliseconds, so the events are put back in time order and renumbered.
     static QList<Event> eventsFromAttempts(const GenerationRow &row, const QList<QJsonObject> &attempts);
 };

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "comparison.h"
 
+#include "contract/displaymask.h"
 #include "contract/storyboardvalidator.h"
 #include "engine/stagepolicy.h"
 #include "generationpipeline.h"
 #include "pipeline/engineclient.h"
-#include "store/masking.h"
 #include "store/store.h"
 
 #include <QDateTime>
@@ -151,7 +151,7 @@ QString ComparisonRunner::start(const ComparisonRequest &request)
     Comparison c;
     c.id = QStringLiteral("cmp_") + QUuid::createUuid().toString(QUuid::Id128);
     c.createdAtMs = QDateTime::currentMSecsSinceEpoch();
-    c.userMask = request.userId.isEmpty() ? QString() : Masking::displayUser(request.userId);
+    c.userMask = request.userId.isEmpty() ? QString() : DisplayMask::user(request.userId);
     c.primary.provider = request.primary;
     c.primary.timeout = request.primaryTimeout;
     c.fallback.provider = request.fallback;

@@ -67,12 +67,12 @@ struct ComparisonRequest
     Provider fallback = Provider::Qwen;
     std::chrono::milliseconds primaryTimeout { 60'000 };
     std::chrono::milliseconds fallbackTimeout { 60'000 };
-    // The built-in simulator's scenario for both sides; `primary` plays its primary, `fallback` its relief.
+    // The built-in simulator's scenario for both sides; `primary` plays its primary role, `fallback` its fallback role.
     QString scenario;
 };
 
 // Starts both sides through the engine (each a real generation, recorded like any other, with policy
-// "compare" and no relief), collects their results and stores the comparison once both have ended.
+// "compare" and no fallback), collects their results and stores the comparison once both have ended.
 // A remote engine's runner (RemoteComparisonRunner) asks the engine to run and keep it instead.
 class ComparisonRunner : public QObject
 {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "events/event.h"
-#include "pipeline/generationpipeline.h"
+#include "engine/event.h"
+#include "pipeline/generationrequest.h"
 #include "pipeline/generationresult.h"
 
 #include <QObject>

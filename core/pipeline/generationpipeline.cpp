@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "generationpipeline.h"
 
+#include "contract/displaymask.h"
 #include "contract/recordtext.h"
 #include "contract/sha256.h"
 #include "store/masking.h"
@@ -108,7 +109,7 @@ QString GenerationPipeline::start(const GenerationRequest &request)
     run->result.cacheKey = cacheKey(request.story, settingsDigest(p, run->request.scenario));
     if (m_masking && !request.userId.isEmpty()) {
         run->userKey = m_masking->userKey(request.userId);
-        run->userMask = Masking::displayUser(request.userId);
+        run->userMask = DisplayMask::user(request.userId);
     }
     Run &r = *run;
     const QString id = r.request.generationId;

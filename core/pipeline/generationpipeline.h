@@ -2,9 +2,10 @@
 #pragma once
 
 #include "engine/clock.h"
+#include "engine/event.h"
 #include "engine/stagepolicy.h"
 #include "engine/stageservice.h"
-#include "events/event.h"
+#include "generationrequest.h"
 #include "generationresult.h"
 
 #include <QObject>
@@ -33,26 +34,7 @@ struct PipelineOptions
     bool storeContent = false;
 };
 
-struct GenerationRequest
-{
-    QString story;
-    QString userId; // raw: hashed and masked before anything is stored
-    QString generationId;
-    bool fresh = false; // skip the cache
-    // This request's storyboard policy instead of the pipeline's (the compare view runs one provider
-    // alone, with no fallback).
-    std::optional<StagePolicy> storyboardPolicy;
-    // The built-in simulator's scenario for this request (every stage). Roles left unset are taken from
-    // the storyboard policy (its primary and relief).
-    ScenarioChoice scenario;
-    // A probe (docs/contract.md §13): one minimal synthetic request to this provider in this role of this
-    // stage, under the pipeline's policy for the stage, and nothing else; recorded as synthetic.
-    std::optional<ProbeTarget> probe;
-    // A replay (docs/contract.md §14) of this stored generation: recorded as synthetic, linked to it.
-    QString replayOf;
-};
-
-// docs/contract.md §2: story → storyboard stage (with relief) → captions stage (optional; defaults on any failure,
+// docs/contract.md §2: story → storyboard stage (with fallback) → captions stage (optional; defaults on any failure,
 // result degraded) → image stage (its own client, timeout and retries; a failure is final and never
 // re-runs the storyboard) → storage. One generation_started and one generation_finished around all of
 // it; the stages' events re-numbered into one stream. Identical requests within 24 h are served from

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "egressguard.h"
 
+#include "config/proxyrules.h"
 #include "httpframing.h"
-#include "proxyrules.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

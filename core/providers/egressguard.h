@@ -32,7 +32,7 @@ inline constexpr int kListenBacklog = 4096; // pending connections to the relay 
 // the kernel (its HTTP sockets are unbuffered) and loops for as long as a byte is there: a provider
 // that sends endless "100 Continue" heads, header lines or one endless line faster than ~1 MB/s keeps
 // QNetworkAccessManager's thread in that loop for ever. Nothing queued to that thread runs again: not
-// the deadline's abort (the connection stays open), not the relief request (never sent), not the
+// the deadline's abort (the connection stays open), not the fallback request (never sent), not the
 // thread's quit (the process hangs 5 s at exit); an endless line also grows without bound in Qt.
 //
 // So for http:// endpoints the adapters talk to this relay on 127.0.0.1 instead, on a thread of its

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "httpexchange.h"
 
+#include "config/providertrust.h"
 #include "egressguard.h"
 #include "httpstagegenerator.h"
 #include "networkpool.h"
 #include "oneshotbody.h"
-#include "providertrust.h"
 
 #include <QFutureWatcher>
 #include <QJsonDocument>

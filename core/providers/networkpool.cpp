@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "networkpool.h"
 
-#include "proxyrules.h"
+#include "config/proxyrules.h"
 
 namespace bullpen {
 

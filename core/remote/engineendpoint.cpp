@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engineendpoint.h"
 
-#include "providers/providertrust.h"
+#include "config/providertrust.h"
 
 #include <QFile>
 #include <QJsonDocument>

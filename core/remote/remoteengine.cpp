@@ -2,8 +2,8 @@
 #include "remoteengine.h"
 
 #include "api/generationrequestjson.h"
+#include "config/proxyrules.h"
 #include "engine/stageservice.h"
-#include "providers/proxyrules.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>

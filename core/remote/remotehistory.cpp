@@ -2,7 +2,8 @@
 #include "remotehistory.h"
 
 #include "api/historyjson.h"
-#include "providers/proxyrules.h"
+#include "config/proxyrules.h"
+#include "history/generationrowjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -97,7 +98,7 @@ QList<GenerationRow> RemoteHistory::generations(const HistoryFilter &filter, int
             break;
         const QJsonArray rows = o->value(QLatin1StringView("generations")).toArray();
         for (const QJsonValue &v : rows) {
-            if (auto row = HistoryJson::rowFromJson(v.toObject()))
+            if (auto row = GenerationRowJson::fromJson(v.toObject()))
                 out << *row;
         }
         const QJsonObject next = o->value(QLatin1StringView("next")).toObject();
@@ -131,7 +132,7 @@ std::optional<GenerationRow> RemoteHistory::generation(const QString &id, QStrin
     const std::optional<QJsonObject> o = detail(id, error);
     if (!o)
         return std::nullopt;
-    return HistoryJson::rowFromJson(o->value(QLatin1StringView("generation")).toObject());
+    return GenerationRowJson::fromJson(o->value(QLatin1StringView("generation")).toObject());
 }
 
 qint64 RemoteHistory::count(const HistoryFilter &filter, QString *error)
@@ -242,7 +243,7 @@ QList<DurationCell> RemoteHistory::latencyHistogram(Provider provider, Role role
     return o ? HistoryJson::durationCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<DurationCell> {};
 }
 
-QList<ReliefCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+QList<FallbackWaitCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
 {
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("stage"), toId(stage));
@@ -250,7 +251,7 @@ QList<ReliefCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromM
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
     const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-wait-histogram"), q, error);
-    return o ? HistoryJson::reliefCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<ReliefCell> {};
+    return o ? HistoryJson::fallbackWaitCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<FallbackWaitCell> {};
 }
 
 QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)

@@ -41,7 +41,8 @@ public:
     QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                          QString *error = nullptr) override;
     QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
-    QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
+    QList<FallbackWaitCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                  QString *error = nullptr) override;
     QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                      QString *error = nullptr) override;
     std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) override;

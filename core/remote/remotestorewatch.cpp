@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "remotestorewatch.h"
 
-#include "providers/proxyrules.h"
+#include "config/proxyrules.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

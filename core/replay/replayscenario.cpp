@@ -2,9 +2,9 @@
 #include "replayscenario.h"
 
 #include "config/providerentries.h"
+#include "engine/event.h"
 #include "engine/stagepolicy.h"
 #include "engine/stageresult.h"
-#include "events/event.h"
 #include "history/historyreader.h"
 
 #include <QCoreApplication>

@@ -3,11 +3,11 @@
 
 #include "api/breakerjson.h"
 #include "config/modeldeprecations.h"
+#include "config/providertrust.h"
+#include "config/proxyrules.h"
 #include "contract/providerregistry.h"
 #include "engine/breakerboard.h"
 #include "logsink.h"
-#include "providers/providertrust.h"
-#include "providers/proxyrules.h"
 #include "secretstore.h"
 
 #include <QCoreApplication>
@@ -173,8 +173,8 @@ bool EngineSetup::init(const SetupOptions &options)
         }
         m_simulator = &m_simulatorThread->simulator();
         if (!m_settings.storyboardFallbackChosen) {
-            // Against the simulator, with no fallback provider chosen anywhere, run the relief path of the
-            // source write-up (Gemini primary, Qwen relief) so that scenarios show it. Real providers
+            // Against the simulator, with no fallback provider chosen anywhere, run the fallback path of the
+            // source write-up (Gemini primary, Qwen fallback) so that scenarios show it. Real providers
             // keep docs/contract.md §4.6's default of none.
             m_settings.storyboard.fallback = m_settings.storyboard.primary == Provider::Qwen ? Provider::Gemini : Provider::Qwen;
             m_simulatedFallback = true;

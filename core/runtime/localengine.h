@@ -3,6 +3,7 @@
 
 #include "config/settings.h"
 #include "pipeline/engineclient.h"
+#include "pipeline/generationpipeline.h"
 
 #include <QThread>
 

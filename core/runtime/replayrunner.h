@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "events/event.h"
+#include "engine/event.h"
 #include "pipeline/generationresult.h"
 
 #include <QObject>

@@ -18,26 +18,17 @@ namespace bullpen {
 
 EngineService::Reply EngineService::startComparison(const QHttpServerRequest &request, const ApiToken &token)
 {
-    if (m_draining) {
-        Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new comparisons; send it to another instance"));
-        r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
-        return r;
-    }
     // The same body as a generation's; the fallback provider is the other side, run alone.
-    std::variant<GenerationRequest, FieldError> parsed =
-        GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
-    if (const auto *e = std::get_if<FieldError>(&parsed))
-        return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
-    const GenerationRequest g = std::get<GenerationRequest>(std::move(parsed));
+    std::variant<GenerationRequest, Reply> admission = admitted(request, QStringLiteral("comparisons"));
+    if (auto *refusal = std::get_if<Reply>(&admission))
+        return std::move(*refusal);
+    const GenerationRequest g = std::get<GenerationRequest>(std::move(admission));
     const StagePolicy &p = *g.storyboardPolicy;
     if (!p.fallback)
         return error(400, QStringLiteral("a comparison needs two providers: name the other one as \"fallback\""),
                      QStringLiteral("fallback"));
-    if (m_setup.engine().activeCount() + 2 > m_options.maxInFlight) {
-        Reply r = error(429, QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s").arg(m_options.maxInFlight));
-        r.headers.append({ QByteArray("Retry-After"), QByteArray("1") });
-        return r;
-    }
+    if (std::optional<Reply> refusal = overInFlightLimit(2))
+        return std::move(*refusal);
     ComparisonRequest c;
     c.story = g.story;
     c.userId = g.userId;

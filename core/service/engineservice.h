@@ -138,6 +138,12 @@ private:
     std::optional<ApiToken> authorize(const QHttpServerRequest &request, Reply *refusal);
     bool withinRate(const QString &tokenName, Reply *refusal);
 
+    // What every request that starts work goes through first (generationroutes.cpp): a draining engine
+    // refuses it (503 with Retry-After; `work` names it, "generations"), then its body is read (413 when
+    // too large, 400 naming the field). The request, or the refusal.
+    std::variant<GenerationRequest, Reply> admitted(const QHttpServerRequest &request, const QString &work) const;
+    // 429 with Retry-After when `more` generations would pass the in-flight limit.
+    std::optional<Reply> overInFlightLimit(int more) const;
     Reply startGeneration(const QHttpServerRequest &request, const ApiToken &token);
     void generationResult(const QString &id, QTcpSocket *socket);
     // 202 while it runs here; its final state (200) once ended, here or on another engine of the store.
@@ -171,7 +177,7 @@ private:
 
     void onEvent(const Event &event);
     void onFinished(const GenerationResult &result);
-    // Its log line (docs/contract.md 12.4); `plain`: a success without relief, logged at debug.
+    // Its log line (docs/contract.md 12.4); `plain`: a success without fallback, logged at debug.
     void logFinished(const GenerationResult &result, bool plain) const;
     void checkDrained();
 

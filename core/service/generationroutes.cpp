@@ -2,6 +2,7 @@
 // EngineService's handlers under /v1/generations (docs/api.md, "Generations"): start, result, cancel.
 #include "api/historyjson.h"
 #include "engineservice.h"
+#include "history/generationrowjson.h"
 #include "pipeline/generationresult.h"
 #include "runtime/enginesetup.h"
 #include "sim/scenario.h"
@@ -17,10 +18,10 @@ Q_DECLARE_LOGGING_CATEGORY(lcApi)
 
 namespace bullpen {
 
-EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &request, const ApiToken &token)
+std::variant<GenerationRequest, EngineService::Reply> EngineService::admitted(const QHttpServerRequest &request, const QString &work) const
 {
     if (m_draining) {
-        Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new generations; send it to another instance"));
+        Reply r = error(503, QStringLiteral("this engine is shutting down and takes no new %1; send it to another instance").arg(work));
         r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
@@ -28,20 +29,34 @@ EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &re
         GenerationRequestJson::parse(request.body(), m_setup.storyboardPolicy(), m_options.request);
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return error(e->tooLarge ? 413 : 400, e->toString(), e->field);
-    GenerationRequest g = std::get<GenerationRequest>(std::move(parsed));
+    return std::get<GenerationRequest>(std::move(parsed));
+}
+
+std::optional<EngineService::Reply> EngineService::overInFlightLimit(int more) const
+{
+    if (m_setup.engine().activeCount() + more <= m_options.maxInFlight)
+        return std::nullopt;
+    Reply r = error(429,
+                    QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s, or raise --max-in-flight")
+                        .arg(m_options.maxInFlight));
+    r.headers.append({ QByteArray("Retry-After"), QByteArray("1") });
+    return r;
+}
+
+EngineService::Reply EngineService::startGeneration(const QHttpServerRequest &request, const ApiToken &token)
+{
+    std::variant<GenerationRequest, Reply> admission = admitted(request, QStringLiteral("generations"));
+    if (auto *refusal = std::get_if<Reply>(&admission))
+        return std::move(*refusal);
+    GenerationRequest g = std::get<GenerationRequest>(std::move(admission));
     if (g.scenario.isSet() && !m_setup.usingSimulator())
         return error(400, QStringLiteral("this engine talks to real providers; a scenario applies only to the built-in simulator"),
                      QStringLiteral("scenario"));
     if (g.scenario.isSet() && !Scenario::builtInNames().contains(g.scenario.name))
         return error(400, QStringLiteral("\"%1\" is not a built-in scenario; GET /v1/config lists them").arg(g.scenario.name),
                      QStringLiteral("scenario"));
-    if (m_setup.engine().activeCount() >= m_options.maxInFlight) {
-        Reply r = error(429,
-                        QStringLiteral("%1 generations in flight, this engine's limit; retry after 1 s, or raise --max-in-flight")
-                            .arg(m_options.maxInFlight));
-        r.headers.append({ QByteArray("Retry-After"), QByteArray("1") });
-        return r;
-    }
+    if (std::optional<Reply> refusal = overInFlightLimit(1))
+        return std::move(*refusal);
     if (!g.generationId.isEmpty() && (m_running.contains(g.generationId) || m_results.contains(g.generationId)))
         return error(409, QStringLiteral("a generation with this id exists; leave generation_id out to get a new one"),
                      QStringLiteral("generation_id"));
@@ -98,7 +113,7 @@ void EngineService::generationResult(const QString &id, QTcpSocket *socket)
                 return json(200, o);
             }
         }
-        QJsonObject o = HistoryJson::row(*row);
+        QJsonObject o = GenerationRowJson::toJson(*row);
         QJsonArray attempts;
         for (const QJsonObject &a : history->attempts(id, &why))
             attempts.append(a);

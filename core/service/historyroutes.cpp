@@ -3,6 +3,7 @@
 // generation, its replay scenario, the list, the statistics and the comics, answered from the history thread.
 #include "api/historyjson.h"
 #include "engineservice.h"
+#include "history/generationrowjson.h"
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "sim/scenario.h"
@@ -45,7 +46,7 @@ void EngineService::historyEntry(const QString &id, QTcpSocket *socket)
             for (const QJsonObject &e : history->events(id, &why))
                 events.append(e);
             return json(200,
-                        QJsonObject { { QStringLiteral("generation"), HistoryJson::row(*row) },
+                        QJsonObject { { QStringLiteral("generation"), GenerationRowJson::toJson(*row) },
                                       { QStringLiteral("attempts"), attempts },
                                       { QStringLiteral("events"), events } });
         });
@@ -95,7 +96,7 @@ void EngineService::historyList(const QHttpServerRequest &request, QTcpSocket *s
             return historyUnreadable(why);
         QJsonArray out;
         for (const GenerationRow &r : rows)
-            out.append(HistoryJson::row(r));
+            out.append(GenerationRowJson::toJson(r));
         const QJsonValue next = rows.size() < n
             ? QJsonValue()
             : QJsonValue(QJsonObject { { QStringLiteral("before_ms"), static_cast<double>(rows.last().createdAtMs) },

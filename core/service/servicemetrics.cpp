@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "servicemetrics.h"
 
-#include "analytics/providerhealth.h"
 #include "contract/providerregistry.h"
+#include "history/providerhealth.h"
 
 #include <QJsonArray>
 
@@ -75,10 +75,10 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
             Recent { nowMs, a->provider, a->role, a->success, a->kind(), false, static_cast<double>(a->duration.count()) / 1000.0 });
     } else if (const auto *f = std::get_if<FallbackTriggered>(&event.body)) {
         ++m_fallbacks[{ f->stage, f->from, f->to, f->kind }];
-        // The primary attempt that was just relieved is the newest failed one of that provider.
+        // The primary attempt that was just handed to the fallback is the newest failed one of that provider.
         for (auto it = m_recent.rbegin(); it != m_recent.rend(); ++it) {
             if (it->provider == f->from && it->role == Role::Primary && !it->success) {
-                it->relieved = true;
+                it->handedToFallback = true;
                 break;
             }
         }
@@ -265,7 +265,7 @@ QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
     prune(nowMs);
     QJsonObject out;
     for (Provider p : ProviderRegistry::all()) {
-        qint64 attempts = 0, failures = 0, primaryFailures = 0, relieved = 0;
+        qint64 attempts = 0, failures = 0, primaryFailures = 0, handedToFallback = 0;
         std::map<FailureKind, int> kinds;
         std::vector<double> durations;
         for (const Recent &r : m_recent) {
@@ -279,24 +279,25 @@ QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
                     ++kinds[*r.kind];
                 if (r.role == Role::Primary) {
                     ++primaryFailures;
-                    relieved += r.relieved ? 1 : 0;
+                    handedToFallback += r.handedToFallback ? 1 : 0;
                 }
             }
         }
         if (attempts == 0)
             continue;
         const auto top = std::max_element(kinds.begin(), kinds.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
-        out.insert(toId(p),
-                   QJsonObject {
-                       { QStringLiteral("attempts"), static_cast<double>(attempts) },
-                       { QStringLiteral("error_percent"), 100.0 * static_cast<double>(failures) / static_cast<double>(attempts) },
-                       { QStringLiteral("top_kind"), top == kinds.end() ? QJsonValue() : QJsonValue(enumName(top->first)) },
-                       { QStringLiteral("relief_percent"),
-                         primaryFailures == 0 ? QJsonValue()
-                                              : QJsonValue(100.0 * static_cast<double>(relieved) / static_cast<double>(primaryFailures)) },
-                       { QStringLiteral("p50_ms"), interpolatedPercentile(durations, 0.5) },
-                       { QStringLiteral("p90_ms"), interpolatedPercentile(durations, 0.9) },
-                   });
+        out.insert(
+            toId(p),
+            QJsonObject {
+                { QStringLiteral("attempts"), static_cast<double>(attempts) },
+                { QStringLiteral("error_percent"), 100.0 * static_cast<double>(failures) / static_cast<double>(attempts) },
+                { QStringLiteral("top_kind"), top == kinds.end() ? QJsonValue() : QJsonValue(enumName(top->first)) },
+                { QStringLiteral("relief_percent"),
+                  primaryFailures == 0 ? QJsonValue()
+                                       : QJsonValue(100.0 * static_cast<double>(handedToFallback) / static_cast<double>(primaryFailures)) },
+                { QStringLiteral("p50_ms"), interpolatedPercentile(durations, 0.5) },
+                { QStringLiteral("p90_ms"), interpolatedPercentile(durations, 0.9) },
+            });
     }
     return out;
 }

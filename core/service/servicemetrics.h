@@ -2,7 +2,7 @@
 #pragma once
 
 #include "engine/breakerboard.h"
-#include "events/event.h"
+#include "engine/event.h"
 #include "store/retention.h"
 
 #include <QByteArray>
@@ -17,7 +17,7 @@
 namespace bullpen {
 
 // What `GET /metrics` says (Prometheus text format 0.0.4) and `GET /v1/stats/providers` sums up, kept
-// from the engine's own events as they happen: attempts by stage, provider, role and result, relief,
+// from the engine's own events as they happen: attempts by stage, provider, role and result, fallback,
 // attempt durations as histograms, final states, late results. Gauges (in flight, subscribers, store
 // write failures) are passed in when the page is written.
 class ServiceMetrics final
@@ -52,7 +52,7 @@ public:
     QByteArray prometheus(const Gauges &gauges) const;
 
     // Per provider over the last `windowMs` (this engine's attempts, all stages): attempts, error %,
-    // the most frequent failure kind, how often a failed primary was relieved, p50/p90 duration.
+    // the most frequent failure kind, how often a failed primary was handed to the fallback, p50/p90 duration.
     QJsonObject providers(qint64 nowMs, qint64 windowMs) const;
 
     static constexpr std::array<double, 12> kBucketsSeconds { 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60 };
@@ -71,7 +71,7 @@ private:
         Role role = Role::Primary;
         bool success = false;
         std::optional<FailureKind> kind;
-        bool relieved = false; // a fallback attempt followed this failed primary
+        bool handedToFallback = false; // a fallback attempt followed this failed primary
         double durationMs = 0;
     };
     void prune(qint64 nowMs) const;

@@ -177,7 +177,7 @@ Plan fallbackWaitHistogram(const QUrlQuery &query)
     const qint64 b = q.bucket(range);
     const Stage s = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
     return planOr(q, [range, b, s](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("cells", HistoryJson::reliefCells(h.fallbackWaitHistogram(s, range.first, range.second, b, why)));
+        return one("cells", HistoryJson::fallbackWaitCells(h.fallbackWaitHistogram(s, range.first, range.second, b, why)));
     });
 }
 

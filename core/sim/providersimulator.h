@@ -103,7 +103,7 @@ protected:
 private:
     struct Exchange;
     enum class Kind { Storyboard, Captions, Image };
-    // What one request asked for: a built-in scenario and who plays primary and relief in it.
+    // What one request asked for: a built-in scenario and who plays primary and fallback in it.
     struct RequestScript
     {
         const Scenario *scenario = nullptr; // null: m_scenario

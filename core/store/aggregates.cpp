@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "aggregates.h"
 
-#include "analytics/durationhistogram.h"
+#include "history/durationhistogram.h"
 
 #include <QHash>
 #include <QSqlError>
@@ -34,7 +34,7 @@ void AggregateDeltas::clear()
 {
     m_generations.clear();
     m_attempts.clear();
-    m_relief.clear();
+    m_fallbackWaits.clear();
 }
 
 bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
@@ -64,7 +64,7 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
         && make(m_upsertAttempt,
                 "INSERT INTO agg_attempts (provider, role, stage, hour_ms, instance, success, bin, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (provider, role, stage, hour_ms, instance, success, bin) DO UPDATE SET n = agg_attempts.n + excluded.n")
-        && make(m_upsertRelief,
+        && make(m_upsertFallbackWait,
                 "INSERT INTO agg_relief (stage, hour_ms, primary_provider, fallback_provider, bin, n) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (stage, hour_ms, primary_provider, fallback_provider, bin) DO UPDATE SET n = agg_relief.n + excluded.n");
     if (!ok)
@@ -78,8 +78,8 @@ void AggregateDeltas::addAttempt(qint64 atMs, const QString &provider, const QSt
     ++m_attempts[{ provider, role, stage, hourOf(atMs), instance, success ? 1 : 0, DurationHistogram::binOf(durationMs) }];
 }
 
-bool AggregateDeltas::addRelief(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider,
-                                qint64 atMs, double fallbackMs, QString *error)
+bool AggregateDeltas::addFallbackWait(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider,
+                                      qint64 atMs, double fallbackMs, QString *error)
 {
     if (!prepare(db, error))
         return false;
@@ -100,7 +100,7 @@ bool AggregateDeltas::addRelief(QSqlDatabase &db, const QString &generationId, c
     q.finish();
     if (primary.isEmpty())
         return true; // the primary was skipped (docs/contract.md §13): no wait to count
-    ++m_relief[{ stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs) }];
+    ++m_fallbackWaits[{ stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs) }];
     return true;
 }
 
@@ -132,10 +132,10 @@ bool AggregateDeltas::apply(QSqlDatabase &db, QString *error)
         return run(q, error);
     };
     for (const auto &[k, n] : m_generations) {
-        const auto &[hour, state, code, kind, stage, primary, final, instance, relieved] = k;
+        const auto &[hour, state, code, kind, stage, primary, final, instance, fallbackApplied] = k;
         if (!upsert(*m_upsertGeneration,
                     { hour, dimension(state), dimension(code), dimension(kind), dimension(stage), dimension(primary), dimension(final),
-                      dimension(instance), relieved, n }))
+                      dimension(instance), fallbackApplied, n }))
             return false;
     }
     for (const auto &[k, n] : m_attempts) {
@@ -144,9 +144,9 @@ bool AggregateDeltas::apply(QSqlDatabase &db, QString *error)
                     { dimension(provider), dimension(role), dimension(stage), hour, dimension(instance), success, bin, n }))
             return false;
     }
-    for (const auto &[k, n] : m_relief) {
+    for (const auto &[k, n] : m_fallbackWaits) {
         const auto &[stage, hour, primary, fallback, bin] = k;
-        if (!upsert(*m_upsertRelief, { dimension(stage), hour, dimension(primary), dimension(fallback), bin, n }))
+        if (!upsert(*m_upsertFallbackWait, { dimension(stage), hour, dimension(primary), dimension(fallback), bin, n }))
             return false;
     }
     clear();
@@ -189,10 +189,10 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     while (q.next())
         d.addAttempt(q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
                      q.value(5).toInt() != 0, q.value(6).toDouble());
-    // Relieved stages: each fallback attempt with the primary attempts of its stage before it, joined here
+    // Stages handed to the fallback: each fallback attempt with the primary attempts of its stage before it, joined here
     // by generation and stage (two scans; a correlated subquery per fallback attempt walked an index of
     // every primary attempt on SQLite).
-    struct Relief
+    struct FallbackWait
     {
         qint64 atMs;
         QString stage;
@@ -201,25 +201,25 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
         double primaryMs = 0;
         QString primary;
     };
-    std::vector<Relief> relief;
-    QHash<QString, std::vector<std::size_t>> reliefOf; // generation + stage → fallback attempts
+    std::vector<FallbackWait> waits;
+    QHash<QString, std::vector<std::size_t>> fallbacksOf; // generation + stage → fallback attempts
     if (!exec(
             QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'%1").arg(users)))
         return false;
     while (q.next()) {
-        reliefOf[q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString()].push_back(relief.size());
-        relief.push_back({ q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {} });
+        fallbacksOf[q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString()].push_back(waits.size());
+        waits.push_back({ q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {} });
     }
-    if (!relief.empty()) {
+    if (!waits.empty()) {
         if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'%1")
                       .arg(users)))
             return false;
         while (q.next()) {
-            const auto it = reliefOf.constFind(q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString());
-            if (it == reliefOf.constEnd())
+            const auto it = fallbacksOf.constFind(q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString());
+            if (it == fallbacksOf.constEnd())
                 continue;
             for (std::size_t i : *it) {
-                Relief &r = relief[i];
+                FallbackWait &r = waits[i];
                 if (q.value(2).toLongLong() > r.atMs)
                     continue;
                 r.primaryMs += q.value(4).toDouble();
@@ -229,9 +229,9 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
             }
         }
     }
-    for (const Relief &r : relief)
+    for (const FallbackWait &r : waits)
         if (!r.primary.isEmpty()) // a skipped primary added no wait
-            ++d.m_relief[{ r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms) }];
+            ++d.m_fallbackWaits[{ r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms) }];
     q.finish();
     return d.apply(db, error);
 }

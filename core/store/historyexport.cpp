@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "historyexport.h"
 
+#include "contract/displaymask.h"
 #include "contract/isotime.h"
 #include "failure/secretscrubber.h"
-#include "masking.h"
+#include "history/generationrowjson.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -12,12 +13,9 @@ namespace bullpen {
 
 namespace {
 
-QJsonValue orNull(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
-}
-
-// Column order of both formats: stable, and the same as the failures table on screen.
+// Column order of both formats: stable, and the same as the failures table on screen. A row's own fields
+// are written by its one codec (GenerationRowJson), so they carry the names the API gives them; the
+// export adds the time as text, the generation's display id and the provider chain.
 const char *const kColumns[] = { "created_at",
                                  "user",
                                  "generation",
@@ -43,30 +41,15 @@ const char *const kColumns[] = { "created_at",
 
 QJsonObject HistoryExport::rowJson(const GenerationRow &r, Ids ids)
 {
-    const QString chain = r.providerChain();
-    QJsonObject o {
-        { QStringLiteral("created_at"), isoUtcWithMs(r.createdAtMs) },
-        { QStringLiteral("user"), r.userMask },
-        { QStringLiteral("generation"), Masking::displayGenerationId(r.id) },
-        { QStringLiteral("state"), r.state },
-        { QStringLiteral("stage"), orNull(r.stage) },
-        { QStringLiteral("public_code"), orNull(r.publicCode) },
-        { QStringLiteral("kind"), orNull(r.kind) },
-        { QStringLiteral("provider_chain"), chain },
-        { QStringLiteral("elapsed_ms"), r.elapsedMs },
-        { QStringLiteral("policy"), r.policy },
-        { QStringLiteral("provider_fallback_applied"), r.fallbackApplied },
-        { QStringLiteral("provider_fallback_reason"), orNull(r.fallbackReason) },
-        { QStringLiteral("primary_final_model_provider"), r.primaryProvider },
-        { QStringLiteral("final_model_provider"), r.finalProvider },
-        { QStringLiteral("final_model_id"), r.finalModel },
-        { QStringLiteral("detail"), r.detail },
-        { QStringLiteral("decision"), r.decision },
-        { QStringLiteral("instance"), orNull(r.instance) },
-        { QStringLiteral("next_step"), orNull(r.nextStep) },
-    };
-    if (ids == Ids::WithFull)
-        o.insert(QStringLiteral("generation_id"), r.id);
+    QJsonObject row = GenerationRowJson::toJson(r);
+    row.insert(QStringLiteral("created_at"), isoUtcWithMs(r.createdAtMs));
+    row.insert(QStringLiteral("generation"), DisplayMask::generationId(r.id));
+    row.insert(QStringLiteral("provider_chain"), r.providerChain());
+    QJsonObject o;
+    for (const char *column : kColumns) {
+        if (ids == Ids::WithFull || qstrcmp(column, "generation_id") != 0)
+            o.insert(QLatin1StringView(column), row.value(QLatin1StringView(column)));
+    }
     return o;
 }
 

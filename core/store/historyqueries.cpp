@@ -2,7 +2,7 @@
 #include "historyqueries.h"
 
 #include "aggregates.h"
-#include "analytics/durationhistogram.h"
+#include "history/durationhistogram.h"
 #include "masking.h"
 #include "storedatabase.h"
 
@@ -60,7 +60,7 @@ GenerationRow rowFrom(const QSqlQuery &q)
 }
 
 // The conditions on a generation's own columns, which the rows and `agg_generations` name alike:
-// states, code, kind, failed stage, instance, provider (primary or final) and relief.
+// states, code, kind, failed stage, instance, provider (primary or final) and fallback.
 void dimensionClauses(const HistoryFilter &f, QStringList &where, QVariantList &binds)
 {
     if (!f.states.isEmpty()) {
@@ -472,7 +472,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
         const QString w = whereFor(scope, scopeBinds);
         return w.isEmpty() ? QString() : QStringLiteral(" AND ") + w.mid(7); // without " WHERE "
     }();
-    std::map<qint64, std::pair<qint64, qint64>> buckets; // index → generations, relieved
+    std::map<qint64, std::pair<qint64, qint64>> buckets; // index → generations, handed to the fallback
     // Integer division is portable (SQLite and PostgreSQL both truncate BIGINT / BIGINT). Groups are
     // named by position: PostgreSQL takes two parameterised expressions for different ones.
     auto fromRows = [&](qint64 from, qint64 to, bool runningOnly) {
@@ -543,7 +543,7 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     }
     if (out.isEmpty())
         return out;
-    // A primary attempt ends before its relief starts: no stage runs longer than an hour.
+    // A primary attempt ends before its fallback starts: no stage runs longer than an hour.
     QSqlQuery p;
     if (!m_db.read(p, sql, { QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs }, error))
         return {};
@@ -633,11 +633,11 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
     return out;
 }
 
-QList<ReliefCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
+QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
 {
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
-    std::map<std::tuple<qint64, QString, QString, int>, qint64> cells; // (bucket, primary, relief, bin) → relieved stages
+    std::map<std::tuple<qint64, QString, QString, int>, qint64> cells; // (bucket, primary, fallback, bin) → stages handed to the fallback
     const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
@@ -668,10 +668,10 @@ QList<ReliefCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 from
         while (q.next())
             cells[{ q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toInt() }] += q.value(4).toLongLong();
     }
-    QList<ReliefCell> out;
+    QList<FallbackWaitCell> out;
     out.reserve(qsizetype(cells.size()));
     for (const auto &[k, n] : cells)
-        out << ReliefCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n };
+        out << FallbackWaitCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n };
     return out;
 }
 

@@ -32,7 +32,8 @@ public:
     // From the hourly aggregates for whole hours of hour-multiple buckets, from the rows for the rest.
     QList<DurationCell> latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                          QString *error = nullptr) override;
-    QList<ReliefCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr) override;
+    QList<FallbackWaitCell> fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
+                                                  QString *error = nullptr) override;
     // From the attempt rows of the window (minutes: no aggregates needed).
     QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
     // Probes' generations with an attempt in [fromMs, toMs) (few: read through their own index).
@@ -41,7 +42,7 @@ public:
     std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
     // Counts of generations per state, and per public code among failures, in a time range.
     QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) override;
-    // Generations and relief per time bucket (fallback rate over time).
+    // Generations, and those the fallback answered, per time bucket (fallback rate over time).
     QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr,
                                    const HistoryFilter &scope = {}) override;
     // The installation's key, for filters that name a raw user id (HistoryFilter::userId).

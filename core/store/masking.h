@@ -10,7 +10,7 @@ namespace bullpen {
 
 // docs/contract.md §5.1: the raw user id is never stored or shown. The store keeps a keyed hash (HMAC-SHA256 with a
 // per-installation key kept in a file only its owner can read) to group a user's failures, and a
-// display mask for people.
+// display mask for people (contract/displaymask.h).
 class Masking final
 {
 public:
@@ -25,11 +25,6 @@ public:
     // 16 hex characters naming the key without revealing it (an HMAC of a fixed label): what a store
     // shared by several engines keeps, so that an engine with another key is refused (docs/contract.md §12.2).
     QString fingerprint() const;
-
-    // "haru_ul" → "ha****ul"; "haru@example.com" → "h***@e***.com"; short ids keep one character.
-    static QString displayUser(const QString &rawUserId);
-    // "gen_7f3a0d…c91e" → "gen_7f3a…c91e"
-    static QString displayGenerationId(const QString &generationId);
 
 private:
     QByteArray m_key;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "engine/event.h"
 #include "engine/stageresult.h"
-#include "events/event.h"
 #include "finishedextras.h"
 #include "historyqueries.h"
 #include "resultcache.h"

@@ -2,7 +2,7 @@
 #include "storedatabase.h"
 
 #include "aggregates.h"
-#include "events/event.h"
+#include "engine/event.h"
 #include "owner.h"
 #include "privatefiles.h"
 #include "storeschema.h"

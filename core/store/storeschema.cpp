@@ -106,7 +106,7 @@ const char *const kVersion3[] = {
     " fallback_generation_id TEXT,"
     " body TEXT NOT NULL)",
     "CREATE INDEX comparisons_created ON comparisons (created_at_ms)",
-    // Relief and primary attempts by time, covering the latency view's extra-wait query.
+    // Fallback and primary attempts by time, covering the latency view's extra-wait query.
     "CREATE INDEX attempts_role_stage_at ON attempts (role, stage, at_ms, generation_id, provider, duration_ms, success)",
     "CREATE INDEX attempts_latency_stage ON attempts (provider, role, stage, at_ms, duration_ms, success)",
     "UPDATE bullpen_schema SET version = 3",

@@ -166,7 +166,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
             return true; // users' figures only
         s.aggregates.addAttempt(wall, toId(a->provider), toId(a->role), toId(a->stage), s.instance, a->success, ms(a->duration));
         if (a->role == Role::Fallback
-            && !s.aggregates.addRelief(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
+            && !s.aggregates.addFallbackWait(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
             return false;
     }
     return true;

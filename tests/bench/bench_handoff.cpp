@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// bench_handoff: from a hanging primary's deadline to the relief request reaching the simulator, over
+// bench_handoff: from a hanging primary's deadline to the fallback request reaching the simulator, over
 // real loopback HTTP, N times in a row. Prints median, p90, p99 and max. Run by hand:
 //   build/dev/tests/bench/bench_handoff [runs]
 #include "config/eventloops.h"

@@ -2,7 +2,7 @@
 // bench_liveview: the console's memory over a long attachment. The real main window, shown
 // (offscreen), on the Live view, receives the event stream of N generations through its own batcher,
 // as an attached console receives an engine's stream: the Live list, the event log, the timelines and
-// the live latency statistics all take every event. The events are a real engine's (relieved,
+// the live latency statistics all take every event. The events are a real engine's (some answered by the fallback,
 // failed and plain generations on a manual clock), given new ids and times. Prints the process's RSS
 // after 50,000 generations and then at each checkpoint up to N. Target: RSS after 1,000,000 within
 // 50 MiB of RSS after 50,000. Not part of the test run:
@@ -57,7 +57,7 @@ int main(int argc, char *argv[])
         return 2;
     }
 
-    // A real engine's events for 30 generations (a third relieved, a third failing), replayed with new
+    // A real engine's events for 30 generations (a third answered by the fallback, a third failing), replayed with new
     // ids and the current time.
     QList<QList<Event>> templates;
     {

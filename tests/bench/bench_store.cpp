@@ -127,9 +127,9 @@ int main(int argc, char *argv[])
     row(QStringLiteral("latency view 7 d / 1 h: read + statistics"), medianMs([&] {
             LatencyStats stats(hourFrom, now, hour);
             stats.addCells(store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, hourFrom, now, hour));
-            QList<ReliefCell> relief = store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour);
-            relief.removeIf([](const ReliefCell &c) { return c.primaryProvider != u"gemini"; });
-            stats.setReliefCells(relief);
+            QList<FallbackWaitCell> cells = store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour);
+            cells.removeIf([](const FallbackWaitCell &c) { return c.primaryProvider != u"gemini"; });
+            stats.setFallbackWaitCells(cells);
             p99 = stats.percentile(99);
             for (std::size_t i = 0; i < stats.buckets().size(); ++i)
                 p99 = std::max(p99, stats.buckets()[i].percentile(99));
@@ -149,7 +149,7 @@ int main(int argc, char *argv[])
         }));
     row(QStringLiteral("fallback waits (extra wait) 7 d / 1 h, histogram"), medianMs([&] {
             LatencyStats stats(hourFrom, now, hour);
-            stats.setReliefCells(store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour));
+            stats.setFallbackWaitCells(store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour));
             extra90 = stats.extraWaitPercentile(90);
         }));
     out << QStringLiteral("  (gemini primary storyboard p99 up to %1 ms; extra wait p90 %2 ms; percentiles within %3 %)\n")

@@ -3,7 +3,7 @@
 // an event of the stream (Event::fromJson) or a result (GenerationResult::fromJson). The first byte
 // picks which; the rest is the JSON text. Anything is refused with a field or read; what is read writes
 // back to JSON that reads again to the same JSON.
-#include "events/event.h"
+#include "engine/event.h"
 #include "pipeline/generationresult.h"
 
 #include <QJsonDocument>

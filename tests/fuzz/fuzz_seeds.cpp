@@ -3,7 +3,7 @@
 // bodies, streams and error bodies), storyboards from StoryboardSynth, the built-in scenarios, and
 // example settings and key files. Built with the tests (dev preset); scripts/fuzz.sh runs it first.
 #include "contract/storyboard.h"
-#include "events/event.h"
+#include "engine/event.h"
 #include "pipeline/generationresult.h"
 #include "sim/scenario.h"
 #include "sim/simwire.h"
@@ -29,7 +29,7 @@ void put(const QString &dir, const QString &name, const QByteArray &bytes)
         ++g_written;
 }
 
-// What an engine sends an attached console: events of a relieved generation, a probe's start, a skip,
+// What an engine sends an attached console: events of a generation a fallback answered, a probe's start, a skip,
 // and results (fuzz_engine_json; the first byte picks event 0 or result 1).
 void engineJson(const QDir &root)
 {

@@ -40,7 +40,7 @@ export function expected(scenario, provider, stream) {
         return provider === 'gemini' ? TIMEOUT.gemini : 'still-waiting';
     case 'primary-overloaded':
     case 'both-down':
-    case 'fallback-hang': // the primary is overloaded (only the relief provider hangs)
+    case 'fallback-hang': // the primary is overloaded (only the fallback provider hangs)
         return OVERLOADED[provider];
     case 'primary-rate-limited':
         return { gemini: 'error ApiError 429', qwen: 'error RateLimitError 429', openai: 'error RateLimitError 429', anthropic: 'error RateLimitError 429' }[provider];

@@ -3,9 +3,9 @@
 
 #include "engine/attemptcontext.h"
 #include "engine/clock.h"
+#include "engine/event.h"
 #include "engine/stagegenerator.h"
 #include "engine/stageresult.h"
-#include "events/event.h"
 #include "failure/providerresponse.h"
 
 #include <QList>
@@ -78,7 +78,7 @@ private:
 };
 
 // Runs `n` storyboard generations on a ManualClock through real engine code: in turn a primary success,
-// a relieved overload, and an auth failure. Events and results go to the callbacks (for feeding models
+// an overload the fallback answered, and an auth failure. Events and results go to the callbacks (for feeding models
 // and stores in tests).
 void runMixedGenerations(int n, const std::function<void(const Event &)> &onEvent,
                          const std::function<void(const StageResult &)> &onFinished = {});

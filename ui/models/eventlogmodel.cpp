@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "eventlogmodel.h"
 
+#include "contract/displaymask.h"
 #include "contract/recordtext.h"
-#include "store/masking.h"
 #include "units.h"
 #include "words.h"
 
@@ -158,7 +158,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         case TimeColumn:
             return e.wallTime.isValid() ? e.wallTime.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz")) : QString();
         case GenerationColumn:
-            return Masking::displayGenerationId(e.generationId);
+            return DisplayMask::generationId(e.generationId);
         case TypeColumn:
             return e.type();
         case SummaryColumn:

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "failurehistorymodel.h"
 
+#include "contract/displaymask.h"
 #include "historyqueue.h"
-#include "store/masking.h"
 #include "units.h"
 #include "views/tones.h"
 
@@ -228,7 +228,7 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
         case User:
             return r.user.isEmpty() ? tr("(none)") : r.user;
         case Generation:
-            return Masking::displayGenerationId(r.id);
+            return DisplayMask::generationId(r.id);
         case Stage:
             return r.stage.isEmpty() ? (r.state == u"failed" ? QString() : tr("(fallback)")) : r.stage;
         case PublicCode:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "generationlistmodel.h"
 
-#include "store/masking.h"
+#include "contract/displaymask.h"
 #include "units.h"
 #include "views/tones.h"
 #include "words.h"
@@ -67,12 +67,12 @@ void GenerationListModel::appendBatch(const QList<Event> &events)
             r.role = s->role;
         } else if (const auto *f = std::get_if<FallbackTriggered>(&e.body)) {
             r.fallback = true;
-            r.relievedFrom = f->from;
-            r.relievedTo = f->to;
+            r.fallbackFrom = f->from;
+            r.fallbackTo = f->to;
         } else if (const auto *k = std::get_if<PrimarySkipped>(&e.body)) {
             r.fallback = true;
-            r.relievedFrom = k->provider;
-            r.relievedTo = k->to;
+            r.fallbackFrom = k->provider;
+            r.fallbackTo = k->to;
             r.skipped = k->state;
         } else if (const auto *fin = std::get_if<GenerationFinished>(&e.body)) {
             r.finished = true;
@@ -134,7 +134,7 @@ QString GenerationListModel::outcome(const Row &r)
 
 QString GenerationListModel::userOutcome(const Row &r)
 {
-    QString chain = r.relievedFrom && r.relievedTo ? QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo)) : QString();
+    QString chain = r.fallbackFrom && r.fallbackTo ? QStringLiteral("%1 → %2").arg(toId(*r.fallbackFrom), toId(*r.fallbackTo)) : QString();
     if (!r.skipped.isEmpty())
         chain += r.skipped == u"drained" ? tr(" · primary skipped (drained)") : tr(" · primary skipped (circuit open)");
     if (!r.finished) {
@@ -192,7 +192,7 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
         case StartedColumn:
             return r.started.isValid() ? r.started.toLocalTime().toString(QStringLiteral("HH:mm:ss")) : QString();
         case GenerationColumn:
-            return Masking::displayGenerationId(r.generationId);
+            return DisplayMask::generationId(r.generationId);
         case UserColumn:
             return r.userMask;
         case StageColumn:
@@ -201,8 +201,8 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
             if (r.probe)
                 return r.probe->role == bullpen::Role::Primary ? tr("%1 (primary probe)").arg(toId(r.probe->provider))
                                                                : tr("%1 (fallback probe)").arg(toId(r.probe->provider));
-            if (r.finished && r.relievedFrom && r.relievedTo)
-                return QStringLiteral("%1 → %2").arg(toId(*r.relievedFrom), toId(*r.relievedTo));
+            if (r.finished && r.fallbackFrom && r.fallbackTo)
+                return QStringLiteral("%1 → %2").arg(toId(*r.fallbackFrom), toId(*r.fallbackTo));
             if (r.finished)
                 return r.primary ? toId(*r.primary) : QString();
             return r.provider
@@ -248,7 +248,7 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
             return tones::color(tones::Tone::Own); // waiting on Bullpen's own limit, not on a provider
         return {};
     case Qt::BackgroundRole:
-        return r.fallback ? QVariant(tones::background(tones::Tone::Relief)) : QVariant(); // relief stands out
+        return r.fallback ? QVariant(tones::background(tones::Tone::Fallback)) : QVariant(); // fallback stands out
     default:
         return {};
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "events/event.h"
+#include "engine/event.h"
 
 #include <QAbstractTableModel>
 #include <QElapsedTimer>
@@ -32,7 +32,7 @@ public:
         ElapsedColumn,
         BudgetColumn,
         InstanceColumn, // the engine instance running it (attached to an engine of a shared store); empty embedded
-        StateColumn, // the outcome in words: "succeeded · relieved gemini → qwen", "failed at storyboard: …"
+        StateColumn, // the outcome in words: "succeeded · fallback gemini → qwen", "failed at storyboard: …"
         ColumnCount
     };
     enum DataRole {
@@ -63,8 +63,8 @@ public:
         QString failure; // public code / kind when failed
         QString instance;
         std::optional<Provider> primary; // the storyboard's primary provider
-        std::optional<Provider> relievedFrom; // storyboard relief: the primary that failed
-        std::optional<Provider> relievedTo; // and the provider that got the one attempt
+        std::optional<Provider> fallbackFrom; // storyboard fallback: the primary that failed
+        std::optional<Provider> fallbackTo; // and the provider that got the one attempt
         QString skipped; // the primary was skipped: "open", "half_open" or "drained"
         std::optional<Stage> failedStage;
         std::optional<PublicCode> publicCode;

@@ -132,7 +132,7 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
         case 2:
             return h.topKind ? enumName(*h.topKind) : QVariant();
         case 3:
-            return h.reliefPercent() ? QVariant(*h.reliefPercent()) : QVariant();
+            return h.fallbackPercent() ? QVariant(*h.fallbackPercent()) : QVariant();
         case 4:
             return h.p50Ms;
         case 5:
@@ -176,7 +176,7 @@ QVariant ProviderHealthModel::data(const QModelIndex &index, int role) const
     case 2:
         return h.topKind ? QStringLiteral("%1 ×%2").arg(enumName(*h.topKind), l.toString(h.topKindCount)) : QStringLiteral("–");
     case 3:
-        return h.reliefPercent() ? QString(l.toString(*h.reliefPercent(), 'f', 0) + QStringLiteral(" %")) : QStringLiteral("–");
+        return h.fallbackPercent() ? QString(l.toString(*h.fallbackPercent(), 'f', 0) + QStringLiteral(" %")) : QStringLiteral("–");
     case 4:
         return units::duration(h.p50Ms);
     case 5:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "analytics/providerhealth.h"
+#include "history/providerhealth.h"
 
 #include <QAbstractTableModel>
 
@@ -9,7 +9,7 @@ namespace bullpen {
 
 // The health strip's numbers (docs/contract.md §9.8): one row per provider, role and stage seen in the
 // last 15 minutes, with the last 5 minutes' and the last 15 minutes' attempts, error %, top failure kind,
-// relief % and p50/p90, and the state of the 5-minute window ("failing now"). Fed whole by setHealth()
+// fallback % and p50/p90, and the state of the 5-minute window ("failing now"). Fed whole by setHealth()
 // from the store's summaries; rows keep their order (providers in enum order, primary first, stages in
 // enum order).
 class ProviderHealthModel final : public QAbstractTableModel
@@ -24,13 +24,13 @@ public:
         Attempts5,
         Errors5,
         TopKind5,
-        Relief5,
+        Fallback5,
         P50_5,
         P90_5,
         Attempts15,
         Errors15,
         TopKind15,
-        Relief15,
+        Fallback15,
         P50_15,
         P90_15,
         ColumnCount

@@ -2,6 +2,7 @@
 #include "failuresview.h"
 
 #include "charts.h"
+#include "contract/displaymask.h"
 #include "contract/providerregistry.h"
 #include "contract/recordtext.h"
 #include "engine/stageresult.h"
@@ -11,7 +12,6 @@
 #include "models/units.h"
 #include "models/words.h"
 #include "replaydialog.h"
-#include "store/masking.h"
 #include "timelinewidget.h"
 #include "tones.h"
 
@@ -416,7 +416,7 @@ void FailuresView::updateCharts()
         [this, sequence](ChartData d) {
             if (sequence != m_chartSequence)
                 return; // a newer filter is on its way
-            // Failures carry a code; for the relieved or "all" outcomes the counts show the codes of
+            // Failures carry a code; for the "answered by the fallback" or "all" outcomes the counts show the codes of
             // failures only, with successes as "(none)".
             m_byCode = d.byCode;
             m_byKind = d.byKind;
@@ -431,10 +431,10 @@ void FailuresView::updateCharts()
             // One line per run of buckets with traffic: no line is drawn across a bucket without any.
             QList<QLineSeries *> lines;
             QLineSeries *line = nullptr;
-            qint64 gens = 0, relieved = 0, previous = std::numeric_limits<qint64>::min();
+            qint64 gens = 0, fallbacks = 0, previous = std::numeric_limits<qint64>::min();
             for (const RateBucket &b : std::as_const(d.rate)) {
                 gens += b.generations;
-                relieved += b.fallbacks;
+                fallbacks += b.fallbacks;
                 if (b.generations == 0) {
                     line = nullptr;
                     continue;
@@ -469,7 +469,7 @@ void FailuresView::updateCharts()
                 l->attachAxis(x);
                 l->attachAxis(y);
             }
-            const QString overall = gens ? QLocale().toString(100.0 * double(relieved) / double(gens), 'f', 1) : QStringLiteral("–");
+            const QString overall = gens ? QLocale().toString(100.0 * double(fallbacks) / double(gens), 'f', 1) : QStringLiteral("–");
             m_summary->setText(d.error.isEmpty() ? tr("Matching generations: %L1 · fallback rate %2 % of the %L3 in range · "
                                                       "counted in %4")
                                                        .arg(d.total)
@@ -689,7 +689,7 @@ void FailuresView::search(const QString &text)
 QString FailuresView::searchMask() const
 {
     if (!m_userSearch.isEmpty())
-        return tr("user %1").arg(Masking::displayUser(m_userSearch));
+        return tr("user %1").arg(DisplayMask::user(m_userSearch));
     return m_idSearch;
 }
 
@@ -708,7 +708,7 @@ void FailuresView::openGeneration(const QString &generationId)
 void FailuresView::filterByCard(Provider provider, Role role, Stage stage)
 {
     m_range->setCurrentIndex(0); // the last hour: the card's windows are 5 and 15 minutes
-    m_outcome->setCurrentIndex(m_outcome->findData(QString())); // a failed primary is often a relieved generation
+    m_outcome->setCurrentIndex(m_outcome->findData(QString())); // a failed primary is often a generation a fallback answered
     for (QComboBox *c : { m_code, m_kind, m_stage, m_provider, m_reason, m_instance })
         c->setCurrentIndex(0);
     m_idSearch.clear();

@@ -45,8 +45,8 @@ QString windowLine(const QString &window, const ProviderHealth &h)
     parts << HealthStrip::tr("%1 % errors").arg(l.toString(h.errorPercent(), 'f', 1));
     if (h.topKind)
         parts << QStringLiteral("%1 ×%L2").arg(enumName(*h.topKind)).arg(h.topKindCount);
-    if (const auto relief = h.reliefPercent())
-        parts << HealthStrip::tr("%1 % to fallback").arg(l.toString(*relief, 'f', 0));
+    if (const auto share = h.fallbackPercent())
+        parts << HealthStrip::tr("%1 % to fallback").arg(l.toString(*share, 'f', 0));
     parts << HealthStrip::tr("p50 %1 · p90 %2").arg(units::duration(h.p50Ms), units::duration(h.p90Ms));
     return parts.join(QStringLiteral(" · "));
 }

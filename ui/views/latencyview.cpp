@@ -291,12 +291,12 @@ void LatencyView::reload()
             const Stage stageValue = stageFromId(stage).value_or(Stage::Storyboard);
             l.stats.addCells(store.latencyHistogram(providerFromId(provider).value_or(Provider::Gemini),
                                                     roleFromId(role).value_or(Role::Primary), stageValue, from, to, bucket, &l.error));
-            QList<ReliefCell> relief = store.fallbackWaitHistogram(stageValue, from, to, bucket, &l.error);
-            relief.removeIf([&](const ReliefCell &c) {
+            QList<FallbackWaitCell> cells = store.fallbackWaitHistogram(stageValue, from, to, bucket, &l.error);
+            cells.removeIf([&](const FallbackWaitCell &c) {
                 return !FallbackWaitTracker::concerns(FallbackWait { 0, c.primaryProvider, c.fallbackProvider, 0, 0, false }, provider,
                                                       role);
             });
-            l.stats.setReliefCells(relief);
+            l.stats.setFallbackWaitCells(cells);
             // A skipped primary (docs/contract.md §13) has no attempt and added no wait, so the figures
             // above leave it out; say how many there were. The history row keeps the storyboard's
             // fallback reason, so this is counted for that stage.

@@ -3,7 +3,7 @@
 
 #include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
-#include "events/event.h"
+#include "engine/event.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -123,7 +123,7 @@ private:
     double m_lastLoadMs = 0;
     double m_lastDrawMs = 0;
     quint64 m_fullRedraws = 0;
-    FallbackWaitTracker m_waits; // live: the extra wait that relief added
+    FallbackWaitTracker m_waits; // live: the extra wait that fallback added
     bool m_summaryPending = false;
 };
 

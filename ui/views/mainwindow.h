@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "pipeline/generationpipeline.h"
+#include "pipeline/generationrequest.h"
 #include "pipeline/generationresult.h"
 #include "remote/engineendpoint.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "resultview.h"
 
+#include "contract/displaymask.h"
 #include "contract/recordtext.h"
 #include "models/units.h"
 #include "models/words.h"
-#include "store/masking.h"
 #include "tones.h"
 
 #include <QFrame>
@@ -176,8 +176,7 @@ void ResultView::showResult(const GenerationResult &r)
             meta += tr(" · cancelled by us (the provider may still have computed and billed it)");
         meta += QStringLiteral("<br>");
     }
-    meta +=
-        QStringLiteral("<br><small>%1</small>").arg(Masking::displayGenerationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
+    meta += QStringLiteral("<br><small>%1</small>").arg(DisplayMask::generationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
     m_metadata->setText(meta);
     m_metadata->setToolTip(tr("Field names in the API, the store and exports:\n%1").arg(fieldNames.join(QLatin1Char('\n'))));
 }

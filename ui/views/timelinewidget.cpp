@@ -96,7 +96,7 @@ double TimelineWidget::contentMs() const
 void TimelineWidget::paintEvent(QPaintEvent *)
 {
     const QColor kFail = tones::color(tones::Tone::Failure);
-    const QColor kRelief = tones::color(tones::Tone::Warning);
+    const QColor kFallback = tones::color(tones::Tone::Warning);
     const QColor kGrid = tones::color(tones::Tone::Muted);
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
@@ -321,9 +321,9 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(tones::color(tones::Tone::Own));
         p.drawText(QRectF(x(from) + 2, area.bottom() - 18, 200, 16), Qt::AlignLeft, tr("queued (budget not started)"));
     }
-    // The relief moment stands out.
+    // The fallback moment stands out.
     if (fallbackAt >= 0) {
-        p.setPen(QPen(kRelief, 3));
+        p.setPen(QPen(kFallback, 3));
         p.drawLine(QPointF(x(fallbackAt), area.top() - 6), QPointF(x(fallbackAt), area.bottom()));
         const QString label = skipped.isEmpty() ? tr("fallback triggered") : tr("primary skipped");
         const qreal w = p.fontMetrics().horizontalAdvance(label) + 2;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "events/event.h"
+#include "engine/event.h"
 
 #include <QList>
 #include <QTimer>
@@ -10,7 +10,7 @@
 namespace bullpen {
 
 // One generation's timeline drawn to scale (docs/contract.md §9.2): the storyboard budget, each attempt's span and
-// deadline, the cancel point, the moment relief was triggered, late results discarded, retries, and
+// deadline, the cancel point, the moment fallback was triggered, late results discarded, retries, and
 // the captions and image stages. Fed with the generation's events.
 class TimelineWidget final : public QWidget
 {

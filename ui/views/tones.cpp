@@ -25,7 +25,7 @@ Pair colours(Tone t)
         return { 0x1e8449, 0x58d68d };
     case Tone::Warning:
         return { 0xd35400, 0xf5b041 };
-    case Tone::Relief:
+    case Tone::Fallback:
         return { 0xb7950b, 0xf4d03f };
     case Tone::Running:
         return { 0x2e86c1, 0x5dade2 };
@@ -52,7 +52,7 @@ Pair backgrounds(Tone t)
         return { 0xe9f7ef, 0x1d3b2a };
     case Tone::Warning:
         return { 0xfdf2e9, 0x4a3519 };
-    case Tone::Relief:
+    case Tone::Fallback:
         return { 0xfff1cc, 0x4d4015 };
     case Tone::Changed:
         return { 0xfde68a, 0x5c4d10 };

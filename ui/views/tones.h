@@ -15,13 +15,13 @@ enum class Tone {
     Failure, // a failed attempt or generation, an error message
     Success, // a succeeded attempt or generation
     Warning, // degraded, a next step to take, p90
-    Relief, // a generation a fallback provider answered (row highlight)
+    Fallback, // a generation a fallback provider answered (row highlight)
     Running, // an attempt in flight
     Own, // waiting on Bullpen's own limit or deadline, never a provider's
     Simulator, // the built-in simulator or a scripted scenario
     Accent, // neutral series (fallback rate, the timeout line)
     Muted, // grid lines, the budget track, a bar's empty part
-    Changed, // a cell that differs between primary and relief output
+    Changed, // a cell that differs between primary and fallback output
 };
 
 // A dark palette for `bullpen --theme dark` and the screenshot tour's dark set (with the Fusion style).

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "event.h"
 
+#include "contract/displaymask.h"
 #include "contract/isotime.h"
 #include "contract/jsonfields.h"
 #include "contract/jsonstring.h"
 #include "engine/stagepolicy.h"
-#include "store/masking.h"
 
 #include <QCborValue>
 #include <QJsonArray>
@@ -368,7 +368,7 @@ GenerationStarted GenerationStarted::of(const StagePolicy &policy, const QString
                                policy.primary,
                                policy.fallback,
                                policy.effectiveBudget(),
-                               rawUserId.isEmpty() ? QString() : Masking::displayUser(rawUserId),
+                               rawUserId.isEmpty() ? QString() : DisplayMask::user(rawUserId),
                                {},
                                std::nullopt,
                                {} };

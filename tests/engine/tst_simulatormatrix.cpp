@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Every built-in scenario × each provider format as the primary, over real loopback HTTP: the expected
-// kind, the expected relief decision, and exactly one simulator request per attempt (also for
+// kind, the expected fallback decision, and exactly one simulator request per attempt (also for
 // primary-reset, where Qt would otherwise resend the POST).
 #include "loopbackrig.h"
 #include "sim/providersimulator.h"
@@ -24,7 +24,7 @@ namespace {
 const QString kStory =
     QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together.");
 
-Provider reliefFor(Provider p)
+Provider fallbackFor(Provider p)
 {
     if (p == Provider::Gemini)
         return Provider::Qwen;
@@ -39,9 +39,9 @@ struct Expected
 {
     const char *scenario;
     FailureKind primaryKind; // UNKNOWN here means "the primary succeeds"
-    bool relief;
+    bool fallback;
     FinalState state;
-    std::optional<FailureKind> reliefKind; // when the fallback provider fails too
+    std::optional<FailureKind> fallbackKind; // when the fallback provider fails too
     bool clientCloses = false; // the simulator must see the primary's connection closed by us
 };
 
@@ -95,12 +95,12 @@ private Q_SLOTS:
         QFETCH(bool, stream);
         QFETCH(int, row);
         const Expected &want = kMatrix[row];
-        const Provider relief = reliefFor(primary);
+        const Provider fallback = fallbackFor(primary);
 
-        LoopbackRig rig(scenario, primary, relief, stream);
+        LoopbackRig rig(scenario, primary, fallback, stream);
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
         QSignalSpy closed(&rig.simulator(), &ProviderSimulator::clientClosed);
-        StagePolicy policy = StagePolicy::relief(primary, relief);
+        StagePolicy policy = StagePolicy::relief(primary, fallback);
         policy.primaryTimeout = 1200ms;
         policy.fallbackTimeout = 1200ms;
         const auto result = rig.run(policy, kStory);
@@ -117,32 +117,32 @@ private Q_SLOTS:
             QVERIFY2(first.failure->kind == want.primaryKind,
                      qPrintable(enumName(first.failure->kind) + QStringLiteral(": ") + first.failure->detail));
         }
-        QCOMPARE(r.attempts.size(), want.relief ? 2 : 1);
-        if (want.relief) {
-            QCOMPARE(r.attempts.at(1).provider, relief);
-            QCOMPARE(r.attempts.at(1).success, !want.reliefKind.has_value());
-            if (want.reliefKind)
-                QCOMPARE(r.attempts.at(1).failure->kind, *want.reliefKind);
+        QCOMPARE(r.attempts.size(), want.fallback ? 2 : 1);
+        if (want.fallback) {
+            QCOMPARE(r.attempts.at(1).provider, fallback);
+            QCOMPARE(r.attempts.at(1).success, !want.fallbackKind.has_value());
+            if (want.fallbackKind)
+                QCOMPARE(r.attempts.at(1).failure->kind, *want.fallbackKind);
         }
         if (r.state == FinalState::Succeeded) {
             QVERIFY(r.storyboard);
             QCOMPARE(r.storyboard->panels.size(), 4);
             QVERIFY2(r.storyboard->panels.first().scene.contains(QStringLiteral("Mina")), "the storyboard must come from the story");
-            QCOMPARE(r.fallback.applied, want.relief);
+            QCOMPARE(r.fallback.applied, want.fallback);
             QVERIFY(r.tokens.known());
         }
 
         // docs/contract.md §4.4 / 11.1: one HTTP request per attempt, counted on both sides.
         QCOMPARE(rig.simulator().counters(primary).requests, 1);
-        QCOMPARE(rig.simulator().counters(relief).requests, want.relief ? 1 : 0);
+        QCOMPARE(rig.simulator().counters(fallback).requests, want.fallback ? 1 : 0);
         for (const AttemptRecord &a : r.attempts)
             QCOMPARE(a.requestsSent, 1);
 
         // Cancellation on the wire: our abort reached the simulator as a closed connection.
         if (want.clientCloses)
             QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(primary).closedByClient, 1, 5000);
-        if (want.reliefKind == FailureKind::TIMEOUT)
-            QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(relief).closedByClient, 1, 5000);
+        if (want.fallbackKind == FailureKind::TIMEOUT)
+            QTRY_COMPARE_WITH_TIMEOUT(rig.simulator().counters(fallback).closedByClient, 1, 5000);
     }
 
     // The scenario travels with each request (x-bullpen-scenario / x-bullpen-roles): three generations
@@ -152,11 +152,11 @@ private Q_SLOTS:
         LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, Provider::Qwen);
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
         QSignalSpy finished(&rig.service(), &StageService::finished);
-        auto start = [&](const QString &scenario, Provider primary, Provider relief) {
+        auto start = [&](const QString &scenario, Provider primary, Provider fallback) {
             StageRequest request = StageRequest::forStory(kStory, QStringLiteral("tester@example.com"));
             if (!scenario.isEmpty())
-                request.scenario = ScenarioChoice { scenario, primary, relief };
-            StagePolicy policy = StagePolicy::relief(primary, relief);
+                request.scenario = ScenarioChoice { scenario, primary, fallback };
+            StagePolicy policy = StagePolicy::relief(primary, fallback);
             policy.primaryTimeout = 5s;
             policy.fallbackTimeout = 5s;
             return rig.service().start(request, policy);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §5: every event is a JSON value type, and reads back to the same value.
 #include "contract/isotime.h"
+#include "engine/event.h"
 #include "engine/stagepolicy.h"
-#include "events/event.h"
 
 #include <QJsonDocument>
 #include <QRandomGenerator>

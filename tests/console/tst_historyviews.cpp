@@ -6,6 +6,7 @@
 // BULLPEN_TEST_ATTACHED=1 (ctest's tst_historyviews_attached) the views read the same store through a
 // bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
 // assertions are the same.
+#include "contract/displaymask.h"
 #include "contract/providerregistry.h"
 #include "contract/recordtext.h"
 #include "devsupport/historyfiller.h"
@@ -419,7 +420,7 @@ private Q_SLOTS:
         QVERIFY(charts.wait(10'000));
         view.filterByCard(Provider::Gemini, Role::Primary, Stage::Storyboard);
         QVERIFY(view.currentFilter().failedAttempt == (HistoryFilter::AttemptScope { Provider::Gemini, Role::Primary, Stage::Storyboard }));
-        QVERIFY(view.currentFilter().states.isEmpty()); // every outcome: a failed primary is often a relieved generation
+        QVERIFY(view.currentFilter().states.isEmpty()); // every outcome: a failed primary is often a generation a fallback answered
         auto *scope = view.findChild<QToolButton *>(QStringLiteral("scopeButton"));
         QVERIFY(scope && scope->isVisibleTo(&view));
         QTRY_VERIFY(!view.model()->isLoading());
@@ -639,12 +640,12 @@ private Q_SLOTS:
         QSet<QString> ids;
         for (int r = 0; r < 2; ++r) {
             ids.insert(view.model()->index(r, 0).data(FailureHistoryModel::GenerationIdRole).toString());
-            QCOMPARE(view.model()->index(r, FailureHistoryModel::User).data().toString(), Masking::displayUser(haru));
+            QCOMPARE(view.model()->index(r, FailureHistoryModel::User).data().toString(), DisplayMask::user(haru));
         }
         QCOMPARE(ids, (QSet<QString> { first, second }));
         auto *box = view.findChild<QLineEdit *>(QStringLiteral("searchEdit"));
         QVERIFY(!box->text().contains(haru) && !box->placeholderText().contains(haru));
-        QCOMPARE(view.searchMask(), QStringLiteral("user %1").arg(Masking::displayUser(haru)));
+        QCOMPARE(view.searchMask(), QStringLiteral("user %1").arg(DisplayMask::user(haru)));
         // An id the installation's key has never seen matches nothing.
         view.search(QStringLiteral("nobody@example.com"));
         QVERIFY(loaded.wait(10000));
@@ -784,9 +785,9 @@ private Q_SLOTS:
 
     void eventsRebuiltFromAttempts()
     {
-        HistoryFilter relieved;
-        relieved.fallbackApplied = true;
-        const GenerationRow row = m_history->generations(relieved, 1).constFirst();
+        HistoryFilter applied;
+        applied.fallbackApplied = true;
+        const GenerationRow row = m_history->generations(applied, 1).constFirst();
         const QList<Event> events = HistoryReader::eventsFromAttempts(row, m_history->attempts(row.id));
         QStringList types;
         for (const Event &e : events)
@@ -907,7 +908,7 @@ private Q_SLOTS:
         QCOMPARE(p->policy, QStringLiteral("compare"));
         // Both at once: the fallback side started before the primary side ended.
         QVERIFY(f->createdAtMs <= p->finishedAtMs.value_or(0));
-        // Each side alone: no relief inside a comparison.
+        // Each side alone: no fallback inside a comparison.
         QCOMPARE(store->attempts(c.primary.generationId).constFirst().value(QLatin1StringView("provider")).toString(),
                  QStringLiteral("gemini"));
         for (const QJsonObject &a : store->attempts(c.primary.generationId))
@@ -1027,7 +1028,7 @@ private Q_SLOTS:
         notPem.close();
         providerCa->setText(notPem.fileName());
         QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROVIDER_CA")).contains(QStringLiteral("no PEM certificate")));
-        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
+        const QString ca = QFINDTESTDATA("../data/tls/ca.pem");
         QVERIFY(!ca.isEmpty());
         providerCa->setText(ca);
         QVERIFY(view.errorFor(QStringLiteral("BULLPEN_PROVIDER_CA")).isEmpty());

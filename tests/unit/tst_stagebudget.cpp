@@ -77,15 +77,15 @@ private Q_SLOTS:
 
     void presetsAreData()
     {
-        const StagePolicy relief = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
-        QCOMPARE(relief.fallbackOn.names(),
+        const StagePolicy preset = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        QCOMPARE(preset.fallbackOn.names(),
                  (QStringList { QStringLiteral("TIMEOUT"), QStringLiteral("RATE_LIMITED"), QStringLiteral("QUOTA_EXHAUSTED"),
                                 QStringLiteral("OUTPUT_TRUNCATED"), QStringLiteral("OUTPUT_INVALID"), QStringLiteral("NETWORK"),
                                 QStringLiteral("TRANSIENT_SERVER") }));
-        QCOMPARE(relief.rounds, 1);
+        QCOMPARE(preset.rounds, 1);
         // One struct for the configured and the running policy: a changed preset re-applies its routing
         // and keeps the configured limits.
-        StagePolicy configured = relief;
+        StagePolicy configured = preset;
         configured.primaryTimeout = 7s;
         configured.totalBudget = 20s;
         configured.preset = QStringLiteral("capacity");

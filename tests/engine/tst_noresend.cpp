@@ -2,8 +2,8 @@
 // docs/contract.md §4.4 over real HTTP/1.1: Qt's QNetworkAccessManager silently resends a POST when the server
 // closes the connection after reading it (shown here with a plain QByteArray body), and Bullpen's
 // adapters send exactly one request in the same situation, on a fresh and on a reused connection.
+#include "config/providertrust.h"
 #include "loopbackrig.h"
-#include "providers/providertrust.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -155,10 +155,10 @@ private Q_SLOTS:
                      "node is not installed and BULLPEN_TEST_REQUIRE_NODE=1: the HTTP/2 provider runs on it");
             QSKIP("node is not installed (Node.js 18 or newer): the HTTP/2 provider runs on it");
         }
-        const QString script = QFINDTESTDATA("h2/h2provider.mjs");
-        const QString cert = QFINDTESTDATA("data/tls/engine.pem");
-        const QString key = QFINDTESTDATA("data/tls/engine.key");
-        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
+        const QString script = QFINDTESTDATA("../h2/h2provider.mjs");
+        const QString cert = QFINDTESTDATA("../data/tls/engine.pem");
+        const QString key = QFINDTESTDATA("../data/tls/engine.key");
+        const QString ca = QFINDTESTDATA("../data/tls/ca.pem");
         QVERIFY(!script.isEmpty() && !cert.isEmpty() && !key.isEmpty() && !ca.isEmpty());
         QProcess provider;
         provider.start(node, { script, cert, key, mode });

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The console as an operator drives it: Run → Generate → Live → Result, against the built-in
-// simulator over real HTTP, for a relief run and for a final failure. Run with BULLPEN_TEST_ATTACHED=1
+// simulator over real HTTP, for a fallback run and for a final failure. Run with BULLPEN_TEST_ATTACHED=1
 // (ctest's tst_console_attached), the same assertions hold with the console attached to a bullpen-engine
 // child process over loopback (docs/contract.md §12).
 #include "engineprocess.h"
@@ -433,7 +433,7 @@ private Q_SLOTS:
         QVERIFY(run->findChild<QLabel *>(QStringLiteral("settingsError"))->text().contains(QStringLiteral("same provider")));
     }
 
-    void reliefRunShowsInLiveAndResult()
+    void fallbackRunShowsInLiveAndResult()
     {
         m_window->runView()
             ->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))
@@ -444,7 +444,7 @@ private Q_SLOTS:
         QCOMPARE(r.state, FinalState::Succeeded);
         QVERIFY(r.storyboard.fallback.applied);
 
-        // Live: the generation's row, masked, highlighted as relieved; its timeline has all its events.
+        // Live: the generation's row, masked, highlighted as answered by the fallback; its timeline has all its events.
         auto *table = m_window->liveView()->findChild<QTableView *>(QStringLiteral("generationTable"));
         QTRY_COMPARE(table->model()->rowCount(), 1);
         const QModelIndex row = table->model()->index(0, 0);
@@ -453,7 +453,7 @@ private Q_SLOTS:
         QVERIFY(!table->model()->index(0, GenerationListModel::GenerationColumn).data().toString().contains(r.generationId));
         QCOMPARE(m_window->liveView()->selectedGeneration(), r.generationId);
 
-        // Result: four cards, relief metadata, the comic.
+        // Result: four cards, fallback metadata, the comic.
         m_window->tabs()->setCurrentWidget(m_window->resultView());
         ResultView *result = m_window->resultView();
         for (int i = 1; i <= 4; ++i)
@@ -595,15 +595,15 @@ private Q_SLOTS:
         const QFontMetricsF fm(timeline->font());
         QVERIFY(timeline->labelWidth() >= fm.horizontalAdvance(QStringLiteral("storyboard gemini")));
         QCOMPARE(timeline->deadlineLabelsDrawn(), 0);
-        QString relief;
+        QString fallbackTip;
         for (const auto &[rect, tip] : timeline->tips()) {
             if (tip.contains(u"qwen") && tip.contains(u"fallback"))
-                relief = timeline->toolTipAt(rect.center());
+                fallbackTip = timeline->toolTipAt(rect.center());
         }
-        QVERIFY2(relief.contains(u"qwen-plus") && relief.contains(u"HTTP 200") && relief.contains(u"took")
-                     && relief.contains(u"deadline at"),
-                 qPrintable(relief));
-        QVERIFY2(relief.contains(u"tokens in"), qPrintable(relief));
+        QVERIFY2(fallbackTip.contains(u"qwen-plus") && fallbackTip.contains(u"HTTP 200") && fallbackTip.contains(u"took")
+                     && fallbackTip.contains(u"deadline at"),
+                 qPrintable(fallbackTip));
+        QVERIFY2(fallbackTip.contains(u"tokens in"), qPrintable(fallbackTip));
         QVERIFY(timeline->toolTipAt(QPointF(1, timeline->height() - 1)).isEmpty());
     }
 

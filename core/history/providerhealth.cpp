@@ -31,11 +31,11 @@ ProviderHealth::State ProviderHealth::state() const
 
 QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &attempts)
 {
-    // Stages that gave a fallback provider its attempt: a failed primary of that stage was relieved.
-    QSet<QString> reliefStages;
+    // Stages that gave a fallback provider its attempt: a failed primary of that stage was handed to the fallback.
+    QSet<QString> fallbackStages;
     for (const CompletedAttempt &a : attempts) {
         if (a.role == Role::Fallback)
-            reliefStages.insert(a.generationId + QLatin1Char('/') + toId(a.stage));
+            fallbackStages.insert(a.generationId + QLatin1Char('/') + toId(a.stage));
     }
     struct Sums
     {
@@ -61,8 +61,8 @@ QList<ProviderHealth> ProviderHealth::summarise(const QList<CompletedAttempt> &a
         ++s.kinds[a.kind.value_or(FailureKind::UNKNOWN)];
         if (a.role == Role::Primary) {
             ++s.health.primaryFailures;
-            if (reliefStages.contains(a.generationId + QLatin1Char('/') + toId(a.stage)))
-                ++s.health.relieved;
+            if (fallbackStages.contains(a.generationId + QLatin1Char('/') + toId(a.stage)))
+                ++s.health.handedToFallback;
         }
     }
     QList<ProviderHealth> out;

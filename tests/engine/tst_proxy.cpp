@@ -3,9 +3,9 @@
 // curl does; every provider call then goes through a real CONNECT proxy on loopback
 // (support/connectproxy.h) as a tunnel, is sent once, and is cancelled at its deadline through it; and
 // `bullpen-cli generate` works through it end to end, with no_proxy honoured.
+#include "config/proxyrules.h"
 #include "connectproxy.h"
 #include "loopbackrig.h"
-#include "providers/proxyrules.h"
 #include "sim/httpserving.h"
 #include "sim/simulatorthread.h"
 
@@ -226,7 +226,7 @@ private Q_SLOTS:
         const int geminiRequests = sim.simulator().counters(Provider::Gemini).requests;
         const int qwenRequests = sim.simulator().counters(Provider::Qwen).requests;
         QVERIFY(geminiRequests >= 2); // the overloaded storyboard attempt, and the image (captions, if any)
-        QVERIFY(qwenRequests >= 1); // the relief (and captions, where they go to it)
+        QVERIFY(qwenRequests >= 1); // the fallback (and captions, where they go to it)
         QCOMPARE(proxy.target(qwen).requests, qwenRequests);
         QVERIFY(proxy.target(qwen).tunnels >= 1);
         if (bypassGemini) {
@@ -252,9 +252,9 @@ private Q_SLOTS:
     void cliGeneratesOverHttpsThroughTheProxy()
     {
         QFETCH(bool, trusted);
-        const QString cert = QFINDTESTDATA("data/tls/engine.pem");
-        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
-        const QString keySource = QFINDTESTDATA("data/tls/engine.key");
+        const QString cert = QFINDTESTDATA("../data/tls/engine.pem");
+        const QString ca = QFINDTESTDATA("../data/tls/ca.pem");
+        const QString keySource = QFINDTESTDATA("../data/tls/engine.key");
         QVERIFY(!cert.isEmpty() && !ca.isEmpty() && !keySource.isEmpty());
         QTemporaryDir home;
         const QString key = home.filePath(QStringLiteral("sim.key"));
@@ -293,13 +293,13 @@ private Q_SLOTS:
         QCOMPARE(run.result.value(QStringLiteral("state")).toString(), QStringLiteral("succeeded"));
         QVERIFY(run.result.value(QStringLiteral("provider_fallback_applied")).toBool());
         // What reached the simulator is what the engine recorded sending, one request per attempt:
-        // gemini's overloaded storyboard attempt and the image, qwen's relief (and the captions).
+        // gemini's overloaded storyboard attempt and the image, qwen's fallback (and the captions).
         QCOMPARE(geminiSeen.requests, run.requestsSent.value(QStringLiteral("gemini")));
         QCOMPARE(qwenSeen.requests, run.requestsSent.value(QStringLiteral("qwen")));
         QVERIFY(geminiSeen.requests >= 2);
-        QVERIFY(qwenSeen.requests >= 2); // the relief and the captions: two requests, below, one tunnel
+        QVERIFY(qwenSeen.requests >= 2); // the fallback and the captions: two requests, below, one tunnel
         // One tunnel per provider: gemini's storyboard attempt and its image went through one, as did
-        // qwen's relief and captions.
+        // qwen's fallback and captions.
         QCOMPARE(run.clients.value(QStringLiteral("gemini")).size(), 2); // both clients called gemini
         QCOMPARE(proxy.target(gemini).tunnels, 1);
         QCOMPARE(proxy.target(qwen).tunnels, 1);

@@ -5,11 +5,11 @@
 #include "config/providerentries.h"
 #include "config/settings.h"
 #include "contract/providerregistry.h"
+#include "engineprocess.h"
 #include "providers/wireformat.h"
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
 #include "store/store.h"
-#include "support/engineprocess.h"
 
 #include <QFile>
 #include <QJsonArray>

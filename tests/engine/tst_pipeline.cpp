@@ -121,26 +121,26 @@ private Q_SLOTS:
         ScriptedGenerator qwen { h.clock, Provider::Qwen, QStringLiteral("qwen-plus"), &h.calls };
         h.storyboard.addGenerator(&qwen);
         const StagePolicy alone = StagePolicy::relief(Provider::Gemini, std::nullopt);
-        const StagePolicy relieved = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+        const StagePolicy withFallback = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         StagePolicy slower = alone;
         slower.primaryTimeout = 90s; // a deadline does not shape the answer
         const QString base = h.pipeline.settingsDigest(alone, {});
         QCOMPARE(h.pipeline.settingsDigest(slower, {}), base);
-        QVERIFY(h.pipeline.settingsDigest(relieved, {}) != base);
-        QVERIFY(h.pipeline.settingsDigest(relieved, {}).contains(QStringLiteral("qwen-plus"))); // the relief's model
+        QVERIFY(h.pipeline.settingsDigest(withFallback, {}) != base);
+        QVERIFY(h.pipeline.settingsDigest(withFallback, {}).contains(QStringLiteral("qwen-plus"))); // the fallback's model
         QVERIFY(h.pipeline.settingsDigest(StagePolicy::capacity(Provider::Gemini, Provider::Qwen), {})
-                != h.pipeline.settingsDigest(relieved, {}));
+                != h.pipeline.settingsDigest(withFallback, {}));
         QVERIFY(h.pipeline.settingsDigest(alone, ScenarioChoice { QStringLiteral("primary-hang"), Provider::Gemini, {} }) != base);
 
         // A request with its own policy gets that policy's key.
         GenerationRequest req;
         req.story = QStringLiteral("A story.");
-        req.storyboardPolicy = relieved;
+        req.storyboardPolicy = withFallback;
         h.pipeline.start(req);
         h.clock.advance(30min);
         QCOMPARE(h.done.size(), 1);
         const auto result = h.done.first().first().value<GenerationResult>();
-        QCOMPARE(result.cacheKey, GenerationPipeline::cacheKey(req.story, h.pipeline.settingsDigest(relieved, {})));
+        QCOMPARE(result.cacheKey, GenerationPipeline::cacheKey(req.story, h.pipeline.settingsDigest(withFallback, {})));
         QVERIFY(result.cacheKey != GenerationPipeline::cacheKey(req.story, base));
     }
 

@@ -743,7 +743,7 @@ private Q_SLOTS:
         QCOMPARE(r.value(QLatin1StringView("state")).toString(), QStringLiteral("succeeded"));
         QCOMPARE(r.value(QLatin1StringView("provider_fallback_applied")).toBool(), true);
         QCOMPARE(r.value(QLatin1StringView("provider_fallback_reason")).toString(), QStringLiteral("gemini_timeout"));
-        QVERIFY(r.value(QLatin1StringView("attempts")).toArray().size() >= 4); // primary, relief, captions, image
+        QVERIFY(r.value(QLatin1StringView("attempts")).toArray().size() >= 4); // primary, fallback, captions, image
         // The same JSON reads back into the engine's own value (what RemoteEngine does).
         QString why;
         const auto back = GenerationResult::fromJson(r, &why);
@@ -872,14 +872,14 @@ private Q_SLOTS:
         const qint64 before = answered();
         QVERIFY(history.generation(id, &why) && !history.events(id, &why).isEmpty() && !history.attempts(id, &why).isEmpty());
         QCOMPARE(answered() - before, 2); // the first /metrics and one /v1/history/{id}
-        HistoryFilter relieved;
-        relieved.fallbackApplied = true;
-        const QList<GenerationRow> rows = history.generations(relieved, 1000, &why);
+        HistoryFilter applied;
+        applied.fallbackApplied = true;
+        const QList<GenerationRow> rows = history.generations(applied, 1000, &why);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QVERIFY(!rows.isEmpty());
         for (const GenerationRow &r : rows)
             QVERIFY(r.fallbackApplied);
-        QCOMPARE(history.count(relieved, &why), rows.size());
+        QCOMPARE(history.count(applied, &why), rows.size());
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         QVERIFY(!history.latencySamples(Provider::Gemini, Role::Primary, now - 3600000, now + 1000, &why).isEmpty());
         QVERIFY(!history.fallbackWaits(Stage::Storyboard, now - 3600000, now + 1000, &why).isEmpty());
@@ -1124,9 +1124,9 @@ private Q_SLOTS:
     // cap counts what arrives through TLS; a private key others may read is refused at start.
     void tlsServesTheSameApi()
     {
-        const QString cert = QFINDTESTDATA("data/tls/engine.pem");
-        const QString ca = QFINDTESTDATA("data/tls/ca.pem");
-        const QString keySource = QFINDTESTDATA("data/tls/engine.key");
+        const QString cert = QFINDTESTDATA("../data/tls/engine.pem");
+        const QString ca = QFINDTESTDATA("../data/tls/ca.pem");
+        const QString keySource = QFINDTESTDATA("../data/tls/engine.key");
         QVERIFY(!cert.isEmpty() && !ca.isEmpty() && !keySource.isEmpty());
         QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("tls-files"))));
         const QString key = m_dir.filePath(QStringLiteral("tls-files/engine.key"));
@@ -1546,7 +1546,7 @@ private Q_SLOTS:
                      qPrintable(id + QStringLiteral(": its generation_finished never reached the stream before it closed; it had: ")
                                 + watching.types.join(QLatin1Char(','))));
         }
-        // Each is in the store in its final state: relieved after its primary's 1.5 s deadline.
+        // Each is in the store in its final state: handed to the fallback after its primary's 1.5 s deadline.
         {
             QString why;
             QSqlDatabase db = engine.store.connect(QStringLiteral("drain-check"), StoreLocation::Access::ReadOnly, &why);

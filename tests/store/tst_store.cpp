@@ -261,7 +261,7 @@ private Q_SLOTS:
     }
 
     // The writer keeps the hourly aggregates in the rows' own transactions, on every path that writes a
-    // final state or an attempt: after generations (with relief), a conflicting second final state, and
+    // final state or an attempt: after generations (with fallback), a conflicting second final state, and
     // another process's generation finished by its expired lease, they equal a rebuild from the rows.
     void aggregatesKeptByTheWriterEqualARebuild()
     {

@@ -38,7 +38,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Real engine events: n generations, a third relieved, a third failing, on a manual clock.
+// Real engine events: n generations, a third answered by the fallback, a third failing, on a manual clock.
 QList<Event> engineEvents(int generations)
 {
     QList<Event> events;
@@ -404,10 +404,10 @@ private Q_SLOTS:
         QCOMPARE(inserted.count(), 2);
         // The engine masks the user in its own generation_started event; the raw id never reaches the model.
         QCOMPARE(model.data(model.index(0, GenerationListModel::UserColumn)).toString(), QStringLiteral("h***@e***.com"));
-        // Row 1 was relieved, row 2 failed on auth.
+        // Row 1 was handed to the fallback, row 2 failed on auth.
         QCOMPARE(model.data(model.index(1, 0), GenerationListModel::FallbackRole).toBool(), true);
         QVERIFY(model.data(model.index(1, 0), Qt::BackgroundRole).isValid());
-        // The outcome in words: the relief chain, or where and how it failed (not the image stage's provider).
+        // The outcome in words: the fallback chain, or where and how it failed (not the image stage's provider).
         QCOMPARE(model.data(model.index(0, GenerationListModel::StateColumn)).toString(), QStringLiteral("succeeded"));
         QCOMPARE(model.data(model.index(1, GenerationListModel::StateColumn)).toString(),
                  QStringLiteral("succeeded · fallback gemini → qwen"));

@@ -51,7 +51,7 @@ struct ProviderHealth
     std::optional<FailureKind> topKind; // the most frequent failure kind (ties: the first in the enum)
     qint64 topKindCount = 0;
     qint64 primaryFailures = 0; // role Primary: failed attempts
-    qint64 relieved = 0; // of those, the ones whose stage then gave a fallback provider its attempt
+    qint64 handedToFallback = 0; // of those, the ones whose stage then gave a fallback provider its attempt
     double p50Ms = 0; // over `attempts`, successes and failures alike; 0 when there are none
     double p90Ms = 0;
     // The latest probe of this provider, role and stage (docs/contract.md §13). Probes are synthetic: they
@@ -67,10 +67,10 @@ struct ProviderHealth
     std::optional<Probe> lastProbe;
 
     double errorPercent() const { return attempts ? 100.0 * double(failures) / double(attempts) : 0.0; }
-    // Role Primary: of its failed attempts, the share handed to relief; nothing without failures.
-    std::optional<double> reliefPercent() const
+    // Role Primary: of its failed attempts, the share handed to the fallback; nothing without failures.
+    std::optional<double> fallbackPercent() const
     {
-        return primaryFailures ? std::optional(100.0 * double(relieved) / double(primaryFailures)) : std::nullopt;
+        return primaryFailures ? std::optional(100.0 * double(handedToFallback) / double(primaryFailures)) : std::nullopt;
     }
     State state() const;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Providers that attack the client (a raw loopback server of the tests' own, flooding from its own
-// thread): header floods must not wedge the stage, relief must be sent, the attacker's connection
+// thread): header floods must not wedge the stage, fallback must be sent, the attacker's connection
 // must be closed at the wire, and memory must stay bounded for any flood on any wire format.
 #include "hostileserver.h"
 #include "loopbackrig.h"
@@ -115,7 +115,7 @@ class tst_HostileProviders : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void headFloodIsRelieved_data()
+    void headFloodGoesToTheFallback_data()
     {
         QTest::addColumn<Mode>("mode");
         QTest::addRow("endless 100 Continue") << Mode::ContinueFlood;
@@ -125,8 +125,8 @@ private Q_SLOTS:
     }
 
     // Defect 1: before the egress guard, Qt's network thread looped on one-byte reads for as long as
-    // the flood lasted: the deadline's abort and the relief request never left its queue.
-    void headFloodIsRelieved()
+    // the flood lasted: the deadline's abort and the fallback request never left its queue.
+    void headFloodGoesToTheFallback()
     {
         QFETCH(Mode, mode);
         Arena arena(mode, Provider::Gemini, Provider::Qwen, true);
@@ -145,7 +145,7 @@ private Q_SLOTS:
         QVERIFY(r->fallback.applied);
         QCOMPARE(r->attempts.size(), 2);
         QCOMPARE(r->attempts.first().failure->kind, FailureKind::OUTPUT_INVALID);
-        QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1); // relief really sent
+        QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1); // fallback really sent
         QVERIFY(took < policy.effectiveBudget());
         // The attacker's connection is closed, and long before the primary deadline.
         QTRY_VERIFY_WITH_TIMEOUT(hostile.record().firstClose.has_value(), 5'000);
@@ -236,7 +236,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("peak RSS %1 MiB, %2 MiB over the row's start").arg(peak).arg(peak - before)));
     }
 
-    // Defect 10: a decompression bomb is an answer we refuse, not a network fault worth relief blame.
+    // Defect 10: a decompression bomb is an answer we refuse, not a network fault to blame on the provider.
     void gzipBombIsInvalidOutput()
     {
         Arena arena(Mode::GzipBomb, Provider::Gemini, std::nullopt, false);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The same engine on the real steady clock and Qt::PreciseTimer, with short budgets: a deadline is
-// never early, the hanging primary is cancelled, and the relief request follows the cancel at once.
+// never early, the hanging primary is cancelled, and the fallback request follows the cancel at once.
 // Bounds here are generous on purpose: precision figures belong to the benchmarks, not to tests.
 #include "engine/stageservice.h"
 #include "scriptedgenerator.h"
@@ -46,7 +46,7 @@ private Q_SLOTS:
         // Never early; and not absurdly late even on a loaded 2-core machine.
         QVERIFY2(primary.duration >= 150ms, qPrintable(QString::number(primary.duration.count())));
         QVERIFY2(primary.duration < 1500ms, qPrintable(QString::number(primary.duration.count())));
-        // The relief request went out after the cancel handlers, in the same turn of the event loop.
+        // The fallback request went out after the cancel handlers, in the same turn of the event loop.
         QVERIFY(primary.cancelledAt);
         const auto handoff = r.attempts.at(1).startedAt - *primary.cancelledAt;
         QVERIFY(handoff >= 0us);

@@ -3,13 +3,13 @@
 // statistics, the extra wait fallback added, export masking and quoting, the synthetic history, stored
 // comparisons, and the settings and key files the Settings view writes. The store queries run on SQLite
 // (tst_analytics) and on PostgreSQL (tst_analytics_postgres: teststore.h).
-#include "analytics/durationhistogram.h"
 #include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
-#include "analytics/providerhealth.h"
 #include "config/settings.h"
 #include "contract/textdiff.h"
 #include "devsupport/historyfiller.h"
+#include "history/durationhistogram.h"
+#include "history/providerhealth.h"
 #include "pipeline/comparison.h"
 #include "store/historyexport.h"
 #include "store/store.h"
@@ -37,7 +37,7 @@ class tst_Analytics : public QObject
 
 private Q_SLOTS:
     // The health rule (docs/contract.md §9.8): what reached the provider counts, what did not is apart;
-    // a failed primary is relieved when its stage gave the fallback provider its attempt; the state
+    // a failed primary is handed to the fallback when its stage gave the fallback provider its attempt; the state
     // needs the minimum count.
     void providerHealthRule()
     {
@@ -66,7 +66,7 @@ private Q_SLOTS:
         QCOMPARE(gemini.topKind, std::optional(K::TIMEOUT));
         QCOMPARE(gemini.topKindCount, 2);
         QCOMPARE(gemini.primaryFailures, 3);
-        QCOMPARE(gemini.relieved, 2); // g1 and g3 went to qwen; g2 did not
+        QCOMPARE(gemini.handedToFallback, 2); // g1 and g3 went to qwen; g2 did not
         QCOMPARE(gemini.p50Ms, 1200.0); // halfway between the middle two of 50, 400, 2000, 2000
         QCOMPARE(gemini.state(), ProviderHealth::State::TooFew); // 4 attempts: under the minimum, never healthy
         a << attempt("g7", Provider::Gemini, Role::Primary, true, {}, 400);
@@ -74,7 +74,7 @@ private Q_SLOTS:
         QCOMPARE(h[0].attempts, ProviderHealth::kMinAttempts);
         QCOMPARE(h[0].state(), ProviderHealth::State::Failing); // 3 of 5
         QCOMPARE(h[1].role, Role::Fallback);
-        QCOMPARE(h[1].reliefPercent(), std::nullopt); // no primary attempts
+        QCOMPARE(h[1].fallbackPercent(), std::nullopt); // no primary attempts
         for (int i = 0; i < 20; ++i)
             a << attempt("ok", Provider::Gemini, Role::Primary, true, {}, 100);
         QCOMPARE(ProviderHealth::summarise(a)[0].state(), ProviderHealth::State::Degraded); // 3 of 25: 12 %
@@ -100,7 +100,7 @@ private Q_SLOTS:
         QCOMPARE(h[0].stage, Stage::Storyboard); // gemini primary: storyboard before image
         QCOMPARE(h[0].attempts, 81);
         QCOMPARE(h[0].state(), ProviderHealth::State::Failing);
-        QCOMPARE(h[0].relieved, 81);
+        QCOMPARE(h[0].handedToFallback, 81);
         QCOMPARE(h[1].stage, Stage::Image);
         QCOMPARE(h[1].state(), ProviderHealth::State::Healthy);
         QCOMPARE(h[2].provider, Provider::Qwen);
@@ -110,7 +110,7 @@ private Q_SLOTS:
     void initTestCase() { BULLPEN_REQUIRE_TEST_STORE(); }
 
     // The live extra wait: a fallback attempt joined with its generation's primary time in that stage.
-    void fallbackWaitTrackerJoinsReliefWithPrimaryTime()
+    void fallbackWaitTrackerJoinsFallbackWithPrimaryTime()
     {
         FallbackWaitTracker tracker(Stage::Storyboard);
         auto completed = [](const QString &gen, Stage stage, Provider p, Role role, int ms, bool ok) {
@@ -140,7 +140,7 @@ private Q_SLOTS:
         QVERIFY(FallbackWaitTracker::concerns(*w, QStringLiteral("gemini"), QStringLiteral("primary")));
         QVERIFY(FallbackWaitTracker::concerns(*w, QStringLiteral("qwen"), QStringLiteral("fallback")));
         QVERIFY(!FallbackWaitTracker::concerns(*w, QStringLiteral("qwen"), QStringLiteral("primary")));
-        // Joined once: a second relief completion of g1 has no primary time left. So has a fallback whose
+        // Joined once: a second fallback completion of g1 has no primary time left. So has a fallback whose
         // primary was skipped (an open breaker, a drain): no wait, counted apart, never a zero.
         QCOMPARE(tracker.skippedPrimaries(), 0);
         QVERIFY(!tracker.add(completed(QStringLiteral("g1"), Stage::Storyboard, Provider::Qwen, Role::Fallback, 10, true)));
@@ -325,7 +325,7 @@ private Q_SLOTS:
         stats.setFallbackWaits({ FallbackWait { 200, QStringLiteral("gemini"), QStringLiteral("qwen"), 60'000, 2500, true },
                                  FallbackWait { 300, QStringLiteral("gemini"), QStringLiteral("qwen"), 500, 1000, true } });
         QCOMPARE(stats.extraWaitCount(), 2);
-        // Relief can be quicker than the primary: 1500 − 2000 = −500; 62500 − 2000 = 60500. Each term is
+        // Fallback can be quicker than the primary: 1500 − 2000 = −500; 62500 − 2000 = 60500. Each term is
         // read from a bin, so each may be off by 2.5 %.
         const double err = DurationHistogram::relativeError();
         const auto near = [&](double got, double total) {
@@ -370,9 +370,10 @@ private Q_SLOTS:
             page.beforeId = rows.constLast().id;
         }
         QCOMPARE(paged, count);
-        HistoryFilter relieved;
-        relieved.fallbackApplied = true;
-        QCOMPARE(store->count(relieved), store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE fallback_applied = 1")));
+        HistoryFilter handedToFallback;
+        handedToFallback.fallbackApplied = true;
+        QCOMPARE(store->count(handedToFallback),
+                 store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE fallback_applied = 1")));
         // Every failure has its next step.
         QCOMPARE(store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE state = 'failed' AND next_step IS NULL")), 0);
 
@@ -454,7 +455,7 @@ private Q_SLOTS:
             QCOMPARE(b.fallbacks, store->scalar(QStringLiteral("SELECT COUNT(*) FROM generations WHERE fallback_applied = 1 AND ") + in));
         }
 
-        // Latency and relief histograms: the same cells as the rows binned one by one.
+        // Latency and fallback histograms: the same cells as the rows binned one by one.
         const qint64 bucket = 6 * kHour;
         const qint64 histFrom = (now - 2 * 24 * kHour) / bucket * bucket;
         std::map<std::tuple<qint64, bool, int>, qint64> expected;
@@ -467,14 +468,14 @@ private Q_SLOTS:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(expected.size() > 100);
         QCOMPARE(got, expected);
-        std::map<std::tuple<qint64, QString, QString, int>, qint64> expectedRelief, gotRelief;
+        std::map<std::tuple<qint64, QString, QString, int>, qint64> expectedFallback, gotFallback;
         for (const FallbackWait &w : store->fallbackWaits(Stage::Storyboard, histFrom, now, &error))
-            ++expectedRelief[{ histFrom + (w.atMs - histFrom) / bucket * bucket, w.primaryProvider, w.fallbackProvider,
-                               DurationHistogram::binOf(w.primaryMs + w.fallbackMs) }];
-        for (const ReliefCell &c : store->fallbackWaitHistogram(Stage::Storyboard, histFrom, now, bucket, &error))
-            gotRelief[{ c.startMs, c.primaryProvider, c.fallbackProvider, c.bin }] += c.count;
-        QVERIFY(expectedRelief.size() > 20);
-        QCOMPARE(gotRelief, expectedRelief);
+            ++expectedFallback[{ histFrom + (w.atMs - histFrom) / bucket * bucket, w.primaryProvider, w.fallbackProvider,
+                                 DurationHistogram::binOf(w.primaryMs + w.fallbackMs) }];
+        for (const FallbackWaitCell &c : store->fallbackWaitHistogram(Stage::Storyboard, histFrom, now, bucket, &error))
+            gotFallback[{ c.startMs, c.primaryProvider, c.fallbackProvider, c.bin }] += c.count;
+        QVERIFY(expectedFallback.size() > 20);
+        QCOMPARE(gotFallback, expectedFallback);
     }
 
     void exportIsMaskedAndQuoted()

@@ -2,6 +2,8 @@
 // docs/contract.md §14: a stored generation becomes a scenario in which each provider behaves as it did
 // for that generation's attempts; played again in an engine on the simulator, it ends the same way
 // (the verdict says "reproduced"), and under other settings the verdict says what they changed.
+#include "engineprocess.h"
+#include "hostileserver.h"
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/replayrunner.h"
@@ -10,8 +12,6 @@
 #include "sim/simwire.h"
 #include "store/privatefiles.h"
 #include "store/store.h"
-#include "support/engineprocess.h"
-#include "support/hostileserver.h"
 #include "views/replaydialog.h"
 #include "views/timelinewidget.h"
 

@@ -753,7 +753,7 @@ private Q_SLOTS:
         QCOMPARE(admission.inFlight(Provider::Gemini), 0);
     }
 
-    void reliefNeverWaitsForASlot()
+    void fallbackNeverWaitsForASlot()
     {
         Harness h(m_clock);
         Admission admission(m_clock);
@@ -797,7 +797,7 @@ private Q_SLOTS:
         QCOMPARE(r.attempts.first().requestsSent, 0);
         QVERIFY2(r.attempts.first().failure->detail.contains(QStringLiteral("never received")),
                  qPrintable(r.attempts.first().failure->detail));
-        QCOMPARE(qwen.calls(), 0); // the provider is not blamed, and relief is not its to trigger
+        QCOMPARE(qwen.calls(), 0); // the provider is not blamed, and fallback is not its to trigger
         QCOMPARE(r.state, FinalState::Failed);
         QCOMPARE(r.failure->kind, FailureKind::NOT_SENT);
         QVERIFY(r.fallback.reason.isEmpty());
@@ -805,8 +805,8 @@ private Q_SLOTS:
 
     void cancelBetweenTheDeadlineAndItsFollowUpStartsNothing()
     {
-        // A deadline's abort happens at once; the relief decision follows from the event loop. An operator
-        // cancel that lands in between must win: no relief request, the generation CANCELLED.
+        // A deadline's abort happens at once; the fallback decision follows from the event loop. An operator
+        // cancel that lands in between must win: no fallback request, the generation CANCELLED.
         AbortHookGenerator primary;
         StageService service(m_clock);
         ScriptedGenerator qwen(m_clock, Provider::Qwen, QStringLiteral("qwen-plus"), nullptr);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §12.1: the `POST /v1/generations` body becomes a typed GenerationRequest before the engine sees
-// it, or is refused naming the field; what a client sends for a request parses back to that request.
+// it, or is refused naming the field; what a client sends for a request parses back to that request. The
+// history's query strings, and a history row's one codec (§5).
 #include "api/generationrequestjson.h"
 #include "api/historyjson.h"
+#include "engine/stageresult.h"
+#include "history/generationrowjson.h"
+#include "store/historyexport.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -72,9 +76,9 @@ private Q_SLOTS:
         QVERIFY(*r.storyboardPolicy == engineDefaults());
         // "none" and null both mean no fallback provider.
         for (const char *body : { R"({"story":"s","user_id":"u","fallback":"none"})", R"({"story":"s","user_id":"u","fallback":null})" }) {
-            const auto noRelief = GenerationRequestJson::parse(json(body), engineDefaults());
-            QVERIFY(std::holds_alternative<GenerationRequest>(noRelief));
-            QVERIFY(!std::get<GenerationRequest>(noRelief).storyboardPolicy->fallback);
+            const auto noFallback = GenerationRequestJson::parse(json(body), engineDefaults());
+            QVERIFY(std::holds_alternative<GenerationRequest>(noFallback));
+            QVERIFY(!std::get<GenerationRequest>(noFallback).storyboardPolicy->fallback);
         }
         // No user: an operator's test run, as in the console and the CLI; the id is not invented.
         const auto anonymous = GenerationRequestJson::parse(json(R"({"story":"s"})"), engineDefaults());
@@ -208,6 +212,58 @@ private Q_SLOTS:
         QCOMPARE(field(QStringLiteral("kind=timeout&kind=timeout")), QStringLiteral("kind"));
         QCOMPARE(field(QStringLiteral("=x")), QStringLiteral("(unnamed)"));
         QCOMPARE(field(QStringLiteral("limit=5")), QString()); // the endpoint's own parameter
+    }
+
+    // docs/contract.md §5: a history row has one codec (the API, the remote reader, the export, the CLI),
+    // and every provider and model field a result has in memory is in it under the same name. Before,
+    // an API client read `final_model_provider` from memory and `final_provider` from the history.
+    void historyRowHasOneCodecAndTheResultsNames()
+    {
+        GenerationRow r;
+        r.id = QStringLiteral("0f3a9c");
+        r.createdAtMs = 1796104327025;
+        r.finishedAtMs = 1796104329000;
+        int n = 0;
+        for (QString *text : { &r.userMask, &r.userKey, &r.policy, &r.state, &r.publicCode, &r.kind, &r.stage, &r.detail, &r.decision,
+                               &r.fallbackReason, &r.primaryProvider, &r.finalProvider, &r.finalModel, &r.fallbackProvider, &r.nextStep,
+                               &r.instance, &r.probe, &r.replayOf, &r.imageSha256 })
+            *text = QStringLiteral("value-%1").arg(++n);
+        r.fallbackApplied = true;
+        r.tokensIn = 120;
+        r.tokensOut = 45;
+        r.elapsedMs = 812.5;
+        const QJsonObject row = GenerationRowJson::toJson(r);
+        const std::optional<GenerationRow> back = GenerationRowJson::fromJson(row);
+        QVERIFY(back);
+        QCOMPARE(GenerationRowJson::toJson(*back), row);
+        QCOMPARE(row.value(QStringLiteral("final_model_id")).toString(), r.finalModel);
+
+        const QJsonObject inMemory = StageResult {}.toJson();
+        const QJsonObject exported = HistoryExport::rowJson(r, HistoryExport::Ids::WithFull);
+        int shared = 0;
+        for (const QString &key : inMemory.keys()) {
+            if (!key.contains(QStringLiteral("provider")) && !key.contains(QStringLiteral("model")))
+                continue;
+            ++shared;
+            QVERIFY2(row.contains(key), qPrintable(key + QStringLiteral(": in a result, not in a history row")));
+            QVERIFY2(exported.contains(key), qPrintable(key + QStringLiteral(": in a result, not in the export")));
+            QCOMPARE(exported.value(key), row.value(key));
+        }
+        QCOMPARE(shared, 5); // provider_fallback_applied, _reason, primary_final_model_provider, final_model_provider, final_model_id
+
+        // A console attached to an older engine still reads its rows.
+        QJsonObject older = row;
+        for (const auto &[now, before] :
+             { std::pair { "primary_final_model_provider", "primary_provider" }, std::pair { "final_model_provider", "final_provider" },
+               std::pair { "final_model_id", "final_model" } }) {
+            older.insert(QLatin1StringView(before), older.take(QLatin1StringView(now)));
+        }
+        const std::optional<GenerationRow> old = GenerationRowJson::fromJson(older);
+        QVERIFY(old);
+        QCOMPARE(old->primaryProvider, r.primaryProvider);
+        QCOMPARE(old->finalProvider, r.finalProvider);
+        QCOMPARE(old->finalModel, r.finalModel);
+        QVERIFY(!GenerationRowJson::fromJson(QJsonObject { { QStringLiteral("generation_id"), r.id } }));
     }
 };
 

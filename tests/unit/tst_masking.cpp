@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §5.1: keyed hashes to group a user's records, display masks for people, a 0600 key file.
+#include "contract/displaymask.h"
 #include "store/masking.h"
 
 #include <QFile>
@@ -31,7 +32,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, raw);
         QFETCH(QString, mask);
-        const QString shown = Masking::displayUser(raw);
+        const QString shown = DisplayMask::user(raw);
         QCOMPARE(shown, mask);
         if (raw.size() > 4)
             QVERIFY(!shown.contains(raw.mid(2, raw.size() - 4)));
@@ -45,7 +46,7 @@ private Q_SLOTS:
 
     void generationIds()
     {
-        QCOMPARE(Masking::displayGenerationId(QStringLiteral("gen_7f3a0123456789abcdef0123456789c91e")), QStringLiteral("gen_7f3a…c91e"));
+        QCOMPARE(DisplayMask::generationId(QStringLiteral("gen_7f3a0123456789abcdef0123456789c91e")), QStringLiteral("gen_7f3a…c91e"));
     }
 
     void keyedHashIsStablePerInstallation()
