@@ -393,61 +393,108 @@ QString maskApiKey(const QString &key)
     return key.left(4) + QStringLiteral("…") + key.right(4);
 }
 
-SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
-                                  const QProcessEnvironment &keychain)
-{
-    SettingsLoad out;
-    ProviderRegistry::setAdded({}); // until the file adds its own
-    out.settings = Settings::defaults();
-    Settings &s = out.settings;
-    Origins origins;
-    QList<ConfigError> &errors = out.errors;
+namespace {
 
-    auto applyProvider = [&](const QString &setting, const QString &value, bool fallback) {
-        if (fallback)
-            s.storyboardFallbackChosen = true;
-        if (fallback && value.trimmed().compare(u"none", Qt::CaseInsensitive) == 0) {
-            s.storyboard.fallback.reset();
-            return;
+// One load: the settings being filled, the refusals, and where each value came from. Each step of
+// SettingsLoader::load is one member; a setting that is a row of the settings table is read by
+// applySettingRows instead (settingstable.h).
+class Loader
+{
+public:
+    Loader(Settings &settings, QList<ConfigError> &refusals, Origins &from, const QString &file)
+        : s(settings)
+        , errors(refusals)
+        , origins(from)
+        , settingsFile(file)
+    {
+    }
+
+    std::optional<QJsonObject> readFile();
+    void readSections(const QJsonObject &root);
+    void readPipeline(const QJsonObject &pl);
+    void readProviderEnvironment(const QProcessEnvironment &env, const QProcessEnvironment &keys, const QProcessEnvironment &keychain);
+    void readEnvironment(const QProcessEnvironment &env);
+
+    QString envPlace(const QProcessEnvironment &env, const QString &name) const
+    {
+        const QString flag = env.value(QStringLiteral("BULLPEN_FLAG_") + name);
+        return flag.isEmpty() ? QStringLiteral("environment") : QStringLiteral("command-line flag %1").arg(flag);
+    }
+
+private:
+    // A string at `key` of `o` (`path` names it in a refusal): false when absent or not a string.
+    bool fileString(const QJsonObject &o, const char *key, const QString &path, QString *value)
+    {
+        const QJsonValue v = o.value(QLatin1StringView(key));
+        if (v.isUndefined())
+            return false;
+        if (!v.isString()) {
+            errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, path), QStringLiteral("must be a string") };
+            return false;
         }
-        const auto p = parseProviderName(value);
-        if (p && fallback)
-            s.storyboard.fallback = *p;
-        else if (p)
-            s.storyboard.primary = *p;
-        else
-            errors << ConfigError { setting,
-                                    QStringLiteral("unknown provider \"%1\"; use %2%3")
-                                        .arg(value, ProviderRegistry::idList(), fallback ? QStringLiteral(", or none") : QString()) };
-    };
-    auto applyRetention = [&](const QString &setting, const QString &value, bool aggregates) {
-        QString why;
-        bool off = false;
-        const auto period = parseRetention(value, &off, &why);
-        if (!period && !off) {
-            errors << ConfigError { setting, why };
-            return;
-        }
-        (aggregates ? s.retention.aggregates : s.retention.generations) = period;
-        if (aggregates) {
-            s.aggregateRetentionChosen = true;
-            origins.set(QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), setting);
-        }
-    };
-    auto applyDuration = [&](const QString &setting, const QString &value, auto setter) {
+        *value = v.toString();
+        return true;
+    }
+    void applyProvider(const QString &setting, const QString &value, bool fallback);
+    void applyRetention(const QString &setting, const QString &value, bool aggregates);
+    template<typename Setter> void applyDuration(const QString &setting, const QString &value, Setter setter)
+    {
         QString why;
         if (auto d = parseDuration(value, &why))
             setter(*d);
         else
             errors << ConfigError { setting, why };
-    };
+    }
 
-    std::optional<QJsonObject> fileRoot; // for the settings table's rows, read with the environment below
-    // 1. The settings file (JSON). A missing file is fine; a broken one is refused, and nothing is guessed.
+    Settings &s;
+    QList<ConfigError> &errors;
+    Origins &origins;
+    const QString settingsFile;
+};
+
+void Loader::applyProvider(const QString &setting, const QString &value, bool fallback)
+{
+    if (fallback)
+        s.storyboardFallbackChosen = true;
+    if (fallback && value.trimmed().compare(u"none", Qt::CaseInsensitive) == 0) {
+        s.storyboard.fallback.reset();
+        return;
+    }
+    const auto p = parseProviderName(value);
+    if (p && fallback)
+        s.storyboard.fallback = *p;
+    else if (p)
+        s.storyboard.primary = *p;
+    else
+        errors << ConfigError { setting,
+                                QStringLiteral("unknown provider \"%1\"; use %2%3")
+                                    .arg(value, ProviderRegistry::idList(), fallback ? QStringLiteral(", or none") : QString()) };
+}
+
+void Loader::applyRetention(const QString &setting, const QString &value, bool aggregates)
+{
+    QString why;
+    bool off = false;
+    const auto period = parseRetention(value, &off, &why);
+    if (!period && !off) {
+        errors << ConfigError { setting, why };
+        return;
+    }
+    (aggregates ? s.retention.aggregates : s.retention.generations) = period;
+    if (aggregates) {
+        s.aggregateRetentionChosen = true;
+        origins.set(QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), setting);
+    }
+}
+
+// 1. The settings file (JSON). A missing file is fine; a broken one is refused, and nothing is guessed.
+// Its root object, for the settings table's rows, when it was read.
+std::optional<QJsonObject> Loader::readFile()
+{
+    std::optional<QJsonObject> fileRoot;
     if (!settingsFile.isEmpty() && QFileInfo::exists(settingsFile)) {
         s.settingsFile = settingsFile;
         QFile f(settingsFile);
-        const QString fileTag = QStringLiteral("settings file ") + settingsFile;
         if (!f.open(QIODevice::ReadOnly)) {
             errors << ConfigError { settingsFile,
                                     QStringLiteral("cannot be read (%1); fix its permissions or remove it").arg(f.errorString()) };
@@ -474,122 +521,105 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
             } else {
                 const QJsonObject root = doc.object();
                 fileRoot = root;
-                // A section of the wrong type is refused, not read as empty.
-                for (const char *section : { "storyboard", "pipeline" }) {
-                    const QJsonValue v = root.value(QLatin1StringView(section));
-                    if (!v.isUndefined() && !v.isObject())
-                        errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, QLatin1StringView(section)),
-                                                QStringLiteral("must be a JSON object") };
-                }
-                // Providers first: an added provider's id is then known to the storyboard's settings below.
-                applyProviderEntries(s, ProviderEntries::read(root.value(QLatin1StringView("providers")), settingsFile, &errors));
-                const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
-                auto fileString = [&](const QJsonObject &o, const char *key, const QString &path, QString *value) {
-                    const QJsonValue v = o.value(QLatin1StringView(key));
-                    if (v.isUndefined())
-                        return false;
-                    if (!v.isString()) {
-                        errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, path), QStringLiteral("must be a string") };
-                        return false;
-                    }
-                    *value = v.toString();
-                    return true;
-                };
-                QString v;
-                if (fileString(sb, "policy", QStringLiteral("storyboard.policy"), &v)) {
-                    s.storyboard.preset = v.trimmed();
-                    origins.set(QStringLiteral("STORYBOARD_POLICY"), fileTag);
-                }
-                if (fileString(sb, "provider", QStringLiteral("storyboard.provider"), &v)) {
-                    applyProvider(QStringLiteral("%1: storyboard.provider").arg(settingsFile), v, false);
-                    origins.set(QStringLiteral("STORYBOARD_PROVIDER"), fileTag);
-                }
-                if (fileString(sb, "fallback_provider", QStringLiteral("storyboard.fallback_provider"), &v)) {
-                    applyProvider(QStringLiteral("%1: storyboard.fallback_provider").arg(settingsFile), v, true);
-                    origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), fileTag);
-                }
-                if (fileString(sb, "primary_timeout", QStringLiteral("storyboard.primary_timeout"), &v))
-                    applyDuration(QStringLiteral("%1: storyboard.primary_timeout").arg(settingsFile), v,
-                                  [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
-                if (fileString(sb, "fallback_timeout", QStringLiteral("storyboard.fallback_timeout"), &v))
-                    applyDuration(QStringLiteral("%1: storyboard.fallback_timeout").arg(settingsFile), v,
-                                  [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
-                if (fileString(sb, "total_budget", QStringLiteral("storyboard.total_budget"), &v))
-                    applyDuration(QStringLiteral("%1: storyboard.total_budget").arg(settingsFile), v,
-                                  [&](milliseconds d) { s.storyboard.totalBudget = d; });
-
-                if (fileString(root, "data_dir", QStringLiteral("data_dir"), &v))
-                    s.dataDir = v.trimmed();
-                if (fileString(root, "retention", QStringLiteral("retention"), &v))
-                    applyRetention(QStringLiteral("%1: retention").arg(settingsFile), v, false);
-                if (fileString(root, "aggregate_retention", QStringLiteral("aggregate_retention"), &v))
-                    applyRetention(QStringLiteral("%1: aggregate_retention").arg(settingsFile), v, true);
-                if (fileString(root, "proxy", QStringLiteral("proxy"), &v)) {
-                    s.proxy = v.trimmed();
-                    origins.set(QStringLiteral("BULLPEN_PROXY"), fileTag);
-                }
-                if (fileString(root, "provider_ca", QStringLiteral("provider_ca"), &v)) {
-                    s.providerCa = v.trimmed();
-                    origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), fileTag);
-                }
-                const QJsonObject pl = root.value(QLatin1StringView("pipeline")).toObject();
-                if (fileString(pl, "image_model", QStringLiteral("pipeline.image_model"), &v))
-                    s.pipeline.imageModel = v.trimmed();
-                if (fileString(pl, "image_timeout", QStringLiteral("pipeline.image_timeout"), &v))
-                    applyDuration(QStringLiteral("%1: pipeline.image_timeout").arg(settingsFile), v,
-                                  [&](milliseconds d) { s.pipeline.imageTimeout = d; });
-                if (fileString(pl, "captions_timeout", QStringLiteral("pipeline.captions_timeout"), &v))
-                    applyDuration(QStringLiteral("%1: pipeline.captions_timeout").arg(settingsFile), v,
-                                  [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
-                auto fileBool = [&](const char *key, bool *value) {
-                    const QJsonValue b = pl.value(QLatin1StringView(key));
-                    if (b.isBool())
-                        *value = b.toBool();
-                    else if (!b.isUndefined())
-                        errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
-                                                QStringLiteral("must be true or false") };
-                };
-                fileBool("captions", &s.pipeline.captions);
-                fileBool("store_content", &s.pipeline.storeContent);
-                auto fileCount = [&](const char *key, int low, int high, int *value) {
-                    const QJsonValue n = pl.value(QLatin1StringView(key));
-                    if (n.isUndefined())
-                        return;
-                    if (n.isDouble() && n.toDouble() >= low && n.toDouble() <= high && n.toDouble() == double(int(n.toDouble())))
-                        *value = int(n.toDouble());
-                    else
-                        errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
-                                                QStringLiteral("must be a whole number from %1 to %2").arg(low).arg(high) };
-                };
-                fileCount("max_in_flight_per_provider", 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
-                fileCount("max_queued_per_provider", 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
-                if (const QJsonValue r = pl.value(QLatin1StringView("image_retries")); !r.isUndefined()) {
-                    if (r.isDouble() && r.toDouble() >= 0 && r.toDouble() <= 5 && r.toDouble() == double(int(r.toDouble())))
-                        s.pipeline.imageRetries = int(r.toDouble());
-                    else
-                        errors << ConfigError { QStringLiteral("%1: pipeline.image_retries").arg(settingsFile),
-                                                QStringLiteral("must be a whole number from 0 to 5") };
-                }
+                readSections(root);
             }
         }
     }
+    return fileRoot;
+}
 
-    // 2. The key file: NAME=value lines, readable by the user alone.
-    QProcessEnvironment keys;
-    if (!keyFile.isEmpty() && QFileInfo::exists(keyFile)) {
-        s.keyFile = keyFile;
-        keys = KeyFile::readAll(keyFile, &errors);
+void Loader::readSections(const QJsonObject &root)
+{
+    const QString fileTag = QStringLiteral("settings file ") + settingsFile;
+    // A section of the wrong type is refused, not read as empty.
+    for (const char *section : { "storyboard", "pipeline" }) {
+        const QJsonValue v = root.value(QLatin1StringView(section));
+        if (!v.isUndefined() && !v.isObject())
+            errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, QLatin1StringView(section)),
+                                    QStringLiteral("must be a JSON object") };
     }
+    // Providers first: an added provider's id is then known to the storyboard's settings below.
+    applyProviderEntries(s, ProviderEntries::read(root.value(QLatin1StringView("providers")), settingsFile, &errors));
+    const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
+    QString v;
+    if (fileString(sb, "policy", QStringLiteral("storyboard.policy"), &v)) {
+        s.storyboard.preset = v.trimmed();
+        origins.set(QStringLiteral("STORYBOARD_POLICY"), fileTag);
+    }
+    if (fileString(sb, "provider", QStringLiteral("storyboard.provider"), &v)) {
+        applyProvider(QStringLiteral("%1: storyboard.provider").arg(settingsFile), v, false);
+        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), fileTag);
+    }
+    if (fileString(sb, "fallback_provider", QStringLiteral("storyboard.fallback_provider"), &v)) {
+        applyProvider(QStringLiteral("%1: storyboard.fallback_provider").arg(settingsFile), v, true);
+        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), fileTag);
+    }
+    if (fileString(sb, "primary_timeout", QStringLiteral("storyboard.primary_timeout"), &v))
+        applyDuration(QStringLiteral("%1: storyboard.primary_timeout").arg(settingsFile), v,
+                      [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
+    if (fileString(sb, "fallback_timeout", QStringLiteral("storyboard.fallback_timeout"), &v))
+        applyDuration(QStringLiteral("%1: storyboard.fallback_timeout").arg(settingsFile), v,
+                      [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
+    if (fileString(sb, "total_budget", QStringLiteral("storyboard.total_budget"), &v))
+        applyDuration(QStringLiteral("%1: storyboard.total_budget").arg(settingsFile), v,
+                      [&](milliseconds d) { s.storyboard.totalBudget = d; });
 
-    // 3. The environment overrides everything (docs/contract.md §4.6). A front end that turns its flags into these
-    // overrides names the flag in BULLPEN_FLAG_<NAME>, so a refusal points at what the user typed.
-    auto envPlace = [&](const QString &name) {
-        const QString flag = env.value(QStringLiteral("BULLPEN_FLAG_") + name);
-        return flag.isEmpty() ? QStringLiteral("environment") : QStringLiteral("command-line flag %1").arg(flag);
+    if (fileString(root, "data_dir", QStringLiteral("data_dir"), &v))
+        s.dataDir = v.trimmed();
+    if (fileString(root, "retention", QStringLiteral("retention"), &v))
+        applyRetention(QStringLiteral("%1: retention").arg(settingsFile), v, false);
+    if (fileString(root, "aggregate_retention", QStringLiteral("aggregate_retention"), &v))
+        applyRetention(QStringLiteral("%1: aggregate_retention").arg(settingsFile), v, true);
+    if (fileString(root, "proxy", QStringLiteral("proxy"), &v)) {
+        s.proxy = v.trimmed();
+        origins.set(QStringLiteral("BULLPEN_PROXY"), fileTag);
+    }
+    if (fileString(root, "provider_ca", QStringLiteral("provider_ca"), &v)) {
+        s.providerCa = v.trimmed();
+        origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), fileTag);
+    }
+    readPipeline(root.value(QLatin1StringView("pipeline")).toObject());
+}
+
+void Loader::readPipeline(const QJsonObject &pl)
+{
+    QString v;
+    if (fileString(pl, "image_model", QStringLiteral("pipeline.image_model"), &v))
+        s.pipeline.imageModel = v.trimmed();
+    if (fileString(pl, "image_timeout", QStringLiteral("pipeline.image_timeout"), &v))
+        applyDuration(QStringLiteral("%1: pipeline.image_timeout").arg(settingsFile), v,
+                      [&](milliseconds d) { s.pipeline.imageTimeout = d; });
+    if (fileString(pl, "captions_timeout", QStringLiteral("pipeline.captions_timeout"), &v))
+        applyDuration(QStringLiteral("%1: pipeline.captions_timeout").arg(settingsFile), v,
+                      [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
+    auto fileBool = [&](const char *key, bool *value) {
+        const QJsonValue b = pl.value(QLatin1StringView(key));
+        if (b.isBool())
+            *value = b.toBool();
+        else if (!b.isUndefined())
+            errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
+                                    QStringLiteral("must be true or false") };
     };
-    auto envSetting = [&](const QString &name) {
-        return QStringLiteral("%1 (%2)").arg(name, envPlace(name));
+    fileBool("captions", &s.pipeline.captions);
+    fileBool("store_content", &s.pipeline.storeContent);
+    auto fileCount = [&](const char *key, int low, int high, int *value) {
+        const QJsonValue n = pl.value(QLatin1StringView(key));
+        if (n.isUndefined())
+            return;
+        if (n.isDouble() && n.toDouble() >= low && n.toDouble() <= high && n.toDouble() == double(int(n.toDouble())))
+            *value = int(n.toDouble());
+        else
+            errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
+                                    QStringLiteral("must be a whole number from %1 to %2").arg(low).arg(high) };
     };
+    fileCount("max_in_flight_per_provider", 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
+    fileCount("max_queued_per_provider", 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
+    fileCount("image_retries", 0, 5, &s.pipeline.imageRetries);
+}
+
+// The providers' keys (key file, then keychain, then environment) and the built-ins' endpoints.
+void Loader::readProviderEnvironment(const QProcessEnvironment &env, const QProcessEnvironment &keys, const QProcessEnvironment &keychain)
+{
     auto envValue = [&](const QString &name) -> std::optional<QString> {
         if (!env.contains(name))
             return std::nullopt;
@@ -626,17 +656,31 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
                 errors << ConfigError { streamVariable(p), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v) };
         }
     }
+}
+
+// 3. The environment overrides everything (docs/contract.md §4.6). A front end that turns its flags into these
+// overrides names the flag in BULLPEN_FLAG_<NAME>, so a refusal points at what the user typed.
+void Loader::readEnvironment(const QProcessEnvironment &env)
+{
+    auto envSetting = [&](const QString &name) {
+        return QStringLiteral("%1 (%2)").arg(name, envPlace(env, name));
+    };
+    auto envValue = [&](const QString &name) -> std::optional<QString> {
+        if (!env.contains(name))
+            return std::nullopt;
+        return env.value(name);
+    };
     if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {
         s.storyboard.preset = v->trimmed();
-        origins.set(QStringLiteral("STORYBOARD_POLICY"), envPlace(QStringLiteral("STORYBOARD_POLICY")));
+        origins.set(QStringLiteral("STORYBOARD_POLICY"), envPlace(env, QStringLiteral("STORYBOARD_POLICY")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_PROVIDER"))) {
         applyProvider(envSetting(QStringLiteral("STORYBOARD_PROVIDER")), *v, false);
-        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), envPlace(QStringLiteral("STORYBOARD_PROVIDER")));
+        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), envPlace(env, QStringLiteral("STORYBOARD_PROVIDER")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"))) {
         applyProvider(envSetting(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")), *v, true);
-        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), envPlace(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
+        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), envPlace(env, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
     }
     if (auto v = envValue(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")))
         applyDuration(envSetting(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")), *v,
@@ -650,23 +694,19 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         applyDuration(QStringLiteral("IMAGE_TIMEOUT"), *v, [&](milliseconds d) { s.pipeline.imageTimeout = d; });
     if (auto v = envValue(QStringLiteral("CAPTIONS_TIMEOUT")))
         applyDuration(QStringLiteral("CAPTIONS_TIMEOUT"), *v, [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
-    if (auto v = envValue(QStringLiteral("IMAGE_RETRIES"))) {
-        bool ok = false;
-        const int n = v->trimmed().toInt(&ok);
-        if (ok && n >= 0 && n <= 5)
-            s.pipeline.imageRetries = n;
-        else
-            errors << ConfigError { QStringLiteral("IMAGE_RETRIES"), QStringLiteral("\"%1\" is not a whole number from 0 to 5").arg(*v) };
-    }
-    if (auto v = envValue(QStringLiteral("BULLPEN_STORE_CONTENT"))) {
-        const QString b = v->trimmed().toLower();
-        if (b == u"1" || b == u"on" || b == u"true")
-            s.pipeline.storeContent = true;
-        else if (b == u"0" || b == u"off" || b == u"false")
-            s.pipeline.storeContent = false;
-        else
-            errors << ConfigError { QStringLiteral("BULLPEN_STORE_CONTENT"), QStringLiteral("\"%1\" is not on or off").arg(*v) };
-    }
+    auto envSwitch = [&](const QString &name, bool *value) {
+        if (auto v = envValue(name)) {
+            const QString b = v->trimmed().toLower();
+            if (b == u"1" || b == u"on" || b == u"true")
+                *value = true;
+            else if (b == u"0" || b == u"off" || b == u"false")
+                *value = false;
+            else
+                errors << ConfigError { name, QStringLiteral("\"%1\" is not on or off").arg(*v) };
+        }
+    };
+    envSwitch(QStringLiteral("BULLPEN_STORE_CONTENT"), &s.pipeline.storeContent);
+    envSwitch(QStringLiteral("CAPTIONS"), &s.pipeline.captions);
     auto envCount = [&](const QString &name, int low, int high, int *value) {
         if (auto v = envValue(name)) {
             bool ok = false;
@@ -679,15 +719,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     };
     envCount(QStringLiteral("BULLPEN_MAX_IN_FLIGHT"), 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
     envCount(QStringLiteral("BULLPEN_MAX_QUEUED"), 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
-    if (auto v = envValue(QStringLiteral("CAPTIONS"))) {
-        const QString b = v->trimmed().toLower();
-        if (b == u"1" || b == u"on" || b == u"true")
-            s.pipeline.captions = true;
-        else if (b == u"0" || b == u"off" || b == u"false")
-            s.pipeline.captions = false;
-        else
-            errors << ConfigError { QStringLiteral("CAPTIONS"), QStringLiteral("\"%1\" is not on or off").arg(*v) };
-    }
+    envCount(QStringLiteral("IMAGE_RETRIES"), 0, 5, &s.pipeline.imageRetries);
     if (auto v = envValue(QStringLiteral("STORYBOARD_TOTAL_BUDGET")))
         applyDuration(QStringLiteral("STORYBOARD_TOTAL_BUDGET"), *v, [&](milliseconds d) { s.storyboard.totalBudget = d; });
     if (auto v = envValue(QStringLiteral("BULLPEN_RETENTION")))
@@ -698,14 +730,42 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
         s.retention.aggregates.reset(); // rows kept for ever: their aggregates too
     if (auto v = envValue(QStringLiteral("BULLPEN_PROXY"))) {
         s.proxy = v->trimmed();
-        origins.set(QStringLiteral("BULLPEN_PROXY"), envPlace(QStringLiteral("BULLPEN_PROXY")));
+        origins.set(QStringLiteral("BULLPEN_PROXY"), envPlace(env, QStringLiteral("BULLPEN_PROXY")));
     }
     if (auto v = envValue(QStringLiteral("BULLPEN_PROVIDER_CA"))) {
         s.providerCa = v->trimmed();
-        origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), envPlace(QStringLiteral("BULLPEN_PROVIDER_CA")));
+        origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), envPlace(env, QStringLiteral("BULLPEN_PROVIDER_CA")));
+    }
+}
+
+} // namespace
+
+SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
+                                  const QProcessEnvironment &keychain)
+{
+    SettingsLoad out;
+    ProviderRegistry::setAdded({}); // until the file adds its own
+    out.settings = Settings::defaults();
+    Settings &s = out.settings;
+    Origins origins;
+    QList<ConfigError> &errors = out.errors;
+    Loader loader(s, errors, origins, settingsFile);
+    const std::optional<QJsonObject> fileRoot = loader.readFile();
+
+    // 2. The key file: NAME=value lines, readable by the user alone.
+    QProcessEnvironment keys;
+    if (!keyFile.isEmpty() && QFileInfo::exists(keyFile)) {
+        s.keyFile = keyFile;
+        keys = KeyFile::readAll(keyFile, &errors);
     }
 
+    loader.readProviderEnvironment(env, keys, keychain);
+    loader.readEnvironment(env);
+
     // The settings table's rows: the file's value, then the environment's (settingstable.h).
+    const auto envSetting = [&](const QString &name) {
+        return QStringLiteral("%1 (%2)").arg(name, loader.envPlace(env, name));
+    };
     applySettingRows(s, fileRoot ? &*fileRoot : nullptr, settingsFile, env, envSetting, &errors);
 
     // 4. Refusals that need the whole picture, naming where each value came from.

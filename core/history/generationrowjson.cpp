@@ -64,7 +64,9 @@ QJsonObject GenerationRowJson::toJson(const GenerationRow &r)
     }
     // The comic is named by its digest everywhere (a remote engine serves it at /v1/images/{sha256});
     // a row of a store older than the digest column is named by its file's name, which is the digest.
-    const QString sha = !r.imageSha256.isEmpty() ? r.imageSha256 : r.imagePath.isEmpty() ? QString() : QFileInfo(r.imagePath).completeBaseName();
+    const QString sha = !r.imageSha256.isEmpty() ? r.imageSha256
+        : r.imagePath.isEmpty()                  ? QString()
+                                                 : QFileInfo(r.imagePath).completeBaseName();
     o.insert(QStringLiteral("image_sha256"), sha.isEmpty() ? QJsonValue() : QJsonValue(sha));
     return o;
 }
