@@ -161,6 +161,101 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
     return QCoreApplication::exec() == kExitUsage ? kExitUsage : exitCode;
 }
 
+// The command's options, made once.
+struct GenerateOptions
+{
+    const QCommandLineOption story { QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text") };
+    const QCommandLineOption storyFile { QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."),
+                                         QStringLiteral("path") };
+    const QCommandLineOption user { QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."),
+                                    QStringLiteral("id") };
+    const QCommandLineOption policy { QStringLiteral("policy"),
+                                      QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."),
+                                      QStringLiteral("preset") };
+    const QCommandLineOption primary { QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."),
+                                       QStringLiteral("provider") };
+    const QCommandLineOption fallback { QStringLiteral("fallback"),
+                                        QStringLiteral(
+                                            "Fallback provider, or none (default: the configured one; none, or qwen on the simulator)."),
+                                        QStringLiteral("provider") };
+    const QCommandLineOption primaryTimeout {
+        QStringLiteral("primary-timeout"),
+        QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration")
+    };
+    const QCommandLineOption fallbackTimeout { QStringLiteral("fallback-timeout"),
+                                               QStringLiteral("The fallback provider's timeout (default: the configured one, 60s)."),
+                                               QStringLiteral("duration") };
+    const QCommandLineOption budget { QStringLiteral("budget"),
+                                      QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."),
+                                      QStringLiteral("duration") };
+    const QCommandLineOption json { QStringLiteral("json"), QStringLiteral("Print one JSON object.") };
+    const QCommandLineOption fresh { QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached.") };
+    const QCommandLineOption imageOut { QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."),
+                                        QStringLiteral("path") };
+};
+
+// Attached (--engine): the request as the API takes it; what the flags leave out is the engine's own
+// setting. Nothing, with the refusal printed, when a duration flag is wrong.
+std::optional<QJsonObject> requestBody(const QCommandLineParser &parser, const GenerateOptions &o, const EngineFlags &engine,
+                                       const QString &storyText, QTextStream &err)
+{
+    QJsonObject body { { QStringLiteral("story"), storyText } };
+    if (parser.isSet(o.user))
+        body.insert(QStringLiteral("user_id"), parser.value(o.user));
+    for (const auto &[option, field] :
+         { std::pair { &o.policy, "policy" }, std::pair { &o.primary, "primary" }, std::pair { &o.fallback, "fallback" } }) {
+        if (parser.isSet(*option))
+            body.insert(QLatin1StringView(field), parser.value(*option));
+    }
+    QJsonObject timeouts;
+    for (const auto &[option, field] : { std::pair { &o.primaryTimeout, "primary_ms" }, std::pair { &o.fallbackTimeout, "fallback_ms" },
+                                         std::pair { &o.budget, "budget_ms" } }) {
+        if (!parser.isSet(*option))
+            continue;
+        QString why;
+        const auto d = parseDuration(parser.value(*option), &why);
+        if (!d) {
+            err << "bullpen-cli generate: --" << option->names().constFirst() << ": " << why << "\n";
+            return std::nullopt;
+        }
+        timeouts.insert(QLatin1StringView(field), static_cast<double>(d->count()));
+    }
+    if (!timeouts.isEmpty())
+        body.insert(QStringLiteral("timeouts"), timeouts);
+    if (parser.isSet(o.fresh))
+        body.insert(QStringLiteral("fresh"), true);
+    if (parser.isSet(engine.scenario))
+        body.insert(QStringLiteral("scenario"), parser.value(engine.scenario));
+    return body;
+}
+
+// docs/contract.md §5: a failed write never fails the generation, but it is said, and the exit code
+// says it. Empty when every record since `failedBefore` reached the store.
+QString notDurableSince(Store *store, quint64 failedBefore)
+{
+    if (!store)
+        return {};
+    const bool flushed = store->flush(std::chrono::seconds(30));
+    const Store::Stats st = store->stats();
+    if (flushed && st.failed <= failedBefore)
+        return {};
+    return QStringLiteral("%1 record write(s) failed — %2: %3")
+        .arg(st.failed - failedBefore)
+        .arg(store->databasePath(), flushed ? st.firstError : QStringLiteral("the writer did not finish within 30 s"));
+}
+
+// --image-out: the comic, copied from the store or written from the result's bytes.
+void writeImage(const GenerationResult &r, const QString &path, QTextStream &err)
+{
+    QFile::remove(path);
+    const QByteArray bytes = r.image ? r.image->image : QByteArray();
+    QFile file(path);
+    const bool ok =
+        !r.imagePath.isEmpty() ? QFile::copy(r.imagePath, path) : (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
+    if (!ok)
+        err << "bullpen-cli generate: could not write --image-out " << path << "\n";
+}
+
 } // namespace
 
 int runGenerate(const QStringList &arguments)
@@ -171,36 +266,11 @@ int runGenerate(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral("Run one storyboard generation. With no provider key configured, Bullpen starts its "
                                                     "built-in simulator and runs against it over real HTTP."));
     parser.addHelpOption();
-    const QCommandLineOption story(QStringLiteral("story"), QStringLiteral("The story text."), QStringLiteral("text"));
-    const QCommandLineOption storyFile(QStringLiteral("story-file"), QStringLiteral("Read the story from a UTF-8 file."),
-                                       QStringLiteral("path"));
-    const QCommandLineOption user(QStringLiteral("user"), QStringLiteral("User id (never printed or stored raw)."), QStringLiteral("id"));
-    const QCommandLineOption policy(QStringLiteral("policy"),
-                                    QStringLiteral("relief, capacity or rounds (default: the configured policy, relief)."),
-                                    QStringLiteral("preset"));
-    const QCommandLineOption primary(QStringLiteral("primary"), QStringLiteral("Primary provider (default: the configured one, gemini)."),
-                                     QStringLiteral("provider"));
-    const QCommandLineOption fallback(
-        QStringLiteral("fallback"),
-        QStringLiteral("Fallback provider, or none (default: the configured one; none, or qwen on the simulator)."),
-        QStringLiteral("provider"));
-    const QCommandLineOption primaryTimeout(
-        QStringLiteral("primary-timeout"),
-        QStringLiteral("The primary's own timeout, e.g. 60s, 1500ms (default: the configured one, 60s)."), QStringLiteral("duration"));
-    const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"),
-                                             QStringLiteral("The fallback provider's timeout (default: the configured one, 60s)."),
-                                             QStringLiteral("duration"));
-    const QCommandLineOption budget(QStringLiteral("budget"),
-                                    QStringLiteral("Total storyboard-stage budget, e.g. 120s (default: the two timeouts added)."),
-                                    QStringLiteral("duration"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print one JSON object."));
-    const QCommandLineOption fresh(QStringLiteral("fresh"), QStringLiteral("Run even if an identical request is cached."));
-    const QCommandLineOption imageOut(QStringLiteral("image-out"), QStringLiteral("Also write the comic image to this file."),
-                                      QStringLiteral("path"));
+    const GenerateOptions o;
     const EngineFlags engine;
     const RemoteFlag remote;
-    parser.addOptions({ story, storyFile, user, policy, primary, fallback, primaryTimeout, fallbackTimeout, budget, json, fresh, imageOut,
-                        remote.engine });
+    parser.addOptions({ o.story, o.storyFile, o.user, o.policy, o.primary, o.fallback, o.primaryTimeout, o.fallbackTimeout, o.budget,
+                        o.json, o.fresh, o.imageOut, remote.engine });
     engine.add(parser);
     if (!parser.parse(arguments)) {
         err << "bullpen-cli generate: " << parser.errorText() << "\n";
@@ -217,50 +287,25 @@ int runGenerate(const QStringList &arguments)
     }
 
     QString storyText;
-    if (!readStory(parser, story, storyFile, QStringLiteral("generate"), &storyText))
+    if (!readStory(parser, o.story, o.storyFile, QStringLiteral("generate"), &storyText))
         return kExitUsage;
 
     if (remote.isSet(parser)) {
-        // The request as the API takes it: what the flags leave out is the engine's own setting.
-        QJsonObject body { { QStringLiteral("story"), storyText } };
-        if (parser.isSet(user))
-            body.insert(QStringLiteral("user_id"), parser.value(user));
-        for (const auto &[option, field] :
-             { std::pair { &policy, "policy" }, std::pair { &primary, "primary" }, std::pair { &fallback, "fallback" } }) {
-            if (parser.isSet(*option))
-                body.insert(QLatin1StringView(field), parser.value(*option));
-        }
-        QJsonObject timeouts;
-        for (const auto &[option, field] : { std::pair { &primaryTimeout, "primary_ms" }, std::pair { &fallbackTimeout, "fallback_ms" },
-                                             std::pair { &budget, "budget_ms" } }) {
-            if (!parser.isSet(*option))
-                continue;
-            QString why;
-            const auto d = parseDuration(parser.value(*option), &why);
-            if (!d) {
-                err << "bullpen-cli generate: --" << option->names().constFirst() << ": " << why << "\n";
-                return kExitUsage;
-            }
-            timeouts.insert(QLatin1StringView(field), static_cast<double>(d->count()));
-        }
-        if (!timeouts.isEmpty())
-            body.insert(QStringLiteral("timeouts"), timeouts);
-        if (parser.isSet(fresh))
-            body.insert(QStringLiteral("fresh"), true);
-        if (parser.isSet(engine.scenario))
-            body.insert(QStringLiteral("scenario"), parser.value(engine.scenario));
-        return runRemote(parser, remote, body, parser.isSet(json), parser.isSet(imageOut) ? parser.value(imageOut) : QString());
+        const std::optional<QJsonObject> body = requestBody(parser, o, engine, storyText, err);
+        if (!body)
+            return kExitUsage;
+        return runRemote(parser, remote, *body, parser.isSet(o.json), parser.isSet(o.imageOut) ? parser.value(o.imageOut) : QString());
     }
 
     // Command-line choices are environment overrides by another name (docs/contract.md §4.6 order: they win).
     EngineSetup setup;
     if (!engine.start(parser,
-                      { { &policy, "STORYBOARD_POLICY" },
-                        { &primary, "STORYBOARD_PROVIDER" },
-                        { &fallback, "STORYBOARD_FALLBACK_PROVIDER" },
-                        { &primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT" },
-                        { &fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT" },
-                        { &budget, "STORYBOARD_TOTAL_BUDGET" } },
+                      { { &o.policy, "STORYBOARD_POLICY" },
+                        { &o.primary, "STORYBOARD_PROVIDER" },
+                        { &o.fallback, "STORYBOARD_FALLBACK_PROVIDER" },
+                        { &o.primaryTimeout, "STORYBOARD_PRIMARY_TIMEOUT" },
+                        { &o.fallbackTimeout, "STORYBOARD_FALLBACK_TIMEOUT" },
+                        { &o.budget, "STORYBOARD_TOTAL_BUDGET" } },
                       setup))
         return kExitUsage;
     // Installed before anything is announced; the cancel itself runs from the event loop, after the
@@ -281,36 +326,20 @@ int runGenerate(const QStringList &arguments)
     QObject::connect(&pipeline, &GenerationPipeline::finished, &pipeline, [&](const GenerationResult &r) {
         exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
         // docs/contract.md §5: a failed write never fails the generation, but it is said, and the exit code says it.
-        QString notDurable;
-        if (Store *store = setup.store()) {
-            const bool flushed = store->flush(std::chrono::seconds(30));
-            const Store::Stats st = store->stats();
-            if (!flushed || st.failed > failedBefore)
-                notDurable =
-                    QStringLiteral("%1 record write(s) failed — %2: %3")
-                        .arg(st.failed - failedBefore)
-                        .arg(store->databasePath(), flushed ? st.firstError : QStringLiteral("the writer did not finish within 30 s"));
-        }
-        if (parser.isSet(imageOut) && r.state == FinalState::Succeeded) {
-            QFile::remove(parser.value(imageOut));
-            const QByteArray bytes = r.image ? r.image->image : QByteArray();
-            QFile file(parser.value(imageOut));
-            const bool ok = !r.imagePath.isEmpty() ? QFile::copy(r.imagePath, parser.value(imageOut))
-                                                   : (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size());
-            if (!ok)
-                err << "bullpen-cli generate: could not write --image-out " << parser.value(imageOut) << "\n";
-        }
-        if (parser.isSet(json)) {
-            QJsonObject o = r.toJson();
-            o.insert(QStringLiteral("events"), events);
-            o.insert(QStringLiteral("policy"), setup.storyboardPolicy().preset);
+        const QString notDurable = notDurableSince(setup.store(), failedBefore);
+        if (parser.isSet(o.imageOut) && r.state == FinalState::Succeeded)
+            writeImage(r, parser.value(o.imageOut), err);
+        if (parser.isSet(o.json)) {
+            QJsonObject whole = r.toJson();
+            whole.insert(QStringLiteral("events"), events);
+            whole.insert(QStringLiteral("policy"), setup.storyboardPolicy().preset);
             if (setup.usingSimulator())
-                o.insert(QStringLiteral("simulator"), setup.simulator()->countersJson());
+                whole.insert(QStringLiteral("simulator"), setup.simulator()->countersJson());
             if (setup.store())
-                o.insert(QStringLiteral("store"), setup.store()->databasePath());
+                whole.insert(QStringLiteral("store"), setup.store()->databasePath());
             if (!notDurable.isEmpty())
-                o.insert(QStringLiteral("store_warning"), notDurable);
-            out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+                whole.insert(QStringLiteral("store_warning"), notDurable);
+            out << QJsonDocument(whole).toJson(QJsonDocument::Indented);
         } else {
             out << "generation " << r.generationId << "\n"; // whole: `history` and `export` find it by this id
             printHuman(out, r);
@@ -326,8 +355,8 @@ int runGenerate(const QStringList &arguments)
     });
     GenerationRequest request;
     request.story = storyText;
-    request.userId = parser.value(user);
-    request.fresh = parser.isSet(fresh);
+    request.userId = parser.value(o.user);
+    request.fresh = parser.isSet(o.fresh);
     failedBefore = setup.store() ? setup.store()->stats().failed : 0;
     generationId = setup.startGeneration(request);
     QCoreApplication::exec();

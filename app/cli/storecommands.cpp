@@ -341,6 +341,107 @@ int runExport(const QStringList &arguments)
     return file.error() == QFileDevice::NoError ? 0 : 1;
 }
 
+namespace {
+
+// The retention a purge applies: the configured one, or the flags'. Nothing, with the refusal printed,
+// when a flag is wrong or retention is off with no --older-than.
+std::optional<RetentionPolicy> purgePolicy(const QCommandLineParser &parser, const QCommandLineOption &olderThan,
+                                           const QCommandLineOption &aggregatesOlderThan, const QProcessEnvironment &environment,
+                                           QTextStream &err)
+{
+    const SettingsLoad load = SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(), environment, false);
+    RetentionPolicy policy = load.settings.retention;
+    const bool configured = !parser.isSet(olderThan);
+    for (const auto &[option, into] :
+         { std::pair { &olderThan, &policy.generations }, std::pair { &aggregatesOlderThan, &policy.aggregates } }) {
+        if (!parser.isSet(*option))
+            continue;
+        QString why;
+        bool off = false;
+        *into = parseRetention(parser.value(*option), &off, &why);
+        if (!*into && !off) {
+            err << "bullpen-cli purge: --" << option->names().constFirst() << ": " << why << "\n";
+            return std::nullopt;
+        }
+    }
+    // The dashboards read whole hours from the aggregates: never drop them before the rows they count.
+    if (policy.aggregates && policy.generations && *policy.aggregates < *policy.generations)
+        policy.aggregates = policy.generations;
+    if (policy.aggregates && !policy.generations)
+        policy.aggregates.reset();
+    if (policy.isOff()) {
+        err << "bullpen-cli purge: retention is off" << (configured ? " (BULLPEN_RETENTION=off)" : "")
+            << ", nothing to remove; give --older-than PERIOD\n";
+        return std::nullopt;
+    }
+    return policy;
+}
+
+// Removes what the retention no longer keeps, step by step, pausing between steps. 0, 1 (a step
+// failed: *error) or 3 (another engine is purging).
+int purgeSteps(Purger &purger, QString *error)
+{
+    for (;;) {
+        switch (purger.step(error)) {
+        case Purger::Step::More:
+            QThread::msleep(static_cast<unsigned long>(purger.pause().count()));
+            break;
+        case Purger::Step::Done:
+            return 0;
+        case Purger::Step::Busy:
+            return 3;
+        case Purger::Step::Failed:
+            return 1;
+        }
+    }
+}
+
+// --vacuum: SQLite VACUUM (to incremental vacuum) and a checkpoint, or PostgreSQL VACUUM ANALYZE.
+bool vacuumStore(QSqlDatabase &db, bool postgres, QString *error)
+{
+    QSqlQuery q(db);
+    const QStringList statements = postgres ? QStringList { QStringLiteral("VACUUM ANALYZE") }
+                                            : QStringList { QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("VACUUM"),
+                                                            QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)") };
+    for (const QString &sql : statements) {
+        if (!q.exec(sql)) {
+            *error = q.lastError().text();
+            return false;
+        }
+        while (q.next()) { }
+    }
+    return true;
+}
+
+// What purge prints: the store, the cut-offs, what was (or would be) removed, and how long it took.
+QJsonObject purgeReport(const StoreLocation &location, bool dryRun, const RetentionPolicy &policy, const Purger &purger,
+                        const PurgeCounts &counts, qint64 elapsedMs)
+{
+    const auto cutoff = [](qint64 ms) {
+        return ms ? QJsonValue(QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODate)) : QJsonValue();
+    };
+    return QJsonObject { { QStringLiteral("store"), location.display() },
+                         { QStringLiteral("dry_run"), dryRun },
+                         { QStringLiteral("retention"), formatRetention(policy.generations) },
+                         { QStringLiteral("aggregate_retention"), formatRetention(policy.aggregates) },
+                         { QStringLiteral("generations_before"), cutoff(purger.generationCutoffMs()) },
+                         { QStringLiteral("aggregates_before"), cutoff(purger.aggregateCutoffMs()) },
+                         { dryRun ? QStringLiteral("would_remove") : QStringLiteral("removed"),
+                           QJsonObject { { QStringLiteral("generations"), counts.generations },
+                                         { QStringLiteral("attempts"), counts.attempts },
+                                         { QStringLiteral("events"), counts.events },
+                                         { QStringLiteral("comparisons"), counts.comparisons },
+                                         { QStringLiteral("images"), counts.images },
+                                         { QStringLiteral("image_files"), counts.imageFiles },
+                                         { QStringLiteral("aggregate_rows"), counts.aggregateRows },
+                                         { QStringLiteral("audit_rows"), counts.auditRows } } },
+                         { QStringLiteral("steps"), purger.steps() },
+                         { QStringLiteral("longest_step_ms"), std::round(purger.longestStepMs() * 100) / 100 },
+                         { QStringLiteral("seconds"), std::round(double(elapsedMs) / 10) / 100 } };
+}
+
+} // namespace
+
 int runPurge(const QStringList &arguments)
 {
     QTextStream out(stdout);
@@ -382,31 +483,10 @@ int runPurge(const QStringList &arguments)
         return 0;
     }
     const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    const SettingsLoad load = SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(), environment, false);
-    RetentionPolicy policy = load.settings.retention;
-    const bool configured = !parser.isSet(olderThan);
-    for (const auto &[option, into] :
-         { std::pair { &olderThan, &policy.generations }, std::pair { &aggregatesOlderThan, &policy.aggregates } }) {
-        if (!parser.isSet(*option))
-            continue;
-        QString why;
-        bool off = false;
-        *into = parseRetention(parser.value(*option), &off, &why);
-        if (!*into && !off) {
-            err << "bullpen-cli purge: --" << option->names().constFirst() << ": " << why << "\n";
-            return kExitUsage;
-        }
-    }
-    // The dashboards read whole hours from the aggregates: never drop them before the rows they count.
-    if (policy.aggregates && policy.generations && *policy.aggregates < *policy.generations)
-        policy.aggregates = policy.generations;
-    if (policy.aggregates && !policy.generations)
-        policy.aggregates.reset();
-    if (policy.isOff()) {
-        err << "bullpen-cli purge: retention is off" << (configured ? " (BULLPEN_RETENTION=off)" : "")
-            << ", nothing to remove; give --older-than PERIOD\n";
+    const std::optional<RetentionPolicy> purging = purgePolicy(parser, olderThan, aggregatesOlderThan, environment, err);
+    if (!purging)
         return kExitUsage;
-    }
+    const RetentionPolicy &policy = *purging;
 
     QString error;
     const QString dir = parser.isSet(dataDir) ? parser.value(dataDir) : EngineSetup::defaultDataDir(environment);
@@ -447,62 +527,12 @@ int runPurge(const QStringList &arguments)
             if (!purger.countOnly(&counts, &error))
                 code = 1;
         } else {
-            for (bool going = true; going;) {
-                switch (purger.step(&error)) {
-                case Purger::Step::More:
-                    QThread::msleep(static_cast<unsigned long>(purger.pause().count()));
-                    break;
-                case Purger::Step::Done:
-                    going = false;
-                    break;
-                case Purger::Step::Busy:
-                    code = 3;
-                    going = false;
-                    break;
-                case Purger::Step::Failed:
-                    code = 1;
-                    going = false;
-                    break;
-                }
-            }
+            code = purgeSteps(purger, &error);
             counts = purger.counts();
-            if (code == 0 && parser.isSet(vacuum)) {
-                QSqlQuery q(db);
-                const QStringList statements = location->isPostgres()
-                    ? QStringList { QStringLiteral("VACUUM ANALYZE") }
-                    : QStringList { QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("VACUUM"),
-                                    QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)") };
-                for (const QString &sql : statements) {
-                    if (!q.exec(sql)) {
-                        error = q.lastError().text();
-                        code = 1;
-                        break;
-                    }
-                    while (q.next()) { }
-                }
-            }
+            if (code == 0 && parser.isSet(vacuum) && !vacuumStore(db, location->isPostgres(), &error))
+                code = 1;
         }
-        const auto cutoff = [](qint64 ms) {
-            return ms ? QJsonValue(QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODate)) : QJsonValue();
-        };
-        report = QJsonObject { { QStringLiteral("store"), location->display() },
-                               { QStringLiteral("dry_run"), parser.isSet(dryRun) },
-                               { QStringLiteral("retention"), formatRetention(policy.generations) },
-                               { QStringLiteral("aggregate_retention"), formatRetention(policy.aggregates) },
-                               { QStringLiteral("generations_before"), cutoff(purger.generationCutoffMs()) },
-                               { QStringLiteral("aggregates_before"), cutoff(purger.aggregateCutoffMs()) },
-                               { parser.isSet(dryRun) ? QStringLiteral("would_remove") : QStringLiteral("removed"),
-                                 QJsonObject { { QStringLiteral("generations"), counts.generations },
-                                               { QStringLiteral("attempts"), counts.attempts },
-                                               { QStringLiteral("events"), counts.events },
-                                               { QStringLiteral("comparisons"), counts.comparisons },
-                                               { QStringLiteral("images"), counts.images },
-                                               { QStringLiteral("image_files"), counts.imageFiles },
-                                               { QStringLiteral("aggregate_rows"), counts.aggregateRows },
-                                               { QStringLiteral("audit_rows"), counts.auditRows } } },
-                               { QStringLiteral("steps"), purger.steps() },
-                               { QStringLiteral("longest_step_ms"), std::round(purger.longestStepMs() * 100) / 100 },
-                               { QStringLiteral("seconds"), std::round(double(timer.elapsed()) / 10) / 100 } };
+        report = purgeReport(*location, parser.isSet(dryRun), policy, purger, counts, timer.elapsed());
     }
     StoreLocation::disconnect(name);
     if (bytesBefore >= 0) {

@@ -163,125 +163,116 @@ void announce(const ServiceOptions &o, const EngineService &service, EngineSetup
                     { QStringLiteral("proxy"), setup.proxyDescription() } });
 }
 
-int runServe(const QStringList &arguments)
+// bullpen-engine's options, made once.
+struct ServeFlags
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Serves the engine's HTTP API (docs/api.md). SIGTERM drains: no new generations, running "
-                       "ones finish or are cancelled within --drain, every one is recorded, exit 0."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption listen(QStringLiteral("listen"),
-                                    QStringLiteral("Address and port (default 127.0.0.1:8700; port 0: any free one)."),
-                                    QStringLiteral("host:port"), QStringLiteral("127.0.0.1:8700"));
-    const QCommandLineOption instance(QStringLiteral("instance"), QStringLiteral("This engine's name (default: host name and port)."),
-                                      QStringLiteral("name"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path"));
-    const QCommandLineOption settings(QStringLiteral("settings"), QStringLiteral("Settings file."), QStringLiteral("file"));
-    const QCommandLineOption keyFile(QStringLiteral("key-file"), QStringLiteral("The 0600 key file."), QStringLiteral("file"));
-    const QCommandLineOption simulator(QStringLiteral("simulator"),
-                                       QStringLiteral("Run on the built-in simulator even when keys are configured."));
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."),
-                                      QStringLiteral("name"));
-    const QCommandLineOption drain(QStringLiteral("drain"),
-                                   QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
-                                   QStringLiteral("duration"), QStringLiteral("30s"));
-    const QCommandLineOption probeEvery(
-        QStringLiteral("probe-every"),
-        QStringLiteral("Probes: a provider, role and stage with no traffic for this long gets one minimal synthetic "
-                       "generation (it costs a request; off by default; on PostgreSQL one engine probes)."),
-        QStringLiteral("duration"));
-    const QCommandLineOption lease(
-        QStringLiteral("lease"),
-        QStringLiteral("How long a running generation's lease lasts unless renewed (every third of it); when an engine "
-                       "dies, another finishes its generations as ABANDONED once the lease runs out (default 15s)."),
-        QStringLiteral("duration"), QStringLiteral("15s"));
-    const QCommandLineOption maxInFlight(QStringLiteral("max-in-flight"),
-                                         QStringLiteral("Generations running at once; beyond it 429 (default 1000)."), QStringLiteral("n"),
-                                         QStringLiteral("1000"));
-    const QCommandLineOption rate(QStringLiteral("rate"),
-                                  QStringLiteral("Requests per second per token (default 200; bursts of twice that)."), QStringLiteral("n"),
-                                  QStringLiteral("200"));
-    const QCommandLineOption maxSubscribers(
-        QStringLiteral("max-subscribers"),
-        QStringLiteral("Event stream clients at once (default 64); one token may hold a quarter of them."), QStringLiteral("n"),
-        QStringLiteral("64"));
-    const QCommandLineOption maxConnections(
+    const QCommandLineOption listen { QStringLiteral("listen"),
+                                      QStringLiteral("Address and port (default 127.0.0.1:8700; port 0: any free one)."),
+                                      QStringLiteral("host:port"), QStringLiteral("127.0.0.1:8700") };
+    const QCommandLineOption instance { QStringLiteral("instance"), QStringLiteral("This engine's name (default: host name and port)."),
+                                        QStringLiteral("name") };
+    const QCommandLineOption dataDir { QStringLiteral("data-dir"), QStringLiteral("The store's folder."), QStringLiteral("path") };
+    const QCommandLineOption settings { QStringLiteral("settings"), QStringLiteral("Settings file."), QStringLiteral("file") };
+    const QCommandLineOption keyFile { QStringLiteral("key-file"), QStringLiteral("The 0600 key file."), QStringLiteral("file") };
+    const QCommandLineOption simulator { QStringLiteral("simulator"),
+                                         QStringLiteral("Run on the built-in simulator even when keys are configured.") };
+    const QCommandLineOption scenario { QStringLiteral("scenario"), QStringLiteral("The simulator's default scenario."),
+                                        QStringLiteral("name") };
+    const QCommandLineOption drain { QStringLiteral("drain"),
+                                     QStringLiteral("How long running generations may take to finish on SIGTERM (default 30s)."),
+                                     QStringLiteral("duration"), QStringLiteral("30s") };
+    const QCommandLineOption probeEvery { QStringLiteral("probe-every"),
+                                          QStringLiteral(
+                                              "Probes: a provider, role and stage with no traffic for this long gets one minimal synthetic "
+                                              "generation (it costs a request; off by default; on PostgreSQL one engine probes)."),
+                                          QStringLiteral("duration") };
+    const QCommandLineOption lease { QStringLiteral("lease"),
+                                     QStringLiteral(
+                                         "How long a running generation's lease lasts unless renewed (every third of it); when an engine "
+                                         "dies, another finishes its generations as ABANDONED once the lease runs out (default 15s)."),
+                                     QStringLiteral("duration"), QStringLiteral("15s") };
+    const QCommandLineOption maxInFlight { QStringLiteral("max-in-flight"),
+                                           QStringLiteral("Generations running at once; beyond it 429 (default 1000)."),
+                                           QStringLiteral("n"), QStringLiteral("1000") };
+    const QCommandLineOption rate { QStringLiteral("rate"),
+                                    QStringLiteral("Requests per second per token (default 200; bursts of twice that)."),
+                                    QStringLiteral("n"), QStringLiteral("200") };
+    const QCommandLineOption maxSubscribers { QStringLiteral("max-subscribers"),
+                                              QStringLiteral(
+                                                  "Event stream clients at once (default 64); one token may hold a quarter of them."),
+                                              QStringLiteral("n"), QStringLiteral("64") };
+    const QCommandLineOption maxConnections {
         QStringLiteral("max-connections"),
         QStringLiteral("Client connections at once (default 1024, and no more than the open-file limit leaves room for); "
                        "one address may hold half of them. Past it the idlest connection is closed to make room."),
-        QStringLiteral("n"), QStringLiteral("1024"));
-    const QCommandLineOption requestTimeout(
+        QStringLiteral("n"), QStringLiteral("1024")
+    };
+    const QCommandLineOption requestTimeout {
         QStringLiteral("request-timeout"),
         QStringLiteral("How long a request may take to arrive whole, from a new connection or its first byte (default 10s)."),
-        QStringLiteral("duration"), QStringLiteral("10s"));
-    const QCommandLineOption idleTimeout(QStringLiteral("idle-timeout"),
-                                         QStringLiteral("How long a connection may stay idle between requests (default 60s)."),
-                                         QStringLiteral("duration"), QStringLiteral("60s"));
-    const QCommandLineOption backlog(
+        QStringLiteral("duration"), QStringLiteral("10s")
+    };
+    const QCommandLineOption idleTimeout { QStringLiteral("idle-timeout"),
+                                           QStringLiteral("How long a connection may stay idle between requests (default 60s)."),
+                                           QStringLiteral("duration"), QStringLiteral("60s") };
+    const QCommandLineOption backlog {
         QStringLiteral("subscriber-backlog"),
         QStringLiteral("Unsent bytes an event subscriber may fall behind before it is closed with `overflow` (default 4194304)."),
-        QStringLiteral("bytes"), QStringLiteral("4194304"));
-    const QCommandLineOption eventMemory(
-        QStringLiteral("event-memory"),
-        QStringLiteral("Events kept in memory for event-stream clients that resume (default 65536). On PostgreSQL "
-                       "older ones are read back from the store."),
-        QStringLiteral("n"), QStringLiteral("65536"));
-    const QCommandLineOption threads(QStringLiteral("threads"),
-                                     QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
-                                     QStringLiteral("n"));
-    const QCommandLineOption tlsCert(QStringLiteral("tls-cert"),
-                                     QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."),
-                                     QStringLiteral("file"));
-    const QCommandLineOption tlsKey(QStringLiteral("tls-key"),
-                                    QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
-                                    QStringLiteral("file"));
-    const QCommandLineOption logFormat(QStringLiteral("log-format"),
-                                       QStringLiteral("json (one object per line, the default: for journald and containers) or text."),
-                                       QStringLiteral("format"), QStringLiteral("json"));
-    const QCommandLineOption logLevel(QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
-                                      QStringLiteral("level"), QStringLiteral("info"));
-    parser.addOptions({ listen,     instance,    dataDir,     settings, keyFile,        simulator,      scenario,       drain,
-                        probeEvery, lease,       maxInFlight, rate,     maxSubscribers, maxConnections, requestTimeout, idleTimeout,
-                        backlog,    eventMemory, threads,     tlsCert,  tlsKey,         logFormat,      logLevel });
-    if (!parser.parse(arguments)) {
-        err() << "bullpen-engine: " << parser.errorText() << "\n";
-        return kExitUsage;
+        QStringLiteral("bytes"), QStringLiteral("4194304")
+    };
+    const QCommandLineOption eventMemory { QStringLiteral("event-memory"),
+                                           QStringLiteral(
+                                               "Events kept in memory for event-stream clients that resume (default 65536). On PostgreSQL "
+                                               "older ones are read back from the store."),
+                                           QStringLiteral("n"), QStringLiteral("65536") };
+    const QCommandLineOption threads { QStringLiteral("threads"),
+                                       QStringLiteral("Engine threads (default: BULLPEN_ENGINE_THREADS, else the cores)."),
+                                       QStringLiteral("n") };
+    const QCommandLineOption tlsCert { QStringLiteral("tls-cert"),
+                                       QStringLiteral("Serve HTTPS with this certificate (PEM, its chain after it); needs --tls-key."),
+                                       QStringLiteral("file") };
+    const QCommandLineOption tlsKey { QStringLiteral("tls-key"),
+                                      QStringLiteral("The certificate's private key (PEM, RSA or EC, no passphrase, mode 0600)."),
+                                      QStringLiteral("file") };
+    const QCommandLineOption logFormat { QStringLiteral("log-format"),
+                                         QStringLiteral("json (one object per line, the default: for journald and containers) or text."),
+                                         QStringLiteral("format"), QStringLiteral("json") };
+    const QCommandLineOption logLevel { QStringLiteral("log-level"), QStringLiteral("debug, info (default), warning or error."),
+                                        QStringLiteral("level"), QStringLiteral("info") };
+};
+
+// A whole-number flag from 1 to `max`; a refusal is logged naming the flag.
+bool positiveFlag(const QCommandLineParser &parser, const QCommandLineOption &option, int max, int *into)
+{
+    bool ok = false;
+    const int v = parser.value(option).toInt(&ok);
+    if (!ok || v < 1 || v > max) {
+        qCCritical(lcEngine).noquote() << QStringLiteral("--%1: a whole number from 1 to %2").arg(option.names().constFirst()).arg(max);
+        return false;
     }
-    if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText() << "\nAlso: bullpen-engine token add NAME --role viewer|operator | token list | token revoke NAME\n";
-        return 0;
-    }
-    if (parser.isSet(QStringLiteral("version"))) {
-        out() << "bullpen-engine " << QCoreApplication::applicationVersion() << "\n";
-        return 0;
-    }
-    QString logError;
-    const auto format = logging::parseFormat(parser.value(logFormat), &logError);
-    const auto level = logging::parseLevel(parser.value(logLevel), &logError);
-    if (!format || !level) {
-        err() << "bullpen-engine: " << logError << "\n";
-        return kExitUsage;
-    }
-    // From here on every diagnostic is a log line (docs/contract.md, "Logs").
-    logging::install({ *format, *level, QStringLiteral("bullpen-engine"), QString() });
-    ServiceOptions o;
-    if (parser.isSet(tlsCert) != parser.isSet(tlsKey)) {
+    *into = v;
+    return true;
+}
+
+// The service's options from the flags, each refusal logged naming its flag.
+bool serviceOptions(const QCommandLineParser &parser, const ServeFlags &f, ServiceOptions &o, std::chrono::milliseconds &leaseTime)
+{
+    if (parser.isSet(f.tlsCert) != parser.isSet(f.tlsKey)) {
         qCCritical(lcEngine) << "--tls-cert and --tls-key go together";
-        return kExitUsage;
+        return false;
     }
     o.version = QCoreApplication::applicationVersion();
-    const QString hostPort = parser.value(listen);
+    const QString hostPort = parser.value(f.listen);
     const qsizetype colon = hostPort.lastIndexOf(QLatin1Char(':'));
     bool portOk = false;
     const uint port = colon > 0 ? hostPort.mid(colon + 1).toUInt(&portOk) : 0;
     if (colon <= 0 || !portOk || port > 65535
         || o.address.setAddress(hostPort.left(colon).remove(QLatin1Char('[')).remove(QLatin1Char(']'))) == false) {
         qCCritical(lcEngine).noquote() << "--listen" << hostPort << ": expected HOST:PORT with a numeric address, e.g. 127.0.0.1:8700";
-        return kExitUsage;
+        return false;
     }
     o.port = static_cast<quint16>(port);
-    o.instance = parser.value(instance);
+    o.instance = parser.value(f.instance);
     // A duration option at least `least` long, said with its name when refused.
     const auto duration = [&](const QCommandLineOption &option, std::chrono::milliseconds least, const char *example,
                               std::chrono::milliseconds *into) {
@@ -296,56 +287,90 @@ int runServe(const QStringList &arguments)
         *into = *value;
         return true;
     };
-    std::chrono::milliseconds leaseTime { 0 };
-    if (!duration(drain, std::chrono::milliseconds(0), "30s", &o.drain)
-        || !duration(lease, std::chrono::milliseconds(300), "15s", &leaseTime)
-        || (parser.isSet(probeEvery) && !duration(probeEvery, std::chrono::seconds(1), "60s", &o.probeEvery))
-        || !duration(requestTimeout, std::chrono::milliseconds(100), "10s", &o.connections.request)
-        || !duration(idleTimeout, std::chrono::milliseconds(100), "60s", &o.connections.idle))
-        return kExitUsage;
+    if (!duration(f.drain, std::chrono::milliseconds(0), "30s", &o.drain)
+        || !duration(f.lease, std::chrono::milliseconds(300), "15s", &leaseTime)
+        || (parser.isSet(f.probeEvery) && !duration(f.probeEvery, std::chrono::seconds(1), "60s", &o.probeEvery))
+        || !duration(f.requestTimeout, std::chrono::milliseconds(100), "10s", &o.connections.request)
+        || !duration(f.idleTimeout, std::chrono::milliseconds(100), "60s", &o.connections.idle))
+        return false;
     QString why;
     const auto positive = [&](const QCommandLineOption &option, int max, int *into) {
-        bool ok = false;
-        const int v = parser.value(option).toInt(&ok);
-        if (!ok || v < 1 || v > max) {
-            qCCritical(lcEngine).noquote() << QStringLiteral("--%1: a whole number from 1 to %2").arg(option.names().constFirst()).arg(max);
-            return false;
-        }
-        *into = v;
-        return true;
+        return positiveFlag(parser, option, max, into);
     };
     int rateValue = 0;
-    if (!positive(maxInFlight, 100000, &o.maxInFlight) || !positive(rate, 1000000, &rateValue)
-        || !positive(maxSubscribers, 10000, &o.events.maxSubscribers) || !positive(maxConnections, 1 << 20, &o.connections.maxConnections))
-        return kExitUsage;
+    if (!positive(f.maxInFlight, 100000, &o.maxInFlight) || !positive(f.rate, 1000000, &rateValue)
+        || !positive(f.maxSubscribers, 10000, &o.events.maxSubscribers)
+        || !positive(f.maxConnections, 1 << 20, &o.connections.maxConnections))
+        return false;
     o.events.maxPerToken = std::max(1, o.events.maxSubscribers / 4); // one token cannot take every slot
     int backlogBytes = 0;
-    if (!positive(backlog, 1 << 30, &backlogBytes))
-        return kExitUsage;
+    if (!positive(f.backlog, 1 << 30, &backlogBytes))
+        return false;
     o.events.backlogBytes = backlogBytes;
     int eventMemoryValue = 0;
-    if (!positive(eventMemory, 10'000'000, &eventMemoryValue))
-        return kExitUsage;
+    if (!positive(f.eventMemory, 10'000'000, &eventMemoryValue))
+        return false;
     o.events.retention = static_cast<std::size_t>(eventMemoryValue);
-    if (parser.isSet(tlsCert)) {
-        o.tls = loadServerTls(parser.value(tlsCert), parser.value(tlsKey), &why);
+    if (parser.isSet(f.tlsCert)) {
+        o.tls = loadServerTls(parser.value(f.tlsCert), parser.value(f.tlsKey), &why);
         if (!o.tls) {
             qCCritical(lcEngine).noquote() << why;
-            return kExitUsage;
+            return false;
         }
     }
     o.tokenRate = rateValue;
     o.tokenBurst = 2.0 * rateValue;
+    return true;
+}
 
+int runServe(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Serves the engine's HTTP API (docs/api.md). SIGTERM drains: no new generations, running "
+                       "ones finish or are cancelled within --drain, every one is recorded, exit 0."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const ServeFlags f;
+    parser.addOptions({ f.listen,         f.instance,       f.dataDir,        f.settings,    f.keyFile,     f.simulator,
+                        f.scenario,       f.drain,          f.probeEvery,     f.lease,       f.maxInFlight, f.rate,
+                        f.maxSubscribers, f.maxConnections, f.requestTimeout, f.idleTimeout, f.backlog,     f.eventMemory,
+                        f.threads,        f.tlsCert,        f.tlsKey,         f.logFormat,   f.logLevel });
+    if (!parser.parse(arguments)) {
+        err() << "bullpen-engine: " << parser.errorText() << "\n";
+        return kExitUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        out() << parser.helpText() << "\nAlso: bullpen-engine token add NAME --role viewer|operator | token list | token revoke NAME\n";
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        out() << "bullpen-engine " << QCoreApplication::applicationVersion() << "\n";
+        return 0;
+    }
+    QString logError;
+    const auto format = logging::parseFormat(parser.value(f.logFormat), &logError);
+    const auto level = logging::parseLevel(parser.value(f.logLevel), &logError);
+    if (!format || !level) {
+        err() << "bullpen-engine: " << logError << "\n";
+        return kExitUsage;
+    }
+    // From here on every diagnostic is a log line (docs/contract.md, "Logs").
+    logging::install({ *format, *level, QStringLiteral("bullpen-engine"), QString() });
+    ServiceOptions o;
+    std::chrono::milliseconds leaseTime { 0 };
+    if (!serviceOptions(parser, f, o, leaseTime))
+        return kExitUsage;
+    QString why;
     SetupOptions so;
-    so.settingsFile = parser.value(settings);
-    so.keyFile = parser.value(keyFile);
+    so.settingsFile = parser.value(f.settings);
+    so.keyFile = parser.value(f.keyFile);
     so.namedFilesMustExist = true;
-    so.forceSimulator = parser.isSet(simulator);
-    so.scenario = parser.value(scenario);
-    so.dataDir = parser.value(dataDir);
+    so.forceSimulator = parser.isSet(f.simulator);
+    so.scenario = parser.value(f.scenario);
+    so.dataDir = parser.value(f.dataDir);
     so.engineThreads = SetupOptions::kThreadsFromEnvironment;
-    if (parser.isSet(threads) && !positive(threads, 64, &so.engineThreads))
+    if (parser.isSet(f.threads) && !positiveFlag(parser, f.threads, 64, &so.engineThreads))
         return kExitUsage;
     EngineSetup setup;
     if (!setup.init(so)) {
