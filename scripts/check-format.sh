@@ -10,7 +10,7 @@ if [[ -z $formatter ]]; then
     exit 1
 fi
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-    mapfile -t files < <(git ls-files '*.cpp' '*.h' | grep -v '^tests/sdk/')
+    mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h' | grep -v '^tests/sdk/')
 else
     mapfile -t files < <(find core ui app devsupport tests -name '*.cpp' -o -name '*.h' | grep -v '^tests/sdk/')
 fi

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include "soakrun.h"
-
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
@@ -16,6 +14,7 @@
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
 #include "soakledger.h"
+#include "soakrun.h"
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
@@ -52,7 +51,6 @@ struct Lane
     PipelineOptions options;
     std::unique_ptr<LocalEngine> engine; // after the simulator: destroyed first
 };
-
 
 // One simulator, client and service per scenario, so scenarios can run side by side. False (said on
 // stderr) when a scenario cannot be loaded or its simulator cannot start.
@@ -271,6 +269,5 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     lanes.clear(); // the pipelines hold the store: they go first
     return pass ? 0 : 1;
 }
-
 
 } // namespace bullpen::cli

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-#include "soakrun.h"
-
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
@@ -16,6 +14,7 @@
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
 #include "soakledger.h"
+#include "soakrun.h"
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
@@ -736,6 +735,5 @@ int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const 
         return kExitUsage;
     return soak.judgeAndReport();
 }
-
 
 } // namespace bullpen::cli
