@@ -15,8 +15,9 @@ cli=$build/app/bullpen-cli
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The built-in providers (id, name, environment prefix), from the registry through the simulator.
-mapfile -t providers < <("$build/app/bullpen-sim" --providers | cut -f1)
-mapfile -t prefixes < <("$build/app/bullpen-sim" --providers | cut -f3)
+builtins=$("$build/app/bullpen-sim" --providers)
+mapfile -t providers < <(cut -f1 <<< "$builtins")
+mapfile -t prefixes < <(cut -f3 <<< "$builtins")
 (( ${#providers[@]} >= 2 )) || { echo "replay-roundtrip.sh: bullpen-sim --providers listed fewer than two providers" >&2; exit 2; }
 parallel=${REPLAY_JOBS:-4}
 story="A fox learns to sail. The sea is rough. A gull helps. They reach the island."

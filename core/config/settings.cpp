@@ -420,6 +420,11 @@ public:
         const QString flag = env.value(QStringLiteral("BULLPEN_FLAG_") + name);
         return flag.isEmpty() ? QStringLiteral("environment") : QStringLiteral("command-line flag %1").arg(flag);
     }
+    // "NAME (environment)", or "NAME (command-line flag --x)": how a refusal names an override.
+    QString envSetting(const QProcessEnvironment &env, const QString &name) const
+    {
+        return QStringLiteral("%1 (%2)").arg(name, envPlace(env, name));
+    }
 
 private:
     // A string at `key` of `o` (`path` names it in a refusal): false when absent or not a string.
@@ -663,7 +668,7 @@ void Loader::readProviderEnvironment(const QProcessEnvironment &env, const QProc
 void Loader::readEnvironment(const QProcessEnvironment &env)
 {
     auto envSetting = [&](const QString &name) {
-        return QStringLiteral("%1 (%2)").arg(name, envPlace(env, name));
+        return Loader::envSetting(env, name);
     };
     auto envValue = [&](const QString &name) -> std::optional<QString> {
         if (!env.contains(name))
@@ -764,7 +769,7 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
 
     // The settings table's rows: the file's value, then the environment's (settingstable.h).
     const auto envSetting = [&](const QString &name) {
-        return QStringLiteral("%1 (%2)").arg(name, loader.envPlace(env, name));
+        return loader.envSetting(env, name);
     };
     applySettingRows(s, fileRoot ? &*fileRoot : nullptr, settingsFile, env, envSetting, &errors);
 
