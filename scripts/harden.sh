@@ -8,7 +8,9 @@
 #      generated and replayed as recorded; fails on any that is not reproduced;
 #   3. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
 #   4. sanitizers: the `asan` preset (ASan + UBSan, LeakSanitizer on) built with warnings as errors and
-#      every test run under it, failing on any report.
+#      every test run under it, failing on any report;
+#   5. ThreadSanitizer: the `tsan` preset over the suites whose threads meet through Bullpen's own
+#      synchronisation (scripts/tsan.sh; tests/README.md says which and why), failing on any report.
 # Each stage prints how long it took.
 #   bash scripts/harden.sh [fuzz seconds per target, default 30] [soak count, default 600]
 set -euo pipefail
@@ -51,3 +53,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)"
 done_stage "sanitizers"
+
+stage "ThreadSanitizer: tsan preset, the store, analytics, breakers and generation service suites"
+bash scripts/tsan.sh
+done_stage "ThreadSanitizer"

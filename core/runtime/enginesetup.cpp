@@ -116,6 +116,83 @@ bool EngineSetup::openStore(const SetupOptions &options)
     return true;
 }
 
+// The built-in simulator on a thread of its own, scripted by --scenario, every provider pointed at it
+// with a key for this run; false with errors().
+bool EngineSetup::startSimulator(const SetupOptions &options)
+{
+    QString why;
+    const std::optional<Scenario> scenario =
+        Scenario::load(options.scenario.isEmpty() ? QStringLiteral("healthy") : options.scenario, &why);
+    if (!scenario) {
+        m_errors << ConfigError { QStringLiteral("--scenario"), why };
+        return false;
+    }
+    // On a thread of its own: the provider's side of every exchange never competes with the
+    // engine's deadlines for the engine's event loop (a real provider is another machine).
+    m_simulatorThread = std::make_unique<SimulatorThread>();
+    if (!m_simulatorThread->start(options.simulatorPort, &why)) {
+        m_errors << ConfigError { QStringLiteral("simulator"), why + QStringLiteral("; choose another port") };
+        m_simulatorThread.reset();
+        return false;
+    }
+    m_simulator = &m_simulatorThread->simulator();
+    if (!m_settings.storyboardFallbackChosen) {
+        // Against the simulator, with no fallback provider chosen anywhere, run the fallback path of the
+        // source write-up (Gemini primary, Qwen fallback) so that scenarios show it. Real providers
+        // keep docs/contract.md §4.6's default of none.
+        m_settings.storyboard.fallback = m_settings.storyboard.primary == Provider::Qwen ? Provider::Gemini : Provider::Qwen;
+        m_simulatedFallback = true;
+    }
+    m_simulator->setScenario(*scenario);
+    m_simulator->setRoles(m_settings.storyboard.primary, m_settings.storyboard.fallback);
+    // A key for this run only: other local users cannot drive (or reset) this process's simulator.
+    QByteArray secret(18, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(secret.begin(), secret.end());
+    const QString key =
+        QStringLiteral("sim-") + QString::fromLatin1(secret.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    m_simulator->setRequiredKey(key.toLatin1());
+    for (auto &entry : m_settings.providers) {
+        entry.second.baseUrl = m_simulator->baseUrl(entry.first);
+        entry.second.apiKey = key;
+    }
+    return true;
+}
+
+// Proxies and the authorities trusted for provider calls; false with errors().
+bool EngineSetup::installNetworkRules(const SetupOptions &options)
+{
+    // Proxies for every provider call; the built-in simulator, in this process, is reached directly.
+    {
+        QString why;
+        const std::optional<ProxyRules> rules = ProxyRules::from(m_settings.proxy, options.environment, &why);
+        if (!rules) {
+            m_errors << ConfigError { QStringLiteral("proxy"), why };
+            return false;
+        }
+        installProxyRules(*rules);
+        if (m_simulator) {
+            for (const auto &entry : m_settings.providers)
+                addDirectOrigin(entry.second.baseUrl);
+        }
+        m_proxyDescription = rules->describe();
+    }
+    // Authorities trusted for https providers besides the system's (a TLS-inspecting proxy, a private CA).
+    {
+        QList<QSslCertificate> extra;
+        if (!m_settings.providerCa.isEmpty()) {
+            QString why;
+            const std::optional<QList<QSslCertificate>> read = readPemCertificates(m_settings.providerCa, &why);
+            if (!read) {
+                m_errors << ConfigError { QStringLiteral("BULLPEN_PROVIDER_CA"), why };
+                return false;
+            }
+            extra = *read;
+        }
+        installProviderTrust(extra);
+    }
+    return true;
+}
+
 bool EngineSetup::init(const SetupOptions &options)
 {
     raiseOpenFileLimit();
@@ -155,77 +232,16 @@ bool EngineSetup::init(const SetupOptions &options)
         m_errors = SettingsLoader::validate(m_settings, /*requireKeys=*/true);
         if (!m_errors.isEmpty())
             return false;
-    } else {
-        QString why;
-        const std::optional<Scenario> scenario =
-            Scenario::load(options.scenario.isEmpty() ? QStringLiteral("healthy") : options.scenario, &why);
-        if (!scenario) {
-            m_errors << ConfigError { QStringLiteral("--scenario"), why };
-            return false;
-        }
-        // On a thread of its own: the provider's side of every exchange never competes with the
-        // engine's deadlines for the engine's event loop (a real provider is another machine).
-        m_simulatorThread = std::make_unique<SimulatorThread>();
-        if (!m_simulatorThread->start(options.simulatorPort, &why)) {
-            m_errors << ConfigError { QStringLiteral("simulator"), why + QStringLiteral("; choose another port") };
-            m_simulatorThread.reset();
-            return false;
-        }
-        m_simulator = &m_simulatorThread->simulator();
-        if (!m_settings.storyboardFallbackChosen) {
-            // Against the simulator, with no fallback provider chosen anywhere, run the fallback path of the
-            // source write-up (Gemini primary, Qwen fallback) so that scenarios show it. Real providers
-            // keep docs/contract.md §4.6's default of none.
-            m_settings.storyboard.fallback = m_settings.storyboard.primary == Provider::Qwen ? Provider::Gemini : Provider::Qwen;
-            m_simulatedFallback = true;
-        }
-        m_simulator->setScenario(*scenario);
-        m_simulator->setRoles(m_settings.storyboard.primary, m_settings.storyboard.fallback);
-        // A key for this run only: other local users cannot drive (or reset) this process's simulator.
-        QByteArray secret(18, Qt::Uninitialized);
-        QRandomGenerator::system()->generate(secret.begin(), secret.end());
-        const QString key =
-            QStringLiteral("sim-") + QString::fromLatin1(secret.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
-        m_simulator->setRequiredKey(key.toLatin1());
-        for (auto &entry : m_settings.providers) {
-            entry.second.baseUrl = m_simulator->baseUrl(entry.first);
-            entry.second.apiKey = key;
-        }
+    } else if (!startSimulator(options)) {
+        return false;
     }
 
     // Keys are masked in every log line (logsink.h), whatever quotes them.
     for (const auto &entry : m_settings.providers)
         logging::addSecret(entry.second.apiKey);
 
-    // Proxies for every provider call; the built-in simulator, in this process, is reached directly.
-    {
-        QString why;
-        const std::optional<ProxyRules> rules = ProxyRules::from(m_settings.proxy, options.environment, &why);
-        if (!rules) {
-            m_errors << ConfigError { QStringLiteral("proxy"), why };
-            return false;
-        }
-        installProxyRules(*rules);
-        if (m_simulator) {
-            for (const auto &entry : m_settings.providers)
-                addDirectOrigin(entry.second.baseUrl);
-        }
-        m_proxyDescription = rules->describe();
-    }
-    // Authorities trusted for https providers besides the system's (a TLS-inspecting proxy, a private CA).
-    {
-        QList<QSslCertificate> extra;
-        if (!m_settings.providerCa.isEmpty()) {
-            QString why;
-            const std::optional<QList<QSslCertificate>> read = readPemCertificates(m_settings.providerCa, &why);
-            if (!read) {
-                m_errors << ConfigError { QStringLiteral("BULLPEN_PROVIDER_CA"), why };
-                return false;
-            }
-            extra = *read;
-        }
-        installProviderTrust(extra);
-    }
+    if (!installNetworkRules(options))
+        return false;
 
     if (options.useStore && !openStore(options))
         return false;

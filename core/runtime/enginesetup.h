@@ -122,6 +122,8 @@ public:
 
 private:
     bool openStore(const SetupOptions &options);
+    bool startSimulator(const SetupOptions &options);
+    bool installNetworkRules(const SetupOptions &options);
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;

@@ -309,6 +309,61 @@ std::optional<Provider> ProviderSimulator::route(const QString &path, QString *m
     return std::nullopt;
 }
 
+// The simulator's own endpoints under /_sim/: counters, reset, health.
+bool ProviderSimulator::handleControl(const QHttpServerRequest &request, QTcpSocket *socket)
+{
+    const QString path = request.url().path();
+    if (path == u"/_sim/counters") {
+        writeJson(socket, 200, QJsonDocument(countersJson()).toJson(QJsonDocument::Compact));
+    } else if (path == u"/_sim/reset" && request.method() == QHttpServerRequest::Method::Post) {
+        resetCounters();
+        writeJson(socket, 200, R"({"reset":true})");
+    } else if (path == u"/_sim/health") {
+        writeJson(socket, 200, R"({"ok":true})");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// A scenario asked for by this request's headers; false (answered 400) when it names none of the built-ins.
+bool ProviderSimulator::readScript(const QHttpServerRequest &request, QTcpSocket *socket, RequestScript *asked)
+{
+    const QByteArray name = httpHeader(request, "x-bullpen-scenario");
+    if (name.isEmpty())
+        return true;
+    {
+        const QMutexLocker lock(&m_lock);
+        asked->scenario = namedScenario(QString::fromUtf8(name));
+    }
+    if (!asked->scenario) {
+        const QString message = QStringLiteral("unknown simulator scenario \"%1\"; built-in: %2")
+                                    .arg(QString::fromUtf8(name).left(64), Scenario::builtInNames().join(u", "));
+        writeJson(socket, 400,
+                  QJsonDocument(QJsonObject { { QStringLiteral("error"), QJsonObject { { QStringLiteral("message"), message } } } })
+                      .toJson(QJsonDocument::Compact));
+        return false;
+    }
+    const QList<QByteArray> roles = httpHeader(request, "x-bullpen-roles").split(',');
+    asked->primary = providerFromId(QString::fromLatin1(roles.value(0)));
+    if (asked->primary)
+        asked->fallback = providerFromId(QString::fromLatin1(roles.value(1)));
+    return true;
+}
+
+// Counts a request to a provider and keeps what the counters show of it; its index, from 1.
+int ProviderSimulator::count(Provider provider, const QHttpServerRequest &request)
+{
+    const QMutexLocker lock(&m_lock);
+    Counters &c = m_counters[provider];
+    c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    c.lastHeaders.clear();
+    for (const auto &[name, value] : request.headers())
+        c.lastHeaders << QString::fromLatin1(name).toLower();
+    c.lastQuery = request.url().query();
+    return ++c.requests;
+}
+
 bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
     m_server->requestWhole(socket); // the next request counts from zero
@@ -323,19 +378,8 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         writeJson(socket, 401, R"({"error":{"message":"this simulator belongs to another process; its key is required"}})");
         return true;
     }
-    if (path.startsWith(QLatin1StringView("/_sim/"))) {
-        if (path == u"/_sim/counters") {
-            writeJson(socket, 200, QJsonDocument(countersJson()).toJson(QJsonDocument::Compact));
-        } else if (path == u"/_sim/reset" && request.method() == QHttpServerRequest::Method::Post) {
-            resetCounters();
-            writeJson(socket, 200, R"({"reset":true})");
-        } else if (path == u"/_sim/health") {
-            writeJson(socket, 200, R"({"ok":true})");
-        } else {
-            return false;
-        }
-        return true;
-    }
+    if (path.startsWith(QLatin1StringView("/_sim/")))
+        return handleControl(request, socket);
 
     QString model;
     const std::optional<Provider> provider = route(path, &model);
@@ -348,42 +392,13 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
 
     // A per-request scenario (x-bullpen-scenario, x-bullpen-roles: "gemini,qwen"), else the simulator's own.
     RequestScript asked;
-    if (const QByteArray name = httpHeader(request, "x-bullpen-scenario"); !name.isEmpty()) {
-        {
-            const QMutexLocker lock(&m_lock);
-            asked.scenario = namedScenario(QString::fromUtf8(name));
-        }
-        if (!asked.scenario) {
-            writeJson(socket, 400,
-                      QJsonDocument(QJsonObject { { QStringLiteral("error"),
-                                                    QJsonObject { { QStringLiteral("message"),
-                                                                    QStringLiteral("unknown simulator scenario \"%1\"; built-in: %2")
-                                                                        .arg(QString::fromUtf8(name).left(64),
-                                                                             Scenario::builtInNames().join(u", ")) } } } })
-                          .toJson(QJsonDocument::Compact));
-            return true;
-        }
-        const QList<QByteArray> roles = httpHeader(request, "x-bullpen-roles").split(',');
-        asked.primary = providerFromId(QString::fromLatin1(roles.value(0)));
-        if (asked.primary)
-            asked.fallback = providerFromId(QString::fromLatin1(roles.value(1)));
-    }
+    if (!readScript(request, socket, &asked))
+        return true;
 
     const QByteArray body = request.body();
     if (model.isEmpty())
         model = QJsonDocument::fromJson(body).object().value(QLatin1StringView("model")).toString();
-    int index = 0;
-    {
-        const QMutexLocker lock(&m_lock);
-        Counters &c = m_counters[*provider];
-        index = ++c.requests;
-        c.lastRequestMonotonicNs =
-            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-        c.lastHeaders.clear();
-        for (const auto &[name, value] : request.headers())
-            c.lastHeaders << QString::fromLatin1(name).toLower();
-        c.lastQuery = request.url().query();
-    }
+    const int index = count(*provider, request);
     Q_EMIT requestReceived(*provider, index);
 
     const QUrlQuery query(request.url());
@@ -596,6 +611,48 @@ void ProviderSimulator::writeCutBody(Provider provider, QPointer<QTcpSocket> soc
         cut();
 }
 
+namespace {
+
+// DashScope's refusal: an HTTP error rather than a finish reason.
+constexpr char kInspectionFailed[] =
+    R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})";
+
+// What a request is about: a story, or (for captions and images) the storyboard it carries.
+Storyboard boardFor(Provider provider, bool captionsOrImage, const QString &story)
+{
+    if (!captionsOrImage)
+        return StoryboardSynth::fromStory(story, provider);
+    const qsizetype brace = story.indexOf(QLatin1Char('{'));
+    StoryboardCheck check = StoryboardParser::parse(brace >= 0 ? story.mid(brace) : QString());
+    return check.ok() ? *check.storyboard : StoryboardSynth::fromStory(story);
+}
+
+QString compact(const QJsonObject &object)
+{
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QJsonArray captionLines(const Storyboard &board)
+{
+    QJsonArray lines;
+    for (const Panel &panel : std::as_const(board.panels))
+        lines.append(QStringLiteral("Panel %1 (%2): %3").arg(panel.index).arg(panel.role, panel.scene));
+    return lines;
+}
+
+// The answer that parses but breaks the contract: one caption short, or a storyboard without its panels' rules.
+QString invalidText(bool captions, const Storyboard &board, const QString &story)
+{
+    if (captions) {
+        QJsonArray shorter = captionLines(board);
+        shorter.removeLast();
+        return compact(QJsonObject { { QStringLiteral("captions"), shorter } });
+    }
+    return compact(StoryboardSynth::brokenFromStory(story).toJson());
+}
+
+} // namespace
+
 void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour &b, const QString &story, const QString &model,
                                 bool stream, QPointer<QTcpSocket> socket)
 {
@@ -603,169 +660,50 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
     using A = SimBehaviour::Action;
-
-    // What this request is about: a story, or (for captions and images) the storyboard it carries.
-    Storyboard board;
-    if (kind == Kind::Storyboard) {
-        board = StoryboardSynth::fromStory(story, provider);
-    } else {
-        const qsizetype brace = story.indexOf(QLatin1Char('{'));
-        StoryboardCheck check = StoryboardParser::parse(brace >= 0 ? story.mid(brace) : QString());
-        board = check.ok() ? *check.storyboard : StoryboardSynth::fromStory(story);
-    }
-    QString storyboard = QString::fromUtf8(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact));
-    QJsonArray captionLines;
-    if (kind == Kind::Captions) {
-        for (const Panel &panel : std::as_const(board.panels))
-            captionLines.append(QStringLiteral("Panel %1 (%2): %3").arg(panel.index).arg(panel.role, panel.scene));
-        storyboard =
-            QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("captions"), captionLines } }).toJson(QJsonDocument::Compact));
-    }
-    // The answer that parses but breaks the contract: made only for the scenario that sends it.
-    const auto invalidText = [&] {
-        if (kind == Kind::Captions) {
-            QJsonArray shorter = captionLines;
-            shorter.removeLast();
-            return QString::fromUtf8(QJsonDocument(QJsonObject { { QStringLiteral("captions"), shorter } }).toJson(QJsonDocument::Compact));
-        }
-        return QString::fromUtf8(QJsonDocument(StoryboardSynth::brokenFromStory(story).toJson()).toJson(QJsonDocument::Compact));
-    };
-    const TokenUsage usage { 120 + story.size() / 3, storyboard.size() / 3 };
-
-    if (kind == Kind::Image
-        && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
-        auto reply = [this, provider, socket, model, usage](const QByteArray &imageBase64) {
-            if (!socket || socket->state() != QAbstractSocket::ConnectedState)
-                return;
-            writeJson(socket, 200, SimWire::imageBody(model, imageBase64, QStringLiteral("image/png"), TokenUsage { usage.input, 1290 }),
-                      {}, provider);
-            finished(provider, socket);
-        };
-        if (b.action != A::Ok) {
-            reply(b.action == A::InvalidStoryboard ? QByteArray("this is not an image").toBase64() : QByteArray());
-            return;
-        }
-        // Drawing takes tens of milliseconds: off the event loop, which the engine may share with us.
-        QPointer<ProviderSimulator> self(this);
-        if (!m_painters) {
-            m_painters = new QThreadPool(this); // waited for in the destructor: a painter never outlives us
-            m_painters->setMaxThreadCount(1); // leave the other core to the event loops
-        }
-        m_painters->start([self, board, reply] {
-            yieldToOtherThreads();
-            // The same storyboard draws the same comic: the last 32 are kept, as base64 ready to send, so
-            // that load tests measure the engine rather than the simulator's painting and encoding (the
-            // bytes on the wire are identical).
-            static QMutex cacheLock;
-            static QCache<QByteArray, QByteArray> drawn(32);
-            const QByteArray key =
-                QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
-            QByteArray base64;
-            {
-                const QMutexLocker lock(&cacheLock);
-                if (const QByteArray *hit = drawn.object(key))
-                    base64 = *hit;
-            }
-            if (base64.isEmpty()) {
-                base64 = ComicRenderer::renderPng(board).toBase64();
-                const QMutexLocker lock(&cacheLock);
-                drawn.insert(key, new QByteArray(base64));
-            }
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, reply, base64] {
-                    if (self)
-                        reply(base64);
-                },
-                Qt::QueuedConnection);
-        });
+    const Storyboard board = boardFor(provider, kind != Kind::Storyboard, story);
+    const QString text = kind == Kind::Captions ? compact(QJsonObject { { QStringLiteral("captions"), captionLines(board) } })
+                                                : compact(board.toJson());
+    const Reply r { provider, model, stream, socket, TokenUsage { 120 + story.size() / 3, text.size() / 3 } };
+    if (kind == Kind::Image && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
+        drawImage(r, board, b.action);
         return;
     }
-
-    const auto paced = [&b](qsizetype events) {
-        return pacedInterval(b, events);
+    const auto events = [&](int pieces) {
+        return SimWire::stream(provider, model, text, SimWire::Ending::Stop, r.usage, pieces, b.streamUsage);
     };
-    auto success = [&](const QString &text, SimWire::Ending ending, int intervalMs = 0, int pieces = 4) {
-        if (stream && dialectOf(provider) == WireDialect::Gemini && !b.geminiSse) {
-            // :streamGenerateContent without alt=sse: the same chunks as one JSON array.
-            QByteArray array = "[";
-            const QList<QByteArray> events = SimWire::stream(provider, model, text, ending, usage, pieces);
-            for (qsizetype i = 0; i < events.size(); ++i) {
-                QByteArray e = events.at(i);
-                e = e.mid(6).trimmed(); // "data: {…}\r\n\r\n" → "{…}"
-                array += (i ? ",\r\n" : "") + e;
-            }
-            writeJson(socket, 200, array + "]", {}, provider);
-            finished(provider, socket);
-        } else if (stream) {
-            const QList<QByteArray> events = SimWire::stream(provider, model, text, ending, usage, pieces, b.streamUsage);
-            writeChunkedStream(provider, socket, events, intervalMs > 0 ? intervalMs : paced(events.size()), StreamEnd::Finish);
-        } else {
-            writeJson(socket, 200, SimWire::body(provider, model, text, ending, usage), {}, provider);
-            finished(provider, socket);
-        }
-    };
-    auto httpError = [&](const QString &name, int status, int retryAfter) {
-        SimWire::ErrorReply r = SimWire::error(provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
-        if (name == u"auth_echo") {
-            // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
-            // "Bearer sk-…"): the engine must scrub it before anything is recorded (docs/contract.md §11.9).
-            QByteArray key = b.receivedKey.left(200).replace('"', "").replace('\\', "");
-            r.body.replace(
-                "\"message\":\"",
-                QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
-        }
-        writeJson(socket, r.status, r.body, r.headers, provider);
-        finished(provider, socket);
-    };
-
+    const QByteArray whole = stream ? QByteArray() : SimWire::body(provider, model, text, SimWire::Ending::Stop, r.usage);
     switch (b.action) {
     case A::Ok:
-        success(storyboard, SimWire::Ending::Stop);
+        writeText(r, b, text, SimWire::Ending::Stop);
         break;
     case A::Error:
-        httpError(b.error, b.status, b.retryAfterSeconds);
+        writeError(r, b, b.error, b.status, b.retryAfterSeconds);
         break;
     case A::Hang: // owed forever (a stream may send its first events); the client's abort shows up as closed_by_client
         if (stream && b.afterEvents > 0)
-            writeCutOrStall(provider, socket, b,
-                            SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, b.afterEvents + 2, b.streamUsage));
+            writeCutOrStall(provider, socket, b, events(b.afterEvents + 2));
         break;
     case A::Drip:
-        if (stream) {
-            writeChunkedStream(provider, socket,
-                               SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 64, b.streamUsage),
-                               b.dripIntervalMs, StreamEnd::Finish);
-        } else {
-            writeDrippedJson(provider, socket, SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage), b.dripIntervalMs);
-        }
+        if (stream)
+            writeChunkedStream(provider, socket, events(64), b.dripIntervalMs, StreamEnd::Finish);
+        else
+            writeDrippedJson(provider, socket, whole, b.dripIntervalMs);
         break;
     case A::Truncated:
-        success(storyboard.left(storyboard.size() / 2), SimWire::Ending::MaxTokens);
+        writeText(r, b, text.left(text.size() / 2), SimWire::Ending::MaxTokens);
         break;
     case A::Malformed:
-        if (stream) {
-            // The provider's own event with broken JSON, where an SDK reads it (Anthropic: a named event).
-            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 4, b.streamUsage);
-            events.insert(dialectOf(provider) == WireDialect::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(provider));
-            writeChunkedStream(provider, socket, events, 0, StreamEnd::Finish);
-        } else {
-            writeJson(socket, 200, SimWire::malformedBody(provider), {}, provider);
-            finished(provider, socket);
-        }
+        writeMalformed(r, b, text);
         break;
     case A::InvalidStoryboard:
-        success(invalidText(), SimWire::Ending::Stop);
+        writeText(r, b, invalidText(kind == Kind::Captions, board, story), SimWire::Ending::Stop);
         break;
     case A::Refused:
         if (SimWire::refusesWithHttpError(provider)) {
-            writeJson(
-                socket, 400,
-                R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})",
-                {}, provider);
+            writeJson(socket, 400, kInspectionFailed, {}, provider);
             finished(provider, socket);
         } else {
-            success(QString(), SimWire::Ending::Refused);
+            writeText(r, b, QString(), SimWire::Ending::Refused);
         }
         break;
     case A::Reset:
@@ -773,28 +711,120 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         socket->disconnectFromHost(); // the whole request was read; not one byte of answer
         break;
     case A::StreamCut:
-        if (stream) {
-            writeCutOrStall(
-                provider, socket, b,
-                SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, std::max(6, b.afterEvents + 2), b.streamUsage));
-        } else {
-            writeCutBody(provider, socket, b, SimWire::body(provider, model, storyboard, SimWire::Ending::Stop, usage));
-        }
+        if (stream)
+            writeCutOrStall(provider, socket, b, events(std::max(6, b.afterEvents + 2)));
+        else
+            writeCutBody(provider, socket, b, whole);
         break;
     case A::StreamError:
-        if (stream) {
-            QList<QByteArray> events = SimWire::stream(provider, model, storyboard, SimWire::Ending::Stop, usage, 6, b.streamUsage);
-            QList<QByteArray> sent = events.mid(0, 2);
-            sent << SimWire::streamErrorEvent(provider);
-            writeChunkedStream(provider, socket, sent, 0, StreamEnd::Finish);
-        } else {
-            httpError(QStringLiteral("overloaded"), 0, -1); // without a stream, the same overload as a status
-        }
+        if (stream)
+            writeChunkedStream(provider, socket, events(6).mid(0, 2) << SimWire::streamErrorEvent(provider), 0, StreamEnd::Finish);
+        else
+            writeError(r, b, QStringLiteral("overloaded"), 0, -1); // without a stream, the same overload as a status
         break;
     case A::Empty:
-        success(QString(), SimWire::Ending::Stop);
+        writeText(r, b, QString(), SimWire::Ending::Stop);
         break;
     }
+}
+
+// A comic for an image request: drawn off the event loop (tens of milliseconds), or a broken or empty
+// one for the scenarios that send those.
+void ProviderSimulator::drawImage(const Reply &r, const Storyboard &board, SimBehaviour::Action action)
+{
+    auto reply = [this, r](const QByteArray &imageBase64) {
+        if (!r.socket || r.socket->state() != QAbstractSocket::ConnectedState)
+            return;
+        writeJson(r.socket, 200, SimWire::imageBody(r.model, imageBase64, QStringLiteral("image/png"), TokenUsage { r.usage.input, 1290 }),
+                  {}, r.provider);
+        finished(r.provider, r.socket);
+    };
+    if (action != SimBehaviour::Action::Ok) {
+        reply(action == SimBehaviour::Action::InvalidStoryboard ? QByteArray("this is not an image").toBase64() : QByteArray());
+        return;
+    }
+    QPointer<ProviderSimulator> self(this);
+    if (!m_painters) {
+        m_painters = new QThreadPool(this); // waited for in the destructor: a painter never outlives us
+        m_painters->setMaxThreadCount(1); // leave the other core to the event loops
+    }
+    m_painters->start([self, board, reply] {
+        yieldToOtherThreads();
+        // The same storyboard draws the same comic: the last 32 are kept, as base64 ready to send, so
+        // that load tests measure the engine rather than the simulator's painting and encoding (the
+        // bytes on the wire are identical).
+        static QMutex cacheLock;
+        static QCache<QByteArray, QByteArray> drawn(32);
+        const QByteArray key = QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
+        QByteArray base64;
+        {
+            const QMutexLocker lock(&cacheLock);
+            if (const QByteArray *hit = drawn.object(key))
+                base64 = *hit;
+        }
+        if (base64.isEmpty()) {
+            base64 = ComicRenderer::renderPng(board).toBase64();
+            const QMutexLocker lock(&cacheLock);
+            drawn.insert(key, new QByteArray(base64));
+        }
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, reply, base64] {
+                if (self)
+                    reply(base64);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+// A 200 answer carrying text: one JSON body, the provider's event stream, or (Gemini's
+// :streamGenerateContent without alt=sse) the same chunks as one JSON array.
+void ProviderSimulator::writeText(const Reply &r, const SimBehaviour &b, const QString &text, SimWire::Ending ending)
+{
+    constexpr int kPieces = 4;
+    if (r.stream && dialectOf(r.provider) == WireDialect::Gemini && !b.geminiSse) {
+        QByteArray array = "[";
+        const QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, ending, r.usage, kPieces);
+        for (qsizetype i = 0; i < events.size(); ++i)
+            array += (i ? ",\r\n" : "") + events.at(i).mid(6).trimmed(); // "data: {…}\r\n\r\n" → "{…}"
+        writeJson(r.socket, 200, array + "]", {}, r.provider);
+        finished(r.provider, r.socket);
+    } else if (r.stream) {
+        const QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, ending, r.usage, kPieces, b.streamUsage);
+        writeChunkedStream(r.provider, r.socket, events, pacedInterval(b, events.size()), StreamEnd::Finish);
+    } else {
+        writeJson(r.socket, 200, SimWire::body(r.provider, r.model, text, ending, r.usage), {}, r.provider);
+        finished(r.provider, r.socket);
+    }
+}
+
+// The provider's own event with broken JSON where an SDK reads it (Anthropic: a named event), or a
+// body that is not JSON.
+void ProviderSimulator::writeMalformed(const Reply &r, const SimBehaviour &b, const QString &text)
+{
+    if (r.stream) {
+        QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, SimWire::Ending::Stop, r.usage, 4, b.streamUsage);
+        events.insert(dialectOf(r.provider) == WireDialect::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(r.provider));
+        writeChunkedStream(r.provider, r.socket, events, 0, StreamEnd::Finish);
+    } else {
+        writeJson(r.socket, 200, SimWire::malformedBody(r.provider), {}, r.provider);
+        finished(r.provider, r.socket);
+    }
+}
+
+// The provider's error answer for a failure name (SimWire::error), with its status and headers.
+void ProviderSimulator::writeError(const Reply &r, const SimBehaviour &b, const QString &name, int status, int retryAfter)
+{
+    SimWire::ErrorReply e = SimWire::error(r.provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
+    if (name == u"auth_echo") {
+        // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
+        // "Bearer sk-…"): the engine must scrub it before anything is recorded (docs/contract.md §11.9).
+        QByteArray key = b.receivedKey.left(200).replace('"', "").replace('\\', "");
+        e.body.replace("\"message\":\"",
+                       QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
+    }
+    writeJson(r.socket, e.status, e.body, e.headers, r.provider);
+    finished(r.provider, r.socket);
 }
 
 } // namespace bullpen

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/storyboard.h"
 #include "scenario.h"
+#include "simwire.h"
 
 #include <QAbstractHttpServer>
 #include <QHash>
@@ -111,9 +113,25 @@ private:
         std::optional<Provider> fallback;
     };
     SimBehaviour pick(Provider provider, int index, Kind kind, const RequestScript &asked);
+    bool handleControl(const QHttpServerRequest &request, QTcpSocket *socket);
+    bool readScript(const QHttpServerRequest &request, QTcpSocket *socket, RequestScript *asked);
+    int count(Provider provider, const QHttpServerRequest &request);
     const Scenario *namedScenario(const QString &name);
     void respond(Provider provider, Kind kind, const SimBehaviour &behaviour, const QString &story, const QString &model, bool stream,
                  QPointer<QTcpSocket> socket);
+    // One request's answer as respond() and its helpers write it.
+    struct Reply
+    {
+        Provider provider;
+        QString model;
+        bool stream = false;
+        QPointer<QTcpSocket> socket;
+        TokenUsage usage;
+    };
+    void drawImage(const Reply &reply, const Storyboard &board, SimBehaviour::Action action);
+    void writeText(const Reply &reply, const SimBehaviour &b, const QString &text, SimWire::Ending ending);
+    void writeMalformed(const Reply &reply, const SimBehaviour &b, const QString &text);
+    void writeError(const Reply &reply, const SimBehaviour &b, const QString &name, int status, int retryAfter);
     void watch(Provider provider, QTcpSocket *socket);
     void onSocketGone();
     void pollOwed();

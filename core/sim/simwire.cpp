@@ -178,132 +178,150 @@ QByteArray SimWire::body(Provider provider, const QString &model, const QString 
     return {};
 }
 
+namespace {
+
+QList<QByteArray> geminiStream(Provider provider, const QString &model, const QString &text, SimWire::Ending ending, TokenUsage usage,
+                               const QStringList &parts)
+{
+    QList<QByteArray> out;
+    if (ending == SimWire::Ending::Refused)
+        return { sse(provider, SimWire::body(provider, model, text, ending, usage)) };
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const bool last = i == parts.size() - 1;
+        QJsonObject chunk = geminiChunk(parts.at(i), last ? finishWord(provider, ending) : QString(), i == 0);
+        if (last) {
+            chunk.insert(QStringLiteral("usageMetadata"), geminiUsage(usage));
+            chunk.insert(QStringLiteral("modelVersion"), model);
+        }
+        out << sse(provider, compact(chunk));
+    }
+    return out;
+}
+
+QList<QByteArray> openAiStream(Provider provider, const QString &model, SimWire::Ending ending, TokenUsage usage, const QStringList &parts,
+                               bool includeUsage)
+{
+    QList<QByteArray> out;
+    auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
+        return sse(provider,
+                   compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
+                                         { QStringLiteral("object"), QStringLiteral("chat.completion.chunk") },
+                                         { QStringLiteral("created"), 1760400000 },
+                                         { QStringLiteral("model"), model },
+                                         { QStringLiteral("choices"),
+                                           QJsonArray { QJsonObject { { QStringLiteral("index"), 0 },
+                                                                      { QStringLiteral("delta"), delta },
+                                                                      { QStringLiteral("finish_reason"), finish } } } } }));
+    };
+    out << chunk(QJsonObject { { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("content"), QString() } },
+                 QJsonValue());
+    if (ending == SimWire::Ending::Refused)
+        out << chunk(QJsonObject { { QStringLiteral("refusal"), QStringLiteral("I can't help with that request.") } }, QJsonValue());
+    for (const QString &p : parts)
+        out << chunk(QJsonObject { { QStringLiteral("content"), p } }, QJsonValue());
+    out << chunk(QJsonObject {}, finishWord(provider, ending));
+    if (includeUsage)
+        out << sse(provider,
+                   compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
+                                         { QStringLiteral("object"), QStringLiteral("chat.completion.chunk") },
+                                         { QStringLiteral("created"), 1760400000 },
+                                         { QStringLiteral("model"), model },
+                                         { QStringLiteral("choices"), QJsonArray {} },
+                                         { QStringLiteral("usage"), openAiUsage(usage) } }));
+    out << sse(provider, "[DONE]");
+    return out;
+}
+
+QList<QByteArray> anthropicStream(Provider provider, const QString &model, SimWire::Ending ending, TokenUsage usage, const QStringList &parts)
+{
+    QList<QByteArray> out;
+    out << sse(provider,
+               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_start") },
+                                     { QStringLiteral("message"),
+                                       QJsonObject { { QStringLiteral("id"), QStringLiteral("msg_sim") },
+                                                     { QStringLiteral("type"), QStringLiteral("message") },
+                                                     { QStringLiteral("role"), QStringLiteral("assistant") },
+                                                     { QStringLiteral("model"), model },
+                                                     { QStringLiteral("content"), QJsonArray {} },
+                                                     { QStringLiteral("stop_reason"), QJsonValue() },
+                                                     { QStringLiteral("usage"),
+                                                       QJsonObject { { QStringLiteral("input_tokens"), usage.input },
+                                                                     { QStringLiteral("output_tokens"), 1 } } } } } }),
+               "message_start");
+    out << sse(provider,
+               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_start") },
+                                     { QStringLiteral("index"), 0 },
+                                     { QStringLiteral("content_block"),
+                                       QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
+                                                     { QStringLiteral("thinking"), QString() } } } }),
+               "content_block_start");
+    out << sse(provider,
+               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                                     { QStringLiteral("index"), 0 },
+                                     { QStringLiteral("delta"),
+                                       QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking_delta") },
+                                                     { QStringLiteral("thinking"), QStringLiteral("Planning…") } } } }),
+               "content_block_delta");
+    out << sse(provider,
+               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                                     { QStringLiteral("index"), 0 },
+                                     { QStringLiteral("delta"),
+                                       QJsonObject { { QStringLiteral("type"), QStringLiteral("signature_delta") },
+                                                     { QStringLiteral("signature"), QStringLiteral("c2ltLXNpZ25hdHVyZQ==") } } } }),
+               "content_block_delta");
+    out << sse(
+        provider,
+        compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 0 } }),
+        "content_block_stop");
+    out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("ping") } }), "ping");
+    if (ending != SimWire::Ending::Refused) {
+        out << sse(provider,
+                   compact(QJsonObject {
+                       { QStringLiteral("type"), QStringLiteral("content_block_start") },
+                       { QStringLiteral("index"), 1 },
+                       { QStringLiteral("content_block"),
+                         QJsonObject { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("text"), QString() } } } }),
+                   "content_block_start");
+        for (const QString &p : parts)
+            out << sse(provider,
+                       compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                                             { QStringLiteral("index"), 1 },
+                                             { QStringLiteral("delta"),
+                                               QJsonObject { { QStringLiteral("type"), QStringLiteral("text_delta") },
+                                                             { QStringLiteral("text"), p } } } }),
+                       "content_block_delta");
+        out << sse(
+            provider,
+            compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 1 } }),
+            "content_block_stop");
+    }
+    out << sse(provider,
+               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_delta") },
+                                     { QStringLiteral("delta"),
+                                       QJsonObject { { QStringLiteral("stop_reason"), finishWord(provider, ending) },
+                                                     { QStringLiteral("stop_sequence"), QJsonValue() } } },
+                                     { QStringLiteral("usage"), QJsonObject { { QStringLiteral("output_tokens"), usage.output } } } }),
+               "message_delta");
+    out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_stop") } }), "message_stop");
+    return out;
+}
+
+} // namespace
+
 QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage, int pieces,
                                   bool includeUsage)
 {
-    QList<QByteArray> out;
     const QStringList parts = ending == Ending::Refused ? QStringList {} : split(text, pieces);
     switch (dialectOf(provider)) {
-    case WireDialect::Gemini: {
-        if (ending == Ending::Refused) {
-            out << sse(provider, body(provider, model, text, ending, usage));
-            break;
-        }
-        for (qsizetype i = 0; i < parts.size(); ++i) {
-            const bool last = i == parts.size() - 1;
-            QJsonObject chunk = geminiChunk(parts.at(i), last ? finishWord(provider, ending) : QString(), i == 0);
-            if (last) {
-                chunk.insert(QStringLiteral("usageMetadata"), geminiUsage(usage));
-                chunk.insert(QStringLiteral("modelVersion"), model);
-            }
-            out << sse(provider, compact(chunk));
-        }
-        break;
-    }
+    case WireDialect::Gemini:
+        return geminiStream(provider, model, text, ending, usage, parts);
     case WireDialect::OpenAI:
-    case WireDialect::DashScope: {
-        auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
-            return sse(provider,
-                       compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
-                                             { QStringLiteral("object"), QStringLiteral("chat.completion.chunk") },
-                                             { QStringLiteral("created"), 1760400000 },
-                                             { QStringLiteral("model"), model },
-                                             { QStringLiteral("choices"),
-                                               QJsonArray { QJsonObject { { QStringLiteral("index"), 0 },
-                                                                          { QStringLiteral("delta"), delta },
-                                                                          { QStringLiteral("finish_reason"), finish } } } } }));
-        };
-        out << chunk(QJsonObject { { QStringLiteral("role"), QStringLiteral("assistant") }, { QStringLiteral("content"), QString() } },
-                     QJsonValue());
-        if (ending == Ending::Refused)
-            out << chunk(QJsonObject { { QStringLiteral("refusal"), QStringLiteral("I can't help with that request.") } }, QJsonValue());
-        for (const QString &p : parts)
-            out << chunk(QJsonObject { { QStringLiteral("content"), p } }, QJsonValue());
-        out << chunk(QJsonObject {}, finishWord(provider, ending));
-        if (includeUsage)
-            out << sse(provider,
-                       compact(QJsonObject { { QStringLiteral("id"), QStringLiteral("chatcmpl-sim") },
-                                             { QStringLiteral("object"), QStringLiteral("chat.completion.chunk") },
-                                             { QStringLiteral("created"), 1760400000 },
-                                             { QStringLiteral("model"), model },
-                                             { QStringLiteral("choices"), QJsonArray {} },
-                                             { QStringLiteral("usage"), openAiUsage(usage) } }));
-        out << sse(provider, "[DONE]");
-        break;
+    case WireDialect::DashScope:
+        return openAiStream(provider, model, ending, usage, parts, includeUsage);
+    case WireDialect::Anthropic:
+        return anthropicStream(provider, model, ending, usage, parts);
     }
-    case WireDialect::Anthropic: {
-        out << sse(provider,
-                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_start") },
-                                         { QStringLiteral("message"),
-                                           QJsonObject { { QStringLiteral("id"), QStringLiteral("msg_sim") },
-                                                         { QStringLiteral("type"), QStringLiteral("message") },
-                                                         { QStringLiteral("role"), QStringLiteral("assistant") },
-                                                         { QStringLiteral("model"), model },
-                                                         { QStringLiteral("content"), QJsonArray {} },
-                                                         { QStringLiteral("stop_reason"), QJsonValue() },
-                                                         { QStringLiteral("usage"),
-                                                           QJsonObject { { QStringLiteral("input_tokens"), usage.input },
-                                                                         { QStringLiteral("output_tokens"), 1 } } } } } }),
-                   "message_start");
-        out << sse(provider,
-                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_start") },
-                                         { QStringLiteral("index"), 0 },
-                                         { QStringLiteral("content_block"),
-                                           QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
-                                                         { QStringLiteral("thinking"), QString() } } } }),
-                   "content_block_start");
-        out << sse(provider,
-                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
-                                         { QStringLiteral("index"), 0 },
-                                         { QStringLiteral("delta"),
-                                           QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking_delta") },
-                                                         { QStringLiteral("thinking"), QStringLiteral("Planning…") } } } }),
-                   "content_block_delta");
-        out << sse(provider,
-                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
-                                         { QStringLiteral("index"), 0 },
-                                         { QStringLiteral("delta"),
-                                           QJsonObject { { QStringLiteral("type"), QStringLiteral("signature_delta") },
-                                                         { QStringLiteral("signature"), QStringLiteral("c2ltLXNpZ25hdHVyZQ==") } } } }),
-                   "content_block_delta");
-        out << sse(
-            provider,
-            compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 0 } }),
-            "content_block_stop");
-        out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("ping") } }), "ping");
-        if (ending != Ending::Refused) {
-            out << sse(provider,
-                       compact(QJsonObject {
-                           { QStringLiteral("type"), QStringLiteral("content_block_start") },
-                           { QStringLiteral("index"), 1 },
-                           { QStringLiteral("content_block"),
-                             QJsonObject { { QStringLiteral("type"), QStringLiteral("text") }, { QStringLiteral("text"), QString() } } } }),
-                       "content_block_start");
-            for (const QString &p : parts)
-                out << sse(provider,
-                           compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
-                                                 { QStringLiteral("index"), 1 },
-                                                 { QStringLiteral("delta"),
-                                                   QJsonObject { { QStringLiteral("type"), QStringLiteral("text_delta") },
-                                                                 { QStringLiteral("text"), p } } } }),
-                           "content_block_delta");
-            out << sse(
-                provider,
-                compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 1 } }),
-                "content_block_stop");
-        }
-        out << sse(provider,
-                   compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_delta") },
-                                         { QStringLiteral("delta"),
-                                           QJsonObject { { QStringLiteral("stop_reason"), finishWord(provider, ending) },
-                                                         { QStringLiteral("stop_sequence"), QJsonValue() } } },
-                                         { QStringLiteral("usage"), QJsonObject { { QStringLiteral("output_tokens"), usage.output } } } }),
-                   "message_delta");
-        out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("message_stop") } }), "message_stop");
-        break;
-    }
-    }
-    return out;
+    return {};
 }
 
 QByteArray SimWire::streamErrorEvent(Provider provider)
@@ -369,135 +387,187 @@ QByteArray SimWire::requestIdHeader(Provider provider)
     return {};
 }
 
+namespace {
+
+// The failures SimWire::error() knows by name; Other is a provider's plain internal error.
+enum class Failure { Overloaded, RateLimited, Unauthenticated, Auth, Quota, BadRequest, NotFound, Timeout, Other };
+
+Failure failureNamed(const QString &name)
+{
+    static const std::pair<QStringView, Failure> kNames[] = {
+        { u"overloaded", Failure::Overloaded }, { u"rate_limited", Failure::RateLimited }, { u"unauthenticated", Failure::Unauthenticated },
+        { u"auth", Failure::Auth },             { u"quota", Failure::Quota },              { u"bad_request", Failure::BadRequest },
+        { u"not_found", Failure::NotFound },    { u"timeout", Failure::Timeout },
+    };
+    for (const auto &[word, failure] : kNames) {
+        if (name == word)
+            return failure;
+    }
+    return Failure::Other;
+}
+
+SimWire::ErrorReply geminiError(Failure f, const QByteArray &retrySeconds)
+{
+    auto reply = [](int status, const char *rpc, const QByteArray &message, const QByteArray &details = "[]") {
+        return SimWire::ErrorReply { status,
+                                     QByteArray(R"({"error":{"code":)") + QByteArray::number(status) + R"(,"message":")" + message
+                                         + R"(","status":")" + rpc + R"(","details":)" + details + "}}",
+                                     {} };
+    };
+    // Gemini never sends Retry-After: the delay is the RetryInfo detail in the body.
+    switch (f) {
+    case Failure::Overloaded:
+        return reply(503, "UNAVAILABLE",
+                     "This model is currently experiencing high demand. Spikes in demand are usually temporary. Please try again later.");
+    case Failure::RateLimited:
+        return reply(
+            429, "RESOURCE_EXHAUSTED", "You exceeded your current quota. Please retry in " + retrySeconds + "s.",
+            R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":")"
+                + retrySeconds + R"(s"}])");
+    case Failure::Unauthenticated:
+        return reply(403, "PERMISSION_DENIED",
+                     "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form "
+                     "of API consumer identity to call this API.");
+    case Failure::Auth:
+        return reply(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.",
+                     R"([{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}])");
+    case Failure::Quota:
+        return reply(
+            429, "RESOURCE_EXHAUSTED", "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0",
+            R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}])");
+    case Failure::BadRequest:
+        return reply(400, "INVALID_ARGUMENT", "Invalid JSON payload received.");
+    case Failure::NotFound:
+        return reply(404, "NOT_FOUND", "models/unknown is not found for API version v1beta.");
+    case Failure::Timeout:
+        return reply(504, "DEADLINE_EXCEEDED", "Deadline expired before operation could complete.");
+    case Failure::Other:
+        break;
+    }
+    return reply(500, "INTERNAL", "An internal error has occurred.");
+}
+
+SimWire::ErrorReply openAiError(Failure f, int retryAfterSeconds)
+{
+    auto reply = [](int status, const char *type, const char *code, const QByteArray &message) {
+        return SimWire::ErrorReply { status,
+                                     QByteArray(R"({"error":{"message":")") + message + R"(","type":")" + type + R"(","param":null,"code":)"
+                                         + (code ? QByteArray("\"") + code + "\"" : QByteArray("null")) + "}}",
+                                     {} };
+    };
+    switch (f) {
+    case Failure::Overloaded:
+        return reply(503, "service_unavailable_error", "server_is_overloaded", "The server is overloaded or not ready yet.");
+    case Failure::RateLimited:
+        return reply(429, "requests", "rate_limit_exceeded",
+                     "Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in "
+                         + QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 20) + "s.");
+    case Failure::Unauthenticated:
+        return reply(401, "invalid_request_error", nullptr,
+                     "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. "
+                     "Authorization: Bearer YOUR_KEY).");
+    case Failure::Auth:
+        return reply(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-sim***.");
+    case Failure::Quota:
+        return reply(429, "insufficient_quota", "insufficient_quota",
+                     "You exceeded your current quota, please check your plan and billing details.");
+    case Failure::BadRequest:
+        return reply(400, "invalid_request_error", nullptr, "Invalid value for 'messages'.");
+    case Failure::NotFound:
+        return reply(404, "invalid_request_error", "model_not_found", "The model `unknown` does not exist or you do not have access to it.");
+    case Failure::Timeout:
+        return reply(408, "timeout", nullptr, "Request timed out.");
+    case Failure::Other:
+        break;
+    }
+    return reply(500, "server_error", nullptr, "The server had an error while processing your request.");
+}
+
+SimWire::ErrorReply dashScopeError(Failure f)
+{
+    auto reply = [](int status, const char *code, const char *message) {
+        return SimWire::ErrorReply { status,
+                                     QByteArray(R"({"error":{"code":")") + code + R"(","param":null,"message":")" + message + R"(","type":")"
+                                         + code + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})",
+                                     {} };
+    };
+    switch (f) {
+    case Failure::Overloaded:
+        return reply(503, "ModelUnavailable", "Model is unavailable, please try again later.");
+    case Failure::RateLimited:
+        return reply(429, "Throttling.RateQuota", "Requests rate limit exceeded, please try again later.");
+    case Failure::Auth:
+    case Failure::Unauthenticated:
+        return reply(401, "invalid_api_key", "Incorrect API key provided.");
+    case Failure::Quota:
+        return reply(400, "Arrearage", "Access denied, please make sure your account is in good standing.");
+    case Failure::BadRequest:
+        return reply(400, "InvalidParameter", "Range of input length should be [1, 30720]");
+    case Failure::NotFound:
+        return reply(404, "model_not_found", "The model does not exist.");
+    case Failure::Timeout:
+        return reply(408, "RequestTimeOut", "Request timed out.");
+    case Failure::Other:
+        break;
+    }
+    return reply(500, "InternalError", "An internal error has occurred.");
+}
+
+SimWire::ErrorReply anthropicError(Failure f)
+{
+    auto reply = [](int status, const char *type, const char *message) {
+        return SimWire::ErrorReply {
+            status, QByteArray(R"({"type":"error","error":{"type":")") + type + R"(","message":")" + message + R"("},"request_id":"req_sim"})",
+            {}
+        };
+    };
+    switch (f) {
+    case Failure::Overloaded:
+        return reply(529, "overloaded_error", "Overloaded");
+    case Failure::RateLimited:
+        return reply(429, "rate_limit_error", "Number of requests has exceeded your per-minute rate limit.");
+    case Failure::Unauthenticated:
+        return reply(401, "authentication_error", "x-api-key header is required");
+    case Failure::Auth:
+        return reply(401, "authentication_error", "invalid x-api-key");
+    case Failure::Quota:
+        return reply(402, "billing_error", "Your credit balance is too low to access the API.");
+    case Failure::BadRequest:
+        return reply(400, "invalid_request_error", "messages: field required");
+    case Failure::NotFound:
+        return reply(404, "not_found_error", "model: unknown");
+    case Failure::Timeout:
+        return reply(504, "timeout_error", "Request timed out.");
+    case Failure::Other:
+        break;
+    }
+    return reply(500, "api_error", "Internal server error");
+}
+
+} // namespace
+
 SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int statusOverride, int retryAfterSeconds)
 {
+    const Failure failure = failureNamed(name);
+    const WireDialect dialect = dialectOf(provider);
     ErrorReply r;
-    auto gemini = [&](int status, const char *rpc, const char *message, const char *details = "[]") {
-        r.status = status;
-        r.body = QByteArray(R"({"error":{"code":)") + QByteArray::number(status) + R"(,"message":")" + message + R"(","status":")" + rpc
-            + R"(","details":)" + details + "}}";
-    };
-    auto openai = [&](int status, const char *type, const char *code, const char *message) {
-        r.status = status;
-        r.body = QByteArray(R"({"error":{"message":")") + message + R"(","type":")" + type + R"(","param":null,"code":)"
-            + (code ? QByteArray("\"") + code + "\"" : QByteArray("null")) + "}}";
-    };
-    auto dashscope = [&](int status, const char *code, const char *message) {
-        r.status = status;
-        r.body = QByteArray(R"({"error":{"code":")") + code + R"(","param":null,"message":")" + message + R"(","type":")" + code
-            + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})";
-    };
-    auto anthropic = [&](int status, const char *type, const char *message) {
-        r.status = status;
-        r.body = QByteArray(R"({"type":"error","error":{"type":")") + type + R"(","message":")" + message + R"("},"request_id":"req_sim"})";
-    };
-
-    const bool overloaded = name == u"overloaded", rate = name == u"rate_limited", auth = name == u"auth", quota = name == u"quota",
-               bad = name == u"bad_request", notFound = name == u"not_found", timeout = name == u"timeout",
-               unauthenticated = name == u"unauthenticated";
-    const QByteArray retrySeconds = QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 30);
-    switch (dialectOf(provider)) {
+    switch (dialect) {
     case WireDialect::Gemini:
-        // Gemini never sends Retry-After: the delay is the RetryInfo detail in the body.
-        if (overloaded)
-            gemini(503, "UNAVAILABLE",
-                   "This model is currently experiencing high demand. Spikes in demand are usually temporary. Please try again later.");
-        else if (rate)
-            gemini(
-                429, "RESOURCE_EXHAUSTED",
-                QByteArray("You exceeded your current quota. Please retry in " + retrySeconds + "s.").constData(),
-                QByteArray(
-                    R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":")"
-                    + retrySeconds + R"(s"}])")
-                    .constData());
-        else if (unauthenticated)
-            gemini(403, "PERMISSION_DENIED",
-                   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of "
-                   "API consumer identity to call this API.");
-        else if (auth)
-            gemini(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.",
-                   R"([{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}])");
-        else if (quota)
-            gemini(
-                429, "RESOURCE_EXHAUSTED", "Quota exceeded for metric: generate_content_free_tier_requests, limit: 0",
-                R"([{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]}])");
-        else if (bad)
-            gemini(400, "INVALID_ARGUMENT", "Invalid JSON payload received.");
-        else if (notFound)
-            gemini(404, "NOT_FOUND", "models/unknown is not found for API version v1beta.");
-        else if (timeout)
-            gemini(504, "DEADLINE_EXCEEDED", "Deadline expired before operation could complete.");
-        else
-            gemini(500, "INTERNAL", "An internal error has occurred.");
+        r = geminiError(failure, QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 30));
         break;
     case WireDialect::OpenAI:
-        if (overloaded)
-            openai(503, "service_unavailable_error", "server_is_overloaded", "The server is overloaded or not ready yet.");
-        else if (rate)
-            openai(429, "requests", "rate_limit_exceeded",
-                   QByteArray("Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in "
-                              + QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 20) + "s.")
-                       .constData());
-        else if (unauthenticated)
-            openai(401, "invalid_request_error", nullptr,
-                   "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. "
-                   "Authorization: Bearer YOUR_KEY).");
-        else if (auth)
-            openai(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-sim***.");
-        else if (quota)
-            openai(429, "insufficient_quota", "insufficient_quota",
-                   "You exceeded your current quota, please check your plan and billing details.");
-        else if (bad)
-            openai(400, "invalid_request_error", nullptr, "Invalid value for 'messages'.");
-        else if (notFound)
-            openai(404, "invalid_request_error", "model_not_found", "The model `unknown` does not exist or you do not have access to it.");
-        else if (timeout)
-            openai(408, "timeout", nullptr, "Request timed out.");
-        else
-            openai(500, "server_error", nullptr, "The server had an error while processing your request.");
+        r = openAiError(failure, retryAfterSeconds);
         break;
     case WireDialect::DashScope:
-        if (overloaded)
-            dashscope(503, "ModelUnavailable", "Model is unavailable, please try again later.");
-        else if (rate)
-            dashscope(429, "Throttling.RateQuota", "Requests rate limit exceeded, please try again later.");
-        else if (auth || unauthenticated)
-            dashscope(401, "invalid_api_key", "Incorrect API key provided.");
-        else if (quota)
-            dashscope(400, "Arrearage", "Access denied, please make sure your account is in good standing.");
-        else if (bad)
-            dashscope(400, "InvalidParameter", "Range of input length should be [1, 30720]");
-        else if (notFound)
-            dashscope(404, "model_not_found", "The model does not exist.");
-        else if (timeout)
-            dashscope(408, "RequestTimeOut", "Request timed out.");
-        else
-            dashscope(500, "InternalError", "An internal error has occurred.");
+        r = dashScopeError(failure);
         break;
     case WireDialect::Anthropic:
-        if (overloaded)
-            anthropic(529, "overloaded_error", "Overloaded");
-        else if (rate)
-            anthropic(429, "rate_limit_error", "Number of requests has exceeded your per-minute rate limit.");
-        else if (unauthenticated)
-            anthropic(401, "authentication_error", "x-api-key header is required");
-        else if (auth)
-            anthropic(401, "authentication_error", "invalid x-api-key");
-        else if (quota)
-            anthropic(402, "billing_error", "Your credit balance is too low to access the API.");
-        else if (bad)
-            anthropic(400, "invalid_request_error", "messages: field required");
-        else if (notFound)
-            anthropic(404, "not_found_error", "model: unknown");
-        else if (timeout)
-            anthropic(504, "timeout_error", "Request timed out.");
-        else
-            anthropic(500, "api_error", "Internal server error");
+        r = anthropicError(failure);
         break;
     }
     if (statusOverride > 0 && statusOverride != r.status) {
         r.status = statusOverride;
-        if (dialectOf(provider) == WireDialect::Gemini) { // Gemini's body repeats the status: keep the two in agreement
+        if (dialect == WireDialect::Gemini) { // Gemini's body repeats the status: keep the two in agreement
             QJsonObject root = QJsonDocument::fromJson(r.body).object();
             QJsonObject e = root.value(QLatin1StringView("error")).toObject();
             e.insert(QStringLiteral("code"), statusOverride);
@@ -507,9 +577,9 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
         }
     }
     // Where each provider says when to come back (Gemini: only in the body, above).
-    if (retryAfterSeconds >= 0 && dialectOf(provider) != WireDialect::Gemini) {
+    if (retryAfterSeconds >= 0 && dialect != WireDialect::Gemini) {
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray::number(retryAfterSeconds)));
-    } else if (dialectOf(provider) == WireDialect::OpenAI && rate) {
+    } else if (dialect == WireDialect::OpenAI && failure == Failure::RateLimited) {
         r.headers.append(qMakePair(QByteArray("Retry-After"), QByteArray("20"))); // the same 20 s the message names
     }
     return r;

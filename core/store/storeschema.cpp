@@ -221,8 +221,8 @@ const char *const kVersion8[] = {
 // aggregates are found by hour to be dropped when they are older than their own retention.
 const char *const kVersion9[] = {
     "ALTER TABLE generations ADD COLUMN image_sha256 TEXT",
-    "UPDATE generations SET image_sha256 = CASE WHEN image_path LIKE '%.webp' THEN substr(image_path, length(image_path) - 68, 64) "
-    "ELSE substr(image_path, length(image_path) - 67, 64) END WHERE image_path IS NOT NULL AND length(image_path) > 68",
+    ("UPDATE generations SET image_sha256 = CASE WHEN image_path LIKE '%.webp' THEN substr(image_path, length(image_path) - 68, 64) "
+     "ELSE substr(image_path, length(image_path) - 67, 64) END WHERE image_path IS NOT NULL AND length(image_path) > 68"),
     "CREATE INDEX generations_image ON generations (image_sha256)",
     "CREATE INDEX agg_attempts_hour ON agg_attempts (hour_ms)",
     "CREATE INDEX agg_relief_hour ON agg_relief (hour_ms)",

@@ -641,137 +641,153 @@ bool StoreWriter::keepLeases(QSqlDatabase &db)
     return true;
 }
 
+// Waits for records (or stop, or upkeep due) and takes the next batch off the queue.
+StoreWriter::Take StoreWriter::takeBatch(Statements &statements, std::deque<Item> *batch)
+{
+    std::unique_lock lock(m_mutex);
+    // Woken by records, by stop, or when the leases are due for renewal or a purge is; a purge
+    // under way takes its next step between batches.
+    std::chrono::milliseconds wait = m_lease / 3;
+    if (m_purger)
+        wait = m_purger->pause(); // records arriving meanwhile are written at once
+    else if (m_retention && !m_retention->isOff())
+        wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()), std::chrono::milliseconds::zero(),
+                          wait);
+    m_wake.wait_for(lock, wait, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
+    if (m_queue.empty())
+        return m_stop ? Take::Stopped : Take::Nothing;
+    statements.instance = m_identity.instance;
+    statements.leaseMs = static_cast<qint64>(m_lease.count());
+    const std::size_t n = std::min(m_queue.size(), kMaxBatch);
+    batch->assign(std::make_move_iterator(m_queue.begin()), std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
+    m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
+    return Take::Batch;
+}
+
+// Records [from, to) of a batch in one transaction; false (rolled back) with the failure.
+bool StoreWriter::writeRange(QSqlDatabase &db, Statements &statements, const std::deque<Item> &batch, std::size_t from, std::size_t to,
+                             quint64 *conflicts, QString *failure)
+{
+    bool ok = db.transaction();
+    if (!ok)
+        *failure = db.lastError().text();
+    statements.aggregates.clear();
+    bool events = false;
+    for (std::size_t i = from; ok && i < to; ++i) {
+        if (const auto *e = std::get_if<Event>(&batch[i])) {
+            ok = writeEvent(statements, *e, failure);
+            events = true;
+        } else if (const auto *c = std::get_if<Comparison>(&batch[i])) {
+            ok = writeComparison(statements, *c, failure);
+        } else {
+            bool conflict = false;
+            ok = writeFinished(statements, std::get<Finished>(batch[i]), &conflict, failure);
+            *conflicts += conflict ? 1 : 0;
+        }
+    }
+    ok = ok && statements.aggregates.apply(db, failure);
+    // PostgreSQL: the engines' relays read the new events once this commits (the notification
+    // is delivered at commit, and not at all on rollback).
+    if (ok && events)
+        ok = StoreDatabase::notifyEvents(db, failure);
+    if (ok && !db.commit()) {
+        ok = false;
+        *failure = db.lastError().text();
+    }
+    if (!ok) {
+        db.rollback();
+        statements.comicsKnown.clear();
+    }
+    return ok;
+}
+
+// A failure may be the connection's rather than a record's: then records [from, end) go back to the
+// head of the queue, in order, none counted as failed, and this says true.
+bool StoreWriter::requeueIfLost(QSqlDatabase &db, std::deque<Item> &batch, std::size_t from, const QString &failure)
+{
+    QSqlQuery ping(db);
+    if (ping.exec(QStringLiteral("SELECT 1")))
+        return false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_queue.insert(m_queue.begin(), std::make_move_iterator(batch.begin() + static_cast<std::ptrdiff_t>(from)),
+                       std::make_move_iterator(batch.end()));
+    }
+    noteUnreachable(failure);
+    return true;
+}
+
+// One batch in one transaction; if that fails, each record on its own, so that one bad record (or a
+// full disk that frees up) costs that record alone.
+StoreWriter::BatchOutcome StoreWriter::writeBatch(QSqlDatabase &db, Statements &statements, std::deque<Item> &batch)
+{
+    BatchOutcome out;
+    auto noteFinals = [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            if (const auto *f = std::get_if<Finished>(&batch[i]))
+                out.finals << f->result.generationId;
+        }
+    };
+    if (writeRange(db, statements, batch, 0, batch.size(), &out.conflicts, &out.failure)) {
+        out.written = batch.size();
+        noteFinals(0, batch.size());
+        return out;
+    }
+    if (requeueIfLost(db, batch, 0, out.failure)) {
+        out.lostBeforeWriting = true;
+        return out;
+    }
+    out.conflicts = 0;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        QString one;
+        quint64 c = 0;
+        if (writeRange(db, statements, batch, i, i + 1, &c, &one)) {
+            ++out.written;
+            out.conflicts += c;
+            noteFinals(i, i + 1);
+        } else if (requeueIfLost(db, batch, i, one)) {
+            out.lost = true;
+            break;
+        } else if (out.failed++ == 0) {
+            out.failure = one; // the first cause is the telling one (a missing table, a full disk)
+        }
+    }
+    return out;
+}
+
 bool StoreWriter::writeUntilLost(QSqlDatabase &db, Statements &statements)
 {
     for (;;) {
-        std::deque<Item> batch;
         if (!keepLeases(db) || !purgeWhenDue(db))
             return false;
-        {
-            std::unique_lock lock(m_mutex);
-            // Woken by records, by stop, or when the leases are due for renewal or a purge is; a purge
-            // under way takes its next step between batches.
-            std::chrono::milliseconds wait = m_lease / 3;
-            if (m_purger)
-                wait = m_purger->pause(); // records arriving meanwhile are written at once
-            else if (m_retention && !m_retention->isOff())
-                wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()),
-                                  std::chrono::milliseconds::zero(), wait);
-            m_wake.wait_for(lock, wait, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
-            if (m_queue.empty() && m_stop)
-                return true;
-            if (m_queue.empty())
-                continue;
-            statements.instance = m_identity.instance;
-            statements.leaseMs = static_cast<qint64>(m_lease.count());
-            const std::size_t n = std::min(m_queue.size(), kMaxBatch);
-            batch.assign(std::make_move_iterator(m_queue.begin()),
-                         std::make_move_iterator(m_queue.begin() + static_cast<std::ptrdiff_t>(n)));
-            m_queue.erase(m_queue.begin(), m_queue.begin() + static_cast<std::ptrdiff_t>(n));
-        }
-        // One transaction for the batch; if it fails, each record on its own, so that one bad
-        // record (or a full disk that frees up) costs that record alone.
-        auto writeItems = [&](std::size_t from, std::size_t to, quint64 *conflicts, QString *failure) {
-            bool ok = db.transaction();
-            if (!ok)
-                *failure = db.lastError().text();
-            statements.aggregates.clear();
-            bool events = false;
-            for (std::size_t i = from; ok && i < to; ++i) {
-                if (const auto *e = std::get_if<Event>(&batch[i])) {
-                    ok = writeEvent(statements, *e, failure);
-                    events = true;
-                } else if (const auto *c = std::get_if<Comparison>(&batch[i])) {
-                    ok = writeComparison(statements, *c, failure);
-                } else {
-                    bool conflict = false;
-                    ok = writeFinished(statements, std::get<Finished>(batch[i]), &conflict, failure);
-                    *conflicts += conflict ? 1 : 0;
-                }
-            }
-            ok = ok && statements.aggregates.apply(db, failure);
-            // PostgreSQL: the engines' relays read the new events once this commits (the notification
-            // is delivered at commit, and not at all on rollback).
-            if (ok && events)
-                ok = StoreDatabase::notifyEvents(db, failure);
-            if (ok && !db.commit()) {
-                ok = false;
-                *failure = db.lastError().text();
-            }
-            if (!ok) {
-                db.rollback();
-                statements.comicsKnown.clear();
-            }
-            return ok;
-        };
-        // A failure may be the connection's rather than a record's: then the records go back to the
-        // head of the queue, in order, and none is counted as failed.
-        auto connectionLost = [&](std::size_t from, const QString &failure) {
-            QSqlQuery ping(db);
-            if (ping.exec(QStringLiteral("SELECT 1")))
-                return false;
-            {
-                std::lock_guard lock(m_mutex);
-                m_queue.insert(m_queue.begin(), std::make_move_iterator(batch.begin() + static_cast<std::ptrdiff_t>(from)),
-                               std::make_move_iterator(batch.end()));
-            }
-            noteUnreachable(failure);
+        std::deque<Item> batch;
+        const Take take = takeBatch(statements, &batch);
+        if (take == Take::Stopped)
             return true;
-        };
-        QString failure;
-        quint64 conflicts = 0;
-        quint64 written = 0;
-        quint64 failed = 0;
-        QStringList finals;
-        auto noteFinals = [&](std::size_t from, std::size_t to) {
-            for (std::size_t i = from; i < to; ++i) {
-                if (const auto *f = std::get_if<Finished>(&batch[i]))
-                    finals << f->result.generationId;
-            }
-        };
-        bool lost = false;
-        if (writeItems(0, batch.size(), &conflicts, &failure)) {
-            written = batch.size();
-            noteFinals(0, batch.size());
-        } else if (connectionLost(0, failure)) {
+        if (take == Take::Nothing)
+            continue;
+        const BatchOutcome out = writeBatch(db, statements, batch);
+        if (out.lostBeforeWriting)
             return false;
-        } else {
-            conflicts = 0;
-            for (std::size_t i = 0; i < batch.size(); ++i) {
-                QString one;
-                quint64 c = 0;
-                if (writeItems(i, i + 1, &c, &one)) {
-                    ++written;
-                    conflicts += c;
-                    noteFinals(i, i + 1);
-                } else if (connectionLost(i, one)) {
-                    lost = true;
-                    break;
-                } else {
-                    if (failed++ == 0)
-                        failure = one; // the first cause is the telling one (a missing table, a full disk)
-                }
-            }
-        }
         // Reported before flush() can see the counters move, so that whoever flushed and then
         // turns its event loop once has every "committed" and "failed" notice of this batch.
-        if (failed && m_onFailure)
-            m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(failed).arg(m_location.display(), failure));
-        if (!finals.isEmpty() && m_onFinalCommitted)
-            m_onFinalCommitted(finals);
+        if (out.failed && m_onFailure)
+            m_onFailure(QStringLiteral("%1 record(s) not written to %2: %3").arg(out.failed).arg(m_location.display(), out.failure));
+        if (!out.finals.isEmpty() && m_onFinalCommitted)
+            m_onFinalCommitted(out.finals);
         {
             std::lock_guard lock(m_mutex);
-            m_counters.written += written;
-            m_counters.failed += failed;
-            m_counters.finalStateConflicts += conflicts;
-            if (failed) {
-                m_counters.lastError = failure;
+            m_counters.written += out.written;
+            m_counters.failed += out.failed;
+            m_counters.finalStateConflicts += out.conflicts;
+            if (out.failed) {
+                m_counters.lastError = out.failure;
                 if (m_counters.firstError.isEmpty())
-                    m_counters.firstError = failure;
+                    m_counters.firstError = out.failure;
             }
         }
         m_done.notify_all();
-        if (lost)
+        if (out.lost)
             return false;
     }
 }

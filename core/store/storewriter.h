@@ -9,6 +9,7 @@
 
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringList>
 
 #include <chrono>
 #include <condition_variable>
@@ -105,6 +106,23 @@ private:
     // Writes batches until stopped (true) or the connection is lost (false: the batch is back in the
     // queue).
     bool writeUntilLost(QSqlDatabase &db, Statements &statements);
+    enum class Take { Batch, Nothing, Stopped };
+    Take takeBatch(Statements &statements, std::deque<Item> *batch);
+    // What writing one batch came to: counted once it is over.
+    struct BatchOutcome
+    {
+        quint64 written = 0;
+        quint64 failed = 0;
+        quint64 conflicts = 0;
+        QString failure; // the first record's failure
+        QStringList finals; // generations whose final state was committed
+        bool lostBeforeWriting = false; // the connection was gone: the whole batch is back in the queue
+        bool lost = false; // lost part way: the rest is back in the queue
+    };
+    BatchOutcome writeBatch(QSqlDatabase &db, Statements &statements, std::deque<Item> &batch);
+    bool writeRange(QSqlDatabase &db, Statements &statements, const std::deque<Item> &batch, std::size_t from, std::size_t to,
+                    quint64 *conflicts, QString *failure);
+    bool requeueIfLost(QSqlDatabase &db, std::deque<Item> &batch, std::size_t from, const QString &failure);
     // When due: renews this process's leases, finishes expired ones, beats the instance's heart. False
     // if the connection is gone.
     bool keepLeases(QSqlDatabase &db);

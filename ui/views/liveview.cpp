@@ -57,6 +57,37 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     , m_generations(generations)
 {
     setObjectName(QStringLiteral("liveView"));
+    QWidget *generationsBox = makeGenerationPane(generations);
+    m_timeline = new TimelineWidget;
+    QWidget *eventsBox = makeEventPane(events);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(generationsBox);
+    split->addWidget(m_timeline);
+    split->addWidget(eventsBox);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+
+    // The list is bounded (GenerationListModel::kKeep): the selected generation is kept whatever its
+    // age, and the timelines of the ones trimmed away are let go with them.
+    connect(m_generations, &GenerationListModel::generationsDropped, this, [this](const QStringList &ids) {
+        for (const QString &id : ids)
+            m_byGeneration.remove(id);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
+        m_generations->setPinned(selectedGeneration());
+        setEventsFollowSelection(m_followSelection);
+        showTimeline();
+        Q_EMIT generationSelected(selectedGeneration());
+    });
+}
+
+// The generation table with its instance filter, its ticking columns and its fitted widths.
+QWidget *LiveView::makeGenerationPane(GenerationListModel *generations)
+{
     m_generationProxy = new QSortFilterProxyModel(this);
     m_generationProxy->setSourceModel(generations);
     m_generationProxy->setSortRole(GenerationListModel::SortRole);
@@ -95,6 +126,7 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
             m_table->setColumnHidden(GenerationListModel::InstanceColumn, false);
         }
     });
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     // Elapsed time and budget bars move while generations run.
     auto *tick = new QTimer(this);
     tick->setInterval(250);
@@ -127,8 +159,18 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     connect(m_generationProxy, &QAbstractItemModel::modelReset, this, scheduleFit);
     scheduleFit(); // the headers' own widths
 
-    m_timeline = new TimelineWidget;
+    auto *generationsBox = new QWidget;
+    auto *generationsLayout = new QVBoxLayout(generationsBox);
+    generationsLayout->setContentsMargins(0, 0, 0, 0);
+    generationsLayout->addLayout(makeListTools());
+    generationsLayout->addWidget(m_table);
 
+    return generationsBox;
+}
+
+// The event log, filtered by type and (when asked) by the selected generation.
+QWidget *LiveView::makeEventPane(EventLogModel *events)
+{
     m_eventProxy = new EventFilter(this);
     m_eventProxy->setSourceModel(events);
     m_eventTable = new QTableView;
@@ -138,7 +180,6 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     m_eventTable->verticalHeader()->hide();
     m_eventTable->setWordWrap(false);
     m_eventTable->verticalHeader()->setDefaultSectionSize(m_eventTable->fontMetrics().height() + 6);
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_typeFilter = new QComboBox;
     m_typeFilter->setObjectName(QStringLiteral("eventTypeFilter"));
     m_typeFilter->addItem(tr("All events"), QString());
@@ -161,34 +202,7 @@ LiveView::LiveView(GenerationListModel *generations, EventLogModel *events, QWid
     eventsLayout->addLayout(eventTools);
     eventsLayout->addWidget(m_eventTable);
 
-    auto *generationsBox = new QWidget;
-    auto *generationsLayout = new QVBoxLayout(generationsBox);
-    generationsLayout->setContentsMargins(0, 0, 0, 0);
-    generationsLayout->addLayout(makeListTools());
-    generationsLayout->addWidget(m_table);
-
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(generationsBox);
-    split->addWidget(m_timeline);
-    split->addWidget(eventsBox);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 2);
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(split);
-
-    // The list is bounded (GenerationListModel::kKeep): the selected generation is kept whatever its
-    // age, and the timelines of the ones trimmed away are let go with them.
-    connect(m_generations, &GenerationListModel::generationsDropped, this, [this](const QStringList &ids) {
-        for (const QString &id : ids)
-            m_byGeneration.remove(id);
-    });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
-        m_generations->setPinned(selectedGeneration());
-        setEventsFollowSelection(m_followSelection);
-        showTimeline();
-        Q_EMIT generationSelected(selectedGeneration());
-    });
+    return eventsBox;
 }
 
 QLayout *LiveView::makeListTools()

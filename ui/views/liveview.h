@@ -45,6 +45,8 @@ Q_SIGNALS:
     void columnsFitted(); // the generation table's columns were fitted to the rows on screen
 
 private:
+    QWidget *makeGenerationPane(GenerationListModel *generations);
+    QWidget *makeEventPane(EventLogModel *events);
     void showTimeline();
     void fitColumns(); // widens columns to what the rows on screen need; never narrows one, nor touches the operator's
 

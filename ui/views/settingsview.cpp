@@ -30,10 +30,6 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-namespace {
-
-} // namespace
-
 SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent)
     : QWidget(parent)
     , m_paths(paths)
@@ -46,23 +42,59 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         m_keychainAvailable = probe.status == secrets::Status::Ok;
         m_keychainReason = probe.reason;
     }
-    auto edit = [this](const char *name) {
-        auto *e = new QLineEdit;
-        e->setObjectName(QLatin1StringView(name));
-        connect(e, &QLineEdit::textChanged, this, &SettingsView::validate);
-        return e;
-    };
-    auto providerCombo = [this](const char *name, bool withNone) {
-        auto *c = new QComboBox;
-        c->setObjectName(QLatin1StringView(name));
-        if (withNone)
-            c->addItem(tr("none (no automatic fallback)"), QString());
-        fillProviderPicker(c);
-        connect(c, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
-        return c;
-    };
+    QGroupBox *stage = stageBox();
+    QGroupBox *providers = providersBox();
+    QGroupBox *pipeline = pipelineBox();
+    QGroupBox *store = storeBox();
+    auto *content = new QWidget;
+    auto *columns = new QHBoxLayout;
+    auto *left = new QVBoxLayout;
+    left->addWidget(stage);
+    left->addWidget(pipeline);
+    left->addStretch(1);
+    auto *right = new QVBoxLayout;
+    right->addWidget(store);
+    right->addStretch(1);
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->addWidget(makeHeader());
+    contentLayout->addWidget(providers);
+    contentLayout->addLayout(columns);
+    contentLayout->addLayout(makeButtons());
+    contentLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll);
+    reload();
+}
 
-    // Storyboard stage.
+QLineEdit *SettingsView::lineEdit(const char *name)
+{
+    auto *e = new QLineEdit;
+    e->setObjectName(QLatin1StringView(name));
+    connect(e, &QLineEdit::textChanged, this, &SettingsView::validate);
+    return e;
+}
+
+QComboBox *SettingsView::providerCombo(const char *name, bool withNone)
+{
+    auto *c = new QComboBox;
+    c->setObjectName(QLatin1StringView(name));
+    if (withNone)
+        c->addItem(tr("none (no automatic fallback)"), QString());
+    fillProviderPicker(c);
+    connect(c, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
+    return c;
+}
+
+// The storyboard stage: policy, providers, timeouts, budget.
+QGroupBox *SettingsView::stageBox()
+{
     m_policy = new QComboBox;
     m_policy->setObjectName(QStringLiteral("policyCombo"));
     for (const QString &name : StagePolicy::presetNames())
@@ -70,9 +102,9 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     connect(m_policy, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
     m_primary = providerCombo("primaryCombo", false);
     m_fallback = providerCombo("fallbackCombo", true);
-    m_primaryTimeout = edit("primaryTimeoutSetting");
-    m_fallbackTimeout = edit("fallbackTimeoutSetting");
-    m_budget = edit("budgetSetting");
+    m_primaryTimeout = lineEdit("primaryTimeoutSetting");
+    m_fallbackTimeout = lineEdit("fallbackTimeoutSetting");
+    m_budget = lineEdit("budgetSetting");
     m_budget->setPlaceholderText(tr("derived: primary + fallback timeout"));
     auto *stage = new QGroupBox(tr("Storyboard stage"));
     auto *stageForm = new QFormLayout(stage);
@@ -82,17 +114,18 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     stageForm->addRow(tr("Primary timeout"), withError(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")));
     stageForm->addRow(tr("Fallback timeout"), withError(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")));
     stageForm->addRow(tr("Total budget"), withError(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET")));
+    return stage;
+}
 
-    // Providers.
-    QGroupBox *providers = providersBox();
-
-    // Image and captions stages.
-    m_imageModel = edit("imageModelSetting");
-    m_imageTimeout = edit("imageTimeoutSetting");
+// The image and captions stages.
+QGroupBox *SettingsView::pipelineBox()
+{
+    m_imageModel = lineEdit("imageModelSetting");
+    m_imageTimeout = lineEdit("imageTimeoutSetting");
     m_imageRetries = new QSpinBox;
     m_imageRetries->setRange(0, 5);
     m_captions = new QCheckBox(tr("Generate captions (a failure falls back to default captions)"));
-    m_captionsTimeout = edit("captionsTimeoutSetting");
+    m_captionsTimeout = lineEdit("captionsTimeoutSetting");
     auto *pipeline = new QGroupBox(tr("Image and captions"));
     auto *pipelineForm = new QFormLayout(pipeline);
     pipelineForm->addRow(tr("Image model"), withError(m_imageModel, QStringLiteral("GEMINI_IMAGE_MODEL")));
@@ -100,28 +133,32 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     pipelineForm->addRow(tr("Image retries"), m_imageRetries);
     pipelineForm->addRow(QString(), m_captions);
     pipelineForm->addRow(tr("Captions timeout"), withError(m_captionsTimeout, QStringLiteral("CAPTIONS_TIMEOUT")));
+    return pipeline;
+}
 
-    // Store and interface.
-    m_dataDir = edit("dataDirSetting");
+// The store, retention, proxy, trusted authorities, language and notifications.
+QGroupBox *SettingsView::storeBox()
+{
+    m_dataDir = lineEdit("dataDirSetting");
     m_dataDir->setPlaceholderText(QDir::toNativeSeparators(m_paths.dataDir));
     m_storeContent = new QCheckBox(tr("Store prompts and responses"));
     m_storeContent->setToolTip(tr("Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
                                   "with their text. Off by default (docs/contract.md §5.1)."));
     m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
     // Retention (docs/store.md, "Retention") and the proxy (docs/contract.md 12.3).
-    m_retention = edit("retentionSetting");
+    m_retention = lineEdit("retentionSetting");
     m_retention->setPlaceholderText(tr("30d"));
     m_retention->setToolTip(tr("How long generations, their attempts, events and comparisons are kept: 12h, 30d, 2w, or off. "
                                "Each engine purges older ones in short steps; a running generation is never removed."));
-    m_aggregateRetention = edit("aggregateRetentionSetting");
+    m_aggregateRetention = lineEdit("aggregateRetentionSetting");
     m_aggregateRetention->setPlaceholderText(tr("400d"));
     m_aggregateRetention->setToolTip(tr("How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter "
                                         "than the generations."));
-    m_proxy = edit("proxySetting");
+    m_proxy = lineEdit("proxySetting");
     m_proxy->setPlaceholderText(tr("from https_proxy / http_proxy / no_proxy"));
     m_proxy->setToolTip(tr("The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none "
                            "for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy."));
-    m_providerCa = edit("providerCaSetting");
+    m_providerCa = lineEdit("providerCaSetting");
     m_providerCa->setPlaceholderText(tr("the system's certificate authorities only"));
     m_providerCa->setToolTip(tr("A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy "
                                 "that inspects TLS with a certificate of its own, or a gateway with a private CA."));
@@ -144,7 +181,11 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     m_notifications->setToolTip(
         tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
     storeForm->addRow(QString(), m_notifications);
+    return store;
+}
 
+QLayout *SettingsView::makeButtons()
+{
     m_save = new QPushButton(tr("Save"));
     m_save->setObjectName(QStringLiteral("saveSettings"));
     auto *revert = new QPushButton(tr("Revert"));
@@ -157,32 +198,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     buttons->addWidget(m_save);
     buttons->addWidget(revert);
     buttons->addWidget(m_status, 1);
-
-    auto *content = new QWidget;
-    auto *columns = new QHBoxLayout;
-    auto *left = new QVBoxLayout;
-    left->addWidget(stage);
-    left->addWidget(pipeline);
-    left->addStretch(1);
-    auto *right = new QVBoxLayout;
-    right->addWidget(store);
-    right->addStretch(1);
-    columns->addLayout(left, 1);
-    columns->addLayout(right, 1);
-    auto *contentLayout = new QVBoxLayout(content);
-    contentLayout->addWidget(makeHeader());
-    contentLayout->addWidget(providers);
-    contentLayout->addLayout(columns);
-    contentLayout->addLayout(buttons);
-    contentLayout->addStretch(1);
-    auto *scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setWidget(content);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll);
-    reload();
+    return buttons;
 }
 
 // Where the settings come from, and what the engine runs with now when that is not what the file says.

@@ -57,6 +57,12 @@ Q_SIGNALS:
 
 private:
     QWidget *makeHeader();
+    QLineEdit *lineEdit(const char *name);
+    QComboBox *providerCombo(const char *name, bool withNone);
+    QGroupBox *stageBox();
+    QGroupBox *pipelineBox();
+    QGroupBox *storeBox();
+    QLayout *makeButtons();
     void showInForce();
     QLabel *m_inForce = nullptr;
     std::optional<StagePolicy> m_inForcePolicy;
