@@ -107,6 +107,191 @@ void bindAttempt(QSqlQuery &a, const AttemptPlace &at, const AttemptWho &who, co
     a.addBindValue(at.instance);
 }
 
+// One synthetic generation as it is being made up: its attempts so far and how it ends.
+struct Synthetic
+{
+    QString id;
+    qint64 created = 0;
+    QVariant instance;
+    double clock = 0; // ms since the generation started
+    std::optional<Failure> finalFailure;
+    Stage finalStage = Stage::Storyboard;
+    bool handedToFallback = false;
+    QString whyFallback;
+    QString finalProvider = QStringLiteral("gemini");
+    QString finalModel = QStringLiteral("gemini-2.5-flash");
+    QString decision = recordText(RecordText::PrimarySucceeded); // as the engine words it
+};
+
+// Writes synthetic generations, attempts and events through three prepared statements.
+class Filler
+{
+public:
+    Filler(QSqlDatabase &db, const HistoryFillOptions &options, HistoryFillResult &out)
+        : m_g(db)
+        , m_a(db)
+        , m_e(db)
+        , m_options(options)
+        , m_out(out)
+        , m_rng(options.seed)
+    {
+        m_e.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?,?,?,?,?,?)"));
+        m_g.prepare(QStringLiteral(
+            "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, "
+            "fallback_provider, "
+            "state, public_code, kind, stage, detail, decision, fallback_applied, fallback_reason, final_provider, final_model, "
+            "tokens_in, tokens_out, elapsed_ms, next_step, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+        m_a.prepare(
+            QStringLiteral("INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, "
+                           "public_code, http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, "
+                           "aborted_by, detail, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    }
+
+    void run()
+    {
+        const qint64 span = std::max<qint64>(m_options.toMs - m_options.fromMs, 1);
+        while (m_attemptId < m_options.attempts && m_out.error.isEmpty()) {
+            Synthetic gen;
+            gen.id =
+                QStringLiteral("gen_%1").arg(QString::fromLatin1(QByteArray::number(m_rng.generate64(), 16).rightJustified(16, '0')
+                                                                 + QByteArray::number(m_rng.generate64(), 16).rightJustified(16, '0')));
+            gen.created = m_options.fromMs + static_cast<qint64>(m_rng.bounded(static_cast<quint64>(span)));
+            // Round robin over the instances (no draw from the generator: the rows stay the same).
+            gen.instance = m_options.instances.isEmpty()
+                ? m_noText
+                : QVariant(m_options.instances.at(static_cast<qsizetype>(m_out.generations % m_options.instances.size())));
+            storyboard(gen);
+            if (!gen.finalFailure && m_attemptId < m_options.attempts)
+                image(gen);
+            insertGeneration(gen);
+            insertEvents(gen);
+            ++m_out.generations;
+        }
+        m_out.attempts = m_attemptId;
+    }
+
+private:
+    void attempt(Synthetic &gen, Stage stage, const char *provider, const char *model, Role role, std::optional<KindWeight> failure,
+                 double duration)
+    {
+        gen.clock += duration;
+        bindAttempt(m_a, { gen.id, ++m_attemptId, gen.created + static_cast<qint64>(gen.clock), gen.instance },
+                    { stage, provider, model, role }, failure, duration, m_rng);
+        if (!m_a.exec())
+            m_out.error = m_a.lastError().text();
+    }
+
+    // Storyboard: gemini primary, qwen fallback.
+    void storyboard(Synthetic &gen)
+    {
+        if (m_rng.bounded(100) >= 35) {
+            attempt(gen, Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, std::nullopt, latency(m_rng, 4200, 0.35));
+            return;
+        }
+        const KindWeight k = pick(m_rng);
+        const double d = k.kind == FailureKind::TIMEOUT ? 60000.0 + m_rng.bounded(4000) / 1000.0 : latency(m_rng, 900, 0.6);
+        attempt(gen, Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, k, d);
+        if (!goesToFallback(k.kind)) {
+            gen.finalFailure = Failure { k.kind, QStringLiteral("synthetic %1").arg(enumName(k.kind)), false, {} };
+            gen.decision = recordText(RecordText::NoFallbackBecause,
+                                      { recordText(RecordText::KindNotHandedOn, { enumName(k.kind), QStringLiteral("relief") }) });
+            return;
+        }
+        gen.handedToFallback = true;
+        gen.whyFallback = fallbackReason(Provider::Gemini, Failure { k.kind, {}, k.kind == FailureKind::TRANSIENT_SERVER, {} });
+        gen.clock += 1.5; // handoff
+        if (m_rng.bounded(100) < 12) {
+            const KindWeight f = kPrimaryFailures[m_rng.bounded(3)];
+            const double fd = f.kind == FailureKind::TIMEOUT ? 60000.0 : latency(m_rng, 1200, 0.5);
+            attempt(gen, Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, f, fd);
+            gen.finalFailure = Failure { f.kind, QStringLiteral("synthetic %1").arg(enumName(f.kind)), false, {} };
+            gen.decision = recordText(RecordText::FallbackFailedToo, { QStringLiteral("qwen") });
+        } else {
+            gen.decision = recordText(RecordText::FallbackSucceeded, { enumName(k.kind), QStringLiteral("qwen") });
+            attempt(gen, Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, std::nullopt, latency(m_rng, 5200, 0.3));
+        }
+        gen.finalProvider = QStringLiteral("qwen");
+        gen.finalModel = QStringLiteral("qwen-plus");
+    }
+
+    // Image: one attempt (rarely a failure) once there is a storyboard.
+    void image(Synthetic &gen)
+    {
+        if (m_rng.bounded(100) < 3) {
+            const KindWeight k { FailureKind::TRANSIENT_SERVER, 1, 503 };
+            attempt(gen, Stage::Image, "gemini", "gemini-2.5-flash-image", Role::Primary, k, latency(m_rng, 700, 0.5));
+            gen.finalFailure = Failure { k.kind, QStringLiteral("synthetic image failure"), true, {} };
+            gen.finalStage = Stage::Image;
+        } else {
+            attempt(gen, Stage::Image, "gemini", "gemini-2.5-flash-image", Role::Primary, std::nullopt, latency(m_rng, 6500, 0.3));
+        }
+    }
+
+    void insertGeneration(const Synthetic &gen)
+    {
+        const std::optional<Failure> &failure = gen.finalFailure;
+        const int user = static_cast<int>(m_rng.bounded(5000));
+        const QVariant nextStep = failure
+            ? QVariant(
+                NextStep::forFailure(*failure, gen.finalProvider == u"qwen" ? Provider::Qwen : Provider::Gemini, gen.finalStage).message)
+            : m_noText;
+        for (const QVariant &v : {
+                 QVariant(gen.id),
+                 QVariant(gen.created),
+                 QVariant(gen.created + static_cast<qint64>(gen.clock)),
+                 QVariant(QStringLiteral("synthetic-user-%1").arg(user)),
+                 QVariant(QStringLiteral("us****%1").arg(user % 100, 2, 10, QLatin1Char('0'))),
+                 QVariant(QStringLiteral("relief")),
+                 QVariant(QStringLiteral("gemini")),
+                 QVariant(QStringLiteral("qwen")),
+                 QVariant(failure ? QStringLiteral("failed") : QStringLiteral("succeeded")),
+                 failure ? QVariant(enumName(failure->publicCode())) : m_noText,
+                 failure ? QVariant(enumName(failure->kind)) : m_noText,
+                 failure ? QVariant(toId(gen.finalStage)) : m_noText,
+                 failure ? QVariant(failure->detail) : m_noText,
+                 QVariant(gen.decision),
+                 QVariant(gen.handedToFallback && (!failure || gen.finalStage == Stage::Image) ? 1 : 0),
+                 gen.handedToFallback ? QVariant(gen.whyFallback) : m_noText,
+                 QVariant(gen.finalProvider),
+                 QVariant(gen.finalModel),
+                 failure ? QVariant() : QVariant(700),
+                 failure ? QVariant() : QVariant(1100),
+                 QVariant(gen.clock),
+                 nextStep,
+                 gen.instance,
+             })
+            m_g.addBindValue(v);
+        if (!m_g.exec())
+            m_out.error = m_g.lastError().text();
+    }
+
+    void insertEvents(const Synthetic &gen)
+    {
+        for (int seq = 0; seq < m_options.eventsPerGeneration && m_out.error.isEmpty(); ++seq) {
+            const qint64 at = gen.created + static_cast<qint64>(gen.clock * seq / std::max(m_options.eventsPerGeneration, 1));
+            m_e.addBindValue(gen.id);
+            m_e.addBindValue(seq);
+            m_e.addBindValue(QStringLiteral("AttemptFinished"));
+            m_e.addBindValue(at);
+            m_e.addBindValue(QStringLiteral("{\"type\":\"AttemptFinished\",\"generation_id\":\"%1\",\"seq\":%2,\"at_ms\":%3,"
+                                            "\"provider\":\"gemini\",\"role\":\"primary\",\"stage\":\"storyboard\",\"success\":true}")
+                                 .arg(gen.id)
+                                 .arg(seq)
+                                 .arg(at));
+            m_e.addBindValue(gen.instance);
+            if (!m_e.exec())
+                m_out.error = m_e.lastError().text();
+        }
+    }
+
+    QSqlQuery m_g, m_a, m_e;
+    const HistoryFillOptions &m_options;
+    HistoryFillResult &m_out;
+    QRandomGenerator m_rng;
+    qint64 m_attemptId = 0;
+    const QVariant m_noText { QMetaType::fromType<QString>() };
+};
+
 } // namespace
 
 HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const HistoryFillOptions &options)
@@ -116,139 +301,8 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
     {
         QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, &out.error);
         if (out.error.isEmpty()) {
-            QSqlQuery g(db), a(db), e(db);
-            e.prepare(QStringLiteral("INSERT INTO events (generation_id, seq, type, at_ms, body, instance) VALUES (?,?,?,?,?,?)"));
-            g.prepare(QStringLiteral(
-                "INSERT INTO generations (id, created_at_ms, finished_at_ms, user_key, user_mask, policy, primary_provider, "
-                "fallback_provider, "
-                "state, public_code, kind, stage, detail, decision, fallback_applied, fallback_reason, final_provider, final_model, "
-                "tokens_in, tokens_out, elapsed_ms, next_step, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-            a.prepare(QStringLiteral(
-                "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, "
-                "public_code, http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, "
-                "aborted_by, detail, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-            QRandomGenerator rng(options.seed);
             db.transaction();
-            const qint64 span = std::max<qint64>(options.toMs - options.fromMs, 1);
-            const QVariant noText(QMetaType::fromType<QString>());
-            qint64 attemptId = 0;
-            while (attemptId < options.attempts && out.error.isEmpty()) {
-                const QString id =
-                    QStringLiteral("gen_%1").arg(QString::fromLatin1(QByteArray::number(rng.generate64(), 16).rightJustified(16, '0')
-                                                                     + QByteArray::number(rng.generate64(), 16).rightJustified(16, '0')));
-                const qint64 created = options.fromMs + static_cast<qint64>(rng.bounded(static_cast<quint64>(span)));
-                double clock = 0; // ms since the generation started
-                std::optional<Failure> finalFailure;
-                Stage finalStage = Stage::Storyboard;
-                bool handedToFallback = false;
-                QString whyFallback;
-                // Round robin over the instances (no draw from the generator: the rows stay the same).
-                const QVariant instance = options.instances.isEmpty()
-                    ? noText
-                    : QVariant(options.instances.at(static_cast<qsizetype>(out.generations % options.instances.size())));
-                QString finalProvider = QStringLiteral("gemini");
-                QString finalModel = QStringLiteral("gemini-2.5-flash");
-
-                auto attempt = [&](Stage stage, const char *provider, const char *model, Role role, std::optional<KindWeight> failure,
-                                   double duration) {
-                    clock += duration;
-                    bindAttempt(a, { id, ++attemptId, created + static_cast<qint64>(clock), instance }, { stage, provider, model, role },
-                                failure, duration, rng);
-                    if (!a.exec())
-                        out.error = a.lastError().text();
-                };
-
-                // Storyboard: gemini primary, qwen fallback.
-                const bool primaryFails = rng.bounded(100) < 35;
-                QString decision = recordText(RecordText::PrimarySucceeded); // as the engine words it
-                if (!primaryFails) {
-                    attempt(Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, std::nullopt, latency(rng, 4200, 0.35));
-                } else {
-                    const KindWeight k = pick(rng);
-                    const double d = k.kind == FailureKind::TIMEOUT ? 60000.0 + rng.bounded(4000) / 1000.0 : latency(rng, 900, 0.6);
-                    attempt(Stage::Storyboard, "gemini", "gemini-2.5-flash", Role::Primary, k, d);
-                    if (goesToFallback(k.kind)) {
-                        handedToFallback = true;
-                        whyFallback = fallbackReason(Provider::Gemini, Failure { k.kind, {}, k.kind == FailureKind::TRANSIENT_SERVER, {} });
-                        clock += 1.5; // handoff
-                        if (rng.bounded(100) < 12) {
-                            const KindWeight f = kPrimaryFailures[rng.bounded(3)];
-                            const double fd = f.kind == FailureKind::TIMEOUT ? 60000.0 : latency(rng, 1200, 0.5);
-                            attempt(Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, f, fd);
-                            finalFailure = Failure { f.kind, QStringLiteral("synthetic %1").arg(enumName(f.kind)), false, {} };
-                            decision = recordText(RecordText::FallbackFailedToo, { QStringLiteral("qwen") });
-                        } else {
-                            decision = recordText(RecordText::FallbackSucceeded, { enumName(k.kind), QStringLiteral("qwen") });
-                            attempt(Stage::Storyboard, "qwen", "qwen-plus", Role::Fallback, std::nullopt, latency(rng, 5200, 0.3));
-                        }
-                        finalProvider = QStringLiteral("qwen");
-                        finalModel = QStringLiteral("qwen-plus");
-                    } else {
-                        finalFailure = Failure { k.kind, QStringLiteral("synthetic %1").arg(enumName(k.kind)), false, {} };
-                        decision = recordText(RecordText::NoFallbackBecause,
-                                              { recordText(RecordText::KindNotHandedOn, { enumName(k.kind), QStringLiteral("relief") }) });
-                    }
-                }
-                // Image: one attempt (rarely a failure) once there is a storyboard.
-                if (!finalFailure && attemptId < options.attempts) {
-                    if (rng.bounded(100) < 3) {
-                        const KindWeight k { FailureKind::TRANSIENT_SERVER, 1, 503 };
-                        attempt(Stage::Image, "gemini", "gemini-2.5-flash-image", Role::Primary, k, latency(rng, 700, 0.5));
-                        finalFailure = Failure { k.kind, QStringLiteral("synthetic image failure"), true, {} };
-                        finalStage = Stage::Image;
-                    } else {
-                        attempt(Stage::Image, "gemini", "gemini-2.5-flash-image", Role::Primary, std::nullopt, latency(rng, 6500, 0.3));
-                    }
-                }
-                const QString state = finalFailure ? QStringLiteral("failed") : QStringLiteral("succeeded");
-                const int user = static_cast<int>(rng.bounded(5000));
-                g.addBindValue(id);
-                g.addBindValue(created);
-                g.addBindValue(created + static_cast<qint64>(clock));
-                g.addBindValue(QStringLiteral("synthetic-user-%1").arg(user));
-                g.addBindValue(QStringLiteral("us****%1").arg(user % 100, 2, 10, QLatin1Char('0')));
-                g.addBindValue(QStringLiteral("relief"));
-                g.addBindValue(QStringLiteral("gemini"));
-                g.addBindValue(QStringLiteral("qwen"));
-                g.addBindValue(state);
-                g.addBindValue(finalFailure ? QVariant(enumName(finalFailure->publicCode())) : noText);
-                g.addBindValue(finalFailure ? QVariant(enumName(finalFailure->kind)) : noText);
-                g.addBindValue(finalFailure ? QVariant(toId(finalStage)) : noText);
-                g.addBindValue(finalFailure ? QVariant(finalFailure->detail) : noText);
-                g.addBindValue(decision);
-                g.addBindValue(handedToFallback && (!finalFailure || finalStage == Stage::Image) ? 1 : 0);
-                g.addBindValue(handedToFallback ? QVariant(whyFallback) : noText);
-                g.addBindValue(finalProvider);
-                g.addBindValue(finalModel);
-                g.addBindValue(finalFailure ? QVariant() : QVariant(700));
-                g.addBindValue(finalFailure ? QVariant() : QVariant(1100));
-                g.addBindValue(clock);
-                g.addBindValue(finalFailure
-                                   ? QVariant(NextStep::forFailure(*finalFailure,
-                                                                   finalProvider == u"qwen" ? Provider::Qwen : Provider::Gemini, finalStage)
-                                                  .message)
-                                   : noText);
-                g.addBindValue(instance);
-                if (!g.exec())
-                    out.error = g.lastError().text();
-                for (int seq = 0; seq < options.eventsPerGeneration && out.error.isEmpty(); ++seq) {
-                    const qint64 at = created + static_cast<qint64>(clock * seq / std::max(options.eventsPerGeneration, 1));
-                    e.addBindValue(id);
-                    e.addBindValue(seq);
-                    e.addBindValue(QStringLiteral("AttemptFinished"));
-                    e.addBindValue(at);
-                    e.addBindValue(QStringLiteral("{\"type\":\"AttemptFinished\",\"generation_id\":\"%1\",\"seq\":%2,\"at_ms\":%3,"
-                                                  "\"provider\":\"gemini\",\"role\":\"primary\",\"stage\":\"storyboard\",\"success\":true}")
-                                       .arg(id)
-                                       .arg(seq)
-                                       .arg(at));
-                    e.addBindValue(instance);
-                    if (!e.exec())
-                        out.error = e.lastError().text();
-                }
-                ++out.generations;
-            }
-            out.attempts = attemptId;
+            Filler(db, options, out).run();
             // The hourly aggregates, as the writer would have kept them (recomputed from every row).
             if (out.error.isEmpty() && options.aggregates)
                 AggregateDeltas::rebuild(db, &out.error);

@@ -25,9 +25,6 @@ using namespace std::chrono;
 
 namespace {
 
-constexpr int kMaxInFlightLimit = 100'000; // far above what one process can hold open
-constexpr int kMaxQueuedLimit = 1'000'000;
-
 // A built-in provider's environment variable (GEMINI_BASE_URL); an added provider has none, and a
 // refusal names its settings-file field instead (providers.local-vllm.base_url).
 QString var(Provider p, const char *suffix)
@@ -237,37 +234,12 @@ QJsonObject SettingsFile::toJson(const Settings &s, const QJsonObject &previous)
 {
     QJsonObject root = previous;
     QJsonObject sb = previous.value(QLatin1StringView("storyboard")).toObject();
-    sb.insert(QStringLiteral("policy"), s.storyboard.preset);
     sb.insert(QStringLiteral("provider"), toId(s.storyboard.primary));
     sb.insert(QStringLiteral("fallback_provider"), s.storyboard.fallback ? toId(*s.storyboard.fallback) : QStringLiteral("none"));
-    sb.insert(QStringLiteral("primary_timeout"), formatDuration(s.storyboard.primaryTimeout));
-    sb.insert(QStringLiteral("fallback_timeout"), formatDuration(s.storyboard.fallbackTimeout));
-    if (s.storyboard.totalBudget)
-        sb.insert(QStringLiteral("total_budget"), formatDuration(*s.storyboard.totalBudget));
-    else
-        sb.remove(QStringLiteral("total_budget"));
     root.insert(QStringLiteral("storyboard"), sb);
-    QJsonObject pl = previous.value(QLatin1StringView("pipeline")).toObject();
-    pl.insert(QStringLiteral("image_model"), s.pipeline.imageModel);
-    pl.insert(QStringLiteral("image_timeout"), formatDuration(s.pipeline.imageTimeout));
-    pl.insert(QStringLiteral("image_retries"), s.pipeline.imageRetries);
-    pl.insert(QStringLiteral("captions"), s.pipeline.captions);
-    pl.insert(QStringLiteral("captions_timeout"), formatDuration(s.pipeline.captionsTimeout));
-    pl.insert(QStringLiteral("store_content"), s.pipeline.storeContent);
-    pl.insert(QStringLiteral("max_in_flight_per_provider"), s.pipeline.maxInFlightPerProvider);
-    pl.insert(QStringLiteral("max_queued_per_provider"), s.pipeline.maxQueuedPerProvider);
-    root.insert(QStringLiteral("pipeline"), pl);
     root.insert(QStringLiteral("retention"), formatRetention(s.retention.generations));
     if (s.aggregateRetentionChosen)
         root.insert(QStringLiteral("aggregate_retention"), formatRetention(s.retention.aggregates));
-    if (s.proxy.isEmpty())
-        root.remove(QStringLiteral("proxy"));
-    else
-        root.insert(QStringLiteral("proxy"), s.proxy);
-    if (s.providerCa.isEmpty())
-        root.remove(QStringLiteral("provider_ca"));
-    else
-        root.insert(QStringLiteral("provider_ca"), s.providerCa);
     writeSettingRows(s, root);
     if (s.dataDir.isEmpty())
         root.remove(QStringLiteral("data_dir"));
@@ -411,7 +383,6 @@ public:
 
     std::optional<QJsonObject> readFile();
     void readSections(const QJsonObject &root);
-    void readPipeline(const QJsonObject &pl);
     void readProviderEnvironment(const QProcessEnvironment &env, const QProcessEnvironment &keys, const QProcessEnvironment &keychain);
     void readEnvironment(const QProcessEnvironment &env);
 
@@ -442,14 +413,6 @@ private:
     }
     void applyProvider(const QString &setting, const QString &value, bool fallback);
     void applyRetention(const QString &setting, const QString &value, bool aggregates);
-    template<typename Setter> void applyDuration(const QString &setting, const QString &value, Setter setter)
-    {
-        QString why;
-        if (auto d = parseDuration(value, &why))
-            setter(*d);
-        else
-            errors << ConfigError { setting, why };
-    }
 
     Settings &s;
     QList<ConfigError> &errors;
@@ -547,10 +510,6 @@ void Loader::readSections(const QJsonObject &root)
     applyProviderEntries(s, ProviderEntries::read(root.value(QLatin1StringView("providers")), settingsFile, &errors));
     const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
     QString v;
-    if (fileString(sb, "policy", QStringLiteral("storyboard.policy"), &v)) {
-        s.storyboard.preset = v.trimmed();
-        origins.set(QStringLiteral("STORYBOARD_POLICY"), fileTag);
-    }
     if (fileString(sb, "provider", QStringLiteral("storyboard.provider"), &v)) {
         applyProvider(QStringLiteral("%1: storyboard.provider").arg(settingsFile), v, false);
         origins.set(QStringLiteral("STORYBOARD_PROVIDER"), fileTag);
@@ -559,67 +518,12 @@ void Loader::readSections(const QJsonObject &root)
         applyProvider(QStringLiteral("%1: storyboard.fallback_provider").arg(settingsFile), v, true);
         origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), fileTag);
     }
-    if (fileString(sb, "primary_timeout", QStringLiteral("storyboard.primary_timeout"), &v))
-        applyDuration(QStringLiteral("%1: storyboard.primary_timeout").arg(settingsFile), v,
-                      [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
-    if (fileString(sb, "fallback_timeout", QStringLiteral("storyboard.fallback_timeout"), &v))
-        applyDuration(QStringLiteral("%1: storyboard.fallback_timeout").arg(settingsFile), v,
-                      [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
-    if (fileString(sb, "total_budget", QStringLiteral("storyboard.total_budget"), &v))
-        applyDuration(QStringLiteral("%1: storyboard.total_budget").arg(settingsFile), v,
-                      [&](milliseconds d) { s.storyboard.totalBudget = d; });
-
     if (fileString(root, "data_dir", QStringLiteral("data_dir"), &v))
         s.dataDir = v.trimmed();
     if (fileString(root, "retention", QStringLiteral("retention"), &v))
         applyRetention(QStringLiteral("%1: retention").arg(settingsFile), v, false);
     if (fileString(root, "aggregate_retention", QStringLiteral("aggregate_retention"), &v))
         applyRetention(QStringLiteral("%1: aggregate_retention").arg(settingsFile), v, true);
-    if (fileString(root, "proxy", QStringLiteral("proxy"), &v)) {
-        s.proxy = v.trimmed();
-        origins.set(QStringLiteral("BULLPEN_PROXY"), fileTag);
-    }
-    if (fileString(root, "provider_ca", QStringLiteral("provider_ca"), &v)) {
-        s.providerCa = v.trimmed();
-        origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), fileTag);
-    }
-    readPipeline(root.value(QLatin1StringView("pipeline")).toObject());
-}
-
-void Loader::readPipeline(const QJsonObject &pl)
-{
-    QString v;
-    if (fileString(pl, "image_model", QStringLiteral("pipeline.image_model"), &v))
-        s.pipeline.imageModel = v.trimmed();
-    if (fileString(pl, "image_timeout", QStringLiteral("pipeline.image_timeout"), &v))
-        applyDuration(QStringLiteral("%1: pipeline.image_timeout").arg(settingsFile), v,
-                      [&](milliseconds d) { s.pipeline.imageTimeout = d; });
-    if (fileString(pl, "captions_timeout", QStringLiteral("pipeline.captions_timeout"), &v))
-        applyDuration(QStringLiteral("%1: pipeline.captions_timeout").arg(settingsFile), v,
-                      [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
-    auto fileBool = [&](const char *key, bool *value) {
-        const QJsonValue b = pl.value(QLatin1StringView(key));
-        if (b.isBool())
-            *value = b.toBool();
-        else if (!b.isUndefined())
-            errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
-                                    QStringLiteral("must be true or false") };
-    };
-    fileBool("captions", &s.pipeline.captions);
-    fileBool("store_content", &s.pipeline.storeContent);
-    auto fileCount = [&](const char *key, int low, int high, int *value) {
-        const QJsonValue n = pl.value(QLatin1StringView(key));
-        if (n.isUndefined())
-            return;
-        if (n.isDouble() && n.toDouble() >= low && n.toDouble() <= high && n.toDouble() == double(int(n.toDouble())))
-            *value = int(n.toDouble());
-        else
-            errors << ConfigError { QStringLiteral("%1: pipeline.%2").arg(settingsFile, QLatin1StringView(key)),
-                                    QStringLiteral("must be a whole number from %1 to %2").arg(low).arg(high) };
-    };
-    fileCount("max_in_flight_per_provider", 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
-    fileCount("max_queued_per_provider", 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
-    fileCount("image_retries", 0, 5, &s.pipeline.imageRetries);
 }
 
 // The providers' keys (key file, then keychain, then environment) and the built-ins' endpoints.
@@ -667,80 +571,20 @@ void Loader::readProviderEnvironment(const QProcessEnvironment &env, const QProc
 // overrides names the flag in BULLPEN_FLAG_<NAME>, so a refusal points at what the user typed.
 void Loader::readEnvironment(const QProcessEnvironment &env)
 {
-    auto envSetting = [&](const QString &name) {
-        return Loader::envSetting(env, name);
-    };
-    auto envValue = [&](const QString &name) -> std::optional<QString> {
-        if (!env.contains(name))
-            return std::nullopt;
-        return env.value(name);
-    };
-    if (auto v = envValue(QStringLiteral("STORYBOARD_POLICY"))) {
-        s.storyboard.preset = v->trimmed();
-        origins.set(QStringLiteral("STORYBOARD_POLICY"), envPlace(env, QStringLiteral("STORYBOARD_POLICY")));
-    }
-    if (auto v = envValue(QStringLiteral("STORYBOARD_PROVIDER"))) {
-        applyProvider(envSetting(QStringLiteral("STORYBOARD_PROVIDER")), *v, false);
-        origins.set(QStringLiteral("STORYBOARD_PROVIDER"), envPlace(env, QStringLiteral("STORYBOARD_PROVIDER")));
-    }
-    if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"))) {
-        applyProvider(envSetting(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")), *v, true);
-        origins.set(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), envPlace(env, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
-    }
-    if (auto v = envValue(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")))
-        applyDuration(envSetting(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")), *v,
-                      [&](milliseconds d) { s.storyboard.primaryTimeout = d; });
-    if (auto v = envValue(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")))
-        applyDuration(envSetting(QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")), *v,
-                      [&](milliseconds d) { s.storyboard.fallbackTimeout = d; });
-    if (auto v = envValue(QStringLiteral("GEMINI_IMAGE_MODEL")))
-        s.pipeline.imageModel = v->trimmed();
-    if (auto v = envValue(QStringLiteral("IMAGE_TIMEOUT")))
-        applyDuration(QStringLiteral("IMAGE_TIMEOUT"), *v, [&](milliseconds d) { s.pipeline.imageTimeout = d; });
-    if (auto v = envValue(QStringLiteral("CAPTIONS_TIMEOUT")))
-        applyDuration(QStringLiteral("CAPTIONS_TIMEOUT"), *v, [&](milliseconds d) { s.pipeline.captionsTimeout = d; });
-    auto envSwitch = [&](const QString &name, bool *value) {
-        if (auto v = envValue(name)) {
-            const QString b = v->trimmed().toLower();
-            if (b == u"1" || b == u"on" || b == u"true")
-                *value = true;
-            else if (b == u"0" || b == u"off" || b == u"false")
-                *value = false;
-            else
-                errors << ConfigError { name, QStringLiteral("\"%1\" is not on or off").arg(*v) };
+    for (const auto &[name, fallback] : { std::pair { QStringLiteral("STORYBOARD_PROVIDER"), false },
+                                          std::pair { QStringLiteral("STORYBOARD_FALLBACK_PROVIDER"), true } }) {
+        if (env.contains(name)) {
+            applyProvider(envSetting(env, name), env.value(name), fallback);
+            origins.set(name, envPlace(env, name));
         }
-    };
-    envSwitch(QStringLiteral("BULLPEN_STORE_CONTENT"), &s.pipeline.storeContent);
-    envSwitch(QStringLiteral("CAPTIONS"), &s.pipeline.captions);
-    auto envCount = [&](const QString &name, int low, int high, int *value) {
-        if (auto v = envValue(name)) {
-            bool ok = false;
-            const int n = v->trimmed().toInt(&ok);
-            if (ok && n >= low && n <= high)
-                *value = n;
-            else
-                errors << ConfigError { name, QStringLiteral("\"%1\" is not a whole number from %2 to %3").arg(*v).arg(low).arg(high) };
-        }
-    };
-    envCount(QStringLiteral("BULLPEN_MAX_IN_FLIGHT"), 1, kMaxInFlightLimit, &s.pipeline.maxInFlightPerProvider);
-    envCount(QStringLiteral("BULLPEN_MAX_QUEUED"), 0, kMaxQueuedLimit, &s.pipeline.maxQueuedPerProvider);
-    envCount(QStringLiteral("IMAGE_RETRIES"), 0, 5, &s.pipeline.imageRetries);
-    if (auto v = envValue(QStringLiteral("STORYBOARD_TOTAL_BUDGET")))
-        applyDuration(QStringLiteral("STORYBOARD_TOTAL_BUDGET"), *v, [&](milliseconds d) { s.storyboard.totalBudget = d; });
-    if (auto v = envValue(QStringLiteral("BULLPEN_RETENTION")))
-        applyRetention(QStringLiteral("BULLPEN_RETENTION"), *v, false);
-    if (auto v = envValue(QStringLiteral("BULLPEN_AGGREGATE_RETENTION")))
-        applyRetention(QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), *v, true);
+    }
+    for (const auto &[name, aggregates] :
+         { std::pair { QStringLiteral("BULLPEN_RETENTION"), false }, std::pair { QStringLiteral("BULLPEN_AGGREGATE_RETENTION"), true } }) {
+        if (env.contains(name))
+            applyRetention(name, env.value(name), aggregates);
+    }
     if (!s.retention.generations && !s.aggregateRetentionChosen)
         s.retention.aggregates.reset(); // rows kept for ever: their aggregates too
-    if (auto v = envValue(QStringLiteral("BULLPEN_PROXY"))) {
-        s.proxy = v->trimmed();
-        origins.set(QStringLiteral("BULLPEN_PROXY"), envPlace(env, QStringLiteral("BULLPEN_PROXY")));
-    }
-    if (auto v = envValue(QStringLiteral("BULLPEN_PROVIDER_CA"))) {
-        s.providerCa = v->trimmed();
-        origins.set(QStringLiteral("BULLPEN_PROVIDER_CA"), envPlace(env, QStringLiteral("BULLPEN_PROVIDER_CA")));
-    }
 }
 
 } // namespace
@@ -768,10 +612,20 @@ SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &ke
     loader.readEnvironment(env);
 
     // The settings table's rows: the file's value, then the environment's (settingstable.h).
-    const auto envSetting = [&](const QString &name) {
+    SettingSources sources;
+    sources.root = fileRoot ? &*fileRoot : nullptr;
+    sources.settingsFile = settingsFile;
+    sources.env = env;
+    sources.place = [&](const QString &name) {
         return loader.envSetting(env, name);
     };
-    applySettingRows(s, fileRoot ? &*fileRoot : nullptr, settingsFile, env, envSetting, &errors);
+    sources.origin = [&](const QString &name) {
+        return loader.envPlace(env, name);
+    };
+    sources.noteOrigin = [&](const QString &name, const QString &place) {
+        origins.set(name, place);
+    };
+    applySettingRows(s, sources, &errors);
 
     // 4. Refusals that need the whole picture, naming where each value came from.
     for (ConfigError e : validate(s, requireKeys)) {

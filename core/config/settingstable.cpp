@@ -9,79 +9,193 @@ using namespace std::chrono;
 
 namespace {
 
-SettingRow durationRow(const char *key, const char *env, const char *doc, milliseconds high, milliseconds BreakerSettings::*field)
+constexpr int kMaxInFlightLimit = 100'000; // far above what one process can hold open
+constexpr int kMaxQueuedLimit = 1'000'000;
+
+SettingRow row(const char *key, const char *env, SettingType type, const char *doc)
 {
     SettingRow r;
     r.fileKey = QLatin1StringView(key);
     r.envVar = QLatin1StringView(env);
-    r.type = SettingType::Duration;
+    r.type = type;
     r.doc = QString::fromUtf8(doc);
+    return r;
+}
+
+// A duration held in a milliseconds member reached by `field` (at most `high` when given).
+template<typename Field>
+SettingRow durationRow(const char *key, const char *env, const char *doc, Field field, milliseconds high = milliseconds::zero())
+{
+    SettingRow r = row(key, env, SettingType::Duration, doc);
     r.high = static_cast<double>(high.count());
     r.set = [field](Settings &s, const QVariant &v) {
-        s.breaker.*field = milliseconds(v.toLongLong());
+        field(s) = milliseconds(v.toLongLong());
     };
     r.get = [field](const Settings &s) {
-        return QVariant::fromValue<qint64>((s.breaker.*field).count());
+        return QVariant::fromValue<qint64>(field(s).count());
     };
     return r;
 }
 
-QList<SettingRow> buildRows()
+SettingRow countRow(const char *key, const char *env, const char *doc, int low, int high, int PipelineSettings::*field)
+{
+    SettingRow r = row(key, env, SettingType::Count, doc);
+    r.low = low;
+    r.high = high;
+    r.set = [field](Settings &s, const QVariant &v) {
+        s.pipeline.*field = v.toInt();
+    };
+    r.get = [field](const Settings &s) {
+        return QVariant(s.pipeline.*field);
+    };
+    return r;
+}
+
+SettingRow switchRow(const char *key, const char *env, const char *doc, bool PipelineSettings::*field)
+{
+    SettingRow r = row(key, env, SettingType::Switch, doc);
+    r.set = [field](Settings &s, const QVariant &v) {
+        s.pipeline.*field = v.toBool();
+    };
+    r.get = [field](const Settings &s) {
+        return QVariant(s.pipeline.*field);
+    };
+    return r;
+}
+
+// Text, trimmed; with `unset`, an empty value is no value (left out of the file; the docs say `unset`).
+template<typename Field> SettingRow textRow(const char *key, const char *env, const char *doc, Field field, const char *unset = nullptr)
+{
+    SettingRow r = row(key, env, SettingType::Text, doc);
+    r.unsetText = unset ? QString::fromUtf8(unset) : QString();
+    r.set = [field](Settings &s, const QVariant &v) {
+        field(s) = v.toString();
+    };
+    r.get = [field, unset](const Settings &s) {
+        const QString &text = field(s);
+        return unset && text.isEmpty() ? QVariant() : QVariant(text);
+    };
+    return r;
+}
+
+QList<SettingRow> storyboardRows()
 {
     QList<SettingRow> rows;
-    {
-        SettingRow r;
-        r.fileKey = QStringLiteral("breaker");
-        r.envVar = QStringLiteral("BULLPEN_BREAKER");
-        r.type = SettingType::Switch;
-        r.doc = QStringLiteral("Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
-                               "off: every request tries its primary first.");
-        r.set = [](Settings &s, const QVariant &v) {
-            s.breaker.enabled = v.toBool();
-        };
-        r.get = [](const Settings &s) {
-            return QVariant(s.breaker.enabled);
-        };
-        rows << r;
-    }
-    rows << durationRow("breaker_window", "BULLPEN_BREAKER_WINDOW", "How far back a breaker counts attempts.", minutes(60),
-                        &BreakerSettings::window);
-    {
-        SettingRow r;
-        r.fileKey = QStringLiteral("breaker_min_attempts");
-        r.envVar = QStringLiteral("BULLPEN_BREAKER_MIN_ATTEMPTS");
-        r.type = SettingType::Count;
-        r.doc = QStringLiteral("Attempts that must have reached the provider within the window before its breaker may open.");
-        r.low = 1;
-        r.high = 10'000;
-        r.set = [](Settings &s, const QVariant &v) {
-            s.breaker.minAttempts = v.toInt();
-        };
-        r.get = [](const Settings &s) {
-            return QVariant(s.breaker.minAttempts);
-        };
-        rows << r;
-    }
-    {
-        SettingRow r;
-        r.fileKey = QStringLiteral("breaker_failure_ratio");
-        r.envVar = QStringLiteral("BULLPEN_BREAKER_FAILURE_RATIO");
-        r.type = SettingType::Ratio;
-        r.doc = QStringLiteral("The share of those attempts failing by the provider's fault that opens the breaker.");
-        r.low = 0;
-        r.high = 1;
-        r.set = [](Settings &s, const QVariant &v) {
-            s.breaker.failureRatio = v.toDouble();
-        };
-        r.get = [](const Settings &s) {
-            return QVariant(s.breaker.failureRatio);
-        };
-        rows << r;
-    }
-    rows << durationRow("breaker_cooldown", "BULLPEN_BREAKER_COOLDOWN",
-                        "How long an open breaker waits before one trial request; doubles while the trials fail.", minutes(5),
-                        &BreakerSettings::cooldown);
+    SettingRow policy = textRow(
+        "storyboard.policy", "STORYBOARD_POLICY", "", [](auto &s) -> auto & { return s.storyboard.preset; });
+    policy.doc = QStringLiteral("The storyboard stage's preset: %1 (docs/contract.md §4.6 says what each hands to the fallback).")
+                     .arg(StagePolicy::presetNames().join(QStringLiteral(", ")));
+    rows << policy;
+    rows << durationRow(
+        "storyboard.primary_timeout", "STORYBOARD_PRIMARY_TIMEOUT", "How long the primary provider's attempt may take.",
+        [](auto &s) -> auto & { return s.storyboard.primaryTimeout; });
+    rows << durationRow(
+        "storyboard.fallback_timeout", "STORYBOARD_FALLBACK_TIMEOUT", "How long the fallback provider's attempt may take.",
+        [](auto &s) -> auto & { return s.storyboard.fallbackTimeout; });
+    SettingRow budget = row("storyboard.total_budget", "STORYBOARD_TOTAL_BUDGET", SettingType::Duration,
+                            "The whole stage's budget, from its first attempt to its answer.");
+    budget.unsetText = QStringLiteral("primary + fallback timeout");
+    budget.set = [](Settings &s, const QVariant &v) {
+        s.storyboard.totalBudget = v.isValid() ? std::optional(milliseconds(v.toLongLong())) : std::nullopt;
+    };
+    budget.get = [](const Settings &s) {
+        return s.storyboard.totalBudget ? QVariant::fromValue<qint64>(s.storyboard.totalBudget->count()) : QVariant();
+    };
+    rows << budget;
     return rows;
+}
+
+QList<SettingRow> pipelineRows()
+{
+    QList<SettingRow> rows;
+    rows << textRow(
+        "pipeline.image_model", "GEMINI_IMAGE_MODEL", "The image stage's model.", [](auto &s) -> auto & { return s.pipeline.imageModel; });
+    rows << durationRow(
+        "pipeline.image_timeout", "IMAGE_TIMEOUT", "How long one try of the image stage may take.",
+        [](auto &s) -> auto & { return s.pipeline.imageTimeout; });
+    rows << countRow("pipeline.image_retries", "IMAGE_RETRIES", "Tries of the image stage after its first.", 0, 5,
+                     &PipelineSettings::imageRetries);
+    rows << switchRow("pipeline.captions", "CAPTIONS", "The captions stage; a failure there falls back to default captions.",
+                      &PipelineSettings::captions);
+    rows << durationRow(
+        "pipeline.captions_timeout", "CAPTIONS_TIMEOUT", "How long the captions stage may take.",
+        [](auto &s) -> auto & { return s.pipeline.captionsTimeout; });
+    rows << switchRow("pipeline.store_content", "BULLPEN_STORE_CONTENT",
+                      "Store story-derived content (storyboards, captions); the 24 h cache needs it.", &PipelineSettings::storeContent);
+    rows << countRow("pipeline.max_in_flight_per_provider", "BULLPEN_MAX_IN_FLIGHT",
+                     "Attempts on the wire per provider, shared out between the engine threads.", 1, kMaxInFlightLimit,
+                     &PipelineSettings::maxInFlightPerProvider);
+    rows << countRow("pipeline.max_queued_per_provider", "BULLPEN_MAX_QUEUED",
+                     "Generations that may wait for a slot before their budget starts; beyond them a generation fails at once "
+                     "with NOT_SENT.",
+                     0, kMaxQueuedLimit, &PipelineSettings::maxQueuedPerProvider);
+    return rows;
+}
+
+QList<SettingRow> networkRows()
+{
+    QList<SettingRow> rows;
+    rows << textRow(
+        "proxy", "BULLPEN_PROXY",
+        "The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none; "
+        "unset: https_proxy, http_proxy and no_proxy as curl reads them.",
+        [](auto &s) -> auto & { return s.proxy; }, "unset");
+    rows << textRow(
+        "provider_ca", "BULLPEN_PROVIDER_CA",
+        "A PEM file of certificate authorities provider calls trust besides the system's (a proxy that inspects "
+        "TLS, a gateway with a private CA).",
+        [](auto &s) -> auto & { return s.providerCa; }, "unset");
+    return rows;
+}
+
+QList<SettingRow> breakerRows()
+{
+    QList<SettingRow> rows;
+    SettingRow on = row("breaker", "BULLPEN_BREAKER", SettingType::Switch,
+                        "Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
+                        "off: every request tries its primary first.");
+    on.set = [](Settings &s, const QVariant &v) {
+        s.breaker.enabled = v.toBool();
+    };
+    on.get = [](const Settings &s) {
+        return QVariant(s.breaker.enabled);
+    };
+    rows << on;
+    rows << durationRow(
+        "breaker_window", "BULLPEN_BREAKER_WINDOW", "How far back a breaker counts attempts.",
+        [](auto &s) -> auto & { return s.breaker.window; }, minutes(60));
+    SettingRow minAttempts = row("breaker_min_attempts", "BULLPEN_BREAKER_MIN_ATTEMPTS", SettingType::Count,
+                                 "Attempts that must have reached the provider within the window before its breaker may open.");
+    minAttempts.low = 1;
+    minAttempts.high = 10'000;
+    minAttempts.set = [](Settings &s, const QVariant &v) {
+        s.breaker.minAttempts = v.toInt();
+    };
+    minAttempts.get = [](const Settings &s) {
+        return QVariant(s.breaker.minAttempts);
+    };
+    rows << minAttempts;
+    SettingRow ratio = row("breaker_failure_ratio", "BULLPEN_BREAKER_FAILURE_RATIO", SettingType::Ratio,
+                           "The share of those attempts failing by the provider's fault that opens the breaker.");
+    ratio.low = 0;
+    ratio.high = 1;
+    ratio.set = [](Settings &s, const QVariant &v) {
+        s.breaker.failureRatio = v.toDouble();
+    };
+    ratio.get = [](const Settings &s) {
+        return QVariant(s.breaker.failureRatio);
+    };
+    rows << ratio;
+    rows << durationRow(
+        "breaker_cooldown", "BULLPEN_BREAKER_COOLDOWN",
+        "How long an open breaker waits before one trial request; doubles while the trials fail.",
+        [](auto &s) -> auto & { return s.breaker.cooldown; }, minutes(5));
+    return rows;
+}
+
+QList<SettingRow> buildRows()
+{
+    return storyboardRows() + pipelineRows() + networkRows() + breakerRows();
 }
 
 QString typeWords(const SettingRow &row)
@@ -95,15 +209,22 @@ QString typeWords(const SettingRow &row)
         return QStringLiteral("a whole number from %1 to %2").arg(row.low).arg(row.high);
     case SettingType::Ratio:
         return QStringLiteral("a share above %1 and at most %2, such as 0.5 or 50%").arg(row.low).arg(row.high);
+    case SettingType::Text:
+        return QStringLiteral("a string");
     }
     return {};
 }
 
+} // namespace
+
 // The text's value, or nothing with the reason in *why.
-std::optional<QVariant> parse(const SettingRow &row, const QString &text, QString *why)
+std::optional<QVariant> SettingRow::parse(const QString &text, QString *why) const
 {
+    const SettingRow &row = *this;
     const QString t = text.trimmed().toLower();
     switch (row.type) {
+    case SettingType::Text:
+        return QVariant(text.trimmed());
     case SettingType::Switch:
         if (t == u"on" || t == u"1" || t == u"true" || t == u"yes")
             return QVariant(true);
@@ -141,11 +262,25 @@ std::optional<QVariant> parse(const SettingRow &row, const QString &text, QStrin
     return std::nullopt;
 }
 
+namespace {
+
+// What a file value of the wrong JSON type is told.
+QString wrongJsonType(const SettingRow &row)
+{
+    if (row.type == SettingType::Text)
+        return QStringLiteral("must be a string");
+    if (row.type == SettingType::Duration)
+        return QStringLiteral("must be a string: %1").arg(typeWords(row));
+    return QStringLiteral("must be %1").arg(typeWords(row));
+}
+
 // A JSON value as the text parse() reads: strings as they are, booleans and numbers written out.
-std::optional<QString> jsonText(const QJsonValue &v)
+std::optional<QString> jsonText(const SettingRow &row, const QJsonValue &v)
 {
     if (v.isString())
         return v.toString();
+    if (row.type == SettingType::Text || row.type == SettingType::Duration)
+        return std::nullopt; // written as strings: "60s", not 60
     if (v.isBool())
         return v.toBool() ? QStringLiteral("on") : QStringLiteral("off");
     if (v.isDouble())
@@ -157,6 +292,8 @@ std::optional<QString> jsonText(const QJsonValue &v)
 
 QString SettingRow::format(const QVariant &value) const
 {
+    if (!value.isValid())
+        return unsetText;
     switch (type) {
     case SettingType::Switch:
         return value.toBool() ? QStringLiteral("on") : QStringLiteral("off");
@@ -166,6 +303,8 @@ QString SettingRow::format(const QVariant &value) const
         return QString::number(value.toInt());
     case SettingType::Ratio:
         return QString::number(value.toDouble() * 100.0, 'g', 6) + QLatin1Char('%');
+    case SettingType::Text:
+        return value.toString();
     }
     return {};
 }
@@ -176,25 +315,68 @@ const QList<SettingRow> &settingRows()
     return rows;
 }
 
-void applySettingRows(Settings &settings, const QJsonObject *root, const QString &settingsFile, const QProcessEnvironment &env,
-                      const std::function<QString(const QString &)> &place, QList<ConfigError> *errors)
+const SettingRow *settingRow(const QString &envVar)
+{
+    for (const SettingRow &row : settingRows()) {
+        if (row.envVar == envVar)
+            return &row;
+    }
+    return nullptr;
+}
+
+namespace {
+
+// "pipeline.image_timeout" → the section "pipeline" and the key "image_timeout"; a top-level key has no section.
+std::pair<QString, QString> splitKey(const QString &fileKey)
+{
+    const qsizetype dot = fileKey.indexOf(QLatin1Char('.'));
+    return dot < 0 ? std::pair { QString(), fileKey } : std::pair { fileKey.left(dot), fileKey.mid(dot + 1) };
+}
+
+QJsonValue valueAt(const QJsonObject &root, const QString &fileKey)
+{
+    const auto [section, key] = splitKey(fileKey);
+    return (section.isEmpty() ? root : root.value(section).toObject()).value(key);
+}
+
+void writeAt(QJsonObject &root, const QString &fileKey, const std::optional<QJsonValue> &value)
+{
+    const auto [section, key] = splitKey(fileKey);
+    QJsonObject holder = section.isEmpty() ? root : root.value(section).toObject();
+    if (value)
+        holder.insert(key, *value);
+    else
+        holder.remove(key);
+    if (section.isEmpty())
+        root = holder;
+    else
+        root.insert(section, holder);
+}
+
+} // namespace
+
+void applySettingRows(Settings &settings, const SettingSources &sources, QList<ConfigError> *errors)
 {
     for (const SettingRow &row : settingRows()) {
         QString why;
-        if (root && root->contains(row.fileKey)) {
-            const auto text = jsonText(root->value(row.fileKey));
-            const auto value = text ? parse(row, *text, &why) : std::nullopt;
+        if (const QJsonValue given = sources.root ? valueAt(*sources.root, row.fileKey) : QJsonValue(QJsonValue::Undefined);
+            !given.isUndefined()) {
+            const auto text = jsonText(row, given);
+            const auto value = text ? row.parse(*text, &why) : std::nullopt;
             if (value)
                 row.set(settings, *value);
             else
-                *errors << ConfigError { QStringLiteral("%1: %2").arg(settingsFile, row.fileKey),
-                                         text ? why : QStringLiteral("must be %1").arg(typeWords(row)) };
+                *errors << ConfigError { QStringLiteral("%1: %2").arg(sources.settingsFile, row.fileKey), text ? why : wrongJsonType(row) };
+            if (sources.noteOrigin)
+                sources.noteOrigin(row.envVar, QStringLiteral("settings file %1").arg(sources.settingsFile));
         }
-        if (env.contains(row.envVar)) {
-            if (const auto value = parse(row, env.value(row.envVar), &why))
+        if (sources.env.contains(row.envVar)) {
+            if (const auto value = row.parse(sources.env.value(row.envVar), &why))
                 row.set(settings, *value);
             else
-                *errors << ConfigError { place(row.envVar), why };
+                *errors << ConfigError { sources.place(row.envVar), why };
+            if (sources.noteOrigin)
+                sources.noteOrigin(row.envVar, sources.origin(row.envVar));
         }
     }
 }
@@ -203,20 +385,25 @@ void writeSettingRows(const Settings &settings, QJsonObject &root)
 {
     for (const SettingRow &row : settingRows()) {
         const QVariant v = row.get(settings);
-        switch (row.type) {
-        case SettingType::Switch:
-            root.insert(row.fileKey, v.toBool());
-            break;
-        case SettingType::Count:
-            root.insert(row.fileKey, v.toInt());
-            break;
-        case SettingType::Ratio:
-            root.insert(row.fileKey, v.toDouble());
-            break;
-        case SettingType::Duration:
-            root.insert(row.fileKey, row.format(v));
-            break;
+        std::optional<QJsonValue> value;
+        if (v.isValid()) {
+            switch (row.type) {
+            case SettingType::Switch:
+                value = v.toBool();
+                break;
+            case SettingType::Count:
+                value = v.toInt();
+                break;
+            case SettingType::Ratio:
+                value = v.toDouble();
+                break;
+            case SettingType::Duration:
+            case SettingType::Text:
+                value = row.format(v);
+                break;
+            }
         }
+        writeAt(root, row.fileKey, value);
     }
 }
 
@@ -224,8 +411,11 @@ QString settingsTableMarkdown()
 {
     const Settings defaults = Settings::defaults();
     QString out = QStringLiteral("| settings file | environment | default | meaning |\n|---|---|---|---|\n");
-    for (const SettingRow &row : settingRows())
-        out += QStringLiteral("| `%1` | `%2` | `%3` | %4 |\n").arg(row.fileKey, row.envVar, row.format(row.get(defaults)), row.doc);
+    for (const SettingRow &row : settingRows()) {
+        const QVariant value = row.get(defaults);
+        const QString shown = value.isValid() ? QStringLiteral("`%1`").arg(row.format(value)) : row.unsetText;
+        out += QStringLiteral("| `%1` | `%2` | %3 | %4 |\n").arg(row.fileKey, row.envVar, shown, row.doc);
+    }
     return out;
 }
 

@@ -356,7 +356,8 @@ int ProviderSimulator::count(Provider provider, const QHttpServerRequest &reques
 {
     const QMutexLocker lock(&m_lock);
     Counters &c = m_counters[provider];
-    c.lastRequestMonotonicNs = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    c.lastRequestMonotonicNs =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
     c.lastHeaders.clear();
     for (const auto &[name, value] : request.headers())
         c.lastHeaders << QString::fromLatin1(name).toLower();
@@ -661,10 +662,11 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         return;
     using A = SimBehaviour::Action;
     const Storyboard board = boardFor(provider, kind != Kind::Storyboard, story);
-    const QString text = kind == Kind::Captions ? compact(QJsonObject { { QStringLiteral("captions"), captionLines(board) } })
-                                                : compact(board.toJson());
+    const QString text =
+        kind == Kind::Captions ? compact(QJsonObject { { QStringLiteral("captions"), captionLines(board) } }) : compact(board.toJson());
     const Reply r { provider, model, stream, socket, TokenUsage { 120 + story.size() / 3, text.size() / 3 } };
-    if (kind == Kind::Image && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
+    if (kind == Kind::Image
+        && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
         drawImage(r, board, b.action);
         return;
     }
@@ -755,7 +757,8 @@ void ProviderSimulator::drawImage(const Reply &r, const Storyboard &board, SimBe
         // bytes on the wire are identical).
         static QMutex cacheLock;
         static QCache<QByteArray, QByteArray> drawn(32);
-        const QByteArray key = QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
+        const QByteArray key =
+            QCryptographicHash::hash(QJsonDocument(board.toJson()).toJson(QJsonDocument::Compact), QCryptographicHash::Sha256);
         QByteArray base64;
         {
             const QMutexLocker lock(&cacheLock);

@@ -232,7 +232,8 @@ QList<QByteArray> openAiStream(Provider provider, const QString &model, SimWire:
     return out;
 }
 
-QList<QByteArray> anthropicStream(Provider provider, const QString &model, SimWire::Ending ending, TokenUsage usage, const QStringList &parts)
+QList<QByteArray> anthropicStream(Provider provider, const QString &model, SimWire::Ending ending, TokenUsage usage,
+                                  const QStringList &parts)
 {
     QList<QByteArray> out;
     out << sse(provider,
@@ -249,11 +250,11 @@ QList<QByteArray> anthropicStream(Provider provider, const QString &model, SimWi
                                                                      { QStringLiteral("output_tokens"), 1 } } } } } }),
                "message_start");
     out << sse(provider,
-               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_start") },
-                                     { QStringLiteral("index"), 0 },
-                                     { QStringLiteral("content_block"),
-                                       QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") },
-                                                     { QStringLiteral("thinking"), QString() } } } }),
+               compact(QJsonObject {
+                   { QStringLiteral("type"), QStringLiteral("content_block_start") },
+                   { QStringLiteral("index"), 0 },
+                   { QStringLiteral("content_block"),
+                     QJsonObject { { QStringLiteral("type"), QStringLiteral("thinking") }, { QStringLiteral("thinking"), QString() } } } }),
                "content_block_start");
     out << sse(provider,
                compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
@@ -269,10 +270,9 @@ QList<QByteArray> anthropicStream(Provider provider, const QString &model, SimWi
                                        QJsonObject { { QStringLiteral("type"), QStringLiteral("signature_delta") },
                                                      { QStringLiteral("signature"), QStringLiteral("c2ltLXNpZ25hdHVyZQ==") } } } }),
                "content_block_delta");
-    out << sse(
-        provider,
-        compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 0 } }),
-        "content_block_stop");
+    out << sse(provider,
+               compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_stop") }, { QStringLiteral("index"), 0 } }),
+               "content_block_stop");
     out << sse(provider, compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("ping") } }), "ping");
     if (ending != SimWire::Ending::Refused) {
         out << sse(provider,
@@ -284,11 +284,11 @@ QList<QByteArray> anthropicStream(Provider provider, const QString &model, SimWi
                    "content_block_start");
         for (const QString &p : parts)
             out << sse(provider,
-                       compact(QJsonObject { { QStringLiteral("type"), QStringLiteral("content_block_delta") },
-                                             { QStringLiteral("index"), 1 },
-                                             { QStringLiteral("delta"),
-                                               QJsonObject { { QStringLiteral("type"), QStringLiteral("text_delta") },
-                                                             { QStringLiteral("text"), p } } } }),
+                       compact(QJsonObject {
+                           { QStringLiteral("type"), QStringLiteral("content_block_delta") },
+                           { QStringLiteral("index"), 1 },
+                           { QStringLiteral("delta"),
+                             QJsonObject { { QStringLiteral("type"), QStringLiteral("text_delta") }, { QStringLiteral("text"), p } } } }),
                        "content_block_delta");
         out << sse(
             provider,
@@ -395,9 +395,14 @@ enum class Failure { Overloaded, RateLimited, Unauthenticated, Auth, Quota, BadR
 Failure failureNamed(const QString &name)
 {
     static const std::pair<QStringView, Failure> kNames[] = {
-        { u"overloaded", Failure::Overloaded }, { u"rate_limited", Failure::RateLimited }, { u"unauthenticated", Failure::Unauthenticated },
-        { u"auth", Failure::Auth },             { u"quota", Failure::Quota },              { u"bad_request", Failure::BadRequest },
-        { u"not_found", Failure::NotFound },    { u"timeout", Failure::Timeout },
+        { u"overloaded", Failure::Overloaded },
+        { u"rate_limited", Failure::RateLimited },
+        { u"unauthenticated", Failure::Unauthenticated },
+        { u"auth", Failure::Auth },
+        { u"quota", Failure::Quota },
+        { u"bad_request", Failure::BadRequest },
+        { u"not_found", Failure::NotFound },
+        { u"timeout", Failure::Timeout },
     };
     for (const auto &[word, failure] : kNames) {
         if (name == word)
@@ -474,7 +479,8 @@ SimWire::ErrorReply openAiError(Failure f, int retryAfterSeconds)
     case Failure::BadRequest:
         return reply(400, "invalid_request_error", nullptr, "Invalid value for 'messages'.");
     case Failure::NotFound:
-        return reply(404, "invalid_request_error", "model_not_found", "The model `unknown` does not exist or you do not have access to it.");
+        return reply(404, "invalid_request_error", "model_not_found",
+                     "The model `unknown` does not exist or you do not have access to it.");
     case Failure::Timeout:
         return reply(408, "timeout", nullptr, "Request timed out.");
     case Failure::Other:
@@ -487,8 +493,8 @@ SimWire::ErrorReply dashScopeError(Failure f)
 {
     auto reply = [](int status, const char *code, const char *message) {
         return SimWire::ErrorReply { status,
-                                     QByteArray(R"({"error":{"code":")") + code + R"(","param":null,"message":")" + message + R"(","type":")"
-                                         + code + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})",
+                                     QByteArray(R"({"error":{"code":")") + code + R"(","param":null,"message":")" + message
+                                         + R"(","type":")" + code + R"("},"id":"chatcmpl-sim","request_id":"sim-request"})",
                                      {} };
     };
     switch (f) {
@@ -516,10 +522,10 @@ SimWire::ErrorReply dashScopeError(Failure f)
 SimWire::ErrorReply anthropicError(Failure f)
 {
     auto reply = [](int status, const char *type, const char *message) {
-        return SimWire::ErrorReply {
-            status, QByteArray(R"({"type":"error","error":{"type":")") + type + R"(","message":")" + message + R"("},"request_id":"req_sim"})",
-            {}
-        };
+        return SimWire::ErrorReply { status,
+                                     QByteArray(R"({"type":"error","error":{"type":")") + type + R"(","message":")" + message
+                                         + R"("},"request_id":"req_sim"})",
+                                     {} };
     };
     switch (f) {
     case Failure::Overloaded:

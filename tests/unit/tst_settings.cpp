@@ -3,9 +3,12 @@
 #include "config/eventloops.h"
 #include "config/modeldeprecations.h"
 #include "config/settings.h"
+#include "config/settingstable.h"
 
 #include <QAbstractEventDispatcher>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -232,6 +235,90 @@ private Q_SLOTS:
         const auto d = parseDuration(text, &why);
         QCOMPARE(d ? d->count() : qint64(-1), ms);
         QCOMPARE(why.isEmpty(), d.has_value());
+    }
+
+    // Every row of the settings table, whatever its type and section: a value other than its default is
+    // read from the environment and from the settings file (under its section), written by the
+    // settings file writer and read back the same; a value that does not parse is refused naming the
+    // variable, or the file and the row's key.
+    void everySettingRowReadsWritesAndRefuses_data()
+    {
+        QTest::addColumn<int>("index");
+        for (qsizetype i = 0; i < settingRows().size(); ++i)
+            QTest::newRow(qPrintable(settingRows().at(i).envVar)) << int(i);
+    }
+
+    void everySettingRowReadsWritesAndRefuses()
+    {
+        QFETCH(int, index);
+        const SettingRow &row = settingRows().at(index);
+        const QVariant before = row.get(Settings::defaults());
+        QString text; // a value other than the default, as a user types it
+        QString bad; // one the row refuses
+        switch (row.type) {
+        case SettingType::Switch:
+            text = before.toBool() ? QStringLiteral("off") : QStringLiteral("on");
+            bad = QStringLiteral("maybe");
+            break;
+        case SettingType::Duration:
+            text = QStringLiteral("7s");
+            bad = QStringLiteral("7");
+            break;
+        case SettingType::Count:
+            text = QString::number(before.toInt() == int(row.low) + 1 ? int(row.low) + 2 : int(row.low) + 1);
+            bad = QString::number(row.high + 1, 'f', 0);
+            break;
+        case SettingType::Ratio:
+            text = QStringLiteral("25%");
+            bad = QStringLiteral("0");
+            break;
+        case SettingType::Text:
+            text = row.envVar == u"STORYBOARD_POLICY" ? StagePolicy::presetNames().last() : QStringLiteral("none");
+            break;
+        }
+        // As the file and the docs write it, the value reads back as typed ("off", "7s", "25%").
+        QVERIFY(text != row.format(before));
+        const auto check = [&](const SettingsLoad &load, const char *where) {
+            const QVariant got = row.get(load.settings);
+            QVERIFY2(got.isValid() && row.format(got) == text,
+                     qPrintable(QStringLiteral("%1 from %2: %3, not %4").arg(row.envVar, QLatin1StringView(where), row.format(got), text)));
+        };
+        QProcessEnvironment environment;
+        environment.insert(row.envVar, text);
+        const SettingsLoad fromEnv = SettingsLoader::load({}, {}, environment, /*requireKeys=*/false);
+        check(fromEnv, "the environment");
+
+        // Written by the settings file writer, then read back: the key sits in its section.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("bullpen.json"));
+        QString error;
+        QVERIFY2(SettingsFile::save(fromEnv.settings, file, &error), qPrintable(error));
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(written.readAll()).object();
+        const QStringList path = row.fileKey.split(QLatin1Char('.'));
+        const QJsonValue atKey = path.size() == 1 ? root.value(path.at(0)) : root.value(path.at(0)).toObject().value(path.at(1));
+        QVERIFY2(!atKey.isUndefined(), qPrintable(row.fileKey + QStringLiteral(" not written")));
+        check(SettingsLoader::load(file, {}, {}, false), "the settings file");
+
+        if (bad.isEmpty())
+            return; // a string takes any text; what it must name is validate()'s to say (refusals())
+        QProcessEnvironment wrong;
+        wrong.insert(row.envVar, bad);
+        const SettingsLoad refused = SettingsLoader::load({}, {}, wrong, false);
+        QVERIFY2(!refused.errors.isEmpty() && refused.errors.first().setting.startsWith(row.envVar), qPrintable(joined(refused.errors)));
+        QJsonObject badRoot;
+        QJsonObject section;
+        if (path.size() == 1) {
+            badRoot.insert(path.at(0), bad);
+        } else {
+            section.insert(path.at(1), bad);
+            badRoot.insert(path.at(0), section);
+        }
+        const QString badFile = writeFile(dir, "bad.json", QJsonDocument(badRoot).toJson(), kOwnerRw);
+        const SettingsLoad fileRefused = SettingsLoader::load(badFile, {}, {}, false);
+        QVERIFY2(!fileRefused.errors.isEmpty(), qPrintable(row.fileKey));
+        QCOMPARE(fileRefused.errors.first().setting, QStringLiteral("%1: %2").arg(badFile, row.fileKey));
     }
 
     void deprecatedModelsAreNamedWithTheirDate()

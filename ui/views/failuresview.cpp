@@ -119,164 +119,11 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     , m_model(new FailureHistoryModel(this))
 {
     setObjectName(QStringLiteral("failuresView"));
-    auto combo = [this](const char *name) {
-        auto *c = new QComboBox;
-        c->setObjectName(QLatin1StringView(name));
-        // As wide as about 14 characters, the rest elided (the list shows every item whole): the
-        // filters fit a 1024 px window on two rows.
-        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        c->setMinimumContentsLength(14);
-        connect(c, &QComboBox::activated, this, &FailuresView::applyFilter);
-        return c;
-    };
-    m_range = combo("rangeCombo");
-    for (const Range &r : kRanges)
-        m_range->addItem(tr(r.label));
-    m_range->setCurrentIndex(2);
-    m_outcome = combo("outcomeCombo");
-    m_outcome->addItem(tr("Failed"), QStringLiteral("failed"));
-    m_outcome->addItem(tr("Answered by the fallback"), QStringLiteral("relieved"));
-    m_outcome->addItem(tr("Cancelled"), QStringLiteral("cancelled"));
-    m_outcome->addItem(tr("All generations"), QString());
-    m_code = combo("codeCombo");
-    m_code->addItem(tr("Any public code"), QString());
-    addEnumItems<PublicCode>(m_code);
-    m_kind = combo("kindCombo");
-    m_kind->addItem(tr("Any kind"), QString());
-    addEnumItems<FailureKind>(m_kind);
-    m_stage = combo("stageCombo");
-    m_stage->addItem(tr("Any stage"), QString());
-    for (const Stage s : enumValues<Stage>())
-        m_stage->addItem(toId(s), toId(s));
-    m_provider = combo("providerCombo");
-    m_provider->addItem(tr("Any provider"), QString());
-    for (Provider p : ProviderRegistry::all())
-        m_provider->addItem(toId(p), toId(p));
-    m_reason = combo("reasonCombo");
-    m_reason->addItem(tr("Any fallback reason"), QString());
-    for (const QString &ending : fallbackReasonEndings())
-        m_reason->addItem(ending, ending);
-    m_reason->setToolTip(tr("Why the fallback got the stage, for every provider: circuit_open and drained are primaries "
-                            "skipped by a breaker or an operator; the others are the primary's failure"));
-    m_scope = new QToolButton;
-    m_scope->setObjectName(QStringLiteral("scopeButton"));
-    m_scope->setToolTip(tr("Only generations in which this provider, in this role, failed an attempt of this stage "
-                           "(from its health card). Click to remove."));
-    m_scope->hide();
-    connect(m_scope, &QToolButton::clicked, this, [this] {
-        m_failedAttempt.reset();
-        m_scope->hide();
-        applyFilter();
-    });
-    // Engines sharing one store (docs/store.md): the instances the rows have named so far.
-    m_instance = combo("instanceCombo");
-    m_instance->addItem(tr("Any instance"), QString());
-    connect(m_model, &FailureHistoryModel::pageLoaded, this, [this] {
-        for (const QString &name : m_model->instancesSeen()) {
-            if (m_instance->findData(name) < 0)
-                m_instance->addItem(name, name);
-        }
-    });
-
-    auto *exportButton = new QToolButton;
-    exportButton->setObjectName(QStringLiteral("exportButton"));
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Export what the filter selects, masked as on screen"));
-    connect(exportButton, &QToolButton::clicked, this, &FailuresView::chooseExport);
-
-    m_search = new QLineEdit;
-    m_search->setObjectName(QStringLiteral("searchEdit"));
-    m_search->setPlaceholderText(tr("gen_… or a user id, then Enter"));
-    m_search->setToolTip(tr("A generation id (whole, or its first characters) or a user id. A user id is matched on its keyed "
-                            "hash with the installation's key: it is never stored, and the box then shows only its mask."));
-    m_search->setMinimumWidth(150);
-    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
-    m_searchClear = new QToolButton;
-    m_searchClear->setObjectName(QStringLiteral("searchClear"));
-    m_searchClear->setText(tr("Clear search"));
-    m_searchClear->hide();
-    connect(m_searchClear, &QToolButton::clicked, this, [this] { search(QString()); });
-
-    QLayout *filters = makeFilterRows(exportButton);
-
-    m_summary = new QLabel;
-    m_summary->setObjectName(QStringLiteral("failuresSummary"));
-    m_updated = new QLabel(tr("not read yet"));
-    m_updated->setObjectName(QStringLiteral("failuresUpdated"));
-    m_refreshPause = new QToolButton;
-    m_refreshPause->setObjectName(QStringLiteral("failuresPause"));
-    m_refreshPause->setCheckable(true);
-    m_refreshPause->setText(tr("Pause updates"));
-    m_refreshPause->setToolTip(tr("Stop reading new rows and counts from the store (what is shown stays)"));
-    connect(m_refreshPause, &QToolButton::toggled, this, &FailuresView::setRefreshPaused);
-    m_refreshTimer = new QTimer(this);
-    m_refreshTimer->setInterval(10'000);
-    connect(m_refreshTimer, &QTimer::timeout, this, &FailuresView::refreshNewest);
-    auto *summaryRow = new QHBoxLayout;
-    summaryRow->addWidget(m_summary, 1);
-    summaryRow->addWidget(m_updated);
-    summaryRow->addWidget(m_refreshPause);
-
-    m_codeChart = charts::makeView(tr("Count by public code"));
-    m_kindChart = charts::makeView(tr("Count by kind"));
-    m_rateChart = charts::makeView(tr("Fallback rate over time"));
-    auto *chartRow = new QWidget;
-    auto *chartLayout = new QHBoxLayout(chartRow);
-    chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->addWidget(m_codeChart, 1);
-    chartLayout->addWidget(m_kindChart, 1);
-    chartLayout->addWidget(m_rateChart, 1);
-
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("failuresTable"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    const int widths[] = { 190, 140, 120, 70, 80, 140, 110, 120, 110 }; // FailureHistoryModel::Column
-    for (int c = 0; c < int(std::size(widths)); ++c)
-        m_table->setColumnWidth(c, widths[c]);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        if (current.isValid())
-            showDetail(current.data(FailureHistoryModel::GenerationIdRole).toString());
-    });
-
-    // Detail pane.
-    m_detailHeader = new QLabel(tr("Select a generation to see its attempts."));
-    m_detailHeader->setObjectName(QStringLiteral("detailHeader"));
-    m_detailHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_detailHeader->setWordWrap(true);
-    m_detailHeader->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_nextStep = new QLabel;
-    m_nextStep->setObjectName(QStringLiteral("detailNextStep"));
-    m_nextStep->setWordWrap(true);
-    m_nextStep->setStyleSheet(tones::boxStyle(tones::Tone::Warning));
-    m_nextStep->hide();
-    m_timeline = new TimelineWidget;
-    m_timeline->setObjectName(QStringLiteral("detailTimeline"));
-    m_events = new EventLogModel(this);
-    m_eventsTable = new QTableView;
-    m_eventsTable->setObjectName(QStringLiteral("detailEvents"));
-    m_eventsTable->setModel(m_events);
-    m_eventsTable->verticalHeader()->hide();
-    m_eventsTable->horizontalHeader()->setStretchLastSection(true);
-    m_eventsTable->verticalHeader()->setDefaultSectionSize(m_eventsTable->fontMetrics().height() + 4);
-    m_collapse = new QToolButton;
-    m_collapse->setObjectName(QStringLiteral("collapseDetail"));
-    m_collapse->setText(tr("Hide detail"));
-    m_collapse->setToolTip(tr("Hide the detail pane and give the table the width"));
-    auto *detail = new QWidget;
-    m_detail = detail;
-    auto *detailLayout = new QVBoxLayout(detail);
-    detailLayout->addLayout(makeDetailTools());
-    detailLayout->addWidget(m_detailHeader);
-    detailLayout->addWidget(m_nextStep);
-    detailLayout->addWidget(m_timeline, 2);
-    detailLayout->addWidget(m_eventsTable, 1);
+    QLayout *filters = makeFilters();
+    QHBoxLayout *summaryRow = makeSummaryRow();
+    QWidget *chartRow = makeCharts();
+    makeTable();
+    QWidget *detail = makeDetail();
 
     auto *lower = new QSplitter(Qt::Horizontal);
     lower->addWidget(m_table);
@@ -323,6 +170,186 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
             showDetail(QString());
     });
     applyFilter();
+}
+
+QComboBox *FailuresView::filterCombo(const char *name)
+{
+    auto *c = new QComboBox;
+    c->setObjectName(QLatin1StringView(name));
+    // As wide as about 14 characters, the rest elided (the list shows every item whole): the
+    // filters fit a 1024 px window on two rows.
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(14);
+    connect(c, &QComboBox::activated, this, &FailuresView::applyFilter);
+    return c;
+}
+
+// The filters: what (range, outcome, code, kind, stage) and whose (provider, reason, instance, search).
+QLayout *FailuresView::makeFilters()
+{
+    m_range = filterCombo("rangeCombo");
+    for (const Range &r : kRanges)
+        m_range->addItem(tr(r.label));
+    m_range->setCurrentIndex(2);
+    m_outcome = filterCombo("outcomeCombo");
+    m_outcome->addItem(tr("Failed"), QStringLiteral("failed"));
+    m_outcome->addItem(tr("Answered by the fallback"), QStringLiteral("relieved"));
+    m_outcome->addItem(tr("Cancelled"), QStringLiteral("cancelled"));
+    m_outcome->addItem(tr("All generations"), QString());
+    m_code = filterCombo("codeCombo");
+    m_code->addItem(tr("Any public code"), QString());
+    addEnumItems<PublicCode>(m_code);
+    m_kind = filterCombo("kindCombo");
+    m_kind->addItem(tr("Any kind"), QString());
+    addEnumItems<FailureKind>(m_kind);
+    m_stage = filterCombo("stageCombo");
+    m_stage->addItem(tr("Any stage"), QString());
+    for (const Stage s : enumValues<Stage>())
+        m_stage->addItem(toId(s), toId(s));
+    m_provider = filterCombo("providerCombo");
+    m_provider->addItem(tr("Any provider"), QString());
+    for (Provider p : ProviderRegistry::all())
+        m_provider->addItem(toId(p), toId(p));
+    m_reason = filterCombo("reasonCombo");
+    m_reason->addItem(tr("Any fallback reason"), QString());
+    for (const QString &ending : fallbackReasonEndings())
+        m_reason->addItem(ending, ending);
+    m_reason->setToolTip(tr("Why the fallback got the stage, for every provider: circuit_open and drained are primaries "
+                            "skipped by a breaker or an operator; the others are the primary's failure"));
+    m_scope = new QToolButton;
+    m_scope->setObjectName(QStringLiteral("scopeButton"));
+    m_scope->setToolTip(tr("Only generations in which this provider, in this role, failed an attempt of this stage "
+                           "(from its health card). Click to remove."));
+    m_scope->hide();
+    connect(m_scope, &QToolButton::clicked, this, [this] {
+        m_failedAttempt.reset();
+        m_scope->hide();
+        applyFilter();
+    });
+    // Engines sharing one store (docs/store.md): the instances the rows have named so far.
+    m_instance = filterCombo("instanceCombo");
+    m_instance->addItem(tr("Any instance"), QString());
+    connect(m_model, &FailureHistoryModel::pageLoaded, this, [this] {
+        for (const QString &name : m_model->instancesSeen()) {
+            if (m_instance->findData(name) < 0)
+                m_instance->addItem(name, name);
+        }
+    });
+
+    auto *exportButton = new QToolButton;
+    exportButton->setObjectName(QStringLiteral("exportButton"));
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Export what the filter selects, masked as on screen"));
+    connect(exportButton, &QToolButton::clicked, this, &FailuresView::chooseExport);
+
+    m_search = new QLineEdit;
+    m_search->setObjectName(QStringLiteral("searchEdit"));
+    m_search->setPlaceholderText(tr("gen_… or a user id, then Enter"));
+    m_search->setToolTip(tr("A generation id (whole, or its first characters) or a user id. A user id is matched on its keyed "
+                            "hash with the installation's key: it is never stored, and the box then shows only its mask."));
+    m_search->setMinimumWidth(150);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    m_searchClear = new QToolButton;
+    m_searchClear->setObjectName(QStringLiteral("searchClear"));
+    m_searchClear->setText(tr("Clear search"));
+    m_searchClear->hide();
+    connect(m_searchClear, &QToolButton::clicked, this, [this] { search(QString()); });
+
+    return makeFilterRows(exportButton);
+}
+
+QHBoxLayout *FailuresView::makeSummaryRow()
+{
+    m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("failuresSummary"));
+    m_updated = new QLabel(tr("not read yet"));
+    m_updated->setObjectName(QStringLiteral("failuresUpdated"));
+    m_refreshPause = new QToolButton;
+    m_refreshPause->setObjectName(QStringLiteral("failuresPause"));
+    m_refreshPause->setCheckable(true);
+    m_refreshPause->setText(tr("Pause updates"));
+    m_refreshPause->setToolTip(tr("Stop reading new rows and counts from the store (what is shown stays)"));
+    connect(m_refreshPause, &QToolButton::toggled, this, &FailuresView::setRefreshPaused);
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setInterval(10'000);
+    connect(m_refreshTimer, &QTimer::timeout, this, &FailuresView::refreshNewest);
+    auto *summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(m_updated);
+    summaryRow->addWidget(m_refreshPause);
+    return summaryRow;
+}
+
+QWidget *FailuresView::makeCharts()
+{
+    m_codeChart = charts::makeView(tr("Count by public code"));
+    m_kindChart = charts::makeView(tr("Count by kind"));
+    m_rateChart = charts::makeView(tr("Fallback rate over time"));
+    auto *chartRow = new QWidget;
+    auto *chartLayout = new QHBoxLayout(chartRow);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_codeChart, 1);
+    chartLayout->addWidget(m_kindChart, 1);
+    chartLayout->addWidget(m_rateChart, 1);
+    return chartRow;
+}
+
+void FailuresView::makeTable()
+{
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("failuresTable"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    const int widths[] = { 190, 140, 120, 70, 80, 140, 110, 120, 110 }; // FailureHistoryModel::Column
+    for (int c = 0; c < int(std::size(widths)); ++c)
+        m_table->setColumnWidth(c, widths[c]);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        if (current.isValid())
+            showDetail(current.data(FailureHistoryModel::GenerationIdRole).toString());
+    });
+}
+
+// The detail pane: the selected generation's header, next step, timeline and events.
+QWidget *FailuresView::makeDetail()
+{
+    m_detailHeader = new QLabel(tr("Select a generation to see its attempts."));
+    m_detailHeader->setObjectName(QStringLiteral("detailHeader"));
+    m_detailHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detailHeader->setWordWrap(true);
+    m_detailHeader->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_nextStep = new QLabel;
+    m_nextStep->setObjectName(QStringLiteral("detailNextStep"));
+    m_nextStep->setWordWrap(true);
+    m_nextStep->setStyleSheet(tones::boxStyle(tones::Tone::Warning));
+    m_nextStep->hide();
+    m_timeline = new TimelineWidget;
+    m_timeline->setObjectName(QStringLiteral("detailTimeline"));
+    m_events = new EventLogModel(this);
+    m_eventsTable = new QTableView;
+    m_eventsTable->setObjectName(QStringLiteral("detailEvents"));
+    m_eventsTable->setModel(m_events);
+    m_eventsTable->verticalHeader()->hide();
+    m_eventsTable->horizontalHeader()->setStretchLastSection(true);
+    m_eventsTable->verticalHeader()->setDefaultSectionSize(m_eventsTable->fontMetrics().height() + 4);
+    m_collapse = new QToolButton;
+    m_collapse->setObjectName(QStringLiteral("collapseDetail"));
+    m_collapse->setText(tr("Hide detail"));
+    m_collapse->setToolTip(tr("Hide the detail pane and give the table the width"));
+    auto *detail = new QWidget;
+    m_detail = detail;
+    auto *detailLayout = new QVBoxLayout(detail);
+    detailLayout->addLayout(makeDetailTools());
+    detailLayout->addWidget(m_detailHeader);
+    detailLayout->addWidget(m_nextStep);
+    detailLayout->addWidget(m_timeline, 2);
+    detailLayout->addWidget(m_eventsTable, 1);
+    return detail;
 }
 
 FailuresView::~FailuresView()

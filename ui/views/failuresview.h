@@ -113,6 +113,12 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QComboBox *filterCombo(const char *name);
+    QLayout *makeFilters();
+    QHBoxLayout *makeSummaryRow();
+    QWidget *makeCharts();
+    void makeTable();
+    QWidget *makeDetail();
     void updateCharts();
     void fillDetail(const GenerationRow &row, const HistoryReader::Timeline &timeline);
     void chooseExport();

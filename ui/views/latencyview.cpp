@@ -383,8 +383,16 @@ void LatencyView::rebuildHistogram()
 void LatencyView::rebuildCharts()
 {
     ++m_fullRedraws;
+    const QDateTimeAxis *x = rebuildTimeChart();
+    rebuildHistogram();
+    rebuildExtraChart(x->format(), x->min(), x->max());
+    updateSummary();
+}
+
+// Percentiles and success rate over time, with the configured timeout and a compared provider; its time axis.
+QDateTimeAxis *LatencyView::rebuildTimeChart()
+{
     const auto &buckets = m_stats.buckets();
-    // Percentiles and success rate over time.
     QChart *chart = charts::renew(m_timeChart);
     m_p50 = new QLineSeries;
     m_p50->setName(QStringLiteral("p50"));
@@ -440,51 +448,15 @@ void LatencyView::rebuildCharts()
     m_p90->replace(p90);
     m_p99->replace(p99);
     m_success->replace(ok);
-    // The configured timeout as a line: where a percentile meets it, attempts are being cut off. Added
-    // first, so that a percentile on it is drawn over it, not hidden.
     m_timeoutLine = nullptr;
-    if (timeoutMs > 0) {
-        m_timeoutLine = new QLineSeries;
-        m_timeoutLine->setName(timeoutOnScale ? tr("timeout %1").arg(units::duration(timeoutMs))
-                                              : tr("timeout %1 (far above these values)").arg(units::duration(timeoutMs)));
-        QPen pen(tones::color(tones::Tone::Failure));
-        pen.setStyle(Qt::DotLine);
-        pen.setWidthF(1.5);
-        m_timeoutLine->setPen(pen);
-        if (timeoutOnScale) {
-            m_timeoutLine->append(double(m_stats.fromMs()), timeoutMs / m_unitMs);
-            m_timeoutLine->append(double(m_stats.toMs()), timeoutMs / m_unitMs);
-        }
-        chart->addSeries(m_timeoutLine);
-    }
+    if (timeoutMs > 0)
+        addTimeoutLine(chart, timeoutMs, timeoutOnScale);
     // A line needs two points: with few, each point is drawn as well (all in one bucket drew nothing).
     for (QLineSeries *s : { m_p50, m_p90, m_p99, m_success }) {
         s->setPointsVisible(p50.size() <= 3);
         chart->addSeries(s);
     }
-    // Another provider beside it: its p50 and p90 dashed, in the same colours.
-    m_compared50 = m_compared90 = nullptr;
-    if (!m_comparedStats.buckets().empty()) {
-        const QString other = m_compareWith->currentData().toString();
-        m_compared50 = new QLineSeries;
-        m_compared50->setName(QStringLiteral("%1 p50").arg(other));
-        m_compared90 = new QLineSeries;
-        m_compared90->setName(QStringLiteral("%1 p90").arg(other));
-        for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Accent }, std::pair { m_compared90, tones::Tone::Warning } }) {
-            QPen pen(tones::color(tone));
-            pen.setStyle(Qt::DashLine);
-            pen.setWidthF(1.5);
-            series->setPen(pen);
-        }
-        for (const LatencyBucket &b : m_comparedStats.buckets()) {
-            if (b.isEmpty())
-                continue;
-            m_compared50->append(double(b.startMs), b.percentile(50) / m_unitMs);
-            m_compared90->append(double(b.startMs), b.percentile(90) / m_unitMs);
-        }
-        chart->addSeries(m_compared50);
-        chart->addSeries(m_compared90);
-    }
+    addComparedSeries(chart);
     auto *x = new QDateTimeAxis;
     x->setFormat(m_stats.toMs() - m_stats.fromMs() > 2 * 24 * kHour ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
     x->setRange(QDateTime::fromMSecsSinceEpoch(m_stats.fromMs()), QDateTime::fromMSecsSinceEpoch(m_stats.toMs()));
@@ -509,10 +481,58 @@ void LatencyView::rebuildCharts()
     }
     m_success->attachAxis(x);
     m_success->attachAxis(rate);
+    return x;
+}
 
-    rebuildHistogram();
+// The configured timeout as a line: where a percentile meets it, attempts are being cut off. Added
+// first, so that a percentile on it is drawn over it, not hidden; far above the values, named only.
+void LatencyView::addTimeoutLine(QChart *chart, double timeoutMs, bool onScale)
+{
+    m_timeoutLine = new QLineSeries;
+    m_timeoutLine->setName(onScale ? tr("timeout %1").arg(units::duration(timeoutMs))
+                                   : tr("timeout %1 (far above these values)").arg(units::duration(timeoutMs)));
+    QPen pen(tones::color(tones::Tone::Failure));
+    pen.setStyle(Qt::DotLine);
+    pen.setWidthF(1.5);
+    m_timeoutLine->setPen(pen);
+    if (onScale) {
+        m_timeoutLine->append(double(m_stats.fromMs()), timeoutMs / m_unitMs);
+        m_timeoutLine->append(double(m_stats.toMs()), timeoutMs / m_unitMs);
+    }
+    chart->addSeries(m_timeoutLine);
+}
 
-    // Extra wait per bucket.
+void LatencyView::addComparedSeries(QChart *chart)
+{
+    // Another provider beside it: its p50 and p90 dashed, in the same colours.
+    m_compared50 = m_compared90 = nullptr;
+    if (m_comparedStats.buckets().empty())
+        return;
+    const QString other = m_compareWith->currentData().toString();
+    m_compared50 = new QLineSeries;
+    m_compared50->setName(QStringLiteral("%1 p50").arg(other));
+    m_compared90 = new QLineSeries;
+    m_compared90->setName(QStringLiteral("%1 p90").arg(other));
+    for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Accent }, std::pair { m_compared90, tones::Tone::Warning } }) {
+        QPen pen(tones::color(tone));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.5);
+        series->setPen(pen);
+    }
+    for (const LatencyBucket &b : m_comparedStats.buckets()) {
+        if (b.isEmpty())
+            continue;
+        m_compared50->append(double(b.startMs), b.percentile(50) / m_unitMs);
+        m_compared90->append(double(b.startMs), b.percentile(90) / m_unitMs);
+    }
+    chart->addSeries(m_compared50);
+    chart->addSeries(m_compared90);
+}
+
+// Extra wait per bucket, on the time chart's axis.
+void LatencyView::rebuildExtraChart(const QString &format, const QDateTime &from, const QDateTime &to)
+{
+    const auto &buckets = m_stats.buckets();
     QChart *extra = charts::renew(m_extraChart);
     m_extra50 = new QLineSeries;
     m_extra50->setName(tr("extra wait p50"));
@@ -544,8 +564,8 @@ void LatencyView::rebuildCharts()
     extra->addSeries(m_extra90);
     extra->addSeries(m_extra99);
     auto *ex = new QDateTimeAxis;
-    ex->setFormat(x->format());
-    ex->setRange(x->min(), x->max());
+    ex->setFormat(format);
+    ex->setRange(from, to);
     ex->setTickCount(4);
     auto *ey = new QValueAxis;
     ey->setTitleText(tr("s"));
@@ -557,7 +577,6 @@ void LatencyView::rebuildCharts()
         s->attachAxis(ex);
         s->attachAxis(ey);
     }
-    updateSummary();
 }
 
 void LatencyView::updateSummary()

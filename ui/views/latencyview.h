@@ -10,6 +10,8 @@
 #include <QWidget>
 
 class QBarSet;
+class QChart;
+class QDateTimeAxis;
 class QChartView;
 class QComboBox;
 class QLabel;
@@ -72,6 +74,10 @@ protected:
 
 private:
     void rebuildCharts();
+    QDateTimeAxis *rebuildTimeChart();
+    void addTimeoutLine(QChart *chart, double timeoutMs, bool onScale);
+    void addComparedSeries(QChart *chart);
+    void rebuildExtraChart(const QString &format, const QDateTime &from, const QDateTime &to);
     void rebuildHistogram();
     void updateBucket(int bucket);
     void updateHistogram(int bin);

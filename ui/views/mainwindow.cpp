@@ -58,6 +58,47 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_batcher = new EventBatcher(this);
     m_generations = new GenerationListModel(this);
     m_events = new EventLogModel(this);
+    QWidget *settingsTab = makeViews(engine);
+    // Provider health above every tab: "is anything wrong right now" is never a click away.
+    m_health = new HealthStrip(m_queue);
+    m_health->setEngine(&m_engine);
+    auto *notifier = new DesktopNotifier(this);
+    notifier->setObjectName(QStringLiteral("desktopNotifier"));
+    connect(m_health, &HealthStrip::alert, notifier, &DesktopNotifier::notify);
+    connect(m_health, &HealthStrip::cardActivated, this, [this](Provider provider, Role role, Stage stage) {
+        m_tabs->setCurrentWidget(m_failures);
+        m_failures->filterByCard(provider, role, stage);
+    });
+    auto *central = new QWidget;
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(2);
+    centralLayout->addWidget(m_health);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    makeStatusBar(engine);
+    connect(&engine.client(), &EngineClient::eventRecorded, m_batcher, &EventBatcher::add);
+    connect(m_batcher, &EventBatcher::batchReady, this, [this](const QList<Event> &batch) {
+        m_generations->appendBatch(batch);
+        m_events->appendBatch(batch);
+        m_live->addEvents(batch);
+        m_latency->addEvents(batch);
+    });
+    watchHistoryWrites(engine);
+    connectRuns(engine, settingsTab);
+    buildMenusAndKeys();
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    if (!settings.contains(QStringLiteral("window/geometry")))
+        resize(1280, 860);
+}
+
+// Every view, in its tab; the settings tab (the engine's configuration when attached), returned.
+QWidget *MainWindow::makeViews(EngineConnection &engine)
+{
     m_run = new RunView(engine.storyboardPolicy(), engine.scenarios());
     if (!engine.scenarios().isEmpty())
         m_run->setScenario(engine.defaultScenario());
@@ -95,24 +136,12 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(settingsTab, tr("Settings"));
-    // Provider health above every tab: "is anything wrong right now" is never a click away.
-    m_health = new HealthStrip(m_queue);
-    m_health->setEngine(&m_engine);
-    auto *notifier = new DesktopNotifier(this);
-    notifier->setObjectName(QStringLiteral("desktopNotifier"));
-    connect(m_health, &HealthStrip::alert, notifier, &DesktopNotifier::notify);
-    connect(m_health, &HealthStrip::cardActivated, this, [this](Provider provider, Role role, Stage stage) {
-        m_tabs->setCurrentWidget(m_failures);
-        m_failures->filterByCard(provider, role, stage);
-    });
-    auto *central = new QWidget;
-    auto *centralLayout = new QVBoxLayout(central);
-    centralLayout->setContentsMargins(0, 0, 0, 0);
-    centralLayout->setSpacing(2);
-    centralLayout->addWidget(m_health);
-    centralLayout->addWidget(m_tabs, 1);
-    setCentralWidget(central);
+    return settingsTab;
+}
 
+// The engine's status, the model warnings and the store's warning with its acknowledgement.
+void MainWindow::makeStatusBar(EngineConnection &engine)
+{
     auto *engineLabel = new ElidedLabel;
     m_engineLabel = engineLabel;
     engineLabel->setObjectName(QStringLiteral("engineStatus"));
@@ -129,13 +158,6 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
         statusBar()->addPermanentWidget(modelWarning);
     }
 
-    connect(&engine.client(), &EngineClient::eventRecorded, m_batcher, &EventBatcher::add);
-    connect(m_batcher, &EventBatcher::batchReady, this, [this](const QList<Event> &batch) {
-        m_generations->appendBatch(batch);
-        m_events->appendBatch(batch);
-        m_live->addEvents(batch);
-        m_latency->addEvents(batch);
-    });
     // docs/contract.md §5: a failed record write never fails a generation, but it is shown until acknowledged.
     m_storeWarning = new QWidget;
     m_storeWarning->setObjectName(QStringLiteral("storeWarning"));
@@ -160,6 +182,11 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
         if (!m_storeUnreachable)
             m_storeWarning->hide();
     });
+}
+
+// A failed or held record write is shown until acknowledged; new final states refresh the failures view.
+void MainWindow::watchHistoryWrites(EngineConnection &engine)
+{
     if (HistoryWrites *writes = engine.historyWrites()) {
         const QString location = engine.history()->location();
         connect(writes, &HistoryWrites::writeFailed, this, [this, writes, location](const QString &message) {
@@ -215,6 +242,11 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             });
         });
     }
+}
+
+// Runs, comparisons and retries from the views to the engine, and their results back.
+void MainWindow::connectRuns(EngineConnection &engine, QWidget *settingsTab)
+{
     connect(m_run, &RunView::compareRequested, this, &MainWindow::compare);
     connect(m_compare, &CompareView::compareRequested, this, &MainWindow::compare);
     connect(m_compare, &CompareView::cancelRequested, this, [this] { m_comparisons->cancel(m_runningComparison); });
@@ -246,13 +278,6 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
             m_tabs->setCurrentWidget(m_live);
         }
     });
-    buildMenusAndKeys();
-
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
-    if (!settings.contains(QStringLiteral("window/geometry")))
-        resize(1280, 860);
 }
 
 void MainWindow::openGeneration(const QString &generationId)

@@ -72,6 +72,10 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    QWidget *makeViews(EngineConnection &engine);
+    void makeStatusBar(EngineConnection &engine);
+    void watchHistoryWrites(EngineConnection &engine);
+    void connectRuns(EngineConnection &engine, QWidget *settingsTab);
     EngineConnection &m_engine;
     EventBatcher *m_batcher;
     GenerationListModel *m_generations;

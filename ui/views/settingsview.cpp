@@ -2,6 +2,7 @@
 #include "settingsview.h"
 
 #include "config/providerentries.h"
+#include "config/settingstable.h"
 #include "contract/providerregistry.h"
 #include "desktopnotifier.h"
 #include "models/units.h"
@@ -81,6 +82,75 @@ QLineEdit *SettingsView::lineEdit(const char *name)
     return e;
 }
 
+// A field that edits a row of the settings table (settingstable.h): filled from the row, read back
+// through its parser, and its refusals shown under the row's variable.
+QLineEdit *SettingsView::rowEdit(const char *envVar, const char *name)
+{
+    QLineEdit *e = lineEdit(name);
+    m_rowFields.insert(QLatin1StringView(envVar), e);
+    return e;
+}
+
+QCheckBox *SettingsView::rowCheck(const char *envVar, const QString &text)
+{
+    auto *box = new QCheckBox(text);
+    m_rowFields.insert(QLatin1StringView(envVar), box);
+    return box;
+}
+
+QSpinBox *SettingsView::rowSpin(const char *envVar)
+{
+    const SettingRow *row = settingRow(QLatin1StringView(envVar));
+    Q_ASSERT(row && row->type == SettingType::Count);
+    auto *spin = new QSpinBox;
+    spin->setRange(int(row->low), int(row->high));
+    m_rowFields.insert(QLatin1StringView(envVar), spin);
+    return spin;
+}
+
+void SettingsView::fillRowFields(const Settings &s)
+{
+    for (auto it = m_rowFields.cbegin(); it != m_rowFields.cend(); ++it) {
+        const SettingRow *row = settingRow(it.key());
+        const QVariant value = row->get(s);
+        if (auto *edit = qobject_cast<QLineEdit *>(it.value()))
+            edit->setText(value.isValid() ? row->format(value) : QString());
+        else if (auto *box = qobject_cast<QCheckBox *>(it.value()))
+            box->setChecked(value.toBool());
+        else if (auto *spin = qobject_cast<QSpinBox *>(it.value()))
+            spin->setValue(value.toInt());
+    }
+}
+
+// The rows' fields into `s`, each through its row's parser; a refusal under the row's variable.
+void SettingsView::readRowFields(Settings &s, QMap<QString, QString> *errors) const
+{
+    for (auto it = m_rowFields.cbegin(); it != m_rowFields.cend(); ++it) {
+        const SettingRow *row = settingRow(it.key());
+        if (auto *box = qobject_cast<QCheckBox *>(it.value())) {
+            row->set(s, box->isChecked());
+            continue;
+        }
+        if (auto *spin = qobject_cast<QSpinBox *>(it.value())) {
+            row->set(s, spin->value());
+            continue;
+        }
+        const QString text = qobject_cast<QLineEdit *>(it.value())->text();
+        if (text.trimmed().isEmpty() && !row->unsetText.isEmpty()) {
+            row->set(s, QVariant());
+            continue;
+        }
+        QString why;
+        const std::optional<QVariant> value = row->parse(text, &why);
+        if (!value)
+            errors->insert(it.key(), why);
+        else if (row->type == SettingType::Duration && value->toLongLong() <= 0)
+            errors->insert(it.key(), tr("must be greater than zero"));
+        else
+            row->set(s, *value);
+    }
+}
+
 QComboBox *SettingsView::providerCombo(const char *name, bool withNone)
 {
     auto *c = new QComboBox;
@@ -102,9 +172,9 @@ QGroupBox *SettingsView::stageBox()
     connect(m_policy, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
     m_primary = providerCombo("primaryCombo", false);
     m_fallback = providerCombo("fallbackCombo", true);
-    m_primaryTimeout = lineEdit("primaryTimeoutSetting");
-    m_fallbackTimeout = lineEdit("fallbackTimeoutSetting");
-    m_budget = lineEdit("budgetSetting");
+    m_primaryTimeout = rowEdit("STORYBOARD_PRIMARY_TIMEOUT", "primaryTimeoutSetting");
+    m_fallbackTimeout = rowEdit("STORYBOARD_FALLBACK_TIMEOUT", "fallbackTimeoutSetting");
+    m_budget = rowEdit("STORYBOARD_TOTAL_BUDGET", "budgetSetting");
     m_budget->setPlaceholderText(tr("derived: primary + fallback timeout"));
     auto *stage = new QGroupBox(tr("Storyboard stage"));
     auto *stageForm = new QFormLayout(stage);
@@ -120,12 +190,11 @@ QGroupBox *SettingsView::stageBox()
 // The image and captions stages.
 QGroupBox *SettingsView::pipelineBox()
 {
-    m_imageModel = lineEdit("imageModelSetting");
-    m_imageTimeout = lineEdit("imageTimeoutSetting");
-    m_imageRetries = new QSpinBox;
-    m_imageRetries->setRange(0, 5);
-    m_captions = new QCheckBox(tr("Generate captions (a failure falls back to default captions)"));
-    m_captionsTimeout = lineEdit("captionsTimeoutSetting");
+    m_imageModel = rowEdit("GEMINI_IMAGE_MODEL", "imageModelSetting");
+    m_imageTimeout = rowEdit("IMAGE_TIMEOUT", "imageTimeoutSetting");
+    m_imageRetries = rowSpin("IMAGE_RETRIES");
+    m_captions = rowCheck("CAPTIONS", tr("Generate captions (a failure falls back to default captions)"));
+    m_captionsTimeout = rowEdit("CAPTIONS_TIMEOUT", "captionsTimeoutSetting");
     auto *pipeline = new QGroupBox(tr("Image and captions"));
     auto *pipelineForm = new QFormLayout(pipeline);
     pipelineForm->addRow(tr("Image model"), withError(m_imageModel, QStringLiteral("GEMINI_IMAGE_MODEL")));
@@ -141,7 +210,7 @@ QGroupBox *SettingsView::storeBox()
 {
     m_dataDir = lineEdit("dataDirSetting");
     m_dataDir->setPlaceholderText(QDir::toNativeSeparators(m_paths.dataDir));
-    m_storeContent = new QCheckBox(tr("Store prompts and responses"));
+    m_storeContent = rowCheck("BULLPEN_STORE_CONTENT", tr("Store prompts and responses"));
     m_storeContent->setToolTip(tr("Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
                                   "with their text. Off by default (docs/contract.md §5.1)."));
     m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
@@ -154,11 +223,11 @@ QGroupBox *SettingsView::storeBox()
     m_aggregateRetention->setPlaceholderText(tr("400d"));
     m_aggregateRetention->setToolTip(tr("How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter "
                                         "than the generations."));
-    m_proxy = lineEdit("proxySetting");
+    m_proxy = rowEdit("BULLPEN_PROXY", "proxySetting");
     m_proxy->setPlaceholderText(tr("from https_proxy / http_proxy / no_proxy"));
     m_proxy->setToolTip(tr("The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none "
                            "for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy."));
-    m_providerCa = lineEdit("providerCaSetting");
+    m_providerCa = rowEdit("BULLPEN_PROVIDER_CA", "providerCaSetting");
     m_providerCa->setPlaceholderText(tr("the system's certificate authorities only"));
     m_providerCa->setToolTip(tr("A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy "
                                 "that inspects TLS with a certificate of its own, or a gateway with a private CA."));
@@ -296,9 +365,6 @@ void SettingsView::reload()
     m_policy->setCurrentIndex(std::max(0, m_policy->findData(s.storyboard.preset)));
     m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));
     m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(s.storyboard.fallback ? toId(*s.storyboard.fallback) : QString())));
-    m_primaryTimeout->setText(formatDuration(s.storyboard.primaryTimeout));
-    m_fallbackTimeout->setText(formatDuration(s.storyboard.fallbackTimeout));
-    m_budget->setText(s.storyboard.totalBudget ? formatDuration(*s.storyboard.totalBudget) : QString());
     for (QComboBox *picker : { m_primary, m_fallback }) { // the file's added providers are choices now
         const QString chosen = picker->currentData().toString();
         const QSignalBlocker block(picker);
@@ -321,17 +387,10 @@ void SettingsView::reload()
         r.stream->setChecked(s.provider(p).stream);
         describeKey(p, s);
     }
-    m_imageModel->setText(s.pipeline.imageModel);
-    m_imageTimeout->setText(formatDuration(s.pipeline.imageTimeout));
-    m_imageRetries->setValue(s.pipeline.imageRetries);
-    m_captions->setChecked(s.pipeline.captions);
-    m_captionsTimeout->setText(formatDuration(s.pipeline.captionsTimeout));
+    fillRowFields(s);
     m_dataDir->setText(s.dataDir);
-    m_storeContent->setChecked(s.pipeline.storeContent);
     m_retention->setText(formatRetention(s.retention.generations));
     m_aggregateRetention->setText(s.aggregateRetentionChosen ? formatRetention(s.retention.aggregates) : QString());
-    m_proxy->setText(s.proxy);
-    m_providerCa->setText(s.providerCa);
     m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
     m_notifications->setChecked(DesktopNotifier::enabledInSettings());
     validate();
@@ -482,32 +541,10 @@ void SettingsView::draftAdded(Settings &s, QMap<QString, QString> *errors) const
 Settings SettingsView::draft(QMap<QString, QString> *errors) const
 {
     Settings s = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
-    auto duration = [&](QLineEdit *e, const QString &setting, milliseconds *out, bool optional) {
-        if (optional && e->text().trimmed().isEmpty())
-            return false;
-        QString why;
-        if (const auto d = parseDuration(e->text(), &why)) {
-            if (d->count() <= 0) {
-                errors->insert(setting, tr("must be greater than zero"));
-                return false;
-            }
-            *out = *d;
-            return true;
-        }
-        errors->insert(setting, why);
-        return false;
-    };
     s.storyboard.preset = m_policy->currentData().toString();
     s.storyboard.primary = providerFromId(m_primary->currentData().toString()).value_or(Provider::Gemini);
     s.storyboard.fallback = providerFromId(m_fallback->currentData().toString());
     s.storyboardFallbackChosen = true;
-    duration(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT"), &s.storyboard.primaryTimeout, false);
-    duration(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT"), &s.storyboard.fallbackTimeout, false);
-    milliseconds budget { 0 };
-    if (duration(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET"), &budget, true))
-        s.storyboard.totalBudget = budget;
-    else
-        s.storyboard.totalBudget.reset();
     draftAdded(s, errors);
     for (Provider p : ProviderRegistry::builtIns()) {
         ProviderSettings &ps = s.providers[p];
@@ -518,17 +555,12 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
         if (!fromEnv.isEmpty())
             ps.apiKey = fromEnv; // for the "needs a key" check only; never written
     }
-    s.pipeline.imageModel = m_imageModel->text().trimmed();
+    readRowFields(s, errors);
     if (s.pipeline.imageModel.isEmpty())
         errors->insert(QStringLiteral("GEMINI_IMAGE_MODEL"), tr("needs a model name"));
-    duration(m_imageTimeout, QStringLiteral("IMAGE_TIMEOUT"), &s.pipeline.imageTimeout, false);
-    s.pipeline.imageRetries = m_imageRetries->value();
-    s.pipeline.captions = m_captions->isChecked();
-    duration(m_captionsTimeout, QStringLiteral("CAPTIONS_TIMEOUT"), &s.pipeline.captionsTimeout, false);
     s.dataDir = m_dataDir->text().trimmed();
     if (!s.dataDir.isEmpty() && QDir::isRelativePath(s.dataDir))
         errors->insert(QStringLiteral("data directory"), tr("must be an absolute path (or empty for %1)").arg(m_paths.dataDir));
-    s.pipeline.storeContent = m_storeContent->isChecked();
     auto retention = [&](QLineEdit *e, const QString &setting, const QString &fallback, std::optional<milliseconds> *out) {
         const QString text = e->text().trimmed().isEmpty() ? fallback : e->text();
         bool off = false;
@@ -543,8 +575,6 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
     s.aggregateRetentionChosen = !m_aggregateRetention->text().trimmed().isEmpty();
     retention(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION"),
               s.retention.generations ? QStringLiteral("400d") : QStringLiteral("off"), &s.retention.aggregates);
-    s.proxy = m_proxy->text().trimmed();
-    s.providerCa = m_providerCa->text().trimmed();
     // docs/contract.md §4.6, as start-up applies it. Keys are required only once real providers are in use.
     for (const ConfigError &e : SettingsLoader::validate(s, !m_usingSimulator)) {
         if (!errors->contains(e.setting))

@@ -4,6 +4,7 @@
 #include "config/settings.h"
 
 #include <QGroupBox>
+#include <QHash>
 #include <QMap>
 #include <QPlainTextEdit>
 #include <QProcessEnvironment>
@@ -58,6 +59,11 @@ Q_SIGNALS:
 private:
     QWidget *makeHeader();
     QLineEdit *lineEdit(const char *name);
+    QLineEdit *rowEdit(const char *envVar, const char *name);
+    QCheckBox *rowCheck(const char *envVar, const QString &text);
+    QSpinBox *rowSpin(const char *envVar);
+    void fillRowFields(const Settings &s);
+    void readRowFields(Settings &s, QMap<QString, QString> *errors) const;
     QComboBox *providerCombo(const char *name, bool withNone);
     QGroupBox *stageBox();
     QGroupBox *pipelineBox();
@@ -89,6 +95,7 @@ private:
     bool m_usingSimulator;
     bool m_keychainAvailable = false;
     QString m_keychainReason; // why there is none
+    QHash<QString, QWidget *> m_rowFields; // a settings-table row's variable → the field that edits it
     QComboBox *m_policy;
     QComboBox *m_primary;
     QComboBox *m_fallback;
