@@ -3,6 +3,7 @@
 
 #include "clihelp.h"
 #include "config/exitcode.h"
+#include "config/settingstable.h"
 #include "failure/secretscrubber.h"
 #include "interrupts.h"
 #include "remote/remoteengine.h"
@@ -282,7 +283,9 @@ int runGenerate(const QStringList &arguments)
                              { kExitFailed, QStringLiteral("failed (the reason and the next step are printed)") },
                              { kExitUsage, QStringLiteral("usage or configuration refused") },
                              { kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM; a second signal exits at once)") },
-                             { kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store") } });
+                             { kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store") } })
+            << "\n"
+            << settingsHelpText();
         return kExitOk;
     }
 

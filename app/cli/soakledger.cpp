@@ -134,8 +134,11 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
         const double past = toMs(a.startedAt + a.duration - a.deadline);
         if (a.abortedBy == AbortReason::Deadline)
             m_deadlineOverruns.push_back(std::max(0.0, past));
-        if (a.success && past >= 0)
-            violate(3, QStringLiteral("%1: %2 accepted %3 ms after its deadline").arg(g.generationId, toId(a.provider)).arg(past));
+        // Accepted is judged where the engine judges it: by when the answer's last byte arrived, not by
+        // when the record was made after parsing it (an engine before answer_complete_at_ms: the record's end).
+        const double lateBy = toMs(a.answerCompleteAt.value_or(a.startedAt + a.duration) - a.deadline);
+        if (a.success && lateBy >= 0)
+            violate(3, QStringLiteral("%1: %2 accepted %3 ms after its deadline").arg(g.generationId, toId(a.provider)).arg(lateBy));
     }
     for (const AttemptRecord &a : r.attempts) {
         if (a.role != Role::Fallback)

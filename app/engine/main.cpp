@@ -6,6 +6,7 @@
 #include "config/exitcode.h"
 #include "config/processlimits.h"
 #include "config/qtnoise.h"
+#include "config/settingstable.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "service/engineservice.h"
@@ -341,7 +342,8 @@ int runServe(const QStringList &arguments)
         return kExitUsage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText() << "\nAlso: bullpen-engine token add NAME --role viewer|operator | token list | token revoke NAME\n";
+        out() << parser.helpText() << "\nAlso: bullpen-engine token add NAME --role viewer|operator | token list | token revoke NAME\n\n"
+              << settingsHelpText();
         return 0;
     }
     if (parser.isSet(QStringLiteral("version"))) {

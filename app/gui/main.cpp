@@ -7,6 +7,7 @@
 #include "config/eventloops.h"
 #include "config/exitcode.h"
 #include "config/qtnoise.h"
+#include "config/settingstable.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "runtime/secretstore.h"
@@ -242,7 +243,7 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("bullpen"));
     QApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Bullpen operator console."));
+    parser.setApplicationDescription(QStringLiteral("Bullpen operator console.\n\n") + settingsHelpText());
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshots(

@@ -271,12 +271,18 @@ QString wrongJsonType(const SettingRow &row)
         return QStringLiteral("must be a string");
     if (row.type == SettingType::Duration)
         return QStringLiteral("must be a string: %1").arg(typeWords(row));
+    if (row.type == SettingType::Switch)
+        return QStringLiteral("must be true or false (or \"on\" or \"off\")");
     return QStringLiteral("must be %1").arg(typeWords(row));
 }
 
 // A JSON value as the text parse() reads: strings as they are, booleans and numbers written out.
 std::optional<QString> jsonText(const SettingRow &row, const QJsonValue &v)
 {
+    if (row.type == SettingType::Switch && v.isString()) { // in a file: true, false, "on" or "off" (not "yes")
+        const QString word = v.toString().trimmed().toLower();
+        return word == u"on" || word == u"off" ? std::optional(word) : std::nullopt;
+    }
     if (v.isString())
         return v.toString();
     if (row.type == SettingType::Text || row.type == SettingType::Duration)
@@ -415,6 +421,19 @@ QString settingsTableMarkdown()
         const QVariant value = row.get(defaults);
         const QString shown = value.isValid() ? QStringLiteral("`%1`").arg(row.format(value)) : row.unsetText;
         out += QStringLiteral("| `%1` | `%2` | %3 | %4 |\n").arg(row.fileKey, row.envVar, shown, row.doc);
+    }
+    return out;
+}
+
+QString settingsHelpText()
+{
+    const Settings defaults = Settings::defaults();
+    QString out = QStringLiteral("Settings: the settings file's key, the environment variable that overrides it, the default "
+                                 "(docs/configuration.md):\n");
+    for (const SettingRow &row : settingRows()) {
+        const QVariant value = row.get(defaults);
+        out += QStringLiteral("  %1  %2  (%3)\n      %4\n")
+                   .arg(row.fileKey, row.envVar, value.isValid() ? row.format(value) : row.unsetText, row.doc);
     }
     return out;
 }

@@ -69,5 +69,7 @@ void applySettingRows(Settings &settings, const SettingSources &sources, QList<C
 void writeSettingRows(const Settings &settings, QJsonObject &root);
 // The table for docs/configuration.md: key, variable, default, meaning.
 QString settingsTableMarkdown();
+// The same for a program's --help (and so its man page): key, variable, default, then the meaning.
+QString settingsHelpText();
 
 } // namespace bullpen

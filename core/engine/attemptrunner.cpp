@@ -173,6 +173,8 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
         r.sentAt = offset(*sent);
     if (const auto first = m_context->firstByteAt())
         r.firstByteAt = offset(*first);
+    if (const auto complete = m_context->answerCompleteAt())
+        r.answerCompleteAt = offset(*complete);
     r.bytesReceived = m_context->bytesReceived();
     r.streamEvents = m_context->streamEvents();
     if (response) {

@@ -42,6 +42,7 @@ QJsonObject AttemptRecord::toJson() const
         { QStringLiteral("cancelled_at_ms"), cancelledAt ? QJsonValue(toMs(*cancelledAt)) : QJsonValue() },
         { QStringLiteral("sent_at_ms"), sentAt ? QJsonValue(toMs(*sentAt)) : QJsonValue() },
         { QStringLiteral("first_byte_at_ms"), firstByteAt ? QJsonValue(toMs(*firstByteAt)) : QJsonValue() },
+        { QStringLiteral("answer_complete_at_ms"), answerCompleteAt ? QJsonValue(toMs(*answerCompleteAt)) : QJsonValue() },
         { QStringLiteral("bytes_received"), static_cast<double>(bytesReceived) },
         { QStringLiteral("stream_events"), streamEvents ? QJsonValue(*streamEvents) : QJsonValue() },
         { QStringLiteral("aborted_by"), toId(abortedBy) },
@@ -87,6 +88,8 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
         a.sentAt = fromJsonMs(*c);
     if (auto c = r.optNumber("first_byte_at_ms")) // records before 2026-12 have none of these three
         a.firstByteAt = fromJsonMs(*c);
+    if (auto c = r.optNumber("answer_complete_at_ms")) // records before 2026-12-04 have none
+        a.answerCompleteAt = fromJsonMs(*c);
     a.bytesReceived = r.optInteger<qint64>("bytes_received").value_or(0);
     a.streamEvents = r.optInteger<int>("stream_events");
     a.cancelHandlersRun = r.optInteger<int>("cancel_handlers_run").value_or(0);

@@ -34,6 +34,9 @@ struct AttemptRecord
     std::optional<std::chrono::microseconds> cancelledAt;
     std::optional<std::chrono::microseconds> sentAt; // when the request had been written (absent: never sent)
     std::optional<std::chrono::microseconds> firstByteAt; // when the provider's answer began (its head); absent: never
+    // When the answer's last byte arrived: an attempt is on time if this is before its deadline, however
+    // long reading the answer then took (docs/contract.md §12.3); absent: no whole answer arrived.
+    std::optional<std::chrono::microseconds> answerCompleteAt;
     qint64 bytesReceived = 0; // bytes of the answer's body read
     std::optional<int> streamEvents; // events of a streamed answer read (absent: not a stream)
     AbortReason abortedBy = AbortReason::None;

@@ -916,6 +916,11 @@ private Q_SLOTS:
         QVERIFY2(outcome.record.success, qPrintable(outcome.record.failure ? outcome.record.failure->detail : QString()));
         QCOMPARE(outcome.record.abortedBy, AbortReason::None);
         QCOMPARE(outcome.record.sentAt, std::optional<std::chrono::microseconds>(3ms));
+        // The record says what it was judged by: the last byte at 4,990 ms, before the 5,000 ms deadline,
+        // though the attempt ended at 5,190 ms (a soak's ledger judges acceptance by the same figure).
+        QCOMPARE(outcome.record.answerCompleteAt, std::optional<std::chrono::microseconds>(4990ms));
+        QCOMPARE(outcome.record.startedAt + outcome.record.duration, std::chrono::microseconds(5190ms));
+        QCOMPARE(AttemptRecord::fromJson(outcome.record.toJson())->answerCompleteAt, outcome.record.answerCompleteAt);
     }
 
     // The same answer whose last byte came 1 ms after the deadline is refused, even if read at once.

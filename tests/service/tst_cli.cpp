@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bullpen-cli generate as a user runs it: a separate process, the built-in simulator, JSON out.
+#include "config/settingstable.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -387,6 +389,13 @@ private Q_SLOTS:
             QVERIFY2(h.exitCode == 0, QByteArray(command + ": " + h.err).constData());
             QVERIFY2(h.out.startsWith(QByteArray("Usage: bullpen-cli " + command + " [options]")), h.out.left(80).constData());
             QVERIFY2(h.out.contains("Exit codes:\n  0  "), command.constData());
+        }
+        // A command that runs an engine lists every setting of the settings table, key and variable,
+        // in its --help and so in its man page.
+        const Run generate = raw({ QStringLiteral("generate"), QStringLiteral("--help") });
+        for (const bullpen::SettingRow &row : bullpen::settingRows()) {
+            QVERIFY2(generate.out.contains((QStringLiteral("  ") + row.fileKey + QStringLiteral("  ") + row.envVar).toUtf8()),
+                     qPrintable(row.envVar));
         }
     }
 
