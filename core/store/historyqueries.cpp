@@ -379,27 +379,22 @@ QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs,
 QList<LatencySample> HistoryQueries::latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error,
                                                     std::optional<Stage> stage)
 {
-    // Read first: on PostgreSQL a second statement on the connection ends a result still being read.
-    const QSet<QString> synthetic = syntheticGenerations(fromMs, toMs, error); // probes are not users' latency
+    // Probes and replays are not users' latency: left out through the index (schema version 13).
     QSqlQuery q;
     QList<LatencySample> out;
     const bool ok = !stage
-        ? m_db.read(
-            q,
-            QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
-                           "AND at_ms < ? ORDER BY at_ms"),
-            { toId(provider), toId(role), fromMs, toMs }, error)
-        : m_db.read(
-            q,
-            QStringLiteral("SELECT at_ms, duration_ms, success, generation_id FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
-                           "AND at_ms >= ? AND at_ms < ? ORDER BY at_ms"),
-            { toId(provider), toId(role), toId(*stage), fromMs, toMs }, error);
+        ? m_db.read(q,
+                    QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND at_ms >= ? "
+                                   "AND at_ms < ? AND synthetic = 0 ORDER BY at_ms"),
+                    { toId(provider), toId(role), fromMs, toMs }, error)
+        : m_db.read(q,
+                    QStringLiteral("SELECT at_ms, duration_ms, success FROM attempts WHERE provider = ? AND role = ? AND stage = ? "
+                                   "AND at_ms >= ? AND at_ms < ? AND synthetic = 0 ORDER BY at_ms"),
+                    { toId(provider), toId(role), toId(*stage), fromMs, toMs }, error);
     if (!ok)
         return out;
-    while (q.next()) {
-        if (synthetic.isEmpty() || !synthetic.contains(q.value(3).toString()))
-            out << LatencySample { q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0 };
-    }
+    while (q.next())
+        out << LatencySample { q.value(0).toLongLong(), q.value(1).toDouble(), q.value(2).toInt() != 0 };
     return out;
 }
 
