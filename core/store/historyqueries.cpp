@@ -543,10 +543,10 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     if (!m_db.read(p, sql, { QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs }, error))
         return {};
     while (p.next()) {
-        const auto it = waiting.constFind(p.value(1).toString());
-        if (it == waiting.constEnd())
+        const auto index = waiting.value(p.value(1).toString(), -1);
+        if (index < 0)
             continue;
-        FallbackWait &w = out[*it];
+        FallbackWait &w = out[index];
         if (p.value(0).toLongLong() > w.atMs)
             continue;
         w.primaryMs += p.value(3).toDouble();
