@@ -2,6 +2,8 @@
 #include "settingstable.h"
 
 #include <cmath>
+#include <type_traits>
+#include <utility>
 
 namespace bullpen {
 
@@ -37,28 +39,19 @@ SettingRow durationRow(const char *key, const char *env, const char *doc, Field 
     return r;
 }
 
-SettingRow countRow(const char *key, const char *env, const char *doc, int low, int high, int PipelineSettings::*field)
+// A switch, count or ratio held in the member `field` reaches: a bool, an int or a double.
+template<typename Field>
+SettingRow valueRow(const char *key, const char *env, SettingType type, const char *doc, Field field, double low = 0, double high = 0)
 {
-    SettingRow r = row(key, env, SettingType::Count, doc);
+    using Value = std::remove_reference_t<decltype(field(std::declval<Settings &>()))>;
+    SettingRow r = row(key, env, type, doc);
     r.low = low;
     r.high = high;
     r.set = [field](Settings &s, const QVariant &v) {
-        s.pipeline.*field = v.toInt();
+        field(s) = v.value<Value>();
     };
     r.get = [field](const Settings &s) {
-        return QVariant(s.pipeline.*field);
-    };
-    return r;
-}
-
-SettingRow switchRow(const char *key, const char *env, const char *doc, bool PipelineSettings::*field)
-{
-    SettingRow r = row(key, env, SettingType::Switch, doc);
-    r.set = [field](Settings &s, const QVariant &v) {
-        s.pipeline.*field = v.toBool();
-    };
-    r.get = [field](const Settings &s) {
-        return QVariant(s.pipeline.*field);
+        return QVariant::fromValue(field(s));
     };
     return r;
 }
@@ -113,22 +106,28 @@ QList<SettingRow> pipelineRows()
     rows << durationRow(
         "pipeline.image_timeout", "IMAGE_TIMEOUT", "How long one try of the image stage may take.",
         [](auto &s) -> auto & { return s.pipeline.imageTimeout; });
-    rows << countRow("pipeline.image_retries", "IMAGE_RETRIES", "Tries of the image stage after its first.", 0, 5,
-                     &PipelineSettings::imageRetries);
-    rows << switchRow("pipeline.captions", "CAPTIONS", "The captions stage; a failure there falls back to default captions.",
-                      &PipelineSettings::captions);
+    rows << valueRow(
+        "pipeline.image_retries", "IMAGE_RETRIES", SettingType::Count, "Tries of the image stage after its first.",
+        [](auto &s) -> auto & { return s.pipeline.imageRetries; }, 0, 5);
+    rows << valueRow(
+        "pipeline.captions", "CAPTIONS", SettingType::Switch, "The captions stage; a failure there falls back to default captions.",
+        [](auto &s) -> auto & { return s.pipeline.captions; });
     rows << durationRow(
         "pipeline.captions_timeout", "CAPTIONS_TIMEOUT", "How long the captions stage may take.",
         [](auto &s) -> auto & { return s.pipeline.captionsTimeout; });
-    rows << switchRow("pipeline.store_content", "BULLPEN_STORE_CONTENT",
-                      "Store story-derived content (storyboards, captions); the 24 h cache needs it.", &PipelineSettings::storeContent);
-    rows << countRow("pipeline.max_in_flight_per_provider", "BULLPEN_MAX_IN_FLIGHT",
-                     "Attempts on the wire per provider, shared out between the engine threads.", 1, kMaxInFlightLimit,
-                     &PipelineSettings::maxInFlightPerProvider);
-    rows << countRow("pipeline.max_queued_per_provider", "BULLPEN_MAX_QUEUED",
-                     "Generations that may wait for a slot before their budget starts; beyond them a generation fails at once "
-                     "with NOT_SENT.",
-                     0, kMaxQueuedLimit, &PipelineSettings::maxQueuedPerProvider);
+    rows << valueRow(
+        "pipeline.store_content", "BULLPEN_STORE_CONTENT", SettingType::Switch,
+        "Store story-derived content (storyboards, captions); the 24 h cache needs it.",
+        [](auto &s) -> auto & { return s.pipeline.storeContent; });
+    rows << valueRow(
+        "pipeline.max_in_flight_per_provider", "BULLPEN_MAX_IN_FLIGHT", SettingType::Count,
+        "Attempts on the wire per provider, shared out between the engine threads.",
+        [](auto &s) -> auto & { return s.pipeline.maxInFlightPerProvider; }, 1, kMaxInFlightLimit);
+    rows << valueRow(
+        "pipeline.max_queued_per_provider", "BULLPEN_MAX_QUEUED", SettingType::Count,
+        "Generations that may wait for a slot before their budget starts; beyond them a generation fails at once "
+        "with NOT_SENT.",
+        [](auto &s) -> auto & { return s.pipeline.maxQueuedPerProvider; }, 0, kMaxQueuedLimit);
     return rows;
 }
 
@@ -151,41 +150,22 @@ QList<SettingRow> networkRows()
 QList<SettingRow> breakerRows()
 {
     QList<SettingRow> rows;
-    SettingRow on = row("breaker", "BULLPEN_BREAKER", SettingType::Switch,
-                        "Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
-                        "off: every request tries its primary first.");
-    on.set = [](Settings &s, const QVariant &v) {
-        s.breaker.enabled = v.toBool();
-    };
-    on.get = [](const Settings &s) {
-        return QVariant(s.breaker.enabled);
-    };
-    rows << on;
+    rows << valueRow(
+        "breaker", "BULLPEN_BREAKER", SettingType::Switch,
+        "Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
+        "off: every request tries its primary first.",
+        [](auto &s) -> auto & { return s.breaker.enabled; });
     rows << durationRow(
         "breaker_window", "BULLPEN_BREAKER_WINDOW", "How far back a breaker counts attempts.",
         [](auto &s) -> auto & { return s.breaker.window; }, minutes(60));
-    SettingRow minAttempts = row("breaker_min_attempts", "BULLPEN_BREAKER_MIN_ATTEMPTS", SettingType::Count,
-                                 "Attempts that must have reached the provider within the window before its breaker may open.");
-    minAttempts.low = 1;
-    minAttempts.high = 10'000;
-    minAttempts.set = [](Settings &s, const QVariant &v) {
-        s.breaker.minAttempts = v.toInt();
-    };
-    minAttempts.get = [](const Settings &s) {
-        return QVariant(s.breaker.minAttempts);
-    };
-    rows << minAttempts;
-    SettingRow ratio = row("breaker_failure_ratio", "BULLPEN_BREAKER_FAILURE_RATIO", SettingType::Ratio,
-                           "The share of those attempts failing by the provider's fault that opens the breaker.");
-    ratio.low = 0;
-    ratio.high = 1;
-    ratio.set = [](Settings &s, const QVariant &v) {
-        s.breaker.failureRatio = v.toDouble();
-    };
-    ratio.get = [](const Settings &s) {
-        return QVariant(s.breaker.failureRatio);
-    };
-    rows << ratio;
+    rows << valueRow(
+        "breaker_min_attempts", "BULLPEN_BREAKER_MIN_ATTEMPTS", SettingType::Count,
+        "Attempts that must have reached the provider within the window before its breaker may open.",
+        [](auto &s) -> auto & { return s.breaker.minAttempts; }, 1, 10'000);
+    rows << valueRow(
+        "breaker_failure_ratio", "BULLPEN_BREAKER_FAILURE_RATIO", SettingType::Ratio,
+        "The share of those attempts failing by the provider's fault that opens the breaker.",
+        [](auto &s) -> auto & { return s.breaker.failureRatio; }, 0, 1);
     rows << durationRow(
         "breaker_cooldown", "BULLPEN_BREAKER_COOLDOWN",
         "How long an open breaker waits before one trial request; doubles while the trials fail.",
@@ -431,9 +411,7 @@ QString settingsHelpText()
     QString out = QStringLiteral("Settings: the settings file's key, the environment variable that overrides it, the default "
                                  "(docs/configuration.md):\n");
     for (const SettingRow &row : settingRows()) {
-        const QVariant value = row.get(defaults);
-        out += QStringLiteral("  %1  %2  (%3)\n      %4\n")
-                   .arg(row.fileKey, row.envVar, value.isValid() ? row.format(value) : row.unsetText, row.doc);
+        out += QStringLiteral("  %1  %2  (%3)\n      %4\n").arg(row.fileKey, row.envVar, row.format(row.get(defaults)), row.doc);
     }
     return out;
 }
