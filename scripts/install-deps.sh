@@ -19,7 +19,7 @@ packages=(
     qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqt6sql6-sqlite libqt6sql6-psql postgresql curl
-    fonts-noto-cjk
+    fonts-noto-cjk qt6-translations-l10n
     clang libclang-rt-dev clang-format
     desktop-file-utils lintian
     qtkeychain-qt6-dev gnome-keyring dbus-daemon

@@ -150,6 +150,10 @@ constexpr Source kSources[] = {
       QT_TRANSLATE_NOOP(
           "bullpen::RecordText",
           "%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.") },
+    { RecordText::StepEngineUnreachable,
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "The engine at %1 could not be reached, so nothing was sent to any provider. Generate again once the status "
+                        "bar says it is connected.") },
 };
 
 constexpr bool inOrder()

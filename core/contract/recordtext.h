@@ -79,6 +79,7 @@ enum class RecordText {
     StepInternal,
     StepNotSent,
     StepUnknown,
+    StepEngineUnreachable,
     Count
 };
 

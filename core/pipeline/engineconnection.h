@@ -18,6 +18,17 @@ class HistoryWrites;
 class Masking;
 class Store;
 
+// An operator's drain as a front end asks for it (docs/contract.md §13): one provider, in one role and
+// at one stage or (left out) in all of them, with a reason, until restored or until `until`.
+struct DrainRequest
+{
+    Provider provider = Provider::Gemini;
+    std::optional<Role> role; // none: every role
+    std::optional<Stage> stage; // none: every stage
+    QString reason;
+    std::optional<QDateTime> until; // none: until restored
+};
+
 // An engine as a front end holds it (docs/contract.md §12, docs/architecture.md): embedded in this process
 // (EngineSetup) or attached to a running bullpen-engine (RemoteConnection). The console's views use
 // only this, so every view works the same in both modes.
@@ -60,15 +71,9 @@ public:
     // Breakers and drains (docs/contract.md §13), in GET /v1/providers' shape. refreshProviders() asks,
     // providersChanged() answers (embedded: from the event loop; attached: when the engine answers).
     virtual void refreshProviders() { }
-    // An operator's drain of every role and stage of `provider` until restored (or `until`), and its
-    // restore; providersChanged follows, or providerActionFailed with the reason (attached with a
-    // viewer's token: the engine's 403).
-    virtual void drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
-    {
-        Q_UNUSED(provider);
-        Q_UNUSED(reason);
-        Q_UNUSED(until);
-    }
+    // An operator's drain, and the restore of every drain of a provider; providersChanged follows, or
+    // providerActionFailed with the reason (attached with a viewer's token: the engine's 403).
+    virtual void drainProvider(const DrainRequest &drain) { Q_UNUSED(drain); }
     virtual void restoreProvider(Provider provider) { Q_UNUSED(provider); }
 
 Q_SIGNALS:

@@ -113,12 +113,16 @@ void RemoteConnection::refreshProviders()
     });
 }
 
-void RemoteConnection::drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
+void RemoteConnection::drainProvider(const DrainRequest &drain)
 {
-    QJsonObject body { { QStringLiteral("reason"), reason.trimmed().left(500) } };
-    if (until)
-        body.insert(QStringLiteral("until"), until->toUTC().toString(Qt::ISODateWithMs));
-    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(provider)), body));
+    QJsonObject body { { QStringLiteral("reason"), drain.reason.trimmed().left(500) } };
+    if (drain.role)
+        body.insert(QStringLiteral("role"), toId(*drain.role));
+    if (drain.stage)
+        body.insert(QStringLiteral("stage"), toId(*drain.stage));
+    if (drain.until)
+        body.insert(QStringLiteral("until"), drain.until->toUTC().toString(Qt::ISODateWithMs));
+    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(drain.provider)), body));
 }
 
 void RemoteConnection::restoreProvider(Provider provider)

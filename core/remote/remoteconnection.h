@@ -41,7 +41,7 @@ public:
     QJsonObject runningConfig() const override { return m_engine->config(); }
     bool usable() const override { return m_engine->state() == RemoteEngine::State::Connected; }
     void refreshProviders() override;
-    void drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until) override;
+    void drainProvider(const DrainRequest &drain) override;
     void restoreProvider(Provider provider) override;
     // Where this machine keeps its keys (Connect… keeps the engine's token there, 0600).
     QString keyFilePath() const override { return m_keyFile; }

@@ -3,6 +3,7 @@
 
 #include "api/generationrequestjson.h"
 #include "config/proxyrules.h"
+#include "contract/recordtext.h"
 #include "engine/stageservice.h"
 
 #include <QJsonDocument>
@@ -162,7 +163,9 @@ void RemoteEngine::openStream()
             // and after any reconnect, whose cause may have been a result we failed to read.
             if (m_lastEventId.isEmpty() || m_state == State::Reconnecting)
                 reconcile();
-            if (m_config.isEmpty())
+            // After a reconnect the engine may be another process (restarted, another instance or
+            // version behind a balancer): its configuration is asked for again, so every label is current.
+            if (m_config.isEmpty() || m_state == State::Reconnecting)
                 fetchConfig();
             setState(State::Connected, {});
         }
@@ -304,7 +307,7 @@ QString RemoteEngine::startBody(QJsonObject body)
                 || e == QNetworkReply::UnknownNetworkError)
                 fetchResult(id);
             else
-                fail(id, FailureKind::NETWORK, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why));
+                failUnreached(id, why);
         } else {
             if (status >= 400 && status < 500)
                 Q_EMIT startRefused(id, status, why);
@@ -417,6 +420,26 @@ void RemoteEngine::deliver(GenerationResult result)
         m_lastHeard.remove(result.generationId);
         Q_EMIT finished(result);
     });
+}
+
+// The engine's absence is not a provider's failure: nothing left this console, so the kind is
+// NOT_SENT (never counted against a provider) and the next step names the engine, not a provider.
+void RemoteEngine::failUnreached(const QString &id, const QString &why)
+{
+    m_lastHeard.remove(id);
+    if (!m_pending.remove(id))
+        return;
+    GenerationResult r;
+    r.generationId = id;
+    r.state = FinalState::Failed;
+    r.failure =
+        Failure { FailureKind::NOT_SENT, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why), false, {} };
+    r.storyboard.generationId = id;
+    NextStep step;
+    step.action = NextStep::Action::Retry;
+    step.message = recordText(RecordText::StepEngineUnreachable, { m_endpoint.display() });
+    r.nextStep = step;
+    Q_EMIT finished(r);
 }
 
 void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter)

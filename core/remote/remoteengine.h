@@ -82,6 +82,7 @@ private:
     void setState(State state, const QString &detail);
     void fetchResult(const QString &id, int attempt = 0);
     void reconcile();
+    void failUnreached(const QString &id, const QString &why);
     void fail(const QString &id, FailureKind kind, const QString &detail,
               std::optional<std::chrono::milliseconds> retryAfter = std::nullopt);
     void fetchConfig();

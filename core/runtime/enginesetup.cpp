@@ -269,15 +269,17 @@ void EngineSetup::refreshProviders()
         Qt::QueuedConnection);
 }
 
-void EngineSetup::drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until)
+void EngineSetup::drainProvider(const DrainRequest &drain)
 {
     if (!m_engine)
         return;
     Drain d;
-    d.provider = provider;
-    d.reason = reason.trimmed().left(500);
+    d.provider = drain.provider;
+    d.role = drain.role;
+    d.stage = drain.stage;
+    d.reason = drain.reason.trimmed().left(500);
     d.by = QStringLiteral("console");
-    d.until = until;
+    d.until = drain.until;
     m_engine->breakers().drain(d);
 }
 

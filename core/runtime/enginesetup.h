@@ -88,7 +88,7 @@ public:
     QString defaultScenario() const override;
     bool attached() const override { return false; }
     void refreshProviders() override;
-    void drainProvider(Provider provider, const QString &reason, const std::optional<QDateTime> &until) override;
+    void drainProvider(const DrainRequest &drain) override;
     void restoreProvider(Provider provider) override;
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the

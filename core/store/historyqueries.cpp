@@ -313,7 +313,8 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
 namespace {
 
 // Rows of (generation_id, stage, provider, role, success, kind, duration_ms[, at_ms]).
-QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nullptr)
+// `atMs`: column 7's time of each row kept; `flag`: column 8 of each, as a truth value.
+QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nullptr, QList<bool> *flag = nullptr)
 {
     QList<CompletedAttempt> rows;
     while (q.next()) {
@@ -328,6 +329,8 @@ QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nu
         };
         if (atMs)
             *atMs << q.value(7).toLongLong();
+        if (flag)
+            *flag << (q.value(8).toInt() != 0);
     }
     return rows;
 }
@@ -355,21 +358,31 @@ QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs,
                    { fromMs, toMs }, error))
         return {};
     QList<CompletedAttempt> rows = completedAttempts(q);
-    // Probes are not users' attempts (docs/contract.md §13): read apart, through their own index, and
-    // shown as each card's last probe. The last day's, so that a quiet provider's card still has one.
+    // Synthetic attempts are not users' (docs/contract.md §13, §14): read apart, through their own
+    // index, and left out of every figure. Of them only a prober's are probes, shown as each card's
+    // last probe (the last day's, so that a quiet provider's card still has one); a replay is none.
     QSqlQuery p;
     if (!m_db.read(p,
-                   QStringLiteral("SELECT generation_id, stage, provider, role, success, kind, duration_ms, at_ms FROM attempts "
-                                  "WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"),
+                   QStringLiteral("SELECT a.generation_id, a.stage, a.provider, a.role, a.success, a.kind, a.duration_ms, a.at_ms, "
+                                  "(SELECT COUNT(*) FROM generations g WHERE g.id = a.generation_id AND g.probe IS NOT NULL) "
+                                  "FROM attempts a WHERE a.synthetic = 1 AND a.at_ms >= ? AND a.at_ms < ?"),
                    { std::min(fromMs, toMs - 24 * 3'600'000LL), toMs }, error))
         return {};
+    QList<qint64> syntheticTimes;
+    QList<bool> isProbe;
+    const QList<CompletedAttempt> synthetic = completedAttempts(p, &syntheticTimes, &isProbe);
+    QList<CompletedAttempt> probes;
     QList<qint64> probeTimes;
-    const QList<CompletedAttempt> probes = completedAttempts(p, &probeTimes);
-    if (!probes.isEmpty()) {
-        QSet<QString> synthetic;
-        for (const CompletedAttempt &a : probes)
-            synthetic.insert(a.generationId);
-        rows.removeIf([&](const CompletedAttempt &a) { return synthetic.contains(a.generationId); });
+    if (!synthetic.isEmpty()) {
+        QSet<QString> ids;
+        for (qsizetype i = 0; i < synthetic.size(); ++i) {
+            ids.insert(synthetic[i].generationId);
+            if (isProbe[i]) {
+                probes << synthetic[i];
+                probeTimes << syntheticTimes[i];
+            }
+        }
+        rows.removeIf([&](const CompletedAttempt &a) { return ids.contains(a.generationId); });
     }
     QList<ProviderHealth> health = ProviderHealth::summarise(rows);
     ProviderHealth::addProbes(health, probes, probeTimes);

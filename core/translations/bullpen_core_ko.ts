@@ -261,6 +261,10 @@
         <source>The request%2 never reached %1: Bullpen itself was at its limit (its own queue was full, or it was too busy to send before the deadline). The provider is not to blame. Retry when fewer generations are in flight, or raise the in-flight limit (BULLPEN_MAX_IN_FLIGHT) if the provider allows it.</source>
         <translation>요청%2이 제공자 %1에 도달하지 못했습니다: Bullpen 자체가 한도에 걸렸습니다 (자체 대기열이 가득 찼거나 마감 전에 보낼 여유가 없었습니다). 제공자 탓이 아닙니다. 진행 중인 생성이 줄었을 때 다시 시도하거나, 제공자가 허용한다면 동시 진행 한도(BULLPEN_MAX_IN_FLIGHT)를 올리세요.</translation>
     </message>
+    <message>
+        <source>The engine at %1 could not be reached, so nothing was sent to any provider. Generate again once the status bar says it is connected.</source>
+        <translation>엔진 %1에 연결할 수 없어 어떤 제공자에게도 아무것도 보내지 않았습니다. 상태 표시줄에 연결됨이 보이면 다시 생성하세요.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::RemoteComparisonRunner</name>

@@ -27,4 +27,16 @@ QString duration(double ms)
     return negative ? QStringLiteral("−") + text : text;
 }
 
+QString field(std::chrono::milliseconds d)
+{
+    const qint64 ms = d.count();
+    if (ms <= 0)
+        return {};
+    if (ms % 1000 == 0)
+        return QStringLiteral("%1 s").arg(ms / 1000);
+    if (ms >= 1000 && ms % 100 == 0)
+        return QStringLiteral("%1.%2 s").arg(ms / 1000).arg((ms % 1000) / 100);
+    return QStringLiteral("%1 ms").arg(ms);
+}
+
 } // namespace bullpen::units

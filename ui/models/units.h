@@ -19,4 +19,8 @@ inline QString duration(std::chrono::milliseconds d)
     return duration(static_cast<double>(d.count()));
 }
 
+// A duration as a field shows it, and as every duration field takes it back (parseDuration): "60 s",
+// "2.5 s", "250 ms", "1234 ms"; the same unit words in every language, as typed. Empty for zero.
+QString field(std::chrono::milliseconds d);
+
 } // namespace bullpen::units

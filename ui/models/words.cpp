@@ -34,4 +34,17 @@ QString role(Role role)
                                  : QCoreApplication::translate("bullpen::words", "fallback");
 }
 
+QString stage(Stage stage)
+{
+    switch (stage) {
+    case Stage::Storyboard:
+        return QCoreApplication::translate("bullpen::words", "storyboard");
+    case Stage::Image:
+        return QCoreApplication::translate("bullpen::words", "image");
+    case Stage::Captions:
+        return QCoreApplication::translate("bullpen::words", "captions");
+    }
+    return toId(stage);
+}
+
 } // namespace bullpen::words

@@ -14,4 +14,7 @@ QString state(const QString &id);
 // A provider's role in a stage as the reader's language says it ("primary" → "기본").
 QString role(Role role);
 
+// A stage's name as the reader's language says it ("storyboard" → "스토리보드"); ids stay in records.
+QString stage(Stage stage);
+
 } // namespace bullpen::words

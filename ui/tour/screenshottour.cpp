@@ -127,7 +127,8 @@ private:
             save(run, QStringLiteral("01-run.png"));
         if (s.drainPrimary) {
             // Shown on gemini's health card too; restored once captured.
-            m_engine.drainProvider(Provider::Gemini, QStringLiteral("incident 4711: 503s since 03:10"), std::nullopt);
+            m_engine.drainProvider(
+                { Provider::Gemini, Role::Primary, Stage::Storyboard, QStringLiteral("incident 4711: 503s since 03:10"), {} });
             m_engine.refreshProviders();
         }
         m_window.generate(1);

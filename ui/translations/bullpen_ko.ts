@@ -180,6 +180,77 @@
     </message>
 </context>
 <context>
+    <name>bullpen::DrainDialog</name>
+    <message>
+        <source>Drain %1</source>
+        <translation>제공자 %1 제외</translation>
+    </message>
+    <message>
+        <source>Only %1 as %2 at the %3 stage</source>
+        <translation>%3 단계의 %2 제공자 %1만</translation>
+    </message>
+    <message>
+        <source>Only %1 as %2, at every stage</source>
+        <translation>모든 단계의 %2 제공자 %1만</translation>
+    </message>
+    <message>
+        <source>%1 in every role and at every stage</source>
+        <translation>모든 역할·모든 단계의 제공자 %1</translation>
+    </message>
+    <message>
+        <source>e.g. 503s since 03:10, ticket 4711</source>
+        <translation>예: 03:10부터 503 응답, 티켓 4711</translation>
+    </message>
+    <message>
+        <source>for %1</source>
+        <translation>%1 동안</translation>
+    </message>
+    <message>
+        <source>until restored</source>
+        <translation>복원할 때까지</translation>
+    </message>
+    <message>
+        <source>Drain</source>
+        <translation>제외</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>How long</source>
+        <translation>기간</translation>
+    </message>
+    <message>
+        <source>Requests of the %1 stage go straight to its fallback, with the whole budget, instead of %2. If the stage has no usable fallback, %2 is still called. Every other stage and role of %2 is unchanged.</source>
+        <translation>%1 단계의 요청은 제공자 %2 대신 전체 예산을 가지고 바로 대체 제공자로 갑니다. 그 단계에 쓸 수 있는 대체 제공자가 없으면 제공자 %2 호출은 그대로입니다. 제공자 %2의 다른 단계와 역할은 바뀌지 않습니다.</translation>
+    </message>
+    <message>
+        <source>%1 is not used as the fallback of the %2 stage; a failing primary there fails without a fallback. Every other stage and role of %1 is unchanged.</source>
+        <translation>%2 단계에서 제공자 %1의 대체 호출을 하지 않습니다. 그 단계의 기본 제공자가 실패하면 대체 호출 없이 실패합니다. 제공자 %1의 다른 단계와 역할은 바뀌지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Every stage with %1 as its primary goes straight to its fallback, with the whole budget; stages with no usable fallback still call %1, and %1 is not used as anyone's fallback.</source>
+        <translation>기본 제공자가 %1인 모든 단계는 전체 예산을 가지고 바로 대체 제공자로 갑니다. 쓸 수 있는 대체 제공자가 없는 단계는 제공자 %1 호출을 계속하며, 제공자 %1의 대체 호출은 하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>It ends by itself at %1, or when restored.</source>
+        <translation>%1에 저절로 끝나거나, 복원하면 끝납니다.</translation>
+    </message>
+    <message>
+        <source>It lasts until someone restores it.</source>
+        <translation>누군가 복원할 때까지 계속됩니다.</translation>
+    </message>
+    <message>
+        <source>Say why first: the audit and the other operators read it</source>
+        <translation>먼저 이유를 적으세요. 감사 기록과 다른 운영자가 읽습니다</translation>
+    </message>
+    <message>
+        <source>Applies to</source>
+        <translation>대상</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::EngineConfigView</name>
     <message>
         <source>Waiting for the engine's configuration…</source>
@@ -809,14 +880,6 @@
         <translation>%1초마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
     </message>
     <message>
-        <source>primary</source>
-        <translation>기본</translation>
-    </message>
-    <message>
-        <source>fallback</source>
-        <translation>대체</translation>
-    </message>
-    <message>
         <source>5 min</source>
         <translation>5분</translation>
     </message>
@@ -845,22 +908,6 @@
         <translation>차단기 반열림(%1): 시험 요청 하나가 확인하는 중</translation>
     </message>
     <message>
-        <source>Drain %1</source>
-        <translation>제공자 %1 제외</translation>
-    </message>
-    <message>
-        <source>Why? (kept in the audit; other operators see it on this card)</source>
-        <translation>이유를 적으세요 (감사 기록에 남고, 다른 운영자도 이 카드에서 봅니다)</translation>
-    </message>
-    <message>
-        <source>A drain needs a reason; nothing was changed.</source>
-        <translation>제외하려면 이유가 필요합니다. 아무것도 바뀌지 않았습니다.</translation>
-    </message>
-    <message>
-        <source>Every stage with %1 as its primary goes straight to its fallback, with the whole budget, until %1 is restored. Stages with no fallback still call %1. Drain it?</source>
-        <translation>기본 제공자 %1: 이 제공자를 기본으로 쓰는 모든 단계가 복원될 때까지 예산 전체를 가지고 곧바로 대체 제공자로 갑니다. 대체 제공자가 없는 단계는 여전히 이 제공자를 호출합니다. 제외할까요?</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; %2&lt;br&gt;&lt;small&gt;no attempts in the last 15 minutes&lt;/small&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2&lt;br&gt;&lt;small&gt;최근 15분 동안 시도 없음&lt;/small&gt;</translation>
     </message>
@@ -883,10 +930,6 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · &lt;span style="color:%4"&gt;&lt;b&gt;%5&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%6&lt;br&gt;%7&lt;/small&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; %2 · %3 · &lt;span style="color:%4"&gt;&lt;b&gt;%5&lt;/b&gt;&lt;/span&gt;&lt;br&gt;&lt;small&gt;%6&lt;br&gt;%7&lt;/small&gt;</translation>
-    </message>
-    <message>
-        <source>Click to see these failures in Failures.</source>
-        <translation>클릭하면 실패 탭에서 이 실패들을 봅니다.</translation>
     </message>
     <message>
         <source>%1 s</source>
@@ -923,6 +966,26 @@
     <message>
         <source>%1: attempts %L2</source>
         <translation>%1: 시도 %L2건</translation>
+    </message>
+    <message>
+        <source>Show these failures</source>
+        <translation>이 실패 보기</translation>
+    </message>
+    <message>
+        <source>The engine is not reachable; nothing can be drained until it is back</source>
+        <translation>엔진에 연결할 수 없습니다. 다시 연결될 때까지 아무것도 제외할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>not updated: the engine is not reachable</source>
+        <translation>갱신 안 됨: 엔진에 연결할 수 없음</translation>
+    </message>
+    <message>
+        <source>Click to see these failures in Failures; right-click (or the Menu key) to drain or restore.</source>
+        <translation>클릭하면 실패 보기에서 이 실패들을 봅니다. 오른쪽 클릭(또는 메뉴 키)으로 제외하거나 복원합니다.</translation>
+    </message>
+    <message>
+        <source>Right-click (or the Menu key) to drain or restore.</source>
+        <translation>오른쪽 클릭(또는 메뉴 키)으로 제외하거나 복원합니다.</translation>
     </message>
 </context>
 <context>
@@ -1731,6 +1794,10 @@
         <source>Generations running: %L1</source>
         <translation>실행 중인 생성 %L1건</translation>
     </message>
+    <message>
+        <source>The engine cannot take a generation now: %1</source>
+        <translation>지금은 엔진이 생성을 받을 수 없습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::SettingsView</name>
@@ -2217,6 +2284,18 @@
     <message>
         <source>fallback</source>
         <translation>대체</translation>
+    </message>
+    <message>
+        <source>storyboard</source>
+        <translation>스토리보드</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>이미지</translation>
+    </message>
+    <message>
+        <source>captions</source>
+        <translation>캡션</translation>
     </message>
 </context>
 </TS>

@@ -4,22 +4,23 @@
 #include "charts.h"
 #include "contract/providerregistry.h"
 #include "contract/recordtext.h"
+#include "draindialog.h"
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
 #include "models/units.h"
+#include "models/words.h"
 #include "pipeline/engineconnection.h"
 #include "tones.h"
 
 #include <QAction>
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QJsonArray>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
-#include <QMessageBox>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QScrollArea>
 #include <QTimer>
@@ -130,6 +131,7 @@ HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     m_empty = new QLabel(tr("No provider attempts in the last 15 minutes."));
     m_empty->setObjectName(QStringLiteral("healthEmpty"));
     m_cards->addWidget(m_empty);
+    m_cards->addStretch(1); // the cards go between the notice and this
     auto *scroll = m_scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("healthCards"));
     scroll->setWidget(cards);
@@ -153,8 +155,8 @@ HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     side->addWidget(m_pause, 0, Qt::AlignRight);
     layout->addLayout(side);
 
-    connect(m_model, &QAbstractItemModel::modelReset, this, &HealthStrip::rebuildCards);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &HealthStrip::rebuildCards);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &HealthStrip::updateCards);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &HealthStrip::updateCards);
     m_timer->setInterval(5000);
     connect(m_timer, &QTimer::timeout, this, &HealthStrip::refresh);
     if (!m_queue || !m_queue->history()) {
@@ -213,7 +215,7 @@ void HealthStrip::setEngine(EngineConnection *engine)
             }
         }
         m_openBreakers = std::move(open);
-        rebuildCards();
+        updateCards();
     });
     connect(engine, &EngineConnection::providerActionFailed, this, [this](const QString &message) {
         m_stamp->setText(tr("drain or restore refused"));
@@ -257,27 +259,77 @@ QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Sta
     return parts.join(QLatin1Char('\n'));
 }
 
-void HealthStrip::askToDrain(Provider provider)
+void HealthStrip::askToDrain(Provider provider, std::optional<Role> role, std::optional<Stage> stage)
 {
     if (!m_engine)
         return;
-    bool ok = false;
-    const QString reason =
-        QInputDialog::getText(this, tr("Drain %1").arg(toId(provider)), tr("Why? (kept in the audit; other operators see it on this card)"),
-                              QLineEdit::Normal, {}, &ok)
-            .trimmed();
-    if (!ok)
-        return;
-    if (reason.isEmpty()) {
-        QMessageBox::information(this, tr("Drain %1").arg(toId(provider)), tr("A drain needs a reason; nothing was changed."));
-        return;
+    auto *dialog = new DrainDialog(provider, role, stage, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DrainDialog::drainAccepted, this, [this](const DrainRequest &r) {
+        if (m_engine)
+            m_engine->drainProvider(r);
+    });
+    dialog->open(); // window-modal, and no nested event loop: timers and refreshes go on behind it
+}
+
+bool HealthStrip::drained(Provider provider) const
+{
+    for (const QJsonValue &pv : m_providers.value(QLatin1StringView("providers")).toArray()) {
+        const QJsonObject p = pv.toObject();
+        if (p.value(QLatin1StringView("id")).toString() == toId(provider))
+            return !p.value(QLatin1StringView("drains")).toArray().isEmpty();
     }
-    const auto answer = QMessageBox::question(this, tr("Drain %1").arg(toId(provider)),
-                                              tr("Every stage with %1 as its primary goes straight to its fallback, with the whole budget, "
-                                                 "until %1 is restored. Stages with no fallback still call %1. Drain it?")
-                                                  .arg(toId(provider)));
-    if (answer == QMessageBox::Yes)
-        m_engine->drainProvider(provider, reason, std::nullopt);
+    return false;
+}
+
+QList<QAction *> HealthStrip::cardActions(HealthCard *card, QObject *owner)
+{
+    const QString name = card->objectName();
+    const Provider provider = card->provider;
+    const Role role = card->role;
+    const std::optional<Stage> stage = card->stage;
+    QList<QAction *> actions;
+    if (stage) {
+        auto *failures = new QAction(tr("Show these failures"), owner);
+        failures->setObjectName(QStringLiteral("failuresAction"));
+        connect(failures, &QAction::triggered, this, [this, provider, role, stage] { Q_EMIT cardActivated(provider, role, *stage); });
+        actions << failures;
+    }
+    if (!m_engine)
+        return actions;
+    auto *drain = new QAction(tr("Drain %1…").arg(toId(provider)), owner);
+    drain->setObjectName(QStringLiteral("drainAction"));
+    drain->setEnabled(m_engine->usable());
+    if (!m_engine->usable())
+        drain->setToolTip(tr("The engine is not reachable; nothing can be drained until it is back"));
+    connect(drain, &QAction::triggered, this, [this, name, provider, role, stage] {
+        m_actedOn = name;
+        askToDrain(provider, role, stage);
+    });
+    actions << drain;
+    if (drained(provider)) { // Restore only where something is drained
+        auto *restore = new QAction(tr("Restore %1").arg(toId(provider)), owner);
+        restore->setObjectName(QStringLiteral("restoreAction"));
+        restore->setEnabled(m_engine->usable());
+        connect(restore, &QAction::triggered, this, [this, name, provider] {
+            m_actedOn = name;
+            if (m_engine)
+                m_engine->restoreProvider(provider);
+        });
+        actions << restore;
+    }
+    return actions;
+}
+
+void HealthStrip::showCardMenu(HealthCard *card, const QPoint &pos)
+{
+    // The menu and its actions belong to the strip: a refresh behind the open menu updates the card
+    // (never deletes it), and an action chosen runs after the menu has closed.
+    auto *menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("healthCardMenu"));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addActions(cardActions(card, menu));
+    menu->popup(card->mapToGlobal(pos));
 }
 
 void HealthStrip::refresh()
@@ -306,7 +358,12 @@ void HealthStrip::refresh()
         [this](Windows w) {
             m_reading = false;
             m_error = w.error;
-            if (!w.error.isEmpty()) {
+            if (!w.error.isEmpty() && m_engine && !m_engine->usable()) {
+                // The engine is away (the status bar names it): that, not the store, is why.
+                m_stamp->setText(tr("not updated: the engine is not reachable"));
+                m_stamp->setToolTip(m_engine->describe());
+                m_stamp->setStyleSheet(tones::textStyle(tones::Tone::Failure));
+            } else if (!w.error.isEmpty()) {
                 m_stamp->setText(tr("not updated: the store could not be read"));
                 m_stamp->setToolTip(w.error);
                 m_stamp->setStyleSheet(tones::textStyle(tones::Tone::Failure));
@@ -322,17 +379,9 @@ void HealthStrip::refresh()
         });
 }
 
-void HealthStrip::rebuildCards()
+void HealthStrip::updateCards()
 {
-    while (QLayoutItem *item = m_cards->takeAt(0)) {
-        if (item->widget() && item->widget() != m_empty) {
-            item->widget()->hide(); // gone from the strip now, not when the event loop deletes it
-            item->widget()->deleteLater();
-        }
-        delete item;
-    }
-    m_cards->addWidget(m_empty);
-    m_empty->setVisible(m_model->rowCount() == 0);
+    std::set<QString> shownNames;
     std::set<Provider> shown;
     std::set<std::tuple<Provider, Role, Stage>> failing;
     bool controls = false;
@@ -342,37 +391,41 @@ void HealthStrip::rebuildCards()
         const ProviderHealth five = m_model->last5(row);
         const ProviderHealth fifteen = m_model->last15(row);
         const ProviderHealth::State state = five.state();
-        const QString role = five.role == Role::Primary ? tr("primary") : tr("fallback");
+        const QString role = words::role(five.role);
         if (state == ProviderHealth::State::Failing) {
             failing.insert({ five.provider, five.role, five.stage });
             if (!m_failing.count({ five.provider, five.role, five.stage }))
-                Q_EMIT alert(five.provider, tr("Bullpen: %1 (%2, %3) is failing now").arg(toId(five.provider), role, toId(five.stage)),
+                Q_EMIT alert(five.provider,
+                             tr("Bullpen: %1 (%2, %3) is failing now").arg(toId(five.provider), role, words::stage(five.stage)),
                              windowLine(tr("5 min"), five));
         }
         const tones::Tone tone = state == ProviderHealth::State::Failing ? tones::Tone::Failure
             : state == ProviderHealth::State::Degraded                   ? tones::Tone::Warning
             : state == ProviderHealth::State::TooFew                     ? tones::Tone::Muted
                                                                          : tones::Tone::Success;
-        auto *card = newCard(QStringLiteral("healthCard_%1_%2_%3").arg(toId(five.provider), toId(five.role), toId(five.stage)), tone);
-        card->setText(
+        const QString name = QStringLiteral("healthCard_%1_%2_%3").arg(toId(five.provider), toId(five.role), toId(five.stage));
+        HealthCard *card = cardNamed(name, five.provider, five.role, five.stage);
+        setTone(card, tone);
+        QString text =
             tr("<b>%1</b> %2 · %3 · <span style=\"color:%4\"><b>%5</b></span><br><small>%6<br>%7</small>")
-                .arg(toId(five.provider), role, toId(five.stage),
+                .arg(toId(five.provider), role, words::stage(five.stage),
                      // grey that reads: the palette's hint text, not the pale grid tone
                      tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
                      ProviderHealthModel::stateText(state).toUpper(), cardLine(tr("5 min"), five, true).toHtmlEscaped(),
-                     cardLine(tr("15 min"), fifteen, false).toHtmlEscaped()));
+                     cardLine(tr("15 min"), fifteen, false).toHtmlEscaped());
         if (fifteen.lastProbe) {
             probes = true;
-            card->setText(card->text() + QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped()));
+            text += QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped());
         }
+        card->setText(text);
         card->setToolTip(windowLine(tr("5 min"), five) + QLatin1Char('\n') + windowLine(tr("15 min"), fifteen) + QStringLiteral("\n\n")
                          + ProviderHealthModel::ruleText() + QStringLiteral("\n\n")
                          + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
-                         + QStringLiteral("\n") + tr("Click to see these failures in Failures."));
-        connect(card, &HealthCard::activated, this,
-                [this, p = five.provider, r = five.role, st = five.stage] { Q_EMIT cardActivated(p, r, st); });
-        controls = addControls(card, five.provider, five.role, five.stage) || controls;
+                         + QStringLiteral("\n")
+                         + tr("Click to see these failures in Failures; right-click (or the Menu key) to drain or restore."));
+        controls = addControls(card) || controls;
         shown.insert(five.provider);
+        shownNames.insert(name);
     }
     // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
     // none): that card is where it is restored.
@@ -381,16 +434,24 @@ void HealthStrip::rebuildCards()
             if (shown.count(provider) || controlLine(provider, role).isEmpty())
                 continue;
             shown.insert(provider); // one card per provider is enough to restore it
-            controls = true;
-            m_empty->hide();
-            auto *card = newCard(QStringLiteral("healthCard_%1_%2").arg(toId(provider), toId(role)), tones::Tone::Warning);
-            card->setText(tr("<b>%1</b> %2<br><small>no attempts in the last 15 minutes</small>")
-                              .arg(toId(provider), role == Role::Primary ? tr("primary") : tr("fallback")));
-            addControls(card, provider, role, std::nullopt);
+            const QString name = QStringLiteral("healthCard_%1_%2").arg(toId(provider), toId(role));
+            HealthCard *card = cardNamed(name, provider, role, std::nullopt);
+            setTone(card, tones::Tone::Warning);
+            card->setText(tr("<b>%1</b> %2<br><small>no attempts in the last 15 minutes</small>").arg(toId(provider), words::role(role)));
+            card->setToolTip(tr("Right-click (or the Menu key) to drain or restore."));
+            controls = addControls(card) || controls;
+            shownNames.insert(name);
         }
     }
+    // Cards with nothing to show are hidden, not deleted: one may own an open menu or the focus.
+    for (auto &[name, card] : m_cardsByName)
+        card->setVisible(shownNames.count(name) > 0);
+    m_empty->setVisible(shownNames.empty());
     m_failing = std::move(failing);
-    m_cards->addStretch(1);
+    if (const auto acted = m_cardsByName.find(m_actedOn); acted != m_cardsByName.end() && acted->second->isVisible()) {
+        m_scroll->ensureWidgetVisible(acted->second); // the card a drain or restore came from stays in view
+        m_actedOn.clear();
+    }
     // A breaker or drain line, or a probe's, is one more line on its card: the strip grows for it, and
     // only then. It does not shrink back when the line goes: the tabs below stay where the operator's
     // eye and mouse are instead of moving with every breaker that opens and closes.
@@ -398,42 +459,48 @@ void HealthStrip::rebuildCards()
     m_scroll->setMinimumHeight(std::max(m_scroll->minimumHeight(), lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0)));
 }
 
-HealthCard *HealthStrip::newCard(const QString &name, tones::Tone tone)
+HealthCard *HealthStrip::cardNamed(const QString &name, Provider provider, Role role, std::optional<Stage> stage)
 {
+    if (const auto it = m_cardsByName.find(name); it != m_cardsByName.end())
+        return it->second;
     auto *card = new HealthCard;
     card->setObjectName(name);
     card->setTextFormat(Qt::RichText);
-    card->setStyleSheet(QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }"
-                                       "QLabel:focus { border-width: 2px; }")
-                            .arg(tones::css(tones::color(tone))));
-    m_cards->addWidget(card);
+    card->provider = provider;
+    card->role = role;
+    card->stage = stage;
+    card->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(card, &QWidget::customContextMenuRequested, this, [this, card](const QPoint &pos) { showCardMenu(card, pos); });
+    if (stage)
+        connect(card, &HealthCard::activated, this, [this, card] { Q_EMIT cardActivated(card->provider, card->role, *card->stage); });
+    m_cards->insertWidget(m_cards->count() - 1, card); // before the stretch
+    m_cardsByName.emplace(name, card);
     return card;
 }
 
-bool HealthStrip::addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage)
+void HealthStrip::setTone(HealthCard *card, tones::Tone tone)
 {
-    const QString control = controlLine(provider, role, stage);
-    if (!control.isEmpty()) {
-        // Each breaker or drain line cut to the card's width; whole in the tooltip.
-        QStringList lines = control.split(u'\n');
-        for (QString &line : lines)
-            line = (line.size() > kControlChars ? line.left(kControlChars - 1) + QChar(0x2026) : line).toHtmlEscaped();
-        card->setText(card->text()
-                      + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
-                            .arg(tones::css(tones::color(tones::Tone::Warning)), lines.join(QStringLiteral("<br>"))));
-        card->setToolTip(control + QStringLiteral("\n\n") + card->toolTip());
-    }
-    if (!m_engine)
-        return !control.isEmpty();
-    auto *drain = new QAction(tr("Drain %1…").arg(toId(provider)), card);
-    drain->setObjectName(QStringLiteral("drainAction"));
-    connect(drain, &QAction::triggered, this, [this, provider] { askToDrain(provider); });
-    auto *restore = new QAction(tr("Restore %1").arg(toId(provider)), card);
-    restore->setObjectName(QStringLiteral("restoreAction"));
-    connect(restore, &QAction::triggered, this, [this, provider] { m_engine->restoreProvider(provider); });
-    card->addActions({ drain, restore });
-    card->setContextMenuPolicy(Qt::ActionsContextMenu);
-    return !control.isEmpty();
+    const QString sheet = QStringLiteral("QLabel { border: 1px solid %1; border-left: 5px solid %1; padding: 3px 6px; }"
+                                         "QLabel:focus { border-width: 2px; }")
+                              .arg(tones::css(tones::color(tone)));
+    if (card->styleSheet() != sheet)
+        card->setStyleSheet(sheet);
+}
+
+bool HealthStrip::addControls(HealthCard *card)
+{
+    const QString control = controlLine(card->provider, card->role, card->stage);
+    if (control.isEmpty())
+        return false;
+    // Each breaker or drain line cut to the card's width; whole in the tooltip.
+    QStringList lines = control.split(u'\n');
+    for (QString &line : lines)
+        line = (line.size() > kControlChars ? line.left(kControlChars - 1) + QChar(0x2026) : line).toHtmlEscaped();
+    card->setText(card->text()
+                  + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
+                        .arg(tones::css(tones::color(tones::Tone::Warning)), lines.join(QStringLiteral("<br>"))));
+    card->setToolTip(control + QStringLiteral("\n\n") + card->toolTip());
+    return true;
 }
 
 } // namespace bullpen

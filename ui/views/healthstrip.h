@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -32,11 +33,17 @@ class ProviderHealthModel;
 // console's; refreshed every interval (5 s by default) with "updated hh:mm:ss" and a pause. A card is
 // a way in: clicking it (or Enter on it) asks for Failures filtered to it (cardActivated).
 // One card of the strip: a label that can be clicked, or focused and activated with Enter or Space.
+// A card is made once for its provider, role and stage and then only updated (or hidden while it has
+// nothing to show): a refresh never deletes a card whose menu, dialog, tooltip or focus is in use.
 class HealthCard final : public QLabel
 {
     Q_OBJECT
 public:
     explicit HealthCard(QWidget *parent = nullptr);
+
+    Provider provider = Provider::Gemini;
+    Role role = Role::Primary;
+    std::optional<Stage> stage; // none: a card of a provider with no traffic
 
 Q_SIGNALS:
     void activated();
@@ -78,12 +85,23 @@ Q_SIGNALS:
     // A card was clicked: show the failures of this provider in this role at this stage.
     void cardActivated(bullpen::Provider provider, bullpen::Role role, bullpen::Stage stage);
 
+public:
+    // The card's menu: Failures, Drain… and, where something of its provider is drained, Restore.
+    // Built when asked for (right click, the Menu key) and owned by the strip, never by the card.
+    QList<QAction *> cardActions(HealthCard *card, QObject *owner);
+    // The drain dialog for a card's provider, role and stage, opened window-modal without a nested
+    // event loop; the drain is sent when it is accepted.
+    void askToDrain(Provider provider, std::optional<Role> role, std::optional<Stage> stage);
+
 private:
-    void rebuildCards();
-    HealthCard *newCard(const QString &name, tones::Tone tone); // added to the strip
-    void askToDrain(Provider provider);
-    // The breaker and drain line, and the menu; true when it added a line.
-    bool addControls(QLabel *card, Provider provider, Role role, std::optional<Stage> stage);
+    void updateCards();
+    // The card for `name`: the one made before, or a new one at the end of the strip.
+    HealthCard *cardNamed(const QString &name, Provider provider, Role role, std::optional<Stage> stage);
+    void setTone(HealthCard *card, tones::Tone tone);
+    void showCardMenu(HealthCard *card, const QPoint &pos);
+    // The breaker and drain line; true when it added a line.
+    bool addControls(HealthCard *card);
+    bool drained(Provider provider) const;
 
     HistoryQueue *m_queue;
     ProviderHealthModel *m_model;
@@ -103,6 +121,8 @@ private:
     QJsonObject m_providers; // GET /v1/providers' shape
     std::set<std::tuple<Provider, Role, Stage>> m_failing; // cards failing now at the last rebuild
     std::set<QString> m_openBreakers; // "provider/role/stage" open at the last answer
+    std::map<QString, HealthCard *> m_cardsByName; // every card made, shown or hidden; none is deleted before the strip
+    QString m_actedOn; // the card a drain or restore came from: kept in view once the engine answers
 };
 
 } // namespace bullpen

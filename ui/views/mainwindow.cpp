@@ -315,7 +315,7 @@ QString MainWindow::compare()
 void MainWindow::generate(int count)
 {
     const std::optional<StagePolicy> policy = m_run->policy();
-    if (!policy || m_run->story().trimmed().isEmpty())
+    if (!policy || m_run->story().trimmed().isEmpty() || !m_engine.usable())
         return;
     for (int i = 0; i < count; ++i) {
         GenerationRequest request;
@@ -399,6 +399,9 @@ void MainWindow::showEngineStatus()
 {
     // Purple on the simulator (never mistaken for real providers), red while an attached engine is lost.
     m_engineLabel->setFullText(m_engine.describe()); // the whole text in its tooltip when cut
+    // An engine that cannot be reached is said once, here, and Generate says why it is off: no
+    // generation is started that would only fail for want of the engine.
+    m_run->setEngineAvailable(m_engine.usable(), m_engine.describe());
     m_engineLabel->setStyleSheet(!m_engine.usable()                    ? tones::textStyle(tones::Tone::Failure, true)
                                      : !m_engine.scenarios().isEmpty() ? tones::textStyle(tones::Tone::Simulator, true)
                                                                        : QString());

@@ -2,6 +2,7 @@
 #include "replaydialog.h"
 
 #include "config/settings.h"
+#include "models/units.h"
 #include "pipeline/generationresult.h"
 #include "runtime/replayreport.h"
 #include "runtime/replayrunner.h"
@@ -33,11 +34,6 @@ bool writeJson(const QString &path, const QJsonObject &o)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(QJsonDocument(o).toJson()) > 0;
-}
-
-QString durationText(std::chrono::milliseconds d)
-{
-    return d.count() > 0 ? formatDuration(d) : QString();
 }
 
 } // namespace
@@ -141,11 +137,11 @@ QWidget *ReplayDialog::settingsBox()
     if (!m_source.policy)
         edited->setChecked(true);
     const RecordedPolicy policy = m_source.policy.value_or(RecordedPolicy {});
-    m_primaryTimeout = new QLineEdit(durationText(policy.primaryTimeout));
+    m_primaryTimeout = new QLineEdit(units::field(policy.primaryTimeout));
     m_primaryTimeout->setObjectName(QStringLiteral("replayPrimaryTimeout"));
-    m_fallbackTimeout = new QLineEdit(durationText(policy.fallbackTimeout));
+    m_fallbackTimeout = new QLineEdit(units::field(policy.fallbackTimeout));
     m_fallbackTimeout->setObjectName(QStringLiteral("replayFallbackTimeout"));
-    m_budget = new QLineEdit(durationText(policy.budget));
+    m_budget = new QLineEdit(units::field(policy.budget));
     m_budget->setObjectName(QStringLiteral("replayBudget"));
     m_fallback = new QComboBox;
     m_fallback->setObjectName(QStringLiteral("replayFallback"));

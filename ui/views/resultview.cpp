@@ -159,7 +159,8 @@ void ResultView::showResult(const GenerationResult &r)
                   sb.fallback.reason.isEmpty() ? QStringLiteral("—") : sb.fallback.reason);
     meta += field(tr("Primary provider"), QStringLiteral("primary_final_model_provider"), toId(sb.fallback.primaryProvider));
     meta += field(tr("Answered by"), QStringLiteral("final_model_provider"),
-                  sb.fallback.finalProvider ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"));
+                  // a failed stage was answered by nobody, whoever was asked last
+                  sb.fallback.finalProvider && r.state != FinalState::Failed ? toId(*sb.fallback.finalProvider) : QStringLiteral("—"));
     meta += field(tr("Model"), QStringLiteral("final_model_id"),
                   sb.fallback.finalModelId.isEmpty() ? QStringLiteral("—") : sb.fallback.finalModelId);
     meta += QStringLiteral("<i>%1</i><br><br><b>%2</b><br>").arg(localizedRecordText(sb.decision).toHtmlEscaped(), tr("Attempts"));

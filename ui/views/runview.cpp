@@ -3,6 +3,7 @@
 
 #include "config/settings.h"
 #include "contract/providerregistry.h"
+#include "models/units.h"
 #include "tones.h"
 
 #include <QComboBox>
@@ -16,13 +17,6 @@
 #include <QVBoxLayout>
 
 namespace bullpen {
-
-namespace {
-QString durationText(std::chrono::milliseconds d)
-{
-    return d.count() % 1000 == 0 ? QStringLiteral("%1s").arg(d.count() / 1000) : QStringLiteral("%1ms").arg(d.count());
-}
-} // namespace
 
 RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWidget *parent)
     : QWidget(parent)
@@ -50,9 +44,9 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     }
     m_primary->setCurrentIndex(m_primary->findData(toId(defaults.primary)));
     m_fallback->setCurrentIndex(defaults.fallback ? m_fallback->findData(toId(*defaults.fallback)) : 0);
-    m_primaryTimeout = new QLineEdit(durationText(defaults.primaryTimeout));
+    m_primaryTimeout = new QLineEdit(units::field(defaults.primaryTimeout));
     m_primaryTimeout->setObjectName(QStringLiteral("primaryTimeoutEdit"));
-    m_fallbackTimeout = new QLineEdit(durationText(defaults.fallbackTimeout));
+    m_fallbackTimeout = new QLineEdit(units::field(defaults.fallbackTimeout));
     m_fallbackTimeout->setObjectName(QStringLiteral("fallbackTimeoutEdit"));
     m_budget = new QLineEdit;
     m_budget->setObjectName(QStringLiteral("budgetEdit"));
@@ -125,8 +119,8 @@ void RunView::setEngineDefaults(const StagePolicy &defaults, const QStringList &
     m_preset->setCurrentIndex(std::max(0, m_preset->findText(defaults.preset)));
     m_primary->setCurrentIndex(m_primary->findData(toId(defaults.primary)));
     m_fallback->setCurrentIndex(defaults.fallback ? m_fallback->findData(toId(*defaults.fallback)) : 0);
-    m_primaryTimeout->setText(durationText(defaults.primaryTimeout));
-    m_fallbackTimeout->setText(durationText(defaults.fallbackTimeout));
+    m_primaryTimeout->setText(units::field(defaults.primaryTimeout));
+    m_fallbackTimeout->setText(units::field(defaults.fallbackTimeout));
     m_scenario->clear();
     m_scenario->addItems(scenarios);
     m_scenario->setEnabled(!scenarios.isEmpty());
@@ -199,10 +193,20 @@ void RunView::validate()
     if (!m_budget->text().trimmed().isEmpty() && !parseDuration(m_budget->text(), &why))
         errors << tr("Stage budget: %1").arg(why);
     m_error->setText(errors.join(QLatin1Char('\n')));
-    const bool ok = errors.isEmpty() && !m_story->toPlainText().trimmed().isEmpty();
+    const bool ok = errors.isEmpty() && !m_story->toPlainText().trimmed().isEmpty() && m_engineAvailable;
     m_generate->setEnabled(ok);
     m_generateMany->setEnabled(ok);
     m_compare->setEnabled(ok && m_fallback->currentIndex() > 0);
+    const QString unavailable = m_engineAvailable ? QString() : tr("The engine cannot take a generation now: %1").arg(m_engineWhy);
+    for (QPushButton *b : { m_generate, m_generateMany, m_compare })
+        b->setToolTip(unavailable);
+}
+
+void RunView::setEngineAvailable(bool available, const QString &why)
+{
+    m_engineAvailable = available;
+    m_engineWhy = why;
+    validate();
 }
 
 } // namespace bullpen

@@ -36,6 +36,9 @@ public:
     // row is shown only then.
     void setEngineDefaults(const StagePolicy &defaults, const QStringList &scenarios, const QString &scenario);
     void setRunning(int running);
+    // Whether the engine can take a generation now; when not, Generate, Generate ×N and Compare are
+    // off and their tooltip says why (`why`: the engine, named, and what is wrong with it).
+    void setEngineAvailable(bool available, const QString &why = {});
 
 Q_SIGNALS:
     void generateRequested(int count);
@@ -62,6 +65,8 @@ private:
     QPushButton *m_compare;
     QLabel *m_error;
     QLabel *m_status;
+    bool m_engineAvailable = true;
+    QString m_engineWhy;
 };
 
 } // namespace bullpen
