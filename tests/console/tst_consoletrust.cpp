@@ -3,11 +3,19 @@
 // failing provider from its health card while the strip keeps refreshing and traffic keeps changing
 // the cards behind the open menu and dialog. Real input events on the embedded engine's console, with
 // its store and the simulator over loopback.
+#include "engineprocess.h"
 #include "models/providerhealthmodel.h"
+#include "remote/remoteconnection.h"
+#include "remote/remoteengine.h"
+#include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
+#include "runtime/replayrunner.h"
+#include "store/store.h"
 #include "views/draindialog.h"
+#include "views/failuresview.h"
 #include "views/healthstrip.h"
 #include "views/mainwindow.h"
+#include "views/replaydialog.h"
 #include "views/runview.h"
 #include "views/tones.h"
 
@@ -16,10 +24,13 @@
 #include <QContextMenuEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QJsonDocument>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
+#include <QPushButton>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -255,6 +266,21 @@ private Q_SLOTS:
         QList<QDialog *> dialogs;
         auto *drain = new DrainDialog(Provider::Gemini, Role::Primary, Stage::Storyboard, m_window.get());
         dialogs << drain;
+        // Failures with a generation's detail open, and its Replay dialog.
+        QString failed;
+        for (const QList<QVariant> &r : finished)
+            if (r.first().value<GenerationResult>().storyboard.fallback.applied)
+                failed = r.first().value<GenerationResult>().generationId;
+        QVERIFY(!failed.isEmpty());
+        QVERIFY(m_engine->store()->flush());
+        m_window->openGeneration(failed);
+        auto *replay = m_window->failuresView()->findChild<QAbstractButton *>(QStringLiteral("replayButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(replay->isEnabled(), 10'000);
+        QTest::mouseClick(replay, Qt::LeftButton);
+        QDialog *replayDialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((replayDialog = m_window->failuresView()->findChild<ReplayDialog *>()) && replayDialog->isVisible(),
+                                 10'000);
+        dialogs << replayDialog;
         for (QDialog *d : dialogs) {
             d->show();
             QVERIFY(QTest::qWaitForWindowExposed(d));
@@ -270,9 +296,18 @@ private Q_SLOTS:
             m_window->resize(1024, 700);
             QTRY_VERIFY(m_window->size() == QSize(1024, 700) || m_window->minimumSizeHint().height() > 700);
             const QSize min = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+            QString pages; // what each page asks for, to say which one is too big
+            for (int p = 0; p < tabs->count(); ++p)
+                pages += QStringLiteral(" %1 %2×%3;")
+                             .arg(tabs->tabText(p))
+                             .arg(tabs->widget(p)->minimumSizeHint().width())
+                             .arg(tabs->widget(p)->minimumSizeHint().height());
             QVERIFY2(min.width() <= 1024 && min.height() <= 700,
-                     qPrintable(
-                         QStringLiteral("with %1 shown the window needs %2×%3").arg(tabs->tabText(i)).arg(min.width()).arg(min.height())));
+                     qPrintable(QStringLiteral("with %1 shown the window needs %2×%3 (pages:%4)")
+                                    .arg(tabs->tabText(i))
+                                    .arg(min.width())
+                                    .arg(min.height())
+                                    .arg(pages)));
             const QRect screen(QPoint(0, 0), QSize(1024, 700));
             for (QWidget *w : m_window->findChildren<QWidget *>()) {
                 if (!w->isVisible() || !(qobject_cast<QAbstractButton *>(w) || qobject_cast<QLineEdit *>(w)))
@@ -288,6 +323,120 @@ private Q_SLOTS:
                                         .arg(at.center().y())));
             }
         }
+    }
+
+    // A what-if replay (a 50 ms primary timeout) is synthetic: no card says it was a probe (this
+    // console runs no prober), and no card's figures or state change for it.
+    void replayIsNoProbeAndNoTraffic()
+    {
+        HealthStrip *strip = m_window->healthStrip();
+        QSignalSpy finished(&m_engine->client(), &EngineClient::finished);
+        traffic(QStringLiteral("healthy"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30'000);
+        const GenerationResult original = finished.first().first().value<GenerationResult>();
+        QVERIFY(m_engine->store()->flush());
+        const auto cards = [strip] {
+            QStringList texts;
+            for (HealthCard *c : strip->findChildren<HealthCard *>())
+                if (c->isVisible())
+                    texts << c->objectName() + QLatin1Char('\n') + c->text();
+            texts.sort();
+            return texts;
+        };
+        const auto readNow = [strip] {
+            QSignalSpy updated(strip, &HealthStrip::updated);
+            strip->refresh();
+            return updated.wait(10'000);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(readNow() && !cards().isEmpty(), 10'000);
+        const QStringList before = cards();
+
+        QString why;
+        const std::optional<ReplaySource> source = ReplaySource::read(*m_engine->store(), original.generationId, &why);
+        QVERIFY2(source, qPrintable(why));
+        QJsonObject settings = source->policy->settingsJson();
+        QJsonObject sb = settings.value(QLatin1StringView("storyboard")).toObject();
+        sb.insert(QStringLiteral("primary_timeout"), QStringLiteral("50ms"));
+        settings.insert(QStringLiteral("storyboard"), sb);
+        QTemporaryDir work;
+        const auto write = [&work](const QString &name, const QJsonObject &o) {
+            QFile f(work.filePath(name));
+            return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(o).toJson()) > 0 ? f.fileName() : QString();
+        };
+        const ReplayRunner::Options play { write(QStringLiteral("scenario.json"), source->scenario().scenario),
+                                           write(QStringLiteral("settings.json"), settings),
+                                           work.filePath(QStringLiteral("none.env")),
+                                           source->row.id,
+                                           m_engine->replayStore(),
+                                           m_engine->replayMasking() };
+        const std::optional<GenerationResult> replay = ReplayRunner::play(play, std::chrono::seconds(30), &why);
+        QVERIFY2(replay, qPrintable(why));
+        QVERIFY(m_engine->store()->flush());
+        QVERIFY(readNow());
+        const QStringList after = cards();
+        for (const QString &card : after)
+            QVERIFY2(!card.contains(QStringLiteral("probe")), qPrintable(card));
+        QCOMPARE(after, before);
+    }
+
+    // Attached, the engine killed before Generate and during a generation: the status bar names the
+    // engine, Generate is off and says why, nothing becomes a provider's failure, and once the engine
+    // is back every label is current again.
+    void engineDownIsNotAProvider()
+    {
+        cleanup();
+        QTemporaryDir dir;
+        test::Engine engine(dir.path());
+        const QString token = engine.token(QStringLiteral("console"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        QVERIFY(engine.start({ QStringLiteral("--rate"), QStringLiteral("100000") }));
+        const quint16 port = engine.m_port;
+        RemoteConnection remote(EngineEndpoint { engine.url, token.toLatin1() });
+        remote.open();
+        QTRY_VERIFY_WITH_TIMEOUT(remote.usable() && !remote.runningConfig().isEmpty(), 10'000);
+        MainWindow window(remote);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *generate = window.runView()->findChild<QPushButton *>(QStringLiteral("generateButton"));
+        auto *status = window.findChild<QLabel *>(QStringLiteral("engineStatus"));
+        window.runView()->setStory(QStringLiteral("A story. Two. Three. Four."));
+        QTRY_VERIFY(generate->isEnabled());
+        QSignalSpy results(&window, &MainWindow::generationFinished);
+
+        // During a generation: the primary hangs, the engine dies under it.
+        window.runView()->setScenario(QStringLiteral("primary-hang"));
+        QTest::mouseClick(generate, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(remote.remote().pendingSummary().startsWith(QStringLiteral("1 ")), 5'000);
+        engine.kill();
+        QTRY_VERIFY_WITH_TIMEOUT(!remote.usable(), 10'000);
+        const QString where = QStringLiteral("127.0.0.1:%1").arg(port);
+        QVERIFY2(status->toolTip().contains(where) || status->text().contains(where), qPrintable(status->text()));
+        QTRY_VERIFY(!generate->isEnabled());
+        QVERIFY2(generate->toolTip().contains(where), qPrintable(generate->toolTip()));
+        // Before Generate: the Engine menu's Generate (Ctrl+Return) starts nothing either.
+        QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY2(remote.remote().pendingSummary().startsWith(QStringLiteral("1 ")), qPrintable(remote.remote().pendingSummary()));
+        // The strip blames the engine, not the store or a provider.
+        QSignalSpy read(window.healthStrip(), &HealthStrip::updated);
+        window.healthStrip()->refresh();
+        QVERIFY(read.wait(10'000));
+        QVERIFY2(window.healthStrip()->findChild<QLabel *>(QStringLiteral("healthUpdated"))->text().contains(QStringLiteral("engine")),
+                 qPrintable(window.healthStrip()->findChild<QLabel *>(QStringLiteral("healthUpdated"))->text()));
+
+        // Back on the same address: current again, and the generation the engine lost is not a provider's.
+        QVERIFY(engine.start({ QStringLiteral("--rate"), QStringLiteral("100000") }, port));
+        QTRY_VERIFY_WITH_TIMEOUT(remote.usable(), 20'000);
+        QTRY_VERIFY(generate->isEnabled());
+        QTRY_VERIFY2(status->text().contains(QStringLiteral("connected to")), qPrintable(status->text()));
+        for (const QList<QVariant> &r : results) {
+            const GenerationResult result = r.first().value<GenerationResult>();
+            if (!result.failure)
+                continue;
+            QVERIFY2(result.failure->kind != FailureKind::NETWORK, qPrintable(result.failure->detail));
+            QVERIFY2(!result.nextStep || !result.nextStep->message.contains(QStringLiteral("gemini")),
+                     qPrintable(result.nextStep->message));
+        }
+        engine.stop();
     }
 
     // Restore is offered only where something is drained.

@@ -2,6 +2,7 @@
 #include "desktopnotifier.h"
 
 #include <QDBusConnection>
+#include <QDBusConnectionInterface>
 #include <QDBusMessage>
 #include <QDateTime>
 #include <QLoggingCategory>
@@ -27,6 +28,18 @@ bool DesktopNotifier::enabledInSettings()
 void DesktopNotifier::setEnabledInSettings(bool enabled)
 {
     QSettings().setValue(QStringLiteral("ui/notifications"), enabled);
+}
+
+QString DesktopNotifier::unavailableReason()
+{
+    QDBusConnection bus = QDBusConnection::sessionBus();
+    if (!bus.isConnected())
+        return tr("there is no session bus");
+    const QString service = QStringLiteral("org.freedesktop.Notifications");
+    QDBusConnectionInterface *names = bus.interface();
+    if (!names || (!names->isServiceRegistered(service).value() && !names->activatableServiceNames().value().contains(service)))
+        return tr("no notification service runs on this desktop");
+    return {};
 }
 
 bool DesktopNotifier::notify(Provider provider, const QString &summary, const QString &body)

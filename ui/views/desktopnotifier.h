@@ -33,6 +33,9 @@ public:
     void setEnabled(bool enabled) { m_enabled = enabled; }
     bool isEnabled() const { return m_enabled; }
 
+    // Why no notification can be shown here (no session bus, no notification service on it); empty
+    // when one can. Asks the bus (a local call).
+    static QString unavailableReason();
     // True when the notification was handed to the bus; false when off, rate-limited or no service.
     bool notify(Provider provider, const QString &summary, const QString &body);
 

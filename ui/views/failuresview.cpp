@@ -342,14 +342,22 @@ QWidget *FailuresView::makeDetail()
     m_collapse->setText(tr("Hide detail"));
     m_collapse->setToolTip(tr("Hide the detail pane and give the table the width"));
     auto *detail = new QWidget;
-    m_detail = detail;
     auto *detailLayout = new QVBoxLayout(detail);
     detailLayout->addLayout(makeDetailTools());
     detailLayout->addWidget(m_detailHeader);
     detailLayout->addWidget(m_nextStep);
     detailLayout->addWidget(m_timeline, 2);
     detailLayout->addWidget(m_eventsTable, 1);
-    return detail;
+    // The pane scrolls rather than make the window taller: a long next step wraps to more lines (in
+    // Korean most of all), and the window must still fit 1024×700.
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("detailScroll"));
+    scroll->setWidget(detail);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_detail = scroll;
+    return scroll;
 }
 
 FailuresView::~FailuresView()

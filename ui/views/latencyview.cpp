@@ -23,6 +23,7 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QStackedBarSeries>
+#include <QStandardItemModel>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -272,6 +273,13 @@ void LatencyView::reload()
     const QString provider = m_provider->currentData().toString();
     const QString role = m_role->currentData().toString();
     const QString stage = m_stage->currentData().toString();
+    // A provider is not compared with itself: its own entry is off, and a choice of it is undone.
+    if (auto *items = qobject_cast<QStandardItemModel *>(m_compareWith->model())) {
+        for (int i = 1; i < items->rowCount(); ++i)
+            items->item(i)->setEnabled(items->item(i)->data(Qt::UserRole).toString() != provider);
+    }
+    if (m_compareWith->currentData().toString() == provider)
+        m_compareWith->setCurrentIndex(0);
     const QString compared = m_compareWith->currentData().toString();
     const qint64 to = QDateTime::currentMSecsSinceEpoch();
     const qint64 bucket = bucketMs();
@@ -452,10 +460,14 @@ QDateTimeAxis *LatencyView::rebuildTimeChart()
     if (timeoutMs > 0)
         addTimeoutLine(chart, timeoutMs, timeoutOnScale);
     // A line needs two points: with few, each point is drawn as well (all in one bucket drew nothing).
-    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_success }) {
+    // Drawn largest first, so that where p50, p90 and p99 are equal (one attempt) each still shows.
+    for (auto [s, marker] :
+         { std::pair { m_p99, 6.0 }, std::pair { m_p90, 9.0 }, std::pair { m_p50, 12.0 }, std::pair { m_success, 6.0 } }) {
         s->setPointsVisible(p50.size() <= 3);
-        chart->addSeries(s);
+        s->setMarkerSize(marker);
     }
+    for (QLineSeries *s : { m_p50, m_p90, m_p99, m_success })
+        chart->addSeries(s);
     addComparedSeries(chart);
     auto *x = new QDateTimeAxis;
     x->setFormat(m_stats.toMs() - m_stats.fromMs() > 2 * 24 * kHour ? QStringLiteral("MM-dd HH:mm") : QStringLiteral("HH:mm"));
@@ -504,7 +516,8 @@ void LatencyView::addTimeoutLine(QChart *chart, double timeoutMs, bool onScale)
 
 void LatencyView::addComparedSeries(QChart *chart)
 {
-    // Another provider beside it: its p50 and p90 dashed, in the same colours.
+    // Another provider beside it: its p50 and p90 dashed, in colours of their own (the solid p50 and
+    // p90 keep theirs, so a colour never means two series).
     m_compared50 = m_compared90 = nullptr;
     if (m_comparedStats.buckets().empty())
         return;
@@ -513,7 +526,7 @@ void LatencyView::addComparedSeries(QChart *chart)
     m_compared50->setName(QStringLiteral("%1 p50").arg(other));
     m_compared90 = new QLineSeries;
     m_compared90->setName(QStringLiteral("%1 p90").arg(other));
-    for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Accent }, std::pair { m_compared90, tones::Tone::Warning } }) {
+    for (auto [series, tone] : { std::pair { m_compared50, tones::Tone::Own }, std::pair { m_compared90, tones::Tone::Fallback } }) {
         QPen pen(tones::color(tone));
         pen.setStyle(Qt::DashLine);
         pen.setWidthF(1.5);
@@ -560,6 +573,10 @@ void LatencyView::rebuildExtraChart(const QString &format, const QDateTime &from
     m_extra50->replace(e50);
     m_extra90->replace(e90);
     m_extra99->replace(e99);
+    // An empty chart says why, instead of leaving an operator to wonder whether it failed to load.
+    extra->setTitle(e50.isEmpty() ? tr("No extra wait to draw: no generation in this range was answered by its fallback") : QString());
+    for (QLineSeries *s : { m_extra50, m_extra90, m_extra99 })
+        s->setPointsVisible(e50.size() <= 3);
     extra->addSeries(m_extra50);
     extra->addSeries(m_extra90);
     extra->addSeries(m_extra99);

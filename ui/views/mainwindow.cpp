@@ -94,6 +94,9 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     if (!settings.contains(QStringLiteral("window/geometry")))
         resize(1280, 860);
+    // The first key typed goes into the story, not into whatever control happens to come first.
+    if (m_tabs->currentWidget() == m_run)
+        m_run->focusStory();
 }
 
 // Every view, in its tab; the settings tab (the engine's configuration when attached), returned.
@@ -441,7 +444,8 @@ bool MainWindow::mayClose()
         box.setInformativeText(tr("Quitting cancels them; each is recorded as cancelled."));
         close = box.addButton(tr("Cancel them and quit"), QMessageBox::DestructiveRole);
     }
-    QPushButton *stay = box.addButton(tr("Keep running"), QMessageBox::RejectRole);
+    // Said for what it does: attached, the generations keep running either way; only the window stays.
+    QPushButton *stay = box.addButton(m_engine.attached() ? tr("Keep the window open") : tr("Don't quit"), QMessageBox::RejectRole);
     close->setObjectName(QStringLiteral("closeAnyway"));
     stay->setObjectName(QStringLiteral("keepRunning"));
     box.setDefaultButton(stay);

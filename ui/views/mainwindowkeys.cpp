@@ -2,6 +2,7 @@
 // The main window's menus and keyboard: File, Engine, View (a key per tab), Help (the shortcut list,
 // made from the actions and shortcuts themselves, so it cannot miss one), and Tab that leaves tables.
 #include "mainwindow.h"
+#include "runview.h"
 
 #include <QAbstractItemView>
 #include <QAction>
@@ -36,6 +37,13 @@ void MainWindow::buildMenusAndKeys()
     stop->setShortcut(QKeySequence(Qt::Key_Escape));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *story = view->addAction(tr("Write a story (Run)"), this, [this] {
+        m_tabs->setCurrentWidget(m_run);
+        m_run->focusStory();
+    });
+    story->setObjectName(QStringLiteral("storyAction"));
+    story->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addSeparator();
     for (int i = 0; i < m_tabs->count() && i < 9; ++i) {
         QAction *show = view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -69,7 +77,9 @@ void MainWindow::showShortcuts()
     QList<std::pair<QString, QString>> rows;
     for (const QAction *a : findChildren<QAction *>()) {
         if (!a->shortcut().isEmpty())
-            rows.append({ a->shortcut().toString(QKeySequence::NativeText), QString(a->text()).remove(QLatin1Char('&')) });
+            // Qt names Shift+Tab "Backtab"; a person presses Tab
+            rows.append({ a->shortcut().toString(QKeySequence::NativeText).replace(QLatin1String("Backtab"), QLatin1String("Tab")),
+                          QString(a->text()).remove(QLatin1Char('&')) });
     }
     rows.append({ tr("Tab, Shift+Tab"), tr("Next or previous control; a table is one stop") });
     rows.append({ tr("Arrow keys"), tr("Move within a table or chart list") });

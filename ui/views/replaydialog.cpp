@@ -23,6 +23,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScreen>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -99,7 +100,11 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
     layout->addWidget(m_replayed, 1);
     layout->addWidget(m_verdict);
     layout->addLayout(buttons);
-    resize(900, 760);
+    // Room for both timelines, within a 1024×700 screen (and within this one).
+    QSize size(900, 640);
+    if (const QScreen *s = screen())
+        size = size.boundedTo(s->availableGeometry().size() * 0.95);
+    resize(size);
 }
 
 ReplayDialog::~ReplayDialog() = default;

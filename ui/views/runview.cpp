@@ -4,6 +4,7 @@
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "models/units.h"
+#include "sim/scenario.h"
 #include "tones.h"
 
 #include <QComboBox>
@@ -53,8 +54,9 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_budget->setPlaceholderText(tr("primary + fallback"));
     m_scenario = new QComboBox;
     m_scenario->setObjectName(QStringLiteral("scenarioCombo"));
-    m_scenario->addItems(scenarios);
-    m_scenario->setEnabled(!scenarios.isEmpty());
+    connect(m_scenario, &QComboBox::currentIndexChanged, m_scenario,
+            [this] { m_scenario->setToolTip(m_scenario->currentData(Qt::ToolTipRole).toString()); });
+    addScenarios(scenarios);
     m_count = new QSpinBox;
     m_count->setRange(2, 500);
     m_count->setValue(20);
@@ -114,6 +116,21 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     setRunning(0);
 }
 
+// Each scenario with what it does as its tooltip (the simulator's own description: "primary-outage"
+// is healthy for its first 10 s, which a first try would otherwise read as the outage not working).
+void RunView::addScenarios(const QStringList &scenarios)
+{
+    m_scenario->clear();
+    for (const QString &name : scenarios) {
+        const std::optional<Scenario> s = Scenario::load(name, nullptr);
+        m_scenario->addItem(name);
+        if (s && !s->description.isEmpty())
+            m_scenario->setItemData(m_scenario->count() - 1, s->description, Qt::ToolTipRole);
+    }
+    m_scenario->setEnabled(!scenarios.isEmpty());
+    m_scenario->setToolTip(m_scenario->currentData(Qt::ToolTipRole).toString());
+}
+
 void RunView::setEngineDefaults(const StagePolicy &defaults, const QStringList &scenarios, const QString &scenario)
 {
     m_preset->setCurrentIndex(std::max(0, m_preset->findText(defaults.preset)));
@@ -121,9 +138,7 @@ void RunView::setEngineDefaults(const StagePolicy &defaults, const QStringList &
     m_fallback->setCurrentIndex(defaults.fallback ? m_fallback->findData(toId(*defaults.fallback)) : 0);
     m_primaryTimeout->setText(units::field(defaults.primaryTimeout));
     m_fallbackTimeout->setText(units::field(defaults.fallbackTimeout));
-    m_scenario->clear();
-    m_scenario->addItems(scenarios);
-    m_scenario->setEnabled(!scenarios.isEmpty());
+    addScenarios(scenarios);
     if (!scenario.isEmpty())
         m_scenario->setCurrentText(scenario);
     m_form->setRowVisible(m_scenario, !scenarios.isEmpty());
@@ -200,6 +215,11 @@ void RunView::validate()
     const QString unavailable = m_engineAvailable ? QString() : tr("The engine cannot take a generation now: %1").arg(m_engineWhy);
     for (QPushButton *b : { m_generate, m_generateMany, m_compare })
         b->setToolTip(unavailable);
+}
+
+void RunView::focusStory()
+{
+    m_story->setFocus(Qt::ShortcutFocusReason);
 }
 
 void RunView::setEngineAvailable(bool available, const QString &why)

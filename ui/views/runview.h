@@ -39,6 +39,8 @@ public:
     // Whether the engine can take a generation now; when not, Generate, Generate ×N and Compare are
     // off and their tooltip says why (`why`: the engine, named, and what is wrong with it).
     void setEngineAvailable(bool available, const QString &why = {});
+    // The keyboard in the story (Ctrl+L, and at start): typing goes there first.
+    void focusStory();
 
 Q_SIGNALS:
     void generateRequested(int count);
@@ -47,6 +49,7 @@ Q_SIGNALS:
 
 private:
     void validate();
+    void addScenarios(const QStringList &scenarios);
 
     QPlainTextEdit *m_story;
     QLineEdit *m_user;

@@ -392,7 +392,14 @@ void SettingsView::reload()
     m_retention->setText(formatRetention(s.retention.generations));
     m_aggregateRetention->setText(s.aggregateRetentionChosen ? formatRetention(s.retention.aggregates) : QString());
     m_language->setCurrentIndex(std::max(0, m_language->findData(QSettings().value(QStringLiteral("ui/language")).toString())));
-    m_notifications->setChecked(DesktopNotifier::enabledInSettings());
+    // Ticked only where a notification can be shown; elsewhere off, and it says why.
+    if (const QString why = DesktopNotifier::unavailableReason(); !why.isEmpty()) {
+        m_notifications->setChecked(false);
+        m_notifications->setEnabled(false);
+        m_notifications->setText(tr("Desktop notifications (unavailable: %1)").arg(why));
+    } else {
+        m_notifications->setChecked(DesktopNotifier::enabledInSettings());
+    }
     validate();
     if (!load.errors.isEmpty()) {
         QStringList lines;
@@ -624,9 +631,11 @@ bool SettingsView::save()
         return false;
     }
     QSettings().setValue(QStringLiteral("ui/language"), m_language->currentData().toString());
-    DesktopNotifier::setEnabledInSettings(m_notifications->isChecked());
-    if (auto *notifier = window()->findChild<DesktopNotifier *>(QStringLiteral("desktopNotifier")))
-        notifier->setEnabled(m_notifications->isChecked()); // at once, unlike the engine's settings
+    if (m_notifications->isEnabled()) // where none can be shown, the operator's choice stays as it was
+        DesktopNotifier::setEnabledInSettings(m_notifications->isChecked());
+    if (m_notifications->isEnabled())
+        if (auto *notifier = window()->findChild<DesktopNotifier *>(QStringLiteral("desktopNotifier")))
+            notifier->setEnabled(m_notifications->isChecked()); // at once, unlike the engine's settings
     m_status->setText(tr("Saved to %1. Restart Bullpen to use the new settings.").arg(QDir::toNativeSeparators(m_paths.settingsFile)));
     reload(); // the saved file's added providers join the pickers
     m_status->setText(tr("Saved to %1. Restart Bullpen to use the new settings.").arg(QDir::toNativeSeparators(m_paths.settingsFile)));
