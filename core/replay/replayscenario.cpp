@@ -132,8 +132,17 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
 
 QString RecordedAttempt::label() const
 {
-    const QString what = QStringLiteral("%1 %2 %3").arg(toId(provider), toId(role), success ? QStringLiteral("ok") : kind);
-    return stage == Stage::Storyboard ? what : toId(stage) + QStringLiteral(": ") + what;
+    // In the reader's language (a console in Korean): the role, the stage and "ok" are words; the
+    // provider and a failure's kind are ids.
+    static const char *const roles[] = { QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "primary"),
+                                         QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "fallback") };
+    static const char *const stages[] = { QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "storyboard"),
+                                          QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "image"),
+                                          QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "captions") };
+    const QString what = QStringLiteral("%1 %2 %3")
+                             .arg(toId(provider), T(roles[role == Role::Primary ? 0 : 1]),
+                                  success ? T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "ok")) : kind);
+    return stage == Stage::Storyboard ? what : T(stages[static_cast<int>(stage)]) + QStringLiteral(": ") + what;
 }
 
 RecordedAttempt RecordedAttempt::fromRecord(const AttemptRecord &record)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "replayverdict.h"
 
+#include "contract/durationtext.h"
+
 #include <QCoreApplication>
 #include <QJsonArray>
 
@@ -21,15 +23,30 @@ namespace {
 
 QString seconds(double ms)
 {
-    return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 s")).arg(ms / 1000.0, 0, 'f', 1);
+    return durationText(ms);
+}
+
+// A generation's final state in the reader's language ("failed" → "실패"); an unknown id as it is.
+QString stateWord(const QString &id)
+{
+    static const char *const states[][2] = {
+        { "succeeded", QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "succeeded") },
+        { "failed", QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "failed") },
+        { "cancelled", QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "cancelled") },
+        { "abandoned", QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "abandoned") },
+    };
+    for (const auto &s : states)
+        if (id == QLatin1StringView(s[0]))
+            return T(s[1]);
+    return id;
 }
 
 QString outcome(const ReplayRun &r)
 {
     if (r.fallbackApplied)
         return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 by the fallback (%2) at %3"))
-            .arg(r.state, r.fallbackReason, seconds(r.elapsedMs));
-    return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 at %2")).arg(r.state, seconds(r.elapsedMs));
+            .arg(stateWord(r.state), r.fallbackReason, seconds(r.elapsedMs));
+    return T(QT_TRANSLATE_NOOP("bullpen::ReplayVerdict", "%1 at %2")).arg(stateWord(r.state), seconds(r.elapsedMs));
 }
 
 // "applied (gemini_timeout)", "tried and failed (gemini_timeout)", "none".

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "secretstore.h"
 
+#include <QCoreApplication>
+
 #ifdef BULLPEN_HAVE_KEYCHAIN
 #include <qt6keychain/keychain.h>
 #endif
@@ -21,7 +23,10 @@ Result run(QKeychain::Job *job, int timeoutMs, const std::function<void(Result &
     // No session bus: no Secret Service to ask (QtKeychain would fail the same way, only later).
     if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS")) {
         delete job;
-        return Result { Status::Unavailable, {}, QStringLiteral("no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS is not set)") };
+        return Result { Status::Unavailable,
+                        {},
+                        QCoreApplication::translate("bullpen::secrets",
+                                                    "no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS is not set)") };
     }
     QEventLoop loop;
     bool done = false;
@@ -36,9 +41,11 @@ Result run(QKeychain::Job *job, int timeoutMs, const std::function<void(Result &
         loop.exec(QEventLoop::ExcludeUserInputEvents);
     if (!done) {
         job->deleteLater(); // it may still finish; nothing waits for it
-        return Result { Status::Unavailable,
-                        {},
-                        QStringLiteral("the Secret Service did not answer within %1 ms (locked?)").arg(timeoutMs) };
+        return Result {
+            Status::Unavailable,
+            {},
+            QCoreApplication::translate("bullpen::secrets", "the Secret Service did not answer within %1 ms (locked?)").arg(timeoutMs)
+        };
     }
     switch (job->error()) {
     case QKeychain::NoError:
@@ -51,7 +58,8 @@ Result run(QKeychain::Job *job, int timeoutMs, const std::function<void(Result &
     case QKeychain::NoBackendAvailable:
     case QKeychain::NotImplemented:
         r.status = Status::Unavailable;
-        r.reason = QStringLiteral("no Secret Service answers on this session bus (%1)").arg(job->errorString());
+        r.reason =
+            QCoreApplication::translate("bullpen::secrets", "no Secret Service answers on this session bus (%1)").arg(job->errorString());
         break;
     default:
         r.status = Status::Failed;
@@ -83,7 +91,9 @@ Result read(const QString &name, int timeoutMs)
 #else
     Q_UNUSED(name)
     Q_UNUSED(timeoutMs)
-    return Result { Status::Unavailable, {}, QStringLiteral("this build has no keychain support (QtKeychain)") };
+    return Result { Status::Unavailable,
+                    {},
+                    QCoreApplication::translate("bullpen::secrets", "this build has no keychain support (QtKeychain)") };
 #endif
 }
 
@@ -106,7 +116,9 @@ Result write(const QString &name, const QString &value, int timeoutMs)
     Q_UNUSED(name)
     Q_UNUSED(value)
     Q_UNUSED(timeoutMs)
-    return Result { Status::Unavailable, {}, QStringLiteral("this build has no keychain support (QtKeychain)") };
+    return Result { Status::Unavailable,
+                    {},
+                    QCoreApplication::translate("bullpen::secrets", "this build has no keychain support (QtKeychain)") };
 #endif
 }
 

@@ -159,7 +159,7 @@
     </message>
     <message>
         <source>circuit open: %1; tried again after a cooldown of %2 ms</source>
-        <translation>차단기 열림: %1. 대기 %2 ms 뒤 다시 시도</translation>
+        <translation>차단기 열림: %1. 대기 %2밀리초 뒤 다시 시도</translation>
     </message>
     <message>
         <source>circuit half-open: its one trial request is in flight (%1)</source>
@@ -187,7 +187,7 @@
     </message>
     <message>
         <source>cooldown of %1 ms over</source>
-        <translation>대기 %1 ms 끝남</translation>
+        <translation>대기 %1밀리초 끝남</translation>
     </message>
     <message>
         <source>the drain ran until %1</source>
@@ -332,7 +332,7 @@
     </message>
     <message>
         <source>an event on the stream passed %1 MiB without ending; is %2 a Bullpen engine?</source>
-        <translation>스트림의 이벤트 하나가 끝나지 않은 채 %1 MiB를 넘었습니다. %2이(가) Bullpen 엔진이 맞습니까?</translation>
+        <translation>스트림의 이벤트 하나가 끝나지 않은 채 %1 MiB를 넘었습니다. %2: Bullpen 엔진이 맞습니까?</translation>
     </message>
     <message>
         <source>%1 waiting for a result: %2 posting, %3 being asked for, %4 to ask once posted</source>
@@ -366,7 +366,7 @@
     </message>
     <message>
         <source>played as a connection reset after %1 ms</source>
-        <translation>%1 ms 뒤 연결 재설정으로 재현합니다</translation>
+        <translation>%1밀리초 뒤 연결 재설정으로 재현합니다</translation>
     </message>
     <message>
         <source>a TLS failure cannot be played by the plain-HTTP simulator; played as a connection reset</source>
@@ -374,7 +374,7 @@
     </message>
     <message>
         <source>%1 is not a provider behaviour the simulator plays; played as a server error</source>
-        <translation>%1은(는) 시뮬레이터가 재현하는 제공자 동작이 아니므로 서버 오류로 재현합니다</translation>
+        <translation>시뮬레이터가 재현하지 않는 제공자 동작(%1)이므로 서버 오류로 재현합니다</translation>
     </message>
     <message>
         <source>attempt %1 (%2): never reached the provider (%3); nothing to play</source>
@@ -394,23 +394,43 @@
     </message>
     <message>
         <source>no generation %1 in the history</source>
-        <translation>기록에 생성 %1이(가) 없습니다</translation>
+        <translation>기록에 없는 생성: %1</translation>
     </message>
     <message>
         <source>generation %1 is still running; replay it once it has ended</source>
-        <translation>생성 %1이(가) 아직 실행 중입니다. 끝난 뒤 재현하십시오</translation>
+        <translation>생성 %1: 아직 실행 중입니다. 끝난 뒤 재현하십시오</translation>
     </message>
     <message>
         <source>an error inside the stream is played as the simulator's overload event</source>
         <translation>스트림 안의 오류는 시뮬레이터의 과부하 이벤트로 재현합니다</translation>
     </message>
+    <message>
+        <source>primary</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source>fallback</source>
+        <translation>대체</translation>
+    </message>
+    <message>
+        <source>storyboard</source>
+        <translation>스토리보드</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>이미지</translation>
+    </message>
+    <message>
+        <source>captions</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ReplayVerdict</name>
-    <message>
-        <source>%1 s</source>
-        <translation>%1초</translation>
-    </message>
     <message>
         <source>applied (%1)</source>
         <translation>적용됨(%1)</translation>
@@ -441,7 +461,7 @@
     </message>
     <message>
         <source>attempt %1 (%2): %3 ms recorded, %4 ms replayed (tolerance %5 ms)</source>
-        <translation>시도 %1 (%2): 기록 %3 ms, 재현 %4 ms (허용 오차 %5 ms)</translation>
+        <translation>시도 %1 (%2): 기록 %3밀리초, 재현 %4밀리초 (허용 오차 %5밀리초)</translation>
     </message>
     <message>
         <source>reproduced: %1, %2 attempt(s) alike</source>
@@ -471,7 +491,7 @@
     </message>
     <message>
         <source>attempt %1 (%2): first byte at %3 ms recorded, %4 ms replayed (tolerance %5 ms)</source>
-        <translation>시도 %1 (%2): 첫 바이트 기록 %3 ms, 재현 %4 ms(허용 오차 %5 ms)</translation>
+        <translation>시도 %1 (%2): 첫 바이트 기록 %3밀리초, 재현 %4밀리초(허용 오차 %5밀리초)</translation>
     </message>
     <message>
         <source>attempt %1 (%2): an answer began on one side only</source>
@@ -480,6 +500,56 @@
     <message>
         <source>attempt %1 (%2): the stream ended after %3 events recorded, %4 replayed</source>
         <translation>시도 %1 (%2): 스트림이 기록에서는 이벤트 %3개, 재현에서는 %4개 뒤에 끝났습니다</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <source>abandoned</source>
+        <translation>중단됨(엔진 사라짐)</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::secrets</name>
+    <message>
+        <source>no D-Bus session bus here (DBUS_SESSION_BUS_ADDRESS is not set)</source>
+        <translation>이곳에는 D-Bus 세션 버스가 없음(DBUS_SESSION_BUS_ADDRESS가 설정되지 않음)</translation>
+    </message>
+    <message>
+        <source>the Secret Service did not answer within %1 ms (locked?)</source>
+        <translation>Secret Service가 %1밀리초 안에 응답하지 않음(잠겨 있나요?)</translation>
+    </message>
+    <message>
+        <source>no Secret Service answers on this session bus (%1)</source>
+        <translation>이 세션 버스에서 응답하는 Secret Service가 없음(%1)</translation>
+    </message>
+    <message>
+        <source>this build has no keychain support (QtKeychain)</source>
+        <translation>이 빌드에는 키체인 지원(QtKeychain)이 없음</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::units</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1밀리초</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
     </message>
 </context>
 </TS>

@@ -3,8 +3,10 @@
 // failing provider from its health card while the strip keeps refreshing and traffic keeps changing
 // the cards behind the open menu and dialog. Real input events on the embedded engine's console, with
 // its store and the simulator over loopback.
+#include "config/settings.h"
 #include "engineprocess.h"
 #include "models/providerhealthmodel.h"
+#include "models/units.h"
 #include "remote/remoteconnection.h"
 #include "remote/remoteengine.h"
 #include "replay/replaysource.h"
@@ -20,22 +22,30 @@
 #include "views/tones.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QChartView>
+#include <QComboBox>
 #include <QContextMenuEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QGroupBox>
 #include <QJsonDocument>
+#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocumentFragment>
 #include <QTimer>
 #include <QTranslator>
 
@@ -85,6 +95,179 @@ class tst_ConsoleTrust : public QObject
             if (p->inherits("QAbstractScrollArea"))
                 return true;
         return false;
+    }
+
+    // Words a Korean reader may meet in English: names, ids, units and codes, not sentences.
+    static bool allowedWord(const QString &w)
+    {
+        static const QSet<QString> allowed {
+            QStringLiteral("ms"),
+            QStringLiteral("s"),
+            QStringLiteral("min"),
+            QStringLiteral("h"),
+            QStringLiteral("p50"),
+            QStringLiteral("p90"),
+            QStringLiteral("p99"),
+            QStringLiteral("Bullpen"),
+            QStringLiteral("bullpen"),
+            QStringLiteral("gemini"),
+            QStringLiteral("qwen"),
+            QStringLiteral("openai"),
+            QStringLiteral("anthropic"),
+            QStringLiteral("Gemini"),
+            QStringLiteral("Qwen"),
+            QStringLiteral("OpenAI"),
+            QStringLiteral("Anthropic"),
+            QStringLiteral("API"),
+            QStringLiteral("URL"),
+            QStringLiteral("JSON"),
+            QStringLiteral("CSV"),
+            QStringLiteral("JSONL"),
+            QStringLiteral("HTTP"),
+            QStringLiteral("HTTPS"),
+            QStringLiteral("Tab"),
+            QStringLiteral("Shift"),
+            QStringLiteral("Ctrl"),
+            QStringLiteral("Alt"),
+            QStringLiteral("Enter"),
+            QStringLiteral("Esc"),
+            QStringLiteral("Return"),
+            QStringLiteral("F1"),
+            QStringLiteral("PostgreSQL"),
+            QStringLiteral("SQLite"),
+            QStringLiteral("id"),
+            QStringLiteral("gen"),
+            QStringLiteral("capacity"),
+            QStringLiteral("strict"),
+            QStringLiteral("lenient"),
+            QStringLiteral("relief"),
+            QStringLiteral("rounds"),
+            QStringLiteral("healthy"),
+            QStringLiteral("flaky"),
+            QStringLiteral("instant"),
+            QStringLiteral("English"),
+            QStringLiteral("console"),
+            QStringLiteral("none"),
+            QStringLiteral("off"),
+            QStringLiteral("socks5"),
+            QStringLiteral("host"),
+            QStringLiteral("port"),
+            QStringLiteral("proxy"),
+            // fallback_reason endings and settings-file keys: ids as records and files spell them
+            QStringLiteral("timeout"),
+            QStringLiteral("drained"),
+            QStringLiteral("name"),
+            QStringLiteral("format"),
+            QStringLiteral("model"),
+            QStringLiteral("query"),
+            QStringLiteral("stages"),
+        };
+        return allowed.contains(w)
+            || w == w.toUpper() /* kind codes, variables */ || w.contains(QRegularExpression(QStringLiteral("[0-9_]")));
+    }
+
+    // Every text a person reads under `root`: labels, buttons, tooltips, combo items, tabs, headers,
+    // charts' titles, axes and series, actions. `fieldTips`: the tooltips of fields too (they show the
+    // syntax to type, such as 1500ms).
+    static QStringList visibleTexts(QWidget *root, bool fieldTips = true)
+    {
+        QStringList texts;
+        const auto add = [&texts](const QString &t) {
+            if (!t.trimmed().isEmpty())
+                texts << t;
+        };
+        QList<QWidget *> widgets = root->findChildren<QWidget *>();
+        widgets.prepend(root);
+        for (QWidget *w : widgets) {
+            if ((!w->isVisibleTo(root) && w != root) || w->property("content").toBool())
+                continue; // hidden, or a generation's own content (the story, the panels): data, not the interface
+            if (fieldTips || !qobject_cast<QLineEdit *>(w))
+                add(w->toolTip());
+            add(w->windowTitle());
+            if (auto *l = qobject_cast<QLabel *>(w))
+                add(QTextDocumentFragment::fromHtml(l->text()).toPlainText());
+            if (auto *b = qobject_cast<QAbstractButton *>(w))
+                add(b->text());
+            if (auto *c = qobject_cast<QComboBox *>(w))
+                for (int i = 0; i < c->count(); ++i)
+                    add(c->itemText(i));
+            if (auto *e = qobject_cast<QLineEdit *>(w))
+                add(e->placeholderText());
+            if (auto *t = qobject_cast<QTabBar *>(w))
+                for (int i = 0; i < t->count(); ++i)
+                    add(t->tabText(i));
+            if (auto *g = qobject_cast<QGroupBox *>(w))
+                add(g->title());
+            if (auto *v = qobject_cast<QAbstractItemView *>(w); v && v->model())
+                for (int c = 0; c < v->model()->columnCount(); ++c)
+                    add(v->model()->headerData(c, Qt::Horizontal).toString());
+            if (auto *chart = qobject_cast<QChartView *>(w); chart && chart->chart()) {
+                add(chart->chart()->title());
+                for (QAbstractAxis *a : chart->chart()->axes())
+                    add(a->titleText());
+                for (QAbstractSeries *series : chart->chart()->series())
+                    add(series->name());
+            }
+        }
+        for (QAction *a : root->findChildren<QAction *>()) {
+            add(QString(a->text()).remove(QLatin1Char('&')));
+            add(a->toolTip());
+        }
+        return texts;
+    }
+
+    // The texts under `root` that hold an English word a person would read.
+    static QStringList englishIn(QWidget *root)
+    {
+        const QStringList texts = visibleTexts(root);
+        QStringList english;
+        // One word for fallback (대체, docs/translations.md), and no particle that depends on how a
+        // name is pronounced (%1이(가), %1(으)로): in Korean these read as mistakes.
+        static const QRegularExpression wrongKorean(QStringLiteral("폴백|\\((가|를|는|으)\\)|\\(으\\)로|\\(과\\)|\\(와\\)"));
+        for (const QString &t : texts)
+            if (t.contains(wrongKorean))
+                english << QStringLiteral("(wrong Korean) %1").arg(t.left(160));
+        static const QRegularExpression word(QStringLiteral("[A-Za-z0-9][A-Za-z0-9_]*"));
+        for (const QString &t : texts) {
+            // Paths, addresses and ids are data, not words: left out whole.
+            QString text = t;
+            text.remove(QRegularExpression(QStringLiteral("\\S*[/:@.][A-Za-z]\\S*")));
+            text.remove(QRegularExpression(QStringLiteral("[a-z0-9]+://\\S+"))); // addresses
+            text.remove(QRegularExpression(QStringLiteral("--[a-z-]+"))); // command-line options
+            text.remove(QRegularExpression(QStringLiteral("[A-Za-z0-9_]+(-[A-Za-z0-9_]+)+"))); // ids: primary-hang, gpt-4o
+            for (auto it = word.globalMatch(text); it.hasNext();) {
+                if (const QString w = it.next().captured(); !allowedWord(w)) {
+                    english << QStringLiteral("\"%1\" in: %2").arg(w, t.left(160));
+                    break;
+                }
+            }
+        }
+        return english;
+    }
+
+    // Durations written another way than the one formatter writes them (durationText): "2500ms",
+    // "0.2 s" for 206 ms, "60.0 s" for a minute, "1500 ms" for 1.5 s.
+    static QStringList badDurations(const QStringList &texts)
+    {
+        static const QRegularExpression duration(QStringLiteral("(?<![\\w.])(\\d+(?:\\.\\d+)?)(\\s*)(ms|s|min)\\b"));
+        QStringList bad;
+        for (const QString &t : texts) {
+            for (auto it = duration.globalMatch(t); it.hasNext();) {
+                const QRegularExpressionMatch m = it.next();
+                const double value = m.captured(1).toDouble();
+                const bool decimal = m.captured(1).contains(QLatin1Char('.'));
+                const QString unit = m.captured(3);
+                const bool spaced = !m.captured(2).isEmpty();
+                const bool ok = spaced
+                    && ((unit == u"ms" && !decimal && value < 1000) || (unit == u"s" && (decimal || value == 0) && value >= 1 && value < 60)
+                        || (unit == u"s" && t.mid(m.capturedStart() - 4, 4).contains(QStringLiteral("min"))) || unit == u"min");
+                if (!ok) {
+                    bad << QStringLiteral("\"%1\" in: %2").arg(m.captured(), t.left(160));
+                    break;
+                }
+            }
+        }
+        return bad;
     }
 
 private Q_SLOTS:
@@ -437,6 +620,114 @@ private Q_SLOTS:
                      qPrintable(result.nextStep->message));
         }
         engine.stop();
+    }
+
+    // Under Korean, every text a person reads — labels, buttons, tooltips, menus, tab and column
+    // names, chart titles, axes and legends, dialogs — has no English word but the allowed ones
+    // (provider, scenario and model names, ids and kind codes, units, variables).
+    void koreanShowsNoEnglish()
+    {
+        QTranslator ui, core, qt;
+        QVERIFY(ui.load(QStringLiteral(":/i18n/bullpen_ko.qm")));
+        QVERIFY(core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
+        QVERIFY2(qt.load(QLocale(QLocale::Korean), QStringLiteral("qtbase"), QStringLiteral("_"),
+                         QLibraryInfo::path(QLibraryInfo::TranslationsPath)),
+                 "Qt's own Korean (qtbase_ko.qm, Debian's qt6-translations-l10n) is missing");
+        for (QTranslator *t : { &ui, &core, &qt })
+            QCoreApplication::installTranslator(t);
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::Korean));
+        const auto restore = qScopeGuard([&] {
+            for (QTranslator *t : { &ui, &core, &qt })
+                QCoreApplication::removeTranslator(t);
+            QLocale::setDefault(before);
+        });
+        cleanup();
+        init();
+        QSignalSpy finished(&m_engine->client(), &EngineClient::finished);
+        traffic(QStringLiteral("primary-overloaded"), 6);
+        traffic(QStringLiteral("healthy"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 7, 30'000);
+        QVERIFY(m_engine->store()->flush());
+        QString failed;
+        for (const QList<QVariant> &r : finished)
+            if (r.first().value<GenerationResult>().storyboard.fallback.applied)
+                failed = r.first().value<GenerationResult>().generationId;
+        m_engine->drainProvider({ Provider::Gemini, Role::Primary, Stage::Storyboard, QStringLiteral("사고 4711"), {} });
+        QSignalSpy read(m_window->healthStrip(), &HealthStrip::updated);
+        m_window->healthStrip()->refresh();
+        QVERIFY(read.wait(10'000));
+        QStringList english;
+        QTabWidget *tabs = m_window->tabs();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QTest::qWait(0);
+            QCoreApplication::processEvents();
+            english << englishIn(m_window.get());
+        }
+        m_window->openGeneration(failed);
+        auto *replay = m_window->failuresView()->findChild<QAbstractButton *>(QStringLiteral("replayButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(replay->isEnabled(), 10'000);
+        english << englishIn(m_window.get());
+        QTest::mouseClick(replay, Qt::LeftButton);
+        QDialog *replayDialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((replayDialog = m_window->failuresView()->findChild<ReplayDialog *>()) && replayDialog->isVisible(),
+                                 10'000);
+        english << englishIn(replayDialog);
+        replayDialog->close();
+        DrainDialog drain(Provider::Gemini, Role::Primary, Stage::Storyboard, m_window.get());
+        english << englishIn(&drain);
+        english.removeDuplicates();
+        english.sort();
+        for (const QString &t : english)
+            qInfo().noquote() << "English under Korean:" << QString(t).replace(QLatin1Char('\n'), QStringLiteral(" / "));
+        QVERIFY2(english.isEmpty(), qPrintable(QStringLiteral("%1 texts with English words (listed above)").arg(english.size())));
+    }
+
+    // Every duration a person reads is written by the one formatter, and an axis keeps one unit.
+    void durationsSaidOneWay()
+    {
+        QSignalSpy finished(&m_engine->client(), &EngineClient::finished);
+        traffic(QStringLiteral("primary-overloaded"), 2);
+        traffic(QStringLiteral("healthy"), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 4, 30'000);
+        QVERIFY(m_engine->store()->flush());
+        QString failed;
+        for (const QList<QVariant> &r : finished)
+            if (r.first().value<GenerationResult>().storyboard.fallback.applied)
+                failed = r.first().value<GenerationResult>().generationId;
+        QStringList bad;
+        QTabWidget *tabs = m_window->tabs();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QTest::qWait(0);
+            QCoreApplication::processEvents();
+            bad << badDurations(visibleTexts(m_window.get(), false));
+        }
+        m_window->openGeneration(failed);
+        auto *replay = m_window->failuresView()->findChild<QAbstractButton *>(QStringLiteral("replayButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(replay->isEnabled(), 10'000);
+        bad << badDurations(visibleTexts(m_window.get(), false));
+        QTest::mouseClick(replay, Qt::LeftButton);
+        QDialog *dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = m_window->failuresView()->findChild<ReplayDialog *>()) && dialog->isVisible(), 10'000);
+        bad << badDurations(visibleTexts(dialog, false));
+        dialog->close();
+        bad.removeDuplicates();
+        for (const QString &b : bad)
+            qInfo().noquote() << "Duration written another way:" << QString(b).replace(QLatin1Char('\n'), QStringLiteral(" / "));
+        QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("%1 durations written another way (listed above)").arg(bad.size())));
+        // An axis: one unit for every tick.
+        for (const auto &[max, step] :
+             { std::pair { 800.0, 200.0 }, std::pair { 65'000.0, 10'000.0 }, std::pair { 300'000.0, 60'000.0 } }) {
+            QSet<QString> unitsSeen;
+            for (double t = 0; t <= max; t += step)
+                unitsSeen.insert(units::onAxis(t, max, step).section(QLatin1Char(' '), 1));
+            QVERIFY2(unitsSeen.size() == 1, qPrintable(QStringList(unitsSeen.begin(), unitsSeen.end()).join(QLatin1Char(','))));
+        }
+        // Fields take both spellings and show one.
+        QCOMPARE(units::field(std::chrono::milliseconds(2500)), QStringLiteral("2.5 s"));
+        QCOMPARE(parseDuration(u"2.5 s"), parseDuration(u"2500 ms"));
     }
 
     // Restore is offered only where something is drained.

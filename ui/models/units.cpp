@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "units.h"
 
+#include "contract/durationtext.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -10,21 +12,20 @@ namespace bullpen::units {
 
 QString duration(double ms)
 {
+    return durationText(ms);
+}
+
+QString onAxis(double ms, double maxMs, double stepMs)
+{
     const QLocale l;
-    if (std::isnan(ms))
-        return QStringLiteral("–");
-    const bool negative = ms < 0;
-    ms = std::abs(ms);
-    QString text;
-    if (std::round(ms) < 1000) {
-        text = QCoreApplication::translate("bullpen::units", "%1 ms").arg(l.toString(std::round(ms), 'f', 0));
-    } else if (std::round(ms / 100) < 600) {
-        text = QCoreApplication::translate("bullpen::units", "%1 s").arg(l.toString(ms / 1000.0, 'f', 1));
-    } else {
-        const qint64 seconds = std::llround(ms / 1000.0);
-        text = QCoreApplication::translate("bullpen::units", "%1 min %2 s").arg(seconds / 60).arg(seconds % 60, 2, 10, QLatin1Char('0'));
+    if (maxMs < 1000)
+        return QCoreApplication::translate("bullpen::units", "%1 ms").arg(l.toString(std::round(ms), 'f', 0));
+    if (maxMs < 120'000) {
+        const int decimals = stepMs >= 1000 ? 0 : stepMs >= 100 ? 1 : 2;
+        return QCoreApplication::translate("bullpen::units", "%1 s").arg(l.toString(ms / 1000.0, 'f', decimals));
     }
-    return negative ? QStringLiteral("−") + text : text;
+    const int decimals = stepMs >= 60'000 ? 0 : 1;
+    return QCoreApplication::translate("bullpen::units", "%1 min").arg(l.toString(ms / 60'000.0, 'f', decimals));
 }
 
 QString field(std::chrono::milliseconds d)

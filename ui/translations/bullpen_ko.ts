@@ -180,6 +180,17 @@
     </message>
 </context>
 <context>
+    <name>bullpen::DesktopNotifier</name>
+    <message>
+        <source>there is no session bus</source>
+        <translation>세션 버스가 없음</translation>
+    </message>
+    <message>
+        <source>no notification service runs on this desktop</source>
+        <translation>이 데스크톱에서 실행 중인 알림 서비스가 없음</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::DrainDialog</name>
     <message>
         <source>Drain %1</source>
@@ -659,11 +670,11 @@
     </message>
     <message>
         <source>Any fallback reason</source>
-        <translation>모든 폴백 사유</translation>
+        <translation>모든 대체 사유</translation>
     </message>
     <message>
         <source>Why the fallback got the stage, for every provider: circuit_open and drained are primaries skipped by a breaker or an operator; the others are the primary's failure</source>
-        <translation>폴백이 단계를 맡은 이유(모든 제공자): circuit_open과 drained는 차단기나 운영자가 건너뛴 기본 제공자이고, 나머지는 기본 제공자의 실패입니다</translation>
+        <translation>대체 제공자가 단계를 맡은 이유(모든 제공자): circuit_open과 drained는 차단기나 운영자가 건너뛴 기본 제공자이고, 나머지는 기본 제공자의 실패입니다</translation>
     </message>
     <message>
         <source>Only generations in which this provider, in this role, failed an attempt of this stage (from its health card). Click to remove.</source>
@@ -672,14 +683,6 @@
     <message>
         <source>%1 %2 %3 failed ✕</source>
         <translation>%1 %2 %3 실패 ✕</translation>
-    </message>
-    <message>
-        <source>primary</source>
-        <translation>기본</translation>
-    </message>
-    <message>
-        <source>fallback</source>
-        <translation>대체</translation>
     </message>
     <message>
         <source>Replay locally…</source>
@@ -715,7 +718,7 @@
     </message>
     <message>
         <source>Exported to %2 (rows: %L1)</source>
-        <translation>%2(으)로 내보냈습니다(%L1행)</translation>
+        <translation>내보낸 곳: %2 (%L1행)</translation>
     </message>
 </context>
 <context>
@@ -876,10 +879,6 @@
         <translation>갱신 안 됨: 저장소를 읽지 못했습니다</translation>
     </message>
     <message>
-        <source>Read from the store every %1 s: every engine writing there is counted</source>
-        <translation>%1초마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
-    </message>
-    <message>
         <source>5 min</source>
         <translation>5분</translation>
     </message>
@@ -987,6 +986,10 @@
         <source>Right-click (or the Menu key) to drain or restore.</source>
         <translation>오른쪽 클릭(또는 메뉴 키)으로 제외하거나 복원합니다.</translation>
     </message>
+    <message>
+        <source>Read from the store every %1: every engine writing there is counted</source>
+        <translation>%1마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -1060,7 +1063,7 @@
     </message>
     <message>
         <source>ms</source>
-        <translation>ms</translation>
+        <translation>밀리초</translation>
     </message>
     <message>
         <source>success %</source>
@@ -1153,6 +1156,10 @@
     <message>
         <source>attempt duration, s (each bar: up to its label)</source>
         <translation>시도 소요 시간, 초 (막대마다 표시된 값까지)</translation>
+    </message>
+    <message>
+        <source>No extra wait to draw: no generation in this range was answered by its fallback</source>
+        <translation>그릴 추가 대기 시간이 없음: 이 기간에 대체 제공자가 응답한 생성이 없습니다</translation>
     </message>
 </context>
 <context>
@@ -1381,12 +1388,20 @@
         <translation>취소하고 끝내기</translation>
     </message>
     <message>
-        <source>Keep running</source>
-        <translation>계속 실행</translation>
-    </message>
-    <message>
         <source>Record writes failed: %L1 — %2: %3</source>
         <translation>기록 쓰기 실패 %L1건 — %2: %3</translation>
+    </message>
+    <message>
+        <source>Keep the window open</source>
+        <translation>창을 열어 두기</translation>
+    </message>
+    <message>
+        <source>Don't quit</source>
+        <translation>종료하지 않기</translation>
+    </message>
+    <message>
+        <source>Write a story (Run)</source>
+        <translation>이야기 쓰기(실행)</translation>
     </message>
 </context>
 <context>
@@ -1564,7 +1579,7 @@
     </message>
     <message>
         <source>Kept as %1.</source>
-        <translation>%1(으)로 보관했습니다.</translation>
+        <translation>보관한 이름: %1.</translation>
     </message>
     <message>
         <source>Export for a bug report…</source>
@@ -1967,7 +1982,7 @@
     </message>
     <message>
         <source>30d</source>
-        <translation>30d</translation>
+        <translation>30d (30일)</translation>
     </message>
     <message>
         <source>How long generations, their attempts, events and comparisons are kept: 12h, 30d, 2w, or off. Each engine purges older ones in short steps; a running generation is never removed.</source>
@@ -1975,7 +1990,7 @@
     </message>
     <message>
         <source>400d</source>
-        <translation>400d</translation>
+        <translation>400d (400일)</translation>
     </message>
     <message>
         <source>How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter than the generations.</source>
@@ -2091,7 +2106,7 @@
     </message>
     <message>
         <source>%1 is built in: set its endpoint and model in the table above</source>
-        <translation>%1은(는) 기본 내장 제공자입니다: 엔드포인트와 모델은 위 표에서 설정하십시오</translation>
+        <translation>%1: 기본 내장 제공자입니다. 엔드포인트와 모델은 위 표에서 설정하십시오</translation>
     </message>
     <message>
         <source>none</source>
@@ -2107,7 +2122,7 @@
     </message>
     <message>
         <source>chosen for the built-in simulator; set %1 to change it</source>
-        <translation>내장 시뮬레이터용으로 선택됨. 바꾸려면 %1을(를) 설정하세요</translation>
+        <translation>내장 시뮬레이터용으로 선택됨. 바꾸려면 설정 %1 값을 바꾸세요</translation>
     </message>
     <message>
         <source>the engine's default</source>
@@ -2115,19 +2130,23 @@
     </message>
     <message>
         <source>primary %1, not %2 (%3)</source>
-        <translation>기본 제공자는 %2이(가) 아니라 %1 (%3)</translation>
+        <translation>기본 제공자 %1 (파일에는 %2, %3)</translation>
     </message>
     <message>
         <source>fallback %1, not %2 (%3)</source>
-        <translation>대체 제공자는 %2이(가) 아니라 %1 (%3)</translation>
+        <translation>대체 제공자 %1 (파일에는 %2, %3)</translation>
     </message>
     <message>
         <source>policy %1, not %2 (%3)</source>
-        <translation>정책은 %2이(가) 아니라 %1 (%3)</translation>
+        <translation>정책 %1 (파일에는 %2, %3)</translation>
     </message>
     <message>
         <source>Not what the file below says: %1.</source>
         <translation>아래 파일과 다른 점: %1.</translation>
+    </message>
+    <message>
+        <source>Desktop notifications (unavailable: %1)</source>
+        <translation>데스크톱 알림 (사용할 수 없음: %1)</translation>
     </message>
 </context>
 <context>
@@ -2244,15 +2263,15 @@
     <name>bullpen::units</name>
     <message>
         <source>%1 ms</source>
-        <translation>%1 ms</translation>
+        <translation>%1밀리초</translation>
     </message>
     <message>
         <source>%1 s</source>
         <translation>%1초</translation>
     </message>
     <message>
-        <source>%1 min %2 s</source>
-        <translation>%1분 %2초</translation>
+        <source>%1 min</source>
+        <translation>%1분</translation>
     </message>
 </context>
 <context>

@@ -205,7 +205,7 @@ QLayout *FailuresView::makeFilters()
     m_stage = filterCombo("stageCombo");
     m_stage->addItem(tr("Any stage"), QString());
     for (const Stage s : enumValues<Stage>())
-        m_stage->addItem(toId(s), toId(s));
+        m_stage->addItem(words::stage(s), toId(s));
     m_provider = filterCombo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
     for (Provider p : ProviderRegistry::all())
@@ -752,7 +752,7 @@ void FailuresView::filterByCard(Provider provider, Role role, Stage stage)
     m_search->setPlaceholderText(tr("gen_… or a user id, then Enter"));
     m_searchClear->hide();
     m_failedAttempt = HistoryFilter::AttemptScope { provider, role, stage };
-    m_scope->setText(tr("%1 %2 %3 failed ✕").arg(toId(provider), role == Role::Primary ? tr("primary") : tr("fallback"), toId(stage)));
+    m_scope->setText(tr("%1 %2 %3 failed ✕").arg(toId(provider), words::role(role), words::stage(stage)));
     m_scope->show();
     applyFilter();
 }

@@ -250,10 +250,12 @@ QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Sta
             const QString bStage = b.value(QLatin1StringView("stage")).toString();
             if (b.value(QLatin1StringView("role")).toString() != toId(role) || state == u"closed" || (stage && bStage != toId(*stage)))
                 continue;
+            const auto s = stageFromId(bStage);
+            const QString stageWord = s ? words::stage(*s) : bStage;
             parts << (state == u"open"
                           ? tr("breaker OPEN (%1) since %2, next try %3")
-                                .arg(bStage, clock(b.value(QLatin1StringView("since"))), clock(b.value(QLatin1StringView("retry_at"))))
-                          : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(bStage));
+                                .arg(stageWord, clock(b.value(QLatin1StringView("since"))), clock(b.value(QLatin1StringView("retry_at"))))
+                          : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(stageWord));
         }
     }
     return parts.join(QLatin1Char('\n'));
@@ -371,8 +373,8 @@ void HealthStrip::refresh()
                 m_updated = QDateTime::currentDateTime();
                 m_model->setHealth(w.last5, w.last15);
                 m_stamp->setText(charts::updatedText(m_updated, m_paused));
-                m_stamp->setToolTip(
-                    tr("Read from the store every %1 s: every engine writing there is counted").arg(m_timer->interval() / 1000.0));
+                m_stamp->setToolTip(tr("Read from the store every %1: every engine writing there is counted")
+                                        .arg(units::duration(std::chrono::milliseconds(m_timer->interval()))));
                 m_stamp->setStyleSheet(QString());
             }
             Q_EMIT updated();

@@ -7,6 +7,7 @@
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/units.h"
+#include "models/words.h"
 #include "tones.h"
 
 #include <QBarCategoryAxis>
@@ -119,7 +120,7 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     m_role->addItem(tr("as fallback"), toId(Role::Fallback));
     m_stage = combo("latencyStage");
     for (Stage s : { Stage::Storyboard, Stage::Captions, Stage::Image })
-        m_stage->addItem(toId(s), toId(s));
+        m_stage->addItem(words::stage(s), toId(s));
     m_range = combo("latencyRange");
     for (const Choice &c : kRanges)
         m_range->addItem(tr(c.label), c.ms);

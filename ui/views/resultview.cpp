@@ -125,6 +125,7 @@ void ResultView::showResult(const GenerationResult &r)
             card->setFrameShape(QFrame::StyledPanel);
             card->setAlignment(Qt::AlignTop | Qt::AlignLeft);
             card->setMinimumWidth(220);
+            card->setProperty("content", true); // the generation's own words, in its story's language
             QString html = QStringLiteral("<b>%1 · %2</b><br>%3<br><i>%4</i>")
                                .arg(p.index)
                                .arg(p.role, p.scene.toHtmlEscaped(), p.characters.join(QStringLiteral(", ")).toHtmlEscaped());
@@ -167,7 +168,7 @@ void ResultView::showResult(const GenerationResult &r)
     const QList<AttemptRecord> attempts = r.attempts();
     for (const AttemptRecord &a : attempts) {
         meta += QStringLiteral("%1 · %2 %3 · %4 · %5")
-                    .arg(toId(a.stage), toId(a.provider), toId(a.role), a.success ? tr("ok") : enumName(a.failure->kind))
+                    .arg(words::stage(a.stage), toId(a.provider), words::role(a.role), a.success ? tr("ok") : enumName(a.failure->kind))
                     .arg(units::duration(a.duration));
         if (a.tokens.known())
             meta += tr(" · tokens in %1 / out %2")

@@ -54,6 +54,9 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_budget->setPlaceholderText(tr("primary + fallback"));
     m_scenario = new QComboBox;
     m_scenario->setObjectName(QStringLiteral("scenarioCombo"));
+    // Scenario names are ids and their descriptions the scenario files' own text (in English): data,
+    // like a story, not the interface's words.
+    m_scenario->setProperty("content", true);
     connect(m_scenario, &QComboBox::currentIndexChanged, m_scenario,
             [this] { m_scenario->setToolTip(m_scenario->currentData(Qt::ToolTipRole).toString()); });
     addScenarios(scenarios);

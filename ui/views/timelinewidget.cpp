@@ -235,7 +235,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
         p.setPen(kGrid);
         p.drawLine(QPointF(x(t), area.top()), QPointF(x(t), area.bottom()));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter, units::duration(t));
+        p.drawText(QRectF(x(t) - 40, area.bottom() + 4, 80, 18), Qt::AlignHCenter, units::onAxis(t, scale, step)); // one unit per axis
     }
     // Budget band, on the spans' scale: where it ends beyond the view, the band runs to the edge and
     // says where it ends.
