@@ -9,6 +9,8 @@
 #   3. fuzzing: each libFuzzer target for a fixed time (scripts/fuzz.sh), failing on any finding;
 #   4. sanitizers: the `asan` preset (ASan + UBSan, LeakSanitizer on) built with warnings as errors and
 #      every test run under it but the source checks and the SDK wire check, failing on any report;
+#   4b. the console monkey (scripts/monkey.sh) on the asan build: 5 minutes of random real input over
+#      fixed seeds and one random seed, failing on a crash, a report, a bug's Qt warning or a blocked GUI;
 #   5. ThreadSanitizer: the `tsan` preset over the suites whose threads meet through Bullpen's own
 #      synchronisation (scripts/tsan.sh; tests/README.md says which and why), failing on any report.
 # Each stage prints how long it took.
@@ -56,6 +58,14 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 # the SDKs talk to runs under ASan in tst_simulatormatrix (every scenario, provider and stream) and the fuzzers.
 QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)" --label-exclude "source|sdk"
 done_stage "sanitizers"
+
+stage "console monkey under ASan: 5 × 60 s (seeds 7, 1, 2, 3 and one random)"
+random_seed=$(( $(od -An -N4 -tu4 /dev/urandom) % 100000 ))
+echo "monkey: the random seed is $random_seed"
+for seed in 7 1 2 3 "$random_seed"; do
+    bash scripts/monkey.sh --build build/asan --seconds 60 --seed "$seed"
+done
+done_stage "console monkey"
 
 stage "ThreadSanitizer: tsan preset, the store, analytics, breakers and generation service suites"
 bash scripts/tsan.sh

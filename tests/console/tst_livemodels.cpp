@@ -184,10 +184,15 @@ private Q_SLOTS:
         started.body = primaryStarted(std::chrono::milliseconds(62'000));
         QVERIFY2(EventLogModel::summary(started).endsWith(u"deadline at 1 min 02 s"), qPrintable(EventLogModel::summary(started)));
 
-        QTranslator ui;
+        QTranslator ui, core; // the words of durations are core's (durationText), as the console installs both
         QVERIFY(ui.load(QStringLiteral(":/i18n/bullpen_ko.qm")));
+        QVERIFY(core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
         QCoreApplication::installTranslator(&ui);
-        const auto english = qScopeGuard([&] { QCoreApplication::removeTranslator(&ui); });
+        QCoreApplication::installTranslator(&core);
+        const auto english = qScopeGuard([&] {
+            QCoreApplication::removeTranslator(&ui);
+            QCoreApplication::removeTranslator(&core);
+        });
         QCOMPARE(units::duration(62'000.0), QStringLiteral("1분 02초"));
         // Every state a generation can be in has its word (the table in words.cpp against the enum).
         for (const HistoryState s : enumValues<HistoryState>())
