@@ -41,6 +41,7 @@ install(FILES ${CMAKE_BINARY_DIR}/man/bullpen-engine.1.gz DESTINATION ${CMAKE_IN
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.service DESTINATION /lib/systemd/system COMPONENT engine)
 # Prometheus alerting rules and their unit tests, for the operator's Prometheus (docs/operations.md).
 install(FILES ${PROJECT_SOURCE_DIR}/resources/monitoring/bullpen-alerts.yml ${PROJECT_SOURCE_DIR}/resources/monitoring/bullpen-alerts.test.yml
+              ${PROJECT_SOURCE_DIR}/resources/monitoring/bullpen-outage.test.yml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bullpen-engine/monitoring COMPONENT engine)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/bullpen-engine.default DESTINATION /etc/default RENAME bullpen-engine COMPONENT engine)
 # Each package's copyright file and changelog (Debian policy 12.5 and 12.7; a native package).
