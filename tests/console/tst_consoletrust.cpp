@@ -13,18 +13,23 @@
 #include "runtime/enginesetup.h"
 #include "runtime/replayrunner.h"
 #include "store/store.h"
+#include "views/desktopnotifier.h"
 #include "views/draindialog.h"
 #include "views/failuresview.h"
 #include "views/healthstrip.h"
+#include "views/latencyview.h"
 #include "views/mainwindow.h"
 #include "views/replaydialog.h"
+#include "views/resultview.h"
 #include "views/runview.h"
+#include "views/settingsview.h"
 #include "views/tones.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QContextMenuEvent>
 #include <QDialog>
@@ -36,13 +41,16 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocumentFragment>
@@ -728,6 +736,56 @@ private Q_SLOTS:
         // Fields take both spellings and show one.
         QCOMPARE(units::field(std::chrono::milliseconds(2500)), QStringLiteral("2.5 s"));
         QCOMPARE(parseDuration(u"2.5 s"), parseDuration(u"2500 ms"));
+    }
+
+    // The smaller things an operator met, each as it was seen.
+    void smallerThings()
+    {
+        // The first key typed goes into the story; Ctrl+L brings it back from any view.
+        auto *story = m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"));
+        QApplication::setActiveWindow(m_window.get());
+        QTRY_COMPARE(QApplication::focusWidget(), story);
+        m_window->tabs()->setCurrentIndex(3);
+        QTest::keyClick(m_window.get(), Qt::Key_L, Qt::ControlModifier);
+        QCOMPARE(m_window->tabs()->currentWidget(), m_window->runView());
+        QTRY_COMPARE(QApplication::focusWidget(), story);
+        // F1 names Shift+Tab as a person presses it.
+        QTest::keyClick(m_window.get(), Qt::Key_F1);
+        QTableWidget *keys = nullptr;
+        QTRY_VERIFY((keys = m_window->findChild<QTableWidget *>(QStringLiteral("shortcutTable"))));
+        for (int r = 0; r < keys->rowCount(); ++r)
+            QVERIFY2(!keys->item(r, 0)->text().contains(QStringLiteral("Backtab")), qPrintable(keys->item(r, 0)->text()));
+        keys->window()->close();
+        // Latency offers no comparison of a provider with itself.
+        LatencyView *latency = m_window->latencyView();
+        latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
+        auto *compare = latency->findChild<QComboBox *>(QStringLiteral("latencyCompareWith"));
+        auto *items = qobject_cast<QStandardItemModel *>(compare->model());
+        QVERIFY(items);
+        QTRY_VERIFY(!items->item(compare->findData(QStringLiteral("gemini")))->isEnabled());
+        QVERIFY(items->item(compare->findData(QStringLiteral("qwen")))->isEnabled());
+        // A scenario says what it does.
+        auto *scenarios = m_window->runView()->findChild<QComboBox *>(QStringLiteral("scenarioCombo"));
+        QVERIFY(scenarios->itemData(scenarios->findText(QStringLiteral("primary-outage")), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("10 s")));
+        // Notifications are ticked only where they can be shown.
+        auto *notify = m_window->settingsView()->findChild<QCheckBox *>(QStringLiteral("notificationsSetting"));
+        QCOMPARE(notify->isEnabled(), DesktopNotifier::unavailableReason().isEmpty());
+        if (!notify->isEnabled())
+            QVERIFY(!notify->isChecked());
+        // A failed result was answered by nobody.
+        QSignalSpy done(m_window.get(), &MainWindow::generationFinished);
+        m_window->runView()->setStory(QStringLiteral("A story. Two. Three. Four."));
+        m_window->runView()->setScenario(QStringLiteral("both-down"));
+        QTest::mouseClick(m_window->runView()->findChild<QPushButton *>(QStringLiteral("generateButton")), Qt::LeftButton);
+        QVERIFY(done.wait(30'000));
+        QCOMPARE(done.first().first().value<GenerationResult>().state, FinalState::Failed);
+        m_window->resultView()->showResult(done.first().first().value<GenerationResult>());
+        const QString meta =
+            QTextDocumentFragment::fromHtml(m_window->resultView()->findChild<QLabel *>(QStringLiteral("fallbackMetadata"))->text())
+                .toPlainText();
+        QVERIFY2(meta.contains(QRegularExpression(QStringLiteral("Answered by: —"))), qPrintable(meta));
     }
 
     // Restore is offered only where something is drained.
