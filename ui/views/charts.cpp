@@ -51,7 +51,9 @@ QChart *renew(QChartView *view)
     chart->legend()->setVisible(old->legend()->isVisible());
     chart->legend()->setAlignment(old->legend()->alignment());
     view->setChart(chart); // the view no longer owns the old chart
-    delete old;
+    // Not deleted here: a refresh may come while the old chart is in use (its bar emitting clicked(),
+    // its hover or tooltip on the way); it goes once the event loop is back.
+    old->deleteLater();
     return chart;
 }
 

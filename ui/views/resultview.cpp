@@ -83,7 +83,11 @@ void ResultView::showResult(const GenerationResult &r)
 {
     m_result = r;
     while (QLayoutItem *item = m_cards->takeAt(0)) {
-        delete item->widget();
+        if (QWidget *w = item->widget()) { // gone from view now, deleted once no event is using it
+            w->hide();
+            w->setObjectName(QString()); // the new cards take the names
+            w->deleteLater();
+        }
         delete item;
     }
     const StageResult &sb = r.storyboard;
