@@ -56,7 +56,15 @@ export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 # Every test but the checks of the sources alone (label `source`: format, function length, folders,
 # alert rules) and the official SDKs' wire check (label `sdk`): both run in test.sh, and the simulator
 # the SDKs talk to runs under ASan in tst_simulatormatrix (every scenario, provider and stream) and the fuzzers.
-QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)" --label-exclude "source|sdk"
+asan_log=$(mktemp)
+QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)" --label-exclude "source|sdk" 2>&1 | tee "$asan_log"
+# As in test.sh: in CI a test that did not run (skipped, or a dependency failed) is a failure here too.
+if [ "${CI:-}" = true ]; then
+    not_run=$(sed -n '/The following tests did not run:/,/^$/p' "$asan_log" | grep -E '^\s+[0-9]+ - ' | grep -v '(Disabled)$' || true)
+    [ -z "$not_run" ] || { echo "harden.sh: under ASan these tests did not run:" >&2; echo "$not_run" >&2; exit 1; }
+    echo "sanitizers: 0 skipped"
+fi
+rm -f "$asan_log"
 done_stage "sanitizers"
 
 stage "console monkey under ASan: 5 × 60 s (seeds 7, 1, 2, 3 and one random)"
