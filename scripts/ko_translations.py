@@ -6,6 +6,12 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'for 15 minutes': '15분 동안',
+    'for 1 hour': '1시간 동안',
+    'for 4 hours': '4시간 동안',
+    'Restore %1 (ends every drain of it)': '제공자 %1 복원 (모든 제외를 끝냄)',
+    'DRAINED': '제외됨',
+    'The history could not be read: %1': '기록을 읽을 수 없습니다: %1',
     'there is no session bus': '세션 버스가 없음',
     'no notification service runs on this desktop': '이 데스크톱에서 실행 중인 알림 서비스가 없음',
     'No extra wait to draw: no generation in this range was answered by its fallback': '그릴 추가 대기 시간이 없음: 이 기간에 대체 제공자가 응답한 생성이 없습니다',
@@ -289,8 +295,8 @@ KO = {
     '%1 failed in a way Bullpen does not recognise%2, so it was not treated as temporary. Retry if you believe it was.':
         '%1 제공자가 Bullpen이 알지 못하는 방식으로 실패했습니다%2. 그래서 일시적인 실패로 보지 않았습니다. 일시적이라고 판단되면 다시 시도하세요.',
     'the engine did not start the comparison: %1': '엔진이 비교를 시작하지 않았습니다: %1',
-    'Attached: %1': '연결됨: %1',
-    'Attached: %1 — %2': '연결됨: %1 — %2',
+    'Attached: %1': '원격 엔진: %1',
+    'Attached: %1 — %2': '원격 엔진: %1 — %2',
     'connecting to %1': '%1에 연결하는 중',
     'connected to %1': '%1에 연결됨',
     'reconnecting to %1 since %2 (%3)': '%2부터 %1에 다시 연결하는 중 (%3)',

@@ -277,11 +277,11 @@
     <name>bullpen::RemoteConnection</name>
     <message>
         <source>Attached: %1</source>
-        <translation>연결됨: %1</translation>
+        <translation>원격 엔진: %1</translation>
     </message>
     <message>
         <source>Attached: %1 — %2</source>
-        <translation>연결됨: %1 — %2</translation>
+        <translation>원격 엔진: %1 — %2</translation>
     </message>
 </context>
 <context>

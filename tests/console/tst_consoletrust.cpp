@@ -401,8 +401,15 @@ private Q_SLOTS:
             strip->controlLine(Provider::Gemini, Role::Primary, Stage::Storyboard).contains(QStringLiteral("incident 4711")), 10'000);
         QVERIFY2(card, "the card the operator acted on was deleted");
         QVERIFY(onTop() == nullptr);
-        // Only what the dialog named changes: the storyboard card is drained, the image stage's is not.
+        // Only what the dialog named changes: the storyboard card is drained (its header says so), the
+        // image stage's is not and offers no Restore.
         QVERIFY(strip->controlLine(Provider::Gemini, Role::Primary, Stage::Image).isEmpty());
+        QTRY_VERIFY(qobject_cast<QLabel *>(card.data())->text().contains(QStringLiteral("<b>DRAINED</b>")));
+        if (auto *image = strip->findChild<HealthCard *>(QStringLiteral("healthCard_gemini_primary_image"))) {
+            QObject owner;
+            for (QAction *a : strip->cardActions(image, &owner))
+                QVERIFY(a->objectName() != u"restoreAction");
+        }
         m_engine->restoreProvider(Provider::Gemini);
         QTRY_VERIFY_WITH_TIMEOUT(
             !strip->controlLine(Provider::Gemini, Role::Primary, Stage::Storyboard).contains(QStringLiteral("DRAINED")), 10'000);

@@ -213,10 +213,6 @@
         <translation>예: 03:10부터 503 응답, 티켓 4711</translation>
     </message>
     <message>
-        <source>for %1</source>
-        <translation>%1 동안</translation>
-    </message>
-    <message>
         <source>until restored</source>
         <translation>복원할 때까지</translation>
     </message>
@@ -259,6 +255,18 @@
     <message>
         <source>Applies to</source>
         <translation>대상</translation>
+    </message>
+    <message>
+        <source>for 15 minutes</source>
+        <translation>15분 동안</translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation>1시간 동안</translation>
+    </message>
+    <message>
+        <source>for 4 hours</source>
+        <translation>4시간 동안</translation>
     </message>
 </context>
 <context>
@@ -513,10 +521,6 @@
         <translation>생성을 선택하면 시도 내역이 보입니다.</translation>
     </message>
     <message>
-        <source>The store could not be read: %1</source>
-        <translation>저장소를 읽을 수 없습니다: %1</translation>
-    </message>
-    <message>
         <source>History is off: Bullpen was started without a store (--no-store).</source>
         <translation>기록이 꺼져 있습니다. Bullpen이 저장소 없이 시작되었습니다 (--no-store).</translation>
     </message>
@@ -720,6 +724,10 @@
         <source>Exported to %2 (rows: %L1)</source>
         <translation>내보낸 곳: %2 (%L1행)</translation>
     </message>
+    <message>
+        <source>The history could not be read: %1</source>
+        <translation>기록을 읽을 수 없습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>
@@ -915,10 +923,6 @@
         <translation>제공자 %1 제외…</translation>
     </message>
     <message>
-        <source>Restore %1</source>
-        <translation>제공자 %1 복원</translation>
-    </message>
-    <message>
         <source>Bullpen: %1's breaker opened (%2)</source>
         <translation>Bullpen: 제공자 %1 차단기 열림(%2)</translation>
     </message>
@@ -990,6 +994,14 @@
         <source>Read from the store every %1: every engine writing there is counted</source>
         <translation>%1마다 저장소에서 읽습니다: 그곳에 기록하는 모든 엔진이 집계됩니다</translation>
     </message>
+    <message>
+        <source>Restore %1 (ends every drain of it)</source>
+        <translation>제공자 %1 복원 (모든 제외를 끝냄)</translation>
+    </message>
+    <message>
+        <source>DRAINED</source>
+        <translation>제외됨</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -1052,10 +1064,6 @@
     <message>
         <source>Reading attempts from the store…</source>
         <translation>저장소에서 시도를 읽는 중…</translation>
-    </message>
-    <message>
-        <source>The store could not be read: %1</source>
-        <translation>저장소를 읽을 수 없습니다: %1</translation>
     </message>
     <message>
         <source>success rate</source>
@@ -1160,6 +1168,10 @@
     <message>
         <source>No extra wait to draw: no generation in this range was answered by its fallback</source>
         <translation>그릴 추가 대기 시간이 없음: 이 기간에 대체 제공자가 응답한 생성이 없습니다</translation>
+    </message>
+    <message>
+        <source>The history could not be read: %1</source>
+        <translation>기록을 읽을 수 없습니다: %1</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "draindialog.h"
 
-#include "models/units.h"
 #include "models/words.h"
 
 #include <QComboBox>
@@ -47,8 +46,9 @@ DrainDialog::DrainDialog(Provider provider, std::optional<Role> role, std::optio
     m_reason->setMaxLength(kMaxReason);
     m_reason->setPlaceholderText(tr("e.g. 503s since 03:10, ticket 4711"));
     m_expiry->setObjectName(QStringLiteral("drainExpiry"));
-    for (const auto &e : expiries())
-        m_expiry->addItem(e ? tr("for %1").arg(units::duration(std::chrono::milliseconds(*e))) : tr("until restored"));
+    // Said as an operator says them, in the order of expiries().
+    for (const QString &label : { tr("for 15 minutes"), tr("for 1 hour"), tr("for 4 hours"), tr("until restored") })
+        m_expiry->addItem(label);
     m_expiry->setCurrentIndex(1); // 1 h: an incident's drain that nobody restores ends by itself
     m_effect->setObjectName(QStringLiteral("drainEffect"));
     m_effect->setWordWrap(true);

@@ -145,7 +145,7 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     layout->addWidget(split, 1);
 
     connect(m_model, &FailureHistoryModel::queryFailed, this,
-            [this](const QString &error) { m_summary->setText(tr("The store could not be read: %1").arg(error)); });
+            [this](const QString &error) { m_summary->setText(tr("The history could not be read: %1").arg(error)); });
     if (!m_history) {
         m_summary->setText(tr("History is off: Bullpen was started without a store (--no-store)."));
         setEnabled(false);
@@ -511,7 +511,7 @@ void FailuresView::updateCharts()
                                                        .arg(overall)
                                                        .arg(gens)
                                                        .arg(units::duration(d.elapsedMs))
-                                                 : tr("The store could not be read: %1").arg(d.error));
+                                                 : tr("The history could not be read: %1").arg(d.error));
             m_updatedAt = QDateTime::currentDateTime();
             m_updated->setText(updatedText());
             Q_EMIT chartsUpdated();
@@ -604,7 +604,7 @@ void FailuresView::showDetail(const QString &generationId)
                 return; // another generation was selected meanwhile: its own read fills the pane
             if (!d.row) {
                 m_detailHeader->setText(d.error.isEmpty() ? tr("This generation is no longer in the store.")
-                                                          : tr("The store could not be read: %1").arg(d.error));
+                                                          : tr("The history could not be read: %1").arg(d.error));
             } else {
                 fillDetail(*d.row, d.timeline);
             }
@@ -631,7 +631,8 @@ void FailuresView::fillDetail(const GenerationRow &r, const HistoryReader::Timel
             + (r.instance.isEmpty() ? QString() : tr(" · <b>instance</b> %1").arg(r.instance.toHtmlEscaped()));
     if (!r.publicCode.isEmpty())
         lines << tr("<b>Failed at</b> %1 with <b>%2</b> (%3): %4")
-                     .arg(r.stage, r.publicCode, r.kind, localizedRecordText(r.detail).toHtmlEscaped());
+                     .arg(stageFromId(r.stage) ? words::stage(*stageFromId(r.stage)) : r.stage, r.publicCode, r.kind,
+                          localizedRecordText(r.detail).toHtmlEscaped());
     // The reason is why the fallback got the stage (the primary's failure, a breaker, a drain), never
     // the fallback's own failure: said in that order.
     if (r.fallbackApplied)

@@ -274,12 +274,18 @@ void HealthStrip::askToDrain(Provider provider, std::optional<Role> role, std::o
     dialog->open(); // window-modal, and no nested event loop: timers and refreshes go on behind it
 }
 
-bool HealthStrip::drained(Provider provider) const
+bool HealthStrip::drained(Provider provider, Role role, std::optional<Stage> stage) const
 {
     for (const QJsonValue &pv : m_providers.value(QLatin1StringView("providers")).toArray()) {
         const QJsonObject p = pv.toObject();
-        if (p.value(QLatin1StringView("id")).toString() == toId(provider))
-            return !p.value(QLatin1StringView("drains")).toArray().isEmpty();
+        if (p.value(QLatin1StringView("id")).toString() != toId(provider))
+            continue;
+        for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
+            const QString dRole = dv.toObject().value(QLatin1StringView("role")).toString();
+            const QString dStage = dv.toObject().value(QLatin1StringView("stage")).toString();
+            if ((dRole.isEmpty() || dRole == toId(role)) && (!stage || dStage.isEmpty() || dStage == toId(*stage)))
+                return true;
+        }
     }
     return false;
 }
@@ -309,8 +315,8 @@ QList<QAction *> HealthStrip::cardActions(HealthCard *card, QObject *owner)
         askToDrain(provider, role, stage);
     });
     actions << drain;
-    if (drained(provider)) { // Restore only where something is drained
-        auto *restore = new QAction(tr("Restore %1").arg(toId(provider)), owner);
+    if (drained(provider, role, stage)) { // Restore only on a card that is drained
+        auto *restore = new QAction(tr("Restore %1 (ends every drain of it)").arg(toId(provider)), owner);
         restore->setObjectName(QStringLiteral("restoreAction"));
         restore->setEnabled(m_engine->usable());
         connect(restore, &QAction::triggered, this, [this, name, provider] {
@@ -413,8 +419,9 @@ void HealthStrip::updateCards()
                 .arg(toId(five.provider), role, words::stage(five.stage),
                      // grey that reads: the palette's hint text, not the pale grid tone
                      tones::css(state == ProviderHealth::State::TooFew ? palette().color(QPalette::PlaceholderText) : tones::color(tone)),
-                     ProviderHealthModel::stateText(state).toUpper(), cardLine(tr("5 min"), five, true).toHtmlEscaped(),
-                     cardLine(tr("15 min"), fifteen, false).toHtmlEscaped());
+                     // a drain is what happens to this card now, whatever its last 5 minutes were
+                     drained(five.provider, five.role, five.stage) ? tr("DRAINED") : ProviderHealthModel::stateText(state).toUpper(),
+                     cardLine(tr("5 min"), five, true).toHtmlEscaped(), cardLine(tr("15 min"), fifteen, false).toHtmlEscaped());
         if (fifteen.lastProbe) {
             probes = true;
             text += QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped());

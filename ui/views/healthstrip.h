@@ -101,7 +101,8 @@ private:
     void showCardMenu(HealthCard *card, const QPoint &pos);
     // The breaker and drain line; true when it added a line.
     bool addControls(HealthCard *card);
-    bool drained(Provider provider) const;
+    // A drain of the engine's covers this provider in this role (at this stage; none: at any).
+    bool drained(Provider provider, Role role, std::optional<Stage> stage) const;
 
     HistoryQueue *m_queue;
     ProviderHealthModel *m_model;

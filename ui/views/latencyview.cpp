@@ -339,7 +339,7 @@ void LatencyView::reload()
             rebuildCharts();
             m_lastDrawMs = double(t.nsecsElapsed()) / 1e6;
             if (!l.error.isEmpty())
-                m_summary->setText(tr("The store could not be read: %1").arg(l.error));
+                m_summary->setText(tr("The history could not be read: %1").arg(l.error));
             else
                 m_updatedAt = QDateTime::currentDateTime();
             m_updated->setText(updatedText());

@@ -404,7 +404,7 @@ void MainWindow::showEngineStatus()
     m_engineLabel->setFullText(m_engine.describe()); // the whole text in its tooltip when cut
     // An engine that cannot be reached is said once, here, and Generate says why it is off: no
     // generation is started that would only fail for want of the engine.
-    m_run->setEngineAvailable(m_engine.usable(), m_engine.describe());
+    m_run->setEngineAvailable(m_engine.usable(), m_engine.describe().section(QStringLiteral(" — "), 0, 0)); // its state, not its setup
     m_engineLabel->setStyleSheet(!m_engine.usable()                    ? tones::textStyle(tones::Tone::Failure, true)
                                      : !m_engine.scenarios().isEmpty() ? tones::textStyle(tones::Tone::Simulator, true)
                                                                        : QString());

@@ -214,6 +214,7 @@ void RunView::validate()
     const bool ok = errors.isEmpty() && !m_story->toPlainText().trimmed().isEmpty() && m_engineAvailable;
     m_generate->setEnabled(ok);
     m_generateMany->setEnabled(ok);
+    m_count->setEnabled(ok);
     m_compare->setEnabled(ok && m_fallback->currentIndex() > 0);
     const QString unavailable = m_engineAvailable ? QString() : tr("The engine cannot take a generation now: %1").arg(m_engineWhy);
     for (QPushButton *b : { m_generate, m_generateMany, m_compare })

@@ -4,6 +4,7 @@
 #include "charts.h"
 #include "contract/recordtext.h"
 #include "models/units.h"
+#include "models/words.h"
 #include "tones.h"
 
 #include <QDateTime>
@@ -137,7 +138,7 @@ void TimelineWidget::paintEvent(QPaintEvent *)
                 budgetFrom = ms(e.at);
         } else if (const auto *s = std::get_if<AttemptStarted>(&e.body)) {
             byAttempt[s->attemptId] = spans.size();
-            Span span { QStringLiteral("%1 %2").arg(toId(s->stage), toId(s->provider))
+            Span span { QStringLiteral("%1 %2").arg(words::stage(s->stage), toId(s->provider))
                             + (s->round > 1 ? QStringLiteral(" r%1").arg(s->round) : QString()),
                         ms(e.at),
                         -1,
