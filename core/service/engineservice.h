@@ -75,6 +75,7 @@ class EngineService final : public QAbstractHttpServer
 {
     Q_OBJECT
 public:
+    static constexpr int kMaxHeaderFields = 100; // more: 431 (the HTTP server's parser would keep none)
     EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptions options, QObject *parent = nullptr);
     ~EngineService() override;
 
@@ -167,6 +168,7 @@ private:
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
+    static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
     void closeRevokedStreams();
     void announce(const BreakerChange &change);
     void syncDrains();

@@ -398,6 +398,100 @@ private Q_SLOTS:
                  200);
     }
 
+    // `bytes` written on a new connection; what came back until the server closed it or `waitMs`
+    // passed ("(still open)" is added then), and how long that took.
+    static std::pair<QByteArray, qint64> untilClosed(quint16 port, const QByteArray &bytes, int waitMs = 5000)
+    {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        if (!socket.waitForConnected(5000))
+            return { "no connection", 0 };
+        QElapsedTimer t;
+        t.start();
+        socket.write(bytes);
+        QByteArray got;
+        while (socket.state() == QAbstractSocket::ConnectedState && t.elapsed() < waitMs) {
+            socket.waitForReadyRead(100);
+            got += socket.readAll();
+        }
+        got += socket.readAll();
+        return { socket.state() == QAbstractSocket::ConnectedState ? got + "\n(still open)" : got, t.elapsed() };
+    }
+
+    // RFC 9112 §6.3: a Content-Length that is not one decimal number leaves the request without a
+    // length: 400, and the connection closed, so its body never runs as a request of its own.
+    void invalidContentLengthClosesTheConnection_data()
+    {
+        QTest::addColumn<QByteArray>("length"); // N: the body's real length
+        QTest::addRow("a list") << QByteArray("N, N");
+        QTest::addRow("negative") << QByteArray("-N");
+        QTest::addRow("20 digits") << QByteArray("18446744073709551616");
+        QTest::addRow("hex") << QByteArray("0x2a");
+        QTest::addRow("trailing junk") << QByteArray("Nabc");
+    }
+
+    void invalidContentLengthClosesTheConnection()
+    {
+        QFETCH(QByteArray, length);
+        const QByteArray smuggled = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n\r\n";
+        length.replace("N", QByteArray::number(smuggled.size()));
+        const auto [got, ms] = untilClosed(m_engine->m_port,
+                                           "POST /v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_operator.toLatin1()
+                                               + "\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n" + smuggled);
+        QVERIFY2(got.startsWith("HTTP/1.1 400"), got.constData());
+        QVERIFY2(!got.contains("still open"), got.constData());
+        QVERIFY2(got.count("HTTP/1.1 ") == 1, got.constData()); // the hidden GET never answered
+    }
+
+    // RFC 9112 §9.3, §9.6: "Connection: close", or HTTP/1.0, ends the connection after the answer (not
+    // after the idle timeout of 60 s); an HTTP/1.1 request without it keeps the connection.
+    void connectionCloseAndHttp10EndTheConnection_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<bool>("closes");
+        QTest::addRow("Connection: close") << QByteArray("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") << true;
+        QTest::addRow("Connection: Keep-Alive, Close")
+            << QByteArray("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Keep-Alive, Close\r\n\r\n") << true;
+        QTest::addRow("HTTP/1.0") << QByteArray("GET /healthz HTTP/1.0\r\n\r\n") << true;
+        QTest::addRow("HTTP/1.1, refused") << QByteArray("GET /v1/instances HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") << true;
+        QTest::addRow("HTTP/1.1 keep-alive") << QByteArray("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") << false;
+    }
+
+    void connectionCloseAndHttp10EndTheConnection()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(bool, closes);
+        const auto [got, ms] = untilClosed(m_engine->m_port, request, closes ? 10'000 : 1500);
+        QVERIFY2(got.startsWith("HTTP/1.1 200") || got.startsWith("HTTP/1.1 401"), got.constData());
+        QCOMPARE(got.contains("still open"), !closes);
+        if (closes) {
+            QVERIFY2(got.contains("\r\nConnection: close\r\n"), got.constData());
+            QVERIFY2(ms < 2000, qPrintable(QStringLiteral("closed after %1 ms").arg(ms)));
+        }
+    }
+
+    // Two Authorization headers: 400 (which one a proxy in front checked is unknown), never "the
+    // first wins". Over 100 header fields: 431 (the HTTP server's parser would keep none, and the
+    // request would read as one without a token: 401).
+    void ambiguousOrOverlongHeadsAreRefused()
+    {
+        const QByteArray two = rawExchange(m_engine->m_port,
+                                           "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1()
+                                               + "\r\nAuthorization: Bearer bp_someone-else\r\n\r\n");
+        QVERIFY2(two.startsWith("HTTP/1.1 400") && two.contains("Authorization"), two.constData());
+        QByteArray many = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n";
+        for (int i = 0; i < 101; ++i)
+            many += "X-Filler-" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\r\n";
+        const QByteArray tooMany = rawExchange(m_engine->m_port, many + "\r\n");
+        QVERIFY2(tooMany.startsWith("HTTP/1.1 431"), tooMany.constData());
+        // 100 fields in all are still a request.
+        QByteArray enough = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n";
+        for (int i = 0; i < 98; ++i)
+            enough += "X-Filler-" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\r\n";
+        const QByteArray fine = rawExchange(m_engine->m_port, enough + "\r\n");
+        QVERIFY2(fine.startsWith("HTTP/1.1 200"), fine.constData());
+    }
+
     // Behind a load balancer the engine that ran a generation can go away while this client's stream,
     // on another engine, stays up: the balancer answers the result's GET with 502. That is asked again
     // (not a reason to reconnect); any other failed read that does reconnect really does, and the
