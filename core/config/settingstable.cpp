@@ -144,6 +144,16 @@ QList<SettingRow> networkRows()
         "A PEM file of certificate authorities provider calls trust besides the system's (a proxy that inspects "
         "TLS, a gateway with a private CA).",
         [](auto &s) -> auto & { return s.providerCa; }, "unset");
+    rows << durationRow(
+        "engine_connect_timeout", "BULLPEN_ENGINE_CONNECT_TIMEOUT",
+        "Attached to an engine (bullpen-cli generate --engine): how long to wait for it to answer before giving up "
+        "(exit code 5).",
+        [](auto &s) -> auto & { return s.attach.connectTimeout; }, minutes(10));
+    rows << durationRow(
+        "engine_deadline", "BULLPEN_ENGINE_DEADLINE",
+        "Attached to an engine: how long the whole command may take, result included; then a started generation is "
+        "cancelled and the command gives up (exit code 5).",
+        [](auto &s) -> auto & { return s.attach.deadline; });
     return rows;
 }
 

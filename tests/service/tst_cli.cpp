@@ -442,6 +442,76 @@ private Q_SLOTS:
         QVERIFY2(!all.out.contains("gemini -> gemini") && !all.out.contains("gemini → gemini"), all.out.constData());
     }
 
+    // `generate --engine` gives up on an engine it cannot use, within its connect timeout (10 s by
+    // default), with exit code 5: a refused port, an engine that accepts and never answers, one that
+    // answers garbage. (Before: still reconnecting after 100 s.)
+    void unusableEngineIsGivenUpOn_data()
+    {
+        QTest::addColumn<QByteArray>("answer"); // what the "engine" answers; empty: nothing listens
+        QTest::addColumn<bool>("listens");
+        QTest::addRow("refused port") << QByteArray() << false;
+        QTest::addRow("hung engine") << QByteArray() << true;
+        QTest::addRow("garbage engine") << QByteArray("\x16\x03\x01 not HTTP at all\r\n\r\n") << true;
+    }
+
+    void unusableEngineIsGivenUpOn()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(bool, listens);
+        QTcpServer engine;
+        QVERIFY(engine.listen(QHostAddress::LocalHost));
+        const quint16 port = engine.serverPort();
+        if (!listens)
+            engine.close(); // the port is free: connections to it are refused
+        QObject::connect(&engine, &QTcpServer::newConnection, &engine, [&] {
+            while (QTcpSocket *socket = engine.nextPendingConnection()) {
+                if (answer.isEmpty())
+                    continue; // accepted, never answered
+                socket->write(answer);
+                socket->disconnectFromHost();
+            }
+        });
+        QProcess p;
+        p.setProcessEnvironment(environment({ QStringLiteral("BULLPEN_ENGINE_TOKEN=bp_test") }));
+        QElapsedTimer t;
+        t.start();
+        p.start(QStringLiteral(BULLPEN_CLI),
+                { QStringLiteral("generate"), QStringLiteral("--story"), kStory, QStringLiteral("--engine"),
+                  QStringLiteral("http://127.0.0.1:%1").arg(port) });
+        QSignalSpy finished(&p, &QProcess::finished); // the event loop turns meanwhile: the fake engine answers
+        QVERIFY2(finished.wait(15'000), "still running after 15 s");
+        qInfo("gave up after %lld ms", static_cast<long long>(t.elapsed()));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 5, err.constData());
+        QVERIFY2(err.contains("could not reach the engine"), err.constData());
+    }
+
+    // One SIGINT ends `generate --engine` against a hung engine at once: nothing was started there, so
+    // nothing is cancelled (no cancel with an empty id), and the exit code says cancelled.
+    void oneInterruptEndsAWaitForAHungEngine()
+    {
+        QTcpServer engine; // accepts (the kernel does), never answers
+        QVERIFY(engine.listen(QHostAddress::LocalHost));
+        QProcess p;
+        p.setProcessEnvironment(environment({ QStringLiteral("BULLPEN_ENGINE_TOKEN=bp_test") }));
+        p.start(QStringLiteral(BULLPEN_CLI),
+                { QStringLiteral("generate"), QStringLiteral("--story"), kStory, QStringLiteral("--engine"),
+                  QStringLiteral("http://127.0.0.1:%1").arg(engine.serverPort()) });
+        QVERIFY(p.waitForStarted(5000));
+        QVERIFY(engine.waitForNewConnection(10'000)); // it is waiting on the engine now
+        QSignalSpy finished(&p, &QProcess::finished);
+        QElapsedTimer t;
+        t.start();
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+        QVERIFY2(finished.wait(2000), "still running 2 s after one SIGINT");
+        qInfo("ended %lld ms after SIGINT", static_cast<long long>(t.elapsed()));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 3, err.constData());
+        QVERIFY2(!err.contains("cancelling on the engine"), err.constData());
+    }
+
     // A provider added by the settings file (without a key: a self-hosted server) through the CLI: it is
     // the fallback, `history --settings --provider` finds it, and `replay` plays the generation again
     // without the settings (known from the store alone).
