@@ -89,6 +89,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_audit(tokens.location())
     , m_options(std::move(options))
     , m_events(m_options.events)
+    , m_rates(SteadyClock::instance(), m_options.tokenRate, m_options.tokenBurst)
     , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
     , m_startedAt(QDateTime::currentDateTimeUtc())
 {
@@ -418,20 +419,13 @@ std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &reque
 
 bool EngineService::withinRate(const QString &tokenName, Reply *refusal)
 {
-    Bucket &b = m_buckets[tokenName];
-    const qint64 now = nowMs();
-    if (b.atMs == 0)
-        b.tokens = m_options.tokenBurst;
-    b.tokens = std::min(m_options.tokenBurst, b.tokens + static_cast<double>(now - b.atMs) / 1000.0 * m_options.tokenRate);
-    b.atMs = now;
-    if (b.tokens >= 1) {
-        b.tokens -= 1;
+    const std::optional<std::chrono::seconds> wait = m_rates.take(tokenName);
+    if (!wait)
         return true;
-    }
-    const int wait = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / m_options.tokenRate)));
-    *refusal =
-        error(429, QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait));
-    refusal->headers.append({ QByteArray("Retry-After"), QByteArray(QByteArray::number(wait)) });
+    *refusal = error(
+        429,
+        QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait->count()));
+    refusal->headers.append({ QByteArray("Retry-After"), QByteArray::number(static_cast<qint64>(wait->count())) });
     return false;
 }
 

@@ -5,6 +5,7 @@
 #include "audittrail.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
+#include "ratelimiter.h"
 #include "routetable.h"
 #include "servicemetrics.h"
 #include "sim/cappedtcpserver.h"
@@ -216,15 +217,10 @@ private:
     std::deque<QString> m_resultOrder;
     CappedTcpServer *m_server = nullptr; // the listening socket, a child
 
-    struct Bucket
-    {
-        double tokens = 0;
-        qint64 atMs = 0;
-    };
-    QHash<QString, Bucket> m_buckets;
+    RateLimiter m_rates; // per token, on the monotonic clock
 
     QByteArray m_providersAnswer; // GET /v1/stats/providers, at most a second old
-    qint64 m_providersAtMs = 0;
+    QElapsedTimer m_providersAge; // since m_providersAnswer was computed
 
     QThread m_historyThread;
     QObject *m_historyContext = nullptr; // lives on m_historyThread
