@@ -13,6 +13,7 @@
 #include "service/engineservice.h"
 #include "service/storerelay.h"
 #include "store/apitokens.h"
+#include "store/drainrecords.h"
 #include "store/masking.h"
 #include "store/store.h"
 #include "teststore.h"
@@ -359,6 +360,119 @@ private Q_SLOTS:
             return drain && restore;
         };
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
+    }
+
+    // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
+    QStringList drainsOf(const QString &provider)
+    {
+        QStringList out;
+        for (const QJsonValue &p :
+             call("GET", QStringLiteral("/v1/providers"), m_viewer).json().value(QLatin1StringView("providers")).toArray()) {
+            if (p.toObject().value(QLatin1StringView("id")).toString() != provider)
+                continue;
+            for (const QJsonValue &d : p.toObject().value(QLatin1StringView("drains")).toArray())
+                out << d.toObject().value(QLatin1StringView("role")).toString(QStringLiteral("any")) + QLatin1Char('/')
+                        + d.toObject().value(QLatin1StringView("stage")).toString(QStringLiteral("any"));
+        }
+        out.sort();
+        return out;
+    }
+
+    // docs/api.md, "Providers": a restore ends only the drains of its scope (role, stage), and refuses
+    // a value it does not know or a field it does not take, naming it. (Before: role=primary ended both
+    // drains, and any body was taken.)
+    void restoreKeepsToItsScope()
+    {
+        const auto drain = [&](const QJsonObject &scope) {
+            QJsonObject o = scope;
+            o.insert(QStringLiteral("reason"), QStringLiteral("scope check"));
+            return call("POST", QStringLiteral("/v1/providers/openai/drain"), m_operator, body(o)).status;
+        };
+        const auto restore = [&](const QJsonObject &o) {
+            return call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, body(o));
+        };
+        QCOMPARE(drain({ { QStringLiteral("role"), QStringLiteral("primary") } }), 200);
+        QCOMPARE(drain({ { QStringLiteral("role"), QStringLiteral("fallback") } }), 200);
+        QCOMPARE(drain({ { QStringLiteral("role"), QStringLiteral("fallback") }, { QStringLiteral("stage"), QStringLiteral("captions") } }),
+                 200);
+        QCOMPARE(drainsOf(QStringLiteral("openai")),
+                 (QStringList { QStringLiteral("fallback/any"), QStringLiteral("fallback/captions"), QStringLiteral("primary/any") }));
+
+        const QList<std::pair<QJsonObject, QString>> refused {
+            { { { QStringLiteral("role"), QStringLiteral("bogus") } }, QStringLiteral("role") },
+            { { { QStringLiteral("stage"), QStringLiteral("everything") } }, QStringLiteral("stage") },
+            { { { QStringLiteral("role"), 1 } }, QStringLiteral("role") },
+            { { { QStringLiteral("rol"), QStringLiteral("primary") } }, QStringLiteral("rol") },
+            { { { QStringLiteral("reason"), 42 } }, QStringLiteral("reason") },
+        };
+        for (const auto &[o, field] : refused) {
+            const Answer a = restore(o);
+            QVERIFY2(a.status == 400, a.body.constData());
+            QCOMPARE(a.json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("field")).toString(), field);
+        }
+        QCOMPARE(drainsOf(QStringLiteral("openai")).size(), 3); // nothing was restored by a refusal
+
+        const Answer primary =
+            restore({ { QStringLiteral("role"), QStringLiteral("primary") }, { QStringLiteral("reason"), QStringLiteral("back") } });
+        QCOMPARE(primary.status, 200);
+        QCOMPARE(primary.json().value(QLatin1StringView("restored")).toInt(), 1);
+        QCOMPARE(drainsOf(QStringLiteral("openai")), (QStringList { QStringLiteral("fallback/any"), QStringLiteral("fallback/captions") }));
+        const Answer captions = restore({ { QStringLiteral("stage"), QStringLiteral("captions") } });
+        QCOMPARE(captions.json().value(QLatin1StringView("restored")).toInt(), 1);
+        QCOMPARE(drainsOf(QStringLiteral("openai")), QStringList { QStringLiteral("fallback/any") });
+        QCOMPARE(restore({}).json().value(QLatin1StringView("restored")).toInt(), 1); // no scope: every drain of the provider
+        QVERIFY(drainsOf(QStringLiteral("openai")).isEmpty());
+    }
+
+    // A drain's or a restore's reason is one line of text: control characters (CR, LF, ESC, NUL, …) are
+    // refused, and the 500-character limit counts characters, not UTF-16 units. A reason stored with an
+    // escape sequence all the same (by an older engine) reaches a terminal through `bullpen-cli provider
+    // list` without it.
+    void drainReasonsArePrintableText()
+    {
+        const auto drainWith = [&](const QString &reason) {
+            return call("POST", QStringLiteral("/v1/providers/openai/drain"), m_operator, body({ { QStringLiteral("reason"), reason } }));
+        };
+        for (const QString &bad : { QStringLiteral("line\nbreak"), QStringLiteral("carriage\rreturn"), QStringLiteral("\x1b[31mred"),
+                                    QString(QStringLiteral("nul") + QChar(0) + QStringLiteral("x")) }) {
+            const Answer a = drainWith(bad);
+            QVERIFY2(a.status == 400 && a.body.contains("control"), a.body.constData());
+        }
+        const Answer badRestore = call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator,
+                                       body({ { QStringLiteral("reason"), QStringLiteral("\x1b]0;title\x07") } }));
+        QVERIFY2(badRestore.status == 400, badRestore.body.constData());
+        QVERIFY(drainsOf(QStringLiteral("openai")).isEmpty());
+
+        const QString balloon = QString::fromUtf8("\xF0\x9F\x8E\x88"); // one character, two UTF-16 units
+        QCOMPARE(drainWith(balloon.repeated(501)).status, 400);
+        const Answer full = drainWith(balloon.repeated(500));
+        QVERIFY2(full.status == 200, full.body.constData());
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
+
+        // Stored with an escape sequence by an older engine: every engine reads it back from the store.
+        QString why;
+        const std::unique_ptr<DrainRecords> records = DrainRecords::open(m_engine->store, &why);
+        QVERIFY2(records, qPrintable(why));
+        Drain old;
+        old.provider = Provider::OpenAI;
+        old.reason = QStringLiteral("\x1b]0;pwned\x07\x1b[2Jvendor outage\r\nsecond line");
+        old.by = QStringLiteral("old\x1b[1mengine");
+        old.since = QDateTime::currentDateTimeUtc();
+        QVERIFY2(records->save(old, QStringLiteral("old-engine"), &why), qPrintable(why));
+        QTRY_COMPARE_WITH_TIMEOUT(drainsOf(QStringLiteral("openai")), QStringList { QStringLiteral("any/any") }, 5000);
+        QProcess cli;
+        QProcessEnvironment env = m_engine->environment();
+        env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), m_viewer);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("provider"), QStringLiteral("list"), QStringLiteral("--engine"), m_engine->url.toString() });
+        QVERIFY(cli.waitForFinished(30'000));
+        const QByteArray listed = cli.readAllStandardOutput();
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY2(listed.contains("vendor outage") && listed.contains("second line"), listed.constData());
+        for (const char c : { '\x1b', '\x07', '\r' })
+            QVERIFY2(!listed.contains(c), listed.toPercentEncoding(" \n").constData());
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
     }
 
     // RFC 9112 §6.3: no request smuggling. Both Content-Length and Transfer-Encoding, or two lengths
