@@ -7,6 +7,7 @@
 #include "providerentries.h"
 #include "settingstable.h"
 #include "store/privatefiles.h"
+#include "trustedproxies.h"
 
 #include <QDir>
 #include <QFile>
@@ -186,6 +187,8 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
         errors << ConfigError { QStringLiteral("BULLPEN_PROXY"), why.section(QStringLiteral(": "), 1) };
     if (QString why; !s.providerCa.isEmpty() && !readPemCertificates(s.providerCa, &why))
         errors << ConfigError { QStringLiteral("BULLPEN_PROVIDER_CA"), why };
+    if (QString why; !TrustedProxies::parse(s.trustedProxies, &why))
+        errors << ConfigError { QStringLiteral("BULLPEN_TRUSTED_PROXIES"), why };
 
     auto checkSelected = [&](Provider p, const QString &selector) {
         const ProviderSettings &ps = s.provider(p);

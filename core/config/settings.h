@@ -92,6 +92,11 @@ struct Settings
     BreakerSettings breaker;
     // Attached to an engine (--engine): how long to wait for it; settings-table rows too.
     AttachSettings attach;
+    // bullpen-engine behind a balancer (docs/operations.md): whose X-Forwarded-For it believes
+    // ("trusted_proxies": addresses or subnets; trustedproxies.h), and the requests per second one client
+    // address may send ("address_rate", twice that in a burst; 0: no such limit).
+    QString trustedProxies;
+    int addressRate = 0;
 
     // A provider's settings; one not configured here (named by history or another engine) has none.
     const ProviderSettings &provider(Provider p) const;

@@ -94,6 +94,10 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_startedAt(QDateTime::currentDateTimeUtc())
 {
     buildRoutes();
+    const Settings &settings = m_setup.settings();
+    m_trusted = TrustedProxies::parse(settings.trustedProxies).value_or(TrustedProxies {}); // refused at load when wrong
+    if (settings.addressRate > 0)
+        m_addressRates.emplace(SteadyClock::instance(), settings.addressRate, 2.0 * settings.addressRate);
     connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
     connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
     m_comparisons = m_setup.newComparisonRunner(this);
@@ -401,6 +405,28 @@ std::optional<EngineService::Reply> EngineService::headerRefusal(const QHttpServ
     return std::nullopt;
 }
 
+std::optional<EngineService::Reply> EngineService::addressRefusal(const QHttpServerRequest &request, const QTcpSocket *socket)
+{
+    if (!m_addressRates)
+        return std::nullopt;
+    QList<QByteArray> forwardedFor;
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("x-forwarded-for", Qt::CaseInsensitive) == 0)
+            forwardedFor << value;
+    }
+    const QString client = m_trusted.client(socket->peerAddress(), forwardedFor).toString();
+    const std::optional<std::chrono::seconds> wait = m_addressRates->take(client);
+    if (!wait)
+        return std::nullopt;
+    Reply r = error(429,
+                    QStringLiteral("requests from %1 are over %2 per second; retry after %3 s")
+                        .arg(client)
+                        .arg(m_setup.settings().addressRate)
+                        .arg(wait->count()));
+    r.headers.append({ QByteArray("Retry-After"), QByteArray::number(static_cast<qint64>(wait->count())) });
+    return r;
+}
+
 std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &request, Reply *refusal)
 {
     const QByteArray header = httpHeader(request, "authorization");
@@ -466,6 +492,10 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         answer(*refused);
         if (refused->status == 431)
             socket->disconnectFromHost();
+        return true;
+    }
+    if (const std::optional<Reply> refused = addressRefusal(request, socket)) {
+        answer(*refused);
         return true;
     }
     if (request.body().size() > m_options.maxBodyBytes) {

@@ -3,6 +3,7 @@
 
 #include "api/generationrequestjson.h"
 #include "audittrail.h"
+#include "config/trustedproxies.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
 #include "ratelimiter.h"
@@ -170,6 +171,8 @@ private:
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
+    // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.
+    std::optional<Reply> addressRefusal(const QHttpServerRequest &request, const QTcpSocket *socket);
     void closeRevokedStreams();
     void announce(const BreakerChange &change);
     void syncDrains();
@@ -218,6 +221,8 @@ private:
     CappedTcpServer *m_server = nullptr; // the listening socket, a child
 
     RateLimiter m_rates; // per token, on the monotonic clock
+    TrustedProxies m_trusted; // whose X-Forwarded-For is believed
+    std::optional<RateLimiter> m_addressRates; // per client address, with address_rate
 
     QByteArray m_providersAnswer; // GET /v1/stats/providers, at most a second old
     QElapsedTimer m_providersAge; // since m_providersAnswer was computed

@@ -1569,6 +1569,32 @@ private Q_SLOTS:
         return got + socket.readAll();
     }
 
+    // Behind a balancer (docs/operations.md): address_rate counts each client by the address that a
+    // trusted proxy's X-Forwarded-For names; from any other peer the header is ignored, so a client
+    // cannot spread its requests over addresses it invents.
+    void clientAddressIsBelievedOnlyFromTrustedProxies()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("trusted-proxies")));
+        engine.extraEnvironment.insert(QStringLiteral("BULLPEN_TRUSTED_PROXIES"), QStringLiteral("127.0.0.1"));
+        engine.extraEnvironment.insert(QStringLiteral("BULLPEN_ADDRESS_RATE"), QStringLiteral("1")); // a burst of 2, then 1 a second
+        QVERIFY(engine.start());
+        const auto health = [&](const QString &from, const QByteArray &forwardedFor) {
+            return rawExchange(engine.m_port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: " + forwardedFor + "\r\n\r\n", from)
+                .left(12);
+        };
+        // Through the balancer (127.0.0.1): each client has its own bucket.
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "203.0.113.7"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "203.0.113.7"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "203.0.113.7"), QByteArray("HTTP/1.1 429"));
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "198.51.100.9, 203.0.113.8"), QByteArray("HTTP/1.1 200"));
+        // From a peer that is no balancer (127.0.0.2): its own address, whatever the header says.
+        QCOMPARE(health(QStringLiteral("127.0.0.2"), "192.0.2.1"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.2"), "192.0.2.2"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.2"), "192.0.2.3"), QByteArray("HTTP/1.1 429"));
+        engine.stop();
+        QCOMPARE(engine.m_process.exitCode(), 0);
+    }
+
     // Idle connections past the caps (in all, and per address) make room: the idlest is closed, so
     // /healthz still answers at once; the caps follow the open-file limit (here 160 descriptors: 88
     // connections, 44 per address). When every connection is busy mid-request, a new one gets 503
