@@ -9,7 +9,7 @@
 # The soak then checks docs/contract.md §11's invariants over the union, that every generation is final
 # (the killed engine's in-flight ones ABANDONED within two lease periods), that a user's keyed hash is
 # the same on every engine, and that every answered generation is in the history as it was answered.
-# CLUSTER_SOAK_BALANCER=1 puts HAProxy in front of the three (round-robin, health-checked on /readyz)
+# CLUSTER_SOAK_BALANCER=1 puts HAProxy in front of the three (deploy/haproxy/bullpen.cfg, health-checked on /readyz)
 # and sends every request and the event stream through it, as a deployment does (docs/store.md,
 # "Several engines"); CI runs both.
 #   bash scripts/cluster-soak.sh [count, default 1500] [build dir, default build/dev]
@@ -94,31 +94,13 @@ for i in 0 1 2; do start_engine "$i"; done
 urls="http://127.0.0.1:$base_port,http://127.0.0.1:$((base_port + 1)),http://127.0.0.1:$((base_port + 2))"
 echo "cluster-soak: three engines ready in $SECONDS s ($urls), lease $lease"
 
-# The balancer: round-robin over the engines that answer /readyz (checked every 250 ms, out after one
-# failure, back after two successes); long server and tunnel timeouts for the event streams.
+# The balancer: the shipped configuration (deploy/haproxy/bullpen.cfg) with the three engines' addresses,
+# /readyz checked every 250 ms and an engine out after one failure (back after two successes).
 if [[ $direct != 1 ]]; then
-    cat > "$work/haproxy.cfg" <<CFG
-global
-    maxconn 4096
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 1h
-    timeout server 1h
-    timeout tunnel 1h
-    retries 0
-frontend bullpen
-    bind 127.0.0.1:$lb_port
-    default_backend engines
-backend engines
-    balance roundrobin
-    option httpchk GET /readyz
-    default-server inter 250ms fall 1 rise 2
-    server engine-0 127.0.0.1:$base_port check
-    server engine-1 127.0.0.1:$((base_port + 1)) check
-    server engine-2 127.0.0.1:$((base_port + 2)) check
-CFG
-    haproxy -f "$work/haproxy.cfg" -db > "$work/haproxy.log" 2>&1 &
+    export BULLPEN_LB_BIND=127.0.0.1:$lb_port BULLPEN_ENGINE_0=127.0.0.1:$base_port \
+        BULLPEN_ENGINE_1=127.0.0.1:$((base_port + 1)) BULLPEN_ENGINE_2=127.0.0.1:$((base_port + 2)) \
+        BULLPEN_LB_CHECK_INTER=250ms BULLPEN_LB_CHECK_FALL=1
+    haproxy -f deploy/haproxy/bullpen.cfg -db > "$work/haproxy.log" 2>&1 &
     pids[9]=$!
     for _ in $(seq 1 100); do
         if curl -fs "http://127.0.0.1:$lb_port/readyz" > /dev/null 2>&1; then break; fi

@@ -14,9 +14,11 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
+#include <QTimer>
 
 namespace bullpen::cli {
 
@@ -80,10 +82,69 @@ void printHuman(QTextStream &out, const GenerationResult &g)
     }
 }
 
-// `generate --engine URL`: the same request on a running bullpen-engine; the same output and exit codes.
-int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const QJsonObject &body, bool asJson, const QString &imageOut)
+// How long `generate --engine` waits for the engine (the settings table's engine_connect_timeout and
+// engine_deadline): from the settings file the command names, else the user's, and the environment.
+// Nothing, with the refusal in *why, when one of those two does not read.
+std::optional<AttachSettings> attachSettings(const QCommandLineParser &parser, const EngineFlags &flags, QString *why)
+{
+    const bool named = parser.isSet(flags.settings);
+    const QString path = named ? parser.value(flags.settings) : EngineSetup::defaultSettingsFile();
+    if (named && !QFileInfo(path).isFile()) {
+        *why = QStringLiteral("--settings %1: no such file").arg(path);
+        return std::nullopt;
+    }
+    const SettingsLoad load = SettingsLoader::load(path, {}, QProcessEnvironment::systemEnvironment(), false);
+    for (const ConfigError &e : load.errors) {
+        if (e.setting.contains(u"engine_connect_timeout") || e.setting.contains(u"engine_deadline")
+            || e.setting.contains(u"BULLPEN_ENGINE_CONNECT_TIMEOUT") || e.setting.contains(u"BULLPEN_ENGINE_DEADLINE")) {
+            *why = e.toString();
+            return std::nullopt;
+        }
+    }
+    return load.settings.attach;
+}
+
+// The result of a generation on the engine, as the embedded run prints it (and the comic fetched for --image-out).
+void printRemoteResult(const GenerationResult &r, const RemoteEngine &engine, const QJsonArray &events, bool asJson,
+                       const QString &imageOut)
 {
     QTextStream out(stdout);
+    QTextStream err(logging::stderrDevice());
+    const EngineEndpoint &endpoint = engine.endpoint();
+    if (!imageOut.isEmpty() && !r.imageSha256.isEmpty()) {
+        RemoteHistory fetch(endpoint);
+        const RemoteHistory::Answer image = fetch.get(QStringLiteral("/v1/images/") + r.imageSha256);
+        QFile file(imageOut);
+        if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(image.body) != image.body.size())
+            err << "bullpen-cli generate: could not write --image-out " << imageOut
+                << (image.error.isEmpty() ? QString() : QStringLiteral(": ") + image.error) << "\n";
+    }
+    if (asJson) {
+        QJsonObject o = r.toJson();
+        o.insert(QStringLiteral("events"), events);
+        o.insert(QStringLiteral("engine"), endpoint.display());
+        o.insert(QStringLiteral("instance"), engine.config().value(QLatin1StringView("instance")));
+        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else {
+        out << "generation " << r.generationId << "\n";
+        GenerationResult shown = r;
+        if (!shown.imageSha256.isEmpty()) // the engine's own path means nothing here
+            shown.imagePath = endpoint.display() + QStringLiteral("/v1/images/") + shown.imageSha256;
+        printHuman(out, shown);
+    }
+    out.flush();
+}
+
+// After one SIGINT, or the deadline, a started generation is cancelled on the engine; an engine that
+// does not answer that cancel cannot hold the command longer than this.
+constexpr std::chrono::milliseconds kCancelGrace { 3000 };
+
+// `generate --engine URL`: the same request on a running bullpen-engine; the same output and exit codes,
+// and 5 when the engine cannot be reached within engine_connect_timeout or gives no result within
+// engine_deadline.
+int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const AttachSettings &attach, const QJsonObject &body,
+              bool asJson, const QString &imageOut)
+{
     QTextStream err(logging::stderrDevice());
     EngineEndpoint endpoint;
     QString why;
@@ -92,13 +153,45 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
         return kExitUsage;
     }
     RemoteEngine engine(endpoint);
-    QString generationId;
+    QString generationId; // set once the request is sent: only then is there anything to cancel
     QJsonArray events;
-    int exitCode = kExitFailed;
-    Interrupts interrupts([&] {
-        err << "bullpen-cli generate: interrupted; cancelling on the engine (a second signal exits at once)\n";
-        err.flush();
+    bool gaveUp = false;
+    const auto endAfterCancel = [&](int code) {
         engine.cancel(generationId);
+        QTimer::singleShot(kCancelGrace, &engine, [&err, code] {
+            err << "bullpen-cli generate: the engine did not confirm the cancel within " << formatDuration(kCancelGrace)
+                << "; the generation may still run there\n";
+            QCoreApplication::exit(code);
+        });
+    };
+    Interrupts interrupts([&] {
+        if (generationId.isEmpty()) {
+            err << "bullpen-cli generate: interrupted; nothing was started on the engine\n";
+            QCoreApplication::exit(kExitCancelled);
+            return;
+        }
+        err << "bullpen-cli generate: interrupted; cancelling " << generationId << " on the engine (a second signal exits at once)\n";
+        err.flush();
+        endAfterCancel(kExitCancelled);
+    });
+    QTimer connectTimer;
+    connectTimer.setSingleShot(true);
+    QObject::connect(&connectTimer, &QTimer::timeout, &engine, [&] {
+        err << "bullpen-cli generate: could not reach the engine at " << endpoint.display() << " within "
+            << formatDuration(attach.connectTimeout) << " (" << engine.describeState()
+            << "); check the URL and that bullpen-engine runs there, or raise BULLPEN_ENGINE_CONNECT_TIMEOUT\n";
+        QCoreApplication::exit(kExitUnreachable);
+    });
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &engine, [&] {
+        err << "bullpen-cli generate: no result from the engine at " << endpoint.display() << " within " << formatDuration(attach.deadline)
+            << " (BULLPEN_ENGINE_DEADLINE); giving up\n";
+        gaveUp = true;
+        if (generationId.isEmpty())
+            QCoreApplication::exit(kExitUnreachable);
+        else
+            endAfterCancel(kExitUnreachable);
     });
     QObject::connect(&engine, &EngineClient::eventRecorded, &engine, [&](const Event &e) {
         if (e.generationId == generationId)
@@ -113,7 +206,8 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
         }
         if (state == RemoteEngine::State::Reconnecting)
             err << "bullpen-cli generate: " << engine.describeState() << "\n";
-        if (state == RemoteEngine::State::Connected && generationId.isEmpty()) {
+        if (state == RemoteEngine::State::Connected && generationId.isEmpty() && !gaveUp) {
+            connectTimer.stop();
             err << "bullpen-cli: on the engine at " << endpoint.display() << "\n";
             generationId = engine.startBody(body);
         }
@@ -132,34 +226,16 @@ int runRemote(const QCommandLineParser &parser, const RemoteFlag &remote, const 
     QObject::connect(&engine, &EngineClient::finished, &engine, [&](const GenerationResult &r) {
         if (r.generationId != generationId || refused)
             return;
-        exitCode = r.state == FinalState::Succeeded ? kExitOk : r.state == FinalState::Cancelled ? kExitCancelled : kExitFailed;
-        if (!imageOut.isEmpty() && !r.imageSha256.isEmpty()) {
-            RemoteHistory fetch(endpoint);
-            const RemoteHistory::Answer image = fetch.get(QStringLiteral("/v1/images/") + r.imageSha256);
-            QFile file(imageOut);
-            if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-                || file.write(image.body) != image.body.size())
-                err << "bullpen-cli generate: could not write --image-out " << imageOut
-                    << (image.error.isEmpty() ? QString() : QStringLiteral(": ") + image.error) << "\n";
-        }
-        if (asJson) {
-            QJsonObject o = r.toJson();
-            o.insert(QStringLiteral("events"), events);
-            o.insert(QStringLiteral("engine"), endpoint.display());
-            o.insert(QStringLiteral("instance"), engine.config().value(QLatin1StringView("instance")));
-            out << QJsonDocument(o).toJson(QJsonDocument::Indented);
-        } else {
-            out << "generation " << r.generationId << "\n";
-            GenerationResult shown = r;
-            if (!shown.imageSha256.isEmpty()) // the engine's own path means nothing here
-                shown.imagePath = endpoint.display() + QStringLiteral("/v1/images/") + shown.imageSha256;
-            printHuman(out, shown);
-        }
-        out.flush();
-        QCoreApplication::exit(exitCode);
+        printRemoteResult(r, engine, events, asJson, imageOut);
+        QCoreApplication::exit(gaveUp                                 ? kExitUnreachable
+                                   : r.state == FinalState::Succeeded ? kExitOk
+                                   : r.state == FinalState::Cancelled ? kExitCancelled
+                                                                      : kExitFailed);
     });
+    connectTimer.start(attach.connectTimeout);
+    deadline.start(attach.deadline);
     engine.connectToEngine();
-    return QCoreApplication::exec() == kExitUsage ? kExitUsage : exitCode;
+    return QCoreApplication::exec();
 }
 
 // The command's options, made once.
@@ -283,7 +359,10 @@ int runGenerate(const QStringList &arguments)
                              { kExitFailed, QStringLiteral("failed (the reason and the next step are printed)") },
                              { kExitUsage, QStringLiteral("usage or configuration refused") },
                              { kExitCancelled, QStringLiteral("cancelled (SIGINT/SIGTERM; a second signal exits at once)") },
-                             { kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store") } })
+                             { kExitNotDurable, QStringLiteral("result produced, but its records did not all reach the store") },
+                             { kExitUnreachable,
+                               QStringLiteral("--engine: the engine was not reached within engine_connect_timeout, or gave no result "
+                                              "within engine_deadline (a started generation is cancelled there)") } })
             << "\n"
             << settingsHelpText();
         return kExitOk;
@@ -297,7 +376,14 @@ int runGenerate(const QStringList &arguments)
         const std::optional<QJsonObject> body = requestBody(parser, o, engine, storyText, err);
         if (!body)
             return kExitUsage;
-        return runRemote(parser, remote, *body, parser.isSet(o.json), parser.isSet(o.imageOut) ? parser.value(o.imageOut) : QString());
+        QString why;
+        const std::optional<AttachSettings> attach = attachSettings(parser, engine, &why);
+        if (!attach) {
+            err << "bullpen-cli generate: refused: " << why << "\n";
+            return kExitUsage;
+        }
+        return runRemote(parser, remote, *attach, *body, parser.isSet(o.json),
+                         parser.isSet(o.imageOut) ? parser.value(o.imageOut) : QString());
     }
 
     // Command-line choices are environment overrides by another name (docs/contract.md §4.6 order: they win).

@@ -4,6 +4,7 @@
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
+#include "failure/secretscrubber.h"
 #include "runtime/logsink.h"
 
 #include <QCommandLineParser>
@@ -64,6 +65,12 @@ QString since(const QJsonValue &iso)
     return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QStringLiteral("-");
 }
 
+// What an engine sent, on a terminal: control characters (escape sequences, line breaks) become spaces.
+QString printable(const QString &text)
+{
+    return SecretScrubber::printable(text);
+}
+
 void printList(QTextStream &out, const QJsonObject &o)
 {
     const QJsonObject b = o.value(QLatin1StringView("breaker")).toObject();
@@ -76,10 +83,11 @@ void printList(QTextStream &out, const QJsonObject &o)
             const QString scope = QStringLiteral("%1/%2").arg(d.value(QLatin1StringView("role")).toString(QStringLiteral("any")),
                                                               d.value(QLatin1StringView("stage")).toString(QStringLiteral("any")));
             QString n = QStringLiteral("DRAINED %1 by %2 since %3")
-                            .arg(scope, d.value(QLatin1StringView("by")).toString(), since(d.value(QLatin1StringView("since"))));
+                            .arg(printable(scope), printable(d.value(QLatin1StringView("by")).toString()),
+                                 since(d.value(QLatin1StringView("since"))));
             if (d.value(QLatin1StringView("until")).isString())
                 n += QStringLiteral(" until %1").arg(since(d.value(QLatin1StringView("until"))));
-            notes << n + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
+            notes << n + QStringLiteral(": ") + printable(d.value(QLatin1StringView("reason")).toString());
         }
         for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
             const QJsonObject k = bv.toObject();
@@ -93,11 +101,11 @@ void printList(QTextStream &out, const QJsonObject &o)
                              .arg(k.value(QLatin1StringView("window_attempts")).toInt());
             else
                 notes << QStringLiteral("%1 %2 since %3: %4")
-                             .arg(where, state.toUpper(), since(k.value(QLatin1StringView("since"))),
-                                  k.value(QLatin1StringView("reason")).toString());
+                             .arg(printable(where), printable(state.toUpper()), since(k.value(QLatin1StringView("since"))),
+                                  printable(k.value(QLatin1StringView("reason")).toString()));
         }
         out << QStringLiteral("%1  %2")
-                   .arg(p.value(QLatin1StringView("id")).toString(), -10)
+                   .arg(printable(p.value(QLatin1StringView("id")).toString()), -10)
                    .arg(notes.isEmpty() ? QStringLiteral("no traffic yet") : notes.takeFirst())
             << "\n";
         for (const QString &n : notes)
@@ -112,18 +120,19 @@ int runProvider(const QStringList &arguments)
     QTextStream out(stdout);
     QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("A running engine's providers: list breakers and drains, drain a provider (its stages go "
-                       "to their fallbacks at once) or restore it.\n"
-                       "  provider list | drain ID --reason TEXT [--role R] [--stage S] [--for D | --until T] | restore ID"));
+    parser.setApplicationDescription(QStringLiteral(
+        "A running engine's providers: list breakers and drains, drain a provider (its stages go "
+        "to their fallbacks at once) or restore it.\n"
+        "  provider list | drain ID --reason TEXT [--role R] [--stage S] [--for D | --until T] | restore ID [--role R] [--stage S]"));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, drain or restore"));
     parser.addPositionalArgument(QStringLiteral("provider"), QStringLiteral("the provider's id (drain, restore)"));
     const QCommandLineOption reason(QStringLiteral("reason"), QStringLiteral("Why (required to drain; kept in the audit)."),
                                     QStringLiteral("text"));
-    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("Drain one role only: primary or fallback."),
+    const QCommandLineOption role(QStringLiteral("role"), QStringLiteral("Drain (or restore) one role only: primary or fallback."),
                                   QStringLiteral("role"));
-    const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("Drain one stage only: storyboard, captions or image."),
+    const QCommandLineOption stage(QStringLiteral("stage"),
+                                   QStringLiteral("Drain (or restore) one stage only: storyboard, captions or image."),
                                    QStringLiteral("stage"));
     const QCommandLineOption forDuration(QStringLiteral("for"), QStringLiteral("The drain ends by itself after this long (e.g. 30m)."),
                                          QStringLiteral("duration"));
@@ -175,11 +184,11 @@ int runProvider(const QStringList &arguments)
         QJsonObject body;
         if (parser.isSet(reason))
             body.insert(QStringLiteral("reason"), parser.value(reason));
+        if (parser.isSet(role))
+            body.insert(QStringLiteral("role"), parser.value(role));
+        if (parser.isSet(stage))
+            body.insert(QStringLiteral("stage"), parser.value(stage));
         if (action == u"drain") {
-            if (parser.isSet(role))
-                body.insert(QStringLiteral("role"), parser.value(role));
-            if (parser.isSet(stage))
-                body.insert(QStringLiteral("stage"), parser.value(stage));
             if (parser.isSet(forDuration) && parser.isSet(until)) {
                 err << "bullpen-cli provider: --for or --until, not both\n";
                 return kExitUsage;

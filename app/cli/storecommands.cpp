@@ -46,13 +46,39 @@ struct StoreArgs
                               QStringLiteral("code") };
     QCommandLineOption kind { QStringLiteral("kind"), QStringLiteral("Failure kind, e.g. TIMEOUT (any case)."), QStringLiteral("kind") };
     QCommandLineOption stage { QStringLiteral("stage"), QStringLiteral("storyboard, image or captions."), QStringLiteral("stage") };
-    QCommandLineOption provider { QStringLiteral("provider"), QStringLiteral("Primary or final provider."), QStringLiteral("provider") };
+    QCommandLineOption provider { QStringLiteral("provider"),
+                                  QStringLiteral("Primary or final provider: a built-in one or one the settings file adds."),
+                                  QStringLiteral("provider") };
+    QCommandLineOption settings { QStringLiteral("settings"),
+                                  QStringLiteral("Settings file (JSON) whose added providers --provider may name (default: the user's)."),
+                                  QStringLiteral("path") };
 
-    void add(QCommandLineParser &p) const { p.addOptions({ dataDir, since, state, code, kind, stage, provider }); }
+    void add(QCommandLineParser &p) const { p.addOptions({ dataDir, since, state, code, kind, stage, provider, settings }); }
 
-    // False (with a message) when an option does not parse.
-    bool filter(const QCommandLineParser &p, HistoryFilter *f, QString *error) const
+    // The providers --provider may name: the built-ins and those the settings file adds (the named
+    // one, refused when it cannot be read; else the user's, read as far as it goes).
+    bool loadProviders(const QCommandLineParser &p, QString *error) const
     {
+        const bool named = p.isSet(settings);
+        const QString path = named ? p.value(settings) : EngineSetup::defaultSettingsFile();
+        if (named && !QFileInfo(path).isFile()) {
+            *error = QStringLiteral("--settings %1: no such file; give the settings file the engine runs with").arg(path);
+            return false;
+        }
+        const SettingsLoad load = SettingsLoader::load(path, {}, QProcessEnvironment::systemEnvironment(), false);
+        if (named && !load.ok()) {
+            *error = QStringLiteral("--settings %1: %2").arg(path, load.errors.constLast().toString());
+            return false;
+        }
+        return true;
+    }
+
+    // False (with a message) when an option does not parse. With `engineJudges` (--engine) a provider
+    // is any well-formed id: the engine knows its own providers and refuses one it does not.
+    bool filter(const QCommandLineParser &p, HistoryFilter *f, QString *error, bool engineJudges = false) const
+    {
+        if (!engineJudges && p.isSet(provider) && !loadProviders(p, error))
+            return false;
         if (p.isSet(since)) {
             QString why;
             const auto d = parseDuration(p.value(since), &why);
@@ -70,11 +96,12 @@ struct StoreArgs
             const QString given = p.value(option).trimmed();
             QStringList valid;
             if constexpr (std::is_same_v<E, Provider>) { // a provider is a registry id
-                if ((*into = providerFromId(given)))
+                if ((*into = engineJudges ? providerFromStored(given.toLower()) : providerFromId(given)))
                     return true;
                 for (const Provider known : ProviderRegistry::all())
                     valid << toId(known);
-                *error = QStringLiteral("--%1 %2: not one of %3").arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
+                *error = QStringLiteral("--%1 %2: not one of %3 (a provider the settings add is known with --settings FILE)")
+                             .arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
                 return false;
             } else {
                 const QMetaEnum me = QMetaEnum::fromType<E>();
@@ -158,7 +185,7 @@ int runHistory(const QStringList &arguments)
     }
     HistoryFilter filter;
     QString error;
-    if (!args.filter(parser, &filter, &error)) {
+    if (!args.filter(parser, &filter, &error, remote.isSet(parser))) {
         err << "bullpen-cli history: " << error << "\n";
         return kExitUsage;
     }
@@ -257,7 +284,7 @@ int runExport(const QStringList &arguments)
     }
     HistoryFilter filter;
     QString error;
-    if (!args.filter(parser, &filter, &error)) {
+    if (!args.filter(parser, &filter, &error, remote.isSet(parser))) {
         err << "bullpen-cli export: " << error << "\n";
         return kExitUsage;
     }

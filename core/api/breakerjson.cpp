@@ -17,7 +17,69 @@ QJsonValue time(const QDateTime &t)
 
 constexpr int kMaxReason = 500;
 
+// The role and stage of a drain or a restore; *refused names a value that is neither.
+DrainScope scopeFromJson(const QJsonObject &o, std::optional<FieldError> *refused)
+{
+    DrainScope scope;
+    if (const QJsonValue role = o.value(QLatin1StringView("role")); !role.isUndefined() && !role.isNull()) {
+        scope.role = role.isString() ? roleFromId(role.toString()) : std::nullopt;
+        if (!scope.role)
+            *refused = FieldError { QStringLiteral("role"), QStringLiteral("primary or fallback (leave it out for both)") };
+    }
+    if (const QJsonValue stage = o.value(QLatin1StringView("stage")); !stage.isUndefined() && !stage.isNull()) {
+        scope.stage = stage.isString() ? stageFromId(stage.toString()) : std::nullopt;
+        if (!scope.stage && !*refused)
+            *refused =
+                FieldError { QStringLiteral("stage"), QStringLiteral("storyboard, captions or image (leave it out for every stage)") };
+    }
+    return scope;
+}
+
 } // namespace
+
+std::optional<FieldError> BreakerJson::reasonRefusal(const QString &reason)
+{
+    if (reason.toUcs4().size() > kMaxReason)
+        return FieldError { QStringLiteral("reason"), QStringLiteral("at most %1 characters").arg(kMaxReason) };
+    for (qsizetype i = 0; i < reason.size(); ++i) {
+        if (reason.at(i).category() == QChar::Other_Control)
+            return FieldError { QStringLiteral("reason"),
+                                QStringLiteral("must be one line of text without control characters (line breaks, escape sequences, "
+                                               "NUL); U+%1 at offset %2")
+                                    .arg(reason.at(i).unicode(), 4, 16, QLatin1Char('0'))
+                                    .arg(i) };
+    }
+    return std::nullopt;
+}
+
+std::variant<BreakerJson::Restore, FieldError> BreakerJson::restoreFromJson(const QByteArray &body)
+{
+    Restore out;
+    if (body.trimmed().isEmpty())
+        return out;
+    QJsonParseError perr {};
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &perr);
+    if (perr.error != QJsonParseError::NoError || !doc.isObject())
+        return FieldError { {},
+                            QStringLiteral("the body, if any, is a JSON object such as {\"reason\": \"fixed\", \"role\": \"primary\"}") };
+    const QJsonObject o = doc.object();
+    static const QStringList known { QStringLiteral("reason"), QStringLiteral("role"), QStringLiteral("stage") };
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!known.contains(it.key()))
+            return FieldError { it.key(), QStringLiteral("unknown field; a restore takes reason, role and stage") };
+    if (const QJsonValue reason = o.value(QLatin1StringView("reason")); !reason.isUndefined() && !reason.isNull()) {
+        if (!reason.isString())
+            return FieldError { QStringLiteral("reason"), QStringLiteral("a string: why, for the audit and the other operators") };
+        if (std::optional<FieldError> refused = reasonRefusal(reason.toString()))
+            return *refused;
+        out.reason = reason.toString().trimmed();
+    }
+    std::optional<FieldError> refused;
+    out.scope = scopeFromJson(o, &refused);
+    if (refused)
+        return *refused;
+    return out;
+}
 
 QJsonObject BreakerJson::breaker(const BreakerView &v)
 {
@@ -108,21 +170,15 @@ std::variant<Drain, FieldError> BreakerJson::drainFromJson(const QByteArray &bod
     const QJsonValue reason = o.value(QLatin1StringView("reason"));
     if (!reason.isString() || reason.toString().trimmed().isEmpty())
         return FieldError { QStringLiteral("reason"), QStringLiteral("required: say why, for the audit and the other operators") };
-    if (reason.toString().size() > kMaxReason)
-        return FieldError { QStringLiteral("reason"), QStringLiteral("at most %1 characters").arg(kMaxReason) };
+    if (std::optional<FieldError> refused = reasonRefusal(reason.toString()))
+        return *refused;
     d.reason = reason.toString().trimmed();
-    if (const QJsonValue role = o.value(QLatin1StringView("role")); !role.isUndefined() && !role.isNull()) {
-        const auto r = role.isString() ? roleFromId(role.toString()) : std::nullopt;
-        if (!r)
-            return FieldError { QStringLiteral("role"), QStringLiteral("primary or fallback (leave it out for both)") };
-        d.role = r;
-    }
-    if (const QJsonValue stage = o.value(QLatin1StringView("stage")); !stage.isUndefined() && !stage.isNull()) {
-        const auto s = stage.isString() ? stageFromId(stage.toString()) : std::nullopt;
-        if (!s)
-            return FieldError { QStringLiteral("stage"), QStringLiteral("storyboard, captions or image (leave it out for every stage)") };
-        d.stage = s;
-    }
+    std::optional<FieldError> refused;
+    const DrainScope scope = scopeFromJson(o, &refused);
+    if (refused)
+        return *refused;
+    d.role = scope.role;
+    d.stage = scope.stage;
     if (const QJsonValue until = o.value(QLatin1StringView("until")); !until.isUndefined() && !until.isNull()) {
         const QDateTime t = until.isString() ? QDateTime::fromString(until.toString(), Qt::ISODateWithMs) : QDateTime();
         if (!t.isValid() || t.timeSpec() == Qt::LocalTime)

@@ -29,6 +29,18 @@ public:
     //  "until"?: ISO 8601 with a zone, in the future}. `now` judges `until`.
     static std::variant<Drain, FieldError> drainFromJson(const QByteArray &body, Provider provider, const QString &by,
                                                          const QDateTime &now);
+
+    // The body of `POST /v1/providers/{id}/restore`, if any: {"reason"?: "...", "role"?: "primary"|"fallback",
+    // "stage"?: "storyboard"|"captions"|"image"}; what it leaves out, it restores whatever the value.
+    struct Restore
+    {
+        DrainScope scope;
+        QString reason;
+    };
+    static std::variant<Restore, FieldError> restoreFromJson(const QByteArray &body);
+    // A drain's or a restore's reason: one line of at most 500 characters (code points), without
+    // control characters (CR, LF, ESC, NUL, …: it reaches terminals and logs). The refusal, if any.
+    static std::optional<FieldError> reasonRefusal(const QString &reason);
 };
 
 } // namespace bullpen

@@ -273,10 +273,13 @@ ProviderEntries ProviderEntries::read(const QJsonValue &value, const QString &se
         }
         seen << id;
         const std::optional<Provider> known = ProviderRegistry::find(id);
+        const qsizetype before = errors->size();
         if (known && ProviderRegistry::spec(*known).builtIn)
             readBuiltIn(r, *known, out);
         else if (const std::optional<ProviderSpec> spec = readAdded(r, id))
             out.added << *spec;
+        else if (errors->size() > before)
+            out.refused.insert({ id, errors->at(before).toString() });
     }
     return out;
 }

@@ -28,6 +28,9 @@ struct ProviderEntries
 {
     QList<ProviderSpec> added; // valid added providers, in the file's order
     std::map<Provider, BuiltInOverride> builtIns;
+    // Added providers whose entries were refused: id → the first refusal, so that a setting naming
+    // one points at its entry rather than calling it unknown.
+    std::map<QString, QString> refused;
 
     // Reads `value`; every refusal names the file, the entry (by index and id) and the field.
     static ProviderEntries read(const QJsonValue &value, const QString &settingsFile, QList<ConfigError> *errors);

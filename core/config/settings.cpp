@@ -7,6 +7,7 @@
 #include "providerentries.h"
 #include "settingstable.h"
 #include "store/privatefiles.h"
+#include "trustedproxies.h"
 
 #include <QDir>
 #include <QFile>
@@ -186,6 +187,8 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
         errors << ConfigError { QStringLiteral("BULLPEN_PROXY"), why.section(QStringLiteral(": "), 1) };
     if (QString why; !s.providerCa.isEmpty() && !readPemCertificates(s.providerCa, &why))
         errors << ConfigError { QStringLiteral("BULLPEN_PROVIDER_CA"), why };
+    if (QString why; !TrustedProxies::parse(s.trustedProxies, &why))
+        errors << ConfigError { QStringLiteral("BULLPEN_TRUSTED_PROXIES"), why };
 
     auto checkSelected = [&](Provider p, const QString &selector) {
         const ProviderSettings &ps = s.provider(p);
@@ -418,6 +421,7 @@ private:
     QList<ConfigError> &errors;
     Origins &origins;
     const QString settingsFile;
+    std::map<QString, QString> refusedProviders; // ProviderEntries::refused
 };
 
 void Loader::applyProvider(const QString &setting, const QString &value, bool fallback)
@@ -433,6 +437,11 @@ void Loader::applyProvider(const QString &setting, const QString &value, bool fa
         s.storyboard.fallback = *p;
     else if (p)
         s.storyboard.primary = *p;
+    else if (const auto refused = refusedProviders.find(value.trimmed().toLower()); refused != refusedProviders.end())
+        errors << ConfigError {
+            setting,
+            QStringLiteral("\"%1\" is the provider whose entry was refused: fix that entry (%2)").arg(value.trimmed(), refused->second)
+        };
     else
         errors << ConfigError { setting,
                                 QStringLiteral("unknown provider \"%1\"; use %2%3")
@@ -507,7 +516,9 @@ void Loader::readSections(const QJsonObject &root)
                                     QStringLiteral("must be a JSON object") };
     }
     // Providers first: an added provider's id is then known to the storyboard's settings below.
-    applyProviderEntries(s, ProviderEntries::read(root.value(QLatin1StringView("providers")), settingsFile, &errors));
+    const ProviderEntries entries = ProviderEntries::read(root.value(QLatin1StringView("providers")), settingsFile, &errors);
+    refusedProviders = entries.refused;
+    applyProviderEntries(s, entries);
     const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
     QString v;
     if (fileString(sb, "provider", QStringLiteral("storyboard.provider"), &v)) {

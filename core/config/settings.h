@@ -48,6 +48,14 @@ struct PipelineSettings
     int maxQueuedPerProvider = 4096;
 };
 
+// How a front end attached to a bullpen-engine (`bullpen-cli generate --engine`) waits for it before
+// giving up (docs/cli.md, "Exit codes": 5).
+struct AttachSettings
+{
+    std::chrono::milliseconds connectTimeout { 10'000 }; // to reach the engine: its event stream open and answering
+    std::chrono::milliseconds deadline { 15 * 60'000 }; // for the whole command, result included
+};
+
 struct ConfigError
 {
     QString setting; // e.g. STORYBOARD_PRIMARY_TIMEOUT, or storyboard.primary_timeout in the file
@@ -82,6 +90,13 @@ struct Settings
     QString providerCa;
     // Breakers (docs/contract.md §13); read and written through the settings table (settingstable.h).
     BreakerSettings breaker;
+    // Attached to an engine (--engine): how long to wait for it; settings-table rows too.
+    AttachSettings attach;
+    // bullpen-engine behind a balancer (docs/operations.md): whose X-Forwarded-For it believes
+    // ("trusted_proxies": addresses or subnets; trustedproxies.h), and the requests per second one client
+    // address may send ("address_rate", twice that in a burst; 0: no such limit).
+    QString trustedProxies;
+    int addressRate = 0;
 
     // A provider's settings; one not configured here (named by history or another engine) has none.
     const ProviderSettings &provider(Provider p) const;

@@ -144,6 +144,26 @@ QList<SettingRow> networkRows()
         "A PEM file of certificate authorities provider calls trust besides the system's (a proxy that inspects "
         "TLS, a gateway with a private CA).",
         [](auto &s) -> auto & { return s.providerCa; }, "unset");
+    rows << durationRow(
+        "engine_connect_timeout", "BULLPEN_ENGINE_CONNECT_TIMEOUT",
+        "Attached to an engine (bullpen-cli generate --engine): how long to wait for it to answer before giving up "
+        "(exit code 5).",
+        [](auto &s) -> auto & { return s.attach.connectTimeout; }, minutes(10));
+    rows << textRow(
+        "trusted_proxies", "BULLPEN_TRUSTED_PROXIES",
+        "bullpen-engine: the balancers whose X-Forwarded-For it believes, as addresses or subnets separated by commas "
+        "(10.0.0.0/8, 127.0.0.1); from any other peer the header is ignored.",
+        [](auto &s) -> auto & { return s.trustedProxies; }, "unset");
+    rows << valueRow(
+        "address_rate", "BULLPEN_ADDRESS_RATE", SettingType::Count,
+        "bullpen-engine: requests per second from one client address (through a trusted proxy, the one its "
+        "X-Forwarded-For names), twice that in a burst; beyond it 429. 0: no such limit.",
+        [](auto &s) -> auto & { return s.addressRate; }, 0, 1'000'000);
+    rows << durationRow(
+        "engine_deadline", "BULLPEN_ENGINE_DEADLINE",
+        "Attached to an engine: how long the whole command may take, result included; then a started generation is "
+        "cancelled and the command gives up (exit code 5).",
+        [](auto &s) -> auto & { return s.attach.deadline; });
     return rows;
 }
 

@@ -274,20 +274,23 @@ Drain BreakerBoard::drain(Drain d)
     return d;
 }
 
-int BreakerBoard::restore(Provider provider, const QString &by, const QString &reason)
+int BreakerBoard::restore(Provider provider, const QString &by, const QString &reason, const DrainScope &scope)
 {
+    const auto ends = [&](const Drain &d) {
+        return d.provider == provider && scope.matches(d);
+    };
     std::vector<BreakerChange> changes;
     {
         std::lock_guard lock(m_mutex);
         const QDateTime now = m_wallNow();
         for (const Drain &d : m_drains)
-            if (d.provider == provider)
+            if (ends(d))
                 changes.push_back({ QStringLiteral("provider_restored"),
                                     BreakerKey { d.provider, d.role.value_or(Role::Primary), d.stage.value_or(Stage::Storyboard) }, d,
                                     reason.isEmpty() ? recordText(RecordText::RestoredBy, { by })
                                                      : recordText(RecordText::RestoredByBecause, { by, reason }),
                                     now });
-        std::erase_if(m_drains, [&](const Drain &d) { return d.provider == provider; });
+        std::erase_if(m_drains, ends);
     }
     if (!changes.empty())
         qCInfo(lcBreaker).noquote() << "provider" << toId(provider) << "restored by" << by;

@@ -50,6 +50,15 @@ struct Drain
     friend bool operator==(const Drain &, const Drain &) = default;
 };
 
+// Which drains of a provider a restore ends (docs/api.md, "Providers"): a role or stage given ends only
+// the drains made for exactly that role or stage; one left out, the drains of any.
+struct DrainScope
+{
+    std::optional<Role> role;
+    std::optional<Stage> stage;
+    bool matches(const Drain &drain) const { return (!role || drain.role == role) && (!stage || drain.stage == stage); }
+};
+
 // What the gate says about sending a request to a provider now.
 struct BreakerGate
 {
@@ -106,8 +115,8 @@ public:
 
     // Replaces any drain with the same provider, role and stage. Returns the drain as stored.
     Drain drain(Drain drain);
-    // Removes every drain of `provider` (any role and stage); returns how many.
-    int restore(Provider provider, const QString &by, const QString &reason = {});
+    // Removes the drains of `provider` that `scope` matches (all of them by default); returns how many.
+    int restore(Provider provider, const QString &by, const QString &reason = {}, const DrainScope &scope = {});
     std::vector<Drain> drains() const;
     // Makes the drains exactly `drains` (those a shared store holds), announcing each one that begins
     // and each one that ends.

@@ -6,6 +6,18 @@
 
 namespace bullpen {
 
+namespace {
+
+// Where a provider's key is set: its variable; for a provider that takes none (an added one without
+// key_variable), the settings-file field that would name one, should its server want a key after all.
+QString keySetting(Provider provider)
+{
+    const QString variable = apiKeyVariable(provider);
+    return variable.isEmpty() ? QStringLiteral("providers.%1.key_variable").arg(toId(provider)) : variable;
+}
+
+} // namespace
+
 QString NextStep::actionId() const
 {
     switch (action) {
@@ -79,7 +91,7 @@ NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, 
     case FailureKind::AUTH_CONFIG:
         s.action = Action::FixSettings;
         s.message = recordText(RecordText::StepAuthConfig,
-                               { who, where, apiKeyVariable(provider), baseUrlVariable(provider), modelVariable(provider) });
+                               { who, where, keySetting(provider), baseUrlVariable(provider), modelVariable(provider) });
         break;
     case FailureKind::TLS:
         s.action = Action::FixSettings;

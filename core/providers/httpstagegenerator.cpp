@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "httpstagegenerator.h"
 
+#include "contract/providerregistry.h"
 #include "egressguard.h"
 #include "engine/attemptcontext.h"
 #include "httpexchange.h"
@@ -29,9 +30,12 @@ HttpStageGenerator::~HttpStageGenerator() = default;
 
 bool HttpStageGenerator::isConfigured() const
 {
+    // A provider that takes no key (an added one without key_variable: a self-hosted server) is
+    // configured by its endpoint and model alone; it is sent no auth header (wireformat.cpp).
     const QString scheme = m_endpoint.baseUrl.scheme();
-    return !m_endpoint.apiKey.isEmpty() && m_endpoint.baseUrl.isValid() && !m_endpoint.baseUrl.host().isEmpty()
-        && (scheme == u"http" || scheme == u"https") && !m_endpoint.model.isEmpty();
+    const bool keyed = !m_endpoint.apiKey.isEmpty() || !ProviderRegistry::spec(m_endpoint.provider).takesKey();
+    return keyed && m_endpoint.baseUrl.isValid() && !m_endpoint.baseUrl.host().isEmpty() && (scheme == u"http" || scheme == u"https")
+        && !m_endpoint.model.isEmpty();
 }
 
 namespace {
@@ -50,8 +54,9 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
     if (!isConfigured()) {
         // Found before anything is sent: a configuration failure, not a network one.
         ProviderResponse r;
-        r.localConfigError = m_endpoint.apiKey.isEmpty()
-            ? QStringLiteral("no API key for %1").arg(toId(m_endpoint.provider))
+        const ProviderSpec spec = ProviderRegistry::spec(m_endpoint.provider);
+        r.localConfigError = m_endpoint.apiKey.isEmpty() && spec.takesKey()
+            ? QStringLiteral("no API key for %1: set %2").arg(toId(m_endpoint.provider), spec.keyVariable)
             : QStringLiteral("unusable endpoint for %1: \"%2\"").arg(toId(m_endpoint.provider), m_endpoint.baseUrl.toString());
         context->deliver(r);
         return;

@@ -42,6 +42,7 @@ RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
     connect(&m_reconnect, &QTimer::timeout, this, &RemoteEngine::openStream);
     // Behind a load balancer the engine that took a generation can die without this client's stream
     // noticing (the stream is on another engine): a generation silent for a while is asked for.
+    m_monotonic.start();
     m_silence.setInterval(kSilenceCheck);
     connect(&m_silence, &QTimer::timeout, this, &RemoteEngine::askSilent);
     m_silence.start();
@@ -49,14 +50,14 @@ RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
 
 void RemoteEngine::askSilent()
 {
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 now = m_monotonic.elapsed();
     for (const QString &id : QSet<QString>(m_pending)) {
-        const qint64 heard = m_lastHeard.value(id, 0);
-        if (heard == 0) {
+        const auto heard = m_lastHeard.constFind(id);
+        if (heard == m_lastHeard.cend()) {
             m_lastHeard.insert(id, now); // first seen by this check
             continue;
         }
-        if (now - heard >= kSilenceCheck.count() * 2 && !m_fetching.contains(id) && !m_posting.contains(id)) {
+        if (now - *heard >= kSilenceCheck.count() * 2 && !m_fetching.contains(id) && !m_posting.contains(id)) {
             m_lastHeard.insert(id, now);
             fetchResult(id);
         }
@@ -214,7 +215,7 @@ void RemoteEngine::onStreamData()
         Q_EMIT eventRecorded(*event);
         if (!m_pending.contains(event->generationId))
             continue;
-        m_lastHeard.insert(event->generationId, QDateTime::currentMSecsSinceEpoch());
+        m_lastHeard.insert(event->generationId, m_monotonic.elapsed());
         if (std::holds_alternative<GenerationFinished>(event->body))
             fetchResult(event->generationId);
     }

@@ -94,7 +94,8 @@ private:
     QByteArray m_lastEventId;
     QSet<QString> m_pending; // started here, no result delivered yet
     QSet<QString> m_fetching; // results being asked for
-    QHash<QString, qint64> m_lastHeard; // pending generation → when its last event came (ms since the epoch)
+    QHash<QString, qint64> m_lastHeard; // pending generation → when its last event came (m_monotonic ms)
+    QElapsedTimer m_monotonic; // silence is measured on it, never on the wall clock
     QTimer m_silence; // askSilent, every few seconds
     void askSilent();
     QSet<QString> m_posting; // started, the engine's answer to the POST not yet in

@@ -287,12 +287,29 @@ QJsonObject RecordedPolicy::settingsJson() const
         sb.insert(QStringLiteral("total_budget"), QStringLiteral("%1ms").arg(budget.count()));
     // The providers this process adds, so that a replay's settings name the same ones; and each
     // provider streamed, or not, as recorded.
+    QList<Provider> providers = ProviderRegistry::all();
+    // A provider the generation used that this process does not list (added by the settings of the
+    // engine that ran it; known here from the store alone) is added too, or the policy would name an
+    // unknown provider. The replay runs on the simulator, so its endpoint and model are placeholders.
+    QList<Provider> used { primary };
+    if (fallback)
+        used << *fallback;
+    for (const auto &[p, s] : streamed)
+        used << p;
+    for (const Provider p : used) {
+        if (!providers.contains(p))
+            providers << p;
+    }
     QJsonArray added;
-    for (const Provider p : ProviderRegistry::all()) {
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+    for (const Provider p : std::as_const(providers)) {
+        ProviderSpec spec = ProviderRegistry::spec(p);
         const auto recorded = streamed.find(p);
         if (spec.builtIn && recorded == streamed.end())
             continue;
+        if (!spec.builtIn && !spec.baseUrl.isValid())
+            spec.baseUrl = QUrl(QStringLiteral("http://127.0.0.1/v1"));
+        if (!spec.builtIn && spec.model.isEmpty())
+            spec.model = spec.id;
         QJsonObject entry = spec.builtIn ? QJsonObject { { QStringLiteral("id"), spec.id } } : ProviderEntries::toJson(spec);
         if (recorded != streamed.end())
             entry.insert(QStringLiteral("stream"), recorded->second);

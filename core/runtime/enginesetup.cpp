@@ -356,7 +356,7 @@ QString EngineSetup::describe() const
                                      : QString());
     QStringList live;
     for (const auto &entry : m_settings.providers) {
-        if (entry.second.hasKey())
+        if (entry.second.hasKey() || !ProviderRegistry::spec(entry.first).takesKey()) // an added provider may take no key
             live << toId(entry.first);
     }
     return QCoreApplication::translate("bullpen::EngineSetup", "live providers: %1").arg(live.join(QStringLiteral(", ")));

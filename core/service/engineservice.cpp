@@ -19,6 +19,7 @@
 #include <QHttpServerRequest>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QRegularExpression>
 #include <QSqlDatabase>
 #include <QTcpSocket>
 #include <QUuid>
@@ -88,10 +89,15 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_audit(tokens.location())
     , m_options(std::move(options))
     , m_events(m_options.events)
+    , m_rates(SteadyClock::instance(), m_options.tokenRate, m_options.tokenBurst)
     , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
     , m_startedAt(QDateTime::currentDateTimeUtc())
 {
     buildRoutes();
+    const Settings &settings = m_setup.settings();
+    m_trusted = TrustedProxies::parse(settings.trustedProxies).value_or(TrustedProxies {}); // refused at load when wrong
+    if (settings.addressRate > 0)
+        m_addressRates.emplace(SteadyClock::instance(), settings.addressRate, 2.0 * settings.addressRate);
     connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
     connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
     m_comparisons = m_setup.newComparisonRunner(this);
@@ -291,6 +297,27 @@ EngineService::Reply EngineService::error(int status, const QString &message, co
     return json(status, QJsonObject { { QStringLiteral("error"), e } });
 }
 
+namespace {
+// Set on a connection whose client asked for it to end after the answer (closeAfterAnswer()).
+constexpr const char *kCloseAfterAnswer = "bullpen_close_after_answer";
+
+// RFC 9112 §9.3 and §9.6: "Connection: close", or an HTTP/1.0 request (this server keeps no 1.0
+// connection alive), ends the connection once the answer is written.
+bool closeAfterAnswer(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head)
+{
+    if (head.http10)
+        return true;
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("connection", Qt::CaseInsensitive) != 0)
+            continue;
+        for (const QByteArray &option : value.split(','))
+            if (option.trimmed().compare("close", Qt::CaseInsensitive) == 0)
+                return true;
+    }
+    return false;
+}
+} // namespace
+
 void EngineService::write(QTcpSocket *socket, const Reply &r)
 {
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
@@ -298,9 +325,17 @@ void EngineService::write(QTcpSocket *socket, const Reply &r)
     m_metrics.countRequest(r.status);
     QByteArray head = "HTTP/1.1 " + QByteArray::number(r.status) + ' ' + httpReasonPhrase(r.status) + "\r\nContent-Type: " + r.contentType
         + "\r\nContent-Length: " + QByteArray::number(r.body.size()) + "\r\nCache-Control: no-store\r\n";
-    for (const auto &[name, value] : r.headers)
+    bool closing = false;
+    for (const auto &[name, value] : r.headers) {
         head += name + ": " + value + "\r\n";
+        closing = closing || (name == "Connection" && value == "close");
+    }
+    const bool asked = socket->property(kCloseAfterAnswer).toBool();
+    if (asked && !closing)
+        head += "Connection: close\r\n";
     socket->write(head + "\r\n" + r.body);
+    if (asked)
+        socket->disconnectFromHost(); // once the answer is written
 }
 
 void EngineService::answerLater(QTcpSocket *socket, std::function<Reply()> work)
@@ -317,6 +352,19 @@ void EngineService::answerLater(QTcpSocket *socket, std::function<Reply()> work)
 // chunked: 501.
 std::optional<EngineService::Reply> EngineService::framingRefusal(const QHttpServerRequest &request)
 {
+    // One decimal number (RFC 9110 §8.6): no sign, no list, no hex, nothing after it, and at most 18
+    // digits. The HTTP server's parser reads any other value as "no body", and the body as the next
+    // request.
+    static const QRegularExpression decimal(QStringLiteral("^[0-9]{1,18}$"));
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("content-length", Qt::CaseInsensitive) == 0 && !decimal.match(QString::fromLatin1(value.trimmed())).hasMatch()) {
+            Reply r = error(400,
+                            QStringLiteral("Content-Length \"%1\" is not one decimal number of bytes; send the body's length, e.g. 42")
+                                .arg(QString::fromLatin1(value.trimmed().left(32))));
+            r.headers.append({ QByteArray("Connection"), QByteArray("close") });
+            return r;
+        }
+    }
     QSet<QByteArray> lengths;
     QByteArray coding;
     for (const auto &[name, value] : request.headers()) {
@@ -339,6 +387,46 @@ std::optional<EngineService::Reply> EngineService::framingRefusal(const QHttpSer
     return r;
 }
 
+// Heads the HTTP server's parser reads wrongly: over 100 fields it keeps none (a token would read as
+// missing), and of two Authorization fields it keeps the first (which one a proxy checked is unknown).
+std::optional<EngineService::Reply> EngineService::headerRefusal(const QHttpServerRequest &request,
+                                                                 const CappedTcpServer::RequestHead &head)
+{
+    if (head.fields > kMaxHeaderFields) { // its framing is unknown too: the connection is closed
+        Reply r = error(431, QStringLiteral("%1 header fields; at most %2 are accepted").arg(head.fields).arg(kMaxHeaderFields));
+        r.headers.append({ QByteArray("Connection"), QByteArray("close") });
+        return r;
+    }
+    int authorizations = 0;
+    for (const auto &[name, value] : request.headers())
+        authorizations += name.compare("authorization", Qt::CaseInsensitive) == 0 ? 1 : 0;
+    if (authorizations > 1)
+        return error(400, QStringLiteral("%1 Authorization headers; send one").arg(authorizations));
+    return std::nullopt;
+}
+
+std::optional<EngineService::Reply> EngineService::addressRefusal(const QHttpServerRequest &request, const QTcpSocket *socket)
+{
+    if (!m_addressRates)
+        return std::nullopt;
+    QList<QByteArray> forwardedFor;
+    for (const auto &[name, value] : request.headers()) {
+        if (name.compare("x-forwarded-for", Qt::CaseInsensitive) == 0)
+            forwardedFor << value;
+    }
+    const QString client = m_trusted.client(socket->peerAddress(), forwardedFor).toString();
+    const std::optional<std::chrono::seconds> wait = m_addressRates->take(client);
+    if (!wait)
+        return std::nullopt;
+    Reply r = error(429,
+                    QStringLiteral("requests from %1 are over %2 per second; retry after %3 s")
+                        .arg(client)
+                        .arg(m_setup.settings().addressRate)
+                        .arg(wait->count()));
+    r.headers.append({ QByteArray("Retry-After"), QByteArray::number(static_cast<qint64>(wait->count())) });
+    return r;
+}
+
 std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &request, Reply *refusal)
 {
     const QByteArray header = httpHeader(request, "authorization");
@@ -357,26 +445,21 @@ std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &reque
 
 bool EngineService::withinRate(const QString &tokenName, Reply *refusal)
 {
-    Bucket &b = m_buckets[tokenName];
-    const qint64 now = nowMs();
-    if (b.atMs == 0)
-        b.tokens = m_options.tokenBurst;
-    b.tokens = std::min(m_options.tokenBurst, b.tokens + static_cast<double>(now - b.atMs) / 1000.0 * m_options.tokenRate);
-    b.atMs = now;
-    if (b.tokens >= 1) {
-        b.tokens -= 1;
+    const std::optional<std::chrono::seconds> wait = m_rates.take(tokenName);
+    if (!wait)
         return true;
-    }
-    const int wait = std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / m_options.tokenRate)));
-    *refusal =
-        error(429, QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait));
-    refusal->headers.append({ QByteArray("Retry-After"), QByteArray(QByteArray::number(wait)) });
+    *refusal = error(
+        429,
+        QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait->count()));
+    refusal->headers.append({ QByteArray("Retry-After"), QByteArray::number(static_cast<qint64>(wait->count())) });
     return false;
 }
 
 bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket *socket)
 {
-    m_server->requestWhole(socket); // the next request counts from zero
+    const CappedTcpServer::RequestHead head = m_server->requestWhole(socket); // the next request counts from zero
+    if (closeAfterAnswer(request, head))
+        socket->setProperty(kCloseAfterAnswer, true);
     QElapsedTimer took;
     took.start();
     const QStringList path = segments(request.url());
@@ -403,6 +486,16 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         // What follows on this connection may be a request smuggled in this one's body: none of it is read.
         answer(*refused);
         socket->disconnectFromHost();
+        return true;
+    }
+    if (const std::optional<Reply> refused = headerRefusal(request, head)) {
+        answer(*refused);
+        if (refused->status == 431)
+            socket->disconnectFromHost();
+        return true;
+    }
+    if (const std::optional<Reply> refused = addressRefusal(request, socket)) {
+        answer(*refused);
         return true;
     }
     if (request.body().size() > m_options.maxBodyBytes) {

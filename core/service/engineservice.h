@@ -3,8 +3,10 @@
 
 #include "api/generationrequestjson.h"
 #include "audittrail.h"
+#include "config/trustedproxies.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
+#include "ratelimiter.h"
 #include "routetable.h"
 #include "servicemetrics.h"
 #include "sim/cappedtcpserver.h"
@@ -75,6 +77,7 @@ class EngineService final : public QAbstractHttpServer
 {
     Q_OBJECT
 public:
+    static constexpr int kMaxHeaderFields = 100; // more: 431 (the HTTP server's parser would keep none)
     EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptions options, QObject *parent = nullptr);
     ~EngineService() override;
 
@@ -167,6 +170,9 @@ private:
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
+    static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
+    // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.
+    std::optional<Reply> addressRefusal(const QHttpServerRequest &request, const QTcpSocket *socket);
     void closeRevokedStreams();
     void announce(const BreakerChange &change);
     void syncDrains();
@@ -214,15 +220,12 @@ private:
     std::deque<QString> m_resultOrder;
     CappedTcpServer *m_server = nullptr; // the listening socket, a child
 
-    struct Bucket
-    {
-        double tokens = 0;
-        qint64 atMs = 0;
-    };
-    QHash<QString, Bucket> m_buckets;
+    RateLimiter m_rates; // per token, on the monotonic clock
+    TrustedProxies m_trusted; // whose X-Forwarded-For is believed
+    std::optional<RateLimiter> m_addressRates; // per client address, with address_rate
 
     QByteArray m_providersAnswer; // GET /v1/stats/providers, at most a second old
-    qint64 m_providersAtMs = 0;
+    QElapsedTimer m_providersAge; // since m_providersAnswer was computed
 
     QThread m_historyThread;
     QObject *m_historyContext = nullptr; // lives on m_historyThread

@@ -67,6 +67,7 @@ void Prober::tick()
         m_lastError = why;
         return; // another engine probes
     }
+    // The store's rows carry wall time: "traffic since" is asked in it.
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     std::optional<QSet<QString>> recent = m_records ? m_records->recentTraffic(now - m_every.count(), &why) : QSet<QString> {};
     if (!recent) {
@@ -83,8 +84,8 @@ void Prober::tick()
         const BreakerGate gate = m_breakers.peek(BreakerKey { t.provider, t.role, t.stage }, steadyNow);
         if (gate.verdict == BreakerGate::Skip)
             continue; // open (its cooldown runs) or drained
-        const auto last = m_lastStartMs.find(t);
-        const bool probedLately = last != m_lastStartMs.end() && now - last->second < m_every.count(); // its record may still be on the way
+        const auto last = m_lastStart.find(t);
+        const bool probedLately = last != m_lastStart.end() && steadyNow - last->second < m_every; // its record may still be on the way
         if (gate.verdict != BreakerGate::Trial && (probedLately || recent->contains(t.toString())))
             continue; // it has traffic: a probe would tell nothing new
         GenerationRequest request;
@@ -92,7 +93,7 @@ void Prober::tick()
         request.fresh = true;
         const QString id = m_engine.start(request);
         m_running.emplace(id, t);
-        m_lastStartMs[t] = now;
+        m_lastStart[t] = steadyNow;
         qCInfo(lcProbe) << "probe" << t.toString() << id << (gate.verdict == BreakerGate::Trial ? "(the half-open breaker's trial)" : "");
         Q_EMIT probeStarted(t, id);
     }

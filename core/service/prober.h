@@ -52,7 +52,9 @@ private:
     std::chrono::milliseconds m_every;
     QTimer m_timer;
     std::map<QString, ProbeTarget> m_running; // generation id → target
-    std::map<ProbeTarget, qint64> m_lastStartMs; // this engine's last probe of each target (wall ms)
+    // This engine's last probe of each target, on the steady clock (a wall-clock step must not make a
+    // target look probed for hours, or never).
+    std::map<ProbeTarget, std::chrono::steady_clock::time_point> m_lastStart;
     QString m_lastError; // said once
 };
 

@@ -56,23 +56,20 @@ EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &re
     const auto provider = providerFromId(id);
     if (!provider)
         return error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
-    QString reason;
-    if (!request.body().trimmed().isEmpty()) {
-        const QJsonDocument doc = QJsonDocument::fromJson(request.body());
-        if (!doc.isObject()
-            || (doc.object().contains(QLatin1StringView("reason")) && !doc.object().value(QLatin1StringView("reason")).isString()))
-            return error(400, QStringLiteral("the body, if any, is {\"reason\": \"...\"}"), QStringLiteral("reason"));
-        reason = doc.object().value(QLatin1StringView("reason")).toString().trimmed().left(500);
-    }
+    auto parsed = BreakerJson::restoreFromJson(request.body());
+    if (const auto *e = std::get_if<FieldError>(&parsed))
+        return error(400, e->toString(), e->field);
+    const BreakerJson::Restore asked = std::get<BreakerJson::Restore>(parsed);
+    const QString &reason = asked.reason;
     QString why;
-    if (m_drainRecords && m_drainRecords->remove(*provider, &why) < 0) {
+    if (m_drainRecords && m_drainRecords->remove(*provider, asked.scope, &why) < 0) {
         Reply r = error(503,
                         QStringLiteral("the restore could not be stored (%1); nothing was changed. Try again when the store answers")
                             .arg(why.left(200)));
         r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
-    const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason);
+    const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason, asked.scope);
     m_audit.record(token.name, QStringLiteral("restore"),
                    reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
     return json(200, QJsonObject { { QStringLiteral("provider"), toId(*provider) }, { QStringLiteral("restored"), restored } });

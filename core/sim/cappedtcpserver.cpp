@@ -119,7 +119,11 @@ void CappedTcpServer::incomingConnection(qintptr fd)
         return;
     }
     const qint64 now = m_clock.elapsed();
-    m_connections.insert(socket, Connection { peer, 0, now, -1, now });
+    Connection c;
+    c.peer = peer;
+    c.openedMs = now;
+    c.activeMs = now;
+    m_connections.insert(socket, c);
     // A client that does not speak TLS, or refuses the certificate, fails the handshake: QSslSocket
     // closes the connection, nothing is answered.
     if (auto *tls = qobject_cast<QSslSocket *>(socket))
@@ -153,6 +157,8 @@ void CappedTcpServer::onReadyRead(QTcpSocket *socket)
     }
     if (c.bytes == 0 && socket->bytesAvailable() > 0)
         c.requestStartMs = c.activeMs;
+    if (!c.facts.seen && c.head.size() < kMaxHeadBytes)
+        readHead(c, socket->peek(std::min<qint64>(socket->bytesAvailable(), kMaxHeadBytes - c.head.size())));
     c.bytes += socket->bytesAvailable(); // the server drains the buffer after each arrival
     if (c.bytes > m_cap) {
         c.bytes = -1;
@@ -170,15 +176,38 @@ void CappedTcpServer::onReadyRead(QTcpSocket *socket)
     }
 }
 
-void CappedTcpServer::requestWhole(QTcpSocket *socket)
+// The request line and header lines, counted once the head's blank line has arrived. Leading blank
+// lines (left over from a previous request) are skipped, as the HTTP server's parser skips them.
+void CappedTcpServer::readHead(Connection &c, const QByteArray &arrived)
 {
+    c.head += arrived;
+    qsizetype start = 0;
+    while (start < c.head.size() && (c.head.at(start) == '\r' || c.head.at(start) == '\n'))
+        ++start;
+    const qsizetype end = c.head.indexOf("\r\n\r\n", start);
+    if (end < 0)
+        return;
+    const QList<QByteArray> lines = c.head.mid(start, end - start).split('\n');
+    c.facts.seen = true;
+    c.facts.http10 = lines.constFirst().trimmed().endsWith(" HTTP/1.0");
+    c.facts.fields = static_cast<int>(lines.size()) - 1;
+    c.head.clear();
+}
+
+CappedTcpServer::RequestHead CappedTcpServer::requestWhole(QTcpSocket *socket)
+{
+    RequestHead facts;
     if (const auto it = m_connections.find(socket); it != m_connections.end()) {
+        facts = it->facts;
+        it->facts = {};
+        it->head.clear();
         it->bytes = 0;
         it->requestStartMs = -1;
         ++it->requests;
         it->answered = false;
         it->activeMs = m_clock.elapsed();
     }
+    return facts;
 }
 
 void CappedTcpServer::markLongLived(QTcpSocket *socket)

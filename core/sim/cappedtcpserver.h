@@ -68,7 +68,17 @@ public:
     // count of answers includes them.
     void setAnswerCounter(std::function<void(int status)> count) { m_countAnswer = std::move(count); }
 
-    void requestWhole(QTcpSocket *socket); // a whole request arrived: the next one counts from zero
+    // What the head of a request said, as its bytes arrived (before the HTTP server's parser, which
+    // keeps neither the version nor more than 100 fields).
+    struct RequestHead
+    {
+        bool seen = false; // the head arrived whole while counted here (a pipelined request's may not)
+        bool http10 = false; // "HTTP/1.0" on the request line
+        int fields = 0; // header lines
+    };
+    static constexpr int kMaxHeadBytes = 64 * 1024; // a longer head is not read for its facts
+    // A whole request arrived: the next one counts from zero. Returns what its head said.
+    RequestHead requestWhole(QTcpSocket *socket);
     void markLongLived(QTcpSocket *socket); // an event stream: never closed for room or as idle
     int open() const { return static_cast<int>(m_connections.size()); }
     quint64 ended(Ended e) const { return m_ended[static_cast<int>(e)]; }
@@ -87,7 +97,10 @@ private:
         int requests = 0;
         bool answered = true; // something was written since the last whole request
         bool longLived = false;
+        QByteArray head; // the request's first bytes, until its head ends (RequestHead)
+        RequestHead facts;
     };
+    static void readHead(Connection &c, const QByteArray &arrived);
     void onReadyRead(QTcpSocket *socket);
     bool makeRoom(const QHostAddress &peer);
     QTcpSocket *leastBusy(const QHostAddress *peer) const;

@@ -85,11 +85,17 @@ bool DrainRecords::save(const Drain &d, const QString &instance, QString *error)
     return true;
 }
 
-int DrainRecords::remove(Provider provider, QString *error)
+int DrainRecords::remove(Provider provider, const DrainScope &scope, QString *error)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("DELETE FROM drains WHERE provider = ?"));
+    // A drain of every role (or stage) is stored as "any": a scoped restore leaves it.
+    q.prepare(QStringLiteral("DELETE FROM drains WHERE provider = ?") + (scope.role ? QStringLiteral(" AND role = ?") : QString())
+              + (scope.stage ? QStringLiteral(" AND stage = ?") : QString()));
     q.addBindValue(toId(provider));
+    if (scope.role)
+        q.addBindValue(toId(*scope.role));
+    if (scope.stage)
+        q.addBindValue(toId(*scope.stage));
     if (!q.exec()) {
         *error = q.lastError().text();
         return -1;

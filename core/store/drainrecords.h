@@ -27,8 +27,8 @@ public:
 
     // Replaces the drain of the same provider, role and stage.
     bool save(const Drain &drain, const QString &instance, QString *error);
-    // Removes every drain of `provider`; how many, or -1 on failure.
-    int remove(Provider provider, QString *error);
+    // Removes the drains of `provider` that `scope` matches; how many, or -1 on failure.
+    int remove(Provider provider, const DrainScope &scope, QString *error);
     // The drains in force at `now` (expired ones are deleted on the way); nothing with *error set on failure.
     std::vector<Drain> load(const QDateTime &now, QString *error);
     // PostgreSQL: `changed` runs (on this thread, from its event loop) as soon as any engine on the store

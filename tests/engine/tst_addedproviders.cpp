@@ -6,9 +6,13 @@
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "engineprocess.h"
+#include "hostileserver.h"
+#include "pipeline/nextstep.h"
 #include "providers/wireformat.h"
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
+#include "sim/simwire.h"
+#include "sim/storyboardsynth.h"
 #include "store/store.h"
 
 #include <QFile>
@@ -255,6 +259,76 @@ private Q_SLOTS:
         HistoryFilter f;
         f.provider = vllm;
         QCOMPARE(setup.store()->count(f), qint64(1));
+    }
+
+    // A keyless added provider (a self-hosted vLLM or Ollama) on its own, without the simulator: gemini
+    // answers 503, and the fallback is a plain OpenAI-format server over loopback that sees exactly one
+    // request and no Authorization header.
+    void keylessFallbackAgainstAPlainServer()
+    {
+        const QString story = QStringLiteral("A lighthouse keeper finds a letter in a bottle.");
+        test::HostileServer gemini(test::HostileServer::Mode::Fixed);
+        gemini.setAnswer("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+        const QByteArray board = QJsonDocument(StoryboardSynth::fromStory(story).toJson()).toJson(QJsonDocument::Compact);
+        const QByteArray body = SimWire::body(Provider::OpenAI, QStringLiteral("Qwen/Qwen2.5-7B-Instruct"), QString::fromUtf8(board),
+                                              SimWire::Ending::Stop, TokenUsage { 100, 200 });
+        test::HostileServer vllm(test::HostileServer::Mode::KeepAlive);
+        vllm.setAnswer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+                       + "\r\n\r\n" + body);
+        QString error;
+        QVERIFY2(gemini.start(&error) && vllm.start(&error), qPrintable(error));
+
+        QTemporaryDir dir;
+        QJsonObject entry = with(localVllm(), QStringLiteral("base_url"), QString(vllm.baseUrl().toString() + QStringLiteral("/v1")));
+        entry.insert(QStringLiteral("stream"), false);
+        SetupOptions o;
+        o.dataDir = dir.path();
+        o.settingsFile = writeSettings(dir, settingsWith({ entry }));
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.environment = QProcessEnvironment();
+        o.environment.insert(QStringLiteral("GEMINI_API_KEY"), QStringLiteral("AIza-test-key"));
+        o.environment.insert(QStringLiteral("GEMINI_BASE_URL"), gemini.baseUrl().toString() + QStringLiteral("/v1beta"));
+        o.environment.insert(QStringLiteral("GEMINI_STREAM"), QStringLiteral("false"));
+        o.useStore = false;
+        o.engineThreads = 1;
+        EngineSetup setup;
+        QVERIFY2(setup.init(o), setup.errors().isEmpty() ? "" : qPrintable(setup.errors().constFirst().toString()));
+        QVERIFY(!setup.usingSimulator());
+
+        std::optional<GenerationResult> finished;
+        connect(&setup.engine(), &EngineClient::finished, this, [&](const GenerationResult &r) { finished = r; });
+        GenerationRequest g;
+        g.story = story;
+        g.fresh = true;
+        setup.engine().start(g);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.has_value(), 30'000);
+        // The storyboard stage is judged (the image stage asks gemini, which keeps answering 503).
+        const StageResult &storyboard = finished->storyboard;
+        const AttemptRecord *last = storyboard.attempts.isEmpty() ? nullptr : &storyboard.attempts.constLast();
+        QVERIFY2(storyboard.state == FinalState::Succeeded,
+                 qPrintable(last && last->failure ? last->failure->detail : QStringLiteral("no failed attempt")));
+        QCOMPARE(storyboard.attempts.size(), 2);
+        QCOMPARE(storyboard.fallback.finalProvider, providerFromId(u"local-vllm"));
+        QCOMPARE(vllm.record().requests, 1);
+        const QByteArray head = vllm.record().lastRequestHead.toLower();
+        QVERIFY2(head.startsWith("post /v1/chat/completions"), head.constData());
+        QCOMPARE(head.count("\r\nauthorization:"), 0);
+    }
+
+    // When a keyless provider's server does ask for a key, the next step names where a key would go,
+    // never an empty variable ("Check  (the key)").
+    void keylessAuthFailureNamesWhereAKeyGoes()
+    {
+        QTemporaryDir dir;
+        QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false).ok());
+        const Provider vllm = *providerFromId(u"local-vllm");
+        Failure unauthorized;
+        unauthorized.kind = FailureKind::AUTH_CONFIG;
+        unauthorized.detail = QStringLiteral("401");
+        const NextStep step = NextStep::forFailure(unauthorized, vllm, Stage::Storyboard, QDateTime());
+        QVERIFY2(!step.message.contains(QStringLiteral("Check  (")), qPrintable(step.message));
+        QVERIFY2(step.message.contains(QStringLiteral("providers.local-vllm.key_variable")), qPrintable(step.message));
+        QVERIFY2(step.message.contains(QStringLiteral("providers.local-vllm.base_url")), qPrintable(step.message));
     }
 
     // The service: the metrics carry provider="local-vllm", the health row is there, and the history

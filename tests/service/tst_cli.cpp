@@ -9,10 +9,16 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 namespace {
 
@@ -45,17 +51,7 @@ class tst_Cli : public QObject
     Run raw(const QStringList &args, const QStringList &extraEnv = {})
     {
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString &k : env.keys()) {
-            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")))
-                env.remove(k);
-        }
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path()); // no settings or key file of the machine's user
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path()); // and no store of theirs
-        env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
-        for (const QString &kv : extraEnv)
-            env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(environment(extraEnv));
         p.start(QStringLiteral(BULLPEN_CLI), args);
         Run r;
         if (!p.waitForFinished(60'000)) {
@@ -66,6 +62,22 @@ class tst_Cli : public QObject
         r.out = p.readAllStandardOutput();
         r.err = p.readAllStandardError();
         return r;
+    }
+
+    // The environment every run gets: none of the machine user's keys, settings or store.
+    QProcessEnvironment environment(const QStringList &extraEnv = {}) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &k : env.keys()) {
+            if (k.endsWith(QLatin1StringView("_API_KEY")) || k.startsWith(QLatin1StringView("STORYBOARD_")))
+                env.remove(k);
+        }
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path()); // no settings or key file of the machine's user
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path()); // and no store of theirs
+        env.remove(QStringLiteral("BULLPEN_DATA_DIR"));
+        for (const QString &kv : extraEnv)
+            env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+        return env;
     }
 
 private Q_SLOTS:
@@ -428,6 +440,147 @@ private Q_SLOTS:
         QCOMPARE(cli({ QStringLiteral("--story"), kStory, QStringLiteral("--data-dir"), dir }).exitCode, 0);
         const Run all = raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir });
         QVERIFY2(!all.out.contains("gemini -> gemini") && !all.out.contains("gemini → gemini"), all.out.constData());
+    }
+
+    // `generate --engine` gives up on an engine it cannot use, within its connect timeout (10 s by
+    // default), with exit code 5: a refused port, an engine that accepts and never answers, one that
+    // answers garbage. (Before: still reconnecting after 100 s.)
+    void unusableEngineIsGivenUpOn_data()
+    {
+        QTest::addColumn<QByteArray>("answer"); // what the "engine" answers; empty: nothing listens
+        QTest::addColumn<bool>("listens");
+        QTest::addRow("refused port") << QByteArray() << false;
+        QTest::addRow("hung engine") << QByteArray() << true;
+        QTest::addRow("garbage engine") << QByteArray("\x16\x03\x01 not HTTP at all\r\n\r\n") << true;
+    }
+
+    void unusableEngineIsGivenUpOn()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(bool, listens);
+        QTcpServer engine;
+        QVERIFY(engine.listen(QHostAddress::LocalHost));
+        const quint16 port = engine.serverPort();
+        if (!listens)
+            engine.close(); // the port is free: connections to it are refused
+        QObject::connect(&engine, &QTcpServer::newConnection, &engine, [&] {
+            while (QTcpSocket *socket = engine.nextPendingConnection()) {
+                if (answer.isEmpty())
+                    continue; // accepted, never answered
+                socket->write(answer);
+                socket->disconnectFromHost();
+            }
+        });
+        QProcess p;
+        p.setProcessEnvironment(environment({ QStringLiteral("BULLPEN_ENGINE_TOKEN=bp_test") }));
+        QElapsedTimer t;
+        t.start();
+        p.start(QStringLiteral(BULLPEN_CLI),
+                { QStringLiteral("generate"), QStringLiteral("--story"), kStory, QStringLiteral("--engine"),
+                  QStringLiteral("http://127.0.0.1:%1").arg(port) });
+        QSignalSpy finished(&p, &QProcess::finished); // the event loop turns meanwhile: the fake engine answers
+        QVERIFY2(finished.wait(15'000), "still running after 15 s");
+        qInfo("gave up after %lld ms", static_cast<long long>(t.elapsed()));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 5, err.constData());
+        QVERIFY2(err.contains("could not reach the engine"), err.constData());
+    }
+
+    // One SIGINT ends `generate --engine` against a hung engine at once: nothing was started there, so
+    // nothing is cancelled (no cancel with an empty id), and the exit code says cancelled.
+    void oneInterruptEndsAWaitForAHungEngine()
+    {
+        QTcpServer engine; // accepts (the kernel does), never answers
+        QVERIFY(engine.listen(QHostAddress::LocalHost));
+        QProcess p;
+        p.setProcessEnvironment(environment({ QStringLiteral("BULLPEN_ENGINE_TOKEN=bp_test") }));
+        p.start(QStringLiteral(BULLPEN_CLI),
+                { QStringLiteral("generate"), QStringLiteral("--story"), kStory, QStringLiteral("--engine"),
+                  QStringLiteral("http://127.0.0.1:%1").arg(engine.serverPort()) });
+        QVERIFY(p.waitForStarted(5000));
+        QVERIFY(engine.waitForNewConnection(10'000)); // it is waiting on the engine now
+        QSignalSpy finished(&p, &QProcess::finished);
+        QElapsedTimer t;
+        t.start();
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+        QVERIFY2(finished.wait(2000), "still running 2 s after one SIGINT");
+        qInfo("ended %lld ms after SIGINT", static_cast<long long>(t.elapsed()));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 3, err.constData());
+        QVERIFY2(!err.contains("cancelling on the engine"), err.constData());
+    }
+
+    // A provider added by the settings file (without a key: a self-hosted server) through the CLI: it is
+    // the fallback, `history --settings --provider` finds it, and `replay` plays the generation again
+    // without the settings (known from the store alone).
+    void addedProviderInHistoryAndReplay()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("added-provider"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString settings = dir + QStringLiteral("/settings.json");
+        QFile f(settings);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QJsonObject entry { { QStringLiteral("id"), QStringLiteral("acme") },
+                                  { QStringLiteral("name"), QStringLiteral("Acme") },
+                                  { QStringLiteral("format"), QStringLiteral("openai") },
+                                  { QStringLiteral("base_url"), QStringLiteral("http://127.0.0.1:9/v1") },
+                                  { QStringLiteral("model"), QStringLiteral("acme-7b") } };
+        f.write(QJsonDocument(QJsonObject { { QStringLiteral("storyboard"),
+                                              QJsonObject { { QStringLiteral("provider"), QStringLiteral("gemini") },
+                                                            { QStringLiteral("fallback_provider"), QStringLiteral("acme") } } },
+                                            { QStringLiteral("providers"), QJsonArray { entry } } })
+                    .toJson());
+        f.close();
+        const Run gen = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--simulator"), QStringLiteral("--scenario"),
+                              QStringLiteral("primary-overloaded"), QStringLiteral("--settings"), settings, QStringLiteral("--data-dir"),
+                              dir, QStringLiteral("--json") });
+        QVERIFY2(gen.exitCode == 0, gen.err.constData());
+        QCOMPARE(gen.json().value(QStringLiteral("final_model_provider")).toString(), QStringLiteral("acme"));
+        const QString id = gen.json().value(QStringLiteral("generation_id")).toString();
+        QCOMPARE(id.size(), 36);
+
+        // Without the settings, acme is not a provider this command knows: refused, saying how to name it.
+        const Run unknown =
+            raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--provider"), QStringLiteral("acme") });
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("--settings"), unknown.err.constData());
+        const Run found = raw({ QStringLiteral("history"), QStringLiteral("--data-dir"), dir, QStringLiteral("--settings"), settings,
+                                QStringLiteral("--provider"), QStringLiteral("acme"), QStringLiteral("--json") });
+        QVERIFY2(found.exitCode == 0, found.err.constData());
+        const QJsonArray rows = QJsonDocument::fromJson(found.out).array();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.at(0).toObject().value(QStringLiteral("generation_id")).toString(), id);
+
+        const Run replay = raw({ QStringLiteral("replay"), id, QStringLiteral("--data-dir"), dir, QStringLiteral("--no-store") });
+        QVERIFY2(!replay.err.contains("unknown provider"), replay.err.constData());
+        QVERIFY2(replay.exitCode == 0, QByteArray(replay.out + replay.err).constData());
+    }
+
+    // A refused provider entry is the last line's subject too: the setting that names it points at the
+    // entry, never "unknown provider".
+    void refusedProviderEntryIsTheLastWord()
+    {
+        const QString dir = m_home.filePath(QStringLiteral("refused-provider"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString settings = dir + QStringLiteral("/settings.json");
+        QFile f(settings);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QJsonObject entry { { QStringLiteral("id"), QStringLiteral("acme") },
+                                  { QStringLiteral("format"), QStringLiteral("openai") },
+                                  { QStringLiteral("base_url"), QStringLiteral("ftp://127.0.0.1/v1") },
+                                  { QStringLiteral("model"), QStringLiteral("acme-7b") } };
+        f.write(QJsonDocument(
+                    QJsonObject { { QStringLiteral("storyboard"), QJsonObject { { QStringLiteral("provider"), QStringLiteral("acme") } } },
+                                  { QStringLiteral("providers"), QJsonArray { entry } } })
+                    .toJson());
+        f.close();
+        const Run r = cli({ QStringLiteral("--story"), kStory, QStringLiteral("--settings"), settings, QStringLiteral("--data-dir"), dir });
+        QCOMPARE(r.exitCode, 2);
+        const QByteArray last = r.err.trimmed().split('\n').constLast();
+        QVERIFY2(!last.contains("unknown provider"), r.err.constData());
+        QVERIFY2(last.contains("base_url") && last.contains("not an http(s) URL"), r.err.constData());
     }
 
     // --log-format json (docs/contract.md 12.4): every stderr line, Qt's and the CLI's own, is a JSON

@@ -13,6 +13,7 @@
 #include "service/engineservice.h"
 #include "service/storerelay.h"
 #include "store/apitokens.h"
+#include "store/drainrecords.h"
 #include "store/masking.h"
 #include "store/store.h"
 #include "teststore.h"
@@ -361,6 +362,119 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
     }
 
+    // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
+    QStringList drainsOf(const QString &provider)
+    {
+        QStringList out;
+        for (const QJsonValue &p :
+             call("GET", QStringLiteral("/v1/providers"), m_viewer).json().value(QLatin1StringView("providers")).toArray()) {
+            if (p.toObject().value(QLatin1StringView("id")).toString() != provider)
+                continue;
+            for (const QJsonValue &d : p.toObject().value(QLatin1StringView("drains")).toArray())
+                out << d.toObject().value(QLatin1StringView("role")).toString(QStringLiteral("any")) + QLatin1Char('/')
+                        + d.toObject().value(QLatin1StringView("stage")).toString(QStringLiteral("any"));
+        }
+        out.sort();
+        return out;
+    }
+
+    // docs/api.md, "Providers": a restore ends only the drains of its scope (role, stage), and refuses
+    // a value it does not know or a field it does not take, naming it. (Before: role=primary ended both
+    // drains, and any body was taken.)
+    void restoreKeepsToItsScope()
+    {
+        const auto drain = [&](const QJsonObject &scope) {
+            QJsonObject o = scope;
+            o.insert(QStringLiteral("reason"), QStringLiteral("scope check"));
+            return call("POST", QStringLiteral("/v1/providers/openai/drain"), m_operator, body(o)).status;
+        };
+        const auto restore = [&](const QJsonObject &o) {
+            return call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, body(o));
+        };
+        QCOMPARE(drain({ { QStringLiteral("role"), QStringLiteral("primary") } }), 200);
+        QCOMPARE(drain({ { QStringLiteral("role"), QStringLiteral("fallback") } }), 200);
+        QCOMPARE(drain({ { QStringLiteral("role"), QStringLiteral("fallback") }, { QStringLiteral("stage"), QStringLiteral("captions") } }),
+                 200);
+        QCOMPARE(drainsOf(QStringLiteral("openai")),
+                 (QStringList { QStringLiteral("fallback/any"), QStringLiteral("fallback/captions"), QStringLiteral("primary/any") }));
+
+        const QList<std::pair<QJsonObject, QString>> refused {
+            { { { QStringLiteral("role"), QStringLiteral("bogus") } }, QStringLiteral("role") },
+            { { { QStringLiteral("stage"), QStringLiteral("everything") } }, QStringLiteral("stage") },
+            { { { QStringLiteral("role"), 1 } }, QStringLiteral("role") },
+            { { { QStringLiteral("rol"), QStringLiteral("primary") } }, QStringLiteral("rol") },
+            { { { QStringLiteral("reason"), 42 } }, QStringLiteral("reason") },
+        };
+        for (const auto &[o, field] : refused) {
+            const Answer a = restore(o);
+            QVERIFY2(a.status == 400, a.body.constData());
+            QCOMPARE(a.json().value(QLatin1StringView("error")).toObject().value(QLatin1StringView("field")).toString(), field);
+        }
+        QCOMPARE(drainsOf(QStringLiteral("openai")).size(), 3); // nothing was restored by a refusal
+
+        const Answer primary =
+            restore({ { QStringLiteral("role"), QStringLiteral("primary") }, { QStringLiteral("reason"), QStringLiteral("back") } });
+        QCOMPARE(primary.status, 200);
+        QCOMPARE(primary.json().value(QLatin1StringView("restored")).toInt(), 1);
+        QCOMPARE(drainsOf(QStringLiteral("openai")), (QStringList { QStringLiteral("fallback/any"), QStringLiteral("fallback/captions") }));
+        const Answer captions = restore({ { QStringLiteral("stage"), QStringLiteral("captions") } });
+        QCOMPARE(captions.json().value(QLatin1StringView("restored")).toInt(), 1);
+        QCOMPARE(drainsOf(QStringLiteral("openai")), QStringList { QStringLiteral("fallback/any") });
+        QCOMPARE(restore({}).json().value(QLatin1StringView("restored")).toInt(), 1); // no scope: every drain of the provider
+        QVERIFY(drainsOf(QStringLiteral("openai")).isEmpty());
+    }
+
+    // A drain's or a restore's reason is one line of text: control characters (CR, LF, ESC, NUL, …) are
+    // refused, and the 500-character limit counts characters, not UTF-16 units. A reason stored with an
+    // escape sequence all the same (by an older engine) reaches a terminal through `bullpen-cli provider
+    // list` without it.
+    void drainReasonsArePrintableText()
+    {
+        const auto drainWith = [&](const QString &reason) {
+            return call("POST", QStringLiteral("/v1/providers/openai/drain"), m_operator, body({ { QStringLiteral("reason"), reason } }));
+        };
+        for (const QString &bad : { QStringLiteral("line\nbreak"), QStringLiteral("carriage\rreturn"), QStringLiteral("\x1b[31mred"),
+                                    QString(QStringLiteral("nul") + QChar(0) + QStringLiteral("x")) }) {
+            const Answer a = drainWith(bad);
+            QVERIFY2(a.status == 400 && a.body.contains("control"), a.body.constData());
+        }
+        const Answer badRestore = call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator,
+                                       body({ { QStringLiteral("reason"), QStringLiteral("\x1b]0;title\x07") } }));
+        QVERIFY2(badRestore.status == 400, badRestore.body.constData());
+        QVERIFY(drainsOf(QStringLiteral("openai")).isEmpty());
+
+        const QString balloon = QString::fromUtf8("\xF0\x9F\x8E\x88"); // one character, two UTF-16 units
+        QCOMPARE(drainWith(balloon.repeated(501)).status, 400);
+        const Answer full = drainWith(balloon.repeated(500));
+        QVERIFY2(full.status == 200, full.body.constData());
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
+
+        // Stored with an escape sequence by an older engine: every engine reads it back from the store.
+        QString why;
+        const std::unique_ptr<DrainRecords> records = DrainRecords::open(m_engine->store, &why);
+        QVERIFY2(records, qPrintable(why));
+        Drain old;
+        old.provider = Provider::OpenAI;
+        old.reason = QStringLiteral("\x1b]0;pwned\x07\x1b[2Jvendor outage\r\nsecond line");
+        old.by = QStringLiteral("old\x1b[1mengine");
+        old.since = QDateTime::currentDateTimeUtc();
+        QVERIFY2(records->save(old, QStringLiteral("old-engine"), &why), qPrintable(why));
+        QTRY_COMPARE_WITH_TIMEOUT(drainsOf(QStringLiteral("openai")), QStringList { QStringLiteral("any/any") }, 5000);
+        QProcess cli;
+        QProcessEnvironment env = m_engine->environment();
+        env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), m_viewer);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("provider"), QStringLiteral("list"), QStringLiteral("--engine"), m_engine->url.toString() });
+        QVERIFY(cli.waitForFinished(30'000));
+        const QByteArray listed = cli.readAllStandardOutput();
+        QCOMPARE(cli.exitCode(), 0);
+        QVERIFY2(listed.contains("vendor outage") && listed.contains("second line"), listed.constData());
+        for (const char c : { '\x1b', '\x07', '\r' })
+            QVERIFY2(!listed.contains(c), listed.toPercentEncoding(" \n").constData());
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
+    }
+
     // RFC 9112 §6.3: no request smuggling. Both Content-Length and Transfer-Encoding, or two lengths
     // that disagree: 400 and the connection closed, so the request hidden in the body never runs; an
     // unknown transfer coding: 501. "bearer" is the scheme in any case.
@@ -396,6 +510,100 @@ private Q_SLOTS:
         QCOMPARE(call("GET", QStringLiteral("/v1/instances"), {}, {}, { { QByteArray("Authorization"), "bEaReR " + m_viewer.toLatin1() } })
                      .status,
                  200);
+    }
+
+    // `bytes` written on a new connection; what came back until the server closed it or `waitMs`
+    // passed ("(still open)" is added then), and how long that took.
+    static std::pair<QByteArray, qint64> untilClosed(quint16 port, const QByteArray &bytes, int waitMs = 5000)
+    {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, port);
+        if (!socket.waitForConnected(5000))
+            return { "no connection", 0 };
+        QElapsedTimer t;
+        t.start();
+        socket.write(bytes);
+        QByteArray got;
+        while (socket.state() == QAbstractSocket::ConnectedState && t.elapsed() < waitMs) {
+            socket.waitForReadyRead(100);
+            got += socket.readAll();
+        }
+        got += socket.readAll();
+        return { socket.state() == QAbstractSocket::ConnectedState ? got + "\n(still open)" : got, t.elapsed() };
+    }
+
+    // RFC 9112 §6.3: a Content-Length that is not one decimal number leaves the request without a
+    // length: 400, and the connection closed, so its body never runs as a request of its own.
+    void invalidContentLengthClosesTheConnection_data()
+    {
+        QTest::addColumn<QByteArray>("length"); // N: the body's real length
+        QTest::addRow("a list") << QByteArray("N, N");
+        QTest::addRow("negative") << QByteArray("-N");
+        QTest::addRow("20 digits") << QByteArray("18446744073709551616");
+        QTest::addRow("hex") << QByteArray("0x2a");
+        QTest::addRow("trailing junk") << QByteArray("Nabc");
+    }
+
+    void invalidContentLengthClosesTheConnection()
+    {
+        QFETCH(QByteArray, length);
+        const QByteArray smuggled = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n\r\n";
+        length.replace("N", QByteArray::number(smuggled.size()));
+        const auto [got, ms] = untilClosed(m_engine->m_port,
+                                           "POST /v1/generations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_operator.toLatin1()
+                                               + "\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n" + smuggled);
+        QVERIFY2(got.startsWith("HTTP/1.1 400"), got.constData());
+        QVERIFY2(!got.contains("still open"), got.constData());
+        QVERIFY2(got.count("HTTP/1.1 ") == 1, got.constData()); // the hidden GET never answered
+    }
+
+    // RFC 9112 §9.3, §9.6: "Connection: close", or HTTP/1.0, ends the connection after the answer (not
+    // after the idle timeout of 60 s); an HTTP/1.1 request without it keeps the connection.
+    void connectionCloseAndHttp10EndTheConnection_data()
+    {
+        QTest::addColumn<QByteArray>("request");
+        QTest::addColumn<bool>("closes");
+        QTest::addRow("Connection: close") << QByteArray("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") << true;
+        QTest::addRow("Connection: Keep-Alive, Close")
+            << QByteArray("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Keep-Alive, Close\r\n\r\n") << true;
+        QTest::addRow("HTTP/1.0") << QByteArray("GET /healthz HTTP/1.0\r\n\r\n") << true;
+        QTest::addRow("HTTP/1.1, refused") << QByteArray("GET /v1/instances HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n") << true;
+        QTest::addRow("HTTP/1.1 keep-alive") << QByteArray("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") << false;
+    }
+
+    void connectionCloseAndHttp10EndTheConnection()
+    {
+        QFETCH(QByteArray, request);
+        QFETCH(bool, closes);
+        const auto [got, ms] = untilClosed(m_engine->m_port, request, closes ? 10'000 : 1500);
+        QVERIFY2(got.startsWith("HTTP/1.1 200") || got.startsWith("HTTP/1.1 401"), got.constData());
+        QCOMPARE(got.contains("still open"), !closes);
+        if (closes) {
+            QVERIFY2(got.contains("\r\nConnection: close\r\n"), got.constData());
+            QVERIFY2(ms < 2000, qPrintable(QStringLiteral("closed after %1 ms").arg(ms)));
+        }
+    }
+
+    // Two Authorization headers: 400 (which one a proxy in front checked is unknown), never "the
+    // first wins". Over 100 header fields: 431 (the HTTP server's parser would keep none, and the
+    // request would read as one without a token: 401).
+    void ambiguousOrOverlongHeadsAreRefused()
+    {
+        const QByteArray two = rawExchange(m_engine->m_port,
+                                           "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1()
+                                               + "\r\nAuthorization: Bearer bp_someone-else\r\n\r\n");
+        QVERIFY2(two.startsWith("HTTP/1.1 400") && two.contains("Authorization"), two.constData());
+        QByteArray many = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n";
+        for (int i = 0; i < 101; ++i)
+            many += "X-Filler-" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\r\n";
+        const QByteArray tooMany = rawExchange(m_engine->m_port, many + "\r\n");
+        QVERIFY2(tooMany.startsWith("HTTP/1.1 431"), tooMany.constData());
+        // 100 fields in all are still a request.
+        QByteArray enough = "GET /v1/instances HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_viewer.toLatin1() + "\r\n";
+        for (int i = 0; i < 98; ++i)
+            enough += "X-Filler-" + QByteArray::number(i) + ": " + QByteArray::number(i) + "\r\n";
+        const QByteArray fine = rawExchange(m_engine->m_port, enough + "\r\n");
+        QVERIFY2(fine.startsWith("HTTP/1.1 200"), fine.constData());
     }
 
     // Behind a load balancer the engine that ran a generation can go away while this client's stream,
@@ -1359,6 +1567,32 @@ private Q_SLOTS:
             got += socket.readAll();
         }
         return got + socket.readAll();
+    }
+
+    // Behind a balancer (docs/operations.md): address_rate counts each client by the address that a
+    // trusted proxy's X-Forwarded-For names; from any other peer the header is ignored, so a client
+    // cannot spread its requests over addresses it invents.
+    void clientAddressIsBelievedOnlyFromTrustedProxies()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("trusted-proxies")));
+        engine.extraEnvironment.insert(QStringLiteral("BULLPEN_TRUSTED_PROXIES"), QStringLiteral("127.0.0.1"));
+        engine.extraEnvironment.insert(QStringLiteral("BULLPEN_ADDRESS_RATE"), QStringLiteral("1")); // a burst of 2, then 1 a second
+        QVERIFY(engine.start());
+        const auto health = [&](const QString &from, const QByteArray &forwardedFor) {
+            return rawExchange(engine.m_port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: " + forwardedFor + "\r\n\r\n", from)
+                .left(12);
+        };
+        // Through the balancer (127.0.0.1): each client has its own bucket.
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "203.0.113.7"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "203.0.113.7"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "203.0.113.7"), QByteArray("HTTP/1.1 429"));
+        QCOMPARE(health(QStringLiteral("127.0.0.1"), "198.51.100.9, 203.0.113.8"), QByteArray("HTTP/1.1 200"));
+        // From a peer that is no balancer (127.0.0.2): its own address, whatever the header says.
+        QCOMPARE(health(QStringLiteral("127.0.0.2"), "192.0.2.1"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.2"), "192.0.2.2"), QByteArray("HTTP/1.1 200"));
+        QCOMPARE(health(QStringLiteral("127.0.0.2"), "192.0.2.3"), QByteArray("HTTP/1.1 429"));
+        engine.stop();
+        QCOMPARE(engine.m_process.exitCode(), 0);
     }
 
     // Idle connections past the caps (in all, and per address) make room: the idlest is closed, so
