@@ -6,6 +6,15 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'generation started': '생성 시작',
+    'generation finished': '생성 끝',
+    'late answer discarded': '늦은 응답 버림',
+    'attempt started': '시도 시작',
+    'attempt ended': '시도 끝',
+    'fallback called': '대체 호출',
+    'retry scheduled': '재시도 예약',
+    'queued': '대기',
+    'admitted': '시작 허용',
     'for 15 minutes': '15분 동안',
     'for 1 hour': '1시간 동안',
     'for 4 hours': '4시간 동안',

@@ -223,7 +223,9 @@ private Q_SLOTS:
             QCOMPARE(model.eventAt(i).generationId, events.at(i).generationId);
             QCOMPARE(model.eventAt(i).sequence, events.at(i).sequence);
         }
-        QCOMPARE(model.data(model.index(0, EventLogModel::TypeColumn)).toString(), QStringLiteral("generation_started"));
+        QCOMPARE(model.data(model.index(0, EventLogModel::TypeColumn)).toString(), QStringLiteral("generation started"));
+        QCOMPARE(model.data(model.index(0, EventLogModel::TypeColumn), EventLogModel::TypeRole).toString(),
+                 QStringLiteral("generation_started"));
     }
 
     void batchesAreAppendedNotReset()

@@ -160,7 +160,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         case GenerationColumn:
             return DisplayMask::generationId(e.generationId);
         case TypeColumn:
-            return e.type();
+            return words::eventType(e.type()); // the id in the tooltip and TypeRole
         case SummaryColumn:
             return summary(e);
         }
@@ -173,8 +173,10 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         return e.generationId;
     case EventRole:
         return QVariant::fromValue(e);
-    case Qt::ToolTipRole:
-        return index.column() == GenerationColumn ? e.generationId : QVariant();
+    case Qt::ToolTipRole: // the whole id, and the type's id (what the API and the filter say)
+        return index.column() == GenerationColumn ? QVariant(e.generationId)
+            : index.column() == TypeColumn        ? QVariant(e.type())
+                                                  : QVariant();
     default:
         return {};
     }

@@ -34,6 +34,35 @@ QString role(Role role)
                                  : QCoreApplication::translate("bullpen::words", "fallback");
 }
 
+QString eventType(const QString &id)
+{
+    // By the id's ending; a stage's events begin with the stage's id.
+    static constexpr Word kEvents[] = {
+        { "generation_started", QT_TRANSLATE_NOOP("bullpen::words", "generation started") },
+        { "generation_finished", QT_TRANSLATE_NOOP("bullpen::words", "generation finished") },
+        { "late_result_discarded", QT_TRANSLATE_NOOP("bullpen::words", "late answer discarded") },
+        { "attempt_started", QT_TRANSLATE_NOOP("bullpen::words", "attempt started") },
+        { "attempt_completed", QT_TRANSLATE_NOOP("bullpen::words", "attempt ended") },
+        { "fallback_triggered", QT_TRANSLATE_NOOP("bullpen::words", "fallback called") },
+        { "retry_scheduled", QT_TRANSLATE_NOOP("bullpen::words", "retry scheduled") },
+        { "primary_skipped", QT_TRANSLATE_NOOP("bullpen::words", "primary skipped") },
+        { "queued", QT_TRANSLATE_NOOP("bullpen::words", "queued") },
+        { "admitted", QT_TRANSLATE_NOOP("bullpen::words", "admitted") },
+    };
+    for (const Word &w : kEvents) {
+        const QLatin1StringView ending(w.id);
+        if (!id.endsWith(ending))
+            continue;
+        const QString text = QCoreApplication::translate("bullpen::words", w.text);
+        const QStringView stageId = QStringView(id).chopped(ending.size());
+        if (stageId.isEmpty())
+            return text;
+        const auto s = stageFromId(stageId.chopped(1).toString()); // "storyboard_"
+        return s ? QStringLiteral("%1 · %2").arg(stage(*s), text) : id;
+    }
+    return id;
+}
+
 QString stage(Stage stage)
 {
     switch (stage) {

@@ -14,6 +14,10 @@ QString state(const QString &id);
 // A provider's role in a stage as the reader's language says it ("primary" → "기본").
 QString role(Role role);
 
+// An event's type as the reader's language says it ("storyboard_attempt_started" → "스토리보드 · 시도
+// 시작"); the id stays in the API, the records and the type filter's data. An unknown id as it is.
+QString eventType(const QString &id);
+
 // A stage's name as the reader's language says it ("storyboard" → "스토리보드"); ids stay in records.
 QString stage(Stage stage);
 

@@ -2328,5 +2328,45 @@
         <source>captions</source>
         <translation>캡션</translation>
     </message>
+    <message>
+        <source>generation started</source>
+        <translation>생성 시작</translation>
+    </message>
+    <message>
+        <source>generation finished</source>
+        <translation>생성 끝</translation>
+    </message>
+    <message>
+        <source>late answer discarded</source>
+        <translation>늦은 응답 버림</translation>
+    </message>
+    <message>
+        <source>attempt started</source>
+        <translation>시도 시작</translation>
+    </message>
+    <message>
+        <source>attempt ended</source>
+        <translation>시도 끝</translation>
+    </message>
+    <message>
+        <source>fallback called</source>
+        <translation>대체 호출</translation>
+    </message>
+    <message>
+        <source>retry scheduled</source>
+        <translation>재시도 예약</translation>
+    </message>
+    <message>
+        <source>primary skipped</source>
+        <translation>기본 제공자 건너뜀</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>대기</translation>
+    </message>
+    <message>
+        <source>admitted</source>
+        <translation>시작 허용</translation>
+    </message>
 </context>
 </TS>

@@ -4,6 +4,7 @@
 #include "budgetbardelegate.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
+#include "models/words.h"
 #include "timelinewidget.h"
 
 #include <QCheckBox>
@@ -185,7 +186,7 @@ QWidget *LiveView::makeEventPane(EventLogModel *events)
     m_typeFilter->addItem(tr("All events"), QString());
     for (const char *t : { "generation_started", "_attempt_started", "_attempt_completed", "_fallback_triggered", "_retry_scheduled",
                            "late_result_discarded", "generation_finished" })
-        m_typeFilter->addItem(QString::fromLatin1(t).remove(0, t[0] == '_' ? 1 : 0), QString::fromLatin1(t));
+        m_typeFilter->addItem(words::eventType(QString::fromLatin1(t).remove(0, t[0] == '_' ? 1 : 0)), QString::fromLatin1(t));
     connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] { setEventsFollowSelection(m_followSelection); });
     m_followBox = new QCheckBox(tr("Only the selected generation"));
     m_followBox->setObjectName(QStringLiteral("eventsFollowSelection"));
