@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'this console': '이 콘솔',
     'generation started': '생성 시작',
     'generation finished': '생성 끝',
     'late answer discarded': '늦은 응답 버림',

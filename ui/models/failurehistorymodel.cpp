@@ -5,6 +5,7 @@
 #include "historyqueue.h"
 #include "units.h"
 #include "views/tones.h"
+#include "words.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -220,7 +221,7 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == Generation)
             return tr("Select the row to see the full id in the detail pane (Copy id copies it)");
-        return {};
+        return data(index, Qt::DisplayRole); // whole, where a narrow column elides it
     case Qt::DisplayRole:
         switch (index.column()) {
         case Time:
@@ -230,6 +231,8 @@ QVariant FailureHistoryModel::data(const QModelIndex &index, int role) const
         case Generation:
             return DisplayMask::generationId(r.id);
         case Stage:
+            if (const auto stage = stageFromId(r.stage))
+                return words::stage(*stage);
             return r.stage.isEmpty() ? (r.state == u"failed" ? QString() : tr("(fallback)")) : r.stage;
         case PublicCode:
             return r.publicCode;

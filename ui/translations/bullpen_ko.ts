@@ -1002,6 +1002,10 @@
         <source>DRAINED</source>
         <translation>제외됨</translation>
     </message>
+    <message>
+        <source>this console</source>
+        <translation>이 콘솔</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>

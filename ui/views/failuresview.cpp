@@ -306,7 +306,9 @@ void FailuresView::makeTable()
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
-    const int widths[] = { 190, 140, 120, 70, 80, 140, 110, 120, 110 }; // FailureHistoryModel::Column
+    // Narrow enough that code, kind, providers, duration and stage read beside an open detail pane at
+    // 1024 px; a long value is elided, whole in its tooltip.
+    const int widths[] = { 150, 120, 110, 64, 72, 130, 100, 110, 100 }; // FailureHistoryModel::Column
     for (int c = 0; c < int(std::size(widths)); ++c)
         m_table->setColumnWidth(c, widths[c]);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {

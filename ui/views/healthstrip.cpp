@@ -238,8 +238,9 @@ QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Sta
             const QString dStage = d.value(QLatin1StringView("stage")).toString();
             if ((!dRole.isEmpty() && dRole != toId(role)) || (stage && !dStage.isEmpty() && dStage != toId(*stage)))
                 continue;
+            const QString by = d.value(QLatin1StringView("by")).toString(); // a token's name; "console": an embedded console's own
             QString line =
-                tr("DRAINED by %1 since %2").arg(d.value(QLatin1StringView("by")).toString(), clock(d.value(QLatin1StringView("since"))));
+                tr("DRAINED by %1 since %2").arg(by == u"console" ? tr("this console") : by, clock(d.value(QLatin1StringView("since"))));
             if (d.value(QLatin1StringView("until")).isString())
                 line += tr(", until %1").arg(clock(d.value(QLatin1StringView("until"))));
             parts << line + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
@@ -392,7 +393,7 @@ void HealthStrip::updateCards()
     std::set<QString> shownNames;
     std::set<Provider> shown;
     std::set<std::tuple<Provider, Role, Stage>> failing;
-    bool controls = false;
+    int controls = 0; // the most breaker and drain lines on one card
     bool probes = false;
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     for (int row = 0; row < m_model->rowCount(); ++row) {
@@ -432,7 +433,7 @@ void HealthStrip::updateCards()
                          + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
                          + QStringLiteral("\n")
                          + tr("Click to see these failures in Failures; right-click (or the Menu key) to drain or restore."));
-        controls = addControls(card) || controls;
+        controls = std::max(controls, addControls(card));
         shown.insert(five.provider);
         shownNames.insert(name);
     }
@@ -448,7 +449,7 @@ void HealthStrip::updateCards()
             setTone(card, tones::Tone::Warning);
             card->setText(tr("<b>%1</b> %2<br><small>no attempts in the last 15 minutes</small>").arg(toId(provider), words::role(role)));
             card->setToolTip(tr("Right-click (or the Menu key) to drain or restore."));
-            controls = addControls(card) || controls;
+            controls = std::max(controls, addControls(card));
             shownNames.insert(name);
         }
     }
@@ -464,7 +465,7 @@ void HealthStrip::updateCards()
     // A breaker or drain line, or a probe's, is one more line on its card: the strip grows for it, and
     // only then. It does not shrink back when the line goes: the tabs below stay where the operator's
     // eye and mouse are instead of moving with every breaker that opens and closes.
-    const int lines = 4 + (controls ? 1 : 0) + (probes ? 1 : 0);
+    const int lines = 4 + controls + (probes ? 1 : 0);
     m_scroll->setMinimumHeight(std::max(m_scroll->minimumHeight(), lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0)));
 }
 
@@ -496,11 +497,11 @@ void HealthStrip::setTone(HealthCard *card, tones::Tone tone)
         card->setStyleSheet(sheet);
 }
 
-bool HealthStrip::addControls(HealthCard *card)
+int HealthStrip::addControls(HealthCard *card)
 {
     const QString control = controlLine(card->provider, card->role, card->stage);
     if (control.isEmpty())
-        return false;
+        return 0;
     // Each breaker or drain line cut to the card's width; whole in the tooltip.
     QStringList lines = control.split(u'\n');
     for (QString &line : lines)
@@ -509,7 +510,7 @@ bool HealthStrip::addControls(HealthCard *card)
                   + QStringLiteral("<br><small><span style=\"color:%1\"><b>%2</b></span></small>")
                         .arg(tones::css(tones::color(tones::Tone::Warning)), lines.join(QStringLiteral("<br>"))));
     card->setToolTip(control + QStringLiteral("\n\n") + card->toolTip());
-    return true;
+    return int(lines.size());
 }
 
 } // namespace bullpen

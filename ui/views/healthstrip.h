@@ -99,8 +99,8 @@ private:
     HealthCard *cardNamed(const QString &name, Provider provider, Role role, std::optional<Stage> stage);
     void setTone(HealthCard *card, tones::Tone tone);
     void showCardMenu(HealthCard *card, const QPoint &pos);
-    // The breaker and drain line; true when it added a line.
-    bool addControls(HealthCard *card);
+    // The breaker and drain lines; how many it added.
+    int addControls(HealthCard *card);
     // A drain of the engine's covers this provider in this role (at this stage; none: at any).
     bool drained(Provider provider, Role role, std::optional<Stage> stage) const;
 
