@@ -154,6 +154,10 @@ constexpr Source kSources[] = {
       QT_TRANSLATE_NOOP("bullpen::RecordText",
                         "The engine at %1 could not be reached, so nothing was sent to any provider. Generate again once the status "
                         "bar says it is connected.") },
+    { RecordText::StepEngineRefused,
+      QT_TRANSLATE_NOOP("bullpen::RecordText",
+                        "The engine at %1 did not run this generation (the detail says why); it is the engine's answer, not a "
+                        "provider's. Generate again, or read the engine's log.") },
 };
 
 constexpr bool inOrder()

@@ -80,6 +80,7 @@ enum class RecordText {
     StepNotSent,
     StepUnknown,
     StepEngineUnreachable,
+    StepEngineRefused,
     Count
 };
 

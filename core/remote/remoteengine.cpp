@@ -423,27 +423,16 @@ void RemoteEngine::deliver(GenerationResult result)
     });
 }
 
-// The engine's absence is not a provider's failure: nothing left this console, so the kind is
-// NOT_SENT (never counted against a provider) and the next step names the engine, not a provider.
+// What the engine did not do is never a provider's failure: the next step names the engine (the
+// engine could not be reached: NOT_SENT, nothing left this console), never a provider.
 void RemoteEngine::failUnreached(const QString &id, const QString &why)
 {
-    m_lastHeard.remove(id);
-    if (!m_pending.remove(id))
-        return;
-    GenerationResult r;
-    r.generationId = id;
-    r.state = FinalState::Failed;
-    r.failure =
-        Failure { FailureKind::NOT_SENT, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why), false, {} };
-    r.storyboard.generationId = id;
-    NextStep step;
-    step.action = NextStep::Action::Retry;
-    step.message = recordText(RecordText::StepEngineUnreachable, { m_endpoint.display() });
-    r.nextStep = step;
-    Q_EMIT finished(r);
+    fail(id, FailureKind::NOT_SENT, tr("the engine at %1 could not be reached: %2").arg(m_endpoint.display(), why), {},
+         RecordText::StepEngineUnreachable);
 }
 
-void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter)
+void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter,
+                        RecordText step)
 {
     m_lastHeard.remove(id);
     if (!m_pending.remove(id))
@@ -453,7 +442,10 @@ void RemoteEngine::fail(const QString &id, FailureKind kind, const QString &deta
     r.state = FinalState::Failed;
     r.failure = Failure { kind, detail, false, retryAfter };
     r.storyboard.generationId = id;
-    r.nextStep = NextStep::forFailure(*r.failure, Provider::Gemini, Stage::Storyboard);
+    NextStep next;
+    next.action = NextStep::Action::Retry;
+    next.message = recordText(step, { m_endpoint.display() });
+    r.nextStep = next;
     Q_EMIT finished(r);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/recordtext.h"
 #include "engineendpoint.h"
 #include "pipeline/engineclient.h"
 #include "providers/sseparser.h"
@@ -83,8 +84,10 @@ private:
     void fetchResult(const QString &id, int attempt = 0);
     void reconcile();
     void failUnreached(const QString &id, const QString &why);
-    void fail(const QString &id, FailureKind kind, const QString &detail,
-              std::optional<std::chrono::milliseconds> retryAfter = std::nullopt);
+    // A generation the engine did not run (refused, not reached, no record): failed with `kind`, its
+    // next step `step` naming the engine (never a provider).
+    void fail(const QString &id, FailureKind kind, const QString &detail, std::optional<std::chrono::milliseconds> retryAfter = {},
+              RecordText step = RecordText::StepEngineRefused);
     void fetchConfig();
 
     EngineEndpoint m_endpoint;

@@ -265,6 +265,10 @@
         <source>The engine at %1 could not be reached, so nothing was sent to any provider. Generate again once the status bar says it is connected.</source>
         <translation>엔진 %1에 연결할 수 없어 어떤 제공자에게도 아무것도 보내지 않았습니다. 상태 표시줄에 연결됨이 보이면 다시 생성하세요.</translation>
     </message>
+    <message>
+        <source>The engine at %1 did not run this generation (the detail says why); it is the engine's answer, not a provider's. Generate again, or read the engine's log.</source>
+        <translation>엔진 %1: 이 생성을 실행하지 않았습니다(이유는 세부 내용 참고). 제공자가 아니라 엔진의 응답입니다. 다시 생성하거나 엔진 로그를 읽으세요.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::RemoteComparisonRunner</name>

@@ -781,6 +781,17 @@ private Q_SLOTS:
         const QString id = startGeneration(); // healthy: a failing primary here would count against its breaker in later cases
         QVERIFY(!id.isEmpty());
         QCOMPARE(waitForResult(id).status, 200);
+        // The result is answered from memory at once; its row reaches the store a moment later (the
+        // writer's batch; on PostgreSQL under load, tens of ms), and a replay's scenario reads the row.
+        const auto storedState = [this, &id] {
+            return call("GET", QStringLiteral("/v1/history/") + id, m_viewer)
+                .json()
+                .value(QLatin1StringView("generation"))
+                .toObject()
+                .value(QLatin1StringView("state"))
+                .toString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(), QStringLiteral("succeeded"), 10'000);
         const QString window = QStringLiteral("from_ms=%1&to_ms=%2")
                                    .arg(QDateTime::currentMSecsSinceEpoch() - 3'600'000)
                                    .arg(QDateTime::currentMSecsSinceEpoch() + 60'000);
