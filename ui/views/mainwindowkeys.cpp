@@ -60,12 +60,13 @@ void MainWindow::buildMenusAndKeys()
     QAction *keys = help->addAction(tr("&Keyboard shortcuts"), this, &MainWindow::showShortcuts);
     keys->setObjectName(QStringLiteral("shortcutsAction"));
     keys->setShortcut(QKeySequence(Qt::Key_F1));
-    help->addAction(tr("&About Bullpen"), this, [this] {
+    QAction *about = help->addAction(tr("&About Bullpen"), this, [this] {
         QMessageBox::about(this, tr("About Bullpen"),
                            tr("<p><b>Bullpen</b> %1</p><p>An operator console for an AI generation engine with fallback providers: "
                               "run test generations, watch every attempt and fallback, read failures and latency.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+    about->setObjectName(QStringLiteral("aboutAction"));
 
     // Tab moves between controls, never from cell to cell (a table is one stop; arrows move in it).
     for (QAbstractItemView *table : findChildren<QAbstractItemView *>())
