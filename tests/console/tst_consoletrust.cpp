@@ -46,6 +46,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabBar>
@@ -785,7 +786,11 @@ private Q_SLOTS:
     // The smaller things an operator met, each as it was seen.
     void smallerThings()
     {
-        // The first key typed goes into the story; Ctrl+L brings it back from any view.
+        // The first key typed goes into the story (a console that starts on Run); Ctrl+L brings it back
+        // from any view.
+        QSettings().setValue(QStringLiteral("window/tab"), 0);
+        cleanup();
+        init();
         auto *story = m_window->runView()->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"));
         QApplication::setActiveWindow(m_window.get());
         QTRY_COMPARE(QApplication::focusWidget(), story);

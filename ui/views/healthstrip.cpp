@@ -141,6 +141,7 @@ HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     scroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     scroll->setMinimumHeight(4 * fontMetrics().height() + 8);
+    scroll->setFocusPolicy(Qt::NoFocus); // the cards take the focus, one by one; the area never does
     layout->addWidget(scroll, 1);
     auto *side = new QVBoxLayout;
     m_stamp = new QLabel(tr("not read yet"));
