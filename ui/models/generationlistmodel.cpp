@@ -128,7 +128,7 @@ void GenerationListModel::trim()
 QString GenerationListModel::outcome(const Row &r)
 {
     if (r.probe) // synthetic: says so before anything else
-        return tr("probe of the %1 stage · %2").arg(toId(r.probe->stage), userOutcome(r));
+        return tr("probe of the %1 stage · %2").arg(words::stage(r.probe->stage), userOutcome(r));
     return userOutcome(r);
 }
 
@@ -143,7 +143,7 @@ QString GenerationListModel::userOutcome(const Row &r)
         return chain.isEmpty() ? tr("running") : tr("running · fallback %1").arg(chain);
     }
     const QString failure = r.publicCode && r.kind ? QStringLiteral("%1 (%2)").arg(enumName(*r.publicCode), enumName(*r.kind)) : QString();
-    const QString stage = r.failedStage ? toId(*r.failedStage) : QString();
+    const QString stage = r.failedStage ? words::stage(*r.failedStage) : QString();
     if (r.state == u"succeeded")
         return chain.isEmpty() ? tr("succeeded") : tr("succeeded · fallback %1").arg(chain);
     if (r.state == u"failed") {
@@ -196,7 +196,7 @@ QVariant GenerationListModel::data(const QModelIndex &index, int role) const
         case UserColumn:
             return r.userMask;
         case StageColumn:
-            return !r.finished ? toId(r.stage) : r.failedStage ? toId(*r.failedStage) : QString();
+            return !r.finished ? words::stage(r.stage) : r.failedStage ? words::stage(*r.failedStage) : QString();
         case ProviderColumn:
             if (r.probe)
                 return r.probe->role == bullpen::Role::Primary ? tr("%1 (primary probe)").arg(toId(r.probe->provider))
