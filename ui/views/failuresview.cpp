@@ -130,6 +130,8 @@ FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget 
     lower->addWidget(detail);
     lower->setStretchFactor(0, 3);
     lower->setStretchFactor(1, 2);
+    // The table's key columns (code, kind, providers, duration, stage) readable beside the detail at 1024 px.
+    lower->setSizes({ 560, 400 });
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(chartRow);
     split->addWidget(lower);
@@ -308,7 +310,7 @@ void FailuresView::makeTable()
     m_table->setWordWrap(false);
     // Narrow enough that code, kind, providers, duration and stage read beside an open detail pane at
     // 1024 px; a long value is elided, whole in its tooltip.
-    const int widths[] = { 150, 120, 110, 64, 72, 130, 100, 110, 100 }; // FailureHistoryModel::Column
+    const int widths[] = { 150, 110, 110, 84, 80, 130, 100, 110, 100 }; // FailureHistoryModel::Column
     for (int c = 0; c < int(std::size(widths)); ++c)
         m_table->setColumnWidth(c, widths[c]);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
