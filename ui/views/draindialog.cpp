@@ -18,10 +18,29 @@ constexpr int kMaxReason = 500; // the engine's limit (docs/api.md, drain)
 
 } // namespace
 
+namespace {
+
+// The expiries offered, each with its words (as an operator says them); 0 minutes: until restored.
+struct Expiry
+{
+    int minutes;
+    const char *label;
+};
+constexpr Expiry kExpiries[] = {
+    { 15, QT_TRANSLATE_NOOP("bullpen::DrainDialog", "for 15 minutes") },
+    { 60, QT_TRANSLATE_NOOP("bullpen::DrainDialog", "for 1 hour") },
+    { 240, QT_TRANSLATE_NOOP("bullpen::DrainDialog", "for 4 hours") },
+    { 0, QT_TRANSLATE_NOOP("bullpen::DrainDialog", "until restored") },
+};
+
+} // namespace
+
 QList<std::optional<std::chrono::minutes>> DrainDialog::expiries()
 {
-    using namespace std::chrono_literals;
-    return { 15min, 60min, 240min, std::nullopt };
+    QList<std::optional<std::chrono::minutes>> out;
+    for (const Expiry &e : kExpiries)
+        out << (e.minutes > 0 ? std::optional(std::chrono::minutes(e.minutes)) : std::nullopt);
+    return out;
 }
 
 DrainDialog::DrainDialog(Provider provider, std::optional<Role> role, std::optional<Stage> stage, QWidget *parent)
@@ -46,9 +65,8 @@ DrainDialog::DrainDialog(Provider provider, std::optional<Role> role, std::optio
     m_reason->setMaxLength(kMaxReason);
     m_reason->setPlaceholderText(tr("e.g. 503s since 03:10, ticket 4711"));
     m_expiry->setObjectName(QStringLiteral("drainExpiry"));
-    // Said as an operator says them, in the order of expiries().
-    for (const QString &label : { tr("for 15 minutes"), tr("for 1 hour"), tr("for 4 hours"), tr("until restored") })
-        m_expiry->addItem(label);
+    for (const Expiry &e : kExpiries)
+        m_expiry->addItem(tr(e.label));
     m_expiry->setCurrentIndex(1); // 1 h: an incident's drain that nobody restores ends by itself
     m_effect->setObjectName(QStringLiteral("drainEffect"));
     m_effect->setWordWrap(true);
