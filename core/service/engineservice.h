@@ -169,6 +169,8 @@ private:
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply resetBreaker(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply auditLog(const QHttpServerRequest &request);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
     // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.

@@ -218,6 +218,36 @@ private Q_SLOTS:
         QCOMPARE(types.count(QStringLiteral("breaker_closed")), 1);
     }
 
+    // docs/api.md "Providers": an operator's reset closes an open breaker at once, says who, and the next
+    // opening starts again from the first cooldown; a closed breaker is only emptied.
+    void resetClosesAndStartsTheCooldownAgain()
+    {
+        BreakerBoard board({});
+        QSignalSpy changes(&board, &BreakerBoard::changed);
+        auto t = m_clock.now();
+        QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t)); // never seen: nothing to reset
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+        t += 30s;
+        QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+        board.record(kGeminiPrimary, BreakerCount::Blamed, true, t, FailureKind::TIMEOUT); // open again for 60 s
+        QCOMPARE(board.breakers(t).front().cooldown, 60s);
+        QVERIFY(board.reset(kGeminiPrimary, QStringLiteral("ops"), QStringLiteral("fixed"), t + 1s));
+        QCOMPARE(board.breakers(t + 1s).front().state, BreakerState::Closed);
+        QCOMPARE(board.admit(kGeminiPrimary, t + 1s).verdict, BreakerGate::Pass);
+        const BreakerChange last = changes.last().first().value<BreakerChange>();
+        QCOMPARE(last.type, QStringLiteral("breaker_closed"));
+        QCOMPARE(last.reason, QStringLiteral("reset by ops: fixed"));
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t + 2s)); // closed: the 4 failures are forgotten
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 2s).front().state, BreakerState::Closed);
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 3s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 3s).front().cooldown, 30s); // the first cooldown again, not 120 s
+    }
+
     void uncountedTrialHandsTheTrialBack()
     {
         BreakerBoard board({});

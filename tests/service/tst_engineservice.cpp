@@ -362,6 +362,37 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
     }
 
+    // docs/api.md "Providers": an operator resets one breaker (role and stage named), audited, and the
+    // audit trail reads back through GET /v1/audit, filtered by action.
+    void breakerResetIsAuditedAndTheAuditIsRead()
+    {
+        const QByteArray one = body({ { QStringLiteral("role"), QStringLiteral("primary") },
+                                      { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                      { QStringLiteral("reason"), QStringLiteral("provider fixed, ticket 88") } });
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_viewer, one).status, 403);
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/nosuch/reset"), m_operator, one).status, 404);
+        const Answer noStage = call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_operator,
+                                    body({ { QStringLiteral("role"), QStringLiteral("primary") } }));
+        QCOMPARE(noStage.status, 400);
+        QCOMPARE(noStage.errorField(), QStringLiteral("stage"));
+        const Answer reset = call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_operator, one);
+        QCOMPARE(reset.status, 200);
+        QCOMPARE(reset.json().value(QLatin1StringView("stage")).toString(), QStringLiteral("storyboard"));
+        QVERIFY(!reset.json().value(QLatin1StringView("was_open")).toBool()); // nothing failed it here
+
+        QCOMPARE(call("GET", QStringLiteral("/v1/audit?limit=0"), m_viewer).status, 400);
+        const Answer audit = call("GET", QStringLiteral("/v1/audit?action=reset"), m_viewer);
+        QCOMPARE(audit.status, 200);
+        const QJsonArray entries = audit.json().value(QLatin1StringView("entries")).toArray();
+        QVERIFY2(!entries.isEmpty(), audit.body.constData());
+        for (const QJsonValue &e : entries)
+            QCOMPARE(e.toObject().value(QLatin1StringView("action")).toString(), QStringLiteral("reset"));
+        const QJsonObject first = entries.first().toObject();
+        QCOMPARE(first.value(QLatin1StringView("token")).toString(), QStringLiteral("ops"));
+        QCOMPARE(first.value(QLatin1StringView("target")).toString(),
+                 QStringLiteral("gemini/primary/storyboard (provider fixed, ticket 88)"));
+    }
+
     // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
     QStringList drainsOf(const QString &provider)
     {
