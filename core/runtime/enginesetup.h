@@ -13,6 +13,7 @@
 #include "store/masking.h"
 #include "store/store.h"
 
+#include <QJsonArray>
 #include <QObject>
 
 #include <memory>
@@ -90,6 +91,9 @@ public:
     void refreshProviders() override;
     void drainProvider(const DrainRequest &drain) override;
     void restoreProvider(Provider provider) override;
+    void restoreDrains(const RestoreRequest &restore) override;
+    void resetBreaker(const BreakerResetRequest &reset) override;
+    void refreshAudit() override;
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -124,6 +128,8 @@ private:
     bool openStore(const SetupOptions &options);
     bool startSimulator(const SetupOptions &options);
     bool installNetworkRules(const SetupOptions &options);
+    void auditConsole(const QString &action, const QString &target); // this console's own actions, newest first
+    QJsonArray m_consoleAudit;
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;

@@ -3,6 +3,7 @@
 
 #include "compareview.h"
 #include "config/settings.h"
+#include "controlview.h"
 #include "desktopnotifier.h"
 #include "elidedlabel.h"
 #include "failuresview.h"
@@ -139,6 +140,8 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(settingsTab, tr("Settings"));
+    m_control = new ControlView(engine);
+    m_tabs->addTab(m_control, tr("Control"));
     return settingsTab;
 }
 

@@ -13,6 +13,7 @@ class QTabWidget;
 namespace bullpen {
 
 class CompareView;
+class ControlView;
 class ComparisonRunner;
 class ElidedLabel;
 class EngineConfigView;
@@ -47,6 +48,7 @@ public:
     FailuresView *failuresView() const { return m_failures; }
     LatencyView *latencyView() const { return m_latency; }
     CompareView *compareView() const { return m_compare; }
+    ControlView *controlView() const { return m_control; }
     SettingsView *settingsView() const { return m_settingsView; } // embedded only
     EngineConfigView *engineConfigView() const { return m_engineConfig; } // attached only
     ComparisonRunner *comparisons() const { return m_comparisons; }
@@ -89,6 +91,7 @@ private:
     FailuresView *m_failures;
     LatencyView *m_latency;
     CompareView *m_compare;
+    ControlView *m_control = nullptr;
     SettingsView *m_settingsView = nullptr;
     EngineConfigView *m_engineConfig = nullptr;
     void showEngineStatus();
