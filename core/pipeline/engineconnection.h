@@ -100,6 +100,8 @@ public:
     // The audit trail, newest first, in GET /v1/audit's shape ({"at", "token", "action", "target",
     // "instance"}); auditChanged answers. Embedded: this console's own drains, restores and resets.
     virtual void refreshAudit() { }
+    // The engine's alerts in GET /v1/alerts' shape; alertsChanged answers (embedded: evaluated here).
+    virtual void refreshAlerts() { }
 
 Q_SIGNALS:
     // describe() or usable() changed (a remote engine connected, was lost, came back).
@@ -109,6 +111,7 @@ Q_SIGNALS:
     void providersChanged(const QJsonObject &providers);
     void providerActionFailed(const QString &message);
     void auditChanged(const QJsonArray &entries);
+    void alertsChanged(const QJsonObject &alerts);
 };
 
 } // namespace bullpen

@@ -168,6 +168,20 @@ void RemoteConnection::refreshAudit()
     });
 }
 
+void RemoteConnection::refreshAlerts()
+{
+    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/alerts"));
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > kMaxProvidersBytes)
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200)
+            Q_EMIT alertsChanged(QJsonDocument::fromJson(reply->read(kMaxProvidersBytes)).object());
+    });
+}
+
 void RemoteConnection::providerAction(QNetworkReply *reply)
 {
     connect(reply, &QNetworkReply::finished, this, [this, reply] {

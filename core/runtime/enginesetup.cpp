@@ -324,6 +324,22 @@ void EngineSetup::auditConsole(const QString &action, const QString &target)
     refreshAudit();
 }
 
+void EngineSetup::refreshAlerts()
+{
+    if (!m_engine)
+        return;
+    AlertFacts facts;
+    const Clock::time_point now = SteadyClock::instance().now();
+    facts.breakers = m_engine->breakers().breakers(now);
+    facts.drains = m_engine->breakers().drains();
+    if (m_store)
+        facts.storeReachable = m_store->writeStats().unreachableSinceMs == 0;
+    m_alerts.evaluate(facts, now, QDateTime::currentDateTimeUtc());
+    const QJsonObject answer = m_alerts.toJson(QString());
+    QMetaObject::invokeMethod(
+        this, [this, answer] { Q_EMIT alertsChanged(answer); }, Qt::QueuedConnection);
+}
+
 void EngineSetup::refreshAudit()
 {
     QMetaObject::invokeMethod(

@@ -3,6 +3,7 @@
 
 #include "config/processlimits.h"
 #include "config/settings.h"
+#include "engine/alertboard.h"
 #include "engine/stageservice.h"
 #include "enginestack.h"
 #include "localengine.h"
@@ -94,6 +95,7 @@ public:
     void restoreDrains(const RestoreRequest &restore) override;
     void resetBreaker(const BreakerResetRequest &reset) override;
     void refreshAudit() override;
+    void refreshAlerts() override;
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -130,6 +132,7 @@ private:
     bool installNetworkRules(const SetupOptions &options);
     void auditConsole(const QString &action, const QString &target); // this console's own actions, newest first
     QJsonArray m_consoleAudit;
+    AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;

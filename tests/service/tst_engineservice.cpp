@@ -393,6 +393,22 @@ private Q_SLOTS:
                  QStringLiteral("gemini/primary/storyboard (provider fixed, ticket 88)"));
     }
 
+    // docs/api.md "Alerts": the rules this engine evaluates and the ones left to Prometheus, each with
+    // its runbook; nothing is failing here, so nothing is active.
+    void alertsListTheRules()
+    {
+        const Answer a = call("GET", QStringLiteral("/v1/alerts"), m_viewer);
+        QCOMPARE(a.status, 200);
+        const QJsonObject o = a.json();
+        QVERIFY(o.value(QLatin1StringView("alerts")).isArray());
+        QVERIFY(o.value(QLatin1StringView("history")).isArray());
+        const QJsonArray rules = o.value(QLatin1StringView("rules")).toArray();
+        QCOMPARE(rules.size(), 9);
+        QCOMPARE(rules.first().toObject().value(QLatin1StringView("runbook_url")).toString(),
+                 QStringLiteral("docs/operations.md#bullpenproviderfailingnow"));
+        QVERIFY(rules.first().toObject().value(QLatin1StringView("evaluated_here")).toBool());
+    }
+
     // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
     QStringList drainsOf(const QString &provider)
     {
