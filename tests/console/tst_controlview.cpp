@@ -5,17 +5,21 @@
 // open and the lists refresh, Reset of an open breaker, and the audit trail filtered and exported.
 #include "engine/breakerboard.h"
 #include "engine/clock.h"
+#include "models/alertlistmodel.h"
 #include "models/auditlogmodel.h"
 #include "models/breakerlistmodel.h"
 #include "models/drainlistmodel.h"
+#include "models/viewlink.h"
 #include "runtime/enginesetup.h"
 #include "views/controlview.h"
 #include "views/mainwindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLineEdit>
@@ -160,6 +164,7 @@ private Q_SLOTS:
     {
         ControlView *view = m_window->controlView();
         QVERIFY(view);
+        QVERIFY2(view->minimumSizeHint().height() <= 360, qPrintable(QString::number(view->minimumSizeHint().height())));
         m_window->findChild<QAction *>(QStringLiteral("drainMenuAction"))->trigger();
         QCOMPARE(m_window->tabs()->currentWidget(), view);
         QTRY_VERIFY(qobject_cast<QDialog *>(QApplication::activeModalWidget()));
@@ -214,6 +219,38 @@ private Q_SLOTS:
         QVERIFY2(why.contains(QLatin1StringView("Choose another folder")), qPrintable(why));
     }
 
+    // docs/console.md "Links": every tab has a link that opens it again; Copy link puts it on the
+    // clipboard; a link that is not one says what to do instead.
+    void everyViewHasALink()
+    {
+        QTabWidget *tabs = m_window->tabs();
+        QCOMPARE(ViewLink::views().size(), qsizetype(tabs->count()));
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            const QString link = m_window->currentLink();
+            QVERIFY2(link.startsWith(u"bullpen://open/"), qPrintable(link));
+            tabs->setCurrentIndex((i + 1) % tabs->count());
+            QString why;
+            QVERIFY2(m_window->openLink(link, &why), qPrintable(why));
+            QCOMPARE(tabs->currentIndex(), i);
+        }
+        tabs->setCurrentWidget(m_window->controlView());
+        m_window->findChild<QAction *>(QStringLiteral("copyLinkAction"))->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("bullpen://open/control"));
+        const auto parsed = ViewLink::parse(QStringLiteral("bullpen://open/failures?generation=gen_abc123"));
+        QVERIFY(std::holds_alternative<ViewLink>(parsed));
+        QCOMPARE(std::get<ViewLink>(parsed).generation, QStringLiteral("gen_abc123"));
+        QCOMPARE(std::get<ViewLink>(parsed).toString(), QStringLiteral("bullpen://open/failures?generation=gen_abc123"));
+        QString why;
+        QVERIFY(!m_window->openLink(QStringLiteral("https://example.com/"), &why));
+        QVERIFY2(why.contains(u"Copy link"), qPrintable(why));
+        QVERIFY(!m_window->openLink(QStringLiteral("bullpen://open/nosuch"), &why));
+        QVERIFY2(why.contains(u"the views are run, live"), qPrintable(why));
+        QVERIFY(!m_window->openLink(QStringLiteral("bullpen://open/failures?generation=';drop"), &why));
+        QVERIFY2(why.contains(u"gen_"), qPrintable(why));
+        QCOMPARE(tabs->currentWidget(), m_window->controlView()); // a refused link changes nothing
+    }
+
     // An open breaker is listed with its state and next trial; Reset (confirmed) closes it and is audited.
     void resetAnOpenBreaker()
     {
@@ -226,6 +263,14 @@ private Q_SLOTS:
         QTableView *breakers = table("breakerTable");
         QTRY_COMPARE(breakers->model()->rowCount(), 1);
         QCOMPARE(breakers->model()->index(0, BreakerListModel::StateColumn).data().toString(), QStringLiteral("OPEN"));
+        // The engine's own alerts: the breaker not closed makes both breaker rules pending at once.
+        view->refresh();
+        QTableView *alerts = table("alertTable");
+        QTRY_COMPARE(alerts->model()->rowCount(), 2);
+        QCOMPARE(alerts->model()->index(0, AlertListModel::RuleColumn).data().toString(), QStringLiteral("BullpenProviderFailingNow"));
+        QCOMPARE(alerts->model()->index(0, AlertListModel::SeriesColumn).data().toString(), QStringLiteral("gemini/primary/storyboard"));
+        QCOMPARE(alerts->model()->index(0, AlertListModel::StateColumn).data().toString(), QStringLiteral("pending"));
+        QVERIFY(alerts->model()->index(0, 0).data(Qt::ToolTipRole).toString().contains(u"docs/operations.md#bullpenproviderfailingnow"));
         QVERIFY2(breakers->model()->index(0, BreakerListModel::NextTrialColumn).data().toString().contains(QLatin1StringView("(in ")),
                  qPrintable(breakers->model()->index(0, BreakerListModel::NextTrialColumn).data().toString()));
         QCOMPARE(breakers->model()->index(0, BreakerListModel::FailuresColumn).data().toString(), QStringLiteral("0 of 0"));

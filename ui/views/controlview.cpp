@@ -3,6 +3,7 @@
 
 #include "contract/providerregistry.h"
 #include "draindialog.h"
+#include "models/alertlistmodel.h"
 #include "models/auditlogmodel.h"
 #include "models/breakerlistmodel.h"
 #include "models/drainlistmodel.h"
@@ -48,6 +49,7 @@ QTableView *makeTable(const QString &name, QAbstractItemModel *model)
     table->horizontalHeader()->setStretchLastSection(true);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->setContextMenuPolicy(Qt::CustomContextMenu);
+    table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() * 3); // a header and two rows; the splitter gives more
     return table;
 }
 
@@ -67,14 +69,22 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     , m_drains(new DrainListModel(this))
     , m_breakers(new BreakerListModel(this))
     , m_audit(new AuditLogModel(this))
+    , m_alertsModel(new AlertListModel(this))
     , m_auditFilter(new QSortFilterProxyModel(this))
     , m_ticker(new QTimer(this))
 {
     setObjectName(QStringLiteral("controlView"));
+    // Two rows of two, so that the page fits 1024×700 under the health strip: what is decided (drains,
+    // breakers) above, what is said about it (alerts, the audit) below.
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->addWidget(makeDrainsBox());
+    top->addWidget(makeBreakersBox());
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(makeAlertsBox());
+    bottom->addWidget(makeAuditBox());
     auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(makeDrainsBox());
-    splitter->addWidget(makeBreakersBox());
-    splitter->addWidget(makeAuditBox());
+    splitter->addWidget(top);
+    splitter->addWidget(bottom);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("controlStatus"));
     m_status->setWordWrap(true);
@@ -88,6 +98,7 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
         m_breakers->setProviders(providers);
         updateButtons();
     });
+    connect(&engine, &EngineConnection::alertsChanged, this, [this](const QJsonObject &alerts) { m_alertsModel->setAlerts(alerts); });
     connect(&engine, &EngineConnection::auditChanged, this, [this](const QJsonArray &entries) { m_audit->setEntries(entries); });
     connect(&engine, &EngineConnection::providerActionFailed, this, [this](const QString &message) { m_status->setText(message); });
     connect(&engine, &EngineConnection::statusChanged, this, &ControlView::updateButtons);
@@ -149,15 +160,22 @@ QWidget *ControlView::makeBreakersBox()
     m_resetButton->setToolTip(tr("Closes the selected breaker now; its next opening starts from the first cooldown. Audited."));
     connect(m_resetButton, &QPushButton::clicked, this, &ControlView::resetCurrentBreaker);
     connect(m_breakerTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ControlView::updateButtons);
+    m_breakerTable->setToolTip(tr("A breaker appears once its provider, role and stage have had an attempt."));
     auto *buttons = new QHBoxLayout;
-    auto *note = new QLabel(tr("A breaker appears once its provider, role and stage have had an attempt."));
-    note->setObjectName(QStringLiteral("breakerNote"));
-    note->setWordWrap(true);
-    buttons->addWidget(note, 1);
+    buttons->addStretch(1);
     buttons->addWidget(m_resetButton);
     auto *layout = new QVBoxLayout(box);
     layout->addWidget(m_breakerTable, 1);
     layout->addLayout(buttons);
+    return box;
+}
+
+QWidget *ControlView::makeAlertsBox()
+{
+    auto *box = new QGroupBox(tr("Alerts (the shipped rules, evaluated by the engine)"));
+    QTableView *table = makeTable(QStringLiteral("alertTable"), m_alertsModel);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(table, 1);
     return box;
 }
 
@@ -200,6 +218,7 @@ void ControlView::refresh()
 {
     m_engine.refreshProviders();
     m_engine.refreshAudit();
+    m_engine.refreshAlerts();
 }
 
 void ControlView::showEvent(QShowEvent *event)

@@ -15,6 +15,7 @@ class QTimer;
 
 namespace bullpen {
 
+class AlertListModel;
 class AuditLogModel;
 class BreakerListModel;
 class DrainListModel;
@@ -37,6 +38,7 @@ public:
     DrainListModel *drains() const { return m_drains; }
     BreakerListModel *breakers() const { return m_breakers; }
     AuditLogModel *audit() const { return m_audit; }
+    AlertListModel *alerts() const { return m_alertsModel; }
     // Drain… (the provider picked beside it) with the same dialog as a health card's menu.
     void askToDrain();
     // The audit rows the filter shows, written to `path` as CSV (".csv") or JSON; false with *error.
@@ -51,6 +53,7 @@ private:
     QWidget *makeDrainsBox();
     QWidget *makeBreakersBox();
     QWidget *makeAuditBox();
+    QWidget *makeAlertsBox();
     void restoreCurrentDrain();
     void resetCurrentBreaker();
     void updateButtons();
@@ -61,6 +64,7 @@ private:
     DrainListModel *m_drains;
     BreakerListModel *m_breakers;
     AuditLogModel *m_audit;
+    AlertListModel *m_alertsModel;
     QSortFilterProxyModel *m_auditFilter;
     QTableView *m_drainTable = nullptr;
     QTableView *m_breakerTable = nullptr;

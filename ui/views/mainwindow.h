@@ -59,6 +59,10 @@ public:
     void generate(int count);
     // `bullpen --open gen_…`: the Failures tab on that generation (any time, any outcome) and its detail.
     void openGeneration(const QString &generationId);
+    // docs/console.md "Links": the current view (and the generation whose detail is open) as a
+    // bullpen:// link; opening one shows that view. False with what is wrong in *error.
+    QString currentLink() const;
+    bool openLink(const QString &link, QString *error);
     void cancelAll();
 
     // Engine → Connect…: asks for a running engine's URL and token (kept in the 0600 key file as

@@ -8,8 +8,10 @@
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QMenu>
 #include <QMenuBar>
@@ -62,6 +64,11 @@ void MainWindow::buildMenusAndKeys()
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();
+    // Every view's state as a link (docs/console.md, "Links"): bullpen --open LINK comes back to it.
+    QAction *copyLink =
+        view->addAction(tr("Copy link to this view"), this, [this] { QGuiApplication::clipboard()->setText(currentLink()); });
+    copyLink->setObjectName(QStringLiteral("copyLinkAction"));
+    copyLink->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     QAction *next =
         view->addAction(tr("Next view"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab));
