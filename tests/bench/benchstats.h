@@ -48,6 +48,18 @@ struct Sample
     }
 };
 
+// BENCH_TIGHTEN (see Judge): the factor, 1 when unset; a value that is not a factor above 0 ends the
+// program with exit 2 before it measures anything.
+inline double tightenFactor()
+{
+    const char *text = std::getenv("BENCH_TIGHTEN");
+    const double f = text ? std::atof(text) : 1.0;
+    if (f > 0)
+        return f;
+    std::fprintf(stderr, "BENCH_TIGHTEN=%s: give a factor above 0, e.g. BENCH_TIGHTEN=10\n", text);
+    std::exit(2);
+}
+
 // `--help` or `-h` among the arguments: prints `usage` and returns true, and the program exits 0
 // without running the benchmark.
 inline bool helpRequested(int argc, char *argv[], const char *usage)
@@ -58,6 +70,7 @@ inline bool helpRequested(int argc, char *argv[], const char *usage)
             return true;
         }
     }
+    tightenFactor(); // a wrong BENCH_TIGHTEN is said now, not after minutes of measuring
     return false;
 }
 
@@ -182,15 +195,6 @@ public:
     int exitCode() const { return m_met ? 0 : 1; }
 
 private:
-    static double tightenFactor()
-    {
-        const char *text = std::getenv("BENCH_TIGHTEN");
-        const double f = text ? std::atof(text) : 1.0;
-        if (f > 0)
-            return f;
-        std::fprintf(stderr, "BENCH_TIGHTEN=%s: give a factor above 0, e.g. BENCH_TIGHTEN=10\n", text);
-        std::exit(2);
-    }
     void gate(const char *figure, double value, double stated, bool atMost, const char *unit, const QString &what)
     {
         const double bound = atMost ? stated / m_tighten : stated * m_tighten;
