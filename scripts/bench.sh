@@ -37,6 +37,12 @@ if (( ! gate )); then
     exit 2
 fi
 
+# Figures written into docs/ name the commit they were measured on: that commit must be the whole tree.
+if (( write_docs )) && [[ -n $(git status --porcelain 2>/dev/null) ]]; then
+    echo "bench.sh: --write-docs measures a committed tree, and this one has changes (git status): commit or stash them first" >&2
+    exit 2
+fi
+
 SECONDS=0
 if [[ ! -f $build/CMakeCache.txt ]]; then
     cmake --preset release > /dev/null
