@@ -37,25 +37,6 @@ if (( ! gate )); then
     exit 2
 fi
 
-# Figures written into docs/ name the commit they were measured on: that commit must be the whole tree.
-if (( write_docs )) && [[ -n $(git status --porcelain 2>/dev/null) ]]; then
-    echo "bench.sh: --write-docs measures a committed tree, and this one has changes (git status): commit or stash them first" >&2
-    exit 2
-fi
-
-SECONDS=0
-if [[ ! -f $build/CMakeCache.txt ]]; then
-    cmake --preset release > /dev/null
-fi
-cmake --build "$build" --parallel "$(nproc)" --target bench_outage bench_engine bench_service bench_liveview bench_gui bench_store \
-    bullpen-engine bullpen-sim
-echo "=== bench.sh: built in $SECONDS s"
-
-out=$build/bench
-mkdir -p "$out"
-results=$out/results.jsonl
-: > "$results"
-status=0
 # name | command (run from the repository root) | environment
 set_lines=(
     "bench_outage|$build/tests/bench/bench_outage|"
@@ -70,6 +51,26 @@ if [[ -n $only ]]; then
         printf '%s\n' "${set_lines[@]}" | grep -q "^$name|" || { echo "bench.sh: --only $name: not in the gate's set" >&2; exit 2; }
     done
 fi
+# Figures written into docs/ name the commit they were measured on: that commit must be the whole tree.
+if (( write_docs )) && [[ -n $(git status --porcelain 2>/dev/null) ]]; then
+    echo "bench.sh: --write-docs measures a committed tree, and this one has changes (git status): commit or stash them first" >&2
+    exit 2
+fi
+
+SECONDS=0
+if [[ ! -f $build/CMakeCache.txt ]]; then
+    cmake --preset release > /dev/null
+fi
+targets=(bullpen-engine bullpen-sim) # the programs the benchmarks start, and each benchmark of the set
+for line in "${set_lines[@]}"; do targets+=("${line%%|*}"); done
+cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
+echo "=== bench.sh: built in $SECONDS s"
+
+out=$build/bench
+mkdir -p "$out"
+results=$out/results.jsonl
+: > "$results"
+status=0
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -z $(git status --porcelain 2>/dev/null) ]] || commit="$commit+changes"
 today=$(date -u +%Y-%m-%d)
