@@ -52,7 +52,7 @@ def dialect_branches():
         body = code_only(text)
         arms = len(re.findall(r"\bcase\s+WireDialect::", body))
         compares = len(re.findall(r"[=!]=\s*WireDialect::", body))
-        switches = len(re.findall(r"\bswitch\s*\((?:[^()]|\([^()]*\))*[dD]ialect", body))
+        switches = len(re.findall(r"\bswitch\s*\((?:[^()]|\([^()]*\))*\)\s*\{\s*case\s+WireDialect::", body))
         if arms or compares:
             files[path] = (arms, compares, switches)
     return files
