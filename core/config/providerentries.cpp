@@ -164,11 +164,13 @@ std::optional<ProviderSpec> readAdded(EntryReader &r, const QString &id)
     spec.id = id;
     spec.name = r.text(QStringLiteral("name"), false).value_or(id);
     if (const std::optional<QString> f = r.text(QStringLiteral("format"), true)) {
-        if (!kFormats.contains(*f))
+        // The built-in formats a deployment may name, or a dialect registered beside them (Dialects::add).
+        const std::optional<WireDialect> d = ProviderRegistry::dialectFromId(*f);
+        if (!d || (d->isBuiltIn() && !kFormats.contains(*f)))
             r.refuse(QStringLiteral("format"),
                      QStringLiteral("\"%1\" is not a format Bullpen speaks; use openai, gemini or anthropic").arg(*f));
         else
-            spec.dialect = *ProviderRegistry::dialectFromId(*f);
+            spec.dialect = *d;
     }
     if (const std::optional<QUrl> u = r.url(true))
         spec.baseUrl = *u;

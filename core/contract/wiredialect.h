@@ -29,6 +29,8 @@ public:
     static const WireDialect Anthropic;
 
     constexpr int index() const { return m_index; }
+    // One of the four above, rather than a dialect registered beside them.
+    constexpr bool isBuiltIn() const;
 
     // The header a provider of this dialect sends its key in unless it says otherwise.
     QByteArray defaultAuthHeader() const;
@@ -54,6 +56,11 @@ inline constexpr WireDialect WireDialect::Gemini { 0 };
 inline constexpr WireDialect WireDialect::OpenAI { 1 };
 inline constexpr WireDialect WireDialect::DashScope { 2 };
 inline constexpr WireDialect WireDialect::Anthropic { 3 };
+
+constexpr bool WireDialect::isBuiltIn() const
+{
+    return m_index <= Anthropic.m_index;
+}
 
 inline size_t qHash(WireDialect dialect, size_t seed = 0) noexcept
 {
