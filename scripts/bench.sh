@@ -92,8 +92,14 @@ for line in "${set_lines[@]}"; do
         printf '%s\n' "${json%\}},\"command\":\"${environment:+$environment }$command\",\"preset\":\"release\",\"commit\":\"$commit\",\"date\":\"$today\"}"
     done >> "$results"
     if (( rc != 0 )); then
-        echo "=== $name: exit $rc (a target missed, or the program failed: see $log)" >&2
-        status=1
+        # A miss listed in tests/bench/known-misses.txt is printed as missed and stays in the table,
+        # but does not fail the gate; any other miss, and any other failure, does.
+        if (( rc == 1 )) && unlisted=$(python3 scripts/bench-known-misses.py "$log" tests/bench/known-misses.txt); then
+            echo "=== $name: exit 1 on known misses only (tests/bench/known-misses.txt); no other target missed"
+        else
+            echo "=== $name: exit $rc (a target missed, or the program failed: see $log)${unlisted:+; not listed as known: $unlisted}" >&2
+            status=1
+        fi
     fi
     echo "=== $name took $SECONDS s"
 done
@@ -101,12 +107,13 @@ done
 # The table: one row per figure, gated ones with their target and verdict.
 table=$(python3 - "$results" <<'EOF'
 import json, sys
+known = {tuple(l.split("#")[0].split()[:2]) for l in open("tests/bench/known-misses.txt") if l.split("#")[0].strip()}
 rows = ["| benchmark | figure | value | target | verdict | command |", "|---|---|---|---|---|---|"]
 for line in open(sys.argv[1]):
     r = json.loads(line)
     value = r["value"]
     shown = f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
-    verdict = "" if r["met"] is None else ("met" if r["met"] else "**missed**")
+    verdict = "" if r["met"] is None else ("met" if r["met"] else "**missed**" + (" (known)" if (r["bench"], r["figure"]) in known else ""))
     what = f" ({r['what']})" if r.get("what") else ""
     rows.append(f"| {r['bench']} | `{r['figure']}`{what} | {shown} {r['unit']} | {r['target'] or 'reported'} | {verdict} | `{r['command']}` |")
 print("\n".join(rows))
