@@ -2,6 +2,7 @@
 #include "enginesetup.h"
 
 #include "api/breakerjson.h"
+#include "config/keytransport.h"
 #include "config/modeldeprecations.h"
 #include "config/providertrust.h"
 #include "config/proxyrules.h"
@@ -239,6 +240,9 @@ bool EngineSetup::init(const SetupOptions &options)
     // Keys are masked in every log line (logsink.h), whatever quotes them.
     for (const auto &entry : m_settings.providers)
         logging::addSecret(entry.second.apiKey);
+    if (!simulate)
+        for (const KeyTransportWarning &w : keyTransportWarnings(m_settings))
+            qCWarning(lcSetup).noquote() << w.text;
 
     if (!installNetworkRules(options))
         return false;
