@@ -1605,6 +1605,64 @@ private Q_SLOTS:
         QCOMPARE(tight.m_process.exitCode(), 0);
     }
 
+    // Event stream slots (docs/api.md, "Events"): viewers' streams may not take the quarter kept for
+    // operators, so viewer tokens filling every slot they may take leave an operator able to open a
+    // stream and start a generation with the CLI (which opens its stream before it POSTs).
+    void viewersCannotTakeTheOperatorsStreams()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("stream-slots")));
+        QStringList viewers;
+        for (int i = 0; i < 4; ++i) {
+            viewers << engine.token(QStringLiteral("viewer%1").arg(i), QStringLiteral("viewer"));
+            m_secrets << viewers.last();
+        }
+        const QString ops = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << ops;
+        QVERIFY(engine.start({ QStringLiteral("--max-subscribers"), QStringLiteral("8") })); // 2 per token, 2 kept for operators
+        std::vector<std::unique_ptr<QTcpSocket>> streams;
+        const auto open = [&](const QString &token) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QHostAddress::LocalHost, engine.m_port);
+            if (!socket->waitForConnected(5000))
+                return QByteArray("no connection");
+            socket->write("GET /v1/events HTTP/1.1\r\nHost: bullpen\r\nAuthorization: Bearer " + token.toLatin1() + "\r\n\r\n");
+            QByteArray got;
+            QElapsedTimer t;
+            t.start();
+            while (!got.contains("\r\n\r\n") && t.elapsed() < 5000 && socket->state() == QAbstractSocket::ConnectedState) {
+                socket->waitForReadyRead(100);
+                got += socket->readAll();
+            }
+            if (socket->waitForReadyRead(200)) // a refusal's body
+                got += socket->readAll();
+            streams.push_back(std::move(socket));
+            return got;
+        };
+        QByteArrayList refusals;
+        for (const QString &viewer : std::as_const(viewers))
+            for (int i = 0; i < 2; ++i)
+                if (const QByteArray got = open(viewer); !got.startsWith("HTTP/1.1 200"))
+                    refusals << got;
+        QCOMPARE(refusals.size(), 2); // 8 asked for, 6 taken: the last 2 slots are the operators'
+        QVERIFY2(refusals.first().startsWith("HTTP/1.1 429") && refusals.first().contains("kept for operators"),
+                 refusals.first().constData());
+        QVERIFY(open(ops).startsWith("HTTP/1.1 200"));
+
+        QProcess cli;
+        QProcessEnvironment env = engine.environment();
+        env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), ops);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A fox and a crow."), QStringLiteral("--json"),
+                    QStringLiteral("--engine"), engine.url.toString() });
+        QVERIFY(cli.waitForFinished(60'000));
+        const QByteArray text = cli.readAllStandardOutput() + cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, text.constData());
+        QVERIFY2(text.contains("\"succeeded\""), text.constData());
+        streams.clear();
+        engine.stop();
+    }
+
     // A raw connection from `from` (any 127.0.0.0/8 address), `request` written; what came back until
     // one whole answer arrived, the server closed, or 5 s passed.
     static QByteArray rawExchange(quint16 port, const QByteArray &request, const QString &from = QStringLiteral("127.0.0.1"))
