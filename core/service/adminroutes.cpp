@@ -184,11 +184,12 @@ EngineService::Reply EngineService::readiness() const
     if (m_draining)
         reason = QStringLiteral("draining: this engine is shutting down");
     else if (writes.unreachableSinceMs > 0)
-        reason =
-            QStringLiteral("the store is unreachable since %1 (%2); records are held and the connection is being re-made")
-                .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
+        // The store's own error (SQL, a statement) is in the engine's log, never in this public answer.
+        reason = QStringLiteral("the store is unreachable since %1; records are held and the connection is being re-made (the "
+                                "engine's log says why)")
+                     .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate));
     else if (writes.failed > 0 && writes.lastError == writes.firstError && writes.written == 0)
-        reason = QStringLiteral("the store has failed every write so far: ") + writes.lastError;
+        reason = QStringLiteral("the store has failed every write so far (the engine's log says why)");
     if (!reason.isEmpty()) {
         QJsonObject o { { QStringLiteral("ready"), false }, { QStringLiteral("reason"), reason } };
         if (writes.unreachableSinceMs > 0) // for an attached console's status bar (RemoteStoreWatch)

@@ -2539,6 +2539,8 @@ private Q_SLOTS:
         const Answer ready = call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url);
         QCOMPARE(ready.status, 503);
         QVERIFY(ready.json().value(QLatin1StringView("store_unreachable_since_ms")).toInteger() > 0);
+        for (const char *sql : { "QPSQL", "ERROR", "connection to server", "SELECT", "INSERT" }) // public: never the store's words
+            QVERIFY2(!ready.body.contains(sql), ready.body.constData());
         QVERIFY2(TestStore::startServer(&why), qPrintable(why));
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 20'000);
         QCOMPARE(changed.at(1).at(0).toBool(), true);
