@@ -249,6 +249,13 @@ bool EngineSetup::init(const SetupOptions &options)
 
     if (options.useStore && !openStore(options))
         return false;
+    if (m_store) // the store's own words (its address, the driver's error) are logged here, never answered (/readyz)
+        connect(m_store.get(), &HistoryWrites::reachabilityChanged, this, [](bool reachable, const QString &message) {
+            if (reachable)
+                qCInfo(lcSetup).noquote() << message;
+            else
+                qCWarning(lcSetup).noquote() << message;
+        });
 
     const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
                                                                                        : std::max(0, options.engineThreads);
