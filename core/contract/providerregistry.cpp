@@ -248,4 +248,10 @@ std::optional<Provider> providerFromStored(QStringView id)
     return ProviderRegistry::intern(id);
 }
 
+Provider storedProviderOrUnknown(QStringView id)
+{
+    // "(unknown)" cannot be an id (providerFromStored refuses its shape), so no provider is ever mistaken for it.
+    return providerFromStored(id).value_or(ProviderRegistry::intern(u"(unknown)"));
+}
+
 } // namespace bullpen

@@ -2,6 +2,7 @@
 #include "enginesetup.h"
 
 #include "api/breakerjson.h"
+#include "config/keytransport.h"
 #include "config/modeldeprecations.h"
 #include "config/providertrust.h"
 #include "config/proxyrules.h"
@@ -240,12 +241,22 @@ bool EngineSetup::init(const SetupOptions &options)
     // Keys are masked in every log line (logsink.h), whatever quotes them.
     for (const auto &entry : m_settings.providers)
         logging::addSecret(entry.second.apiKey);
+    if (!simulate)
+        for (const KeyTransportWarning &w : keyTransportWarnings(m_settings))
+            qCWarning(lcSetup).noquote() << w.text;
 
     if (!installNetworkRules(options))
         return false;
 
     if (options.useStore && !openStore(options))
         return false;
+    if (m_store) // the store's own words (its address, the driver's error) are logged here, never answered (/readyz)
+        connect(m_store.get(), &HistoryWrites::reachabilityChanged, this, [](bool reachable, const QString &message) {
+            if (reachable)
+                qCInfo(lcSetup).noquote() << message;
+            else
+                qCWarning(lcSetup).noquote() << message;
+        });
 
     const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
                                                                                        : std::max(0, options.engineThreads);

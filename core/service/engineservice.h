@@ -3,6 +3,7 @@
 
 #include "api/generationrequestjson.h"
 #include "audittrail.h"
+#include "config/settings.h"
 #include "config/trustedproxies.h"
 #include "engine/alertboard.h"
 #include "engine/breakerboard.h"
@@ -165,7 +166,8 @@ private:
     Reply cancelComparison(const QString &id, const ApiToken &token);
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config(ApiRole role) const;
-    static QJsonArray providersJson(); // a viewer is not told where the store is
+    // The providers with the endpoint and model in use (a viewer is not told where the store is).
+    static QJsonArray providersJson(const Settings &settings);
     // docs/api.md "Providers": breakers and drains (providerroutes.cpp).
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);

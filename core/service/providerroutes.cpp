@@ -43,14 +43,17 @@ EngineService::Reply EngineService::drainProvider(const QHttpServerRequest &requ
     const Drain asked = std::get<Drain>(std::move(parsed));
     QString why;
     if (m_drainRecords && !m_drainRecords->save(asked, m_options.instance, &why)) {
-        Reply r = error(
-            503,
-            QStringLiteral("the drain could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
+        qCWarning(lcApi).noquote() << "a drain could not be stored:" << why;
+        Reply r = error(503,
+                        QStringLiteral("the drain could not be stored (the engine's log says why); nothing was changed. Try again when "
+                                       "the store answers"));
         r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     const Drain d = m_setup.engine().breakers().drain(asked);
-    m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)));
+    // The row's detail is the drain as the API answers it: role, stage, reason, since and until.
+    m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)),
+                   QString::fromUtf8(QJsonDocument(BreakerJson::drain(d)).toJson(QJsonDocument::Compact)));
     return json(200, BreakerJson::drain(d));
 }
 
@@ -66,15 +69,20 @@ EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &re
     const QString &reason = asked.reason;
     QString why;
     if (m_drainRecords && m_drainRecords->remove(*provider, asked.scope, &why) < 0) {
+        qCWarning(lcApi).noquote() << "a restore could not be stored:" << why;
         Reply r = error(503,
-                        QStringLiteral("the restore could not be stored (%1); nothing was changed. Try again when the store answers")
-                            .arg(why.left(200)));
+                        QStringLiteral("the restore could not be stored (the engine's log says why); nothing was changed. Try again when "
+                                       "the store answers"));
         r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason, asked.scope);
+    const QJsonObject scope { { QStringLiteral("role"), asked.scope.role ? QJsonValue(toId(*asked.scope.role)) : QJsonValue() },
+                              { QStringLiteral("stage"), asked.scope.stage ? QJsonValue(toId(*asked.scope.stage)) : QJsonValue() },
+                              { QStringLiteral("restored"), restored } };
     m_audit.record(token.name, QStringLiteral("restore"),
-                   reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
+                   reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)),
+                   QString::fromUtf8(QJsonDocument(scope).toJson(QJsonDocument::Compact)));
     return json(200, QJsonObject { { QStringLiteral("provider"), toId(*provider) }, { QStringLiteral("restored"), restored } });
 }
 

@@ -4,10 +4,14 @@
 // fallback also open, breakers off), then the settings that configure it.
 #include "config/settings.h"
 #include "config/settingstable.h"
+#include "engine/admission.h"
 #include "engine/breakerboard.h"
 #include "engine/manualclock.h"
 #include "engine/stageservice.h"
+#include "pipeline/engineclient.h"
 #include "scriptedgenerator.h"
+#include "service/prober.h"
+#include "store/proberecords.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -35,6 +39,7 @@ struct Rig
         , service(c)
     {
         board.setWallClock([this] { return wall; });
+        board.setRandom([] { return 0.0; }); // the cooldowns exactly as configured
         service.addGenerator(&gemini);
         service.addGenerator(&qwen);
         if (withBoard)
@@ -77,6 +82,24 @@ struct Rig
     ScriptedGenerator gemini;
     ScriptedGenerator qwen;
     StageService service;
+};
+
+// An engine that refuses every generation at once, inside start() (as a full queue or a stopping engine may).
+class RefusingEngine final : public EngineClient
+{
+public:
+    QString start(const GenerationRequest &request) override
+    {
+        ++starts;
+        GenerationResult result;
+        result.generationId = request.generationId.isEmpty() ? QStringLiteral("gen_refused_%1").arg(starts) : request.generationId;
+        result.state = FinalState::Failed;
+        Q_EMIT finished(result);
+        return result.generationId;
+    }
+    bool cancel(const QString &) override { return false; }
+    int activeCount() const override { return 0; }
+    int starts = 0;
 };
 
 template<typename T> QList<T> bodies(const QList<Event> &events)
@@ -221,6 +244,7 @@ private Q_SLOTS:
     void cooldownDoublesUpToItsCap()
     {
         BreakerBoard board({});
+        board.setRandom([] { return 0.0; });
         QSignalSpy changes(&board, &BreakerBoard::changed);
         auto t = m_clock.now();
         for (int i = 0; i < 5; ++i)
@@ -287,6 +311,7 @@ private Q_SLOTS:
     void uncountedTrialHandsTheTrialBack()
     {
         BreakerBoard board({});
+        board.setRandom([] { return 0.0; });
         auto t = m_clock.now();
         for (int i = 0; i < 5; ++i)
             board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
@@ -295,6 +320,107 @@ private Q_SLOTS:
         board.record(kGeminiPrimary, BreakerCount::Ignored, true, t, FailureKind::CANCELLED);
         QCOMPARE(board.breakers(t).front().state, BreakerState::HalfOpen);
         QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+    }
+
+    // Engines that share a store see the same outage and open together: each one's wait is its cooldown
+    // plus up to 10 % of it, drawn from its own random source, so they do not half-open in lockstep.
+    void cooldownHasJitterFromItsRandomSource()
+    {
+        const auto openAt = [this](quint32 seed) -> std::chrono::milliseconds {
+            BreakerBoard board({});
+            QRandomGenerator random(seed);
+            board.setRandom([&random] { return random.generateDouble(); });
+            const auto t = m_clock.now();
+            for (int i = 0; i < 5; ++i)
+                board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+            auto wait = 30'000ms;
+            while (board.peek(kGeminiPrimary, t + wait).verdict == BreakerGate::Skip)
+                wait += 1ms;
+            if (board.breakers(t).front().cooldown != 30s) // the nominal cooldown, as configured
+                return 0ms;
+            return wait;
+        };
+        QList<std::chrono::milliseconds> waits;
+        for (quint32 seed = 1; seed <= 4; ++seed) {
+            const auto wait = openAt(seed);
+            QVERIFY2(wait >= 30s && wait <= 33s, qPrintable(QString::number(wait.count())));
+            waits << wait;
+        }
+        QCOMPARE(openAt(1), waits.first()); // deterministic under a seeded source
+        std::sort(waits.begin(), waits.end());
+        QVERIFY2(std::adjacent_find(waits.begin(), waits.end()) == waits.end(), "two engines half-open at the same instant");
+    }
+
+    // What /v1/providers shows: an OPEN breaker past its wait is HALF_OPEN (the next request is its trial)
+    // without a request having to arrive first; a breaker closed again carries no reason.
+    void viewIsHalfOpenByTimeAndClosedHasNoReason()
+    {
+        BreakerBoard board({});
+        board.setRandom([] { return 0.0; });
+        const QDateTime wall(QDate(2026, 12, 3), QTime(3, 0), Qt::UTC);
+        QDateTime wallNow = wall;
+        board.setWallClock([&wallNow] { return wallNow; });
+        auto t = m_clock.now();
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t).front().state, BreakerState::Open);
+        QCOMPARE(board.breakers(t).front().retryAt, wall.addSecs(30));
+        wallNow = wall.addSecs(31);
+        const BreakerView due = board.breakers(t + 31s).front();
+        QCOMPARE(due.state, BreakerState::HalfOpen);
+        QCOMPARE(due.since, wall.addSecs(30));
+        QVERIFY(!due.retryAt);
+        QCOMPARE(board.admit(kGeminiPrimary, t + 31s).verdict, BreakerGate::Trial); // as the engine does
+        board.record(kGeminiPrimary, BreakerCount::Success, true, t + 32s);
+        const BreakerView closed = board.breakers(t + 32s).front();
+        QCOMPARE(closed.state, BreakerState::Closed);
+        QVERIFY2(closed.reason.isEmpty(), qPrintable(closed.reason));
+    }
+
+    // A HALF_OPEN breaker's trial is taken when the request is admitted, not while it waits in line: the
+    // wait leaves the trial to whoever can use it now (a probe, another request with a free slot).
+    void trialIsTakenAtAdmission()
+    {
+        Rig r(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({ 1, 16 });
+        r.service.setAdmission(&admission);
+        r.failPrimary(5);
+        QCOMPARE(r.board.breakers(m_clock.now()).front().state, BreakerState::Open);
+        // No fallback: gemini is tried as usual despite its breaker, and holds gemini's one slot.
+        r.gemini.script({ Step::hang() });
+        const QString holder =
+            r.service.start(StageRequest::forStory(QStringLiteral("holder"), {}), StagePolicy::relief(Provider::Gemini, std::nullopt));
+        m_clock.advance(1s);
+        QCOMPARE(admission.inFlight(Provider::Gemini), 1);
+        m_clock.advance(30s); // the cooldown is over: the next request to reach gemini is its trial
+        r.gemini.script({ Step::ok(1s) });
+        r.service.start(StageRequest::forStory(QStringLiteral("waits"), {}), Rig::relief());
+        m_clock.advance(1s);
+        QCOMPARE(admission.waiting(Provider::Gemini), 1);
+        // While it waits in line, the trial is not taken: a probe or a request with a slot could still use it.
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Trial);
+        const int calls = r.gemini.calls();
+        QVERIFY(r.service.cancel(holder));
+        m_clock.advance(100ms); // admitted: now it takes the trial
+        QCOMPARE(r.gemini.calls(), calls + 1);
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Skip);
+        m_clock.advance(2s);
+        QCOMPARE(r.changes.last(), QStringLiteral("breaker_closed"));
+    }
+
+    // A probe refused synchronously (finished inside start()) is over: its target is probed again at the
+    // next tick, not left "running" for ever.
+    void probeRefusedAtOnceIsProbedAgain()
+    {
+        RefusingEngine engine;
+        BreakerBoard board({});
+        Prober prober(engine, board, PipelineOptions {}, nullptr, 0ms);
+        const int targets = int(Prober::targetsOf(PipelineOptions {}).size());
+        prober.tick();
+        QCOMPARE(engine.starts, targets);
+        prober.tick();
+        QCOMPARE(engine.starts, 2 * targets);
     }
 
     // --- The stage that obeys it ---

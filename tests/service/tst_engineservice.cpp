@@ -91,7 +91,7 @@ class tst_EngineService : public QObject
     {
         QUrl url = base.isEmpty() ? m_engine->url : base;
         const qsizetype q = path.indexOf(QLatin1Char('?'));
-        url.setPath(q < 0 ? path : path.left(q));
+        url.setPath(q < 0 ? path : path.left(q), QUrl::TolerantMode); // "%00" in a path is sent as it is written
         if (q >= 0)
             url.setQuery(path.mid(q + 1));
         QNetworkRequest r(url);
@@ -348,17 +348,37 @@ private Q_SLOTS:
         const QString after = startGeneration(
             { { QStringLiteral("primary"), QStringLiteral("gemini") }, { QStringLiteral("fallback"), QStringLiteral("qwen") } });
         QVERIFY(!waitForResult(after).body.contains("gemini_drained"));
+        // A scoped drain with an expiry: its audit row says the role, the stage and until when.
+        const Answer scoped = call("POST", QStringLiteral("/v1/providers/qwen/drain"), m_operator,
+                                   body({ { QStringLiteral("reason"), QStringLiteral("scoped 4712") },
+                                          { QStringLiteral("role"), QStringLiteral("fallback") },
+                                          { QStringLiteral("stage"), QStringLiteral("captions") },
+                                          { QStringLiteral("until"), QStringLiteral("2099-01-01T00:00:00Z") } }));
+        QCOMPARE(scoped.status, 200);
+        QCOMPARE(
+            call("POST", QStringLiteral("/v1/providers/qwen/restore"), m_operator,
+                 body({ { QStringLiteral("role"), QStringLiteral("fallback") }, { QStringLiteral("stage"), QStringLiteral("captions") } }))
+                .status,
+            200);
 
         QString why;
         const auto tokens = ApiTokens::open(m_engine->store, &why);
         QVERIFY2(tokens, qPrintable(why));
         const auto audited = [&] {
-            bool drain = false, restore = false;
+            bool drain = false, restore = false, scopedDrain = false, scopedRestore = false;
             for (const AuditEntry &e : tokens->auditLog(100)) {
                 drain = drain || (e.action == u"drain" && e.tokenName == u"ops" && e.target.contains(QLatin1StringView("incident 4711")));
                 restore = restore || (e.action == u"restore" && e.tokenName == u"ops");
+                const QJsonObject detail = QJsonDocument::fromJson(e.detail.toUtf8()).object();
+                scopedDrain = scopedDrain
+                    || (e.action == u"drain" && detail.value(QLatin1StringView("role")).toString() == u"fallback"
+                        && detail.value(QLatin1StringView("stage")).toString() == u"captions"
+                        && detail.value(QLatin1StringView("until")).toString().startsWith(QLatin1StringView("2099-01-01")));
+                scopedRestore = scopedRestore
+                    || (e.action == u"restore" && detail.value(QLatin1StringView("role")).toString() == u"fallback"
+                        && detail.value(QLatin1StringView("stage")).toString() == u"captions");
             }
-            return drain && restore;
+            return drain && restore && scopedDrain && scopedRestore;
         };
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
     }
@@ -521,6 +541,31 @@ private Q_SLOTS:
         for (const char c : { '\x1b', '\x07', '\r' })
             QVERIFY2(!listed.contains(c), listed.toPercentEncoding(" \n").constData());
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
+    }
+
+    // A control character (NUL above all: an error inside PostgreSQL) in a path or a query parameter is a
+    // 400 at the API's edge that names the place, on both stores; no answer ever carries the store's SQL.
+    void controlCharactersAreRefusedAtTheEdge_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const char *name : { "user", "instance", "before_id", "fallback_reason", "id_prefix", "provider", "kind" })
+            QTest::addRow("history %s", name) << QStringLiteral("/v1/history?") + QLatin1StringView(name) + QStringLiteral("=a%00b");
+        QTest::addRow("history before_id tab") << QStringLiteral("/v1/history?before_id=gen_%09x");
+        QTest::addRow("history id") << QStringLiteral("/v1/history/gen_%00abc");
+        QTest::addRow("generation id") << QStringLiteral("/v1/generations/gen_%00abc");
+        QTest::addRow("scenario") << QStringLiteral("/v1/history/gen_%00abc/scenario");
+        QTest::addRow("comparisons") << QStringLiteral("/v1/comparisons?before_id=a%00b");
+        QTest::addRow("stats") << QStringLiteral("/v1/stats/fallback-rate?instance=a%00b");
+    }
+    void controlCharactersAreRefusedAtTheEdge()
+    {
+        QFETCH(QString, path);
+        const Answer a = call("GET", path, m_viewer);
+        QVERIFY2(a.status == 400, a.body.constData());
+        QVERIFY2(a.body.contains("control character"), a.body.constData());
+        for (const char *sql : { "SELECT", "select ", "WHERE", "invalid byte sequence", "QPSQL", "ERROR:" })
+            QVERIFY2(!a.body.contains(sql), a.body.constData());
+        QCOMPARE(call("GET", path, QString()).status, 401); // the token is asked for first
     }
 
     // RFC 9112 §6.3: no request smuggling. Both Content-Length and Transfer-Encoding, or two lengths
@@ -1524,6 +1569,12 @@ private Q_SLOTS:
         const QJsonObject gemini = config.value(QLatin1StringView("keys")).toObject().value(QLatin1StringView("gemini")).toObject();
         QCOMPARE(gemini.value(QLatin1StringView("source")).toString(), QStringLiteral("simulator"));
         QVERIFY(gemini.value(QLatin1StringView("last4")).isNull());
+        // The endpoint in use (here the simulator's), not the registry's public one.
+        for (const QJsonValue p : config.value(QLatin1StringView("providers")).toArray()) {
+            const QUrl used(p.toObject().value(QLatin1StringView("base_url")).toString());
+            QVERIFY2(QHostAddress(used.host()).isLoopback(), qPrintable(used.toString()));
+        }
+        QCOMPARE(config.value(QLatin1StringView("warnings")).toArray(), QJsonArray {}); // the simulator's keys stay on this machine
         const QJsonArray instances =
             call("GET", QStringLiteral("/v1/instances"), m_viewer).json().value(QLatin1StringView("instances")).toArray();
         QCOMPARE(instances.size(), 1);
@@ -1610,6 +1661,64 @@ private Q_SLOTS:
         QVERIFY(retryAfter.toInt() >= 1);
         tight.stop(); // SIGTERM: the two hanging generations are cancelled after the drain time
         QCOMPARE(tight.m_process.exitCode(), 0);
+    }
+
+    // Event stream slots (docs/api.md, "Events"): viewers' streams may not take the quarter kept for
+    // operators, so viewer tokens filling every slot they may take leave an operator able to open a
+    // stream and start a generation with the CLI (which opens its stream before it POSTs).
+    void viewersCannotTakeTheOperatorsStreams()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("stream-slots")));
+        QStringList viewers;
+        for (int i = 0; i < 4; ++i) {
+            viewers << engine.token(QStringLiteral("viewer%1").arg(i), QStringLiteral("viewer"));
+            m_secrets << viewers.last();
+        }
+        const QString ops = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << ops;
+        QVERIFY(engine.start({ QStringLiteral("--max-subscribers"), QStringLiteral("8") })); // 2 per token, 2 kept for operators
+        std::vector<std::unique_ptr<QTcpSocket>> streams;
+        const auto open = [&](const QString &token) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QHostAddress::LocalHost, engine.m_port);
+            if (!socket->waitForConnected(5000))
+                return QByteArray("no connection");
+            socket->write("GET /v1/events HTTP/1.1\r\nHost: bullpen\r\nAuthorization: Bearer " + token.toLatin1() + "\r\n\r\n");
+            QByteArray got;
+            QElapsedTimer t;
+            t.start();
+            while (!got.contains("\r\n\r\n") && t.elapsed() < 5000 && socket->state() == QAbstractSocket::ConnectedState) {
+                socket->waitForReadyRead(100);
+                got += socket->readAll();
+            }
+            if (socket->waitForReadyRead(200)) // a refusal's body
+                got += socket->readAll();
+            streams.push_back(std::move(socket));
+            return got;
+        };
+        QByteArrayList refusals;
+        for (const QString &viewer : std::as_const(viewers))
+            for (int i = 0; i < 2; ++i)
+                if (const QByteArray got = open(viewer); !got.startsWith("HTTP/1.1 200"))
+                    refusals << got;
+        QCOMPARE(refusals.size(), 2); // 8 asked for, 6 taken: the last 2 slots are the operators'
+        QVERIFY2(refusals.first().startsWith("HTTP/1.1 429") && refusals.first().contains("kept for operators"),
+                 refusals.first().constData());
+        QVERIFY(open(ops).startsWith("HTTP/1.1 200"));
+
+        QProcess cli;
+        QProcessEnvironment env = engine.environment();
+        env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), ops);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A fox and a crow."), QStringLiteral("--json"),
+                    QStringLiteral("--engine"), engine.url.toString() });
+        QVERIFY(cli.waitForFinished(60'000));
+        const QByteArray text = cli.readAllStandardOutput() + cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, text.constData());
+        QVERIFY2(text.contains("\"succeeded\""), text.constData());
+        streams.clear();
+        engine.stop();
     }
 
     // A raw connection from `from` (any 127.0.0.0/8 address), `request` written; what came back until
@@ -2581,6 +2690,8 @@ private Q_SLOTS:
         const Answer ready = call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url);
         QCOMPARE(ready.status, 503);
         QVERIFY(ready.json().value(QLatin1StringView("store_unreachable_since_ms")).toInteger() > 0);
+        for (const char *sql : { "QPSQL", "ERROR", "connection to server", "SELECT", "INSERT" }) // public: never the store's words
+            QVERIFY2(!ready.body.contains(sql), ready.body.constData());
         QVERIFY2(TestStore::startServer(&why), qPrintable(why));
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 20'000);
         QCOMPARE(changed.at(1).at(0).toBool(), true);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §4.6: environment over settings file over defaults; start-up refusals that name the setting.
 #include "config/eventloops.h"
+#include "config/keytransport.h"
 #include "config/modeldeprecations.h"
 #include "config/settings.h"
 #include "config/settingstable.h"
@@ -54,6 +55,40 @@ class tst_Settings : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A key over plain http to another host can be read on the way: said (not refused), with what to do.
+    void plainHttpKeyToAnotherHostIsWarned_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("withKey");
+        QTest::addColumn<bool>("warned");
+        QTest::addRow("https elsewhere") << "https://api.example.com/v1" << true << false;
+        QTest::addRow("http elsewhere") << "http://api.example.com/v1" << true << true;
+        QTest::addRow("HTTP by address") << "HTTP://10.0.0.7:8000/v1" << true << true;
+        QTest::addRow("http without a key") << "http://api.example.com/v1" << false << false;
+        QTest::addRow("http loopback v4") << "http://127.0.0.1:8000/v1" << true << false;
+        QTest::addRow("http loopback 127/8") << "http://127.1.2.3:8000/v1" << true << false;
+        QTest::addRow("http loopback v6") << "http://[::1]:8000/v1" << true << false;
+        QTest::addRow("http localhost") << "http://localhost:11434/v1" << true << false;
+        QTest::addRow("http localhost lookalike") << "http://localhost.example.com/v1" << true << true;
+    }
+    void plainHttpKeyToAnotherHostIsWarned()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, withKey);
+        QFETCH(bool, warned);
+        Settings s = Settings::defaults();
+        ProviderSettings &openai = s.providers[Provider::OpenAI];
+        openai.baseUrl = QUrl(url);
+        openai.apiKey = withKey ? QStringLiteral("sk-test-0123456789abcdef") : QString();
+        const QList<KeyTransportWarning> warnings = keyTransportWarnings(s);
+        QCOMPARE(warnings.size(), warned ? 1 : 0);
+        if (warned) {
+            QCOMPARE(warnings.first().provider, Provider::OpenAI);
+            QVERIFY2(warnings.first().text.contains(QLatin1StringView("https://")), qPrintable(warnings.first().text));
+            QVERIFY2(!warnings.first().text.contains(openai.apiKey), "the key itself is never in the warning");
+        }
+    }
+
     void defaults()
     {
         const SettingsLoad load = SettingsLoader::load({}, {}, env({ { "GEMINI_API_KEY", "g-key" } }));
