@@ -2,6 +2,7 @@
 #include "simwire.h"
 
 #include "contract/providerregistry.h"
+#include "httpserving.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,7 +51,9 @@ const char *geminiRpcStatus(int status)
     case 504:
         return "DEADLINE_EXCEEDED";
     default:
-        return status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION";
+        // Google's status for any other 5xx; a 4xx outside the table (418, 451, …) has none: Gemini never
+        // sends one, so no Gemini body can honestly carry it (SimWire::error sends a proxy's answer).
+        return status >= 500 ? "INTERNAL" : nullptr;
     }
 }
 
@@ -573,7 +576,12 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
     }
     if (statusOverride > 0 && statusOverride != r.status) {
         r.status = statusOverride;
-        if (dialect == WireDialect::Gemini) { // Gemini's body repeats the status: keep the two in agreement
+        if (dialect == WireDialect::Gemini && !geminiRpcStatus(statusOverride)) {
+            // A status Gemini never sends came from something in front of it (a proxy, a gateway): its
+            // plain answer, not a Gemini body claiming a Google status that does not go with it.
+            r.body = QByteArray::number(statusOverride) + ' ' + httpReasonPhrase(statusOverride) + '\n';
+            r.contentType = "text/plain; charset=utf-8";
+        } else if (dialect == WireDialect::Gemini) { // Gemini's body repeats the status: keep the two in agreement
             QJsonObject root = QJsonDocument::fromJson(r.body).object();
             QJsonObject e = root.value(QLatin1StringView("error")).toObject();
             e.insert(QStringLiteral("code"), statusOverride);

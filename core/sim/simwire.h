@@ -23,6 +23,7 @@ public:
         int status = 500;
         QByteArray body;
         QList<QPair<QByteArray, QByteArray>> headers; // e.g. Retry-After
+        QByteArray contentType = "application/json";
     };
 
     // Non-streaming 2xx body carrying `text`.
