@@ -65,6 +65,9 @@ def load(address, token, minimum, stop_file, out):
             status, text = post_generation(host, port, token, gen_id)
             with lock:
                 sent.append((gen_id, status, text))
+                with open(stop_file + ".sent.new", "w") as f:  # how many so far, for the restarts to pace themselves
+                    f.write(str(len(sent)))
+                os.replace(stop_file + ".sent.new", stop_file + ".sent")  # whole, never read half-written
             time.sleep(max(0.0, 0.25 - (time.monotonic() - began)))  # pacing, not waiting for a condition
 
     threads = [threading.Thread(target=worker) for _ in range(8)]

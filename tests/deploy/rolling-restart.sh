@@ -80,13 +80,24 @@ SECONDS=0
 python3 "$root/tests/deploy/lbclients.py" load "127.0.0.1:$lb_port" "$token" 200 "$work/stop" "$work/load.json" \
     > "$work/load.out" 2>&1 &
 load=$!
+sent() { # requests the clients have sent so far
+    local n
+    n=$(cat "$work/stop.sent" 2> /dev/null) || n=0
+    echo "${n:-0}"
+}
 for i in 0 1 2; do
+    # Requests flow before, between and after the restarts: 50 more sent before each.
+    want=$(((i + 1) * 50))
+    while (($(sent) < want)); do
+        kill -0 "$load" 2> /dev/null || fail "the clients stopped before the restarts ended"
+        sleep 0.05
+    done
     t0=$(date +%s%N) # shown only: how long the drain and the start took
     kill -TERM "${pids[$i]}"
     wait "${pids[$i]}" || fail "engine-$i exited $? on SIGTERM"
     start_engine "$i"
     through_balancer "$i"
-    echo "tst_rolling_restart: engine-$i drained, restarted and balanced to again in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+    echo "tst_rolling_restart: engine-$i drained, restarted and balanced to again in $(( ($(date +%s%N) - t0) / 1000000 )) ms ($(sent) requests sent so far)"
 done
 touch "$work/stop"
 load_status=0
