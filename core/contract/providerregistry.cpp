@@ -222,11 +222,7 @@ Provider ProviderRegistry::intern(QStringView id)
 
 std::optional<WireDialect> ProviderRegistry::dialectFromId(QStringView id)
 {
-    for (const WireDialect d : { WireDialect::Gemini, WireDialect::OpenAI, WireDialect::DashScope, WireDialect::Anthropic }) {
-        if (id.compare(toId(d), Qt::CaseInsensitive) == 0)
-            return d;
-    }
-    return std::nullopt;
+    return WireDialect::fromId(id);
 }
 
 QString toId(Provider provider)

@@ -298,6 +298,35 @@ int BreakerBoard::restore(Provider provider, const QString &by, const QString &r
     return static_cast<int>(changes.size());
 }
 
+bool BreakerBoard::reset(const BreakerKey &key, const QString &by, const QString &reason, Clock::time_point now)
+{
+    std::vector<BreakerChange> changes;
+    bool wasOpen = false;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_breakers.find(key);
+        if (it == m_breakers.end())
+            return false;
+        Breaker &b = it->second;
+        wasOpen = b.state != BreakerState::Closed;
+        b.buckets.clear();
+        b.inARow.clear();
+        b.trialOut = false;
+        if (wasOpen) {
+            b.state = BreakerState::Closed;
+            b.changedAt = now;
+            b.since = m_wallNow();
+            b.cooldown = milliseconds(0);
+            const QString why =
+                reason.isEmpty() ? recordText(RecordText::ResetBy, { by }) : recordText(RecordText::ResetByBecause, { by, reason });
+            qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
+            changes.push_back({ QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since });
+        }
+    }
+    announce(changes);
+    return wasOpen;
+}
+
 void BreakerBoard::replaceDrains(std::vector<Drain> next)
 {
     const auto sameScope = [](const Drain &a, const Drain &b) {

@@ -118,6 +118,10 @@ public:
     // Removes the drains of `provider` that `scope` matches (all of them by default); returns how many.
     int restore(Provider provider, const QString &by, const QString &reason = {}, const DrainScope &scope = {});
     std::vector<Drain> drains() const;
+    // An operator's reset of one breaker (docs/api.md, "Providers"): an OPEN or HALF_OPEN breaker is
+    // CLOSED at once with an empty window and its first cooldown again (breaker_closed is announced);
+    // a CLOSED one only forgets its window. Returns whether the breaker was open or half-open.
+    bool reset(const BreakerKey &key, const QString &by, const QString &reason, Clock::time_point now);
     // Makes the drains exactly `drains` (those a shared store holds), announcing each one that begins
     // and each one that ends.
     void replaceDrains(std::vector<Drain> drains);

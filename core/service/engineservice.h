@@ -4,6 +4,7 @@
 #include "api/generationrequestjson.h"
 #include "audittrail.h"
 #include "config/trustedproxies.h"
+#include "engine/alertboard.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
 #include "ratelimiter.h"
@@ -169,6 +170,11 @@ private:
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply resetBreaker(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply auditLog(const QHttpServerRequest &request);
+    // docs/api.md "Alerts": the shipped rules evaluated here (alertroutes.cpp).
+    void evaluateAlerts();
+    Reply alerts() const;
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
     // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.
@@ -197,6 +203,8 @@ private:
     AuditTrail m_audit;
     ServiceOptions m_options;
     QTimer m_streamOwners; // closeRevokedStreams, every second
+    AlertBoard m_alerts;
+    QTimer m_alertTimer; // evaluateAlerts, every kAlertInterval
     QSet<QString> m_awaitingStream; // draining: generations whose generation_finished has not reached the stream yet
     QElapsedTimer m_streamGrace; // since the engine had nothing running but streams still waited
     EventStream m_events;

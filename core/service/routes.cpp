@@ -69,6 +69,10 @@ void EngineService::buildRoutes()
           now([this](const Call &c) -> std::optional<Reply> { return drainProvider(c.request, c.param(0), *c.token); }));
     r.add(Post, QStringLiteral("/v1/providers/{id}/restore"), A::Operator,
           now([this](const Call &c) -> std::optional<Reply> { return restoreProvider(c.request, c.param(0), *c.token); }));
+    r.add(Post, QStringLiteral("/v1/providers/{id}/reset"), A::Operator,
+          now([this](const Call &c) -> std::optional<Reply> { return resetBreaker(c.request, c.param(0), *c.token); }));
+    r.add(Get, QStringLiteral("/v1/alerts"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return alerts(); }));
+    r.add(Get, QStringLiteral("/v1/audit"), A::Viewer, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
     r.add(Get, QStringLiteral("/v1/config"), A::Viewer,
           now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
     r.add(Get, QStringLiteral("/v1/instances"), A::Viewer, later([this](const Call &c) { instances(c.socket); }));

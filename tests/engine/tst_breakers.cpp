@@ -151,6 +151,42 @@ private Q_SLOTS:
         QCOMPARE(ratio.admit(kGeminiPrimary, t0).verdict, BreakerGate::Skip);
     }
 
+    // The minimum of attempts is a boundary of state, whatever its reason text says: min − 1 failures
+    // leave the breaker CLOSED (counted, passing), the min-th opens it, for several minimums.
+    void minimumAttemptsIsAStateBoundary_data()
+    {
+        QTest::addColumn<int>("minimum");
+        for (int m : { 1, 2, 5, 8 })
+            QTest::addRow("min_attempts %d", m) << m;
+    }
+    void minimumAttemptsIsAStateBoundary()
+    {
+        QFETCH(int, minimum);
+        BreakerSettings settings;
+        settings.minAttempts = minimum;
+        BreakerBoard board(settings);
+        const auto t0 = m_clock.now();
+        const auto stateOf = [&board](Clock::time_point now) {
+            const std::vector<BreakerView> views = board.breakers(now);
+            const auto it = std::find_if(views.begin(), views.end(), [](const BreakerView &v) { return v.key == kGeminiPrimary; });
+            return it == views.end() ? std::optional<BreakerView>() : std::optional<BreakerView>(*it);
+        };
+        for (int i = 0; i < minimum - 1; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + i * 1s, FailureKind::TIMEOUT);
+        const auto before = t0 + (minimum - 1) * 1s;
+        const std::optional<BreakerView> below = stateOf(before);
+        QVERIFY(minimum == 1 ? !below || below->state == BreakerState::Closed : below && below->state == BreakerState::Closed);
+        QCOMPARE(below ? below->failures : 0, minimum - 1);
+        QCOMPARE(board.peek(kGeminiPrimary, before).verdict, BreakerGate::Pass);
+
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, before, FailureKind::TIMEOUT);
+        const std::optional<BreakerView> at = stateOf(before);
+        QVERIFY(at);
+        QCOMPARE(at->state, BreakerState::Open);
+        QCOMPARE(at->opened, 1);
+        QCOMPARE(board.peek(kGeminiPrimary, before).verdict, BreakerGate::Skip);
+    }
+
     void opensOnFailuresInARowDespiteEarlierSuccesses()
     {
         // A busy provider: 100 successes, then it starts to fail. By the window's ratio alone it would stay
@@ -218,6 +254,36 @@ private Q_SLOTS:
         QCOMPARE(types.count(QStringLiteral("breaker_closed")), 1);
     }
 
+    // docs/api.md "Providers": an operator's reset closes an open breaker at once, says who, and the next
+    // opening starts again from the first cooldown; a closed breaker is only emptied.
+    void resetClosesAndStartsTheCooldownAgain()
+    {
+        BreakerBoard board({});
+        QSignalSpy changes(&board, &BreakerBoard::changed);
+        auto t = m_clock.now();
+        QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t)); // never seen: nothing to reset
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+        t += 30s;
+        QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+        board.record(kGeminiPrimary, BreakerCount::Blamed, true, t, FailureKind::TIMEOUT); // open again for 60 s
+        QCOMPARE(board.breakers(t).front().cooldown, 60s);
+        QVERIFY(board.reset(kGeminiPrimary, QStringLiteral("ops"), QStringLiteral("fixed"), t + 1s));
+        QCOMPARE(board.breakers(t + 1s).front().state, BreakerState::Closed);
+        QCOMPARE(board.admit(kGeminiPrimary, t + 1s).verdict, BreakerGate::Pass);
+        const BreakerChange last = changes.last().first().value<BreakerChange>();
+        QCOMPARE(last.type, QStringLiteral("breaker_closed"));
+        QCOMPARE(last.reason, QStringLiteral("reset by ops: fixed"));
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t + 2s)); // closed: the 4 failures are forgotten
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 2s).front().state, BreakerState::Closed);
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 3s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 3s).front().cooldown, 30s); // the first cooldown again, not 120 s
+    }
+
     void uncountedTrialHandsTheTrialBack()
     {
         BreakerBoard board({});
@@ -272,6 +338,38 @@ private Q_SLOTS:
         QVERIFY(back);
         QCOMPARE(back->type(), QStringLiteral("storyboard_primary_skipped"));
         QCOMPARE(std::get<PrimarySkipped>(back->body).why, skips.first().why);
+    }
+
+    // After a skip the fallback starts at once; its deadline is its own timeout or what is left of the
+    // stage's total budget, whichever ends first, also when the budget is shorter than primary +
+    // fallback timeouts (the primary's share is not held back for an attempt that never ran).
+    void skippedPrimaryFallbackDeadlineWithinTheBudget_data()
+    {
+        QTest::addColumn<int>("budgetS");
+        QTest::addRow("budget shorter than the fallback's timeout") << 45;
+        QTest::addRow("budget between the fallback's timeout and primary + fallback") << 65;
+        QTest::addRow("budget beyond both") << 200;
+    }
+    void skippedPrimaryFallbackDeadlineWithinTheBudget()
+    {
+        QFETCH(int, budgetS);
+        Rig r(m_clock);
+        r.failPrimary(5);
+        QCOMPARE(r.changes, QStringList { QStringLiteral("breaker_opened") });
+        StagePolicy policy = Rig::relief();
+        policy.primaryTimeout = 10s;
+        policy.fallbackTimeout = 60s;
+        policy.totalBudget = std::chrono::seconds(budgetS);
+        QVERIFY(policy.primaryTimeout + policy.fallbackTimeout > *policy.totalBudget || budgetS == 200);
+        r.qwen.script({ Step::ok(200ms, QStringLiteral("By Qwen")) });
+        const auto start = m_clock.now();
+        const StageResult res = r.run(policy, 1s);
+        QCOMPARE(res.fallback.reason, QStringLiteral("gemini_circuit_open"));
+        QCOMPARE(res.attempts.size(), 1);
+        QCOMPARE(r.qwen.deadlines().last(), start + std::min<std::chrono::milliseconds>(policy.fallbackTimeout, *policy.totalBudget));
+        const QList<PrimarySkipped> skips = bodies<PrimarySkipped>(r.events);
+        QCOMPARE(skips.size(), 1);
+        QCOMPARE(skips.first().remainingBudget, *policy.totalBudget);
     }
 
     void halfOpenLetsExactlyOneRequestThrough()

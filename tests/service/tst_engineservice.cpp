@@ -20,6 +20,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -360,6 +361,53 @@ private Q_SLOTS:
             return drain && restore;
         };
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
+    }
+
+    // docs/api.md "Providers": an operator resets one breaker (role and stage named), audited, and the
+    // audit trail reads back through GET /v1/audit, filtered by action.
+    void breakerResetIsAuditedAndTheAuditIsRead()
+    {
+        const QByteArray one = body({ { QStringLiteral("role"), QStringLiteral("primary") },
+                                      { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                      { QStringLiteral("reason"), QStringLiteral("provider fixed, ticket 88") } });
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_viewer, one).status, 403);
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/nosuch/reset"), m_operator, one).status, 404);
+        const Answer noStage = call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_operator,
+                                    body({ { QStringLiteral("role"), QStringLiteral("primary") } }));
+        QCOMPARE(noStage.status, 400);
+        QCOMPARE(noStage.errorField(), QStringLiteral("stage"));
+        const Answer reset = call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_operator, one);
+        QCOMPARE(reset.status, 200);
+        QCOMPARE(reset.json().value(QLatin1StringView("stage")).toString(), QStringLiteral("storyboard"));
+        QVERIFY(!reset.json().value(QLatin1StringView("was_open")).toBool()); // nothing failed it here
+
+        QCOMPARE(call("GET", QStringLiteral("/v1/audit?limit=0"), m_viewer).status, 400);
+        const Answer audit = call("GET", QStringLiteral("/v1/audit?action=reset"), m_viewer);
+        QCOMPARE(audit.status, 200);
+        const QJsonArray entries = audit.json().value(QLatin1StringView("entries")).toArray();
+        QVERIFY2(!entries.isEmpty(), audit.body.constData());
+        for (const QJsonValue &e : entries)
+            QCOMPARE(e.toObject().value(QLatin1StringView("action")).toString(), QStringLiteral("reset"));
+        const QJsonObject first = entries.first().toObject();
+        QCOMPARE(first.value(QLatin1StringView("token")).toString(), QStringLiteral("ops"));
+        QCOMPARE(first.value(QLatin1StringView("target")).toString(),
+                 QStringLiteral("gemini/primary/storyboard (provider fixed, ticket 88)"));
+    }
+
+    // docs/api.md "Alerts": the rules this engine evaluates and the ones left to Prometheus, each with
+    // its runbook; nothing is failing here, so nothing is active.
+    void alertsListTheRules()
+    {
+        const Answer a = call("GET", QStringLiteral("/v1/alerts"), m_viewer);
+        QCOMPARE(a.status, 200);
+        const QJsonObject o = a.json();
+        QVERIFY(o.value(QLatin1StringView("alerts")).isArray());
+        QVERIFY(o.value(QLatin1StringView("history")).isArray());
+        const QJsonArray rules = o.value(QLatin1StringView("rules")).toArray();
+        QCOMPARE(rules.size(), 9);
+        QCOMPARE(rules.first().toObject().value(QLatin1StringView("runbook_url")).toString(),
+                 QStringLiteral("docs/operations.md#bullpenproviderfailingnow"));
+        QVERIFY(rules.first().toObject().value(QLatin1StringView("evaluated_here")).toBool());
     }
 
     // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
@@ -1303,8 +1351,18 @@ private Q_SLOTS:
         QVERIFY(summary.contains(QLatin1StringView("deadline_overrun_p99_ms"))
                 && summary.contains(QLatin1StringView("budget_overrun_max_ms")));
         QCOMPARE(soak.exitCode(), timingFailed ? 1 : 0);
+        // 2 and 5 asserted where they mean something on this build: a deadline or a budget overrun by a
+        // third of the primary's 300 ms timeout is one not kept, however loaded the machine (the 5 ms
+        // of the contract is the release soak's and bench_engine's to judge).
+        constexpr double kKeptMs = 300.0 / 3;
+        const double deadlineOverrun = summary.value(QLatin1StringView("deadline_overrun_p99_ms")).toDouble(-1);
+        const double budgetOverrun = summary.value(QLatin1StringView("budget_overrun_max_ms")).toDouble(-1);
+        QVERIFY2(deadlineOverrun >= 0 && deadlineOverrun <= kKeptMs, outText.constData());
+        QVERIFY2(budgetOverrun >= 0 && budgetOverrun <= kKeptMs, outText.constData());
         if (timingFailed)
-            qWarning("soak --engine: a timing invariant missed its 5 ms on this loaded debug build: %s", outText.constData());
+            qInfo("soak --engine: a timing invariant missed its 5 ms on this loaded debug build (p99 deadline overrun %.1f ms, "
+                  "budget overrun max %.1f ms; both within %.0f ms)",
+                  deadlineOverrun, budgetOverrun, kKeptMs);
         // The engine's metrics say what the simulator received: one request per attempt. (The soak has
         // just spent this token's rate: a 429 is asked again.)
         const auto readMetrics = [&] {
@@ -1939,6 +1997,60 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QString(), 5000);
     }
 
+    // docs/api.md, drains: a drain scoped to one role and one stage, with an end, is kept in the store
+    // as it was made: after a restart the engine reads back the same provider, role, stage, reason, by
+    // and until, obeys it only there, and a restore of another scope leaves it.
+    void scopedDrainOutlivesARestart()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("scoped-drain-restart")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const QString until = QDateTime::currentDateTimeUtc().addSecs(2 * 3600).toString(Qt::ISODate);
+        const QByteArray drain = body({ { QStringLiteral("reason"), QStringLiteral("captions model rollout") },
+                                        { QStringLiteral("role"), QStringLiteral("fallback") },
+                                        { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                        { QStringLiteral("until"), until } });
+        const Answer made = call("POST", QStringLiteral("/v1/providers/qwen/drain"), token, drain, {}, engine.url);
+        QCOMPARE(made.status, 200);
+        const auto drainsOfQwen = [&] {
+            const QJsonArray providers = call("GET", QStringLiteral("/v1/providers"), token, {}, {}, engine.url)
+                                             .json()
+                                             .value(QLatin1StringView("providers"))
+                                             .toArray();
+            for (const QJsonValue &p : providers)
+                if (p.toObject().value(QLatin1StringView("id")).toString() == u"qwen")
+                    return p.toObject().value(QLatin1StringView("drains")).toArray();
+            return QJsonArray();
+        };
+        const auto scopeOf = [](const QJsonArray &drains) {
+            if (drains.size() != 1)
+                return QStringLiteral("%1 drains").arg(drains.size());
+            const QJsonObject d = drains.first().toObject();
+            QStringList parts;
+            for (const char *key : { "provider", "role", "stage", "reason", "by" })
+                parts << d.value(QLatin1StringView(key)).toString();
+            parts << QDateTime::fromString(d.value(QLatin1StringView("until")).toString(), Qt::ISODate).toUTC().toString(Qt::ISODate);
+            return parts.join(QLatin1Char('|'));
+        };
+        const QString expected = QStringLiteral("qwen|fallback|storyboard|captions model rollout|ops|") + until;
+        QTRY_COMPARE_WITH_TIMEOUT(scopeOf(drainsOfQwen()), expected, 5000);
+        engine.stop();
+        QVERIFY(engine.start());
+        QTRY_COMPARE_WITH_TIMEOUT(scopeOf(drainsOfQwen()), expected, 5000); // read back from the store
+        // Another scope's restore leaves it; its own ends it.
+        const QByteArray primaryOnly = body({ { QStringLiteral("role"), QStringLiteral("primary") } });
+        const Answer other = call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, primaryOnly, {}, engine.url);
+        QCOMPARE(other.status, 200);
+        QCOMPARE(other.json().value(QLatin1StringView("restored")).toInt(), 0);
+        QCOMPARE(scopeOf(drainsOfQwen()), expected);
+        const QByteArray itsOwn =
+            body({ { QStringLiteral("role"), QStringLiteral("fallback") }, { QStringLiteral("stage"), QStringLiteral("storyboard") } });
+        const Answer restored = call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, itsOwn, {}, engine.url);
+        QCOMPARE(restored.json().value(QLatin1StringView("restored")).toInt(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(drainsOfQwen().isEmpty(), 5000);
+    }
+
     // A result read back after a restart (from the history) has the shape of the one answered from
     // memory: the same fields, the same attempts, plus "source": "history".
     void resultReadAfterARestartHasTheSameShape()
@@ -2028,6 +2140,45 @@ private Q_SLOTS:
         QVERIFY(one.noticeTypes.isEmpty()); // … and a stream of one generation gets no notice
         all.reply->abort();
         one.reply->abort();
+    }
+
+    // docs/contract.md §13: the prober leaves alone a target that has had users' traffic within the
+    // interval. Users' generations keep gemini's storyboard primary busy; qwen, the fallback, sees none:
+    // qwen is probed again interval after interval, gemini's storyboard primary never again.
+    void proberLeavesABusyTargetAlone()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("probes-busy")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start({ QStringLiteral("--probe-every"), QStringLiteral("2s") }));
+        const auto probes = [&](const QString &target) {
+            int n = 0;
+            const QJsonArray rows = call("GET", QStringLiteral("/v1/history?synthetic=only&limit=500"), token, {}, {}, engine.url)
+                                        .json()
+                                        .value(QLatin1StringView("generations"))
+                                        .toArray();
+            for (const QJsonValue &v : rows)
+                n += v.toObject().value(QLatin1StringView("probe")).toString() == target ? 1 : 0;
+            return n;
+        };
+        const QString busy = QStringLiteral("gemini/primary/storyboard");
+        const QString idle = QStringLiteral("qwen/fallback/storyboard");
+        QTRY_VERIFY_WITH_TIMEOUT(probes(busy) == 1 && probes(idle) == 1, 15'000); // every target is idle at the start
+        // Users' traffic, a generation every 300 ms (well within the 2 s interval), while qwen is
+        // probed twice more.
+        QElapsedTimer sinceLast;
+        int started = 0;
+        const auto userTraffic = [&] {
+            if (started > 0 && sinceLast.elapsed() < 300)
+                return;
+            const QJsonObject story { { QStringLiteral("story"), QStringLiteral("A cat finds a hat on a windy day.") } };
+            if (call("POST", QStringLiteral("/v1/generations"), token, body(story), {}, engine.url).status == 202)
+                ++started;
+            sinceLast.start();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((userTraffic(), probes(idle) >= 3), 20'000);
+        QVERIFY(started > 10);
+        QCOMPARE(probes(busy), 1);
     }
 
     // docs/contract.md §13 on PostgreSQL: a drain made through one engine is obeyed by another within

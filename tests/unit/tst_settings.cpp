@@ -248,7 +248,7 @@ private Q_SLOTS:
             QTest::newRow(qPrintable(settingRows().at(i).envVar)) << int(i);
     }
 
-    void everySettingRowReadsWritesAndRefuses()
+    void everySettingRowReadsWritesAndRefuses() // and its variable overrides the file's value
     {
         QFETCH(int, index);
         const SettingRow &row = settingRows().at(index);
@@ -300,6 +300,34 @@ private Q_SLOTS:
         const QJsonValue atKey = path.size() == 1 ? root.value(path.at(0)) : root.value(path.at(0)).toObject().value(path.at(1));
         QVERIFY2(!atKey.isUndefined(), qPrintable(row.fileKey + QStringLiteral(" not written")));
         check(SettingsLoader::load(file, {}, {}, false), "the settings file");
+
+        // Both at once: the file holds `text`, the environment another value, and the environment wins.
+        // The other value: the default, or for a row unset by default another of its type.
+        const auto another = [&]() -> QString {
+            if (before.isValid() && row.format(before) != text)
+                return row.format(before);
+            switch (row.type) {
+            case SettingType::Switch:
+                return text == u"on" ? QStringLiteral("off") : QStringLiteral("on");
+            case SettingType::Duration:
+                return QStringLiteral("9s");
+            case SettingType::Count:
+                return QString::number(int(row.low) + 3);
+            case SettingType::Ratio:
+                return QStringLiteral("40%");
+            case SettingType::Text:
+                return QStringLiteral("env-") + text; // read as typed; what it must name is validate()'s (refusals())
+            }
+            return QString();
+        };
+        const QString envText = another();
+        QVERIFY2(envText != text, qPrintable(row.envVar + QStringLiteral(": no second value to set in the environment")));
+        QProcessEnvironment overriding;
+        overriding.insert(row.envVar, envText);
+        const SettingsLoad both = SettingsLoader::load(file, {}, overriding, false);
+        QVERIFY2(row.format(row.get(both.settings)) == envText,
+                 qPrintable(QStringLiteral("%1 = %2 over the file's %3 = %4: read %5")
+                                .arg(row.envVar, envText, row.fileKey, text, row.format(row.get(both.settings)))));
 
         if (bad.isEmpty())
             return; // a string takes any text; what it must name is validate()'s to say (refusals())
