@@ -53,11 +53,12 @@ cmake --build --preset asan --parallel "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
-# Every test but the checks of the sources alone (label `source`: format, function length, folders,
-# alert rules) and the official SDKs' wire check (label `sdk`): both run in test.sh, and the simulator
+# Every test but the checks of the sources alone (label `source`: format, function length, folders, wall clock,
+# alert rules), the official SDKs' wire check (label `sdk`) and the rolling restart behind HAProxy (label
+# `deploy`: three engines whose timing ASan would judge, not their memory): all run in test.sh; the simulator
 # the SDKs talk to runs under ASan in tst_simulatormatrix (every scenario, provider and stream) and the fuzzers.
 asan_log=$(mktemp)
-QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)" --label-exclude "source|sdk" 2>&1 | tee "$asan_log"
+QT_QPA_PLATFORM=offscreen ctest --preset asan --parallel "$(nproc)" --label-exclude "source|sdk|deploy" 2>&1 | tee "$asan_log"
 # As in test.sh: in CI a test that did not run (skipped, or a dependency failed) is a failure here too.
 if [ "${CI:-}" = true ]; then
     not_run=$(sed -n '/The following tests did not run:/,/^$/p' "$asan_log" | grep -E '^\s+[0-9]+ - ' | grep -v '(Disabled)$' || true)

@@ -37,22 +37,16 @@ Answer call(const EngineEndpoint &endpoint, const QString &path, const QByteArra
     QNetworkRequest request = endpoint.request(path);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = postBody ? network.post(request, *postBody) : network.get(request);
-    bool tooLarge = false;
-    QObject::connect(reply, &QNetworkReply::downloadProgress, reply, [&](qint64 received, qint64) {
-        if (received > kMaxAnswerBytes) {
-            tooLarge = true;
-            reply->abort();
-        }
-    });
+    EngineEndpoint::cap(reply, kMaxAnswerBytes);
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     loop.exec();
     Answer a;
     a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    a.body = tooLarge ? QByteArray() : reply->read(kMaxAnswerBytes);
-    if (tooLarge)
-        a.error =
-            QStringLiteral("the engine's answer is over %1 bytes; is %2 a bullpen-engine?").arg(kMaxAnswerBytes).arg(endpoint.display());
+    const QString capped = EngineEndpoint::capped(reply);
+    a.body = capped.isEmpty() ? reply->read(kMaxAnswerBytes) : QByteArray();
+    if (!capped.isEmpty())
+        a.error = capped;
     else if (a.status < 200 || a.status > 299)
         a.error = EngineEndpoint::errorOf(a.status, a.body, reply->errorString());
     reply->deleteLater();

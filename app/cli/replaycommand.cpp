@@ -13,6 +13,7 @@
 
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QTemporaryDir>
@@ -29,9 +30,10 @@ struct ReplayOptions
     QCommandLineOption settings { QStringLiteral("settings"),
                                   QStringLiteral("Replay under this settings file (\"what if\") instead of the recorded policy."),
                                   QStringLiteral("file") };
-    QCommandLineOption scenarioOut { QStringLiteral("scenario-out"),
-                                     QStringLiteral("Also write the scenario (docs/scenarios.md) to FILE, for bullpen --scenario."),
-                                     QStringLiteral("file") };
+    QCommandLineOption scenarioOut {
+        QStringLiteral("scenario-out"),
+        QStringLiteral("Also write the scenario (its format: docs/simulator.md) to FILE, for bullpen --scenario."), QStringLiteral("file")
+    };
     QCommandLineOption json { QStringLiteral("json"), QStringLiteral("The verdict, both runs and the scenario as one JSON object.") };
     QCommandLineOption report { QStringLiteral("report"),
                                 QStringLiteral(
@@ -60,6 +62,14 @@ std::unique_ptr<HistoryReader> openHistory(const ReplayOptions &o, const QComman
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, error);
     if (!location)
         return nullptr;
+    // A replay reads a generation that was recorded: a store that is not there is a mistyped folder,
+    // never one to create (opening it for the replay's record would make an empty one).
+    if (!location->isPostgres() && !QFileInfo::exists(location->sqlitePath())) {
+        *error = QStringLiteral("no store at %1 (%2 does not exist); give the data folder of the engine that ran the generation "
+                                "(--data-dir, as bullpen-engine was given it), or --engine URL to ask a running engine")
+                     .arg(dir, location->sqlitePath());
+        return nullptr;
+    }
     if (p.isSet(o.noStore) || p.isSet(o.noRun))
         return Store::openReadOnly(*location, error);
     std::unique_ptr<Store> store = Store::open(*location, error);

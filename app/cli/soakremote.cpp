@@ -106,9 +106,10 @@ struct EngineLane
 
 // A remote run that has ended nothing for 20 s says, every 10 s, what it waits on: its own slots and
 // each engine client's state (stderr, flushed at once: a stall must be readable while it lasts).
-void reportIfStalled(QTextStream &err, qint64 lastEndMs, std::size_t inFlight, int waiting, const std::vector<EngineLane> &lanes)
+void reportIfStalled(QTextStream &err, const QElapsedTimer &sinceLastEnd, std::size_t inFlight, int waiting,
+                     const std::vector<EngineLane> &lanes)
 {
-    const qint64 quiet = QDateTime::currentMSecsSinceEpoch() - lastEndMs;
+    const qint64 quiet = sinceLastEnd.isValid() ? sinceLastEnd.elapsed() : 0; // monotonic: a wall-clock step is no stall
     if (quiet < 20'000 || (inFlight == 0 && waiting == 0))
         return;
     err << "bullpen-cli soak: nothing has ended for " << quiet / 1000 << " s; " << inFlight << " in flight, " << waiting
@@ -229,7 +230,7 @@ private:
     bool m_interrupted = false;
     bool m_sending = false;
     QElapsedTimer m_wall;
-    qint64 m_lastEndMs = QDateTime::currentMSecsSinceEpoch(); // the last generation that ended
+    QElapsedTimer m_sinceLastEnd; // since the last generation that ended (started with the run)
     QStringList m_names;
 };
 
@@ -335,7 +336,7 @@ void RemoteSoak::onEvent(std::size_t i, const Event &e)
 
 void RemoteSoak::onFinished(std::size_t i, const GenerationResult &g)
 {
-    m_lastEndMs = QDateTime::currentMSecsSinceEpoch();
+    m_sinceLastEnd.start();
     m_lanes[i].inFlight.erase(g.generationId);
     const auto it = m_slotOf.find(g.generationId);
     if (it == m_slotOf.end())
@@ -410,6 +411,7 @@ void RemoteSoak::onStateChanged(std::size_t i, RemoteEngine::State state)
         if (!m_sending && std::all_of(m_lanes.begin(), m_lanes.end(), [](const EngineLane &x) { return x.up; })) {
             m_sending = true;
             m_wall.start();
+            m_sinceLastEnd.start();
             for (int k = 0; k < std::min(o.inFlight, o.total); ++k)
                 startNext();
         }
@@ -425,7 +427,7 @@ bool RemoteSoak::run()
         QObject::connect(engine, &RemoteEngine::stateChanged, engine, [this, i](RemoteEngine::State s) { onStateChanged(i, s); });
     }
     QTimer watchdog; // every 10 s: a run that stopped moving says what it waits on
-    QObject::connect(&watchdog, &QTimer::timeout, [this] { reportIfStalled(m_err, m_lastEndMs, m_slotOf.size(), m_waiting, m_lanes); });
+    QObject::connect(&watchdog, &QTimer::timeout, [this] { reportIfStalled(m_err, m_sinceLastEnd, m_slotOf.size(), m_waiting, m_lanes); });
     watchdog.start(10'000);
     Interrupts interrupts([this] {
         m_err << "bullpen-cli soak: interrupted; cancelling " << m_slotOf.size()

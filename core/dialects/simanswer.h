@@ -22,6 +22,7 @@ struct SimErrorReply
     int status = 500;
     QByteArray body;
     QList<QPair<QByteArray, QByteArray>> headers; // e.g. Retry-After
+    QByteArray contentType = "application/json";
 };
 
 namespace simanswer {

@@ -40,6 +40,7 @@ struct EngineEndpoint
     // The attach path reads an engine that may be hostile (or not an engine): a reply is aborted once
     // it brings more than `maxBytes`, counted as they arrive; capped() then says why, for the caller.
     static void cap(QNetworkReply *reply, qint64 maxBytes);
+    static constexpr qint64 kReadAhead = 256 * 1024; // read past a cap, to see it passed
     static QString capped(const QNetworkReply *reply); // empty: not capped
     // Checks a URL a person typed: http or https, a host, no path beyond "/", no credentials.
     static bool parseUrl(const QString &text, QUrl *url, QString *error);

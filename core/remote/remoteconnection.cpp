@@ -2,6 +2,7 @@
 #include "remoteconnection.h"
 
 #include "config/providerentries.h"
+#include "engineendpoint.h"
 #include "remotecomparisonrunner.h"
 
 #include <QJsonArray>
@@ -100,10 +101,7 @@ constexpr qint64 kMaxProvidersBytes = 1024 * 1024; // the engine's provider list
 void RemoteConnection::refreshProviders()
 {
     QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/providers"));
-    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
-        if (received > kMaxProvidersBytes)
-            reply->abort();
-    });
+    EngineEndpoint::cap(reply, kMaxProvidersBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

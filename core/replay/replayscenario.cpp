@@ -123,6 +123,15 @@ QJsonObject behaviourFor(const RecordedAttempt &a, QString *why)
                                    "a TLS failure cannot be played by the plain-HTTP simulator; played as a connection reset"));
         return behaviour("reset", a.durationMs);
     }
+    if (k == u"UNKNOWN" && status >= 300) {
+        // An answer nobody recognised (a status outside the table, a body of no provider's shape): the
+        // recorded status and what the record kept of the body, sent as they are, so that the engine
+        // judges them as it did (never a provider's error the simulator would dress it in).
+        QJsonObject o = error("server_error", a);
+        const QString kept = a.detail.trimmed();
+        o.insert(QStringLiteral("body"), kept.isEmpty() ? QStringLiteral("(no body recorded)") : kept);
+        return o;
+    }
     *why = T(QT_TRANSLATE_NOOP("bullpen::ReplayScenario", "%1 is not a provider behaviour the simulator plays; played as a server error"))
                .arg(k);
     return error("server_error", a);

@@ -72,7 +72,7 @@ struct RecordedPolicy
     QJsonObject settingsJson() const;
 };
 
-// docs/contract.md §14: a simulator scenario (docs/scenarios.md) in which every provider behaves, for
+// docs/contract.md §14: a simulator scenario (docs/simulator.md) in which every provider behaves, for
 // each attempt of the recorded generation, as that attempt saw it: the same status and error shape for
 // its kind, after the same time; a hang where our deadline ended it. No story, user or provider text is
 // in it (the simulator writes its own storyboard). What the records cannot say is named per attempt

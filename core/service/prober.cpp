@@ -68,9 +68,12 @@ void Prober::tick()
         m_lastError = why;
         return; // another engine probes
     }
-    // The store's rows carry wall time: "traffic since" is asked in it.
+    // The store's rows carry wall time: "traffic in the last interval" is asked in it, up to one
+    // interval ahead for engines whose clocks run a little ahead of this one's; rows further ahead were
+    // written before the wall clock stepped back.
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    std::optional<QSet<QString>> recent = m_records ? m_records->recentTraffic(now - m_every.count(), &why) : QSet<QString> {};
+    std::optional<QSet<QString>> recent =
+        m_records ? m_records->recentTraffic(now - m_every.count(), now + m_every.count(), &why) : QSet<QString> {};
     if (!recent) {
         if (why != m_lastError)
             qCWarning(lcProbe) << "probes: cannot read recent traffic from the store:" << why << "; no probe until it answers";

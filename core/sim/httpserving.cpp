@@ -95,6 +95,8 @@ QByteArray httpReasonPhrase(int status)
         return "Gateway Timeout";
     case 529:
         return "Overloaded";
+    case 418:
+        return "I'm a teapot";
     default:
         return "Status";
     }

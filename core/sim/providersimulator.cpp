@@ -480,11 +480,11 @@ void ProviderSimulator::finished(Provider provider, QTcpSocket *socket)
 }
 
 void ProviderSimulator::writeJson(QTcpSocket *socket, int status, const QByteArray &body,
-                                  const QList<QPair<QByteArray, QByteArray>> &headers, std::optional<Provider> provider)
+                                  const QList<QPair<QByteArray, QByteArray>> &headers, std::optional<Provider> provider,
+                                  const QByteArray &contentType)
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + httpReasonPhrase(status)
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + httpReasonPhrase(status) + "\r\nContent-Type: " + contentType
         + "\r\n"
-          "Content-Type: application/json\r\n"
           "Content-Length: "
         + QByteArray::number(body.size()) + "\r\n";
     if (provider)
@@ -796,6 +796,10 @@ void ProviderSimulator::writeMalformed(const Reply &r, const SimBehaviour &b, co
 void ProviderSimulator::writeError(const Reply &r, const SimBehaviour &b, const QString &name, int status, int retryAfter)
 {
     SimWire::ErrorReply e = SimWire::error(r.provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
+    if (!b.body.isEmpty()) { // the scenario's own answer (a replay's recorded one): sent as it is
+        e.body = b.body;
+        e.contentType = QJsonDocument::fromJson(b.body).isNull() ? QByteArray("text/plain; charset=utf-8") : QByteArray("application/json");
+    }
     if (name == u"auth_echo") {
         // Some providers quote the key they were sent in their 401/400 text (Gemini does; OpenAI's
         // "Bearer sk-…"): the engine must scrub it before anything is recorded (docs/contract.md §11.9).
@@ -803,7 +807,7 @@ void ProviderSimulator::writeError(const Reply &r, const SimBehaviour &b, const 
         e.body.replace("\"message\":\"",
                        QByteArray("\"message\":\"API key not valid: " + key + " (Authorization: Bearer " + key + ", key=" + key + "). "));
     }
-    writeJson(r.socket, e.status, e.body, e.headers, r.provider);
+    writeJson(r.socket, e.status, e.body, e.headers, r.provider, e.contentType);
     finished(r.provider, r.socket);
 }
 

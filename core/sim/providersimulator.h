@@ -138,7 +138,7 @@ private:
     void finished(Provider provider, QTcpSocket *socket);
     // With a provider, the reply carries that provider's request id header.
     void writeJson(QTcpSocket *socket, int status, const QByteArray &body, const QList<QPair<QByteArray, QByteArray>> &headers = {},
-                   std::optional<Provider> provider = std::nullopt);
+                   std::optional<Provider> provider = std::nullopt, const QByteArray &contentType = "application/json");
     // How a written stream ends: its end marker, a cut before it (the connection closes), or never (held open).
     enum class StreamEnd { Finish, Cut, Hold };
     void writeDrippedJson(Provider provider, QPointer<QTcpSocket> socket, const QByteArray &body, int intervalMs);

@@ -104,6 +104,13 @@ std::optional<SimBehaviour> readBehaviour(const QJsonValue &value, const QString
             return std::nullopt;
         }
     }
+    if (const QJsonValue body = o.value(QLatin1StringView("body")); !body.isUndefined()) {
+        if (!body.isString() || b.action != SimBehaviour::Action::Error || b.status == 0) {
+            *error = QStringLiteral("%1.body: expected a string, beside \"do\": \"error\" and a \"status\"").arg(where);
+            return std::nullopt;
+        }
+        b.body = body.toString().toUtf8().left(64 * 1024);
+    }
     if (const QJsonValue r = o.value(QLatin1StringView("retry_after_s")); !r.isUndefined()) {
         b.retryAfterSeconds = r.toInt(-1);
         if (b.retryAfterSeconds < 0) {

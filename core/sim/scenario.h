@@ -41,6 +41,10 @@ struct SimBehaviour
     bool streamUsage = true; // OpenAI/DashScope: stream_options.include_usage (the closing usage chunk)
     bool geminiSse = true; // Gemini :streamGenerateContent with alt=sse; without it the answer is a JSON array
     int status = 0; // 0: the provider's usual status for `error`
+    // With `status`: this body instead of the provider's for `error`, sent as it is (application/json
+    // when it is JSON, else text/plain), so that a replay can answer what was recorded, e.g. an UNKNOWN
+    // failure's status and body.
+    QByteArray body;
     int retryAfterSeconds = -1; // -1: no Retry-After header
     int dripIntervalMs = 400;
     // A stream's shape in time, for replays of recorded attempts (docs/contract.md §14): the events sent
@@ -73,7 +77,7 @@ struct SimScript
     const SimPhase *phaseAt(double seconds) const; // null: no phase then
 };
 
-// A scenario file (JSON, documented in docs/scenarios.md). Keys of "providers" are a provider id
+// A scenario file (JSON, documented in docs/simulator.md). Keys of "providers" are a provider id
 // ("gemini"), a role ("primary", "fallback") or "*"; the most specific one applies. Image and captions
 // requests follow only the keys "image" and "captions" (healthy without them).
 struct Scenario

@@ -69,18 +69,19 @@ bool ProbeRecords::lead(QString *error)
     return m_leading;
 }
 
-std::optional<QSet<QString>> ProbeRecords::recentTraffic(qint64 sinceMs, QString *error)
+std::optional<QSet<QString>> ProbeRecords::recentTraffic(qint64 sinceMs, qint64 untilMs, QString *error)
 {
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    if (!q.prepare(QStringLiteral("SELECT DISTINCT provider, role, stage FROM attempts WHERE at_ms >= ?"))) {
+    if (!q.prepare(QStringLiteral("SELECT DISTINCT provider, role, stage FROM attempts WHERE at_ms >= ? AND at_ms <= ?"))) {
         if (error)
             *error = q.lastError().text();
         reconnect(nullptr); // on PostgreSQL the lock went with the connection: lead() asks again
         return std::nullopt;
     }
     q.addBindValue(sinceMs);
+    q.addBindValue(untilMs);
     if (!q.exec()) {
         if (error)
             *error = q.lastError().text();

@@ -27,8 +27,11 @@ public:
     // True when this engine probes: always on SQLite (one machine writes it); on PostgreSQL while it
     // holds the lock. A lost connection is opened again and the lock asked for anew.
     bool lead(QString *error);
-    // "provider/role/stage" of every attempt (users' or probes') since `sinceMs`; nothing on failure.
-    std::optional<QSet<QString>> recentTraffic(qint64 sinceMs, QString *error);
+    // "provider/role/stage" of every attempt (users' or probes') from `sinceMs` to `untilMs`; nothing
+    // on failure. Bounded above too: after the wall clock steps back, the rows written before the step
+    // lie in the future and are not recent traffic (they would silence the prober until the clock
+    // caught up with them).
+    std::optional<QSet<QString>> recentTraffic(qint64 sinceMs, qint64 untilMs, QString *error);
 
     static constexpr qint64 kLockKey = 0x42756c6c70656e01; // "Bullpen" and 1: the probers' lock
 

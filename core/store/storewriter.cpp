@@ -85,11 +85,11 @@ struct StoreWriter::Statements
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
     bool onPostgres = false; // comics go into the store
-    QSet<QString> comicsKnown; // in the store already (at most 4096 remembered, for at most kComicsKnownMs)
-    qint64 comicsKnownSinceMs = 0;
+    QSet<QString> comicsKnown; // in the store already (at most 4096 remembered, for at most kComicsKnown)
+    std::chrono::steady_clock::time_point comicsKnownSince; // monotonic: a wall-clock step never keeps them longer
     // Shorter than the shortest retention (retention.h): a comic remembered here was referred to by a
     // generation committed since, which a purge does not remove yet, so a purge never removes it.
-    static constexpr qint64 kComicsKnownMs = 10 * 60'000;
+    static constexpr std::chrono::minutes kComicsKnown { 10 };
     AggregateDeltas aggregates; // this transaction's changes to the hourly aggregates
     // Probes and replays (docs/contract.md §13, §14) started through this connection and not finished:
     // their attempts are marked synthetic and left out of the aggregates.
@@ -201,9 +201,9 @@ bool writeComic(Statements &s, const QString &path, QString *error)
         return true;
     }
     // Most comics a busy deployment makes again are already there: their bytes are not sent twice.
-    if (const qint64 now = QDateTime::currentMSecsSinceEpoch(); now - s.comicsKnownSinceMs > Statements::kComicsKnownMs) {
+    if (const auto now = std::chrono::steady_clock::now(); now - s.comicsKnownSince > Statements::kComicsKnown) {
         s.comicsKnown.clear();
-        s.comicsKnownSinceMs = now;
+        s.comicsKnownSince = now;
     }
     if (s.comicsKnown.contains(sha256))
         return true;
@@ -331,7 +331,7 @@ void StoreWriter::setRetention(const RetentionPolicy &policy, const QString &ima
         std::lock_guard lock(m_mutex);
         m_retention = policy;
         m_imagesDir = imagesDir;
-        m_nextPurgeMs = QDateTime::currentMSecsSinceEpoch() + std::min<qint64>(60'000, policy.interval.count());
+        m_nextPurge = std::chrono::steady_clock::now() + std::min<std::chrono::milliseconds>(std::chrono::minutes(1), policy.interval);
         m_upkeepNow = true;
     }
     m_wake.notify_all();
@@ -344,7 +344,7 @@ bool StoreWriter::purgeWhenDue(QSqlDatabase &db)
     QString imagesDir;
     {
         std::lock_guard lock(m_mutex);
-        if (!m_retention || m_retention->isOff() || (!m_purger && now < m_nextPurgeMs))
+        if (!m_retention || m_retention->isOff() || (!m_purger && std::chrono::steady_clock::now() < m_nextPurge))
             return true;
         policy = m_retention;
         imagesDir = m_imagesDir;
@@ -373,7 +373,7 @@ bool StoreWriter::purgeWhenDue(QSqlDatabase &db)
     }
     std::lock_guard lock(m_mutex);
     // Busy: another engine is purging this store; this one looks again at its next interval.
-    m_nextPurgeMs = now + policy->interval.count();
+    m_nextPurge = std::chrono::steady_clock::now() + policy->interval;
     m_counters.retention.purged += counts;
     m_counters.retention.longestStepMs = std::max(m_counters.retention.longestStepMs, longest);
     if (step == Purger::Step::Done)
@@ -490,11 +490,11 @@ void StoreWriter::run()
             }
             QString why;
             if (m_location.connect(name, StoreLocation::Access::ReadWrite, &why).isOpen()) {
-                qint64 since = 0;
+                qint64 lastedMs = 0;
                 std::size_t held = 0;
                 {
                     std::lock_guard lock(m_mutex);
-                    since = m_counters.unreachableSinceMs;
+                    lastedMs = m_unreachableFor.isValid() ? m_unreachableFor.elapsed() : 0;
                     m_counters.unreachableSinceMs = 0;
                     held = m_queue.size();
                 }
@@ -502,7 +502,7 @@ void StoreWriter::run()
                     m_onReachability(true,
                                      QStringLiteral("the store at %1 is reachable again after %2 s; writing the %3 record(s) it held")
                                          .arg(m_location.display())
-                                         .arg(static_cast<double>(QDateTime::currentMSecsSinceEpoch() - since) / 1000.0, 0, 'f', 1)
+                                         .arg(static_cast<double>(lastedMs) / 1000.0, 0, 'f', 1)
                                          .arg(held));
                 break;
             }
@@ -539,8 +539,10 @@ void StoreWriter::noteUnreachable(const QString &failure)
     std::size_t held = 0;
     {
         std::lock_guard lock(m_mutex);
-        if (m_counters.unreachableSinceMs == 0)
+        if (m_counters.unreachableSinceMs == 0) {
             m_counters.unreachableSinceMs = QDateTime::currentMSecsSinceEpoch();
+            m_unreachableFor.start(); // the outage's length, on the monotonic clock
+        }
         since = m_counters.unreachableSinceMs;
         m_counters.lastError = failure;
         held = m_queue.size();
@@ -651,8 +653,8 @@ StoreWriter::Take StoreWriter::takeBatch(Statements &statements, std::deque<Item
     if (m_purger)
         wait = m_purger->pause(); // records arriving meanwhile are written at once
     else if (m_retention && !m_retention->isOff())
-        wait = std::clamp(std::chrono::milliseconds(m_nextPurgeMs - QDateTime::currentMSecsSinceEpoch()), std::chrono::milliseconds::zero(),
-                          wait);
+        wait = std::clamp(std::chrono::duration_cast<std::chrono::milliseconds>(m_nextPurge - std::chrono::steady_clock::now()),
+                          std::chrono::milliseconds::zero(), wait);
     m_wake.wait_for(lock, wait, [this] { return m_stop || !m_queue.empty() || m_upkeepNow; });
     if (m_queue.empty())
         return m_stop ? Take::Stopped : Take::Nothing;

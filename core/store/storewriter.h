@@ -7,6 +7,7 @@
 #include "retention.h"
 #include "storelocation.h"
 
+#include <QElapsedTimer>
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
@@ -143,8 +144,9 @@ private:
     std::optional<RetentionPolicy> m_retention;
     QString m_imagesDir;
     std::unique_ptr<Purger> m_purger; // the pass under way (writer thread only)
-    qint64 m_nextPurgeMs = 0;
+    std::chrono::steady_clock::time_point m_nextPurge; // monotonic: a wall-clock step never delays or hurries a pass
     QString m_purgeFailure; // said once per cause
+    QElapsedTimer m_unreachableFor; // since the store became unreachable (under m_mutex)
     qint64 m_startedAtMs = 0;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;

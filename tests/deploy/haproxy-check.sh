@@ -21,8 +21,8 @@ fi
 
 # What docs/operations.md says the balancer does, each as a directive of the file.
 for directive in 'timeout http-request 10s' 'timeout client 60s' 'timeout server 60s' 'option forwardfor' \
-    'option httpchk GET /readyz' 'http-check expect status 200' 'retry-on conn-failure 503' 'option redispatch' \
-    'retries 2' 'maxconn "${BULLPEN_ENGINE_MAXCONN-480}"'; do
+    'option httpchk GET /readyz' 'http-check expect status 200' 'retry-on conn-failure empty-response 503' 'option redispatch' \
+    'retries 2' 'option http-buffer-request' 'maxconn "${BULLPEN_ENGINE_MAXCONN-480}"'; do
     grep -qF -- "$directive" "$cfg" || fail "$cfg has no '$directive'"
 done
 grep -qF 'deploy/haproxy/bullpen.cfg' "$root/scripts/cluster-soak.sh" || fail "scripts/cluster-soak.sh does not run $cfg"

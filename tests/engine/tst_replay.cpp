@@ -169,6 +169,8 @@ private Q_SLOTS:
         QTest::newRow("invalid") << QByteArray("OUTPUT_INVALID") << 200 << QStringLiteral("invalid_storyboard") << QString() << true;
         QTest::newRow("network") << QByteArray("NETWORK") << 0 << QStringLiteral("reset") << QString() << true;
         QTest::newRow("tls") << QByteArray("TLS") << 0 << QStringLiteral("reset") << QString() << true;
+        // Played with its recorded status and body (unknownFailureReplaysUnknown plays it).
+        QTest::newRow("unknown 418") << QByteArray("UNKNOWN") << 418 << QStringLiteral("error") << QStringLiteral("server_error") << false;
     }
 
     void scenarioPlaysEachKind()
@@ -256,6 +258,23 @@ private Q_SLOTS:
                                        "1 min 00 s")),
                  qPrintable(v.summary));
         QVERIFY(replayTimelines(recorded, slow).contains(QLatin1StringView("qwen fallback ok")));
+
+        // A stream that ended normally and was judged afterwards (here truncated) is played by the
+        // simulator's own chunking: its count of events is no difference. A cut one's is.
+        ReplayRun truncated {
+            QStringLiteral("failed"), false, QString(), 300, { attempt(Provider::Gemini, Role::Primary, "OUTPUT_TRUNCATED", 300) }
+        };
+        truncated.attempts[0].firstByteMs = 100;
+        truncated.attempts[0].streamEvents = 3;
+        ReplayRun truncatedAgain = truncated;
+        truncatedAgain.attempts[0].streamEvents = 4;
+        v = ReplayVerdict::judge(truncated, truncatedAgain, true);
+        QVERIFY2(v.reproduced, qPrintable(v.summary));
+        ReplayRun cut = truncated, cutAgain = truncatedAgain;
+        cut.attempts[0].kind = cutAgain.attempts[0].kind = QStringLiteral("NETWORK");
+        v = ReplayVerdict::judge(cut, cutAgain, true);
+        QVERIFY(!v.reproduced);
+        QVERIFY2(v.summary.contains(QLatin1StringView("3 events recorded, 4 replayed")), qPrintable(v.summary));
     }
 
     // docs/contract.md §14: the same attempts in order means the same kinds too. One attempt whose kind
@@ -485,6 +504,13 @@ private Q_SLOTS:
             << "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
                 + QByteArray::number(overloaded.size()) + "\r\n\r\n" + overloaded
             << QStringLiteral("hang") << -1;
+        // A status outside the table with a body of no provider's shape is UNKNOWN; it replays as
+        // UNKNOWN (once a server error or a quota, and "differs").
+        const QByteArray teapot = "short and stout";
+        QTest::addRow("418 with a body nobody knows") << int(Mode::Fixed)
+                                                      << "HTTP/1.1 418 I'm a teapot\r\nContent-Type: text/plain\r\nContent-Length: "
+                + QByteArray::number(teapot.size()) + "\r\n\r\n" + teapot
+                                                      << QStringLiteral("ok") << -1;
     }
 
     void hostileRecordingReplays()
@@ -548,6 +574,8 @@ private Q_SLOTS:
         QVERIFY(!source->attempts.isEmpty());
         QCOMPARE(toId(source->attempts.constFirst().provider), QStringLiteral("openai"));
         QVERIFY(!source->attempts.constFirst().success);
+        if (answer.startsWith("HTTP/1.1 418"))
+            QCOMPARE(source->attempts.constFirst().kind, QStringLiteral("UNKNOWN"));
         if (events >= 0)
             QCOMPARE(source->attempts.constFirst().streamEvents, std::optional<int>(events));
         const ReplayScenario played = source->scenario();

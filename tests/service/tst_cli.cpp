@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -556,6 +557,28 @@ private Q_SLOTS:
         const Run replay = raw({ QStringLiteral("replay"), id, QStringLiteral("--data-dir"), dir, QStringLiteral("--no-store") });
         QVERIFY2(!replay.err.contains("unknown provider"), replay.err.constData());
         QVERIFY2(replay.exitCode == 0, QByteArray(replay.out + replay.err).constData());
+        QVERIFY2(replay.out.contains("reproduced"), replay.out.constData()); // exit 0 says it too; the verdict in words
+    }
+
+    // A replay reads a recorded generation: a store that is not there is refused, saying what to give,
+    // and none is created (it once made an empty store at the mistyped path).
+    void replayRefusesAStoreThatIsNotThere()
+    {
+        const QString missing = m_home.filePath(QStringLiteral("no-such-folder"));
+        const Run r = raw(
+            { QStringLiteral("replay"), QStringLiteral("gen_00000000000000000000000000000000"), QStringLiteral("--data-dir"), missing });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no store at") && r.err.contains("--data-dir") && r.err.contains("--engine"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(missing));
+        // Its help names the scenario format's page, which exists.
+        const Run help = raw({ QStringLiteral("replay"), QStringLiteral("--help") });
+        const QRegularExpression doc(QStringLiteral("docs/[a-z-]+\\.md"));
+        for (auto m = doc.globalMatch(QString::fromUtf8(help.out)); m.hasNext();) {
+            const QString path = m.next().captured();
+            QVERIFY2(QFileInfo::exists(QStringLiteral(BULLPEN_SOURCE_DIR "/") + path),
+                     qPrintable(path + QStringLiteral(" does not exist")));
+        }
+        QVERIFY2(help.out.contains("docs/simulator.md"), help.out.constData());
     }
 
     // A refused provider entry is the last line's subject too: the setting that names it points at the

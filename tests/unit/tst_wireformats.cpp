@@ -321,6 +321,20 @@ private Q_SLOTS:
         QCOMPARE(overridden.status, 500);
         QVERIFY(overridden.body.contains("\"code\":500"));
         QVERIFY(overridden.body.contains("\"status\":\"INTERNAL\""));
+        // A status Gemini never sends ({"do":"error","status":418}) is a proxy's plain answer, never a
+        // Gemini body claiming FAILED_PRECONDITION; the engine then calls it UNKNOWN, as it would the real one.
+        const SimWire::ErrorReply teapot = SimWire::error(Provider::Gemini, QStringLiteral("server_error"), 418);
+        QCOMPARE(teapot.status, 418);
+        QCOMPARE(teapot.body, QByteArray("418 I'm a teapot\n"));
+        QVERIFY(teapot.contentType.startsWith("text/plain"));
+        const auto teapotKind = FailureClassifier::classify(Provider::Gemini, [&] {
+            ProviderResponse r;
+            r.httpStatus = teapot.status;
+            r.errorBody = teapot.body;
+            return r;
+        }());
+        QVERIFY(teapotKind);
+        QCOMPARE(teapotKind->kind, FailureKind::UNKNOWN);
         // Rate limits: Gemini puts the delay in RetryInfo, never in a header; OpenAI's text and header agree.
         const SimWire::ErrorReply g = SimWire::error(Provider::Gemini, QStringLiteral("rate_limited"), 0, 7);
         QVERIFY(g.headers.isEmpty());

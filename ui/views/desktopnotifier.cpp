@@ -9,13 +9,17 @@
 #include <QSettings>
 #include <QVariantMap>
 
+#include <chrono>
+
 Q_LOGGING_CATEGORY(lcNotify, "bullpen.notify")
 
 namespace bullpen {
 
 DesktopNotifier::DesktopNotifier(QObject *parent)
     : QObject(parent)
-    , m_clock([] { return QDateTime::currentMSecsSinceEpoch(); })
+    // Monotonic: a wall-clock step back must not silence a provider's notifications until it catches up.
+    , m_clock(
+          [] { return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); })
     , m_enabled(enabledInSettings())
 {
 }

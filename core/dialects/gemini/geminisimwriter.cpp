@@ -42,7 +42,9 @@ const char *geminiRpcStatus(int status)
     case 504:
         return "DEADLINE_EXCEEDED";
     default:
-        return status >= 500 ? "INTERNAL" : "FAILED_PRECONDITION";
+        // Google's status for any other 5xx; a 4xx outside the table (418, 451, …) has none: Gemini never
+        // sends one, so no Gemini body can honestly carry it (GeminiDialect::error sends a proxy's answer).
+        return status >= 500 ? "INTERNAL" : nullptr;
     }
 }
 
@@ -165,7 +167,13 @@ QByteArray GeminiDialect::malformedBody() const
 SimErrorReply GeminiDialect::error(SimFailure failure, int statusOverride, int retryAfterSeconds) const
 {
     SimErrorReply r = geminiError(failure, QByteArray::number(retryAfterSeconds >= 0 ? retryAfterSeconds : 30));
-    if (statusOverride > 0 && statusOverride != r.status) {
+    if (statusOverride > 0 && statusOverride != r.status && !geminiRpcStatus(statusOverride)) {
+        // A status Gemini never sends came from something in front of it (a proxy, a gateway): its
+        // plain answer, not a Gemini body claiming a Google status that does not go with it.
+        r.status = statusOverride;
+        r.body = QByteArray::number(statusOverride) + (statusOverride == 418 ? " I'm a teapot\n" : "\n");
+        r.contentType = "text/plain; charset=utf-8";
+    } else if (statusOverride > 0 && statusOverride != r.status) {
         r.status = statusOverride;
         QJsonObject root = QJsonDocument::fromJson(r.body).object();
         QJsonObject e = root.value(QLatin1StringView("error")).toObject();

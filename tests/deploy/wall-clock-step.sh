@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CTest entry tst_wall_clock_step: an engine's wall clock steps back one hour (tests/support/wallstep.cpp
+# preloaded, as an NTP correction or a person setting the clock would move it) while an operator works and its prober probes every
+# second. Durations run on the monotonic clock (scripts/wall-clock.py), so after the step:
+# - the operator's token is never answered 429 (a rate limiter on wall time refuses it for an hour);
+# - the prober still probes (rows written before the step lie in the future; read as recent traffic
+#   they would silence it for an hour).
+#   bash tests/deploy/wall-clock-step.sh <bullpen-engine> <libwallstep.so>
+set -euo pipefail
+engine_bin="${1:?usage: wall-clock-step.sh <bullpen-engine> <libwallstep.so>}"
+wallstep="${2:?usage: wall-clock-step.sh <bullpen-engine> <libwallstep.so>}"
+fail() { echo "FAIL tst_wall_clock_step: $*" >&2; exit 1; }
+[[ -f $wallstep ]] || fail "$wallstep is missing (cmake --build build/dev --target wallstep)"
+work=$(mktemp -d)
+engine=
+cleanup() {
+    [[ -n $engine ]] && { kill -9 "$engine" && wait "$engine"; } 2> /dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+token=$("$engine_bin" token add operator --role operator --data-dir "$work/store" 2> /dev/null)
+port=$((23700 + RANDOM % 2000))
+echo 0 > "$work/offset" # seconds; the shim reads it again every 50 ms
+# Only the wall clock moves: the monotonic clock, sleeps and timeouts stay real, as when NTP steps the time.
+LD_PRELOAD=$wallstep BULLPEN_WALLSTEP_FILE=$work/offset \
+    "$engine_bin" --simulator --listen "127.0.0.1:$port" --data-dir "$work/store" --rate 20 --probe-every 1s \
+    > "$work/engine.log" 2>&1 &
+engine=$!
+for _ in $(seq 1 150); do
+    curl -fs "http://127.0.0.1:$port/readyz" > /dev/null 2>&1 && break
+    kill -0 "$engine" 2> /dev/null || { cat "$work/engine.log" >&2; fail "the engine did not start"; }
+    sleep 0.1
+done
+probes() { # probes this engine has sent so far (every target, ok or failed)
+    curl -fs -H "Authorization: Bearer $token" "http://127.0.0.1:$port/metrics" \
+        | awk '$1 ~ /^bullpen_probes_total\{/ { n += $2 } END { print n + 0 }'
+}
+work_for() { # seconds: an operator's requests, 10 a second (half the token's rate); prints the refused ones
+    local refused=0 code
+    for _ in $(seq 1 $(($1 * 10))); do
+        code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/config")
+        [[ $code == 200 ]] || refused=$((refused + 1))
+        sleep 0.1 # the operator's pace, not a wait for a condition
+    done
+    echo "$refused"
+}
+before=$(work_for 3)
+[[ $before == 0 ]] || fail "$before of 30 requests refused before the step (the rate is 20 a second)"
+probes_before=$(probes)
+(( probes_before > 0 )) || fail "the prober sent no probe in 3 s at --probe-every 1s"
+engine_wall() { # the engine's wall clock in seconds, from its own last_heartbeat (GET /v1/instances)
+    curl -fs -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/instances" \
+        | python3 -c 'import json, sys, datetime; i = json.load(sys.stdin); i = i.get("instances", i) if isinstance(i, dict) else i
+print(int(datetime.datetime.fromisoformat(i[0]["last_heartbeat"].replace("Z", "+00:00")).timestamp()))'
+}
+echo -3600 > "$work/offset"
+behind=unknown
+for _ in $(seq 1 40); do # the shim reads the file again within 50 ms
+    wall=$(engine_wall 2> /dev/null) || wall=
+    [[ -n $wall ]] && behind=$(($(date +%s) - wall))
+    [[ $behind != unknown ]] && ((behind > 3500)) && break
+    sleep 0.05
+done
+[[ $behind != unknown ]] || fail "GET /v1/instances was never answered after the step (refused by a rate limit on wall time?)"
+echo "tst_wall_clock_step: the engine's wall clock is $behind s behind this machine's"
+(( behind > 3500 )) || fail "the engine's wall clock did not step back (it is $behind s behind), or GET /v1/instances was refused after the step (a rate limit on wall time?)"
+after=$(work_for 4)
+probes_after=$(probes)
+echo "tst_wall_clock_step: before the step 0 of 30 requests refused, $probes_before probes; after it $after of 40 refused, $((probes_after - probes_before)) probes in 4 s"
+[[ $after == 0 ]] || fail "$after of 40 requests were refused after the wall clock stepped back (a rate limit on wall time?)"
+(( probes_after - probes_before >= probes_before / 2 )) || fail "the prober nearly stopped probing after the wall clock stepped back (fewer than half as many probes in 4 s as in the 3 s before)"
+echo "PASS tst_wall_clock_step"
