@@ -811,6 +811,8 @@ private Q_SLOTS:
                 + QStringLiteral("&bucket_ms=60000"),
             QStringLiteral("/v1/stats/oldest"),
             QStringLiteral("/v1/stats/providers"),
+            QStringLiteral("/v1/stats/spend?") + window,
+            QStringLiteral("/v1/stats/tune?stage=storyboard&primary_timeouts_ms=10000,60000&") + window,
             QStringLiteral("/v1/config"),
             QStringLiteral("/v1/providers"),
             QStringLiteral("/v1/instances"),
