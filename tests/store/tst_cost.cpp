@@ -5,6 +5,7 @@
 #include "config/settings.h"
 #include "contract/price.h"
 #include "contract/providerregistry.h"
+#include "cost/generationcost.h"
 #include "devsupport/historyfiller.h"
 #include "loopbackrig.h"
 #include "store/store.h"
@@ -128,6 +129,26 @@ private Q_SLOTS:
             QVERIFY(!cost);
         else
             QVERIFY2(cost && std::abs(*cost - expected) < 1e-12, qPrintable(QString::number(cost.value_or(-1))));
+    }
+
+    // A generation's cost is every attempt's, billed failures included; the fallback's part is named;
+    // an attempt of unknown cost is counted, never priced at 0 (what Result and Compare show).
+    void generationCostSumsEveryAttempt()
+    {
+        AttemptRecord truncated, timedOut, answered;
+        truncated.cost = 0.002;
+        truncated.currency = QStringLiteral("USD");
+        timedOut.role = Role::Fallback; // no tokens reported: unknown
+        answered.role = Role::Fallback;
+        answered.cost = 0.005;
+        answered.currency = QStringLiteral("USD");
+        const GenerationCost c = GenerationCost::of({ truncated, timedOut, answered });
+        QCOMPARE(c.total.size(), 1);
+        QVERIFY(std::abs(c.total.constFirst().second - 0.007) < 1e-12);
+        QVERIFY(std::abs(c.fallbackAdded.constFirst().second - 0.005) < 1e-12);
+        QCOMPARE(c.unknown, 1);
+        QCOMPARE(GenerationCost::text(c.total), QStringLiteral("0.0070 USD"));
+        QCOMPARE(GenerationCost::text({}), QStringLiteral("—"));
     }
 
     // Real adapters against the simulator, one per dialect: the tokens they read are priced, recorded
