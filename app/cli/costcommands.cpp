@@ -9,11 +9,28 @@
 #include "storeargs.h"
 
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTextStream>
 
 namespace bullpen::cli {
 
 namespace {
+
+// --since: "7d", "36h", or any duration a setting takes ("30m"); from 1 minute to 400 days.
+std::optional<std::chrono::milliseconds> parseSince(const QString &text, QString *why)
+{
+    static const QRegularExpression daysOrHours(QStringLiteral(R"(^\s*([0-9]{1,5})\s*(d|h)\s*$)"));
+    std::optional<std::chrono::milliseconds> d;
+    if (const QRegularExpressionMatch m = daysOrHours.match(text); m.hasMatch())
+        d = std::chrono::hours(m.captured(1).toLongLong() * (m.captured(2) == u"d" ? 24 : 1));
+    else
+        d = parseDuration(text, why);
+    if (d && (*d < std::chrono::minutes(1) || *d > std::chrono::hours(24 * 400))) {
+        *why = QStringLiteral("\"%1\" is not from 1 minute to 400 days").arg(text);
+        return std::nullopt;
+    }
+    return d;
+}
 
 // The shared start of both commands: options parsed, the history opened (the store, or --engine's).
 struct CostCommand
@@ -45,9 +62,9 @@ struct CostCommand
             return 0;
         }
         QString why;
-        const auto since = parseDuration(parser.isSet(args.since) ? parser.value(args.since) : QStringLiteral("168h"), &why);
+        const auto since = parseSince(parser.isSet(args.since) ? parser.value(args.since) : QStringLiteral("7d"), &why);
         if (!since)
-            return fail(QStringLiteral("--since: ") + why + QStringLiteral("; e.g. --since 7d is --since 168h"));
+            return fail(QStringLiteral("--since: ") + why + QStringLiteral("; e.g. --since 7d, --since 36h"));
         toMs = QDateTime::currentMSecsSinceEpoch();
         fromMs = toMs - since->count();
         QString error;

@@ -14,6 +14,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -249,6 +250,34 @@ private Q_SLOTS:
         QVERIFY(at(5s).p95Ms < now60.p95Ms);
         const TuneReport back = TuneReport::fromJson(report->toJson());
         QCOMPARE(back.toJson(), report->toJson());
+
+        // The same from `bullpen-cli tune --json` over the store's folder (SQLite: the folder is the store).
+        if (TestStore::postgres())
+            return;
+        store.reset();
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), dir.path()); // no user settings: today's timeouts are the defaults (60 s)
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("tune"), QStringLiteral("--stage"), QStringLiteral("storyboard"), QStringLiteral("--since"),
+                    QStringLiteral("25h"), QStringLiteral("--json"), QStringLiteral("--data-dir"), dir.path() });
+        QVERIFY(cli.waitForFinished(60'000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QByteArray out = cli.readAllStandardOutput();
+        const TuneReport printed = TuneReport::fromJson(QJsonDocument::fromJson(out).object());
+        QCOMPARE(printed.generations, report->generations);
+        bool sawToday = false;
+        for (const TunePrediction &p : printed.predictions) {
+            if (!p.candidate.today)
+                continue;
+            sawToday = true;
+            QCOMPARE(p.candidate.primaryTimeout, 60s);
+            QVERIFY2(std::abs(p.fallbackRate - recordedRate) <= 0.02, qPrintable(QString::number(p.fallbackRate - recordedRate)));
+            qInfo("bullpen-cli tune --json: today (60 s) fallback_rate %.4f, recorded %.4f", p.fallbackRate, recordedRate);
+        }
+        QVERIFY(sawToday);
     }
 };
 
