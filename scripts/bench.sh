@@ -7,21 +7,27 @@
 #
 #   bash scripts/bench.sh --gate [BUILD_DIR]          the short set CI runs (under 10 minutes on 2 cores)
 #   bash scripts/bench.sh --gate --write-docs         the same, and its table into docs/performance.md
+#   bash scripts/bench.sh --gate --only bench_gui     only the named benchmarks of the set (comma-separated)
+#   BENCH_TIGHTEN=10 bash scripts/bench.sh --gate     every target ten times tighter: each program exits 1
 #
-# The gate judges only what holds on a noisy 2-core machine: ratios and paired differences measured in
-# the same run (breakers on vs off, the storyboard stage over a bare POST, the service over the same
-# generation embedded) and memory bounds. Absolute times are printed and written, never gated.
+# Every benchmark judges every target it states (each in its program, from settings, the contract or
+# physics, never from a last result), prints each target with its figure on one line and exits 1 on a
+# miss; the gate fails when any of them does. `bench_x --help` says what a program measures and judges.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 gate=0
 write_docs=0
+only=
 build=build/release
-for arg in "$@"; do
+while (( $# )); do
+    arg=$1
+    shift
     case $arg in
         --gate) gate=1 ;;
         --write-docs) write_docs=1 ;;
-        -h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+        --only) only=${1:?--only needs a name, e.g. --only bench_gui}; shift ;;
+        -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
         -*) echo "bench.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
         *) build=$arg ;;
     esac
@@ -31,11 +37,33 @@ if (( ! gate )); then
     exit 2
 fi
 
+# name | command (run from the repository root) | environment
+set_lines=(
+    "bench_outage|$build/tests/bench/bench_outage|"
+    "bench_engine|$build/tests/bench/bench_engine 500 200 1000 2|"
+    "bench_service|$build/tests/bench/bench_service|BENCH_PARTS=2"
+    "bench_liveview|$build/tests/bench/bench_liveview 250000|QT_QPA_PLATFORM=offscreen"
+    "bench_gui|$build/tests/bench/bench_gui 200 3|QT_QPA_PLATFORM=offscreen"
+    "bench_store|$build/tests/bench/bench_store 1000000|"
+)
+if [[ -n $only ]]; then
+    for name in ${only//,/ }; do
+        printf '%s\n' "${set_lines[@]}" | grep -q "^$name|" || { echo "bench.sh: --only $name: not in the gate's set" >&2; exit 2; }
+    done
+fi
+# Figures written into docs/ name the commit they were measured on: that commit must be the whole tree.
+if (( write_docs )) && [[ -n $(git status --porcelain 2>/dev/null) ]]; then
+    echo "bench.sh: --write-docs measures a committed tree, and this one has changes (git status): commit or stash them first" >&2
+    exit 2
+fi
+
 SECONDS=0
 if [[ ! -f $build/CMakeCache.txt ]]; then
     cmake --preset release > /dev/null
 fi
-cmake --build "$build" --parallel "$(nproc)" --target bench_outage bench_engine bench_service bench_liveview bullpen-engine bullpen-sim
+targets=(bullpen-engine bullpen-sim) # the programs the benchmarks start, and each benchmark of the set
+for line in "${set_lines[@]}"; do targets+=("${line%%|*}"); done
+cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 echo "=== bench.sh: built in $SECONDS s"
 
 out=$build/bench
@@ -43,18 +71,17 @@ mkdir -p "$out"
 results=$out/results.jsonl
 : > "$results"
 status=0
-# name | command (run from the repository root) | environment
-set_lines=(
-    "bench_outage|$build/tests/bench/bench_outage|"
-    "bench_engine|$build/tests/bench/bench_engine 500 200 1000 2|"
-    "bench_service|$build/tests/bench/bench_service|BENCH_PARTS=2"
-    "bench_liveview|$build/tests/bench/bench_liveview 250000|QT_QPA_PLATFORM=offscreen"
-)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 [[ -z $(git status --porcelain 2>/dev/null) ]] || commit="$commit+changes"
 today=$(date -u +%Y-%m-%d)
 for line in "${set_lines[@]}"; do
     IFS='|' read -r name command environment <<< "$line"
+    [[ -z $only || ,$only, == *",$name,"* ]] || continue
+    # Its --help says what it judges and runs nothing (within seconds, before a benchmark of minutes).
+    if ! help=$(timeout 10 "${command%% *}" --help) || [[ $help != "$name: "* ]]; then
+        echo "=== $name: --help did not print its usage and exit 0 at once" >&2
+        status=1
+    fi
     SECONDS=0
     echo "=== $name: ${environment:+$environment }$command"
     log=$out/$name.log
@@ -65,8 +92,14 @@ for line in "${set_lines[@]}"; do
         printf '%s\n' "${json%\}},\"command\":\"${environment:+$environment }$command\",\"preset\":\"release\",\"commit\":\"$commit\",\"date\":\"$today\"}"
     done >> "$results"
     if (( rc != 0 )); then
-        echo "=== $name: exit $rc (a target missed, or the program failed: see $log)" >&2
-        status=1
+        # A miss listed in tests/bench/known-misses.txt is printed as missed and stays in the table,
+        # but does not fail the gate; any other miss, and any other failure, does.
+        if (( rc == 1 )) && unlisted=$(python3 scripts/bench-known-misses.py "$log" tests/bench/known-misses.txt); then
+            echo "=== $name: exit 1 on known misses only (tests/bench/known-misses.txt); no other target missed"
+        else
+            echo "=== $name: exit $rc (a target missed, or the program failed: see $log)${unlisted:+; not listed as known: $unlisted}" >&2
+            status=1
+        fi
     fi
     echo "=== $name took $SECONDS s"
 done
@@ -74,12 +107,13 @@ done
 # The table: one row per figure, gated ones with their target and verdict.
 table=$(python3 - "$results" <<'EOF'
 import json, sys
+known = {tuple(l.split("#")[0].split()[:2]) for l in open("tests/bench/known-misses.txt") if l.split("#")[0].strip()}
 rows = ["| benchmark | figure | value | target | verdict | command |", "|---|---|---|---|---|---|"]
 for line in open(sys.argv[1]):
     r = json.loads(line)
     value = r["value"]
     shown = f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
-    verdict = "" if r["met"] is None else ("met" if r["met"] else "**missed**")
+    verdict = "" if r["met"] is None else ("met" if r["met"] else "**missed**" + (" (known)" if (r["bench"], r["figure"]) in known else ""))
     what = f" ({r['what']})" if r.get("what") else ""
     rows.append(f"| {r['bench']} | `{r['figure']}`{what} | {shown} {r['unit']} | {r['target'] or 'reported'} | {verdict} | `{r['command']}` |")
 print("\n".join(rows))

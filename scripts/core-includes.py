@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # The folders of core/ and which others each includes (docs/architecture.md, "Folders and their
 # includes"). Prints one line per folder; exits 1 when two folders include each other, directly or
-# around a circle, naming a file that makes each edge of it. ctest runs it as tst_core_folders.
+# around a circle, naming a file that makes each edge of it. A folder's sub-folders count as the folder
+# (core/dialects/gemini/ is dialects). The dialect folders (core/dialects/<name>/) include no other
+# dialect, except the bases declared in DIALECT_BASES below; a dialect that does exits 1 too.
+# ctest runs it as tst_core_folders.
 #   python3 scripts/core-includes.py [CORE_DIR]
 import os
 import re
@@ -10,16 +13,32 @@ import sys
 
 core = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core")
 folders = sorted(d for d in os.listdir(core) if os.path.isdir(os.path.join(core, d)) and d != "translations")
-edges, why = {f: set() for f in folders}, {}
+# A dialect that builds on another's format (DashScope's compatible mode is OpenAI's Chat Completions).
+DIALECT_BASES = {"dashscope": {"openai"}}
+
+
+def sources(folder):
+    """(path below core/, text) of every source in the folder and its sub-folders."""
+    for dirpath, _, names in sorted(os.walk(os.path.join(core, folder))):
+        for name in sorted(names):
+            if name.endswith((".h", ".cpp")):
+                path = os.path.join(dirpath, name)
+                yield os.path.relpath(path, core), open(path, encoding="utf-8").read()
+
+
+edges, why, crossings = {f: set() for f in folders}, {}, []
 for folder in folders:
-    for name in sorted(os.listdir(os.path.join(core, folder))):
-        if not name.endswith((".h", ".cpp")):
-            continue
-        text = open(os.path.join(core, folder, name), encoding="utf-8").read()
+    for rel, text in sources(folder):
         for other in re.findall(r'#include "([a-z]+)/', text):
             if other != folder and other in edges:
                 edges[folder].add(other)
-                why.setdefault((folder, other), f"core/{folder}/{name}")
+                why.setdefault((folder, other), f"core/{rel}")
+        parts = rel.split(os.sep)
+        if folder == "dialects" and len(parts) > 2:
+            own = parts[1]
+            for other in re.findall(r'#include "(?:dialects/)?([a-z]+)/[a-z]+\.h"', text):
+                if other != own and os.path.isdir(os.path.join(core, "dialects", other)) and other not in DIALECT_BASES.get(own, set()):
+                    crossings.append(f"core/{rel} includes the {other} dialect")
 
 
 def path(start, goal):
@@ -44,9 +63,14 @@ for a in folders:
         back = path(b, a)
         if back:
             circles.append([a] + back)
+if crossings:
+    print("\ncore-includes.py: a dialect includes another (each is one folder; declare a base in DIALECT_BASES):", file=sys.stderr)
+    for c in crossings:
+        print("  " + c, file=sys.stderr)
 if circles:
     print("\ncore-includes.py: folders that include each other (each edge: a file that makes it):", file=sys.stderr)
     for c in circles:
         print("  " + " -> ".join(c) + "   (" + ", ".join(why[(x, y)] for x, y in zip(c, c[1:])) + ")", file=sys.stderr)
+if circles or crossings:
     sys.exit(1)
-print("\nno circles between the folders of core/")
+print("\nno circles between the folders of core/; no dialect includes another but its declared base")

@@ -16,6 +16,11 @@ if command -v npm >/dev/null; then
         [ "${BULLPEN_TEST_REQUIRE_NODE:-}" = 1 ] && { echo "test.sh: npm ci failed and BULLPEN_TEST_REQUIRE_NODE=1" >&2; exit 1; }
         echo "test.sh: npm ci failed; tst_sdk will be skipped"
     fi
+    # The OpenAPI validator for tst_openapi_spec, pinned by tests/openapi/package-lock.json.
+    if ! npm ci --prefix tests/openapi --no-audit --no-fund --loglevel=error; then
+        [ "${BULLPEN_TEST_REQUIRE_NODE:-}" = 1 ] && { echo "test.sh: npm ci (tests/openapi) failed and BULLPEN_TEST_REQUIRE_NODE=1" >&2; exit 1; }
+        echo "test.sh: npm ci (tests/openapi) failed; tst_openapi_spec will be skipped"
+    fi
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -304,6 +304,7 @@ bool serviceOptions(const QCommandLineParser &parser, const ServeFlags &f, Servi
         || !positive(f.maxConnections, 1 << 20, &o.connections.maxConnections))
         return false;
     o.events.maxPerToken = std::max(1, o.events.maxSubscribers / 4); // one token cannot take every slot
+    o.events.reservedForOperators = o.events.maxSubscribers / 4; // viewers' streams never lock operators out
     int backlogBytes = 0;
     if (!positive(f.backlog, 1 << 30, &backlogBytes))
         return false;

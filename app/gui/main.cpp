@@ -8,6 +8,7 @@
 #include "config/exitcode.h"
 #include "config/qtnoise.h"
 #include "config/settingstable.h"
+#include "models/viewlink.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "runtime/secretstore.h"
@@ -263,24 +264,31 @@ int main(int argc, char *argv[])
                                   QStringLiteral("file"));
     const QCommandLineOption open(
         QStringLiteral("open"),
-        QStringLiteral("Open on the Failures tab with this generation's detail (its full id, gen_…; Copy id in the "
-                       "detail pane gives it)."),
-        QStringLiteral("generation"));
+        QStringLiteral("Open a bullpen:// link (View > Copy link to this view gives one), or the Failures tab with this "
+                       "generation's detail (its full id, gen_…; Copy id in the detail pane gives it)."),
+        QStringLiteral("link"));
     const QCommandLineOption theme(QStringLiteral("theme"), QStringLiteral("light, dark, or system (default)."), QStringLiteral("name"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
                                      QStringLiteral("Where the history, the masking key and images are kept (default: BULLPEN_DATA_DIR, "
                                                     "then ~/.local/share/bullpen). Not with --engine: an attached console keeps nothing."),
                                      QStringLiteral("dir"));
     parser.addOptions({ screenshots, scenario, lang, engineUrl, grab, open, theme, dataDir });
+    // The desktop entry opens a clicked bullpen:// link as `bullpen LINK` (docs/console.md, "Links").
+    parser.addPositionalArgument(QStringLiteral("link"), QStringLiteral("A bullpen:// link to open (as --open)."),
+                                 QStringLiteral("[link]"));
     parser.process(app);
+    const QString openValue = parser.isSet(open) ? parser.value(open) : parser.positionalArguments().value(0);
     if (parser.isSet(lang) && parser.value(lang) != u"en" && parser.value(lang) != u"ko") {
         QTextStream(stderr) << "bullpen: --lang takes en or ko\n";
         return kExitUsage;
     }
 
-    if (parser.isSet(open) && !parser.value(open).startsWith(QLatin1StringView("gen_"))) {
-        QTextStream(stderr) << "bullpen: --open takes a generation id (gen_…), as Copy id or bullpen-cli history --json gives it\n";
-        return kExitUsage;
+    if (!openValue.isEmpty() && !openValue.startsWith(QLatin1StringView("gen_"))) {
+        const auto link = ViewLink::parse(openValue);
+        if (const auto *why = std::get_if<QString>(&link)) {
+            QTextStream(stderr) << "bullpen: --open: " << *why << "\n";
+            return kExitUsage;
+        }
     }
     if (parser.isSet(dataDir) && parser.isSet(engineUrl)) {
         QTextStream(stderr) << "bullpen: --data-dir is for the embedded engine; with --engine the engine keeps the history\n";
@@ -315,8 +323,12 @@ int main(int argc, char *argv[])
         }
         if (parser.isSet(grab))
             grabWhenReady(host, parser.value(grab));
-        if (parser.isSet(open) && host.window())
-            host.window()->openGeneration(parser.value(open));
+        if (!openValue.isEmpty() && host.window()) {
+            if (openValue.startsWith(QLatin1StringView("gen_")))
+                host.window()->openGeneration(openValue);
+            else
+                host.window()->openLink(openValue, nullptr); // checked above
+        }
         return app.exec();
     }
 

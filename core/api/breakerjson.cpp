@@ -81,6 +81,20 @@ std::variant<BreakerJson::Restore, FieldError> BreakerJson::restoreFromJson(cons
     return out;
 }
 
+std::variant<BreakerJson::Reset, FieldError> BreakerJson::resetFromJson(const QByteArray &body)
+{
+    auto parsed = restoreFromJson(body); // the same fields, read the same way
+    if (const auto *e = std::get_if<FieldError>(&parsed))
+        return *e;
+    const Restore &r = std::get<Restore>(parsed);
+    if (!r.scope.role)
+        return FieldError { QStringLiteral("role"), QStringLiteral("required: primary or fallback (a reset is of one breaker)") };
+    if (!r.scope.stage)
+        return FieldError { QStringLiteral("stage"),
+                            QStringLiteral("required: storyboard, captions or image (a reset is of one breaker)") };
+    return Reset { *r.scope.role, *r.scope.stage, r.reason };
+}
+
 QJsonObject BreakerJson::breaker(const BreakerView &v)
 {
     return QJsonObject {

@@ -38,6 +38,15 @@ public:
         QString reason;
     };
     static std::variant<Restore, FieldError> restoreFromJson(const QByteArray &body);
+    // The body of `POST /v1/providers/{id}/reset`: {"role": "primary"|"fallback", "stage": "storyboard"|
+    // "captions"|"image", "reason"?: "..."}: one breaker, so role and stage are required.
+    struct Reset
+    {
+        Role role = Role::Primary;
+        Stage stage = Stage::Storyboard;
+        QString reason;
+    };
+    static std::variant<Reset, FieldError> resetFromJson(const QByteArray &body);
     // A drain's or a restore's reason: one line of at most 500 characters (code points), without
     // control characters (CR, LF, ESC, NUL, …: it reaches terminals and logs). The refusal, if any.
     static std::optional<FieldError> reasonRefusal(const QString &reason);

@@ -149,20 +149,6 @@ QJsonObject priceJson(const Price &price)
     return o;
 }
 
-QByteArray defaultAuthHeader(WireDialect d)
-{
-    switch (d) {
-    case WireDialect::Gemini:
-        return "x-goog-api-key";
-    case WireDialect::Anthropic:
-        return "x-api-key";
-    case WireDialect::OpenAI:
-    case WireDialect::DashScope:
-        break;
-    }
-    return "Authorization";
-}
-
 void readStages(EntryReader &r, ProviderSpec &spec)
 {
     const QJsonValue v = r.o.value(QLatin1StringView("stages"));
@@ -209,7 +195,7 @@ void readAuth(EntryReader &r, ProviderSpec &spec)
     }
     if (spec.keyVariable.isEmpty())
         return; // a provider that takes no key (a local server) gets no auth header
-    spec.authHeader = header ? header->toLatin1() : defaultAuthHeader(spec.dialect);
+    spec.authHeader = header ? header->toLatin1() : spec.dialect.defaultAuthHeader();
     if (!token.match(QString::fromLatin1(spec.authHeader)).hasMatch())
         r.refuse(QStringLiteral("auth_header"), QStringLiteral("\"%1\" is not a header name").arg(*header));
     spec.authScheme = scheme                                                 ? scheme->toLatin1()
@@ -246,11 +232,13 @@ std::optional<ProviderSpec> readAdded(EntryReader &r, const QString &id)
     spec.id = id;
     spec.name = r.text(QStringLiteral("name"), false).value_or(id);
     if (const std::optional<QString> f = r.text(QStringLiteral("format"), true)) {
-        if (!kFormats.contains(*f))
+        // The built-in formats a deployment may name, or a dialect registered beside them (Dialects::add).
+        const std::optional<WireDialect> d = ProviderRegistry::dialectFromId(*f);
+        if (!d || (d->isBuiltIn() && !kFormats.contains(*f)))
             r.refuse(QStringLiteral("format"),
                      QStringLiteral("\"%1\" is not a format Bullpen speaks; use openai, gemini or anthropic").arg(*f));
         else
-            spec.dialect = *ProviderRegistry::dialectFromId(*f);
+            spec.dialect = *d;
     }
     if (const std::optional<QUrl> u = r.url(true))
         spec.baseUrl = *u;

@@ -52,10 +52,6 @@ template<typename E> std::optional<E> fromLowerId(QStringView id)
 
 } // namespace
 
-QString toId(WireDialect dialect)
-{
-    return lowerId(dialect);
-}
 QString toId(Role role)
 {
     return lowerId(role);

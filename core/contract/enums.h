@@ -2,6 +2,7 @@
 #pragma once
 
 #include "provider.h"
+#include "wiredialect.h"
 
 #include <QList>
 #include <QMetaEnum>
@@ -48,11 +49,6 @@ enum class PublicCode {
 };
 Q_ENUM_NS(PublicCode)
 
-// How a provider's requests and answers are spelled (docs/configuration.md, "Providers"): Google's
-// Gemini API, OpenAI's Chat Completions, DashScope's compatible mode of it, or Anthropic's Messages.
-enum class WireDialect { Gemini, OpenAI, DashScope, Anthropic };
-Q_ENUM_NS(WireDialect)
-
 enum class Role { Primary, Fallback };
 Q_ENUM_NS(Role)
 
@@ -76,7 +72,6 @@ PublicCode publicCodeFor(FailureKind kind);
 
 // Lower-case identifiers used on the command line, in settings, JSON and event names
 // ("gemini", "primary", "storyboard", "deadline", "succeeded").
-QString toId(WireDialect dialect);
 QString toId(Role role);
 QString toId(Stage stage);
 QString toId(AbortReason reason);

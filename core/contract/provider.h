@@ -57,6 +57,9 @@ std::optional<Provider> providerFromId(QStringView id);
 // The same for an id read from a store, an event or another engine: a provider not configured here
 // (an engine's added provider, or one since removed) is still a provider, known by its id.
 std::optional<Provider> providerFromStored(QStringView id);
+// The provider a stored row names, or, when its id cannot be read (empty, or not an id's shape), the
+// unlisted "(unknown)": such a row is never shown as a real provider's.
+Provider storedProviderOrUnknown(QStringView id);
 
 } // namespace bullpen
 

@@ -238,11 +238,7 @@ Provider ProviderRegistry::intern(QStringView id)
 
 std::optional<WireDialect> ProviderRegistry::dialectFromId(QStringView id)
 {
-    for (const WireDialect d : { WireDialect::Gemini, WireDialect::OpenAI, WireDialect::DashScope, WireDialect::Anthropic }) {
-        if (id.compare(toId(d), Qt::CaseInsensitive) == 0)
-            return d;
-    }
-    return std::nullopt;
+    return WireDialect::fromId(id);
 }
 
 QString toId(Provider provider)
@@ -266,6 +262,12 @@ std::optional<Provider> providerFromStored(QStringView id)
     if (!idShape.match(id).hasMatch())
         return std::nullopt;
     return ProviderRegistry::intern(id);
+}
+
+Provider storedProviderOrUnknown(QStringView id)
+{
+    // "(unknown)" cannot be an id (providerFromStored refuses its shape), so no provider is ever mistaken for it.
+    return providerFromStored(id).value_or(ProviderRegistry::intern(u"(unknown)"));
 }
 
 } // namespace bullpen

@@ -94,6 +94,8 @@ constexpr Source kSources[] = {
     { RecordText::DrainRanUntil, QT_TRANSLATE_NOOP("bullpen::RecordText", "the drain ran until %1") },
     { RecordText::RestoredBy, QT_TRANSLATE_NOOP("bullpen::RecordText", "restored by %1") },
     { RecordText::RestoredByBecause, QT_TRANSLATE_NOOP("bullpen::RecordText", "restored by %1: %2") },
+    { RecordText::ResetBy, QT_TRANSLATE_NOOP("bullpen::RecordText", "reset by %1") },
+    { RecordText::ResetByBecause, QT_TRANSLATE_NOOP("bullpen::RecordText", "reset by %1: %2") },
     { RecordText::DrainNoLongerStored, QT_TRANSLATE_NOOP("bullpen::RecordText", "no longer in the store") },
 
     { RecordText::StepInStage, QT_TRANSLATE_NOOP("bullpen::RecordText", " (%1 stage)") },

@@ -63,6 +63,8 @@ enum class RecordText {
     DrainRanUntil,
     RestoredBy,
     RestoredByBecause,
+    ResetBy,
+    ResetByBecause,
     DrainNoLongerStored,
     // What to do next about a final failure (docs/contract.md §7).
     StepInStage,

@@ -4,8 +4,10 @@
 #include "contract/recordtext.h"
 
 #include <QLoggingCategory>
+#include <QRandomGenerator>
 
 #include <algorithm>
+#include <cmath>
 
 Q_LOGGING_CATEGORY(lcBreaker, "bullpen.breaker")
 
@@ -69,6 +71,7 @@ BreakerBoard::BreakerBoard(BreakerSettings settings, QObject *parent)
     : QObject(parent)
     , m_settings(settings)
     , m_wallNow([] { return QDateTime::currentDateTimeUtc(); })
+    , m_random([] { return QRandomGenerator::global()->generateDouble(); })
 {
     qRegisterMetaType<BreakerChange>();
 }
@@ -112,11 +115,12 @@ BreakerChange BreakerBoard::open(const BreakerKey &key, Breaker &b, Clock::time_
     b.changedAt = now;
     b.since = m_wallNow();
     b.cooldown = std::min(cooldown, m_settings.maxCooldown);
+    b.wait = b.cooldown + milliseconds(std::llround(double(b.cooldown.count()) * m_settings.cooldownJitter * m_random()));
     b.trialOut = false;
     b.buckets.clear();
     ++b.opened;
     b.reason = std::move(reason);
-    qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "opened for" << b.cooldown.count() << "ms:" << b.reason;
+    qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "opened for" << b.wait.count() << "ms:" << b.reason;
     return BreakerChange { QStringLiteral("breaker_opened"), key, std::nullopt, b.reason, b.since };
 }
 
@@ -141,7 +145,7 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
     Breaker &b = it->second;
     if (b.state == BreakerState::Closed)
         return {};
-    if (b.state == BreakerState::Open && now >= b.changedAt + b.cooldown) {
+    if (b.state == BreakerState::Open && now >= b.changedAt + b.wait) {
         if (!take) // peek: the next request would be the trial
             return BreakerGate { BreakerGate::Trial, {}, {}, {} };
         b.state = BreakerState::HalfOpen;
@@ -197,7 +201,9 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 b.changedAt = now;
                 b.since = m_wallNow();
                 b.cooldown = milliseconds(0);
+                b.wait = milliseconds(0);
                 b.buckets.clear();
+                b.reason.clear(); // why it opened is no longer why it is in its state
                 const QString why = count == BreakerCount::Success
                     ? recordText(RecordText::TrialSucceeded)
                     : recordText(RecordText::TrialReachedProvider, { enumName(kind.value_or(FailureKind::UNKNOWN)) });
@@ -298,6 +304,35 @@ int BreakerBoard::restore(Provider provider, const QString &by, const QString &r
     return static_cast<int>(changes.size());
 }
 
+bool BreakerBoard::reset(const BreakerKey &key, const QString &by, const QString &reason, Clock::time_point now)
+{
+    std::vector<BreakerChange> changes;
+    bool wasOpen = false;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_breakers.find(key);
+        if (it == m_breakers.end())
+            return false;
+        Breaker &b = it->second;
+        wasOpen = b.state != BreakerState::Closed;
+        b.buckets.clear();
+        b.inARow.clear();
+        b.trialOut = false;
+        if (wasOpen) {
+            b.state = BreakerState::Closed;
+            b.changedAt = now;
+            b.since = m_wallNow();
+            b.cooldown = milliseconds(0);
+            const QString why =
+                reason.isEmpty() ? recordText(RecordText::ResetBy, { by }) : recordText(RecordText::ResetByBecause, { by, reason });
+            qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
+            changes.push_back({ QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since });
+        }
+    }
+    announce(changes);
+    return wasOpen;
+}
+
 void BreakerBoard::replaceDrains(std::vector<Drain> next)
 {
     const auto sameScope = [](const Drain &a, const Drain &b) {
@@ -346,8 +381,13 @@ std::vector<BreakerView> BreakerBoard::breakers(Clock::time_point now) const
         v.reason = b.reason;
         if (b.state != BreakerState::Closed)
             v.cooldown = b.cooldown;
-        if (b.state == BreakerState::Open)
-            v.retryAt = m_wallNow().addMSecs(duration_cast<milliseconds>(b.changedAt + b.cooldown - now).count());
+        if (b.state == BreakerState::Open && now >= b.changedAt + b.wait) {
+            // Due for its trial: the next request (or probe) is let through, so say HALF_OPEN since then.
+            v.state = BreakerState::HalfOpen;
+            v.since = m_wallNow().addMSecs(-duration_cast<milliseconds>(now - (b.changedAt + b.wait)).count());
+        } else if (b.state == BreakerState::Open) {
+            v.retryAt = m_wallNow().addMSecs(duration_cast<milliseconds>(b.changedAt + b.wait - now).count());
+        }
         for (const Bucket &k : b.buckets) {
             if (k.start + bucketWidth() <= now - m_settings.window)
                 continue;

@@ -78,6 +78,8 @@ struct BreakerView
     QDateTime since; // of the current state
     std::chrono::milliseconds cooldown { 0 }; // the current one, while OPEN or HALF_OPEN
     std::optional<QDateTime> retryAt; // OPEN: when the next request becomes the trial
+    // An OPEN breaker whose wait is over is shown HALF_OPEN (the next request is its trial), as the
+    // engine will treat it, even before a request arrives to make it so.
     int attempts = 0; // counted in the window (CLOSED)
     int failures = 0;
     int opened = 0; // times this breaker opened since the engine started
@@ -105,6 +107,9 @@ public:
 
     const BreakerSettings &settings() const { return m_settings; }
     void setWallClock(std::function<QDateTime()> wallNow) { m_wallNow = std::move(wallNow); }
+    // Where the cooldown's jitter is drawn from: a number in [0, 1). QRandomGenerator::global() unless a
+    // test injects a seeded or fixed source.
+    void setRandom(std::function<double()> random) { m_random = std::move(random); }
 
     // May a request go to `key` now? A Trial is the one request a HALF_OPEN breaker lets through: pass
     // `trial = true` to record() with its outcome. Drains are obeyed even with breakers off.
@@ -118,6 +123,10 @@ public:
     // Removes the drains of `provider` that `scope` matches (all of them by default); returns how many.
     int restore(Provider provider, const QString &by, const QString &reason = {}, const DrainScope &scope = {});
     std::vector<Drain> drains() const;
+    // An operator's reset of one breaker (docs/api.md, "Providers"): an OPEN or HALF_OPEN breaker is
+    // CLOSED at once with an empty window and its first cooldown again (breaker_closed is announced);
+    // a CLOSED one only forgets its window. Returns whether the breaker was open or half-open.
+    bool reset(const BreakerKey &key, const QString &by, const QString &reason, Clock::time_point now);
     // Makes the drains exactly `drains` (those a shared store holds), announcing each one that begins
     // and each one that ends.
     void replaceDrains(std::vector<Drain> drains);
@@ -142,7 +151,8 @@ private:
         std::deque<Bucket> buckets;
         Clock::time_point changedAt;
         QDateTime since;
-        std::chrono::milliseconds cooldown { 0 };
+        std::chrono::milliseconds cooldown { 0 }; // nominal: what doubles
+        std::chrono::milliseconds wait { 0 }; // the cooldown with its jitter: OPEN until changedAt + wait
         bool trialOut = false;
         std::deque<Clock::time_point> inARow; // the current row of blamed failures within the window (at most min_attempts)
         int opened = 0;
@@ -158,6 +168,7 @@ private:
 
     const BreakerSettings m_settings;
     std::function<QDateTime()> m_wallNow;
+    std::function<double()> m_random;
     mutable std::mutex m_mutex;
     std::map<BreakerKey, Breaker> m_breakers;
     std::vector<Drain> m_drains;

@@ -47,6 +47,7 @@ struct StageService::Run
     Role first = Role::Primary; // Fallback when the primary's breaker is open or it is drained
     std::optional<PrimarySkipped> skipped; // why the primary was not called
     bool trial[2] = { false, false }; // the role's next attempt is its breaker's one HALF_OPEN trial
+    bool rerouted = false; // routed again once at admission because its breaker's gate had closed meanwhile
     QString decision;
     bool fallbackApplied = false;
     bool finished = false;
@@ -114,11 +115,21 @@ void StageService::begin(Run &run)
     }
     if (run.request.probeRole && !probeMaySend(run))
         return;
+    route(run);
+}
+
+// Chooses the first role by the breakers (asking, taking no trial) and takes its provider's admission slot,
+// or waits in line for it. The trial is taken once the slot is held (takeGate), so that a request waiting
+// in the queue does not hold a HALF_OPEN breaker's one trial away from everyone else for its whole wait.
+void StageService::route(Run &run)
+{
+    const StagePolicy &p = run.policy;
     run.first = chooseFirst(run);
     const Provider first = run.first == Role::Primary ? p.primary : *p.fallback;
     if (!m_admission || m_admission->tryAcquire(first)) {
         run.slot = first;
-        startAttempt(run, run.first, 1);
+        if (takeGate(run))
+            startAttempt(run, run.first, 1);
         return;
     }
 
@@ -147,6 +158,35 @@ void StageService::begin(Run &run)
     emitEvent(run, StageQueued { p.stage, first, ahead, inFlight, m_admission->limits().inFlight });
 }
 
+// With the slot held, just before the first attempt: takes the breaker's trial if it is one. If the gate
+// closed meanwhile (another request took the trial, or the breaker opened), a probe sends nothing and a
+// user's request is routed once more (to the fallback, when it is usable). False when the attempt is not
+// to start now.
+bool StageService::takeGate(Run &run)
+{
+    if (!m_breakers)
+        return true;
+    const StagePolicy &p = run.policy;
+    const Provider provider = run.first == Role::Primary ? p.primary : *p.fallback;
+    const BreakerKey key { provider, run.first, p.stage };
+    const BreakerGate gate = m_breakers->admit(key, m_clock.now());
+    if (gate.verdict != BreakerGate::Skip || (!run.request.probeRole && run.rerouted)) {
+        run.trial[run.first == Role::Primary ? 0 : 1] = gate.verdict == BreakerGate::Trial;
+        return true;
+    }
+    if (run.request.probeRole) {
+        run.decision = recordText(RecordText::ProbeNotSent, { key.toString(), gate.state, gate.why });
+        finishRun(run, FinalState::Failed, Failure { FailureKind::NOT_SENT, run.decision, false, {} }, StageOutput {});
+        return false;
+    }
+    run.rerouted = true; // once: a breaker never makes a possible success a certain failure
+    if (m_admission && run.slot)
+        m_admission->release(*run.slot);
+    run.slot.reset();
+    route(run);
+    return false;
+}
+
 bool StageService::probeMaySend(Run &run)
 {
     const StagePolicy &p = run.policy;
@@ -157,14 +197,14 @@ bool StageService::probeMaySend(Run &run)
         return false;
     }
     const Provider provider = role == Role::Primary ? p.primary : *p.fallback;
-    const BreakerGate gate = m_breakers ? m_breakers->admit(BreakerKey { provider, role, p.stage }, m_clock.now()) : BreakerGate {};
+    // Asked, not taken: the trial is taken at admission (takeGate).
+    const BreakerGate gate = m_breakers ? m_breakers->peek(BreakerKey { provider, role, p.stage }, m_clock.now()) : BreakerGate {};
     if (gate.verdict == BreakerGate::Skip) {
         // An open breaker waits out its cooldown and a drain is an operator's word: a probe sends nothing.
         run.decision = recordText(RecordText::ProbeNotSent, { BreakerKey { provider, role, p.stage }.toString(), gate.state, gate.why });
         finishRun(run, FinalState::Failed, Failure { FailureKind::NOT_SENT, run.decision, false, {} }, StageOutput {});
         return false;
     }
-    run.trial[role == Role::Primary ? 0 : 1] = gate.verdict == BreakerGate::Trial;
     run.first = role;
     return true;
 }
@@ -173,6 +213,8 @@ Role StageService::chooseFirst(Run &run)
 {
     if (run.request.probeRole)
         return *run.request.probeRole; // probeMaySend() asked its breaker
+    run.skipped.reset();
+    run.fallbackApplied = false;
     if (!m_breakers)
         return Role::Primary;
     const StagePolicy &p = run.policy;
@@ -181,15 +223,13 @@ Role StageService::chooseFirst(Run &run)
     StageGenerator *fb = p.fallback ? generator(*p.fallback) : nullptr;
     // A skip needs a fallback this policy could hand the stage to at all.
     const bool fallbackUsable = fb && !p.fallbackOn.isEmpty() && (!p.fallbackNeedsDistinctModel || fb->isConfigured());
-    const BreakerGate gate = m_breakers->admit(primary, now);
-    if (gate.verdict != BreakerGate::Skip || !fallbackUsable) {
-        run.trial[0] = gate.verdict == BreakerGate::Trial;
+    // Asked, not taken: the trial is taken once the admission slot is held (takeGate).
+    const BreakerGate gate = m_breakers->peek(primary, now);
+    if (gate.verdict != BreakerGate::Skip || !fallbackUsable)
         return Role::Primary; // no fallback to go to: the primary is tried as usual
-    }
-    const BreakerGate fallbackGate = m_breakers->admit(BreakerKey { *p.fallback, Role::Fallback, p.stage }, now);
+    const BreakerGate fallbackGate = m_breakers->peek(BreakerKey { *p.fallback, Role::Fallback, p.stage }, now);
     if (fallbackGate.verdict == BreakerGate::Skip)
         return Role::Primary; // the fallback is open or drained too: a breaker never makes a possible success a certain failure
-    run.trial[1] = fallbackGate.verdict == BreakerGate::Trial;
     const QString reason = skipReason(p.primary, gate.state == u"drained");
     run.skipped = PrimarySkipped { p.stage,    p.primary, *p.fallback, gate.state,
                                    gate.since, gate.why,  reason,      duration_cast<milliseconds>(run.budget.remaining()) };
@@ -215,7 +255,8 @@ void StageService::admitted(Run &run)
     run.queued = m_clock.now() - run.queuedAt.value_or(m_clock.now());
     run.budget.restart();
     emitEvent(run, StageAdmitted { run.policy.stage, first, duration_cast<microseconds>(run.queued) });
-    startAttempt(run, run.first, 1);
+    if (takeGate(run))
+        startAttempt(run, run.first, 1);
 }
 
 void StageService::startAttempt(Run &run, Role role, int round)

@@ -69,6 +69,8 @@ private:
     struct Run;
     void begin(Run &run);
     bool probeMaySend(Run &run);
+    void route(Run &run);
+    bool takeGate(Run &run);
     Role chooseFirst(Run &run);
     void recordForBreaker(Run &run, const AttemptRecord &record);
     void admitted(Run &run);

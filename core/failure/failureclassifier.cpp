@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "failureclassifier.h"
 
-#include "contract/providerregistry.h"
 #include "contract/recordtext.h"
+#include "errorrules.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,22 +18,6 @@ using namespace std::chrono;
 namespace {
 
 constexpr qsizetype kMaxDetail = 300;
-
-// The fields of every provider's error body that the decision needs, whichever shape carried them:
-// Gemini {"error":{code,message,status,details[]}}, OpenAI/DashScope-compat {"error":{message,type,code}},
-// Anthropic {"type":"error","error":{type,message,details}}, DashScope native {code,message,request_id}.
-struct ErrorInfo
-{
-    bool parsed = false;
-    QString status; // Gemini google.rpc status name
-    QString type; // OpenAI / Anthropic / DashScope-compat error.type
-    QString code; // OpenAI / DashScope string code
-    QString message;
-    QString reason; // Gemini ErrorInfo.reason
-    QString detailsErrorCode; // Anthropic error.details.error_code
-    QStringList quotaIds; // Gemini QuotaFailure violations
-    std::optional<milliseconds> retryDelay; // Gemini RetryInfo.retryDelay
-};
 
 std::optional<milliseconds> parseDurationText(QStringView text)
 {
@@ -97,11 +81,6 @@ ErrorInfo parseErrorBody(const QByteArray &body)
     return info;
 }
 
-bool containsCi(QStringView haystack, QStringView needle)
-{
-    return haystack.contains(needle, Qt::CaseInsensitive);
-}
-
 QString oneLine(QString s)
 {
     s.replace(QLatin1Char('\r'), QLatin1Char(' '));
@@ -150,195 +129,6 @@ FailureKind kindFromStatus(int status)
     // docs/contract.md §3: a status not in the table (418, 520, …) with a body not recognised is UNKNOWN, never
     // guessed transient or the request's fault.
     return FailureKind::UNKNOWN;
-}
-
-std::optional<FailureKind> geminiKind(std::optional<int> status, const ErrorInfo &e)
-{
-    const QString &s = e.status;
-    if (e.reason == u"API_KEY_INVALID")
-        return FailureKind::AUTH_CONFIG;
-    if (e.reason == u"MODEL_CAPACITY_EXHAUSTED")
-        return FailureKind::TRANSIENT_SERVER;
-    if (s == u"UNAUTHENTICATED" || s == u"PERMISSION_DENIED")
-        return FailureKind::AUTH_CONFIG;
-    if (s == u"RESOURCE_EXHAUSTED") {
-        if (status == 402)
-            return FailureKind::QUOTA_EXHAUSTED; // prepay credits depleted
-        for (const QString &id : e.quotaIds) {
-            if (id.contains(QLatin1StringView("PerDay")))
-                return FailureKind::QUOTA_EXHAUSTED;
-        }
-        if (containsCi(e.message, u"limit: 0"))
-            return FailureKind::QUOTA_EXHAUSTED; // the tier has no quota for this model at all
-        return FailureKind::RATE_LIMITED;
-    }
-    if (s == u"FAILED_PRECONDITION") {
-        if (containsCi(e.message, u"location") || containsCi(e.message, u"region") || containsCi(e.message, u"country"))
-            return FailureKind::AUTH_CONFIG;
-        return FailureKind::QUOTA_EXHAUSTED; // billing must be enabled
-    }
-    if (s == u"INVALID_ARGUMENT" || s == u"OUT_OF_RANGE" || s == u"UNIMPLEMENTED")
-        return FailureKind::REQUEST_REJECTED;
-    if (s == u"NOT_FOUND")
-        return FailureKind::AUTH_CONFIG; // unknown model: a setting to fix
-    if (s == u"DEADLINE_EXCEEDED")
-        return FailureKind::TIMEOUT;
-    if (s == u"UNAVAILABLE" || s == u"INTERNAL" || s == u"UNKNOWN" || s == u"DATA_LOSS" || s == u"ABORTED")
-        return FailureKind::TRANSIENT_SERVER;
-    if (s == u"CANCELLED")
-        return FailureKind::NETWORK;
-    return std::nullopt;
-}
-
-std::optional<FailureKind> openAiKind(std::optional<int> status, const ErrorInfo &e)
-{
-    auto is = [&](QStringView v) {
-        return e.code == v || e.type == v;
-    };
-    if (is(u"insufficient_quota") || is(u"credit_balance_exhausted") || is(u"billing_hard_limit_reached"))
-        return FailureKind::QUOTA_EXHAUSTED; // on OpenAI these words mean billing, not a per-minute limit
-    if (is(u"rate_limit_exceeded") || ((is(u"tokens") || is(u"requests")) && (!status || status == 429)))
-        return FailureKind::RATE_LIMITED;
-    if (is(u"invalid_api_key") || is(u"model_not_found") || is(u"unsupported_country_region_territory"))
-        return FailureKind::AUTH_CONFIG;
-    if (is(u"content_policy_violation") || is(u"invalid_prompt") || is(u"content_filter"))
-        return FailureKind::REFUSED;
-    if (is(u"context_length_exceeded") || is(u"string_above_max_length"))
-        return FailureKind::REQUEST_REJECTED;
-    if (is(u"server_error") || is(u"server_is_overloaded") || is(u"service_unavailable_error") || is(u"slow_down"))
-        return FailureKind::TRANSIENT_SERVER;
-    return std::nullopt;
-}
-
-std::optional<FailureKind> anthropicKind(const ErrorInfo &e)
-{
-    const QString &t = e.type;
-    if (t == u"invalid_request_error") {
-        if (containsCi(e.message, u"spend limit") || containsCi(e.message, u"usage limit") || containsCi(e.message, u"credit balance"))
-            return FailureKind::QUOTA_EXHAUSTED;
-        return FailureKind::REQUEST_REJECTED;
-    }
-    if (t == u"authentication_error" || t == u"permission_error" || t == u"not_found_error")
-        return FailureKind::AUTH_CONFIG;
-    if (t == u"billing_error")
-        return FailureKind::QUOTA_EXHAUSTED;
-    if (t == u"rate_limit_error")
-        return e.detailsErrorCode == u"enforced_spend_limit_reached" ? FailureKind::QUOTA_EXHAUSTED : FailureKind::RATE_LIMITED;
-    if (t == u"request_too_large")
-        return FailureKind::REQUEST_REJECTED;
-    if (t == u"timeout_error")
-        return FailureKind::TIMEOUT;
-    if (t == u"api_error" || t == u"overloaded_error" || t == u"conflict_error")
-        return FailureKind::TRANSIENT_SERVER;
-    return std::nullopt;
-}
-
-std::optional<FailureKind> dashScopeKind(const ErrorInfo &e)
-{
-    const QString c = e.code.isEmpty() ? e.type : e.code;
-    auto is = [&](QStringView v) {
-        return e.code == v || e.type == v;
-    };
-    auto starts = [&](QStringView prefix) {
-        return c.startsWith(prefix) || e.type.startsWith(prefix);
-    };
-    if (is(u"data_inspection_failed") || is(u"DataInspectionFailed") || c.endsWith(QLatin1StringView(".DataInspectionFailed"))
-        || is(u"FaqRuleBlocked") || is(u"CustomRoleBlocked"))
-        return FailureKind::REFUSED;
-    if (containsCi(e.message, u"free allocated quota exceeded") || is(u"Arrearage") || is(u"PrepaidBillOverdue")
-        || is(u"PostpaidBillOverdue") || is(u"CommodityNotPurchased") || is(u"AllocationQuota.FreeTierOnly"))
-        return FailureKind::QUOTA_EXHAUSTED;
-    if (is(u"InvalidApiKey") || is(u"invalid_api_key") || starts(u"AccessDenied") || is(u"Workspace.AccessDenied")
-        || is(u"Model.AccessDenied") || is(u"ModelNotFound") || is(u"model_not_found") || is(u"WorkSpaceNotFound"))
-        return FailureKind::AUTH_CONFIG;
-    if (is(u"RequestTimeOut") || is(u"InternalError.Timeout"))
-        return FailureKind::TIMEOUT;
-    // DashScope says "insufficient_quota" / "You exceeded your current quota" for its per-minute token
-    // limit, which lifts within a minute: a rate limit here, unlike OpenAI's billing meaning.
-    if (starts(u"Throttling") || is(u"LimitRequests") || is(u"insufficient_quota"))
-        return FailureKind::RATE_LIMITED;
-    if (starts(u"InternalError") || is(u"SystemError") || is(u"ModelServiceFailed") || is(u"ModelUnavailable"))
-        return FailureKind::TRANSIENT_SERVER;
-    if (is(u"InvalidParameter") || starts(u"BadRequest") || is(u"InvalidURL") || is(u"UnsupportedOperation") || is(u"invalid_request_error")
-        || is(u"invalid_parameter_error"))
-        return FailureKind::REQUEST_REJECTED;
-    return std::nullopt;
-}
-
-std::optional<FailureKind> bodyKind(Provider provider, std::optional<int> status, const ErrorInfo &e)
-{
-    if (!e.parsed)
-        return std::nullopt;
-    switch (dialectOf(provider)) {
-    case WireDialect::Gemini:
-        return geminiKind(status, e);
-    case WireDialect::OpenAI:
-        return openAiKind(status, e);
-    case WireDialect::Anthropic:
-        return anthropicKind(e);
-    case WireDialect::DashScope:
-        return dashScopeKind(e);
-    }
-    return std::nullopt;
-}
-
-// docs/contract.md §3: finish or stop reasons of a 2xx body. Empty means "no failure".
-std::optional<Failure> finishReasonFailure(Provider provider, const QString &reason)
-{
-    if (reason.isEmpty() || reason == u"null")
-        return std::nullopt;
-    auto fail = [&](FailureKind kind, const char *what) {
-        return Failure { kind, QStringLiteral("finish reason %1: %2").arg(reason, QLatin1StringView(what)), false, {} };
-    };
-    switch (dialectOf(provider)) {
-    case WireDialect::Gemini: {
-        if (reason == u"STOP")
-            return std::nullopt;
-        if (reason == u"MAX_TOKENS")
-            return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
-        static const QStringList refused { QStringLiteral("SAFETY"),
-                                           QStringLiteral("RECITATION"),
-                                           QStringLiteral("BLOCKLIST"),
-                                           QStringLiteral("PROHIBITED_CONTENT"),
-                                           QStringLiteral("SPII"),
-                                           QStringLiteral("LANGUAGE"),
-                                           QStringLiteral("IMAGE_SAFETY"),
-                                           QStringLiteral("IMAGE_PROHIBITED_CONTENT"),
-                                           QStringLiteral("IMAGE_RECITATION"),
-                                           QStringLiteral("MODEL_ARMOR") };
-        if (refused.contains(reason))
-            return fail(FailureKind::REFUSED, "the provider blocked the output");
-        static const QStringList invalid { QStringLiteral("MALFORMED_FUNCTION_CALL"), QStringLiteral("UNEXPECTED_TOOL_CALL"),
-                                           QStringLiteral("TOO_MANY_TOOL_CALLS"), QStringLiteral("MALFORMED_RESPONSE") };
-        if (invalid.contains(reason))
-            return fail(FailureKind::OUTPUT_INVALID, "the model produced no usable answer");
-        if (reason == u"MISSING_THOUGHT_SIGNATURE")
-            return fail(FailureKind::INTERNAL, "our request was missing a thought signature (adapter bug)");
-        return fail(FailureKind::UNKNOWN, "not a reason Bullpen knows; not assumed transient");
-    }
-    case WireDialect::OpenAI:
-    case WireDialect::DashScope:
-        if (reason == u"stop")
-            return std::nullopt;
-        if (reason == u"length")
-            return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
-        if (reason == u"content_filter")
-            return fail(FailureKind::REFUSED, "the content filter stopped the output");
-        if (reason == u"tool_calls" || reason == u"function_call")
-            return fail(FailureKind::OUTPUT_INVALID, "the model called a tool instead of answering");
-        return fail(FailureKind::UNKNOWN, "not a reason Bullpen knows; not assumed transient");
-    case WireDialect::Anthropic:
-        if (reason == u"end_turn" || reason == u"stop_sequence")
-            return std::nullopt;
-        if (reason == u"max_tokens" || reason == u"model_context_window_exceeded")
-            return fail(FailureKind::OUTPUT_TRUNCATED, "the output hit the token limit");
-        if (reason == u"refusal")
-            return fail(FailureKind::REFUSED, "the model refused");
-        if (reason == u"tool_use")
-            return fail(FailureKind::OUTPUT_INVALID, "the model called a tool instead of answering");
-        return fail(FailureKind::UNKNOWN, "Bullpen does not continue paused turns or unknown stops");
-    }
-    return std::nullopt;
 }
 
 std::optional<Failure> transportFailure(const ProviderResponse &r)
@@ -476,7 +266,8 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     if (!success || (r.errorInStream && !r.errorBody.isEmpty())) {
         const ErrorInfo e = parseErrorBody(r.errorBody);
         const std::optional<int> decisive = success ? std::nullopt : std::optional<int>(status);
-        FailureKind kind = bodyKind(provider, decisive, e).value_or(success ? FailureKind::UNKNOWN : kindFromStatus(status));
+        FailureKind kind = (e.parsed ? ErrorRules::of(provider).errorKind(decisive, e) : std::nullopt)
+                               .value_or(success ? FailureKind::UNKNOWN : kindFromStatus(status));
         const QString bodyText = QString::fromUtf8(r.errorBody);
         const bool marker = hasCapacityMarker(bodyText) || status == 503 || e.reason == u"MODEL_CAPACITY_EXHAUSTED";
         if (kind == FailureKind::UNKNOWN && marker)
@@ -514,8 +305,10 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
         return Failure { FailureKind::REFUSED, oneLine(QStringLiteral("prompt blocked: ") + r.blockReason), false, {} };
     if (!r.refusal.isEmpty())
         return Failure { FailureKind::REFUSED, oneLine(QStringLiteral("the model refused: ") + r.refusal), false, {} };
-    if (auto f = finishReasonFailure(provider, r.finishReason))
-        return f;
+    if (!r.finishReason.isEmpty() && r.finishReason != u"null") {
+        if (auto f = ErrorRules::of(provider).finishFailure(r.finishReason))
+            return f;
+    }
     if (r.text.trimmed().isEmpty() && r.binary.isEmpty())
         return Failure { FailureKind::OUTPUT_INVALID, QStringLiteral("the response holds no text"), false, {} };
     if (status != 200 && status != 201)

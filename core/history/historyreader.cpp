@@ -65,7 +65,7 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
     };
     GenerationStarted g;
     g.preset = row.policy;
-    g.primary = providerFromStored(row.primaryProvider).value_or(Provider::Gemini);
+    g.primary = storedProviderOrUnknown(row.primaryProvider);
     g.fallback = providerFromStored(row.fallbackProvider);
     g.user = row.userMask;
     add(microseconds(0), g);
@@ -77,7 +77,7 @@ QList<Event> HistoryReader::eventsFromAttempts(const GenerationRow &row, const Q
         const double endMs = double(a.value(QLatin1StringView("at_ms")).toInteger() - row.createdAtMs);
         const auto start = microseconds(qint64(std::max(0.0, endMs - durationMs) * 1000));
         const auto end = microseconds(qint64(std::max(0.0, endMs) * 1000));
-        const Provider provider = providerFromStored(a.value(QLatin1StringView("provider")).toString()).value_or(Provider::Gemini);
+        const Provider provider = storedProviderOrUnknown(a.value(QLatin1StringView("provider")).toString());
         const Role role = roleFromId(a.value(QLatin1StringView("role")).toString()).value_or(Role::Primary);
         const Stage stage = stageFromId(a.value(QLatin1StringView("stage")).toString()).value_or(Stage::Storyboard);
         const quint64 id = quint64(a.value(QLatin1StringView("attempt_id")).toInteger());

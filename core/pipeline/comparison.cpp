@@ -84,7 +84,7 @@ QJsonObject ComparisonSide::toJson(bool withContent) const
 ComparisonSide ComparisonSide::fromJson(const QJsonObject &o)
 {
     ComparisonSide s;
-    s.provider = providerFromStored(o.value(QLatin1StringView("provider")).toString()).value_or(Provider::Gemini);
+    s.provider = storedProviderOrUnknown(o.value(QLatin1StringView("provider")).toString());
     s.timeout = milliseconds(o.value(QLatin1StringView("timeout_ms")).toInteger());
     s.generationId = o.value(QLatin1StringView("generation_id")).toString();
     s.done = o.value(QLatin1StringView("done")).toBool();

@@ -5,6 +5,7 @@
 #include "pipeline/engineclient.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
 #include <QProcessEnvironment>
@@ -27,6 +28,23 @@ struct DrainRequest
     std::optional<Stage> stage; // none: every stage
     QString reason;
     std::optional<QDateTime> until; // none: until restored
+};
+
+// The restore of the drains of one provider made for exactly `role` and `stage` (none: any), and the reset
+// of one breaker (role and stage both given), as a front end asks for them (docs/api.md, "Providers").
+struct RestoreRequest
+{
+    Provider provider = Provider::Gemini;
+    std::optional<Role> role;
+    std::optional<Stage> stage;
+    QString reason;
+};
+struct BreakerResetRequest
+{
+    Provider provider = Provider::Gemini;
+    Role role = Role::Primary;
+    Stage stage = Stage::Storyboard;
+    QString reason;
 };
 
 // An engine as a front end holds it (docs/contract.md §12, docs/architecture.md): embedded in this process
@@ -75,6 +93,15 @@ public:
     // providerActionFailed with the reason (attached with a viewer's token: the engine's 403).
     virtual void drainProvider(const DrainRequest &drain) { Q_UNUSED(drain); }
     virtual void restoreProvider(Provider provider) { Q_UNUSED(provider); }
+    // The Control view's Restore of one row and Reset of one breaker (audited); providersChanged
+    // follows, or providerActionFailed.
+    virtual void restoreDrains(const RestoreRequest &restore) { Q_UNUSED(restore); }
+    virtual void resetBreaker(const BreakerResetRequest &reset) { Q_UNUSED(reset); }
+    // The audit trail, newest first, in GET /v1/audit's shape ({"at", "token", "action", "target",
+    // "instance"}); auditChanged answers. Embedded: this console's own drains, restores and resets.
+    virtual void refreshAudit() { }
+    // The engine's alerts in GET /v1/alerts' shape; alertsChanged answers (embedded: evaluated here).
+    virtual void refreshAlerts() { }
 
 Q_SIGNALS:
     // describe() or usable() changed (a remote engine connected, was lost, came back).
@@ -83,6 +110,8 @@ Q_SIGNALS:
     void configChanged();
     void providersChanged(const QJsonObject &providers);
     void providerActionFailed(const QString &message);
+    void auditChanged(const QJsonArray &entries);
+    void alertsChanged(const QJsonObject &alerts);
 };
 
 } // namespace bullpen

@@ -37,7 +37,8 @@ inline constexpr int kListenBacklog = 4096; // pending connections to the relay 
 //
 // So for http:// endpoints the adapters talk to this relay on 127.0.0.1 instead, on a thread of its
 // own that reads in bounded chunks and returns to its event loop after each one. Per connection it
-// forwards Bullpen's request (Host rewritten, `Connection: close`), then holds the provider's response
+// forwards Bullpen's requests exchange by exchange (Host rewritten; keep-alive on both legs while every
+// message's end is known, a provider connection idle over 2 s not reused), and holds each response
 // head until it is complete: interim 1xx heads are dropped and counted, a head over the limit, too
 // many interim heads or bytes that are not HTTP end the connection to the provider at once and give
 // Qt a short 502 of the guard's own (X-Bullpen-Guard: <code>), which the classifier reads. The body

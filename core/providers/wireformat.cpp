@@ -1,29 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "wireformat.h"
 
-#include "anthropicformat.h"
 #include "contract/providerregistry.h"
-#include "geminiformat.h"
 #include "jsonread.h"
-#include "openaiformat.h"
 
 #include <QUrlQuery>
 
 namespace bullpen {
-
-std::unique_ptr<WireFormat> WireFormat::create(Provider provider)
-{
-    switch (dialectOf(provider)) {
-    case WireDialect::Gemini:
-        return std::make_unique<GeminiFormat>(provider);
-    case WireDialect::OpenAI:
-    case WireDialect::DashScope:
-        return std::make_unique<OpenAiFormat>(provider);
-    case WireDialect::Anthropic:
-        return std::make_unique<AnthropicFormat>(provider);
-    }
-    return nullptr;
-}
 
 std::optional<QJsonObject> StreamDecoder::chunk(const SseEvent &event, ProviderResponse &out)
 {

@@ -63,6 +63,7 @@ public:
     virtual void parseBody(const QByteArray &body, ProviderResponse &out) const = 0;
     virtual std::unique_ptr<StreamDecoder> streamDecoder() const = 0;
 
+    // The provider's dialect's format (defined in core/dialects/dialects.cpp, where the dialects are known).
     static std::unique_ptr<WireFormat> create(Provider provider);
 };
 

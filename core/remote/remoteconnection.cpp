@@ -130,14 +130,67 @@ void RemoteConnection::restoreProvider(Provider provider)
     providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject {}));
 }
 
+void RemoteConnection::restoreDrains(const RestoreRequest &restore)
+{
+    QJsonObject body;
+    if (!restore.reason.trimmed().isEmpty())
+        body.insert(QStringLiteral("reason"), restore.reason.trimmed().left(500));
+    if (restore.role)
+        body.insert(QStringLiteral("role"), toId(*restore.role));
+    if (restore.stage)
+        body.insert(QStringLiteral("stage"), toId(*restore.stage));
+    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(restore.provider)), body));
+}
+
+void RemoteConnection::resetBreaker(const BreakerResetRequest &reset)
+{
+    QJsonObject body { { QStringLiteral("role"), toId(reset.role) }, { QStringLiteral("stage"), toId(reset.stage) } };
+    if (!reset.reason.trimmed().isEmpty())
+        body.insert(QStringLiteral("reason"), reset.reason.trimmed().left(500));
+    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/reset").arg(toId(reset.provider)), body));
+}
+
+void RemoteConnection::refreshAudit()
+{
+    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/audit?limit=500"));
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > kMaxProvidersBytes)
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray body = reply->read(kMaxProvidersBytes);
+        if (status == 200)
+            Q_EMIT auditChanged(QJsonDocument::fromJson(body).object().value(QLatin1StringView("entries")).toArray());
+        else
+            Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, body, reply->errorString()));
+    });
+}
+
+void RemoteConnection::refreshAlerts()
+{
+    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/alerts"));
+    connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
+        if (received > kMaxProvidersBytes)
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200)
+            Q_EMIT alertsChanged(QJsonDocument::fromJson(reply->read(kMaxProvidersBytes)).object());
+    });
+}
+
 void RemoteConnection::providerAction(QNetworkReply *reply)
 {
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (status == 200)
+        if (status == 200) {
             refreshProviders();
-        else
+            refreshAudit();
+        } else
             Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, reply->read(64 * 1024), reply->errorString()));
     });
 }

@@ -43,6 +43,10 @@ public:
     void refreshProviders() override;
     void drainProvider(const DrainRequest &drain) override;
     void restoreProvider(Provider provider) override;
+    void restoreDrains(const RestoreRequest &restore) override;
+    void resetBreaker(const BreakerResetRequest &reset) override;
+    void refreshAudit() override;
+    void refreshAlerts() override;
     // Where this machine keeps its keys (Connect… keeps the engine's token there, 0600).
     QString keyFilePath() const override { return m_keyFile; }
     void setKeyFilePath(const QString &path) { m_keyFile = path; }

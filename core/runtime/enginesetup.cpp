@@ -2,9 +2,11 @@
 #include "enginesetup.h"
 
 #include "api/breakerjson.h"
+#include "config/keytransport.h"
 #include "config/modeldeprecations.h"
 #include "config/providertrust.h"
 #include "config/proxyrules.h"
+#include "contract/isotime.h"
 #include "contract/providerregistry.h"
 #include "engine/breakerboard.h"
 #include "logsink.h"
@@ -239,12 +241,22 @@ bool EngineSetup::init(const SetupOptions &options)
     // Keys are masked in every log line (logsink.h), whatever quotes them.
     for (const auto &entry : m_settings.providers)
         logging::addSecret(entry.second.apiKey);
+    if (!simulate)
+        for (const KeyTransportWarning &w : keyTransportWarnings(m_settings))
+            qCWarning(lcSetup).noquote() << w.text;
 
     if (!installNetworkRules(options))
         return false;
 
     if (options.useStore && !openStore(options))
         return false;
+    if (m_store) // the store's own words (its address, the driver's error) are logged here, never answered (/readyz)
+        connect(m_store.get(), &HistoryWrites::reachabilityChanged, this, [](bool reachable, const QString &message) {
+            if (reachable)
+                qCInfo(lcSetup).noquote() << message;
+            else
+                qCWarning(lcSetup).noquote() << message;
+        });
 
     const int threads = options.engineThreads == SetupOptions::kThreadsFromEnvironment ? LocalEngine::threadsFromEnvironment(m_environment)
                                                                                        : std::max(0, options.engineThreads);
@@ -281,12 +293,68 @@ void EngineSetup::drainProvider(const DrainRequest &drain)
     d.by = QStringLiteral("console");
     d.until = drain.until;
     m_engine->breakers().drain(d);
+    auditConsole(QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)));
 }
 
 void EngineSetup::restoreProvider(Provider provider)
 {
-    if (m_engine)
-        m_engine->breakers().restore(provider, QStringLiteral("console"));
+    if (!m_engine)
+        return;
+    m_engine->breakers().restore(provider, QStringLiteral("console"));
+    auditConsole(QStringLiteral("restore"), toId(provider));
+}
+
+void EngineSetup::restoreDrains(const RestoreRequest &restore)
+{
+    if (!m_engine)
+        return;
+    m_engine->breakers().restore(restore.provider, QStringLiteral("console"), restore.reason.trimmed().left(500),
+                                 DrainScope { restore.role, restore.stage });
+    auditConsole(QStringLiteral("restore"), toId(restore.provider));
+}
+
+void EngineSetup::resetBreaker(const BreakerResetRequest &reset)
+{
+    if (!m_engine)
+        return;
+    const BreakerKey key { reset.provider, reset.role, reset.stage };
+    m_engine->breakers().reset(key, QStringLiteral("console"), reset.reason.trimmed().left(500), SteadyClock::instance().now());
+    auditConsole(QStringLiteral("reset"), key.toString());
+    refreshProviders(); // a closed breaker that was closed announces nothing
+}
+
+void EngineSetup::auditConsole(const QString &action, const QString &target)
+{
+    m_consoleAudit.prepend(QJsonObject { { QStringLiteral("at"), isoUtcWithMs(QDateTime::currentMSecsSinceEpoch()) },
+                                         { QStringLiteral("token"), QStringLiteral("console") },
+                                         { QStringLiteral("action"), action },
+                                         { QStringLiteral("target"), target },
+                                         { QStringLiteral("instance"), QString() } });
+    while (m_consoleAudit.size() > 1000)
+        m_consoleAudit.removeLast();
+    refreshAudit();
+}
+
+void EngineSetup::refreshAlerts()
+{
+    if (!m_engine)
+        return;
+    AlertFacts facts;
+    const Clock::time_point now = SteadyClock::instance().now();
+    facts.breakers = m_engine->breakers().breakers(now);
+    facts.drains = m_engine->breakers().drains();
+    if (m_store)
+        facts.storeReachable = m_store->writeStats().unreachableSinceMs == 0;
+    m_alerts.evaluate(facts, now, QDateTime::currentDateTimeUtc());
+    const QJsonObject answer = m_alerts.toJson(QString());
+    QMetaObject::invokeMethod(
+        this, [this, answer] { Q_EMIT alertsChanged(answer); }, Qt::QueuedConnection);
+}
+
+void EngineSetup::refreshAudit()
+{
+    QMetaObject::invokeMethod(
+        this, [this] { Q_EMIT auditChanged(m_consoleAudit); }, Qt::QueuedConnection);
 }
 
 PipelineOptions EngineSetup::pipelineOptions() const

@@ -3,6 +3,7 @@
 
 #include "config/processlimits.h"
 #include "config/settings.h"
+#include "engine/alertboard.h"
 #include "engine/stageservice.h"
 #include "enginestack.h"
 #include "localengine.h"
@@ -13,6 +14,7 @@
 #include "store/masking.h"
 #include "store/store.h"
 
+#include <QJsonArray>
 #include <QObject>
 
 #include <memory>
@@ -90,6 +92,10 @@ public:
     void refreshProviders() override;
     void drainProvider(const DrainRequest &drain) override;
     void restoreProvider(Provider provider) override;
+    void restoreDrains(const RestoreRequest &restore) override;
+    void resetBreaker(const BreakerResetRequest &reset) override;
+    void refreshAudit() override;
+    void refreshAlerts() override;
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -124,6 +130,9 @@ private:
     bool openStore(const SetupOptions &options);
     bool startSimulator(const SetupOptions &options);
     bool installNetworkRules(const SetupOptions &options);
+    void auditConsole(const QString &action, const QString &target); // this console's own actions, newest first
+    QJsonArray m_consoleAudit;
+    AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;

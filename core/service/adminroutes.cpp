@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers about the engine itself (docs/api.md, "Operations"): its configuration,
 // the instances sharing its store, readiness and /metrics.
+#include "config/keytransport.h"
 #include "config/providerentries.h"
 #include "contract/providerregistry.h"
 #include "engineservice.h"
@@ -22,11 +23,18 @@ Q_DECLARE_LOGGING_CATEGORY(lcApi)
 namespace bullpen {
 
 // The engine's providers as its registry lists them (an attached console's pickers follow this).
-QJsonArray EngineService::providersJson()
+QJsonArray EngineService::providersJson(const Settings &settings)
 {
     QJsonArray out;
     for (const Provider p : ProviderRegistry::all()) {
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+        ProviderSpec spec = ProviderRegistry::spec(p);
+        // The endpoint and model in use (an override, or the simulator's), not the registry's public ones.
+        if (const auto it = settings.providers.find(p); it != settings.providers.end()) {
+            if (it->second.baseUrl.isValid())
+                spec.baseUrl = it->second.baseUrl;
+            if (!it->second.model.isEmpty())
+                spec.model = it->second.model;
+        }
         QJsonObject o = ProviderEntries::toJson(spec);
         o.insert(QStringLiteral("built_in"), spec.builtIn);
         out.append(o);
@@ -74,7 +82,15 @@ EngineService::Reply EngineService::config(ApiRole role) const
               }() },
             { QStringLiteral("scenario"), m_setup.defaultScenario() },
             { QStringLiteral("keys"), keys },
-            { QStringLiteral("providers"), providersJson() },
+            { QStringLiteral("providers"), providersJson(s) },
+            { QStringLiteral("warnings"),
+              [&] {
+                  QJsonArray out;
+                  if (!m_setup.usingSimulator())
+                      for (const KeyTransportWarning &w : keyTransportWarnings(s))
+                          out.append(w.text);
+                  return out;
+              }() },
             { QStringLiteral("simulator"), m_setup.usingSimulator() },
             { QStringLiteral("probe_every_ms"), m_prober ? QJsonValue(static_cast<double>(m_options.probeEvery.count())) : QJsonValue() },
             { QStringLiteral("store"),
@@ -168,11 +184,12 @@ EngineService::Reply EngineService::readiness() const
     if (m_draining)
         reason = QStringLiteral("draining: this engine is shutting down");
     else if (writes.unreachableSinceMs > 0)
-        reason =
-            QStringLiteral("the store is unreachable since %1 (%2); records are held and the connection is being re-made")
-                .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate), writes.lastError.trimmed());
+        // The store's own error (SQL, a statement) is in the engine's log, never in this public answer.
+        reason = QStringLiteral("the store is unreachable since %1; records are held and the connection is being re-made (the "
+                                "engine's log says why)")
+                     .arg(QDateTime::fromMSecsSinceEpoch(writes.unreachableSinceMs).toUTC().toString(Qt::ISODate));
     else if (writes.failed > 0 && writes.lastError == writes.firstError && writes.written == 0)
-        reason = QStringLiteral("the store has failed every write so far: ") + writes.lastError;
+        reason = QStringLiteral("the store has failed every write so far (the engine's log says why)");
     if (!reason.isEmpty()) {
         QJsonObject o { { QStringLiteral("ready"), false }, { QStringLiteral("reason"), reason } };
         if (writes.unreachableSinceMs > 0) // for an attached console's status bar (RemoteStoreWatch)

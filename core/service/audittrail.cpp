@@ -35,13 +35,13 @@ AuditTrail::~AuditTrail()
     m_thread.wait();
 }
 
-void AuditTrail::record(const QString &tokenName, const QString &action, const QString &target)
+void AuditTrail::record(const QString &tokenName, const QString &action, const QString &target, const QString &detail)
 {
     bool first = false;
     {
         QMutexLocker locker(&m_lock);
         first = m_pending.isEmpty();
-        m_pending.append(AuditEntry { QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, {}, m_instance });
+        m_pending.append(AuditEntry { QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail, m_instance });
     }
     if (first) // one write is asked for per batch: what arrives meanwhile joins it
         QMetaObject::invokeMethod(m_context, [this] { writePending(); });

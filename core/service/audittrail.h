@@ -25,7 +25,8 @@ public:
     AuditTrail(const AuditTrail &) = delete;
     AuditTrail &operator=(const AuditTrail &) = delete;
 
-    void record(const QString &tokenName, const QString &action, const QString &target);
+    // `detail`: what the target alone does not say (a drain's scope and expiry, as BreakerJson writes it).
+    void record(const QString &tokenName, const QString &action, const QString &target, const QString &detail = {});
     // The instance name the rows carry (set once the engine knows it).
     void setInstance(const QString &instance);
     // Blocks until every row recorded so far is written (or has failed).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engineservice.h"
 
+#include "api/controlcharacters.h"
 #include "api/historyjson.h"
 #include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
@@ -134,6 +135,11 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     m_streamOwners.setInterval(1000);
     connect(&m_streamOwners, &QTimer::timeout, this, &EngineService::closeRevokedStreams);
     m_streamOwners.start();
+
+    // The shipped alert rules, evaluated here too (docs/api.md, "Alerts"): every 5 s, as a scrape would see it.
+    m_alertTimer.setInterval(std::chrono::seconds(5));
+    connect(&m_alertTimer, &QTimer::timeout, this, &EngineService::evaluateAlerts);
+    m_alertTimer.start();
 
     // Breakers opening and closing, and drains this engine learns of, go on its event stream as notices.
     connect(&m_setup.engine().breakers(), &BreakerBoard::changed, this, &EngineService::announce);
@@ -286,7 +292,9 @@ EngineService::Reply EngineService::json(int status, const QJsonObject &body)
 
 EngineService::Reply EngineService::historyUnreadable(const QString &why)
 {
-    return error(503, QStringLiteral("the history cannot be read (%1); retry").arg(why));
+    // The store's own words (an SQL error, its statement) go to the engine's log, never to a client.
+    qCWarning(lcApi).noquote() << "the history could not be read:" << why;
+    return error(503, QStringLiteral("the history cannot be read now (the store did not answer; the engine's log says why); retry"));
 }
 
 EngineService::Reply EngineService::error(int status, const QString &message, const QString &field)
@@ -531,6 +539,10 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
             answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel, compare, drain or restore")));
             return true;
         }
+    }
+    if (const std::optional<QString> refused = controlCharacterRefusal(request.url())) {
+        answer(error(400, *refused));
+        return true;
     }
     if (const std::optional<Reply> r = found.route->handler(Call { request, socket, token ? &*token : nullptr, found.params }))
         answer(*r);

@@ -3,7 +3,9 @@
 
 #include "api/generationrequestjson.h"
 #include "audittrail.h"
+#include "config/settings.h"
 #include "config/trustedproxies.h"
+#include "engine/alertboard.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
 #include "ratelimiter.h"
@@ -164,11 +166,17 @@ private:
     Reply cancelComparison(const QString &id, const ApiToken &token);
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config(ApiRole role) const;
-    static QJsonArray providersJson(); // a viewer is not told where the store is
+    // The providers with the endpoint and model in use (a viewer is not told where the store is).
+    static QJsonArray providersJson(const Settings &settings);
     // docs/api.md "Providers": breakers and drains (providerroutes.cpp).
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply resetBreaker(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
+    Reply auditLog(const QHttpServerRequest &request);
+    // docs/api.md "Alerts": the shipped rules evaluated here (alertroutes.cpp).
+    void evaluateAlerts();
+    Reply alerts() const;
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
     // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.
@@ -197,6 +205,8 @@ private:
     AuditTrail m_audit;
     ServiceOptions m_options;
     QTimer m_streamOwners; // closeRevokedStreams, every second
+    AlertBoard m_alerts;
+    QTimer m_alertTimer; // evaluateAlerts, every kAlertInterval
     QSet<QString> m_awaitingStream; // draining: generations whose generation_finished has not reached the stream yet
     QElapsedTimer m_streamGrace; // since the engine had nothing running but streams still waited
     EventStream m_events;

@@ -94,6 +94,12 @@ int EventStream::subscribersOf(const QString &owner) const
         std::count_if(m_subscribers.begin(), m_subscribers.end(), [&](const Subscriber &s) { return s.socket && s.owner == owner; }));
 }
 
+int EventStream::viewerSubscribers() const
+{
+    return static_cast<int>(
+        std::count_if(m_subscribers.begin(), m_subscribers.end(), [](const Subscriber &s) { return s.socket && s.viewer; }));
+}
+
 QSet<QString> EventStream::owners() const
 {
     QSet<QString> out;
@@ -116,10 +122,13 @@ int EventStream::closeOwnedBy(const QSet<QString> &owners)
     return closed;
 }
 
-bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId, const QString &owner)
+bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId, const QString &owner,
+                            bool viewer)
 {
     prune();
     if (static_cast<int>(m_subscribers.size()) >= m_options.maxSubscribers)
+        return false;
+    if (viewer && viewerSubscribers() >= m_options.maxSubscribers - m_options.reservedForOperators)
         return false;
     // A small kernel send buffer: a reader that stops reading shows as our own unsent bytes soon, not
     // after the kernel has quietly taken megabytes for it (Linux grows it to 4 MiB on its own).
@@ -131,6 +140,7 @@ bool EventStream::subscribe(QTcpSocket *socket, const QString &generationFilter,
     added.socket = socket;
     added.generation = generationFilter;
     added.owner = owner;
+    added.viewer = viewer;
     added.id = m_nextSubscriber++;
     added.after = m_kept.empty() ? (m_backfill ? m_memoryFrom : m_next - 1) : m_kept.back().position;
     m_subscribers.push_back(std::move(added));

@@ -51,6 +51,9 @@ public:
         std::chrono::milliseconds heartbeat { 15000 };
         int maxSubscribers = 64;
         int maxPerToken = 16; // one token cannot take every slot
+        // Of maxSubscribers, these only an operator's token may take: viewers' streams never lock the
+        // operators out (an operator's CLI opens its stream before it starts a generation).
+        int reservedForOperators = 16;
         int backfillLimit = 100000;
     };
     // What a read of the store for a resumed subscriber gave: rows after a place, in the store's order.
@@ -76,8 +79,11 @@ public:
     void publishNotice(const QString &type, const QByteArray &json); // live only, no cursor (see above)
     // False when the subscriber limit is reached (the caller answers 429). `owner`: the token's name,
     // for subscribersOf() and closeOwnedBy().
-    bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId, const QString &owner = {});
+    // `viewer`: a viewer's stream, which may not take the slots reserved for operators.
+    bool subscribe(QTcpSocket *socket, const QString &generationFilter, const QString &lastEventId, const QString &owner = {},
+                   bool viewer = false);
     int subscribers() const { return static_cast<int>(m_subscribers.size()); }
+    int viewerSubscribers() const;
     int subscribersOf(const QString &owner) const;
     QSet<QString> owners() const;
     // Ends the streams of these owners at once (their tokens were revoked).
@@ -99,6 +105,7 @@ private:
         QPointer<QTcpSocket> socket;
         QString generation; // empty: all
         QString owner; // the token's name
+        bool viewer = false; // holds one of the slots viewers may take
         quint64 id = 0;
         qint64 after = 0; // following a store: the last place this subscriber has had
         bool catchingUp = false; // resuming; live events wait in memory meanwhile

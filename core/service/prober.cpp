@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "prober.h"
 
+#include "engine/stageservice.h"
 #include "pipeline/engineclient.h"
 #include "store/proberecords.h"
 
@@ -91,8 +92,15 @@ void Prober::tick()
         GenerationRequest request;
         request.probe = t;
         request.fresh = true;
+        // Running before start(): an engine that refuses at once finishes the probe inside start(), and a
+        // target marked running after that would never be probed again.
+        request.generationId = StageService::newGenerationId();
+        m_running.emplace(request.generationId, t);
         const QString id = m_engine.start(request);
-        m_running.emplace(id, t);
+        if (id != request.generationId) { // an engine that names its generations itself
+            m_running.erase(request.generationId);
+            m_running.emplace(id, t);
+        }
         m_lastStart[t] = steadyNow;
         qCInfo(lcProbe) << "probe" << t.toString() << id << (gate.verdict == BreakerGate::Trial ? "(the half-open breaker's trial)" : "");
         Q_EMIT probeStarted(t, id);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers under /v1/providers (docs/api.md, "Providers"): breakers and drains.
 #include "api/breakerjson.h"
+#include "contract/isotime.h"
 #include "engineservice.h"
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
 #include "store/drainrecords.h"
 
 #include <QHttpServerRequest>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QUrlQuery>
 
 Q_DECLARE_LOGGING_CATEGORY(lcApi)
 
@@ -40,14 +43,17 @@ EngineService::Reply EngineService::drainProvider(const QHttpServerRequest &requ
     const Drain asked = std::get<Drain>(std::move(parsed));
     QString why;
     if (m_drainRecords && !m_drainRecords->save(asked, m_options.instance, &why)) {
-        Reply r = error(
-            503,
-            QStringLiteral("the drain could not be stored (%1); nothing was changed. Try again when the store answers").arg(why.left(200)));
+        qCWarning(lcApi).noquote() << "a drain could not be stored:" << why;
+        Reply r = error(503,
+                        QStringLiteral("the drain could not be stored (the engine's log says why); nothing was changed. Try again when "
+                                       "the store answers"));
         r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     const Drain d = m_setup.engine().breakers().drain(asked);
-    m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)));
+    // The row's detail is the drain as the API answers it: role, stage, reason, since and until.
+    m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)),
+                   QString::fromUtf8(QJsonDocument(BreakerJson::drain(d)).toJson(QJsonDocument::Compact)));
     return json(200, BreakerJson::drain(d));
 }
 
@@ -63,16 +69,70 @@ EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &re
     const QString &reason = asked.reason;
     QString why;
     if (m_drainRecords && m_drainRecords->remove(*provider, asked.scope, &why) < 0) {
+        qCWarning(lcApi).noquote() << "a restore could not be stored:" << why;
         Reply r = error(503,
-                        QStringLiteral("the restore could not be stored (%1); nothing was changed. Try again when the store answers")
-                            .arg(why.left(200)));
+                        QStringLiteral("the restore could not be stored (the engine's log says why); nothing was changed. Try again when "
+                                       "the store answers"));
         r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
         return r;
     }
     const int restored = m_setup.engine().breakers().restore(*provider, token.name, reason, asked.scope);
+    const QJsonObject scope { { QStringLiteral("role"), asked.scope.role ? QJsonValue(toId(*asked.scope.role)) : QJsonValue() },
+                              { QStringLiteral("stage"), asked.scope.stage ? QJsonValue(toId(*asked.scope.stage)) : QJsonValue() },
+                              { QStringLiteral("restored"), restored } };
     m_audit.record(token.name, QStringLiteral("restore"),
-                   reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)));
+                   reason.isEmpty() ? toId(*provider) : QStringLiteral("%1 (%2)").arg(toId(*provider), reason.left(200)),
+                   QString::fromUtf8(QJsonDocument(scope).toJson(QJsonDocument::Compact)));
     return json(200, QJsonObject { { QStringLiteral("provider"), toId(*provider) }, { QStringLiteral("restored"), restored } });
+}
+
+EngineService::Reply EngineService::resetBreaker(const QHttpServerRequest &request, const QString &id, const ApiToken &token)
+{
+    const auto provider = providerFromId(id);
+    if (!provider)
+        return error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
+    auto parsed = BreakerJson::resetFromJson(request.body());
+    if (const auto *e = std::get_if<FieldError>(&parsed))
+        return error(400, e->toString(), e->field);
+    const BreakerJson::Reset asked = std::get<BreakerJson::Reset>(parsed);
+    const BreakerKey key { *provider, asked.role, asked.stage };
+    const bool wasOpen = m_setup.engine().breakers().reset(key, token.name, asked.reason, SteadyClock::instance().now());
+    m_audit.record(token.name, QStringLiteral("reset"),
+                   asked.reason.isEmpty() ? key.toString() : QStringLiteral("%1 (%2)").arg(key.toString(), asked.reason.left(200)));
+    return json(200,
+                QJsonObject { { QStringLiteral("provider"), toId(*provider) },
+                              { QStringLiteral("role"), toId(asked.role) },
+                              { QStringLiteral("stage"), toId(asked.stage) },
+                              { QStringLiteral("was_open"), wasOpen } });
+}
+
+EngineService::Reply EngineService::auditLog(const QHttpServerRequest &request)
+{
+    const QUrlQuery query(request.url());
+    int limit = 200;
+    if (const QString l = query.queryItemValue(QStringLiteral("limit")); !l.isEmpty()) {
+        bool ok = false;
+        limit = l.toInt(&ok);
+        if (!ok || limit < 1 || limit > 1000)
+            return error(400, QStringLiteral("limit: a whole number from 1 to 1000"), QStringLiteral("limit"));
+    }
+    const QString action = query.queryItemValue(QStringLiteral("action")).left(32);
+    m_audit.flush(); // what this engine was asked a moment ago is in the answer
+    QString why;
+    const QList<AuditEntry> rows = m_tokens.auditLog(limit, &why);
+    if (!why.isEmpty())
+        return error(503, QStringLiteral("the audit could not be read (%1); try again when the store answers").arg(why.left(200)));
+    QJsonArray entries;
+    for (const AuditEntry &e : rows) {
+        if (!action.isEmpty() && e.action != action)
+            continue;
+        entries.append(QJsonObject { { QStringLiteral("at"), isoUtcWithMs(e.atMs) },
+                                     { QStringLiteral("token"), e.tokenName },
+                                     { QStringLiteral("action"), e.action },
+                                     { QStringLiteral("target"), e.target },
+                                     { QStringLiteral("instance"), e.instance } });
+    }
+    return json(200, QJsonObject { { QStringLiteral("entries"), entries } });
 }
 
 void EngineService::announce(const BreakerChange &change)

@@ -69,6 +69,10 @@ void EngineService::buildRoutes()
           now([this](const Call &c) -> std::optional<Reply> { return drainProvider(c.request, c.param(0), *c.token); }));
     r.add(Post, QStringLiteral("/v1/providers/{id}/restore"), A::Operator,
           now([this](const Call &c) -> std::optional<Reply> { return restoreProvider(c.request, c.param(0), *c.token); }));
+    r.add(Post, QStringLiteral("/v1/providers/{id}/reset"), A::Operator,
+          now([this](const Call &c) -> std::optional<Reply> { return resetBreaker(c.request, c.param(0), *c.token); }));
+    r.add(Get, QStringLiteral("/v1/alerts"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return alerts(); }));
+    r.add(Get, QStringLiteral("/v1/audit"), A::Viewer, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
     r.add(Get, QStringLiteral("/v1/config"), A::Viewer,
           now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
     r.add(Get, QStringLiteral("/v1/instances"), A::Viewer, later([this](const Call &c) { instances(c.socket); }));
@@ -94,10 +98,18 @@ std::optional<EngineService::Reply> EngineService::subscribeEvents(const Call &c
                      QStringLiteral("token %1 has %2 event streams open already, the limit per token; close one")
                          .arg(c.token->name)
                          .arg(m_options.events.maxPerToken));
-    if (!m_events.subscribe(c.socket, generation, last, c.token->name))
+    const bool viewer = c.token->role == ApiRole::Viewer;
+    if (!m_events.subscribe(c.socket, generation, last, c.token->name, viewer)) {
+        if (viewer && m_events.subscribers() < m_options.events.maxSubscribers)
+            return error(429,
+                         QStringLiteral("viewers hold %1 event streams already, all they may (%2 more are kept for operators); "
+                                        "close one, or raise --max-subscribers")
+                             .arg(m_events.viewerSubscribers())
+                             .arg(m_options.events.reservedForOperators));
         return error(429,
                      QStringLiteral("%1 event subscribers already, the limit; close one, or raise --max-subscribers")
                          .arg(m_options.events.maxSubscribers));
+    }
     m_server->markLongLived(c.socket); // heartbeats keep it; never closed to make room
     return std::nullopt; // the stream answers
 }

@@ -5,6 +5,7 @@
 #include "comicrenderer.h"
 #include "contract/providerregistry.h"
 #include "contract/storyboardparser.h"
+#include "dialects/dialects.h"
 #include "httpserving.h"
 #include "providers/storyboardprompt.h"
 #include "simwire.h"
@@ -48,27 +49,16 @@ QByteArray chunk(const QByteArray &data)
     return QByteArray::number(data.size(), 16) + "\r\n" + data + "\r\n";
 }
 
-// A request without credentials gets the provider's own answer to that. Gemini also takes ?key=;
-// Anthropic takes x-api-key or a bearer token (its current SDK sends the latter); an added provider
-// takes its own header, or nothing when it takes no key.
+// A request without credentials gets the provider's own answer to that. A built-in provider takes a
+// key the way its dialect's SDK sends one (Dialect::carriesCredentials); an added provider takes its
+// own header, or nothing when it takes no key.
 bool carriesCredentials(const QHttpServerRequest &request, Provider provider)
 {
     const ProviderSpec spec = ProviderRegistry::spec(provider);
     if (!spec.builtIn)
         return spec.authHeader.isEmpty() || !httpHeader(request, spec.authHeader.toLower().constData()).isEmpty();
-    const QByteArray authorization = httpHeader(request, "authorization");
-    const bool bearer = authorization.startsWith("Bearer ") && authorization.size() > 7;
-    switch (spec.dialect) {
-    case WireDialect::Gemini:
-        return !httpHeader(request, "x-goog-api-key").isEmpty()
-            || !QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).isEmpty();
-    case WireDialect::Anthropic:
-        return !httpHeader(request, "x-api-key").isEmpty() || bearer;
-    case WireDialect::OpenAI:
-    case WireDialect::DashScope:
-        break;
-    }
-    return bearer;
+    return Dialects::of(provider).carriesCredentials(
+        SimRequest { [&request](QByteArrayView name) { return httpHeader(request, name); }, request.url() });
 }
 
 QByteArray requestIdLine(Provider provider)
@@ -77,7 +67,7 @@ QByteArray requestIdLine(Provider provider)
     const QByteArray name = SimWire::requestIdHeader(provider);
     if (name.isEmpty())
         return {};
-    const QByteArray prefix = dialectOf(provider) == WireDialect::Anthropic ? "req_sim" : "sim-req-";
+    const QByteArray prefix = Dialects::of(provider).requestIdPrefix();
     return name + ": " + prefix + QByteArray::number(++next) + "\r\n";
 }
 
@@ -288,22 +278,9 @@ std::optional<Provider> ProviderSimulator::route(const QString &path, QString *m
     for (const Provider p : ProviderRegistry::all()) {
         const ProviderSpec spec = ProviderRegistry::spec(p);
         const QString base = spec.simulatorPath();
-        switch (spec.dialect) {
-        case WireDialect::Gemini:
-            if (path.startsWith(base + QStringLiteral("/models/"))) {
-                *model = path.mid(base.size() + 8).section(QLatin1Char(':'), 0, 0);
-                return p;
-            }
-            break;
-        case WireDialect::OpenAI:
-        case WireDialect::DashScope:
-            if (path == base + QStringLiteral("/chat/completions"))
-                return p;
-            break;
-        case WireDialect::Anthropic:
-            if (path == base + QStringLiteral("/messages"))
-                return p;
-            break;
+        if (const std::optional<QString> routed = Dialects::of(spec.dialect).route(path, base)) {
+            *model = *routed;
+            return p;
         }
     }
     return std::nullopt;
@@ -785,7 +762,7 @@ void ProviderSimulator::drawImage(const Reply &r, const Storyboard &board, SimBe
 void ProviderSimulator::writeText(const Reply &r, const SimBehaviour &b, const QString &text, SimWire::Ending ending)
 {
     constexpr int kPieces = 4;
-    if (r.stream && dialectOf(r.provider) == WireDialect::Gemini && !b.geminiSse) {
+    if (r.stream && Dialects::of(r.provider).streamsAsJsonArray() && !b.geminiSse) {
         QByteArray array = "[";
         const QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, ending, r.usage, kPieces);
         for (qsizetype i = 0; i < events.size(); ++i)
@@ -807,7 +784,7 @@ void ProviderSimulator::writeMalformed(const Reply &r, const SimBehaviour &b, co
 {
     if (r.stream) {
         QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, SimWire::Ending::Stop, r.usage, 4, b.streamUsage);
-        events.insert(dialectOf(r.provider) == WireDialect::Anthropic ? 2 : 1, SimWire::malformedStreamEvent(r.provider));
+        events.insert(Dialects::of(r.provider).malformedEventAt(), SimWire::malformedStreamEvent(r.provider));
         writeChunkedStream(r.provider, r.socket, events, 0, StreamEnd::Finish);
     } else {
         writeJson(r.socket, 200, SimWire::malformedBody(r.provider), {}, r.provider);

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "contract/enums.h"
-#include "contract/providerregistry.h"
 #include "contract/storyboard.h"
+#include "dialects/simanswer.h"
 
 #include <QByteArray>
 #include <QList>
@@ -12,18 +12,13 @@
 namespace bullpen {
 
 // Provider-shaped bodies for the simulator, in each provider's own words (docs/simulator-fidelity.md): the
-// shapes the official SDKs accept, so that the adapters cannot tell the simulator from a provider.
+// shapes the official SDKs accept, so that the adapters cannot tell the simulator from a provider. Each
+// dialect writes its own (core/dialects/<dialect>/*simwriter.cpp); SimWire asks the provider's.
 class SimWire final
 {
 public:
-    enum class Ending { Stop, MaxTokens, Refused };
-
-    struct ErrorReply
-    {
-        int status = 500;
-        QByteArray body;
-        QList<QPair<QByteArray, QByteArray>> headers; // e.g. Retry-After
-    };
+    using Ending = SimEnding;
+    using ErrorReply = SimErrorReply;
 
     // Non-streaming 2xx body carrying `text`.
     static QByteArray body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage);
@@ -48,7 +43,7 @@ public:
     // DashScope); empty for Gemini, which sends none.
     static QByteArray requestIdHeader(Provider provider);
     // Qwen refuses by moderation with an HTTP 400, the others inside a 200.
-    static bool refusesWithHttpError(Provider provider) { return dialectOf(provider) == WireDialect::DashScope; }
+    static bool refusesWithHttpError(Provider provider);
 
     // Gemini image generation: a 2xx body carrying an image as inlineData, given as its base64 text
     // (the simulator keeps a drawn comic's base64 with it, so that a load test measures the engine).

@@ -3,6 +3,7 @@
 
 #include "contract/providerregistry.h"
 #include "contract/storyboardvalidator.h"
+#include "dialects/dialects.h"
 
 #include <QRegularExpression>
 
@@ -123,25 +124,7 @@ Storyboard StoryboardSynth::brokenFromStory(const QString &story)
 Storyboard StoryboardSynth::fromStory(const QString &story, Provider provider)
 {
     Storyboard board = fromStory(story);
-    static const char *const kShots[] = { "Wide shot", "Medium shot", "Close-up", "Long shot" };
-    for (Panel &p : board.panels) {
-        const auto i = static_cast<std::size_t>(std::clamp(p.index - 1, 0, 3));
-        switch (dialectOf(provider)) {
-        case WireDialect::Gemini:
-            break;
-        case WireDialect::DashScope:
-            p.scene = QStringLiteral("%1: %2").arg(QLatin1StringView(kShots[i]), p.scene);
-            break;
-        case WireDialect::OpenAI:
-            p.scene = QStringLiteral("%1 (panel %2)").arg(p.scene).arg(p.index);
-            break;
-        case WireDialect::Anthropic:
-            p.scene = QStringLiteral("In this panel, %1").arg(p.scene);
-            break;
-        }
-    }
-    if (dialectOf(provider) == WireDialect::DashScope)
-        board.title = QStringLiteral("%1 · 4컷").arg(board.title);
+    Dialects::of(provider).flavour(board);
     return board;
 }
 

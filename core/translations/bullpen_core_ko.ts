@@ -269,6 +269,14 @@
         <source>The engine at %1 did not run this generation (the detail says why); it is the engine's answer, not a provider's. Generate again, or read the engine's log.</source>
         <translation>엔진 %1: 이 생성을 실행하지 않았습니다(이유는 세부 내용 참고). 제공자가 아니라 엔진의 응답입니다. 다시 생성하거나 엔진 로그를 읽으세요.</translation>
     </message>
+    <message>
+        <source>reset by %1</source>
+        <translation>초기화(운영자 %1)</translation>
+    </message>
+    <message>
+        <source>reset by %1: %2</source>
+        <translation>초기화(운영자 %1): %2</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::RemoteComparisonRunner</name>

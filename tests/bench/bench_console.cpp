@@ -8,6 +8,7 @@
 //   - building the latency chart for 7 days at 1-hour buckets: reading + statistics, then drawing.
 // Prints medians (and p90 where repeated) over several runs. Not part of the test run:
 //   build/dev/tests/bench/bench_console [attempts] [runs]
+#include "benchstats.h"
 #include "devsupport/historyfiller.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
@@ -67,10 +68,18 @@ long residentKb()
     return -1;
 }
 
+constexpr char kUsage[] = R"(bench_console: the console's history views over a store with N attempts (default 1,000,000) on the real
+widgets: opening the failures view, filtering, scrolling to the end, the latency chart. Prints medians and
+p90; states no target (the dashboards' reads are judged by bench_store).
+  bench_console [attempts] [runs, default 5]
+)";
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (bench::helpRequested(argc, argv, kUsage))
+        return 0;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

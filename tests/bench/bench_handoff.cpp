@@ -2,6 +2,7 @@
 // bench_handoff: from a hanging primary's deadline to the fallback request reaching the simulator, over
 // real loopback HTTP, N times in a row. Prints median, p90, p99 and max. Run by hand:
 //   build/dev/tests/bench/bench_handoff [runs]
+#include "benchstats.h"
 #include "config/eventloops.h"
 #include "engine/stageservice.h"
 #include "providers/storyboardclient.h"
@@ -16,8 +17,20 @@
 using namespace bullpen;
 using namespace std::chrono;
 
+namespace {
+
+constexpr char kUsage[] = R"(bench_handoff: from a hanging primary's deadline to the fallback request reaching the simulator, over
+loopback HTTP, N times in a row. Prints median, p90, p99 and max; states no target (the deadline's
+precision is judged by bench_engine).
+  bench_handoff [runs, default 200]
+)";
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    if (bench::helpRequested(argc, argv, kUsage))
+        return 0;
     chooseEventLoops(GlibLoops::None); // as the programs do (config/eventloops.h)
     QCoreApplication app(argc, argv);
     const int runs = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 200;

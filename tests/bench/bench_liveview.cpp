@@ -27,8 +27,20 @@
 using namespace bullpen;
 using bullpen::bench::residentMiB;
 
+namespace {
+
+constexpr char kUsage[] = R"(bench_liveview: the console's memory over a long attachment: the main window on the Live view takes the
+event stream of N generations. Target: RSS after N (default 1,000,000) within 50 MiB of RSS after 50,000;
+printed with its figure on one line; exits 1 when missed. BENCH_TIGHTEN=F tightens the target F times.
+  bench_liveview [generations, default 1000000]
+)";
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    if (bench::helpRequested(argc, argv, kUsage))
+        return 0;
     chooseEventLoops(GlibLoops::GuiThreadOnly); // as the programs do (config/eventloops.h)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -108,10 +108,17 @@ int run(EngineSetup &engine, int count, int concurrency, const std::function<voi
     return failed;
 }
 
+constexpr char kUsage[] = R"(bench_load: the engine under load against bullpen-sim in its own process; states no target (it reports).
+  bench_load throughput [count per level, default 400]   generations/s at concurrency 1, 16, 64, 256
+  bench_load memory [count, default 100000]              the engine's resident memory as it runs
+)";
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (bench::helpRequested(argc, argv, kUsage))
+        return 0;
     chooseEventLoops(GlibLoops::None); // as the programs do (config/eventloops.h)
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);

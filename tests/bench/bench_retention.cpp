@@ -116,10 +116,22 @@ private:
     QString m_error;
 };
 
+// docs/store.md: a purge works in short steps so that it never holds the writers back long.
+constexpr double kPurgeBlocksAWriteMs = 50;
+
+constexpr char kUsage[] = R"(bench_retention: a store run for DAYS simulated days at RATE generations a second with a retention of
+RETAIN days, purged each day while a probe thread writes and times each write. Target: a purge never
+blocks a write more than 50 ms (the longest probe write during purges); printed with its figure on one
+line; exits 1 when missed. BENCH_TIGHTEN=F tightens the target F times.
+  bench_retention [days=60] [rate=0.1] [retain=30] [data dir]   BULLPEN_DATABASE_URL=... for PostgreSQL
+)";
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (bench::helpRequested(argc, argv, kUsage))
+        return 0;
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     const int days = argc > 1 ? QString::fromLatin1(argv[1]).toInt() : 60;
@@ -259,5 +271,10 @@ int main(int argc, char *argv[])
                    .arg(double(peakBytes) / 1048576.0, 0, 'f', 1);
     db = {};
     StoreLocation::disconnect(QStringLiteral("bench-purge"));
-    return 0;
+    bench::Judge judge(QStringLiteral("bench_retention"));
+    judge.atMost("probe_write_ms_max_during_purges", allProbes.max(), kPurgeBlocksAWriteMs, "ms",
+                 QStringLiteral("the longest write a purge held back (a probe on its own connection)"));
+    judge.report("probe_write_ms_p99_during_purges", allProbes.at(99), "ms");
+    judge.report("longest_purge_step_ms", longestStep, "ms");
+    return judge.exitCode();
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // bench_store: fills a store with one million attempts over 7 days and times the queries the
-// dashboards need. Prints a table of medians over repeated runs. Not part of the test run:
+// dashboards need. Prints a table of medians over repeated runs, and judges the dashboards' reads
+// (kUsage below). Not part of the test run:
 //   build/dev/tests/bench/bench_store [attempts] [data dir]
 // With BULLPEN_DATABASE_URL set, the store is that (empty) PostgreSQL database instead.
 #include "analytics/latencystats.h"
+#include "benchstats.h"
 #include "devsupport/historyfiller.h"
 #include "store/store.h"
 
@@ -37,10 +39,106 @@ double medianMs(const std::function<void()> &f, int runs = 7)
     return t[t.size() / 2];
 }
 
+// The dashboards' reads (docs/store.md, hourly aggregates): whole hours from the aggregates, the
+// partial hours at the edges from the rows. Each figure is the view's whole read and statistics.
+struct DashboardReads
+{
+    double latencyMs = 0;
+    double failuresMs = 0;
+    double failedOnlyMs = 0;
+    double waitsMs = 0;
+};
+
+DashboardReads readDashboards(Store &store, qint64 now, const std::function<void(const QString &, double)> &row, QTextStream &out)
+{
+    const qint64 week = 7LL * 24 * 3600 * 1000;
+    const qint64 hour = 3'600'000;
+    const qint64 hourFrom = (now - week) / hour * hour;
+    HistoryFilter failed;
+    failed.states = { HistoryState::Failed };
+    failed.fromMs = now - week;
+    double p99 = 0, extra90 = 0;
+    DashboardReads r;
+    r.latencyMs = medianMs([&] {
+        LatencyStats stats(hourFrom, now, hour);
+        stats.addCells(store.latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, hourFrom, now, hour));
+        QList<FallbackWaitCell> cells = store.fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour);
+        cells.removeIf([](const FallbackWaitCell &c) { return c.primaryProvider != u"gemini"; });
+        stats.setFallbackWaitCells(cells);
+        p99 = stats.percentile(99);
+        for (std::size_t i = 0; i < stats.buckets().size(); ++i)
+            p99 = std::max(p99, stats.buckets()[i].percentile(99));
+        extra90 = stats.extraWaitPercentile(90);
+    });
+    row(QStringLiteral("latency view 7 d / 1 h: read + statistics"), r.latencyMs);
+    r.failuresMs = medianMs([&] {
+        HistoryFilter f;
+        f.fromMs = now - week; // not on an hour: the first partial hour is read from the rows
+        store.countBy(HistoryGroup::PublicCode, f);
+        store.countBy(HistoryGroup::Kind, f);
+        store.fallbackRate(hourFrom, now + 1, hour);
+    });
+    row(QStringLiteral("failures view: counts by code + kind + fallback rate"), r.failuresMs);
+    r.failedOnlyMs = medianMs([&] {
+        store.countBy(HistoryGroup::PublicCode, failed);
+        store.countBy(HistoryGroup::Kind, failed);
+        store.fallbackRate(hourFrom, now + 1, hour);
+    });
+    row(QStringLiteral("failures view, failed only: counts + fallback rate"), r.failedOnlyMs);
+    r.waitsMs = medianMs([&] {
+        LatencyStats stats(hourFrom, now, hour);
+        stats.setFallbackWaitCells(store.fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour));
+        extra90 = stats.extraWaitPercentile(90);
+    });
+    row(QStringLiteral("fallback waits (extra wait) 7 d / 1 h, histogram"), r.waitsMs);
+    out << QStringLiteral("  (gemini primary storyboard p99 up to %1 ms; extra wait p90 %2 ms; percentiles within %3 %)\n")
+               .arg(p99, 0, 'f', 0)
+               .arg(extra90, 0, 'f', 0)
+               .arg(100 * DurationHistogram::relativeError(), 0, 'f', 2);
+    return r;
+}
+
+// The same week with a tenth of the traffic, in a store of its own (SQLite), read the same way.
+std::optional<DashboardReads> tenthOfTheTraffic(qint64 attempts, qint64 now, QTextStream &out)
+{
+    QTemporaryDir temp;
+    QString error;
+    const std::optional<StoreLocation> location = StoreLocation::resolve(temp.path(), QProcessEnvironment(), &error);
+    auto store = location ? Store::open(*location, &error) : nullptr;
+    const qint64 week = 7LL * 24 * 3600 * 1000;
+    const HistoryFillResult filled =
+        store ? HistoryFiller::fill(store->storeLocation(), { attempts / 10, now - week, now, 42, {} }) : HistoryFillResult { 0, 0, error };
+    if (!filled.error.isEmpty()) {
+        out << "bench_store: the store with a tenth of the traffic: " << filled.error << "\n";
+        return std::nullopt;
+    }
+    out << QStringLiteral("the same week with %1 attempts (a tenth):\n").arg(attempts / 10);
+    return readDashboards(
+        *store, now, [&out](const QString &name, double ms) { out << QStringLiteral("  %1 %2\n").arg(name, -52).arg(ms, 9, 'f', 2); }, out);
+}
+
+// Targets. The dashboards read hourly aggregates "so their cost does not grow with traffic"
+// (docs/contract.md section 12): ten times the attempts over the same week may cost at most twice as
+// much (the aggregates gain rows only where a cell was empty). The views' own budgets are those
+// docs/store.md states for one million attempts.
+constexpr double kGrowthAtTenTimesTheTraffic = 2.0;
+constexpr double kLatencyViewMs = 150;
+constexpr double kFailuresViewMs = 50;
+constexpr double kFallbackWaitsMs = 100;
+
+constexpr char kUsage[] = R"(bench_store: a store with N attempts over 7 days (default 1,000,000); times the queries the
+dashboards need and judges the dashboards' reads: latency view <= 150 ms, failures view <= 50 ms, fallback
+waits <= 100 ms, and (SQLite) each read at N attempts <= 2x the same read at N/10. Each figure is printed
+with its target on one line; exits 1 when a target is missed. BENCH_TIGHTEN=F tightens every target F times.
+  bench_store [attempts] [data dir]      BULLPEN_DATABASE_URL=... for an empty PostgreSQL database instead
+)";
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (bench::helpRequested(argc, argv, kUsage))
+        return 0;
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
     const qint64 attempts = argc > 1 ? QString::fromLatin1(argv[1]).toLongLong() : 1'000'000;
@@ -118,47 +216,29 @@ int main(int argc, char *argv[])
     row(QStringLiteral("fallback waits (extra wait), 7 days (rows)"),
         medianMs([&] { store->fallbackWaits(Stage::Storyboard, now - week, now); }, 3));
 
-    // What the dashboards read since schema 8: whole hours from the hourly aggregates, the partial hours
-    // at the edges from the rows (docs/store.md). Each figure is the view's whole read and statistics.
+    // What the dashboards read since schema 8 (docs/store.md).
     out << "dashboards (hourly aggregates + edge rows)              median ms\n";
-    const qint64 hour = 3'600'000;
-    const qint64 hourFrom = (now - week) / hour * hour;
-    double p99 = 0, extra90 = 0;
-    row(QStringLiteral("latency view 7 d / 1 h: read + statistics"), medianMs([&] {
-            LatencyStats stats(hourFrom, now, hour);
-            stats.addCells(store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, hourFrom, now, hour));
-            QList<FallbackWaitCell> cells = store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour);
-            cells.removeIf([](const FallbackWaitCell &c) { return c.primaryProvider != u"gemini"; });
-            stats.setFallbackWaitCells(cells);
-            p99 = stats.percentile(99);
-            for (std::size_t i = 0; i < stats.buckets().size(); ++i)
-                p99 = std::max(p99, stats.buckets()[i].percentile(99));
-            extra90 = stats.extraWaitPercentile(90);
-        }));
-    row(QStringLiteral("failures view: counts by code + kind + fallback rate"), medianMs([&] {
-            HistoryFilter f;
-            f.fromMs = now - week; // not on an hour: the first partial hour is read from the rows
-            store->countBy(HistoryGroup::PublicCode, f);
-            store->countBy(HistoryGroup::Kind, f);
-            store->fallbackRate(hourFrom, now + 1, hour);
-        }));
-    row(QStringLiteral("failures view, failed only: counts + fallback rate"), medianMs([&] {
-            store->countBy(HistoryGroup::PublicCode, failed);
-            store->countBy(HistoryGroup::Kind, failed);
-            store->fallbackRate(hourFrom, now + 1, hour);
-        }));
-    row(QStringLiteral("fallback waits (extra wait) 7 d / 1 h, histogram"), medianMs([&] {
-            LatencyStats stats(hourFrom, now, hour);
-            stats.setFallbackWaitCells(store->fallbackWaitHistogram(Stage::Storyboard, hourFrom, now, hour));
-            extra90 = stats.extraWaitPercentile(90);
-        }));
-    out << QStringLiteral("  (gemini primary storyboard p99 up to %1 ms; extra wait p90 %2 ms; percentiles within %3 %)\n")
-               .arg(p99, 0, 'f', 0)
-               .arg(extra90, 0, 'f', 0)
-               .arg(100 * DurationHistogram::relativeError(), 0, 'f', 2);
+    const DashboardReads full = readDashboards(*store, now, row, out);
     const qint64 aggregateRows = store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_generations"))
         + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_attempts"))
         + store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_relief"));
     out << QStringLiteral("  aggregate rows: %L1 for %L2 attempts\n").arg(aggregateRows).arg(attempts);
-    return 0;
+
+    out.flush(); // the table above before the verdicts
+    bench::Judge judge(QStringLiteral("bench_store"));
+    const QString at = QStringLiteral("%L1 attempts over 7 days").arg(attempts);
+    judge.atMost("latency_view_ms_median", full.latencyMs, kLatencyViewMs, "ms", at + QStringLiteral(", read + statistics"));
+    judge.atMost("failures_view_ms_median", full.failuresMs, kFailuresViewMs, "ms", at);
+    judge.atMost("fallback_waits_ms_median", full.waitsMs, kFallbackWaitsMs, "ms", at);
+    if (!location->isPostgres()) {
+        const std::optional<DashboardReads> tenth = tenthOfTheTraffic(attempts, now, out);
+        if (!tenth)
+            return 3;
+        out.flush();
+        const QString growth = QStringLiteral("the read at %L1 attempts over the same read at %L2").arg(attempts).arg(attempts / 10);
+        judge.atMost("latency_view_growth_10x", full.latencyMs / tenth->latencyMs, kGrowthAtTenTimesTheTraffic, "x", growth);
+        judge.atMost("failures_view_growth_10x", full.failuresMs / tenth->failuresMs, kGrowthAtTenTimesTheTraffic, "x", growth);
+        judge.atMost("fallback_waits_growth_10x", full.waitsMs / tenth->waitsMs, kGrowthAtTenTimesTheTraffic, "x", growth);
+    }
+    return judge.exitCode();
 }

@@ -11,6 +11,9 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <sys/resource.h>
 #include <vector>
 
@@ -44,6 +47,32 @@ struct Sample
             .arg(values.size());
     }
 };
+
+// BENCH_TIGHTEN (see Judge): the factor, 1 when unset; a value that is not a factor above 0 ends the
+// program with exit 2 before it measures anything.
+inline double tightenFactor()
+{
+    const char *text = std::getenv("BENCH_TIGHTEN");
+    const double f = text ? std::atof(text) : 1.0;
+    if (f > 0)
+        return f;
+    std::fprintf(stderr, "BENCH_TIGHTEN=%s: give a factor above 0, e.g. BENCH_TIGHTEN=10\n", text);
+    std::exit(2);
+}
+
+// `--help` or `-h` among the arguments: prints `usage` and returns true, and the program exits 0
+// without running the benchmark.
+inline bool helpRequested(int argc, char *argv[], const char *usage)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+            std::fputs(usage, stdout);
+            return true;
+        }
+    }
+    tightenFactor(); // a wrong BENCH_TIGHTEN is said now, not after minutes of measuring
+    return false;
+}
 
 // User + system CPU of this process, in milliseconds.
 inline double cpuMs()
@@ -137,12 +166,18 @@ inline double residentMiB()
 // scripts/bench.sh collects) and one line for people. A gated figure has a target and a missed one
 // makes the program exit 1; gates are ratios and paired differences measured in the same run, or
 // memory, which hold on a noisy machine. Absolute times are reported, never gated.
+//
+// BENCH_TIGHTEN=F (F > 1) tightens every target by F (an upper bound divided by F, a lower bound
+// multiplied): the mutation that shows a benchmark can miss (docs/performance.md).
 class Judge
 {
 public:
     explicit Judge(QString bench)
         : m_bench(std::move(bench))
+        , m_tighten(tightenFactor())
     {
+        if (m_tighten != 1.0)
+            QTextStream(stdout) << QStringLiteral("  (BENCH_TIGHTEN=%1: every target tightened by that factor)\n").arg(m_tighten);
     }
     void atMost(const char *figure, double value, double bound, const char *unit, const QString &what = {})
     {
@@ -160,8 +195,9 @@ public:
     int exitCode() const { return m_met ? 0 : 1; }
 
 private:
-    void gate(const char *figure, double value, double bound, bool atMost, const char *unit, const QString &what)
+    void gate(const char *figure, double value, double stated, bool atMost, const char *unit, const QString &what)
     {
+        const double bound = atMost ? stated / m_tighten : stated * m_tighten;
         const bool ok = atMost ? value <= bound : value >= bound;
         m_met = m_met && ok;
         print(figure, value, unit, QStringLiteral("%1 %2").arg(atMost ? QStringLiteral("<=") : QStringLiteral(">=")).arg(bound), ok, what);
@@ -188,6 +224,7 @@ private:
                                         : QStringLiteral("  MISSED"));
     }
     QString m_bench;
+    double m_tighten = 1.0;
     bool m_met = true;
 };
 

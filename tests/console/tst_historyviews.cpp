@@ -615,12 +615,18 @@ private Q_SLOTS:
         QTest::qWait(600); // three intervals
         QCOMPARE(refreshed.count(), 0);
         QVERIFY(!shown(first));
+        const QDateTime beforeShown = QDateTime::currentDateTime();
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         for (int i = 0; i < 50 && !shown(first); ++i)
             QVERIFY(refreshed.wait(5000));
         QVERIFY(shown(first));
-        QVERIFY(view.updatedText().contains(QDateTime::currentDateTime().toString(QStringLiteral("HH:"))));
+        // "updated HH:mm:ss": a second of this read, whichever hour (or day) it fell in.
+        const QDateTime afterShown = QDateTime::currentDateTime();
+        bool updatedDuringTheRead = false;
+        for (QDateTime t = beforeShown.addMSecs(-beforeShown.time().msec()); t <= afterShown; t = t.addSecs(1))
+            updatedDuringTheRead = updatedDuringTheRead || view.updatedText().contains(t.toString(QStringLiteral("HH:mm:ss")));
+        QVERIFY2(updatedDuringTheRead, qPrintable(view.updatedText()));
 
         // Paused, a new row stays out until resumed.
         view.setRefreshPaused(true);

@@ -6,6 +6,7 @@
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "engineprocess.h"
+#include "history/historyreader.h"
 #include "hostileserver.h"
 #include "pipeline/nextstep.h"
 #include "providers/wireformat.h"
@@ -177,6 +178,32 @@ private Q_SLOTS:
         QCOMPARE(providerFromId(u"local-vllm"), vllm);
         QCOMPARE(providerFromStored(u"from-another-engine"), providerFromStored(u"from-another-engine"));
         QVERIFY(!providerFromStored(u"Not An Id"));
+    }
+
+    // A stored id that cannot be read is shown as "(unknown)", never as a real provider (it read "gemini").
+    void unreadableStoredIdIsUnknown()
+    {
+        const Provider unknown = storedProviderOrUnknown(u"Not An Id");
+        QCOMPARE(toId(unknown), QStringLiteral("(unknown)"));
+        QCOMPARE(storedProviderOrUnknown(u""), unknown);
+        QVERIFY(!ProviderRegistry::all().contains(unknown));
+        QCOMPARE(storedProviderOrUnknown(u"qwen"), Provider::Qwen);
+
+        GenerationRow row;
+        row.id = QStringLiteral("gen_unreadable");
+        row.primaryProvider = QStringLiteral("Gem ini!");
+        row.state = QStringLiteral("running");
+        const QList<Event> events =
+            HistoryReader::eventsFromAttempts(row,
+                                              { QJsonObject { { QStringLiteral("provider"), QString() },
+                                                              { QStringLiteral("role"), QStringLiteral("primary") },
+                                                              { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                                              { QStringLiteral("attempt_id"), 1 } } });
+        QCOMPARE(std::get<GenerationStarted>(events.first().body).primary, unknown);
+        for (const Event &e : events)
+            if (const auto *started = std::get_if<AttemptStarted>(&e.body))
+                QCOMPARE(started->provider, unknown);
+        QVERIFY(std::any_of(events.begin(), events.end(), [](const Event &e) { return std::holds_alternative<AttemptStarted>(e.body); }));
     }
 
     // An attached console adopts its engine's providers; reading the local settings file (the Settings

@@ -4,10 +4,14 @@
 // fallback also open, breakers off), then the settings that configure it.
 #include "config/settings.h"
 #include "config/settingstable.h"
+#include "engine/admission.h"
 #include "engine/breakerboard.h"
 #include "engine/manualclock.h"
 #include "engine/stageservice.h"
+#include "pipeline/engineclient.h"
 #include "scriptedgenerator.h"
+#include "service/prober.h"
+#include "store/proberecords.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -35,6 +39,7 @@ struct Rig
         , service(c)
     {
         board.setWallClock([this] { return wall; });
+        board.setRandom([] { return 0.0; }); // the cooldowns exactly as configured
         service.addGenerator(&gemini);
         service.addGenerator(&qwen);
         if (withBoard)
@@ -77,6 +82,24 @@ struct Rig
     ScriptedGenerator gemini;
     ScriptedGenerator qwen;
     StageService service;
+};
+
+// An engine that refuses every generation at once, inside start() (as a full queue or a stopping engine may).
+class RefusingEngine final : public EngineClient
+{
+public:
+    QString start(const GenerationRequest &request) override
+    {
+        ++starts;
+        GenerationResult result;
+        result.generationId = request.generationId.isEmpty() ? QStringLiteral("gen_refused_%1").arg(starts) : request.generationId;
+        result.state = FinalState::Failed;
+        Q_EMIT finished(result);
+        return result.generationId;
+    }
+    bool cancel(const QString &) override { return false; }
+    int activeCount() const override { return 0; }
+    int starts = 0;
 };
 
 template<typename T> QList<T> bodies(const QList<Event> &events)
@@ -151,6 +174,42 @@ private Q_SLOTS:
         QCOMPARE(ratio.admit(kGeminiPrimary, t0).verdict, BreakerGate::Skip);
     }
 
+    // The minimum of attempts is a boundary of state, whatever its reason text says: min − 1 failures
+    // leave the breaker CLOSED (counted, passing), the min-th opens it, for several minimums.
+    void minimumAttemptsIsAStateBoundary_data()
+    {
+        QTest::addColumn<int>("minimum");
+        for (int m : { 1, 2, 5, 8 })
+            QTest::addRow("min_attempts %d", m) << m;
+    }
+    void minimumAttemptsIsAStateBoundary()
+    {
+        QFETCH(int, minimum);
+        BreakerSettings settings;
+        settings.minAttempts = minimum;
+        BreakerBoard board(settings);
+        const auto t0 = m_clock.now();
+        const auto stateOf = [&board](Clock::time_point now) {
+            const std::vector<BreakerView> views = board.breakers(now);
+            const auto it = std::find_if(views.begin(), views.end(), [](const BreakerView &v) { return v.key == kGeminiPrimary; });
+            return it == views.end() ? std::optional<BreakerView>() : std::optional<BreakerView>(*it);
+        };
+        for (int i = 0; i < minimum - 1; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t0 + i * 1s, FailureKind::TIMEOUT);
+        const auto before = t0 + (minimum - 1) * 1s;
+        const std::optional<BreakerView> below = stateOf(before);
+        QVERIFY(minimum == 1 ? !below || below->state == BreakerState::Closed : below && below->state == BreakerState::Closed);
+        QCOMPARE(below ? below->failures : 0, minimum - 1);
+        QCOMPARE(board.peek(kGeminiPrimary, before).verdict, BreakerGate::Pass);
+
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, before, FailureKind::TIMEOUT);
+        const std::optional<BreakerView> at = stateOf(before);
+        QVERIFY(at);
+        QCOMPARE(at->state, BreakerState::Open);
+        QCOMPARE(at->opened, 1);
+        QCOMPARE(board.peek(kGeminiPrimary, before).verdict, BreakerGate::Skip);
+    }
+
     void opensOnFailuresInARowDespiteEarlierSuccesses()
     {
         // A busy provider: 100 successes, then it starts to fail. By the window's ratio alone it would stay
@@ -185,6 +244,7 @@ private Q_SLOTS:
     void cooldownDoublesUpToItsCap()
     {
         BreakerBoard board({});
+        board.setRandom([] { return 0.0; });
         QSignalSpy changes(&board, &BreakerBoard::changed);
         auto t = m_clock.now();
         for (int i = 0; i < 5; ++i)
@@ -218,9 +278,40 @@ private Q_SLOTS:
         QCOMPARE(types.count(QStringLiteral("breaker_closed")), 1);
     }
 
+    // docs/api.md "Providers": an operator's reset closes an open breaker at once, says who, and the next
+    // opening starts again from the first cooldown; a closed breaker is only emptied.
+    void resetClosesAndStartsTheCooldownAgain()
+    {
+        BreakerBoard board({});
+        QSignalSpy changes(&board, &BreakerBoard::changed);
+        auto t = m_clock.now();
+        QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t)); // never seen: nothing to reset
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+        t += 30s;
+        QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+        board.record(kGeminiPrimary, BreakerCount::Blamed, true, t, FailureKind::TIMEOUT); // open again for 60 s
+        QCOMPARE(board.breakers(t).front().cooldown, 60s);
+        QVERIFY(board.reset(kGeminiPrimary, QStringLiteral("ops"), QStringLiteral("fixed"), t + 1s));
+        QCOMPARE(board.breakers(t + 1s).front().state, BreakerState::Closed);
+        QCOMPARE(board.admit(kGeminiPrimary, t + 1s).verdict, BreakerGate::Pass);
+        const BreakerChange last = changes.last().first().value<BreakerChange>();
+        QCOMPARE(last.type, QStringLiteral("breaker_closed"));
+        QCOMPARE(last.reason, QStringLiteral("reset by ops: fixed"));
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t + 2s)); // closed: the 4 failures are forgotten
+        board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 2s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 2s).front().state, BreakerState::Closed);
+        for (int i = 0; i < 4; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t + 3s, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t + 3s).front().cooldown, 30s); // the first cooldown again, not 120 s
+    }
+
     void uncountedTrialHandsTheTrialBack()
     {
         BreakerBoard board({});
+        board.setRandom([] { return 0.0; });
         auto t = m_clock.now();
         for (int i = 0; i < 5; ++i)
             board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
@@ -229,6 +320,107 @@ private Q_SLOTS:
         board.record(kGeminiPrimary, BreakerCount::Ignored, true, t, FailureKind::CANCELLED);
         QCOMPARE(board.breakers(t).front().state, BreakerState::HalfOpen);
         QCOMPARE(board.admit(kGeminiPrimary, t).verdict, BreakerGate::Trial);
+    }
+
+    // Engines that share a store see the same outage and open together: each one's wait is its cooldown
+    // plus up to 10 % of it, drawn from its own random source, so they do not half-open in lockstep.
+    void cooldownHasJitterFromItsRandomSource()
+    {
+        const auto openAt = [this](quint32 seed) -> std::chrono::milliseconds {
+            BreakerBoard board({});
+            QRandomGenerator random(seed);
+            board.setRandom([&random] { return random.generateDouble(); });
+            const auto t = m_clock.now();
+            for (int i = 0; i < 5; ++i)
+                board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+            auto wait = 30'000ms;
+            while (board.peek(kGeminiPrimary, t + wait).verdict == BreakerGate::Skip)
+                wait += 1ms;
+            if (board.breakers(t).front().cooldown != 30s) // the nominal cooldown, as configured
+                return 0ms;
+            return wait;
+        };
+        QList<std::chrono::milliseconds> waits;
+        for (quint32 seed = 1; seed <= 4; ++seed) {
+            const auto wait = openAt(seed);
+            QVERIFY2(wait >= 30s && wait <= 33s, qPrintable(QString::number(wait.count())));
+            waits << wait;
+        }
+        QCOMPARE(openAt(1), waits.first()); // deterministic under a seeded source
+        std::sort(waits.begin(), waits.end());
+        QVERIFY2(std::adjacent_find(waits.begin(), waits.end()) == waits.end(), "two engines half-open at the same instant");
+    }
+
+    // What /v1/providers shows: an OPEN breaker past its wait is HALF_OPEN (the next request is its trial)
+    // without a request having to arrive first; a breaker closed again carries no reason.
+    void viewIsHalfOpenByTimeAndClosedHasNoReason()
+    {
+        BreakerBoard board({});
+        board.setRandom([] { return 0.0; });
+        const QDateTime wall(QDate(2026, 12, 3), QTime(3, 0), Qt::UTC);
+        QDateTime wallNow = wall;
+        board.setWallClock([&wallNow] { return wallNow; });
+        auto t = m_clock.now();
+        for (int i = 0; i < 5; ++i)
+            board.record(kGeminiPrimary, BreakerCount::Blamed, false, t, FailureKind::TIMEOUT);
+        QCOMPARE(board.breakers(t).front().state, BreakerState::Open);
+        QCOMPARE(board.breakers(t).front().retryAt, wall.addSecs(30));
+        wallNow = wall.addSecs(31);
+        const BreakerView due = board.breakers(t + 31s).front();
+        QCOMPARE(due.state, BreakerState::HalfOpen);
+        QCOMPARE(due.since, wall.addSecs(30));
+        QVERIFY(!due.retryAt);
+        QCOMPARE(board.admit(kGeminiPrimary, t + 31s).verdict, BreakerGate::Trial); // as the engine does
+        board.record(kGeminiPrimary, BreakerCount::Success, true, t + 32s);
+        const BreakerView closed = board.breakers(t + 32s).front();
+        QCOMPARE(closed.state, BreakerState::Closed);
+        QVERIFY2(closed.reason.isEmpty(), qPrintable(closed.reason));
+    }
+
+    // A HALF_OPEN breaker's trial is taken when the request is admitted, not while it waits in line: the
+    // wait leaves the trial to whoever can use it now (a probe, another request with a free slot).
+    void trialIsTakenAtAdmission()
+    {
+        Rig r(m_clock);
+        Admission admission(m_clock);
+        admission.setLimits({ 1, 16 });
+        r.service.setAdmission(&admission);
+        r.failPrimary(5);
+        QCOMPARE(r.board.breakers(m_clock.now()).front().state, BreakerState::Open);
+        // No fallback: gemini is tried as usual despite its breaker, and holds gemini's one slot.
+        r.gemini.script({ Step::hang() });
+        const QString holder =
+            r.service.start(StageRequest::forStory(QStringLiteral("holder"), {}), StagePolicy::relief(Provider::Gemini, std::nullopt));
+        m_clock.advance(1s);
+        QCOMPARE(admission.inFlight(Provider::Gemini), 1);
+        m_clock.advance(30s); // the cooldown is over: the next request to reach gemini is its trial
+        r.gemini.script({ Step::ok(1s) });
+        r.service.start(StageRequest::forStory(QStringLiteral("waits"), {}), Rig::relief());
+        m_clock.advance(1s);
+        QCOMPARE(admission.waiting(Provider::Gemini), 1);
+        // While it waits in line, the trial is not taken: a probe or a request with a slot could still use it.
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Trial);
+        const int calls = r.gemini.calls();
+        QVERIFY(r.service.cancel(holder));
+        m_clock.advance(100ms); // admitted: now it takes the trial
+        QCOMPARE(r.gemini.calls(), calls + 1);
+        QCOMPARE(r.board.peek(kGeminiPrimary, m_clock.now()).verdict, BreakerGate::Skip);
+        m_clock.advance(2s);
+        QCOMPARE(r.changes.last(), QStringLiteral("breaker_closed"));
+    }
+
+    // A probe refused synchronously (finished inside start()) is over: its target is probed again at the
+    // next tick, not left "running" for ever.
+    void probeRefusedAtOnceIsProbedAgain()
+    {
+        RefusingEngine engine;
+        BreakerBoard board({});
+        Prober prober(engine, board, PipelineOptions {}, nullptr, 0ms);
+        const int targets = int(Prober::targetsOf(PipelineOptions {}).size());
+        prober.tick();
+        QCOMPARE(engine.starts, targets);
+        prober.tick();
+        QCOMPARE(engine.starts, 2 * targets);
     }
 
     // --- The stage that obeys it ---
@@ -272,6 +464,38 @@ private Q_SLOTS:
         QVERIFY(back);
         QCOMPARE(back->type(), QStringLiteral("storyboard_primary_skipped"));
         QCOMPARE(std::get<PrimarySkipped>(back->body).why, skips.first().why);
+    }
+
+    // After a skip the fallback starts at once; its deadline is its own timeout or what is left of the
+    // stage's total budget, whichever ends first, also when the budget is shorter than primary +
+    // fallback timeouts (the primary's share is not held back for an attempt that never ran).
+    void skippedPrimaryFallbackDeadlineWithinTheBudget_data()
+    {
+        QTest::addColumn<int>("budgetS");
+        QTest::addRow("budget shorter than the fallback's timeout") << 45;
+        QTest::addRow("budget between the fallback's timeout and primary + fallback") << 65;
+        QTest::addRow("budget beyond both") << 200;
+    }
+    void skippedPrimaryFallbackDeadlineWithinTheBudget()
+    {
+        QFETCH(int, budgetS);
+        Rig r(m_clock);
+        r.failPrimary(5);
+        QCOMPARE(r.changes, QStringList { QStringLiteral("breaker_opened") });
+        StagePolicy policy = Rig::relief();
+        policy.primaryTimeout = 10s;
+        policy.fallbackTimeout = 60s;
+        policy.totalBudget = std::chrono::seconds(budgetS);
+        QVERIFY(policy.primaryTimeout + policy.fallbackTimeout > *policy.totalBudget || budgetS == 200);
+        r.qwen.script({ Step::ok(200ms, QStringLiteral("By Qwen")) });
+        const auto start = m_clock.now();
+        const StageResult res = r.run(policy, 1s);
+        QCOMPARE(res.fallback.reason, QStringLiteral("gemini_circuit_open"));
+        QCOMPARE(res.attempts.size(), 1);
+        QCOMPARE(r.qwen.deadlines().last(), start + std::min<std::chrono::milliseconds>(policy.fallbackTimeout, *policy.totalBudget));
+        const QList<PrimarySkipped> skips = bodies<PrimarySkipped>(r.events);
+        QCOMPARE(skips.size(), 1);
+        QCOMPARE(skips.first().remainingBudget, *policy.totalBudget);
     }
 
     void halfOpenLetsExactlyOneRequestThrough()

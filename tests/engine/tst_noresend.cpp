@@ -8,10 +8,12 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QSignalSpy>
+#include <QSslConfiguration>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -181,11 +183,22 @@ private Q_SLOTS:
         QCOMPARE(r->attempts.size(), 1);
         QVERIFY2(r->attempts.first().requestsSent <= 1, "Qt reported the request sent twice");
         // The attempt has ended: had Qt sent the request again, that second stream would have left
-        // before it reported the failure. There is no event for "nothing more arrives"; a moment for
-        // the provider's log of it to reach us.
-        QTest::qWait(300);
-        QByteArray log = provider.readAllStandardOutput();
-        const int streams = static_cast<int>(log.count("\"stream\""));
+        // before it reported the failure. A barrier: a request of the test's own, on a connection
+        // opened only now (a TLS handshake later than anything the attempt wrote), to a path of its
+        // own; once the provider has logged it, it has logged every stream the attempt sent.
+        QNetworkAccessManager barrierClient;
+        QNetworkRequest barrier(QUrl(QStringLiteral("https://127.0.0.1:%1/barrier").arg(port)));
+        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+        tls.setCaCertificates(*authorities);
+        barrier.setSslConfiguration(tls);
+        std::unique_ptr<QNetworkReply> barrierReply(barrierClient.get(barrier));
+        QByteArray log;
+        QTRY_VERIFY2_WITH_TIMEOUT((log += provider.readAllStandardOutput()).contains("\"/barrier\""),
+                                  qPrintable(QString::fromUtf8(log) + QStringLiteral(" / the barrier: ") + barrierReply->errorString()),
+                                  10'000);
+        int streams = 0; // the attempt's: the barrier's own (a client may send it more than once) not counted
+        for (const QByteArray &line : log.split('\n'))
+            streams += line.contains("\"stream\"") && !line.contains("\"/barrier\"") ? 1 : 0;
         QVERIFY2(streams == 1, log.constData());
         qInfo("%s: one stream at the provider; the attempt ended %s (%s)", qPrintable(mode),
               qPrintable(enumName(r->attempts.first().failure->kind)), qPrintable(r->attempts.first().failure->detail));

@@ -30,6 +30,9 @@ server.on('stream', (stream, headers) => {
     }
     if (mode === 'refused') {
         console.log(JSON.stringify({ stream: n, path: headers[':path'], bytes: 0 }));
+        // The refusal is this stream's error on our side too: handled, or Node ends the process on the
+        // first one, and a stream sent again would find no provider to count it.
+        stream.on('error', () => {});
         stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
         return;
     }

@@ -236,6 +236,7 @@ void Actions::actOnWindow()
             { Qt::Key_5, Qt::AltModifier },
             { Qt::Key_6, Qt::AltModifier },
             { Qt::Key_7, Qt::AltModifier },
+            { Qt::Key_8, Qt::AltModifier }, // Control
             { Qt::Key_F1, {} },
             { Qt::Key_Return, {} },
             { Qt::Key_Space, {} },

@@ -20,6 +20,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -90,7 +91,7 @@ class tst_EngineService : public QObject
     {
         QUrl url = base.isEmpty() ? m_engine->url : base;
         const qsizetype q = path.indexOf(QLatin1Char('?'));
-        url.setPath(q < 0 ? path : path.left(q));
+        url.setPath(q < 0 ? path : path.left(q), QUrl::TolerantMode); // "%00" in a path is sent as it is written
         if (q >= 0)
             url.setQuery(path.mid(q + 1));
         QNetworkRequest r(url);
@@ -347,19 +348,86 @@ private Q_SLOTS:
         const QString after = startGeneration(
             { { QStringLiteral("primary"), QStringLiteral("gemini") }, { QStringLiteral("fallback"), QStringLiteral("qwen") } });
         QVERIFY(!waitForResult(after).body.contains("gemini_drained"));
+        // A scoped drain with an expiry: its audit row says the role, the stage and until when.
+        const Answer scoped = call("POST", QStringLiteral("/v1/providers/qwen/drain"), m_operator,
+                                   body({ { QStringLiteral("reason"), QStringLiteral("scoped 4712") },
+                                          { QStringLiteral("role"), QStringLiteral("fallback") },
+                                          { QStringLiteral("stage"), QStringLiteral("captions") },
+                                          { QStringLiteral("until"), QStringLiteral("2099-01-01T00:00:00Z") } }));
+        QCOMPARE(scoped.status, 200);
+        QCOMPARE(
+            call("POST", QStringLiteral("/v1/providers/qwen/restore"), m_operator,
+                 body({ { QStringLiteral("role"), QStringLiteral("fallback") }, { QStringLiteral("stage"), QStringLiteral("captions") } }))
+                .status,
+            200);
 
         QString why;
         const auto tokens = ApiTokens::open(m_engine->store, &why);
         QVERIFY2(tokens, qPrintable(why));
         const auto audited = [&] {
-            bool drain = false, restore = false;
+            bool drain = false, restore = false, scopedDrain = false, scopedRestore = false;
             for (const AuditEntry &e : tokens->auditLog(100)) {
                 drain = drain || (e.action == u"drain" && e.tokenName == u"ops" && e.target.contains(QLatin1StringView("incident 4711")));
                 restore = restore || (e.action == u"restore" && e.tokenName == u"ops");
+                const QJsonObject detail = QJsonDocument::fromJson(e.detail.toUtf8()).object();
+                scopedDrain = scopedDrain
+                    || (e.action == u"drain" && detail.value(QLatin1StringView("role")).toString() == u"fallback"
+                        && detail.value(QLatin1StringView("stage")).toString() == u"captions"
+                        && detail.value(QLatin1StringView("until")).toString().startsWith(QLatin1StringView("2099-01-01")));
+                scopedRestore = scopedRestore
+                    || (e.action == u"restore" && detail.value(QLatin1StringView("role")).toString() == u"fallback"
+                        && detail.value(QLatin1StringView("stage")).toString() == u"captions");
             }
-            return drain && restore;
+            return drain && restore && scopedDrain && scopedRestore;
         };
         QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
+    }
+
+    // docs/api.md "Providers": an operator resets one breaker (role and stage named), audited, and the
+    // audit trail reads back through GET /v1/audit, filtered by action.
+    void breakerResetIsAuditedAndTheAuditIsRead()
+    {
+        const QByteArray one = body({ { QStringLiteral("role"), QStringLiteral("primary") },
+                                      { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                      { QStringLiteral("reason"), QStringLiteral("provider fixed, ticket 88") } });
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_viewer, one).status, 403);
+        QCOMPARE(call("POST", QStringLiteral("/v1/providers/nosuch/reset"), m_operator, one).status, 404);
+        const Answer noStage = call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_operator,
+                                    body({ { QStringLiteral("role"), QStringLiteral("primary") } }));
+        QCOMPARE(noStage.status, 400);
+        QCOMPARE(noStage.errorField(), QStringLiteral("stage"));
+        const Answer reset = call("POST", QStringLiteral("/v1/providers/gemini/reset"), m_operator, one);
+        QCOMPARE(reset.status, 200);
+        QCOMPARE(reset.json().value(QLatin1StringView("stage")).toString(), QStringLiteral("storyboard"));
+        QVERIFY(!reset.json().value(QLatin1StringView("was_open")).toBool()); // nothing failed it here
+
+        QCOMPARE(call("GET", QStringLiteral("/v1/audit?limit=0"), m_viewer).status, 400);
+        const Answer audit = call("GET", QStringLiteral("/v1/audit?action=reset"), m_viewer);
+        QCOMPARE(audit.status, 200);
+        const QJsonArray entries = audit.json().value(QLatin1StringView("entries")).toArray();
+        QVERIFY2(!entries.isEmpty(), audit.body.constData());
+        for (const QJsonValue &e : entries)
+            QCOMPARE(e.toObject().value(QLatin1StringView("action")).toString(), QStringLiteral("reset"));
+        const QJsonObject first = entries.first().toObject();
+        QCOMPARE(first.value(QLatin1StringView("token")).toString(), QStringLiteral("ops"));
+        QCOMPARE(first.value(QLatin1StringView("target")).toString(),
+                 QStringLiteral("gemini/primary/storyboard (provider fixed, ticket 88)"));
+    }
+
+    // docs/api.md "Alerts": the rules this engine evaluates and the ones left to Prometheus, each with
+    // its runbook; nothing is failing here, so nothing is active.
+    void alertsListTheRules()
+    {
+        const Answer a = call("GET", QStringLiteral("/v1/alerts"), m_viewer);
+        QCOMPARE(a.status, 200);
+        const QJsonObject o = a.json();
+        QVERIFY(o.value(QLatin1StringView("alerts")).isArray());
+        QVERIFY(o.value(QLatin1StringView("history")).isArray());
+        const QJsonArray rules = o.value(QLatin1StringView("rules")).toArray();
+        QCOMPARE(rules.size(), 9);
+        QCOMPARE(rules.first().toObject().value(QLatin1StringView("runbook_url")).toString(),
+                 QStringLiteral("docs/operations.md#bullpenproviderfailingnow"));
+        QVERIFY(rules.first().toObject().value(QLatin1StringView("evaluated_here")).toBool());
     }
 
     // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
@@ -473,6 +541,31 @@ private Q_SLOTS:
         for (const char c : { '\x1b', '\x07', '\r' })
             QVERIFY2(!listed.contains(c), listed.toPercentEncoding(" \n").constData());
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
+    }
+
+    // A control character (NUL above all: an error inside PostgreSQL) in a path or a query parameter is a
+    // 400 at the API's edge that names the place, on both stores; no answer ever carries the store's SQL.
+    void controlCharactersAreRefusedAtTheEdge_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const char *name : { "user", "instance", "before_id", "fallback_reason", "id_prefix", "provider", "kind" })
+            QTest::addRow("history %s", name) << QStringLiteral("/v1/history?") + QLatin1StringView(name) + QStringLiteral("=a%00b");
+        QTest::addRow("history before_id tab") << QStringLiteral("/v1/history?before_id=gen_%09x");
+        QTest::addRow("history id") << QStringLiteral("/v1/history/gen_%00abc");
+        QTest::addRow("generation id") << QStringLiteral("/v1/generations/gen_%00abc");
+        QTest::addRow("scenario") << QStringLiteral("/v1/history/gen_%00abc/scenario");
+        QTest::addRow("comparisons") << QStringLiteral("/v1/comparisons?before_id=a%00b");
+        QTest::addRow("stats") << QStringLiteral("/v1/stats/fallback-rate?instance=a%00b");
+    }
+    void controlCharactersAreRefusedAtTheEdge()
+    {
+        QFETCH(QString, path);
+        const Answer a = call("GET", path, m_viewer);
+        QVERIFY2(a.status == 400, a.body.constData());
+        QVERIFY2(a.body.contains("control character"), a.body.constData());
+        for (const char *sql : { "SELECT", "select ", "WHERE", "invalid byte sequence", "QPSQL", "ERROR:" })
+            QVERIFY2(!a.body.contains(sql), a.body.constData());
+        QCOMPARE(call("GET", path, QString()).status, 401); // the token is asked for first
     }
 
     // RFC 9112 §6.3: no request smuggling. Both Content-Length and Transfer-Encoding, or two lengths
@@ -1305,8 +1398,18 @@ private Q_SLOTS:
         QVERIFY(summary.contains(QLatin1StringView("deadline_overrun_p99_ms"))
                 && summary.contains(QLatin1StringView("budget_overrun_max_ms")));
         QCOMPARE(soak.exitCode(), timingFailed ? 1 : 0);
+        // 2 and 5 asserted where they mean something on this build: a deadline or a budget overrun by a
+        // third of the primary's 300 ms timeout is one not kept, however loaded the machine (the 5 ms
+        // of the contract is the release soak's and bench_engine's to judge).
+        constexpr double kKeptMs = 300.0 / 3;
+        const double deadlineOverrun = summary.value(QLatin1StringView("deadline_overrun_p99_ms")).toDouble(-1);
+        const double budgetOverrun = summary.value(QLatin1StringView("budget_overrun_max_ms")).toDouble(-1);
+        QVERIFY2(deadlineOverrun >= 0 && deadlineOverrun <= kKeptMs, outText.constData());
+        QVERIFY2(budgetOverrun >= 0 && budgetOverrun <= kKeptMs, outText.constData());
         if (timingFailed)
-            qWarning("soak --engine: a timing invariant missed its 5 ms on this loaded debug build: %s", outText.constData());
+            qInfo("soak --engine: a timing invariant missed its 5 ms on this loaded debug build (p99 deadline overrun %.1f ms, "
+                  "budget overrun max %.1f ms; both within %.0f ms)",
+                  deadlineOverrun, budgetOverrun, kKeptMs);
         // The engine's metrics say what the simulator received: one request per attempt. (The soak has
         // just spent this token's rate: a 429 is asked again.)
         const auto readMetrics = [&] {
@@ -1468,6 +1571,12 @@ private Q_SLOTS:
         const QJsonObject gemini = config.value(QLatin1StringView("keys")).toObject().value(QLatin1StringView("gemini")).toObject();
         QCOMPARE(gemini.value(QLatin1StringView("source")).toString(), QStringLiteral("simulator"));
         QVERIFY(gemini.value(QLatin1StringView("last4")).isNull());
+        // The endpoint in use (here the simulator's), not the registry's public one.
+        for (const QJsonValue p : config.value(QLatin1StringView("providers")).toArray()) {
+            const QUrl used(p.toObject().value(QLatin1StringView("base_url")).toString());
+            QVERIFY2(QHostAddress(used.host()).isLoopback(), qPrintable(used.toString()));
+        }
+        QCOMPARE(config.value(QLatin1StringView("warnings")).toArray(), QJsonArray {}); // the simulator's keys stay on this machine
         const QJsonArray instances =
             call("GET", QStringLiteral("/v1/instances"), m_viewer).json().value(QLatin1StringView("instances")).toArray();
         QCOMPARE(instances.size(), 1);
@@ -1556,6 +1665,64 @@ private Q_SLOTS:
         QVERIFY(retryAfter.toInt() >= 1);
         tight.stop(); // SIGTERM: the two hanging generations are cancelled after the drain time
         QCOMPARE(tight.m_process.exitCode(), 0);
+    }
+
+    // Event stream slots (docs/api.md, "Events"): viewers' streams may not take the quarter kept for
+    // operators, so viewer tokens filling every slot they may take leave an operator able to open a
+    // stream and start a generation with the CLI (which opens its stream before it POSTs).
+    void viewersCannotTakeTheOperatorsStreams()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("stream-slots")));
+        QStringList viewers;
+        for (int i = 0; i < 4; ++i) {
+            viewers << engine.token(QStringLiteral("viewer%1").arg(i), QStringLiteral("viewer"));
+            m_secrets << viewers.last();
+        }
+        const QString ops = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << ops;
+        QVERIFY(engine.start({ QStringLiteral("--max-subscribers"), QStringLiteral("8") })); // 2 per token, 2 kept for operators
+        std::vector<std::unique_ptr<QTcpSocket>> streams;
+        const auto open = [&](const QString &token) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QHostAddress::LocalHost, engine.m_port);
+            if (!socket->waitForConnected(5000))
+                return QByteArray("no connection");
+            socket->write("GET /v1/events HTTP/1.1\r\nHost: bullpen\r\nAuthorization: Bearer " + token.toLatin1() + "\r\n\r\n");
+            QByteArray got;
+            QElapsedTimer t;
+            t.start();
+            while (!got.contains("\r\n\r\n") && t.elapsed() < 5000 && socket->state() == QAbstractSocket::ConnectedState) {
+                socket->waitForReadyRead(100);
+                got += socket->readAll();
+            }
+            if (socket->waitForReadyRead(200)) // a refusal's body
+                got += socket->readAll();
+            streams.push_back(std::move(socket));
+            return got;
+        };
+        QByteArrayList refusals;
+        for (const QString &viewer : std::as_const(viewers))
+            for (int i = 0; i < 2; ++i)
+                if (const QByteArray got = open(viewer); !got.startsWith("HTTP/1.1 200"))
+                    refusals << got;
+        QCOMPARE(refusals.size(), 2); // 8 asked for, 6 taken: the last 2 slots are the operators'
+        QVERIFY2(refusals.first().startsWith("HTTP/1.1 429") && refusals.first().contains("kept for operators"),
+                 refusals.first().constData());
+        QVERIFY(open(ops).startsWith("HTTP/1.1 200"));
+
+        QProcess cli;
+        QProcessEnvironment env = engine.environment();
+        env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), ops);
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("generate"), QStringLiteral("--story"), QStringLiteral("A fox and a crow."), QStringLiteral("--json"),
+                    QStringLiteral("--engine"), engine.url.toString() });
+        QVERIFY(cli.waitForFinished(60'000));
+        const QByteArray text = cli.readAllStandardOutput() + cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, text.constData());
+        QVERIFY2(text.contains("\"succeeded\""), text.constData());
+        streams.clear();
+        engine.stop();
     }
 
     // A raw connection from `from` (any 127.0.0.0/8 address), `request` written; what came back until
@@ -1943,6 +2110,60 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(drainedBy(), QString(), 5000);
     }
 
+    // docs/api.md, drains: a drain scoped to one role and one stage, with an end, is kept in the store
+    // as it was made: after a restart the engine reads back the same provider, role, stage, reason, by
+    // and until, obeys it only there, and a restore of another scope leaves it.
+    void scopedDrainOutlivesARestart()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("scoped-drain-restart")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const QString until = QDateTime::currentDateTimeUtc().addSecs(2 * 3600).toString(Qt::ISODate);
+        const QByteArray drain = body({ { QStringLiteral("reason"), QStringLiteral("captions model rollout") },
+                                        { QStringLiteral("role"), QStringLiteral("fallback") },
+                                        { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                                        { QStringLiteral("until"), until } });
+        const Answer made = call("POST", QStringLiteral("/v1/providers/qwen/drain"), token, drain, {}, engine.url);
+        QCOMPARE(made.status, 200);
+        const auto drainsOfQwen = [&] {
+            const QJsonArray providers = call("GET", QStringLiteral("/v1/providers"), token, {}, {}, engine.url)
+                                             .json()
+                                             .value(QLatin1StringView("providers"))
+                                             .toArray();
+            for (const QJsonValue &p : providers)
+                if (p.toObject().value(QLatin1StringView("id")).toString() == u"qwen")
+                    return p.toObject().value(QLatin1StringView("drains")).toArray();
+            return QJsonArray();
+        };
+        const auto scopeOf = [](const QJsonArray &drains) {
+            if (drains.size() != 1)
+                return QStringLiteral("%1 drains").arg(drains.size());
+            const QJsonObject d = drains.first().toObject();
+            QStringList parts;
+            for (const char *key : { "provider", "role", "stage", "reason", "by" })
+                parts << d.value(QLatin1StringView(key)).toString();
+            parts << QDateTime::fromString(d.value(QLatin1StringView("until")).toString(), Qt::ISODate).toUTC().toString(Qt::ISODate);
+            return parts.join(QLatin1Char('|'));
+        };
+        const QString expected = QStringLiteral("qwen|fallback|storyboard|captions model rollout|ops|") + until;
+        QTRY_COMPARE_WITH_TIMEOUT(scopeOf(drainsOfQwen()), expected, 5000);
+        engine.stop();
+        QVERIFY(engine.start());
+        QTRY_COMPARE_WITH_TIMEOUT(scopeOf(drainsOfQwen()), expected, 5000); // read back from the store
+        // Another scope's restore leaves it; its own ends it.
+        const QByteArray primaryOnly = body({ { QStringLiteral("role"), QStringLiteral("primary") } });
+        const Answer other = call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, primaryOnly, {}, engine.url);
+        QCOMPARE(other.status, 200);
+        QCOMPARE(other.json().value(QLatin1StringView("restored")).toInt(), 0);
+        QCOMPARE(scopeOf(drainsOfQwen()), expected);
+        const QByteArray itsOwn =
+            body({ { QStringLiteral("role"), QStringLiteral("fallback") }, { QStringLiteral("stage"), QStringLiteral("storyboard") } });
+        const Answer restored = call("POST", QStringLiteral("/v1/providers/qwen/restore"), token, itsOwn, {}, engine.url);
+        QCOMPARE(restored.json().value(QLatin1StringView("restored")).toInt(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(drainsOfQwen().isEmpty(), 5000);
+    }
+
     // A result read back after a restart (from the history) has the shape of the one answered from
     // memory: the same fields, the same attempts, plus "source": "history".
     void resultReadAfterARestartHasTheSameShape()
@@ -2032,6 +2253,45 @@ private Q_SLOTS:
         QVERIFY(one.noticeTypes.isEmpty()); // … and a stream of one generation gets no notice
         all.reply->abort();
         one.reply->abort();
+    }
+
+    // docs/contract.md §13: the prober leaves alone a target that has had users' traffic within the
+    // interval. Users' generations keep gemini's storyboard primary busy; qwen, the fallback, sees none:
+    // qwen is probed again interval after interval, gemini's storyboard primary never again.
+    void proberLeavesABusyTargetAlone()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("probes-busy")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start({ QStringLiteral("--probe-every"), QStringLiteral("2s") }));
+        const auto probes = [&](const QString &target) {
+            int n = 0;
+            const QJsonArray rows = call("GET", QStringLiteral("/v1/history?synthetic=only&limit=500"), token, {}, {}, engine.url)
+                                        .json()
+                                        .value(QLatin1StringView("generations"))
+                                        .toArray();
+            for (const QJsonValue &v : rows)
+                n += v.toObject().value(QLatin1StringView("probe")).toString() == target ? 1 : 0;
+            return n;
+        };
+        const QString busy = QStringLiteral("gemini/primary/storyboard");
+        const QString idle = QStringLiteral("qwen/fallback/storyboard");
+        QTRY_VERIFY_WITH_TIMEOUT(probes(busy) == 1 && probes(idle) == 1, 15'000); // every target is idle at the start
+        // Users' traffic, a generation every 300 ms (well within the 2 s interval), while qwen is
+        // probed twice more.
+        QElapsedTimer sinceLast;
+        int started = 0;
+        const auto userTraffic = [&] {
+            if (started > 0 && sinceLast.elapsed() < 300)
+                return;
+            const QJsonObject story { { QStringLiteral("story"), QStringLiteral("A cat finds a hat on a windy day.") } };
+            if (call("POST", QStringLiteral("/v1/generations"), token, body(story), {}, engine.url).status == 202)
+                ++started;
+            sinceLast.start();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((userTraffic(), probes(idle) >= 3), 20'000);
+        QVERIFY(started > 10);
+        QCOMPARE(probes(busy), 1);
     }
 
     // docs/contract.md §13 on PostgreSQL: a drain made through one engine is obeyed by another within
@@ -2434,6 +2694,8 @@ private Q_SLOTS:
         const Answer ready = call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url);
         QCOMPARE(ready.status, 503);
         QVERIFY(ready.json().value(QLatin1StringView("store_unreachable_since_ms")).toInteger() > 0);
+        for (const char *sql : { "QPSQL", "ERROR", "connection to server", "SELECT", "INSERT" }) // public: never the store's words
+            QVERIFY2(!ready.body.contains(sql), ready.body.constData());
         QVERIFY2(TestStore::startServer(&why), qPrintable(why));
         QTRY_COMPARE_WITH_TIMEOUT(changed.size(), 2, 20'000);
         QCOMPARE(changed.at(1).at(0).toBool(), true);

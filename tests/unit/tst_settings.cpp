@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §4.6: environment over settings file over defaults; start-up refusals that name the setting.
 #include "config/eventloops.h"
+#include "config/keytransport.h"
 #include "config/modeldeprecations.h"
 #include "config/settings.h"
 #include "config/settingstable.h"
@@ -54,6 +55,40 @@ class tst_Settings : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A key over plain http to another host can be read on the way: said (not refused), with what to do.
+    void plainHttpKeyToAnotherHostIsWarned_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<bool>("withKey");
+        QTest::addColumn<bool>("warned");
+        QTest::addRow("https elsewhere") << "https://api.example.com/v1" << true << false;
+        QTest::addRow("http elsewhere") << "http://api.example.com/v1" << true << true;
+        QTest::addRow("HTTP by address") << "HTTP://10.0.0.7:8000/v1" << true << true;
+        QTest::addRow("http without a key") << "http://api.example.com/v1" << false << false;
+        QTest::addRow("http loopback v4") << "http://127.0.0.1:8000/v1" << true << false;
+        QTest::addRow("http loopback 127/8") << "http://127.1.2.3:8000/v1" << true << false;
+        QTest::addRow("http loopback v6") << "http://[::1]:8000/v1" << true << false;
+        QTest::addRow("http localhost") << "http://localhost:11434/v1" << true << false;
+        QTest::addRow("http localhost lookalike") << "http://localhost.example.com/v1" << true << true;
+    }
+    void plainHttpKeyToAnotherHostIsWarned()
+    {
+        QFETCH(QString, url);
+        QFETCH(bool, withKey);
+        QFETCH(bool, warned);
+        Settings s = Settings::defaults();
+        ProviderSettings &openai = s.providers[Provider::OpenAI];
+        openai.baseUrl = QUrl(url);
+        openai.apiKey = withKey ? QStringLiteral("sk-test-0123456789abcdef") : QString();
+        const QList<KeyTransportWarning> warnings = keyTransportWarnings(s);
+        QCOMPARE(warnings.size(), warned ? 1 : 0);
+        if (warned) {
+            QCOMPARE(warnings.first().provider, Provider::OpenAI);
+            QVERIFY2(warnings.first().text.contains(QLatin1StringView("https://")), qPrintable(warnings.first().text));
+            QVERIFY2(!warnings.first().text.contains(openai.apiKey), "the key itself is never in the warning");
+        }
+    }
+
     void defaults()
     {
         const SettingsLoad load = SettingsLoader::load({}, {}, env({ { "GEMINI_API_KEY", "g-key" } }));
@@ -248,7 +283,7 @@ private Q_SLOTS:
             QTest::newRow(qPrintable(settingRows().at(i).envVar)) << int(i);
     }
 
-    void everySettingRowReadsWritesAndRefuses()
+    void everySettingRowReadsWritesAndRefuses() // and its variable overrides the file's value
     {
         QFETCH(int, index);
         const SettingRow &row = settingRows().at(index);
@@ -300,6 +335,34 @@ private Q_SLOTS:
         const QJsonValue atKey = path.size() == 1 ? root.value(path.at(0)) : root.value(path.at(0)).toObject().value(path.at(1));
         QVERIFY2(!atKey.isUndefined(), qPrintable(row.fileKey + QStringLiteral(" not written")));
         check(SettingsLoader::load(file, {}, {}, false), "the settings file");
+
+        // Both at once: the file holds `text`, the environment another value, and the environment wins.
+        // The other value: the default, or for a row unset by default another of its type.
+        const auto another = [&]() -> QString {
+            if (before.isValid() && row.format(before) != text)
+                return row.format(before);
+            switch (row.type) {
+            case SettingType::Switch:
+                return text == u"on" ? QStringLiteral("off") : QStringLiteral("on");
+            case SettingType::Duration:
+                return QStringLiteral("9s");
+            case SettingType::Count:
+                return QString::number(int(row.low) + 3);
+            case SettingType::Ratio:
+                return QStringLiteral("40%");
+            case SettingType::Text:
+                return QStringLiteral("env-") + text; // read as typed; what it must name is validate()'s (refusals())
+            }
+            return QString();
+        };
+        const QString envText = another();
+        QVERIFY2(envText != text, qPrintable(row.envVar + QStringLiteral(": no second value to set in the environment")));
+        QProcessEnvironment overriding;
+        overriding.insert(row.envVar, envText);
+        const SettingsLoad both = SettingsLoader::load(file, {}, overriding, false);
+        QVERIFY2(row.format(row.get(both.settings)) == envText,
+                 qPrintable(QStringLiteral("%1 = %2 over the file's %3 = %4: read %5")
+                                .arg(row.envVar, envText, row.fileKey, text, row.format(row.get(both.settings)))));
 
         if (bad.isEmpty())
             return; // a string takes any text; what it must name is validate()'s to say (refusals())

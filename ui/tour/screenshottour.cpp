@@ -8,10 +8,12 @@
 
 #include "config/exitcode.h"
 #include "devsupport/historyfiller.h"
+#include "engine/breakerboard.h"
 #include "pipeline/comparison.h"
 #include "runtime/enginesetup.h"
 #include "store/store.h"
 #include "views/compareview.h"
+#include "views/controlview.h"
 #include "views/failuresview.h"
 #include "views/healthstrip.h"
 #include "views/latencyview.h"
@@ -240,6 +242,16 @@ private:
                                                              { m_window.settingsView(), "33-small-settings.png" } };
         for (const auto &[view, name] : views)
             save(view, QLatin1StringView(name));
+        // The Control view during an incident: a drain with an expiry, an open breaker and its alerts.
+        const BreakerKey key { Provider::Gemini, Role::Primary, Stage::Storyboard };
+        for (int i = 0; i < 5; ++i)
+            m_engine.engine().breakers().record(key, BreakerCount::Blamed, false, SteadyClock::instance().now(), FailureKind::TIMEOUT);
+        m_engine.drainProvider({ Provider::Qwen, Role::Fallback, std::nullopt, QStringLiteral("incident 4711: quota warnings"),
+                                 QDateTime::currentDateTimeUtc().addSecs(3600) });
+        m_window.controlView()->refresh();
+        save(m_window.controlView(), QStringLiteral("34-small-control.png"));
+        m_engine.restoreProvider(Provider::Qwen);
+        m_engine.resetBreaker({ Provider::Gemini, Role::Primary, Stage::Storyboard, {} });
         m_window.resize(usual);
     }
 

@@ -1,6 +1,175 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>bullpen::AlertListModel</name>
+    <message>
+        <source>pending</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>FIRING</source>
+        <translation>발생 중</translation>
+    </message>
+    <message>
+        <source>resolved</source>
+        <translation>해소됨</translation>
+    </message>
+    <message>
+        <source>Alert</source>
+        <translation>경보</translation>
+    </message>
+    <message>
+        <source>Of</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>Fired</source>
+        <translation>발생 시각</translation>
+    </message>
+    <message>
+        <source>Resolved</source>
+        <translation>해소 시각</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>Runbook: %1</source>
+        <translation>대응 절차: %1</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::AuditLogModel</name>
+    <message>
+        <source>started a generation</source>
+        <translation>생성 시작</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>취소됨</translation>
+    </message>
+    <message>
+        <source>started a comparison</source>
+        <translation>비교 시작</translation>
+    </message>
+    <message>
+        <source>drained</source>
+        <translation>제외</translation>
+    </message>
+    <message>
+        <source>restored</source>
+        <translation>복원</translation>
+    </message>
+    <message>
+        <source>reset a breaker</source>
+        <translation>차단기 초기화</translation>
+    </message>
+    <message>
+        <source>added a token</source>
+        <translation>토큰 추가</translation>
+    </message>
+    <message>
+        <source>revoked a token</source>
+        <translation>토큰 폐기</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>누가</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>On what</source>
+        <translation>대상</translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation>인스턴스</translation>
+    </message>
+    <message>
+        <source>this console</source>
+        <translation>이 콘솔</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::BreakerListModel</name>
+    <message>
+        <source>OPEN</source>
+        <translation>열림</translation>
+    </message>
+    <message>
+        <source>HALF-OPEN</source>
+        <translation>반열림</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>닫힘</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>Failed in window</source>
+        <translation>구간 내 실패</translation>
+    </message>
+    <message>
+        <source>Next trial</source>
+        <translation>다음 시험 요청</translation>
+    </message>
+    <message>
+        <source>Opened</source>
+        <translation>열린 횟수</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2건 중 %1건</translation>
+    </message>
+    <message>
+        <source>trial in flight</source>
+        <translation>시험 요청 진행 중</translation>
+    </message>
+    <message>
+        <source>%1 (in %2)</source>
+        <translation>%1 (남은 시간: %2)</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::CompareModel</name>
     <message>
         <source>Characters: %1</source>
@@ -188,6 +357,113 @@
     </message>
 </context>
 <context>
+    <name>bullpen::ControlView</name>
+    <message>
+        <source>every role</source>
+        <translation>모든 역할</translation>
+    </message>
+    <message>
+        <source>every stage</source>
+        <translation>모든 단계</translation>
+    </message>
+    <message>
+        <source>until restored</source>
+        <translation>복원할 때까지</translation>
+    </message>
+    <message>
+        <source>ending</source>
+        <translation>곧 끝남</translation>
+    </message>
+    <message>
+        <source>Active drains</source>
+        <translation>진행 중인 제외</translation>
+    </message>
+    <message>
+        <source>Drain…</source>
+        <translation>제외…</translation>
+    </message>
+    <message>
+        <source>Restore</source>
+        <translation>복원</translation>
+    </message>
+    <message>
+        <source>Ends the selected drain (a drain of every role or stage ends every drain of the provider)</source>
+        <translation>선택한 제외를 끝냅니다(모든 역할이나 단계의 제외라면 그 제공자의 모든 제외를 끝냅니다)</translation>
+    </message>
+    <message>
+        <source>Breakers (this engine)</source>
+        <translation>차단기(이 엔진)</translation>
+    </message>
+    <message>
+        <source>Reset breaker…</source>
+        <translation>차단기 초기화…</translation>
+    </message>
+    <message>
+        <source>Closes the selected breaker now; its next opening starts from the first cooldown. Audited.</source>
+        <translation>선택한 차단기를 지금 닫습니다. 다음에 열리면 첫 대기 시간부터 다시 시작합니다. 감사 기록에 남습니다.</translation>
+    </message>
+    <message>
+        <source>A breaker appears once its provider, role and stage have had an attempt.</source>
+        <translation>차단기는 그 제공자·역할·단계에 시도가 한 번 있은 뒤에 나타납니다.</translation>
+    </message>
+    <message>
+        <source>Audit trail</source>
+        <translation>감사 기록</translation>
+    </message>
+    <message>
+        <source>Filter: who, what, provider…</source>
+        <translation>필터: 누가, 무엇을, 제공자…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Writes the rows the filter shows as CSV or JSON</source>
+        <translation>필터에 보이는 행을 CSV 또는 JSON으로 씁니다</translation>
+    </message>
+    <message>
+        <source>Drain the provider picked beside it: the same dialog as a health card's menu</source>
+        <translation>옆에서 고른 제공자를 제외합니다. 상태 카드 메뉴와 같은 대화 상자입니다</translation>
+    </message>
+    <message>
+        <source>The engine is not reachable; nothing can be drained until it is back</source>
+        <translation>엔진에 연결할 수 없습니다. 다시 연결될 때까지 아무것도 제외할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Reset breaker</source>
+        <translation>차단기 초기화</translation>
+    </message>
+    <message>
+        <source>Close the breaker of %1 as %2 at the %3 stage now? Requests go to it again at once; if it still fails, it opens again with the first cooldown.</source>
+        <translation>%3 단계의 %2 제공자 %1 차단기를 지금 닫을까요? 요청이 곧바로 다시 갑니다. 계속 실패하면 첫 대기 시간으로 다시 열립니다.</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>초기화</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2. Choose another folder.</source>
+        <translation>쓸 수 없음: %1 (%2). 다른 폴더를 고르세요.</translation>
+    </message>
+    <message>
+        <source>Export the audit trail</source>
+        <translation>감사 기록 내보내기</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON (*.json)</source>
+        <translation>CSV 파일 (*.csv);;JSON 파일 (*.json)</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>내보낸 곳: %1</translation>
+    </message>
+    <message>
+        <source>Alerts (the shipped rules, evaluated by the engine)</source>
+        <translation>경보(함께 제공되는 규칙, 엔진이 평가)</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::DesktopNotifier</name>
     <message>
         <source>there is no session bus</source>
@@ -275,6 +551,49 @@
     <message>
         <source>for 4 hours</source>
         <translation>4시간 동안</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::DrainListModel</name>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>누가</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>Until</source>
+        <translation>끝 시각</translation>
+    </message>
+    <message>
+        <source>Remaining</source>
+        <translation>남은 시간</translation>
+    </message>
+    <message>
+        <source>this console</source>
+        <translation>이 콘솔</translation>
+    </message>
+    <message>
+        <source>until restored</source>
+        <translation>복원할 때까지</translation>
     </message>
 </context>
 <context>
@@ -1014,6 +1333,10 @@
         <source>this console</source>
         <translation>이 콘솔</translation>
     </message>
+    <message>
+        <source>Every drain and breaker, with Restore, Reset and the audit trail: Engine ▸ Control (Ctrl+Shift+K).</source>
+        <translation>모든 제외와 차단기, 복원·초기화·감사 기록: 엔진 ▸ 제어 (Ctrl+Shift+K).</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LatencyView</name>
@@ -1426,6 +1749,22 @@
     <message>
         <source>Write a story (Run)</source>
         <translation>이야기 쓰기(실행)</translation>
+    </message>
+    <message>
+        <source>Control</source>
+        <translation>제어</translation>
+    </message>
+    <message>
+        <source>&amp;Drain a provider…</source>
+        <translation>제공자 제외(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>C&amp;ontrol: drains, breakers, audit</source>
+        <translation>제어: 제외, 차단기, 감사 기록(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Copy link to this view</source>
+        <translation>이 화면 링크 복사</translation>
     </message>
 </context>
 <context>

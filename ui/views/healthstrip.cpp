@@ -429,11 +429,12 @@ void HealthStrip::updateCards()
             text += QStringLiteral("<br><small>%1</small>").arg(probeLine(*fifteen.lastProbe, nowMs).toHtmlEscaped());
         }
         card->setText(text);
-        card->setToolTip(windowLine(tr("5 min"), five) + QLatin1Char('\n') + windowLine(tr("15 min"), fifteen) + QStringLiteral("\n\n")
-                         + ProviderHealthModel::ruleText() + QStringLiteral("\n\n")
-                         + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.")
-                         + QStringLiteral("\n")
-                         + tr("Click to see these failures in Failures; right-click (or the Menu key) to drain or restore."));
+        card->setToolTip(
+            windowLine(tr("5 min"), five) + QLatin1Char('\n') + windowLine(tr("15 min"), fifteen) + QStringLiteral("\n\n")
+            + ProviderHealthModel::ruleText() + QStringLiteral("\n\n")
+            + tr("Probes are synthetic requests (bullpen-engine --probe-every); they are in none of the figures.") + QStringLiteral("\n")
+            + tr("Click to see these failures in Failures; right-click (or the Menu key) to drain or restore.") + QLatin1Char('\n')
+            + tr("Every drain and breaker, with Restore, Reset and the audit trail: Engine ▸ Control (Ctrl+Shift+K)."));
         controls = std::max(controls, addControls(card));
         shown.insert(five.provider);
         shownNames.insert(name);

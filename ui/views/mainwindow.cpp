@@ -3,6 +3,7 @@
 
 #include "compareview.h"
 #include "config/settings.h"
+#include "controlview.h"
 #include "desktopnotifier.h"
 #include "elidedlabel.h"
 #include "failuresview.h"
@@ -14,6 +15,7 @@
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
 #include "models/historyqueue.h"
+#include "models/viewlink.h"
 #include "pipeline/comparison.h"
 #include "pipeline/engineconnection.h"
 #include "resultview.h"
@@ -139,6 +141,8 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_tabs->addTab(m_latency, tr("Latency"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(settingsTab, tr("Settings"));
+    m_control = new ControlView(engine);
+    m_tabs->addTab(m_control, tr("Control"));
     return settingsTab;
 }
 
@@ -287,6 +291,32 @@ void MainWindow::openGeneration(const QString &generationId)
 {
     m_tabs->setCurrentWidget(m_failures);
     m_failures->openGeneration(generationId);
+}
+
+QString MainWindow::currentLink() const
+{
+    ViewLink link;
+    link.view = ViewLink::views().value(m_tabs->currentIndex());
+    if (m_tabs->currentWidget() == m_failures)
+        link.generation = m_failures->detailGenerationId();
+    return link.toString();
+}
+
+bool MainWindow::openLink(const QString &text, QString *error)
+{
+    const auto parsed = ViewLink::parse(text);
+    if (const auto *why = std::get_if<QString>(&parsed)) {
+        if (error)
+            *error = *why;
+        return false;
+    }
+    const ViewLink &link = std::get<ViewLink>(parsed);
+    if (!link.generation.isEmpty()) {
+        openGeneration(link.generation);
+        return true;
+    }
+    m_tabs->setCurrentIndex(int(ViewLink::views().indexOf(link.view)));
+    return true;
 }
 
 MainWindow::~MainWindow()

@@ -13,6 +13,7 @@ class QTabWidget;
 namespace bullpen {
 
 class CompareView;
+class ControlView;
 class ComparisonRunner;
 class ElidedLabel;
 class EngineConfigView;
@@ -47,6 +48,7 @@ public:
     FailuresView *failuresView() const { return m_failures; }
     LatencyView *latencyView() const { return m_latency; }
     CompareView *compareView() const { return m_compare; }
+    ControlView *controlView() const { return m_control; }
     SettingsView *settingsView() const { return m_settingsView; } // embedded only
     EngineConfigView *engineConfigView() const { return m_engineConfig; } // attached only
     ComparisonRunner *comparisons() const { return m_comparisons; }
@@ -57,6 +59,10 @@ public:
     void generate(int count);
     // `bullpen --open gen_…`: the Failures tab on that generation (any time, any outcome) and its detail.
     void openGeneration(const QString &generationId);
+    // docs/console.md "Links": the current view (and the generation whose detail is open) as a
+    // bullpen:// link; opening one shows that view. False with what is wrong in *error.
+    QString currentLink() const;
+    bool openLink(const QString &link, QString *error);
     void cancelAll();
 
     // Engine → Connect…: asks for a running engine's URL and token (kept in the 0600 key file as
@@ -89,6 +95,7 @@ private:
     FailuresView *m_failures;
     LatencyView *m_latency;
     CompareView *m_compare;
+    ControlView *m_control = nullptr;
     SettingsView *m_settingsView = nullptr;
     EngineConfigView *m_engineConfig = nullptr;
     void showEngineStatus();

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The main window's menus and keyboard: File, Engine, View (a key per tab), Help (the shortcut list,
 // made from the actions and shortcuts themselves, so it cannot miss one), and Tab that leaves tables.
+#include "controlview.h"
 #include "mainwindow.h"
 #include "runview.h"
 
 #include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QMenu>
 #include <QMenuBar>
@@ -35,6 +38,18 @@ void MainWindow::buildMenusAndKeys()
     go->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     QAction *stop = engineMenu->addAction(tr("Cancel &everything running"), this, &MainWindow::cancelAll);
     stop->setShortcut(QKeySequence(Qt::Key_Escape));
+    engineMenu->addSeparator();
+    // Drains, breakers and the audit trail have one place: the Control view (docs/console.md).
+    QAction *drain = engineMenu->addAction(tr("&Drain a provider…"), this, [this] {
+        m_tabs->setCurrentWidget(m_control);
+        m_control->askToDrain();
+    });
+    drain->setObjectName(QStringLiteral("drainMenuAction"));
+    drain->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    QAction *control =
+        engineMenu->addAction(tr("C&ontrol: drains, breakers, audit"), this, [this] { m_tabs->setCurrentWidget(m_control); });
+    control->setObjectName(QStringLiteral("controlMenuAction"));
+    control->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *story = view->addAction(tr("Write a story (Run)"), this, [this] {
@@ -49,6 +64,11 @@ void MainWindow::buildMenusAndKeys()
         show->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)));
     }
     view->addSeparator();
+    // Every view's state as a link (docs/console.md, "Links"): bullpen --open LINK comes back to it.
+    QAction *copyLink =
+        view->addAction(tr("Copy link to this view"), this, [this] { QGuiApplication::clipboard()->setText(currentLink()); });
+    copyLink->setObjectName(QStringLiteral("copyLinkAction"));
+    copyLink->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     QAction *next =
         view->addAction(tr("Next view"), this, [this] { m_tabs->setCurrentIndex((m_tabs->currentIndex() + 1) % m_tabs->count()); });
     next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab));

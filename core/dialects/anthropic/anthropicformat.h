@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "wireformat.h"
+#include "providers/wireformat.h"
 
 namespace bullpen {
 
-// OpenAI Chat Completions, and Qwen through DashScope's OpenAI-compatible endpoint, which differs in its token-limit field, JSON mode and
-// error codes.
-class OpenAiFormat final : public WireFormat
+// Anthropic Messages (docs/simulator-fidelity.md): text found by block type, never by position.
+class AnthropicFormat final : public WireFormat
 {
 public:
-    explicit OpenAiFormat(Provider provider)
+    explicit AnthropicFormat(Provider provider)
         : m_provider(provider)
     {
     }

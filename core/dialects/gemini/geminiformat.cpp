@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "geminiformat.h"
 
-#include "base64.h"
-#include "jsonread.h"
-#include "storyboardprompt.h"
+#include "providers/base64.h"
+#include "providers/jsonread.h"
+#include "providers/storyboardprompt.h"
 
 #include <QJsonArray>
 #include <QUrlQuery>

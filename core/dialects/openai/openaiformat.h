@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "wireformat.h"
+#include "providers/wireformat.h"
+
+#include <QJsonObject>
 
 namespace bullpen {
 
-// Anthropic Messages (docs/simulator-fidelity.md): text found by block type, never by position.
-class AnthropicFormat final : public WireFormat
+// OpenAI Chat Completions, and Qwen through DashScope's OpenAI-compatible endpoint, which differs in its token-limit field, JSON mode and
+// error codes.
+class OpenAiFormat : public WireFormat
 {
 public:
-    explicit AnthropicFormat(Provider provider)
+    explicit OpenAiFormat(Provider provider)
         : m_provider(provider)
     {
     }
@@ -18,6 +21,10 @@ public:
     QByteArray body(const ProviderEndpoint &endpoint, const StageRequest &request) const override;
     void parseBody(const QByteArray &body, ProviderResponse &out) const override;
     std::unique_ptr<StreamDecoder> streamDecoder() const override;
+
+protected:
+    // The token limit and the answer's shape: OpenAI's max_completion_tokens and a strict JSON schema.
+    virtual void askFor(QJsonObject &root, const ProviderEndpoint &endpoint, const StageRequest &request, const QJsonObject &schema) const;
 
 private:
     Provider m_provider;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "wireformat.h"
+#include "providers/wireformat.h"
 
 namespace bullpen {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "anthropicformat.h"
 
-#include "jsonread.h"
-#include "storyboardprompt.h"
+#include "providers/jsonread.h"
+#include "providers/storyboardprompt.h"
 
 #include <QJsonArray>
 #include <QSet>

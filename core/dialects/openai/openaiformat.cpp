@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "openaiformat.h"
 
-#include "contract/providerregistry.h"
-#include "jsonread.h"
-#include "storyboardprompt.h"
+#include "providers/jsonread.h"
+#include "providers/storyboardprompt.h"
 
 #include <QJsonArray>
 
@@ -78,21 +77,19 @@ QByteArray OpenAiFormat::body(const ProviderEndpoint &endpoint, const StageReque
     };
     if (endpoint.stream)
         root.insert(QStringLiteral("stream_options"), QJsonObject { { QStringLiteral("include_usage"), true } });
-    if (dialectOf(m_provider) == WireDialect::DashScope) {
-        // DashScope: max_tokens, JSON mode, and thinking off (non-streaming thinking calls are refused).
-        root.insert(QStringLiteral("max_tokens"), endpoint.maxOutputTokens);
-        root.insert(QStringLiteral("response_format"), QJsonObject { { QStringLiteral("type"), QStringLiteral("json_object") } });
-        root.insert(QStringLiteral("enable_thinking"), false);
-    } else {
-        root.insert(QStringLiteral("max_completion_tokens"), endpoint.maxOutputTokens);
-        root.insert(QStringLiteral("response_format"),
-                    QJsonObject { { QStringLiteral("type"), QStringLiteral("json_schema") },
-                                  { QStringLiteral("json_schema"),
-                                    QJsonObject { { QStringLiteral("name"), toId(request.stage) },
-                                                  { QStringLiteral("strict"), true },
-                                                  { QStringLiteral("schema"), prompt.schema } } } });
-    }
+    askFor(root, endpoint, request, prompt.schema);
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+void OpenAiFormat::askFor(QJsonObject &root, const ProviderEndpoint &endpoint, const StageRequest &request, const QJsonObject &schema) const
+{
+    root.insert(QStringLiteral("max_completion_tokens"), endpoint.maxOutputTokens);
+    root.insert(QStringLiteral("response_format"),
+                QJsonObject { { QStringLiteral("type"), QStringLiteral("json_schema") },
+                              { QStringLiteral("json_schema"),
+                                QJsonObject { { QStringLiteral("name"), toId(request.stage) },
+                                              { QStringLiteral("strict"), true },
+                                              { QStringLiteral("schema"), schema } } } });
 }
 
 void OpenAiFormat::parseBody(const QByteArray &body, ProviderResponse &out) const

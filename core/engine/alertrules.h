@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "breakerboard.h"
+
+#include <QString>
+
+#include <chrono>
+#include <functional>
+#include <vector>
+
+namespace bullpen {
+
+// What an engine knows about itself at one evaluation (docs/operations.md, "Alerts").
+struct AlertFacts
+{
+    std::vector<BreakerView> breakers;
+    std::vector<Drain> drains;
+    bool storeReachable = true;
+};
+
+// One series of a rule that holds now: its labels ("gemini/primary/storyboard", "gemini", "") and value
+// (the metric's: a breaker's bullpen_breaker_state, 1 for a drain or an unreachable store).
+struct AlertSample
+{
+    QString labels;
+    double value = 0;
+};
+
+// The shipped Prometheus rules (resources/monitoring/bullpen-alerts.yml) as the engine evaluates them:
+// one row per rule, with the same name, severity, `for` and runbook; tst_alertboard checks the table
+// against the file, so the two cannot drift. `hold` is the rule's last_over_time window: a series
+// stays active that long after it was last seen (a breaker closed 30 s ago is still "not closed"
+// for BullpenProviderFailingNow, as in Prometheus). A rule the engine cannot evaluate about itself
+// (its own absence, the fleet's fallback rate) has no `active` and says why in `elsewhere`.
+struct AlertRule
+{
+    const char *name;
+    const char *severity;
+    std::chrono::seconds forDuration;
+    std::chrono::seconds hold;
+    std::function<std::vector<AlertSample>(const AlertFacts &)> active;
+    const char *elsewhere = nullptr;
+    QString runbookUrl() const; // docs/operations.md#<name in lower case>
+};
+
+const std::vector<AlertRule> &alertRules();
+
+} // namespace bullpen

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: MIT
+#include "controlview.h"
+
+#include "contract/providerregistry.h"
+#include "draindialog.h"
+#include "models/alertlistmodel.h"
+#include "models/auditlogmodel.h"
+#include "models/breakerlistmodel.h"
+#include "models/drainlistmodel.h"
+#include "pipeline/engineconnection.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace bullpen {
+
+namespace {
+
+constexpr auto kTick = std::chrono::seconds(1); // Remaining and Next trial count down once a second
+constexpr auto kRefresh = std::chrono::seconds(5); // the engine's lists, asked again while shown
+
+QTableView *makeTable(const QString &name, QAbstractItemModel *model)
+{
+    auto *table = new QTableView;
+    table->setObjectName(name);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setTabKeyNavigation(false);
+    table->setWordWrap(false);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() * 3); // a header and two rows; the splitter gives more
+    return table;
+}
+
+QJsonObject currentRow(const QTableView *table)
+{
+    const QModelIndex i = table->selectionModel() ? table->selectionModel()->currentIndex() : QModelIndex();
+    if (!i.isValid() || !table->selectionModel()->isRowSelected(i.row(), i.parent()))
+        return {};
+    return i.data(JsonRowsModel::RowRole).toJsonObject();
+}
+
+} // namespace
+
+ControlView::ControlView(EngineConnection &engine, QWidget *parent)
+    : QWidget(parent)
+    , m_engine(engine)
+    , m_drains(new DrainListModel(this))
+    , m_breakers(new BreakerListModel(this))
+    , m_audit(new AuditLogModel(this))
+    , m_alertsModel(new AlertListModel(this))
+    , m_auditFilter(new QSortFilterProxyModel(this))
+    , m_ticker(new QTimer(this))
+{
+    setObjectName(QStringLiteral("controlView"));
+    // Two rows of two, so that the page fits 1024×700 under the health strip: what is decided (drains,
+    // breakers) above, what is said about it (alerts, the audit) below.
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->addWidget(makeDrainsBox());
+    top->addWidget(makeBreakersBox());
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(makeAlertsBox());
+    bottom->addWidget(makeAuditBox());
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(top);
+    splitter->addWidget(bottom);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("controlStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+
+    connect(&engine, &EngineConnection::providersChanged, this, [this](const QJsonObject &providers) {
+        m_drains->setProviders(providers);
+        m_breakers->setProviders(providers);
+        updateButtons();
+    });
+    connect(&engine, &EngineConnection::alertsChanged, this, [this](const QJsonObject &alerts) { m_alertsModel->setAlerts(alerts); });
+    connect(&engine, &EngineConnection::auditChanged, this, [this](const QJsonArray &entries) { m_audit->setEntries(entries); });
+    connect(&engine, &EngineConnection::providerActionFailed, this, [this](const QString &message) { m_status->setText(message); });
+    connect(&engine, &EngineConnection::statusChanged, this, &ControlView::updateButtons);
+    m_ticker->setInterval(kTick);
+    connect(m_ticker, &QTimer::timeout, this, &ControlView::tick);
+    m_ticker->start();
+    updateButtons();
+}
+
+ControlView::~ControlView() = default;
+
+QWidget *ControlView::makeDrainsBox()
+{
+    auto *box = new QGroupBox(tr("Active drains"));
+    m_drainTable = makeTable(QStringLiteral("drainTable"), m_drains);
+    m_drainTable->setSortingEnabled(false); // rows keep their place while the operator looks at them
+    m_provider = new QComboBox;
+    m_provider->setObjectName(QStringLiteral("controlDrainProvider"));
+    for (const Provider p : ProviderRegistry::all())
+        m_provider->addItem(ProviderRegistry::name(p), toId(p));
+    m_drainButton = new QPushButton(tr("Drain…"));
+    m_drainButton->setObjectName(QStringLiteral("controlDrain"));
+    m_restoreButton = new QPushButton(tr("Restore"));
+    m_restoreButton->setObjectName(QStringLiteral("controlRestore"));
+    m_restoreButton->setToolTip(tr("Ends the selected drain (a drain of every role or stage ends every drain of the provider)"));
+    connect(m_drainButton, &QPushButton::clicked, this, &ControlView::askToDrain);
+    connect(m_restoreButton, &QPushButton::clicked, this, &ControlView::restoreCurrentDrain);
+    connect(m_drainTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ControlView::updateButtons);
+    connect(m_drainTable, &QTableView::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex at = m_drainTable->indexAt(pos);
+        if (!at.isValid())
+            return;
+        m_drainTable->selectRow(at.row());
+        auto *menu = new QMenu(this); // the view's, not the row's: a refresh behind it deletes nothing
+        menu->setObjectName(QStringLiteral("drainRowMenu"));
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        QAction *restore = menu->addAction(tr("Restore"), this, &ControlView::restoreCurrentDrain);
+        restore->setObjectName(QStringLiteral("drainRowRestore"));
+        restore->setEnabled(m_engine.usable());
+        menu->popup(m_drainTable->viewport()->mapToGlobal(pos));
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_provider);
+    buttons->addWidget(m_drainButton);
+    buttons->addStretch(1);
+    buttons->addWidget(m_restoreButton);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_drainTable, 1);
+    layout->addLayout(buttons);
+    return box;
+}
+
+QWidget *ControlView::makeBreakersBox()
+{
+    auto *box = new QGroupBox(tr("Breakers (this engine)"));
+    m_breakerTable = makeTable(QStringLiteral("breakerTable"), m_breakers);
+    m_resetButton = new QPushButton(tr("Reset breaker…"));
+    m_resetButton->setObjectName(QStringLiteral("controlReset"));
+    m_resetButton->setToolTip(tr("Closes the selected breaker now; its next opening starts from the first cooldown. Audited."));
+    connect(m_resetButton, &QPushButton::clicked, this, &ControlView::resetCurrentBreaker);
+    connect(m_breakerTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ControlView::updateButtons);
+    m_breakerTable->setToolTip(tr("A breaker appears once its provider, role and stage have had an attempt."));
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_resetButton);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(m_breakerTable, 1);
+    layout->addLayout(buttons);
+    return box;
+}
+
+QWidget *ControlView::makeAlertsBox()
+{
+    auto *box = new QGroupBox(tr("Alerts (the shipped rules, evaluated by the engine)"));
+    QTableView *table = makeTable(QStringLiteral("alertTable"), m_alertsModel);
+    auto *layout = new QVBoxLayout(box);
+    layout->addWidget(table, 1);
+    return box;
+}
+
+QWidget *ControlView::makeAuditBox()
+{
+    auto *box = new QGroupBox(tr("Audit trail"));
+    m_auditFilter->setSourceModel(m_audit);
+    m_auditFilter->setFilterKeyColumn(-1);
+    m_auditFilter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_auditFilter->setSortRole(JsonRowsModel::SortRole);
+    m_auditTable = makeTable(QStringLiteral("auditTable"), m_auditFilter);
+    m_auditTable->setSortingEnabled(true);
+    m_auditTable->sortByColumn(AuditLogModel::WhenColumn, Qt::DescendingOrder);
+    m_auditSearch = new QLineEdit;
+    m_auditSearch->setObjectName(QStringLiteral("auditFilter"));
+    m_auditSearch->setPlaceholderText(tr("Filter: who, what, provider…"));
+    m_auditSearch->setClearButtonEnabled(true);
+    connect(m_auditSearch, &QLineEdit::textChanged, m_auditFilter, &QSortFilterProxyModel::setFilterFixedString);
+    auto *exportButton = new QPushButton(tr("Export…"));
+    exportButton->setObjectName(QStringLiteral("auditExport"));
+    exportButton->setToolTip(tr("Writes the rows the filter shows as CSV or JSON"));
+    connect(exportButton, &QPushButton::clicked, this, &ControlView::exportAuditAs);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_auditSearch, 1);
+    bar->addWidget(exportButton);
+    auto *layout = new QVBoxLayout(box);
+    layout->addLayout(bar);
+    layout->addWidget(m_auditTable, 1);
+    return box;
+}
+
+void ControlView::setClock(controltext::WallClock clock)
+{
+    m_drains->setClock(clock);
+    m_breakers->setClock(clock);
+    tick();
+}
+
+void ControlView::refresh()
+{
+    m_engine.refreshProviders();
+    m_engine.refreshAudit();
+    m_engine.refreshAlerts();
+}
+
+void ControlView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refresh();
+}
+
+void ControlView::tick()
+{
+    m_drains->refreshColumn(DrainListModel::RemainingColumn);
+    m_breakers->refreshColumn(BreakerListModel::NextTrialColumn);
+    // The lists themselves are asked again every few ticks while the view is on screen.
+    static_assert(kRefresh % kTick == std::chrono::seconds(0));
+    if (isVisible() && ++m_ticks % int(kRefresh / kTick) == 0)
+        refresh();
+}
+
+void ControlView::updateButtons()
+{
+    const bool usable = m_engine.usable();
+    m_drainButton->setEnabled(usable);
+    m_drainButton->setToolTip(usable ? tr("Drain the provider picked beside it: the same dialog as a health card's menu")
+                                     : tr("The engine is not reachable; nothing can be drained until it is back"));
+    // Restore only where something is drained, Reset only on a breaker that is open or half-open.
+    m_restoreButton->setEnabled(usable && !currentRow(m_drainTable).isEmpty());
+    const QJsonObject breaker = currentRow(m_breakerTable);
+    m_resetButton->setEnabled(usable && !breaker.isEmpty() && breaker.value(QLatin1StringView("state")).toString() != u"closed");
+}
+
+void ControlView::askToDrain()
+{
+    const auto provider = providerFromId(m_provider->currentData().toString());
+    if (!provider)
+        return;
+    auto *dialog = new DrainDialog(*provider, std::nullopt, std::nullopt, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DrainDialog::drainAccepted, this, [this](const DrainRequest &r) { m_engine.drainProvider(r); });
+    dialog->open(); // window-modal, no nested event loop: the view refreshes behind it
+}
+
+void ControlView::restoreCurrentDrain()
+{
+    const QJsonObject d = currentRow(m_drainTable);
+    const auto provider = providerFromId(d.value(QLatin1StringView("provider")).toString());
+    if (!provider)
+        return;
+    RestoreRequest r;
+    r.provider = *provider;
+    r.role = roleFromId(d.value(QLatin1StringView("role")).toString());
+    r.stage = stageFromId(d.value(QLatin1StringView("stage")).toString());
+    m_engine.restoreDrains(r);
+}
+
+void ControlView::resetCurrentBreaker()
+{
+    const QJsonObject b = currentRow(m_breakerTable);
+    const auto provider = providerFromId(b.value(QLatin1StringView("provider")).toString());
+    const auto role = roleFromId(b.value(QLatin1StringView("role")).toString());
+    const auto stage = stageFromId(b.value(QLatin1StringView("stage")).toString());
+    if (!provider || !role || !stage)
+        return;
+    // The dialog holds its own copy of the breaker: the table may refresh behind it.
+    const BreakerResetRequest reset { *provider, *role, *stage, {} };
+    auto *ask = new QMessageBox(QMessageBox::Question, tr("Reset breaker"),
+                                tr("Close the breaker of %1 as %2 at the %3 stage now? Requests go to it again at once; "
+                                   "if it still fails, it opens again with the first cooldown.")
+                                    .arg(toId(*provider), controltext::role(b.value(QLatin1StringView("role"))),
+                                         controltext::stage(b.value(QLatin1StringView("stage")))),
+                                QMessageBox::Cancel, this);
+    ask->setObjectName(QStringLiteral("resetConfirm"));
+    QPushButton *yes = ask->addButton(tr("Reset"), QMessageBox::AcceptRole);
+    yes->setObjectName(QStringLiteral("resetConfirmButton"));
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    connect(yes, &QPushButton::clicked, this, [this, reset] { m_engine.resetBreaker(reset); });
+    ask->open();
+}
+
+bool ControlView::exportAudit(const QString &path, QString *error) const
+{
+    QList<QJsonObject> rows;
+    for (int r = 0; r < m_auditFilter->rowCount(); ++r)
+        rows << m_auditFilter->index(r, 0).data(JsonRowsModel::RowRole).toJsonObject();
+    QSaveFile file(path);
+    const bool csv = path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
+    if (!file.open(QIODevice::WriteOnly) || file.write(csv ? AuditLogModel::toCsv(rows) : AuditLogModel::toJson(rows)) < 0
+        || !file.commit()) {
+        if (error)
+            *error = tr("Could not write %1: %2. Choose another folder.").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void ControlView::exportAuditAs()
+{
+    auto *dialog = new QFileDialog(this, tr("Export the audit trail"), QString(), tr("CSV (*.csv);;JSON (*.json)"));
+    dialog->setObjectName(QStringLiteral("auditExportDialog"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &filter) {
+        dialog->setDefaultSuffix(filter.startsWith(QLatin1String("CSV")) ? QStringLiteral("csv") : QStringLiteral("json"));
+    });
+    dialog->setDefaultSuffix(QStringLiteral("csv"));
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+        QString why;
+        m_status->setText(exportAudit(path, &why) ? tr("Exported to %1").arg(path) : why);
+    });
+    dialog->open();
+}
+
+} // namespace bullpen
