@@ -6,6 +6,12 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    'Cost': '비용',
+    'This generation': '이 생성',
+    'Added by the fallback': '대체로 늘어난 비용',
+    'Attempts of unknown cost (no tokens reported), not counted: %1': '비용을 알 수 없는 시도(토큰 보고 없음), 합계에서 제외: %1',
+    '<b>Cost</b> %1 (attempts of unknown cost: %2)': '<b>비용</b> %1 (비용을 알 수 없는 시도: %2)',
+    '<b>Cost</b> %1': '<b>비용</b> %1',
     "The engine at %1 did not run this generation (the detail says why); it is the engine's answer, not a provider's. Generate again, or read the engine's log.": '엔진 %1: 이 생성을 실행하지 않았습니다(이유는 세부 내용 참고). 제공자가 아니라 엔진의 응답입니다. 다시 생성하거나 엔진 로그를 읽으세요.',
     'this console': '이 콘솔',
     'generation started': '생성 시작',

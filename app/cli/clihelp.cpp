@@ -38,6 +38,8 @@ QString toolUsage()
                           "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
                           "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
                           "  replay     play a stored generation again on the simulator: both timelines and a verdict\n"
+                          "  spend      what attempts cost by provider, stage and role, and what fallbacks added\n"
+                          "  tune       replay the recorded timings under candidate timeouts: latency, success, fallback rate, cost\n"
                           "\n"
                           "With no provider key configured, every command runs on the built-in simulator.\n"
                           "The simulator alone: bullpen-sim --scenario NAME (bullpen-sim --list shows the scenarios).\n");

@@ -5,6 +5,7 @@
 #include "config/eventloops.h"
 #include "config/exitcode.h"
 #include "config/qtnoise.h"
+#include "costcommands.h"
 #include "generatecommand.h"
 #include "providercommand.h"
 #include "replaycommand.h"
@@ -49,7 +50,8 @@ int main(int argc, char *argv[])
     const std::pair<const char *, Command> commands[] = {
         { "generate", bullpen::cli::runGenerate }, { "compare", bullpen::cli::runCompare }, { "history", bullpen::cli::runHistory },
         { "export", bullpen::cli::runExport },     { "purge", bullpen::cli::runPurge },     { "provider", bullpen::cli::runProvider },
-        { "soak", bullpen::cli::runSoak },         { "replay", bullpen::cli::runReplay },
+        { "soak", bullpen::cli::runSoak },         { "replay", bullpen::cli::runReplay },   { "spend", bullpen::cli::runSpend },
+        { "tune", bullpen::cli::runTune },
     };
     for (const auto &[name, run] : commands) {
         if (command == QLatin1StringView(name)) {

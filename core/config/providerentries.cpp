@@ -12,9 +12,19 @@ namespace {
 const QStringList kAddedFields { QStringLiteral("id"),          QStringLiteral("name"),        QStringLiteral("format"),
                                  QStringLiteral("base_url"),    QStringLiteral("model"),       QStringLiteral("key_variable"),
                                  QStringLiteral("auth_header"), QStringLiteral("auth_scheme"), QStringLiteral("query"),
-                                 QStringLiteral("stream"),      QStringLiteral("stages") };
-const QStringList kBuiltInFields { QStringLiteral("id"), QStringLiteral("format"), QStringLiteral("base_url"), QStringLiteral("model"),
-                                   QStringLiteral("stream") };
+                                 QStringLiteral("stream"),      QStringLiteral("stages"),      QStringLiteral("price") };
+const QStringList kBuiltInFields { QStringLiteral("id"),    QStringLiteral("format"), QStringLiteral("base_url"),
+                                   QStringLiteral("model"), QStringLiteral("stream"), QStringLiteral("price") };
+
+// The fields of an entry's "price" (docs/configuration.md, "Prices"): one row each.
+struct PriceField
+{
+    const char *key;
+    std::optional<double> Price::*member;
+};
+constexpr PriceField kPriceFields[] { { "input_per_1m", &Price::inputPerMillion },
+                                      { "output_per_1m", &Price::outputPerMillion },
+                                      { "per_image", &Price::perImage } };
 const QStringList kFormats { QStringLiteral("openai"), QStringLiteral("gemini"), QStringLiteral("anthropic") };
 
 // One entry being read: where it is, for every refusal, and the refusals so far.
@@ -80,6 +90,64 @@ struct EntryReader
         }
     }
 };
+
+QStringList priceKeys()
+{
+    QStringList keys;
+    for (const PriceField &f : kPriceFields)
+        keys << QLatin1StringView(f.key);
+    return keys << QStringLiteral("currency");
+}
+
+// "price": {"input_per_1m": 0.30, "output_per_1m": 2.50, "per_image": 0.039, "currency": "USD"}; a
+// field left out keeps `base`'s value, null makes it unknown.
+std::optional<Price> readPrice(EntryReader &r, Price base)
+{
+    const QJsonValue v = r.o.value(QLatin1StringView("price"));
+    if (v.isUndefined())
+        return std::nullopt;
+    const QString example = QStringLiteral("e.g. {\"input_per_1m\": 0.30, \"output_per_1m\": 2.50, \"currency\": \"USD\"}");
+    if (!v.isObject()) {
+        r.refuse(QStringLiteral("price"), QStringLiteral("must be an object of prices, %1").arg(example));
+        return std::nullopt;
+    }
+    const QJsonObject o = v.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!priceKeys().contains(it.key()))
+            r.refuse(QStringLiteral("price.") + it.key(),
+                     QStringLiteral("is not a price; use %1").arg(priceKeys().join(QStringLiteral(", "))));
+    }
+    for (const PriceField &f : kPriceFields) {
+        const QJsonValue p = o.value(QLatin1StringView(f.key));
+        if (p.isUndefined())
+            continue;
+        if (p.isNull())
+            base.*f.member = std::nullopt;
+        else if (!p.isDouble() || p.toDouble() < 0 || p.toDouble() > 1e6)
+            r.refuse(QStringLiteral("price.") + QLatin1StringView(f.key),
+                     QStringLiteral("must be a price in the currency's units from 0 to 1000000 (or null: unknown), %1").arg(example));
+        else
+            base.*f.member = p.toDouble();
+    }
+    if (const QJsonValue c = o.value(QLatin1StringView("currency")); !c.isUndefined()) {
+        static const QRegularExpression code(QStringLiteral("^[A-Z]{3}$"));
+        if (!c.isString() || !code.match(c.toString()).hasMatch())
+            r.refuse(QStringLiteral("price.currency"), QStringLiteral("must be an ISO 4217 code such as USD, EUR or CNY"));
+        else
+            base.currency = c.toString();
+    }
+    base.asOf.clear(); // the operator's price, not a list's
+    return base;
+}
+
+QJsonObject priceJson(const Price &price)
+{
+    QJsonObject o;
+    for (const PriceField &f : kPriceFields)
+        o.insert(QLatin1StringView(f.key), (price.*f.member) ? QJsonValue(*(price.*f.member)) : QJsonValue());
+    o.insert(QStringLiteral("currency"), price.currency);
+    return o;
+}
 
 void readStages(EntryReader &r, ProviderSpec &spec)
 {
@@ -183,6 +251,7 @@ std::optional<ProviderSpec> readAdded(EntryReader &r, const QString &id)
     readQuery(r, spec);
     spec.stream = r.flag(QStringLiteral("stream")).value_or(true);
     readStages(r, spec);
+    spec.price = readPrice(r, Price {}).value_or(Price {}); // an added provider has no list price
     if (!r.ok)
         return std::nullopt;
     return spec;
@@ -203,6 +272,7 @@ void readBuiltIn(EntryReader &r, Provider p, ProviderEntries &out)
     if (const std::optional<QString> m = r.text(QStringLiteral("model"), false))
         o.model = *m;
     o.stream = r.flag(QStringLiteral("stream"));
+    o.price = readPrice(r, ProviderRegistry::spec(p).price);
 }
 
 } // namespace
@@ -291,6 +361,8 @@ QJsonObject ProviderEntries::toJson(const ProviderSpec &spec)
             q.insert(name, value);
         o.insert(QStringLiteral("query"), q);
     }
+    if (spec.price.known())
+        o.insert(QStringLiteral("price"), priceJson(spec.price));
     QJsonArray stages;
     for (const Stage s : spec.stages)
         stages.append(toId(s));

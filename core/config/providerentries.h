@@ -19,6 +19,7 @@ struct BuiltInOverride
     std::optional<QUrl> baseUrl;
     std::optional<QString> model;
     std::optional<bool> stream;
+    std::optional<Price> price;
 };
 
 // The settings file's "providers" (docs/configuration.md, "Providers"): a list of entries, each either

@@ -55,13 +55,14 @@ void applyProviderEntries(Settings &s, const ProviderEntries &entries)
     s.added = entries.added;
     for (const Provider p : ProviderRegistry::setAdded(entries.added)) {
         const ProviderSpec spec = ProviderRegistry::spec(p);
-        s.providers[p] = ProviderSettings { spec.baseUrl, spec.model, {}, SettingSource::Default, spec.stream };
+        s.providers[p] = ProviderSettings { spec.baseUrl, spec.model, {}, SettingSource::Default, spec.stream, spec.price };
     }
     for (const auto &[p, o] : entries.builtIns) {
         ProviderSettings &ps = s.providers[p];
         ps.baseUrl = o.baseUrl.value_or(ps.baseUrl);
         ps.model = o.model.value_or(ps.model).trimmed();
         ps.stream = o.stream.value_or(ps.stream);
+        ps.price = o.price.value_or(ps.price);
     }
 }
 
@@ -152,6 +153,7 @@ Settings Settings::defaults()
         ps.baseUrl = spec.baseUrl;
         ps.model = spec.model;
         ps.stream = spec.stream;
+        ps.price = spec.price;
         s.providers[p] = ps;
     }
     return s;

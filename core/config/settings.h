@@ -28,6 +28,7 @@ struct ProviderSettings
     QString apiKey; // never logged, stored, exported or shown back in full
     SettingSource keySource = SettingSource::Default;
     bool stream = true; // ask for server-sent events (the stream's end marker proves the answer is whole)
+    Price price; // the registry's, or the settings file's "price" (docs/contract.md §16)
     bool hasKey() const { return !apiKey.isEmpty(); }
 };
 

@@ -28,6 +28,18 @@ ProviderSpec builtIn(const char *id, const char *name, WireDialect dialect, cons
     return s;
 }
 
+// The providers' public list prices for their default models, as of the date named (docs/configuration.md,
+// "Prices"): standard tier, text in and out, no caching or batch discounts.
+ProviderSpec priced(ProviderSpec s, std::optional<double> inputPerMillion, std::optional<double> outputPerMillion,
+                    std::optional<double> perImage, const char *asOf)
+{
+    s.price.inputPerMillion = inputPerMillion;
+    s.price.outputPerMillion = outputPerMillion;
+    s.price.perImage = perImage;
+    s.price.asOf = QLatin1StringView(asOf);
+    return s;
+}
+
 struct Entry
 {
     ProviderSpec spec;
@@ -70,14 +82,18 @@ Table &table()
 const QList<ProviderSpec> &builtInProviders()
 {
     static const QList<ProviderSpec> rows {
-        builtIn("gemini", "Gemini", WireDialect::Gemini, "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash", "GEMINI",
-                "x-goog-api-key", {}, { Stage::Storyboard, Stage::Captions, Stage::Image }),
-        builtIn("qwen", "Qwen", WireDialect::DashScope, "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus", "DASHSCOPE",
-                "Authorization", "Bearer", { Stage::Storyboard, Stage::Captions }),
-        builtIn("openai", "OpenAI", WireDialect::OpenAI, "https://api.openai.com/v1", "gpt-4.1-mini", "OPENAI", "Authorization", "Bearer",
-                { Stage::Storyboard, Stage::Captions }),
-        builtIn("anthropic", "Anthropic", WireDialect::Anthropic, "https://api.anthropic.com/v1", "claude-sonnet-4-6", "ANTHROPIC",
-                "x-api-key", {}, { Stage::Storyboard, Stage::Captions }),
+        priced(builtIn("gemini", "Gemini", WireDialect::Gemini, "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash",
+                       "GEMINI", "x-goog-api-key", {}, { Stage::Storyboard, Stage::Captions, Stage::Image }),
+               0.30, 2.50, 0.039, "2025-06"),
+        priced(builtIn("qwen", "Qwen", WireDialect::DashScope, "https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen-plus",
+                       "DASHSCOPE", "Authorization", "Bearer", { Stage::Storyboard, Stage::Captions }),
+               0.40, 1.20, std::nullopt, "2025-06"),
+        priced(builtIn("openai", "OpenAI", WireDialect::OpenAI, "https://api.openai.com/v1", "gpt-4.1-mini", "OPENAI", "Authorization",
+                       "Bearer", { Stage::Storyboard, Stage::Captions }),
+               0.40, 1.60, std::nullopt, "2025-06"),
+        priced(builtIn("anthropic", "Anthropic", WireDialect::Anthropic, "https://api.anthropic.com/v1", "claude-sonnet-4-6", "ANTHROPIC",
+                       "x-api-key", {}, { Stage::Storyboard, Stage::Captions }),
+               3.00, 15.00, std::nullopt, "2025-06"),
     };
     return rows;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "enums.h"
+#include "price.h"
 
 #include <QByteArray>
 #include <QList>
@@ -31,6 +32,7 @@ struct ProviderSpec
     bool stream = true; // ask for server-sent events by default
     QList<Stage> stages { Stage::Storyboard, Stage::Captions }; // the stages it may serve
     bool builtIn = false;
+    Price price; // what it charges (docs/contract.md §16); the settings file's "price" overrides it
 
     bool serves(Stage stage) const { return stages.contains(stage); }
     bool takesKey() const { return !keyVariable.isEmpty(); }

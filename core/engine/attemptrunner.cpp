@@ -184,6 +184,10 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
         if (response->notSent)
             r.requestsSent = 0; // Qt handed it to the egress guard, which never reached the provider
     }
+    const Price price = m_generator.price();
+    r.cost = attemptCost(price, AttemptBill { r.tokens, r.httpStatus, r.success && r.stage == Stage::Image });
+    if (r.cost)
+        r.currency = price.currency;
     if (r.requestsSent > 1)
         qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent
                             << "requests (docs/contract.md §4.4 allows one)";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/price.h"
 
 #include <QString>
 #include <QStringList>
@@ -69,6 +70,8 @@ public:
     virtual bool isConfigured() const = 0;
     // Credentials this generator sends; scrubbed from any text its provider sends back.
     virtual QStringList secrets() const { return {}; }
+    // What its answers cost (docs/contract.md §16); unknown unless the generator says.
+    virtual Price price() const { return {}; }
 
     virtual void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) = 0;
 };

@@ -50,6 +50,8 @@ QJsonObject AttemptRecord::toJson() const
         { QStringLiteral("cancel_handlers_run"), cancelHandlersRun },
         { QStringLiteral("tokens_in"), tokenValue(tokens.input) },
         { QStringLiteral("tokens_out"), tokenValue(tokens.output) },
+        { QStringLiteral("cost"), cost ? QJsonValue(*cost) : QJsonValue() },
+        { QStringLiteral("currency"), cost ? QJsonValue(currency) : QJsonValue() },
     };
 }
 
@@ -79,6 +81,9 @@ AttemptRecord AttemptRecord::read(JsonFields &r)
     if (auto s = r.optInteger<int>("http_status"))
         a.httpStatus = *s;
     a.tokens = r.tokens();
+    a.cost = r.optNumber("cost"); // records before schema 14 have none
+    if (a.cost)
+        a.currency = r.optString("currency");
     a.abortedBy = r.id<AbortReason>("aborted_by", abortReasonFromId);
     a.startedAt = fromJsonMs(r.optNumber("started_at_ms").value_or(0));
     a.deadline = fromJsonMs(r.optNumber("deadline_ms").value_or(0));

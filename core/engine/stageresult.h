@@ -43,6 +43,10 @@ struct AttemptRecord
     int cancelHandlersRun = 0;
     int requestsSent = 0;
     TokenUsage tokens;
+    // What the provider charged for it (docs/contract.md §16): tokens reported × its price; absent when
+    // it did not say (a timeout) or no price is known; never a guessed 0.
+    std::optional<double> cost;
+    QString currency; // of cost ("USD")
 
     std::optional<FailureKind> kind() const { return failure ? std::optional<FailureKind>(failure->kind) : std::nullopt; }
     QJsonObject toJson() const;

@@ -9,6 +9,33 @@ namespace bullpen {
 
 using namespace std::chrono;
 
+std::optional<Spend> HistoryReader::spend(qint64, qint64, QString *error)
+{
+    if (error)
+        *error = QStringLiteral("this history cannot say what attempts cost; ask an engine of this version (GET /v1/stats/spend)");
+    return std::nullopt;
+}
+
+bool HistoryReader::forEachAttempt(Stage, qint64, qint64, const std::function<void(const TraceAttempt &)> &, QString *error)
+{
+    if (error)
+        *error = QStringLiteral("this history cannot hand over its attempts one by one; tune on the engine (GET /v1/stats/tune)");
+    return false;
+}
+
+std::optional<TuneReport> HistoryReader::tune(Stage stage, qint64 fromMs, qint64 toMs, const QList<TuneCandidate> &candidates,
+                                              const TuneCandidate &today, QString *error)
+{
+    Tuner tuner(stage);
+    if (!forEachAttempt(
+            stage, fromMs, toMs, [&tuner](const TraceAttempt &a) { tuner.add(a); }, error))
+        return std::nullopt;
+    TuneReport report = tuner.predict(candidates, today);
+    report.fromMs = fromMs;
+    report.toMs = toMs;
+    return report;
+}
+
 HistoryReader::Timeline HistoryReader::timeline(const GenerationRow &row, QString *error)
 {
     Timeline t;

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "contract/providerrolestage.h"
+#include "cost/spend.h"
 #include "engine/event.h"
 #include "history/providerhealth.h"
+#include "tuning/tuner.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -11,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -200,6 +203,15 @@ public:
     virtual QList<ComparisonRow> comparisons(int limit, std::optional<qint64> beforeMs = std::nullopt, const QString &beforeId = {},
                                              QString *error = nullptr) = 0;
     virtual std::optional<ComparisonRow> comparison(const QString &id, QString *error = nullptr) = 0;
+    // What users' attempts cost in [fromMs, toMs), by provider, stage, role and currency (docs/contract.md §16).
+    virtual std::optional<Spend> spend(qint64 fromMs, qint64 toMs, QString *error = nullptr);
+    // docs/contract.md §17: every users' attempt of `stage` completed in [fromMs, toMs), handed to `visit`
+    // one at a time, a generation's together and in order, without holding the rows; false on an error.
+    virtual bool forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
+                                QString *error = nullptr);
+    // The tuner's report over those attempts (the store's; a remote history asks its engine).
+    virtual std::optional<TuneReport> tune(Stage stage, qint64 fromMs, qint64 toMs, const QList<TuneCandidate> &candidates,
+                                           const TuneCandidate &today, QString *error = nullptr);
     // A reader thread calls this before it ends (a connection may belong to the thread that used it).
     virtual void releaseThreadConnection() = 0;
 

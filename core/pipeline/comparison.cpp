@@ -3,6 +3,7 @@
 
 #include "contract/displaymask.h"
 #include "contract/storyboardvalidator.h"
+#include "cost/generationcost.h"
 #include "engine/stagepolicy.h"
 #include "generationpipeline.h"
 #include "pipeline/engineclient.h"
@@ -37,6 +38,9 @@ void ComparisonSide::takeResult(const GenerationResult &r)
     else
         validation = QStringLiteral("no storyboard to check");
     storyboardMs = double(sb.elapsed.count()) / 1000.0;
+    const GenerationCost c = GenerationCost::of(r.attempts());
+    cost = c.total;
+    costUnknown = c.unknown;
     totalMs = double(r.elapsed.count()) / 1000.0;
     tokens = sb.tokens;
     storyboard = sb.storyboard;
@@ -63,7 +67,12 @@ QJsonObject ComparisonSide::toJson(bool withContent) const
         { QStringLiteral("tokens_in"), tokens.input },
         { QStringLiteral("tokens_out"), tokens.output },
         { QStringLiteral("image_path"), imagePath },
+        { QStringLiteral("cost_unknown_attempts"), costUnknown },
     };
+    QJsonArray costs;
+    for (const auto &[currency, amount] : cost)
+        costs.append(QJsonObject { { QStringLiteral("currency"), currency }, { QStringLiteral("cost"), amount } });
+    o.insert(QStringLiteral("cost"), costs);
     if (withContent) {
         if (storyboard)
             o.insert(QStringLiteral("storyboard"), storyboard->toJson());
@@ -91,6 +100,10 @@ ComparisonSide ComparisonSide::fromJson(const QJsonObject &o)
     s.tokens.input = o.value(QLatin1StringView("tokens_in")).toInteger(-1);
     s.tokens.output = o.value(QLatin1StringView("tokens_out")).toInteger(-1);
     s.imagePath = o.value(QLatin1StringView("image_path")).toString();
+    for (const QJsonValue v : o.value(QLatin1StringView("cost")).toArray())
+        s.cost.append(
+            { v.toObject().value(QLatin1StringView("currency")).toString(), v.toObject().value(QLatin1StringView("cost")).toDouble() });
+    s.costUnknown = o.value(QLatin1StringView("cost_unknown_attempts")).toInt();
     if (o.value(QLatin1StringView("storyboard")).isObject()) {
         const StoryboardCheck check = StoryboardValidator::validate(o.value(QLatin1StringView("storyboard")).toObject());
         s.storyboard = check.storyboard;

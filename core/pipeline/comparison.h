@@ -35,6 +35,8 @@ struct ComparisonSide
     double storyboardMs = 0; // the storyboard stage
     double totalMs = 0; // the whole generation, image included
     TokenUsage tokens;
+    QList<std::pair<QString, double>> cost; // docs/contract.md §16: every attempt's, per currency
+    int costUnknown = 0; // attempts whose cost nobody reported
     std::optional<Storyboard> storyboard; // only kept in the store when content storage is on
     QStringList captions;
     QString imagePath;

@@ -31,6 +31,7 @@ public:
     QString model() const override { return m_endpoint.model; }
     bool isConfigured() const override;
     QStringList secrets() const override { return { m_endpoint.apiKey }; }
+    Price price() const override { return m_endpoint.price; }
     void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) override;
 
     const ProviderEndpoint &endpoint() const { return m_endpoint; }

@@ -44,6 +44,7 @@ ProviderEndpoint StoryboardClient::endpointFor(const Settings &settings, Provide
     e.model = ps.model;
     e.apiKey = ps.apiKey;
     e.stream = ps.stream;
+    e.price = ps.price;
     return e;
 }
 

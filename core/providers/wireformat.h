@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/price.h"
 #include "engine/stagegenerator.h"
 #include "failure/providerresponse.h"
 #include "sseparser.h"
@@ -24,6 +25,7 @@ struct ProviderEndpoint
     QString apiKey; // sent only in a header; never logged
     bool stream = true;
     int maxOutputTokens = 4096;
+    Price price; // what its answers cost (docs/contract.md §16)
 };
 
 // Reads one provider's server-sent events into a ProviderResponse, and knows the stream's terminal

@@ -176,6 +176,33 @@ QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64
     return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket> {};
 }
 
+std::optional<Spend> RemoteHistory::spend(qint64 fromMs, qint64 toMs, QString *error)
+{
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/spend"), q, error);
+    return o ? std::optional(Spend::fromJson(*o)) : std::nullopt;
+}
+
+std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64 toMs, const QList<TuneCandidate> &candidates,
+                                              const TuneCandidate &today, QString *error)
+{
+    QStringList timeouts;
+    for (const TuneCandidate &c : candidates)
+        timeouts << QString::number(c.primaryTimeout.count());
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("stage"), toId(stage));
+    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
+    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    q.addQueryItem(QStringLiteral("today_primary_timeout_ms"), QString::number(today.primaryTimeout.count()));
+    q.addQueryItem(QStringLiteral("fallback_timeout_ms"), QString::number(today.fallbackTimeout.count()));
+    if (!timeouts.isEmpty())
+        q.addQueryItem(QStringLiteral("primary_timeouts_ms"), timeouts.join(QLatin1Char(',')));
+    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/tune"), q, error);
+    return o ? std::optional(TuneReport::fromJson(*o)) : std::nullopt;
+}
+
 QList<ProviderHealth> RemoteHistory::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
 {
     QUrlQuery q;

@@ -31,6 +31,9 @@ public:
     qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
     std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
     QList<std::pair<QString, qint64>> countBy(HistoryGroup group, const HistoryFilter &filter, QString *error = nullptr) override;
+    std::optional<Spend> spend(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    std::optional<TuneReport> tune(Stage stage, qint64 fromMs, qint64 toMs, const QList<TuneCandidate> &candidates,
+                                   const TuneCandidate &today, QString *error = nullptr) override;
     QList<RateBucket> fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error = nullptr,
                                    const HistoryFilter &scope = {}) override;
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;

@@ -63,6 +63,8 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
     } else if (const auto *a = std::get_if<AttemptCompleted>(&event.body)) {
         const QString result = a->success ? QStringLiteral("success") : a->failure ? enumName(a->failure->kind) : QStringLiteral("UNKNOWN");
         ++m_attempts[{ a->stage, a->provider, a->role, result }];
+        if (a->cost)
+            m_spend[{ a->provider, a->stage, a->role, a->currency }] += *a->cost;
         Histogram &h = m_durations[{ a->stage, a->provider, a->role }];
         const double seconds = static_cast<double>(a->duration.count()) / 1e6;
         for (std::size_t i = 0; i < kBucketsSeconds.size(); ++i) {
@@ -181,6 +183,14 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
         const auto &[stage, provider, role, result] = key;
         out += "bullpen_attempts_total{" + label("stage", toId(stage)) + ',' + label("provider", toId(provider)) + ','
             + label("role", toId(role)) + ',' + label("result", result) + "} " + QByteArray::number(n) + '\n';
+    }
+    head(out, "bullpen_spend_total", "counter",
+         "What this engine's attempts cost (tokens reported x price; docs/configuration.md, Prices), by provider, stage, role and "
+         "currency. Attempts whose cost is unknown add nothing.");
+    for (const auto &[key, cost] : m_spend) {
+        const auto &[provider, stage, role, currency] = key;
+        out += "bullpen_spend_total{" + label("provider", toId(provider)) + ',' + label("stage", toId(stage)) + ','
+            + label("role", toId(role)) + ',' + label("currency", currency) + "} " + number(cost) + '\n';
     }
     head(out, "bullpen_fallbacks_total", "counter", "Fallback attempts triggered, by stage, from, to and the primary's failure kind.");
     for (const auto &[key, n] : m_fallbacks) {

@@ -87,6 +87,7 @@ private:
     std::map<std::tuple<Stage, Provider, Role>, ProbeSeen> m_probes;
 
     std::map<std::tuple<Stage, Provider, Role, QString>, quint64> m_attempts; // result: success or a kind
+    std::map<std::tuple<Provider, Stage, Role, QString>, double> m_spend; // by currency (docs/contract.md §16)
     std::map<std::tuple<Stage, Provider, Provider, FailureKind>, quint64> m_fallbacks;
     std::map<std::tuple<Stage, Provider, Provider, QString>, quint64> m_skips; // primary skipped: stage, from, to, state
     std::map<std::tuple<Stage, Provider, Role>, Histogram> m_durations;

@@ -62,6 +62,29 @@ public:
         return std::get<HistoryFilter>(f);
     }
     QString item(const QString &name) const { return m_query.queryItemValue(name); }
+    // A timeout in milliseconds: more than 0, at most a day.
+    std::optional<std::chrono::milliseconds> timeout(const QString &name)
+    {
+        const std::optional<qint64> ms = integer(name, 1, kDayMs);
+        return ms ? std::optional(std::chrono::milliseconds(*ms)) : std::nullopt;
+    }
+    // "5000,10000,30000": candidate timeouts, 1 to 50 of them.
+    QList<std::chrono::milliseconds> timeouts(const QString &name)
+    {
+        QList<std::chrono::milliseconds> out;
+        for (const QString &part : item(name).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const qint64 ms = part.trimmed().toLongLong(&ok);
+            if (!ok || ms < 1 || ms > kDayMs || out.size() >= 50) {
+                error = error.value_or(FieldError { name,
+                                                    QStringLiteral("must be 1 to 50 timeouts in milliseconds, comma-separated, each from 1 "
+                                                                   "to 86400000, e.g. 10000,30000,60000") });
+                return {};
+            }
+            out << std::chrono::milliseconds(ms);
+        }
+        return out;
+    }
 
 private:
     std::optional<qint64> integer(const QString &name, qint64 min, qint64 max)
@@ -133,6 +156,36 @@ Plan fallbackRate(const QUrlQuery &query)
     const HistoryFilter scope = q.filter({ QStringLiteral("bucket_ms") });
     return planOr(q, [range, b, scope](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         return one("buckets", HistoryJson::rateBuckets(h.fallbackRate(range.first, range.second, b, why, scope)));
+    });
+}
+
+// docs/contract.md §16: what attempts cost in the range, by provider, stage, role and currency.
+Plan spend(const QUrlQuery &query)
+{
+    Query q(query);
+    const auto range = q.range();
+    return planOr(q, [range](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
+        const std::optional<Spend> s = h.spend(range.first, range.second, why);
+        return s ? s->toJson() : QJsonObject();
+    });
+}
+
+// docs/contract.md §17: the tuner over the range. Today's setting is the caller's (the settings line it
+// would change): today_primary_timeout_ms and fallback_timeout_ms, 60 s each when not given.
+Plan tune(const QUrlQuery &query)
+{
+    using namespace std::chrono_literals;
+    Query q(query);
+    const auto range = q.range();
+    const Stage stage = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
+    const TuneCandidate today { q.timeout(QStringLiteral("today_primary_timeout_ms")).value_or(60s),
+                                q.timeout(QStringLiteral("fallback_timeout_ms")).value_or(60s), true };
+    QList<TuneCandidate> candidates;
+    for (const std::chrono::milliseconds t : q.timeouts(QStringLiteral("primary_timeouts_ms")))
+        candidates << TuneCandidate { t, today.fallbackTimeout, false };
+    return planOr(q, [range, stage, today, candidates](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
+        const std::optional<TuneReport> r = h.tune(stage, range.first, range.second, candidates, today, why);
+        return r ? r->toJson() : QJsonObject();
     });
 }
 
@@ -217,6 +270,8 @@ const QList<Endpoint> &endpoints()
         { "fallback-waits", &fallbackWaits },
         { "fallback-wait-histogram", &fallbackWaitHistogram },
         { "health", &health },
+        { "spend", &spend },
+        { "tune", &tune },
     };
     return table;
 }

@@ -310,6 +310,54 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
     return out;
 }
 
+std::optional<Spend> HistoryQueries::spend(qint64 fromMs, qint64 toMs, QString *error)
+{
+    QSqlQuery q;
+    if (!m_db.read(
+            q,
+            QStringLiteral("SELECT provider, stage, role, currency, SUM(cost), COUNT(*), SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) "
+                           "FROM attempts WHERE at_ms >= ? AND at_ms < ? AND synthetic = 0 GROUP BY provider, stage, role, currency "
+                           "ORDER BY provider, stage, role, currency"),
+            { fromMs, toMs }, error))
+        return std::nullopt;
+    Spend s { fromMs, toMs, {} };
+    while (q.next()) {
+        const auto stage = stageFromId(q.value(1).toString());
+        const auto role = roleFromId(q.value(2).toString());
+        if (!stage || !role)
+            continue; // written by a newer Bullpen
+        s.rows << SpendRow { q.value(0).toString(),  *stage, *role, q.value(3).toString(), q.value(4).toDouble(), q.value(5).toLongLong(),
+                             q.value(6).toLongLong() };
+    }
+    return s;
+}
+
+bool HistoryQueries::forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
+                                    QString *error)
+{
+    QSqlQuery q; // forward only: rows are read as they come, never held
+    if (!m_db.read(
+            q,
+            QStringLiteral("SELECT generation_id, role, success, kind, duration_ms, cost FROM attempts WHERE stage = ? AND at_ms >= ? "
+                           "AND at_ms < ? AND synthetic = 0 ORDER BY generation_id, attempt_id"),
+            { toId(stage), fromMs, toMs }, error))
+        return false;
+    TraceAttempt a;
+    while (q.next()) {
+        const auto role = roleFromId(q.value(1).toString());
+        if (!role)
+            continue;
+        a.generationId = q.value(0).toString();
+        a.role = *role;
+        a.success = q.value(2).toInt() != 0;
+        a.kind = enumFromName<FailureKind>(q.value(3).toString());
+        a.durationMs = q.value(4).toDouble();
+        a.cost = q.value(5).isNull() ? std::nullopt : std::optional<double>(q.value(5).toDouble());
+        visit(a);
+    }
+    return true;
+}
+
 namespace {
 
 // Rows of (generation_id, stage, provider, role, success, kind, duration_ms[, at_ms]).

@@ -26,6 +26,9 @@ public:
     std::optional<QJsonObject> storedResult(const QString &id, QString *error = nullptr) override;
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
+    std::optional<Spend> spend(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    bool forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
+                        QString *error = nullptr) override;
     QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
                                         std::optional<Stage> stage = std::nullopt) override;
     QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;

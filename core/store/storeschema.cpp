@@ -278,6 +278,14 @@ const char *const kVersion13[] = {
     "UPDATE bullpen_schema SET version = 13",
 };
 
+// Version 14: what each attempt cost (docs/contract.md §16): NULL when the provider reported no tokens
+// (unknown, never 0) or no price was known when it was recorded; rows from before have NULL.
+const char *const kVersion14[] = {
+    "ALTER TABLE attempts ADD COLUMN cost DOUBLE PRECISION",
+    "ALTER TABLE attempts ADD COLUMN currency TEXT",
+    "UPDATE bullpen_schema SET version = 14",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -400,6 +408,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 12 && !step(kVersion12, 12))
         return false;
     if (v < 13 && !step(kVersion13, 13))
+        return false;
+    if (v < 14 && !step(kVersion14, 14))
         return false;
     return true;
 }

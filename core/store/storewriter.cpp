@@ -64,8 +64,9 @@ struct StoreWriter::Statements
                            "instance, lease_until_ms, synthetic, probe, replay_of) VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)"));
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
-            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance, synthetic) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance, synthetic, "
+            "cost, "
+            "currency) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
@@ -158,6 +159,8 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(nullable(s.instance));
         const bool synthetic = s.probes.contains(e.generationId);
         s.attempt.addBindValue(synthetic ? 1 : 0);
+        s.attempt.addBindValue(a->cost ? QVariant(*a->cost) : QVariant(QMetaType::fromType<double>()));
+        s.attempt.addBindValue(a->cost ? QVariant(a->currency) : QVariant(QMetaType::fromType<QString>()));
         if (!s.attempt.exec()) {
             *error = s.why(s.attempt);
             return false;

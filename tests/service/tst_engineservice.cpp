@@ -904,6 +904,8 @@ private Q_SLOTS:
                 + QStringLiteral("&bucket_ms=60000"),
             QStringLiteral("/v1/stats/oldest"),
             QStringLiteral("/v1/stats/providers"),
+            QStringLiteral("/v1/stats/spend?") + window,
+            QStringLiteral("/v1/stats/tune?stage=storyboard&primary_timeouts_ms=10000,60000&") + window,
             QStringLiteral("/v1/config"),
             QStringLiteral("/v1/providers"),
             QStringLiteral("/v1/instances"),
@@ -1603,6 +1605,8 @@ private Q_SLOTS:
         const QByteArray page = call("GET", QStringLiteral("/metrics"), m_viewer).body;
         QVERIFY(page.contains("bullpen_build_info{version=\""));
         QVERIFY(page.contains("bullpen_breaker_state{provider=\"gemini\",role=\"primary\",stage=\"storyboard\"}"));
+        // What the fallback's answer cost (the primary hung: its cost is unknown and adds nothing).
+        QVERIFY(page.contains("bullpen_spend_total{provider=\"qwen\",stage=\"storyboard\",role=\"fallback\",currency=\"USD\"} "));
         // Every final state's series from 0; comic files apart from rows; the process collector's names.
         for (const char *state : { "succeeded", "failed", "cancelled", "abandoned" })
             QVERIFY2(page.contains(QByteArray(QByteArray("bullpen_generations_finished_total{state=\"") + state + "\"} ")), state);

@@ -296,6 +296,14 @@
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;not compared yet</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;아직 비교하지 않음</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Cost&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;비용&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cost&lt;/b&gt; %1 (attempts of unknown cost: %2)</source>
+        <translation>&lt;b&gt;비용&lt;/b&gt; %1 (비용을 알 수 없는 시도: %2)</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ComparisonListModel</name>
@@ -2068,6 +2076,22 @@
     <message>
         <source>Succeeded in %1%2%3</source>
         <translation>%1 만에 성공%2%3</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>비용</translation>
+    </message>
+    <message>
+        <source>This generation</source>
+        <translation>이 생성</translation>
+    </message>
+    <message>
+        <source>Added by the fallback</source>
+        <translation>대체로 늘어난 비용</translation>
+    </message>
+    <message>
+        <source>Attempts of unknown cost (no tokens reported), not counted: %1</source>
+        <translation>비용을 알 수 없는 시도(토큰 보고 없음), 합계에서 제외: %1</translation>
     </message>
 </context>
 <context>

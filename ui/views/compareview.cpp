@@ -3,6 +3,7 @@
 
 #include "charts.h"
 #include "contract/recordtext.h"
+#include "cost/generationcost.h"
 #include "models/comparemodel.h"
 #include "models/comparisonlistmodel.h"
 #include "models/units.h"
@@ -195,6 +196,9 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
         lines << tr("<b>Tokens</b> in %1 · out %2")
                      .arg(s.tokens.input >= 0 ? QString::number(s.tokens.input) : tr("n/a"),
                           s.tokens.output >= 0 ? QString::number(s.tokens.output) : tr("n/a"));
+        lines << (s.costUnknown > 0
+                      ? tr("<b>Cost</b> %1 (attempts of unknown cost: %2)").arg(GenerationCost::text(s.cost)).arg(s.costUnknown)
+                      : tr("<b>Cost</b> %1").arg(GenerationCost::text(s.cost)));
         if (!s.detail.isEmpty() && s.state != FinalState::Succeeded)
             lines << localizedRecordText(s.detail).toHtmlEscaped();
         if (!s.nextStep.isEmpty())

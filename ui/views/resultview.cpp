@@ -3,6 +3,7 @@
 
 #include "contract/displaymask.h"
 #include "contract/recordtext.h"
+#include "cost/generationcost.h"
 #include "models/units.h"
 #include "models/words.h"
 #include "tones.h"
@@ -182,6 +183,14 @@ void ResultView::showResult(const GenerationResult &r)
             meta += tr(" · cancelled by us (the provider may still have computed and billed it)");
         meta += QStringLiteral("<br>");
     }
+    // docs/contract.md §16: every attempt's cost, billed failures included; unknown ones named, never 0.
+    const GenerationCost cost = GenerationCost::of(attempts);
+    meta += QStringLiteral("<br><b>%1</b><br>").arg(tr("Cost"));
+    meta += field(tr("This generation"), QStringLiteral("cost"), GenerationCost::text(cost.total));
+    if (!cost.fallbackAdded.isEmpty())
+        meta += field(tr("Added by the fallback"), QStringLiteral("cost (role fallback)"), GenerationCost::text(cost.fallbackAdded));
+    if (cost.unknown > 0)
+        meta += QStringLiteral("<i>%1</i><br>").arg(tr("Attempts of unknown cost (no tokens reported), not counted: %1").arg(cost.unknown));
     meta += QStringLiteral("<br><small>%1</small>").arg(DisplayMask::generationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
     m_metadata->setText(meta);
     m_metadata->setToolTip(tr("Field names in the API, the store and exports:\n%1").arg(fieldNames.join(QLatin1Char('\n'))));

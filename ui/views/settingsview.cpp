@@ -538,7 +538,7 @@ void SettingsView::draftAdded(Settings &s, QMap<QString, QString> *errors) const
         if (const std::optional<Provider> p = ProviderRegistry::find(spec.id)) {
             ProviderSettings &ps = s.providers[*p];
             const QString apiKey = ps.apiKey; // from the key file, as loaded
-            ps = ProviderSettings { spec.baseUrl, spec.model, apiKey, ps.keySource, spec.stream };
+            ps = ProviderSettings { spec.baseUrl, spec.model, apiKey, ps.keySource, spec.stream, spec.price };
             if (const QString fromEnv = m_environment.value(spec.keyVariable).trimmed(); spec.takesKey() && !fromEnv.isEmpty())
                 ps.apiKey = fromEnv;
         }

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "spend.h"
+
+#include <map>
+
+namespace bullpen {
+
+QList<std::pair<QString, double>> Spend::totals(bool fallbackOnly) const
+{
+    std::map<QString, double> byCurrency;
+    for (const SpendRow &r : rows) {
+        if (r.currency.isEmpty() || (fallbackOnly && r.role != Role::Fallback))
+            continue;
+        byCurrency[r.currency] += r.cost;
+    }
+    return { byCurrency.begin(), byCurrency.end() };
+}
+
+qint64 Spend::unknownAttempts() const
+{
+    qint64 n = 0;
+    for (const SpendRow &r : rows)
+        n += r.unknown;
+    return n;
+}
+
+namespace {
+
+QJsonArray totalsJson(const QList<std::pair<QString, double>> &totals)
+{
+    QJsonArray out;
+    for (const auto &[currency, cost] : totals)
+        out.append(QJsonObject { { QStringLiteral("currency"), currency }, { QStringLiteral("cost"), cost } });
+    return out;
+}
+
+} // namespace
+
+QJsonObject Spend::toJson() const
+{
+    QJsonArray list;
+    for (const SpendRow &r : rows)
+        list.append(QJsonObject { { QStringLiteral("provider"), r.provider },
+                                  { QStringLiteral("stage"), toId(r.stage) },
+                                  { QStringLiteral("role"), toId(r.role) },
+                                  { QStringLiteral("currency"), r.currency.isEmpty() ? QJsonValue() : QJsonValue(r.currency) },
+                                  { QStringLiteral("cost"), r.cost },
+                                  { QStringLiteral("attempts"), r.attempts },
+                                  { QStringLiteral("cost_unknown_attempts"), r.unknown } });
+    return QJsonObject { { QStringLiteral("from_ms"), fromMs },
+                         { QStringLiteral("to_ms"), toMs },
+                         { QStringLiteral("rows"), list },
+                         { QStringLiteral("totals"), totalsJson(totals()) },
+                         { QStringLiteral("fallback_added"), totalsJson(totals(true)) },
+                         { QStringLiteral("cost_unknown_attempts"), unknownAttempts() } };
+}
+
+Spend Spend::fromJson(const QJsonObject &json)
+{
+    Spend s;
+    s.fromMs = json.value(QLatin1StringView("from_ms")).toInteger();
+    s.toMs = json.value(QLatin1StringView("to_ms")).toInteger();
+    for (const QJsonValue &v : json.value(QLatin1StringView("rows")).toArray()) {
+        const QJsonObject o = v.toObject();
+        SpendRow r;
+        r.provider = o.value(QLatin1StringView("provider")).toString();
+        r.stage = stageFromId(o.value(QLatin1StringView("stage")).toString()).value_or(Stage::Storyboard);
+        r.role = roleFromId(o.value(QLatin1StringView("role")).toString()).value_or(Role::Primary);
+        r.currency = o.value(QLatin1StringView("currency")).toString();
+        r.cost = o.value(QLatin1StringView("cost")).toDouble();
+        r.attempts = o.value(QLatin1StringView("attempts")).toInteger();
+        r.unknown = o.value(QLatin1StringView("cost_unknown_attempts")).toInteger();
+        s.rows << r;
+    }
+    return s;
+}
+
+} // namespace bullpen

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "tuner.h"
+
+#include "engine/stagepolicy.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bullpen {
+
+using std::chrono::milliseconds;
+
+namespace {
+
+// The i-th point of a low-discrepancy sequence in [0, 1): which recorded sample stands in for what a
+// generation never showed (a fallback it did not call, a primary answer it did not wait for). The same
+// history gives the same predictions.
+double spread(std::size_t i)
+{
+    const double x = static_cast<double>(i + 1) * 0.6180339887498949;
+    return x - std::floor(x);
+}
+
+double percentile(std::vector<float> &v, double q)
+{
+    if (v.empty())
+        return 0;
+    const auto k =
+        static_cast<std::size_t>(std::min<double>(static_cast<double>(v.size() - 1), std::floor(q * static_cast<double>(v.size()))));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+// One generation as predicted: its stage latency, its outcome and what it cost.
+struct Walk
+{
+    double ms = 0;
+    bool success = false;
+    bool fallbackCalled = false;
+    bool fallbackAnswered = false;
+    double cost = 0;
+    bool costUnknown = false;
+    bool censored = false;
+    bool imputed = false;
+
+    void pay(float c)
+    {
+        if (c < 0)
+            costUnknown = true;
+        else
+            cost += c;
+    }
+};
+
+} // namespace
+
+Tuner::Tuner(Stage stage)
+    : m_stage(stage)
+{
+}
+
+void Tuner::add(const TraceAttempt &a)
+{
+    if (a.generationId != m_open) {
+        close();
+        m_open = a.generationId;
+    }
+    static const KindSet relief = StagePolicy::relief(Provider::Gemini, Provider::Qwen).fallbackOn;
+    const Outcome outcome = a.success        ? Outcome::Success
+        : a.kind == FailureKind::TIMEOUT     ? Outcome::Timeout
+        : a.kind && relief.contains(*a.kind) ? Outcome::Eligible
+                                             : Outcome::Final;
+    const auto ms = static_cast<float>(a.durationMs);
+    const float cost = a.cost ? static_cast<float>(*a.cost) : -1.0F;
+    if (a.role == Role::Primary && m_current.primary == Outcome::None) { // the first round's primary
+        m_current.primary = outcome;
+        m_current.primaryMs = ms;
+        m_current.primaryCost = cost;
+        if (a.success)
+            m_primarySuccessMs.push_back(ms);
+    } else if (a.role == Role::Fallback && m_current.fallback == Outcome::None) {
+        m_current.fallback = outcome;
+        m_current.fallbackMs = ms;
+        m_current.fallbackCost = cost;
+        m_fallbacks.push_back(Sample { ms, cost, a.success });
+    }
+}
+
+void Tuner::close()
+{
+    if (!m_open.isEmpty() && (m_current.primary != Outcome::None || m_current.fallback != Outcome::None))
+        m_traces.push_back(m_current);
+    m_current = Trace {};
+    m_open.clear();
+}
+
+TunePrediction Tuner::recorded(const TuneCandidate &today) const
+{
+    TunePrediction p;
+    p.candidate = today;
+    std::vector<float> ms;
+    ms.reserve(m_traces.size());
+    qint64 ok = 0, called = 0, answered = 0;
+    for (const Trace &t : m_traces) {
+        Walk w;
+        w.ms = t.primaryMs + (t.fallback == Outcome::None ? 0 : t.fallbackMs);
+        if (t.primary != Outcome::None)
+            w.pay(t.primaryCost);
+        if (t.fallback != Outcome::None)
+            w.pay(t.fallbackCost);
+        ms.push_back(static_cast<float>(w.ms));
+        ok += (t.primary == Outcome::Success || t.fallback == Outcome::Success) ? 1 : 0;
+        called += t.fallback != Outcome::None ? 1 : 0;
+        answered += t.fallback == Outcome::Success ? 1 : 0;
+        p.cost += w.cost;
+        p.costUnknown += w.costUnknown ? 1 : 0;
+    }
+    const double n = std::max<double>(1.0, static_cast<double>(m_traces.size()));
+    p.successRate = static_cast<double>(ok) / n;
+    p.fallbackCalledRate = static_cast<double>(called) / n;
+    p.fallbackRate = static_cast<double>(answered) / n;
+    p.p50Ms = percentile(ms, 0.50);
+    p.p95Ms = percentile(ms, 0.95);
+    return p;
+}
+
+TunePrediction Tuner::run(const TuneCandidate &c) const
+{
+    const auto T = static_cast<double>(c.primaryTimeout.count());
+    const auto F = static_cast<double>(c.fallbackTimeout.count());
+    TunePrediction p;
+    p.candidate = c;
+    std::vector<float> latencies;
+    latencies.reserve(m_traces.size());
+    qint64 ok = 0, called = 0, answered = 0;
+    for (std::size_t i = 0; i < m_traces.size(); ++i) {
+        const Trace &t = m_traces[i];
+        Walk w;
+        bool handOn = t.primary == Outcome::None; // a skipped primary: straight to the fallback
+        if (t.primary != Outcome::None) {
+            w.pay(t.primaryCost); // a primary cut short was still computed, and billed, by its provider
+            if (t.primary == Outcome::Timeout && T > t.primaryMs) {
+                // The record says only "longer than primaryMs": stand in an answer from the primary's
+                // answers that took longer, if any did.
+                w.censored = true;
+                const auto from = std::upper_bound(m_primarySuccessMs.begin(), m_primarySuccessMs.end(), t.primaryMs);
+                const auto later = std::distance(from, m_primarySuccessMs.end());
+                const double d = later > 0 ? *(from + static_cast<std::ptrdiff_t>(spread(i) * static_cast<double>(later))) : T;
+                w.success = d < T;
+                w.ms = std::min(d, T);
+                w.costUnknown = w.costUnknown || w.success;
+                handOn = !w.success;
+            } else if (t.primaryMs < T && t.primary != Outcome::Timeout) {
+                w.ms = t.primaryMs;
+                w.success = t.primary == Outcome::Success;
+                handOn = t.primary == Outcome::Eligible;
+            } else { // cut at the candidate's timeout, which falls back
+                w.ms = T;
+                handOn = true;
+            }
+        }
+        if (handOn) {
+            Sample f { t.fallbackMs, t.fallbackCost, t.fallback == Outcome::Success };
+            bool known = t.fallback != Outcome::None;
+            if (!known && !m_fallbacks.empty()) {
+                f = m_fallbacks[static_cast<std::size_t>(spread(i) * static_cast<double>(m_fallbacks.size()))];
+                known = true;
+                w.imputed = true;
+            }
+            if (known) { // with no fallback ever called, the stage has none: the failure is final
+                w.fallbackCalled = true;
+                w.pay(f.cost);
+                if (t.fallback == Outcome::Timeout && F > t.fallbackMs)
+                    w.censored = true; // still counted as failed: nothing says when it would have answered
+                w.success = f.success && f.ms < F;
+                w.fallbackAnswered = w.success;
+                w.ms += std::min<double>(f.ms, F);
+            }
+        }
+        latencies.push_back(static_cast<float>(w.ms));
+        ok += w.success ? 1 : 0;
+        called += w.fallbackCalled ? 1 : 0;
+        answered += w.fallbackAnswered ? 1 : 0;
+        p.cost += w.cost;
+        p.costUnknown += w.costUnknown ? 1 : 0;
+        p.censored += w.censored ? 1 : 0;
+        p.imputedFallback += w.imputed ? 1 : 0;
+    }
+    const double n = std::max<double>(1.0, static_cast<double>(m_traces.size()));
+    p.successRate = static_cast<double>(ok) / n;
+    p.fallbackCalledRate = static_cast<double>(called) / n;
+    p.fallbackRate = static_cast<double>(answered) / n;
+    p.p50Ms = percentile(latencies, 0.50);
+    p.p95Ms = percentile(latencies, 0.95);
+    return p;
+}
+
+TuneReport Tuner::predict(const QList<TuneCandidate> &candidates, const TuneCandidate &today)
+{
+    close();
+    std::sort(m_primarySuccessMs.begin(), m_primarySuccessMs.end());
+    TuneCandidate now = today;
+    now.today = true;
+    TuneReport r;
+    r.stage = m_stage;
+    r.generations = static_cast<qint64>(m_traces.size());
+    r.recorded = recorded(now);
+    bool hasToday = false;
+    for (const TuneCandidate &c : candidates) {
+        TuneCandidate marked = c;
+        marked.today = c.primaryTimeout == today.primaryTimeout && c.fallbackTimeout == today.fallbackTimeout;
+        hasToday = hasToday || marked.today;
+        r.predictions << run(marked);
+    }
+    if (!hasToday)
+        r.predictions << run(now);
+    std::sort(r.predictions.begin(), r.predictions.end(), [](const TunePrediction &a, const TunePrediction &b) {
+        return std::pair(a.candidate.primaryTimeout, a.candidate.fallbackTimeout)
+            < std::pair(b.candidate.primaryTimeout, b.candidate.fallbackTimeout);
+    });
+    return r;
+}
+
+} // namespace bullpen

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// docs/contract.md §16 (cost) and §17 (tuning from history): prices as data, the cost of each attempt
+// recorded from the tokens a real adapter read off the simulator's wire, spend read back from the store,
+// and the tuner's replay of a recorded history.
+#include "config/settings.h"
+#include "contract/price.h"
+#include "contract/providerregistry.h"
+#include "cost/generationcost.h"
+#include "devsupport/historyfiller.h"
+#include "loopbackrig.h"
+#include "store/store.h"
+#include "teststore.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+Q_DECLARE_METATYPE(bullpen::Price)
+Q_DECLARE_METATYPE(bullpen::AttemptBill)
+
+using namespace bullpen;
+using namespace bullpen::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+SettingsLoad loadFile(const QTemporaryDir &dir, const QByteArray &json)
+{
+    const QString path = dir.filePath(QStringLiteral("bullpen.json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(json) != json.size())
+        return {};
+    f.close();
+    return SettingsLoader::load(path, {}, QProcessEnvironment(), false);
+}
+
+Price price(std::optional<double> in, std::optional<double> out, std::optional<double> image = std::nullopt)
+{
+    Price p;
+    p.inputPerMillion = in;
+    p.outputPerMillion = out;
+    p.perImage = image;
+    return p;
+}
+
+} // namespace
+
+class tst_Cost : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { BULLPEN_REQUIRE_TEST_STORE(); }
+
+    // Every built-in row carries its list price and the date of that list (docs/configuration.md).
+    void builtInsArePriced()
+    {
+        const Settings s = Settings::defaults();
+        for (const ProviderSpec &spec : builtInProviders()) {
+            QVERIFY2(spec.price.inputPerMillion && spec.price.outputPerMillion, qPrintable(spec.id));
+            QVERIFY2(!spec.price.asOf.isEmpty(), qPrintable(spec.id));
+            QCOMPARE(s.provider(*ProviderRegistry::find(spec.id)).price, spec.price);
+        }
+    }
+
+    void settingsOverridePrices()
+    {
+        QTemporaryDir dir;
+        const SettingsLoad load = loadFile(
+            dir,
+            "{\"providers\": ["
+            "            {\"id\": \"gemini\", \"price\": {\"input_per_1m\": 1.25, \"currency\": \"EUR\"}},"
+            "            {\"id\": \"local-cost\", \"format\": \"openai\", \"base_url\": \"http://127.0.0.1:9/v1\", \"model\": \"m\","
+            "             \"price\": {\"input_per_1m\": 0, \"output_per_1m\": 0}}]}");
+        QVERIFY2(load.ok(), qPrintable(load.errors.isEmpty() ? QString() : load.errors.constFirst().toString()));
+        const Price gemini = load.settings.provider(Provider::Gemini).price;
+        QCOMPARE(gemini.inputPerMillion, std::optional<double>(1.25));
+        QCOMPARE(gemini.outputPerMillion, ProviderRegistry::spec(Provider::Gemini).price.outputPerMillion); // kept
+        QCOMPARE(gemini.currency, QStringLiteral("EUR"));
+        const Price local = load.settings.provider(*ProviderRegistry::find(u"local-cost")).price;
+        QCOMPARE(local.outputPerMillion, std::optional<double>(0.0));
+        QVERIFY(!load.settings.provider(Provider::Qwen).price.asOf.isEmpty()); // untouched: the list's
+    }
+
+    void badPricesAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("price");
+        QTest::addColumn<QString>("names");
+        QTest::addRow("text") << QByteArray("{\"input_per_1m\": \"cheap\"}") << QStringLiteral("price.input_per_1m");
+        QTest::addRow("negative") << QByteArray("{\"output_per_1m\": -1}") << QStringLiteral("price.output_per_1m");
+        QTest::addRow("unknown field") << QByteArray("{\"per_token\": 1}") << QStringLiteral("price.per_token");
+        QTest::addRow("currency") << QByteArray("{\"currency\": \"dollars\"}") << QStringLiteral("ISO 4217");
+        QTest::addRow("not an object") << QByteArray("3") << QStringLiteral("must be an object");
+    }
+    void badPricesAreRefused()
+    {
+        QFETCH(QByteArray, price);
+        QFETCH(QString, names);
+        QTemporaryDir dir;
+        const SettingsLoad load = loadFile(dir, "{\"providers\": [{\"id\": \"openai\", \"price\": " + price + "}]}");
+        QVERIFY(!load.ok());
+        QVERIFY2(load.errors.constFirst().toString().contains(names), qPrintable(load.errors.constFirst().toString()));
+    }
+
+    void attemptCost_data()
+    {
+        QTest::addColumn<Price>("price");
+        QTest::addColumn<AttemptBill>("bill");
+        QTest::addColumn<double>("expected"); // NaN: unknown
+        const Price p = price(0.30, 2.50, 0.039);
+        QTest::addRow("answer") << p << AttemptBill { { 1000, 2000 }, 200, false } << (1000 * 0.30 + 2000 * 2.50) / 1e6;
+        QTest::addRow("truncated answer is billed") << p << AttemptBill { { 1000, 4096 }, 200, false } << (1000 * 0.30 + 4096 * 2.50) / 1e6;
+        QTest::addRow("refused with 429: not billed") << p << AttemptBill { {}, 429, false } << 0.0;
+        QTest::addRow("timeout: unknown, never 0") << p << AttemptBill { {}, std::nullopt, false } << qQNaN();
+        QTest::addRow("stream cut after 200: unknown") << p << AttemptBill { {}, 200, false } << qQNaN();
+        QTest::addRow("no price: unknown") << price(std::nullopt, std::nullopt) << AttemptBill { { 10, 10 }, 200, false } << qQNaN();
+        QTest::addRow("image") << p << AttemptBill { {}, 200, true } << 0.039;
+    }
+    void attemptCost()
+    {
+        QFETCH(Price, price);
+        QFETCH(AttemptBill, bill);
+        QFETCH(double, expected);
+        const std::optional<double> cost = bullpen::attemptCost(price, bill);
+        if (std::isnan(expected))
+            QVERIFY(!cost);
+        else
+            QVERIFY2(cost && std::abs(*cost - expected) < 1e-12, qPrintable(QString::number(cost.value_or(-1))));
+    }
+
+    // A generation's cost is every attempt's, billed failures included; the fallback's part is named;
+    // an attempt of unknown cost is counted, never priced at 0 (what Result and Compare show).
+    void generationCostSumsEveryAttempt()
+    {
+        AttemptRecord truncated, timedOut, answered;
+        truncated.cost = 0.002;
+        truncated.currency = QStringLiteral("USD");
+        timedOut.role = Role::Fallback; // no tokens reported: unknown
+        answered.role = Role::Fallback;
+        answered.cost = 0.005;
+        answered.currency = QStringLiteral("USD");
+        const GenerationCost c = GenerationCost::of({ truncated, timedOut, answered });
+        QCOMPARE(c.total.size(), 1);
+        QVERIFY(std::abs(c.total.constFirst().second - 0.007) < 1e-12);
+        QVERIFY(std::abs(c.fallbackAdded.constFirst().second - 0.005) < 1e-12);
+        QCOMPARE(c.unknown, 1);
+        QCOMPARE(GenerationCost::text(c.total), QStringLiteral("0.0070 USD"));
+        QCOMPARE(GenerationCost::text({}), QStringLiteral("—"));
+    }
+
+    // Real adapters against the simulator, one per dialect: the tokens they read are priced, recorded
+    // in the store, and summed by spend(). A truncated answer is billed.
+    void costRecordedPerDialect_data()
+    {
+        QTest::addColumn<Provider>("provider");
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<bool>("success");
+        for (const Provider p : ProviderRegistry::builtIns())
+            QTest::addRow("%s", qPrintable(toId(p))) << p << QStringLiteral("healthy") << true;
+        QTest::addRow("gemini truncated") << Provider::Gemini << QStringLiteral("primary-truncated") << false;
+        QTest::addRow("anthropic truncated") << Provider::Anthropic << QStringLiteral("primary-truncated") << false;
+    }
+    void costRecordedPerDialect()
+    {
+        QFETCH(Provider, provider);
+        QFETCH(QString, scenario);
+        QFETCH(bool, success);
+        LoopbackRig rig(scenario, provider, std::nullopt);
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        const std::optional<StageResult> r = rig.run(StagePolicy::relief(provider, std::nullopt), QStringLiteral("A short story."));
+        QVERIFY(r);
+        QCOMPARE(r->attempts.size(), 1);
+        const AttemptRecord &a = r->attempts.constFirst();
+        QCOMPARE(a.success, success);
+        QVERIFY2(a.tokens.input > 0 && a.tokens.output > 0, "the simulator reports usage as the provider's API does");
+        const Price p = ProviderRegistry::spec(provider).price;
+        const double expected = (a.tokens.input * *p.inputPerMillion + a.tokens.output * *p.outputPerMillion) / 1e6;
+        QVERIFY(a.cost);
+        QCOMPARE(*a.cost, expected);
+        QCOMPARE(a.currency, QStringLiteral("USD"));
+
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        for (const Event &e : rig.events)
+            store->recordEvent(e);
+        QVERIFY(store->flush(10s));
+        const std::optional<Spend> spend = store->spend(0, QDateTime::currentMSecsSinceEpoch() + 60'000, &error);
+        QVERIFY2(spend, qPrintable(error));
+        QCOMPARE(spend->rows.size(), 1);
+        QCOMPARE(spend->rows.constFirst().provider, toId(provider));
+        QCOMPARE(spend->rows.constFirst().attempts, 1);
+        QCOMPARE(spend->rows.constFirst().unknown, 0);
+        QVERIFY(std::abs(spend->rows.constFirst().cost - expected) < 1e-12);
+        const Spend back = Spend::fromJson(spend->toJson());
+        QCOMPARE(back.rows, spend->rows);
+    }
+
+    // docs/contract.md §17, "must show": replayed under today's setting, a history of mixed scenarios
+    // (timeouts, overloads, rate limits, invalid and truncated answers, fallbacks that fail) predicts
+    // the fallback rate the store recorded for that range, within 2 points.
+    void tunerReproducesTheRecordedFallbackRate()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 from = now - 86'400'000;
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 20'000, from, now, 7, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        const QList<RateBucket> recorded = store->fallbackRate(from, now + 1, now + 1 - from, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        qint64 generations = 0, fallbacks = 0;
+        for (const RateBucket &b : recorded) {
+            generations += b.generations;
+            fallbacks += b.fallbacks;
+        }
+        QVERIFY(generations > 1000);
+        const double recordedRate = double(fallbacks) / double(generations);
+
+        const TuneCandidate today { 60s, 60s, true };
+        const std::optional<TuneReport> report =
+            store->tune(Stage::Storyboard, from, now + 1, { { 5s, 60s, false }, { 30s, 60s, false }, { 90s, 60s, false } }, today, &error);
+        QVERIFY2(report, qPrintable(error));
+        QCOMPARE(report->predictions.size(), 4);
+        const auto at = [&](std::chrono::milliseconds t) {
+            for (const TunePrediction &p : report->predictions) {
+                if (p.candidate.primaryTimeout == t)
+                    return p;
+            }
+            return TunePrediction {};
+        };
+        const TunePrediction now60 = at(60s);
+        QVERIFY(now60.candidate.today);
+        qInfo("recorded fallback rate %.4f (store) %.4f (attempts); predicted at 60 s %.4f; %lld generations", recordedRate,
+              report->recorded.fallbackRate, now60.fallbackRate, static_cast<long long>(report->generations));
+        QVERIFY2(std::abs(now60.fallbackRate - recordedRate) <= 0.02, qPrintable(QString::number(now60.fallbackRate - recordedRate)));
+        QCOMPARE(now60.censored, 0); // no candidate waits longer than the recorded timeouts did
+        QVERIFY(std::abs(now60.p95Ms - report->recorded.p95Ms) <= 0.02 * report->recorded.p95Ms);
+        // Waiting longer than the records did rests on censored attempts, and says how many.
+        QVERIFY(at(90s).censored > 0);
+        // 5 s cuts healthy-but-slow primaries (about 4 s median) short: far more fallbacks.
+        QVERIFY(at(5s).fallbackCalledRate > now60.fallbackCalledRate + 0.10);
+        QVERIFY(at(5s).p95Ms < now60.p95Ms);
+        const TuneReport back = TuneReport::fromJson(report->toJson());
+        QCOMPARE(back.toJson(), report->toJson());
+
+        // The same from `bullpen-cli tune --json` over the store's folder (SQLite: the folder is the store).
+        if (TestStore::postgres())
+            return;
+        store.reset();
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HOME"), dir.path()); // no user settings: today's timeouts are the defaults (60 s)
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        cli.setProcessEnvironment(env);
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("tune"), QStringLiteral("--stage"), QStringLiteral("storyboard"), QStringLiteral("--since"),
+                    QStringLiteral("25h"), QStringLiteral("--json"), QStringLiteral("--data-dir"), dir.path() });
+        QVERIFY(cli.waitForFinished(60'000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QByteArray out = cli.readAllStandardOutput();
+        const TuneReport printed = TuneReport::fromJson(QJsonDocument::fromJson(out).object());
+        QCOMPARE(printed.generations, report->generations);
+        bool sawToday = false;
+        for (const TunePrediction &p : printed.predictions) {
+            if (!p.candidate.today)
+                continue;
+            sawToday = true;
+            QCOMPARE(p.candidate.primaryTimeout, 60s);
+            QVERIFY2(std::abs(p.fallbackRate - recordedRate) <= 0.02, qPrintable(QString::number(p.fallbackRate - recordedRate)));
+            qInfo("bullpen-cli tune --json: today (60 s) fallback_rate %.4f, recorded %.4f", p.fallbackRate, recordedRate);
+        }
+        QVERIFY(sawToday);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Cost)
+#include "tst_cost.moc"
