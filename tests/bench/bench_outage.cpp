@@ -187,16 +187,20 @@ std::pair<double, double> overheadUs()
 // How long after the outage ends traffic is back, at most, from the breaker's settings alone: the
 // breaker opens at the latest when open_after_s allows; each trial sent while the outage lasts hangs
 // until the timeout and reopens it with the cooldown doubled (up to the maximum); the first trial
-// after the outage is answered in the primary's latency.
+// after the outage is answered in the primary's latency. Each wait may be up to cooldown_jitter
+// longer (engines sharing a store do not half-open in lockstep): the bound takes the longest.
 double backAfterBoundS(const BreakerSettings &s, seconds latestOpenAfter)
 {
+    const auto longest = [&s](milliseconds cooldown) {
+        return duration_cast<milliseconds>(cooldown * (1.0 + s.cooldownJitter));
+    };
     milliseconds reopenedAt = kOutageFrom + latestOpenAfter;
     milliseconds cooldown = s.cooldown;
-    while (reopenedAt + cooldown < kOutageTo) {
-        reopenedAt += cooldown + kPrimaryTimeout;
+    while (reopenedAt + longest(cooldown) < kOutageTo) {
+        reopenedAt += longest(cooldown) + kPrimaryTimeout;
         cooldown = std::min(cooldown * 2, s.maxCooldown);
     }
-    return duration<double>(reopenedAt + cooldown + kPrimaryLatency - kOutageTo).count();
+    return duration<double>(reopenedAt + longest(cooldown) + kPrimaryLatency - kOutageTo).count();
 }
 
 constexpr char kUsage[] = R"(bench_outage: an outage with breakers on and off, side by side, on a manual clock
