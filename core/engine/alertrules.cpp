@@ -51,6 +51,7 @@ const std::vector<AlertRule> &alertRules()
         { "BullpenWriteBacklogGrowing", "warning", 10min, 0s, {}, "Prometheus: the backlog's slope over 10 minutes" },
         { "BullpenEngineDown", "critical", 2min, 0s, {}, "Prometheus: an engine cannot report itself down" },
         { "BullpenEngineAbsent", "critical", 5min, 0s, {}, "Prometheus: an engine cannot report itself absent" },
+        { "BullpenDailySpendOverBudget", "warning", 5min, 0s, {}, "Prometheus: spend over 24 hours across every engine" },
     };
     return rules;
 }

@@ -283,6 +283,7 @@ private Q_SLOTS:
     void resetClosesAndStartsTheCooldownAgain()
     {
         BreakerBoard board({});
+        board.setRandom([] { return 0.0; }); // the cooldowns exactly as configured
         QSignalSpy changes(&board, &BreakerBoard::changed);
         auto t = m_clock.now();
         QVERIFY(!board.reset(kGeminiPrimary, QStringLiteral("ops"), {}, t)); // never seen: nothing to reset

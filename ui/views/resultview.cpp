@@ -60,9 +60,16 @@ ResultView::ResultView(QWidget *parent)
     m_metadata->setTextFormat(Qt::RichText);
     m_metadata->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
+    // The metadata grows with attempts and costs: it scrolls, so a long result never makes the window
+    // taller than the screen (1024×700, docs/console.md).
+    auto *metadataScroll = new QScrollArea;
+    metadataScroll->setWidget(m_metadata);
+    metadataScroll->setWidgetResizable(true);
+    metadataScroll->setFrameShape(QFrame::NoFrame);
+    metadataScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *left = new QVBoxLayout;
     left->addWidget(cardsBox);
-    left->addWidget(m_metadata, 1);
+    left->addWidget(metadataScroll, 1);
     auto *body = new QHBoxLayout;
     body->addLayout(left, 3);
     body->addWidget(m_image, 2);
@@ -186,9 +193,10 @@ void ResultView::showResult(const GenerationResult &r)
     // docs/contract.md §16: every attempt's cost, billed failures included; unknown ones named, never 0.
     const GenerationCost cost = GenerationCost::of(attempts);
     meta += QStringLiteral("<br><b>%1</b><br>").arg(tr("Cost"));
-    meta += field(tr("This generation"), QStringLiteral("cost"), GenerationCost::text(cost.total));
+    meta += field(tr("This generation"), QStringLiteral("attempts[].cost"), GenerationCost::text(cost.total));
     if (!cost.fallbackAdded.isEmpty())
-        meta += field(tr("Added by the fallback"), QStringLiteral("cost (role fallback)"), GenerationCost::text(cost.fallbackAdded));
+        meta += field(tr("Added by the fallback"), QStringLiteral("attempts[].cost (attempts[].role=fallback)"),
+                      GenerationCost::text(cost.fallbackAdded));
     if (cost.unknown > 0)
         meta += QStringLiteral("<i>%1</i><br>").arg(tr("Attempts of unknown cost (no tokens reported), not counted: %1").arg(cost.unknown));
     meta += QStringLiteral("<br><small>%1</small>").arg(DisplayMask::generationId(r.generationId) + QStringLiteral(" — ") + r.generationId);
