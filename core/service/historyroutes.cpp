@@ -110,12 +110,15 @@ EngineService::Reply EngineService::statsProviders()
     // Sorting the last 15 minutes' durations costs milliseconds under load: computed at most once a
     // second, however many dashboards ask.
     // Its age on the monotonic clock: a step of the wall clock never serves an old answer for long.
+    // at_ms is the answer's date; the windows run on the monotonic clock (a step of the wall clock
+    // neither empties them nor keeps old attempts in them).
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 steady = ServiceMetrics::steadyNowMs();
     if (m_providersAnswer.isEmpty() || !m_providersAge.isValid() || m_providersAge.elapsed() >= 1000) {
         m_providersAnswer = QJsonDocument(QJsonObject { { QStringLiteral("instance"), m_options.instance },
                                                         { QStringLiteral("at_ms"), static_cast<double>(now) },
-                                                        { QStringLiteral("last_5m"), m_metrics.providers(now, 5 * 60 * 1000) },
-                                                        { QStringLiteral("last_15m"), m_metrics.providers(now, 15 * 60 * 1000) } })
+                                                        { QStringLiteral("last_5m"), m_metrics.providers(steady, 5 * 60 * 1000) },
+                                                        { QStringLiteral("last_15m"), m_metrics.providers(steady, 15 * 60 * 1000) } })
                                 .toJson(QJsonDocument::Compact);
         m_providersAge.start();
     }

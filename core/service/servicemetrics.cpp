@@ -2,11 +2,13 @@
 #include "servicemetrics.h"
 
 #include "contract/providerregistry.h"
+#include "engine/clock.h"
 #include "history/providerhealth.h"
 
 #include <QJsonArray>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace bullpen {
@@ -39,7 +41,12 @@ void head(QByteArray &out, const char *name, const char *type, const char *help)
 
 } // namespace
 
-void ServiceMetrics::record(const Event &event, qint64 nowMs)
+qint64 ServiceMetrics::steadyNowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::instance().now().time_since_epoch()).count();
+}
+
+void ServiceMetrics::record(const Event &event, qint64 wallMs, qint64 steadyMs)
 {
     // A probe's events (docs/contract.md §13) count as probes only, never in users' figures.
     if (const auto *g = std::get_if<GenerationStarted>(&event.body); g && g->probe) {
@@ -51,7 +58,7 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
             ProbeSeen &seen = m_probes[{ a->stage, a->provider, a->role }];
             ++seen.runs[a->success ? 0 : 1];
             seen.ok = a->success;
-            seen.atMs = nowMs;
+            seen.atMs = wallMs;
             seen.seconds = static_cast<double>(a->duration.count()) / 1e6;
         } else if (std::holds_alternative<GenerationFinished>(event.body)) {
             m_probing.remove(event.generationId);
@@ -74,7 +81,7 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
         ++h.count;
         h.sum += seconds;
         m_recent.push_back(
-            Recent { nowMs, a->provider, a->role, a->success, a->kind(), false, static_cast<double>(a->duration.count()) / 1000.0 });
+            Recent { steadyMs, a->provider, a->role, a->success, a->kind(), false, static_cast<double>(a->duration.count()) / 1000.0 });
     } else if (const auto *f = std::get_if<FallbackTriggered>(&event.body)) {
         ++m_fallbacks[{ f->stage, f->from, f->to, f->kind }];
         // The primary attempt that was just handed to the fallback is the newest failed one of that provider.
@@ -91,7 +98,7 @@ void ServiceMetrics::record(const Event &event, qint64 nowMs)
     } else if (const auto *g = std::get_if<GenerationFinished>(&event.body)) {
         ++m_finished[toId(g->state)];
     }
-    prune(nowMs);
+    prune(steadyMs);
 }
 
 void ServiceMetrics::writeProbes(QByteArray &out) const
@@ -121,11 +128,11 @@ void ServiceMetrics::writeProbes(QByteArray &out) const
         out += "bullpen_probe_duration_seconds{" + labels(key) + "} " + QByteArray::number(seen.seconds, 'g', 6) + '\n';
 }
 
-void ServiceMetrics::prune(qint64 nowMs) const
+void ServiceMetrics::prune(qint64 nowSteadyMs) const
 {
     // The last 15 minutes, and never more than kMaxRecent attempts (at a thousand attempts a second the
     // health strip then covers the last 100 s, and says so through its attempt counts).
-    while (!m_recent.empty() && (m_recent.front().atMs < nowMs - kRecentMs || m_recent.size() > kMaxRecent))
+    while (!m_recent.empty() && (m_recent.front().atMs < nowSteadyMs - kRecentMs || m_recent.size() > kMaxRecent))
         m_recent.pop_front();
 }
 
@@ -270,16 +277,16 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     return out;
 }
 
-QJsonObject ServiceMetrics::providers(qint64 nowMs, qint64 windowMs) const
+QJsonObject ServiceMetrics::providers(qint64 nowSteadyMs, qint64 windowMs) const
 {
-    prune(nowMs);
+    prune(nowSteadyMs);
     QJsonObject out;
     for (Provider p : ProviderRegistry::all()) {
         qint64 attempts = 0, failures = 0, primaryFailures = 0, handedToFallback = 0;
         std::map<FailureKind, int> kinds;
         std::vector<double> durations;
         for (const Recent &r : m_recent) {
-            if (r.provider != p || r.atMs < nowMs - windowMs)
+            if (r.provider != p || r.atMs < nowSteadyMs - windowMs)
                 continue;
             ++attempts;
             durations.push_back(r.durationMs);

@@ -47,13 +47,17 @@ public:
         QString version; // bullpen_build_info
     };
 
-    void record(const Event &event, qint64 nowMs);
+    // `wallMs` dates a probe's last run as /metrics shows it (a Unix time); `steadyMs` (steadyNowMs())
+    // places an attempt in the windows below, so a step of the wall clock neither empties nor stretches them.
+    void record(const Event &event, qint64 wallMs, qint64 steadyMs);
+    static qint64 steadyNowMs();
     void countRequest(int status) { ++m_requests[status]; }
     QByteArray prometheus(const Gauges &gauges) const;
 
     // Per provider over the last `windowMs` (this engine's attempts, all stages): attempts, error %,
     // the most frequent failure kind, how often a failed primary was handed to the fallback, p50/p90 duration.
-    QJsonObject providers(qint64 nowMs, qint64 windowMs) const;
+    // `nowSteadyMs` is steadyNowMs(): the windows run on the monotonic clock.
+    QJsonObject providers(qint64 nowSteadyMs, qint64 windowMs) const;
 
     static constexpr std::array<double, 12> kBucketsSeconds { 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60 };
 
@@ -66,7 +70,7 @@ private:
     };
     struct Recent
     {
-        qint64 atMs = 0;
+        qint64 atMs = 0; // steadyNowMs()
         Provider provider = Provider::Gemini;
         Role role = Role::Primary;
         bool success = false;
@@ -74,7 +78,7 @@ private:
         bool handedToFallback = false; // a fallback attempt followed this failed primary
         double durationMs = 0;
     };
-    void prune(qint64 nowMs) const;
+    void prune(qint64 nowSteadyMs) const;
     void writeProbes(QByteArray &out) const;
     struct ProbeSeen
     {

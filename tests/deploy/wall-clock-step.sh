@@ -72,4 +72,43 @@ probes_after=$(probes)
 echo "tst_wall_clock_step: before the step 0 of 30 requests refused, $probes_before probes; after it $after of 40 refused, $((probes_after - probes_before)) probes in 4 s"
 [[ $after == 0 ]] || fail "$after of 40 requests were refused after the wall clock stepped back (a rate limit on wall time?)"
 (( probes_after - probes_before >= probes_before / 2 )) || fail "the prober nearly stopped probing after the wall clock stepped back (fewer than half as many probes in 4 s as in the 3 s before)"
+# The per-provider windows of /v1/stats/providers (and /metrics) run on the monotonic clock: a user's
+# generation finished a moment ago stays in the last 5 minutes when the wall clock then steps forward
+# two hours (on wall time it would fall out of every window at once).
+recent_attempts() { # attempts in the last 5 minutes, every provider
+    curl -fs -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/stats/providers" \
+        | python3 -c 'import json, sys; print(sum(p.get("attempts", 0) for p in json.load(sys.stdin)["last_5m"].values()))'
+}
+gen=$(curl -fs -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    -d '{"story": "A cat finds a hat.", "fresh": true}' "http://127.0.0.1:$port/v1/generations" \
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)["generation_id"])') || fail "POST /v1/generations was refused"
+for _ in $(seq 1 200); do
+    [[ $(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/generations/$gen") == 200 ]] && break
+    sleep 0.05
+done
+counted=0
+for _ in $(seq 1 40); do # the figure is computed at most once a second
+    counted=$(recent_attempts) && ((counted > 0)) && break
+    sleep 0.05
+done
+((counted > 0)) || fail "a finished generation's attempts are not in /v1/stats/providers' last 5 minutes"
+echo 3600 > "$work/offset" # two hours forward from an hour behind
+ahead=unknown
+for _ in $(seq 1 40); do
+    wall=$(engine_wall 2> /dev/null) || wall=
+    [[ -n $wall ]] && ahead=$((wall - $(date +%s)))
+    [[ $ahead != unknown ]] && ((ahead > 3500)) && break
+    sleep 0.05
+done
+[[ $ahead != unknown ]] && ((ahead > 3500)) || fail "the engine's wall clock did not step forward ($ahead s ahead)"
+still=
+for _ in $(seq 1 60); do # the figure is cached for a second: wait for one computed after the step (its at_ms)
+    still=$(curl -fs -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/stats/providers" \
+        | python3 -c 'import json, sys, time; f = json.load(sys.stdin)
+if f["at_ms"] / 1000 - time.time() > 3500: print(sum(p.get("attempts", 0) for p in f["last_5m"].values()))') && [[ -n $still ]] && break
+    sleep 0.05
+done
+[[ -n $still ]] || fail "/v1/stats/providers was not computed again after the step"
+echo "tst_wall_clock_step: $counted attempts in the last 5 minutes; after the wall clock stepped 2 h forward, $still"
+((still == counted)) || fail "after the wall clock stepped forward the last 5 minutes hold $still attempts, not $counted (windows on wall time)"
 echo "PASS tst_wall_clock_step"
