@@ -50,6 +50,9 @@ QTableView *makeTable(const QString &name, QAbstractItemModel *model)
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table->setContextMenuPolicy(Qt::CustomContextMenu);
     table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() * 3); // a header and two rows; the splitter gives more
+    // Columns as wide as what they hold when rows arrive (at 1024 px the times were off-screen behind
+    // ten equal columns); the operator may still drag them, until the next rows come.
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, table, [table] { table->resizeColumnsToContents(); });
     return table;
 }
 

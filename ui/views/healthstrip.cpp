@@ -23,6 +23,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -467,8 +468,17 @@ void HealthStrip::updateCards()
     // A breaker or drain line, or a probe's, is one more line on its card: the strip grows for it, and
     // only then. It does not shrink back when the line goes: the tabs below stay where the operator's
     // eye and mouse are instead of moving with every breaker that opens and closes.
+    // The cards' own height counts too: a Korean card's lines are taller than the Latin font's metrics
+    // say (its glyphs come from a CJK font). And the horizontal scroll bar, shown as soon as the cards
+    // are wider than the window, takes its height from the area: without it, the last line is cut.
     const int lines = 4 + controls + (probes ? 1 : 0);
-    m_scroll->setMinimumHeight(std::max(m_scroll->minimumHeight(), lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0)));
+    int cardsHeight = 0;
+    for (const auto &[cardName, card] : m_cardsByName)
+        if (card->isVisible())
+            cardsHeight = std::max(cardsHeight, card->sizeHint().height());
+    const int bar = m_scroll->horizontalScrollBar()->sizeHint().height();
+    m_scroll->setMinimumHeight(
+        std::max({ m_scroll->minimumHeight(), lines * fontMetrics().height() + 8 + (lines > 4 ? 4 : 0), cardsHeight + bar + 2 }));
 }
 
 HealthCard *HealthStrip::cardNamed(const QString &name, Provider provider, Role role, std::optional<Stage> stage)
