@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    "no storyboard to check": "확인할 스토리보드 없음",
     'Cost': '비용',
     'This generation': '이 생성',
     'Added by the fallback': '대체로 늘어난 비용',

@@ -304,6 +304,10 @@
         <source>&lt;b&gt;Cost&lt;/b&gt; %1 (attempts of unknown cost: %2)</source>
         <translation>&lt;b&gt;비용&lt;/b&gt; %1 (비용을 알 수 없는 시도: %2)</translation>
     </message>
+    <message>
+        <source>no storyboard to check</source>
+        <translation>확인할 스토리보드 없음</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::ComparisonListModel</name>

@@ -189,8 +189,9 @@ void CompareView::fillSide(int column, const ComparisonSide &s, const Comparison
                       : tr("<span style=\"color:%1\">%2</span> %3 (%4)")
                             .arg(tones::css(tones::color(tones::Tone::Failure)), words::state(toId(s.state)), s.publicCode, s.kind));
         lines << tr("<b>Validation</b> %1")
-                     .arg(s.validation == u"valid" ? tr("valid (four panels in order; docs/contract.md §2.1)")
-                                                   : s.validation.toHtmlEscaped());
+                     .arg(s.validation == u"valid"                        ? tr("valid (four panels in order; docs/contract.md §2.1)")
+                              : s.validation == u"no storyboard to check" ? tr("no storyboard to check")
+                                                                          : s.validation.toHtmlEscaped());
         lines << tr("<b>Storyboard</b> %1 of %2 · <b>whole generation</b> %3")
                      .arg(units::duration(s.storyboardMs), units::duration(double(s.timeout.count())), units::duration(s.totalMs));
         lines << tr("<b>Tokens</b> in %1 · out %2")

@@ -115,7 +115,7 @@ void ResultView::showResult(const GenerationResult &r)
         m_openSettings->hide();
         m_editStory->hide();
     } else {
-        m_headline->setText(tr("%1 at the %2 stage").arg(words::state(toId(r.state)).toUpper(), toId(r.failedStage)));
+        m_headline->setText(tr("%1 at the %2 stage").arg(words::state(toId(r.state)).toUpper(), words::stage(r.failedStage)));
         m_failure->setText(QStringLiteral("<b>%1</b> · %2<br>%3<br><br>%4")
                                .arg(r.failure ? enumName(r.failure->publicCode()) : QString(),
                                     r.failure ? enumName(r.failure->kind) : QString(),
