@@ -186,21 +186,25 @@ std::pair<double, double> overheadUs()
 
 // How long after the outage ends traffic is back, at most, from the breaker's settings alone: the
 // breaker opens at the latest when open_after_s allows; each trial sent while the outage lasts hangs
-// until the timeout and reopens it with the cooldown doubled (up to the maximum); the first trial
-// after the outage is answered in the primary's latency. Each wait may be up to cooldown_jitter
-// longer (engines sharing a store do not half-open in lockstep): the bound takes the longest.
+// until the timeout and reopens it with the cooldown doubled (up to the maximum). Each wait may be up
+// to cooldown_jitter longer (engines sharing a store do not half-open in lockstep), which moves every
+// later trial: so the bound takes the waits at their shortest, which fit the most failed trials into the
+// outage and so reach the longest cooldown C; the last failed trial started before the outage ended and
+// ended at most a timeout after it; the wait after it is at most C with the jitter on top; the first
+// trial after the outage is answered in the primary's latency.
 double backAfterBoundS(const BreakerSettings &s, seconds latestOpenAfter)
 {
-    const auto longest = [&s](milliseconds cooldown) {
-        return duration_cast<milliseconds>(cooldown * (1.0 + s.cooldownJitter));
-    };
     milliseconds reopenedAt = kOutageFrom + latestOpenAfter;
     milliseconds cooldown = s.cooldown;
-    while (reopenedAt + longest(cooldown) < kOutageTo) {
-        reopenedAt += longest(cooldown) + kPrimaryTimeout;
+    bool trialFailed = false;
+    while (reopenedAt + cooldown < kOutageTo) {
+        reopenedAt += cooldown + kPrimaryTimeout;
         cooldown = std::min(cooldown * 2, s.maxCooldown);
+        trialFailed = true;
     }
-    return duration<double>(reopenedAt + longest(cooldown) + kPrimaryLatency - kOutageTo).count();
+    const milliseconds lastFailureEnded = trialFailed ? kOutageTo + kPrimaryTimeout : reopenedAt;
+    const auto longestWait = duration_cast<milliseconds>(cooldown * (1.0 + s.cooldownJitter));
+    return duration<double>(lastFailureEnded + longestWait + kPrimaryLatency - kOutageTo).count();
 }
 
 constexpr char kUsage[] = R"(bench_outage: an outage with breakers on and off, side by side, on a manual clock
