@@ -95,15 +95,8 @@ private Q_SLOTS:
               capMiB + kSlackMiB);
         QVERIFY2(!EngineEndpoint::capped(reply).isEmpty(), "the answer was not refused by its cap");
         QCOMPARE(reply->error(), QNetworkReply::OperationCanceledError);
-#if defined(__SANITIZE_ADDRESS__)
-        // Under AddressSanitizer the resident set is its shadow memory and the quarantine that keeps every
-        // freed block: not the program's. The bound is judged in the plain build (test.sh); here the
-        // refusal, its time and the memory errors ASan looks for.
-        qInfo("AddressSanitizer build: the resident-set bound is judged in the plain build only");
-#else
         QVERIFY2(grew <= capMiB + kSlackMiB,
                  qPrintable(QStringLiteral("peak RSS grew %1 MiB for a %2 MiB cap").arg(grew, 0, 'f', 1).arg(capMiB)));
-#endif
         QVERIFY2(took.elapsed() < 5'000, qPrintable(QStringLiteral("refused only after %1 ms").arg(took.elapsed())));
         delete reply;
     }
