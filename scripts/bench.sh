@@ -32,7 +32,7 @@ while (( $# )); do
         --write-docs) write_docs=1 ;;
         --only) only=${1:?--only needs a name, e.g. --only bench_gui}; shift ;;
         --render-docs) exec python3 scripts/performance-doc.py render "${1:-docs/performance.jsonl}" ;;
-        -h|--help) sed -n '3,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
         -*) echo "bench.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
         *) build=$arg ;;
     esac
