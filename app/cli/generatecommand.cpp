@@ -10,6 +10,7 @@
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -19,6 +20,8 @@
 #include <QJsonDocument>
 #include <QTextStream>
 #include <QTimer>
+
+#include <array>
 
 namespace bullpen::cli {
 
@@ -279,26 +282,26 @@ std::optional<QJsonObject> requestBody(const QCommandLineParser &parser, const G
     QJsonObject body { { QStringLiteral("story"), storyText } };
     if (parser.isSet(o.user))
         body.insert(QStringLiteral("user_id"), parser.value(o.user));
+    using Field = StoryboardPolicyJson::RequestField;
     for (const auto &[option, field] :
-         { std::pair { &o.policy, "policy" }, std::pair { &o.primary, "primary" }, std::pair { &o.fallback, "fallback" } }) {
+         { std::pair { &o.policy, Field::Preset }, std::pair { &o.primary, Field::Primary }, std::pair { &o.fallback, Field::Fallback } }) {
         if (parser.isSet(*option))
-            body.insert(QLatin1StringView(field), parser.value(*option));
+            body.insert(StoryboardPolicyJson::requestField(field), parser.value(*option));
     }
-    QJsonObject timeouts;
-    for (const auto &[option, field] : { std::pair { &o.primaryTimeout, "primary_ms" }, std::pair { &o.fallbackTimeout, "fallback_ms" },
-                                         std::pair { &o.budget, "budget_ms" } }) {
-        if (!parser.isSet(*option))
+    std::array<std::optional<std::chrono::milliseconds>, 3> durations; // primary, fallback, budget
+    const std::array options { &o.primaryTimeout, &o.fallbackTimeout, &o.budget };
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        if (!parser.isSet(*options[i]))
             continue;
         QString why;
-        const auto d = parseDuration(parser.value(*option), &why);
-        if (!d) {
-            err << "bullpen-cli generate: --" << option->names().constFirst() << ": " << why << "\n";
+        durations[i] = parseDuration(parser.value(*options[i]), &why);
+        if (!durations[i]) {
+            err << "bullpen-cli generate: --" << options[i]->names().constFirst() << ": " << why << "\n";
             return std::nullopt;
         }
-        timeouts.insert(QLatin1StringView(field), static_cast<double>(d->count()));
     }
-    if (!timeouts.isEmpty())
-        body.insert(QStringLiteral("timeouts"), timeouts);
+    if (const QJsonObject timeouts = StoryboardPolicyJson::timeouts(durations[0], durations[1], durations[2]); !timeouts.isEmpty())
+        body.insert(StoryboardPolicyJson::requestField(Field::Timeouts), timeouts);
     if (parser.isSet(o.fresh))
         body.insert(QStringLiteral("fresh"), true);
     if (parser.isSet(engine.scenario))

@@ -18,6 +18,7 @@
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -303,13 +304,13 @@ void RemoteSoak::send(int slot)
     m_nextLane = (chosen + 1) % int(m_lanes.size());
     EngineLane &lane = m_lanes[std::size_t(chosen)];
     const QString scenario = m_scenarios.at(slot % m_scenarios.size());
-    QJsonObject timeouts { { QStringLiteral("primary_ms"), static_cast<double>(o.policy.primaryTimeout.count()) },
-                           { QStringLiteral("fallback_ms"), static_cast<double>(o.policy.fallbackTimeout.count()) } };
+    using Field = StoryboardPolicyJson::RequestField;
     QJsonObject body { { QStringLiteral("story"), soakStories().at(slot % soakStories().size()) },
                        { QStringLiteral("generation_id"), StageService::newGenerationId() },
-                       { QStringLiteral("primary"), toId(o.policy.primary) },
-                       { QStringLiteral("fallback"), toId(*o.policy.fallback) },
-                       { QStringLiteral("timeouts"), timeouts },
+                       { StoryboardPolicyJson::requestField(Field::Primary), toId(o.policy.primary) },
+                       { StoryboardPolicyJson::requestField(Field::Fallback), toId(*o.policy.fallback) },
+                       { StoryboardPolicyJson::requestField(Field::Timeouts),
+                         StoryboardPolicyJson::timeouts(o.policy.primaryTimeout, o.policy.fallbackTimeout) },
                        { QStringLiteral("fresh"), true } };
     body.insert(QStringLiteral("user_id"), rawUserFor(body.value(QLatin1StringView("generation_id")).toString()));
     if (!scenario.isEmpty())
