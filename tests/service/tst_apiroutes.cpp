@@ -38,8 +38,8 @@ QStringList openApiOperations(const QString &path, QString *why)
             continue;
         if (const QRegularExpressionMatch m = pathLine.match(line); m.hasMatch())
             current = m.captured(1);
-        else if (const QRegularExpressionMatch m = methodLine.match(line); m.hasMatch() && !current.isEmpty())
-            out << m.captured(1).toUpper() + QLatin1Char(' ') + current;
+        else if (const QRegularExpressionMatch method = methodLine.match(line); method.hasMatch() && !current.isEmpty())
+            out << method.captured(1).toUpper() + QLatin1Char(' ') + current;
     }
     if (out.isEmpty())
         *why = path + QStringLiteral(": no operations found under paths:");

@@ -2,9 +2,11 @@
 // The wire values' codecs (core/wire): each value read back from what it writes is the value it was
 // (toJson then fromJson is the identity), and a wrong field is refused by its name. The route table's
 // paths are filled in for a client the way the service matches them.
+#include "api/breakerjson.h"
 #include "wire/apiroutes.h"
 #include "wire/storyboardpolicyjson.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
@@ -81,7 +83,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("named");
         QTest::addRow("unknown preset") << QStringLiteral("policy") << QJsonValue(QStringLiteral("fastest")) << QStringLiteral("policy");
         QTest::addRow("preset not a string") << QStringLiteral("policy") << QJsonValue(3) << QStringLiteral("policy");
-        QTest::addRow("primary not an id") << QStringLiteral("primary") << QJsonValue(QStringLiteral("not an id!")) << QStringLiteral("primary");
+        QTest::addRow("primary not an id") << QStringLiteral("primary") << QJsonValue(QStringLiteral("not an id!"))
+                                           << QStringLiteral("primary");
         QTest::addRow("primary missing") << QStringLiteral("primary") << QJsonValue(QJsonValue::Undefined) << QStringLiteral("primary");
         QTest::addRow("fallback a number") << QStringLiteral("fallback") << QJsonValue(1) << QStringLiteral("fallback");
         QTest::addRow("primary_ms negative") << QStringLiteral("primary_ms") << QJsonValue(-5) << QStringLiteral("primary_ms");
@@ -152,6 +155,40 @@ private Q_SLOTS:
         QCOMPARE(sb.value(QLatin1StringView("primary_timeout")).toString(), QStringLiteral("1500ms"));
         QVERIFY(!sb.contains(QLatin1StringView("fallback_timeout")));
         QCOMPARE(sb.value(QLatin1StringView("total_budget")).toString(), QStringLiteral("9000ms"));
+    }
+
+    // A drain, a restore and a reset as a client sends them read back as what was asked.
+    void drainRestoreResetRoundTrip()
+    {
+        const QDateTime now = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000, Qt::UTC);
+        const DrainRequest drain { Provider::Qwen, Role::Fallback, std::nullopt, QStringLiteral(" outage, ticket 12 "), now.addSecs(600) };
+        const auto d = BreakerJson::drainFromJson(QJsonDocument(BreakerJson::drainRequest(drain)).toJson(), drain.provider,
+                                                  QStringLiteral("ops"), now);
+        QVERIFY2(std::holds_alternative<Drain>(d), qPrintable(std::get<FieldError>(d).toString()));
+        QCOMPARE(std::get<Drain>(d).role, drain.role);
+        QCOMPARE(std::get<Drain>(d).stage, drain.stage);
+        QCOMPARE(std::get<Drain>(d).reason, QStringLiteral("outage, ticket 12"));
+        QCOMPARE(std::get<Drain>(d).until, drain.until);
+
+        const RestoreRequest restore { Provider::Gemini, std::nullopt, Stage::Captions, QStringLiteral("fixed") };
+        const auto r = BreakerJson::restoreFromJson(QJsonDocument(BreakerJson::restoreRequest(restore)).toJson());
+        QVERIFY(std::holds_alternative<BreakerJson::Restore>(r));
+        QCOMPARE(std::get<BreakerJson::Restore>(r).scope.role, restore.role);
+        QCOMPARE(std::get<BreakerJson::Restore>(r).scope.stage, restore.stage);
+        QCOMPARE(std::get<BreakerJson::Restore>(r).reason, restore.reason);
+
+        const BreakerResetRequest reset { Provider::Gemini, Role::Primary, Stage::Image, QString() };
+        const auto x = BreakerJson::resetFromJson(QJsonDocument(BreakerJson::resetRequest(reset)).toJson());
+        QVERIFY(std::holds_alternative<BreakerJson::Reset>(x));
+        QCOMPARE(std::get<BreakerJson::Reset>(x).role, reset.role);
+        QCOMPARE(std::get<BreakerJson::Reset>(x).stage, reset.stage);
+
+        // A drain without its reason is refused by name.
+        const auto refused =
+            BreakerJson::drainFromJson(QJsonDocument(QJsonObject { { QStringLiteral("role"), QStringLiteral("primary") } }).toJson(),
+                                       Provider::Gemini, QStringLiteral("ops"), now);
+        QVERIFY(std::holds_alternative<FieldError>(refused));
+        QCOMPARE(std::get<FieldError>(refused).field, QStringLiteral("reason"));
     }
 
     // Every route has one row, each path once per method; a client's path is the template filled in.
