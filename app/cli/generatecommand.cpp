@@ -10,6 +10,7 @@
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "wire/apiroutes.h"
 #include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
@@ -116,7 +117,7 @@ void printRemoteResult(const GenerationResult &r, const RemoteEngine &engine, co
     const EngineEndpoint &endpoint = engine.endpoint();
     if (!imageOut.isEmpty() && !r.imageSha256.isEmpty()) {
         RemoteHistory fetch(endpoint);
-        const RemoteHistory::Answer image = fetch.get(QStringLiteral("/v1/images/") + r.imageSha256);
+        const RemoteHistory::Answer image = fetch.get(ApiRoutes::path(ApiRoute::Image, { r.imageSha256 }));
         QFile file(imageOut);
         if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(image.body) != image.body.size())
             err << "bullpen-cli generate: could not write --image-out " << imageOut
@@ -132,7 +133,7 @@ void printRemoteResult(const GenerationResult &r, const RemoteEngine &engine, co
         out << "generation " << r.generationId << "\n";
         GenerationResult shown = r;
         if (!shown.imageSha256.isEmpty()) // the engine's own path means nothing here
-            shown.imagePath = endpoint.display() + QStringLiteral("/v1/images/") + shown.imageSha256;
+            shown.imagePath = endpoint.display() + ApiRoutes::path(ApiRoute::Image, { shown.imageSha256 });
         printHuman(out, shown);
     }
     out.flush();

@@ -18,6 +18,7 @@
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
+#include "wire/apiroutes.h"
 #include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
@@ -68,7 +69,7 @@ RemoteHistory::Answer readBack(RemoteHistory &engine, const QString &path)
 
 std::optional<EngineCounters> readCounters(RemoteHistory &engine, QString *error)
 {
-    const RemoteHistory::Answer a = readBack(engine, QStringLiteral("/metrics"));
+    const RemoteHistory::Answer a = readBack(engine, ApiRoutes::path(ApiRoute::Metrics));
     if (!a.error.isEmpty()) {
         *error = a.error;
         return std::nullopt;
@@ -248,7 +249,7 @@ bool RemoteSoak::open(const RemoteFlag &remote, const QCommandLineParser &parser
         EngineLane &lane = m_lanes[i];
         lane.endpoint = endpoints.at(qsizetype(i));
         lane.reader = std::make_unique<RemoteHistory>(lane.endpoint);
-        const auto config = lane.reader->getObject(QStringLiteral("/v1/config"), {}, &why);
+        const auto config = lane.reader->getObject(ApiRoutes::path(ApiRoute::Config), {}, &why);
         if (!config) {
             m_err << "bullpen-cli soak: " << why << "\n";
             return false;
@@ -541,7 +542,7 @@ void RemoteSoak::readBackFinished(ReadBack &r)
         RemoteHistory::Answer a;
         QJsonObject detail;
         for (;;) {
-            a = readBack(*readerFor(f.lane), QStringLiteral("/v1/history/") + f.id);
+            a = readBack(*readerFor(f.lane), ApiRoutes::path(ApiRoute::HistoryEntry, { f.id }));
             detail = QJsonDocument::fromJson(a.body).object();
             const QString rowState = detail.value(QLatin1StringView("generation")).toObject().value(QLatin1StringView("state")).toString();
             if ((a.status == 200 && rowState != u"running") || (a.status != 200 && a.status != 404) || patience.hasExpired(10'000))
@@ -600,7 +601,7 @@ void RemoteSoak::readBackOrphans(ReadBack &r)
         RemoteHistory::Answer a;
         QJsonObject row;
         for (;;) {
-            a = readBack(*readerFor(orphan.lane), QStringLiteral("/v1/history/") + id);
+            a = readBack(*readerFor(orphan.lane), ApiRoutes::path(ApiRoute::HistoryEntry, { id }));
             row = QJsonDocument::fromJson(a.body).object().value(QLatin1StringView("generation")).toObject();
             const bool final = a.status == 200 && row.value(QLatin1StringView("state")).toString() != u"running";
             // No row 2 s after the loss: the engine died before its writer recorded the start.
