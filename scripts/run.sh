@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The README's run command: install packages, build, and start the console (bullpen). With no provider
 # key configured it runs on the built-in simulator over real HTTP and says so in its status bar.
-# Without a display it runs offscreen; arguments go to bullpen (e.g. --screenshots out/).
+# Without a display it runs offscreen; arguments go to bullpen (e.g. --grab out/live.png). The screenshot
+# tour is its own program: build/dev/app/bullpen-tour DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,6 @@ cmake --build --preset dev --parallel "$(nproc)" --target bullpen bullpen-cli bu
 
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
     export QT_QPA_PLATFORM=offscreen
-    echo "run.sh: no display; running offscreen (try: bash scripts/run.sh --screenshots out/)" >&2
+    echo "run.sh: no display; running offscreen (try: bash scripts/run.sh --grab out/live.png)" >&2
 fi
 exec ./build/dev/app/bullpen "$@"

@@ -5,7 +5,7 @@
 #include "config/exitcode.h"
 #include "contract/textdiff.h"
 #include "failure/secretscrubber.h"
-#include "interrupts.h"
+#include "ops/interrupts.h"
 #include "pipeline/comparison.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"

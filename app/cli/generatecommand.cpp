@@ -5,7 +5,7 @@
 #include "config/exitcode.h"
 #include "config/settingstable.h"
 #include "failure/secretscrubber.h"
-#include "interrupts.h"
+#include "ops/interrupts.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"

@@ -5,76 +5,14 @@
 #include "config/exitcode.h"
 #include "config/settings.h"
 #include "contract/providerregistry.h"
-#include "engine/stageservice.h"
-#include "interrupts.h"
-#include "remote/remoteengine.h"
-#include "remote/remotehistory.h"
-#include "runtime/enginesetup.h"
-#include "runtime/enginestack.h"
-#include "runtime/localengine.h"
+#include "ops/soakrun.h"
 #include "runtime/logsink.h"
-#include "sim/providersimulator.h"
-#include "sim/simulatorthread.h"
-#include "soakledger.h"
-#include "soakrun.h"
-#include "store/masking.h"
-#include "store/owner.h"
-#include "store/store.h"
+#include "sim/scenario.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
-#include <QDateTime>
-#include <QDir>
-#include <QElapsedTimer>
-#include <QEventLoop>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QTextStream>
-#include <QThread>
-#include <QTimer>
-
-#include <algorithm>
-#include <map>
-#include <set>
 
 namespace bullpen::cli {
-
-using namespace std::chrono;
-
-const QStringList &soakStories()
-{
-    static const QStringList stories = {
-        QStringLiteral("Mina walks to school. A cat follows her. \"You forgot your keys,\" says the cat. They walk home together."),
-        QStringLiteral(
-            "하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" 고양이가 말한다. 하루와 "
-            "고양이는 함께 집으로 돌아간다."),
-        QStringLiteral(
-            "Jun bakes bread at midnight. The oven sings. \"Too much yeast!\" shouts Jun. By morning the loaf fills the kitchen."),
-        QStringLiteral("비가 오는 날, 서윤은 우산을 잃어버린다. 낯선 할머니가 우산을 건넨다. \"내일 돌려주렴,\" 할머니가 웃는다. 다음 날 "
-                       "가게는 사라지고 없다."),
-        QStringLiteral(
-            "A robot learns to whistle. Birds gather on the roof. \"Again,\" chirps the smallest bird. The robot whistles until dawn."),
-    };
-    return stories;
-}
-
-QString rawUserFor(const QString &generationId)
-{
-    return QStringLiteral("soak-user-%1@example.com").arg(qHash(generationId) % 50);
-}
-
-void report(QTextStream &out, const SoakLedger &ledger, const QJsonObject &summary, bool json, const QString &recordsLine)
-{
-    if (json) {
-        out << QJsonDocument(summary).toJson(QJsonDocument::Indented);
-    } else {
-        ledger.print(out, summary);
-        if (!recordsLine.isEmpty())
-            out << recordsLine << "\n";
-    }
-    out.flush();
-}
 
 int runSoak(const QStringList &arguments)
 {
@@ -134,7 +72,7 @@ int runSoak(const QStringList &arguments)
         return 0;
     }
 
-    SoakOptions o;
+    ops::SoakOptions o;
     o.total = parser.value(count).toInt();
     o.inFlight = parser.value(concurrency).toInt();
     o.json = parser.isSet(json);
@@ -168,7 +106,7 @@ int runSoak(const QStringList &arguments)
     o.policy.fallbackTimeout = *fTimeout;
 
     if (!remote.isSet(parser))
-        return runLocal(parser, o, dataDir, noStore, progress);
+        return ops::runLocal(o, { !parser.isSet(noStore), parser.value(dataDir), parser.isSet(progress) });
     for (const QCommandLineOption *local : { &dataDir, &noStore, &progress }) {
         if (parser.isSet(*local)) {
             err << "bullpen-cli soak: --" << local->names().first()
@@ -189,7 +127,12 @@ int runSoak(const QStringList &arguments)
         err << "bullpen-cli soak: --lease takes a duration like 2s\n";
         return kExitUsage;
     }
-    return runRemote(remote, parser, o, *leaseValue);
+    QList<EngineEndpoint> endpoints;
+    if (!remote.endpoints(parser, &endpoints, &why)) {
+        err << "bullpen-cli soak: " << why << "\n";
+        return kExitUsage;
+    }
+    return ops::runRemote(endpoints, o, *leaseValue);
 }
 
 } // namespace bullpen::cli

@@ -6,6 +6,8 @@
 #include "config/settings.h"
 #include "contract/displaymask.h"
 #include "contract/providerregistry.h"
+#include "ops/historydump.h"
+#include "ops/storepurge.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
@@ -17,20 +19,11 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QSqlRecord>
 #include <QTextStream>
-#include <QThread>
-#include <QTimeZone>
-
-#include <cmath>
 
 namespace bullpen::cli {
 
@@ -39,11 +32,6 @@ namespace {
 QJsonObject rowJson(const GenerationRow &r)
 {
     return HistoryExport::rowJson(r, HistoryExport::Ids::WithFull);
-}
-
-QString csvField(const QJsonValue &v)
-{
-    return HistoryExport::csvField(v);
 }
 
 } // namespace
@@ -165,9 +153,9 @@ int runExport(const QStringList &arguments)
                                              { 2, QStringLiteral("usage refused, or no store") } });
         return 0;
     }
-    const QString tableName = parser.value(table);
-    const QString fmt = parser.value(format);
-    if ((tableName != u"generations" && tableName != u"attempts" && tableName != u"events") || (fmt != u"jsonl" && fmt != u"csv")) {
+    const std::optional<ops::HistoryDump::Table> tableName = ops::HistoryDump::tableFrom(parser.value(table));
+    const std::optional<ops::HistoryDump::Format> fmt = ops::HistoryDump::formatFrom(parser.value(format));
+    if (!tableName || !fmt) {
         err << "bullpen-cli export: --table takes generations, attempts or events; --format takes jsonl or csv\n";
         return kExitUsage;
     }
@@ -204,159 +192,16 @@ int runExport(const QStringList &arguments)
         file.open(stdout, QIODevice::WriteOnly);
     }
     QTextStream out(&file);
-
-    // Rows as JSON objects, in pages (never the whole table in memory).
-    QStringList header;
-    qint64 count = 0;
-    auto emitRow = [&](const QJsonObject &o) {
-        if (fmt == u"jsonl") {
-            out << QJsonDocument(o).toJson(QJsonDocument::Compact) << "\n";
-        } else {
-            if (header.isEmpty()) {
-                header = o.keys();
-                out << header.join(QLatin1Char(',')) << "\n";
-            }
-            QStringList fields;
-            for (const QString &k : std::as_const(header))
-                fields << csvField(o.value(k));
-            out << fields.join(QLatin1Char(',')) << "\n";
-        }
-        ++count;
-    };
-    constexpr int kPage = 1000;
-    for (;;) {
-        const QList<GenerationRow> rows = store->generations(filter, kPage, &error);
-        for (const GenerationRow &r : rows) {
-            if (tableName == u"generations") {
-                emitRow(rowJson(r));
-            } else if (tableName == u"attempts") {
-                const QList<QJsonObject> attempts = store->attempts(r.id, &error);
-                for (QJsonObject a : attempts) {
-                    // One time format in every table: ISO 8601 UTC with milliseconds (as created_at, wall_time).
-                    if (const QJsonValue at = a.take(QStringLiteral("at_ms")); at.isDouble())
-                        a.insert(QStringLiteral("at"), QDateTime::fromMSecsSinceEpoch(at.toInteger(), Qt::UTC).toString(Qt::ISODateWithMs));
-                    emitRow(a);
-                }
-            } else {
-                const QList<QJsonObject> events = store->events(r.id, &error);
-                for (const QJsonObject &e : events)
-                    emitRow(e);
-            }
-        }
-        if (rows.size() < kPage)
-            break;
-        filter.beforeMs = rows.constLast().createdAtMs;
-        filter.beforeId = rows.constLast().id;
-    }
-    out.flush();
+    const ops::HistoryDump::Outcome written = ops::HistoryDump(*tableName, *fmt).write(*store, filter, out);
+    const qint64 count = written.rows;
+    error = written.error;
     if (!error.isEmpty()) {
         err << "bullpen-cli export: " << error << "\n";
         return 1;
     }
-    err << "bullpen-cli export: " << count << " " << tableName << " row(s)\n";
+    err << "bullpen-cli export: " << count << " " << parser.value(table) << " row(s)\n";
     return file.error() == QFileDevice::NoError ? 0 : 1;
 }
-
-namespace {
-
-// The retention a purge applies: the configured one, or the flags'. Nothing, with the refusal printed,
-// when a flag is wrong or retention is off with no --older-than.
-std::optional<RetentionPolicy> purgePolicy(const QCommandLineParser &parser, const QCommandLineOption &olderThan,
-                                           const QCommandLineOption &aggregatesOlderThan, const QProcessEnvironment &environment,
-                                           QTextStream &err)
-{
-    const SettingsLoad load = SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(), environment, false);
-    RetentionPolicy policy = load.settings.retention;
-    const bool configured = !parser.isSet(olderThan);
-    for (const auto &[option, into] :
-         { std::pair { &olderThan, &policy.generations }, std::pair { &aggregatesOlderThan, &policy.aggregates } }) {
-        if (!parser.isSet(*option))
-            continue;
-        QString why;
-        bool off = false;
-        *into = parseRetention(parser.value(*option), &off, &why);
-        if (!*into && !off) {
-            err << "bullpen-cli purge: --" << option->names().constFirst() << ": " << why << "\n";
-            return std::nullopt;
-        }
-    }
-    // The dashboards read whole hours from the aggregates: never drop them before the rows they count.
-    if (policy.aggregates && policy.generations && *policy.aggregates < *policy.generations)
-        policy.aggregates = policy.generations;
-    if (policy.aggregates && !policy.generations)
-        policy.aggregates.reset();
-    if (policy.isOff()) {
-        err << "bullpen-cli purge: retention is off" << (configured ? " (BULLPEN_RETENTION=off)" : "")
-            << ", nothing to remove; give --older-than PERIOD\n";
-        return std::nullopt;
-    }
-    return policy;
-}
-
-// Removes what the retention no longer keeps, step by step, pausing between steps. 0, 1 (a step
-// failed: *error) or 3 (another engine is purging).
-int purgeSteps(Purger &purger, QString *error)
-{
-    for (;;) {
-        switch (purger.step(error)) {
-        case Purger::Step::More:
-            QThread::msleep(static_cast<unsigned long>(purger.pause().count()));
-            break;
-        case Purger::Step::Done:
-            return 0;
-        case Purger::Step::Busy:
-            return 3;
-        case Purger::Step::Failed:
-            return 1;
-        }
-    }
-}
-
-// --vacuum: SQLite VACUUM (to incremental vacuum) and a checkpoint, or PostgreSQL VACUUM ANALYZE.
-bool vacuumStore(QSqlDatabase &db, bool postgres, QString *error)
-{
-    QSqlQuery q(db);
-    const QStringList statements = postgres ? QStringList { QStringLiteral("VACUUM ANALYZE") }
-                                            : QStringList { QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("VACUUM"),
-                                                            QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)") };
-    for (const QString &sql : statements) {
-        if (!q.exec(sql)) {
-            *error = q.lastError().text();
-            return false;
-        }
-        while (q.next()) { }
-    }
-    return true;
-}
-
-// What purge prints: the store, the cut-offs, what was (or would be) removed, and how long it took.
-QJsonObject purgeReport(const StoreLocation &location, bool dryRun, const RetentionPolicy &policy, const Purger &purger,
-                        const PurgeCounts &counts, qint64 elapsedMs)
-{
-    const auto cutoff = [](qint64 ms) {
-        return ms ? QJsonValue(QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODate)) : QJsonValue();
-    };
-    return QJsonObject { { QStringLiteral("store"), location.display() },
-                         { QStringLiteral("dry_run"), dryRun },
-                         { QStringLiteral("retention"), formatRetention(policy.generations) },
-                         { QStringLiteral("aggregate_retention"), formatRetention(policy.aggregates) },
-                         { QStringLiteral("generations_before"), cutoff(purger.generationCutoffMs()) },
-                         { QStringLiteral("aggregates_before"), cutoff(purger.aggregateCutoffMs()) },
-                         { dryRun ? QStringLiteral("would_remove") : QStringLiteral("removed"),
-                           QJsonObject { { QStringLiteral("generations"), counts.generations },
-                                         { QStringLiteral("attempts"), counts.attempts },
-                                         { QStringLiteral("events"), counts.events },
-                                         { QStringLiteral("comparisons"), counts.comparisons },
-                                         { QStringLiteral("images"), counts.images },
-                                         { QStringLiteral("image_files"), counts.imageFiles },
-                                         { QStringLiteral("aggregate_rows"), counts.aggregateRows },
-                                         { QStringLiteral("audit_rows"), counts.auditRows } } },
-                         { QStringLiteral("steps"), purger.steps() },
-                         { QStringLiteral("longest_step_ms"), std::round(purger.longestStepMs() * 100) / 100 },
-                         { QStringLiteral("seconds"), std::round(double(elapsedMs) / 10) / 100 } };
-}
-
-} // namespace
 
 int runPurge(const QStringList &arguments)
 {
@@ -399,12 +244,18 @@ int runPurge(const QStringList &arguments)
         return 0;
     }
     const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    const std::optional<RetentionPolicy> purging = purgePolicy(parser, olderThan, aggregatesOlderThan, environment, err);
-    if (!purging)
-        return kExitUsage;
-    const RetentionPolicy &policy = *purging;
-
     QString error;
+    const SettingsLoad load = SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(), environment, false);
+    const auto given = [&parser](const QCommandLineOption &o) {
+        return parser.isSet(o) ? std::optional(parser.value(o)) : std::nullopt;
+    };
+    const std::optional<RetentionPolicy> policy =
+        ops::StorePurge::policy(load.settings.retention, given(olderThan), given(aggregatesOlderThan), &error);
+    if (!policy) {
+        err << "bullpen-cli purge: " << error << "\n";
+        return kExitUsage;
+    }
+
     const QString dir = parser.isSet(dataDir) ? parser.value(dataDir) : EngineSetup::defaultDataDir(environment);
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, environment, &error);
     if (!location || (!location->isPostgres() && !QFileInfo::exists(location->sqlitePath()))) {
@@ -417,51 +268,24 @@ int runPurge(const QStringList &arguments)
         err << "bullpen-cli purge: " << error << "\n";
         return kExitUsage;
     }
-    const auto fileBytes = [&] {
-        qint64 n = 0;
-        for (const char *suffix : { "", "-wal" })
-            n += QFileInfo(location->sqlitePath() + QLatin1StringView(suffix)).size();
-        return n;
-    };
-    const qint64 bytesBefore = location->isPostgres() ? -1 : fileBytes();
-    const QString name = QStringLiteral("bullpen-purge");
-    int code = 0;
-    QJsonObject report;
-    {
-        QSqlDatabase db = location->connect(name, StoreLocation::Access::ReadWrite, &error);
-        if (!error.isEmpty()) {
-            err << "bullpen-cli purge: " << error << "\n";
-            return kExitUsage;
-        }
-        const QString imagesDir =
-            location->isPostgres() && !parser.isSet(dataDir) ? QString() : QDir(dir).filePath(QStringLiteral("images"));
-        Purger purger(db, policy, QDateTime::currentMSecsSinceEpoch(), imagesDir);
-        QElapsedTimer timer;
-        timer.start();
-        PurgeCounts counts;
-        if (parser.isSet(dryRun)) {
-            if (!purger.countOnly(&counts, &error))
-                code = 1;
-        } else {
-            code = purgeSteps(purger, &error);
-            counts = purger.counts();
-            if (code == 0 && parser.isSet(vacuum) && !vacuumStore(db, location->isPostgres(), &error))
-                code = 1;
-        }
-        report = purgeReport(*location, parser.isSet(dryRun), policy, purger, counts, timer.elapsed());
+    ops::StorePurge::Request request;
+    request.policy = *policy;
+    request.imagesDir = location->isPostgres() && !parser.isSet(dataDir) ? QString() : QDir(dir).filePath(QStringLiteral("images"));
+    request.dryRun = parser.isSet(dryRun);
+    request.vacuum = parser.isSet(vacuum);
+    request.nowMs = QDateTime::currentMSecsSinceEpoch();
+    const ops::StorePurge::Outcome purged = ops::StorePurge::run(*location, request);
+    if (purged.code == ops::StorePurge::Code::NoStore) {
+        err << "bullpen-cli purge: " << purged.error << "\n";
+        return kExitUsage;
     }
-    StoreLocation::disconnect(name);
-    if (bytesBefore >= 0) {
-        report.insert(QStringLiteral("file_bytes_before"), bytesBefore);
-        report.insert(QStringLiteral("file_bytes_after"), fileBytes());
-    }
-    out << QJsonDocument(report).toJson(QJsonDocument::Indented);
+    out << QJsonDocument(purged.report).toJson(QJsonDocument::Indented);
     out.flush();
-    if (code == 1)
-        err << "bullpen-cli purge: " << error << "; what was removed stays removed: run it again\n";
-    else if (code == 3)
+    if (purged.code == ops::StorePurge::Code::Failed)
+        err << "bullpen-cli purge: " << purged.error << "; what was removed stays removed: run it again\n";
+    else if (purged.code == ops::StorePurge::Code::Busy)
         err << "bullpen-cli purge: another engine is purging this store now; try again when it is done\n";
-    return code;
+    return int(purged.code);
 }
 
 } // namespace bullpen::cli

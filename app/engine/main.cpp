@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // bullpen-engine: the engine as a service (docs/contract.md §12.1, docs/api.md). The same engine the console and the
 // CLI embed, headless, serving its HTTP API; and `token add|list|revoke` for the API's bearer tokens.
-#include "../cli/interrupts.h"
 #include "config/eventloops.h"
 #include "config/exitcode.h"
 #include "config/processlimits.h"
 #include "config/qtnoise.h"
 #include "config/settingstable.h"
+#include "ops/interrupts.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "service/engineservice.h"
@@ -395,7 +395,7 @@ int runServe(const QStringList &arguments)
     warnOfExposure(o, *tokens);
     // SIGTERM drains from before the line below: a supervisor that stops the engine the moment it
     // says it listens gets a drain, not the default action (the engine killed with nothing recorded).
-    cli::Interrupts interrupts([&service] { service.beginDrain(); });
+    Interrupts interrupts([&service] { service.beginDrain(); });
     announce(o, service, setup);
 
     QObject::connect(&service, &EngineService::drained, qApp, [] { QCoreApplication::exit(0); });

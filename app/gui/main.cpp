@@ -3,16 +3,17 @@
 // simulator over real HTTP and says so in the status bar. The interface language follows the system
 // locale (English or Korean), or Settings → Language, or --lang.
 //
-// `--screenshots DIR` runs the scripted tour (ui/tour/screenshottour.h) and exits.
+// The screenshot tour is a program of its own (bullpen-tour, app/tour/main.cpp): the console links no tour.
 #include "config/eventloops.h"
 #include "config/exitcode.h"
 #include "config/qtnoise.h"
 #include "config/settingstable.h"
+#include "models/demostory.h"
 #include "models/viewlink.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "runtime/secretstore.h"
-#include "tour/screenshottour.h"
+#include "translations.h"
 #include "views/healthstrip.h"
 #include "views/liveview.h"
 #include "views/mainwindow.h"
@@ -23,61 +24,18 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QLibraryInfo>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QSettings>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
-#include <QTranslator>
 
 #include <memory>
 
 using namespace bullpen;
 
 namespace {
-
-// "ko", "en" or "" (the system's).
-QString chooseLanguage(const QString &fromCommandLine)
-{
-    if (!fromCommandLine.isEmpty())
-        return fromCommandLine;
-    const QString saved = QSettings().value(QStringLiteral("ui/language")).toString();
-    if (!saved.isEmpty())
-        return saved;
-    return QLocale::system().language() == QLocale::Korean ? QStringLiteral("ko") : QStringLiteral("en");
-}
-
-// Installs Bullpen's and Qt's own translations for `language`; English needs none.
-class Translations
-{
-public:
-    void use(const QString &language)
-    {
-        for (QTranslator *t : { &m_bullpen, &m_core, &m_qt })
-            QCoreApplication::removeTranslator(t);
-        if (language != u"ko")
-            return;
-        // The console's own text, and the engine's text it shows (next steps, connection state).
-        for (auto [translator, file] :
-             { std::pair { &m_bullpen, ":/i18n/bullpen_ko.qm" }, std::pair { &m_core, ":/i18n/bullpen_core_ko.qm" } }) {
-            if (translator->load(QString::fromLatin1(file)))
-                QCoreApplication::installTranslator(translator);
-            else
-                QTextStream(stderr) << "bullpen: " << file << " is missing from this build; that text shows in English\n";
-        }
-        if (m_qt.load(QLocale(QLocale::Korean), QStringLiteral("qtbase"), QStringLiteral("_"),
-                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QCoreApplication::installTranslator(&m_qt);
-    }
-
-private:
-    QTranslator m_bullpen;
-    QTranslator m_core;
-    QTranslator m_qt;
-};
 
 class ConsoleHost final : public QObject
 {
@@ -177,7 +135,7 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
 {
     auto go = [&host, file] {
         MainWindow *window = host.window();
-        window->runView()->setStory(tour::demoStory());
+        window->runView()->setStory(demoStory());
         window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         window->runView()->setScenario(QStringLiteral("primary-overloaded"));
         QObject::connect(
@@ -247,10 +205,6 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console.\n\n") + settingsHelpText());
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption screenshots(
-        QStringLiteral("screenshots"),
-        QStringLiteral("Run the demo tour, save a PNG of each view to DIR (English), DIR/ko (Korean) and DIR/dark (a dark palette), exit."),
-        QStringLiteral("dir"));
     const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Simulator scenario to start with."),
                                       QStringLiteral("name"));
     const QCommandLineOption lang(QStringLiteral("lang"),
@@ -272,7 +226,7 @@ int main(int argc, char *argv[])
                                      QStringLiteral("Where the history, the masking key and images are kept (default: BULLPEN_DATA_DIR, "
                                                     "then ~/.local/share/bullpen). Not with --engine: an attached console keeps nothing."),
                                      QStringLiteral("dir"));
-    parser.addOptions({ screenshots, scenario, lang, engineUrl, grab, open, theme, dataDir });
+    parser.addOptions({ scenario, lang, engineUrl, grab, open, theme, dataDir });
     // The desktop entry opens a clicked bullpen:// link as `bullpen LINK` (docs/console.md, "Links").
     parser.addPositionalArgument(QStringLiteral("link"), QStringLiteral("A bullpen:// link to open (as --open)."),
                                  QStringLiteral("[link]"));
@@ -300,38 +254,33 @@ int main(int argc, char *argv[])
     }
 
     Translations translations;
-    if (!parser.isSet(screenshots)) {
-        translations.use(chooseLanguage(parser.value(lang)));
-        ConsoleHost host;
-        if (parser.isSet(engineUrl)) {
-            QString why;
-            const std::optional<EngineEndpoint> endpoint = endpointFor(parser.value(engineUrl), &why);
-            if (!endpoint) {
-                ConsoleHost::refuse(QStringLiteral("--engine: ") + why);
-                return kExitUsage;
-            }
-            host.attach(*endpoint);
-        } else {
-            SetupOptions options;
-            options.scenario = parser.value(scenario);
-            if (parser.isSet(dataDir))
-                options.dataDir = parser.value(dataDir);
-            options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (docs/contract.md §12.3)
-            options.useKeychain = true; // provider keys kept by Set key… in the system keychain
-            if (!host.embedded(options))
-                return kExitUsage;
+    translations.use(chooseLanguage(parser.value(lang)));
+    ConsoleHost host;
+    if (parser.isSet(engineUrl)) {
+        QString why;
+        const std::optional<EngineEndpoint> endpoint = endpointFor(parser.value(engineUrl), &why);
+        if (!endpoint) {
+            ConsoleHost::refuse(QStringLiteral("--engine: ") + why);
+            return kExitUsage;
         }
-        if (parser.isSet(grab))
-            grabWhenReady(host, parser.value(grab));
-        if (!openValue.isEmpty() && host.window()) {
-            if (openValue.startsWith(QLatin1StringView("gen_")))
-                host.window()->openGeneration(openValue);
-            else
-                host.window()->openLink(openValue, nullptr); // checked above
-        }
-        return app.exec();
+        host.attach(*endpoint);
+    } else {
+        SetupOptions options;
+        options.scenario = parser.value(scenario);
+        if (parser.isSet(dataDir))
+            options.dataDir = parser.value(dataDir);
+        options.engineThreads = SetupOptions::kThreadsFromEnvironment; // never on the GUI thread (docs/contract.md §12.3)
+        options.useKeychain = true; // provider keys kept by Set key… in the system keychain
+        if (!host.embedded(options))
+            return kExitUsage;
     }
-
-    // The tour, once per language and then in English on a dark palette, each on a fresh store.
-    return tour::run(parser.value(screenshots), [&translations](const QString &language) { translations.use(language); });
+    if (parser.isSet(grab))
+        grabWhenReady(host, parser.value(grab));
+    if (!openValue.isEmpty() && host.window()) {
+        if (openValue.startsWith(QLatin1StringView("gen_")))
+            host.window()->openGeneration(openValue);
+        else
+            host.window()->openLink(openValue, nullptr); // checked above
+    }
+    return app.exec();
 }

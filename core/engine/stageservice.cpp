@@ -2,6 +2,7 @@
 #include "stageservice.h"
 
 #include "contract/recordtext.h"
+#include "runholds.h"
 
 #include <QLoggingCategory>
 #include <QPointer>
@@ -32,8 +33,9 @@ struct StageService::Run
     StagePolicy policy;
     Clock::time_point requestedAt; // offsets in events and records are measured from here
     StageBudget budget; // restarted at admission when the stage had to wait for a slot
-    std::optional<Provider> slot; // the admission slot held for the current (or paused) attempt
-    quint64 ticket = 0; // waiting for admission
+    // The admission slot of the current (or paused) attempt, the place in the admission queue, the
+    // breakers' trials: each let go of by its holder (engine/runholds.h).
+    RunHolds holds;
     std::optional<AbortReason> stopping; // operator cancel or shutdown asked for: nothing new starts
     std::optional<Clock::time_point> queuedAt;
     Clock::duration queued { 0 };
@@ -46,7 +48,6 @@ struct StageService::Run
     std::optional<Failure> primaryFailure;
     Role first = Role::Primary; // Fallback when the primary's breaker is open or it is drained
     std::optional<PrimarySkipped> skipped; // why the primary was not called
-    bool trial[2] = { false, false }; // the role's next attempt is its breaker's one HALF_OPEN trial
     bool rerouted = false; // routed again once at admission because its breaker's gate had closed meanwhile
     QString decision;
     bool fallbackApplied = false;
@@ -127,7 +128,7 @@ void StageService::route(Run &run)
     run.first = chooseFirst(run);
     const Provider first = run.first == Role::Primary ? p.primary : *p.fallback;
     if (!m_admission || m_admission->tryAcquire(first)) {
-        run.slot = first;
+        run.holds.slot.hold(m_admission, first);
         if (takeGate(run))
             startAttempt(run, run.first, 1);
         return;
@@ -137,14 +138,14 @@ void StageService::route(Run &run)
     const int ahead = m_admission->waiting(first);
     const int inFlight = m_admission->inFlight(first);
     const QString id = run.generationId;
-    run.ticket = m_admission->enqueue(first, [this, id, provider = first] {
+    run.holds.ticket.hold(m_admission, m_admission->enqueue(first, [this, id, provider = first] {
         const auto it = m_runs.find(id);
         if (it != m_runs.end())
             admitted(*it->second);
         else // cannot happen (an ending run withdraws its ticket), but a slot must never leak
             m_admission->release(provider);
-    });
-    if (run.ticket == 0) {
+    }));
+    if (!run.holds.ticket.waiting()) {
         run.decision = recordText(RecordText::QueueFull, { toId(first) });
         finishRun(run, FinalState::Failed,
                   Failure { FailureKind::NOT_SENT,
@@ -171,7 +172,7 @@ bool StageService::takeGate(Run &run)
     const BreakerKey key { provider, run.first, p.stage };
     const BreakerGate gate = m_breakers->admit(key, m_clock.now());
     if (gate.verdict != BreakerGate::Skip || (!run.request.probeRole && run.rerouted)) {
-        run.trial[run.first == Role::Primary ? 0 : 1] = gate.verdict == BreakerGate::Trial;
+        run.holds.trialOf(run.first).take(m_breakers, m_clock, key, gate.verdict == BreakerGate::Trial);
         return true;
     }
     if (run.request.probeRole) {
@@ -180,9 +181,7 @@ bool StageService::takeGate(Run &run)
         return false;
     }
     run.rerouted = true; // once: a breaker never makes a possible success a certain failure
-    if (m_admission && run.slot)
-        m_admission->release(*run.slot);
-    run.slot.reset();
+    run.holds.slot.release();
     route(run);
     return false;
 }
@@ -242,16 +241,15 @@ void StageService::recordForBreaker(Run &run, const AttemptRecord &rec)
 {
     if (!m_breakers)
         return;
-    bool &trial = run.trial[rec.role == Role::Primary ? 0 : 1];
+    const bool trial = run.holds.trialOf(rec.role).spend();
     m_breakers->record(BreakerKey { rec.provider, rec.role, run.policy.stage }, breakerCount(rec), trial, m_clock.now(), rec.kind());
-    trial = false;
 }
 
 void StageService::admitted(Run &run)
 {
-    run.ticket = 0;
+    run.holds.ticket.spend();
     const Provider first = run.first == Role::Primary ? run.policy.primary : *run.policy.fallback;
-    run.slot = first;
+    run.holds.slot.hold(m_admission, first);
     run.queued = m_clock.now() - run.queuedAt.value_or(m_clock.now());
     run.budget.restart();
     emitEvent(run, StageAdmitted { run.policy.stage, first, duration_cast<microseconds>(run.queued) });
@@ -388,9 +386,11 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             // The primary's cancel handlers have already run (inside its runner, before it finished). The
             // fallback is called whatever its breaker says (docs/contract.md §4.1); its gate only tells
             // whether this call is a HALF_OPEN breaker's trial.
-            if (m_breakers)
-                run.trial[1] =
-                    m_breakers->admit(BreakerKey { *p.fallback, Role::Fallback, p.stage }, m_clock.now()).verdict == BreakerGate::Trial;
+            if (m_breakers) {
+                const BreakerKey key { *p.fallback, Role::Fallback, p.stage };
+                run.holds.trialOf(Role::Fallback)
+                    .take(m_breakers, m_clock, key, m_breakers->admit(key, m_clock.now()).verdict == BreakerGate::Trial);
+            }
             run.fallbackApplied = true;
             emitEvent(run,
                       FallbackTriggered { p.stage, rec.provider, *p.fallback, failure.kind,
@@ -430,14 +430,11 @@ bool StageService::takeFallbackSlot(Run &run)
 {
     if (!m_admission)
         return true;
-    if (run.slot) {
-        m_admission->release(*run.slot);
-        run.slot.reset();
-    }
+    run.holds.slot.release();
     // Ahead of anyone waiting for admission: their budgets have not started, this one's has.
     if (!m_admission->tryAcquireNow(*run.policy.fallback))
         return false;
-    run.slot = *run.policy.fallback;
+    run.holds.slot.hold(m_admission, *run.policy.fallback);
     return true;
 }
 
@@ -450,21 +447,9 @@ void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> 
     run.finished = true;
     run.pauseTimer.reset();
     run.startTimer.reset();
-    if (m_admission) {
-        if (run.ticket)
-            m_admission->withdraw(run.ticket);
-        if (run.slot)
-            m_admission->release(*run.slot);
-    }
-    run.ticket = 0;
-    run.slot.reset();
-    // A trial handed out for an attempt that never ran (cancelled while queued) goes back to its breaker.
-    for (const Role role : { Role::Primary, Role::Fallback }) {
-        if (m_breakers && run.trial[role == Role::Primary ? 0 : 1]) {
-            const Provider provider = role == Role::Primary ? run.policy.primary : *run.policy.fallback;
-            m_breakers->record(BreakerKey { provider, role, run.policy.stage }, BreakerCount::Ignored, true, m_clock.now());
-        }
-    }
+    // The queue place, the slot, and a trial handed out for an attempt that never ran (cancelled while
+    // queued), which goes back to its breaker: each holder lets go of its own (engine/runholds.h).
+    run.holds.releaseAll();
 
     StageResult result;
     result.generationId = run.generationId;

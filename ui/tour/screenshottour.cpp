@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `bullpen --screenshots DIR`: a short scripted tour that saves a PNG of each view, then exits; it works
+// `bullpen-tour DIR`: a short scripted tour that saves a PNG of each view, then exits; it works
 // under QT_QPA_PLATFORM=offscreen. The tour uses a fresh store in a temporary folder holding seven days
 // of synthetic history (HistoryFiller) under the tour's own real runs: healthy, fallback on overload,
 // timeout fallback, final auth failure, a drained primary, then a comparison. It runs in English
@@ -9,6 +9,7 @@
 #include "config/exitcode.h"
 #include "devsupport/historyfiller.h"
 #include "engine/breakerboard.h"
+#include "models/demostory.h"
 #include "pipeline/comparison.h"
 #include "runtime/enginesetup.h"
 #include "store/store.h"
@@ -58,9 +59,6 @@ constexpr DemoStep kDemo[] = {
     { "primary-auth", "auth-failure", "60s" },
     { "healthy", "primary-drained", "60s", true },
 };
-
-const QString kDemoStory = QStringLiteral("하루는 아침마다 같은 길로 학교에 간다. 오늘은 고양이 한 마리가 따라온다. \"열쇠를 잊었어,\" "
-                                          "고양이가 말한다. 하루와 고양이는 함께 집으로 돌아간다.");
 
 // The tour's settings file: a provider added by configuration (docs/configuration.md, "Providers"),
 // so that the pickers and Settings show one.
@@ -113,7 +111,7 @@ private:
     void next()
     {
         RunView *run = m_window.runView();
-        run->setStory(kDemoStory);
+        run->setStory(demoStory());
         run->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         if (m_step >= int(std::size(kDemo))) {
             // Last: a comparison of the two providers on the healthy scenario.
@@ -296,11 +294,6 @@ private:
 // The console's window and the engine it holds. Connect… replaces both: the old window goes, a new one
 // attaches to the engine named, with the same views.
 } // namespace
-
-QString demoStory()
-{
-    return kDemoStory;
-}
 
 int run(const QString &root, const std::function<void(const QString &language)> &useLanguage)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "soakledger.h"
+#include "ops/soakledger.h"
 
 #include "contract/providerregistry.h"
 
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace bullpen::cli {
+namespace bullpen::ops {
 
 using namespace std::chrono;
 
@@ -298,4 +298,4 @@ void SoakLedger::print(QTextStream &out, const QJsonObject &summary) const
     }
 }
 
-} // namespace bullpen::cli
+} // namespace bullpen::ops

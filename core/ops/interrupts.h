@@ -7,7 +7,7 @@
 
 class QSocketNotifier;
 
-namespace bullpen::cli {
+namespace bullpen {
 
 // SIGINT and SIGTERM as an operator cancel (docs/contract.md §4.3): the first one calls `onCancel` on the event
 // loop (the cancel handlers run and the generation ends CANCELLED, its record written); a second one
@@ -23,4 +23,4 @@ private:
     QSocketNotifier *m_notifier = nullptr;
 };
 
-} // namespace bullpen::cli
+} // namespace bullpen

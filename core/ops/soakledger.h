@@ -14,7 +14,7 @@
 
 class QTextStream;
 
-namespace bullpen::cli {
+namespace bullpen::ops {
 
 // What `bullpen-cli soak` checks and reports, whichever engine ran the generations (embedded, or a
 // bullpen-engine over HTTP): the invariants of docs/contract.md section 11, judged from each
@@ -87,4 +87,4 @@ private:
 
 double percentile(std::vector<double> values, double p);
 
-} // namespace bullpen::cli
+} // namespace bullpen::ops

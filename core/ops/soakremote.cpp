@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "engine/stageservice.h"
-#include "interrupts.h"
+#include "ops/interrupts.h"
+#include "ops/soakledger.h"
+#include "ops/soakrun.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
@@ -13,15 +14,12 @@
 #include "runtime/logsink.h"
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
-#include "soakledger.h"
-#include "soakrun.h"
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
 #include "wire/apiroutes.h"
 #include "wire/storyboardpolicyjson.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -38,7 +36,7 @@
 #include <map>
 #include <set>
 
-namespace bullpen::cli {
+namespace bullpen::ops {
 
 using namespace std::chrono;
 
@@ -183,7 +181,7 @@ public:
     }
 
     // The engines: their config, counters and clients. False (said on stderr) when one cannot be used.
-    bool open(const RemoteFlag &remote, const QCommandLineParser &parser);
+    bool open(const QList<EngineEndpoint> &endpoints);
     // Runs every generation; false when an engine refused the client (said on stderr).
     bool run();
     int judgeAndReport();
@@ -236,14 +234,9 @@ private:
     QStringList m_names;
 };
 
-bool RemoteSoak::open(const RemoteFlag &remote, const QCommandLineParser &parser)
+bool RemoteSoak::open(const QList<EngineEndpoint> &endpoints)
 {
-    QList<EngineEndpoint> endpoints;
     QString why;
-    if (!remote.endpoints(parser, &endpoints, &why)) {
-        m_err << "bullpen-cli soak: " << why << "\n";
-        return false;
-    }
     m_lanes.resize(std::size_t(endpoints.size()));
     for (std::size_t i = 0; i < m_lanes.size(); ++i) {
         EngineLane &lane = m_lanes[i];
@@ -730,14 +723,14 @@ int RemoteSoak::judgeAndReport()
 
 } // namespace
 
-int runRemote(const RemoteFlag &remote, const QCommandLineParser &parser, const SoakOptions &o, milliseconds lease)
+int runRemote(const QList<EngineEndpoint> &endpoints, const SoakOptions &o, milliseconds lease)
 {
     QTextStream out(stdout);
     QTextStream err(logging::stderrDevice());
     RemoteSoak soak(o, lease, out, err);
-    if (!soak.open(remote, parser) || !soak.run())
+    if (!soak.open(endpoints) || !soak.run())
         return kExitUsage;
     return soak.judgeAndReport();
 }
 
-} // namespace bullpen::cli
+} // namespace bullpen::ops

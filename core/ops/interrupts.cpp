@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "interrupts.h"
+#include "ops/interrupts.h"
 
 #include <QSocketNotifier>
 
@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace bullpen::cli {
+namespace bullpen {
 
 namespace {
 int g_fds[2] = { -1, -1 };
@@ -57,4 +57,4 @@ Interrupts::~Interrupts()
     g_fds[0] = g_fds[1] = -1;
 }
 
-} // namespace bullpen::cli
+} // namespace bullpen

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "engine/stageservice.h"
-#include "interrupts.h"
+#include "ops/interrupts.h"
+#include "ops/soakledger.h"
+#include "ops/soakrun.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
@@ -13,13 +14,10 @@
 #include "runtime/logsink.h"
 #include "sim/providersimulator.h"
 #include "sim/simulatorthread.h"
-#include "soakledger.h"
-#include "soakrun.h"
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -36,7 +34,7 @@
 #include <map>
 #include <set>
 
-namespace bullpen::cli {
+namespace bullpen::ops {
 
 using namespace std::chrono;
 
@@ -154,8 +152,7 @@ std::pair<QJsonObject, QString> judgeStore(Store &store, SoakLedger &ledger, int
 } // namespace
 
 // The embedded engine: one simulator and engine per scenario, side by side, and the store checked file by file.
-int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QCommandLineOption &dataDir, const QCommandLineOption &noStore,
-             const QCommandLineOption &progress)
+int runLocal(const SoakOptions &o, const LocalStore &where)
 {
     QTextStream out(stdout);
     QTextStream err(logging::stderrDevice());
@@ -167,10 +164,9 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     std::unique_ptr<Store> store;
     std::optional<Masking> masking;
     QString storeDir;
-    if (!parser.isSet(noStore)) {
-        storeDir = parser.isSet(dataDir)
-            ? parser.value(dataDir)
-            : QDir::temp().filePath(QStringLiteral("bullpen-soak-%1").arg(QDateTime::currentMSecsSinceEpoch()));
+    if (where.keep) {
+        storeDir = !where.dir.isEmpty() ? where.dir
+                                        : QDir::temp().filePath(QStringLiteral("bullpen-soak-%1").arg(QDateTime::currentMSecsSinceEpoch()));
         store = Store::open(storeDir, &why);
         if (store)
             masking = Masking::loadOrCreate(QDir(storeDir).filePath(QStringLiteral("masking.key")), &why);
@@ -188,7 +184,7 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
             lane.options.imageDir = QDir(storeDir).filePath(QStringLiteral("images"));
         lane.engine = std::make_unique<LocalEngine>(lane.settings, lane.options, store.get(), masking ? &*masking : nullptr, engineThreads);
     }
-    if (store && parser.isSet(progress)) {
+    if (store && where.progress) {
         QObject::connect(store.get(), &Store::finalStatesCommitted, store.get(), [&out](const QStringList &ids) {
             for (const QString &id : ids)
                 out << "committed " << id << "\n";
@@ -270,4 +266,4 @@ int runLocal(const QCommandLineParser &parser, const SoakOptions &o, const QComm
     return pass ? 0 : 1;
 }
 
-} // namespace bullpen::cli
+} // namespace bullpen::ops
