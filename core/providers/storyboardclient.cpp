@@ -45,6 +45,7 @@ ProviderEndpoint StoryboardClient::endpointFor(const Settings &settings, Provide
     e.apiKey = ps.apiKey;
     e.stream = ps.stream;
     e.price = ps.price;
+    e.spec = settings.providerTable.spec(provider); // this engine's, not the process's
     return e;
 }
 

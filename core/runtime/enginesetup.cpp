@@ -217,9 +217,11 @@ bool EngineSetup::init(const SetupOptions &options)
     QProcessEnvironment keychain;
     if (options.useKeychain)
         keychain = keychainKeys();
-    SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
+    SettingsLoad load = SettingsLoader::read(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
     m_errors = load.errors;
     m_settings = load.settings;
+    if (options.publishProviders)
+        ProviderRegistry::setAdded(m_settings.added); // the front end's own engine: its pickers list these
     if (!m_errors.isEmpty())
         return false;
 
@@ -424,7 +426,7 @@ QString EngineSetup::describe() const
                                      : QString());
     QStringList live;
     for (const auto &entry : m_settings.providers) {
-        if (entry.second.hasKey() || !ProviderRegistry::spec(entry.first).takesKey()) // an added provider may take no key
+        if (entry.second.hasKey() || !m_settings.providerTable.spec(entry.first).takesKey()) // an added provider may take no key
             live << toId(entry.first);
     }
     return QCoreApplication::translate("bullpen::EngineSetup", "live providers: %1").arg(live.join(QStringLiteral(", ")));
