@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/enginecontext.h"
 #include "config/processlimits.h"
 #include "config/settings.h"
 #include "engine/alertboard.h"
@@ -126,6 +127,8 @@ public:
     static bool installProxy(const QProcessEnvironment &environment, QString *error);
     // What calls go through, for the status line: "direct (no proxy)" or the proxies and exceptions.
     QString proxyDescription() const { return m_proxyDescription; }
+    // What this engine owns (its proxy routes; its providers are m_settings.providerTable).
+    const EngineContext &context() const { return m_context; }
 
     static QString defaultSettingsFile();
     static QString defaultKeyFile();
@@ -139,6 +142,7 @@ private:
     QJsonArray m_consoleAudit;
     AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
     Settings m_settings;
+    EngineContext m_context; // made here, handed down to the engine's stacks
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;
     QString m_dataDir;
