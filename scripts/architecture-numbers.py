@@ -12,8 +12,8 @@
 #                         file with only "fallback_provider" names an attempt's field, not a policy)
 #   ui reaching inside    ui/ files that include a store/ or runtime/ header or name `Store *`
 #   mutable statics       process-wide mutable objects in core/ (function-local or namespace `static`
-#                         that is neither const, constexpr, atomic nor a mutex): the globals that can
-#                         be written after start-up
+#                         that is neither const, constexpr, atomic nor a mutex, or a const smart
+#                         pointer to a non-const object): the globals that can be written after start-up
 #   longest function      the longest function with no exemption (scripts/longest-functions.py: paint
 #                         routines are exempt)
 #   base-url rewrites     the lines between the settings file and the request that assign a
@@ -84,9 +84,11 @@ def ui_reaching_inside():
 def mutable_statics():
     out = []
     pattern = re.compile(r"^\s*static\s+(?!const\b|constexpr\b|inline\b|std::atomic|QMutex\b|thread_local\b)([\w:<>, ]+?)\s+(\w+)\s*(?:\{[^}]*\}|=[^;(]*)?;", re.M)
+    # A const handle to a mutable object is a mutable object too: `static const std::shared_ptr<T> x`.
+    handle = re.compile(r"^\s*static\s+const\s+(std::(?:shared_ptr|unique_ptr)<(?!const\b)[\w:]+>)\s+(\w+)\s*(?:\{[^}]*\}|=[^;]*)?;", re.M)
     for path, text in sources("core"):
         body = code_only(text)
-        for m in pattern.finditer(body):
+        for m in sorted([*pattern.finditer(body), *handle.finditer(body)], key=lambda m: m.start()):
             line = body.count("\n", 0, m.start()) + 1
             out.append(f"{path}:{line}  {m.group(1).strip()} {m.group(2)}")
     return out

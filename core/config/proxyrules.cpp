@@ -32,19 +32,6 @@ std::optional<QUrl> parseProxy(const QString &text, const QString &from, QString
     return url;
 }
 
-struct Installed
-{
-    std::mutex mutex;
-    ProxyRules rules;
-    QSet<QString> direct;
-};
-
-Installed &installed()
-{
-    static Installed i;
-    return i;
-}
-
 } // namespace
 
 std::optional<ProxyRules> ProxyRules::from(const QString &setting, const QProcessEnvironment &environment, QString *error)
@@ -167,37 +154,58 @@ QNetworkProxy RulesProxyFactory::toQt(const QUrl &proxy)
     return p;
 }
 
-QNetworkProxy proxyFor(const QUrl &target)
+void ProxyRoutes::install(const ProxyRules &rules)
+{
+    std::lock_guard lock(m_mutex);
+    m_rules = rules;
+}
+
+void ProxyRoutes::addDirectOrigin(const QUrl &url)
+{
+    std::lock_guard lock(m_mutex);
+    m_direct.insert(originOf(url));
+}
+
+QNetworkProxy ProxyRoutes::proxyFor(const QUrl &target) const
 {
     std::optional<QUrl> proxy;
     {
-        std::lock_guard lock(installed().mutex);
-        if (!installed().direct.contains(originOf(target)))
-            proxy = installed().rules.proxyFor(target);
+        std::lock_guard lock(m_mutex);
+        if (!m_direct.contains(originOf(target)))
+            proxy = m_rules.proxyFor(target);
     }
     return proxy ? RulesProxyFactory::toQt(*proxy) : QNetworkProxy(QNetworkProxy::NoProxy);
 }
 
+const std::shared_ptr<ProxyRoutes> &ProxyRoutes::process()
+{
+    static const std::shared_ptr<ProxyRoutes> routes = std::make_shared<ProxyRoutes>();
+    return routes;
+}
+
+QNetworkProxy proxyFor(const QUrl &target)
+{
+    return ProxyRoutes::process()->proxyFor(target);
+}
+
 QList<QNetworkProxy> RulesProxyFactory::queryProxy(const QNetworkProxyQuery &query)
 {
-    return { proxyFor(query.url()) };
+    return { m_routes->proxyFor(query.url()) };
 }
 
 void installProxyRules(const ProxyRules &rules)
 {
-    std::lock_guard lock(installed().mutex);
-    installed().rules = rules;
+    ProxyRoutes::process()->install(rules);
 }
 
 void addDirectOrigin(const QUrl &url)
 {
-    std::lock_guard lock(installed().mutex);
-    installed().direct.insert(originOf(url));
+    ProxyRoutes::process()->addDirectOrigin(url);
 }
 
-void useProxyRules(QNetworkAccessManager &manager)
+void useProxyRules(QNetworkAccessManager &manager, std::shared_ptr<const ProxyRoutes> routes)
 {
-    manager.setProxyFactory(new RulesProxyFactory);
+    manager.setProxyFactory(new RulesProxyFactory(std::move(routes)));
 }
 
 } // namespace bullpen

@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <memory>
+#include <mutex>
 #include <optional>
 
 namespace bullpen {
@@ -48,26 +50,55 @@ private:
     QStringList m_noProxy;
 };
 
-// The process's proxy rules as Qt's proxy factory, one per QNetworkAccessManager (useProxyRules): it
-// reads the rules installProxyRules() set last on every query, so managers made before an install
-// follow it too. A factory of the manager's own, not the application-wide one: Qt's application-wide
-// lookup never proxies a loopback host, and a proxy on loopback is how the rules are tested.
+// One engine's proxy rules and the origins it reaches directly whatever they say (its built-in
+// simulator, its egress guards' relays): an engine's, made by EngineSetup and handed down to its network
+// pools and egress guards (EngineContext), so that two engines in one process each follow their own.
+// Thread-safe: engine threads ask on every request.
+class ProxyRoutes final
+{
+public:
+    void install(const ProxyRules &rules);
+    void addDirectOrigin(const QUrl &url);
+    // The proxy for one connection to `target` (NoProxy: direct).
+    QNetworkProxy proxyFor(const QUrl &target) const;
+
+    // The process's own routes: what no engine owns (an attached console's calls to its engine, a
+    // stack built by hand in a test), and the free functions below. A static because those callers
+    // hold no engine to ask; engines never read it unless built without a context.
+    static const std::shared_ptr<ProxyRoutes> &process();
+
+private:
+    mutable std::mutex m_mutex;
+    ProxyRules m_rules;
+    QSet<QString> m_direct;
+};
+
+// Proxy routes as Qt's proxy factory, one per QNetworkAccessManager (useProxyRules): it reads the
+// routes' rules on every query, so managers made before an install follow it too. A factory of the
+// manager's own, not the application-wide one: Qt's application-wide lookup never proxies a loopback
+// host, and a proxy on loopback is how the rules are tested.
 class RulesProxyFactory final : public QNetworkProxyFactory
 {
 public:
+    explicit RulesProxyFactory(std::shared_ptr<const ProxyRoutes> routes = ProxyRoutes::process())
+        : m_routes(std::move(routes))
+    {
+    }
     QList<QNetworkProxy> queryProxy(const QNetworkProxyQuery &query) override;
     static QNetworkProxy toQt(const QUrl &proxy);
+
+private:
+    std::shared_ptr<const ProxyRoutes> m_routes;
 };
 
-// Sets the rules every manager given useProxyRules() follows (thread-safe; engine threads ask on every
-// request). Origins added with addDirectOrigin() are reached directly whatever the rules say: endpoints
-// in this process (the built-in simulator, the egress guard's relays).
+// The process's routes (ProxyRoutes::process()): the rules every manager given useProxyRules() without
+// routes of its own follows. Origins added with addDirectOrigin() are reached directly whatever the
+// rules say: endpoints in this process.
 void installProxyRules(const ProxyRules &rules);
 void addDirectOrigin(const QUrl &url);
-// The proxy for one connection to `target` under the installed rules (NoProxy: direct), for a
-// QTcpSocket of our own (the egress guard's connection to the provider).
+// The proxy for one connection to `target` under the process's rules (NoProxy: direct).
 QNetworkProxy proxyFor(const QUrl &target);
-// Gives `manager` a RulesProxyFactory (it takes ownership).
-void useProxyRules(QNetworkAccessManager &manager);
+// Gives `manager` a RulesProxyFactory over `routes` (it takes ownership).
+void useProxyRules(QNetworkAccessManager &manager, std::shared_ptr<const ProxyRoutes> routes = ProxyRoutes::process());
 
 } // namespace bullpen

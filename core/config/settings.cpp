@@ -28,9 +28,9 @@ namespace {
 
 // A built-in provider's environment variable (GEMINI_BASE_URL); an added provider has none, and a
 // refusal names its settings-file field instead (providers.local-vllm.base_url).
-QString var(Provider p, const char *suffix)
+QString var(const ProviderTable &table, Provider p, const char *suffix)
 {
-    const ProviderSpec spec = ProviderRegistry::spec(p);
+    const ProviderSpec spec = table.spec(p);
     if (!spec.envPrefix.isEmpty())
         return spec.envPrefix + QLatin1StringView(suffix);
     return QStringLiteral("providers.%1.%2").arg(spec.id, QLatin1StringView(suffix + 1).toString().toLower());
@@ -48,13 +48,13 @@ struct Origins
     }
 };
 
-// The file's providers: the added ones join the registry (with their defaults here), and the
-// built-ins take what the file overrides.
+// The file's providers: the added ones join the settings' own table (with their defaults here), and
+// the built-ins take what the file overrides.
 void applyProviderEntries(Settings &s, const ProviderEntries &entries)
 {
     s.added = entries.added;
-    for (const Provider p : ProviderRegistry::setAdded(entries.added)) {
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+    for (const Provider p : s.providerTable.setAdded(entries.added)) {
+        const ProviderSpec spec = s.providerTable.spec(p);
         s.providers[p] = ProviderSettings { spec.baseUrl, spec.model, {}, SettingSource::Default, spec.stream, spec.price };
     }
     for (const auto &[p, o] : entries.builtIns) {
@@ -66,32 +66,48 @@ void applyProviderEntries(Settings &s, const ProviderEntries &entries)
     }
 }
 
-std::optional<Provider> parseProviderName(QStringView v)
+std::optional<Provider> parseProviderName(const ProviderTable &table, QStringView v)
 {
     if (v.compare(u"dashscope", Qt::CaseInsensitive) == 0)
         return Provider::Qwen;
     // Only a listed provider may be chosen: one the settings no longer add is history, not a choice.
     const std::optional<Provider> p = providerFromId(v.trimmed());
-    return p && ProviderRegistry::all().contains(*p) ? p : std::nullopt;
+    return p && table.lists(*p) ? p : std::nullopt;
 }
 
 } // namespace
 
+QString apiKeyVariable(const ProviderTable &table, Provider p)
+{
+    return table.spec(p).keyVariable;
+}
+QString baseUrlVariable(const ProviderTable &table, Provider p)
+{
+    return var(table, p, "_BASE_URL");
+}
+QString modelVariable(const ProviderTable &table, Provider p)
+{
+    return var(table, p, "_MODEL");
+}
+QString streamVariable(const ProviderTable &table, Provider p)
+{
+    return var(table, p, "_STREAM");
+}
 QString apiKeyVariable(Provider p)
 {
     return ProviderRegistry::spec(p).keyVariable;
 }
 QString baseUrlVariable(Provider p)
 {
-    return var(p, "_BASE_URL");
+    return var(ProviderTable(), p, "_BASE_URL");
 }
 QString modelVariable(Provider p)
 {
-    return var(p, "_MODEL");
+    return var(ProviderTable(), p, "_MODEL");
 }
 QString streamVariable(Provider p)
 {
-    return var(p, "_STREAM");
+    return var(ProviderTable(), p, "_STREAM");
 }
 
 std::optional<milliseconds> parseDuration(QStringView text, QString *why)
@@ -132,7 +148,7 @@ bool Settings::noProviderConfigured() const
 {
     for (const auto &[p, ps] : providers) {
         // A provider added by the settings file is meant to be called, with a key or without one.
-        if (ps.hasKey() || !ProviderRegistry::spec(p).builtIn)
+        if (ps.hasKey() || !providerTable.spec(p).builtIn)
             return false;
     }
     return true;
@@ -147,8 +163,8 @@ Settings Settings::defaults()
 {
     Settings s;
     s.storyboard = StagePolicy::relief(Provider::Gemini, std::nullopt); // no fallback unless configured (docs/contract.md §4.6)
-    for (const Provider p : ProviderRegistry::all()) {
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+    for (const Provider p : s.providerTable.all()) {
+        const ProviderSpec spec = s.providerTable.spec(p);
         ProviderSettings ps;
         ps.baseUrl = spec.baseUrl;
         ps.model = spec.model;
@@ -197,25 +213,25 @@ QList<ConfigError> SettingsLoader::validate(const Settings &s, bool requireKeys)
         const QUrl &u = ps.baseUrl;
         if (!u.isValid() || u.host().isEmpty() || (u.scheme() != u"http" && u.scheme() != u"https"))
             errors << ConfigError {
-                baseUrlVariable(p),
+                baseUrlVariable(s.providerTable, p),
                 QStringLiteral("%1=%2 needs an http(s) endpoint with a host; got \"%3\"").arg(selector, toId(p), u.toString())
             };
         if (ps.model.trimmed().isEmpty())
-            errors << ConfigError { modelVariable(p), QStringLiteral("%1=%2 needs a model name").arg(selector, toId(p)) };
-        if (!ProviderRegistry::spec(p).serves(Stage::Storyboard))
+            errors << ConfigError { modelVariable(s.providerTable, p), QStringLiteral("%1=%2 needs a model name").arg(selector, toId(p)) };
+        if (!s.providerTable.spec(p).serves(Stage::Storyboard))
             errors << ConfigError { selector,
                                     QStringLiteral("%1 does not serve the storyboard stage; add \"storyboard\" to its stages, or choose "
                                                    "another provider")
                                         .arg(toId(p)) };
-        if (requireKeys && ProviderRegistry::spec(p).takesKey() && !ps.hasKey())
-            errors << ConfigError { apiKeyVariable(p),
+        if (requireKeys && s.providerTable.spec(p).takesKey() && !ps.hasKey())
+            errors << ConfigError { apiKeyVariable(s.providerTable, p),
                                     QStringLiteral("%1=%2 needs an API key: set %3 in the environment or in the key file "
                                                    "(one NAME=value per line, mode 0600)")
-                                        .arg(selector, toId(p), apiKeyVariable(p)) };
+                                        .arg(selector, toId(p), apiKeyVariable(s.providerTable, p)) };
     };
     // An added provider that names a key variable must find a key there (docs/configuration.md, "Providers").
     for (const auto &[p, ps] : s.providers) {
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+        const ProviderSpec spec = s.providerTable.spec(p);
         if (requireKeys && !spec.builtIn && spec.takesKey() && !ps.hasKey())
             errors << ConfigError { QStringLiteral("providers (%1).key_variable").arg(spec.id),
                                     QStringLiteral("names %1, which is empty or not set: set it in the environment or the key file, or "
@@ -434,7 +450,7 @@ void Loader::applyProvider(const QString &setting, const QString &value, bool fa
         s.storyboard.fallback.reset();
         return;
     }
-    const auto p = parseProviderName(value);
+    const auto p = parseProviderName(s.providerTable, value);
     if (p && fallback)
         s.storyboard.fallback = *p;
     else if (p)
@@ -447,7 +463,7 @@ void Loader::applyProvider(const QString &setting, const QString &value, bool fa
     else
         errors << ConfigError { setting,
                                 QStringLiteral("unknown provider \"%1\"; use %2%3")
-                                    .arg(value, ProviderRegistry::idList(), fallback ? QStringLiteral(", or none") : QString()) };
+                                    .arg(value, s.providerTable.idList(), fallback ? QStringLiteral(", or none") : QString()) };
 }
 
 void Loader::applyRetention(const QString &setting, const QString &value, bool aggregates)
@@ -547,9 +563,9 @@ void Loader::readProviderEnvironment(const QProcessEnvironment &env, const QProc
             return std::nullopt;
         return env.value(name);
     };
-    for (const Provider p : ProviderRegistry::all()) {
+    for (const Provider p : s.providerTable.all()) {
         ProviderSettings &ps = s.providers[p];
-        const QString keyVar = apiKeyVariable(p);
+        const QString keyVar = apiKeyVariable(s.providerTable, p);
         if (!keyVar.isEmpty() && keys.contains(keyVar)) {
             ps.apiKey = keys.value(keyVar);
             ps.keySource = SettingSource::KeyFile;
@@ -562,20 +578,20 @@ void Loader::readProviderEnvironment(const QProcessEnvironment &env, const QProc
             ps.apiKey = v->trimmed();
             ps.keySource = SettingSource::Environment;
         }
-        if (!ProviderRegistry::spec(p).builtIn)
+        if (!s.providerTable.spec(p).builtIn)
             continue; // an added provider is described by its settings-file entry alone
-        if (auto v = envValue(baseUrlVariable(p)))
+        if (auto v = envValue(baseUrlVariable(s.providerTable, p)))
             ps.baseUrl = QUrl(v->trimmed());
-        if (auto v = envValue(modelVariable(p)))
+        if (auto v = envValue(modelVariable(s.providerTable, p)))
             ps.model = v->trimmed();
-        if (auto v = envValue(streamVariable(p))) {
+        if (auto v = envValue(streamVariable(s.providerTable, p))) {
             const QString b = v->trimmed().toLower();
             if (b == u"1" || b == u"true" || b == u"yes")
                 ps.stream = true;
             else if (b == u"0" || b == u"false" || b == u"no")
                 ps.stream = false;
             else
-                errors << ConfigError { streamVariable(p), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v) };
+                errors << ConfigError { streamVariable(s.providerTable, p), QStringLiteral("\"%1\" is not 1, 0, true or false").arg(*v) };
         }
     }
 }
@@ -605,8 +621,15 @@ void Loader::readEnvironment(const QProcessEnvironment &env)
 SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
                                   const QProcessEnvironment &keychain)
 {
+    SettingsLoad out = read(settingsFile, keyFile, env, requireKeys, keychain);
+    ProviderRegistry::setAdded(out.settings.added); // the front end's pickers list what its settings add
+    return out;
+}
+
+SettingsLoad SettingsLoader::read(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
+                                  const QProcessEnvironment &keychain)
+{
     SettingsLoad out;
-    ProviderRegistry::setAdded({}); // until the file adds its own
     out.settings = Settings::defaults();
     Settings &s = out.settings;
     Origins origins;

@@ -3,6 +3,7 @@
 
 #include "contract/enums.h"
 #include "contract/providerregistry.h"
+#include "contract/providertable.h"
 #include "engine/breakersettings.h"
 #include "engine/stagepolicy.h"
 #include "store/retention.h"
@@ -74,6 +75,9 @@ struct Settings
     PipelineSettings pipeline;
     std::map<Provider, ProviderSettings> providers; // every listed provider, built-in or added
     QList<ProviderSpec> added; // the providers the settings file adds, as it describes them (docs/configuration.md)
+    // What each provider is for these settings: the built-ins and `added` (docs/architecture.md, "The
+    // engine's providers"). An engine reads its providers here, never from the process's registry.
+    ProviderTable providerTable;
     QString settingsFile; // the file that was read, if any
     QString keyFile; // the 0600 key file that was read, if any
     QString dataDir; // from the settings file ("data_dir"); empty: BULLPEN_DATA_DIR or the default
@@ -115,6 +119,11 @@ QString apiKeyVariable(Provider p); // GEMINI_API_KEY, DASHSCOPE_API_KEY, OPENAI
 QString baseUrlVariable(Provider p); // GEMINI_BASE_URL, DASHSCOPE_BASE_URL, …
 QString modelVariable(Provider p); // GEMINI_MODEL, DASHSCOPE_MODEL, …
 QString streamVariable(Provider p); // GEMINI_STREAM, … (1/0, true/false)
+// The same, for a provider as `table` describes it (an added provider's names its settings-file fields).
+QString apiKeyVariable(const ProviderTable &table, Provider p);
+QString baseUrlVariable(const ProviderTable &table, Provider p);
+QString modelVariable(const ProviderTable &table, Provider p);
+QString streamVariable(const ProviderTable &table, Provider p);
 
 // "60s", "1500ms", "2m", "1.5s". A bare number is refused: its unit would be a guess.
 std::optional<std::chrono::milliseconds> parseDuration(QStringView text, QString *why = nullptr);
@@ -161,7 +170,14 @@ class SettingsLoader final
 {
 public:
     // `keychain`: provider keys found in the system keychain (runtime/secretstore.h), between the key
-    // file and the environment: environment, then keychain, then key file.
+    // file and the environment: environment, then keychain, then key file. A pure function of its
+    // arguments: the providers the file adds are in the result's own table (Settings::providerTable),
+    // never in the process's.
+    static SettingsLoad read(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys = true,
+                             const QProcessEnvironment &keychain = {});
+    // read(), then the process's front-end table (ProviderRegistry) lists the providers it adds: for a
+    // front end (the console's Settings view, the CLI's commands), never for an engine, which keeps its
+    // providers in its own settings (EngineSetup reads them with read()).
     static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys = true,
                              const QProcessEnvironment &keychain = {});
     static QList<ConfigError> validate(const Settings &settings, bool requireKeys = true);

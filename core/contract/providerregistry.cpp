@@ -49,6 +49,10 @@ struct Entry
 };
 
 // The table behind every Provider value. Entries are only appended, so an index stays valid.
+// Process-wide on purpose, for two things: the interned ids (a Provider must mean the same id in every
+// engine, store and codec of the process), and the front end's providers (the console's and the CLI's
+// pickers and filters: one engine per process, published by EngineSetup or adopted on attach). An
+// engine reads what its providers are from its own ProviderTable (Settings::providerTable), never here.
 struct Table
 {
     QReadWriteLock lock;

@@ -74,4 +74,9 @@ std::unique_ptr<WireFormat> WireFormat::create(Provider provider)
     return Dialects::of(provider).format(provider);
 }
 
+std::unique_ptr<WireFormat> WireFormat::create(WireDialect dialect, Provider provider)
+{
+    return Dialects::of(dialect).format(provider);
+}
+
 } // namespace bullpen

@@ -94,7 +94,7 @@ public:
         , m_host(host)
         , m_port(port)
         // Through the configured proxy, if any (proxyrules.h): the relay is this process; the provider is not.
-        , m_proxy(proxyFor(QUrl(QStringLiteral("http://%1:%2/").arg(host).arg(port))))
+        , m_proxy(guard->m_routes->proxyFor(QUrl(QStringLiteral("http://%1:%2/").arg(host).arg(port))))
     {
         m_down.setSocketDescriptor(descriptor);
         m_down.setSocketOption(QAbstractSocket::LowDelayOption, 1); // as Qt's own HTTP sockets: no Nagle delay
@@ -499,6 +499,7 @@ private:
 EgressGuard::EgressGuard(GuardLimits limits, QObject *parent)
     : QObject(parent)
     , m_limits(limits)
+    , m_routes(ProxyRoutes::process())
 {
     m_thread.setObjectName(QStringLiteral("bullpen-guard"));
     m_home = new QObject;
@@ -553,7 +554,7 @@ std::optional<QUrl> EgressGuard::route(const QUrl &upstream, QString *error)
     routed.setScheme(QStringLiteral("http"));
     routed.setHost(QStringLiteral("127.0.0.1"));
     routed.setPort(local);
-    addDirectOrigin(routed); // Qt reaches the relay directly; the relay uses the proxy
+    m_routes->addDirectOrigin(routed); // Qt reaches the relay directly; the relay uses the proxy
     return routed;
 }
 

@@ -7,9 +7,12 @@
 #include <QUrl>
 
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace bullpen {
+
+class ProxyRoutes;
 
 // Bounds on what one provider response may send before its body (docs/hostile-providers.md).
 struct GuardLimits
@@ -57,6 +60,9 @@ public:
     // The loopback base URL that relays to `upstream` (an http:// URL; path and query kept), or
     // nothing with *error set when no listener could be opened.
     std::optional<QUrl> route(const QUrl &upstream, QString *error = nullptr);
+    // The proxy routes its relays follow, and in which they are direct origins (its engine's; the
+    // process's until set). Set before the first route().
+    void setProxyRoutes(std::shared_ptr<ProxyRoutes> routes) { m_routes = std::move(routes); }
 
     // Counters for tests and soak (all connections, since start).
     struct Stats
@@ -73,6 +79,7 @@ private:
     void count(void (*bump)(Stats &));
 
     GuardLimits m_limits;
+    std::shared_ptr<ProxyRoutes> m_routes;
     QThread m_thread;
     std::map<QString, quint16> m_ports; // "host:port" → local port
     QObject *m_home = nullptr; // lives on m_thread; parent of every listener

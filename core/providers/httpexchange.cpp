@@ -30,10 +30,11 @@ void HttpExchange::dropReply()
     reply->deleteLater(); // never delete a reply inside its own signal; our child, so gone with us at the latest
 }
 
-HttpExchange::HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
-                           QObject *parent)
+HttpExchange::HttpExchange(const WireFormat &format, WireDialect dialect, std::shared_ptr<AttemptContext> context, bool stream,
+                           qint64 maxBodyBytes, QObject *parent)
     : QObject(parent)
     , m_format(format)
+    , m_dialect(dialect)
     , m_context(std::move(context))
     , m_maxBodyBytes(maxBodyBytes)
     , m_streamRequested(stream)
@@ -232,7 +233,7 @@ void HttpExchange::parseOffLoop(ProviderResponse response)
         finishWith(std::move(parsed));
     });
     watcher->setFuture(promise->future());
-    std::shared_ptr<const WireFormat> format(WireFormat::create(m_context->provider()));
+    std::shared_ptr<const WireFormat> format(WireFormat::create(m_dialect, m_context->provider()));
     QThreadPool::globalInstance()->start([promise, format, body = std::move(m_body), response = std::move(response)]() mutable {
         promise->start();
         format->parseBody(body, response);

@@ -26,7 +26,7 @@ public:
     // A 2xx body at least this large is parsed on a pool thread, off the engine thread (docs/contract.md §12.3).
     static constexpr qint64 kParseOffLoopBytes = 256 * 1024;
 
-    HttpExchange(const WireFormat &format, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
+    HttpExchange(const WireFormat &format, WireDialect dialect, std::shared_ptr<AttemptContext> context, bool stream, qint64 maxBodyBytes,
                  QObject *parent = nullptr);
     ~HttpExchange() override;
 
@@ -46,6 +46,7 @@ private:
     bool isEventStream() const;
 
     const WireFormat &m_format;
+    WireDialect m_dialect; // m_format's: a body parsed off this thread gets a format of its own
     std::shared_ptr<AttemptContext> m_context;
     QNetworkReply *m_reply = nullptr; // our child (not the manager's): this exchange is its one owner
     std::unique_ptr<StreamDecoder> m_decoder;

@@ -19,7 +19,7 @@ using namespace std::chrono;
 HttpStageGenerator::HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard)
     : m_pool(pool)
     , m_endpoint(std::move(endpoint))
-    , m_format(WireFormat::create(m_endpoint.provider))
+    , m_format(WireFormat::create(m_endpoint.described().dialect, m_endpoint.provider))
     , m_bodies(*m_format, m_endpoint)
 {
     if (guard && m_endpoint.baseUrl.scheme() == u"http" && !m_endpoint.baseUrl.host().isEmpty())
@@ -33,7 +33,7 @@ bool HttpStageGenerator::isConfigured() const
     // A provider that takes no key (an added one without key_variable: a self-hosted server) is
     // configured by its endpoint and model alone; it is sent no auth header (wireformat.cpp).
     const QString scheme = m_endpoint.baseUrl.scheme();
-    const bool keyed = !m_endpoint.apiKey.isEmpty() || !ProviderRegistry::spec(m_endpoint.provider).takesKey();
+    const bool keyed = !m_endpoint.apiKey.isEmpty() || !m_endpoint.described().takesKey();
     return keyed && m_endpoint.baseUrl.isValid() && !m_endpoint.baseUrl.host().isEmpty() && (scheme == u"http" || scheme == u"https")
         && !m_endpoint.model.isEmpty();
 }
@@ -54,7 +54,7 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
     if (!isConfigured()) {
         // Found before anything is sent: a configuration failure, not a network one.
         ProviderResponse r;
-        const ProviderSpec spec = ProviderRegistry::spec(m_endpoint.provider);
+        const ProviderSpec spec = m_endpoint.described();
         r.localConfigError = m_endpoint.apiKey.isEmpty() && spec.takesKey()
             ? QStringLiteral("no API key for %1: set %2").arg(toId(m_endpoint.provider), spec.keyVariable)
             : QStringLiteral("unusable endpoint for %1: \"%2\"").arg(toId(m_endpoint.provider), m_endpoint.baseUrl.toString());
@@ -76,7 +76,7 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
         httpRequest.setRawHeader("x-bullpen-scenario", request.scenario.name.toUtf8());
         httpRequest.setRawHeader("x-bullpen-roles", request.scenario.rolesHeader());
     }
-    auto *exchange = new HttpExchange(*m_format, context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
+    auto *exchange = new HttpExchange(*m_format, m_endpoint.described().dialect, context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
     exchange->start(m_pool, httpRequest, m_bodies.body(request));
 }
 

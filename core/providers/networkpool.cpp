@@ -6,7 +6,13 @@
 namespace bullpen {
 
 NetworkPool::NetworkPool(QObject *parent)
+    : NetworkPool(ProxyRoutes::process(), parent)
+{
+}
+
+NetworkPool::NetworkPool(std::shared_ptr<ProxyRoutes> routes, QObject *parent)
     : QObject(parent)
+    , m_routes(std::move(routes))
 {
 }
 
@@ -38,7 +44,7 @@ QNetworkAccessManager *NetworkPool::acquire(const QUrl &url)
         auto manager = std::make_unique<QNetworkAccessManager>();
         manager->setAutoDeleteReplies(false);
         manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-        useProxyRules(*manager); // the proxy, if any (proxyrules.h)
+        useProxyRules(*manager, m_routes); // its engine's proxy, if any (proxyrules.h)
         chosen = manager.get();
         m_managers.push_back(std::move(manager));
     }

@@ -11,6 +11,8 @@
 
 namespace bullpen {
 
+class ProxyRoutes;
+
 // Puts every request on the wire when its attempt starts (docs/contract.md §4.5): no client-side queue may eat a
 // budget. One QNetworkAccessManager opens at most 6 HTTP/1.1 connections per host and queues further
 // requests inside Qt, where their deadline already runs (Qt 6.4 has no setting for it). The pool
@@ -28,7 +30,10 @@ class NetworkPool final : public QObject
 public:
     static constexpr int kPerManager = 6; // Qt 6.4's fixed per-host connection count
 
-    explicit NetworkPool(QObject *parent = nullptr);
+    explicit NetworkPool(QObject *parent = nullptr); // the process's proxy routes
+    // Its managers follow `routes` (its engine's, EngineContext).
+    explicit NetworkPool(std::shared_ptr<ProxyRoutes> routes, QObject *parent = nullptr);
+    const std::shared_ptr<ProxyRoutes> &proxyRoutes() const { return m_routes; }
     ~NetworkPool() override;
 
     // A manager that sends a request to `url`'s origin at once. Pair with release().
@@ -41,6 +46,7 @@ public:
 private:
     static QString origin(const QUrl &url);
 
+    std::shared_ptr<ProxyRoutes> m_routes;
     std::vector<std::unique_ptr<QNetworkAccessManager>> m_managers;
     std::map<std::pair<QNetworkAccessManager *, QString>, int> m_inFlight;
     int m_total = 0;

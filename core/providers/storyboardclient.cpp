@@ -10,6 +10,7 @@ StoryboardClient::StoryboardClient(const Settings &settings, NetworkPool *shared
     , m_ownPool(sharedPool ? nullptr : std::make_unique<NetworkPool>())
     , m_pool(sharedPool ? *sharedPool : *m_ownPool)
 {
+    m_guard.setProxyRoutes(m_pool.proxyRoutes()); // the relays follow the engine's proxy, as its managers do
     for (const auto &entry : settings.providers)
         m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
 }
@@ -45,6 +46,7 @@ ProviderEndpoint StoryboardClient::endpointFor(const Settings &settings, Provide
     e.apiKey = ps.apiKey;
     e.stream = ps.stream;
     e.price = ps.price;
+    e.spec = settings.providerTable.spec(provider); // this engine's, not the process's
     return e;
 }
 

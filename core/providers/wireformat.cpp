@@ -28,7 +28,7 @@ void StreamDecoder::streamError(const SseEvent &event, ProviderResponse &out)
 
 QNetworkRequest providerRequest(QUrl url, const ProviderEndpoint &endpoint)
 {
-    const ProviderSpec spec = ProviderRegistry::spec(endpoint.provider);
+    const ProviderSpec spec = endpoint.described();
     if (!spec.query.isEmpty()) {
         QUrlQuery query(url);
         for (const auto &[name, value] : spec.query)

@@ -3,6 +3,7 @@
 
 #include "contract/enums.h"
 #include "contract/price.h"
+#include "contract/providerregistry.h"
 #include "engine/stagegenerator.h"
 #include "failure/providerresponse.h"
 #include "sseparser.h"
@@ -26,6 +27,11 @@ struct ProviderEndpoint
     bool stream = true;
     int maxOutputTokens = 4096;
     Price price; // what its answers cost (docs/contract.md §16)
+    // What the provider is for the engine that calls it (its settings' ProviderTable): dialect, auth
+    // header, query. Empty: the process's registry (a test's or a tool's endpoint made by hand).
+    std::optional<ProviderSpec> spec;
+
+    ProviderSpec described() const { return spec ? *spec : ProviderRegistry::spec(provider); }
 };
 
 // Reads one provider's server-sent events into a ProviderResponse, and knows the stream's terminal
@@ -65,6 +71,8 @@ public:
 
     // The provider's dialect's format (defined in core/dialects/dialects.cpp, where the dialects are known).
     static std::unique_ptr<WireFormat> create(Provider provider);
+    // `dialect`'s format for `provider`, as an engine whose own table describes it asks for it.
+    static std::unique_ptr<WireFormat> create(WireDialect dialect, Provider provider);
 };
 
 // The request path below base_url, e.g. "/models/gemini-2.5-flash:generateContent".

@@ -171,10 +171,10 @@ bool EngineSetup::installNetworkRules(const SetupOptions &options)
             m_errors << ConfigError { QStringLiteral("proxy"), why };
             return false;
         }
-        installProxyRules(*rules);
+        m_context.proxy->install(*rules); // this engine's, never the process's: another engine keeps its own
         if (m_simulator) {
             for (const auto &entry : m_settings.providers)
-                addDirectOrigin(entry.second.baseUrl);
+                m_context.proxy->addDirectOrigin(entry.second.baseUrl);
         }
         m_proxyDescription = rules->describe();
     }
@@ -217,9 +217,11 @@ bool EngineSetup::init(const SetupOptions &options)
     QProcessEnvironment keychain;
     if (options.useKeychain)
         keychain = keychainKeys();
-    SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
+    SettingsLoad load = SettingsLoader::read(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
     m_errors = load.errors;
     m_settings = load.settings;
+    if (options.publishProviders)
+        ProviderRegistry::setAdded(m_settings.added); // the front end's own engine: its pickers list these
     if (!m_errors.isEmpty())
         return false;
 
@@ -262,7 +264,7 @@ bool EngineSetup::init(const SetupOptions &options)
                                                                                        : std::max(0, options.engineThreads);
     Store *const store = m_store ? m_store.get() : options.writeInto;
     const Masking *const masking = m_masking ? &*m_masking : options.writeIntoMasking;
-    m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), store, masking, threads);
+    m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), store, masking, threads, m_context);
     // A breaker that opens or closes on an engine thread reaches the console's cards (queued to this thread).
     connect(&m_engine->breakers(), &BreakerBoard::changed, this, [this] { refreshProviders(); });
     return true;
@@ -424,7 +426,7 @@ QString EngineSetup::describe() const
                                      : QString());
     QStringList live;
     for (const auto &entry : m_settings.providers) {
-        if (entry.second.hasKey() || !ProviderRegistry::spec(entry.first).takesKey()) // an added provider may take no key
+        if (entry.second.hasKey() || !m_settings.providerTable.spec(entry.first).takesKey()) // an added provider may take no key
             live << toId(entry.first);
     }
     return QCoreApplication::translate("bullpen::EngineSetup", "live providers: %1").arg(live.join(QStringLiteral(", ")));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/enginecontext.h"
 #include "config/processlimits.h"
 #include "config/settings.h"
 #include "engine/alertboard.h"
@@ -44,6 +45,11 @@ struct SetupOptions
     // Look for provider keys in the system keychain too (runtime/secretstore.h): the console does; the
     // service (systemd credentials) and the CLI do not.
     bool useKeychain = false;
+    // The process's front end (the console, the CLI: one engine each) lists this engine's providers in
+    // its pickers and filters (ProviderRegistry). False for an engine beside others in one process (a
+    // test's second engine): its providers then stay in its own settings (Settings::providerTable), which
+    // is all the engine reads. The built-in simulator still routes only the providers the process lists.
+    bool publishProviders = true;
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (docs/contract.md §4.6); with no
@@ -121,6 +127,8 @@ public:
     static bool installProxy(const QProcessEnvironment &environment, QString *error);
     // What calls go through, for the status line: "direct (no proxy)" or the proxies and exceptions.
     QString proxyDescription() const { return m_proxyDescription; }
+    // What this engine owns (its proxy routes; its providers are m_settings.providerTable).
+    const EngineContext &context() const { return m_context; }
 
     static QString defaultSettingsFile();
     static QString defaultKeyFile();
@@ -134,6 +142,7 @@ private:
     QJsonArray m_consoleAudit;
     AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
     Settings m_settings;
+    EngineContext m_context; // made here, handed down to the engine's stacks
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;
     QString m_dataDir;

@@ -3,8 +3,9 @@
 
 namespace bullpen {
 
-EngineStack::EngineStack(const Settings &settings, Clock &clock)
+EngineStack::EngineStack(const Settings &settings, Clock &clock, const EngineContext &context)
     : m_admission(clock)
+    , m_pool(context.proxy)
     , m_client(settings, &m_pool)
     , m_imageClient(settings, &m_pool)
     , m_storyboard(clock)

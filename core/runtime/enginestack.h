@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/enginecontext.h"
 #include "config/settings.h"
 #include "engine/admission.h"
 #include "engine/clock.h"
@@ -18,7 +19,8 @@ namespace bullpen {
 class EngineStack final
 {
 public:
-    EngineStack(const Settings &settings, Clock &clock);
+    // `context`: its engine's (EngineSetup's); the process's for a stack built by hand.
+    EngineStack(const Settings &settings, Clock &clock, const EngineContext &context = EngineContext::ofProcess());
     ~EngineStack();
     EngineStack(const EngineStack &) = delete;
     EngineStack &operator=(const EngineStack &) = delete;

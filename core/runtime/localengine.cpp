@@ -62,9 +62,9 @@ namespace {
 
 // One stack as every thread runs it: the engine's options, recording into the store when there is one.
 std::unique_ptr<EngineStack> makeStack(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking,
-                                       BreakerBoard *breakers)
+                                       BreakerBoard *breakers, const EngineContext &context)
 {
-    auto stack = std::make_unique<EngineStack>(settings, SteadyClock::instance());
+    auto stack = std::make_unique<EngineStack>(settings, SteadyClock::instance(), context);
     stack->setBreakers(breakers);
     stack->pipeline().setOptions(options);
     if (store)
@@ -86,7 +86,7 @@ int LocalEngine::threadsFromEnvironment(const QProcessEnvironment &environment)
 }
 
 LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
-                         QObject *parent)
+                         const EngineContext &context, QObject *parent)
     : EngineClient(parent)
     , m_store(store)
     , m_threaded(threads > 0)
@@ -94,7 +94,7 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
 {
     if (!m_threaded) {
         auto lane = std::make_unique<Lane>();
-        lane->stack = makeStack(settings, options, store, masking, m_breakers.get());
+        lane->stack = makeStack(settings, options, store, masking, m_breakers.get(), context);
         GenerationPipeline &pipeline = lane->stack->pipeline();
         connect(&pipeline, &GenerationPipeline::eventRecorded, this, &EngineClient::eventRecorded);
         connect(&pipeline, &GenerationPipeline::finished, this, [this](const GenerationResult &r) {
@@ -120,8 +120,8 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
         // Built on its own thread: the network managers, sockets and timers belong to it.
         QMetaObject::invokeMethod(
             l->relay,
-            [l, &share, &options, store, masking, breakers = m_breakers.get()] {
-                l->stack = makeStack(share, options, store, masking, breakers);
+            [l, &share, &options, &context, store, masking, breakers = m_breakers.get()] {
+                l->stack = makeStack(share, options, store, masking, breakers, context);
                 GenerationPipeline &pipeline = l->stack->pipeline();
                 Relay *relay = l->relay;
                 connect(&pipeline, &GenerationPipeline::eventRecorded, relay, [relay](const Event &e) { relay->add(e); });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/enginecontext.h"
 #include "config/settings.h"
 #include "pipeline/engineclient.h"
 #include "pipeline/generationpipeline.h"
@@ -34,8 +35,9 @@ public:
     // BULLPEN_ENGINE_THREADS if set (1..64), else the number of cores.
     static int threadsFromEnvironment(const QProcessEnvironment &environment);
 
+    // `context`: what this engine owns (EngineSetup's); the process's for an engine built by hand.
     LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
-                QObject *parent = nullptr);
+                const EngineContext &context = EngineContext::ofProcess(), QObject *parent = nullptr);
     ~LocalEngine() override;
 
     QString start(const GenerationRequest &request) override;

@@ -23,12 +23,12 @@ Q_DECLARE_LOGGING_CATEGORY(lcApi)
 
 namespace bullpen {
 
-// The engine's providers as its registry lists them (an attached console's pickers follow this).
+// The engine's providers as its own settings list them (an attached console's pickers follow this).
 QJsonArray EngineService::providersJson(const Settings &settings)
 {
     QJsonArray out;
-    for (const Provider p : ProviderRegistry::all()) {
-        ProviderSpec spec = ProviderRegistry::spec(p);
+    for (const Provider p : settings.providerTable.all()) {
+        ProviderSpec spec = settings.providerTable.spec(p);
         // The endpoint and model in use (an override, or the simulator's), not the registry's public ones.
         if (const auto it = settings.providers.find(p); it != settings.providers.end()) {
             if (it->second.baseUrl.isValid())
@@ -218,7 +218,7 @@ EngineService::Reply EngineService::metrics() const
     g.drains = m_setup.engine().breakers().drains();
     g.version = m_options.version;
     if (const ProviderSimulator *simulator = m_setup.simulator()) {
-        for (Provider p : ProviderRegistry::all())
+        for (Provider p : m_setup.settings().providerTable.all())
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
     return Reply { 200, m_metrics.prometheus(g) + processMetrics(), "text/plain; version=0.0.4; charset=utf-8", {} };

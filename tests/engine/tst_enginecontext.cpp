@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// docs/architecture.md, "The engine's providers": what a provider is belongs to one engine. Two engines in
+// one process that add the same provider id with different endpoints and models, each behind its own
+// proxy rules, do not see each other's: each one's requests reach its own upstream, its /v1/config
+// lists its own; a replay beside them changes neither. Real parts: two upstreams and a CONNECT proxy
+// over loopback, two engines with their HTTP APIs, QNetworkAccessManager as the client.
+#include "config/proxyrules.h"
+#include "connectproxy.h"
+#include "contract/providerregistry.h"
+#include "hostileserver.h"
+#include "runtime/enginesetup.h"
+#include "runtime/replayrunner.h"
+#include "service/engineservice.h"
+#include "sim/simwire.h"
+#include "sim/storyboardsynth.h"
+#include "store/apitokens.h"
+#include "store/store.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace bullpen;
+using namespace std::chrono_literals;
+
+namespace {
+
+const QString kStory = QStringLiteral("A lighthouse keeper finds a letter in a bottle.");
+
+// One engine's world: its upstream (an OpenAI-format server over loopback), its settings file, the
+// engine and its HTTP API.
+struct Side
+{
+    QString tag; // "a" or "b": in its provider's name, model and path, and in the id only it adds
+    test::HostileServer upstream { test::HostileServer::Mode::KeepAlive };
+    QTemporaryDir dir;
+    EngineSetup setup;
+    std::unique_ptr<ApiTokens> tokens;
+    std::unique_ptr<EngineService> service;
+    QString token;
+
+    QString model() const { return QStringLiteral("model-") + tag; }
+    QString path() const { return QStringLiteral("/upstream-") + tag + QStringLiteral("/v1"); }
+
+    bool startUpstream(QString *error)
+    {
+        const QByteArray board = QJsonDocument(StoryboardSynth::fromStory(kStory).toJson()).toJson(QJsonDocument::Compact);
+        const QByteArray body =
+            SimWire::body(Provider::OpenAI, model(), QString::fromUtf8(board), SimWire::Ending::Stop, TokenUsage { 100, 200 });
+        upstream.setAnswer("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size())
+                           + "\r\n\r\n" + body);
+        return upstream.start(error);
+    }
+
+    QJsonObject provider(const QString &id) const
+    {
+        return QJsonObject { { QStringLiteral("id"), id },
+                             { QStringLiteral("name"), QString(QStringLiteral("Shared at ") + tag) },
+                             { QStringLiteral("format"), QStringLiteral("openai") },
+                             { QStringLiteral("base_url"), QString(upstream.baseUrl().toString() + path()) },
+                             { QStringLiteral("model"), model() },
+                             { QStringLiteral("stream"), false } };
+    }
+
+    // "shared" (the id both add) and "only-<tag>"; `proxy`: its own proxy rules.
+    QString writeSettings(const QString &proxy) const
+    {
+        const QJsonObject root {
+            { QStringLiteral("storyboard"),
+              QJsonObject { { QStringLiteral("provider"), QStringLiteral("shared") },
+                            { QStringLiteral("fallback_provider"), QStringLiteral("none") } } },
+            { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), false } } },
+            { QStringLiteral("proxy"), proxy },
+            { QStringLiteral("providers"), QJsonArray { provider(QStringLiteral("shared")), provider(QStringLiteral("only-") + tag) } },
+        };
+        const QString file = dir.filePath(QStringLiteral("bullpen.json"));
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return {};
+        f.write(QJsonDocument(root).toJson());
+        return file;
+    }
+
+    bool start(const QString &proxy, QString *error)
+    {
+        SetupOptions o;
+        o.dataDir = dir.filePath(QStringLiteral("data"));
+        o.settingsFile = writeSettings(proxy);
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.environment = QProcessEnvironment();
+        o.engineThreads = 1;
+        o.publishProviders = false; // one engine of two: its providers are its own
+        if (!setup.init(o)) {
+            *error = setup.errors().isEmpty() ? QStringLiteral("refused") : setup.errors().constFirst().toString();
+            return false;
+        }
+        tokens = ApiTokens::open(setup.store()->storeLocation(), error);
+        if (!tokens)
+            return false;
+        const std::optional<QString> added = tokens->add(QStringLiteral("viewer"), ApiRole::Viewer, error);
+        if (!added)
+            return false;
+        token = *added;
+        ServiceOptions options;
+        options.port = 0;
+        service = std::make_unique<EngineService>(setup, *tokens, options);
+        return service->listen(error);
+    }
+
+    QString hostPort() const { return QStringLiteral("127.0.0.1:%1").arg(upstream.baseUrl().port()); }
+};
+
+// GET /v1/config's providers, by id.
+QMap<QString, QJsonObject> configuredProviders(Side &side)
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    QNetworkRequest request(side.service->url().resolved(QUrl(QStringLiteral("/v1/config"))));
+    request.setRawHeader("Authorization", "Bearer " + side.token.toUtf8());
+    QNetworkReply *reply = network.get(request);
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !done.wait(10'000))
+        return {};
+    QMap<QString, QJsonObject> out;
+    const QJsonObject config = QJsonDocument::fromJson(reply->readAll()).object();
+    for (const QJsonValue &v : config.value(QLatin1StringView("providers")).toArray())
+        out.insert(v[u"id"].toString(), v.toObject());
+    reply->deleteLater();
+    return out;
+}
+
+// One generation on `side`'s engine: its storyboard stage's result, once finished.
+void generate(Side &side, std::optional<StageResult> *storyboard)
+{
+    QObject scope;
+    QObject::connect(&side.setup.engine(), &EngineClient::finished, &scope,
+                     [storyboard](const GenerationResult &r) { *storyboard = r.storyboard; });
+    GenerationRequest g;
+    g.story = kStory;
+    g.fresh = true;
+    side.setup.engine().start(g);
+    QTRY_VERIFY_WITH_TIMEOUT(storyboard->has_value(), 30'000);
+}
+
+// A replay's settings: "shared" once more, as a third meaning.
+QString writeReplaySettings(const QString &file)
+{
+    const QJsonObject shared { { QStringLiteral("id"), QStringLiteral("shared") },
+                               { QStringLiteral("name"), QStringLiteral("Shared in the replay") },
+                               { QStringLiteral("format"), QStringLiteral("openai") },
+                               { QStringLiteral("base_url"), QStringLiteral("http://127.0.0.1/replay/v1") },
+                               { QStringLiteral("model"), QStringLiteral("model-replay") } };
+    const QJsonObject root {
+        { QStringLiteral("storyboard"),
+          QJsonObject { { QStringLiteral("provider"), QStringLiteral("shared") },
+                        { QStringLiteral("fallback_provider"), QStringLiteral("none") } } },
+        { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), false } } },
+        { QStringLiteral("providers"), QJsonArray { shared } },
+    };
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {};
+    f.write(QJsonDocument(root).toJson());
+    return file;
+}
+
+} // namespace
+
+class tst_EngineContext : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void twoEnginesKeepTheirOwnProvidersAndProxies()
+    {
+        QString error;
+        Side a;
+        a.tag = QStringLiteral("a");
+        Side b;
+        b.tag = QStringLiteral("b");
+        test::ConnectProxy proxyOfB;
+        QVERIFY2(a.startUpstream(&error) && b.startUpstream(&error) && proxyOfB.start(&error), qPrintable(error));
+
+        // A first, then B: B's settings are read after A's engine is built, as a second engine's are.
+        QVERIFY2(a.start(QStringLiteral("none"), &error), qPrintable(error));
+        QVERIFY2(b.start(proxyOfB.url(), &error), qPrintable(error));
+        const Provider shared = *ProviderRegistry::find(u"shared"); // one id for the process, two meanings
+
+        // Each /v1/config lists its own providers, as its own settings describe them.
+        for (Side *side : { &a, &b }) {
+            const Side &other = side == &a ? b : a;
+            const QMap<QString, QJsonObject> listed = configuredProviders(*side);
+            QVERIFY2(listed.contains(QStringLiteral("shared")), qPrintable(QStringList(listed.keys()).join(u',')));
+            QCOMPARE(listed[QStringLiteral("shared")][u"model"].toString(), side->model());
+            QCOMPARE(listed[QStringLiteral("shared")][u"name"].toString(), QStringLiteral("Shared at ") + side->tag);
+            QCOMPARE(listed[QStringLiteral("shared")][u"base_url"].toString(), side->upstream.baseUrl().toString() + side->path());
+            QVERIFY(listed.contains(QStringLiteral("only-") + side->tag));
+            QVERIFY2(!listed.contains(QStringLiteral("only-") + other.tag), qPrintable(QStringList(listed.keys()).join(u',')));
+            QCOMPARE(side->setup.settings().providerTable.spec(shared).model, side->model());
+        }
+
+        // A replay beside them (its own engine on the simulator, its own settings) changes neither.
+        const QString replaySettings = writeReplaySettings(a.dir.filePath(QStringLiteral("replay.json")));
+        QVERIFY(!replaySettings.isEmpty());
+        ReplayRunner replay;
+        ReplayRunner::Options ro;
+        ro.settingsFile = replaySettings;
+        ro.keyFile = a.dir.filePath(QStringLiteral("none.env"));
+        QVERIFY2(replay.start(ro, &error), qPrintable(error));
+        QSignalSpy replayed(&replay, &ReplayRunner::finished);
+
+        // Each one's request reaches its own upstream, on its own path; B's goes
+        // through B's proxy, A's never does.
+        for (Side *side : { &a, &b }) {
+            std::optional<StageResult> storyboard;
+            generate(*side, &storyboard);
+            QVERIFY(storyboard);
+            QCOMPARE(storyboard->state, FinalState::Succeeded);
+            QCOMPARE(side->upstream.record().requests, 1);
+            const QByteArray head = side->upstream.record().lastRequestHead.toLower();
+            QVERIFY2(head.startsWith(QByteArray("post " + side->path().toUtf8() + "/chat/completions")), head.constData());
+        }
+        QCOMPARE(proxyOfB.target(b.hostPort()).requests, 1);
+        QCOMPARE(proxyOfB.target(a.hostPort()).tunnels, 0);
+
+        QVERIFY(replayed.count() > 0 || replayed.wait(30'000));
+        for (Side *side : { &a, &b }) {
+            const QMap<QString, QJsonObject> listed = configuredProviders(*side);
+            QCOMPARE(listed[QStringLiteral("shared")][u"model"].toString(), side->model());
+            QCOMPARE(side->setup.settings().providerTable.spec(shared).name, QStringLiteral("Shared at ") + side->tag);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_EngineContext)
+#include "tst_enginecontext.moc"
