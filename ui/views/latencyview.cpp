@@ -190,6 +190,8 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     below->addTab(durations, tr("Durations"));
     below->addTab(m_tune, tr("Tune"));
     below->addTab(m_spend, tr("Spend"));
+    // Tune and Spend take the percentile chart's room: at 1024×700 their curves need the height.
+    connect(below, &QTabWidget::currentChanged, this, [this](int tab) { m_timeChart->setVisible(tab == 0); });
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_summary);

@@ -168,7 +168,7 @@ void SpendPanel::draw()
     chart->addSeries(bars);
     auto *x = new QBarCategoryAxis;
     x->append(categories);
-    x->setLabelsAngle(-45);
+    x->setLabelsAngle(-90);
     auto *y = new QValueAxis;
     y->setTitleText(currency);
     y->setRange(0, maxSum > 0 ? maxSum * 1.1 : 1.0);
