@@ -108,8 +108,7 @@ int main(int argc, char *argv[])
     fillTimer.start();
     QProcess child;
     child.setProcessChannelMode(QProcess::ForwardedChannels);
-    child.start(app.applicationFilePath(),
-                { QStringLiteral("--fill"), temp.path(), QString::number(attempts), QString::number(now) });
+    child.start(app.applicationFilePath(), { QStringLiteral("--fill"), temp.path(), QString::number(attempts), QString::number(now) });
     if (!child.waitForFinished(-1) || child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
         out << "bench_tune: the child that writes the history failed (its message is above)\n";
         return 3;
@@ -128,8 +127,7 @@ int main(int argc, char *argv[])
         candidates << TuneCandidate { t, 60s, false };
     const TuneCandidate today { 60s, 60s, true };
     std::optional<TuneReport> report;
-    const double tuneMs = medianMs(
-        [&] { report = store->tune(Stage::Storyboard, now - kWeekMs, now + 1, candidates, today, &error); }, 3);
+    const double tuneMs = medianMs([&] { report = store->tune(Stage::Storyboard, now - kWeekMs, now + 1, candidates, today, &error); }, 3);
     if (!report) {
         out << "bench_tune: the tuner failed: " << error << "\n";
         return 1;
