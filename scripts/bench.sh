@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: MIT
 # The benchmarks that judge (docs/performance.md). Each program states its targets in code, prints
 # every figure as one JSON line and exits 1 when a target is missed. This script builds them in the
-# release preset, runs a set, collects the JSON lines in BUILD_DIR/bench/results.jsonl, and writes
-# the table of the set into docs/performance.md between its markers (--write-docs).
+# release preset, runs a set, collects the JSON lines in BUILD_DIR/bench/results.jsonl, and with
+# --write-docs generates docs/performance.md from them: the run's lines are committed as
+# docs/performance.jsonl and every figure of the page is taken from them into the prose of
+# docs/performance.md.in (scripts/performance-doc.py; ctest tst_performance_figures checks it).
 #
 #   bash scripts/bench.sh --gate [BUILD_DIR]          the short set CI runs (under 10 minutes on 2 cores)
-#   bash scripts/bench.sh --gate --write-docs         the same, and its table into docs/performance.md
+#   bash scripts/bench.sh --gate --write-docs         the same, and docs/performance.md generated from it
+#   bash scripts/bench.sh --render-docs [RESULTS]     docs/performance.md again from saved lines (default
+#                                                     docs/performance.jsonl), e.g. after editing the prose
 #   bash scripts/bench.sh --gate --only bench_gui     only the named benchmarks of the set (comma-separated)
 #   BENCH_TIGHTEN=10 bash scripts/bench.sh --gate     every target ten times tighter: each program exits 1
 #
@@ -27,7 +31,8 @@ while (( $# )); do
         --gate) gate=1 ;;
         --write-docs) write_docs=1 ;;
         --only) only=${1:?--only needs a name, e.g. --only bench_gui}; shift ;;
-        -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+        --render-docs) exec python3 scripts/performance-doc.py render "${1:-docs/performance.jsonl}" ;;
+        -h|--help) sed -n '3,19p' "$0"; exit 0 ;;
         -*) echo "bench.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
         *) build=$arg ;;
     esac
@@ -52,9 +57,14 @@ if [[ -n $only ]]; then
         printf '%s\n' "${set_lines[@]}" | grep -q "^$name|" || { echo "bench.sh: --only $name: not in the gate's set" >&2; exit 2; }
     done
 fi
-# Figures written into docs/ name the commit they were measured on: that commit must be the whole tree.
+# Figures written into docs/ name the commit they were measured on: that commit must be the whole tree,
+# and the page is generated from the whole set.
 if (( write_docs )) && [[ -n $(git status --porcelain 2>/dev/null) ]]; then
     echo "bench.sh: --write-docs measures a committed tree, and this one has changes (git status): commit or stash them first" >&2
+    exit 2
+fi
+if (( write_docs )) && [[ -n $only ]]; then
+    echo "bench.sh: --write-docs generates the page from the whole set; drop --only (or render saved lines: --render-docs)" >&2
     exit 2
 fi
 
@@ -105,36 +115,10 @@ for line in "${set_lines[@]}"; do
     echo "=== $name took $SECONDS s"
 done
 
-# The table: one row per figure, gated ones with their target and verdict.
-table=$(python3 - "$results" <<'EOF'
-import json, sys
-known = {tuple(l.split("#")[0].split()[:2]) for l in open("tests/bench/known-misses.txt") if l.split("#")[0].strip()}
-rows = ["| benchmark | figure | value | target | verdict | command |", "|---|---|---|---|---|---|"]
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    value = r["value"]
-    shown = f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
-    verdict = "" if r["met"] is None else ("met" if r["met"] else "**missed**" + (" (known)" if (r["bench"], r["figure"]) in known else ""))
-    what = f" ({r['what']})" if r.get("what") else ""
-    rows.append(f"| {r['bench']} | `{r['figure']}`{what} | {shown} {r['unit']} | {r['target'] or 'reported'} | {verdict} | `{r['command']}` |")
-print("\n".join(rows))
-EOF
-)
+# The table: one row per figure, gated ones with their target and verdict; with --write-docs, the page.
 echo
-echo "$table"
+python3 scripts/performance-doc.py table "$results" || status=1
 if (( write_docs )); then
-    python3 - docs/performance.md "$table" "$commit" "$today" <<'EOF'
-import sys
-path, table, commit, today = sys.argv[1:5]
-text = open(path).read()
-begin, end = "<!-- bench.sh --gate: begin -->", "<!-- bench.sh --gate: end -->"
-if begin not in text or end not in text:
-    sys.exit(f"{path}: the markers {begin} / {end} are missing")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-note = f"Written by `bash scripts/bench.sh --gate --write-docs`: release preset, commit `{commit}`, {today}, this machine.\n\n"
-open(path, "w").write(head + begin + "\n" + note + table + "\n" + end + tail)
-EOF
-    echo "bench.sh: the table is in docs/performance.md"
+    python3 scripts/performance-doc.py render "$results"
 fi
 exit $status

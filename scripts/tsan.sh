@@ -4,11 +4,13 @@
 # writer and its leases, the WAL checkpointer, retention's purges on the writer thread, the analytics
 # readers, the breakers and the generation service. Fails on any report.
 #
-# Not here, and why (docs/testing.md, "ThreadSanitizer"): the suites whose threads meet through Qt's
+# Not here, and why (tests/README.md, "ThreadSanitizer"): the suites whose threads meet through Qt's
 # event queue (the engine threads, the egress relay, the local engine). Debian's Qt is not built with
 # ThreadSanitizer, so the ordering a queued call gives is invisible to it and every value handed over
 # that way is reported as a race; and suites that start child processes (QProcess's clone() is not
-# supported by ThreadSanitizer's runtime).
+# supported by ThreadSanitizer's runtime). tests/support/tsanqueue.cpp (-DBULLPEN_TSAN_QT_QUEUE=ON) is
+# a first model of Qt's event queue for ThreadSanitizer; not yet good enough to add those suites
+# (tests/README.md, "ThreadSanitizer").
 #   bash scripts/tsan.sh [BUILD_DIR, default build/tsan]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +25,11 @@ for suite in "${suites[@]}"; do
     log="$build/$suite.tsan.log"
     if "$build/tests/$suite" > "$log" 2>&1 && ! grep -q "ThreadSanitizer" "$log"; then
         echo "tsan: $suite clean ($(grep -m1 '^Totals' "$log"))"
+        # Under CI a skipped test fails the stage, as in test.sh: a suite that skips judged nothing there.
+        if [[ ${CI:-} == true ]] && grep -q '^SKIP' "$log"; then
+            echo "tsan: $suite skipped tests under CI=true:" && grep '^SKIP' "$log"
+            failed+=("$suite")
+        fi
     else
         echo "tsan: $suite FAILED"
         grep -A40 -m1 "ThreadSanitizer\|FAIL!" "$log" || tail -40 "$log"

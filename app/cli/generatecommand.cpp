@@ -10,6 +10,8 @@
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
+#include "wire/apiroutes.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -19,6 +21,8 @@
 #include <QJsonDocument>
 #include <QTextStream>
 #include <QTimer>
+
+#include <array>
 
 namespace bullpen::cli {
 
@@ -113,7 +117,7 @@ void printRemoteResult(const GenerationResult &r, const RemoteEngine &engine, co
     const EngineEndpoint &endpoint = engine.endpoint();
     if (!imageOut.isEmpty() && !r.imageSha256.isEmpty()) {
         RemoteHistory fetch(endpoint);
-        const RemoteHistory::Answer image = fetch.get(QStringLiteral("/v1/images/") + r.imageSha256);
+        const RemoteHistory::Answer image = fetch.get(ApiRoutes::path(ApiRoute::Image, { r.imageSha256 }));
         QFile file(imageOut);
         if (!image.error.isEmpty() || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(image.body) != image.body.size())
             err << "bullpen-cli generate: could not write --image-out " << imageOut
@@ -129,7 +133,7 @@ void printRemoteResult(const GenerationResult &r, const RemoteEngine &engine, co
         out << "generation " << r.generationId << "\n";
         GenerationResult shown = r;
         if (!shown.imageSha256.isEmpty()) // the engine's own path means nothing here
-            shown.imagePath = endpoint.display() + QStringLiteral("/v1/images/") + shown.imageSha256;
+            shown.imagePath = endpoint.display() + ApiRoutes::path(ApiRoute::Image, { shown.imageSha256 });
         printHuman(out, shown);
     }
     out.flush();
@@ -279,26 +283,26 @@ std::optional<QJsonObject> requestBody(const QCommandLineParser &parser, const G
     QJsonObject body { { QStringLiteral("story"), storyText } };
     if (parser.isSet(o.user))
         body.insert(QStringLiteral("user_id"), parser.value(o.user));
+    using Field = StoryboardPolicyJson::RequestField;
     for (const auto &[option, field] :
-         { std::pair { &o.policy, "policy" }, std::pair { &o.primary, "primary" }, std::pair { &o.fallback, "fallback" } }) {
+         { std::pair { &o.policy, Field::Preset }, std::pair { &o.primary, Field::Primary }, std::pair { &o.fallback, Field::Fallback } }) {
         if (parser.isSet(*option))
-            body.insert(QLatin1StringView(field), parser.value(*option));
+            body.insert(StoryboardPolicyJson::requestField(field), parser.value(*option));
     }
-    QJsonObject timeouts;
-    for (const auto &[option, field] : { std::pair { &o.primaryTimeout, "primary_ms" }, std::pair { &o.fallbackTimeout, "fallback_ms" },
-                                         std::pair { &o.budget, "budget_ms" } }) {
-        if (!parser.isSet(*option))
+    std::array<std::optional<std::chrono::milliseconds>, 3> durations; // primary, fallback, budget
+    const std::array options { &o.primaryTimeout, &o.fallbackTimeout, &o.budget };
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        if (!parser.isSet(*options[i]))
             continue;
         QString why;
-        const auto d = parseDuration(parser.value(*option), &why);
-        if (!d) {
-            err << "bullpen-cli generate: --" << option->names().constFirst() << ": " << why << "\n";
+        durations[i] = parseDuration(parser.value(*options[i]), &why);
+        if (!durations[i]) {
+            err << "bullpen-cli generate: --" << options[i]->names().constFirst() << ": " << why << "\n";
             return std::nullopt;
         }
-        timeouts.insert(QLatin1StringView(field), static_cast<double>(d->count()));
     }
-    if (!timeouts.isEmpty())
-        body.insert(QStringLiteral("timeouts"), timeouts);
+    if (const QJsonObject timeouts = StoryboardPolicyJson::timeouts(durations[0], durations[1], durations[2]); !timeouts.isEmpty())
+        body.insert(StoryboardPolicyJson::requestField(Field::Timeouts), timeouts);
     if (parser.isSet(o.fresh))
         body.insert(QStringLiteral("fresh"), true);
     if (parser.isSet(engine.scenario))

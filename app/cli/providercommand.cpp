@@ -6,6 +6,7 @@
 #include "config/settings.h"
 #include "failure/secretscrubber.h"
 #include "runtime/logsink.h"
+#include "wire/apiroutes.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -173,7 +174,7 @@ int runProvider(const QStringList &arguments)
 
     Answer answer;
     if (action == u"list") {
-        answer = call(endpoint, QStringLiteral("/v1/providers"), nullptr);
+        answer = call(endpoint, ApiRoutes::path(ApiRoute::Providers), nullptr);
     } else {
         QJsonObject body;
         if (parser.isSet(reason))
@@ -200,7 +201,8 @@ int runProvider(const QStringList &arguments)
             }
         }
         const QByteArray bytes = QJsonDocument(body).toJson(QJsonDocument::Compact);
-        answer = call(endpoint, QStringLiteral("/v1/providers/%1/%2").arg(pos.at(1), action), &bytes);
+        const ApiRoute route = action == u"drain" ? ApiRoute::DrainProvider : ApiRoute::RestoreProvider; // checked above
+        answer = call(endpoint, ApiRoutes::path(route, { pos.at(1) }), &bytes);
     }
     if (!answer.error.isEmpty()) {
         err << "bullpen-cli provider: " << endpoint.display() << ": " << answer.error << "\n";

@@ -18,6 +18,8 @@
 #include "store/masking.h"
 #include "store/owner.h"
 #include "store/store.h"
+#include "wire/apiroutes.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -67,7 +69,7 @@ RemoteHistory::Answer readBack(RemoteHistory &engine, const QString &path)
 
 std::optional<EngineCounters> readCounters(RemoteHistory &engine, QString *error)
 {
-    const RemoteHistory::Answer a = readBack(engine, QStringLiteral("/metrics"));
+    const RemoteHistory::Answer a = readBack(engine, ApiRoutes::path(ApiRoute::Metrics));
     if (!a.error.isEmpty()) {
         *error = a.error;
         return std::nullopt;
@@ -247,7 +249,7 @@ bool RemoteSoak::open(const RemoteFlag &remote, const QCommandLineParser &parser
         EngineLane &lane = m_lanes[i];
         lane.endpoint = endpoints.at(qsizetype(i));
         lane.reader = std::make_unique<RemoteHistory>(lane.endpoint);
-        const auto config = lane.reader->getObject(QStringLiteral("/v1/config"), {}, &why);
+        const auto config = lane.reader->getObject(ApiRoutes::path(ApiRoute::Config), {}, &why);
         if (!config) {
             m_err << "bullpen-cli soak: " << why << "\n";
             return false;
@@ -303,13 +305,13 @@ void RemoteSoak::send(int slot)
     m_nextLane = (chosen + 1) % int(m_lanes.size());
     EngineLane &lane = m_lanes[std::size_t(chosen)];
     const QString scenario = m_scenarios.at(slot % m_scenarios.size());
-    QJsonObject timeouts { { QStringLiteral("primary_ms"), static_cast<double>(o.policy.primaryTimeout.count()) },
-                           { QStringLiteral("fallback_ms"), static_cast<double>(o.policy.fallbackTimeout.count()) } };
+    using Field = StoryboardPolicyJson::RequestField;
     QJsonObject body { { QStringLiteral("story"), soakStories().at(slot % soakStories().size()) },
                        { QStringLiteral("generation_id"), StageService::newGenerationId() },
-                       { QStringLiteral("primary"), toId(o.policy.primary) },
-                       { QStringLiteral("fallback"), toId(*o.policy.fallback) },
-                       { QStringLiteral("timeouts"), timeouts },
+                       { StoryboardPolicyJson::requestField(Field::Primary), toId(o.policy.primary) },
+                       { StoryboardPolicyJson::requestField(Field::Fallback), toId(*o.policy.fallback) },
+                       { StoryboardPolicyJson::requestField(Field::Timeouts),
+                         StoryboardPolicyJson::timeouts(o.policy.primaryTimeout, o.policy.fallbackTimeout) },
                        { QStringLiteral("fresh"), true } };
     body.insert(QStringLiteral("user_id"), rawUserFor(body.value(QLatin1StringView("generation_id")).toString()));
     if (!scenario.isEmpty())
@@ -540,7 +542,7 @@ void RemoteSoak::readBackFinished(ReadBack &r)
         RemoteHistory::Answer a;
         QJsonObject detail;
         for (;;) {
-            a = readBack(*readerFor(f.lane), QStringLiteral("/v1/history/") + f.id);
+            a = readBack(*readerFor(f.lane), ApiRoutes::path(ApiRoute::HistoryEntry, { f.id }));
             detail = QJsonDocument::fromJson(a.body).object();
             const QString rowState = detail.value(QLatin1StringView("generation")).toObject().value(QLatin1StringView("state")).toString();
             if ((a.status == 200 && rowState != u"running") || (a.status != 200 && a.status != 404) || patience.hasExpired(10'000))
@@ -599,7 +601,7 @@ void RemoteSoak::readBackOrphans(ReadBack &r)
         RemoteHistory::Answer a;
         QJsonObject row;
         for (;;) {
-            a = readBack(*readerFor(orphan.lane), QStringLiteral("/v1/history/") + id);
+            a = readBack(*readerFor(orphan.lane), ApiRoutes::path(ApiRoute::HistoryEntry, { id }));
             row = QJsonDocument::fromJson(a.body).object().value(QLatin1StringView("generation")).toObject();
             const bool final = a.status == 200 && row.value(QLatin1StringView("state")).toString() != u"running";
             // No row 2 s after the loss: the engine died before its writer recorded the start.

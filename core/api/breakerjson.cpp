@@ -95,6 +95,46 @@ std::variant<BreakerJson::Reset, FieldError> BreakerJson::resetFromJson(const QB
     return Reset { *r.scope.role, *r.scope.stage, r.reason };
 }
 
+namespace {
+
+QString reasonToSend(const QString &reason)
+{
+    return reason.trimmed().left(kMaxReason);
+}
+
+void insertScope(std::optional<Role> role, std::optional<Stage> stage, QJsonObject *body)
+{
+    if (role)
+        body->insert(QStringLiteral("role"), toId(*role));
+    if (stage)
+        body->insert(QStringLiteral("stage"), toId(*stage));
+}
+
+} // namespace
+
+QJsonObject BreakerJson::drainRequest(const DrainRequest &drain)
+{
+    QJsonObject body { { QStringLiteral("reason"), reasonToSend(drain.reason) } };
+    insertScope(drain.role, drain.stage, &body);
+    if (drain.until)
+        body.insert(QStringLiteral("until"), drain.until->toUTC().toString(Qt::ISODateWithMs));
+    return body;
+}
+
+QJsonObject BreakerJson::restoreRequest(const RestoreRequest &restore)
+{
+    QJsonObject body;
+    if (!restore.reason.trimmed().isEmpty())
+        body.insert(QStringLiteral("reason"), reasonToSend(restore.reason));
+    insertScope(restore.role, restore.stage, &body);
+    return body;
+}
+
+QJsonObject BreakerJson::resetRequest(const BreakerResetRequest &reset)
+{
+    return restoreRequest(RestoreRequest { reset.provider, reset.role, reset.stage, reset.reason });
+}
+
 QJsonObject BreakerJson::breaker(const BreakerView &v)
 {
     return QJsonObject {

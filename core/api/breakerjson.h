@@ -3,6 +3,7 @@
 
 #include "api/generationrequestjson.h"
 #include "engine/breakerboard.h"
+#include "pipeline/engineconnection.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -47,6 +48,11 @@ public:
         QString reason;
     };
     static std::variant<Reset, FieldError> resetFromJson(const QByteArray &body);
+    // The bodies a client sends for a drain, a restore and a reset: what drainFromJson, restoreFromJson and
+    // resetFromJson read back (the reason trimmed and cut to its 500 characters).
+    static QJsonObject drainRequest(const DrainRequest &drain);
+    static QJsonObject restoreRequest(const RestoreRequest &restore);
+    static QJsonObject resetRequest(const BreakerResetRequest &reset);
     // A drain's or a restore's reason: one line of at most 500 characters (code points), without
     // control characters (CR, LF, ESC, NUL, …: it reaches terminals and logs). The refusal, if any.
     static std::optional<FieldError> reasonRefusal(const QString &reason);

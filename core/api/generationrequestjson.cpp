@@ -2,13 +2,12 @@
 #include "generationrequestjson.h"
 
 #include "contract/jsontype.h"
-#include "contract/providerregistry.h"
 #include "providers/jsonread.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>
 
-#include <cmath>
 #include <optional>
 
 namespace bullpen {
@@ -17,31 +16,18 @@ using namespace std::chrono;
 
 namespace {
 
-const QStringList kFields { QStringLiteral("story"),   QStringLiteral("user_id"),  QStringLiteral("policy"),
-                            QStringLiteral("primary"), QStringLiteral("fallback"), QStringLiteral("timeouts"),
-                            QStringLiteral("fresh"),   QStringLiteral("scenario"), QStringLiteral("generation_id") };
-const QStringList kTimeoutFields { QStringLiteral("primary_ms"), QStringLiteral("fallback_ms"), QStringLiteral("budget_ms") };
+// The body's own fields, then the storyboard policy's (StoryboardPolicyJson).
+QStringList fields()
+{
+    static const QStringList all = QStringList { QStringLiteral("story"), QStringLiteral("user_id") }
+        + StoryboardPolicyJson::requestFields()
+        + QStringList { QStringLiteral("fresh"), QStringLiteral("scenario"), QStringLiteral("generation_id") };
+    return all;
+}
 
 FieldError wrongType(const QString &field, const QString &expected, const QJsonValue &got)
 {
     return FieldError { field, QStringLiteral("expected %1, got %2").arg(expected, jsonTypeName(got)) };
-}
-
-QString providerList()
-{
-    return ProviderRegistry::idList();
-}
-
-// A whole number of milliseconds in [1, max].
-std::optional<FieldError> readMs(const QJsonValue &v, const QString &field, milliseconds max, milliseconds *out)
-{
-    if (!v.isDouble())
-        return wrongType(field, QStringLiteral("a whole number of milliseconds"), v);
-    const double d = v.toDouble();
-    if (!std::isfinite(d) || d != std::floor(d) || d < 1 || d > double(max.count()))
-        return FieldError { field, QStringLiteral("must be a whole number of milliseconds from 1 to %1").arg(max.count()) };
-    *out = milliseconds(static_cast<qint64>(d));
-    return std::nullopt;
 }
 
 // A field that must be there and be a string with something in it.
@@ -69,8 +55,8 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
         return FieldError { QString(), why + QStringLiteral("; send one JSON object") };
     const QJsonObject &o = *parsed;
     for (auto it = o.begin(); it != o.end(); ++it) {
-        if (!kFields.contains(it.key()))
-            return FieldError { it.key(), QStringLiteral("unknown field; the fields are %1").arg(kFields.join(QStringLiteral(", "))) };
+        if (!fields().contains(it.key()))
+            return FieldError { it.key(), QStringLiteral("unknown field; the fields are %1").arg(fields().join(QStringLiteral(", "))) };
     }
 
     GenerationRequest r;
@@ -90,60 +76,8 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
     }
 
     StagePolicy p = defaults;
-    if (const QJsonValue v = o.value(QLatin1StringView("policy")); !v.isUndefined()) {
-        if (!v.isString())
-            return wrongType(QStringLiteral("policy"), QStringLiteral("a string"), v);
-        if (!StagePolicy::presetNames().contains(v.toString()))
-            return FieldError {
-                QStringLiteral("policy"),
-                QStringLiteral("\"%1\" is not one of %2").arg(v.toString().left(64), StagePolicy::presetNames().join(QStringLiteral(", ")))
-            };
-        p.preset = v.toString();
-    }
-    if (const QJsonValue v = o.value(QLatin1StringView("primary")); !v.isUndefined()) {
-        if (!v.isString())
-            return wrongType(QStringLiteral("primary"), QStringLiteral("a string"), v);
-        const auto provider = providerFromId(v.toString());
-        if (!provider)
-            return FieldError { QStringLiteral("primary"),
-                                QStringLiteral("\"%1\" is not one of %2").arg(v.toString().left(64), providerList()) };
-        p.primary = *provider;
-    }
-    if (const QJsonValue v = o.value(QLatin1StringView("fallback")); !v.isUndefined()) {
-        if (v.isNull() || (v.isString() && v.toString() == u"none")) {
-            p.fallback.reset();
-        } else if (!v.isString()) {
-            return wrongType(QStringLiteral("fallback"), QStringLiteral("a string or null"), v);
-        } else if (const auto provider = providerFromId(v.toString())) {
-            p.fallback = *provider;
-        } else {
-            return FieldError { QStringLiteral("fallback"),
-                                QStringLiteral("\"%1\" is not one of %2, none").arg(v.toString().left(64), providerList()) };
-        }
-    }
-    if (p.fallback && *p.fallback == p.primary)
-        return FieldError { QStringLiteral("fallback"),
-                            QStringLiteral("is the primary (%1); a fallback provider must be another one, or none").arg(toId(p.primary)) };
-    if (const QJsonValue v = o.value(QLatin1StringView("timeouts")); !v.isUndefined()) {
-        if (!v.isObject())
-            return wrongType(QStringLiteral("timeouts"), QStringLiteral("an object"), v);
-        const QJsonObject t = v.toObject();
-        for (auto it = t.begin(); it != t.end(); ++it) {
-            const QString field = QStringLiteral("timeouts.") + it.key();
-            if (!kTimeoutFields.contains(it.key()))
-                return FieldError { field,
-                                    QStringLiteral("unknown field; the fields are %1").arg(kTimeoutFields.join(QStringLiteral(", "))) };
-            milliseconds ms { 0 };
-            if (auto error = readMs(it.value(), field, limits.maxTimeout, &ms))
-                return *error;
-            if (it.key() == u"primary_ms")
-                p.primaryTimeout = ms;
-            else if (it.key() == u"fallback_ms")
-                p.fallbackTimeout = ms;
-            else
-                p.totalBudget = ms;
-        }
-    }
+    if (auto error = StoryboardPolicyJson::readRequest(o, limits.maxTimeout, &p))
+        return *error;
     const std::optional<StagePolicy> routed = p.routed();
     if (!routed) // cannot happen: the preset was checked above or is the engine's own
         return FieldError { QStringLiteral("policy"), QStringLiteral("unknown") };
@@ -180,16 +114,8 @@ QJsonObject GenerationRequestJson::toJson(const GenerationRequest &request)
     QJsonObject o { { QStringLiteral("story"), request.story } };
     if (!request.userId.isEmpty())
         o.insert(QStringLiteral("user_id"), request.userId);
-    if (const std::optional<StagePolicy> &p = request.storyboardPolicy) {
-        o.insert(QStringLiteral("policy"), p->preset);
-        o.insert(QStringLiteral("primary"), toId(p->primary));
-        o.insert(QStringLiteral("fallback"), p->fallback ? toId(*p->fallback) : QStringLiteral("none"));
-        QJsonObject t { { QStringLiteral("primary_ms"), static_cast<double>(p->primaryTimeout.count()) },
-                        { QStringLiteral("fallback_ms"), static_cast<double>(p->fallbackTimeout.count()) } };
-        if (p->totalBudget)
-            t.insert(QStringLiteral("budget_ms"), static_cast<double>(p->totalBudget->count()));
-        o.insert(QStringLiteral("timeouts"), t);
-    }
+    if (request.storyboardPolicy)
+        StoryboardPolicyJson::writeRequest(*request.storyboardPolicy, &o);
     if (request.fresh)
         o.insert(QStringLiteral("fresh"), true);
     if (request.scenario.isSet())

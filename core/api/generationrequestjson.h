@@ -3,6 +3,7 @@
 
 #include "engine/stagepolicy.h"
 #include "pipeline/generationrequest.h"
+#include "wire/fielderror.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -20,16 +21,6 @@ struct RequestLimits
     qsizetype maxStoryBytes = 32 * 1024; // UTF-8
     qsizetype maxUserIdChars = 256;
     std::chrono::milliseconds maxTimeout { 10 * 60 * 1000 };
-};
-
-// A refused request: which field (dotted for nested ones, empty for the body as a whole) and why, in
-// words an API client can act on. The service answers it with 400.
-struct FieldError
-{
-    QString field;
-    QString message;
-    bool tooLarge = false; // a size limit (the service answers 413, not 400)
-    QString toString() const { return field.isEmpty() ? message : field + QStringLiteral(": ") + message; }
 };
 
 // docs/contract.md §12.1's `POST /v1/generations` body, both ways:

@@ -5,6 +5,7 @@
 #include "contract/isotime.h"
 #include "contract/jsonfields.h"
 #include "contract/jsonstring.h"
+#include "contract/policyfields.h"
 #include "engine/stagepolicy.h"
 
 #include <QCborValue>
@@ -149,7 +150,7 @@ template<typename Object> struct Writer
         o.insert(QStringLiteral("preset"), e.preset);
         o.insert(QStringLiteral("primary"), toId(e.primary));
         o.insert(QStringLiteral("fallback"), orNull(e.fallback, [](Provider p) { return toId(p); }));
-        o.insert(QStringLiteral("budget_ms"), static_cast<double>(e.budget.count()));
+        o.insert(QLatin1StringView(policyfields::kBudgetMs), static_cast<double>(e.budget.count())); // the policy's own name
         if (!e.user.isEmpty())
             o.insert(QStringLiteral("user"), e.user);
         if (!e.instance.isEmpty())
@@ -257,7 +258,7 @@ std::optional<EventBody> readBody(const QString &type, JsonFields &r)
         e.preset = r.string("preset");
         e.primary = r.id<Provider>("primary", providerFromStored);
         e.fallback = r.optId("fallback", providerFromStored);
-        e.budget = milliseconds(r.integer<qint64>("budget_ms"));
+        e.budget = milliseconds(r.integer<qint64>(policyfields::kBudgetMs));
         e.user = r.optString("user");
         e.instance = r.optString("instance");
         e.replayOf = r.optString("replay_of");

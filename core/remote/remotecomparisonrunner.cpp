@@ -3,6 +3,8 @@
 
 #include "api/historyjson.h"
 #include "remoteengine.h"
+#include "wire/apiroutes.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QJsonDocument>
 #include <QNetworkReply>
@@ -26,15 +28,13 @@ QString RemoteComparisonRunner::start(const ComparisonRequest &request)
     QJsonObject body { { QStringLiteral("story"), request.story },
                        { QStringLiteral("primary"), toId(request.primary) },
                        { QStringLiteral("fallback"), toId(request.fallback) },
-                       { QStringLiteral("timeouts"),
-                         QJsonObject { { QStringLiteral("primary_ms"), static_cast<double>(request.primaryTimeout.count()) },
-                                       { QStringLiteral("fallback_ms"), static_cast<double>(request.fallbackTimeout.count()) } } } };
+                       { QStringLiteral("timeouts"), StoryboardPolicyJson::timeouts(request.primaryTimeout, request.fallbackTimeout) } };
     if (!request.userId.isEmpty())
         body.insert(QStringLiteral("user_id"), request.userId);
     if (!request.scenario.isEmpty())
         body.insert(QStringLiteral("scenario"), request.scenario);
     m_following[localId] = Followed {};
-    QNetworkReply *reply = m_remote.post(QStringLiteral("/v1/comparisons"), body);
+    QNetworkReply *reply = m_remote.post(ApiRoutes::path(ApiRoute::StartComparison), body);
     connect(reply, &QNetworkReply::finished, this, [this, reply, localId, request] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -80,7 +80,7 @@ void RemoteComparisonRunner::cancel(const QString &comparisonId)
     it->second.cancelRequested = true;
     if (it->second.engineId.isEmpty())
         return; // sent once the engine has said which comparison it is
-    QNetworkReply *reply = m_remote.post(QStringLiteral("/v1/comparisons/%1/cancel").arg(it->second.engineId), {});
+    QNetworkReply *reply = m_remote.post(ApiRoutes::path(ApiRoute::CancelComparison, { it->second.engineId }), {});
     connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
 }
 
@@ -94,7 +94,7 @@ void RemoteComparisonRunner::poll()
         if (followed.engineId.isEmpty() || followed.inFlight)
             continue;
         followed.inFlight = true;
-        QNetworkReply *reply = m_remote.get(QStringLiteral("/v1/comparisons/") + followed.engineId);
+        QNetworkReply *reply = m_remote.get(ApiRoutes::path(ApiRoute::Comparison, { followed.engineId }));
         connect(reply, &QNetworkReply::finished, this, [this, reply, id = localId] {
             reply->deleteLater();
             const auto it = m_following.find(id);

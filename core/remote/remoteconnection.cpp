@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "remoteconnection.h"
 
+#include "api/breakerjson.h"
 #include "config/providerentries.h"
 #include "engineendpoint.h"
 #include "remotecomparisonrunner.h"
+#include "wire/apiroutes.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -49,17 +52,16 @@ StagePolicy RemoteConnection::storyboardPolicy() const
 {
     // The engine's own storyboard policy (GET /v1/config); until it arrives, the contract's defaults.
     const QJsonObject p = m_engine->config().value(QLatin1StringView("storyboard_policy")).toObject();
-    StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
+    const StagePolicy defaults = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
     if (p.isEmpty())
-        return policy;
-    policy.preset = p.value(QLatin1StringView("policy")).toString(policy.preset);
-    policy.primary = providerFromStored(p.value(QLatin1StringView("primary")).toString()).value_or(policy.primary);
-    policy.fallback = providerFromStored(p.value(QLatin1StringView("fallback")).toString());
-    policy.primaryTimeout = std::chrono::milliseconds(p.value(QLatin1StringView("primary_ms")).toInteger(policy.primaryTimeout.count()));
-    policy.fallbackTimeout = std::chrono::milliseconds(p.value(QLatin1StringView("fallback_ms")).toInteger(policy.fallbackTimeout.count()));
-    if (p.value(QLatin1StringView("budget_ms")).isDouble())
-        policy.totalBudget = std::chrono::milliseconds(p.value(QLatin1StringView("budget_ms")).toInteger());
-    return policy.routed().value_or(policy);
+        return defaults;
+    auto read = StoryboardPolicyJson::fromJson(p);
+    if (const auto *refused = std::get_if<FieldError>(&read)) {
+        qWarning("bullpen: the engine's storyboard policy cannot be read (%s); the contract's defaults are shown",
+                 qPrintable(refused->toString()));
+        return defaults;
+    }
+    return std::get<StagePolicy>(read);
 }
 
 QStringList RemoteConnection::scenarios() const
@@ -100,7 +102,7 @@ constexpr qint64 kMaxProvidersBytes = 1024 * 1024; // the engine's provider list
 
 void RemoteConnection::refreshProviders()
 {
-    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/providers"));
+    QNetworkReply *reply = m_engine->get(ApiRoutes::path(ApiRoute::Providers));
     EngineEndpoint::cap(reply, kMaxProvidersBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
@@ -113,44 +115,28 @@ void RemoteConnection::refreshProviders()
 
 void RemoteConnection::drainProvider(const DrainRequest &drain)
 {
-    QJsonObject body { { QStringLiteral("reason"), drain.reason.trimmed().left(500) } };
-    if (drain.role)
-        body.insert(QStringLiteral("role"), toId(*drain.role));
-    if (drain.stage)
-        body.insert(QStringLiteral("stage"), toId(*drain.stage));
-    if (drain.until)
-        body.insert(QStringLiteral("until"), drain.until->toUTC().toString(Qt::ISODateWithMs));
-    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/drain").arg(toId(drain.provider)), body));
+    providerAction(m_engine->post(ApiRoutes::path(ApiRoute::DrainProvider, { toId(drain.provider) }), BreakerJson::drainRequest(drain)));
 }
 
 void RemoteConnection::restoreProvider(Provider provider)
 {
-    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(provider)), QJsonObject {}));
+    providerAction(m_engine->post(ApiRoutes::path(ApiRoute::RestoreProvider, { toId(provider) }), QJsonObject {}));
 }
 
 void RemoteConnection::restoreDrains(const RestoreRequest &restore)
 {
-    QJsonObject body;
-    if (!restore.reason.trimmed().isEmpty())
-        body.insert(QStringLiteral("reason"), restore.reason.trimmed().left(500));
-    if (restore.role)
-        body.insert(QStringLiteral("role"), toId(*restore.role));
-    if (restore.stage)
-        body.insert(QStringLiteral("stage"), toId(*restore.stage));
-    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/restore").arg(toId(restore.provider)), body));
+    providerAction(
+        m_engine->post(ApiRoutes::path(ApiRoute::RestoreProvider, { toId(restore.provider) }), BreakerJson::restoreRequest(restore)));
 }
 
 void RemoteConnection::resetBreaker(const BreakerResetRequest &reset)
 {
-    QJsonObject body { { QStringLiteral("role"), toId(reset.role) }, { QStringLiteral("stage"), toId(reset.stage) } };
-    if (!reset.reason.trimmed().isEmpty())
-        body.insert(QStringLiteral("reason"), reset.reason.trimmed().left(500));
-    providerAction(m_engine->post(QStringLiteral("/v1/providers/%1/reset").arg(toId(reset.provider)), body));
+    providerAction(m_engine->post(ApiRoutes::path(ApiRoute::ResetBreaker, { toId(reset.provider) }), BreakerJson::resetRequest(reset)));
 }
 
 void RemoteConnection::refreshAudit()
 {
-    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/audit?limit=500"));
+    QNetworkReply *reply = m_engine->get(ApiRoutes::path(ApiRoute::Audit) + QStringLiteral("?limit=500"));
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxProvidersBytes)
             reply->abort();
@@ -168,7 +154,7 @@ void RemoteConnection::refreshAudit()
 
 void RemoteConnection::refreshAlerts()
 {
-    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/alerts"));
+    QNetworkReply *reply = m_engine->get(ApiRoutes::path(ApiRoute::Alerts));
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxProvidersBytes)
             reply->abort();

@@ -5,6 +5,7 @@
 #include "config/proxyrules.h"
 #include "contract/recordtext.h"
 #include "engine/stageservice.h"
+#include "wire/apiroutes.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -91,7 +92,7 @@ QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)
 
 void RemoteEngine::fetchConfig()
 {
-    QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/config")));
+    QNetworkReply *reply = m_network->get(m_endpoint.request(ApiRoutes::path(ApiRoute::Config)));
     EngineEndpoint::cap(reply, kMaxSmallBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         reply->deleteLater();
@@ -145,7 +146,7 @@ void RemoteEngine::openStream()
 {
     if (m_closing || m_stream)
         return;
-    QNetworkRequest request = m_endpoint.request(QStringLiteral("/v1/events"));
+    QNetworkRequest request = m_endpoint.request(ApiRoutes::path(ApiRoute::Events));
     request.setRawHeader("Accept", "text/event-stream");
     request.setTransferTimeout(static_cast<int>(kStreamSilence.count())); // inactivity: heartbeats keep it alive
     if (!m_lastEventId.isEmpty())
@@ -281,7 +282,7 @@ QString RemoteEngine::startBody(QJsonObject body)
     }
     m_pending.insert(id);
     m_posting.insert(id);
-    QNetworkRequest post = m_endpoint.request(QStringLiteral("/v1/generations"));
+    QNetworkRequest post = m_endpoint.request(ApiRoutes::path(ApiRoute::StartGeneration));
     post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = m_network->post(post, QJsonDocument(body).toJson(QJsonDocument::Compact));
     EngineEndpoint::cap(reply, kMaxSmallBytes);
@@ -322,7 +323,7 @@ bool RemoteEngine::cancel(const QString &generationId)
 {
     if (!m_pending.contains(generationId))
         return false;
-    QNetworkRequest post = m_endpoint.request(QStringLiteral("/v1/generations/") + generationId + QStringLiteral("/cancel"));
+    QNetworkRequest post = m_endpoint.request(ApiRoutes::path(ApiRoute::CancelGeneration, { generationId }));
     post.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = m_network->post(post, QByteArray("{}"));
     connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
@@ -338,7 +339,7 @@ void RemoteEngine::fetchResult(const QString &id, int attempt)
         return;
     }
     m_fetching.insert(id);
-    QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/generations/") + id));
+    QNetworkReply *reply = m_network->get(m_endpoint.request(ApiRoutes::path(ApiRoute::Generation, { id })));
     EngineEndpoint::cap(reply, kMaxResultBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply, id, attempt] {
         reply->deleteLater();
@@ -406,7 +407,7 @@ void RemoteEngine::deliver(GenerationResult result)
         Q_EMIT finished(result);
         return;
     }
-    QNetworkReply *reply = m_network->get(m_endpoint.request(QStringLiteral("/v1/images/") + result.imageSha256));
+    QNetworkReply *reply = m_network->get(m_endpoint.request(ApiRoutes::path(ApiRoute::Image, { result.imageSha256 })));
     EngineEndpoint::cap(reply, kMaxImageBytes);
     connect(reply, &QNetworkReply::finished, this, [this, reply, result]() mutable {
         reply->deleteLater();

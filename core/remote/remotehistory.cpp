@@ -4,6 +4,7 @@
 #include "api/historyjson.h"
 #include "config/proxyrules.h"
 #include "history/generationrowjson.h"
+#include "wire/apiroutes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -93,7 +94,7 @@ QList<GenerationRow> RemoteHistory::generations(const HistoryFilter &filter, int
         QUrlQuery q = HistoryJson::filterQuery(page);
         const int n = std::min(500, limit - static_cast<int>(out.size()));
         q.addQueryItem(QStringLiteral("limit"), QString::number(n));
-        const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history"), q, error);
+        const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::History), q, error);
         if (!o)
             break;
         const QJsonArray rows = o->value(QLatin1StringView("generations")).toArray();
@@ -117,7 +118,7 @@ std::optional<QJsonObject> RemoteHistory::detail(const QString &id, QString *err
         if (id == m_detailId && m_detailAge.isValid() && m_detailAge.elapsed() < 1000)
             return m_detail;
     }
-    std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/history/") + id, {}, error, true);
+    std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::HistoryEntry, { id }), {}, error, true);
     if (o) {
         const std::lock_guard lock(m_detailLock);
         m_detailId = id;
@@ -137,13 +138,13 @@ std::optional<GenerationRow> RemoteHistory::generation(const QString &id, QStrin
 
 qint64 RemoteHistory::count(const HistoryFilter &filter, QString *error)
 {
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/count"), HistoryJson::filterQuery(filter), error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsCount), HistoryJson::filterQuery(filter), error);
     return o ? o->value(QLatin1StringView("count")).toInteger() : 0;
 }
 
 std::optional<qint64> RemoteHistory::oldestGenerationMs(QString *error)
 {
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/oldest"), {}, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsOldest), {}, error);
     if (!o || !o->value(QLatin1StringView("oldest_ms")).isDouble())
         return std::nullopt;
     return o->value(QLatin1StringView("oldest_ms")).toInteger();
@@ -156,7 +157,7 @@ QList<std::pair<QString, qint64>> RemoteHistory::countBy(HistoryGroup group, con
                    group == HistoryGroup::Kind        ? QStringLiteral("kind")
                        : group == HistoryGroup::State ? QStringLiteral("state")
                                                       : QStringLiteral("public_code"));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/counts"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsCounts), q, error);
     return o ? HistoryJson::countsFromJson(o->value(QLatin1StringView("counts")).toArray()) : QList<std::pair<QString, qint64>> {};
 }
 
@@ -172,7 +173,7 @@ QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-rate"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsFallbackRate), q, error);
     return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket> {};
 }
 
@@ -181,7 +182,7 @@ std::optional<Spend> RemoteHistory::spend(qint64 fromMs, qint64 toMs, QString *e
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/spend"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsSpend), q, error);
     return o ? std::optional(Spend::fromJson(*o)) : std::nullopt;
 }
 
@@ -199,7 +200,7 @@ std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64
     q.addQueryItem(QStringLiteral("fallback_timeout_ms"), QString::number(today.fallbackTimeout.count()));
     if (!timeouts.isEmpty())
         q.addQueryItem(QStringLiteral("primary_timeouts_ms"), timeouts.join(QLatin1Char(',')));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/tune"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsTune), q, error);
     return o ? std::optional(TuneReport::fromJson(*o)) : std::nullopt;
 }
 
@@ -208,7 +209,7 @@ QList<ProviderHealth> RemoteHistory::providerHealth(qint64 fromMs, qint64 toMs, 
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/health"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsHealth), q, error);
     return o ? HistoryJson::providerHealthFromJson(o->value(QLatin1StringView("providers")).toArray()) : QList<ProviderHealth> {};
 }
 
@@ -242,7 +243,7 @@ QList<LatencySample> RemoteHistory::latencySamples(Provider provider, Role role,
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     if (stage)
         q.addQueryItem(QStringLiteral("stage"), toId(*stage));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/latency"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsLatency), q, error);
     return o ? HistoryJson::samplesFromJson(o->value(QLatin1StringView("samples")).toArray()) : QList<LatencySample> {};
 }
 
@@ -252,7 +253,7 @@ QList<FallbackWait> RemoteHistory::fallbackWaits(Stage stage, qint64 fromMs, qin
     q.addQueryItem(QStringLiteral("stage"), toId(stage));
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-waits"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsFallbackWaits), q, error);
     return o ? HistoryJson::fallbackWaitsFromJson(o->value(QLatin1StringView("waits")).toArray()) : QList<FallbackWait> {};
 }
 
@@ -266,7 +267,7 @@ QList<DurationCell> RemoteHistory::latencyHistogram(Provider provider, Role role
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/latency-histogram"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsLatencyHistogram), q, error);
     return o ? HistoryJson::durationCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<DurationCell> {};
 }
 
@@ -277,7 +278,7 @@ QList<FallbackWaitCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
     q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
     q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/stats/fallback-wait-histogram"), q, error);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsFallbackWaitHistogram), q, error);
     return o ? HistoryJson::fallbackWaitCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<FallbackWaitCell> {};
 }
 
@@ -290,7 +291,7 @@ QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64>
     if (!beforeId.isEmpty())
         q.addQueryItem(QStringLiteral("before_id"), beforeId);
     QList<ComparisonRow> out;
-    if (const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/comparisons"), q, error)) {
+    if (const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::Comparisons), q, error)) {
         for (const QJsonValue &v : o->value(QLatin1StringView("comparisons")).toArray())
             out << HistoryJson::comparisonFromJson(v.toObject());
     }
@@ -299,7 +300,7 @@ QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64>
 
 std::optional<ComparisonRow> RemoteHistory::comparison(const QString &id, QString *error)
 {
-    const std::optional<QJsonObject> o = getObject(QStringLiteral("/v1/comparisons/") + id, {}, error, true);
+    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::Comparison, { id }), {}, error, true);
     if (!o)
         return std::nullopt;
     return HistoryJson::comparisonFromJson(*o);

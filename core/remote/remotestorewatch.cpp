@@ -2,6 +2,7 @@
 #include "remotestorewatch.h"
 
 #include "config/proxyrules.h"
+#include "wire/apiroutes.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -29,7 +30,7 @@ void RemoteStoreWatch::ask()
     if (m_asking)
         return; // one question at a time: a slow engine is not asked twice
     m_asking = true;
-    QNetworkRequest request = m_endpoint.request(QStringLiteral("/readyz"));
+    QNetworkRequest request = m_endpoint.request(ApiRoutes::path(ApiRoute::Readyz));
     request.setTransferTimeout(static_cast<int>(std::max<qint64>(1000, m_timer.interval())));
     QNetworkReply *reply = m_network.get(request);
     connect(reply, &QNetworkReply::finished, this, [this, reply] {

@@ -6,6 +6,7 @@
 #include "engine/stagepolicy.h"
 #include "engine/stageresult.h"
 #include "history/historyreader.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -285,15 +286,11 @@ std::optional<RecordedPolicy> RecordedPolicy::fromRow(const GenerationRow &row, 
 
 QJsonObject RecordedPolicy::settingsJson() const
 {
-    QJsonObject sb { { QStringLiteral("policy"), preset },
-                     { QStringLiteral("provider"), toId(primary) },
-                     { QStringLiteral("fallback_provider"), fallback ? toId(*fallback) : QStringLiteral("none") } };
-    if (primaryTimeout.count() > 0)
-        sb.insert(QStringLiteral("primary_timeout"), QStringLiteral("%1ms").arg(primaryTimeout.count()));
-    if (fallbackTimeout.count() > 0)
-        sb.insert(QStringLiteral("fallback_timeout"), QStringLiteral("%1ms").arg(fallbackTimeout.count()));
-    if (budget.count() > 0)
-        sb.insert(QStringLiteral("total_budget"), QStringLiteral("%1ms").arg(budget.count()));
+    const auto known = [](std::chrono::milliseconds d) {
+        return d.count() > 0 ? std::optional(d) : std::nullopt;
+    };
+    QJsonObject root =
+        StoryboardPolicyJson::toSettingsJson({ preset, primary, fallback, known(primaryTimeout), known(fallbackTimeout), known(budget) });
     // The providers this process adds, so that a replay's settings name the same ones; and each
     // provider streamed, or not, as recorded.
     QList<Provider> providers = ProviderRegistry::all();
@@ -324,9 +321,9 @@ QJsonObject RecordedPolicy::settingsJson() const
             entry.insert(QStringLiteral("stream"), recorded->second);
         added.append(entry);
     }
-    return QJsonObject { { QStringLiteral("storyboard"), sb },
-                         { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), captions } } },
-                         { QStringLiteral("providers"), added } };
+    root.insert(QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), captions } });
+    root.insert(QStringLiteral("providers"), added);
+    return root;
 }
 
 ReplayScenario ReplayScenario::from(const QString &generationId, const QList<RecordedAttempt> &attempts)

@@ -11,6 +11,7 @@
 #include "sim/cappedtcpserver.h"
 #include "sim/scenario.h"
 #include "store/store.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QHttpServerRequest>
 #include <QJsonArray>
@@ -68,18 +69,7 @@ EngineService::Reply EngineService::config(ApiRole role) const
             { QStringLiteral("instance"), m_options.instance },
             { QStringLiteral("version"), m_options.version },
             { QStringLiteral("settings"), SettingsFile::toJson(s) },
-            { QStringLiteral("storyboard_policy"),
-              [&] {
-                  const StagePolicy p = m_setup.storyboardPolicy();
-                  QJsonObject o { { QStringLiteral("policy"), p.preset },
-                                  { QStringLiteral("primary"), toId(p.primary) },
-                                  { QStringLiteral("fallback"), p.fallback ? QJsonValue(toId(*p.fallback)) : QJsonValue() },
-                                  { QStringLiteral("primary_ms"), static_cast<double>(p.primaryTimeout.count()) },
-                                  { QStringLiteral("fallback_ms"), static_cast<double>(p.fallbackTimeout.count()) } };
-                  if (p.totalBudget)
-                      o.insert(QStringLiteral("budget_ms"), static_cast<double>(p.totalBudget->count()));
-                  return o;
-              }() },
+            { QStringLiteral("storyboard_policy"), StoryboardPolicyJson::toJson(m_setup.storyboardPolicy()) },
             { QStringLiteral("scenario"), m_setup.defaultScenario() },
             { QStringLiteral("keys"), keys },
             { QStringLiteral("providers"), providersJson(s) },

@@ -7,6 +7,7 @@
 #include "sim/cappedtcpserver.h"
 #include "sim/httpserving.h"
 #include "store/apitokens.h"
+#include "wire/apiroutes.h"
 
 #include <QUrlQuery>
 
@@ -14,13 +15,10 @@ namespace bullpen {
 
 namespace {
 using Method = QHttpServerRequest::Method;
-constexpr auto Get = Method::Get;
-constexpr auto Post = Method::Post;
 } // namespace
 
 void EngineService::buildRoutes()
 {
-    using A = RouteAccess;
     // Handlers answer at once (a Reply) or later, on the socket (nothing).
     const auto now = [](auto f) {
         return Handler(f);
@@ -31,51 +29,50 @@ void EngineService::buildRoutes()
             return std::nullopt;
         });
     };
-    Routes &r = m_routes;
+    // Each row of the shared route table (wire/apiroutes.h) gets its handler here; tst_apiroutes checks
+    // that every row is served.
+    const auto serve = [this](ApiRoute route, Handler handler) {
+        const ApiRouteSpec &spec = ApiRoutes::spec(route);
+        m_routes.add(spec.method == ApiMethod::Post ? Method::Post : Method::Get, QString::fromLatin1(spec.path), spec.access,
+                     std::move(handler));
+    };
     // A supervisor's liveness and readiness: no token.
-    r.add(Get, QStringLiteral("/healthz"), A::Public, now([](const Call &) -> std::optional<Reply> {
+    serve(ApiRoute::Healthz, now([](const Call &) -> std::optional<Reply> {
               return json(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
           }));
-    r.add(Get, QStringLiteral("/readyz"), A::Public, now([this](const Call &) -> std::optional<Reply> { return readiness(); }));
-    r.add(Get, QStringLiteral("/metrics"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return metrics(); }));
+    serve(ApiRoute::Readyz, now([this](const Call &) -> std::optional<Reply> { return readiness(); }));
+    serve(ApiRoute::Metrics, now([this](const Call &) -> std::optional<Reply> { return metrics(); }));
 
-    r.add(Post, QStringLiteral("/v1/generations"), A::Operator,
-          now([this](const Call &c) -> std::optional<Reply> { return startGeneration(c.request, *c.token); }));
-    r.add(Get, QStringLiteral("/v1/generations/{id}"), A::Viewer, later([this](const Call &c) { generationResult(c.param(0), c.socket); }));
-    r.add(Post, QStringLiteral("/v1/generations/{id}/cancel"), A::Operator,
-          later([this](const Call &c) { cancelGeneration(c.param(0), *c.token, c.socket); }));
-    r.add(Get, QStringLiteral("/v1/events"), A::Viewer, now([this](const Call &c) { return subscribeEvents(c); }));
+    serve(ApiRoute::StartGeneration, now([this](const Call &c) -> std::optional<Reply> { return startGeneration(c.request, *c.token); }));
+    serve(ApiRoute::Generation, later([this](const Call &c) { generationResult(c.param(0), c.socket); }));
+    serve(ApiRoute::CancelGeneration, later([this](const Call &c) { cancelGeneration(c.param(0), *c.token, c.socket); }));
+    serve(ApiRoute::Events, now([this](const Call &c) { return subscribeEvents(c); }));
 
-    r.add(Get, QStringLiteral("/v1/history"), A::Viewer, later([this](const Call &c) { historyList(c.request, c.socket); }));
-    r.add(Get, QStringLiteral("/v1/history/{id}"), A::Viewer, later([this](const Call &c) { historyEntry(c.param(0), c.socket); }));
-    r.add(Get, QStringLiteral("/v1/history/{id}/scenario"), A::Viewer,
-          later([this](const Call &c) { historyScenario(c.param(0), c.socket); }));
-    r.add(Get, QStringLiteral("/v1/stats/providers"), A::Viewer,
-          now([this](const Call &) -> std::optional<Reply> { return statsProviders(); }));
+    serve(ApiRoute::History, later([this](const Call &c) { historyList(c.request, c.socket); }));
+    serve(ApiRoute::HistoryEntry, later([this](const Call &c) { historyEntry(c.param(0), c.socket); }));
+    serve(ApiRoute::HistoryScenario, later([this](const Call &c) { historyScenario(c.param(0), c.socket); }));
+    serve(ApiRoute::StatsProviders, now([this](const Call &) -> std::optional<Reply> { return statsProviders(); }));
     for (const Statistics::Endpoint &e : Statistics::endpoints())
-        r.add(Get, QStringLiteral("/v1/stats/") + QLatin1StringView(e.name), A::Viewer,
-              later([this, plan = e.plan](const Call &c) { answerStats(c.request, c.socket, plan); }));
+        serve(e.route, later([this, plan = e.plan](const Call &c) { answerStats(c.request, c.socket, plan); }));
 
-    r.add(Post, QStringLiteral("/v1/comparisons"), A::Operator,
-          now([this](const Call &c) -> std::optional<Reply> { return startComparison(c.request, *c.token); }));
-    r.add(Get, QStringLiteral("/v1/comparisons"), A::Viewer, later([this](const Call &c) { comparisonList(c.request, c.socket); }));
-    r.add(Get, QStringLiteral("/v1/comparisons/{id}"), A::Viewer, later([this](const Call &c) { comparisonEntry(c.param(0), c.socket); }));
-    r.add(Post, QStringLiteral("/v1/comparisons/{id}/cancel"), A::Operator,
+    serve(ApiRoute::StartComparison, now([this](const Call &c) -> std::optional<Reply> { return startComparison(c.request, *c.token); }));
+    serve(ApiRoute::Comparisons, later([this](const Call &c) { comparisonList(c.request, c.socket); }));
+    serve(ApiRoute::Comparison, later([this](const Call &c) { comparisonEntry(c.param(0), c.socket); }));
+    serve(ApiRoute::CancelComparison,
           now([this](const Call &c) -> std::optional<Reply> { return cancelComparison(c.param(0), *c.token); }));
 
-    r.add(Get, QStringLiteral("/v1/images/{sha256}"), A::Viewer, later([this](const Call &c) { image(c.param(0), c.socket); }));
-    r.add(Get, QStringLiteral("/v1/providers"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return providers(); }));
-    r.add(Post, QStringLiteral("/v1/providers/{id}/drain"), A::Operator,
+    serve(ApiRoute::Image, later([this](const Call &c) { image(c.param(0), c.socket); }));
+    serve(ApiRoute::Providers, now([this](const Call &) -> std::optional<Reply> { return providers(); }));
+    serve(ApiRoute::DrainProvider,
           now([this](const Call &c) -> std::optional<Reply> { return drainProvider(c.request, c.param(0), *c.token); }));
-    r.add(Post, QStringLiteral("/v1/providers/{id}/restore"), A::Operator,
+    serve(ApiRoute::RestoreProvider,
           now([this](const Call &c) -> std::optional<Reply> { return restoreProvider(c.request, c.param(0), *c.token); }));
-    r.add(Post, QStringLiteral("/v1/providers/{id}/reset"), A::Operator,
+    serve(ApiRoute::ResetBreaker,
           now([this](const Call &c) -> std::optional<Reply> { return resetBreaker(c.request, c.param(0), *c.token); }));
-    r.add(Get, QStringLiteral("/v1/alerts"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return alerts(); }));
-    r.add(Get, QStringLiteral("/v1/audit"), A::Viewer, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
-    r.add(Get, QStringLiteral("/v1/config"), A::Viewer,
-          now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
-    r.add(Get, QStringLiteral("/v1/instances"), A::Viewer, later([this](const Call &c) { instances(c.socket); }));
+    serve(ApiRoute::Alerts, now([this](const Call &) -> std::optional<Reply> { return alerts(); }));
+    serve(ApiRoute::Audit, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
+    serve(ApiRoute::Config, now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
+    serve(ApiRoute::Instances, later([this](const Call &c) { instances(c.socket); }));
 }
 
 QStringList EngineService::endpoints() const

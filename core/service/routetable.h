@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "wire/apiroutes.h"
+
 #include <QHttpServerRequest>
 #include <QList>
 #include <QString>
@@ -10,10 +12,6 @@
 #include <variant>
 
 namespace bullpen {
-
-// Who may call a route (docs/api.md "Tokens"): anyone (a supervisor's liveness check), any valid token
-// (a viewer reads), or an operator's token (start, cancel, compare, drain, restore).
-enum class RouteAccess { Public, Viewer, Operator };
 
 // The service's endpoints as data: method, path template and access, each with its handler. A template's
 // segments are literals or `{name}`, which matches any one non-empty segment and is handed to the

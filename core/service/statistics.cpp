@@ -261,17 +261,17 @@ Plan health(const QUrlQuery &query)
 const QList<Endpoint> &endpoints()
 {
     static const QList<Endpoint> table {
-        { "count", &count },
-        { "counts", &counts },
-        { "oldest", &oldest },
-        { "fallback-rate", &fallbackRate },
-        { "latency", &latency },
-        { "latency-histogram", &latencyHistogram },
-        { "fallback-waits", &fallbackWaits },
-        { "fallback-wait-histogram", &fallbackWaitHistogram },
-        { "health", &health },
-        { "spend", &spend },
-        { "tune", &tune },
+        { ApiRoute::StatsCount, &count },
+        { ApiRoute::StatsCounts, &counts },
+        { ApiRoute::StatsOldest, &oldest },
+        { ApiRoute::StatsFallbackRate, &fallbackRate },
+        { ApiRoute::StatsLatency, &latency },
+        { ApiRoute::StatsLatencyHistogram, &latencyHistogram },
+        { ApiRoute::StatsFallbackWaits, &fallbackWaits },
+        { ApiRoute::StatsFallbackWaitHistogram, &fallbackWaitHistogram },
+        { ApiRoute::StatsHealth, &health },
+        { ApiRoute::StatsSpend, &spend },
+        { ApiRoute::StatsTune, &tune },
     };
     return table;
 }

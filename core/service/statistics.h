@@ -2,6 +2,7 @@
 #pragma once
 
 #include "api/generationrequestjson.h"
+#include "wire/apiroutes.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -24,7 +25,7 @@ using Plan = std::variant<Body, FieldError>;
 
 struct Endpoint
 {
-    const char *name; // GET /v1/stats/<name>
+    ApiRoute route; // GET /v1/stats/<name> (wire/apiroutes.h)
     Plan (*plan)(const QUrlQuery &query);
 };
 

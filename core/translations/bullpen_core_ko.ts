@@ -143,19 +143,19 @@
     </message>
     <message>
         <source>drained by %1</source>
-        <translation>드레인(운영자 %1)</translation>
+        <translation>제외(운영자 %1)</translation>
     </message>
     <message>
         <source>drained by %1: %2</source>
-        <translation>드레인(운영자 %1): %2</translation>
+        <translation>제외(운영자 %1): %2</translation>
     </message>
     <message>
         <source>drained by %1 (until %2)</source>
-        <translation>드레인(운영자 %1, %2까지)</translation>
+        <translation>제외(운영자 %1, %2까지)</translation>
     </message>
     <message>
         <source>drained by %1: %2 (until %3)</source>
-        <translation>드레인(운영자 %1, %3까지): %2</translation>
+        <translation>제외(운영자 %1, %3까지): %2</translation>
     </message>
     <message>
         <source>circuit open: %1; tried again after a cooldown of %2 ms</source>
@@ -191,7 +191,7 @@
     </message>
     <message>
         <source>the drain ran until %1</source>
-        <translation>드레인이 %1까지 이어짐</translation>
+        <translation>제외가 %1까지 이어짐</translation>
     </message>
     <message>
         <source>restored by %1</source>

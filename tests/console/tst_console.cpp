@@ -123,6 +123,31 @@ private Q_SLOTS:
         m_engine.reset();
     }
 
+    // The console does not send the engine its own storyboard policy back (docs/contract.md §12.1: a
+    // request's policy fields are optional, what it leaves out is the engine's): a Generate with the Run
+    // view as the engine set it names none and runs on the engine's policy (the fallback takes over);
+    // with the fallback set to none the request carries that policy, and the generation follows it.
+    void generateSendsAPolicyOnlyWhenChosen()
+    {
+        RunView *run = m_window->runView();
+        run->findChild<QPlainTextEdit *>(QStringLiteral("storyEdit"))->setPlainText(QStringLiteral("A story. Two. Three. Four."));
+        QVERIFY(m_engine->storyboardPolicy().fallback);
+        const GenerationResult own = runScenario(QStringLiteral("primary-overloaded"));
+        QVERIFY(!own.generationId.isEmpty());
+        QCOMPARE(m_window->lastRequest().storyboardPolicy, std::nullopt);
+        QVERIFY2(own.storyboard.fallback.applied, qPrintable(own.storyboard.decision));
+
+        auto *fallback = run->findChild<QComboBox *>(QStringLiteral("fallbackCombo"));
+        const int none = fallback->findData(QString());
+        QVERIFY(none >= 0);
+        fallback->setCurrentIndex(none);
+        const GenerationResult chosen = runScenario(QStringLiteral("primary-overloaded"));
+        QVERIFY(!chosen.generationId.isEmpty());
+        QVERIFY(m_window->lastRequest().storyboardPolicy);
+        QCOMPARE(m_window->lastRequest().storyboardPolicy->fallback, std::nullopt);
+        QVERIFY2(!chosen.storyboard.fallback.applied, qPrintable(chosen.storyboard.decision));
+    }
+
     // docs/contract.md §13 from the console: a drain made through the engine shows on the provider's
     // health card (by whom, why), sends the next generation to the fallback, and restore ends it.
     void drainShowsOnTheHealthCardUntilRestored()

@@ -259,10 +259,11 @@ private:
     {
         const QSize usual = m_window.size();
         m_window.resize(1024, 700);
-        const std::pair<QWidget *, const char *> views[] = { { m_window.liveView(), "30-small-live.png" },
-                                                             { m_window.failuresView(), "31-small-failures.png" },
-                                                             { m_window.latencyView(), "32-small-latency.png" },
-                                                             { m_window.settingsView(), "33-small-settings.png" } };
+        const std::pair<QWidget *, const char *> views[] = {
+            { m_window.liveView(), "30-small-live.png" },       { m_window.failuresView(), "31-small-failures.png" },
+            { m_window.latencyView(), "32-small-latency.png" }, { m_window.settingsView(), "33-small-settings.png" },
+            { m_window.resultView(), "35-small-result.png" },   { m_window.compareView(), "36-small-compare.png" }
+        };
         for (const auto &[view, name] : views)
             save(view, QLatin1StringView(name));
         // The Control view during an incident: a drain with an expiry, an open breaker and its alerts.

@@ -1498,7 +1498,7 @@
     </message>
     <message>
         <source>Generations that skipped this primary (breaker open or drained): %L1. They waited for nothing and are not in the extra wait.</source>
-        <translation>이 기본 제공자를 건너뛴 생성(차단기 열림 또는 드레인): %L1건. 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
+        <translation>이 기본 제공자를 건너뛴 생성(차단기 열림 또는 운영자 제외): %L1건. 기다린 시간이 없으므로 추가 대기에 넣지 않았습니다.</translation>
     </message>
     <message>
         <source>attempt duration, s (each bar: up to its label)</source>
@@ -1684,7 +1684,7 @@
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Bullpen&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;An operator console for an AI generation engine with fallback providers: run test generations, watch every attempt and fallback, read failures and latency.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;Bullpen&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;대체 공급자를 둔 AI 생성 엔진의 운영 콘솔입니다. 시험 생성을 실행하고, 모든 시도와 대체를 지켜보고, 실패와 지연 시간을 읽습니다.&lt;/p&gt;</translation>
+        <translation>&lt;p&gt;&lt;b&gt;Bullpen&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;대체 제공자를 둔 AI 생성 엔진의 운영 콘솔입니다. 시험 생성을 실행하고, 모든 시도와 대체를 지켜보고, 실패와 지연 시간을 읽습니다.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Tab, Shift+Tab</source>
@@ -2397,7 +2397,7 @@
     </message>
     <message>
         <source>The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy.</source>
-        <translation>공급자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.</translation>
+        <translation>제공자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.</translation>
     </message>
     <message>
         <source>Keep generations</source>

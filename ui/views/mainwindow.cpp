@@ -25,6 +25,7 @@
 #include "tones.h"
 #include "tunepanel.h"
 #include "views/engineconfigview.h"
+#include "wire/storyboardpolicyjson.h"
 
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -362,7 +363,11 @@ void MainWindow::generate(int count)
         request.story = m_run->story();
         request.userId = m_run->userId();
         request.fresh = true;
-        request.storyboardPolicy = *policy; // this request's own: nothing engine-wide changes per click
+        // The engine's own policy is not sent back to it: a request names a policy only when the operator
+        // chose another here (docs/contract.md §12.1: every policy field is optional; what a request leaves
+        // out is the engine's). A chosen one is this request's own: nothing engine-wide changes per click.
+        if (StoryboardPolicyJson::toJson(*policy) != StoryboardPolicyJson::toJson(m_engine.storyboardPolicy()))
+            request.storyboardPolicy = *policy;
         if (!m_engine.scenarios().isEmpty())
             request.scenario.name = m_run->scenario(); // so is the simulator's scenario (its roles follow the policy)
         m_lastRequest = request;

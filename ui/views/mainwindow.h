@@ -64,6 +64,9 @@ public:
     QString currentLink() const;
     bool openLink(const QString &link, QString *error);
     void cancelAll();
+    // The request the last Generate sent (its storyboard policy only when the operator chose another than
+    // the engine's own).
+    const GenerationRequest &lastRequest() const { return m_lastRequest; }
 
     // Engine → Connect…: asks for a running engine's URL and token (kept in the 0600 key file as
     // BULLPEN_ENGINE_TOKEN when asked to, never in the settings file), then attachRequested().

@@ -4,6 +4,7 @@
 #include "contract/displaymask.h"
 #include "contract/recordtext.h"
 #include "cost/generationcost.h"
+#include "fittedimage.h"
 #include "models/units.h"
 #include "models/words.h"
 #include "tones.h"
@@ -50,10 +51,8 @@ ResultView::ResultView(QWidget *parent)
 
     auto *cardsBox = new QWidget;
     m_cards = new QGridLayout(cardsBox);
-    m_image = new QLabel;
+    m_image = new FittedImage;
     m_image->setObjectName(QStringLiteral("comicImage"));
-    m_image->setAlignment(Qt::AlignCenter);
-    m_image->setMinimumSize(320, 320);
     m_metadata = new QLabel;
     m_metadata->setObjectName(QStringLiteral("fallbackMetadata"));
     m_metadata->setWordWrap(true);
@@ -67,6 +66,10 @@ ResultView::ResultView(QWidget *parent)
     metadataScroll->setWidgetResizable(true);
     metadataScroll->setFrameShape(QFrame::NoFrame);
     metadataScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // On the page's own background, not the scroll area's window grey.
+    metadataScroll->setBackgroundRole(QPalette::NoRole);
+    metadataScroll->viewport()->setAutoFillBackground(false);
+    m_metadata->setAutoFillBackground(false);
     auto *left = new QVBoxLayout;
     left->addWidget(cardsBox);
     left->addWidget(metadataScroll, 1);
@@ -155,9 +158,8 @@ void ResultView::showResult(const GenerationResult &r)
         pix.loadFromData(r.image->image);
     else if (!r.imagePath.isEmpty())
         pix.load(r.imagePath);
-    if (!pix.isNull())
-        m_image->setPixmap(pix.scaled(QSize(420, 420), Qt::KeepAspectRatio, Qt::SmoothTransformation));
-    else
+    m_image->setImage(pix);
+    if (pix.isNull())
         m_image->setText(tr("No image"));
 
     // People's words, each with its field name (as the API and the store spell it) in a tooltip.

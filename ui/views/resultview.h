@@ -12,6 +12,8 @@ class QPushButton;
 
 namespace bullpen {
 
+class FittedImage;
+
 // docs/contract.md §9.3: the four panels as cards, the comic, the captions (marked when defaulted), the fallback
 // metadata with per-attempt durations and tokens; a final failure with its code, kind, detail and the
 // next-step message, and the one button that message names (Retry, Open Settings, Edit story).
@@ -36,7 +38,7 @@ private:
     QPushButton *m_openSettings;
     QPushButton *m_editStory;
     QGridLayout *m_cards;
-    QLabel *m_image;
+    FittedImage *m_image;
     QLabel *m_metadata;
 };
 

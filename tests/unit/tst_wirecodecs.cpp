@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// The wire values' codecs (core/wire): each value read back from what it writes is the value it was
+// (toJson then fromJson is the identity), and a wrong field is refused by its name. The route table's
+// paths are filled in for a client the way the service matches them.
+#include "api/breakerjson.h"
+#include "wire/apiroutes.h"
+#include "wire/storyboardpolicyjson.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+#include <set>
+
+using namespace bullpen;
+using namespace std::chrono_literals;
+
+namespace {
+
+StagePolicy policy(const char *preset, Provider primary, std::optional<Provider> fallback)
+{
+    return *StagePolicy::fromPreset(QString::fromLatin1(preset), primary, fallback);
+}
+
+QJsonObject object(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+
+QString refusal(const std::variant<StagePolicy, FieldError> &read)
+{
+    const auto *e = std::get_if<FieldError>(&read);
+    return e ? e->toString() : QString();
+}
+
+} // namespace
+
+class TestWireCodecs final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void policyRoundTrip_data()
+    {
+        QTest::addColumn<StagePolicy>("policy");
+        QTest::addRow("relief, gemini then qwen") << policy("relief", Provider::Gemini, Provider::Qwen);
+        QTest::addRow("relief, no fallback") << policy("relief", Provider::Qwen, std::nullopt);
+        StagePolicy timed = policy("capacity", Provider::Qwen, Provider::Gemini);
+        timed.primaryTimeout = 12'345ms;
+        timed.fallbackTimeout = 6'789ms;
+        timed.totalBudget = 20'000ms;
+        QTest::addRow("capacity, timeouts and a budget") << timed;
+        StagePolicy rounds = policy("rounds", Provider::Gemini, std::nullopt);
+        rounds.primaryTimeout = 1ms;
+        QTest::addRow("rounds, 1 ms") << rounds;
+    }
+    // GET /v1/config's "storyboard_policy", and a request's policy fields over other defaults.
+    void policyRoundTrip()
+    {
+        QFETCH(StagePolicy, policy);
+        const auto read = StoryboardPolicyJson::fromJson(StoryboardPolicyJson::toJson(policy));
+        QVERIFY2(std::holds_alternative<StagePolicy>(read), qPrintable(refusal(read)));
+        QCOMPARE(std::get<StagePolicy>(read), policy);
+
+        QJsonObject body;
+        StoryboardPolicyJson::writeRequest(policy, &body);
+        StagePolicy over = StagePolicy::capacity(Provider::Qwen, Provider::Gemini); // the engine's own, other in every field
+        over.primaryTimeout = 99ms;
+        over.fallbackTimeout = 98ms;
+        over.totalBudget = 97ms;
+        const std::optional<FieldError> refused = StoryboardPolicyJson::readRequest(body, 10min, &over);
+        QVERIFY2(!refused, qPrintable(refused ? refused->toString() : QString()));
+        if (!policy.totalBudget)
+            over.totalBudget.reset(); // a request without a budget leaves the engine's (the request's shape)
+        QCOMPARE(over.routed().value(), policy);
+    }
+
+    void policyRefusedByField_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("named");
+        QTest::addRow("unknown preset") << QStringLiteral("policy") << QJsonValue(QStringLiteral("fastest")) << QStringLiteral("policy");
+        QTest::addRow("preset not a string") << QStringLiteral("policy") << QJsonValue(3) << QStringLiteral("policy");
+        QTest::addRow("primary not an id") << QStringLiteral("primary") << QJsonValue(QStringLiteral("not an id!"))
+                                           << QStringLiteral("primary");
+        QTest::addRow("primary missing") << QStringLiteral("primary") << QJsonValue(QJsonValue::Undefined) << QStringLiteral("primary");
+        QTest::addRow("fallback a number") << QStringLiteral("fallback") << QJsonValue(1) << QStringLiteral("fallback");
+        QTest::addRow("primary_ms negative") << QStringLiteral("primary_ms") << QJsonValue(-5) << QStringLiteral("primary_ms");
+        QTest::addRow("fallback_ms a fraction") << QStringLiteral("fallback_ms") << QJsonValue(1.5) << QStringLiteral("fallback_ms");
+        QTest::addRow("fallback_ms missing") << QStringLiteral("fallback_ms") << QJsonValue(QJsonValue::Undefined)
+                                             << QStringLiteral("fallback_ms");
+        QTest::addRow("budget_ms a string") << QStringLiteral("budget_ms") << QJsonValue(QStringLiteral("60s"))
+                                            << QStringLiteral("budget_ms");
+    }
+    void policyRefusedByField()
+    {
+        QFETCH(QString, field);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, named);
+        QJsonObject o = StoryboardPolicyJson::toJson(policy("relief", Provider::Gemini, Provider::Qwen));
+        if (value.isUndefined())
+            o.remove(field);
+        else
+            o.insert(field, value);
+        const auto read = StoryboardPolicyJson::fromJson(o);
+        QVERIFY2(std::holds_alternative<FieldError>(read), qPrintable(field));
+        QCOMPARE(std::get<FieldError>(read).field, named);
+        QVERIFY(!std::get<FieldError>(read).message.isEmpty());
+    }
+
+    void requestRefusedByField_data()
+    {
+        QTest::addColumn<QJsonObject>("body");
+        QTest::addColumn<QString>("named");
+        QTest::addRow("fallback is the primary") << object(R"({"primary": "qwen", "fallback": "qwen"})") << QStringLiteral("fallback");
+        QTest::addRow("timeouts not an object") << object(R"({"timeouts": 5})") << QStringLiteral("timeouts");
+        QTest::addRow("unknown timeout") << object(R"({"timeouts": {"total_ms": 5}})") << QStringLiteral("timeouts.total_ms");
+        QTest::addRow("timeout over the limit") << object(R"({"timeouts": {"budget_ms": 600001}})") << QStringLiteral("timeouts.budget_ms");
+        QTest::addRow("unknown fallback") << object(R"({"fallback": "nobody"})") << QStringLiteral("fallback");
+    }
+    void requestRefusedByField()
+    {
+        QFETCH(QJsonObject, body);
+        QFETCH(QString, named);
+        StagePolicy p = policy("relief", Provider::Gemini, std::nullopt);
+        const std::optional<FieldError> refused = StoryboardPolicyJson::readRequest(body, 10min, &p);
+        QVERIFY(refused);
+        QCOMPARE(refused->field, named);
+    }
+
+    // A request's fallback "none" and null both mean no fallback; the field left out keeps the engine's.
+    void requestFallbackNone()
+    {
+        for (const QJsonValue &none : { QJsonValue(QStringLiteral("none")), QJsonValue() }) {
+            StagePolicy p = policy("relief", Provider::Gemini, Provider::Qwen);
+            QVERIFY(!StoryboardPolicyJson::readRequest(QJsonObject { { QStringLiteral("fallback"), none } }, 10min, &p));
+            QCOMPARE(p.fallback, std::nullopt);
+        }
+        StagePolicy kept = policy("relief", Provider::Gemini, Provider::Qwen);
+        QVERIFY(!StoryboardPolicyJson::readRequest(QJsonObject {}, 10min, &kept));
+        QCOMPARE(kept, policy("relief", Provider::Gemini, Provider::Qwen));
+    }
+
+    // The settings file's section (what a replay runs with): timeouts not recorded are left out.
+    void settingsSection()
+    {
+        const QJsonObject root =
+            StoryboardPolicyJson::toSettingsJson({ QStringLiteral("relief"), Provider::Gemini, std::nullopt, 1500ms, std::nullopt, 9s });
+        const QJsonObject sb = root.value(QLatin1StringView("storyboard")).toObject();
+        QCOMPARE(sb.value(QLatin1StringView("policy")).toString(), QStringLiteral("relief"));
+        QCOMPARE(sb.value(QLatin1StringView("provider")).toString(), QStringLiteral("gemini"));
+        QCOMPARE(sb.value(QLatin1StringView("fallback_provider")).toString(), QStringLiteral("none"));
+        QCOMPARE(sb.value(QLatin1StringView("primary_timeout")).toString(), QStringLiteral("1500ms"));
+        QVERIFY(!sb.contains(QLatin1StringView("fallback_timeout")));
+        QCOMPARE(sb.value(QLatin1StringView("total_budget")).toString(), QStringLiteral("9000ms"));
+    }
+
+    // A drain, a restore and a reset as a client sends them read back as what was asked.
+    void drainRestoreResetRoundTrip()
+    {
+        const QDateTime now = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000, Qt::UTC);
+        const DrainRequest drain { Provider::Qwen, Role::Fallback, std::nullopt, QStringLiteral(" outage, ticket 12 "), now.addSecs(600) };
+        const auto d = BreakerJson::drainFromJson(QJsonDocument(BreakerJson::drainRequest(drain)).toJson(), drain.provider,
+                                                  QStringLiteral("ops"), now);
+        const auto *refusedDrain = std::get_if<FieldError>(&d); // (QVERIFY2 evaluates its message either way)
+        QVERIFY2(!refusedDrain, qPrintable(refusedDrain ? refusedDrain->toString() : QString()));
+        QCOMPARE(std::get<Drain>(d).role, drain.role);
+        QCOMPARE(std::get<Drain>(d).stage, drain.stage);
+        QCOMPARE(std::get<Drain>(d).reason, QStringLiteral("outage, ticket 12"));
+        QCOMPARE(std::get<Drain>(d).until, drain.until);
+
+        const RestoreRequest restore { Provider::Gemini, std::nullopt, Stage::Captions, QStringLiteral("fixed") };
+        const auto r = BreakerJson::restoreFromJson(QJsonDocument(BreakerJson::restoreRequest(restore)).toJson());
+        QVERIFY(std::holds_alternative<BreakerJson::Restore>(r));
+        QCOMPARE(std::get<BreakerJson::Restore>(r).scope.role, restore.role);
+        QCOMPARE(std::get<BreakerJson::Restore>(r).scope.stage, restore.stage);
+        QCOMPARE(std::get<BreakerJson::Restore>(r).reason, restore.reason);
+
+        const BreakerResetRequest reset { Provider::Gemini, Role::Primary, Stage::Image, QString() };
+        const auto x = BreakerJson::resetFromJson(QJsonDocument(BreakerJson::resetRequest(reset)).toJson());
+        QVERIFY(std::holds_alternative<BreakerJson::Reset>(x));
+        QCOMPARE(std::get<BreakerJson::Reset>(x).role, reset.role);
+        QCOMPARE(std::get<BreakerJson::Reset>(x).stage, reset.stage);
+
+        // A drain without its reason is refused by name.
+        const auto refused =
+            BreakerJson::drainFromJson(QJsonDocument(QJsonObject { { QStringLiteral("role"), QStringLiteral("primary") } }).toJson(),
+                                       Provider::Gemini, QStringLiteral("ops"), now);
+        QVERIFY(std::holds_alternative<FieldError>(refused));
+        QCOMPARE(std::get<FieldError>(refused).field, QStringLiteral("reason"));
+    }
+
+    // Every route has one row, each path once per method; a client's path is the template filled in.
+    void routeTable()
+    {
+        std::set<ApiRoute> routes;
+        std::set<QByteArray> spelled;
+        for (const ApiRouteSpec &s : ApiRoutes::all()) {
+            QVERIFY2(routes.insert(s.route).second, s.path);
+            QVERIFY2(spelled.insert(ApiRoutes::methodName(s.method) + ' ' + s.path).second, s.path);
+            QCOMPARE(ApiRoutes::spec(s.route).path, s.path);
+        }
+        QCOMPARE(int(routes.size()), int(ApiRoute::Instances) + 1);
+        QCOMPARE(ApiRoutes::path(ApiRoute::StatsFallbackRate), QStringLiteral("/v1/stats/fallback-rate"));
+        QCOMPARE(ApiRoutes::path(ApiRoute::CancelGeneration, { QStringLiteral("gen_1") }), QStringLiteral("/v1/generations/gen_1/cancel"));
+        QCOMPARE(ApiRoutes::path(ApiRoute::DrainProvider, { QStringLiteral("qwen") }), QStringLiteral("/v1/providers/qwen/drain"));
+        QCOMPARE(ApiRoutes::spec(ApiRoute::StartGeneration).access, RouteAccess::Operator);
+        QCOMPARE(ApiRoutes::spec(ApiRoute::Healthz).access, RouteAccess::Public);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWireCodecs)
+#include "tst_wirecodecs.moc"
