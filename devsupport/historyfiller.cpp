@@ -2,6 +2,8 @@
 #include "historyfiller.h"
 
 #include "contract/enums.h"
+#include "contract/price.h"
+#include "contract/providerregistry.h"
 #include "contract/recordtext.h"
 #include "engine/stageresult.h"
 #include "failure/failure.h"
@@ -100,11 +102,24 @@ void bindAttempt(QSqlQuery &a, const AttemptPlace &at, const AttemptWho &who, co
     a.addBindValue(duration);
     a.addBindValue(failure && goesToFallback(failure->kind) ? 1 : 0);
     a.addBindValue(1);
-    a.addBindValue(failure ? QVariant() : QVariant(600 + static_cast<int>(rng.bounded(300))));
-    a.addBindValue(failure ? QVariant() : QVariant(900 + static_cast<int>(rng.bounded(600))));
+    TokenUsage tokens; // (drawn in this order: the same seed makes the same history as before costs)
+    if (!failure) {
+        tokens.input = 600 + static_cast<qint64>(rng.bounded(300));
+        tokens.output = 900 + static_cast<qint64>(rng.bounded(600));
+    }
+    a.addBindValue(failure ? QVariant() : QVariant(tokens.input));
+    a.addBindValue(failure ? QVariant() : QVariant(tokens.output));
     a.addBindValue(failure && failure->kind == FailureKind::TIMEOUT ? QStringLiteral("deadline") : QStringLiteral("none"));
     a.addBindValue(failure ? QVariant(QStringLiteral("synthetic %1").arg(enumName(failure->kind))) : noText);
     a.addBindValue(at.instance);
+    // Its cost as the engine records it (docs/contract.md §16): the provider's list price for the tokens
+    // reported; an HTTP refusal is not billed; a timeout or a reset cost an unknown amount.
+    const std::optional<Provider> provider = providerFromStored(QString::fromLatin1(who.provider));
+    const Price price = provider ? ProviderRegistry::spec(*provider).price : Price {};
+    const std::optional<int> status = failure ? (failure->httpStatus ? std::optional(failure->httpStatus) : std::nullopt) : 200;
+    const std::optional<double> cost = attemptCost(price, AttemptBill { tokens, status, !failure && who.stage == Stage::Image });
+    a.addBindValue(cost ? QVariant(*cost) : QVariant(QMetaType::fromType<double>()));
+    a.addBindValue(cost ? QVariant(price.currency) : noText);
 }
 
 // One synthetic generation as it is being made up: its attempts so far and how it ends.
@@ -144,7 +159,7 @@ public:
         m_a.prepare(
             QStringLiteral("INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, "
                            "public_code, http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, "
-                           "aborted_by, detail, instance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                           "aborted_by, detail, instance, cost, currency) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     }
 
     void run()

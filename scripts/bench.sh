@@ -50,6 +50,7 @@ set_lines=(
     "bench_liveview|$build/tests/bench/bench_liveview 250000|QT_QPA_PLATFORM=offscreen"
     "bench_gui|$build/tests/bench/bench_gui 200 3|QT_QPA_PLATFORM=offscreen"
     "bench_store|$build/tests/bench/bench_store 1000000|"
+    "bench_tune|$build/tests/bench/bench_tune 1000000|"
 )
 if [[ -n $only ]]; then
     for name in ${only//,/ }; do

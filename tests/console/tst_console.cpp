@@ -430,6 +430,19 @@ private Q_SLOTS:
                                           .arg(needs)));
             }
         }
+        // The panels below the Latency view's chart (durations, Tune, Spend) fit as well.
+        auto *latency = m_window->findChild<LatencyView *>();
+        auto *below = latency ? latency->findChild<QTabWidget *>(QStringLiteral("latencyBelow")) : nullptr;
+        QVERIFY(below && below->count() >= 3);
+        tabs->setCurrentWidget(latency);
+        for (int i = 0; i < below->count(); ++i) {
+            below->setCurrentIndex(i);
+            QApplication::processEvents();
+            const QSize minimum = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+            QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 700,
+                     qPrintable(below->tabText(i) + QStringLiteral(": the window needs %1×%2").arg(minimum.width()).arg(minimum.height())));
+        }
+        below->setCurrentIndex(0);
     }
 
     void statusBarSaysSimulator()

@@ -5,9 +5,11 @@
 // BULLPEN_TEST_ATTACHED=1 (ctest's tst_historyviews_attached) the views read the same store through a
 // bullpen-engine child process over loopback (RemoteHistory) and compare runs on that engine; the
 // assertions are the same.
+#include "config/settings.h"
 #include "contract/displaymask.h"
 #include "contract/providerregistry.h"
 #include "contract/recordtext.h"
+#include "cost/generationcost.h"
 #include "devsupport/historyfiller.h"
 #include "engineprocess.h"
 #include "models/comparemodel.h"
@@ -15,6 +17,7 @@
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
 #include "models/providerhealthmodel.h"
+#include "models/spendmodel.h"
 #include "pipeline/comparison.h"
 #include "pipeline/nextstep.h"
 #include "remote/remoteconnection.h"
@@ -27,7 +30,9 @@
 #include "views/mainwindow.h"
 #include "views/runview.h"
 #include "views/settingsview.h"
+#include "views/spendpanel.h"
 #include "views/timelinewidget.h"
+#include "views/tunepanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -46,9 +51,11 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QStackedBarSeries>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -848,6 +855,112 @@ private Q_SLOTS:
         e.body = a;
         view.addEvents({ e });
         QCOMPARE(live.count(), 1);
+    }
+
+    // docs/contract.md §17: the Tune panel draws the tuner's curve (p95, fallback rate and cost by primary
+    // timeout, one point per candidate) with today's setting marked; Apply (embedded) goes through the
+    // Settings view's save; attached, it shows the settings line, which the settings loader reads back.
+    void tunePanelDrawsTheCurveAndApplies()
+    {
+        using namespace std::chrono_literals;
+        HistoryQueue queue(m_history);
+        TunePanel panel(&queue);
+        QSignalSpy loaded(&panel, &TunePanel::loaded);
+        panel.setToday(60s, 60s);
+        panel.setRange(m_now - kStillWindowMs, m_now + 1);
+        panel.resize(1000, 320);
+        panel.show(); // shown: it reads
+        QVERIFY(loaded.wait(30'000));
+        QVERIFY(panel.report() && panel.report()->generations > 1000);
+        const qsizetype candidates = TunePanel::candidateTimeouts().size();
+        QCOMPARE(panel.report()->predictions.size(), candidates); // today's 60 s is one of them
+        QList<QXYSeries *> lines;
+        QScatterSeries *today = nullptr;
+        for (QAbstractSeries *s : panel.chart()->chart()->series()) {
+            if (auto *scatter = qobject_cast<QScatterSeries *>(s))
+                today = scatter;
+            else if (auto *line = qobject_cast<QXYSeries *>(s))
+                lines << line;
+        }
+        QCOMPARE(lines.size(), 3); // p95, fallback rate, cost
+        for (QXYSeries *line : lines)
+            QCOMPARE(line->count(), candidates);
+        QVERIFY(today && today->count() == 1);
+        QCOMPARE(today->at(0).x(), 60.0);
+        const auto at = [&](std::chrono::milliseconds t) {
+            for (const TunePrediction &p : panel.report()->predictions)
+                if (p.candidate.primaryTimeout == t)
+                    return p;
+            return TunePrediction {};
+        };
+        QCOMPARE(today->at(0).y(), at(60s).p95Ms / 1000.0);
+        QVERIFY(at(5s).fallbackCalledRate > at(60s).fallbackCalledRate); // a short timeout hands more to the fallback
+        QVERIFY(at(60s).cost > 0); // the filler's attempts are priced
+
+        // Embedded: Apply is off on today's own setting, on for another, and asks for that one.
+        auto *apply = panel.findChild<QPushButton *>(QStringLiteral("tuneApply"));
+        QVERIFY(apply && apply->isVisible());
+        panel.choose(60s);
+        QVERIFY(!apply->isEnabled());
+        panel.choose(30s);
+        QVERIFY(apply->isEnabled());
+        QSignalSpy asked(&panel, &TunePanel::applyRequested);
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.first().first().value<std::chrono::milliseconds>(), 30s);
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("bullpen.json"));
+        SettingsView settings({ file, dir.filePath(QStringLiteral("keys")), dir.path() }, QProcessEnvironment(), true);
+        QVERIFY2(settings.applyPrimaryTimeout(30s), qPrintable(settings.statusText()));
+        QCOMPARE(SettingsLoader::load(file, {}, QProcessEnvironment(), false).settings.storyboard.primaryTimeout, 30s);
+
+        // Attached: no Apply; the line, put in a settings file, sets that timeout.
+        panel.setEmbedded(false);
+        auto *line = panel.findChild<QLineEdit *>(QStringLiteral("tuneSettingsLine"));
+        QVERIFY(line && line->isVisible() && !apply->isVisible());
+        QVERIFY2(line->text().contains(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT=30s")), qPrintable(line->text()));
+        const QString fragment = line->text().section(QStringLiteral("   "), 0, 0);
+        QFile f(dir.filePath(QStringLiteral("engine.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("{") + fragment.toUtf8() + QByteArray("}"));
+        f.close();
+        const SettingsLoad fromLine = SettingsLoader::load(f.fileName(), {}, QProcessEnvironment(), false);
+        QCOMPARE(fromLine.settings.storyboard.primaryTimeout, 30s);
+    }
+
+    // docs/contract.md §16 in the dashboards: the Spend panel's rows are the range's spend per provider,
+    // stage and role; its slices over time add up to the whole; the fallbacks' extra cost is said.
+    void spendPanelShowsSpendOverTime()
+    {
+        HistoryQueue queue(m_history);
+        SpendPanel panel(&queue);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&panel, &SpendPanel::loaded);
+        const qint64 from = m_now - kStillWindowMs, to = m_now + 1;
+        panel.setRange(from, to);
+        panel.resize(1000, 320);
+        panel.show();
+        QVERIFY(loaded.wait(30'000));
+        const std::optional<Spend> expected = m_store->spend(from, to);
+        QVERIFY(expected && !expected->rows.isEmpty());
+        QCOMPARE(panel.model()->spend().rows, expected->rows);
+        QCOMPARE(panel.model()->rowCount(), expected->rows.size());
+        QCOMPARE(panel.slices().size(), SpendPanel::kSlices);
+        double sliced = 0;
+        for (const Spend &s : panel.slices())
+            for (const auto &[currency, cost] : s.totals())
+                sliced += currency == u"USD" ? cost : 0;
+        double whole = 0;
+        for (const auto &[currency, cost] : expected->totals())
+            whole += currency == u"USD" ? cost : 0;
+        QVERIFY(whole > 0);
+        QVERIFY2(std::abs(sliced - whole) <= 1e-9 * whole, qPrintable(QStringLiteral("%1 vs %2").arg(sliced).arg(whole)));
+        QVERIFY(!expected->totals(true).isEmpty());
+        QVERIFY2(panel.totalsText().contains(GenerationCost::text(expected->totals(true))), qPrintable(panel.totalsText()));
+        const QList<QAbstractSeries *> series = panel.chart()->chart()->series();
+        QCOMPARE(series.size(), 1);
+        auto *bars = qobject_cast<QStackedBarSeries *>(series.first());
+        QVERIFY(bars && bars->count() >= 2); // a bar set per provider
     }
 
     void compareRunsBothAtOnceAndIsKept()

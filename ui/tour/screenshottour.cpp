@@ -24,7 +24,9 @@
 #include "views/resultview.h"
 #include "views/runview.h"
 #include "views/settingsview.h"
+#include "views/spendpanel.h"
 #include "views/tones.h"
+#include "views/tunepanel.h"
 
 #include <QApplication>
 #include <QDateTime>
@@ -218,15 +220,36 @@ private:
         connect(latency, &LatencyView::loaded, this, [this, latency] {
             disconnect(latency, nullptr, this, nullptr);
             save(latency, QStringLiteral("12-latency.png"));
-            // A timeout without a unit: refused beside its field, Save off (docs/contract.md §4.6).
-            m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
-            save(m_window.settingsView(), QStringLiteral("13-settings.png"));
-            captureSmall();
-            captureStoreWarning();
+            captureTuneAndSpend(latency);
         });
         latency->setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));
         latency->setRange(7LL * 24 * 3'600'000, 3'600'000);
         latency->reload();
+    }
+
+    // The Latency view's Tune and Spend panels at 1024×700 (docs/contract.md §16, §17), each once read.
+    void captureTuneAndSpend(LatencyView *latency)
+    {
+        auto *below = latency->findChild<QTabWidget *>(QStringLiteral("latencyBelow"));
+        const QSize usual = m_window.size();
+        m_window.resize(1024, 700);
+        connect(latency->tunePanel(), &TunePanel::loaded, this, [this, latency, below, usual] {
+            disconnect(latency->tunePanel(), nullptr, this, nullptr);
+            save(latency, QStringLiteral("18-tune.png"));
+            connect(latency->spendPanel(), &SpendPanel::loaded, this, [this, latency, below, usual] {
+                disconnect(latency->spendPanel(), nullptr, this, nullptr);
+                save(latency, QStringLiteral("19-spend.png"));
+                below->setCurrentIndex(0);
+                m_window.resize(usual);
+                // A timeout without a unit: refused beside its field, Save off (docs/contract.md §4.6).
+                m_window.settingsView()->findChild<QLineEdit *>(QStringLiteral("primaryTimeoutSetting"))->setText(QStringLiteral("60"));
+                save(m_window.settingsView(), QStringLiteral("13-settings.png"));
+                captureSmall();
+                captureStoreWarning();
+            });
+            below->setCurrentWidget(latency->spendPanel());
+        });
+        below->setCurrentWidget(latency->tunePanel());
     }
 
     // The smallest window every view is made for (1024×700): the views an operator reads most.

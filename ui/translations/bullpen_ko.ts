@@ -1512,6 +1512,18 @@
         <source>The history could not be read: %1</source>
         <translation>기록을 읽을 수 없습니다: %1</translation>
     </message>
+    <message>
+        <source>Durations</source>
+        <translation>소요 시간</translation>
+    </message>
+    <message>
+        <source>Tune</source>
+        <translation>튜닝</translation>
+    </message>
+    <message>
+        <source>Spend</source>
+        <translation>지출</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::LiveView</name>
@@ -2533,6 +2545,60 @@
     </message>
 </context>
 <context>
+    <name>bullpen::SpendModel</name>
+    <message>
+        <source>unknown</source>
+        <translation>알 수 없음</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>시도</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>비용</translation>
+    </message>
+    <message>
+        <source>Unknown cost</source>
+        <translation>알 수 없는 비용</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::SpendPanel</name>
+    <message>
+        <source>Spend per provider over time</source>
+        <translation>시간에 따른 제공자별 지출</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>아직 읽지 않음</translation>
+    </message>
+    <message>
+        <source>Spend could not be read: %1</source>
+        <translation>지출을 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Spent in the range: %1. Added by fallbacks: %2.</source>
+        <translation>이 기간의 지출: %1. 대체로 늘어난 비용: %2.</translation>
+    </message>
+    <message>
+        <source>Attempts of unknown cost (no tokens reported, or no price), not counted: %1</source>
+        <translation>비용을 알 수 없는 시도(토큰 보고 또는 가격 없음), 합계에서 제외: %1</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::TimelineWidget</name>
     <message>
         <source>Select a generation to see its timeline.</source>
@@ -2617,6 +2683,85 @@
     <message>
         <source>took %1</source>
         <translation>소요 %1</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::TunePanel</name>
+    <message>
+        <source>Predicted by primary timeout: p95, fallback rate, cost</source>
+        <translation>기본 제한 시간별 예측: p95, 대체 비율, 비용</translation>
+    </message>
+    <message>
+        <source>not read yet</source>
+        <translation>아직 읽지 않음</translation>
+    </message>
+    <message>
+        <source>A primary timeout and what the recorded attempts predict under it</source>
+        <translation>기본 제한 시간과 기록된 시도로 예측한 결과</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>적용</translation>
+    </message>
+    <message>
+        <source>Save the chosen primary timeout to the settings file (as the Settings view does)</source>
+        <translation>고른 기본 제한 시간을 설정 파일에 저장(설정 화면과 같은 방식)</translation>
+    </message>
+    <message>
+        <source>Settings line for the engine's file:</source>
+        <translation>엔진 설정 파일에 넣을 줄:</translation>
+    </message>
+    <message>
+        <source>Replaying the recorded attempts…</source>
+        <translation>기록된 시도를 다시 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>The tuner could not read the history: %1</source>
+        <translation>튜너가 기록을 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>No storyboard generations in this range: nothing to replay.</source>
+        <translation>이 기간에 스토리보드 생성이 없어 다시 계산할 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>p95 latency (s)</source>
+        <translation>p95 지연 시간(s)</translation>
+    </message>
+    <message>
+        <source>fallback rate (%)</source>
+        <translation>대체 비율(%)</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>비용</translation>
+    </message>
+    <message>
+        <source>today: %1</source>
+        <translation>현재 설정: %1</translation>
+    </message>
+    <message>
+        <source>%1: p95 %2 · fallback %3 % · success %4 % · cost %5 · censored %6</source>
+        <translation>%1 · p95 %2 · 대체 %3 % · 성공 %4 % · 비용 %5 · 중도 절단 %6</translation>
+    </message>
+    <message>
+        <source>primary timeout (s)</source>
+        <translation>기본 제한 시간(s)</translation>
+    </message>
+    <message>
+        <source>p95 (s)</source>
+        <translation>p95(s)</translation>
+    </message>
+    <message>
+        <source>fallback %</source>
+        <translation>대체 %</translation>
+    </message>
+    <message>
+        <source>%1 generations replayed (%2 – %3). Recorded: p95 %4, fallback %5 %. Censored: predictions that wait longer than a recorded timeout rest on answers that took longer; their count is named.</source>
+        <translation>다시 계산한 생성 수: %1 (%2 – %3). 기록: p95 %4, 대체 %5 %. 중도 절단: 기록된 제한 시간보다 오래 기다리는 예측은 더 오래 걸린 응답에 기대며, 그 수를 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Apply %1</source>
+        <translation>적용: %1</translation>
     </message>
 </context>
 <context>

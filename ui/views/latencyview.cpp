@@ -8,7 +8,9 @@
 #include "models/historyqueue.h"
 #include "models/units.h"
 #include "models/words.h"
+#include "spendpanel.h"
 #include "tones.h"
+#include "tunepanel.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -25,6 +27,7 @@
 #include <QLocale>
 #include <QStackedBarSeries>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -174,14 +177,26 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
     m_extraChart->chart()->legend()->setVisible(true);
     m_extraChart->chart()->legend()->setAlignment(Qt::AlignTop);
 
-    auto *bottom = new QHBoxLayout;
+    auto *durations = new QWidget;
+    auto *bottom = new QHBoxLayout(durations);
+    bottom->setContentsMargins(0, 0, 0, 0);
     bottom->addWidget(m_histChart, 1);
     bottom->addWidget(m_extraChart, 1);
+    // docs/contract.md §16 and §17: the range's spend and the tuner, each a panel of its own files.
+    m_tune = new TunePanel(m_queue);
+    m_spend = new SpendPanel(m_queue);
+    auto *below = new QTabWidget;
+    below->setObjectName(QStringLiteral("latencyBelow"));
+    below->addTab(durations, tr("Durations"));
+    below->addTab(m_tune, tr("Tune"));
+    below->addTab(m_spend, tr("Spend"));
+    // Tune and Spend take the percentile chart's room: at 1024×700 their curves need the height.
+    connect(below, &QTabWidget::currentChanged, this, [this](int tab) { m_timeChart->setVisible(tab == 0); });
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_summary);
     layout->addWidget(m_timeChart, 3);
-    layout->addLayout(bottom, 2);
+    layout->addWidget(below, 2);
 
     if (!m_history) {
         m_summary->setText(tr("Latency history is off: Bullpen was started without a store (--no-store)."));
@@ -286,6 +301,8 @@ void LatencyView::reload()
     const qint64 bucket = bucketMs();
     qint64 from = to - spanMs();
     from -= from % bucket; // buckets on round times
+    m_tune->setRange(to - spanMs(), to + 1);
+    m_spend->setRange(to - spanMs(), to + 1);
     const quint64 sequence = ++m_sequence;
     m_loading = true;
     m_summary->setText(tr("Reading attempts from the store…"));

@@ -23,6 +23,8 @@ namespace bullpen {
 
 class HistoryReader;
 class HistoryQueue;
+class SpendPanel;
+class TunePanel;
 
 // docs/contract.md §9.5: per provider, role and stage, p50/p90/p99 over time buckets with the success rate, a
 // histogram, and the extra wait fallback added. The store is read off the GUI thread; live attempts are
@@ -64,6 +66,8 @@ public:
     double lastLoadMs() const { return m_lastLoadMs; }
     double lastDrawMs() const { return m_lastDrawMs; }
     quint64 fullRedraws() const { return m_fullRedraws; }
+    TunePanel *tunePanel() const { return m_tune; }
+    SpendPanel *spendPanel() const { return m_spend; }
 
 Q_SIGNALS:
     void loaded(); // the store's samples are in and drawn
@@ -131,6 +135,8 @@ private:
     quint64 m_fullRedraws = 0;
     FallbackWaitTracker m_waits; // live: the extra wait that fallback added
     bool m_summaryPending = false;
+    TunePanel *m_tune = nullptr;
+    SpendPanel *m_spend = nullptr;
 };
 
 } // namespace bullpen

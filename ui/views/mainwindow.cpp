@@ -23,6 +23,7 @@
 #include "runview.h"
 #include "settingsview.h"
 #include "tones.h"
+#include "tunepanel.h"
 #include "views/engineconfigview.h"
 #include "wire/storyboardpolicyjson.h"
 
@@ -116,6 +117,8 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_latency = new LatencyView(engine.history(), m_queue);
     m_latency->setStoryboardTimeouts(double(engine.storyboardPolicy().primaryTimeout.count()),
                                      double(engine.storyboardPolicy().fallbackTimeout.count()));
+    m_latency->tunePanel()->setToday(engine.storyboardPolicy().primaryTimeout, engine.storyboardPolicy().fallbackTimeout);
+    m_latency->tunePanel()->setEmbedded(!engine.attached());
     m_compare = new CompareView(engine.history(), m_queue);
     QWidget *settingsTab = nullptr;
     if (engine.attached()) {
@@ -130,6 +133,10 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
         m_settingsView = new SettingsView({ engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir() }, engine.environment(),
                                           !engine.scenarios().isEmpty());
         m_settingsView->setInForce(engine.storyboardPolicy());
+        connect(m_latency->tunePanel(), &TunePanel::applyRequested, this, [this](std::chrono::milliseconds timeout) {
+            const bool ok = m_settingsView->applyPrimaryTimeout(timeout);
+            m_latency->tunePanel()->showApplied(ok, m_settingsView->statusText());
+        });
         settingsTab = m_settingsView;
     }
     m_comparisons = engine.newComparisonRunner(this);

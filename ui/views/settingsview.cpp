@@ -617,6 +617,13 @@ void SettingsView::validate()
                                         : orphans.join(QLatin1Char('\n')));
 }
 
+bool SettingsView::applyPrimaryTimeout(std::chrono::milliseconds timeout)
+{
+    m_primaryTimeout->setText(units::field(timeout));
+    validate();
+    return save();
+}
+
 bool SettingsView::save()
 {
     QMap<QString, QString> errors;

@@ -41,6 +41,9 @@ public:
     QString errorFor(const QString &setting) const; // as shown beside the field; empty when fine
     bool save();
     void reload();
+    // The Tune panel's Apply (docs/contract.md §17): the storyboard primary timeout set in its field and
+    // saved the way Save does; false (and the field's message in statusText()) when refused.
+    bool applyPrimaryTimeout(std::chrono::milliseconds timeout);
     // What the engine runs with now (its storyboard policy): shown above the form, with why it differs
     // from the file where it does (the environment, the simulator's own pairing).
     void setInForce(const StagePolicy &policy);
