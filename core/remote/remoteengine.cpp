@@ -11,6 +11,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QRandomGenerator>
+#include <QUrlQuery>
 
 namespace bullpen {
 
@@ -78,9 +79,9 @@ void RemoteEngine::connectToEngine()
     openStream();
 }
 
-QNetworkReply *RemoteEngine::get(const QString &path)
+QNetworkReply *RemoteEngine::get(const QString &path, const QUrlQuery &query)
 {
-    return m_network->get(m_endpoint.request(path));
+    return m_network->get(m_endpoint.request(path, query));
 }
 
 QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)

@@ -61,7 +61,7 @@ public:
     void setFetchImages(bool on) { m_fetchImages = on; }
     // One more request on this client's connection to the engine (path under the base, JSON body);
     // the caller reads and deletes the reply.
-    QNetworkReply *get(const QString &path);
+    QNetworkReply *get(const QString &path, const QUrlQuery &query = {});
     QNetworkReply *post(const QString &path, const QJsonObject &body);
 
 Q_SIGNALS:

@@ -36,6 +36,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QGroupBox>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLibraryInfo>
 #include <QLineEdit>
@@ -672,6 +673,31 @@ private Q_SLOTS:
             QVERIFY2(result.failure->kind != FailureKind::NETWORK, qPrintable(result.failure->detail));
             QVERIFY2(!next.contains(QStringLiteral("gemini")), qPrintable(next));
         }
+        engine.stop();
+    }
+
+    // Attached, the audit trail is read from the engine: GET /v1/audit with its query apart from the path
+    // (a `?` in the path was sent as %3F, the engine answered 404, and the Control view's audit stayed empty).
+    void attachedAuditIsRead()
+    {
+        cleanup();
+        QTemporaryDir dir;
+        test::Engine engine(dir.path());
+        const QString token = engine.token(QStringLiteral("console"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        QVERIFY(engine.start());
+        RemoteConnection remote(EngineEndpoint { engine.url, token.toLatin1() });
+        remote.open();
+        QTRY_VERIFY_WITH_TIMEOUT(remote.usable(), 10'000);
+        QJsonArray audit;
+        connect(&remote, &EngineConnection::auditChanged, this, [&audit](const QJsonArray &entries) { audit = entries; });
+        QSignalSpy failed(&remote, &EngineConnection::providerActionFailed);
+        DrainRequest drain;
+        drain.provider = Provider::Gemini;
+        drain.reason = QStringLiteral("status page says down");
+        remote.drainProvider(drain); // answered: the providers and the audit are read again
+        QTRY_VERIFY_WITH_TIMEOUT(QJsonDocument(audit).toJson().contains("status page says down"), 10'000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
         engine.stop();
     }
 
