@@ -7,6 +7,8 @@
 #include <QTcpSocket>
 #include <QThread>
 
+#include <memory>
+
 namespace bullpen::test {
 
 class ConnectProxy::Worker final : public QObject
@@ -54,8 +56,10 @@ private:
     void accept(QTcpSocket *client)
     {
         client->setParent(this);
-        auto *head = new QByteArray;
-        connect(client, &QObject::destroyed, this, [head] { delete head; });
+        // The head belongs to the read handler: it goes when the handler is disconnected or the client
+        // dies. (A `destroyed` hook on the worker would leak it: ~QObject drops the worker's incoming
+        // connections before it deletes its children.)
+        auto head = std::make_shared<QByteArray>();
         connect(client, &QTcpSocket::readyRead, client, [this, client, head] {
             if (client->property("tunnel").toBool())
                 return;
