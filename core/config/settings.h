@@ -160,7 +160,7 @@ QString maskApiKey(const QString &key);
 class SettingsLoader final
 {
 public:
-    // `keychain`: provider keys found in the system keychain (runtime/secretstore.h), between the key
+    // `keychain`: provider keys found in the system keychain (keychain/secretstore.h), between the key
     // file and the environment: environment, then keychain, then key file.
     static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys = true,
                              const QProcessEnvironment &keychain = {});
