@@ -6,6 +6,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    "Replay: no engine to replay with. Open this view from the console's window.": '재현: 재현할 엔진이 없습니다. 콘솔 창에서 이 화면을 여십시오.',
     "no storyboard to check": "확인할 스토리보드 없음",
     'Cost': '비용',
     'This generation': '이 생성',
