@@ -33,6 +33,7 @@ KO = {
     'fallback %': '대체 %',
     '%1 generations replayed (%2 – %3). Recorded: p95 %4, fallback %5 %. Censored: predictions that wait longer than a recorded timeout rest on answers that took longer; their count is named.': '다시 계산한 생성 수: %1 (%2 – %3). 기록: p95 %4, 대체 %5 %. 중도 절단: 기록된 제한 시간보다 오래 기다리는 예측은 더 오래 걸린 응답에 기대며, 그 수를 표시합니다.',
     'Apply %1': '적용: %1',
+    "Replay: no engine to replay with. Open this view from the console's window.": '재현: 재현할 엔진이 없습니다. 콘솔 창에서 이 화면을 여십시오.',
     "no storyboard to check": "확인할 스토리보드 없음",
     'Cost': '비용',
     'This generation': '이 생성',

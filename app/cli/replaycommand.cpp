@@ -4,10 +4,10 @@
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "remote/remotehistory.h"
+#include "replay/replayreport.h"
 #include "replay/replaysource.h"
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
-#include "runtime/replayreport.h"
 #include "runtime/replayrunner.h"
 #include "store/store.h"
 

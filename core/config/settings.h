@@ -169,7 +169,7 @@ QString maskApiKey(const QString &key);
 class SettingsLoader final
 {
 public:
-    // `keychain`: provider keys found in the system keychain (runtime/secretstore.h), between the key
+    // `keychain`: provider keys found in the system keychain (keychain/secretstore.h), between the key
     // file and the environment: environment, then keychain, then key file. A pure function of its
     // arguments: the providers the file adds are in the result's own table (Settings::providerTable),
     // never in the process's.

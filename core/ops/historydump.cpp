@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ops/historydump.h"
 
-#include "store/historyexport.h"
+#include "history/historyexport.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

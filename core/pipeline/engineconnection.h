@@ -16,8 +16,7 @@ namespace bullpen {
 class ComparisonRunner;
 class HistoryReader;
 class HistoryWrites;
-class Masking;
-class Store;
+class ReplayPlayer;
 
 // An operator's drain as a front end asks for it (docs/contract.md §13): one provider, in one role and
 // at one stage or (left out) in all of them, with a reason, until restored or until `until`.
@@ -70,6 +69,10 @@ public:
     virtual QString describe() const = 0;
     virtual QStringList warnings() const = 0;
     virtual ComparisonRunner *newComparisonRunner(QObject *parent) = 0;
+    // A replay started here (docs/contract.md §14), played in an engine of its own on the built-in
+    // simulator in this process; the connection decides where it is recorded: embedded, in the engine's
+    // store under its masking key; attached, nowhere (the history is the engine's).
+    virtual ReplayPlayer *newReplay(QObject *parent) = 0;
 
     // Attached: the engine's running configuration (GET /v1/config), shown read-only; embedded: empty,
     // and the settings are this machine's files (settingsFilePath …).
@@ -78,10 +81,6 @@ public:
     virtual QString settingsFilePath() const { return {}; }
     virtual QString keyFilePath() const { return {}; }
     virtual QString dataDir() const { return {}; }
-    // Where a replay started here is recorded (docs/contract.md §14): the embedded engine's store and
-    // its masking key; none when attached (the replay runs in this process, the history is the engine's).
-    virtual Store *replayStore() const { return nullptr; }
-    virtual const Masking *replayMasking() const { return nullptr; }
     virtual QProcessEnvironment environment() const { return {}; }
     // Attached: the connection is healthy (connected), not merely configured.
     virtual bool usable() const { return true; }

@@ -5,6 +5,7 @@
 #include "config/providerentries.h"
 #include "engineendpoint.h"
 #include "remotecomparisonrunner.h"
+#include "runtime/replayrunner.h"
 #include "wire/apiroutes.h"
 #include "wire/storyboardpolicyjson.h"
 
@@ -83,6 +84,11 @@ QString RemoteConnection::describe() const
     const QString engine = m_engine->describeState();
     const QString what = m_engine->config().value(QLatin1StringView("describe")).toString();
     return what.isEmpty() ? tr("Attached: %1").arg(engine) : tr("Attached: %1 — %2").arg(engine, what);
+}
+
+ReplayPlayer *RemoteConnection::newReplay(QObject *parent)
+{
+    return new ReplayRunner(nullptr, nullptr, parent);
 }
 
 ComparisonRunner *RemoteConnection::newComparisonRunner(QObject *parent)

@@ -37,6 +37,8 @@ public:
     QString describe() const override;
     QStringList warnings() const override { return {}; }
     ComparisonRunner *newComparisonRunner(QObject *parent) override;
+    // Played in this process on the built-in simulator, recorded nowhere (the history is the engine's).
+    ReplayPlayer *newReplay(QObject *parent) override;
     bool attached() const override { return true; }
     QJsonObject runningConfig() const override { return m_engine->config(); }
     bool usable() const override { return m_engine->state() == RemoteEngine::State::Connected; }

@@ -9,8 +9,9 @@
 #include "contract/isotime.h"
 #include "contract/providerregistry.h"
 #include "engine/breakerboard.h"
+#include "keychain/secretstore.h"
 #include "logsink.h"
-#include "secretstore.h"
+#include "replayrunner.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -376,6 +377,11 @@ QStringList EngineSetup::scenarios() const
 QString EngineSetup::defaultScenario() const
 {
     return m_simulator ? m_simulator->scenario().name : QString();
+}
+
+ReplayPlayer *EngineSetup::newReplay(QObject *parent)
+{
+    return new ReplayRunner(replayStore(), replayMasking(), parent);
 }
 
 ComparisonRunner *EngineSetup::newComparisonRunner(QObject *parent)

@@ -42,7 +42,7 @@ struct SetupOptions
     // engine threads (engine() only). kThreadsFromEnvironment: BULLPEN_ENGINE_THREADS, else the cores.
     static constexpr int kThreadsFromEnvironment = -1;
     int engineThreads = 0;
-    // Look for provider keys in the system keychain too (runtime/secretstore.h): the console does; the
+    // Look for provider keys in the system keychain too (keychain/secretstore.h): the console does; the
     // service (systemd credentials) and the CLI do not.
     bool useKeychain = false;
     // The process's front end (the console, the CLI: one engine each) lists this engine's providers in
@@ -115,8 +115,10 @@ public:
     ComparisonRunner *newComparisonRunner(QObject *parent) override;
     const Masking *masking() const { return m_masking ? &*m_masking : nullptr; }
     QString dataDir() const override { return m_dataDir; }
-    Store *replayStore() const override { return m_store.get(); }
-    const Masking *replayMasking() const override { return masking(); }
+    // Where a replay started here is recorded (newReplay): this store and its masking key.
+    Store *replayStore() const { return m_store.get(); }
+    const Masking *replayMasking() const { return masking(); }
+    ReplayPlayer *newReplay(QObject *parent) override;
     QString settingsFilePath() const override { return m_settingsFilePath; }
     QString keyFilePath() const override { return m_keyFilePath; }
     QProcessEnvironment environment() const override { return m_environment; }

@@ -9,11 +9,23 @@
 namespace bullpen {
 
 ReplayRunner::ReplayRunner(QObject *parent)
-    : QObject(parent)
+    : ReplayPlayer(parent)
+{
+}
+
+ReplayRunner::ReplayRunner(Store *into, const Masking *masking, QObject *parent)
+    : ReplayPlayer(parent)
+    , m_into(into)
+    , m_masking(masking)
 {
 }
 
 ReplayRunner::~ReplayRunner() = default;
+
+bool ReplayRunner::start(const Plan &plan, QString *why)
+{
+    return start(Options { plan.scenarioFile, plan.settingsFile, plan.keyFile, plan.replayOf, m_into, m_masking }, why);
+}
 
 bool ReplayRunner::start(const Options &options, QString *why)
 {

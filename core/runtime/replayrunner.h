@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/event.h"
-#include "pipeline/generationresult.h"
+#include "pipeline/replayplayer.h"
 
-#include <QObject>
 #include <QString>
 
 #include <chrono>
@@ -21,7 +19,7 @@ class Store;
 // neutral story, no user, never from the cache. With a store, the replay is recorded there as a
 // synthetic generation linked to the one it plays (left out of users' figures); without, nothing is
 // written. The CLI, the console's replay dialog and the tests all run replays through this.
-class ReplayRunner final : public QObject
+class ReplayRunner final : public ReplayPlayer
 {
     Q_OBJECT
 public:
@@ -36,22 +34,25 @@ public:
     };
 
     explicit ReplayRunner(QObject *parent = nullptr);
+    // A player for front ends (EngineConnection::newReplay): its replays are recorded into `into`
+    // (none: nothing written), which must outlive it.
+    ReplayRunner(Store *into, const Masking *masking, QObject *parent);
     ~ReplayRunner() override;
 
     // Starts the replay; false with *why when its settings are refused (each setting named).
     bool start(const Options &options, QString *why);
-    bool running() const { return m_setup != nullptr; }
+    // The same, recorded where this player was made to record.
+    bool start(const Plan &plan, QString *why) override;
+    bool running() const override { return m_setup != nullptr; }
+    bool recorded() const override { return m_into != nullptr; }
     // The replay from start to end on a local event loop; nothing, with *why, when refused or when it
     // has not ended within `limit`.
     static std::optional<GenerationResult> play(const Options &options, std::chrono::milliseconds limit, QString *why);
 
-Q_SIGNALS:
-    void eventRecorded(const Event &event);
-    // The replay ended; its engine goes at the next turn of the event loop.
-    void finished(const GenerationResult &result);
-
 private:
     std::unique_ptr<EngineSetup> m_setup;
+    Store *m_into = nullptr;
+    const Masking *m_masking = nullptr;
 };
 
 } // namespace bullpen

@@ -5,8 +5,8 @@
 // what the engine's start-up finds, named as coming from the keychain; with no Secret Service the key
 // file is used and the view says why.
 #include "config/settings.h"
+#include "keychain/secretstore.h"
 #include "runtime/enginesetup.h"
-#include "runtime/secretstore.h"
 #include "views/settingsview.h"
 
 #include <QDir>

@@ -9,9 +9,9 @@
 #include "contract/textdiff.h"
 #include "devsupport/historyfiller.h"
 #include "history/durationhistogram.h"
+#include "history/historyexport.h"
 #include "history/providerhealth.h"
 #include "pipeline/comparison.h"
-#include "store/historyexport.h"
 #include "store/store.h"
 #include "teststore.h"
 

@@ -6,7 +6,7 @@
 #include "api/historyjson.h"
 #include "engine/stageresult.h"
 #include "history/generationrowjson.h"
-#include "store/historyexport.h"
+#include "history/historyexport.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -1059,6 +1059,10 @@
         <source>The history could not be read: %1</source>
         <translation>기록을 읽을 수 없습니다: %1</translation>
     </message>
+    <message>
+        <source>Replay: no engine to replay with. Open this view from the console's window.</source>
+        <translation>재현: 재현할 엔진이 없습니다. 콘솔 창에서 이 화면을 여십시오.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::GenerationListModel</name>

@@ -11,6 +11,8 @@
 #include "models/historyqueue.h"
 #include "models/units.h"
 #include "models/words.h"
+#include "pipeline/engineconnection.h"
+#include "pipeline/replayplayer.h"
 #include "replaydialog.h"
 #include "timelinewidget.h"
 #include "tones.h"
@@ -565,9 +567,13 @@ void FailuresView::replayDetail()
                 m_summary->setText(tr("Replay: %1").arg(r.error));
                 return;
             }
-            auto *dialog = new ReplayDialog(std::move(*r.source), id == m_detailId ? m_timeline->events() : QList<Event> {}, this);
+            if (!m_engine) {
+                m_summary->setText(tr("Replay: no engine to replay with. Open this view from the console's window."));
+                return;
+            }
+            auto *dialog = new ReplayDialog(std::move(*r.source), id == m_detailId ? m_timeline->events() : QList<Event> {},
+                                            m_engine->newReplay(nullptr), this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
-            dialog->recordInto(m_replayStore, m_replayMasking);
             dialog->show();
             Q_EMIT replayOpened(dialog);
         });

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "engine/event.h"
+#include "history/historyexport.h"
 #include "history/historyreader.h"
-#include "store/historyexport.h"
 
 #include <QDateTime>
 #include <QWidget>
@@ -22,9 +22,8 @@ class QHBoxLayout;
 
 namespace bullpen {
 
+class EngineConnection;
 class ReplayDialog;
-class Masking;
-class Store;
 
 class EventLogModel;
 class FailureHistoryModel;
@@ -88,12 +87,9 @@ public:
     void setDetailCollapsed(bool collapsed);
     // Copies the detail pane's full generation id to the clipboard.
     void copyDetailId();
-    // Where its replays are recorded (an embedded console's store); none: not recorded.
-    void setReplayStore(Store *store, const Masking *masking)
-    {
-        m_replayStore = store;
-        m_replayMasking = masking;
-    }
+    // The engine its replays are played for (EngineConnection::newReplay: kept in an embedded engine's
+    // history, nowhere when attached); none: Replay locally… says so. It must outlive the view.
+    void setEngine(EngineConnection *engine) { m_engine = engine; }
     // Replay locally…: reads the shown generation for a replay and opens its dialog (replayOpened()).
     void replayDetail();
     QLayout *makeFilterRows(QToolButton *exportButton);
@@ -125,8 +121,7 @@ private:
 
     HistoryReader *m_history;
     HistoryQueue *m_queue;
-    Store *m_replayStore = nullptr;
-    const Masking *m_replayMasking = nullptr;
+    EngineConnection *m_engine = nullptr;
     FailureHistoryModel *m_model;
     QComboBox *m_range;
     QComboBox *m_outcome;

@@ -9,6 +9,7 @@
 #include "failuresview.h"
 #include "focusframestyle.h"
 #include "healthstrip.h"
+#include "keychain/secretstore.h"
 #include "latencyview.h"
 #include "liveview.h"
 #include "models/eventbatcher.h"
@@ -19,7 +20,6 @@
 #include "pipeline/comparison.h"
 #include "pipeline/engineconnection.h"
 #include "resultview.h"
-#include "runtime/secretstore.h"
 #include "runview.h"
 #include "settingsview.h"
 #include "tones.h"
@@ -113,7 +113,7 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_result = new ResultView;
     m_queue = new HistoryQueue(engine.history(), this);
     m_failures = new FailuresView(engine.history(), m_queue);
-    m_failures->setReplayStore(engine.replayStore(), engine.replayMasking());
+    m_failures->setEngine(&engine);
     m_latency = new LatencyView(engine.history(), m_queue);
     m_latency->setStoryboardTimeouts(double(engine.storyboardPolicy().primaryTimeout.count()),
                                      double(engine.storyboardPolicy().fallbackTimeout.count()));

@@ -4,8 +4,8 @@
 #include "config/settings.h"
 #include "models/units.h"
 #include "pipeline/generationresult.h"
-#include "runtime/replayreport.h"
-#include "runtime/replayrunner.h"
+#include "pipeline/replayplayer.h"
+#include "replay/replayreport.h"
 #include "timelinewidget.h"
 #include "tones.h"
 
@@ -39,22 +39,28 @@ bool writeJson(const QString &path, const QJsonObject &o)
 
 } // namespace
 
-ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, QWidget *parent)
+ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, ReplayPlayer *player, QWidget *parent)
     : QDialog(parent)
     , m_source(std::move(source))
     , m_scenario(m_source.scenario())
+    , m_runner(player)
 {
     setObjectName(QStringLiteral("replayDialog"));
     setWindowTitle(tr("Replay %1 locally").arg(m_source.row.id));
-    m_runner = new ReplayRunner(this);
-    connect(m_runner, &ReplayRunner::eventRecorded, this, [this](const Event &e) {
+    m_runner->setParent(this);
+    connect(m_runner, &ReplayPlayer::eventRecorded, this, [this](const Event &e) {
         m_replayEvents << e;
         m_replayed->setEvents(m_replayEvents);
     });
-    connect(m_runner, &ReplayRunner::finished, this, &ReplayDialog::finished);
-    auto *intro = m_intro = new QLabel;
+    connect(m_runner, &ReplayPlayer::finished, this, &ReplayDialog::finished);
+    auto *intro = new QLabel;
     intro->setWordWrap(true);
-    recordInto(nullptr, nullptr);
+    const QString what = tr("Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it "
+                            "did (the same kind, status and time). Nothing is sent to a provider.");
+    intro->setText(what + QLatin1Char(' ')
+                   + (m_runner->recorded() ? tr("Each replay is kept in the history as a replay of this generation (synthetic: left out of "
+                                                "users' figures; Failures finds it by its id).")
+                                           : tr("Nothing is stored (the history is the attached engine's).")));
     auto *approx = new QLabel(m_scenario.approximations.isEmpty() ? tr("Every attempt can be played exactly.")
                                                                   : tr("Played approximately (their times are not judged):<br>%1")
                                                                         .arg(m_scenario.approximations.join(QStringLiteral("\n"))
@@ -112,18 +118,6 @@ ReplayDialog::~ReplayDialog() = default;
 bool ReplayDialog::running() const
 {
     return m_runner->running();
-}
-
-void ReplayDialog::recordInto(Store *store, const Masking *masking)
-{
-    m_into = store;
-    m_masking = masking;
-    const QString what = tr("Plays this generation again on the built-in simulator: each provider behaves, attempt by attempt, as it "
-                            "did (the same kind, status and time). Nothing is sent to a provider.");
-    m_intro->setText(what + QLatin1Char(' ')
-                     + (store ? tr("Each replay is kept in the history as a replay of this generation (synthetic: left out of users' "
-                                   "figures; Failures finds it by its id).")
-                              : tr("Nothing is stored (the history is the attached engine's).")));
 }
 
 QWidget *ReplayDialog::settingsBox()
@@ -210,10 +204,9 @@ bool ReplayDialog::startReplay()
     }
     m_replayEvents.clear();
     m_replayed->clear();
-    const ReplayRunner::Options options { scenarioFile,    settingsFile, m_work.filePath(QStringLiteral("none.env")),
-                                          m_source.row.id, m_into,       m_masking };
+    const ReplayPlayer::Plan plan { scenarioFile, settingsFile, m_work.filePath(QStringLiteral("none.env")), m_source.row.id };
     QString why;
-    if (!m_runner->start(options, &why)) {
+    if (!m_runner->start(plan, &why)) {
         m_verdict->setText(tr("These settings are refused: %1").arg(why.toHtmlEscaped()));
         return false;
     }
@@ -233,7 +226,7 @@ void ReplayDialog::finished(const GenerationResult &result)
     m_replayed->setScaleAtLeast(scale);
     const tones::Tone tone = v.reproduced ? tones::Tone::Success : asRecorded ? tones::Tone::Failure : tones::Tone::Warning;
     QString text = QStringLiteral("<b>%1</b>").arg(v.summary.toHtmlEscaped());
-    if (m_into)
+    if (m_runner->recorded())
         text += QStringLiteral("<br>") + tr("Kept as %1.").arg(result.generationId.toHtmlEscaped());
     if (!v.reproduced && v.differences.size() > 1)
         for (const QString &d : v.differences)
@@ -246,7 +239,7 @@ void ReplayDialog::finished(const GenerationResult &result)
                                      .asRecorded = asRecorded,
                                      .verdict = v,
                                      .replayed = result,
-                                     .replayId = m_into ? result.generationId : QString() });
+                                     .replayId = m_runner->recorded() ? result.generationId : QString() });
     m_export->setEnabled(true);
     m_run->setEnabled(true);
     // After the runner has let its engine go (it queued that first).

@@ -19,29 +19,26 @@ class QRadioButton;
 namespace bullpen {
 
 struct GenerationResult;
-class Masking;
-class ReplayRunner;
-class Store;
+class ReplayPlayer;
 class TimelineWidget;
 
 // Failures → Replay locally… (docs/contract.md §14, docs/console.md): the selected generation played
-// again in an engine of its own on the built-in simulator (ReplayRunner), under the recorded policy
+// again in an engine of its own on the built-in simulator (a ReplayPlayer its engine connection made), under the recorded policy
 // or edited settings (timeouts, budget, fallback provider, breaker). The recorded and the replayed
 // timelines are drawn one above the other on the same scale, with the verdict under them.
 class ReplayDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, QWidget *parent = nullptr);
+    // Plays with `player` (EngineConnection::newReplay), which it takes over: the player says whether
+    // each replay is kept in the history (embedded) or not (attached).
+    ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, ReplayPlayer *player, QWidget *parent = nullptr);
     ~ReplayDialog() override;
 
     // Starts the replay (the Replay button's work); false, with the reason shown, when it cannot start.
     bool startReplay();
     QString verdictText() const;
     bool running() const;
-    // Records each replay in this store as a synthetic generation linked to the original (an embedded
-    // console's own store); without one (attached), nothing is stored.
-    void recordInto(Store *store, const Masking *masking);
     // The settings file the replay runs under (for tests): the recorded policy, or it edited.
     QJsonObject replaySettings() const;
     // The last replay as a bug report (docs/contract.md §14; the Export… button's work, after it asks
@@ -59,10 +56,7 @@ private:
     ReplaySource m_source;
     ReplayScenario m_scenario;
     QTemporaryDir m_work;
-    ReplayRunner *m_runner;
-    Store *m_into = nullptr;
-    const Masking *m_masking = nullptr;
-    QLabel *m_intro = nullptr;
+    ReplayPlayer *m_runner;
     QList<Event> m_replayEvents;
     QRadioButton *m_asRecorded = nullptr;
     QLineEdit *m_primaryTimeout = nullptr;

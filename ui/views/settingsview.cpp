@@ -5,8 +5,8 @@
 #include "config/settingstable.h"
 #include "contract/providerregistry.h"
 #include "desktopnotifier.h"
+#include "keychain/secretstore.h"
 #include "models/units.h"
-#include "runtime/secretstore.h"
 #include "tones.h"
 
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "replay/replaysource.h"
-#include "replay/replayverdict.h"
+#include "replaysource.h"
+#include "replayverdict.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "replayreport.h"
 
+#include "history/historyexport.h"
 #include "pipeline/generationresult.h"
-#include "store/historyexport.h"
 #include "store/privatefiles.h"
 
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "store.h"
+#include "historyreader.h"
 
 #include <QIODevice>
 #include <QJsonObject>
