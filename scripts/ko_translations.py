@@ -6,6 +6,23 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    # Annotations on the Latency and Failures charts (ui/models/annotationmodel.cpp, ui/views/annotationoverlay.cpp)
+    'Drains': '제외',
+    'Restores': '복원',
+    'Breakers': '차단기',
+    'Alerts': '경보',
+    'Markers': '표시',
+    'Which events the chart marks: drains, restores, breaker transitions, alerts': '차트에 표시할 사건: 제외, 복원, 차단기 상태 변화, 경보',
+    "the engine's rules": '엔진의 규칙',
+    'value %1, %2': '값 %1, 심각도 %2',
+    'alert firing: %1': '경보 발생: %1',
+    'alert resolved: %1': '경보 해소: %1',
+    'who: %1': '누가: %1',
+    'why: %1': '이유: %1',
+    'opened the breaker of': '차단기 열림:',
+    'half-opened the breaker of': '차단기 반열림:',
+    'closed the breaker of': '차단기 닫힘:',
+    'ended the expired drain of': '기한이 끝난 제외 종료:',
     "no storyboard to check": "확인할 스토리보드 없음",
     'Cost': '비용',
     'This generation': '이 생성',

@@ -5,6 +5,7 @@
 #include "config/settings.h"
 #include "config/settingstable.h"
 #include "engine/admission.h"
+#include "engine/breakeraudit.h"
 #include "engine/breakerboard.h"
 #include "engine/manualclock.h"
 #include "engine/stageservice.h"
@@ -296,6 +297,11 @@ private Q_SLOTS:
         }
         const BreakerView v = board.breakers(t + 60s).front();
         QCOMPARE(v.cooldown, 300s);
+        // Each transition is one audit line of the engine's: what, on which breaker, and why.
+        const auto line = engineAuditLine(BreakerChange { QStringLiteral("breaker_opened"), kGeminiPrimary, std::nullopt, v.reason, {} });
+        QVERIFY(line);
+        QCOMPARE(line->action, QStringLiteral("breaker_opened"));
+        QCOMPARE(line->target, QStringLiteral("gemini/primary/storyboard (%1)").arg(v.reason));
         QCOMPARE(board.admit(kGeminiPrimary, t + 300s - 1ms).verdict, BreakerGate::Skip);
         QCOMPARE(board.admit(kGeminiPrimary, t + 300s).verdict, BreakerGate::Trial); // not t + 360 s
     }
@@ -697,6 +703,13 @@ private Q_SLOTS:
         QCOMPARE(r.gemini.calls(), 1);
         QVERIFY(r.board.drains().empty());
         QCOMPARE(changes.last().first().value<BreakerChange>().type, QStringLiteral("provider_restored"));
+        // The audit keeps the drain that ran out (the charts' annotations read it); an operator's drain
+        // and restore are audited by their route, not here.
+        const auto expired = engineAuditLine(changes.last().first().value<BreakerChange>());
+        QVERIFY(expired);
+        QCOMPARE(expired->action, QStringLiteral("drain_expired"));
+        QVERIFY2(expired->target.startsWith(QStringLiteral("gemini (")), qPrintable(expired->target));
+        QVERIFY(!engineAuditLine(changes.first().first().value<BreakerChange>())); // provider_drained
 
         // Restore ends a drain without `until`; drains hold with breakers off too.
         BreakerSettings off;

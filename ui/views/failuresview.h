@@ -22,6 +22,7 @@ class QHBoxLayout;
 
 namespace bullpen {
 
+class AnnotationModel;
 class ReplayDialog;
 class Masking;
 class Store;
@@ -89,6 +90,8 @@ public:
     // Copies the detail pane's full generation id to the clipboard.
     void copyDetailId();
     // Where its replays are recorded (an embedded console's store); none: not recorded.
+    // Drains, restores, breaker transitions and alerts marked on the fallback-rate chart (docs/contract.md §15).
+    void setAnnotations(AnnotationModel *model);
     void setReplayStore(Store *store, const Masking *masking)
     {
         m_replayStore = store;
