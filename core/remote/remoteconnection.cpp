@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkReply>
+#include <QUrlQuery>
 
 namespace bullpen {
 
@@ -150,7 +151,8 @@ void RemoteConnection::resetBreaker(const BreakerResetRequest &reset)
 
 void RemoteConnection::refreshAudit()
 {
-    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/audit?limit=500"));
+    // The query apart from the path: "/v1/audit?limit=500" as a path is /v1/audit%3Flimit=500, a 404.
+    QNetworkReply *reply = m_engine->get(QStringLiteral("/v1/audit"), QUrlQuery { { QStringLiteral("limit"), QStringLiteral("500") } });
     connect(reply, &QNetworkReply::downloadProgress, reply, [reply](qint64 received, qint64) {
         if (received > kMaxProvidersBytes)
             reply->abort();

@@ -77,9 +77,9 @@ void RemoteEngine::connectToEngine()
     openStream();
 }
 
-QNetworkReply *RemoteEngine::get(const QString &path)
+QNetworkReply *RemoteEngine::get(const QString &path, const QUrlQuery &query)
 {
-    return m_network->get(m_endpoint.request(path));
+    return m_network->get(m_endpoint.request(path, query));
 }
 
 QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)

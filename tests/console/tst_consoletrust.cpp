@@ -5,6 +5,7 @@
 // its store and the simulator over loopback.
 #include "config/settings.h"
 #include "engineprocess.h"
+#include "models/annotationmodel.h"
 #include "models/providerhealthmodel.h"
 #include "models/units.h"
 #include "remote/remoteconnection.h"
@@ -672,6 +673,36 @@ private Q_SLOTS:
             QVERIFY2(result.failure->kind != FailureKind::NETWORK, qPrintable(result.failure->detail));
             QVERIFY2(!next.contains(QStringLiteral("gemini")), qPrintable(next));
         }
+        engine.stop();
+    }
+
+    // Attached, the audit trail (and with it the charts' drain and breaker markers) is read from the
+    // engine: GET /v1/audit with its query apart from the path (a `?` in the path was sent as %3F, the
+    // engine answered 404, and the Control view's audit and the annotations stayed empty).
+    void attachedAuditFeedsTheAnnotations()
+    {
+        cleanup();
+        QTemporaryDir dir;
+        test::Engine engine(dir.path());
+        const QString token = engine.token(QStringLiteral("console"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        QVERIFY(engine.start());
+        RemoteConnection remote(EngineEndpoint { engine.url, token.toLatin1() });
+        remote.open();
+        QTRY_VERIFY_WITH_TIMEOUT(remote.usable(), 10'000);
+        AnnotationModel annotations;
+        connect(&remote, &EngineConnection::auditChanged, &annotations, &AnnotationModel::setAudit);
+        QSignalSpy failed(&remote, &EngineConnection::providerActionFailed);
+        DrainRequest drain;
+        drain.provider = Provider::Gemini;
+        drain.reason = QStringLiteral("status page says down");
+        remote.drainProvider(drain); // answered: the providers and the audit are read again
+        QTRY_COMPARE_WITH_TIMEOUT(annotations.rowCount(), 1, 10'000);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        const auto markers = annotations.markers(QDateTime::currentDateTimeUtc().addSecs(-60), QDateTime::currentDateTimeUtc().addSecs(60));
+        QCOMPARE(int(markers.size()), 1);
+        QCOMPARE(markers.front().kind, annotations::Kind::Drain);
+        QVERIFY2(markers.front().toolTip.contains(QStringLiteral("why: status page says down")), qPrintable(markers.front().toolTip));
         engine.stop();
     }
 
