@@ -115,8 +115,10 @@ BreakerChange BreakerBoard::open(const BreakerKey &key, Breaker &b, Clock::time_
     b.changedAt = now;
     b.since = m_wallNow();
     b.cooldown = std::min(cooldown, m_settings.maxCooldown);
-    b.wait = b.cooldown + milliseconds(std::llround(double(b.cooldown.count()) * m_settings.cooldownJitter * m_random()));
+    // Up to cooldown_jitter shorter, never longer: OPEN lasts at most the cooldown (docs/contract.md §13, at most 5 min).
+    b.wait = b.cooldown - milliseconds(std::llround(double(b.cooldown.count()) * m_settings.cooldownJitter * m_random()));
     b.trialOut = false;
+    b.trialSentAt.reset();
     b.buckets.clear();
     ++b.opened;
     b.reason = std::move(reason);
@@ -157,8 +159,10 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
                                  recordText(RecordText::CooldownOver, { QString::number(b.cooldown.count()) }), wall });
     }
     if (b.state == BreakerState::HalfOpen && !b.trialOut) {
-        if (take)
+        if (take) {
             b.trialOut = true;
+            b.trialSentAt = now;
+        }
         return BreakerGate { BreakerGate::Trial, {}, {}, {} };
     }
     const QString why = b.state == BreakerState::Open
@@ -210,9 +214,15 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
                 changes.push_back({ QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since });
             } else if (count == BreakerCount::Blamed) {
-                // The trial failed the provider: open again, for twice as long (at most maxCooldown).
+                // The trial failed the provider: open again, for twice as long (at most maxCooldown), counted
+                // from when the trial was sent. A trial that hangs until its timeout would otherwise add that
+                // timeout to every wait: the provider is tried once per cooldown, so a recovery is seen at most
+                // a cooldown after the last failed trial left (docs/operations.md, "Alerts": the critical alert
+                // then resolves within 5 minutes of the outage's end).
+                const Clock::time_point sent = std::min(b.trialSentAt.value_or(now), now);
                 changes.push_back(open(key, b, now, b.cooldown * 2,
                                        recordText(RecordText::TrialFailed, { enumName(kind.value_or(FailureKind::UNKNOWN)) })));
+                b.changedAt = sent;
             } // Ignored: the trial said nothing; the next request is the trial.
         } else if (b.state == BreakerState::Closed && count != BreakerCount::Ignored) {
             prune(b, now);

@@ -154,6 +154,7 @@ private:
         std::chrono::milliseconds cooldown { 0 }; // nominal: what doubles
         std::chrono::milliseconds wait { 0 }; // the cooldown with its jitter: OPEN until changedAt + wait
         bool trialOut = false;
+        std::optional<Clock::time_point> trialSentAt; // the trial out, when it was let through
         std::deque<Clock::time_point> inARow; // the current row of blamed failures within the window (at most min_attempts)
         int opened = 0;
         QString reason;

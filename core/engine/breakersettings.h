@@ -16,8 +16,9 @@ struct BreakerSettings
     double failureRatio = 0.5;
     std::chrono::milliseconds cooldown { 30'000 };
     std::chrono::milliseconds maxCooldown { 300'000 }; // the doubling stops here
-    // Each OPEN lasts its cooldown plus up to this fraction of it more, drawn at random, so that engines
-    // sharing a store and opened by the same outage do not all half-open at the same instant.
+    // Each OPEN lasts its cooldown less up to this fraction of it, drawn at random, so that engines
+    // sharing a store and opened by the same outage do not all half-open at the same instant; never
+    // longer than the cooldown (at most maxCooldown, as docs/contract.md §13 says).
     double cooldownJitter = 0.1;
     friend bool operator==(const BreakerSettings &, const BreakerSettings &) = default;
 };

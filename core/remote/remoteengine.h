@@ -59,8 +59,9 @@ public:
     // Also fetch each result's comic (GET /v1/images/{sha256}) into the result before it is delivered,
     // for a console that shows it (the engine's file path means nothing on this machine).
     void setFetchImages(bool on) { m_fetchImages = on; }
-    // One more request on this client's connection to the engine (path under the base, JSON body);
-    // the caller reads and deletes the reply.
+    // One more request on this client's connection to the engine (path under the base, a query, JSON
+    // body); the caller reads and deletes the reply. A query goes in `query`, never in `path` (a `?`
+    // in a path is sent as %3F: the engine answers 404).
     QNetworkReply *get(const QString &path, const QUrlQuery &query = {});
     QNetworkReply *post(const QString &path, const QJsonObject &body);
 

@@ -8,6 +8,7 @@
 #include "config/proxyrules.h"
 #include "contract/isotime.h"
 #include "contract/providerregistry.h"
+#include "engine/breakeraudit.h"
 #include "engine/breakerboard.h"
 #include "keychain/secretstore.h"
 #include "logsink.h"
@@ -267,7 +268,12 @@ bool EngineSetup::init(const SetupOptions &options)
     const Masking *const masking = m_masking ? &*m_masking : options.writeIntoMasking;
     m_engine = std::make_unique<LocalEngine>(m_settings, pipelineOptions(), store, masking, threads, m_context);
     // A breaker that opens or closes on an engine thread reaches the console's cards (queued to this thread).
-    connect(&m_engine->breakers(), &BreakerBoard::changed, this, [this] { refreshProviders(); });
+    // Its transitions go to the console's audit trail too (as the engine's), as an attached engine audits them.
+    connect(&m_engine->breakers(), &BreakerBoard::changed, this, [this](const BreakerChange &change) {
+        refreshProviders();
+        if (const auto line = engineAuditLine(change))
+            auditConsole(line->action, line->target, QString::fromLatin1(kEngineAuditor));
+    });
     return true;
 }
 
@@ -326,10 +332,10 @@ void EngineSetup::resetBreaker(const BreakerResetRequest &reset)
     refreshProviders(); // a closed breaker that was closed announces nothing
 }
 
-void EngineSetup::auditConsole(const QString &action, const QString &target)
+void EngineSetup::auditConsole(const QString &action, const QString &target, const QString &who)
 {
     m_consoleAudit.prepend(QJsonObject { { QStringLiteral("at"), isoUtcWithMs(QDateTime::currentMSecsSinceEpoch()) },
-                                         { QStringLiteral("token"), QStringLiteral("console") },
+                                         { QStringLiteral("token"), who },
                                          { QStringLiteral("action"), action },
                                          { QStringLiteral("target"), target },
                                          { QStringLiteral("instance"), QString() } });

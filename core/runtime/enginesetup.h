@@ -140,7 +140,8 @@ private:
     bool openStore(const SetupOptions &options);
     bool startSimulator(const SetupOptions &options);
     bool installNetworkRules(const SetupOptions &options);
-    void auditConsole(const QString &action, const QString &target); // this console's own actions, newest first
+    // This console's own actions (who: "console") and its engine's breaker transitions ("engine"), newest first.
+    void auditConsole(const QString &action, const QString &target, const QString &who = QStringLiteral("console"));
     QJsonArray m_consoleAudit;
     AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
     Settings m_settings;

@@ -2,6 +2,7 @@
 // EngineService's handlers under /v1/providers (docs/api.md, "Providers"): breakers and drains.
 #include "api/breakerjson.h"
 #include "contract/isotime.h"
+#include "engine/breakeraudit.h"
 #include "engineservice.h"
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
@@ -145,6 +146,8 @@ void EngineService::announce(const BreakerChange &change)
     }
     m_events.publishNotice(change.type,
                            QJsonDocument(BreakerJson::change(change, view, m_options.instance)).toJson(QJsonDocument::Compact));
+    if (const auto line = engineAuditLine(change)) // breaker transitions over time: the charts' annotations read them
+        m_audit.record(QString::fromLatin1(kEngineAuditor), line->action, line->target);
 }
 
 void EngineService::syncDrains()

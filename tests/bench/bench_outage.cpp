@@ -186,25 +186,28 @@ std::pair<double, double> overheadUs()
 
 // How long after the outage ends traffic is back, at most, from the breaker's settings alone: the
 // breaker opens at the latest when open_after_s allows; each trial sent while the outage lasts hangs
-// until the timeout and reopens it with the cooldown doubled (up to the maximum). Each wait may be up
-// to cooldown_jitter longer (engines sharing a store do not half-open in lockstep), which moves every
-// later trial: so the bound takes the waits at their shortest, which fit the most failed trials into the
-// outage and so reach the longest cooldown C; the last failed trial started before the outage ended and
-// ended at most a timeout after it; the wait after it is at most C with the jitter on top; the first
-// trial after the outage is answered in the primary's latency.
+// until the timeout and reopens it with the cooldown doubled (up to the maximum), the wait counted from
+// the trial's sending (a trial that outlasts the wait makes the next request the trial). Each wait may
+// be up to cooldown_jitter shorter, never longer (engines sharing a store do not half-open in lockstep),
+// which moves every later trial: so the bound takes the waits at their shortest, which fit the most
+// failed trials into the outage and so reach the longest cooldown C; the last failed trial was sent
+// before the outage ended; the next one goes at most max(C, a trial's timeout) after it and is
+// answered in the primary's latency.
 double backAfterBoundS(const BreakerSettings &s, seconds latestOpenAfter)
 {
-    milliseconds reopenedAt = kOutageFrom + latestOpenAfter;
+    milliseconds sent = kOutageFrom + latestOpenAfter; // where the wait counts from: the opening, then each trial's sending
+    milliseconds failedAt = sent;
     milliseconds cooldown = s.cooldown;
-    bool trialFailed = false;
-    while (reopenedAt + cooldown < kOutageTo) {
-        reopenedAt += cooldown + kPrimaryTimeout;
+    for (;;) {
+        const auto shortest = duration_cast<milliseconds>(cooldown * (1.0 - s.cooldownJitter));
+        const milliseconds trial = std::max(sent + shortest, failedAt);
+        if (trial >= kOutageTo)
+            break;
+        sent = trial;
+        failedAt = trial + kPrimaryTimeout;
         cooldown = std::min(cooldown * 2, s.maxCooldown);
-        trialFailed = true;
     }
-    const milliseconds lastFailureEnded = trialFailed ? kOutageTo + kPrimaryTimeout : reopenedAt;
-    const auto longestWait = duration_cast<milliseconds>(cooldown * (1.0 + s.cooldownJitter));
-    return duration<double>(lastFailureEnded + longestWait + kPrimaryLatency - kOutageTo).count();
+    return duration<double>(std::max(cooldown, duration_cast<milliseconds>(kPrimaryTimeout)) + kPrimaryLatency).count();
 }
 
 constexpr char kUsage[] = R"(bench_outage: an outage with breakers on and off, side by side, on a manual clock
@@ -244,7 +247,7 @@ int main(int argc, char *argv[])
                   QStringLiteral("breakers off: every generation of the outage"));
     judge.atMost("back_after_s", on.backAfterS, backAfterBoundS(BreakerSettings {}, latestOpenAfter), "s",
                  QStringLiteral("recovery → traffic back: ≤ the cooldown doubled by each trial during the outage (from the "
-                                "breaker's settings) + a trial's timeout + one request"));
+                                "breaker's settings; counted from the last failed trial's sending) + one request"));
     judge.atMost("overhead_ratio", overhead, 0.05, "ratio",
                  QStringLiteral("engine time per generation, breakers on over off, minus 1 (paired blocks)"));
     judge.report("engine_us_per_generation_on", usOn, "us");

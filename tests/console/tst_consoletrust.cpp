@@ -5,6 +5,7 @@
 // its store and the simulator over loopback.
 #include "config/settings.h"
 #include "engineprocess.h"
+#include "models/annotationmodel.h"
 #include "models/providerhealthmodel.h"
 #include "models/units.h"
 #include "remote/remoteconnection.h"
@@ -676,9 +677,10 @@ private Q_SLOTS:
         engine.stop();
     }
 
-    // Attached, the audit trail is read from the engine: GET /v1/audit with its query apart from the path
-    // (a `?` in the path was sent as %3F, the engine answered 404, and the Control view's audit stayed empty).
-    void attachedAuditIsRead()
+    // Attached, the audit trail (and with it the charts' drain and breaker markers) is read from the
+    // engine: GET /v1/audit with its query apart from the path (a `?` in the path was sent as %3F, the
+    // engine answered 404, and the Control view's audit and the annotations stayed empty).
+    void attachedAuditFeedsTheAnnotations()
     {
         cleanup();
         QTemporaryDir dir;
@@ -689,15 +691,19 @@ private Q_SLOTS:
         RemoteConnection remote(EngineEndpoint { engine.url, token.toLatin1() });
         remote.open();
         QTRY_VERIFY_WITH_TIMEOUT(remote.usable(), 10'000);
-        QJsonArray audit;
-        connect(&remote, &EngineConnection::auditChanged, this, [&audit](const QJsonArray &entries) { audit = entries; });
+        AnnotationModel annotations;
+        connect(&remote, &EngineConnection::auditChanged, &annotations, &AnnotationModel::setAudit);
         QSignalSpy failed(&remote, &EngineConnection::providerActionFailed);
         DrainRequest drain;
         drain.provider = Provider::Gemini;
         drain.reason = QStringLiteral("status page says down");
         remote.drainProvider(drain); // answered: the providers and the audit are read again
-        QTRY_VERIFY_WITH_TIMEOUT(QJsonDocument(audit).toJson().contains("status page says down"), 10'000);
+        QTRY_COMPARE_WITH_TIMEOUT(annotations.rowCount(), 1, 10'000);
         QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().first().toString()));
+        const auto markers = annotations.markers(QDateTime::currentDateTimeUtc().addSecs(-60), QDateTime::currentDateTimeUtc().addSecs(60));
+        QCOMPARE(int(markers.size()), 1);
+        QCOMPARE(markers.front().kind, annotations::Kind::Drain);
+        QVERIFY2(markers.front().toolTip.contains(QStringLiteral("why: status page says down")), qPrintable(markers.front().toolTip));
         engine.stop();
     }
 

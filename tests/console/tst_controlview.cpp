@@ -285,9 +285,20 @@ private Q_SLOTS:
         QTRY_COMPARE(breakers->model()->index(0, BreakerListModel::StateColumn).data().toString(), QStringLiteral("closed"));
         QCOMPARE(board.breakers(SteadyClock::instance().now()).front().state, BreakerState::Closed);
         QVERIFY(!reset->isEnabled()); // closed: nothing to reset
-        QTRY_COMPARE(table("auditTable")->model()->rowCount(), 1);
-        QCOMPARE(table("auditTable")->model()->index(0, AuditLogModel::TargetColumn).data().toString(),
-                 QStringLiteral("gemini/primary/storyboard"));
+        // The console's reset, and the engine's own lines: the breaker opened, then closed by the reset.
+        QAbstractItemModel *audit = table("auditTable")->model();
+        QTRY_COMPARE(audit->rowCount(), 3);
+        QMap<QString, QString> whoDid; // action → who, with the reset's target
+        for (int r = 0; r < audit->rowCount(); ++r) {
+            const QJsonObject row = audit->index(r, 0).data(JsonRowsModel::RowRole).toJsonObject();
+            whoDid.insert(row.value(u"action").toString(), row.value(u"token").toString());
+            if (row.value(u"action").toString() == u"reset")
+                QCOMPARE(row.value(u"target").toString(), QStringLiteral("gemini/primary/storyboard"));
+        }
+        QCOMPARE(whoDid,
+                 (QMap<QString, QString> { { QStringLiteral("reset"), QStringLiteral("console") },
+                                           { QStringLiteral("breaker_opened"), QStringLiteral("engine") },
+                                           { QStringLiteral("breaker_closed"), QStringLiteral("engine") } }));
     }
 };
 

@@ -29,6 +29,11 @@ constexpr ActionWords kActions[] = {
     { "reset", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "reset a breaker") },
     { "token_add", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "added a token") },
     { "token_revoke", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "revoked a token") },
+    // What the engine did by itself (token "engine"): its breakers' transitions and drains that ran out.
+    { "breaker_opened", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "opened the breaker of") },
+    { "breaker_half_open", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "half-opened the breaker of") },
+    { "breaker_closed", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "closed the breaker of") },
+    { "drain_expired", QT_TRANSLATE_NOOP("bullpen::AuditLogModel", "ended the expired drain of") },
 };
 
 QByteArray csvField(const QString &value)

@@ -48,6 +48,77 @@
     </message>
 </context>
 <context>
+    <name>bullpen::AnnotationModel</name>
+    <message>
+        <source>Drains</source>
+        <translation>제외</translation>
+    </message>
+    <message>
+        <source>Restores</source>
+        <translation>복원</translation>
+    </message>
+    <message>
+        <source>Breakers</source>
+        <translation>차단기</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>경보</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation>누가</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>Markers</source>
+        <translation>표시</translation>
+    </message>
+    <message>
+        <source>Which events the chart marks: drains, restores, breaker transitions, alerts</source>
+        <translation>차트에 표시할 사건: 제외, 복원, 차단기 상태 변화, 경보</translation>
+    </message>
+    <message>
+        <source>the engine's rules</source>
+        <translation>엔진의 규칙</translation>
+    </message>
+    <message>
+        <source>value %1, %2</source>
+        <translation>값 %1, 심각도 %2</translation>
+    </message>
+    <message>
+        <source>alert firing: %1</source>
+        <translation>경보 발생: %1</translation>
+    </message>
+    <message>
+        <source>alert resolved: %1</source>
+        <translation>경보 해소: %1</translation>
+    </message>
+    <message>
+        <source>who: %1</source>
+        <translation>누가: %1</translation>
+    </message>
+    <message>
+        <source>why: %1</source>
+        <translation>이유: %1</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::AuditLogModel</name>
     <message>
         <source>started a generation</source>
@@ -104,6 +175,22 @@
     <message>
         <source>this console</source>
         <translation>이 콘솔</translation>
+    </message>
+    <message>
+        <source>opened the breaker of</source>
+        <translation>차단기 열림:</translation>
+    </message>
+    <message>
+        <source>half-opened the breaker of</source>
+        <translation>차단기 반열림:</translation>
+    </message>
+    <message>
+        <source>closed the breaker of</source>
+        <translation>차단기 닫힘:</translation>
+    </message>
+    <message>
+        <source>ended the expired drain of</source>
+        <translation>기한이 끝난 제외 종료:</translation>
     </message>
 </context>
 <context>

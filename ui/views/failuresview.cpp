@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "failuresview.h"
 
+#include "annotationoverlay.h"
 #include "charts.h"
 #include "contract/displaymask.h"
 #include "contract/providerregistry.h"
@@ -818,6 +819,11 @@ void FailuresView::copyDetailId()
     // Said where the operator looks: on the button, for a moment.
     m_copyId->setText(tr("Copied"));
     QTimer::singleShot(1500, m_copyId, [button = m_copyId] { button->setText(tr("Copy id")); });
+}
+
+void FailuresView::setAnnotations(AnnotationModel *model)
+{
+    new AnnotationOverlay(m_rateChart, model); // a child of the chart's viewport
 }
 
 } // namespace bullpen

@@ -22,6 +22,7 @@ class QHBoxLayout;
 
 namespace bullpen {
 
+class AnnotationModel;
 class EngineConnection;
 class ReplayDialog;
 
@@ -90,6 +91,8 @@ public:
     // The engine its replays are played for (EngineConnection::newReplay: kept in an embedded engine's
     // history, nowhere when attached); none: Replay locally… says so. It must outlive the view.
     void setEngine(EngineConnection *engine) { m_engine = engine; }
+    // Drains, restores, breaker transitions and alerts marked on the fallback-rate chart (docs/contract.md §15).
+    void setAnnotations(AnnotationModel *model);
     // Replay locally…: reads the shown generation for a replay and opens its dialog (replayOpened()).
     void replayDetail();
     QLayout *makeFilterRows(QToolButton *exportButton);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "latencyview.h"
 
+#include "annotationoverlay.h"
 #include "charts.h"
 #include "contract/providerregistry.h"
 #include "engine/stageresult.h"
@@ -752,6 +753,11 @@ void LatencyView::updateExtraWait(int b)
     m_extra50->insert(index, p50);
     m_extra90->insert(index, p90);
     m_extra99->insert(index, p99);
+}
+
+void LatencyView::setAnnotations(AnnotationModel *model)
+{
+    new AnnotationOverlay(m_timeChart, model); // a child of the chart's viewport
 }
 
 } // namespace bullpen

@@ -12,6 +12,7 @@
 #include "keychain/secretstore.h"
 #include "latencyview.h"
 #include "liveview.h"
+#include "models/annotationmodel.h"
 #include "models/eventbatcher.h"
 #include "models/eventlogmodel.h"
 #include "models/generationlistmodel.h"
@@ -151,6 +152,20 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_tabs->addTab(settingsTab, tr("Settings"));
     m_control = new ControlView(engine);
     m_tabs->addTab(m_control, tr("Control"));
+    // One annotation model for the Latency and Failures charts, fed by the audit trail and the alerts,
+    // asked for again whenever either chart has read the store.
+    auto *annotations = new AnnotationModel(this);
+    annotations->setObjectName(QStringLiteral("annotations"));
+    connect(&engine, &EngineConnection::auditChanged, annotations, &AnnotationModel::setAudit);
+    connect(&engine, &EngineConnection::alertsChanged, annotations, &AnnotationModel::setAlerts);
+    const auto askAnnotations = [&engine] {
+        engine.refreshAudit();
+        engine.refreshAlerts();
+    };
+    connect(m_latency, &LatencyView::loaded, &engine, askAnnotations);
+    connect(m_failures, &FailuresView::chartsUpdated, &engine, askAnnotations);
+    m_latency->setAnnotations(annotations);
+    m_failures->setAnnotations(annotations);
     return settingsTab;
 }
 
