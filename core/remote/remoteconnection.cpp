@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkReply>
+#include <QUrl>
 
 namespace bullpen {
 
@@ -177,6 +178,32 @@ void RemoteConnection::refreshAlerts()
         reply->deleteLater();
         if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() == 200)
             Q_EMIT alertsChanged(QJsonDocument::fromJson(reply->read(kMaxProvidersBytes)).object());
+    });
+}
+
+void RemoteConnection::silenceAlert(const SilenceRequest &silence)
+{
+    const QJsonObject body { { QStringLiteral("for_s"), double(silence.length.count()) },
+                             { QStringLiteral("reason"), silence.reason.trimmed().left(500) } };
+    alertAction(
+        m_engine->post(QStringLiteral("/v1/alerts/%1/silence").arg(QString::fromLatin1(QUrl::toPercentEncoding(silence.rule))), body));
+}
+
+void RemoteConnection::endSilence(const QString &rule)
+{
+    alertAction(m_engine->deleteResource(QStringLiteral("/v1/alerts/%1/silence").arg(QString::fromLatin1(QUrl::toPercentEncoding(rule)))));
+}
+
+void RemoteConnection::alertAction(QNetworkReply *reply)
+{
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 200) {
+            refreshAlerts();
+            refreshAudit();
+        } else
+            Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, reply->read(64 * 1024), reply->errorString()));
     });
 }
 

@@ -63,6 +63,7 @@ public:
     // the caller reads and deletes the reply.
     QNetworkReply *get(const QString &path);
     QNetworkReply *post(const QString &path, const QJsonObject &body);
+    QNetworkReply *deleteResource(const QString &path);
 
 Q_SIGNALS:
     void stateChanged(bullpen::RemoteEngine::State state);

@@ -16,6 +16,7 @@
 
 #include <QJsonArray>
 #include <QObject>
+#include <QTimer>
 
 #include <memory>
 
@@ -96,6 +97,21 @@ public:
     void resetBreaker(const BreakerResetRequest &reset) override;
     void refreshAudit() override;
     void refreshAlerts() override;
+    void silenceAlert(const SilenceRequest &silence) override;
+    void endSilence(const QString &rule) override;
+
+    // The shipped alert rules (docs/api.md, "Alerts") are evaluated here every kAlertInterval from
+    // init() on, whether or not a view or a client asks: each change goes out as alertChanged (the
+    // event stream's alert_* notice, without the instance), then the whole list as alertsChanged.
+    static constexpr std::chrono::seconds kAlertInterval { 5 };
+    void evaluateAlerts();
+    // GET /v1/alerts' answer, and the silences an operator sets (the service audits them with its
+    // token's name; the console's own through silenceAlert, as "console").
+    QJsonObject alertsJson(const QString &instance) const;
+    AlertBoard &alertBoard() { return m_alerts; }
+    // Tests: the clock alerts and silences are judged on (the steady clock unless set; outlives this).
+    void setAlertClock(const Clock &clock) { m_alertClock = &clock; }
+    const Clock &alertClock() const { return *m_alertClock; }
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -126,13 +142,19 @@ public:
     static QString defaultKeyFile();
     static QString defaultDataDir(const QProcessEnvironment &environment);
 
+Q_SIGNALS:
+    void alertChanged(const QJsonObject &alert);
+
 private:
     bool openStore(const SetupOptions &options);
     bool startSimulator(const SetupOptions &options);
     bool installNetworkRules(const SetupOptions &options);
+    void emitAlerts(); // alertsChanged, queued
     void auditConsole(const QString &action, const QString &target); // this console's own actions, newest first
     QJsonArray m_consoleAudit;
-    AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
+    AlertBoard m_alerts; // the shipped rules, evaluated by m_alertTimer and at each refreshAlerts()
+    QTimer m_alertTimer;
+    const Clock *m_alertClock = &SteadyClock::instance();
     Settings m_settings;
     QList<ConfigError> m_errors;
     bool m_simulatedFallback = false;

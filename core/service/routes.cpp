@@ -16,6 +16,7 @@ namespace {
 using Method = QHttpServerRequest::Method;
 constexpr auto Get = Method::Get;
 constexpr auto Post = Method::Post;
+constexpr auto Delete = Method::Delete;
 } // namespace
 
 void EngineService::buildRoutes()
@@ -72,6 +73,10 @@ void EngineService::buildRoutes()
     r.add(Post, QStringLiteral("/v1/providers/{id}/reset"), A::Operator,
           now([this](const Call &c) -> std::optional<Reply> { return resetBreaker(c.request, c.param(0), *c.token); }));
     r.add(Get, QStringLiteral("/v1/alerts"), A::Viewer, now([this](const Call &) -> std::optional<Reply> { return alerts(); }));
+    r.add(Post, QStringLiteral("/v1/alerts/{name}/silence"), A::Operator,
+          now([this](const Call &c) -> std::optional<Reply> { return silenceAlert(c.request, c.param(0), *c.token); }));
+    r.add(Delete, QStringLiteral("/v1/alerts/{name}/silence"), A::Operator,
+          now([this](const Call &c) -> std::optional<Reply> { return endSilence(c.param(0), *c.token); }));
     r.add(Get, QStringLiteral("/v1/audit"), A::Viewer, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
     r.add(Get, QStringLiteral("/v1/config"), A::Viewer,
           now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
