@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Desktop notifications (docs/contract.md §13) over a real session bus (ctest runs this under
 // dbus-run-session): a recording org.freedesktop.Notifications service on its own connection sees each
-// call; at most one per provider per five minutes; none when switched off.
+// call; at most one per provider per five minutes; none when switched off; an engine's firing alert
+// (not silenced) raised once, and a click on it (the service's ActionInvoked) hands back its link.
 #include "views/desktopnotifier.h"
 
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
+#include <QDBusMessage>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace bullpen;
@@ -18,6 +23,7 @@ class Recorder final : public QObject
     Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
 public:
     QStringList summaries;
+    QList<QStringList> actionLists;
 
 public Q_SLOTS:
     uint Notify(const QString &app, uint replaces, const QString &icon, const QString &summary, const QString &body,
@@ -26,10 +32,10 @@ public Q_SLOTS:
         Q_UNUSED(replaces);
         Q_UNUSED(icon);
         Q_UNUSED(body);
-        Q_UNUSED(actions);
         Q_UNUSED(hints);
         Q_UNUSED(timeout);
         summaries << app + QStringLiteral(": ") + summary;
+        actionLists << actions;
         return uint(summaries.size());
     }
 };
@@ -84,6 +90,47 @@ private Q_SLOTS:
         QVERIFY(notifier.notify(Provider::OpenAI, QStringLiteral("openai failing now"), {}));
         QTRY_COMPARE(m_recorder.summaries.size(), before + 1); // openai's only: the switched-off one never went out
         QCOMPARE(m_recorder.summaries.last(), QStringLiteral("Bullpen: openai failing now"));
+    }
+
+    void firingAlertCarriesItsLink()
+    {
+        const auto alert = [](const QString &rule, const QString &state, const QJsonValue &silencedUntil) {
+            return QJsonObject { { QStringLiteral("rule"), rule },
+                                 { QStringLiteral("severity"), QStringLiteral("critical") },
+                                 { QStringLiteral("labels"), QStringLiteral("gemini/primary/storyboard") },
+                                 { QStringLiteral("state"), state },
+                                 { QStringLiteral("active_at"), QStringLiteral("2026-12-05T03:00:00.000Z") },
+                                 { QStringLiteral("silenced_until"), silencedUntil } };
+        };
+        const QJsonObject alerts {
+            { QStringLiteral("alerts"),
+              QJsonArray {
+                  alert(QStringLiteral("BullpenProviderFailingNow"), QStringLiteral("firing"), QJsonValue()),
+                  alert(QStringLiteral("BullpenBreakerOpen"), QStringLiteral("pending"), QJsonValue()),
+                  alert(QStringLiteral("BullpenStoreUnreachable"), QStringLiteral("firing"), QStringLiteral("2026-12-05T04:00:00.000Z")) } }
+        };
+        DesktopNotifier notifier;
+        notifier.setEnabled(true);
+        QSignalSpy opened(&notifier, &DesktopNotifier::linkActivated);
+        const qsizetype before = m_recorder.summaries.size();
+        const QString link = QStringLiteral("bullpen://open/control");
+        QCOMPARE(notifier.notifyAlerts(alerts, link), 1); // the firing one; not the pending one, not the silenced one
+        QTRY_COMPARE(m_recorder.summaries.size(), before + 1);
+        QVERIFY2(m_recorder.summaries.last().contains(u"BullpenProviderFailingNow"), qPrintable(m_recorder.summaries.last()));
+        QVERIFY(m_recorder.actionLists.last().contains(QStringLiteral("default")));
+        QCOMPARE(notifier.notifyAlerts(alerts, link), 0); // the same alert again: once is enough
+
+        // The operator clicks it: the service says so on the bus, and the notifier hands back the link.
+        QDBusMessage clicked = QDBusMessage::createSignal(QStringLiteral("/org/freedesktop/Notifications"),
+                                                          QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("ActionInvoked"));
+        clicked << uint(m_recorder.summaries.size()) << QStringLiteral("default");
+        // The id reaches the notifier asynchronously: click until it knows it (one click opens it once).
+        QTRY_VERIFY([&] {
+            if (opened.isEmpty())
+                m_service->send(clicked);
+            return !opened.isEmpty();
+        }());
+        QCOMPARE(opened.first().first().toString(), link);
     }
 };
 
