@@ -47,16 +47,30 @@ QJsonObject Silence::toJson() const
     };
 }
 
+QString AlertBoard::silenceLengthsText()
+{
+    QStringList offered;
+    for (const std::chrono::seconds l : kSilenceLengths)
+        offered << QString::number(l.count());
+    return offered.join(QStringLiteral(", "));
+}
+
+bool AlertBoard::knownRule(const QString &rule)
+{
+    const auto &rules = alertRules();
+    return std::any_of(rules.begin(), rules.end(), [&](const AlertRule &r) { return rule == QLatin1StringView(r.name); });
+}
+
 std::optional<Silence> AlertBoard::silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
                                            Clock::time_point now, const QDateTime &wallNow, QString *error)
 {
-    const auto &rules = alertRules();
-    if (std::none_of(rules.begin(), rules.end(), [&](const AlertRule &r) { return rule == QLatin1StringView(r.name); })) {
+    if (!knownRule(rule)) {
         *error = QStringLiteral("no alert rule \"%1\"; GET /v1/alerts lists the rules").arg(rule.left(64));
         return std::nullopt;
     }
     if (std::find(std::begin(kSilenceLengths), std::end(kSilenceLengths), length) == std::end(kSilenceLengths)) {
-        *error = QStringLiteral("a silence lasts 900, 3600 or 14400 seconds (15 min, 1 h, 4 h); %1 is none of them").arg(length.count());
+        *error =
+            QStringLiteral("a silence lasts %1 seconds; %2 is none of them").arg(silenceLengthsText(), QString::number(length.count()));
         return std::nullopt;
     }
     const Silence s { rule, by, reason, wallNow, wallNow.addSecs(length.count()), now + length };

@@ -61,14 +61,15 @@ public:
     QJsonObject toJson(const QString &instance, Clock::time_point now) const;
 
     // Silences: one per rule (a new one replaces it). kSilenceLengths are the lengths an operator picks
-    // from; silence() refuses a rule not in alertRules() or a length not among them (an empty *error
-    // otherwise), and ends a silence that is over before answering.
+    // from; silence() refuses a rule not in alertRules() or a length not among them, saying why in *error.
     static constexpr std::chrono::minutes kSilenceLengths[] = { std::chrono::minutes(15), std::chrono::hours(1), std::chrono::hours(4) };
     std::optional<Silence> silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
                                    Clock::time_point now, const QDateTime &wallNow, QString *error);
     // The silence of `rule` that an operator ended, none when there was none.
     std::optional<Silence> endSilence(const QString &rule, Clock::time_point now);
     std::vector<Silence> silences(Clock::time_point now) const; // those still lasting, in rule order
+    static bool knownRule(const QString &rule);
+    static QString silenceLengthsText(); // "900, 3600, 14400": the lengths in seconds, for messages
 
 private:
     struct Tracked

@@ -28,7 +28,7 @@ std::variant<SilenceRequest, FieldError> silenceFromJson(const QString &rule, co
             return FieldError { it.key(), QStringLiteral("unknown field; a silence takes for_s and reason") };
     const QJsonValue length = o.value(QLatin1StringView("for_s"));
     if (!length.isDouble())
-        return FieldError { QStringLiteral("for_s"), QStringLiteral("required: 900, 3600 or 14400 (15 min, 1 h, 4 h)") };
+        return FieldError { QStringLiteral("for_s"), QStringLiteral("required: one of %1 seconds").arg(AlertBoard::silenceLengthsText()) };
     const QJsonValue reason = o.value(QLatin1StringView("reason"));
     if (!reason.isString() || reason.toString().trimmed().isEmpty())
         return FieldError { QStringLiteral("reason"),
@@ -55,6 +55,8 @@ EngineService::Reply EngineService::alerts() const
 
 EngineService::Reply EngineService::silenceAlert(const QHttpServerRequest &request, const QString &rule, const ApiToken &token)
 {
+    if (!AlertBoard::knownRule(rule))
+        return error(404, QStringLiteral("no alert rule \"%1\"; GET /v1/alerts lists the rules").arg(rule.left(64)));
     auto parsed = silenceFromJson(rule, request.body());
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return error(400, e->toString(), e->field);
@@ -62,9 +64,8 @@ EngineService::Reply EngineService::silenceAlert(const QHttpServerRequest &reque
     QString why;
     const auto s = m_setup.alertBoard().silence(asked.rule, token.name, asked.reason, asked.length, m_setup.alertClock().now(),
                                                 QDateTime::currentDateTimeUtc(), &why);
-    if (!s)
-        return error(why.startsWith(u"no alert rule") ? 404 : 400, why,
-                     why.startsWith(u"no alert rule") ? QString() : QStringLiteral("for_s"));
+    if (!s) // the rule is known: the length is not one offered
+        return error(400, why, QStringLiteral("for_s"));
     const QJsonObject answer = s->toJson();
     m_audit.record(token.name, QStringLiteral("silence"),
                    QStringLiteral("%1 until %2 (%3)").arg(s->rule, isoUtcWithMs(s->until.toMSecsSinceEpoch()), s->reason.left(200)),
