@@ -841,6 +841,20 @@ KO = {
     'Runbook: %1': '대응 절차: %1',
     'Alerts (the shipped rules, evaluated by the engine)': '경보(함께 제공되는 규칙, 엔진이 평가)',
     'Copy link to this view': '이 화면 링크 복사',
+    'Silence %1': '무음: %1',
+    'for %1 minutes': '%1분 동안',
+    'for %1 hours': '%1시간 동안',
+    'e.g. known outage, ticket 4711': '예: 알려진 장애, 티켓 4711',
+    'Its alerts stay listed and keep their state; no desktop notification is raised for them until the silence ends. It ends on its own, or with End silence.': '경보는 목록에 남고 상태도 그대로입니다. 무음이 끝날 때까지 데스크톱 알림을 띄우지 않습니다. 무음은 저절로 끝나거나 무음 해제로 끝납니다.',
+    'Silence': '무음',
+    'Silence…': '무음…',
+    'End silence': '무음 해제',
+    'Silenced until': '무음 끝 시각',
+    'Acknowledge the selected alert: no notification for its rule for a while. Audited.': '선택한 경보를 확인합니다. 그 규칙의 알림을 한동안 띄우지 않습니다. 감사 기록에 남습니다.',
+    'Alert firing: %1': '경보 발생: %1',
+    'Alert firing: %1 (%2)': '경보 발생: %1 (%2)',
+    'Severity: %1. Open the Control view to silence it or to act.': '심각도: %1. 제어 화면을 열어 무음 처리하거나 조치하세요.',
+    'Open': '열기',
 }
 NUMERUS = {}  # plural (%n) messages and their Korean forms; the console says counts as 'Label: N' and has none now
 

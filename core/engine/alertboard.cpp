@@ -5,6 +5,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace bullpen {
 
 namespace {
@@ -32,12 +34,81 @@ QJsonObject Alert::toJson() const
         { QStringLiteral("fired_at"), time(firedAt) },
         { QStringLiteral("resolved_at"), time(resolvedAt) },
         { QStringLiteral("runbook_url"), runbook },
+        { QStringLiteral("silenced_until"), time(silencedUntil) },
     };
+}
+
+QJsonObject Silence::toJson() const
+{
+    return QJsonObject {
+        { QStringLiteral("rule"), rule },         { QStringLiteral("by"), by },
+        { QStringLiteral("reason"), reason },     { QStringLiteral("since"), time(since) },
+        { QStringLiteral("until"), time(until) },
+    };
+}
+
+QString AlertBoard::silenceLengthsText()
+{
+    QStringList offered;
+    for (const std::chrono::seconds l : kSilenceLengths)
+        offered << QString::number(l.count());
+    return offered.join(QStringLiteral(", "));
+}
+
+bool AlertBoard::knownRule(const QString &rule)
+{
+    const auto &rules = alertRules();
+    return std::any_of(rules.begin(), rules.end(), [&](const AlertRule &r) { return rule == QLatin1StringView(r.name); });
+}
+
+std::optional<Silence> AlertBoard::silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
+                                           Clock::time_point now, const QDateTime &wallNow, QString *error)
+{
+    if (!knownRule(rule)) {
+        *error = QStringLiteral("no alert rule \"%1\"; GET /v1/alerts lists the rules").arg(rule.left(64));
+        return std::nullopt;
+    }
+    if (std::find(std::begin(kSilenceLengths), std::end(kSilenceLengths), length) == std::end(kSilenceLengths)) {
+        *error =
+            QStringLiteral("a silence lasts %1 seconds; %2 is none of them").arg(silenceLengthsText(), QString::number(length.count()));
+        return std::nullopt;
+    }
+    const Silence s { rule, by, reason, wallNow, wallNow.addSecs(length.count()), now + length };
+    m_silences[rule] = s;
+    return s;
+}
+
+std::optional<Silence> AlertBoard::endSilence(const QString &rule, Clock::time_point now)
+{
+    const auto it = m_silences.find(rule);
+    if (it == m_silences.end())
+        return std::nullopt;
+    const Silence ended = it->second;
+    m_silences.erase(it);
+    if (ended.ends <= now)
+        return std::nullopt; // it had ended on its own
+    return ended;
+}
+
+std::vector<Silence> AlertBoard::silences(Clock::time_point now) const
+{
+    std::vector<Silence> out;
+    for (const AlertRule &r : alertRules())
+        if (const auto it = m_silences.find(QString::fromLatin1(r.name)); it != m_silences.end() && it->second.ends > now)
+            out.push_back(it->second);
+    return out;
+}
+
+QDateTime AlertBoard::silencedUntil(const QString &rule, Clock::time_point now) const
+{
+    const auto it = m_silences.find(rule);
+    return it != m_silences.end() && it->second.ends > now ? it->second.until : QDateTime();
 }
 
 std::vector<Alert> AlertBoard::evaluate(const AlertFacts &facts, Clock::time_point now, const QDateTime &wallNow)
 {
     std::vector<Alert> changes;
+    std::erase_if(m_silences, [now](const auto &s) { return s.second.ends <= now; }); // over: ended on their own
     for (const AlertRule &rule : alertRules()) {
         if (!rule.active)
             continue;
@@ -47,9 +118,18 @@ std::vector<Alert> AlertBoard::evaluate(const AlertFacts &facts, Clock::time_poi
             Tracked &t = it->second;
             t.lastSeen = now;
             t.alert.value = s.value;
+            t.alert.silencedUntil = silencedUntil(name, now);
             if (added) {
                 t.since = now;
-                t.alert = Alert { name, QString::fromLatin1(rule.severity), s.labels, QStringLiteral("pending"), s.value, wallNow, {}, {} };
+                t.alert = Alert { name,
+                                  QString::fromLatin1(rule.severity),
+                                  s.labels,
+                                  QStringLiteral("pending"),
+                                  s.value,
+                                  wallNow,
+                                  {},
+                                  {},
+                                  silencedUntil(name, now) };
                 changes.push_back(t.alert);
             }
         }
@@ -83,11 +163,16 @@ std::vector<Alert> AlertBoard::evaluate(const AlertFacts &facts, Clock::time_poi
     return changes;
 }
 
-QJsonObject AlertBoard::toJson(const QString &instance) const
+QJsonObject AlertBoard::toJson(const QString &instance, Clock::time_point now) const
 {
     QJsonArray active;
-    for (const Alert &a : this->active())
+    for (Alert a : this->active()) {
+        a.silencedUntil = silencedUntil(a.rule, now);
         active.append(a.toJson());
+    }
+    QJsonArray silenced;
+    for (const Silence &s : silences(now))
+        silenced.append(s.toJson());
     QJsonArray history;
     for (const Alert &a : m_history)
         history.append(a.toJson());
@@ -103,7 +188,8 @@ QJsonObject AlertBoard::toJson(const QString &instance) const
     return QJsonObject { { QStringLiteral("instance"), instance },
                          { QStringLiteral("alerts"), active },
                          { QStringLiteral("history"), history },
-                         { QStringLiteral("rules"), rules } };
+                         { QStringLiteral("rules"), rules },
+                         { QStringLiteral("silences"), silenced } };
 }
 
 std::vector<Alert> AlertBoard::active() const

@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace bullpen {
@@ -24,6 +25,21 @@ struct Alert
     QDateTime activeAt; // when its condition began to hold
     QDateTime firedAt; // firing and resolved: when it fired
     QDateTime resolvedAt; // resolved
+    QDateTime silencedUntil; // while an operator's silence of its rule lasts (no notification; still listed)
+    QJsonObject toJson() const;
+};
+
+// An operator's acknowledgement of a rule (docs/api.md, "Alerts"): its alerts stay listed and keep
+// their state, but say they are silenced and raise no notification until `until`. It ends on its own
+// at `ends` (the steady clock), or when an operator ends it.
+struct Silence
+{
+    QString rule;
+    QString by;
+    QString reason;
+    QDateTime since;
+    QDateTime until; // shown
+    Clock::time_point ends; // judged
     QJsonObject toJson() const;
 };
 
@@ -40,8 +56,20 @@ public:
     std::vector<Alert> evaluate(const AlertFacts &facts, Clock::time_point now, const QDateTime &wallNow);
     std::vector<Alert> active() const; // pending and firing, in rule order
     const std::deque<Alert> &history() const { return m_history; } // resolved, newest first
-    // GET /v1/alerts' answer: {"instance", "alerts", "history", "rules"}.
-    QJsonObject toJson(const QString &instance) const;
+    // GET /v1/alerts' answer: {"instance", "alerts", "history", "rules", "silences"}; `now` judges
+    // which silences still last.
+    QJsonObject toJson(const QString &instance, Clock::time_point now) const;
+
+    // Silences: one per rule (a new one replaces it). kSilenceLengths are the lengths an operator picks
+    // from; silence() refuses a rule not in alertRules() or a length not among them, saying why in *error.
+    static constexpr std::chrono::minutes kSilenceLengths[] = { std::chrono::minutes(15), std::chrono::hours(1), std::chrono::hours(4) };
+    std::optional<Silence> silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
+                                   Clock::time_point now, const QDateTime &wallNow, QString *error);
+    // The silence of `rule` that an operator ended, none when there was none.
+    std::optional<Silence> endSilence(const QString &rule, Clock::time_point now);
+    std::vector<Silence> silences(Clock::time_point now) const; // those still lasting, in rule order
+    static bool knownRule(const QString &rule);
+    static QString silenceLengthsText(); // "900, 3600, 14400": the lengths in seconds, for messages
 
 private:
     struct Tracked
@@ -50,8 +78,10 @@ private:
         Clock::time_point since;
         Clock::time_point lastSeen;
     };
+    QDateTime silencedUntil(const QString &rule, Clock::time_point now) const;
     std::map<std::pair<QString, QString>, Tracked> m_active; // (rule, labels)
     std::deque<Alert> m_history;
+    std::map<QString, Silence> m_silences; // by rule
 };
 
 } // namespace bullpen

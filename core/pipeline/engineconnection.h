@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "engine/alertboard.h"
 #include "engine/stagepolicy.h"
 #include "pipeline/engineclient.h"
 
@@ -10,6 +11,8 @@
 #include <QObject>
 #include <QProcessEnvironment>
 #include <QStringList>
+
+#include <chrono>
 
 namespace bullpen {
 
@@ -43,6 +46,14 @@ struct BreakerResetRequest
     Provider provider = Provider::Gemini;
     Role role = Role::Primary;
     Stage stage = Stage::Storyboard;
+    QString reason;
+};
+
+// An operator's silence of one alert rule for one of AlertBoard::kSilenceLengths (docs/api.md, "Alerts").
+struct SilenceRequest
+{
+    QString rule;
+    std::chrono::seconds length { 0 };
     QString reason;
 };
 
@@ -99,8 +110,13 @@ public:
     // The audit trail, newest first, in GET /v1/audit's shape ({"at", "token", "action", "target",
     // "instance"}); auditChanged answers. Embedded: this console's own drains, restores and resets.
     virtual void refreshAudit() { }
-    // The engine's alerts in GET /v1/alerts' shape; alertsChanged answers (embedded: evaluated here).
+    // The engine's alerts in GET /v1/alerts' shape; alertsChanged answers (embedded: evaluated here,
+    // and every few seconds whether or not anything asks).
     virtual void refreshAlerts() { }
+    // Acknowledge = silence an alert rule for a while, or end its silence (operators; audited);
+    // alertsChanged follows, or providerActionFailed with the reason.
+    virtual void silenceAlert(const SilenceRequest &silence) { Q_UNUSED(silence); }
+    virtual void endSilence(const QString &rule) { Q_UNUSED(rule); }
 
 Q_SIGNALS:
     // describe() or usable() changed (a remote engine connected, was lost, came back).

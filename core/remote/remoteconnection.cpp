@@ -175,6 +175,32 @@ void RemoteConnection::refreshAlerts()
     });
 }
 
+void RemoteConnection::silenceAlert(const SilenceRequest &silence)
+{
+    const QJsonObject body { { QStringLiteral("for_s"), double(silence.length.count()) },
+                             { QStringLiteral("reason"), silence.reason.trimmed().left(500) } };
+    alertAction(
+        m_engine->post(ApiRoutes::path(ApiRoute::SilenceAlert, { silence.rule }), body));
+}
+
+void RemoteConnection::endSilence(const QString &rule)
+{
+    alertAction(m_engine->deleteResource(ApiRoutes::path(ApiRoute::EndSilence, { rule })));
+}
+
+void RemoteConnection::alertAction(QNetworkReply *reply)
+{
+    connect(reply, &QNetworkReply::finished, this, [this, reply] {
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (status == 200) {
+            refreshAlerts();
+            refreshAudit();
+        } else
+            Q_EMIT providerActionFailed(EngineEndpoint::errorOf(status, reply->read(64 * 1024), reply->errorString()));
+    });
+}
+
 void RemoteConnection::providerAction(QNetworkReply *reply)
 {
     connect(reply, &QNetworkReply::finished, this, [this, reply] {

@@ -49,6 +49,8 @@ public:
     void resetBreaker(const BreakerResetRequest &reset) override;
     void refreshAudit() override;
     void refreshAlerts() override;
+    void silenceAlert(const SilenceRequest &silence) override;
+    void endSilence(const QString &rule) override;
     // Where this machine keeps its keys (Connect… keeps the engine's token there, 0600).
     QString keyFilePath() const override { return m_keyFile; }
     void setKeyFilePath(const QString &path) { m_keyFile = path; }
@@ -57,6 +59,7 @@ private:
     void adoptProviders();
     // A drain's or restore's answer: the providers read again, or the engine's refusal said.
     void providerAction(QNetworkReply *reply);
+    void alertAction(QNetworkReply *reply);
     std::unique_ptr<RemoteEngine> m_engine;
     std::unique_ptr<RemoteHistory> m_history;
     std::unique_ptr<RemoteStoreWatch> m_storeWatch;

@@ -91,6 +91,11 @@ QNetworkReply *RemoteEngine::post(const QString &path, const QJsonObject &body)
     return m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
 }
 
+QNetworkReply *RemoteEngine::deleteResource(const QString &path)
+{
+    return m_network->deleteResource(m_endpoint.request(path));
+}
+
 void RemoteEngine::fetchConfig()
 {
     QNetworkReply *reply = m_network->get(m_endpoint.request(ApiRoutes::path(ApiRoute::Config)));

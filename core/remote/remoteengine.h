@@ -64,6 +64,7 @@ public:
     // in a path is sent as %3F: the engine answers 404).
     QNetworkReply *get(const QString &path, const QUrlQuery &query = {});
     QNetworkReply *post(const QString &path, const QJsonObject &body);
+    QNetworkReply *deleteResource(const QString &path);
 
 Q_SIGNALS:
     void stateChanged(bullpen::RemoteEngine::State state);

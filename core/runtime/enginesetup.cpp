@@ -274,6 +274,9 @@ bool EngineSetup::init(const SetupOptions &options)
         if (const auto line = engineAuditLine(change))
             auditConsole(line->action, line->target, QString::fromLatin1(kEngineAuditor));
     });
+    m_alertTimer.setInterval(kAlertInterval);
+    connect(&m_alertTimer, &QTimer::timeout, this, &EngineSetup::evaluateAlerts);
+    m_alertTimer.start();
     return true;
 }
 
@@ -344,20 +347,58 @@ void EngineSetup::auditConsole(const QString &action, const QString &target, con
     refreshAudit();
 }
 
-void EngineSetup::refreshAlerts()
+void EngineSetup::evaluateAlerts()
 {
     if (!m_engine)
         return;
     AlertFacts facts;
-    const Clock::time_point now = SteadyClock::instance().now();
+    const Clock::time_point now = m_alertClock->now();
     facts.breakers = m_engine->breakers().breakers(now);
     facts.drains = m_engine->breakers().drains();
     if (m_store)
         facts.storeReachable = m_store->writeStats().unreachableSinceMs == 0;
-    m_alerts.evaluate(facts, now, QDateTime::currentDateTimeUtc());
-    const QJsonObject answer = m_alerts.toJson(QString());
+    for (const Alert &a : m_alerts.evaluate(facts, now, QDateTime::currentDateTimeUtc()))
+        Q_EMIT alertChanged(a.toJson());
+    emitAlerts();
+}
+
+QJsonObject EngineSetup::alertsJson(const QString &instance) const
+{
+    return m_alerts.toJson(instance, m_alertClock->now());
+}
+
+void EngineSetup::refreshAlerts()
+{
+    evaluateAlerts();
+}
+
+void EngineSetup::emitAlerts()
+{
+    const QJsonObject answer = alertsJson(QString());
     QMetaObject::invokeMethod(
         this, [this, answer] { Q_EMIT alertsChanged(answer); }, Qt::QueuedConnection);
+}
+
+void EngineSetup::silenceAlert(const SilenceRequest &silence)
+{
+    QString why;
+    const auto s = m_alerts.silence(silence.rule, QStringLiteral("console"), silence.reason.trimmed().left(500), silence.length,
+                                    m_alertClock->now(), QDateTime::currentDateTimeUtc(), &why);
+    if (!s) {
+        QMetaObject::invokeMethod(
+            this, [this, why] { Q_EMIT providerActionFailed(why); }, Qt::QueuedConnection);
+        return;
+    }
+    auditConsole(QStringLiteral("silence"),
+                 QStringLiteral("%1 until %2 (%3)").arg(s->rule, isoUtcWithMs(s->until.toMSecsSinceEpoch()), s->reason.left(200)));
+    emitAlerts();
+}
+
+void EngineSetup::endSilence(const QString &rule)
+{
+    if (m_alerts.endSilence(rule, m_alertClock->now()))
+        auditConsole(QStringLiteral("unsilence"), rule);
+    emitAlerts();
 }
 
 void EngineSetup::refreshAudit()

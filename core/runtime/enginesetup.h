@@ -17,6 +17,7 @@
 
 #include <QJsonArray>
 #include <QObject>
+#include <QTimer>
 
 #include <memory>
 
@@ -102,6 +103,21 @@ public:
     void resetBreaker(const BreakerResetRequest &reset) override;
     void refreshAudit() override;
     void refreshAlerts() override;
+    void silenceAlert(const SilenceRequest &silence) override;
+    void endSilence(const QString &rule) override;
+
+    // The shipped alert rules (docs/api.md, "Alerts") are evaluated here every kAlertInterval from
+    // init() on, whether or not a view or a client asks: each change goes out as alertChanged (the
+    // event stream's alert_* notice, without the instance), then the whole list as alertsChanged.
+    static constexpr std::chrono::seconds kAlertInterval { 5 };
+    void evaluateAlerts();
+    // GET /v1/alerts' answer, and the silences an operator sets (the service audits them with its
+    // token's name; the console's own through silenceAlert, as "console").
+    QJsonObject alertsJson(const QString &instance) const;
+    AlertBoard &alertBoard() { return m_alerts; }
+    // Tests: the clock alerts and silences are judged on (the steady clock unless set; outlives this).
+    void setAlertClock(const Clock &clock) { m_alertClock = &clock; }
+    const Clock &alertClock() const { return *m_alertClock; }
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -136,14 +152,20 @@ public:
     static QString defaultKeyFile();
     static QString defaultDataDir(const QProcessEnvironment &environment);
 
+Q_SIGNALS:
+    void alertChanged(const QJsonObject &alert);
+
 private:
     bool openStore(const SetupOptions &options);
     bool startSimulator(const SetupOptions &options);
     bool installNetworkRules(const SetupOptions &options);
+    void emitAlerts(); // alertsChanged, queued
     // This console's own actions (who: "console") and its engine's breaker transitions ("engine"), newest first.
     void auditConsole(const QString &action, const QString &target, const QString &who = QStringLiteral("console"));
     QJsonArray m_consoleAudit;
-    AlertBoard m_alerts; // the shipped rules, evaluated at each refreshAlerts()
+    AlertBoard m_alerts; // the shipped rules, evaluated by m_alertTimer and at each refreshAlerts()
+    QTimer m_alertTimer;
+    const Clock *m_alertClock = &SteadyClock::instance();
     Settings m_settings;
     EngineContext m_context; // made here, handed down to the engine's stacks
     QList<ConfigError> m_errors;

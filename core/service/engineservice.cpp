@@ -136,10 +136,9 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     connect(&m_streamOwners, &QTimer::timeout, this, &EngineService::closeRevokedStreams);
     m_streamOwners.start();
 
-    // The shipped alert rules, evaluated here too (docs/api.md, "Alerts"): every 5 s, as a scrape would see it.
-    m_alertTimer.setInterval(std::chrono::seconds(5));
-    connect(&m_alertTimer, &QTimer::timeout, this, &EngineService::evaluateAlerts);
-    m_alertTimer.start();
+    // The shipped alert rules, evaluated by the engine every few seconds as a scrape would see them
+    // (docs/api.md, "Alerts"): each change goes on the event stream.
+    connect(&m_setup, &EngineSetup::alertChanged, this, &EngineService::publishAlert);
 
     // Breakers opening and closing, and drains this engine learns of, go on its event stream as notices.
     connect(&m_setup.engine().breakers(), &BreakerBoard::changed, this, &EngineService::announce);

@@ -5,7 +5,6 @@
 #include "audittrail.h"
 #include "config/settings.h"
 #include "config/trustedproxies.h"
-#include "engine/alertboard.h"
 #include "engine/breakerboard.h"
 #include "eventstream.h"
 #include "ratelimiter.h"
@@ -174,9 +173,11 @@ private:
     Reply restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply resetBreaker(const QHttpServerRequest &request, const QString &id, const ApiToken &token);
     Reply auditLog(const QHttpServerRequest &request);
-    // docs/api.md "Alerts": the shipped rules evaluated here (alertroutes.cpp).
-    void evaluateAlerts();
+    // docs/api.md "Alerts": the shipped rules as m_setup evaluates them, and silences (alertroutes.cpp).
+    void publishAlert(QJsonObject alert);
     Reply alerts() const;
+    Reply silenceAlert(const QHttpServerRequest &request, const QString &rule, const ApiToken &token);
+    Reply endSilence(const QString &rule, const ApiToken &token);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
     // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.
@@ -205,8 +206,6 @@ private:
     AuditTrail m_audit;
     ServiceOptions m_options;
     QTimer m_streamOwners; // closeRevokedStreams, every second
-    AlertBoard m_alerts;
-    QTimer m_alertTimer; // evaluateAlerts, every kAlertInterval
     QSet<QString> m_awaitingStream; // draining: generations whose generation_finished has not reached the stream yet
     QElapsedTimer m_streamGrace; // since the engine had nothing running but streams still waited
     EventStream m_events;

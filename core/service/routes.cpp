@@ -15,6 +15,19 @@ namespace bullpen {
 
 namespace {
 using Method = QHttpServerRequest::Method;
+
+Method httpMethod(ApiMethod method)
+{
+    switch (method) {
+    case ApiMethod::Get:
+        return Method::Get;
+    case ApiMethod::Post:
+        return Method::Post;
+    case ApiMethod::Delete:
+        return Method::Delete;
+    }
+    Q_UNREACHABLE();
+}
 } // namespace
 
 void EngineService::buildRoutes()
@@ -33,7 +46,7 @@ void EngineService::buildRoutes()
     // that every row is served.
     const auto serve = [this](ApiRoute route, Handler handler) {
         const ApiRouteSpec &spec = ApiRoutes::spec(route);
-        m_routes.add(spec.method == ApiMethod::Post ? Method::Post : Method::Get, QString::fromLatin1(spec.path), spec.access,
+        m_routes.add(httpMethod(spec.method), QString::fromLatin1(spec.path), spec.access,
                      std::move(handler));
     };
     // A supervisor's liveness and readiness: no token.
@@ -70,6 +83,9 @@ void EngineService::buildRoutes()
     serve(ApiRoute::ResetBreaker,
           now([this](const Call &c) -> std::optional<Reply> { return resetBreaker(c.request, c.param(0), *c.token); }));
     serve(ApiRoute::Alerts, now([this](const Call &) -> std::optional<Reply> { return alerts(); }));
+    serve(ApiRoute::SilenceAlert,
+          now([this](const Call &c) -> std::optional<Reply> { return silenceAlert(c.request, c.param(0), *c.token); }));
+    serve(ApiRoute::EndSilence, now([this](const Call &c) -> std::optional<Reply> { return endSilence(c.param(0), *c.token); }));
     serve(ApiRoute::Audit, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
     serve(ApiRoute::Config, now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
     serve(ApiRoute::Instances, later([this](const Call &c) { instances(c.socket); }));

@@ -11,6 +11,7 @@ using R = ApiRoute;
 using A = RouteAccess;
 constexpr auto Get = ApiMethod::Get;
 constexpr auto Post = ApiMethod::Post;
+constexpr auto Delete = ApiMethod::Delete;
 } // namespace
 
 const QList<ApiRouteSpec> &all()
@@ -53,6 +54,8 @@ const QList<ApiRouteSpec> &all()
         { R::RestoreProvider, Post, "/v1/providers/{id}/restore", A::Operator },
         { R::ResetBreaker, Post, "/v1/providers/{id}/reset", A::Operator },
         { R::Alerts, Get, "/v1/alerts", A::Viewer },
+        { R::SilenceAlert, Post, "/v1/alerts/{name}/silence", A::Operator },
+        { R::EndSilence, Delete, "/v1/alerts/{name}/silence", A::Operator },
         { R::Audit, Get, "/v1/audit", A::Viewer },
         { R::Config, Get, "/v1/config", A::Viewer },
         { R::Instances, Get, "/v1/instances", A::Viewer },
@@ -70,7 +73,15 @@ const ApiRouteSpec &spec(ApiRoute route)
 
 QByteArray methodName(ApiMethod method)
 {
-    return method == ApiMethod::Post ? QByteArrayLiteral("POST") : QByteArrayLiteral("GET");
+    switch (method) {
+    case ApiMethod::Get:
+        return QByteArrayLiteral("GET");
+    case ApiMethod::Post:
+        return QByteArrayLiteral("POST");
+    case ApiMethod::Delete:
+        return QByteArrayLiteral("DELETE");
+    }
+    Q_UNREACHABLE();
 }
 
 QString path(ApiRoute route, const QStringList &params)

@@ -12,7 +12,7 @@ namespace bullpen {
 // (a viewer reads), or an operator's token (start, cancel, compare, drain, restore).
 enum class RouteAccess { Public, Viewer, Operator };
 
-enum class ApiMethod { Get, Post };
+enum class ApiMethod { Get, Post, Delete };
 
 // Every endpoint of the engine's API (docs/api.md, docs/openapi.yaml), by name.
 enum class ApiRoute {
@@ -48,6 +48,8 @@ enum class ApiRoute {
     RestoreProvider,
     ResetBreaker,
     Alerts,
+    SilenceAlert,
+    EndSilence,
     Audit,
     Config,
     Instances,
@@ -69,7 +71,7 @@ namespace ApiRoutes {
 // The whole table, in the order the service registers it.
 const QList<ApiRouteSpec> &all();
 const ApiRouteSpec &spec(ApiRoute route);
-QByteArray methodName(ApiMethod method); // "GET", "POST"
+QByteArray methodName(ApiMethod method); // "GET", "POST", "DELETE"
 // The route's path with its `{name}` segments replaced, in order, by `params`, decoded: the client sets
 // it with QUrl::setPath, which encodes. A missing parameter is a programming error (Q_ASSERT).
 QString path(ApiRoute route, const QStringList &params = {});

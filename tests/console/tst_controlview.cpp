@@ -300,6 +300,69 @@ private Q_SLOTS:
                                            { QStringLiteral("breaker_opened"), QStringLiteral("engine") },
                                            { QStringLiteral("breaker_closed"), QStringLiteral("engine") } }));
     }
+
+    // Embedded, the engine evaluates the alerts on its own every few seconds: with the Control view never
+    // shown (nothing asks), an open breaker's alerts still arrive, and its hidden list has them.
+    void alertsEvaluatedWhileTheViewIsHidden()
+    {
+        m_window->tabs()->setCurrentIndex(0);
+        ControlView *view = m_window->controlView();
+        QVERIFY(!view->isVisible());
+        QSignalSpy changes(m_engine.get(), &EngineSetup::alertChanged);
+        const BreakerKey key { Provider::Gemini, Role::Primary, Stage::Storyboard };
+        for (int i = 0; i < 5; ++i)
+            m_engine->engine().breakers().record(key, BreakerCount::Blamed, false, SteadyClock::instance().now(), FailureKind::TIMEOUT);
+        QTRY_COMPARE_WITH_TIMEOUT(changes.size(), 2, 2 * int(std::chrono::milliseconds(EngineSetup::kAlertInterval).count()));
+        QCOMPARE(changes.first().first().toJsonObject().value(QLatin1StringView("state")).toString(), QStringLiteral("pending"));
+        QTRY_COMPARE(view->alerts()->rowCount(), 2);
+        QVERIFY(!view->isVisible());
+    }
+
+    // Acknowledge = silence from the view: Silence… on a selected alert opens the dialog (a reason
+    // required, 15 min, 1 h or 4 h); the row says until when; the audit says who, why and until; End
+    // silence ends it.
+    void silenceAnAlertFromTheView()
+    {
+        ControlView *view = m_window->controlView();
+        m_window->tabs()->setCurrentWidget(view);
+        const BreakerKey key { Provider::Gemini, Role::Primary, Stage::Storyboard };
+        for (int i = 0; i < 5; ++i)
+            m_engine->engine().breakers().record(key, BreakerCount::Blamed, false, SteadyClock::instance().now(), FailureKind::TIMEOUT);
+        view->refresh();
+        QTableView *alerts = table("alertTable");
+        QTRY_COMPARE(alerts->model()->rowCount(), 2);
+        auto *silence = view->findChild<QPushButton *>(QStringLiteral("controlSilence"));
+        auto *endSilence = view->findChild<QPushButton *>(QStringLiteral("controlEndSilence"));
+        QVERIFY(!silence->isEnabled()); // nothing selected
+        alerts->selectRow(0);
+        QVERIFY(silence->isEnabled());
+        QVERIFY(!endSilence->isEnabled()); // not silenced
+        QTest::mouseClick(silence, Qt::LeftButton);
+        QTRY_VERIFY(QApplication::activeModalWidget() && QApplication::activeModalWidget()->objectName() == u"silenceDialog");
+        QWidget *dialog = QApplication::activeModalWidget();
+        auto *confirm = dialog->findChild<QPushButton *>(QStringLiteral("silenceConfirm"));
+        QVERIFY(!confirm->isEnabled()); // why is required
+        dialog->findChild<QComboBox *>(QStringLiteral("silenceLength"))->setCurrentIndex(0); // 15 min
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(QStringLiteral("silenceReason")), QStringLiteral("known, ticket 7"));
+        QVERIFY(confirm->isEnabled());
+        QTest::mouseClick(confirm, Qt::LeftButton);
+
+        const QModelIndex until = alerts->model()->index(0, AlertListModel::SilencedColumn);
+        QTRY_VERIFY(!until.data().toString().isEmpty());
+        const auto silences = m_engine->alertBoard().silences(SteadyClock::instance().now());
+        QCOMPARE(silences.size(), size_t(1));
+        QCOMPARE(silences.front().rule, QStringLiteral("BullpenProviderFailingNow"));
+        QCOMPARE(silences.front().since.secsTo(silences.front().until), 15 * 60);
+        QTRY_COMPARE(table("auditTable")->model()->rowCount(), 1);
+        const QString target = table("auditTable")->model()->index(0, AuditLogModel::TargetColumn).data().toString();
+        QVERIFY2(target.startsWith(u"BullpenProviderFailingNow until ") && target.contains(u"known, ticket 7"), qPrintable(target));
+
+        alerts->selectRow(0);
+        QTRY_VERIFY(endSilence->isEnabled());
+        QTest::mouseClick(endSilence, Qt::LeftButton);
+        QTRY_VERIFY(alerts->model()->index(0, AlertListModel::SilencedColumn).data().toString().isEmpty());
+        QVERIFY(m_engine->alertBoard().silences(SteadyClock::instance().now()).empty());
+    }
 };
 
 QTEST_MAIN(tst_ControlView)

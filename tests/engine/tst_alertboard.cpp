@@ -5,6 +5,7 @@
 #include "engine/alertboard.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -138,6 +139,54 @@ private Q_SLOTS:
         const auto fired = board.evaluate(down, t0 + 220s, wall);
         QCOMPARE(fired.size(), size_t(1));
         QCOMPARE(fired.front().state, QStringLiteral("firing"));
+    }
+
+    // Acknowledge = silence: a rule's alerts say until when they are silenced (in their changes and in
+    // GET /v1/alerts' answer) and the silence ends on its own at its end on the steady clock, or when
+    // ended; only the offered lengths and known rules are taken.
+    void silenceEndsOnItsOwn()
+    {
+        AlertBoard board;
+        AlertFacts down;
+        down.storeReachable = false;
+        const Clock::time_point t0 {};
+        const QDateTime wall0 = QDateTime::fromString(QStringLiteral("2026-12-05T00:00:00Z"), Qt::ISODate);
+        const QString rule = QStringLiteral("BullpenStoreUnreachable");
+        QString why;
+        QVERIFY(!board.silence(QStringLiteral("NoSuchRule"), QStringLiteral("ops"), QStringLiteral("x"), 15min, t0, wall0, &why));
+        QVERIFY2(why.contains(u"GET /v1/alerts"), qPrintable(why));
+        QVERIFY(!board.silence(rule, QStringLiteral("ops"), QStringLiteral("x"), 10min, t0, wall0, &why));
+        QVERIFY2(why.contains(u"900, 3600, 14400 seconds"), qPrintable(why));
+
+        const auto s = board.silence(rule, QStringLiteral("ops"), QStringLiteral("known, ticket 9"), 15min, t0, wall0, &why);
+        QVERIFY(s);
+        QCOMPARE(s->until, wall0.addSecs(15 * 60));
+        QCOMPARE(board.evaluate(down, t0, wall0).front().silencedUntil, s->until); // pending, and silenced
+        const auto fired = board.evaluate(down, t0 + 3min, wall0.addSecs(180));
+        QCOMPARE(fired.size(), size_t(1));
+        QCOMPARE(fired.front().state, QStringLiteral("firing"));
+        QCOMPARE(fired.front().silencedUntil, s->until);
+        QJsonObject answer = board.toJson(QStringLiteral("i"), t0 + 3min);
+        QCOMPARE(answer.value(QLatin1StringView("silences")).toArray().size(), 1);
+        QCOMPARE(answer.value(QLatin1StringView("silences")).toArray().first().toObject().value(QLatin1StringView("by")).toString(),
+                 QStringLiteral("ops"));
+        QCOMPARE(
+            answer.value(QLatin1StringView("alerts")).toArray().first().toObject().value(QLatin1StringView("silenced_until")).toString(),
+            QStringLiteral("2026-12-05T00:15:00.000Z"));
+
+        // At its end (no one ended it) the alert is no longer silenced, and the silence is gone.
+        board.evaluate(down, t0 + 15min, wall0.addSecs(900));
+        QVERIFY(!board.active().front().silencedUntil.isValid());
+        answer = board.toJson(QStringLiteral("i"), t0 + 15min);
+        QVERIFY(answer.value(QLatin1StringView("silences")).toArray().isEmpty());
+        QVERIFY(answer.value(QLatin1StringView("alerts")).toArray().first().toObject().value(QLatin1StringView("silenced_until")).isNull());
+        QVERIFY(!board.endSilence(rule, t0 + 15min)); // nothing left to end
+
+        // Ended by an operator before its time.
+        QVERIFY(board.silence(rule, QStringLiteral("ops"), QStringLiteral("again"), 4h, t0 + 16min, wall0, &why));
+        QCOMPARE(board.silences(t0 + 16min).size(), size_t(1));
+        QVERIFY(board.endSilence(rule, t0 + 17min));
+        QVERIFY(board.silences(t0 + 17min).empty());
     }
 };
 

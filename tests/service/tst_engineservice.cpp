@@ -432,6 +432,59 @@ private Q_SLOTS:
         QVERIFY(rules.first().toObject().value(QLatin1StringView("evaluated_here")).toBool());
     }
 
+    // docs/api.md "Alerts": acknowledge = silence a rule for one of the offered lengths (operators only,
+    // a reason required), listed with who, why and until, audited; ended by DELETE, once.
+    void silenceIsAuditedAndEnded()
+    {
+        const QString path = QStringLiteral("/v1/alerts/BullpenProviderFailingNow/silence");
+        const QByteArray hour =
+            body({ { QStringLiteral("for_s"), 3600 }, { QStringLiteral("reason"), QStringLiteral("known outage, ticket 12") } });
+        QCOMPARE(call("POST", path, m_viewer, hour).status, 403);
+        QCOMPARE(call("POST", QStringLiteral("/v1/alerts/NoSuchRule/silence"), m_operator, hour).status, 404);
+        const Answer noReason = call("POST", path, m_operator, body({ { QStringLiteral("for_s"), 3600 } }));
+        QCOMPARE(noReason.status, 400);
+        QCOMPARE(noReason.errorField(), QStringLiteral("reason"));
+        const Answer oddLength =
+            call("POST", path, m_operator, body({ { QStringLiteral("for_s"), 600 }, { QStringLiteral("reason"), QStringLiteral("x") } }));
+        QCOMPARE(oddLength.status, 400);
+        QCOMPARE(oddLength.errorField(), QStringLiteral("for_s"));
+        QVERIFY2(oddLength.message().contains(u"900, 3600, 14400 seconds"), qPrintable(oddLength.message()));
+
+        const Answer silenced = call("POST", path, m_operator, hour);
+        QCOMPARE(silenced.status, 200);
+        const QDateTime until = QDateTime::fromString(silenced.json().value(QLatin1StringView("until")).toString(), Qt::ISODateWithMs);
+        const QDateTime since = QDateTime::fromString(silenced.json().value(QLatin1StringView("since")).toString(), Qt::ISODateWithMs);
+        QCOMPARE(since.secsTo(until), 3600);
+        const QJsonArray silences =
+            call("GET", QStringLiteral("/v1/alerts"), m_viewer).json().value(QLatin1StringView("silences")).toArray();
+        QCOMPARE(silences.size(), 1);
+        QCOMPARE(silences.first().toObject().value(QLatin1StringView("by")).toString(), QStringLiteral("ops"));
+        QCOMPARE(silences.first().toObject().value(QLatin1StringView("reason")).toString(), QStringLiteral("known outage, ticket 12"));
+
+        QCOMPARE(call("DELETE", path, m_viewer).status, 403);
+        QCOMPARE(call("DELETE", path, m_operator).status, 200);
+        const Answer again = call("DELETE", path, m_operator);
+        QCOMPARE(again.status, 404);
+        QVERIFY2(again.message().contains(u"not silenced"), qPrintable(again.message()));
+        QVERIFY(call("GET", QStringLiteral("/v1/alerts"), m_viewer).json().value(QLatin1StringView("silences")).toArray().isEmpty());
+        // Who, why and until in the audit trail; the end too.
+        const auto audited = [&] {
+            const QJsonArray entries =
+                call("GET", QStringLiteral("/v1/audit?action=silence"), m_viewer).json().value(QLatin1StringView("entries")).toArray();
+            const QJsonArray ended =
+                call("GET", QStringLiteral("/v1/audit?action=unsilence"), m_viewer).json().value(QLatin1StringView("entries")).toArray();
+            return !entries.isEmpty() && !ended.isEmpty()
+                && entries.first().toObject().value(QLatin1StringView("token")).toString() == u"ops"
+                && entries.first()
+                       .toObject()
+                       .value(QLatin1StringView("target"))
+                       .toString()
+                       .contains(u"until " + until.toString(Qt::ISODateWithMs))
+                && entries.first().toObject().value(QLatin1StringView("target")).toString().contains(u"ticket 12");
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(audited(), 5000);
+    }
+
     // The drains of `provider` that GET /v1/providers lists, as "role/stage" ("any" for every one).
     QStringList drainsOf(const QString &provider)
     {

@@ -56,6 +56,8 @@ QVariant AlertListModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Resolved");
     case ValueColumn:
         return tr("Value");
+    case SilencedColumn:
+        return tr("Silenced until");
     default:
         return {};
     }
@@ -85,6 +87,10 @@ QString AlertListModel::text(const QJsonObject &row, int column) const
         return controltext::clock(row.value(QLatin1StringView("resolved_at")));
     case ValueColumn:
         return QString::number(row.value(QLatin1StringView("value")).toDouble());
+    case SilencedColumn:
+        return row.value(QLatin1StringView("state")).toString() == u"resolved"
+            ? QString()
+            : controltext::clock(row.value(QLatin1StringView("silenced_until")));
     default:
         return {};
     }

@@ -8,6 +8,7 @@
 #include "models/breakerlistmodel.h"
 #include "models/drainlistmodel.h"
 #include "pipeline/engineconnection.h"
+#include "silencedialog.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -101,7 +102,10 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
         m_breakers->setProviders(providers);
         updateButtons();
     });
-    connect(&engine, &EngineConnection::alertsChanged, this, [this](const QJsonObject &alerts) { m_alertsModel->setAlerts(alerts); });
+    connect(&engine, &EngineConnection::alertsChanged, this, [this](const QJsonObject &alerts) {
+        m_alertsModel->setAlerts(alerts);
+        updateButtons();
+    });
     connect(&engine, &EngineConnection::auditChanged, this, [this](const QJsonArray &entries) { m_audit->setEntries(entries); });
     connect(&engine, &EngineConnection::providerActionFailed, this, [this](const QString &message) { m_status->setText(message); });
     connect(&engine, &EngineConnection::statusChanged, this, &ControlView::updateButtons);
@@ -176,10 +180,57 @@ QWidget *ControlView::makeBreakersBox()
 QWidget *ControlView::makeAlertsBox()
 {
     auto *box = new QGroupBox(tr("Alerts (the shipped rules, evaluated by the engine)"));
-    QTableView *table = makeTable(QStringLiteral("alertTable"), m_alertsModel);
+    m_alertTable = makeTable(QStringLiteral("alertTable"), m_alertsModel);
+    m_silenceButton = new QPushButton(tr("Silence…"));
+    m_silenceButton->setObjectName(QStringLiteral("controlSilence"));
+    m_silenceButton->setToolTip(tr("Acknowledge the selected alert: no notification for its rule for a while. Audited."));
+    m_endSilenceButton = new QPushButton(tr("End silence"));
+    m_endSilenceButton->setObjectName(QStringLiteral("controlEndSilence"));
+    connect(m_silenceButton, &QPushButton::clicked, this, &ControlView::silenceCurrentAlert);
+    connect(m_endSilenceButton, &QPushButton::clicked, this, &ControlView::endCurrentSilence);
+    connect(m_alertTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ControlView::updateButtons);
+    connect(m_alertTable, &QTableView::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex at = m_alertTable->indexAt(pos);
+        if (!at.isValid())
+            return;
+        m_alertTable->selectRow(at.row());
+        auto *menu = new QMenu(this); // the view's, not the row's: a refresh behind it deletes nothing
+        menu->setObjectName(QStringLiteral("alertRowMenu"));
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        QAction *silence = menu->addAction(tr("Silence…"), this, &ControlView::silenceCurrentAlert);
+        silence->setObjectName(QStringLiteral("alertRowSilence"));
+        silence->setEnabled(m_silenceButton->isEnabled());
+        QAction *end = menu->addAction(tr("End silence"), this, &ControlView::endCurrentSilence);
+        end->setObjectName(QStringLiteral("alertRowEndSilence"));
+        end->setEnabled(m_endSilenceButton->isEnabled());
+        menu->popup(m_alertTable->viewport()->mapToGlobal(pos));
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(m_silenceButton);
+    buttons->addWidget(m_endSilenceButton);
     auto *layout = new QVBoxLayout(box);
-    layout->addWidget(table, 1);
+    layout->addWidget(m_alertTable, 1);
+    layout->addLayout(buttons);
     return box;
+}
+
+void ControlView::silenceCurrentAlert()
+{
+    const QString rule = currentRow(m_alertTable).value(QLatin1StringView("rule")).toString();
+    if (rule.isEmpty())
+        return;
+    auto *dialog = new SilenceDialog(rule, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SilenceDialog::silenceAccepted, this, [this](const SilenceRequest &r) { m_engine.silenceAlert(r); });
+    dialog->open(); // window-modal, no nested event loop: the view refreshes behind it
+}
+
+void ControlView::endCurrentSilence()
+{
+    const QString rule = currentRow(m_alertTable).value(QLatin1StringView("rule")).toString();
+    if (!rule.isEmpty())
+        m_engine.endSilence(rule);
 }
 
 QWidget *ControlView::makeAuditBox()
@@ -236,8 +287,14 @@ void ControlView::tick()
     m_breakers->refreshColumn(BreakerListModel::NextTrialColumn);
     // The lists themselves are asked again every few ticks while the view is on screen.
     static_assert(kRefresh % kTick == std::chrono::seconds(0));
-    if (isVisible() && ++m_ticks % int(kRefresh / kTick) == 0)
+    // Hidden, only the alerts: an attached console's notifications need them (embedded, the engine
+    // evaluates them on its own and says so).
+    if (++m_ticks % int(kRefresh / kTick) != 0)
+        return;
+    if (isVisible())
         refresh();
+    else if (m_engine.attached())
+        m_engine.refreshAlerts();
 }
 
 void ControlView::updateButtons()
@@ -250,6 +307,11 @@ void ControlView::updateButtons()
     m_restoreButton->setEnabled(usable && !currentRow(m_drainTable).isEmpty());
     const QJsonObject breaker = currentRow(m_breakerTable);
     m_resetButton->setEnabled(usable && !breaker.isEmpty() && breaker.value(QLatin1StringView("state")).toString() != u"closed");
+    // Silence a rule whose alert is pending or firing; End silence where its rule is silenced.
+    const QJsonObject alert = currentRow(m_alertTable);
+    const bool live = !alert.isEmpty() && alert.value(QLatin1StringView("state")).toString() != u"resolved";
+    m_silenceButton->setEnabled(usable && live);
+    m_endSilenceButton->setEnabled(usable && live && alert.value(QLatin1StringView("silenced_until")).isString());
 }
 
 void ControlView::askToDrain()

@@ -23,9 +23,9 @@ class EngineConnection;
 
 // The Control view (docs/console.md, "Control view"; docs/contract.md §15): the active drains with what
 // remains of each (ticking once a second) and Restore per row, Drain… with the one DrainDialog, the
-// breakers per provider × role × stage with an audited Reset, and the audit trail with a filter and an
-// export. It holds the engine only as an EngineConnection (embedded and attached alike); refreshes
-// update its models in place, so a menu or a dialog opened from it survives them.
+// breakers per provider × role × stage with an audited Reset, the engine's alerts with Silence… and End
+// silence per rule (acknowledge = silence, audited), and the audit trail with a filter and an export. It holds the engine only as an
+// EngineConnection (embedded and attached alike); refreshes update its models in place, so a menu or a dialog opened from it survives them.
 class ControlView final : public QWidget
 {
     Q_OBJECT
@@ -54,6 +54,8 @@ private:
     QWidget *makeBreakersBox();
     QWidget *makeAuditBox();
     QWidget *makeAlertsBox();
+    void silenceCurrentAlert();
+    void endCurrentSilence();
     void restoreCurrentDrain();
     void resetCurrentBreaker();
     void updateButtons();
@@ -69,6 +71,9 @@ private:
     QTableView *m_drainTable = nullptr;
     QTableView *m_breakerTable = nullptr;
     QTableView *m_auditTable = nullptr;
+    QTableView *m_alertTable = nullptr;
+    QPushButton *m_silenceButton = nullptr;
+    QPushButton *m_endSilenceButton = nullptr;
     QComboBox *m_provider = nullptr;
     QPushButton *m_drainButton = nullptr;
     QPushButton *m_restoreButton = nullptr;

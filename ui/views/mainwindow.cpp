@@ -70,6 +70,18 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     auto *notifier = new DesktopNotifier(this);
     notifier->setObjectName(QStringLiteral("desktopNotifier"));
     connect(m_health, &HealthStrip::alert, notifier, &DesktopNotifier::notify);
+    // The engine's firing alerts (evaluated by the engine whether or not the Control view is shown),
+    // each raised once; a click on one opens the Control view in this window.
+    connect(&m_engine, &EngineConnection::alertsChanged, notifier, [notifier](const QJsonObject &alerts) {
+        notifier->notifyAlerts(alerts, ViewLink { QStringLiteral("control"), {} }.toString());
+    });
+    connect(notifier, &DesktopNotifier::linkActivated, this, [this](const QString &link) {
+        if (openLink(link, nullptr)) {
+            show();
+            raise();
+            activateWindow();
+        }
+    });
     connect(m_health, &HealthStrip::cardActivated, this, [this](Provider provider, Role role, Stage stage) {
         m_tabs->setCurrentWidget(m_failures);
         m_failures->filterByCard(provider, role, stage);
