@@ -4,10 +4,9 @@
 // locale (English or Korean), or Settings → Language, or --lang.
 //
 // The screenshot tour is a program of its own (bullpen-tour, app/tour/main.cpp): the console links no tour.
-#include "config/eventloops.h"
 #include "config/exitcode.h"
-#include "config/qtnoise.h"
 #include "config/settingstable.h"
+#include "guistart.h"
 #include "keychain/secretstore.h"
 #include "models/demostory.h"
 #include "models/viewlink.h"
@@ -191,16 +190,9 @@ bool applyTheme(const QString &name)
 
 int main(int argc, char *argv[])
 {
-    bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
-    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
-    // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bullpen::prepareConsoleProcess(); // event loops, Qt's noise, offscreen without a display (guistart.h)
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("bullpen"));
-    QApplication::setOrganizationName(QStringLiteral("bullpen"));
-    QApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
+    bullpen::nameConsoleApplication();
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console.\n\n") + settingsHelpText());
     parser.addHelpOption();

@@ -179,8 +179,7 @@ void RemoteConnection::silenceAlert(const SilenceRequest &silence)
 {
     const QJsonObject body { { QStringLiteral("for_s"), double(silence.length.count()) },
                              { QStringLiteral("reason"), silence.reason.trimmed().left(500) } };
-    alertAction(
-        m_engine->post(ApiRoutes::path(ApiRoute::SilenceAlert, { silence.rule }), body));
+    alertAction(m_engine->post(ApiRoutes::path(ApiRoute::SilenceAlert, { silence.rule }), body));
 }
 
 void RemoteConnection::endSilence(const QString &rule)

@@ -46,6 +46,10 @@
         <source>Runbook: %1</source>
         <translation>대응 절차: %1</translation>
     </message>
+    <message>
+        <source>Silenced until</source>
+        <translation>무음 끝 시각</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::AnnotationModel</name>
@@ -553,6 +557,18 @@
         <source>Alerts (the shipped rules, evaluated by the engine)</source>
         <translation>경보(함께 제공되는 규칙, 엔진이 평가)</translation>
     </message>
+    <message>
+        <source>Silence…</source>
+        <translation>무음…</translation>
+    </message>
+    <message>
+        <source>Acknowledge the selected alert: no notification for its rule for a while. Audited.</source>
+        <translation>선택한 경보를 확인합니다. 그 규칙의 알림을 한동안 띄우지 않습니다. 감사 기록에 남습니다.</translation>
+    </message>
+    <message>
+        <source>End silence</source>
+        <translation>무음 해제</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::DesktopNotifier</name>
@@ -563,6 +579,22 @@
     <message>
         <source>no notification service runs on this desktop</source>
         <translation>이 데스크톱에서 실행 중인 알림 서비스가 없음</translation>
+    </message>
+    <message>
+        <source>Alert firing: %1</source>
+        <translation>경보 발생: %1</translation>
+    </message>
+    <message>
+        <source>Alert firing: %1 (%2)</source>
+        <translation>경보 발생: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Severity: %1. Open the Control view to silence it or to act.</source>
+        <translation>심각도: %1. 제어 화면을 열어 무음 처리하거나 조치하세요.</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
     </message>
 </context>
 <context>
@@ -2633,6 +2665,45 @@
     <message>
         <source>Desktop notifications (unavailable: %1)</source>
         <translation>데스크톱 알림 (사용할 수 없음: %1)</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::SilenceDialog</name>
+    <message>
+        <source>Silence %1</source>
+        <translation>무음: %1</translation>
+    </message>
+    <message>
+        <source>for %1 minutes</source>
+        <translation>%1분 동안</translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation>1시간 동안</translation>
+    </message>
+    <message>
+        <source>for %1 hours</source>
+        <translation>%1시간 동안</translation>
+    </message>
+    <message>
+        <source>e.g. known outage, ticket 4711</source>
+        <translation>예: 알려진 장애, 티켓 4711</translation>
+    </message>
+    <message>
+        <source>Its alerts stay listed and keep their state; no desktop notification is raised for them until the silence ends. It ends on its own, or with End silence.</source>
+        <translation>경보는 목록에 남고 상태도 그대로입니다. 무음이 끝날 때까지 데스크톱 알림을 띄우지 않습니다. 무음은 저절로 끝나거나 무음 해제로 끝납니다.</translation>
+    </message>
+    <message>
+        <source>Silence</source>
+        <translation>무음</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>How long</source>
+        <translation>기간</translation>
     </message>
 </context>
 <context>
