@@ -855,6 +855,21 @@ KO = {
     'Alert firing: %1 (%2)': '경보 발생: %1 (%2)',
     'Severity: %1. Open the Control view to silence it or to act.': '심각도: %1. 제어 화면을 열어 무음 처리하거나 조치하세요.',
     'Open': '열기',
+    # The Settings view's fields made from the settings table (core/config/settingstable.cpp, context SettingRow)
+    'Attempts in flight per provider': '제공자별 동시 시도 수',
+    'Queued per provider': '제공자별 대기 수',
+    'Attaching: connect timeout': '엔진 연결: 연결 제한 시간',
+    'Attaching: command deadline': '엔진 연결: 명령 마감 시간',
+    'Trusted proxies': '신뢰하는 프록시',
+    'none: X-Forwarded-For is ignored': '없음: X-Forwarded-For 무시',
+    'Requests per second per address': '주소별 초당 요청 수',
+    'Breakers per provider, role and stage': '제공자·역할·단계별 차단기',
+    'Breaker window': '차단기 집계 구간',
+    'Attempts before a breaker may open': '차단기가 열리기 전 최소 시도 수',
+    'Failing share that opens a breaker': '차단기를 여는 실패 비율',
+    'Breaker cooldown': '차단기 대기 시간',
+    'Network and attaching': '네트워크와 엔진 연결',
+    'Engine service': '엔진 서비스',
 }
 NUMERUS = {}  # plural (%n) messages and their Korean forms; the console says counts as 'Label: N' and has none now
 

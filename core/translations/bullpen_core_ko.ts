@@ -1,6 +1,129 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>SettingRow</name>
+    <message>
+        <source>Policy</source>
+        <translation>정책</translation>
+    </message>
+    <message>
+        <source>Primary timeout</source>
+        <translation>기본 제한 시간</translation>
+    </message>
+    <message>
+        <source>Fallback timeout</source>
+        <translation>대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Total budget</source>
+        <translation>전체 예산</translation>
+    </message>
+    <message>
+        <source>derived: primary + fallback timeout</source>
+        <translation>자동: 기본 + 대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Image model</source>
+        <translation>이미지 모델</translation>
+    </message>
+    <message>
+        <source>Image timeout per try</source>
+        <translation>시도당 이미지 제한 시간</translation>
+    </message>
+    <message>
+        <source>Image retries</source>
+        <translation>이미지 재시도</translation>
+    </message>
+    <message>
+        <source>Generate captions (a failure falls back to default captions)</source>
+        <translation>캡션 생성 (실패하면 기본 캡션 사용)</translation>
+    </message>
+    <message>
+        <source>Captions timeout</source>
+        <translation>캡션 제한 시간</translation>
+    </message>
+    <message>
+        <source>Store prompts and responses</source>
+        <translation>프롬프트와 응답 저장</translation>
+    </message>
+    <message>
+        <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (docs/contract.md §5.1).</source>
+        <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (docs/contract.md §5.1).</translation>
+    </message>
+    <message>
+        <source>Attempts in flight per provider</source>
+        <translation>제공자별 동시 시도 수</translation>
+    </message>
+    <message>
+        <source>Queued per provider</source>
+        <translation>제공자별 대기 수</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>프록시</translation>
+    </message>
+    <message>
+        <source>from https_proxy / http_proxy / no_proxy</source>
+        <translation>https_proxy / http_proxy / no_proxy 환경 변수 사용</translation>
+    </message>
+    <message>
+        <source>The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy.</source>
+        <translation>제공자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.</translation>
+    </message>
+    <message>
+        <source>Provider CA file</source>
+        <translation>제공자 CA 파일</translation>
+    </message>
+    <message>
+        <source>the system's certificate authorities only</source>
+        <translation>시스템 인증 기관만 사용</translation>
+    </message>
+    <message>
+        <source>A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy that inspects TLS with a certificate of its own, or a gateway with a private CA.</source>
+        <translation>제공자 호출이 시스템 인증 기관 외에 추가로 신뢰할 인증 기관의 PEM 파일입니다. 자체 인증서로 TLS를 검사하는 프록시나 사설 CA를 쓰는 게이트웨이에 씁니다.</translation>
+    </message>
+    <message>
+        <source>Attaching: connect timeout</source>
+        <translation>엔진 연결: 연결 제한 시간</translation>
+    </message>
+    <message>
+        <source>Trusted proxies</source>
+        <translation>신뢰하는 프록시</translation>
+    </message>
+    <message>
+        <source>none: X-Forwarded-For is ignored</source>
+        <translation>없음: X-Forwarded-For 무시</translation>
+    </message>
+    <message>
+        <source>Requests per second per address</source>
+        <translation>주소별 초당 요청 수</translation>
+    </message>
+    <message>
+        <source>Attaching: command deadline</source>
+        <translation>엔진 연결: 명령 마감 시간</translation>
+    </message>
+    <message>
+        <source>Breakers per provider, role and stage</source>
+        <translation>제공자·역할·단계별 차단기</translation>
+    </message>
+    <message>
+        <source>Breaker window</source>
+        <translation>차단기 집계 구간</translation>
+    </message>
+    <message>
+        <source>Attempts before a breaker may open</source>
+        <translation>차단기가 열리기 전 최소 시도 수</translation>
+    </message>
+    <message>
+        <source>Failing share that opens a breaker</source>
+        <translation>차단기를 여는 실패 비율</translation>
+    </message>
+    <message>
+        <source>Breaker cooldown</source>
+        <translation>차단기 대기 시간</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::EngineSetup</name>
     <message>
         <source>built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; no provider key is configured or --simulator was given</source>
