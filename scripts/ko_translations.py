@@ -870,6 +870,27 @@ KO = {
     'Breaker cooldown': '차단기 대기 시간',
     'Network and attaching': '네트워크와 엔진 연결',
     'Engine service': '엔진 서비스',
+    # The settings table's sentences, the Settings view's tooltips (core/config/settingstable.cpp)
+    "How long the primary provider's attempt may take.": '기본 제공자의 시도에 허용하는 시간.',
+    "How long the fallback provider's attempt may take.": '대체 제공자의 시도에 허용하는 시간.',
+    "The whole stage's budget, from its first attempt to its answer.": '첫 시도부터 응답까지 단계 전체에 허용하는 시간.',
+    "The storyboard stage's preset (docs/contract.md §4.6 says what each hands to the fallback).": '스토리보드 단계의 프리셋. 각 프리셋이 대체에 무엇을 넘기는지는 docs/contract.md §4.6에 있습니다.',
+    "The image stage's model.": '이미지 단계의 모델.',
+    'How long one try of the image stage may take.': '이미지 단계의 시도 한 번에 허용하는 시간.',
+    'Tries of the image stage after its first.': '이미지 단계의 첫 시도 뒤 재시도 횟수.',
+    'The captions stage; a failure there falls back to default captions.': '캡션 단계. 실패하면 기본 캡션으로 대체합니다.',
+    'How long the captions stage may take.': '캡션 단계에 허용하는 시간.',
+    'Attempts on the wire per provider, shared out between the engine threads.': '제공자별로 동시에 전송 중일 수 있는 시도 수. 엔진 스레드가 나누어 씁니다.',
+    'Generations that may wait for a slot before their budget starts; beyond them a generation fails at once with NOT_SENT.': '예산이 시작되기 전에 자리를 기다릴 수 있는 생성 수. 이를 넘는 생성은 곧바로 NOT_SENT 상태로 실패합니다.',
+    'Attached to an engine (bullpen-cli generate --engine): how long to wait for it to answer before giving up (exit code 5).': '엔진에 연결할 때 응답을 기다리는 시간. 넘으면 포기합니다(종료 코드 5).',
+    'bullpen-engine: the balancers whose X-Forwarded-For it believes, as addresses or subnets separated by commas (10.0.0.0/8, 127.0.0.1); from any other peer the header is ignored.': 'bullpen-engine: X-Forwarded-For 헤더를 믿을 부하 분산기의 주소나 서브넷, 쉼표로 구분(10.0.0.0/8, 127.0.0.1). 다른 상대가 보낸 헤더는 무시합니다.',
+    'bullpen-engine: requests per second from one client address (through a trusted proxy, the one its X-Forwarded-For names), twice that in a burst; beyond it 429. 0: no such limit.': 'bullpen-engine: 클라이언트 주소 하나(신뢰하는 프록시를 거치면 X-Forwarded-For 헤더가 가리키는 주소)의 초당 요청 수. 순간적으로는 그 두 배까지 받고, 넘으면 429. 0: 제한 없음.',
+    'Attached to an engine: how long the whole command may take, result included; then a started generation is cancelled and the command gives up (exit code 5).': '엔진에 연결했을 때 명령 전체(결과 포함)에 허용하는 시간. 넘으면 시작한 생성을 취소하고 포기합니다(종료 코드 5).',
+    'Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. off: every request tries its primary first.': '제공자·역할·단계별 차단기. 열려 있는 동안 그 단계는 곧바로 대체 제공자로 넘어갑니다. off: 모든 요청이 기본 제공자를 먼저 시도합니다.',
+    'How far back a breaker counts attempts.': '차단기가 시도를 세는 기간.',
+    'Attempts that must have reached the provider within the window before its breaker may open.': '차단기가 열리려면 그 기간 안에 제공자에 도달해야 하는 시도 수.',
+    "The share of those attempts failing by the provider's fault that opens the breaker.": '그 시도 가운데 제공자 잘못으로 실패한 비율이 이 값에 이르면 차단기가 열립니다.',
+    'How long an open breaker waits before one trial request; doubles while the trials fail.': '열린 차단기가 시험 요청 하나를 보내기 전에 기다리는 시간. 시험이 실패하는 동안 두 배로 늘어납니다.',
 }
 NUMERUS = {}  # plural (%n) messages and their Korean forms; the console says counts as 'Label: N' and has none now
 

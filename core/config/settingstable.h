@@ -47,7 +47,7 @@ struct SettingRow
     QString fileKey; // key of the settings file: "breaker", or "pipeline.image_timeout" for one inside a section
     QString envVar; // the environment variable that overrides it
     SettingType type = SettingType::Switch;
-    QString doc; // one sentence, for --help, the docs and the Settings view's tooltip
+    QString doc; // one sentence, for --help, the docs and the Settings view's tooltip (marked for translation there)
     double low = 0;
     double high = 0; // Count and Ratio bounds; for a Duration, the longest allowed (ms), 0: 24 h
     QString unsetText; // a setting that may have no value (get() gives an invalid QVariant): what that means
@@ -57,7 +57,7 @@ struct SettingRow
     SettingGroup group = SettingGroup::Store;
     const char *label = nullptr;
     const char *hint = nullptr; // an empty field's placeholder; none: the default
-    const char *tip = nullptr; // the field's tooltip; none: doc (English)
+    const char *tip = nullptr; // the field's tooltip; none: doc, translated
     std::function<QStringList()> choices; // a Text row with fixed values: shown as a choice, not typed
     // The value is a bool (Switch), qint64 milliseconds (Duration), int (Count), double (Ratio) or QString (Text).
     std::function<void(Settings &, const QVariant &)> set; // an invalid QVariant: unset (a row with unsetText)

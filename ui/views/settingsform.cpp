@@ -98,7 +98,7 @@ QWidget *SettingsForm::makeField(const SettingRow &row, const std::function<void
     }
     field->setObjectName(fieldName(row));
     field->setProperty(kRowProperty, row.envVar);
-    field->setToolTip(row.tip ? translated(row.tip) : row.doc);
+    field->setToolTip(translated(row.tip ? row.tip : row.doc.toUtf8().constData()));
     return field;
 }
 
