@@ -13,11 +13,6 @@ constexpr qint64 kMinuteMs = 60'000;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
 constexpr qint64 kDayMs = 24 * kHourMs;
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("bullpen::LinkFilters", text);
-}
-
 int indexOf(const QComboBox *combo, const QString &value)
 {
     for (int i = 0; i < combo->count(); ++i)
@@ -69,8 +64,8 @@ bool applyLinkFilterValues(const QList<LinkFilter> &table, const LinkFilterValue
         }
         if (row < 0) {
             if (error)
-                *error =
-                    tr("unknown part \"%1\" in the link; this view's link takes %2").arg(key.left(32), keys.join(QStringLiteral(", ")));
+                *error = QCoreApplication::translate("bullpen::LinkFilters", "unknown part \"%1\" in the link; this view's link takes %2")
+                             .arg(key.left(32), keys.join(QStringLiteral(", ")));
             return false;
         }
         const int index = indexOf(table.at(row).combo, value);
@@ -80,7 +75,8 @@ bool applyLinkFilterValues(const QList<LinkFilter> &table, const LinkFilterValue
                 if (const QString v = linkValue(table.at(row).combo->itemData(i)); !v.isEmpty())
                     valid << v;
             if (error)
-                *error = tr("%1=%2 in the link is not one of %3; Copy link gives a link this console opens")
+                *error = QCoreApplication::translate("bullpen::LinkFilters",
+                                                     "%1=%2 in the link is not one of %3; Copy link gives a link this console opens")
                              .arg(key, value.left(32), valid.join(QStringLiteral(", ")));
             return false;
         }
