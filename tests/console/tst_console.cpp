@@ -446,15 +446,18 @@ private Q_SLOTS:
             auto *drains = m_window->controlView()->findChild<QTableView *>(QStringLiteral("drainTable"));
             QVERIFY(drains);
             QTRY_COMPARE_WITH_TIMEOUT(drains->model()->rowCount(), 2, 10'000);
-            QApplication::processEvents();
-            QStringList widths;
-            for (int c = 0; c < drains->model()->columnCount(); ++c)
-                widths
-                    << QStringLiteral("%1=%2").arg(drains->model()->headerData(c, Qt::Horizontal).toString()).arg(drains->columnWidth(c));
-            QVERIFY2(drains->horizontalScrollBar()->maximum() == 0,
-                     qPrintable(QStringLiteral("the drains scroll sideways in %1 px: %2")
-                                    .arg(drains->viewport()->width())
-                                    .arg(widths.join(QStringLiteral(", ")))));
+            const auto widths = [drains] {
+                QStringList out;
+                for (int c = 0; c < drains->model()->columnCount(); ++c)
+                    out << QStringLiteral("%1=%2")
+                               .arg(drains->model()->headerData(c, Qt::Horizontal).toString())
+                               .arg(drains->columnWidth(c));
+                return out.join(QStringLiteral(", "));
+            };
+            // The header lays its sections out after the rows arrive (a delayed resize): awaited, not slept.
+            QTRY_VERIFY2(
+                drains->horizontalScrollBar()->maximum() == 0,
+                qPrintable(QStringLiteral("the drains scroll sideways in %1 px: %2").arg(drains->viewport()->width()).arg(widths())));
         }
         // The panels below the Latency view's chart (durations, Tune, Spend) fit as well.
         auto *latency = m_window->findChild<LatencyView *>();
