@@ -7,7 +7,6 @@
 
 #include <QDateTime>
 #include <QLoggingCategory>
-#include <QTimeZone>
 
 #include <algorithm>
 
@@ -111,7 +110,7 @@ void Prober::tick()
         // target marked running after that would never be probed again.
         request.generationId = StageService::newGenerationId();
         m_running.emplace(request.generationId, t);
-        const QDateTime startedAt = QDateTime::fromMSecsSinceEpoch(now, QTimeZone::UTC); // shown only
+        const QDateTime startedAt = QDateTime::fromMSecsSinceEpoch(now, Qt::UTC); // shown only
         m_startedAt.emplace(request.generationId, startedAt);
         const QString id = m_engine.start(request);
         if (id != request.generationId) { // an engine that names its generations itself
