@@ -891,6 +891,25 @@ KO = {
     'Alert firing: %1 (%2)': '경보 발생: %1 (%2)',
     'Severity: %1. Open the Control view to silence it or to act.': '심각도: %1. 제어 화면을 열어 무음 처리하거나 조치하세요.',
     'Open': '열기',
+    # The Control view's probes (ui/models/probelistmodel.cpp, ui/views/controlview.cpp)
+    'Last result': '마지막 결과',
+    'Took': '소요',
+    'Next due': '다음 예정',
+    'first probe running': '첫 프로브 실행 중',
+    'not probed yet': '아직 프로브 안 함',
+    'now': '지금',
+    'in %1': '%1 후',
+    "Users' traffic reached it within the interval: no probe while it has traffic": '간격 안에 사용자 트래픽이 있었음: 트래픽이 있는 동안 프로브 없음',
+    'Its breaker is open or it is drained: no probe until the breaker lets one through': '차단기가 열려 있거나 제외됨: 차단기가 허용할 때까지 프로브 없음',
+    'Probes': '프로브',
+    "This engine's probes: one minimal synthetic request to each provider, role and stage that had no traffic for the whole interval": '이 엔진의 프로브: 간격 내내 트래픽이 없던 제공자·역할·단계마다 최소 합성 요청 하나',
+    'No prober runs here: this engine was started without --probe-every.': '여기서는 프로버가 실행되지 않습니다. 이 엔진은 --probe-every 없이 시작되었습니다.',
+    'No prober runs here: an embedded console sends no probes. A bullpen-engine started with --probe-every does, and shows them here when attached.': '여기서는 프로버가 실행되지 않습니다. 내장 콘솔은 프로브를 보내지 않습니다. --probe-every로 시작한 bullpen-engine은 프로브를 보내며, 연결하면 여기에 표시됩니다.',
+    "Another engine on the store holds the probers' lock and probes now; this engine's prober waits.": '저장소의 다른 엔진이 프로버 잠금을 잡고 지금 프로브 중입니다. 이 엔진의 프로버는 기다립니다.',
+    # Links with filters (ui/views/linkfilters.cpp, ui/views/mainwindow.cpp)
+    'unknown part "%1" in the link; this view\'s link takes %2': '링크에 알 수 없는 부분 "%1" 있음. 이 화면의 링크에 넣을 수 있는 것: %2',
+    '%1=%2 in the link is not one of %3; Copy link gives a link this console opens': '링크의 %1=%2 값이 다음 중 하나가 아님: %3. 링크 복사로 이 콘솔이 여는 링크를 얻을 수 있음',
+    "the %1 view's link takes no filters; Copy link gives a link this console opens": '%1 화면 링크에는 필터를 넣을 수 없음. 링크 복사로 이 콘솔이 여는 링크를 얻을 수 있음',
 }
 NUMERUS = {}  # plural (%n) messages and their Korean forms; the console says counts as 'Label: N' and has none now
 
