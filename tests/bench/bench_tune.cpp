@@ -6,6 +6,7 @@
 #include "benchstats.h"
 #include "devsupport/historyfiller.h"
 #include "store/store.h"
+#include "views/spendpanel.h"
 #include "views/tunepanel.h"
 
 #include <QCoreApplication>
@@ -21,6 +22,7 @@
 #include <vector>
 
 using namespace bullpen;
+using bench::medianMs;
 using namespace std::chrono_literals;
 
 namespace {
@@ -53,19 +55,6 @@ double peakMiB()
             return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
     }
     return -1;
-}
-
-double medianMs(const std::function<void()> &f, int runs)
-{
-    std::vector<double> t;
-    for (int i = 0; i < runs; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        f();
-        t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
 }
 
 // The child: `bench_tune --fill DIR ATTEMPTS NOW` writes the week and exits.
@@ -149,13 +138,13 @@ int main(int argc, char *argv[])
                    .arg(100 * p.fallbackRate, 0, 'f', 1)
                    .arg(p.censored)
                    .arg(p.candidate.today ? QStringLiteral(" (today)") : QString());
-    // The Spend panel's read: the week, then its 12 slices (SpendPanel::kSlices).
+    // The Spend panel's read: the week's 12 slices (SpendPanel::kSlices) in one grouped query, and the
+    // week as their sum.
     const double spendMs = medianMs(
         [&] {
-            store->spend(now - kWeekMs, now + 1);
-            const qint64 step = (kWeekMs + 1 + 11) / 12;
-            for (qint64 at = now - kWeekMs; at < now + 1; at += step)
-                store->spend(at, std::min(now + 1, at + step));
+            const std::optional<QList<Spend>> slices = store->spendSlices(now - kWeekMs, now + 1, SpendPanel::kSlices);
+            if (slices)
+                Spend::merged(now - kWeekMs, now + 1, *slices);
         },
         5);
     out.flush();

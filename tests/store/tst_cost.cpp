@@ -8,6 +8,7 @@
 #include "cost/generationcost.h"
 #include "devsupport/historyfiller.h"
 #include "loopbackrig.h"
+#include "store/historyqueries.h"
 #include "store/store.h"
 #include "teststore.h"
 
@@ -15,10 +16,14 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 Q_DECLARE_METATYPE(bullpen::Price)
 Q_DECLARE_METATYPE(bullpen::AttemptBill)
@@ -46,6 +51,45 @@ Price price(std::optional<double> in, std::optional<double> out, std::optional<d
     p.outputPerMillion = out;
     p.perImage = image;
     return p;
+}
+
+// The spend of [from, to) as it was read before slices were grouped in one query (one scan per range):
+// the reference the grouped read must equal. Sorted by provider, stage, role and currency.
+QList<SpendRow> perRangeSpend(QSqlDatabase &db, qint64 from, qint64 to)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT provider, stage, role, currency, SUM(cost), COUNT(*), SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) "
+                             "FROM attempts WHERE at_ms >= ? AND at_ms < ? AND synthetic = 0 GROUP BY provider, stage, role, currency"));
+    q.addBindValue(from);
+    q.addBindValue(to);
+    QList<SpendRow> rows;
+    if (!q.exec())
+        qWarning("%s", qPrintable(q.lastError().text()));
+    while (q.next())
+        rows << SpendRow { q.value(0).toString(),
+                           *stageFromId(q.value(1).toString()),
+                           *roleFromId(q.value(2).toString()),
+                           q.value(3).toString(),
+                           q.value(4).toDouble(),
+                           q.value(5).toLongLong(),
+                           q.value(6).toLongLong() };
+    return rows;
+}
+
+QString rowsText(QList<SpendRow> rows)
+{
+    std::sort(rows.begin(), rows.end(), [](const SpendRow &a, const SpendRow &b) {
+        return std::tuple(a.provider, toId(a.stage), toId(a.role), a.currency)
+            < std::tuple(b.provider, toId(b.stage), toId(b.role), b.currency);
+    });
+    QStringList out;
+    for (const SpendRow &r : rows) // cost to 9 places: the sums add the same numbers in another order
+        out << QStringLiteral("%1/%2/%3/%4 %5 x%6 ?%7")
+                   .arg(r.provider, toId(r.stage), toId(r.role), r.currency)
+                   .arg(r.cost, 0, 'f', 9)
+                   .arg(r.attempts)
+                   .arg(r.unknown);
+    return out.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -199,6 +243,77 @@ private Q_SLOTS:
         QVERIFY(std::abs(spend->rows.constFirst().cost - expected) < 1e-12);
         const Spend back = Spend::fromJson(spend->toJson());
         QCOMPARE(back.rows, spend->rows);
+    }
+
+    // The Spend panel's slices come from one grouped query (docs/performance.md, "The tuner and the
+    // Spend panel"): each slice, and their sum, equal the range's spend read one range at a time.
+    void spendSlicesEqualPerSliceSums()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 from = now - 86'400'000;
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 6'000, from, now, 11, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        QSqlDatabase db = store->storeLocation().connect(QStringLiteral("tst_cost_reference"), StoreLocation::Access::ReadOnly, &error);
+        QVERIFY2(db.isOpen(), qPrintable(error));
+        const qint64 to = now + 3'600'000; // past the last attempt of the last generation started before now
+        const std::optional<QList<Spend>> slices = store->spendSlices(from, to, 12, &error);
+        QVERIFY2(slices, qPrintable(error));
+        QCOMPARE(slices->size(), 12);
+        const qint64 step = Spend::sliceMs(from, to, 12);
+        qint64 attempts = 0;
+        for (qsizetype i = 0; i < slices->size(); ++i) {
+            const Spend &slice = slices->at(i);
+            QCOMPARE(slice.fromMs, from + i * step);
+            QCOMPARE(slice.toMs, std::min(to, from + (i + 1) * step));
+            QCOMPARE(rowsText(slice.rows), rowsText(perRangeSpend(db, slice.fromMs, slice.toMs)));
+            for (const SpendRow &r : slice.rows)
+                attempts += r.attempts;
+        }
+        QCOMPARE(attempts, filled.attempts);
+        const Spend whole = Spend::merged(from, to, *slices);
+        QCOMPARE(rowsText(whole.rows), rowsText(perRangeSpend(db, from, to)));
+        const std::optional<Spend> one = store->spend(from, to, &error);
+        QVERIFY2(one, qPrintable(error));
+        QCOMPARE(rowsText(one->rows), rowsText(whole.rows));
+        db = QSqlDatabase();
+        StoreLocation::disconnect(QStringLiteral("tst_cost_reference"));
+    }
+
+    // docs/contract.md §17: the tuner's read streams `attempts_tune` (schema 16) in the order it asks
+    // for; a sort of the range, or a row lookup per attempt, made it 6.6 s for 1M attempts (bench_tune).
+    void tuneReadStreamsItsIndex()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 4'000, now - 86'400'000, now, 5, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        QSqlDatabase db = store->storeLocation().connect(QStringLiteral("tst_cost_plan"), StoreLocation::Access::ReadWrite, &error);
+        QVERIFY2(db.isOpen(), qPrintable(error));
+        QString sql = HistoryQueries::tuneReadSql();
+        for (const QString &value : { QStringLiteral("'storyboard'"), QString::number(now - 86'400'000), QString::number(now + 1) })
+            sql.replace(sql.indexOf(QLatin1Char('?')), 1, value);
+        QSqlQuery q(db);
+        const bool postgres = StoreLocation::isPostgres(db);
+        if (postgres) // a planner with the table's statistics, as autovacuum keeps them
+            QVERIFY2(q.exec(QStringLiteral("VACUUM ANALYZE attempts")), qPrintable(q.lastError().text()));
+        QVERIFY2(q.exec((postgres ? QStringLiteral("EXPLAIN ") : QStringLiteral("EXPLAIN QUERY PLAN ")) + sql),
+                 qPrintable(q.lastError().text()));
+        QStringList plan;
+        while (q.next())
+            plan << q.value(postgres ? 0 : 3).toString();
+        const QString text = plan.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("attempts_tune")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("TEMP B-TREE")) && !text.contains(QStringLiteral("Sort")), qPrintable(text));
+        q = QSqlQuery();
+        db = QSqlDatabase();
+        StoreLocation::disconnect(QStringLiteral("tst_cost_plan"));
     }
 
     // docs/contract.md §17, "must show": replayed under today's setting, a history of mixed scenarios
