@@ -325,12 +325,7 @@ std::optional<QList<Spend>> HistoryQueries::spendSlices(qint64 fromMs, qint64 to
     for (qint64 at = fromMs; at < toMs; at += step)
         out << Spend { at, std::min(toMs, at + step), {} };
     QSqlQuery q;
-    if (!m_db.read(
-            q,
-            QStringLiteral("SELECT (at_ms - ?) / ?, provider, stage, role, currency, SUM(cost), COUNT(*), "
-                           "SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) FROM attempts WHERE at_ms >= ? AND at_ms < ? AND synthetic = 0 "
-                           "GROUP BY 1, provider, stage, role, currency ORDER BY 1, provider, stage, role, currency"),
-            { fromMs, step, fromMs, toMs }, error))
+    if (!m_db.read(q, spendReadSql(), { fromMs, step, fromMs, toMs }, error))
         return std::nullopt;
     while (q.next()) {
         const qint64 slice = q.value(0).toLongLong();
@@ -344,6 +339,15 @@ std::optional<QList<Spend>> HistoryQueries::spendSlices(qint64 fromMs, qint64 to
         };
     }
     return out;
+}
+
+QString HistoryQueries::spendReadSql()
+{
+    // `+synthetic`: not an index term, so that SQLite reads `attempts_spend` (every column, no row
+    // lookup) rather than `attempts_synthetic` (synthetic, at_ms) and a row lookup per attempt.
+    return QStringLiteral("SELECT (at_ms - ?) / ?, provider, stage, role, currency, SUM(cost), COUNT(*), "
+                          "SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) FROM attempts WHERE at_ms >= ? AND at_ms < ? AND +synthetic = 0 "
+                          "GROUP BY 1, provider, stage, role, currency ORDER BY 1, provider, stage, role, currency");
 }
 
 QString HistoryQueries::tuneReadSql()
