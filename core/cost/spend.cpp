@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "spend.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace bullpen {
 
@@ -22,6 +24,31 @@ qint64 Spend::unknownAttempts() const
     for (const SpendRow &r : rows)
         n += r.unknown;
     return n;
+}
+
+qint64 Spend::sliceMs(qint64 fromMs, qint64 toMs, int slices)
+{
+    const qint64 n = std::max(slices, 1);
+    return std::max<qint64>(1, (toMs - fromMs + n - 1) / n);
+}
+
+Spend Spend::merged(qint64 fromMs, qint64 toMs, const QList<Spend> &slices)
+{
+    std::map<std::tuple<QString, QString, QString, QString>, SpendRow> byKey;
+    for (const Spend &slice : slices) {
+        for (const SpendRow &r : slice.rows) {
+            auto [it, added] = byKey.try_emplace({ r.provider, toId(r.stage), toId(r.role), r.currency }, r);
+            if (added)
+                continue;
+            it->second.cost += r.cost;
+            it->second.attempts += r.attempts;
+            it->second.unknown += r.unknown;
+        }
+    }
+    Spend s { fromMs, toMs, {} };
+    for (const auto &[key, row] : byKey)
+        s.rows << row;
+    return s;
 }
 
 namespace {

@@ -37,6 +37,12 @@ struct Spend
     QList<std::pair<QString, double>> totals(bool fallbackOnly = false) const;
     qint64 unknownAttempts() const;
 
+    // [fromMs, toMs) cut into `slices` equal slices (the last one shorter): each slice's length.
+    static qint64 sliceMs(qint64 fromMs, qint64 toMs, int slices);
+    // The spend of [fromMs, toMs) from the spends of its slices: rows of one provider, stage, role and
+    // currency added up, in that order.
+    static Spend merged(qint64 fromMs, qint64 toMs, const QList<Spend> &slices);
+
     // GET /v1/stats/spend and `bullpen-cli spend --json`, both ways (docs/openapi.yaml, Spend).
     QJsonObject toJson() const;
     static Spend fromJson(const QJsonObject &json);

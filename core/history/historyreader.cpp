@@ -16,6 +16,19 @@ std::optional<Spend> HistoryReader::spend(qint64, qint64, QString *error)
     return std::nullopt;
 }
 
+std::optional<QList<Spend>> HistoryReader::spendSlices(qint64 fromMs, qint64 toMs, int slices, QString *error)
+{
+    QList<Spend> out;
+    const qint64 step = Spend::sliceMs(fromMs, toMs, slices);
+    for (qint64 at = fromMs; at < toMs; at += step) {
+        std::optional<Spend> s = spend(at, std::min(toMs, at + step), error);
+        if (!s)
+            return std::nullopt;
+        out << *s;
+    }
+    return out;
+}
+
 bool HistoryReader::forEachAttempt(Stage, qint64, qint64, const std::function<void(const TraceAttempt &)> &, QString *error)
 {
     if (error)

@@ -312,35 +312,57 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
 
 std::optional<Spend> HistoryQueries::spend(qint64 fromMs, qint64 toMs, QString *error)
 {
-    QSqlQuery q;
-    if (!m_db.read(
-            q,
-            QStringLiteral("SELECT provider, stage, role, currency, SUM(cost), COUNT(*), SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) "
-                           "FROM attempts WHERE at_ms >= ? AND at_ms < ? AND synthetic = 0 GROUP BY provider, stage, role, currency "
-                           "ORDER BY provider, stage, role, currency"),
-            { fromMs, toMs }, error))
+    const std::optional<QList<Spend>> one = spendSlices(fromMs, toMs, 1, error);
+    if (!one)
         return std::nullopt;
-    Spend s { fromMs, toMs, {} };
+    return one->isEmpty() ? Spend { fromMs, toMs, {} } : one->constFirst();
+}
+
+std::optional<QList<Spend>> HistoryQueries::spendSlices(qint64 fromMs, qint64 toMs, int slices, QString *error)
+{
+    const qint64 step = Spend::sliceMs(fromMs, toMs, slices);
+    QList<Spend> out;
+    for (qint64 at = fromMs; at < toMs; at += step)
+        out << Spend { at, std::min(toMs, at + step), {} };
+    QSqlQuery q;
+    if (!m_db.read(q, spendReadSql(), { fromMs, step, fromMs, toMs }, error))
+        return std::nullopt;
     while (q.next()) {
-        const auto stage = stageFromId(q.value(1).toString());
-        const auto role = roleFromId(q.value(2).toString());
-        if (!stage || !role)
+        const qint64 slice = q.value(0).toLongLong();
+        const auto stage = stageFromId(q.value(2).toString());
+        const auto role = roleFromId(q.value(3).toString());
+        if (!stage || !role || slice < 0 || slice >= out.size())
             continue; // written by a newer Bullpen
-        s.rows << SpendRow { q.value(0).toString(),  *stage, *role, q.value(3).toString(), q.value(4).toDouble(), q.value(5).toLongLong(),
-                             q.value(6).toLongLong() };
+        out[slice].rows << SpendRow {
+            q.value(1).toString(),  *stage, *role, q.value(4).toString(), q.value(5).toDouble(), q.value(6).toLongLong(),
+            q.value(7).toLongLong()
+        };
     }
-    return s;
+    return out;
+}
+
+QString HistoryQueries::spendReadSql()
+{
+    // `+synthetic`: not an index term, so that SQLite reads `attempts_spend` (every column, no row
+    // lookup) rather than `attempts_synthetic` (synthetic, at_ms) and a row lookup per attempt.
+    return QStringLiteral("SELECT (at_ms - ?) / ?, provider, stage, role, currency, SUM(cost), COUNT(*), "
+                          "SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) FROM attempts WHERE at_ms >= ? AND at_ms < ? AND +synthetic = 0 "
+                          "GROUP BY 1, provider, stage, role, currency ORDER BY 1, provider, stage, role, currency");
+}
+
+QString HistoryQueries::tuneReadSql()
+{
+    // Every column is in `attempts_tune` (schema 16), which holds (stage, synthetic) and then the order
+    // asked for: the read streams the index and sorts nothing.
+    return QStringLiteral("SELECT generation_id, role, success, kind, duration_ms, cost FROM attempts WHERE stage = ? AND synthetic = 0 "
+                          "AND at_ms >= ? AND at_ms < ? ORDER BY generation_id, attempt_id");
 }
 
 bool HistoryQueries::forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
                                     QString *error)
 {
     QSqlQuery q; // forward only: rows are read as they come, never held
-    if (!m_db.read(
-            q,
-            QStringLiteral("SELECT generation_id, role, success, kind, duration_ms, cost FROM attempts WHERE stage = ? AND at_ms >= ? "
-                           "AND at_ms < ? AND synthetic = 0 ORDER BY generation_id, attempt_id"),
-            { toId(stage), fromMs, toMs }, error))
+    if (!m_db.read(q, tuneReadSql(), { toId(stage), fromMs, toMs }, error))
         return false;
     TraceAttempt a;
     while (q.next()) {

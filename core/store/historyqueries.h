@@ -27,8 +27,14 @@ public:
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
     std::optional<Spend> spend(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
+    // One query over `attempts_spend` (schema 15), grouped by slice, provider, stage, role and currency.
+    std::optional<QList<Spend>> spendSlices(qint64 fromMs, qint64 toMs, int slices, QString *error = nullptr) override;
     bool forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
                         QString *error = nullptr) override;
+    // forEachAttempt's query (stage, from, to bound in that order) and spendSlices' (from, slice length,
+    // from, to): tests read their plans.
+    static QString tuneReadSql();
+    static QString spendReadSql();
     QList<LatencySample> latencySamples(Provider provider, Role role, qint64 fromMs, qint64 toMs, QString *error = nullptr,
                                         std::optional<Stage> stage = std::nullopt) override;
     QList<FallbackWait> fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error = nullptr) override;

@@ -23,21 +23,9 @@
 #include <vector>
 
 using namespace bullpen;
+using bench::medianMs;
 
 namespace {
-
-double medianMs(const std::function<void()> &f, int runs = 7)
-{
-    std::vector<double> t;
-    for (int i = 0; i < runs; ++i) {
-        QElapsedTimer timer;
-        timer.start();
-        f();
-        t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 // The dashboards' reads (docs/store.md, hourly aggregates): whole hours from the aggregates, the
 // partial hours at the edges from the rows. Each figure is the view's whole read and statistics.

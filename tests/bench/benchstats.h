@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Shared by the benchmark programs: percentiles of a sample and the process's CPU time and memory.
+// Shared by the benchmark programs: percentiles of a sample, the median time of a repeated read, and the
+// process's CPU time and memory.
 #pragma once
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <sys/resource.h>
 #include <vector>
 
@@ -47,6 +50,20 @@ struct Sample
             .arg(values.size());
     }
 };
+
+// The median wall time, in milliseconds, of `runs` calls of `f` (monotonic clock): what the benchmarks
+// judge a repeated read by, so that one run disturbed by the machine's other work does not decide.
+inline double medianMs(const std::function<void()> &f, int runs = 7)
+{
+    Sample t;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        f();
+        t.add(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+    return t.at(50);
+}
 
 // BENCH_TIGHTEN (see Judge): the factor, 1 when unset; a value that is not a factor above 0 ends the
 // program with exit 2 before it measures anything.

@@ -8,6 +8,7 @@
 #include "cost/generationcost.h"
 #include "devsupport/historyfiller.h"
 #include "loopbackrig.h"
+#include "store/historyqueries.h"
 #include "store/store.h"
 #include "teststore.h"
 
@@ -15,10 +16,14 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 Q_DECLARE_METATYPE(bullpen::Price)
 Q_DECLARE_METATYPE(bullpen::AttemptBill)
@@ -48,11 +53,52 @@ Price price(std::optional<double> in, std::optional<double> out, std::optional<d
     return p;
 }
 
+// The spend of [from, to) as it was read before slices were grouped in one query (one scan per range):
+// the reference the grouped read must equal. Sorted by provider, stage, role and currency.
+QList<SpendRow> perRangeSpend(QSqlDatabase &db, qint64 from, qint64 to)
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT provider, stage, role, currency, SUM(cost), COUNT(*), SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) "
+                             "FROM attempts WHERE at_ms >= ? AND at_ms < ? AND synthetic = 0 GROUP BY provider, stage, role, currency"));
+    q.addBindValue(from);
+    q.addBindValue(to);
+    QList<SpendRow> rows;
+    if (!q.exec())
+        qWarning("%s", qPrintable(q.lastError().text()));
+    while (q.next())
+        rows << SpendRow { q.value(0).toString(),
+                           *stageFromId(q.value(1).toString()),
+                           *roleFromId(q.value(2).toString()),
+                           q.value(3).toString(),
+                           q.value(4).toDouble(),
+                           q.value(5).toLongLong(),
+                           q.value(6).toLongLong() };
+    return rows;
+}
+
+QString rowsText(QList<SpendRow> rows)
+{
+    std::sort(rows.begin(), rows.end(), [](const SpendRow &a, const SpendRow &b) {
+        return std::tuple(a.provider, toId(a.stage), toId(a.role), a.currency)
+            < std::tuple(b.provider, toId(b.stage), toId(b.role), b.currency);
+    });
+    QStringList out;
+    for (const SpendRow &r : rows) // cost to 9 places: the sums add the same numbers in another order
+        out << QStringLiteral("%1/%2/%3/%4 %5 x%6 ?%7")
+                   .arg(r.provider, toId(r.stage), toId(r.role), r.currency)
+                   .arg(r.cost, 0, 'f', 9)
+                   .arg(r.attempts)
+                   .arg(r.unknown);
+    return out.join(QLatin1Char('\n'));
+}
+
 } // namespace
 
 class tst_Cost : public QObject
 {
     Q_OBJECT
+    const qint64 m_now = QDateTime::currentMSecsSinceEpoch();
+
 private Q_SLOTS:
     void initTestCase() { BULLPEN_REQUIRE_TEST_STORE(); }
 
@@ -199,6 +245,109 @@ private Q_SLOTS:
         QVERIFY(std::abs(spend->rows.constFirst().cost - expected) < 1e-12);
         const Spend back = Spend::fromJson(spend->toJson());
         QCOMPARE(back.rows, spend->rows);
+    }
+
+    // The Spend panel's slices come from one grouped query (docs/performance.md, "The tuner and the
+    // Spend panel"): each slice, and their sum, equal the range's spend read one range at a time.
+    void spendSlicesEqualPerSliceSums_data()
+    {
+        QTest::addColumn<bool>("onAnAttempt");
+        QTest::addRow("a day") << false;
+        QTest::addRow("a slice starts on an attempt") << true; // the attempt is the later slice's
+    }
+    void spendSlicesEqualPerSliceSums()
+    {
+        QFETCH(bool, onAnAttempt);
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 6'000, now - 86'400'000, now, 11, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        QSqlDatabase db = store->storeLocation().connect(QStringLiteral("tst_cost_reference"), StoreLocation::Access::ReadOnly, &error);
+        QVERIFY2(db.isOpen(), qPrintable(error));
+        // A day and an hour past the last attempt; or 12 slices of 2 hours, the second starting on the
+        // first attempt of the history.
+        const qint64 first = store->scalar(QStringLiteral("SELECT MIN(at_ms) FROM attempts"), &error);
+        const qint64 from = onAnAttempt ? first - 7'200'000 : now - 86'400'000;
+        const qint64 to = onAnAttempt ? from + 12 * 7'200'000 : now + 3'600'000;
+        const std::optional<QList<Spend>> slices = store->spendSlices(from, to, 12, &error);
+        QVERIFY2(slices, qPrintable(error));
+        QCOMPARE(slices->size(), 12);
+        const qint64 step = Spend::sliceMs(from, to, 12);
+        qint64 attempts = 0;
+        for (qsizetype i = 0; i < slices->size(); ++i) {
+            const Spend &slice = slices->at(i);
+            QCOMPARE(slice.fromMs, from + i * step);
+            QCOMPARE(slice.toMs, std::min(to, from + (i + 1) * step));
+            QCOMPARE(rowsText(slice.rows), rowsText(perRangeSpend(db, slice.fromMs, slice.toMs)));
+            for (const SpendRow &r : slice.rows)
+                attempts += r.attempts;
+        }
+        if (!onAnAttempt)
+            QCOMPARE(attempts, filled.attempts);
+        QVERIFY(slices->at(0).rows.isEmpty() || !onAnAttempt);
+        const Spend whole = Spend::merged(from, to, *slices);
+        QCOMPARE(rowsText(whole.rows), rowsText(perRangeSpend(db, from, to)));
+        const std::optional<Spend> one = store->spend(from, to, &error);
+        QVERIFY2(one, qPrintable(error));
+        QCOMPARE(rowsText(one->rows), rowsText(whole.rows));
+        db = QSqlDatabase();
+        StoreLocation::disconnect(QStringLiteral("tst_cost_reference"));
+    }
+
+    // The tuner's read streams `attempts_tune` (schema 16) in the order it asks for (docs/contract.md
+    // §17); a sort of the range and a row lookup per attempt made it 6.6 s for 1M attempts (bench_tune).
+    // The Spend panel's reads `attempts_spend` (schema 15) alone, with no row lookup per attempt: SQLite's
+    // plan (PostgreSQL's planner weighs a small table's statistics, so there only the tuner's is read).
+    void readsUseTheirIndex_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QStringList>("values");
+        QTest::addColumn<QString>("index");
+        QTest::addColumn<bool>("sorts");
+        const QString from = QString::number(m_now - 86'400'000), to = QString::number(m_now + 1);
+        QTest::addRow("tune") << HistoryQueries::tuneReadSql() << QStringList { QStringLiteral("'storyboard'"), from, to }
+                              << QStringLiteral("attempts_tune") << false;
+        QTest::addRow("spend") << HistoryQueries::spendReadSql() << QStringList { from, QStringLiteral("7200000"), from, to }
+                               << QStringLiteral("COVERING INDEX attempts_spend") << true;
+    }
+    void readsUseTheirIndex()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QStringList, values);
+        QFETCH(QString, index);
+        QFETCH(bool, sorts);
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 4'000, m_now - 86'400'000, m_now, 5, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        const QString name = QStringLiteral("tst_cost_plan");
+        QSqlDatabase db = store->storeLocation().connect(name, StoreLocation::Access::ReadWrite, &error);
+        QVERIFY2(db.isOpen(), qPrintable(error));
+        const bool postgres = StoreLocation::isPostgres(db);
+        QStringList plan;
+        if (!postgres || !sorts) {
+            for (const QString &value : values)
+                sql.replace(sql.indexOf(QLatin1Char('?')), 1, value);
+            QSqlQuery q(db);
+            if (postgres) // a planner with the table's statistics, as autovacuum keeps them
+                QVERIFY2(q.exec(QStringLiteral("VACUUM ANALYZE attempts")), qPrintable(q.lastError().text()));
+            QVERIFY2(q.exec((postgres ? QStringLiteral("EXPLAIN ") : QStringLiteral("EXPLAIN QUERY PLAN ")) + sql),
+                     qPrintable(q.lastError().text()));
+            while (q.next())
+                plan << q.value(postgres ? 0 : 3).toString();
+        }
+        db = QSqlDatabase();
+        StoreLocation::disconnect(name);
+        if (postgres && sorts)
+            return; // see above: SQLite's plan only
+        const QString text = plan.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(index), qPrintable(text));
+        QVERIFY2(sorts || (!text.contains(QStringLiteral("TEMP B-TREE")) && !text.contains(QStringLiteral("Sort"))), qPrintable(text));
     }
 
     // docs/contract.md §17, "must show": replayed under today's setting, a history of mixed scenarios

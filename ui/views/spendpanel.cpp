@@ -35,19 +35,15 @@ struct Loaded
     QString error;
 };
 
+// The slices in one read (the store groups them in one query); the range's rows are their sum.
 Loaded read(HistoryReader &history, qint64 from, qint64 to)
 {
     Loaded l;
-    l.whole = history.spend(from, to, &l.error);
-    if (!l.whole)
+    std::optional<QList<Spend>> slices = history.spendSlices(from, to, SpendPanel::kSlices, &l.error);
+    if (!slices)
         return l;
-    const qint64 step = std::max<qint64>(1, (to - from + SpendPanel::kSlices - 1) / SpendPanel::kSlices);
-    for (qint64 at = from; at < to; at += step) {
-        std::optional<Spend> s = history.spend(at, std::min(to, at + step), &l.error);
-        if (!s)
-            return Loaded { std::nullopt, {}, l.error };
-        l.slices << *s;
-    }
+    l.slices = *slices;
+    l.whole = Spend::merged(from, to, l.slices);
     return l;
 }
 
