@@ -35,6 +35,27 @@ double percentile(std::vector<float> &v, double q)
 
 } // namespace
 
+const QList<milliseconds> &defaultTuneTimeouts()
+{
+    using namespace std::chrono_literals;
+    static const QList<milliseconds> list { 5s, 10s, 15s, 20s, 30s, 45s, 60s, 90s, 120s };
+    return list;
+}
+
+QList<TuneCandidate> tuneCandidates(const QList<milliseconds> &primaryTimeouts, const QList<milliseconds> &fallbackTimeouts,
+                                    const TuneCandidate &today)
+{
+    const QList<milliseconds> primaries = primaryTimeouts.isEmpty() ? QList { today.primaryTimeout } : primaryTimeouts;
+    const QList<milliseconds> fallbacks = fallbackTimeouts.isEmpty() ? QList { today.fallbackTimeout } : fallbackTimeouts;
+    QList<TuneCandidate> out;
+    out.reserve(primaries.size() * fallbacks.size());
+    for (const milliseconds p : primaries) {
+        for (const milliseconds f : fallbacks)
+            out << TuneCandidate { p, f, false };
+    }
+    return out;
+}
+
 Tuner::Tuner(Stage stage)
     : m_stage(stage)
 {

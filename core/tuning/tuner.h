@@ -35,6 +35,15 @@ struct TuneCandidate
     bool today = false; // the setting in force
 };
 
+// The primary timeouts tried when none are named: `bullpen-cli tune`'s default and the Tune panel's
+// curve read this one list.
+const QList<std::chrono::milliseconds> &defaultTuneTimeouts();
+
+// The candidates of a tune: every primary timeout with every fallback timeout (none given: today's),
+// in that order. `bullpen-cli tune`, GET /v1/stats/tune and the Tune panel build theirs here.
+QList<TuneCandidate> tuneCandidates(const QList<std::chrono::milliseconds> &primaryTimeouts,
+                                    const QList<std::chrono::milliseconds> &fallbackTimeouts, const TuneCandidate &today);
+
 // What the stage would have done under one candidate, over the same generations.
 struct TunePrediction
 {
