@@ -51,7 +51,7 @@ set_lines=(
     "bench_gui|$build/tests/bench/bench_gui 200 3|QT_QPA_PLATFORM=offscreen"
     "bench_store|$build/tests/bench/bench_store 1000000|"
     "bench_tune|$build/tests/bench/bench_tune 1000000|"
-    "bench_tuneagree|$build/tests/bench/bench_tuneagree 30 3|"
+    "bench_tuneagree|$build/tests/bench/bench_tuneagree 15 3|"
 )
 if [[ -n $only ]]; then
     for name in ${only//,/ }; do

@@ -35,27 +35,30 @@ constexpr double kMaxDisagreementPercent = 5;
 // Generations whose prediction rests on a stand-in (a censored primary, an imputed fallback): their
 // replay plays what the record does not hold (the simulator's own healthy answer), so their figure is
 // printed, not judged.
-constexpr int kStandIns = 6;
-// A primary timeout far below today's 60 s (it cuts healthy-but-slow primaries and every recorded 60 s
-// hang) and a fallback timeout that cuts the slower half of the fallback's recorded answers: both
+constexpr int kStandIns = 3; // per candidate
+// Primary timeouts far below today's 60 s: 2 s cuts nearly every healthy-but-slow primary (about 4 s
+// median) and every recorded 60 s hang, 8 s lets nearly every healthy primary answer and still cuts the
+// hangs; with a fallback timeout that cuts the slower half of the fallback's recorded answers. Both
 // timeouts decide outcomes, and each replay ends within seconds.
-const TuneCandidate kCandidate { 2s, 5s, false };
+constexpr TuneCandidate kCandidates[] { { 2s, 5s, false }, { 8s, 5s, false } };
 constexpr qint64 kHistoryAttempts = 4'000;
 constexpr quint32 kSeed = 7;
 
 constexpr char kUsage[] = R"(bench_tuneagree: the tuner's per-generation predictions against real replays (docs/contract.md §17).
-A history of mixed scenarios (HistoryFiller, 4,000 attempts, seed 7), the tuner over it under the
-candidate primary timeout 2 s / fallback timeout 5 s, then `bullpen-cli replay GEN --settings FILE --json
---no-store` of sampled generations under the same candidate, AT-ONCE at a time (default 3). Judges: of
-ON-RECORD (default 30) generations whose prediction rests on their own record, agreement >= 95 %, i.e.
-disagreement <= 5 % (outcome, fallback called/answered, or stage latency outside 10 % / 50 ms). Also prints the figure for 6
-generations predicted on a stand-in (censored or imputed), not judged. BENCH_TIGHTEN=F tightens it F times.
+A history of mixed scenarios (HistoryFiller, 4,000 attempts, seed 7), the tuner over it under two
+candidates (primary timeout 2 s and 8 s, fallback timeout 5 s), then `bullpen-cli replay GEN --settings
+FILE --json --no-store` of sampled generations under the same candidate, AT-ONCE at a time (default 3).
+Judges: of ON-RECORD generations per candidate (default 15) whose prediction rests on their own record,
+agreement >= 95 %, i.e. disagreement <= 5 % (outcome, fallback called/answered, or stage latency outside
+10 % / 50 ms). Also prints the figure for 3 generations per candidate predicted on a stand-in (censored
+or imputed), not judged. BENCH_TIGHTEN=F tightens it F times.
   bench_tuneagree [on-record [at-once]]
 )";
 
 // One sampled generation: its prediction, the settings file of its replay, and what the replay did.
 struct Check
 {
+    TuneCandidate candidate;
     PredictedGeneration prediction;
     QString settingsFile;
     std::optional<ReplayRun> replayed;
@@ -65,7 +68,7 @@ struct Check
 };
 
 // The generation's recorded policy with the candidate's timeouts: the settings file of its replay.
-bool writeSettings(Store &store, const QString &id, const QString &path, QString *error)
+bool writeSettings(Store &store, const QString &id, const TuneCandidate &candidate, const QString &path, QString *error)
 {
     const std::optional<ReplaySource> source = ReplaySource::read(store, id, error);
     if (!source || !source->policy) {
@@ -73,8 +76,8 @@ bool writeSettings(Store &store, const QString &id, const QString &path, QString
         return false;
     }
     RecordedPolicy policy = *source->policy;
-    policy.primaryTimeout = kCandidate.primaryTimeout;
-    policy.fallbackTimeout = kCandidate.fallbackTimeout;
+    policy.primaryTimeout = candidate.primaryTimeout;
+    policy.fallbackTimeout = candidate.fallbackTimeout;
     QFile f(path);
     const QByteArray json = QJsonDocument(policy.settingsJson()).toJson();
     if (f.open(QIODevice::WriteOnly) && f.write(json) == json.size())
@@ -83,8 +86,8 @@ bool writeSettings(Store &store, const QString &id, const QString &path, QString
     return false;
 }
 
-// The history, the tuner over it, and the sample: the first `onRecord` generations (in the store's
-// order) predicted from their record, and the first kStandIns predicted on a stand-in.
+// The history, the tuner over it, and the sample, for each candidate: the first `onRecord` generations
+// (in the store's order) predicted from their record, and the first kStandIns predicted on a stand-in.
 std::vector<Check> sample(const QTemporaryDir &dir, int onRecord, QString *error)
 {
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir.path(), QProcessEnvironment(), error);
@@ -103,22 +106,26 @@ std::vector<Check> sample(const QTemporaryDir &dir, int onRecord, QString *error
             Stage::Storyboard, 0, std::numeric_limits<qint64>::max(), [&tuner](const TraceAttempt &a) { tuner.add(a); }, error))
         return {};
     std::vector<Check> checks;
-    int taken[2] = { 0, 0 };
-    for (const PredictedGeneration &g : tuner.generations(kCandidate)) {
-        Check c { g, {}, std::nullopt, {} };
-        int &n = taken[c.standIn() ? 1 : 0];
-        if (n >= (c.standIn() ? kStandIns : onRecord))
-            continue;
-        ++n;
-        c.settingsFile = dir.filePath(QStringLiteral("candidate-%1.json").arg(checks.size()));
-        if (!writeSettings(*store, g.generationId, c.settingsFile, error))
+    for (const TuneCandidate &candidate : kCandidates) {
+        int taken[2] = { 0, 0 };
+        for (const PredictedGeneration &g : tuner.generations(candidate)) {
+            Check c { candidate, g, {}, std::nullopt, {} };
+            int &n = taken[c.standIn() ? 1 : 0];
+            if (n >= (c.standIn() ? kStandIns : onRecord))
+                continue;
+            ++n;
+            c.settingsFile = dir.filePath(QStringLiteral("candidate-%1.json").arg(checks.size()));
+            if (!writeSettings(*store, g.generationId, candidate, c.settingsFile, error))
+                return {};
+            checks.push_back(std::move(c));
+        }
+        if (taken[0] < onRecord || taken[1] < kStandIns) {
+            *error = QStringLiteral("the history holds %1 generations predicted from their record and %2 on a stand-in; fewer than asked")
+                         .arg(taken[0])
+                         .arg(taken[1]);
             return {};
-        checks.push_back(std::move(c));
+        }
     }
-    if (taken[0] < onRecord || taken[1] < kStandIns)
-        *error = QStringLiteral("the history holds %1 generations predicted from their record and %2 on a stand-in; fewer than asked")
-                     .arg(taken[0])
-                     .arg(taken[1]);
     return checks;
 }
 
@@ -185,7 +192,7 @@ int main(int argc, char *argv[])
         return 0;
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    const int onRecord = args.size() > 1 ? args.at(1).toInt() : 30;
+    const int onRecord = args.size() > 1 ? args.at(1).toInt() : 15;
     const int atOnce = args.size() > 2 ? args.at(2).toInt() : 3;
     QTextStream out(stdout);
     if (onRecord < 1 || atOnce < 1) {
@@ -215,14 +222,18 @@ int main(int argc, char *argv[])
         const ReplayAgreement a = ReplayAgreement::judge(c.prediction, *c.replayed, Stage::Storyboard);
         disagree[c.standIn() ? 1 : 0] += a.agrees ? 0 : 1;
         if (!a.agrees)
-            out << "  " << c.prediction.generationId.left(20) << (c.standIn() ? " (stand-in): " : " (on record): ") << a.difference << "\n";
+            out << "  " << c.prediction.generationId.left(20) << " at " << c.candidate.primaryTimeout.count() << "/"
+                << c.candidate.fallbackTimeout.count() << " ms" << (c.standIn() ? " (stand-in): " : " (on record): ") << a.difference
+                << "\n";
     }
-    out << QStringLiteral("  %1 replays in %2 s, %3 at a time; candidate: primary timeout %4 ms, fallback timeout %5 ms\n")
+    out << QStringLiteral("  %1 replays in %2 s, %3 at a time, under %4 candidates (primary/fallback timeout in ms:")
                .arg(checks.size())
                .arg(seconds, 0, 'f', 1)
                .arg(atOnce)
-               .arg(kCandidate.primaryTimeout.count())
-               .arg(kCandidate.fallbackTimeout.count());
+               .arg(std::size(kCandidates));
+    for (const TuneCandidate &c : kCandidates)
+        out << " " << c.primaryTimeout.count() << "/" << c.fallbackTimeout.count();
+    out << ")\n";
     out << QStringLiteral("  predicted from their record: %1 answered by the primary, %2 by the fallback, %3 failed\n")
                .arg(byPrimary)
                .arg(byFallback)
@@ -230,16 +241,18 @@ int main(int argc, char *argv[])
     bench::Judge judge(QStringLiteral("bench_tuneagree"));
     // Gated as agreement (at least 95 %, the same bound as disagreement at most 5 %), so that
     // BENCH_TIGHTEN can make it miss even when nothing disagrees.
-    const double disagreement = 100.0 * disagree[0] / onRecord;
+    const int judged = onRecord * static_cast<int>(std::size(kCandidates));
+    const int standIns = kStandIns * static_cast<int>(std::size(kCandidates));
+    const double disagreement = 100.0 * disagree[0] / judged;
     judge.atLeast("agreement_on_record", 100.0 - disagreement, 100.0 - kMaxDisagreementPercent, "%",
                   QStringLiteral("of %1 generations predicted from their record, those whose replay under the same candidate "
                                  "ends the same way within the replay's tolerance")
-                      .arg(onRecord));
+                      .arg(judged));
     judge.report("disagreement_on_record", disagreement, "%",
                  QStringLiteral("of %1 generations predicted from their record, those whose replay under the same candidate "
                                 "differs in outcome or stage latency")
-                     .arg(onRecord));
-    judge.report("disagreement_stand_in", 100.0 * disagree[1] / kStandIns, "%",
-                 QStringLiteral("of %1 generations predicted on a stand-in (censored or imputed), not judged").arg(kStandIns));
+                     .arg(judged));
+    judge.report("disagreement_stand_in", 100.0 * disagree[1] / standIns, "%",
+                 QStringLiteral("of %1 generations predicted on a stand-in (censored or imputed), not judged").arg(standIns));
     return judge.exitCode();
 }
