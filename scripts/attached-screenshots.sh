@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The attached console's pictures (README): starts a bullpen-engine on the simulator in a temporary
 # folder, makes it a token, runs one generation from `bullpen --engine URL --grab`, and saves the Live
-# view and the Settings tab (the engine's running configuration) to DIR (default docs/screenshots).
+# view, the Settings tab (the engine's running configuration) and the Control view's probes to DIR
+# (default docs/screenshots; the probes under control/).
 #   bash scripts/attached-screenshots.sh [DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,3 +29,9 @@ mkdir -p "$out"
 # The same in Korean and on a dark palette: the health cards' probe lines, the attached status bar.
 "$bin/bullpen" --lang ko --engine "$url" --grab "$out/attached-live-ko.png"
 "$bin/bullpen" --lang en --theme dark --engine "$url" --grab "$out/attached-live-dark.png"
+# Each run also saved the Control view's Probes tab at 1024×700 (the engine probes every 60 s): the
+# English and Korean ones go with the Control view's pictures (docs/console.md), the dark one is dropped.
+mkdir -p "$out/control"
+mv "$out/attached-live-control.png" "$out/control/probes-1024-en.png"
+mv "$out/attached-live-ko-control.png" "$out/control/probes-1024-ko.png"
+rm -f "$out/attached-live-dark-control.png"

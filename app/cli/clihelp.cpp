@@ -36,6 +36,7 @@ QString toolUsage()
                           "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
                           "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
                           "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
+                          "  audit      the audit trail: who drained, restored, reset, silenced, started; --action, --limit\n"
                           "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
                           "  replay     play a stored generation again on the simulator: both timelines and a verdict\n"
                           "  spend      what attempts cost by provider, stage and role, and what fallbacks added\n"

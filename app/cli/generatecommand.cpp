@@ -11,6 +11,7 @@
 #include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "wire/apiroutes.h"
+#include "wire/engineconfigjson.h"
 #include "wire/storyboardpolicyjson.h"
 
 #include <QCommandLineParser>
@@ -127,7 +128,7 @@ void printRemoteResult(const GenerationResult &r, const RemoteEngine &engine, co
         QJsonObject o = r.toJson();
         o.insert(QStringLiteral("events"), events);
         o.insert(QStringLiteral("engine"), endpoint.display());
-        o.insert(QStringLiteral("instance"), engine.config().value(QLatin1StringView("instance")));
+        o.insert(QStringLiteral("instance"), EngineConfigJson::identity(engine.config()).instance);
         out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
         out << "generation " << r.generationId << "\n";

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // bullpen-cli: the headless front end (docs/contract.md §10). Same engine, JSON output.
+#include "auditcommand.h"
 #include "clihelp.h"
 #include "comparecommand.h"
 #include "config/eventloops.h"
@@ -51,7 +52,7 @@ int main(int argc, char *argv[])
         { "generate", bullpen::cli::runGenerate }, { "compare", bullpen::cli::runCompare }, { "history", bullpen::cli::runHistory },
         { "export", bullpen::cli::runExport },     { "purge", bullpen::cli::runPurge },     { "provider", bullpen::cli::runProvider },
         { "soak", bullpen::cli::runSoak },         { "replay", bullpen::cli::runReplay },   { "spend", bullpen::cli::runSpend },
-        { "tune", bullpen::cli::runTune },
+        { "tune", bullpen::cli::runTune },         { "audit", bullpen::cli::runAudit },
     };
     for (const auto &[name, run] : commands) {
         if (command == QLatin1StringView(name)) {

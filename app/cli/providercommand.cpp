@@ -4,55 +4,20 @@
 #include "clihelp.h"
 #include "config/exitcode.h"
 #include "config/settings.h"
+#include "enginecall.h"
 #include "failure/secretscrubber.h"
 #include "runtime/logsink.h"
 #include "wire/apiroutes.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QEventLoop>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
 #include <QTextStream>
 
 namespace bullpen::cli {
 
 namespace {
-
-constexpr qint64 kMaxAnswerBytes = 4 * 1024 * 1024; // an engine's provider list is a few KiB
-
-struct Answer
-{
-    int status = 0; // 0: no HTTP answer
-    QByteArray body;
-    QString error;
-};
-
-// One request to the engine, waited for here (the CLI has nothing else to do meanwhile); the answer
-// is capped as it arrives.
-Answer call(const EngineEndpoint &endpoint, const QString &path, const QByteArray *postBody)
-{
-    QNetworkAccessManager network;
-    QNetworkRequest request = endpoint.request(path);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    QNetworkReply *reply = postBody ? network.post(request, *postBody) : network.get(request);
-    EngineEndpoint::cap(reply, kMaxAnswerBytes);
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    loop.exec();
-    Answer a;
-    a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QString capped = EngineEndpoint::capped(reply);
-    a.body = capped.isEmpty() ? reply->read(kMaxAnswerBytes) : QByteArray();
-    if (!capped.isEmpty())
-        a.error = capped;
-    else if (a.status < 200 || a.status > 299)
-        a.error = EngineEndpoint::errorOf(a.status, a.body, reply->errorString());
-    reply->deleteLater();
-    return a;
-}
 
 QString since(const QJsonValue &iso)
 {
@@ -172,9 +137,9 @@ int runProvider(const QStringList &arguments)
         return kExitUsage;
     }
 
-    Answer answer;
+    EngineAnswer answer;
     if (action == u"list") {
-        answer = call(endpoint, ApiRoutes::path(ApiRoute::Providers), nullptr);
+        answer = callEngine(endpoint, ApiRoutes::path(ApiRoute::Providers), {}, nullptr);
     } else {
         QJsonObject body;
         if (parser.isSet(reason))
@@ -202,7 +167,7 @@ int runProvider(const QStringList &arguments)
         }
         const QByteArray bytes = QJsonDocument(body).toJson(QJsonDocument::Compact);
         const ApiRoute route = action == u"drain" ? ApiRoute::DrainProvider : ApiRoute::RestoreProvider; // checked above
-        answer = call(endpoint, ApiRoutes::path(route, { pos.at(1) }), &bytes);
+        answer = callEngine(endpoint, ApiRoutes::path(route, { pos.at(1) }), {}, &bytes);
     }
     if (!answer.error.isEmpty()) {
         err << "bullpen-cli provider: " << endpoint.display() << ": " << answer.error << "\n";

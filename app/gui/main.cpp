@@ -4,16 +4,16 @@
 // locale (English or Korean), or Settings → Language, or --lang.
 //
 // The screenshot tour is a program of its own (bullpen-tour, app/tour/main.cpp): the console links no tour.
-#include "config/eventloops.h"
 #include "config/exitcode.h"
-#include "config/qtnoise.h"
 #include "config/settingstable.h"
+#include "guistart.h"
 #include "keychain/secretstore.h"
 #include "models/demostory.h"
 #include "models/viewlink.h"
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "translations.h"
+#include "views/controlview.h"
 #include "views/healthstrip.h"
 #include "views/liveview.h"
 #include "views/mainwindow.h"
@@ -129,23 +129,46 @@ std::optional<EngineEndpoint> endpointFor(const QString &url, QString *error)
     return e;
 }
 
+// The Control view's Probes tab at 1024×700, saved to `path` once the engine's providers (with its
+// prober's targets) have been read again; then the console exits.
+void grabProbes(EngineConnection *engine, MainWindow *window, const QString &path, bool ok)
+{
+    window->resize(1024, 700);
+    ControlView *control = window->controlView();
+    if (auto *targets = control->findChild<QTabWidget *>(QStringLiteral("controlTargetTabs")))
+        targets->setCurrentIndex(1);
+    QObject::connect(
+        engine, &EngineConnection::providersChanged, window,
+        [window, path, ok] {
+            QTimer::singleShot(0, window, [window, path, ok] {
+                const bool saved = window->grab().save(path);
+                QTextStream(saved ? stdout : stderr) << "bullpen: " << (saved ? "wrote " : "could not write ") << path << "\n";
+                QApplication::exit(ok && saved ? 0 : 1);
+            });
+        },
+        Qt::SingleShotConnection);
+    window->tabs()->setCurrentWidget(control); // shown, it asks the engine again
+}
+
 // `--grab FILE`: once the engine answers, one generation of the demo story, then the Live view with
-// the status bar saved to FILE (the attached console's picture in the README), then exit.
+// the status bar saved to FILE (the attached console's picture in the README), the Settings tab beside
+// it, and the Control view's probes (FILE-control.png), then exit.
 void grabWhenReady(ConsoleHost &host, const QString &file)
 {
     auto go = [&host, file] {
         MainWindow *window = host.window();
+        EngineConnection *engine = host.connection();
         window->runView()->setStory(demoStory());
         window->runView()->findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("haru_paul@example.com"));
         window->runView()->setScenario(QStringLiteral("primary-overloaded"));
         QObject::connect(
             window, &MainWindow::generationFinished, window,
-            [window, file] {
+            [engine, window, file] {
                 // Once the health strip has read the store again (its run is in it), not before.
                 QTimer::singleShot(1500, window, [window] { window->healthStrip()->refresh(); });
                 QObject::connect(
                     window->healthStrip(), &HealthStrip::updated, window,
-                    [window, file] {
+                    [engine, window, file] {
                         // The Live view, then the Settings tab (an attached engine's running configuration) beside it.
                         bool ok = true;
                         const QString settingsFile = QFileInfo(file).path() + QLatin1Char('/') + QFileInfo(file).completeBaseName()
@@ -159,7 +182,10 @@ void grabWhenReady(ConsoleHost &host, const QString &file)
                             QTextStream(saved ? stdout : stderr) << "bullpen: " << (saved ? "wrote " : "could not write ") << path << "\n";
                             ok = ok && saved;
                         }
-                        QApplication::exit(ok ? 0 : 1);
+                        grabProbes(engine, window,
+                                   QFileInfo(file).path() + QLatin1Char('/') + QFileInfo(file).completeBaseName()
+                                       + QStringLiteral("-control.png"),
+                                   ok);
                     },
                     Qt::SingleShotConnection);
             },
@@ -191,16 +217,9 @@ bool applyTheme(const QString &name)
 
 int main(int argc, char *argv[])
 {
-    bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
-    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
-    // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bullpen::prepareConsoleProcess(); // event loops, Qt's noise, offscreen without a display (guistart.h)
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("bullpen"));
-    QApplication::setOrganizationName(QStringLiteral("bullpen"));
-    QApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
+    bullpen::nameConsoleApplication();
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Bullpen operator console.\n\n") + settingsHelpText());
     parser.addHelpOption();

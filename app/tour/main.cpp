@@ -3,9 +3,8 @@
 // docs/console.md, in English (DIR), Korean (DIR/ko) and on a dark palette (DIR/dark). A developer's
 // tool, built beside the console and never installed: the shipped `bullpen` links neither the tour nor
 // the synthetic history it seeds (devsupport/), and tst_tour_apart checks that.
-#include "config/eventloops.h"
 #include "config/exitcode.h"
-#include "config/qtnoise.h"
+#include "guistart.h"
 #include "tour/screenshottour.h"
 #include "translations.h"
 
@@ -15,17 +14,10 @@
 
 int main(int argc, char *argv[])
 {
-    bullpen::chooseEventLoops(bullpen::GlibLoops::GuiThreadOnly); // before Qt makes any event loop (config/eventloops.h)
-    bullpen::muteQtNoise(); // Qt lines that say nothing to act on, or too much (config/qtnoise.h)
-    // With no display at all (a CI machine, ssh), draw offscreen rather than fail to start.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    bullpen::prepareConsoleProcess(); // event loops, Qt's noise, offscreen without a display (guistart.h)
     QApplication app(argc, argv);
     // The console's names: the tour's settings and translations are the console's.
-    QApplication::setApplicationName(QStringLiteral("bullpen"));
-    QApplication::setOrganizationName(QStringLiteral("bullpen"));
-    QApplication::setApplicationVersion(QStringLiteral(BULLPEN_VERSION));
+    bullpen::nameConsoleApplication();
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Bullpen's screenshot tour: runs the demo on a fresh store with synthetic history and saves a PNG of each "

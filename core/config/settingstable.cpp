@@ -24,6 +24,16 @@ SettingRow row(const char *key, const char *env, SettingType type, const char *d
     return r;
 }
 
+// The row as the Settings view shows it: its group, label, placeholder and tooltip (settingstable.h).
+SettingRow shown(SettingRow r, SettingGroup group, const char *label, const char *hint = nullptr, const char *tip = nullptr)
+{
+    r.group = group;
+    r.label = label;
+    r.hint = hint;
+    r.tip = tip;
+    return r;
+}
+
 // A duration held in a milliseconds member reached by `field` (at most `high` when given).
 template<typename Field>
 SettingRow durationRow(const char *key, const char *env, const char *doc, Field field, milliseconds high = milliseconds::zero())
@@ -78,15 +88,25 @@ QList<SettingRow> storyboardRows()
         "storyboard.policy", "STORYBOARD_POLICY", "", [](auto &s) -> auto & { return s.storyboard.preset; });
     policy.doc = QStringLiteral("The storyboard stage's preset: %1 (docs/contract.md §4.6 says what each hands to the fallback).")
                      .arg(StagePolicy::presetNames().join(QStringLiteral(", ")));
-    rows << policy;
-    rows << durationRow(
-        "storyboard.primary_timeout", "STORYBOARD_PRIMARY_TIMEOUT", "How long the primary provider's attempt may take.",
-        [](auto &s) -> auto & { return s.storyboard.primaryTimeout; });
-    rows << durationRow(
-        "storyboard.fallback_timeout", "STORYBOARD_FALLBACK_TIMEOUT", "How long the fallback provider's attempt may take.",
-        [](auto &s) -> auto & { return s.storyboard.fallbackTimeout; });
+    policy.choices = [] {
+        return StagePolicy::presetNames();
+    };
+    // The tooltip leaves out the preset names the doc lists: the choice itself shows them.
+    rows << shown(
+        policy, SettingGroup::Storyboard, QT_TRANSLATE_NOOP("SettingRow", "Policy"), nullptr,
+        QT_TRANSLATE_NOOP("SettingRow", "The storyboard stage's preset (docs/contract.md §4.6 says what each hands to the fallback)."));
+    rows << shown(durationRow(
+                      "storyboard.primary_timeout", "STORYBOARD_PRIMARY_TIMEOUT",
+                      QT_TRANSLATE_NOOP("SettingRow", "How long the primary provider's attempt may take."),
+                      [](auto &s) -> auto & { return s.storyboard.primaryTimeout; }),
+                  SettingGroup::Storyboard, QT_TRANSLATE_NOOP("SettingRow", "Primary timeout"));
+    rows << shown(durationRow(
+                      "storyboard.fallback_timeout", "STORYBOARD_FALLBACK_TIMEOUT",
+                      QT_TRANSLATE_NOOP("SettingRow", "How long the fallback provider's attempt may take."),
+                      [](auto &s) -> auto & { return s.storyboard.fallbackTimeout; }),
+                  SettingGroup::Storyboard, QT_TRANSLATE_NOOP("SettingRow", "Fallback timeout"));
     SettingRow budget = row("storyboard.total_budget", "STORYBOARD_TOTAL_BUDGET", SettingType::Duration,
-                            "The whole stage's budget, from its first attempt to its answer.");
+                            QT_TRANSLATE_NOOP("SettingRow", "The whole stage's budget, from its first attempt to its answer."));
     budget.unsetText = QStringLiteral("primary + fallback timeout");
     budget.set = [](Settings &s, const QVariant &v) {
         s.storyboard.totalBudget = v.isValid() ? std::optional(milliseconds(v.toLongLong())) : std::nullopt;
@@ -94,102 +114,154 @@ QList<SettingRow> storyboardRows()
     budget.get = [](const Settings &s) {
         return s.storyboard.totalBudget ? QVariant::fromValue<qint64>(s.storyboard.totalBudget->count()) : QVariant();
     };
-    rows << budget;
+    rows << shown(budget, SettingGroup::Storyboard, QT_TRANSLATE_NOOP("SettingRow", "Total budget"),
+                  QT_TRANSLATE_NOOP("SettingRow", "derived: primary + fallback timeout"));
     return rows;
 }
 
 QList<SettingRow> pipelineRows()
 {
     QList<SettingRow> rows;
-    rows << textRow(
-        "pipeline.image_model", "GEMINI_IMAGE_MODEL", "The image stage's model.", [](auto &s) -> auto & { return s.pipeline.imageModel; });
-    rows << durationRow(
-        "pipeline.image_timeout", "IMAGE_TIMEOUT", "How long one try of the image stage may take.",
-        [](auto &s) -> auto & { return s.pipeline.imageTimeout; });
-    rows << valueRow(
-        "pipeline.image_retries", "IMAGE_RETRIES", SettingType::Count, "Tries of the image stage after its first.",
-        [](auto &s) -> auto & { return s.pipeline.imageRetries; }, 0, 5);
-    rows << valueRow(
-        "pipeline.captions", "CAPTIONS", SettingType::Switch, "The captions stage; a failure there falls back to default captions.",
-        [](auto &s) -> auto & { return s.pipeline.captions; });
-    rows << durationRow(
-        "pipeline.captions_timeout", "CAPTIONS_TIMEOUT", "How long the captions stage may take.",
-        [](auto &s) -> auto & { return s.pipeline.captionsTimeout; });
-    rows << valueRow(
-        "pipeline.store_content", "BULLPEN_STORE_CONTENT", SettingType::Switch,
-        "Store story-derived content (storyboards, captions); the 24 h cache needs it.",
-        [](auto &s) -> auto & { return s.pipeline.storeContent; });
-    rows << valueRow(
-        "pipeline.max_in_flight_per_provider", "BULLPEN_MAX_IN_FLIGHT", SettingType::Count,
-        "Attempts on the wire per provider, shared out between the engine threads.",
-        [](auto &s) -> auto & { return s.pipeline.maxInFlightPerProvider; }, 1, kMaxInFlightLimit);
-    rows << valueRow(
-        "pipeline.max_queued_per_provider", "BULLPEN_MAX_QUEUED", SettingType::Count,
-        "Generations that may wait for a slot before their budget starts; beyond them a generation fails at once "
-        "with NOT_SENT.",
-        [](auto &s) -> auto & { return s.pipeline.maxQueuedPerProvider; }, 0, kMaxQueuedLimit);
+    rows << shown(textRow(
+                      "pipeline.image_model", "GEMINI_IMAGE_MODEL", QT_TRANSLATE_NOOP("SettingRow", "The image stage's model."),
+                      [](auto &s) -> auto & { return s.pipeline.imageModel; }),
+                  SettingGroup::Pipeline, QT_TRANSLATE_NOOP("SettingRow", "Image model"));
+    rows << shown(durationRow(
+                      "pipeline.image_timeout", "IMAGE_TIMEOUT",
+                      QT_TRANSLATE_NOOP("SettingRow", "How long one try of the image stage may take."),
+                      [](auto &s) -> auto & { return s.pipeline.imageTimeout; }),
+                  SettingGroup::Pipeline, QT_TRANSLATE_NOOP("SettingRow", "Image timeout per try"));
+    rows << shown(valueRow(
+                      "pipeline.image_retries", "IMAGE_RETRIES", SettingType::Count,
+                      QT_TRANSLATE_NOOP("SettingRow", "Tries of the image stage after its first."),
+                      [](auto &s) -> auto & { return s.pipeline.imageRetries; }, 0, 5),
+                  SettingGroup::Pipeline, QT_TRANSLATE_NOOP("SettingRow", "Image retries"));
+    rows << shown(valueRow(
+                      "pipeline.captions", "CAPTIONS", SettingType::Switch,
+                      QT_TRANSLATE_NOOP("SettingRow", "The captions stage; a failure there falls back to default captions."),
+                      [](auto &s) -> auto & { return s.pipeline.captions; }),
+                  SettingGroup::Pipeline, QT_TRANSLATE_NOOP("SettingRow", "Generate captions (a failure falls back to default captions)"));
+    rows << shown(durationRow(
+                      "pipeline.captions_timeout", "CAPTIONS_TIMEOUT",
+                      QT_TRANSLATE_NOOP("SettingRow", "How long the captions stage may take."),
+                      [](auto &s) -> auto & { return s.pipeline.captionsTimeout; }),
+                  SettingGroup::Pipeline, QT_TRANSLATE_NOOP("SettingRow", "Captions timeout"));
+    rows << shown(valueRow(
+                      "pipeline.store_content", "BULLPEN_STORE_CONTENT", SettingType::Switch,
+                      "Store story-derived content (storyboards, captions); the 24 h cache needs it.",
+                      [](auto &s) -> auto & { return s.pipeline.storeContent; }),
+                  SettingGroup::Store, QT_TRANSLATE_NOOP("SettingRow", "Store prompts and responses"), nullptr,
+                  QT_TRANSLATE_NOOP("SettingRow",
+                                    "Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
+                                    "with their text. Off by default (docs/contract.md §5.1)."));
+    rows << shown(valueRow(
+                      "pipeline.max_in_flight_per_provider", "BULLPEN_MAX_IN_FLIGHT", SettingType::Count,
+                      QT_TRANSLATE_NOOP("SettingRow", "Attempts on the wire per provider, shared out between the engine threads."),
+                      [](auto &s) -> auto & { return s.pipeline.maxInFlightPerProvider; }, 1, kMaxInFlightLimit),
+                  SettingGroup::Service, QT_TRANSLATE_NOOP("SettingRow", "Attempts in flight per provider"));
+    rows << shown(
+        valueRow(
+            "pipeline.max_queued_per_provider", "BULLPEN_MAX_QUEUED", SettingType::Count,
+            QT_TRANSLATE_NOOP("SettingRow",
+                              "Generations that may wait for a slot before their budget starts; beyond them a generation fails at once "
+                              "with NOT_SENT."),
+            [](auto &s) -> auto & { return s.pipeline.maxQueuedPerProvider; }, 0, kMaxQueuedLimit),
+        SettingGroup::Service, QT_TRANSLATE_NOOP("SettingRow", "Queued per provider"));
     return rows;
 }
 
 QList<SettingRow> networkRows()
 {
     QList<SettingRow> rows;
-    rows << textRow(
-        "proxy", "BULLPEN_PROXY",
-        "The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none; "
-        "unset: https_proxy, http_proxy and no_proxy as curl reads them.",
-        [](auto &s) -> auto & { return s.proxy; }, "unset");
-    rows << textRow(
-        "provider_ca", "BULLPEN_PROVIDER_CA",
-        "A PEM file of certificate authorities provider calls trust besides the system's (a proxy that inspects "
-        "TLS, a gateway with a private CA).",
-        [](auto &s) -> auto & { return s.providerCa; }, "unset");
-    rows << durationRow(
-        "engine_connect_timeout", "BULLPEN_ENGINE_CONNECT_TIMEOUT",
-        "Attached to an engine (bullpen-cli generate --engine): how long to wait for it to answer before giving up "
-        "(exit code 5).",
-        [](auto &s) -> auto & { return s.attach.connectTimeout; }, minutes(10));
-    rows << textRow(
-        "trusted_proxies", "BULLPEN_TRUSTED_PROXIES",
-        "bullpen-engine: the balancers whose X-Forwarded-For it believes, as addresses or subnets separated by commas "
-        "(10.0.0.0/8, 127.0.0.1); from any other peer the header is ignored.",
-        [](auto &s) -> auto & { return s.trustedProxies; }, "unset");
-    rows << valueRow(
-        "address_rate", "BULLPEN_ADDRESS_RATE", SettingType::Count,
-        "bullpen-engine: requests per second from one client address (through a trusted proxy, the one its "
-        "X-Forwarded-For names), twice that in a burst; beyond it 429. 0: no such limit.",
-        [](auto &s) -> auto & { return s.addressRate; }, 0, 1'000'000);
-    rows << durationRow(
-        "engine_deadline", "BULLPEN_ENGINE_DEADLINE",
-        "Attached to an engine: how long the whole command may take, result included; then a started generation is "
-        "cancelled and the command gives up (exit code 5).",
-        [](auto &s) -> auto & { return s.attach.deadline; });
+    rows << shown(
+        textRow(
+            "proxy", "BULLPEN_PROXY",
+            "The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none; "
+            "unset: https_proxy, http_proxy and no_proxy as curl reads them.",
+            [](auto &s) -> auto & { return s.proxy; }, "unset"),
+        SettingGroup::Network, QT_TRANSLATE_NOOP("SettingRow", "Proxy"),
+        QT_TRANSLATE_NOOP("SettingRow", "from https_proxy / http_proxy / no_proxy"),
+        QT_TRANSLATE_NOOP("SettingRow",
+                          "The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none "
+                          "for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy."));
+    rows << shown(textRow(
+                      "provider_ca", "BULLPEN_PROVIDER_CA",
+                      "A PEM file of certificate authorities provider calls trust besides the system's (a proxy that inspects "
+                      "TLS, a gateway with a private CA).",
+                      [](auto &s) -> auto & { return s.providerCa; }, "unset"),
+                  SettingGroup::Network, QT_TRANSLATE_NOOP("SettingRow", "Provider CA file"),
+                  QT_TRANSLATE_NOOP("SettingRow", "the system's certificate authorities only"),
+                  QT_TRANSLATE_NOOP("SettingRow",
+                                    "A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy "
+                                    "that inspects TLS with a certificate of its own, or a gateway with a private CA."));
+    rows << shown(
+        durationRow(
+            "engine_connect_timeout", "BULLPEN_ENGINE_CONNECT_TIMEOUT",
+            QT_TRANSLATE_NOOP("SettingRow",
+                              "Attached to an engine (bullpen-cli generate --engine): how long to wait for it to answer before giving up "
+                              "(exit code 5)."),
+            [](auto &s) -> auto & { return s.attach.connectTimeout; }, minutes(10)),
+        SettingGroup::Network, QT_TRANSLATE_NOOP("SettingRow", "Attaching: connect timeout"));
+    rows << shown(textRow(
+                      "trusted_proxies", "BULLPEN_TRUSTED_PROXIES",
+                      QT_TRANSLATE_NOOP(
+                          "SettingRow",
+                          "bullpen-engine: the balancers whose X-Forwarded-For it believes, as addresses or subnets separated by commas "
+                          "(10.0.0.0/8, 127.0.0.1); from any other peer the header is ignored."),
+                      [](auto &s) -> auto & { return s.trustedProxies; }, "unset"),
+                  SettingGroup::Service, QT_TRANSLATE_NOOP("SettingRow", "Trusted proxies"),
+                  QT_TRANSLATE_NOOP("SettingRow", "none: X-Forwarded-For is ignored"));
+    rows << shown(valueRow(
+                      "address_rate", "BULLPEN_ADDRESS_RATE", SettingType::Count,
+                      QT_TRANSLATE_NOOP("SettingRow",
+                                        "bullpen-engine: requests per second from one client address (through a trusted proxy, the one its "
+                                        "X-Forwarded-For names), twice that in a burst; beyond it 429. 0: no such limit."),
+                      [](auto &s) -> auto & { return s.addressRate; }, 0, 1'000'000),
+                  SettingGroup::Service, QT_TRANSLATE_NOOP("SettingRow", "Requests per second per address"));
+    rows << shown(
+        durationRow(
+            "engine_deadline", "BULLPEN_ENGINE_DEADLINE",
+            QT_TRANSLATE_NOOP("SettingRow",
+                              "Attached to an engine: how long the whole command may take, result included; then a started generation is "
+                              "cancelled and the command gives up (exit code 5)."),
+            [](auto &s) -> auto & { return s.attach.deadline; }),
+        SettingGroup::Network, QT_TRANSLATE_NOOP("SettingRow", "Attaching: command deadline"));
     return rows;
 }
 
 QList<SettingRow> breakerRows()
 {
     QList<SettingRow> rows;
-    rows << valueRow(
-        "breaker", "BULLPEN_BREAKER", SettingType::Switch,
-        "Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
-        "off: every request tries its primary first.",
-        [](auto &s) -> auto & { return s.breaker.enabled; });
-    rows << durationRow(
-        "breaker_window", "BULLPEN_BREAKER_WINDOW", "How far back a breaker counts attempts.",
-        [](auto &s) -> auto & { return s.breaker.window; }, minutes(60));
-    rows << valueRow(
-        "breaker_min_attempts", "BULLPEN_BREAKER_MIN_ATTEMPTS", SettingType::Count,
-        "Attempts that must have reached the provider within the window before its breaker may open.",
-        [](auto &s) -> auto & { return s.breaker.minAttempts; }, 1, 10'000);
-    rows << valueRow(
-        "breaker_failure_ratio", "BULLPEN_BREAKER_FAILURE_RATIO", SettingType::Ratio,
-        "The share of those attempts failing by the provider's fault that opens the breaker.",
-        [](auto &s) -> auto & { return s.breaker.failureRatio; }, 0, 1);
-    rows << durationRow(
-        "breaker_cooldown", "BULLPEN_BREAKER_COOLDOWN",
-        "How long an open breaker waits before one trial request; doubles while the trials fail.",
-        [](auto &s) -> auto & { return s.breaker.cooldown; }, minutes(5));
+    rows << shown(valueRow(
+                      "breaker", "BULLPEN_BREAKER", SettingType::Switch,
+                      QT_TRANSLATE_NOOP("SettingRow",
+                                        "Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. "
+                                        "off: every request tries its primary first."),
+                      [](auto &s) -> auto & { return s.breaker.enabled; }),
+                  SettingGroup::Breakers, QT_TRANSLATE_NOOP("SettingRow", "Breakers per provider, role and stage"));
+    rows << shown(durationRow(
+                      "breaker_window", "BULLPEN_BREAKER_WINDOW",
+                      QT_TRANSLATE_NOOP("SettingRow", "How far back a breaker counts attempts."),
+                      [](auto &s) -> auto & { return s.breaker.window; }, minutes(60)),
+                  SettingGroup::Breakers, QT_TRANSLATE_NOOP("SettingRow", "Breaker window"));
+    rows << shown(
+        valueRow(
+            "breaker_min_attempts", "BULLPEN_BREAKER_MIN_ATTEMPTS", SettingType::Count,
+            QT_TRANSLATE_NOOP("SettingRow", "Attempts that must have reached the provider within the window before its breaker may open."),
+            [](auto &s) -> auto & { return s.breaker.minAttempts; }, 1, 10'000),
+        SettingGroup::Breakers, QT_TRANSLATE_NOOP("SettingRow", "Attempts before a breaker may open"));
+    rows << shown(
+        valueRow(
+            "breaker_failure_ratio", "BULLPEN_BREAKER_FAILURE_RATIO", SettingType::Ratio,
+            QT_TRANSLATE_NOOP("SettingRow", "The share of those attempts failing by the provider's fault that opens the breaker."),
+            [](auto &s) -> auto & { return s.breaker.failureRatio; }, 0, 1),
+        SettingGroup::Breakers, QT_TRANSLATE_NOOP("SettingRow", "Failing share that opens a breaker"));
+    rows << shown(
+        durationRow(
+            "breaker_cooldown", "BULLPEN_BREAKER_COOLDOWN",
+            QT_TRANSLATE_NOOP("SettingRow", "How long an open breaker waits before one trial request; doubles while the trials fail."),
+            [](auto &s) -> auto & { return s.breaker.cooldown; }, minutes(5)),
+        SettingGroup::Breakers, QT_TRANSLATE_NOOP("SettingRow", "Breaker cooldown"));
     return rows;
 }
 

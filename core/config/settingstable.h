@@ -7,6 +7,7 @@
 #include <QList>
 #include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 #include <functional>
@@ -30,15 +31,34 @@ enum class SettingType {
     Text, // a string, trimmed (the file: a JSON string)
 };
 
+// Where a row shows in the console's Settings view: the group box that holds its field (the view
+// titles them; ui/views/settingsform.h).
+enum class SettingGroup {
+    Storyboard, // the storyboard stage, beside its provider pickers
+    Pipeline, // the image and captions stages
+    Store, // what is kept, and the interface
+    Network, // proxy, trusted authorities, attaching to an engine
+    Service, // bullpen-engine's queues and client limits
+    Breakers,
+};
+
 struct SettingRow
 {
     QString fileKey; // key of the settings file: "breaker", or "pipeline.image_timeout" for one inside a section
     QString envVar; // the environment variable that overrides it
     SettingType type = SettingType::Switch;
-    QString doc; // one sentence, for --help, the docs and the Settings view's tooltip
+    QString doc; // one sentence, for --help, the docs and the Settings view's tooltip (marked for translation there)
     double low = 0;
     double high = 0; // Count and Ratio bounds; for a Duration, the longest allowed (ms), 0: 24 h
     QString unsetText; // a setting that may have no value (get() gives an invalid QVariant): what that means
+    // How the Settings view shows it (ui/views/settingsform.h builds one field per row from these). The
+    // texts are marked QT_TRANSLATE_NOOP("SettingRow", …) and translated there; a Switch's label is its
+    // check box's text.
+    SettingGroup group = SettingGroup::Store;
+    const char *label = nullptr;
+    const char *hint = nullptr; // an empty field's placeholder; none: the default
+    const char *tip = nullptr; // the field's tooltip; none: doc, translated
+    std::function<QStringList()> choices; // a Text row with fixed values: shown as a choice, not typed
     // The value is a bool (Switch), qint64 milliseconds (Duration), int (Count), double (Ratio) or QString (Text).
     std::function<void(Settings &, const QVariant &)> set; // an invalid QVariant: unset (a row with unsetText)
     std::function<QVariant(const Settings &)> get;

@@ -18,6 +18,7 @@
 #include "store/owner.h"
 #include "store/store.h"
 #include "wire/apiroutes.h"
+#include "wire/engineconfigjson.h"
 #include "wire/storyboardpolicyjson.h"
 
 #include <QCoreApplication>
@@ -124,8 +125,7 @@ QStringList announceRun(QTextStream &err, const std::vector<EngineLane> &lanes, 
 {
     QStringList names;
     for (const EngineLane &lane : lanes)
-        names << lane.endpoint.display() + QStringLiteral(" (") + lane.config.value(QLatin1StringView("instance")).toString()
-                + QLatin1Char(')');
+        names << lane.endpoint.display() + QStringLiteral(" (") + EngineConfigJson::identity(lane.config).instance + QLatin1Char(')');
     err << "bullpen-cli soak: " << total << " generations on " << names.join(QStringLiteral(", ")) << ", " << scenarios
         << " scenario(s), concurrency " << inFlight << "\n";
     err.flush();
@@ -248,7 +248,7 @@ bool RemoteSoak::open(const QList<EngineEndpoint> &endpoints)
             return false;
         }
         lane.config = *config;
-        m_onSimulator = m_onSimulator && config->value(QLatin1StringView("simulator")).toBool();
+        m_onSimulator = m_onSimulator && EngineConfigJson::identity(*config).simulator;
         lane.before = readCounters(*lane.reader, &why);
         if (!lane.before) {
             m_err << "bullpen-cli soak: " << why << "\n";
@@ -466,10 +466,7 @@ QStringList RemoteSoak::judgeRelays()
                                  QStringLiteral("%1 (run by %2) never reached the event stream of %3")
                                      .arg(f.id, m_lanes[std::size_t(f.lane)].endpoint.display(), lane.endpoint.display()));
         }
-        relayLines << QStringLiteral("%1 carried %2 of %3")
-                          .arg(lane.config.value(QLatin1StringView("instance")).toString())
-                          .arg(carried)
-                          .arg(others);
+        relayLines << QStringLiteral("%1 carried %2 of %3").arg(EngineConfigJson::identity(lane.config).instance).arg(carried).arg(others);
     }
     return relayLines;
 }
@@ -644,13 +641,13 @@ QJsonObject RemoteSoak::summary(const ReadBack &r, int admitted) const
     QJsonArray engineList;
     for (const EngineLane &lane : m_lanes)
         engineList.append(QJsonObject { { QStringLiteral("url"), lane.endpoint.display() },
-                                        { QStringLiteral("instance"), lane.config.value(QLatin1StringView("instance")) },
-                                        { QStringLiteral("version"), lane.config.value(QLatin1StringView("version")) },
+                                        { QStringLiteral("instance"), EngineConfigJson::identity(lane.config).instance },
+                                        { QStringLiteral("version"), EngineConfigJson::identity(lane.config).version },
                                         { QStringLiteral("ran"), lane.ran },
                                         { QStringLiteral("lost"), lane.lost } });
     return QJsonObject { { QStringLiteral("engines"), engineList },
                          { QStringLiteral("url"), m_lanes.front().endpoint.display() },
-                         { QStringLiteral("instance"), m_lanes.front().config.value(QLatin1StringView("instance")) },
+                         { QStringLiteral("instance"), EngineConfigJson::identity(m_lanes.front().config).instance },
                          { QStringLiteral("simulator"), m_onSimulator },
                          { QStringLiteral("admitted"), admitted },
                          { QStringLiteral("refused_429"), m_refused },

@@ -7,7 +7,7 @@
 #include "remotecomparisonrunner.h"
 #include "runtime/replayrunner.h"
 #include "wire/apiroutes.h"
-#include "wire/storyboardpolicyjson.h"
+#include "wire/engineconfigjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,51 +38,45 @@ RemoteConnection::~RemoteConnection() = default;
 void RemoteConnection::adoptProviders()
 {
     // The engine's added providers become this console's: its pickers, filters and cards list them.
+    const QJsonObject answer = m_engine->config();
     QJsonArray added;
-    for (const QJsonValue &v : m_engine->config().value(QLatin1StringView("providers")).toArray()) {
-        QJsonObject o = v.toObject();
-        if (o.value(QLatin1StringView("built_in")).toBool(true))
-            continue;
-        o.remove(QStringLiteral("built_in"));
-        added.append(o);
+    for (const EngineConfig::ProviderEntry &p : EngineConfigJson::providers(answer)) {
+        if (!p.builtIn)
+            added.append(p.entry);
     }
     QList<ConfigError> ignored; // an engine's list was valid there; an entry this console cannot read stays unlisted
     ProviderRegistry::adopt(ProviderEntries::read(added, QStringLiteral("engine"), &ignored).added);
+    // The rest of the answer, now that a policy naming an added provider can be read.
+    auto read = EngineConfigJson::fromJson(answer);
+    if (const auto *refused = std::get_if<FieldError>(&read)) {
+        qWarning("bullpen: the engine's configuration cannot be read (%s); the contract's defaults are shown",
+                 qPrintable(refused->toString()));
+        m_config.reset();
+        return;
+    }
+    m_config = std::get<EngineConfig>(std::move(read));
 }
 
 StagePolicy RemoteConnection::storyboardPolicy() const
 {
     // The engine's own storyboard policy (GET /v1/config); until it arrives, the contract's defaults.
-    const QJsonObject p = m_engine->config().value(QLatin1StringView("storyboard_policy")).toObject();
-    const StagePolicy defaults = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
-    if (p.isEmpty())
-        return defaults;
-    auto read = StoryboardPolicyJson::fromJson(p);
-    if (const auto *refused = std::get_if<FieldError>(&read)) {
-        qWarning("bullpen: the engine's storyboard policy cannot be read (%s); the contract's defaults are shown",
-                 qPrintable(refused->toString()));
-        return defaults;
-    }
-    return std::get<StagePolicy>(read);
+    return m_config ? m_config->storyboardPolicy : StagePolicy::relief(Provider::Gemini, Provider::Qwen);
 }
 
 QStringList RemoteConnection::scenarios() const
 {
-    QStringList out;
-    for (const QJsonValue &v : m_engine->config().value(QLatin1StringView("scenarios")).toArray())
-        out << v.toString();
-    return out;
+    return m_config ? m_config->scenarios : QStringList();
 }
 
 QString RemoteConnection::defaultScenario() const
 {
-    return m_engine->config().value(QLatin1StringView("scenario")).toString();
+    return m_config ? m_config->scenario : QString();
 }
 
 QString RemoteConnection::describe() const
 {
     const QString engine = m_engine->describeState();
-    const QString what = m_engine->config().value(QLatin1StringView("describe")).toString();
+    const QString what = m_config ? m_config->describe : QString();
     return what.isEmpty() ? tr("Attached: %1").arg(engine) : tr("Attached: %1 — %2").arg(engine, what);
 }
 
@@ -179,8 +173,7 @@ void RemoteConnection::silenceAlert(const SilenceRequest &silence)
 {
     const QJsonObject body { { QStringLiteral("for_s"), double(silence.length.count()) },
                              { QStringLiteral("reason"), silence.reason.trimmed().left(500) } };
-    alertAction(
-        m_engine->post(ApiRoutes::path(ApiRoute::SilenceAlert, { silence.rule }), body));
+    alertAction(m_engine->post(ApiRoutes::path(ApiRoute::SilenceAlert, { silence.rule }), body));
 }
 
 void RemoteConnection::endSilence(const QString &rule)

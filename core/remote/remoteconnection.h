@@ -5,6 +5,7 @@
 #include "remoteengine.h"
 #include "remotehistory.h"
 #include "remotestorewatch.h"
+#include "wire/engineconfigjson.h"
 
 #include <memory>
 
@@ -56,7 +57,7 @@ public:
     void setKeyFilePath(const QString &path) { m_keyFile = path; }
 
 private:
-    void adoptProviders();
+    void adoptProviders(); // and reads the rest of the engine's configuration into m_config
     // A drain's or restore's answer: the providers read again, or the engine's refusal said.
     void providerAction(QNetworkReply *reply);
     void alertAction(QNetworkReply *reply);
@@ -64,6 +65,7 @@ private:
     std::unique_ptr<RemoteHistory> m_history;
     std::unique_ptr<RemoteStoreWatch> m_storeWatch;
     QString m_keyFile;
+    std::optional<EngineConfig> m_config; // GET /v1/config's answer, read; none until it arrives or when unreadable
 };
 
 } // namespace bullpen

@@ -6,6 +6,7 @@
 #include "contract/recordtext.h"
 #include "engine/stageservice.h"
 #include "wire/apiroutes.h"
+#include "wire/engineconfigjson.h"
 
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
@@ -111,10 +112,10 @@ void RemoteEngine::fetchConfig()
 
 QString RemoteEngine::describeState() const
 {
-    const QString who = m_config.isEmpty() ? m_endpoint.display()
-                                           : QStringLiteral("%1 (instance %2, %3)")
-                                                 .arg(m_endpoint.display(), m_config.value(QLatin1StringView("instance")).toString(),
-                                                      m_config.value(QLatin1StringView("version")).toString());
+    const EngineIdentity engine = EngineConfigJson::identity(m_config);
+    const QString who = m_config.isEmpty()
+        ? m_endpoint.display()
+        : QStringLiteral("%1 (instance %2, %3)").arg(m_endpoint.display(), engine.instance, engine.version);
     switch (m_state) {
     case State::Connecting:
         return tr("connecting to %1").arg(who);

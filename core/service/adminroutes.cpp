@@ -11,7 +11,7 @@
 #include "sim/cappedtcpserver.h"
 #include "sim/scenario.h"
 #include "store/store.h"
-#include "wire/storyboardpolicyjson.h"
+#include "wire/engineconfigjson.h"
 
 #include <QHttpServerRequest>
 #include <QJsonArray>
@@ -24,9 +24,9 @@ Q_DECLARE_LOGGING_CATEGORY(lcApi)
 namespace bullpen {
 
 // The engine's providers as its own settings list them (an attached console's pickers follow this).
-QJsonArray EngineService::providersJson(const Settings &settings)
+QList<EngineConfig::ProviderEntry> EngineService::providerEntries(const Settings &settings)
 {
-    QJsonArray out;
+    QList<EngineConfig::ProviderEntry> out;
     for (const Provider p : settings.providerTable.all()) {
         ProviderSpec spec = settings.providerTable.spec(p);
         // The endpoint and model in use (an override, or the simulator's), not the registry's public ones.
@@ -36,17 +36,15 @@ QJsonArray EngineService::providersJson(const Settings &settings)
             if (!it->second.model.isEmpty())
                 spec.model = it->second.model;
         }
-        QJsonObject o = ProviderEntries::toJson(spec);
-        o.insert(QStringLiteral("built_in"), spec.builtIn);
-        out.append(o);
+        out << EngineConfig::ProviderEntry { ProviderEntries::toJson(spec), spec.builtIn };
     }
     return out;
 }
 
-EngineService::Reply EngineService::config(ApiRole role) const
+// Where each provider's key comes from, and its last four characters where one is configured.
+QMap<QString, EngineConfig::Key> EngineService::keyStates(const Settings &s) const
 {
-    const Settings &s = m_setup.settings();
-    QJsonObject keys;
+    QMap<QString, EngineConfig::Key> keys;
     for (const auto &[provider, ps] : s.providers) {
         const QString source = ps.keySource == SettingSource::Environment ? QStringLiteral("environment")
             : ps.keySource == SettingSource::KeyFile                      ? QStringLiteral("key_file")
@@ -56,68 +54,56 @@ EngineService::Reply EngineService::config(ApiRole role) const
         // Against the built-in simulator the key is the simulator's own per-run secret: nothing of it is shown.
         const bool configured = ps.hasKey() && ps.keySource != SettingSource::Default && !m_setup.usingSimulator();
         keys.insert(toId(provider),
-                    QJsonObject { { QStringLiteral("source"),
-                                    m_setup.usingSimulator() ? QStringLiteral("simulator")
-                                        : configured         ? source
-                                                             : QStringLiteral("none") },
-                                  { QStringLiteral("last4"),
-                                    configured && ps.apiKey.size() >= 12 ? QJsonValue(ps.apiKey.right(4)) : QJsonValue() } });
+                    EngineConfig::Key { m_setup.usingSimulator() ? QStringLiteral("simulator")
+                                            : configured         ? source
+                                                                 : QStringLiteral("none"),
+                                        configured && ps.apiKey.size() >= 12 ? std::optional(ps.apiKey.right(4)) : std::nullopt });
     }
-    return json(
-        200,
-        QJsonObject {
-            { QStringLiteral("instance"), m_options.instance },
-            { QStringLiteral("version"), m_options.version },
-            { QStringLiteral("settings"), SettingsFile::toJson(s) },
-            { QStringLiteral("storyboard_policy"), StoryboardPolicyJson::toJson(m_setup.storyboardPolicy()) },
-            { QStringLiteral("scenario"), m_setup.defaultScenario() },
-            { QStringLiteral("keys"), keys },
-            { QStringLiteral("providers"), providersJson(s) },
-            { QStringLiteral("warnings"),
-              [&] {
-                  QJsonArray out;
-                  if (!m_setup.usingSimulator())
-                      for (const KeyTransportWarning &w : keyTransportWarnings(s))
-                          out.append(w.text);
-                  return out;
-              }() },
-            { QStringLiteral("simulator"), m_setup.usingSimulator() },
-            { QStringLiteral("probe_every_ms"), m_prober ? QJsonValue(static_cast<double>(m_options.probeEvery.count())) : QJsonValue() },
-            { QStringLiteral("store"),
-              [&]() -> QJsonValue {
-                  const Store *store = m_setup.store();
-                  if (!store)
-                      return QJsonValue::Null;
-                  // Where it is (never the password) is the operators' to know, not a viewer's.
-                  return QJsonObject { { QStringLiteral("backend"),
-                                         store->storeLocation().isPostgres() ? QStringLiteral("postgresql") : QStringLiteral("sqlite") },
-                                       { QStringLiteral("location"),
-                                         role == ApiRole::Operator ? QJsonValue(store->databasePath()) : QJsonValue() } };
-              }() },
-            { QStringLiteral("tls"),
-              [&]() -> QJsonValue {
-                  if (!m_options.tls)
-                      return QJsonValue::Null;
-                  const QSslCertificate leaf = m_options.tls->localCertificate();
-                  return QJsonObject { { QStringLiteral("subject"), leaf.subjectDisplayName() },
-                                       { QStringLiteral("issuer"), leaf.issuerDisplayName() },
-                                       { QStringLiteral("expires"), leaf.expiryDate().toString(Qt::ISODate) } };
-              }() },
-            { QStringLiteral("scenarios"), m_setup.usingSimulator() ? QJsonArray::fromStringList(Scenario::builtInNames()) : QJsonArray() },
-            { QStringLiteral("engine_threads"), m_setup.engine().threadCount() },
-            { QStringLiteral("describe"), m_setup.describe() },
-            { QStringLiteral("limits"),
-              QJsonObject { { QStringLiteral("max_body_bytes"), static_cast<double>(m_options.maxBodyBytes) },
-                            { QStringLiteral("max_story_bytes"), static_cast<double>(m_options.request.maxStoryBytes) },
-                            { QStringLiteral("max_header_bytes"), static_cast<double>(m_options.maxHeaderBytes) },
-                            { QStringLiteral("max_in_flight"), m_options.maxInFlight },
-                            { QStringLiteral("token_rate_per_s"), m_options.tokenRate },
-                            { QStringLiteral("max_subscribers"), m_options.events.maxSubscribers },
-                            { QStringLiteral("max_connections"), m_options.connections.maxConnections },
-                            { QStringLiteral("max_connections_per_address"), m_options.connections.maxPerAddress },
-                            { QStringLiteral("request_timeout_ms"), static_cast<double>(m_options.connections.request.count()) },
-                            { QStringLiteral("idle_timeout_ms"), static_cast<double>(m_options.connections.idle.count()) } } },
-        });
+    return keys;
+}
+
+EngineService::Reply EngineService::config(ApiRole role) const
+{
+    const Settings &s = m_setup.settings();
+    EngineConfig c;
+    c.instance = m_options.instance;
+    c.version = m_options.version;
+    c.settings = SettingsFile::toJson(s);
+    c.storyboardPolicy = m_setup.storyboardPolicy();
+    c.scenario = m_setup.defaultScenario();
+    c.keys = keyStates(s);
+    c.providers = providerEntries(s);
+    if (!m_setup.usingSimulator())
+        for (const KeyTransportWarning &w : keyTransportWarnings(s))
+            c.warnings << w.text;
+    c.simulator = m_setup.usingSimulator();
+    if (m_prober)
+        c.probeEvery = m_options.probeEvery;
+    if (const Store *store = m_setup.store())
+        // Where it is (never the password) is the operators' to know, not a viewer's.
+        c.store = EngineConfig::StoreInfo { store->storeLocation().isPostgres() ? QStringLiteral("postgresql") : QStringLiteral("sqlite"),
+                                            role == ApiRole::Operator ? std::optional(store->databasePath()) : std::nullopt };
+    if (m_options.tls) {
+        const QSslCertificate leaf = m_options.tls->localCertificate();
+        c.tls = EngineConfig::Tls { leaf.subjectDisplayName(), leaf.issuerDisplayName(), leaf.expiryDate().toString(Qt::ISODate) };
+    }
+    if (m_setup.usingSimulator())
+        c.scenarios = Scenario::builtInNames();
+    c.engineThreads = m_setup.engine().threadCount();
+    c.describe = m_setup.describe();
+    c.limits = EngineConfig::Limits {
+        m_options.maxBodyBytes,
+        m_options.request.maxStoryBytes,
+        m_options.maxHeaderBytes,
+        m_options.maxInFlight,
+        m_options.tokenRate,
+        m_options.events.maxSubscribers,
+        m_options.connections.maxConnections,
+        m_options.connections.maxPerAddress,
+        m_options.connections.request,
+        m_options.connections.idle,
+    };
+    return json(200, EngineConfigJson::toJson(c));
 }
 
 void EngineService::instances(QTcpSocket *socket)

@@ -13,6 +13,7 @@
 #include "sim/cappedtcpserver.h"
 #include "statistics.h"
 #include "storerelay.h"
+#include "wire/engineconfigjson.h"
 
 #include <QAbstractHttpServer>
 #include <QDateTime>
@@ -166,7 +167,8 @@ private:
     void image(const QString &sha256, QTcpSocket *socket);
     Reply config(ApiRole role) const;
     // The providers with the endpoint and model in use (a viewer is not told where the store is).
-    static QJsonArray providersJson(const Settings &settings);
+    static QList<EngineConfig::ProviderEntry> providerEntries(const Settings &settings);
+    QMap<QString, EngineConfig::Key> keyStates(const Settings &settings) const;
     // docs/api.md "Providers": breakers and drains (providerroutes.cpp).
     Reply providers() const;
     Reply drainProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token);

@@ -66,8 +66,10 @@ void Prober::tick()
         if (!why.isEmpty() && why != m_lastError)
             qCWarning(lcProbe) << "probes: cannot ask the store which engine probes:" << why;
         m_lastError = why;
+        m_lead = false;
         return; // another engine probes
     }
+    m_lead = true;
     // The store's rows carry wall time: "traffic in the last interval" is asked in it, up to one
     // interval ahead for engines whose clocks run a little ahead of this one's; rows further ahead were
     // written before the wall clock stepped back.
@@ -83,15 +85,24 @@ void Prober::tick()
     m_lastError.clear();
     const Clock::time_point steadyNow = steady_clock::now(); // the engine threads' SteadyClock
     for (const ProbeTarget &t : std::as_const(m_targets)) {
-        if (std::any_of(m_running.begin(), m_running.end(), [&t](const auto &run) { return run.second == t; }))
+        ProbeStatus::Held &held = m_held[t];
+        if (std::any_of(m_running.begin(), m_running.end(), [&t](const auto &run) { return run.second == t; })) {
+            held = ProbeStatus::Held::Running;
             continue;
+        }
         const BreakerGate gate = m_breakers.peek(BreakerKey { t.provider, t.role, t.stage }, steadyNow);
-        if (gate.verdict == BreakerGate::Skip)
+        if (gate.verdict == BreakerGate::Skip) {
+            held = ProbeStatus::Held::Breaker;
             continue; // open (its cooldown runs) or drained
+        }
         const auto last = m_lastStart.find(t);
         const bool probedLately = last != m_lastStart.end() && steadyNow - last->second < m_every; // its record may still be on the way
-        if (gate.verdict != BreakerGate::Trial && (probedLately || recent->contains(t.toString())))
+        const bool busy = recent->contains(t.toString());
+        if (gate.verdict != BreakerGate::Trial && (probedLately || busy)) {
+            held = busy ? ProbeStatus::Held::Traffic : ProbeStatus::Held::None;
             continue; // it has traffic: a probe would tell nothing new
+        }
+        held = ProbeStatus::Held::None;
         GenerationRequest request;
         request.probe = t;
         request.fresh = true;
@@ -99,10 +110,14 @@ void Prober::tick()
         // target marked running after that would never be probed again.
         request.generationId = StageService::newGenerationId();
         m_running.emplace(request.generationId, t);
+        const QDateTime startedAt = QDateTime::fromMSecsSinceEpoch(now, Qt::UTC); // shown only
+        m_startedAt.emplace(request.generationId, startedAt);
         const QString id = m_engine.start(request);
         if (id != request.generationId) { // an engine that names its generations itself
             m_running.erase(request.generationId);
             m_running.emplace(id, t);
+            m_startedAt.emplace(id, startedAt);
+            m_startedAt.erase(request.generationId);
         }
         m_lastStart[t] = steadyNow;
         qCInfo(lcProbe) << "probe" << t.toString() << id << (gate.verdict == BreakerGate::Trial ? "(the half-open breaker's trial)" : "");
@@ -118,7 +133,43 @@ void Prober::onFinished(const GenerationResult &result)
     qCInfo(lcProbe) << "probe" << it->second.toString() << (result.state == FinalState::Succeeded ? "ok" : "failed")
                     << (result.failure ? enumName(result.failure->kind) : QString()) << duration_cast<milliseconds>(result.elapsed).count()
                     << "ms";
+    ProbeStatus::Last &last = m_last[it->second];
+    last.generationId = result.generationId;
+    const auto started = m_startedAt.find(result.generationId);
+    last.startedAt = started != m_startedAt.end() ? started->second : QDateTime(); // null: not known
+    last.ok = result.state == FinalState::Succeeded;
+    last.kind = result.failure ? std::optional<FailureKind>(result.failure->kind) : std::nullopt;
+    last.duration = duration_cast<milliseconds>(result.elapsed);
+    if (started != m_startedAt.end())
+        m_startedAt.erase(started);
     m_running.erase(it);
+}
+
+QList<ProbeStatus> Prober::status() const
+{
+    // Due again one interval after this engine's last probe (at once if it never probed), at the first
+    // tick from then; traffic or a breaker may hold it longer, as `held` says. Measured on the steady
+    // clock, shown in wall time.
+    const auto steadyNow = steady_clock::now();
+    const QDateTime wallNow = QDateTime::currentDateTimeUtc();
+    const auto nextTick = steadyNow + (m_timer.isActive() ? m_timer.remainingTimeAsDuration() : milliseconds(0));
+    QList<ProbeStatus> out;
+    for (const ProbeTarget &t : m_targets) {
+        ProbeStatus s;
+        s.target = t;
+        s.running = std::any_of(m_running.begin(), m_running.end(), [&t](const auto &run) { return run.second == t; });
+        if (const auto l = m_last.find(t); l != m_last.end())
+            s.last = l->second;
+        if (const auto h = m_held.find(t); h != m_held.end())
+            s.held = h->second;
+        if (!s.running) {
+            const auto started = m_lastStart.find(t);
+            const auto due = std::max(started == m_lastStart.end() ? steadyNow : started->second + m_every, nextTick);
+            s.nextDue = wallNow.addMSecs(duration_cast<milliseconds>(due - steadyNow).count());
+        }
+        out << s;
+    }
+    return out;
 }
 
 } // namespace bullpen

@@ -4,6 +4,7 @@
 #include "contract/providerrolestage.h"
 #include "engine/breakerboard.h"
 #include "pipeline/generationpipeline.h"
+#include "probestatus.h"
 
 #include <QObject>
 #include <QTimer>
@@ -38,6 +39,11 @@ public:
     void stop();
     // Starts what is due now (the timer calls it; tests may too).
     void tick();
+    // What the prober knows of each target now (GET /v1/providers' `probes`), in targetsOf's order.
+    QList<ProbeStatus> status() const;
+    // False while another engine on the store holds the probers' lock.
+    bool leads() const { return m_lead; }
+    std::chrono::milliseconds every() const { return m_every; }
 
 Q_SIGNALS:
     void probeStarted(const bullpen::ProbeTarget &target, const QString &generationId);
@@ -52,6 +58,10 @@ private:
     std::chrono::milliseconds m_every;
     QTimer m_timer;
     std::map<QString, ProbeTarget> m_running; // generation id → target
+    std::map<QString, QDateTime> m_startedAt; // generation id → wall time it started (shown only)
+    std::map<ProbeTarget, ProbeStatus::Last> m_last; // each target's last finished probe
+    std::map<ProbeTarget, ProbeStatus::Held> m_held; // why the last round left it alone
+    bool m_lead = true;
     // This engine's last probe of each target, on the steady clock (a wall-clock step must not make a
     // target look probed for hours, or never).
     std::map<ProbeTarget, std::chrono::steady_clock::time_point> m_lastStart;

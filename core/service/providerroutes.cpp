@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers under /v1/providers (docs/api.md, "Providers"): breakers and drains.
+#include "api/auditjson.h"
 #include "api/breakerjson.h"
 #include "contract/isotime.h"
 #include "engine/breakeraudit.h"
 #include "engineservice.h"
+#include "prober.h"
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
 #include "store/drainrecords.h"
@@ -30,6 +32,9 @@ EngineService::Reply EngineService::providers() const
                            { QStringLiteral("failure_ratio"), b.failureRatio },
                            { QStringLiteral("cooldown_ms"), static_cast<double>(b.cooldown.count()) },
                            { QStringLiteral("max_cooldown_ms"), static_cast<double>(b.maxCooldown.count()) } });
+    // The prober's targets (docs/contract.md §15: probes only where a prober runs); null without --probe-every.
+    o.insert(QStringLiteral("probes"),
+             m_prober ? QJsonValue(probesJson(m_prober->every(), m_prober->leads(), m_prober->status())) : QJsonValue());
     return json(200, o);
 }
 
@@ -123,17 +128,7 @@ EngineService::Reply EngineService::auditLog(const QHttpServerRequest &request)
     const QList<AuditEntry> rows = m_tokens.auditLog(limit, &why);
     if (!why.isEmpty())
         return error(503, QStringLiteral("the audit could not be read (%1); try again when the store answers").arg(why.left(200)));
-    QJsonArray entries;
-    for (const AuditEntry &e : rows) {
-        if (!action.isEmpty() && e.action != action)
-            continue;
-        entries.append(QJsonObject { { QStringLiteral("at"), isoUtcWithMs(e.atMs) },
-                                     { QStringLiteral("token"), e.tokenName },
-                                     { QStringLiteral("action"), e.action },
-                                     { QStringLiteral("target"), e.target },
-                                     { QStringLiteral("instance"), e.instance } });
-    }
-    return json(200, QJsonObject { { QStringLiteral("entries"), entries } });
+    return json(200, AuditJson::entries(rows, action));
 }
 
 void EngineService::announce(const BreakerChange &change)

@@ -46,8 +46,7 @@ void EngineService::buildRoutes()
     // that every row is served.
     const auto serve = [this](ApiRoute route, Handler handler) {
         const ApiRouteSpec &spec = ApiRoutes::spec(route);
-        m_routes.add(httpMethod(spec.method), QString::fromLatin1(spec.path), spec.access,
-                     std::move(handler));
+        m_routes.add(httpMethod(spec.method), QString::fromLatin1(spec.path), spec.access, std::move(handler));
     };
     // A supervisor's liveness and readiness: no token.
     serve(ApiRoute::Healthz, now([](const Call &) -> std::optional<Reply> {

@@ -1,6 +1,209 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>SettingRow</name>
+    <message>
+        <source>Policy</source>
+        <translation>정책</translation>
+    </message>
+    <message>
+        <source>Primary timeout</source>
+        <translation>기본 제한 시간</translation>
+    </message>
+    <message>
+        <source>Fallback timeout</source>
+        <translation>대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Total budget</source>
+        <translation>전체 예산</translation>
+    </message>
+    <message>
+        <source>derived: primary + fallback timeout</source>
+        <translation>자동: 기본 + 대체 제한 시간</translation>
+    </message>
+    <message>
+        <source>Image model</source>
+        <translation>이미지 모델</translation>
+    </message>
+    <message>
+        <source>Image timeout per try</source>
+        <translation>시도당 이미지 제한 시간</translation>
+    </message>
+    <message>
+        <source>Image retries</source>
+        <translation>이미지 재시도</translation>
+    </message>
+    <message>
+        <source>Generate captions (a failure falls back to default captions)</source>
+        <translation>캡션 생성 (실패하면 기본 캡션 사용)</translation>
+    </message>
+    <message>
+        <source>Captions timeout</source>
+        <translation>캡션 제한 시간</translation>
+    </message>
+    <message>
+        <source>Store prompts and responses</source>
+        <translation>프롬프트와 응답 저장</translation>
+    </message>
+    <message>
+        <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (docs/contract.md §5.1).</source>
+        <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (docs/contract.md §5.1).</translation>
+    </message>
+    <message>
+        <source>Attempts in flight per provider</source>
+        <translation>제공자별 동시 시도 수</translation>
+    </message>
+    <message>
+        <source>Queued per provider</source>
+        <translation>제공자별 대기 수</translation>
+    </message>
+    <message>
+        <source>Proxy</source>
+        <translation>프록시</translation>
+    </message>
+    <message>
+        <source>from https_proxy / http_proxy / no_proxy</source>
+        <translation>https_proxy / http_proxy / no_proxy 환경 변수 사용</translation>
+    </message>
+    <message>
+        <source>The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy.</source>
+        <translation>제공자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.</translation>
+    </message>
+    <message>
+        <source>Provider CA file</source>
+        <translation>제공자 CA 파일</translation>
+    </message>
+    <message>
+        <source>the system's certificate authorities only</source>
+        <translation>시스템 인증 기관만 사용</translation>
+    </message>
+    <message>
+        <source>A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy that inspects TLS with a certificate of its own, or a gateway with a private CA.</source>
+        <translation>제공자 호출이 시스템 인증 기관 외에 추가로 신뢰할 인증 기관의 PEM 파일입니다. 자체 인증서로 TLS를 검사하는 프록시나 사설 CA를 쓰는 게이트웨이에 씁니다.</translation>
+    </message>
+    <message>
+        <source>Attaching: connect timeout</source>
+        <translation>엔진 연결: 연결 제한 시간</translation>
+    </message>
+    <message>
+        <source>Trusted proxies</source>
+        <translation>신뢰하는 프록시</translation>
+    </message>
+    <message>
+        <source>none: X-Forwarded-For is ignored</source>
+        <translation>없음: X-Forwarded-For 무시</translation>
+    </message>
+    <message>
+        <source>Requests per second per address</source>
+        <translation>주소별 초당 요청 수</translation>
+    </message>
+    <message>
+        <source>Attaching: command deadline</source>
+        <translation>엔진 연결: 명령 마감 시간</translation>
+    </message>
+    <message>
+        <source>Breakers per provider, role and stage</source>
+        <translation>제공자·역할·단계별 차단기</translation>
+    </message>
+    <message>
+        <source>Breaker window</source>
+        <translation>차단기 집계 구간</translation>
+    </message>
+    <message>
+        <source>Attempts before a breaker may open</source>
+        <translation>차단기가 열리기 전 최소 시도 수</translation>
+    </message>
+    <message>
+        <source>Failing share that opens a breaker</source>
+        <translation>차단기를 여는 실패 비율</translation>
+    </message>
+    <message>
+        <source>Breaker cooldown</source>
+        <translation>차단기 대기 시간</translation>
+    </message>
+    <message>
+        <source>The storyboard stage's preset (docs/contract.md §4.6 says what each hands to the fallback).</source>
+        <translation>스토리보드 단계의 프리셋. 각 프리셋이 대체에 무엇을 넘기는지는 docs/contract.md §4.6에 있습니다.</translation>
+    </message>
+    <message>
+        <source>How long the primary provider's attempt may take.</source>
+        <translation>기본 제공자의 시도에 허용하는 시간.</translation>
+    </message>
+    <message>
+        <source>How long the fallback provider's attempt may take.</source>
+        <translation>대체 제공자의 시도에 허용하는 시간.</translation>
+    </message>
+    <message>
+        <source>The whole stage's budget, from its first attempt to its answer.</source>
+        <translation>첫 시도부터 응답까지 단계 전체에 허용하는 시간.</translation>
+    </message>
+    <message>
+        <source>The image stage's model.</source>
+        <translation>이미지 단계의 모델.</translation>
+    </message>
+    <message>
+        <source>How long one try of the image stage may take.</source>
+        <translation>이미지 단계의 시도 한 번에 허용하는 시간.</translation>
+    </message>
+    <message>
+        <source>Tries of the image stage after its first.</source>
+        <translation>이미지 단계의 첫 시도 뒤 재시도 횟수.</translation>
+    </message>
+    <message>
+        <source>The captions stage; a failure there falls back to default captions.</source>
+        <translation>캡션 단계. 실패하면 기본 캡션으로 대체합니다.</translation>
+    </message>
+    <message>
+        <source>How long the captions stage may take.</source>
+        <translation>캡션 단계에 허용하는 시간.</translation>
+    </message>
+    <message>
+        <source>Attempts on the wire per provider, shared out between the engine threads.</source>
+        <translation>제공자별로 동시에 전송 중일 수 있는 시도 수. 엔진 스레드가 나누어 씁니다.</translation>
+    </message>
+    <message>
+        <source>Generations that may wait for a slot before their budget starts; beyond them a generation fails at once with NOT_SENT.</source>
+        <translation>예산이 시작되기 전에 자리를 기다릴 수 있는 생성 수. 이를 넘는 생성은 곧바로 NOT_SENT 상태로 실패합니다.</translation>
+    </message>
+    <message>
+        <source>Attached to an engine (bullpen-cli generate --engine): how long to wait for it to answer before giving up (exit code 5).</source>
+        <translation>엔진에 연결할 때 응답을 기다리는 시간. 넘으면 포기합니다(종료 코드 5).</translation>
+    </message>
+    <message>
+        <source>bullpen-engine: the balancers whose X-Forwarded-For it believes, as addresses or subnets separated by commas (10.0.0.0/8, 127.0.0.1); from any other peer the header is ignored.</source>
+        <translation>bullpen-engine: X-Forwarded-For 헤더를 믿을 부하 분산기의 주소나 서브넷, 쉼표로 구분(10.0.0.0/8, 127.0.0.1). 다른 상대가 보낸 헤더는 무시합니다.</translation>
+    </message>
+    <message>
+        <source>bullpen-engine: requests per second from one client address (through a trusted proxy, the one its X-Forwarded-For names), twice that in a burst; beyond it 429. 0: no such limit.</source>
+        <translation>bullpen-engine: 클라이언트 주소 하나(신뢰하는 프록시를 거치면 X-Forwarded-For 헤더가 가리키는 주소)의 초당 요청 수. 순간적으로는 그 두 배까지 받고, 넘으면 429. 0: 제한 없음.</translation>
+    </message>
+    <message>
+        <source>Attached to an engine: how long the whole command may take, result included; then a started generation is cancelled and the command gives up (exit code 5).</source>
+        <translation>엔진에 연결했을 때 명령 전체(결과 포함)에 허용하는 시간. 넘으면 시작한 생성을 취소하고 포기합니다(종료 코드 5).</translation>
+    </message>
+    <message>
+        <source>Breakers per provider, role and stage: while one is open the stage goes to its fallback at once. off: every request tries its primary first.</source>
+        <translation>제공자·역할·단계별 차단기. 열려 있는 동안 그 단계는 곧바로 대체 제공자로 넘어갑니다. off: 모든 요청이 기본 제공자를 먼저 시도합니다.</translation>
+    </message>
+    <message>
+        <source>How far back a breaker counts attempts.</source>
+        <translation>차단기가 시도를 세는 기간.</translation>
+    </message>
+    <message>
+        <source>Attempts that must have reached the provider within the window before its breaker may open.</source>
+        <translation>차단기가 열리려면 그 기간 안에 제공자에 도달해야 하는 시도 수.</translation>
+    </message>
+    <message>
+        <source>The share of those attempts failing by the provider's fault that opens the breaker.</source>
+        <translation>그 시도 가운데 제공자 잘못으로 실패한 비율이 이 값에 이르면 차단기가 열립니다.</translation>
+    </message>
+    <message>
+        <source>How long an open breaker waits before one trial request; doubles while the trials fail.</source>
+        <translation>열린 차단기가 시험 요청 하나를 보내기 전에 기다리는 시간. 시험이 실패하는 동안 두 배로 늘어납니다.</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::EngineSetup</name>
     <message>
         <source>built-in simulator on http://127.0.0.1:%1 (scenario %2 unless a request names its own), %3 → %4%5; no provider key is configured or --simulator was given</source>

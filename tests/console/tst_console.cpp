@@ -11,6 +11,7 @@
 #include "remote/remoteconnection.h"
 #include "runtime/enginesetup.h"
 #include "store/store.h"
+#include "views/controlview.h"
 #include "views/failuresview.h"
 #include "views/healthstrip.h"
 #include "views/latencyview.h"
@@ -32,6 +33,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -429,6 +431,33 @@ private Q_SLOTS:
                                           .arg(label->contentsRect().width())
                                           .arg(needs)));
             }
+        }
+        // The Control view's drains at their widest (one with an expiry, one until restored, a drain of every
+        // role and stage) fit 1024 px without scrolling sideways: Since, Until and Remaining included.
+        if (size.width() == 1024) {
+            const auto restore = qScopeGuard([&] {
+                m_engine->restoreProvider(Provider::Gemini);
+                m_engine->restoreProvider(Provider::Qwen);
+            });
+            m_engine->drainProvider({ Provider::Gemini, Role::Primary, Stage::Storyboard, QStringLiteral("vendor outage, ticket 4711"),
+                                      QDateTime::currentDateTimeUtc().addSecs(4 * 3600) });
+            m_engine->drainProvider({ Provider::Qwen, {}, {}, QStringLiteral("quota"), {} });
+            tabs->setCurrentWidget(m_window->controlView());
+            auto *drains = m_window->controlView()->findChild<QTableView *>(QStringLiteral("drainTable"));
+            QVERIFY(drains);
+            QTRY_COMPARE_WITH_TIMEOUT(drains->model()->rowCount(), 2, 10'000);
+            const auto widths = [drains] {
+                QStringList out;
+                for (int c = 0; c < drains->model()->columnCount(); ++c)
+                    out << QStringLiteral("%1=%2")
+                               .arg(drains->model()->headerData(c, Qt::Horizontal).toString())
+                               .arg(drains->columnWidth(c));
+                return out.join(QStringLiteral(", "));
+            };
+            // The header lays its sections out after the rows arrive (a delayed resize): awaited, not slept.
+            QTRY_VERIFY2(
+                drains->horizontalScrollBar()->maximum() == 0,
+                qPrintable(QStringLiteral("the drains scroll sideways in %1 px: %2").arg(drains->viewport()->width()).arg(widths())));
         }
         // The panels below the Latency view's chart (durations, Tune, Spend) fit as well.
         auto *latency = m_window->findChild<LatencyView *>();

@@ -9,9 +9,13 @@
 #include "models/auditlogmodel.h"
 #include "models/breakerlistmodel.h"
 #include "models/drainlistmodel.h"
+#include "models/probelistmodel.h"
 #include "models/viewlink.h"
 #include "runtime/enginesetup.h"
 #include "views/controlview.h"
+#include "views/failuresview.h"
+#include "views/latencyview.h"
+#include "views/linkfilters.h"
 #include "views/mainwindow.h"
 
 #include <QAbstractItemModelTester>
@@ -22,12 +26,14 @@
 #include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -54,6 +60,35 @@ QJsonObject providers(const QJsonArray &drains)
                            QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("gemini") },
                                                       { QStringLiteral("breakers"), QJsonArray {} },
                                                       { QStringLiteral("drains"), drains } } } } };
+}
+
+QJsonObject probeTarget(const QString &provider, const QString &role, const QJsonValue &last, bool running, const QJsonValue &nextDue)
+{
+    return QJsonObject { { QStringLiteral("provider"), provider },
+                         { QStringLiteral("role"), role },
+                         { QStringLiteral("stage"), QStringLiteral("storyboard") },
+                         { QStringLiteral("last"), last },
+                         { QStringLiteral("running"), running },
+                         { QStringLiteral("held"), QJsonValue() },
+                         { QStringLiteral("next_due"), nextDue } };
+}
+
+QJsonObject probeResult(bool ok, const QJsonValue &kind, double ms)
+{
+    return QJsonObject { { QStringLiteral("generation_id"), QStringLiteral("gen_p1") },
+                         { QStringLiteral("at"), QStringLiteral("2026-12-04T23:49:58.000Z") },
+                         { QStringLiteral("ok"), ok },
+                         { QStringLiteral("kind"), kind },
+                         { QStringLiteral("duration_ms"), ms } };
+}
+
+QJsonObject withProbes(const QJsonArray &targets, bool lead = true)
+{
+    QJsonObject o = providers({});
+    o.insert(
+        QStringLiteral("probes"),
+        QJsonObject { { QStringLiteral("every_ms"), 60000 }, { QStringLiteral("lead"), lead }, { QStringLiteral("targets"), targets } });
+    return o;
 }
 
 } // namespace
@@ -112,6 +147,51 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, DrainListModel::RemainingColumn).data().toString(), QStringLiteral("13 min 59 s"));
         now = now.addSecs(3600);
         QCOMPARE(model.index(0, DrainListModel::RemainingColumn).data().toString(), QStringLiteral("ending"));
+    }
+
+    // docs/contract.md §15: the prober's targets with their last result and next due time, updated in
+    // place; no prober (probes null) is no rows and proberRuns() false, which the view says in words.
+    void probesUpdateInPlaceAndTick()
+    {
+        ProbeListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QDateTime now = QDateTime::fromString(QStringLiteral("2026-12-04T23:50:00Z"), Qt::ISODate);
+        model.setClock([&now] { return now; });
+        model.setProviders(providers({}));
+        QVERIFY(!model.proberRuns());
+        QCOMPARE(model.rowCount(), 0);
+        const QString due = QStringLiteral("2026-12-04T23:50:58.000Z");
+        model.setProviders(
+            withProbes({ probeTarget(QStringLiteral("gemini"), QStringLiteral("primary"), probeResult(true, QJsonValue(), 850), false, due),
+                         probeTarget(QStringLiteral("qwen"), QStringLiteral("fallback"), QJsonValue(), true, QJsonValue()) }));
+        QVERIFY(model.proberRuns());
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, ProbeListModel::ResultColumn).data().toString(), QStringLiteral("ok"));
+        QCOMPARE(model.index(0, ProbeListModel::TookColumn).data().toString(), QStringLiteral("850 ms"));
+        QCOMPARE(model.index(0, ProbeListModel::NextDueColumn).data().toString(), QStringLiteral("in 58.0 s"));
+        QCOMPARE(model.index(1, ProbeListModel::ResultColumn).data().toString(), QStringLiteral("first probe running"));
+        QCOMPARE(model.index(1, ProbeListModel::NextDueColumn).data().toString(), QStringLiteral("running"));
+        const QPersistentModelIndex held = model.index(1, ProbeListModel::ResultColumn);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        now = now.addSecs(60);
+        model.refreshColumn(ProbeListModel::NextDueColumn);
+        QCOMPARE(model.index(0, ProbeListModel::NextDueColumn).data().toString(), QStringLiteral("now"));
+        model.setProviders(
+            withProbes({ probeTarget(QStringLiteral("gemini"), QStringLiteral("primary"), probeResult(true, QJsonValue(), 850), false, due),
+                         probeTarget(QStringLiteral("qwen"), QStringLiteral("fallback"),
+                                     probeResult(false, QStringLiteral("TIMEOUT"), 30000), false, due) },
+                       false));
+        QVERIFY(held.isValid());
+        QCOMPARE(held.row(), 1);
+        QCOMPARE(held.data().toString(), QStringLiteral("TIMEOUT"));
+        QCOMPARE(model.index(1, ProbeListModel::TookColumn).data().toString(), QStringLiteral("30.0 s"));
+        QVERIFY(!model.leads());
+        QCOMPARE(resets.size(), 0);
+        QVERIFY(changed.size() >= 2);
+        model.setProviders(providers({})); // the engine restarted without --probe-every
+        QVERIFY(!model.proberRuns());
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void auditExportsCsvAndJson()
@@ -219,6 +299,34 @@ private Q_SLOTS:
         QVERIFY2(why.contains(QLatin1StringView("Choose another folder")), qPrintable(why));
     }
 
+    // docs/contract.md §15: probes only where a prober runs. The embedded console runs none and says so
+    // rather than showing an empty table; an answer with probes shows the table, and the pages are
+    // flipped, never rebuilt.
+    void embeddedSaysNoProberRunsHere()
+    {
+        ControlView *view = m_window->controlView();
+        m_window->tabs()->setCurrentWidget(view);
+        auto *tabs = view->findChild<QTabWidget *>(QStringLiteral("controlTargetTabs"));
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(1);
+        QSignalSpy refreshed(m_engine.get(), &EngineConnection::providersChanged);
+        view->refresh();
+        QTRY_VERIFY(refreshed.size() >= 1);
+        auto *none = view->findChild<QLabel *>(QStringLiteral("noProber"));
+        QTableView *probes = table("probeTable");
+        QVERIFY(none && probes);
+        QTRY_VERIFY(none->isVisible());
+        QVERIFY(!probes->isVisible());
+        QVERIFY2(none->text().contains(u"No prober runs here"), qPrintable(none->text()));
+        // An attached engine's answer with a prober: the table, with the same widgets as before.
+        Q_EMIT m_engine->providersChanged(withProbes({ probeTarget(QStringLiteral("gemini"), QStringLiteral("primary"),
+                                                                   probeResult(true, QJsonValue(), 850), false, QJsonValue()) }));
+        QVERIFY(probes->isVisible());
+        QVERIFY(!none->isVisible());
+        QCOMPARE(probes->model()->rowCount(), 1);
+        QCOMPARE(table("probeTable"), probes);
+    }
+
     // docs/console.md "Links": every tab has a link that opens it again; Copy link puts it on the
     // clipboard; a link that is not one says what to do instead.
     void everyViewHasALink()
@@ -249,6 +357,70 @@ private Q_SLOTS:
         QVERIFY(!m_window->openLink(QStringLiteral("bullpen://open/failures?generation=';drop"), &why));
         QVERIFY2(why.contains(u"gen_"), qPrintable(why));
         QCOMPARE(tabs->currentWidget(), m_window->controlView()); // a refused link changes nothing
+    }
+
+    // docs/contract.md §15 "Links": Failures' link carries its filters, Latency's its time range (and
+    // selection); opening one restores them; a filter the view does not have, or a value none of its
+    // items has, is refused saying what the link may hold, and changes nothing.
+    void linksCarryFiltersAndTimeRange()
+    {
+        QTabWidget *tabs = m_window->tabs();
+        const auto combo = [this](const char *name) {
+            return m_window->findChild<QComboBox *>(QLatin1StringView(name));
+        };
+        QComboBox *range = combo("rangeCombo");
+        QComboBox *kind = combo("kindCombo");
+        QComboBox *outcome = combo("outcomeCombo");
+        QVERIFY(range && kind && outcome);
+        tabs->setCurrentWidget(m_window->failuresView());
+        range->setCurrentIndex(1); // last 24 hours
+        kind->setCurrentIndex(kind->findData(QStringLiteral("TIMEOUT")));
+        outcome->setCurrentIndex(outcome->findData(QStringLiteral("relieved")));
+        const QString failures = m_window->currentLink();
+        QCOMPARE(failures, QStringLiteral("bullpen://open/failures?range=24h&outcome=relieved&kind=TIMEOUT"));
+        range->setCurrentIndex(4);
+        kind->setCurrentIndex(0);
+        outcome->setCurrentIndex(0);
+
+        QComboBox *span = combo("latencyRange");
+        QComboBox *bucket = combo("latencyBucket");
+        QComboBox *stage = combo("latencyStage");
+        tabs->setCurrentWidget(m_window->latencyView());
+        span->setCurrentIndex(span->findData(qint64(7) * 24 * 3600 * 1000));
+        bucket->setCurrentIndex(bucket->findData(qint64(6) * 3600 * 1000));
+        stage->setCurrentIndex(stage->findData(QStringLiteral("image")));
+        const QString latency = m_window->currentLink();
+        QVERIFY2(latency.endsWith(u"stage=image&range=7d&bucket=6h"), qPrintable(latency));
+        span->setCurrentIndex(0);
+        bucket->setCurrentIndex(0);
+        stage->setCurrentIndex(0);
+
+        QString why;
+        QVERIFY2(m_window->openLink(failures, &why), qPrintable(why));
+        QCOMPARE(tabs->currentWidget(), m_window->failuresView());
+        QCOMPARE(range->currentIndex(), 1);
+        QCOMPARE(kind->currentData().toString(), QStringLiteral("TIMEOUT"));
+        QCOMPARE(outcome->currentData().toString(), QStringLiteral("relieved"));
+        QCOMPARE(m_window->currentLink(), failures); // Copy link gives back what opened it
+        QVERIFY2(m_window->openLink(latency, &why), qPrintable(why));
+        QCOMPARE(tabs->currentWidget(), m_window->latencyView());
+        QCOMPARE(linkValue(span->currentData()), QStringLiteral("7d"));
+        QCOMPARE(linkValue(bucket->currentData()), QStringLiteral("6h"));
+        QCOMPARE(stage->currentData().toString(), QStringLiteral("image"));
+        QCOMPARE(m_window->currentLink(), latency);
+        // With the generation whose detail is open: the filters and the detail both come back.
+        QVERIFY(m_window->openLink(QStringLiteral("bullpen://open/failures?generation=gen_abc123&range=7d"), &why));
+        QCOMPARE(linkValue(range->currentData()), QStringLiteral("7d"));
+        QCOMPARE(kind->currentData().toString(), QString()); // left out of the link: any kind
+
+        QVERIFY(!m_window->openLink(QStringLiteral("bullpen://open/failures?kind=NOPE&range=1h"), &why));
+        QVERIFY2(why.contains(u"TIMEOUT") && why.contains(u"Copy link"), qPrintable(why));
+        QCOMPARE(linkValue(range->currentData()), QStringLiteral("7d")); // nothing changed
+        QVERIFY(!m_window->openLink(QStringLiteral("bullpen://open/latency?colour=red"), &why));
+        QVERIFY2(why.contains(u"bucket"), qPrintable(why));
+        QVERIFY(!m_window->openLink(QStringLiteral("bullpen://open/control?range=7d"), &why));
+        QVERIFY2(why.contains(u"takes no filters"), qPrintable(why));
+        QCOMPARE(tabs->currentWidget(), m_window->failuresView());
     }
 
     // An open breaker is listed with its state and next trial; Reset (confirmed) closes it and is audited.
@@ -353,7 +525,8 @@ private Q_SLOTS:
         QCOMPARE(silences.size(), size_t(1));
         QCOMPARE(silences.front().rule, QStringLiteral("BullpenProviderFailingNow"));
         QCOMPARE(silences.front().since.secsTo(silences.front().until), 15 * 60);
-        QTRY_COMPARE(table("auditTable")->model()->rowCount(), 1);
+        // The breaker's opening (audited by the engine itself since the annotations) and the silence, newest first.
+        QTRY_COMPARE(table("auditTable")->model()->rowCount(), 2);
         const QString target = table("auditTable")->model()->index(0, AuditLogModel::TargetColumn).data().toString();
         QVERIFY2(target.startsWith(u"BullpenProviderFailingNow until ") && target.contains(u"known, ticket 7"), qPrintable(target));
 

@@ -316,6 +316,7 @@ private Q_SLOTS:
         const QJsonObject listed = list.json();
         QCOMPARE(listed.value(QLatin1StringView("providers")).toArray().size(), 4);
         QVERIFY(listed.value(QLatin1StringView("breaker")).toObject().value(QLatin1StringView("enabled")).toBool());
+        QVERIFY2(listed.value(QLatin1StringView("probes")).isNull(), "no prober runs without --probe-every: probes is null");
 
         const QByteArray drainBody = body({ { QStringLiteral("reason"), QStringLiteral("incident 4711") } });
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/gemini/drain"), m_viewer, drainBody).status, 403);
@@ -596,6 +597,54 @@ private Q_SLOTS:
         for (const char c : { '\x1b', '\x07', '\r' })
             QVERIFY2(!listed.contains(c), listed.toPercentEncoding(" \n").constData());
         QCOMPARE(call("POST", QStringLiteral("/v1/providers/openai/restore"), m_operator, "{}").status, 200);
+    }
+
+    // `bullpen-cli audit` (docs/api.md, GET /v1/audit): from a running engine (--engine) and from the store
+    // itself (--data-dir), filtered by action, with a stored row's control characters printed as spaces as
+    // `provider list` does; a bad --limit is refused saying what to give.
+    void cliAuditPrintsTheTrailSafely()
+    {
+        QString why;
+        const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(m_engine->store, &why);
+        QVERIFY2(tokens, qPrintable(why));
+        QVERIFY2(tokens->audit(QStringLiteral("old\x1b[1mops"), QStringLiteral("drain"),
+                               QStringLiteral("gemini (\x1b]0;pwned\x07\x1b[2Jvendor outage\r\nsecond line)"), {}, &why),
+                 qPrintable(why));
+        QVERIFY(tokens->audit(QStringLiteral("ops"), QStringLiteral("restore"), QStringLiteral("gemini"), {}, &why));
+        const auto cli = [&](const QStringList &args, QByteArray *out, QByteArray *err = nullptr) {
+            QProcess p;
+            QProcessEnvironment env = m_engine->environment();
+            env.insert(QStringLiteral("BULLPEN_ENGINE_TOKEN"), m_viewer);
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(BULLPEN_CLI), QStringList { QStringLiteral("audit") } + args);
+            if (!p.waitForFinished(30'000))
+                return -1;
+            *out = p.readAllStandardOutput();
+            if (err)
+                *err = p.readAllStandardError();
+            return p.exitCode();
+        };
+        const QStringList remote { QStringLiteral("--engine"), m_engine->url.toString() };
+        const QStringList local { QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("main")) };
+        for (const QStringList &where : { remote, local }) {
+            QByteArray out;
+            QCOMPARE(cli(where + QStringList { QStringLiteral("--action"), QStringLiteral("drain") }, &out), 0);
+            QVERIFY2(out.contains("vendor outage") && out.contains("second line") && out.contains("old [1mops"), out.constData());
+            QVERIFY2(!out.contains("restore"), out.constData()); // --action filters
+            for (const char c : { '\x1b', '\x07', '\r' })
+                QVERIFY2(!out.contains(c), out.toPercentEncoding(" \n").constData());
+            QCOMPARE(cli(where + QStringList { QStringLiteral("--json"), QStringLiteral("--limit"), QStringLiteral("1") }, &out), 0);
+            const QJsonArray entries = QJsonDocument::fromJson(out).object().value(QLatin1StringView("entries")).toArray();
+            QCOMPARE(entries.size(), 1);
+            QCOMPARE(entries.first().toObject().value(QLatin1StringView("action")).toString(), QStringLiteral("restore"));
+        }
+        QByteArray out, err;
+        QCOMPARE(cli({ QStringLiteral("--limit"), QStringLiteral("0") }, &out, &err), 2);
+        QVERIFY2(err.contains("--limit: a whole number from 1 to 1000"), err.constData());
+        if (!m_engine->store.isPostgres()) { // there the environment names the store, not the folder
+            QCOMPARE(cli({ QStringLiteral("--data-dir"), m_dir.filePath(QStringLiteral("nosuch")) }, &out, &err), 5);
+            QVERIFY2(err.contains("--engine URL"), err.constData());
+        }
     }
 
     // A control character (NUL above all: an error inside PostgreSQL) in a path or a query parameter is a
@@ -1054,10 +1103,11 @@ private Q_SLOTS:
         openStream(other, m_engine->url, m_viewer, {});
         QTRY_COMPARE_WITH_TIMEOUT(other.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200, 10'000);
         QCOMPARE(m_engine->tokenCommand({ QStringLiteral("revoke"), QStringLiteral("temp") }), 0);
-        QCOMPARE(call("GET", QStringLiteral("/v1/instances"), temp).status, 401);
-        // A revoked token's open streams end within a second (the check's tick included: under 2.5 s).
+        // A revoked token's open streams end within a second of the revocation (the command has
+        // returned: the store holds it), the check's tick included.
         QElapsedTimer closing;
         closing.start();
+        QCOMPARE(call("GET", QStringLiteral("/v1/instances"), temp).status, 401);
         const auto allClosed = [&] {
             for (const auto &socket : streams) {
                 socket->readAll();
@@ -1067,7 +1117,7 @@ private Q_SLOTS:
             return true;
         };
         QTRY_VERIFY_WITH_TIMEOUT(allClosed(), 5'000);
-        QVERIFY2(closing.elapsed() < 2500, qPrintable(QString::number(closing.elapsed())));
+        QVERIFY2(closing.elapsed() < 1000, qPrintable(QString::number(closing.elapsed())));
         QVERIFY(other.reply->isRunning()); // not another token's
         other.reply->abort();
         QVERIFY(m_engine->tokenCommand({ QStringLiteral("revoke"), QStringLiteral("temp") }) != 0); // gone already
@@ -2430,6 +2480,37 @@ private Q_SLOTS:
         QVERIFY2(metrics.contains("bullpen_generations_started_total 1\n"), metrics.constData());
         QVERIFY(metrics.contains("bullpen_probes_total{provider=\"qwen\",role=\"fallback\",stage=\"storyboard\",result=\"ok\"}"));
         QVERIFY(metrics.contains("bullpen_probe_success{provider=\"gemini\",role=\"primary\",stage=\"image\"} 1"));
+        probesAreListedWithTheProviders(engine.url, token, every);
+    }
+
+    // docs/contract.md §15: GET /v1/providers' `probes` names every target of this engine's prober with
+    // its last result and when it is due again, for the Control view.
+    void probesAreListedWithTheProviders(const QUrl &url, const QString &token, const QSet<QString> &every)
+    {
+        const QJsonObject probes =
+            call("GET", QStringLiteral("/v1/providers"), token, {}, {}, url).json().value(QLatin1StringView("probes")).toObject();
+        QCOMPARE(probes.value(QLatin1StringView("every_ms")).toInt(), 1000);
+        QVERIFY(probes.value(QLatin1StringView("lead")).toBool());
+        QSet<QString> listed;
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (const QJsonValue &v : probes.value(QLatin1StringView("targets")).toArray()) {
+            const QJsonObject t = v.toObject();
+            const QString name = t.value(QLatin1StringView("provider")).toString() + QLatin1Char('/')
+                + t.value(QLatin1StringView("role")).toString() + QLatin1Char('/') + t.value(QLatin1StringView("stage")).toString();
+            listed.insert(name);
+            const QJsonObject last = t.value(QLatin1StringView("last")).toObject();
+            QVERIFY2(last.value(QLatin1StringView("ok")).toBool() || t.value(QLatin1StringView("running")).toBool(),
+                     qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(QJsonDocument(t).toJson(QJsonDocument::Compact))));
+            const QDateTime at = QDateTime::fromString(last.value(QLatin1StringView("at")).toString(), Qt::ISODateWithMs);
+            QVERIFY2(at.isValid() && at <= now && at > now.addSecs(-60), qPrintable(name));
+            QVERIFY(last.value(QLatin1StringView("generation_id")).toString().startsWith(QLatin1String("gen_")));
+            if (!t.value(QLatin1StringView("running")).toBool()) {
+                const QDateTime due = QDateTime::fromString(t.value(QLatin1StringView("next_due")).toString(), Qt::ISODateWithMs);
+                QVERIFY2(due.isValid() && due > now.addSecs(-1) && due <= now.addSecs(3),
+                         qPrintable(name + QStringLiteral(" next due ") + due.toString(Qt::ISODateWithMs)));
+            }
+        }
+        QCOMPARE(listed, every);
     }
 
     // On PostgreSQL one engine probes (the probers' advisory lock); when it stops, another takes over.

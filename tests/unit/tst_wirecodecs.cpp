@@ -4,6 +4,7 @@
 // paths are filled in for a client the way the service matches them.
 #include "api/breakerjson.h"
 #include "wire/apiroutes.h"
+#include "wire/engineconfigjson.h"
 #include "wire/storyboardpolicyjson.h"
 
 #include <QDateTime>
@@ -190,6 +191,80 @@ private Q_SLOTS:
                                        Provider::Gemini, QStringLiteral("ops"), now);
         QVERIFY(std::holds_alternative<FieldError>(refused));
         QCOMPARE(std::get<FieldError>(refused).field, QStringLiteral("reason"));
+    }
+
+    // GET /v1/config's answer: every field, nested and optional ones set and not, read back as written
+    // (the service writes it and the remote client reads it with this codec only).
+    void engineConfigRoundTrip_data()
+    {
+        QTest::addColumn<bool>("full");
+        QTest::addRow("every optional part") << true;
+        QTest::addRow("none of them") << false;
+    }
+    void engineConfigRoundTrip()
+    {
+        QFETCH(bool, full);
+        EngineConfig c;
+        c.instance = QStringLiteral("engine-a");
+        c.version = QStringLiteral("1.2.3");
+        c.settings = object(R"({"breaker": true, "storyboard": {"policy": "relief"}})");
+        c.storyboardPolicy = full ? policy("capacity", Provider::Qwen, Provider::Gemini) : policy("relief", Provider::Qwen, std::nullopt);
+        c.storyboardPolicy.totalBudget = full ? std::optional(20'000ms) : std::nullopt;
+        c.scenario = QStringLiteral("flaky");
+        c.keys.insert(QStringLiteral("gemini"), EngineConfig::Key { QStringLiteral("environment"), QStringLiteral("9f3c") });
+        c.keys.insert(QStringLiteral("qwen"), EngineConfig::Key { QStringLiteral("none"), std::nullopt });
+        c.providers << EngineConfig::ProviderEntry { object(R"({"id": "gemini", "format": "gemini"})"), true }
+                    << EngineConfig::ProviderEntry { object(R"({"id": "local-vllm", "format": "openai", "model": "m"})"), false };
+        c.warnings << QStringLiteral("a key over plain HTTP");
+        c.simulator = full;
+        c.scenarios = QStringList { QStringLiteral("healthy"), QStringLiteral("flaky") };
+        c.engineThreads = 2;
+        c.describe = QStringLiteral("2 threads, SQLite");
+        c.limits = EngineConfig::Limits { 262'144, 32'768, 16'384, 1000, 200.5, 64, 1024, 512, 10'000ms, 60'000ms };
+        if (full) {
+            c.probeEvery = 30'000ms;
+            c.store = EngineConfig::StoreInfo { QStringLiteral("postgresql"), QStringLiteral("postgresql://bullpen@db:5432/bullpen") };
+            c.tls =
+                EngineConfig::Tls { QStringLiteral("engine"), QStringLiteral("Bullpen test CA"), QStringLiteral("2030-01-01T00:00:00Z") };
+        }
+        const QJsonObject written = EngineConfigJson::toJson(c);
+        const auto read = EngineConfigJson::fromJson(QJsonDocument::fromJson(QJsonDocument(written).toJson()).object());
+        QVERIFY2(std::holds_alternative<EngineConfig>(read),
+                 qPrintable(std::get_if<FieldError>(&read) ? std::get<FieldError>(read).toString() : QString()));
+        const EngineConfig &back = std::get<EngineConfig>(read);
+        QCOMPARE(back.limits, c.limits);
+        QCOMPARE(back.storyboardPolicy, c.storyboardPolicy);
+        QCOMPARE(back.providers, c.providers);
+        QCOMPARE(back.keys, c.keys);
+        QCOMPARE(back.store, c.store);
+        QCOMPARE(back.tls, c.tls);
+        QVERIFY(back == c);
+        // The nulls the API documents (docs/openapi.yaml): written as null, not left out.
+        QVERIFY(written.contains(QStringLiteral("store")) && written.contains(QStringLiteral("tls"))
+                && written.contains(QStringLiteral("probe_every_ms")));
+        QCOMPARE(written.value(QStringLiteral("store")).isNull(), !full);
+    }
+    void engineConfigRefusedByField_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("named");
+        QTest::addRow("instance a number") << QByteArray(R"({"instance": 3})") << QStringLiteral("instance");
+        QTest::addRow("a limit a string") << QByteArray(R"({"limits": {"max_in_flight": "many"}})")
+                                          << QStringLiteral("limits.max_in_flight");
+        QTest::addRow("a key's source a number")
+            << QByteArray(R"({"keys": {"qwen": {"source": 1, "last4": null}}})") << QStringLiteral("keys.qwen.source");
+        QTest::addRow("the policy's preset unknown") << QByteArray(
+            R"({"storyboard_policy": {"policy": "fastest", "primary": "gemini", "fallback": null, "primary_ms": 1, "fallback_ms": 1}})")
+                                                     << QStringLiteral("storyboard_policy.policy");
+        QTest::addRow("store an array") << QByteArray(R"({"store": []})") << QStringLiteral("store");
+    }
+    void engineConfigRefusedByField()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, named);
+        const auto read = EngineConfigJson::fromJson(QJsonDocument::fromJson(json).object());
+        QVERIFY2(std::holds_alternative<FieldError>(read), json.constData());
+        QCOMPARE(std::get<FieldError>(read).field, named);
     }
 
     // Every route has one row, each path once per method; a client's path is the template filled in.

@@ -21,6 +21,18 @@ QString clock(const QJsonValue &iso)
     return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm:ss")) : QString();
 }
 
+QString minutes(const QJsonValue &iso)
+{
+    const QDateTime t = time(iso);
+    return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm")) : QString();
+}
+
+QString dateTime(const QJsonValue &iso)
+{
+    const QDateTime t = time(iso);
+    return t.isValid() ? QLocale().toString(t.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
+}
+
 QString role(const QJsonValue &id)
 {
     if (const auto r = roleFromId(id.toString()))

@@ -14,6 +14,8 @@ using WallClock = std::function<QDateTime()>;
 
 QDateTime time(const QJsonValue &iso); // invalid when null or unreadable
 QString clock(const QJsonValue &iso); // "14:03:07", local; empty when null
+QString minutes(const QJsonValue &iso); // "14:03", local: a drain's since and until, to the minute; empty when null
+QString dateTime(const QJsonValue &iso); // "2026-12-05 14:03:07", local: the tooltip of a shortened time
 QString role(const QJsonValue &id); // "primary" in words; null: every role
 QString stage(const QJsonValue &id); // "storyboard" in words; null: every stage
 // What is left until `until` from `now`, with the one duration formatter; empty when there is no end.

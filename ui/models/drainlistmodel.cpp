@@ -72,15 +72,30 @@ QString DrainListModel::text(const QJsonObject &row, int column) const
     }
     case ReasonColumn:
         return row.value(QLatin1StringView("reason")).toString();
+    // To the minute, and no end as a dash (Remaining says "until restored"): the eight columns fit
+    // half of a 1024 px window (the tooltips give the whole time).
     case SinceColumn:
-        return controltext::clock(row.value(QLatin1StringView("since")));
+        return controltext::minutes(row.value(QLatin1StringView("since")));
     case UntilColumn:
-        return row.value(QLatin1StringView("until")).isString() ? controltext::clock(row.value(QLatin1StringView("until")))
-                                                                : tr("until restored");
+        return row.value(QLatin1StringView("until")).isString() ? controltext::minutes(row.value(QLatin1StringView("until")))
+                                                                : QStringLiteral("–");
     case RemainingColumn:
         return controltext::remaining(row.value(QLatin1StringView("until")), m_now());
     default:
         return {};
+    }
+}
+
+QString DrainListModel::toolTip(const QJsonObject &row, int column) const
+{
+    switch (column) {
+    case SinceColumn:
+        return controltext::dateTime(row.value(QLatin1StringView("since")));
+    case UntilColumn:
+        return row.value(QLatin1StringView("until")).isString() ? controltext::dateTime(row.value(QLatin1StringView("until")))
+                                                                : tr("until restored");
+    default:
+        return text(row, column);
     }
 }
 

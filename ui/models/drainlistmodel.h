@@ -25,6 +25,7 @@ protected:
     QString key(const QJsonObject &row) const override;
     QString text(const QJsonObject &row, int column) const override;
     QVariant sortValue(const QJsonObject &row, int column) const override;
+    QString toolTip(const QJsonObject &row, int column) const override;
 
 private:
     controltext::WallClock m_now;

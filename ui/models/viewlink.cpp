@@ -21,8 +21,13 @@ QString ViewLink::toString() const
     url.setScheme(QStringLiteral("bullpen"));
     url.setHost(QStringLiteral("open"));
     url.setPath(QLatin1Char('/') + view);
+    QUrlQuery query;
     if (!generation.isEmpty())
-        url.setQuery(QUrlQuery { { QStringLiteral("generation"), generation } });
+        query.addQueryItem(QStringLiteral("generation"), generation);
+    for (const auto &[key, value] : filters)
+        query.addQueryItem(key, value);
+    if (!query.isEmpty())
+        url.setQuery(query);
     return url.toString(QUrl::FullyEncoded);
 }
 
@@ -38,8 +43,17 @@ std::variant<ViewLink, QString> ViewLink::parse(const QString &text)
         return QStringLiteral("no view \"%1\" in the link; the views are %2").arg(link.view.left(32), views().join(QStringLiteral(", ")));
     const QUrlQuery query(url);
     for (const auto &[key, value] : query.queryItems(QUrl::FullyDecoded)) {
-        if (key != u"generation")
-            return QStringLiteral("unknown part \"%1\" in the link; a link takes only generation=gen_…").arg(key.left(32));
+        if (key != u"generation") {
+            // A filter: the view it opens checks the key and the value against its own boxes.
+            static const QRegularExpression filterKey(QStringLiteral("^[a-z_]{1,24}$"));
+            static const QRegularExpression filterValue(QStringLiteral("^[A-Za-z0-9_.:-]{1,64}$"));
+            if (!filterKey.match(key).hasMatch() || !filterValue.match(value).hasMatch())
+                return QStringLiteral("unknown part \"%1\" in the link; a link takes generation=gen_… and the view's filters as "
+                                      "key=value (letters, digits, _ . : -), as Copy link gives them")
+                    .arg(key.left(32));
+            link.filters.append({ key, value });
+            continue;
+        }
         static const QRegularExpression id(QStringLiteral("^gen_[A-Za-z0-9_-]{1,64}$"));
         if (!id.match(value).hasMatch())
             return QStringLiteral("generation must be a generation id (gen_…), as Copy id gives it");

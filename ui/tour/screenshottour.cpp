@@ -32,7 +32,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QGroupBox>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStyle>
@@ -252,6 +255,19 @@ private:
         below->setCurrentWidget(latency->tunePanel());
     }
 
+    // The Settings view scrolled to the fields made from the settings table (its first group on top).
+    void captureSettingsFields()
+    {
+        SettingsView *view = m_window.settingsView();
+        auto *scroll = view->findChild<QScrollArea *>();
+        auto *first = view->findChild<QGroupBox *>(QStringLiteral("group:%1").arg(int(SettingGroup::Storyboard)));
+        if (!scroll || !first)
+            return;
+        scroll->verticalScrollBar()->setValue(first->mapTo(scroll->widget(), QPoint()).y());
+        save(view, QStringLiteral("37-small-settings-fields.png"));
+        scroll->verticalScrollBar()->setValue(0);
+    }
+
     // The smallest window every view is made for (1024×700): the views an operator reads most.
     void captureSmall()
     {
@@ -264,6 +280,7 @@ private:
         };
         for (const auto &[view, name] : views)
             save(view, QLatin1StringView(name));
+        captureSettingsFields();
         // The Control view during an incident: a drain with an expiry, an open breaker and its alerts.
         const BreakerKey key { Provider::Gemini, Role::Primary, Stage::Storyboard };
         for (int i = 0; i < 5; ++i)

@@ -46,6 +46,10 @@
         <source>Runbook: %1</source>
         <translation>대응 절차: %1</translation>
     </message>
+    <message>
+        <source>Silenced until</source>
+        <translation>무음 끝 시각</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::AnnotationModel</name>
@@ -553,6 +557,18 @@
         <source>Alerts (the shipped rules, evaluated by the engine)</source>
         <translation>경보(함께 제공되는 규칙, 엔진이 평가)</translation>
     </message>
+    <message>
+        <source>Silence…</source>
+        <translation>무음…</translation>
+    </message>
+    <message>
+        <source>Acknowledge the selected alert: no notification for its rule for a while. Audited.</source>
+        <translation>선택한 경보를 확인합니다. 그 규칙의 알림을 한동안 띄우지 않습니다. 감사 기록에 남습니다.</translation>
+    </message>
+    <message>
+        <source>End silence</source>
+        <translation>무음 해제</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::DesktopNotifier</name>
@@ -563,6 +579,22 @@
     <message>
         <source>no notification service runs on this desktop</source>
         <translation>이 데스크톱에서 실행 중인 알림 서비스가 없음</translation>
+    </message>
+    <message>
+        <source>Alert firing: %1</source>
+        <translation>경보 발생: %1</translation>
+    </message>
+    <message>
+        <source>Alert firing: %1 (%2)</source>
+        <translation>경보 발생: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Severity: %1. Open the Control view to silence it or to act.</source>
+        <translation>심각도: %1. 제어 화면을 열어 무음 처리하거나 조치하세요.</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
     </message>
 </context>
 <context>
@@ -2301,22 +2333,21 @@
     </message>
 </context>
 <context>
+    <name>bullpen::SettingsForm</name>
+    <message>
+        <source>must be greater than zero</source>
+        <translation>0보다 커야 합니다</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::SettingsView</name>
     <message>
         <source>none (no automatic fallback)</source>
         <translation>없음 (자동 대체 안 함)</translation>
     </message>
     <message>
-        <source>derived: primary + fallback timeout</source>
-        <translation>자동: 기본 + 대체 제한 시간</translation>
-    </message>
-    <message>
         <source>Storyboard stage</source>
         <translation>스토리보드 단계</translation>
-    </message>
-    <message>
-        <source>Policy</source>
-        <translation>정책</translation>
     </message>
     <message>
         <source>Primary provider</source>
@@ -2325,18 +2356,6 @@
     <message>
         <source>Fallback provider</source>
         <translation>대체 제공자</translation>
-    </message>
-    <message>
-        <source>Primary timeout</source>
-        <translation>기본 제한 시간</translation>
-    </message>
-    <message>
-        <source>Fallback timeout</source>
-        <translation>대체 제한 시간</translation>
-    </message>
-    <message>
-        <source>Total budget</source>
-        <translation>전체 예산</translation>
     </message>
     <message>
         <source>Providers</source>
@@ -2367,28 +2386,8 @@
         <translation>키 설정…</translation>
     </message>
     <message>
-        <source>Generate captions (a failure falls back to default captions)</source>
-        <translation>캡션 생성 (실패하면 기본 캡션 사용)</translation>
-    </message>
-    <message>
         <source>Image and captions</source>
         <translation>이미지와 캡션</translation>
-    </message>
-    <message>
-        <source>Image model</source>
-        <translation>이미지 모델</translation>
-    </message>
-    <message>
-        <source>Image timeout per try</source>
-        <translation>시도당 이미지 제한 시간</translation>
-    </message>
-    <message>
-        <source>Image retries</source>
-        <translation>이미지 재시도</translation>
-    </message>
-    <message>
-        <source>Captions timeout</source>
-        <translation>캡션 제한 시간</translation>
     </message>
     <message>
         <source>System language</source>
@@ -2439,10 +2438,6 @@
         <translation>설정 안 됨</translation>
     </message>
     <message>
-        <source>must be greater than zero</source>
-        <translation>0보다 커야 합니다</translation>
-    </message>
-    <message>
         <source>needs a model name</source>
         <translation>모델 이름이 필요합니다</translation>
     </message>
@@ -2463,10 +2458,6 @@
         <translation>%1 API 키</translation>
     </message>
     <message>
-        <source>Store prompts and responses</source>
-        <translation>프롬프트와 응답 저장</translation>
-    </message>
-    <message>
         <source>30d</source>
         <translation>30d (30일)</translation>
     </message>
@@ -2483,28 +2474,12 @@
         <translation>대시보드가 읽는 시간별 집계와 감사 기록을 보관하는 기간입니다. 생성 기록의 보관 기간보다 짧을 수 없습니다.</translation>
     </message>
     <message>
-        <source>from https_proxy / http_proxy / no_proxy</source>
-        <translation>https_proxy / http_proxy / no_proxy 환경 변수 사용</translation>
-    </message>
-    <message>
-        <source>The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy.</source>
-        <translation>제공자 호출과 엔진 연결에 쓰는 프록시입니다: http://host:port, socks5://host:port, 또는 직접 연결하려면 none. 비워 두면 환경 변수 https_proxy, http_proxy, no_proxy를 따릅니다.</translation>
-    </message>
-    <message>
         <source>Keep generations</source>
         <translation>생성 기록 보관 기간</translation>
     </message>
     <message>
         <source>Keep aggregates</source>
         <translation>집계 보관 기간</translation>
-    </message>
-    <message>
-        <source>Proxy</source>
-        <translation>프록시</translation>
-    </message>
-    <message>
-        <source>Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons with their text. Off by default (docs/contract.md §5.1).</source>
-        <translation>이야기에서 나온 텍스트(스토리보드, 캡션). 24시간 캐시와 비교 본문 다시 열기에 필요합니다. 기본값은 꺼짐입니다 (docs/contract.md §5.1).</translation>
     </message>
     <message>
         <source>Settings file: %1 · the environment overrides it (docs/contract.md §4.6); changes apply at the next start.</source>
@@ -2557,18 +2532,6 @@
     <message>
         <source>%1 Restart Bullpen to use it.</source>
         <translation>%1 사용하려면 Bullpen을 다시 시작하세요.</translation>
-    </message>
-    <message>
-        <source>the system's certificate authorities only</source>
-        <translation>시스템 인증 기관만 사용</translation>
-    </message>
-    <message>
-        <source>A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy that inspects TLS with a certificate of its own, or a gateway with a private CA.</source>
-        <translation>제공자 호출이 시스템 인증 기관 외에 추가로 신뢰할 인증 기관의 PEM 파일입니다. 자체 인증서로 TLS를 검사하는 프록시나 사설 CA를 쓰는 게이트웨이에 씁니다.</translation>
-    </message>
-    <message>
-        <source>Provider CA file</source>
-        <translation>제공자 CA 파일</translation>
     </message>
     <message>
         <source>Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)</source>
@@ -2633,6 +2596,96 @@
     <message>
         <source>Desktop notifications (unavailable: %1)</source>
         <translation>데스크톱 알림 (사용할 수 없음: %1)</translation>
+    </message>
+    <message>
+        <source>Breakers</source>
+        <translation>차단기</translation>
+    </message>
+    <message>
+        <source>Network and attaching</source>
+        <translation>네트워크와 엔진 연결</translation>
+    </message>
+    <message>
+        <source>Engine service</source>
+        <translation>엔진 서비스</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::SilenceDialog</name>
+    <message>
+        <source>Silence %1</source>
+        <translation>무음: %1</translation>
+    </message>
+    <message>
+        <source>for %1 minutes</source>
+        <translation>%1분 동안</translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation>1시간 동안</translation>
+    </message>
+    <message>
+        <source>for %1 hours</source>
+        <translation>%1시간 동안</translation>
+    </message>
+    <message>
+        <source>e.g. known outage, ticket 4711</source>
+        <translation>예: 알려진 장애, 티켓 4711</translation>
+    </message>
+    <message>
+        <source>Its alerts stay listed and keep their state; no desktop notification is raised for them until the silence ends. It ends on its own, or with End silence.</source>
+        <translation>경보는 목록에 남고 상태도 그대로입니다. 무음이 끝날 때까지 데스크톱 알림을 띄우지 않습니다. 무음은 저절로 끝나거나 무음 해제로 끝납니다.</translation>
+    </message>
+    <message>
+        <source>Silence</source>
+        <translation>무음</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>How long</source>
+        <translation>기간</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::SilenceDialog</name>
+    <message>
+        <source>Silence %1</source>
+        <translation>무음: %1</translation>
+    </message>
+    <message>
+        <source>for %1 minutes</source>
+        <translation>%1분 동안</translation>
+    </message>
+    <message>
+        <source>for 1 hour</source>
+        <translation>1시간 동안</translation>
+    </message>
+    <message>
+        <source>for %1 hours</source>
+        <translation>%1시간 동안</translation>
+    </message>
+    <message>
+        <source>e.g. known outage, ticket 4711</source>
+        <translation>예: 알려진 장애, 티켓 4711</translation>
+    </message>
+    <message>
+        <source>Its alerts stay listed and keep their state; no desktop notification is raised for them until the silence ends. It ends on its own, or with End silence.</source>
+        <translation>경보는 목록에 남고 상태도 그대로입니다. 무음이 끝날 때까지 데스크톱 알림을 띄우지 않습니다. 무음은 저절로 끝나거나 무음 해제로 끝납니다.</translation>
+    </message>
+    <message>
+        <source>Silence</source>
+        <translation>무음</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>이유</translation>
+    </message>
+    <message>
+        <source>How long</source>
+        <translation>기간</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "models/auditlogmodel.h"
 #include "models/breakerlistmodel.h"
 #include "models/drainlistmodel.h"
+#include "models/probelistmodel.h"
 #include "pipeline/engineconnection.h"
 #include "silencedialog.h"
 
@@ -25,6 +26,8 @@
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -74,6 +77,7 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     , m_breakers(new BreakerListModel(this))
     , m_audit(new AuditLogModel(this))
     , m_alertsModel(new AlertListModel(this))
+    , m_probes(new ProbeListModel(this))
     , m_auditFilter(new QSortFilterProxyModel(this))
     , m_ticker(new QTimer(this))
 {
@@ -82,7 +86,14 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     // breakers) above, what is said about it (alerts, the audit) below.
     auto *top = new QSplitter(Qt::Horizontal);
     top->addWidget(makeDrainsBox());
-    top->addWidget(makeBreakersBox());
+    // Breakers and probes share a place: both are per provider × role × stage of this engine.
+    auto *perTarget = new QTabWidget;
+    perTarget->setObjectName(QStringLiteral("controlTargetTabs"));
+    perTarget->addTab(makeBreakersBox(), tr("Breakers (this engine)"));
+    perTarget->addTab(makeProbesBox(), tr("Probes"));
+    top->addWidget(perTarget);
+    top->setStretchFactor(0, 3); // the drains' eight columns take more of the width than the breakers'
+    top->setStretchFactor(1, 2);
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(makeAlertsBox());
     bottom->addWidget(makeAuditBox());
@@ -100,6 +111,8 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     connect(&engine, &EngineConnection::providersChanged, this, [this](const QJsonObject &providers) {
         m_drains->setProviders(providers);
         m_breakers->setProviders(providers);
+        m_probes->setProviders(providers);
+        showProbes();
         updateButtons();
     });
     connect(&engine, &EngineConnection::alertsChanged, this, [this](const QJsonObject &alerts) {
@@ -112,6 +125,7 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     m_ticker->setInterval(kTick);
     connect(m_ticker, &QTimer::timeout, this, &ControlView::tick);
     m_ticker->start();
+    showProbes();
     updateButtons();
 }
 
@@ -122,6 +136,12 @@ QWidget *ControlView::makeDrainsBox()
     auto *box = new QGroupBox(tr("Active drains"));
     m_drainTable = makeTable(QStringLiteral("drainTable"), m_drains);
     m_drainTable->setSortingEnabled(false); // rows keep their place while the operator looks at them
+    // No horizontal scrolling at 1024 px: every column as wide as what it holds, the reason takes the
+    // rest (elided, whole in its tooltip).
+    QHeaderView *header = m_drainTable->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(DrainListModel::ReasonColumn, QHeaderView::Stretch);
     m_provider = new QComboBox;
     m_provider->setObjectName(QStringLiteral("controlDrainProvider"));
     for (const Provider p : ProviderRegistry::all())
@@ -160,7 +180,7 @@ QWidget *ControlView::makeDrainsBox()
 
 QWidget *ControlView::makeBreakersBox()
 {
-    auto *box = new QGroupBox(tr("Breakers (this engine)"));
+    auto *box = new QWidget; // its tab says what it is
     m_breakerTable = makeTable(QStringLiteral("breakerTable"), m_breakers);
     m_resetButton = new QPushButton(tr("Reset breaker…"));
     m_resetButton->setObjectName(QStringLiteral("controlReset"));
@@ -175,6 +195,43 @@ QWidget *ControlView::makeBreakersBox()
     layout->addWidget(m_breakerTable, 1);
     layout->addLayout(buttons);
     return box;
+}
+
+QWidget *ControlView::makeProbesBox()
+{
+    m_probeTable = makeTable(QStringLiteral("probeTable"), m_probes);
+    m_probeTable->setToolTip(tr("This engine's probes: one minimal synthetic request to each provider, role and stage that had "
+                                "no traffic for the whole interval"));
+    m_probeNote = new QLabel;
+    m_probeNote->setObjectName(QStringLiteral("probeNote"));
+    m_probeNote->setWordWrap(true);
+    auto *withTable = new QWidget;
+    auto *layout = new QVBoxLayout(withTable);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_probeTable, 1);
+    layout->addWidget(m_probeNote);
+    m_noProber = new QLabel;
+    m_noProber->setObjectName(QStringLiteral("noProber"));
+    m_noProber->setWordWrap(true);
+    m_noProber->setAlignment(Qt::AlignCenter);
+    m_probePages = new QStackedWidget;
+    m_probePages->addWidget(m_noProber);
+    m_probePages->addWidget(withTable);
+    return m_probePages;
+}
+
+// The table where a prober runs, and otherwise why there is none (never an empty table that reads as
+// "probes found nothing"). Both pages live as long as the view; a refresh only flips between them.
+void ControlView::showProbes()
+{
+    m_noProber->setText(m_engine.attached() ? tr("No prober runs here: this engine was started without --probe-every.")
+                                            : tr("No prober runs here: an embedded console sends no probes. A bullpen-engine "
+                                                 "started with --probe-every does, and shows them here when attached."));
+    m_probePages->setCurrentIndex(m_probes->proberRuns() ? 1 : 0);
+    m_probeNote->setText(m_probes->leads() ? QString()
+                                           : tr("Another engine on the store holds the probers' lock and probes now; this "
+                                                "engine's prober waits."));
+    m_probeNote->setVisible(!m_probes->leads());
 }
 
 QWidget *ControlView::makeAlertsBox()
@@ -265,6 +322,7 @@ void ControlView::setClock(controltext::WallClock clock)
 {
     m_drains->setClock(clock);
     m_breakers->setClock(clock);
+    m_probes->setClock(clock);
     tick();
 }
 
@@ -285,6 +343,7 @@ void ControlView::tick()
 {
     m_drains->refreshColumn(DrainListModel::RemainingColumn);
     m_breakers->refreshColumn(BreakerListModel::NextTrialColumn);
+    m_probes->refreshColumn(ProbeListModel::NextDueColumn);
     // The lists themselves are asked again every few ticks while the view is on screen.
     static_assert(kRefresh % kTick == std::chrono::seconds(0));
     // Hidden, only the alerts: an attached console's notifications need them (embedded, the engine

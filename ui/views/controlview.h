@@ -10,6 +10,8 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
+class QStackedWidget;
+class QTabWidget;
 class QTableView;
 class QTimer;
 
@@ -19,11 +21,13 @@ class AlertListModel;
 class AuditLogModel;
 class BreakerListModel;
 class DrainListModel;
+class ProbeListModel;
 class EngineConnection;
 
 // The Control view (docs/console.md, "Control view"; docs/contract.md §15): the active drains with what
 // remains of each (ticking once a second) and Restore per row, Drain… with the one DrainDialog, the
-// breakers per provider × role × stage with an audited Reset, the engine's alerts with Silence… and End
+// breakers per provider × role × stage with an audited Reset, the prober's targets with their last
+// result and next due time (where a prober runs; otherwise it says so), the engine's alerts with Silence… and End
 // silence per rule (acknowledge = silence, audited), and the audit trail with a filter and an export. It holds the engine only as an
 // EngineConnection (embedded and attached alike); refreshes update its models in place, so a menu or a dialog opened from it survives them.
 class ControlView final : public QWidget
@@ -39,6 +43,7 @@ public:
     BreakerListModel *breakers() const { return m_breakers; }
     AuditLogModel *audit() const { return m_audit; }
     AlertListModel *alerts() const { return m_alertsModel; }
+    ProbeListModel *probes() const { return m_probes; }
     // Drain… (the provider picked beside it) with the same dialog as a health card's menu.
     void askToDrain();
     // The audit rows the filter shows, written to `path` as CSV (".csv") or JSON; false with *error.
@@ -52,6 +57,8 @@ protected:
 private:
     QWidget *makeDrainsBox();
     QWidget *makeBreakersBox();
+    QWidget *makeProbesBox();
+    void showProbes();
     QWidget *makeAuditBox();
     QWidget *makeAlertsBox();
     void silenceCurrentAlert();
@@ -67,11 +74,16 @@ private:
     BreakerListModel *m_breakers;
     AuditLogModel *m_audit;
     AlertListModel *m_alertsModel;
+    ProbeListModel *m_probes;
     QSortFilterProxyModel *m_auditFilter;
     QTableView *m_drainTable = nullptr;
     QTableView *m_breakerTable = nullptr;
     QTableView *m_auditTable = nullptr;
     QTableView *m_alertTable = nullptr;
+    QTableView *m_probeTable = nullptr;
+    QStackedWidget *m_probePages = nullptr; // the table, or why there is none
+    QLabel *m_noProber = nullptr;
+    QLabel *m_probeNote = nullptr;
     QPushButton *m_silenceButton = nullptr;
     QPushButton *m_endSilenceButton = nullptr;
     QComboBox *m_provider = nullptr;

@@ -7,6 +7,7 @@
 #include "contract/providerregistry.h"
 #include "contract/recordtext.h"
 #include "engine/stageresult.h"
+#include "linkfilters.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/historyqueue.h"
@@ -194,7 +195,7 @@ QLayout *FailuresView::makeFilters()
 {
     m_range = filterCombo("rangeCombo");
     for (const Range &r : kRanges)
-        m_range->addItem(tr(r.label));
+        m_range->addItem(tr(r.label), r.spanMs); // the data names it in a link: "7d", "all"
     m_range->setCurrentIndex(2);
     m_outcome = filterCombo("outcomeCombo");
     m_outcome->addItem(tr("Failed"), QStringLiteral("failed"));
@@ -371,6 +372,27 @@ FailuresView::~FailuresView()
 {
     if (m_exportCancel)
         m_exportCancel->store(true);
+}
+
+QList<std::pair<QString, QString>> FailuresView::linkFilters() const
+{
+    return linkFilterValues(linkFilterTable());
+}
+
+bool FailuresView::openLinkFilters(const QList<std::pair<QString, QString>> &filters, QString *error)
+{
+    if (!applyLinkFilterValues(linkFilterTable(), filters, error))
+        return false;
+    applyFilter();
+    return true;
+}
+
+// The boxes a link carries, by the keys it names them with (the instances are left out: a console
+// knows only those its rows have named so far).
+QList<LinkFilter> FailuresView::linkFilterTable() const
+{
+    return { { "range", m_range }, { "outcome", m_outcome },   { "code", m_code },    { "kind", m_kind },
+             { "stage", m_stage }, { "provider", m_provider }, { "reason", m_reason } };
 }
 
 HistoryFilter FailuresView::currentFilter() const

@@ -22,6 +22,8 @@ class QHBoxLayout;
 
 namespace bullpen {
 
+struct LinkFilter;
+
 class AnnotationModel;
 class EngineConnection;
 class ReplayDialog;
@@ -70,6 +72,10 @@ public:
     QString searchMask() const; // what the box shows for the current search
     // `bullpen --open gen_…`: every time, every outcome, that id; its detail when it arrives.
     void openGeneration(const QString &generationId);
+    // The filters and time range as a `bullpen://` link carries them (docs/console.md, "Links"), and
+    // opening them: checked first (false with what is wrong, nothing changed), then applied and re-read.
+    QList<std::pair<QString, QString>> linkFilters() const;
+    bool openLinkFilters(const QList<std::pair<QString, QString>> &filters, QString *error);
     // Filters by a bar's key (a public code or a kind), as clicking it does.
     void filterByBar(HistoryGroup group, const QString &key);
     // A health card's way in (docs/contract.md §9.8): the last hour's generations, whatever their
@@ -113,6 +119,7 @@ protected:
 
 private:
     QComboBox *filterCombo(const char *name);
+    QList<LinkFilter> linkFilterTable() const;
     QLayout *makeFilters();
     QHBoxLayout *makeSummaryRow();
     QWidget *makeCharts();

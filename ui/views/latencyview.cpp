@@ -6,6 +6,7 @@
 #include "contract/providerregistry.h"
 #include "engine/stageresult.h"
 #include "history/historyreader.h"
+#include "linkfilters.h"
 #include "models/historyqueue.h"
 #include "models/units.h"
 #include "models/words.h"
@@ -276,6 +277,25 @@ void LatencyView::setRange(qint64 span, qint64 bucket)
         m_range->setCurrentIndex(i);
     if (const int i = m_bucket->findData(bucket); i >= 0)
         m_bucket->setCurrentIndex(i);
+}
+
+QList<LinkFilter> LatencyView::linkFilterTable() const
+{
+    return { { "provider", m_provider }, { "role", m_role },     { "stage", m_stage },
+             { "range", m_range },       { "bucket", m_bucket }, { "compare", m_compareWith } };
+}
+
+QList<std::pair<QString, QString>> LatencyView::linkFilters() const
+{
+    return linkFilterValues(linkFilterTable());
+}
+
+bool LatencyView::openLinkFilters(const QList<std::pair<QString, QString>> &filters, QString *error)
+{
+    if (!applyLinkFilterValues(linkFilterTable(), filters, error))
+        return false;
+    reload();
+    return true;
 }
 
 int LatencyView::pointCount() const

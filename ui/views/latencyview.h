@@ -21,6 +21,8 @@ class QToolButton;
 
 namespace bullpen {
 
+struct LinkFilter;
+
 class AnnotationModel;
 class HistoryReader;
 class HistoryQueue;
@@ -38,6 +40,10 @@ public:
 
     void setSelection(const QString &provider, const QString &role, const QString &stage);
     void setRange(qint64 spanMs, qint64 bucketMs); // picks the matching combo entries
+    // The selection and time range as a `bullpen://` link carries them (docs/console.md, "Links"), and
+    // opening them: checked first (false with what is wrong, nothing changed), then applied and re-read.
+    QList<std::pair<QString, QString>> linkFilters() const;
+    bool openLinkFilters(const QList<std::pair<QString, QString>> &filters, QString *error);
     void reload();
     void addEvents(const QList<Event> &batch);
     // Auto-refresh: the store is read again every interval (30 s by default), so attempts of every
@@ -80,6 +86,7 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QList<LinkFilter> linkFilterTable() const;
     void rebuildCharts();
     QDateTimeAxis *rebuildTimeChart();
     void addTimeoutLine(QChart *chart, double timeoutMs, bool onScale);

@@ -73,7 +73,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     // The engine's firing alerts (evaluated by the engine whether or not the Control view is shown),
     // each raised once; a click on one opens the Control view in this window.
     connect(&m_engine, &EngineConnection::alertsChanged, notifier, [notifier](const QJsonObject &alerts) {
-        notifier->notifyAlerts(alerts, ViewLink { QStringLiteral("control"), {} }.toString());
+        notifier->notifyAlerts(alerts, ViewLink { QStringLiteral("control"), {}, {} }.toString());
     });
     connect(notifier, &DesktopNotifier::linkActivated, this, [this](const QString &link) {
         if (openLink(link, nullptr)) {
@@ -332,8 +332,12 @@ QString MainWindow::currentLink() const
 {
     ViewLink link;
     link.view = ViewLink::views().value(m_tabs->currentIndex());
-    if (m_tabs->currentWidget() == m_failures)
+    if (m_tabs->currentWidget() == m_failures) {
         link.generation = m_failures->detailGenerationId();
+        link.filters = m_failures->linkFilters();
+    } else if (m_tabs->currentWidget() == m_latency) {
+        link.filters = m_latency->linkFilters();
+    }
     return link.toString();
 }
 
@@ -346,11 +350,29 @@ bool MainWindow::openLink(const QString &text, QString *error)
         return false;
     }
     const ViewLink &link = std::get<ViewLink>(parsed);
-    if (!link.generation.isEmpty()) {
-        openGeneration(link.generation);
+    if (link.filters.isEmpty() && !link.generation.isEmpty()) {
+        openGeneration(link.generation); // every time, every outcome: the generation is found wherever it is
         return true;
     }
+    // The view checks its own filters before anything changes: a refused link leaves the window as it was.
+    QString why;
+    bool opened = true;
+    if (link.view == u"failures")
+        opened = m_failures->openLinkFilters(link.filters, &why);
+    else if (link.view == u"latency")
+        opened = m_latency->openLinkFilters(link.filters, &why);
+    else if (!link.filters.isEmpty()) {
+        opened = false;
+        why = tr("the %1 view's link takes no filters; Copy link gives a link this console opens").arg(link.view);
+    }
+    if (!opened) {
+        if (error)
+            *error = why;
+        return false;
+    }
     m_tabs->setCurrentIndex(int(ViewLink::views().indexOf(link.view)));
+    if (!link.generation.isEmpty())
+        m_failures->showDetail(link.generation);
     return true;
 }
 

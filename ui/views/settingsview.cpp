@@ -7,6 +7,7 @@
 #include "desktopnotifier.h"
 #include "keychain/secretstore.h"
 #include "models/units.h"
+#include "settingsform.h"
 #include "tones.h"
 
 #include <QCheckBox>
@@ -24,7 +25,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace bullpen {
@@ -32,10 +32,17 @@ namespace bullpen {
 using namespace std::chrono;
 
 SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent)
+    : SettingsView(paths, environment, usingSimulator, settingRows(), parent)
+{
+}
+
+SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, const QList<SettingRow> &rows,
+                           QWidget *parent)
     : QWidget(parent)
     , m_paths(paths)
     , m_environment(environment)
     , m_usingSimulator(usingSimulator)
+    , m_form(new SettingsForm(rows, this))
 {
     setObjectName(QStringLiteral("settingsView"));
     {
@@ -43,25 +50,12 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
         m_keychainAvailable = probe.status == secrets::Status::Ok;
         m_keychainReason = probe.reason;
     }
-    QGroupBox *stage = stageBox();
     QGroupBox *providers = providersBox();
-    QGroupBox *pipeline = pipelineBox();
-    QGroupBox *store = storeBox();
     auto *content = new QWidget;
-    auto *columns = new QHBoxLayout;
-    auto *left = new QVBoxLayout;
-    left->addWidget(stage);
-    left->addWidget(pipeline);
-    left->addStretch(1);
-    auto *right = new QVBoxLayout;
-    right->addWidget(store);
-    right->addStretch(1);
-    columns->addLayout(left, 1);
-    columns->addLayout(right, 1);
     auto *contentLayout = new QVBoxLayout(content);
     contentLayout->addWidget(makeHeader());
     contentLayout->addWidget(providers);
-    contentLayout->addLayout(columns);
+    contentLayout->addLayout(makeGroups());
     contentLayout->addLayout(makeButtons());
     contentLayout->addStretch(1);
     auto *scroll = new QScrollArea;
@@ -74,81 +68,59 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     reload();
 }
 
+SettingsView::~SettingsView() = default;
+
+namespace {
+
+// The groups the settings table's rows name (SettingRow::group): a box each, in one of two columns.
+struct GroupPlace
+{
+    SettingGroup group;
+    const char *title;
+    int column;
+};
+constexpr GroupPlace kGroups[] = {
+    { SettingGroup::Storyboard, QT_TRANSLATE_NOOP("bullpen::SettingsView", "Storyboard stage"), 0 },
+    { SettingGroup::Pipeline, QT_TRANSLATE_NOOP("bullpen::SettingsView", "Image and captions"), 0 },
+    { SettingGroup::Breakers, QT_TRANSLATE_NOOP("bullpen::SettingsView", "Breakers"), 0 },
+    { SettingGroup::Store, QT_TRANSLATE_NOOP("bullpen::SettingsView", "Store and interface"), 1 },
+    { SettingGroup::Network, QT_TRANSLATE_NOOP("bullpen::SettingsView", "Network and attaching"), 1 },
+    { SettingGroup::Service, QT_TRANSLATE_NOOP("bullpen::SettingsView", "Engine service"), 1 },
+};
+
+} // namespace
+
+QLayout *SettingsView::makeGroups()
+{
+    QMap<SettingGroup, QFormLayout *> forms;
+    QVBoxLayout *columnLayouts[] = { new QVBoxLayout, new QVBoxLayout };
+    for (const GroupPlace &place : kGroups) {
+        auto *box = new QGroupBox(tr(place.title));
+        box->setObjectName(QStringLiteral("group:%1").arg(int(place.group)));
+        forms.insert(place.group, new QFormLayout(box));
+        columnLayouts[place.column]->addWidget(box);
+    }
+    m_form->build({ [&forms](SettingGroup group) { return forms.value(group); },
+                    [this](QWidget *field, const QString &setting) { return withError(field, setting); },
+                    [this] {
+                        validate();
+                    } });
+    addStageFields(forms.value(SettingGroup::Storyboard));
+    addStoreFields(forms.value(SettingGroup::Store));
+    auto *columns = new QHBoxLayout;
+    for (QVBoxLayout *column : columnLayouts) {
+        column->addStretch(1);
+        columns->addLayout(column, 1);
+    }
+    return columns;
+}
+
 QLineEdit *SettingsView::lineEdit(const char *name)
 {
     auto *e = new QLineEdit;
     e->setObjectName(QLatin1StringView(name));
     connect(e, &QLineEdit::textChanged, this, &SettingsView::validate);
     return e;
-}
-
-// A field that edits a row of the settings table (settingstable.h): filled from the row, read back
-// through its parser, and its refusals shown under the row's variable.
-QLineEdit *SettingsView::rowEdit(const char *envVar, const char *name)
-{
-    QLineEdit *e = lineEdit(name);
-    m_rowFields.insert(QLatin1StringView(envVar), e);
-    return e;
-}
-
-QCheckBox *SettingsView::rowCheck(const char *envVar, const QString &text)
-{
-    auto *box = new QCheckBox(text);
-    m_rowFields.insert(QLatin1StringView(envVar), box);
-    return box;
-}
-
-QSpinBox *SettingsView::rowSpin(const char *envVar)
-{
-    const SettingRow *row = settingRow(QLatin1StringView(envVar));
-    Q_ASSERT(row && row->type == SettingType::Count);
-    auto *spin = new QSpinBox;
-    spin->setRange(int(row->low), int(row->high));
-    m_rowFields.insert(QLatin1StringView(envVar), spin);
-    return spin;
-}
-
-void SettingsView::fillRowFields(const Settings &s)
-{
-    for (auto it = m_rowFields.cbegin(); it != m_rowFields.cend(); ++it) {
-        const SettingRow *row = settingRow(it.key());
-        const QVariant value = row->get(s);
-        if (auto *edit = qobject_cast<QLineEdit *>(it.value()))
-            edit->setText(value.isValid() ? row->format(value) : QString());
-        else if (auto *box = qobject_cast<QCheckBox *>(it.value()))
-            box->setChecked(value.toBool());
-        else if (auto *spin = qobject_cast<QSpinBox *>(it.value()))
-            spin->setValue(value.toInt());
-    }
-}
-
-// The rows' fields into `s`, each through its row's parser; a refusal under the row's variable.
-void SettingsView::readRowFields(Settings &s, QMap<QString, QString> *errors) const
-{
-    for (auto it = m_rowFields.cbegin(); it != m_rowFields.cend(); ++it) {
-        const SettingRow *row = settingRow(it.key());
-        if (auto *box = qobject_cast<QCheckBox *>(it.value())) {
-            row->set(s, box->isChecked());
-            continue;
-        }
-        if (auto *spin = qobject_cast<QSpinBox *>(it.value())) {
-            row->set(s, spin->value());
-            continue;
-        }
-        const QString text = qobject_cast<QLineEdit *>(it.value())->text();
-        if (text.trimmed().isEmpty() && !row->unsetText.isEmpty()) {
-            row->set(s, QVariant());
-            continue;
-        }
-        QString why;
-        const std::optional<QVariant> value = row->parse(text, &why);
-        if (!value)
-            errors->insert(it.key(), why);
-        else if (row->type == SettingType::Duration && value->toLongLong() <= 0)
-            errors->insert(it.key(), tr("must be greater than zero"));
-        else
-            row->set(s, *value);
-    }
 }
 
 QComboBox *SettingsView::providerCombo(const char *name, bool withNone)
@@ -162,59 +134,23 @@ QComboBox *SettingsView::providerCombo(const char *name, bool withNone)
     return c;
 }
 
-// The storyboard stage: policy, providers, timeouts, budget.
-QGroupBox *SettingsView::stageBox()
+// The storyboard stage's providers, which are not rows of the table: after its policy.
+void SettingsView::addStageFields(QFormLayout *form)
 {
-    m_policy = new QComboBox;
-    m_policy->setObjectName(QStringLiteral("policyCombo"));
-    for (const QString &name : StagePolicy::presetNames())
-        m_policy->addItem(name, name);
-    connect(m_policy, &QComboBox::currentIndexChanged, this, &SettingsView::validate);
     m_primary = providerCombo("primaryCombo", false);
     m_fallback = providerCombo("fallbackCombo", true);
-    m_primaryTimeout = rowEdit("STORYBOARD_PRIMARY_TIMEOUT", "primaryTimeoutSetting");
-    m_fallbackTimeout = rowEdit("STORYBOARD_FALLBACK_TIMEOUT", "fallbackTimeoutSetting");
-    m_budget = rowEdit("STORYBOARD_TOTAL_BUDGET", "budgetSetting");
-    m_budget->setPlaceholderText(tr("derived: primary + fallback timeout"));
-    auto *stage = new QGroupBox(tr("Storyboard stage"));
-    auto *stageForm = new QFormLayout(stage);
-    stageForm->addRow(tr("Policy"), withError(m_policy, QStringLiteral("STORYBOARD_POLICY")));
-    stageForm->addRow(tr("Primary provider"), withError(m_primary, QStringLiteral("STORYBOARD_PROVIDER")));
-    stageForm->addRow(tr("Fallback provider"), withError(m_fallback, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
-    stageForm->addRow(tr("Primary timeout"), withError(m_primaryTimeout, QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")));
-    stageForm->addRow(tr("Fallback timeout"), withError(m_fallbackTimeout, QStringLiteral("STORYBOARD_FALLBACK_TIMEOUT")));
-    stageForm->addRow(tr("Total budget"), withError(m_budget, QStringLiteral("STORYBOARD_TOTAL_BUDGET")));
-    return stage;
+    const int at = std::min(1, form->rowCount());
+    form->insertRow(at, tr("Primary provider"), withError(m_primary, QStringLiteral("STORYBOARD_PROVIDER")));
+    form->insertRow(at + 1, tr("Fallback provider"), withError(m_fallback, QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")));
 }
 
-// The image and captions stages.
-QGroupBox *SettingsView::pipelineBox()
-{
-    m_imageModel = rowEdit("GEMINI_IMAGE_MODEL", "imageModelSetting");
-    m_imageTimeout = rowEdit("IMAGE_TIMEOUT", "imageTimeoutSetting");
-    m_imageRetries = rowSpin("IMAGE_RETRIES");
-    m_captions = rowCheck("CAPTIONS", tr("Generate captions (a failure falls back to default captions)"));
-    m_captionsTimeout = rowEdit("CAPTIONS_TIMEOUT", "captionsTimeoutSetting");
-    auto *pipeline = new QGroupBox(tr("Image and captions"));
-    auto *pipelineForm = new QFormLayout(pipeline);
-    pipelineForm->addRow(tr("Image model"), withError(m_imageModel, QStringLiteral("GEMINI_IMAGE_MODEL")));
-    pipelineForm->addRow(tr("Image timeout per try"), withError(m_imageTimeout, QStringLiteral("IMAGE_TIMEOUT")));
-    pipelineForm->addRow(tr("Image retries"), m_imageRetries);
-    pipelineForm->addRow(QString(), m_captions);
-    pipelineForm->addRow(tr("Captions timeout"), withError(m_captionsTimeout, QStringLiteral("CAPTIONS_TIMEOUT")));
-    return pipeline;
-}
-
-// The store, retention, proxy, trusted authorities, language and notifications.
-QGroupBox *SettingsView::storeBox()
+// The data directory first, then retention, language and notifications after the table's rows.
+void SettingsView::addStoreFields(QFormLayout *form)
 {
     m_dataDir = lineEdit("dataDirSetting");
     m_dataDir->setPlaceholderText(QDir::toNativeSeparators(m_paths.dataDir));
-    m_storeContent = rowCheck("BULLPEN_STORE_CONTENT", tr("Store prompts and responses"));
-    m_storeContent->setToolTip(tr("Story-derived text (storyboards, captions). Needed for the 24 h cache and to reopen comparisons "
-                                  "with their text. Off by default (docs/contract.md §5.1)."));
-    m_storeContent->setObjectName(QStringLiteral("storeContentSetting"));
-    // Retention (docs/store.md, "Retention") and the proxy (docs/contract.md 12.3).
+    form->insertRow(0, tr("Data directory"), withError(m_dataDir, QStringLiteral("data directory")));
+    // Retention (docs/store.md, "Retention").
     m_retention = lineEdit("retentionSetting");
     m_retention->setPlaceholderText(tr("30d"));
     m_retention->setToolTip(tr("How long generations, their attempts, events and comparisons are kept: 12h, 30d, 2w, or off. "
@@ -223,34 +159,19 @@ QGroupBox *SettingsView::storeBox()
     m_aggregateRetention->setPlaceholderText(tr("400d"));
     m_aggregateRetention->setToolTip(tr("How long the hourly aggregates behind the dashboards, and the audit, are kept; never shorter "
                                         "than the generations."));
-    m_proxy = rowEdit("BULLPEN_PROXY", "proxySetting");
-    m_proxy->setPlaceholderText(tr("from https_proxy / http_proxy / no_proxy"));
-    m_proxy->setToolTip(tr("The proxy for provider calls and for attaching to an engine: http://host:port, socks5://host:port, or none "
-                           "for direct connections. Empty: the environment's https_proxy, http_proxy and no_proxy."));
-    m_providerCa = rowEdit("BULLPEN_PROVIDER_CA", "providerCaSetting");
-    m_providerCa->setPlaceholderText(tr("the system's certificate authorities only"));
-    m_providerCa->setToolTip(tr("A PEM file of certificate authorities that provider calls trust besides the system's: for a proxy "
-                                "that inspects TLS with a certificate of its own, or a gateway with a private CA."));
     m_language = new QComboBox;
     m_language->setObjectName(QStringLiteral("languageSetting"));
     m_language->addItem(tr("System language"), QString());
     m_language->addItem(QStringLiteral("English"), QStringLiteral("en"));
     m_language->addItem(QStringLiteral("한국어"), QStringLiteral("ko"));
-    auto *store = new QGroupBox(tr("Store and interface"));
-    auto *storeForm = new QFormLayout(store);
-    storeForm->addRow(tr("Data directory"), withError(m_dataDir, QStringLiteral("data directory")));
-    storeForm->addRow(QString(), m_storeContent);
-    storeForm->addRow(tr("Keep generations"), withError(m_retention, QStringLiteral("BULLPEN_RETENTION")));
-    storeForm->addRow(tr("Keep aggregates"), withError(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION")));
-    storeForm->addRow(tr("Proxy"), withError(m_proxy, QStringLiteral("BULLPEN_PROXY")));
-    storeForm->addRow(tr("Provider CA file"), withError(m_providerCa, QStringLiteral("BULLPEN_PROVIDER_CA")));
-    storeForm->addRow(tr("Language"), m_language);
+    form->addRow(tr("Keep generations"), withError(m_retention, QStringLiteral("BULLPEN_RETENTION")));
+    form->addRow(tr("Keep aggregates"), withError(m_aggregateRetention, QStringLiteral("BULLPEN_AGGREGATE_RETENTION")));
+    form->addRow(tr("Language"), m_language);
     m_notifications = new QCheckBox(tr("Desktop notifications"));
     m_notifications->setObjectName(QStringLiteral("notificationsSetting"));
     m_notifications->setToolTip(
         tr("Desktop notification when a provider fails now or its breaker opens (at most one per provider per 5 minutes)"));
-    storeForm->addRow(QString(), m_notifications);
-    return store;
+    form->addRow(QString(), m_notifications);
 }
 
 QLayout *SettingsView::makeButtons()
@@ -361,8 +282,7 @@ void SettingsView::reload()
     m_file.primary = s.storyboard.primary;
     m_file.fallback = s.storyboard.fallback;
     showInForce();
-    const QSignalBlocker blockers[] = { QSignalBlocker(m_policy), QSignalBlocker(m_primary), QSignalBlocker(m_fallback) };
-    m_policy->setCurrentIndex(std::max(0, m_policy->findData(s.storyboard.preset)));
+    const QSignalBlocker blockers[] = { QSignalBlocker(m_primary), QSignalBlocker(m_fallback) };
     m_primary->setCurrentIndex(std::max(0, m_primary->findData(toId(s.storyboard.primary))));
     m_fallback->setCurrentIndex(std::max(0, m_fallback->findData(s.storyboard.fallback ? toId(*s.storyboard.fallback) : QString())));
     for (QComboBox *picker : { m_primary, m_fallback }) { // the file's added providers are choices now
@@ -387,7 +307,7 @@ void SettingsView::reload()
         r.stream->setChecked(s.provider(p).stream);
         describeKey(p, s);
     }
-    fillRowFields(s);
+    m_form->fill(s);
     m_dataDir->setText(s.dataDir);
     m_retention->setText(formatRetention(s.retention.generations));
     m_aggregateRetention->setText(s.aggregateRetentionChosen ? formatRetention(s.retention.aggregates) : QString());
@@ -548,7 +468,6 @@ void SettingsView::draftAdded(Settings &s, QMap<QString, QString> *errors) const
 Settings SettingsView::draft(QMap<QString, QString> *errors) const
 {
     Settings s = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false).settings;
-    s.storyboard.preset = m_policy->currentData().toString();
     s.storyboard.primary = providerFromId(m_primary->currentData().toString()).value_or(Provider::Gemini);
     s.storyboard.fallback = providerFromId(m_fallback->currentData().toString());
     s.storyboardFallbackChosen = true;
@@ -562,7 +481,7 @@ Settings SettingsView::draft(QMap<QString, QString> *errors) const
         if (!fromEnv.isEmpty())
             ps.apiKey = fromEnv; // for the "needs a key" check only; never written
     }
-    readRowFields(s, errors);
+    m_form->read(s, errors); // the policy's preset among them
     if (s.pipeline.imageModel.isEmpty())
         errors->insert(QStringLiteral("GEMINI_IMAGE_MODEL"), tr("needs a model name"));
     s.dataDir = m_dataDir->text().trimmed();
@@ -619,7 +538,10 @@ void SettingsView::validate()
 
 bool SettingsView::applyPrimaryTimeout(std::chrono::milliseconds timeout)
 {
-    m_primaryTimeout->setText(units::field(timeout));
+    auto *field = qobject_cast<QLineEdit *>(m_form->field(QStringLiteral("STORYBOARD_PRIMARY_TIMEOUT")));
+    if (!field)
+        return false;
+    field->setText(units::field(timeout));
     validate();
     return save();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
+#include "config/settingstable.h"
 
 #include <QGroupBox>
 #include <QHash>
@@ -15,13 +16,17 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSpinBox;
+class QFormLayout;
 
 namespace bullpen {
+
+class SettingsForm;
 
 // docs/contract.md §9.7: providers (kind, base URL, model, where the key comes from), stage policies and timeouts,
 // the data directory, whether prompts and responses are stored, and the interface language. Validated
 // as docs/contract.md §4.6 while typing, each message beside its field; Save stays off while anything is refused.
+// The settings table's rows (core/config/settingstable.h) are fields made from the table (settingsform.h);
+// this view lays out only what is not a row.
 // Keys are never shown back: only where they come from and a mask (`AIza…9f3c`). A key typed here goes
 // to the 0600 key file, never to the settings file.
 class SettingsView final : public QWidget
@@ -35,6 +40,10 @@ public:
         QString dataDir; // in use now
     };
     SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, QWidget *parent = nullptr);
+    // The same with the rows it shows as fields given (the settings table, or a test's).
+    SettingsView(const Paths &paths, const QProcessEnvironment &environment, bool usingSimulator, const QList<SettingRow> &rows,
+                 QWidget *parent = nullptr);
+    ~SettingsView() override;
 
     // The settings the fields describe, and what docs/contract.md §4.6 refuses in them (setting name → message).
     Settings draft(QMap<QString, QString> *errors) const;
@@ -62,15 +71,10 @@ Q_SIGNALS:
 private:
     QWidget *makeHeader();
     QLineEdit *lineEdit(const char *name);
-    QLineEdit *rowEdit(const char *envVar, const char *name);
-    QCheckBox *rowCheck(const char *envVar, const QString &text);
-    QSpinBox *rowSpin(const char *envVar);
-    void fillRowFields(const Settings &s);
-    void readRowFields(Settings &s, QMap<QString, QString> *errors) const;
     QComboBox *providerCombo(const char *name, bool withNone);
-    QGroupBox *stageBox();
-    QGroupBox *pipelineBox();
-    QGroupBox *storeBox();
+    QLayout *makeGroups(); // the groups' boxes in two columns, the table's fields in them
+    void addStageFields(QFormLayout *form);
+    void addStoreFields(QFormLayout *form);
     QLayout *makeButtons();
     void showInForce();
     QLabel *m_inForce = nullptr;
@@ -98,24 +102,12 @@ private:
     bool m_usingSimulator;
     bool m_keychainAvailable = false;
     QString m_keychainReason; // why there is none
-    QHash<QString, QWidget *> m_rowFields; // a settings-table row's variable → the field that edits it
-    QComboBox *m_policy;
+    SettingsForm *m_form; // the settings table's rows
     QComboBox *m_primary;
     QComboBox *m_fallback;
-    QLineEdit *m_primaryTimeout;
-    QLineEdit *m_fallbackTimeout;
-    QLineEdit *m_budget;
-    QLineEdit *m_imageModel;
-    QLineEdit *m_imageTimeout;
-    QSpinBox *m_imageRetries;
-    QCheckBox *m_captions;
-    QLineEdit *m_captionsTimeout;
     QLineEdit *m_dataDir;
     QLineEdit *m_retention;
     QLineEdit *m_aggregateRetention;
-    QLineEdit *m_proxy;
-    QLineEdit *m_providerCa;
-    QCheckBox *m_storeContent;
     QCheckBox *m_notifications = nullptr;
     QComboBox *m_language;
     QMap<Provider, ProviderRow> m_providers; // the built-ins' rows
