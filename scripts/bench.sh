@@ -51,6 +51,7 @@ set_lines=(
     "bench_gui|$build/tests/bench/bench_gui 200 3|QT_QPA_PLATFORM=offscreen"
     "bench_store|$build/tests/bench/bench_store 1000000|"
     "bench_tune|$build/tests/bench/bench_tune 1000000|"
+    "bench_tuneagree|$build/tests/bench/bench_tuneagree 15 3|"
 )
 if [[ -n $only ]]; then
     for name in ${only//,/ }; do
@@ -72,7 +73,7 @@ SECONDS=0
 if [[ ! -f $build/CMakeCache.txt ]]; then
     cmake --preset release > /dev/null
 fi
-targets=(bullpen-engine bullpen-sim) # the programs the benchmarks start, and each benchmark of the set
+targets=(bullpen-engine bullpen-sim bullpen-cli) # the programs the benchmarks start, and each benchmark of the set
 for line in "${set_lines[@]}"; do targets+=("${line%%|*}"); done
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
 echo "=== bench.sh: built in $SECONDS s"

@@ -138,16 +138,24 @@ int runTune(const QStringList &arguments)
     c.name = QStringLiteral("tune");
     const QCommandLineOption stage(QStringLiteral("stage"), QStringLiteral("The stage to tune (storyboard)."), QStringLiteral("stage"),
                                    QStringLiteral("storyboard"));
-    const QCommandLineOption timeouts(
-        QStringLiteral("timeouts"), QStringLiteral("Candidate primary timeouts, comma-separated (default 5s,10s,15s,20s,30s,45s,60s,90s)."),
-        QStringLiteral("list"), QStringLiteral("5s,10s,15s,20s,30s,45s,60s,90s"));
+    QStringList defaults; // the Tune panel's list (defaultTuneTimeouts)
+    for (const std::chrono::milliseconds t : defaultTuneTimeouts())
+        defaults << QStringLiteral("%1s").arg(std::chrono::duration_cast<std::chrono::seconds>(t).count());
+    const QCommandLineOption timeouts(QStringLiteral("timeouts"),
+                                      QStringLiteral("Candidate primary timeouts, comma-separated (default %1).").arg(defaults.join(u',')),
+                                      QStringLiteral("list"), defaults.join(u','));
     const QCommandLineOption fallbackTimeout(QStringLiteral("fallback-timeout"),
-                                             QStringLiteral("The fallback timeout of every candidate (default: today's)."),
+                                             QStringLiteral("Today's fallback timeout (default: the settings file's)."),
                                              QStringLiteral("duration"));
+    const QCommandLineOption fallbackTimeouts(
+        QStringLiteral("fallback-timeouts"),
+        QStringLiteral("Candidate fallback timeouts, comma-separated: each is tried with every primary timeout (default: today's)."),
+        QStringLiteral("list"));
     if (const int code = c.parse(arguments,
-                                 QStringLiteral("Replays the recorded attempts' timings (no network) under candidate primary timeouts and "
-                                                "predicts p50/p95 latency, success rate, fallback rate and cost. --since 7d by default."),
-                                 { stage, timeouts, fallbackTimeout });
+                                 QStringLiteral("Replays the recorded attempts' timings (no network) under candidate primary and fallback "
+                                                "timeouts and predicts p50/p95 latency, success rate, fallback rate and cost. --since 7d "
+                                                "by default."),
+                                 { stage, timeouts, fallbackTimeout, fallbackTimeouts });
         code >= 0)
         return code;
     const std::optional<Stage> s = stageFromId(c.parser.value(stage).trimmed().toLower());
@@ -164,14 +172,17 @@ int runTune(const QStringList &arguments)
             return c.fail(QStringLiteral("--fallback-timeout: ") + why);
         today.fallbackTimeout = *f;
     }
-    QList<TuneCandidate> candidates;
-    for (const QString &t : c.parser.value(timeouts).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const auto d = parseDuration(t, &why);
-        if (!d || d->count() <= 0)
-            return c.fail(QStringLiteral("--timeouts %1: %2; e.g. --timeouts 10s,30s,60s")
-                              .arg(t, why.isEmpty() ? QStringLiteral("must be > 0") : why));
-        candidates << TuneCandidate { *d, today.fallbackTimeout, false };
+    QList<std::chrono::milliseconds> lists[2];
+    for (const auto &[option, list] : { std::pair { &timeouts, &lists[0] }, std::pair { &fallbackTimeouts, &lists[1] } }) {
+        for (const QString &t : c.parser.value(*option).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto d = parseDuration(t, &why);
+            if (!d || d->count() <= 0)
+                return c.fail(QStringLiteral("--%1 %2: %3; e.g. --%1 10s,30s,60s")
+                                  .arg(option->names().constFirst(), t, why.isEmpty() ? QStringLiteral("must be > 0") : why));
+            *list << *d;
+        }
     }
+    const QList<TuneCandidate> candidates = tuneCandidates(lists[0], lists[1], today);
     QString error;
     const std::optional<TuneReport> report = c.history->tune(*s, c.fromMs, c.toMs, candidates, today, &error);
     if (!report)
@@ -183,8 +194,9 @@ int runTune(const QStringList &arguments)
     c.out << report->generations << " generations of " << toId(*s) << "; recorded: p50 " << durationText(report->recorded.p50Ms) << ", p95 "
           << durationText(report->recorded.p95Ms) << ", success " << QString::number(100 * report->recorded.successRate, 'f', 1)
           << " %, fallback " << QString::number(100 * report->recorded.fallbackRate, 'f', 1) << " %\n";
-    c.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7")
+    c.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
                  .arg(QStringLiteral("primary"), -9)
+                 .arg(QStringLiteral("fallback"), -9)
                  .arg(QStringLiteral("p50"), 9)
                  .arg(QStringLiteral("p95"), 9)
                  .arg(QStringLiteral("success"), 8)
@@ -193,8 +205,9 @@ int runTune(const QStringList &arguments)
                  .arg(QStringLiteral("censored"), 8)
           << "\n";
     for (const TunePrediction &p : report->predictions)
-        c.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7%8")
+        c.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8%9")
                      .arg(durationText(static_cast<double>(p.candidate.primaryTimeout.count())), -9)
+                     .arg(durationText(static_cast<double>(p.candidate.fallbackTimeout.count())), -9)
                      .arg(durationText(p.p50Ms), 9)
                      .arg(durationText(p.p95Ms), 9)
                      .arg(QString::number(100 * p.successRate, 'f', 1) + QStringLiteral(" %"), 8)

@@ -189,9 +189,14 @@ std::optional<Spend> RemoteHistory::spend(qint64 fromMs, qint64 toMs, QString *e
 std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64 toMs, const QList<TuneCandidate> &candidates,
                                               const TuneCandidate &today, QString *error)
 {
-    QStringList timeouts;
-    for (const TuneCandidate &c : candidates)
-        timeouts << QString::number(c.primaryTimeout.count());
+    // The engine takes the candidates as a grid (tuneCandidates): their primary and fallback timeouts.
+    QStringList timeouts, fallbacks;
+    for (const TuneCandidate &c : candidates) {
+        if (const QString t = QString::number(c.primaryTimeout.count()); !timeouts.contains(t))
+            timeouts << t;
+        if (const QString f = QString::number(c.fallbackTimeout.count()); !fallbacks.contains(f))
+            fallbacks << f;
+    }
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("stage"), toId(stage));
     q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
@@ -200,6 +205,8 @@ std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64
     q.addQueryItem(QStringLiteral("fallback_timeout_ms"), QString::number(today.fallbackTimeout.count()));
     if (!timeouts.isEmpty())
         q.addQueryItem(QStringLiteral("primary_timeouts_ms"), timeouts.join(QLatin1Char(',')));
+    if (!fallbacks.isEmpty())
+        q.addQueryItem(QStringLiteral("fallback_timeouts_ms"), fallbacks.join(QLatin1Char(',')));
     const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsTune), q, error);
     return o ? std::optional(TuneReport::fromJson(*o)) : std::nullopt;
 }

@@ -163,6 +163,20 @@ QJsonObject ReplayRun::toJson() const
                          { QStringLiteral("attempts"), list } };
 }
 
+ReplayRun ReplayRun::fromJson(const QJsonObject &json)
+{
+    ReplayRun r;
+    r.state = json.value(QLatin1StringView("state")).toString();
+    r.fallbackApplied = json.value(QLatin1StringView("fallback_applied")).toBool();
+    r.fallbackReason = json.value(QLatin1StringView("fallback_reason")).toString();
+    r.elapsedMs = json.value(QLatin1StringView("elapsed_ms")).toDouble();
+    for (const QJsonValue &v : json.value(QLatin1StringView("attempts")).toArray()) {
+        if (const std::optional<RecordedAttempt> a = RecordedAttempt::fromRow(v.toObject()))
+            r.attempts << *a;
+    }
+    return r;
+}
+
 QJsonObject ReplayVerdict::toJson() const
 {
     return QJsonObject { { QStringLiteral("reproduced"), reproduced },

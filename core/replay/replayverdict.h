@@ -20,6 +20,9 @@ struct ReplayRun
     QList<RecordedAttempt> attempts;
 
     QJsonObject toJson() const;
+    // What toJson() wrote (`bullpen-cli replay --json`'s "recorded" and "replayed"); attempts it cannot
+    // read are left out.
+    static ReplayRun fromJson(const QJsonObject &json);
 };
 
 // docs/contract.md §14: *reproduced* when the replay has the same outcome, the same attempts in order

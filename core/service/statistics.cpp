@@ -171,7 +171,8 @@ Plan spend(const QUrlQuery &query)
 }
 
 // docs/contract.md §17: the tuner over the range. Today's setting is the caller's (the settings line it
-// would change): today_primary_timeout_ms and fallback_timeout_ms, 60 s each when not given.
+// would change): today_primary_timeout_ms and fallback_timeout_ms, 60 s each when not given. The
+// candidates: every primary_timeouts_ms with every fallback_timeouts_ms (either left out: today's).
 Plan tune(const QUrlQuery &query)
 {
     using namespace std::chrono_literals;
@@ -180,9 +181,8 @@ Plan tune(const QUrlQuery &query)
     const Stage stage = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
     const TuneCandidate today { q.timeout(QStringLiteral("today_primary_timeout_ms")).value_or(60s),
                                 q.timeout(QStringLiteral("fallback_timeout_ms")).value_or(60s), true };
-    QList<TuneCandidate> candidates;
-    for (const std::chrono::milliseconds t : q.timeouts(QStringLiteral("primary_timeouts_ms")))
-        candidates << TuneCandidate { t, today.fallbackTimeout, false };
+    const QList<std::chrono::milliseconds> primaries = q.timeouts(QStringLiteral("primary_timeouts_ms"));
+    const QList<TuneCandidate> candidates = tuneCandidates(primaries, q.timeouts(QStringLiteral("fallback_timeouts_ms")), today);
     return planOr(q, [range, stage, today, candidates](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         const std::optional<TuneReport> r = h.tune(stage, range.first, range.second, candidates, today, why);
         return r ? r->toJson() : QJsonObject();

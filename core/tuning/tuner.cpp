@@ -33,28 +33,28 @@ double percentile(std::vector<float> &v, double q)
     return v[k];
 }
 
-// One generation as predicted: its stage latency, its outcome and what it cost.
-struct Walk
-{
-    double ms = 0;
-    bool success = false;
-    bool fallbackCalled = false;
-    bool fallbackAnswered = false;
-    double cost = 0;
-    bool costUnknown = false;
-    bool censored = false;
-    bool imputed = false;
-
-    void pay(float c)
-    {
-        if (c < 0)
-            costUnknown = true;
-        else
-            cost += c;
-    }
-};
-
 } // namespace
+
+const QList<milliseconds> &defaultTuneTimeouts()
+{
+    using namespace std::chrono_literals;
+    static const QList<milliseconds> list { 5s, 10s, 15s, 20s, 30s, 45s, 60s, 90s, 120s };
+    return list;
+}
+
+QList<TuneCandidate> tuneCandidates(const QList<milliseconds> &primaryTimeouts, const QList<milliseconds> &fallbackTimeouts,
+                                    const TuneCandidate &today)
+{
+    const QList<milliseconds> primaries = primaryTimeouts.isEmpty() ? QList { today.primaryTimeout } : primaryTimeouts;
+    const QList<milliseconds> fallbacks = fallbackTimeouts.isEmpty() ? QList { today.fallbackTimeout } : fallbackTimeouts;
+    QList<TuneCandidate> out;
+    out.reserve(primaries.size() * fallbacks.size());
+    for (const milliseconds p : primaries) {
+        for (const milliseconds f : fallbacks)
+            out << TuneCandidate { p, f, false };
+    }
+    return out;
+}
 
 Tuner::Tuner(Stage stage)
     : m_stage(stage)
@@ -63,6 +63,7 @@ Tuner::Tuner(Stage stage)
 
 void Tuner::add(const TraceAttempt &a)
 {
+    m_ready = false;
     if (a.generationId != m_open) {
         close();
         m_open = a.generationId;
@@ -90,8 +91,11 @@ void Tuner::add(const TraceAttempt &a)
 
 void Tuner::close()
 {
-    if (!m_open.isEmpty() && (m_current.primary != Outcome::None || m_current.fallback != Outcome::None))
+    if (!m_open.isEmpty() && (m_current.primary != Outcome::None || m_current.fallback != Outcome::None)) {
         m_traces.push_back(m_current);
+        if (m_keepIds)
+            m_ids.push_back(m_open);
+    }
     m_current = Trace {};
     m_open.clear();
 }
@@ -104,7 +108,7 @@ TunePrediction Tuner::recorded(const TuneCandidate &today) const
     ms.reserve(m_traces.size());
     qint64 ok = 0, called = 0, answered = 0;
     for (const Trace &t : m_traces) {
-        Walk w;
+        PredictedGeneration w;
         w.ms = t.primaryMs + (t.fallback == Outcome::None ? 0 : t.fallbackMs);
         if (t.primary != Outcome::None)
             w.pay(t.primaryCost);
@@ -126,59 +130,67 @@ TunePrediction Tuner::recorded(const TuneCandidate &today) const
     return p;
 }
 
-TunePrediction Tuner::run(const TuneCandidate &c) const
+PredictedGeneration Tuner::walk(std::size_t i, const TuneCandidate &c) const
 {
     const auto T = static_cast<double>(c.primaryTimeout.count());
     const auto F = static_cast<double>(c.fallbackTimeout.count());
+    const Trace &t = m_traces[i];
+    PredictedGeneration w;
+    if (m_keepIds)
+        w.generationId = m_ids[i];
+    bool handOn = t.primary == Outcome::None; // a skipped primary: straight to the fallback
+    if (t.primary != Outcome::None) {
+        w.pay(t.primaryCost); // a primary cut short was still computed, and billed, by its provider
+        if (t.primary == Outcome::Timeout && T > t.primaryMs) {
+            // The record says only "longer than primaryMs": stand in an answer from the primary's
+            // answers that took longer, if any did.
+            w.censored = true;
+            const auto from = std::upper_bound(m_primarySuccessMs.begin(), m_primarySuccessMs.end(), t.primaryMs);
+            const auto later = std::distance(from, m_primarySuccessMs.end());
+            const double d = later > 0 ? *(from + static_cast<std::ptrdiff_t>(spread(i) * static_cast<double>(later))) : T;
+            w.success = d < T;
+            w.ms = std::min(d, T);
+            w.costUnknown = w.costUnknown || w.success;
+            handOn = !w.success;
+        } else if (t.primaryMs < T && t.primary != Outcome::Timeout) {
+            w.ms = t.primaryMs;
+            w.success = t.primary == Outcome::Success;
+            handOn = t.primary == Outcome::Eligible;
+        } else { // cut at the candidate's timeout, which falls back
+            w.ms = T;
+            handOn = true;
+        }
+    }
+    if (!handOn)
+        return w;
+    Sample f { t.fallbackMs, t.fallbackCost, t.fallback == Outcome::Success };
+    bool known = t.fallback != Outcome::None;
+    if (!known && !m_fallbacks.empty()) {
+        f = m_fallbacks[static_cast<std::size_t>(spread(i) * static_cast<double>(m_fallbacks.size()))];
+        known = true;
+        w.imputed = true;
+    }
+    if (known) { // with no fallback ever called, the stage has none: the failure is final
+        w.fallbackCalled = true;
+        w.pay(f.cost);
+        if (t.fallback == Outcome::Timeout && F > t.fallbackMs)
+            w.censored = true; // still counted as failed: nothing says when it would have answered
+        w.success = f.success && f.ms < F;
+        w.fallbackAnswered = w.success;
+        w.ms += std::min<double>(f.ms, F);
+    }
+    return w;
+}
+
+TunePrediction Tuner::run(const TuneCandidate &c) const
+{
     TunePrediction p;
     p.candidate = c;
     std::vector<float> latencies;
     latencies.reserve(m_traces.size());
     qint64 ok = 0, called = 0, answered = 0;
     for (std::size_t i = 0; i < m_traces.size(); ++i) {
-        const Trace &t = m_traces[i];
-        Walk w;
-        bool handOn = t.primary == Outcome::None; // a skipped primary: straight to the fallback
-        if (t.primary != Outcome::None) {
-            w.pay(t.primaryCost); // a primary cut short was still computed, and billed, by its provider
-            if (t.primary == Outcome::Timeout && T > t.primaryMs) {
-                // The record says only "longer than primaryMs": stand in an answer from the primary's
-                // answers that took longer, if any did.
-                w.censored = true;
-                const auto from = std::upper_bound(m_primarySuccessMs.begin(), m_primarySuccessMs.end(), t.primaryMs);
-                const auto later = std::distance(from, m_primarySuccessMs.end());
-                const double d = later > 0 ? *(from + static_cast<std::ptrdiff_t>(spread(i) * static_cast<double>(later))) : T;
-                w.success = d < T;
-                w.ms = std::min(d, T);
-                w.costUnknown = w.costUnknown || w.success;
-                handOn = !w.success;
-            } else if (t.primaryMs < T && t.primary != Outcome::Timeout) {
-                w.ms = t.primaryMs;
-                w.success = t.primary == Outcome::Success;
-                handOn = t.primary == Outcome::Eligible;
-            } else { // cut at the candidate's timeout, which falls back
-                w.ms = T;
-                handOn = true;
-            }
-        }
-        if (handOn) {
-            Sample f { t.fallbackMs, t.fallbackCost, t.fallback == Outcome::Success };
-            bool known = t.fallback != Outcome::None;
-            if (!known && !m_fallbacks.empty()) {
-                f = m_fallbacks[static_cast<std::size_t>(spread(i) * static_cast<double>(m_fallbacks.size()))];
-                known = true;
-                w.imputed = true;
-            }
-            if (known) { // with no fallback ever called, the stage has none: the failure is final
-                w.fallbackCalled = true;
-                w.pay(f.cost);
-                if (t.fallback == Outcome::Timeout && F > t.fallbackMs)
-                    w.censored = true; // still counted as failed: nothing says when it would have answered
-                w.success = f.success && f.ms < F;
-                w.fallbackAnswered = w.success;
-                w.ms += std::min<double>(f.ms, F);
-            }
-        }
+        const PredictedGeneration w = walk(i, c);
         latencies.push_back(static_cast<float>(w.ms));
         ok += w.success ? 1 : 0;
         called += w.fallbackCalled ? 1 : 0;
@@ -197,10 +209,28 @@ TunePrediction Tuner::run(const TuneCandidate &c) const
     return p;
 }
 
-TuneReport Tuner::predict(const QList<TuneCandidate> &candidates, const TuneCandidate &today)
+void Tuner::ready()
 {
+    if (m_ready)
+        return;
     close();
     std::sort(m_primarySuccessMs.begin(), m_primarySuccessMs.end());
+    m_ready = true;
+}
+
+std::vector<PredictedGeneration> Tuner::generations(const TuneCandidate &candidate)
+{
+    ready();
+    std::vector<PredictedGeneration> out;
+    out.reserve(m_traces.size());
+    for (std::size_t i = 0; i < m_traces.size(); ++i)
+        out.push_back(walk(i, candidate));
+    return out;
+}
+
+TuneReport Tuner::predict(const QList<TuneCandidate> &candidates, const TuneCandidate &today)
+{
+    ready();
     TuneCandidate now = today;
     now.today = true;
     TuneReport r;

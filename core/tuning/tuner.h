@@ -35,6 +35,15 @@ struct TuneCandidate
     bool today = false; // the setting in force
 };
 
+// The primary timeouts tried when none are named: `bullpen-cli tune`'s default and the Tune panel's
+// curve read this one list.
+const QList<std::chrono::milliseconds> &defaultTuneTimeouts();
+
+// The candidates of a tune: every primary timeout with every fallback timeout (none given: today's),
+// in that order. `bullpen-cli tune`, GET /v1/stats/tune and the Tune panel build theirs here.
+QList<TuneCandidate> tuneCandidates(const QList<std::chrono::milliseconds> &primaryTimeouts,
+                                    const QList<std::chrono::milliseconds> &fallbackTimeouts, const TuneCandidate &today);
+
 // What the stage would have done under one candidate, over the same generations.
 struct TunePrediction
 {
@@ -50,6 +59,32 @@ struct TunePrediction
     // (the candidate waits longer than the record did), and on a fallback that was never called.
     qint64 censored = 0;
     qint64 imputedFallback = 0;
+};
+
+// One generation as predicted under a candidate: its stage latency (its attempts' times, as the
+// Latency view sums them), its outcome and what it cost. What a real replay of that generation under
+// the same candidate is checked against (docs/contract.md §17; core/replay/replayagreement.h).
+struct PredictedGeneration
+{
+    QString generationId; // kept only when the tuner was asked to (Tuner::keepIds)
+    double ms = 0;
+    bool success = false;
+    bool fallbackCalled = false;
+    bool fallbackAnswered = false;
+    double cost = 0;
+    bool costUnknown = false;
+    // Rests on a stand-in, not on this generation's record: a primary answer after a recorded timeout
+    // (censored), or a fallback it never called (imputed from the fallbacks of other generations).
+    bool censored = false;
+    bool imputed = false;
+
+    void pay(float c)
+    {
+        if (c < 0)
+            costUnknown = true;
+        else
+            cost += c;
+    }
 };
 
 struct TuneReport
@@ -72,8 +107,14 @@ class Tuner final
 public:
     explicit Tuner(Stage stage);
 
+    // Remember each generation's id (call before add()): per-generation predictions name their
+    // generation. For a check against replays over a small history; the tune itself never needs ids.
+    void keepIds() { m_keepIds = true; }
     void add(const TraceAttempt &attempt);
     TuneReport predict(const QList<TuneCandidate> &candidates, const TuneCandidate &today);
+    // Every generation's prediction under `candidate`, in the order they were added: the same walk,
+    // and the same stand-ins, as predict() sums.
+    std::vector<PredictedGeneration> generations(const TuneCandidate &candidate);
 
 private:
     enum class Outcome : std::uint8_t { None, Success, Eligible, Final, Timeout };
@@ -93,6 +134,8 @@ private:
         bool success = false;
     };
     void close();
+    void ready(); // every attempt added: the last generation closed, the stand-ins sorted
+    PredictedGeneration walk(std::size_t i, const TuneCandidate &candidate) const;
     TunePrediction run(const TuneCandidate &candidate) const;
     TunePrediction recorded(const TuneCandidate &today) const;
 
@@ -100,6 +143,9 @@ private:
     QString m_open; // the generation being read
     Trace m_current;
     std::vector<Trace> m_traces;
+    std::vector<QString> m_ids; // beside m_traces, with keepIds()
+    bool m_keepIds = false;
+    bool m_ready = false;
     std::vector<float> m_primarySuccessMs; // sorted before predicting: the uncensored primary durations
     std::vector<Sample> m_fallbacks; // every recorded fallback attempt: what an uncalled fallback would have done
 };

@@ -1018,6 +1018,18 @@ private Q_SLOTS:
             const Answer a = call("GET", path, m_viewer);
             QVERIFY2(a.status == 200, qPrintable(path + QStringLiteral(": ") + QString::number(a.status) + QLatin1Char(' ') + a.message()));
         }
+        // The tune's candidates are a grid: each primary timeout with each fallback timeout (today's 60 s /
+        // 60 s among them), and a wrong list names its field.
+        const Answer grid = call(
+            "GET", QStringLiteral("/v1/stats/tune?primary_timeouts_ms=10000,60000&fallback_timeouts_ms=5000,60000&") + window, m_viewer);
+        QCOMPARE(grid.status, 200);
+        const QJsonArray predictions = grid.json().value(QLatin1StringView("predictions")).toArray();
+        QCOMPARE(predictions.size(), 4);
+        QCOMPARE(predictions.at(0).toObject().value(QLatin1StringView("fallback_timeout_ms")).toInteger(), 5000);
+        QVERIFY(predictions.at(3).toObject().value(QLatin1StringView("today")).toBool());
+        const Answer wrong = call("GET", QStringLiteral("/v1/stats/tune?fallback_timeouts_ms=5s&") + window, m_viewer);
+        QCOMPARE(wrong.status, 400);
+        QCOMPARE(wrong.errorField(), QStringLiteral("fallback_timeouts_ms"));
     }
 
     // The route table and docs/api.md agree both ways: every route is documented, and every endpoint the

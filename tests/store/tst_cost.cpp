@@ -427,6 +427,37 @@ private Q_SLOTS:
             qInfo("bullpen-cli tune --json: today (60 s) fallback_rate %.4f, recorded %.4f", p.fallbackRate, recordedRate);
         }
         QVERIFY(sawToday);
+        // With no --timeouts, the CLI tries the Tune panel's list (one list, defaultTuneTimeouts): today's
+        // 60 s is in it, so no candidate is added.
+        QCOMPARE(printed.predictions.size(), defaultTuneTimeouts().size());
+        for (qsizetype i = 0; i < printed.predictions.size(); ++i)
+            QCOMPARE(printed.predictions.at(i).candidate.primaryTimeout, defaultTuneTimeouts().at(i));
+
+        // Fallback timeouts are candidates too: 4 s cuts most of qwen's answers (about 5 s median), so
+        // fewer generations are answered by the fallback than with today's 60 s.
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("tune"), QStringLiteral("--timeouts"), QStringLiteral("60s"), QStringLiteral("--fallback-timeouts"),
+                    QStringLiteral("4s,60s"), QStringLiteral("--since"), QStringLiteral("25h"), QStringLiteral("--json"),
+                    QStringLiteral("--data-dir"), dir.path() });
+        QVERIFY(cli.waitForFinished(60'000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const TuneReport byFallback = TuneReport::fromJson(QJsonDocument::fromJson(cli.readAllStandardOutput()).object());
+        QCOMPARE(byFallback.predictions.size(), 2);
+        const TunePrediction &cut = byFallback.predictions.at(0);
+        const TunePrediction &inForce = byFallback.predictions.at(1);
+        QCOMPARE(cut.candidate.fallbackTimeout, 4s);
+        QVERIFY(!cut.candidate.today && inForce.candidate.today);
+        qInfo("fallback timeout 4 s: fallback rate %.4f, success %.4f; 60 s: %.4f, %.4f", cut.fallbackRate, cut.successRate,
+              inForce.fallbackRate, inForce.successRate);
+        QVERIFY(cut.fallbackRate < inForce.fallbackRate - 0.05);
+        QVERIFY(cut.successRate < inForce.successRate - 0.05);
+        QCOMPARE(cut.fallbackCalledRate, inForce.fallbackCalledRate); // the primary's timeout decides who calls it
+        cli.start(QStringLiteral(BULLPEN_CLI),
+                  { QStringLiteral("tune"), QStringLiteral("--fallback-timeouts"), QStringLiteral("soon"), QStringLiteral("--data-dir"),
+                    dir.path() });
+        QVERIFY(cli.waitForFinished(60'000));
+        QCOMPARE(cli.exitCode(), 2);
+        QVERIFY(cli.readAllStandardError().contains("--fallback-timeouts soon"));
     }
 };
 

@@ -47,7 +47,7 @@ double top(double max)
 
 QList<milliseconds> TunePanel::candidateTimeouts()
 {
-    return { 5s, 10s, 15s, 20s, 30s, 45s, 60s, 90s, 120s };
+    return defaultTuneTimeouts();
 }
 
 TunePanel::TunePanel(HistoryQueue *queue, QWidget *parent)
@@ -135,10 +135,8 @@ void TunePanel::reload()
     m_loading = true;
     m_stale = false;
     m_status->setText(tr("Replaying the recorded attempts…"));
-    QList<TuneCandidate> candidates;
-    for (milliseconds t : candidateTimeouts())
-        candidates << TuneCandidate { t, m_fallback, false };
     const TuneCandidate today { m_primary, m_fallback, true };
+    const QList<TuneCandidate> candidates = tuneCandidates(candidateTimeouts(), {}, today);
     const qint64 from = m_fromMs, to = m_toMs;
     m_queue->run<Loaded>(
         this,
