@@ -6,6 +6,10 @@ import sys
 import xml.etree.ElementTree as ET
 
 KO = {
+    # A duration a person typed (core/config/settings.cpp, parseDuration): shown beside the field.
+    '"%1" is not a duration; write it with a unit, e.g. 60s, 1500ms or 2m': '기간 형식이 아닙니다: "%1". 60s, 1500ms, 2m처럼 단위를 붙여 쓰십시오',
+    '"%1" is longer than 24 hours': '24시간보다 깁니다: "%1"',
+    '"%1" must be greater than zero': '0보다 커야 합니다: "%1"',
     'Durations': '소요 시간',
     'Tune': '튜닝',
     'Spend': '지출',

@@ -9,6 +9,7 @@
 #include "store/privatefiles.h"
 #include "trustedproxies.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -116,7 +117,8 @@ std::optional<milliseconds> parseDuration(QStringView text, QString *why)
     const auto m = re.match(text.toString());
     if (!m.hasMatch()) {
         if (why)
-            *why = QStringLiteral("\"%1\" is not a duration; write it with a unit, e.g. 60s, 1500ms or 2m").arg(text.toString());
+            *why = QCoreApplication::translate("Duration", "\"%1\" is not a duration; write it with a unit, e.g. 60s, 1500ms or 2m")
+                       .arg(text.toString());
         return std::nullopt;
     }
     const double value = m.captured(1).toDouble();
@@ -125,13 +127,13 @@ std::optional<milliseconds> parseDuration(QStringView text, QString *why)
     const double ms = value * factor;
     if (!std::isfinite(ms) || ms > 24.0 * 3'600'000.0) {
         if (why)
-            *why = QStringLiteral("\"%1\" is longer than 24 hours").arg(text.toString());
+            *why = QCoreApplication::translate("Duration", "\"%1\" is longer than 24 hours").arg(text.toString());
         return std::nullopt;
     }
     const auto result = milliseconds(std::llround(ms));
     if (result <= milliseconds::zero()) {
         if (why)
-            *why = QStringLiteral("\"%1\" must be greater than zero").arg(text.toString());
+            *why = QCoreApplication::translate("Duration", "\"%1\" must be greater than zero").arg(text.toString());
         return std::nullopt;
     }
     return result;

@@ -1,6 +1,21 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>Duration</name>
+    <message>
+        <source>"%1" is not a duration; write it with a unit, e.g. 60s, 1500ms or 2m</source>
+        <translation>기간 형식이 아닙니다: "%1". 60s, 1500ms, 2m처럼 단위를 붙여 쓰십시오</translation>
+    </message>
+    <message>
+        <source>"%1" is longer than 24 hours</source>
+        <translation>24시간보다 깁니다: "%1"</translation>
+    </message>
+    <message>
+        <source>"%1" must be greater than zero</source>
+        <translation>0보다 커야 합니다: "%1"</translation>
+    </message>
+</context>
+<context>
     <name>SettingRow</name>
     <message>
         <source>Policy</source>

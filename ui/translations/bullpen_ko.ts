@@ -569,6 +569,26 @@
         <source>End silence</source>
         <translation>무음 해제</translation>
     </message>
+    <message>
+        <source>Probes</source>
+        <translation>프로브</translation>
+    </message>
+    <message>
+        <source>This engine's probes: one minimal synthetic request to each provider, role and stage that had no traffic for the whole interval</source>
+        <translation>이 엔진의 프로브: 간격 내내 트래픽이 없던 제공자·역할·단계마다 최소 합성 요청 하나</translation>
+    </message>
+    <message>
+        <source>No prober runs here: this engine was started without --probe-every.</source>
+        <translation>여기서는 프로버가 실행되지 않습니다. 이 엔진은 --probe-every 없이 시작되었습니다.</translation>
+    </message>
+    <message>
+        <source>No prober runs here: an embedded console sends no probes. A bullpen-engine started with --probe-every does, and shows them here when attached.</source>
+        <translation>여기서는 프로버가 실행되지 않습니다. 내장 콘솔은 프로브를 보내지 않습니다. --probe-every로 시작한 bullpen-engine은 프로브를 보내며, 연결하면 여기에 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Another engine on the store holds the probers' lock and probes now; this engine's prober waits.</source>
+        <translation>저장소의 다른 엔진이 프로버 잠금을 잡고 지금 프로브 중입니다. 이 엔진의 프로버는 기다립니다.</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::DesktopNotifier</name>
@@ -1649,6 +1669,17 @@
     </message>
 </context>
 <context>
+    <name>bullpen::LinkFilters</name>
+    <message>
+        <source>unknown part "%1" in the link; this view's link takes %2</source>
+        <translation>링크에 알 수 없는 부분 "%1" 있음. 이 화면의 링크에 넣을 수 있는 것: %2</translation>
+    </message>
+    <message>
+        <source>%1=%2 in the link is not one of %3; Copy link gives a link this console opens</source>
+        <translation>링크의 %1=%2 값이 다음 중 하나가 아님: %3. 링크 복사로 이 콘솔이 여는 링크를 얻을 수 있음</translation>
+    </message>
+</context>
+<context>
     <name>bullpen::LiveView</name>
     <message>
         <source>All events</source>
@@ -1904,6 +1935,73 @@
     <message>
         <source>Copy link to this view</source>
         <translation>이 화면 링크 복사</translation>
+    </message>
+    <message>
+        <source>the %1 view's link takes no filters; Copy link gives a link this console opens</source>
+        <translation>%1 화면 링크에는 필터를 넣을 수 없음. 링크 복사로 이 콘솔이 여는 링크를 얻을 수 있음</translation>
+    </message>
+</context>
+<context>
+    <name>bullpen::ProbeListModel</name>
+    <message>
+        <source>Provider</source>
+        <translation>제공자</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Last result</source>
+        <translation>마지막 결과</translation>
+    </message>
+    <message>
+        <source>Took</source>
+        <translation>소요</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>시각</translation>
+    </message>
+    <message>
+        <source>Next due</source>
+        <translation>다음 예정</translation>
+    </message>
+    <message>
+        <source>first probe running</source>
+        <translation>첫 프로브 실행 중</translation>
+    </message>
+    <message>
+        <source>not probed yet</source>
+        <translation>아직 프로브 안 함</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>지금</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>%1 후</translation>
+    </message>
+    <message>
+        <source>Users' traffic reached it within the interval: no probe while it has traffic</source>
+        <translation>간격 안에 사용자 트래픽이 있었음: 트래픽이 있는 동안 프로브 없음</translation>
+    </message>
+    <message>
+        <source>Its breaker is open or it is drained: no probe until the breaker lets one through</source>
+        <translation>차단기가 열려 있거나 제외됨: 차단기가 허용할 때까지 프로브 없음</translation>
     </message>
 </context>
 <context>
@@ -2608,45 +2706,6 @@
     <message>
         <source>Engine service</source>
         <translation>엔진 서비스</translation>
-    </message>
-</context>
-<context>
-    <name>bullpen::SilenceDialog</name>
-    <message>
-        <source>Silence %1</source>
-        <translation>무음: %1</translation>
-    </message>
-    <message>
-        <source>for %1 minutes</source>
-        <translation>%1분 동안</translation>
-    </message>
-    <message>
-        <source>for 1 hour</source>
-        <translation>1시간 동안</translation>
-    </message>
-    <message>
-        <source>for %1 hours</source>
-        <translation>%1시간 동안</translation>
-    </message>
-    <message>
-        <source>e.g. known outage, ticket 4711</source>
-        <translation>예: 알려진 장애, 티켓 4711</translation>
-    </message>
-    <message>
-        <source>Its alerts stay listed and keep their state; no desktop notification is raised for them until the silence ends. It ends on its own, or with End silence.</source>
-        <translation>경보는 목록에 남고 상태도 그대로입니다. 무음이 끝날 때까지 데스크톱 알림을 띄우지 않습니다. 무음은 저절로 끝나거나 무음 해제로 끝납니다.</translation>
-    </message>
-    <message>
-        <source>Silence</source>
-        <translation>무음</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation>이유</translation>
-    </message>
-    <message>
-        <source>How long</source>
-        <translation>기간</translation>
     </message>
 </context>
 <context>
