@@ -41,6 +41,7 @@ QColor colorOf(annotations::Kind kind)
 AnnotationOverlay::AnnotationOverlay(QChartView *view, AnnotationModel *model)
     : QWidget(view->viewport())
     , m_view(view)
+    , m_viewport(view->viewport())
     , m_model(model)
     , m_toggles(makeAnnotationToggles(model, view))
 {
@@ -79,15 +80,17 @@ std::vector<AnnotationOverlay::Placed> AnnotationOverlay::place(const QRectF &pl
 
 QRectF AnnotationOverlay::plotArea() const
 {
-    if (!m_view || !m_view->chart())
+    const QChartView *view = chartView();
+    if (!view || !view->chart())
         return {};
-    const QChart *chart = m_view->chart();
-    return m_view->mapFromScene(chart->mapToScene(chart->plotArea())).boundingRect();
+    const QChart *chart = view->chart();
+    return view->mapFromScene(chart->mapToScene(chart->plotArea())).boundingRect();
 }
 
 std::vector<AnnotationOverlay::Placed> AnnotationOverlay::layout() const
 {
-    const QDateTimeAxis *axis = m_view ? timeAxis(m_view->chart()) : nullptr;
+    const QChartView *view = chartView();
+    const QDateTimeAxis *axis = view ? timeAxis(view->chart()) : nullptr;
     if (!axis)
         return {};
     return place(plotArea(), axis->min(), axis->max(), m_model->markers(axis->min(), axis->max()));
@@ -111,9 +114,14 @@ void AnnotationOverlay::hoverAt(const QPoint &pos)
     m_hovered = hit;
     if (m_hovered.isEmpty())
         QToolTip::hideText();
-    else if (m_view)
-        QToolTip::showText(m_view->viewport()->mapToGlobal(pos), hoveredToolTip(), m_view->viewport());
+    else if (m_viewport)
+        QToolTip::showText(m_viewport->mapToGlobal(pos), hoveredToolTip(), m_viewport);
     update();
+}
+
+QChartView *AnnotationOverlay::chartView() const
+{
+    return qobject_cast<QChartView *>(m_view.data()); // null once ~QChartView has run
 }
 
 QString AnnotationOverlay::hoveredToolTip() const
@@ -148,12 +156,14 @@ void AnnotationOverlay::placeToggles()
 
 bool AnnotationOverlay::eventFilter(QObject *watched, QEvent *event)
 {
-    if (m_view && watched == m_view && event->type() == QEvent::Resize)
+    // Compared as QObjects, never read as a QChartView: the view's QWidget part still sends events to
+    // its filters while it is destroyed, when it is a QChartView no more (chartView() is null then).
+    if (watched == m_view.data() && event->type() == QEvent::Resize)
         placeToggles();
-    if (m_view && watched == m_view->viewport()) {
+    if (m_viewport && watched == m_viewport.data()) {
         switch (event->type()) {
         case QEvent::Resize:
-            setGeometry(m_view->viewport()->rect());
+            setGeometry(m_viewport->rect());
             break;
         case QEvent::MouseMove:
             hoverAt(static_cast<QMouseEvent *>(event)->position().toPoint());
@@ -163,7 +173,7 @@ bool AnnotationOverlay::eventFilter(QObject *watched, QEvent *event)
             break;
         case QEvent::ToolTip: // the chart's own tooltip must not replace a marker's
             if (!m_hovered.isEmpty()) {
-                QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), hoveredToolTip(), m_view->viewport());
+                QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), hoveredToolTip(), m_viewport);
                 return true;
             }
             break;

@@ -47,7 +47,11 @@ private:
     void modelChanged();
     void placeToggles();
 
-    QPointer<QChartView> m_view;
+    // The chart's view as a QWidget: read as a QChartView only through chartView(), which is null while
+    // the view is being destroyed (its filters still see events then).
+    QChartView *chartView() const;
+    QPointer<QWidget> m_view;
+    QPointer<QWidget> m_viewport;
     AnnotationModel *m_model;
     QToolButton *m_toggles; // on the chart's top right corner: no room is taken from the view's rows
     QString m_hovered; // a marker's key: kept across refreshes while that marker is still there
