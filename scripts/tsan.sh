@@ -26,9 +26,14 @@ for suite in "${suites[@]}"; do
     if "$build/tests/$suite" > "$log" 2>&1 && ! grep -q "ThreadSanitizer" "$log"; then
         echo "tsan: $suite clean ($(grep -m1 '^Totals' "$log"))"
         # Under CI a skipped test fails the stage, as in test.sh: a suite that skips judged nothing there.
-        if [[ ${CI:-} == true ]] && grep -q '^SKIP' "$log"; then
+        # The one exception is a row of the other store backend: the stage runs the store's suites on
+        # SQLite, and a "PostgreSQL only" row (a connection to lose) runs in their PostgreSQL variant in
+        # test.sh and the ASan stage; it is listed, not counted.
+        if [[ ${CI:-} == true ]] && grep '^SKIP' "$log" | grep -qv 'PostgreSQL only'; then
             echo "tsan: $suite skipped tests under CI=true:" && grep '^SKIP' "$log"
             failed+=("$suite")
+        elif grep -q '^SKIP' "$log"; then
+            echo "tsan: $suite: rows of the PostgreSQL backend not run here (test.sh runs them):" && grep '^SKIP' "$log"
         fi
     else
         echo "tsan: $suite FAILED"
