@@ -68,8 +68,7 @@ QVariant BreakerListModel::headerData(int section, Qt::Orientation orientation, 
 
 QString BreakerListModel::key(const QJsonObject &row) const
 {
-    return row.value(QLatin1StringView("provider")).toString() + QLatin1Char('/') + row.value(QLatin1StringView("role")).toString()
-        + QLatin1Char('/') + row.value(QLatin1StringView("stage")).toString();
+    return controltext::targetKey(row);
 }
 
 QString BreakerListModel::text(const QJsonObject &row, int column) const

@@ -40,6 +40,12 @@ QString role(const QJsonValue &id)
     return id.isString() ? id.toString() : QCoreApplication::translate("bullpen::ControlView", "every role");
 }
 
+QString targetKey(const QJsonObject &row)
+{
+    return row.value(QLatin1StringView("provider")).toString() + QLatin1Char('/') + row.value(QLatin1StringView("role")).toString()
+        + QLatin1Char('/') + row.value(QLatin1StringView("stage")).toString();
+}
+
 QString stage(const QJsonValue &id)
 {
     if (const auto s = stageFromId(id.toString()))

@@ -55,8 +55,7 @@ QVariant ProbeListModel::headerData(int section, Qt::Orientation orientation, in
 
 QString ProbeListModel::key(const QJsonObject &row) const
 {
-    return row.value(QLatin1StringView("provider")).toString() + QLatin1Char('/') + row.value(QLatin1StringView("role")).toString()
-        + QLatin1Char('/') + row.value(QLatin1StringView("stage")).toString();
+    return controltext::targetKey(row);
 }
 
 QString ProbeListModel::text(const QJsonObject &row, int column) const
