@@ -3,6 +3,8 @@
 
 #include "contract/isotime.h"
 #include "contract/providerregistry.h"
+#include "wire/breakerrowjson.h"
+#include "wire/drainrowjson.h"
 
 #include <QJsonDocument>
 
@@ -135,37 +137,6 @@ QJsonObject BreakerJson::resetRequest(const BreakerResetRequest &reset)
     return restoreRequest(RestoreRequest { reset.provider, reset.role, reset.stage, reset.reason });
 }
 
-QJsonObject BreakerJson::breaker(const BreakerView &v)
-{
-    return QJsonObject {
-        { QStringLiteral("provider"), toId(v.key.provider) },
-        { QStringLiteral("role"), toId(v.key.role) },
-        { QStringLiteral("stage"), toId(v.key.stage) },
-        { QStringLiteral("state"), toId(v.state) },
-        { QStringLiteral("since"), time(v.since) },
-        { QStringLiteral("cooldown_ms"),
-          v.state == BreakerState::Closed ? QJsonValue() : QJsonValue(static_cast<double>(v.cooldown.count())) },
-        { QStringLiteral("retry_at"), v.retryAt ? time(*v.retryAt) : QJsonValue() },
-        { QStringLiteral("window_attempts"), v.attempts },
-        { QStringLiteral("window_failures"), v.failures },
-        { QStringLiteral("opened"), v.opened },
-        { QStringLiteral("reason"), v.reason.isEmpty() ? QJsonValue() : QJsonValue(v.reason) },
-    };
-}
-
-QJsonObject BreakerJson::drain(const Drain &d)
-{
-    return QJsonObject {
-        { QStringLiteral("provider"), toId(d.provider) },
-        { QStringLiteral("role"), d.role ? QJsonValue(toId(*d.role)) : QJsonValue() },
-        { QStringLiteral("stage"), d.stage ? QJsonValue(toId(*d.stage)) : QJsonValue() },
-        { QStringLiteral("reason"), d.reason },
-        { QStringLiteral("by"), d.by },
-        { QStringLiteral("since"), time(d.since) },
-        { QStringLiteral("until"), d.until ? time(*d.until) : QJsonValue() },
-    };
-}
-
 QJsonObject BreakerJson::change(const BreakerChange &c, const std::optional<BreakerView> &view, const QString &instance)
 {
     QJsonObject o {
@@ -178,31 +149,10 @@ QJsonObject BreakerJson::change(const BreakerChange &c, const std::optional<Brea
         { QStringLiteral("reason"), c.reason },
     };
     if (c.drain)
-        o.insert(QStringLiteral("drain"), drain(*c.drain));
+        o.insert(QStringLiteral("drain"), DrainRowJson::toJson(*c.drain));
     if (view)
-        o.insert(QStringLiteral("breaker"), breaker(*view));
+        o.insert(QStringLiteral("breaker"), BreakerRowJson::toJson(*view));
     return o;
-}
-
-QJsonObject BreakerJson::providers(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance)
-{
-    QJsonArray list;
-    for (const Provider p : ProviderRegistry::all()) {
-        QJsonArray b;
-        for (const BreakerView &v : breakers)
-            if (v.key.provider == p)
-                b.append(breaker(v));
-        QJsonArray d;
-        for (const Drain &x : drains)
-            if (x.provider == p)
-                d.append(drain(x));
-        list.append(QJsonObject { { QStringLiteral("id"), toId(p) },
-                                  { QStringLiteral("instance"), instance },
-                                  { QStringLiteral("drained"), !d.isEmpty() },
-                                  { QStringLiteral("breakers"), b },
-                                  { QStringLiteral("drains"), d } });
-    }
-    return QJsonObject { { QStringLiteral("providers"), list } };
 }
 
 std::variant<Drain, FieldError> BreakerJson::drainFromJson(const QByteArray &body, Provider provider, const QString &by,

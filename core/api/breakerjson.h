@@ -12,19 +12,17 @@
 
 namespace bullpen {
 
-// Breakers and drains on the wire (docs/api.md, "Providers"): what `GET /v1/providers` answers and
-// `bullpen-cli provider list` prints, and the body of `POST /v1/providers/{id}/drain`.
+// Breakers' and drains' changes and requests on the wire (docs/api.md, "Providers"): the bodies of
+// `POST /v1/providers/{id}/drain`, `…/restore` and `…/reset`, and the event stream's notice. A breaker
+// and a drain have their codecs (wire/breakerrowjson.h, wire/drainrowjson.h), and GET /v1/providers'
+// list its own (wire/providersjson.h).
 class BreakerJson final
 {
 public:
-    static QJsonObject breaker(const BreakerView &view);
-    static QJsonObject drain(const Drain &drain);
     // A breaker's or a drain's change as the event stream's notice (docs/api.md, "Event stream"):
     // {"type", "instance", "provider", "role", "stage", "at", "reason", "breaker"?: {...}, "drain"?: {...}}.
     // A drain's role and stage are null when it covers every role or stage.
     static QJsonObject change(const BreakerChange &change, const std::optional<BreakerView> &breaker, const QString &instance);
-    // Every provider this engine knows, each with its breakers and drains.
-    static QJsonObject providers(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance);
 
     // {"reason": "...", "role"?: "primary"|"fallback", "stage"?: "storyboard"|"captions"|"image",
     //  "until"?: ISO 8601 with a zone, in the future}. `now` judges `until`.

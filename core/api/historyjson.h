@@ -14,7 +14,8 @@
 namespace bullpen {
 
 // The history on the wire (docs/api.md), both ways: the filters of `GET /v1/history…` and the
-// statistics of `/v1/stats/…`, and what RemoteHistory reads back into the same values the console shows.
+// comparisons, and what RemoteHistory reads back into the same values the console shows. The statistics
+// of `/v1/stats/…` have their codec in wire/statsjson.h, their query parameters in wire/statsquery.h.
 // A generation's row has one codec of its own (history/generationrowjson.h). Times travel as
 // milliseconds since the epoch; users as their display mask and keyed hash, never a raw id.
 class HistoryJson final
@@ -29,23 +30,6 @@ public:
 
     static QJsonObject comparison(const ComparisonRow &row);
     static ComparisonRow comparisonFromJson(const QJsonObject &json);
-    static QJsonArray samples(const QList<LatencySample> &samples);
-    static QList<LatencySample> samplesFromJson(const QJsonArray &json);
-    // [[start_ms, success, bin, count], …] and [[start_ms, primary, fallback, bin, count], …]
-    static QJsonArray durationCells(const QList<DurationCell> &cells);
-    static QList<DurationCell> durationCellsFromJson(const QJsonArray &json);
-    static QJsonArray fallbackWaitCells(const QList<FallbackWaitCell> &cells);
-    static QList<FallbackWaitCell> fallbackWaitCellsFromJson(const QJsonArray &json);
-    static QJsonArray rateBuckets(const QList<RateBucket> &buckets);
-    static QList<RateBucket> rateBucketsFromJson(const QJsonArray &json);
-    static QJsonArray fallbackWaits(const QList<FallbackWait> &waits);
-    static QList<FallbackWait> fallbackWaitsFromJson(const QJsonArray &json);
-    // [{"provider", "role", "attempts", "failures", "not_provider", "top_kind", "top_kind_count",
-    //   "primary_failures", "relieved", "p50_ms", "p90_ms"}…]
-    static QJsonArray providerHealth(const QList<ProviderHealth> &health);
-    static QList<ProviderHealth> providerHealthFromJson(const QJsonArray &json);
-    static QJsonArray counts(const QList<std::pair<QString, qint64>> &counts);
-    static QList<std::pair<QString, qint64>> countsFromJson(const QJsonArray &json);
 
     // A whole number parameter in [min, max]; nothing when absent; an error naming it when not.
     static std::variant<std::optional<qint64>, FieldError> integer(const QUrlQuery &query, const QString &name, qint64 min, qint64 max);

@@ -5,6 +5,8 @@
 #include "config/proxyrules.h"
 #include "history/generationrowjson.h"
 #include "wire/apiroutes.h"
+#include "wire/statsjson.h"
+#include "wire/statsquery.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +18,26 @@ namespace bullpen {
 namespace {
 // A history page (500 rows), an export page or a comic: well under this.
 constexpr qint64 kMaxAnswerBytes = 64LL * 1024 * 1024;
+
+// A statistic's answer read with its codec (wire/statsjson.h): the value, or T() with the reason in
+// *error (no answer, or one the codec refuses).
+template<typename T>
+T statistic(RemoteHistory &remote, const QString &engine, ApiRoute route, const QUrlQuery &query, QString *error,
+            std::variant<T, FieldError> (*read)(const QJsonObject &))
+{
+    const QString path = ApiRoutes::path(route);
+    const std::optional<QJsonObject> o = remote.getObject(path, query, error);
+    if (!o)
+        return T();
+    std::variant<T, FieldError> value = read(*o);
+    if (const auto *refused = std::get_if<FieldError>(&value)) {
+        if (error)
+            *error = QStringLiteral("%1 answered %2 with an answer this console cannot read: %3").arg(engine, path, refused->toString());
+        return T();
+    }
+    return std::get<T>(std::move(value));
+}
+
 } // namespace
 
 RemoteHistory::RemoteHistory(EngineEndpoint endpoint)
@@ -138,27 +160,19 @@ std::optional<GenerationRow> RemoteHistory::generation(const QString &id, QStrin
 
 qint64 RemoteHistory::count(const HistoryFilter &filter, QString *error)
 {
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsCount), HistoryJson::filterQuery(filter), error);
-    return o ? o->value(QLatin1StringView("count")).toInteger() : 0;
+    return statistic(*this, location(), ApiRoute::StatsCount, HistoryJson::filterQuery(filter), error, &StatsJson::countFromJson);
 }
 
 std::optional<qint64> RemoteHistory::oldestGenerationMs(QString *error)
 {
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsOldest), {}, error);
-    if (!o || !o->value(QLatin1StringView("oldest_ms")).isDouble())
-        return std::nullopt;
-    return o->value(QLatin1StringView("oldest_ms")).toInteger();
+    return statistic(*this, location(), ApiRoute::StatsOldest, {}, error, &StatsJson::oldestFromJson);
 }
 
 QList<std::pair<QString, qint64>> RemoteHistory::countBy(HistoryGroup group, const HistoryFilter &filter, QString *error)
 {
     QUrlQuery q = HistoryJson::filterQuery(filter);
-    q.addQueryItem(QStringLiteral("by"),
-                   group == HistoryGroup::Kind        ? QStringLiteral("kind")
-                       : group == HistoryGroup::State ? QStringLiteral("state")
-                                                      : QStringLiteral("public_code"));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsCounts), q, error);
-    return o ? HistoryJson::countsFromJson(o->value(QLatin1StringView("counts")).toArray()) : QList<std::pair<QString, qint64>> {};
+    StatsQuery::add(&q, StatsParam::By, StatsQuery::groupName(group));
+    return statistic(*this, location(), ApiRoute::StatsCounts, q, error, &StatsJson::countsFromJson);
 }
 
 QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error, const HistoryFilter &scope)
@@ -170,18 +184,15 @@ QList<RateBucket> RemoteHistory::fallbackRate(qint64 fromMs, qint64 toMs, qint64
     only.userId = scope.userId;
     only.idPrefix = scope.idPrefix;
     QUrlQuery q = HistoryJson::filterQuery(only);
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsFallbackRate), q, error);
-    return o ? HistoryJson::rateBucketsFromJson(o->value(QLatin1StringView("buckets")).toArray()) : QList<RateBucket> {};
+    StatsQuery::addRange(&q, fromMs, toMs);
+    StatsQuery::add(&q, StatsParam::BucketMs, bucketMs);
+    return statistic(*this, location(), ApiRoute::StatsFallbackRate, q, error, &StatsJson::fallbackRateFromJson);
 }
 
 std::optional<Spend> RemoteHistory::spend(qint64 fromMs, qint64 toMs, QString *error)
 {
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    StatsQuery::addRange(&q, fromMs, toMs);
     const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsSpend), q, error);
     return o ? std::optional(Spend::fromJson(*o)) : std::nullopt;
 }
@@ -198,15 +209,14 @@ std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64
             fallbacks << f;
     }
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("stage"), toId(stage));
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    q.addQueryItem(QStringLiteral("today_primary_timeout_ms"), QString::number(today.primaryTimeout.count()));
-    q.addQueryItem(QStringLiteral("fallback_timeout_ms"), QString::number(today.fallbackTimeout.count()));
+    StatsQuery::add(&q, StatsParam::Stage, toId(stage));
+    StatsQuery::addRange(&q, fromMs, toMs);
+    StatsQuery::add(&q, StatsParam::TodayPrimaryTimeoutMs, qint64(today.primaryTimeout.count()));
+    StatsQuery::add(&q, StatsParam::FallbackTimeoutMs, qint64(today.fallbackTimeout.count()));
     if (!timeouts.isEmpty())
-        q.addQueryItem(QStringLiteral("primary_timeouts_ms"), timeouts.join(QLatin1Char(',')));
+        StatsQuery::add(&q, StatsParam::PrimaryTimeoutsMs, timeouts.join(QLatin1Char(',')));
     if (!fallbacks.isEmpty())
-        q.addQueryItem(QStringLiteral("fallback_timeouts_ms"), fallbacks.join(QLatin1Char(',')));
+        StatsQuery::add(&q, StatsParam::FallbackTimeoutsMs, fallbacks.join(QLatin1Char(',')));
     const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsTune), q, error);
     return o ? std::optional(TuneReport::fromJson(*o)) : std::nullopt;
 }
@@ -214,10 +224,8 @@ std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64
 QList<ProviderHealth> RemoteHistory::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
 {
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsHealth), q, error);
-    return o ? HistoryJson::providerHealthFromJson(o->value(QLatin1StringView("providers")).toArray()) : QList<ProviderHealth> {};
+    StatsQuery::addRange(&q, fromMs, toMs);
+    return statistic(*this, location(), ApiRoute::StatsHealth, q, error, &StatsJson::healthFromJson);
 }
 
 QList<QJsonObject> RemoteHistory::events(const QString &generationId, QString *error)
@@ -244,49 +252,41 @@ QList<LatencySample> RemoteHistory::latencySamples(Provider provider, Role role,
                                                    std::optional<Stage> stage)
 {
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("provider"), toId(provider));
-    q.addQueryItem(QStringLiteral("role"), toId(role));
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
+    StatsQuery::add(&q, StatsParam::Provider, toId(provider));
+    StatsQuery::add(&q, StatsParam::Role, toId(role));
+    StatsQuery::addRange(&q, fromMs, toMs);
     if (stage)
-        q.addQueryItem(QStringLiteral("stage"), toId(*stage));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsLatency), q, error);
-    return o ? HistoryJson::samplesFromJson(o->value(QLatin1StringView("samples")).toArray()) : QList<LatencySample> {};
+        StatsQuery::add(&q, StatsParam::Stage, toId(*stage));
+    return statistic(*this, location(), ApiRoute::StatsLatency, q, error, &StatsJson::latencyFromJson);
 }
 
 QList<FallbackWait> RemoteHistory::fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error)
 {
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("stage"), toId(stage));
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsFallbackWaits), q, error);
-    return o ? HistoryJson::fallbackWaitsFromJson(o->value(QLatin1StringView("waits")).toArray()) : QList<FallbackWait> {};
+    StatsQuery::add(&q, StatsParam::Stage, toId(stage));
+    StatsQuery::addRange(&q, fromMs, toMs);
+    return statistic(*this, location(), ApiRoute::StatsFallbackWaits, q, error, &StatsJson::fallbackWaitsFromJson);
 }
 
 QList<DurationCell> RemoteHistory::latencyHistogram(Provider provider, Role role, Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs,
                                                     QString *error)
 {
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("provider"), toId(provider));
-    q.addQueryItem(QStringLiteral("role"), toId(role));
-    q.addQueryItem(QStringLiteral("stage"), toId(stage));
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsLatencyHistogram), q, error);
-    return o ? HistoryJson::durationCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<DurationCell> {};
+    StatsQuery::add(&q, StatsParam::Provider, toId(provider));
+    StatsQuery::add(&q, StatsParam::Role, toId(role));
+    StatsQuery::add(&q, StatsParam::Stage, toId(stage));
+    StatsQuery::addRange(&q, fromMs, toMs);
+    StatsQuery::add(&q, StatsParam::BucketMs, bucketMs);
+    return statistic(*this, location(), ApiRoute::StatsLatencyHistogram, q, error, &StatsJson::latencyHistogramFromJson);
 }
 
 QList<FallbackWaitCell> RemoteHistory::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
 {
     QUrlQuery q;
-    q.addQueryItem(QStringLiteral("stage"), toId(stage));
-    q.addQueryItem(QStringLiteral("from_ms"), QString::number(fromMs));
-    q.addQueryItem(QStringLiteral("to_ms"), QString::number(toMs));
-    q.addQueryItem(QStringLiteral("bucket_ms"), QString::number(bucketMs));
-    const std::optional<QJsonObject> o = getObject(ApiRoutes::path(ApiRoute::StatsFallbackWaitHistogram), q, error);
-    return o ? HistoryJson::fallbackWaitCellsFromJson(o->value(QLatin1StringView("cells")).toArray()) : QList<FallbackWaitCell> {};
+    StatsQuery::add(&q, StatsParam::Stage, toId(stage));
+    StatsQuery::addRange(&q, fromMs, toMs);
+    StatsQuery::add(&q, StatsParam::BucketMs, bucketMs);
+    return statistic(*this, location(), ApiRoute::StatsFallbackWaitHistogram, q, error, &StatsJson::fallbackWaitHistogramFromJson);
 }
 
 QList<ComparisonRow> RemoteHistory::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "enginesetup.h"
 
-#include "api/breakerjson.h"
 #include "config/keytransport.h"
 #include "config/modeldeprecations.h"
 #include "config/providertrust.h"
@@ -13,6 +12,7 @@
 #include "keychain/secretstore.h"
 #include "logsink.h"
 #include "replayrunner.h"
+#include "wire/providersjson.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -288,7 +288,7 @@ void EngineSetup::refreshProviders()
         this,
         [this] {
             const BreakerBoard &board = m_engine->breakers();
-            Q_EMIT providersChanged(BreakerJson::providers(board.breakers(SteadyClock::instance().now()), board.drains(), {}));
+            Q_EMIT providersChanged(ProvidersJson::toJson(board.breakers(SteadyClock::instance().now()), board.drains(), {}));
         },
         Qt::QueuedConnection);
 }

@@ -9,6 +9,8 @@
 #include "runtime/enginesetup.h"
 #include "store/apitokens.h"
 #include "store/drainrecords.h"
+#include "wire/drainrowjson.h"
+#include "wire/providersjson.h"
 
 #include <QHttpServerRequest>
 #include <QJsonArray>
@@ -23,7 +25,7 @@ namespace bullpen {
 EngineService::Reply EngineService::providers() const
 {
     BreakerBoard &board = m_setup.engine().breakers();
-    QJsonObject o = BreakerJson::providers(board.breakers(SteadyClock::instance().now()), board.drains(), m_options.instance);
+    QJsonObject o = ProvidersJson::toJson(board.breakers(SteadyClock::instance().now()), board.drains(), m_options.instance);
     const BreakerSettings &b = board.settings();
     o.insert(QStringLiteral("breaker"),
              QJsonObject { { QStringLiteral("enabled"), b.enabled },
@@ -59,8 +61,8 @@ EngineService::Reply EngineService::drainProvider(const QHttpServerRequest &requ
     const Drain d = m_setup.engine().breakers().drain(asked);
     // The row's detail is the drain as the API answers it: role, stage, reason, since and until.
     m_audit.record(token.name, QStringLiteral("drain"), QStringLiteral("%1 (%2)").arg(toId(d.provider), d.reason.left(200)),
-                   QString::fromUtf8(QJsonDocument(BreakerJson::drain(d)).toJson(QJsonDocument::Compact)));
-    return json(200, BreakerJson::drain(d));
+                   QString::fromUtf8(QJsonDocument(DrainRowJson::toJson(d)).toJson(QJsonDocument::Compact)));
+    return json(200, DrainRowJson::toJson(d));
 }
 
 EngineService::Reply EngineService::restoreProvider(const QHttpServerRequest &request, const QString &id, const ApiToken &token)

@@ -3,6 +3,8 @@
 
 #include "api/historyjson.h"
 #include "history/historyreader.h"
+#include "wire/statsjson.h"
+#include "wire/statsquery.h"
 
 #include <QDateTime>
 
@@ -26,16 +28,17 @@ public:
     // from_ms and to_ms: by default the last 24 hours.
     std::pair<qint64, qint64> range()
     {
-        const std::optional<qint64> from = integer(QStringLiteral("from_ms"), 0, kFar);
-        const qint64 to = integer(QStringLiteral("to_ms"), 0, kFar).value_or(QDateTime::currentMSecsSinceEpoch() + 1);
+        const std::optional<qint64> from = integer(StatsQuery::name(StatsParam::FromMs), 0, kFar);
+        const qint64 to = integer(StatsQuery::name(StatsParam::ToMs), 0, kFar).value_or(QDateTime::currentMSecsSinceEpoch() + 1);
         return { from.value_or(to - kDayMs), to };
     }
     // Buckets of a chart: at least a second, at most 31 days, at most 10,000 of them.
     qint64 bucket(std::pair<qint64, qint64> range)
     {
-        const qint64 b = integer(QStringLiteral("bucket_ms"), 1000, 31 * kDayMs).value_or(3600 * 1000);
+        const qint64 b = integer(StatsQuery::name(StatsParam::BucketMs), 1000, 31 * kDayMs).value_or(3600 * 1000);
         if (!error && (range.second - range.first) / b > 10000)
-            error = FieldError { QStringLiteral("bucket_ms"), QStringLiteral("makes more than 10000 buckets; choose a larger one") };
+            error =
+                FieldError { StatsQuery::name(StatsParam::BucketMs), QStringLiteral("makes more than 10000 buckets; choose a larger one") };
         return b;
     }
     template<typename E> std::optional<E> value(const QString &name, bool required = false)
@@ -110,33 +113,28 @@ Plan planOr(const Query &q, Body body)
     return body;
 }
 
-QJsonObject one(const char *key, const QJsonValue &value)
-{
-    return QJsonObject { { QLatin1StringView(key), value } };
-}
-
 Plan count(const QUrlQuery &query)
 {
     Query q(query);
-    const HistoryFilter f = q.filter({ QStringLiteral("by") });
-    return planOr(q, [f](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("count", static_cast<double>(h.count(f, why)));
-    });
+    const HistoryFilter f = q.filter({ StatsQuery::name(StatsParam::By) });
+    return planOr(
+        q, [f](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> { return StatsJson::count(h.count(f, why)); });
 }
 
 Plan counts(const QUrlQuery &query)
 {
     Query q(query);
-    const HistoryFilter f = q.filter({ QStringLiteral("by") });
-    const QString by = q.item(QStringLiteral("by")).isEmpty() ? QStringLiteral("public_code") : q.item(QStringLiteral("by"));
-    const std::optional<HistoryGroup> group = by == u"public_code" ? std::optional(HistoryGroup::PublicCode)
-        : by == u"kind"                                            ? std::optional(HistoryGroup::Kind)
-        : by == u"state"                                           ? std::optional(HistoryGroup::State)
-                                                                   : std::nullopt;
-    if (!group && !q.error)
-        q.error = FieldError { QStringLiteral("by"), QStringLiteral("must be public_code, kind or state") };
-    return planOr(q, [f, group, by](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return QJsonObject { { QStringLiteral("by"), by }, { QStringLiteral("counts"), HistoryJson::counts(h.countBy(*group, f, why)) } };
+    const HistoryFilter f = q.filter({ StatsQuery::name(StatsParam::By) });
+    const QString by = q.item(StatsQuery::name(StatsParam::By));
+    const std::optional<HistoryGroup> group = by.isEmpty() ? std::optional(HistoryGroup::PublicCode) : StatsQuery::groupFromName(by);
+    if (!group && !q.error) {
+        QStringList names = StatsQuery::groupNames();
+        const QString last = names.takeLast();
+        q.error =
+            FieldError { StatsQuery::name(StatsParam::By), QStringLiteral("must be %1 or %2").arg(names.join(QStringLiteral(", ")), last) };
+    }
+    return planOr(q, [f, group](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
+        return StatsJson::counts(*group, h.countBy(*group, f, why));
     });
 }
 
@@ -144,7 +142,7 @@ Plan oldest(const QUrlQuery &)
 {
     return Body([](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         const std::optional<qint64> oldest = h.oldestGenerationMs(why);
-        return one("oldest_ms", oldest ? QJsonValue(static_cast<double>(*oldest)) : QJsonValue());
+        return StatsJson::oldest(oldest);
     });
 }
 
@@ -153,9 +151,9 @@ Plan fallbackRate(const QUrlQuery &query)
     Query q(query);
     const auto range = q.range();
     const qint64 b = q.bucket(range);
-    const HistoryFilter scope = q.filter({ QStringLiteral("bucket_ms") });
+    const HistoryFilter scope = q.filter({ StatsQuery::name(StatsParam::BucketMs) });
     return planOr(q, [range, b, scope](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("buckets", HistoryJson::rateBuckets(h.fallbackRate(range.first, range.second, b, why, scope)));
+        return StatsJson::fallbackRate(h.fallbackRate(range.first, range.second, b, why, scope));
     });
 }
 
@@ -178,11 +176,11 @@ Plan tune(const QUrlQuery &query)
     using namespace std::chrono_literals;
     Query q(query);
     const auto range = q.range();
-    const Stage stage = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
-    const TuneCandidate today { q.timeout(QStringLiteral("today_primary_timeout_ms")).value_or(60s),
-                                q.timeout(QStringLiteral("fallback_timeout_ms")).value_or(60s), true };
-    const QList<std::chrono::milliseconds> primaries = q.timeouts(QStringLiteral("primary_timeouts_ms"));
-    const QList<TuneCandidate> candidates = tuneCandidates(primaries, q.timeouts(QStringLiteral("fallback_timeouts_ms")), today);
+    const Stage stage = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
+    const TuneCandidate today { q.timeout(StatsQuery::name(StatsParam::TodayPrimaryTimeoutMs)).value_or(60s),
+                                q.timeout(StatsQuery::name(StatsParam::FallbackTimeoutMs)).value_or(60s), true };
+    const QList<std::chrono::milliseconds> primaries = q.timeouts(StatsQuery::name(StatsParam::PrimaryTimeoutsMs));
+    const QList<TuneCandidate> candidates = tuneCandidates(primaries, q.timeouts(StatsQuery::name(StatsParam::FallbackTimeoutsMs)), today);
     return planOr(q, [range, stage, today, candidates](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         const std::optional<TuneReport> r = h.tune(stage, range.first, range.second, candidates, today, why);
         return r ? r->toJson() : QJsonObject();
@@ -193,20 +191,20 @@ Plan latency(const QUrlQuery &query)
 {
     Query q(query);
     const auto range = q.range();
-    const std::optional<Provider> p = q.value<Provider>(QStringLiteral("provider"), true);
-    const Role r = q.value<Role>(QStringLiteral("role")).value_or(Role::Primary);
-    const std::optional<Stage> s = q.value<Stage>(QStringLiteral("stage"));
+    const std::optional<Provider> p = q.value<Provider>(StatsQuery::name(StatsParam::Provider), true);
+    const Role r = q.value<Role>(StatsQuery::name(StatsParam::Role)).value_or(Role::Primary);
+    const std::optional<Stage> s = q.value<Stage>(StatsQuery::name(StatsParam::Stage));
     return planOr(q, [range, p, r, s](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         const QList<LatencySample> samples = h.latencySamples(*p, r, range.first, range.second, why, s);
         // Each sample is one attempt: an answer that grows with the history is refused, not sent.
         constexpr qsizetype kMaxSamples = 100'000;
         if (samples.size() > kMaxSamples)
-            return FieldError { QStringLiteral("from_ms"),
+            return FieldError { StatsQuery::name(StatsParam::FromMs),
                                 QStringLiteral("the range holds %1 attempts, more than %2; narrow from_ms and to_ms, or read "
                                                "/v1/stats/latency-histogram, which answers any range")
                                     .arg(samples.size())
                                     .arg(kMaxSamples) };
-        return one("samples", HistoryJson::samples(samples));
+        return StatsJson::latency(samples);
     });
 }
 
@@ -215,11 +213,11 @@ Plan latencyHistogram(const QUrlQuery &query)
     Query q(query);
     const auto range = q.range();
     const qint64 b = q.bucket(range);
-    const Stage s = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
-    const std::optional<Provider> p = q.value<Provider>(QStringLiteral("provider"), true);
-    const Role r = q.value<Role>(QStringLiteral("role")).value_or(Role::Primary);
+    const Stage s = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
+    const std::optional<Provider> p = q.value<Provider>(StatsQuery::name(StatsParam::Provider), true);
+    const Role r = q.value<Role>(StatsQuery::name(StatsParam::Role)).value_or(Role::Primary);
     return planOr(q, [range, b, s, p, r](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("cells", HistoryJson::durationCells(h.latencyHistogram(*p, r, s, range.first, range.second, b, why)));
+        return StatsJson::latencyHistogram(h.latencyHistogram(*p, r, s, range.first, range.second, b, why));
     });
 }
 
@@ -228,9 +226,9 @@ Plan fallbackWaitHistogram(const QUrlQuery &query)
     Query q(query);
     const auto range = q.range();
     const qint64 b = q.bucket(range);
-    const Stage s = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
+    const Stage s = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
     return planOr(q, [range, b, s](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("cells", HistoryJson::fallbackWaitCells(h.fallbackWaitHistogram(s, range.first, range.second, b, why)));
+        return StatsJson::fallbackWaitHistogram(h.fallbackWaitHistogram(s, range.first, range.second, b, why));
     });
 }
 
@@ -238,9 +236,9 @@ Plan fallbackWaits(const QUrlQuery &query)
 {
     Query q(query);
     const auto range = q.range();
-    const Stage s = q.value<Stage>(QStringLiteral("stage")).value_or(Stage::Storyboard);
+    const Stage s = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
     return planOr(q, [range, s](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("waits", HistoryJson::fallbackWaits(h.fallbackWaits(s, range.first, range.second, why)));
+        return StatsJson::fallbackWaits(h.fallbackWaits(s, range.first, range.second, why));
     });
 }
 
@@ -249,10 +247,10 @@ Plan health(const QUrlQuery &query)
     Query q(query);
     const auto range = q.range();
     if (!q.error && range.second - range.first > kDayMs)
-        q.error = FieldError { QStringLiteral("from_ms"),
+        q.error = FieldError { StatsQuery::name(StatsParam::FromMs),
                                QStringLiteral("the health window is at most 24 hours; use the latency statistics for more") };
     return planOr(q, [range](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
-        return one("providers", HistoryJson::providerHealth(h.providerHealth(range.first, range.second, why)));
+        return StatsJson::health(h.providerHealth(range.first, range.second, why));
     });
 }
 

@@ -4,7 +4,12 @@
 // paths are filled in for a client the way the service matches them.
 #include "api/breakerjson.h"
 #include "wire/apiroutes.h"
+#include "wire/breakerrowjson.h"
+#include "wire/drainrowjson.h"
 #include "wire/engineconfigjson.h"
+#include "wire/providersjson.h"
+#include "wire/statsjson.h"
+#include "wire/statsquery.h"
 #include "wire/storyboardpolicyjson.h"
 
 #include <QDateTime>
@@ -12,7 +17,9 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <functional>
 #include <set>
+#include <tuple>
 
 using namespace bullpen;
 using namespace std::chrono_literals;
@@ -33,6 +40,93 @@ QString refusal(const std::variant<StagePolicy, FieldError> &read)
 {
     const auto *e = std::get_if<FieldError>(&read);
     return e ? e->toString() : QString();
+}
+
+// What one of the wire codecs writes, through text and back, read by its reader; the refusal if any.
+template<typename T>
+std::variant<T, FieldError> throughWire(const QJsonObject &written, std::variant<T, FieldError> (*read)(const QJsonObject &))
+{
+    return read(QJsonDocument::fromJson(QJsonDocument(written).toJson()).object());
+}
+
+template<typename T> T readOrFail(const std::variant<T, FieldError> &read, bool *ok)
+{
+    if (const auto *e = std::get_if<FieldError>(&read)) {
+        qWarning().noquote() << "refused:" << e->toString();
+        *ok = false;
+        return T();
+    }
+    *ok = true;
+    return std::get<T>(read);
+}
+
+// The statistics' rows as tuples: every field compared (the row structs have no operator==).
+auto fields(const RateBucket &b)
+{
+    return std::tuple(b.startMs, b.generations, b.fallbacks);
+}
+auto fields(const LatencySample &s)
+{
+    return std::tuple(s.atMs, s.durationMs, s.success);
+}
+auto fields(const DurationCell &c)
+{
+    return std::tuple(c.startMs, c.success, c.bin, c.count);
+}
+auto fields(const FallbackWaitCell &c)
+{
+    return std::tuple(c.startMs, c.primaryProvider, c.fallbackProvider, c.bin, c.count);
+}
+auto fields(const FallbackWait &w)
+{
+    return std::tuple(w.atMs, w.primaryProvider, w.fallbackProvider, w.primaryMs, w.fallbackMs, w.fallbackSucceeded);
+}
+auto fields(const ProviderHealth &h)
+{
+    return std::tuple(h.provider, h.role, h.stage, h.attempts, h.failures, h.notProviders, h.topKind, h.topKindCount, h.primaryFailures,
+                      h.handedToFallback, h.p50Ms, h.p90Ms, h.lastProbe);
+}
+auto fields(const BreakerView &v)
+{
+    return std::tuple(v.key, v.state, v.since, v.cooldown, v.retryAt, v.attempts, v.failures, v.opened, v.reason);
+}
+
+// A list of rows read back as written, field by field.
+template<typename T> bool sameRows(const QList<T> &a, const QList<T> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        if (fields(a.at(i)) != fields(b.at(i)))
+            return false;
+    return true;
+}
+
+// A list of rows, written by `write` and read by `read`, is what it was.
+template<typename T>
+bool rowsRoundTrip(const QList<T> &rows, QJsonObject (*write)(const QList<T> &),
+                   std::variant<QList<T>, FieldError> (*read)(const QJsonObject &))
+{
+    bool ok = false;
+    const QList<T> back = readOrFail(throughWire(write(rows), read), &ok);
+    return ok && sameRows(rows, back);
+}
+
+BreakerView breakerView(BreakerState state)
+{
+    BreakerView v;
+    v.key = BreakerKey { Provider::Qwen, Role::Fallback, Stage::Captions };
+    v.state = state;
+    v.since = QDateTime::fromMSecsSinceEpoch(1'700'000'000'123, Qt::UTC);
+    if (state != BreakerState::Closed) {
+        v.cooldown = 30'000ms;
+        v.retryAt = v.since.addMSecs(30'000);
+        v.reason = QStringLiteral("3 of 4 failed (timeout)");
+    }
+    v.attempts = 4;
+    v.failures = 3;
+    v.opened = 2;
+    return v;
 }
 
 } // namespace
@@ -265,6 +359,188 @@ private Q_SLOTS:
         const auto read = EngineConfigJson::fromJson(QJsonDocument::fromJson(json).object());
         QVERIFY2(std::holds_alternative<FieldError>(read), json.constData());
         QCOMPARE(std::get<FieldError>(read).field, named);
+    }
+
+    // The statistics' answers (GET /v1/stats/…): each read back from what the service writes is what it
+    // was, every row field by field; the envelope's field is the codec's (wire/statsjson.h).
+    void statsRoundTrip()
+    {
+        bool ok = false;
+        QCOMPARE(readOrFail(throughWire(StatsJson::count(42), &StatsJson::countFromJson), &ok), 42);
+        QVERIFY(ok);
+        const StatsJson::Counts counts { { QStringLiteral("TIMEOUT"), 3 }, { QStringLiteral("RATE_LIMITED"), 1 } };
+        QCOMPARE(readOrFail(throughWire(StatsJson::counts(HistoryGroup::Kind, counts), &StatsJson::countsFromJson), &ok), counts);
+        QVERIFY(ok);
+        QCOMPARE(StatsJson::counts(HistoryGroup::Kind, counts).value(QLatin1StringView("by")).toString(), QStringLiteral("kind"));
+        QCOMPARE(readOrFail(throughWire(StatsJson::oldest(1'700'000'000'000), &StatsJson::oldestFromJson), &ok),
+                 std::optional<qint64>(1'700'000'000'000));
+        QVERIFY(ok);
+        QCOMPARE(readOrFail(throughWire(StatsJson::oldest(std::nullopt), &StatsJson::oldestFromJson), &ok), std::optional<qint64>());
+        QVERIFY(ok);
+        QVERIFY(rowsRoundTrip<RateBucket>({ { 1000, 7, 2 }, { 61000, 0, 0 } }, &StatsJson::fallbackRate, &StatsJson::fallbackRateFromJson));
+        QVERIFY(rowsRoundTrip<LatencySample>({ { 1000, 812.5, true }, { 2000, 30000, false } }, &StatsJson::latency,
+                                             &StatsJson::latencyFromJson));
+        QVERIFY(rowsRoundTrip<DurationCell>({ { 1000, true, 12, 40 }, { 1000, false, 30, 2 } }, &StatsJson::latencyHistogram,
+                                            &StatsJson::latencyHistogramFromJson));
+        QVERIFY(rowsRoundTrip<FallbackWait>({ { 5000, QStringLiteral("gemini"), QStringLiteral("qwen"), 30000, 1250.5, true },
+                                              { 6000, QStringLiteral("gemini"), QStringLiteral("qwen"), 12.5, 40, false } },
+                                            &StatsJson::fallbackWaits, &StatsJson::fallbackWaitsFromJson));
+        QVERIFY(rowsRoundTrip<FallbackWaitCell>({ { 1000, QStringLiteral("gemini"), QStringLiteral("qwen"), 9, 3 } },
+                                                &StatsJson::fallbackWaitHistogram, &StatsJson::fallbackWaitHistogramFromJson));
+        ProviderHealth h;
+        h.provider = Provider::Qwen;
+        h.role = Role::Fallback;
+        h.stage = Stage::Captions;
+        std::tie(h.attempts, h.failures, h.notProviders, h.topKindCount, h.primaryFailures, h.handedToFallback) =
+            std::tuple(9, 4, 1, 3, 0, 0);
+        h.topKind = FailureKind::TIMEOUT;
+        h.p50Ms = 812.5;
+        h.p90Ms = 2400;
+        ProviderHealth probed = h;
+        probed.role = Role::Primary;
+        probed.lastProbe = ProviderHealth::Probe { 1'700'000'000'000, false, FailureKind::RATE_LIMITED, 95.5 };
+        QVERIFY(rowsRoundTrip<ProviderHealth>({ h, probed }, &StatsJson::health, &StatsJson::healthFromJson));
+    }
+
+    // An answer whose envelope field is missing or of the wrong type is refused by that field's name.
+    void statsRefusedByField_data()
+    {
+        using Read = std::function<std::optional<FieldError>(const QJsonObject &)>;
+        const auto refusal = []<typename T>(std::variant<T, FieldError> (*read)(const QJsonObject &)) -> Read {
+            return [read](const QJsonObject &o) -> std::optional<FieldError> {
+                const auto r = read(o);
+                return std::holds_alternative<FieldError>(r) ? std::optional(std::get<FieldError>(r)) : std::nullopt;
+            };
+        };
+        QTest::addColumn<Read>("read");
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("named");
+        QTest::addRow("count missing") << refusal(&StatsJson::countFromJson) << QByteArray("{}") << QStringLiteral("count");
+        QTest::addRow("counts an object") << refusal(&StatsJson::countsFromJson) << QByteArray(R"({"counts": {}})")
+                                          << QStringLiteral("counts");
+        QTest::addRow("oldest a string") << refusal(&StatsJson::oldestFromJson) << QByteArray(R"({"oldest_ms": "1"})")
+                                         << QStringLiteral("oldest_ms");
+        QTest::addRow("oldest missing") << refusal(&StatsJson::oldestFromJson) << QByteArray("{}") << QStringLiteral("oldest_ms");
+        QTest::addRow("buckets missing") << refusal(&StatsJson::fallbackRateFromJson) << QByteArray("{}") << QStringLiteral("buckets");
+        QTest::addRow("samples null") << refusal(&StatsJson::latencyFromJson) << QByteArray(R"({"samples": null})")
+                                      << QStringLiteral("samples");
+        QTest::addRow("cells a number") << refusal(&StatsJson::latencyHistogramFromJson) << QByteArray(R"({"cells": 3})")
+                                        << QStringLiteral("cells");
+        QTest::addRow("waits missing") << refusal(&StatsJson::fallbackWaitsFromJson) << QByteArray(R"({"cells": []})")
+                                       << QStringLiteral("waits");
+        QTest::addRow("wait cells missing") << refusal(&StatsJson::fallbackWaitHistogramFromJson) << QByteArray(R"({"waits": []})")
+                                            << QStringLiteral("cells");
+        QTest::addRow("providers a string") << refusal(&StatsJson::healthFromJson) << QByteArray(R"({"providers": "all"})")
+                                            << QStringLiteral("providers");
+    }
+    void statsRefusedByField()
+    {
+        using Read = std::function<std::optional<FieldError>(const QJsonObject &)>;
+        QFETCH(Read, read);
+        QFETCH(QByteArray, json);
+        QFETCH(QString, named);
+        const std::optional<FieldError> refused = read(QJsonDocument::fromJson(json).object());
+        QVERIFY2(refused, json.constData());
+        QCOMPARE(refused->field, named);
+    }
+
+    // The statistics' query: one name per parameter, each once; counts' groups read back by name.
+    void statsQuery()
+    {
+        const QList<StatsParam> all { StatsParam::FromMs,
+                                      StatsParam::ToMs,
+                                      StatsParam::BucketMs,
+                                      StatsParam::Provider,
+                                      StatsParam::Role,
+                                      StatsParam::Stage,
+                                      StatsParam::By,
+                                      StatsParam::TodayPrimaryTimeoutMs,
+                                      StatsParam::FallbackTimeoutMs,
+                                      StatsParam::PrimaryTimeoutsMs,
+                                      StatsParam::FallbackTimeoutsMs };
+        QCOMPARE(all.size(), int(StatsParam::FallbackTimeoutsMs) + 1);
+        std::set<QString> names;
+        for (const StatsParam p : all) {
+            QVERIFY(!StatsQuery::name(p).isEmpty());
+            QVERIFY2(names.insert(StatsQuery::name(p)).second, qPrintable(StatsQuery::name(p)));
+        }
+        QUrlQuery q;
+        StatsQuery::addRange(&q, 1000, 2000);
+        QCOMPARE(q.toString(), QStringLiteral("from_ms=1000&to_ms=2000"));
+        for (const HistoryGroup g : { HistoryGroup::PublicCode, HistoryGroup::Kind, HistoryGroup::State })
+            QCOMPARE(StatsQuery::groupFromName(StatsQuery::groupName(g)), std::optional(g));
+        QCOMPARE(StatsQuery::groupNames(),
+                 (QStringList { QStringLiteral("public_code"), QStringLiteral("kind"), QStringLiteral("state") }));
+        QCOMPARE(StatsQuery::groupFromName(QStringLiteral("provider")), std::nullopt);
+    }
+
+    // A breaker and a drain as GET /v1/providers writes them read back as they were, in each state and
+    // with and without their optional parts (wire/breakerrowjson.h, wire/drainrowjson.h).
+    void breakerDrainRoundTrip()
+    {
+        for (const BreakerState state : { BreakerState::Closed, BreakerState::Open, BreakerState::HalfOpen }) {
+            bool ok = false;
+            const BreakerView v = breakerView(state);
+            const BreakerView back = readOrFail(throughWire(BreakerRowJson::toJson(v), &BreakerRowJson::fromJson), &ok);
+            QVERIFY2(ok, qPrintable(toId(state)));
+            QVERIFY2(fields(back) == fields(v), qPrintable(toId(state)));
+        }
+        const QDateTime since = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000, Qt::UTC);
+        for (const Drain &d : { Drain { Provider::Gemini, Role::Primary, Stage::Image, QStringLiteral("outage"), QStringLiteral("ops"),
+                                        since, since.addSecs(3600) },
+                                Drain { Provider::Qwen, std::nullopt, std::nullopt, QStringLiteral("ticket 7"), QStringLiteral("console"),
+                                        since, std::nullopt } }) {
+            bool ok = false;
+            const Drain back = readOrFail(throughWire(DrainRowJson::toJson(d), &DrainRowJson::fromJson), &ok);
+            QVERIFY(ok);
+            QCOMPARE(back, d);
+        }
+        // GET /v1/providers' list holds them by provider and hands every one back.
+        const std::vector<BreakerView> breakers { breakerView(BreakerState::Open) };
+        const std::vector<Drain> drains { Drain { Provider::Gemini, std::nullopt, Stage::Captions, QStringLiteral("why"),
+                                                  QStringLiteral("ops"), since, std::nullopt } };
+        const QJsonObject list =
+            QJsonDocument::fromJson(QJsonDocument(ProvidersJson::toJson(breakers, drains, QStringLiteral("a"))).toJson()).object();
+        QCOMPARE(ProvidersJson::breakers(list).size(), 1);
+        QVERIFY(fields(ProvidersJson::breakers(list).first()) == fields(breakers.front()));
+        QCOMPARE(ProvidersJson::drains(list), QList<Drain>(drains.begin(), drains.end()));
+    }
+
+    // A breaker or a drain that this side cannot read is refused by the field's name.
+    void breakerDrainRefusedByField_data()
+    {
+        QTest::addColumn<bool>("isBreaker");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addRow("breaker state unknown") << true << QStringLiteral("state") << QJsonValue(QStringLiteral("ajar"));
+        QTest::addRow("breaker provider unknown") << true << QStringLiteral("provider") << QJsonValue(QStringLiteral("nobody"));
+        QTest::addRow("breaker since a number") << true << QStringLiteral("since") << QJsonValue(3);
+        QTest::addRow("breaker failures missing") << true << QStringLiteral("window_failures") << QJsonValue(QJsonValue::Undefined);
+        QTest::addRow("drain role a number") << false << QStringLiteral("role") << QJsonValue(1);
+        QTest::addRow("drain until no time") << false << QStringLiteral("until") << QJsonValue(QStringLiteral("tomorrow"));
+        QTest::addRow("drain reason missing") << false << QStringLiteral("reason") << QJsonValue(QJsonValue::Undefined);
+    }
+    void breakerDrainRefusedByField()
+    {
+        QFETCH(bool, isBreaker);
+        QFETCH(QString, field);
+        QFETCH(QJsonValue, value);
+        const QDateTime since = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000, Qt::UTC);
+        QJsonObject o = isBreaker ? BreakerRowJson::toJson(breakerView(BreakerState::Open))
+                                  : DrainRowJson::toJson(Drain { Provider::Gemini, std::nullopt, std::nullopt, QStringLiteral("why"),
+                                                                 QStringLiteral("ops"), since, std::nullopt });
+        if (value.isUndefined())
+            o.remove(field);
+        else
+            o.insert(field, value);
+        const std::optional<FieldError> refused = isBreaker ? (std::holds_alternative<FieldError>(BreakerRowJson::fromJson(o))
+                                                                   ? std::optional(std::get<FieldError>(BreakerRowJson::fromJson(o)))
+                                                                   : std::nullopt)
+                                                            : (std::holds_alternative<FieldError>(DrainRowJson::fromJson(o))
+                                                                   ? std::optional(std::get<FieldError>(DrainRowJson::fromJson(o)))
+                                                                   : std::nullopt);
+        QVERIFY2(refused, qPrintable(field));
+        QCOMPARE(refused->field, field);
     }
 
     // Every route has one row, each path once per method; a client's path is the template filled in.
