@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "breakerlistmodel.h"
 
+#include "contract/isotime.h"
 #include "contract/recordtext.h"
-
-#include <QJsonArray>
+#include "wire/breakerrowjson.h"
+#include "wire/providersjson.h"
 
 namespace bullpen {
 
@@ -13,13 +14,29 @@ BreakerListModel::BreakerListModel(QObject *parent)
 {
 }
 
+namespace {
+
+// A time as the wire spells it, the sort key (ISO 8601 in UTC sorts as time); empty when none.
+QString isoOrEmpty(const QDateTime &t)
+{
+    return t.isValid() ? isoUtcWithMs(t.toMSecsSinceEpoch()) : QString();
+}
+
+} // namespace
+
 void BreakerListModel::setProviders(const QJsonObject &providers)
 {
     QList<QJsonObject> rows;
-    for (const QJsonValue &p : providers.value(QLatin1StringView("providers")).toArray())
-        for (const QJsonValue &b : p.toObject().value(QLatin1StringView("breakers")).toArray())
-            rows << b.toObject();
+    for (const BreakerView &b : ProvidersJson::breakers(providers))
+        rows << BreakerRowJson::toJson(b);
     setRows(rows);
+}
+
+std::optional<BreakerView> BreakerListModel::breaker(const QJsonObject &row)
+{
+    const std::variant<BreakerView, FieldError> read = BreakerRowJson::fromJson(row);
+    const BreakerView *b = std::get_if<BreakerView>(&read);
+    return b ? std::optional(*b) : std::nullopt;
 }
 
 QString BreakerListModel::stateText(const QString &stateId)
@@ -68,41 +85,37 @@ QVariant BreakerListModel::headerData(int section, Qt::Orientation orientation, 
 
 QString BreakerListModel::key(const QJsonObject &row) const
 {
-    return controltext::targetKey(row);
+    const BreakerKey k = breaker(row).value_or(BreakerView {}).key;
+    return toId(k.provider) + QLatin1Char('/') + toId(k.role) + QLatin1Char('/') + toId(k.stage);
 }
 
 QString BreakerListModel::text(const QJsonObject &row, int column) const
 {
-    const QString state = row.value(QLatin1StringView("state")).toString();
+    const BreakerView b = breaker(row).value_or(BreakerView {}); // every row is one (setProviders)
     switch (column) {
     case ProviderColumn:
-        return row.value(QLatin1StringView("provider")).toString();
+        return toId(b.key.provider);
     case RoleColumn:
-        return controltext::role(row.value(QLatin1StringView("role")));
+        return controltext::role(b.key.role);
     case StageColumn:
-        return controltext::stage(row.value(QLatin1StringView("stage")));
+        return controltext::stage(b.key.stage);
     case StateColumn:
-        return stateText(state);
+        return stateText(toId(b.state));
     case SinceColumn:
-        return controltext::clock(row.value(QLatin1StringView("since")));
+        return controltext::clock(b.since);
     case FailuresColumn:
-        return tr("%1 of %2")
-            .arg(row.value(QLatin1StringView("window_failures")).toInt())
-            .arg(row.value(QLatin1StringView("window_attempts")).toInt());
+        return tr("%1 of %2").arg(b.failures).arg(b.attempts);
     case NextTrialColumn: {
-        if (state == u"half_open")
+        if (b.state == BreakerState::HalfOpen)
             return tr("trial in flight");
-        const QDateTime at = controltext::time(row.value(QLatin1StringView("retry_at")));
-        if (state != u"open" || !at.isValid())
+        if (b.state != BreakerState::Open || !b.retryAt)
             return {};
-        return tr("%1 (in %2)")
-            .arg(controltext::clock(row.value(QLatin1StringView("retry_at"))),
-                 controltext::remaining(row.value(QLatin1StringView("retry_at")), m_now()));
+        return tr("%1 (in %2)").arg(controltext::clock(*b.retryAt), controltext::remaining(b.retryAt, m_now()));
     }
     case OpenedColumn:
-        return QString::number(row.value(QLatin1StringView("opened")).toInt());
+        return QString::number(b.opened);
     case ReasonColumn:
-        return localizedRecordText(row.value(QLatin1StringView("reason")).toString());
+        return localizedRecordText(b.reason);
     default:
         return {};
     }
@@ -110,15 +123,16 @@ QString BreakerListModel::text(const QJsonObject &row, int column) const
 
 QVariant BreakerListModel::sortValue(const QJsonObject &row, int column) const
 {
+    const BreakerView b = breaker(row).value_or(BreakerView {}); // every row is one (setProviders)
     switch (column) {
     case SinceColumn:
-        return row.value(QLatin1StringView("since")).toString();
+        return isoOrEmpty(b.since);
     case NextTrialColumn:
-        return row.value(QLatin1StringView("retry_at")).toString();
+        return b.retryAt ? isoOrEmpty(*b.retryAt) : QString();
     case FailuresColumn:
-        return row.value(QLatin1StringView("window_failures")).toInt();
+        return b.failures;
     case OpenedColumn:
-        return row.value(QLatin1StringView("opened")).toInt();
+        return b.opened;
     default:
         return text(row, column);
     }

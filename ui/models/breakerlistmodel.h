@@ -2,6 +2,7 @@
 #pragma once
 
 #include "controltext.h"
+#include "engine/breakerboard.h"
 #include "jsonrowsmodel.h"
 
 namespace bullpen {
@@ -27,7 +28,11 @@ public:
     };
     explicit BreakerListModel(QObject *parent = nullptr);
     void setClock(controltext::WallClock clock) { m_now = std::move(clock); }
+    // Every breaker of every provider in a GET /v1/providers answer that this console knows, each row
+    // as its codec writes it (wire/breakerrowjson.h).
     void setProviders(const QJsonObject &providers);
+    // A row (RowRole) read back by the codec; nothing for a row that is not one (no current row).
+    static std::optional<BreakerView> breaker(const QJsonObject &row);
     // A breaker's state in words: closed, OPEN, HALF-OPEN.
     static QString stateText(const QString &stateId);
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -15,29 +15,46 @@ QDateTime time(const QJsonValue &iso)
     return iso.isString() ? QDateTime::fromString(iso.toString(), Qt::ISODateWithMs) : QDateTime();
 }
 
+QString clock(const QDateTime &t)
+{
+    return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm:ss")) : QString();
+}
+
 QString clock(const QJsonValue &iso)
 {
-    const QDateTime t = time(iso);
-    return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm:ss")) : QString();
+    return clock(time(iso));
+}
+
+QString minutes(const QDateTime &t)
+{
+    return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm")) : QString();
 }
 
 QString minutes(const QJsonValue &iso)
 {
-    const QDateTime t = time(iso);
-    return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm")) : QString();
+    return minutes(time(iso));
+}
+
+QString dateTime(const QDateTime &t)
+{
+    return t.isValid() ? QLocale().toString(t.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
 }
 
 QString dateTime(const QJsonValue &iso)
 {
-    const QDateTime t = time(iso);
-    return t.isValid() ? QLocale().toString(t.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QString();
+    return dateTime(time(iso));
+}
+
+QString role(std::optional<Role> r)
+{
+    return r ? words::role(*r) : QCoreApplication::translate("bullpen::ControlView", "every role");
 }
 
 QString role(const QJsonValue &id)
 {
     if (const auto r = roleFromId(id.toString()))
-        return words::role(*r);
-    return id.isString() ? id.toString() : QCoreApplication::translate("bullpen::ControlView", "every role");
+        return role(r);
+    return id.isString() ? id.toString() : role(std::optional<Role>());
 }
 
 QString targetKey(const QJsonObject &row)
@@ -46,18 +63,29 @@ QString targetKey(const QJsonObject &row)
         + QLatin1Char('/') + row.value(QLatin1StringView("stage")).toString();
 }
 
+QString stage(std::optional<Stage> s)
+{
+    return s ? words::stage(*s) : QCoreApplication::translate("bullpen::ControlView", "every stage");
+}
+
 QString stage(const QJsonValue &id)
 {
     if (const auto s = stageFromId(id.toString()))
-        return words::stage(*s);
-    return id.isString() ? id.toString() : QCoreApplication::translate("bullpen::ControlView", "every stage");
+        return stage(s);
+    return id.isString() ? id.toString() : stage(std::optional<Stage>());
 }
 
 QString remaining(const QJsonValue &until, const QDateTime &now)
 {
     const QDateTime end = time(until);
-    if (!end.isValid())
+    return remaining(end.isValid() ? std::optional(end) : std::nullopt, now);
+}
+
+QString remaining(const std::optional<QDateTime> &until, const QDateTime &now)
+{
+    if (!until || !until->isValid())
         return QCoreApplication::translate("bullpen::ControlView", "until restored");
+    const QDateTime &end = *until;
     const qint64 ms = now.msecsTo(end);
     if (ms <= 0)
         return QCoreApplication::translate("bullpen::ControlView", "ending");

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "drainlistmodel.h"
 
-#include <QJsonArray>
+#include "contract/isotime.h"
+#include "wire/drainrowjson.h"
+#include "wire/providersjson.h"
 
 namespace bullpen {
 
@@ -14,10 +16,16 @@ DrainListModel::DrainListModel(QObject *parent)
 void DrainListModel::setProviders(const QJsonObject &providers)
 {
     QList<QJsonObject> rows;
-    for (const QJsonValue &p : providers.value(QLatin1StringView("providers")).toArray())
-        for (const QJsonValue &d : p.toObject().value(QLatin1StringView("drains")).toArray())
-            rows << d.toObject();
+    for (const Drain &d : ProvidersJson::drains(providers))
+        rows << DrainRowJson::toJson(d);
     setRows(rows);
+}
+
+std::optional<Drain> DrainListModel::drain(const QJsonObject &row)
+{
+    const std::variant<Drain, FieldError> read = DrainRowJson::fromJson(row);
+    const Drain *d = std::get_if<Drain>(&read);
+    return d ? std::optional(*d) : std::nullopt;
 }
 
 int DrainListModel::columnCount(const QModelIndex &parent) const
@@ -53,34 +61,33 @@ QVariant DrainListModel::headerData(int section, Qt::Orientation orientation, in
 
 QString DrainListModel::key(const QJsonObject &row) const
 {
-    return row.value(QLatin1StringView("provider")).toString() + QLatin1Char('/') + row.value(QLatin1StringView("role")).toString()
-        + QLatin1Char('/') + row.value(QLatin1StringView("stage")).toString();
+    const Drain d = drain(row).value_or(Drain {}); // every row is one (setProviders)
+    return toId(d.provider) + QLatin1Char('/') + (d.role ? toId(*d.role) : QString()) + QLatin1Char('/')
+        + (d.stage ? toId(*d.stage) : QString());
 }
 
 QString DrainListModel::text(const QJsonObject &row, int column) const
 {
+    const Drain d = drain(row).value_or(Drain {}); // every row is one (setProviders)
     switch (column) {
     case ProviderColumn:
-        return row.value(QLatin1StringView("provider")).toString();
+        return toId(d.provider);
     case RoleColumn:
-        return controltext::role(row.value(QLatin1StringView("role")));
+        return controltext::role(d.role);
     case StageColumn:
-        return controltext::stage(row.value(QLatin1StringView("stage")));
-    case ByColumn: {
-        const QString by = row.value(QLatin1StringView("by")).toString();
-        return by == u"console" ? tr("this console") : by;
-    }
+        return controltext::stage(d.stage);
+    case ByColumn:
+        return d.by == u"console" ? tr("this console") : d.by;
     case ReasonColumn:
-        return row.value(QLatin1StringView("reason")).toString();
+        return d.reason;
     // To the minute, and no end as a dash (Remaining says "until restored"): the eight columns fit
     // half of a 1024 px window (the tooltips give the whole time).
     case SinceColumn:
-        return controltext::minutes(row.value(QLatin1StringView("since")));
+        return controltext::minutes(d.since);
     case UntilColumn:
-        return row.value(QLatin1StringView("until")).isString() ? controltext::minutes(row.value(QLatin1StringView("until")))
-                                                                : QStringLiteral("–");
+        return d.until ? controltext::minutes(*d.until) : QStringLiteral("–");
     case RemainingColumn:
-        return controltext::remaining(row.value(QLatin1StringView("until")), m_now());
+        return controltext::remaining(d.until, m_now());
     default:
         return {};
     }
@@ -88,12 +95,12 @@ QString DrainListModel::text(const QJsonObject &row, int column) const
 
 QString DrainListModel::toolTip(const QJsonObject &row, int column) const
 {
+    const Drain d = drain(row).value_or(Drain {}); // every row is one (setProviders)
     switch (column) {
     case SinceColumn:
-        return controltext::dateTime(row.value(QLatin1StringView("since")));
+        return controltext::dateTime(d.since);
     case UntilColumn:
-        return row.value(QLatin1StringView("until")).isString() ? controltext::dateTime(row.value(QLatin1StringView("until")))
-                                                                : tr("until restored");
+        return d.until ? controltext::dateTime(*d.until) : tr("until restored");
     default:
         return text(row, column);
     }
@@ -101,12 +108,13 @@ QString DrainListModel::toolTip(const QJsonObject &row, int column) const
 
 QVariant DrainListModel::sortValue(const QJsonObject &row, int column) const
 {
+    const Drain d = drain(row).value_or(Drain {}); // every row is one (setProviders)
     switch (column) {
     case SinceColumn:
-        return row.value(QLatin1StringView("since")).toString();
+        return d.since.isValid() ? isoUtcWithMs(d.since.toMSecsSinceEpoch()) : QString();
     case UntilColumn:
     case RemainingColumn: // no end sorts last
-        return row.value(QLatin1StringView("until")).toString(QStringLiteral("9999"));
+        return d.until ? isoUtcWithMs(d.until->toMSecsSinceEpoch()) : QStringLiteral("9999");
     default:
         return text(row, column);
     }

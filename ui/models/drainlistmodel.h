@@ -2,6 +2,7 @@
 #pragma once
 
 #include "controltext.h"
+#include "engine/breakerboard.h"
 #include "jsonrowsmodel.h"
 
 namespace bullpen {
@@ -16,8 +17,11 @@ public:
     enum Column { ProviderColumn, RoleColumn, StageColumn, ByColumn, ReasonColumn, SinceColumn, UntilColumn, RemainingColumn, ColumnCount };
     explicit DrainListModel(QObject *parent = nullptr);
     void setClock(controltext::WallClock clock) { m_now = std::move(clock); }
-    // Every drain of every provider in a GET /v1/providers answer.
+    // Every drain of every provider in a GET /v1/providers answer that this console knows, each row as
+    // its codec writes it (wire/drainrowjson.h).
     void setProviders(const QJsonObject &providers);
+    // A row (RowRole) read back by the codec; nothing for a row that is not one (no current row).
+    static std::optional<Drain> drain(const QJsonObject &row);
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 

@@ -364,8 +364,8 @@ void ControlView::updateButtons()
                                      : tr("The engine is not reachable; nothing can be drained until it is back"));
     // Restore only where something is drained, Reset only on a breaker that is open or half-open.
     m_restoreButton->setEnabled(usable && !currentRow(m_drainTable).isEmpty());
-    const QJsonObject breaker = currentRow(m_breakerTable);
-    m_resetButton->setEnabled(usable && !breaker.isEmpty() && breaker.value(QLatin1StringView("state")).toString() != u"closed");
+    const std::optional<BreakerView> breaker = BreakerListModel::breaker(currentRow(m_breakerTable));
+    m_resetButton->setEnabled(usable && breaker && breaker->state != BreakerState::Closed);
     // Silence a rule whose alert is pending or firing; End silence where its rule is silenced.
     const QJsonObject alert = currentRow(m_alertTable);
     const bool live = !alert.isEmpty() && alert.value(QLatin1StringView("state")).toString() != u"resolved";
@@ -386,32 +386,27 @@ void ControlView::askToDrain()
 
 void ControlView::restoreCurrentDrain()
 {
-    const QJsonObject d = currentRow(m_drainTable);
-    const auto provider = providerFromId(d.value(QLatin1StringView("provider")).toString());
-    if (!provider)
+    const std::optional<Drain> d = DrainListModel::drain(currentRow(m_drainTable));
+    if (!d)
         return;
     RestoreRequest r;
-    r.provider = *provider;
-    r.role = roleFromId(d.value(QLatin1StringView("role")).toString());
-    r.stage = stageFromId(d.value(QLatin1StringView("stage")).toString());
+    r.provider = d->provider;
+    r.role = d->role;
+    r.stage = d->stage;
     m_engine.restoreDrains(r);
 }
 
 void ControlView::resetCurrentBreaker()
 {
-    const QJsonObject b = currentRow(m_breakerTable);
-    const auto provider = providerFromId(b.value(QLatin1StringView("provider")).toString());
-    const auto role = roleFromId(b.value(QLatin1StringView("role")).toString());
-    const auto stage = stageFromId(b.value(QLatin1StringView("stage")).toString());
-    if (!provider || !role || !stage)
+    const std::optional<BreakerView> b = BreakerListModel::breaker(currentRow(m_breakerTable));
+    if (!b)
         return;
     // The dialog holds its own copy of the breaker: the table may refresh behind it.
-    const BreakerResetRequest reset { *provider, *role, *stage, {} };
+    const BreakerResetRequest reset { b->key.provider, b->key.role, b->key.stage, {} };
     auto *ask = new QMessageBox(QMessageBox::Question, tr("Reset breaker"),
                                 tr("Close the breaker of %1 as %2 at the %3 stage now? Requests go to it again at once; "
                                    "if it still fails, it opens again with the first cooldown.")
-                                    .arg(toId(*provider), controltext::role(b.value(QLatin1StringView("role"))),
-                                         controltext::stage(b.value(QLatin1StringView("stage")))),
+                                    .arg(toId(b->key.provider), controltext::role(b->key.role), controltext::stage(b->key.stage)),
                                 QMessageBox::Cancel, this);
     ask->setObjectName(QStringLiteral("resetConfirm"));
     QPushButton *yes = ask->addButton(tr("Reset"), QMessageBox::AcceptRole);

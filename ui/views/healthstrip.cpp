@@ -12,6 +12,7 @@
 #include "models/words.h"
 #include "pipeline/engineconnection.h"
 #include "tones.h"
+#include "wire/providersjson.h"
 
 #include <QAction>
 #include <QFrame>
@@ -83,9 +84,8 @@ QString probeLine(const ProviderHealth::Probe &probe, qint64 nowMs)
         .arg(ago, probe.kind ? enumName(*probe.kind) : HealthStrip::tr("failed"), units::duration(probe.durationMs));
 }
 
-QString clock(const QJsonValue &iso)
+QString clock(const QDateTime &t)
 {
-    const QDateTime t = QDateTime::fromString(iso.toString(), Qt::ISODateWithMs);
     return t.isValid() ? QLocale().toString(t.toLocalTime().time(), QStringLiteral("HH:mm:ss")) : QString();
 }
 
@@ -201,20 +201,14 @@ void HealthStrip::setEngine(EngineConnection *engine)
             return;
         m_providers = providers;
         std::set<QString> open;
-        for (const QJsonValue &pv : providers.value(QLatin1StringView("providers")).toArray()) {
-            for (const QJsonValue &bv : pv.toObject().value(QLatin1StringView("breakers")).toArray()) {
-                const QJsonObject b = bv.toObject();
-                if (b.value(QLatin1StringView("state")).toString() != u"open")
-                    continue;
-                const QString key = QStringLiteral("%1/%2/%3")
-                                        .arg(b.value(QLatin1StringView("provider")).toString(),
-                                             b.value(QLatin1StringView("role")).toString(), b.value(QLatin1StringView("stage")).toString());
-                open.insert(key);
-                const auto provider = providerFromId(b.value(QLatin1StringView("provider")).toString());
-                if (provider && !m_openBreakers.count(key))
-                    Q_EMIT alert(*provider, tr("Bullpen: %1's breaker opened (%2)").arg(toId(*provider), key),
-                                 localizedRecordText(b.value(QLatin1StringView("reason")).toString()));
-            }
+        for (const BreakerView &b : ProvidersJson::breakers(providers)) {
+            if (b.state != BreakerState::Open)
+                continue;
+            const QString key = QStringLiteral("%1/%2/%3").arg(toId(b.key.provider), toId(b.key.role), toId(b.key.stage));
+            open.insert(key);
+            if (!m_openBreakers.count(key))
+                Q_EMIT alert(b.key.provider, tr("Bullpen: %1's breaker opened (%2)").arg(toId(b.key.provider), key),
+                             localizedRecordText(b.reason));
         }
         m_openBreakers = std::move(open);
         updateCards();
@@ -230,36 +224,22 @@ void HealthStrip::setEngine(EngineConnection *engine)
 QString HealthStrip::controlLine(Provider provider, Role role, std::optional<Stage> stage) const
 {
     QStringList parts;
-    for (const QJsonValue &pv : m_providers.value(QLatin1StringView("providers")).toArray()) {
-        const QJsonObject p = pv.toObject();
-        if (p.value(QLatin1StringView("id")).toString() != toId(provider))
+    for (const Drain &d : ProvidersJson::drains(m_providers)) {
+        if (d.provider != provider || (d.role && *d.role != role) || (stage && d.stage && *d.stage != *stage))
             continue;
-        for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
-            const QJsonObject d = dv.toObject();
-            const QString dRole = d.value(QLatin1StringView("role")).toString();
-            const QString dStage = d.value(QLatin1StringView("stage")).toString();
-            if ((!dRole.isEmpty() && dRole != toId(role)) || (stage && !dStage.isEmpty() && dStage != toId(*stage)))
-                continue;
-            const QString by = d.value(QLatin1StringView("by")).toString(); // a token's name; "console": an embedded console's own
-            QString line =
-                tr("DRAINED by %1 since %2").arg(by == u"console" ? tr("this console") : by, clock(d.value(QLatin1StringView("since"))));
-            if (d.value(QLatin1StringView("until")).isString())
-                line += tr(", until %1").arg(clock(d.value(QLatin1StringView("until"))));
-            parts << line + QStringLiteral(": ") + d.value(QLatin1StringView("reason")).toString();
-        }
-        for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
-            const QJsonObject b = bv.toObject();
-            const QString state = b.value(QLatin1StringView("state")).toString();
-            const QString bStage = b.value(QLatin1StringView("stage")).toString();
-            if (b.value(QLatin1StringView("role")).toString() != toId(role) || state == u"closed" || (stage && bStage != toId(*stage)))
-                continue;
-            const auto s = stageFromId(bStage);
-            const QString stageWord = s ? words::stage(*s) : bStage;
-            parts << (state == u"open"
-                          ? tr("breaker OPEN (%1) since %2, next try %3")
-                                .arg(stageWord, clock(b.value(QLatin1StringView("since"))), clock(b.value(QLatin1StringView("retry_at"))))
-                          : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(stageWord));
-        }
+        // by: a token's name; "console": an embedded console's own
+        QString line = tr("DRAINED by %1 since %2").arg(d.by == u"console" ? tr("this console") : d.by, clock(d.since));
+        if (d.until)
+            line += tr(", until %1").arg(clock(*d.until));
+        parts << line + QStringLiteral(": ") + d.reason;
+    }
+    for (const BreakerView &b : ProvidersJson::breakers(m_providers)) {
+        if (b.key.provider != provider || b.key.role != role || b.state == BreakerState::Closed || (stage && b.key.stage != *stage))
+            continue;
+        const QString stageWord = words::stage(b.key.stage);
+        parts << (b.state == BreakerState::Open
+                      ? tr("breaker OPEN (%1) since %2, next try %3").arg(stageWord, clock(b.since), clock(b.retryAt.value_or(QDateTime())))
+                      : tr("breaker HALF-OPEN (%1): one trial request is testing it").arg(stageWord));
     }
     return parts.join(QLatin1Char('\n'));
 }
@@ -279,18 +259,10 @@ void HealthStrip::askToDrain(Provider provider, std::optional<Role> role, std::o
 
 bool HealthStrip::drained(Provider provider, Role role, std::optional<Stage> stage) const
 {
-    for (const QJsonValue &pv : m_providers.value(QLatin1StringView("providers")).toArray()) {
-        const QJsonObject p = pv.toObject();
-        if (p.value(QLatin1StringView("id")).toString() != toId(provider))
-            continue;
-        for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
-            const QString dRole = dv.toObject().value(QLatin1StringView("role")).toString();
-            const QString dStage = dv.toObject().value(QLatin1StringView("stage")).toString();
-            if ((dRole.isEmpty() || dRole == toId(role)) && (!stage || dStage.isEmpty() || dStage == toId(*stage)))
-                return true;
-        }
-    }
-    return false;
+    const QList<Drain> drains = ProvidersJson::drains(m_providers);
+    return std::any_of(drains.begin(), drains.end(), [&](const Drain &d) {
+        return d.provider == provider && (!d.role || *d.role == role) && (!stage || !d.stage || *d.stage == *stage);
+    });
 }
 
 QList<QAction *> HealthStrip::cardActions(HealthCard *card, QObject *owner)
