@@ -2,6 +2,7 @@
 #include "historyjson.h"
 
 #include "contract/providerregistry.h"
+#include "wire/statsquery.h"
 
 #include <QFileInfo>
 #include <QJsonValue>
@@ -11,13 +12,24 @@ namespace bullpen {
 
 namespace {
 
-const QStringList kFilterFields {
-    QStringLiteral("from_ms"),  QStringLiteral("to_ms"),     QStringLiteral("state"),          QStringLiteral("code"),
-    QStringLiteral("kind"),     QStringLiteral("stage"),     QStringLiteral("provider"),       QStringLiteral("user"),
-    QStringLiteral("relieved"), QStringLiteral("before_ms"), QStringLiteral("before_id"),      QStringLiteral("instance"),
-    QStringLiteral("user_id"),  QStringLiteral("id_prefix"), QStringLiteral("failed_attempt"), QStringLiteral("fallback_reason"),
-    QStringLiteral("synthetic")
-};
+// The filter's parameters; those a statistic takes too are named by the statistics' table.
+const QStringList kFilterFields { StatsQuery::name(StatsParam::FromMs),
+                                  StatsQuery::name(StatsParam::ToMs),
+                                  QStringLiteral("state"),
+                                  QStringLiteral("code"),
+                                  QStringLiteral("kind"),
+                                  StatsQuery::name(StatsParam::Stage),
+                                  StatsQuery::name(StatsParam::Provider),
+                                  QStringLiteral("user"),
+                                  QStringLiteral("relieved"),
+                                  QStringLiteral("before_ms"),
+                                  QStringLiteral("before_id"),
+                                  QStringLiteral("instance"),
+                                  QStringLiteral("user_id"),
+                                  QStringLiteral("id_prefix"),
+                                  QStringLiteral("failed_attempt"),
+                                  QStringLiteral("fallback_reason"),
+                                  QStringLiteral("synthetic") };
 
 // The values of `synthetic`, in HistoryFilter::Synthetic's order.
 const QStringList kSyntheticValues { QStringLiteral("exclude"), QStringLiteral("include"), QStringLiteral("only") };
@@ -74,9 +86,9 @@ QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
         q.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(value)));
     };
     if (f.fromMs)
-        put(QStringLiteral("from_ms"), QString::number(*f.fromMs));
+        put(StatsQuery::name(StatsParam::FromMs), QString::number(*f.fromMs));
     if (f.toMs)
-        put(QStringLiteral("to_ms"), QString::number(*f.toMs));
+        put(StatsQuery::name(StatsParam::ToMs), QString::number(*f.toMs));
     if (!f.states.isEmpty()) {
         QStringList states;
         for (HistoryState s : f.states)
@@ -88,9 +100,9 @@ QUrlQuery HistoryJson::filterQuery(const HistoryFilter &f)
     if (f.kind)
         put(QStringLiteral("kind"), enumId(*f.kind, false));
     if (f.stage)
-        put(QStringLiteral("stage"), toId(*f.stage));
+        put(StatsQuery::name(StatsParam::Stage), toId(*f.stage));
     if (f.provider)
-        put(QStringLiteral("provider"), toId(*f.provider));
+        put(StatsQuery::name(StatsParam::Provider), toId(*f.provider));
     if (!f.userKey.isEmpty())
         put(QStringLiteral("user"), f.userKey);
     if (!f.userId.isEmpty())
@@ -146,8 +158,9 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
     }
     HistoryFilter f;
     constexpr qint64 kFar = 253402300799999; // 9999-12-31
-    for (const auto &[name, into] : { std::pair { QStringLiteral("from_ms"), &f.fromMs }, std::pair { QStringLiteral("to_ms"), &f.toMs },
-                                      std::pair { QStringLiteral("before_ms"), &f.beforeMs } }) {
+    for (const auto &[name, into] :
+         { std::pair { StatsQuery::name(StatsParam::FromMs), &f.fromMs }, std::pair { StatsQuery::name(StatsParam::ToMs), &f.toMs },
+           std::pair { QStringLiteral("before_ms"), &f.beforeMs } }) {
         auto v = integer(query, name, 0, kFar);
         if (auto *e = std::get_if<FieldError>(&v))
             return *e;
@@ -175,9 +188,9 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
         return *e;
     if (auto e = pick(QStringLiteral("kind"), &f.kind))
         return *e;
-    if (auto e = pick(QStringLiteral("stage"), &f.stage))
+    if (auto e = pick(StatsQuery::name(StatsParam::Stage), &f.stage))
         return *e;
-    if (auto e = pick(QStringLiteral("provider"), &f.provider))
+    if (auto e = pick(StatsQuery::name(StatsParam::Provider), &f.provider))
         return *e;
     f.userKey = query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded).left(128);
     f.userId = query.queryItemValue(QStringLiteral("user_id"), QUrl::FullyDecoded).left(256);
