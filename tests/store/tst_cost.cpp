@@ -270,8 +270,9 @@ private Q_SLOTS:
         QCOMPARE(back.rows, spend->rows);
     }
 
-    // The Spend panel's slices come from one grouped query (docs/performance.md, "The tuner and the
-    // Spend panel"): each slice, and their sum, equal the range's spend read one range at a time.
+    // The Spend panel's slices come from one read (docs/performance.md, "The tuner and the Spend panel"):
+    // whole hours from the hourly spend, the hours at the edges from the rows. Each slice, and their sum,
+    // equal the range's spend read from the rows one range at a time.
     void spendSlicesEqualPerSliceSums_data()
     {
         QTest::addColumn<bool>("onAnAttempt");
