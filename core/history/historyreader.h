@@ -206,7 +206,7 @@ public:
     // What users' attempts cost in [fromMs, toMs), by provider, stage, role and currency (docs/contract.md §16).
     virtual std::optional<Spend> spend(qint64 fromMs, qint64 toMs, QString *error = nullptr);
     // The same for each of `slices` equal slices of [fromMs, toMs) (Spend::sliceMs), oldest first: the
-    // Spend panel's bars. Here one spend() per slice; the store reads them in one grouped query.
+    // Spend panel's bars. Here one spend() per slice; the store reads whole hours from its hourly spend.
     virtual std::optional<QList<Spend>> spendSlices(qint64 fromMs, qint64 toMs, int slices, QString *error = nullptr);
     // docs/contract.md §17: every users' attempt of `stage` completed in [fromMs, toMs), handed to `visit`
     // one at a time, a generation's together and in order, without holding the rows; false on an error.

@@ -2,12 +2,14 @@
 #include "aggregates.h"
 
 #include "history/durationhistogram.h"
+#include "storedatabase.h"
 
 #include <QHash>
 #include <QSqlError>
 #include <QSqlRecord>
 #include <QVariant>
 
+#include <set>
 #include <vector>
 
 namespace bullpen {
@@ -35,6 +37,7 @@ void AggregateDeltas::clear()
     m_generations.clear();
     m_attempts.clear();
     m_fallbackWaits.clear();
+    m_spend.clear();
 }
 
 bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
@@ -42,6 +45,7 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
     if (m_finishedRow && m_connection == db.connectionName())
         return true;
     m_connection = db.connectionName();
+    m_upsertSpend.reset(); // prepared by applySpend: `agg_spend` is schema 17's, and schema 8's upgrade applies too
     auto make = [&](std::optional<QSqlQuery> &q, const char *sql) {
         q.emplace(db);
         if (!q->prepare(QString::fromLatin1(sql))) {
@@ -76,6 +80,15 @@ void AggregateDeltas::addAttempt(qint64 atMs, const QString &provider, const QSt
                                  bool success, double durationMs)
 {
     ++m_attempts[{ provider, role, stage, hourOf(atMs), instance, success ? 1 : 0, DurationHistogram::binOf(durationMs) }];
+}
+
+void AggregateDeltas::addSpend(qint64 atMs, const QString &provider, const QString &stage, const QString &role, const QString &currency,
+                               std::optional<double> cost)
+{
+    SpendSum &sum = m_spend[{ hourOf(atMs), provider, stage, role, cost ? currency : QString() }];
+    sum.cost += cost.value_or(0);
+    ++sum.attempts;
+    sum.unknown += cost ? 0 : 1;
 }
 
 bool AggregateDeltas::addFallbackWait(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider,
@@ -149,7 +162,83 @@ bool AggregateDeltas::apply(QSqlDatabase &db, QString *error)
         if (!upsert(*m_upsertFallbackWait, { dimension(stage), hour, dimension(primary), dimension(fallback), bin, n }))
             return false;
     }
+    if (!applySpend(db, error))
+        return false;
     clear();
+    return true;
+}
+
+bool AggregateDeltas::applySpend(QSqlDatabase &db, QString *error)
+{
+    if (m_spend.empty())
+        return true;
+    if (!m_upsertSpend) {
+        m_upsertSpend.emplace(db);
+        if (!m_upsertSpend->prepare(QStringLiteral(
+                "INSERT INTO agg_spend (hour_ms, provider, stage, role, currency, cost, attempts, unknown_cost) VALUES (?, ?, ?, ?, ?, ?, "
+                "?, ?) "
+                "ON CONFLICT (hour_ms, provider, stage, role, currency) DO UPDATE SET cost = agg_spend.cost + excluded.cost, "
+                "attempts = agg_spend.attempts + excluded.attempts, unknown_cost = agg_spend.unknown_cost + excluded.unknown_cost"))) {
+            *error = m_upsertSpend->lastError().text();
+            m_upsertSpend.reset();
+            return false;
+        }
+    }
+    QSqlQuery &q = *m_upsertSpend;
+    for (const auto &[k, sum] : m_spend) {
+        const auto &[hour, provider, stage, role, currency] = k;
+        for (const QVariant &v : QVariantList { hour, dimension(provider), dimension(stage), dimension(role), dimension(currency), sum.cost,
+                                                sum.attempts, sum.unknown })
+            q.addBindValue(v);
+        if (!run(q, error))
+            return false;
+    }
+    m_spend.clear();
+    return true;
+}
+
+bool AggregateDeltas::dropSpendOf(QSqlDatabase &db, const QString &placeholders, const QVariantList &generationIds, QString *error)
+{
+    QSqlQuery q(db);
+    if (!StoreDatabase::run(
+            q,
+            QStringLiteral("SELECT at_ms - at_ms % 3600000, provider, stage, role, COALESCE(currency, ''), SUM(cost), COUNT(*), "
+                           "SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) FROM attempts WHERE generation_id IN (%1) AND "
+                           "synthetic = 0 GROUP BY 1, 2, 3, 4, 5")
+                .arg(placeholders),
+            generationIds, error))
+        return false;
+    AggregateDeltas d;
+    std::set<qint64> hours;
+    while (q.next()) {
+        const qint64 hour = q.value(0).toLongLong();
+        hours.insert(hour);
+        d.m_spend[{ hour, q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString() }] =
+            SpendSum { -q.value(5).toDouble(), -q.value(6).toLongLong(), -q.value(7).toLongLong() };
+    }
+    q.finish();
+    if (!d.applySpend(db, error))
+        return false;
+    for (qint64 hour : hours) {
+        if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM agg_spend WHERE hour_ms = ? AND attempts <= 0"), { hour }, error))
+            return false;
+    }
+    return true;
+}
+
+bool AggregateDeltas::rebuildSpend(QSqlDatabase &db, QString *error)
+{
+    QSqlQuery q(db);
+    for (const char *sql : { "DELETE FROM agg_spend",
+                             "INSERT INTO agg_spend (hour_ms, provider, stage, role, currency, cost, attempts, unknown_cost) "
+                             "SELECT at_ms - at_ms % 3600000, provider, stage, role, COALESCE(currency, ''), COALESCE(SUM(cost), 0), "
+                             "COUNT(*), SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) FROM attempts WHERE synthetic = 0 "
+                             "GROUP BY 1, 2, 3, 4, 5" }) {
+        if (!q.exec(QString::fromLatin1(sql))) {
+            *error = q.lastError().text();
+            return false;
+        }
+    }
     return true;
 }
 
@@ -233,6 +322,9 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
         if (!r.primary.isEmpty()) // a skipped primary added no wait
             ++d.m_fallbackWaits[{ r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms) }];
     q.finish();
+    // Spend (schema 17) is grouped by the database; schema 8's upgrade rebuilds before the table exists.
+    if (db.tables().contains(QStringLiteral("agg_spend")) && !rebuildSpend(db, error))
+        return false;
     return d.apply(db, error);
 }
 

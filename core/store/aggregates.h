@@ -4,6 +4,7 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
+#include <QVariantList>
 
 #include <map>
 #include <optional>
@@ -20,6 +21,12 @@ namespace bullpen {
 // A writer collects a transaction's changes here and applies them once before it commits, in key
 // order: engines that write the same hours at once then take the rows' locks in one order and never
 // deadlock (PostgreSQL), and a batch of 512 records costs one upsert per distinct key.
+//
+// Spend (schema 17, `agg_spend`): users' attempts' cost by hour, provider, stage, role and currency ('' for
+// an unknown cost), with the attempts counted and those of unknown cost counted apart (never priced at
+// 0). Unlike the other aggregates it follows the attempt rows exactly: a purge of attempts subtracts them
+// (dropSpendOf) and the aggregates' own retention leaves it alone, so that the Spend panel reads whole
+// hours here and gets the answer the rows give.
 class AggregateDeltas final
 {
 public:
@@ -34,7 +41,16 @@ public:
     // A generation that just got its final state: its row is read on `db` (the same transaction).
     bool addFinished(QSqlDatabase &db, const QString &generationId, QString *error);
 
-    bool isEmpty() const { return m_generations.empty() && m_attempts.empty() && m_fallbackWaits.empty(); }
+    // A user's attempt just written (not a probe's or a replay's): its cost, or nullopt when unknown.
+    void addSpend(qint64 atMs, const QString &provider, const QString &stage, const QString &role, const QString &currency,
+                  std::optional<double> cost);
+    // Subtracts the spend of the attempts of these generations, before the caller deletes them in the same
+    // transaction (retention, `bullpen-cli purge`). An hour whose count reaches 0 loses its row.
+    static bool dropSpendOf(QSqlDatabase &db, const QString &placeholders, const QVariantList &generationIds, QString *error);
+    // Recomputes `agg_spend` from the rows (the migration to schema 17; part of rebuild()).
+    static bool rebuildSpend(QSqlDatabase &db, QString *error);
+
+    bool isEmpty() const { return m_generations.empty() && m_attempts.empty() && m_fallbackWaits.empty() && m_spend.empty(); }
     void clear();
     // Upserts every change on `db`, in key order, and clears. Call inside the rows' transaction.
     bool apply(QSqlDatabase &db, QString *error);
@@ -50,11 +66,20 @@ private:
     std::map<GenerationKey, qint64> m_generations;
     std::map<AttemptKey, qint64> m_attempts;
     std::map<FallbackWaitKey, qint64> m_fallbackWaits;
+    using SpendKey = std::tuple<qint64, QString, QString, QString, QString>; // hour, provider, stage, role, currency
+    struct SpendSum
+    {
+        double cost = 0;
+        qint64 attempts = 0;
+        qint64 unknown = 0;
+    };
+    std::map<SpendKey, SpendSum> m_spend;
     // Prepared on first use, on the connection of that use (a writer keeps one AggregateDeltas per
     // connection).
     QString m_connection;
-    std::optional<QSqlQuery> m_finishedRow, m_primaryOf, m_upsertGeneration, m_upsertAttempt, m_upsertFallbackWait;
+    std::optional<QSqlQuery> m_finishedRow, m_primaryOf, m_upsertGeneration, m_upsertAttempt, m_upsertFallbackWait, m_upsertSpend;
     bool prepare(QSqlDatabase &db, QString *error);
+    bool applySpend(QSqlDatabase &db, QString *error);
 };
 
 } // namespace bullpen

@@ -310,46 +310,6 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
     return out;
 }
 
-std::optional<Spend> HistoryQueries::spend(qint64 fromMs, qint64 toMs, QString *error)
-{
-    const std::optional<QList<Spend>> one = spendSlices(fromMs, toMs, 1, error);
-    if (!one)
-        return std::nullopt;
-    return one->isEmpty() ? Spend { fromMs, toMs, {} } : one->constFirst();
-}
-
-std::optional<QList<Spend>> HistoryQueries::spendSlices(qint64 fromMs, qint64 toMs, int slices, QString *error)
-{
-    const qint64 step = Spend::sliceMs(fromMs, toMs, slices);
-    QList<Spend> out;
-    for (qint64 at = fromMs; at < toMs; at += step)
-        out << Spend { at, std::min(toMs, at + step), {} };
-    QSqlQuery q;
-    if (!m_db.read(q, spendReadSql(), { fromMs, step, fromMs, toMs }, error))
-        return std::nullopt;
-    while (q.next()) {
-        const qint64 slice = q.value(0).toLongLong();
-        const auto stage = stageFromId(q.value(2).toString());
-        const auto role = roleFromId(q.value(3).toString());
-        if (!stage || !role || slice < 0 || slice >= out.size())
-            continue; // written by a newer Bullpen
-        out[slice].rows << SpendRow {
-            q.value(1).toString(),  *stage, *role, q.value(4).toString(), q.value(5).toDouble(), q.value(6).toLongLong(),
-            q.value(7).toLongLong()
-        };
-    }
-    return out;
-}
-
-QString HistoryQueries::spendReadSql()
-{
-    // `+synthetic`: not an index term, so that SQLite reads `attempts_spend` (every column, no row
-    // lookup) rather than `attempts_synthetic` (synthetic, at_ms) and a row lookup per attempt.
-    return QStringLiteral("SELECT (at_ms - ?) / ?, provider, stage, role, currency, SUM(cost), COUNT(*), "
-                          "SUM(CASE WHEN cost IS NULL THEN 1 ELSE 0 END) FROM attempts WHERE at_ms >= ? AND at_ms < ? AND +synthetic = 0 "
-                          "GROUP BY 1, provider, stage, role, currency ORDER BY 1, provider, stage, role, currency");
-}
-
 QString HistoryQueries::tuneReadSql()
 {
     // Every column is in `attempts_tune` (schema 16), which holds (stage, synthetic) and then the order

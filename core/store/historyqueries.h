@@ -27,8 +27,12 @@ public:
     QList<QJsonObject> events(const QString &generationId, QString *error = nullptr) override;
     QList<QJsonObject> attempts(const QString &generationId, QString *error = nullptr) override;
     std::optional<Spend> spend(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
-    // One query over `attempts_spend` (schema 15), grouped by slice, provider, stage, role and currency.
+    // Whole hours inside one slice from the hourly spend (`agg_spend`, schema 17); the partial hours at the
+    // range's ends and those a slice's end cuts from the rows (spendqueries.cpp).
     std::optional<QList<Spend>> spendSlices(qint64 fromMs, qint64 toMs, int slices, QString *error = nullptr) override;
+    // The same from the attempt rows alone: one query over `attempts_spend` (schema 15), grouped by slice,
+    // provider, stage, role and currency (a store older than schema 17; the reference tests compare with).
+    std::optional<QList<Spend>> spendSlicesFromAttempts(qint64 fromMs, qint64 toMs, int slices, QString *error = nullptr);
     bool forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
                         QString *error = nullptr) override;
     // forEachAttempt's query (stage, from, to bound in that order) and spendSlices' (from, slice length,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "retention.h"
 
+#include "aggregates.h"
 #include "storedatabase.h"
 #include "storelocation.h"
 
@@ -295,6 +296,9 @@ bool Purger::stepGenerations(int *removed, QString *error)
     if (ids.isEmpty())
         return true;
     const QString in = placeholders(ids.size());
+    // The hourly spend follows the attempts (aggregates.h): subtracted in this transaction.
+    if (!AggregateDeltas::dropSpendOf(m_db, in, ids, error))
+        return false;
     if (!StoreDatabase::run(q, QStringLiteral("DELETE FROM attempts WHERE generation_id IN (%1)").arg(in), ids, error))
         return false;
     m_counts.attempts += q.numRowsAffected();
@@ -383,7 +387,8 @@ bool Purger::stepImageFiles(int *removed, QString *error)
     return true;
 }
 
-// One hour of each aggregate table per step, oldest first.
+// One hour of each aggregate table per step, oldest first. Not `agg_spend`: it follows the attempts
+// (stepGenerations), so that spend read from it equals the rows'.
 bool Purger::stepAggregates(int *removed, QString *error)
 {
     QSqlQuery q(m_db);

@@ -168,6 +168,7 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         if (synthetic)
             return true; // users' figures only
         s.aggregates.addAttempt(wall, toId(a->provider), toId(a->role), toId(a->stage), s.instance, a->success, ms(a->duration));
+        s.aggregates.addSpend(wall, toId(a->provider), toId(a->stage), toId(a->role), a->currency, a->cost);
         if (a->role == Role::Fallback
             && !s.aggregates.addFallbackWait(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
             return false;

@@ -8,7 +8,10 @@
 #include "cost/generationcost.h"
 #include "devsupport/historyfiller.h"
 #include "loopbackrig.h"
+#include "scriptedgenerator.h"
+#include "store/aggregates.h"
 #include "store/historyqueries.h"
+#include "store/retention.h"
 #include "store/store.h"
 #include "teststore.h"
 
@@ -90,6 +93,26 @@ QString rowsText(QList<SpendRow> rows)
                    .arg(r.attempts)
                    .arg(r.unknown);
     return out.join(QLatin1Char('\n'));
+}
+
+// Where the Spend panel's read (hourly spend for whole hours, rows for the rest) differs from the
+// attempt rows' sums over [from, to) in `slices` slices, each slice and the whole range; empty if nowhere.
+QString spendDiffersFromTheRows(Store &store, QSqlDatabase &db, qint64 from, qint64 to, int slices)
+{
+    QString error;
+    const std::optional<QList<Spend>> read = store.spendSlices(from, to, slices, &error);
+    if (!read)
+        return error;
+    for (const Spend &slice : *read) {
+        const QString rows = rowsText(perRangeSpend(db, slice.fromMs, slice.toMs));
+        if (rowsText(slice.rows) != rows)
+            return QStringLiteral("[%1, %2):\n%3\nthe rows say:\n%4").arg(slice.fromMs).arg(slice.toMs).arg(rowsText(slice.rows), rows);
+    }
+    const std::optional<Spend> one = store.spend(from, to, &error);
+    if (!one)
+        return error;
+    const QString rows = rowsText(perRangeSpend(db, from, to));
+    return rowsText(one->rows) == rows ? QString() : QStringLiteral("whole range:\n%1\nthe rows say:\n%2").arg(rowsText(one->rows), rows);
 }
 
 } // namespace
@@ -247,8 +270,9 @@ private Q_SLOTS:
         QCOMPARE(back.rows, spend->rows);
     }
 
-    // The Spend panel's slices come from one grouped query (docs/performance.md, "The tuner and the
-    // Spend panel"): each slice, and their sum, equal the range's spend read one range at a time.
+    // The Spend panel's slices come from one read (docs/performance.md, "The tuner and the Spend panel"):
+    // whole hours from the hourly spend, the hours at the edges from the rows. Each slice, and their sum,
+    // equal the range's spend read from the rows one range at a time.
     void spendSlicesEqualPerSliceSums_data()
     {
         QTest::addColumn<bool>("onAnAttempt");
@@ -295,6 +319,72 @@ private Q_SLOTS:
         QCOMPARE(rowsText(one->rows), rowsText(whole.rows));
         db = QSqlDatabase();
         StoreLocation::disconnect(QStringLiteral("tst_cost_reference"));
+    }
+
+    // The hourly spend (schema 17) is kept by every path that writes or removes attempts: filled from the
+    // rows (a history written straight into the store, then rebuilt), the writer's own attempts (priced
+    // here), and the purge of old generations, which subtracts their attempts (a probe's among them is
+    // not users' spend). Read over ranges and slices that do not start or end on an hour, the answer is
+    // the attempt rows' sums.
+    void hourlySpendEqualsTheRowsAfterWritesAndAPurge()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        constexpr qint64 kDay = 86'400'000;
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 6'000, now - 3 * kDay, now - 3'600'000, 17, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        const QString name = QStringLiteral("tst_cost_hourly");
+        QSqlDatabase db = store->storeLocation().connect(name, StoreLocation::Access::ReadWrite, &error);
+        QVERIFY2(db.isOpen(), qPrintable(error));
+        const qint64 kept = 2 * kDay - 1'234'567; // the purge's cutoff is not on an hour
+        {
+            // Probes among the last generations the purge removes, in an hour it keeps users' attempts of:
+            // never in the hourly spend, never subtracted from it.
+            QSqlQuery q(db);
+            QVERIFY2(q.exec(QStringLiteral("UPDATE attempts SET synthetic = 1, cost = 5, currency = 'USD' WHERE generation_id IN "
+                                           "(SELECT id FROM generations WHERE created_at_ms < %1 ORDER BY created_at_ms DESC LIMIT 3)")
+                                .arg(now - kept)),
+                     qPrintable(q.lastError().text()));
+            QVERIFY(q.numRowsAffected() > 0);
+            QVERIFY(db.transaction());
+            QVERIFY2(AggregateDeltas::rebuildSpend(db, &error), qPrintable(error));
+            QVERIFY(db.commit());
+        }
+        int priced = 0;
+        runMixedGenerations(30, [&](const Event &e) {
+            Event withCost = e;
+            withCost.wallTime = QDateTime::currentDateTimeUtc(); // in the hours read below, whatever the generator's clock
+            if (auto *a = std::get_if<AttemptCompleted>(&withCost.body); a && a->attemptId % 3 != 0) {
+                a->cost = 0.001 * static_cast<double>(a->attemptId) + 0.0007;
+                a->currency = QStringLiteral("USD");
+                ++priced;
+            }
+            store->recordEvent(withCost);
+        });
+        QVERIFY(store->flush(10s));
+        QVERIFY(priced > 0);
+        const qint64 before = store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts"));
+        RetentionPolicy policy;
+        policy.generations = std::chrono::milliseconds(kept);
+        policy.aggregates = std::nullopt;
+        {
+            Purger purger(db, policy, now);
+            QVERIFY2(purger.runToEnd(&error), qPrintable(error));
+        }
+        QVERIFY(store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")) < before);
+        QVERIFY(store->scalar(QStringLiteral("SELECT COUNT(*) FROM agg_spend")) > 0);
+        const qint64 odd = 17 * 60'000 + 321; // no range here starts or ends on an hour
+        for (const auto &[from, to, slices] :
+             { std::tuple(now - 3 * kDay + odd, now + 2 * 3'600'000 + odd, 12), std::tuple(now - 2 * kDay - odd, now - kDay + odd, 12),
+               std::tuple(now - 3 * kDay - odd, now + kDay, 1), std::tuple(now - 5 * 3'600'000 + odd, now + odd, 5) }) {
+            const QString differs = spendDiffersFromTheRows(*store, db, from, to, slices);
+            QVERIFY2(differs.isEmpty(), qPrintable(differs));
+        }
+        db = QSqlDatabase();
+        StoreLocation::disconnect(name);
     }
 
     // The tuner's read streams `attempts_tune` (schema 16) in the order it asks for (docs/contract.md

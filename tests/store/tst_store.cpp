@@ -292,13 +292,17 @@ private Q_SLOTS:
         QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_attempts")),
                  store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")));
         QVERIFY(store->scalar(QStringLiteral("SELECT SUM(n) FROM agg_relief")) > 0);
+        QCOMPARE(store->scalar(QStringLiteral("SELECT SUM(attempts) FROM agg_spend")),
+                 store->scalar(QStringLiteral("SELECT COUNT(*) FROM attempts")));
         auto snapshot = [&] {
             QStringList rows;
             for (const char *sql :
                  { "SELECT hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied, n "
                    "FROM agg_generations ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9",
                    "SELECT provider, role, stage, hour_ms, instance, success, bin, n FROM agg_attempts ORDER BY 1, 2, 3, 4, 5, 6, 7",
-                   "SELECT stage, hour_ms, primary_provider, fallback_provider, bin, n FROM agg_relief ORDER BY 1, 2, 3, 4, 5" }) {
+                   "SELECT stage, hour_ms, primary_provider, fallback_provider, bin, n FROM agg_relief ORDER BY 1, 2, 3, 4, 5",
+                   "SELECT hour_ms, provider, stage, role, currency, cost, attempts, unknown_cost FROM agg_spend ORDER BY 1, 2, 3, 4, "
+                   "5" }) {
                 QSqlQuery q(db);
                 if (!q.exec(QString::fromLatin1(sql)))
                     rows << q.lastError().text();

@@ -35,7 +35,7 @@ struct Loaded
     QString error;
 };
 
-// The slices in one read (the store groups them in one query); the range's rows are their sum.
+// The slices in one read (the store reads whole hours from its hourly spend); the range's rows are their sum.
 Loaded read(HistoryReader &history, qint64 from, qint64 to)
 {
     Loaded l;
