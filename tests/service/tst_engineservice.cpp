@@ -2553,6 +2553,51 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(byOther(), 15000);
     }
 
+    // Issue 54: an alert's silence is kept in the store (docs/api.md, "Alerts"), on SQLite (two engines
+    // on one data folder) and on PostgreSQL: set through engine A it is listed by engine B, a restarted
+    // A still lists it, and ending it early through B ends it on A. (tst_silencerecords: it ends on its
+    // own at `until`, on the steady clock.)
+    void silenceIsSharedByEveryEngineAndOutlivesARestart()
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("silences"));
+        Engine a(dir), b(TestStore::postgres() ? m_dir.filePath(QStringLiteral("silences-b")) : dir);
+        const QString token = startSharingOneStore(a, b, QStringLiteral("silences"));
+        QVERIFY(!token.isEmpty());
+        const QString path = QStringLiteral("/v1/alerts/BullpenBreakerOpen/silence");
+        const auto silences = [&](const QUrl &engine) {
+            QStringList out;
+            for (const QJsonValue &v :
+                 call("GET", QStringLiteral("/v1/alerts"), token, {}, {}, engine).json().value(QLatin1StringView("silences")).toArray())
+                out << QStringLiteral("%1 by %2 until %3 (%4)")
+                           .arg(v[QLatin1StringView("rule")].toString(), v[QLatin1StringView("by")].toString(),
+                                v[QLatin1StringView("until")].toString(), v[QLatin1StringView("reason")].toString());
+            return out;
+        };
+        QElapsedTimer took;
+        took.start();
+        const Answer silenced =
+            call("POST", path, token,
+                 body({ { QStringLiteral("for_s"), 14400 }, { QStringLiteral("reason"), QStringLiteral("ticket 54") } }), {}, a.url);
+        QCOMPARE(silenced.status, 200);
+        const QStringList expected { QStringLiteral("BullpenBreakerOpen by ops until %1 (ticket 54)")
+                                         .arg(silenced.json().value(QLatin1StringView("until")).toString()) };
+        QCOMPARE(silences(a.url), expected);
+        QTRY_COMPARE_WITH_TIMEOUT(silences(b.url), expected, 2000);
+        qInfo() << "silence through a listed by b after" << took.elapsed() << "ms on" << TestStore::backendName();
+
+        a.stop();
+        QVERIFY(a.start(QStringList { QStringLiteral("--instance"), QStringLiteral("silences-a") }));
+        QCOMPARE(silences(a.url), expected);
+
+        took.restart();
+        QCOMPARE(call("DELETE", path, token, {}, {}, b.url).status, 200);
+        QCOMPARE(silences(b.url), QStringList());
+        QTRY_COMPARE_WITH_TIMEOUT(silences(a.url), QStringList(), 2000);
+        qInfo() << "end through b seen by a after" << took.elapsed() << "ms";
+        const Answer again = call("DELETE", path, token, {}, {}, a.url);
+        QCOMPARE(again.status, 404);
+    }
+
     void drainIsObeyedByEveryEngineWithinTwoSeconds()
     {
         if (!TestStore::postgres())
