@@ -6,6 +6,7 @@
 #include "engine/alertrules.h"
 #include "engineprocess.h"
 #include "pipeline/generationresult.h"
+#include "remote/remoteconnection.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "remote/remotestorewatch.h"
@@ -2554,9 +2555,9 @@ private Q_SLOTS:
     }
 
     // Issue 54: an alert's silence is kept in the store (docs/api.md, "Alerts"), on SQLite (two engines
-    // on one data folder) and on PostgreSQL: set through engine A it is listed by engine B, a restarted
-    // A still lists it, and ending it early through B ends it on A. (tst_silencerecords: it ends on its
-    // own at `until`, on the steady clock.)
+    // on one data folder) and on PostgreSQL: set through engine A it is listed by engine B and by a
+    // console attached to B, a restarted A still lists it, and that console's End silence (through B)
+    // ends it on A. (tst_silencerecords: it ends on its own at `until`, on the steady clock.)
     void silenceIsSharedByEveryEngineAndOutlivesARestart()
     {
         const QString dir = m_dir.filePath(QStringLiteral("silences"));
@@ -2589,11 +2590,23 @@ private Q_SLOTS:
         QVERIFY(a.start(QStringList { QStringLiteral("--instance"), QStringLiteral("silences-a") }));
         QCOMPARE(silences(a.url), expected);
 
+        // A console attached to B lists it, and its End silence (DELETE through B) ends it on A too.
+        RemoteConnection console(EngineEndpoint { b.url, token.toLatin1() });
+        QSignalSpy answers(&console, &EngineConnection::alertsChanged);
+        const auto consoleLists = [&] {
+            const QJsonArray listed = answers.constLast().at(0).toJsonObject().value(QLatin1StringView("silences")).toArray();
+            return listed.size() == 1 ? listed.first()[QLatin1StringView("by")].toString() : QString::number(listed.size());
+        };
+        console.refreshAlerts();
+        QVERIFY(answers.wait(5000));
+        QCOMPARE(consoleLists(), QStringLiteral("ops"));
         took.restart();
-        QCOMPARE(call("DELETE", path, token, {}, {}, b.url).status, 200);
+        console.endSilence(QStringLiteral("BullpenBreakerOpen"));
+        QVERIFY(answers.wait(5000)); // the console reads the alerts again once the end is answered
+        QCOMPARE(consoleLists(), QStringLiteral("0"));
         QCOMPARE(silences(b.url), QStringList());
         QTRY_COMPARE_WITH_TIMEOUT(silences(a.url), QStringList(), 2000);
-        qInfo() << "end through b seen by a after" << took.elapsed() << "ms";
+        qInfo() << "end through a console attached to b seen by a after" << took.elapsed() << "ms";
         const Answer again = call("DELETE", path, token, {}, {}, a.url);
         QCOMPARE(again.status, 404);
     }
