@@ -28,6 +28,7 @@ public:
     SilenceRecords(const SilenceRecords &) = delete;
     SilenceRecords &operator=(const SilenceRecords &) = delete;
 
+    // Each call that fails says why in *error and renews the connection for the next one.
     // Writes `silence` (its id new); a silence of the same rule still open is ended by it (its setter
     // and its start are the ending's who and when).
     bool save(const Silence &silence, const QString &instance, QString *error);
@@ -49,8 +50,16 @@ public:
 private:
     SilenceRecords(StoreLocation location, QString connectionName);
     void notify(); // PostgreSQL: tells every listening engine that the silences changed
+    // After a failed statement: the connection is made again (a restarted PostgreSQL, a network cut
+    // leave it dead for good), and listen()'s subscription with it; the caller's next call uses it.
+    void renew();
+    bool subscribe();
+    // Closes the open silence `id`: ended early by `by` at `at`, or run out (both nothing). Rows changed
+    // (0: it was not open), nothing with *error on failure.
+    std::optional<int> close(const QString &id, const std::optional<QString> &by, const std::optional<QDateTime> &at, QString *error);
     StoreLocation m_location;
     QString m_connection;
+    std::function<void()> m_changed; // listen()'s, kept for renew()
 };
 
 } // namespace bullpen

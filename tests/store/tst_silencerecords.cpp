@@ -203,6 +203,32 @@ private Q_SLOTS:
         b.sync(bNow, m_wall0.addSecs(-5 * 3600)); // B's wall clock five hours behind when it first sees it
         QCOMPARE(b.board.silences(bNow).front().ends, bNow + 1h);
     }
+
+    // A lost connection (a network cut, a restarted server) fails one call, which says why, and is made
+    // again for the next, with its LISTEN: another engine's silence is announced again.
+    void aLostConnectionIsMadeAgain()
+    {
+        if (!TestStore::postgres())
+            QSKIP("PostgreSQL only: a connection to lose (tst_silencerecords_postgres runs this)");
+        EngineSide a = engine(), b = engine();
+        QVERIFY(a.records && b.records);
+        int announced = 0;
+        QVERIFY(a.records->listen([&] { ++announced; }));
+        QString why;
+        QVERIFY2(TestStore::dropConnections(m_location, &why) >= 2, qPrintable(why)); // a's, b's (and the store's)
+        QVERIFY(a.records->load(&why).empty());
+        QVERIFY2(!why.isEmpty(), "a lost connection read nothing and said nothing");
+        why.clear();
+        a.records->load(&why);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const std::optional<Silence> s =
+            AlertBoard::makeSilence(kRule, QStringLiteral("ops"), QStringLiteral("after the cut"), 15min, m_t0, m_wall0, &why);
+        QVERIFY(s);
+        if (!b.records->save(*s, QStringLiteral("engine-b"), &why)) // b's connection was cut too: its first call fails
+            QVERIFY2(b.records->save(*s, QStringLiteral("engine-b"), &why), qPrintable(why));
+        QTRY_VERIFY_WITH_TIMEOUT(announced > 0, 5000);
+        QCOMPARE(a.records->load(&why).size(), size_t(1));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_SilenceRecords)
