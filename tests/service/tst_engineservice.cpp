@@ -33,6 +33,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QSslSocket>
 #include <QStandardPaths>
@@ -2609,6 +2610,58 @@ private Q_SLOTS:
         qInfo() << "end through a console attached to b seen by a after" << took.elapsed() << "ms";
         const Answer again = call("DELETE", path, token, {}, {}, a.url);
         QCOMPARE(again.status, 404);
+    }
+
+    // A silence, or its end, that the store does not keep (here: its table moved away under the engine)
+    // is refused with 503 and Retry-After, saying what to do, and changes nothing; once the table is
+    // back the engine's silences work again.
+    void silenceTheStoreRefusesChangesNothing()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("silence-refused")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const auto moveTable = [&](const char *from, const char *to) {
+            QString why;
+            {
+                QSqlDatabase db = engine.store.connect(QStringLiteral("tst-move-silences"), StoreLocation::Access::ReadWrite, &why);
+                QSqlQuery q(db);
+                if (why.isEmpty()
+                    && !q.exec(QStringLiteral("ALTER TABLE %1 RENAME TO %2").arg(QLatin1StringView(from), QLatin1StringView(to))))
+                    why = q.lastError().text();
+            }
+            StoreLocation::disconnect(QStringLiteral("tst-move-silences"));
+            return why;
+        };
+        const QString path = QStringLiteral("/v1/alerts/BullpenBreakerOpen/silence");
+        const QByteArray hour =
+            body({ { QStringLiteral("for_s"), 3600 }, { QStringLiteral("reason"), QStringLiteral("store outage drill") } });
+        const auto listed = [&] {
+            return call("GET", QStringLiteral("/v1/alerts"), token, {}, {}, engine.url)
+                .json()
+                .value(QLatin1StringView("silences"))
+                .toArray()
+                .size();
+        };
+        QCOMPARE(moveTable("alert_silences", "alert_silences_away"), QString());
+        const Answer refused = call("POST", path, token, hour, {}, engine.url);
+        QCOMPARE(refused.status, 503);
+        QCOMPARE(refused.retryAfter, QByteArray("5"));
+        QVERIFY2(refused.message().contains(u"could not be stored") && refused.message().contains(u"Try again"),
+                 qPrintable(refused.message()));
+        QCOMPARE(listed(), 0);
+        QCOMPARE(moveTable("alert_silences_away", "alert_silences"), QString());
+        QCOMPARE(call("POST", path, token, hour, {}, engine.url).status, 200);
+        QCOMPARE(listed(), 1);
+
+        QCOMPARE(moveTable("alert_silences", "alert_silences_away"), QString());
+        const Answer kept = call("DELETE", path, token, {}, {}, engine.url);
+        QCOMPARE(kept.status, 503);
+        QVERIFY2(kept.message().contains(u"still lasts"), qPrintable(kept.message()));
+        QCOMPARE(listed(), 1);
+        QCOMPARE(moveTable("alert_silences_away", "alert_silences"), QString());
+        QCOMPARE(call("DELETE", path, token, {}, {}, engine.url).status, 200); // on a connection made anew after the refusal
+        QCOMPARE(listed(), 0);
     }
 
     void drainIsObeyedByEveryEngineWithinTwoSeconds()
