@@ -334,6 +334,11 @@ KO = {
         '내장 시뮬레이터 http://127.0.0.1:%1 (요청이 따로 지정하지 않으면 시나리오 %2), %3 → %4%5. 제공자 키가 설정되지 않았거나 --simulator가 주어졌습니다',
     ' (fallback provider chosen for the simulator; set STORYBOARD_FALLBACK_PROVIDER to change)': ' (시뮬레이터용으로 고른 대체 제공자. 바꾸려면 STORYBOARD_FALLBACK_PROVIDER 설정)',
     'live providers: %1': '실제 제공자: %1',
+    # An alert silence the store did not keep (core/runtime/enginesetup.cpp): the console's message line.
+    "the silence could not be stored (the engine's log says why); nothing was changed. Try again when the store answers":
+        '경보 무음을 저장소에 저장하지 못했습니다(이유는 엔진 로그 참고). 아무것도 바뀌지 않았습니다. 저장소가 응답하면 다시 시도하세요',
+    "the end of the silence could not be stored (the engine's log says why); it still lasts. Try again when the store answers":
+        '경보 무음 해제를 저장소에 저장하지 못했습니다(이유는 엔진 로그 참고). 무음은 계속됩니다. 저장소가 응답하면 다시 시도하세요',
     # The engine's text a console shows (core/translations/bullpen_core_ko.ts). A provider name is
     # followed by 제공자, never by a particle that depends on its pronunciation.
     ' (%1 stage)': ' (%1 단계)',

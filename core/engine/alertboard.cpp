@@ -4,6 +4,7 @@
 #include "contract/isotime.h"
 
 #include <QJsonArray>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -61,8 +62,8 @@ bool AlertBoard::knownRule(const QString &rule)
     return std::any_of(rules.begin(), rules.end(), [&](const AlertRule &r) { return rule == QLatin1StringView(r.name); });
 }
 
-std::optional<Silence> AlertBoard::silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
-                                           Clock::time_point now, const QDateTime &wallNow, QString *error)
+std::optional<Silence> AlertBoard::makeSilence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
+                                               Clock::time_point now, const QDateTime &wallNow, QString *error)
 {
     if (!knownRule(rule)) {
         *error = QStringLiteral("no alert rule \"%1\"; GET /v1/alerts lists the rules").arg(rule.left(64));
@@ -73,9 +74,54 @@ std::optional<Silence> AlertBoard::silence(const QString &rule, const QString &b
             QStringLiteral("a silence lasts %1 seconds; %2 is none of them").arg(silenceLengthsText(), QString::number(length.count()));
         return std::nullopt;
     }
-    const Silence s { rule, by, reason, wallNow, wallNow.addSecs(length.count()), now + length };
-    m_silences[rule] = s;
+    return Silence {
+        QUuid::createUuid().toString(QUuid::WithoutBraces), rule, by, reason, wallNow, wallNow.addSecs(length.count()), now + length
+    };
+}
+
+void AlertBoard::addSilence(const Silence &silence)
+{
+    m_silences[silence.rule] = silence;
+}
+
+std::optional<Silence> AlertBoard::silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
+                                           Clock::time_point now, const QDateTime &wallNow, QString *error)
+{
+    const std::optional<Silence> s = makeSilence(rule, by, reason, length, now, wallNow, error);
+    if (s)
+        addSilence(*s);
     return s;
+}
+
+void AlertBoard::adoptSilences(std::vector<Silence> stored, Clock::time_point now, const QDateTime &wallNow)
+{
+    std::map<QString, Silence> next;
+    for (Silence &s : stored) { // oldest first: of two made at once for one rule, the later is kept
+        if (!knownRule(s.rule))
+            continue; // a rule of another build: not ours to judge
+        if (const auto held = m_silences.find(s.rule); held != m_silences.end() && held->second.id == s.id) {
+            s.ends = held->second.ends;
+        } else {
+            const qint64 wholeMs = std::max<qint64>(0, s.since.msecsTo(s.until));
+            s.ends = now + std::chrono::milliseconds(std::clamp<qint64>(wallNow.msecsTo(s.until), 0, wholeMs));
+        }
+        next[s.rule] = std::move(s);
+    }
+    m_silences = std::move(next);
+}
+
+std::vector<Silence> AlertBoard::takeEnded(Clock::time_point now)
+{
+    std::vector<Silence> ended;
+    for (auto it = m_silences.begin(); it != m_silences.end();) {
+        if (it->second.ends <= now) {
+            ended.push_back(it->second);
+            it = m_silences.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return ended;
 }
 
 std::optional<Silence> AlertBoard::endSilence(const QString &rule, Clock::time_point now)

@@ -34,6 +34,7 @@ struct Alert
 // at `ends` (the steady clock), or when an operator ends it.
 struct Silence
 {
+    QString id; // its row in the store (SilenceRecords), the same on every engine
     QString rule;
     QString by;
     QString reason;
@@ -61,10 +62,24 @@ public:
     QJsonObject toJson(const QString &instance, Clock::time_point now) const;
 
     // Silences: one per rule (a new one replaces it). kSilenceLengths are the lengths an operator picks
-    // from; silence() refuses a rule not in alertRules() or a length not among them, saying why in *error.
+    // from; makeSilence() refuses a rule not in alertRules() or a length not among them, saying why in
+    // *error, and makes one with a new id, not yet in force; addSilence() puts it in force here.
     static constexpr std::chrono::minutes kSilenceLengths[] = { std::chrono::minutes(15), std::chrono::hours(1), std::chrono::hours(4) };
+    static std::optional<Silence> makeSilence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
+                                              Clock::time_point now, const QDateTime &wallNow, QString *error);
+    void addSilence(const Silence &silence);
+    // makeSilence() and addSilence() at once (an engine without a store).
     std::optional<Silence> silence(const QString &rule, const QString &by, const QString &reason, std::chrono::seconds length,
                                    Clock::time_point now, const QDateTime &wallNow, QString *error);
+    // The silences kept in the store (SilenceRecords::load: every engine's) become this board's; one it
+    // no longer lists is over. Its end is judged on the steady clock: a silence this board already holds
+    // keeps its `ends`; one it sees for the first time (made through another engine, or before this one
+    // started) ends after the wall-clock time it has left, read once at `wallNow` and never more than its
+    // whole length. A later step of the wall clock then neither ends a silence early nor keeps it past
+    // its time (the wall clocks of the engines are assumed roughly in step, as the shown `until` is).
+    void adoptSilences(std::vector<Silence> stored, Clock::time_point now, const QDateTime &wallNow);
+    // The silences that have run out at `now`, taken off the board (so the store can be told).
+    std::vector<Silence> takeEnded(Clock::time_point now);
     // The silence of `rule` that an operator ended, none when there was none.
     std::optional<Silence> endSilence(const QString &rule, Clock::time_point now);
     std::vector<Silence> silences(Clock::time_point now) const; // those still lasting, in rule order

@@ -12,6 +12,7 @@
 #include "keychain/secretstore.h"
 #include "logsink.h"
 #include "replayrunner.h"
+#include "store/silencerecords.h"
 #include "wire/providersjson.h"
 
 #include <QCoreApplication>
@@ -117,6 +118,17 @@ bool EngineSetup::openStore(const SetupOptions &options)
         m_store.reset();
         return false;
     }
+    // Alert silences live in the store: every engine on it shows and obeys the same ones, and a restart
+    // keeps them (docs/api.md, "Alerts"). On PostgreSQL a change through any engine is announced at once.
+    why.clear();
+    m_silenceRecords = SilenceRecords::open(*location, &why);
+    if (m_silenceRecords)
+        m_silenceRecords->listen([this] {
+            syncSilences(/*force=*/true);
+            emitAlerts();
+        });
+    else
+        qCWarning(lcSetup).noquote() << "alert silences are kept by this engine alone (the store has none:" << why << ")";
     return true;
 }
 
@@ -351,6 +363,7 @@ void EngineSetup::evaluateAlerts()
 {
     if (!m_engine)
         return;
+    syncSilences();
     AlertFacts facts;
     const Clock::time_point now = m_alertClock->now();
     facts.breakers = m_engine->breakers().breakers(now);
@@ -382,8 +395,10 @@ void EngineSetup::emitAlerts()
 void EngineSetup::silenceAlert(const SilenceRequest &silence)
 {
     QString why;
-    const auto s = m_alerts.silence(silence.rule, QStringLiteral("console"), silence.reason.trimmed().left(500), silence.length,
-                                    m_alertClock->now(), QDateTime::currentDateTimeUtc(), &why);
+    std::optional<Silence> s = AlertBoard::makeSilence(silence.rule, QStringLiteral("console"), silence.reason.trimmed().left(500),
+                                                       silence.length, m_alertClock->now(), QDateTime::currentDateTimeUtc(), &why);
+    if (s)
+        s = putSilence(*s, &why);
     if (!s) {
         QMetaObject::invokeMethod(
             this, [this, why] { Q_EMIT providerActionFailed(why); }, Qt::QueuedConnection);
@@ -396,9 +411,77 @@ void EngineSetup::silenceAlert(const SilenceRequest &silence)
 
 void EngineSetup::endSilence(const QString &rule)
 {
-    if (m_alerts.endSilence(rule, m_alertClock->now()))
+    QString why;
+    if (liftSilence(rule, QStringLiteral("console"), &why))
         auditConsole(QStringLiteral("unsilence"), rule);
+    else if (!why.isEmpty())
+        QMetaObject::invokeMethod(
+            this, [this, why] { Q_EMIT providerActionFailed(why); }, Qt::QueuedConnection);
     emitAlerts();
+}
+
+std::optional<Silence> EngineSetup::putSilence(const Silence &made, QString *storeError)
+{
+    QString why;
+    if (m_silenceRecords && !m_silenceRecords->save(made, m_store ? m_store->instance() : QString(), &why)) {
+        qCWarning(lcSetup).noquote() << "a silence could not be stored:" << why;
+        // In the console's language (its message line); English in the service, which installs none.
+        *storeError = QCoreApplication::translate("bullpen::EngineSetup",
+                                                  "the silence could not be stored (the engine's log says why); "
+                                                  "nothing was changed. Try again when the store answers");
+        return std::nullopt;
+    }
+    m_alerts.addSilence(made);
+    return made;
+}
+
+std::optional<Silence> EngineSetup::liftSilence(const QString &rule, const QString &by, QString *storeError)
+{
+    syncSilences(/*force=*/true); // a silence made through another engine a moment ago is ended too
+    const Clock::time_point now = m_alertClock->now();
+    const std::vector<Silence> lasting = m_alerts.silences(now);
+    const auto it = std::find_if(lasting.begin(), lasting.end(), [&](const Silence &s) { return s.rule == rule; });
+    if (it == lasting.end())
+        return std::nullopt;
+    QString why;
+    if (m_silenceRecords && !m_silenceRecords->end(it->id, by, QDateTime::currentDateTimeUtc(), &why)) {
+        if (why.isEmpty()) { // another engine ended it in between
+            syncSilences(/*force=*/true);
+            return std::nullopt;
+        }
+        qCWarning(lcSetup).noquote() << "the end of a silence could not be stored:" << why;
+        *storeError = QCoreApplication::translate("bullpen::EngineSetup",
+                                                  "the end of the silence could not be stored (the engine's log "
+                                                  "says why); it still lasts. Try again when the store answers");
+        return std::nullopt;
+    }
+    return m_alerts.endSilence(rule, now);
+}
+
+void EngineSetup::syncSilences(bool force)
+{
+    if (!m_silenceRecords)
+        return;
+    QString why;
+    for (const Silence &s : m_alerts.takeEnded(m_alertClock->now()))
+        if (!m_silenceRecords->expire(s.id, &why))
+            break; // still open in the store: read back below, it is seen to have run out again
+    // How fresh the copy is, on the real steady clock (a test's alert clock may stand still).
+    const Clock::time_point read = SteadyClock::instance().now();
+    if (why.isEmpty() && !force && m_silencesRead && read - *m_silencesRead < kSilenceRefresh)
+        return;
+    std::vector<Silence> stored;
+    if (why.isEmpty())
+        stored = m_silenceRecords->load(&why);
+    if (!why.isEmpty()) {
+        if (why != m_silenceSyncError) // said once per distinct failure; the silences in force stay as they were
+            qCWarning(lcSetup).noquote() << "could not read the alert silences from the store:" << why;
+        m_silenceSyncError = why;
+        return;
+    }
+    m_silenceSyncError.clear();
+    m_silencesRead = read;
+    m_alerts.adoptSilences(std::move(stored), m_alertClock->now(), QDateTime::currentDateTimeUtc());
 }
 
 void EngineSetup::refreshAudit()

@@ -23,6 +23,8 @@
 
 namespace bullpen {
 
+class SilenceRecords;
+
 // What a front end (CLI, console, tests) asks for.
 struct SetupOptions
 {
@@ -115,6 +117,17 @@ public:
     // token's name; the console's own through silenceAlert, as "console").
     QJsonObject alertsJson(const QString &instance) const;
     AlertBoard &alertBoard() { return m_alerts; }
+    // An operator's silence (made by AlertBoard::makeSilence) put in force, and a rule's silence ended
+    // early by `by`: kept in the store first when there is one, so that every engine sharing it obeys
+    // and a restart keeps it. Nothing, with *storeError, when the store refused; an ended silence is
+    // nothing with *storeError empty when the rule was not silenced.
+    std::optional<Silence> putSilence(const Silence &made, QString *storeError);
+    std::optional<Silence> liftSilence(const QString &rule, const QString &by, QString *storeError);
+    // The silences in the store become this engine's (AlertBoard::adoptSilences), and those that ran out
+    // here are marked so there. The store is read at most every kSilenceRefresh unless `force`: at each
+    // evaluation, for GET /v1/alerts, and at once when another engine announces a change (PostgreSQL).
+    static constexpr std::chrono::seconds kSilenceRefresh { 1 };
+    void syncSilences(bool force = false);
     // Tests: the clock alerts and silences are judged on (the steady clock unless set; outlives this).
     void setAlertClock(const Clock &clock) { m_alertClock = &clock; }
     const Clock &alertClock() const { return *m_alertClock; }
@@ -164,6 +177,9 @@ private:
     void auditConsole(const QString &action, const QString &target, const QString &who = QStringLiteral("console"));
     QJsonArray m_consoleAudit;
     AlertBoard m_alerts; // the shipped rules, evaluated by m_alertTimer and at each refreshAlerts()
+    std::unique_ptr<SilenceRecords> m_silenceRecords; // the silences in the store, shared by every engine on it
+    std::optional<Clock::time_point> m_silencesRead; // when syncSilences last read them (m_alertClock)
+    QString m_silenceSyncError; // the last failure, said once
     QTimer m_alertTimer;
     const Clock *m_alertClock = &SteadyClock::instance();
     Settings m_settings;

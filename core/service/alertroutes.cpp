@@ -40,6 +40,14 @@ std::variant<SilenceRequest, FieldError> silenceFromJson(const QString &rule, co
 
 } // namespace
 
+// The store did not keep a silence or its end: nothing changed, try again (as a drain's refusal).
+EngineService::Reply EngineService::storeRefusal(const QString &message)
+{
+    Reply r = error(503, message);
+    r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
+    return r;
+}
+
 void EngineService::publishAlert(QJsonObject alert)
 {
     const QString type = QStringLiteral("alert_") + alert.value(QLatin1StringView("state")).toString();
@@ -48,8 +56,9 @@ void EngineService::publishAlert(QJsonObject alert)
     m_events.publishNotice(type, QJsonDocument(alert).toJson(QJsonDocument::Compact));
 }
 
-EngineService::Reply EngineService::alerts() const
+EngineService::Reply EngineService::alerts()
 {
+    m_setup.syncSilences(); // every engine's silences, at most a second old
     return json(200, m_setup.alertsJson(m_options.instance));
 }
 
@@ -62,10 +71,12 @@ EngineService::Reply EngineService::silenceAlert(const QHttpServerRequest &reque
         return error(400, e->toString(), e->field);
     const SilenceRequest asked = std::get<SilenceRequest>(parsed);
     QString why;
-    const auto s = m_setup.alertBoard().silence(asked.rule, token.name, asked.reason, asked.length, m_setup.alertClock().now(),
-                                                QDateTime::currentDateTimeUtc(), &why);
+    std::optional<Silence> s = AlertBoard::makeSilence(asked.rule, token.name, asked.reason, asked.length, m_setup.alertClock().now(),
+                                                       QDateTime::currentDateTimeUtc(), &why);
     if (!s) // the rule is known: the length is not one offered
         return error(400, why, QStringLiteral("for_s"));
+    if (s = m_setup.putSilence(*s, &why); !s)
+        return storeRefusal(why);
     const QJsonObject answer = s->toJson();
     m_audit.record(token.name, QStringLiteral("silence"),
                    QStringLiteral("%1 until %2 (%3)").arg(s->rule, isoUtcWithMs(s->until.toMSecsSinceEpoch()), s->reason.left(200)),
@@ -75,7 +86,10 @@ EngineService::Reply EngineService::silenceAlert(const QHttpServerRequest &reque
 
 EngineService::Reply EngineService::endSilence(const QString &rule, const ApiToken &token)
 {
-    const auto ended = m_setup.alertBoard().endSilence(rule, m_setup.alertClock().now());
+    QString why;
+    const auto ended = m_setup.liftSilence(rule, token.name, &why);
+    if (!ended && !why.isEmpty())
+        return storeRefusal(why);
     if (!ended)
         return error(404, QStringLiteral("alert rule \"%1\" is not silenced; GET /v1/alerts lists the silences").arg(rule.left(64)));
     const QJsonObject answer = ended->toJson();

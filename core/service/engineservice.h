@@ -177,7 +177,8 @@ private:
     Reply auditLog(const QHttpServerRequest &request);
     // docs/api.md "Alerts": the shipped rules as m_setup evaluates them, and silences (alertroutes.cpp).
     void publishAlert(QJsonObject alert);
-    Reply alerts() const;
+    Reply alerts();
+    static Reply storeRefusal(const QString &message);
     Reply silenceAlert(const QHttpServerRequest &request, const QString &rule, const ApiToken &token);
     Reply endSilence(const QString &rule, const ApiToken &token);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);

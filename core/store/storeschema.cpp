@@ -321,6 +321,27 @@ const char *const kVersion17[] = {
     "UPDATE bullpen_schema SET version = 17",
 };
 
+// Version 18: alert silences (docs/api.md, "Alerts"), kept in the store so that every engine sharing it
+// shows and obeys the same ones and a restart keeps them (core/store/silencerecords.h). A row stays
+// once it is over (`is_open` 0): `ended_by` and `ended_at_ms` say who ended it early and when, and are
+// NULL when it ran out on its own. `since_ms` and `until_ms` are wall-clock times, for display; each
+// engine judges the end on its steady clock (AlertBoard::adoptSilences).
+const char *const kVersion18[] = {
+    "CREATE TABLE alert_silences ("
+    " id TEXT PRIMARY KEY,"
+    " rule TEXT NOT NULL,"
+    " by_token TEXT NOT NULL,"
+    " reason TEXT NOT NULL,"
+    " instance TEXT,"
+    " since_ms BIGINT NOT NULL,"
+    " until_ms BIGINT NOT NULL,"
+    " is_open INTEGER NOT NULL,"
+    " ended_by TEXT,"
+    " ended_at_ms BIGINT)",
+    "CREATE INDEX alert_silences_open ON alert_silences (is_open, since_ms)",
+    "UPDATE bullpen_schema SET version = 18",
+};
+
 bool exec(QSqlDatabase &db, const QString &sql, QString *error)
 {
     QSqlQuery q(db);
@@ -451,6 +472,8 @@ bool StoreSchema::migrate(QSqlDatabase &db, QString *error)
     if (v < 16 && !step(kVersion16, 16))
         return false;
     if (v < 17 && !step(kVersion17, 17, &AggregateDeltas::rebuildSpend))
+        return false;
+    if (v < 18 && !step(kVersion18, 18))
         return false;
     return true;
 }

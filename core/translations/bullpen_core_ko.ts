@@ -232,6 +232,14 @@
         <source>live providers: %1</source>
         <translation>실제 제공자: %1</translation>
     </message>
+    <message>
+        <source>the silence could not be stored (the engine's log says why); nothing was changed. Try again when the store answers</source>
+        <translation>경보 무음을 저장소에 저장하지 못했습니다(이유는 엔진 로그 참고). 아무것도 바뀌지 않았습니다. 저장소가 응답하면 다시 시도하세요</translation>
+    </message>
+    <message>
+        <source>the end of the silence could not be stored (the engine's log says why); it still lasts. Try again when the store answers</source>
+        <translation>경보 무음 해제를 저장소에 저장하지 못했습니다(이유는 엔진 로그 참고). 무음은 계속됩니다. 저장소가 응답하면 다시 시도하세요</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::RecordText</name>

@@ -6,6 +6,7 @@
 #include "engine/alertrules.h"
 #include "engineprocess.h"
 #include "pipeline/generationresult.h"
+#include "remote/remoteconnection.h"
 #include "remote/remoteengine.h"
 #include "remote/remotehistory.h"
 #include "remote/remotestorewatch.h"
@@ -32,6 +33,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QSslSocket>
 #include <QStandardPaths>
@@ -2583,6 +2585,115 @@ private Q_SLOTS:
             });
         };
         QTRY_VERIFY_WITH_TIMEOUT(byOther(), 15000);
+    }
+
+    // Issue 54: an alert's silence is kept in the store (docs/api.md, "Alerts"), on SQLite (two engines
+    // on one data folder) and on PostgreSQL: set through engine A it is listed by engine B and by a
+    // console attached to B, a restarted A still lists it, and that console's End silence (through B)
+    // ends it on A. (tst_silencerecords: it ends on its own at `until`, on the steady clock.)
+    void silenceIsSharedByEveryEngineAndOutlivesARestart()
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("silences"));
+        Engine a(dir), b(TestStore::postgres() ? m_dir.filePath(QStringLiteral("silences-b")) : dir);
+        const QString token = startSharingOneStore(a, b, QStringLiteral("silences"));
+        QVERIFY(!token.isEmpty());
+        const QString path = QStringLiteral("/v1/alerts/BullpenBreakerOpen/silence");
+        const auto silences = [&](const QUrl &engine) {
+            QStringList out;
+            for (const QJsonValue &v :
+                 call("GET", QStringLiteral("/v1/alerts"), token, {}, {}, engine).json().value(QLatin1StringView("silences")).toArray())
+                out << QStringLiteral("%1 by %2 until %3 (%4)")
+                           .arg(v[QLatin1StringView("rule")].toString(), v[QLatin1StringView("by")].toString(),
+                                v[QLatin1StringView("until")].toString(), v[QLatin1StringView("reason")].toString());
+            return out;
+        };
+        QElapsedTimer took;
+        took.start();
+        const Answer silenced =
+            call("POST", path, token,
+                 body({ { QStringLiteral("for_s"), 14400 }, { QStringLiteral("reason"), QStringLiteral("ticket 54") } }), {}, a.url);
+        QCOMPARE(silenced.status, 200);
+        const QStringList expected { QStringLiteral("BullpenBreakerOpen by ops until %1 (ticket 54)")
+                                         .arg(silenced.json().value(QLatin1StringView("until")).toString()) };
+        QCOMPARE(silences(a.url), expected);
+        QTRY_COMPARE_WITH_TIMEOUT(silences(b.url), expected, 2000);
+        qInfo() << "silence through a listed by b after" << took.elapsed() << "ms on" << TestStore::backendName();
+
+        a.stop();
+        QVERIFY(a.start(QStringList { QStringLiteral("--instance"), QStringLiteral("silences-a") }));
+        QCOMPARE(silences(a.url), expected);
+
+        // A console attached to B lists it, and its End silence (DELETE through B) ends it on A too.
+        RemoteConnection console(EngineEndpoint { b.url, token.toLatin1() });
+        QSignalSpy answers(&console, &EngineConnection::alertsChanged);
+        const auto consoleLists = [&] {
+            const QJsonArray listed = answers.constLast().at(0).toJsonObject().value(QLatin1StringView("silences")).toArray();
+            return listed.size() == 1 ? listed.first()[QLatin1StringView("by")].toString() : QString::number(listed.size());
+        };
+        console.refreshAlerts();
+        QVERIFY(answers.wait(5000));
+        QCOMPARE(consoleLists(), QStringLiteral("ops"));
+        took.restart();
+        console.endSilence(QStringLiteral("BullpenBreakerOpen"));
+        QVERIFY(answers.wait(5000)); // the console reads the alerts again once the end is answered
+        QCOMPARE(consoleLists(), QStringLiteral("0"));
+        QCOMPARE(silences(b.url), QStringList());
+        QTRY_COMPARE_WITH_TIMEOUT(silences(a.url), QStringList(), 2000);
+        qInfo() << "end through a console attached to b seen by a after" << took.elapsed() << "ms";
+        const Answer again = call("DELETE", path, token, {}, {}, a.url);
+        QCOMPARE(again.status, 404);
+    }
+
+    // A silence, or its end, that the store does not keep (here: its table moved away under the engine)
+    // is refused with 503 and Retry-After, saying what to do, and changes nothing; once the table is
+    // back the engine's silences work again.
+    void silenceTheStoreRefusesChangesNothing()
+    {
+        Engine engine(m_dir.filePath(QStringLiteral("silence-refused")));
+        const QString token = engine.token(QStringLiteral("ops"), QStringLiteral("operator"));
+        m_secrets << token;
+        QVERIFY(engine.start());
+        const auto moveTable = [&](const char *from, const char *to) {
+            QString why;
+            {
+                QSqlDatabase db = engine.store.connect(QStringLiteral("tst-move-silences"), StoreLocation::Access::ReadWrite, &why);
+                QSqlQuery q(db);
+                if (why.isEmpty()
+                    && !q.exec(QStringLiteral("ALTER TABLE %1 RENAME TO %2").arg(QLatin1StringView(from), QLatin1StringView(to))))
+                    why = q.lastError().text();
+            }
+            StoreLocation::disconnect(QStringLiteral("tst-move-silences"));
+            return why;
+        };
+        const QString path = QStringLiteral("/v1/alerts/BullpenBreakerOpen/silence");
+        const QByteArray hour =
+            body({ { QStringLiteral("for_s"), 3600 }, { QStringLiteral("reason"), QStringLiteral("store outage drill") } });
+        const auto listed = [&] {
+            return call("GET", QStringLiteral("/v1/alerts"), token, {}, {}, engine.url)
+                .json()
+                .value(QLatin1StringView("silences"))
+                .toArray()
+                .size();
+        };
+        QCOMPARE(moveTable("alert_silences", "alert_silences_away"), QString());
+        const Answer refused = call("POST", path, token, hour, {}, engine.url);
+        QCOMPARE(refused.status, 503);
+        QCOMPARE(refused.retryAfter, QByteArray("5"));
+        QVERIFY2(refused.message().contains(u"could not be stored") && refused.message().contains(u"Try again"),
+                 qPrintable(refused.message()));
+        QCOMPARE(listed(), 0);
+        QCOMPARE(moveTable("alert_silences_away", "alert_silences"), QString());
+        QCOMPARE(call("POST", path, token, hour, {}, engine.url).status, 200);
+        QCOMPARE(listed(), 1);
+
+        QCOMPARE(moveTable("alert_silences", "alert_silences_away"), QString());
+        const Answer kept = call("DELETE", path, token, {}, {}, engine.url);
+        QCOMPARE(kept.status, 503);
+        QVERIFY2(kept.message().contains(u"still lasts"), qPrintable(kept.message()));
+        QCOMPARE(listed(), 1);
+        QCOMPARE(moveTable("alert_silences_away", "alert_silences"), QString());
+        QCOMPARE(call("DELETE", path, token, {}, {}, engine.url).status, 200); // on a connection made anew after the refusal
+        QCOMPARE(listed(), 0);
     }
 
     void drainIsObeyedByEveryEngineWithinTwoSeconds()
