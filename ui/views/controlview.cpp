@@ -39,6 +39,33 @@ namespace {
 constexpr auto kTick = std::chrono::seconds(1); // Remaining and Next trial count down once a second
 constexpr auto kRefresh = std::chrono::seconds(5); // the engine's lists, asked again while shown
 
+// Columns sized again after rows arrive or the table is shown. A header whose columns fit (fitColumns)
+// lays them all out again: resizeColumnsToContents() would set its stretched column to its text's width
+// too, and rows that arrived while the table was hidden left the columns as wide as their titles.
+void refitColumns(QTableView *table)
+{
+    QHeaderView *header = table->horizontalHeader();
+    bool fitted = false;
+    for (int c = 0; c < header->count(); ++c)
+        if (header->sectionResizeMode(c) == QHeaderView::Stretch) {
+            header->setSectionResizeMode(c, QHeaderView::Interactive);
+            header->setSectionResizeMode(c, QHeaderView::Stretch); // lays every section out again, now
+            fitted = true;
+        }
+    if (!fitted)
+        table->resizeColumnsToContents();
+}
+
+// Every column as wide as what it holds, `stretch` takes the rest: no cell but the stretched one is
+// elided (it says the rest in its tooltip), and nothing scrolls sideways where the columns fit.
+void fitColumns(QTableView *table, int stretch)
+{
+    QHeaderView *header = table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(stretch, QHeaderView::Stretch);
+}
+
 QTableView *makeTable(const QString &name, QAbstractItemModel *model)
 {
     auto *table = new QTableView;
@@ -56,18 +83,8 @@ QTableView *makeTable(const QString &name, QAbstractItemModel *model)
     table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() * 3); // a header and two rows; the splitter gives more
     // Columns as wide as what they hold when rows arrive (at 1024 px the times were off-screen behind
     // ten equal columns); the operator may still drag them, until the next rows come.
-    QObject::connect(model, &QAbstractItemModel::rowsInserted, table, [table] { table->resizeColumnsToContents(); });
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, table, [table] { refitColumns(table); });
     return table;
-}
-
-// Every column as wide as what it holds, `stretch` takes the rest: no cell but the stretched one is
-// elided (it says the rest in its tooltip), and nothing scrolls sideways where the columns fit.
-void fitColumns(QTableView *table, int stretch)
-{
-    QHeaderView *header = table->horizontalHeader();
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(stretch, QHeaderView::Stretch);
 }
 
 QJsonObject currentRow(const QTableView *table)
@@ -105,6 +122,10 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     below->addTab(makeBreakersBox(), tr("Breakers (this engine)"));
     below->addTab(makeProbesBox(), tr("Probes"));
     below->addTab(makeAuditBox(), tr("Audit trail"));
+    connect(below, &QTabWidget::currentChanged, this, [this] {
+        refitColumns(m_breakerTable);
+        refitColumns(m_probeTable);
+    });
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(top);
     splitter->addWidget(below);
@@ -343,6 +364,8 @@ void ControlView::refresh()
 void ControlView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    for (QTableView *table : { m_drainTable, m_breakerTable, m_probeTable })
+        refitColumns(table);
     refresh();
 }
 
