@@ -26,6 +26,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStyle>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -151,8 +152,16 @@ void SettingsView::fitColumns()
     const int available = width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) - margins.left() - margins.right();
     const int sideBySide = need(m_column[0]) + std::max(m_columns->spacing(), 0) + need(m_column[1]);
     const auto direction = sideBySide <= available ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
-    if (m_columns->direction() != direction)
-        m_columns->setDirection(direction);
+    if (m_columns->direction() == direction)
+        return;
+    m_columns->setDirection(direction);
+    // Changed while the scroll area resizes the page (a resize while the view was hidden), the page kept
+    // its old children's places, wider than itself: they are placed again once the page has its size.
+    QTimer::singleShot(0, this, [this] {
+        QWidget *page = m_columns->parentWidget();
+        page->layout()->invalidate();
+        page->layout()->setGeometry(page->rect());
+    });
 }
 
 QLineEdit *SettingsView::lineEdit(const char *name)
