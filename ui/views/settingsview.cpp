@@ -132,6 +132,10 @@ bool SettingsView::eventFilter(QObject *watched, QEvent *event)
     // A group grew or shrank (a message shown under a field is one line, as wide as it is): decided again.
     if (event->type() == QEvent::LayoutRequest && m_columns && watched == m_columns->parentWidget())
         fitColumns();
+    // The scroll area gave the page another width: its children are placed for that width once it has
+    // settled (after a change of direction the layout could keep the places of the old width).
+    if (event->type() == QEvent::Resize && m_columns && watched == m_columns->parentWidget())
+        QTimer::singleShot(0, this, &SettingsView::placePage);
     return QWidget::eventFilter(watched, event);
 }
 
@@ -157,11 +161,16 @@ void SettingsView::fitColumns()
     m_columns->setDirection(direction);
     // Changed while the scroll area resizes the page (a resize while the view was hidden), the page kept
     // its old children's places, wider than itself: they are placed again once the page has its size.
-    QTimer::singleShot(0, this, [this] {
-        QWidget *page = m_columns->parentWidget();
-        page->layout()->invalidate();
-        page->layout()->setGeometry(page->rect());
-    });
+    QTimer::singleShot(0, this, &SettingsView::placePage);
+}
+
+void SettingsView::placePage()
+{
+    QWidget *page = m_columns->parentWidget();
+    if (page->layout()->geometry() == page->rect())
+        return;
+    page->layout()->invalidate();
+    page->layout()->setGeometry(page->rect());
 }
 
 QLineEdit *SettingsView::lineEdit(const char *name)

@@ -79,6 +79,7 @@ private:
     QComboBox *providerCombo(const char *name, bool withNone);
     QLayout *makeGroups(); // the groups' boxes in two columns, the table's fields in them
     void fitColumns(); // the two columns side by side where both fit the width, else one below the other
+    void placePage(); // the page's children placed for the page's width now
     void addStageFields(QFormLayout *form);
     void addStoreFields(QFormLayout *form);
     QLayout *makeButtons();
