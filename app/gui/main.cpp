@@ -135,7 +135,7 @@ void grabProbes(EngineConnection *engine, MainWindow *window, const QString &pat
 {
     window->resize(1024, 700);
     ControlView *control = window->controlView();
-    if (auto *targets = control->findChild<QTabWidget *>(QStringLiteral("controlTargetTabs")))
+    if (auto *targets = control->findChild<QTabWidget *>(QStringLiteral("controlTabs")))
         targets->setCurrentIndex(1);
     QObject::connect(
         engine, &EngineConnection::providersChanged, window,

@@ -26,6 +26,16 @@ qint64 Spend::unknownAttempts() const
     return n;
 }
 
+QStringList Spend::currencies(Stage stage) const
+{
+    QStringList out;
+    for (const SpendRow &r : rows)
+        if (r.stage == stage && !r.currency.isEmpty() && !out.contains(r.currency))
+            out << r.currency;
+    out.sort();
+    return out;
+}
+
 qint64 Spend::sliceMs(qint64 fromMs, qint64 toMs, int slices)
 {
     const qint64 n = std::max(slices, 1);

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace bullpen {
 
@@ -36,6 +37,9 @@ struct Spend
     // primary failed: without the fallback they would not have been paid for).
     QList<std::pair<QString, double>> totals(bool fallbackOnly = false) const;
     qint64 unknownAttempts() const;
+    // The currencies the known costs of `stage` are in, sorted: more than one, and a sum of those costs
+    // adds up amounts in different currencies (the Tune panel says so on its cost axis).
+    QStringList currencies(Stage stage) const;
 
     // [fromMs, toMs) cut into `slices` equal slices (the last one shorter): each slice's length.
     static qint64 sliceMs(qint64 fromMs, qint64 toMs, int slices);

@@ -3,7 +3,9 @@
 // simulator over real HTTP, for a fallback run and for a final failure. Run with BULLPEN_TEST_ATTACHED=1
 // (ctest's tst_console_attached), the same assertions hold with the console attached to a bullpen-engine
 // child process over loopback (docs/contract.md §12).
+#include "contract/recordtext.h"
 #include "engineprocess.h"
+#include "models/breakerlistmodel.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
 #include "models/generationlistmodel.h"
@@ -26,6 +28,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -33,12 +36,14 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopeGuard>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -74,6 +79,166 @@ class tst_Console : public QObject
         if (!done.wait(20'000))
             return {};
         return done.first().first().value<GenerationResult>();
+    }
+
+    // The widest rows the Control view's breakers and probes show, as an engine's answer says them: an
+    // open breaker with its next trial minutes away and its reason, a half-open one, a closed one; a probe
+    // that failed with the longest kind, one whose first probe runs, one that passed. Before the incident
+    // (`incident` false) the same rows, closed and not probed yet: the incident's answer updates them in
+    // place, as an engine's next answer does when a breaker opens.
+    static QJsonObject widestTargets(bool incident = true)
+    {
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        const auto at = [&now](int seconds) {
+            return now.addSecs(seconds).toString(Qt::ISODateWithMs);
+        };
+        const auto breaker = [&](const char *provider, const char *role, const char *stage, const char *state, const QJsonValue &retryAt) {
+            return QJsonObject { { QStringLiteral("provider"), QLatin1StringView(provider) },
+                                 { QStringLiteral("role"), QLatin1StringView(role) },
+                                 { QStringLiteral("stage"), QLatin1StringView(stage) },
+                                 { QStringLiteral("state"), incident ? QLatin1StringView(state) : QLatin1StringView("closed") },
+                                 { QStringLiteral("since"), incident ? QJsonValue(at(-75)) : QJsonValue() },
+                                 { QStringLiteral("retry_at"), retryAt },
+                                 { QStringLiteral("window_attempts"), 120 },
+                                 { QStringLiteral("window_failures"), 118 },
+                                 { QStringLiteral("opened"), 12 },
+                                 { QStringLiteral("reason"),
+                                   recordText(RecordText::FailedByRatio,
+                                              { QStringLiteral("118"), QStringLiteral("120"), QStringLiteral("60"),
+                                                QStringLiteral("TIMEOUT ×100, TRANSIENT_SERVER ×18") }) } };
+        };
+        const auto probe = [&](const char *provider, const char *role, const char *stage, const QJsonValue &last, bool running) {
+            return QJsonObject { { QStringLiteral("provider"), QLatin1StringView(provider) },
+                                 { QStringLiteral("role"), QLatin1StringView(role) },
+                                 { QStringLiteral("stage"), QLatin1StringView(stage) },
+                                 { QStringLiteral("last"), incident ? last : QJsonValue() },
+                                 { QStringLiteral("running"), incident && running },
+                                 { QStringLiteral("held"), QJsonValue() },
+                                 { QStringLiteral("next_due"), running ? QJsonValue() : QJsonValue(at(245)) } };
+        };
+        const auto result = [&](bool ok, const char *kind, double ms) {
+            return QJsonObject { { QStringLiteral("generation_id"), QStringLiteral("gen_0123456789abcdef0123456789abcdef") },
+                                 { QStringLiteral("at"), at(-15) },
+                                 { QStringLiteral("ok"), ok },
+                                 { QStringLiteral("kind"), kind ? QJsonValue(QLatin1StringView(kind)) : QJsonValue() },
+                                 { QStringLiteral("duration_ms"), ms } };
+        };
+        const QJsonArray breakers { breaker("gemini", "primary", "storyboard", "open", at(245)),
+                                    breaker("anthropic", "fallback", "captions", "half_open", QJsonValue()),
+                                    breaker("qwen", "fallback", "storyboard", "closed", QJsonValue()) };
+        const QJsonArray probes { probe("anthropic", "fallback", "storyboard", result(false, "REQUEST_REJECTED", 125'500), false),
+                                  probe("gemini", "primary", "captions", QJsonValue(), true),
+                                  probe("qwen", "primary", "image", result(true, nullptr, 850), false) };
+        return QJsonObject { { QStringLiteral("providers"),
+                               QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("gemini") },
+                                                          { QStringLiteral("breakers"), breakers },
+                                                          { QStringLiteral("drains"), QJsonArray {} } } } },
+                             { QStringLiteral("probes"),
+                               QJsonObject { { QStringLiteral("every_ms"), 60000 },
+                                             { QStringLiteral("lead"), true },
+                                             { QStringLiteral("targets"), probes } } } };
+    }
+
+    // A table's columns as "header=width" for a failure's message.
+    static QString columnWidths(const QTableView *table)
+    {
+        QStringList out;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            out << QStringLiteral("%1=%2").arg(table->model()->headerData(c, Qt::Horizontal).toString()).arg(table->columnWidth(c));
+        return out.join(QStringLiteral(", "));
+    }
+
+    // The Control view's breakers and probes at their widest (docs/console.md, "Control view"): neither
+    // table scrolls sideways, and a breaker's State and Since are never elided.
+    void breakersAndProbesFit()
+    {
+        ControlView *control = m_window->controlView();
+        m_window->tabs()->setCurrentIndex(0); // the rows arrive while the view is hidden, as in the tour
+        auto *tabs = control->findChild<QTabWidget *>(QStringLiteral("controlTabs"));
+        auto *breakers = control->findChild<QTableView *>(QStringLiteral("breakerTable"));
+        auto *probes = control->findChild<QTableView *>(QStringLiteral("probeTable"));
+        QVERIFY(tabs && breakers && probes);
+        // Those rows stay: the view's next refresh (every 5 s) would put the engine's own back.
+        Q_EMIT m_engine->providersChanged(widestTargets(false));
+        QApplication::processEvents();
+        Q_EMIT m_engine->providersChanged(widestTargets());
+        QObject::disconnect(m_engine.get(), &EngineConnection::providersChanged, control, nullptr);
+        m_window->tabs()->setCurrentWidget(control);
+        for (QTableView *table : { breakers, probes }) {
+            tabs->setCurrentWidget(table == breakers ? tabs->widget(0) : tabs->widget(1));
+            QTRY_VERIFY(table->isVisible());
+            QCOMPARE(table->model()->rowCount(), 3);
+            // The header lays its sections out after the rows arrive (a delayed resize): awaited, not slept.
+            QTRY_VERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                         qPrintable(QStringLiteral("%1 scrolls sideways in %2 px: %3")
+                                        .arg(table->objectName())
+                                        .arg(table->viewport()->width())
+                                        .arg(columnWidths(table))));
+        }
+        // A cell is elided when its text and the delegate's margins are wider than its column.
+        const int margins = 2 * (breakers->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, breakers) + 1);
+        for (int column : { int(BreakerListModel::StateColumn), int(BreakerListModel::SinceColumn) })
+            for (int row = 0; row < breakers->model()->rowCount(); ++row) {
+                const QString text = breakers->model()->index(row, column).data().toString();
+                QVERIFY2(
+                    breakers->fontMetrics().horizontalAdvance(text) + margins <= breakers->columnWidth(column),
+                    qPrintable(
+                        QStringLiteral("breaker %1: \"%2\" is elided in %3 px").arg(row).arg(text).arg(breakers->columnWidth(column))));
+            }
+    }
+
+    // The right edge of what a scroll area's page shows furthest right (0 when nothing is shown).
+    static int rightmost(const QScrollArea *scroll)
+    {
+        int right = 0;
+        for (const QWidget *w : scroll->widget()->findChildren<QWidget *>())
+            if (w->isVisible())
+                right = std::max(right, w->mapTo(scroll->widget(), QPoint(w->width(), 0)).x());
+        return right;
+    }
+
+    // The Settings tab (embedded: the settings form; attached: the engine's configuration) never scrolls
+    // sideways and shows nothing beyond its right edge, also when the window was made smaller while
+    // another tab was shown (as the screenshot tour does, from 1280 px).
+    void settingsFit(const QSize &size)
+    {
+        QTabWidget *tabs = m_window->tabs();
+        QWidget *settings = nullptr;
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i)->objectName() == u"settingsView" || tabs->widget(i)->objectName() == u"engineConfigView")
+                settings = tabs->widget(i);
+        QVERIFY2(settings, "no Settings tab");
+        m_window->resize(1280, 860);
+        tabs->setCurrentWidget(settings);
+        QApplication::processEvents();
+        tabs->setCurrentIndex(0);
+        m_window->resize(size);
+        QApplication::processEvents();
+        tabs->setCurrentWidget(settings);
+        const QList<QScrollArea *> scrolls = settings->findChildren<QScrollArea *>();
+        // What needs the most width, for the message: the widest of the fields and labels shown.
+        const auto widest = [](const QWidget *content) {
+            const QWidget *most = nullptr;
+            for (const QWidget *w : content->findChildren<QWidget *>())
+                if (w->isVisible() && (qobject_cast<const QLabel *>(w) || qobject_cast<const QAbstractButton *>(w))
+                    && (!most || w->minimumSizeHint().width() > most->minimumSizeHint().width()))
+                    most = w;
+            if (!most)
+                return QString();
+            const auto *label = qobject_cast<const QLabel *>(most);
+            return QStringLiteral("\"%1\" needs %2 px")
+                .arg(label ? label->text() : qobject_cast<const QAbstractButton *>(most)->text())
+                .arg(most->minimumSizeHint().width());
+        };
+        for (QScrollArea *scroll : scrolls)
+            QTRY_VERIFY2(!scroll->isVisible()
+                             || (scroll->horizontalScrollBar()->maximum() == 0 && rightmost(scroll) <= scroll->viewport()->width()),
+                         qPrintable(QStringLiteral("the Settings view scrolls sideways at %1 px: it needs %2 px of %3, shows up to %4; %5")
+                                        .arg(size.width())
+                                        .arg(scroll->widget()->minimumSizeHint().width())
+                                        .arg(scroll->viewport()->width())
+                                        .arg(rightmost(scroll))
+                                        .arg(widest(scroll->widget()))));
     }
 
 private Q_SLOTS:
@@ -459,6 +624,12 @@ private Q_SLOTS:
                 drains->horizontalScrollBar()->maximum() == 0,
                 qPrintable(QStringLiteral("the drains scroll sideways in %1 px: %2").arg(drains->viewport()->width()).arg(widths())));
         }
+        settingsFit(size);
+        if (QTest::currentTestFailed())
+            return;
+        breakersAndProbesFit();
+        if (QTest::currentTestFailed())
+            return;
         // The panels below the Latency view's chart (durations, Tune, Spend) fit as well.
         auto *latency = m_window->findChild<LatencyView *>();
         auto *below = latency ? latency->findChild<QTabWidget *>(QStringLiteral("latencyBelow")) : nullptr;

@@ -306,7 +306,7 @@ private Q_SLOTS:
     {
         ControlView *view = m_window->controlView();
         m_window->tabs()->setCurrentWidget(view);
-        auto *tabs = view->findChild<QTabWidget *>(QStringLiteral("controlTargetTabs"));
+        auto *tabs = view->findChild<QTabWidget *>(QStringLiteral("controlTabs"));
         QVERIFY(tabs);
         tabs->setCurrentIndex(1);
         QSignalSpy refreshed(m_engine.get(), &EngineConnection::providersChanged);

@@ -61,6 +61,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTranslator>
+#include <QValueAxis>
 
 using namespace bullpen;
 
@@ -896,6 +897,24 @@ private Q_SLOTS:
         QCOMPARE(today->at(0).y(), at(60s).p95Ms / 1000.0);
         QVERIFY(at(5s).fallbackCalledRate > at(60s).fallbackCalledRate); // a short timeout hands more to the fallback
         QVERIFY(at(60s).cost > 0); // the filler's attempts are priced
+        // The cost axis names the currency of those prices (docs/contract.md §16), and so does the tooltip.
+        QValueAxis *money = nullptr;
+        for (QAbstractAxis *axis : panel.chart()->chart()->axes(Qt::Vertical))
+            if (axis->alignment() == Qt::AlignRight && qobject_cast<QValueAxis *>(axis)->titleText().startsWith(u"cost"))
+                money = qobject_cast<QValueAxis *>(axis);
+        QVERIFY(money);
+        QCOMPARE(money->titleText(), QStringLiteral("cost (USD)"));
+        QVERIFY2(panel.chart()->toolTip().contains(u"USD"), qPrintable(panel.chart()->toolTip()));
+        // Costs in several currencies are never summed silently: the axis says they are added up unconverted.
+        QCOMPARE(TunePanel::costAxisTitle({ QStringLiteral("EUR"), QStringLiteral("USD") }),
+                 QStringLiteral("cost (EUR + USD added up, not converted)"));
+        QVERIFY(TunePanel::costToolTip({ QStringLiteral("EUR"), QStringLiteral("USD") }).contains(u"not converted"));
+        Spend mixed;
+        mixed.rows = { SpendRow { QStringLiteral("qwen"), Stage::Storyboard, Role::Fallback, QStringLiteral("USD"), 1, 1, 0 },
+                       SpendRow { QStringLiteral("local"), Stage::Storyboard, Role::Primary, QStringLiteral("EUR"), 1, 1, 0 },
+                       SpendRow { QStringLiteral("gemini"), Stage::Storyboard, Role::Primary, QString(), 0, 3, 3 },
+                       SpendRow { QStringLiteral("gemini"), Stage::Image, Role::Primary, QStringLiteral("JPY"), 1, 1, 0 } };
+        QCOMPARE(mixed.currencies(Stage::Storyboard), QStringList({ QStringLiteral("EUR"), QStringLiteral("USD") }));
 
         // Embedded: Apply is off on today's own setting, on for another, and asks for that one.
         auto *apply = panel.findChild<QPushButton *>(QStringLiteral("tuneApply"));

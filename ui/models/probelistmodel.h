@@ -15,7 +15,6 @@ class ProbeListModel final : public JsonRowsModel
 {
     Q_OBJECT
 public:
-    // Next due before When: at 1024 px what comes next stays on screen, the time of the last one scrolls.
     enum Column { ProviderColumn, RoleColumn, StageColumn, ResultColumn, TookColumn, NextDueColumn, WhenColumn, ColumnCount };
     explicit ProbeListModel(QObject *parent = nullptr);
     void setClock(controltext::WallClock clock) { m_now = std::move(clock); }

@@ -2935,16 +2935,8 @@
         <translation>대체 비율(%)</translation>
     </message>
     <message>
-        <source>cost</source>
-        <translation>비용</translation>
-    </message>
-    <message>
         <source>today: %1</source>
         <translation>현재 설정: %1</translation>
-    </message>
-    <message>
-        <source>%1: p95 %2 · fallback %3 % · success %4 % · cost %5 · censored %6</source>
-        <translation>%1 · p95 %2 · 대체 %3 % · 성공 %4 % · 비용 %5 · 중도 절단 %6</translation>
     </message>
     <message>
         <source>primary timeout (s)</source>
@@ -2965,6 +2957,34 @@
     <message>
         <source>Apply %1</source>
         <translation>적용: %1</translation>
+    </message>
+    <message>
+        <source>cost (no priced attempts)</source>
+        <translation>비용(가격이 매겨진 시도 없음)</translation>
+    </message>
+    <message>
+        <source>cost (%1)</source>
+        <translation>비용(%1)</translation>
+    </message>
+    <message>
+        <source>cost (%1 added up, not converted)</source>
+        <translation>비용(%1 환산 없이 합산)</translation>
+    </message>
+    <message>
+        <source>Cost: no attempt in this range has a known cost (no tokens reported, or no price).</source>
+        <translation>비용: 이 기간에는 비용을 아는 시도가 없습니다(토큰 보고 또는 가격 없음).</translation>
+    </message>
+    <message>
+        <source>Cost in %1: what the replayed attempts' recorded costs add up to, at the providers' prices.</source>
+        <translation>비용(통화 %1): 다시 계산한 시도들의 기록된 비용을 제공자 가격으로 합한 값입니다.</translation>
+    </message>
+    <message>
+        <source>Cost: the recorded costs are in %1 and are added up as they are, not converted; compare candidates with each other, not with a budget. Give every provider's price in one currency to read it as money.</source>
+        <translation>비용: 기록된 비용의 통화: %1. 환산 없이 그대로 합산합니다. 후보끼리만 비교하고 예산과는 비교하지 마십시오. 금액으로 읽으려면 모든 제공자의 가격을 한 통화로 지정하십시오.</translation>
+    </message>
+    <message>
+        <source>%1: p95 %2 · fallback %3 % · success %4 % · cost %5 %6 · censored %7</source>
+        <translation>%1 · p95 %2 · 대체 %3 % · 성공 %4 % · 비용 %5 %6 · 중도 절단 %7</translation>
     </message>
 </context>
 <context>

@@ -39,6 +39,33 @@ namespace {
 constexpr auto kTick = std::chrono::seconds(1); // Remaining and Next trial count down once a second
 constexpr auto kRefresh = std::chrono::seconds(5); // the engine's lists, asked again while shown
 
+// Columns sized again after rows arrive or the table is shown. A header whose columns fit (fitColumns)
+// lays them all out again: resizeColumnsToContents() would set its stretched column to its text's width
+// too, and rows that arrived while the table was hidden left the columns as wide as their titles.
+void refitColumns(QTableView *table)
+{
+    QHeaderView *header = table->horizontalHeader();
+    bool fitted = false;
+    for (int c = 0; c < header->count(); ++c)
+        if (header->sectionResizeMode(c) == QHeaderView::Stretch) {
+            header->setSectionResizeMode(c, QHeaderView::Interactive);
+            header->setSectionResizeMode(c, QHeaderView::Stretch); // lays every section out again, now
+            fitted = true;
+        }
+    if (!fitted)
+        table->resizeColumnsToContents();
+}
+
+// Every column as wide as what it holds, `stretch` takes the rest: no cell but the stretched one is
+// elided (it says the rest in its tooltip), and nothing scrolls sideways where the columns fit.
+void fitColumns(QTableView *table, int stretch)
+{
+    QHeaderView *header = table->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(stretch, QHeaderView::Stretch);
+}
+
 QTableView *makeTable(const QString &name, QAbstractItemModel *model)
 {
     auto *table = new QTableView;
@@ -56,7 +83,7 @@ QTableView *makeTable(const QString &name, QAbstractItemModel *model)
     table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() * 3); // a header and two rows; the splitter gives more
     // Columns as wide as what they hold when rows arrive (at 1024 px the times were off-screen behind
     // ten equal columns); the operator may still drag them, until the next rows come.
-    QObject::connect(model, &QAbstractItemModel::rowsInserted, table, [table] { table->resizeColumnsToContents(); });
+    QObject::connect(model, &QAbstractItemModel::rowsInserted, table, [table] { refitColumns(table); });
     return table;
 }
 
@@ -82,24 +109,26 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     , m_ticker(new QTimer(this))
 {
     setObjectName(QStringLiteral("controlView"));
-    // Two rows of two, so that the page fits 1024×700 under the health strip: what is decided (drains,
-    // breakers) above, what is said about it (alerts, the audit) below.
+    // What needs the operator now side by side (drains, the alerts); below them, at the whole width,
+    // the breakers, the probes and the audit trail as tabs: at 1024 px the breakers' nine columns and the
+    // probes' seven fit without scrolling sideways only there (tst_console).
     auto *top = new QSplitter(Qt::Horizontal);
     top->addWidget(makeDrainsBox());
-    // Breakers and probes share a place: both are per provider × role × stage of this engine.
-    auto *perTarget = new QTabWidget;
-    perTarget->setObjectName(QStringLiteral("controlTargetTabs"));
-    perTarget->addTab(makeBreakersBox(), tr("Breakers (this engine)"));
-    perTarget->addTab(makeProbesBox(), tr("Probes"));
-    top->addWidget(perTarget);
-    top->setStretchFactor(0, 3); // the drains' eight columns take more of the width than the breakers'
+    top->addWidget(makeAlertsBox());
+    top->setStretchFactor(0, 3); // the drains' eight columns take more of the width than the alerts'
     top->setStretchFactor(1, 2);
-    auto *bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(makeAlertsBox());
-    bottom->addWidget(makeAuditBox());
+    auto *below = new QTabWidget;
+    below->setObjectName(QStringLiteral("controlTabs"));
+    below->addTab(makeBreakersBox(), tr("Breakers (this engine)"));
+    below->addTab(makeProbesBox(), tr("Probes"));
+    below->addTab(makeAuditBox(), tr("Audit trail"));
+    connect(below, &QTabWidget::currentChanged, this, [this] {
+        refitColumns(m_breakerTable);
+        refitColumns(m_probeTable);
+    });
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(top);
-    splitter->addWidget(bottom);
+    splitter->addWidget(below);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("controlStatus"));
     m_status->setWordWrap(true);
@@ -136,12 +165,7 @@ QWidget *ControlView::makeDrainsBox()
     auto *box = new QGroupBox(tr("Active drains"));
     m_drainTable = makeTable(QStringLiteral("drainTable"), m_drains);
     m_drainTable->setSortingEnabled(false); // rows keep their place while the operator looks at them
-    // No horizontal scrolling at 1024 px: every column as wide as what it holds, the reason takes the
-    // rest (elided, whole in its tooltip).
-    QHeaderView *header = m_drainTable->horizontalHeader();
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(DrainListModel::ReasonColumn, QHeaderView::Stretch);
+    fitColumns(m_drainTable, DrainListModel::ReasonColumn); // no horizontal scrolling at 1024 px
     m_provider = new QComboBox;
     m_provider->setObjectName(QStringLiteral("controlDrainProvider"));
     for (const Provider p : ProviderRegistry::all())
@@ -182,6 +206,9 @@ QWidget *ControlView::makeBreakersBox()
 {
     auto *box = new QWidget; // its tab says what it is
     m_breakerTable = makeTable(QStringLiteral("breakerTable"), m_breakers);
+    // State and Since whole, also after a row's state changes in place (a closed breaker that opens);
+    // why it opened takes the rest, whole in its tooltip.
+    fitColumns(m_breakerTable, BreakerListModel::ReasonColumn);
     m_resetButton = new QPushButton(tr("Reset breaker…"));
     m_resetButton->setObjectName(QStringLiteral("controlReset"));
     m_resetButton->setToolTip(tr("Closes the selected breaker now; its next opening starts from the first cooldown. Audited."));
@@ -200,6 +227,7 @@ QWidget *ControlView::makeBreakersBox()
 QWidget *ControlView::makeProbesBox()
 {
     m_probeTable = makeTable(QStringLiteral("probeTable"), m_probes);
+    fitColumns(m_probeTable, ProbeListModel::WhenColumn);
     m_probeTable->setToolTip(tr("This engine's probes: one minimal synthetic request to each provider, role and stage that had "
                                 "no traffic for the whole interval"));
     m_probeNote = new QLabel;
@@ -292,7 +320,7 @@ void ControlView::endCurrentSilence()
 
 QWidget *ControlView::makeAuditBox()
 {
-    auto *box = new QGroupBox(tr("Audit trail"));
+    auto *box = new QWidget; // its tab says what it is
     m_auditFilter->setSourceModel(m_audit);
     m_auditFilter->setFilterKeyColumn(-1);
     m_auditFilter->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -336,6 +364,8 @@ void ControlView::refresh()
 void ControlView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    for (QTableView *table : { m_drainTable, m_breakerTable, m_probeTable })
+        refitColumns(table);
     refresh();
 }
 

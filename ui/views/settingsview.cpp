@@ -25,7 +25,11 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStyle>
+#include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace bullpen {
 
@@ -58,6 +62,7 @@ SettingsView::SettingsView(const Paths &paths, const QProcessEnvironment &enviro
     contentLayout->addLayout(makeGroups());
     contentLayout->addLayout(makeButtons());
     contentLayout->addStretch(1);
+    content->installEventFilter(this); // the groups' widths change: fitColumns()
     auto *scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setWidget(content);
@@ -93,12 +98,13 @@ constexpr GroupPlace kGroups[] = {
 QLayout *SettingsView::makeGroups()
 {
     QMap<SettingGroup, QFormLayout *> forms;
-    QVBoxLayout *columnLayouts[] = { new QVBoxLayout, new QVBoxLayout };
+    for (QBoxLayout *&column : m_column)
+        column = new QVBoxLayout;
     for (const GroupPlace &place : kGroups) {
         auto *box = new QGroupBox(tr(place.title));
         box->setObjectName(QStringLiteral("group:%1").arg(int(place.group)));
         forms.insert(place.group, new QFormLayout(box));
-        columnLayouts[place.column]->addWidget(box);
+        m_column[place.column]->addWidget(box);
     }
     m_form->build({ [&forms](SettingGroup group) { return forms.value(group); },
                     [this](QWidget *field, const QString &setting) { return withError(field, setting); },
@@ -107,12 +113,64 @@ QLayout *SettingsView::makeGroups()
                     } });
     addStageFields(forms.value(SettingGroup::Storyboard));
     addStoreFields(forms.value(SettingGroup::Store));
-    auto *columns = new QHBoxLayout;
-    for (QVBoxLayout *column : columnLayouts) {
+    m_columns = new QHBoxLayout;
+    for (QBoxLayout *column : m_column) {
         column->addStretch(1);
-        columns->addLayout(column, 1);
+        m_columns->addLayout(column, 1);
     }
-    return columns;
+    return m_columns;
+}
+
+void SettingsView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+bool SettingsView::eventFilter(QObject *watched, QEvent *event)
+{
+    // A group grew or shrank (a message shown under a field is one line, as wide as it is): decided again.
+    if (event->type() == QEvent::LayoutRequest && m_columns && watched == m_columns->parentWidget())
+        fitColumns();
+    // The scroll area gave the page another width: its children are placed for that width once it has
+    // settled (after a change of direction the layout could keep the places of the old width).
+    if (event->type() == QEvent::Resize && m_columns && watched == m_columns->parentWidget())
+        QTimer::singleShot(0, this, &SettingsView::placePage);
+    return QWidget::eventFilter(watched, event);
+}
+
+// At 1024 px the two columns need more than the width (the right one's hints, the engine service's
+// labels): one below the other then, so that the view never scrolls sideways (tst_console). Decided
+// from the view's width and the groups' own minimums (a layout's cached minimum may predate their
+// fields), so that the change cannot undo itself.
+void SettingsView::fitColumns()
+{
+    const auto need = [](const QBoxLayout *column) {
+        int widest = 0;
+        for (int i = 0; i < column->count(); ++i)
+            if (const QWidget *group = column->itemAt(i)->widget(); group && !group->isHidden())
+                widest = std::max(widest, group->minimumSizeHint().expandedTo(group->minimumSize()).width());
+        return widest;
+    };
+    const QMargins margins = m_columns->parentWidget()->layout()->contentsMargins();
+    const int available = width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this) - margins.left() - margins.right();
+    const int sideBySide = need(m_column[0]) + std::max(m_columns->spacing(), 0) + need(m_column[1]);
+    const auto direction = sideBySide <= available ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_columns->direction() == direction)
+        return;
+    m_columns->setDirection(direction);
+    // Changed while the scroll area resizes the page (a resize while the view was hidden), the page kept
+    // its old children's places, wider than itself: they are placed again once the page has its size.
+    QTimer::singleShot(0, this, &SettingsView::placePage);
+}
+
+void SettingsView::placePage()
+{
+    QWidget *page = m_columns->parentWidget();
+    if (page->layout()->geometry() == page->rect())
+        return;
+    page->layout()->invalidate();
+    page->layout()->setGeometry(page->rect());
 }
 
 QLineEdit *SettingsView::lineEdit(const char *name)

@@ -17,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QFormLayout;
+class QBoxLayout;
 
 namespace bullpen {
 
@@ -68,11 +69,17 @@ public:
 Q_SIGNALS:
     void saved(const QString &path);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     QWidget *makeHeader();
     QLineEdit *lineEdit(const char *name);
     QComboBox *providerCombo(const char *name, bool withNone);
     QLayout *makeGroups(); // the groups' boxes in two columns, the table's fields in them
+    void fitColumns(); // the two columns side by side where both fit the width, else one below the other
+    void placePage(); // the page's children placed for the page's width now
     void addStageFields(QFormLayout *form);
     void addStoreFields(QFormLayout *form);
     QLayout *makeButtons();
@@ -103,6 +110,8 @@ private:
     bool m_keychainAvailable = false;
     QString m_keychainReason; // why there is none
     SettingsForm *m_form; // the settings table's rows
+    QBoxLayout *m_columns = nullptr; // the groups' two columns
+    QBoxLayout *m_column[2] = {};
     QComboBox *m_primary;
     QComboBox *m_fallback;
     QLineEdit *m_dataDir;

@@ -2,6 +2,7 @@
 #include "tunepanel.h"
 
 #include "charts.h"
+#include "cost/spend.h"
 #include "history/historyreader.h"
 #include "models/historyqueue.h"
 #include "models/units.h"
@@ -34,6 +35,7 @@ namespace {
 struct Loaded
 {
     std::optional<TuneReport> report;
+    QStringList currencies;
     QString error;
 };
 
@@ -121,6 +123,27 @@ QString TunePanel::settingsLine(milliseconds primary)
     return QStringLiteral("\"storyboard\": {\"primary_timeout\": \"%1\"}   STORYBOARD_PRIMARY_TIMEOUT=%1").arg(value);
 }
 
+QString TunePanel::costAxisTitle(const QStringList &currencies)
+{
+    if (currencies.isEmpty())
+        return tr("cost (no priced attempts)");
+    if (currencies.size() == 1)
+        return tr("cost (%1)").arg(currencies.constFirst());
+    return tr("cost (%1 added up, not converted)").arg(currencies.join(QStringLiteral(" + ")));
+}
+
+QString TunePanel::costToolTip(const QStringList &currencies)
+{
+    if (currencies.isEmpty())
+        return tr("Cost: no attempt in this range has a known cost (no tokens reported, or no price).");
+    if (currencies.size() == 1)
+        return tr("Cost in %1: what the replayed attempts' recorded costs add up to, at the providers' prices.")
+            .arg(currencies.constFirst());
+    return tr("Cost: the recorded costs are in %1 and are added up as they are, not converted; compare candidates with "
+              "each other, not with a budget. Give every provider's price in one currency to read it as money.")
+        .arg(currencies.join(QStringLiteral(", ")));
+}
+
 void TunePanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
@@ -143,11 +166,15 @@ void TunePanel::reload()
         [from, to, candidates, today](HistoryReader &history) {
             Loaded l;
             l.report = history.tune(Stage::Storyboard, from, to, candidates, today, &l.error);
+            // The tuner sums costs as numbers; the same range's spend says in which currencies they are.
+            if (const std::optional<Spend> spend = l.report ? history.spend(from, to) : std::nullopt)
+                l.currencies = spend->currencies(Stage::Storyboard);
             return l;
         },
         [this](Loaded l) {
             m_loading = false;
             m_report = std::move(l.report);
+            m_currencies = l.currencies;
             if (!m_report)
                 m_status->setText(tr("The tuner could not read the history: %1").arg(l.error));
             draw();
@@ -174,7 +201,7 @@ void TunePanel::draw()
     auto *fallback = new QLineSeries;
     fallback->setName(tr("fallback rate (%)"));
     auto *cost = new QLineSeries;
-    cost->setName(tr("cost"));
+    cost->setName(costAxisTitle(m_currencies));
     auto *today = new QScatterSeries;
     today->setObjectName(QStringLiteral("tuneToday"));
     today->setName(tr("today: %1").arg(units::duration(m_primary)));
@@ -191,11 +218,11 @@ void TunePanel::draw()
         maxX = std::max(maxX, x);
         maxP95 = std::max(maxP95, p.p95Ms / 1000.0);
         maxCost = std::max(maxCost, p.cost);
-        m_candidate->addItem(tr("%1: p95 %2 · fallback %3 % · success %4 % · cost %5 · censored %6")
+        m_candidate->addItem(tr("%1: p95 %2 · fallback %3 % · success %4 % · cost %5 %6 · censored %7")
                                  .arg(units::duration(p.candidate.primaryTimeout), units::duration(p.p95Ms))
                                  .arg(100.0 * p.fallbackRate, 0, 'f', 1)
                                  .arg(100.0 * p.successRate, 0, 'f', 1)
-                                 .arg(QLocale().toString(p.cost, 'f', 2))
+                                 .arg(QLocale().toString(p.cost, 'f', 2), m_currencies.join(QStringLiteral(" + ")))
                                  .arg(p.censored),
                              QVariant::fromValue<qint64>(p.candidate.primaryTimeout.count()));
     }
@@ -210,7 +237,8 @@ void TunePanel::draw()
     rate->setTitleText(tr("fallback %"));
     rate->setRange(0, 100);
     auto *money = new QValueAxis;
-    money->setTitleText(tr("cost"));
+    money->setTitleText(costAxisTitle(m_currencies));
+    m_chart->setToolTip(costToolTip(m_currencies));
     money->setRange(0, top(maxCost));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

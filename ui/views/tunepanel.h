@@ -3,6 +3,7 @@
 
 #include "tuning/tuner.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <chrono>
@@ -37,6 +38,10 @@ public:
     void reload();
     // The settings-file line and the environment line that set a primary timeout.
     static QString settingsLine(std::chrono::milliseconds primary);
+    // The cost axis's title and the chart's tooltip, naming the currencies of the recorded costs (the
+    // stage's priced attempts in the range); several are said to be added up unconverted.
+    static QString costAxisTitle(const QStringList &currencies);
+    static QString costToolTip(const QStringList &currencies);
     void showApplied(bool ok, const QString &status); // what the settings path answered
 
     const std::optional<TuneReport> &report() const { return m_report; }
@@ -70,6 +75,7 @@ private:
     bool m_stale = true;
     bool m_loading = false;
     std::optional<TuneReport> m_report;
+    QStringList m_currencies; // of the report's known costs
 };
 
 } // namespace bullpen
