@@ -441,8 +441,16 @@ std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &reque
     const QByteArray header = httpHeader(request, "authorization");
     // The scheme in any case (RFC 9110 §11.1), then the token.
     const QByteArray bearer = header.left(7).compare("bearer ", Qt::CaseInsensitive) == 0 ? header.mid(7).trimmed() : QByteArray();
-    std::optional<ApiToken> token = m_tokens.check(bearer);
-    if (!token) {
+    QString storeError;
+    std::optional<ApiToken> token = m_tokens.check(bearer, &storeError);
+    if (!token && !storeError.isEmpty()) {
+        // Not judged: the token may be good. Say so, not "unauthorized" (the why is for the log, not the client).
+        qCWarning(lcApi).noquote() << "a request's token could not be checked: the store cannot be read:" << storeError;
+        *refusal = error(503,
+                         QStringLiteral("this engine cannot read its store to check the token now; retry in a few seconds "
+                                        "(the engine's log says why)"));
+        refusal->headers.append({ QByteArray("Retry-After"), QByteArray("5") });
+    } else if (!token) {
         // No hint of why (missing, unknown, revoked): the same answer for all.
         *refusal = error(401,
                          QStringLiteral("a valid bearer token is required (Authorization: Bearer TOKEN); "

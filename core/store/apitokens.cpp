@@ -41,8 +41,19 @@ ApiTokens::~ApiTokens()
     StoreLocation::disconnect(m_connection);
 }
 
-QSqlDatabase ApiTokens::db() const
+QSqlDatabase ApiTokens::db()
 {
+    // A server that restarted or a cut network leaves Qt's connection looking open; only a failed
+    // statement tells. Connect again, at most once a second: connecting to a server that does not answer
+    // waits up to its connect_timeout on the thread that answers requests, and meanwhile they get 503.
+    if (m_lost && (!m_lastConnect.isValid() || m_lastConnect.hasExpired(1000))) {
+        m_lastConnect.start();
+        m_check.reset(); // before its connection closes
+        StoreLocation::disconnect(m_connection);
+        QString why;
+        m_location.connect(m_connection, StoreLocation::Access::ReadWrite, &why);
+        m_lost = !why.isEmpty();
+    }
     return QSqlDatabase::database(m_connection, false);
 }
 
@@ -154,24 +165,57 @@ QList<ApiToken> ApiTokens::list(QString *error)
     return out;
 }
 
-std::optional<ApiToken> ApiTokens::check(QByteArrayView presented)
+std::optional<ApiToken> ApiTokens::check(QByteArrayView presented, QString *storeError)
 {
     if (presented.isEmpty() || presented.size() > 256)
         return std::nullopt;
+    const QString hash = hashOf(presented);
+    const bool trusted = !m_lost; // a connection that answered last time: worth one more try if it fails now
+    if (m_lost)
+        m_check.reset(); // prepared again on the new connection db() makes
+    QString why;
+    std::optional<ApiToken> token = checkOnce(hash, &why);
+    if (!why.isEmpty() && trusted) {
+        m_lost = true; // once more on a new connection: a restarted server refuses nobody it can read
+        m_check.reset();
+        why.clear();
+        token = checkOnce(hash, &why);
+    }
+    if (!why.isEmpty()) {
+        m_lost = true;
+        if (storeError)
+            *storeError = why;
+    }
+    return token;
+}
+
+std::optional<ApiToken> ApiTokens::checkOnce(const QString &hash, QString *storeError)
+{
     // Every request asks: the statement is prepared once per connection and run again (parsing the SQL
     // each time was a seventh of the service thread's time under load).
     if (!m_check) {
-        m_check = std::make_unique<QSqlQuery>(db());
+        QSqlDatabase d = db();
+        m_check = std::make_unique<QSqlQuery>(d);
         m_check->setForwardOnly(true);
         if (!m_check->prepare(
                 QStringLiteral("SELECT name, role, created_at_ms FROM api_tokens WHERE token_sha256 = ? AND revoked_at_ms IS NULL"))) {
+            *storeError = m_check->lastError().text();
+            if (storeError->trimmed().isEmpty())
+                *storeError = QStringLiteral("the token table cannot be read");
             m_check.reset();
             return std::nullopt;
         }
     }
     QSqlQuery &q = *m_check;
-    q.bindValue(0, hashOf(presented));
-    const bool found = q.exec() && q.next();
+    q.bindValue(0, hash);
+    if (!q.exec()) {
+        *storeError = q.lastError().text();
+        if (storeError->trimmed().isEmpty())
+            *storeError = QStringLiteral("the token table cannot be read");
+        q.finish();
+        return std::nullopt;
+    }
+    const bool found = q.next();
     const auto finish = qScopeGuard([&q] { q.finish(); }); // no read transaction held open between requests
     if (!found)
         return std::nullopt;
@@ -188,8 +232,11 @@ std::optional<ApiToken> ApiTokens::check(QByteArrayView presented)
 bool ApiTokens::audit(const QString &tokenName, const QString &action, const QString &target, const QString &detail, QString *error)
 {
     QSqlQuery q(db());
-    return StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
-                              { QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail }, error);
+    const bool ok =
+        StoreDatabase::run(q, QStringLiteral("INSERT INTO audit (at_ms, token_name, action, target, detail) VALUES (?, ?, ?, ?, ?)"),
+                           { QDateTime::currentMSecsSinceEpoch(), tokenName, action, target, detail }, error);
+    m_lost = m_lost || !ok;
+    return ok;
 }
 
 bool ApiTokens::audit(const QList<AuditEntry> &entries, QString *error)
@@ -198,6 +245,7 @@ bool ApiTokens::audit(const QList<AuditEntry> &entries, QString *error)
     if (!d.transaction()) {
         if (error)
             *error = d.lastError().text();
+        m_lost = true;
         return false;
     }
     QSqlQuery q(d);

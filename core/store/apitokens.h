@@ -4,6 +4,7 @@
 #include "storelocation.h"
 
 #include <QByteArrayView>
+#include <QElapsedTimer>
 #include <QList>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -57,7 +58,10 @@ public:
     bool revoke(const QString &name, QString *error);
     QList<ApiToken> list(QString *error = nullptr);
     // The live token whose SHA-256 matches, or nothing (unknown, revoked, or the store unreadable).
-    std::optional<ApiToken> check(QByteArrayView presented);
+    // When the store cannot be read (PostgreSQL restarting, the network cut), nothing too, and `storeError`
+    // says why: the token was not judged, and the caller answers 503, not 401. A lost connection is made
+    // again at once and the read tried once more, so a PostgreSQL restart costs no request once it is up.
+    std::optional<ApiToken> check(QByteArrayView presented, QString *storeError = nullptr);
 
     bool audit(const QString &tokenName, const QString &action, const QString &target, const QString &detail, QString *error = nullptr);
     // Several rows in one transaction (all or none).
@@ -72,10 +76,14 @@ public:
 
 private:
     ApiTokens(StoreLocation location, QString connectionName);
-    QSqlDatabase db() const;
+    // The connection, made again first when the last statement on it failed.
+    QSqlDatabase db();
+    std::optional<ApiToken> checkOnce(const QString &hash, QString *storeError);
     StoreLocation m_location;
     QString m_connection;
     std::unique_ptr<QSqlQuery> m_check; // check()'s statement, prepared once
+    bool m_lost = false; // a statement failed: the next db() connects again
+    QElapsedTimer m_lastConnect; // the last time db() connected again (steady clock)
 };
 
 } // namespace bullpen

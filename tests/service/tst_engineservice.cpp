@@ -2994,6 +2994,36 @@ private Q_SLOTS:
         QCOMPARE(call("GET", QStringLiteral("/readyz"), {}, {}, {}, idle.url).status, 200);
     }
 
+    // A token is judged only when the store can be read: during a store outage a good token gets 503 with
+    // Retry-After (not 401, which would tell a client its token is bad), and once the server is back, or
+    // after a cut connection, the engine connects again by itself and the same token is let in.
+    void aStoreOutageIsNotAnAuthorizationFailure()
+    {
+        if (!TestStore::postgres())
+            QSKIP("a SQLite file does not go away (tst_engineservice_postgres stops its server)");
+        Engine idle(m_dir.filePath(QStringLiteral("tokens-outage")));
+        const QString token = idle.token(QStringLiteral("ops"), QStringLiteral("viewer"));
+        m_secrets << token;
+        QVERIFY(idle.start({ QStringLiteral("--instance"), QStringLiteral("tokens-outage") }));
+        const QString path = QStringLiteral("/v1/history?limit=1");
+        QCOMPARE(call("GET", path, token, {}, {}, idle.url).status, 200);
+        QString why;
+        // A cut connection (the server stays up): the very next request is answered, on a new connection.
+        QVERIFY2(TestStore::dropConnections(idle.store, &why) >= 0, qPrintable(why));
+        QCOMPARE(call("GET", path, token, {}, {}, idle.url).status, 200);
+        QVERIFY2(TestStore::stopServer(&why), qPrintable(why));
+        const Answer down = call("GET", path, token, {}, {}, idle.url);
+        QCOMPARE(down.status, 503);
+        QVERIFY2(down.body.contains("check the token"), down.body.constData());
+        QVERIFY(!down.retryAfter.isEmpty());
+        for (const char *sql : { "QPSQL", "connection to server", "SELECT" }) // the store's words stay in the log
+            QVERIFY2(!down.body.contains(sql), down.body.constData());
+        QCOMPARE(call("GET", path, QStringLiteral("bp_not-a-token"), {}, {}, idle.url).status, 503); // nobody is judged
+        QVERIFY2(TestStore::startServer(&why), qPrintable(why));
+        QTRY_COMPARE_WITH_TIMEOUT(call("GET", path, token, {}, {}, idle.url).status, 200, 20'000);
+        QCOMPARE(call("GET", path, QStringLiteral("bp_not-a-token"), {}, {}, idle.url).status, 401);
+    }
+
     // docs/contract.md §12.2: one masking key per deployment. The store keeps the first engine's key fingerprint; an
     // engine with another key is refused, naming both; one given the same file starts.
     void engineWithAnotherMaskingKeyIsRefused()
