@@ -49,8 +49,8 @@ set_lines=(
     "bench_service|$build/tests/bench/bench_service|BENCH_PARTS=2"
     "bench_liveview|$build/tests/bench/bench_liveview 250000|QT_QPA_PLATFORM=offscreen"
     "bench_gui|$build/tests/bench/bench_gui 200 3|QT_QPA_PLATFORM=offscreen"
-    "bench_store|$build/tests/bench/bench_store 1000000|"
-    "bench_tune|$build/tests/bench/bench_tune 1000000|"
+    "bench_store|$build/tests/bench/bench_store 1000000 $build/bench/history|"
+    "bench_tune|$build/tests/bench/bench_tune 1000000 --history $build/bench/history|"
     "bench_tuneagree|$build/tests/bench/bench_tuneagree 15 3|"
 )
 if [[ -n $only ]]; then
@@ -80,6 +80,9 @@ echo "=== bench.sh: built in $SECONDS s"
 
 out=$build/bench
 mkdir -p "$out"
+# bench_store fills its week here and bench_tune tunes the same week (one fill of a million attempts for
+# both, not two); emptied first, so that bench_tune never reads an earlier run's.
+rm -rf "$build/bench/history" && mkdir -p "$build/bench/history"
 results=$out/results.jsonl
 : > "$results"
 status=0

@@ -119,6 +119,8 @@ dashboards need and judges the dashboards' reads: latency view <= 150 ms, failur
 waits <= 100 ms, and (SQLite) each read at N attempts <= 2x the same read at N/10. Each figure is printed
 with its target on one line; exits 1 when a target is missed. BENCH_TIGHTEN=F tightens every target F times.
   bench_store [attempts] [data dir]      BULLPEN_DATABASE_URL=... for an empty PostgreSQL database instead
+Given a data dir, the filled week stays there with its attempts and end in bench-history.txt, for
+`bench_tune N --history DIR` (the gate fills the week once for both).
 )";
 
 } // namespace
@@ -152,6 +154,8 @@ int main(int argc, char *argv[])
     }
     const qint64 generations = filled.generations;
     const double fillS = static_cast<double>(fillTimer.elapsed()) / 1000.0;
+    if (argc > 2 && !location->isPostgres() && !bench::writeHistoryNote(dir, attempts, now, &error))
+        out << "bench_store: " << error << " (bench_tune will write its own week)\n";
     if (location->isPostgres()) {
         // A bulk load leaves PostgreSQL without statistics until autovacuum's next pass: take them now,
         // as a server that has run for a while would have them.

@@ -2,7 +2,7 @@
 // bench_tune: the tuner over one million recorded attempts (docs/contract.md §17), and the Spend
 // panel's reads over the same week (§16). The week is bench_store's (HistoryFiller, seed 42), written by
 // a child process so that this process's memory is the tuner's alone. Judges kUsage's targets.
-//   build/release/tests/bench/bench_tune [attempts]
+//   build/release/tests/bench/bench_tune [attempts] [--history DIR]
 #include "benchstats.h"
 #include "devsupport/historyfiller.h"
 #include "store/store.h"
@@ -42,8 +42,10 @@ by a child process), then the tuner over it with the Tune panel's candidates, an
 Judges: tune <= 2000 ms (median of 3), this process's peak resident memory <= 200 MB (it only opened the
 store and tuned), the Spend panel's read (its 12 slices: whole hours from the hourly spend, the hours
 at the slices' edges from the attempts; the week is their sum) <= 150 ms (median of 5).
+With --history DIR (bench_store's data dir, as the gate runs them), the week bench_store filled there is
+tuned instead, when its bench-history.txt names the same number of attempts; otherwise a child writes one.
 BENCH_TIGHTEN=F tightens every target F times.
-  bench_tune [attempts]
+  bench_tune [attempts] [--history DIR]
 )";
 
 double peakMiB()
@@ -88,24 +90,38 @@ int main(int argc, char *argv[])
         return fill(args[2], args[3].toLongLong(), args[4].toLongLong());
     QTextStream out(stdout);
     const qint64 attempts = args.size() > 1 ? args[1].toLongLong() : 1'000'000;
-    if (attempts <= 0) {
-        out << "bench_tune: give the number of attempts, e.g. bench_tune 1000000\n";
+    if (attempts <= 0 || (args.size() > 2 && (args.size() != 4 || args[2] != u"--history"))) {
+        out << "bench_tune: give the number of attempts, e.g. bench_tune 1000000 [--history DIR]\n";
         return 2;
     }
     QTemporaryDir temp;
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    QElapsedTimer fillTimer;
-    fillTimer.start();
-    QProcess child;
-    child.setProcessChannelMode(QProcess::ForwardedChannels);
-    child.start(app.applicationFilePath(), { QStringLiteral("--fill"), temp.path(), QString::number(attempts), QString::number(now) });
-    if (!child.waitForFinished(-1) || child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
-        out << "bench_tune: the child that writes the history failed (its message is above)\n";
-        return 3;
+    QString dir = temp.path();
+    QString written;
+    qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QString why;
+    if (args.size() == 4) {
+        if (const std::optional<qint64> end = bench::readHistoryNote(args[3], attempts, &why)) {
+            dir = args[3];
+            now = *end;
+            written = QStringLiteral("bench_store's, in %1").arg(dir);
+        } else {
+            out << "bench_tune: not reusing " << args[3] << ": " << why << "; a child writes the week\n";
+        }
     }
-    const double fillS = static_cast<double>(fillTimer.elapsed()) / 1000.0;
+    if (written.isEmpty()) {
+        QElapsedTimer fillTimer;
+        fillTimer.start();
+        QProcess child;
+        child.setProcessChannelMode(QProcess::ForwardedChannels);
+        child.start(app.applicationFilePath(), { QStringLiteral("--fill"), dir, QString::number(attempts), QString::number(now) });
+        if (!child.waitForFinished(-1) || child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
+            out << "bench_tune: the child that writes the history failed (its message is above)\n";
+            return 3;
+        }
+        written = QStringLiteral("written in %1 s by a child process").arg(static_cast<double>(fillTimer.elapsed()) / 1000.0, 0, 'f', 1);
+    }
     QString error;
-    const std::optional<StoreLocation> location = StoreLocation::resolve(temp.path(), QProcessEnvironment(), &error);
+    const std::optional<StoreLocation> location = StoreLocation::resolve(dir, QProcessEnvironment(), &error);
     auto store = location ? Store::open(*location, &error) : nullptr;
     if (!store) {
         out << "bench_tune: " << error << "\n";
@@ -123,10 +139,10 @@ int main(int argc, char *argv[])
         return 1;
     }
     const double peak = peakMiB();
-    out << QStringLiteral("store with %1 attempts over 7 days (written in %2 s by a child process); %3 storyboard generations tuned, "
+    out << QStringLiteral("store with %1 attempts over 7 days (%2); %3 storyboard generations tuned, "
                           "%4 candidates; resident after opening the store %5 MiB\n")
                .arg(attempts)
-               .arg(fillS, 0, 'f', 1)
+               .arg(written)
                .arg(report->generations)
                .arg(report->predictions.size())
                .arg(openedMiB, 0, 'f', 1);

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <sys/resource.h>
 #include <vector>
 
@@ -244,5 +245,42 @@ private:
     double m_tighten = 1.0;
     bool m_met = true;
 };
+
+// The week bench_store filled in a data dir, noted for bench_tune (the gate fills it once for both):
+// "bench-history attempts end_ms" in DIR/bench-history.txt.
+inline bool writeHistoryNote(const QString &dir, qint64 attempts, qint64 endMs, QString *error)
+{
+    QFile f(QDir(dir).filePath(QStringLiteral("bench-history.txt")));
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString());
+        return false;
+    }
+    f.write(QStringLiteral("bench-history %1 %2\n").arg(attempts).arg(endMs).toLatin1());
+    return true;
+}
+
+// The end of the week noted in DIR, when it holds `attempts` attempts; nothing, and why, otherwise.
+inline std::optional<qint64> readHistoryNote(const QString &dir, qint64 attempts, QString *why)
+{
+    QFile f(QDir(dir).filePath(QStringLiteral("bench-history.txt")));
+    if (!f.open(QIODevice::ReadOnly)) {
+        *why = QStringLiteral("no bench-history.txt there (bench_store did not fill it)");
+        return std::nullopt;
+    }
+    const QList<QByteArray> words = f.readLine(128).trimmed().split(' ');
+    bool countOk = false;
+    bool endOk = false;
+    const qint64 count = words.size() == 3 && words[0] == "bench-history" ? words[1].toLongLong(&countOk) : 0;
+    const qint64 end = countOk ? words[2].toLongLong(&endOk) : 0;
+    if (!endOk) {
+        *why = QStringLiteral("%1 is not bench_store's note").arg(f.fileName());
+        return std::nullopt;
+    }
+    if (count != attempts) {
+        *why = QStringLiteral("it holds %1 attempts, not %2").arg(count).arg(attempts);
+        return std::nullopt;
+    }
+    return end;
+}
 
 } // namespace bullpen::bench
