@@ -61,15 +61,4 @@ void ProviderTrust::apply(QNetworkRequest &request) const
         request.setSslConfiguration(*m_configuration);
 }
 
-const std::shared_ptr<ProviderTrust> &ProviderTrust::process()
-{
-    static const std::shared_ptr<ProviderTrust> trust = std::make_shared<ProviderTrust>();
-    return trust;
-}
-
-void installProviderTrust(const QList<QSslCertificate> &extra)
-{
-    ProviderTrust::process()->install(extra);
-}
-
 } // namespace bullpen

@@ -7,7 +7,6 @@
 #include <QSslConfiguration>
 #include <QString>
 
-#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -34,17 +33,9 @@ public:
     // Gives an https request the installed authorities (no change for http, or with none installed).
     void apply(QNetworkRequest &request) const;
 
-    // The process's own: what a network pool built without an engine's context (a test's stack by
-    // hand, a benchmark) trusts, and what installProviderTrust() sets. Engines never read it unless
-    // built without a context.
-    static const std::shared_ptr<ProviderTrust> &process();
-
 private:
     mutable std::mutex m_mutex;
     std::optional<QSslConfiguration> m_configuration; // the system's authorities plus the extra ones
 };
-
-// The process's trust (ProviderTrust::process()): for pools built without an engine's context.
-void installProviderTrust(const QList<QSslCertificate> &extra);
 
 } // namespace bullpen

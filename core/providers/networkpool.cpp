@@ -7,7 +7,7 @@
 namespace bullpen {
 
 NetworkPool::NetworkPool(QObject *parent)
-    : NetworkPool(ProxyRoutes::process(), ProviderTrust::process(), parent)
+    : NetworkPool(ProxyRoutes::process(), std::make_shared<ProviderTrust>(), parent)
 {
 }
 
