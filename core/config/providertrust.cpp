@@ -4,23 +4,9 @@
 #include <QFile>
 #include <QSslConfiguration>
 
-#include <mutex>
-
 namespace bullpen {
 
 namespace {
-
-struct Installed
-{
-    std::mutex mutex;
-    std::optional<QSslConfiguration> configuration; // the system's authorities plus the extra ones
-};
-
-Installed &installed()
-{
-    static Installed instance;
-    return instance;
-}
 
 // Read once per process: Qt reads the system's certificate files on every call.
 const QList<QSslCertificate> &systemAuthorities()
@@ -57,22 +43,22 @@ QSslConfiguration trustingAlso(const QList<QSslCertificate> &extra)
     return configuration;
 }
 
-void installProviderTrust(const QList<QSslCertificate> &extra)
+void ProviderTrust::install(const QList<QSslCertificate> &extra)
 {
     std::optional<QSslConfiguration> configuration;
     if (!extra.isEmpty())
         configuration = trustingAlso(extra);
-    std::lock_guard lock(installed().mutex);
-    installed().configuration = std::move(configuration);
+    std::lock_guard lock(m_mutex);
+    m_configuration = std::move(configuration);
 }
 
-void applyProviderTrust(QNetworkRequest &request)
+void ProviderTrust::apply(QNetworkRequest &request) const
 {
     if (request.url().scheme() != u"https")
         return;
-    std::lock_guard lock(installed().mutex);
-    if (installed().configuration)
-        request.setSslConfiguration(*installed().configuration);
+    std::lock_guard lock(m_mutex);
+    if (m_configuration)
+        request.setSslConfiguration(*m_configuration);
 }
 
 } // namespace bullpen

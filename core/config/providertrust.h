@@ -7,6 +7,7 @@
 #include <QSslConfiguration>
 #include <QString>
 
+#include <mutex>
 #include <optional>
 
 namespace bullpen {
@@ -19,12 +20,22 @@ std::optional<QList<QSslCertificate>> readPemCertificates(const QString &path, Q
 // (read once per process).
 QSslConfiguration trustingAlso(const QList<QSslCertificate> &extra);
 
-// Certificate authorities that provider calls trust besides the system's: the `provider_ca` setting
-// (BULLPEN_PROVIDER_CA), for a proxy that inspects TLS with a CA of its own or a gateway with a private
-// CA (docs/contract.md, "Proxies"). Installed once per engine set-up; an empty list means the system's
-// authorities only. Thread-safe: every engine thread's exchanges read it.
-void installProviderTrust(const QList<QSslCertificate> &extra);
-// Gives an https request the installed authorities (no change for http, or with none installed).
-void applyProviderTrust(QNetworkRequest &request);
+// Certificate authorities that one engine's provider calls trust besides the system's: the
+// `provider_ca` setting (BULLPEN_PROVIDER_CA), for a proxy that inspects TLS with a CA of its own or a
+// gateway with a private CA (docs/contract.md, "Proxies"). An engine's (EngineContext), made by
+// EngineSetup and handed down to its network pools, so that two engines in one process each trust their
+// own. Thread-safe: every engine thread's exchanges read it.
+class ProviderTrust final
+{
+public:
+    // Installed once per engine set-up; an empty list means the system's authorities only.
+    void install(const QList<QSslCertificate> &extra);
+    // Gives an https request the installed authorities (no change for http, or with none installed).
+    void apply(QNetworkRequest &request) const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::optional<QSslConfiguration> m_configuration; // the system's authorities plus the extra ones
+};
 
 } // namespace bullpen

@@ -67,7 +67,7 @@ void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray 
     request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
     request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("Bullpen/0.1"));
     request.setRawHeader("Accept", m_streamRequested ? "text/event-stream" : "application/json");
-    applyProviderTrust(request); // https: the provider_ca setting's authorities too, if any
+    pool.trust().apply(request); // https: its engine's provider_ca authorities too, if any
     if (m_streamRequested)
         m_decoder = m_format.streamDecoder();
 

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "networkpool.h"
 
+#include "config/providertrust.h"
 #include "config/proxyrules.h"
 
 namespace bullpen {
 
 NetworkPool::NetworkPool(QObject *parent)
-    : NetworkPool(ProxyRoutes::process(), parent)
+    : NetworkPool(ProxyRoutes::process(), std::make_shared<ProviderTrust>(), parent)
 {
 }
 
-NetworkPool::NetworkPool(std::shared_ptr<ProxyRoutes> routes, QObject *parent)
+NetworkPool::NetworkPool(std::shared_ptr<ProxyRoutes> routes, std::shared_ptr<const ProviderTrust> trust, QObject *parent)
     : QObject(parent)
     , m_routes(std::move(routes))
+    , m_trust(std::move(trust))
 {
 }
 

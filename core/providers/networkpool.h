@@ -11,6 +11,7 @@
 
 namespace bullpen {
 
+class ProviderTrust;
 class ProxyRoutes;
 
 // Puts every request on the wire when its attempt starts (docs/contract.md §4.5): no client-side queue may eat a
@@ -30,10 +31,11 @@ class NetworkPool final : public QObject
 public:
     static constexpr int kPerManager = 6; // Qt 6.4's fixed per-host connection count
 
-    explicit NetworkPool(QObject *parent = nullptr); // the process's proxy routes
-    // Its managers follow `routes` (its engine's, EngineContext).
-    explicit NetworkPool(std::shared_ptr<ProxyRoutes> routes, QObject *parent = nullptr);
+    explicit NetworkPool(QObject *parent = nullptr); // the process's proxy routes, the system's authorities
+    // Its managers follow `routes`, its https requests trust `trust` (its engine's, EngineContext).
+    NetworkPool(std::shared_ptr<ProxyRoutes> routes, std::shared_ptr<const ProviderTrust> trust, QObject *parent = nullptr);
     const std::shared_ptr<ProxyRoutes> &proxyRoutes() const { return m_routes; }
+    const ProviderTrust &trust() const { return *m_trust; }
     ~NetworkPool() override;
 
     // A manager that sends a request to `url`'s origin at once. Pair with release().
@@ -47,6 +49,7 @@ private:
     static QString origin(const QUrl &url);
 
     std::shared_ptr<ProxyRoutes> m_routes;
+    std::shared_ptr<const ProviderTrust> m_trust;
     std::vector<std::unique_ptr<QNetworkAccessManager>> m_managers;
     std::map<std::pair<QNetworkAccessManager *, QString>, int> m_inFlight;
     int m_total = 0;

@@ -204,7 +204,7 @@ bool EngineSetup::installNetworkRules(const SetupOptions &options)
             }
             extra = *read;
         }
-        installProviderTrust(extra);
+        m_context.trust->install(extra); // this engine's: another engine in the process trusts its own
     }
     return true;
 }

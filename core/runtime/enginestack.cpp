@@ -5,7 +5,7 @@ namespace bullpen {
 
 EngineStack::EngineStack(const Settings &settings, Clock &clock, const EngineContext &context)
     : m_admission(clock)
-    , m_pool(context.proxy)
+    , m_pool(context.proxy, context.trust)
     , m_client(settings, &m_pool)
     , m_imageClient(settings, &m_pool)
     , m_storyboard(clock)

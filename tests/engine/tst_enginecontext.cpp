@@ -2,8 +2,10 @@
 // docs/architecture.md, "The engine's providers": what a provider is belongs to one engine. Two engines in
 // one process that add the same provider id with different endpoints and models, each behind its own
 // proxy rules, do not see each other's: each one's requests reach its own upstream, its /v1/config
-// lists its own; a replay beside them changes neither. Real parts: two upstreams and a CONNECT proxy
-// over loopback, two engines with their HTTP APIs, QNetworkAccessManager as the client.
+// lists its own; a replay beside them changes neither. Two engines that reach one https provider, one
+// trusting the private CA that signed it (provider_ca) and one not, each keep their own trust. Real
+// parts: two upstreams, a TLS simulator and a CONNECT proxy over loopback, two engines with their HTTP
+// APIs, QNetworkAccessManager as the client.
 #include "config/proxyrules.h"
 #include "connectproxy.h"
 #include "contract/providerregistry.h"
@@ -11,6 +13,8 @@
 #include "runtime/enginesetup.h"
 #include "runtime/replayrunner.h"
 #include "service/engineservice.h"
+#include "sim/httpserving.h"
+#include "sim/simulatorthread.h"
 #include "sim/simwire.h"
 #include "sim/storyboardsynth.h"
 #include "store/apitokens.h"
@@ -170,6 +174,73 @@ QString writeReplaySettings(const QString &file)
     return file;
 }
 
+// An engine whose one provider is the https simulator at `base`; with `ca`, its provider_ca.
+struct TrustSide
+{
+    QTemporaryDir dir;
+    EngineSetup setup;
+
+    bool start(const QUrl &base, const QString &ca, QString *error)
+    {
+        const QJsonObject provider {
+            { QStringLiteral("id"), QStringLiteral("tls") },
+            { QStringLiteral("name"), QStringLiteral("Behind a private CA") },
+            { QStringLiteral("format"), QStringLiteral("openai") },
+            { QStringLiteral("base_url"), base.toString() },
+            { QStringLiteral("model"), QStringLiteral("model-tls") },
+            { QStringLiteral("key_variable"), QStringLiteral("TLS_TEST_API_KEY") },
+            { QStringLiteral("stream"), false },
+        };
+        QJsonObject root {
+            { QStringLiteral("storyboard"),
+              QJsonObject { { QStringLiteral("provider"), QStringLiteral("tls") },
+                            { QStringLiteral("fallback_provider"), QStringLiteral("none") } } },
+            { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), false } } },
+            { QStringLiteral("proxy"), QStringLiteral("none") },
+            { QStringLiteral("providers"), QJsonArray { provider } },
+        };
+        if (!ca.isEmpty())
+            root.insert(QStringLiteral("provider_ca"), ca);
+        QFile f(dir.filePath(QStringLiteral("bullpen.json")));
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            *error = f.errorString();
+            return false;
+        }
+        f.write(QJsonDocument(root).toJson());
+        f.close();
+        SetupOptions o;
+        o.dataDir = dir.filePath(QStringLiteral("data"));
+        o.settingsFile = f.fileName();
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.environment = QProcessEnvironment();
+        o.environment.insert(QStringLiteral("TLS_TEST_API_KEY"), QStringLiteral("sim-key")); // the simulator wants a key
+        o.engineThreads = 1;
+        o.publishProviders = false;
+        if (!setup.init(o)) {
+            *error = setup.errors().isEmpty() ? QStringLiteral("refused") : setup.errors().constFirst().toString();
+            return false;
+        }
+        return true;
+    }
+};
+
+// The storyboard stage of one generation on `setup`'s engine, once finished.
+std::optional<StageResult> generateOn(EngineSetup &setup)
+{
+    std::optional<StageResult> storyboard;
+    QObject scope;
+    QObject::connect(&setup.engine(), &EngineClient::finished, &scope,
+                     [&storyboard](const GenerationResult &r) { storyboard = r.storyboard; });
+    QSignalSpy done(&setup.engine(), &EngineClient::finished);
+    GenerationRequest g;
+    g.story = kStory;
+    g.fresh = true;
+    setup.engine().start(g);
+    if (!storyboard)
+        done.wait(30'000);
+    return storyboard;
+}
+
 } // namespace
 
 class tst_EngineContext : public QObject
@@ -235,6 +306,53 @@ private Q_SLOTS:
             QCOMPARE(listed[QStringLiteral("shared")][u"model"].toString(), side->model());
             QCOMPARE(side->setup.settings().providerTable.spec(shared).name, QStringLiteral("Shared at ") + side->tag);
         }
+    }
+
+    // provider_ca is an engine's: set up in either order, the engine trusting the private CA reaches
+    // the https provider it signed, the other refuses the certificate (TLS) before sending anything.
+    void twoEnginesKeepTheirOwnTrustedAuthorities_data()
+    {
+        QTest::addColumn<bool>("trustingFirst");
+        QTest::newRow("the trusting engine set up first") << true;
+        QTest::newRow("the trusting engine set up second") << false;
+    }
+    void twoEnginesKeepTheirOwnTrustedAuthorities()
+    {
+        QFETCH(bool, trustingFirst);
+        const QString tlsDir = QStringLiteral(BULLPEN_SOURCE_DIR "/tests/data/tls/");
+        QTemporaryDir keys;
+        const QString key = keys.filePath(QStringLiteral("engine.key")); // 0600: a readable key is refused
+        QVERIFY(QFile::copy(tlsDir + QStringLiteral("engine.key"), key));
+        QVERIFY(QFile::setPermissions(key, QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QString error;
+        const std::optional<QSslConfiguration> tls = loadServerTls(tlsDir + QStringLiteral("engine.pem"), key, &error);
+        QVERIFY2(tls, qPrintable(error));
+        SimulatorThread sim;
+        QVERIFY2(sim.start(0, &error, tls), qPrintable(error));
+        const QUrl base = sim.simulator().baseUrl(Provider::OpenAI);
+        QCOMPARE(base.scheme(), QStringLiteral("https"));
+
+        TrustSide trusting;
+        TrustSide other;
+        for (bool first : { true, false }) {
+            if (first == trustingFirst)
+                QVERIFY2(trusting.start(base, tlsDir + QStringLiteral("ca.pem"), &error), qPrintable(error));
+            else
+                QVERIFY2(other.start(base, QString(), &error), qPrintable(error));
+        }
+
+        const std::optional<StageResult> refused = generateOn(other.setup);
+        QVERIFY(refused);
+        QCOMPARE(refused->state, FinalState::Failed);
+        QVERIFY(!refused->attempts.isEmpty() && refused->attempts.first().failure);
+        QCOMPARE(refused->attempts.first().failure->kind, FailureKind::TLS);
+        QCOMPARE(sim.simulator().counters(Provider::OpenAI).requests, 0); // refused at the handshake
+
+        const std::optional<StageResult> reached = generateOn(trusting.setup);
+        QVERIFY(reached);
+        QVERIFY2(reached->state == FinalState::Succeeded,
+                 qPrintable(reached->failure ? reached->failure->detail : QStringLiteral("no failure recorded")));
+        QCOMPARE(sim.simulator().counters(Provider::OpenAI).requests, 1);
     }
 };
 

@@ -11,7 +11,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSslConfiguration>
 #include <QStandardPaths>
@@ -171,12 +170,11 @@ private Q_SLOTS:
         QString error;
         const auto authorities = readPemCertificates(ca, &error);
         QVERIFY2(authorities, qPrintable(error));
-        installProviderTrust(*authorities); // the provider's certificate comes from the test CA
-        const auto untrust = qScopeGuard([] { installProviderTrust({}); });
         LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false, [port](Settings &s) {
             s.providers[Provider::Gemini].baseUrl = QUrl(QStringLiteral("https://127.0.0.1:%1/v1beta").arg(port));
         });
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        rig.trust().install(*authorities); // the provider's certificate comes from the test CA
         const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A short story."));
         QVERIFY(r);
         QCOMPARE(r->state, FinalState::Failed);

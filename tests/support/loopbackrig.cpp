@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "loopbackrig.h"
 
+#include "config/proxyrules.h"
+
 #include <QSignalSpy>
 
 namespace bullpen::test {
@@ -24,7 +26,8 @@ LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optiona
     }
     if (adjust)
         adjust(m_settings);
-    m_client = std::make_unique<StoryboardClient>(m_settings);
+    m_pool = std::make_unique<NetworkPool>(ProxyRoutes::process(), m_trust);
+    m_client = std::make_unique<StoryboardClient>(m_settings, m_pool.get());
     m_service = std::make_unique<StageService>(SteadyClock::instance());
     m_client->registerWith(*m_service);
     QObject::connect(m_service.get(), &StageService::eventRecorded, m_service.get(), [this](const Event &e) { events << e; });

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/providertrust.h"
 #include "config/settings.h"
 #include "engine/stageservice.h"
+#include "providers/networkpool.h"
 #include "providers/storyboardclient.h"
 #include "sim/providersimulator.h"
 
@@ -29,6 +31,9 @@ public:
     StageService &service() { return *m_service; }
     StoryboardClient &client() { return *m_client; }
     Settings &settings() { return m_settings; }
+    // The authorities its client's https calls trust besides the system's (a test's private CA), as an
+    // engine's provider_ca would.
+    ProviderTrust &trust() { return *m_trust; }
 
     // Runs one generation to its end (the event loop turns meanwhile); nothing if it did not end in time.
     std::optional<StageResult> run(const StagePolicy &policy, const QString &story, int waitMs = 30000);
@@ -39,6 +44,8 @@ private:
     QString m_error;
     Settings m_settings;
     std::unique_ptr<ProviderSimulator> m_sim;
+    std::shared_ptr<ProviderTrust> m_trust = std::make_shared<ProviderTrust>();
+    std::unique_ptr<NetworkPool> m_pool; // the client's connections; outlives it
     std::unique_ptr<StoryboardClient> m_client;
     std::unique_ptr<StageService> m_service;
 };
