@@ -99,6 +99,7 @@ class tst_Console : public QObject
                                  { QStringLiteral("state"), incident ? QLatin1StringView(state) : QLatin1StringView("closed") },
                                  { QStringLiteral("since"), incident ? QJsonValue(at(-75)) : QJsonValue() },
                                  { QStringLiteral("retry_at"), retryAt },
+                                 { QStringLiteral("cooldown_ms"), retryAt.isNull() ? QJsonValue() : QJsonValue(300'000) },
                                  { QStringLiteral("window_attempts"), 120 },
                                  { QStringLiteral("window_failures"), 118 },
                                  { QStringLiteral("opened"), 12 },
