@@ -3,6 +3,8 @@
 
 #include <QCryptographicHash>
 
+#include <algorithm>
+
 #ifdef BULLPEN_HAVE_OPENSSL
 #include <openssl/evp.h>
 #endif
@@ -19,6 +21,12 @@ QByteArray sha256Hex(QByteArrayView data)
         // OpenSSL refused (a FIPS provider without SHA-256 is not a thing, but never return a wrong digest).
 #endif
     return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+}
+
+bool isSha256Hex(QStringView text)
+{
+    return text.size() == 64
+        && std::all_of(text.begin(), text.end(), [](QChar c) { return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f'); });
 }
 
 } // namespace bullpen

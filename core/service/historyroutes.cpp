@@ -2,6 +2,7 @@
 // EngineService's handlers that read the history (docs/api.md, "History" and "Statistics"): one
 // generation, its replay scenario, the list, the statistics and the comics, answered from the history thread.
 #include "api/historyjson.h"
+#include "contract/sha256.h"
 #include "engineservice.h"
 #include "history/generationrowjson.h"
 #include "replay/replaysource.h"
@@ -148,8 +149,7 @@ void EngineService::answerStats(const QHttpServerRequest &request, QTcpSocket *s
 
 void EngineService::image(const QString &sha256, QTcpSocket *socket)
 {
-    static const QRegularExpression pattern(QStringLiteral("^[0-9a-f]{64}$"));
-    if (!pattern.match(sha256).hasMatch()) {
+    if (!isSha256Hex(sha256)) {
         write(socket, error(400, QStringLiteral("an image is named by its SHA-256: 64 lower-case hex digits")));
         return;
     }

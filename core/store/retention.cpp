@@ -2,6 +2,7 @@
 #include "retention.h"
 
 #include "aggregates.h"
+#include "contract/sha256.h"
 #include "storedatabase.h"
 #include "storelocation.h"
 
@@ -75,9 +76,8 @@ QStringList comicFilesBefore(const QString &imagesDir, const QDateTime &cutoff)
 // `<imagesDir>/ab/<sha256>.<ext>` (generationpipeline.cpp): the name is the digest.
 QString comicDigestOf(const QString &path)
 {
-    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
     const QString base = QFileInfo(path).completeBaseName();
-    return hex.match(base).hasMatch() ? base : QString();
+    return isSha256Hex(base) ? base : QString();
 }
 
 std::optional<milliseconds> parseRetention(QStringView text, bool *off, QString *why)
