@@ -443,9 +443,13 @@ std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &reque
     const QByteArray bearer = header.left(7).compare("bearer ", Qt::CaseInsensitive) == 0 ? header.mid(7).trimmed() : QByteArray();
     QString storeError;
     std::optional<ApiToken> token = m_tokens.check(bearer, &storeError);
+    if (storeError.isEmpty())
+        m_tokenCheckError.clear();
     if (!token && !storeError.isEmpty()) {
         // Not judged: the token may be good. Say so, not "unauthorized" (the why is for the log, not the client).
-        qCWarning(lcApi).noquote() << "a request's token could not be checked: the store cannot be read:" << storeError;
+        if (storeError != m_tokenCheckError) // said once per distinct failure, not once per request of an outage
+            qCWarning(lcApi).noquote() << "a request's token could not be checked: the store cannot be read:" << storeError;
+        m_tokenCheckError = storeError;
         *refusal = error(503,
                          QStringLiteral("this engine cannot read its store to check the token now; retry in a few seconds "
                                         "(the engine's log says why)"));

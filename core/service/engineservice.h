@@ -206,6 +206,7 @@ private:
     QTimer m_drainSync; // reads them back every second
     std::unique_ptr<Prober> m_prober; // with --probe-every
     QString m_drainSyncError; // the last failure, said once
+    QString m_tokenCheckError; // the last store failure of a token check, said once
     AuditTrail m_audit;
     ServiceOptions m_options;
     QTimer m_streamOwners; // closeRevokedStreams, every second
