@@ -13,14 +13,22 @@
 #      fixed seeds and one random seed, failing on a crash, a report, a bug's Qt warning or a blocked GUI;
 #   5. ThreadSanitizer: the `tsan` preset over the suites whose threads meet through Bullpen's own
 #      synchronisation (scripts/tsan.sh; tests/README.md says which and why), failing on any report.
-# Each stage prints how long it took.
+# Each stage prints how long it took and the free disk space when it starts. With BULLPEN_PRUNE_BUILDS=1
+# (.ci/run sets it; CI's clone is thrown away) each build tree is deleted after the last stage that uses it.
 #   bash scripts/harden.sh [fuzz seconds per target, default 30] [soak count, default 600]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzz_seconds=${1:-30}
 soak_count=${2:-600}
 
-stage() { printf '\n=== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; SECONDS=0; }
+stage() {
+    printf '\n=== %s (%s; %s free on disk)\n' "$1" "$(date -u +%H:%M:%S)" "$(df -h --output=avail . | tail -1 | tr -d ' ')"
+    SECONDS=0
+}
+prune() {
+    [ "${BULLPEN_PRUNE_BUILDS:-}" = 1 ] || return 0
+    for tree in "$@"; do echo "harden.sh: deleting $tree, which no later stage uses (BULLPEN_PRUNE_BUILDS=1)"; rm -rf "$tree"; done
+}
 done_stage() { printf '=== %s took %d s\n' "$1" "$SECONDS"; }
 
 stage "fault soak: $soak_count generations, every scenario"
@@ -46,6 +54,7 @@ done_stage "replay round trip"
 stage "fuzzing: ${fuzz_seconds} s per target"
 bash scripts/fuzz.sh "$fuzz_seconds"
 done_stage "fuzzing"
+prune build/dev build/fuzz
 
 stage "sanitizers: asan preset, every test"
 cmake --preset asan > /dev/null
@@ -75,7 +84,9 @@ for seed in 7 1 2 3 "$random_seed"; do
     bash scripts/monkey.sh --build build/asan --seconds 60 --seed "$seed"
 done
 done_stage "console monkey"
+prune build/asan
 
 stage "ThreadSanitizer: tsan preset, the store, analytics, breakers and generation service suites"
 bash scripts/tsan.sh
 done_stage "ThreadSanitizer"
+prune build/tsan
