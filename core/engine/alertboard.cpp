@@ -4,6 +4,7 @@
 #include "contract/isotime.h"
 
 #include <QJsonArray>
+#include <QSet>
 #include <QUuid>
 
 #include <algorithm>
@@ -159,7 +160,12 @@ std::vector<Alert> AlertBoard::evaluate(const AlertFacts &facts, Clock::time_poi
         if (!rule.active)
             continue;
         const QString name = QString::fromLatin1(rule.name);
+        QSet<QString> stopped; // series whose latest sample says the condition no longer holds
         for (const AlertSample &s : rule.active(facts)) {
+            if (!s.holds) {
+                stopped.insert(s.labels);
+                continue;
+            }
             auto [it, added] = m_active.try_emplace({ name, s.labels });
             Tracked &t = it->second;
             t.lastSeen = now;
@@ -179,14 +185,15 @@ std::vector<Alert> AlertBoard::evaluate(const AlertFacts &facts, Clock::time_poi
                 changes.push_back(t.alert);
             }
         }
-        // Pending ones that have held for `for` fire; ones no longer seen (beyond the hold) end.
+        // Pending ones that have held for `for` fire; ones that stopped holding, or are no longer
+        // reported beyond the hold, end.
         for (auto it = m_active.begin(); it != m_active.end();) {
             Tracked &t = it->second;
             if (it->first.first != name) {
                 ++it;
                 continue;
             }
-            if (now - t.lastSeen > rule.hold || (t.lastSeen != now && rule.hold.count() == 0)) {
+            if (stopped.contains(it->first.second) || now - t.lastSeen > rule.hold || (t.lastSeen != now && rule.hold.count() == 0)) {
                 if (t.alert.state == u"firing") {
                     t.alert.state = QStringLiteral("resolved");
                     t.alert.resolvedAt = wallNow;

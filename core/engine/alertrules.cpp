@@ -7,13 +7,15 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A breaker not closed, as bullpen_breaker_state > 0 (1 half-open, 2 open).
+// A breaker not closed, as bullpen_breaker_state > 0 (1 half-open, 2 open); a closed one is its series'
+// latest sample, 0, which ends its alert.
 std::vector<AlertSample> breakersNotClosed(const AlertFacts &f)
 {
     std::vector<AlertSample> out;
-    for (const BreakerView &b : f.breakers)
-        if (b.state != BreakerState::Closed)
-            out.push_back({ b.key.toString(), b.state == BreakerState::Open ? 2.0 : 1.0 });
+    for (const BreakerView &b : f.breakers) {
+        const double state = b.state == BreakerState::Open ? 2.0 : b.state == BreakerState::HalfOpen ? 1.0 : 0.0;
+        out.push_back({ b.key.toString(), state, state > 0 });
+    }
     return out;
 }
 

@@ -113,11 +113,44 @@ private Q_SLOTS:
         QVERIFY2(*fired <= 3min, qPrintable(QString::number(fired->count())));
         QVERIFY(!quietDuringOutage);
         QVERIFY(resolved);
-        QVERIFY2(*resolved > outageEnd && *resolved <= outageEnd + 5min, qPrintable(QString::number(resolved->count())));
+        // Resolved at the first evaluation that sees the breaker closed (the 5 s tick), as Prometheus's
+        // last_over_time resolves at its first evaluation after the closed sample: never held longer.
+        QVERIFY2(*resolved >= outageEnd && *resolved <= outageEnd + 5s, qPrintable(QString::number(resolved->count())));
         QVERIFY(breakerOpenFired); // never closed for 10 minutes: the warning fires too
         QCOMPARE(board.history().size(), size_t(2));
         QCOMPARE(board.history().front().state, QStringLiteral("resolved"));
         QVERIFY(board.history().front().firedAt.isValid());
+    }
+
+    // A breaker the engine stops reporting at all (its provider gone from the settings) is a series
+    // missing from the samples: it stays active for the rule's hold (last_over_time's window), then ends.
+    // One reported closed ends at once (the closure case is outageFiresStaysAndResolves).
+    void vanishedSeriesIsHeldForTheWindow()
+    {
+        AlertBoard board;
+        AlertFacts open;
+        BreakerView v;
+        v.key = BreakerKey { Provider::Gemini, Role::Primary, Stage::Storyboard };
+        v.state = BreakerState::Open;
+        open.breakers.push_back(v);
+        const Clock::time_point t0 {};
+        const QDateTime wall = QDateTime::currentDateTimeUtc();
+        for (auto at = 0s; at <= 65s; at += 5s)
+            board.evaluate(open, t0 + at, wall);
+        const auto firing = [&] {
+            const auto a = board.active();
+            return std::count_if(a.begin(), a.end(),
+                                 [](const Alert &x) { return x.rule == u"BullpenProviderFailingNow" && x.state == u"firing"; });
+        };
+        QCOMPARE(firing(), 1);
+        const AlertFacts gone; // no breaker reported
+        board.evaluate(gone, t0 + 70s, wall);
+        QCOMPARE(firing(), 1); // missing for 5 s of a 2-minute window: still firing
+        board.evaluate(gone, t0 + 65s + 2min, wall);
+        QCOMPARE(firing(), 1);
+        board.evaluate(gone, t0 + 70s + 2min, wall);
+        QCOMPARE(firing(), 0);
+        QCOMPARE(board.history().front().state, QStringLiteral("resolved"));
     }
 
     // A series that holds for less than its `for` is pending, then dropped without firing or history.
