@@ -51,7 +51,17 @@ std::unique_ptr<DrainRecords> DrainRecords::open(const StoreLocation &location, 
     return std::unique_ptr<DrainRecords>(new DrainRecords(location, name));
 }
 
-bool DrainRecords::save(const Drain &d, const QString &instance, QString *error)
+bool DrainRecords::save(const Drain &drain, const QString &instance, QString *error)
+{
+    if (!write(drain, instance, error)) {
+        renew();
+        return false;
+    }
+    notify();
+    return true;
+}
+
+bool DrainRecords::write(const Drain &d, const QString &instance, QString *error)
 {
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     const QString role = any(d.role ? std::optional(toId(*d.role)) : std::nullopt);
@@ -81,11 +91,21 @@ bool DrainRecords::save(const Drain &d, const QString &instance, QString *error)
         db.rollback();
         return false;
     }
-    notify();
     return true;
 }
 
 int DrainRecords::remove(Provider provider, const DrainScope &scope, QString *error)
+{
+    const std::optional<int> removed = erase(provider, scope, error);
+    if (!removed) {
+        renew();
+        return -1;
+    }
+    notify();
+    return *removed;
+}
+
+std::optional<int> DrainRecords::erase(Provider provider, const DrainScope &scope, QString *error)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     // A drain of every role (or stage) is stored as "any": a scoped restore leaves it.
@@ -98,9 +118,8 @@ int DrainRecords::remove(Provider provider, const DrainScope &scope, QString *er
         q.addBindValue(toId(*scope.stage));
     if (!q.exec()) {
         *error = q.lastError().text();
-        return -1;
+        return std::nullopt;
     }
-    notify();
     return q.numRowsAffected();
 }
 
@@ -118,18 +137,43 @@ bool DrainRecords::listen(std::function<void()> changed)
 {
     if (!m_location.isPostgres())
         return false;
+    m_changed = std::move(changed);
+    return subscribe();
+}
+
+bool DrainRecords::subscribe()
+{
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     QSqlDriver *driver = db.driver();
     if (!driver || !driver->subscribeToNotification(QLatin1StringView(kChannel)))
         return false;
-    QObject::connect(driver, &QSqlDriver::notification, driver, [changed = std::move(changed)](const QString &name) {
+    QObject::connect(driver, &QSqlDriver::notification, driver, [changed = m_changed](const QString &name) {
         if (name == QLatin1StringView(kChannel))
             changed();
     });
     return true;
 }
 
+void DrainRecords::renew()
+{
+    StoreLocation::disconnect(m_connection);
+    QString why;
+    m_location.connect(m_connection, StoreLocation::Access::ReadWrite, &why);
+    if (why.isEmpty() && m_changed)
+        subscribe();
+}
+
 std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)
+{
+    std::optional<std::vector<Drain>> drains = read(now, error);
+    if (!drains) {
+        renew();
+        return {};
+    }
+    return std::move(*drains);
+}
+
+std::optional<std::vector<Drain>> DrainRecords::read(const QDateTime &now, QString *error)
 {
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
     QSqlQuery expire(db);
@@ -141,7 +185,7 @@ std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)
         || !q.exec(QStringLiteral(
             "SELECT provider, role, stage, reason, by_token, since_ms, until_ms FROM drains ORDER BY provider, role, stage"))) {
         *error = (expire.lastError().isValid() ? expire.lastError() : q.lastError()).text();
-        return out;
+        return std::nullopt;
     }
     while (q.next()) {
         const auto provider = providerFromStored(q.value(0).toString());

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace bullpen {
@@ -33,15 +34,24 @@ public:
     std::vector<Drain> load(const QDateTime &now, QString *error);
     // PostgreSQL: `changed` runs (on this thread, from its event loop) as soon as any engine on the store
     // saves or removes a drain (LISTEN/NOTIFY on kChannel). False on SQLite, or when the server refused:
-    // then only the caller's periodic load() sees other engines' drains.
+    // then only the caller's periodic load() sees other engines' drains. A call that fails makes the
+    // connection again, with this subscription, for the next one.
     bool listen(std::function<void()> changed);
     static constexpr const char *kChannel = "bullpen_drains";
 
 private:
     DrainRecords(StoreLocation location, QString connectionName);
     void notify(); // PostgreSQL: tells every listening engine that the drains changed
+    // After a failed statement: the connection is made again (a restarted PostgreSQL, a network cut
+    // leave it dead for good), and listen()'s subscription with it; the caller's next call uses it.
+    void renew();
+    bool subscribe();
+    bool write(const Drain &drain, const QString &instance, QString *error);
+    std::optional<int> erase(Provider provider, const DrainScope &scope, QString *error);
+    std::optional<std::vector<Drain>> read(const QDateTime &now, QString *error);
     StoreLocation m_location;
     QString m_connection;
+    std::function<void()> m_changed; // listen()'s, kept for renew()
 };
 
 } // namespace bullpen
