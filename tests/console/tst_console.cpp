@@ -5,6 +5,7 @@
 // child process over loopback (docs/contract.md §12).
 #include "contract/recordtext.h"
 #include "engineprocess.h"
+#include "models/alertlistmodel.h"
 #include "models/breakerlistmodel.h"
 #include "models/eventlogmodel.h"
 #include "models/failurehistorymodel.h"
@@ -185,6 +186,53 @@ class tst_Console : public QObject
                     breakers->fontMetrics().horizontalAdvance(text) + margins <= breakers->columnWidth(column),
                     qPrintable(
                         QStringLiteral("breaker %1: \"%2\" is elided in %3 px").arg(row).arg(text).arg(breakers->columnWidth(column))));
+            }
+    }
+
+    // The alerts at their widest (a firing one silenced, a pending one, a resolved one: every column
+    // filled) fit the Control view at 1024 px without scrolling sideways, and no Alert, State or Since
+    // cell is elided.
+    void alertsFit()
+    {
+        ControlView *control = m_window->controlView();
+        auto *alerts = control->findChild<QTableView *>(QStringLiteral("alertTable"));
+        QVERIFY(alerts);
+        const auto alert = [](const char *rule, const char *labels, const char *state, bool silenced) {
+            QJsonObject a { { QStringLiteral("rule"), QLatin1StringView(rule) },
+                            { QStringLiteral("severity"), QStringLiteral("critical") },
+                            { QStringLiteral("labels"), QLatin1StringView(labels) },
+                            { QStringLiteral("state"), QLatin1StringView(state) },
+                            { QStringLiteral("value"), 2 },
+                            { QStringLiteral("active_at"), QStringLiteral("2026-12-05T14:58:03Z") },
+                            { QStringLiteral("fired_at"), QStringLiteral("2026-12-05T14:59:03Z") },
+                            { QStringLiteral("runbook_url"), QStringLiteral("docs/operations.md#x") } };
+            if (QLatin1StringView(state) == u"resolved")
+                a.insert(QStringLiteral("resolved_at"), QStringLiteral("2026-12-05T15:33:38Z"));
+            if (silenced)
+                a.insert(QStringLiteral("silenced_until"), QStringLiteral("2026-12-05T16:59:03Z"));
+            return a;
+        };
+        Q_EMIT m_engine->alertsChanged(QJsonObject {
+            { QStringLiteral("alerts"),
+              QJsonArray { alert("BullpenProviderFailingNow", "anthropic/fallback/storyboard", "firing", true),
+                           alert("BullpenWriteBacklogGrowing", "", "pending", false) } },
+            { QStringLiteral("history"), QJsonArray { alert("BullpenProviderDrainedLong", "anthropic", "resolved", false) } } });
+        // Those rows stay: the view's next refresh (every 5 s) would put the engine's own back.
+        QObject::disconnect(m_engine.get(), &EngineConnection::alertsChanged, control, nullptr);
+        m_window->tabs()->setCurrentWidget(control);
+        QTRY_VERIFY(alerts->isVisible());
+        QTRY_COMPARE(alerts->model()->rowCount(), 3);
+        QTRY_VERIFY2(
+            alerts->horizontalScrollBar()->maximum() == 0,
+            qPrintable(
+                QStringLiteral("the alerts scroll sideways in %1 px: %2").arg(alerts->viewport()->width()).arg(columnWidths(alerts))));
+        const int margins = 2 * (alerts->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, alerts) + 1);
+        for (int column : { int(AlertListModel::RuleColumn), int(AlertListModel::StateColumn), int(AlertListModel::ActiveColumn) })
+            for (int row = 0; row < alerts->model()->rowCount(); ++row) {
+                const QString text = alerts->model()->index(row, column).data().toString();
+                QVERIFY2(
+                    alerts->fontMetrics().horizontalAdvance(text) + margins <= alerts->columnWidth(column),
+                    qPrintable(QStringLiteral("alert %1: \"%2\" is elided in %3 px").arg(row).arg(text).arg(alerts->columnWidth(column))));
             }
     }
 
@@ -631,6 +679,11 @@ private Q_SLOTS:
         breakersAndProbesFit();
         if (QTest::currentTestFailed())
             return;
+        if (size.width() == 1024) {
+            alertsFit();
+            if (QTest::currentTestFailed())
+                return;
+        }
         // The panels below the Latency view's chart (durations, Tune, Spend) fit as well.
         auto *latency = m_window->findChild<LatencyView *>();
         auto *below = latency ? latency->findChild<QTabWidget *>(QStringLiteral("latencyBelow")) : nullptr;

@@ -66,6 +66,14 @@ void fitColumns(QTableView *table, int stretch)
     header->setSectionResizeMode(stretch, QHeaderView::Stretch);
 }
 
+// The drains' and alerts' boxes, above each other and above the tabs, with half the style's margins
+// above and below: the Control view then fits 700 px in height with the health strip's drained cards.
+void tightenVertically(QLayout *layout)
+{
+    const QMargins m = layout->contentsMargins();
+    layout->setContentsMargins(m.left(), m.top() / 2, m.right(), m.bottom() / 2);
+}
+
 QTableView *makeTable(const QString &name, QAbstractItemModel *model)
 {
     auto *table = new QTableView;
@@ -109,14 +117,10 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
     , m_ticker(new QTimer(this))
 {
     setObjectName(QStringLiteral("controlView"));
-    // What needs the operator now side by side (drains, the alerts); below them, at the whole width,
-    // the breakers, the probes and the audit trail as tabs: at 1024 px the breakers' nine columns and the
-    // probes' seven fit without scrolling sideways only there (tst_console).
-    auto *top = new QSplitter(Qt::Horizontal);
-    top->addWidget(makeDrainsBox());
-    top->addWidget(makeAlertsBox());
-    top->setStretchFactor(0, 3); // the drains' eight columns take more of the width than the alerts'
-    top->setStretchFactor(1, 2);
+    // What needs the operator now above (the drains, then the alerts), each at the whole width; below
+    // them, the breakers, the probes and the audit trail as tabs. At 1024 px the alerts' eight columns,
+    // the breakers' nine and the probes' seven fit without scrolling sideways only at the whole width
+    // (tst_console); side by side with the drains the alerts scrolled.
     auto *below = new QTabWidget;
     below->setObjectName(QStringLiteral("controlTabs"));
     below->addTab(makeBreakersBox(), tr("Breakers (this engine)"));
@@ -127,8 +131,12 @@ ControlView::ControlView(EngineConnection &engine, QWidget *parent)
         refitColumns(m_probeTable);
     });
     auto *splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(top);
+    splitter->addWidget(makeDrainsBox());
+    splitter->addWidget(makeAlertsBox());
     splitter->addWidget(below);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 3);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("controlStatus"));
     m_status->setWordWrap(true);
@@ -164,6 +172,7 @@ QWidget *ControlView::makeDrainsBox()
 {
     auto *box = new QGroupBox(tr("Active drains"));
     m_drainTable = makeTable(QStringLiteral("drainTable"), m_drains);
+    m_drainTable->setMinimumHeight(m_drainTable->horizontalHeader()->sizeHint().height() * 2); // three panes above each other
     m_drainTable->setSortingEnabled(false); // rows keep their place while the operator looks at them
     fitColumns(m_drainTable, DrainListModel::ReasonColumn); // no horizontal scrolling at 1024 px
     m_provider = new QComboBox;
@@ -197,6 +206,7 @@ QWidget *ControlView::makeDrainsBox()
     buttons->addStretch(1);
     buttons->addWidget(m_restoreButton);
     auto *layout = new QVBoxLayout(box);
+    tightenVertically(layout);
     layout->addWidget(m_drainTable, 1);
     layout->addLayout(buttons);
     return box;
@@ -266,6 +276,8 @@ QWidget *ControlView::makeAlertsBox()
 {
     auto *box = new QGroupBox(tr("Alerts (the shipped rules, evaluated by the engine)"));
     m_alertTable = makeTable(QStringLiteral("alertTable"), m_alertsModel);
+    fitColumns(m_alertTable, AlertListModel::SeriesColumn); // no horizontal scrolling at 1024 px
+    m_alertTable->setMinimumHeight(m_alertTable->horizontalHeader()->sizeHint().height() * 2); // a header and a row, at least
     m_silenceButton = new QPushButton(tr("Silence…"));
     m_silenceButton->setObjectName(QStringLiteral("controlSilence"));
     m_silenceButton->setToolTip(tr("Acknowledge the selected alert: no notification for its rule for a while. Audited."));
@@ -290,11 +302,13 @@ QWidget *ControlView::makeAlertsBox()
         end->setEnabled(m_endSilenceButton->isEnabled());
         menu->popup(m_alertTable->viewport()->mapToGlobal(pos));
     });
-    auto *buttons = new QHBoxLayout;
-    buttons->addStretch(1);
+    // The buttons beside the table, not below it: the three panes above each other fit 700 px in height.
+    auto *buttons = new QVBoxLayout;
     buttons->addWidget(m_silenceButton);
     buttons->addWidget(m_endSilenceButton);
-    auto *layout = new QVBoxLayout(box);
+    buttons->addStretch(1);
+    auto *layout = new QHBoxLayout(box);
+    tightenVertically(layout);
     layout->addWidget(m_alertTable, 1);
     layout->addLayout(buttons);
     return box;
