@@ -170,8 +170,9 @@ void printTable(QTextStream &out, const QList<ProviderListing> &listing, bool fr
     }
 }
 
-// The engine's providers through the codecs: GET /v1/config (what each is; the added ones adopted, so
-// that the rows below that name them read), GET /v1/providers and GET /v1/stats/providers.
+// The engine's providers through the codecs: GET /v1/config (what each is), GET /v1/providers and GET
+// /v1/stats/providers. Nothing is adopted into this process's list: the codec makes the engine's ids
+// known here (ProviderListingJson::specs), which is all that reading its rows needs.
 std::optional<QList<ProviderListing>> fromEngine(const EngineEndpoint &endpoint, QString *error, bool *refusedByEngine)
 {
     const auto get = [&](ApiRoute route, QJsonObject *into) {
@@ -192,11 +193,6 @@ std::optional<QList<ProviderListing>> fromEngine(const EngineEndpoint &endpoint,
         *error = QStringLiteral("its providers (GET /v1/config) cannot be read: %1").arg(e->toString());
         return std::nullopt;
     }
-    QList<ProviderSpec> added;
-    for (const ProviderSpec &s : std::get<QList<ProviderSpec>>(specs))
-        if (!s.builtIn)
-            added << s;
-    ProviderRegistry::adopt(added); // this process is the engine's front end (docs/architecture.md)
     auto whole = EngineConfigJson::fromJson(config);
     if (const FieldError *e = std::get_if<FieldError>(&whole)) {
         *error = QStringLiteral("its configuration (GET /v1/config) cannot be read: %1").arg(e->toString());

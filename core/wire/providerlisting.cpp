@@ -110,6 +110,7 @@ std::variant<ProviderListing, FieldError> listingOf(const QJsonObject &o)
         return *e;
     ProviderListing l;
     l.spec = std::get<ProviderSpec>(std::move(spec));
+    providerFromStored(l.spec.id); // known here, so that its breakers and drains read (specs() says why)
     const QJsonValue roles = o.value(key(kRoles));
     if (!roles.isArray())
         return FieldError { QString::fromLatin1(kRoles), QStringLiteral("an array expected, got %1").arg(jsonTypeName(roles)) };
@@ -146,6 +147,9 @@ std::variant<QList<ProviderSpec>, FieldError> ProviderListingJson::specs(const Q
             specOf(entries.at(i).entry, entries.at(i).builtIn, QStringLiteral("providers[%1]").arg(i));
         if (FieldError *e = std::get_if<FieldError>(&spec))
             return *e;
+        // An id the engine names is a known provider here (interned, not listed: this process's pickers
+        // do not change), so that the breakers, drains and policy that name it read.
+        providerFromStored(std::get<ProviderSpec>(spec).id);
         out << std::get<ProviderSpec>(std::move(spec));
     }
     return out;

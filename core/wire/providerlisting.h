@@ -39,8 +39,8 @@ class ProviderListingJson final
 public:
     // The providers GET /v1/config lists, read through the settings file's codec (ProviderEntries): a
     // built-in entry is its registry row with the engine's endpoint, model and price; an entry this side
-    // cannot read is refused by its index ("providers[4].base_url"). A front end adopts the added ones
-    // (ProviderRegistry::adopt) before it reads rows that name them.
+    // cannot read is refused by its index ("providers[4].base_url"). Each id becomes a known (not listed)
+    // provider of this process (providerFromStored), so that the rows that name it read.
     static std::variant<QList<ProviderSpec>, FieldError> specs(const QJsonObject &configAnswer);
     // The listing of `specs`, in their order: the roles from `storyboard`, the breakers and drains of
     // GET /v1/providers' answer (`providersAnswer`, empty without an engine) and the windows of GET
@@ -54,7 +54,7 @@ public:
     // "roles", "drained", "breakers", "drains", "last_5m", "last_15m"}…]}, each part written by its codec.
     static QJsonObject toJson(const QList<ProviderListing> &listing);
     // Read back; the first part a codec refuses is named with the provider's index ("providers[1].roles").
-    // Its providers must be known here (built in or adopted) for their breakers and drains to read.
+    // Each provider's id becomes known here as specs() makes it, so that its breakers and drains read.
     static std::variant<QList<ProviderListing>, FieldError> fromJson(const QJsonObject &o);
 };
 

@@ -3,7 +3,6 @@
 // adds a provider (not a built-in), after a generation that fell back to it, and from the same settings
 // file with no engine. The columns come from one table and the JSON from the listing's codec
 // (wire/providerlisting.h), which reads back what the CLI printed.
-#include "config/providerentries.h"
 #include "engineprocess.h"
 #include "wire/providerlisting.h"
 
@@ -52,6 +51,15 @@ QStringList rowOf(const QByteArray &table, const QString &id)
     return {};
 }
 
+// A second added provider that no policy names: the engine knows it only from its settings file.
+QJsonObject betaEntry()
+{
+    return QJsonObject { { QStringLiteral("id"), QStringLiteral("beta") },
+                         { QStringLiteral("format"), QStringLiteral("anthropic") },
+                         { QStringLiteral("base_url"), QStringLiteral("https://beta.example/v1") },
+                         { QStringLiteral("model"), QStringLiteral("beta-1") } };
+}
+
 } // namespace
 
 class tst_CliProviders : public QObject
@@ -90,7 +98,7 @@ private Q_SLOTS:
         f.write(QJsonDocument(QJsonObject { { QStringLiteral("storyboard"),
                                               QJsonObject { { QStringLiteral("provider"), QStringLiteral("gemini") },
                                                             { QStringLiteral("fallback_provider"), QStringLiteral("acme") } } },
-                                            { QStringLiteral("providers"), QJsonArray { acmeEntry() } } })
+                                            { QStringLiteral("providers"), QJsonArray { acmeEntry(), betaEntry() } } })
                     .toJson());
         f.close();
         m_engine = std::make_unique<test::Engine>(m_home.filePath(QStringLiteral("engine")));
@@ -133,15 +141,31 @@ private Q_SLOTS:
             QVERIFY2(!rowOf(r.out, QString::fromLatin1(id)).isEmpty(), id);
     }
 
+    // A drain of the provider no policy names shows on its row: its id is known to the CLI from the
+    // engine's list alone, so the engine's drain rows that name it read.
+    void drainOfAnUnnamedAddedProvider()
+    {
+        const Run drain = cli(QStringList { QStringLiteral("provider"), QStringLiteral("drain"), QStringLiteral("beta"),
+                                            QStringLiteral("--reason"), QStringLiteral("vendor maintenance") }
+                              + engineArgs());
+        QVERIFY2(drain.exitCode == 0, drain.err.constData());
+        const Run r = cli(QStringList { QStringLiteral("provider"), QStringLiteral("list") } + engineArgs());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QStringList header = rowOf(r.out, QStringLiteral("ID"));
+        const QStringList beta = rowOf(r.out, QStringLiteral("beta"));
+        QCOMPARE(beta.value(header.indexOf(QStringLiteral("DIALECT"))), QStringLiteral("anthropic"));
+        QCOMPARE(beta.value(header.indexOf(QStringLiteral("STATE"))), QStringLiteral("DRAINED"));
+        QVERIFY2(r.out.contains("vendor maintenance"), r.out.constData());
+        const Run restore =
+            cli(QStringList { QStringLiteral("provider"), QStringLiteral("restore"), QStringLiteral("beta") } + engineArgs());
+        QVERIFY2(restore.exitCode == 0, restore.err.constData());
+    }
+
     // --json: the listing as its codec writes it, read back by the same codec.
     void engineJsonReadsBackThroughTheCodec()
     {
         const Run r = cli(QStringList { QStringLiteral("provider"), QStringLiteral("list"), QStringLiteral("--json") } + engineArgs());
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QList<ConfigError> errors;
-        const std::optional<ProviderSpec> acmeSpec = ProviderEntries::readWhole(acmeEntry(), QStringLiteral("test"), &errors);
-        QVERIFY(acmeSpec);
-        ProviderRegistry::adopt({ *acmeSpec }); // as the CLI did: its breakers name it
         const auto read = ProviderListingJson::fromJson(QJsonDocument::fromJson(r.out).object());
         QVERIFY2(std::holds_alternative<QList<ProviderListing>>(read),
                  qPrintable(std::holds_alternative<FieldError>(read) ? std::get<FieldError>(read).toString() : QString()));
@@ -153,7 +177,7 @@ private Q_SLOTS:
         QCOMPARE(acme->roles, QStringList { QStringLiteral("fallback") });
         QVERIFY(acme->last5m && acme->last5m->attempts >= 1);
         QVERIFY(!acme->breakers.isEmpty()); // the engine's breaker of acme as fallback of the storyboard
-        QCOMPARE(listing.size(), 5);
+        QCOMPARE(listing.size(), 6);
     }
 
     // Without an engine: the same settings file's providers, from the same table less the engine's columns.

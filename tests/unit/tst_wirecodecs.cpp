@@ -482,8 +482,8 @@ private Q_SLOTS:
                     .isNull());
     }
 
-    // `provider list --json`: each part written by its codec and read back (an added provider adopted
-    // first, as the CLI adopts its engine's), and GET /v1/config's providers read as specs.
+    // `provider list --json`: each part written by its codec and read back (an added provider this
+    // process never listed among them), and GET /v1/config's providers read as specs.
     void providerListingRoundTrip()
     {
         ProviderSpec acme;
@@ -493,7 +493,6 @@ private Q_SLOTS:
         acme.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000/v1"));
         acme.model = QStringLiteral("acme-7b");
         acme.price.inputPerMillion = 1.5;
-        ProviderRegistry::adopt({ acme });
         ProviderSpec qwen = ProviderRegistry::spec(Provider::Qwen);
         qwen.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:4321/compatible-mode/v1"));
         ProviderListing q;
