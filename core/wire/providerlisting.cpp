@@ -62,13 +62,22 @@ std::variant<ProviderSpec, FieldError> specOf(const QJsonObject &entry, bool bui
     return spec;
 }
 
-QStringList rolesOf(const QString &id, const StagePolicy &storyboard)
+// "role/stage": where the storyboard policy names the provider ("primary/storyboard"), then where the
+// engine's breakers saw it serve (the captions follow whichever provider wrote the storyboard, the
+// image stage has its own), each once.
+QStringList rolesOf(const QString &id, const StagePolicy &storyboard, const QList<BreakerView> &breakers)
 {
+    const auto roleStage = [](Role role, Stage stage) {
+        return QStringLiteral("%1/%2").arg(toId(role), toId(stage));
+    };
     QStringList roles;
     if (toId(storyboard.primary) == id)
-        roles << toId(Role::Primary);
+        roles << roleStage(Role::Primary, Stage::Storyboard);
     if (storyboard.fallback && toId(*storyboard.fallback) == id)
-        roles << toId(Role::Fallback);
+        roles << roleStage(Role::Fallback, Stage::Storyboard);
+    for (const BreakerView &b : breakers)
+        if (const QString r = roleStage(b.key.role, b.key.stage); !roles.contains(r))
+            roles << r;
     return roles;
 }
 
@@ -164,10 +173,10 @@ QList<ProviderListing> ProviderListingJson::assemble(const QList<ProviderSpec> &
     for (const ProviderSpec &spec : specs) {
         ProviderListing l;
         l.spec = spec;
-        l.roles = rolesOf(spec.id, storyboard);
         for (const BreakerView &b : breakers)
             if (toId(b.key.provider) == spec.id)
                 l.breakers << b;
+        l.roles = rolesOf(spec.id, storyboard, l.breakers);
         for (const Drain &d : drains)
             if (toId(d.provider) == spec.id)
                 l.drains << d;

@@ -26,7 +26,7 @@ struct Settings;
 struct ProviderListing
 {
     ProviderSpec spec;
-    QStringList roles; // "primary", "fallback": where the storyboard policy names it
+    QStringList roles; // "fallback/storyboard": where the storyboard policy names it, then where its breakers saw it serve
     QList<BreakerView> breakers;
     QList<Drain> drains;
     std::optional<ProviderWindow> last5m;
@@ -42,7 +42,7 @@ public:
     // cannot read is refused by its index ("providers[4].base_url"). Each id becomes a known (not listed)
     // provider of this process (providerFromStored), so that the rows that name it read.
     static std::variant<QList<ProviderSpec>, FieldError> specs(const QJsonObject &configAnswer);
-    // The listing of `specs`, in their order: the roles from `storyboard`, the breakers and drains of
+    // The listing of `specs`, in their order: the roles from `storyboard` and the breakers, the breakers and drains of
     // GET /v1/providers' answer (`providersAnswer`, empty without an engine) and the windows of GET
     // /v1/stats/providers (none without an engine).
     static QList<ProviderListing> assemble(const QList<ProviderSpec> &specs, const StagePolicy &storyboard,

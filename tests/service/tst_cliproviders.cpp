@@ -131,11 +131,12 @@ private Q_SLOTS:
         QCOMPARE(cell(acme, "DIALECT"), QStringLiteral("openai"));
         QVERIFY2(cell(acme, "HOST").startsWith(QStringLiteral("127.0.0.1:")), r.out.constData());
         QCOMPARE(cell(acme, "STAGES"), QStringLiteral("storyboard,captions"));
-        QCOMPARE(cell(acme, "ROLES"), QStringLiteral("fallback"));
+        QVERIFY2(cell(acme, "ROLES").startsWith(QStringLiteral("fallback/storyboard")), r.out.constData()); // then its breakers' roles
         QCOMPARE(cell(acme, "PRICE"), QStringLiteral("1.50/2.00 per 1M USD"));
         QVERIFY2(cell(acme, "5M ATTEMPTS").toInt() >= 1, r.out.constData());
         const QStringList gemini = rowOf(r.out, QStringLiteral("gemini"));
-        QCOMPARE(cell(gemini, "ROLES"), QStringLiteral("primary"));
+        QVERIFY2(cell(gemini, "ROLES").split(QLatin1Char(',')).contains(QStringLiteral("primary/image")), r.out.constData());
+        QVERIFY2(cell(gemini, "ROLES").startsWith(QStringLiteral("primary/storyboard")), r.out.constData());
         QVERIFY2(cell(gemini, "5M ERR%").toDouble() > 0, r.out.constData()); // overloaded
         for (const char *id : { "qwen", "openai", "anthropic" })
             QVERIFY2(!rowOf(r.out, QString::fromLatin1(id)).isEmpty(), id);
@@ -174,7 +175,7 @@ private Q_SLOTS:
         QVERIFY2(acme != listing.end(), r.out.constData());
         QVERIFY(!acme->spec.builtIn);
         QCOMPARE(acme->spec.model, QStringLiteral("acme-7b"));
-        QCOMPARE(acme->roles, QStringList { QStringLiteral("fallback") });
+        QCOMPARE(acme->roles.value(0), QStringLiteral("fallback/storyboard"));
         QVERIFY(acme->last5m && acme->last5m->attempts >= 1);
         QVERIFY(!acme->breakers.isEmpty()); // the engine's breaker of acme as fallback of the storyboard
         QCOMPARE(listing.size(), 6);
@@ -189,7 +190,7 @@ private Q_SLOTS:
         QVERIFY2(!header.contains(QStringLiteral("STATE")) && !header.contains(QStringLiteral("5M ATTEMPTS")), r.out.constData());
         const QStringList acme = rowOf(r.out, QStringLiteral("acme"));
         QCOMPARE(acme.value(header.indexOf(QStringLiteral("HOST"))), QStringLiteral("127.0.0.1:9"));
-        QCOMPARE(acme.value(header.indexOf(QStringLiteral("ROLES"))), QStringLiteral("fallback"));
+        QCOMPARE(acme.value(header.indexOf(QStringLiteral("ROLES"))), QStringLiteral("fallback/storyboard")); // no engine, no breakers
     }
 
     // Refusals say what to do next.
