@@ -35,7 +35,7 @@ QString toolUsage()
                           "  history    list generations from the store, newest first, with filters\n"
                           "  export     write the store's generations, attempts or events as JSON lines or CSV\n"
                           "  purge      remove what the retention no longer keeps (or --older-than), beside running engines\n"
-                          "  provider   a running engine's breakers and drains: list, drain a provider, restore it\n"
+                          "  provider   list the providers an engine or the settings know; drain or restore one in an engine\n"
                           "  audit      the audit trail: who drained, restored, reset, silenced, started; --action, --limit\n"
                           "  soak       run many generations against the built-in simulator and check the engine's invariants\n"
                           "  replay     play a stored generation again on the simulator: both timelines and a verdict\n"

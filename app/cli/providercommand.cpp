@@ -5,7 +5,8 @@
 #include "config/exitcode.h"
 #include "config/settings.h"
 #include "enginecall.h"
-#include "failure/secretscrubber.h"
+#include "providerlist.h"
+#include "runtime/enginesetup.h"
 #include "runtime/logsink.h"
 #include "wire/apiroutes.h"
 
@@ -17,73 +18,16 @@
 
 namespace bullpen::cli {
 
-namespace {
-
-QString since(const QJsonValue &iso)
-{
-    const QDateTime t = QDateTime::fromString(iso.toString(), Qt::ISODateWithMs);
-    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QStringLiteral("-");
-}
-
-// What an engine sent, on a terminal: control characters (escape sequences, line breaks) become spaces.
-QString printable(const QString &text)
-{
-    return SecretScrubber::printable(text);
-}
-
-void printList(QTextStream &out, const QJsonObject &o)
-{
-    const QJsonObject b = o.value(QLatin1StringView("breaker")).toObject();
-    out << (b.value(QLatin1StringView("enabled")).toBool() ? QStringLiteral("breakers on") : QStringLiteral("breakers off")) << "\n";
-    for (const QJsonValue &pv : o.value(QLatin1StringView("providers")).toArray()) {
-        const QJsonObject p = pv.toObject();
-        QStringList notes;
-        for (const QJsonValue &dv : p.value(QLatin1StringView("drains")).toArray()) {
-            const QJsonObject d = dv.toObject();
-            const QString scope = QStringLiteral("%1/%2").arg(d.value(QLatin1StringView("role")).toString(QStringLiteral("any")),
-                                                              d.value(QLatin1StringView("stage")).toString(QStringLiteral("any")));
-            QString n = QStringLiteral("DRAINED %1 by %2 since %3")
-                            .arg(printable(scope), printable(d.value(QLatin1StringView("by")).toString()),
-                                 since(d.value(QLatin1StringView("since"))));
-            if (d.value(QLatin1StringView("until")).isString())
-                n += QStringLiteral(" until %1").arg(since(d.value(QLatin1StringView("until"))));
-            notes << n + QStringLiteral(": ") + printable(d.value(QLatin1StringView("reason")).toString());
-        }
-        for (const QJsonValue &bv : p.value(QLatin1StringView("breakers")).toArray()) {
-            const QJsonObject k = bv.toObject();
-            const QString state = k.value(QLatin1StringView("state")).toString();
-            const QString where =
-                QStringLiteral("%1/%2").arg(k.value(QLatin1StringView("role")).toString(), k.value(QLatin1StringView("stage")).toString());
-            if (state == u"closed")
-                notes << QStringLiteral("%1 closed (%2 failed of %3 in the window)")
-                             .arg(where)
-                             .arg(k.value(QLatin1StringView("window_failures")).toInt())
-                             .arg(k.value(QLatin1StringView("window_attempts")).toInt());
-            else
-                notes << QStringLiteral("%1 %2 since %3: %4")
-                             .arg(printable(where), printable(state.toUpper()), since(k.value(QLatin1StringView("since"))),
-                                  printable(k.value(QLatin1StringView("reason")).toString()));
-        }
-        out << QStringLiteral("%1  %2")
-                   .arg(printable(p.value(QLatin1StringView("id")).toString()), -10)
-                   .arg(notes.isEmpty() ? QStringLiteral("no traffic yet") : notes.takeFirst())
-            << "\n";
-        for (const QString &n : notes)
-            out << QString(12, QLatin1Char(' ')) << n << "\n";
-    }
-}
-
-} // namespace
-
 int runProvider(const QStringList &arguments)
 {
     QTextStream out(stdout);
     QTextStream err(logging::stderrDevice());
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "A running engine's providers: list breakers and drains, drain a provider (its stages go "
-        "to their fallbacks at once) or restore it.\n"
-        "  provider list | drain ID --reason TEXT [--role R] [--stage S] [--for D | --until T] | restore ID [--role R] [--stage S]"));
+    parser.setApplicationDescription(
+        QStringLiteral("The providers: list what an engine (--engine) or the local settings know, with an engine's breakers, "
+                       "drains and last minutes; drain a provider (its stages go to their fallbacks at once) or restore it.\n"
+                       "  provider list [--engine URL | --settings FILE] [--json] | drain ID --reason TEXT [--role R] [--stage S] "
+                       "[--for D | --until T] | restore ID [--role R] [--stage S]"));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, drain or restore"));
     parser.addPositionalArgument(QStringLiteral("provider"), QStringLiteral("the provider's id (drain, restore)"));
@@ -98,9 +42,14 @@ int runProvider(const QStringList &arguments)
                                          QStringLiteral("duration"));
     const QCommandLineOption until(QStringLiteral("until"), QStringLiteral("The drain ends by itself then (ISO 8601 with a zone)."),
                                    QStringLiteral("time"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the engine's JSON answer."));
+    const QCommandLineOption json(
+        QStringLiteral("json"),
+        QStringLiteral("Print JSON: the list as its codec writes it (list), the engine's answer (drain, restore)."));
+    const QCommandLineOption settings(
+        QStringLiteral("settings"),
+        QStringLiteral("list without --engine: the settings file whose providers to list (default: the user's)."), QStringLiteral("file"));
     const RemoteFlag remote;
-    parser.addOptions({ reason, role, stage, forDuration, until, json, remote.engine });
+    parser.addOptions({ reason, role, stage, forDuration, until, json, settings, remote.engine });
     if (!parser.parse(arguments)) {
         err << "bullpen-cli provider: " << parser.errorText() << "\n";
         return kExitUsage;
@@ -125,9 +74,15 @@ int runProvider(const QStringList &arguments)
             << (action == u"list" ? "list takes no provider" : "name one provider, e.g. `provider drain gemini`") << "\n";
         return kExitUsage;
     }
+    if (action == u"list" && remote.isSet(parser) && parser.isSet(settings)) {
+        err << "bullpen-cli provider: list takes --engine URL or --settings FILE, not both (an engine lists its own providers)\n";
+        return kExitUsage;
+    }
+    if (action == u"list" && !remote.isSet(parser))
+        return listProviders(std::nullopt, parser.isSet(settings) ? parser.value(settings) : EngineSetup::defaultSettingsFile(),
+                             parser.isSet(settings), parser.isSet(json));
     if (!remote.isSet(parser)) {
-        err << "bullpen-cli provider: breakers and drains live in a running engine; pass --engine URL (BULLPEN_ENGINE_TOKEN for its "
-               "token)\n";
+        err << "bullpen-cli provider: drains live in a running engine; pass --engine URL (BULLPEN_ENGINE_TOKEN for its token)\n";
         return kExitUsage;
     }
     EngineEndpoint endpoint;
@@ -137,10 +92,10 @@ int runProvider(const QStringList &arguments)
         return kExitUsage;
     }
 
+    if (action == u"list")
+        return listProviders(endpoint, QString(), false, parser.isSet(json));
     EngineAnswer answer;
-    if (action == u"list") {
-        answer = callEngine(endpoint, ApiRoutes::path(ApiRoute::Providers), {}, nullptr);
-    } else {
+    {
         QJsonObject body;
         if (parser.isSet(reason))
             body.insert(QStringLiteral("reason"), parser.value(reason));
@@ -173,12 +128,7 @@ int runProvider(const QStringList &arguments)
         err << "bullpen-cli provider: " << endpoint.display() << ": " << answer.error << "\n";
         return answer.status >= 400 && answer.status < 500 ? kExitUsage : kExitUnreachable;
     }
-    const QJsonObject o = QJsonDocument::fromJson(answer.body).object();
-    if (parser.isSet(json) || action != u"list") {
-        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
-        return kExitOk;
-    }
-    printList(out, o);
+    out << QJsonDocument(QJsonDocument::fromJson(answer.body).object()).toJson(QJsonDocument::Indented);
     return kExitOk;
 }
 

@@ -5,8 +5,9 @@
 
 namespace bullpen::cli {
 
-// `bullpen-cli provider list|drain|restore --engine URL`: a running engine's breakers and drains
-// (docs/api.md, "Providers"). Drains live in an engine, so there is no embedded form.
+// `bullpen-cli provider list|drain|restore`: list the providers an engine (--engine URL) or the local
+// settings know (providerlist.h); drain or restore one in a running engine (docs/api.md, "Providers"),
+// which has no embedded form.
 int runProvider(const QStringList &arguments);
 
 } // namespace bullpen::cli

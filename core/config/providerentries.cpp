@@ -370,6 +370,34 @@ QJsonObject ProviderEntries::toJson(const ProviderSpec &spec)
     return o;
 }
 
+std::optional<ProviderSpec> ProviderEntries::readWhole(const QJsonObject &entry, const QString &where, QList<ConfigError> *errors)
+{
+    EntryReader r { entry, where, errors };
+    const std::optional<QString> id = r.text(QStringLiteral("id"), true);
+    if (!id)
+        return std::nullopt;
+    std::optional<ProviderSpec> spec = readAdded(r, *id);
+    if (spec)
+        spec->builtIn = false; // the caller says what the engine said
+    return r.ok ? spec : std::nullopt;
+}
+
+QList<ProviderSpec> ProviderEntries::inUse(const Settings &settings)
+{
+    QList<ProviderSpec> out;
+    for (const Provider p : settings.providerTable.all()) {
+        ProviderSpec spec = settings.providerTable.spec(p);
+        if (const auto it = settings.providers.find(p); it != settings.providers.end()) {
+            if (it->second.baseUrl.isValid())
+                spec.baseUrl = it->second.baseUrl;
+            if (!it->second.model.isEmpty())
+                spec.model = it->second.model;
+        }
+        out << spec;
+    }
+    return out;
+}
+
 QJsonArray ProviderEntries::write(const Settings &settings, const QJsonValue &previous)
 {
     // The previous entries by id, to keep fields Bullpen does not know.

@@ -40,6 +40,13 @@ struct ProviderEntries
     static QJsonArray write(const Settings &settings, const QJsonValue &previous);
     // One added provider as the settings file and GET /v1/config spell it.
     static QJsonObject toJson(const ProviderSpec &spec);
+    // One entry as toJson() writes it, read back whole whatever its id (a built-in's too: GET
+    // /v1/config's rows); nothing when refused, the refusals in `errors` named after `where`.
+    static std::optional<ProviderSpec> readWhole(const QJsonObject &entry, const QString &where, QList<ConfigError> *errors);
+    // Every provider of `settings` as it runs: its row of the settings' own table with the endpoint and
+    // model in use (an override, or the simulator's), not the registry's public ones. GET /v1/config
+    // lists these; `bullpen-cli provider list` without an engine shows them.
+    static QList<ProviderSpec> inUse(const Settings &settings);
 };
 
 } // namespace bullpen

@@ -27,17 +27,8 @@ namespace bullpen {
 QList<EngineConfig::ProviderEntry> EngineService::providerEntries(const Settings &settings)
 {
     QList<EngineConfig::ProviderEntry> out;
-    for (const Provider p : settings.providerTable.all()) {
-        ProviderSpec spec = settings.providerTable.spec(p);
-        // The endpoint and model in use (an override, or the simulator's), not the registry's public ones.
-        if (const auto it = settings.providers.find(p); it != settings.providers.end()) {
-            if (it->second.baseUrl.isValid())
-                spec.baseUrl = it->second.baseUrl;
-            if (!it->second.model.isEmpty())
-                spec.model = it->second.model;
-        }
+    for (const ProviderSpec &spec : ProviderEntries::inUse(settings))
         out << EngineConfig::ProviderEntry { ProviderEntries::toJson(spec), spec.builtIn };
-    }
     return out;
 }
 

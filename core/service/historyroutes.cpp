@@ -9,6 +9,7 @@
 #include "runtime/enginesetup.h"
 #include "sim/scenario.h"
 #include "store/store.h"
+#include "wire/statsjson.h"
 
 #include <QDir>
 #include <QFile>
@@ -116,11 +117,9 @@ EngineService::Reply EngineService::statsProviders()
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 steady = ServiceMetrics::steadyNowMs();
     if (m_providersAnswer.isEmpty() || !m_providersAge.isValid() || m_providersAge.elapsed() >= 1000) {
-        m_providersAnswer = QJsonDocument(QJsonObject { { QStringLiteral("instance"), m_options.instance },
-                                                        { QStringLiteral("at_ms"), static_cast<double>(now) },
-                                                        { QStringLiteral("last_5m"), m_metrics.providers(steady, 5 * 60 * 1000) },
-                                                        { QStringLiteral("last_15m"), m_metrics.providers(steady, 15 * 60 * 1000) } })
-                                .toJson(QJsonDocument::Compact);
+        const ProviderWindows windows { m_options.instance, now, m_metrics.providers(steady, 5 * 60 * 1000),
+                                        m_metrics.providers(steady, 15 * 60 * 1000) };
+        m_providersAnswer = QJsonDocument(StatsJson::providerWindows(windows)).toJson(QJsonDocument::Compact);
         m_providersAge.start();
     }
     return Reply { 200, m_providersAnswer, "application/json", {} };

@@ -277,10 +277,10 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     return out;
 }
 
-QJsonObject ServiceMetrics::providers(qint64 nowSteadyMs, qint64 windowMs) const
+QList<ProviderWindow> ServiceMetrics::providers(qint64 nowSteadyMs, qint64 windowMs) const
 {
     prune(nowSteadyMs);
-    QJsonObject out;
+    QList<ProviderWindow> out;
     for (Provider p : ProviderRegistry::all()) {
         qint64 attempts = 0, failures = 0, primaryFailures = 0, handedToFallback = 0;
         std::map<FailureKind, int> kinds;
@@ -303,18 +303,17 @@ QJsonObject ServiceMetrics::providers(qint64 nowSteadyMs, qint64 windowMs) const
         if (attempts == 0)
             continue;
         const auto top = std::max_element(kinds.begin(), kinds.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
-        out.insert(
-            toId(p),
-            QJsonObject {
-                { QStringLiteral("attempts"), static_cast<double>(attempts) },
-                { QStringLiteral("error_percent"), 100.0 * static_cast<double>(failures) / static_cast<double>(attempts) },
-                { QStringLiteral("top_kind"), top == kinds.end() ? QJsonValue() : QJsonValue(enumName(top->first)) },
-                { QStringLiteral("relief_percent"),
-                  primaryFailures == 0 ? QJsonValue()
-                                       : QJsonValue(100.0 * static_cast<double>(handedToFallback) / static_cast<double>(primaryFailures)) },
-                { QStringLiteral("p50_ms"), interpolatedPercentile(durations, 0.5) },
-                { QStringLiteral("p90_ms"), interpolatedPercentile(durations, 0.9) },
-            });
+        ProviderWindow w;
+        w.provider = toId(p);
+        w.attempts = attempts;
+        w.errorPercent = 100.0 * static_cast<double>(failures) / static_cast<double>(attempts);
+        if (top != kinds.end())
+            w.topKind = enumName(top->first);
+        if (primaryFailures != 0)
+            w.reliefPercent = 100.0 * static_cast<double>(handedToFallback) / static_cast<double>(primaryFailures);
+        w.p50Ms = interpolatedPercentile(durations, 0.5);
+        w.p90Ms = interpolatedPercentile(durations, 0.9);
+        out << w;
     }
     return out;
 }

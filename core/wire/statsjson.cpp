@@ -167,6 +167,79 @@ std::optional<ProviderHealth> healthRowFromJson(const QJsonValue &v)
     return h;
 }
 
+// GET /v1/stats/providers: the envelope's fields, and a window row's fields as one table, written and
+// read alike.
+constexpr char kInstance[] = "instance";
+constexpr char kLast5m[] = "last_5m";
+constexpr char kLast15m[] = "last_15m";
+
+struct WindowField
+{
+    const char *name;
+    const char *expected; // for a refusal: "a number", "a string or null"
+    QJsonValue (*write)(const ProviderWindow &);
+    bool (*read)(ProviderWindow &, const QJsonValue &); // false: the value is of the wrong type
+};
+
+QJsonValue optionalNumber(const std::optional<double> &n)
+{
+    return n ? QJsonValue(*n) : QJsonValue();
+}
+
+constexpr WindowField kWindowFields[] {
+    { kAttempts, "a number", [](const ProviderWindow &w) { return QJsonValue(number(w.attempts)); },
+      [](ProviderWindow &w, const QJsonValue &v) {
+          return v.isDouble() && ((w.attempts = v.toInteger()), true);
+      } },
+    { "error_percent", "a number", [](const ProviderWindow &w) { return QJsonValue(w.errorPercent); },
+      [](ProviderWindow &w, const QJsonValue &v) {
+          return v.isDouble() && ((w.errorPercent = v.toDouble()), true);
+      } },
+    { kTopKind, "a string or null", [](const ProviderWindow &w) { return w.topKind ? QJsonValue(*w.topKind) : QJsonValue(); },
+      [](ProviderWindow &w, const QJsonValue &v) {
+          w.topKind = v.isString() ? std::optional(v.toString()) : std::nullopt;
+          return v.isString() || v.isNull();
+      } },
+    { "relief_percent", "a number or null", [](const ProviderWindow &w) { return optionalNumber(w.reliefPercent); },
+      [](ProviderWindow &w, const QJsonValue &v) {
+          w.reliefPercent = v.isDouble() ? std::optional(v.toDouble()) : std::nullopt;
+          return v.isDouble() || v.isNull();
+      } },
+    { kP50Ms, "a number", [](const ProviderWindow &w) { return QJsonValue(w.p50Ms); },
+      [](ProviderWindow &w, const QJsonValue &v) {
+          return v.isDouble() && ((w.p50Ms = v.toDouble()), true);
+      } },
+    { kP90Ms, "a number", [](const ProviderWindow &w) { return QJsonValue(w.p90Ms); },
+      [](ProviderWindow &w, const QJsonValue &v) {
+          return v.isDouble() && ((w.p90Ms = v.toDouble()), true);
+      } },
+};
+
+QJsonObject windowJson(const QList<ProviderWindow> &window)
+{
+    QJsonObject out;
+    for (const ProviderWindow &w : window)
+        out.insert(w.provider, StatsJson::providerWindowRow(w));
+    return out;
+}
+
+Read<QList<ProviderWindow>> windowFromJson(const QJsonObject &o, const char *name)
+{
+    const QJsonValue v = o.value(key(name));
+    if (!v.isObject())
+        return refused(name, "an object", v);
+    const QJsonObject byId = v.toObject();
+    QList<ProviderWindow> out;
+    for (auto it = byId.begin(); it != byId.end(); ++it) {
+        Read<ProviderWindow> row = StatsJson::providerWindowRowFromJson(
+            it.key(), it.value(), QStringLiteral("%1.%2").arg(QLatin1StringView(name), it.key().left(64)));
+        if (const FieldError *e = std::get_if<FieldError>(&row))
+            return *e;
+        out << std::get<ProviderWindow>(std::move(row));
+    }
+    return out;
+}
+
 } // namespace
 
 QJsonObject StatsJson::count(qint64 count)
@@ -306,6 +379,58 @@ QJsonObject StatsJson::health(const QList<ProviderHealth> &health)
 Read<QList<ProviderHealth>> StatsJson::healthFromJson(const QJsonObject &o)
 {
     return rows<ProviderHealth>(o, kProviders, &healthRowFromJson);
+}
+
+QJsonObject StatsJson::providerWindowRow(const ProviderWindow &window)
+{
+    QJsonObject row;
+    for (const WindowField &f : kWindowFields)
+        row.insert(key(f.name), f.write(window));
+    return row;
+}
+
+Read<ProviderWindow> StatsJson::providerWindowRowFromJson(const QString &provider, const QJsonValue &v, const QString &path)
+{
+    if (!v.isObject())
+        return FieldError { path, QStringLiteral("an object expected, got %1").arg(jsonTypeName(v)) };
+    const QJsonObject row = v.toObject();
+    ProviderWindow w;
+    w.provider = provider;
+    for (const WindowField &f : kWindowFields) {
+        const QJsonValue field = row.value(key(f.name));
+        if (!f.read(w, field))
+            return FieldError { QStringLiteral("%1.%2").arg(path, QLatin1StringView(f.name)),
+                                QStringLiteral("%1 expected, got %2").arg(QLatin1StringView(f.expected), jsonTypeName(field)) };
+    }
+    return w;
+}
+
+QJsonObject StatsJson::providerWindows(const ProviderWindows &windows)
+{
+    return QJsonObject { { key(kInstance), windows.instance },
+                         { key(kAtMs), number(windows.atMs) },
+                         { key(kLast5m), windowJson(windows.last5m) },
+                         { key(kLast15m), windowJson(windows.last15m) } };
+}
+
+Read<ProviderWindows> StatsJson::providerWindowsFromJson(const QJsonObject &o)
+{
+    ProviderWindows out;
+    const QJsonValue instance = o.value(key(kInstance));
+    if (!instance.isString())
+        return refused(kInstance, "a string", instance);
+    out.instance = instance.toString();
+    const QJsonValue at = o.value(key(kAtMs));
+    if (!at.isDouble())
+        return refused(kAtMs, "a number", at);
+    out.atMs = at.toInteger();
+    for (const auto &[name, window] : { std::pair { kLast5m, &out.last5m }, std::pair { kLast15m, &out.last15m } }) {
+        Read<QList<ProviderWindow>> read = windowFromJson(o, name);
+        if (const FieldError *e = std::get_if<FieldError>(&read))
+            return *e;
+        *window = std::get<QList<ProviderWindow>>(std::move(read));
+    }
+    return out;
 }
 
 } // namespace bullpen

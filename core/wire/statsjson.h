@@ -2,6 +2,7 @@
 #pragma once
 
 #include "history/historyreader.h"
+#include "history/providerwindow.h"
 #include "wire/fielderror.h"
 
 #include <QJsonObject>
@@ -54,6 +55,17 @@ public:
     // "last_probe"}…]}; a row of a provider, role or stage this side does not know is left out.
     static QJsonObject health(const QList<ProviderHealth> &health);
     static std::variant<QList<ProviderHealth>, FieldError> healthFromJson(const QJsonObject &o);
+    // GET /v1/stats/providers: {"instance", "at_ms", "last_5m": {id: {"attempts", "error_percent",
+    // "top_kind", "relief_percent", "p50_ms", "p90_ms"}…}, "last_15m": {…}}. Unlike the rows above, a
+    // window's row is refused too when a field is missing or of the wrong type, named by its path
+    // ("last_5m.gemini.attempts"): every engine that answers this route writes all six.
+    static QJsonObject providerWindows(const ProviderWindows &windows);
+    static std::variant<ProviderWindows, FieldError> providerWindowsFromJson(const QJsonObject &o);
+    // One provider's window row alone (also inside `bullpen-cli provider list --json`); a refusal is
+    // named below `path`.
+    static QJsonObject providerWindowRow(const ProviderWindow &window);
+    static std::variant<ProviderWindow, FieldError> providerWindowRowFromJson(const QString &provider, const QJsonValue &v,
+                                                                              const QString &path);
 };
 
 } // namespace bullpen

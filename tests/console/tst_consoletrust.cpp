@@ -677,6 +677,62 @@ private Q_SLOTS:
         engine.stop();
     }
 
+    // Attached, the console lists a provider its engine's settings file adds (not a built-in, unknown to
+    // this process before): in the Failures view's and the Control view's provider pickers, adopted from
+    // GET /v1/config (docs/architecture.md, "What the front end holds"), and, drained, in the health strip.
+    void attachedConsoleListsTheEnginesAddedProvider()
+    {
+        cleanup();
+        QTemporaryDir dir;
+        const QString settings = dir.filePath(QStringLiteral("settings.json"));
+        QFile f(settings);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(
+                    QJsonObject { { QStringLiteral("providers"),
+                                    QJsonArray { QJsonObject { { QStringLiteral("id"), QStringLiteral("attached-acme") },
+                                                               { QStringLiteral("format"), QStringLiteral("openai") },
+                                                               { QStringLiteral("base_url"), QStringLiteral("http://127.0.0.1:9/v1") },
+                                                               { QStringLiteral("model"), QStringLiteral("acme-7b") } } } } })
+                    .toJson());
+        f.close();
+        QVERIFY(!ProviderRegistry::find(u"attached-acme")); // this process has never heard of it
+        test::Engine engine(dir.filePath(QStringLiteral("engine")));
+        const QString token = engine.token(QStringLiteral("console"), QStringLiteral("operator"));
+        QVERIFY(!token.isEmpty());
+        QVERIFY(engine.start({ QStringLiteral("--settings"), settings }));
+        RemoteConnection remote(EngineEndpoint { engine.url, token.toLatin1() });
+        remote.open();
+        QTRY_VERIFY_WITH_TIMEOUT(remote.usable() && !remote.runningConfig().isEmpty(), 10'000);
+        MainWindow window(remote);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *failuresPicker = window.findChild<FailuresView *>()->findChild<QComboBox *>(QStringLiteral("providerCombo"));
+        QVERIFY(failuresPicker);
+        QVERIFY2(failuresPicker->findData(QStringLiteral("attached-acme")) >= 0, "the Failures view's provider filter");
+        auto *controlPicker = window.findChild<QComboBox *>(QStringLiteral("controlDrainProvider"));
+        QVERIFY(controlPicker);
+        QVERIFY2(controlPicker->findData(QStringLiteral("attached-acme")) >= 0, "the Control view's drain picker");
+
+        const std::optional<Provider> acme = ProviderRegistry::find(u"attached-acme");
+        QVERIFY(acme);
+        DrainRequest drain;
+        drain.provider = *acme;
+        drain.reason = QStringLiteral("maintenance");
+        remote.drainProvider(drain);
+        const auto card = [&] {
+            auto *c = window.healthStrip()->findChild<QWidget *>(QStringLiteral("healthCard_attached-acme_primary"));
+            return c && c->isVisible();
+        };
+        QSignalSpy read(window.healthStrip(), &HealthStrip::updated);
+        for (int i = 0; i < 20 && !card(); ++i) { // the strip reads the engine's drains when asked
+            window.healthStrip()->refresh();
+            QVERIFY(read.wait(10'000));
+        }
+        QVERIFY2(card(), "no health card for the drained added provider");
+        remote.restoreProvider(*acme);
+        engine.stop();
+    }
+
     // Attached, the audit trail (and with it the charts' drain and breaker markers) is read from the
     // engine: GET /v1/audit with its query apart from the path (a `?` in the path was sent as %3F, the
     // engine answered 404, and the Control view's audit and the annotations stayed empty).

@@ -3,10 +3,12 @@
 // (toJson then fromJson is the identity), and a wrong field is refused by its name. The route table's
 // paths are filled in for a client the way the service matches them.
 #include "api/breakerjson.h"
+#include "config/providerentries.h"
 #include "wire/apiroutes.h"
 #include "wire/breakerrowjson.h"
 #include "wire/drainrowjson.h"
 #include "wire/engineconfigjson.h"
+#include "wire/providerlisting.h"
 #include "wire/providersjson.h"
 #include "wire/statsjson.h"
 #include "wire/statsquery.h"
@@ -432,6 +434,19 @@ private Q_SLOTS:
                                             << QStringLiteral("cells");
         QTest::addRow("providers a string") << refusal(&StatsJson::healthFromJson) << QByteArray(R"({"providers": "all"})")
                                             << QStringLiteral("providers");
+        const QByteArray windows = R"({"instance": "a", "at_ms": 1, "last_5m": {"gemini": ROW}, "last_15m": {}})";
+        const QByteArray row = R"({"attempts": 2, "error_percent": 0, "top_kind": null, "relief_percent": null, "p50_ms": 1, "p90_ms": 2})";
+        QTest::addRow("windows' instance missing")
+            << refusal(&StatsJson::providerWindowsFromJson) << QByteArray(R"({"at_ms": 1, "last_5m": {}, "last_15m": {}})")
+            << QStringLiteral("instance");
+        QTest::addRow("last_15m missing") << refusal(&StatsJson::providerWindowsFromJson)
+                                          << QByteArray(R"({"instance": "a", "at_ms": 1, "last_5m": {}})") << QStringLiteral("last_15m");
+        QTest::addRow("window attempts a string")
+            << refusal(&StatsJson::providerWindowsFromJson)
+            << QByteArray(windows).replace("ROW", QByteArray(row).replace("2,", "\"many\",")) << QStringLiteral("last_5m.gemini.attempts");
+        QTest::addRow("window p90 missing") << refusal(&StatsJson::providerWindowsFromJson)
+                                            << QByteArray(windows).replace("ROW", QByteArray(row).replace(R"(, "p90_ms": 2)", ""))
+                                            << QStringLiteral("last_5m.gemini.p90_ms");
     }
     void statsRefusedByField()
     {
@@ -442,6 +457,124 @@ private Q_SLOTS:
         const std::optional<FieldError> refused = read(QJsonDocument::fromJson(json).object());
         QVERIFY2(refused, json.constData());
         QCOMPARE(refused->field, named);
+    }
+
+    // GET /v1/stats/providers both ways: the answer the service writes is the value the client reads,
+    // a provider this side does not know kept by its id, absent values absent.
+    void providerWindowsRoundTrip()
+    {
+        ProviderWindow gemini { QStringLiteral("gemini"), 12, 25.0, QStringLiteral("RATE_LIMITED"), 66.5, 812.25, 1900.0 };
+        ProviderWindow acme { QStringLiteral("acme"), 3, 0.0, std::nullopt, std::nullopt, 40.0, 55.5 };
+        const ProviderWindows windows {
+            QStringLiteral("engine-a"), 1'700'000'000'123, { gemini }, { acme, gemini }
+        }; // in id order, as an object's keys
+        bool ok = false;
+        QCOMPARE(readOrFail(throughWire(StatsJson::providerWindows(windows), &StatsJson::providerWindowsFromJson), &ok), windows);
+        QVERIFY(ok);
+        const QJsonObject written = StatsJson::providerWindows(windows);
+        QCOMPARE(written.value(QLatin1StringView("last_15m")).toObject().keys(),
+                 (QStringList { QStringLiteral("acme"), QStringLiteral("gemini") }));
+        QVERIFY(written.value(QLatin1StringView("last_15m"))
+                    .toObject()
+                    .value(QLatin1StringView("acme"))
+                    .toObject()
+                    .value(QLatin1StringView("top_kind"))
+                    .isNull());
+    }
+
+    // `provider list --json`: each part written by its codec and read back (an added provider this
+    // process never listed among them), and GET /v1/config's providers read as specs.
+    void providerListingRoundTrip()
+    {
+        ProviderSpec acme;
+        acme.id = QStringLiteral("acme-listing");
+        acme.name = QStringLiteral("Acme");
+        acme.dialect = WireDialect::OpenAI;
+        acme.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000/v1"));
+        acme.model = QStringLiteral("acme-7b");
+        acme.price.inputPerMillion = 1.5;
+        ProviderSpec qwen = ProviderRegistry::spec(Provider::Qwen);
+        qwen.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:4321/compatible-mode/v1"));
+        ProviderListing q;
+        q.spec = qwen;
+        q.roles = { QStringLiteral("fallback") };
+        q.breakers = { breakerView(BreakerState::Open) };
+        Drain d;
+        d.provider = Provider::Qwen;
+        d.stage = Stage::Captions;
+        d.reason = QStringLiteral("vendor outage");
+        d.by = QStringLiteral("ops");
+        d.since = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000, Qt::UTC);
+        q.drains = { d };
+        q.last5m = ProviderWindow { QStringLiteral("qwen"), 4, 50.0, QStringLiteral("TIMEOUT"), std::nullopt, 100, 200 };
+        ProviderListing a;
+        a.spec = acme;
+        const auto read = throughWire(ProviderListingJson::toJson({ q, a }), &ProviderListingJson::fromJson);
+        QVERIFY2(std::holds_alternative<QList<ProviderListing>>(read),
+                 qPrintable(std::holds_alternative<FieldError>(read) ? std::get<FieldError>(read).toString() : QString()));
+        const QList<ProviderListing> back = std::get<QList<ProviderListing>>(read);
+        QCOMPARE(back.size(), 2);
+        QCOMPARE(back.at(0).spec.id, QStringLiteral("qwen"));
+        QVERIFY(back.at(0).spec.builtIn);
+        QCOMPARE(back.at(0).spec.dialect, WireDialect::DashScope); // a built-in keeps its registry identity
+        QCOMPARE(back.at(0).spec.baseUrl, qwen.baseUrl);
+        QCOMPARE(back.at(0).spec.price, qwen.price);
+        QCOMPARE(back.at(0).roles, q.roles);
+        QVERIFY(sameRows(back.at(0).breakers, q.breakers));
+        QCOMPARE(back.at(0).drains, q.drains);
+        QCOMPARE(back.at(0).last5m, q.last5m);
+        QCOMPARE(back.at(0).last15m, std::nullopt);
+        QVERIFY(!back.at(1).spec.builtIn);
+        QCOMPARE(back.at(1).spec.baseUrl, acme.baseUrl);
+        QCOMPARE(back.at(1).spec.model, acme.model);
+        QCOMPARE(back.at(1).spec.price.inputPerMillion, acme.price.inputPerMillion);
+        QCOMPARE(back.at(1).spec.stages, acme.stages);
+
+        EngineConfig config;
+        config.providers = { { ProviderEntries::toJson(qwen), true }, { ProviderEntries::toJson(acme), false } };
+        const auto specs = ProviderListingJson::specs(EngineConfigJson::toJson(config));
+        QVERIFY2(std::holds_alternative<QList<ProviderSpec>>(specs),
+                 qPrintable(std::holds_alternative<FieldError>(specs) ? std::get<FieldError>(specs).toString() : QString()));
+        QCOMPARE(std::get<QList<ProviderSpec>>(specs).size(), 2);
+        QCOMPARE(std::get<QList<ProviderSpec>>(specs).at(0).baseUrl, qwen.baseUrl);
+        QCOMPARE(std::get<QList<ProviderSpec>>(specs).at(1).id, acme.id);
+    }
+
+    void providerListingRefusedByField_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("named");
+        const QByteArray good =
+            R"({"id": "openai", "format": "openai", "base_url": "https://api.openai.com/v1", "model": "m", "built_in": true, "roles": [], "breakers": [], "drains": [])";
+        QTest::addRow("providers an object") << QByteArray(R"({"providers": {}})") << QStringLiteral("providers");
+        QTest::addRow("roles a string") << QByteArray(R"({"providers": [)"
+                                                      + good.chopped(0).replace(R"("roles": [])", R"("roles": "primary")") + "}]}")
+                                        << QStringLiteral("providers[0].roles");
+        QTest::addRow("base_url not a URL") << QByteArray(R"({"providers": [)"
+                                                          + QByteArray(good).replace("https://api.openai.com/v1", "nowhere") + "}]}")
+                                            << QStringLiteral("providers[0].base_url");
+        QTest::addRow("built_in missing") << QByteArray(R"({"providers": [)" + QByteArray(good).replace(R"("built_in": true, )", "")
+                                                        + "}]}")
+                                          << QStringLiteral("providers[0].built_in");
+        QTest::addRow("window attempts a string") << QByteArray(
+            R"({"providers": [)" + good
+            + R"(, "last_5m": {"attempts": "many", "error_percent": 0, "top_kind": null, "relief_percent": null, "p50_ms": 1, "p90_ms": 2}}]})")
+                                                  << QStringLiteral("providers[0].last_5m.attempts");
+        QJsonObject molten = BreakerRowJson::toJson(breakerView(BreakerState::Open));
+        molten.insert(QStringLiteral("state"), QStringLiteral("molten"));
+        QTest::addRow("breaker state unknown") << QByteArray(
+            R"({"providers": [)"
+            + QByteArray(good).replace(R"("breakers": [])",
+                                       QByteArray("\"breakers\": [" + QJsonDocument(molten).toJson(QJsonDocument::Compact) + "]"))
+            + "}]}") << QStringLiteral("providers[0].breakers[0].state");
+    }
+    void providerListingRefusedByField()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, named);
+        const auto read = ProviderListingJson::fromJson(QJsonDocument::fromJson(json).object());
+        QVERIFY2(std::holds_alternative<FieldError>(read), json.constData());
+        QCOMPARE(std::get<FieldError>(read).field, named);
     }
 
     // The statistics' query: one name per parameter, each once; counts' groups read back by name.
