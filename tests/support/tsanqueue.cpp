@@ -20,6 +20,8 @@
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QThread>
+#include <QThreadPool>
+#include <QThreadStorage>
 #include <QTimer>
 
 #include <dlfcn.h>
@@ -50,8 +52,25 @@ void *glibQueue()
     return context ? context : glibDefault();
 }
 
+// Released by a thread's end (QThread::wait below).
+class ThreadEnd
+{
+public:
+    explicit ThreadEnd(QThread *thread)
+        : m_thread(thread)
+    {
+    }
+    ~ThreadEnd() { __tsan_release(m_thread); }
+
+private:
+    QThread *m_thread;
+};
+
 bool delivered(void **)
 {
+    static QThreadStorage<ThreadEnd *> ends;
+    if (!ends.hasLocalData())
+        ends.setLocalData(new ThreadEnd(QThread::currentThread()));
     __tsan_acquire(QThread::currentThread());
     __tsan_acquire(glibQueue());
     return false; // the event is delivered as usual
@@ -77,11 +96,15 @@ private:
         __tsan_acquire(QThread::currentThread()); // what the caller wrote into `self` before posting it
         auto *that = static_cast<Released *>(self);
         if (which == Destroy) {
+            // The last of the event and a caller blocked on it drops the functor, on either thread:
+            // after the call, whichever thread ran it.
+            __tsan_acquire(that);
             that->m_inner->destroyIfLastRef();
             delete that;
         } else if (which == Call) {
             that->m_inner->call(receiver, args);
             __tsan_release(QThread::currentThread());
+            __tsan_release(that);
         } else if (ret) {
             *ret = false;
         }
@@ -120,6 +143,54 @@ void QTimer::singleShotImpl(int msec, Qt::TimerType timerType, const QObject *re
     static const auto shot = real<void (*)(int, Qt::TimerType, const QObject *, QtPrivate::QSlotObjectBase *)>(
         "_ZN6QTimer14singleShotImplEiN2Qt9TimerTypeEPK7QObjectPN9QtPrivate15QSlotObjectBaseE");
     shot(msec, timerType, receiver, slot);
+}
+
+// QThreadPool::start(std::function): the pool's queue is a QMutex inside libQt6Core, so what the caller
+// wrote before start() and the task reads when it runs on a pool thread look unordered. Every start()
+// releases one key that every task acquires before it reads anything of its own (one key for every
+// pool: it orders a start before every task run after it, more than Qt promises, never less). The task
+// is a QRunnable of ours: Qt reads its vtable and calls run(), whose first act is the acquire.
+namespace {
+
+const char poolKey = 0;
+
+class PoolTask final : public QRunnable
+{
+public:
+    explicit PoolTask(std::function<void()> run)
+        : m_run(std::move(run))
+    {
+    }
+    void run() override
+    {
+        __tsan_acquire(const_cast<char *>(&poolKey));
+        m_run();
+    }
+
+private:
+    std::function<void()> m_run;
+};
+
+} // namespace
+
+void QThreadPool::start(std::function<void()> functionToRun, int priority)
+{
+    auto *task = new PoolTask(std::move(functionToRun));
+    __tsan_release(const_cast<char *>(&poolKey));
+    start(task, priority);
+}
+
+// QThread::wait: the thread's end reaches the waiter through a QWaitCondition inside libQt6Core. Each
+// thread that has had an event delivered keeps a QThreadStorage entry whose deleter runs at the thread's
+// end, after its deferred deletes and before Qt wakes the waiters: it releases the thread, and a wait
+// that saw the thread end acquires it.
+bool QThread::wait(QDeadlineTimer deadline)
+{
+    static const auto wait = real<bool (*)(QThread *, QDeadlineTimer)>("_ZN7QThread4waitE14QDeadlineTimer");
+    const bool ended = wait(this, deadline);
+    if (ended)
+        __tsan_acquire(this);
+    return ended;
 }
 
 void QCoreApplication::postEvent(QObject *receiver, QEvent *event, int priority)
