@@ -3,6 +3,7 @@
 
 #include "engine/breakerboard.h"
 #include "engine/stageservice.h"
+#include "engine/tsanseed.h"
 #include "enginestack.h"
 #include "store/store.h"
 
@@ -177,6 +178,7 @@ LocalEngine::Lane &LocalEngine::pickLane()
 
 QString LocalEngine::start(const GenerationRequest &request)
 {
+    BULLPEN_TSAN_SEED("engine"); // on the caller's thread, racing the engine threads' (tsanseed.h)
     GenerationRequest r = request;
     if (r.generationId.isEmpty())
         r.generationId = StageService::newGenerationId();
@@ -189,7 +191,12 @@ QString LocalEngine::start(const GenerationRequest &request)
     } else {
         Lane *l = &lane;
         QMetaObject::invokeMethod(
-            l->relay, [l, r] { l->stack->pipeline().start(r); }, Qt::QueuedConnection);
+            l->relay,
+            [l, r] {
+                BULLPEN_TSAN_SEED("engine"); // on an engine thread (tsanseed.h)
+                l->stack->pipeline().start(r);
+            },
+            Qt::QueuedConnection);
     }
     return id;
 }
