@@ -521,7 +521,7 @@ EgressGuard::~EgressGuard()
 
 std::optional<QUrl> EgressGuard::route(const QUrl &upstream, QString *error)
 {
-    BULLPEN_TSAN_SEED("relay"); // on the caller's thread, racing the relay's (tsanseed.h)
+    BULLPEN_TSAN_SEED_READ("relay"); // on the caller's thread, racing the relay's (tsanseed.h)
     const QString host = upstream.host();
     const quint16 port = static_cast<quint16>(upstream.port(80));
     const QString key = host + QLatin1Char(':') + QString::number(port);

@@ -38,6 +38,7 @@ public:
 
     void add(Item item)
     {
+        BULLPEN_TSAN_SEED_READ("stream"); // on an engine thread, racing the service's publishing (tsanseed.h)
         const bool first = m_batch.empty();
         m_batch.push_back(std::move(item));
         if (first)
@@ -193,7 +194,7 @@ QString LocalEngine::start(const GenerationRequest &request)
         QMetaObject::invokeMethod(
             l->relay,
             [l, r] {
-                BULLPEN_TSAN_SEED("engine"); // on an engine thread (tsanseed.h)
+                BULLPEN_TSAN_SEED_READ("engine"); // on an engine thread (tsanseed.h)
                 l->stack->pipeline().start(r);
             },
             Qt::QueuedConnection);
