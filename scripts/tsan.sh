@@ -26,6 +26,7 @@ mapfile -t suites < <(printf '%s\n' "${!seeds[@]}" | sort)
 started=$SECONDS
 cmake --preset tsan -B "$build" > /dev/null
 cmake --build "$build" --parallel "$(nproc)" --target "${suites[@]}"
+echo "tsan: built in $((SECONDS - started)) s"
 export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 export QT_QPA_PLATFORM=offscreen
 failed=()

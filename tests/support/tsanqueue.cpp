@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: MIT
-// ThreadSanitizer and Qt's event queue: an experiment, linked into the suites of the `tsan` preset only
-// with -DBULLPEN_TSAN_QT_QUEUE=ON, and not yet good enough for the stage (tests/README.md,
-// "ThreadSanitizer", has what it was measured to do).
+// ThreadSanitizer and Qt's event queue: linked into every suite of the `tsan` preset
+// (BULLPEN_TSAN_QT_QUEUE, on there; tests/README.md, "ThreadSanitizer", has what it was measured to do).
 //
 // Debian's Qt is not built with ThreadSanitizer: a queued call or signal is handed from one thread to
 // another through a QMutex inside libQt6Core, where ThreadSanitizer sees no lock, so every value handed
 // over that way (a queued lambda's captures, a signal's arguments, a reply's bytes from Qt's network
-// thread) is reported as a race. This file tells ThreadSanitizer what Qt guarantees, where a post leaves
-// code it can hook and a delivery enters code it can hook, keyed per receiving thread:
-//   - a post releases the receiver's thread: invokeMethod, singleShot and postEvent called by an
-//     instrumented caller (these symbols, defined here, take the place of Qt's for the executable), and
-//     every wake-up of a thread's GLib main context (g_main_context_wakeup, which Qt calls after a post);
+// thread) would be reported as a race. This file tells ThreadSanitizer what Qt guarantees, where a
+// hand-over leaves code it can hook and where it enters code it can hook, keyed per receiving thread:
+//   - a post releases the receiver's thread: invokeMethod, singleShot and postEvent (these symbols,
+//     defined here, take the place of Qt's for the executable, and for Qt's own library where it calls
+//     them through the PLT, as a queued signal's post does), and every wake-up of a thread's GLib main
+//     context (g_main_context_wakeup, which Qt calls after a post);
 //   - every event delivered (QInternal's EventNotifyCallback, on the receiving thread, before the
 //     receiver runs) acquires its thread and its GLib context;
-//   - a functor handed to invokeMethod releases its thread when it returns, which a caller blocked on it
-//     (Qt::BlockingQueuedConnection) acquires.
-// Not modelled yet: a signal's queued post (QMetaObject::activate posts inside Qt), and the window
-// between an event entering the receiver's list and Qt's wake-up call.
+//   - a functor handed to invokeMethod releases its thread and itself when it returns, which a caller
+//     blocked on it (Qt::BlockingQueuedConnection) and whichever thread drops it last acquire;
+//   - QThreadPool::start(std::function) releases a key its task acquires before it runs;
+//   - a thread's end releases it, and QThread::wait acquires it.
+// The stage shows this orders no real race away: a race seeded between those threads
+// (core/engine/tsanseed.h) must still be reported (scripts/tsan.sh).
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QThread>
