@@ -11,8 +11,9 @@
 #      every test run under it but the source checks and the SDK wire check, failing on any report;
 #   4b. the console monkey (scripts/monkey.sh) on the asan build: 5 minutes of random real input over
 #      fixed seeds and one random seed, failing on a crash, a report, a bug's Qt warning or a blocked GUI;
-#   5. ThreadSanitizer: the `tsan` preset over the suites whose threads meet through Bullpen's own
-#      synchronisation (scripts/tsan.sh; tests/README.md says which and why), failing on any report.
+#   5. ThreadSanitizer: the `tsan` preset over the threaded suites, Qt's event queue modelled
+#      (scripts/tsan.sh; tests/README.md says which and why), failing on any report or on a seeded race
+#      not reported.
 # Each stage prints how long it took and the free disk space when it starts. With BULLPEN_PRUNE_BUILDS=1
 # (.ci/run sets it; CI's clone is thrown away) each build tree is deleted after the last stage that uses it.
 #   bash scripts/harden.sh [fuzz seconds per target, default 30] [soak count, default 600]
@@ -86,7 +87,7 @@ done
 done_stage "console monkey"
 prune build/asan
 
-stage "ThreadSanitizer: tsan preset, the store, analytics, breakers and generation service suites"
+stage "ThreadSanitizer: tsan preset, the store, analytics, breakers, generation service, engine threads, relay and event stream suites"
 bash scripts/tsan.sh
 done_stage "ThreadSanitizer"
 prune build/tsan

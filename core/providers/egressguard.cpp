@@ -2,6 +2,7 @@
 #include "egressguard.h"
 
 #include "config/proxyrules.h"
+#include "engine/tsanseed.h"
 #include "httpframing.h"
 
 #include <QElapsedTimer>
@@ -488,7 +489,11 @@ public:
     }
 
 protected:
-    void incomingConnection(qintptr descriptor) override { new GuardedConnection(descriptor, m_host, m_port, m_guard, this); }
+    void incomingConnection(qintptr descriptor) override
+    {
+        BULLPEN_TSAN_SEED("relay"); // on the relay's thread (tsanseed.h)
+        new GuardedConnection(descriptor, m_host, m_port, m_guard, this);
+    }
 
 private:
     QString m_host;
@@ -516,6 +521,7 @@ EgressGuard::~EgressGuard()
 
 std::optional<QUrl> EgressGuard::route(const QUrl &upstream, QString *error)
 {
+    BULLPEN_TSAN_SEED_READ("relay"); // on the caller's thread, racing the relay's (tsanseed.h)
     const QString host = upstream.host();
     const quint16 port = static_cast<quint16>(upstream.port(80));
     const QString key = host + QLatin1Char(':') + QString::number(port);

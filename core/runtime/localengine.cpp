@@ -3,6 +3,7 @@
 
 #include "engine/breakerboard.h"
 #include "engine/stageservice.h"
+#include "engine/tsanseed.h"
 #include "enginestack.h"
 #include "store/store.h"
 
@@ -37,6 +38,7 @@ public:
 
     void add(Item item)
     {
+        BULLPEN_TSAN_SEED_READ("stream"); // on an engine thread, racing the service's publishing (tsanseed.h)
         const bool first = m_batch.empty();
         m_batch.push_back(std::move(item));
         if (first)
@@ -177,6 +179,7 @@ LocalEngine::Lane &LocalEngine::pickLane()
 
 QString LocalEngine::start(const GenerationRequest &request)
 {
+    BULLPEN_TSAN_SEED("engine"); // on the caller's thread, racing the engine threads' (tsanseed.h)
     GenerationRequest r = request;
     if (r.generationId.isEmpty())
         r.generationId = StageService::newGenerationId();
@@ -189,7 +192,12 @@ QString LocalEngine::start(const GenerationRequest &request)
     } else {
         Lane *l = &lane;
         QMetaObject::invokeMethod(
-            l->relay, [l, r] { l->stack->pipeline().start(r); }, Qt::QueuedConnection);
+            l->relay,
+            [l, r] {
+                BULLPEN_TSAN_SEED_READ("engine"); // on an engine thread (tsanseed.h)
+                l->stack->pipeline().start(r);
+            },
+            Qt::QueuedConnection);
     }
     return id;
 }

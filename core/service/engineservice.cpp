@@ -3,6 +3,7 @@
 
 #include "api/controlcharacters.h"
 #include "api/historyjson.h"
+#include "engine/tsanseed.h"
 #include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
 #include "prober.h"
@@ -588,6 +589,7 @@ void EngineService::closeRevokedStreams()
 
 void EngineService::onEvent(const Event &event)
 {
+    BULLPEN_TSAN_SEED("stream"); // on the service's thread, racing the engine threads' (tsanseed.h)
     if (!m_events.followsStore() && std::holds_alternative<GenerationFinished>(event.body))
         m_awaitingStream.remove(event.generationId); // published just below
     if (std::holds_alternative<GenerationStarted>(event.body))

@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: MIT
-// ThreadSanitizer and Qt's event queue: an experiment, linked into the suites of the `tsan` preset only
-// with -DBULLPEN_TSAN_QT_QUEUE=ON, and not yet good enough for the stage (tests/README.md,
-// "ThreadSanitizer", has what it was measured to do).
+// ThreadSanitizer and Qt's event queue: linked into every suite of the `tsan` preset
+// (BULLPEN_TSAN_QT_QUEUE, on there; tests/README.md, "ThreadSanitizer", has what it was measured to do).
 //
 // Debian's Qt is not built with ThreadSanitizer: a queued call or signal is handed from one thread to
 // another through a QMutex inside libQt6Core, where ThreadSanitizer sees no lock, so every value handed
 // over that way (a queued lambda's captures, a signal's arguments, a reply's bytes from Qt's network
-// thread) is reported as a race. This file tells ThreadSanitizer what Qt guarantees, where a post leaves
-// code it can hook and a delivery enters code it can hook, keyed per receiving thread:
-//   - a post releases the receiver's thread: invokeMethod, singleShot and postEvent called by an
-//     instrumented caller (these symbols, defined here, take the place of Qt's for the executable), and
-//     every wake-up of a thread's GLib main context (g_main_context_wakeup, which Qt calls after a post);
+// thread) would be reported as a race. This file tells ThreadSanitizer what Qt guarantees, where a
+// hand-over leaves code it can hook and where it enters code it can hook, keyed per receiving thread:
+//   - a post releases the receiver's thread: invokeMethod, singleShot and postEvent (these symbols,
+//     defined here, take the place of Qt's for the executable, and for Qt's own library where it calls
+//     them through the PLT, as a queued signal's post does), and every wake-up of a thread's GLib main
+//     context (g_main_context_wakeup, which Qt calls after a post);
 //   - every event delivered (QInternal's EventNotifyCallback, on the receiving thread, before the
 //     receiver runs) acquires its thread and its GLib context;
-//   - a functor handed to invokeMethod releases its thread when it returns, which a caller blocked on it
-//     (Qt::BlockingQueuedConnection) acquires.
-// Not modelled yet: a signal's queued post (QMetaObject::activate posts inside Qt), and the window
-// between an event entering the receiver's list and Qt's wake-up call.
+//   - a functor handed to invokeMethod releases its thread and itself when it returns, which a caller
+//     blocked on it (Qt::BlockingQueuedConnection) and whichever thread drops it last acquire;
+//   - QThreadPool::start(std::function) releases a key its task acquires before it runs;
+//   - a thread's end releases it, and QThread::wait acquires it.
+// The stage shows this orders no real race away: a race seeded between those threads
+// (core/engine/tsanseed.h) must still be reported (scripts/tsan.sh).
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QThread>
+#include <QThreadPool>
+#include <QThreadStorage>
 #include <QTimer>
 
 #include <dlfcn.h>
@@ -50,8 +54,25 @@ void *glibQueue()
     return context ? context : glibDefault();
 }
 
+// Released by a thread's end (QThread::wait below).
+class ThreadEnd
+{
+public:
+    explicit ThreadEnd(QThread *thread)
+        : m_thread(thread)
+    {
+    }
+    ~ThreadEnd() { __tsan_release(m_thread); }
+
+private:
+    QThread *m_thread;
+};
+
 bool delivered(void **)
 {
+    static QThreadStorage<ThreadEnd *> ends;
+    if (!ends.hasLocalData())
+        ends.setLocalData(new ThreadEnd(QThread::currentThread()));
     __tsan_acquire(QThread::currentThread());
     __tsan_acquire(glibQueue());
     return false; // the event is delivered as usual
@@ -77,11 +98,15 @@ private:
         __tsan_acquire(QThread::currentThread()); // what the caller wrote into `self` before posting it
         auto *that = static_cast<Released *>(self);
         if (which == Destroy) {
+            // The last of the event and a caller blocked on it drops the functor, on either thread:
+            // after the call, whichever thread ran it.
+            __tsan_acquire(that);
             that->m_inner->destroyIfLastRef();
             delete that;
         } else if (which == Call) {
             that->m_inner->call(receiver, args);
             __tsan_release(QThread::currentThread());
+            __tsan_release(that);
         } else if (ret) {
             *ret = false;
         }
@@ -120,6 +145,54 @@ void QTimer::singleShotImpl(int msec, Qt::TimerType timerType, const QObject *re
     static const auto shot = real<void (*)(int, Qt::TimerType, const QObject *, QtPrivate::QSlotObjectBase *)>(
         "_ZN6QTimer14singleShotImplEiN2Qt9TimerTypeEPK7QObjectPN9QtPrivate15QSlotObjectBaseE");
     shot(msec, timerType, receiver, slot);
+}
+
+// QThreadPool::start(std::function): the pool's queue is a QMutex inside libQt6Core, so what the caller
+// wrote before start() and the task reads when it runs on a pool thread look unordered. Every start()
+// releases one key that every task acquires before it reads anything of its own (one key for every
+// pool: it orders a start before every task run after it, more than Qt promises, never less). The task
+// is a QRunnable of ours: Qt reads its vtable and calls run(), whose first act is the acquire.
+namespace {
+
+const char poolKey = 0;
+
+class PoolTask final : public QRunnable
+{
+public:
+    explicit PoolTask(std::function<void()> run)
+        : m_run(std::move(run))
+    {
+    }
+    void run() override
+    {
+        __tsan_acquire(const_cast<char *>(&poolKey));
+        m_run();
+    }
+
+private:
+    std::function<void()> m_run;
+};
+
+} // namespace
+
+void QThreadPool::start(std::function<void()> functionToRun, int priority)
+{
+    auto *task = new PoolTask(std::move(functionToRun));
+    __tsan_release(const_cast<char *>(&poolKey));
+    start(task, priority);
+}
+
+// QThread::wait: the thread's end reaches the waiter through a QWaitCondition inside libQt6Core. Each
+// thread that has had an event delivered keeps a QThreadStorage entry whose deleter runs at the thread's
+// end, after its deferred deletes and before Qt wakes the waiters: it releases the thread, and a wait
+// that saw the thread end acquires it.
+bool QThread::wait(QDeadlineTimer deadline)
+{
+    static const auto wait = real<bool (*)(QThread *, QDeadlineTimer)>("_ZN7QThread4waitE14QDeadlineTimer");
+    const bool ended = wait(this, deadline);
+    if (ended)
+        __tsan_acquire(this);
+    return ended;
 }
 
 void QCoreApplication::postEvent(QObject *receiver, QEvent *event, int priority)

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// A data race seeded on purpose, for ThreadSanitizer's stage to show that it still sees a suite's threads
+// through its suppressions and its model of Qt's event queue (scripts/tsan.sh, tests/README.md
+// "ThreadSanitizer"). Compiled only where ThreadSanitizer instruments the code (the `tsan` preset); in
+// every other build BULLPEN_TSAN_SEED(site) is nothing.
+//
+// Each site is named at two kinds of places that run on different threads with nothing ordering them:
+// one thread writes (BULLPEN_TSAN_SEED: the egress guard's relay accepting a connection, the caller
+// starting a generation, the service publishing an event) and the others read (BULLPEN_TSAN_SEED_READ:
+// the engine threads routing a request, starting that generation, handing over an event), so the report
+// is between that pair and never between two readers. With BULLPEN_TSAN_SEED=<site> in the environment
+// they touch one plain int, which ThreadSanitizer must report; without it they only compare a pointer
+// read once.
+#if defined(__SANITIZE_THREAD__)
+#define BULLPEN_TSAN_SEEDS
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BULLPEN_TSAN_SEEDS
+#endif
+#endif
+
+#ifdef BULLPEN_TSAN_SEEDS
+#include <cstdlib>
+#include <cstring>
+
+namespace bullpen::tsanseed {
+
+inline int racedOn = 0; // deliberately unsynchronised
+inline thread_local int lastSeen = 0;
+
+inline bool chosen(const char *site)
+{
+    static const char *const named = std::getenv("BULLPEN_TSAN_SEED");
+    return named && std::strcmp(named, site) == 0;
+}
+
+} // namespace bullpen::tsanseed
+
+#define BULLPEN_TSAN_SEED(site)                                                                                                            \
+    do {                                                                                                                                   \
+        if (::bullpen::tsanseed::chosen(site))                                                                                             \
+            ++::bullpen::tsanseed::racedOn;                                                                                                \
+    } while (false)
+#define BULLPEN_TSAN_SEED_READ(site)                                                                                                       \
+    do {                                                                                                                                   \
+        if (::bullpen::tsanseed::chosen(site))                                                                                             \
+            ::bullpen::tsanseed::lastSeen = ::bullpen::tsanseed::racedOn;                                                                  \
+    } while (false)
+#else
+#define BULLPEN_TSAN_SEED(site) static_cast<void>(0)
+#define BULLPEN_TSAN_SEED_READ(site) static_cast<void>(0)
+#endif
