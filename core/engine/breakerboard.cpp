@@ -122,7 +122,8 @@ BreakerChange BreakerBoard::open(const BreakerKey &key, Breaker &b, Clock::time_
     b.buckets.clear();
     ++b.opened;
     b.reason = std::move(reason);
-    qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "opened for" << b.wait.count() << "ms:" << b.reason;
+    if (m_logged)
+        qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "opened for" << b.wait.count() << "ms:" << b.reason;
     return BreakerChange { QStringLiteral("breaker_opened"), key, std::nullopt, b.reason, b.since };
 }
 
@@ -153,7 +154,8 @@ BreakerGate BreakerBoard::gateLocked(const BreakerKey &key, Clock::time_point no
         b.state = BreakerState::HalfOpen;
         b.changedAt = now;
         b.since = wall;
-        qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "half-open: the next request tries the provider";
+        if (m_logged)
+            qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "half-open: the next request tries the provider";
         if (changes)
             changes->push_back({ QStringLiteral("breaker_half_open"), key, std::nullopt,
                                  recordText(RecordText::CooldownOver, { QString::number(b.cooldown.count()) }), wall });
@@ -211,7 +213,8 @@ void BreakerBoard::record(const BreakerKey &key, BreakerCount count, bool trial,
                 const QString why = count == BreakerCount::Success
                     ? recordText(RecordText::TrialSucceeded)
                     : recordText(RecordText::TrialReachedProvider, { enumName(kind.value_or(FailureKind::UNKNOWN)) });
-                qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
+                if (m_logged)
+                    qCInfo(lcBreaker).noquote() << "breaker" << key.toString() << "closed:" << why;
                 changes.push_back({ QStringLiteral("breaker_closed"), key, std::nullopt, why, b.since });
             } else if (count == BreakerCount::Blamed) {
                 // The trial failed the provider: open again, for twice as long (at most maxCooldown), counted

@@ -110,6 +110,9 @@ public:
     // Where the cooldown's jitter is drawn from: a number in [0, 1). QRandomGenerator::global() unless a
     // test injects a seeded or fixed source.
     void setRandom(std::function<double()> random) { m_random = std::move(random); }
+    // Whether state changes are logged (bullpen.breaker). Off for a board that only replays history
+    // (the tuner's, core/tuning/tunebreaker.cpp): its openings are predictions, not events of this engine.
+    void setLogged(bool logged) { m_logged = logged; }
 
     // May a request go to `key` now? A Trial is the one request a HALF_OPEN breaker lets through: pass
     // `trial = true` to record() with its outcome. Drains are obeyed even with breakers off.
@@ -170,6 +173,7 @@ private:
     const BreakerSettings m_settings;
     std::function<QDateTime()> m_wallNow;
     std::function<double()> m_random;
+    bool m_logged = true;
     mutable std::mutex m_mutex;
     std::map<BreakerKey, Breaker> m_breakers;
     std::vector<Drain> m_drains;

@@ -314,8 +314,10 @@ QString HistoryQueries::tuneReadSql()
 {
     // Every column is in `attempts_tune` (schema 16), which holds (stage, synthetic) and then the order
     // asked for: the read streams the index and sorts nothing.
-    return QStringLiteral("SELECT generation_id, role, success, kind, duration_ms, cost FROM attempts WHERE stage = ? AND synthetic = 0 "
-                          "AND at_ms >= ? AND at_ms < ? ORDER BY generation_id, attempt_id");
+    // at_ms: the tuner replays a breaker in the order the generations started (tunebreaker.cpp).
+    return QStringLiteral(
+        "SELECT generation_id, role, success, kind, duration_ms, cost, at_ms FROM attempts WHERE stage = ? AND synthetic = 0 "
+        "AND at_ms >= ? AND at_ms < ? ORDER BY generation_id, attempt_id");
 }
 
 bool HistoryQueries::forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, const std::function<void(const TraceAttempt &)> &visit,
@@ -335,6 +337,7 @@ bool HistoryQueries::forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, con
         a.kind = enumFromName<FailureKind>(q.value(3).toString());
         a.durationMs = q.value(4).toDouble();
         a.cost = q.value(5).isNull() ? std::nullopt : std::optional<double>(q.value(5).toDouble());
+        a.atMs = q.value(6).toLongLong();
         visit(a);
     }
     return true;

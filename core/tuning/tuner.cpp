@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace bullpen {
 
@@ -50,9 +51,38 @@ QList<TuneCandidate> tuneCandidates(const QList<milliseconds> &primaryTimeouts, 
     QList<TuneCandidate> out;
     out.reserve(primaries.size() * fallbacks.size());
     for (const milliseconds p : primaries) {
-        for (const milliseconds f : fallbacks)
-            out << TuneCandidate { p, f, false };
+        for (const milliseconds f : fallbacks) {
+            TuneCandidate c = today; // today's preset and breaker settings, the breaker as recorded
+            c.primaryTimeout = p;
+            c.fallbackTimeout = f;
+            c.today = false;
+            c.breaker = TuneBreaker::AsRecorded;
+            out << c;
+        }
     }
+    return out;
+}
+
+QString otherTunePreset(const QString &today)
+{
+    return today == u"relief" ? QStringLiteral("capacity") : QStringLiteral("relief");
+}
+
+QList<TuneCandidate> tuneAlternatives(const TuneCandidate &today)
+{
+    QList<TuneCandidate> out;
+    const bool on = today.breakerSettings.enabled;
+    for (const TuneBreaker b : { TuneBreaker::On, TuneBreaker::Off }) {
+        TuneCandidate c = today;
+        c.breaker = b;
+        c.today = (b == TuneBreaker::On) == on;
+        out << c;
+    }
+    TuneCandidate other = today;
+    other.preset = otherTunePreset(today.preset);
+    other.breaker = on ? TuneBreaker::On : TuneBreaker::Off;
+    other.today = false;
+    out << other;
     return out;
 }
 
@@ -68,17 +98,15 @@ void Tuner::add(const TraceAttempt &a)
         close();
         m_open = a.generationId;
     }
-    static const KindSet relief = StagePolicy::relief(Provider::Gemini, Provider::Qwen).fallbackOn;
-    const Outcome outcome = a.success        ? Outcome::Success
-        : a.kind == FailureKind::TIMEOUT     ? Outcome::Timeout
-        : a.kind && relief.contains(*a.kind) ? Outcome::Eligible
-                                             : Outcome::Final;
+    const Outcome outcome = a.success ? Outcome::Success : a.kind == FailureKind::TIMEOUT ? Outcome::Timeout : Outcome::Failed;
     const auto ms = static_cast<float>(a.durationMs);
     const float cost = a.cost ? static_cast<float>(*a.cost) : -1.0F;
+    m_current.startMs = std::min(m_current.startMs, a.atMs - static_cast<qint64>(std::llround(a.durationMs)));
     if (a.role == Role::Primary && m_current.primary == Outcome::None) { // the first round's primary
         m_current.primary = outcome;
         m_current.primaryMs = ms;
         m_current.primaryCost = cost;
+        m_current.primaryKind = static_cast<std::uint8_t>(a.kind.value_or(FailureKind::UNKNOWN));
         if (a.success)
             m_primarySuccessMs.push_back(ms);
     } else if (a.role == Role::Fallback && m_current.fallback == Outcome::None) {
@@ -130,7 +158,41 @@ TunePrediction Tuner::recorded(const TuneCandidate &today) const
     return p;
 }
 
-PredictedGeneration Tuner::walk(std::size_t i, const TuneCandidate &c) const
+Tuner::Routing Tuner::routing(const QString &preset)
+{
+    const std::optional<StagePolicy> p = StagePolicy::fromPreset(preset, Provider::Gemini, Provider::Qwen);
+    const StagePolicy policy = p.value_or(StagePolicy::relief(Provider::Gemini, Provider::Qwen));
+    return Routing { policy.fallback ? policy.fallbackOn : KindSet {}, policy.fallbackNeedsCapacityMarker };
+}
+
+Tuner::PrimaryPart Tuner::primaryPart(const Trace &t, std::size_t i, double T) const
+{
+    PrimaryPart p;
+    if (t.primary == Outcome::Timeout && T > t.primaryMs) {
+        // The record says only "longer than primaryMs": stand in an answer from the primary's
+        // answers that took longer, if any did.
+        p.censored = true;
+        const auto from = std::upper_bound(m_primarySuccessMs.begin(), m_primarySuccessMs.end(), t.primaryMs);
+        const auto later = std::distance(from, m_primarySuccessMs.end());
+        const double d = later > 0 ? *(from + static_cast<std::ptrdiff_t>(spread(i) * static_cast<double>(later))) : T;
+        p.success = d < T;
+        p.ms = std::min(d, T);
+    } else if (t.primaryMs < T && t.primary != Outcome::Timeout) {
+        p.ms = t.primaryMs;
+        p.success = t.primary == Outcome::Success;
+        if (!p.success)
+            p.kind = static_cast<FailureKind>(t.primaryKind);
+        return p;
+    } else { // cut at the candidate's timeout
+        p.ms = T;
+    }
+    if (!p.success)
+        p.kind = FailureKind::TIMEOUT;
+    return p;
+}
+
+PredictedGeneration Tuner::walk(std::size_t i, const TuneCandidate &c, const Routing &r, Gate gate, std::size_t from,
+                                PrimaryPart *called) const
 {
     const auto T = static_cast<double>(c.primaryTimeout.count());
     const auto F = static_cast<double>(c.fallbackTimeout.count());
@@ -138,28 +200,26 @@ PredictedGeneration Tuner::walk(std::size_t i, const TuneCandidate &c) const
     PredictedGeneration w;
     if (m_keepIds)
         w.generationId = m_ids[i];
-    bool handOn = t.primary == Outcome::None; // a skipped primary: straight to the fallback
-    if (t.primary != Outcome::None) {
-        w.pay(t.primaryCost); // a primary cut short was still computed, and billed, by its provider
-        if (t.primary == Outcome::Timeout && T > t.primaryMs) {
-            // The record says only "longer than primaryMs": stand in an answer from the primary's
-            // answers that took longer, if any did.
-            w.censored = true;
-            const auto from = std::upper_bound(m_primarySuccessMs.begin(), m_primarySuccessMs.end(), t.primaryMs);
-            const auto later = std::distance(from, m_primarySuccessMs.end());
-            const double d = later > 0 ? *(from + static_cast<std::ptrdiff_t>(spread(i) * static_cast<double>(later))) : T;
-            w.success = d < T;
-            w.ms = std::min(d, T);
-            w.costUnknown = w.costUnknown || w.success;
-            handOn = !w.success;
-        } else if (t.primaryMs < T && t.primary != Outcome::Timeout) {
-            w.ms = t.primaryMs;
-            w.success = t.primary == Outcome::Success;
-            handOn = t.primary == Outcome::Eligible;
-        } else { // cut at the candidate's timeout, which falls back
-            w.ms = T;
-            handOn = true;
-        }
+    const bool recordedCall = t.primary != Outcome::None;
+    const bool call = gate == Gate::AsRecorded ? recordedCall : gate == Gate::Call && (recordedCall || from < m_traces.size());
+    bool handOn = !call; // a skipped primary: straight to the fallback
+    w.primarySkipped = !call;
+    w.unobserved = gate == Gate::Call && !call; // to be called, but no primary was recorded before it
+    if (call) {
+        // A primary the record never called: the nearest recorded one before it says how it would have gone.
+        const Trace &source = recordedCall ? t : m_traces[from];
+        w.unobserved = !recordedCall;
+        const PrimaryPart p = primaryPart(source, i, T);
+        w.pay(source.primaryCost); // a primary cut short was still computed, and billed, by its provider
+        w.censored = p.censored;
+        w.costUnknown = w.costUnknown || (p.censored && p.success);
+        w.ms = p.ms;
+        w.success = p.success;
+        handOn = p.kind && r.fallbackOn.contains(*p.kind);
+        if (handOn && r.needsCapacityMarker)
+            w.unobserved = true; // the marker is not kept: assumed present
+        if (called)
+            *called = p;
     }
     if (!handOn)
         return w;
@@ -182,6 +242,17 @@ PredictedGeneration Tuner::walk(std::size_t i, const TuneCandidate &c) const
     return w;
 }
 
+void Tuner::each(const TuneCandidate &c, const Visit &visit) const
+{
+    if (c.breaker != TuneBreaker::AsRecorded) {
+        replayBreaker(c, visit);
+        return;
+    }
+    const Routing r = routing(c.preset);
+    for (std::size_t i = 0; i < m_traces.size(); ++i)
+        visit(i, walk(i, c, r, Gate::AsRecorded, m_traces.size()));
+}
+
 TunePrediction Tuner::run(const TuneCandidate &c) const
 {
     TunePrediction p;
@@ -189,8 +260,7 @@ TunePrediction Tuner::run(const TuneCandidate &c) const
     std::vector<float> latencies;
     latencies.reserve(m_traces.size());
     qint64 ok = 0, called = 0, answered = 0;
-    for (std::size_t i = 0; i < m_traces.size(); ++i) {
-        const PredictedGeneration w = walk(i, c);
+    each(c, [&](std::size_t, const PredictedGeneration &w) {
         latencies.push_back(static_cast<float>(w.ms));
         ok += w.success ? 1 : 0;
         called += w.fallbackCalled ? 1 : 0;
@@ -199,7 +269,8 @@ TunePrediction Tuner::run(const TuneCandidate &c) const
         p.costUnknown += w.costUnknown ? 1 : 0;
         p.censored += w.censored ? 1 : 0;
         p.imputedFallback += w.imputed ? 1 : 0;
-    }
+        p.unobserved += w.unobserved ? 1 : 0;
+    });
     const double n = std::max<double>(1.0, static_cast<double>(m_traces.size()));
     p.successRate = static_cast<double>(ok) / n;
     p.fallbackCalledRate = static_cast<double>(called) / n;
@@ -215,16 +286,18 @@ void Tuner::ready()
         return;
     close();
     std::sort(m_primarySuccessMs.begin(), m_primarySuccessMs.end());
+    m_order.resize(m_traces.size());
+    std::iota(m_order.begin(), m_order.end(), std::uint32_t(0));
+    std::stable_sort(m_order.begin(), m_order.end(),
+                     [this](std::uint32_t a, std::uint32_t b) { return m_traces[a].startMs < m_traces[b].startMs; });
     m_ready = true;
 }
 
 std::vector<PredictedGeneration> Tuner::generations(const TuneCandidate &candidate)
 {
     ready();
-    std::vector<PredictedGeneration> out;
-    out.reserve(m_traces.size());
-    for (std::size_t i = 0; i < m_traces.size(); ++i)
-        out.push_back(walk(i, candidate));
+    std::vector<PredictedGeneration> out(m_traces.size());
+    each(candidate, [&out](std::size_t i, const PredictedGeneration &w) { out[i] = w; });
     return out;
 }
 
@@ -233,6 +306,7 @@ TuneReport Tuner::predict(const QList<TuneCandidate> &candidates, const TuneCand
     ready();
     TuneCandidate now = today;
     now.today = true;
+    now.breaker = TuneBreaker::AsRecorded; // the grid's; the breaker replayed on and off is in the alternatives
     TuneReport r;
     r.stage = m_stage;
     r.generations = static_cast<qint64>(m_traces.size());
@@ -246,6 +320,8 @@ TuneReport Tuner::predict(const QList<TuneCandidate> &candidates, const TuneCand
     }
     if (!hasToday)
         r.predictions << run(now);
+    for (const TuneCandidate &c : tuneAlternatives(now))
+        r.alternatives << run(c);
     std::sort(r.predictions.begin(), r.predictions.end(), [](const TunePrediction &a, const TunePrediction &b) {
         return std::pair(a.candidate.primaryTimeout, a.candidate.fallbackTimeout)
             < std::pair(b.candidate.primaryTimeout, b.candidate.fallbackTimeout);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "engine/breakersettings.h"
+#include "engine/stagepolicy.h"
 #include "failure/failure.h"
 
 #include <QJsonObject>
@@ -10,16 +12,20 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
 namespace bullpen {
 
 // One recorded attempt as the tuner reads it (docs/contract.md §17): the store hands them over one at
-// a time, a generation's attempts together and in order.
+// a time, a generation's attempts together and in order (not in time order: the tuner sorts the
+// generations by when they started before it replays a breaker).
 struct TraceAttempt
 {
     QString generationId;
+    qint64 atMs = 0; // when the attempt finished (wall time, as `attempts.at_ms`)
     Role role = Role::Primary;
     bool success = false;
     std::optional<FailureKind> kind;
@@ -27,12 +33,26 @@ struct TraceAttempt
     std::optional<double> cost;
 };
 
-// One setting to try: the relief preset's primary and fallback timeouts.
+// How a candidate treats the primary's breaker (docs/contract.md §13).
+enum class TuneBreaker : std::uint8_t {
+    AsRecorded, // each generation's primary skipped exactly when the record skipped it (the timeout grid)
+    On, // the engine's breaker (BreakerBoard) replayed over the generations in time order
+    Off, // no breaker: every primary is called and waited for
+};
+QString toId(TuneBreaker breaker); // as_recorded, on, off
+std::optional<TuneBreaker> tuneBreakerFromId(const QString &id);
+
+// One setting to try: a routing preset's primary and fallback timeouts, with the breaker as recorded
+// (the timeout grid) or replayed on or off.
 struct TuneCandidate
 {
     std::chrono::milliseconds primaryTimeout { 60'000 };
     std::chrono::milliseconds fallbackTimeout { 60'000 };
     bool today = false; // the setting in force
+    QString preset = QStringLiteral("relief"); // which primary failures fall back (StagePolicy::fromPreset)
+    TuneBreaker breaker = TuneBreaker::AsRecorded;
+    // Today's: the breaker's settings (`breaker`, `breaker_window`, …) a replayed breaker runs with.
+    BreakerSettings breakerSettings {};
 };
 
 // The primary timeouts tried when none are named: `bullpen-cli tune`'s default and the Tune panel's
@@ -43,6 +63,14 @@ const QList<std::chrono::milliseconds> &defaultTuneTimeouts();
 // in that order. `bullpen-cli tune`, GET /v1/stats/tune and the Tune panel build theirs here.
 QList<TuneCandidate> tuneCandidates(const QList<std::chrono::milliseconds> &primaryTimeouts,
                                     const QList<std::chrono::milliseconds> &fallbackTimeouts, const TuneCandidate &today);
+
+// The preset a tune offers beside today's (docs/contract.md §4): `relief` and `capacity` are each
+// other's; `rounds` never switches provider, and its second round was never recorded unless it ran,
+// so from `rounds` the other is the shipped default, `relief`.
+QString otherTunePreset(const QString &today);
+// Today's timeouts under settings other than the timeouts, each replayed in time order: the breaker on
+// and off (one of them today's, marked), then the other preset with today's breaker.
+QList<TuneCandidate> tuneAlternatives(const TuneCandidate &today);
 
 // What the stage would have done under one candidate, over the same generations.
 struct TunePrediction
@@ -59,6 +87,11 @@ struct TunePrediction
     // (the candidate waits longer than the record did), and on a fallback that was never called.
     qint64 censored = 0;
     qint64 imputedFallback = 0;
+    // Generations whose prediction rests on what the record cannot say: a primary this candidate calls
+    // but the record skipped (its breaker was open, or it was drained), stood in by the primary's
+    // recorded attempt nearest before it in time; or, under `capacity`, a TRANSIENT_SERVER failure
+    // assumed to carry the capacity marker the attempts table does not keep.
+    qint64 unobserved = 0;
 };
 
 // One generation as predicted under a candidate: its stage latency (its attempts' times, as the
@@ -77,6 +110,8 @@ struct PredictedGeneration
     // (censored), or a fallback it never called (imputed from the fallbacks of other generations).
     bool censored = false;
     bool imputed = false;
+    bool unobserved = false; // see TunePrediction::unobserved
+    bool primarySkipped = false; // went straight to the fallback (the record's skip, or a replayed breaker's)
 
     void pay(float c)
     {
@@ -94,7 +129,9 @@ struct TuneReport
     qint64 toMs = 0;
     qint64 generations = 0;
     TunePrediction recorded; // what happened (its candidate: today's setting)
-    QList<TunePrediction> predictions;
+    QList<TunePrediction> predictions; // the timeout grid, breaker as recorded: the Tune panel's curve
+    // Today's timeouts with the breaker replayed on and off, and under the other preset (tuneAlternatives).
+    QList<TunePrediction> alternatives;
 
     QJsonObject toJson() const;
     static TuneReport fromJson(const QJsonObject &json);
@@ -117,15 +154,17 @@ public:
     std::vector<PredictedGeneration> generations(const TuneCandidate &candidate);
 
 private:
-    enum class Outcome : std::uint8_t { None, Success, Eligible, Final, Timeout };
+    enum class Outcome : std::uint8_t { None, Success, Failed, Timeout };
     struct Trace
     {
+        qint64 startMs = std::numeric_limits<qint64>::max(); // when its first attempt started (wall time)
         float primaryMs = 0;
         float fallbackMs = 0;
         float primaryCost = -1; // < 0: unknown
         float fallbackCost = -1;
         Outcome primary = Outcome::None; // None: skipped (breaker, drain)
         Outcome fallback = Outcome::None; // None: not called
+        std::uint8_t primaryKind = 0; // the FailureKind of a failed primary
     };
     struct Sample
     {
@@ -133,9 +172,34 @@ private:
         float cost = -1;
         bool success = false;
     };
+    // Which primary failures a candidate's preset hands to the fallback.
+    struct Routing
+    {
+        KindSet fallbackOn;
+        bool needsCapacityMarker = false;
+    };
+    // How a primary called under a candidate ended: its time, and its failure kind if it failed.
+    struct PrimaryPart
+    {
+        double ms = 0;
+        bool success = false;
+        bool censored = false;
+        std::optional<FailureKind> kind;
+    };
+    // Whether a generation's primary is called: as the record says, or as a replayed breaker says.
+    enum class Gate : std::uint8_t { AsRecorded, Call, Skip };
+    using Visit = std::function<void(std::size_t, const PredictedGeneration &)>;
+    static Routing routing(const QString &preset);
     void close();
-    void ready(); // every attempt added: the last generation closed, the stand-ins sorted
-    PredictedGeneration walk(std::size_t i, const TuneCandidate &candidate) const;
+    void ready(); // every attempt added: the last generation closed, the stand-ins sorted, the time order made
+    PrimaryPart primaryPart(const Trace &t, std::size_t i, double timeoutMs) const;
+    // Generation i under a candidate; `from`: whose recorded primary stands in when the record skipped it.
+    PredictedGeneration walk(std::size_t i, const TuneCandidate &candidate, const Routing &r, Gate gate, std::size_t from,
+                             PrimaryPart *called = nullptr) const;
+    // Every generation under a candidate, each handed to `visit` with its index: in the order added for
+    // the breaker as recorded, in time order for a replayed breaker (tunebreaker.cpp).
+    void each(const TuneCandidate &candidate, const Visit &visit) const;
+    void replayBreaker(const TuneCandidate &candidate, const Visit &visit) const;
     TunePrediction run(const TuneCandidate &candidate) const;
     TunePrediction recorded(const TuneCandidate &today) const;
 
@@ -143,6 +207,7 @@ private:
     QString m_open; // the generation being read
     Trace m_current;
     std::vector<Trace> m_traces;
+    std::vector<std::uint32_t> m_order; // m_traces' indices by start time
     std::vector<QString> m_ids; // beside m_traces, with keepIds()
     bool m_keepIds = false;
     bool m_ready = false;
