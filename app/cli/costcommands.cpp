@@ -132,6 +132,55 @@ int runSpend(const QStringList &arguments)
     return 0;
 }
 
+namespace {
+
+// `bullpen-cli tune` without --json: the recorded figures, the timeout grid, then today's timeouts with
+// the breaker replayed on and off and under the other preset.
+void printTune(QTextStream &out, const TuneReport &report)
+{
+    out << report.generations << " generations of " << toId(report.stage) << "; recorded: p50 " << durationText(report.recorded.p50Ms)
+        << ", p95 " << durationText(report.recorded.p95Ms) << ", success " << QString::number(100 * report.recorded.successRate, 'f', 1)
+        << " %, fallback " << QString::number(100 * report.recorded.fallbackRate, 'f', 1) << " %\n";
+    const auto row = [&out](const QString &a, const QString &b, const QString &p50, const QString &p95, const QString &ok,
+                            const QString &fallback, const QString &cost, const QString &censored, const QString &unobserved) {
+        out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8  %9")
+                   .arg(a, -9)
+                   .arg(b, -9)
+                   .arg(p50, 9)
+                   .arg(p95, 9)
+                   .arg(ok, 8)
+                   .arg(fallback, 8)
+                   .arg(cost, 10)
+                   .arg(censored, 8)
+                   .arg(unobserved, 10);
+    };
+    const auto prediction = [&](const QString &a, const QString &b, const TunePrediction &p) {
+        row(a, b, durationText(p.p50Ms), durationText(p.p95Ms), QString::number(100 * p.successRate, 'f', 1) + QStringLiteral(" %"),
+            QString::number(100 * p.fallbackRate, 'f', 1) + QStringLiteral(" %"), QString::number(p.cost, 'f', 2),
+            QString::number(p.censored), QString::number(p.unobserved));
+        out << (p.candidate.today ? "  ← today" : "") << "\n";
+    };
+    const auto ms = [](std::chrono::milliseconds d) {
+        return durationText(static_cast<double>(d.count()));
+    };
+    row(QStringLiteral("primary"), QStringLiteral("fallback"), QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("success"),
+        QStringLiteral("fallback"), QStringLiteral("cost"), QStringLiteral("censored"), QStringLiteral("unobserved"));
+    out << "\n";
+    for (const TunePrediction &p : report.predictions)
+        prediction(ms(p.candidate.primaryTimeout), ms(p.candidate.fallbackTimeout), p);
+    out << "\nat today's timeouts, the breaker replayed in time order:\n";
+    row(QStringLiteral("preset"), QStringLiteral("breaker"), QStringLiteral("p50"), QStringLiteral("p95"), QStringLiteral("success"),
+        QStringLiteral("fallback"), QStringLiteral("cost"), QStringLiteral("censored"), QStringLiteral("unobserved"));
+    out << "\n";
+    for (const TunePrediction &p : report.alternatives)
+        prediction(p.candidate.preset, toId(p.candidate.breaker), p);
+    out << "censored: predictions that wait longer than a recorded timeout did (it says only \"longer than T\")\n"
+        << "unobserved: predictions that call a primary the record skipped (stood in by the nearest earlier one), or assume a "
+           "capacity marker the record does not keep\n";
+}
+
+} // namespace
+
 int runTune(const QStringList &arguments)
 {
     CostCommand c;
@@ -165,6 +214,8 @@ int runTune(const QStringList &arguments)
     const QString file = c.parser.isSet(c.args.settings) ? c.parser.value(c.args.settings) : EngineSetup::defaultSettingsFile();
     const SettingsLoad load = SettingsLoader::load(file, {}, QProcessEnvironment::systemEnvironment(), false);
     TuneCandidate today { load.settings.storyboard.primaryTimeout, load.settings.storyboard.fallbackTimeout, true };
+    today.preset = load.settings.storyboard.preset;
+    today.breakerSettings = load.settings.breaker;
     QString why;
     if (c.parser.isSet(fallbackTimeout)) {
         const auto f = parseDuration(c.parser.value(fallbackTimeout), &why);
@@ -191,32 +242,7 @@ int runTune(const QStringList &arguments)
         c.out << QJsonDocument(report->toJson()).toJson(QJsonDocument::Indented);
         return 0;
     }
-    c.out << report->generations << " generations of " << toId(*s) << "; recorded: p50 " << durationText(report->recorded.p50Ms) << ", p95 "
-          << durationText(report->recorded.p95Ms) << ", success " << QString::number(100 * report->recorded.successRate, 'f', 1)
-          << " %, fallback " << QString::number(100 * report->recorded.fallbackRate, 'f', 1) << " %\n";
-    c.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8")
-                 .arg(QStringLiteral("primary"), -9)
-                 .arg(QStringLiteral("fallback"), -9)
-                 .arg(QStringLiteral("p50"), 9)
-                 .arg(QStringLiteral("p95"), 9)
-                 .arg(QStringLiteral("success"), 8)
-                 .arg(QStringLiteral("fallback"), 8)
-                 .arg(QStringLiteral("cost"), 10)
-                 .arg(QStringLiteral("censored"), 8)
-          << "\n";
-    for (const TunePrediction &p : report->predictions)
-        c.out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7  %8%9")
-                     .arg(durationText(static_cast<double>(p.candidate.primaryTimeout.count())), -9)
-                     .arg(durationText(static_cast<double>(p.candidate.fallbackTimeout.count())), -9)
-                     .arg(durationText(p.p50Ms), 9)
-                     .arg(durationText(p.p95Ms), 9)
-                     .arg(QString::number(100 * p.successRate, 'f', 1) + QStringLiteral(" %"), 8)
-                     .arg(QString::number(100 * p.fallbackRate, 'f', 1) + QStringLiteral(" %"), 8)
-                     .arg(QString::number(p.cost, 'f', 2), 10)
-                     .arg(p.censored, 8)
-                     .arg(p.candidate.today ? QStringLiteral("  ← today") : QString())
-              << "\n";
-    c.out << "censored: predictions that wait longer than a recorded timeout did (it says only \"longer than T\")\n";
+    printTune(c.out, *report);
     return 0;
 }
 

@@ -213,6 +213,8 @@ std::optional<TuneReport> RemoteHistory::tune(Stage stage, qint64 fromMs, qint64
     StatsQuery::addRange(&q, fromMs, toMs);
     StatsQuery::add(&q, StatsParam::TodayPrimaryTimeoutMs, qint64(today.primaryTimeout.count()));
     StatsQuery::add(&q, StatsParam::FallbackTimeoutMs, qint64(today.fallbackTimeout.count()));
+    StatsQuery::add(&q, StatsParam::TodayPreset, today.preset);
+    StatsQuery::add(&q, StatsParam::TodayBreaker, toId(today.breakerSettings.enabled ? TuneBreaker::On : TuneBreaker::Off));
     if (!timeouts.isEmpty())
         StatsQuery::add(&q, StatsParam::PrimaryTimeoutsMs, timeouts.join(QLatin1Char(',')));
     if (!fallbacks.isEmpty())

@@ -89,6 +89,18 @@ public:
         return out;
     }
 
+    // One of `allowed`, or nothing when not given.
+    std::optional<QString> choice(const QString &name, const QStringList &allowed)
+    {
+        if (error || !m_query.hasQueryItem(name))
+            return std::nullopt;
+        const QString v = item(name).trimmed().toLower();
+        if (allowed.contains(v))
+            return v;
+        error = FieldError { name, QStringLiteral("must be one of %1, e.g. %2").arg(allowed.join(QStringLiteral(", ")), allowed.first()) };
+        return std::nullopt;
+    }
+
 private:
     std::optional<qint64> integer(const QString &name, qint64 min, qint64 max)
     {
@@ -169,16 +181,21 @@ Plan spend(const QUrlQuery &query)
 }
 
 // docs/contract.md §17: the tuner over the range. Today's setting is the caller's (the settings line it
-// would change): today_primary_timeout_ms and fallback_timeout_ms, 60 s each when not given. The
-// candidates: every primary_timeouts_ms with every fallback_timeouts_ms (either left out: today's).
+// would change): today_primary_timeout_ms and fallback_timeout_ms, 60 s each when not given, and
+// today_preset and today_breaker (relief and on when not given; the breaker's window, threshold and
+// cooldown are the shipped ones). The candidates: every primary_timeouts_ms with every
+// fallback_timeouts_ms (either left out: today's); the breaker on/off and the other preset are added.
 Plan tune(const QUrlQuery &query)
 {
     using namespace std::chrono_literals;
     Query q(query);
     const auto range = q.range();
     const Stage stage = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
-    const TuneCandidate today { q.timeout(StatsQuery::name(StatsParam::TodayPrimaryTimeoutMs)).value_or(60s),
-                                q.timeout(StatsQuery::name(StatsParam::FallbackTimeoutMs)).value_or(60s), true };
+    TuneCandidate today { q.timeout(StatsQuery::name(StatsParam::TodayPrimaryTimeoutMs)).value_or(60s),
+                          q.timeout(StatsQuery::name(StatsParam::FallbackTimeoutMs)).value_or(60s), true };
+    today.preset = q.choice(StatsQuery::name(StatsParam::TodayPreset), StagePolicy::presetNames()).value_or(today.preset);
+    const QStringList onOff { toId(TuneBreaker::On), toId(TuneBreaker::Off) };
+    today.breakerSettings.enabled = q.choice(StatsQuery::name(StatsParam::TodayBreaker), onOff).value_or(onOff.first()) == onOff.first();
     const QList<std::chrono::milliseconds> primaries = q.timeouts(StatsQuery::name(StatsParam::PrimaryTimeoutsMs));
     const QList<TuneCandidate> candidates = tuneCandidates(primaries, q.timeouts(StatsQuery::name(StatsParam::FallbackTimeoutsMs)), today);
     return planOr(q, [range, stage, today, candidates](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {

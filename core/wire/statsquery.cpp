@@ -24,6 +24,8 @@ const QList<std::pair<StatsParam, QString>> &params()
         { StatsParam::FallbackTimeoutMs, QStringLiteral("fallback_timeout_ms") },
         { StatsParam::PrimaryTimeoutsMs, QStringLiteral("primary_timeouts_ms") },
         { StatsParam::FallbackTimeoutsMs, QStringLiteral("fallback_timeouts_ms") },
+        { StatsParam::TodayPreset, QStringLiteral("today_preset") },
+        { StatsParam::TodayBreaker, QStringLiteral("today_breaker") },
     };
     return table;
 }

@@ -26,6 +26,8 @@ enum class StatsParam {
     FallbackTimeoutMs,
     PrimaryTimeoutsMs,
     FallbackTimeoutsMs,
+    TodayPreset,
+    TodayBreaker,
 };
 
 namespace StatsQuery {

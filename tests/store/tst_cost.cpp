@@ -517,6 +517,16 @@ private Q_SLOTS:
             qInfo("bullpen-cli tune --json: today (60 s) fallback_rate %.4f, recorded %.4f", p.fallbackRate, recordedRate);
         }
         QVERIFY(sawToday);
+        // At today's timeouts, the breaker replayed on (today's, the shipped default) and off, then the other preset.
+        QCOMPARE(printed.alternatives.size(), 3);
+        QCOMPARE(printed.alternatives.at(0).candidate.breaker, TuneBreaker::On);
+        QVERIFY(printed.alternatives.at(0).candidate.today);
+        QCOMPARE(printed.alternatives.at(1).candidate.breaker, TuneBreaker::Off);
+        QCOMPARE(printed.alternatives.at(2).candidate.preset, QStringLiteral("capacity"));
+        for (const TunePrediction &p : printed.alternatives)
+            qInfo("bullpen-cli tune --json: %s, breaker %s: p50 %.0f ms, p95 %.0f ms, fallback %.4f, success %.4f, unobserved %lld",
+                  qPrintable(p.candidate.preset), qPrintable(toId(p.candidate.breaker)), p.p50Ms, p.p95Ms, p.fallbackRate, p.successRate,
+                  static_cast<long long>(p.unobserved));
         // With no --timeouts, the CLI tries the Tune panel's list (one list, defaultTuneTimeouts): today's
         // 60 s is in it, so no candidate is added.
         QCOMPARE(printed.predictions.size(), defaultTuneTimeouts().size());
