@@ -28,6 +28,12 @@ KO = {
     'The tuner could not read the history: %1': '튜너가 기록을 읽을 수 없습니다: %1',
     'No storyboard generations in this range: nothing to replay.': '이 기간에 스토리보드 생성이 없어 다시 계산할 것이 없습니다.',
     'p95 latency (s)': 'p95 지연 시간(s)',
+    # The Tune panel's alternatives (ui/views/tunepanel.cpp): the breaker replayed on and off, the other preset.
+    "Today's timeouts with the breaker replayed on and off, in the order the generations started, and under the other preset. Unobserved: predictions that call a primary the record skipped (stood in by the nearest earlier recorded one) or assume a capacity marker the record does not keep.": '오늘의 제한 시간으로, 생성이 시작된 순서대로 차단기를 켜고 끈 채 다시 계산한 결과와 다른 프리셋의 결과입니다. 미관측: 기록에서 건너뛴 기본 호출을 하는 예측(그보다 앞선 가장 가까운 기록으로 대신함) 또는 기록에 남지 않는 용량 표시를 가정한 예측입니다.',
+    'breaker on': '차단기 켬',
+    'breaker off': '차단기 끔',
+    '%1, %2: p50 %3 · p95 %4 · fallback %5 % · success %6 % · cost %7 · unobserved %8%9': '%1, %2 · p50 %3 · p95 %4 · 대체 %5 % · 성공 %6 % · 비용 %7 · 미관측 %8%9',
+    ' (today)': ' (오늘)',
     'fallback rate (%)': '대체 비율(%)',
     'today: %1': '현재 설정: %1',
     # The Tune panel's cost axis names the currency of the recorded costs (docs/contract.md §16).

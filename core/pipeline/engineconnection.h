@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/alertboard.h"
+#include "engine/breakersettings.h"
 #include "engine/stagepolicy.h"
 #include "pipeline/engineclient.h"
 
@@ -73,6 +74,9 @@ public:
     virtual HistoryWrites *historyWrites() const = 0;
     // The storyboard policy requests start from (the Run view's defaults).
     virtual StagePolicy storyboardPolicy() const = 0;
+    // The breaker's settings (docs/contract.md §13) the engine runs with, as the Tune panel replays them;
+    // attached: the shipped ones (the engine's own, in GET /v1/providers, are not read for this yet).
+    virtual BreakerSettings breakerSettings() const { return {}; }
     // The built-in simulator's scenarios where a simulator answers; empty for real providers.
     virtual QStringList scenarios() const = 0;
     virtual QString defaultScenario() const = 0;

@@ -74,6 +74,7 @@ public:
 
     const Settings &settings() const { return m_settings; }
     StagePolicy storyboardPolicy() const override { return m_settings.storyboardPolicy(); }
+    BreakerSettings breakerSettings() const override { return m_settings.breaker; }
     bool usingSimulator() const { return m_simulator != nullptr; }
     ProviderSimulator *simulator() const { return m_simulator; }
     // The engine: start, cancel, events and results, whichever thread it runs on.

@@ -896,6 +896,16 @@ private Q_SLOTS:
         };
         QCOMPARE(today->at(0).y(), at(60s).p95Ms / 1000.0);
         QVERIFY(at(5s).fallbackCalledRate > at(60s).fallbackCalledRate); // a short timeout hands more to the fallback
+        // Below the picker: the breaker replayed on and off and the other preset, today's marked.
+        auto *alternatives = panel.findChild<QLabel *>(QStringLiteral("tuneAlternatives"));
+        QVERIFY(alternatives);
+        QCOMPARE(panel.report()->alternatives.size(), 3);
+        const QStringList rows = alternatives->text().split(QLatin1Char('\n'));
+        QCOMPARE(rows.size(), 3);
+        QVERIFY2(rows.at(0).startsWith(u"relief, breaker on") && rows.at(0).endsWith(u"(today)"), qPrintable(rows.at(0)));
+        QVERIFY2(rows.at(1).startsWith(u"relief, breaker off") && !rows.at(1).endsWith(u"(today)"), qPrintable(rows.at(1)));
+        QVERIFY2(rows.at(2).startsWith(u"capacity, breaker on"), qPrintable(rows.at(2)));
+        QVERIFY(alternatives->toolTip().contains(u"Unobserved"));
         QVERIFY(at(60s).cost > 0); // the filler's attempts are priced
         // The cost axis names the currency of those prices (docs/contract.md §16), and so does the tooltip.
         QValueAxis *money = nullptr;

@@ -2986,6 +2986,26 @@
         <source>%1: p95 %2 · fallback %3 % · success %4 % · cost %5 %6 · censored %7</source>
         <translation>%1 · p95 %2 · 대체 %3 % · 성공 %4 % · 비용 %5 %6 · 중도 절단 %7</translation>
     </message>
+    <message>
+        <source>Today's timeouts with the breaker replayed on and off, in the order the generations started, and under the other preset. Unobserved: predictions that call a primary the record skipped (stood in by the nearest earlier recorded one) or assume a capacity marker the record does not keep.</source>
+        <translation>오늘의 제한 시간으로, 생성이 시작된 순서대로 차단기를 켜고 끈 채 다시 계산한 결과와 다른 프리셋의 결과입니다. 미관측: 기록에서 건너뛴 기본 호출을 하는 예측(그보다 앞선 가장 가까운 기록으로 대신함) 또는 기록에 남지 않는 용량 표시를 가정한 예측입니다.</translation>
+    </message>
+    <message>
+        <source>breaker on</source>
+        <translation>차단기 켬</translation>
+    </message>
+    <message>
+        <source>breaker off</source>
+        <translation>차단기 끔</translation>
+    </message>
+    <message>
+        <source>%1, %2: p50 %3 · p95 %4 · fallback %5 % · success %6 % · cost %7 · unobserved %8%9</source>
+        <translation>%1, %2 · p50 %3 · p95 %4 · 대체 %5 % · 성공 %6 % · 비용 %7 · 미관측 %8%9</translation>
+    </message>
+    <message>
+        <source> (today)</source>
+        <translation> (오늘)</translation>
+    </message>
 </context>
 <context>
     <name>bullpen::charts</name>

@@ -130,7 +130,8 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_latency = new LatencyView(engine.history(), m_queue);
     m_latency->setStoryboardTimeouts(double(engine.storyboardPolicy().primaryTimeout.count()),
                                      double(engine.storyboardPolicy().fallbackTimeout.count()));
-    m_latency->tunePanel()->setToday(engine.storyboardPolicy().primaryTimeout, engine.storyboardPolicy().fallbackTimeout);
+    m_latency->tunePanel()->setToday(engine.storyboardPolicy().primaryTimeout, engine.storyboardPolicy().fallbackTimeout,
+                                     engine.storyboardPolicy().preset, engine.breakerSettings());
     m_latency->tunePanel()->setEmbedded(!engine.attached());
     m_compare = new CompareView(engine.history(), m_queue);
     QWidget *settingsTab = nullptr;

@@ -84,19 +84,51 @@ TunePanel::TunePanel(HistoryQueue *queue, QWidget *parent)
     row->addWidget(m_apply);
     row->addWidget(m_lineHint);
     row->addWidget(m_line, 2);
+    m_alternatives = new QLabel;
+    m_alternatives->setObjectName(QStringLiteral("tuneAlternatives"));
+    m_alternatives->setWordWrap(true);
+    m_alternatives->setToolTip(
+        tr("Today's timeouts with the breaker replayed on and off, in the order the generations started, and under the other preset. "
+           "Unobserved: predictions that call a primary the record skipped (stood in by the nearest earlier recorded one) or "
+           "assume a capacity marker the record does not keep."));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_chart, 1);
     layout->addLayout(row);
+    layout->addWidget(m_alternatives);
     layout->addWidget(m_status);
     setEmbedded(true);
 }
 
-void TunePanel::setToday(milliseconds primary, milliseconds fallback)
+void TunePanel::setToday(milliseconds primary, milliseconds fallback, const QString &preset, const BreakerSettings &breaker)
 {
     m_primary = primary;
     m_fallback = fallback;
+    m_preset = preset;
+    m_breaker = breaker;
     m_stale = true;
+}
+
+QString TunePanel::alternativeText(const TunePrediction &p)
+{
+    const QString breaker = p.candidate.breaker == TuneBreaker::On ? tr("breaker on") : tr("breaker off");
+    return tr("%1, %2: p50 %3 · p95 %4 · fallback %5 % · success %6 % · cost %7 · unobserved %8%9")
+        .arg(p.candidate.preset, breaker, units::duration(p.p50Ms), units::duration(p.p95Ms))
+        .arg(100.0 * p.fallbackRate, 0, 'f', 1)
+        .arg(100.0 * p.successRate, 0, 'f', 1)
+        .arg(QLocale().toString(p.cost, 'f', 2))
+        .arg(p.unobserved)
+        .arg(p.candidate.today ? tr(" (today)") : QString());
+}
+
+void TunePanel::drawAlternatives()
+{
+    QStringList lines;
+    if (m_report && m_report->generations > 0) {
+        for (const TunePrediction &p : m_report->alternatives)
+            lines << alternativeText(p);
+    }
+    m_alternatives->setText(lines.join(QLatin1Char('\n')));
 }
 
 void TunePanel::setRange(qint64 fromMs, qint64 toMs)
@@ -158,7 +190,9 @@ void TunePanel::reload()
     m_loading = true;
     m_stale = false;
     m_status->setText(tr("Replaying the recorded attempts…"));
-    const TuneCandidate today { m_primary, m_fallback, true };
+    TuneCandidate today { m_primary, m_fallback, true };
+    today.preset = m_preset;
+    today.breakerSettings = m_breaker;
     const QList<TuneCandidate> candidates = tuneCandidates(candidateTimeouts(), {}, today);
     const qint64 from = m_fromMs, to = m_toMs;
     m_queue->run<Loaded>(
@@ -190,6 +224,7 @@ void TunePanel::draw()
     const milliseconds keep = chosen().value_or(m_primary);
     const QSignalBlocker quiet(m_candidate);
     m_candidate->clear();
+    drawAlternatives();
     if (!m_report || m_report->predictions.isEmpty() || m_report->generations == 0) {
         if (m_report)
             m_status->setText(tr("No storyboard generations in this range: nothing to replay."));

@@ -32,7 +32,11 @@ public:
 
     // The primary timeouts tried, one table; today's is added when it is not among them.
     static QList<std::chrono::milliseconds> candidateTimeouts();
-    void setToday(std::chrono::milliseconds primary, std::chrono::milliseconds fallback);
+    // Today's timeouts, preset and breaker: the curve's mark, and what the alternatives start from.
+    void setToday(std::chrono::milliseconds primary, std::chrono::milliseconds fallback, const QString &preset = QStringLiteral("relief"),
+                  const BreakerSettings &breaker = {});
+    // One line per alternative of a report (today's timeouts with the breaker on, off, the other preset).
+    static QString alternativeText(const TunePrediction &p);
     void setRange(qint64 fromMs, qint64 toMs); // read again now if shown, else when next shown
     void setEmbedded(bool embedded); // embedded: Apply; attached: the settings line
     void reload();
@@ -58,6 +62,7 @@ protected:
 
 private:
     void draw();
+    void drawAlternatives();
     void describeChoice();
 
     HistoryQueue *m_queue;
@@ -67,8 +72,11 @@ private:
     QPushButton *m_apply;
     QLineEdit *m_line;
     QLabel *m_lineHint;
+    QLabel *m_alternatives;
     std::chrono::milliseconds m_primary { 60'000 };
     std::chrono::milliseconds m_fallback { 60'000 };
+    QString m_preset = QStringLiteral("relief");
+    BreakerSettings m_breaker;
     qint64 m_fromMs = 0;
     qint64 m_toMs = 0;
     bool m_embedded = true;
