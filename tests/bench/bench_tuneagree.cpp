@@ -40,7 +40,7 @@ constexpr int kStandIns = 3; // per candidate
 // median) and every recorded 60 s hang, 8 s lets nearly every healthy primary answer and still cuts the
 // hangs; with a fallback timeout that cuts the slower half of the fallback's recorded answers. Both
 // timeouts decide outcomes, and each replay ends within seconds.
-constexpr TuneCandidate kCandidates[] { { 2s, 5s, false }, { 8s, 5s, false } };
+const TuneCandidate kCandidates[] { { 2s, 5s, false }, { 8s, 5s, false } };
 constexpr qint64 kHistoryAttempts = 4'000;
 constexpr quint32 kSeed = 7;
 
