@@ -40,13 +40,15 @@ constexpr int kStandIns = 3; // per candidate
 // median) and every recorded 60 s hang, 8 s lets nearly every healthy primary answer and still cuts the
 // hangs; with a fallback timeout that cuts the slower half of the fallback's recorded answers. Both
 // timeouts decide outcomes, and each replay ends within seconds.
-const TuneCandidate kCandidates[] { { 2s, 5s, false }, { 8s, 5s, false } };
+// The third is the other preset (capacity: only a capacity failure falls back) under the second's timeouts.
+const TuneCandidate kCandidates[] { { 2s, 5s, false }, { 8s, 5s, false }, { 8s, 5s, false, QStringLiteral("capacity") } };
 constexpr qint64 kHistoryAttempts = 4'000;
 constexpr quint32 kSeed = 7;
 
 constexpr char kUsage[] = R"(bench_tuneagree: the tuner's per-generation predictions against real replays (docs/contract.md §17).
-A history of mixed scenarios (HistoryFiller, 4,000 attempts, seed 7), the tuner over it under two
-candidates (primary timeout 2 s and 8 s, fallback timeout 5 s), then `bullpen-cli replay GEN --settings
+A history of mixed scenarios (HistoryFiller, 4,000 attempts, seed 7), the tuner over it under three
+candidates (primary timeout 2 s and 8 s, fallback timeout 5 s, preset relief; and 8 s / 5 s under the
+other preset, capacity), then `bullpen-cli replay GEN --settings
 FILE --json --no-store` of sampled generations under the same candidate, AT-ONCE at a time (default 3).
 Judges: of ON-RECORD generations per candidate (default 15) whose prediction rests on their own record,
 agreement >= 95 %, i.e. disagreement <= 5 % (outcome, fallback called/answered, or stage latency outside
@@ -78,6 +80,7 @@ bool writeSettings(Store &store, const QString &id, const TuneCandidate &candida
     RecordedPolicy policy = *source->policy;
     policy.primaryTimeout = candidate.primaryTimeout;
     policy.fallbackTimeout = candidate.fallbackTimeout;
+    policy.preset = candidate.preset;
     QFile f(path);
     const QByteArray json = QJsonDocument(policy.settingsJson()).toJson();
     if (f.open(QIODevice::WriteOnly) && f.write(json) == json.size())
@@ -224,16 +227,16 @@ int main(int argc, char *argv[])
         disagree[c.standIn() ? 1 : 0] += a.agrees ? 0 : 1;
         if (!a.agrees)
             out << "  " << c.prediction.generationId.left(20) << " at " << c.candidate.primaryTimeout.count() << "/"
-                << c.candidate.fallbackTimeout.count() << " ms" << (c.standIn() ? " (stand-in): " : " (on record): ") << a.difference
-                << "\n";
+                << c.candidate.fallbackTimeout.count() << " ms " << c.candidate.preset << (c.standIn() ? " (stand-in): " : " (on record): ")
+                << a.difference << "\n";
     }
-    out << QStringLiteral("  %1 replays in %2 s, %3 at a time, under %4 candidates (primary/fallback timeout in ms:")
+    out << QStringLiteral("  %1 replays in %2 s, %3 at a time, under %4 candidates (primary/fallback timeout in ms, preset:")
                .arg(checks.size())
                .arg(seconds, 0, 'f', 1)
                .arg(atOnce)
                .arg(std::size(kCandidates));
     for (const TuneCandidate &c : kCandidates)
-        out << " " << c.primaryTimeout.count() << "/" << c.fallbackTimeout.count();
+        out << " " << c.primaryTimeout.count() << "/" << c.fallbackTimeout.count() << " " << c.preset;
     out << ")\n";
     out << QStringLiteral("  predicted from their record: %1 answered by the primary, %2 by the fallback, %3 failed\n")
                .arg(byPrimary)
