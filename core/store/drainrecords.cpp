@@ -2,7 +2,6 @@
 #include "drainrecords.h"
 
 #include <QSqlDatabase>
-#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -20,15 +19,11 @@ QString any(const std::optional<QString> &id)
 } // namespace
 
 DrainRecords::DrainRecords(StoreLocation location, QString connectionName)
-    : m_location(std::move(location))
-    , m_connection(std::move(connectionName))
+    : m_channel(std::move(location), std::move(connectionName), kChannel, "drains")
 {
 }
 
-DrainRecords::~DrainRecords()
-{
-    StoreLocation::disconnect(m_connection);
-}
+DrainRecords::~DrainRecords() = default;
 
 std::unique_ptr<DrainRecords> DrainRecords::open(const StoreLocation &location, QString *error)
 {
@@ -54,16 +49,16 @@ std::unique_ptr<DrainRecords> DrainRecords::open(const StoreLocation &location, 
 bool DrainRecords::save(const Drain &drain, const QString &instance, QString *error)
 {
     if (!write(drain, instance, error)) {
-        renew();
+        m_channel.renew();
         return false;
     }
-    notify();
+    m_channel.notify();
     return true;
 }
 
 bool DrainRecords::write(const Drain &d, const QString &instance, QString *error)
 {
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlDatabase db = QSqlDatabase::database(m_channel.connection(), false);
     const QString role = any(d.role ? std::optional(toId(*d.role)) : std::nullopt);
     const QString stage = any(d.stage ? std::optional(toId(*d.stage)) : std::nullopt);
     if (!db.transaction()) {
@@ -98,16 +93,16 @@ int DrainRecords::remove(Provider provider, const DrainScope &scope, QString *er
 {
     const std::optional<int> removed = erase(provider, scope, error);
     if (!removed) {
-        renew();
+        m_channel.renew();
         return -1;
     }
-    notify();
+    m_channel.notify();
     return *removed;
 }
 
 std::optional<int> DrainRecords::erase(Provider provider, const DrainScope &scope, QString *error)
 {
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    QSqlQuery q(QSqlDatabase::database(m_channel.connection(), false));
     // A drain of every role (or stage) is stored as "any": a scoped restore leaves it.
     q.prepare(QStringLiteral("DELETE FROM drains WHERE provider = ?") + (scope.role ? QStringLiteral(" AND role = ?") : QString())
               + (scope.stage ? QStringLiteral(" AND stage = ?") : QString()));
@@ -123,51 +118,16 @@ std::optional<int> DrainRecords::erase(Provider provider, const DrainScope &scop
     return q.numRowsAffected();
 }
 
-void DrainRecords::notify()
-{
-    if (!m_location.isPostgres())
-        return;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    if (!q.exec(QStringLiteral("NOTIFY %1").arg(QLatin1StringView(kChannel))))
-        qWarning("bullpen: drains saved, but the other engines were not told at once (%s); they read them within a second",
-                 qUtf8Printable(q.lastError().text()));
-}
-
 bool DrainRecords::listen(std::function<void()> changed)
 {
-    if (!m_location.isPostgres())
-        return false;
-    m_changed = std::move(changed);
-    return subscribe();
-}
-
-bool DrainRecords::subscribe()
-{
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    QSqlDriver *driver = db.driver();
-    if (!driver || !driver->subscribeToNotification(QLatin1StringView(kChannel)))
-        return false;
-    QObject::connect(driver, &QSqlDriver::notification, driver, [changed = m_changed](const QString &name) {
-        if (name == QLatin1StringView(kChannel))
-            changed();
-    });
-    return true;
-}
-
-void DrainRecords::renew()
-{
-    StoreLocation::disconnect(m_connection);
-    QString why;
-    m_location.connect(m_connection, StoreLocation::Access::ReadWrite, &why);
-    if (why.isEmpty() && m_changed)
-        subscribe();
+    return m_channel.listen(std::move(changed));
 }
 
 std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)
 {
     std::optional<std::vector<Drain>> drains = read(now, error);
     if (!drains) {
-        renew();
+        m_channel.renew();
         return {};
     }
     return std::move(*drains);
@@ -175,7 +135,7 @@ std::vector<Drain> DrainRecords::load(const QDateTime &now, QString *error)
 
 std::optional<std::vector<Drain>> DrainRecords::read(const QDateTime &now, QString *error)
 {
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlDatabase db = QSqlDatabase::database(m_channel.connection(), false);
     QSqlQuery expire(db);
     expire.prepare(QStringLiteral("DELETE FROM drains WHERE until_ms IS NOT NULL AND until_ms <= ?"));
     expire.addBindValue(now.toMSecsSinceEpoch());

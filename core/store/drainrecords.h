@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/breakerboard.h"
+#include "storechannel.h"
 #include "storelocation.h"
 
 #include <QString>
@@ -41,17 +42,10 @@ public:
 
 private:
     DrainRecords(StoreLocation location, QString connectionName);
-    void notify(); // PostgreSQL: tells every listening engine that the drains changed
-    // After a failed statement: the connection is made again (a restarted PostgreSQL, a network cut
-    // leave it dead for good), and listen()'s subscription with it; the caller's next call uses it.
-    void renew();
-    bool subscribe();
     bool write(const Drain &drain, const QString &instance, QString *error);
     std::optional<int> erase(Provider provider, const DrainScope &scope, QString *error);
     std::optional<std::vector<Drain>> read(const QDateTime &now, QString *error);
-    StoreLocation m_location;
-    QString m_connection;
-    std::function<void()> m_changed; // listen()'s, kept for renew()
+    StoreChannel m_channel; // its connection, NOTIFY, LISTEN and renewal
 };
 
 } // namespace bullpen

@@ -2,7 +2,6 @@
 #include "silencerecords.h"
 
 #include <QSqlDatabase>
-#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -23,15 +22,11 @@ QString firstError(std::initializer_list<const QSqlQuery *> queries, const QSqlD
 } // namespace
 
 SilenceRecords::SilenceRecords(StoreLocation location, QString connectionName)
-    : m_location(std::move(location))
-    , m_connection(std::move(connectionName))
+    : m_channel(std::move(location), std::move(connectionName), kChannel, "silences")
 {
 }
 
-SilenceRecords::~SilenceRecords()
-{
-    StoreLocation::disconnect(m_connection);
-}
+SilenceRecords::~SilenceRecords() = default;
 
 std::unique_ptr<SilenceRecords> SilenceRecords::open(const StoreLocation &location, QString *error)
 {
@@ -57,7 +52,7 @@ std::unique_ptr<SilenceRecords> SilenceRecords::open(const StoreLocation &locati
 bool SilenceRecords::save(const Silence &s, const QString &instance, QString *error)
 {
     const bool saved = [&] {
-        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        QSqlDatabase db = QSqlDatabase::database(m_channel.connection(), false);
         if (!db.transaction()) {
             *error = db.lastError().text();
             return false;
@@ -86,10 +81,10 @@ bool SilenceRecords::save(const Silence &s, const QString &instance, QString *er
         return true;
     }();
     if (!saved) {
-        renew();
+        m_channel.renew();
         return false;
     }
-    notify();
+    m_channel.notify();
     return true;
 }
 
@@ -97,7 +92,7 @@ bool SilenceRecords::end(const QString &id, const QString &by, const QDateTime &
 {
     const std::optional<int> changed = close(id, by, at, error);
     if (changed && *changed > 0)
-        notify();
+        m_channel.notify();
     return changed && *changed > 0; // 0: another engine ended it first, or it had run out
 }
 
@@ -105,7 +100,7 @@ bool SilenceRecords::expire(const QString &id, QString *error)
 {
     const std::optional<int> changed = close(id, std::nullopt, std::nullopt, error);
     if (changed && *changed > 0)
-        notify();
+        m_channel.notify();
     return changed.has_value();
 }
 
@@ -114,7 +109,7 @@ std::optional<int> SilenceRecords::close(const QString &id, const std::optional<
 {
     std::optional<int> changed;
     {
-        QSqlQuery q(QSqlDatabase::database(m_connection, false));
+        QSqlQuery q(QSqlDatabase::database(m_channel.connection(), false));
         // Ended early: who and when. Run out: neither (NULL).
         q.prepare(QStringLiteral("UPDATE alert_silences SET is_open = 0, ended_by = ?, ended_at_ms = ? WHERE id = ? AND is_open = 1"));
         q.addBindValue(by ? QVariant(*by) : QVariant(QMetaType::fromType<QString>()));
@@ -126,7 +121,7 @@ std::optional<int> SilenceRecords::close(const QString &id, const std::optional<
             *error = q.lastError().text();
     }
     if (!changed)
-        renew();
+        m_channel.renew();
     return changed;
 }
 
@@ -135,7 +130,7 @@ std::vector<Silence> SilenceRecords::load(QString *error)
     std::vector<Silence> out;
     bool read = false;
     {
-        QSqlQuery q(QSqlDatabase::database(m_connection, false));
+        QSqlQuery q(QSqlDatabase::database(m_channel.connection(), false));
         read = q.exec(QStringLiteral("SELECT id, rule, by_token, reason, since_ms, until_ms FROM alert_silences WHERE is_open = 1 "
                                      "ORDER BY since_ms, id"));
         if (!read)
@@ -152,48 +147,13 @@ std::vector<Silence> SilenceRecords::load(QString *error)
         }
     }
     if (!read)
-        renew();
+        m_channel.renew();
     return out;
-}
-
-void SilenceRecords::notify()
-{
-    if (!m_location.isPostgres())
-        return;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    if (!q.exec(QStringLiteral("NOTIFY %1").arg(QLatin1StringView(kChannel))))
-        qWarning("bullpen: silence saved, but the other engines were not told at once (%s); they read it at their next evaluation",
-                 qUtf8Printable(q.lastError().text()));
 }
 
 bool SilenceRecords::listen(std::function<void()> changed)
 {
-    if (!m_location.isPostgres())
-        return false;
-    m_changed = std::move(changed);
-    return subscribe();
-}
-
-bool SilenceRecords::subscribe()
-{
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    QSqlDriver *driver = db.driver();
-    if (!driver || !driver->subscribeToNotification(QLatin1StringView(kChannel)))
-        return false;
-    QObject::connect(driver, &QSqlDriver::notification, driver, [changed = m_changed](const QString &name) {
-        if (name == QLatin1StringView(kChannel))
-            changed();
-    });
-    return true;
-}
-
-void SilenceRecords::renew()
-{
-    StoreLocation::disconnect(m_connection);
-    QString why;
-    m_location.connect(m_connection, StoreLocation::Access::ReadWrite, &why);
-    if (why.isEmpty() && m_changed)
-        subscribe();
+    return m_channel.listen(std::move(changed));
 }
 
 } // namespace bullpen

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/alertboard.h"
+#include "storechannel.h"
 #include "storelocation.h"
 
 #include <QString>
@@ -49,17 +50,10 @@ public:
 
 private:
     SilenceRecords(StoreLocation location, QString connectionName);
-    void notify(); // PostgreSQL: tells every listening engine that the silences changed
-    // After a failed statement: the connection is made again (a restarted PostgreSQL, a network cut
-    // leave it dead for good), and listen()'s subscription with it; the caller's next call uses it.
-    void renew();
-    bool subscribe();
     // Closes the open silence `id`: ended early by `by` at `at`, or run out (both nothing). Rows changed
     // (0: it was not open), nothing with *error on failure.
     std::optional<int> close(const QString &id, const std::optional<QString> &by, const std::optional<QDateTime> &at, QString *error);
-    StoreLocation m_location;
-    QString m_connection;
-    std::function<void()> m_changed; // listen()'s, kept for renew()
+    StoreChannel m_channel; // its connection, NOTIFY, LISTEN and renewal
 };
 
 } // namespace bullpen
