@@ -6,6 +6,7 @@
 #include "masking.h"
 #include "storedatabase.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QJsonDocument>
 #include <QSqlQuery>
@@ -173,10 +174,19 @@ struct Cut
     bool useAggregates() const { return aggFrom < aggTo; }
 };
 
+// A range that reaches the present ("the last 7 days", to now) takes its current hour from the
+// aggregates too: they change in the rows' transaction, and no row is later than now, so the hour's
+// aggregate row holds exactly what the rows before `to` would. Read from the rows, that partial hour
+// grew with the traffic (up to an hour of attempts, depending on the minute).
+bool reachesThePresent(qint64 to)
+{
+    return to >= QDateTime::currentMSecsSinceEpoch();
+}
+
 Cut cutRange(std::optional<qint64> from, std::optional<qint64> to)
 {
     const qint64 a = from ? ceilHour(*from) : std::numeric_limits<qint64>::min();
-    const qint64 b = to ? AggregateDeltas::hourOf(*to) : std::numeric_limits<qint64>::max();
+    const qint64 b = !to ? std::numeric_limits<qint64>::max() : reachesThePresent(*to) ? ceilHour(*to) : AggregateDeltas::hourOf(*to);
     return a < b ? Cut { a, b } : Cut {};
 }
 

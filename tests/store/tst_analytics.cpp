@@ -478,6 +478,60 @@ private Q_SLOTS:
         QCOMPARE(gotFallback, expectedFallback);
     }
 
+    // A range that reaches the present ("the last 7 days") reads its current hour from the aggregates,
+    // not from the rows, so that the dashboards cost the same at any traffic and any minute (docs/store.md,
+    // "Reading"). Shown by taking that hour's rows away behind the aggregates' back: the answers stay.
+    // The history runs an hour and a half past now, so that the clock turning an hour during the test
+    // still leaves the range reaching the present.
+    void aRangeReachingThePresentReadsItsHourFromTheAggregates()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        constexpr qint64 kHour = 3'600'000;
+        const qint64 to = QDateTime::currentMSecsSinceEpoch() / kHour * kHour + kHour + kHour / 2;
+        const qint64 from = to / kHour * kHour - 5 * kHour;
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 6'000, from, to, 5, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        auto answers = [&] {
+            std::map<std::tuple<qint64, bool, int>, qint64> latency;
+            for (const DurationCell &c :
+                 store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, from, to, kHour, &error))
+                latency[{ c.startMs, c.success, c.bin }] += c.count;
+            std::map<std::tuple<qint64, QString, QString, int>, qint64> waits;
+            for (const FallbackWaitCell &c : store->fallbackWaitHistogram(Stage::Storyboard, from, to, kHour, &error))
+                waits[{ c.startMs, c.primaryProvider, c.fallbackProvider, c.bin }] += c.count;
+            std::map<qint64, std::pair<qint64, qint64>> rate;
+            for (const RateBucket &b : store->fallbackRate(from, to, kHour, &error))
+                rate[b.startMs] = { b.generations, b.fallbacks };
+            return std::tuple { latency, waits, rate };
+        };
+        const auto before = answers();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const qint64 lastHour = to / kHour * kHour;
+        QVERIFY(std::get<2>(before).contains(lastHour) && std::get<2>(before).at(lastHour).first > 0);
+        QVERIFY(std::any_of(std::get<0>(before).begin(), std::get<0>(before).end(),
+                            [&](const auto &cell) { return std::get<0>(cell.first) == lastHour; }));
+        {
+            QSqlDatabase db = store->storeLocation().connect(QStringLiteral("behind-the-back"), StoreLocation::Access::ReadWrite, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("DELETE FROM attempts WHERE at_ms >= %1").arg(lastHour)));
+            QVERIFY(q.numRowsAffected() > 0);
+            QVERIFY(q.exec(QStringLiteral("DELETE FROM generations WHERE created_at_ms >= %1 AND id NOT IN (SELECT generation_id FROM "
+                                          "attempts)")
+                               .arg(lastHour)));
+            QVERIFY(q.numRowsAffected() > 0);
+        }
+        StoreLocation::disconnect(QStringLiteral("behind-the-back"));
+        const auto after = answers();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(std::get<0>(after) == std::get<0>(before));
+        QVERIFY(std::get<1>(after) == std::get<1>(before));
+        QVERIFY(std::get<2>(after) == std::get<2>(before));
+    }
+
     void exportIsMaskedAndQuoted()
     {
         QTemporaryDir dir;
