@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // EngineService's handlers about the engine itself (docs/api.md, "Operations"): its configuration,
-// the instances sharing its store, readiness and /metrics.
+// the instances sharing its store, readiness, /metrics and the audit log.
+#include "api/auditjson.h"
 #include "config/keytransport.h"
 #include "config/providerentries.h"
 #include "contract/providerregistry.h"
 #include "engineservice.h"
-#include "prober.h"
 #include "processmetrics.h"
 #include "runtime/enginesetup.h"
 #include "sim/cappedtcpserver.h"
@@ -18,6 +18,7 @@
 #include <QLoggingCategory>
 #include <QSslCertificate>
 #include <QTcpSocket>
+#include <QUrlQuery>
 
 Q_DECLARE_LOGGING_CATEGORY(lcApi)
 
@@ -68,7 +69,7 @@ EngineService::Reply EngineService::config(ApiRole role) const
         for (const KeyTransportWarning &w : keyTransportWarnings(s))
             c.warnings << w.text;
     c.simulator = m_setup.usingSimulator();
-    if (m_prober)
+    if (m_providers.probing())
         c.probeEvery = m_options.probeEvery;
     if (const Store *store = m_setup.store())
         // Where it is (never the password) is the operators' to know, not a viewer's.
@@ -94,7 +95,7 @@ EngineService::Reply EngineService::config(ApiRole role) const
         m_options.connections.request,
         m_options.connections.idle,
     };
-    return json(200, EngineConfigJson::toJson(c));
+    return ApiReply::json(200, EngineConfigJson::toJson(c));
 }
 
 void EngineService::instances(QTcpSocket *socket)
@@ -113,7 +114,7 @@ void EngineService::instances(QTcpSocket *socket)
                              { QStringLiteral("url"), url().toString() } };
     Store *store = m_setup.store();
     if (!store) {
-        write(socket, json(200, QJsonObject { { QStringLiteral("instances"), QJsonArray { self } } }));
+        write(socket, ApiReply::json(200, QJsonObject { { QStringLiteral("instances"), QJsonArray { self } } }));
         return;
     }
     const QString me = m_options.instance;
@@ -121,7 +122,7 @@ void EngineService::instances(QTcpSocket *socket)
         QString why;
         const QList<HistoryQueries::InstanceRow> rows = store->instances(&why);
         if (!why.isEmpty())
-            return historyUnreadable(why);
+            return ApiReply::historyUnreadable(why);
         QJsonArray out { self };
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (const HistoryQueries::InstanceRow &r : rows) {
@@ -140,8 +141,28 @@ void EngineService::instances(QTcpSocket *socket)
                 { QStringLiteral("this"), false },
                 { QStringLiteral("url"), r.url.isEmpty() ? QJsonValue() : QJsonValue(r.url) } });
         }
-        return json(200, QJsonObject { { QStringLiteral("instances"), out } });
+        return ApiReply::json(200, QJsonObject { { QStringLiteral("instances"), out } });
     });
+}
+
+EngineService::Reply EngineService::auditLog(const QHttpServerRequest &request)
+{
+    const QUrlQuery query(request.url());
+    int limit = 200;
+    if (const QString l = query.queryItemValue(QStringLiteral("limit")); !l.isEmpty()) {
+        bool ok = false;
+        limit = l.toInt(&ok);
+        if (!ok || limit < 1 || limit > 1000)
+            return ApiReply::error(400, QStringLiteral("limit: a whole number from 1 to 1000"), QStringLiteral("limit"));
+    }
+    const QString action = query.queryItemValue(QStringLiteral("action")).left(32);
+    m_audit.flush(); // what this engine was asked a moment ago is in the answer
+    QString why;
+    const QList<AuditEntry> rows = m_tokens.auditLog(limit, &why);
+    if (!why.isEmpty())
+        return ApiReply::error(503,
+                               QStringLiteral("the audit could not be read (%1); try again when the store answers").arg(why.left(200)));
+    return ApiReply::json(200, AuditJson::entries(rows, action));
 }
 
 EngineService::Reply EngineService::readiness() const
@@ -161,9 +182,9 @@ EngineService::Reply EngineService::readiness() const
         QJsonObject o { { QStringLiteral("ready"), false }, { QStringLiteral("reason"), reason } };
         if (writes.unreachableSinceMs > 0) // for an attached console's status bar (RemoteStoreWatch)
             o.insert(QStringLiteral("store_unreachable_since_ms"), static_cast<double>(writes.unreachableSinceMs));
-        return json(503, o);
+        return ApiReply::json(503, o);
     }
-    return json(200, QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("instance"), m_options.instance } });
+    return ApiReply::json(200, QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("instance"), m_options.instance } });
 }
 
 EngineService::Reply EngineService::metrics() const

@@ -2,19 +2,13 @@
 #include "engineservice.h"
 
 #include "api/controlcharacters.h"
-#include "api/historyjson.h"
 #include "engine/tsanseed.h"
-#include "pipeline/comparison.h"
 #include "pipeline/generationresult.h"
-#include "prober.h"
 #include "processmetrics.h"
 #include "runtime/enginesetup.h"
-#include "runtime/logsink.h"
 #include "sim/cappedtcpserver.h"
 #include "sim/httpserving.h"
 #include "store/apitokens.h"
-#include "store/drainrecords.h"
-#include "store/proberecords.h"
 #include "store/store.h"
 
 #include <QHostInfo>
@@ -30,32 +24,12 @@
 
 // Info by default; QT_LOGGING_RULES="bullpen.api.debug=true" adds one line per request (method, path, status, time, token name).
 Q_LOGGING_CATEGORY(lcApi, "bullpen.api", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcGeneration, "bullpen.generation", QtInfoMsg)
 
 namespace bullpen {
 
 namespace {
 constexpr std::chrono::milliseconds kStreamGrace { 5000 }; // draining: how long the streams wait for relayed final events
 } // namespace
-
-QJsonObject EngineService::withImageUrl(QJsonObject o)
-{
-    o.remove(QStringLiteral("image_path"));
-    const QString sha = o.value(QLatin1StringView("image_sha256")).toString();
-    o.insert(QStringLiteral("image_url"), sha.isEmpty() ? QJsonValue() : QJsonValue(QStringLiteral("/v1/images/") + sha));
-    return o;
-}
-
-QJsonObject EngineService::comparisonForApi(QJsonObject o)
-{
-    QJsonObject body = o.value(QLatin1StringView("body")).toObject();
-    for (const QString &side : { QStringLiteral("primary"), QStringLiteral("fallback") }) {
-        if (body.value(side).isObject())
-            body.insert(side, withImageUrl(body.value(side).toObject()));
-    }
-    o.insert(QStringLiteral("body"), body);
-    return o;
-}
 
 namespace {
 
@@ -94,6 +68,20 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_rates(SteadyClock::instance(), m_options.tokenRate, m_options.tokenBurst)
     , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
     , m_startedAt(QDateTime::currentDateTimeUtc())
+    , m_context { m_setup,
+                  m_options,
+                  m_audit,
+                  m_events,
+                  m_draining,
+                  [this](QTcpSocket *socket, const Reply &reply) { write(socket, reply); },
+                  [this](QTcpSocket *socket, std::function<Reply()> work) {
+                      answerLater(socket, std::move(work));
+                  } }
+    , m_generations(m_context)
+    , m_comparisons(m_context, this)
+    , m_history(m_context, m_metrics)
+    , m_providers(m_context, tokens.location(), this)
+    , m_alerts(m_context, this)
 {
     buildRoutes();
     const Settings &settings = m_setup.settings();
@@ -102,35 +90,12 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
         m_addressRates.emplace(SteadyClock::instance(), settings.addressRate, 2.0 * settings.addressRate);
     connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
     connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
-    m_comparisons = m_setup.newComparisonRunner(this);
-    const auto keep = [this](const Comparison &c) {
-        m_liveComparisons[c.id] = comparisonForApi(HistoryJson::comparison(c.toRow(true)));
-        if (m_liveComparisons.size() > 1000)
-            m_liveComparisons.erase(m_liveComparisons.begin());
-    };
-    connect(m_comparisons, &ComparisonRunner::updated, this, keep);
-    connect(m_comparisons, &ComparisonRunner::finished, this, keep);
 
     m_historyContext = new QObject; // moved to its thread: deleted there when the thread ends
     m_historyContext->moveToThread(&m_historyThread);
     connect(&m_historyThread, &QThread::finished, m_historyContext, &QObject::deleteLater);
     m_historyThread.setObjectName(QStringLiteral("bullpen-history"));
     m_historyThread.start();
-
-    // Drains live in the store: every engine on it obeys them within two seconds (docs/contract.md §13).
-    QString why;
-    m_drainRecords = DrainRecords::open(m_tokens.location(), &why);
-    if (m_drainRecords) {
-        // On PostgreSQL a drain made through any engine is announced (LISTEN/NOTIFY) and read at once;
-        // the periodic read stays for a notification lost with a connection, and for `until`.
-        const bool told = m_drainRecords->listen([this] { syncDrains(); });
-        m_drainSync.setInterval(told ? 1000 : 500); // without: read twice a second, well within 2 s
-        connect(&m_drainSync, &QTimer::timeout, this, &EngineService::syncDrains);
-        m_drainSync.start();
-        syncDrains();
-    } else {
-        qCWarning(lcApi).noquote() << "drains are kept by this engine alone (the store has none:" << why << ")";
-    }
 
     // A revoked token's event streams end within a second of the revocation (every other request is
     // checked as it comes): the live tokens are read four times a second while a stream is open (one
@@ -139,17 +104,10 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     connect(&m_streamOwners, &QTimer::timeout, this, &EngineService::closeRevokedStreams);
     m_streamOwners.start();
 
-    // The shipped alert rules, evaluated by the engine every few seconds as a scrape would see them
-    // (docs/api.md, "Alerts"): each change goes on the event stream.
-    connect(&m_setup, &EngineSetup::alertChanged, this, &EngineService::publishAlert);
-
-    // Breakers opening and closing, and drains this engine learns of, go on its event stream as notices.
-    connect(&m_setup.engine().breakers(), &BreakerBoard::changed, this, &EngineService::announce);
-
     m_drainTimer.setSingleShot(true);
     connect(&m_drainTimer, &QTimer::timeout, this, [this] {
-        qCInfo(lcApi) << "drain time is up:" << m_running.size() << "generations still running are cancelled";
-        const QSet<QString> running = m_running;
+        const QSet<QString> running = m_generations.running();
+        qCInfo(lcApi) << "drain time is up:" << running.size() << "generations still running are cancelled";
         for (const QString &id : running)
             m_setup.engine().cancel(id, AbortReason::Shutdown); // recorded as "cancelled: Bullpen is shutting down"
         checkDrained();
@@ -258,24 +216,8 @@ bool EngineService::listen(QString *error)
         }
     }
     m_audit.setInstance(m_options.instance);
-    startProbes();
+    m_providers.startProbes();
     return true;
-}
-
-void EngineService::startProbes()
-{
-    if (m_options.probeEvery <= std::chrono::milliseconds::zero())
-        return;
-    QString why;
-    std::unique_ptr<ProbeRecords> records = m_setup.store() ? ProbeRecords::open(m_setup.store()->storeLocation(), &why) : nullptr;
-    if (!records) {
-        qCWarning(lcApi).noquote() << "probes are off: they need the store to know which provider had traffic (" << why << ")";
-        return;
-    }
-    m_prober = std::make_unique<Prober>(m_setup.engine(), m_setup.engine().breakers(), m_setup.pipelineOptions(), std::move(records),
-                                        m_options.probeEvery);
-    qCInfo(lcApi) << "probes: every provider, role and stage without traffic for" << m_options.probeEvery.count() << "ms gets one";
-    m_prober->start();
 }
 
 QUrl EngineService::url() const
@@ -285,26 +227,6 @@ QUrl EngineService::url() const
     u.setHost(m_options.address.toString());
     u.setPort(m_options.port);
     return u;
-}
-
-EngineService::Reply EngineService::json(int status, const QJsonObject &body)
-{
-    return Reply { status, QJsonDocument(body).toJson(QJsonDocument::Compact), "application/json", {} };
-}
-
-EngineService::Reply EngineService::historyUnreadable(const QString &why)
-{
-    // The store's own words (an SQL error, its statement) go to the engine's log, never to a client.
-    qCWarning(lcApi).noquote() << "the history could not be read:" << why;
-    return error(503, QStringLiteral("the history cannot be read now (the store did not answer; the engine's log says why); retry"));
-}
-
-EngineService::Reply EngineService::error(int status, const QString &message, const QString &field)
-{
-    QJsonObject e { { QStringLiteral("status"), status }, { QStringLiteral("message"), message } };
-    if (!field.isEmpty())
-        e.insert(QStringLiteral("field"), field);
-    return json(status, QJsonObject { { QStringLiteral("error"), e } });
 }
 
 namespace {
@@ -368,9 +290,10 @@ std::optional<EngineService::Reply> EngineService::framingRefusal(const QHttpSer
     static const QRegularExpression decimal(QStringLiteral("^[0-9]{1,18}$"));
     for (const auto &[name, value] : request.headers()) {
         if (name.compare("content-length", Qt::CaseInsensitive) == 0 && !decimal.match(QString::fromLatin1(value.trimmed())).hasMatch()) {
-            Reply r = error(400,
-                            QStringLiteral("Content-Length \"%1\" is not one decimal number of bytes; send the body's length, e.g. 42")
-                                .arg(QString::fromLatin1(value.trimmed().left(32))));
+            Reply r =
+                ApiReply::error(400,
+                                QStringLiteral("Content-Length \"%1\" is not one decimal number of bytes; send the body's length, e.g. 42")
+                                    .arg(QString::fromLatin1(value.trimmed().left(32))));
             r.headers.append({ QByteArray("Connection"), QByteArray("close") });
             return r;
         }
@@ -385,13 +308,13 @@ std::optional<EngineService::Reply> EngineService::framingRefusal(const QHttpSer
     }
     std::optional<Reply> r;
     if (!coding.isEmpty() && !lengths.isEmpty())
-        r = error(400, QStringLiteral("both Content-Length and Transfer-Encoding: send one of them"));
+        r = ApiReply::error(400, QStringLiteral("both Content-Length and Transfer-Encoding: send one of them"));
     else if (lengths.size() > 1)
-        r = error(400, QStringLiteral("Content-Length headers that disagree: send one"));
+        r = ApiReply::error(400, QStringLiteral("Content-Length headers that disagree: send one"));
     else if (!coding.isEmpty() && coding != "chunked")
-        r = error(501,
-                  QStringLiteral("transfer coding \"%1\" is not supported; send the body with Content-Length or chunked")
-                      .arg(QString::fromLatin1(coding.left(32))));
+        r = ApiReply::error(501,
+                            QStringLiteral("transfer coding \"%1\" is not supported; send the body with Content-Length or chunked")
+                                .arg(QString::fromLatin1(coding.left(32))));
     if (r)
         r->headers.append({ QByteArray("Connection"), QByteArray("close") });
     return r;
@@ -403,7 +326,7 @@ std::optional<EngineService::Reply> EngineService::headerRefusal(const QHttpServ
                                                                  const CappedTcpServer::RequestHead &head)
 {
     if (head.fields > kMaxHeaderFields) { // its framing is unknown too: the connection is closed
-        Reply r = error(431, QStringLiteral("%1 header fields; at most %2 are accepted").arg(head.fields).arg(kMaxHeaderFields));
+        Reply r = ApiReply::error(431, QStringLiteral("%1 header fields; at most %2 are accepted").arg(head.fields).arg(kMaxHeaderFields));
         r.headers.append({ QByteArray("Connection"), QByteArray("close") });
         return r;
     }
@@ -411,7 +334,7 @@ std::optional<EngineService::Reply> EngineService::headerRefusal(const QHttpServ
     for (const auto &[name, value] : request.headers())
         authorizations += name.compare("authorization", Qt::CaseInsensitive) == 0 ? 1 : 0;
     if (authorizations > 1)
-        return error(400, QStringLiteral("%1 Authorization headers; send one").arg(authorizations));
+        return ApiReply::error(400, QStringLiteral("%1 Authorization headers; send one").arg(authorizations));
     return std::nullopt;
 }
 
@@ -428,11 +351,11 @@ std::optional<EngineService::Reply> EngineService::addressRefusal(const QHttpSer
     const std::optional<std::chrono::seconds> wait = m_addressRates->take(client);
     if (!wait)
         return std::nullopt;
-    Reply r = error(429,
-                    QStringLiteral("requests from %1 are over %2 per second; retry after %3 s")
-                        .arg(client)
-                        .arg(m_setup.settings().addressRate)
-                        .arg(wait->count()));
+    Reply r = ApiReply::error(429,
+                              QStringLiteral("requests from %1 are over %2 per second; retry after %3 s")
+                                  .arg(client)
+                                  .arg(m_setup.settings().addressRate)
+                                  .arg(wait->count()));
     r.headers.append({ QByteArray("Retry-After"), QByteArray::number(static_cast<qint64>(wait->count())) });
     return r;
 }
@@ -451,15 +374,16 @@ std::optional<ApiToken> EngineService::authorize(const QHttpServerRequest &reque
         if (storeError != m_tokenCheckError) // said once per distinct failure, not once per request of an outage
             qCWarning(lcApi).noquote() << "a request's token could not be checked: the store cannot be read:" << storeError;
         m_tokenCheckError = storeError;
-        *refusal = error(503,
-                         QStringLiteral("this engine cannot read its store to check the token now; retry in a few seconds "
-                                        "(the engine's log says why)"));
+        *refusal = ApiReply::error(503,
+                                   QStringLiteral("this engine cannot read its store to check the token now; retry in a few seconds "
+                                                  "(the engine's log says why)"));
         refusal->headers.append({ QByteArray("Retry-After"), QByteArray("5") });
     } else if (!token) {
         // No hint of why (missing, unknown, revoked): the same answer for all.
-        *refusal = error(401,
-                         QStringLiteral("a valid bearer token is required (Authorization: Bearer TOKEN); "
-                                        "an operator of this engine makes one with `bullpen-engine token add NAME --role viewer`"));
+        *refusal =
+            ApiReply::error(401,
+                            QStringLiteral("a valid bearer token is required (Authorization: Bearer TOKEN); "
+                                           "an operator of this engine makes one with `bullpen-engine token add NAME --role viewer`"));
         refusal->headers.append({ QByteArray("WWW-Authenticate"), QByteArray("Bearer realm=\"bullpen\"") });
     }
     return token;
@@ -470,7 +394,7 @@ bool EngineService::withinRate(const QString &tokenName, Reply *refusal)
     const std::optional<std::chrono::seconds> wait = m_rates.take(tokenName);
     if (!wait)
         return true;
-    *refusal = error(
+    *refusal = ApiReply::error(
         429,
         QStringLiteral("this token's request rate is over %1 per second; retry after %2 s").arg(m_options.tokenRate).arg(wait->count()));
     refusal->headers.append({ QByteArray("Retry-After"), QByteArray::number(static_cast<qint64>(wait->count())) });
@@ -501,7 +425,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
     });
 
     if (headerBytes(request) > m_options.maxHeaderBytes) {
-        answer(error(431, QStringLiteral("request line and headers over %1 bytes").arg(m_options.maxHeaderBytes)));
+        answer(ApiReply::error(431, QStringLiteral("request line and headers over %1 bytes").arg(m_options.maxHeaderBytes)));
         return true;
     }
     if (const std::optional<Reply> refused = framingRefusal(request)) {
@@ -521,20 +445,20 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         return true;
     }
     if (request.body().size() > m_options.maxBodyBytes) {
-        answer(
-            error(413, QStringLiteral("body of %1 bytes; at most %2 are accepted").arg(request.body().size()).arg(m_options.maxBodyBytes)));
+        answer(ApiReply::error(
+            413, QStringLiteral("body of %1 bytes; at most %2 are accepted").arg(request.body().size()).arg(m_options.maxBodyBytes)));
         return true;
     }
 
     const auto match = m_routes.match(method, path);
     if (std::holds_alternative<Routes::NotFound>(match)) {
-        answer(error(404,
-                     path.value(0) == u"v1" ? QStringLiteral("no such path; see docs/api.md for the API")
-                                            : QStringLiteral("no such path; the API is under /v1 (see docs/api.md)")));
+        answer(ApiReply::error(404,
+                               path.value(0) == u"v1" ? QStringLiteral("no such path; see docs/api.md for the API")
+                                                      : QStringLiteral("no such path; the API is under /v1 (see docs/api.md)")));
         return true;
     }
     if (const auto *wrong = std::get_if<Routes::WrongMethod>(&match)) {
-        Reply r = error(405, QStringLiteral("%1 only").arg(QString::fromLatin1(wrong->allow)));
+        Reply r = ApiReply::error(405, QStringLiteral("%1 only").arg(QString::fromLatin1(wrong->allow)));
         r.headers.append({ QByteArray("Allow"), wrong->allow });
         answer(r);
         return true;
@@ -550,12 +474,13 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
         }
         tokenName = token->name;
         if (found.route->access == RouteAccess::Operator && token->role != ApiRole::Operator) {
-            answer(error(403, QStringLiteral("this token is a viewer's: it may read, not start, cancel, compare, drain or restore")));
+            answer(ApiReply::error(403,
+                                   QStringLiteral("this token is a viewer's: it may read, not start, cancel, compare, drain or restore")));
             return true;
         }
     }
     if (const std::optional<QString> refused = controlCharacterRefusal(request.url())) {
-        answer(error(400, *refused));
+        answer(ApiReply::error(400, *refused));
         return true;
     }
     if (const std::optional<Reply> r = found.route->handler(Call { request, socket, token ? &*token : nullptr, found.params }))
@@ -565,7 +490,7 @@ bool EngineService::handleRequest(const QHttpServerRequest &request, QTcpSocket 
 
 void EngineService::missingHandler(const QHttpServerRequest &, QTcpSocket *socket)
 {
-    write(socket, error(404, QStringLiteral("no such path")));
+    write(socket, ApiReply::error(404, QStringLiteral("no such path")));
 }
 
 void EngineService::closeRevokedStreams()
@@ -593,7 +518,7 @@ void EngineService::onEvent(const Event &event)
     if (!m_events.followsStore() && std::holds_alternative<GenerationFinished>(event.body))
         m_awaitingStream.remove(event.generationId); // published just below
     if (std::holds_alternative<GenerationStarted>(event.body))
-        m_running.insert(event.generationId); // started here by any front end (comparisons too)
+        m_generations.started(event.generationId); // started here by any front end (comparisons too)
     m_metrics.record(event, nowMs(), ServiceMetrics::steadyNowMs());
     if (m_events.followsStore())
         return; // this engine's events reach its stream from the store, in the store's order
@@ -610,48 +535,9 @@ void EngineService::onEvent(const Event &event)
     m_events.publish(event);
 }
 
-void EngineService::logFinished(const GenerationResult &result, bool plain) const
-{
-    const FallbackMetadata &fb = result.storyboard.fallback;
-    QJsonObject fields { { QStringLiteral("generation_id"), result.generationId },
-                         { QStringLiteral("state"), toId(result.state) },
-                         { QStringLiteral("elapsed_ms"), double(result.elapsed.count() / 100) / 10.0 },
-                         { QStringLiteral("provider"), toId(fb.primaryProvider) } };
-    if (fb.applied) {
-        fields.insert(QStringLiteral("fallback_provider"), fb.finalProvider ? toId(*fb.finalProvider) : QString());
-        fields.insert(QStringLiteral("fallback_reason"), fb.reason);
-    }
-    if (result.failure) {
-        fields.insert(QStringLiteral("kind"), enumName(result.failure->kind));
-        fields.insert(QStringLiteral("code"), enumName(result.failure->publicCode()));
-        fields.insert(QStringLiteral("stage"), toId(result.failedStage));
-    }
-    logging::note(plain ? QtDebugMsg : QtInfoMsg, lcGeneration(),
-                  result.state == FinalState::Succeeded
-                      ? (fb.applied ? QStringLiteral("generation succeeded with fallback") : QStringLiteral("generation succeeded"))
-                      : QStringLiteral("generation %1").arg(toId(result.state)),
-                  fields);
-}
-
 void EngineService::onFinished(const GenerationResult &result)
 {
-    m_running.remove(result.generationId);
-    // One log line per generation (docs/contract.md 12.4): what did not simply succeed at info, the
-    // rest at debug, its fields built only when that level is written. Ids, providers and kinds only:
-    // never the user or the story.
-    const bool plain = result.state == FinalState::Succeeded && !result.storyboard.fallback.applied;
-    if (lcGeneration().isEnabled(plain ? QtDebugMsg : QtInfoMsg))
-        logFinished(result, plain);
-    if (!m_results.contains(result.generationId))
-        m_resultOrder.push_back(result.generationId);
-    auto kept = std::make_shared<GenerationResult>(result);
-    if (kept->image)
-        kept->image->image.clear(); // the comic is on disk (GET /v1/images/{sha256}); its JSON never held it
-    m_results.insert(result.generationId, KeptResult { result.state, std::move(kept), {} });
-    while (m_resultOrder.size() > static_cast<std::size_t>(m_options.resultsKept)) {
-        m_results.remove(m_resultOrder.front());
-        m_resultOrder.pop_front();
-    }
+    m_generations.finished(result);
     if (m_draining)
         checkDrained();
 }
@@ -661,10 +547,9 @@ void EngineService::beginDrain()
     if (m_draining)
         return;
     m_draining = true;
-    if (m_prober)
-        m_prober->stop();
-    m_awaitingStream = m_running; // their last events reach the streams before the streams close
-    qCInfo(lcApi) << "draining:" << m_running.size() << "generations running, up to" << m_options.drain.count() << "ms to finish";
+    m_providers.stopProbes();
+    m_awaitingStream = m_generations.running(); // their last events reach the streams before the streams close
+    qCInfo(lcApi) << "draining:" << m_awaitingStream.size() << "generations running, up to" << m_options.drain.count() << "ms to finish";
     m_drainTimer.start(m_options.drain);
     checkDrained();
 }

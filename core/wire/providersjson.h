@@ -13,7 +13,7 @@ namespace bullpen {
 // GET /v1/providers' list (docs/api.md, "Providers"): {"providers": [{"id", "instance", "drained",
 // "breakers": [Breaker…], "drains": [Drain…]}…]}, every provider this engine knows. The rows have their
 // codecs (wire/breakerrowjson.h, wire/drainrowjson.h); this one holds them together, both ways. The
-// service adds the breaker settings and the probes beside it (service/providerroutes.cpp).
+// service adds the breaker settings and the probes beside it (service/providerhandlers.cpp).
 class ProvidersJson final
 {
 public:

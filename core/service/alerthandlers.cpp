@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// EngineService's alerts (docs/api.md, "Alerts"): the shipped rules as its EngineSetup evaluates them,
-// their changes on the event stream, GET /v1/alerts, and an operator's silence of a rule.
+#include "alerthandlers.h"
+
 #include "api/breakerjson.h"
+#include "audittrail.h"
 #include "contract/isotime.h"
-#include "engineservice.h"
+#include "eventstream.h"
 #include "runtime/enginesetup.h"
+#include "servicecontext.h"
 #include "store/apitokens.h"
 
 #include <QHttpServerRequest>
@@ -40,61 +42,71 @@ std::variant<SilenceRequest, FieldError> silenceFromJson(const QString &rule, co
 
 } // namespace
 
-// The store did not keep a silence or its end: nothing changed, try again (as a drain's refusal).
-EngineService::Reply EngineService::storeRefusal(const QString &message)
+AlertHandlers::AlertHandlers(ServiceContext &context, QObject *owner)
+    : m_context(context)
 {
-    Reply r = error(503, message);
+    // The shipped alert rules, evaluated by the engine every few seconds as a scrape would see them
+    // (docs/api.md, "Alerts"): each change goes on the event stream.
+    QObject::connect(&m_context.setup, &EngineSetup::alertChanged, owner, [this](const QJsonObject &alert) { publish(alert); });
+}
+
+// The store did not keep a silence or its end: nothing changed, try again (as a drain's refusal).
+ApiReply AlertHandlers::storeRefusal(const QString &message)
+{
+    ApiReply r = ApiReply::error(503, message);
     r.headers.append({ QByteArray("Retry-After"), QByteArray("5") });
     return r;
 }
 
-void EngineService::publishAlert(QJsonObject alert)
+void AlertHandlers::publish(QJsonObject alert)
 {
     const QString type = QStringLiteral("alert_") + alert.value(QLatin1StringView("state")).toString();
     alert.insert(QStringLiteral("type"), type);
-    alert.insert(QStringLiteral("instance"), m_options.instance);
-    m_events.publishNotice(type, QJsonDocument(alert).toJson(QJsonDocument::Compact));
+    alert.insert(QStringLiteral("instance"), m_context.options.instance);
+    m_context.events.publishNotice(type, QJsonDocument(alert).toJson(QJsonDocument::Compact));
 }
 
-EngineService::Reply EngineService::alerts()
+ApiReply AlertHandlers::alerts()
 {
-    m_setup.syncSilences(); // every engine's silences, at most a second old
-    return json(200, m_setup.alertsJson(m_options.instance));
+    m_context.setup.syncSilences(); // every engine's silences, at most a second old
+    return ApiReply::json(200, m_context.setup.alertsJson(m_context.options.instance));
 }
 
-EngineService::Reply EngineService::silenceAlert(const QHttpServerRequest &request, const QString &rule, const ApiToken &token)
+ApiReply AlertHandlers::silence(const QHttpServerRequest &request, const QString &rule, const ApiToken &token)
 {
     if (!AlertBoard::knownRule(rule))
-        return error(404, QStringLiteral("no alert rule \"%1\"; GET /v1/alerts lists the rules").arg(rule.left(64)));
+        return ApiReply::error(404, QStringLiteral("no alert rule \"%1\"; GET /v1/alerts lists the rules").arg(rule.left(64)));
     auto parsed = silenceFromJson(rule, request.body());
     if (const auto *e = std::get_if<FieldError>(&parsed))
-        return error(400, e->toString(), e->field);
+        return ApiReply::error(400, e->toString(), e->field);
     const SilenceRequest asked = std::get<SilenceRequest>(parsed);
     QString why;
-    std::optional<Silence> s = AlertBoard::makeSilence(asked.rule, token.name, asked.reason, asked.length, m_setup.alertClock().now(),
-                                                       QDateTime::currentDateTimeUtc(), &why);
+    std::optional<Silence> s = AlertBoard::makeSilence(asked.rule, token.name, asked.reason, asked.length,
+                                                       m_context.setup.alertClock().now(), QDateTime::currentDateTimeUtc(), &why);
     if (!s) // the rule is known: the length is not one offered
-        return error(400, why, QStringLiteral("for_s"));
-    if (s = m_setup.putSilence(*s, &why); !s)
+        return ApiReply::error(400, why, QStringLiteral("for_s"));
+    if (s = m_context.setup.putSilence(*s, &why); !s)
         return storeRefusal(why);
     const QJsonObject answer = s->toJson();
-    m_audit.record(token.name, QStringLiteral("silence"),
-                   QStringLiteral("%1 until %2 (%3)").arg(s->rule, isoUtcWithMs(s->until.toMSecsSinceEpoch()), s->reason.left(200)),
-                   QString::fromUtf8(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
-    return json(200, answer);
+    m_context.audit.record(token.name, QStringLiteral("silence"),
+                           QStringLiteral("%1 until %2 (%3)").arg(s->rule, isoUtcWithMs(s->until.toMSecsSinceEpoch()), s->reason.left(200)),
+                           QString::fromUtf8(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+    return ApiReply::json(200, answer);
 }
 
-EngineService::Reply EngineService::endSilence(const QString &rule, const ApiToken &token)
+ApiReply AlertHandlers::endSilence(const QString &rule, const ApiToken &token)
 {
     QString why;
-    const auto ended = m_setup.liftSilence(rule, token.name, &why);
+    const auto ended = m_context.setup.liftSilence(rule, token.name, &why);
     if (!ended && !why.isEmpty())
         return storeRefusal(why);
     if (!ended)
-        return error(404, QStringLiteral("alert rule \"%1\" is not silenced; GET /v1/alerts lists the silences").arg(rule.left(64)));
+        return ApiReply::error(404,
+                               QStringLiteral("alert rule \"%1\" is not silenced; GET /v1/alerts lists the silences").arg(rule.left(64)));
     const QJsonObject answer = ended->toJson();
-    m_audit.record(token.name, QStringLiteral("unsilence"), rule, QString::fromUtf8(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
-    return json(200, answer);
+    m_context.audit.record(token.name, QStringLiteral("unsilence"), rule,
+                           QString::fromUtf8(QJsonDocument(answer).toJson(QJsonDocument::Compact)));
+    return ApiReply::json(200, answer);
 }
 
 } // namespace bullpen
