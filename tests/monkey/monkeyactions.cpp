@@ -157,6 +157,10 @@ void Actions::act(QWidget *top)
     else if (top && qobject_cast<QDialog *>(top))
         actOnDialog(top);
     else if (top) { // another popup: a combo box's list, a tooltip-like window
+        if (!m_seenDialogs.contains(top)) { // named once in the log: a long stay in one shows which
+            m_seenDialogs << top;
+            note(QStringLiteral("popup open: %1").arg(describe(top)));
+        }
         const int keys[] = { Qt::Key_Down, Qt::Key_Up, Qt::Key_Return, Qt::Key_Escape };
         key(nullptr, keys[m_rng.bounded(4)]);
     } else
