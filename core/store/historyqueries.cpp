@@ -12,10 +12,8 @@
 #include <QSqlQuery>
 #include <QSqlRecord>
 
-#include <algorithm>
 #include <limits>
 #include <map>
-#include <tuple>
 
 namespace bullpen {
 
@@ -648,13 +646,7 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
 {
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
-    // (bucket, success, bin) packed into one integer in that order: the map keeps the cells sorted as
-    // the view reads them, and a cell is found without comparing tuples.
-    constexpr qint64 kBins = DurationHistogram::kBins;
-    std::map<qint64, qint64> cells;
-    auto add = [&](qint64 bucket, bool success, int bin, qint64 n) {
-        cells[(bucket * 2 + (success ? 1 : 0)) * kBins + bin] += n;
-    };
+    std::map<std::tuple<qint64, int, int>, qint64> cells; // (bucket, success, bin) → attempts
     const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
@@ -667,15 +659,15 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
             return false;
         }
         for (const LatencySample &s : samples)
-            add((s.atMs - fromMs) / bucketMs, s.success, DurationHistogram::binOf(s.durationMs), 1);
+            ++cells[{ (s.atMs - fromMs) / bucketMs, s.success ? 1 : 0, DurationHistogram::binOf(s.durationMs) }];
         return true;
     };
     if (!cut.useAggregates()) {
         if (!fromRows(fromMs, toMs))
             return {};
     } else {
-        // The aggregate rows as they are, summed here: a GROUP BY in SQL sorted them in a temporary
-        // b-tree first, which took four fifths of the read at a million attempts (docs/store.md).
+        // The aggregate rows as they are, summed into the cells here: a GROUP BY in SQL sorted them in a
+        // temporary b-tree first, four fifths of the read at a million attempts (docs/store.md).
         QSqlQuery q;
         if (!fromRows(fromMs, cut.aggFrom) || !fromRows(cut.aggTo, toMs)
             || !m_db.read(q,
@@ -684,14 +676,13 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
                           { toId(provider), toId(role), toId(stage), cut.aggFrom, cut.aggTo }, error))
             return {};
         while (q.next())
-            add((q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toInt() != 0, q.value(2).toInt(), q.value(3).toLongLong());
+            cells[{ (q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toInt() != 0 ? 1 : 0, q.value(2).toInt() }] +=
+                q.value(3).toLongLong();
     }
     QList<DurationCell> out;
     out.reserve(qsizetype(cells.size()));
-    for (const auto &[key, n] : cells) {
-        const qint64 bucket = key / kBins / 2;
-        out << DurationCell { fromMs + bucket * bucketMs, (key / kBins) % 2 != 0, int(key % kBins), n };
-    }
+    for (const auto &[k, n] : cells)
+        out << DurationCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k) != 0, std::get<2>(k), n };
     return out;
 }
 
@@ -699,24 +690,7 @@ QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint6
 {
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
-    // (bucket, primary, fallback, bin), the providers by their index in `names`, packed into one integer;
-    // sorted by the providers' ids at the end, as the cells always were.
-    constexpr qint64 kBins = DurationHistogram::kBins;
-    QStringList names;
-    QHash<QString, qint64> index;
-    auto indexOf = [&](const QString &name) {
-        auto it = index.constFind(name);
-        if (it == index.constEnd()) {
-            it = index.insert(name, names.size());
-            names << name;
-        }
-        return *it;
-    };
-    constexpr qint64 kProviders = 1024; // more distinct providers than this in one read: refused below
-    std::map<qint64, qint64> cells;
-    auto add = [&](qint64 bucket, const QString &primary, const QString &fallback, int bin, qint64 n) {
-        cells[((bucket * kProviders + indexOf(primary)) * kProviders + indexOf(fallback)) * kBins + bin] += n;
-    };
+    std::map<std::tuple<qint64, QString, QString, int>, qint64> cells; // (bucket, primary, fallback, bin) → stages handed to the fallback
     const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
@@ -729,8 +703,8 @@ QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint6
             return false;
         }
         for (const FallbackWait &w : waits)
-            add((w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider, DurationHistogram::binOf(w.primaryMs + w.fallbackMs),
-                1);
+            ++cells[{ (w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider,
+                      DurationHistogram::binOf(w.primaryMs + w.fallbackMs) }];
         return true;
     };
     if (!cut.useAggregates()) {
@@ -745,25 +719,13 @@ QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint6
                           { toId(stage), cut.aggFrom, cut.aggTo }, error))
             return {};
         while (q.next())
-            add((q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toString(), q.value(2).toString(), q.value(3).toInt(),
-                q.value(4).toLongLong());
-    }
-    if (names.size() > kProviders) {
-        if (error)
-            *error = QStringLiteral("more than %1 providers in the fallback waits").arg(kProviders);
-        return {};
+            cells[{ (q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toString(), q.value(2).toString(), q.value(3).toInt() }] +=
+                q.value(4).toLongLong();
     }
     QList<FallbackWaitCell> out;
     out.reserve(qsizetype(cells.size()));
-    for (const auto &[key, n] : cells) {
-        const qint64 bin = key % kBins, pair = key / kBins;
-        out << FallbackWaitCell { fromMs + pair / kProviders / kProviders * bucketMs, names.at(pair / kProviders % kProviders),
-                                  names.at(pair % kProviders), int(bin), n };
-    }
-    std::stable_sort(out.begin(), out.end(), [](const FallbackWaitCell &a, const FallbackWaitCell &b) {
-        return std::tie(a.startMs, a.primaryProvider, a.fallbackProvider, a.bin)
-            < std::tie(b.startMs, b.primaryProvider, b.fallbackProvider, b.bin);
-    });
+    for (const auto &[k, n] : cells)
+        out << FallbackWaitCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n };
     return out;
 }
 
