@@ -44,15 +44,16 @@ struct Entry
 {
     ProviderSpec spec;
     bool configured = false; // added by this process's settings
-    bool adopted = false; // added by an attached engine's configuration
-    bool listed() const { return spec.builtIn || configured || adopted; }
+    bool listed() const { return spec.builtIn || configured; }
 };
 
 // The table behind every Provider value. Entries are only appended, so an index stays valid.
 // Process-wide on purpose, for two things: the interned ids (a Provider must mean the same id in every
-// engine, store and codec of the process), and the front end's providers (the console's and the CLI's
-// pickers and filters: one engine per process, published by EngineSetup or adopted on attach). An
-// engine reads what its providers are from its own ProviderTable (Settings::providerTable), never here.
+// engine, store and codec of the process), and the providers this process's settings add (the CLI's
+// choices, the simulator's routes, the metrics' labels: published by loading the settings). An engine
+// reads what its providers are from its own ProviderTable (Settings::providerTable), never here, and an
+// attached console from its connection's (EngineConnection::providers()): attaching writes nothing here
+// but the engine's ids, interned.
 struct Table
 {
     QReadWriteLock lock;
@@ -218,11 +219,6 @@ QList<Provider> install(const QList<ProviderSpec> &added, bool Entry::*flag)
 QList<Provider> ProviderRegistry::setAdded(const QList<ProviderSpec> &added)
 {
     return install(added, &Entry::configured);
-}
-
-QList<Provider> ProviderRegistry::adopt(const QList<ProviderSpec> &added)
-{
-    return install(added, &Entry::adopted);
 }
 
 Provider ProviderRegistry::intern(QStringView id)

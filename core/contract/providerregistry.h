@@ -65,9 +65,6 @@ public:
     // Replaces the added providers (built-ins stay; an added spec may not reuse a built-in id).
     // Returns the added providers, in the given order.
     static QList<Provider> setAdded(const QList<ProviderSpec> &added);
-    // The same for the providers an attached engine adds (its GET /v1/config): kept apart from the
-    // settings' own, so that reading a local settings file never unlists an engine's provider.
-    static QList<Provider> adopt(const QList<ProviderSpec> &added);
     // A provider named by a store or an engine that is not configured here: found, or added as a
     // known but unlisted entry (OpenAI dialect, named by its id), so that its rows still read.
     static Provider intern(QStringView id);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/alertboard.h"
 #include "engine/breakersettings.h"
 #include "engine/stagepolicy.h"
@@ -74,6 +75,10 @@ public:
     virtual HistoryWrites *historyWrites() const = 0;
     // The storyboard policy requests start from (the Run view's defaults).
     virtual StagePolicy storyboardPolicy() const = 0;
+    // What each provider is for this engine: the built-ins and those its settings add (attached: read
+    // from its GET /v1/config). The views' pickers, filters and cards list these; the process's own
+    // registry is not written by attaching (docs/architecture.md, "The engine's providers").
+    virtual const ProviderTable &providers() const = 0;
     // The breaker's settings (docs/contract.md §13) the engine runs with, as the Tune panel replays them;
     // attached: the shipped ones (the engine's own, in GET /v1/providers, are not read for this yet).
     virtual BreakerSettings breakerSettings() const { return {}; }

@@ -37,7 +37,9 @@ RemoteConnection::~RemoteConnection() = default;
 
 void RemoteConnection::adoptProviders()
 {
-    // The engine's added providers become this console's: its pickers, filters and cards list them.
+    // The engine's added providers become this connection's: the console's pickers, filters and cards
+    // list them. The process's registry only learns their ids (interned by the table), so another
+    // connection, a replay or an engine in this process never lists them.
     const QJsonObject answer = m_engine->config();
     QJsonArray added;
     for (const EngineConfig::ProviderEntry &p : EngineConfigJson::providers(answer)) {
@@ -45,7 +47,7 @@ void RemoteConnection::adoptProviders()
             added.append(p.entry);
     }
     QList<ConfigError> ignored; // an engine's list was valid there; an entry this console cannot read stays unlisted
-    ProviderRegistry::adopt(ProviderEntries::read(added, QStringLiteral("engine"), &ignored).added);
+    m_providers.adopt(ProviderEntries::read(added, QStringLiteral("engine"), &ignored).added);
     // The rest of the answer, now that a policy naming an added provider can be read.
     auto read = EngineConfigJson::fromJson(answer);
     if (const auto *refused = std::get_if<FieldError>(&read)) {

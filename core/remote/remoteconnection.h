@@ -33,6 +33,7 @@ public:
     // The engine's store's reachability (its /readyz), for the status bar; the writes are the engine's.
     HistoryWrites *historyWrites() const override { return m_storeWatch.get(); }
     StagePolicy storyboardPolicy() const override;
+    const ProviderTable &providers() const override { return m_providers; }
     QStringList scenarios() const override;
     QString defaultScenario() const override;
     QString describe() const override;
@@ -65,6 +66,7 @@ private:
     std::unique_ptr<RemoteHistory> m_history;
     std::unique_ptr<RemoteStoreWatch> m_storeWatch;
     QString m_keyFile;
+    ProviderTable m_providers; // the built-ins and the engine's added providers (GET /v1/config)
     std::optional<EngineConfig> m_config; // GET /v1/config's answer, read; none until it arrives or when unreadable
 };
 

@@ -74,6 +74,7 @@ public:
 
     const Settings &settings() const { return m_settings; }
     StagePolicy storyboardPolicy() const override { return m_settings.storyboardPolicy(); }
+    const ProviderTable &providers() const override { return m_settings.providerTable; }
     BreakerSettings breakerSettings() const override { return m_settings.breaker; }
     bool usingSimulator() const { return m_simulator != nullptr; }
     ProviderSimulator *simulator() const { return m_simulator; }

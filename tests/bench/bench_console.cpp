@@ -116,7 +116,7 @@ int main(int argc, char *argv[])
         // Opening: construct the view (its first page is read in the constructor), then the charts.
         QElapsedTimer t;
         t.start();
-        auto *view = new FailuresView(store.get(), &queue);
+        auto *view = new FailuresView(store.get(), &queue, ProviderTable());
         QSignalSpy charts(view, &FailuresView::chartsUpdated);
         QSignalSpy paged(view->model(), &FailureHistoryModel::pageLoaded);
         view->resize(1280, 800);
@@ -169,7 +169,7 @@ int main(int argc, char *argv[])
         delete view;
 
         // Latency: 7 days at 1-hour buckets for gemini as primary (storyboard).
-        auto *latency = new LatencyView(store.get(), &queue);
+        auto *latency = new LatencyView(store.get(), &queue, ProviderTable());
         QSignalSpy loaded(latency, &LatencyView::loaded);
         latency->resize(1280, 800);
         latency->show();

@@ -678,8 +678,9 @@ private Q_SLOTS:
     }
 
     // Attached, the console lists a provider its engine's settings file adds (not a built-in, unknown to
-    // this process before): in the Failures view's and the Control view's provider pickers, adopted from
-    // GET /v1/config (docs/architecture.md, "What the front end holds"), and, drained, in the health strip.
+    // this process before): in the Run, Failures, Latency and Control views' provider pickers, read from
+    // GET /v1/config into the connection's table (docs/architecture.md, "What the front end holds"), and,
+    // drained, in the health strip. The process's registry learns its id and never lists it.
     void attachedConsoleListsTheEnginesAddedProvider()
     {
         cleanup();
@@ -712,9 +713,16 @@ private Q_SLOTS:
         auto *controlPicker = window.findChild<QComboBox *>(QStringLiteral("controlDrainProvider"));
         QVERIFY(controlPicker);
         QVERIFY2(controlPicker->findData(QStringLiteral("attached-acme")) >= 0, "the Control view's drain picker");
+        QCOMPARE(controlPicker->itemText(controlPicker->findData(QStringLiteral("attached-acme"))), QStringLiteral("attached-acme"));
+        for (const char *name : { "primaryCombo", "fallbackCombo", "latencyProvider" }) {
+            auto *picker = window.findChild<QComboBox *>(QLatin1StringView(name));
+            QVERIFY2(picker && picker->findData(QStringLiteral("attached-acme")) >= 0, name);
+        }
 
         const std::optional<Provider> acme = ProviderRegistry::find(u"attached-acme");
         QVERIFY(acme);
+        QVERIFY2(!ProviderRegistry::all().contains(*acme), "the engine's provider is its connection's, not the process's");
+        QVERIFY(remote.providers().all().contains(*acme));
         DrainRequest drain;
         drain.provider = *acme;
         drain.reason = QStringLiteral("maintenance");

@@ -246,7 +246,7 @@ private Q_SLOTS:
     void failuresViewFiltersChartsDetailAndExport()
     {
         HistoryQueue queue(m_history);
-        FailuresView view(m_history, &queue);
+        FailuresView view(m_history, &queue, ProviderTable());
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         QVERIFY(charts.wait(10'000));
         view.resize(1200, 800);
@@ -313,7 +313,7 @@ private Q_SLOTS:
     void failureChartsNameEveryBar()
     {
         HistoryQueue queue(m_history);
-        FailuresView view(m_history, &queue);
+        FailuresView view(m_history, &queue, ProviderTable());
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         view.resize(1260, 700);
         view.show();
@@ -355,7 +355,7 @@ private Q_SLOTS:
     void failuresViewFiltersByInstance()
     {
         HistoryQueue queue(m_history);
-        FailuresView view(m_history, &queue);
+        FailuresView view(m_history, &queue, ProviderTable());
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         QVERIFY(charts.wait(10'000));
         auto *instance = view.findChild<QComboBox *>(QStringLiteral("instanceCombo"));
@@ -425,7 +425,7 @@ private Q_SLOTS:
 
         // The view: a card's scope, shown as a button that removes it; the reason box.
         HistoryQueue queue(m_history);
-        FailuresView view(m_history, &queue);
+        FailuresView view(m_history, &queue, ProviderTable());
         QSignalSpy charts(&view, &FailuresView::chartsUpdated);
         QVERIFY(charts.wait(10'000));
         view.filterByCard(Provider::Gemini, Role::Primary, Stage::Storyboard);
@@ -494,7 +494,7 @@ private Q_SLOTS:
         QVERIFY(store->flush());
 
         HistoryQueue queue(store.get());
-        HealthStrip strip(&queue);
+        HealthStrip strip(&queue, ProviderTable());
         QSignalSpy updated(&strip, &HealthStrip::updated);
         QVERIFY(updated.wait(10000));
         QCOMPARE(strip.model()->rowCount(), 2);
@@ -524,7 +524,7 @@ private Q_SLOTS:
     void healthStripEqualsADirectStoreCount()
     {
         HistoryQueue queue(m_history);
-        HealthStrip strip(&queue);
+        HealthStrip strip(&queue, ProviderTable());
         const qint64 at = m_now; // the seeded history ends a second before
         strip.setClock([at] { return at; });
         QAbstractItemModelTester tester(strip.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -600,7 +600,7 @@ private Q_SLOTS:
     void failuresInvestigation()
     {
         HistoryQueue queue(m_history);
-        FailuresView view(m_history, &queue);
+        FailuresView view(m_history, &queue, ProviderTable());
         view.resize(1200, 800);
         QSignalSpy charted(&view, &FailuresView::chartsUpdated);
         QVERIFY(charted.wait(10000));
@@ -717,7 +717,7 @@ private Q_SLOTS:
     void latencyViewRefreshesFromOtherWriters()
     {
         HistoryQueue queue(m_history);
-        LatencyView view(m_history, &queue);
+        LatencyView view(m_history, &queue, ProviderTable());
         QSignalSpy loaded(&view, &LatencyView::loaded);
         QVERIFY(loaded.wait(10000));
         // Captions: no storyboard timeout to draw. Storyboard: the primary's 60 s timeout as a line,
@@ -820,7 +820,7 @@ private Q_SLOTS:
     void latencyViewLoadsThenUpdatesOneBucket()
     {
         HistoryQueue queue(m_history);
-        LatencyView view(m_history, &queue);
+        LatencyView view(m_history, &queue, ProviderTable());
         QSignalSpy loaded(&view, &LatencyView::loaded);
         QVERIFY(loaded.wait(10'000)); // the first load, from the constructor
         view.setSelection(QStringLiteral("gemini"), QStringLiteral("primary"), QStringLiteral("storyboard"));

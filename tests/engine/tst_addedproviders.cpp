@@ -5,6 +5,7 @@
 #include "config/providerentries.h"
 #include "config/settings.h"
 #include "contract/providerregistry.h"
+#include "contract/providertable.h"
 #include "engineprocess.h"
 #include "history/historyreader.h"
 #include "hostileserver.h"
@@ -89,11 +90,7 @@ class tst_AddedProviders : public QObject
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
-    void cleanup()
-    {
-        ProviderRegistry::setAdded({});
-        ProviderRegistry::adopt({});
-    }
+    void cleanup() { ProviderRegistry::setAdded({}); }
 
     // Every refusal names the entry and the field, and says what to do.
     void refusals_data()
@@ -206,24 +203,25 @@ private Q_SLOTS:
         QVERIFY(std::any_of(events.begin(), events.end(), [](const Event &e) { return std::holds_alternative<AttemptStarted>(e.body); }));
     }
 
-    // An attached console adopts its engine's providers; reading the local settings file (the Settings
-    // view does on every edit) never unlists them.
-    void adoptedProvidersOutliveLocalSettings()
+    // An attached console holds its engine's providers in its connection's table (RemoteConnection,
+    // from GET /v1/config): reading the local settings file (the Settings view does on every edit)
+    // neither unlists them there nor lists them in the process.
+    void enginesProvidersOutliveLocalSettings()
     {
         QList<ConfigError> errors;
         const ProviderEntries engine = ProviderEntries::read(QJsonArray { azure() }, QStringLiteral("engine"), &errors);
         QVERIFY(errors.isEmpty());
-        ProviderRegistry::adopt(engine.added);
+        ProviderTable attached;
+        attached.adopt(engine.added);
         const Provider p = *providerFromId(u"azure");
         QTemporaryDir dir;
         QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false).ok());
-        QVERIFY(ProviderRegistry::all().contains(p));
-        QVERIFY(ProviderRegistry::all().contains(*providerFromId(u"local-vllm")));
-        QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false).ok());
-        QVERIFY(ProviderRegistry::all().contains(p));
-        QVERIFY(!ProviderRegistry::all().contains(*providerFromId(u"local-vllm")));
-        ProviderRegistry::adopt({}); // detached (or another engine)
+        QVERIFY(attached.all().contains(p));
+        QVERIFY(!attached.all().contains(*providerFromId(u"local-vllm"))); // the local file's, not the engine's
         QVERIFY(!ProviderRegistry::all().contains(p));
+        QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false).ok());
+        QVERIFY(attached.all().contains(p));
+        QCOMPARE(attached.spec(p).authHeader, QByteArray("api-key"));
     }
 
     // Azure's shape: the deployment URL with api-version, the key in api-key, never in Authorization.

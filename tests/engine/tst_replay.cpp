@@ -618,7 +618,8 @@ private Q_SLOTS:
         QList<Event> recorded;
         for (const QJsonObject &e : original.setup->store()->events(original.result->generationId, &why))
             recorded << *Event::fromJson(e);
-        ReplayDialog dialog(*source, recorded, original.setup->newReplay(nullptr)); // as an embedded console does
+        ReplayDialog dialog(*source, recorded, original.setup->newReplay(nullptr),
+                            original.setup->providers()); // as an embedded console does
         dialog.show();
         QSignalSpy done(&dialog, &ReplayDialog::replayFinished);
         QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("replayRun")), Qt::LeftButton);

@@ -177,8 +177,9 @@ QWidget *ControlView::makeDrainsBox()
     fitColumns(m_drainTable, DrainListModel::ReasonColumn); // no horizontal scrolling at 1024 px
     m_provider = new QComboBox;
     m_provider->setObjectName(QStringLiteral("controlDrainProvider"));
-    for (const Provider p : ProviderRegistry::all())
-        m_provider->addItem(ProviderRegistry::name(p), toId(p));
+    const ProviderTable &providers = m_engine.providers();
+    for (const Provider p : providers.all())
+        m_provider->addItem(providers.name(p), toId(p));
     m_drainButton = new QPushButton(tr("Drain…"));
     m_drainButton->setObjectName(QStringLiteral("controlDrain"));
     m_restoreButton = new QPushButton(tr("Restore"));

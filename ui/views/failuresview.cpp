@@ -116,10 +116,11 @@ QLayout *FailuresView::makeFilterRows(QToolButton *exportButton)
     return filters;
 }
 
-FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget *parent)
+FailuresView::FailuresView(HistoryReader *history, HistoryQueue *queue, const ProviderTable &providers, QWidget *parent)
     : QWidget(parent)
     , m_history(history)
     , m_queue(queue)
+    , m_providers(providers)
     , m_model(new FailureHistoryModel(this))
 {
     setObjectName(QStringLiteral("failuresView"));
@@ -214,7 +215,7 @@ QLayout *FailuresView::makeFilters()
         m_stage->addItem(words::stage(s), toId(s));
     m_provider = filterCombo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
-    for (Provider p : ProviderRegistry::all())
+    for (Provider p : m_providers.all())
         m_provider->addItem(toId(p), toId(p));
     m_reason = filterCombo("reasonCombo");
     m_reason->addItem(tr("Any fallback reason"), QString());
@@ -595,7 +596,7 @@ void FailuresView::replayDetail()
                 return;
             }
             auto *dialog = new ReplayDialog(std::move(*r.source), id == m_detailId ? m_timeline->events() : QList<Event> {},
-                                            m_engine->newReplay(nullptr), this);
+                                            m_engine->newReplay(nullptr), m_providers, this);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
             dialog->show();
             Q_EMIT replayOpened(dialog);

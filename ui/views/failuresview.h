@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/event.h"
 #include "history/historyexport.h"
 #include "history/historyreader.h"
@@ -42,7 +43,8 @@ class FailuresView final : public QWidget
 {
     Q_OBJECT
 public:
-    FailuresView(HistoryReader *history, HistoryQueue *queue, QWidget *parent = nullptr);
+    // `providers`: the engine's (EngineConnection::providers()), for the provider filter and the replay's fallbacks.
+    FailuresView(HistoryReader *history, HistoryQueue *queue, const ProviderTable &providers, QWidget *parent = nullptr);
     ~FailuresView() override;
 
     FailureHistoryModel *model() const { return m_model; }
@@ -131,6 +133,7 @@ private:
 
     HistoryReader *m_history;
     HistoryQueue *m_queue;
+    ProviderTable m_providers;
     EngineConnection *m_engine = nullptr;
     FailureHistoryModel *m_model;
     QComboBox *m_range;

@@ -114,9 +114,10 @@ void HealthCard::keyPressEvent(QKeyEvent *event)
     QLabel::keyPressEvent(event);
 }
 
-HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
+HealthStrip::HealthStrip(HistoryQueue *queue, const ProviderTable &providers, QWidget *parent)
     : QWidget(parent)
     , m_queue(queue)
+    , m_providerTable(providers)
     , m_model(new ProviderHealthModel(this))
     , m_timer(new QTimer(this))
 {
@@ -414,7 +415,7 @@ void HealthStrip::updateCards()
     }
     // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
     // none): that card is where it is restored.
-    for (const Provider provider : ProviderRegistry::all()) {
+    for (const Provider provider : m_providerTable.all()) {
         for (const Role role : { Role::Primary, Role::Fallback }) {
             if (shown.count(provider) || controlLine(provider, role).isEmpty())
                 continue;

@@ -100,7 +100,7 @@ int claimPoint(std::vector<int> &pointOf, int bucket)
 
 } // namespace
 
-LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *parent)
+LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, const ProviderTable &providers, QWidget *parent)
     : QWidget(parent)
     , m_history(history)
     , m_queue(queue)
@@ -113,11 +113,11 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *p
         return c;
     };
     m_provider = combo("latencyProvider");
-    for (Provider p : ProviderRegistry::all())
+    for (Provider p : providers.all())
         m_provider->addItem(toId(p), toId(p));
     m_compareWith = combo("latencyCompareWith");
     m_compareWith->addItem(tr("compare with…"), QString());
-    for (Provider p : ProviderRegistry::all())
+    for (Provider p : providers.all())
         m_compareWith->addItem(tr("compare with %1").arg(toId(p)), toId(p));
     m_compareWith->setToolTip(tr("Draw another provider's p50 and p90 (dashed) in the same role and stage"));
     m_role = combo("latencyRole");

@@ -3,6 +3,7 @@
 
 #include "analytics/fallbackwaittracker.h"
 #include "analytics/latencystats.h"
+#include "contract/providertable.h"
 #include "engine/event.h"
 
 #include <QDateTime>
@@ -36,7 +37,8 @@ class LatencyView final : public QWidget
 {
     Q_OBJECT
 public:
-    LatencyView(HistoryReader *history, HistoryQueue *queue, QWidget *parent = nullptr);
+    // `providers`: the engine's (EngineConnection::providers()), for the provider pickers.
+    LatencyView(HistoryReader *history, HistoryQueue *queue, const ProviderTable &providers, QWidget *parent = nullptr);
 
     void setSelection(const QString &provider, const QString &role, const QString &stage);
     void setRange(qint64 spanMs, qint64 bucketMs); // picks the matching combo entries

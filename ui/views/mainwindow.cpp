@@ -65,7 +65,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_events = new EventLogModel(this);
     QWidget *settingsTab = makeViews(engine);
     // Provider health above every tab: "is anything wrong right now" is never a click away.
-    m_health = new HealthStrip(m_queue);
+    m_health = new HealthStrip(m_queue, engine.providers());
     m_health->setEngine(&m_engine);
     auto *notifier = new DesktopNotifier(this);
     notifier->setObjectName(QStringLiteral("desktopNotifier"));
@@ -119,15 +119,15 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
 // Every view, in its tab; the settings tab (the engine's configuration when attached), returned.
 QWidget *MainWindow::makeViews(EngineConnection &engine)
 {
-    m_run = new RunView(engine.storyboardPolicy(), engine.scenarios());
+    m_run = new RunView(engine.storyboardPolicy(), engine.scenarios(), engine.providers());
     if (!engine.scenarios().isEmpty())
         m_run->setScenario(engine.defaultScenario());
     m_live = new LiveView(m_generations, m_events);
     m_result = new ResultView;
     m_queue = new HistoryQueue(engine.history(), this);
-    m_failures = new FailuresView(engine.history(), m_queue);
+    m_failures = new FailuresView(engine.history(), m_queue, engine.providers());
     m_failures->setEngine(&engine);
-    m_latency = new LatencyView(engine.history(), m_queue);
+    m_latency = new LatencyView(engine.history(), m_queue, engine.providers());
     m_latency->setStoryboardTimeouts(double(engine.storyboardPolicy().primaryTimeout.count()),
                                      double(engine.storyboardPolicy().fallbackTimeout.count()));
     m_latency->tunePanel()->setToday(engine.storyboardPolicy().primaryTimeout, engine.storyboardPolicy().fallbackTimeout,

@@ -39,7 +39,8 @@ bool writeJson(const QString &path, const QJsonObject &o)
 
 } // namespace
 
-ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, ReplayPlayer *player, QWidget *parent)
+ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, ReplayPlayer *player, const ProviderTable &providers,
+                           QWidget *parent)
     : QDialog(parent)
     , m_source(std::move(source))
     , m_scenario(m_source.scenario())
@@ -98,7 +99,7 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
-    layout->addWidget(settingsBox());
+    layout->addWidget(settingsBox(providers));
     layout->addWidget(approx);
     layout->addWidget(new QLabel(tr("<b>Recorded</b>")));
     layout->addWidget(m_recorded, 1);
@@ -120,7 +121,7 @@ bool ReplayDialog::running() const
     return m_runner->running();
 }
 
-QWidget *ReplayDialog::settingsBox()
+QWidget *ReplayDialog::settingsBox(const ProviderTable &providers)
 {
     auto *box = new QWidget;
     auto *form = new QFormLayout(box);
@@ -145,7 +146,7 @@ QWidget *ReplayDialog::settingsBox()
     m_fallback = new QComboBox;
     m_fallback->setObjectName(QStringLiteral("replayFallback"));
     m_fallback->addItem(tr("none"), QStringLiteral("none"));
-    for (const Provider p : ProviderRegistry::serving(Stage::Storyboard)) {
+    for (const Provider p : providers.serving(Stage::Storyboard)) {
         if (p != policy.primary)
             m_fallback->addItem(toId(p), toId(p));
     }

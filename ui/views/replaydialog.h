@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/event.h"
 #include "replay/replaysource.h"
 
@@ -32,7 +33,9 @@ class ReplayDialog final : public QDialog
 public:
     // Plays with `player` (EngineConnection::newReplay), which it takes over: the player says whether
     // each replay is kept in the history (embedded) or not (attached).
-    ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, ReplayPlayer *player, QWidget *parent = nullptr);
+    // `providers`: the engine's (EngineConnection::providers()); its storyboard providers are the fallbacks offered.
+    ReplayDialog(ReplaySource source, const QList<Event> &recordedEvents, ReplayPlayer *player, const ProviderTable &providers,
+                 QWidget *parent = nullptr);
     ~ReplayDialog() override;
 
     // Starts the replay (the Replay button's work); false, with the reason shown, when it cannot start.
@@ -51,7 +54,7 @@ Q_SIGNALS:
 private:
     void finished(const GenerationResult &result);
     void askAndExport();
-    QWidget *settingsBox();
+    QWidget *settingsBox(const ProviderTable &providers);
 
     ReplaySource m_source;
     ReplayScenario m_scenario;

@@ -19,7 +19,7 @@
 
 namespace bullpen {
 
-RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWidget *parent)
+RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, const ProviderTable &providers, QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("runView"));
@@ -39,7 +39,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, QWid
     m_fallback = new QComboBox;
     m_fallback->setObjectName(QStringLiteral("fallbackCombo"));
     m_fallback->addItem(tr("none"), QString());
-    for (Provider p : ProviderRegistry::all()) {
+    for (Provider p : providers.all()) {
         m_primary->addItem(toId(p), toId(p));
         m_fallback->addItem(toId(p), toId(p));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/stagepolicy.h"
 
 #include <QWidget>
@@ -22,7 +23,8 @@ class RunView final : public QWidget
 {
     Q_OBJECT
 public:
-    RunView(const StagePolicy &defaults, const QStringList &scenarios, QWidget *parent = nullptr);
+    // `providers`: the engine's (EngineConnection::providers()), for the primary and fallback pickers.
+    RunView(const StagePolicy &defaults, const QStringList &scenarios, const ProviderTable &providers, QWidget *parent = nullptr);
 
     QString story() const;
     QString userId() const;
