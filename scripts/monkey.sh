@@ -7,10 +7,11 @@
 # and the last 50 actions.
 #   bash scripts/monkey.sh [--seconds N] [--seed S] [--engine URL] [--build DIR] [--lang en|ko] [--theme light|dark]
 #                          [--watchdog-ms MS]
-# The build tree defaults to build/dev (CI's sanitizer stage passes --build build/asan); the
+# The build tree defaults to build/dev (the sanitizer build; CI's harden.sh uses it too); the
 # bullpen-monkey target is built there first if it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/sanitizer-options.sh
 build=build/dev
 args=()
 seed=7

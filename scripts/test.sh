@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The README's test command: install packages, configure the `dev` preset (warnings as errors),
-# build everything and run every test with ctest.
+# The README's test command: install packages, configure the `dev` preset (warnings as errors,
+# AddressSanitizer + UndefinedBehaviorSanitizer), build everything and run every test with ctest. Every
+# test runs under the sanitizers, which fail it on a memory error, a leak or undefined behaviour.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/sanitizer-options.sh
 
 bash scripts/install-deps.sh
 cmake --preset dev

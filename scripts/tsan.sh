@@ -38,7 +38,7 @@ for suite in "${suites[@]}"; do
         # Under CI a skipped test fails the stage, as in test.sh: a suite that skips judged nothing there.
         # The one exception is a row of the other store backend: the stage runs the store's suites on
         # SQLite, and a "PostgreSQL only" row (a connection to lose) runs in their PostgreSQL variant in
-        # test.sh and the ASan stage; it is listed, not counted.
+        # test.sh (under ASan); it is listed, not counted.
         if [[ ${CI:-} == true ]] && grep '^SKIP' "$log" | grep -qv 'PostgreSQL only'; then
             echo "tsan: $suite skipped tests under CI=true:" && grep '^SKIP' "$log"
             failed+=("$suite")

@@ -25,7 +25,9 @@ token=$("$engine_bin" token add operator --role operator --data-dir "$work/store
 port=$((23700 + RANDOM % 2000))
 echo 0 > "$work/offset" # seconds; the shim reads it again every 50 ms
 # Only the wall clock moves: the monotonic clock, sleeps and timeouts stay real, as when NTP steps the time.
-LD_PRELOAD=$wallstep BULLPEN_WALLSTEP_FILE=$work/offset \
+# An engine built with AddressSanitizer (the dev build) needs its runtime first in the preload list.
+asan_runtime=$(ldd "$engine_bin" | awk '/libasan/ { print $3; exit }')
+LD_PRELOAD=${asan_runtime:+$asan_runtime:}$wallstep BULLPEN_WALLSTEP_FILE=$work/offset \
     "$engine_bin" --simulator --listen "127.0.0.1:$port" --data-dir "$work/store" --rate 20 --probe-every 1s \
     > "$work/engine.log" 2>&1 &
 engine=$!
