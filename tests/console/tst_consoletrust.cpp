@@ -703,13 +703,15 @@ private Q_SLOTS:
         QVERIFY(engine.start({ QStringLiteral("--settings"), settings }));
         RemoteConnection remote(EngineEndpoint { engine.url, token.toLatin1() });
         remote.open();
-        QTRY_VERIFY_WITH_TIMEOUT(remote.usable() && !remote.runningConfig().isEmpty(), 10'000);
+        // As `bullpen --engine URL` does: the window is made and shown at once, before the engine's
+        // configuration has arrived; its pickers take the engine's providers when it does.
         MainWindow window(remote);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(remote.usable() && !remote.runningConfig().isEmpty(), 10'000);
         auto *failuresPicker = window.findChild<FailuresView *>()->findChild<QComboBox *>(QStringLiteral("providerCombo"));
         QVERIFY(failuresPicker);
-        QVERIFY2(failuresPicker->findData(QStringLiteral("attached-acme")) >= 0, "the Failures view's provider filter");
+        QTRY_VERIFY2(failuresPicker->findData(QStringLiteral("attached-acme")) >= 0, "the Failures view's provider filter");
         auto *controlPicker = window.findChild<QComboBox *>(QStringLiteral("controlDrainProvider"));
         QVERIFY(controlPicker);
         QVERIFY2(controlPicker->findData(QStringLiteral("attached-acme")) >= 0, "the Control view's drain picker");

@@ -494,7 +494,7 @@ private Q_SLOTS:
         QVERIFY(store->flush());
 
         HistoryQueue queue(store.get());
-        HealthStrip strip(&queue, ProviderTable());
+        HealthStrip strip(&queue);
         QSignalSpy updated(&strip, &HealthStrip::updated);
         QVERIFY(updated.wait(10000));
         QCOMPARE(strip.model()->rowCount(), 2);
@@ -524,7 +524,7 @@ private Q_SLOTS:
     void healthStripEqualsADirectStoreCount()
     {
         HistoryQueue queue(m_history);
-        HealthStrip strip(&queue, ProviderTable());
+        HealthStrip strip(&queue);
         const qint64 at = m_now; // the seeded history ends a second before
         strip.setClock([at] { return at; });
         QAbstractItemModelTester tester(strip.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);

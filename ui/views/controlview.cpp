@@ -9,6 +9,7 @@
 #include "models/drainlistmodel.h"
 #include "models/probelistmodel.h"
 #include "pipeline/engineconnection.h"
+#include "providerpicker.h"
 #include "silencedialog.h"
 
 #include <QComboBox>
@@ -177,9 +178,7 @@ QWidget *ControlView::makeDrainsBox()
     fitColumns(m_drainTable, DrainListModel::ReasonColumn); // no horizontal scrolling at 1024 px
     m_provider = new QComboBox;
     m_provider->setObjectName(QStringLiteral("controlDrainProvider"));
-    const ProviderTable &providers = m_engine.providers();
-    for (const Provider p : providers.all())
-        m_provider->addItem(providers.name(p), toId(p));
+    updateProviders();
     m_drainButton = new QPushButton(tr("Drain…"));
     m_drainButton->setObjectName(QStringLiteral("controlDrain"));
     m_restoreButton = new QPushButton(tr("Restore"));
@@ -359,6 +358,12 @@ QWidget *ControlView::makeAuditBox()
     layout->addLayout(bar);
     layout->addWidget(m_auditTable, 1);
     return box;
+}
+
+void ControlView::updateProviders()
+{
+    const ProviderTable &providers = m_engine.providers();
+    fillProviderPicker(m_provider, providers.all(), 0, [&providers](Provider p) { return providers.name(p); });
 }
 
 void ControlView::setClock(controltext::WallClock clock)

@@ -39,6 +39,8 @@ public:
 
     // Tests: a fake wall clock for Remaining and Next trial.
     void setClock(controltext::WallClock clock);
+    // The drain picker lists the engine's providers again (an attached engine's configuration arrived).
+    void updateProviders();
     DrainListModel *drains() const { return m_drains; }
     BreakerListModel *breakers() const { return m_breakers; }
     AuditLogModel *audit() const { return m_audit; }

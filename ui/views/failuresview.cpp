@@ -15,6 +15,7 @@
 #include "models/words.h"
 #include "pipeline/engineconnection.h"
 #include "pipeline/replayplayer.h"
+#include "providerpicker.h"
 #include "replaydialog.h"
 #include "timelinewidget.h"
 #include "tones.h"
@@ -215,8 +216,7 @@ QLayout *FailuresView::makeFilters()
         m_stage->addItem(words::stage(s), toId(s));
     m_provider = filterCombo("providerCombo");
     m_provider->addItem(tr("Any provider"), QString());
-    for (Provider p : m_providers.all())
-        m_provider->addItem(toId(p), toId(p));
+    setProviders(m_providers);
     m_reason = filterCombo("reasonCombo");
     m_reason->addItem(tr("Any fallback reason"), QString());
     for (const QString &ending : fallbackReasonEndings())
@@ -842,6 +842,13 @@ void FailuresView::copyDetailId()
     // Said where the operator looks: on the button, for a moment.
     m_copyId->setText(tr("Copied"));
     QTimer::singleShot(1500, m_copyId, [button = m_copyId] { button->setText(tr("Copy id")); });
+}
+
+void FailuresView::setProviders(const ProviderTable &providers)
+{
+    if (&providers != &m_providers)
+        m_providers = providers;
+    fillProviderPicker(m_provider, m_providers.all(), 1, [](Provider p) { return toId(p); }); // after "Any provider"
 }
 
 void FailuresView::setAnnotations(AnnotationModel *model)

@@ -99,6 +99,8 @@ public:
     // The engine its replays are played for (EngineConnection::newReplay: kept in an embedded engine's
     // history, nowhere when attached); none: Replay locally… says so. It must outlive the view.
     void setEngine(EngineConnection *engine) { m_engine = engine; }
+    // The provider filter and the replay's fallbacks list these (the engine's: EngineConnection::providers()).
+    void setProviders(const ProviderTable &providers);
     // Drains, restores, breaker transitions and alerts marked on the fallback-rate chart (docs/contract.md §15).
     void setAnnotations(AnnotationModel *model);
     // Replay locally…: reads the shown generation for a replay and opens its dialog (replayOpened()).

@@ -114,10 +114,9 @@ void HealthCard::keyPressEvent(QKeyEvent *event)
     QLabel::keyPressEvent(event);
 }
 
-HealthStrip::HealthStrip(HistoryQueue *queue, const ProviderTable &providers, QWidget *parent)
+HealthStrip::HealthStrip(HistoryQueue *queue, QWidget *parent)
     : QWidget(parent)
     , m_queue(queue)
-    , m_providerTable(providers)
     , m_model(new ProviderHealthModel(this))
     , m_timer(new QTimer(this))
 {
@@ -414,8 +413,9 @@ void HealthStrip::updateCards()
         shownNames.insert(name);
     }
     // A drained or broken provider keeps a card when it has had no traffic (a drained primary gets
-    // none): that card is where it is restored.
-    for (const Provider provider : m_providerTable.all()) {
+    // none): that card is where it is restored. The engine's providers as they are now (an attached
+    // engine's arrive with its configuration, after the strip is shown).
+    for (const Provider provider : m_engine ? m_engine->providers().all() : QList<Provider> {}) {
         for (const Role role : { Role::Primary, Role::Fallback }) {
             if (shown.count(provider) || controlLine(provider, role).isEmpty())
                 continue;

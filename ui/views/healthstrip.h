@@ -2,7 +2,6 @@
 #pragma once
 
 #include "contract/enums.h"
-#include "contract/providertable.h"
 #include "tones.h"
 
 #include <QDateTime>
@@ -58,8 +57,7 @@ class HealthStrip final : public QWidget
 {
     Q_OBJECT
 public:
-    // `providers`: the engine's (EngineConnection::providers()); a drained one keeps a card without traffic.
-    HealthStrip(HistoryQueue *queue, const ProviderTable &providers, QWidget *parent = nullptr);
+    explicit HealthStrip(HistoryQueue *queue, QWidget *parent = nullptr);
 
     ProviderHealthModel *model() const { return m_model; }
     // The engine whose breakers and drains the cards show (docs/contract.md §13), and through which
@@ -107,7 +105,6 @@ private:
     bool drained(Provider provider, Role role, std::optional<Stage> stage) const;
 
     HistoryQueue *m_queue;
-    ProviderTable m_providerTable; // the engine's providers (EngineConnection::providers())
     ProviderHealthModel *m_model;
     QTimer *m_timer;
     QHBoxLayout *m_cards;

@@ -10,6 +10,7 @@
 #include "models/historyqueue.h"
 #include "models/units.h"
 #include "models/words.h"
+#include "providerpicker.h"
 #include "spendpanel.h"
 #include "tones.h"
 #include "tunepanel.h"
@@ -113,12 +114,9 @@ LatencyView::LatencyView(HistoryReader *history, HistoryQueue *queue, const Prov
         return c;
     };
     m_provider = combo("latencyProvider");
-    for (Provider p : providers.all())
-        m_provider->addItem(toId(p), toId(p));
     m_compareWith = combo("latencyCompareWith");
     m_compareWith->addItem(tr("compare with…"), QString());
-    for (Provider p : providers.all())
-        m_compareWith->addItem(tr("compare with %1").arg(toId(p)), toId(p));
+    setProviders(providers);
     m_compareWith->setToolTip(tr("Draw another provider's p50 and p90 (dashed) in the same role and stage"));
     m_role = combo("latencyRole");
     m_role->addItem(tr("as primary"), toId(Role::Primary));
@@ -219,6 +217,12 @@ void LatencyView::showEvent(QShowEvent *event)
 void LatencyView::setRefreshInterval(int ms)
 {
     m_refreshTimer->setInterval(ms);
+}
+
+void LatencyView::setProviders(const ProviderTable &providers)
+{
+    fillProviderPicker(m_provider, providers.all(), 0, [](Provider p) { return toId(p); });
+    fillProviderPicker(m_compareWith, providers.all(), 1, [](Provider p) { return tr("compare with %1").arg(toId(p)); });
 }
 
 void LatencyView::setComparedProvider(const QString &provider)

@@ -66,6 +66,8 @@ public:
     // Another provider in the same role and stage drawn beside the selected one (its p50 and p90,
     // dashed); empty: none.
     void setComparedProvider(const QString &provider);
+    // The provider and compare-with pickers list these (the engine's: EngineConnection::providers()).
+    void setProviders(const ProviderTable &providers);
     // Drains, restores, breaker transitions and alerts marked on the percentile chart (docs/contract.md §15).
     void setAnnotations(AnnotationModel *model);
     // Points of the compared provider's p90 line (0 without a comparison).

@@ -65,7 +65,7 @@ MainWindow::MainWindow(EngineConnection &engine, QWidget *parent)
     m_events = new EventLogModel(this);
     QWidget *settingsTab = makeViews(engine);
     // Provider health above every tab: "is anything wrong right now" is never a click away.
-    m_health = new HealthStrip(m_queue, engine.providers());
+    m_health = new HealthStrip(m_queue);
     m_health->setEngine(&m_engine);
     auto *notifier = new DesktopNotifier(this);
     notifier->setObjectName(QStringLiteral("desktopNotifier"));
@@ -141,6 +141,11 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
         settingsTab = m_engineConfig;
         connect(&engine, &EngineConnection::configChanged, this, [this] {
             m_engineConfig->setConfig(m_engine.runningConfig());
+            // The engine's providers first: its defaults may name one its settings add.
+            m_run->setProviders(m_engine.providers());
+            m_failures->setProviders(m_engine.providers());
+            m_latency->setProviders(m_engine.providers());
+            m_control->updateProviders();
             m_run->setEngineDefaults(m_engine.storyboardPolicy(), m_engine.scenarios(), m_engine.defaultScenario());
         });
     } else {

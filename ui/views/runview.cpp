@@ -4,6 +4,7 @@
 #include "config/settings.h"
 #include "contract/providerregistry.h"
 #include "models/units.h"
+#include "providerpicker.h"
 #include "sim/scenario.h"
 #include "tones.h"
 
@@ -39,10 +40,7 @@ RunView::RunView(const StagePolicy &defaults, const QStringList &scenarios, cons
     m_fallback = new QComboBox;
     m_fallback->setObjectName(QStringLiteral("fallbackCombo"));
     m_fallback->addItem(tr("none"), QString());
-    for (Provider p : providers.all()) {
-        m_primary->addItem(toId(p), toId(p));
-        m_fallback->addItem(toId(p), toId(p));
-    }
+    setProviders(providers);
     m_primary->setCurrentIndex(m_primary->findData(toId(defaults.primary)));
     m_fallback->setCurrentIndex(defaults.fallback ? m_fallback->findData(toId(*defaults.fallback)) : 0);
     m_primaryTimeout = new QLineEdit(units::field(defaults.primaryTimeout));
@@ -132,6 +130,15 @@ void RunView::addScenarios(const QStringList &scenarios)
     }
     m_scenario->setEnabled(!scenarios.isEmpty());
     m_scenario->setToolTip(m_scenario->currentData(Qt::ToolTipRole).toString());
+}
+
+void RunView::setProviders(const ProviderTable &providers)
+{
+    const auto id = [](Provider p) {
+        return toId(p);
+    };
+    fillProviderPicker(m_primary, providers.all(), 0, id);
+    fillProviderPicker(m_fallback, providers.all(), 1, id); // after "none"
 }
 
 void RunView::setEngineDefaults(const StagePolicy &defaults, const QStringList &scenarios, const QString &scenario)

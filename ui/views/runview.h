@@ -37,6 +37,8 @@ public:
     // configuration): providers, timeouts and, where a simulator answers, its scenarios. The scenario
     // row is shown only then.
     void setEngineDefaults(const StagePolicy &defaults, const QStringList &scenarios, const QString &scenario);
+    // The primary and fallback pickers list these (the engine's: EngineConnection::providers()).
+    void setProviders(const ProviderTable &providers);
     void setRunning(int running);
     // Whether the engine can take a generation now; when not, Generate, Generate ×N and Compare are
     // off and their tooltip says why (`why`: the engine, named, and what is wrong with it).
