@@ -38,7 +38,7 @@ endfunction()
 
 # Precompiled headers for the libraries and programs of many files: the Qt and standard headers most of
 # their files include, parsed once per target instead of once per file (about 1.5 s of a typical
-# file's 2–6 s). CI builds the tree five times (dev, asan, tsan, fuzz, release), so this is much of what
+# file's 2–6 s). CI builds the tree four times (dev with ASan and UBSan, tsan, fuzz, release), so this is much of what
 # keeps `.ci/run` inside its hour (tests/README.md, "The whole run"). A header listed here must be one the
 # target links; a file still includes what it uses (a build with CMAKE_DISABLE_PRECOMPILE_HEADERS=ON
 # shows a missing one).

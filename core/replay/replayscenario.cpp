@@ -286,14 +286,27 @@ std::optional<RecordedPolicy> RecordedPolicy::fromRow(const GenerationRow &row, 
 
 QJsonObject RecordedPolicy::settingsJson() const
 {
+    // The providers this process's settings add.
+    QList<ProviderSpec> added;
+    for (const Provider p : ProviderRegistry::all()) {
+        if (ProviderSpec s = ProviderRegistry::spec(p); !s.builtIn)
+            added << std::move(s);
+    }
+    ProviderTable process;
+    process.setAdded(added);
+    return settingsJson(process);
+}
+
+QJsonObject RecordedPolicy::settingsJson(const ProviderTable &table) const
+{
     const auto known = [](std::chrono::milliseconds d) {
         return d.count() > 0 ? std::optional(d) : std::nullopt;
     };
     QJsonObject root =
         StoryboardPolicyJson::toSettingsJson({ preset, primary, fallback, known(primaryTimeout), known(fallbackTimeout), known(budget) });
-    // The providers this process adds, so that a replay's settings name the same ones; and each
+    // The providers the engine adds, so that a replay's settings name the same ones; and each
     // provider streamed, or not, as recorded.
-    QList<Provider> providers = ProviderRegistry::all();
+    QList<Provider> providers = table.all();
     // A provider the generation used that this process does not list (added by the settings of the
     // engine that ran it; known here from the store alone) is added too, or the policy would name an
     // unknown provider. The replay runs on the simulator, so its endpoint and model are placeholders.
@@ -308,7 +321,7 @@ QJsonObject RecordedPolicy::settingsJson() const
     }
     QJsonArray added;
     for (const Provider p : std::as_const(providers)) {
-        ProviderSpec spec = ProviderRegistry::spec(p);
+        ProviderSpec spec = table.spec(p);
         const auto recorded = streamed.find(p);
         if (spec.builtIn && recorded == streamed.end())
             continue;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/providertable.h"
 #include "engine/stageresult.h"
 
 #include <QJsonObject>
@@ -68,8 +69,11 @@ struct RecordedPolicy
     // Without events: the row's policy and providers; a timeout from an attempt our deadline ended
     // (its duration), else none. *rebuilt is set: the replay says its policy is approximate.
     static std::optional<RecordedPolicy> fromRow(const GenerationRow &row, const QList<RecordedAttempt> &attempts, bool *rebuilt);
-    // The settings file that runs this policy again (docs/configuration.md).
+    // The settings file that runs this policy again (docs/configuration.md), with the providers this
+    // process's settings add.
     QJsonObject settingsJson() const;
+    // The same for one engine's providers (an attached console's: EngineConnection::providers()).
+    QJsonObject settingsJson(const ProviderTable &table) const;
 };
 
 // docs/contract.md §14: a simulator scenario (docs/simulator.md) in which every provider behaves, for

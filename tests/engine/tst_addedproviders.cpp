@@ -11,6 +11,7 @@
 #include "hostileserver.h"
 #include "pipeline/nextstep.h"
 #include "providers/wireformat.h"
+#include "replay/replayscenario.h"
 #include "runtime/enginesetup.h"
 #include "sim/providersimulator.h"
 #include "sim/simwire.h"
@@ -222,6 +223,38 @@ private Q_SLOTS:
         QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false).ok());
         QVERIFY(attached.all().contains(p));
         QCOMPARE(attached.spec(p).authHeader, QByteArray("api-key"));
+    }
+
+    // A replay asked from an attached console names the engine's added providers as the engine
+    // describes them (the connection's table): a fallback chosen among them is accepted by the replay's
+    // settings, with its own auth header. From the process's registry alone it would be refused.
+    void replaySettingsNameTheEnginesProviders()
+    {
+        QList<ConfigError> errors;
+        const ProviderEntries engine = ProviderEntries::read(QJsonArray { azure() }, QStringLiteral("engine"), &errors);
+        QVERIFY(errors.isEmpty());
+        ProviderTable attached;
+        attached.adopt(engine.added);
+        const Provider p = *providerFromId(u"azure");
+        QVERIFY(!ProviderRegistry::all().contains(p));
+        RecordedPolicy policy;
+        policy.primary = Provider::Gemini;
+        policy.primaryTimeout = std::chrono::seconds(60);
+        policy.fallbackTimeout = std::chrono::seconds(60);
+        QJsonObject settings = policy.settingsJson(attached);
+        QJsonObject storyboard = settings.value(QLatin1StringView("storyboard")).toObject();
+        storyboard.insert(QStringLiteral("fallback_provider"), QStringLiteral("azure")); // the dialog's choice
+        settings.insert(QStringLiteral("storyboard"), storyboard);
+        QTemporaryDir dir;
+        const SettingsLoad load = SettingsLoader::read(writeSettings(dir, settings), {}, {}, false);
+        QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
+        QCOMPARE(load.settings.storyboard.fallback, std::optional<Provider>(p));
+        QCOMPARE(load.settings.providerTable.spec(p).authHeader, QByteArray("api-key"));
+        // What this process's registry alone writes (the replay's settings before the connection's
+        // table was used): no row for azure, so the same choice is refused.
+        QJsonObject bare = policy.settingsJson();
+        bare.insert(QStringLiteral("storyboard"), storyboard);
+        QVERIFY(!SettingsLoader::read(writeSettings(dir, bare), {}, {}, false).ok());
     }
 
     // Azure's shape: the deployment URL with api-version, the key in api-key, never in Authorization.

@@ -139,15 +139,6 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
         m_engineConfig = new EngineConfigView;
         m_engineConfig->setConfig(engine.runningConfig());
         settingsTab = m_engineConfig;
-        connect(&engine, &EngineConnection::configChanged, this, [this] {
-            m_engineConfig->setConfig(m_engine.runningConfig());
-            // The engine's providers first: its defaults may name one its settings add.
-            m_run->setProviders(m_engine.providers());
-            m_failures->setProviders(m_engine.providers());
-            m_latency->setProviders(m_engine.providers());
-            m_control->updateProviders();
-            m_run->setEngineDefaults(m_engine.storyboardPolicy(), m_engine.scenarios(), m_engine.defaultScenario());
-        });
     } else {
         m_settingsView = new SettingsView({ engine.settingsFilePath(), engine.keyFilePath(), engine.dataDir() }, engine.environment(),
                                           !engine.scenarios().isEmpty());
@@ -170,6 +161,17 @@ QWidget *MainWindow::makeViews(EngineConnection &engine)
     m_tabs->addTab(settingsTab, tr("Settings"));
     m_control = new ControlView(engine);
     m_tabs->addTab(m_control, tr("Control"));
+    if (engine.attached()) {
+        connect(&engine, &EngineConnection::configChanged, this, [this] {
+            m_engineConfig->setConfig(m_engine.runningConfig());
+            // The engine's providers first: its defaults may name one its settings add.
+            m_run->setProviders(m_engine.providers());
+            m_failures->setProviders(m_engine.providers());
+            m_latency->setProviders(m_engine.providers());
+            m_control->updateProviders();
+            m_run->setEngineDefaults(m_engine.storyboardPolicy(), m_engine.scenarios(), m_engine.defaultScenario());
+        });
+    }
     // One annotation model for the Latency and Failures charts, fed by the audit trail and the alerts,
     // asked for again whenever either chart has read the store.
     auto *annotations = new AnnotationModel(this);

@@ -45,6 +45,7 @@ ReplayDialog::ReplayDialog(ReplaySource source, const QList<Event> &recordedEven
     , m_source(std::move(source))
     , m_scenario(m_source.scenario())
     , m_runner(player)
+    , m_providers(providers)
 {
     setObjectName(QStringLiteral("replayDialog"));
     setWindowTitle(tr("Replay %1 locally").arg(m_source.row.id));
@@ -174,7 +175,7 @@ QWidget *ReplayDialog::settingsBox(const ProviderTable &providers)
 
 QJsonObject ReplayDialog::replaySettings() const
 {
-    QJsonObject settings = m_source.policy.value_or(RecordedPolicy {}).settingsJson();
+    QJsonObject settings = m_source.policy.value_or(RecordedPolicy {}).settingsJson(m_providers);
     if (m_asRecorded->isChecked())
         return settings;
     QJsonObject sb = settings.value(QLatin1StringView("storyboard")).toObject();

@@ -60,6 +60,7 @@ private:
     ReplayScenario m_scenario;
     QTemporaryDir m_work;
     ReplayPlayer *m_runner;
+    ProviderTable m_providers; // the engine's: its added providers are named in the replay's settings
     QList<Event> m_replayEvents;
     QRadioButton *m_asRecorded = nullptr;
     QLineEdit *m_primaryTimeout = nullptr;
