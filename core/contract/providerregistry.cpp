@@ -187,15 +187,12 @@ std::optional<Provider> ProviderRegistry::find(QStringView id)
     return Provider::atIndex(i);
 }
 
-namespace {
-
-// Replaces one source's added providers (the settings', or an attached engine's): `flag` marks them.
-QList<Provider> install(const QList<ProviderSpec> &added, bool Entry::*flag)
+QList<Provider> ProviderRegistry::setAdded(const QList<ProviderSpec> &added)
 {
     Table &t = table();
     const QWriteLocker lock(&t.lock);
     for (Entry &e : t.entries)
-        e.*flag = false;
+        e.configured = false;
     QList<Provider> out;
     for (const ProviderSpec &s : added) {
         int i = t.indexOf(s.id);
@@ -208,17 +205,10 @@ QList<Provider> install(const QList<ProviderSpec> &added, bool Entry::*flag)
         Entry &e = t.entries[static_cast<std::size_t>(i)];
         e.spec = s;
         e.spec.builtIn = false;
-        e.*flag = true;
+        e.configured = true;
         out << Provider::atIndex(i);
     }
     return out;
-}
-
-} // namespace
-
-QList<Provider> ProviderRegistry::setAdded(const QList<ProviderSpec> &added)
-{
-    return install(added, &Entry::configured);
 }
 
 Provider ProviderRegistry::intern(QStringView id)

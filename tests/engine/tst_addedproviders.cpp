@@ -82,6 +82,15 @@ QJsonObject settingsWith(const QJsonArray &providers, const QString &fallback = 
                          { QStringLiteral("providers"), providers } };
 }
 
+// An attached connection's table (RemoteConnection, from GET /v1/config) for an engine whose
+// settings add azure().
+ProviderTable engineAddingAzure(QList<ConfigError> *errors)
+{
+    ProviderTable table;
+    table.adopt(ProviderEntries::read(QJsonArray { azure() }, QStringLiteral("engine"), errors).added);
+    return table;
+}
+
 } // namespace
 
 class tst_AddedProviders : public QObject
@@ -210,10 +219,8 @@ private Q_SLOTS:
     void enginesProvidersOutliveLocalSettings()
     {
         QList<ConfigError> errors;
-        const ProviderEntries engine = ProviderEntries::read(QJsonArray { azure() }, QStringLiteral("engine"), &errors);
+        const ProviderTable attached = engineAddingAzure(&errors);
         QVERIFY(errors.isEmpty());
-        ProviderTable attached;
-        attached.adopt(engine.added);
         const Provider p = *providerFromId(u"azure");
         QTemporaryDir dir;
         QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false).ok());
@@ -231,10 +238,8 @@ private Q_SLOTS:
     void replaySettingsNameTheEnginesProviders()
     {
         QList<ConfigError> errors;
-        const ProviderEntries engine = ProviderEntries::read(QJsonArray { azure() }, QStringLiteral("engine"), &errors);
+        const ProviderTable attached = engineAddingAzure(&errors);
         QVERIFY(errors.isEmpty());
-        ProviderTable attached;
-        attached.adopt(engine.added);
         const Provider p = *providerFromId(u"azure");
         QVERIFY(!ProviderRegistry::all().contains(p));
         RecordedPolicy policy;

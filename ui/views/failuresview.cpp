@@ -846,8 +846,7 @@ void FailuresView::copyDetailId()
 
 void FailuresView::setProviders(const ProviderTable &providers)
 {
-    if (&providers != &m_providers)
-        m_providers = providers;
+    m_providers = providers;
     fillProviderPicker(m_provider, m_providers.all(), 1, [](Provider p) { return toId(p); }); // after "Any provider"
 }
 
