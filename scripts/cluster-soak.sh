@@ -204,7 +204,7 @@ if [[ $direct != 1 && $status == 0 ]]; then
     if QT_QPA_PLATFORM=offscreen timeout 60 "$PWD/$build/app/bullpen" --lang en --engine "$soak_urls" --grab "$work/console.png" \
         > "$work/console.log" 2>&1 && [[ -s $work/console.png ]] \
         && curl -fs -H "Authorization: Bearer $BULLPEN_ENGINE_TOKEN" "$soak_urls/v1/history?user_id=haru_paul@example.com&limit=1" \
-        | grep -q '"state":"succeeded"'; then
+        | grep '"state":"succeeded"' > /dev/null; then
         echo "cluster-soak: the console attached through the balancer ran a generation to its result and drew it"
     else
         echo "cluster-soak: the console attached through the balancer did not run a generation to its result:" >&2

@@ -35,7 +35,7 @@ mkdir -m 700 -p "$XDG_RUNTIME_DIR"
 for program in bullpen bullpen-cli bullpen-engine bullpen-sim; do
     "$root/usr/bin/$program" --version
     "$root/usr/bin/$program" --help >/dev/null
-    zcat "$root/usr/share/man/man1/$program.1.gz" | grep -q -- "--help" || { echo "package: $program.1.gz lacks its --help" >&2; exit 1; }
+    zcat "$root/usr/share/man/man1/$program.1.gz" | grep -- "--help" > /dev/null || { echo "package: $program.1.gz lacks its --help" >&2; exit 1; }
 done
 desktop-file-validate "$root/usr/share/applications/bullpen.desktop"
 # The unit names /usr/bin/bullpen-engine: verify it against the unpacked binary.

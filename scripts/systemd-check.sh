@@ -165,7 +165,7 @@ status=$(in_ns systemctl show -p ExecMainStatus --value bullpen-engine)
 echo "systemd-check: systemctl stop took ${stopped} s (TimeoutStopSec: $(in_ns systemctl show -p TimeoutStopUSec --value bullpen-engine)); Result=$result ExecMainStatus=$status"
 [ "$result" = success ] || fail "the unit stopped with Result=$result"
 [ "$status" = 0 ] || fail "the engine exited $status on SIGTERM"
-in_ns journalctl --no-pager -o cat -u bullpen-engine | grep -qi drain || fail "the journal does not show the drain"
+in_ns journalctl --no-pager -o cat -u bullpen-engine | grep -i drain > /dev/null || fail "the journal does not show the drain"
 
 in_ns systemctl start bullpen-engine || fail "systemctl start (again)"
 for _ in $(seq 150); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
@@ -184,7 +184,7 @@ sleep 2.5   # longer than RestartSec: a restart would have happened by now
 misconfigured="$(in_ns systemctl show -p ActiveState --value bullpen-engine) $(in_ns systemctl show -p NRestarts --value bullpen-engine) $(in_ns systemctl show -p ExecMainStatus --value bullpen-engine)"
 echo "systemd-check: with STORYBOARD_PROVIDER=nosuchprovider: ActiveState, NRestarts, exit status = $misconfigured"
 [ "$misconfigured" = "failed 0 2" ] || fail "a settings error should leave the unit failed without restarts (exit 2)"
-in_ns journalctl --no-pager -o cat -u bullpen-engine | grep -q nosuchprovider || fail "the journal does not name the bad setting"
+in_ns journalctl --no-pager -o cat -u bullpen-engine | grep nosuchprovider > /dev/null || fail "the journal does not name the bad setting"
 score=$(in_ns systemd-analyze security --no-pager bullpen-engine 2>/dev/null | tail -1 || true)
 echo "systemd-check: systemd-analyze security: ${score:-n/a}"
 echo "systemd-check: the packaged unit starts, serves, takes its first token, drains on stop and stays failed on a settings error under systemd"

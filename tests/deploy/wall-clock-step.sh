@@ -11,6 +11,7 @@ set -euo pipefail
 engine_bin="${1:?usage: wall-clock-step.sh <bullpen-engine> <libwallstep.so>}"
 wallstep="${2:?usage: wall-clock-step.sh <bullpen-engine> <libwallstep.so>}"
 fail() { echo "FAIL tst_wall_clock_step: $*" >&2; exit 1; }
+trap 'fail "line $LINENO: a command failed (set -e)"' ERR # never a silent exit
 [[ -f $wallstep ]] || fail "$wallstep is missing (cmake --build build/dev --target wallstep)"
 work=$(mktemp -d)
 engine=
@@ -26,7 +27,9 @@ port=$((23700 + RANDOM % 2000))
 echo 0 > "$work/offset" # seconds; the shim reads it again every 50 ms
 # Only the wall clock moves: the monotonic clock, sleeps and timeouts stay real, as when NTP steps the time.
 # An engine built with AddressSanitizer (the dev build) needs its runtime first in the preload list.
-asan_runtime=$(ldd "$engine_bin" | awk '/libasan/ { print $3; exit }')
+# awk reads ldd's output to its end: leaving at the first match could end ldd by SIGPIPE, and under
+# pipefail that failed this line (1 run in 100 here).
+asan_runtime=$(ldd "$engine_bin" | awk '/libasan/ && !found { print $3; found = 1 }')
 LD_PRELOAD=${asan_runtime:+$asan_runtime:}$wallstep BULLPEN_WALLSTEP_FILE=$work/offset \
     "$engine_bin" --simulator --listen "127.0.0.1:$port" --data-dir "$work/store" --rate 20 --probe-every 1s \
     > "$work/engine.log" 2>&1 &
