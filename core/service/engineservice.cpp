@@ -67,7 +67,6 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_events(m_options.events)
     , m_rates(SteadyClock::instance(), m_options.tokenRate, m_options.tokenBurst)
     , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
-    , m_startedAt(QDateTime::currentDateTimeUtc())
     , m_context { m_setup,
                   m_options,
                   m_audit,
@@ -82,6 +81,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_history(m_context, m_metrics)
     , m_providers(m_context, tokens.location(), this)
     , m_alerts(m_context, this)
+    , m_admin(m_context, tokens, m_metrics, m_providers, m_server)
 {
     buildRoutes();
     const Settings &settings = m_setup.settings();
@@ -218,15 +218,6 @@ bool EngineService::listen(QString *error)
     m_audit.setInstance(m_options.instance);
     m_providers.startProbes();
     return true;
-}
-
-QUrl EngineService::url() const
-{
-    QUrl u;
-    u.setScheme(m_options.tls ? QStringLiteral("https") : QStringLiteral("http"));
-    u.setHost(m_options.address.toString());
-    u.setPort(m_options.port);
-    return u;
 }
 
 namespace {

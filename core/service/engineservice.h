@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "adminhandlers.h"
 #include "alerthandlers.h"
 #include "apireply.h"
 #include "audittrail.h"
@@ -64,7 +65,7 @@ public:
     bool listen(QString *error);
     // Every route, "GET /v1/history/{id}", in the table's order (docs/api.md documents each).
     QStringList endpoints() const;
-    QUrl url() const;
+    QUrl url() const { return m_options.url(); }
     QString instance() const { return m_options.instance; }
     const ServiceOptions &options() const { return m_options; }
 
@@ -98,7 +99,7 @@ private:
     using Routes = RouteTable<Handler>;
     // routes.cpp: every endpoint, each bound to its handler: by resource in GenerationHandlers,
     // ComparisonHandlers, HistoryHandlers, ProviderHandlers and AlertHandlers; the engine's own
-    // (configuration, instances, readiness, metrics, audit) here, in adminroutes.cpp.
+    // (configuration, instances, readiness, metrics, audit) in AdminHandlers.
     void buildRoutes();
     std::optional<Reply> subscribeEvents(const Call &call);
 
@@ -109,19 +110,11 @@ private:
     std::optional<ApiToken> authorize(const QHttpServerRequest &request, Reply *refusal);
     bool withinRate(const QString &tokenName, Reply *refusal);
 
-    Reply config(ApiRole role) const;
-    // The providers with the endpoint and model in use (a viewer is not told where the store is).
-    static QList<EngineConfig::ProviderEntry> providerEntries(const Settings &settings);
-    QMap<QString, EngineConfig::Key> keyStates(const Settings &settings) const;
-    Reply auditLog(const QHttpServerRequest &request);
     static std::optional<Reply> framingRefusal(const QHttpServerRequest &request);
     static std::optional<Reply> headerRefusal(const QHttpServerRequest &request, const CappedTcpServer::RequestHead &head);
     // address_rate: the client's address (X-Forwarded-For believed from trusted_proxies only) over its rate.
     std::optional<Reply> addressRefusal(const QHttpServerRequest &request, const QTcpSocket *socket);
     void closeRevokedStreams();
-    void instances(QTcpSocket *socket);
-    Reply readiness() const;
-    Reply metrics() const;
 
     void onEvent(const Event &event);
     void onFinished(const GenerationResult &result);
@@ -149,7 +142,6 @@ private:
     QObject *m_historyContext = nullptr; // lives on m_historyThread
     const QString m_backfillConnection; // on m_historyThread: resumed event streams read the store through it
 
-    QDateTime m_startedAt;
     bool m_draining = false;
     QTimer m_drainTimer;
     bool m_drainedSent = false;
@@ -162,6 +154,7 @@ private:
     HistoryHandlers m_history;
     ProviderHandlers m_providers;
     AlertHandlers m_alerts;
+    AdminHandlers m_admin;
 };
 
 } // namespace bullpen

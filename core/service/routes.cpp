@@ -3,7 +3,7 @@
 // Authentication, rate limits, 403/404/405 and the request log are applied around every handler, once,
 // by EngineService::handleRequest. Each handler is a function of the object that owns its resource's
 // state (GenerationHandlers, ComparisonHandlers, HistoryHandlers, ProviderHandlers, AlertHandlers), or
-// of EngineService itself for the engine's own endpoints (adminroutes.cpp).
+// of AdminHandlers for the engine's own endpoints (configuration, instances, readiness, metrics, audit).
 #include "engineservice.h"
 #include "sim/cappedtcpserver.h"
 #include "sim/httpserving.h"
@@ -53,8 +53,8 @@ void EngineService::buildRoutes()
     serve(ApiRoute::Healthz, now([](const Call &) -> std::optional<Reply> {
               return ApiReply::json(200, QJsonObject { { QStringLiteral("status"), QStringLiteral("ok") } });
           }));
-    serve(ApiRoute::Readyz, now([this](const Call &) -> std::optional<Reply> { return readiness(); }));
-    serve(ApiRoute::Metrics, now([this](const Call &) -> std::optional<Reply> { return metrics(); }));
+    serve(ApiRoute::Readyz, now([this](const Call &) -> std::optional<Reply> { return m_admin.readiness(); }));
+    serve(ApiRoute::Metrics, now([this](const Call &) -> std::optional<Reply> { return m_admin.metrics(); }));
 
     serve(ApiRoute::StartGeneration,
           now([this](const Call &c) -> std::optional<Reply> { return m_generations.start(c.request, *c.token); }));
@@ -88,9 +88,9 @@ void EngineService::buildRoutes()
     serve(ApiRoute::SilenceAlert,
           now([this](const Call &c) -> std::optional<Reply> { return m_alerts.silence(c.request, c.param(0), *c.token); }));
     serve(ApiRoute::EndSilence, now([this](const Call &c) -> std::optional<Reply> { return m_alerts.endSilence(c.param(0), *c.token); }));
-    serve(ApiRoute::Audit, now([this](const Call &c) -> std::optional<Reply> { return auditLog(c.request); }));
-    serve(ApiRoute::Config, now([this](const Call &c) -> std::optional<Reply> { return config(c.token->role); }));
-    serve(ApiRoute::Instances, later([this](const Call &c) { instances(c.socket); }));
+    serve(ApiRoute::Audit, now([this](const Call &c) -> std::optional<Reply> { return m_admin.auditLog(c.request); }));
+    serve(ApiRoute::Config, now([this](const Call &c) -> std::optional<Reply> { return m_admin.config(c.token->role); }));
+    serve(ApiRoute::Instances, later([this](const Call &c) { m_admin.instances(c.socket); }));
 }
 
 QStringList EngineService::endpoints() const

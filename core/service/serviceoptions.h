@@ -8,6 +8,7 @@
 #include <QHostAddress>
 #include <QSslConfiguration>
 #include <QString>
+#include <QUrl>
 
 #include <chrono>
 #include <optional>
@@ -34,6 +35,16 @@ struct ServiceOptions
     std::optional<QSslConfiguration> tls; // serve HTTPS (loadServerTls); else plain HTTP
     // Probes (docs/contract.md §13): a target with no traffic this long gets a synthetic generation; 0: none.
     std::chrono::milliseconds probeEvery { 0 };
+
+    // Where the service is reached: its scheme, address and port (the port chosen, once it listens).
+    QUrl url() const
+    {
+        QUrl u;
+        u.setScheme(tls ? QStringLiteral("https") : QStringLiteral("http"));
+        u.setHost(address.toString());
+        u.setPort(port);
+        return u;
+    }
 };
 
 } // namespace bullpen

@@ -1,31 +1,42 @@
 // SPDX-License-Identifier: MIT
-// EngineService's handlers about the engine itself (docs/api.md, "Operations"): its configuration,
-// the instances sharing its store, readiness, /metrics and the audit log.
+#include "adminhandlers.h"
+
 #include "api/auditjson.h"
+#include "audittrail.h"
 #include "config/keytransport.h"
 #include "config/providerentries.h"
-#include "contract/providerregistry.h"
-#include "engineservice.h"
+#include "eventstream.h"
 #include "processmetrics.h"
+#include "providerhandlers.h"
 #include "runtime/enginesetup.h"
+#include "servicecontext.h"
+#include "servicemetrics.h"
 #include "sim/cappedtcpserver.h"
 #include "sim/scenario.h"
+#include "store/apitokens.h"
 #include "store/store.h"
-#include "wire/engineconfigjson.h"
 
 #include <QHttpServerRequest>
 #include <QJsonArray>
-#include <QLoggingCategory>
 #include <QSslCertificate>
 #include <QTcpSocket>
 #include <QUrlQuery>
 
-Q_DECLARE_LOGGING_CATEGORY(lcApi)
-
 namespace bullpen {
 
+AdminHandlers::AdminHandlers(ServiceContext &context, ApiTokens &tokens, const ServiceMetrics &metrics, const ProviderHandlers &providers,
+                             CappedTcpServer *const &server)
+    : m_context(context)
+    , m_tokens(tokens)
+    , m_metrics(metrics)
+    , m_providers(providers)
+    , m_server(server)
+    , m_startedAt(QDateTime::currentDateTimeUtc())
+{
+}
+
 // The engine's providers as its own settings list them (an attached console's pickers follow this).
-QList<EngineConfig::ProviderEntry> EngineService::providerEntries(const Settings &settings)
+QList<EngineConfig::ProviderEntry> AdminHandlers::providerEntries(const Settings &settings)
 {
     QList<EngineConfig::ProviderEntry> out;
     for (const ProviderSpec &spec : ProviderEntries::inUse(settings))
@@ -34,7 +45,7 @@ QList<EngineConfig::ProviderEntry> EngineService::providerEntries(const Settings
 }
 
 // Where each provider's key comes from, and its last four characters where one is configured.
-QMap<QString, EngineConfig::Key> EngineService::keyStates(const Settings &s) const
+QMap<QString, EngineConfig::Key> AdminHandlers::keyStates(const Settings &s) const
 {
     QMap<QString, EngineConfig::Key> keys;
     for (const auto &[provider, ps] : s.providers) {
@@ -44,81 +55,81 @@ QMap<QString, EngineConfig::Key> EngineService::keyStates(const Settings &s) con
             : ps.keySource == SettingSource::File                         ? QStringLiteral("settings_file")
                                                                           : QStringLiteral("none");
         // Against the built-in simulator the key is the simulator's own per-run secret: nothing of it is shown.
-        const bool configured = ps.hasKey() && ps.keySource != SettingSource::Default && !m_setup.usingSimulator();
+        const bool configured = ps.hasKey() && ps.keySource != SettingSource::Default && !m_context.setup.usingSimulator();
         keys.insert(toId(provider),
-                    EngineConfig::Key { m_setup.usingSimulator() ? QStringLiteral("simulator")
-                                            : configured         ? source
-                                                                 : QStringLiteral("none"),
+                    EngineConfig::Key { m_context.setup.usingSimulator() ? QStringLiteral("simulator")
+                                            : configured                 ? source
+                                                                         : QStringLiteral("none"),
                                         configured && ps.apiKey.size() >= 12 ? std::optional(ps.apiKey.right(4)) : std::nullopt });
     }
     return keys;
 }
 
-EngineService::Reply EngineService::config(ApiRole role) const
+ApiReply AdminHandlers::config(ApiRole role) const
 {
-    const Settings &s = m_setup.settings();
+    const Settings &s = m_context.setup.settings();
     EngineConfig c;
-    c.instance = m_options.instance;
-    c.version = m_options.version;
+    c.instance = m_context.options.instance;
+    c.version = m_context.options.version;
     c.settings = SettingsFile::toJson(s);
-    c.storyboardPolicy = m_setup.storyboardPolicy();
-    c.scenario = m_setup.defaultScenario();
+    c.storyboardPolicy = m_context.setup.storyboardPolicy();
+    c.scenario = m_context.setup.defaultScenario();
     c.keys = keyStates(s);
     c.providers = providerEntries(s);
-    if (!m_setup.usingSimulator())
+    if (!m_context.setup.usingSimulator())
         for (const KeyTransportWarning &w : keyTransportWarnings(s))
             c.warnings << w.text;
-    c.simulator = m_setup.usingSimulator();
+    c.simulator = m_context.setup.usingSimulator();
     if (m_providers.probing())
-        c.probeEvery = m_options.probeEvery;
-    if (const Store *store = m_setup.store())
+        c.probeEvery = m_context.options.probeEvery;
+    if (const Store *store = m_context.setup.store())
         // Where it is (never the password) is the operators' to know, not a viewer's.
         c.store = EngineConfig::StoreInfo { store->storeLocation().isPostgres() ? QStringLiteral("postgresql") : QStringLiteral("sqlite"),
                                             role == ApiRole::Operator ? std::optional(store->databasePath()) : std::nullopt };
-    if (m_options.tls) {
-        const QSslCertificate leaf = m_options.tls->localCertificate();
+    if (m_context.options.tls) {
+        const QSslCertificate leaf = m_context.options.tls->localCertificate();
         c.tls = EngineConfig::Tls { leaf.subjectDisplayName(), leaf.issuerDisplayName(), leaf.expiryDate().toString(Qt::ISODate) };
     }
-    if (m_setup.usingSimulator())
+    if (m_context.setup.usingSimulator())
         c.scenarios = Scenario::builtInNames();
-    c.engineThreads = m_setup.engine().threadCount();
-    c.describe = m_setup.describe();
+    c.engineThreads = m_context.setup.engine().threadCount();
+    c.describe = m_context.setup.describe();
     c.limits = EngineConfig::Limits {
-        m_options.maxBodyBytes,
-        m_options.request.maxStoryBytes,
-        m_options.maxHeaderBytes,
-        m_options.maxInFlight,
-        m_options.tokenRate,
-        m_options.events.maxSubscribers,
-        m_options.connections.maxConnections,
-        m_options.connections.maxPerAddress,
-        m_options.connections.request,
-        m_options.connections.idle,
+        m_context.options.maxBodyBytes,
+        m_context.options.request.maxStoryBytes,
+        m_context.options.maxHeaderBytes,
+        m_context.options.maxInFlight,
+        m_context.options.tokenRate,
+        m_context.options.events.maxSubscribers,
+        m_context.options.connections.maxConnections,
+        m_context.options.connections.maxPerAddress,
+        m_context.options.connections.request,
+        m_context.options.connections.idle,
     };
     return ApiReply::json(200, EngineConfigJson::toJson(c));
 }
 
-void EngineService::instances(QTcpSocket *socket)
+void AdminHandlers::instances(QTcpSocket *socket) const
 {
     // This engine as it is now, and every other one by its heartbeat row in the shared store: "up"
     // while its heartbeat is younger than its lease, "gone" after (its running generations are then
     // finished as ABANDONED by whichever engine sees them first).
-    const QJsonObject self { { QStringLiteral("name"), m_options.instance },
-                             { QStringLiteral("version"), m_options.version },
+    const QJsonObject self { { QStringLiteral("name"), m_context.options.instance },
+                             { QStringLiteral("version"), m_context.options.version },
                              { QStringLiteral("started_at"), m_startedAt.toString(Qt::ISODateWithMs) },
-                             { QStringLiteral("in_flight"), m_setup.engine().activeCount() },
+                             { QStringLiteral("in_flight"), m_context.setup.engine().activeCount() },
                              { QStringLiteral("last_heartbeat"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs) },
-                             { QStringLiteral("draining"), m_draining },
-                             { QStringLiteral("status"), m_draining ? QStringLiteral("draining") : QStringLiteral("up") },
+                             { QStringLiteral("draining"), m_context.draining },
+                             { QStringLiteral("status"), m_context.draining ? QStringLiteral("draining") : QStringLiteral("up") },
                              { QStringLiteral("this"), true },
-                             { QStringLiteral("url"), url().toString() } };
-    Store *store = m_setup.store();
+                             { QStringLiteral("url"), m_context.options.url().toString() } };
+    Store *store = m_context.setup.store();
     if (!store) {
-        write(socket, ApiReply::json(200, QJsonObject { { QStringLiteral("instances"), QJsonArray { self } } }));
+        m_context.write(socket, ApiReply::json(200, QJsonObject { { QStringLiteral("instances"), QJsonArray { self } } }));
         return;
     }
-    const QString me = m_options.instance;
-    answerLater(socket, [store, self, me] {
+    const QString me = m_context.options.instance;
+    m_context.answerLater(socket, [store, self, me] {
         QString why;
         const QList<HistoryQueries::InstanceRow> rows = store->instances(&why);
         if (!why.isEmpty())
@@ -145,7 +156,7 @@ void EngineService::instances(QTcpSocket *socket)
     });
 }
 
-EngineService::Reply EngineService::auditLog(const QHttpServerRequest &request)
+ApiReply AdminHandlers::auditLog(const QHttpServerRequest &request)
 {
     const QUrlQuery query(request.url());
     int limit = 200;
@@ -156,7 +167,7 @@ EngineService::Reply EngineService::auditLog(const QHttpServerRequest &request)
             return ApiReply::error(400, QStringLiteral("limit: a whole number from 1 to 1000"), QStringLiteral("limit"));
     }
     const QString action = query.queryItemValue(QStringLiteral("action")).left(32);
-    m_audit.flush(); // what this engine was asked a moment ago is in the answer
+    m_context.audit.flush(); // what this engine was asked a moment ago is in the answer
     QString why;
     const QList<AuditEntry> rows = m_tokens.auditLog(limit, &why);
     if (!why.isEmpty())
@@ -165,11 +176,11 @@ EngineService::Reply EngineService::auditLog(const QHttpServerRequest &request)
     return ApiReply::json(200, AuditJson::entries(rows, action));
 }
 
-EngineService::Reply EngineService::readiness() const
+ApiReply AdminHandlers::readiness() const
 {
     QString reason;
-    const HistoryWriteStats writes = m_setup.historyWrites() ? m_setup.historyWrites()->writeStats() : HistoryWriteStats {};
-    if (m_draining)
+    const HistoryWriteStats writes = m_context.setup.historyWrites() ? m_context.setup.historyWrites()->writeStats() : HistoryWriteStats {};
+    if (m_context.draining)
         reason = QStringLiteral("draining: this engine is shutting down");
     else if (writes.unreachableSinceMs > 0)
         // The store's own error (SQL, a statement) is in the engine's log, never in this public answer.
@@ -184,16 +195,17 @@ EngineService::Reply EngineService::readiness() const
             o.insert(QStringLiteral("store_unreachable_since_ms"), static_cast<double>(writes.unreachableSinceMs));
         return ApiReply::json(503, o);
     }
-    return ApiReply::json(200, QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("instance"), m_options.instance } });
+    return ApiReply::json(200,
+                          QJsonObject { { QStringLiteral("ready"), true }, { QStringLiteral("instance"), m_context.options.instance } });
 }
 
-EngineService::Reply EngineService::metrics() const
+ApiReply AdminHandlers::metrics() const
 {
     ServiceMetrics::Gauges g;
-    g.generationsInFlight = m_setup.engine().activeCount();
-    g.sseSubscribers = m_events.subscribers();
-    g.sseOverflows = m_events.overflows();
-    g.sseBackfilled = m_events.backfilledEvents();
+    g.generationsInFlight = m_context.setup.engine().activeCount();
+    g.sseSubscribers = m_context.events.subscribers();
+    g.sseOverflows = m_context.events.overflows();
+    g.sseBackfilled = m_context.events.backfilledEvents();
     if (m_server) {
         g.connectionsOpen = m_server->open();
         for (int i = 0; i < CappedTcpServer::kEndedKinds; ++i) {
@@ -201,25 +213,25 @@ EngineService::Reply EngineService::metrics() const
             g.connectionsEnded.emplace_back(CappedTcpServer::endedName(e), m_server->ended(e));
         }
     }
-    if (HistoryWrites *w = m_setup.historyWrites()) {
+    if (HistoryWrites *w = m_context.setup.historyWrites()) {
         const HistoryWriteStats st = w->writeStats();
         g.storeWriteFailures = st.failed;
         g.storeWritesQueued = st.queued;
         g.storeWriteBacklog = st.queued > st.written + st.failed ? st.queued - st.written - st.failed : 0;
         g.storeReachable = st.unreachableSinceMs == 0;
     }
-    if (const Store *store = m_setup.store())
+    if (const Store *store = m_context.setup.store())
         g.retention = store->retentionStats();
-    g.draining = m_draining;
-    g.auditWriteFailures = m_audit.failures();
-    g.breakers = m_setup.engine().breakers().breakers(SteadyClock::instance().now());
-    g.drains = m_setup.engine().breakers().drains();
-    g.version = m_options.version;
-    if (const ProviderSimulator *simulator = m_setup.simulator()) {
-        for (Provider p : m_setup.settings().providerTable.all())
+    g.draining = m_context.draining;
+    g.auditWriteFailures = m_context.audit.failures();
+    g.breakers = m_context.setup.engine().breakers().breakers(SteadyClock::instance().now());
+    g.drains = m_context.setup.engine().breakers().drains();
+    g.version = m_context.options.version;
+    if (const ProviderSimulator *simulator = m_context.setup.simulator()) {
+        for (Provider p : m_context.setup.settings().providerTable.all())
             g.simulatorRequests[p] = simulator->counters(p).requests;
     }
-    return Reply { 200, m_metrics.prometheus(g) + processMetrics(), "text/plain; version=0.0.4; charset=utf-8", {} };
+    return ApiReply { 200, m_metrics.prometheus(g) + processMetrics(), "text/plain; version=0.0.4; charset=utf-8", {} };
 }
 
 } // namespace bullpen
