@@ -246,9 +246,11 @@ private:
     {
         const std::optional<Failure> &failure = gen.finalFailure;
         const int user = static_cast<int>(m_rng.bounded(5000));
+        static const ProviderTable builtIns; // the synthetic history's providers
         const QVariant nextStep = failure
             ? QVariant(
-                NextStep::forFailure(*failure, gen.finalProvider == u"qwen" ? Provider::Qwen : Provider::Gemini, gen.finalStage).message)
+                NextStep::forFailure(*failure, builtIns, gen.finalProvider == u"qwen" ? Provider::Qwen : Provider::Gemini, gen.finalStage)
+                    .message)
             : m_noText;
         for (const QVariant &v : {
                  QVariant(gen.id),

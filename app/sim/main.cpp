@@ -22,7 +22,7 @@ using namespace bullpen;
 namespace {
 
 // --provider-file: a settings file's "providers", or the list alone; refused whole on any bad entry.
-bool addProviders(const QString &path, QString *why)
+bool addProviders(const QString &path, ProviderTable *providers, QString *why)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -42,7 +42,7 @@ bool addProviders(const QString &path, QString *why)
         *why = errors.constFirst().toString();
         return false;
     }
-    ProviderRegistry::setAdded(entries.added);
+    providers->setAdded(entries.added);
     return true;
 }
 
@@ -111,20 +111,21 @@ int main(int argc, char *argv[])
             out << spec.id << "\t" << spec.name << "\t" << spec.envPrefix << "\n";
         return 0;
     }
+    ProviderTable providers; // the built-ins, and those --providers adds
     if (parser.isSet(providerFileOption)) {
         QString why;
-        if (!addProviders(parser.value(providerFileOption), &why)) {
+        if (!addProviders(parser.value(providerFileOption), &providers, &why)) {
             err << "bullpen-sim: " << why << "\n";
             return kExitUsage;
         }
     }
     bool portOk = false;
     const uint port = parser.value(portOption).toUInt(&portOk);
-    const auto primary = providerFromId(parser.value(primaryOption));
+    const auto primary = providers.find(parser.value(primaryOption));
     const QString fallbackName = parser.value(fallbackOption);
-    const auto fallback = providerFromId(fallbackName);
+    const auto fallback = providers.find(fallbackName);
     if (!portOk || port > 65535 || !primary || (!fallback && fallbackName != u"none")) {
-        err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take " << ProviderRegistry::idList() << " (or none)\n";
+        err << "bullpen-sim: --port takes 0..65535; --primary and --fallback take " << providers.idList() << " (or none)\n";
         return kExitUsage;
     }
     QString why;
@@ -151,13 +152,14 @@ int main(int argc, char *argv[])
         err << "bullpen-sim: " << why << "\n";
         return kExitUsage;
     }
+    sim.setProviders(providers);
     sim.setScenario(*scenario);
     if (parser.isSet(keyOption))
         sim.setRequiredKey(parser.value(keyOption).toUtf8());
     sim.setRoles(*primary, fallback);
     const QString origin = QStringLiteral("%1://127.0.0.1:%2").arg(tls ? QStringLiteral("https") : QStringLiteral("http")).arg(sim.port());
     out << "bullpen-sim: scenario " << scenario->name << " on " << origin << "\n";
-    for (Provider p : ProviderRegistry::all())
+    for (Provider p : providers.all())
         out << "  " << toId(p) << "\t" << sim.baseUrl(p).toString() << "\n";
     out << "  counters\t" << origin << "/_sim/counters\n";
     out.flush();

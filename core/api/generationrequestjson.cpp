@@ -47,7 +47,7 @@ std::optional<FieldError> requiredText(const QJsonObject &o, const QString &fiel
 } // namespace
 
 std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const QByteArray &body, const StagePolicy &defaults,
-                                                                         const RequestLimits &limits)
+                                                                         const RequestLimits &limits, const ProviderTable &providers)
 {
     QString why;
     const std::optional<QJsonObject> parsed = jsonread::object(body, &why);
@@ -76,7 +76,7 @@ std::variant<GenerationRequest, FieldError> GenerationRequestJson::parse(const Q
     }
 
     StagePolicy p = defaults;
-    if (auto error = StoryboardPolicyJson::readRequest(o, limits.maxTimeout, &p))
+    if (auto error = StoryboardPolicyJson::readRequest(o, limits.maxTimeout, &p, providers))
         return *error;
     const std::optional<StagePolicy> routed = p.routed();
     if (!routed) // cannot happen: the preset was checked above or is the engine's own

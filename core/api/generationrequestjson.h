@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/stagepolicy.h"
 #include "pipeline/generationrequest.h"
 #include "wire/fielderror.h"
@@ -37,8 +38,10 @@ struct RequestLimits
 class GenerationRequestJson final
 {
 public:
+    // `providers`: the engine's own table; the providers a request names must be ones it lists.
     static std::variant<GenerationRequest, FieldError> parse(const QByteArray &body, const StagePolicy &defaults,
-                                                             const RequestLimits &limits = {});
+                                                             const RequestLimits &limits = {},
+                                                             const ProviderTable &providers = ProviderTable());
     // The body a client sends for `request` (its storyboard policy in full when it has one).
     static QJsonObject toJson(const GenerationRequest &request);
 };

@@ -46,16 +46,6 @@ template<typename E> std::optional<E> enumByName(const QString &given, QStringLi
     return std::nullopt;
 }
 
-// A provider is named by its registry id; the valid ones are the providers listed here.
-template<> std::optional<Provider> enumByName<Provider>(const QString &given, QStringList *valid, bool)
-{
-    if (const std::optional<Provider> p = providerFromId(given))
-        return p;
-    for (const Provider p : ProviderRegistry::all())
-        *valid << toId(p);
-    return std::nullopt;
-}
-
 template<typename E> QString enumId(E value, bool lower)
 {
     const QString name = QString::fromLatin1(QMetaEnum::fromType<E>().valueToKey(static_cast<int>(value)));
@@ -75,7 +65,17 @@ template<typename E> std::variant<std::optional<E>, FieldError> HistoryJson::enu
     return FieldError { name, QStringLiteral("\"%1\" is not one of %2").arg(given.left(64), valid.join(QStringLiteral(", "))) };
 }
 
-template std::variant<std::optional<Provider>, FieldError> HistoryJson::enumValue<Provider>(const QUrlQuery &, const QString &);
+std::variant<std::optional<Provider>, FieldError> HistoryJson::providerValue(const QUrlQuery &query, const QString &name,
+                                                                             const ProviderTable &providers)
+{
+    if (!query.hasQueryItem(name))
+        return std::optional<Provider>();
+    const QString given = query.queryItemValue(name, QUrl::FullyDecoded).trimmed();
+    if (const std::optional<Provider> p = providerFromId(given))
+        return std::optional<Provider>(*p);
+    return FieldError { name, QStringLiteral("\"%1\" is not one of %2").arg(given.left(64), providers.idList()) };
+}
+
 template std::variant<std::optional<Role>, FieldError> HistoryJson::enumValue<Role>(const QUrlQuery &, const QString &);
 template std::variant<std::optional<Stage>, FieldError> HistoryJson::enumValue<Stage>(const QUrlQuery &, const QString &);
 
@@ -138,7 +138,8 @@ std::variant<std::optional<qint64>, FieldError> HistoryJson::integer(const QUrlQ
     return std::optional<qint64>(v);
 }
 
-std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQuery &query, const QStringList &extra)
+std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQuery &query, const QStringList &extra,
+                                                                     const ProviderTable &providers)
 {
     const auto items = query.queryItems(QUrl::FullyDecoded);
     QStringList seen;
@@ -190,8 +191,12 @@ std::variant<HistoryFilter, FieldError> HistoryJson::filterFromQuery(const QUrlQ
         return *e;
     if (auto e = pick(StatsQuery::name(StatsParam::Stage), &f.stage))
         return *e;
-    if (auto e = pick(StatsQuery::name(StatsParam::Provider), &f.provider))
-        return *e;
+    {
+        auto v = providerValue(query, StatsQuery::name(StatsParam::Provider), providers);
+        if (auto *e = std::get_if<FieldError>(&v))
+            return *e;
+        f.provider = std::get<std::optional<Provider>>(v);
+    }
     f.userKey = query.queryItemValue(QStringLiteral("user"), QUrl::FullyDecoded).left(128);
     f.userId = query.queryItemValue(QStringLiteral("user_id"), QUrl::FullyDecoded).left(256);
     f.idPrefix = query.queryItemValue(QStringLiteral("id_prefix"), QUrl::FullyDecoded).left(128);

@@ -26,7 +26,9 @@ public:
     static QUrlQuery filterQuery(const HistoryFilter &filter);
     // Strict: an unknown parameter, or a value not in its list, is refused naming it. `extra` names
     // the other parameters the endpoint takes (limit, instance…), which are left to the caller.
-    static std::variant<HistoryFilter, FieldError> filterFromQuery(const QUrlQuery &query, const QStringList &extra = {});
+    // `providers`: the engine's own table, whose ids a refused provider is told to choose from.
+    static std::variant<HistoryFilter, FieldError> filterFromQuery(const QUrlQuery &query, const QStringList &extra = {},
+                                                                   const ProviderTable &providers = ProviderTable());
 
     static QJsonObject comparison(const ComparisonRow &row);
     static ComparisonRow comparisonFromJson(const QJsonObject &json);
@@ -35,6 +37,10 @@ public:
     static std::variant<std::optional<qint64>, FieldError> integer(const QUrlQuery &query, const QString &name, qint64 min, qint64 max);
     // An enum parameter by name, any case (e.g. kind=timeout).
     template<typename E> static std::variant<std::optional<E>, FieldError> enumValue(const QUrlQuery &query, const QString &name);
+    // A provider parameter: any provider the process knows (the history may name one the settings
+    // since removed); a refusal names the ones `providers` (the engine's own table) lists.
+    static std::variant<std::optional<Provider>, FieldError> providerValue(const QUrlQuery &query, const QString &name,
+                                                                           const ProviderTable &providers);
 };
 
 } // namespace bullpen

@@ -49,11 +49,11 @@ struct Entry
 
 // The table behind every Provider value. Entries are only appended, so an index stays valid.
 // Process-wide on purpose, for two things: the interned ids (a Provider must mean the same id in every
-// engine, store and codec of the process), and the providers this process's settings add (the CLI's
-// choices, the simulator's routes, the metrics' labels: published by loading the settings). An engine
-// reads what its providers are from its own ProviderTable (Settings::providerTable), never here, and an
-// attached console from its connection's (EngineConnection::providers()): attaching writes nothing here
-// but the engine's ids, interned.
+// engine, store and codec of the process), and the providers the process's one settings file adds for
+// the CLI's commands and the Settings view (published by SettingsLoader::load()). An engine reads what
+// its providers are from its own ProviderTable (Settings::providerTable), never here, and publishes
+// nothing here; an attached console reads its connection's (EngineConnection::providers()): attaching
+// writes nothing here but the engine's ids, interned.
 struct Table
 {
     QReadWriteLock lock;

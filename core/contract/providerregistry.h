@@ -16,8 +16,8 @@ namespace bullpen {
 
 // One provider as Bullpen knows it (docs/configuration.md, "Providers"). The four built-in rows are
 // below (builtInProviders()); the settings file's `providers` list adds rows of the same shape. An
-// engine reads them from its own ProviderTable, the console's views from their connection's; the
-// metric labels, simulator routes, soak mixes and the CLI's choices read the registry.
+// engine reads them from its own ProviderTable, the console's views from their connection's; the CLI's
+// choices, soak mixes and the Settings view read the registry, as SettingsLoader::load() publishes it.
 struct ProviderSpec
 {
     QString id; // 1 to 32 lower-case letters, digits and '-', not starting with '-': "gemini", "local-vllm"

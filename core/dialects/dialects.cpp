@@ -64,9 +64,9 @@ WireDialect Dialects::add(const Dialect &dialect)
 
 // The faces the lower folders declare, defined here where the dialects are known
 // (failure/errorrules.h, providers/wireformat.h).
-const ErrorRules &ErrorRules::of(Provider provider)
+const ErrorRules &ErrorRules::of(WireDialect dialect)
 {
-    return Dialects::of(provider);
+    return Dialects::of(dialect);
 }
 
 std::unique_ptr<WireFormat> WireFormat::create(Provider provider)

@@ -74,7 +74,7 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
     m_deadlineTimer.reset();
     m_context->cancel(reason); // cancel handlers run here, before the attempt is marked failed
     m_cancelledAt = m_clock.now();
-    std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), ProviderResponse {}, reason);
+    std::optional<Failure> failure = FailureClassifier::classify(m_generator.dialect(), ProviderResponse {}, reason);
     if (!detailOverride.isEmpty())
         failure->detail = detailOverride;
     if (reason == AbortReason::Deadline && !m_answered && m_context->requestsSent() == 0) {
@@ -125,7 +125,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
         return;
     }
 
-    std::optional<Failure> failure = FailureClassifier::classify(m_generator.provider(), response);
+    std::optional<Failure> failure = FailureClassifier::classify(m_generator.dialect(), response);
     StageOutput output;
     if (!failure) {
         auto checked = validateStageOutput(m_spec.stage, response);
@@ -139,7 +139,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
 
 bool AttemptRunner::wouldSucceed(const ProviderResponse &response) const
 {
-    return !FailureClassifier::classify(m_generator.provider(), response)
+    return !FailureClassifier::classify(m_generator.dialect(), response)
         && std::holds_alternative<StageOutput>(validateStageOutput(m_spec.stage, response));
 }
 

@@ -3,6 +3,7 @@
 
 #include "contract/enums.h"
 #include "contract/price.h"
+#include "contract/providerregistry.h"
 
 #include <QString>
 #include <QStringList>
@@ -65,6 +66,10 @@ public:
     virtual ~StageGenerator() = default;
 
     virtual Provider provider() const = 0;
+    // The dialect its answers are in, as the engine's own table describes its provider: how failures
+    // are read (FailureClassifier). A generator that speaks no wire (a test's scripted one) is taken
+    // to speak what the process's registry knows for its provider.
+    virtual WireDialect dialect() const { return dialectOf(provider()); }
     virtual QString model() const = 0;
     // Has what it needs to send a request (key and endpoint).
     virtual bool isConfigured() const = 0;

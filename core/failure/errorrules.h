@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/provider.h"
+#include "contract/wiredialect.h"
 #include "failure.h"
 
 #include <QString>
@@ -43,8 +44,8 @@ public:
     // an empty reason.
     virtual std::optional<Failure> finishFailure(const QString &reason) const = 0;
 
-    // The rules of the provider's dialect.
-    static const ErrorRules &of(Provider provider);
+    // A dialect's rules (an engine's provider speaks the dialect its own table gives it).
+    static const ErrorRules &of(WireDialect dialect);
 
 protected:
     // "finish reason MAX_TOKENS: the output hit the token limit".

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "failureclassifier.h"
 
+#include "contract/providerregistry.h"
 #include "contract/recordtext.h"
 #include "errorrules.h"
 
@@ -225,6 +226,12 @@ std::optional<milliseconds> FailureClassifier::retryHintFromText(QStringView tex
 
 std::optional<Failure> FailureClassifier::classify(Provider provider, const ProviderResponse &r, AbortReason abortedBy)
 {
+    return classify(dialectOf(provider), r, abortedBy);
+}
+
+std::optional<Failure> FailureClassifier::classify(WireDialect dialect, const ProviderResponse &r, AbortReason abortedBy)
+{
+    const ErrorRules &rules = ErrorRules::of(dialect);
     // 1. Our own abort decides, whatever Qt reported for it.
     switch (abortedBy) {
     case AbortReason::Operator:
@@ -266,8 +273,8 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     if (!success || (r.errorInStream && !r.errorBody.isEmpty())) {
         const ErrorInfo e = parseErrorBody(r.errorBody);
         const std::optional<int> decisive = success ? std::nullopt : std::optional<int>(status);
-        FailureKind kind = (e.parsed ? ErrorRules::of(provider).errorKind(decisive, e) : std::nullopt)
-                               .value_or(success ? FailureKind::UNKNOWN : kindFromStatus(status));
+        FailureKind kind =
+            (e.parsed ? rules.errorKind(decisive, e) : std::nullopt).value_or(success ? FailureKind::UNKNOWN : kindFromStatus(status));
         const QString bodyText = QString::fromUtf8(r.errorBody);
         const bool marker = hasCapacityMarker(bodyText) || status == 503 || e.reason == u"MODEL_CAPACITY_EXHAUSTED";
         if (kind == FailureKind::UNKNOWN && marker)
@@ -306,7 +313,7 @@ std::optional<Failure> FailureClassifier::classify(Provider provider, const Prov
     if (!r.refusal.isEmpty())
         return Failure { FailureKind::REFUSED, oneLine(QStringLiteral("the model refused: ") + r.refusal), false, {} };
     if (!r.finishReason.isEmpty() && r.finishReason != u"null") {
-        if (auto f = ErrorRules::of(provider).finishFailure(r.finishReason))
+        if (auto f = rules.finishFailure(r.finishReason))
             return f;
     }
     if (r.text.trimmed().isEmpty() && r.binary.isEmpty())

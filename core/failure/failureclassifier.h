@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/wiredialect.h"
 #include "failure.h"
 #include "providerresponse.h"
 
@@ -18,6 +19,12 @@ namespace bullpen {
 class FailureClassifier final
 {
 public:
+    // By the dialect of the provider that answered, as the engine's own table describes it.
+    static std::optional<Failure> classify(WireDialect dialect, const ProviderResponse &response,
+                                           AbortReason abortedBy = AbortReason::None);
+    // By the dialect the process's registry knows for `provider` (a built-in's never changes): for
+    // tools and tests. An engine passes its own dialect (an added id may mean another dialect to
+    // another engine in the process).
     static std::optional<Failure> classify(Provider provider, const ProviderResponse &response, AbortReason abortedBy = AbortReason::None);
 
     // docs/contract.md §3.1: "503", "unavailable", "high demand", "overloaded", "temporarily unavailable",

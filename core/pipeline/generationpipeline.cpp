@@ -421,7 +421,7 @@ void GenerationPipeline::finish(Run &run, FinalState state, std::optional<Failur
         const StageResult *stageResult = stage == Stage::Image ? &*r.image : stage == Stage::Captions ? &*r.captions : &r.storyboard;
         const Provider provider =
             stageResult && !stageResult->attempts.isEmpty() ? stageResult->attempts.constLast().provider : m_options.storyboard.primary;
-        r.nextStep = NextStep::forFailure(*r.failure, provider, stage);
+        r.nextStep = NextStep::forFailure(*r.failure, m_options.providers, provider, stage);
     }
 
     GenerationFinished fin;

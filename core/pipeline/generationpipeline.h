@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/clock.h"
 #include "engine/event.h"
 #include "engine/stagepolicy.h"
@@ -32,6 +33,8 @@ struct PipelineOptions
     std::chrono::hours cacheWindow { 24 };
     // Off (the default, docs/contract.md §5.1): no storyboard or captions are stored, and so nothing is served from cache.
     bool storeContent = false;
+    // What each provider is for this engine (its settings' table): the settings a next step names.
+    ProviderTable providers;
 };
 
 // docs/contract.md §2: story → storyboard stage (with fallback) → captions stage (optional; defaults on any failure,

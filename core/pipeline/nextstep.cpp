@@ -10,9 +10,9 @@ namespace {
 
 // Where a provider's key is set: its variable; for a provider that takes none (an added one without
 // key_variable), the settings-file field that would name one, should its server want a key after all.
-QString keySetting(Provider provider)
+QString keySetting(const ProviderTable &providers, Provider provider)
 {
-    const QString variable = apiKeyVariable(provider);
+    const QString variable = apiKeyVariable(providers, provider);
     return variable.isEmpty() ? QStringLiteral("providers.%1.key_variable").arg(toId(provider)) : variable;
 }
 
@@ -58,7 +58,7 @@ NextStep NextStep::fromJson(const QJsonObject &json)
     return s;
 }
 
-NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, const QDateTime &now)
+NextStep NextStep::forFailure(const Failure &f, const ProviderTable &providers, Provider provider, Stage stage, const QDateTime &now)
 {
     const QString who = toId(provider);
     const QString where = stage == Stage::Storyboard ? QString() : recordText(RecordText::StepInStage, { toId(stage) });
@@ -90,12 +90,13 @@ NextStep NextStep::forFailure(const Failure &f, Provider provider, Stage stage, 
         break;
     case FailureKind::AUTH_CONFIG:
         s.action = Action::FixSettings;
-        s.message = recordText(RecordText::StepAuthConfig,
-                               { who, where, keySetting(provider), baseUrlVariable(provider), modelVariable(provider) });
+        s.message = recordText(
+            RecordText::StepAuthConfig,
+            { who, where, keySetting(providers, provider), baseUrlVariable(providers, provider), modelVariable(providers, provider) });
         break;
     case FailureKind::TLS:
         s.action = Action::FixSettings;
-        s.message = recordText(RecordText::StepTls, { who, where, baseUrlVariable(provider) });
+        s.message = recordText(RecordText::StepTls, { who, where, baseUrlVariable(providers, provider) });
         break;
     case FailureKind::REFUSED:
         s.action = Action::ChangeInput;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/providertable.h"
 #include "failure/failure.h"
 
 #include <QDateTime>
@@ -25,7 +26,8 @@ struct NextStep
     // `now` is injected so tests can check the time the limit lifts. The message is English
     // (core/contract/recordtext.h): it is what the store, the API and logs keep, whatever language a
     // console shows.
-    static NextStep forFailure(const Failure &failure, Provider provider, Stage stage,
+    // `providers`: what each provider is for the engine that ran it (the settings a fix goes in).
+    static NextStep forFailure(const Failure &failure, const ProviderTable &providers, Provider provider, Stage stage,
                                const QDateTime &now = QDateTime::currentDateTimeUtc());
 
     // The message in the application's language (localizedRecordText), whether this process made

@@ -19,7 +19,7 @@ using namespace std::chrono;
 HttpStageGenerator::HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard)
     : m_pool(pool)
     , m_endpoint(std::move(endpoint))
-    , m_format(WireFormat::create(m_endpoint.described().dialect, m_endpoint.provider))
+    , m_format(WireFormat::create(m_endpoint.dialect(), m_endpoint.provider))
     , m_bodies(*m_format, m_endpoint)
 {
     if (guard && m_endpoint.baseUrl.scheme() == u"http" && !m_endpoint.baseUrl.host().isEmpty())
@@ -76,7 +76,7 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
         httpRequest.setRawHeader("x-bullpen-scenario", request.scenario.name.toUtf8());
         httpRequest.setRawHeader("x-bullpen-roles", request.scenario.rolesHeader());
     }
-    auto *exchange = new HttpExchange(*m_format, m_endpoint.described().dialect, context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
+    auto *exchange = new HttpExchange(*m_format, m_endpoint.dialect(), context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
     exchange->start(m_pool, httpRequest, m_bodies.body(request));
 }
 

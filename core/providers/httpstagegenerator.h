@@ -28,6 +28,7 @@ public:
     ~HttpStageGenerator() override;
 
     Provider provider() const override { return m_endpoint.provider; }
+    WireDialect dialect() const override { return m_endpoint.dialect(); }
     QString model() const override { return m_endpoint.model; }
     bool isConfigured() const override;
     QStringList secrets() const override { return { m_endpoint.apiKey }; }

@@ -32,6 +32,7 @@ struct ProviderEndpoint
     std::optional<ProviderSpec> spec;
 
     ProviderSpec described() const { return spec ? *spec : ProviderRegistry::spec(provider); }
+    WireDialect dialect() const { return spec ? spec->dialect : dialectOf(provider); }
 };
 
 // Reads one provider's server-sent events into a ProviderResponse, and knows the stream's terminal

@@ -69,15 +69,18 @@ QString EngineSetup::defaultKeyFile()
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)).filePath(QStringLiteral("bullpen/keys.env"));
 }
 
-QProcessEnvironment EngineSetup::keychainKeys()
+QProcessEnvironment EngineSetup::keychainKeys(const ProviderTable &providers)
 {
     QProcessEnvironment found;
-    for (Provider p : ProviderRegistry::all()) {
-        const secrets::Result r = secrets::read(apiKeyVariable(p));
+    for (Provider p : providers.all()) {
+        const QString variable = apiKeyVariable(providers, p);
+        if (variable.isEmpty())
+            continue; // it takes no key
+        const secrets::Result r = secrets::read(variable);
         if (r.status == secrets::Status::Unavailable)
             break; // no keychain here: asking for the others would only wait again
         if (r.status == secrets::Status::Ok)
-            found.insert(apiKeyVariable(p), r.value);
+            found.insert(variable, r.value);
     }
     return found;
 }
@@ -159,6 +162,7 @@ bool EngineSetup::startSimulator(const SetupOptions &options)
         m_settings.storyboard.fallback = m_settings.storyboard.primary == Provider::Qwen ? Provider::Gemini : Provider::Qwen;
         m_simulatedFallback = true;
     }
+    m_simulator->setProviders(m_settings.providerTable); // it plays this engine's providers, at their own paths
     m_simulator->setScenario(*scenario);
     m_simulator->setRoles(m_settings.storyboard.primary, m_settings.storyboard.fallback);
     // A key for this run only: other local users cannot drive (or reset) this process's simulator.
@@ -229,13 +233,11 @@ bool EngineSetup::init(const SetupOptions &options)
 
     // First without requiring keys: whether any key exists decides between real providers and the simulator.
     QProcessEnvironment keychain;
-    if (options.useKeychain)
-        keychain = keychainKeys();
+    if (options.useKeychain) // for the providers the settings list (a first read tells which)
+        keychain = keychainKeys(SettingsLoader::read(settingsFile, keyFile, options.environment, false).settings.providerTable);
     SettingsLoad load = SettingsLoader::read(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
     m_errors = load.errors;
     m_settings = load.settings;
-    if (options.publishProviders)
-        ProviderRegistry::setAdded(m_settings.added); // the front end's own engine: its pickers list these
     if (!m_errors.isEmpty())
         return false;
 
@@ -300,7 +302,8 @@ void EngineSetup::refreshProviders()
         this,
         [this] {
             const BreakerBoard &board = m_engine->breakers();
-            Q_EMIT providersChanged(ProvidersJson::toJson(board.breakers(SteadyClock::instance().now()), board.drains(), {}));
+            Q_EMIT providersChanged(
+                ProvidersJson::toJson(m_settings.providerTable.all(), board.breakers(SteadyClock::instance().now()), board.drains(), {}));
         },
         Qt::QueuedConnection);
 }

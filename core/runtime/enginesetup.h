@@ -48,11 +48,6 @@ struct SetupOptions
     // Look for provider keys in the system keychain too (keychain/secretstore.h): the console does; the
     // service (systemd credentials) and the CLI do not.
     bool useKeychain = false;
-    // The process's front end (the console, the CLI: one engine each) lists this engine's providers in
-    // its pickers and filters (ProviderRegistry). False for an engine beside others in one process (a
-    // test's second engine): its providers then stay in its own settings (Settings::providerTable), which
-    // is all the engine reads. The built-in simulator still routes only the providers the process lists.
-    bool publishProviders = true;
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (docs/contract.md §4.6); with no
@@ -68,8 +63,8 @@ public:
 
     // False on a refusal; errors() then names each setting and what to do.
     bool init(const SetupOptions &options);
-    // The provider keys the system keychain holds (empty where there is none).
-    static QProcessEnvironment keychainKeys();
+    // The keys the system keychain holds for `providers` (empty where there is none).
+    static QProcessEnvironment keychainKeys(const ProviderTable &providers = ProviderTable());
     const QList<ConfigError> &errors() const { return m_errors; }
 
     const Settings &settings() const { return m_settings; }

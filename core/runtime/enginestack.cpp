@@ -43,6 +43,7 @@ PipelineOptions EngineStack::optionsFor(const Settings &settings)
     o.image = StagePolicy::imageStage(Provider::Gemini, settings.pipeline.imageTimeout, settings.pipeline.imageRetries);
     o.captionsEnabled = settings.pipeline.captions;
     o.storeContent = settings.pipeline.storeContent;
+    o.providers = settings.providerTable;
     return o;
 }
 

@@ -40,7 +40,8 @@ HistoryReader *HistoryHandlers::historyOr404(QTcpSocket *socket)
 void HistoryHandlers::entry(const QString &id, QTcpSocket *socket)
 {
     if (HistoryReader *history = historyOr404(socket)) {
-        m_context.answerLater(socket, [history, id] {
+        // The recorded settings name this engine's providers as it describes them (a copy: the work runs on the history thread).
+        m_context.answerLater(socket, [history, id, providers = m_context.setup.providers()] {
             QString why;
             const std::optional<GenerationRow> row = history->generation(id, &why);
             if (!row)
@@ -62,7 +63,8 @@ void HistoryHandlers::entry(const QString &id, QTcpSocket *socket)
 void HistoryHandlers::scenario(const QString &id, QTcpSocket *socket) // docs/contract.md §14
 {
     if (HistoryReader *history = historyOr404(socket)) {
-        m_context.answerLater(socket, [history, id] {
+        // The recorded settings name this engine's providers as it describes them (a copy: the work runs on the history thread).
+        m_context.answerLater(socket, [history, id, providers = m_context.setup.providers()] {
             QString why;
             const std::optional<ReplaySource> source = ReplaySource::read(*history, id, &why);
             if (!source)
@@ -71,7 +73,7 @@ void HistoryHandlers::scenario(const QString &id, QTcpSocket *socket) // docs/co
                                                         : ApiReply::historyUnreadable(why);
             QJsonObject o = source->scenario().toJson();
             o.insert(QStringLiteral("generation_id"), id);
-            o.insert(QStringLiteral("recorded_settings"), source->policy ? source->policy->settingsJson() : QJsonObject());
+            o.insert(QStringLiteral("recorded_settings"), source->policy ? source->policy->settingsJson(providers) : QJsonObject());
             return ApiReply::json(200, o);
         });
     }
@@ -83,7 +85,7 @@ void HistoryHandlers::list(const QHttpServerRequest &request, QTcpSocket *socket
     if (!history)
         return;
     const QUrlQuery query(request.url());
-    auto filter = HistoryJson::filterFromQuery(query, { QStringLiteral("limit") });
+    auto filter = HistoryJson::filterFromQuery(query, { QStringLiteral("limit") }, m_context.setup.providers());
     if (const auto *e = std::get_if<FieldError>(&filter)) {
         m_context.write(socket, ApiReply::error(400, e->toString(), e->field));
         return;
@@ -121,20 +123,22 @@ ApiReply HistoryHandlers::statsProviders()
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 steady = ServiceMetrics::steadyNowMs();
     if (m_providersAnswer.isEmpty() || !m_providersAge.isValid() || m_providersAge.elapsed() >= 1000) {
-        const ProviderWindows windows { m_context.options.instance, now, m_metrics.providers(steady, 5 * 60 * 1000),
-                                        m_metrics.providers(steady, 15 * 60 * 1000) };
+        const QList<Provider> providers = m_context.setup.providers().all(); // this engine's own
+        const ProviderWindows windows { m_context.options.instance, now, m_metrics.providers(providers, steady, 5 * 60 * 1000),
+                                        m_metrics.providers(providers, steady, 15 * 60 * 1000) };
         m_providersAnswer = QJsonDocument(StatsJson::providerWindows(windows)).toJson(QJsonDocument::Compact);
         m_providersAge.start();
     }
     return ApiReply { 200, m_providersAnswer, "application/json", {} };
 }
 
-void HistoryHandlers::stats(const QHttpServerRequest &request, QTcpSocket *socket, Statistics::Plan (*plan)(const QUrlQuery &))
+void HistoryHandlers::stats(const QHttpServerRequest &request, QTcpSocket *socket,
+                            Statistics::Plan (*plan)(const QUrlQuery &, const ProviderTable &))
 {
     HistoryReader *history = historyOr404(socket);
     if (!history)
         return;
-    Statistics::Plan planned = plan(QUrlQuery(request.url()));
+    Statistics::Plan planned = plan(QUrlQuery(request.url()), m_context.setup.providers());
     if (const auto *e = std::get_if<FieldError>(&planned)) {
         m_context.write(socket, ApiReply::error(400, e->toString(), e->field));
         return;

@@ -30,7 +30,7 @@ public:
     void entry(const QString &id, QTcpSocket *socket);
     void scenario(const QString &id, QTcpSocket *socket);
     // GET /v1/stats/<one of Statistics::endpoints()>: its query read, then answered from the history thread.
-    void stats(const QHttpServerRequest &request, QTcpSocket *socket, Statistics::Plan (*plan)(const QUrlQuery &));
+    void stats(const QHttpServerRequest &request, QTcpSocket *socket, Statistics::Plan (*plan)(const QUrlQuery &, const ProviderTable &));
     ApiReply statsProviders(); // this engine's last 5 and 15 minutes, at most a second old
     void image(const QString &sha256, QTcpSocket *socket);
 

@@ -76,7 +76,8 @@ void ProviderHandlers::stopProbes()
 ApiReply ProviderHandlers::providers() const
 {
     BreakerBoard &board = m_context.setup.engine().breakers();
-    QJsonObject o = ProvidersJson::toJson(board.breakers(SteadyClock::instance().now()), board.drains(), m_context.options.instance);
+    QJsonObject o = ProvidersJson::toJson(m_context.setup.providers().all(), board.breakers(SteadyClock::instance().now()), board.drains(),
+                                          m_context.options.instance);
     const BreakerSettings &b = board.settings();
     o.insert(QStringLiteral("breaker"),
              QJsonObject { { QStringLiteral("enabled"), b.enabled },
@@ -93,7 +94,7 @@ ApiReply ProviderHandlers::providers() const
 
 ApiReply ProviderHandlers::drain(const QHttpServerRequest &request, const QString &id, const ApiToken &token)
 {
-    const auto provider = providerFromId(id);
+    const auto provider = m_context.setup.providers().find(id); // one this engine lists
     if (!provider)
         return ApiReply::error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
     auto parsed = BreakerJson::drainFromJson(request.body(), *provider, token.name, QDateTime::currentDateTimeUtc());
@@ -119,6 +120,7 @@ ApiReply ProviderHandlers::drain(const QHttpServerRequest &request, const QStrin
 
 ApiReply ProviderHandlers::restore(const QHttpServerRequest &request, const QString &id, const ApiToken &token)
 {
+    // Any provider the process has met: a drain another engine stored for one this engine does not list can still be lifted.
     const auto provider = providerFromId(id);
     if (!provider)
         return ApiReply::error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
@@ -149,7 +151,7 @@ ApiReply ProviderHandlers::restore(const QHttpServerRequest &request, const QStr
 
 ApiReply ProviderHandlers::resetBreaker(const QHttpServerRequest &request, const QString &id, const ApiToken &token)
 {
-    const auto provider = providerFromId(id);
+    const auto provider = m_context.setup.providers().find(id);
     if (!provider)
         return ApiReply::error(404, QStringLiteral("no provider \"%1\"; GET /v1/providers lists them").arg(id.left(64)));
     auto parsed = BreakerJson::resetFromJson(request.body());

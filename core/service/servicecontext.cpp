@@ -16,7 +16,7 @@ std::variant<GenerationRequest, ApiReply> ServiceContext::admitted(const QHttpSe
         return r;
     }
     std::variant<GenerationRequest, FieldError> parsed =
-        GenerationRequestJson::parse(request.body(), setup.storyboardPolicy(), options.request);
+        GenerationRequestJson::parse(request.body(), setup.storyboardPolicy(), options.request, setup.providers());
     if (const auto *e = std::get_if<FieldError>(&parsed))
         return ApiReply::error(e->tooLarge ? 413 : 400, e->toString(), e->field);
     return std::get<GenerationRequest>(std::move(parsed));

@@ -277,11 +277,11 @@ QByteArray ServiceMetrics::prometheus(const Gauges &g) const
     return out;
 }
 
-QList<ProviderWindow> ServiceMetrics::providers(qint64 nowSteadyMs, qint64 windowMs) const
+QList<ProviderWindow> ServiceMetrics::providers(const QList<Provider> &providers, qint64 nowSteadyMs, qint64 windowMs) const
 {
     prune(nowSteadyMs);
     QList<ProviderWindow> out;
-    for (Provider p : ProviderRegistry::all()) {
+    for (Provider p : providers) {
         qint64 attempts = 0, failures = 0, primaryFailures = 0, handedToFallback = 0;
         std::map<FailureKind, int> kinds;
         std::vector<double> durations;

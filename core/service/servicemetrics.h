@@ -58,7 +58,7 @@ public:
     // Per provider over the last `windowMs` (this engine's attempts, all stages): attempts, error %,
     // the most frequent failure kind, how often a failed primary was handed to the fallback, p50/p90 duration.
     // `nowSteadyMs` is steadyNowMs(): the windows run on the monotonic clock.
-    QList<ProviderWindow> providers(qint64 nowSteadyMs, qint64 windowMs) const;
+    QList<ProviderWindow> providers(const QList<Provider> &providers, qint64 nowSteadyMs, qint64 windowMs) const;
 
     static constexpr std::array<double, 12> kBucketsSeconds { 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60 };
 

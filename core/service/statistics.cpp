@@ -19,8 +19,9 @@ constexpr qint64 kDayMs = 24LL * 3600 * 1000;
 class Query
 {
 public:
-    explicit Query(const QUrlQuery &query)
+    Query(const QUrlQuery &query, const ProviderTable &providers)
         : m_query(query)
+        , m_providers(providers)
     {
     }
     std::optional<FieldError> error;
@@ -41,6 +42,21 @@ public:
                 FieldError { StatsQuery::name(StatsParam::BucketMs), QStringLiteral("makes more than 10000 buckets; choose a larger one") };
         return b;
     }
+    // A required provider parameter (any the process knows; a refusal names the engine's own).
+    std::optional<Provider> provider(const QString &name)
+    {
+        if (error)
+            return std::nullopt;
+        auto v = HistoryJson::providerValue(m_query, name, m_providers);
+        if (const auto *e = std::get_if<FieldError>(&v)) {
+            error = *e;
+            return std::nullopt;
+        }
+        const std::optional<Provider> out = std::get<std::optional<Provider>>(v);
+        if (!out)
+            error = FieldError { name, QStringLiteral("required") };
+        return out;
+    }
     template<typename E> std::optional<E> value(const QString &name, bool required = false)
     {
         if (error)
@@ -57,7 +73,7 @@ public:
     }
     HistoryFilter filter(const QStringList &extra)
     {
-        auto f = HistoryJson::filterFromQuery(m_query, extra);
+        auto f = HistoryJson::filterFromQuery(m_query, extra, m_providers);
         if (const auto *e = std::get_if<FieldError>(&f)) {
             error = error.value_or(*e);
             return {};
@@ -115,6 +131,7 @@ private:
     }
 
     const QUrlQuery &m_query;
+    const ProviderTable &m_providers; // the engine's own
 };
 
 // The plan, or the query's first wrong field.
@@ -125,17 +142,17 @@ Plan planOr(const Query &q, Body body)
     return body;
 }
 
-Plan count(const QUrlQuery &query)
+Plan count(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const HistoryFilter f = q.filter({ StatsQuery::name(StatsParam::By) });
     return planOr(
         q, [f](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> { return StatsJson::count(h.count(f, why)); });
 }
 
-Plan counts(const QUrlQuery &query)
+Plan counts(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const HistoryFilter f = q.filter({ StatsQuery::name(StatsParam::By) });
     const QString by = q.item(StatsQuery::name(StatsParam::By));
     const std::optional<HistoryGroup> group = by.isEmpty() ? std::optional(HistoryGroup::PublicCode) : StatsQuery::groupFromName(by);
@@ -150,7 +167,7 @@ Plan counts(const QUrlQuery &query)
     });
 }
 
-Plan oldest(const QUrlQuery &)
+Plan oldest(const QUrlQuery &, const ProviderTable &)
 {
     return Body([](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         const std::optional<qint64> oldest = h.oldestGenerationMs(why);
@@ -158,9 +175,9 @@ Plan oldest(const QUrlQuery &)
     });
 }
 
-Plan fallbackRate(const QUrlQuery &query)
+Plan fallbackRate(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     const qint64 b = q.bucket(range);
     const HistoryFilter scope = q.filter({ StatsQuery::name(StatsParam::BucketMs) });
@@ -170,9 +187,9 @@ Plan fallbackRate(const QUrlQuery &query)
 }
 
 // docs/contract.md §16: what attempts cost in the range, by provider, stage, role and currency.
-Plan spend(const QUrlQuery &query)
+Plan spend(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     return planOr(q, [range](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         const std::optional<Spend> s = h.spend(range.first, range.second, why);
@@ -185,10 +202,10 @@ Plan spend(const QUrlQuery &query)
 // today_preset and today_breaker (relief and on when not given; the breaker's window, threshold and
 // cooldown are the shipped ones). The candidates: every primary_timeouts_ms with every
 // fallback_timeouts_ms (either left out: today's); the breaker on/off and the other preset are added.
-Plan tune(const QUrlQuery &query)
+Plan tune(const QUrlQuery &query, const ProviderTable &providers)
 {
     using namespace std::chrono_literals;
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     const Stage stage = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
     TuneCandidate today { q.timeout(StatsQuery::name(StatsParam::TodayPrimaryTimeoutMs)).value_or(60s),
@@ -204,11 +221,11 @@ Plan tune(const QUrlQuery &query)
     });
 }
 
-Plan latency(const QUrlQuery &query)
+Plan latency(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
-    const std::optional<Provider> p = q.value<Provider>(StatsQuery::name(StatsParam::Provider), true);
+    const std::optional<Provider> p = q.provider(StatsQuery::name(StatsParam::Provider));
     const Role r = q.value<Role>(StatsQuery::name(StatsParam::Role)).value_or(Role::Primary);
     const std::optional<Stage> s = q.value<Stage>(StatsQuery::name(StatsParam::Stage));
     return planOr(q, [range, p, r, s](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
@@ -225,22 +242,22 @@ Plan latency(const QUrlQuery &query)
     });
 }
 
-Plan latencyHistogram(const QUrlQuery &query)
+Plan latencyHistogram(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     const qint64 b = q.bucket(range);
     const Stage s = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
-    const std::optional<Provider> p = q.value<Provider>(StatsQuery::name(StatsParam::Provider), true);
+    const std::optional<Provider> p = q.provider(StatsQuery::name(StatsParam::Provider));
     const Role r = q.value<Role>(StatsQuery::name(StatsParam::Role)).value_or(Role::Primary);
     return planOr(q, [range, b, s, p, r](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
         return StatsJson::latencyHistogram(h.latencyHistogram(*p, r, s, range.first, range.second, b, why));
     });
 }
 
-Plan fallbackWaitHistogram(const QUrlQuery &query)
+Plan fallbackWaitHistogram(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     const qint64 b = q.bucket(range);
     const Stage s = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
@@ -249,9 +266,9 @@ Plan fallbackWaitHistogram(const QUrlQuery &query)
     });
 }
 
-Plan fallbackWaits(const QUrlQuery &query)
+Plan fallbackWaits(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     const Stage s = q.value<Stage>(StatsQuery::name(StatsParam::Stage)).value_or(Stage::Storyboard);
     return planOr(q, [range, s](HistoryReader &h, QString *why) -> std::variant<QJsonObject, FieldError> {
@@ -259,9 +276,9 @@ Plan fallbackWaits(const QUrlQuery &query)
     });
 }
 
-Plan health(const QUrlQuery &query)
+Plan health(const QUrlQuery &query, const ProviderTable &providers)
 {
-    Query q(query);
+    Query q(query, providers);
     const auto range = q.range();
     if (!q.error && range.second - range.first > kDayMs)
         q.error = FieldError { StatsQuery::name(StatsParam::FromMs),

@@ -26,7 +26,7 @@ using Plan = std::variant<Body, FieldError>;
 struct Endpoint
 {
     ApiRoute route; // GET /v1/stats/<name> (wire/apiroutes.h)
-    Plan (*plan)(const QUrlQuery &query);
+    Plan (*plan)(const QUrlQuery &query, const ProviderTable &providers); // `providers`: the engine's own
 };
 
 const QList<Endpoint> &endpoints();

@@ -52,26 +52,27 @@ QByteArray chunk(const QByteArray &data)
 // A request without credentials gets the provider's own answer to that. A built-in provider takes a
 // key the way its dialect's SDK sends one (Dialect::carriesCredentials); an added provider takes its
 // own header, or nothing when it takes no key.
-bool carriesCredentials(const QHttpServerRequest &request, Provider provider)
+} // namespace
+
+bool ProviderSimulator::carriesCredentials(const QHttpServerRequest &request, Provider provider) const
 {
-    const ProviderSpec spec = ProviderRegistry::spec(provider);
+    const ProviderSpec spec = providers()->spec(provider);
     if (!spec.builtIn)
         return spec.authHeader.isEmpty() || !httpHeader(request, spec.authHeader.toLower().constData()).isEmpty();
-    return Dialects::of(provider).carriesCredentials(
-        SimRequest { [&request](QByteArrayView name) { return httpHeader(request, name); }, request.url() });
+    return Dialects::of(spec.dialect)
+        .carriesCredentials(SimRequest { [&request](QByteArrayView name) { return httpHeader(request, name); }, request.url() });
 }
 
-QByteArray requestIdLine(Provider provider)
+QByteArray ProviderSimulator::requestIdLine(Provider provider) const
 {
     static std::atomic<quint64> next { 0 };
-    const QByteArray name = SimWire::requestIdHeader(provider);
+    const WireDialect dialect = speaks(provider);
+    const QByteArray name = SimWire::requestIdHeader(dialect);
     if (name.isEmpty())
         return {};
-    const QByteArray prefix = Dialects::of(provider).requestIdPrefix();
+    const QByteArray prefix = Dialects::of(dialect).requestIdPrefix();
     return name + ": " + prefix + QByteArray::number(++next) + "\r\n";
 }
-
-} // namespace
 
 QJsonObject ProviderSimulator::Counters::toJson() const
 {
@@ -85,6 +86,7 @@ QJsonObject ProviderSimulator::Counters::toJson() const
 
 ProviderSimulator::ProviderSimulator(QObject *parent)
     : QAbstractHttpServer(parent)
+    , m_providers(std::make_shared<const ProviderTable>())
 {
     QString ignored;
     if (auto healthy = Scenario::load(QStringLiteral("healthy"), &ignored))
@@ -115,8 +117,9 @@ bool ProviderSimulator::carriesKey(const QHttpServerRequest &request) const
         || httpHeader(request, "authorization") == bearer || httpHeader(request, "x-sim-key") == key
         || QUrlQuery(request.url()).queryItemValue(QStringLiteral("key")).toUtf8() == key)
         return true;
-    for (const Provider p : ProviderRegistry::all()) { // an added provider's own header (Azure's api-key)
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+    const std::shared_ptr<const ProviderTable> table = providers();
+    for (const Provider p : table->all()) { // an added provider's own header (Azure's api-key)
+        const ProviderSpec spec = table->spec(p);
         if (!spec.authHeader.isEmpty() && httpHeader(request, spec.authHeader.toLower().constData()).endsWith(key))
             return true;
     }
@@ -150,8 +153,23 @@ QUrl ProviderSimulator::baseUrl(Provider provider) const
     url.setScheme(m_https ? QStringLiteral("https") : QStringLiteral("http"));
     url.setHost(QStringLiteral("127.0.0.1"));
     url.setPort(m_port);
-    url.setPath(ProviderRegistry::spec(provider).simulatorPath());
+    url.setPath(providers()->spec(provider).simulatorPath());
     return url;
+}
+
+void ProviderSimulator::setProviders(const ProviderTable &providers)
+{
+    {
+        const QMutexLocker lock(&m_providersLock);
+        m_providers = std::make_shared<const ProviderTable>(providers);
+    }
+    setScenario(scenario()); // a random stream for each provider it now plays
+}
+
+std::shared_ptr<const ProviderTable> ProviderSimulator::providers() const
+{
+    const QMutexLocker lock(&m_providersLock);
+    return m_providers;
 }
 
 void ProviderSimulator::setScenario(const Scenario &scenario)
@@ -159,7 +177,7 @@ void ProviderSimulator::setScenario(const Scenario &scenario)
     const QMutexLocker lock(&m_lock);
     m_scenario = scenario;
     m_random.clear();
-    for (Provider p : ProviderRegistry::all())
+    for (Provider p : providers()->all())
         m_random[p] = QRandomGenerator64(scenario.seed * 1000003ULL + static_cast<quint64>(p.index()) + 1);
 }
 
@@ -186,7 +204,7 @@ ProviderSimulator::Counters ProviderSimulator::counters(Provider provider) const
 QJsonObject ProviderSimulator::countersJson() const
 {
     QJsonObject o;
-    for (Provider p : ProviderRegistry::all())
+    for (Provider p : providers()->all())
         o.insert(toId(p), counters(p).toJson());
     o.insert(QStringLiteral("scenario"), scenario().name);
     return o;
@@ -273,10 +291,11 @@ SimBehaviour ProviderSimulator::pick(Provider provider, int index, Kind kind, co
     return script->sequence.at(at);
 }
 
-std::optional<Provider> ProviderSimulator::route(const QString &path, QString *model)
+std::optional<Provider> ProviderSimulator::route(const QString &path, QString *model) const
 {
-    for (const Provider p : ProviderRegistry::all()) {
-        const ProviderSpec spec = ProviderRegistry::spec(p);
+    const std::shared_ptr<const ProviderTable> table = providers();
+    for (const Provider p : table->all()) {
+        const ProviderSpec spec = table->spec(p);
         const QString base = spec.simulatorPath();
         if (const std::optional<QString> routed = Dialects::of(spec.dialect).route(path, base)) {
             *model = *routed;
@@ -380,17 +399,18 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     Q_EMIT requestReceived(*provider, index);
 
     const QUrlQuery query(request.url());
-    for (const auto &[name, value] : ProviderRegistry::spec(*provider).query) {
+    const WireDialect dialect = speaks(*provider);
+    for (const auto &[name, value] : providers()->spec(*provider).query) {
         if (!query.hasQueryItem(name)) { // Azure answers a request without its api-version so
             writeJson(socket, 404, R"({"error":{"code":"404","message":"Resource not found"}})", {}, provider);
             return true;
         }
     }
     const bool hasKey = carriesCredentials(request, *provider);
-    const QString story = SimWire::storyFromRequest(*provider, body);
-    const Kind kind = SimWire::isImageRequest(*provider, body) ? Kind::Image
-        : story.startsWith(StoryboardPrompt::kCaptionsMarker)  ? Kind::Captions
-                                                               : Kind::Storyboard;
+    const QString story = SimWire::storyFromRequest(dialect, body);
+    const Kind kind = SimWire::isImageRequest(dialect, body)  ? Kind::Image
+        : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
+                                                              : Kind::Storyboard;
     QMutexLocker lock(&m_lock);
     SimBehaviour behaviour = hasKey ? pick(*provider, index, kind, asked) : SimBehaviour {};
     if (!hasKey) {
@@ -409,7 +429,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         if (behaviour.receivedKey.isEmpty())
             behaviour.receivedKey = httpHeader(request, "authorization").mid(7);
     }
-    const bool stream = SimWire::requestWantsStream(*provider, body, path);
+    const bool stream = SimWire::requestWantsStream(dialect, body, path);
     watch(*provider, socket);
     const int latency = behaviour.latencyMaxMs > behaviour.latencyMinMs ? behaviour.latencyMinMs
             + static_cast<int>(m_random[*provider].bounded(static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
@@ -596,10 +616,10 @@ constexpr char kInspectionFailed[] =
     R"({"error":{"code":"data_inspection_failed","param":null,"message":"Input data may contain inappropriate content.","type":"data_inspection_failed"},"id":"chatcmpl-sim","request_id":"sim-request"})";
 
 // What a request is about: a story, or (for captions and images) the storyboard it carries.
-Storyboard boardFor(Provider provider, bool captionsOrImage, const QString &story)
+Storyboard boardFor(WireDialect dialect, bool captionsOrImage, const QString &story)
 {
     if (!captionsOrImage)
-        return StoryboardSynth::fromStory(story, provider);
+        return StoryboardSynth::fromStory(story, dialect);
     const qsizetype brace = story.indexOf(QLatin1Char('{'));
     StoryboardCheck check = StoryboardParser::parse(brace >= 0 ? story.mid(brace) : QString());
     return check.ok() ? *check.storyboard : StoryboardSynth::fromStory(story);
@@ -638,19 +658,20 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
     using A = SimBehaviour::Action;
-    const Storyboard board = boardFor(provider, kind != Kind::Storyboard, story);
+    const WireDialect dialect = speaks(provider);
+    const Storyboard board = boardFor(dialect, kind != Kind::Storyboard, story);
     const QString text =
         kind == Kind::Captions ? compact(QJsonObject { { QStringLiteral("captions"), captionLines(board) } }) : compact(board.toJson());
-    const Reply r { provider, model, stream, socket, TokenUsage { 120 + story.size() / 3, text.size() / 3 } };
+    const Reply r { provider, dialect, model, stream, socket, TokenUsage { 120 + story.size() / 3, text.size() / 3 } };
     if (kind == Kind::Image
         && (b.action == A::Ok || b.action == A::InvalidStoryboard || b.action == A::Empty || b.action == A::Truncated)) {
         drawImage(r, board, b.action);
         return;
     }
     const auto events = [&](int pieces) {
-        return SimWire::stream(provider, model, text, SimWire::Ending::Stop, r.usage, pieces, b.streamUsage);
+        return SimWire::stream(dialect, model, text, SimWire::Ending::Stop, r.usage, pieces, b.streamUsage);
     };
-    const QByteArray whole = stream ? QByteArray() : SimWire::body(provider, model, text, SimWire::Ending::Stop, r.usage);
+    const QByteArray whole = stream ? QByteArray() : SimWire::body(dialect, model, text, SimWire::Ending::Stop, r.usage);
     switch (b.action) {
     case A::Ok:
         writeText(r, b, text, SimWire::Ending::Stop);
@@ -678,7 +699,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         writeText(r, b, invalidText(kind == Kind::Captions, board, story), SimWire::Ending::Stop);
         break;
     case A::Refused:
-        if (SimWire::refusesWithHttpError(provider)) {
+        if (SimWire::refusesWithHttpError(dialect)) {
             writeJson(socket, 400, kInspectionFailed, {}, provider);
             finished(provider, socket);
         } else {
@@ -697,7 +718,7 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         break;
     case A::StreamError:
         if (stream)
-            writeChunkedStream(provider, socket, events(6).mid(0, 2) << SimWire::streamErrorEvent(provider), 0, StreamEnd::Finish);
+            writeChunkedStream(provider, socket, events(6).mid(0, 2) << SimWire::streamErrorEvent(dialect), 0, StreamEnd::Finish);
         else
             writeError(r, b, QStringLiteral("overloaded"), 0, -1); // without a stream, the same overload as a status
         break;
@@ -762,18 +783,18 @@ void ProviderSimulator::drawImage(const Reply &r, const Storyboard &board, SimBe
 void ProviderSimulator::writeText(const Reply &r, const SimBehaviour &b, const QString &text, SimWire::Ending ending)
 {
     constexpr int kPieces = 4;
-    if (r.stream && Dialects::of(r.provider).streamsAsJsonArray() && !b.geminiSse) {
+    if (r.stream && Dialects::of(r.dialect).streamsAsJsonArray() && !b.geminiSse) {
         QByteArray array = "[";
-        const QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, ending, r.usage, kPieces);
+        const QList<QByteArray> events = SimWire::stream(r.dialect, r.model, text, ending, r.usage, kPieces);
         for (qsizetype i = 0; i < events.size(); ++i)
             array += (i ? ",\r\n" : "") + events.at(i).mid(6).trimmed(); // "data: {…}\r\n\r\n" → "{…}"
         writeJson(r.socket, 200, array + "]", {}, r.provider);
         finished(r.provider, r.socket);
     } else if (r.stream) {
-        const QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, ending, r.usage, kPieces, b.streamUsage);
+        const QList<QByteArray> events = SimWire::stream(r.dialect, r.model, text, ending, r.usage, kPieces, b.streamUsage);
         writeChunkedStream(r.provider, r.socket, events, pacedInterval(b, events.size()), StreamEnd::Finish);
     } else {
-        writeJson(r.socket, 200, SimWire::body(r.provider, r.model, text, ending, r.usage), {}, r.provider);
+        writeJson(r.socket, 200, SimWire::body(r.dialect, r.model, text, ending, r.usage), {}, r.provider);
         finished(r.provider, r.socket);
     }
 }
@@ -783,11 +804,11 @@ void ProviderSimulator::writeText(const Reply &r, const SimBehaviour &b, const Q
 void ProviderSimulator::writeMalformed(const Reply &r, const SimBehaviour &b, const QString &text)
 {
     if (r.stream) {
-        QList<QByteArray> events = SimWire::stream(r.provider, r.model, text, SimWire::Ending::Stop, r.usage, 4, b.streamUsage);
-        events.insert(Dialects::of(r.provider).malformedEventAt(), SimWire::malformedStreamEvent(r.provider));
+        QList<QByteArray> events = SimWire::stream(r.dialect, r.model, text, SimWire::Ending::Stop, r.usage, 4, b.streamUsage);
+        events.insert(Dialects::of(r.dialect).malformedEventAt(), SimWire::malformedStreamEvent(r.dialect));
         writeChunkedStream(r.provider, r.socket, events, 0, StreamEnd::Finish);
     } else {
-        writeJson(r.socket, 200, SimWire::malformedBody(r.provider), {}, r.provider);
+        writeJson(r.socket, 200, SimWire::malformedBody(r.dialect), {}, r.provider);
         finished(r.provider, r.socket);
     }
 }
@@ -795,7 +816,7 @@ void ProviderSimulator::writeMalformed(const Reply &r, const SimBehaviour &b, co
 // The provider's error answer for a failure name (SimWire::error), with its status and headers.
 void ProviderSimulator::writeError(const Reply &r, const SimBehaviour &b, const QString &name, int status, int retryAfter)
 {
-    SimWire::ErrorReply e = SimWire::error(r.provider, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
+    SimWire::ErrorReply e = SimWire::error(r.dialect, name == u"auth_echo" ? QStringLiteral("auth") : name, status, retryAfter);
     if (!b.body.isEmpty()) { // the scenario's own answer (a replay's recorded one): sent as it is
         e.body = b.body;
         e.contentType = QJsonDocument::fromJson(b.body).isNull() ? QByteArray("text/plain; charset=utf-8") : QByteArray("application/json");

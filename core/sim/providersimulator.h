@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/enums.h"
+#include "contract/providertable.h"
 #include "contract/storyboard.h"
 #include "scenario.h"
 #include "simwire.h"
@@ -20,6 +21,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 class QThreadPool;
@@ -79,6 +81,11 @@ public:
     // The base URL an adapter for `provider` should use.
     QUrl baseUrl(Provider provider) const;
 
+    // The providers it plays, each at its simulatorPath() in its own dialect: the built-ins until an
+    // engine gives its own table (EngineSetup, with the providers its settings add).
+    void setProviders(const ProviderTable &providers);
+    std::shared_ptr<const ProviderTable> providers() const;
+
     void setScenario(const Scenario &scenario);
     Scenario scenario() const;
     // Which providers play the "primary" and "fallback" roles of a scenario.
@@ -98,8 +105,8 @@ Q_SIGNALS:
 
 protected:
     bool handleRequest(const QHttpServerRequest &request, QTcpSocket *socket) override;
-    // The provider whose simulated endpoint `path` is (every listed provider, at its simulator path).
-    static std::optional<Provider> route(const QString &path, QString *model);
+    // The provider whose simulated endpoint `path` is (every provider it plays, at its simulator path).
+    std::optional<Provider> route(const QString &path, QString *model) const;
     void missingHandler(const QHttpServerRequest &request, QTcpSocket *socket) override;
 
 private:
@@ -123,6 +130,7 @@ private:
     struct Reply
     {
         Provider provider;
+        WireDialect dialect; // the provider's, in this simulator's table
         QString model;
         bool stream = false;
         QPointer<QTcpSocket> socket;
@@ -146,6 +154,13 @@ private:
     void writeCutBody(Provider provider, QPointer<QTcpSocket> socket, const SimBehaviour &b, const QByteArray &body);
     void writeChunkedStream(Provider provider, QPointer<QTcpSocket> socket, QList<QByteArray> events, int intervalMs, StreamEnd end);
 
+    // The dialect `provider` speaks here (the table's).
+    WireDialect speaks(Provider provider) const { return providers()->dialect(provider); }
+    bool carriesCredentials(const QHttpServerRequest &request, Provider provider) const;
+    QByteArray requestIdLine(Provider provider) const;
+
+    mutable QMutex m_providersLock; // guards m_providers alone: it is read while m_lock is held
+    std::shared_ptr<const ProviderTable> m_providers;
     mutable QMutex m_lock; // guards the scenario, roles, counters and random streams (any thread reads them)
     Scenario m_scenario;
     std::map<QString, Scenario> m_named; // built-in scenarios requests asked for by name, loaded once

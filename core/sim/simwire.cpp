@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "simwire.h"
 
+#include "contract/providerregistry.h"
 #include "dialects/dialects.h"
 #include "dialects/gemini/geminidialect.h"
 
@@ -35,51 +36,51 @@ QJsonObject requestObject(const QByteArray &requestBody)
 
 } // namespace
 
-QByteArray SimWire::body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage)
+QByteArray SimWire::body(WireDialect dialect, const QString &model, const QString &text, Ending ending, TokenUsage usage)
 {
-    return Dialects::of(provider).body(model, text, ending, usage);
+    return Dialects::of(dialect).body(model, text, ending, usage);
 }
 
-QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage, int pieces,
-                                  bool includeUsage)
+QList<QByteArray> SimWire::stream(WireDialect dialect, const QString &model, const QString &text, Ending ending, TokenUsage usage,
+                                  int pieces, bool includeUsage)
 {
     const QStringList parts = ending == Ending::Refused ? QStringList {} : split(text, pieces);
-    return Dialects::of(provider).stream(model, text, parts, ending, usage, includeUsage);
+    return Dialects::of(dialect).stream(model, text, parts, ending, usage, includeUsage);
 }
 
-QByteArray SimWire::streamErrorEvent(Provider provider)
+QByteArray SimWire::streamErrorEvent(WireDialect dialect)
 {
-    return Dialects::of(provider).streamErrorEvent();
+    return Dialects::of(dialect).streamErrorEvent();
 }
 
-QByteArray SimWire::malformedStreamEvent(Provider provider)
+QByteArray SimWire::malformedStreamEvent(WireDialect dialect)
 {
-    return Dialects::of(provider).malformedStreamEvent();
+    return Dialects::of(dialect).malformedStreamEvent();
 }
 
-QByteArray SimWire::malformedBody(Provider provider)
+QByteArray SimWire::malformedBody(WireDialect dialect)
 {
-    return Dialects::of(provider).malformedBody();
+    return Dialects::of(dialect).malformedBody();
 }
 
-QByteArray SimWire::requestIdHeader(Provider provider)
+QByteArray SimWire::requestIdHeader(WireDialect dialect)
 {
-    return Dialects::of(provider).requestIdHeader();
+    return Dialects::of(dialect).requestIdHeader();
 }
 
-bool SimWire::refusesWithHttpError(Provider provider)
+bool SimWire::refusesWithHttpError(WireDialect dialect)
 {
-    return Dialects::of(provider).refusesWithHttpError();
+    return Dialects::of(dialect).refusesWithHttpError();
 }
 
-SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int statusOverride, int retryAfterSeconds)
+SimWire::ErrorReply SimWire::error(WireDialect dialect, const QString &name, int statusOverride, int retryAfterSeconds)
 {
-    return Dialects::of(provider).error(simanswer::failureNamed(name), statusOverride, retryAfterSeconds);
+    return Dialects::of(dialect).error(simanswer::failureNamed(name), statusOverride, retryAfterSeconds);
 }
 
-QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBody)
+QString SimWire::storyFromRequest(WireDialect dialect, const QByteArray &requestBody)
 {
-    const QString text = Dialects::of(provider).storyFromRequest(requestObject(requestBody));
+    const QString text = Dialects::of(dialect).storyFromRequest(requestObject(requestBody));
     static const QString prefix = QStringLiteral("Story:\n");
     return text.startsWith(prefix) ? text.mid(prefix.size()) : text;
 }
@@ -89,14 +90,71 @@ QByteArray SimWire::imageBody(const QString &model, const QByteArray &imageBase6
     return GeminiDialect::imageBody(model, imageBase64, mime, usage);
 }
 
+bool SimWire::isImageRequest(WireDialect dialect, const QByteArray &requestBody)
+{
+    return Dialects::of(dialect).isImageRequest(requestObject(requestBody));
+}
+
+bool SimWire::requestWantsStream(WireDialect dialect, const QByteArray &requestBody, const QString &path)
+{
+    return Dialects::of(dialect).requestWantsStream(requestObject(requestBody), path);
+}
+
+// The same for a provider, in the dialect the process's registry knows for it (a built-in's never changes).
+QByteArray SimWire::body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage)
+{
+    return body(dialectOf(provider), model, text, ending, usage);
+}
+
+QList<QByteArray> SimWire::stream(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage, int pieces,
+                                  bool includeUsage)
+{
+    return stream(dialectOf(provider), model, text, ending, usage, pieces, includeUsage);
+}
+
+QByteArray SimWire::streamErrorEvent(Provider provider)
+{
+    return streamErrorEvent(dialectOf(provider));
+}
+
+QByteArray SimWire::malformedStreamEvent(Provider provider)
+{
+    return malformedStreamEvent(dialectOf(provider));
+}
+
+QByteArray SimWire::malformedBody(Provider provider)
+{
+    return malformedBody(dialectOf(provider));
+}
+
+QByteArray SimWire::requestIdHeader(Provider provider)
+{
+    return requestIdHeader(dialectOf(provider));
+}
+
+bool SimWire::refusesWithHttpError(Provider provider)
+{
+    return refusesWithHttpError(dialectOf(provider));
+}
+
+SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int statusOverride, int retryAfterSeconds)
+{
+    return error(dialectOf(provider), name, statusOverride, retryAfterSeconds);
+}
+
+QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBody)
+{
+    return storyFromRequest(dialectOf(provider), requestBody);
+}
+
 bool SimWire::isImageRequest(Provider provider, const QByteArray &requestBody)
 {
-    return Dialects::of(provider).isImageRequest(requestObject(requestBody));
+    return isImageRequest(dialectOf(provider), requestBody);
 }
 
 bool SimWire::requestWantsStream(Provider provider, const QByteArray &requestBody, const QString &path)
 {
-    return Dialects::of(provider).requestWantsStream(requestObject(requestBody), path);
+    return requestWantsStream(dialectOf(provider), requestBody, path);
 }
 
 } // namespace bullpen

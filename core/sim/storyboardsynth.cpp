@@ -121,11 +121,16 @@ Storyboard StoryboardSynth::brokenFromStory(const QString &story)
     return board;
 }
 
-Storyboard StoryboardSynth::fromStory(const QString &story, Provider provider)
+Storyboard StoryboardSynth::fromStory(const QString &story, WireDialect dialect)
 {
     Storyboard board = fromStory(story);
-    Dialects::of(provider).flavour(board);
+    Dialects::of(dialect).flavour(board);
     return board;
+}
+
+Storyboard StoryboardSynth::fromStory(const QString &story, Provider provider)
+{
+    return fromStory(story, dialectOf(provider));
 }
 
 } // namespace bullpen

@@ -3,6 +3,7 @@
 
 #include "contract/enums.h"
 #include "contract/storyboard.h"
+#include "contract/wiredialect.h"
 
 namespace bullpen {
 
@@ -15,6 +16,8 @@ public:
     static Storyboard fromStory(const QString &story);
     // The same story as one provider tells it: each has its own small habit (a shot direction per
     // panel, a framing phrase), so a side-by-side comparison shows real differences, deterministically.
+    static Storyboard fromStory(const QString &story, WireDialect dialect);
+    // The same in the dialect the process's registry knows for `provider` (tests and tools).
     static Storyboard fromStory(const QString &story, Provider provider);
     // The same, deliberately breaking one rule of docs/contract.md §2.1 (three panels), for invalid-output scenarios.
     static Storyboard brokenFromStory(const QString &story);

@@ -42,10 +42,11 @@ QList<T> rows(const QJsonObject &answer, const char *name, const std::function<s
 
 } // namespace
 
-QJsonObject ProvidersJson::toJson(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance)
+QJsonObject ProvidersJson::toJson(const QList<Provider> &providers, const std::vector<BreakerView> &breakers,
+                                  const std::vector<Drain> &drains, const QString &instance)
 {
     QJsonArray list;
-    for (const Provider p : ProviderRegistry::all()) {
+    for (const Provider p : providers) {
         QJsonArray b;
         for (const BreakerView &v : breakers)
             if (v.key.provider == p)

@@ -17,7 +17,9 @@ namespace bullpen {
 class ProvidersJson final
 {
 public:
-    static QJsonObject toJson(const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains, const QString &instance);
+    // One row for each of `providers` (the engine's own, in their order), with its breakers and drains.
+    static QJsonObject toJson(const QList<Provider> &providers, const std::vector<BreakerView> &breakers, const std::vector<Drain> &drains,
+                              const QString &instance);
     // Every breaker and every drain of the answer, in its order; a row the codec refuses is left out (a
     // provider this console does not know).
     static QList<BreakerView> breakers(const QJsonObject &answer);

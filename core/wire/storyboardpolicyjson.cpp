@@ -4,6 +4,7 @@
 #include "contract/jsontype.h"
 #include "contract/policyfields.h"
 #include "contract/providerregistry.h"
+#include "contract/providertable.h"
 
 #include <cmath>
 #include <limits>
@@ -42,14 +43,39 @@ std::optional<FieldError> readMs(const QJsonValue &v, const QString &field, ms m
     return std::nullopt;
 }
 
-// A provider's id: one this engine lists (`stored`: or any an engine or a store may name).
-std::optional<FieldError> readProvider(const QJsonValue &v, const QString &field, bool stored, Provider *out)
+// A provider an engine or a store names: any well-formed id (an engine's may be one this process does not list).
+std::optional<FieldError> readProvider(const QJsonValue &v, const QString &field, Provider *out)
 {
     if (!v.isString())
         return wrongType(field, QStringLiteral("a string"), v);
-    const auto provider = stored ? providerFromStored(v.toString()) : providerFromId(v.toString());
+    const auto provider = providerFromStored(v.toString());
     if (!provider)
-        return FieldError { field, QStringLiteral("\"%1\" is not one of %2").arg(v.toString().left(64), ProviderRegistry::idList()) };
+        return FieldError {
+            field, QStringLiteral("\"%1\" is not a provider id (1 to 32 lower-case letters, digits and '-')").arg(v.toString().left(64))
+        };
+    *out = *provider;
+    return std::nullopt;
+}
+
+// "gemini, qwen, openai, anthropic, local-vllm": the providers that may serve a storyboard here.
+QString storyboardChoices(const ProviderTable &providers)
+{
+    QStringList ids;
+    for (const Provider p : providers.serving(Stage::Storyboard))
+        ids << toId(p);
+    return ids.join(QStringLiteral(", "));
+}
+
+// A request's choice: a provider the engine's own table lists for the storyboard stage.
+std::optional<FieldError> readChoice(const QJsonValue &v, const QString &field, const ProviderTable &providers, const QString &orElse,
+                                     Provider *out)
+{
+    if (!v.isString())
+        return wrongType(field, QStringLiteral("a string") + (orElse.isEmpty() ? QString() : QStringLiteral(" or null")), v);
+    const std::optional<Provider> provider = providers.find(v.toString());
+    if (!provider || !providers.spec(*provider).serves(Stage::Storyboard))
+        return FieldError { field,
+                            QStringLiteral("\"%1\" is not one of %2%3").arg(v.toString().left(64), storyboardChoices(providers), orElse) };
     *out = *provider;
     return std::nullopt;
 }
@@ -67,19 +93,16 @@ std::optional<FieldError> readPreset(const QJsonValue &v, QString *out)
     return std::nullopt;
 }
 
-std::optional<FieldError> readFallback(const QJsonValue &v, std::optional<Provider> *out)
+std::optional<FieldError> readFallback(const QJsonValue &v, const ProviderTable &providers, std::optional<Provider> *out)
 {
     if (v.isNull() || (v.isString() && v.toString() == QLatin1StringView(kNone))) {
         out->reset();
         return std::nullopt;
     }
-    if (!v.isString())
-        return wrongType(key(kFallback), QStringLiteral("a string or null"), v);
-    const auto provider = providerFromId(v.toString());
-    if (!provider)
-        return FieldError { key(kFallback),
-                            QStringLiteral("\"%1\" is not one of %2, none").arg(v.toString().left(64), ProviderRegistry::idList()) };
-    *out = *provider;
+    Provider provider = Provider::Gemini;
+    if (auto error = readChoice(v, key(kFallback), providers, QStringLiteral(", none"), &provider))
+        return error;
+    *out = provider;
     return std::nullopt;
 }
 
@@ -126,11 +149,11 @@ std::variant<StagePolicy, FieldError> StoryboardPolicyJson::fromJson(const QJson
     // An engine's answer: its providers may be ones this process does not list (added by its settings).
     if (auto error = readPreset(o.value(QLatin1StringView(kPreset)), &p.preset))
         return *error;
-    if (auto error = readProvider(o.value(QLatin1StringView(kPrimary)), key(kPrimary), true, &p.primary))
+    if (auto error = readProvider(o.value(QLatin1StringView(kPrimary)), key(kPrimary), &p.primary))
         return *error;
     if (const QJsonValue f = o.value(QLatin1StringView(kFallback)); !f.isNull()) {
         Provider fallback = p.primary;
-        if (auto error = readProvider(f, key(kFallback), true, &fallback))
+        if (auto error = readProvider(f, key(kFallback), &fallback))
             return *error;
         p.fallback = fallback;
     }
@@ -157,16 +180,17 @@ void StoryboardPolicyJson::writeRequest(const StagePolicy &p, QJsonObject *body)
     body->insert(key(kTimeouts), timeouts(p.primaryTimeout, p.fallbackTimeout, p.totalBudget));
 }
 
-std::optional<FieldError> StoryboardPolicyJson::readRequest(const QJsonObject &o, ms maxTimeout, StagePolicy *p)
+std::optional<FieldError> StoryboardPolicyJson::readRequest(const QJsonObject &o, ms maxTimeout, StagePolicy *p,
+                                                            const ProviderTable &providers)
 {
     if (const QJsonValue v = o.value(QLatin1StringView(kPreset)); !v.isUndefined())
         if (auto error = readPreset(v, &p->preset))
             return error;
     if (const QJsonValue v = o.value(QLatin1StringView(kPrimary)); !v.isUndefined())
-        if (auto error = readProvider(v, key(kPrimary), false, &p->primary))
+        if (auto error = readChoice(v, key(kPrimary), providers, QString(), &p->primary))
             return error;
     if (const QJsonValue v = o.value(QLatin1StringView(kFallback)); !v.isUndefined())
-        if (auto error = readFallback(v, &p->fallback))
+        if (auto error = readFallback(v, providers, &p->fallback))
             return error;
     if (p->fallback && *p->fallback == p->primary)
         return FieldError { key(kFallback),

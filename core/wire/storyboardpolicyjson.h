@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providertable.h"
 #include "engine/stagepolicy.h"
 #include "wire/fielderror.h"
 
@@ -29,8 +30,10 @@ public:
     // "fallback"?: id or "none" or null, "timeouts"?: {"primary_ms"?, "fallback_ms"?, "budget_ms"?}}.
     // What the body leaves out is the engine's own. writeRequest writes the whole policy.
     static void writeRequest(const StagePolicy &policy, QJsonObject *body);
-    // Reads over *policy what the body names (other fields are left alone); the first wrong field.
-    static std::optional<FieldError> readRequest(const QJsonObject &body, ms maxTimeout, StagePolicy *policy);
+    // Reads over *policy what the body names (other fields are left alone); the first wrong field. The
+    // providers named must be ones `providers` (the engine's own table) lists for the storyboard stage.
+    static std::optional<FieldError> readRequest(const QJsonObject &body, ms maxTimeout, StagePolicy *policy,
+                                                 const ProviderTable &providers = ProviderTable());
     // The request fields above, for a body's list of known fields.
     static QStringList requestFields();
     // A request's "timeouts" object with the timeouts given (POST /v1/comparisons takes primary and

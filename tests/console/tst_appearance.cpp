@@ -71,7 +71,7 @@ private Q_SLOTS:
         QTranslator core;
         QVERIFY(core.load(QStringLiteral(":/i18n/bullpen_core_ko.qm")));
         const NextStep step = NextStep::forFailure(Failure { FailureKind::AUTH_CONFIG, QStringLiteral("401"), false, std::nullopt },
-                                                   Provider::Gemini, Stage::Storyboard);
+                                                   ProviderTable(), Provider::Gemini, Stage::Storyboard);
         QVERIFY(step.message.contains(u"rejected Bullpen's configuration")); // what records keep
         QVERIFY(QCoreApplication::installTranslator(&core));
         const QString korean = step.localizedMessage();
@@ -85,7 +85,7 @@ private Q_SLOTS:
         QCOMPARE(NextStep::fromJson(step.toJson()).localizedMessage(), korean);
         const NextStep imageRateLimited =
             NextStep::forFailure(Failure { FailureKind::RATE_LIMITED, QStringLiteral("429"), false, std::chrono::milliseconds(30000) },
-                                 Provider::OpenAI, Stage::Image, QDateTime(QDate(2026, 12, 4), QTime(1, 2, 3), Qt::UTC));
+                                 ProviderTable(), Provider::OpenAI, Stage::Image, QDateTime(QDate(2026, 12, 4), QTime(1, 2, 3), Qt::UTC));
         const QString stored = imageRateLimited.message; // "openai is rate-limiting requests (image stage). … 30 s (at 01:02:33 UTC) …"
         const QString skipped =
             recordText(RecordText::SkippedPrimaryFallbackFailed,

@@ -383,12 +383,13 @@ private Q_SLOTS:
     void keylessAuthFailureNamesWhereAKeyGoes()
     {
         QTemporaryDir dir;
-        QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false).ok());
-        const Provider vllm = *providerFromId(u"local-vllm");
+        const SettingsLoad load = SettingsLoader::read(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false);
+        QVERIFY(load.ok());
+        const Provider vllm = *load.settings.providerTable.find(u"local-vllm");
         Failure unauthorized;
         unauthorized.kind = FailureKind::AUTH_CONFIG;
         unauthorized.detail = QStringLiteral("401");
-        const NextStep step = NextStep::forFailure(unauthorized, vllm, Stage::Storyboard, QDateTime());
+        const NextStep step = NextStep::forFailure(unauthorized, load.settings.providerTable, vllm, Stage::Storyboard, QDateTime());
         QVERIFY2(!step.message.contains(QStringLiteral("Check  (")), qPrintable(step.message));
         QVERIFY2(step.message.contains(QStringLiteral("providers.local-vllm.key_variable")), qPrintable(step.message));
         QVERIFY2(step.message.contains(QStringLiteral("providers.local-vllm.base_url")), qPrintable(step.message));

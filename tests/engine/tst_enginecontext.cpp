@@ -37,17 +37,19 @@ namespace {
 
 const QString kStory = QStringLiteral("A lighthouse keeper finds a letter in a bottle.");
 
-// One engine's world: its upstream (an OpenAI-format server over loopback), its settings file, the
-// engine and its HTTP API.
+// One engine's world: its upstream (a server over loopback, in `format`), its settings file, the engine
+// and its HTTP API.
 struct Side
 {
     QString tag; // "a" or "b": in its provider's name, model and path, and in the id only it adds
+    QString format = QStringLiteral("openai"); // the dialect its settings give both its providers
     test::HostileServer upstream { test::HostileServer::Mode::KeepAlive };
     QTemporaryDir dir;
     EngineSetup setup;
     std::unique_ptr<ApiTokens> tokens;
     std::unique_ptr<EngineService> service;
-    QString token;
+    QString token; // a viewer's
+    QString operatorToken;
 
     QString model() const { return QStringLiteral("model-") + tag; }
     QString path() const { return QStringLiteral("/upstream-") + tag + QStringLiteral("/v1"); }
@@ -64,12 +66,11 @@ struct Side
 
     QJsonObject provider(const QString &id) const
     {
-        return QJsonObject { { QStringLiteral("id"), id },
-                             { QStringLiteral("name"), QString(QStringLiteral("Shared at ") + tag) },
-                             { QStringLiteral("format"), QStringLiteral("openai") },
-                             { QStringLiteral("base_url"), QString(upstream.baseUrl().toString() + path()) },
-                             { QStringLiteral("model"), model() },
-                             { QStringLiteral("stream"), false } };
+        return QJsonObject {
+            { QStringLiteral("id"), id },         { QStringLiteral("name"), QString(QStringLiteral("Shared at ") + tag) },
+            { QStringLiteral("format"), format }, { QStringLiteral("base_url"), QString(upstream.baseUrl().toString() + path()) },
+            { QStringLiteral("model"), model() }, { QStringLiteral("stream"), false }
+        };
     }
 
     // "shared" (the id both add) and "only-<tag>"; `proxy`: its own proxy rules.
@@ -99,7 +100,6 @@ struct Side
         o.keyFile = dir.filePath(QStringLiteral("none.env"));
         o.environment = QProcessEnvironment();
         o.engineThreads = 1;
-        o.publishProviders = false; // one engine of two: its providers are its own
         if (!setup.init(o)) {
             *error = setup.errors().isEmpty() ? QStringLiteral("refused") : setup.errors().constFirst().toString();
             return false;
@@ -111,6 +111,10 @@ struct Side
         if (!added)
             return false;
         token = *added;
+        const std::optional<QString> operating = tokens->add(QStringLiteral("operator"), ApiRole::Operator, error);
+        if (!operating)
+            return false;
+        operatorToken = *operating;
         ServiceOptions options;
         options.port = 0;
         service = std::make_unique<EngineService>(setup, *tokens, options);
@@ -120,22 +124,55 @@ struct Side
     QString hostPort() const { return QStringLiteral("127.0.0.1:%1").arg(upstream.baseUrl().port()); }
 };
 
-// GET /v1/config's providers, by id.
-QMap<QString, QJsonObject> configuredProviders(Side &side)
+// GET `path` on `side`'s API, as its viewer.
+QJsonObject getJson(Side &side, const QString &path)
 {
     QNetworkAccessManager network;
     network.setProxy(QNetworkProxy::NoProxy);
-    QNetworkRequest request(side.service->url().resolved(QUrl(QStringLiteral("/v1/config"))));
+    QNetworkRequest request(side.service->url().resolved(QUrl(path)));
     request.setRawHeader("Authorization", "Bearer " + side.token.toUtf8());
     QNetworkReply *reply = network.get(request);
     QSignalSpy done(reply, &QNetworkReply::finished);
     if (!reply->isFinished() && !done.wait(10'000))
         return {};
-    QMap<QString, QJsonObject> out;
-    const QJsonObject config = QJsonDocument::fromJson(reply->readAll()).object();
-    for (const QJsonValue &v : config.value(QLatin1StringView("providers")).toArray())
-        out.insert(v[u"id"].toString(), v.toObject());
+    const QJsonObject out = QJsonDocument::fromJson(reply->readAll()).object();
     reply->deleteLater();
+    return out;
+}
+
+// POST `body` to `path` on `side`'s API, as its operator: the status and the answer.
+std::pair<int, QJsonObject> postJson(Side &side, const QString &path, const QJsonObject &body)
+{
+    QNetworkAccessManager network;
+    network.setProxy(QNetworkProxy::NoProxy);
+    QNetworkRequest request(side.service->url().resolved(QUrl(path)));
+    request.setRawHeader("Authorization", "Bearer " + side.operatorToken.toUtf8());
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply = network.post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    if (!reply->isFinished() && !done.wait(10'000))
+        return {};
+    const std::pair<int, QJsonObject> out { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+                                            QJsonDocument::fromJson(reply->readAll()).object() };
+    reply->deleteLater();
+    return out;
+}
+
+// The ids of a list's rows ({"providers": [{"id": …}, …]}).
+QStringList idsOf(const QJsonArray &rows)
+{
+    QStringList ids;
+    for (const QJsonValue &v : rows)
+        ids << v[u"id"].toString();
+    return ids;
+}
+
+// GET /v1/config's providers, by id.
+QMap<QString, QJsonObject> configuredProviders(Side &side)
+{
+    QMap<QString, QJsonObject> out;
+    for (const QJsonValue &v : getJson(side, QStringLiteral("/v1/config")).value(QLatin1StringView("providers")).toArray())
+        out.insert(v[u"id"].toString(), v.toObject());
     return out;
 }
 
@@ -215,7 +252,6 @@ struct TrustSide
         o.environment = QProcessEnvironment();
         o.environment.insert(QStringLiteral("TLS_TEST_API_KEY"), QStringLiteral("sim-key")); // the simulator wants a key
         o.engineThreads = 1;
-        o.publishProviders = false;
         if (!setup.init(o)) {
             *error = setup.errors().isEmpty() ? QStringLiteral("refused") : setup.errors().constFirst().toString();
             return false;
@@ -262,6 +298,9 @@ private Q_SLOTS:
         QVERIFY2(a.start(QStringLiteral("none"), &error), qPrintable(error));
         QVERIFY2(b.start(proxyOfB.url(), &error), qPrintable(error));
         const Provider shared = *ProviderRegistry::find(u"shared"); // one id for the process, two meanings
+        // Nothing of either is published process-wide: the id is interned, what it is stays in each engine.
+        QVERIFY(!ProviderRegistry::all().contains(shared));
+        QVERIFY(!ProviderRegistry::find(u"only-a") || !ProviderRegistry::all().contains(*ProviderRegistry::find(u"only-a")));
 
         // Each /v1/config lists its own providers, as its own settings describe them.
         for (Side *side : { &a, &b }) {
@@ -274,6 +313,24 @@ private Q_SLOTS:
             QVERIFY(listed.contains(QStringLiteral("only-") + side->tag));
             QVERIFY2(!listed.contains(QStringLiteral("only-") + other.tag), qPrintable(QStringList(listed.keys()).join(u',')));
             QCOMPARE(side->setup.settings().providerTable.spec(shared).model, side->model());
+            // A request may choose only among its providers: the other's is refused, naming its own.
+            const auto [status, refusal] =
+                postJson(*side, QStringLiteral("/v1/generations"),
+                         QJsonObject { { QStringLiteral("story"), kStory }, { QStringLiteral("primary"), QString(u"only-" + other.tag) } });
+            const QString message = refusal.value(u"error").toObject().value(u"message").toString();
+            QCOMPARE(status, 400);
+            QVERIFY2(message.contains(QString(u"only-" + side->tag)) && message.count(QString(u"only-" + other.tag)) == 1,
+                     qPrintable(message)); // named once: as the choice refused
+            // Nor can the other's provider be drained here.
+            QCOMPARE(postJson(*side, QString(u"/v1/providers/only-" + other.tag + u"/drain"),
+                              QJsonObject { { QStringLiteral("reason"), QStringLiteral("not ours") } })
+                         .first,
+                     404);
+            // Its breakers and drains (GET /v1/providers) are of its own providers.
+            const QStringList rows = idsOf(getJson(*side, QStringLiteral("/v1/providers")).value(QLatin1StringView("providers")).toArray());
+            QVERIFY2(rows.contains(QStringLiteral("shared")) && rows.contains(QStringLiteral("only-") + side->tag)
+                         && !rows.contains(QStringLiteral("only-") + other.tag),
+                     qPrintable(rows.join(u',')));
         }
 
         // A replay beside them (its own engine on the simulator, its own settings) changes neither.
@@ -299,12 +356,50 @@ private Q_SLOTS:
         }
         QCOMPARE(proxyOfB.target(b.hostPort()).requests, 1);
         QCOMPARE(proxyOfB.target(a.hostPort()).tunnels, 0);
+        // Each one's health windows (GET /v1/stats/providers) count the attempt on its own "shared".
+        for (Side *side : { &a, &b }) {
+            const QJsonObject last5m = getJson(*side, QStringLiteral("/v1/stats/providers")).value(QLatin1StringView("last_5m")).toObject();
+            QVERIFY2(last5m.contains(QStringLiteral("shared")), QJsonDocument(last5m).toJson().constData());
+        }
 
         QVERIFY(replayed.count() > 0 || replayed.wait(30'000));
         for (Side *side : { &a, &b }) {
             const QMap<QString, QJsonObject> listed = configuredProviders(*side);
             QCOMPARE(listed[QStringLiteral("shared")][u"model"].toString(), side->model());
             QCOMPARE(side->setup.settings().providerTable.spec(shared).name, QStringLiteral("Shared at ") + side->tag);
+        }
+    }
+
+    // What a provider's error body means is read in the dialect its engine's settings give it: one id,
+    // OpenAI's words to A and Anthropic's to B. Both upstreams answer Anthropic's "credit balance is too
+    // low" (HTTP 400, invalid_request_error): to B that is QUOTA_EXHAUSTED, to A a rejected request.
+    void twoEnginesReadFailuresInTheirOwnDialects()
+    {
+        QString error;
+        Side a;
+        a.tag = QStringLiteral("a");
+        Side b;
+        b.tag = QStringLiteral("b");
+        b.format = QStringLiteral("anthropic");
+        const QByteArray body =
+            R"({"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}})";
+        for (Side *side : { &a, &b }) {
+            side->upstream.setAnswer("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: "
+                                     + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+            QVERIFY2(side->upstream.start(&error), qPrintable(error));
+        }
+        // B first, then A: the engine set up last must not decide what B's provider speaks.
+        QVERIFY2(b.start(QStringLiteral("none"), &error), qPrintable(error));
+        QVERIFY2(a.start(QStringLiteral("none"), &error), qPrintable(error));
+        for (const auto &[side, kind] :
+             { std::pair { &a, FailureKind::REQUEST_REJECTED }, std::pair { &b, FailureKind::QUOTA_EXHAUSTED } }) {
+            std::optional<StageResult> storyboard;
+            generate(*side, &storyboard);
+            QVERIFY(storyboard);
+            QCOMPARE(storyboard->state, FinalState::Failed);
+            QVERIFY(storyboard->failure);
+            QCOMPARE(storyboard->failure->kind, kind);
+            QCOMPARE(side->upstream.record().requests, 1);
         }
     }
 

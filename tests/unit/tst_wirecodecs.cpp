@@ -633,7 +633,9 @@ private Q_SLOTS:
         const std::vector<Drain> drains { Drain { Provider::Gemini, std::nullopt, Stage::Captions, QStringLiteral("why"),
                                                   QStringLiteral("ops"), since, std::nullopt } };
         const QJsonObject list =
-            QJsonDocument::fromJson(QJsonDocument(ProvidersJson::toJson(breakers, drains, QStringLiteral("a"))).toJson()).object();
+            QJsonDocument::fromJson(
+                QJsonDocument(ProvidersJson::toJson(ProviderTable().all(), breakers, drains, QStringLiteral("a"))).toJson())
+                .object();
         QCOMPARE(ProvidersJson::breakers(list).size(), 1);
         QVERIFY(fields(ProvidersJson::breakers(list).first()) == fields(breakers.front()));
         QCOMPARE(ProvidersJson::drains(list), QList<Drain>(drains.begin(), drains.end()));
