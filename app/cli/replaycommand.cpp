@@ -135,7 +135,10 @@ int runReplay(const QStringList &arguments)
             err << "bullpen-cli replay: its policy is not recorded (no events, no primary provider); give --settings FILE\n";
             return kExitUsage;
         }
-        settings = source->policy->settingsJson();
+        // Its providers as this machine's settings file describes them (an added one's dialect, endpoint, auth).
+        settings = source->policy->settingsJson(SettingsLoader::read(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(),
+                                                                     QProcessEnvironment::systemEnvironment(), false)
+                                                    .settings.providerTable);
         settingsFile = work.filePath(QStringLiteral("recorded.json"));
         QFile s(settingsFile);
         if (!s.open(QIODevice::WriteOnly) || s.write(QJsonDocument(settings).toJson()) < 0) {

@@ -40,8 +40,7 @@ class GenerationRequestJson final
 public:
     // `providers`: the engine's own table; the providers a request names must be ones it lists.
     static std::variant<GenerationRequest, FieldError> parse(const QByteArray &body, const StagePolicy &defaults,
-                                                             const RequestLimits &limits = {},
-                                                             const ProviderTable &providers = ProviderTable());
+                                                             const RequestLimits &limits, const ProviderTable &providers);
     // The body a client sends for `request` (its storyboard policy in full when it has one).
     static QJsonObject toJson(const GenerationRequest &request);
 };

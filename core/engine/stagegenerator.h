@@ -3,7 +3,7 @@
 
 #include "contract/enums.h"
 #include "contract/price.h"
-#include "contract/providerregistry.h"
+#include "contract/wiredialect.h"
 
 #include <QString>
 #include <QStringList>
@@ -67,9 +67,8 @@ public:
 
     virtual Provider provider() const = 0;
     // The dialect its answers are in, as the engine's own table describes its provider: how failures
-    // are read (FailureClassifier). A generator that speaks no wire (a test's scripted one) is taken
-    // to speak what the process's registry knows for its provider.
-    virtual WireDialect dialect() const { return dialectOf(provider()); }
+    // are read (FailureClassifier).
+    virtual WireDialect dialect() const = 0;
     virtual QString model() const = 0;
     // Has what it needs to send a request (key and endpoint).
     virtual bool isConfigured() const = 0;

@@ -43,7 +43,7 @@ EngineSetup::~EngineSetup()
 
 bool EngineSetup::installProxy(const QProcessEnvironment &environment, QString *error)
 {
-    const SettingsLoad load = SettingsLoader::load(defaultSettingsFile(), defaultKeyFile(), environment, /*requireKeys=*/false);
+    const SettingsLoad load = SettingsLoader::read(defaultSettingsFile(), defaultKeyFile(), environment, /*requireKeys=*/false);
     const std::optional<ProxyRules> rules = ProxyRules::from(load.settings.proxy, environment, error);
     if (!rules)
         return false;

@@ -40,8 +40,7 @@ HistoryReader *HistoryHandlers::historyOr404(QTcpSocket *socket)
 void HistoryHandlers::entry(const QString &id, QTcpSocket *socket)
 {
     if (HistoryReader *history = historyOr404(socket)) {
-        // The recorded settings name this engine's providers as it describes them (a copy: the work runs on the history thread).
-        m_context.answerLater(socket, [history, id, providers = m_context.setup.providers()] {
+        m_context.answerLater(socket, [history, id] {
             QString why;
             const std::optional<GenerationRow> row = history->generation(id, &why);
             if (!row)

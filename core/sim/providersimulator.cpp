@@ -159,11 +159,15 @@ QUrl ProviderSimulator::baseUrl(Provider provider) const
 
 void ProviderSimulator::setProviders(const ProviderTable &providers)
 {
+    const auto table = std::make_shared<const ProviderTable>(providers);
+    const QMutexLocker lock(&m_lock); // then m_providersLock, as everywhere
     {
-        const QMutexLocker lock(&m_providersLock);
-        m_providers = std::make_shared<const ProviderTable>(providers);
+        const QMutexLocker swap(&m_providersLock);
+        m_providers = table;
     }
-    setScenario(scenario()); // a random stream for each provider it now plays
+    for (Provider p : table->all()) // a random stream for each provider it now plays, from the scenario's seed
+        if (!m_random.contains(p))
+            m_random[p] = QRandomGenerator64(m_scenario.seed * 1000003ULL + static_cast<quint64>(p.index()) + 1);
 }
 
 std::shared_ptr<const ProviderTable> ProviderSimulator::providers() const

@@ -73,7 +73,11 @@ std::optional<FieldError> readChoice(const QJsonValue &v, const QString &field, 
     if (!v.isString())
         return wrongType(field, QStringLiteral("a string") + (orElse.isEmpty() ? QString() : QStringLiteral(" or null")), v);
     const std::optional<Provider> provider = providers.find(v.toString());
-    if (!provider || !providers.spec(*provider).serves(Stage::Storyboard))
+    if (provider && !providers.spec(*provider).serves(Stage::Storyboard))
+        return FieldError { field,
+                            QStringLiteral("%1 does not serve the storyboard stage; choose one of %2%3")
+                                .arg(toId(*provider), storyboardChoices(providers), orElse) };
+    if (!provider)
         return FieldError { field,
                             QStringLiteral("\"%1\" is not one of %2%3").arg(v.toString().left(64), storyboardChoices(providers), orElse) };
     *out = *provider;

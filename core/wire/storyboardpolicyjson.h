@@ -33,7 +33,7 @@ public:
     // Reads over *policy what the body names (other fields are left alone); the first wrong field. The
     // providers named must be ones `providers` (the engine's own table) lists for the storyboard stage.
     static std::optional<FieldError> readRequest(const QJsonObject &body, ms maxTimeout, StagePolicy *policy,
-                                                 const ProviderTable &providers = ProviderTable());
+                                                 const ProviderTable &providers);
     // The request fields above, for a body's list of known fields.
     static QStringList requestFields();
     // A request's "timeouts" object with the timeouts given (POST /v1/comparisons takes primary and

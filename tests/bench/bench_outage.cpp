@@ -53,6 +53,7 @@ public:
             m_ok.finishReason = provider == Provider::Anthropic ? QStringLiteral("end_turn") : QStringLiteral("stop");
     }
     Provider provider() const override { return m_provider; }
+    WireDialect dialect() const override { return dialectOf(m_provider); } // a built-in's
     QString model() const override { return toId(m_provider) + QStringLiteral("-model"); }
     bool isConfigured() const override { return true; }
     void generate(const StageRequest &, std::shared_ptr<AttemptContext> context) override

@@ -62,6 +62,7 @@ class HeldGenerator final : public StageGenerator
 {
 public:
     Provider provider() const override { return Provider::Gemini; }
+    WireDialect dialect() const override { return WireDialect::Gemini; }
     QString model() const override { return QStringLiteral("gemini-test"); }
     bool isConfigured() const override { return true; }
     void generate(const StageRequest &, std::shared_ptr<AttemptContext> c) override { context = std::move(c); }
@@ -74,6 +75,7 @@ class AbortHookGenerator final : public StageGenerator
 {
 public:
     Provider provider() const override { return Provider::Gemini; }
+    WireDialect dialect() const override { return WireDialect::Gemini; }
     QString model() const override { return QStringLiteral("gemini-test"); }
     bool isConfigured() const override { return true; }
     void generate(const StageRequest &, std::shared_ptr<AttemptContext> c) override

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "contract/providerregistry.h"
 #include "engine/attemptcontext.h"
 #include "engine/clock.h"
 #include "engine/event.h"
@@ -48,6 +49,7 @@ public:
     void setConfigured(bool configured) { m_configured = configured; }
 
     Provider provider() const override { return m_provider; }
+    WireDialect dialect() const override { return dialectOf(m_provider); } // a built-in's, or what a test registered
     QString model() const override { return m_model; }
     bool isConfigured() const override { return m_configured; }
     void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) override;

@@ -47,7 +47,7 @@ private Q_SLOTS:
         const auto parsed = GenerationRequestJson::parse(
             json(R"({"story":"A cat.","user_id":"haru@example.com","policy":"capacity","primary":"openai","fallback":"anthropic",)"
                  R"("timeouts":{"primary_ms":2000,"fallback_ms":3000,"budget_ms":4500},"fresh":true,"scenario":"primary-hang"})"),
-            engineDefaults());
+            engineDefaults(), {}, ProviderTable());
         QVERIFY2(std::holds_alternative<GenerationRequest>(parsed), refusal(parsed).constData());
         const GenerationRequest &r = std::get<GenerationRequest>(parsed);
         QCOMPARE(r.story, QStringLiteral("A cat."));
@@ -67,7 +67,8 @@ private Q_SLOTS:
 
     void whatIsLeftOutIsTheEnginesPolicy()
     {
-        const auto parsed = GenerationRequestJson::parse(json(R"({"story":"A cat.","user_id":"u1"})"), engineDefaults());
+        const auto parsed =
+            GenerationRequestJson::parse(json(R"({"story":"A cat.","user_id":"u1"})"), engineDefaults(), {}, ProviderTable());
         QVERIFY(std::holds_alternative<GenerationRequest>(parsed));
         const GenerationRequest &r = std::get<GenerationRequest>(parsed);
         QVERIFY(!r.fresh);
@@ -76,12 +77,12 @@ private Q_SLOTS:
         QVERIFY(*r.storyboardPolicy == engineDefaults());
         // "none" and null both mean no fallback provider.
         for (const char *body : { R"({"story":"s","user_id":"u","fallback":"none"})", R"({"story":"s","user_id":"u","fallback":null})" }) {
-            const auto noFallback = GenerationRequestJson::parse(json(body), engineDefaults());
+            const auto noFallback = GenerationRequestJson::parse(json(body), engineDefaults(), {}, ProviderTable());
             QVERIFY(std::holds_alternative<GenerationRequest>(noFallback));
             QVERIFY(!std::get<GenerationRequest>(noFallback).storyboardPolicy->fallback);
         }
         // No user: an operator's test run, as in the console and the CLI; the id is not invented.
-        const auto anonymous = GenerationRequestJson::parse(json(R"({"story":"s"})"), engineDefaults());
+        const auto anonymous = GenerationRequestJson::parse(json(R"({"story":"s"})"), engineDefaults(), {}, ProviderTable());
         QVERIFY(std::holds_alternative<GenerationRequest>(anonymous));
         QVERIFY(std::get<GenerationRequest>(anonymous).userId.isEmpty());
         QVERIFY(!GenerationRequestJson::toJson(std::get<GenerationRequest>(anonymous)).contains(QStringLiteral("user_id")));
@@ -99,7 +100,7 @@ private Q_SLOTS:
         p.totalBudget = 9000ms;
         sent.storyboardPolicy = p;
         const QByteArray body = QJsonDocument(GenerationRequestJson::toJson(sent)).toJson(QJsonDocument::Compact);
-        const auto back = GenerationRequestJson::parse(body, engineDefaults());
+        const auto back = GenerationRequestJson::parse(body, engineDefaults(), {}, ProviderTable());
         QVERIFY2(std::holds_alternative<GenerationRequest>(back), refusal(back).constData());
         const GenerationRequest &r = std::get<GenerationRequest>(back);
         QCOMPARE(r.story, sent.story);
@@ -157,7 +158,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, body);
         QFETCH(QString, field);
         QFETCH(QString, says);
-        const auto parsed = GenerationRequestJson::parse(body, engineDefaults());
+        const auto parsed = GenerationRequestJson::parse(body, engineDefaults(), {}, ProviderTable());
         QVERIFY2(std::holds_alternative<FieldError>(parsed), "a bad body must be refused");
         const FieldError &e = std::get<FieldError>(parsed);
         QCOMPARE(e.field, field);

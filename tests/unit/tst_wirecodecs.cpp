@@ -166,7 +166,7 @@ private Q_SLOTS:
         over.primaryTimeout = 99ms;
         over.fallbackTimeout = 98ms;
         over.totalBudget = 97ms;
-        const std::optional<FieldError> refused = StoryboardPolicyJson::readRequest(body, 10min, &over);
+        const std::optional<FieldError> refused = StoryboardPolicyJson::readRequest(body, 10min, &over, ProviderTable());
         QVERIFY2(!refused, qPrintable(refused ? refused->toString() : QString()));
         if (!policy.totalBudget)
             over.totalBudget.reset(); // a request without a budget leaves the engine's (the request's shape)
@@ -222,7 +222,7 @@ private Q_SLOTS:
         QFETCH(QJsonObject, body);
         QFETCH(QString, named);
         StagePolicy p = policy("relief", Provider::Gemini, std::nullopt);
-        const std::optional<FieldError> refused = StoryboardPolicyJson::readRequest(body, 10min, &p);
+        const std::optional<FieldError> refused = StoryboardPolicyJson::readRequest(body, 10min, &p, ProviderTable());
         QVERIFY(refused);
         QCOMPARE(refused->field, named);
     }
@@ -232,11 +232,11 @@ private Q_SLOTS:
     {
         for (const QJsonValue &none : { QJsonValue(QStringLiteral("none")), QJsonValue() }) {
             StagePolicy p = policy("relief", Provider::Gemini, Provider::Qwen);
-            QVERIFY(!StoryboardPolicyJson::readRequest(QJsonObject { { QStringLiteral("fallback"), none } }, 10min, &p));
+            QVERIFY(!StoryboardPolicyJson::readRequest(QJsonObject { { QStringLiteral("fallback"), none } }, 10min, &p, ProviderTable()));
             QCOMPARE(p.fallback, std::nullopt);
         }
         StagePolicy kept = policy("relief", Provider::Gemini, Provider::Qwen);
-        QVERIFY(!StoryboardPolicyJson::readRequest(QJsonObject {}, 10min, &kept));
+        QVERIFY(!StoryboardPolicyJson::readRequest(QJsonObject {}, 10min, &kept, ProviderTable()));
         QCOMPARE(kept, policy("relief", Provider::Gemini, Provider::Qwen));
     }
 
