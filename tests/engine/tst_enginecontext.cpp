@@ -41,8 +41,14 @@ const QString kStory = QStringLiteral("A lighthouse keeper finds a letter in a b
 // and its HTTP API.
 struct Side
 {
-    QString tag; // "a" or "b": in its provider's name, model and path, and in the id only it adds
-    QString format = QStringLiteral("openai"); // the dialect its settings give both its providers
+    explicit Side(QString t, QString f = QStringLiteral("openai"))
+        : tag(std::move(t))
+        , format(std::move(f))
+    {
+    }
+
+    const QString tag; // "a" or "b": in its provider's name, model and path, and in the id only it adds
+    const QString format; // the dialect its settings give both its providers
     test::HostileServer upstream { test::HostileServer::Mode::KeepAlive };
     QTemporaryDir dir;
     EngineSetup setup;
@@ -124,31 +130,16 @@ struct Side
     QString hostPort() const { return QStringLiteral("127.0.0.1:%1").arg(upstream.baseUrl().port()); }
 };
 
-// GET `path` on `side`'s API, as its viewer.
-QJsonObject getJson(Side &side, const QString &path)
+// One request to `side`'s API (a POST when there is a body, as its operator; else a GET, as its
+// viewer): the status and the answer.
+std::pair<int, QJsonObject> exchange(Side &side, const QString &path, const std::optional<QJsonObject> &body = std::nullopt)
 {
     QNetworkAccessManager network;
     network.setProxy(QNetworkProxy::NoProxy);
     QNetworkRequest request(side.service->url().resolved(QUrl(path)));
-    request.setRawHeader("Authorization", "Bearer " + side.token.toUtf8());
-    QNetworkReply *reply = network.get(request);
-    QSignalSpy done(reply, &QNetworkReply::finished);
-    if (!reply->isFinished() && !done.wait(10'000))
-        return {};
-    const QJsonObject out = QJsonDocument::fromJson(reply->readAll()).object();
-    reply->deleteLater();
-    return out;
-}
-
-// POST `body` to `path` on `side`'s API, as its operator: the status and the answer.
-std::pair<int, QJsonObject> postJson(Side &side, const QString &path, const QJsonObject &body)
-{
-    QNetworkAccessManager network;
-    network.setProxy(QNetworkProxy::NoProxy);
-    QNetworkRequest request(side.service->url().resolved(QUrl(path)));
-    request.setRawHeader("Authorization", "Bearer " + side.operatorToken.toUtf8());
+    request.setRawHeader("Authorization", "Bearer " + (body ? side.operatorToken : side.token).toUtf8());
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    QNetworkReply *reply = network.post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
+    QNetworkReply *reply = body ? network.post(request, QJsonDocument(*body).toJson(QJsonDocument::Compact)) : network.get(request);
     QSignalSpy done(reply, &QNetworkReply::finished);
     if (!reply->isFinished() && !done.wait(10'000))
         return {};
@@ -156,6 +147,11 @@ std::pair<int, QJsonObject> postJson(Side &side, const QString &path, const QJso
                                             QJsonDocument::fromJson(reply->readAll()).object() };
     reply->deleteLater();
     return out;
+}
+
+QJsonObject getJson(Side &side, const QString &path)
+{
+    return exchange(side, path).second;
 }
 
 // The ids of a list's rows ({"providers": [{"id": …}, …]}).
@@ -287,10 +283,8 @@ private Q_SLOTS:
     void twoEnginesKeepTheirOwnProvidersAndProxies()
     {
         QString error;
-        Side a;
-        a.tag = QStringLiteral("a");
-        Side b;
-        b.tag = QStringLiteral("b");
+        Side a(QStringLiteral("a"));
+        Side b(QStringLiteral("b"));
         test::ConnectProxy proxyOfB;
         QVERIFY2(a.startUpstream(&error) && b.startUpstream(&error) && proxyOfB.start(&error), qPrintable(error));
 
@@ -315,14 +309,14 @@ private Q_SLOTS:
             QCOMPARE(side->setup.settings().providerTable.spec(shared).model, side->model());
             // A request may choose only among its providers: the other's is refused, naming its own.
             const auto [status, refusal] =
-                postJson(*side, QStringLiteral("/v1/generations"),
+                exchange(*side, QStringLiteral("/v1/generations"),
                          QJsonObject { { QStringLiteral("story"), kStory }, { QStringLiteral("primary"), QString(u"only-" + other.tag) } });
             const QString message = refusal.value(u"error").toObject().value(u"message").toString();
             QCOMPARE(status, 400);
             QVERIFY2(message.contains(QString(u"only-" + side->tag)) && message.count(QString(u"only-" + other.tag)) == 1,
                      qPrintable(message)); // named once: as the choice refused
             // Nor can the other's provider be drained here.
-            QCOMPARE(postJson(*side, QString(u"/v1/providers/only-" + other.tag + u"/drain"),
+            QCOMPARE(exchange(*side, QString(u"/v1/providers/only-" + other.tag + u"/drain"),
                               QJsonObject { { QStringLiteral("reason"), QStringLiteral("not ours") } })
                          .first,
                      404);
@@ -376,11 +370,8 @@ private Q_SLOTS:
     void twoEnginesReadFailuresInTheirOwnDialects()
     {
         QString error;
-        Side a;
-        a.tag = QStringLiteral("a");
-        Side b;
-        b.tag = QStringLiteral("b");
-        b.format = QStringLiteral("anthropic");
+        Side a(QStringLiteral("a"));
+        Side b(QStringLiteral("b"), QStringLiteral("anthropic"));
         const QByteArray body =
             R"({"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}})";
         for (Side *side : { &a, &b }) {
