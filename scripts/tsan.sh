@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # ThreadSanitizer over the threaded suites: the store writer and its leases, the WAL checkpointer,
-# retention's purges on the writer thread, the analytics readers, the breakers and the generation
-# service (threads that meet through Bullpen's own locks and atomics); and the engine threads with the
-# local engine, the egress guard's relay (also through a CONNECT proxy, two engines in one process), and
-# the event stream (threads that meet through Qt's event
-# queue, which tests/support/tsanqueue.cpp models for ThreadSanitizer). Fails on any report.
+# retention's purges on the writer thread, the analytics readers, the breakers, the generation service
+# and the tuner's candidates on every core (threads that meet through Bullpen's own locks and atomics);
+# and the engine threads with the local engine, the egress guard's relay (also through a CONNECT proxy,
+# two engines in one process), and the event stream (threads that meet through Qt's event queue, which
+# tests/support/tsanqueue.cpp models for ThreadSanitizer). Fails on any report.
 #
 # Each suite of the second kind is run a second time with a data race seeded on purpose
 # (core/engine/tsanseed.h, BULLPEN_TSAN_SEED=<site>) and must then be reported, at the seeded place: the
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build/tsan}
 # Every suite of the stage, and the race seeded in it ("-": none; core/engine/tsanseed.h names the sites).
 declare -A seeds=(
-    [tst_store]=- [tst_retention]=- [tst_analytics]=- [tst_breakers]=- [tst_generationservice]=-
+    [tst_store]=- [tst_retention]=- [tst_analytics]=- [tst_breakers]=- [tst_generationservice]=- [tst_tunebreaker]=-
     [tst_localengine]=engine [tst_hostileproviders]=relay [tst_alertstream]=stream [tst_enginecontext]=relay
 )
 mapfile -t suites < <(printf '%s\n' "${!seeds[@]}" | sort)

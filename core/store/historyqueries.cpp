@@ -336,15 +336,22 @@ bool HistoryQueries::forEachAttempt(Stage stage, qint64 fromMs, qint64 toMs, con
     QSqlQuery q; // forward only: rows are read as they come, never held
     if (!m_db.read(q, tuneReadSql(), { toId(stage), fromMs, toMs }, error))
         return false;
+    // A column holds a few spellings over a million rows: each is parsed once.
+    QHash<QString, std::optional<Role>> roles;
+    QHash<QString, std::optional<FailureKind>> kinds;
+    const auto parsed = [](auto &seen, const QString &text, auto parse) {
+        auto at = seen.constFind(text);
+        return at != seen.cend() ? *at : *seen.insert(text, parse(text));
+    };
     TraceAttempt a;
     while (q.next()) {
-        const auto role = roleFromId(q.value(1).toString());
+        const auto role = parsed(roles, q.value(1).toString(), [](const QString &s) { return roleFromId(s); });
         if (!role)
             continue;
         a.generationId = q.value(0).toString();
         a.role = *role;
         a.success = q.value(2).toInt() != 0;
-        a.kind = enumFromName<FailureKind>(q.value(3).toString());
+        a.kind = parsed(kinds, q.value(3).toString(), [](const QString &s) { return enumFromName<FailureKind>(s); });
         a.durationMs = q.value(4).toDouble();
         a.cost = q.value(5).isNull() ? std::nullopt : std::optional<double>(q.value(5).toDouble());
         a.atMs = q.value(6).toLongLong();

@@ -6,8 +6,10 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
+#include <thread>
 
 namespace bullpen {
 
@@ -280,6 +282,26 @@ TunePrediction Tuner::run(const TuneCandidate &c) const
     return p;
 }
 
+std::vector<TunePrediction> Tuner::runAll(const std::vector<TuneCandidate> &candidates) const
+{
+    // Each candidate is a pass of its own over the same traces, which no pass changes: the passes are
+    // spread over the cores, each written to its own slot, so the report is the same as one by one.
+    std::vector<TunePrediction> out(candidates.size());
+    std::atomic<std::size_t> next { 0 };
+    const auto work = [&] {
+        for (std::size_t k = next++; k < candidates.size(); k = next++)
+            out[k] = run(candidates[k]);
+    };
+    const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
+    std::vector<std::thread> helpers;
+    for (std::size_t h = 1; h < std::min(cores, candidates.size()); ++h)
+        helpers.emplace_back(work);
+    work();
+    for (std::thread &h : helpers)
+        h.join();
+    return out;
+}
+
 void Tuner::ready()
 {
     if (m_ready)
@@ -311,17 +333,24 @@ TuneReport Tuner::predict(const QList<TuneCandidate> &candidates, const TuneCand
     r.stage = m_stage;
     r.generations = static_cast<qint64>(m_traces.size());
     r.recorded = recorded(now);
+    std::vector<TuneCandidate> grid;
     bool hasToday = false;
     for (const TuneCandidate &c : candidates) {
         TuneCandidate marked = c;
         marked.today = c.primaryTimeout == today.primaryTimeout && c.fallbackTimeout == today.fallbackTimeout;
         hasToday = hasToday || marked.today;
-        r.predictions << run(marked);
+        grid.push_back(marked);
     }
     if (!hasToday)
-        r.predictions << run(now);
-    for (const TuneCandidate &c : tuneAlternatives(now))
-        r.alternatives << run(c);
+        grid.push_back(now);
+    // The alternatives first: a replayed breaker is the longest pass, and is best begun early.
+    const QList<TuneCandidate> alternatives = tuneAlternatives(now);
+    std::vector<TuneCandidate> jobs(alternatives.begin(), alternatives.end());
+    jobs.insert(jobs.end(), grid.begin(), grid.end());
+    const std::vector<TunePrediction> all = runAll(jobs);
+    const auto split = all.begin() + alternatives.size();
+    r.alternatives = QList<TunePrediction>(all.begin(), split);
+    r.predictions = QList<TunePrediction>(split, all.end());
     std::sort(r.predictions.begin(), r.predictions.end(), [](const TunePrediction &a, const TunePrediction &b) {
         return std::pair(a.candidate.primaryTimeout, a.candidate.fallbackTimeout)
             < std::pair(b.candidate.primaryTimeout, b.candidate.fallbackTimeout);

@@ -201,6 +201,7 @@ private:
     void each(const TuneCandidate &candidate, const Visit &visit) const;
     void replayBreaker(const TuneCandidate &candidate, const Visit &visit) const;
     TunePrediction run(const TuneCandidate &candidate) const;
+    std::vector<TunePrediction> runAll(const std::vector<TuneCandidate> &candidates) const; // run() each, on every core
     TunePrediction recorded(const TuneCandidate &today) const;
 
     Stage m_stage;

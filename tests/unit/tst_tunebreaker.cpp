@@ -77,14 +77,20 @@ TuneCandidate today(TuneBreaker breaker)
     return c;
 }
 
+// The history's attempts, generation by generation, as the store hands them over.
+void feed(Tuner &tuner, const std::vector<Generation> &history)
+{
+    for (const Generation &g : history)
+        for (const TraceAttempt &a : g.attempts)
+            tuner.add(a);
+}
+
 // Every generation's prediction under `candidate`, in the order the generations were added.
 std::vector<PredictedGeneration> predicted(const std::vector<Generation> &history, const TuneCandidate &candidate)
 {
     Tuner tuner(Stage::Storyboard);
     tuner.keepIds();
-    for (const Generation &g : history)
-        for (const TraceAttempt &a : g.attempts)
-            tuner.add(a);
+    feed(tuner, history);
     return tuner.generations(candidate);
 }
 
@@ -154,11 +160,8 @@ private Q_SLOTS:
     // them, stood in by the nearest earlier recorded primary, and says so (unobserved).
     void skippedPrimariesAreStoodInAndCounted()
     {
-        const std::vector<Generation> history = hour(70'000);
         Tuner tuner(Stage::Storyboard);
-        for (const Generation &g : history)
-            for (const TraceAttempt &a : g.attempts)
-                tuner.add(a);
+        feed(tuner, hour(70'000));
         const TuneReport r = tuner.predict({}, today(TuneBreaker::AsRecorded));
         QCOMPARE(r.alternatives.size(), 3);
         const TunePrediction &on = r.alternatives.at(0);
@@ -179,6 +182,48 @@ private Q_SLOTS:
         QCOMPARE(other.candidate.breaker, TuneBreaker::On);
         QVERIFY2(other.successRate < on.successRate - 0.01, qPrintable(QString::number(other.successRate)));
         QCOMPARE(TuneReport::fromJson(r.toJson()).toJson(), r.toJson());
+    }
+
+    // predict() runs its candidates on every core: each prediction must still be its own candidate's,
+    // the sum of what generations() says of every generation under that candidate, one by one.
+    void eachPredictionIsItsOwnCandidates()
+    {
+        Tuner tuner(Stage::Storyboard);
+        feed(tuner, hour(70'000));
+        const QList<TuneCandidate> grid = tuneCandidates({ 5s, 30s, 90s }, { 3s, 60s }, today(TuneBreaker::AsRecorded));
+        const TuneReport r = tuner.predict(grid, today(TuneBreaker::AsRecorded));
+        QCOMPARE(r.predictions.size(), 7); // 3 × 2, and today's (60 s, 60 s), which the grid lacks
+        // Every candidate asked for, in its place: the grid by timeouts with the breaker as recorded,
+        // then the alternatives in their order.
+        QList<TuneCandidate> asked = grid;
+        asked.insert(4, today(TuneBreaker::AsRecorded)); // 60/60: after 30/60, before 90/3
+        asked += tuneAlternatives(today(TuneBreaker::AsRecorded));
+        const QList<TunePrediction> all = r.predictions + r.alternatives;
+        QCOMPARE(all.size(), asked.size());
+        for (qsizetype k = 0; k < all.size(); ++k) {
+            const TuneCandidate &c = all.at(k).candidate;
+            QCOMPARE(c.primaryTimeout, asked.at(k).primaryTimeout);
+            QCOMPARE(c.fallbackTimeout, asked.at(k).fallbackTimeout);
+            QCOMPARE(c.breaker, asked.at(k).breaker);
+            QCOMPARE(c.preset, asked.at(k).preset);
+        }
+        for (const TunePrediction &p : all) {
+            const std::vector<PredictedGeneration> one = tuner.generations(p.candidate);
+            qint64 ok = 0, answered = 0, censored = 0, unobserved = 0;
+            for (const PredictedGeneration &w : one) {
+                ok += w.success ? 1 : 0;
+                answered += w.fallbackAnswered ? 1 : 0;
+                censored += w.censored ? 1 : 0;
+                unobserved += w.unobserved ? 1 : 0;
+            }
+            const QString which = QStringLiteral("%1/%2 ms, %3, breaker %4")
+                                      .arg(p.candidate.primaryTimeout.count())
+                                      .arg(p.candidate.fallbackTimeout.count())
+                                      .arg(p.candidate.preset, toId(p.candidate.breaker));
+            QVERIFY2(qFuzzyCompare(p.successRate, double(ok) / double(one.size())), qPrintable(which));
+            QVERIFY2(qFuzzyCompare(1 + p.fallbackRate, 1 + double(answered) / double(one.size())), qPrintable(which));
+            QVERIFY2(p.censored == censored && p.unobserved == unobserved, qPrintable(which));
+        }
     }
 };
 
