@@ -136,7 +136,7 @@ int runReplay(const QStringList &arguments)
             return kExitUsage;
         }
         // Its providers as this machine's settings file describes them (an added one's dialect, endpoint, auth).
-        settings = source->policy->settingsJson(SettingsLoader::read(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(),
+        settings = source->policy->settingsJson(SettingsLoader::load(EngineSetup::defaultSettingsFile(), EngineSetup::defaultKeyFile(),
                                                                      QProcessEnvironment::systemEnvironment(), false)
                                                     .settings.providerTable);
         settingsFile = work.filePath(QStringLiteral("recorded.json"));

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config/settings.h"
-#include "contract/providerregistry.h"
+#include "contract/providertable.h"
 #include "history/historyreader.h"
 #include "runtime/enginesetup.h"
 #include "store/store.h"
@@ -40,27 +40,28 @@ struct StoreArgs
 
     // The providers --provider may name: the built-ins and those the settings file adds (the named
     // one, refused when it cannot be read; else the user's, read as far as it goes).
-    bool loadProviders(const QCommandLineParser &p, QString *error) const
+    std::optional<ProviderTable> loadProviders(const QCommandLineParser &p, QString *error) const
     {
         const bool named = p.isSet(settings);
         const QString path = named ? p.value(settings) : EngineSetup::defaultSettingsFile();
         if (named && !QFileInfo(path).isFile()) {
             *error = QStringLiteral("--settings %1: no such file; give the settings file the engine runs with").arg(path);
-            return false;
+            return std::nullopt;
         }
         const SettingsLoad load = SettingsLoader::load(path, {}, QProcessEnvironment::systemEnvironment(), false);
         if (named && !load.ok()) {
             *error = QStringLiteral("--settings %1: %2").arg(path, load.errors.constLast().toString());
-            return false;
+            return std::nullopt;
         }
-        return true;
+        return load.settings.providerTable;
     }
 
     // False (with a message) when an option does not parse. With `engineJudges` (--engine) a provider
     // is any well-formed id: the engine knows its own providers and refuses one it does not.
     bool filter(const QCommandLineParser &p, HistoryFilter *f, QString *error, bool engineJudges = false) const
     {
-        if (!engineJudges && p.isSet(provider) && !loadProviders(p, error))
+        std::optional<ProviderTable> providers;
+        if (!engineJudges && p.isSet(provider) && !(providers = loadProviders(p, error)))
             return false;
         if (p.isSet(since)) {
             QString why;
@@ -78,13 +79,15 @@ struct StoreArgs
                 return true;
             const QString given = p.value(option).trimmed();
             QStringList valid;
-            if constexpr (std::is_same_v<E, Provider>) { // a provider is a registry id
-                if ((*into = engineJudges ? providerFromStored(given.toLower()) : providerFromId(given)))
+            if constexpr (std::is_same_v<E, Provider>) { // an id the settings' table lists; with --engine, any id
+                if ((*into = engineJudges ? providerFromStored(given.toLower()) : providers->find(given)))
                     return true;
-                for (const Provider known : ProviderRegistry::all())
-                    valid << toId(known);
-                *error = QStringLiteral("--%1 %2: not one of %3 (a provider the settings add is known with --settings FILE)")
-                             .arg(option.names().constFirst(), given, valid.join(QStringLiteral(", ")));
+                if (engineJudges)
+                    *error = QStringLiteral("--%1 %2: not a provider id (1 to 32 lower-case letters, digits and '-')")
+                                 .arg(option.names().constFirst(), given);
+                else
+                    *error = QStringLiteral("--%1 %2: not one of %3 (a provider the settings add is known with --settings FILE)")
+                                 .arg(option.names().constFirst(), given, providers->idList());
                 return false;
             } else {
                 const QMetaEnum me = QMetaEnum::fromType<E>();

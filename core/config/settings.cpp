@@ -623,14 +623,6 @@ void Loader::readEnvironment(const QProcessEnvironment &env)
 SettingsLoad SettingsLoader::load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
                                   const QProcessEnvironment &keychain)
 {
-    SettingsLoad out = read(settingsFile, keyFile, env, requireKeys, keychain);
-    ProviderRegistry::setAdded(out.settings.added); // the front end's pickers list what its settings add
-    return out;
-}
-
-SettingsLoad SettingsLoader::read(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys,
-                                  const QProcessEnvironment &keychain)
-{
     SettingsLoad out;
     out.settings = Settings::defaults();
     Settings &s = out.settings;

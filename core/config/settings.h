@@ -172,12 +172,7 @@ public:
     // `keychain`: provider keys found in the system keychain (keychain/secretstore.h), between the key
     // file and the environment: environment, then keychain, then key file. A pure function of its
     // arguments: the providers the file adds are in the result's own table (Settings::providerTable),
-    // never in the process's.
-    static SettingsLoad read(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys = true,
-                             const QProcessEnvironment &keychain = {});
-    // read(), then the process's front-end table (ProviderRegistry) lists the providers it adds: for a
-    // front end (the console's Settings view, the CLI's commands), never for an engine, which keeps its
-    // providers in its own settings (EngineSetup reads them with read()).
+    // never in the process's. An engine, a replay and a front end each read theirs from that table.
     static SettingsLoad load(const QString &settingsFile, const QString &keyFile, const QProcessEnvironment &env, bool requireKeys = true,
                              const QProcessEnvironment &keychain = {});
     static QList<ConfigError> validate(const Settings &settings, bool requireKeys = true);

@@ -42,18 +42,15 @@ ProviderSpec priced(ProviderSpec s, std::optional<double> inputPerMillion, std::
 
 struct Entry
 {
-    ProviderSpec spec;
-    bool configured = false; // added by this process's settings
-    bool listed() const { return spec.builtIn || configured; }
+    ProviderSpec spec; // a built-in's row; for any other id, a bare entry named by its id
 };
 
 // The table behind every Provider value. Entries are only appended, so an index stays valid.
-// Process-wide on purpose, for two things: the interned ids (a Provider must mean the same id in every
-// engine, store and codec of the process), and the providers the process's one settings file adds for
-// the CLI's commands and the Settings view (published by SettingsLoader::load()). An engine reads what
-// its providers are from its own ProviderTable (Settings::providerTable), never here, and publishes
-// nothing here; an attached console reads its connection's (EngineConnection::providers()): attaching
-// writes nothing here but the engine's ids, interned.
+// Process-wide on purpose, for one thing: the interned ids (a Provider must mean the same id in every
+// engine, store and codec of the process). What a provider is, beyond a built-in's row, lives in the
+// ProviderTable of whoever reads it: an engine's settings (Settings::providerTable), the Settings view's,
+// a CLI command's, an attached console's connection (EngineConnection::providers()). Reading a settings
+// file, attaching and reading a store write nothing here but ids, interned.
 struct Table
 {
     QReadWriteLock lock;
@@ -113,43 +110,11 @@ QString ProviderSpec::simulatorPath() const
     return QStringLiteral("/p/") + id + own;
 }
 
-QList<Provider> ProviderRegistry::all()
-{
-    Table &t = table();
-    const QReadLocker lock(&t.lock);
-    QList<Provider> out;
-    for (std::size_t i = 0; i < t.entries.size(); ++i) {
-        if (t.entries[i].listed())
-            out << Provider::atIndex(static_cast<int>(i));
-    }
-    return out;
-}
-
-QString ProviderRegistry::idList()
-{
-    QStringList ids;
-    for (const Provider p : all())
-        ids << toId(p);
-    return ids.join(QStringLiteral(", "));
-}
-
 QList<Provider> ProviderRegistry::builtIns()
 {
     QList<Provider> out;
     for (qsizetype i = 0; i < builtInProviders().size(); ++i)
         out << Provider::atIndex(static_cast<int>(i));
-    return out;
-}
-
-QList<Provider> ProviderRegistry::serving(Stage stage)
-{
-    Table &t = table();
-    const QReadLocker lock(&t.lock);
-    QList<Provider> out;
-    for (std::size_t i = 0; i < t.entries.size(); ++i) {
-        if (t.entries[i].listed() && t.entries[i].spec.serves(stage))
-            out << Provider::atIndex(static_cast<int>(i));
-    }
     return out;
 }
 
@@ -185,30 +150,6 @@ std::optional<Provider> ProviderRegistry::find(QStringView id)
     if (i < 0)
         return std::nullopt;
     return Provider::atIndex(i);
-}
-
-QList<Provider> ProviderRegistry::setAdded(const QList<ProviderSpec> &added)
-{
-    Table &t = table();
-    const QWriteLocker lock(&t.lock);
-    for (Entry &e : t.entries)
-        e.configured = false;
-    QList<Provider> out;
-    for (const ProviderSpec &s : added) {
-        int i = t.indexOf(s.id);
-        if (i >= 0 && t.entries[static_cast<std::size_t>(i)].spec.builtIn)
-            continue; // refused by the settings' validation; never replaces a built-in
-        if (i < 0) {
-            t.entries.push_back(Entry { s });
-            i = static_cast<int>(t.entries.size() - 1);
-        }
-        Entry &e = t.entries[static_cast<std::size_t>(i)];
-        e.spec = s;
-        e.spec.builtIn = false;
-        e.configured = true;
-        out << Provider::atIndex(i);
-    }
-    return out;
 }
 
 Provider ProviderRegistry::intern(QStringView id)

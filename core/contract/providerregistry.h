@@ -15,9 +15,9 @@
 namespace bullpen {
 
 // One provider as Bullpen knows it (docs/configuration.md, "Providers"). The four built-in rows are
-// below (builtInProviders()); the settings file's `providers` list adds rows of the same shape. An
-// engine reads them from its own ProviderTable, the console's views from their connection's; the CLI's
-// choices, soak mixes and the Settings view read the registry, as SettingsLoader::load() publishes it.
+// below (builtInProviders()); the settings file's `providers` list adds rows of the same shape. Whoever
+// reads them holds a ProviderTable (providertable.h): an engine its settings', the console's views their
+// connection's, the Settings view and the CLI's commands the settings file's.
 struct ProviderSpec
 {
     QString id; // 1 to 32 lower-case letters, digits and '-', not starting with '-': "gemini", "local-vllm"
@@ -45,29 +45,23 @@ struct ProviderSpec
 // The built-in rows, in the order lists show them.
 const QList<ProviderSpec> &builtInProviders();
 
-// The process's providers: the built-ins, then those the settings added. A provider's index never
-// changes for the life of the process; an added provider later removed from the settings stays
-// known (history still names it) but is no longer listed.
+// The process's provider ids: the built-ins' rows, then every other id the process has met (a settings
+// file's added provider, an engine's, a store's), interned. A provider's index never changes for the
+// life of the process. Which providers are listed, and what an added one is, is a ProviderTable's to say
+// (providertable.h): each engine, replay and front end holds its own.
 class ProviderRegistry final
 {
 public:
-    // Every listed provider, built-ins first.
-    static QList<Provider> all();
-    // "gemini, qwen, openai, anthropic, local-vllm": the listed ids, for messages that name the choices.
-    static QString idList();
-    // The built-in providers (the first rows, always listed).
+    // The built-in providers (the first rows).
     static QList<Provider> builtIns();
-    // The listed providers that may serve `stage`.
-    static QList<Provider> serving(Stage stage);
+    // A built-in's row; any other id's bare entry (OpenAI dialect, named by its id).
     static ProviderSpec spec(Provider provider);
     static WireDialect dialect(Provider provider);
     static QString name(Provider provider);
+    // A provider the process has met, by id (case-insensitive).
     static std::optional<Provider> find(QStringView id);
-    // Replaces the added providers (built-ins stay; an added spec may not reuse a built-in id).
-    // Returns the added providers, in the given order.
-    static QList<Provider> setAdded(const QList<ProviderSpec> &added);
-    // A provider named by a store or an engine that is not configured here: found, or added as a
-    // known but unlisted entry (OpenAI dialect, named by its id), so that its rows still read.
+    // An id named by a settings file, a store or an engine: found, or added as a bare entry (OpenAI
+    // dialect, named by its id), so that its rows still read.
     static Provider intern(QStringView id);
     // "Wire dialect" ids as the settings file spells them: "openai", "gemini", "anthropic", "dashscope".
     static std::optional<WireDialect> dialectFromId(QStringView id);

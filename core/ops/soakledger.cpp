@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace bullpen::ops {
 
@@ -167,7 +168,13 @@ void SoakLedger::finished(const GenerationResult &g, const QString &scenario, co
 
 void SoakLedger::compareRequests(const std::map<Provider, int> &requestsPer)
 {
-    for (Provider p : ProviderRegistry::all()) {
+    // Every provider either side names: the simulator's counts and the ledger's attempts.
+    std::set<Provider> named;
+    for (const auto &[p, n] : requestsPer)
+        named.insert(p);
+    for (const auto &[p, n] : m_attemptsPer)
+        named.insert(p);
+    for (Provider p : named) {
         const auto seen = requestsPer.count(p) ? requestsPer.at(p) : 0;
         const auto made = m_attemptsPer.count(p) ? m_attemptsPer.at(p) : 0;
         if (seen > made)

@@ -247,7 +247,7 @@ int runLocal(const SoakOptions &o, const LocalStore &where)
     // --- after the run
     std::map<Provider, int> requestsPer;
     for (const Lane &lane : lanes) {
-        for (Provider p : ProviderRegistry::all())
+        for (Provider p : lane.settings.providerTable.all())
             requestsPer[p] += lane.sim->counters(p).requests;
     }
     ledger.compareRequests(requestsPer);

@@ -284,19 +284,6 @@ std::optional<RecordedPolicy> RecordedPolicy::fromRow(const GenerationRow &row, 
     return p;
 }
 
-QJsonObject RecordedPolicy::settingsJson() const
-{
-    // The providers this process's settings add.
-    QList<ProviderSpec> added;
-    for (const Provider p : ProviderRegistry::all()) {
-        if (ProviderSpec s = ProviderRegistry::spec(p); !s.builtIn)
-            added << std::move(s);
-    }
-    ProviderTable process;
-    process.setAdded(added);
-    return settingsJson(process);
-}
-
 QJsonObject RecordedPolicy::settingsJson(const ProviderTable &table) const
 {
     const auto known = [](std::chrono::milliseconds d) {

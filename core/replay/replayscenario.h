@@ -69,10 +69,9 @@ struct RecordedPolicy
     // Without events: the row's policy and providers; a timeout from an attempt our deadline ended
     // (its duration), else none. *rebuilt is set: the replay says its policy is approximate.
     static std::optional<RecordedPolicy> fromRow(const GenerationRow &row, const QList<RecordedAttempt> &attempts, bool *rebuilt);
-    // The settings file that runs this policy again (docs/configuration.md), with the providers this
-    // process's settings add.
-    QJsonObject settingsJson() const;
-    // The same for one engine's providers (an attached console's: EngineConnection::providers()).
+    // The settings file that runs this policy again (docs/configuration.md), with the providers `table`
+    // adds: the settings file's (Settings::providerTable), or one engine's (an attached console's:
+    // EngineConnection::providers()).
     QJsonObject settingsJson(const ProviderTable &table) const;
 };
 

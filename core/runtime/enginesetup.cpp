@@ -43,7 +43,7 @@ EngineSetup::~EngineSetup()
 
 bool EngineSetup::installProxy(const QProcessEnvironment &environment, QString *error)
 {
-    const SettingsLoad load = SettingsLoader::read(defaultSettingsFile(), defaultKeyFile(), environment, /*requireKeys=*/false);
+    const SettingsLoad load = SettingsLoader::load(defaultSettingsFile(), defaultKeyFile(), environment, /*requireKeys=*/false);
     const std::optional<ProxyRules> rules = ProxyRules::from(load.settings.proxy, environment, error);
     if (!rules)
         return false;
@@ -221,6 +221,14 @@ bool EngineSetup::init(const SetupOptions &options)
     m_settingsFilePath = settingsFile;
     m_keyFilePath = keyFile;
     m_environment = options.environment;
+    if (options.clock && options.engineThreads != 0) {
+        m_errors << ConfigError { QStringLiteral("clock"),
+                                  QStringLiteral(
+                                      "a clock of the caller's runs the engine on the calling thread only: set engineThreads to 0") };
+        return false;
+    }
+    if (options.clock)
+        m_context.clock = options.clock;
 
     // A file named on purpose must exist: a typo must not quietly fall back to the simulator.
     for (const auto &[given, flag] : { std::pair { options.settingsFile, QStringLiteral("--settings") },
@@ -234,8 +242,8 @@ bool EngineSetup::init(const SetupOptions &options)
     // First without requiring keys: whether any key exists decides between real providers and the simulator.
     QProcessEnvironment keychain;
     if (options.useKeychain) // for the providers the settings list (a first read tells which)
-        keychain = keychainKeys(SettingsLoader::read(settingsFile, keyFile, options.environment, false).settings.providerTable);
-    SettingsLoad load = SettingsLoader::read(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
+        keychain = keychainKeys(SettingsLoader::load(settingsFile, keyFile, options.environment, false).settings.providerTable);
+    SettingsLoad load = SettingsLoader::load(settingsFile, keyFile, options.environment, /*requireKeys=*/false, keychain);
     m_errors = load.errors;
     m_settings = load.settings;
     if (!m_errors.isEmpty())
@@ -303,7 +311,7 @@ void EngineSetup::refreshProviders()
         [this] {
             const BreakerBoard &board = m_engine->breakers();
             Q_EMIT providersChanged(
-                ProvidersJson::toJson(m_settings.providerTable.all(), board.breakers(SteadyClock::instance().now()), board.drains(), {}));
+                ProvidersJson::toJson(m_settings.providerTable.all(), board.breakers(m_context.clock->now()), board.drains(), {}));
         },
         Qt::QueuedConnection);
 }
@@ -345,7 +353,7 @@ void EngineSetup::resetBreaker(const BreakerResetRequest &reset)
     if (!m_engine)
         return;
     const BreakerKey key { reset.provider, reset.role, reset.stage };
-    m_engine->breakers().reset(key, QStringLiteral("console"), reset.reason.trimmed().left(500), SteadyClock::instance().now());
+    m_engine->breakers().reset(key, QStringLiteral("console"), reset.reason.trimmed().left(500), m_context.clock->now());
     auditConsole(QStringLiteral("reset"), key.toString());
     refreshProviders(); // a closed breaker that was closed announces nothing
 }
@@ -368,7 +376,7 @@ void EngineSetup::evaluateAlerts()
         return;
     syncSilences();
     AlertFacts facts;
-    const Clock::time_point now = m_alertClock->now();
+    const Clock::time_point now = alertClock().now();
     facts.breakers = m_engine->breakers().breakers(now);
     facts.drains = m_engine->breakers().drains();
     if (m_store)
@@ -380,7 +388,7 @@ void EngineSetup::evaluateAlerts()
 
 QJsonObject EngineSetup::alertsJson(const QString &instance) const
 {
-    return m_alerts.toJson(instance, m_alertClock->now());
+    return m_alerts.toJson(instance, alertClock().now());
 }
 
 void EngineSetup::refreshAlerts()
@@ -399,7 +407,7 @@ void EngineSetup::silenceAlert(const SilenceRequest &silence)
 {
     QString why;
     std::optional<Silence> s = AlertBoard::makeSilence(silence.rule, QStringLiteral("console"), silence.reason.trimmed().left(500),
-                                                       silence.length, m_alertClock->now(), QDateTime::currentDateTimeUtc(), &why);
+                                                       silence.length, alertClock().now(), QDateTime::currentDateTimeUtc(), &why);
     if (s)
         s = putSilence(*s, &why);
     if (!s) {
@@ -441,7 +449,7 @@ std::optional<Silence> EngineSetup::putSilence(const Silence &made, QString *sto
 std::optional<Silence> EngineSetup::liftSilence(const QString &rule, const QString &by, QString *storeError)
 {
     syncSilences(/*force=*/true); // a silence made through another engine a moment ago is ended too
-    const Clock::time_point now = m_alertClock->now();
+    const Clock::time_point now = alertClock().now();
     const std::vector<Silence> lasting = m_alerts.silences(now);
     const auto it = std::find_if(lasting.begin(), lasting.end(), [&](const Silence &s) { return s.rule == rule; });
     if (it == lasting.end())
@@ -466,10 +474,11 @@ void EngineSetup::syncSilences(bool force)
     if (!m_silenceRecords)
         return;
     QString why;
-    for (const Silence &s : m_alerts.takeEnded(m_alertClock->now()))
+    for (const Silence &s : m_alerts.takeEnded(alertClock().now()))
         if (!m_silenceRecords->expire(s.id, &why))
             break; // still open in the store: read back below, it is seen to have run out again
-    // How fresh the copy is, on the real steady clock (a test's alert clock may stand still).
+    // How fresh the copy is, on the real steady clock: store polling, not engine time (a test's clock may
+    // stand still).
     const Clock::time_point read = SteadyClock::instance().now();
     if (why.isEmpty() && !force && m_silencesRead && read - *m_silencesRead < kSilenceRefresh)
         return;
@@ -484,7 +493,7 @@ void EngineSetup::syncSilences(bool force)
     }
     m_silenceSyncError.clear();
     m_silencesRead = read;
-    m_alerts.adoptSilences(std::move(stored), m_alertClock->now(), QDateTime::currentDateTimeUtc());
+    m_alerts.adoptSilences(std::move(stored), alertClock().now(), QDateTime::currentDateTimeUtc());
 }
 
 void EngineSetup::refreshAudit()

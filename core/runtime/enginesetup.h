@@ -48,6 +48,10 @@ struct SetupOptions
     // Look for provider keys in the system keychain too (keychain/secretstore.h): the console does; the
     // service (systemd credentials) and the CLI do not.
     bool useKeychain = false;
+    // The clock the engine runs on (EngineContext::clock): a test's, which must outlive the engine and is
+    // refused with engine threads (a ManualClock fires its timers on the thread that advances it); none:
+    // the steady clock.
+    Clock *clock = nullptr;
 };
 
 // Builds the engine the way every front end runs it: settings loaded and validated (docs/contract.md §4.6); with no
@@ -125,9 +129,10 @@ public:
     // evaluation, for GET /v1/alerts, and at once when another engine announces a change (PostgreSQL).
     static constexpr std::chrono::seconds kSilenceRefresh { 1 };
     void syncSilences(bool force = false);
-    // Tests: the clock alerts and silences are judged on (the steady clock unless set; outlives this).
+    // Tests: the clock alerts and silences are judged on (the engine's, EngineContext::clock, unless set;
+    // outlives this).
     void setAlertClock(const Clock &clock) { m_alertClock = &clock; }
-    const Clock &alertClock() const { return *m_alertClock; }
+    const Clock &alertClock() const { return m_alertClock ? *m_alertClock : *m_context.clock; }
 
     // Starts a whole generation (the pipeline) and records it: every event, and the final state with the
     // user's keyed hash and display mask (never the raw id) once it ends.
@@ -175,10 +180,10 @@ private:
     QJsonArray m_consoleAudit;
     AlertBoard m_alerts; // the shipped rules, evaluated by m_alertTimer and at each refreshAlerts()
     std::unique_ptr<SilenceRecords> m_silenceRecords; // the silences in the store, shared by every engine on it
-    std::optional<Clock::time_point> m_silencesRead; // when syncSilences last read them (m_alertClock)
+    std::optional<Clock::time_point> m_silencesRead; // when syncSilences last read them (the steady clock)
     QString m_silenceSyncError; // the last failure, said once
     QTimer m_alertTimer;
-    const Clock *m_alertClock = &SteadyClock::instance();
+    const Clock *m_alertClock = nullptr; // none: the engine's
     Settings m_settings;
     EngineContext m_context; // made here, handed down to the engine's stacks
     QList<ConfigError> m_errors;

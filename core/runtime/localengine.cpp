@@ -66,7 +66,7 @@ namespace {
 std::unique_ptr<EngineStack> makeStack(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking,
                                        BreakerBoard *breakers, const EngineContext &context)
 {
-    auto stack = std::make_unique<EngineStack>(settings, SteadyClock::instance(), context);
+    auto stack = std::make_unique<EngineStack>(settings, *context.clock, context);
     stack->setBreakers(breakers);
     stack->pipeline().setOptions(options);
     if (store)

@@ -224,7 +224,7 @@ ApiReply AdminHandlers::metrics() const
         g.retention = store->retentionStats();
     g.draining = m_context.draining;
     g.auditWriteFailures = m_context.audit.failures();
-    g.breakers = m_context.setup.engine().breakers().breakers(SteadyClock::instance().now());
+    g.breakers = m_context.setup.engine().breakers().breakers(m_context.setup.context().clock->now());
     g.drains = m_context.setup.engine().breakers().drains();
     g.version = m_context.options.version;
     if (const ProviderSimulator *simulator = m_context.setup.simulator()) {

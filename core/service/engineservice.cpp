@@ -65,7 +65,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     , m_audit(tokens.location())
     , m_options(std::move(options))
     , m_events(m_options.events)
-    , m_rates(SteadyClock::instance(), m_options.tokenRate, m_options.tokenBurst)
+    , m_rates(*setup.context().clock, m_options.tokenRate, m_options.tokenBurst)
     , m_backfillConnection(QStringLiteral("bullpen-stream-backfill-") + QUuid::createUuid().toString(QUuid::Id128))
     , m_context { m_setup,
                   m_options,
@@ -87,7 +87,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     const Settings &settings = m_setup.settings();
     m_trusted = TrustedProxies::parse(settings.trustedProxies).value_or(TrustedProxies {}); // refused at load when wrong
     if (settings.addressRate > 0)
-        m_addressRates.emplace(SteadyClock::instance(), settings.addressRate, 2.0 * settings.addressRate);
+        m_addressRates.emplace(*m_setup.context().clock, settings.addressRate, 2.0 * settings.addressRate);
     connect(&m_setup.engine(), &EngineClient::eventRecorded, this, &EngineService::onEvent);
     connect(&m_setup.engine(), &EngineClient::finished, this, &EngineService::onFinished);
 

@@ -16,11 +16,12 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-Prober::Prober(EngineClient &engine, BreakerBoard &breakers, const PipelineOptions &options, std::unique_ptr<ProbeRecords> records,
-               milliseconds every, QObject *parent)
+Prober::Prober(EngineClient &engine, BreakerBoard &breakers, const Clock &clock, const PipelineOptions &options,
+               std::unique_ptr<ProbeRecords> records, milliseconds every, QObject *parent)
     : QObject(parent)
     , m_engine(engine)
     , m_breakers(breakers)
+    , m_clock(clock)
     , m_targets(targetsOf(options))
     , m_records(std::move(records))
     , m_every(every)
@@ -83,7 +84,7 @@ void Prober::tick()
         return;
     }
     m_lastError.clear();
-    const Clock::time_point steadyNow = steady_clock::now(); // the engine threads' SteadyClock
+    const Clock::time_point steadyNow = m_clock.now(); // the engine's, as its breakers read time
     for (const ProbeTarget &t : std::as_const(m_targets)) {
         ProbeStatus::Held &held = m_held[t];
         if (std::any_of(m_running.begin(), m_running.end(), [&t](const auto &run) { return run.second == t; })) {
@@ -148,9 +149,9 @@ void Prober::onFinished(const GenerationResult &result)
 QList<ProbeStatus> Prober::status() const
 {
     // Due again one interval after this engine's last probe (at once if it never probed), at the first
-    // tick from then; traffic or a breaker may hold it longer, as `held` says. Measured on the steady
+    // tick from then; traffic or a breaker may hold it longer, as `held` says. Measured on the engine's
     // clock, shown in wall time.
-    const auto steadyNow = steady_clock::now();
+    const auto steadyNow = m_clock.now();
     const QDateTime wallNow = QDateTime::currentDateTimeUtc();
     const auto nextTick = steadyNow + (m_timer.isActive() ? m_timer.remainingTimeAsDuration() : milliseconds(0));
     QList<ProbeStatus> out;

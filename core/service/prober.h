@@ -29,8 +29,9 @@ class Prober final : public QObject
 {
     Q_OBJECT
 public:
-    Prober(EngineClient &engine, BreakerBoard &breakers, const PipelineOptions &options, std::unique_ptr<ProbeRecords> records,
-           std::chrono::milliseconds every, QObject *parent = nullptr);
+    // `clock`: the engine's (EngineContext::clock), which its breakers' times are read on.
+    Prober(EngineClient &engine, BreakerBoard &breakers, const Clock &clock, const PipelineOptions &options,
+           std::unique_ptr<ProbeRecords> records, std::chrono::milliseconds every, QObject *parent = nullptr);
     ~Prober() override;
 
     // Every target of these policies: primary and fallback of the storyboard, captions (when on) and image.
@@ -53,6 +54,7 @@ private:
 
     EngineClient &m_engine;
     BreakerBoard &m_breakers;
+    const Clock &m_clock;
     QList<ProbeTarget> m_targets;
     std::unique_ptr<ProbeRecords> m_records;
     std::chrono::milliseconds m_every;

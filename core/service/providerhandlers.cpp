@@ -61,8 +61,8 @@ void ProviderHandlers::startProbes()
         qCWarning(lcApi).noquote() << "probes are off: they need the store to know which provider had traffic (" << why << ")";
         return;
     }
-    m_prober = std::make_unique<Prober>(setup.engine(), setup.engine().breakers(), setup.pipelineOptions(), std::move(records),
-                                        options.probeEvery);
+    m_prober = std::make_unique<Prober>(setup.engine(), setup.engine().breakers(), *setup.context().clock, setup.pipelineOptions(),
+                                        std::move(records), options.probeEvery);
     qCInfo(lcApi) << "probes: every provider, role and stage without traffic for" << options.probeEvery.count() << "ms gets one";
     m_prober->start();
 }
@@ -76,8 +76,8 @@ void ProviderHandlers::stopProbes()
 ApiReply ProviderHandlers::providers() const
 {
     BreakerBoard &board = m_context.setup.engine().breakers();
-    QJsonObject o = ProvidersJson::toJson(m_context.setup.providers().all(), board.breakers(SteadyClock::instance().now()), board.drains(),
-                                          m_context.options.instance);
+    QJsonObject o = ProvidersJson::toJson(m_context.setup.providers().all(), board.breakers(m_context.setup.context().clock->now()),
+                                          board.drains(), m_context.options.instance);
     const BreakerSettings &b = board.settings();
     o.insert(QStringLiteral("breaker"),
              QJsonObject { { QStringLiteral("enabled"), b.enabled },
@@ -159,7 +159,7 @@ ApiReply ProviderHandlers::resetBreaker(const QHttpServerRequest &request, const
         return ApiReply::error(400, e->toString(), e->field);
     const BreakerJson::Reset asked = std::get<BreakerJson::Reset>(parsed);
     const BreakerKey key { *provider, asked.role, asked.stage };
-    const bool wasOpen = m_context.setup.engine().breakers().reset(key, token.name, asked.reason, SteadyClock::instance().now());
+    const bool wasOpen = m_context.setup.engine().breakers().reset(key, token.name, asked.reason, m_context.setup.context().clock->now());
     m_context.audit.record(token.name, QStringLiteral("reset"),
                            asked.reason.isEmpty() ? key.toString() : QStringLiteral("%1 (%2)").arg(key.toString(), asked.reason.left(200)));
     return ApiReply::json(200,
@@ -173,7 +173,7 @@ void ProviderHandlers::announce(const BreakerChange &change)
 {
     std::optional<BreakerView> view;
     if (!change.drain) {
-        for (const BreakerView &v : m_context.setup.engine().breakers().breakers(SteadyClock::instance().now()))
+        for (const BreakerView &v : m_context.setup.engine().breakers().breakers(m_context.setup.context().clock->now()))
             if (v.key == change.key)
                 view = v;
     }

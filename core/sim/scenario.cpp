@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "scenario.h"
 
-#include "contract/providerregistry.h"
+#include "contract/providertable.h"
 #include "providers/jsonread.h"
 
 #include <QDir>
@@ -241,7 +241,8 @@ std::optional<Scenario> Scenario::fromJson(const QByteArray &json, QString *erro
         const QString key = it.key();
         if (key != u"*" && key != u"primary" && key != u"fallback" && key != u"image" && key != u"captions" && !providerFromId(key)) {
             *error =
-                QStringLiteral("providers.%1: expected %2, primary, fallback, image, captions or *").arg(key, ProviderRegistry::idList());
+                QStringLiteral("providers.%1: expected a provider (%2, or one the settings add), primary, fallback, image, captions or *")
+                    .arg(key, ProviderTable().idList());
             return std::nullopt;
         }
         const QString where = QStringLiteral("providers.") + key;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <numeric>
+#include <system_error>
 #include <thread>
 
 namespace bullpen {
@@ -292,10 +293,15 @@ std::vector<TunePrediction> Tuner::runAll(const std::vector<TuneCandidate> &cand
         for (std::size_t k = next++; k < candidates.size(); k = next++)
             out[k] = run(candidates[k]);
     };
-    const std::size_t cores = std::max(1U, std::thread::hardware_concurrency());
+    const std::size_t threads = m_threads ? m_threads : std::max(1U, std::thread::hardware_concurrency());
     std::vector<std::thread> helpers;
-    for (std::size_t h = 1; h < std::min(cores, candidates.size()); ++h)
-        helpers.emplace_back(work);
+    for (std::size_t h = 1; h < std::min(threads, candidates.size()); ++h) {
+        try {
+            helpers.emplace_back(work);
+        } catch (const std::system_error &) {
+            break; // no thread to be had: the calling thread does the rest
+        }
+    }
     work();
     for (std::thread &h : helpers)
         h.join();

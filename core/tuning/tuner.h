@@ -147,6 +147,8 @@ public:
     // Remember each generation's id (call before add()): per-generation predictions name their
     // generation. For a check against replays over a small history; the tune itself never needs ids.
     void keepIds() { m_keepIds = true; }
+    // How many threads predict() runs its candidates on (0, the default: one per core).
+    void setThreads(unsigned threads) { m_threads = threads; }
     void add(const TraceAttempt &attempt);
     TuneReport predict(const QList<TuneCandidate> &candidates, const TuneCandidate &today);
     // Every generation's prediction under `candidate`, in the order they were added: the same walk,
@@ -211,6 +213,7 @@ private:
     std::vector<std::uint32_t> m_order; // m_traces' indices by start time
     std::vector<QString> m_ids; // beside m_traces, with keepIds()
     bool m_keepIds = false;
+    unsigned m_threads = 0;
     bool m_ready = false;
     std::vector<float> m_primarySuccessMs; // sorted before predicting: the uncensored primary durations
     std::vector<Sample> m_fallbacks; // every recorded fallback attempt: what an uncalled fallback would have done

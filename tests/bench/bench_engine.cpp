@@ -100,7 +100,7 @@ int simulatorRequests(const EngineSetup &engine, int expected)
 {
     const auto count = [&engine] {
         int n = 0;
-        for (const Provider p : ProviderRegistry::all())
+        for (const Provider p : engine.simulator()->providers()->all())
             n += engine.simulator()->counters(p).requests;
         return n;
     };

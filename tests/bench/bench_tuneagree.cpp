@@ -82,7 +82,7 @@ bool writeSettings(Store &store, const QString &id, const TuneCandidate &candida
     policy.fallbackTimeout = candidate.fallbackTimeout;
     policy.preset = candidate.preset;
     QFile f(path);
-    const QByteArray json = QJsonDocument(policy.settingsJson()).toJson();
+    const QByteArray json = QJsonDocument(policy.settingsJson(ProviderTable())).toJson();
     if (f.open(QIODevice::WriteOnly) && f.write(json) == json.size())
         return true;
     *error = path + QStringLiteral(": cannot be written");

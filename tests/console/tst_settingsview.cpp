@@ -146,7 +146,6 @@ private Q_SLOTS:
         QVERIFY(fallback->itemText(fallback->findData(QStringLiteral("local-vllm"))).contains(QStringLiteral("Local vLLM")));
         fallback->setCurrentIndex(fallback->findData(QStringLiteral("local-vllm")));
         QVERIFY(view.errorFor(QStringLiteral("STORYBOARD_FALLBACK_PROVIDER")).isEmpty());
-        ProviderRegistry::setAdded({});
     }
 };
 

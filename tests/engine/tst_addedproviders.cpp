@@ -100,8 +100,6 @@ class tst_AddedProviders : public QObject
     QTemporaryDir m_dir;
 
 private Q_SLOTS:
-    void cleanup() { ProviderRegistry::setAdded({}); }
-
     // Every refusal names the entry and the field, and says what to do.
     void refusals_data()
     {
@@ -156,32 +154,36 @@ private Q_SLOTS:
         QVERIFY2(found, qPrintable(seen.join(QStringLiteral("\n"))));
     }
 
-    // The registry lists what the settings file adds, and forgets nothing it named before.
-    void registryFollowsTheSettings()
+    // The settings' table lists what the settings file adds, and forgets nothing it named before; the
+    // process's registry learns the ids and nothing else (reading a settings file publishes nothing).
+    void tableFollowsTheSettings()
     {
         QTemporaryDir dir;
         SettingsLoad load = SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm(), azure() })), {}, {}, false);
         QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
         const std::optional<Provider> vllm = providerFromId(u"local-vllm");
         QVERIFY(vllm);
-        QVERIFY(ProviderRegistry::all().contains(*vllm));
-        QCOMPARE(ProviderRegistry::all().size(), 6);
+        const ProviderTable &table = load.settings.providerTable;
+        QVERIFY(table.all().contains(*vllm));
+        QCOMPARE(table.all().size(), 6);
         QCOMPARE(*load.settings.storyboard.fallback, *vllm);
         QCOMPARE(load.settings.provider(*vllm).model, QStringLiteral("Qwen/Qwen2.5-7B-Instruct"));
-        QCOMPARE(ProviderRegistry::name(*vllm), QStringLiteral("Local vLLM"));
-        QCOMPARE(apiKeyVariable(*vllm), QString()); // takes no key
+        QCOMPARE(table.name(*vllm), QStringLiteral("Local vLLM"));
+        QCOMPARE(apiKeyVariable(table, *vllm), QString()); // takes no key
         QVERIFY(!load.settings.noProviderConfigured()); // an added provider is meant to be called
+        QVERIFY2(ProviderRegistry::spec(*vllm).baseUrl.isEmpty(), "the process knows the id, not the provider");
+        QCOMPARE(ProviderRegistry::name(*vllm), QStringLiteral("local-vllm"));
 
         // Saved by the Settings view and read back: the same providers.
         QVERIFY(SettingsFile::save(load.settings, dir.filePath(QStringLiteral("saved.json")), nullptr));
         load = SettingsLoader::load(dir.filePath(QStringLiteral("saved.json")), {}, {}, false);
         QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
-        QCOMPARE(ProviderRegistry::spec(*providerFromId(u"azure")).query.value(0).second, QStringLiteral("2024-10-21"));
+        QCOMPARE(load.settings.providerTable.spec(*providerFromId(u"azure")).query.value(0).second, QStringLiteral("2024-10-21"));
 
         // Removed from the file: no longer listed, still the same provider for the history that names it.
         load = SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false);
         QVERIFY(load.ok());
-        QVERIFY(!ProviderRegistry::all().contains(*vllm));
+        QVERIFY(!load.settings.providerTable.all().contains(*vllm));
         QCOMPARE(providerFromId(u"local-vllm"), vllm);
         QCOMPARE(providerFromStored(u"from-another-engine"), providerFromStored(u"from-another-engine"));
         QVERIFY(!providerFromStored(u"Not An Id"));
@@ -193,7 +195,7 @@ private Q_SLOTS:
         const Provider unknown = storedProviderOrUnknown(u"Not An Id");
         QCOMPARE(toId(unknown), QStringLiteral("(unknown)"));
         QCOMPARE(storedProviderOrUnknown(u""), unknown);
-        QVERIFY(!ProviderRegistry::all().contains(unknown));
+        QVERIFY(!ProviderTable().all().contains(unknown));
         QCOMPARE(storedProviderOrUnknown(u"qwen"), Provider::Qwen);
 
         GenerationRow row;
@@ -226,7 +228,7 @@ private Q_SLOTS:
         QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false).ok());
         QVERIFY(attached.all().contains(p));
         QVERIFY(!attached.all().contains(*providerFromId(u"local-vllm"))); // the local file's, not the engine's
-        QVERIFY(!ProviderRegistry::all().contains(p));
+        QVERIFY(ProviderRegistry::spec(p).baseUrl.isEmpty()); // the process knows the id, not the provider
         QVERIFY(SettingsLoader::load(writeSettings(dir, settingsWith({}, QStringLiteral("none"))), {}, {}, false).ok());
         QVERIFY(attached.all().contains(p));
         QCOMPARE(attached.spec(p).authHeader, QByteArray("api-key"));
@@ -241,7 +243,7 @@ private Q_SLOTS:
         const ProviderTable attached = engineAddingAzure(&errors);
         QVERIFY(errors.isEmpty());
         const Provider p = *providerFromId(u"azure");
-        QVERIFY(!ProviderRegistry::all().contains(p));
+        QVERIFY(ProviderRegistry::spec(p).baseUrl.isEmpty()); // the process knows the id, not the provider
         RecordedPolicy policy;
         policy.primary = Provider::Gemini;
         policy.primaryTimeout = std::chrono::seconds(60);
@@ -251,15 +253,15 @@ private Q_SLOTS:
         storyboard.insert(QStringLiteral("fallback_provider"), QStringLiteral("azure")); // the dialog's choice
         settings.insert(QStringLiteral("storyboard"), storyboard);
         QTemporaryDir dir;
-        const SettingsLoad load = SettingsLoader::read(writeSettings(dir, settings), {}, {}, false);
+        const SettingsLoad load = SettingsLoader::load(writeSettings(dir, settings), {}, {}, false);
         QVERIFY2(load.ok(), load.ok() ? "" : qPrintable(load.errors.constFirst().toString()));
         QCOMPARE(load.settings.storyboard.fallback, std::optional<Provider>(p));
         QCOMPARE(load.settings.providerTable.spec(p).authHeader, QByteArray("api-key"));
         // What this process's registry alone writes (the replay's settings before the connection's
         // table was used): no row for azure, so the same choice is refused.
-        QJsonObject bare = policy.settingsJson();
+        QJsonObject bare = policy.settingsJson(ProviderTable());
         bare.insert(QStringLiteral("storyboard"), storyboard);
-        QVERIFY(!SettingsLoader::read(writeSettings(dir, bare), {}, {}, false).ok());
+        QVERIFY(!SettingsLoader::load(writeSettings(dir, bare), {}, {}, false).ok());
     }
 
     // Azure's shape: the deployment URL with api-version, the key in api-key, never in Authorization.
@@ -278,7 +280,8 @@ private Q_SLOTS:
         e.baseUrl = load.settings.provider(p).baseUrl;
         e.model = load.settings.provider(p).model;
         e.apiKey = load.settings.provider(p).apiKey;
-        const QNetworkRequest r = WireFormat::create(p)->request(e);
+        e.spec = load.settings.providerTable.spec(p); // what azure is: the settings', not the process's
+        const QNetworkRequest r = WireFormat::create(e.dialect(), p)->request(e);
         QCOMPARE(r.url().toString(),
                  QStringLiteral("https://contoso.openai.azure.com/openai/deployments/storyboard/chat/completions?api-version=2024-10-21"));
         QCOMPARE(r.rawHeader("api-key"), QByteArray("azure-secret"));
@@ -383,7 +386,7 @@ private Q_SLOTS:
     void keylessAuthFailureNamesWhereAKeyGoes()
     {
         QTemporaryDir dir;
-        const SettingsLoad load = SettingsLoader::read(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false);
+        const SettingsLoad load = SettingsLoader::load(writeSettings(dir, settingsWith({ localVllm() })), {}, {}, false);
         QVERIFY(load.ok());
         const Provider vllm = *load.settings.providerTable.find(u"local-vllm");
         Failure unauthorized;

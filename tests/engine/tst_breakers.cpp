@@ -445,7 +445,7 @@ private Q_SLOTS:
     {
         RefusingEngine engine;
         BreakerBoard board({});
-        Prober prober(engine, board, PipelineOptions {}, nullptr, 0ms);
+        Prober prober(engine, board, SteadyClock::instance(), PipelineOptions {}, nullptr, 0ms);
         const int targets = int(Prober::targetsOf(PipelineOptions {}).size());
         prober.tick();
         QCOMPARE(engine.starts, targets);

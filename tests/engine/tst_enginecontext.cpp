@@ -9,6 +9,7 @@
 #include "config/proxyrules.h"
 #include "connectproxy.h"
 #include "contract/providerregistry.h"
+#include "engine/manualclock.h"
 #include "hostileserver.h"
 #include "runtime/enginesetup.h"
 #include "runtime/replayrunner.h"
@@ -293,8 +294,8 @@ private Q_SLOTS:
         QVERIFY2(b.start(proxyOfB.url(), &error), qPrintable(error));
         const Provider shared = *ProviderRegistry::find(u"shared"); // one id for the process, two meanings
         // Nothing of either is published process-wide: the id is interned, what it is stays in each engine.
-        QVERIFY(!ProviderRegistry::all().contains(shared));
-        QVERIFY(!ProviderRegistry::find(u"only-a") || !ProviderRegistry::all().contains(*ProviderRegistry::find(u"only-a")));
+        QVERIFY(ProviderRegistry::spec(shared).baseUrl.isEmpty());
+        QCOMPARE(ProviderRegistry::name(shared), QStringLiteral("shared"));
 
         // Each /v1/config lists its own providers, as its own settings describe them.
         for (Side *side : { &a, &b }) {
@@ -439,6 +440,66 @@ private Q_SLOTS:
         QVERIFY2(reached->state == FinalState::Succeeded,
                  qPrintable(reached->failure ? reached->failure->detail : QStringLiteral("no failure recorded")));
         QCOMPARE(sim.simulator().counters(Provider::OpenAI).requests, 1);
+    }
+
+    // The engine's time is its context's (EngineContext::clock): a primary that never answers is cut at
+    // its 60 s timeout when the engine's clock says so, not when the steady clock does, and the fallback
+    // answers. Its alerts are judged on the same clock.
+    void engineRunsOnItsContextsClock()
+    {
+        QTemporaryDir dir;
+        const QJsonObject root {
+            { QStringLiteral("storyboard"),
+              QJsonObject { { QStringLiteral("provider"), QStringLiteral("gemini") },
+                            { QStringLiteral("fallback_provider"), QStringLiteral("qwen") },
+                            { QStringLiteral("primary_timeout"), QStringLiteral("60s") } } },
+            { QStringLiteral("pipeline"), QJsonObject { { QStringLiteral("captions"), false } } },
+        };
+        QFile f(dir.filePath(QStringLiteral("bullpen.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(root).toJson());
+        f.close();
+        ManualClock clock;
+        SetupOptions o;
+        o.forceSimulator = true;
+        o.scenario = QStringLiteral("primary-hang");
+        o.dataDir = dir.filePath(QStringLiteral("data"));
+        o.settingsFile = f.fileName();
+        o.keyFile = dir.filePath(QStringLiteral("none.env"));
+        o.environment = QProcessEnvironment();
+        o.useStore = false;
+        o.engineThreads = 0; // on this thread: the manual clock's timers fire here, in advance()
+        o.clock = &clock;
+        EngineSetup setup;
+        QVERIFY2(setup.init(o), qPrintable(setup.errors().isEmpty() ? QString() : setup.errors().constFirst().toString()));
+        QCOMPARE(setup.context().clock, static_cast<Clock *>(&clock));
+        QCOMPARE(&setup.alertClock(), static_cast<const Clock *>(&clock));
+
+        std::optional<StageResult> storyboard;
+        QObject scope;
+        QObject::connect(&setup.engine(), &EngineClient::finished, &scope,
+                         [&storyboard](const GenerationResult &r) { storyboard = r.storyboard; });
+        GenerationRequest g;
+        g.story = kStory;
+        g.fresh = true;
+        setup.engine().start(g);
+        // A stage starts on the engine's clock too (scheduled for now): advancing by nothing runs what is due.
+        const auto waitFor = [&clock](const auto &done) {
+            return QTest::qWaitFor(
+                [&] {
+                    clock.advance(0s);
+                    return done();
+                },
+                10'000);
+        };
+        QVERIFY(waitFor([&] { return setup.simulator()->counters(Provider::Gemini).requests == 1; }));
+        QVERIFY(!storyboard); // hanging: the engine's clock has not moved
+        clock.advance(60s);
+        QVERIFY2(waitFor([&] { return storyboard.has_value(); }), "the primary was not cut at the engine's 60 s");
+        QCOMPARE(storyboard->state, FinalState::Succeeded);
+        QCOMPARE(storyboard->attempts.size(), 2);
+        QCOMPARE(storyboard->attempts.first().failure->kind, FailureKind::TIMEOUT);
+        QCOMPARE(storyboard->fallback.finalProvider, std::optional<Provider>(Provider::Qwen));
     }
 };
 

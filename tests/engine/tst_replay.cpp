@@ -226,8 +226,9 @@ private Q_SLOTS:
         QVERIFY(p && rebuilt);
         QCOMPARE(p->primaryTimeout, std::chrono::milliseconds(1500));
         QCOMPARE(p->fallback, std::optional<Provider>(Provider::Qwen));
-        QCOMPARE(p->settingsJson().value(QLatin1StringView("storyboard")).toObject().value(QLatin1StringView("primary_timeout")),
-                 QJsonValue(QStringLiteral("1500ms")));
+        QCOMPARE(
+            p->settingsJson(ProviderTable()).value(QLatin1StringView("storyboard")).toObject().value(QLatin1StringView("primary_timeout")),
+            QJsonValue(QStringLiteral("1500ms")));
     }
 
     void verdictJudges()
@@ -323,14 +324,14 @@ private Q_SLOTS:
 
         QTemporaryDir replayDir;
         const QString scenarioFile = write(replayDir, QStringLiteral("scenario.json"), scenario.scenario);
-        const QString recordedSettings = write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson());
+        const QString recordedSettings = write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson(ProviderTable()));
         Ran replay = run(replayDir, scenarioFile, recordedSettings, false);
         QVERIFY(replay.result);
         const QStringList differs = replayDiffers(source->run(), replayedRun(*replay.result), scenario.approximate);
         QVERIFY2(differs.isEmpty(), qPrintable(differs.join(QLatin1Char('\n'))));
 
         const QJsonObject noFallback =
-            withStoryboard(source->policy->settingsJson(), QStringLiteral("fallback_provider"), QStringLiteral("none"));
+            withStoryboard(source->policy->settingsJson(ProviderTable()), QStringLiteral("fallback_provider"), QStringLiteral("none"));
         Ran whatIf = run(replayDir, scenarioFile, write(replayDir, QStringLiteral("whatif.json"), noFallback), false);
         QVERIFY(whatIf.result);
         const ReplayVerdict w = ReplayVerdict::judge(source->run(), replayedRun(*whatIf.result), false, scenario.approximate);
@@ -340,7 +341,7 @@ private Q_SLOTS:
         // What if the primary's timeout had been shorter: the same hang, given up on sooner, and the
         // fallback answers that much earlier; the verdict says both times.
         const QJsonObject sooner =
-            withStoryboard(source->policy->settingsJson(), QStringLiteral("primary_timeout"), QStringLiteral("300ms"));
+            withStoryboard(source->policy->settingsJson(ProviderTable()), QStringLiteral("primary_timeout"), QStringLiteral("300ms"));
         Ran faster = run(replayDir, scenarioFile, write(replayDir, QStringLiteral("sooner.json"), sooner), false);
         QVERIFY(faster.result);
         QCOMPARE(faster.result->state, FinalState::Succeeded);
@@ -373,7 +374,7 @@ private Q_SLOTS:
 
         QTemporaryDir work;
         const ReplayRunner::Options play { write(work, QStringLiteral("scenario.json"), source->scenario().scenario),
-                                           write(work, QStringLiteral("settings.json"), source->policy->settingsJson()),
+                                           write(work, QStringLiteral("settings.json"), source->policy->settingsJson(ProviderTable())),
                                            work.filePath(QStringLiteral("none.env")),
                                            source->row.id,
                                            &store,
@@ -471,7 +472,7 @@ private Q_SLOTS:
         QVERIFY2(!scenario.approximate.contains(0), qPrintable(scenario.approximations.join(QLatin1Char('\n'))));
         QTemporaryDir replayDir;
         Ran replay = run(replayDir, write(replayDir, QStringLiteral("scenario.json"), scenario.scenario),
-                         write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson()), false);
+                         write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson(ProviderTable())), false);
         QVERIFY(replay.result);
         const ReplayRun replayed = replayedRun(*replay.result);
         const QStringList differs = replayDiffers(source->run(), replayed, scenario.approximate);
@@ -582,7 +583,8 @@ private Q_SLOTS:
         QVERIFY(!QJsonDocument(played.scenario).toJson().contains("fox"));
         QTemporaryDir replayDir;
         const ReplayRunner::Options options { write(replayDir, QStringLiteral("scenario.json"), played.scenario),
-                                              write(replayDir, QStringLiteral("settings.json"), source->policy->settingsJson()),
+                                              write(replayDir, QStringLiteral("settings.json"),
+                                                    source->policy->settingsJson(ProviderTable())),
                                               replayDir.filePath(QStringLiteral("none.env")),
                                               source->row.id,
                                               nullptr,

@@ -174,22 +174,20 @@ private Q_SLOTS:
     // The simulator writes the toy's words and the toy's reader reads them back, body and stream.
     void simulatorAndReaderAgree()
     {
-        QTemporaryDir dir;
-        QVERIFY(SettingsLoader::load(writeSettings(dir, QStringLiteral("toy-llm")), {}, {}, false).ok());
-        const Provider toy = *providerFromId(u"toy-llm");
-        QCOMPARE(ProviderRegistry::dialect(toy), m_toy);
-        const std::unique_ptr<WireFormat> format = WireFormat::create(toy);
+        const auto [toy, dialect] = loadToy();
+        QCOMPARE(dialect, m_toy);
+        const std::unique_ptr<WireFormat> format = WireFormat::create(dialect, toy);
 
         ProviderResponse body;
-        format->parseBody(SimWire::body(toy, QStringLiteral("toy-1"), QStringLiteral("four panels"), SimWire::Ending::Stop, {}), body);
+        format->parseBody(SimWire::body(dialect, QStringLiteral("toy-1"), QStringLiteral("four panels"), SimWire::Ending::Stop, {}), body);
         QCOMPARE(body.text, QStringLiteral("four panels"));
-        QCOMPARE(FailureClassifier::classify(toy, withStatus(body, 200)), std::optional<Failure>());
+        QCOMPARE(FailureClassifier::classify(dialect, withStatus(body, 200)), std::optional<Failure>());
 
         ProviderResponse streamed;
         const std::unique_ptr<StreamDecoder> decoder = format->streamDecoder();
         SseParser parser;
         for (const QByteArray &event :
-             SimWire::stream(toy, QStringLiteral("toy-1"), QStringLiteral("four panels"), SimWire::Ending::Stop, {}))
+             SimWire::stream(dialect, QStringLiteral("toy-1"), QStringLiteral("four panels"), SimWire::Ending::Stop, {}))
             for (const SseEvent &e : parser.feed(event))
                 decoder->onEvent(e, streamed);
         QVERIFY(decoder->terminated());
@@ -208,21 +206,19 @@ private Q_SLOTS:
     {
         QFETCH(QString, simulated);
         QFETCH(FailureKind, kind);
-        QTemporaryDir dir;
-        QVERIFY(SettingsLoader::load(writeSettings(dir, QStringLiteral("toy-llm")), {}, {}, false).ok());
-        const Provider toy = *providerFromId(u"toy-llm");
-        const SimWire::ErrorReply reply = SimWire::error(toy, simulated);
+        const auto [toy, dialect] = loadToy();
+        const SimWire::ErrorReply reply = SimWire::error(dialect, simulated);
         QCOMPARE(reply.status, 418);
         ProviderResponse r;
         r.httpStatus = reply.status;
         r.errorBody = reply.body;
-        const std::optional<Failure> f = FailureClassifier::classify(toy, r);
+        const std::optional<Failure> f = FailureClassifier::classify(dialect, r);
         QVERIFY(f);
         QCOMPARE(f->kind, kind);
 
         ProviderResponse cut;
-        ToyFormat(toy).parseBody(SimWire::body(toy, QStringLiteral("toy-1"), QStringLiteral("{"), SimWire::Ending::MaxTokens, {}), cut);
-        QCOMPARE(FailureClassifier::classify(toy, withStatus(cut, 200))->kind, FailureKind::OUTPUT_TRUNCATED);
+        ToyFormat(toy).parseBody(SimWire::body(dialect, QStringLiteral("toy-1"), QStringLiteral("{"), SimWire::Ending::MaxTokens, {}), cut);
+        QCOMPARE(FailureClassifier::classify(dialect, withStatus(cut, 200))->kind, FailureKind::OUTPUT_TRUNCATED);
     }
 
     // End to end on the built-in simulator: gemini is overloaded, the toy provider answers on its own path.
@@ -249,9 +245,17 @@ private Q_SLOTS:
         QVERIFY2(last.failure->detail.contains(QStringLiteral("toy_busy")), qPrintable(last.failure->detail));
     }
 
-    void cleanupTestCase() { ProviderRegistry::setAdded({}); }
-
 private:
+    // The toy provider as the settings file describes it: its id, and the dialect its table gives it
+    // (the process's registry knows only the id).
+    static std::pair<Provider, WireDialect> loadToy()
+    {
+        QTemporaryDir dir;
+        const SettingsLoad load = SettingsLoader::load(writeSettings(dir, QStringLiteral("toy-llm")), {}, {}, false);
+        const Provider toy = *providerFromId(u"toy-llm");
+        return { toy, load.ok() ? load.settings.providerTable.dialect(toy) : WireDialect::OpenAI };
+    }
+
     static ProviderResponse withStatus(ProviderResponse r, int status)
     {
         r.httpStatus = status;

@@ -45,6 +45,11 @@ public:
         : m_owner(owner)
     {
     }
+    // The sockets are children, and a socket says `disconnected` on its way out, which counts a close
+    // here. Deleted by ~QObject they would say it to a worker already torn down to a QObject (UBSan:
+    // "member call on address ... which does not point to an object of type 'HostileWorker'"); deleted
+    // first, they say it to this one, while the owner still waits for the thread to end.
+    ~HostileWorker() override { qDeleteAll(findChildren<QTcpSocket *>(Qt::FindDirectChildrenOnly)); }
 
 protected:
     void incomingConnection(qintptr fd) override

@@ -49,7 +49,7 @@ public:
     void setConfigured(bool configured) { m_configured = configured; }
 
     Provider provider() const override { return m_provider; }
-    WireDialect dialect() const override { return dialectOf(m_provider); } // a built-in's, or what a test registered
+    WireDialect dialect() const override { return dialectOf(m_provider); } // a built-in's (the registry describes no other)
     QString model() const override { return m_model; }
     bool isConfigured() const override { return m_configured; }
     void generate(const StageRequest &request, std::shared_ptr<AttemptContext> context) override;

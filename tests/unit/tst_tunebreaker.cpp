@@ -189,6 +189,7 @@ private Q_SLOTS:
     void eachPredictionIsItsOwnCandidates()
     {
         Tuner tuner(Stage::Storyboard);
+        tuner.setThreads(3); // threads that share the passes, whatever the cores
         feed(tuner, hour(70'000));
         const QList<TuneCandidate> grid = tuneCandidates({ 5s, 30s, 90s }, { 3s, 60s }, today(TuneBreaker::AsRecorded));
         const TuneReport r = tuner.predict(grid, today(TuneBreaker::AsRecorded));

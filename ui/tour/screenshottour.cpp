@@ -284,7 +284,7 @@ private:
         // The Control view during an incident: a drain with an expiry, an open breaker and its alerts.
         const BreakerKey key { Provider::Gemini, Role::Primary, Stage::Storyboard };
         for (int i = 0; i < 5; ++i)
-            m_engine.engine().breakers().record(key, BreakerCount::Blamed, false, SteadyClock::instance().now(), FailureKind::TIMEOUT);
+            m_engine.engine().breakers().record(key, BreakerCount::Blamed, false, m_engine.context().clock->now(), FailureKind::TIMEOUT);
         m_engine.drainProvider({ Provider::Qwen, Role::Fallback, std::nullopt, QStringLiteral("incident 4711: quota warnings"),
                                  QDateTime::currentDateTimeUtc().addSecs(3600) });
         m_window.controlView()->refresh();

@@ -335,6 +335,7 @@ void SettingsView::reload()
     // What the file and the key file say, without the environment: that is what Save writes back.
     const SettingsLoad load = SettingsLoader::load(m_paths.settingsFile, m_paths.keyFile, QProcessEnvironment(), false);
     const Settings &s = load.settings;
+    m_table = s.providerTable;
     m_file = StagePolicy {};
     m_file.preset = s.storyboard.preset;
     m_file.primary = s.storyboard.primary;
@@ -476,20 +477,20 @@ QGroupBox *SettingsView::providersBox()
     return providers;
 }
 
-void SettingsView::fillProviderPicker(QComboBox *picker)
+void SettingsView::fillProviderPicker(QComboBox *picker) const
 {
     for (int i = picker->count() - 1; i >= 0; --i) {
         if (!picker->itemData(i).toString().isEmpty())
             picker->removeItem(i); // "none" stays
     }
-    for (const Provider p : ProviderRegistry::all())
-        picker->addItem(ProviderRegistry::spec(p).builtIn ? toId(p) : QStringLiteral("%1 (%2)").arg(toId(p), ProviderRegistry::name(p)),
-                        toId(p));
+    for (const Provider p : m_table.all())
+        picker->addItem(m_table.spec(p).builtIn ? toId(p) : QStringLiteral("%1 (%2)").arg(toId(p), m_table.name(p)), toId(p));
 }
 
 void SettingsView::draftAdded(Settings &s, QMap<QString, QString> *errors) const
 {
     s.added.clear();
+    s.providerTable.setAdded({});
     const QString text = m_added->toPlainText().trimmed();
     if (text.isEmpty())
         return;
@@ -512,8 +513,9 @@ void SettingsView::draftAdded(Settings &s, QMap<QString, QString> *errors) const
     if (!lines.isEmpty())
         errors->insert(QStringLiteral("providers"), lines.join(QLatin1Char('\n')));
     s.added = entries.added;
+    s.providerTable.setAdded(entries.added);
     for (const ProviderSpec &spec : entries.added) {
-        if (const std::optional<Provider> p = ProviderRegistry::find(spec.id)) {
+        if (const std::optional<Provider> p = s.providerTable.find(spec.id)) {
             ProviderSettings &ps = s.providers[*p];
             const QString apiKey = ps.apiKey; // from the key file, as loaded
             ps = ProviderSettings { spec.baseUrl, spec.model, apiKey, ps.keySource, spec.stream, spec.price };

@@ -101,11 +101,12 @@ private:
     void setKey(Provider provider);
     void describeKey(Provider provider, const Settings &loaded);
     QGroupBox *providersBox(); // the built-ins' rows, the keychain note and the added providers' entries
-    static void fillProviderPicker(QComboBox *picker);
+    void fillProviderPicker(QComboBox *picker) const; // the providers of the settings file, as last read
     void draftAdded(Settings &s, QMap<QString, QString> *errors) const;
 
     Paths m_paths;
     QProcessEnvironment m_environment;
+    ProviderTable m_table; // the settings file's providers, as reload() last read them: the pickers' choices
     bool m_usingSimulator;
     bool m_keychainAvailable = false;
     QString m_keychainReason; // why there is none
