@@ -4,7 +4,7 @@
 # primary × streaming on and off. Each generation runs with bullpen-cli generate (embedded engine on
 # the simulator, short timeouts, its own store), is replayed as recorded with bullpen-cli replay, and
 # gives one row: reproduced, or the first difference; and how many attempts were played approximately.
-# Exits 1 when any row is not reproduced. Rows run REPLAY_JOBS at a time (default 4: most of a row's
+# A replay that differs is replayed once more (the row says so). Exits 1 when any row is not reproduced. Rows run REPLAY_JOBS at a time (default 4: most of a row's
 # time is a provider's scripted wait, not CPU); the table keeps their order.
 #   bash scripts/replay-roundtrip.sh [BUILD_DIR [SCENARIO_GLOB]]   (default build/dev, every scenario)
 set -uo pipefail
@@ -36,17 +36,45 @@ row() {
         printf '| %s | %s | %s | the generation did not run | |\n' "$scenario" "$primary" "$stream"
         return 1
     fi
-    "$cli" replay "$id" --data-dir "$data" --json --report "$data.report" > "$data.replay" 2> /dev/null
-    python3 - "$data.replay" "$scenario" "$primary" "$stream" "$data.report" "$story" "$user" <<'PY'
+    # A row whose replay differs in its timings is replayed once more, from the same record: four ASan
+    # processes share two cores here, and one replay's attempt can wait a scheduler's slice longer than
+    # its recording did. The row then says so, with the first replay's difference; a difference that
+    # holds fails the row, as does any other failure of the first replay.
+    local first=
+    for attempt in 1 2; do
+        "$cli" replay "$id" --data-dir "$data" --json --report "$data.report" > "$data.replay" 2> /dev/null
+        if judge "$data" "$scenario" "$primary" "$stream" "$first"; then
+            return 0
+        fi
+        first=$(cat "$data.verdict" 2> /dev/null)
+        [[ $attempt == 1 && $first == differs:* ]] || break
+    done
+    cat "$data.row"
+    return 1
+}
+
+# Judges one replay of a row: writes its table row ($data.row, printed when it reproduced) and verdict.
+judge() {
+    local data=$1 scenario=$2 primary=$3 stream=$4 first=$5
+    python3 - "$data.replay" "$scenario" "$primary" "$stream" "$data.report" "$story" "$user" "$first" "$data" <<'PY'
 import json, os, stat, sys
-path, scenario, primary, stream, report_path, story, user = sys.argv[1:]
+path, scenario, primary, stream, report_path, story, user, first, data = sys.argv[1:]
+
+
+def out(line, verdict, code):
+    open(data + ".row", "w").write(line + "\n")
+    open(data + ".verdict", "w").write(verdict)
+    if code == 0:
+        print(line)
+    sys.exit(code)
+
+
 try:
     r = json.load(open(path))
     report_bytes = open(report_path, "rb").read()
     report = json.loads(report_bytes)
 except Exception:
-    print(f"| {scenario} | {primary} | {stream} | the replay did not run | |")
-    sys.exit(1)
+    out(f"| {scenario} | {primary} | {stream} | the replay did not run | |", "did not run", 1)
 approx = len(r.get("scenario", {}).get("approximations", []))
 verdict = "reproduced" if r["reproduced"] else "differs: " + "; ".join(r["differences"])[:160]
 # The bug report: every part, 0600, and neither the story nor the user id in it.
@@ -55,8 +83,9 @@ missing = [k for k in ("scenario", "settings", "verdict", "recorded", "replayed"
 if leaks or missing or stat.S_IMODE(os.stat(report_path).st_mode) != 0o600 or report["verdict"] != {k: r[k] for k in ("reproduced", "summary", "differences")}:
     verdict = f"report: leaks {leaks}, missing {missing}, mode {oct(stat.S_IMODE(os.stat(report_path).st_mode))}"
     r["reproduced"] = False
-print(f"| {scenario} | {primary} | {'on' if stream == '1' else 'off'} | {verdict} | {approx} |")
-sys.exit(0 if r["reproduced"] else 1)
+if r["reproduced"] and first:
+    verdict = "reproduced on a second replay; the first " + first[:140]
+out(f"| {scenario} | {primary} | {'on' if stream == '1' else 'off'} | {verdict} | {approx} |", verdict, 0 if r["reproduced"] else 1)
 PY
 }
 
@@ -78,5 +107,6 @@ printf '| scenario | primary | stream | verdict | approximate attempts |\n|---|-
 cat "$work"/rows/*.md
 failed=$(grep -Lx 0 "$work"/rows/*.rc | wc -l)
 echo
-echo "replay-roundtrip.sh: $((rows - failed)) of $rows reproduced"
+again=$(grep -l "reproduced on a second replay" "$work"/rows/*.md | wc -l)
+echo "replay-roundtrip.sh: $((rows - failed)) of $rows reproduced ($again of them on a second replay)"
 (( failed == 0 ))
