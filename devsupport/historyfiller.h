@@ -30,6 +30,9 @@ struct HistoryFillResult
     qint64 generations = 0;
     qint64 attempts = 0;
     QString error; // empty on success
+    // SQLite: every page of the fill is in the database file, none left in the WAL (a reader or the
+    // store's own checkpoint can keep the fill's checkpoint from finishing). PostgreSQL: true.
+    bool checkpointed = false;
 };
 
 class HistoryFiller final

@@ -114,7 +114,8 @@ void announce(const EngineSetup &setup)
 
 bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into, QString *error) const
 {
-    if (!EngineSetup::installProxy(QProcessEnvironment::systemEnvironment(), error))
+    into->routes = EngineSetup::proxyRoutes(QProcessEnvironment::systemEnvironment(), error);
+    if (!into->routes)
         return false;
     if (!EngineEndpoint::parseUrl(parser.value(engine), &into->base, error)) {
         *error = QStringLiteral("--engine: ") + *error;
@@ -133,11 +134,13 @@ bool RemoteFlag::endpoint(const QCommandLineParser &parser, EngineEndpoint *into
 
 bool RemoteFlag::endpoints(const QCommandLineParser &parser, QList<EngineEndpoint> *into, QString *error) const
 {
-    if (!EngineSetup::installProxy(QProcessEnvironment::systemEnvironment(), error))
+    const std::shared_ptr<const ProxyRoutes> routes = EngineSetup::proxyRoutes(QProcessEnvironment::systemEnvironment(), error);
+    if (!routes)
         return false;
     for (const QString &value : parser.values(engine)) {
         for (const QString &url : value.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             EngineEndpoint e;
+            e.routes = routes;
             if (!EngineEndpoint::parseUrl(url.trimmed(), &e.base, error)) {
                 *error = QStringLiteral("--engine %1: %2").arg(url.trimmed(), *error);
                 return false;

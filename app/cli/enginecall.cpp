@@ -11,6 +11,7 @@ EngineAnswer callEngine(const EngineEndpoint &endpoint, const QString &path, con
                         qint64 maxBytes)
 {
     QNetworkAccessManager network;
+    useProxyRules(network, endpoint.routes); // an engine behind a proxy, as every other client of it
     QNetworkRequest request = endpoint.request(path, query);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = postBody ? network.post(request, *postBody) : network.get(request);

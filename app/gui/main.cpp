@@ -54,9 +54,11 @@ public:
         return true;
     }
 
-    void attach(const EngineEndpoint &endpoint)
+    void attach(EngineEndpoint endpoint)
     {
-        if (QString why; !EngineSetup::installProxy(QProcessEnvironment::systemEnvironment(), &why)) {
+        QString why;
+        endpoint.routes = EngineSetup::proxyRoutes(QProcessEnvironment::systemEnvironment(), &why);
+        if (!endpoint.routes) {
             refuse(why);
             return;
         }

@@ -15,7 +15,7 @@ namespace bullpen {
 // provider is, read by the settings, the wire, /v1/config); its proxy routes, the certificate
 // authorities its provider calls trust and the clock it runs on are here. Two engines in one process,
 // or a replay beside an engine, each hold their own. Built without one (a test's stack by hand, which is
-// handed its clock apart), an engine follows the process's routes and trusts the system's authorities only.
+// handed its clock apart), an engine gets one of its own: no proxy, the system's authorities only.
 struct EngineContext
 {
     std::shared_ptr<ProxyRoutes> proxy = std::make_shared<ProxyRoutes>();
@@ -24,9 +24,8 @@ struct EngineContext
     // a test hands its own (SetupOptions::clock; it must outlive the engine).
     Clock *clock = &SteadyClock::instance();
 
-    // The process's routes and the system's authorities: for an engine built outside EngineSetup (tests,
-    // benchmarks).
-    static EngineContext ofProcess() { return EngineContext { ProxyRoutes::process(), std::make_shared<ProviderTrust>() }; }
+    // No proxy and the system's authorities, for an engine built outside EngineSetup (tests, benchmarks).
+    static EngineContext standalone() { return EngineContext {}; }
 };
 
 } // namespace bullpen

@@ -177,30 +177,9 @@ QNetworkProxy ProxyRoutes::proxyFor(const QUrl &target) const
     return proxy ? RulesProxyFactory::toQt(*proxy) : QNetworkProxy(QNetworkProxy::NoProxy);
 }
 
-const std::shared_ptr<ProxyRoutes> &ProxyRoutes::process()
-{
-    static const std::shared_ptr<ProxyRoutes> routes = std::make_shared<ProxyRoutes>();
-    return routes;
-}
-
-QNetworkProxy proxyFor(const QUrl &target)
-{
-    return ProxyRoutes::process()->proxyFor(target);
-}
-
 QList<QNetworkProxy> RulesProxyFactory::queryProxy(const QNetworkProxyQuery &query)
 {
     return { m_routes->proxyFor(query.url()) };
-}
-
-void installProxyRules(const ProxyRules &rules)
-{
-    ProxyRoutes::process()->install(rules);
-}
-
-void addDirectOrigin(const QUrl &url)
-{
-    ProxyRoutes::process()->addDirectOrigin(url);
 }
 
 void useProxyRules(QNetworkAccessManager &manager, std::shared_ptr<const ProxyRoutes> routes)

@@ -52,7 +52,8 @@ private:
 
 // One engine's proxy rules and the origins it reaches directly whatever they say (its built-in
 // simulator, its egress guards' relays): an engine's, made by EngineSetup and handed down to its network
-// pools and egress guards (EngineContext), so that two engines in one process each follow their own.
+// pools and egress guards (EngineContext), so that two engines in one process each follow their own. An
+// attached client's are its endpoint's (EngineEndpoint::routes). No routes belong to the process.
 // Thread-safe: engine threads ask on every request.
 class ProxyRoutes final
 {
@@ -61,11 +62,6 @@ public:
     void addDirectOrigin(const QUrl &url);
     // The proxy for one connection to `target` (NoProxy: direct).
     QNetworkProxy proxyFor(const QUrl &target) const;
-
-    // The process's own routes: what no engine owns (an attached console's calls to its engine, a
-    // stack built by hand in a test), and the free functions below. A static because those callers
-    // hold no engine to ask; engines never read it unless built without a context.
-    static const std::shared_ptr<ProxyRoutes> &process();
 
 private:
     mutable std::mutex m_mutex;
@@ -80,7 +76,7 @@ private:
 class RulesProxyFactory final : public QNetworkProxyFactory
 {
 public:
-    explicit RulesProxyFactory(std::shared_ptr<const ProxyRoutes> routes = ProxyRoutes::process())
+    explicit RulesProxyFactory(std::shared_ptr<const ProxyRoutes> routes)
         : m_routes(std::move(routes))
     {
     }
@@ -91,14 +87,7 @@ private:
     std::shared_ptr<const ProxyRoutes> m_routes;
 };
 
-// The process's routes (ProxyRoutes::process()): the rules every manager given useProxyRules() without
-// routes of its own follows. Origins added with addDirectOrigin() are reached directly whatever the
-// rules say: endpoints in this process.
-void installProxyRules(const ProxyRules &rules);
-void addDirectOrigin(const QUrl &url);
-// The proxy for one connection to `target` under the process's rules (NoProxy: direct).
-QNetworkProxy proxyFor(const QUrl &target);
 // Gives `manager` a RulesProxyFactory over `routes` (it takes ownership).
-void useProxyRules(QNetworkAccessManager &manager, std::shared_ptr<const ProxyRoutes> routes = ProxyRoutes::process());
+void useProxyRules(QNetworkAccessManager &manager, std::shared_ptr<const ProxyRoutes> routes);
 
 } // namespace bullpen

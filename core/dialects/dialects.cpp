@@ -49,11 +49,6 @@ const Dialect &Dialects::of(WireDialect dialect)
     return d ? *d : *table().slots.front().load();
 }
 
-const Dialect &Dialects::of(Provider provider)
-{
-    return of(ProviderRegistry::dialect(provider));
-}
-
 WireDialect Dialects::add(const Dialect &dialect)
 {
     const WireDialect w = WireDialect::declare(dialect.id(), dialect.defaultAuthHeader());
@@ -71,7 +66,7 @@ const ErrorRules &ErrorRules::of(WireDialect dialect)
 
 std::unique_ptr<WireFormat> WireFormat::create(Provider provider)
 {
-    return Dialects::of(provider).format(provider);
+    return Dialects::of(ProviderRegistry::dialect(provider)).format(provider);
 }
 
 std::unique_ptr<WireFormat> WireFormat::create(WireDialect dialect, Provider provider)

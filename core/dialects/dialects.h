@@ -12,7 +12,6 @@ class Dialects final
 {
 public:
     static const Dialect &of(WireDialect dialect);
-    static const Dialect &of(Provider provider);
     // Registers `dialect` (which must outlive the process's engines) under its id, and returns the
     // WireDialect a provider's spec names it by. Call it before any engine or simulator runs.
     static WireDialect add(const Dialect &dialect);

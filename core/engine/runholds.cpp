@@ -58,7 +58,6 @@ void HeldTrial::giveBack()
 
 void RunHolds::releaseAll()
 {
-    ticket.withdraw();
     slot.release();
     for (HeldTrial &t : trial)
         t.giveBack();

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What a stage run holds while it runs, each let go of by its own holder: the admission slot of the
-// attempt it runs, its place in the admission queue, and a HALF_OPEN breaker's one trial per role. A
-// step that takes one (route, admission, the gate, the fallback's slot) takes it through its holder; a
-// run that ends, by whichever path, lets go of all of them in one call (StageService::finishRun), and a
-// run destroyed without ending lets go on destruction: nothing is undone by hand, so nothing leaks (a
-// trial left open would keep its breaker HALF_OPEN with no one to close it).
+// What a stage run holds, each let go of by its own holder: the admission slot of the attempt it runs,
+// its place in the admission queue, and a HALF_OPEN breaker's one trial per role. The place in the queue
+// belongs to the run's Queued step and goes with it (engine/stageservice.cpp); the slot and the trials
+// outlive any one step (a slot is kept across rounds, a trial from its gate to its attempt's record) and
+// are the run's RunHolds. A run that ends, by whichever path, leaves its step and then lets go of these
+// in one call (StageService::finishRun); a run destroyed without ending lets go on destruction: nothing
+// is undone by hand, so nothing leaks (a trial left open would keep its breaker HALF_OPEN with no one to
+// close it).
 
 #include "clock.h"
 #include "contract/enums.h"
@@ -79,15 +81,14 @@ private:
     std::optional<BreakerKey> m_key;
 };
 
-// Everything a run holds. Declared so that destruction lets go in the order finishRun does.
+// What a run holds across its steps. Declared so that destruction lets go in the order finishRun does.
 struct RunHolds
 {
     HeldTrial trial[2]; // [0] primary, [1] fallback
     HeldSlot slot;
-    HeldTicket ticket;
 
     HeldTrial &trialOf(Role role) { return trial[role == Role::Primary ? 0 : 1]; }
-    // The queue place, then the slot, then any trial an attempt never ran.
+    // The slot, then any trial an attempt never ran.
     void releaseAll();
 };
 

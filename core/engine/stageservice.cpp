@@ -10,12 +10,46 @@
 
 #include <atomic>
 #include <cmath>
+#include <variant>
 
 Q_LOGGING_CATEGORY(lcService, "bullpen.service")
 
 namespace bullpen {
 
 using namespace std::chrono;
+
+namespace {
+
+// The steps of a stage run. Each holds what only it needs, and lets go of it when the run leaves it:
+// a step is replaced, never undone by hand. What outlives a step is in RunHolds (engine/runholds.h):
+// the admission slot, kept across rounds and handed on to the fallback, and the breakers' trials, each
+// taken at its gate and spent by its attempt's record.
+struct Starting // begin() runs from the event loop, never inside start(): disarmed when left
+{
+    std::unique_ptr<Timer> timer;
+};
+struct Deciding // inside one of the service's own calls: choosing the next step, holding nothing of its own
+{
+};
+struct Queued // waiting for an admission slot: the place in the queue is withdrawn when left, unless spent
+{
+    HeldTicket ticket;
+    Clock::time_point since;
+};
+struct Attempting // an attempt in flight: a cancel goes to its runner (the runner itself is kept in Run::runners)
+{
+    AttemptRunner *runner = nullptr;
+};
+struct Pausing // between two rounds on the same provider: disarmed when left, so no round starts after the end
+{
+    std::unique_ptr<Timer> timer;
+};
+struct Done // finished: the result is written, nothing is held, nothing starts
+{
+};
+using Step = std::variant<Starting, Deciding, Queued, Attempting, Pausing, Done>;
+
+} // namespace
 
 struct StageService::Run
 {
@@ -33,17 +67,16 @@ struct StageService::Run
     StagePolicy policy;
     Clock::time_point requestedAt; // offsets in events and records are measured from here
     StageBudget budget; // restarted at admission when the stage had to wait for a slot
-    // The admission slot of the current (or paused) attempt, the place in the admission queue, the
-    // breakers' trials: each let go of by its holder (engine/runholds.h).
+    // The admission slot of the current (or paused) attempt and the breakers' trials: each let go of by
+    // its holder (engine/runholds.h).
     RunHolds holds;
+    // The step the run is in (above). Declared after `holds`, so that a run destroyed without ending
+    // leaves its step (withdrawing its place in the queue) before its slot goes back, as finishRun does.
+    Step step;
     std::optional<AbortReason> stopping; // operator cancel or shutdown asked for: nothing new starts
-    std::optional<Clock::time_point> queuedAt;
     Clock::duration queued { 0 };
     quint64 nextSequence = 0;
     std::vector<std::unique_ptr<AttemptRunner>> runners; // kept to the end, so late results are still logged
-    AttemptRunner *current = nullptr;
-    std::unique_ptr<Timer> pauseTimer; // between same-provider rounds
-    std::unique_ptr<Timer> startTimer; // begin() runs from the event loop, not inside start()
     QList<AttemptRecord> attempts;
     std::optional<Failure> primaryFailure;
     Role first = Role::Primary; // Fallback when the primary's breaker is open or it is drained
@@ -51,7 +84,6 @@ struct StageService::Run
     bool rerouted = false; // routed again once at admission because its breaker's gate had closed meanwhile
     QString decision;
     bool fallbackApplied = false;
-    bool finished = false;
 };
 
 StageService::StageService(Clock &clock, QObject *parent)
@@ -90,8 +122,8 @@ QString StageService::start(const StageRequest &request, const StagePolicy &poli
     auto run = std::make_unique<Run>(m_clock, id, request, policy);
     Run &r = *run;
     m_runs.emplace(id, std::move(run));
-    r.startTimer = m_clock.arm(m_clock.now(), [this, &r] {
-        r.startTimer.reset();
+    r.step.emplace<Starting>().timer = m_clock.arm(m_clock.now(), [this, &r] {
+        r.step.emplace<Deciding>();
         begin(r);
     });
     return id;
@@ -138,14 +170,15 @@ void StageService::route(Run &run)
     const int ahead = m_admission->waiting(first);
     const int inFlight = m_admission->inFlight(first);
     const QString id = run.generationId;
-    run.holds.ticket.hold(m_admission, m_admission->enqueue(first, [this, id, provider = first] {
+    Queued &queued = run.step.emplace<Queued>();
+    queued.ticket.hold(m_admission, m_admission->enqueue(first, [this, id, provider = first] {
         const auto it = m_runs.find(id);
         if (it != m_runs.end())
             admitted(*it->second);
         else // cannot happen (an ending run withdraws its ticket), but a slot must never leak
             m_admission->release(provider);
     }));
-    if (!run.holds.ticket.waiting()) {
+    if (!queued.ticket.waiting()) {
         run.decision = recordText(RecordText::QueueFull, { toId(first) });
         finishRun(run, FinalState::Failed,
                   Failure { FailureKind::NOT_SENT,
@@ -155,7 +188,7 @@ void StageService::route(Run &run)
                   StageOutput {});
         return;
     }
-    run.queuedAt = m_clock.now();
+    queued.since = m_clock.now();
     emitEvent(run, StageQueued { p.stage, first, ahead, inFlight, m_admission->limits().inFlight });
 }
 
@@ -247,10 +280,12 @@ void StageService::recordForBreaker(Run &run, const AttemptRecord &rec)
 
 void StageService::admitted(Run &run)
 {
-    run.holds.ticket.spend();
+    Queued &queued = std::get<Queued>(run.step);
+    queued.ticket.spend(); // granted: the queue has handed the slot over
+    run.queued = m_clock.now() - queued.since;
+    run.step.emplace<Deciding>();
     const Provider first = run.first == Role::Primary ? run.policy.primary : *run.policy.fallback;
     run.holds.slot.hold(m_admission, first);
-    run.queued = m_clock.now() - run.queuedAt.value_or(m_clock.now());
     run.budget.restart();
     emitEvent(run, StageAdmitted { run.policy.stage, first, duration_cast<microseconds>(run.queued) });
     if (takeGate(run))
@@ -282,7 +317,7 @@ void StageService::startAttempt(Run &run, Role role, int round)
     auto runner = std::make_unique<AttemptRunner>(m_clock, *gen, spec);
     AttemptRunner *raw = runner.get();
     run.runners.push_back(std::move(runner));
-    run.current = raw;
+    run.step.emplace<Attempting>().runner = raw;
     const QString id = run.generationId;
     connect(raw, &AttemptRunner::finished, this, [this, id](const AttemptOutcome &outcome) {
         const auto it = m_runs.find(id);
@@ -301,7 +336,7 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
 {
     const AttemptRecord &rec = outcome.record;
     const StagePolicy &p = run.policy;
-    run.current = nullptr;
+    run.step.emplace<Deciding>();
     run.attempts.append(rec);
     recordForBreaker(run, rec);
 
@@ -363,8 +398,8 @@ void StageService::onAttemptFinished(Run &run, const AttemptOutcome &outcome)
             emitEvent(run, RetryScheduled { p.stage, rec.provider, rec.role, rec.round + 1, failure.kind, pause });
             const Role role = rec.role;
             const int next = rec.round + 1;
-            run.pauseTimer = m_clock.arm(m_clock.now() + pause, [this, &run, role, next] {
-                run.pauseTimer.reset();
+            run.step.emplace<Pausing>().timer = m_clock.arm(m_clock.now() + pause, [this, &run, role, next] {
+                run.step.emplace<Deciding>();
                 startAttempt(run, role, next);
             });
             return;
@@ -440,15 +475,13 @@ bool StageService::takeFallbackSlot(Run &run)
 
 void StageService::finishRun(Run &run, FinalState state, std::optional<Failure> failure, StageOutput output)
 {
-    if (run.finished) {
+    if (std::holds_alternative<Done>(run.step)) {
         qCWarning(lcService) << "generation" << run.generationId << "finished twice; second final state ignored";
         return;
     }
-    run.finished = true;
-    run.pauseTimer.reset();
-    run.startTimer.reset();
-    // The queue place, the slot, and a trial handed out for an attempt that never ran (cancelled while
-    // queued), which goes back to its breaker: each holder lets go of its own (engine/runholds.h).
+    // Leaving the step lets go of what it held (a timer, a place in the queue); then the slot, and a
+    // trial handed out for an attempt that never ran, which goes back to its breaker (engine/runholds.h).
+    run.step.emplace<Done>();
     run.holds.releaseAll();
 
     StageResult result;
@@ -509,14 +542,14 @@ bool StageService::cancel(const QString &generationId, AbortReason reason)
         return false;
     Run &run = *it->second;
     run.stopping = reason;
-    if (run.current) {
-        run.current->cancel(reason);
+    if (const Attempting *attempt = std::get_if<Attempting>(&run.step)) {
+        attempt->runner->cancel(reason);
         return true;
     }
     // Between rounds, or not begun yet.
     const bool shutdown = reason == AbortReason::Shutdown;
     run.decision = recordText(shutdown ? RecordText::ShutDownBeforeNextAttempt : RecordText::CancelledBeforeNextAttempt);
-    if (run.startTimer && !m_sink)
+    if (std::holds_alternative<Starting>(run.step) && !m_sink)
         emitEvent(run, GenerationStarted::of(run.policy, run.request.userId));
     finishRun(
         run, FinalState::Cancelled,
@@ -537,8 +570,8 @@ void StageService::shutdown()
             continue;
         Run &run = *it->second;
         run.stopping = AbortReason::Shutdown;
-        if (run.current) {
-            run.current->cancel(AbortReason::Shutdown);
+        if (const Attempting *attempt = std::get_if<Attempting>(&run.step)) {
+            attempt->runner->cancel(AbortReason::Shutdown);
         } else {
             run.decision = recordText(RecordText::ShutDownBeforeNextAttempt);
             finishRun(run, FinalState::Cancelled,

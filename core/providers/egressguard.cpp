@@ -504,7 +504,7 @@ private:
 EgressGuard::EgressGuard(GuardLimits limits, QObject *parent)
     : QObject(parent)
     , m_limits(limits)
-    , m_routes(ProxyRoutes::process())
+    , m_routes(std::make_shared<ProxyRoutes>()) // none until its engine's (setProxyRoutes)
 {
     m_thread.setObjectName(QStringLiteral("bullpen-guard"));
     m_home = new QObject;

@@ -60,8 +60,8 @@ public:
     // The loopback base URL that relays to `upstream` (an http:// URL; path and query kept), or
     // nothing with *error set when no listener could be opened.
     std::optional<QUrl> route(const QUrl &upstream, QString *error = nullptr);
-    // The proxy routes its relays follow, and in which they are direct origins (its engine's; the
-    // process's until set). Set before the first route().
+    // The proxy routes its relays follow, and in which they are direct origins (its engine's; none,
+    // so direct, until set). Set before the first route().
     void setProxyRoutes(std::shared_ptr<ProxyRoutes> routes) { m_routes = std::move(routes); }
 
     // Counters for tests and soak (all connections, since start).

@@ -7,7 +7,7 @@
 namespace bullpen {
 
 NetworkPool::NetworkPool(QObject *parent)
-    : NetworkPool(ProxyRoutes::process(), std::make_shared<ProviderTrust>(), parent)
+    : NetworkPool(std::make_shared<ProxyRoutes>(), std::make_shared<ProviderTrust>(), parent)
 {
 }
 

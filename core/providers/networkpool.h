@@ -31,7 +31,7 @@ class NetworkPool final : public QObject
 public:
     static constexpr int kPerManager = 6; // Qt 6.4's fixed per-host connection count
 
-    explicit NetworkPool(QObject *parent = nullptr); // the process's proxy routes, the system's authorities
+    explicit NetworkPool(QObject *parent = nullptr); // no proxy, the system's authorities
     // Its managers follow `routes`, its https requests trust `trust` (its engine's, EngineContext).
     NetworkPool(std::shared_ptr<ProxyRoutes> routes, std::shared_ptr<const ProviderTrust> trust, QObject *parent = nullptr);
     const std::shared_ptr<ProxyRoutes> &proxyRoutes() const { return m_routes; }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/proxyrules.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -11,6 +13,7 @@
 #include <QUrlQuery>
 
 #include <chrono>
+#include <memory>
 
 class QNetworkReply;
 
@@ -26,6 +29,10 @@ struct EngineEndpoint
     // Certificate authorities trusted for an https engine besides the system's (an engine with a
     // private CA or a self-signed certificate): from BULLPEN_ENGINE_CA.
     QList<QSslCertificate> trusted {};
+    // The proxy this client reaches the engine through: the settings file's and the environment's
+    // rules, read by whoever made the endpoint (EngineSetup::proxyRoutes); none by default (direct).
+    // Each endpoint's own: two clients in one process may each follow their own.
+    std::shared_ptr<const ProxyRoutes> routes = std::make_shared<ProxyRoutes>();
 
     // Reads BULLPEN_ENGINE_CA, a PEM file of one or more CA certificates, into `trusted`. True when it
     // is unset; false with the reason in *error when it is set but unreadable or holds no certificate.

@@ -40,7 +40,7 @@ RemoteEngine::RemoteEngine(EngineEndpoint endpoint, QObject *parent)
     , m_network(new QNetworkAccessManager(this))
     , m_stateSince(QDateTime::currentDateTime())
 {
-    useProxyRules(*m_network); // an engine behind a proxy (proxyrules.h)
+    useProxyRules(*m_network, m_endpoint.routes); // an engine behind a proxy (proxyrules.h)
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &RemoteEngine::openStream);
     // Behind a load balancer the engine that took a generation can die without this client's stream

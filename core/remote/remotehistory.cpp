@@ -44,7 +44,7 @@ RemoteHistory::RemoteHistory(EngineEndpoint endpoint)
     : m_endpoint(std::move(endpoint))
 {
     m_network = new QNetworkAccessManager;
-    useProxyRules(*m_network);
+    useProxyRules(*m_network, m_endpoint.routes);
     m_network->moveToThread(&m_thread);
     QObject::connect(&m_thread, &QThread::finished, m_network, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("bullpen-remote-history"));

@@ -14,7 +14,7 @@ RemoteStoreWatch::RemoteStoreWatch(EngineEndpoint endpoint, std::chrono::millise
     : HistoryWrites(parent)
     , m_endpoint(std::move(endpoint))
 {
-    useProxyRules(m_network);
+    useProxyRules(m_network, m_endpoint.routes);
     m_timer.setInterval(every);
     connect(&m_timer, &QTimer::timeout, this, &RemoteStoreWatch::ask);
 }

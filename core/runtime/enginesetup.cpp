@@ -41,14 +41,15 @@ EngineSetup::~EngineSetup()
         m_store->flush();
 }
 
-bool EngineSetup::installProxy(const QProcessEnvironment &environment, QString *error)
+std::shared_ptr<ProxyRoutes> EngineSetup::proxyRoutes(const QProcessEnvironment &environment, QString *error)
 {
     const SettingsLoad load = SettingsLoader::load(defaultSettingsFile(), defaultKeyFile(), environment, /*requireKeys=*/false);
     const std::optional<ProxyRules> rules = ProxyRules::from(load.settings.proxy, environment, error);
     if (!rules)
-        return false;
-    installProxyRules(*rules);
-    return true;
+        return nullptr;
+    auto routes = std::make_shared<ProxyRoutes>();
+    routes->install(*rules);
+    return routes;
 }
 
 QString EngineSetup::defaultSettingsFile()

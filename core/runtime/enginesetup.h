@@ -154,10 +154,11 @@ public:
     QString keyFilePath() const override { return m_keyFilePath; }
     QProcessEnvironment environment() const override { return m_environment; }
 
-    // The proxy rules (proxyrules.h) from the settings file's `proxy`, BULLPEN_PROXY and the usual
-    // environment variables, installed for the whole process: for front ends that attach to an engine
-    // without setting one up. False with the reason when a proxy variable does not parse.
-    static bool installProxy(const QProcessEnvironment &environment, QString *error);
+    // The proxy routes (proxyrules.h) from the settings file's `proxy`, BULLPEN_PROXY and the usual
+    // environment variables: for front ends that attach to an engine without setting one up, which
+    // hand them to their endpoints (EngineEndpoint::routes). Null with the reason when a proxy
+    // variable does not parse.
+    static std::shared_ptr<ProxyRoutes> proxyRoutes(const QProcessEnvironment &environment, QString *error);
     // What calls go through, for the status line: "direct (no proxy)" or the proxies and exceptions.
     QString proxyDescription() const { return m_proxyDescription; }
     // What this engine owns (its proxy routes; its providers are m_settings.providerTable).

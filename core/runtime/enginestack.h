@@ -19,8 +19,8 @@ namespace bullpen {
 class EngineStack final
 {
 public:
-    // `context`: its engine's (EngineSetup's); the process's for a stack built by hand.
-    EngineStack(const Settings &settings, Clock &clock, const EngineContext &context = EngineContext::ofProcess());
+    // `context`: its engine's (EngineSetup's); for a stack built by hand, one of its own: no proxy.
+    EngineStack(const Settings &settings, Clock &clock, const EngineContext &context = EngineContext::standalone());
     ~EngineStack();
     EngineStack(const EngineStack &) = delete;
     EngineStack &operator=(const EngineStack &) = delete;

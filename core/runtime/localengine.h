@@ -35,9 +35,9 @@ public:
     // BULLPEN_ENGINE_THREADS if set (1..64), else the number of cores.
     static int threadsFromEnvironment(const QProcessEnvironment &environment);
 
-    // `context`: what this engine owns (EngineSetup's); the process's for an engine built by hand.
+    // `context`: what this engine owns (EngineSetup's); for an engine built by hand, one of its own: no proxy.
     LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
-                const EngineContext &context = EngineContext::ofProcess(), QObject *parent = nullptr);
+                const EngineContext &context = EngineContext::standalone(), QObject *parent = nullptr);
     ~LocalEngine() override;
 
     QString start(const GenerationRequest &request) override;

@@ -510,7 +510,7 @@ void EngineService::onEvent(const Event &event)
         m_awaitingStream.remove(event.generationId); // published just below
     if (std::holds_alternative<GenerationStarted>(event.body))
         m_generations.started(event.generationId); // started here by any front end (comparisons too)
-    m_metrics.record(event, nowMs(), ServiceMetrics::steadyNowMs());
+    m_metrics.record(event, nowMs(), ServiceMetrics::steadyNowMs(*m_context.setup.context().clock));
     if (m_events.followsStore())
         return; // this engine's events reach its stream from the store, in the store's order
     if (const auto *started = std::get_if<GenerationStarted>(&event.body); started && started->instance.isEmpty()) {

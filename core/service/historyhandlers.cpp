@@ -116,17 +116,18 @@ ApiReply HistoryHandlers::statsProviders()
 {
     // Sorting the last 15 minutes' durations costs milliseconds under load: computed at most once a
     // second, however many dashboards ask.
-    // Its age on the monotonic clock: a step of the wall clock never serves an old answer for long.
-    // at_ms is the answer's date; the windows run on the monotonic clock (a step of the wall clock
-    // neither empties them nor keeps old attempts in them).
+    // Its age on the engine's monotonic clock: a step of the wall clock never serves an old answer for
+    // long. at_ms is the answer's date; the windows run on the engine's monotonic clock too (a step of
+    // the wall clock neither empties them nor keeps old attempts in them).
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const qint64 steady = ServiceMetrics::steadyNowMs();
-    if (m_providersAnswer.isEmpty() || !m_providersAge.isValid() || m_providersAge.elapsed() >= 1000) {
+    const Clock &clock = *m_context.setup.context().clock;
+    const qint64 steady = ServiceMetrics::steadyNowMs(clock);
+    if (m_providersAnswer.isEmpty() || !m_providersAt || clock.now() - *m_providersAt >= std::chrono::seconds(1)) {
         const QList<Provider> providers = m_context.setup.providers().all(); // this engine's own
         const ProviderWindows windows { m_context.options.instance, now, m_metrics.providers(providers, steady, 5 * 60 * 1000),
                                         m_metrics.providers(providers, steady, 15 * 60 * 1000) };
         m_providersAnswer = QJsonDocument(StatsJson::providerWindows(windows)).toJson(QJsonDocument::Compact);
-        m_providersAge.start();
+        m_providersAt = clock.now();
     }
     return ApiReply { 200, m_providersAnswer, "application/json", {} };
 }

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "apireply.h"
+#include "engine/clock.h"
 #include "statistics.h"
 
 #include <QByteArray>
-#include <QElapsedTimer>
 #include <QString>
+
+#include <optional>
 
 class QHttpServerRequest;
 class QTcpSocket;
@@ -40,7 +42,7 @@ private:
     ServiceContext &m_context;
     const ServiceMetrics &m_metrics;
     QByteArray m_providersAnswer; // GET /v1/stats/providers, at most a second old
-    QElapsedTimer m_providersAge; // since m_providersAnswer was computed
+    std::optional<Clock::time_point> m_providersAt; // when m_providersAnswer was computed, on the engine's clock
 };
 
 } // namespace bullpen

@@ -2,7 +2,6 @@
 #include "servicemetrics.h"
 
 #include "contract/providerregistry.h"
-#include "engine/clock.h"
 #include "history/providerhealth.h"
 
 #include <QJsonArray>
@@ -41,9 +40,9 @@ void head(QByteArray &out, const char *name, const char *type, const char *help)
 
 } // namespace
 
-qint64 ServiceMetrics::steadyNowMs()
+qint64 ServiceMetrics::steadyNowMs(const Clock &clock)
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::instance().now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::milliseconds>(clock.now().time_since_epoch()).count();
 }
 
 void ServiceMetrics::record(const Event &event, qint64 wallMs, qint64 steadyMs)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/breakerboard.h"
+#include "engine/clock.h"
 #include "engine/event.h"
 #include "history/providerwindow.h"
 #include "store/retention.h"
@@ -48,16 +49,18 @@ public:
         QString version; // bullpen_build_info
     };
 
-    // `wallMs` dates a probe's last run as /metrics shows it (a Unix time); `steadyMs` (steadyNowMs())
-    // places an attempt in the windows below, so a step of the wall clock neither empties nor stretches them.
+    // `wallMs` dates a probe's last run as /metrics shows it (a Unix time); `steadyMs` (steadyNowMs() of
+    // the engine's clock) places an attempt in the windows below, so a step of the wall clock neither
+    // empties nor stretches them.
     void record(const Event &event, qint64 wallMs, qint64 steadyMs);
-    static qint64 steadyNowMs();
+    // `clock`'s now in milliseconds: the engine's own clock (EngineContext::clock), monotonic.
+    static qint64 steadyNowMs(const Clock &clock);
     void countRequest(int status) { ++m_requests[status]; }
     QByteArray prometheus(const Gauges &gauges) const;
 
     // Per provider over the last `windowMs` (this engine's attempts, all stages): attempts, error %,
     // the most frequent failure kind, how often a failed primary was handed to the fallback, p50/p90 duration.
-    // `nowSteadyMs` is steadyNowMs(): the windows run on the monotonic clock.
+    // `nowSteadyMs` is steadyNowMs(clock) of the engine's clock: the windows run on its monotonic time.
     QList<ProviderWindow> providers(const QList<Provider> &providers, qint64 nowSteadyMs, qint64 windowMs) const;
 
     static constexpr std::array<double, 12> kBucketsSeconds { 0.005, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60 };

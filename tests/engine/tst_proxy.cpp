@@ -6,6 +6,7 @@
 #include "config/proxyrules.h"
 #include "connectproxy.h"
 #include "loopbackrig.h"
+#include "remote/remotehistory.h"
 #include "sim/httpserving.h"
 #include "sim/simulatorthread.h"
 
@@ -44,8 +45,6 @@ class tst_Proxy : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void cleanup() { installProxyRules(*ProxyRules::from(QStringLiteral("none"), {}, nullptr)); }
-
     void rulesReadTheEnvironmentAsCurlDoes_data()
     {
         QTest::addColumn<QString>("setting");
@@ -135,13 +134,15 @@ private Q_SLOTS:
         ConnectProxy proxy;
         QString error;
         QVERIFY2(proxy.start(&error), qPrintable(error));
-        installProxyRules(*ProxyRules::from(proxy.url(), {}, &error));
+        const std::optional<ProxyRules> rules = ProxyRules::from(proxy.url(), {}, &error);
+        QVERIFY2(rules, qPrintable(error));
         QString scenarioError;
         auto scenario = Scenario::fromJson(
             "{\"name\":\"ok-then-reset\",\"providers\":{\"gemini\":[{\"do\":\"ok\"},{\"do\":\"reset\"},{\"do\":\"ok\"}]}}", &scenarioError);
         QVERIFY2(scenario, qPrintable(scenarioError));
         LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false);
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        rig.proxyRoutes().install(*rules); // the rig's engine's routes
         rig.simulator().setScenario(*scenario);
         const StagePolicy policy = StagePolicy::relief(Provider::Gemini, std::nullopt);
         const auto first = rig.run(policy, QStringLiteral("One."));
@@ -165,7 +166,8 @@ private Q_SLOTS:
         ConnectProxy proxy;
         QString error;
         QVERIFY2(proxy.start(&error), qPrintable(error));
-        installProxyRules(*ProxyRules::from(proxy.url(), {}, &error));
+        const std::optional<ProxyRules> rules = ProxyRules::from(proxy.url(), {}, &error);
+        QVERIFY2(rules, qPrintable(error));
         // Qwen at "localhost": its own tunnel target, told apart from gemini's at the proxy.
         LoopbackRig rig(QStringLiteral("primary-hang"), Provider::Gemini, Provider::Qwen, false, [](Settings &s) {
             QUrl u = s.providers[Provider::Qwen].baseUrl;
@@ -173,6 +175,7 @@ private Q_SLOTS:
             s.providers[Provider::Qwen].baseUrl = u;
         });
         QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        rig.proxyRoutes().install(*rules);
         StagePolicy policy = StagePolicy::relief(Provider::Gemini, Provider::Qwen);
         policy.primaryTimeout = 1500ms;
         const QString gemini = hostPort(rig.simulator().baseUrl(Provider::Gemini));
@@ -193,6 +196,40 @@ private Q_SLOTS:
         QCOMPARE(proxy.target(qwen).requests, 1);
         QCOMPARE(rig.simulator().counters(Provider::Gemini).requests, 1);
         QCOMPARE(rig.simulator().counters(Provider::Qwen).requests, 1);
+    }
+
+    // Two attached clients in one process, each on its own endpoint's routes (EngineEndpoint::routes):
+    // one reaches its engine through the proxy, the other directly. No routes belong to the process, so
+    // neither sees the other's.
+    void attachedClientsFollowTheirOwnEndpoints()
+    {
+        ConnectProxy proxy;
+        QString error;
+        QVERIFY2(proxy.start(&error), qPrintable(error));
+        SimulatorThread engine; // any HTTP server on loopback: the calls' route is what is judged
+        QVERIFY2(engine.start(0, &error), qPrintable(error));
+        const quint16 port = quint16(engine.simulator().baseUrl(Provider::Gemini).port());
+        const std::optional<ProxyRules> rules = ProxyRules::from(proxy.url(), {}, &error);
+        QVERIFY2(rules, qPrintable(error));
+        auto proxied = std::make_shared<ProxyRoutes>();
+        proxied->install(*rules);
+
+        EngineEndpoint throughProxy;
+        throughProxy.base = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port));
+        throughProxy.token = "t";
+        throughProxy.routes = proxied;
+        EngineEndpoint direct;
+        direct.base = QUrl(QStringLiteral("http://localhost:%1").arg(port));
+        direct.token = "t";
+        RemoteHistory a(throughProxy);
+        RemoteHistory b(direct);
+        QString whyA, whyB;
+        a.count({}, &whyA);
+        b.count({}, &whyB);
+        QCOMPARE(proxy.target(QStringLiteral("127.0.0.1:%1").arg(port)).requests, 1);
+        QCOMPARE(proxy.target(QStringLiteral("localhost:%1").arg(port)).tunnels, 0);
+        QCOMPARE(proxy.target(QStringLiteral("localhost:%1").arg(port)).requests, 0);
+        QVERIFY2(!whyB.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(whyB)); // answered, directly
     }
 
     // The whole CLI through the proxy: storyboard (fallback), captions and image. Every request the

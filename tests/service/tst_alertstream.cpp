@@ -4,6 +4,7 @@
 // rule's `for` and hold pass without waiting): alert_pending, alert_firing and alert_resolved. And the
 // generations the engine threads run: each one's events on the stream in sequence, from
 // generation_started to generation_finished (one of the suites of the tsan stage, scripts/tsan.sh).
+// And the service's own windows (/v1/stats/providers) on the engine's clock (EngineContext::clock).
 #include "engine/breakerboard.h"
 #include "engine/manualclock.h"
 #include "pipeline/generationrequest.h"
@@ -13,6 +14,8 @@
 #include "service/engineservice.h"
 #include "store/apitokens.h"
 #include "store/store.h"
+#include "wire/apiroutes.h"
+#include "wire/statsjson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -99,6 +102,81 @@ private Q_SLOTS:
         QCOMPARE(seen, expected);
         const QJsonObject answer = setup.alertsJson(options.instance);
         QCOMPARE(answer.value(QLatin1StringView("history")).toArray().size(), 1);
+    }
+
+    // The last 5 and 15 minutes of /v1/stats/providers are the engine's minutes: a generation run on a
+    // manual clock is in both windows, and 16 minutes of that clock later in neither (the answer's
+    // one-second cache ages on the same clock). On the process's steady clock it would still be there.
+    void providerWindowsRunOnTheEnginesClock()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ManualClock clock;
+        SetupOptions so;
+        so.settingsFile = dir.filePath(QStringLiteral("settings.toml")); // none: the defaults
+        so.keyFile = dir.filePath(QStringLiteral("keys.env"));
+        so.dataDir = dir.path();
+        so.forceSimulator = true;
+        so.environment = QProcessEnvironment();
+        so.engineThreads = 0; // the manual clock's timers fire on this thread, in advance()
+        so.clock = &clock;
+        EngineSetup setup;
+        QVERIFY2(setup.init(so), qPrintable(setup.errors().isEmpty() ? QString() : setup.errors().first().toString()));
+        QString why;
+        const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
+        QVERIFY2(tokens, qPrintable(why));
+        const std::optional<QString> token = tokens->add(QStringLiteral("watcher"), ApiRole::Viewer, &why);
+        QVERIFY2(token, qPrintable(why));
+        ServiceOptions options;
+        options.port = 0;
+        options.instance = QStringLiteral("clock-test");
+        EngineService service(setup, *tokens, options);
+        QVERIFY2(service.listen(&why), qPrintable(why));
+
+        bool finished = false;
+        QObject scope;
+        QObject::connect(&setup.engine(), &EngineClient::finished, &scope, [&finished] { finished = true; });
+        GenerationRequest g;
+        g.story = QStringLiteral("A cat finds a lost umbrella and returns it to its owner on a rainy day.");
+        g.fresh = true;
+        setup.engine().start(g);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                clock.advance(0s); // what is due on the engine's clock runs
+                return finished;
+            },
+            10'000));
+
+        QNetworkAccessManager network;
+        const auto windows = [&]() -> std::optional<ProviderWindows> {
+            QUrl url = service.url();
+            url.setPath(ApiRoutes::path(ApiRoute::StatsProviders));
+            QNetworkRequest request(url);
+            request.setRawHeader("Authorization", "Bearer " + token->toLatin1());
+            std::unique_ptr<QNetworkReply> reply(network.get(request));
+            if (!QTest::qWaitFor([&] { return reply->isFinished(); }, 10'000) || reply->error() != QNetworkReply::NoError)
+                return std::nullopt;
+            auto read = StatsJson::providerWindowsFromJson(QJsonDocument::fromJson(reply->readAll()).object());
+            if (!std::holds_alternative<ProviderWindows>(read))
+                return std::nullopt;
+            return std::get<ProviderWindows>(std::move(read));
+        };
+        const auto attemptsOf = [](const QList<ProviderWindow> &window, const QString &provider) {
+            for (const ProviderWindow &w : window)
+                if (w.provider == provider)
+                    return w.attempts;
+            return qint64(0);
+        };
+        std::optional<ProviderWindows> now = windows();
+        QVERIFY(now);
+        QVERIFY2(attemptsOf(now->last5m, QStringLiteral("gemini")) >= 1, "the generation's attempts are not in the last 5 minutes");
+        QVERIFY(attemptsOf(now->last15m, QStringLiteral("gemini")) >= 1);
+
+        clock.advance(16min);
+        std::optional<ProviderWindows> later = windows();
+        QVERIFY(later);
+        QCOMPARE(attemptsOf(later->last5m, QStringLiteral("gemini")), qint64(0));
+        QVERIFY2(attemptsOf(later->last15m, QStringLiteral("gemini")) == 0, "the windows did not move with the engine's clock");
     }
 
     // Generations run on the engine threads (two here); their events are handed to the service's thread

@@ -26,7 +26,7 @@ LoopbackRig::LoopbackRig(const QString &scenario, Provider primary, std::optiona
     }
     if (adjust)
         adjust(m_settings);
-    m_pool = std::make_unique<NetworkPool>(ProxyRoutes::process(), m_trust);
+    m_pool = std::make_unique<NetworkPool>(m_routes, m_trust);
     m_client = std::make_unique<StoryboardClient>(m_settings, m_pool.get());
     m_service = std::make_unique<StageService>(SteadyClock::instance());
     m_client->registerWith(*m_service);

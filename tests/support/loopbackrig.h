@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/providertrust.h"
+#include "config/proxyrules.h"
 #include "config/settings.h"
 #include "engine/stageservice.h"
 #include "providers/networkpool.h"
@@ -34,6 +35,8 @@ public:
     // The authorities its client's https calls trust besides the system's (a test's private CA), as an
     // engine's provider_ca would.
     ProviderTrust &trust() { return *m_trust; }
+    // The rig's proxy routes (none: direct), which its calls follow from the next request on.
+    ProxyRoutes &proxyRoutes() { return *m_routes; }
 
     // Runs one generation to its end (the event loop turns meanwhile); nothing if it did not end in time.
     std::optional<StageResult> run(const StagePolicy &policy, const QString &story, int waitMs = 30000);
@@ -45,6 +48,7 @@ private:
     Settings m_settings;
     std::unique_ptr<ProviderSimulator> m_sim;
     std::shared_ptr<ProviderTrust> m_trust = std::make_shared<ProviderTrust>();
+    std::shared_ptr<ProxyRoutes> m_routes = std::make_shared<ProxyRoutes>();
     std::unique_ptr<NetworkPool> m_pool; // the client's connections; outlives it
     std::unique_ptr<StoryboardClient> m_client;
     std::unique_ptr<StageService> m_service;

@@ -94,21 +94,30 @@ private Q_SLOTS:
         admission.withdraw(id);
     }
 
-    void releaseAllLetsGoOfTheQueueAndTheSlot()
+    // The place in the queue is the Queued step's (tst_generationservice: cancelWhileQueuedNeverStarts);
+    // what spans the steps, the slot and a trial no attempt spent, goes back in one call.
+    void releaseAllLetsGoOfTheSlotAndTheTrials()
     {
         ManualClock clock;
         Admission admission(clock);
         admission.setLimits({ 1, 8 });
         QVERIFY(admission.tryAcquire(Provider::Gemini));
+        // A HALF_OPEN breaker whose one trial the run took at its gate.
+        BreakerBoard breakers(BreakerSettings {});
+        const BreakerKey key { Provider::Gemini, Role::Primary, Stage::Storyboard };
+        for (int i = 0; i < 5; ++i)
+            breakers.record(key, BreakerCount::Blamed, false, clock.now(), FailureKind::TIMEOUT);
+        QCOMPARE(breakers.admit(key, clock.now()).verdict, BreakerGate::Skip); // open
+        clock.advance(std::chrono::minutes(10)); // past any cooldown
+        QCOMPARE(breakers.admit(key, clock.now()).verdict, BreakerGate::Trial);
+        QCOMPARE(breakers.admit(key, clock.now()).verdict, BreakerGate::Skip); // its one trial is out
         RunHolds holds;
         holds.slot.hold(&admission, Provider::Gemini);
-        QVERIFY(admission.tryAcquire(Provider::Qwen));
-        holds.ticket.hold(&admission, admission.enqueue(Provider::Qwen, [] {}));
-        QCOMPARE(admission.waiting(Provider::Qwen), 1);
+        holds.trialOf(Role::Primary).take(&breakers, clock, key, true);
         holds.releaseAll();
         QCOMPARE(admission.inFlight(Provider::Gemini), 0);
-        QCOMPARE(admission.waiting(Provider::Qwen), 0);
-        admission.release(Provider::Qwen);
+        QVERIFY(!holds.trialOf(Role::Primary).spend());
+        QCOMPARE(breakers.admit(key, clock.now()).verdict, BreakerGate::Trial); // given back: the next request tries
     }
 
     // The attempt that ran carries the trial once; a gate that handed out no trial holds none.
