@@ -28,6 +28,44 @@
 using namespace bullpen;
 using namespace std::chrono_literals;
 
+namespace {
+
+// An engine of the defaults on its built-in simulator, its store and settings in `dir`.
+SetupOptions engineIn(const QTemporaryDir &dir)
+{
+    SetupOptions so;
+    so.settingsFile = dir.filePath(QStringLiteral("settings.toml")); // none: the defaults
+    so.keyFile = dir.filePath(QStringLiteral("keys.env"));
+    so.dataDir = dir.path();
+    so.forceSimulator = true;
+    so.environment = QProcessEnvironment();
+    return so;
+}
+
+// The engine's service listening on loopback, and a viewer's token for it. The service goes first.
+struct Served
+{
+    std::unique_ptr<ApiTokens> tokens;
+    QString token;
+    std::unique_ptr<EngineService> service;
+};
+
+std::optional<Served> serve(EngineSetup &setup, const ServiceOptions &options, QString *why)
+{
+    Served s;
+    s.tokens = ApiTokens::open(setup.store()->storeLocation(), why);
+    const std::optional<QString> token = s.tokens ? s.tokens->add(QStringLiteral("watcher"), ApiRole::Viewer, why) : std::nullopt;
+    if (!token)
+        return std::nullopt;
+    s.token = *token;
+    s.service = std::make_unique<EngineService>(setup, *s.tokens, options);
+    if (!s.service->listen(why))
+        return std::nullopt;
+    return s;
+}
+
+} // namespace
+
 class tst_AlertStream : public QObject
 {
     Q_OBJECT
@@ -37,33 +75,24 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        SetupOptions so;
-        so.settingsFile = dir.filePath(QStringLiteral("settings.toml")); // none: the defaults
-        so.keyFile = dir.filePath(QStringLiteral("keys.env"));
-        so.dataDir = dir.path();
-        so.forceSimulator = true;
-        so.environment = QProcessEnvironment();
+        SetupOptions so = engineIn(dir);
         EngineSetup setup;
         QVERIFY2(setup.init(so), qPrintable(setup.errors().isEmpty() ? QString() : setup.errors().first().toString()));
         ManualClock clock;
         setup.setAlertClock(clock);
         QString why;
-        const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
-        QVERIFY2(tokens, qPrintable(why));
-        const std::optional<QString> token = tokens->add(QStringLiteral("watcher"), ApiRole::Viewer, &why);
-        QVERIFY2(token, qPrintable(why));
         ServiceOptions options;
         options.port = 0;
         options.instance = QStringLiteral("alert-test");
-        EngineService service(setup, *tokens, options);
-        QVERIFY2(service.listen(&why), qPrintable(why));
+        const std::optional<Served> served = serve(setup, options, &why);
+        QVERIFY2(served, qPrintable(why));
 
         // A viewer's event stream, as any client reads it.
         QNetworkAccessManager network;
-        QUrl url = service.url();
+        QUrl url = served->service->url();
         url.setPath(QStringLiteral("/v1/events"));
         QNetworkRequest request(url);
-        request.setRawHeader("Authorization", "Bearer " + token->toLatin1());
+        request.setRawHeader("Authorization", "Bearer " + served->token.toLatin1());
         std::unique_ptr<QNetworkReply> stream(network.get(request));
         SseParser parser;
         QStringList seen; // "type rule labels instance" of each alert notice
@@ -112,26 +141,17 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         ManualClock clock;
-        SetupOptions so;
-        so.settingsFile = dir.filePath(QStringLiteral("settings.toml")); // none: the defaults
-        so.keyFile = dir.filePath(QStringLiteral("keys.env"));
-        so.dataDir = dir.path();
-        so.forceSimulator = true;
-        so.environment = QProcessEnvironment();
+        SetupOptions so = engineIn(dir);
         so.engineThreads = 0; // the manual clock's timers fire on this thread, in advance()
         so.clock = &clock;
         EngineSetup setup;
         QVERIFY2(setup.init(so), qPrintable(setup.errors().isEmpty() ? QString() : setup.errors().first().toString()));
         QString why;
-        const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
-        QVERIFY2(tokens, qPrintable(why));
-        const std::optional<QString> token = tokens->add(QStringLiteral("watcher"), ApiRole::Viewer, &why);
-        QVERIFY2(token, qPrintable(why));
         ServiceOptions options;
         options.port = 0;
         options.instance = QStringLiteral("clock-test");
-        EngineService service(setup, *tokens, options);
-        QVERIFY2(service.listen(&why), qPrintable(why));
+        const std::optional<Served> served = serve(setup, options, &why);
+        QVERIFY2(served, qPrintable(why));
 
         bool finished = false;
         QObject scope;
@@ -149,10 +169,10 @@ private Q_SLOTS:
 
         QNetworkAccessManager network;
         const auto windows = [&]() -> std::optional<ProviderWindows> {
-            QUrl url = service.url();
+            QUrl url = served->service->url();
             url.setPath(ApiRoutes::path(ApiRoute::StatsProviders));
             QNetworkRequest request(url);
-            request.setRawHeader("Authorization", "Bearer " + token->toLatin1());
+            request.setRawHeader("Authorization", "Bearer " + served->token.toLatin1());
             std::unique_ptr<QNetworkReply> reply(network.get(request));
             if (!QTest::qWaitFor([&] { return reply->isFinished(); }, 10'000) || reply->error() != QNetworkReply::NoError)
                 return std::nullopt;
@@ -185,31 +205,22 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        SetupOptions so;
-        so.settingsFile = dir.filePath(QStringLiteral("settings.toml")); // none: the defaults
-        so.keyFile = dir.filePath(QStringLiteral("keys.env"));
-        so.dataDir = dir.path();
-        so.forceSimulator = true;
-        so.environment = QProcessEnvironment();
+        SetupOptions so = engineIn(dir);
         so.engineThreads = 2;
         EngineSetup setup;
         QVERIFY2(setup.init(so), qPrintable(setup.errors().isEmpty() ? QString() : setup.errors().first().toString()));
         QCOMPARE(setup.engine().threadCount(), 2);
         QString why;
-        const std::unique_ptr<ApiTokens> tokens = ApiTokens::open(setup.store()->storeLocation(), &why);
-        QVERIFY2(tokens, qPrintable(why));
-        const std::optional<QString> token = tokens->add(QStringLiteral("watcher"), ApiRole::Viewer, &why);
-        QVERIFY2(token, qPrintable(why));
         ServiceOptions options;
         options.port = 0;
-        EngineService service(setup, *tokens, options);
-        QVERIFY2(service.listen(&why), qPrintable(why));
+        const std::optional<Served> served = serve(setup, options, &why);
+        QVERIFY2(served, qPrintable(why));
 
         QNetworkAccessManager network;
-        QUrl url = service.url();
+        QUrl url = served->service->url();
         url.setPath(QStringLiteral("/v1/events"));
         QNetworkRequest request(url);
-        request.setRawHeader("Authorization", "Bearer " + token->toLatin1());
+        request.setRawHeader("Authorization", "Bearer " + served->token.toLatin1());
         std::unique_ptr<QNetworkReply> stream(network.get(request));
         SseParser parser;
         std::map<QString, QStringList> types; // each generation's event types, in stream order
