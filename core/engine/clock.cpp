@@ -128,6 +128,23 @@ private:
             return;
         m_armedFor = *next;
         m_armed = true;
+        if (*next <= steady_clock::now()) {
+            // Already due (a run's first step is armed for now): a posted call, where a timerfd set to a
+            // time past fires inside the syscall, ~30 us under a hypervisor. A timerfd still armed for a
+            // later time fires then and finds nothing due.
+            if (!m_posted) {
+                m_posted = true;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        m_posted = false;
+                        m_armed = false;
+                        sweep();
+                    },
+                    Qt::QueuedConnection);
+            }
+            return;
+        }
         if (m_fd >= 0) {
             // Absolute CLOCK_MONOTONIC time; a time already past fires at once (zero would disarm).
             const auto ns = std::max<qint64>(duration_cast<nanoseconds>(next->time_since_epoch()).count(), 1);
@@ -165,6 +182,7 @@ private:
     bool m_armed = false;
     quint64 m_next = 0;
     bool m_sweeping = false;
+    bool m_posted = false; // a sweep is posted to this thread's event loop
 };
 
 class QueuedTimer final : public Timer

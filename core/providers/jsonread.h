@@ -14,7 +14,7 @@ namespace bullpen::jsonread {
 // Parses a provider body that must be one JSON object; on failure says what was wrong in *why.
 inline std::optional<QJsonObject> object(const QByteArray &bytes, QString *why)
 {
-    if (bytes.trimmed().isEmpty()) {
+    if (QByteArrayView(bytes).trimmed().isEmpty()) { // a view: no copy of the body
         *why = QStringLiteral("empty body");
         return std::nullopt;
     }

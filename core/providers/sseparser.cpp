@@ -6,18 +6,26 @@ namespace bullpen {
 QList<SseEvent> SseParser::feed(QByteArrayView bytes)
 {
     QList<SseEvent> out;
-    for (const char c : bytes) {
-        if (c == '\n' && m_lastWasCr) { // the \n of a \r\n pair
+    const char *p = bytes.data();
+    const char *const end = p + bytes.size();
+    while (p < end) {
+        if (m_lastWasCr && *p == '\n') { // the \n of a \r\n pair
             m_lastWasCr = false;
+            ++p;
             continue;
         }
-        m_lastWasCr = (c == '\r');
-        if (c == '\n' || c == '\r') {
-            processLine(m_line, out);
-            m_line.clear();
-        } else {
-            m_line.append(c);
-        }
+        // A line's bytes up to its end in one append, not one by one.
+        const char *stop = p;
+        while (stop < end && *stop != '\n' && *stop != '\r')
+            ++stop;
+        m_line.append(p, stop - p);
+        m_lastWasCr = false;
+        if (stop == end)
+            break;
+        m_lastWasCr = (*stop == '\r');
+        processLine(m_line, out);
+        m_line.clear();
+        p = stop + 1;
     }
     return out;
 }

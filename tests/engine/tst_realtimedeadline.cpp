@@ -54,6 +54,29 @@ private Q_SLOTS:
         QVERIFY(calls.indexOf(QStringLiteral("gemini: cancel handler ran (deadline)"))
                 < calls.indexOf(QStringLiteral("qwen: request sent")));
     }
+
+    // A timer armed for a time already past (a run's first step is armed for now) runs from the event
+    // loop, never inside arm(); one destroyed before then never runs; due deadlines go before due work;
+    // and the queue still fires a later timer on time afterwards.
+    void timersAlreadyDueRunFromTheLoopInOrder()
+    {
+        SteadyClock &clock = SteadyClock::instance();
+        QStringList ran;
+        auto work = clock.arm(clock.now() - 1ms, [&] { ran << QStringLiteral("work"); });
+        auto deadline = clock.armDeadline(clock.now(), [&] { ran << QStringLiteral("deadline"); });
+        auto dropped = clock.arm(clock.now(), [&] { ran << QStringLiteral("dropped"); });
+        QVERIFY(ran.isEmpty()); // not inside arm()
+        dropped.reset();
+        QTRY_COMPARE_WITH_TIMEOUT(ran, (QStringList { QStringLiteral("deadline"), QStringLiteral("work") }), 5'000);
+
+        const auto at = clock.now() + 30ms;
+        Clock::time_point firedAt {};
+        auto later = clock.arm(at, [&] { firedAt = clock.now(); });
+        QTRY_VERIFY_WITH_TIMEOUT(firedAt != Clock::time_point {}, 5'000);
+        QVERIFY(firedAt >= at); // never early
+        QCoreApplication::processEvents();
+        QCOMPARE(ran.size(), 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_RealtimeDeadline)

@@ -418,6 +418,8 @@ private Q_SLOTS:
         QTest::newRow("named events") << QByteArray("event: ping\ndata: {}\n\nevent: error\ndata: {\"x\":1}\n\n")
                                       << QStringList { QStringLiteral("ping|{}"), QStringLiteral("error|{\"x\":1}") };
         QTest::newRow("multi-line data") << QByteArray("data: a\ndata: b\n\n") << QStringList { QStringLiteral("|a\nb") };
+        QTest::newRow("multi-line data, CRLF") << QByteArray("data: a\r\ndata: b\r\n\r\n") << QStringList { QStringLiteral("|a\nb") };
+        QTest::newRow("multi-line data, CR") << QByteArray("data: a\rdata: b\r\r") << QStringList { QStringLiteral("|a\nb") };
         QTest::newRow("comments and ids") << QByteArray(":HTTP_STATUS/200\nid: 1\ndata:x\n\n") << QStringList { QStringLiteral("|x") };
         QTest::newRow("unterminated last event") << QByteArray("data: a\n\ndata: b") << QStringList { QStringLiteral("|a") };
     }
@@ -425,7 +427,7 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, stream);
         QFETCH(QStringList, events);
-        for (int slice : { 1, 2, 1000 }) {
+        for (int slice : { 1, 2, 3, 7, 1000 }) {
             SseParser parser;
             QStringList got;
             for (qsizetype i = 0; i < stream.size(); i += slice) {
