@@ -40,15 +40,15 @@ public:
                 quint64 expirations = 0;
                 if (::read(m_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
                     qWarning("bullpen: reading the deadline timer failed: %s", strerror(errno));
-                m_armed = false;
-                sweep();
+                m_fdArmedFor.reset();
+                sweepUnlessSweeping();
             });
         } else {
             m_timer.setSingleShot(true);
             m_timer.setTimerType(Qt::PreciseTimer);
             QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
-                m_armed = false;
-                sweep();
+                m_fdArmedFor.reset();
+                sweepUnlessSweeping();
             });
         }
     }
@@ -113,6 +113,14 @@ private:
         rearm();
     }
 
+    // A callback that runs a nested event loop must not start a second sweep inside the first: the outer
+    // sweep re-arms for whatever is left when it ends.
+    void sweepUnlessSweeping()
+    {
+        if (!m_sweeping)
+            sweep();
+    }
+
     void rearm()
     {
         std::optional<Clock::time_point> next;
@@ -124,30 +132,27 @@ private:
             disarm();
             return;
         }
-        if (m_armed && m_armedFor == *next)
-            return;
-        m_armedFor = *next;
-        m_armed = true;
         if (*next <= steady_clock::now()) {
-            // Already due (a run's first step is armed for now): a posted call, where a timerfd set to a
-            // time past fires inside the syscall, ~30 us under a hypervisor. A timerfd still armed for a
-            // later time fires then and finds nothing due.
+            // Already due (a run's first step is armed for now): a sweep posted to this thread's event
+            // loop, where setting the timerfd to a time past would fire inside the system call (tens of
+            // microseconds under a hypervisor). A timerfd still set for a later timer stays so.
             if (!m_posted) {
                 m_posted = true;
                 QMetaObject::invokeMethod(
                     this,
                     [this] {
                         m_posted = false;
-                        m_armed = false;
-                        sweep();
+                        sweepUnlessSweeping();
                     },
                     Qt::QueuedConnection);
             }
             return;
         }
+        if (m_fdArmedFor == *next)
+            return;
+        m_fdArmedFor = *next;
         if (m_fd >= 0) {
-            // Absolute CLOCK_MONOTONIC time; a time already past fires at once (zero would disarm).
-            const auto ns = std::max<qint64>(duration_cast<nanoseconds>(next->time_since_epoch()).count(), 1);
+            const auto ns = duration_cast<nanoseconds>(next->time_since_epoch()).count(); // absolute CLOCK_MONOTONIC
             itimerspec spec {};
             spec.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
             spec.it_value.tv_nsec = static_cast<long>(ns % 1'000'000'000);
@@ -162,9 +167,9 @@ private:
 
     void disarm()
     {
-        if (!m_armed)
+        if (!m_fdArmedFor)
             return;
-        m_armed = false;
+        m_fdArmedFor.reset();
         if (m_fd >= 0) {
             const itimerspec off {};
             timerfd_settime(m_fd, 0, &off, nullptr);
@@ -178,11 +183,10 @@ private:
     int m_fd = -1;
     QSocketNotifier *m_notifier = nullptr;
     QTimer m_timer; // only without a timerfd
-    Clock::time_point m_armedFor;
-    bool m_armed = false;
+    std::optional<Clock::time_point> m_fdArmedFor; // the timerfd's (or QTimer's) expiry while set
     quint64 m_next = 0;
     bool m_sweeping = false;
-    bool m_posted = false; // a sweep is posted to this thread's event loop
+    bool m_posted = false; // a sweep is posted to this thread's event loop, for timers already due
 };
 
 class QueuedTimer final : public Timer

@@ -47,7 +47,9 @@ protected:
 };
 
 // std::chrono::steady_clock, with every timer of a thread kept in one ordered queue per thread served by
-// one Qt::PreciseTimer (docs/contract.md §12.3; a coarse timer may fire 5 % late). A sweep runs every due deadline
+// one Linux timerfd with an absolute expiry, or a Qt::PreciseTimer where there is none (docs/contract.md
+// §12.3; a coarse timer may fire 5 % late); a timer already due when armed is a sweep posted to the
+// thread's event loop. A sweep runs every due deadline
 // first, then due work one item at a time, checking for newly due deadlines before each; after about a
 // millisecond of work it hands the thread back to its event loop (sockets, posted events) and
 // continues on the next turn.
