@@ -108,6 +108,8 @@ void Actions::start()
 
 void Actions::note(const QString &what)
 {
+    if (!m_stepNotes.isEmpty() && m_stepNotes.constLast().isEmpty())
+        m_stepNotes.last() = what;
     if (!m_log)
         return;
     std::fprintf(m_log, "%d %s\n", m_counts.actions, qPrintable(what));
@@ -133,9 +135,15 @@ void Actions::step()
     ++m_counts.actions;
     QElapsedTimer took;
     took.start();
+    m_stepNotes.append(QString());
     const auto timeIt = qScopeGuard([&] {
-        m_counts.stepMs += took.elapsed();
-        m_counts.slowestStepMs = std::max(m_counts.slowestStepMs, took.elapsed());
+        const qint64 ms = took.elapsed();
+        const QString what = m_stepNotes.takeLast();
+        m_counts.stepMs += ms;
+        if (ms > m_counts.slowestStepMs) {
+            m_counts.slowestStepMs = ms;
+            m_counts.slowestStep = what;
+        }
     });
     QWidget *top = onTop();
     if (top && qobject_cast<QDialog *>(top) && !m_seenDialogs.contains(top)) {

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QRandomGenerator>
+#include <QString>
 #include <QStringList>
 
 #include <cstdio>
@@ -37,6 +38,7 @@ struct Counts
     int generations = 0;
     qint64 stepMs = 0; // time spent in the actions themselves (their events included)
     qint64 slowestStepMs = 0;
+    QString slowestStep; // what that step did first: a menu or dialog it opened lasts as long as the step
 };
 
 // The random operator: one action every few tens of milliseconds on whatever is on top (an open
@@ -83,6 +85,7 @@ private:
     int m_inFlight = 0;
     QStringList m_scenarios;
     QList<QPointer<QWidget>> m_seenDialogs;
+    QStringList m_stepNotes; // per step in progress (one opens a nested event loop, more run inside it): its first note
     bool m_finishing = false;
 };
 
