@@ -41,14 +41,14 @@ public:
                 if (::read(m_fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
                     qWarning("bullpen: reading the deadline timer failed: %s", strerror(errno));
                 m_fdArmedFor.reset();
-                sweepUnlessSweeping();
+                sweep();
             });
         } else {
             m_timer.setSingleShot(true);
             m_timer.setTimerType(Qt::PreciseTimer);
             QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
                 m_fdArmedFor.reset();
-                sweepUnlessSweeping();
+                sweep();
             });
         }
     }
@@ -92,8 +92,12 @@ private:
         return !map.empty() && map.begin()->first.first <= now;
     }
 
+    // A callback may run a nested event loop (a modal dialog on an engine that runs on the GUI thread):
+    // the timers keep firing inside it, in a sweep of its own, and the outer sweep is still one when
+    // the inner ends.
     void sweep()
     {
+        const bool outer = !m_sweeping;
         m_sweeping = true;
         const auto sliceEnd = steady_clock::now() + kWorkSlice;
         for (;;) {
@@ -109,16 +113,8 @@ private:
             auto node = m_work.extract(m_work.begin());
             node.mapped()();
         }
-        m_sweeping = false;
+        m_sweeping = !outer;
         rearm();
-    }
-
-    // A callback that runs a nested event loop must not start a second sweep inside the first: the outer
-    // sweep re-arms for whatever is left when it ends.
-    void sweepUnlessSweeping()
-    {
-        if (!m_sweeping)
-            sweep();
     }
 
     void rearm()
@@ -142,7 +138,7 @@ private:
                     this,
                     [this] {
                         m_posted = false;
-                        sweepUnlessSweeping();
+                        sweep();
                     },
                     Qt::QueuedConnection);
             }
