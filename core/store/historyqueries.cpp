@@ -2,6 +2,7 @@
 #include "historyqueries.h"
 
 #include "aggregates.h"
+#include "cellsums.h"
 #include "history/durationhistogram.h"
 #include "masking.h"
 #include "storedatabase.h"
@@ -174,19 +175,10 @@ struct Cut
     bool useAggregates() const { return aggFrom < aggTo; }
 };
 
-// A range that reaches the present ("the last 7 days", to now) takes its current hour from the
-// aggregates too: they change in the rows' transaction, and no row is later than now, so the hour's
-// aggregate row holds exactly what the rows before `to` would. Read from the rows, that partial hour
-// grew with the traffic (up to an hour of attempts, depending on the minute).
-bool reachesThePresent(qint64 to)
-{
-    return to >= QDateTime::currentMSecsSinceEpoch();
-}
-
-Cut cutRange(std::optional<qint64> from, std::optional<qint64> to)
+Cut cutRange(std::optional<qint64> from, std::optional<qint64> to, bool toIsThePresent)
 {
     const qint64 a = from ? ceilHour(*from) : std::numeric_limits<qint64>::min();
-    const qint64 b = !to ? std::numeric_limits<qint64>::max() : reachesThePresent(*to) ? ceilHour(*to) : AggregateDeltas::hourOf(*to);
+    const qint64 b = !to ? std::numeric_limits<qint64>::max() : toIsThePresent ? ceilHour(*to) : AggregateDeltas::hourOf(*to);
     return a < b ? Cut { a, b } : Cut {};
 }
 
@@ -247,6 +239,24 @@ HistoryQueries::HistoryQueries(StoreDatabase &db)
 QString HistoryQueries::location() const
 {
     return m_db.path();
+}
+
+// A range that reaches the present ("the last 7 days", to now) takes its current hour from the
+// aggregates too: they change in the rows' transaction, so when no row they count is at or after `to`,
+// the hour's aggregate row holds exactly what the rows before `to` would. That is the case for a `to`
+// still ahead of the clock, and for the "now" a view took a moment before its read ran, unless a row
+// came in between: one look at the two time indexes says. Read from the rows, that partial hour grew
+// with the traffic (up to an hour of attempts, depending on the minute). A row committed between the
+// look and the read is counted, as it would be with a `to` ahead of the clock.
+bool HistoryQueries::reachesThePresent(qint64 to)
+{
+    if (to >= QDateTime::currentMSecsSinceEpoch())
+        return true;
+    QSqlQuery q;
+    if (!m_db.read(q, QStringLiteral("SELECT (SELECT MAX(at_ms) FROM attempts), (SELECT MAX(created_at_ms) FROM generations)"), {}, nullptr)
+        || !q.next())
+        return false; // the rows answer; they say what went wrong
+    return q.value(0).toLongLong() < to && q.value(1).toLongLong() < to;
 }
 
 HistoryFilter HistoryQueries::resolved(const HistoryFilter &filter) const
@@ -485,7 +495,7 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
             sums[q.value(0).toString()] += q.value(1).toLongLong();
         return true;
     };
-    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut {};
+    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs, filter.toMs && reachesThePresent(*filter.toMs)) : Cut {};
     if (!cut.useAggregates()) {
         if (!fromRows(filter))
             return {};
@@ -548,7 +558,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
         }
         return true;
     };
-    const Cut cut = hourBuckets(fromMs, bucketMs) && aggregatable(scope) ? cutRange(fromMs, toMs) : Cut {};
+    const Cut cut = hourBuckets(fromMs, bucketMs) && aggregatable(scope) ? cutRange(fromMs, toMs, reachesThePresent(toMs)) : Cut {};
     if (!cut.useAggregates()) {
         if (!fromRows(fromMs, toMs, false))
             return {};
@@ -634,7 +644,7 @@ qint64 HistoryQueries::count(const HistoryFilter &requested, QString *error)
         total += q.value(0).toLongLong();
         return true;
     };
-    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs) : Cut {};
+    const Cut cut = aggregatable(filter) ? cutRange(filter.fromMs, filter.toMs, filter.toMs && reachesThePresent(*filter.toMs)) : Cut {};
     if (!cut.useAggregates())
         return fromRows(filter) ? total : -1;
     for (const HistoryFilter &part : rowParts(filter, cut)) {
@@ -653,8 +663,8 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
 {
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
-    std::map<std::tuple<qint64, int, int>, qint64> cells; // (bucket, success, bin) → attempts
-    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
+    DurationCellSums cells;
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs, reachesThePresent(toMs)) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
             return true;
@@ -666,7 +676,7 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
             return false;
         }
         for (const LatencySample &s : samples)
-            ++cells[{ (s.atMs - fromMs) / bucketMs, s.success ? 1 : 0, DurationHistogram::binOf(s.durationMs) }];
+            cells.add((s.atMs - fromMs) / bucketMs, s.success, DurationHistogram::binOf(s.durationMs), 1);
         return true;
     };
     if (!cut.useAggregates()) {
@@ -683,22 +693,17 @@ QList<DurationCell> HistoryQueries::latencyHistogram(Provider provider, Role rol
                           { toId(provider), toId(role), toId(stage), cut.aggFrom, cut.aggTo }, error))
             return {};
         while (q.next())
-            cells[{ (q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toInt() != 0 ? 1 : 0, q.value(2).toInt() }] +=
-                q.value(3).toLongLong();
+            cells.add((q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toInt() != 0, q.value(2).toInt(), q.value(3).toLongLong());
     }
-    QList<DurationCell> out;
-    out.reserve(qsizetype(cells.size()));
-    for (const auto &[k, n] : cells)
-        out << DurationCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k) != 0, std::get<2>(k), n };
-    return out;
+    return cells.cells(fromMs, bucketMs);
 }
 
 QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint64 fromMs, qint64 toMs, qint64 bucketMs, QString *error)
 {
     if (bucketMs <= 0 || toMs <= fromMs)
         return {};
-    std::map<std::tuple<qint64, QString, QString, int>, qint64> cells; // (bucket, primary, fallback, bin) → stages handed to the fallback
-    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs) : Cut {};
+    FallbackWaitCellSums cells; // stages handed to the fallback
+    const Cut cut = hourBuckets(fromMs, bucketMs) ? cutRange(fromMs, toMs, reachesThePresent(toMs)) : Cut {};
     auto fromRows = [&](qint64 from, qint64 to) {
         if (from >= to)
             return true;
@@ -710,8 +715,8 @@ QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint6
             return false;
         }
         for (const FallbackWait &w : waits)
-            ++cells[{ (w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider,
-                      DurationHistogram::binOf(w.primaryMs + w.fallbackMs) }];
+            cells.add((w.atMs - fromMs) / bucketMs, w.primaryProvider, w.fallbackProvider,
+                      DurationHistogram::binOf(w.primaryMs + w.fallbackMs), 1);
         return true;
     };
     if (!cut.useAggregates()) {
@@ -726,14 +731,10 @@ QList<FallbackWaitCell> HistoryQueries::fallbackWaitHistogram(Stage stage, qint6
                           { toId(stage), cut.aggFrom, cut.aggTo }, error))
             return {};
         while (q.next())
-            cells[{ (q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toString(), q.value(2).toString(), q.value(3).toInt() }] +=
-                q.value(4).toLongLong();
+            cells.add((q.value(0).toLongLong() - fromMs) / bucketMs, q.value(1).toString(), q.value(2).toString(), q.value(3).toInt(),
+                      q.value(4).toLongLong());
     }
-    QList<FallbackWaitCell> out;
-    out.reserve(qsizetype(cells.size()));
-    for (const auto &[k, n] : cells)
-        out << FallbackWaitCell { fromMs + std::get<0>(k) * bucketMs, std::get<1>(k), std::get<2>(k), std::get<3>(k), n };
-    return out;
+    return cells.cells(fromMs, bucketMs);
 }
 
 QList<ComparisonRow> HistoryQueries::comparisons(int limit, std::optional<qint64> beforeMs, const QString &beforeId, QString *error)

@@ -89,6 +89,8 @@ public:
 
 private:
     HistoryFilter resolved(const HistoryFilter &filter) const;
+    // Whether a range ending at `to` reaches the present: no row an aggregate counts is at or after it.
+    bool reachesThePresent(qint64 to);
 
     StoreDatabase &m_db;
     const Masking *m_masking = nullptr;

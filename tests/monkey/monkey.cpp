@@ -253,12 +253,13 @@ int main(int argc, char **argv)
     const int code = QApplication::exec();
     const monkey::Counts c = actions.counts();
     std::fprintf(stdout,
-                 "monkey: %s after %lld s: %d actions (%d clicks, %d keys, %d context menus, %d menu choices, %d dialogs seen, %d "
+                 "monkey: %s after %lld s: %d actions (%d clicks, %d keys (%d past the focus widget, to a popup or modal dialog), %d "
+                 "context menus, %d menu choices, %d dialogs seen, %d "
                  "dialogs accepted, %d rejected, %d drains applied, %d restores, %d resizes, %d palette switches, %d closes); %d "
                  "generations started; the actions took %lld ms in all, the slowest %lld ms (%s)\n",
                  code == 0 ? "passed" : "FAILED", static_cast<long long>(clock.elapsed() / 1000), c.actions, c.clicks, c.keys,
-                 c.contextMenus, c.menuChoices, c.dialogsSeen, c.accepted, c.rejected, c.drains, c.restores, c.resizes, c.palettes,
-                 c.closes, c.generations, static_cast<long long>(c.stepMs), static_cast<long long>(c.slowestStepMs),
+                 c.keysPastFocus, c.contextMenus, c.menuChoices, c.dialogsSeen, c.accepted, c.rejected, c.drains, c.restores, c.resizes,
+                 c.palettes, c.closes, c.generations, static_cast<long long>(c.stepMs), static_cast<long long>(c.slowestStepMs),
                  c.slowestStep.isEmpty() ? "an action that noted nothing" : qPrintable(c.slowestStep));
     window.reset();
     if (g_log)

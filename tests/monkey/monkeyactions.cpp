@@ -319,16 +319,33 @@ void Actions::click(QWidget *w, bool right)
 
 void Actions::key(QWidget *target, int k, Qt::KeyboardModifiers modifiers)
 {
-    // Where the keyboard goes: the focus, else whatever is on top, else the window.
-    if (!target)
-        target = QApplication::focusWidget();
-    if (!target)
-        target = onTop();
-    if (!target)
-        target = m_window;
+    if (!target) {
+        target = keyboardTarget();
+        if (target != QApplication::focusWidget())
+            ++m_counts.keysPastFocus;
+    }
     note(QStringLiteral("key %1%2 on %3").arg(QKeySequence(int(modifiers)).toString(), QKeySequence(k).toString(), describe(target)));
     ++m_counts.keys;
     QTest::keyClick(target, Qt::Key(k), modifiers);
+}
+
+QWidget *Actions::keyboardTarget() const
+{
+    // As QWidgetWindow routes a key from the keyboard. QTest sends to the widget it is given and skips
+    // that routing: a key sent to the focus widget under a popup (a completer's list, a combo box's)
+    // or outside a modal dialog would go where no keystroke of a person can.
+    if (QWidget *grabber = QWidget::keyboardGrabber())
+        return grabber;
+    if (QWidget *popup = QApplication::activePopupWidget())
+        return popup->focusWidget() ? popup->focusWidget() : popup;
+    QWidget *focus = QApplication::focusWidget();
+    if (QWidget *modal = QApplication::activeModalWidget(); modal && !(focus && (focus == modal || modal->isAncestorOf(focus))))
+        return modal->focusWidget() ? modal->focusWidget() : modal;
+    if (focus)
+        return focus;
+    if (QWidget *top = onTop())
+        return top;
+    return m_window;
 }
 
 void Actions::typeInto(QWidget *w)

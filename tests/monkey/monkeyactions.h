@@ -25,6 +25,7 @@ struct Counts
     int actions = 0;
     int clicks = 0;
     int keys = 0;
+    int keysPastFocus = 0; // keys the routing gave a popup or modal dialog, not the focus widget
     int contextMenus = 0;
     int menuChoices = 0;
     int dialogsSeen = 0;
@@ -71,6 +72,7 @@ private:
     void traffic();
     QWidget *pick(QWidget *root, bool cardsOnly = false);
     static QWidget *onTop();
+    QWidget *keyboardTarget() const; // where a person's keystroke lands now
     void note(const QString &what);
     void countDrains(const QJsonObject &providers);
 

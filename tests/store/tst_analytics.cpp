@@ -12,6 +12,7 @@
 #include "history/historyexport.h"
 #include "history/providerhealth.h"
 #include "pipeline/comparison.h"
+#include "store/cellsums.h"
 #include "store/store.h"
 #include "teststore.h"
 
@@ -20,6 +21,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QRandomGenerator>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -530,6 +532,99 @@ private Q_SLOTS:
         QVERIFY(std::get<0>(after) == std::get<0>(before));
         QVERIFY(std::get<1>(after) == std::get<1>(before));
         QVERIFY(std::get<2>(after) == std::get<2>(before));
+    }
+
+    // The "now" a view takes a moment before its read runs is already past when the read runs: the
+    // range still reaches the present while no row is at or after it, and reads its current hour from
+    // the aggregates (shown as above, by taking that hour's rows away). One attempt moved past `to`
+    // sends the hour back to the rows, which are exact for a range that ends before the newest row.
+    void aRangeEndingAMomentAgoReadsItsHourFromTheAggregatesWhileNoRowIsLater()
+    {
+        constexpr qint64 kHour = 3'600'000;
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        // Minutes ago (the filler's last attempts end after its `to`), and far enough into its hour for that hour to hold rows.
+        qint64 filledTo = QDateTime::currentMSecsSinceEpoch() - 5 * 60'000;
+        if (filledTo % kHour < 20 * 60'000)
+            filledTo = filledTo / kHour * kHour - 20 * 60'000;
+        const qint64 from = filledTo / kHour * kHour - 5 * kHour;
+        const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { 6'000, from, filledTo, 5, {} });
+        QVERIFY2(filled.error.isEmpty(), qPrintable(filled.error));
+        // Taken "a moment ago", just after the newest row (a generation's fallback attempt may come after filledTo).
+        const qint64 to = std::max(store->scalar(QStringLiteral("SELECT MAX(at_ms) FROM attempts")),
+                                   store->scalar(QStringLiteral("SELECT MAX(created_at_ms) FROM generations")))
+            + 1;
+        QTRY_VERIFY(to < QDateTime::currentMSecsSinceEpoch());
+        const qint64 lastHour = to / kHour * kHour;
+        auto lastHourCells = [&] {
+            qint64 latency = 0, waits = 0, generations = 0;
+            for (const DurationCell &c :
+                 store->latencyHistogram(Provider::Gemini, Role::Primary, Stage::Storyboard, from, to, kHour, &error))
+                latency += c.startMs == lastHour ? c.count : 0;
+            for (const FallbackWaitCell &c : store->fallbackWaitHistogram(Stage::Storyboard, from, to, kHour, &error))
+                waits += c.startMs == lastHour ? c.count : 0;
+            for (const RateBucket &b : store->fallbackRate(from, to, kHour, &error))
+                generations += b.startMs == lastHour ? b.generations : 0;
+            return std::tuple { latency, waits, generations };
+        };
+        const auto before = lastHourCells();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(std::get<0>(before) > 0 && std::get<2>(before) > 0);
+        auto behindTheBack = [&](const QStringList &statements) {
+            QSqlDatabase db = store->storeLocation().connect(QStringLiteral("behind-the-back"), StoreLocation::Access::ReadWrite, &error);
+            QSqlQuery q(db);
+            for (const QString &sql : statements)
+                QVERIFY2(q.exec(sql) && q.numRowsAffected() > 0, qPrintable(sql + u' ' + q.lastError().text()));
+        };
+        behindTheBack(
+            { QStringLiteral("DELETE FROM attempts WHERE at_ms >= %1").arg(lastHour),
+              QStringLiteral("DELETE FROM generations WHERE created_at_ms >= %1 AND id NOT IN (SELECT generation_id FROM attempts)")
+                  .arg(lastHour) });
+        StoreLocation::disconnect(QStringLiteral("behind-the-back"));
+        QCOMPARE(lastHourCells(), before);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+
+        behindTheBack({ QStringLiteral("UPDATE attempts SET at_ms = %1 WHERE at_ms = (SELECT MIN(at_ms) FROM attempts)").arg(to + 1'000) });
+        StoreLocation::disconnect(QStringLiteral("behind-the-back"));
+        QCOMPARE(lastHourCells(), std::tuple(qint64(0), qint64(0), qint64(0))); // the rows of that hour, which are gone
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    // The cells the histograms return: one per key, summed over the instances and the edge rows that
+    // name it, in key order whatever order they came in (the providers' names in text order).
+    void histogramCellsAreSummedOncePerKeyInKeyOrder()
+    {
+        DurationCellSums durations;
+        durations.add(3, true, 7, 2);
+        durations.add(0, false, 40, 1);
+        durations.add(3, true, 7, 5); // a second instance's row of the same cell
+        durations.add(3, false, 7, 1);
+        durations.add(1, true, 0, 4);
+        const QList<DurationCell> d = durations.cells(1'000, 10);
+        QCOMPARE(d.size(), 4);
+        const auto at = [&d](int i) {
+            return std::tuple(d[i].startMs, d[i].success, d[i].bin, d[i].count);
+        };
+        QCOMPARE(at(0), std::tuple(qint64(1'000), false, 40, qint64(1)));
+        QCOMPARE(at(1), std::tuple(qint64(1'010), true, 0, qint64(4)));
+        QCOMPARE(at(2), std::tuple(qint64(1'030), false, 7, qint64(1)));
+        QCOMPARE(at(3), std::tuple(qint64(1'030), true, 7, qint64(7)));
+
+        FallbackWaitCellSums waits;
+        waits.add(2, QStringLiteral("qwen"), QStringLiteral("gemini"), 5, 1);
+        waits.add(2, QStringLiteral("gemini"), QStringLiteral("qwen"), 9, 1);
+        waits.add(0, QStringLiteral("qwen"), QStringLiteral("openai"), 5, 3);
+        waits.add(2, QStringLiteral("gemini"), QStringLiteral("qwen"), 9, 2);
+        waits.add(2, QStringLiteral("gemini"), QStringLiteral("openai"), 9, 1);
+        const QList<FallbackWaitCell> w = waits.cells(0, 100);
+        QStringList got;
+        for (const FallbackWaitCell &c : w)
+            got << QStringLiteral("%1 %2>%3 %4 x%5").arg(c.startMs).arg(c.primaryProvider, c.fallbackProvider).arg(c.bin).arg(c.count);
+        QCOMPARE(got,
+                 QStringList({ QStringLiteral("0 qwen>openai 5 x3"), QStringLiteral("200 gemini>openai 9 x1"),
+                               QStringLiteral("200 gemini>qwen 9 x3"), QStringLiteral("200 qwen>gemini 5 x1") }));
     }
 
     void exportIsMaskedAndQuoted()
