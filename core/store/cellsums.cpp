@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cellsums.h"
 
+#include "history/durationhistogram.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -10,6 +12,7 @@ namespace {
 
 constexpr int kBinBits = 15; // DurationHistogram's bins, with room
 constexpr quint64 kBinMask = (quint64(1) << kBinBits) - 1;
+static_assert(DurationHistogram::kBins <= int(kBinMask) + 1);
 
 // Sorts by `less`, then folds neighbours that `same` calls equal into the first (their counts summed).
 template<typename Cell, typename Less, typename Same> void sortAndFold(std::vector<Cell> &cells, Less less, Same same)

@@ -222,7 +222,7 @@ QList<HistoryFilter> rowParts(const HistoryFilter &filter, const Cut &cut)
     if (filter.states.isEmpty() || filter.states.contains(HistoryState::Running)) {
         HistoryFilter running = filter;
         running.fromMs = filter.fromMs ? std::optional(cut.aggFrom) : std::nullopt;
-        running.toMs = filter.toMs ? std::optional(cut.aggTo) : std::nullopt;
+        running.toMs = filter.toMs ? std::optional(std::min(cut.aggTo, *filter.toMs)) : std::nullopt; // a present hour ends at `to`
         running.states = { HistoryState::Running };
         parts << running;
     }
@@ -241,17 +241,23 @@ QString HistoryQueries::location() const
     return m_db.path();
 }
 
-// A range that reaches the present ("the last 7 days", to now) takes its current hour from the
+// A range that reaches the present ("the last 7 days", to now) takes its last hour from the
 // aggregates too: they change in the rows' transaction, so when no row they count is at or after `to`,
-// the hour's aggregate row holds exactly what the rows before `to` would. That is the case for a `to`
-// still ahead of the clock, and for the "now" a view took a moment before its read ran, unless a row
-// came in between: one look at the two time indexes says. Read from the rows, that partial hour grew
-// with the traffic (up to an hour of attempts, depending on the minute). A row committed between the
-// look and the read is counted, as it would be with a `to` ahead of the clock.
+// the hour's aggregate row holds what the rows before `to` would. That is the case for a `to` still
+// ahead of the clock, and for the "now" a view took before its read ran, on a store nothing wrote in
+// between: one look at the two time indexes says (an attempt's at_ms is when it ended). Only for a `to`
+// within the last hour: rows younger than an hour (the shortest retention) are never purged, while the
+// aggregates outlive purged rows, so an idle, purged store would pass the look for any older `to`. Read from the rows, that partial hour
+// grows with the traffic (up to an hour of it, depending on the minute); on a store engines write to every few milliseconds, the look
+// mostly fails and it still does. The look and the reads are separate statements: a generation that finishes between the running rows' read
+// and the aggregates' is counted twice, as with a `to` ahead of the clock.
 bool HistoryQueries::reachesThePresent(qint64 to)
 {
-    if (to >= QDateTime::currentMSecsSinceEpoch())
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (to >= now)
         return true;
+    if (to < now - kHour)
+        return false;
     QSqlQuery q;
     if (!m_db.read(q, QStringLiteral("SELECT (SELECT MAX(at_ms) FROM attempts), (SELECT MAX(created_at_ms) FROM generations)"), {}, nullptr)
         || !q.next())
@@ -566,7 +572,7 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
         QSqlQuery q;
         QVariantList binds { fromMs, bucketMs };
         const QString where = aggregateWhere(scope, cut, binds);
-        if (!fromRows(cut.aggTo, toMs, false) || !fromRows(cut.aggFrom, cut.aggTo, true)
+        if (!fromRows(cut.aggTo, toMs, false) || !fromRows(cut.aggFrom, std::min(cut.aggTo, toMs), true)
             || !m_db.read(q,
                           QStringLiteral("SELECT (hour_ms - ?) / ?, SUM(n), SUM(n * fallback_applied) FROM agg_generations") + where
                               + QStringLiteral(" GROUP BY 1"),

@@ -320,8 +320,9 @@ void Actions::click(QWidget *w, bool right)
 void Actions::key(QWidget *target, int k, Qt::KeyboardModifiers modifiers)
 {
     if (!target) {
+        QWidget *focus = QApplication::focusWidget();
         target = keyboardTarget();
-        if (target != QApplication::focusWidget())
+        if (focus && target != focus) // a popup, a grabber or a modal dialog took it from the focus widget
             ++m_counts.keysPastFocus;
     }
     note(QStringLiteral("key %1%2 on %3").arg(QKeySequence(int(modifiers)).toString(), QKeySequence(k).toString(), describe(target)));
@@ -331,9 +332,11 @@ void Actions::key(QWidget *target, int k, Qt::KeyboardModifiers modifiers)
 
 QWidget *Actions::keyboardTarget() const
 {
-    // As QWidgetWindow routes a key from the keyboard. QTest sends to the widget it is given and skips
-    // that routing: a key sent to the focus widget under a popup (a completer's list, a combo box's)
-    // or outside a modal dialog would go where no keystroke of a person can.
+    // Where a person's keystroke lands. QWidgetWindow gives it to the keyboard grabber, else to the
+    // active popup's focus widget or the popup; a window behind a modal dialog gets none, and a click
+    // on it brings the dialog forward, so the keys go to the dialog. QTest sends to the widget it is
+    // given and skips all that: a key sent to the focus widget under a completer's list, or outside a
+    // modal dialog, would go where no keystroke of a person can.
     if (QWidget *grabber = QWidget::keyboardGrabber())
         return grabber;
     if (QWidget *popup = QApplication::activePopupWidget())
