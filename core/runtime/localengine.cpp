@@ -179,7 +179,6 @@ LocalEngine::Lane &LocalEngine::pickLane()
 
 QString LocalEngine::start(const GenerationRequest &request)
 {
-    BULLPEN_TSAN_SEED("engine"); // on the caller's thread, racing the engine threads' (tsanseed.h)
     GenerationRequest r = request;
     if (r.generationId.isEmpty())
         r.generationId = StageService::newGenerationId();
@@ -199,6 +198,10 @@ QString LocalEngine::start(const GenerationRequest &request)
             },
             Qt::QueuedConnection);
     }
+    // On the caller's thread, racing the engine thread's read in the call just posted (tsanseed.h).
+    // After the post, not before: the post orders what precedes it before everything the engine
+    // thread runs after it, so a write before it is never a race with that read.
+    BULLPEN_TSAN_SEED("engine");
     return id;
 }
 

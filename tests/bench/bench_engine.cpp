@@ -385,6 +385,7 @@ int main(int argc, char *argv[])
         // for one (Linux schedstat), over the whole run; and what the whole process used meanwhile.
         const QByteArray engineThreads = threads > 0 ? QByteArrayLiteral("bullpen-engine-") : QByteArray();
         const SchedTotals schedBefore = schedTotals(engineThreads);
+        const SchedTotals qtBefore = schedTotals(QByteArrayLiteral("QNetworkAccessM")); // Qt's network threads, one per manager
         const double processCpuBefore = cpuMs();
         QElapsedTimer runClock;
         runClock.start();
@@ -397,6 +398,7 @@ int main(int argc, char *argv[])
         }
         app.exec();
         const SchedTotals sched = schedTotals(engineThreads) - schedBefore;
+        const SchedTotals qtThreads = schedTotals(QByteArrayLiteral("QNetworkAccessM")) - qtBefore;
         const double runMs = double(runClock.nsecsElapsed()) / 1e6;
         const double processCpu = cpuMs() - processCpuBefore;
         out << QStringLiteral("deadline precision (%1 hanging primaries, 1 s timeout, over loopback HTTP, %3 engine thread(s), %2):\n")
@@ -421,6 +423,11 @@ int main(int argc, char *argv[])
                    .arg(processCpu, 0, 'f', 0)
                    .arg(100.0 * processCpu / (runMs * QThread::idealThreadCount()), 0, 'f', 0)
                    .arg(QThread::idealThreadCount());
+        out << QStringLiteral(
+                   "  Qt's network threads (one per manager of the pool): %1, %2 ms on a core, %3 ms runnable but waiting for one\n")
+                   .arg(qtThreads.threads)
+                   .arg(qtThreads.cpuMs, 0, 'f', 1)
+                   .arg(qtThreads.waitMs, 0, 'f', 1);
         const int received = simulatorRequests(*engine, attempts);
         out << QStringLiteral("  on the wire: the simulator received %1 requests for %2 attempts%3\n")
                    .arg(received)
