@@ -4,7 +4,8 @@
 # every test under it. The dev build is the sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer,
 # LeakSanitizer on; CMakePresets.json): the tests, both soaks, the replay round trip and the monkey all
 # run under it, with the options of scripts/sanitizer-options.sh, and fail on any report.
-#   1. fault soak: every simulator scenario through the whole pipeline; fails on any docs/contract.md §11 invariant;
+#   1. fault soak: every simulator scenario through the whole pipeline; fails on any docs/contract.md §11 invariant
+#      but the two timing ones (2 and 5), which it reports; .ci/run judges those on the release build;
 #   2. cluster soak: PostgreSQL, three bullpen-engine instances, one killed and restarted mid-run
 #      (scripts/cluster-soak.sh); fails on any invariant over the union; then again through HAProxy;
 #   2b. replay round trip (scripts/replay-roundtrip.sh): every built-in scenario × provider × stream,
@@ -36,8 +37,13 @@ done_stage() { printf '=== %s took %d s\n' "$1" "$SECONDS"; }
 
 stage "fault soak: $soak_count generations, every scenario"
 soak_dir=$(mktemp -d)
+# Invariants 2 and 5 (within 5 ms of a deadline and of the budget) are reported here, not judged: under
+# ASan, when a deadline comes due, an engine thread is still in another generation's work (each step
+# several times slower sanitized) or waits for a core behind the network threads: the largest overrun
+# was 1.2-8.5 ms in ten runs on 2 cores, against 0.5-1.4 ms in eight runs of the release build.
+# .ci/run judges them in the same soak on the release build, after the benchmark gate has built it.
 build/dev/app/bullpen-cli soak --count "$soak_count" --scenario-mix all --concurrency 16 \
-    --primary-timeout 2s --fallback-timeout 2s --data-dir "$soak_dir"
+    --primary-timeout 2s --fallback-timeout 2s --advisory 2,5 --data-dir "$soak_dir"
 rm -rf "$soak_dir"
 done_stage "fault soak"
 

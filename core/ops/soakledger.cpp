@@ -221,6 +221,7 @@ QJsonObject SoakLedger::summary(int total, double seconds, const QString &record
                                  { QStringLiteral("p99_ms"), percentile(values, 99) } });
     summary.insert(QStringLiteral("latency"), lat);
     summary.insert(QStringLiteral("deadline_overrun_p99_ms"), percentile(m_deadlineOverruns, 99));
+    summary.insert(QStringLiteral("deadline_aborts"), static_cast<int>(m_deadlineOverruns.size()));
     summary.insert(QStringLiteral("attempts_without_request"), m_unsent);
     if (!m_unsentExample.isEmpty())
         summary.insert(QStringLiteral("attempt_without_request_example"), m_unsentExample);
@@ -288,8 +289,12 @@ void SoakLedger::print(QTextStream &out, const QJsonObject &summary) const
         out << QStringLiteral("%1 attempt(s) failed before their request left (not resent, docs/contract.md §4.4), e.g. %2\n")
                    .arg(m_unsent)
                    .arg(m_unsentExample);
-    out << QStringLiteral("deadline overrun p99 %1 ms (max %2 ms); budget overrun max %3 ms\n")
+    // Of fewer than 100 aborts, the p99 is the largest (percentile() rounds its rank up).
+    const int aborts = summary.value(QLatin1StringView("deadline_aborts")).toInt();
+    out << QStringLiteral("deadline overrun p99 %1 ms of %2 attempts aborted at their deadline%3 (max %4 ms); budget overrun max %5 ms\n")
                .arg(summary.value(QLatin1StringView("deadline_overrun_p99_ms")).toDouble(), 0, 'f', 2)
+               .arg(aborts)
+               .arg(aborts > 0 && aborts < 100 ? QStringLiteral(", which is the largest at fewer than 100") : QString())
                .arg(summary.value(QLatin1StringView("deadline_overrun_max_ms")).toDouble(), 0, 'f', 2)
                .arg(summary.value(QLatin1StringView("budget_overrun_max_ms")).toDouble(), 0, 'f', 2);
     for (const Check &c : m_checks) {

@@ -10,6 +10,7 @@
 #include "remote/remotehistory.h"
 #include "runtime/enginesetup.h"
 #include "runtime/enginestack.h"
+#include "runtime/enginethreads.h"
 #include "runtime/localengine.h"
 #include "runtime/logsink.h"
 #include "sim/providersimulator.h"
@@ -177,8 +178,12 @@ int runLocal(const SoakOptions &o, const LocalStore &where)
     }
 
     // The engine as the console and the service run it: on engine threads (BULLPEN_ENGINE_THREADS, else
-    // the cores), each generation on one of them.
-    const int engineThreads = LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment());
+    // the cores), each generation on one of them. Every scenario's engine runs on the same threads, as
+    // one engine would run all of them: a thread's deadlines are aborted before any other work on it.
+    // With threads of their own, the lanes' 40-odd engine threads were woken together by deadlines
+    // due at the same moment and waited for a core behind each other's work (docs/contract.md §11, 2).
+    const auto engineThreads =
+        std::make_shared<EngineThreads>(LocalEngine::threadsFromEnvironment(QProcessEnvironment::systemEnvironment()));
     for (Lane &lane : lanes) {
         if (store)
             lane.options.imageDir = QDir(storeDir).filePath(QStringLiteral("images"));

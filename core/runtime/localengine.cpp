@@ -5,6 +5,7 @@
 #include "engine/stageservice.h"
 #include "engine/tsanseed.h"
 #include "enginestack.h"
+#include "enginethreads.h"
 #include "store/store.h"
 
 #include <QLoggingCategory>
@@ -20,7 +21,7 @@ using Item = std::variant<Event, GenerationResult>;
 
 struct LocalEngine::Lane
 {
-    std::unique_ptr<QThread> thread; // none when the engine runs on the caller's thread
+    QThread *thread = nullptr; // m_threads's; none when the engine runs on the caller's thread
     std::unique_ptr<EngineStack> stack; // built and destroyed on `thread`
     Relay *relay = nullptr; // lives on `thread`
     int active = 0; // generations started here and not yet delivered back
@@ -35,6 +36,9 @@ public:
         : m_engine(engine)
     {
     }
+
+    // On its thread: nothing more is handed to the engine, which is being destroyed.
+    void detach() { m_engine = nullptr; }
 
     void add(Item item)
     {
@@ -52,6 +56,8 @@ private:
         auto batch = std::make_shared<std::vector<Item>>(std::move(m_batch));
         m_batch.clear();
         LocalEngine *engine = m_engine;
+        if (!engine)
+            return;
         QMetaObject::invokeMethod(
             engine, [engine, batch] { engine->deliver(std::move(*batch)); }, Qt::QueuedConnection);
     }
@@ -89,9 +95,16 @@ int LocalEngine::threadsFromEnvironment(const QProcessEnvironment &environment)
 
 LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
                          const EngineContext &context, QObject *parent)
+    : LocalEngine(settings, options, store, masking, threads > 0 ? std::make_shared<EngineThreads>(threads) : nullptr, context, parent)
+{
+}
+
+LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking,
+                         std::shared_ptr<EngineThreads> engineThreads, const EngineContext &context, QObject *parent)
     : EngineClient(parent)
     , m_store(store)
-    , m_threaded(threads > 0)
+    , m_threaded(engineThreads != nullptr)
+    , m_threads(std::move(engineThreads))
     , m_breakers(std::make_unique<BreakerBoard>(settings.breaker))
 {
     if (!m_threaded) {
@@ -108,17 +121,16 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
     }
 
     // The limits hold for the whole engine: each thread gets its share.
+    const int threads = m_threads->count();
     Settings share = settings;
     share.pipeline.maxInFlightPerProvider = (settings.pipeline.maxInFlightPerProvider + threads - 1) / threads;
     share.pipeline.maxQueuedPerProvider = (settings.pipeline.maxQueuedPerProvider + threads - 1) / threads;
     for (int i = 0; i < threads; ++i) {
         auto lane = std::make_unique<Lane>();
         Lane *l = lane.get();
-        l->thread = std::make_unique<QThread>();
-        l->thread->setObjectName(QStringLiteral("bullpen-engine-%1").arg(i));
+        l->thread = m_threads->at(i);
         l->relay = new Relay(this);
-        l->relay->moveToThread(l->thread.get());
-        l->thread->start();
+        l->relay->moveToThread(l->thread);
         // Built on its own thread: the network managers, sockets and timers belong to it.
         QMetaObject::invokeMethod(
             l->relay,
@@ -143,19 +155,20 @@ LocalEngine::~LocalEngine()
         }
         Lane *l = lane.get();
         Store *store = m_store;
-        // Shut down on its own thread: every running attempt is cancelled and recorded there.
+        // Shut down on its own thread: every running attempt is cancelled and recorded there. What that
+        // reports is not handed on: this engine is going, and its threads may go on for other engines.
         QMetaObject::invokeMethod(
             l->relay,
             [l, store] {
                 l->stack.reset();
                 if (store)
-                    store->releaseThreadConnection();
-                l->relay->deleteLater(); // deleted as the thread ends
+                    store->releaseThreadConnection(); // another engine's stack there opens its own again
+                l->relay->detach();
+                l->relay->deleteLater(); // deleted on the thread's next turn, or as it ends
             },
             Qt::BlockingQueuedConnection);
-        l->thread->quit();
-        l->thread->wait();
     }
+    m_threads.reset(); // quit and waited for here unless another engine still runs on them
 }
 
 EngineStack *LocalEngine::inlineStack() const

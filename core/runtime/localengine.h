@@ -17,10 +17,12 @@ namespace bullpen {
 
 class BreakerBoard;
 class EngineStack;
+class EngineThreads;
 class Masking;
 class Store;
 
-// The engine in this process (docs/contract.md §12.3). With threads > 0 it runs on that many engine threads, never
+// The engine in this process (docs/contract.md §12.3). With threads > 0 it runs on that many engine threads (its own,
+// or a set shared with other engines in the process), never
 // on the caller's: each thread builds its own EngineStack (network managers, clients, admission, its
 // own deadline queue) inside the thread, and a generation lives on the thread that had the fewest
 // running when it started. Events and results come back to the caller's thread in batches, one queued
@@ -38,6 +40,10 @@ public:
     // `context`: what this engine owns (EngineSetup's); for an engine built by hand, one of its own: no proxy.
     LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
                 const EngineContext &context = EngineContext::standalone(), QObject *parent = nullptr);
+    // On threads shared with other engines in this process (enginethreads.h): a stack on each of them.
+    LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking,
+                std::shared_ptr<EngineThreads> threads, const EngineContext &context = EngineContext::standalone(),
+                QObject *parent = nullptr);
     ~LocalEngine() override;
 
     QString start(const GenerationRequest &request) override;
@@ -65,6 +71,7 @@ private:
     std::map<QString, Lane *> m_owner;
     Store *m_store;
     bool m_threaded;
+    std::shared_ptr<EngineThreads> m_threads; // ended, if no other engine holds them, after every lane's stack
     std::unique_ptr<BreakerBoard> m_breakers; // the destructor ends every lane's stack before it goes
 };
 

@@ -2,6 +2,7 @@
 // docs/contract.md §12.3: the engine on engine threads, never on the caller's; events and results come back to the
 // caller's thread in order; cancel reaches the thread a generation lives on.
 #include "runtime/enginesetup.h"
+#include "runtime/enginethreads.h"
 
 #include <QCryptographicHash>
 #include <QDeadlineTimer>
@@ -193,6 +194,53 @@ private Q_SLOTS:
         for (const QList<QVariant> &args : std::as_const(finished))
             QCOMPARE(args.at(0).value<GenerationResult>().state, FinalState::Cancelled);
         QVERIFY(!engine.cancel(ids.constFirst())); // ended: no longer running here
+    }
+
+    // Engines in one process may share their threads (the soak runs one engine per scenario on one set):
+    // one that ends while its generations run leaves the threads to the others, whose generations go
+    // on, and hands nothing more back (under ASan a delivery to the ended engine is a use after free).
+    void enginesSharingThreadsEndOneAtATime()
+    {
+        QTemporaryDir dir;
+        auto setup = engineOn(dir, QStringLiteral("healthy"), 0);
+        QVERIFY(setup->errors().isEmpty());
+        auto threads = std::make_shared<EngineThreads>(2);
+        const auto engineOnThreads = [&] {
+            return std::make_unique<LocalEngine>(setup->settings(), setup->pipelineOptions(), nullptr, nullptr, threads);
+        };
+        const auto request = [](int i) {
+            GenerationRequest g;
+            g.story = QStringLiteral("Two engines, one set of threads. Story %1.").arg(i);
+            g.fresh = true;
+            return g;
+        };
+        auto first = engineOnThreads();
+        auto second = engineOnThreads();
+        QCOMPARE(first->threadCount(), 2);
+        QCOMPARE(threads.use_count(), 3);
+        QSignalSpy firstEvents(first.get(), &EngineClient::eventRecorded);
+        QSignalSpy secondFinished(second.get(), &EngineClient::finished);
+        for (int i = 0; i < 4; ++i)
+            first->start(request(i));
+        QTRY_VERIFY_WITH_TIMEOUT(!firstEvents.isEmpty(), 10'000); // running on the shared threads
+        second->start(request(4));
+        second->start(request(5));
+        first.reset();
+        QCOMPARE(threads.use_count(), 2);
+        QVERIFY(threads->at(0)->isRunning() && threads->at(1)->isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(secondFinished.size(), 2, 20'000);
+        for (const QList<QVariant> &args : std::as_const(secondFinished))
+            QCOMPARE(args.at(0).value<GenerationResult>().state, FinalState::Succeeded);
+
+        auto third = engineOnThreads(); // after one ended, a new one on the same threads works as the first did
+        QSignalSpy thirdFinished(third.get(), &EngineClient::finished);
+        third->start(request(6));
+        QTRY_COMPARE_WITH_TIMEOUT(thirdFinished.size(), 1, 20'000);
+        QCOMPARE(thirdFinished.at(0).at(0).value<GenerationResult>().state, FinalState::Succeeded);
+        second.reset();
+        third.reset();
+        QCOMPARE(threads.use_count(), 1);
+        QVERIFY(threads->at(0)->isRunning()); // until the last holder lets go
     }
 };
 

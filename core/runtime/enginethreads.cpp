@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#include "enginethreads.h"
+
+namespace bullpen {
+
+EngineThreads::EngineThreads(int count)
+{
+    for (int i = 0; i < count; ++i) {
+        auto thread = std::make_unique<QThread>();
+        thread->setObjectName(QStringLiteral("bullpen-engine-%1").arg(i));
+        thread->start();
+        m_threads.push_back(std::move(thread));
+    }
+}
+
+EngineThreads::~EngineThreads()
+{
+    for (auto &thread : m_threads) {
+        thread->quit();
+        thread->wait();
+    }
+}
+
+} // namespace bullpen
