@@ -40,7 +40,7 @@ soak_dir=$(mktemp -d)
 # Invariants 2 and 5 (within 5 ms of a deadline and of the budget) are reported here, not judged: under
 # ASan, when a deadline comes due, an engine thread is still in another generation's work (each step
 # several times slower sanitized) or waits for a core behind the network threads: the largest overrun
-# was 1.2-8.5 ms in ten runs on 2 cores, against 0.5-1.4 ms in eight runs of the release build.
+# was 0.8-11.7 ms in six runs on 2 cores, against 0.4-1.3 ms in eight runs of the release build.
 # .ci/run judges them in the same soak on the release build, after the benchmark gate has built it.
 build/dev/app/bullpen-cli soak --count "$soak_count" --scenario-mix all --concurrency 16 \
     --primary-timeout 2s --fallback-timeout 2s --advisory 2,5 --data-dir "$soak_dir"

@@ -4,7 +4,9 @@
 namespace bullpen {
 
 EngineThreads::EngineThreads(int count)
+    : m_running(static_cast<std::size_t>(count))
 {
+    Q_ASSERT(count >= 1 && count <= 64);
     for (int i = 0; i < count; ++i) {
         auto thread = std::make_unique<QThread>();
         thread->setObjectName(QStringLiteral("bullpen-engine-%1").arg(i));

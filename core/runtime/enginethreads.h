@@ -3,6 +3,7 @@
 
 #include <QThread>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace bullpen {
 class EngineThreads final
 {
 public:
-    explicit EngineThreads(int count); // 1..64, named bullpen-engine-0..
+    explicit EngineThreads(int count); // 1..64 (asserted), named bullpen-engine-0..
     ~EngineThreads(); // quits and waits for each; every engine on them has ended its stacks
     EngineThreads(const EngineThreads &) = delete;
     EngineThreads &operator=(const EngineThreads &) = delete;
@@ -24,8 +25,14 @@ public:
     int count() const { return static_cast<int>(m_threads.size()); }
     QThread *at(int i) const { return m_threads.at(static_cast<std::size_t>(i)).get(); }
 
+    // Generations running on thread i, over every engine on the set: an engine starts each one on the
+    // thread with the fewest, as one engine running all of them would.
+    int running(int i) const { return m_running[static_cast<std::size_t>(i)].load(std::memory_order_relaxed); }
+    void add(int i, int delta) { m_running[static_cast<std::size_t>(i)].fetch_add(delta, std::memory_order_relaxed); }
+
 private:
     std::vector<std::unique_ptr<QThread>> m_threads;
+    std::vector<std::atomic<int>> m_running;
 };
 
 } // namespace bullpen

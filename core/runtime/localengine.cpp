@@ -24,6 +24,7 @@ struct LocalEngine::Lane
     QThread *thread = nullptr; // m_threads's; none when the engine runs on the caller's thread
     std::unique_ptr<EngineStack> stack; // built and destroyed on `thread`
     Relay *relay = nullptr; // lives on `thread`
+    int index = 0; // its thread's in m_threads
     int active = 0; // generations started here and not yet delivered back
 };
 
@@ -128,6 +129,7 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
     for (int i = 0; i < threads; ++i) {
         auto lane = std::make_unique<Lane>();
         Lane *l = lane.get();
+        l->index = i;
         l->thread = m_threads->at(i);
         l->relay = new Relay(this);
         l->relay->moveToThread(l->thread);
@@ -167,6 +169,8 @@ LocalEngine::~LocalEngine()
                 l->relay->deleteLater(); // deleted on the thread's next turn, or as it ends
             },
             Qt::BlockingQueuedConnection);
+        m_threads->add(l->index, -l->active); // cancelled there, and not handed back
+        l->active = 0;
     }
     m_threads.reset(); // quit and waited for here unless another engine still runs on them
 }
@@ -187,7 +191,11 @@ std::vector<int> LocalEngine::activePerThread() const
 
 LocalEngine::Lane &LocalEngine::pickLane()
 {
-    return **std::min_element(m_lanes.begin(), m_lanes.end(), [](const auto &a, const auto &b) { return a->active < b->active; });
+    // The thread with the fewest generations running, counting every engine on it (shared threads).
+    const auto load = [this](const std::unique_ptr<Lane> &l) {
+        return std::pair { m_threads ? m_threads->running(l->index) : 0, l->active };
+    };
+    return **std::min_element(m_lanes.begin(), m_lanes.end(), [&](const auto &a, const auto &b) { return load(a) < load(b); });
 }
 
 QString LocalEngine::start(const GenerationRequest &request)
@@ -197,6 +205,8 @@ QString LocalEngine::start(const GenerationRequest &request)
         r.generationId = StageService::newGenerationId();
     Lane &lane = pickLane();
     ++lane.active;
+    if (m_threads)
+        m_threads->add(lane.index, 1);
     m_owner[r.generationId] = &lane;
     const QString id = r.generationId;
     if (!m_threaded) {
@@ -237,6 +247,8 @@ void LocalEngine::onFinished(const GenerationResult &result)
     if (it == m_owner.end())
         return;
     --it->second->active;
+    if (m_threads)
+        m_threads->add(it->second->index, -1);
     m_owner.erase(it);
 }
 

@@ -40,7 +40,9 @@ public:
     // `context`: what this engine owns (EngineSetup's); for an engine built by hand, one of its own: no proxy.
     LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking, int threads,
                 const EngineContext &context = EngineContext::standalone(), QObject *parent = nullptr);
-    // On threads shared with other engines in this process (enginethreads.h): a stack on each of them.
+    // On threads shared with other engines in this process (enginethreads.h): a stack on each of them;
+    // each generation starts on the one with the fewest running over every engine there. Build and
+    // destroy it on another thread than those: both wait for a call on each of them.
     LocalEngine(const Settings &settings, const PipelineOptions &options, Store *store, const Masking *masking,
                 std::shared_ptr<EngineThreads> threads, const EngineContext &context = EngineContext::standalone(),
                 QObject *parent = nullptr);

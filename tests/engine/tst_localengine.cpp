@@ -197,8 +197,9 @@ private Q_SLOTS:
     }
 
     // Engines in one process may share their threads (the soak runs one engine per scenario on one set):
-    // one that ends while its generations run leaves the threads to the others, whose generations go
-    // on, and hands nothing more back (under ASan a delivery to the ended engine is a use after free).
+    // each generation starts on the thread with the fewest running over all of them; one engine that
+    // ends while its generations run leaves the threads to the others, whose generations go on, and
+    // hands nothing more back (under ASan a delivery to the ended engine is a use after free).
     void enginesSharingThreadsEndOneAtATime()
     {
         QTemporaryDir dir;
@@ -218,23 +219,30 @@ private Q_SLOTS:
         auto second = engineOnThreads();
         QCOMPARE(first->threadCount(), 2);
         QCOMPARE(threads.use_count(), 3);
-        QSignalSpy firstEvents(first.get(), &EngineClient::eventRecorded);
         QSignalSpy secondFinished(second.get(), &EngineClient::finished);
-        for (int i = 0; i < 4; ++i)
+        // No event loop turns between these calls: nothing ends, and the counts are exact.
+        for (int i = 0; i < 3; ++i)
             first->start(request(i));
-        QTRY_VERIFY_WITH_TIMEOUT(!firstEvents.isEmpty(), 10'000); // running on the shared threads
-        second->start(request(4));
-        second->start(request(5));
-        first.reset();
+        QCOMPARE(first->activePerThread(), (std::vector<int> { 2, 1 }));
+        QCOMPARE(std::pair(threads->running(0), threads->running(1)), std::pair(2, 1));
+        // Each start goes to the thread with the fewest running over both engines, as one engine's would.
+        second->start(request(3));
+        QCOMPARE(second->activePerThread(), (std::vector<int> { 0, 1 }));
+        second->start(request(4)); // 2 and 2: the engine's own fewest breaks the tie
+        QCOMPARE(second->activePerThread(), (std::vector<int> { 1, 1 }));
+        QCOMPARE(std::pair(threads->running(0), threads->running(1)), std::pair(3, 2));
+        first.reset(); // its three still running: cancelled on the threads, nothing handed back
         QCOMPARE(threads.use_count(), 2);
+        QCOMPARE(std::pair(threads->running(0), threads->running(1)), std::pair(1, 1));
         QVERIFY(threads->at(0)->isRunning() && threads->at(1)->isRunning());
         QTRY_COMPARE_WITH_TIMEOUT(secondFinished.size(), 2, 20'000);
         for (const QList<QVariant> &args : std::as_const(secondFinished))
             QCOMPARE(args.at(0).value<GenerationResult>().state, FinalState::Succeeded);
+        QCOMPARE(std::pair(threads->running(0), threads->running(1)), std::pair(0, 0));
 
         auto third = engineOnThreads(); // after one ended, a new one on the same threads works as the first did
         QSignalSpy thirdFinished(third.get(), &EngineClient::finished);
-        third->start(request(6));
+        third->start(request(5));
         QTRY_COMPARE_WITH_TIMEOUT(thirdFinished.size(), 1, 20'000);
         QCOMPARE(thirdFinished.at(0).at(0).value<GenerationResult>().state, FinalState::Succeeded);
         second.reset();
