@@ -21,10 +21,9 @@ using Item = std::variant<Event, GenerationResult>;
 
 struct LocalEngine::Lane
 {
-    QThread *thread = nullptr; // m_threads's; none when the engine runs on the caller's thread
-    std::unique_ptr<EngineStack> stack; // built and destroyed on `thread`
-    Relay *relay = nullptr; // lives on `thread`
-    int index = 0; // its thread's in m_threads
+    std::unique_ptr<EngineStack> stack; // built and destroyed on its thread (m_threads->at(index))
+    Relay *relay = nullptr; // lives on its thread
+    int index = 0; // its thread's in m_threads; the engine runs on the caller's thread when m_threads is null
     int active = 0; // generations started here and not yet delivered back
 };
 
@@ -104,11 +103,10 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
                          std::shared_ptr<EngineThreads> engineThreads, const EngineContext &context, QObject *parent)
     : EngineClient(parent)
     , m_store(store)
-    , m_threaded(engineThreads != nullptr)
     , m_threads(std::move(engineThreads))
     , m_breakers(std::make_unique<BreakerBoard>(settings.breaker))
 {
-    if (!m_threaded) {
+    if (!m_threads) {
         auto lane = std::make_unique<Lane>();
         lane->stack = makeStack(settings, options, store, masking, m_breakers.get(), context);
         GenerationPipeline &pipeline = lane->stack->pipeline();
@@ -130,9 +128,8 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
         auto lane = std::make_unique<Lane>();
         Lane *l = lane.get();
         l->index = i;
-        l->thread = m_threads->at(i);
         l->relay = new Relay(this);
-        l->relay->moveToThread(l->thread);
+        l->relay->moveToThread(m_threads->at(i));
         // Built on its own thread: the network managers, sockets and timers belong to it.
         QMetaObject::invokeMethod(
             l->relay,
@@ -151,7 +148,7 @@ LocalEngine::LocalEngine(const Settings &settings, const PipelineOptions &option
 LocalEngine::~LocalEngine()
 {
     for (auto &lane : m_lanes) {
-        if (!lane->thread) {
+        if (!m_threads) {
             lane->stack.reset();
             continue;
         }
@@ -177,8 +174,8 @@ LocalEngine::~LocalEngine()
 
 EngineStack *LocalEngine::inlineStack() const
 {
-    Q_ASSERT(!m_threaded);
-    return m_threaded ? nullptr : m_lanes.front()->stack.get();
+    Q_ASSERT(!m_threads);
+    return m_threads ? nullptr : m_lanes.front()->stack.get();
 }
 
 std::vector<int> LocalEngine::activePerThread() const
@@ -209,7 +206,7 @@ QString LocalEngine::start(const GenerationRequest &request)
         m_threads->add(lane.index, 1);
     m_owner[r.generationId] = &lane;
     const QString id = r.generationId;
-    if (!m_threaded) {
+    if (!m_threads) {
         lane.stack->pipeline().start(r);
     } else {
         Lane *l = &lane;
@@ -234,7 +231,7 @@ bool LocalEngine::cancel(const QString &generationId, AbortReason reason)
     if (it == m_owner.end())
         return false;
     Lane *l = it->second;
-    if (!m_threaded)
+    if (!m_threads)
         return l->stack->pipeline().cancel(generationId, reason);
     QMetaObject::invokeMethod(
         l->relay, [l, generationId, reason] { l->stack->pipeline().cancel(generationId, reason); }, Qt::QueuedConnection);

@@ -54,7 +54,7 @@ public:
     bool cancel(const QString &generationId, AbortReason reason);
     int activeCount() const override { return static_cast<int>(m_owner.size()); }
 
-    int threadCount() const { return m_threaded ? static_cast<int>(m_lanes.size()) : 0; }
+    int threadCount() const { return m_threads ? static_cast<int>(m_lanes.size()) : 0; }
     // Generations running on each thread, in thread order (for benchmarks and the status bar).
     std::vector<int> activePerThread() const;
     // Breakers and drains (docs/contract.md §13): one board for every engine thread.
@@ -72,7 +72,6 @@ private:
     std::vector<std::unique_ptr<Lane>> m_lanes;
     std::map<QString, Lane *> m_owner;
     Store *m_store;
-    bool m_threaded;
     std::shared_ptr<EngineThreads> m_threads; // ended, if no other engine holds them, after every lane's stack
     std::unique_ptr<BreakerBoard> m_breakers; // the destructor ends every lane's stack before it goes
 };

@@ -97,18 +97,32 @@ QString cellsRead(Store &store)
     return QStringLiteral("  cells read: latency view %L1, fallback waits %L2\n").arg(latency).arg(waits);
 }
 
+// The week filled into the store at `location`, and that store opened for the reads. The fill is one
+// transaction (HistoryFiller), holding SQLite's write lock for its whole length: tens of seconds at a
+// million attempts. A store left open meanwhile could not renew its leases for that long and would say
+// so ("the store's leases could not be kept: database is locked") with nothing running; so the store
+// that makes the schema is closed before the fill and the one read is opened after it. Null with
+// *error or filled->error set.
+std::unique_ptr<Store> filledStore(const StoreLocation &location, const HistoryFillOptions &options, HistoryFillResult *filled,
+                                   QString *error)
+{
+    if (!Store::open(location, error)) // the schema, made or migrated; closed again at once
+        return nullptr;
+    *filled = HistoryFiller::fill(location, options);
+    return filled->error.isEmpty() ? Store::open(location, error) : nullptr;
+}
+
 // The same week with a tenth of the traffic, in a store of its own (SQLite), read the same way.
 std::optional<DashboardReads> tenthOfTheTraffic(qint64 attempts, qint64 now, qint64 readAt, QTextStream &out)
 {
     QTemporaryDir temp;
     QString error;
     const std::optional<StoreLocation> location = StoreLocation::resolve(temp.path(), QProcessEnvironment(), &error);
-    auto store = location ? Store::open(*location, &error) : nullptr;
     const qint64 week = 7LL * 24 * 3600 * 1000;
-    const HistoryFillResult filled =
-        store ? HistoryFiller::fill(store->storeLocation(), { attempts / 10, now - week, now, 42, {} }) : HistoryFillResult { 0, 0, error };
-    if (!filled.error.isEmpty()) {
-        out << "bench_store: the store with a tenth of the traffic: " << filled.error << "\n";
+    HistoryFillResult filled;
+    const auto store = location ? filledStore(*location, { attempts / 10, now - week, now, 42, {} }, &filled, &error) : nullptr;
+    if (!store) {
+        out << "bench_store: the store with a tenth of the traffic: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
         return std::nullopt;
     }
     if (!filled.checkpointed) {
@@ -158,8 +172,7 @@ int main(int argc, char *argv[])
     const QString dir = argc > 2 ? QString::fromLocal8Bit(argv[2]) : temp.path();
     QString error;
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, QProcessEnvironment::systemEnvironment(), &error);
-    auto store = location ? Store::open(*location, &error) : nullptr;
-    if (!store) {
+    if (!location) {
         out << "bench_store: " << error << "\n";
         return 1;
     }
@@ -169,9 +182,10 @@ int main(int argc, char *argv[])
     const qint64 week = 7LL * 24 * 3600 * 1000;
     QElapsedTimer fillTimer;
     fillTimer.start();
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { attempts, now - week, now, 42, {} });
-    if (!filled.error.isEmpty()) {
-        out << "bench_store: " << filled.error << "\n";
+    HistoryFillResult filled;
+    const std::unique_ptr<Store> store = filledStore(*location, { attempts, now - week, now, 42, {} }, &filled, &error);
+    if (!store) {
+        out << "bench_store: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
         return 1;
     }
     if (!filled.checkpointed) {
