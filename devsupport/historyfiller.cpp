@@ -9,7 +9,9 @@
 #include "failure/failure.h"
 #include "pipeline/nextstep.h"
 #include "store/aggregates.h"
+#include "store/store.h"
 
+#include <QElapsedTimer>
 #include <QRandomGenerator>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -314,6 +316,8 @@ private:
 HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const HistoryFillOptions &options)
 {
     HistoryFillResult out;
+    QElapsedTimer timer;
+    timer.start();
     const QString name = QStringLiteral("bullpen-fill-") + QUuid::createUuid().toString(QUuid::Id128);
     {
         QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, &out.error);
@@ -347,7 +351,17 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
         db.close();
     }
     QSqlDatabase::removeDatabase(name);
+    out.elapsedMs = timer.elapsed();
     return out;
+}
+
+std::unique_ptr<Store> HistoryFiller::filledStore(const StoreLocation &location, const HistoryFillOptions &options,
+                                                  HistoryFillResult *filled, QString *error)
+{
+    if (!Store::open(location, error)) // the schema, made or migrated; closed again at once
+        return nullptr;
+    *filled = fill(location, options);
+    return filled->error.isEmpty() ? Store::open(location, error) : nullptr;
 }
 
 } // namespace bullpen

@@ -6,7 +6,11 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
 namespace bullpen {
+
+class Store;
 
 // Synthetic history for benchmarks and the screenshot tour: generations and their attempts spread over
 // a time range, written straight into a store in one transaction. Seeded, so two fills with the
@@ -33,6 +37,7 @@ struct HistoryFillResult
     // SQLite: every page of the fill is in the database file, none left in the WAL (a reader or the
     // store's own checkpoint can keep the fill's checkpoint from finishing). PostgreSQL: true.
     bool checkpointed = false;
+    qint64 elapsedMs = 0; // the fill alone: rows, aggregates and checkpoint (a monotonic clock)
 };
 
 class HistoryFiller final
@@ -40,6 +45,14 @@ class HistoryFiller final
 public:
     // `location` must be a migrated store (open it with Store::open first).
     static HistoryFillResult fill(const StoreLocation &location, const HistoryFillOptions &options);
+    // The store at `location` filled, then opened for reading. The fill is one transaction: on SQLite it
+    // holds the write lock for its whole length, tens of seconds at a million attempts, and a store left
+    // open meanwhile could not renew its leases for that long and would say so ("the store's leases
+    // could not be kept: database is locked") with nothing running. So the store that makes the schema
+    // is closed before the fill and the one returned is opened after it (on PostgreSQL, where the fill
+    // blocks no writer, the same order does no harm). Null with filled->error or *error set.
+    static std::unique_ptr<Store> filledStore(const StoreLocation &location, const HistoryFillOptions &options, HistoryFillResult *filled,
+                                              QString *error);
 };
 
 } // namespace bullpen

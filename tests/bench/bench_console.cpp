@@ -88,23 +88,18 @@ int main(int argc, char *argv[])
     const int runs = argc > 2 ? QString::fromLatin1(argv[2]).toInt() : 5;
     QTemporaryDir dir;
     QString error;
-    auto store = Store::open(dir.path(), &error);
-    if (!store) {
-        out << "bench_console: " << error << "\n";
-        return 1;
-    }
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    QElapsedTimer fill;
-    fill.start();
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { attempts, now - 7LL * 24 * 3'600'000, now, 42, {} });
-    if (!filled.error.isEmpty()) {
-        out << "bench_console: " << filled.error << "\n";
+    HistoryFillResult filled;
+    const std::unique_ptr<Store> store = HistoryFiller::filledStore(StoreLocation::sqliteIn(dir.path()),
+                                                                    { attempts, now - 7LL * 24 * 3'600'000, now, 42, {} }, &filled, &error);
+    if (!store) {
+        out << "bench_console: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
         return 1;
     }
     out << QStringLiteral("store: %L1 attempts, %L2 generations over 7 days, filled in %3 s; %4 runs each\n")
                .arg(filled.attempts)
                .arg(filled.generations)
-               .arg(double(fill.elapsed()) / 1000.0, 0, 'f', 1)
+               .arg(double(filled.elapsedMs) / 1000.0, 0, 'f', 1)
                .arg(runs);
 
     HistoryQueue queue(store.get());

@@ -11,7 +11,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QProcessEnvironment>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -97,21 +96,6 @@ QString cellsRead(Store &store)
     return QStringLiteral("  cells read: latency view %L1, fallback waits %L2\n").arg(latency).arg(waits);
 }
 
-// The week filled into the store at `location`, and that store opened for the reads. The fill is one
-// transaction (HistoryFiller), holding SQLite's write lock for its whole length: tens of seconds at a
-// million attempts. A store left open meanwhile could not renew its leases for that long and would say
-// so ("the store's leases could not be kept: database is locked") with nothing running; so the store
-// that makes the schema is closed before the fill and the one read is opened after it. Null with
-// *error or filled->error set.
-std::unique_ptr<Store> filledStore(const StoreLocation &location, const HistoryFillOptions &options, HistoryFillResult *filled,
-                                   QString *error)
-{
-    if (!Store::open(location, error)) // the schema, made or migrated; closed again at once
-        return nullptr;
-    *filled = HistoryFiller::fill(location, options);
-    return filled->error.isEmpty() ? Store::open(location, error) : nullptr;
-}
-
 // The same week with a tenth of the traffic, in a store of its own (SQLite), read the same way.
 std::optional<DashboardReads> tenthOfTheTraffic(qint64 attempts, qint64 now, qint64 readAt, QTextStream &out)
 {
@@ -120,7 +104,8 @@ std::optional<DashboardReads> tenthOfTheTraffic(qint64 attempts, qint64 now, qin
     const std::optional<StoreLocation> location = StoreLocation::resolve(temp.path(), QProcessEnvironment(), &error);
     const qint64 week = 7LL * 24 * 3600 * 1000;
     HistoryFillResult filled;
-    const auto store = location ? filledStore(*location, { attempts / 10, now - week, now, 42, {} }, &filled, &error) : nullptr;
+    const auto store =
+        location ? HistoryFiller::filledStore(*location, { attempts / 10, now - week, now, 42, {} }, &filled, &error) : nullptr;
     if (!store) {
         out << "bench_store: the store with a tenth of the traffic: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
         return std::nullopt;
@@ -180,10 +165,8 @@ int main(int argc, char *argv[])
     // Fill: the synthetic week the console's benchmark and screenshots use (HistoryFiller).
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 week = 7LL * 24 * 3600 * 1000;
-    QElapsedTimer fillTimer;
-    fillTimer.start();
     HistoryFillResult filled;
-    const std::unique_ptr<Store> store = filledStore(*location, { attempts, now - week, now, 42, {} }, &filled, &error);
+    const std::unique_ptr<Store> store = HistoryFiller::filledStore(*location, { attempts, now - week, now, 42, {} }, &filled, &error);
     if (!store) {
         out << "bench_store: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
         return 1;
@@ -193,7 +176,7 @@ int main(int argc, char *argv[])
         return 1;
     }
     const qint64 generations = filled.generations;
-    const double fillS = static_cast<double>(fillTimer.elapsed()) / 1000.0;
+    const double fillS = static_cast<double>(filled.elapsedMs) / 1000.0;
     if (argc > 2 && !location->isPostgres() && !bench::writeHistoryNote(dir, attempts, now, &error))
         out << "bench_store: " << error << " (bench_tune will write its own week)\n";
     if (location->isPostgres()) {

@@ -65,14 +65,9 @@ int fill(const QString &dir, qint64 attempts, qint64 now)
 {
     QString error;
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, QProcessEnvironment(), &error);
-    auto store = location ? Store::open(*location, &error) : nullptr;
-    if (!store) {
-        QTextStream(stderr) << "bench_tune --fill: " << error << "\n";
-        return 1;
-    }
-    const HistoryFillResult filled = HistoryFiller::fill(store->storeLocation(), { attempts, now - kWeekMs, now, 42, {} });
-    if (!filled.error.isEmpty()) {
-        QTextStream(stderr) << "bench_tune --fill: " << filled.error << "\n";
+    HistoryFillResult filled;
+    if (!location || !HistoryFiller::filledStore(*location, { attempts, now - kWeekMs, now, 42, {} }, &filled, &error)) {
+        QTextStream(stderr) << "bench_tune --fill: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
         return 1;
     }
     return 0;
