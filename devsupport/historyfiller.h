@@ -43,9 +43,9 @@ struct HistoryFillResult
 class HistoryFiller final
 {
 public:
-    // `location` must be a migrated store (open it with Store::open first).
+    // `location` must be a migrated store (open it with Store::open first; for a long fill, filledStore below).
     static HistoryFillResult fill(const StoreLocation &location, const HistoryFillOptions &options);
-    // The store at `location` filled, then opened for reading. The fill is one transaction: on SQLite it
+    // The store at `location` filled, then opened (Store::open) for the caller's reads. The fill is one transaction: on SQLite it
     // holds the write lock for its whole length, tens of seconds at a million attempts, and a store left
     // open meanwhile could not renew its leases for that long and would say so ("the store's leases
     // could not be kept: database is locked") with nothing running. So the store that makes the schema
