@@ -361,7 +361,10 @@ std::unique_ptr<Store> HistoryFiller::filledStore(const StoreLocation &location,
     if (!Store::open(location, error)) // the schema, made or migrated; closed again at once
         return nullptr;
     *filled = fill(location, options);
-    return filled->error.isEmpty() ? Store::open(location, error) : nullptr;
+    if (filled->error.isEmpty())
+        return Store::open(location, error);
+    *error = filled->error;
+    return nullptr;
 }
 
 } // namespace bullpen

@@ -50,7 +50,7 @@ public:
     // open meanwhile could not renew its leases for that long and would say so ("the store's leases
     // could not be kept: database is locked") with nothing running. So the store that makes the schema
     // is closed before the fill and the one returned is opened after it (on PostgreSQL, where the fill
-    // blocks no writer, the same order does no harm). Null with filled->error or *error set.
+    // blocks no writer, the same order does no harm). Null with *error set (a failed fill: also filled->error).
     static std::unique_ptr<Store> filledStore(const StoreLocation &location, const HistoryFillOptions &options, HistoryFillResult *filled,
                                               QString *error);
 };

@@ -93,7 +93,7 @@ int main(int argc, char *argv[])
     const std::unique_ptr<Store> store = HistoryFiller::filledStore(StoreLocation::sqliteIn(dir.path()),
                                                                     { attempts, now - 7LL * 24 * 3'600'000, now, 42, {} }, &filled, &error);
     if (!store) {
-        out << "bench_console: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
+        out << "bench_console: " << error << "\n";
         return 1;
     }
     out << QStringLiteral("store: %L1 attempts, %L2 generations over 7 days, filled in %3 s; %4 runs each\n")

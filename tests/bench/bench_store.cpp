@@ -107,7 +107,7 @@ std::optional<DashboardReads> tenthOfTheTraffic(qint64 attempts, qint64 now, qin
     const auto store =
         location ? HistoryFiller::filledStore(*location, { attempts / 10, now - week, now, 42, {} }, &filled, &error) : nullptr;
     if (!store) {
-        out << "bench_store: the store with a tenth of the traffic: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
+        out << "bench_store: the store with a tenth of the traffic: " << error << "\n";
         return std::nullopt;
     }
     if (!filled.checkpointed) {
@@ -168,7 +168,7 @@ int main(int argc, char *argv[])
     HistoryFillResult filled;
     const std::unique_ptr<Store> store = HistoryFiller::filledStore(*location, { attempts, now - week, now, 42, {} }, &filled, &error);
     if (!store) {
-        out << "bench_store: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
+        out << "bench_store: " << error << "\n";
         return 1;
     }
     if (!filled.checkpointed) {

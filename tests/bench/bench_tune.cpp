@@ -67,7 +67,7 @@ int fill(const QString &dir, qint64 attempts, qint64 now)
     const std::optional<StoreLocation> location = StoreLocation::resolve(dir, QProcessEnvironment(), &error);
     HistoryFillResult filled;
     if (!location || !HistoryFiller::filledStore(*location, { attempts, now - kWeekMs, now, 42, {} }, &filled, &error)) {
-        QTextStream(stderr) << "bench_tune --fill: " << (filled.error.isEmpty() ? error : filled.error) << "\n";
+        QTextStream(stderr) << "bench_tune --fill: " << error << "\n";
         return 1;
     }
     return 0;
