@@ -6,9 +6,10 @@
 //               request and body to the same simulator, in the same round: through the egress guard's
 //               relay (plain http:// providers; target: median stage/POST ratio <= 1.6, p99 <= 2.5) and
 //               with the adapter straight to the simulator (https:// providers; median ratio <= 1.5);
-//               the guard's relay: guarded over straight, same round, median <= 1.22. The differences in
-//               ms are reported, not judged. Twice: the answer streamed (server-sent events) and as one
-//               JSON body (figures ending in _unstreamed), with the same targets.
+//               the guard's relay: guarded over straight, same round, median <= 1.22; the guarded stage
+//               minus the POST, median <= 0.10 ms (the other differences in ms are reported). Twice:
+//               the answer streamed (server-sent events) and as one JSON body (figures ending in
+//               _unstreamed), with the same targets.
 //   overhead  - sequential generations against a zero-latency scenario: a generation's wall time minus
 //               the time its provider requests spent on the wire (the sum of its attempts' durations,
 //               every stage). Target: median <= 0.5 ms, p99 <= 2 ms.
@@ -68,6 +69,9 @@ constexpr double kStraightStageOverPost = 1.5;
 // straight, same round. Measured 1.08-1.12 with the keep-alive relay; a relay that opens a connection per
 // request (0.34-0.46 ms guarded cost against ~0.13 ms straight) is 1.3-1.4.
 constexpr double kGuardedOverStraight = 1.22;
+// What the stage adds to a bare POST of the same body through the guard, median: the stage's own work
+// (adapter, classify, parse, validate) and the relay's hand-overs. Not a ratio: the ask is 0.10 ms.
+constexpr double kGuardedStageCostMs = 0.10;
 
 double ms(microseconds us)
 {
@@ -242,7 +246,7 @@ int measureStageCost(const QString &scenarioFile, const QString &story, int runs
         QStringLiteral("the stage through the egress guard over the same stage straight, same round, %1, median (the relay's share)")
             .arg(answer));
     const QString minus = QStringLiteral("storyboard stage alone minus a bare POST of the same body, same round, %1, ").arg(answer);
-    judge.report(name("stage_cost_through_guard_ms_median").constData(), guardedCost.at(50), "ms",
+    judge.atMost(name("stage_cost_through_guard_ms_median").constData(), guardedCost.at(50), kGuardedStageCostMs, "ms",
                  minus + QStringLiteral("median; egress guard"));
     judge.report(name("stage_cost_through_guard_ms_p99").constData(), guardedCost.at(99), "ms",
                  minus + QStringLiteral("p99; egress guard"));
@@ -261,7 +265,7 @@ constexpr double kLastArrivalMs = 100.0;
 
 constexpr char kUsage[] = R"(bench_engine: the engine's own cost and its deadlines' precision over loopback HTTP.
 Targets: storyboard stage / bare POST median <= 1.6 (p99 <= 2.5) through the egress guard, <= 1.5 straight,
-for a streamed answer and for one JSON body;
+guarded stage minus bare POST median <= 0.10 ms, for a streamed answer and for one JSON body;
 overhead median <= 0.5 ms, p99 <= 2 ms; deadline late p99 <= 5 ms; 1,000 requests on the wire within 100 ms
 and 300 MiB. Each figure is printed with its target on one line; exits 1 when a target is missed
 (3 or 4 when the run itself failed). BENCH_TIGHTEN=F tightens every target F times.
