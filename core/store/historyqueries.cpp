@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QJsonDocument>
+#include <QMetaEnum>
 #include <QSqlQuery>
 #include <QSqlRecord>
 
@@ -202,6 +203,21 @@ QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &bin
     binds << cut.aggFrom << cut.aggTo;
     dimensionClauses(f, where, binds);
     return QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+}
+
+// A filter that names every state where it named none: the same rows, counted through the index that
+// leads with the state and holds the code and kind (generations_state_created_code) instead of the time
+// index, whose every row needs a look-up in the table. For an edge hour of a busy store that is about
+// ten times quicker (docs/store.md, "Reading"). Not where a user, an instance or an id prefix names a
+// narrower index of its own.
+HistoryFilter everyStateNamed(HistoryFilter f)
+{
+    if (f.states.isEmpty() && f.userKey.isEmpty() && f.instance.isEmpty() && f.idPrefix.isEmpty()) {
+        const QMetaEnum states = QMetaEnum::fromType<HistoryState>();
+        for (int i = 0; i < states.keyCount(); ++i)
+            f.states << static_cast<HistoryState>(states.value(i));
+    }
+    return f;
 }
 
 // The parts of a filter's range the rows answer when the aggregates answer [cut.aggFrom, cut.aggTo):
@@ -492,7 +508,7 @@ QList<std::pair<QString, qint64>> HistoryQueries::countBy(HistoryGroup group, co
     std::map<QString, qint64> sums;
     auto fromRows = [&](const HistoryFilter &f) {
         QVariantList binds;
-        const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(f, binds)
+        const QString sql = QStringLiteral("SELECT %1, COUNT(*) FROM generations").arg(column) + whereFor(everyStateNamed(f), binds)
             + QStringLiteral(" GROUP BY %1").arg(column);
         QSqlQuery q;
         if (!m_db.read(q, sql, binds, error))
@@ -645,7 +661,8 @@ qint64 HistoryQueries::count(const HistoryFilter &requested, QString *error)
     auto fromRows = [&](const HistoryFilter &f) {
         QVariantList binds;
         QSqlQuery q;
-        if (!m_db.read(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(f, binds), binds, error) || !q.next())
+        if (!m_db.read(q, QStringLiteral("SELECT COUNT(*) FROM generations") + whereFor(everyStateNamed(f), binds), binds, error)
+            || !q.next())
             return false;
         total += q.value(0).toLongLong();
         return true;

@@ -415,6 +415,13 @@ private Q_SLOTS:
             QVERIFY(q.exec(QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, instance) VALUES "
                                           "('gen_running', %1, 'running', 'gemini', 'a')")
                                .arg(now - 30 * kHour)));
+            // In the partial hour the range below starts with, read from the rows: every state is counted
+            // there, the ones the filler never writes too (an edge's count names every state). Not in the
+            // aggregates (written past the writer): deleted after the counts.
+            QVERIFY(
+                q.exec(QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, instance) VALUES "
+                                      "('gen_cancelled', %1, 'cancelled', 'gemini', 'a'), ('gen_abandoned', %1, 'abandoned', 'qwen', 'b')")
+                           .arg(now - 50 * kHour - 700)));
         }
         StoreLocation::disconnect(QStringLiteral("running-row"));
         const qint64 from = now - 50 * kHour - 777;
@@ -443,7 +450,18 @@ private Q_SLOTS:
         for (const auto &[kind, n] : byKind)
             QCOMPARE(n, rows(narrowRows + (kind.isEmpty() ? QStringLiteral("kind IS NULL") : QStringLiteral("kind = '%1'").arg(kind))));
         const auto byState = store->countBy(HistoryGroup::State, f);
-        QVERIFY(std::any_of(byState.begin(), byState.end(), [](const auto &p) { return p.first == u"running" && p.second == 1; }));
+        for (const char *state : { "running", "cancelled", "abandoned" }) {
+            QVERIFY2(std::any_of(byState.begin(), byState.end(),
+                                 [state](const auto &p) { return p.first == QLatin1String(state) && p.second == 1; }),
+                     state);
+        }
+        { // Written past the aggregates, which the fallback rate's whole hours below read: gone again.
+            QSqlDatabase db = store->storeLocation().connect(QStringLiteral("edge-rows"), StoreLocation::Access::ReadWrite, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("DELETE FROM generations WHERE id IN ('gen_cancelled', 'gen_abandoned')")));
+        }
+        StoreLocation::disconnect(QStringLiteral("edge-rows"));
 
         // Fallback rate in hour buckets from an hour boundary, up to a moment inside an hour.
         const qint64 rateFrom = (now - 50 * kHour) / kHour * kHour;
