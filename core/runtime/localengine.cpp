@@ -217,12 +217,12 @@ QString LocalEngine::start(const GenerationRequest &request)
                 l->stack->pipeline().start(r);
             },
             Qt::QueuedConnection);
+        // On the caller's thread, racing the engine thread's read in the call just posted (tsanseed.h).
+        // After the post, not before: the post orders what precedes it before everything the engine
+        // thread runs after it, so a write before it is never a race with that read. Awaited: the tests
+        // start several in a row, and the next post would order this write before the read.
+        BULLPEN_TSAN_SEED_AWAITED("engine");
     }
-    // On the caller's thread, racing the engine thread's read in the call just posted (tsanseed.h).
-    // After the post, not before: the post orders what precedes it before everything the engine
-    // thread runs after it, so a write before it is never a race with that read. Awaited: the tests
-    // start several in a row, and the next post would order this write before the read.
-    BULLPEN_TSAN_SEED_AWAITED("engine");
     return id;
 }
 

@@ -420,7 +420,8 @@ private Q_SLOTS:
             // aggregates (written past the writer): deleted after the counts.
             QVERIFY(
                 q.exec(QStringLiteral("INSERT INTO generations (id, created_at_ms, state, primary_provider, instance) VALUES "
-                                      "('gen_cancelled', %1, 'cancelled', 'gemini', 'a'), ('gen_abandoned', %1, 'abandoned', 'qwen', 'b')")
+                                      "('gen_cancelled', %1, 'cancelled', 'gemini', 'a'), ('gen_abandoned', %1, 'abandoned', 'qwen', 'b'), "
+                                      "('gen_running_edge', %1, 'running', 'qwen', 'b')")
                            .arg(now - 50 * kHour - 700)));
         }
         StoreLocation::disconnect(QStringLiteral("running-row"));
@@ -450,16 +451,18 @@ private Q_SLOTS:
         for (const auto &[kind, n] : byKind)
             QCOMPARE(n, rows(narrowRows + (kind.isEmpty() ? QStringLiteral("kind IS NULL") : QStringLiteral("kind = '%1'").arg(kind))));
         const auto byState = store->countBy(HistoryGroup::State, f);
-        for (const char *state : { "running", "cancelled", "abandoned" }) {
-            QVERIFY2(std::any_of(byState.begin(), byState.end(),
-                                 [state](const auto &p) { return p.first == QLatin1String(state) && p.second == 1; }),
-                     state);
+        for (const std::pair<const char *, int> &expected :
+             { std::pair("running", 2), std::pair("cancelled", 1), std::pair("abandoned", 1) }) {
+            QVERIFY2(
+                std::any_of(byState.begin(), byState.end(),
+                            [&expected](const auto &p) { return p.first == QLatin1String(expected.first) && p.second == expected.second; }),
+                expected.first);
         }
         { // Written past the aggregates, which the fallback rate's whole hours below read: gone again.
             QSqlDatabase db = store->storeLocation().connect(QStringLiteral("edge-rows"), StoreLocation::Access::ReadWrite, &error);
             QVERIFY2(error.isEmpty(), qPrintable(error));
             QSqlQuery q(db);
-            QVERIFY(q.exec(QStringLiteral("DELETE FROM generations WHERE id IN ('gen_cancelled', 'gen_abandoned')")));
+            QVERIFY(q.exec(QStringLiteral("DELETE FROM generations WHERE id IN ('gen_cancelled', 'gen_abandoned', 'gen_running_edge')")));
         }
         StoreLocation::disconnect(QStringLiteral("edge-rows"));
 
