@@ -209,18 +209,20 @@ QString aggregateWhere(const HistoryFilter &f, const Cut &cut, QVariantList &bin
 // leads with the state and holds the code, kind and synthetic flag (generations_state_created_code)
 // instead of the time index, whose every row needs a look-up in the table. For an edge hour of a busy
 // store that is about ten times quicker (docs/store.md, "Reading"). Only for a time range and nothing
-// else: a filter on anything that index does not hold (a code or kind, which have indexes of their own,
-// a provider, a fallback, a user, ...) keeps the plan it had.
+// else, as whereFor renders it: a filter on anything that index does not hold (a code or kind, which have
+// indexes of their own, a provider, a fallback, a user, ...) keeps the plan it had.
 HistoryFilter everyStateNamed(HistoryFilter f)
 {
-    const bool timeOnly = f.states.isEmpty() && (f.fromMs || f.toMs) && !f.publicCode && !f.kind && !f.stage && !f.provider
-        && f.userKey.isEmpty() && f.userId.isEmpty() && f.idPrefix.isEmpty() && !f.fallbackApplied && !f.failedAttempt
-        && f.fallbackReason.isEmpty() && f.instance.isEmpty() && !f.beforeMs;
-    if (timeOnly) {
-        const QMetaEnum states = QMetaEnum::fromType<HistoryState>();
-        for (int i = 0; i < states.keyCount(); ++i)
-            f.states << static_cast<HistoryState>(states.value(i));
-    }
+    HistoryFilter timeOnly;
+    timeOnly.fromMs = f.fromMs;
+    timeOnly.toMs = f.toMs;
+    timeOnly.synthetic = f.synthetic;
+    QVariantList asGiven, asTimeOnly;
+    if (!f.states.isEmpty() || (!f.fromMs && !f.toMs) || whereFor(f, asGiven) != whereFor(timeOnly, asTimeOnly) || asGiven != asTimeOnly)
+        return f;
+    const QMetaEnum states = QMetaEnum::fromType<HistoryState>();
+    for (int i = 0; i < states.keyCount(); ++i)
+        f.states << static_cast<HistoryState>(states.value(i));
     return f;
 }
 
