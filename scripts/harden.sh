@@ -74,7 +74,7 @@ done
 done_stage "console monkey"
 prune build/dev
 
-stage "ThreadSanitizer: tsan preset, the store, analytics, breakers, generation service, engine threads, relay and event stream suites"
+stage "ThreadSanitizer: tsan preset, the store, analytics, breakers, generation service, engine threads, egress guard and event stream suites"
 bash scripts/tsan.sh
 done_stage "ThreadSanitizer"
 prune build/tsan

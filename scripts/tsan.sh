@@ -3,8 +3,8 @@
 # ThreadSanitizer over the threaded suites: the store writer and its leases, the WAL checkpointer,
 # retention's purges on the writer thread, the analytics readers, the breakers, the generation service
 # and the tuner's candidates on every core (threads that meet through Bullpen's own locks and atomics);
-# and the engine threads with the local engine, the egress guard's relay (also through a CONNECT proxy,
-# two engines in one process), and the event stream (threads that meet through Qt's event queue, which
+# and the engine threads with the local engine and the egress guard (also through a CONNECT proxy, two
+# engines in one process), the hand-over of large answers to a pool thread, and the event stream (threads that meet through Qt's event queue, which
 # tests/support/tsanqueue.cpp models for ThreadSanitizer). Fails on any report.
 #
 # Each suite of the second kind is run a second time with a data race seeded on purpose
@@ -21,7 +21,7 @@ build=${1:-build/tsan}
 # Every suite of the stage, and the race seeded in it ("-": none; core/engine/tsanseed.h names the sites).
 declare -A seeds=(
     [tst_store]=- [tst_retention]=- [tst_analytics]=- [tst_breakers]=- [tst_generationservice]=- [tst_tunebreaker]=-
-    [tst_localengine]=engine [tst_hostileproviders]=relay [tst_alertstream]=stream [tst_enginecontext]=relay
+    [tst_localengine]=engine [tst_hostileproviders]=parse [tst_alertstream]=stream [tst_enginecontext]=engine
 )
 mapfile -t suites < <(printf '%s\n' "${!seeds[@]}" | sort)
 started=$SECONDS

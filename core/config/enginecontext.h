@@ -10,8 +10,8 @@
 namespace bullpen {
 
 // What one engine owns that the process once held for every engine (docs/architecture.md, "The engine
-// context"), made by EngineSetup and handed down: LocalEngine → EngineStack → its NetworkPool and the
-// clients' EgressGuards. Its providers are a value of its settings (Settings::providerTable: what each
+// context"), made by EngineSetup and handed down: LocalEngine → EngineStack → its NetworkPool (Qt's
+// managers and the egress guard's connections). Its providers are a value of its settings (Settings::providerTable: what each
 // provider is, read by the settings, the wire, /v1/config); its proxy routes, the certificate
 // authorities its provider calls trust and the clock it runs on are here. Two engines in one process,
 // or a replay beside an engine, each hold their own. Built without one (a test's stack by hand, which is

@@ -7,9 +7,10 @@
 // every other build BULLPEN_TSAN_SEED(site) is nothing.
 //
 // Each site is named at two kinds of places that run on different threads with nothing ordering them:
-// one thread writes (BULLPEN_TSAN_SEED or BULLPEN_TSAN_SEED_AWAITED: the egress guard's relay accepting
-// a connection, the caller starting a generation, the service publishing an event) and the others read (BULLPEN_TSAN_SEED_READ:
-// the engine threads routing a request, starting that generation, handing over an event), so the report
+// one thread writes (BULLPEN_TSAN_SEED or BULLPEN_TSAN_SEED_AWAITED: the caller starting a generation,
+// the service publishing an event, an exchange handing a large body to a pool thread) and the others read
+// (BULLPEN_TSAN_SEED_READ: the engine threads starting that generation, handing over an event, the pool
+// thread parsing that body), so the report
 // is between that pair and never between two readers. With BULLPEN_TSAN_SEED=<site> in the environment
 // they touch one plain int, which ThreadSanitizer must report; without it they only compare a pointer
 // read once.

@@ -2,14 +2,13 @@
 #include "httpexchange.h"
 
 #include "config/providertrust.h"
-#include "egressguard.h"
+#include "engine/tsanseed.h"
+#include "guardedreply.h"
 #include "httpstagegenerator.h"
 #include "networkpool.h"
 #include "oneshotbody.h"
 
 #include <QFutureWatcher>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QPointer>
 #include <QPromise>
 #include <QThreadPool>
@@ -20,13 +19,9 @@ void HttpExchange::dropReply()
 {
     if (!m_reply)
         return;
-    QNetworkReply *reply = std::exchange(m_reply, nullptr);
-    // Only our own connections: QNetworkReplyHttpImpl::abort() emits finished() *before* it signals
-    // its HTTP thread to drop the connection, and a blanket disconnect from inside finished() cuts that
-    // signal too, leaving the aborted request open on the wire.
+    HttpReply *reply = std::exchange(m_reply, nullptr);
     QObject::disconnect(reply, nullptr, this, nullptr);
-    if (reply->isRunning())
-        reply->abort();
+    reply->abort(); // drops a running request on the wire; nothing if it ended
     reply->deleteLater(); // never delete a reply inside its own signal; our child, so gone with us at the latest
 }
 
@@ -44,20 +39,13 @@ HttpExchange::HttpExchange(const WireFormat &format, WireDialect dialect, std::s
 HttpExchange::~HttpExchange()
 {
     dropReply(); // aborts a running request first
-    releaseLease();
 }
 
-void HttpExchange::releaseLease()
+void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray body, bool guarded)
 {
-    if (m_pool && m_manager)
-        m_pool->release(m_manager, m_url);
-    m_manager = nullptr;
-}
-
-void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray body)
-{
-    // docs/contract.md §4.4: exactly one transmission. Redirects off; the body comes from a device Qt may not
-    // buffer or rewind, so a dropped connection fails with ContentReSendError instead of a resend.
+    // docs/contract.md §4.4: exactly one transmission. Redirects off; on Qt's managers the body comes from a
+    // device Qt may not buffer or rewind, so a dropped connection fails with ContentReSendError instead
+    // of a resend (the guard never resends).
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
@@ -71,83 +59,64 @@ void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray 
     if (m_streamRequested)
         m_decoder = m_format.streamDecoder();
 
-    auto *device = new OneShotBody(std::move(body), this);
-    m_pool = &pool;
-    m_url = request.url();
-    m_manager = pool.acquire(m_url);
-    QNetworkReply *reply = m_manager->post(request, device);
-    // One owner: the exchange. Qt makes the manager the reply's parent; the reply dies with its exchange
-    // instead (the pool deletes every exchange before any manager, networkpool.h).
-    reply->setParent(this);
-    m_reply = reply;
-    // Qt's network thread stops reading from the socket while this much is waiting for us, so a
-    // flooding provider is held back at the socket, not buffered in memory (we read as bytes arrive).
-    reply->setReadBufferSize(kReadBufferBytes);
-    // Qt 6.4 passes a size set now to its HTTP thread only if that thread has already created its
-    // side of the request, which it may not have: set it again when the head has arrived, before
-    // any body byte is read.
-    connect(reply, &QNetworkReply::metaDataChanged, this, [this] {
-        if (!m_reply)
-            return;
-        m_reply->setReadBufferSize(kReadBufferBytes);
-        if (m_context && !m_reply->hasRawHeader(kGuardHeader)) // the guard's own answer is not the provider's
+    if (guarded && request.url().scheme() == u"http")
+        m_reply = new GuardedReply(pool.guarded(), request, std::move(body), this);
+    else
+        m_reply = new QtHttpReply(pool, request, new OneShotBody(std::move(body), this), this);
+    connect(m_reply, &HttpReply::headReceived, this, [this] {
+        if (m_context)
             m_context->noteReceived(0, isEventStream() ? 0 : -1);
     });
-    connect(reply, &QNetworkReply::requestSent, this, [this] {
+    connect(m_reply, &HttpReply::requestSent, this, [this] {
         m_requestSent = true;
         m_context->noteRequestSent();
     });
-    connect(reply, &QNetworkReply::readyRead, this, &HttpExchange::onReadyRead);
-    connect(reply, &QNetworkReply::finished, this, &HttpExchange::onFinished);
+    connect(m_reply, &HttpReply::readyRead, this, &HttpExchange::onReadyRead);
+    connect(m_reply, &HttpReply::finished, this, &HttpExchange::onFinished);
 
     // The cancel handler is the abort: it runs on deadline, operator cancel or shutdown.
     m_context->onCancel([self = QPointer<HttpExchange>(this)] {
         if (self)
             self->abort();
     });
+    m_reply->start();
 }
 
 void HttpExchange::abort()
 {
     // The attempt's owner cancelled it (deadline, operator, shutdown) and has already ended the attempt:
-    // nothing is delivered. Our slots go first, so the abort is only Qt's own work (it runs for every
-    // due deadline before anything else, docs/contract.md §12.3); the request is dropped on the wire all the same.
+    // nothing is delivered. Our slots go first, so the abort is only the transport's own work (it runs
+    // for every due deadline before anything else, docs/contract.md §12.3); the request is dropped on the wire all the same.
     if (m_done || !m_reply)
         return;
     m_done = true;
     dropReply(); // aborts the running request
-    releaseLease();
     m_context.reset();
     deleteLater();
 }
 
 bool HttpExchange::isSuccessStatus() const
 {
-    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const int status = m_reply->status().value_or(0);
     return status >= 200 && status < 300;
 }
 
 bool HttpExchange::isEventStream() const
 {
-    return m_streamRequested && m_decoder && isSuccessStatus()
-        && m_reply->header(QNetworkRequest::ContentTypeHeader).toString().contains(QLatin1StringView("text/event-stream"));
+    return m_streamRequested && m_decoder && isSuccessStatus() && m_reply->rawHeader("content-type").contains("text/event-stream");
 }
 
 void HttpExchange::onReadyRead()
 {
     // In slices: a flood never turns into one huge buffer or one huge list of events at once.
     constexpr qint64 kSlice = 64 * 1024;
-    const bool guardAnswer = m_reply && m_reply->hasRawHeader(kGuardHeader);
-    while (m_reply && m_reply->isOpen() && m_reply->bytesAvailable() > 0) {
+    while (m_reply && m_reply->bytesAvailable() > 0) {
         const QByteArray chunk = m_reply->read(kSlice);
         m_received += chunk.size();
-        if (guardAnswer) {
-            m_guardBody += chunk.left(4096 - m_guardBody.size());
-            continue;
-        }
         if (m_received > m_maxBodyBytes) {
             m_tooLarge = true;
-            m_reply->abort();
+            m_reply->abort(); // emits nothing: the answer ends here
+            onFinished();
             return;
         }
         if (isEventStream()) {
@@ -169,28 +138,20 @@ void HttpExchange::onFinished()
     m_done = true;
     // The last byte is here: whether the attempt is on time is decided now (docs/contract.md §12.3).
     m_context->noteAnswerComplete(m_context->now());
-    if (!m_tooLarge && m_reply->isOpen())
-        onReadyRead(); // whatever is left in the buffer (an aborted reply is already closed)
+    if (!m_tooLarge)
+        onReadyRead(); // whatever is left in the buffer
 
     ProviderResponse &r = m_response;
-    const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-    if (status.isValid())
-        r.httpStatus = status.toInt();
     const QNetworkReply::NetworkError error = m_reply->error();
-    if (const QByteArray guard = m_reply->rawHeader(kGuardHeader); !guard.isEmpty()) {
-        // The egress guard answered for a provider that broke HTTP or could not be reached.
-        r.httpStatus.reset();
-        r.guardCode = guard.left(32);
-        r.guardDetail = QJsonDocument::fromJson(m_guardBody)
-                            .object()
-                            .value(QStringLiteral("error"))
-                            .toObject()
-                            .value(QStringLiteral("message"))
-                            .toString();
-        r.notSent = m_reply->rawHeader(kGuardReachedHeader) == "0";
+    if (const std::optional<HttpReply::GuardVerdict> guard = m_reply->guardVerdict()) {
+        // The egress guard ended the exchange: the provider broke HTTP or could not be reached.
+        r.guardCode = guard->code;
+        r.guardDetail = guard->detail;
+        r.notSent = !guard->reached;
         finishWith(std::move(r));
         return;
     }
+    r.httpStatus = m_reply->status();
     if (m_tooLarge) {
         r.networkError = QNetworkReply::NoError;
         r.malformedBody = QStringLiteral("response larger than %1 MiB; not read").arg(m_maxBodyBytes / (1024 * 1024));
@@ -225,7 +186,6 @@ void HttpExchange::parseOffLoop(ProviderResponse response)
     // owns everything it reads (its own copy of the stateless wire format, the body), so it may outlive
     // this exchange, whose watcher then simply never reports.
     dropReply();
-    releaseLease();
     auto promise = std::make_shared<QPromise<ProviderResponse>>();
     auto *watcher = new QFutureWatcher<ProviderResponse>(this);
     connect(watcher, &QFutureWatcher<ProviderResponse>::finished, this, [this, watcher] {
@@ -235,11 +195,14 @@ void HttpExchange::parseOffLoop(ProviderResponse response)
     watcher->setFuture(promise->future());
     std::shared_ptr<const WireFormat> format(WireFormat::create(m_dialect, m_context->provider()));
     QThreadPool::globalInstance()->start([promise, format, body = std::move(m_body), response = std::move(response)]() mutable {
+        BULLPEN_TSAN_SEED_READ("parse"); // on a pool thread (tsanseed.h)
         promise->start();
         format->parseBody(body, response);
         promise->addResult(std::move(response));
         promise->finish();
     });
+    // On the engine's thread, after the hand-over, racing the pool thread's read (tsanseed.h).
+    BULLPEN_TSAN_SEED_AWAITED("parse");
 }
 
 QString HttpExchange::transportDetail(const QString &qtText) const
@@ -248,7 +211,7 @@ QString HttpExchange::transportDetail(const QString &qtText) const
     QString where;
     if (!m_requestSent)
         where = QStringLiteral("before the request was sent");
-    else if (!m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid())
+    else if (!m_reply->status())
         where = QStringLiteral("after the request was sent, before any byte of the answer");
     else
         where = QStringLiteral("after %1 bytes of the answer").arg(m_received);
@@ -259,8 +222,7 @@ QString HttpExchange::transportDetail(const QString &qtText) const
 void HttpExchange::finishWith(ProviderResponse r)
 {
     r.requestsSent = m_context->requestsSent();
-    dropReply();
-    releaseLease(); // the connection is free for the next request
+    dropReply(); // the connection is free for the next request
     auto context = std::move(m_context);
     deleteLater();
     context->deliver(std::move(r));

@@ -5,24 +5,24 @@
 #include "sseparser.h"
 #include "wireformat.h"
 
-#include <QNetworkReply>
+#include <QNetworkRequest>
 #include <QObject>
-#include <QPointer>
 
 #include <memory>
 
 namespace bullpen {
 
+class HttpReply;
 class NetworkPool;
 
 // One HTTP request of one attempt. The one owner of its reply (its QObject child; aborted when dropped), reads the body or the
 // event stream through the WireFormat, and delivers exactly one ProviderResponse to the context.
-// Deletes itself (deleteLater) when done.
+// Deletes itself (deleteLater) when done. An http:// request goes through the egress guard when
+// `guarded` (guardedreply.h: the shipped path), anything else through Qt (QtHttpReply).
 class HttpExchange final : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr qint64 kReadBufferBytes = 256 * 1024;
     // A 2xx body at least this large is parsed on a pool thread, off the engine thread (docs/contract.md §12.3).
     static constexpr qint64 kParseOffLoopBytes = 256 * 1024;
 
@@ -30,8 +30,8 @@ public:
                  QObject *parent = nullptr);
     ~HttpExchange() override;
 
-    // Sends at once on a manager of the pool with a free connection (networkpool.h).
-    void start(NetworkPool &pool, QNetworkRequest request, QByteArray body);
+    // Sends at once: on the pool's guarded connections, or on one of its managers with a free connection (networkpool.h).
+    void start(NetworkPool &pool, QNetworkRequest request, QByteArray body, bool guarded);
     void abort();
 
 private:
@@ -39,7 +39,6 @@ private:
     void onFinished();
     void finishWith(ProviderResponse response);
     void parseOffLoop(ProviderResponse response);
-    void releaseLease();
     void dropReply(); // aborts a running request; the reply is deleted from the event loop
     QString transportDetail(const QString &qtText) const;
     bool isSuccessStatus() const;
@@ -48,21 +47,17 @@ private:
     const WireFormat &m_format;
     WireDialect m_dialect; // m_format's: a body parsed off this thread gets a format of its own
     std::shared_ptr<AttemptContext> m_context;
-    QNetworkReply *m_reply = nullptr; // our child (not the manager's): this exchange is its one owner
+    HttpReply *m_reply = nullptr; // our child: this exchange is its one owner
     std::unique_ptr<StreamDecoder> m_decoder;
     SseParser m_sse;
     ProviderResponse m_response;
     QByteArray m_body;
-    QByteArray m_guardBody;
     qint64 m_maxBodyBytes;
     qint64 m_received = 0;
     bool m_streamRequested;
     bool m_tooLarge = false;
     bool m_done = false;
     bool m_requestSent = false;
-    QPointer<NetworkPool> m_pool; // the lease: m_manager holds one of the pool's slots to m_url
-    QNetworkAccessManager *m_manager = nullptr;
-    QUrl m_url;
 };
 
 } // namespace bullpen

@@ -182,12 +182,14 @@ bool ChunkedTracker::step(char c)
     return false;
 }
 
-qsizetype ChunkedTracker::consume(QByteArrayView bytes)
+qsizetype ChunkedTracker::consume(QByteArrayView bytes, QByteArray *data)
 {
     qsizetype i = 0;
     while (i < bytes.size() && m_state != State::Done && m_state != State::Failed) {
         if (m_state == State::Data) {
             const qint64 take = std::min<qint64>(m_left, bytes.size() - i);
+            if (data)
+                data->append(bytes.sliced(i, take));
             i += take;
             m_left -= take;
             if (m_left == 0) {

@@ -6,8 +6,8 @@
 
 namespace bullpen {
 
-// How an HTTP/1.1 message's body ends (RFC 9112 §6.3), read by the egress guard's relay to know where
-// one exchange ends and the next may begin on the same connection. Anything ambiguous (Content-Length
+// How an HTTP/1.1 message's body ends (RFC 9112 §6.3), read by the egress guard (guardedreply.h) to know
+// where one exchange ends and the next may begin on the same connection. Anything ambiguous (Content-Length
 // together with Transfer-Encoding, two different lengths, a coding other than chunked last) is read
 // as "until the connection closes", and such a connection carries no second exchange.
 enum class BodyFraming {
@@ -36,8 +36,8 @@ class ChunkedTracker
 {
 public:
     // How many of `bytes` belong to the body: all of them, unless it ends (done()) or turns out
-    // malformed (failed()) inside them.
-    qsizetype consume(QByteArrayView bytes);
+    // malformed (failed()) inside them. The chunks' data among them is appended to `data`, if given.
+    qsizetype consume(QByteArrayView bytes, QByteArray *data = nullptr);
     bool done() const { return m_state == State::Done; }
     bool failed() const { return m_state == State::Failed; }
 

@@ -2,7 +2,6 @@
 #include "httpstagegenerator.h"
 
 #include "contract/providerregistry.h"
-#include "egressguard.h"
 #include "engine/attemptcontext.h"
 #include "httpexchange.h"
 #include "networkpool.h"
@@ -16,14 +15,13 @@ namespace bullpen {
 
 using namespace std::chrono;
 
-HttpStageGenerator::HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard)
+HttpStageGenerator::HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, Transport transport)
     : m_pool(pool)
     , m_endpoint(std::move(endpoint))
     , m_format(WireFormat::create(m_endpoint.dialect(), m_endpoint.provider))
     , m_bodies(*m_format, m_endpoint)
+    , m_transport(transport)
 {
-    if (guard && m_endpoint.baseUrl.scheme() == u"http" && !m_endpoint.baseUrl.host().isEmpty())
-        m_route = guard->route(m_endpoint.baseUrl, &m_routeError);
 }
 
 HttpStageGenerator::~HttpStageGenerator() = default;
@@ -47,6 +45,21 @@ bool isLoopback(const QUrl &url)
     return host == u"localhost" || QHostAddress(host).isLoopback();
 }
 
+// The first header whose name or value would break the request's lines (a key pasted with its line
+// break, a header value from a settings file), or nothing. Neither client may send it: the provider
+// would read a header of the value's choosing.
+std::optional<QByteArray> lineBreakingHeader(const QNetworkRequest &request)
+{
+    const auto breaks = [](const QByteArray &field) {
+        return field.contains('\r') || field.contains('\n') || field.contains('\0');
+    };
+    for (const QByteArray &name : request.rawHeaderList()) {
+        if (breaks(name) || breaks(request.rawHeader(name)))
+            return name.left(64);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<AttemptContext> context)
@@ -61,23 +74,22 @@ void HttpStageGenerator::generate(const StageRequest &request, std::shared_ptr<A
         context->deliver(r);
         return;
     }
-    if (!m_routeError.isEmpty()) {
-        ProviderResponse r;
-        r.localConfigError = m_routeError;
-        context->deliver(r);
-        return;
-    }
-    ProviderEndpoint wire = m_endpoint;
-    if (m_route)
-        wire.baseUrl = *m_route;
-    QNetworkRequest httpRequest = m_format->request(wire);
+    QNetworkRequest httpRequest = m_format->request(m_endpoint);
     if (request.scenario.isSet() && isLoopback(m_endpoint.baseUrl)) {
         // The built-in simulator's per-request scenario (ScenarioChoice); a real provider never sees it.
         httpRequest.setRawHeader("x-bullpen-scenario", request.scenario.name.toUtf8());
         httpRequest.setRawHeader("x-bullpen-roles", request.scenario.rolesHeader());
     }
+    if (const std::optional<QByteArray> header = lineBreakingHeader(httpRequest)) {
+        ProviderResponse r; // found before anything is sent: a configuration failure
+        r.localConfigError = QStringLiteral("the request header \"%1\" for %2 holds a line break or NUL; nothing was sent "
+                                            "(check the key or the headers configured for this provider)")
+                                 .arg(QString::fromLatin1(*header), toId(m_endpoint.provider));
+        context->deliver(r);
+        return;
+    }
     auto *exchange = new HttpExchange(*m_format, m_endpoint.dialect(), context, m_endpoint.stream, kMaxBodyBytes, &m_pool);
-    exchange->start(m_pool, httpRequest, m_bodies.body(request));
+    exchange->start(m_pool, httpRequest, m_bodies.body(request), m_transport == Transport::Guarded);
 }
 
 std::optional<milliseconds> HttpStageGenerator::retryAfter(const QByteArray &retryAfterMs, const QByteArray &retryAfterValue)

@@ -12,19 +12,22 @@
 
 namespace bullpen {
 
-class EgressGuard;
 class NetworkPool;
 
-// The one adapter class: a WireFormat spoken over QNetworkAccessManager. One generate() is exactly one
-// HTTP request: no redirects followed, no silent resend (the body cannot be rewound), requestSent
-// counted; its cancel handler aborts the reply. It never retries and never decides a failure kind.
+// The one adapter class: a WireFormat spoken over HTTP (httpexchange.h). One generate() is exactly one
+// HTTP request: no redirects followed, no silent resend, requestSent counted; its cancel handler aborts
+// the request on the wire. It never retries and never decides a failure kind.
 class HttpStageGenerator final : public StageGenerator
 {
 public:
     static constexpr qint64 kMaxBodyBytes = 8 * 1024 * 1024;
 
-    // With a guard, an http:// endpoint is reached through its loopback relay (egressguard.h).
-    HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, EgressGuard *guard = nullptr);
+    // How an http:// endpoint is reached: through the egress guard (guardedreply.h), as shipped, or
+    // through Qt's own client, which a hostile provider can wedge (benchmarks compare the two).
+    // https:// endpoints always go through Qt's.
+    enum class Transport { Guarded, Qt };
+
+    HttpStageGenerator(NetworkPool &pool, ProviderEndpoint endpoint, Transport transport = Transport::Guarded);
     ~HttpStageGenerator() override;
 
     Provider provider() const override { return m_endpoint.provider; }
@@ -46,8 +49,7 @@ private:
     ProviderEndpoint m_endpoint;
     std::unique_ptr<WireFormat> m_format;
     BodyTemplate m_bodies; // of m_format and m_endpoint
-    std::optional<QUrl> m_route; // the guard's relay for m_endpoint.baseUrl
-    QString m_routeError;
+    Transport m_transport;
 };
 
 } // namespace bullpen

@@ -11,11 +11,10 @@ ImageClient::ImageClient(const Settings &settings, NetworkPool *sharedPool, QObj
     , m_ownPool(sharedPool ? nullptr : std::make_unique<NetworkPool>())
     , m_pool(sharedPool ? *sharedPool : *m_ownPool)
 {
-    m_guard.setProxyRoutes(m_pool.proxyRoutes()); // the relay follows the engine's proxy, as its managers do
     ProviderEndpoint e = StoryboardClient::endpointFor(settings, Provider::Gemini);
     e.model = settings.pipeline.imageModel;
     e.stream = false; // images come whole
-    m_generator = std::make_unique<HttpStageGenerator>(m_pool, e, &m_guard);
+    m_generator = std::make_unique<HttpStageGenerator>(m_pool, e);
 }
 
 ImageClient::~ImageClient()

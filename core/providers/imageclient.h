@@ -2,7 +2,6 @@
 #pragma once
 
 #include "config/settings.h"
-#include "egressguard.h"
 #include "httpstagegenerator.h"
 #include "networkpool.h"
 
@@ -30,7 +29,6 @@ public:
     NetworkPool &network() { return m_pool; }
 
 private:
-    EgressGuard m_guard; // first: outlives every exchange
     std::unique_ptr<NetworkPool> m_ownPool; // when not given the stack's; outlives the adapter
     NetworkPool &m_pool;
     std::unique_ptr<HttpStageGenerator> m_generator;

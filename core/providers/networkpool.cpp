@@ -3,6 +3,7 @@
 
 #include "config/providertrust.h"
 #include "config/proxyrules.h"
+#include "guardedreply.h"
 
 namespace bullpen {
 
@@ -15,6 +16,7 @@ NetworkPool::NetworkPool(std::shared_ptr<ProxyRoutes> routes, std::shared_ptr<co
     : QObject(parent)
     , m_routes(std::move(routes))
     , m_trust(std::move(trust))
+    , m_guarded(std::make_unique<GuardedConnections>(m_routes))
 {
 }
 

@@ -11,6 +11,7 @@
 
 namespace bullpen {
 
+class GuardedConnections;
 class ProviderTrust;
 class ProxyRoutes;
 
@@ -36,6 +37,8 @@ public:
     NetworkPool(std::shared_ptr<ProxyRoutes> routes, std::shared_ptr<const ProviderTrust> trust, QObject *parent = nullptr);
     const std::shared_ptr<ProxyRoutes> &proxyRoutes() const { return m_routes; }
     const ProviderTrust &trust() const { return *m_trust; }
+    // The egress guard's connections of this pool's thread (guardedreply.h): they follow the same routes.
+    GuardedConnections &guarded() { return *m_guarded; }
     ~NetworkPool() override;
 
     // A manager that sends a request to `url`'s origin at once. Pair with release().
@@ -51,6 +54,7 @@ private:
     std::shared_ptr<ProxyRoutes> m_routes;
     std::shared_ptr<const ProviderTrust> m_trust;
     std::vector<std::unique_ptr<QNetworkAccessManager>> m_managers;
+    std::unique_ptr<GuardedConnections> m_guarded; // not a child: it outlives the exchanges (our children)
     std::map<std::pair<QNetworkAccessManager *, QString>, int> m_inFlight;
     int m_total = 0;
 };

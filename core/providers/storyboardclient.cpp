@@ -10,9 +10,8 @@ StoryboardClient::StoryboardClient(const Settings &settings, NetworkPool *shared
     , m_ownPool(sharedPool ? nullptr : std::make_unique<NetworkPool>())
     , m_pool(sharedPool ? *sharedPool : *m_ownPool)
 {
-    m_guard.setProxyRoutes(m_pool.proxyRoutes()); // the relays follow the engine's proxy, as its managers do
     for (const auto &entry : settings.providers)
-        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_pool, endpointFor(settings, entry.first), &m_guard);
+        m_generators[entry.first] = std::make_unique<HttpStageGenerator>(m_pool, endpointFor(settings, entry.first));
 }
 
 StoryboardClient::~StoryboardClient()

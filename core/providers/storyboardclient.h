@@ -2,7 +2,6 @@
 #pragma once
 
 #include "config/settings.h"
-#include "egressguard.h"
 #include "httpstagegenerator.h"
 #include "networkpool.h"
 
@@ -34,7 +33,6 @@ public:
     static ProviderEndpoint endpointFor(const Settings &settings, Provider provider);
 
 private:
-    EgressGuard m_guard; // first: outlives every exchange
     std::unique_ptr<NetworkPool> m_ownPool; // when not given the stack's; outlives the adapters
     NetworkPool &m_pool;
     std::map<Provider, std::unique_ptr<HttpStageGenerator>> m_generators;

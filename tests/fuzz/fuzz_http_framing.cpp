@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: what the egress guard's relay reads from a provider (docs/hostile-providers.md):
-// a response head's framing, and a chunked body fed in two pieces split where byte 0 says.
+// libFuzzer target: what the egress guard reads from a provider (docs/hostile-providers.md): a
+// response head's framing, and a chunked body fed in two pieces split where byte 0 says, whose decoded
+// data is the same as when fed whole.
 #include "providers/httpframing.h"
+
+#include <QByteArray>
 
 #include <cstddef>
 #include <cstdint>
@@ -21,16 +24,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)readRequestHead(bytes);
 
     ChunkedTracker tracker;
+    QByteArray decoded;
     const qsizetype split = bytes.isEmpty() ? 0 : data[0] % (bytes.size() + 1);
-    qsizetype taken = tracker.consume(bytes.first(split));
+    qsizetype taken = tracker.consume(bytes.first(split), &decoded);
     if (taken > split)
         __builtin_trap();
     if (!tracker.done() && !tracker.failed()) {
         if (taken != split)
             __builtin_trap(); // an unfinished body takes every byte it is given
-        taken += tracker.consume(bytes.sliced(split));
+        taken += tracker.consume(bytes.sliced(split), &decoded);
     }
-    if (taken > bytes.size() || (tracker.done() && tracker.failed()))
+    if (taken > bytes.size() || (tracker.done() && tracker.failed()) || decoded.size() > taken)
+        __builtin_trap();
+    ChunkedTracker whole;
+    QByteArray decodedWhole;
+    const qsizetype takenWhole = whole.consume(bytes, &decodedWhole);
+    if (whole.done() != tracker.done() || whole.failed() != tracker.failed())
+        __builtin_trap(); // where the pieces are split changes nothing
+    if (!whole.failed() && (takenWhole != taken || decodedWhole != decoded))
         __builtin_trap();
     return 0;
 }

@@ -335,12 +335,13 @@ private Q_SLOTS:
         QTest::addColumn<int>("connections");
         QTest::addRow("Content-Length") << false << QByteArray() << 1;
         QTest::addRow("chunked, with extensions") << true << QByteArray() << 1;
-        // Qt 6.4 reads the trailer section and then closes its connection by itself (a new one each time).
-        QTest::addRow("chunked, with a trailer") << true << QByteArray("X-Trailer: done\r\n") << 3;
+        // The guard reads the trailer section as the body's end and keeps the connection (Qt 6.4's own client
+        // closed it after a trailer and opened a new one each time).
+        QTest::addRow("chunked, with a trailer") << true << QByteArray("X-Trailer: done\r\n") << 1;
     }
 
-    // The egress guard relays exchange by exchange: while each answer's end is known from its framing,
-    // the next request goes on the same connections (Qt's to the relay and the relay's to the provider).
+    // The egress guard keeps a connection exchange by exchange: while each answer's end is known from its
+    // framing, the next request goes on the same connection to the provider.
     void keepAliveCarriesTheNextExchange()
     {
         QFETCH(bool, chunked);
@@ -401,7 +402,8 @@ private Q_SLOTS:
         QCOMPARE(arena.hostile.record().connections, 3);
     }
 
-    // A provider's copy of the guard's marker header is removed: it cannot forge a verdict.
+    // A provider cannot forge the guard's verdict: headers named as the old relay's markers are the
+    // provider's own, and its 503 is read as a 503.
     void forgedGuardHeaderIsIgnored()
     {
         const QByteArray body = R"({"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}})";
@@ -416,6 +418,61 @@ private Q_SLOTS:
         QCOMPARE(r->failure->kind, FailureKind::TRANSIENT_SERVER);
         QCOMPARE(r->attempts.first().httpStatus, 503);
         QCOMPARE(r->attempts.first().requestsSent, 1);
+    }
+
+    void bodyCutShortIsANetworkFailure_data()
+    {
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<QString>("detail");
+        QTest::addRow("Content-Length not reached") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                                  "Content-Length: 1000\r\n\r\n{\"candidates\":[")
+                                                    << QStringLiteral("closed after 15 bytes of the answer");
+        QTest::addRow("chunked, no last chunk") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                              "Transfer-Encoding: chunked\r\n\r\nf\r\n{\"candidates\":[\r\n")
+                                                << QStringLiteral("closed after 15 bytes of the answer");
+        QTest::addRow("chunked, malformed") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                          "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+                                            << QStringLiteral("chunked body is malformed");
+    }
+
+    // The guard decodes the body's framing itself: an answer that ends before its framing says is a
+    // NETWORK failure that says how far it got, never a short body handed to the parser as whole.
+    void bodyCutShortIsANetworkFailure()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(QString, detail);
+        Arena arena(Mode::Fixed, Provider::Gemini, std::nullopt, false, answer);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        const auto r = arena.rig->run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Failed);
+        QCOMPARE(r->failure->kind, FailureKind::NETWORK);
+        QVERIFY2(r->failure->detail.contains(detail), qPrintable(r->failure->detail));
+        QCOMPARE(r->attempts.first().httpStatus, 200);
+        QCOMPARE(r->attempts.first().requestsSent, 1);
+    }
+
+    // A key pasted with its line break would write a header of its own choosing into the request: it is
+    // a configuration failure, found before anything is sent.
+    void lineBreakInAHeaderIsNotSent()
+    {
+        const QByteArray body = R"({"error":{"code":503,"message":"overloaded","status":"UNAVAILABLE"}})";
+        HostileServer hostile(Mode::Fixed);
+        hostile.setAnswer("HTTP/1.1 503 Service Unavailable\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QString error;
+        QVERIFY2(hostile.start(&error), qPrintable(error));
+        LoopbackRig rig(QStringLiteral("healthy"), Provider::Gemini, std::nullopt, false, [&](Settings &s) {
+            pointPrimaryAt(s, Provider::Gemini, hostile.baseUrl());
+            s.providers[Provider::Gemini].apiKey = QStringLiteral("key\r\nX-Injected: 1");
+        });
+        QVERIFY2(rig.ok(), qPrintable(rig.error()));
+        const auto r = rig.run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Failed);
+        QCOMPARE(r->failure->kind, FailureKind::AUTH_CONFIG);
+        QVERIFY2(r->failure->detail.contains(u"line break"), qPrintable(r->failure->detail));
+        QCOMPARE(r->attempts.first().requestsSent, 0);
+        QCOMPARE(hostile.record().connections, 0);
     }
 
     // An unreachable provider: the request never left, and the record says so.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// How the egress guard's relay reads where an HTTP/1.1 message ends (RFC 9112 §6.3), which decides
+// How the egress guard reads where an HTTP/1.1 message ends (RFC 9112 §6.3), which decides
 // whether a connection may carry the next exchange: request and response heads, and chunked bodies
 // split at every byte.
 #include "providers/httpframing.h"
@@ -83,37 +83,46 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<bool>("ok");
-        QTest::addRow("plain") << QByteArray("5\r\nhello\r\n0\r\n\r\n") << true;
-        QTest::addRow("hex sizes, any case") << QByteArray("a\r\n0123456789\r\nA\r\n0123456789\r\n0\r\n\r\n") << true;
-        QTest::addRow("extensions") << QByteArray("5;name=value;x\r\nhello\r\n000;last\r\n\r\n") << true;
-        QTest::addRow("trailer") << QByteArray("5\r\nhello\r\n0\r\nX-Trailer: 1\r\nX-Other: 2\r\n\r\n") << true;
-        QTest::addRow("bare LF") << QByteArray("5\nhello\n0\n\n") << true;
-        QTest::addRow("data carries CRLF") << QByteArray("4\r\n\r\n\r\n\r\n0\r\n\r\n") << true;
-        QTest::addRow("no size") << QByteArray("\r\nhello\r\n0\r\n\r\n") << false;
-        QTest::addRow("not hex") << QByteArray("5g\r\nhello\r\n0\r\n\r\n") << false;
-        QTest::addRow("data longer than its size") << QByteArray("3\r\nhello\r\n0\r\n\r\n") << false;
-        QTest::addRow("size too large") << QByteArray("1000000000000000\r\nx") << false;
-        QTest::addRow("extension too long") << QByteArray("5;" + QByteArray(ChunkedTracker::kMaxLineBytes + 1, 'x') + "\r\n") << false;
+        QTest::addColumn<QByteArray>("data"); // the chunks' data, decoded, when ok
+        QTest::addRow("plain") << QByteArray("5\r\nhello\r\n0\r\n\r\n") << true << QByteArray("hello");
+        QTest::addRow("hex sizes, any case") << QByteArray("a\r\n0123456789\r\nA\r\n0123456789\r\n0\r\n\r\n") << true
+                                             << QByteArray("01234567890123456789");
+        QTest::addRow("extensions") << QByteArray("5;name=value;x\r\nhello\r\n000;last\r\n\r\n") << true << QByteArray("hello");
+        QTest::addRow("trailer") << QByteArray("5\r\nhello\r\n0\r\nX-Trailer: 1\r\nX-Other: 2\r\n\r\n") << true << QByteArray("hello");
+        QTest::addRow("bare LF") << QByteArray("5\nhello\n0\n\n") << true << QByteArray("hello");
+        QTest::addRow("data carries CRLF") << QByteArray("4\r\n\r\n\r\n\r\n0\r\n\r\n") << true << QByteArray("\r\n\r\n");
+        QTest::addRow("long data") << QByteArray("2710\r\n" + QByteArray(10000, 'x') + "\r\n1\r\ny\r\n0\r\n\r\n") << true
+                                   << QByteArray(10000, 'x') + "y";
+        QTest::addRow("no size") << QByteArray("\r\nhello\r\n0\r\n\r\n") << false << QByteArray();
+        QTest::addRow("not hex") << QByteArray("5g\r\nhello\r\n0\r\n\r\n") << false << QByteArray();
+        QTest::addRow("data longer than its size") << QByteArray("3\r\nhello\r\n0\r\n\r\n") << false << QByteArray();
+        QTest::addRow("size too large") << QByteArray("1000000000000000\r\nx") << false << QByteArray();
+        QTest::addRow("extension too long") << QByteArray("5;" + QByteArray(ChunkedTracker::kMaxLineBytes + 1, 'x') + "\r\n") << false
+                                            << QByteArray();
         QTest::addRow("trailer too large") << QByteArray("0\r\n" + QByteArray("X: y\r\n").repeated(ChunkedTracker::kMaxTrailerBytes / 6 + 1)
                                                          + "\r\n")
-                                           << false;
+                                           << false << QByteArray();
     }
 
-    // Split into two at every byte (every 997th inside long bodies): the same end, or the same failure.
+    // Split into two at every byte (every 997th inside long bodies): the same end and the same data
+    // (what the egress guard hands the adapter), or the same failure.
     void chunkedBodies()
     {
         QFETCH(QByteArray, body);
         QFETCH(bool, ok);
+        QFETCH(QByteArray, data);
         const QByteArray surplus = "HTTP/1.1 200 OK\r\n\r\n"; // the next message's bytes, never the body's
         for (qsizetype split = 0; split <= body.size(); split += split < 64 || split > body.size() - 64 ? 1 : 997) {
             ChunkedTracker t;
             const QByteArray all = body + surplus;
-            const qsizetype first = t.consume(QByteArrayView(all).first(split));
-            const qsizetype second = t.done() || t.failed() ? 0 : t.consume(QByteArrayView(all).sliced(split));
+            QByteArray decoded;
+            const qsizetype first = t.consume(QByteArrayView(all).first(split), &decoded);
+            const qsizetype second = t.done() || t.failed() ? 0 : t.consume(QByteArrayView(all).sliced(split), &decoded);
             QCOMPARE(t.failed(), !ok);
             if (ok) {
                 QVERIFY2(t.done(), qPrintable(QStringLiteral("split at %1").arg(split)));
                 QCOMPARE(first + second, body.size());
+                QCOMPARE(decoded, data);
             }
         }
     }
