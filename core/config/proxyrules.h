@@ -51,8 +51,8 @@ private:
 };
 
 // One engine's proxy rules and the origins it reaches directly whatever they say (its built-in
-// simulator, its egress guards' relays): an engine's, made by EngineSetup and handed down to its network
-// pools and egress guards (EngineContext), so that two engines in one process each follow their own. An
+// simulator): an engine's, made by EngineSetup and handed down to its network pools, with their Qt
+// managers and their egress guard's connections (EngineContext), so that two engines in one process each follow their own. An
 // attached client's are its endpoint's (EngineEndpoint::routes). No routes belong to the process.
 // Thread-safe: engine threads ask on every request.
 class ProxyRoutes final

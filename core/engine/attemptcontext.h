@@ -42,7 +42,7 @@ public:
     // Hand over the one response of this attempt. A second delivery is a generator bug and is dropped.
     void deliver(ProviderResponse response);
     bool delivered() const { return m_delivered; }
-    // Adapters call this from QNetworkReply::requestSent; more than one is a hidden retry (docs/contract.md §4.4).
+    // Adapters call this from HttpReply::requestSent; more than one is a hidden retry (docs/contract.md §4.4).
     void noteRequestSent()
     {
         if (++m_requestsSent == 1 && m_clock)

@@ -182,7 +182,7 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
         r.tokens = response->usage;
         r.requestsSent = std::max(r.requestsSent, response->requestsSent);
         if (response->notSent)
-            r.requestsSent = 0; // Qt handed it to the egress guard, which never reached the provider
+            r.requestsSent = 0; // the egress guard never reached the provider (a connect that failed)
     }
     const Price price = m_generator.price();
     r.cost = attemptCost(price, AttemptBill { r.tokens, r.httpStatus, r.success && r.stage == Stage::Image });

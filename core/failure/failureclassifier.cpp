@@ -291,13 +291,13 @@ std::optional<Failure> FailureClassifier::classify(WireDialect dialect, const Pr
     }
 
     // 6. A 2xx whose body or stream was cut off before its terminal marker, or whose compressed body
-    // Qt refused to expand (a decompression bomb is an answer we refuse, not a network fault).
+    // was refused (Qt's client: it expands past Qt's safety limit or is corrupt; the egress guard:
+    // compressed though none was asked for). A decompression bomb is an answer we refuse, not a
+    // network fault.
     if (r.networkErrorString.startsWith(u"Decompression failed", Qt::CaseInsensitive))
-        return Failure { FailureKind::OUTPUT_INVALID,
-                         oneLine(QStringLiteral("the compressed body was refused (it expands past Qt's safety limit or is corrupt): ")
-                                 + r.networkErrorString),
-                         false,
-                         {} };
+        return Failure {
+            FailureKind::OUTPUT_INVALID, oneLine(QStringLiteral("the compressed body was refused: ") + r.networkErrorString), false, {}
+        };
     if (r.bodyTruncated || r.networkError != QNetworkReply::NoError) {
         QString what = QStringLiteral("HTTP %1 but the body or stream ended before its terminal marker").arg(status);
         if (!r.networkErrorString.isEmpty())

@@ -21,9 +21,10 @@ struct ProviderResponse
     QNetworkReply::NetworkError networkError = QNetworkReply::NoError;
     QString networkErrorString;
     QString localConfigError; // found before sending: missing key, bad base URL, unsupported scheme
-    int requestsSent = 0; // QNetworkReply::requestSent count for this attempt (docs/contract.md §4.4)
-    // Set when the egress guard (egressguard.h) answered instead of the provider: its verdict code
-    // ("head-too-large", "interim-flood", "not-http", "closed", "unreachable") and what it saw.
+    int requestsSent = 0; // HttpReply::requestSent count for this attempt (docs/contract.md §4.4)
+    // Set when the egress guard (guardedreply.h) ended the exchange instead of the provider's answer:
+    // its verdict code ("head-too-large", "interim-flood", "not-http", "body-too-large", "closed",
+    // "unreachable") and what it saw.
     QByteArray guardCode;
     QString guardDetail;
     bool notSent = false; // the request never reached the provider (the guard could not connect)

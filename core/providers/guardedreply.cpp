@@ -9,6 +9,8 @@
 #include <QTcpSocket>
 
 #include <algorithm>
+#include <cerrno>
+#include <sys/socket.h>
 #include <utility>
 
 Q_LOGGING_CATEGORY(lcGuard, "bullpen.guard")
@@ -53,6 +55,50 @@ std::vector<std::pair<QByteArray, QByteArray>> headerFields(const QByteArray &he
             out.emplace_back(line.first(colon).trimmed().toLower(), line.sliced(colon + 1).trimmed());
     }
     return out;
+}
+
+// Nothing waits in the kernel for a kept connection: no byte and no close (a FIN) that its socket has
+// not read yet because the loop has not come round to it, as when a fallback goes out in the same turn
+// as the answer before it.
+bool quietInTheKernel(const QTcpSocket *socket)
+{
+    char byte = 0;
+    const ssize_t n = ::recv(static_cast<int>(socket->socketDescriptor()), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+// The transfer codings of a head, in order, lower case.
+QList<QByteArray> transferCodings(const QByteArray &value)
+{
+    QList<QByteArray> out;
+    for (const QByteArray &part : value.split(',')) {
+        const QByteArray coding = part.trimmed().toLower();
+        if (!coding.isEmpty())
+            out.append(coding);
+    }
+    return out;
+}
+
+QNetworkReply::NetworkError replyError(QAbstractSocket::SocketError error)
+{
+    switch (error) {
+    case QAbstractSocket::SocketTimeoutError:
+        return QNetworkReply::TimeoutError;
+    case QAbstractSocket::ProxyConnectionRefusedError:
+        return QNetworkReply::ProxyConnectionRefusedError;
+    case QAbstractSocket::ProxyConnectionClosedError:
+        return QNetworkReply::ProxyConnectionClosedError;
+    case QAbstractSocket::ProxyConnectionTimeoutError:
+        return QNetworkReply::ProxyTimeoutError;
+    case QAbstractSocket::ProxyNotFoundError:
+        return QNetworkReply::ProxyNotFoundError;
+    case QAbstractSocket::ProxyAuthenticationRequiredError:
+        return QNetworkReply::ProxyAuthenticationRequiredError;
+    case QAbstractSocket::ProxyProtocolError:
+        return QNetworkReply::UnknownProxyError;
+    default:
+        return QNetworkReply::UnknownNetworkError;
+    }
 }
 
 QString hostField(const QUrl &url)
@@ -108,8 +154,8 @@ QTcpSocket *GuardedConnections::take(const QString &host, quint16 port)
         const Idle last = idle.back();
         idle.pop_back();
         last.socket->disconnect(this);
-        if (last.since.elapsed() < kReuseMs && last.socket->state() == QAbstractSocket::ConnectedState
-            && last.socket->bytesAvailable() == 0)
+        if (last.since.elapsed() < kReuseMs && last.socket->state() == QAbstractSocket::ConnectedState && last.socket->bytesAvailable() == 0
+            && quietInTheKernel(last.socket))
             return last.socket;
         last.socket->abort();
         last.socket->deleteLater();
@@ -238,16 +284,24 @@ void GuardedReply::onConnected()
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); // no Nagle delay, as Qt's own HTTP sockets
     m_phase = Phase::Head;
     m_socket->write(m_request);
-    m_reached = true;
     m_socket->flush(); // now, not at the loop's next turn
     onBytesWritten();
 }
 
 void GuardedReply::onBytesWritten()
 {
-    if (m_sent || !m_socket || m_socket->bytesToWrite() > 0)
+    if (m_sent || !m_socket)
         return;
-    m_sent = true;
+    m_reached = m_reached || m_socket->bytesToWrite() < m_request.size(); // a byte of it left
+    if (m_socket->bytesToWrite() > 0)
+        return;
+    noteSent();
+}
+
+void GuardedReply::noteSent()
+{
+    m_sent = m_reached = true;
+    m_request.clear(); // written once; never again
     Q_EMIT requestSent();
 }
 
@@ -318,18 +372,39 @@ bool GuardedReply::acceptHead(const QByteArray &head)
     m_bodyLeft = response.length;
     m_phase = Phase::Body;
     QPointer<GuardedReply> self(this);
+    if (!m_sent)
+        noteSent(); // it answered before the last byte was written: the request reached it all the same
     Q_EMIT headReceived();
-    if (!self || m_phase != Phase::Body)
+    if (!self || m_phase != Phase::Body || !acceptCodings())
         return false;
-    if (const QByteArray coding = rawHeader("content-encoding").toLower(); !coding.isEmpty() && coding != "identity") {
-        // Bullpen asks for no compression; a body that comes compressed anyway is not read.
-        fail(QNetworkReply::ProtocolFailure,
-             QStringLiteral("Decompression failed: the provider compressed its answer (Content-Encoding: %1) though none was asked for")
-                 .arg(QString::fromLatin1(coding.left(32))));
-        return false;
-    }
     passBody(std::exchange(m_head, {}));
     return deliver();
+}
+
+// Bullpen asks for no compression: a body coded otherwise than chunked is not read. A chunked body is
+// decoded whatever else the head says (RFC 9112 §6.3: Transfer-Encoding overrides Content-Length), but
+// a connection whose framing was ambiguous carries nothing more. False when the exchange ended here.
+bool GuardedReply::acceptCodings()
+{
+    const QList<QByteArray> codings = transferCodings(rawHeader("transfer-encoding"));
+    QByteArray refused;
+    for (const QByteArray &coding : codings) {
+        if (coding != "chunked" && coding != "identity")
+            refused = "Transfer-Encoding: " + coding;
+    }
+    if (const QByteArray coding = rawHeader("content-encoding").toLower(); !coding.isEmpty() && coding != "identity")
+        refused = "Content-Encoding: " + coding;
+    if (!refused.isEmpty()) {
+        fail(QNetworkReply::ProtocolFailure,
+             QStringLiteral("Decompression failed: the provider coded its answer (%1) though no coding was asked for")
+                 .arg(QString::fromLatin1(refused.left(64))));
+        return false;
+    }
+    if (codings.contains("chunked") && m_framing.framing != BodyFraming::Chunked && m_framing.framing != BodyFraming::None) {
+        m_framing.framing = BodyFraming::Chunked;
+        m_framing.reusable = false;
+    }
+    return true;
 }
 
 void GuardedReply::readBody()
@@ -346,6 +421,7 @@ void GuardedReply::readBody()
 // provider's surplus, which nobody reads.
 void GuardedReply::passBody(QByteArrayView bytes)
 {
+    m_wireBytes += bytes.size();
     switch (m_framing.framing) {
     case BodyFraming::None:
         m_surplus = m_surplus || !bytes.isEmpty();
@@ -385,6 +461,13 @@ bool GuardedReply::deliver()
         fail(QNetworkReply::ProtocolFailure, QStringLiteral("the provider's chunked body is malformed"));
         return false;
     }
+    if (!m_bodyDone && m_wireBytes > m_limits.maxBodyBytes) {
+        // Counted as sent, framing and all: chunk extensions cannot stretch a body past the adapters' cap.
+        refuse("body-too-large",
+               QStringLiteral("the provider sent more than %1 MiB of body (with its framing); the rest was not read")
+                   .arg(m_limits.maxBodyBytes / (1024 * 1024)));
+        return false;
+    }
     if (!m_bodyDone)
         return true;
     complete();
@@ -400,7 +483,8 @@ void GuardedReply::onClosed()
         if (m_phase == Phase::Head)
             return refuse(
                 "closed",
-                m_head.isEmpty() && m_interim == 0
+                !m_sent ? QStringLiteral("the provider closed the connection while the request was being written")
+                    : m_head.isEmpty() && m_interim == 0
                     ? QStringLiteral("the provider closed the connection after the request was sent, before any byte of its answer")
                     : QStringLiteral("the provider closed the connection in the middle of its response head"));
     }
@@ -419,9 +503,15 @@ void GuardedReply::onSocketError(QAbstractSocket::SocketError error)
         return; // onClosed() says it
     if (m_phase == Phase::Connecting)
         return refuse("unreachable", QStringLiteral("could not connect to %1:%2: %3").arg(m_host).arg(m_port).arg(m_socket->errorString()));
-    onClosed();
+    // Not a close: what was read is handed on, and then the exchange fails with the socket's own error
+    // (never a whole answer: a body read until close is cut here, not ended).
+    const QString why = m_socket->errorString();
+    if (m_phase == Phase::Head)
+        readHead();
+    if (m_phase == Phase::Body)
+        readBody();
     if (m_phase != Phase::Done)
-        fail(QNetworkReply::UnknownNetworkError, m_socket->errorString());
+        fail(replyError(error), why);
 }
 
 void GuardedReply::complete()
@@ -429,7 +519,7 @@ void GuardedReply::complete()
     // Kept for the next request only when this exchange ended exactly where its framing says, on a
     // connection both sides keep open.
     const bool reuse = m_framing.reusable && !m_surplus && m_sent && m_socket && m_socket->state() == QAbstractSocket::ConnectedState
-        && m_socket->bytesAvailable() == 0;
+        && m_socket->bytesAvailable() == 0 && m_socket->bytesToWrite() == 0;
     m_phase = Phase::Done;
     releaseSocket(reuse);
     Q_EMIT finished();

@@ -25,6 +25,9 @@ struct GuardLimits
     qsizetype maxHeadBytes = 64 * 1024; // status line and header lines of one response
     int maxInterimResponses = 8; // 1xx heads before the final one
     qint64 maxBufferedBytes = 256 * 1024; // read from the kernel per connection while the engine is behind
+    // Body bytes read per response, framing included: a little over the adapters' 8 MiB cap, so that
+    // they see "too large" and say so, while a body padded with chunk extensions is cut here.
+    qint64 maxBodyBytes = 8 * 1024 * 1024 + 64 * 1024;
 };
 
 // The egress guard: Bullpen's own HTTP/1.1 client for http:// providers, on the engine's thread.
@@ -107,6 +110,8 @@ private:
     void wire();
     void onConnected();
     void onBytesWritten();
+    void noteSent();
+    bool acceptCodings();
     void onBytes();
     void readHead();
     bool acceptHead(const QByteArray &head); // false when the head ended the exchange
@@ -125,7 +130,7 @@ private:
     QString m_host;
     quint16 m_port;
     QUrl m_url;
-    QByteArray m_request; // the whole request, written once
+    QByteArray m_request; // the whole request, written once (dropped when written)
     bool m_sent = false; // all of it taken by the kernel
     QTcpSocket *m_socket = nullptr; // our child while the exchange runs
     bool m_reused = false;
@@ -140,6 +145,7 @@ private:
     qint64 m_bodyLeft = 0;
     ChunkedTracker m_chunks;
     bool m_bodyDone = false;
+    qint64 m_wireBytes = 0; // body bytes as sent, framing included
     bool m_surplus = false;
     QByteArray m_out; // body bytes for the reader
     QNetworkReply::NetworkError m_error = QNetworkReply::NoError;

@@ -79,7 +79,8 @@ void HttpExchange::start(NetworkPool &pool, QNetworkRequest request, QByteArray 
         if (self)
             self->abort();
     });
-    m_reply->start();
+    if (m_reply) // a context cancelled already has run the handler: nothing to start
+        m_reply->start();
 }
 
 void HttpExchange::abort()

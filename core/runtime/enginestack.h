@@ -43,7 +43,8 @@ private:
     // The connections both clients share, so that a provider serving several stages is one set of kept
     // connections: one TLS handshake, and through a proxy one tunnel (docs/contract.md 12.3). Each
     // client keeps its own adapters, timeouts and retries (they travel with each request, never with a
-    // connection) and its own egress guard. Outlives both clients.
+    // connection); the pool holds Qt's managers (https://) and the egress guard's connections (http://).
+    // Outlives both clients.
     NetworkPool m_pool;
     StoryboardClient m_client;
     ImageClient m_imageClient;

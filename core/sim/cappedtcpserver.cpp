@@ -22,8 +22,8 @@ QByteArray closingAnswer(int status, const char *reason, const char *message, co
         + "Connection: close\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
 }
 
-// What the open-file limit leaves for clients: a quarter of it, and 32 more, stay for the store,
-// the providers' connections and the egress guard's relays.
+// What the open-file limit leaves for clients: a quarter of it, and 32 more, stay for the store and
+// the providers' connections.
 int connectionRoom()
 {
     return static_cast<int>(std::clamp<qint64>(openFileLimit() * 3 / 4 - 32, 8, 1 << 20));

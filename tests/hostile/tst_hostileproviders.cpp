@@ -452,6 +452,53 @@ private Q_SLOTS:
         QCOMPARE(r->attempts.first().requestsSent, 1);
     }
 
+    // RFC 9112 §6.3: a chunked body with a Content-Length too is read as chunked (the length is ignored),
+    // and the connection, whose framing was ambiguous, carries nothing more.
+    void chunkedWithALengthIsDecodedAndNotReused()
+    {
+        const QString story = QStringLiteral("A fox learns to sail. The sea is rough. A gull helps. They reach the island.");
+        QByteArray answer = geminiAnswer(story, true);
+        answer.replace("Transfer-Encoding: chunked\r\n", "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n");
+        Arena arena(Mode::KeepAlive, Provider::Gemini, std::nullopt, false, answer);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        for (int i = 0; i < 2; ++i) {
+            const auto r = arena.rig->run(StagePolicy::relief(Provider::Gemini, std::nullopt), story, 20'000);
+            QVERIFY(r);
+            QVERIFY2(r->state == FinalState::Succeeded, qPrintable(r->failure ? r->failure->detail : QString()));
+        }
+        QCOMPARE(arena.hostile.record().requests, 2);
+        QCOMPARE(arena.hostile.record().connections, 2);
+    }
+
+    void codedOrPaddedBodyIsRefused_data()
+    {
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<QString>("detail");
+        QTest::addRow("gzip transfer coding") << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                            "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+                                              << QStringLiteral("the compressed body was refused");
+        // One byte of data per 4 KiB chunk extension: decoded, a body far under the adapters' cap.
+        const QByteArray padded = "1;" + QByteArray(4000, 'x') + "\r\n{\r\n";
+        QTest::addRow("chunk extensions past the cap")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + padded.repeated(2200))
+            << QStringLiteral("more than 8 MiB of body");
+    }
+
+    // What the guard does not read: a body coded though no coding was asked for, and a chunked body
+    // stretched past the cap by its framing.
+    void codedOrPaddedBodyIsRefused()
+    {
+        QFETCH(QByteArray, answer);
+        QFETCH(QString, detail);
+        Arena arena(Mode::Fixed, Provider::Gemini, std::nullopt, false, answer);
+        QVERIFY2(arena.ok(), qPrintable(arena.error));
+        const auto r = arena.rig->run(StagePolicy::relief(Provider::Gemini, std::nullopt), QStringLiteral("A cat."), 20'000);
+        QVERIFY(r);
+        QCOMPARE(r->state, FinalState::Failed);
+        QCOMPARE(r->failure->kind, FailureKind::OUTPUT_INVALID);
+        QVERIFY2(r->failure->detail.contains(detail), qPrintable(r->failure->detail));
+    }
+
     // A key pasted with its line break would write a header of its own choosing into the request: it is
     // a configuration failure, found before anything is sent.
     void lineBreakInAHeaderIsNotSent()
