@@ -39,7 +39,7 @@ stage "fault soak: $soak_count generations, every scenario"
 soak_dir=$(mktemp -d)
 # Invariants 2 and 5 (within 5 ms of a deadline and of the budget) are reported here, not judged: under
 # ASan, when a deadline comes due, an engine thread is still in another generation's work (each step
-# several times slower sanitized) or waits for a core behind the network threads: the largest overrun
+# several times slower sanitized) or waits for a core behind the simulator: the largest overrun
 # was 0.8-11.7 ms in six runs on 2 cores, against 0.4-1.3 ms in eight runs of the release build.
 # .ci/run judges them in the same soak on the release build, after the benchmark gate has built it.
 build/dev/app/bullpen-cli soak --count "$soak_count" --scenario-mix all --concurrency 16 \

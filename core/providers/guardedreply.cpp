@@ -553,7 +553,7 @@ void GuardedReply::abort()
     releaseSocket(false);
 }
 
-// The connection goes back to the thread's idle connections, or is closed at once (this may run inside
+// The connection goes back to the pool's idle connections, or is closed at once (this may run inside
 // one of its signals, so it is deleted from the event loop).
 void GuardedReply::releaseSocket(bool reuse)
 {

@@ -47,7 +47,7 @@ struct GuardLimits
 // https:// endpoints stay with Qt (QtHttpReply): there Qt reads decrypted bytes from a buffer that is
 // refilled once per turn of its loop, so a flood cannot keep that thread from its queue.
 //
-// Connections, one origin's kept per thread: keep-alive while every message's end is known; a
+// Connections, one origin's kept per pool (one per engine stack): keep-alive while every message's end is known; a
 // connection idle over 2 s is not reused (servers close idle connections after a few seconds, and a
 // request written as the provider closes would fail although the provider never read it).
 class GuardedConnections final : public QObject

@@ -7,7 +7,9 @@
 namespace bullpen {
 
 // How an HTTP/1.1 message's body ends (RFC 9112 §6.3), read by the egress guard (guardedreply.h) to know
-// where one exchange ends and the next may begin on the same connection. Anything ambiguous (Content-Length
+// where one exchange ends and the next may begin on the same connection. (The guard then decodes a
+// chunked body even when these rules say "until close" for its Content-Length too, and reuses no such
+// connection.) Anything ambiguous (Content-Length
 // together with Transfer-Encoding, two different lengths, a coding other than chunked last) is read
 // as "until the connection closes", and such a connection carries no second exchange.
 enum class BodyFraming {

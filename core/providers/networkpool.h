@@ -37,7 +37,7 @@ public:
     NetworkPool(std::shared_ptr<ProxyRoutes> routes, std::shared_ptr<const ProviderTrust> trust, QObject *parent = nullptr);
     const std::shared_ptr<ProxyRoutes> &proxyRoutes() const { return m_routes; }
     const ProviderTrust &trust() const { return *m_trust; }
-    // The egress guard's connections of this pool's thread (guardedreply.h): they follow the same routes.
+    // The egress guard's connections of this pool (guardedreply.h): they follow the same routes.
     GuardedConnections &guarded() { return *m_guarded; }
     ~NetworkPool() override;
 

@@ -94,7 +94,8 @@ private Q_SLOTS:
 
     void redirectsAreNotFollowed()
     {
-        // A 307 would make Qt re-post the body elsewhere; with redirects off it is a configuration error.
+        // A 307 would make a client that follows redirects re-post the body elsewhere; Bullpen follows none
+        // (the egress guard here, Qt's client with redirects off for https://): a configuration error.
         QString error;
         auto scenario = Scenario::fromJson(
             "{\"name\":\"redirect\",\"providers\":{\"*\":{\"do\":\"error\",\"error\":\"server_error\",\"status\":307}}}", &error);
@@ -109,9 +110,9 @@ private Q_SLOTS:
     }
 
     // docs/contract.md §4.5 / 11.12: every attempt is on the wire when its budget starts. Qt keeps at most 6
-    // connections per host and manager and queues the rest, deadline running; the adapters' pool
-    // of managers must put all 40 hanging primaries at the provider well before their deadline, and
-    // still send each exactly once.
+    // connections per host and manager and queues the rest, deadline running; the egress guard (http://,
+    // here) has no such limit and the pool of managers (https://) takes a new manager for every 6: all 40
+    // hanging primaries must be at the provider well before their deadline, each sent exactly once.
     void everyConcurrentAttemptReachesTheProvider()
     {
         LoopbackRig rig(QStringLiteral("primary-hang"), Provider::Gemini, std::nullopt, false);

@@ -16,8 +16,8 @@
 
 namespace bullpen::test {
 
-// The real thing over loopback: the simulator on 127.0.0.1, real QNetworkAccessManager adapters
-// pointed at it, the generation service on the steady clock.
+// The real thing over loopback: the simulator on 127.0.0.1, the real adapters pointed at it (through
+// the egress guard, as every http:// provider is reached), the generation service on the steady clock.
 class LoopbackRig
 {
 public:

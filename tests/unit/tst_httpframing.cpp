@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// How the egress guard reads where an HTTP/1.1 message ends (RFC 9112 §6.3), which decides
+// How the framing rules (the egress guard reads responses with them) say where an HTTP/1.1 message ends (RFC 9112 §6.3), which decides
 // whether a connection may carry the next exchange: request and response heads, and chunked bodies
 // split at every byte.
 #include "providers/httpframing.h"
