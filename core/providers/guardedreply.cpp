@@ -67,18 +67,6 @@ bool quietInTheKernel(const QTcpSocket *socket)
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
-// The transfer codings of a head, in order, lower case.
-QList<QByteArray> transferCodings(const QByteArray &value)
-{
-    QList<QByteArray> out;
-    for (const QByteArray &part : value.split(',')) {
-        const QByteArray coding = part.trimmed().toLower();
-        if (!coding.isEmpty())
-            out.append(coding);
-    }
-    return out;
-}
-
 QNetworkReply::NetworkError replyError(QAbstractSocket::SocketError error)
 {
     switch (error) {
@@ -221,7 +209,6 @@ int GuardedConnections::idleCount() const
 GuardedReply::GuardedReply(GuardedConnections &connections, const QNetworkRequest &request, QByteArray body, QObject *parent)
     : HttpReply(parent)
     , m_connections(connections)
-    , m_limits(connections.limits())
     , m_host(request.url().host())
     , m_port(static_cast<quint16>(request.url().port(80)))
     , m_url(request.url())
@@ -264,7 +251,7 @@ void GuardedReply::start()
         return onConnected();
     }
     m_socket = new QTcpSocket(this);
-    m_socket->setReadBufferSize(m_limits.maxBufferedBytes);
+    m_socket->setReadBufferSize(m_connections.limits().maxBufferedBytes);
     m_socket->setProxy(m_connections.proxyFor(m_url));
     wire();
     m_socket->connectToHost(m_host, m_port);
@@ -317,8 +304,8 @@ void GuardedReply::onBytes()
 void GuardedReply::readHead()
 {
     while (m_phase == Phase::Head) {
-        if (m_socket->bytesAvailable() > 0 && m_head.size() <= m_limits.maxHeadBytes)
-            m_head += m_socket->read(m_limits.maxHeadBytes + 1 - m_head.size());
+        if (m_socket->bytesAvailable() > 0 && m_head.size() <= m_connections.limits().maxHeadBytes)
+            m_head += m_socket->read(m_connections.limits().maxHeadBytes + 1 - m_head.size());
         if (m_head.size() >= 5 && !m_head.startsWith("HTTP/"))
             return refuse("not-http",
                           QStringLiteral("the provider's answer is not HTTP (it starts \"%1\")")
@@ -326,11 +313,11 @@ void GuardedReply::readHead()
         const qsizetype end = headEnd(m_head, m_headScan);
         if (end < 0) {
             m_headScan = std::max<qsizetype>(0, m_head.size() - 3);
-            if (m_head.size() > m_limits.maxHeadBytes)
+            if (m_head.size() > m_connections.limits().maxHeadBytes)
                 return refuse("head-too-large",
                               QStringLiteral("the provider sent more than %1 KiB of status and header lines "
                                              "without ending its response head")
-                                  .arg(m_limits.maxHeadBytes / 1024));
+                                  .arg(m_connections.limits().maxHeadBytes / 1024));
             if (m_socket->bytesAvailable() > 0)
                 continue;
             return;
@@ -359,11 +346,11 @@ bool GuardedReply::acceptHead(const QByteArray &head)
         return false;
     }
     if (response.status < 200) {
-        if (++m_interim <= m_limits.maxInterimResponses)
+        if (++m_interim <= m_connections.limits().maxInterimResponses)
             return true;
-        refuse(
-            "interim-flood",
-            QStringLiteral("the provider sent more than %1 interim (1xx) responses before its answer").arg(m_limits.maxInterimResponses));
+        refuse("interim-flood",
+               QStringLiteral("the provider sent more than %1 interim (1xx) responses before its answer")
+                   .arg(m_connections.limits().maxInterimResponses));
         return false;
     }
     m_status = response.status;
@@ -381,14 +368,12 @@ bool GuardedReply::acceptHead(const QByteArray &head)
     return deliver();
 }
 
-// Bullpen asks for no compression: a body coded otherwise than chunked is not read. A chunked body is
-// decoded whatever else the head says (RFC 9112 §6.3: Transfer-Encoding overrides Content-Length), but
-// a connection whose framing was ambiguous carries nothing more. False when the exchange ended here.
+// Bullpen asks for no compression: a body coded otherwise than chunked (httpframing.h decodes that) is
+// not read. False when the exchange ended here.
 bool GuardedReply::acceptCodings()
 {
-    const QList<QByteArray> codings = transferCodings(rawHeader("transfer-encoding"));
     QByteArray refused;
-    for (const QByteArray &coding : codings) {
+    for (const QByteArray &coding : std::as_const(m_framing.codings)) {
         if (coding != "chunked" && coding != "identity")
             refused = "Transfer-Encoding: " + coding;
     }
@@ -399,10 +384,6 @@ bool GuardedReply::acceptCodings()
              QStringLiteral("Decompression failed: the provider coded its answer (%1) though no coding was asked for")
                  .arg(QString::fromLatin1(refused.left(64))));
         return false;
-    }
-    if (codings.contains("chunked") && m_framing.framing != BodyFraming::Chunked && m_framing.framing != BodyFraming::None) {
-        m_framing.framing = BodyFraming::Chunked;
-        m_framing.reusable = false;
     }
     return true;
 }
@@ -461,11 +442,11 @@ bool GuardedReply::deliver()
         fail(QNetworkReply::ProtocolFailure, QStringLiteral("the provider's chunked body is malformed"));
         return false;
     }
-    if (!m_bodyDone && m_wireBytes > m_limits.maxBodyBytes) {
+    if (!m_bodyDone && m_wireBytes > m_connections.limits().maxBodyBytes) {
         // Counted as sent, framing and all: chunk extensions cannot stretch a body past the adapters' cap.
         refuse("body-too-large",
                QStringLiteral("the provider sent more than %1 MiB of body (with its framing); the rest was not read")
-                   .arg(m_limits.maxBodyBytes / (1024 * 1024)));
+                   .arg(m_connections.limits().maxBodyBytes / (1024 * 1024)));
         return false;
     }
     if (!m_bodyDone)

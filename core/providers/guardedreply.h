@@ -125,8 +125,7 @@ private:
     void refuse(const char *code, const QString &detail);
     void releaseSocket(bool reuse);
 
-    GuardedConnections &m_connections;
-    GuardLimits m_limits;
+    GuardedConnections &m_connections; // and its limits
     QString m_host;
     quint16 m_port;
     QUrl m_url;

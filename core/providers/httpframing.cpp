@@ -77,21 +77,26 @@ qint64 agreedLength(const QList<QByteArray> &values)
     return length;
 }
 
-// Framing by the length fields alone; `noLength` is what a message without either field has.
-void frameByFields(const Fields &f, BodyFraming noLength, MessageHead &m)
+// Framing by the length fields alone; `noLength` is what a message without either field has. False
+// when the fields were ambiguous, so that the connection carries nothing after this message.
+bool frameByFields(const Fields &f, BodyFraming noLength, MessageHead &m)
 {
+    m.codings = f.codings;
     if (!f.codings.isEmpty()) {
-        // With Content-Length too, or a last coding other than chunked: read until close (§6.3).
-        m.framing = f.contentLengths.isEmpty() && f.codings.last() == "chunked" ? BodyFraming::Chunked : BodyFraming::UntilClose;
-        return;
+        // Transfer-Encoding overrides Content-Length (§6.3): chunked is decoded wherever it stands, and
+        // only chunked as the last coding, without a length, leaves the connection fit for another
+        // message. Without chunked the body runs until close.
+        m.framing = f.codings.contains("chunked") ? BodyFraming::Chunked : BodyFraming::UntilClose;
+        return f.contentLengths.isEmpty() && f.codings.last() == "chunked";
     }
     if (f.contentLengths.isEmpty()) {
         m.framing = noLength;
-        return;
+        return true;
     }
     const qint64 length = agreedLength(f.contentLengths);
     m.framing = length < 0 ? BodyFraming::UntilClose : BodyFraming::Length;
     m.length = std::max<qint64>(length, 0);
+    return true;
 }
 
 } // namespace
@@ -101,8 +106,9 @@ MessageHead readRequestHead(QByteArrayView head)
     const Fields f = readFields(head, false);
     MessageHead m;
     m.method = f.method;
-    frameByFields(f, BodyFraming::None, m);
-    m.reusable = f.version == "HTTP/1.1" && !f.close && m.framing != BodyFraming::UntilClose && m.framing != BodyFraming::Chunked;
+    const bool unambiguous = frameByFields(f, BodyFraming::None, m);
+    m.reusable =
+        unambiguous && f.version == "HTTP/1.1" && !f.close && m.framing != BodyFraming::UntilClose && m.framing != BodyFraming::Chunked;
     return m;
 }
 
@@ -111,11 +117,14 @@ MessageHead readResponseHead(QByteArrayView head, QByteArrayView requestMethod)
     const Fields f = readFields(head, true);
     MessageHead m;
     m.status = f.status;
-    if (requestMethod == "HEAD" || (f.status >= 100 && f.status < 200) || f.status == 204 || f.status == 304)
+    bool unambiguous = true;
+    if (requestMethod == "HEAD" || (f.status >= 100 && f.status < 200) || f.status == 204 || f.status == 304) {
         m.framing = BodyFraming::None;
-    else
-        frameByFields(f, BodyFraming::UntilClose, m);
-    m.reusable = f.version == "HTTP/1.1" && !f.close && m.framing != BodyFraming::UntilClose;
+        m.codings = f.codings;
+    } else {
+        unambiguous = frameByFields(f, BodyFraming::UntilClose, m);
+    }
+    m.reusable = unambiguous && f.version == "HTTP/1.1" && !f.close && m.framing != BodyFraming::UntilClose;
     return m;
 }
 

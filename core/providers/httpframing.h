@@ -3,15 +3,15 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 
 namespace bullpen {
 
 // How an HTTP/1.1 message's body ends (RFC 9112 §6.3), read by the egress guard (guardedreply.h) to know
-// where one exchange ends and the next may begin on the same connection. (The guard then decodes a
-// chunked body even when these rules say "until close" for its Content-Length too, and reuses no such
-// connection.) Anything ambiguous (Content-Length
-// together with Transfer-Encoding, two different lengths, a coding other than chunked last) is read
-// as "until the connection closes", and such a connection carries no second exchange.
+// where one exchange ends and the next may begin on the same connection. A chunked coding is decoded
+// wherever it stands (Transfer-Encoding overrides Content-Length); codings without chunked, two
+// different lengths or an unreadable one are read as "until the connection closes"; anything ambiguous
+// (a length together with Transfer-Encoding, a coding after chunked) carries no second exchange.
 enum class BodyFraming {
     None, // no body: a HEAD request's answer, 1xx, 204, 304, or a request without a length
     Length, // Content-Length bytes
@@ -25,7 +25,8 @@ struct MessageHead
     QByteArray method; // a request's method
     BodyFraming framing = BodyFraming::UntilClose;
     qint64 length = 0; // with BodyFraming::Length
-    bool reusable = false; // HTTP/1.1, no "Connection: close" and a body whose end is known
+    bool reusable = false; // HTTP/1.1, no "Connection: close" and a body whose end is known unambiguously
+    QList<QByteArray> codings; // Transfer-Encoding's codings, in order, lower case
 };
 
 // `head` is one complete head: the request or status line, header lines and the blank line.

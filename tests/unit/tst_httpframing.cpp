@@ -32,8 +32,8 @@ private Q_SLOTS:
         row("length negative", "Content-Length: -1\r\n", "POST", BodyFraming::UntilClose, 0, false);
         row("chunked", "Transfer-Encoding: chunked\r\n", "POST", BodyFraming::Chunked, 0, true);
         row("chunked, any case", "transfer-encoding: gzip, CHUNKED\r\n", "POST", BodyFraming::Chunked, 0, true);
-        row("chunked not last", "Transfer-Encoding: chunked, gzip\r\n", "POST", BodyFraming::UntilClose, 0, false);
-        row("chunked and a length", "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "POST", BodyFraming::UntilClose, 0, false);
+        row("chunked not last", "Transfer-Encoding: chunked, gzip\r\n", "POST", BodyFraming::Chunked, 0, false);
+        row("chunked and a length", "Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "POST", BodyFraming::Chunked, 0, false);
         row("neither", "Content-Type: text/event-stream\r\n", "POST", BodyFraming::UntilClose, 0, false);
         row("close", "Content-Length: 12\r\nConnection: keep-alive, Close\r\n", "POST", BodyFraming::Length, 12, false);
         row("answer to HEAD", "Content-Length: 12\r\n", "HEAD", BodyFraming::None, 0, true);
