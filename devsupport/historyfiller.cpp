@@ -9,6 +9,7 @@
 #include "failure/failure.h"
 #include "pipeline/nextstep.h"
 #include "store/aggregates.h"
+#include "store/primarywait.h"
 #include "store/store.h"
 
 #include <QElapsedTimer>
@@ -330,6 +331,9 @@ HistoryFillResult HistoryFiller::fill(const StoreLocation &location, const Histo
                 QSqlQuery(db).exec(QStringLiteral("PRAGMA cache_size=-1048576"));
             db.transaction();
             Filler(db, options, out).run();
+            // Each fallback attempt's primary wait on its row, as the writer writes it (schema 19).
+            if (out.error.isEmpty())
+                PrimaryWaits::fill(db, &out.error);
             // The hourly aggregates, as the writer would have kept them (recomputed from every row).
             if (out.error.isEmpty() && options.aggregates)
                 AggregateDeltas::rebuild(db, &out.error);

@@ -2,15 +2,14 @@
 #include "aggregates.h"
 
 #include "history/durationhistogram.h"
+#include "primarywait.h"
 #include "storedatabase.h"
 
-#include <QHash>
 #include <QSqlError>
 #include <QSqlRecord>
 #include <QVariant>
 
 #include <set>
-#include <vector>
 
 namespace bullpen {
 
@@ -58,9 +57,6 @@ bool AggregateDeltas::prepare(QSqlDatabase &db, QString *error)
         make(m_finishedRow,
              "SELECT created_at_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, fallback_applied "
              "FROM generations WHERE id = ? AND state <> 'running' AND synthetic = 0")
-        // By the generation alone, filtered here: a condition on role and stage would let a
-        // planner take the (role, stage, at_ms) index and walk every primary attempt before it.
-        && make(m_primaryOf, "SELECT stage, role, at_ms, provider, duration_ms FROM attempts WHERE generation_id = ?")
         && make(m_upsertGeneration,
                 "INSERT INTO agg_generations (hour_ms, state, public_code, kind, stage, primary_provider, final_provider, instance, "
                 "fallback_applied, n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hour_ms, state, public_code, kind, stage, "
@@ -91,30 +87,10 @@ void AggregateDeltas::addSpend(qint64 atMs, const QString &provider, const QStri
     sum.unknown += cost ? 0 : 1;
 }
 
-bool AggregateDeltas::addFallbackWait(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider,
-                                      qint64 atMs, double fallbackMs, QString *error)
+void AggregateDeltas::addFallbackWait(const QString &stage, qint64 atMs, const QString &primaryProvider, const QString &fallbackProvider,
+                                      double waitMs)
 {
-    if (!prepare(db, error))
-        return false;
-    QSqlQuery &q = *m_primaryOf;
-    q.addBindValue(generationId);
-    if (!run(q, error))
-        return false;
-    double primaryMs = 0;
-    QString primary;
-    while (q.next()) {
-        if (q.value(0).toString() != stage || q.value(1).toString() != u"primary" || q.value(2).toLongLong() > atMs)
-            continue;
-        primaryMs += q.value(4).toDouble();
-        const QString provider = q.value(3).toString();
-        if (primary.isEmpty() || provider < primary)
-            primary = provider;
-    }
-    q.finish();
-    if (primary.isEmpty())
-        return true; // the primary was skipped (docs/contract.md §13): no wait to count
-    ++m_fallbackWaits[{ stage, hourOf(atMs), primary, fallbackProvider, DurationHistogram::binOf(primaryMs + fallbackMs) }];
-    return true;
+    ++m_fallbackWaits[{ stage, hourOf(atMs), primaryProvider, fallbackProvider, DurationHistogram::binOf(waitMs) }];
 }
 
 bool AggregateDeltas::addFinished(QSqlDatabase &db, const QString &generationId, QString *error)
@@ -278,50 +254,16 @@ bool AggregateDeltas::rebuild(QSqlDatabase &db, QString *error)
     while (q.next())
         d.addAttempt(q.value(0).toLongLong(), q.value(1).toString(), q.value(2).toString(), q.value(3).toString(), q.value(4).toString(),
                      q.value(5).toInt() != 0, q.value(6).toDouble());
-    // Stages handed to the fallback: each fallback attempt with the primary attempts of its stage before it, joined here
-    // by generation and stage (two scans; a correlated subquery per fallback attempt walked an index of
-    // every primary attempt on SQLite).
-    struct FallbackWait
-    {
-        qint64 atMs;
-        QString stage;
-        QString provider;
-        double ms;
-        double primaryMs = 0;
-        QString primary;
-    };
-    std::vector<FallbackWait> waits;
-    QHash<QString, std::vector<std::size_t>> fallbacksOf; // generation + stage → fallback attempts
-    if (!exec(
-            QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'fallback'%1").arg(users)))
-        return false;
-    while (q.next()) {
-        fallbacksOf[q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString()].push_back(waits.size());
-        waits.push_back({ q.value(2).toLongLong(), q.value(1).toString(), q.value(3).toString(), q.value(4).toDouble(), 0, {} });
-    }
-    if (!waits.empty()) {
-        if (!exec(QStringLiteral("SELECT generation_id, stage, at_ms, provider, duration_ms FROM attempts WHERE role = 'primary'%1")
-                      .arg(users)))
-            return false;
-        while (q.next()) {
-            const auto it = fallbacksOf.constFind(q.value(0).toString() + QLatin1Char('\n') + q.value(1).toString());
-            if (it == fallbacksOf.constEnd())
-                continue;
-            for (std::size_t i : *it) {
-                FallbackWait &r = waits[i];
-                if (q.value(2).toLongLong() > r.atMs)
-                    continue;
-                r.primaryMs += q.value(4).toDouble();
-                const QString provider = q.value(3).toString();
-                if (r.primary.isEmpty() || provider < r.primary)
-                    r.primary = provider;
-            }
-        }
-    }
-    for (const FallbackWait &r : waits)
-        if (!r.primary.isEmpty()) // a skipped primary added no wait
-            ++d.m_fallbackWaits[{ r.stage, hourOf(r.atMs), r.primary, r.provider, DurationHistogram::binOf(r.primaryMs + r.ms) }];
+    // Stages handed to the fallback: each fallback attempt with the primary attempts of its stage before it.
     q.finish();
+    if (!PrimaryWaits::forEachFallback(
+            db, true,
+            [&d](const FallbackAttemptWait &w) {
+                if (w.wait.known()) // a skipped primary added no wait
+                    d.addFallbackWait(w.stage, w.atMs, w.wait.provider, w.provider, w.wait.ms + w.ms);
+            },
+            error))
+        return false;
     // Spend (schema 17) is grouped by the database; schema 8's upgrade rebuilds before the table exists.
     if (db.tables().contains(QStringLiteral("agg_spend")) && !rebuildSpend(db, error))
         return false;

@@ -35,9 +35,8 @@ public:
 
     void addAttempt(qint64 atMs, const QString &provider, const QString &role, const QString &stage, const QString &instance, bool success,
                     double durationMs);
-    // A fallback attempt just written: its stage's primary attempts are read on `db` (the same transaction).
-    bool addFallbackWait(QSqlDatabase &db, const QString &generationId, const QString &stage, const QString &fallbackProvider, qint64 atMs,
-                         double fallbackMs, QString *error);
+    // A fallback attempt just written whose primary was tried (primarywait.h): its stage's wait, primary time + fallback time.
+    void addFallbackWait(const QString &stage, qint64 atMs, const QString &primaryProvider, const QString &fallbackProvider, double waitMs);
     // A generation that just got its final state: its row is read on `db` (the same transaction).
     bool addFinished(QSqlDatabase &db, const QString &generationId, QString *error);
 
@@ -77,7 +76,7 @@ private:
     // Prepared on first use, on the connection of that use (a writer keeps one AggregateDeltas per
     // connection).
     QString m_connection;
-    std::optional<QSqlQuery> m_finishedRow, m_primaryOf, m_upsertGeneration, m_upsertAttempt, m_upsertFallbackWait, m_upsertSpend;
+    std::optional<QSqlQuery> m_finishedRow, m_upsertGeneration, m_upsertAttempt, m_upsertFallbackWait, m_upsertSpend;
     bool prepare(QSqlDatabase &db, QString *error);
     bool applySpend(QSqlDatabase &db, QString *error);
 };

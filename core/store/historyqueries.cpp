@@ -425,18 +425,6 @@ QList<CompletedAttempt> completedAttempts(QSqlQuery &q, QList<qint64> *atMs = nu
 
 } // namespace
 
-QSet<QString> HistoryQueries::syntheticGenerations(qint64 fromMs, qint64 toMs, QString *error)
-{
-    QSqlQuery q;
-    QSet<QString> out;
-    if (m_db.read(q, QStringLiteral("SELECT generation_id FROM attempts WHERE synthetic = 1 AND at_ms >= ? AND at_ms < ?"),
-                  { fromMs, toMs }, error)) {
-        while (q.next())
-            out.insert(q.value(0).toString());
-    }
-    return out;
-}
-
 QList<ProviderHealth> HistoryQueries::providerHealth(qint64 fromMs, qint64 toMs, QString *error)
 {
     QSqlQuery q;
@@ -614,49 +602,27 @@ QList<RateBucket> HistoryQueries::fallbackRate(qint64 fromMs, qint64 toMs, qint6
 
 QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qint64 toMs, QString *error)
 {
-    // Two range scans of one covering index (fallback attempts in the range, then the primary attempts
-    // that can precede them) joined here by generation: at a million attempts this is several times
-    // quicker than a join in SQL, whose per-row lookups land on random pages.
+    // One scan of `attempts_relief` (schema 19), which holds the fallback attempts alone with their
+    // primary wait. A fallback with no primary attempt before it had its primary skipped (docs/contract.md
+    // §13): it added no wait, and a zero would pull the figures down. Probes and replays waited for nothing.
     QList<FallbackWait> out;
-    // Read first: on PostgreSQL a second statement on the connection ends a result still being read.
-    const QSet<QString> synthetic = syntheticGenerations(fromMs, toMs, error); // a fallback's probe waited for nothing
     QSqlQuery q;
-    const QString sql = QStringLiteral("SELECT at_ms, generation_id, provider, duration_ms, success FROM attempts "
-                                       "WHERE role = ? AND stage = ? AND at_ms >= ? AND at_ms < ? ORDER BY role, stage, at_ms");
-    if (!m_db.read(q, sql, { QStringLiteral("fallback"), toId(stage), fromMs, toMs }, error))
+    if (!m_db.read(q,
+                   QStringLiteral("SELECT at_ms, provider, duration_ms, success, primary_wait_ms, primary_provider FROM attempts "
+                                  "WHERE role = 'fallback' AND stage = ? AND synthetic = 0 AND at_ms >= ? AND at_ms < ? "
+                                  "AND primary_provider IS NOT NULL ORDER BY stage, synthetic, at_ms"),
+                   { toId(stage), fromMs, toMs }, error))
         return out;
-    QHash<QString, qsizetype> waiting; // generation → index in out
     while (q.next()) {
-        if (!synthetic.isEmpty() && synthetic.contains(q.value(1).toString()))
-            continue;
         FallbackWait w;
         w.atMs = q.value(0).toLongLong();
-        w.fallbackProvider = q.value(2).toString();
-        w.fallbackMs = q.value(3).toDouble();
-        w.fallbackSucceeded = q.value(4).toInt() != 0;
-        waiting.insert(q.value(1).toString(), out.size());
+        w.fallbackProvider = q.value(1).toString();
+        w.fallbackMs = q.value(2).toDouble();
+        w.fallbackSucceeded = q.value(3).toInt() != 0;
+        w.primaryMs = q.value(4).toDouble();
+        w.primaryProvider = q.value(5).toString();
         out << w;
     }
-    if (out.isEmpty())
-        return out;
-    // A primary attempt ends before its fallback starts: no stage runs longer than an hour.
-    QSqlQuery p;
-    if (!m_db.read(p, sql, { QStringLiteral("primary"), toId(stage), fromMs - 3'600'000, toMs }, error))
-        return {};
-    while (p.next()) {
-        const auto index = waiting.value(p.value(1).toString(), -1);
-        if (index < 0)
-            continue;
-        FallbackWait &w = out[index];
-        if (p.value(0).toLongLong() > w.atMs)
-            continue;
-        w.primaryMs += p.value(3).toDouble();
-        if (w.primaryProvider.isEmpty())
-            w.primaryProvider = p.value(2).toString();
-    }
-    // A fallback with no primary attempt before it had its primary skipped (docs/contract.md §13): it
-    // added no wait, and a zero would pull the figures down.
-    out.removeIf([](const FallbackWait &w) { return w.primaryProvider.isEmpty(); });
     return out;
 }
 

@@ -49,8 +49,6 @@ public:
                                                   QString *error = nullptr) override;
     // From the attempt rows of the window (minutes: no aggregates needed).
     QList<ProviderHealth> providerHealth(qint64 fromMs, qint64 toMs, QString *error = nullptr) override;
-    // Probes' generations with an attempt in [fromMs, toMs) (few: read through their own index).
-    QSet<QString> syntheticGenerations(qint64 fromMs, qint64 toMs, QString *error = nullptr);
     qint64 count(const HistoryFilter &filter, QString *error = nullptr) override;
     std::optional<qint64> oldestGenerationMs(QString *error = nullptr) override;
     // Counts of generations per state, and per public code among failures, in a time range.

@@ -12,7 +12,7 @@ namespace bullpen {
 class StoreSchema final
 {
 public:
-    static constexpr int kCurrentVersion = 18;
+    static constexpr int kCurrentVersion = 19;
 
     // Brings the database to kCurrentVersion inside one transaction per step. Refuses a database from a
     // newer Bullpen, and one that is not a Bullpen store, saying what to do in *error.

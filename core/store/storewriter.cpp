@@ -3,6 +3,7 @@
 
 #include "aggregates.h"
 #include "owner.h"
+#include "primarywait.h"
 #include "retention.h"
 #include "storedatabase.h"
 #include "walcheckpointer.h"
@@ -51,7 +52,9 @@ struct StoreWriter::Statements
         , exists(db)
         , comic(db)
         , comicKnown(db)
+        , attemptsOf(db)
     {
+        attemptsOf.prepare(PrimaryWaits::attemptsOfSql());
         comicKnown.prepare(QStringLiteral("SELECT 1 FROM images WHERE sha256 = ?"));
         comic.prepare(
             QStringLiteral("INSERT INTO images (sha256, mime, bytes, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING"));
@@ -65,8 +68,8 @@ struct StoreWriter::Statements
         attempt.prepare(QStringLiteral(
             "INSERT INTO attempts (generation_id, attempt_id, at_ms, stage, provider, model, role, round, success, kind, public_code, "
             "http_status, duration_ms, fallback_eligible, requests_sent, tokens_in, tokens_out, aborted_by, detail, instance, synthetic, "
-            "cost, "
-            "currency) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            "cost, currency, primary_wait_ms, primary_provider) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?, ?)"));
         finish.prepare(QStringLiteral(
             "UPDATE generations SET finished_at_ms = ?, user_key = ?, user_mask = ?, state = ?, public_code = ?, kind = ?, stage = ?, "
             "detail = ?, decision = ?, fallback_applied = ?, fallback_reason = ?, final_provider = ?, final_model = ?, tokens_in = ?, "
@@ -85,6 +88,7 @@ struct StoreWriter::Statements
     }
     QSqlDatabase db;
     QSqlQuery event, generation, attempt, finish, comparison, exists, comic, comicKnown;
+    QSqlQuery attemptsOf; // a generation's attempts: a fallback attempt's primary wait (primarywait.h)
     bool onPostgres = false; // comics go into the store
     QSet<QString> comicsKnown; // in the store already (at most 4096 remembered, for at most kComicsKnown)
     std::chrono::steady_clock::time_point comicsKnownSince; // monotonic: a wall-clock step never keeps them longer
@@ -137,6 +141,13 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         }
     } else if (const auto *a = std::get_if<AttemptCompleted>(&e.body)) {
         const QVariant nullInt(QMetaType::fromType<int>());
+        PrimaryWait wait; // read before the row is written: this transaction holds the primary attempts before it
+        if (a->role == Role::Fallback) {
+            const auto found = PrimaryWaits::of(s.attemptsOf, e.generationId, toId(a->stage), wall, error);
+            if (!found)
+                return false;
+            wait = *found;
+        }
         s.attempt.addBindValue(e.generationId);
         s.attempt.addBindValue(static_cast<qint64>(a->attemptId));
         s.attempt.addBindValue(wall);
@@ -161,6 +172,8 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
         s.attempt.addBindValue(synthetic ? 1 : 0);
         s.attempt.addBindValue(a->cost ? QVariant(*a->cost) : QVariant(QMetaType::fromType<double>()));
         s.attempt.addBindValue(a->cost ? QVariant(a->currency) : QVariant(QMetaType::fromType<QString>()));
+        s.attempt.addBindValue(wait.known() ? QVariant(wait.ms) : QVariant(QMetaType::fromType<double>()));
+        s.attempt.addBindValue(wait.known() ? QVariant(wait.provider) : QVariant(QMetaType::fromType<QString>()));
         if (!s.attempt.exec()) {
             *error = s.why(s.attempt);
             return false;
@@ -169,9 +182,8 @@ bool writeEvent(Statements &s, const Event &e, QString *error)
             return true; // users' figures only
         s.aggregates.addAttempt(wall, toId(a->provider), toId(a->role), toId(a->stage), s.instance, a->success, ms(a->duration));
         s.aggregates.addSpend(wall, toId(a->provider), toId(a->stage), toId(a->role), a->currency, a->cost);
-        if (a->role == Role::Fallback
-            && !s.aggregates.addFallbackWait(s.db, e.generationId, toId(a->stage), toId(a->provider), wall, ms(a->duration), error))
-            return false;
+        if (wait.known())
+            s.aggregates.addFallbackWait(toId(a->stage), wall, wait.provider, toId(a->provider), wait.ms + ms(a->duration));
     }
     return true;
 }

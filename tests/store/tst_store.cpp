@@ -40,6 +40,52 @@ void fill(Store &store, int n, QList<StageResult> *results = nullptr)
         });
 }
 
+// Each users' fallback attempt of the storyboard stage whose primary was tried, with that primary's
+// time, computed by SQL on its own (a subquery per fallback attempt), as "at|fallback|ms|primary|ms" sorted.
+QStringList expectedWaits(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    const bool ok =
+        q.exec(QStringLiteral("SELECT f.at_ms, f.provider, f.duration_ms, "
+                              "(SELECT SUM(p.duration_ms) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
+                              "AND p.role = 'primary' AND p.at_ms <= f.at_ms), "
+                              "(SELECT MIN(p.provider) FROM attempts p WHERE p.generation_id = f.generation_id AND p.stage = f.stage "
+                              "AND p.role = 'primary' AND p.at_ms <= f.at_ms) "
+                              "FROM attempts f WHERE f.role = 'fallback' AND f.stage = 'storyboard' AND f.synthetic = 0"));
+    QStringList rows;
+    if (!ok)
+        return { q.lastError().text() };
+    while (q.next()) {
+        if (q.value(4).isNull())
+            continue; // the primary was skipped: no wait
+        rows << QStringLiteral("%1|%2|%3|%4|%5")
+                    .arg(q.value(0).toLongLong())
+                    .arg(q.value(1).toString())
+                    .arg(q.value(2).toDouble())
+                    .arg(q.value(4).toString())
+                    .arg(q.value(3).toDouble());
+    }
+    rows.sort();
+    return rows;
+}
+
+QStringList readWaits(Store &store)
+{
+    QString error;
+    QStringList rows;
+    for (const FallbackWait &w : store.fallbackWaits(Stage::Storyboard, 0, std::numeric_limits<qint64>::max(), &error))
+        rows << QStringLiteral("%1|%2|%3|%4|%5")
+                    .arg(w.atMs)
+                    .arg(w.fallbackProvider)
+                    .arg(w.fallbackMs)
+                    .arg(w.primaryProvider)
+                    .arg(w.primaryMs);
+    if (!error.isEmpty())
+        rows << error;
+    rows.sort();
+    return rows;
+}
+
 } // namespace
 
 class tst_Store : public QObject
@@ -325,6 +371,58 @@ private Q_SLOTS:
     }
 
     // A final state for a generation whose row was never written is a failed write, not a success.
+    // Schema 19 keeps each fallback attempt's primary wait on its row. Written by the writer, and filled
+    // by the upgrade for rows written before it: both read as SQL computes them on its own.
+    void fallbackWaitsReadAsTheRowsGiveThem_writtenAndUpgraded()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const auto location = TestStore::fresh(dir.path());
+        QStringList expected;
+        {
+            auto store = Store::open(location, &error);
+            QVERIFY2(store, qPrintable(error));
+            fill(*store, 60);
+            QVERIFY(store->flush(10s));
+            const QString name = QStringLiteral("waits-check");
+            {
+                QSqlDatabase db = store->storeLocation().connect(name, StoreLocation::Access::ReadWrite, &error);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+                expected = expectedWaits(db);
+                // The writer's rows: a primary wait on every fallback attempt whose primary was tried, none elsewhere.
+                QSqlQuery q(db);
+                QVERIFY(
+                    q.exec(QStringLiteral("SELECT COUNT(*) FROM attempts WHERE (role = 'fallback') <> (primary_provider IS NOT NULL)")));
+                QVERIFY(q.next());
+                QCOMPARE(q.value(0).toLongLong(), 0);
+            }
+            StoreLocation::disconnect(name);
+            QVERIFY(expected.size() >= 5);
+            QCOMPARE(readWaits(*store), expected);
+            store.reset();
+        }
+        // The same rows as schema 18 held them: no primary wait, no index of fallback attempts, schema 3's index.
+        {
+            const QString name = QStringLiteral("downgrade");
+            {
+                QSqlDatabase db = location.connect(name, StoreLocation::Access::ReadWrite, &error);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+                QSqlQuery q(db);
+                for (const char *sql : { "DROP INDEX attempts_relief", "ALTER TABLE attempts DROP COLUMN primary_wait_ms",
+                                         "ALTER TABLE attempts DROP COLUMN primary_provider",
+                                         "CREATE INDEX attempts_role_stage_at ON attempts (role, stage, at_ms, generation_id, provider, "
+                                         "duration_ms, success)",
+                                         "UPDATE bullpen_schema SET version = 18" })
+                    QVERIFY2(q.exec(QString::fromLatin1(sql)), qPrintable(q.lastError().text()));
+            }
+            StoreLocation::disconnect(name);
+        }
+        auto upgraded = Store::open(location, &error);
+        QVERIFY2(upgraded, qPrintable(error));
+        QCOMPARE(upgraded->scalar(QStringLiteral("SELECT version FROM bullpen_schema")), qint64(StoreSchema::kCurrentVersion));
+        QCOMPARE(readWaits(*upgraded), expected);
+    }
+
     void finishingAMissingRow_isAFailure()
     {
         QTemporaryDir dir;
