@@ -351,8 +351,8 @@ QList<QJsonObject> HistoryQueries::attempts(const QString &generationId, QString
     while (q.next()) {
         QJsonObject o;
         const QSqlRecord rec = q.record();
-        for (int i = 0; i < rec.count(); ++i)
-            o.insert(rec.fieldName(i), QJsonValue::fromVariant(q.value(i)));
+        for (int i = 0; i < rec.count(); ++i) // SQL's NULL as JSON's null (QSQLite hands it over as an empty text)
+            o.insert(rec.fieldName(i), q.isNull(i) ? QJsonValue(QJsonValue::Null) : QJsonValue::fromVariant(q.value(i)));
         out << o;
     }
     return out;
