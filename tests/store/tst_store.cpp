@@ -370,7 +370,6 @@ private Q_SLOTS:
         StoreLocation::disconnect(name);
     }
 
-    // A final state for a generation whose row was never written is a failed write, not a success.
     // Schema 19 keeps each fallback attempt's primary wait on its row. Written by the writer, and filled
     // by the upgrade for rows written before it: both read as SQL computes them on its own.
     void fallbackWaitsReadAsTheRowsGiveThem_writtenAndUpgraded()
@@ -423,6 +422,7 @@ private Q_SLOTS:
         QCOMPARE(readWaits(*upgraded), expected);
     }
 
+    // A final state for a generation whose row was never written is a failed write, not a success.
     void finishingAMissingRow_isAFailure()
     {
         QTemporaryDir dir;
