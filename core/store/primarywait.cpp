@@ -22,8 +22,8 @@ void PrimaryWait::take(const QString &attemptStage, const QString &role, qint64 
 
 QString PrimaryWaits::attemptsOfSql()
 {
-    // By the generation alone, filtered in take(): a condition on role and stage would let a planner
-    // take the (role, stage, at_ms) index and walk every primary attempt before it.
+    // By the generation alone (the primary key's first column), filtered in take(): a condition on role
+    // and stage could lead a planner onto an index led by them and walk every primary attempt before it.
     return QStringLiteral("SELECT stage, role, at_ms, provider, duration_ms FROM attempts WHERE generation_id = ?");
 }
 
