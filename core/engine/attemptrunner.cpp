@@ -74,6 +74,20 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
     m_deadlineTimer.reset();
     m_context->cancel(reason); // cancel handlers run here, before the attempt is marked failed
     m_cancelledAt = m_clock.now();
+    if (m_deferFinish) {
+        // Ended by its deadline: the request is dropped and the end stamped. Its record (classifying,
+        // scrubbing, filling it) is work like any other, done from the event loop after every other due
+        // deadline's abort (docs/contract.md 4.8).
+        m_running = false;
+        m_pending = PendingAbort { reason, detailOverride };
+        m_pendingTimer = m_clock.arm(*m_cancelledAt, [this] { flushPending(); });
+        return;
+    }
+    composeAbort(reason, detailOverride, m_clock.now());
+}
+
+void AttemptRunner::composeAbort(AbortReason reason, const QString &detailOverride, Clock::time_point endedAt)
+{
     std::optional<Failure> failure = FailureClassifier::classify(m_generator.dialect(), ProviderResponse {}, reason);
     if (!detailOverride.isEmpty())
         failure->detail = detailOverride;
@@ -82,11 +96,11 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
         failure = Failure { FailureKind::NOT_SENT,
                             QStringLiteral("the attempt deadline passed before the request left Bullpen (%1 ms after the attempt "
                                            "started); the provider never received it")
-                                .arg(duration_cast<milliseconds>(m_clock.now() - m_startedAt).count()),
+                                .arg(duration_cast<milliseconds>(endedAt - m_startedAt).count()),
                             false,
                             {} };
     }
-    finish(std::move(failure), StageOutput {}, nullptr);
+    finish(std::move(failure), StageOutput {}, nullptr, endedAt);
 }
 
 void AttemptRunner::reportLate(const ProviderResponse &response, bool wouldHaveSucceeded)
@@ -134,7 +148,7 @@ void AttemptRunner::onDelivered(ProviderResponse response)
         else
             output = std::get<StageOutput>(std::move(checked));
     }
-    finish(std::move(failure), std::move(output), &response);
+    finish(std::move(failure), std::move(output), &response, m_clock.now());
 }
 
 bool AttemptRunner::wouldSucceed(const ProviderResponse &response) const
@@ -143,11 +157,10 @@ bool AttemptRunner::wouldSucceed(const ProviderResponse &response) const
         && std::holds_alternative<StageOutput>(validateStageOutput(m_spec.stage, response));
 }
 
-void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response)
+void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response, Clock::time_point now)
 {
     m_running = false;
     m_deadlineTimer.reset();
-    const Clock::time_point now = m_clock.now();
 
     AttemptOutcome outcome;
     AttemptRecord &r = outcome.record;
@@ -192,11 +205,6 @@ void AttemptRunner::finish(std::optional<Failure> failure, StageOutput output, c
         qCWarning(lcRunner) << "hidden retry: attempt" << r.attemptId << toId(r.provider) << "sent" << r.requestsSent
                             << "requests (docs/contract.md §4.4 allows one)";
     outcome.output = std::move(output);
-    if (m_deferFinish) {
-        m_pending = std::move(outcome);
-        m_pendingTimer = m_clock.arm(m_clock.now(), [this] { flushPending(); });
-        return;
-    }
     Q_EMIT finished(outcome);
 }
 
@@ -204,10 +212,10 @@ void AttemptRunner::flushPending()
 {
     if (!m_pending)
         return;
-    const AttemptOutcome outcome = std::move(*m_pending);
+    const PendingAbort pending = std::move(*m_pending);
     m_pending.reset();
     m_pendingTimer.reset();
-    Q_EMIT finished(outcome);
+    composeAbort(pending.reason, pending.detailOverride, *m_cancelledAt);
 }
 
 } // namespace bullpen

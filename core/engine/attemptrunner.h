@@ -60,7 +60,8 @@ Q_SIGNALS:
 private:
     void onDelivered(ProviderResponse response);
     void abortWith(AbortReason reason, const QString &detailOverride = {});
-    void finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response);
+    void composeAbort(AbortReason reason, const QString &detailOverride, Clock::time_point endedAt);
+    void finish(std::optional<Failure> failure, StageOutput output, const ProviderResponse *response, Clock::time_point now);
     void flushPending();
     bool wouldSucceed(const ProviderResponse &response) const;
     void reportLate(const ProviderResponse &response, bool wouldHaveSucceeded);
@@ -75,8 +76,14 @@ private:
     std::optional<Clock::time_point> m_cancelledAt;
     bool m_running = false;
     bool m_answered = false; // a response (or a transport error) came back
-    bool m_deferFinish = false; // ended by the deadline timer: `finished` follows from the event loop
-    std::optional<AttemptOutcome> m_pending;
+    bool m_deferFinish = false; // ended by the deadline timer: its record and `finished` follow from the event loop
+    struct PendingAbort
+    {
+        AbortReason reason = AbortReason::None;
+        QString detailOverride;
+    };
+    std::optional<PendingAbort> m_pending; // aborted at m_cancelledAt; its record not yet made
+
     std::unique_ptr<Timer> m_pendingTimer;
 };
 

@@ -4,6 +4,7 @@
 #include "contract/displaymask.h"
 #include "contract/recordtext.h"
 #include "contract/sha256.h"
+#include "engine/backgroundthread.h"
 #include "store/masking.h"
 #include "store/privatefiles.h"
 #include "store/store.h"
@@ -376,6 +377,7 @@ void GenerationPipeline::onImageDone(const StageResult &ir)
     });
     watcher->setFuture(promise->future());
     m_storage->start([promise, image = ir.image, mime = ir.imageMime, imageDir = m_options.imageDir] {
+        becomeBackgroundThread(); // hashing and writing a comic yields a busy core to the engine threads
         promise->start();
         Stored out;
         const QByteArray digest = sha256Hex(image);

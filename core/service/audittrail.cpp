@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "audittrail.h"
 
+#include "engine/backgroundthread.h"
+
 #include <QDateTime>
 #include <QLoggingCategory>
 
@@ -14,7 +16,7 @@ AuditTrail::AuditTrail(const StoreLocation &location)
     m_context->moveToThread(&m_thread);
     QObject::connect(&m_thread, &QThread::finished, m_context, &QObject::deleteLater);
     m_thread.setObjectName(QStringLiteral("bullpen-audit"));
-    m_thread.start();
+    startInBackground(m_thread);
     QMetaObject::invokeMethod(
         m_context,
         [this, location] {

@@ -2,6 +2,7 @@
 #include "engineservice.h"
 
 #include "api/controlcharacters.h"
+#include "engine/backgroundthread.h"
 #include "engine/tsanseed.h"
 #include "pipeline/generationresult.h"
 #include "processmetrics.h"
@@ -95,7 +96,7 @@ EngineService::EngineService(EngineSetup &setup, ApiTokens &tokens, ServiceOptio
     m_historyContext->moveToThread(&m_historyThread);
     connect(&m_historyThread, &QThread::finished, m_historyContext, &QObject::deleteLater);
     m_historyThread.setObjectName(QStringLiteral("bullpen-history"));
-    m_historyThread.start();
+    startInBackground(m_historyThread);
 
     // A revoked token's event streams end within a second of the revocation (every other request is
     // checked as it comes): the live tokens are read four times a second while a stream is open (one

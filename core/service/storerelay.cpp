@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "storerelay.h"
 
+#include "engine/backgroundthread.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlDatabase>
@@ -121,7 +123,7 @@ void StoreRelay::start(qint64 cursor)
     m_poll->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_poll, &QObject::deleteLater);
     connect(m_poll, &QTimer::timeout, m_poll, [this] { read(); });
-    m_thread.start();
+    startInBackground(m_thread);
     QMetaObject::invokeMethod(m_poll, [this] {
         m_clock.start();
         open();

@@ -2,6 +2,7 @@
 #include "storewriter.h"
 
 #include "aggregates.h"
+#include "engine/backgroundthread.h"
 #include "owner.h"
 #include "primarywait.h"
 #include "retention.h"
@@ -466,6 +467,7 @@ StoreWriter::Counters StoreWriter::counters() const
 
 void StoreWriter::run()
 {
+    becomeBackgroundThread("bullpen-writer");
     const QString name = QStringLiteral("bullpen-writer-") + QUuid::createUuid().toString(QUuid::Id128);
     QString error;
     const bool connected = m_location.connect(name, StoreLocation::Access::ReadWrite, &error).isOpen();

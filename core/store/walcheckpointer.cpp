@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "walcheckpointer.h"
 
+#include "engine/backgroundthread.h"
+
 #include <QSqlQuery>
 #include <QUuid>
 
@@ -81,6 +83,7 @@ int WalCheckpointer::checkpoints() const
 
 void WalCheckpointer::run()
 {
+    becomeBackgroundThread("bullpen-wal");
     const QString name = QStringLiteral("bullpen-checkpointer-") + QUuid::createUuid().toString(QUuid::Id128);
     QString error;
     {

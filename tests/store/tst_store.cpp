@@ -2,6 +2,7 @@
 // The store: WAL on disk, schema, one final state per generation, filters and paging, and every
 // failure path with a message that names the path and what to do. Runs on SQLite (tst_store) and on a
 // throwaway PostgreSQL cluster (tst_store_postgres: teststore.h).
+#include "engine/backgroundthread.h"
 #include "scriptedgenerator.h"
 #include "store/aggregates.h"
 #include "store/store.h"
@@ -9,6 +10,7 @@
 #include "store/storewriter.h"
 #include "teststore.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QSqlDatabase>
@@ -21,6 +23,7 @@
 
 #include <array>
 #include <limits>
+#include <memory>
 
 using namespace bullpen;
 using namespace bullpen::test;
@@ -122,6 +125,39 @@ private Q_SLOTS:
         QCOMPARE(row->userMask, QStringLiteral("ha****ul"));
         QCOMPARE(store->events(results.at(1).generationId).size(), 7);
         QCOMPARE(store->attempts(results.at(1).generationId).size(), 2);
+    }
+
+    // The store's threads yield a busy core to the engine's (engine/backgroundthread.h): their nice value,
+    // read where an operator's `top -H` reads it, is kBackgroundNice; this test's own thread stays at 0.
+    void theStoresThreadsRunBelowTheEngines()
+    {
+        QTemporaryDir dir;
+        QString error;
+        auto store = Store::open(TestStore::fresh(dir.path()), &error);
+        QVERIFY2(store, qPrintable(error));
+        fill(*store, 3);
+        QVERIFY(store->flush(10s));
+        QMap<QString, QList<int>> niceByName;
+        QDir tasks(QStringLiteral("/proc/self/task"));
+        for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile comm(tasks.filePath(tid + QStringLiteral("/comm"))), stat(tasks.filePath(tid + QStringLiteral("/stat")));
+            if (!comm.open(QIODevice::ReadOnly) || !stat.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray line = stat.readAll();
+            const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' '); // field 3 (state) first
+            niceByName[QString::fromUtf8(comm.readAll().trimmed())] << fields.value(16).toInt(); // field 19
+        }
+        QCOMPARE(niceByName.value(QStringLiteral("bullpen-writer")), QList<int> { kBackgroundNice });
+        if (!TestStore::postgres())
+            QCOMPARE(niceByName.value(QStringLiteral("bullpen-wal")), QList<int> { kBackgroundNice });
+        QCOMPARE(currentThreadNice(), 0);
+
+        // A QThread started in the background is lowered before it runs anything.
+        int nice = -1;
+        std::unique_ptr<QThread> thread(QThread::create([&nice] { nice = currentThreadNice(); }));
+        startInBackground(*thread);
+        QVERIFY(thread->wait(10s));
+        QCOMPARE(nice, kBackgroundNice);
     }
 
     void finalStateIsWrittenOnce()

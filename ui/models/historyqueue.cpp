@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "historyqueue.h"
 
+#include "engine/backgroundthread.h"
 #include "history/historyreader.h"
 
 namespace bullpen {
@@ -13,7 +14,7 @@ HistoryQueue::HistoryQueue(HistoryReader *history, QObject *parent)
     m_thread.setObjectName(QStringLiteral("bullpen-history-reader"));
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
+    startInBackground(m_thread);
 }
 
 HistoryQueue::~HistoryQueue()
