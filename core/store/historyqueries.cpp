@@ -5,6 +5,7 @@
 #include "cellsums.h"
 #include "history/durationhistogram.h"
 #include "masking.h"
+#include "sqliterows.h"
 #include "storedatabase.h"
 
 #include <QDateTime>
@@ -605,13 +606,35 @@ QList<FallbackWait> HistoryQueries::fallbackWaits(Stage stage, qint64 fromMs, qi
     // One scan of `attempts_relief` (schema 19), which holds the fallback attempts alone with their
     // primary wait. A fallback with no primary attempt before it had its primary skipped (docs/contract.md
     // §13): it added no wait, and a zero would pull the figures down. Probes and replays waited for nothing.
+    static constexpr char kSql[] = "SELECT at_ms, provider, duration_ms, success, primary_wait_ms, primary_provider FROM attempts "
+                                   "WHERE role = 'fallback' AND stage = ? AND synthetic = 0 AND at_ms >= ? AND at_ms < ? "
+                                   "AND primary_provider IS NOT NULL ORDER BY stage, synthetic, at_ms";
     QList<FallbackWait> out;
+    if (!m_db.location().isPostgres()) {
+        // A week is a hundred thousand rows and more: read through SQLite itself (sqliterows.h).
+        QString why;
+        SqliteRows rows(m_db.readConnection(&why), kSql);
+        if (rows.available()) {
+            rows.bind(1, toId(stage).toUtf8());
+            rows.bind(2, fromMs);
+            rows.bind(3, toMs);
+            while (rows.next()) {
+                FallbackWait w;
+                w.atMs = rows.int64(0);
+                w.fallbackProvider = rows.text(1);
+                w.fallbackMs = rows.real(2);
+                w.fallbackSucceeded = rows.int64(3) != 0;
+                w.primaryMs = rows.real(4);
+                w.primaryProvider = rows.text(5);
+                out << w;
+            }
+            if (!rows.error().isEmpty() && error)
+                *error = rows.error();
+            return out;
+        }
+    }
     QSqlQuery q;
-    if (!m_db.read(q,
-                   QStringLiteral("SELECT at_ms, provider, duration_ms, success, primary_wait_ms, primary_provider FROM attempts "
-                                  "WHERE role = 'fallback' AND stage = ? AND synthetic = 0 AND at_ms >= ? AND at_ms < ? "
-                                  "AND primary_provider IS NOT NULL ORDER BY stage, synthetic, at_ms"),
-                   { toId(stage), fromMs, toMs }, error))
+    if (!m_db.read(q, QString::fromLatin1(kSql), { toId(stage), fromMs, toMs }, error))
         return out;
     while (q.next()) {
         FallbackWait w;
