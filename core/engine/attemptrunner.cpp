@@ -83,7 +83,7 @@ void AttemptRunner::abortWith(AbortReason reason, const QString &detailOverride)
         m_pendingTimer = m_clock.arm(*m_cancelledAt, [this] { flushPending(); });
         return;
     }
-    composeAbort(reason, detailOverride, m_clock.now());
+    composeAbort(reason, detailOverride, *m_cancelledAt);
 }
 
 void AttemptRunner::composeAbort(AbortReason reason, const QString &detailOverride, Clock::time_point endedAt)

@@ -6,6 +6,7 @@
 #include "contract/providerregistry.h"
 #include "contract/storyboardparser.h"
 #include "dialects/dialects.h"
+#include "engine/backgroundthread.h"
 #include "httpserving.h"
 #include "providers/storyboardprompt.h"
 #include "simwire.h"
@@ -26,13 +27,7 @@
 #include <QUrlQuery>
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-Q_LOGGING_CATEGORY(lcSim, "bullpen.sim")
 
 namespace bullpen {
 
@@ -95,9 +90,7 @@ ProviderSimulator::ProviderSimulator(QObject *parent)
 
 void ProviderSimulator::yieldToOtherThreads()
 {
-    // Linux applies a nice value to one thread when given its thread id; raising it needs no privilege.
-    if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10) != 0)
-        qCDebug(lcSim) << "could not lower the simulator thread's priority:" << qt_error_string(errno);
+    becomeBackgroundThread(); // as the engine's own background threads (engine/backgroundthread.h)
 }
 
 ProviderSimulator::~ProviderSimulator()

@@ -69,7 +69,7 @@ public:
     explicit ProviderSimulator(QObject *parent = nullptr);
     ~ProviderSimulator() override;
 
-    // Lowers the calling thread's CPU priority (nice +10). The embedded simulator's thread and its
+    // Lowers the calling thread's CPU priority (nice +10, engine/backgroundthread.h). The embedded simulator's thread and its
     // painters run so: on a machine with few cores, the provider's side of an exchange must not take
     // CPU time the engine's deadlines need (a real provider is another machine).
     static void yieldToOtherThreads();

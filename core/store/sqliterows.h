@@ -12,8 +12,8 @@ namespace bullpen {
 
 // One statement read through SQLite's own API on a connection Qt opened, for the reads of a hundred
 // thousand rows and more (the raw fallback waits): QtSql makes a QVariant of every column of every row,
-// which there costs more than SQLite's scan. A column's text comes back as a QString shared with the
-// last equal one this statement returned, so a column of a few distinct values (providers) makes no
+// which there costs more than SQLite's scan. A column's text comes back as a QString shared with an
+// earlier equal one this statement returned, so a column of a few distinct values (providers) makes no
 // string per row. Unavailable on PostgreSQL, and in a build without SQLite's headers
 // (BULLPEN_HAVE_SQLITE3): the caller then reads through QtSql.
 class SqliteRows final

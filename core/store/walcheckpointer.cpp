@@ -6,6 +6,10 @@
 #include <QSqlQuery>
 #include <QUuid>
 
+#ifdef Q_OS_LINUX
+#include <pthread.h>
+#endif
+
 #ifdef BULLPEN_HAVE_SQLITE3
 #include <sqlite3.h>
 #endif
@@ -29,10 +33,14 @@ int afterCommit(void *checkpointer, sqlite3 *, const char *, int frames)
 WalCheckpointer::WalCheckpointer(StoreLocation location)
     : m_location(std::move(location))
 {
-    if (m_location.isPostgres())
+    if (m_location.isPostgres()) {
         m_connected = false;
-    else
-        m_thread = std::thread([this] { run(); });
+        return;
+    }
+    m_thread = std::thread([this] { run(); });
+#ifdef Q_OS_LINUX
+    pthread_setname_np(m_thread.native_handle(), "bullpen-wal"); // named before it runs, for whoever looks
+#endif
 }
 
 WalCheckpointer::~WalCheckpointer()
