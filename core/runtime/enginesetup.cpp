@@ -3,6 +3,7 @@
 
 #include "config/keytransport.h"
 #include "config/modeldeprecations.h"
+#include "config/processlimits.h"
 #include "config/providertrust.h"
 #include "config/proxyrules.h"
 #include "contract/isotime.h"
@@ -26,6 +27,20 @@
 Q_LOGGING_CATEGORY(lcSetup, "bullpen.setup")
 
 namespace bullpen {
+
+namespace {
+
+// Descriptors an engine may hold at once: one connection per attempt in flight, up to the per-provider
+// limit for every provider it knows, twice over when the simulator's end is in this process, and a
+// margin for the store, logs and listeners (docs/architecture.md, "Descriptors").
+qint64 descriptorsWanted(const Settings &settings, bool simulate)
+{
+    const qint64 perProvider = settings.pipeline.maxInFlightPerProvider;
+    const qint64 providers = settings.providerTable.all().size();
+    return perProvider * providers * (simulate ? 2 : 1) + 256;
+}
+
+} // namespace
 
 EngineSetup::EngineSetup(QObject *parent)
     : EngineConnection(parent)
@@ -264,6 +279,7 @@ bool EngineSetup::init(const SetupOptions &options)
     } else if (!startSimulator(options)) {
         return false;
     }
+    reserveDescriptorTable(descriptorsWanted(m_settings, simulate)); // before the first burst needs it
 
     // Keys are masked in every log line (logsink.h), whatever quotes them.
     for (const auto &entry : m_settings.providers)

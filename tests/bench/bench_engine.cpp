@@ -554,12 +554,14 @@ int main(int argc, char *argv[])
                    .arg(lastStartMs, 0, 'f', 1);
         const SchedTotals mainUsed = mainAtLast - mainAtStart;
         out << QStringLiteral(
-                   "  until the last attempt started: the engine's thread %1 ms on a core and %2 ms waiting for one; the rest of "
-                   "this process %3 ms of CPU; the provider's process %4 ms (at its clock's 10 ms ticks)\n")
+                   "  until the last attempt started: the engine's thread %1 ms on a core, %2 ms waiting for one and %5 ms asleep "
+                   "(blocked in a system call or idle); the rest of this process %3 ms of CPU; the provider's process %4 ms (at its "
+                   "clock's 10 ms ticks)\n")
                    .arg(mainUsed.cpuMs, 0, 'f', 1)
                    .arg(mainUsed.waitMs, 0, 'f', 1)
                    .arg(processAtLast - processAtStart - mainUsed.cpuMs, 0, 'f', 1)
-                   .arg(simAtLast - simAtStart, 0, 'f', 0);
+                   .arg(simAtLast - simAtStart, 0, 'f', 0)
+                   .arg(std::max(0.0, lastStartMs - mainUsed.cpuMs - mainUsed.waitMs), 0, 'f', 1);
         out << "  each request written to its connection after its attempt started, ms " << sendLag.summary(1)
             << QStringLiteral(" (%1 never written)\n").arg(neverSent);
         judge.atMost("rss_mib_with_all_in_flight", rssInFlight, 300, "MiB",
