@@ -389,9 +389,9 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
     if (!readScript(request, socket, &asked))
         return true;
 
-    const QByteArray body = request.body();
+    const QJsonObject requestJson = QJsonDocument::fromJson(request.body()).object(); // parsed once, read below
     if (model.isEmpty())
-        model = QJsonDocument::fromJson(body).object().value(QLatin1StringView("model")).toString();
+        model = requestJson.value(QLatin1StringView("model")).toString();
     const int index = count(*provider, request);
     Q_EMIT requestReceived(*provider, index);
 
@@ -404,10 +404,10 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         }
     }
     const bool hasKey = carriesCredentials(request, *provider);
-    const QString story = SimWire::storyFromRequest(dialect, body);
-    const Kind kind = SimWire::isImageRequest(dialect, body)  ? Kind::Image
-        : story.startsWith(StoryboardPrompt::kCaptionsMarker) ? Kind::Captions
-                                                              : Kind::Storyboard;
+    const QString story = SimWire::storyFromRequest(dialect, requestJson);
+    const Kind kind = SimWire::isImageRequest(dialect, requestJson) ? Kind::Image
+        : story.startsWith(StoryboardPrompt::kCaptionsMarker)       ? Kind::Captions
+                                                                    : Kind::Storyboard;
     QMutexLocker lock(&m_lock);
     SimBehaviour behaviour = hasKey ? pick(*provider, index, kind, asked) : SimBehaviour {};
     if (!hasKey) {
@@ -415,7 +415,6 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         behaviour.error = QStringLiteral("unauthenticated");
         behaviour.status = 0; // the provider's own status for it (Gemini 403 PERMISSION_DENIED, the others 401)
     }
-    const QJsonObject requestJson = QJsonDocument::fromJson(body).object();
     behaviour.streamUsage =
         requestJson.value(QLatin1StringView("stream_options")).toObject().value(QLatin1StringView("include_usage")).toBool();
     behaviour.geminiSse = query.queryItemValue(QStringLiteral("alt")) == u"sse";
@@ -426,7 +425,7 @@ bool ProviderSimulator::handleRequest(const QHttpServerRequest &request, QTcpSoc
         if (behaviour.receivedKey.isEmpty())
             behaviour.receivedKey = httpHeader(request, "authorization").mid(7);
     }
-    const bool stream = SimWire::requestWantsStream(dialect, body, path);
+    const bool stream = SimWire::requestWantsStream(dialect, requestJson, path);
     watch(*provider, socket);
     const int latency = behaviour.latencyMaxMs > behaviour.latencyMinMs ? behaviour.latencyMinMs
             + static_cast<int>(m_random[*provider].bounded(static_cast<quint64>(behaviour.latencyMaxMs - behaviour.latencyMinMs + 1)))
@@ -655,6 +654,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     if (!socket || socket->state() != QAbstractSocket::ConnectedState)
         return;
     using A = SimBehaviour::Action;
+    if (b.action == A::Hang && !(stream && b.afterEvents > 0))
+        return; // owed forever, nothing written: no answer to make (a burst of hangs costs no synthesis)
     const WireDialect dialect = speaks(provider);
     const Storyboard board = boardFor(dialect, kind != Kind::Storyboard, story);
     const QString text =

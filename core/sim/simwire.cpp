@@ -78,9 +78,9 @@ SimWire::ErrorReply SimWire::error(WireDialect dialect, const QString &name, int
     return Dialects::of(dialect).error(simanswer::failureNamed(name), statusOverride, retryAfterSeconds);
 }
 
-QString SimWire::storyFromRequest(WireDialect dialect, const QByteArray &requestBody)
+QString SimWire::storyFromRequest(WireDialect dialect, const QJsonObject &request)
 {
-    const QString text = Dialects::of(dialect).storyFromRequest(requestObject(requestBody));
+    const QString text = Dialects::of(dialect).storyFromRequest(request);
     static const QString prefix = QStringLiteral("Story:\n");
     return text.startsWith(prefix) ? text.mid(prefix.size()) : text;
 }
@@ -90,14 +90,14 @@ QByteArray SimWire::imageBody(const QString &model, const QByteArray &imageBase6
     return GeminiDialect::imageBody(model, imageBase64, mime, usage);
 }
 
-bool SimWire::isImageRequest(WireDialect dialect, const QByteArray &requestBody)
+bool SimWire::isImageRequest(WireDialect dialect, const QJsonObject &request)
 {
-    return Dialects::of(dialect).isImageRequest(requestObject(requestBody));
+    return Dialects::of(dialect).isImageRequest(request);
 }
 
-bool SimWire::requestWantsStream(WireDialect dialect, const QByteArray &requestBody, const QString &path)
+bool SimWire::requestWantsStream(WireDialect dialect, const QJsonObject &request, const QString &path)
 {
-    return Dialects::of(dialect).requestWantsStream(requestObject(requestBody), path);
+    return Dialects::of(dialect).requestWantsStream(request, path);
 }
 
 // The same for a provider, in the dialect the process's registry knows for it (a built-in's never changes).
@@ -144,17 +144,17 @@ SimWire::ErrorReply SimWire::error(Provider provider, const QString &name, int s
 
 QString SimWire::storyFromRequest(Provider provider, const QByteArray &requestBody)
 {
-    return storyFromRequest(dialectOf(provider), requestBody);
+    return storyFromRequest(dialectOf(provider), requestObject(requestBody));
 }
 
 bool SimWire::isImageRequest(Provider provider, const QByteArray &requestBody)
 {
-    return isImageRequest(dialectOf(provider), requestBody);
+    return isImageRequest(dialectOf(provider), requestObject(requestBody));
 }
 
 bool SimWire::requestWantsStream(Provider provider, const QByteArray &requestBody, const QString &path)
 {
-    return requestWantsStream(dialectOf(provider), requestBody, path);
+    return requestWantsStream(dialectOf(provider), requestObject(requestBody), path);
 }
 
 } // namespace bullpen

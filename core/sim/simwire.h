@@ -7,6 +7,7 @@
 #include "dialects/simanswer.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -50,10 +51,11 @@ public:
     // (the simulator keeps a drawn comic's base64 with it, so that a load test measures the engine).
     static QByteArray imageBody(const QString &model, const QByteArray &imageBase64, const QString &mime, TokenUsage usage);
 
-    // The story a request carries, read back from any of the four request formats.
-    static QString storyFromRequest(WireDialect dialect, const QByteArray &requestBody);
-    static bool requestWantsStream(WireDialect dialect, const QByteArray &requestBody, const QString &path);
-    static bool isImageRequest(WireDialect dialect, const QByteArray &requestBody);
+    // The story a request carries, read back from any of the four request formats, from its body parsed
+    // once by the caller (the simulator reads several facts from each request).
+    static QString storyFromRequest(WireDialect dialect, const QJsonObject &request);
+    static bool requestWantsStream(WireDialect dialect, const QJsonObject &request, const QString &path);
+    static bool isImageRequest(WireDialect dialect, const QJsonObject &request);
     // The same for a provider, in the dialect the process's registry knows for it (a built-in's never
     // changes): for tests and tools. The simulator asks by the dialect its own table gives.
     static QByteArray body(Provider provider, const QString &model, const QString &text, Ending ending, TokenUsage usage);
