@@ -16,9 +16,11 @@ qint64 openFileLimit();
 
 // Grows the process's descriptor table now to hold `descriptors` (at most the open-file limit, and at
 // most kMaxReservedDescriptors), so that a burst of connections does not grow it on the way. Linux
-// grows the table by doubling, never shrinks it, and in a process with threads each growth waits for an
-// RCU grace period (synchronize_rcu in expand_fdtable): measured here at tens of milliseconds each,
-// inside the socket() call of whichever attempt needed the next slot. Returns the table's size after
+// grows the table to the next power of two (of 128 slots) that holds the slot asked for and never
+// shrinks it, and in a process with threads each growth waits for an RCU grace period (synchronize_rcu
+// in expand_fdtable): tens of milliseconds each on a 2-core virtual machine, inside the socket() call of
+// whichever attempt needed the next slot. The table is the process's: an engine reserves for itself, and
+// two engines in one process share what the larger asked for. Returns the table's size after
 // (/proc/self/status, FDSize), or -1 when it cannot be read.
 constexpr qint64 kMaxReservedDescriptors = 65'536; // the table costs about 8 bytes per slot
 qint64 reserveDescriptorTable(qint64 descriptors);

@@ -266,6 +266,10 @@ bool EngineSetup::init(const SetupOptions &options)
         return false;
 
     const bool simulate = options.forceSimulator || m_settings.noProviderConfigured();
+    // Before the first burst needs it, and before this setup starts the simulator's thread: while a
+    // process has one thread, growing its table waits for no grace period (docs/architecture.md,
+    // "Descriptors").
+    reserveDescriptorTable(descriptorsWanted(m_settings, simulate));
     if (!simulate) {
         if (!options.scenario.isEmpty()) {
             m_errors << ConfigError { QStringLiteral("--scenario"),
@@ -279,7 +283,6 @@ bool EngineSetup::init(const SetupOptions &options)
     } else if (!startSimulator(options)) {
         return false;
     }
-    reserveDescriptorTable(descriptorsWanted(m_settings, simulate)); // before the first burst needs it
 
     // Keys are masked in every log line (logsink.h), whatever quotes them.
     for (const auto &entry : m_settings.providers)

@@ -655,7 +655,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
         return;
     using A = SimBehaviour::Action;
     if (b.action == A::Hang && !(stream && b.afterEvents > 0))
-        return; // owed forever, nothing written: no answer to make (a burst of hangs costs no synthesis)
+        return; // owed forever, nothing written; the client's abort shows up as closed_by_client. No answer
+                // is composed for it, so a burst of hangs costs the simulator little.
     const WireDialect dialect = speaks(provider);
     const Storyboard board = boardFor(dialect, kind != Kind::Storyboard, story);
     const QString text =
@@ -677,9 +678,8 @@ void ProviderSimulator::respond(Provider provider, Kind kind, const SimBehaviour
     case A::Error:
         writeError(r, b, b.error, b.status, b.retryAfterSeconds);
         break;
-    case A::Hang: // owed forever (a stream may send its first events); the client's abort shows up as closed_by_client
-        if (stream && b.afterEvents > 0)
-            writeCutOrStall(provider, socket, b, events(b.afterEvents + 2));
+    case A::Hang: // a stream that sends its first events, then owed forever (one that sends none returned above)
+        writeCutOrStall(provider, socket, b, events(b.afterEvents + 2));
         break;
     case A::Drip:
         if (stream)

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // docs/contract.md §12.3: the engine on engine threads, never on the caller's; events and results come back to the
 // caller's thread in order; cancel reaches the thread a generation lives on.
-#include "config/processlimits.h"
 #include "runtime/enginesetup.h"
 #include "runtime/enginethreads.h"
 
@@ -15,7 +14,6 @@
 #include <QTest>
 #include <QThread>
 
-#include <algorithm>
 #include <map>
 
 using namespace bullpen;
@@ -48,45 +46,7 @@ class tst_LocalEngine : public QObject
         return n;
     }
 
-    // The kernel's own count of descriptor slots (FDSize), read here rather than through the code under test.
-    static qint64 descriptorSlots()
-    {
-        QFile status(QStringLiteral("/proc/self/status"));
-        if (!status.open(QIODevice::ReadOnly))
-            return -1;
-        const QList<QByteArray> lines = status.readAll().split('\n');
-        for (const QByteArray &line : lines)
-            if (line.startsWith("FDSize:"))
-                return line.mid(7).trimmed().toLongLong();
-        return -1;
-    }
-
 private Q_SLOTS:
-    // First, while this process's table is still small. A burst of connections must not grow the
-    // descriptor table on the way: with threads, each growth waits for an RCU grace period inside an
-    // attempt's socket() call (tens of ms here). The engine grows it once when it starts.
-    void theDescriptorTableIsGrownBeforeTheFirstBurst()
-    {
-        QTemporaryDir dir;
-        SetupOptions o;
-        o.forceSimulator = true;
-        o.dataDir = dir.path();
-        o.settingsFile = dir.filePath(QStringLiteral("none.json"));
-        o.keyFile = dir.filePath(QStringLiteral("none.env"));
-        o.environment.insert(QStringLiteral("BULLPEN_MAX_IN_FLIGHT"), QStringLiteral("2000"));
-        o.engineThreads = 1;
-        raiseOpenFileLimit(); // as init does, so that the bound below is the one init sees
-        // Four built-in providers at 2,000 each, both ends in this process: far more than the table holds now.
-        const qint64 expected = std::min({ qint64(2000) * 4 * 2, openFileLimit(), kMaxReservedDescriptors });
-        const qint64 before = descriptorSlots();
-        QVERIFY2(before > 0 && before < expected,
-                 qPrintable(QStringLiteral("FDSize %1 before, %2 expected after").arg(before).arg(expected)));
-        EngineSetup setup;
-        QVERIFY(setup.init(o));
-        QVERIFY2(descriptorSlots() >= expected,
-                 qPrintable(QStringLiteral("FDSize %1, expected at least %2").arg(descriptorSlots()).arg(expected)));
-    }
-
     void threadsFromEnvironment()
     {
         QProcessEnvironment env;
